@@ -1,0 +1,512 @@
+// The only place sct talks HTTP. Auth, retries, rate limits, idempotency, redirects,
+// timeouts, pagination, error mapping and the --verbose trace all live here, once.
+import { request as undiciRequest, Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { AuthError, NetworkError, RateLimitError, UsageError, InterruptedError, isAbortError } from '../errors.js';
+import { apiErrorFrom, statusText } from './errors.js';
+import { maskToken } from '../config/settings.js';
+import { USER_AGENT } from '../version.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
+export type Query = URLSearchParams | Record<string, QueryValue>;
+
+export interface ClientOptions {
+  baseUrl: string;
+  token?: string;
+  timeoutMs?: number;
+  /** Longest rate-limit wait sct sleeps through; longer ones stop the run (RateLimitError). */
+  maxWaitMs?: number;
+  maxRetries?: number;
+  retryBaseMs?: number;
+  env?: NodeJS.ProcessEnv;
+  dispatcher?: Dispatcher;
+  signal?: AbortSignal;
+  /** --verbose: one line per call. */
+  trace?: (line: string) => void;
+  /** Called before a rate-limit pause, so a TTY can show a countdown. Resolves when the wait is over. */
+  onRateLimitWait?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface RequestOptions {
+  method?: Method;
+  /** Relative to the base URL ("/orders"), or an absolute URL (a signed upload/download link). */
+  path: string;
+  query?: Query;
+  /** JSON body. */
+  body?: unknown;
+  /** Raw body (file upload); a function so a retry can re-open the file. */
+  rawBody?: () => Readable | Buffer;
+  headers?: Record<string, string>;
+  accept?: string;
+  /** false for anonymous endpoints and signed URLs. */
+  auth?: boolean;
+  /** Reused by every retry of this call; generated for each POST when not given. */
+  idempotencyKey?: string;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  data: T;
+}
+
+export interface StreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** A Readable with text()/json()/dump() helpers. */
+  body: Dispatcher.ResponseData['body'];
+}
+
+export interface Page<T> {
+  results: T[];
+  count: number | null;
+  /** Requests made so far for this listing (1 for the first page). */
+  request: number;
+}
+
+export interface PageOptions {
+  /** Items in total; ignored with all. Default 10, as the API. */
+  limit?: number;
+  all?: boolean;
+  /** Items per request. Default 100, or the server's maximum with all. */
+  pageSize?: number;
+  offset?: number;
+}
+
+export interface RateLimitState {
+  limit?: number;
+  remaining?: number;
+  /** Unix seconds. */
+  reset?: number;
+}
+
+const RETRYABLE_STATUS = new Set([502, 503, 504]);
+const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+const MAX_RATE_LIMIT_WAITS = 10;
+/** With --all and no --page-size sct asks for this many; the server clamps it to its maximum. */
+export const ALL_PAGE_SIZE = 10_000;
+export const DEFAULT_PAGE_SIZE = 100;
+export const DEFAULT_LIMIT = 10;
+
+const defaultSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new InterruptedError());
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new InterruptedError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+const PROXY_VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];
+
+export function proxyFromEnv(env: NodeJS.ProcessEnv): { httpProxy?: string; httpsProxy?: string; noProxy?: string } | null {
+  const httpProxy = env.HTTP_PROXY || env.http_proxy;
+  const httpsProxy = env.HTTPS_PROXY || env.https_proxy || httpProxy;
+  if (!httpProxy && !httpsProxy) return null;
+  return { httpProxy, httpsProxy, noProxy: env.NO_PROXY ?? env.no_proxy };
+}
+
+export class ApiClient {
+  readonly baseUrl: string;
+  private readonly origin: string;
+  private readonly token?: string;
+  private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxWaitMs' | 'maxRetries' | 'retryBaseMs'>>;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly trace?: (line: string) => void;
+  private readonly onRateLimitWait?: ClientOptions['onRateLimitWait'];
+  private readonly signal?: AbortSignal;
+  readonly rateLimit: RateLimitState = {};
+  /** Requests sent, retries included (benchmarks and the bulk summary report it). */
+  requestCount = 0;
+  readonly usesProxy: boolean;
+
+  constructor(options: ClientOptions) {
+    let base: URL;
+    try {
+      base = new URL(options.baseUrl);
+    } catch {
+      throw new UsageError(`invalid base URL: ${options.baseUrl}`, {}, 'it looks like https://host/api');
+    }
+    if (base.protocol !== 'https:' && base.protocol !== 'http:') {
+      throw new UsageError(`invalid base URL: ${options.baseUrl} (http or https only)`);
+    }
+    this.baseUrl = base.href.replace(/\/+$/, '');
+    this.origin = base.origin;
+    this.token = options.token;
+    this.opts = {
+      timeoutMs: options.timeoutMs ?? 30_000,
+      maxWaitMs: options.maxWaitMs ?? 600_000,
+      maxRetries: options.maxRetries ?? 3,
+      retryBaseMs: options.retryBaseMs ?? 500,
+    };
+    const proxy = proxyFromEnv(options.env ?? {});
+    this.usesProxy = !options.dispatcher && proxy !== null;
+    this.ownsDispatcher = !options.dispatcher;
+    // NODE_EXTRA_CA_CERTS is read by Node's TLS layer at start-up, so both agents honour it.
+    this.dispatcher =
+      options.dispatcher ?? (proxy ? new EnvHttpProxyAgent({ ...proxy }) : new Agent({ keepAliveTimeout: 4_000 }));
+    this.sleep = options.sleep ?? defaultSleep;
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? Math.random;
+    this.trace = options.trace;
+    this.onRateLimitWait = options.onRateLimitWait;
+    this.signal = options.signal;
+    if (this.usesProxy) this.trace?.('* using the proxy from the environment (HTTPS_PROXY/HTTP_PROXY; NO_PROXY honoured)');
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  /** A JSON request; resolves with the parsed body (null for 204). */
+  async request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>> {
+    const res = await this.send(options);
+    const text = await res.body.text();
+    let data: unknown = null;
+    if (text) {
+      try {
+        data = JSON.parse(text);
+      } catch {
+        data = text;
+      }
+    }
+    return { status: res.status, headers: res.headers, data: data as T };
+  }
+
+  /** A request whose body is streamed to the caller (file downloads). */
+  async stream(options: RequestOptions): Promise<StreamResponse> {
+    return this.send(options);
+  }
+
+  get<T = unknown>(path: string, query?: Query): Promise<T> {
+    return this.request<T>({ path, query }).then((r) => r.data);
+  }
+  post<T = unknown>(path: string, body?: unknown, extra: Partial<RequestOptions> = {}): Promise<T> {
+    return this.request<T>({ ...extra, method: 'POST', path, body }).then((r) => r.data);
+  }
+  patch<T = unknown>(path: string, body?: unknown): Promise<T> {
+    return this.request<T>({ method: 'PATCH', path, body }).then((r) => r.data);
+  }
+  delete(path: string, query?: Query): Promise<unknown> {
+    return this.request({ method: 'DELETE', path, query }).then((r) => r.data);
+  }
+
+  /**
+   * Pages through a list endpoint by following `next`. Yields page by page so callers can
+   * stream; the next page is requested while the caller handles the current one.
+   */
+  async *paginate<T = unknown>(path: string, query: Query = {}, options: PageOptions = {}): AsyncGenerator<Page<T>> {
+    const total = options.all ? Infinity : (options.limit ?? DEFAULT_LIMIT);
+    const pageSize = Math.min(options.pageSize ?? (options.all ? ALL_PAGE_SIZE : DEFAULT_PAGE_SIZE), total);
+    const params = toSearchParams(query);
+    params.set('limit', String(pageSize));
+    params.set('offset', String(options.offset ?? 0));
+
+    let fetched = 0;
+    let requests = 1;
+    let pending = this.request<unknown>({ path, query: params });
+    for (;;) {
+      const { data } = await pending;
+      const page = asPage<T>(data, path);
+      const results = page.results.slice(0, total - fetched);
+      fetched += results.length;
+
+      let next: typeof pending | null = null;
+      if (page.next && fetched < total && page.results.length > 0) {
+        // Only the next link's query is used, on our own base URL: a server behind a proxy often
+        // builds links with an internal host or scheme, and the token must not follow those.
+        const nextParams = new URL(page.next, this.baseUrl + '/').searchParams;
+        const remaining = total - fetched;
+        if (remaining < Number(nextParams.get('limit') ?? Infinity)) nextParams.set('limit', String(remaining));
+        next = this.request<unknown>({ path, query: nextParams });
+        next.catch(() => undefined); // surfaced when awaited; never an unhandled rejection meanwhile
+      }
+      yield { results, count: page.count, request: requests };
+      if (!next) return;
+      pending = next;
+      requests++;
+    }
+  }
+
+  /** Sends one logical request: retries, rate-limit waits and redirects included. */
+  private async send(options: RequestOptions): Promise<StreamResponse> {
+    const method = options.method ?? 'GET';
+    let url = this.resolve(options.path, options.query);
+    const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? randomUUID()) : undefined;
+    let attempt = 0;
+    let waits = 0;
+    let redirects = 0;
+    let currentMethod: Method = method;
+    let withBody = true;
+
+    for (;;) {
+      await this.pauseIfBudgetSpent();
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await this.once(currentMethod, url, options, withBody, idempotencyKey);
+      } catch (err) {
+        if (this.signal?.aborted || err instanceof InterruptedError) throw new InterruptedError();
+        if (attempt < this.opts.maxRetries && isRetryableError(err)) {
+          await this.backoff(attempt++, describeError(err));
+          continue;
+        }
+        throw new NetworkError(`${method} ${displayPath(url, this.baseUrl)}: ${describeError(err)}`, { cause: err });
+      }
+      this.recordRateLimit(res.headers);
+      const status = res.statusCode;
+
+      if (REDIRECT_STATUS.has(status) && res.headers.location) {
+        await res.body.dump();
+        if (++redirects > MAX_REDIRECTS) throw new NetworkError(`too many redirects from ${displayPath(url, this.baseUrl)}`);
+        url = new URL(String(res.headers.location), url);
+        if (status === 303) {
+          currentMethod = 'GET';
+          withBody = false;
+        }
+        continue;
+      }
+      if (status === 429 && waits < MAX_RATE_LIMIT_WAITS) {
+        await res.body.dump();
+        waits++;
+        await this.waitForRateLimit(res.headers);
+        continue;
+      }
+      if (RETRYABLE_STATUS.has(status) && attempt < this.opts.maxRetries) {
+        await res.body.dump();
+        await this.backoff(attempt++, `${status} ${statusText(status)}`, retryAfterMs(res.headers, this.now()));
+        continue;
+      }
+      if (status >= 400) {
+        const text = await res.body.text().catch(() => '');
+        let body: unknown = text;
+        try {
+          body = text ? JSON.parse(text) : null;
+        } catch {
+          /* not JSON: keep the text */
+        }
+        const err = apiErrorFrom(status, body, method, displayPath(url, this.baseUrl));
+        if (status === 401) {
+          throw new AuthError(err.message, 401, this.token ? 'the token was rejected: run `sct auth login`' : 'run `sct auth login`');
+        }
+        throw err;
+      }
+      return { status, headers: res.headers, body: res.body };
+    }
+  }
+
+  private async once(
+    method: Method,
+    url: URL,
+    options: RequestOptions,
+    withBody: boolean,
+    idempotencyKey?: string,
+  ): Promise<Dispatcher.ResponseData> {
+    const headers: Record<string, string> = {
+      'user-agent': USER_AGENT,
+      accept: options.accept ?? 'application/json',
+      ...lowerKeys(options.headers ?? {}),
+    };
+    // The token goes to the configured origin only: never to a redirect target or a signed
+    // upload/download URL on another host.
+    const sendAuth = options.auth !== false && this.token && url.origin === this.origin;
+    if (sendAuth) headers.authorization = `Bearer ${this.token}`;
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    let body: string | Buffer | Readable | undefined;
+    if (withBody && options.rawBody) {
+      body = options.rawBody();
+    } else if (withBody && options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+
+    this.requestCount++;
+    const started = this.now();
+    if (this.trace) {
+      this.trace(`> ${method} ${url.origin === this.origin ? url.href : redactUrl(url.href)}`);
+      for (const [k, v] of Object.entries(headers)) {
+        this.trace(`> ${k}: ${k === 'authorization' ? `Bearer ${maskToken(this.token ?? '')}` : v}`);
+      }
+      if (typeof body === 'string') this.trace(`> ${body.length > 2000 ? body.slice(0, 2000) + '…' : body}`);
+    }
+    const res = await undiciRequest(url, {
+      method,
+      headers,
+      body,
+      dispatcher: this.dispatcher,
+      signal: this.signal,
+      headersTimeout: this.opts.timeoutMs,
+      bodyTimeout: this.opts.timeoutMs,
+    });
+    if (this.trace) {
+      this.trace(`< ${res.statusCode} ${statusText(res.statusCode)} (${this.now() - started} ms)`);
+      for (const k of ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location']) {
+        if (res.headers[k] !== undefined) this.trace(`< ${k}: ${k === 'location' ? redactUrl(String(res.headers[k])) : res.headers[k]}`);
+      }
+    }
+    return res;
+  }
+
+  private resolve(path: string, query?: Query): URL {
+    const url = /^https?:\/\//i.test(path) ? new URL(path) : new URL(this.baseUrl + (path.startsWith('/') ? path : '/' + path));
+    if (query) {
+      for (const [k, v] of toSearchParams(query)) url.searchParams.append(k, v);
+    }
+    return url;
+  }
+
+  private recordRateLimit(headers: Dispatcher.ResponseData['headers']): void {
+    const num = (k: string) => {
+      const v = headers[k];
+      const n = Number(Array.isArray(v) ? v[0] : v);
+      return v !== undefined && Number.isFinite(n) ? n : undefined;
+    };
+    const limit = num('x-ratelimit-limit');
+    const remaining = num('x-ratelimit-remaining');
+    const reset = num('x-ratelimit-reset');
+    if (limit !== undefined) this.rateLimit.limit = limit;
+    if (remaining !== undefined) this.rateLimit.remaining = remaining;
+    if (reset !== undefined) this.rateLimit.reset = reset;
+  }
+
+  /** Remaining hit 0: wait for the reset rather than provoke a 429. */
+  private async pauseIfBudgetSpent(): Promise<void> {
+    const { remaining, reset } = this.rateLimit;
+    if (remaining !== 0 || reset === undefined) return;
+    const ms = reset * 1000 - this.now();
+    if (ms <= 0) return;
+    await this.rateLimitPause(ms);
+    this.rateLimit.remaining = undefined;
+  }
+
+  private async waitForRateLimit(headers: Dispatcher.ResponseData['headers']): Promise<void> {
+    const reset = Number(headers['x-ratelimit-reset']);
+    let ms = Number.isFinite(reset) && reset > 0 ? reset * 1000 - this.now() : NaN;
+    if (!Number.isFinite(ms)) ms = retryAfterMs(headers, this.now()) ?? 1000;
+    await this.rateLimitPause(Math.max(ms, 0) + 250);
+    this.rateLimit.remaining = undefined;
+  }
+
+  private async rateLimitPause(ms: number): Promise<void> {
+    if (ms > this.opts.maxWaitMs) throw new RateLimitError(new Date(this.now() + ms), ms);
+    this.trace?.(`* rate limit: waiting ${Math.ceil(ms / 1000)}s for the budget to reset`);
+    if (this.onRateLimitWait) await this.onRateLimitWait(ms, this.signal);
+    else await this.sleep(ms, this.signal);
+  }
+
+  private async backoff(attempt: number, reason: string, serverHintMs?: number): Promise<void> {
+    // Exponential backoff with full jitter; a Retry-After from the server wins when larger.
+    const ceiling = this.opts.retryBaseMs * 2 ** attempt;
+    const ms = Math.max(Math.round(ceiling / 2 + (this.random() * ceiling) / 2), serverHintMs ?? 0);
+    this.trace?.(`* ${reason}: retry ${attempt + 1}/${this.opts.maxRetries} in ${ms} ms`);
+    await this.sleep(Math.min(ms, 60_000), this.signal);
+  }
+}
+
+function asPage<T>(data: unknown, path: string): { results: T[]; count: number | null; next: string | null } {
+  if (Array.isArray(data)) return { results: data as T[], count: data.length, next: null };
+  if (data && typeof data === 'object' && Array.isArray((data as { results?: unknown }).results)) {
+    const d = data as { results: T[]; count?: number; next?: string | null };
+    return { results: d.results, count: typeof d.count === 'number' ? d.count : null, next: d.next ?? null };
+  }
+  throw new NetworkError(`unexpected response from GET ${path}: not a paginated list`);
+}
+
+export function toSearchParams(query: Query): URLSearchParams {
+  if (query instanceof URLSearchParams) return new URLSearchParams(query);
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null) continue;
+    params.append(k, Array.isArray(v) ? v.join(',') : String(v));
+  }
+  return params;
+}
+
+function lowerKeys(h: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+}
+
+const RETRYABLE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
+function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code ?? e?.cause?.code;
+}
+
+function isRetryableError(err: unknown): boolean {
+  if (isAbortError(err)) return false;
+  const code = errorCode(err);
+  return code !== undefined && RETRYABLE_CODES.has(code);
+}
+
+function describeError(err: unknown): string {
+  const code = errorCode(err);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is the base URL right and the service up?)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'timed out (see --timeout)';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'connection reset by the server';
+    default:
+      return (err as Error)?.message ?? String(err);
+  }
+}
+
+function retryAfterMs(headers: Dispatcher.ResponseData['headers'], now: number): number | undefined {
+  const v = headers['retry-after'];
+  if (v === undefined) return undefined;
+  const s = String(v);
+  const secs = Number(s);
+  if (Number.isFinite(secs)) return secs * 1000;
+  const date = Date.parse(s);
+  return Number.isFinite(date) ? Math.max(date - now, 0) : undefined;
+}
+
+/** A path relative to the base URL for messages, or the URL without its query for other hosts. */
+function displayPath(url: URL, baseUrl: string): string {
+  return url.href.startsWith(baseUrl + '/') ? url.pathname.slice(new URL(baseUrl).pathname.replace(/\/$/, '').length) : redactUrl(url.href);
+}
+
+/** Signed URLs carry their credential in the query string. */
+function redactUrl(href: string): string {
+  try {
+    const u = new URL(href);
+    return u.search ? `${u.origin}${u.pathname}?…` : href;
+  } catch {
+    return href;
+  }
+}

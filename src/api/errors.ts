@@ -1,0 +1,71 @@
+// Turning DRF error bodies into readable messages and flat field errors.
+import { ApiError, type FieldErrors } from '../errors.js';
+import { stripControl } from '../output/sanitize.js';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? '';
+}
+
+/**
+ * Flattens DRF's nested error shapes: `{"items": [{}, {"volume": ["…"]}]}` becomes
+ * `{"items[1].volume": ["…"]}`; a bare list or string becomes `non_field_errors`.
+ */
+export function flattenFieldErrors(body: unknown, prefix = ''): FieldErrors {
+  const out: FieldErrors = {};
+  const add = (key: string, msg: string) => {
+    const k = key || 'non_field_errors';
+    (out[k] ??= []).push(stripControl(msg));
+  };
+  const walk = (value: unknown, key: string) => {
+    if (value === null || value === undefined) return;
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      add(key, String(value));
+    } else if (Array.isArray(value)) {
+      if (value.every((v) => typeof v === 'string')) value.forEach((v) => add(key, v as string));
+      else value.forEach((v, i) => walk(v, `${key}[${i}]`));
+    } else if (typeof value === 'object') {
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) walk(v, key ? `${key}.${k}` : k);
+    }
+  };
+  walk(body, prefix);
+  return out;
+}
+
+export function apiErrorFrom(status: number, body: unknown, method: string, path: string): ApiError {
+  const where = `${status}${statusText(status) ? ' ' + statusText(status) : ''} on ${method} ${path}`;
+  let detail: string | undefined;
+  let fields: FieldErrors = {};
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const { detail: d, ...rest } = body as Record<string, unknown>;
+    if (typeof d === 'string') detail = stripControl(d);
+    fields = flattenFieldErrors(rest);
+  } else if (Array.isArray(body)) {
+    fields = flattenFieldErrors(body);
+  } else if (typeof body === 'string' && body.trim()) {
+    // An HTML error page from a proxy says little; its first line is enough.
+    detail = stripControl(body.trim().split('\n')[0]).slice(0, 200);
+  }
+  const message = detail
+    ? `${detail} (${where})`
+    : Object.keys(fields).length
+      ? `the request was rejected (${where})`
+      : `request failed (${where})`;
+  return new ApiError(message, status, fields, body);
+}

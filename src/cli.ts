@@ -1,0 +1,197 @@
+// Entry point: global options, the command-group registry, and the one place where errors
+// become exit codes. Only commander is loaded at start-up; a group's module (and the API
+// client, formatters, prompts it needs) is imported only when that group runs.
+import { Command, CommanderError, Option } from 'commander';
+import { VERSION } from './version.js';
+import { createIO, loadColor, type IOStreams } from './output/iostreams.js';
+import { exitCodeFor, SctError, isAbortError } from './errors.js';
+import { createFactory, type Register, type Factory } from './commands/shared/command.js';
+import type { Prompter } from './prompt.js';
+
+interface Group {
+  name: string;
+  summary: string;
+  load: () => Promise<{ register: Register }>;
+}
+
+/** Every command group, in help order. Adding a group is one line here plus its module. */
+export const GROUPS: Group[] = [
+  { name: 'auth', summary: 'Log in, log out and show the login status', load: () => import('./commands/auth.js') },
+  { name: 'config', summary: 'Read and write profile settings', load: () => import('./commands/config.js') },
+  { name: 'whoami', summary: 'Show the logged-in user and company', load: () => import('./commands/whoami.js') },
+  // { name: 'orders', summary: 'List, create, import and trace orders', load: () => import('./commands/orders.js') },
+  // { name: 'products', summary: 'Manage products', load: () => import('./commands/products.js') },
+  // { name: 'origins', summary: 'Manage origins (places of production)', load: () => import('./commands/origins.js') },
+  // { name: 'value-chains', summary: 'Manage value chains', load: () => import('./commands/value-chains.js') },
+  { name: 'api', summary: 'Make an authenticated API request', load: () => import('./commands/api.js') },
+  { name: 'completion', summary: 'Print a shell completion script', load: () => import('./commands/completion.js') },
+  // { name: 'sandbox', summary: 'Run a local emulator of the service with demo data', load: () => import('./commands/sandbox.js') },
+  { name: 'doctor', summary: 'Check configuration, connectivity and credentials', load: () => import('./commands/doctor.js') },
+];
+
+/** Global options that take a value: their values are not command names. */
+const VALUE_FLAGS = new Set(['-o', '--output', '--columns', '--profile', '--base-url', '--timeout', '--max-wait']);
+
+export interface MainDeps {
+  env?: NodeJS.ProcessEnv;
+  io?: IOStreams;
+  prompter?: Prompter;
+  signal?: AbortSignal;
+  /** Passed to the API client (tests: fast retries). */
+  clientOptions?: Record<string, unknown>;
+}
+
+export function buildProgram(io: IOStreams): Command {
+  const program = new Command('sct')
+    .description('Supply Chain Transparency from the terminal: orders, origins, statements, invitations and more.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'ndjson', 'csv']))
+    .option('--json', 'short for --output json')
+    .option('--columns <list>', 'fields to show in table/csv output, comma-separated (dotted paths allowed)')
+    .option('--no-color', 'disable colour (also NO_COLOR)')
+    .option('-q, --quiet', 'no spinners, progress or info lines')
+    .option('-v, --verbose', 'print an HTTP trace on stderr (token masked)')
+    .option('-y, --yes', 'answer yes to confirmations')
+    .option('--profile <name>', 'configuration profile (env SCT_PROFILE)')
+    .option('--base-url <url>', 'API base URL ending in /api (env SCT_BASE_URL)')
+    .option('--timeout <seconds>', 'per-request timeout (e.g. 30, 30s, 2m)', '30')
+    .option('--max-wait <duration>', 'longest rate-limit wait to sleep through', '10m')
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      outputError: (s, write) => write(s),
+    })
+    // Usage errors exit 2 (commander's own default is 1); main() decides every exit code.
+    .exitOverride();
+  program.addHelpText(
+    'after',
+    `
+Environment: SCT_TOKEN, SCT_BASE_URL, SCT_PROFILE, SCT_CONFIG_DIR, NO_COLOR, HTTPS_PROXY, NO_PROXY.
+Exit codes: 0 ok, 1 request failed, 2 usage error, 3 partial failure, 4 not authenticated, 130 interrupted.
+Run \`sct <command> --help\` for a command's options.`,
+  );
+  return program;
+}
+
+/** The first word that is a command, skipping global options and their values. */
+export function commandWord(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') return undefined;
+    if (VALUE_FLAGS.has(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-')) continue;
+    return a;
+  }
+  return undefined;
+}
+
+/** Registers the named groups' real commands, and a one-line stub for every other group. */
+export async function registerGroups(program: Command, factory: Factory, load: 'all' | string[]): Promise<void> {
+  for (const group of GROUPS) {
+    if (load === 'all' || load.includes(group.name)) {
+      const mod = await group.load();
+      mod.register(program, factory);
+    } else {
+      program.command(group.name).description(group.summary);
+    }
+  }
+}
+
+export async function main(argv: string[], deps: MainDeps = {}): Promise<number> {
+  const env = deps.env ?? process.env;
+  const controller = new AbortController();
+  const noColor = argv.includes('--no-color');
+  const io =
+    deps.io ??
+    createIO({ noColor, quiet: argv.includes('-q') || argv.includes('--quiet'), verbose: argv.includes('-v') || argv.includes('--verbose') }, env);
+
+  let interrupts = 0;
+  const onSigint = () => {
+    // First Ctrl-C: let the command stop cleanly and report; a second one exits at once.
+    if (++interrupts > 1) process.exit(130);
+    controller.abort();
+  };
+  if (!deps.signal) process.on('SIGINT', onSigint);
+  deps.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+
+  const program = buildProgram(io);
+  const lazyPrompter: Prompter = deps.prompter ?? {
+    password: async (m) => (await import('./prompt.js')).createPrompter(io).password(m),
+    input: async (m) => (await import('./prompt.js')).createPrompter(io).input(m),
+    confirm: async (m, d) => (await import('./prompt.js')).createPrompter(io).confirm(m, d),
+    select: async (m, c) => (await import('./prompt.js')).createPrompter(io).select(m, c),
+  };
+  const factory = createFactory({
+    io,
+    env,
+    prompter: lazyPrompter,
+    signal: controller.signal,
+    clientOptions: deps.clientOptions,
+  });
+
+  let code = 0;
+  try {
+    let word = commandWord(argv);
+    if (word === 'help') word = commandWord(argv.slice(argv.indexOf('help') + 1));
+    const wanted = word && GROUPS.some((g) => g.name === word) ? [word] : [];
+    await registerGroups(program, factory, wanted);
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    code = await reportError(err, io, argv);
+  } finally {
+    if (!deps.signal) process.off('SIGINT', onSigint);
+  }
+  // The exit code is set, not forced: process.exit() would cut off output still queued for a pipe.
+  process.exitCode = code;
+  return code;
+}
+
+function wantsJsonErrors(argv: string[]): boolean {
+  const i = argv.findIndex((a) => a === '-o' || a === '--output');
+  const inline = argv.find((a) => a.startsWith('--output=') || /^-o(json|ndjson)$/.test(a));
+  const value = i >= 0 ? argv[i + 1] : inline?.replace(/^--output=|^-o/, '');
+  return argv.includes('--json') || value === 'json' || value === 'ndjson';
+}
+
+async function reportError(err: unknown, io: IOStreams, argv: string[]): Promise<number> {
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+    // commander already printed its message ("error: unknown option '--x'").
+    return 2;
+  }
+  await loadColor();
+  const code = exitCodeFor(err);
+  const verbose = argv.includes('-v') || argv.includes('--verbose');
+  const e = err instanceof Error ? err : new Error(String(err));
+  const message = code === 130 && isAbortError(err) ? 'interrupted' : e.message;
+  const red = io.colorErr.red;
+  io.error(`${red('error:')} ${message}`);
+  const fields = err instanceof SctError ? err.fields : {};
+  for (const [field, msgs] of Object.entries(fields)) {
+    for (const m of msgs) io.error(`  ${field}: ${m}`);
+  }
+  if (err instanceof SctError && err.hint) io.error(io.colorErr.dim(`hint: ${err.hint}`));
+  if (verbose && !(err instanceof SctError) && e.stack) io.error(io.colorErr.dim(e.stack));
+  if (wantsJsonErrors(argv)) {
+    const status = err instanceof SctError ? err.status : null;
+    io.error(JSON.stringify({ error: message, status, fields, exit_code: code }));
+  }
+  return code;
+}
+
+/** The whole command tree with every group loaded (completion scripts are generated from it). */
+export async function fullProgram(io: IOStreams): Promise<Command> {
+  const program = buildProgram(io);
+  const factory = createFactory({
+    io,
+    env: {},
+    prompter: undefined as never,
+    signal: new AbortController().signal,
+  });
+  await registerGroups(program, factory, 'all');
+  return program;
+}

@@ -1,0 +1,82 @@
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { Factory } from './shared/command.js';
+import { SETTABLE_KEYS, PROFILE_KEYS, type SettableKey, type ProfileKey } from '../config/config.js';
+import { maskToken } from '../config/settings.js';
+import { SctError, UsageError } from '../errors.js';
+import { parseFormat, writeOne } from '../output/format.js';
+
+export function register(program: Command, f: Factory): void {
+  const config = program.command('config').description('Read and write profile settings (base_url, output, workspace)');
+  config.command('list').description("Show the profile's settings (token masked)").action(f.action((ctx) => list(ctx)));
+  config
+    .command('get')
+    .argument('<key>', `one of ${PROFILE_KEYS.filter((k) => k !== 'token').join(', ')}`)
+    .description('Print one setting')
+    .action(f.action((ctx, _o, [key]) => get(ctx, key)));
+  config
+    .command('set')
+    .argument('<key>', SETTABLE_KEYS.join(', '))
+    .argument('<value>')
+    .description('Change one setting')
+    .action(f.action((ctx, _o, [key, value]) => set(ctx, key, value)));
+  config
+    .command('unset')
+    .argument('<key>', SETTABLE_KEYS.join(', '))
+    .description('Remove one setting')
+    .action(f.action((ctx, _o, [key]) => unset(ctx, key)));
+  config.command('path').description('Print the config file path').action(f.action((ctx) => path(ctx)));
+}
+
+function settable(key: string): SettableKey {
+  if (key === 'token') throw new UsageError('the token is set with `sct auth login`, never as a value on the command line');
+  if (!(SETTABLE_KEYS as readonly string[]).includes(key)) {
+    throw new UsageError(`unknown setting "${key}": use one of ${SETTABLE_KEYS.join(', ')}`);
+  }
+  return key as SettableKey;
+}
+
+function checkValue(key: SettableKey, value: string): string {
+  if (key === 'output') parseFormat(value);
+  if (key === 'base_url') {
+    let u: URL;
+    try {
+      u = new URL(value);
+    } catch {
+      throw new UsageError(`invalid base_url "${value}": expected e.g. https://sct.example.com/api`);
+    }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new UsageError(`invalid base_url "${value}": http or https only`);
+    return value.replace(/\/+$/, '');
+  }
+  if (key === 'workspace' && !/^\d+$/.test(value)) throw new UsageError(`invalid workspace "${value}": expected a company id`);
+  return value;
+}
+
+async function list(ctx: Context): Promise<void> {
+  const s = ctx.settings();
+  const p = ctx.config().profile(s.profile);
+  const shown: Record<string, string | null> = { profile: s.profile };
+  for (const k of PROFILE_KEYS) shown[k] = p[k] === undefined ? null : k === 'token' ? maskToken(p[k]!) : p[k]!;
+  await writeOne(ctx.io, shown, ctx.output([]));
+}
+
+async function get(ctx: Context, key: string): Promise<void> {
+  if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown setting "${key}": use one of ${PROFILE_KEYS.join(', ')}`);
+  if (key === 'token') throw new UsageError('use `sct auth token` to print the token');
+  const value = ctx.config().profile(ctx.settings().profile)[key as ProfileKey];
+  if (value === undefined) throw new SctError(`${key} is not set in profile "${ctx.settings().profile}"`);
+  await ctx.io.write(value + '\n');
+}
+
+async function set(ctx: Context, key: string, value: string): Promise<void> {
+  const k = settable(key);
+  ctx.config().set(ctx.settings().profile, k, checkValue(k, value));
+}
+
+async function unset(ctx: Context, key: string): Promise<void> {
+  ctx.config().unset(ctx.settings().profile, settable(key));
+}
+
+async function path(ctx: Context): Promise<void> {
+  await ctx.io.write(ctx.config().path + '\n');
+}

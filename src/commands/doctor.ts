@@ -1,0 +1,114 @@
+import type { Command } from 'commander';
+import { existsSync, readFileSync } from 'node:fs';
+import type { Context } from '../context.js';
+import type { Factory } from './shared/command.js';
+import { CONFIG_FILE_MODE } from '../config/config.js';
+import { proxyFromEnv } from '../api/client.js';
+import { PATHS } from '../api/paths.js';
+import { SctError } from '../errors.js';
+import { displayName } from '../api/schemas/accounts.js';
+import { parseMe } from './whoami.js';
+import { maskToken } from '../config/settings.js';
+
+type Level = 'ok' | 'warn' | 'fail';
+export interface Check {
+  name: string;
+  level: Level;
+  detail: string;
+}
+
+export function register(program: Command, f: Factory): void {
+  program
+    .command('doctor')
+    .description('Check config and file mode, token, base URL, proxy and CA settings, clock skew, rate budget and Node version')
+    .action(f.action((ctx) => doctor(ctx)));
+}
+
+const MIN_NODE = [20, 18, 1];
+
+export function nodeVersionOk(version: string): boolean {
+  const [a, b, c] = version.replace(/^v/, '').split('.').map(Number);
+  for (const [i, n] of [a, b, c].entries()) {
+    if (n !== MIN_NODE[i]) return n > MIN_NODE[i];
+  }
+  return true;
+}
+
+export async function doctor(ctx: Context): Promise<void> {
+  const checks: Check[] = [];
+  const add = (name: string, level: Level, detail: string) => checks.push({ name, level, detail });
+
+  add('node', nodeVersionOk(process.versions.node) ? 'ok' : 'fail', `Node ${process.versions.node} (needs >= ${MIN_NODE.join('.')})`);
+
+  const store = ctx.config();
+  const mode = store.fileMode();
+  if (mode === null) add('config', 'warn', `${store.path} does not exist yet (run sct auth login)`);
+  else if (mode !== CONFIG_FILE_MODE) add('config', 'fail', `${store.path} has mode ${mode.toString(8)}, should be 600: chmod 600 "${store.path}"`);
+  else add('config', 'ok', `${store.path} (mode 600)`);
+
+  const s = ctx.settings();
+  const proxy = proxyFromEnv(ctx.env);
+  add('proxy', 'ok', proxy ? `a proxy is configured in the environment${proxy.noProxy ? ' (NO_PROXY set)' : ''}` : 'no proxy configured');
+  const ca = ctx.env.NODE_EXTRA_CA_CERTS;
+  if (ca) {
+    let readable = false;
+    try {
+      readable = existsSync(ca) && readFileSync(ca, 'utf8').includes('BEGIN CERTIFICATE');
+    } catch {
+      readable = false;
+    }
+    add('ca', readable ? 'ok' : 'fail', readable ? `NODE_EXTRA_CA_CERTS=${ca}` : `NODE_EXTRA_CA_CERTS=${ca} is not a readable PEM file`);
+  } else add('ca', 'ok', 'system certificates (NODE_EXTRA_CA_CERTS not set)');
+
+  if (!s.baseUrl) {
+    add('base_url', 'fail', 'no base URL configured (sct auth login --base-url …, SCT_BASE_URL or --base-url)');
+  } else {
+    const anon = ctx.client({ auth: false });
+    const started = ctx.now();
+    try {
+      // Any HTTP answer proves reachability; the public endpoint 404s cheaply without a token.
+      const res = await anon.stream({ path: PATHS.countries, query: { limit: 1 } }).catch((err) => {
+        if (err instanceof SctError && err.status !== null) return null;
+        throw err;
+      });
+      await res?.body.dump();
+      add('base_url', 'ok', `${s.baseUrl} answered in ${ctx.now() - started} ms (from ${s.baseUrlSource})`);
+    } catch (err) {
+      add('base_url', 'fail', `${s.baseUrl}: ${(err as Error).message}`);
+    }
+  }
+
+  if (!s.token) {
+    add('token', 'fail', 'no token (sct auth login or SCT_TOKEN)');
+  } else if (s.baseUrl && checks.find((c) => c.name === 'base_url')?.level === 'ok') {
+    const client = ctx.client();
+    try {
+      const res = await client.request({ path: PATHS.me });
+      const me = parseMe(res.data);
+      add('token', 'ok', `${maskToken(s.token)} from ${s.tokenSource === 'env' ? 'SCT_TOKEN' : 'the profile'}: ${displayName(me)}`);
+      const date = Date.parse(String(res.headers.date ?? ''));
+      if (Number.isFinite(date)) {
+        const skew = Math.round((ctx.now() - date) / 1000);
+        add('clock', Math.abs(skew) > 300 ? 'fail' : Math.abs(skew) > 30 ? 'warn' : 'ok', `local clock is ${Math.abs(skew)}s ${skew >= 0 ? 'ahead of' : 'behind'} the server`);
+      } else add('clock', 'warn', 'the server sent no Date header');
+      const rl = client.rateLimit;
+      if (rl.remaining !== undefined && rl.limit !== undefined) {
+        const low = rl.remaining < rl.limit * 0.1;
+        const reset = rl.reset ? ` (resets ${new Date(rl.reset * 1000).toISOString()})` : '';
+        add('rate_limit', low ? 'warn' : 'ok', `${rl.remaining} of ${rl.limit} requests left this hour${reset}`);
+      } else add('rate_limit', 'warn', 'the server sent no X-RateLimit headers');
+    } catch (err) {
+      add('token', 'fail', (err as Error).message);
+    }
+  }
+
+  if (ctx.format() === 'json' || ctx.format() === 'ndjson') {
+    await ctx.io.write(JSON.stringify(checks, null, ctx.format() === 'json' ? 2 : 0) + '\n');
+  } else {
+    const c = ctx.io.color;
+    const tag = { ok: c.green('ok  '), warn: c.yellow('warn'), fail: c.red('fail') };
+    await ctx.io.write(checks.map((k) => `${tag[k.level]}  ${k.name.padEnd(10)}  ${k.detail}`).join('\n') + '\n');
+  }
+  const failed = checks.filter((k) => k.level === 'fail');
+  if (failed.length) throw new SctError(`${failed.length} check${failed.length > 1 ? 's' : ''} failed: ${failed.map((k) => k.name).join(', ')}`);
+}

@@ -1,0 +1,34 @@
+// The glue between commander and a command's run function: it builds the Context from the
+// global flags (loading the heavy modules only now, after parsing) and disposes of it after.
+import type { Command } from 'commander';
+import type { Context, ContextDeps } from '../../context.js';
+import { loadColor } from '../../output/iostreams.js';
+
+export interface Factory {
+  /**
+   * Wraps a run function as a commander action: `fn(ctx, opts, args)` with the command's own
+   * options and its positional arguments.
+   */
+  action<O = Record<string, unknown>>(fn: (ctx: Context, opts: O, args: string[]) => Promise<void>): (...a: unknown[]) => Promise<void>;
+}
+
+export function createFactory(deps: ContextDeps): Factory {
+  return {
+    action(fn) {
+      return async (...a: unknown[]) => {
+        const cmd = a[a.length - 1] as Command;
+        const positional = a.slice(0, -2).flat() as string[];
+        const [{ createContext }] = await Promise.all([import('../../context.js'), loadColor()]);
+        const ctx = createContext(cmd.optsWithGlobals(), deps);
+        try {
+          await fn(ctx, cmd.opts() as never, positional);
+        } finally {
+          await ctx.dispose();
+        }
+      };
+    },
+  };
+}
+
+/** Each command group module exports this. */
+export type Register = (program: Command, factory: Factory) => void;

@@ -1,0 +1,86 @@
+// Parsing of flag values shared by many commands. Every failure is a UsageError (exit 2),
+// raised before anything is sent.
+import { UsageError } from '../../errors.js';
+
+/** "10m", "90s", "1h", "500ms" or plain seconds. */
+export function parseDuration(value: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  if (!m) throw new UsageError(`invalid ${flag} "${value}": use e.g. 30s, 10m, 1h`);
+  const n = Number(m[1]);
+  const unit = m[2] ?? 's';
+  return Math.round(n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!);
+}
+
+export function parseInteger(value: string | undefined, flag: string, min = 0, max = 2_147_483_647): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(String(value).trim())) throw new UsageError(`invalid ${flag} "${value}": expected a whole number`);
+  const n = Number(value);
+  if (n < min || n > max) throw new UsageError(`invalid ${flag} ${value}: expected ${min}..${max}`);
+  return n;
+}
+
+/** A comma-separated list of ids ("3,4,5"). */
+export function parseIdList(value: string, flag: string): number[] {
+  const ids = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (ids.length === 0) throw new UsageError(`${flag} needs at least one id`);
+  return ids.map((s) => parseInteger(s, flag)!);
+}
+
+/** A value as JSON when it parses ("3", "true", "[1,2]"), else the string itself. */
+export function parseLooseValue(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/** KEY=VALUE; the value may itself contain "=". */
+export function splitKeyValue(pair: string, flag: string): [string, string] {
+  const i = pair.indexOf('=');
+  if (i <= 0) throw new UsageError(`invalid ${flag} "${pair}": expected KEY=VALUE`);
+  return [pair.slice(0, i).trim(), pair.slice(i + 1)];
+}
+
+/** Sets a dotted key ("metadata.supplementary_unit") in a nested object. */
+export function setDotted(target: Record<string, unknown>, key: string, value: unknown): void {
+  const parts = key.split('.');
+  let cur = target;
+  for (const part of parts.slice(0, -1)) {
+    const next = cur[part];
+    if (!next || typeof next !== 'object' || Array.isArray(next)) cur[part] = {};
+    cur = cur[part] as Record<string, unknown>;
+  }
+  cur[parts[parts.length - 1]] = value;
+}
+
+/** Commander collector for repeatable flags. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+export function parseDate(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  const ok = DATE_RE.test(value) && !Number.isNaN(Date.parse(value + 'T00:00:00Z')) &&
+    new Date(value + 'T00:00:00Z').toISOString().slice(0, 10) === value;
+  if (!ok) throw new UsageError(`invalid ${flag} "${value}": expected a date YYYY-MM-DD`);
+  return value;
+}
+
+export function parseEnum<T extends string>(value: string | undefined, flag: string, allowed: readonly T[]): T | undefined {
+  if (value === undefined) return undefined;
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new UsageError(`invalid ${flag} "${value}": allowed values are ${allowed.join(', ')}`);
+  }
+  return value as T;
+}
+
+/** A comma-separated list where every element must be one of the allowed values. */
+export function parseEnumList<T extends string>(value: string | undefined, flag: string, allowed: readonly T[]): T[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const v of items) parseEnum(v, flag, allowed);
+  return items as T[];
+}

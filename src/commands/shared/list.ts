@@ -1,0 +1,91 @@
+// The flags every list command takes and the one loop that pages through a list and streams
+// it to the formatter.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { Column } from '../../output/columns.js';
+import { createListWriter } from '../../output/format.js';
+import { DEFAULT_LIMIT, type PageOptions } from '../../api/client.js';
+import { UsageError } from '../../errors.js';
+import { collect, parseInteger, splitKeyValue } from './flags.js';
+
+export interface ListFlags {
+  limit?: string;
+  pageSize?: string;
+  offset?: string;
+  all?: boolean;
+  ordering?: string;
+  search?: string;
+  filter?: string[];
+}
+
+export function addListOptions(cmd: Command): Command {
+  return cmd
+    .option('--limit <n>', `how many items to return in total (default ${DEFAULT_LIMIT})`)
+    .option('--page-size <n>', 'items per request (default 100, never more than --limit; with --all the server maximum)')
+    .option('--offset <n>', 'skip this many items first')
+    .option('--all', 'fetch every page (streams as pages arrive)')
+    .option('--ordering <fields>', 'sort fields, comma-separated; prefix - for descending (e.g. -created_at,id)')
+    .option('--search <text>', 'free-text search')
+    .option('--filter <key=value>', 'any documented query filter, passed through (repeatable)', collect);
+}
+
+export function pageOptions(flags: ListFlags): PageOptions {
+  if (flags.all && flags.limit !== undefined) throw new UsageError('--all and --limit cannot be combined');
+  const limit = parseInteger(flags.limit, '--limit', 1);
+  const pageSize = parseInteger(flags.pageSize, '--page-size', 1);
+  const offset = parseInteger(flags.offset, '--offset', 0);
+  return { limit, pageSize, offset, all: Boolean(flags.all) };
+}
+
+/** Query parameters from --ordering, --search and --filter (named flags are added by the command). */
+export function listQuery(flags: ListFlags): URLSearchParams {
+  const q = new URLSearchParams();
+  if (flags.ordering) q.set('ordering', flags.ordering);
+  if (flags.search) q.set('search', flags.search);
+  for (const pair of flags.filter ?? []) {
+    const [k, v] = splitKeyValue(pair, '--filter');
+    q.append(k, v);
+  }
+  return q;
+}
+
+export interface RunListOptions {
+  path: string;
+  query: URLSearchParams;
+  flags: ListFlags;
+  columns: Column[];
+  /** Noun for progress lines ("orders"). */
+  noun: string;
+}
+
+export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
+  const page = pageOptions(o.flags);
+  const output = ctx.output(o.columns);
+  const client = ctx.client();
+  const writer = createListWriter(ctx.io, output);
+  const spinner = await ctx.spinner(`Fetching ${o.noun}…`);
+  let announced = false;
+  try {
+    for await (const p of client.paginate(o.path, o.query, page)) {
+      if (!announced && page.all && p.count !== null) {
+        announced = true;
+        spinner.stop();
+        announceLongRun(ctx, p.count - (page.offset ?? 0), p.results.length, o.noun);
+      }
+      await writer.write(p.results);
+    }
+  } finally {
+    spinner.stop();
+  }
+  await writer.end();
+}
+
+/** Before a long --all on a terminal: how many requests to expect, and what the rate limit allows. */
+function announceLongRun(ctx: Context, total: number, perPage: number, noun: string): void {
+  if (!ctx.io.stderrIsTTY || perPage === 0) return;
+  const requests = Math.ceil(Math.max(total, 0) / perPage);
+  if (requests <= 1) return;
+  const rl = ctx.client().rateLimit;
+  const budget = rl.remaining !== undefined ? `; the rate limit has ${rl.remaining} of ${rl.limit ?? '?'} requests left this hour` : '';
+  ctx.io.info(`Fetching ${total} ${noun} in about ${requests} requests${budget}.`);
+}

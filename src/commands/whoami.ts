@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { Factory } from './shared/command.js';
+import { PATHS } from '../api/paths.js';
+import { meSchema, type Me } from '../api/schemas/accounts.js';
+import { writeOne } from '../output/format.js';
+import { SctError } from '../errors.js';
+import type { ApiClient } from '../api/client.js';
+
+export function register(program: Command, f: Factory): void {
+  program
+    .command('whoami')
+    .description('Show the logged-in user, company and role')
+    .action(f.action((ctx) => whoami(ctx)));
+}
+
+export async function fetchMe(client: ApiClient): Promise<Me> {
+  return parseMe(await client.get(PATHS.me));
+}
+
+export function parseMe(data: unknown): Me {
+  const parsed = meSchema.safeParse(data);
+  if (!parsed.success) throw new SctError(`unexpected answer from GET ${PATHS.me}: not a user profile`);
+  return parsed.data;
+}
+
+export async function whoami(ctx: Context): Promise<void> {
+  const me = await fetchMe(ctx.client());
+  await writeOne(ctx.io, me, {
+    ...ctx.output([]),
+    detail: [
+      { header: 'User', path: 'id', value: (r) => `${[r.first_name, r.last_name].filter(Boolean).join(' ')} (id ${r.id})` },
+      { header: 'Job title', path: 'job_title' },
+      { header: 'Company', path: 'company', value: (r) => (r.company ? `${(r.company as Me['company'])?.name} (id ${(r.company as Me['company'])?.id})` : '') },
+      { header: 'Role', path: 'auth_group.name' },
+      { header: 'Base URL', path: '_', value: () => ctx.settings().baseUrl },
+    ],
+  });
+}

@@ -1,0 +1,47 @@
+// Which base URL, token and output apply to this run, and where each came from:
+// flag > environment > profile, exactly as the spec's configuration table orders them.
+import type { ConfigStore } from './config.js';
+
+export type Source = 'flag' | 'env' | 'profile' | 'none';
+
+export interface Settings {
+  profile: string;
+  baseUrl?: string;
+  baseUrlSource: Source;
+  token?: string;
+  tokenSource: Exclude<Source, 'flag'>;
+  output?: string;
+  workspace?: string;
+}
+
+export function profileName(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  return flag || env.SCT_PROFILE || 'default';
+}
+
+export function resolveSettings(
+  store: ConfigStore,
+  flags: { profile?: string; baseUrl?: string },
+  env: NodeJS.ProcessEnv,
+): Settings {
+  const profile = profileName(flags.profile, env);
+  const p = store.profile(profile);
+  const [baseUrl, baseUrlSource]: [string | undefined, Source] = flags.baseUrl
+    ? [flags.baseUrl, 'flag']
+    : env.SCT_BASE_URL
+      ? [env.SCT_BASE_URL, 'env']
+      : p.base_url
+        ? [p.base_url, 'profile']
+        : [undefined, 'none'];
+  const [token, tokenSource]: [string | undefined, Settings['tokenSource']] = env.SCT_TOKEN
+    ? [env.SCT_TOKEN, 'env']
+    : p.token
+      ? [p.token, 'profile']
+      : [undefined, 'none'];
+  return { profile, baseUrl, baseUrlSource, token, tokenSource, output: p.output, workspace: p.workspace };
+}
+
+/** Shows enough of a token to tell two apart, never enough to use it. */
+export function maskToken(token: string): string {
+  if (token.length <= 8) return '********';
+  return `${token.slice(0, 4)}…${'*'.repeat(4)}`;
+}

@@ -1,0 +1,182 @@
+// What every command's run function receives: I/O, settings, a lazily built API client,
+// a prompter, the interrupt signal and the clock. Tests build one with fakes instead of
+// patching globals (see test/helpers/context.ts).
+import type { IOStreams } from './output/iostreams.js';
+import type { Prompter } from './prompt.js';
+import { ConfigStore, configDir } from './config/config.js';
+import { resolveSettings, type Settings } from './config/settings.js';
+import { ApiClient, type ClientOptions } from './api/client.js';
+import { AuthError, UsageError } from './errors.js';
+import { parseFormat, type Format, type OutputOptions } from './output/format.js';
+import type { Column } from './output/columns.js';
+import { parseDuration } from './commands/shared/flags.js';
+
+/** The global options, as commander parsed them. */
+export interface GlobalFlags {
+  output?: string;
+  json?: boolean;
+  columns?: string;
+  color?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  yes?: boolean;
+  profile?: string;
+  baseUrl?: string;
+  timeout?: string;
+  maxWait?: string;
+}
+
+export interface Spinner {
+  update(text: string): void;
+  stop(finalLine?: string): void;
+}
+
+export interface Context {
+  io: IOStreams;
+  env: NodeJS.ProcessEnv;
+  flags: GlobalFlags;
+  prompter: Prompter;
+  signal: AbortSignal;
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  config(): ConfigStore;
+  settings(): Settings;
+  /** The API client for this run; throws AuthError (exit 4) when a token is needed and missing. */
+  client(options?: { auth?: boolean }): ApiClient;
+  /** Output format: -o/--json > profile's output > table. */
+  format(): Format;
+  output(defaults: Column[]): OutputOptions;
+  /** A spinner on stderr when it is a terminal and not --quiet; otherwise silent. */
+  spinner(text: string): Promise<Spinner>;
+  /** Answers a yes/no question: --yes, else a prompt on a TTY, else a usage error. */
+  confirm(message: string): Promise<boolean>;
+  /** Releases sockets at the end of the run. */
+  dispose(): Promise<void>;
+}
+
+export interface ContextDeps {
+  io: IOStreams;
+  env: NodeJS.ProcessEnv;
+  prompter: Prompter;
+  signal: AbortSignal;
+  /** Overrides for the client (tests inject a MockAgent dispatcher or fast retries). */
+  clientOptions?: Partial<ClientOptions>;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
+  const { io, env } = deps;
+  let store: ConfigStore | undefined;
+  let settings: Settings | undefined;
+  const clients = new Map<string, ApiClient>();
+  const now = deps.now ?? Date.now;
+  const sleep =
+    deps.sleep ??
+    ((ms: number, signal?: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        const t = setTimeout(resolve, ms);
+        signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
+      }));
+
+  const ctx: Context = {
+    io,
+    env,
+    flags,
+    prompter: deps.prompter,
+    signal: deps.signal,
+    now,
+    sleep,
+    config() {
+      return (store ??= new ConfigStore(configDir(env)));
+    },
+    settings() {
+      return (settings ??= resolveSettings(ctx.config(), { profile: flags.profile, baseUrl: flags.baseUrl }, env));
+    },
+    client(options = {}) {
+      const auth = options.auth !== false;
+      const key = auth ? 'auth' : 'anon';
+      const existing = clients.get(key);
+      if (existing) return existing;
+      const s = ctx.settings();
+      if (!s.baseUrl) {
+        throw new UsageError(
+          'no base URL configured',
+          {},
+          'run `sct auth login --base-url https://…/api`, set SCT_BASE_URL, or pass --base-url',
+        );
+      }
+      if (auth && !s.token) {
+        throw new AuthError('not logged in', null, 'run `sct auth login` or set SCT_TOKEN');
+      }
+      const client = new ApiClient({
+        baseUrl: s.baseUrl,
+        token: auth ? s.token : undefined,
+        timeoutMs: flags.timeout ? parseDuration(flags.timeout, '--timeout') : 30_000,
+        maxWaitMs: flags.maxWait ? parseDuration(flags.maxWait, '--max-wait') : 600_000,
+        env,
+        signal: deps.signal,
+        trace: flags.verbose ? (line) => io.error(io.colorErr.dim(line)) : undefined,
+        onRateLimitWait: (ms, signal) => rateLimitCountdown(ctx, ms, signal),
+        now,
+        sleep,
+        ...deps.clientOptions,
+      });
+      clients.set(key, client);
+      return client;
+    },
+    format() {
+      if (flags.json) return 'json';
+      if (flags.output) return parseFormat(flags.output);
+      const fromProfile = safeProfileOutput(ctx);
+      return fromProfile ? parseFormat(fromProfile) : 'table';
+    },
+    output(defaults) {
+      return { format: ctx.format(), columns: flags.columns, defaults };
+    },
+    async spinner(text) {
+      if (!io.stderrIsTTY || io.quiet) return { update() {}, stop() {} };
+      const { default: ora } = await import('ora');
+      const s = ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false }).start();
+      return {
+        update: (t) => void (s.text = t),
+        stop: (finalLine) => (finalLine ? s.succeed(finalLine) : s.stop()),
+      };
+    },
+    async confirm(message) {
+      if (flags.yes) return true;
+      if (!io.canPrompt()) throw new UsageError(`${message.replace(/\?$/, '')}: confirm with --yes (no terminal to ask on)`);
+      return deps.prompter.confirm(message, false);
+    },
+    async dispose() {
+      await Promise.all([...clients.values()].map((c) => c.close()));
+    },
+  };
+  return ctx;
+}
+
+function safeProfileOutput(ctx: Context): string | undefined {
+  // A missing or unreadable config must not break `-o`-less commands that never touch it.
+  try {
+    return ctx.settings().output;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sleeps through a rate-limit wait, with a countdown on a terminal. */
+async function rateLimitCountdown(ctx: Context, ms: number, signal?: AbortSignal): Promise<void> {
+  const { io } = ctx;
+  if (!io.stderrIsTTY || io.quiet) {
+    io.info(`rate limit reached: waiting ${Math.ceil(ms / 1000)}s for the budget to reset`);
+    return ctx.sleep(ms, signal);
+  }
+  const end = ctx.now() + ms;
+  for (;;) {
+    const left = end - ctx.now();
+    if (left <= 0) break;
+    io.stderr.write(`\r\u001b[2Krate limit reached: resuming in ${Math.ceil(left / 1000)}s (Ctrl-C to stop)`);
+    await ctx.sleep(Math.min(1000, left), signal);
+  }
+  io.stderr.write('\r\u001b[2K');
+}

@@ -1,0 +1,104 @@
+// Every failure sct reports is one of these classes; main() maps them to the spec's exit codes
+// in one place (exitCodeFor), so commands only ever throw.
+
+export type FieldErrors = Record<string, string[]>;
+
+export class SctError extends Error {
+  readonly exitCode: number = 1;
+  /** HTTP status when the error came from the API, else null. */
+  readonly status: number | null = null;
+  readonly fields: FieldErrors = {};
+  /** Extra lines printed under the message (hints). */
+  hint?: string;
+}
+
+/** Bad flag, missing option, invalid file: found before anything was sent. */
+export class UsageError extends SctError {
+  override readonly exitCode = 2;
+  override readonly fields: FieldErrors;
+  constructor(message: string, fields: FieldErrors = {}, hint?: string) {
+    super(message);
+    this.name = 'UsageError';
+    this.fields = fields;
+    this.hint = hint;
+  }
+}
+
+/** No token, or the service answered 401. */
+export class AuthError extends SctError {
+  override readonly exitCode = 4;
+  override readonly status: number | null;
+  constructor(message: string, status: number | null = null, hint?: string) {
+    super(message);
+    this.name = 'AuthError';
+    this.status = status;
+    this.hint = hint;
+  }
+}
+
+/** The API answered with an error status (after retries where they apply). */
+export class ApiError extends SctError {
+  override readonly exitCode: number;
+  override readonly status: number;
+  override readonly fields: FieldErrors;
+  readonly body: unknown;
+  constructor(message: string, status: number, fields: FieldErrors, body: unknown) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.fields = fields;
+    this.body = body;
+    this.exitCode = status === 401 ? 4 : 1;
+  }
+}
+
+/** Connection refused/reset, DNS failure, timeout — after retries. */
+export class NetworkError extends SctError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'NetworkError';
+  }
+}
+
+/** A 429 wait longer than --max-wait: we stop rather than sleep, and say when to resume. */
+export class RateLimitError extends SctError {
+  override readonly status = 429;
+  readonly resetAt: Date;
+  constructor(resetAt: Date, waitMs: number) {
+    super(
+      `rate limit exhausted: the budget resets at ${resetAt.toISOString()} ` +
+        `(in ${Math.ceil(waitMs / 1000)}s), longer than --max-wait`,
+    );
+    this.name = 'RateLimitError';
+    this.resetAt = resetAt;
+    this.hint = 'rerun the command after the reset time (bulk commands resume where they stopped)';
+  }
+}
+
+/** Some rows of a bulk command were rejected, the others went through. */
+export class PartialFailureError extends SctError {
+  override readonly exitCode = 3;
+  constructor(message: string) {
+    super(message);
+    this.name = 'PartialFailureError';
+  }
+}
+
+/** Ctrl-C. */
+export class InterruptedError extends SctError {
+  override readonly exitCode = 130;
+  constructor(message = 'interrupted') {
+    super(message);
+    this.name = 'InterruptedError';
+  }
+}
+
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof SctError) return err.exitCode;
+  if (isAbortError(err)) return 130;
+  return 1;
+}
+
+export function isAbortError(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'AbortError' || (err as { code?: string }).code === 'ABORT_ERR');
+}

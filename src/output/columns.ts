@@ -1,0 +1,140 @@
+// Each resource's default table columns, in one place. `--columns` replaces them with any
+// dotted paths; JSON output always carries the whole object as the API returned it.
+import { getPath } from './values.js';
+
+export interface Column {
+  header: string;
+  path: string;
+  /** Derives the cell from the whole row when the path alone does not say it. */
+  value?: (row: Record<string, unknown>) => unknown;
+}
+
+const col = (header: string, path: string, value?: Column['value']): Column => ({ header, path, value });
+const count = (path: string) => (row: Record<string, unknown>) => {
+  const v = getPath(row, path);
+  return Array.isArray(v) ? v.length : '';
+};
+const date = (path: string) => (row: Record<string, unknown>) => {
+  const v = getPath(row, path);
+  return typeof v === 'string' ? v.slice(0, 10) : v;
+};
+
+export const COLUMNS = {
+  order: [
+    col('ID', 'id'),
+    col('EXTERNAL ID', 'external_id'),
+    col('TYPE', 'type'),
+    // The counterpart is whichever side is not us; the command picks the perspective.
+    col('COUNTERPART', 'counterpart'),
+    col('BUYER STATUS', 'buyer_company_status'),
+    col('SELLER STATUS', 'seller_company_status'),
+    col('ASSESSMENT', 'assessment_status'),
+    col('CREATED', 'order_created_at'),
+    col('ITEMS', 'items', count('items')),
+    col('DDS', 'due_diligence_statements', count('due_diligence_statements')),
+  ],
+  orderItem: [
+    col('ID', 'id'),
+    col('LINE', 'line_number'),
+    col('EXTERNAL ID', 'external_id'),
+    col('BUYER PRODUCT', 'buyer_product_detail.name'),
+    col('SELLER PRODUCT', 'seller_product_detail.name'),
+    col('VOLUME', 'volume'),
+    col('UNIT', 'unit'),
+    col('TRACED ORDERS', 'traced_order_count'),
+    col('TRACED ORIGINS', 'traced_origin_count'),
+    col('ASSESSMENT', 'assessment_status'),
+  ],
+  orderStatistics: [
+    col('DATE', 'date'),
+    col('TYPE', 'type'),
+    col('BUYER STATUS', 'buyer_company_status'),
+    col('SELLER STATUS', 'seller_company_status'),
+    col('ASSESSMENT', 'assessment_status'),
+    col('VALUE CHAIN', 'value_chain_id'),
+    col('ORDERS', 'order_count'),
+  ],
+  product: [
+    col('ID', 'id'),
+    col('SKU', 'sku'),
+    col('NAME', 'name'),
+    col('COMMODITY', 'commodity'),
+    col('COMPOSITION', 'composition'),
+    col('HS CODE', 'hs_code'),
+    col('ASSESSMENT', 'assessment_status'),
+    col('CREATED', 'created_at', date('created_at')),
+  ],
+  origin: [
+    col('ID', 'id'),
+    col('NAME', 'name'),
+    col('COUNTRY', 'country', (r) => r.country ?? r.country_code),
+    col('EXTERNAL ID', 'external_id'),
+    col('ASSESSMENT', 'assessment_status'),
+    col('CREATED', 'created_at', date('created_at')),
+  ],
+  valueChain: [
+    col('ID', 'id'),
+    col('COMPANY', 'company_name'),
+    col('TYPE', 'type'),
+    col('STATUS', 'status'),
+    col('COUNTRY', 'country', (r) => r.country ?? r.country_code),
+    col('CONTACT', 'contact_name'),
+    col('ASSESSMENT', 'assessment_status'),
+  ],
+  statement: [
+    col('ID', 'id'),
+    col('TYPE', 'type'),
+    col('NAME', 'name'),
+    col('STATUS', 'status'),
+    col('IDENTIFIER', 'dds_identifier'),
+    col('ORDERS', 'orders', count('orders')),
+    col('PRODUCTS', 'products', count('products')),
+    col('CREATED', 'created_at', date('created_at')),
+  ],
+  invitation: [
+    col('ID', 'id'),
+    col('EMAIL', 'email'),
+    col('ROLE', 'auth_group_detail.name'),
+    col('STATUS', 'status'),
+    col('INVITED BY', 'invited_by_detail.email'),
+    col('EXPIRES', 'expires_at', date('expires_at')),
+  ],
+  member: [
+    col('ID', 'id'),
+    col('NAME', 'user_detail', (r) =>
+      [getPath(r, 'user_detail.first_name'), getPath(r, 'user_detail.last_name')].filter(Boolean).join(' '),
+    ),
+    col('EMAIL', 'user_detail.email'),
+    col('JOB TITLE', 'user_detail.job_title'),
+    col('ROLE', 'auth_group_detail.name'),
+  ],
+  user: [col('ID', 'id'), col('USERNAME', 'username'), col('FIRST NAME', 'first_name'), col('LAST NAME', 'last_name'), col('ROLE', 'auth_group')],
+  workspace: [
+    col('ID', 'workspace_id', (r) => r.workspace_id ?? r.id),
+    col('NAME', 'workspace_name', (r) => r.workspace_name ?? r.name),
+    col('TYPE', 'type'),
+    col('COUNTRY', 'country'),
+    col('MEMBERS', 'member_count'),
+    col('MFA', 'is_mfa_enabled'),
+  ],
+  country: [col('CODE', 'alpha_2'), col('NAME', 'name', (r) => [r.flag, r.name].filter(Boolean).join(' ')), col('ALPHA-3', 'alpha_3'), col('EU STATUS', 'eu_status')],
+  document: [col('ID', 'id'), col('NAME', 'name'), col('TYPE', 'content_type'), col('SIZE', 'size'), col('STATUS', 'status'), col('CREATED', 'created_at', date('created_at'))],
+  importRun: [col('ID', 'id'), col('TYPE', 'type'), col('STATUS', 'status'), col('CREATED', 'created_at', date('created_at'))],
+  riskAssessment: [col('ID', 'id'), col('IDENTIFIER', 'identifier'), col('STATUS', 'status'), col('CREATED', 'created_at', date('created_at'))],
+  availableOrder: [col('ID', 'id'), col('BUYER EXTERNAL ID', 'buyer_external_id'), col('SELLER EXTERNAL ID', 'seller_external_id'), col('TYPE', 'type'), col('CREATED', 'order_created_at')],
+} satisfies Record<string, Column[]>;
+
+export type Resource = keyof typeof COLUMNS;
+
+/** `--columns a,b.c` as columns headed by their paths. */
+export function columnsFromFlag(flag: string): Column[] {
+  return flag
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => ({ header: p, path: p }));
+}
+
+export function cellValue(row: Record<string, unknown>, column: Column): unknown {
+  return column.value ? column.value(row) : getPath(row, column.path);
+}

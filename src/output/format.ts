@@ -1,0 +1,204 @@
+// The four output formats. Lists are written page by page (json stays one array), so an
+// export of 100,000 rows never holds more than a page in memory — except the table, which
+// sizes its columns over every row and is meant for people, not exports.
+import Table from 'cli-table3';
+import { stringify } from 'csv-stringify/sync';
+import type { IOStreams } from './iostreams.js';
+import { cellValue, columnsFromFlag, type Column } from './columns.js';
+import { csvValue, displayValue, flattenKeys } from './values.js';
+import { cleanCell, stripControl } from './sanitize.js';
+import { UsageError } from '../errors.js';
+
+export const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export function parseFormat(value: string): Format {
+  if ((FORMATS as readonly string[]).includes(value)) return value as Format;
+  throw new UsageError(`invalid output format "${value}": use one of ${FORMATS.join(', ')}`);
+}
+
+export interface OutputOptions {
+  format: Format;
+  /** The --columns flag, if given. */
+  columns?: string;
+  /** The resource's default table columns. */
+  defaults: Column[];
+}
+
+export interface ListWriter {
+  write(rows: unknown[]): Promise<void>;
+  end(): Promise<void>;
+  /** Rows written so far. */
+  readonly count: number;
+}
+
+type Row = Record<string, unknown>;
+
+export function createListWriter(io: IOStreams, options: OutputOptions): ListWriter {
+  switch (options.format) {
+    case 'json':
+      return jsonArrayWriter(io);
+    case 'ndjson':
+      return lineWriter(io, (row) => JSON.stringify(row) + '\n');
+    case 'csv':
+      return csvWriter(io, options);
+    default:
+      return tableWriter(io, options);
+  }
+}
+
+/** Writes a whole list at once (small, unpaginated results). */
+export async function writeList(io: IOStreams, rows: unknown[], options: OutputOptions): Promise<void> {
+  const w = createListWriter(io, options);
+  await w.write(rows);
+  await w.end();
+}
+
+/** One resource: a JSON object, or "field  value" lines for people. */
+export async function writeOne(io: IOStreams, obj: unknown, options: OutputOptions & { detail?: Column[] }): Promise<void> {
+  if (options.format === 'json') return io.write(JSON.stringify(obj, null, 2) + '\n');
+  if (options.format === 'ndjson') return io.write(JSON.stringify(obj) + '\n');
+  if (options.format === 'csv') return writeList(io, [obj], options);
+  const row = (obj ?? {}) as Row;
+  const columns = options.columns
+    ? columnsFromFlag(options.columns)
+    : (options.detail ?? Object.keys(row).map((k) => ({ header: k, path: k })));
+  const width = Math.max(...columns.map((c) => c.header.length), 1);
+  let out = '';
+  for (const c of columns) {
+    const value = cellValue(row, c);
+    out += `${io.color.bold(c.header.padEnd(width))}  ${cleanCell(summarize(value))}\n`;
+  }
+  await io.write(out);
+}
+
+/** Arrays of objects (items, statements) read better as a count in a key/value view. */
+function summarize(value: unknown): string {
+  if (Array.isArray(value) && value.some((v) => v && typeof v === 'object' && !isNamed(v))) {
+    return `${value.length} ${value.length === 1 ? 'entry' : 'entries'}`;
+  }
+  return displayValue(value);
+}
+function isNamed(v: object): boolean {
+  return typeof (v as Row).name === 'string';
+}
+
+function jsonArrayWriter(io: IOStreams): ListWriter {
+  let count = 0;
+  return {
+    get count() {
+      return count;
+    },
+    async write(rows) {
+      if (rows.length === 0) return;
+      let chunk = '';
+      for (const row of rows) {
+        chunk += (count++ === 0 ? '[\n  ' : ',\n  ') + JSON.stringify(row);
+      }
+      await io.write(chunk);
+    },
+    async end() {
+      await io.write(count === 0 ? '[]\n' : '\n]\n');
+    },
+  };
+}
+
+function lineWriter(io: IOStreams, line: (row: Row) => string): ListWriter {
+  let count = 0;
+  return {
+    get count() {
+      return count;
+    },
+    async write(rows) {
+      if (rows.length === 0) return;
+      count += rows.length;
+      await io.write(rows.map((r) => line(r as Row)).join(''));
+    },
+    async end() {},
+  };
+}
+
+function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
+  let count = 0;
+  let columns: Column[] | undefined = options.columns ? columnsFromFlag(options.columns) : undefined;
+  // On a terminal, strings from the API lose their escape sequences; in a file they stay as sent.
+  const clean = io.stdoutIsTTY ? (v: unknown) => (typeof v === 'string' ? stripControl(v) : v) : (v: unknown) => v;
+  return {
+    get count() {
+      return count;
+    },
+    async write(rows) {
+      if (rows.length === 0) return;
+      // Without --columns the header is every dotted field of the first page's rows.
+      if (!columns) {
+        const keys = new Set<string>();
+        for (const r of rows) for (const k of flattenKeys(r)) keys.add(k);
+        columns = [...keys].map((k) => ({ header: k, path: k }));
+      }
+      const cols = columns;
+      const records = rows.map((r) => cols.map((c) => clean(csvValue(cellValue(r as Row, c)))));
+      const text = stringify(records, { header: count === 0, columns: cols.map((c) => c.header) });
+      count += rows.length;
+      await io.write(text);
+    },
+    async end() {
+      if (count === 0 && columns) await io.write(stringify([], { header: true, columns: columns.map((c) => c.header) }));
+    },
+  };
+}
+
+function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
+  const columns = options.columns ? columnsFromFlag(options.columns) : options.defaults;
+  const rows: string[][] = [];
+  return {
+    get count() {
+      return rows.length;
+    },
+    async write(batch) {
+      for (const r of batch) rows.push(columns.map((c) => cleanCell(displayValue(cellValue(r as Row, c)))));
+    },
+    async end() {
+      if (rows.length === 0) {
+        io.info('no results');
+        return;
+      }
+      await io.write(renderTable(io, columns.map((c) => c.header), rows));
+    },
+  };
+}
+
+/** A borderless table in the style of gh, shrunk to the terminal's width on a TTY. */
+export function renderTable(io: IOStreams, headers: string[], rows: string[][]): string {
+  const gap = 2;
+  const widths = headers.map((h, i) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? ''))));
+  if (io.stdoutIsTTY) {
+    const available = io.terminalWidth() - gap * (headers.length - 1);
+    // Narrow the widest column first, down to 8 characters, until the table fits.
+    while (widths.reduce((a, b) => a + b, 0) > available) {
+      const widest = widths.indexOf(Math.max(...widths));
+      if (widths[widest] <= 8) break;
+      widths[widest] = Math.max(8, widths[widest] - Math.max(1, widths.reduce((a, b) => a + b, 0) - available));
+    }
+  }
+  const table = new Table({
+    head: headers.map((h) => io.color.bold(h)),
+    colWidths: widths.map((w, i) => w + (i < widths.length - 1 ? gap : 0)),
+    wordWrap: false,
+    truncate: '…',
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+    chars: {
+      top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+      bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+      left: '', 'left-mid': '', mid: '', 'mid-mid': '',
+      right: '', 'right-mid': '', middle: '',
+    },
+  });
+  for (const r of rows) table.push(r);
+  // cli-table3 pads every line to the full width; trailing spaces only get in the way of a pipe.
+  return table.toString().split('\n').map((l) => l.trimEnd()).join('\n') + '\n';
+}
+
+/** Code points: close enough for sizing (a flag is two code points and two cells wide). */
+function visibleWidth(s: string): number {
+  return [...s].length;
+}

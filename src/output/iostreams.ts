@@ -1,0 +1,144 @@
+// The one I/O object: commands never touch process.stdout/stderr directly, so tests can run
+// them in-process with fake streams and check TTY and piped behaviour alike.
+import { Writable, Readable, PassThrough } from 'node:stream';
+import { once } from 'node:events';
+
+/** The styles sct uses; chalk provides them once loaded (see loadColor). */
+export interface ColorFns {
+  bold(s: string): string;
+  dim(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  cyan(s: string): string;
+}
+
+const plain: ColorFns = { bold: (s) => s, dim: (s) => s, red: (s) => s, green: (s) => s, yellow: (s) => s, cyan: (s) => s };
+let chalkModule: typeof import('chalk') | undefined;
+
+/**
+ * chalk is loaded when a command runs or an error is printed, not at start-up: `sct --version`
+ * and `sct --help` never need colour.
+ */
+export async function loadColor(): Promise<void> {
+  chalkModule ??= await import('chalk');
+}
+
+function colors(enabled: boolean): ColorFns {
+  return enabled && chalkModule ? new chalkModule.Chalk({ level: 1 }) : plain;
+}
+
+export interface IOStreams {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  quiet: boolean;
+  verbose: boolean;
+  /** Colour for what goes to stdout / stderr. */
+  color: ColorFns;
+  colorErr: ColorFns;
+  colorEnabled: boolean;
+  terminalWidth(): number;
+  /** Prompts only when a person can answer: stdin and stderr are terminals. */
+  canPrompt(): boolean;
+  /** Writes data to stdout, waiting when the pipe is full so huge exports keep memory flat. */
+  write(chunk: string): Promise<void>;
+  /** An informational line on stderr (suppressed by --quiet). */
+  info(line: string): void;
+  warn(line: string): void;
+  /** Raw stderr line that --quiet does not suppress (errors). */
+  error(line: string): void;
+}
+
+export interface IOOptions {
+  stdin?: Readable;
+  stdout?: Writable;
+  stderr?: Writable;
+  stdinIsTTY?: boolean;
+  stdoutIsTTY?: boolean;
+  stderrIsTTY?: boolean;
+  noColor?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  columns?: number;
+}
+
+export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.env): IOStreams {
+  const stdout = opts.stdout ?? process.stdout;
+  const stderr = opts.stderr ?? process.stderr;
+  const stdin = opts.stdin ?? process.stdin;
+  const stdoutIsTTY = opts.stdoutIsTTY ?? Boolean((stdout as NodeJS.WriteStream).isTTY);
+  const stderrIsTTY = opts.stderrIsTTY ?? Boolean((stderr as NodeJS.WriteStream).isTTY);
+  const stdinIsTTY = opts.stdinIsTTY ?? Boolean((stdin as NodeJS.ReadStream).isTTY);
+  // chalk's own detection ignores NO_COLOR and looks at process.stdout only, so the level is
+  // decided here per stream: NO_COLOR (non-empty), --no-color or a non-terminal switch it off.
+  const colorOff = Boolean(opts.noColor) || Boolean(env.NO_COLOR) || env.TERM === 'dumb';
+  const colorEnabled = !colorOff && stdoutIsTTY;
+  const colorErrEnabled = !colorOff && stderrIsTTY;
+  const quiet = Boolean(opts.quiet);
+
+  const io: IOStreams = {
+    stdin,
+    stdout,
+    stderr,
+    stdinIsTTY,
+    stdoutIsTTY,
+    stderrIsTTY,
+    quiet,
+    verbose: Boolean(opts.verbose),
+    get color() {
+      return colors(colorEnabled);
+    },
+    get colorErr() {
+      return colors(colorErrEnabled);
+    },
+    colorEnabled,
+    terminalWidth() {
+      const cols = opts.columns ?? (stdout as NodeJS.WriteStream).columns ?? Number(env.COLUMNS);
+      return Number.isFinite(cols) && cols > 0 ? cols : 120;
+    },
+    canPrompt() {
+      return stdinIsTTY && stderrIsTTY && env.CI !== 'true';
+    },
+    async write(chunk: string) {
+      if (!stdout.write(chunk)) {
+        // EPIPE (e.g. `| head`) ends the wait too: the error handler in main() takes it from there.
+        await Promise.race([once(stdout, 'drain'), once(stdout, 'close'), once(stdout, 'error')]);
+      }
+    },
+    info(line: string) {
+      if (!quiet) stderr.write(line + '\n');
+    },
+    warn(line: string) {
+      stderr.write(io.colorErr.yellow('warning: ') + line + '\n');
+    },
+    error(line: string) {
+      stderr.write(line + '\n');
+    },
+  };
+  return io;
+}
+
+/** Fake streams for in-process tests: everything written is collected as strings. */
+export function createTestIO(opts: Omit<IOOptions, 'stdout' | 'stderr'> & { input?: string } = {}) {
+  let out = '';
+  let err = '';
+  const stdout = new Writable({
+    write(chunk, _enc, cb) {
+      out += chunk.toString();
+      cb();
+    },
+  });
+  const stderr = new Writable({
+    write(chunk, _enc, cb) {
+      err += chunk.toString();
+      cb();
+    },
+  });
+  const stdin = opts.input !== undefined ? Readable.from([opts.input]) : new PassThrough();
+  const io = createIO({ stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, ...opts, stdin, stdout, stderr }, {});
+  return { io, stdout: () => out, stderr: () => err };
+}

@@ -1,0 +1,62 @@
+// Reading dotted paths out of API objects and rendering values as text for tables and CSV.
+
+export function getPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.split('.')) {
+    if (cur === null || cur === undefined) return undefined;
+    if (Array.isArray(cur) && /^\d+$/.test(part)) cur = cur[Number(part)];
+    else if (typeof cur === 'object') cur = (cur as Record<string, unknown>)[part];
+    else return undefined;
+  }
+  return cur;
+}
+
+function isCountry(v: Record<string, unknown>): boolean {
+  return typeof v.alpha_2 === 'string' && typeof v.name === 'string';
+}
+
+/** A value as one line of text for a table cell. */
+export function displayValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) {
+    if (value.every((v) => v === null || typeof v !== 'object')) return value.join(', ');
+    return value.map(displayValue).join(', ');
+  }
+  if (typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    // Embedded countries read best as "🇨🇮 Côte d'Ivoire"; companies and the like by name.
+    if (isCountry(o)) return [o.flag, o.name].filter(Boolean).join(' ');
+    if (typeof o.name === 'string') return o.name;
+    if (typeof o.workspace_name === 'string') return o.workspace_name;
+    return JSON.stringify(value);
+  }
+  return String(value);
+}
+
+/** A value for a CSV cell: scalars as they are, structures JSON-encoded. */
+export function csvValue(value: unknown): string | number | boolean | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return value as string | number | boolean;
+}
+
+/**
+ * Flattens nested objects into dotted keys (`seller_company.name`); arrays stay whole
+ * (JSON-encoded later), so a row keeps one column per field whatever its item count.
+ */
+export function flattenKeys(obj: unknown, prefix = '', out: string[] = []): string[] {
+  if (obj && typeof obj === 'object' && !Array.isArray(obj)) {
+    const entries = Object.entries(obj as Record<string, unknown>);
+    if (entries.length === 0 && prefix) out.push(prefix);
+    for (const [k, v] of entries) {
+      const key = prefix ? `${prefix}.${k}` : k;
+      if (v && typeof v === 'object' && !Array.isArray(v)) flattenKeys(v, key, out);
+      else out.push(key);
+    }
+  } else if (prefix) {
+    out.push(prefix);
+  }
+  return out;
+}

@@ -1,0 +1,37 @@
+// Prompts are bound to the injected streams (stdin, stderr) so data on stdout stays clean and
+// tests can drive them. @inquirer/prompts is loaded only when a prompt is actually shown.
+import type { IOStreams } from './output/iostreams.js';
+import { InterruptedError, UsageError } from './errors.js';
+
+export interface Choice<T> {
+  name: string;
+  value: T;
+  description?: string;
+}
+
+export interface Prompter {
+  password(message: string): Promise<string>;
+  input(message: string): Promise<string>;
+  confirm(message: string, defaultValue?: boolean): Promise<boolean>;
+  select<T>(message: string, choices: Choice<T>[]): Promise<T>;
+}
+
+export function createPrompter(io: IOStreams): Prompter {
+  const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false };
+  const guard = async <T>(what: string, run: (p: typeof import('@inquirer/prompts')) => Promise<T>): Promise<T> => {
+    if (!io.canPrompt()) throw new UsageError(`${what} is required (no terminal to prompt on)`);
+    const prompts = await import('@inquirer/prompts');
+    try {
+      return await run(prompts);
+    } catch (err) {
+      if (err instanceof Error && err.name === 'ExitPromptError') throw new InterruptedError();
+      throw err;
+    }
+  };
+  return {
+    password: (message) => guard('a value', (p) => p.password({ message, mask: '*' }, context)),
+    input: (message) => guard('a value', (p) => p.input({ message }, context)),
+    confirm: (message, defaultValue = false) => guard('confirmation (--yes)', (p) => p.confirm({ message, default: defaultValue }, context)),
+    select: (message, choices) => guard('a choice', (p) => p.select({ message, choices }, context)),
+  };
+}
