@@ -1,0 +1,82 @@
+// Reading a bulk input file: CSV with a header row, every record tagged with the line it
+// came from, so every error can name the file, the line and the column.
+import { parse } from 'csv-parse';
+import { createReadStream } from 'node:fs';
+import { basename } from 'node:path';
+import type { Readable } from 'node:stream';
+import { UsageError, type FieldErrors } from '../errors.js';
+
+export interface CsvRow {
+  /** 1-based line number in the file (the header is line 1). */
+  line: number;
+  values: Record<string, string>;
+}
+
+export interface CsvFile {
+  name: string;
+  columns: string[];
+  rows: CsvRow[];
+}
+
+/** Reads the whole file (`-` for stdin) and checks that the required columns are there. */
+export async function readCsv(file: string, stdin: Readable, required: string[] = []): Promise<CsvFile> {
+  const name = file === '-' ? 'stdin' : basename(file);
+  const source = file === '-' ? stdin : createReadStream(file);
+  const parser = source.pipe(
+    parse({
+      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase().replace(/[\s-]+/g, '_')),
+      bom: true,
+      trim: true,
+      skip_empty_lines: true,
+      info: true,
+      relax_column_count: false,
+    }),
+  );
+  const rows: CsvRow[] = [];
+  let columns: string[] = [];
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number; columns: { name: string }[] | boolean } }>) {
+      if (columns.length === 0 && Array.isArray(info.columns)) columns = info.columns.map((c) => c.name);
+      rows.push({ line: info.lines, values: record });
+    }
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException & { lines?: number };
+    if (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR') throw new UsageError(`cannot read ${file}: ${e.message}`);
+    throw new UsageError(`${name}${e.lines ? ` line ${e.lines}` : ''}: ${e.message.replace(/^Invalid Record Length: /, '')}`);
+  }
+  if (rows.length === 0) throw new UsageError(`${name} has no data rows (a header row and at least one row are needed)`);
+  const missing = required.filter((c) => !columns.includes(c));
+  if (missing.length) {
+    throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})`);
+  }
+  return { name, columns, rows };
+}
+
+/** Collects every row error before failing, so one run shows all that must be fixed. */
+export class RowErrors {
+  private readonly errors: { line: number; column?: string; message: string }[] = [];
+  constructor(private readonly file: string) {}
+
+  add(line: number, column: string | undefined, message: string): void {
+    this.errors.push({ line, column, message });
+  }
+
+  get size(): number {
+    return this.errors.length;
+  }
+
+  /** Exit 2 with every problem listed (`line 4, volume: expected a number`); nothing was sent. */
+  throwIfAny(): void {
+    if (this.errors.length === 0) return;
+    const fields: FieldErrors = {};
+    const shown = this.errors.slice(0, 50);
+    for (const e of shown) (fields[`line ${e.line}${e.column ? `, ${e.column}` : ''}`] ??= []).push(e.message);
+    const more = this.errors.length - shown.length;
+    const rows = new Set(this.errors.map((e) => e.line)).size;
+    throw new UsageError(
+      `${this.file}: ${rows} invalid row${rows > 1 ? 's' : ''}; nothing was sent`,
+      fields,
+      more > 0 ? `${more} more error${more > 1 ? 's' : ''} not shown` : undefined,
+    );
+  }
+}

@@ -1,0 +1,74 @@
+// What a bulk run has already done, kept on disk as it happens (one JSON line per unit), so a
+// run stopped half-way (Ctrl-C, a crash, an exhausted rate limit) can be rerun safely: units
+// the journal records as done are skipped.
+import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+
+export interface JournalEntry {
+  key: string;
+  status: 'done' | 'failed';
+  id?: string | number;
+  error?: string;
+  at: string;
+}
+
+export class Journal {
+  readonly path: string;
+  private readonly done = new Map<string, JournalEntry>();
+
+  private constructor(path: string) {
+    this.path = path;
+  }
+
+  /**
+   * The journal of one input file against one service and profile, in sct's config
+   * directory (never next to the user's files). `fresh` forgets earlier runs.
+   */
+  static open(configDir: string, scope: { command: string; file: string; baseUrl: string; profile: string }, fresh = false): Journal {
+    const id = createHash('sha256')
+      .update([scope.command, resolve(scope.file), scope.baseUrl, scope.profile].join('\u0000'))
+      .digest('hex')
+      .slice(0, 20);
+    const j = new Journal(join(configDir, 'journals', `${scope.command.replace(/\W+/g, '-')}-${id}.ndjson`));
+    if (fresh) rmSync(j.path, { force: true });
+    j.load();
+    return j;
+  }
+
+  private load(): void {
+    let text = '';
+    try {
+      text = readFileSync(this.path, 'utf8');
+    } catch {
+      return;
+    }
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        const e = JSON.parse(line) as JournalEntry;
+        if (e.status === 'done') this.done.set(e.key, e);
+        else this.done.delete(e.key);
+      } catch {
+        // A line cut short by a crash is the one unit that will simply be sent again.
+      }
+    }
+  }
+
+  /** The earlier successful outcome of this unit, if any. */
+  get(key: string): JournalEntry | undefined {
+    return this.done.get(key);
+  }
+
+  get size(): number {
+    return this.done.size;
+  }
+
+  record(entry: Omit<JournalEntry, 'at'>): void {
+    const e = { ...entry, at: new Date().toISOString() };
+    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+    // Appended synchronously: the line is on disk before the next unit starts.
+    appendFileSync(this.path, JSON.stringify(e) + '\n', { mode: 0o600 });
+    if (e.status === 'done') this.done.set(e.key, e);
+  }
+}

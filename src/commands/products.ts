@@ -1,0 +1,111 @@
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { Factory } from './shared/command.js';
+import { PATHS } from '../api/paths.js';
+import { COLUMNS } from '../output/columns.js';
+import { COMMODITIES, COMPOSITIONS } from '../api/schemas/common.js';
+import { productCreateSchema, productUpdateSchema } from '../api/schemas/products.js';
+import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
+import { addBodyOptions, deleteOne, parseId, saveOne, showOne } from './shared/crud.js';
+import { parseEnumList } from './shared/flags.js';
+import type { BodyFlags } from './shared/body.js';
+
+export interface ListProductsOptions extends ListFlags {
+  commodity?: string;
+  composition?: string;
+}
+
+export interface ProductFieldFlags extends BodyFlags {
+  name?: string;
+  sku?: string;
+  description?: string;
+  commodity?: string;
+  composition?: string;
+  hsCode?: string;
+  externalId?: string;
+  scientificName?: string;
+  commonName?: string;
+  type?: string;
+  tag?: string[];
+}
+
+export function register(program: Command, f: Factory): void {
+  const products = program.command('products').description('Manage products');
+
+  addListOptions(
+    products
+      .command('list')
+      .description('List products')
+      .option('--commodity <list>', `commodity, comma-separated (${COMMODITIES.join(', ')})`)
+      .option('--composition <value>', COMPOSITIONS.join(' or ')),
+  ).action(f.action<ListProductsOptions>((ctx, opts) => listProducts(ctx, opts)));
+
+  products
+    .command('get')
+    .argument('<id>', 'product id')
+    .description('Show one product')
+    .action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.product(parseId(id)), COLUMNS.product).then(() => undefined)));
+
+  addProductFields(products.command('create').description('Create a product')).action(
+    f.action<ProductFieldFlags>((ctx, opts) => saveProduct(ctx, opts)),
+  );
+  addProductFields(products.command('update').argument('<id>', 'product id').description('Update a product (only the fields given)')).action(
+    f.action<ProductFieldFlags>((ctx, opts, [id]) => saveProduct(ctx, opts, parseId(id))),
+  );
+
+  products
+    .command('delete')
+    .argument('<id>', 'product id')
+    .description('Delete a product (asks for confirmation unless --yes)')
+    .action(f.action((ctx, _o, [id]) => deleteOne(ctx, PATHS.product(parseId(id)), `product ${id}`)));
+}
+
+function addProductFields(cmd: Command): Command {
+  return addBodyOptions(
+    cmd
+      .option('--name <text>', 'product name (required on create)')
+      .option('--sku <text>', 'stock-keeping unit')
+      .option('--description <text>', 'description')
+      .option('--commodity <value>', COMMODITIES.join(', '))
+      .option('--composition <value>', COMPOSITIONS.join(' or '))
+      .option('--hs-code <code>', 'harmonised system code')
+      .option('--external-id <id>', 'your own identifier')
+      .option('--scientific-name <text>', 'scientific name')
+      .option('--common-name <text>', 'common name')
+      .option('--type <text>', 'product type')
+      .option('--tag <tag>', 'a tag (repeatable; replaces the tags)', (v: string, p: string[] = []) => [...p, v]),
+  );
+}
+
+export async function listProducts(ctx: Context, opts: ListProductsOptions): Promise<void> {
+  const query = listQuery(opts);
+  const commodities = parseEnumList(opts.commodity, '--commodity', COMMODITIES);
+  if (commodities) query.set(commodities.length > 1 ? 'commodity__in' : 'commodity', commodities.join(','));
+  const composition = parseEnumList(opts.composition, '--composition', COMPOSITIONS);
+  if (composition) query.set(composition.length > 1 ? 'composition__in' : 'composition', composition.join(','));
+  await runList(ctx, { path: PATHS.products, query, flags: opts, columns: COLUMNS.product, noun: 'products' });
+}
+
+export async function saveProduct(ctx: Context, opts: ProductFieldFlags, id?: number): Promise<void> {
+  await saveOne(ctx, {
+    method: id === undefined ? 'POST' : 'PATCH',
+    path: id === undefined ? PATHS.products : PATHS.product(id),
+    flags: opts,
+    named: {
+      name: opts.name,
+      sku: opts.sku,
+      description: opts.description,
+      commodity: opts.commodity,
+      composition: opts.composition,
+      hs_code: opts.hsCode,
+      external_id: opts.externalId,
+      scientific_name: opts.scientificName,
+      common_name: opts.commonName,
+      type: opts.type,
+      tags: opts.tag,
+    },
+    schema: id === undefined ? productCreateSchema : productUpdateSchema,
+    what: 'product',
+    columns: COLUMNS.product,
+  });
+}

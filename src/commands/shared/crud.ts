@@ -1,0 +1,57 @@
+// The single-resource verbs every noun shares: get, delete (with confirmation), and
+// create/update from --file, named flags and --set, validated before anything is sent.
+import type { Command } from 'commander';
+import type { z } from 'zod';
+import type { Context } from '../../context.js';
+import type { Column } from '../../output/columns.js';
+import { writeOne } from '../../output/format.js';
+import { InterruptedError, UsageError } from '../../errors.js';
+import { buildBody, validate, type BodyFlags } from './body.js';
+import { collect, parseInteger } from './flags.js';
+
+/** Resource ids are integers 0..2147483647: checked locally, so a typo never reaches the API. */
+export function parseId(value: string, what = 'ID'): number {
+  return parseInteger(value, what, 0)!;
+}
+
+export function addBodyOptions(cmd: Command): Command {
+  return cmd
+    .option('--set <key=value>', 'set any field; value parsed as JSON when it parses, dotted keys nest (repeatable)', collect)
+    .option('--file <file>', 'the whole request body as JSON (- for stdin); flags override its fields');
+}
+
+export async function showOne(ctx: Context, path: string, columns: Column[], detail?: Column[]): Promise<unknown> {
+  const data = await ctx.client().get(path);
+  await writeOne(ctx.io, data, { ...ctx.output(columns), detail });
+  return data;
+}
+
+export async function deleteOne(ctx: Context, path: string, what: string, query?: Record<string, string>): Promise<void> {
+  if (!(await ctx.confirm(`Delete ${what}?`))) throw new InterruptedError('not deleted');
+  await ctx.client().delete(path, query);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Deleted ${what}`);
+}
+
+export interface SaveOptions<S extends z.ZodType> {
+  method: 'POST' | 'PATCH';
+  path: string;
+  flags: BodyFlags;
+  named: Record<string, unknown>;
+  schema: S;
+  what: string;
+  columns: Column[];
+}
+
+/** Builds, validates and sends a create/update body; prints the saved resource. */
+export async function saveOne<S extends z.ZodType>(ctx: Context, o: SaveOptions<S>): Promise<unknown> {
+  const body = await buildBody(o.flags, o.named, ctx.io.stdin);
+  if (o.method === 'PATCH' && Object.keys(body).length === 0) {
+    throw new UsageError(`nothing to update: give at least one field flag, --set or --file`);
+  }
+  const valid = validate(o.schema, body, o.what);
+  const res = await ctx.client().request({ method: o.method, path: o.path, body: valid });
+  const saved = res.data as Record<string, unknown> | null;
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${o.method === 'POST' ? 'Created' : 'Updated'} ${o.what}${saved && saved.id !== undefined ? ` ${saved.id}` : ''}`);
+  await writeOne(ctx.io, saved, ctx.output(o.columns));
+  return saved;
+}
