@@ -1,0 +1,373 @@
+// The sandbox: a local emulator of the Supply Chain Transparency service on node:http.
+// This file owns everything between the socket and a route handler: request logging, fault
+// injection, rate limiting, authentication, idempotent replay, the admin surface and the signed
+// file URLs. Resources live in routes/*, the list engine in filters.ts, demo data in data.ts.
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { buildDemo, Rng } from './data.js';
+import { MAX_PAGE_SIZE } from './filters.js';
+import { ApiError, Router, type Auth, type Ctx, type Reply, type ResolvedOptions } from './router.js';
+import { registerAccounts } from './routes/accounts.js';
+import { registerCatalog } from './routes/catalog.js';
+import { registerOrders } from './routes/orders.js';
+
+export { MAX_PAGE_SIZE };
+
+export interface FaultOptions {
+  latencyMs?: number; // added delay before each response
+  failureRate?: number; // 0..1 share of requests answered 503 (deterministic PRNG seeded by `seed`)
+  rateLimitBurst?: number; // the next N requests are answered 429 with X-RateLimit-Reset = now+resetSeconds
+  dropRate?: number; // 0..1 share of requests whose socket is destroyed without a response
+  failFirst?: number; // the next N requests answered 503 (deterministic, for retry tests)
+  dropFirst?: number; // the next N requests have their socket destroyed
+  /** resetSeconds of rateLimitBurst (default 1), so retry tests wait briefly. */
+  rateLimitResetSeconds?: number;
+}
+
+export interface SandboxOptions {
+  port?: number; // default 0 = free port
+  host?: string; // default '127.0.0.1'
+  seed?: number; // PRNG seed for demo data (default 1)
+  orders?: number; // number of demo orders (default 300); 100000 loads in about a second
+  rateLimit?: number; // requests per hour per token (default 1000)
+  rateLimitWindowSeconds?: number; // default 3600
+  statementDelayMs?: number; // delay before EUDR in_progress -> complete/failed (default 2000)
+  faults?: FaultOptions;
+  log?: (line: string) => void; // one line per request if given
+}
+
+export interface DemoToken {
+  token: string;
+  user: string;
+  email: string;
+  company: string;
+  companyId: number;
+  role: string;
+}
+
+export interface RequestRecord {
+  method: string;
+  path: string;
+  query: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  status: number;
+}
+
+export interface Sandbox {
+  url: string; // base URL ending in /api, e.g. http://127.0.0.1:43123/api
+  origin: string; // http://127.0.0.1:43123
+  port: number;
+  tokens: DemoToken[];
+  requests: RequestRecord[]; // every request received (admin endpoints excluded), for tests to assert on
+  setFaults(f: FaultOptions): void;
+  close(): Promise<void>;
+}
+
+const REQUEST_LOG_LIMIT = 10_000;
+const IDEMPOTENCY_LIMIT = 10_000;
+const BODY_LIMIT = 100 * 1024 * 1024;
+/** Request bodies kept in the log are cut here so uploads do not fill memory. */
+const LOGGED_BODY_LIMIT = 64 * 1024;
+
+function buildRouter(): Router {
+  const r = new Router();
+  registerAccounts(r);
+  registerCatalog(r);
+  registerOrders(r);
+  return r;
+}
+
+interface StoredReply {
+  status: number;
+  headers: Record<string, string>;
+  payload: Buffer;
+  path: string;
+}
+
+/** Serialises a handler's reply once; idempotent replays resend exactly these bytes. */
+function serialise(reply: Reply): { headers: Record<string, string>; payload: Buffer } {
+  const headers: Record<string, string> = { ...reply.headers };
+  if (reply.raw) return { headers, payload: reply.raw };
+  if (reply.status === 204 || reply.body === undefined) return { headers, payload: Buffer.alloc(0) };
+  headers['Content-Type'] ??= 'application/json';
+  return { headers, payload: Buffer.from(JSON.stringify(reply.body)) };
+}
+
+const sleep = (ms: number) => new Promise<void>((res) => setTimeout(res, ms).unref());
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const host = opts.host ?? '127.0.0.1';
+  const seed = opts.seed ?? 1;
+  const rateLimit = opts.rateLimit ?? 1000;
+  const windowMs = (opts.rateLimitWindowSeconds ?? 3600) * 1000;
+  const options: ResolvedOptions = { statementDelayMs: opts.statementDelayMs ?? 2000 };
+  const { store, tokens: tokenSpecs } = buildDemo(seed, opts.orders ?? 300);
+  const router = buildRouter();
+  const requests: RequestRecord[] = [];
+  const faultRng = new Rng(seed ^ 0x5eed);
+  let faults: Required<FaultOptions> = normaliseFaults(opts.faults);
+  const windows = new Map<string, { start: number; count: number }>();
+  const idempotent = new Map<string, Promise<StoredReply>>();
+  const log = opts.log;
+
+  function record(req: http.IncomingMessage, url: URL, body: Buffer, status: number, started: number): void {
+    requests.push({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.search.replace(/^\?/, ''),
+      headers: { ...req.headers },
+      body: body.subarray(0, LOGGED_BODY_LIMIT).toString('utf8'),
+      status,
+    });
+    if (requests.length > REQUEST_LOG_LIMIT) requests.splice(0, requests.length - REQUEST_LOG_LIMIT);
+    log?.(`${req.method} ${url.pathname}${url.search} ${status === 0 ? 'dropped' : status} ${Date.now() - started}ms`);
+  }
+
+  function send(res: http.ServerResponse, status: number, headers: Record<string, string>, payload: Buffer): void {
+    if (res.destroyed) return;
+    res.writeHead(status, { ...headers, 'Content-Length': String(payload.length) });
+    res.end(payload);
+  }
+
+  const json = (body: unknown) => Buffer.from(JSON.stringify(body));
+  const JSON_TYPE = { 'Content-Type': 'application/json' };
+
+  /** Fixed window per token; every /api response carries the headers, 429s included. */
+  function rateHeaders(key: string, consume: boolean): { headers: Record<string, string>; exceeded: boolean } {
+    const now = Date.now();
+    let w = windows.get(key);
+    if (!w || now >= w.start + windowMs) windows.set(key, (w = { start: now, count: 0 }));
+    if (consume) w.count++;
+    return {
+      exceeded: w.count > rateLimit,
+      headers: {
+        'X-RateLimit-Limit': String(rateLimit),
+        'X-RateLimit-Remaining': String(Math.max(0, rateLimit - w.count)),
+        'X-RateLimit-Reset': String(Math.ceil((w.start + windowMs) / 1000)),
+      },
+    };
+  }
+
+  function authenticate(header: string | undefined): Auth | null {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+    if (!m) return null;
+    const userId = store.tokens.get(m[1]!);
+    const user = userId !== undefined ? store.users.get(userId) : undefined;
+    if (!user) return null;
+    const membership = store.membershipOf(user.id, user.active_company_id) ?? [...store.memberships.values()].find((x) => x.user_id === user.id);
+    if (!membership) return null;
+    return { token: m[1]!, user, membership, company: store.companies.get(membership.company_id)! };
+  }
+
+  async function handleApi(req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: Buffer): Promise<number> {
+    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+    if (faults.dropFirst > 0 || (faults.dropRate > 0 && faultRng.next() < faults.dropRate)) {
+      if (faults.dropFirst > 0) faults.dropFirst--;
+      req.socket.destroy();
+      return 0;
+    }
+    const bearer = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? '')?.[1];
+    const rate = rateHeaders(bearer ?? `anonymous:${req.socket.remoteAddress}`, true);
+    if (rate.exceeded) {
+      send(res, 429, { ...JSON_TYPE, ...rate.headers, 'Retry-After': String(Math.max(0, Number(rate.headers['X-RateLimit-Reset']) - Math.floor(Date.now() / 1000))) }, json({ detail: 'Request was throttled.' }));
+      return 429;
+    }
+    if (faults.rateLimitBurst > 0) {
+      faults.rateLimitBurst--;
+      const reset = Math.ceil(Date.now() / 1000) + faults.rateLimitResetSeconds;
+      send(res, 429, { ...JSON_TYPE, ...rate.headers, 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(reset), 'Retry-After': String(faults.rateLimitResetSeconds) }, json({ detail: 'Request was throttled.' }));
+      return 429;
+    }
+    if (faults.failFirst > 0 || (faults.failureRate > 0 && faultRng.next() < faults.failureRate)) {
+      if (faults.failFirst > 0) faults.failFirst--;
+      send(res, 503, { ...JSON_TYPE, ...rate.headers }, json({ detail: 'Service temporarily unavailable, try again later.' }));
+      return 503;
+    }
+
+    const method = req.method ?? 'GET';
+    const path = url.pathname.replace(/^\/api/, '').replace(/\/+$/, '') || '/';
+    const reply = await dispatch(method, path, url, req, raw);
+    send(res, reply.status, { ...reply.headers, ...rate.headers }, reply.payload);
+    return reply.status;
+  }
+
+  async function dispatch(method: string, path: string, url: URL, req: http.IncomingMessage, raw: Buffer): Promise<StoredReply> {
+    const error = (status: number, body: unknown, headers: Record<string, string> = {}): StoredReply => ({ status, headers: { ...JSON_TYPE, ...headers }, payload: json(body), path });
+    const match = router.match(method, path);
+    if (!match) return error(404, { detail: 'Not found.' });
+    if ('allowed' in match) return error(405, { detail: `Method "${method}" not allowed.` }, { Allow: match.allowed.join(', ') });
+    const auth = authenticate(req.headers.authorization);
+    if (match.auth && !auth) return error(401, { detail: 'Authentication credentials were not provided.' }, { 'WWW-Authenticate': 'Bearer realm="api"' });
+
+    let body: unknown;
+    if (raw.length && method !== 'GET' && method !== 'DELETE') {
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch (e) {
+        return error(400, { detail: `JSON parse error - ${(e as Error).message}` });
+      }
+    }
+
+    const run = async (): Promise<StoredReply> => {
+      const ctx: Ctx = {
+        method, path, params: match.params, query: url.searchParams, body, rawBody: raw, headers: req.headers,
+        auth: auth as Auth, store, origin: `http://${req.headers.host ?? `${host}:${port}`}`, options,
+      };
+      try {
+        const reply = await match.handler(ctx);
+        if (method !== 'GET' && reply.status < 400) store.version++;
+        return { status: reply.status, ...serialise(reply), path };
+      } catch (e) {
+        if (e instanceof ApiError) return error(e.status, e.body);
+        log?.(`sandbox error on ${method} ${path}: ${(e as Error).stack ?? e}`);
+        return error(500, { detail: 'A server error occurred.' });
+      }
+    };
+
+    const key = req.headers['idempotency-key'];
+    if (method !== 'POST' || typeof key !== 'string' || !key || !auth) return run();
+    // Same token and key: the first outcome is replayed, even while the first request still runs.
+    const k = `${auth.token}\u0000${key}`;
+    const prior = idempotent.get(k);
+    if (prior) {
+      const stored = await prior;
+      if (stored.path !== path) return error(422, { detail: 'This Idempotency-Key was already used for a different request.' });
+      return { ...stored, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } };
+    }
+    const p = run();
+    idempotent.set(k, p);
+    const stored = await p;
+    // A server error is not an outcome worth replaying: a retry should get a fresh attempt.
+    if (stored.status >= 500) idempotent.delete(k);
+    if (idempotent.size > IDEMPOTENCY_LIMIT) idempotent.delete(idempotent.keys().next().value!);
+    return stored;
+  }
+
+  function handleAdmin(req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: Buffer): void {
+    const reply = (status: number, body?: unknown) => send(res, status, body === undefined ? {} : JSON_TYPE, body === undefined ? Buffer.alloc(0) : json(body));
+    const route = `${req.method} ${url.pathname.replace(/\/+$/, '')}`;
+    switch (route) {
+      case 'GET /_sandbox/health':
+        return reply(200, { status: 'ok', orders: store.orders.size, tokens: tokens.length });
+      case 'GET /_sandbox/requests':
+        return reply(200, requests);
+      case 'DELETE /_sandbox/requests':
+        requests.length = 0;
+        return reply(204);
+      case 'GET /_sandbox/tokens':
+        return reply(200, tokens);
+      case 'GET /_sandbox/faults':
+        return reply(200, faults);
+      case 'POST /_sandbox/faults': {
+        let f: unknown;
+        try {
+          f = raw.length ? JSON.parse(raw.toString('utf8')) : {};
+        } catch {
+          return reply(400, { detail: 'Body must be a JSON object of fault options.' });
+        }
+        if (typeof f !== 'object' || f === null || Array.isArray(f)) return reply(400, { detail: 'Body must be a JSON object of fault options.' });
+        faults = normaliseFaults(f as FaultOptions);
+        return reply(200, faults);
+      }
+      default:
+        return reply(404, { detail: 'Not found.' });
+    }
+  }
+
+  const server = http.createServer((req, res) => {
+    const started = Date.now();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > BODY_LIMIT) {
+        send(res, 413, JSON_TYPE, json({ detail: 'Request body too large.' }));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const url = new URL(req.url ?? '/', `http://${host}`);
+      if (url.pathname.startsWith('/_sandbox/')) return handleAdmin(req, res, url, raw);
+      const done = (status: number) => record(req, url, raw, status, started);
+      const fail = (e: unknown) => {
+        log?.(`sandbox error: ${(e as Error).stack ?? e}`);
+        send(res, 500, JSON_TYPE, json({ detail: 'A server error occurred.' }));
+        done(500);
+      };
+      if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
+        handleApi(req, res, url, raw).then(done, fail);
+        return;
+      }
+      send(res, 404, JSON_TYPE, json({ detail: 'Not found.' }));
+      done(404);
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+
+  const sockets = new Set<Socket>();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const displayHost = host.includes(':') ? `[${host}]` : host;
+  const origin = `http://${displayHost}:${port}`;
+
+  const tokens: DemoToken[] = tokenSpecs.map((t) => {
+    const user = store.users.get(t.userId)!;
+    const company = store.companies.get(t.companyId)!;
+    const m = store.membershipOf(t.userId, t.companyId)!;
+    return {
+      token: t.token,
+      user: `${user.first_name} ${user.last_name}`,
+      email: user.email,
+      company: company.name,
+      companyId: company.id,
+      role: store.authGroups.get(m.auth_group_id)!.name,
+    };
+  });
+
+  return {
+    url: `${origin}/api`,
+    origin,
+    port,
+    tokens,
+    requests,
+    setFaults(f: FaultOptions) {
+      faults = normaliseFaults(f);
+    },
+    close() {
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        for (const s of sockets) s.destroy();
+      });
+    },
+  };
+}
+
+function normaliseFaults(f: FaultOptions = {}): Required<FaultOptions> {
+  const share = (x: number | undefined) => Math.min(1, Math.max(0, Number(x) || 0));
+  const count = (x: number | undefined) => Math.max(0, Math.floor(Number(x) || 0));
+  return {
+    latencyMs: count(f.latencyMs),
+    failureRate: share(f.failureRate),
+    rateLimitBurst: count(f.rateLimitBurst),
+    dropRate: share(f.dropRate),
+    failFirst: count(f.failFirst),
+    dropFirst: count(f.dropFirst),
+    rateLimitResetSeconds: f.rateLimitResetSeconds === undefined ? 1 : count(f.rateLimitResetSeconds),
+  };
+}

@@ -1,0 +1,139 @@
+// Request body validation: zod schemas in, DRF-shaped field errors out, with DRF's wording so
+// sct prints the same messages against the sandbox as against the service.
+import { z } from 'zod';
+import { ApiError, badRequest, type Ctx } from './router.js';
+
+export const MAX_INT = 2147483647;
+
+type Issue = z.core.$ZodRawIssue;
+
+function describeType(expected: string): string {
+  switch (expected) {
+    case 'int':
+    case 'integer':
+      return 'A valid integer is required.';
+    case 'number':
+      return 'A valid number is required.';
+    case 'boolean':
+      return 'Must be a valid boolean.';
+    case 'array':
+      return 'Expected a list of items.';
+    case 'object':
+    case 'record':
+      return 'Invalid data. Expected a dictionary.';
+    default:
+      return 'Not a valid string.';
+  }
+}
+
+/** Maps a zod issue to the message Django REST framework gives for the same mistake. */
+function drfMessage(iss: Issue): string {
+  const input = iss.input;
+  switch (iss.code) {
+    case 'invalid_type':
+      if (input === undefined) return 'This field is required.';
+      if (input === null) return 'This field may not be null.';
+      if (iss.expected === 'int' && typeof input === 'number') return 'A valid integer is required.';
+      return describeType(String(iss.expected));
+    case 'invalid_value':
+      if (input === undefined) return 'This field is required.';
+      if (input === null) return 'This field may not be null.';
+      return `"${String(input)}" is not a valid choice.`;
+    case 'too_small':
+      if (iss.origin === 'string') return Number(iss.minimum) <= 1 ? 'This field may not be blank.' : `Ensure this field has at least ${iss.minimum} characters.`;
+      if (iss.origin === 'array' || iss.origin === 'set') return Number(iss.minimum) <= 1 ? 'This list may not be empty.' : `Ensure this field has at least ${iss.minimum} elements.`;
+      return `Ensure this value is greater than or equal to ${iss.minimum}.`;
+    case 'too_big':
+      if (iss.origin === 'string') return `Ensure this field has no more than ${iss.maximum} characters.`;
+      if (iss.origin === 'array' || iss.origin === 'set') return `Ensure this field has no more than ${iss.maximum} elements.`;
+      return `Ensure this value is less than or equal to ${iss.maximum}.`;
+    case 'invalid_format':
+      switch (iss.format) {
+        case 'email':
+          return 'Enter a valid email address.';
+        case 'guid':
+        case 'uuid':
+          return 'Must be a valid UUID.';
+        case 'date':
+          return 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.';
+        case 'datetime':
+          return 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].';
+        default:
+          return 'Enter a valid value.';
+      }
+    case 'custom':
+      return iss.message ?? 'Invalid value.';
+    default:
+      return 'Invalid value.';
+  }
+}
+
+/**
+ * Nests issues the way DRF nests serializer errors: objects keyed by field, lists of nested
+ * serializers as arrays with {} for valid elements.
+ */
+export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): Record<string, unknown> {
+  const root: Record<string, unknown> = {};
+  for (const iss of issues) {
+    const path = iss.path.length ? iss.path : ['non_field_errors'];
+    let node: Record<string | number, unknown> | unknown[] = root;
+    for (let i = 0; i < path.length; i++) {
+      const key = path[i] as string | number;
+      const isLast = i === path.length - 1;
+      const container = node as Record<string | number, unknown>;
+      if (isLast) {
+        const list = (container[key] as string[] | undefined) ?? [];
+        if (Array.isArray(list) && !list.includes(iss.message)) list.push(iss.message);
+        container[key] = list;
+        break;
+      }
+      const nextIsIndex = typeof path[i + 1] === 'number';
+      if (container[key] === undefined || typeof container[key] !== 'object') container[key] = nextIsIndex ? [] : {};
+      node = container[key] as Record<string, unknown>;
+      if (Array.isArray(node) && nextIsIndex) {
+        const idx = path[i + 1] as number;
+        for (let j = node.length; j <= idx; j++) node.push({});
+      }
+    }
+  }
+  return root;
+}
+
+export function check<S extends z.ZodType>(schema: S, data: unknown): { ok: true; data: z.output<S> } | { ok: false; errors: Record<string, unknown> } {
+  const r = schema.safeParse(data, { error: drfMessage });
+  if (r.success) return { ok: true, data: r.data };
+  return { ok: false, errors: toFieldErrors(r.error.issues) };
+}
+
+/** Validates the JSON body of a request, throwing 400 with DRF field errors. */
+export function parseBody<S extends z.ZodType>(ctx: Ctx, schema: S): z.output<S> {
+  const body = ctx.body === undefined ? {} : ctx.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw badRequest({ non_field_errors: ['Invalid data. Expected a dictionary, but got ' + (Array.isArray(body) ? 'list' : typeof body) + '.'] });
+  const r = check(schema, body);
+  if (!r.ok) throw new ApiError(400, r.errors);
+  return r.data;
+}
+
+// DRF fields accept numeric strings for numbers and common spellings for booleans.
+const numericString = (v: unknown) => (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v);
+const boolString = (v: unknown) => (v === 'true' || v === 'True' || v === 1 || v === '1' ? true : v === 'false' || v === 'False' || v === 0 || v === '0' ? false : v);
+
+export const id = () => z.preprocess(numericString, z.number().int().min(0).max(MAX_INT));
+export const int = (min = -MAX_INT - 1, max = MAX_INT) => z.preprocess(numericString, z.number().int().min(min).max(max));
+export const num = (min = -Infinity, max = Infinity) => z.preprocess(numericString, z.number().min(min).max(max));
+export const bool = () => z.preprocess(boolString, z.boolean());
+export const str = (max = 255, min = 1) => z.string().trim().min(min).max(max);
+export const date = () => z.iso.date();
+export const dateTime = () => z.iso.datetime({ offset: true, local: true });
+export const uuid = () => z.guid();
+export const nonEmptyStrings = () => z.array(z.string().trim().min(1));
+export const idList = () => z.array(id());
+
+/** Fields that a schema does not know are rejected instead of ignored (statement PATCH). */
+export function rejectUnknown(ctx: Ctx, allowed: readonly string[], message: (field: string) => string): void {
+  const body = (ctx.body ?? {}) as Record<string, unknown>;
+  if (typeof body !== 'object' || Array.isArray(body)) return;
+  const bad = Object.keys(body).filter((k) => !allowed.includes(k));
+  if (bad.length) throw badRequest(Object.fromEntries(bad.map((k) => [k, [message(k)]])));
+}
