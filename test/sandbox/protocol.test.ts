@@ -1,0 +1,179 @@
+// Cross-cutting protocol rules: authentication, rate limit, idempotency, faults, admin surface.
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { client, OWNER, TRADER } from './helpers.js';
+
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, rateLimit: 50, rateLimitWindowSeconds: 60 });
+});
+afterAll(async () => {
+  await sb.close();
+});
+
+describe('authentication', () => {
+  it('answers 401 without a token and with an unknown one', async () => {
+    for (const token of [null, 'sct_not_a_token']) {
+      const r = await client(sb, token).get('/accounts/me');
+      expect(r.status).toBe(401);
+      expect(r.body).toEqual({ detail: 'Authentication credentials were not provided.' });
+    }
+    const r = await fetch(`${sb.url}/accounts/me`, { headers: { Authorization: `Token ${OWNER}` } });
+    expect(r.status).toBe(401);
+  });
+
+  it('returns the profile of the token owner', async () => {
+    const r = await client(sb).get('/accounts/me');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ first_name: 'Amélie', company: { id: 1, name: 'Brussels Cacao Chocolatiers NV' }, auth_group: { name: 'OWNER' } });
+    expect(r.body.auth_group.permissions).toContainEqual({ codename: 'view_user' });
+  });
+
+  it('lists the demo tokens with user, company and role', () => {
+    expect(sb.tokens.map((t) => t.token)).toContain(OWNER);
+    expect(sb.tokens.find((t) => t.token === TRADER)).toMatchObject({ companyId: 2, role: 'OWNER' });
+    expect(sb.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+  });
+
+  it('accepts a trailing slash and answers 404/405 for unknown paths and methods', async () => {
+    const c = client(sb);
+    expect((await c.get('/accounts/me/')).status).toBe(200);
+    expect((await c.get('/nope')).body).toEqual({ detail: 'Not found.' });
+    const r = await c.patch('/accounts/me', {});
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toContain('GET');
+  });
+
+  it('rejects malformed JSON with 400', async () => {
+    const r = await fetch(`${sb.url}/origins`, { method: 'POST', headers: { Authorization: `Bearer ${OWNER}`, 'Content-Type': 'application/json' }, body: '{"name":' });
+    expect(r.status).toBe(400);
+    expect((await r.json()).detail).toMatch(/JSON parse error/);
+  });
+});
+
+describe('rate limit', () => {
+  it('sends the headers on every /api response and 429 past the limit', async () => {
+    const c = client(sb, 'sct_demo_member_trader');
+    const first = await c.get('/accounts/me');
+    expect(first.headers.get('x-ratelimit-limit')).toBe('50');
+    const remaining = Number(first.headers.get('x-ratelimit-remaining'));
+    const reset = Number(first.headers.get('x-ratelimit-reset'));
+    expect(reset).toBeGreaterThan(Date.now() / 1000);
+    expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 61);
+    for (let i = 0; i < remaining; i++) await c.get('/accounts/me');
+    const over = await c.get('/accounts/me');
+    expect(over.status).toBe(429);
+    expect(over.body).toEqual({ detail: 'Request was throttled.' });
+    expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
+    // Budgets are per token.
+    expect((await client(sb, TRADER).get('/accounts/me')).status).toBe(200);
+    // 401s carry the headers too.
+    expect((await client(sb, null).get('/accounts/me')).headers.get('x-ratelimit-limit')).toBe('50');
+  });
+});
+
+describe('idempotency', () => {
+  it('replays the first outcome for the same token and key, creating one object', async () => {
+    const c = client(sb);
+    const key = { 'Idempotency-Key': 'e3c2a7f4-0000-4000-8000-000000000001' };
+    const a = await c.post('/origins', { name: 'Idempotent plot', country_code: 'CI' }, key);
+    const b = await c.post('/origins', { name: 'Idempotent plot', country_code: 'CI' }, key);
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
+    expect(b.body).toEqual(a.body);
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
+    const list = await c.get('/origins?name=Idempotent%20plot');
+    expect(list.body.count).toBe(1);
+    // Another token with the same key is a different request.
+    const other = await client(sb, TRADER).post('/origins', { name: 'Idempotent plot', country_code: 'CI' }, key);
+    expect(other.body.id).not.toBe(a.body.id);
+  });
+
+  it('replays errors too', async () => {
+    const c = client(sb);
+    const key = { 'Idempotency-Key': 'err-key-1' };
+    const a = await c.post('/origins', { country_code: 'CI' }, key);
+    const b = await c.post('/origins', { name: 'now valid', country_code: 'CI' }, key);
+    expect(a.status).toBe(400);
+    expect(b.status).toBe(400);
+    expect(b.body).toEqual({ name: ['This field is required.'] });
+  });
+});
+
+describe('fault injection', () => {
+  it('answers 503 to the first N requests (failFirst)', async () => {
+    sb.setFaults({ failFirst: 2 });
+    const c = client(sb, 'sct_demo_multi');
+    expect((await c.get('/accounts/me')).status).toBe(503);
+    expect((await c.get('/accounts/me')).status).toBe(503);
+    expect((await c.get('/accounts/me')).status).toBe(200);
+  });
+
+  it('destroys the socket of the first N requests (dropFirst)', async () => {
+    sb.setFaults({ dropFirst: 1 });
+    await expect(fetch(`${sb.url}/accounts/me`, { headers: { Authorization: `Bearer ${OWNER}` } })).rejects.toThrow();
+    const err = await new Promise<Error | null>((resolve) => {
+      sb.setFaults({ dropFirst: 1 });
+      const req = http.get(`${sb.url}/accounts/me`, { headers: { Authorization: `Bearer ${OWNER}` }, agent: false }, () => resolve(null));
+      req.on('error', resolve);
+    });
+    expect(err?.message).toMatch(/socket hang up/);
+    expect((await client(sb).get('/accounts/me')).status).toBe(200);
+  });
+
+  it('answers 429 with a near reset for rateLimitBurst, and adds latency', async () => {
+    sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 2, latencyMs: 30 });
+    const started = Date.now();
+    const r = await client(sb).get('/accounts/me');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+    expect(r.status).toBe(429);
+    expect(r.headers.get('x-ratelimit-remaining')).toBe('0');
+    const reset = Number(r.headers.get('x-ratelimit-reset'));
+    expect(reset - Date.now() / 1000).toBeLessThanOrEqual(3);
+    sb.setFaults({});
+    expect((await client(sb).get('/accounts/me')).status).toBe(200);
+  });
+
+  it('fails a deterministic share of requests with failureRate', async () => {
+    sb.setFaults({ failureRate: 0.5 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await client(sb).get('/accounts/countries?limit=1')).status);
+    sb.setFaults({});
+    expect(statuses.filter((s) => s === 503).length).toBeGreaterThan(3);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(3);
+  });
+});
+
+describe('admin surface', () => {
+  it('reports health, the request log and accepts faults over HTTP', async () => {
+    const health = await (await fetch(`${sb.origin}/_sandbox/health`)).json();
+    expect(health.status).toBe('ok');
+    await fetch(`${sb.origin}/_sandbox/requests`, { method: 'DELETE' });
+    expect(sb.requests.length).toBe(0);
+    await client(sb).get('/products?limit=1');
+    const log = await (await fetch(`${sb.origin}/_sandbox/requests`)).json();
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ method: 'GET', path: '/api/products', query: 'limit=1', status: 200 });
+    expect(log[0].headers.authorization).toBe(`Bearer ${OWNER}`);
+    const f = await fetch(`${sb.origin}/_sandbox/faults`, { method: 'POST', body: JSON.stringify({ failFirst: 1 }) });
+    expect(f.status).toBe(200);
+    expect((await client(sb).get('/accounts/me')).status).toBe(503);
+    expect((await client(sb).get('/accounts/me')).status).toBe(200);
+  });
+});
+
+describe('scale', () => {
+  it('loads 100,000 orders', async () => {
+    const big = await startSandbox({ orders: 100_000 });
+    try {
+      const health = await (await fetch(`${big.origin}/_sandbox/health`)).json();
+      expect(health.orders).toBe(100_000);
+      const r = await client(big).get('/orders?order_action=buying&limit=5000');
+      expect(r.body.results).toHaveLength(1000);
+      expect(r.body.count).toBeGreaterThan(50_000);
+    } finally {
+      await big.close();
+    }
+  });
+});
