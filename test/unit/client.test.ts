@@ -1,0 +1,249 @@
+import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import { MockAgent } from 'undici';
+import { ApiClient } from '../../src/api/client.js';
+import { ApiError, AuthError, NetworkError, RateLimitError } from '../../src/errors.js';
+
+const BASE = 'http://api.test/api';
+
+function setup(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) {
+  const agent = new MockAgent();
+  agent.disableNetConnect();
+  const sleeps: number[] = [];
+  const trace: string[] = [];
+  let now = 1_700_000_000_000;
+  const client = new ApiClient({
+    baseUrl: BASE,
+    token: 'secret-token-123456',
+    dispatcher: agent,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      now += ms;
+    },
+    now: () => now,
+    random: () => 0.5,
+    retryBaseMs: 100,
+    trace: (l) => trace.push(l),
+    ...extra,
+  });
+  return { agent, pool: agent.get('http://api.test'), client, sleeps, trace, nowSec: () => Math.floor(now / 1000) };
+}
+
+describe('ApiClient', () => {
+  let ctx: ReturnType<typeof setup>;
+  beforeEach(() => {
+    ctx = setup();
+  });
+  afterEach(async () => {
+    ctx.agent.assertNoPendingInterceptors();
+    await ctx.agent.close();
+  });
+
+  it('joins paths to the base URL and sends bearer token, Accept and User-Agent', async () => {
+    let headers: Record<string, string> = {};
+    ctx.pool
+      .intercept({ path: '/api/accounts/me', method: 'GET' })
+      .reply(200, (opts) => {
+        headers = opts.headers as Record<string, string>;
+        return { id: 1 };
+      });
+    const data = await ctx.client.get('/accounts/me');
+    expect(data).toEqual({ id: 1 });
+    expect(headers.authorization).toBe('Bearer secret-token-123456');
+    expect(headers.accept).toBe('application/json');
+    expect(headers['user-agent']).toMatch(/^sct\/\S+ node\/\d+/);
+  });
+
+  it('retries 503 with exponential backoff, then succeeds', async () => {
+    ctx.pool.intercept({ path: '/api/orders/1', method: 'GET' }).reply(503, {});
+    ctx.pool.intercept({ path: '/api/orders/1', method: 'GET' }).reply(502, {});
+    ctx.pool.intercept({ path: '/api/orders/1', method: 'GET' }).reply(200, { id: 1 });
+    await expect(ctx.client.get('/orders/1')).resolves.toEqual({ id: 1 });
+    // base 100: attempt 0 → 50..100 (0.5 → 75), attempt 1 → 100..200 (150)
+    expect(ctx.sleeps).toEqual([75, 150]);
+  });
+
+  it('gives up after maxRetries and reports the last status', async () => {
+    for (let i = 0; i < 4; i++) ctx.pool.intercept({ path: '/api/orders/1', method: 'GET' }).reply(504, { detail: 'upstream timed out' });
+    const err = await ctx.client.get('/orders/1').catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(504);
+    expect(err.exitCode).toBe(1);
+    expect(ctx.sleeps).toHaveLength(3);
+  });
+
+  it('retries connection errors and reports a NetworkError in the end', async () => {
+    for (let i = 0; i < 4; i++) {
+      ctx.pool.intercept({ path: '/api/orders/1', method: 'GET' }).replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    }
+    const err = await ctx.client.get('/orders/1').catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toContain('connection reset');
+    expect(ctx.sleeps).toHaveLength(3);
+  });
+
+  it('reuses one Idempotency-Key across the retries of a POST', async () => {
+    const keys: string[] = [];
+    const capture = (status: number) => (opts: { headers: unknown }) => {
+      keys.push((opts.headers as Record<string, string>)['idempotency-key']);
+      return status === 201 ? { id: 5 } : {};
+    };
+    ctx.pool.intercept({ path: '/api/origins', method: 'POST' }).reply(503, capture(503));
+    ctx.pool.intercept({ path: '/api/origins', method: 'POST' }).reply(201, capture(201));
+    await ctx.client.post('/origins', { name: 'x' });
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('sends a fresh key for each logical POST and the given key when one is passed', async () => {
+    const keys: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      ctx.pool.intercept({ path: '/api/origins', method: 'POST' }).reply(201, (o) => {
+        keys.push((o.headers as Record<string, string>)['idempotency-key']);
+        return {};
+      });
+    }
+    await ctx.client.post('/origins', {});
+    await ctx.client.post('/origins', {});
+    await ctx.client.post('/origins', {}, { idempotencyKey: 'fixed-key' });
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(keys[2]).toBe('fixed-key');
+  });
+
+  it('on 429 waits until X-RateLimit-Reset and retries', async () => {
+    const reset = ctx.nowSec() + 30;
+    ctx.pool.intercept({ path: '/api/orders', method: 'GET' }).reply(429, { detail: 'throttled' }, { headers: { 'x-ratelimit-reset': String(reset), 'x-ratelimit-remaining': '0' } });
+    ctx.pool.intercept({ path: '/api/orders', method: 'GET' }).reply(200, { results: [] });
+    await ctx.client.get('/orders');
+    expect(ctx.sleeps).toHaveLength(1);
+    expect(ctx.sleeps[0]).toBeGreaterThanOrEqual(29_000);
+    expect(ctx.sleeps[0]).toBeLessThanOrEqual(31_000);
+  });
+
+  it('stops with RateLimitError when the wait exceeds --max-wait', async () => {
+    const c = setup({ maxWaitMs: 5_000 });
+    const reset = c.nowSec() + 3600;
+    c.pool.intercept({ path: '/api/orders', method: 'GET' }).reply(429, {}, { headers: { 'x-ratelimit-reset': String(reset) } });
+    const err = await c.client.get('/orders').catch((e) => e);
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(err.exitCode).toBe(1);
+    expect(err.message).toContain('resets at');
+    expect(c.sleeps).toEqual([]);
+    await c.agent.close();
+  });
+
+  it('pauses before the next request when Remaining reached 0', async () => {
+    const reset = ctx.nowSec() + 20;
+    ctx.pool.intercept({ path: '/api/a', method: 'GET' }).reply(200, {}, { headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset), 'x-ratelimit-limit': '1000' } });
+    ctx.pool.intercept({ path: '/api/b', method: 'GET' }).reply(200, {}, { headers: { 'x-ratelimit-remaining': '999', 'x-ratelimit-reset': String(reset + 3600) } });
+    await ctx.client.get('/a');
+    expect(ctx.sleeps).toEqual([]);
+    await ctx.client.get('/b');
+    expect(ctx.sleeps).toHaveLength(1);
+    expect(ctx.sleeps[0]).toBeGreaterThanOrEqual(19_000);
+    expect(ctx.client.rateLimit.remaining).toBe(999);
+  });
+
+  it('follows a redirect to another origin without the Authorization header', async () => {
+    ctx.pool.intercept({ path: '/api/documents/1/file', method: 'GET' }).reply(302, '', { headers: { location: 'http://files.test/blob?sig=abc' } });
+    let auth: string | undefined = 'unset';
+    ctx.agent
+      .get('http://files.test')
+      .intercept({ path: '/blob?sig=abc', method: 'GET' })
+      .reply(200, (o) => {
+        auth = (o.headers as Record<string, string>).authorization;
+        return { ok: true };
+      });
+    await expect(ctx.client.get('/documents/1/file')).resolves.toEqual({ ok: true });
+    expect(auth).toBeUndefined();
+  });
+
+  it('keeps the token on a same-origin redirect', async () => {
+    ctx.pool.intercept({ path: '/api/old', method: 'GET' }).reply(301, '', { headers: { location: '/api/new' } });
+    let auth: string | undefined;
+    ctx.pool.intercept({ path: '/api/new', method: 'GET' }).reply(200, (o) => {
+      auth = (o.headers as Record<string, string>).authorization;
+      return {};
+    });
+    await ctx.client.get('/old');
+    expect(auth).toBe('Bearer secret-token-123456');
+  });
+
+  it('never sends the token to an absolute URL on another origin', async () => {
+    let auth: string | undefined = 'unset';
+    ctx.agent
+      .get('http://uploads.test')
+      .intercept({ path: '/put/1', method: 'PUT' })
+      .reply(200, (o) => {
+        auth = (o.headers as Record<string, string>).authorization;
+        return '';
+      });
+    await ctx.client.request({ method: 'PUT', path: 'http://uploads.test/put/1', rawBody: () => Buffer.from('bytes') });
+    expect(auth).toBeUndefined();
+  });
+
+  it('maps DRF field errors to a 400 ApiError with flat field names', async () => {
+    ctx.pool
+      .intercept({ path: '/api/orders?limit=1', method: 'GET' })
+      .reply(400, { order_action: ['This field is required.'], items: [{}, { volume: ['A valid number is required.'] }] });
+    const err = await ctx.client.get('/orders', { limit: 1 }).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(400);
+    expect(err.exitCode).toBe(1);
+    expect(err.fields).toEqual({ order_action: ['This field is required.'], 'items[1].volume': ['A valid number is required.'] });
+    expect(err.message).toContain('400 Bad Request on GET /orders');
+  });
+
+  it('maps 401 to AuthError (exit 4) and 404 detail to the message', async () => {
+    ctx.pool.intercept({ path: '/api/accounts/me', method: 'GET' }).reply(401, { detail: 'Invalid token.' });
+    ctx.pool.intercept({ path: '/api/orders/9', method: 'GET' }).reply(404, { detail: 'Not found.' });
+    const e1 = await ctx.client.get('/accounts/me').catch((e) => e);
+    expect(e1).toBeInstanceOf(AuthError);
+    expect(e1.exitCode).toBe(4);
+    const e2 = await ctx.client.get('/orders/9').catch((e) => e);
+    expect(e2.message).toBe('Not found. (404 Not Found on GET /orders/9)');
+    expect(e2.exitCode).toBe(1);
+  });
+
+  it('masks the token in the --verbose trace', async () => {
+    ctx.pool.intercept({ path: '/api/x', method: 'POST' }).reply(201, {});
+    await ctx.client.post('/x', { a: 1 });
+    const text = ctx.trace.join('\n');
+    expect(text).toContain('> POST http://api.test/api/x');
+    expect(text).toContain('authorization: Bearer ');
+    expect(text).not.toContain('secret-token-123456');
+    expect(text).toContain('< 201');
+  });
+
+  describe('paginate', () => {
+    it('uses --limit as the total and --page-size per request, following next', async () => {
+      ctx.pool
+        .intercept({ path: '/api/origins?limit=2&offset=0', method: 'GET' })
+        .reply(200, { count: 10, next: 'http://internal:8000/api/origins?limit=2&offset=2', results: [{ id: 1 }, { id: 2 }] });
+      // Only 1 more is wanted: the next request asks for 1, on our own base URL.
+      ctx.pool
+        .intercept({ path: '/api/origins?limit=1&offset=2', method: 'GET' })
+        .reply(200, { count: 10, next: 'http://internal:8000/api/origins?limit=1&offset=3', results: [{ id: 3 }] });
+      const seen: number[] = [];
+      for await (const p of ctx.client.paginate<{ id: number }>('/origins', {}, { limit: 3, pageSize: 2 })) seen.push(...p.results.map((r) => r.id));
+      expect(seen).toEqual([1, 2, 3]);
+    });
+
+    it('defaults to 10 items in one request of 10', async () => {
+      ctx.pool.intercept({ path: '/api/origins?limit=10&offset=0', method: 'GET' }).reply(200, { count: 50, next: 'x?limit=10&offset=10', results: Array.from({ length: 10 }, (_, i) => ({ id: i })) });
+      let n = 0;
+      for await (const p of ctx.client.paginate('/origins')) n += p.results.length;
+      expect(n).toBe(10);
+    });
+
+    it('with all, asks for a big page and follows next to the end', async () => {
+      ctx.pool
+        .intercept({ path: '/api/origins?search=a&limit=10000&offset=0', method: 'GET' })
+        .reply(200, { count: 3, next: 'http://api.test/api/origins?search=a&limit=2&offset=2', results: [{ id: 1 }, { id: 2 }] });
+      ctx.pool.intercept({ path: '/api/origins?search=a&limit=2&offset=2', method: 'GET' }).reply(200, { count: 3, next: null, results: [{ id: 3 }] });
+      const pages: number[] = [];
+      for await (const p of ctx.client.paginate('/origins', { search: 'a' }, { all: true })) pages.push(p.results.length);
+      expect(pages).toEqual([2, 1]);
+    });
+  });
+});

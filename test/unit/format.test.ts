@@ -1,0 +1,107 @@
+import { describe, it, expect } from 'vitest';
+import { createTestIO } from '../../src/output/iostreams.js';
+import { createListWriter, writeOne, parseFormat } from '../../src/output/format.js';
+import { stripControl } from '../../src/output/sanitize.js';
+import { displayValue, flattenKeys, getPath } from '../../src/output/values.js';
+
+const cols = [
+  { header: 'ID', path: 'id' },
+  { header: 'SELLER', path: 'seller_company.name' },
+];
+const rows = [
+  { id: 1, seller_company: { name: 'Cacao Coop' }, tags: ['a', 'b'] },
+  { id: 2, seller_company: { name: 'Evil\u001b]0;pwned\u0007 Corp\u001b[31m' }, tags: [] },
+];
+
+async function render(format: 'table' | 'json' | 'ndjson' | 'csv', pages: unknown[][], columns?: string, tty = false) {
+  const t = createTestIO({ stdoutIsTTY: tty, columns: 60 });
+  const w = createListWriter(t.io, { format, columns, defaults: cols });
+  for (const p of pages) await w.write(p);
+  await w.end();
+  return t;
+}
+
+describe('list output', () => {
+  it('json: one array across pages, objects as given', async () => {
+    const t = await render('json', [[rows[0]], [rows[1]]]);
+    expect(JSON.parse(t.stdout())).toEqual(rows);
+  });
+
+  it('json: an empty list is []', async () => {
+    const t = await render('json', [[]]);
+    expect(JSON.parse(t.stdout())).toEqual([]);
+  });
+
+  it('ndjson: one object per line', async () => {
+    const t = await render('ndjson', [rows]);
+    const lines = t.stdout().trim().split('\n');
+    expect(lines.map((l) => JSON.parse(l))).toEqual(rows);
+  });
+
+  it('csv: header once, dotted columns for nested objects, arrays JSON-encoded', async () => {
+    const t = await render('csv', [[rows[0]], [rows[0]]]);
+    const lines = t.stdout().trim().split('\n');
+    expect(lines[0]).toBe('id,seller_company.name,tags');
+    expect(lines[1]).toBe('1,Cacao Coop,"[""a"",""b""]"');
+    expect(lines).toHaveLength(3);
+  });
+
+  it('csv: --columns picks and orders fields', async () => {
+    const t = await render('csv', [rows.slice(0, 1)], 'seller_company.name,id');
+    expect(t.stdout()).toBe('seller_company.name,id\nCacao Coop,1\n');
+  });
+
+  it('table: default columns, escape sequences from the API stripped', async () => {
+    const t = await render('table', [rows]);
+    const out = t.stdout();
+    expect(out.split('\n')[0]).toMatch(/^ID\s+SELLER$/);
+    expect(out).toContain('Cacao Coop');
+    expect(out).toContain('Evil Corp');
+    expect(out).not.toContain('\u001b');
+    expect(out).not.toContain('\u0007');
+  });
+
+  it('table: fits the terminal width on a TTY', async () => {
+    const long = [{ id: 1, seller_company: { name: 'x'.repeat(200) } }];
+    const t = await render('table', [long], undefined, true);
+    for (const line of t.stdout().trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(60);
+  });
+
+  it('table: no results goes to stderr', async () => {
+    const t = await render('table', [[]]);
+    expect(t.stdout()).toBe('');
+    expect(t.stderr()).toContain('no results');
+  });
+
+  it('rejects unknown formats', () => {
+    expect(() => parseFormat('xml')).toThrow(/table, json, ndjson, csv/);
+  });
+});
+
+describe('single resource', () => {
+  it('json is the object; table is field/value lines', async () => {
+    const t = createTestIO();
+    await writeOne(t.io, rows[0], { format: 'json', defaults: [] });
+    expect(JSON.parse(t.stdout())).toEqual(rows[0]);
+    const t2 = createTestIO();
+    await writeOne(t2.io, { id: 7, country: { name: 'Ghana', alpha_2: 'GH', flag: '🇬🇭' } }, { format: 'table', defaults: [] });
+    expect(t2.stdout()).toMatch(/^id\s+7$/m);
+    expect(t2.stdout()).toMatch(/^country\s+🇬🇭 Ghana$/m);
+  });
+});
+
+describe('values', () => {
+  it('reads dotted paths and array indexes', () => {
+    expect(getPath({ a: { b: [{ c: 3 }] } }, 'a.b.0.c')).toBe(3);
+    expect(getPath({ a: null }, 'a.b')).toBeUndefined();
+  });
+  it('shows countries as flag and name', () => {
+    expect(displayValue({ name: "Côte d'Ivoire", alpha_2: 'CI', flag: '🇨🇮' })).toBe("🇨🇮 Côte d'Ivoire");
+  });
+  it('flattens nested keys but keeps arrays whole', () => {
+    expect(flattenKeys({ a: 1, b: { c: 2, d: { e: 3 } }, f: [1] })).toEqual(['a', 'b.c', 'b.d.e', 'f']);
+  });
+  it('strips CSI, OSC and C1 controls but keeps text', () => {
+    expect(stripControl('a\u001b[2Jb\u001b]8;;http://x\u0007c\u0085d\u0000e\u009b31mf')).toBe('abcdef');
+  });
+});
