@@ -11,6 +11,11 @@ export interface Unit<T> {
   /** The input lines this unit came from. */
   lines: number[];
   payload: T;
+  /**
+   * The journal's identity of the unit when the display key is not stable across edits of the
+   * file (a "line N" key shifts when rows are removed); defaults to key.
+   */
+  journalKey?: string;
 }
 
 export type Status = 'created' | 'failed' | 'skipped' | 'not_sent';
@@ -59,14 +64,15 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
       const i = next++;
       if (i >= units.length) return;
       const unit = units[i];
-      const earlier = o.journal?.get(unit.key);
+      const journalKey = unit.journalKey ?? unit.key;
+      const earlier = o.journal?.get(journalKey);
       if (earlier) {
         outcomes[i] = { key: unit.key, lines: unit.lines, status: 'skipped', id: earlier.id };
       } else {
         try {
           const { id } = await o.work(unit);
           outcomes[i] = { key: unit.key, lines: unit.lines, status: 'created', id };
-          o.journal?.record({ key: unit.key, status: 'done', id });
+          o.journal?.record({ key: journalKey, status: 'done', id });
         } catch (err) {
           if (err instanceof InterruptedError || o.signal.aborted) {
             interrupted = true;
@@ -79,7 +85,7 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
           const e = err as Error & { fields?: FieldErrors };
           failed++;
           outcomes[i] = { key: unit.key, lines: unit.lines, status: 'failed', error: e.message, fields: e.fields };
-          o.journal?.record({ key: unit.key, status: 'failed', error: e.message });
+          o.journal?.record({ key: journalKey, status: 'failed', error: e.message });
         }
       }
       done++;
