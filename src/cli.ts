@@ -25,7 +25,7 @@ export const GROUPS: Group[] = [
   // { name: 'value-chains', summary: 'Manage value chains', load: () => import('./commands/value-chains.js') },
   { name: 'api', summary: 'Make an authenticated API request', load: () => import('./commands/api.js') },
   { name: 'completion', summary: 'Print a shell completion script', load: () => import('./commands/completion.js') },
-  // { name: 'sandbox', summary: 'Run a local emulator of the service with demo data', load: () => import('./commands/sandbox.js') },
+  { name: 'sandbox', summary: 'Run a local emulator of the service with demo data', load: () => import('./commands/sandbox.js') },
   { name: 'doctor', summary: 'Check configuration, connectivity and credentials', load: () => import('./commands/doctor.js') },
 ];
 

@@ -1,0 +1,365 @@
+// The foundation as a user meets it: the built bin/sct.js against the sandbox on 127.0.0.1.
+import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { runSct, sctFor, tempDir, removeDir } from '../helpers/sct.js';
+
+const OWNER = 'sct_demo_owner_cacao';
+let sb: Sandbox;
+let dir: string;
+let sct: ReturnType<typeof sctFor>;
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0 });
+});
+afterAll(async () => {
+  await sb?.close();
+});
+beforeEach(() => {
+  dir = tempDir();
+  sct = sctFor(sb.url, OWNER, dir);
+  sb.requests.length = 0;
+  sb.setFaults({});
+  return () => removeDir(dir);
+});
+
+const lastJsonLine = (s: string) => JSON.parse(s.trim().split('\n').pop()!);
+
+describe('basics', () => {
+  it('prints the version and help', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const v = await runSct(['--version']);
+    expect(v).toMatchObject({ exitCode: 0, stdout: `${pkg.version}\n` });
+    const h = await runSct(['--help']);
+    expect(h.exitCode).toBe(0);
+    for (const word of ['auth', 'orders', 'origins', 'api', 'doctor', '--output', 'Exit codes']) expect(h.stdout).toContain(word);
+  });
+
+  it('exits 2 on usage errors, with commander suggestions', async () => {
+    const r = await runSct(['--bogus']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("unknown option '--bogus'");
+    const r2 = await runSct(['auth', 'stauts']);
+    expect(r2.exitCode).toBe(2);
+    expect(r2.stderr).toContain('status');
+    const r3 = await runSct(['-o', 'xml', 'whoami']);
+    expect(r3.exitCode).toBe(2);
+  });
+
+  it('exits 4 with a hint when not logged in, sending nothing', async () => {
+    const r = await sct(['whoami'], { env: { SCT_TOKEN: undefined } });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toMatch(/^error: not logged in/m);
+    expect(r.stderr).toContain('sct auth login');
+    expect(sb.requests).toHaveLength(0);
+  });
+
+  it('exits 4 when the service answers 401', async () => {
+    const r = await sct(['whoami'], { env: { SCT_TOKEN: 'not-a-real-token' } });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain('401');
+  });
+
+  it('exits 2 without a base URL', async () => {
+    const r = await sct(['whoami'], { env: { SCT_BASE_URL: undefined } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('no base URL');
+  });
+});
+
+describe('auth and config', () => {
+  const noEnvToken = { SCT_TOKEN: undefined, SCT_BASE_URL: undefined };
+
+  it('logs in with --with-token after verifying, stores the token at mode 0600', async () => {
+    const r = await sct(['auth', 'login', '--base-url', sb.url, '--with-token'], { input: OWNER + '\n', env: noEnvToken });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('Logged in');
+    expect(r.stderr).toContain('Amélie Janssens');
+    expect(r.stdout + r.stderr).not.toContain(OWNER);
+    const file = join(dir, 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toEqual({ base_url: sb.url, token: OWNER });
+    expect(sb.requests.map((q) => q.path)).toEqual(['/api/accounts/me']);
+
+    const status = await sct(['auth', 'status'], { env: noEnvToken });
+    expect(status.exitCode).toBe(0);
+    expect(status.stdout).toMatch(/Token\s+sct_…\*+ \(from profile\)/);
+    expect(status.stdout).not.toContain(OWNER);
+
+    const token = await sct(['auth', 'token'], { env: noEnvToken });
+    expect(token.stdout).toBe(OWNER + '\n');
+
+    const me = await sct(['whoami', '-o', 'json'], { env: noEnvToken });
+    expect(JSON.parse(me.stdout)).toMatchObject({ id: 1, company: { id: 1 } });
+
+    const out = await sct(['auth', 'logout'], { env: noEnvToken });
+    expect(out.exitCode).toBe(0);
+    const after = await sct(['auth', 'status'], { env: noEnvToken });
+    expect(after.exitCode).toBe(4);
+  });
+
+  it('refuses a token the service rejects and stores nothing', async () => {
+    const r = await sct(['auth', 'login', '--base-url', sb.url, '--with-token'], { input: 'wrong-token', env: noEnvToken });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain('rejected');
+    const token = await sct(['auth', 'token'], { env: noEnvToken });
+    expect(token.exitCode).toBe(4);
+  });
+
+  it('needs --with-token without a terminal', async () => {
+    const r = await sct(['auth', 'login', '--base-url', sb.url], { env: noEnvToken });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--with-token');
+    expect(sb.requests).toHaveLength(0);
+  });
+
+  it('reports where the token comes from with SCT_TOKEN', async () => {
+    const r = await sct(['auth', 'status', '--json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ token_source: 'SCT_TOKEN', base_url_source: 'env', user: { id: 1 } });
+  });
+
+  it('config set/get/unset/list/path, per profile', async () => {
+    expect((await sct(['config', 'set', 'output', 'json'])).exitCode).toBe(0);
+    expect((await sct(['config', 'get', 'output'])).stdout).toBe('json\n');
+    expect((await sct(['config', 'set', 'base_url', 'http://x.test/api/', '--profile', 'work'])).exitCode).toBe(0);
+    expect((await sct(['config', 'get', 'base_url'], { env: { SCT_PROFILE: 'work' } })).stdout).toBe('http://x.test/api\n');
+    const list = await sct(['config', 'list', '-o', 'json']);
+    expect(JSON.parse(list.stdout)).toMatchObject({ profile: 'default', output: 'json', token: null });
+    expect((await sct(['config', 'path'])).stdout).toBe(join(dir, 'config.json') + '\n');
+    // The profile's default output applies when -o is not given.
+    const me = await sct(['whoami']);
+    expect(JSON.parse(me.stdout).id).toBe(1);
+    expect((await sct(['config', 'unset', 'output'])).exitCode).toBe(0);
+    expect((await sct(['config', 'get', 'output'])).exitCode).toBe(1);
+  });
+
+  it('config rejects the token, unknown keys and bad values with exit 2', async () => {
+    for (const args of [
+      ['config', 'set', 'token', 'abc'],
+      ['config', 'set', 'colour', 'x'],
+      ['config', 'set', 'output', 'xml'],
+      ['config', 'set', 'base_url', 'not a url'],
+    ]) {
+      const r = await sct(args);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^error: /m);
+    }
+  });
+
+  it('repairs a loosened config file mode on write, and doctor flags it', async () => {
+    await sct(['config', 'set', 'output', 'table']);
+    const file = join(dir, 'config.json');
+    chmodSync(file, 0o644);
+    const doc = await sct(['doctor']);
+    expect(doc.exitCode).toBe(1);
+    expect(doc.stdout).toMatch(/^fail\s+config\s+.*mode 644/m);
+    await sct(['config', 'set', 'output', 'json']);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('doctor', () => {
+  it('reports every check ok against the sandbox', async () => {
+    await sct(['config', 'set', 'output', 'table']);
+    const r = await sct(['doctor']);
+    expect(r.exitCode).toBe(0);
+    for (const name of ['node', 'config', 'proxy', 'ca', 'base_url', 'token', 'clock', 'rate_limit']) {
+      expect(r.stdout).toMatch(new RegExp(`^ok\\s+${name}\\s`, 'm'));
+    }
+    expect(r.stdout).not.toContain(OWNER);
+  });
+
+  it('says a proxy is configured without printing its URL', async () => {
+    const r = await sct(['doctor', '-o', 'json'], { env: { HTTPS_PROXY: 'http://user:pw@proxy.internal:3128', NO_PROXY: '127.0.0.1' } });
+    const checks = JSON.parse(r.stdout);
+    expect(checks.find((c: { name: string }) => c.name === 'proxy').detail).toContain('proxy is configured');
+    expect(r.stdout + r.stderr).not.toContain('proxy.internal');
+  });
+
+  it('fails when the service is unreachable', async () => {
+    const r = await sct(['doctor'], { env: { SCT_BASE_URL: 'http://127.0.0.1:9/api' } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(/^fail\s+base_url/m);
+  });
+});
+
+describe('errors', () => {
+  it('prints error: with field errors, and a JSON object under -o json', async () => {
+    const r = await sct(['api', '/orders', '-X', 'GET', '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^error: the request was rejected \(400 Bad Request on GET \/orders\)/m);
+    expect(r.stderr).toMatch(/^ {2}order_action: This field is required\.$/m);
+    expect(lastJsonLine(r.stderr)).toEqual({
+      error: 'the request was rejected (400 Bad Request on GET /orders)',
+      status: 400,
+      fields: { order_action: ['This field is required.'] },
+      exit_code: 1,
+    });
+    expect(r.stdout).toBe('');
+  });
+
+  it('404 exits 1 with the API detail', async () => {
+    const r = await sct(['products', 'get', '999999']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('404');
+  });
+
+  it('never prints the token in the --verbose trace', async () => {
+    const r = await sct(['whoami', '--verbose']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('> GET ');
+    expect(r.stderr).toContain('authorization: Bearer');
+    expect(r.stderr).not.toContain(OWNER);
+    expect(r.stdout).not.toContain(OWNER);
+  });
+});
+
+describe('HTTP behaviour against real sockets', () => {
+  it('retries 503s and dropped connections, then succeeds', async () => {
+    sb.setFaults({ failFirst: 2 });
+    const r = await sct(['whoami', '-o', 'json', '--verbose']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('503 Service Unavailable: retry 1/3');
+    sb.setFaults({ dropFirst: 1 });
+    const r2 = await sct(['whoami', '-o', 'json']);
+    expect(r2.exitCode).toBe(0);
+  });
+
+  it('retries a POST with the same Idempotency-Key and creates one object', async () => {
+    sb.setFaults({ failFirst: 1 });
+    const r = await sct(['api', '-X', 'POST', '/origins', '-f', 'name=Retry plot', '-f', 'country_code=GH']);
+    expect(r.exitCode).toBe(0);
+    const posts = sb.requests.filter((q) => q.method === 'POST' && q.path === '/api/origins');
+    expect(posts).toHaveLength(2);
+    expect(posts[0].headers['idempotency-key']).toBeTruthy();
+    expect(posts[1].headers['idempotency-key']).toBe(posts[0].headers['idempotency-key']);
+    const list = await sct(['api', '/origins', '-X', 'GET', '-f', 'search=Retry plot']);
+    expect(JSON.parse(list.stdout).count).toBe(1);
+  });
+
+  it('waits out a 429 and retries', async () => {
+    sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 1 });
+    const r = await sct(['whoami', '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('rate limit');
+    expect(sb.requests.map((q) => q.status)).toEqual([429, 200]);
+  });
+
+  it('stops with exit 1 and the reset time when the wait exceeds --max-wait', async () => {
+    sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 120 });
+    const r = await sct(['whoami', '--max-wait', '5s']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/rate limit exhausted: the budget resets at \d{4}-/);
+  });
+
+  it('times out slow responses with --timeout and says so', async () => {
+    sb.setFaults({ latencyMs: 1500 });
+    const r = await sct(['whoami', '--timeout', '300ms']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('timed out');
+  }, 30_000);
+});
+
+describe('lists and pagination', () => {
+  it('--limit is the total, --page-size per request', async () => {
+    const r = await sct(['products', 'list', '--limit', '15', '--page-size', '6', '-o', 'json']);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(15);
+    const queries = sb.requests.map((q) => new URLSearchParams(q.query));
+    expect(queries.map((q) => [q.get('limit'), q.get('offset')])).toEqual([
+      ['6', '0'],
+      ['6', '6'],
+      ['3', '12'],
+    ]);
+  });
+
+  it('defaults to 10 items; --all streams every page as one JSON array', async () => {
+    const ten = await sct(['products', 'list', '-o', 'json']);
+    expect(JSON.parse(ten.stdout)).toHaveLength(10);
+    sb.requests.length = 0;
+    const all = await sct(['products', 'list', '--all', '--page-size', '7', '-o', 'json']);
+    const count = JSON.parse((await sct(['api', '/products', '-X', 'GET', '-f', 'limit=1'])).stdout).count;
+    const rows = JSON.parse(all.stdout);
+    expect(rows).toHaveLength(count);
+    expect(new Set(rows.map((r: { id: number }) => r.id)).size).toBe(count);
+  });
+
+  it('passes --ordering, --search and --filter through', async () => {
+    await sct(['products', 'list', '--ordering', '-name,id', '--search', 'cocoa', '--filter', 'commodity__in=cocoa,coffee', '--filter', 'composition=simple']);
+    const q = new URLSearchParams(sb.requests[0].query);
+    expect(q.get('ordering')).toBe('-name,id');
+    expect(q.get('search')).toBe('cocoa');
+    expect(q.get('commodity__in')).toBe('cocoa,coffee');
+    expect(q.get('composition')).toBe('simple');
+  });
+
+  it('rejects bad list flags before sending anything', async () => {
+    for (const args of [['--limit', 'ten'], ['--limit', '0'], ['--all', '--limit', '5'], ['--filter', 'novalue'], ['--page-size', '-1']]) {
+      const r = await sct(['products', 'list', ...args]);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+    }
+    expect(sb.requests).toHaveLength(0);
+  });
+
+  it('ndjson and csv output are machine-readable', async () => {
+    const nd = await sct(['products', 'list', '--limit', '3', '-o', 'ndjson']);
+    expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toHaveLength(3);
+    const csv = await sct(['products', 'list', '--limit', '3', '-o', 'csv', '--columns', 'id,name,commodity']);
+    const lines = csv.stdout.trim().split('\n');
+    expect(lines[0]).toBe('id,name,commodity');
+    expect(lines).toHaveLength(4);
+  });
+});
+
+describe('sct api', () => {
+  it('GET with fields as query parameters, POST with fields as a JSON body', async () => {
+    const r = await sct(['api', '/accounts/me']);
+    expect(JSON.parse(r.stdout).id).toBe(1);
+    const g = await sct(['api', '-X', 'GET', '/products', '-f', 'limit=2']);
+    expect(JSON.parse(g.stdout).results).toHaveLength(2);
+    const p = await sct(['api', '/products', '-f', 'name=Api product', '-f', 'commodity=coffee', '-f', 'tags=["x"]']);
+    expect(p.exitCode).toBe(0);
+    const post = sb.requests.find((q) => q.method === 'POST')!;
+    expect(JSON.parse(post.body)).toEqual({ name: 'Api product', commodity: 'coffee', tags: ['x'] });
+  });
+
+  it('--input sends a JSON file; --paginate prints one array', async () => {
+    const body = join(dir, 'body.json');
+    writeFileSync(body, JSON.stringify({ name: 'From file', country_code: 'CI' }));
+    const r = await sct(['api', '-X', 'POST', '/origins', '--input', body]);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(r.stdout).name).toBe('From file');
+    const all = await sct(['api', '/accounts/countries?limit=10', '--paginate']);
+    const countries = JSON.parse(all.stdout);
+    expect(Array.isArray(countries)).toBe(true);
+    expect(countries.length).toBeGreaterThan(10);
+  });
+
+  it('rejects full URLs and bad methods', async () => {
+    expect((await sct(['api', 'http://evil.test/api/x'])).exitCode).toBe(2);
+    expect((await sct(['api', '-X', 'BREW', '/x'])).exitCode).toBe(2);
+    expect(sb.requests).toHaveLength(0);
+  });
+});
+
+describe('completion', () => {
+  it('prints bash, zsh and fish scripts generated from the command tree', async () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const r = await runSct(['completion', shell]);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain('orders');
+      expect(r.stdout).toContain('--buying');
+    }
+    expect((await runSct(['completion', 'bash'])).stdout).toContain('complete -o default -F _sct sct');
+    expect((await runSct(['completion', 'powershell'])).exitCode).toBe(2);
+  });
+
+  it('matches the scripts shipped in completions/', async () => {
+    for (const [shell, file] of [['bash', 'sct.bash'], ['zsh', '_sct'], ['fish', 'sct.fish']]) {
+      const shipped = readFileSync(new URL(`../../completions/${file}`, import.meta.url), 'utf8');
+      expect((await runSct(['completion', shell])).stdout, `completions/${file} is stale: npm run completions`).toBe(shipped);
+    }
+  });
+});
