@@ -1,0 +1,47 @@
+// `npm run demo`: starts the sandbox on a free port, logs a throwaway profile in, runs a few
+// real commands, and stops the sandbox — the quick start, end to end.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+
+const bin = new URL('../bin/sct.js', import.meta.url).pathname;
+const configDir = mkdtempSync(join(tmpdir(), 'sct-demo-'));
+const env = { ...process.env, SCT_CONFIG_DIR: configDir };
+delete env.SCT_TOKEN;
+delete env.SCT_BASE_URL;
+delete env.SCT_PROFILE;
+
+const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--quiet'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+let url = '';
+sandbox.stdout.setEncoding('utf8');
+for await (const chunk of sandbox.stdout) {
+  url += chunk;
+  if (url.includes('\n')) break;
+}
+url = url.trim();
+
+const sct = (args, input) => {
+  console.log(`\n$ sct ${args.join(' ')}`);
+  const r = spawnSync(process.execPath, [bin, ...args], { env, input, stdio: [input ? 'pipe' : 'inherit', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`sct ${args.join(' ')} exited ${r.status}`);
+};
+
+let failed = false;
+try {
+  console.log(`Sandbox running at ${url}`);
+  sct(['auth', 'login', '--base-url', url, '--with-token'], 'sct_demo_owner_cacao\n');
+  sct(['orders', 'list', '--buying']);
+  sct(['orders', 'stats', '--buying', '--group-by', 'buyer_company_status']);
+  sct(['origins', 'list', '--limit', '5']);
+  sct(['products', 'list', '--commodity', 'cocoa', '--limit', '5']);
+} catch (err) {
+  failed = true;
+  console.error(String(err.message ?? err));
+} finally {
+  sandbox.kill('SIGINT');
+  await once(sandbox, 'exit');
+  rmSync(configDir, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;
