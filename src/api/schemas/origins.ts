@@ -1,0 +1,95 @@
+// Origin request bodies and the location formats sct accepts for them. The API types location
+// as "any"; sct sends a GeoJSON geometry, checks a Point's coordinates locally (the mistake
+// people make is swapping latitude and longitude, or typing them out of range) and passes any
+// other geometry (polygons of large plots) through untouched.
+import { z } from 'zod';
+import { str255 } from './common.js';
+
+export const COUNTRY_CODE_RE = /^[A-Za-z]{2}$/;
+
+/** Two letters, sent upper-cased: the API stores ISO 3166 alpha-2 codes. */
+export const countryCode = z
+  .string()
+  .regex(COUNTRY_CODE_RE, 'expected a 2-letter country code (ISO 3166 alpha-2, e.g. CI)')
+  .transform((s) => s.toUpperCase());
+
+export interface GeoPoint {
+  type: 'Point';
+  /** GeoJSON order: longitude first. */
+  coordinates: [number, number] | [number, number, number];
+}
+
+/** Why a GeoJSON Point is not acceptable, or undefined when it is. */
+export function pointProblem(value: unknown): string | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return 'expected a GeoJSON object';
+  const o = value as Record<string, unknown>;
+  if (o.type !== 'Point') return `expected a GeoJSON Point, got type ${JSON.stringify(o.type)}`;
+  const c = o.coordinates;
+  if (!Array.isArray(c) || c.length < 2 || c.length > 3 || !c.every((n) => typeof n === 'number' && Number.isFinite(n))) {
+    return 'a Point needs "coordinates": [longitude, latitude]';
+  }
+  return rangeProblem(c[1] as number, c[0] as number);
+}
+
+function rangeProblem(lat: number, lng: number): string | undefined {
+  if (lat < -90 || lat > 90) return `latitude ${lat} is out of range -90..90`;
+  if (lng < -180 || lng > 180) return `longitude ${lng} is out of range -180..180`;
+  return undefined;
+}
+
+const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/** A latitude/longitude pair (as typed by a person: latitude first) as a GeoJSON Point. */
+export function pointFromLatLng(latText: string, lngText: string): GeoPoint {
+  const lat = latText.trim();
+  const lng = lngText.trim();
+  if (!NUMBER_RE.test(lat)) throw new Error(`latitude "${latText}" is not a number`);
+  if (!NUMBER_RE.test(lng)) throw new Error(`longitude "${lngText}" is not a number`);
+  const problem = rangeProblem(Number(lat), Number(lng));
+  if (problem) throw new Error(problem);
+  return { type: 'Point', coordinates: [Number(lng), Number(lat)] };
+}
+
+/**
+ * `lat,lng` ("5.35,-4.02") or a GeoJSON Point as JSON. Throws an Error whose message says what
+ * is wrong; callers add the flag or the CSV line and column.
+ */
+export function parseLocation(text: string): GeoPoint {
+  const s = text.trim();
+  if (s.startsWith('{')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(s);
+    } catch {
+      throw new Error('not valid JSON (expected "lat,lng" or a GeoJSON Point)');
+    }
+    const problem = pointProblem(parsed);
+    if (problem) throw new Error(problem);
+    return parsed as GeoPoint;
+  }
+  const parts = s.split(',');
+  if (parts.length !== 2) throw new Error('expected "lat,lng" (e.g. 5.35,-4.02) or a GeoJSON Point');
+  return pointFromLatLng(parts[0], parts[1]);
+}
+
+/** Any geometry passes; a Point must have sane coordinates. */
+const location = z.unknown().superRefine((v, ctx) => {
+  if (v && typeof v === 'object' && !Array.isArray(v) && (v as { type?: unknown }).type === 'Point') {
+    const problem = pointProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }
+});
+
+const originFields = {
+  name: str255,
+  description: z.string().nullish(),
+  country_code: countryCode,
+  location: location.optional(),
+  external_id: z.string().max(255).nullish(),
+};
+
+export const originCreateSchema = z.looseObject(originFields);
+export const originUpdateSchema = z.looseObject(originFields).partial();
+
+export type OriginCreate = z.infer<typeof originCreateSchema>;
+export type OriginUpdate = z.infer<typeof originUpdateSchema>;

@@ -1,0 +1,399 @@
+import { createHash } from 'node:crypto';
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { Factory } from './shared/command.js';
+import { PATHS } from '../api/paths.js';
+import { COLUMNS } from '../output/columns.js';
+import { writeList } from '../output/format.js';
+import { ASSESSMENT_STATUSES } from '../api/schemas/common.js';
+import {
+  COUNTRY_CODE_RE,
+  originCreateSchema,
+  originUpdateSchema,
+  parseLocation,
+  pointFromLatLng,
+  type GeoPoint,
+  type OriginCreate,
+} from '../api/schemas/origins.js';
+import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
+import { addBodyOptions, deleteOne, parseId, saveOne, showOne } from './shared/crud.js';
+import { parseDate, parseEnumList, parseIdList, parseInteger } from './shared/flags.js';
+import { zodFieldErrors, type BodyFlags } from './shared/body.js';
+import { readCsv, RowErrors, type CsvRow } from '../bulk/csv.js';
+import { Journal } from '../bulk/journal.js';
+import { runUnits, type RunResult, type Unit } from '../bulk/runner.js';
+import { checkReportPath, finishBulk } from '../bulk/report.js';
+import { idempotencyKey } from '../bulk/idempotency.js';
+import { UsageError } from '../errors.js';
+
+export interface ListOriginsOptions extends ListFlags {
+  country?: string;
+  assessmentStatus?: string;
+  name?: string;
+  description?: string;
+  externalId?: string;
+  createdFrom?: string;
+  createdTo?: string;
+  updatedFrom?: string;
+  updatedTo?: string;
+  passingMin?: string;
+  failingMin?: string;
+  id?: string;
+  excludeId?: string;
+}
+
+export interface OriginFieldFlags extends BodyFlags {
+  name?: string;
+  description?: string;
+  countryCode?: string;
+  externalId?: string;
+  location?: string;
+}
+
+export interface ImportOriginsOptions {
+  file: string;
+  report?: string;
+  force?: boolean;
+  concurrency?: string;
+  fresh?: boolean;
+  dryRun?: boolean;
+}
+
+export function register(program: Command, f: Factory): void {
+  const origins = program.command('origins').description('Manage origins (places of production)');
+
+  addListOptions(
+    origins
+      .command('list')
+      .description('List origins')
+      .option('--country <codes>', 'country code(s), comma-separated (e.g. CI,GH)')
+      .option('--assessment-status <list>', `assessment status, comma-separated (${ASSESSMENT_STATUSES.join(', ')})`)
+      .option('--name <text>', 'name contains (case-insensitive)')
+      .option('--description <text>', 'description contains (case-insensitive)')
+      .option('--external-id <ids>', 'external id(s), comma-separated')
+      .option('--created-from <date>', 'created on or after (YYYY-MM-DD)')
+      .option('--created-to <date>', 'created on or before (YYYY-MM-DD)')
+      .option('--updated-from <date>', 'updated on or after (YYYY-MM-DD)')
+      .option('--updated-to <date>', 'updated on or before (YYYY-MM-DD)')
+      .option('--passing-min <percent>', 'at least this share of passing assessments (0..100)')
+      .option('--failing-min <percent>', 'at least this share of failing assessments (0..100)')
+      .option('--id <ids>', 'only these origin ids, comma-separated')
+      .option('--exclude-id <ids>', 'leave out these origin ids, comma-separated'),
+  )
+    .addHelpText('after', '\nOrdering fields: id, name, country_code, country__name, assessment_status, created_at, updated_at.')
+    .action(f.action<ListOriginsOptions>((ctx, opts) => listOrigins(ctx, opts)));
+
+  origins
+    .command('get')
+    .argument('<id>', 'origin id')
+    .description('Show one origin')
+    .action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.origin(parseId(id)), COLUMNS.origin).then(() => undefined)));
+
+  addOriginFields(origins.command('create').description('Create an origin')).action(
+    f.action<OriginFieldFlags>((ctx, opts) => saveOrigin(ctx, opts)),
+  );
+  addOriginFields(origins.command('update').argument('<id>', 'origin id').description('Update an origin (only the fields given)')).action(
+    f.action<OriginFieldFlags>((ctx, opts, [id]) => saveOrigin(ctx, opts, parseId(id))),
+  );
+
+  origins
+    .command('delete')
+    .argument('<id>', 'origin id')
+    .description('Delete an origin (asks for confirmation unless --yes)')
+    .action(f.action((ctx, _o, [id]) => deleteOne(ctx, PATHS.origin(parseId(id)), `origin ${id}`)));
+
+  origins
+    .command('import')
+    .description('Create one origin per CSV row')
+    .requiredOption('--file <file>', 'CSV file (- for stdin)')
+    .option('--report <file>', 'also write the per-row report to this CSV file')
+    .option('--force', 'overwrite the --report file if it exists')
+    .option('--concurrency <n>', 'requests in flight at once (1..16)', '4')
+    .option('--fresh', 'forget earlier runs of this file and send every row again')
+    .option('--dry-run', 'validate the file and show what would be sent; send nothing')
+    .addHelpText(
+      'after',
+      `
+CSV columns (header row, any order): name and country_code (required), description, external_id,
+and either latitude + longitude or location ("lat,lng" or a GeoJSON Point).
+Every row is checked before the first request; a bad row stops the run with nothing sent.
+A rerun of the same file skips the rows that went through, so an interrupted or partly failed
+import is finished by running the same command again.`,
+    )
+    .action(f.action<ImportOriginsOptions>((ctx, opts) => importOrigins(ctx, opts)));
+}
+
+function addOriginFields(cmd: Command): Command {
+  return addBodyOptions(
+    cmd
+      .option('--name <text>', 'origin name (required on create)')
+      .option('--description <text>', 'description')
+      .option('--country-code <code>', '2-letter country code (required on create)')
+      .option('--external-id <id>', 'your own identifier')
+      .option('--location <lat,lng|geojson>', 'coordinates as "lat,lng" (e.g. 5.35,-4.02) or a GeoJSON Point'),
+  );
+}
+
+// --- list -------------------------------------------------------------------------------------
+
+/** Comma-separated 2-letter codes, upper-cased. */
+export function parseCountryCodes(value: string | undefined, flag: string): string[] | undefined {
+  if (value === undefined) return undefined;
+  const codes = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (codes.length === 0) throw new UsageError(`${flag} needs at least one country code`);
+  for (const c of codes) {
+    if (!COUNTRY_CODE_RE.test(c)) throw new UsageError(`invalid ${flag} "${c}": expected a 2-letter country code (e.g. CI)`);
+  }
+  return codes.map((c) => c.toUpperCase());
+}
+
+export function parsePercentage(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value.trim());
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || n > 100) throw new UsageError(`invalid ${flag} "${value}": expected a number 0..100`);
+  return n;
+}
+
+/** One value as `field`, several as `field__in`: the API's two spellings of the same filter. */
+export function setOneOrIn(query: URLSearchParams, field: string, values: Array<string | number> | undefined): void {
+  if (!values || values.length === 0) return;
+  query.set(values.length > 1 ? `${field}__in` : field, values.join(','));
+}
+
+/** A from/to pair of dates; the range must not be empty. */
+export function parseDateRange(from: string | undefined, to: string | undefined, flag: string): [string | undefined, string | undefined] {
+  const a = parseDate(from, `--${flag}-from`);
+  const b = parseDate(to, `--${flag}-to`);
+  if (a && b && a > b) throw new UsageError(`--${flag}-from ${a} is after --${flag}-to ${b}: the range is empty`);
+  return [a, b];
+}
+
+/** A comma-separated list of free-text values. */
+export function splitList(value: string | undefined, flag: string): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (items.length === 0) throw new UsageError(`${flag} needs at least one value`);
+  return items;
+}
+
+export function originListQuery(opts: ListOriginsOptions): URLSearchParams {
+  const query = listQuery(opts);
+  setOneOrIn(query, 'country_code', parseCountryCodes(opts.country, '--country'));
+  setOneOrIn(query, 'assessment_status', parseEnumList(opts.assessmentStatus, '--assessment-status', ASSESSMENT_STATUSES));
+  if (opts.name !== undefined) query.set('name__icontains', opts.name);
+  if (opts.description !== undefined) query.set('description__icontains', opts.description);
+  setOneOrIn(query, 'external_id', splitList(opts.externalId, '--external-id'));
+  const [createdFrom, createdTo] = parseDateRange(opts.createdFrom, opts.createdTo, 'created');
+  if (createdFrom) query.set('created_at__date__gte', createdFrom);
+  if (createdTo) query.set('created_at__date__lte', createdTo);
+  const [updatedFrom, updatedTo] = parseDateRange(opts.updatedFrom, opts.updatedTo, 'updated');
+  if (updatedFrom) query.set('updated_at__date__gte', updatedFrom);
+  if (updatedTo) query.set('updated_at__date__lte', updatedTo);
+  const passing = parsePercentage(opts.passingMin, '--passing-min');
+  if (passing !== undefined) query.set('passing_percentage_gte', String(passing));
+  const failing = parsePercentage(opts.failingMin, '--failing-min');
+  if (failing !== undefined) query.set('failing_percentage_gte', String(failing));
+  if (opts.id !== undefined) query.set('id__in', parseIdList(opts.id, '--id').join(','));
+  if (opts.excludeId !== undefined) query.set('id__exclude_in', parseIdList(opts.excludeId, '--exclude-id').join(','));
+  return query;
+}
+
+export async function listOrigins(ctx: Context, opts: ListOriginsOptions): Promise<void> {
+  const query = originListQuery(opts);
+  await runList(ctx, { path: PATHS.origins, query, flags: opts, columns: COLUMNS.origin, noun: 'origins' });
+}
+
+// --- create / update --------------------------------------------------------------------------
+
+export function parseLocationFlag(value: string | undefined): GeoPoint | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseLocation(value);
+  } catch (err) {
+    throw new UsageError(`invalid --location "${value}": ${(err as Error).message}`);
+  }
+}
+
+export async function saveOrigin(ctx: Context, opts: OriginFieldFlags, id?: number): Promise<void> {
+  await saveOne(ctx, {
+    method: id === undefined ? 'POST' : 'PATCH',
+    path: id === undefined ? PATHS.origins : PATHS.origin(id),
+    flags: opts,
+    named: {
+      name: opts.name,
+      description: opts.description,
+      country_code: opts.countryCode,
+      external_id: opts.externalId,
+      location: parseLocationFlag(opts.location),
+    },
+    schema: id === undefined ? originCreateSchema : originUpdateSchema,
+    what: 'origin',
+    columns: COLUMNS.origin,
+  });
+}
+
+// --- import -----------------------------------------------------------------------------------
+
+export const IMPORT_COLUMNS = ['name', 'country_code', 'description', 'external_id', 'latitude', 'longitude', 'location'] as const;
+const REQUIRED_COLUMNS = ['name', 'country_code'];
+
+/**
+ * The request body of one CSV row, or undefined after adding the row's problems to `errors`
+ * (each naming its column). Empty cells are left out rather than sent as "".
+ */
+export function originFromRow(row: CsvRow, errors: RowErrors): OriginCreate | undefined {
+  const v = (col: string) => row.values[col]?.trim() ?? '';
+  const reported = new Set<string>();
+  const add = (column: string, message: string) => {
+    reported.add(column);
+    errors.add(row.line, column, message);
+  };
+  const body: Record<string, unknown> = { name: v('name'), country_code: v('country_code') };
+  if (!body.name) add('name', 'required');
+  if (!body.country_code) add('country_code', 'required');
+  if (v('description')) body.description = v('description');
+  if (v('external_id')) body.external_id = v('external_id');
+
+  const lat = v('latitude');
+  const lng = v('longitude');
+  const loc = v('location');
+  if (loc && (lat || lng)) {
+    add('location', 'give either location or latitude/longitude, not both');
+  } else if (loc) {
+    try {
+      body.location = parseLocation(loc);
+    } catch (err) {
+      add('location', (err as Error).message);
+    }
+  } else if (lat && lng) {
+    try {
+      body.location = pointFromLatLng(lat, lng);
+    } catch (err) {
+      const message = (err as Error).message;
+      add(message.startsWith('longitude') ? 'longitude' : 'latitude', message);
+    }
+  } else if (lat || lng) {
+    add(lat ? 'longitude' : 'latitude', `missing (${lat ? 'latitude' : 'longitude'} is given)`);
+  }
+
+  const parsed = originCreateSchema.safeParse(body);
+  if (!parsed.success) {
+    for (const [field, messages] of Object.entries(zodFieldErrors(parsed.error))) {
+      if (!reported.has(field)) for (const m of messages) add(field, m);
+    }
+  }
+  return reported.size === 0 && parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * Units of work for the rows, with their stable identities: a row with an external_id is that
+ * origin wherever it sits in the file; one without is known by its content, so deleting the
+ * rows that went through and rerunning neither skips nor repeats the others.
+ */
+export function originUnits(rows: CsvRow[], errors: RowErrors): Unit<OriginCreate>[] {
+  const units: Unit<OriginCreate>[] = [];
+  const externalLines = new Map<string, number>();
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    const body = originFromRow(row, errors);
+    const ext = row.values.external_id?.trim();
+    if (ext) {
+      const first = externalLines.get(ext);
+      if (first !== undefined) {
+        errors.add(row.line, 'external_id', `"${ext}" is also on line ${first}; each origin needs its own external_id`);
+        continue;
+      }
+      externalLines.set(ext, row.line);
+    }
+    if (!body) continue;
+    if (ext) {
+      units.push({ key: ext, journalKey: `ext:${ext}`, lines: [row.line], payload: body });
+    } else {
+      const hash = createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 24);
+      const n = (seen.get(hash) ?? 0) + 1;
+      seen.set(hash, n);
+      units.push({ key: `line ${row.line}`, journalKey: `row:${hash}#${n}`, lines: [row.line], payload: body });
+    }
+  }
+  return units;
+}
+
+/** Marks the journal's lifetime: --fresh starts a new one, and with it new idempotency keys. */
+const GENERATION_KEY = '#generation';
+
+export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): Promise<void> {
+  checkReportPath(opts.report, opts.force);
+  const concurrency = parseInteger(opts.concurrency ?? '4', '--concurrency', 1, 16)!;
+  const csv = await readCsv(opts.file, ctx.io.stdin, REQUIRED_COLUMNS);
+  const unknown = csv.columns.filter((c) => !(IMPORT_COLUMNS as readonly string[]).includes(c));
+  if (unknown.length) {
+    ctx.io.warn(`${csv.name}: ignoring column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${IMPORT_COLUMNS.join(', ')})`);
+  }
+  const errors = new RowErrors(csv.name);
+  const units = originUnits(csv.rows, errors);
+  errors.throwIfAny();
+
+  if (opts.dryRun) {
+    await writeList(
+      ctx.io,
+      units.map((u) => ({ line: u.lines[0], key: u.key, ...u.payload })),
+      ctx.output([
+        { header: 'LINE', path: 'line' },
+        { header: 'KEY', path: 'key' },
+        { header: 'NAME', path: 'name' },
+        { header: 'COUNTRY', path: 'country_code' },
+        { header: 'EXTERNAL ID', path: 'external_id' },
+        { header: 'LOCATION', path: 'location', value: (r) => pointText(r.location) },
+      ]),
+    );
+    ctx.io.info(`${csv.name}: ${units.length} valid origin${units.length === 1 ? '' : 's'}; nothing sent (dry run)`);
+    return;
+  }
+
+  const client = ctx.client();
+  const journal = Journal.open(
+    ctx.config().dir,
+    { command: 'origins-import', file: opts.file, baseUrl: client.baseUrl, profile: ctx.settings().profile },
+    opts.fresh,
+  );
+  let generation = journal.get(GENERATION_KEY)?.id;
+  if (generation === undefined) {
+    generation = idempotencyKey('generation', String(ctx.now()), String(process.pid), String(Math.random()));
+    journal.record({ key: GENERATION_KEY, status: 'done', id: generation });
+  }
+  const gen = String(generation);
+
+  const pending = units.filter((u) => !journal.get(u.journalKey ?? u.key)).length;
+  if (ctx.io.stderrIsTTY && pending > 1) {
+    const skipped = units.length - pending;
+    ctx.io.info(`Creating ${pending} origins: ${pending} requests, ${concurrency} at a time${skipped ? ` (${skipped} done in an earlier run are skipped)` : ''}.`);
+  }
+  const spinner = await ctx.spinner(`Creating origins… 0/${units.length}`);
+  let result: RunResult;
+  try {
+    result = await runUnits(units, {
+      concurrency,
+      signal: ctx.signal,
+      journal,
+      work: async (unit) => {
+        const res = await client.request<{ id?: number }>({
+          method: 'POST',
+          path: PATHS.origins,
+          body: unit.payload,
+          // Same row, same generation: the same key, so a resend after a lost answer is replayed.
+          idempotencyKey: idempotencyKey('sct origins import', gen, unit.journalKey ?? unit.key, JSON.stringify(unit.payload)),
+        });
+        return { id: res.data?.id };
+      },
+      onProgress: (done, total, failed) => spinner.update(`Creating origins… ${done}/${total}${failed ? ` (${failed} failed)` : ''}`),
+    });
+  } finally {
+    spinner.stop();
+  }
+  await finishBulk(ctx, result, { noun: 'origins', verb: 'created', report: opts.report, journalPath: journal.path });
+}
+
+function pointText(location: unknown): string {
+  const c = (location as GeoPoint | undefined)?.coordinates;
+  return Array.isArray(c) ? `${c[1]},${c[0]}` : '';
+}

@@ -1,0 +1,173 @@
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { Factory } from './shared/command.js';
+import { PATHS } from '../api/paths.js';
+import { COLUMNS } from '../output/columns.js';
+import { ASSESSMENT_STATUSES } from '../api/schemas/common.js';
+import {
+  KNOWN_VALUE_CHAIN_STATUSES,
+  KNOWN_VALUE_CHAIN_TYPES,
+  valueChainCreateSchema,
+  valueChainUpdateSchema,
+} from '../api/schemas/value-chains.js';
+import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
+import { addBodyOptions, deleteOne, parseId, saveOne, showOne } from './shared/crud.js';
+import { collect, parseEnumList, parseIdList, parseInteger } from './shared/flags.js';
+import type { BodyFlags } from './shared/body.js';
+import { parseCountryCodes, parseDateRange, setOneOrIn, splitList } from './origins.js';
+
+export interface ListValueChainsOptions extends ListFlags {
+  status?: string;
+  type?: string;
+  country?: string;
+  assessmentStatus?: string;
+  companyName?: string;
+  contactName?: string;
+  externalId?: string;
+  tag?: string[];
+  permissionGranted?: boolean;
+  selfManaged?: boolean;
+  createdFrom?: string;
+  createdTo?: string;
+  updatedFrom?: string;
+  updatedTo?: string;
+  id?: string;
+  excludeId?: string;
+}
+
+export interface ValueChainFieldFlags extends BodyFlags {
+  companyName?: string;
+  description?: string;
+  externalId?: string;
+  contactName?: string;
+  type?: string;
+  status?: string;
+  countryCode?: string;
+  permissionGranted?: boolean;
+  selfManaged?: boolean;
+  reciprocalCompanyId?: string;
+  tag?: string[];
+}
+
+const TYPES_HELP = `e.g. ${KNOWN_VALUE_CHAIN_TYPES.join(', ')}`;
+const STATUSES_HELP = `e.g. ${KNOWN_VALUE_CHAIN_STATUSES.join(', ')}`;
+
+export function register(program: Command, f: Factory): void {
+  const chains = program.command('value-chains').description('Manage value chains (the companies in your supply chains)');
+
+  addListOptions(
+    chains
+      .command('list')
+      .description('List value chains')
+      .option('--status <list>', `status, comma-separated (${STATUSES_HELP})`)
+      .option('--type <list>', `type, comma-separated (${TYPES_HELP})`)
+      .option('--country <codes>', 'country code(s), comma-separated (e.g. CI,GH)')
+      .option('--assessment-status <list>', `assessment status, comma-separated (${ASSESSMENT_STATUSES.join(', ')})`)
+      .option('--company-name <text>', 'company name contains (case-insensitive)')
+      .option('--contact-name <text>', 'contact name contains (case-insensitive)')
+      .option('--external-id <ids>', 'external id(s), comma-separated')
+      .option('--tag <name>', 'has this tag (repeatable: any of them)', collect)
+      .option('--permission-granted', 'only those that granted permission')
+      .option('--no-permission-granted', 'only those that did not grant permission')
+      .option('--self-managed', 'only self-managed ones')
+      .option('--no-self-managed', 'only ones that are not self-managed')
+      .option('--created-from <date>', 'created on or after (YYYY-MM-DD)')
+      .option('--created-to <date>', 'created on or before (YYYY-MM-DD)')
+      .option('--updated-from <date>', 'updated on or after (YYYY-MM-DD)')
+      .option('--updated-to <date>', 'updated on or before (YYYY-MM-DD)')
+      .option('--id <ids>', 'only these value chain ids, comma-separated')
+      .option('--exclude-id <ids>', 'leave out these value chain ids, comma-separated'),
+  )
+    .addHelpText('after', '\nOrdering fields: id, company_name, type, status, country_code, created_at, updated_at.')
+    .action(f.action<ListValueChainsOptions>((ctx, opts) => listValueChains(ctx, opts)));
+
+  chains
+    .command('get')
+    .argument('<id>', 'value chain id')
+    .description('Show one value chain')
+    .action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.valueChain(parseId(id)), COLUMNS.valueChain).then(() => undefined)));
+
+  addValueChainFields(chains.command('create').description('Create a value chain')).action(
+    f.action<ValueChainFieldFlags>((ctx, opts) => saveValueChain(ctx, opts)),
+  );
+  addValueChainFields(
+    chains.command('update').argument('<id>', 'value chain id').description('Update a value chain (only the fields given)'),
+  ).action(f.action<ValueChainFieldFlags>((ctx, opts, [id]) => saveValueChain(ctx, opts, parseId(id))));
+
+  chains
+    .command('delete')
+    .argument('<id>', 'value chain id')
+    .description('Delete a value chain (asks for confirmation unless --yes)')
+    .action(f.action((ctx, _o, [id]) => deleteOne(ctx, PATHS.valueChain(parseId(id)), `value chain ${id}`)));
+}
+
+function addValueChainFields(cmd: Command): Command {
+  return addBodyOptions(
+    cmd
+      .option('--company-name <text>', 'the partner company (required on create)')
+      .option('--description <text>', 'description')
+      .option('--external-id <id>', 'your own identifier')
+      .option('--contact-name <text>', 'contact person')
+      .option('--type <value>', TYPES_HELP)
+      .option('--status <value>', STATUSES_HELP)
+      .option('--country-code <code>', '2-letter country code')
+      .option('--permission-granted', 'the partner granted permission')
+      .option('--no-permission-granted', 'the partner did not grant permission')
+      .option('--self-managed', 'you manage this partner’s data yourself')
+      .option('--no-self-managed', 'the partner manages its own data')
+      .option('--reciprocal-company-id <id>', 'the partner’s company id on the service')
+      .option('--tag <tag>', 'a tag (repeatable; replaces the tags)', collect),
+  );
+}
+
+export function valueChainListQuery(opts: ListValueChainsOptions): URLSearchParams {
+  const query = listQuery(opts);
+  setOneOrIn(query, 'status', splitList(opts.status, '--status'));
+  setOneOrIn(query, 'type', splitList(opts.type, '--type'));
+  setOneOrIn(query, 'country_code', parseCountryCodes(opts.country, '--country'));
+  setOneOrIn(query, 'assessment_status', parseEnumList(opts.assessmentStatus, '--assessment-status', ASSESSMENT_STATUSES));
+  if (opts.companyName !== undefined) query.set('company_name__icontains', opts.companyName);
+  if (opts.contactName !== undefined) query.set('contact_name__icontains', opts.contactName);
+  setOneOrIn(query, 'external_id', splitList(opts.externalId, '--external-id'));
+  setOneOrIn(query, 'tags__name', opts.tag);
+  if (opts.permissionGranted !== undefined) query.set('permission_granted', String(opts.permissionGranted));
+  if (opts.selfManaged !== undefined) query.set('is_self_managed', String(opts.selfManaged));
+  const [createdFrom, createdTo] = parseDateRange(opts.createdFrom, opts.createdTo, 'created');
+  if (createdFrom) query.set('created_at__date__gte', createdFrom);
+  if (createdTo) query.set('created_at__date__lte', createdTo);
+  const [updatedFrom, updatedTo] = parseDateRange(opts.updatedFrom, opts.updatedTo, 'updated');
+  if (updatedFrom) query.set('updated_at__date__gte', updatedFrom);
+  if (updatedTo) query.set('updated_at__date__lte', updatedTo);
+  if (opts.id !== undefined) query.set('id__in', parseIdList(opts.id, '--id').join(','));
+  if (opts.excludeId !== undefined) query.set('id__exclude_in', parseIdList(opts.excludeId, '--exclude-id').join(','));
+  return query;
+}
+
+export async function listValueChains(ctx: Context, opts: ListValueChainsOptions): Promise<void> {
+  const query = valueChainListQuery(opts);
+  await runList(ctx, { path: PATHS.valueChains, query, flags: opts, columns: COLUMNS.valueChain, noun: 'value chains' });
+}
+
+export async function saveValueChain(ctx: Context, opts: ValueChainFieldFlags, id?: number): Promise<void> {
+  await saveOne(ctx, {
+    method: id === undefined ? 'POST' : 'PATCH',
+    path: id === undefined ? PATHS.valueChains : PATHS.valueChain(id),
+    flags: opts,
+    named: {
+      company_name: opts.companyName,
+      description: opts.description,
+      external_id: opts.externalId,
+      contact_name: opts.contactName,
+      type: opts.type,
+      status: opts.status,
+      country_code: opts.countryCode,
+      permission_granted: opts.permissionGranted,
+      is_self_managed: opts.selfManaged,
+      reciprocal_company_id: parseInteger(opts.reciprocalCompanyId, '--reciprocal-company-id'),
+      tags: opts.tag,
+    },
+    schema: id === undefined ? valueChainCreateSchema : valueChainUpdateSchema,
+    what: 'value chain',
+    columns: COLUMNS.valueChain,
+  });
+}
