@@ -315,6 +315,8 @@ export interface RiskAssessment {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
+  /** Assessments created at runtime complete at this epoch ms. */
+  finishes_at?: number;
 }
 
 /** Mulberry32: tiny, fast and good enough to make demo data look random yet be reproducible. */
@@ -382,6 +384,8 @@ export class Store {
   imports = new Map<number, ImportRun>();
   risks = new Map<number, RiskAssessment>();
   countries: Country[] = COUNTRIES;
+  /** Signed download URL tokens. */
+  downloads = new Map<string, { documentId: number; expires: number }>();
   /** Bumped by every successful write, so cached list results know they are stale. */
   version = 0;
   private seq = new Map<string, number>();

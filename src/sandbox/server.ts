@@ -9,7 +9,11 @@ import { MAX_PAGE_SIZE } from './filters.js';
 import { ApiError, Router, type Auth, type Ctx, type Reply, type ResolvedOptions } from './router.js';
 import { registerAccounts } from './routes/accounts.js';
 import { registerCatalog } from './routes/catalog.js';
+import { fileRoute, registerFiles } from './routes/files.js';
+import { registerInformationRequests } from './routes/information.js';
+import { registerInvitations } from './routes/invitations.js';
 import { registerOrders } from './routes/orders.js';
+import { registerStatements } from './routes/statements.js';
 
 export { MAX_PAGE_SIZE };
 
@@ -75,6 +79,10 @@ function buildRouter(): Router {
   registerAccounts(r);
   registerCatalog(r);
   registerOrders(r);
+  registerStatements(r);
+  registerInformationRequests(r);
+  registerInvitations(r);
+  registerFiles(r);
   return r;
 }
 
@@ -302,8 +310,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         handleApi(req, res, url, raw).then(done, fail);
         return;
       }
-      send(res, 404, JSON_TYPE, json({ detail: 'Not found.' }));
-      done(404);
+      const file = fileRoute(store, req.method ?? 'GET', url.pathname, raw);
+      send(res, file.status, file.headers, file.payload);
+      done(file.status);
     });
   });
   server.keepAliveTimeout = 5_000;

@@ -48,7 +48,7 @@ describe('authentication', () => {
   it('rejects malformed JSON with 400', async () => {
     const r = await fetch(`${sb.url}/origins`, { method: 'POST', headers: { Authorization: `Bearer ${OWNER}`, 'Content-Type': 'application/json' }, body: '{"name":' });
     expect(r.status).toBe(400);
-    expect((await r.json()).detail).toMatch(/JSON parse error/);
+    expect(((await r.json()) as any).detail).toMatch(/JSON parse error/);
   });
 });
 
@@ -147,12 +147,12 @@ describe('fault injection', () => {
 
 describe('admin surface', () => {
   it('reports health, the request log and accepts faults over HTTP', async () => {
-    const health = await (await fetch(`${sb.origin}/_sandbox/health`)).json();
+    const health = (await (await fetch(`${sb.origin}/_sandbox/health`)).json()) as any;
     expect(health.status).toBe('ok');
     await fetch(`${sb.origin}/_sandbox/requests`, { method: 'DELETE' });
     expect(sb.requests.length).toBe(0);
     await client(sb).get('/products?limit=1');
-    const log = await (await fetch(`${sb.origin}/_sandbox/requests`)).json();
+    const log = (await (await fetch(`${sb.origin}/_sandbox/requests`)).json()) as any;
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ method: 'GET', path: '/api/products', query: 'limit=1', status: 200 });
     expect(log[0].headers.authorization).toBe(`Bearer ${OWNER}`);
@@ -167,7 +167,7 @@ describe('scale', () => {
   it('loads 100,000 orders', async () => {
     const big = await startSandbox({ orders: 100_000 });
     try {
-      const health = await (await fetch(`${big.origin}/_sandbox/health`)).json();
+      const health = (await (await fetch(`${big.origin}/_sandbox/health`)).json()) as any;
       expect(health.orders).toBe(100_000);
       const r = await client(big).get('/orders?order_action=buying&limit=5000');
       expect(r.body.results).toHaveLength(1000);

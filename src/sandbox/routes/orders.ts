@@ -12,6 +12,8 @@
 // - A purchase order body takes the sale body's fields mirrored: buyer_company_status instead of
 //   seller_company_status, seller_company_id instead of buyer_company_id; purchase and sale bodies
 //   also accept tags.
+// - A batch belongs to the recording company on both sides unless buyer/seller_company_id say
+//   otherwise; buyer_external_id (purchase) or seller_external_id (sale) default to external_id.
 // - Visibility: an order is seen by its buyer, its seller and the company that created it; only
 //   the creator may delete it (403 for the counterparty). PATCH goes through the per-kind
 //   endpoint whose side the company is on (purchase: buyer, sale: seller, batch: creator).
@@ -425,11 +427,14 @@ function createOrder(ctx: Ctx, kind: OrderKind): Reply {
     id: ctx.store.nextId('order'), company_id: me, kind, type: 'order', external_id: b.external_id,
     buyer_external_id: null, seller_external_id: null, order_created_at: '', order_arrival_at: null,
     buyer_company_status: 'draft', seller_company_status: 'draft', assessment_status: 'pending', value_chain: null,
-    buyer_company_id: kind === 'purchase' ? me : null, seller_company_id: kind === 'sale' ? me : null,
+    buyer_company_id: kind === 'sale' ? null : me, seller_company_id: kind === 'purchase' ? null : me,
     items: [], signed_off_at: null, assessment_summary: summarize([]), excluded_propagation_identifiers: null,
     border_cross_country_code: null, dds_identifiers: [], tags: [], created_at: now, updated_at: now, deleted_at: null,
   };
   applyOrder(order, b, kind);
+  // The recording company's own reference is the order's external id unless told otherwise.
+  if (kind !== 'sale') order.buyer_external_id ??= order.external_id;
+  if (kind !== 'purchase') order.seller_external_id ??= order.external_id;
   const items = buildItems(ctx, order, b.items ?? []);
   ctx.store.orders.set(order.id, order);
   replaceItems(ctx, order, items);
