@@ -3,13 +3,24 @@
 // code, dependencies and all, is read only when that group runs. Resolving and reading
 // dozens of node_modules files at start-up costs more than the code itself on a slow disk.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
+const lazyChildProcessForCommander = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]commander[\\/]/.test(args.importer) ? { path: fileURLToPath(new URL('./lazy-child-process.cjs', import.meta.url)) } : undefined,
+    );
+  },
+};
+
+let result;
 try {
-  await build({
+  result = await build({
   entryPoints: ['src/cli.ts'],
   outdir: 'dist',
   bundle: true,
@@ -25,9 +36,21 @@ try {
   minifySyntax: true,
   chunkNames: 'chunks/[name]-[hash]',
   define: { SCT_VERSION: JSON.stringify(pkg.version) },
+  plugins: [lazyChildProcessForCommander],
+  metafile: true,
   logLevel: 'warning',
   });
 } catch {
   // esbuild has already printed the errors.
   process.exit(1);
+}
+
+// dist/ is not wiped before the build (a test run elsewhere may be executing it); chunks
+// the new build no longer references are removed afterwards instead.
+const keep = new Set(Object.keys(result.metafile.outputs).map((f) => resolve(f)));
+for (const dir of ['dist', 'dist/chunks']) {
+  for (const name of readdirSync(dir)) {
+    const file = resolve(dir, name);
+    if (statSync(file).isFile() && !keep.has(file)) rmSync(file);
+  }
 }

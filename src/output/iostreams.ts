@@ -1,6 +1,6 @@
 // The one I/O object: commands never touch process.stdout/stderr directly, so tests can run
 // them in-process with fake streams and check TTY and piped behaviour alike.
-import { Writable, Readable, PassThrough } from 'node:stream';
+import type { Writable, Readable } from 'node:stream';
 import { once } from 'node:events';
 
 /** The styles sct uses; chalk provides them once loaded (see loadColor). */
@@ -120,25 +120,4 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
     },
   };
   return io;
-}
-
-/** Fake streams for in-process tests: everything written is collected as strings. */
-export function createTestIO(opts: Omit<IOOptions, 'stdout' | 'stderr'> & { input?: string } = {}) {
-  let out = '';
-  let err = '';
-  const stdout = new Writable({
-    write(chunk, _enc, cb) {
-      out += chunk.toString();
-      cb();
-    },
-  });
-  const stderr = new Writable({
-    write(chunk, _enc, cb) {
-      err += chunk.toString();
-      cb();
-    },
-  });
-  const stdin = opts.input !== undefined ? Readable.from([opts.input]) : new PassThrough();
-  const io = createIO({ stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, ...opts, stdin, stdout, stderr }, {});
-  return { io, stdout: () => out, stderr: () => err };
 }

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { createTestIO } from '../../src/output/iostreams.js';
+import { createTestIO } from '../helpers/io.js';
 import { createListWriter, writeOne, parseFormat } from '../../src/output/format.js';
 import { stripControl } from '../../src/output/sanitize.js';
 import { displayValue, flattenKeys, getPath } from '../../src/output/values.js';

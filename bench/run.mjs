@@ -1,0 +1,115 @@
+// `npm run bench`: speed and memory figures, each printed as a ratio to a baseline measured
+// in the same run on the same machine (absolute times vary too much between machines).
+//
+//   1. Start-up: `sct --version` and `sct --help` against `node -e 0` (target ≤ 1.3×).
+//   2. Export: `sct orders list --buying --all -o csv` over 10,000 and 100,000 sandbox orders:
+//      wall time, HTTP requests (target ceil(N / 1000), the sandbox's max page size) and peak
+//      RSS (target: 100,000 within 1.2× of 10,000).
+//
+// Options: --quick (fewer start-up runs, 10,000 and 50,000 orders), --startup-only.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const bin = join(root, 'bin', 'sct.js');
+const quick = process.argv.includes('--quick');
+const startupOnly = process.argv.includes('--startup-only');
+const TOKEN = 'sct_demo_owner_cacao';
+
+if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+
+function timeOnce(args) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { stdio: 'ignore' });
+  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}`);
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function startup() {
+  const runs = quick ? 7 : 25;
+  const cases = { baseline: ['-e', '0'], version: [bin, '--version'], help: [bin, '--help'] };
+  const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+  // Interleaved, so a busy moment on the machine hits every case alike.
+  for (let i = 0; i < runs + 2; i++) {
+    for (const [k, args] of Object.entries(cases)) {
+      const ms = timeOnce(args);
+      if (i >= 2) samples[k].push(ms); // the first runs warm the disk cache
+    }
+  }
+  const base = median(samples.baseline);
+  console.log(`\nStart-up (median of ${runs} runs each)`);
+  console.log(`  node -e 0       ${base.toFixed(1)} ms   1.00×`);
+  for (const k of ['version', 'help']) {
+    const m = median(samples[k]);
+    const ratio = m / base;
+    console.log(`  sct --${k.padEnd(8)} ${m.toFixed(1)} ms   ${ratio.toFixed(2)}×  ${ratio <= 1.3 ? 'ok' : 'over the 1.3× target'}`);
+  }
+}
+
+async function startSandbox(orders) {
+  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--orders', String(orders), '--rate-limit', '1000000', '-q'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  for await (const chunk of child.stdout) {
+    out += chunk;
+    if (out.includes('\n')) break;
+  }
+  return { url: out.trim(), origin: new URL(out.trim()).origin, child };
+}
+
+async function exportRun(orders) {
+  const sb = await startSandbox(orders);
+  const config = mkdtempSync(join(tmpdir(), 'sct-bench-'));
+  try {
+    const env = { ...process.env, SCT_CONFIG_DIR: config, SCT_BASE_URL: sb.url, SCT_TOKEN: TOKEN, NO_COLOR: '1' };
+    const head = await fetch(`${sb.url}/orders?order_action=buying&limit=1`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.json());
+    await fetch(`${sb.origin}/_sandbox/requests`, { method: 'DELETE' });
+    const t = process.hrtime.bigint();
+    // GNU time reports the peak RSS of sct itself (the sandbox runs in its own process).
+    const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, bin, 'orders', 'list', '--buying', '--all', '-o', 'csv'], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      maxBuffer: 1 << 20,
+    });
+    const wall = Number(process.hrtime.bigint() - t) / 1e6;
+    if (r.status !== 0) throw new Error(`export exited ${r.status}: ${r.stderr}`);
+    const rssKb = Number(String(r.stderr).trim().split('\n').pop());
+    const requests = (await fetch(`${sb.origin}/_sandbox/requests`).then((x) => x.json())).filter((q) => q.path === '/api/orders').length;
+    return { orders, rows: head.count, wall, requests, expected: Math.ceil(head.count / 1000), rssMb: rssKb / 1024 };
+  } finally {
+    sb.child.kill('SIGINT');
+    rmSync(config, { recursive: true, force: true });
+  }
+}
+
+async function exportBench() {
+  if (!existsSync('/usr/bin/time')) {
+    console.log('\nExport: skipped (needs GNU time at /usr/bin/time for peak RSS)');
+    return;
+  }
+  const sizes = quick ? [10_000, 50_000] : [10_000, 100_000];
+  const results = [];
+  for (const n of sizes) results.push(await exportRun(n));
+  const base = results[0];
+  console.log('\nExport: sct orders list --buying --all -o csv');
+  console.log('  sandbox orders  rows (buying)  wall        requests (target)  peak RSS    RSS ratio');
+  for (const r of results) {
+    console.log(
+      `  ${String(r.orders).padEnd(14)}  ${String(r.rows).padEnd(13)}  ${(r.wall / 1000).toFixed(2).padStart(6)} s    ${String(r.requests).padStart(4)} (${r.expected})${r.requests === r.expected ? ' ok' : '   '}       ${r.rssMb.toFixed(1).padStart(6)} MB   ${(r.rssMb / base.rssMb).toFixed(2)}×`,
+    );
+  }
+  const last = results[results.length - 1];
+  console.log(`  rows per second at ${last.orders}: ${Math.round(last.rows / (last.wall / 1000))} (${(last.wall / base.wall).toFixed(2)}× the wall time of ${base.orders} for ${(last.rows / base.rows).toFixed(1)}× the rows)`);
+}
+
+startup();
+if (!startupOnly) await exportBench();

@@ -1,0 +1,23 @@
+// Fake streams for in-process tests: everything written is collected as strings.
+import { Writable, Readable, PassThrough } from 'node:stream';
+import { createIO, type IOOptions } from '../../src/output/iostreams.js';
+
+export function createTestIO(opts: Omit<IOOptions, 'stdout' | 'stderr'> & { input?: string } = {}) {
+  let out = '';
+  let err = '';
+  const stdout = new Writable({
+    write(chunk, _enc, cb) {
+      out += chunk.toString();
+      cb();
+    },
+  });
+  const stderr = new Writable({
+    write(chunk, _enc, cb) {
+      err += chunk.toString();
+      cb();
+    },
+  });
+  const stdin = opts.input !== undefined ? Readable.from([opts.input]) : new PassThrough();
+  const io = createIO({ stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, ...opts, stdin, stdout, stderr }, {});
+  return { io, stdout: () => out, stderr: () => err };
+}
