@@ -5,6 +5,15 @@ import { ApiError, AuthError, NetworkError, RateLimitError } from '../../src/err
 
 const BASE = 'http://api.test/api';
 
+/** The error a call rejects with (a call that succeeds fails the test). */
+const failure = (p: Promise<unknown>): Promise<any> =>
+  p.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (e: unknown) => e,
+  );
+
 function setup(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) {
   const agent = new MockAgent();
   agent.disableNetConnect();
@@ -64,7 +73,7 @@ describe('ApiClient', () => {
 
   it('gives up after maxRetries and reports the last status', async () => {
     for (let i = 0; i < 4; i++) ctx.pool.intercept({ path: '/api/orders/1', method: 'GET' }).reply(504, { detail: 'upstream timed out' });
-    const err = await ctx.client.get('/orders/1').catch((e) => e);
+    const err = await failure(ctx.client.get('/orders/1'));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(504);
     expect(err.exitCode).toBe(1);
@@ -75,7 +84,7 @@ describe('ApiClient', () => {
     for (let i = 0; i < 4; i++) {
       ctx.pool.intercept({ path: '/api/orders/1', method: 'GET' }).replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
     }
-    const err = await ctx.client.get('/orders/1').catch((e) => e);
+    const err = await failure(ctx.client.get('/orders/1'));
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toContain('connection reset');
     expect(ctx.sleeps).toHaveLength(3);
@@ -83,7 +92,7 @@ describe('ApiClient', () => {
 
   it('reuses one Idempotency-Key across the retries of a POST', async () => {
     const keys: string[] = [];
-    const capture = (status: number) => (opts: { headers: unknown }) => {
+    const capture = (status: number) => (opts: { headers?: unknown }) => {
       keys.push((opts.headers as Record<string, string>)['idempotency-key']);
       return status === 201 ? { id: 5 } : {};
     };
@@ -124,7 +133,7 @@ describe('ApiClient', () => {
     const c = setup({ maxWaitMs: 5_000 });
     const reset = c.nowSec() + 3600;
     c.pool.intercept({ path: '/api/orders', method: 'GET' }).reply(429, {}, { headers: { 'x-ratelimit-reset': String(reset) } });
-    const err = await c.client.get('/orders').catch((e) => e);
+    const err = await failure(c.client.get('/orders'));
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err.exitCode).toBe(1);
     expect(err.message).toContain('resets at');
@@ -186,7 +195,7 @@ describe('ApiClient', () => {
     ctx.pool
       .intercept({ path: '/api/orders?limit=1', method: 'GET' })
       .reply(400, { order_action: ['This field is required.'], items: [{}, { volume: ['A valid number is required.'] }] });
-    const err = await ctx.client.get('/orders', { limit: 1 }).catch((e) => e);
+    const err = await failure(ctx.client.get('/orders', { limit: 1 }));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(400);
     expect(err.exitCode).toBe(1);
@@ -197,10 +206,10 @@ describe('ApiClient', () => {
   it('maps 401 to AuthError (exit 4) and 404 detail to the message', async () => {
     ctx.pool.intercept({ path: '/api/accounts/me', method: 'GET' }).reply(401, { detail: 'Invalid token.' });
     ctx.pool.intercept({ path: '/api/orders/9', method: 'GET' }).reply(404, { detail: 'Not found.' });
-    const e1 = await ctx.client.get('/accounts/me').catch((e) => e);
+    const e1 = await failure(ctx.client.get('/accounts/me'));
     expect(e1).toBeInstanceOf(AuthError);
     expect(e1.exitCode).toBe(4);
-    const e2 = await ctx.client.get('/orders/9').catch((e) => e);
+    const e2 = await failure(ctx.client.get('/orders/9'));
     expect(e2.message).toBe('Not found. (404 Not Found on GET /orders/9)');
     expect(e2.exitCode).toBe(1);
   });
