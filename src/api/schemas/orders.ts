@@ -1,0 +1,142 @@
+// Order request bodies (POST/PATCH /orders/{purchase,sale,batch}) as the API documents them.
+// Objects are loose: fields sct does not know pass through to the API untouched.
+//
+// Where the document is silent:
+// - The purchase body's fields before seller_company_id are "not shown": sct assumes the sale
+//   body mirrored (buyer_company_status instead of seller_company_status, seller_company_id
+//   instead of buyer_company_id) with type, external_id and order_created_at required on create.
+// - Only the batch body lists tags, but every order carries them: sale and purchase accept
+//   them too, validated the same way.
+// - The batch endpoint "updates order and its items", so the batch body takes items as well;
+//   assessment_status is accepted by every kind (every order has one).
+// - Nested item fields: which are required and their bounds are "not shown", so all are optional.
+import { z } from 'zod';
+import { ASSESSMENT_STATUSES, ID_MAX, dateTime, id, str255, tags } from './common.js';
+
+export const ORDER_TYPES = ['order', 'produced_batch', 'manufactured_batch', 'product_chain'] as const;
+export const BUYER_STATUSES = ['draft', 'waiting_for_supplier', 'ready_for_review', 'statement_ready', 'completed', 'closed'] as const;
+export const SELLER_STATUSES = ['draft', 'untraced', 'pending', 'passing', 'failing', 'completed', 'closed'] as const;
+export const ORDER_KINDS = ['purchase', 'sale', 'batch'] as const;
+export type OrderKindName = (typeof ORDER_KINDS)[number];
+export const ORDER_ACTIONS = ['buying', 'selling'] as const;
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
+export const STATISTICS_GROUP_BY = ['assessment_status', 'buyer_company_status', 'seller_company_status', 'type', 'value_chain_id'] as const;
+export const STATISTICS_DELIMIT_BY = ['daily', 'monthly', 'yearly'] as const;
+
+/** "required" for a missing field rather than zod's "expected string, received undefined". */
+const requiredError = { error: (iss: { input?: unknown }) => (iss.input === undefined ? 'required' : undefined) };
+
+/** A calendar date: the shared pattern check plus "2025-02-30 is not a day". */
+export const calendarDate = z
+  .string(requiredError)
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
+  .refine((v) => {
+    const d = new Date(v + 'T00:00:00Z');
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+  }, 'not a calendar date');
+
+const optionalText = str255.nullable().optional();
+const countryCode = z.string().max(2, 'at most 2 characters').nullable().optional();
+const nonEmptyStrings = z.array(z.string().min(1, 'must be non-empty strings'));
+
+export const orderItemSchema = z.looseObject({
+  id: id.optional(),
+  buyer_product: id.optional(),
+  seller_product: id.optional(),
+  volume: z.number().optional(),
+  unit: z.string().optional(),
+  line_number: z.number().int().optional(),
+  external_id: z.string().optional(),
+  metadata: z
+    .looseObject({
+      percentage_estimation_or_deviation: z.string().optional(),
+      supplementary_unit: z.string().optional(),
+      supplementary_unit_qualifier: z.string().optional(),
+    })
+    .optional(),
+  trace: z.looseObject({ traced_orders: z.array(id).optional(), traced_origins: z.array(id).optional() }).optional(),
+  excluded_propagation_identifiers: z.unknown().optional(),
+});
+export type OrderItemBody = z.infer<typeof orderItemSchema>;
+
+const shared = {
+  type: z.enum(ORDER_TYPES, requiredError),
+  external_id: z.string(requiredError).min(1).max(255),
+  buyer_external_id: optionalText,
+  seller_external_id: optionalText,
+  order_created_at: calendarDate,
+  order_arrival_at: calendarDate.nullable().optional(),
+  assessment_status: z.enum(ASSESSMENT_STATUSES).optional(),
+  value_chain: id.nullable().optional(),
+  items: z.array(orderItemSchema).optional(),
+  signed_off_at: dateTime.nullable().optional(),
+  border_cross_country_code: countryCode,
+  tags: tags.optional(),
+};
+
+const tradeFields = {
+  send_information_request: z.boolean().optional(),
+  dds_identifiers: nonEmptyStrings.optional(),
+  excluded_propagation_identifiers: z.unknown().optional(),
+};
+
+export const saleOrderCreateSchema = z.looseObject({
+  ...shared,
+  ...tradeFields,
+  seller_company_status: z.enum(SELLER_STATUSES).optional(),
+  buyer_company_id: id.nullable().optional(),
+});
+
+export const purchaseOrderCreateSchema = z.looseObject({
+  ...shared,
+  ...tradeFields,
+  buyer_company_status: z.enum(BUYER_STATUSES).optional(),
+  seller_company_id: id.nullable().optional(),
+});
+
+export const batchOrderCreateSchema = z.looseObject({
+  ...shared,
+  company_id: z.number(requiredError).int().min(0).max(ID_MAX),
+  buyer_company_status: z.enum(BUYER_STATUSES).optional(),
+  seller_company_status: z.enum(SELLER_STATUSES).optional(),
+  buyer_company_id: id.nullable().optional(),
+  seller_company_id: id.nullable().optional(),
+  tags: z.array(z.string().min(1, 'tags must be non-empty strings'), requiredError),
+});
+
+export const ORDER_CREATE_SCHEMAS = {
+  purchase: purchaseOrderCreateSchema,
+  sale: saleOrderCreateSchema,
+  batch: batchOrderCreateSchema,
+} as const;
+
+export const ORDER_UPDATE_SCHEMAS = {
+  purchase: purchaseOrderCreateSchema.partial(),
+  sale: saleOrderCreateSchema.partial(),
+  batch: batchOrderCreateSchema.partial(),
+} as const;
+
+export type PurchaseOrderBody = z.infer<typeof purchaseOrderCreateSchema>;
+export type SaleOrderBody = z.infer<typeof saleOrderCreateSchema>;
+export type BatchOrderBody = z.infer<typeof batchOrderCreateSchema>;
+export type OrderBody = PurchaseOrderBody | SaleOrderBody | BatchOrderBody;
+
+/** The fields sct reads from an order response (trace, perspective); the rest passes through. */
+export const orderResponseSchema = z.looseObject({
+  id: z.number(),
+  company_id: z.number().nullish(),
+  type: z.string().nullish(),
+  buyer_company_id: z.number().nullish(),
+  seller_company_id: z.number().nullish(),
+  items: z
+    .array(
+      z.looseObject({
+        id: z.number(),
+        trace: z.looseObject({ traced_orders: z.array(z.number()).optional(), traced_origins: z.array(z.number()).optional() }).nullish(),
+        traced_order_count: z.union([z.string(), z.number()]).nullish(),
+        traced_origin_count: z.union([z.string(), z.number()]).nullish(),
+      }),
+    )
+    .default([]),
+});
+export type OrderResponse = z.infer<typeof orderResponseSchema>;

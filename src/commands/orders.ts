@@ -1,0 +1,106 @@
+import type { Command } from 'commander';
+import type { Factory } from './shared/command.js';
+import { PATHS } from '../api/paths.js';
+import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY } from '../api/schemas/orders.js';
+import { addListOptions } from './shared/list.js';
+import { deleteOne, parseId } from './shared/crud.js';
+import { collect } from './shared/flags.js';
+import { addKindOptions, addOrderFilterOptions } from './orders/filters.js';
+import { listOrders, orderStats, showOrder, type ListOrdersFlags, type StatsFlags } from './orders/view.js';
+import { addOrderFields, saveOrder, type OrderFieldFlags } from './orders/save.js';
+import { traceItem, type TraceFlags } from './orders/trace.js';
+import { importOrders, type ImportFlags } from './orders/import.js';
+
+export function register(program: Command, f: Factory): void {
+  const orders = program.command('orders').description('List, create, import and trace orders');
+
+  addListOptions(
+    addOrderFilterOptions(orders.command('list').description('List orders you buy (--buying) or sell (--selling)')),
+  )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  sct orders list --buying --assessment-status failing,pending --created-from 2025-01-01
+  sct orders list --selling --commodity cocoa --no-dds --all -o csv > orders.csv`,
+    )
+    .action(f.action<ListOrdersFlags>((ctx, opts) => listOrders(ctx, opts)));
+
+  orders
+    .command('get')
+    .argument('<id>', 'order id')
+    .description('Show one order and its items')
+    .action(f.action((ctx, _o, [id]) => showOrder(ctx, parseId(id))));
+
+  addOrderFields(orders.command('create').description('Create a purchase order, sale order or batch'), 'create').action(
+    f.action<OrderFieldFlags>((ctx, opts) => saveOrder(ctx, opts)),
+  );
+  addOrderFields(
+    orders.command('update').argument('<id>', 'order id').description('Update an order (only the fields given)'),
+    'update',
+  ).action(f.action<OrderFieldFlags>((ctx, opts, [id]) => saveOrder(ctx, opts, parseId(id))));
+
+  orders
+    .command('delete')
+    .argument('<id>', 'order id')
+    .description('Delete an order (asks for confirmation unless --yes)')
+    .action(f.action((ctx, _o, [id]) => deleteOne(ctx, PATHS.order(parseId(id)), `order ${id}`)));
+
+  addOrderFilterOptions(orders.command('stats').description('Count orders, grouped and by period'))
+    .option('--group-by <fields>', `group the counts, comma-separated (${STATISTICS_GROUP_BY.join(', ')})`)
+    .option('--delimit-by <period>', `count per period: ${STATISTICS_DELIMIT_BY.join(', ')}`)
+    .option('--search <text>', 'free-text search (external ids and tags)')
+    .option('--filter <key=value>', 'any documented query filter, passed through (repeatable)', collect)
+    .addHelpText('after', '\nExample:\n  sct orders stats --buying --group-by assessment_status --delimit-by monthly --created-from 2025-01-01')
+    .action(f.action<StatsFlags>((ctx, opts) => orderStats(ctx, opts)));
+
+  addKindOptions(
+    orders
+      .command('trace')
+      .argument('<order-id>', 'the order holding the item')
+      .description("Trace an order item to other orders and origins (adds to the item's trace)")
+      .option('--item <id>', 'the order item to trace (required)')
+      .option('--to-order <ids>', 'order ids the item comes from, comma-separated')
+      .option('--to-origin <ids>', 'origin ids the item comes from, comma-separated')
+      .option('--replace', 'replace the traced lists given instead of adding to them (an empty value clears one)'),
+    'the order is',
+  )
+    .addHelpText(
+      'after',
+      `
+The order is updated through the purchase endpoint when your company is its buyer, the sale
+endpoint when it is the seller, and the batch endpoint otherwise; --purchase/--sale/--batch
+choose it yourself. Every other item of the order is sent back unchanged.
+
+Example:
+  sct orders trace 42 --item 101 --to-origin 7,8 --to-order 17`,
+    )
+    .action(f.action<TraceFlags>((ctx, opts, [id]) => traceItem(ctx, id, opts)));
+
+  addKindOptions(orders.command('import').description('Create orders from a CSV file (rows sharing external_id are one order)'), 'import as')
+    .option('--file <file>', 'the CSV file (- for stdin)')
+    .option('--report <file>', 'write the per-order result as CSV')
+    .option('--force', 'overwrite an existing --report file')
+    .option('--concurrency <n>', 'orders created at the same time (default 4)')
+    .option('--fresh', 'forget what an earlier run of this file created and send every order')
+    .option('--dry-run', 'check every row and show the orders; send nothing')
+    .addHelpText(
+      'after',
+      `
+Columns: external_id (groups rows into one order), type, order_created_at, order_arrival_at,
+buyer_external_id, seller_external_id, assessment_status, value_chain, border_cross_country_code,
+signed_off_at, tags (| or ; separated); purchase: buyer_company_status, seller_company_id;
+sale: seller_company_status, buyer_company_id; purchase and sale: send_information_request,
+dds_identifiers; batch: company_id, buyer_company_status, seller_company_status,
+buyer_company_id, seller_company_id. Item columns, one item per row: product (your side's
+product; both sides on a batch), buyer_product, seller_product, volume, unit, line_number,
+item_external_id, traced_orders, traced_origins (ids, | or ; separated).
+
+Every row is checked before anything is sent (exit 2 names each bad line and column). A rerun
+of the same file skips the orders already created; exit 3 when some orders were rejected.
+
+Example:
+  sct orders import --purchase --file purchases.csv --report result.csv`,
+    )
+    .action(f.action<ImportFlags>((ctx, opts) => importOrders(ctx, opts)));
+}

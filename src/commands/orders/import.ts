@@ -1,0 +1,345 @@
+// `sct orders import --purchase|--sale|--batch --file orders.csv`: one create per order, rows
+// sharing an external_id being that order's items.
+//
+// The CSV format (header names are case-insensitive; spaces and dashes read as underscores):
+//
+//   Order columns — the same on every row of an order; a blank cell means "as on the other rows":
+//     external_id (required)             groups the rows into orders
+//     type                               order, produced_batch, manufactured_batch, product_chain
+//     order_created_at, order_arrival_at YYYY-MM-DD
+//     buyer_external_id, seller_external_id
+//     assessment_status                  pending, in_progress, passing, failing, mitigated
+//     value_chain                        value chain id
+//     border_cross_country_code          two letters
+//     signed_off_at                      ISO 8601 date-time
+//     tags                               separated by | or ;
+//     buyer_company_status               purchase, batch
+//     seller_company_status              sale, batch
+//     seller_company_id                  purchase, batch
+//     buyer_company_id                   sale, batch
+//     company_id                         batch (required)
+//     send_information_request           purchase, sale: true/false, yes/no, 1/0
+//     dds_identifiers                    purchase, sale: separated by | or ;
+//   Item columns — one item per row; a row whose item cells are all blank adds no item:
+//     product                            the buyer's product on a purchase, the seller's on a
+//                                        sale, both on a batch (ids)
+//     buyer_product, seller_product      a side named explicitly
+//     volume                             a number
+//     unit                               kg, t, m3, …
+//     line_number                        a whole number
+//     item_external_id                   the item's own identifier
+//     traced_orders, traced_origins      ids separated by | or ;
+//
+// Every row is checked before the first request; any error stops the run with exit 2 and
+// names the line and column. Each order is sent with an Idempotency-Key derived from its
+// content, and recorded in a journal as it is created, so a rerun after an interruption skips
+// what went through and resends the rest without duplicates.
+import type { Context } from '../../context.js';
+import type { z } from 'zod';
+import { PATHS } from '../../api/paths.js';
+import { UsageError } from '../../errors.js';
+import { readCsv, RowErrors, type CsvFile } from '../../bulk/csv.js';
+import { runUnits, type Unit } from '../../bulk/runner.js';
+import { Journal } from '../../bulk/journal.js';
+import { checkReportPath, finishBulk } from '../../bulk/report.js';
+import { idempotencyKey } from '../../bulk/idempotency.js';
+import { writeList } from '../../output/format.js';
+import { ORDER_CREATE_SCHEMAS, type OrderItemBody, type OrderKindName } from '../../api/schemas/orders.js';
+import { parseInteger } from '../shared/flags.js';
+import { orderKind } from './filters.js';
+
+type Body = Record<string, unknown>;
+type Conv = 'text' | 'int' | 'number' | 'bool' | 'list' | 'idlist';
+
+const COMMON_ORDER_COLUMNS: Record<string, Conv> = {
+  external_id: 'text',
+  type: 'text',
+  order_created_at: 'text',
+  order_arrival_at: 'text',
+  buyer_external_id: 'text',
+  seller_external_id: 'text',
+  assessment_status: 'text',
+  value_chain: 'int',
+  border_cross_country_code: 'text',
+  signed_off_at: 'text',
+  tags: 'list',
+};
+
+export const ORDER_COLUMNS: Record<OrderKindName, Record<string, Conv>> = {
+  purchase: { ...COMMON_ORDER_COLUMNS, buyer_company_status: 'text', seller_company_id: 'int', send_information_request: 'bool', dds_identifiers: 'list' },
+  sale: { ...COMMON_ORDER_COLUMNS, seller_company_status: 'text', buyer_company_id: 'int', send_information_request: 'bool', dds_identifiers: 'list' },
+  batch: {
+    ...COMMON_ORDER_COLUMNS,
+    company_id: 'int',
+    buyer_company_status: 'text',
+    seller_company_status: 'text',
+    buyer_company_id: 'int',
+    seller_company_id: 'int',
+  },
+};
+
+/** CSV item column → [item field, conversion]. */
+export const ITEM_COLUMNS: Record<string, [keyof OrderItemBody | 'product', Conv]> = {
+  product: ['product', 'int'],
+  buyer_product: ['buyer_product', 'int'],
+  seller_product: ['seller_product', 'int'],
+  volume: ['volume', 'number'],
+  unit: ['unit', 'text'],
+  line_number: ['line_number', 'int'],
+  item_external_id: ['external_id', 'text'],
+  traced_orders: ['trace', 'idlist'],
+  traced_origins: ['trace', 'idlist'],
+};
+
+const LIST_SEPARATOR = /[|;]/;
+
+class CellError extends Error {}
+
+function convert(raw: string, conv: Conv): unknown {
+  switch (conv) {
+    case 'text':
+      return raw;
+    case 'int':
+      if (!/^\d+$/.test(raw) || Number(raw) > 2_147_483_647) throw new CellError(`"${raw}" is not a whole number 0..2147483647`);
+      return Number(raw);
+    case 'number': {
+      const n = Number(raw);
+      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw) || !Number.isFinite(n)) throw new CellError(`"${raw}" is not a number`);
+      return n;
+    }
+    case 'bool': {
+      const v = raw.toLowerCase();
+      if (['true', 'yes', '1', 'y'].includes(v)) return true;
+      if (['false', 'no', '0', 'n'].includes(v)) return false;
+      throw new CellError(`"${raw}" is not true or false`);
+    }
+    case 'list':
+      return raw.split(LIST_SEPARATOR).map((s) => s.trim()).filter(Boolean);
+    case 'idlist':
+      return raw
+        .split(LIST_SEPARATOR)
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((s) => convert(s, 'int'));
+  }
+}
+
+/** Where each body field came from, so a schema error can name the CSV line and column. */
+interface Origin {
+  line: number;
+  column: string;
+}
+
+export interface PlannedOrder {
+  body: Body;
+  /** Order field → where its value came from. */
+  fieldOrigin: Map<string, Origin>;
+  /** Per item: its line and item field → column. */
+  items: Array<{ line: number; columns: Map<string, string> }>;
+}
+
+/**
+ * Groups the rows into orders and validates every one with the kind's create schema. Returns
+ * the units to send, or throws (exit 2) listing every problem with its line and column.
+ */
+export function planImport(csv: CsvFile, kind: OrderKindName): Unit<Body>[] {
+  const orderColumns = ORDER_COLUMNS[kind];
+  // Collected first and reported in line order: a file is fixed top to bottom.
+  const problems: Array<{ line: number; column: string; message: string }> = [];
+  const errors = { add: (line: number, column: string, message: string) => void problems.push({ line, column, message }) };
+  const unknown = csv.columns.filter((c) => !(c in orderColumns) && !(c in ITEM_COLUMNS));
+  if (unknown.length) {
+    const elsewhere = unknown.filter((c) => Object.values(ORDER_COLUMNS).some((cols) => c in cols));
+    const hint = elsewhere.length ? `${elsewhere.join(', ')} ${elsewhere.length > 1 ? 'are' : 'is'} not part of a ${kind} order` : undefined;
+    throw new UsageError(
+      `${csv.name}: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`,
+      {},
+      hint ?? `columns: ${[...Object.keys(orderColumns), ...Object.keys(ITEM_COLUMNS)].join(', ')}`,
+    );
+  }
+  if (!csv.columns.includes('external_id')) throw new UsageError(`${csv.name}: missing column external_id (it groups the rows into orders)`);
+  if (csv.columns.includes('product')) {
+    const own = kind === 'purchase' ? ['buyer_product'] : kind === 'sale' ? ['seller_product'] : ['buyer_product', 'seller_product'];
+    const clash = own.filter((c) => csv.columns.includes(c));
+    if (clash.length) throw new UsageError(`${csv.name}: columns product and ${clash.join(', ')} name the same product on a ${kind} order: keep one`);
+  }
+
+  const orders = new Map<string, PlannedOrder & { lines: number[] }>();
+  for (const row of csv.rows) {
+    const externalId = (row.values.external_id ?? '').trim();
+    if (!externalId) {
+      errors.add(row.line, 'external_id', 'required: it names the order the row belongs to');
+      continue;
+    }
+    let order = orders.get(externalId);
+    if (!order) orders.set(externalId, (order = { body: {}, fieldOrigin: new Map(), items: [], lines: [] }));
+    order.lines.push(row.line);
+
+    for (const [column, conv] of Object.entries(orderColumns)) {
+      const raw = (row.values[column] ?? '').trim();
+      if (!raw) continue;
+      let value: unknown;
+      try {
+        value = convert(raw, conv);
+      } catch (e) {
+        errors.add(row.line, column, (e as Error).message);
+        continue;
+      }
+      const first = order.fieldOrigin.get(column);
+      if (first) {
+        if (JSON.stringify(order.body[column]) !== JSON.stringify(value)) {
+          errors.add(row.line, column, `"${raw}" conflicts with line ${first.line} of order ${externalId} ("${csv.rows.find((r) => r.line === first.line)?.values[column] ?? ''}"): order columns must agree on every row of an order`);
+        }
+        continue;
+      }
+      order.body[column] = value;
+      order.fieldOrigin.set(column, { line: row.line, column });
+    }
+
+    const item: Body = {};
+    const columns = new Map<string, string>();
+    let hasItem = false;
+    for (const [column, [field, conv]] of Object.entries(ITEM_COLUMNS)) {
+      const raw = (row.values[column] ?? '').trim();
+      if (!raw) continue;
+      hasItem = true;
+      let value: unknown;
+      try {
+        value = convert(raw, conv);
+      } catch (e) {
+        errors.add(row.line, column, (e as Error).message);
+        continue;
+      }
+      if (field === 'product') {
+        if (kind !== 'sale') (item.buyer_product = value), columns.set('buyer_product', column);
+        if (kind !== 'purchase') (item.seller_product = value), columns.set('seller_product', column);
+      } else if (field === 'trace') {
+        const trace = (item.trace ??= {}) as Body;
+        trace[column] = value;
+        columns.set(`trace.${column}`, column);
+      } else {
+        item[field] = value;
+        columns.set(field, column);
+      }
+    }
+    if (hasItem) {
+      ((order.body.items ??= []) as Body[]).push(item);
+      order.items.push({ line: row.line, columns });
+    }
+  }
+
+  const units: Unit<Body>[] = [];
+  const schema = ORDER_CREATE_SCHEMAS[kind] as z.ZodType;
+  for (const [externalId, order] of orders) {
+    const result = schema.safeParse(order.body);
+    if (!result.success) {
+      for (const issue of result.error.issues) {
+        const [where, column] = locate(order, issue.path);
+        errors.add(where, column, issue.message);
+      }
+      continue;
+    }
+    units.push({ key: externalId, lines: order.lines, payload: result.data as Body });
+  }
+  const rowErrors = new RowErrors(csv.name);
+  for (const p of problems.sort((a, b) => a.line - b.line)) rowErrors.add(p.line, p.column, p.message);
+  rowErrors.throwIfAny();
+  return units;
+}
+
+/** The CSV line and column a schema issue points at. */
+function locate(order: PlannedOrder & { lines: number[] }, path: PropertyKey[]): [number, string] {
+  if (path[0] === 'items' && typeof path[1] === 'number') {
+    const item = order.items[path[1]];
+    const field = path.slice(2).map(String).join('.');
+    const column = item?.columns.get(field) ?? item?.columns.get(String(path[2] ?? '')) ?? String(path[2] ?? 'item');
+    return [item?.line ?? order.lines[0], column];
+  }
+  const field = String(path[0] ?? 'external_id');
+  const origin = order.fieldOrigin.get(field);
+  return [origin?.line ?? order.lines[0], field];
+}
+
+export interface ImportFlags {
+  purchase?: boolean;
+  sale?: boolean;
+  batch?: boolean;
+  file?: string;
+  report?: string;
+  force?: boolean;
+  concurrency?: string;
+  fresh?: boolean;
+  dryRun?: boolean;
+}
+
+const PLAN_COLUMNS = [
+  { header: 'LINE', path: 'line' },
+  { header: 'EXTERNAL ID', path: 'external_id' },
+  { header: 'TYPE', path: 'type' },
+  { header: 'CREATED', path: 'order_created_at' },
+  { header: 'ITEMS', path: 'items' },
+];
+
+export async function importOrders(ctx: Context, flags: ImportFlags): Promise<void> {
+  const kind = orderKind(flags)!;
+  if (!flags.file) throw new UsageError('--file orders.csv is required (- for stdin)');
+  const concurrency = parseInteger(flags.concurrency ?? '4', '--concurrency', 1, 32)!;
+  checkReportPath(flags.report, flags.force);
+  const csv = await readCsv(flags.file, ctx.io.stdin, ['external_id']);
+  const units = planImport(csv, kind);
+  const rows = csv.rows.length;
+
+  if (flags.dryRun) {
+    ctx.io.info(`${csv.name}: ${units.length} ${kind} order${units.length === 1 ? '' : 's'} from ${rows} row${rows === 1 ? '' : 's'}, all valid; nothing was sent (--dry-run)`);
+    const format = ctx.format();
+    if (format === 'json' || format === 'ndjson') {
+      await writeList(ctx.io, units.map((u) => u.payload), ctx.output(PLAN_COLUMNS));
+    } else {
+      const plan = units.map((u) => ({ line: u.lines.join(' '), external_id: u.key, type: u.payload.type, order_created_at: u.payload.order_created_at, items: Array.isArray(u.payload.items) ? u.payload.items.length : 0 }));
+      await writeList(ctx.io, plan, ctx.output(PLAN_COLUMNS));
+    }
+    return;
+  }
+
+  const settings = ctx.settings();
+  const client = ctx.client();
+  const journal = Journal.open(
+    ctx.config().dir,
+    // The kind is part of the scope: the same file imported as sales is a different set of orders.
+    { command: `orders-import-${kind}`, file: flags.file, baseUrl: client.baseUrl, profile: settings.profile },
+    flags.fresh,
+  );
+  const earlier = units.filter((u) => journal.get(u.key)).length;
+  if (earlier) ctx.io.info(`${earlier} of ${units.length} orders were created by an earlier run and are skipped (--fresh to forget it)`);
+  const toSend = units.length - earlier;
+  if (ctx.io.stderrIsTTY && toSend > 0) {
+    const rl = client.rateLimit;
+    ctx.io.info(`Creating ${toSend} ${kind} orders: ${toSend} requests, ${concurrency} at a time${rl.remaining !== undefined ? ` (rate limit: ${rl.remaining} left this hour)` : ''}`);
+  }
+
+  const path = PATHS.ordersOfKind(kind);
+  const spinner = await ctx.spinner(`Creating ${kind} orders… 0/${units.length}`);
+  let result;
+  try {
+    result = await runUnits(units, {
+      concurrency,
+      signal: ctx.signal,
+      journal,
+      work: async (unit) => {
+        const res = await client.request<{ id?: number } | null>({
+          method: 'POST',
+          path,
+          body: unit.payload,
+          // Same order, same content, same key: a retry or a rerun never creates it twice, and a
+          // corrected row gets a fresh attempt instead of the replayed rejection.
+          idempotencyKey: idempotencyKey('orders-import', kind, client.baseUrl, settings.profile, unit.key, JSON.stringify(unit.payload)),
+        });
+        return { id: res.data?.id };
+      },
+      onProgress: (done, total, failed) => spinner.update(`Creating ${kind} orders… ${done}/${total}${failed ? ` (${failed} failed)` : ''}`),
+    });
+  } finally {
+    spinner.stop();
+  }
+  await finishBulk(ctx, result, { noun: `${kind} orders`, verb: 'created', report: flags.report, journalPath: journal.path });
+}

@@ -1,0 +1,190 @@
+// Creating and updating orders of one kind (purchase, sale, batch) from flags, --item specs,
+// --set and --file; the body is validated with the kind's schema before it is sent.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { PATHS } from '../../api/paths.js';
+import { UsageError } from '../../errors.js';
+import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody, type OrderKindName } from '../../api/schemas/orders.js';
+import { buildBody, validate, type BodyFlags } from '../shared/body.js';
+import { addBodyOptions } from '../shared/crud.js';
+import { collect, parseDate, parseInteger } from '../shared/flags.js';
+import { addKindOptions, orderKind } from './filters.js';
+import { writeOrder } from './view.js';
+
+export interface OrderFieldFlags extends BodyFlags {
+  purchase?: boolean;
+  sale?: boolean;
+  batch?: boolean;
+  externalId?: string;
+  type?: string;
+  orderCreatedAt?: string;
+  orderArrivalAt?: string;
+  buyerExternalId?: string;
+  sellerExternalId?: string;
+  buyerStatus?: string;
+  sellerStatus?: string;
+  assessmentStatus?: string;
+  valueChain?: string;
+  buyerCompanyId?: string;
+  sellerCompanyId?: string;
+  companyId?: string;
+  borderCrossCountryCode?: string;
+  signedOffAt?: string;
+  tag?: string[];
+  sendInformationRequest?: boolean;
+  item?: string[];
+}
+
+export function addOrderFields(cmd: Command, verb: string): Command {
+  return addBodyOptions(
+    addKindOptions(cmd, verb)
+      .option('--external-id <id>', 'your identifier of the order (required on create)')
+      .option('--type <type>', 'order, produced_batch, manufactured_batch or product_chain (required on create)')
+      .option('--order-created-at <date>', 'order date YYYY-MM-DD (required on create)')
+      .option('--order-arrival-at <date>', 'arrival date YYYY-MM-DD')
+      .option('--buyer-external-id <id>', "the buyer's identifier of the order")
+      .option('--seller-external-id <id>', "the seller's identifier of the order")
+      .option('--buyer-status <status>', 'buyer_company_status (purchase, batch)')
+      .option('--seller-status <status>', 'seller_company_status (sale, batch)')
+      .option('--assessment-status <status>', 'pending, in_progress, passing, failing or mitigated')
+      .option('--value-chain <id>', 'value chain id')
+      .option('--buyer-company-id <id>', 'the buying company (sale, batch)')
+      .option('--seller-company-id <id>', 'the selling company (purchase, batch)')
+      .option('--company-id <id>', 'your company id (batch; required on create)')
+      .option('--border-cross-country-code <code>', 'two-letter code of the country where the goods entered the EU')
+      .option('--signed-off-at <datetime>', 'sign-off time (ISO 8601)')
+      .option('--tag <tag>', 'a tag (repeatable; replaces the tags)', collect)
+      .option('--send-information-request', 'ask the counterpart for traceability information (purchase, sale)')
+      .option(
+        '--item <spec>',
+        'an item: product=ID,volume=N,unit=kg[,line=N,external-id=X,id=N] (repeatable; on update the list replaces the items: give id=N to keep an item)',
+        collect,
+      ),
+  ).addHelpText(
+    'after',
+    `
+Items: product= is the buyer's product on a purchase, the seller's on a sale and both on a batch;
+buyer-product= and seller-product= name a side explicitly.
+
+Examples:
+  sct orders create --purchase --type order --external-id PO-1 --order-created-at 2025-03-01 \\
+    --seller-company-id 101 --item product=12,volume=2500,unit=kg
+  sct orders update 42 --sale --seller-status passing --tag eudr --tag q1`,
+  );
+}
+
+/** Flags that name a field the kind's body does not have (the other side sets it). */
+const NOT_FOR: Record<OrderKindName, Array<[keyof OrderFieldFlags, string, string]>> = {
+  purchase: [
+    ['companyId', '--company-id', 'only a batch names its company'],
+    ['buyerCompanyId', '--buyer-company-id', 'on a purchase order you are the buyer'],
+    ['sellerStatus', '--seller-status', 'the seller sets it'],
+  ],
+  sale: [
+    ['companyId', '--company-id', 'only a batch names its company'],
+    ['sellerCompanyId', '--seller-company-id', 'on a sale order you are the seller'],
+    ['buyerStatus', '--buyer-status', 'the buyer sets it'],
+  ],
+  batch: [['sendInformationRequest', '--send-information-request', 'a batch has no counterpart to ask']],
+};
+
+const ITEM_KEYS = ['product', 'buyer-product', 'seller-product', 'volume', 'unit', 'line', 'external-id', 'id'] as const;
+type ItemKey = (typeof ITEM_KEYS)[number];
+const ITEM_ALIASES: Record<string, ItemKey> = { 'line-number': 'line', 'buyer-product-id': 'buyer-product', 'seller-product-id': 'seller-product', 'product-id': 'product' };
+
+/**
+ * One --item spec as a nested item body. `product` is the product on your own side: the
+ * buyer's on a purchase, the seller's on a sale, and both on a batch (a company records a
+ * batch for itself, so it is on both sides).
+ */
+export function parseItem(spec: string, kind: OrderKindName): OrderItemBody {
+  const bad = (why: string) => new UsageError(`invalid --item "${spec}": ${why}`, {}, `an item looks like product=12,volume=2500,unit=kg (keys: ${ITEM_KEYS.join(', ')})`);
+  const seen = new Map<ItemKey, string>();
+  for (const part of spec.split(',')) {
+    if (!part.trim()) continue;
+    const i = part.indexOf('=');
+    if (i <= 0) throw bad(`"${part.trim()}" is not KEY=VALUE`);
+    const raw = part.slice(0, i).trim().toLowerCase().replace(/_/g, '-');
+    const key = (ITEM_ALIASES[raw] ?? raw) as ItemKey;
+    if (!(ITEM_KEYS as readonly string[]).includes(key)) throw bad(`unknown key "${part.slice(0, i).trim()}"`);
+    if (seen.has(key)) throw bad(`${key} is given twice`);
+    const value = part.slice(i + 1).trim();
+    if (!value) throw bad(`${key} needs a value`);
+    seen.set(key, value);
+  }
+  if (seen.size === 0) throw bad('no fields');
+  const int = (key: ItemKey, min = 0) => {
+    const v = seen.get(key)!;
+    if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > 2_147_483_647) throw bad(`${key} "${v}" is not a whole number ${min}..2147483647`);
+    return Number(v);
+  };
+  const item: OrderItemBody = {};
+  if (seen.has('id')) item.id = int('id');
+  if (seen.has('product')) {
+    const own = kind === 'purchase' ? ['buyer-product'] : kind === 'sale' ? ['seller-product'] : ['buyer-product', 'seller-product'];
+    const clash = own.find((k) => seen.has(k as ItemKey));
+    if (clash) throw bad(`product and ${clash} name the same product: give one of them`);
+    const pid = int('product');
+    if (kind !== 'sale') item.buyer_product = pid;
+    if (kind !== 'purchase') item.seller_product = pid;
+  }
+  if (seen.has('buyer-product')) item.buyer_product = int('buyer-product');
+  if (seen.has('seller-product')) item.seller_product = int('seller-product');
+  if (seen.has('volume')) {
+    const v = seen.get('volume')!;
+    const n = Number(v);
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(v) || !Number.isFinite(n)) throw bad(`volume "${v}" is not a number`);
+    item.volume = n;
+  }
+  if (seen.has('unit')) item.unit = seen.get('unit');
+  if (seen.has('line')) item.line_number = int('line');
+  if (seen.has('external-id')) item.external_id = seen.get('external-id');
+  return item;
+}
+
+/** The named flags as body fields; kind-specific ones are refused for the other kinds. */
+export function namedFields(opts: OrderFieldFlags, kind: OrderKindName): Record<string, unknown> {
+  for (const [key, flag, why] of NOT_FOR[kind]) {
+    if (opts[key] !== undefined) throw new UsageError(`${flag} does not apply to a ${kind} order: ${why}`);
+  }
+  const int = (v: string | undefined, flag: string) => parseInteger(v, flag);
+  return {
+    external_id: opts.externalId,
+    type: opts.type,
+    order_created_at: parseDate(opts.orderCreatedAt, '--order-created-at'),
+    order_arrival_at: parseDate(opts.orderArrivalAt, '--order-arrival-at'),
+    buyer_external_id: opts.buyerExternalId,
+    seller_external_id: opts.sellerExternalId,
+    buyer_company_status: opts.buyerStatus,
+    seller_company_status: opts.sellerStatus,
+    assessment_status: opts.assessmentStatus,
+    value_chain: int(opts.valueChain, '--value-chain'),
+    buyer_company_id: int(opts.buyerCompanyId, '--buyer-company-id'),
+    seller_company_id: int(opts.sellerCompanyId, '--seller-company-id'),
+    company_id: int(opts.companyId, '--company-id'),
+    border_cross_country_code: opts.borderCrossCountryCode,
+    signed_off_at: opts.signedOffAt,
+    tags: opts.tag,
+    send_information_request: opts.sendInformationRequest,
+    items: opts.item?.map((spec) => parseItem(spec, kind)),
+  };
+}
+
+export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number): Promise<void> {
+  const kind = orderKind(opts)!;
+  const named = namedFields(opts, kind);
+  const body = await buildBody(opts, named, ctx.io.stdin);
+  if (id !== undefined && Object.keys(body).length === 0) {
+    throw new UsageError('nothing to update: give at least one field flag, --item, --set or --file');
+  }
+  const schema = id === undefined ? ORDER_CREATE_SCHEMAS[kind] : ORDER_UPDATE_SCHEMAS[kind];
+  const valid = validate(schema, body, `${kind} order`);
+  const res = await ctx.client().request<Record<string, unknown> | null>({
+    method: id === undefined ? 'POST' : 'PATCH',
+    path: id === undefined ? PATHS.ordersOfKind(kind) : PATHS.orderOfKind(kind, id),
+    body: valid,
+  });
+  const saved = res.data ?? {};
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${id === undefined ? 'Created' : 'Updated'} ${kind} order ${saved.id ?? id ?? ''}`.trimEnd());
+  await writeOrder(ctx, saved);
+}
