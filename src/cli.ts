@@ -116,6 +116,12 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     controller.abort();
   };
   if (!deps.signal) process.on('SIGINT', onSigint);
+  if (!deps.io) {
+    // `sct … | head`: the reader has gone, so there is nobody left to tell anything to.
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+    });
+  }
   deps.signal?.addEventListener('abort', () => controller.abort(), { once: true });
 
   const program = buildProgram(io);
