@@ -29,6 +29,7 @@ function describeType(expected: string): string {
 /** Maps a zod issue to the message Django REST framework gives for the same mistake. */
 function drfMessage(iss: Issue): string {
   const input = iss.input;
+  if (input === undefined && iss.code !== 'custom') return 'This field is required.';
   switch (iss.code) {
     case 'invalid_type':
       if (input === undefined) return 'This field is required.';
