@@ -1,0 +1,257 @@
+// sct orders list/get/stats/delete as a user runs them: the built binary against the sandbox,
+// asserting on the query strings the sandbox received.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { removeDir, sctFor, tempDir } from '../helpers/sct.js';
+
+const OWNER = 'sct_demo_owner_cacao';
+let sb: Sandbox;
+let dir: string;
+let sct: ReturnType<typeof sctFor>;
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0 });
+});
+afterAll(async () => {
+  await sb?.close();
+});
+beforeEach(() => {
+  dir = tempDir();
+  sct = sctFor(sb.url, OWNER, dir);
+  sb.requests.length = 0;
+  return () => removeDir(dir);
+});
+
+const queryOf = (i = 0) => new URLSearchParams(sb.requests[i].query);
+
+async function api(path: string): Promise<any> {
+  const r = await fetch(sb.url + path, { headers: { Authorization: `Bearer ${OWNER}` } });
+  return r.json();
+}
+
+/** Runs each argument list (in parallel) and expects exit 2, a message, and nothing sent. */
+async function expectUsageErrors(cases: Array<[string[], RegExp | string]>): Promise<void> {
+  const results = await Promise.all(cases.map(([args]) => sct(args)));
+  results.forEach((r, i) => {
+    expect(r.exitCode, `${cases[i][0].join(' ')}: ${r.stderr}`).toBe(2);
+    expect(r.stderr).toMatch(cases[i][1]);
+  });
+  expect(sb.requests).toHaveLength(0);
+}
+
+describe('orders list', () => {
+  it('maps every named filter (buying) to its query parameter', async () => {
+    const r = await sct([
+      'orders', 'list', '--buying', '-o', 'json',
+      '--type', 'order',
+      '--buyer-status', 'draft',
+      '--seller-status', 'pending',
+      '--assessment-status', 'passing',
+      '--created-from', '2024-01-01', '--created-to', '2025-12-31',
+      '--arrival-from', '2024-02-01', '--arrival-to', '2026-01-31',
+      '--value-chain', '1',
+      '--tag', 'eudr',
+      '--commodity', 'cocoa',
+      '--no-dds',
+      '--traced-origin', '3',
+      '--limit', '5', '--ordering=-order_created_at', '--search', 'PO', '--filter', 'items__unit=kg',
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toBeInstanceOf(Array);
+    expect(sb.requests).toHaveLength(1);
+    expect(sb.requests[0]).toMatchObject({ method: 'GET', path: '/api/orders', status: 200 });
+    expect(Object.fromEntries(queryOf())).toEqual({
+      order_action: 'buying',
+      type: 'order',
+      buyer_company_status: 'draft',
+      seller_company_status: 'pending',
+      assessment_status: 'passing',
+      order_created_at__gte: '2024-01-01',
+      order_created_at__lte: '2025-12-31',
+      order_arrival_at__gte: '2024-02-01',
+      order_arrival_at__lte: '2026-01-31',
+      value_chain: '1',
+      tags__name: 'eudr',
+      items__buyer_product__commodity: 'cocoa',
+      due_diligence_statements__isnull: 'true',
+      items__traced_origins: '3',
+      ordering: '-order_created_at',
+      search: 'PO',
+      items__unit: 'kg',
+      limit: '5',
+      offset: '0',
+    });
+  });
+
+  it('sends lists as __in and the seller side when selling', async () => {
+    const r = await sct([
+      'orders', 'list', '--selling', '-o', 'json',
+      '--type', 'order,produced_batch',
+      '--buyer-status', 'draft,closed',
+      '--seller-status', 'pending,passing',
+      '--assessment-status', 'passing,failing',
+      '--tag', 'eudr,organic',
+      '--commodity', 'cocoa,coffee',
+      '--has-dds',
+      '--traced-origin', '3,4',
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const q = Object.fromEntries(queryOf());
+    expect(q).toMatchObject({
+      order_action: 'selling',
+      type__in: 'order,produced_batch',
+      buyer_company_status__in: 'draft,closed',
+      seller_company_status__in: 'pending,passing',
+      assessment_status__in: 'passing,failing',
+      tags__name__in: 'eudr,organic',
+      items__seller_product__commodity__in: 'cocoa,coffee',
+      due_diligence_statements__isnull: 'false',
+      items__traced_origins__in: '3,4',
+    });
+    expect(q).not.toHaveProperty('items__buyer_product__commodity__in');
+  });
+
+  it('checks every flag locally: exit 2 and nothing sent', async () => {
+    await expectUsageErrors([
+      [['orders', 'list'], '--buying or --selling is required'],
+      [['orders', 'list', '--buying', '--selling'], 'not both'],
+      [['orders', 'list', '--buying', '--type', 'invoice'], /invalid --type "invoice": allowed values are order, produced_batch/],
+      [['orders', 'list', '--buying', '--buyer-status', 'draft,done'], /invalid --buyer-status "done": allowed values are draft, waiting_for_supplier/],
+      [['orders', 'list', '--buying', '--seller-status', 'ok'], /invalid --seller-status "ok"/],
+      [['orders', 'list', '--buying', '--assessment-status', 'green'], /invalid --assessment-status "green": allowed values are pending/],
+      [['orders', 'list', '--buying', '--created-from', '2025-13-01'], /invalid --created-from "2025-13-01": expected a date YYYY-MM-DD/],
+      [['orders', 'list', '--buying', '--arrival-to', 'tomorrow'], /invalid --arrival-to "tomorrow"/],
+      [['orders', 'list', '--buying', '--value-chain', 'abc'], /invalid --value-chain "abc"/],
+      [['orders', 'list', '--buying', '--commodity', 'gold'], /invalid --commodity "gold": allowed values are cattle, cocoa/],
+      [['orders', 'list', '--buying', '--has-dds', '--no-dds'], '--has-dds or --no-dds'],
+      [['orders', 'list', '--buying', '--traced-origin', '1,x'], /invalid --traced-origin "x"/],
+      [['orders', 'list', '--buying', '--limit', '0'], /invalid --limit 0/],
+    ]);
+  });
+
+  it('prints a table with the counterpart of the perspective', async () => {
+    const [buying, selling] = await Promise.all([
+      sct(['orders', 'list', '--buying', '--limit', '3']),
+      sct(['orders', 'list', '--selling', '--limit', '3']),
+    ]);
+    expect(buying.exitCode, buying.stderr).toBe(0);
+    const lines = buying.stdout.trimEnd().split('\n');
+    expect(lines[0].split(/\s{2,}/)).toEqual(['ID', 'EXTERNAL ID', 'TYPE', 'SELLER', 'BUYER STATUS', 'SELLER STATUS', 'ASSESSMENT', 'CREATED', 'ITEMS', 'DDS']);
+    expect(lines).toHaveLength(4);
+    const bought = await api('/orders?order_action=buying&limit=3');
+    expect(buying.stdout).toContain(bought.results[0].seller_company.name);
+    expect(selling.stdout.split('\n')[0]).toMatch(/^ID\s+EXTERNAL ID\s+TYPE\s+BUYER\s+BUYER STATUS/);
+  });
+
+  it('prints JSON exactly as the API returned it, and CSV and NDJSON', async () => {
+    const [json, csv, ndjson] = await Promise.all([
+      sct(['orders', 'list', '--buying', '--limit', '4', '-o', 'json']),
+      sct(['orders', 'list', '--buying', '--limit', '4', '-o', 'csv']),
+      sct(['orders', 'list', '--buying', '--limit', '4', '-o', 'ndjson']),
+    ]);
+    const expected = (await api('/orders?order_action=buying&limit=4')).results;
+    expect(JSON.parse(json.stdout)).toEqual(expected);
+    expect(ndjson.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(expected);
+    const records = parse(csv.stdout, { columns: true }) as Record<string, string>[];
+    expect(records.map((r) => Number(r.id))).toEqual(expected.map((o: any) => o.id));
+    expect(records[0]['seller_company.name']).toBe(expected[0].seller_company.name);
+  });
+
+  it('follows the pages with --all', async () => {
+    const r = await sct(['orders', 'list', '--buying', '--all', '--page-size', '40', '--type', 'order', '-o', 'ndjson']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const requests = sb.requests.length;
+    const count = (await api('/orders?order_action=buying&type=order&limit=1')).count;
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(count);
+    expect(requests).toBe(Math.ceil(count / 40));
+  });
+});
+
+describe('orders get', () => {
+  it('shows the order, its border country as flag and name, and a table of its items', async () => {
+    const list = await api('/orders?order_action=buying&limit=100');
+    const order = list.results.find((o: any) => o.items.length >= 2 && o.border_cross_country);
+    sb.requests.length = 0;
+    const r = await sct(['orders', 'get', String(order.id)]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^ID\\s+${order.id}$`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^EXTERNAL ID\\s+${order.external_id}$`, 'm'));
+    expect(r.stdout).toContain(`${order.border_cross_country.flag} ${order.border_cross_country.name}`);
+    expect(r.stdout).toMatch(new RegExp(`^SELLER\\s+${order.seller_company.name.replace(/[()]/g, '\\$&')}$`, 'm'));
+    const [, itemsPart] = r.stdout.split(`ITEMS (${order.items.length})\n`);
+    const itemLines = itemsPart.trimEnd().split('\n');
+    expect(itemLines[0]).toMatch(/^ID\s+LINE\s+EXTERNAL ID\s+BUYER PRODUCT/);
+    expect(itemLines).toHaveLength(order.items.length + 1);
+    for (const it of order.items) expect(itemsPart).toContain(it.external_id);
+    expect(sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /api/orders/${order.id}`]);
+  });
+
+  it('prints the whole object with -o json; an unknown id exits 1', async () => {
+    const [json, missing, bad] = await Promise.all([
+      sct(['orders', 'get', '1', '-o', 'json']),
+      sct(['orders', 'get', '999999']),
+      sct(['orders', 'get', 'abc']),
+    ]);
+    expect(JSON.parse(json.stdout)).toEqual(await api('/orders/1'));
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toContain('404');
+    expect(bad.exitCode).toBe(2);
+  });
+});
+
+describe('orders stats', () => {
+  it('sends group_by once per value and shows only the grouped columns', async () => {
+    const r = await sct(['orders', 'stats', '--buying', '--group-by', 'type,assessment_status', '--created-from', '2025-01-01', '--tag', 'eudr']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(sb.requests[0].path).toBe('/api/orders/statistics');
+    const q = queryOf();
+    expect(q.getAll('group_by')).toEqual(['type', 'assessment_status']);
+    expect(q.get('order_action')).toBe('buying');
+    expect(q.get('order_created_at__gte')).toBe('2025-01-01');
+    expect(q.get('tags__name')).toBe('eudr');
+    expect(q.has('limit')).toBe(false);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0].split(/\s{2,}/)).toEqual(['TYPE', 'ASSESSMENT', 'ORDERS']);
+    const expected = await api(`/orders/statistics?${sb.requests[0].query}`);
+    expect(lines).toHaveLength(expected.length + 1);
+    const total = lines.slice(1).reduce((s, l) => s + Number(l.split(/\s+/).pop()), 0);
+    expect(total).toBe(expected.reduce((s: number, x: any) => s + x.order_count, 0));
+  });
+
+  it('counts per period, prints JSON as returned, and checks group_by locally', async () => {
+    const [table, json] = await Promise.all([
+      sct(['orders', 'stats', '--selling', '--delimit-by', 'yearly']),
+      sct(['orders', 'stats', '--selling', '--delimit-by', 'monthly', '--group-by', 'value_chain_id', '-o', 'json']),
+    ]);
+    expect(table.exitCode, table.stderr).toBe(0);
+    expect(table.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['DATE', 'ORDERS']);
+    const jsonReq = sb.requests.find((q) => q.query.includes('monthly'))!;
+    expect(JSON.parse(json.stdout)).toEqual(await api(`/orders/statistics?${jsonReq.query}`));
+    sb.requests.length = 0;
+    await expectUsageErrors([
+      [['orders', 'stats', '--buying', '--group-by', 'country'], /invalid --group-by "country": allowed values are assessment_status, buyer_company_status, seller_company_status, type, value_chain_id/],
+      [['orders', 'stats', '--buying', '--delimit-by', 'weekly'], /invalid --delimit-by "weekly": allowed values are daily, monthly, yearly/],
+      [['orders', 'stats', '--group-by', 'type'], '--buying or --selling is required'],
+      [['orders', 'stats', '--buying', '--limit', '5'], /unknown option '--limit'/],
+    ]);
+  });
+});
+
+describe('orders delete', () => {
+  it('needs --yes without a terminal, then deletes', async () => {
+    const mine = (await api('/orders?order_action=buying&limit=20')).results.find((o: any) => o.company_id === 1 && o.id !== 1);
+    const id = String(mine.id);
+    sb.requests.length = 0;
+    const no = await sct(['orders', 'delete', id]);
+    expect(no.exitCode).toBe(2);
+    expect(no.stderr).toContain('confirm with --yes');
+    expect(sb.requests).toHaveLength(0);
+
+    const yes = await sct(['orders', 'delete', id, '--yes']);
+    expect(yes.exitCode, yes.stderr).toBe(0);
+    expect(yes.stderr).toContain(`Deleted order ${id}`);
+    expect(sb.requests.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([`DELETE /api/orders/${id} 204`]);
+    expect((await sct(['orders', 'get', id])).exitCode).toBe(1);
+  });
+});
