@@ -19,11 +19,9 @@ import { addListOptions, listQuery, runList, type ListFlags } from './shared/lis
 import { addBodyOptions, deleteOne, parseId, saveOne, showOne } from './shared/crud.js';
 import { parseDate, parseEnumList, parseIdList, parseInteger } from './shared/flags.js';
 import { zodFieldErrors, type BodyFlags } from './shared/body.js';
-import { readCsv, RowErrors, type CsvRow } from '../bulk/csv.js';
-import { Journal } from '../bulk/journal.js';
-import { runUnits, type RunResult, type Unit } from '../bulk/runner.js';
-import { checkReportPath, finishBulk } from '../bulk/report.js';
-import { idempotencyKey } from '../bulk/idempotency.js';
+// The bulk machinery is loaded by `import` only: list, get and the rest start faster without it.
+import type { CsvRow, RowErrors } from '../bulk/csv.js';
+import type { RunResult, Unit } from '../bulk/runner.js';
 import { UsageError } from '../errors.js';
 
 export interface ListOriginsOptions extends ListFlags {
@@ -243,10 +241,11 @@ const REQUIRED_COLUMNS = ['name', 'country_code'];
  */
 export function originFromRow(row: CsvRow, errors: RowErrors): OriginCreate | undefined {
   const v = (col: string) => row.values[col]?.trim() ?? '';
+  const problems: Array<[string, string]> = [];
   const reported = new Set<string>();
   const add = (column: string, message: string) => {
     reported.add(column);
-    errors.add(row.line, column, message);
+    problems.push([column, message]);
   };
   const body: Record<string, unknown> = { name: v('name'), country_code: v('country_code') };
   if (!body.name) add('name', 'required');
@@ -282,7 +281,11 @@ export function originFromRow(row: CsvRow, errors: RowErrors): OriginCreate | un
       if (!reported.has(field)) for (const m of messages) add(field, m);
     }
   }
-  return reported.size === 0 && parsed.success ? parsed.data : undefined;
+  // Reported in the file's column order, so a row's messages read left to right.
+  const rank = (c: string) => (IMPORT_COLUMNS as readonly string[]).indexOf(c) >>> 0;
+  problems.sort((a, b) => rank(a[0]) - rank(b[0]));
+  for (const [column, message] of problems) errors.add(row.line, column, message);
+  return problems.length === 0 && parsed.success ? parsed.data : undefined;
 }
 
 /**
@@ -322,6 +325,13 @@ export function originUnits(rows: CsvRow[], errors: RowErrors): Unit<OriginCreat
 const GENERATION_KEY = '#generation';
 
 export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): Promise<void> {
+  const [{ readCsv, RowErrors }, { Journal }, { runUnits }, { checkReportPath, finishBulk }, { idempotencyKey }] = await Promise.all([
+    import('../bulk/csv.js'),
+    import('../bulk/journal.js'),
+    import('../bulk/runner.js'),
+    import('../bulk/report.js'),
+    import('../bulk/idempotency.js'),
+  ]);
   checkReportPath(opts.report, opts.force);
   const concurrency = parseInteger(opts.concurrency ?? '4', '--concurrency', 1, 16)!;
   const csv = await readCsv(opts.file, ctx.io.stdin, REQUIRED_COLUMNS);
