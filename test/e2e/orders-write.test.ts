@@ -1,0 +1,244 @@
+// sct orders create/update/trace against the sandbox: the bodies it sends per kind, the local
+// checks that stop a bad body before anything is sent, and tracing that keeps other items.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { removeDir, sctFor, tempDir } from '../helpers/sct.js';
+
+const OWNER = 'sct_demo_owner_cacao'; // Brussels Cacao, company 1
+const TRADER = 'sct_demo_owner_trader'; // Hanseatic Trading, company 2
+let sb: Sandbox;
+let dir: string;
+let sct: ReturnType<typeof sctFor>;
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0 });
+});
+afterAll(async () => {
+  await sb?.close();
+});
+beforeEach(() => {
+  dir = tempDir();
+  sct = sctFor(sb.url, OWNER, dir);
+  sb.requests.length = 0;
+  return () => removeDir(dir);
+});
+
+const bodyOf = (i = 0) => JSON.parse(sb.requests[i].body);
+const sent = () => sb.requests.map((q) => `${q.method} ${q.path}`);
+
+async function api(path: string, token = OWNER): Promise<any> {
+  const r = await fetch(sb.url + path, { headers: { Authorization: `Bearer ${token}` } });
+  return r.json();
+}
+
+/** A product of the company (the sandbox checks each side's product belongs to that side). */
+async function productOf(token: string): Promise<number[]> {
+  return (await api('/products?limit=3', token)).results.map((p: any) => p.id);
+}
+
+async function expectUsageErrors(cases: Array<[string[], RegExp | string, string?]>): Promise<void> {
+  const results = await Promise.all(cases.map(([args, , input]) => sct(args, { input })));
+  results.forEach((r, i) => {
+    expect(r.exitCode, `${cases[i][0].join(' ')}: ${r.stderr}`).toBe(2);
+    expect(r.stderr).toMatch(cases[i][1]);
+  });
+  expect(sb.requests).toHaveLength(0);
+}
+
+let purchaseId: number;
+
+describe('orders create', () => {
+  it('creates a purchase order with items from flags', async () => {
+    const [p1, p2] = await productOf(OWNER);
+    sb.requests.length = 0;
+    const r = await sct([
+      'orders', 'create', '--purchase',
+      '--type', 'order', '--external-id', 'E2E-PO-1', '--order-created-at', '2025-03-01', '--order-arrival-at', '2025-03-20',
+      '--seller-company-id', '101', '--buyer-status', 'draft', '--assessment-status', 'pending', '--value-chain', '3',
+      '--seller-external-id', 'INV-9', '--border-cross-country-code', 'BE', '--signed-off-at', '2025-03-02T10:00:00Z',
+      '--tag', 'eudr', '--tag', 'q1', '--send-information-request',
+      '--item', `product=${p1},volume=2500,unit=kg,line=1,external-id=E2E-PO-1-A`,
+      '--item', `product=${p2},volume=12.5,unit=t`,
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(sent()).toEqual(['POST /api/orders/purchase']);
+    expect(sb.requests[0].headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(bodyOf()).toEqual({
+      external_id: 'E2E-PO-1',
+      type: 'order',
+      order_created_at: '2025-03-01',
+      order_arrival_at: '2025-03-20',
+      seller_external_id: 'INV-9',
+      buyer_company_status: 'draft',
+      assessment_status: 'pending',
+      value_chain: 3,
+      seller_company_id: 101,
+      border_cross_country_code: 'BE',
+      signed_off_at: '2025-03-02T10:00:00Z',
+      tags: ['eudr', 'q1'],
+      send_information_request: true,
+      items: [
+        { buyer_product: p1, volume: 2500, unit: 'kg', line_number: 1, external_id: 'E2E-PO-1-A' },
+        { buyer_product: p2, volume: 12.5, unit: 't' },
+      ],
+    });
+    expect(r.stderr).toMatch(/Created purchase order \d+/);
+    expect(r.stdout).toMatch(/^EXTERNAL ID\s+E2E-PO-1$/m);
+    expect(r.stdout).toContain('ITEMS (2)');
+    expect(r.stdout).toMatch(/^BORDER CROSSING\s+\S+ Belgium$/m);
+    purchaseId = Number(/Created purchase order (\d+)/.exec(r.stderr)![1]);
+  });
+
+  it('creates a sale (product = the seller product) and a batch (both sides) from --file and --set', async () => {
+    const [p1] = await productOf(OWNER);
+    sb.requests.length = 0;
+    const file = join(dir, 'body.json');
+    writeFileSync(file, JSON.stringify({ type: 'order', external_id: 'FROM-FILE', order_created_at: '2025-01-01', custom: { keep: true } }));
+    const [sale, batch] = await Promise.all([
+      sct(['orders', 'create', '--sale', '--file', file, '--external-id', 'E2E-SO-1', '--buyer-company-id', '110', '--seller-status', 'pending', '--item', `product=${p1},volume=1,unit=kg`, '-o', 'json']),
+      sct(
+        ['orders', 'create', '--batch', '--file', '-', '--company-id', '1', '--buyer-company-id', '1', '--seller-company-id', '1', '--set', 'tags=["lot-7"]', '--item', `product=${p1},volume=3,unit=kg`, '-o', 'json'],
+        { input: JSON.stringify({ type: 'produced_batch', external_id: 'E2E-B-1', order_created_at: '2025-02-01' }) },
+      ),
+    ]);
+    expect(sale.exitCode, sale.stderr).toBe(0);
+    expect(batch.exitCode, batch.stderr).toBe(0);
+    const saleReq = sb.requests.find((q) => q.path === '/api/orders/sale')!;
+    const batchReq = sb.requests.find((q) => q.path === '/api/orders/batch')!;
+    expect(JSON.parse(saleReq.body)).toEqual({
+      type: 'order',
+      external_id: 'E2E-SO-1',
+      order_created_at: '2025-01-01',
+      custom: { keep: true },
+      buyer_company_id: 110,
+      seller_company_status: 'pending',
+      items: [{ seller_product: p1, volume: 1, unit: 'kg' }],
+    });
+    expect(JSON.parse(batchReq.body)).toEqual({
+      type: 'produced_batch',
+      external_id: 'E2E-B-1',
+      order_created_at: '2025-02-01',
+      company_id: 1,
+      buyer_company_id: 1,
+      seller_company_id: 1,
+      tags: ['lot-7'],
+      items: [{ buyer_product: p1, seller_product: p1, volume: 3, unit: 'kg' }],
+    });
+    const saved = JSON.parse(batch.stdout);
+    expect(saved).toMatchObject({ external_id: 'E2E-B-1', type: 'produced_batch', tags: ['lot-7'] });
+    expect(saved.items[0]).toMatchObject({ buyer_product: p1, seller_product: p1, volume: 3 });
+  });
+
+  it('checks kinds, items and fields locally: exit 2 and nothing sent', async () => {
+    await expectUsageErrors([
+      [['orders', 'create', '--external-id', 'X'], 'one of --purchase, --sale or --batch is required'],
+      [['orders', 'create', '--purchase', '--sale', '--external-id', 'X'], 'not --purchase and --sale'],
+      [['orders', 'create', '--purchase', '--external-id', 'X'], /invalid purchase order\n\s+type: required\n\s+order_created_at: required/],
+      [['orders', 'create', '--batch', '--type', 'order', '--external-id', 'X', '--order-created-at', '2025-01-01'], /(?=[\s\S]*company_id: required)(?=[\s\S]*tags: required)/],
+      [['orders', 'create', '--purchase', '--item', 'product=1,volume=lots'], 'invalid --item "product=1,volume=lots": volume "lots" is not a number'],
+      [['orders', 'create', '--purchase', '--item', 'product=1,weight=3'], 'invalid --item "product=1,weight=3": unknown key "weight"'],
+      [['orders', 'create', '--purchase', '--item', 'product'], '"product" is not KEY=VALUE'],
+      [['orders', 'create', '--purchase', '--type', 'order', '--external-id', 'X', '--order-created-at', '2025-01-01', '--buyer-status', 'happy'], /buyer_company_status: Invalid option/],
+      [['orders', 'create', '--purchase', '--company-id', '1'], '--company-id does not apply to a purchase order'],
+      [['orders', 'create', '--sale', '--buyer-status', 'draft'], '--buyer-status does not apply to a sale order'],
+      [['orders', 'create', '--sale', '--order-created-at', '2025-02-30'], 'invalid --order-created-at "2025-02-30"'],
+      [['orders', 'create', '--sale', '--type', 'order', '--external-id', 'x'.repeat(256), '--order-created-at', '2025-01-01'], /external_id: Too big/],
+      [['orders', 'create', '--batch', '--type', 'order', '--external-id', 'X', '--order-created-at', '2025-01-01', '--company-id', '1', '--tag', ''], /tags\[0\]: tags must be non-empty strings/],
+      [['orders', 'create', '--sale', '--type', 'order', '--external-id', 'X', '--order-created-at', '2025-01-01', '--set', 'items=[{"volume":"ten"}]'], /items\[0\]\.volume/],
+      [['orders', 'create', '--sale', '--file', '-'], 'stdin is not valid JSON', '{nope'],
+      [['orders', 'update', '5', '--sale'], 'nothing to update'],
+      [['orders', 'update', '5', '--sale', '--border-cross-country-code', 'BEL'], /border_cross_country_code: at most 2 characters/],
+    ]);
+  });
+
+  it('reports the API rejection with exit 1 and its field errors', async () => {
+    const r = await sct(['orders', 'create', '--purchase', '--type', 'order', '--external-id', 'E2E-PO-1', '--order-created-at', '2025-03-01']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('400 Bad Request on POST /orders/purchase');
+    expect(r.stderr).toContain('external_id: order with this external id already exists.');
+  });
+});
+
+describe('orders update', () => {
+  it('PATCHes the kind endpoint with only the fields given', async () => {
+    const order = await api(`/orders/${purchaseId}`);
+    sb.requests.length = 0;
+    const r = await sct(['orders', 'update', String(purchaseId), '--purchase', '--buyer-status', 'ready_for_review', '--tag', 'audited', '--item', `id=${order.items[0].id},volume=3000`, '--item', `id=${order.items[1].id}`, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(sent()).toEqual([`PATCH /api/orders/purchase/${purchaseId}`]);
+    expect(bodyOf()).toEqual({ buyer_company_status: 'ready_for_review', tags: ['audited'], items: [{ id: order.items[0].id, volume: 3000 }, { id: order.items[1].id }] });
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: purchaseId, buyer_company_status: 'ready_for_review', tags: ['audited'] });
+  });
+
+  it('updates a sale and a batch through their own endpoints', async () => {
+    const sale = (await api('/orders?order_action=selling&ordering=-id&limit=5')).results.find((o: any) => o.external_id === 'E2E-SO-1');
+    const batch = (await api('/orders?order_action=buying&ordering=-id&limit=5')).results.find((o: any) => o.external_id === 'E2E-B-1');
+    sb.requests.length = 0;
+    const [s, b] = await Promise.all([
+      sct(['orders', 'update', String(sale.id), '--sale', '--seller-status', 'passing']),
+      sct(['orders', 'update', String(batch.id), '--batch', '--type', 'product_chain', '--set', 'order_arrival_at=null']),
+    ]);
+    expect(s.exitCode, s.stderr).toBe(0);
+    expect(b.exitCode, b.stderr).toBe(0);
+    expect(sent().sort()).toEqual([`PATCH /api/orders/batch/${batch.id}`, `PATCH /api/orders/sale/${sale.id}`].sort());
+    expect(JSON.parse(sb.requests.find((q) => q.path.includes('/batch/'))!.body)).toEqual({ type: 'product_chain', order_arrival_at: null });
+  });
+});
+
+describe('orders trace', () => {
+  it('adds to one item, keeps the other items, PATCHes through the buyer side', async () => {
+    const before = await api(`/orders/${purchaseId}`);
+    const [first, second] = before.items;
+    sb.requests.length = 0;
+    const r = await sct(['orders', 'trace', String(purchaseId), '--item', String(first.id), '--to-origin', '1,2', '--to-order', '5']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(sent()).toEqual([`GET /api/orders/${purchaseId}`, 'GET /api/accounts/me', `PATCH /api/orders/purchase/${purchaseId}`]);
+    const body = bodyOf(2);
+    expect(body.items.map((i: any) => i.id)).toEqual([first.id, second.id]);
+    expect(body.items[0].trace).toEqual({ traced_orders: [5], traced_origins: [1, 2] });
+    expect(r.stdout).toMatch(/^TRACED TO ORIGINS\s+1, 2$/m);
+
+    // A second trace adds; --replace sets the list.
+    const again = await sct(['orders', 'trace', String(purchaseId), '--item', String(first.id), '--to-origin', '3', '--purchase', '-o', 'json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).trace).toEqual({ traced_orders: [5], traced_origins: [1, 2, 3] });
+    const replaced = await sct(['orders', 'trace', String(purchaseId), '--item', String(first.id), '--to-origin', '4', '--to-order', '', '--replace', '--purchase', '-o', 'json']);
+    expect(JSON.parse(replaced.stdout).trace).toEqual({ traced_orders: [], traced_origins: [4] });
+
+    const after = await api(`/orders/${purchaseId}`);
+    const strip = (it: any) => ({ ...it, updated_at: undefined });
+    expect(strip(after.items[1])).toEqual(strip(second));
+    const { trace: _t, traced_order_count: _a, traced_origin_count: _b, updated_at: _u, ...rest } = after.items[0];
+    const { trace: _t2, traced_order_count: _a2, traced_origin_count: _b2, updated_at: _u2, ...restBefore } = first;
+    expect(rest).toEqual(restBefore);
+  });
+
+  it('PATCHes through the sale endpoint when the company is the seller', async () => {
+    const trader = sctFor(sb.url, TRADER, dir);
+    const sale = (await api('/orders?order_action=selling&limit=20', TRADER)).results.find((o: any) => o.seller_company_id === 2 && o.buyer_company_id !== 2 && o.items.length > 1);
+    const origin = (await api('/origins?limit=1', TRADER)).results[0].id;
+    sb.requests.length = 0;
+    const r = await trader(['orders', 'trace', String(sale.id), '--item', String(sale.items[1].id), '--to-origin', String(origin)]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(sent()[2]).toBe(`PATCH /api/orders/sale/${sale.id}`);
+    expect(bodyOf(2).items).toHaveLength(sale.items.length);
+    expect(bodyOf(2).items[1].trace.traced_origins).toContain(origin);
+  });
+
+  it('stops before any PATCH when the item is not in the order, and checks flags first', async () => {
+    const r = await sct(['orders', 'trace', String(purchaseId), '--item', '999999', '--to-origin', '1']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`item 999999 is not an item of order ${purchaseId}`);
+    expect(sent()).toEqual([`GET /api/orders/${purchaseId}`]);
+    sb.requests.length = 0;
+    await expectUsageErrors([
+      [['orders', 'trace', '5', '--to-origin', '1'], '--item ITEM_ID is required'],
+      [['orders', 'trace', '5', '--item', '1'], 'give --to-order IDS and/or --to-origin IDS'],
+      [['orders', 'trace', '5', '--item', '1', '--to-origin', 'a,b'], 'invalid --to-origin "a"'],
+      [['orders', 'trace', '5', '--item', '1', '--to-order', '5'], 'cannot be traced to itself'],
+      [['orders', 'trace', '5', '--item', '1', '--to-order', '6', '--sale', '--batch'], 'not --sale and --batch'],
+    ]);
+  });
+});
