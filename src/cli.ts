@@ -3,7 +3,7 @@
 // client, formatters, prompts it needs) is imported only when that group runs.
 import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from './version.js';
-import { createIO, loadColor, type IOStreams } from './output/iostreams.js';
+import { createIO, loadColor, type IOStreams, type IOOptions } from './output/iostreams.js';
 import { exitCodeFor, SctError, isAbortError } from './errors.js';
 import { createFactory, type Register, type Factory } from './commands/shared/command.js';
 import type { Prompter } from './prompt.js';
@@ -34,7 +34,8 @@ const VALUE_FLAGS = new Set(['-o', '--output', '--columns', '--profile', '--base
 
 export interface MainDeps {
   env?: NodeJS.ProcessEnv;
-  io?: IOStreams;
+  /** Streams and terminal facts (tests pass fakes); colour, quiet and verbose still follow the flags. */
+  streams?: Omit<IOOptions, 'noColor' | 'quiet' | 'verbose'>;
   prompter?: Prompter;
   signal?: AbortSignal;
   /** Passed to the API client (tests: fast retries). */
@@ -105,18 +106,23 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   const env = deps.env ?? process.env;
   const controller = new AbortController();
   const noColor = argv.includes('--no-color');
-  const io =
-    deps.io ??
-    createIO({ noColor, quiet: argv.includes('-q') || argv.includes('--quiet'), verbose: argv.includes('-v') || argv.includes('--verbose') }, env);
+  const io = createIO(
+    { ...deps.streams, noColor, quiet: argv.includes('-q') || argv.includes('--quiet'), verbose: argv.includes('-v') || argv.includes('--verbose') },
+    env,
+  );
 
-  let interrupts = 0;
+  let firstInterrupt = 0;
   const onSigint = () => {
     // First Ctrl-C: let the command stop cleanly and report; a second one exits at once.
-    if (++interrupts > 1) process.exit(130);
+    // A SIGINT re-raised within moments of the first is not a person pressing again: conf's
+    // atomic-write library re-sends the signal to the process after its own clean-up.
+    const now = Date.now();
+    if (firstInterrupt && now - firstInterrupt > 300) process.exit(130);
+    if (!firstInterrupt) firstInterrupt = now;
     controller.abort();
   };
   if (!deps.signal) process.on('SIGINT', onSigint);
-  if (!deps.io) {
+  if (!deps.streams) {
     // `sct … | head`: the reader has gone, so there is nobody left to tell anything to.
     process.stdout.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EPIPE') process.exit(0);

@@ -3,7 +3,7 @@ import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { runSct, sctFor, tempDir, removeDir } from '../helpers/sct.js';
+import { runSct, sctFor, spawnSct, tempDir, removeDir } from '../helpers/sct.js';
 
 const OWNER = 'sct_demo_owner_cacao';
 let sb: Sandbox;
@@ -254,12 +254,6 @@ describe('HTTP behaviour against real sockets', () => {
     expect(r.stderr).toMatch(/rate limit exhausted: the budget resets at \d{4}-/);
   });
 
-  it('times out slow responses with --timeout and says so', async () => {
-    sb.setFaults({ latencyMs: 1500 });
-    const r = await sct(['whoami', '--timeout', '300ms']);
-    expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('timed out');
-  }, 30_000);
 });
 
 describe('lists and pagination', () => {
@@ -362,4 +356,25 @@ describe('completion', () => {
       expect((await runSct(['completion', shell])).stdout, `completions/${file} is stale: npm run completions`).toBe(shipped);
     }
   });
+});
+
+// Last: a slow response outlives its test (the sandbox logs it when it finally answers).
+describe('slow responses', () => {
+  it('Ctrl-C during a request exits 130', async () => {
+    sb.setFaults({ latencyMs: 5000 });
+    const child = spawnSct(['whoami', '--verbose'], { env: { SCT_CONFIG_DIR: dir, SCT_BASE_URL: sb.url, SCT_TOKEN: OWNER } });
+    // The trace line says the request is on its way: from then on sct is waiting on the network.
+    await new Promise<void>((resolve) => child.stderr!.on('data', (d: Buffer) => d.toString().includes('> GET') && resolve()));
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(String(r.stderr)).toContain('interrupted');
+  });
+
+  it('times out slow responses with --timeout and says so', async () => {
+    sb.setFaults({ latencyMs: 1500 });
+    const r = await sct(['whoami', '--timeout', '300ms']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('timed out');
+  }, 30_000);
 });

@@ -18,6 +18,9 @@ export function createTestIO(opts: Omit<IOOptions, 'stdout' | 'stderr'> & { inpu
     },
   });
   const stdin = opts.input !== undefined ? Readable.from([opts.input]) : new PassThrough();
-  const io = createIO({ stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, ...opts, stdin, stdout, stderr }, {});
-  return { io, stdout: () => out, stderr: () => err };
+  const { input: _input, ...rest } = opts;
+  const streams = { stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, ...rest, stdin, stdout, stderr };
+  const io = createIO(streams, {});
+  /** `streams` is what main() takes to build its own IO from the same fakes. */
+  return { io, streams, stdout: () => out, stderr: () => err };
 }

@@ -1,0 +1,138 @@
+// Commands run in-process with fake streams (as gh's iostreams.Test()): the same command
+// checked as a person at a terminal sees it and as a pipe receives it.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createServer, type Server } from 'node:net';
+import { connect } from 'node:net';
+import { once } from 'node:events';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
+import { main } from '../../src/cli.js';
+import { createTestIO } from '../helpers/io.js';
+import { tempDir, removeDir, sctFor } from '../helpers/sct.js';
+import type { Prompter } from '../../src/prompt.js';
+
+const OWNER = 'sct_demo_owner_cacao';
+let sb: Sandbox;
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0 });
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+function run(args: string[], o: { tty?: boolean; env?: Record<string, string>; prompter?: Partial<Prompter>; input?: string; columns?: number } = {}) {
+  const dir = tempDir();
+  const t = createTestIO({ stdoutIsTTY: o.tty, stderrIsTTY: o.tty, stdinIsTTY: o.tty, columns: o.columns ?? 80, input: o.input });
+  const env = { SCT_CONFIG_DIR: dir, SCT_BASE_URL: sb.url, SCT_TOKEN: OWNER, ...o.env };
+  const prompter = {
+    password: async () => {
+      throw new Error('unexpected prompt');
+    },
+    input: async () => '',
+    confirm: async () => false,
+    select: async () => undefined as never,
+    ...o.prompter,
+  } as Prompter;
+  return main(args, { streams: t.streams, env, prompter, signal: new AbortController().signal }).then((code) => {
+    removeDir(dir);
+    return { code, stdout: t.stdout(), stderr: t.stderr() };
+  });
+}
+
+describe('terminal vs pipe', () => {
+  it('a table fits the terminal on a TTY and is not cut when piped', async () => {
+    const tty = await run(['products', 'list', '--limit', '5'], { tty: true, columns: 100 });
+    expect(tty.code).toBe(0);
+    for (const line of tty.stdout.trimEnd().split('\n')) expect([...line.replace(/\u001b\[[0-9;]*m/g, '')].length).toBeLessThanOrEqual(100);
+    expect(tty.stdout).toContain('…');
+    const piped = await run(['products', 'list', '--limit', '5'], { tty: false, columns: 100 });
+    expect(piped.stdout).not.toContain('…');
+    expect(piped.stdout).not.toMatch(/\u001b\[/);
+  });
+
+  it('colours the header on a TTY unless NO_COLOR is set', async () => {
+    const coloured = await run(['products', 'list', '--limit', '2'], { tty: true });
+    expect(coloured.stdout).toMatch(/\u001b\[1mID/);
+    const plain = await run(['products', 'list', '--limit', '2'], { tty: true, env: { NO_COLOR: '1' } });
+    expect(plain.stdout).not.toMatch(/\u001b\[/);
+    const flag = await run(['products', 'list', '--limit', '2', '--no-color'], { tty: true });
+    expect(flag.stdout).not.toMatch(/\u001b\[/);
+  });
+
+  it('auth login prompts for the token on a terminal', async () => {
+    let asked = '';
+    const r = await run(['auth', 'login', '--base-url', sb.url], {
+      tty: true,
+      env: { SCT_TOKEN: '' },
+      prompter: {
+        password: async (m: string) => {
+          asked = m;
+          return OWNER;
+        },
+      },
+    });
+    expect(r.code).toBe(0);
+    expect(asked).toMatch(/token/i);
+    expect(r.stderr).toContain('Logged in');
+  });
+
+  it('delete asks on a terminal and does nothing when the answer is no', async () => {
+    let question = '';
+    const r = await run(['products', 'delete', '1'], {
+      tty: true,
+      prompter: {
+        confirm: async (m: string) => {
+          question = m;
+          return false;
+        },
+      },
+    });
+    expect(question).toBe('Delete product 1?');
+    expect(r.code).toBe(130);
+    expect(sb.requests.some((q) => q.method === 'DELETE')).toBe(false);
+  });
+});
+
+describe('proxies', () => {
+  let proxy: Server;
+  let tunnels = 0;
+  beforeAll(async () => {
+    // A CONNECT proxy on 127.0.0.1 that counts the tunnels it opens.
+    proxy = createServer();
+    const { createServer: createHttp } = await import('node:http');
+    const http = createHttp();
+    http.on('connect', (req, client, head) => {
+      tunnels++;
+      const [host, port] = String(req.url).split(':');
+      const upstream = connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    proxy = http as unknown as Server;
+    http.listen(0, '127.0.0.1');
+    await once(http, 'listening');
+  });
+  afterAll(() => {
+    proxy.close();
+  });
+
+  it('sends requests through HTTP_PROXY, and not for hosts in NO_PROXY', async () => {
+    const port = (proxy.address() as { port: number }).port;
+    const dir = tempDir();
+    const sct = sctFor(sb.url, OWNER, dir);
+    const via = await sct(['whoami', '-o', 'json', '--verbose'], { env: { HTTP_PROXY: `http://127.0.0.1:${port}` } });
+    expect(via.exitCode).toBe(0);
+    expect(tunnels).toBeGreaterThan(0);
+    expect(via.stderr).toContain('using the proxy from the environment');
+    expect(via.stderr).not.toContain(`127.0.0.1:${port}`);
+    const before = tunnels;
+    const direct = await sct(['whoami', '-o', 'json'], { env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '127.0.0.1' } });
+    expect(direct.exitCode).toBe(0);
+    expect(tunnels).toBe(before);
+    removeDir(dir);
+  });
+});
