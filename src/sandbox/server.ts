@@ -26,6 +26,8 @@ export interface FaultOptions {
   dropFirst?: number; // the next N requests have their socket destroyed
   /** resetSeconds of rateLimitBurst (default 1), so retry tests wait briefly. */
   rateLimitResetSeconds?: number;
+  /** Dropped requests are processed first and only their response is lost (tests idempotent retries). */
+  dropAfterProcessing?: boolean;
 }
 
 export interface SandboxOptions {
@@ -168,36 +170,44 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     return { token: m[1]!, user, membership, company: store.companies.get(membership.company_id)! };
   }
 
+  /** Fault injection first, then the rate limit, then the route. Returns the status logged. */
   async function handleApi(req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: Buffer): Promise<number> {
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
-    if (faults.dropFirst > 0 || (faults.dropRate > 0 && faultRng.next() < faults.dropRate)) {
-      if (faults.dropFirst > 0) faults.dropFirst--;
-      req.socket.destroy();
-      return 0;
-    }
+    const drop = faults.dropFirst > 0 || (faults.dropRate > 0 && faultRng.next() < faults.dropRate);
+    if (drop && faults.dropFirst > 0) faults.dropFirst--;
+    // A dropped request is either never seen by the service or processed with its answer lost.
+    const deliver = (status: number, headers: Record<string, string>, payload: Buffer): number => {
+      if (drop) {
+        req.socket.destroy();
+        return 0;
+      }
+      send(res, status, headers, payload);
+      return status;
+    };
+    if (drop && !faults.dropAfterProcessing) return deliver(0, {}, Buffer.alloc(0));
+
     const bearer = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? '')?.[1];
     const rate = rateHeaders(bearer ?? `anonymous:${req.socket.remoteAddress}`, true);
-    if (rate.exceeded) {
-      send(res, 429, { ...JSON_TYPE, ...rate.headers, 'Retry-After': String(Math.max(0, Number(rate.headers['X-RateLimit-Reset']) - Math.floor(Date.now() / 1000))) }, json({ detail: 'Request was throttled.' }));
-      return 429;
-    }
+    const throttled = (reset: number) =>
+      deliver(
+        429,
+        { ...JSON_TYPE, ...rate.headers, 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(reset), 'Retry-After': String(Math.max(0, reset - Math.floor(Date.now() / 1000))) },
+        json({ detail: 'Request was throttled.' }),
+      );
+    if (rate.exceeded) return throttled(Number(rate.headers['X-RateLimit-Reset']));
     if (faults.rateLimitBurst > 0) {
       faults.rateLimitBurst--;
-      const reset = Math.ceil(Date.now() / 1000) + faults.rateLimitResetSeconds;
-      send(res, 429, { ...JSON_TYPE, ...rate.headers, 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(reset), 'Retry-After': String(faults.rateLimitResetSeconds) }, json({ detail: 'Request was throttled.' }));
-      return 429;
+      return throttled(Math.ceil(Date.now() / 1000) + faults.rateLimitResetSeconds);
     }
     if (faults.failFirst > 0 || (faults.failureRate > 0 && faultRng.next() < faults.failureRate)) {
       if (faults.failFirst > 0) faults.failFirst--;
-      send(res, 503, { ...JSON_TYPE, ...rate.headers }, json({ detail: 'Service temporarily unavailable, try again later.' }));
-      return 503;
+      return deliver(503, { ...JSON_TYPE, ...rate.headers }, json({ detail: 'Service temporarily unavailable, try again later.' }));
     }
 
     const method = req.method ?? 'GET';
     const path = url.pathname.replace(/^\/api/, '').replace(/\/+$/, '') || '/';
     const reply = await dispatch(method, path, url, req, raw);
-    send(res, reply.status, { ...reply.headers, ...rate.headers }, reply.payload);
-    return reply.status;
+    return deliver(reply.status, { ...reply.headers, ...rate.headers }, reply.payload);
   }
 
   async function dispatch(method: string, path: string, url: URL, req: http.IncomingMessage, raw: Buffer): Promise<StoredReply> {
@@ -378,5 +388,6 @@ function normaliseFaults(f: FaultOptions = {}): Required<FaultOptions> {
     failFirst: count(f.failFirst),
     dropFirst: count(f.dropFirst),
     rateLimitResetSeconds: f.rateLimitResetSeconds === undefined ? 1 : count(f.rateLimitResetSeconds),
+    dropAfterProcessing: f.dropAfterProcessing === true,
   };
 }

@@ -5,6 +5,9 @@ import { ApiError, badRequest, type Ctx } from './router.js';
 
 export const MAX_INT = 2147483647;
 
+/** DRF's message for a related id that names no object the caller may use. */
+export const invalidPk = (v: number | string) => `Invalid pk "${v}" - object does not exist.`;
+
 type Issue = z.core.$ZodRawIssue;
 
 function describeType(expected: string): string {

@@ -7,7 +7,7 @@ let sb: Sandbox;
 let cacao: ReturnType<typeof client>;
 let trader: ReturnType<typeof client>;
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, orders: 2000 });
+  sb = await startSandbox({ port: 0, orders: 700 });
   cacao = client(sb, OWNER);
   trader = client(sb, TRADER);
 });
@@ -28,6 +28,7 @@ describe('order lists', () => {
   it('scopes buying and selling to the company side', async () => {
     const buying = await cacao.get('/orders?order_action=buying&limit=1000');
     expect(buying.body.results.every((o: any) => o.buyer_company_id === 1)).toBe(true);
+    expect(new Set(buying.body.results.map((o: any) => o.type))).toEqual(new Set(['order', 'produced_batch', 'manufactured_batch', 'product_chain']));
     const selling = await trader.get('/orders?order_action=selling&limit=1000');
     expect(selling.body.results.every((o: any) => o.seller_company_id === 2)).toBe(true);
     // An order the trader sells to the chocolate maker is visible to both sides.
@@ -58,9 +59,11 @@ describe('order lists', () => {
 
   it('clamps the page size to MAX_PAGE_SIZE', async () => {
     expect(MAX_PAGE_SIZE).toBe(1000);
-    const r = await cacao.get('/orders?order_action=buying&limit=50000');
-    expect(r.body.results).toHaveLength(1000);
-    expect(new URL(r.body.next).searchParams.get('limit')).toBe('1000');
+    const r = await cacao.get('/orders?order_action=buying&limit=50000&offset=3');
+    expect(r.body.results).toHaveLength(Math.min(r.body.count - 3, MAX_PAGE_SIZE));
+    expect(new URL(r.body.previous).searchParams.get('limit')).toBe('1000');
+    expect((await cacao.get('/orders?order_action=buying&limit=0')).body.results).toHaveLength(10);
+    expect((await cacao.get('/orders?order_action=buying&limit=abc')).body.results).toHaveLength(10);
   });
 
   it('filters by enums, dates, nested items and tags with their suffixes', async () => {

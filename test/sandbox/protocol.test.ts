@@ -122,6 +122,17 @@ describe('fault injection', () => {
     expect((await client(sb).get('/accounts/me')).status).toBe(200);
   });
 
+  it('can lose the response after processing, and an idempotent retry then replays it', async () => {
+    sb.setFaults({ dropFirst: 1, dropAfterProcessing: true });
+    const key = { 'Idempotency-Key': 'lost-response-1' };
+    await expect(client(sb).post('/origins', { name: 'Lost response plot', country_code: 'GH' }, key)).rejects.toThrow();
+    const retry = await client(sb).post('/origins', { name: 'Lost response plot', country_code: 'GH' }, key);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect((await client(sb).get('/origins?name=Lost%20response%20plot')).body.count).toBe(1);
+    sb.setFaults({});
+  });
+
   it('answers 429 with a near reset for rateLimitBurst, and adds latency', async () => {
     sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 2, latencyMs: 30 });
     const started = Date.now();

@@ -19,7 +19,7 @@ import { WORKSPACE_TYPES, nowIso, type Company, type Membership } from '../data.
 import type { ListSpec } from '../filters.js';
 import type { Country } from '../reference.js';
 import { badRequest, fieldError, forbidden, intParam, notFound, ok, type Ctx, type Router } from '../router.js';
-import { id, parseBody } from '../validate.js';
+import { id, invalidPk, parseBody } from '../validate.js';
 import { listReply, myCompany, requirePermission, timestampFields } from './common.js';
 
 const countrySpec: ListSpec<Country> = {
@@ -259,7 +259,7 @@ export function registerAccounts(r: Router): void {
     requirePermission(ctx, 'change_usercompany');
     const b = parseBody(ctx, z.object({ auth_group: id() }));
     const group = ctx.store.authGroups.get(b.auth_group);
-    if (!group) throw fieldError('auth_group', `Invalid pk "${b.auth_group}" - object does not exist.`);
+    if (!group) throw fieldError('auth_group', invalidPk(b.auth_group));
     const OWNER = 1;
     const actingIsOwner = ctx.auth.membership.auth_group_id === OWNER;
     if ((group.id === OWNER || m.auth_group_id === OWNER) && !actingIsOwner) throw forbidden('Only an owner can grant or change the OWNER role.');

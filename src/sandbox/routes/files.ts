@@ -29,10 +29,10 @@ import {
   isoDateTime, nowIso, sha256Hex, type DocumentRec, type ImportRun, type RiskAssessment, type Store,
 } from '../data.js';
 import type { ListSpec } from '../filters.js';
-import { badRequest, created, intParam, ok, type Ctx, type Router } from '../router.js';
-import { id, idList, nonEmptyStrings, parseBody, str } from '../validate.js';
+import { badRequest, created, fieldError, intParam, ok, type Ctx, type Router } from '../router.js';
+import { id, idList, invalidPk, nonEmptyStrings, parseBody, str } from '../validate.js';
 import { originObject, productObject } from './catalog.js';
-import { listReply, myCompany, owned, ownedRows, timestampFields } from './common.js';
+import { isOwned, listReply, myCompany, owned, ownedRows, refErrors, timestampFields } from './common.js';
 import { visibleTo } from './orders.js';
 
 const DOWNLOAD_TTL_MS = 15 * 60_000;
@@ -169,9 +169,9 @@ function createImport(ctx: Ctx) {
   const b = parseBody(ctx, importBody);
   let rows = 0;
   if (b.document != null) {
-    const d = ctx.store.documents.get(b.document);
-    if (!d || d.deleted_at || d.company_id !== myCompany(ctx)) throw badRequest({ document: [`Invalid pk "${b.document}" - object does not exist.`] });
-    if (!d.file) throw badRequest({ document: ['The document has no uploaded file.'] });
+    if (!isOwned(ctx, ctx.store.documents, b.document)) throw fieldError('document', invalidPk(b.document));
+    const d = ctx.store.documents.get(b.document)!;
+    if (!d.file) throw fieldError('document', 'The document has no uploaded file.');
     rows = Math.max(0, d.file.toString('utf8').split(/\r?\n/).filter(Boolean).length - 1);
   }
   const runId = ctx.store.nextId('import');
@@ -236,19 +236,12 @@ const riskBody = z.object({
 function createRisk(ctx: Ctx) {
   const b = parseBody(ctx, riskBody);
   const me = myCompany(ctx);
-  const errors: Record<string, string[]> = {};
-  const invalid = (field: string, ids: number[], okFn: (x: number) => boolean) => {
-    const bad = ids.filter((x) => !okFn(x));
-    if (bad.length) errors[field] = bad.map((x) => `Invalid pk "${x}" - object does not exist.`);
-  };
-  const mine = <T extends { company_id: number; deleted_at?: string | null }>(m: Map<number, T>) => (x: number) => {
-    const row = m.get(x);
-    return !!row && row.company_id === me && !row.deleted_at;
-  };
-  invalid('orders', b.orders ?? [], (x) => visibleTo(ctx.store.orders.get(x), me));
-  invalid('origins', b.origins ?? [], mine(ctx.store.origins));
-  invalid('products', b.products ?? [], mine(ctx.store.products));
-  invalid('documents', b.documents ?? [], mine(ctx.store.documents));
+  const errors = refErrors({
+    orders: [b.orders, (x) => visibleTo(ctx.store.orders.get(x), me)],
+    origins: [b.origins, (x) => isOwned(ctx, ctx.store.origins, x)],
+    products: [b.products, (x) => isOwned(ctx, ctx.store.products, x)],
+    documents: [b.documents, (x) => isOwned(ctx, ctx.store.documents, x)],
+  });
   for (const r of ctx.store.risks.values())
     if (r.company_id === me && r.identifier === b.identifier) errors.identifier = ['risk assessment with this identifier already exists.'];
   if (Object.keys(errors).length) throw badRequest(errors);

@@ -22,7 +22,7 @@ import { z } from 'zod';
 import { INVITATION_STATUSES, isoDateTime, nowIso, ROLE, type Invitation } from '../data.js';
 import { compileFilters, paramsFromObject, type ListSpec, type Params } from '../filters.js';
 import { ApiError, badRequest, created, fieldError, forbidden, notFound, ok, type Ctx, type Router } from '../router.js';
-import { check, id, parseBody, uuid } from '../validate.js';
+import { check, id, invalidPk, parseBody, uuid } from '../validate.js';
 import { authGroupDetail, userDetail } from './accounts.js';
 import { listReply, myCompany, requirePermission } from './common.js';
 
@@ -80,7 +80,7 @@ const createBody = z.object({ email: z.email().min(1).max(1024), auth_group: id(
 
 /** Why an invitation cannot be created, as a field error object and its status code; null when it can. */
 function refusal(ctx: Ctx, email: string, group: number): { status: number; error: Record<string, string[]> } | null {
-  if (!ctx.store.authGroups.has(group)) return { status: 400, error: { auth_group: [`Invalid pk "${group}" - object does not exist.`] } };
+  if (!ctx.store.authGroups.has(group)) return { status: 400, error: { auth_group: [invalidPk(group)] } };
   if (group === ROLE.OWNER) return { status: 400, error: { auth_group: ['Owners cannot be invited.'] } };
   const actingRole = ctx.auth.membership.auth_group_id;
   if (group === ROLE.ADMIN && actingRole !== ROLE.OWNER && actingRole !== ROLE.ADMIN)
@@ -209,7 +209,7 @@ function renewOne(ctx: Ctx) {
   requirePermission(ctx, 'delete_userinvitation');
   const b = parseBody(ctx, z.object({ invitation: uuid() }));
   const inv = ctx.store.invitations.get(b.invitation.toLowerCase());
-  if (!inv || inv.company_id !== myCompany(ctx)) throw fieldError('invitation', `Invalid pk "${b.invitation}" - object does not exist.`);
+  if (!inv || inv.company_id !== myCompany(ctx)) throw fieldError('invitation', invalidPk(b.invitation));
   if (inv.status !== 'pending') throw fieldError('invitation', 'Only pending invitations can be renewed.');
   return created(invitationObject(ctx, renew(ctx, inv)));
 }

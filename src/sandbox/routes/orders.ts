@@ -26,9 +26,9 @@ import {
 } from '../data.js';
 import { paginate, paramsFromQuery, query, type FieldSpec, type ListSpec, type Params } from '../filters.js';
 import { ApiError, badRequest, created, fieldError, forbidden, intParam, noContent, notFound, ok, type Ctx, type Reply, type Router } from '../router.js';
-import { bool, date, dateTime, id, idList, int, nonEmptyStrings, num, parseBody, str } from '../validate.js';
+import { bool, date, dateTime, id, idList, int, invalidPk, nonEmptyStrings, num, parseBody, str } from '../validate.js';
 import { embeddedStatement, productObject, valueChainObject } from './catalog.js';
-import { companyObject, countryObject, myCompany, pulseParams, timestampFields } from './common.js';
+import { companyObject, countryObject, isOwned, myCompany, once, pulseParams, refErrors, timestampFields } from './common.js';
 
 export const ORDER_ACTIONS = ['buying', 'selling'] as const;
 
@@ -63,8 +63,8 @@ function itemObject(ctx: Ctx, it: OrderItem) {
     order: it.order,
     buyer_product: it.buyer_product,
     seller_product: it.seller_product,
-    buyer_product_detail: productObject(bp),
-    seller_product_detail: productObject(sp),
+    buyer_product_detail: bp ? once(ctx, `p${bp.id}`, () => productObject(bp)) : null,
+    seller_product_detail: sp ? once(ctx, `p${sp.id}`, () => productObject(sp)) : null,
     volume: it.volume,
     unit: it.unit,
     line_number: it.line_number,
@@ -84,8 +84,9 @@ function itemObject(ctx: Ctx, it: OrderItem) {
   };
 }
 
+const embedCompany = (ctx: Ctx, id: number | null) => (id === null ? null : once(ctx, `c${id}`, () => companyObject(ctx.store.companies.get(id))));
+
 export function orderObject(ctx: Ctx, o: Order) {
-  const companies = ctx.store.companies;
   return {
     id: o.id,
     company_id: o.company_id,
@@ -99,12 +100,12 @@ export function orderObject(ctx: Ctx, o: Order) {
     seller_company_status: o.seller_company_status,
     assessment_status: o.assessment_status,
     value_chain: o.value_chain,
-    value_chain_detail: o.value_chain !== null ? valueChainObject(ctx.store.valueChains.get(o.value_chain)) : null,
+    value_chain_detail: o.value_chain !== null ? once(ctx, `v${o.value_chain}`, () => valueChainObject(ctx.store.valueChains.get(o.value_chain!))) : null,
     buyer_company_id: o.buyer_company_id,
     seller_company_id: o.seller_company_id,
-    company: companyObject(companies.get(o.company_id)),
-    buyer_company: o.buyer_company_id !== null ? companyObject(companies.get(o.buyer_company_id)) : null,
-    seller_company: o.seller_company_id !== null ? companyObject(companies.get(o.seller_company_id)) : null,
+    company: embedCompany(ctx, o.company_id),
+    buyer_company: embedCompany(ctx, o.buyer_company_id),
+    seller_company: embedCompany(ctx, o.seller_company_id),
     items: o.items.map((it) => itemObject(ctx, it)),
     signed_off_at: o.signed_off_at,
     due_diligence_statements: (statementIndex(ctx).get(o.id) ?? []).map((s) => embeddedStatement(ctx.store.settle(s))),
@@ -324,8 +325,6 @@ const bodies = {
 };
 type AnyOrderBody = Partial<z.output<typeof bodies.batch>>;
 
-const invalidPk = (v: number) => `Invalid pk "${v}" - object does not exist.`;
-
 function assertExternalIdFree(ctx: Ctx, kind: OrderKind, externalId: string, except?: number): void {
   const me = myCompany(ctx);
   for (const o of ctx.store.orders.values())
@@ -351,12 +350,10 @@ function buildItems(ctx: Ctx, order: Order, given: ItemBody[]): OrderItem[] {
     if (g.id !== undefined && !order.items.some((it) => it.id === g.id)) fail(i, 'id', [invalidPk(g.id)]);
     if (g.buyer_product != null && !productOf(g.buyer_product, order.buyer_company_id)) fail(i, 'buyer_product', [invalidPk(g.buyer_product)]);
     if (g.seller_product != null && !productOf(g.seller_product, order.seller_company_id)) fail(i, 'seller_product', [invalidPk(g.seller_product)]);
-    const trace: Record<string, string[]> = {};
-    for (const oid of g.trace?.traced_orders ?? []) if (!visibleTo(store.orders.get(oid), me) || oid === order.id) (trace.traced_orders ??= []).push(invalidPk(oid));
-    for (const oid of g.trace?.traced_origins ?? []) {
-      const origin = store.origins.get(oid);
-      if (!origin || origin.deleted_at || origin.company_id !== me) (trace.traced_origins ??= []).push(invalidPk(oid));
-    }
+    const trace = refErrors({
+      traced_orders: [g.trace?.traced_orders, (oid) => visibleTo(store.orders.get(oid), me) && oid !== order.id],
+      traced_origins: [g.trace?.traced_origins, (oid) => isOwned(ctx, store.origins, oid)],
+    });
     if (Object.keys(trace).length) fail(i, 'trace', trace);
   });
   if (failed) throw new ApiError(400, { items: errors });
@@ -395,10 +392,7 @@ function replaceItems(ctx: Ctx, order: Order, items: OrderItem[]): void {
 }
 
 function checkRefs(ctx: Ctx, b: AnyOrderBody): void {
-  if (b.value_chain != null) {
-    const vc = ctx.store.valueChains.get(b.value_chain);
-    if (!vc || vc.deleted_at || vc.company_id !== myCompany(ctx)) throw fieldError('value_chain', invalidPk(b.value_chain));
-  }
+  if (b.value_chain != null && !isOwned(ctx, ctx.store.valueChains, b.value_chain)) throw fieldError('value_chain', invalidPk(b.value_chain));
   if (b.company_id !== undefined && b.company_id !== myCompany(ctx))
     throw fieldError('company_id', 'Batches can only be recorded for the authenticated company.');
 }

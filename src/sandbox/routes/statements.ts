@@ -24,7 +24,7 @@ import { paginate, paramsFromQuery, parseBool, query, type ListSpec } from '../f
 import { badRequest, created, fieldError, intParam, noContent, ok, type Ctx, type Router } from '../router.js';
 import { id, idList, parseBody, rejectUnknown, uuid } from '../validate.js';
 import { productObject } from './catalog.js';
-import { listReply, myCompany, owned, ownedRows, timestampFields } from './common.js';
+import { isOwned, listReply, myCompany, owned, ownedRows, refErrors, timestampFields } from './common.js';
 
 function statementObject(s: Statement) {
   return {
@@ -103,8 +103,6 @@ const createBody = z.object({
   excluded_propagation_identifiers: z.unknown().optional(),
 });
 
-const invalidPk = (v: number) => `Invalid pk "${v}" - object does not exist.`;
-
 /** Only orders the company buys may be attached (and traced) to its statements. */
 function boughtOrder(ctx: Ctx, oid: number): boolean {
   const o = ctx.store.orders.get(oid);
@@ -117,14 +115,10 @@ function registryCountry(ctx: Ctx): string {
 
 function createStatement(ctx: Ctx) {
   const b = parseBody(ctx, createBody);
-  const errors: Record<string, string[]> = {};
-  const badOrders = (b.orders ?? []).filter((o) => !boughtOrder(ctx, o));
-  if (badOrders.length) errors.orders = badOrders.map(invalidPk);
-  const badProducts = (b.products ?? []).filter((p) => {
-    const prod = ctx.store.products.get(p);
-    return !prod || prod.deleted_at || prod.company_id !== myCompany(ctx);
+  const errors: Record<string, string[]> = refErrors({
+    orders: [b.orders, (o) => boughtOrder(ctx, o)],
+    products: [b.products, (p) => isOwned(ctx, ctx.store.products, p)],
   });
-  if (badProducts.length) errors.products = badProducts.map(invalidPk);
   const runs = b.assessment_run_ids ?? [];
   const ident = b.dds_identifier ?? '';
   if ((b.type === 'PPWR' || (b.type === 'EUDR' && !ident)) && !runs.length)
@@ -247,14 +241,10 @@ function traceOrders(ctx: Ctx) {
   const b = parseBody(ctx, z.object({ dds_id: oneOrMany(), order_id: oneOrMany() }));
   const ddsIds = [...new Set(Array.isArray(b.dds_id) ? b.dds_id : [b.dds_id])];
   const orderIds = [...new Set(Array.isArray(b.order_id) ? b.order_id : [b.order_id])];
-  const errors: Record<string, string[]> = {};
-  const badDds = ddsIds.filter((d) => {
-    const s = ctx.store.statements.get(d);
-    return !s || s.deleted_at || s.company_id !== myCompany(ctx);
+  const errors = refErrors({
+    dds_id: [ddsIds, (d) => isOwned(ctx, ctx.store.statements, d)],
+    order_id: [orderIds, (o) => boughtOrder(ctx, o)],
   });
-  if (badDds.length) errors.dds_id = badDds.map(invalidPk);
-  const badOrders = orderIds.filter((o) => !boughtOrder(ctx, o));
-  if (badOrders.length) errors.order_id = badOrders.map(invalidPk);
   if (Object.keys(errors).length) throw badRequest(errors);
   let added = 0;
   const results = ddsIds.map((d) => {
