@@ -32,6 +32,9 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
       relax_column_count: false,
     }),
   );
+  // pipe() does not forward a source error (a missing file): hand it to the parser, where the
+  // loop below turns it into a usage error instead of an unhandled 'error' event.
+  source.on('error', (err) => parser.destroy(err));
   const rows: CsvRow[] = [];
   let columns: string[] = [];
   try {
