@@ -13,7 +13,7 @@ export interface FieldSpec<T> {
   /** A scalar, or an array for to-many relations (a row matches when any element does, as in SQL joins). */
   get: (row: T) => unknown;
   values?: readonly string[];
-  /** Repeating the plain parameter (?status=a&status=b) matches any of the values. */
+  /** Repeating the plain parameter (?status=a&status=b, or status=a,b) matches any of the values. */
   repeatable?: boolean;
   min?: number;
   max?: number;
@@ -178,7 +178,7 @@ function buildPredicate<T>(key: string, field: string, lookup: Lookup, spec: Fie
       return isNull === want;
     };
   }
-  if (lookup === 'in' || lookup === 'exclude_in' || lookup === 'exclude' || (lookup === 'exact' && spec.repeatable && values.length > 1)) {
+  if (lookup === 'in' || lookup === 'exclude_in' || lookup === 'exclude' || (lookup === 'exact' && spec.repeatable && (values.length > 1 || last.includes(',')))) {
     const list = splitList(values);
     if (!list.length) return null;
     const set = new Set(list.map((v) => parseValue(spec as FieldSpec<unknown>, lookup, key, v)));

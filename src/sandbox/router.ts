@@ -13,14 +13,12 @@ export interface ResolvedOptions {
 }
 
 export interface Ctx {
-  method: string;
   /** Path relative to /api, without trailing slash, e.g. "/orders/12". */
   path: string;
   params: Record<string, string>;
   query: URLSearchParams;
+  /** Parsed JSON body; undefined when the request had none. */
   body: unknown;
-  rawBody: Buffer;
-  headers: Record<string, string | string[] | undefined>;
   /** Present on every route registered with auth (the default). */
   auth: Auth;
   store: Store;

@@ -229,7 +229,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
     const run = async (): Promise<StoredReply> => {
       const ctx: Ctx = {
-        method, path, params: match.params, query: url.searchParams, body, rawBody: raw, headers: req.headers,
+        path, params: match.params, query: url.searchParams, body,
         auth: auth as Auth, store, origin: `http://${req.headers.host ?? `${host}:${port}`}`, options,
       };
       try {

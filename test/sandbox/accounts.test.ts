@@ -125,6 +125,7 @@ describe('invitations', () => {
     const some = await all(owner, `${base}?status=expired&status=revoked`);
     expect(some.every((i) => ['expired', 'revoked'].includes(i.status))).toBe(true);
     expect(some.length).toBe(rows.filter((i) => ['expired', 'revoked'].includes(i.status)).length);
+    expect((await all(owner, `${base}?status=expired,revoked`)).length).toBe(some.length);
     expect((await all(owner, `${base}?auth_group=2`)).every((i) => i.auth_group === 2)).toBe(true);
     expect((await all(owner, `${base}?auth_group__name__in=ADMIN`)).every((i) => i.auth_group_detail.name === 'ADMIN')).toBe(true);
     expect((await all(owner, `${base}?expires_at__date__gte=2090-01-01`)).every((i) => i.status === 'pending')).toBe(true);

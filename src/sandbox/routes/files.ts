@@ -31,7 +31,7 @@ import {
 import type { ListSpec } from '../filters.js';
 import { badRequest, created, fieldError, intParam, ok, type Ctx, type Router } from '../router.js';
 import { id, idList, invalidPk, nonEmptyStrings, parseBody, str } from '../validate.js';
-import { originObject, productObject } from './catalog.js';
+import { productObject } from './catalog.js';
 import { isOwned, listReply, myCompany, owned, ownedRows, refErrors, timestampFields } from './common.js';
 import { visibleTo } from './orders.js';
 
