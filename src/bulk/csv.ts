@@ -34,7 +34,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   );
   // pipe() does not forward a source error (a missing file): hand it to the parser, where the
   // loop below turns it into a usage error instead of an unhandled 'error' event.
-  source.on('error', (err) => parser.destroy(err));
+  source.on('error', (err: Error) => parser.destroy(err));
   const rows: CsvRow[] = [];
   let columns: string[] = [];
   try {
