@@ -1,9 +1,8 @@
 // Reading orders: the list from one side, one order with its items, and the statistics.
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
-import { COLUMNS, type Column } from '../../output/columns.js';
+import { COLUMNS, cellValue, type Column } from '../../output/columns.js';
 import { renderTable, writeList, writeOne } from '../../output/format.js';
-import { cellValue } from '../../output/columns.js';
 import { displayValue, getPath } from '../../output/values.js';
 import { cleanCell } from '../../output/sanitize.js';
 import { listQuery, runList, type ListFlags } from '../shared/list.js';
