@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
@@ -368,7 +368,7 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   );
   let generation = journal.get(GENERATION_KEY)?.id;
   if (generation === undefined) {
-    generation = idempotencyKey('generation', String(ctx.now()), String(process.pid), String(Math.random()));
+    generation = randomUUID();
     journal.record({ key: GENERATION_KEY, status: 'done', id: generation });
   }
   const gen = String(generation);
@@ -379,6 +379,7 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
     ctx.io.info(`Creating ${pending} origins: ${pending} requests, ${concurrency} at a time${skipped ? ` (${skipped} done in an earlier run are skipped)` : ''}.`);
   }
   const spinner = await ctx.spinner(`Creating origins… 0/${units.length}`);
+  let sent = 0;
   let result: RunResult;
   try {
     result = await runUnits(units, {
@@ -393,6 +394,7 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
           // Same row, same generation: the same key, so a resend after a lost answer is replayed.
           idempotencyKey: idempotencyKey('sct origins import', gen, unit.journalKey ?? unit.key, JSON.stringify(unit.payload)),
         });
+        if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, pending - 1);
         return { id: res.data?.id };
       },
       onProgress: (done, total, failed) => spinner.update(`Creating origins… ${done}/${total}${failed ? ` (${failed} failed)` : ''}`),
@@ -401,6 +403,16 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
     spinner.stop();
   }
   await finishBulk(ctx, result, { noun: 'origins', verb: 'created', report: opts.report, journalPath: journal.path });
+}
+
+/** Says up front when the hour's request budget will not cover the run, rather than at the pause. */
+function warnIfBudgetShort(ctx: Context, rl: { remaining?: number; reset?: number }, left: number): void {
+  if (rl.remaining === undefined || rl.remaining >= left) return;
+  const at = rl.reset ? ` at ${new Date(rl.reset * 1000).toISOString()}` : '';
+  ctx.io.warn(
+    `${left} more requests to send but the rate limit has ${rl.remaining} left this hour: ` +
+      `sct pauses until the budget resets${at} (or stops if that is longer than --max-wait; rerun to resume)`,
+  );
 }
 
 function pointText(location: unknown): string {

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { removeDir, sctFor, spawnSct, tempDir } from '../helpers/sct.js';
+import { main } from '../../src/cli.js';
+import { createTestIO } from '../helpers/io.js';
 
 const OWNER = 'sct_demo_owner_cacao';
 let sb: Sandbox;
@@ -48,6 +50,15 @@ async function originsWith(externalIds: string[]): Promise<Array<{ id: number; e
   const url = `${sb.url}/origins?external_id__in=${encodeURIComponent(externalIds.join(','))}&limit=1000`;
   const r = await fetch(url, { headers: { Authorization: `Bearer ${OWNER}` } });
   return ((await r.json()) as { results: Array<{ id: number; external_id: string }> }).results;
+}
+
+/** The same command in-process through main(): a fake terminal, and Ctrl-C as an abort signal. */
+async function sctIn(args: string[], o: { tty?: boolean; signal?: AbortSignal; clientOptions?: Record<string, unknown> } = {}) {
+  const t = createTestIO({ stdoutIsTTY: o.tty, stderrIsTTY: o.tty, stdinIsTTY: o.tty, columns: 120 });
+  const env = { SCT_CONFIG_DIR: dir, SCT_BASE_URL: sb.url, SCT_TOKEN: OWNER, NO_COLOR: '1', CI: 'true' };
+  const exitCode = await main(args, { streams: t.streams, env, signal: o.signal ?? new AbortController().signal, clientOptions: o.clientOptions });
+  process.exitCode = undefined;
+  return { exitCode, stdout: t.stdout(), stderr: t.stderr() };
 }
 
 async function until(cond: () => boolean, what: string): Promise<void> {
@@ -119,18 +130,18 @@ describe('origins import', () => {
     expect(r.stderr).toMatch(/line 5, location: expected "lat,lng"/);
   });
 
-  it('rejects missing columns, a ragged row, and an existing report file, sending nothing', async () => {
+  it('rejects missing columns, a ragged row, a missing file and an existing report file, sending nothing', async () => {
     const noCountry = csvFile('name,external_id\nA,X-1\n', 'nocountry.csv');
     const ragged = csvFile('name,country_code\nA,CI\nB,CI,extra\n', 'ragged.csv');
     const good = csvFile(rows(1));
     const existing = join(dir, 'report.csv');
     writeFileSync(existing, 'keep me');
-    const [a, b, c, d] = await Promise.all([
-      sct(['origins', 'import', '--file', noCountry]),
-      sct(['origins', 'import', '--file', ragged]),
-      sct(['origins', 'import', '--file', good, '--report', existing]),
-      sct(['origins', 'import', '--file', good, '--concurrency', '0']),
-    ]);
+    const a = await sctIn(['origins', 'import', '--file', noCountry]);
+    const b = await sctIn(['origins', 'import', '--file', ragged]);
+    const c = await sctIn(['origins', 'import', '--file', good, '--report', existing]);
+    const d = await sctIn(['origins', 'import', '--file', good, '--concurrency', '0']);
+    const e = await sctIn(['origins', 'import', '--file', join(dir, 'nope.csv')]);
+    const f = await sctIn(['origins', 'import']);
     expect(a.exitCode).toBe(2);
     expect(a.stderr).toContain('nocountry.csv: missing column country_code');
     expect(b.exitCode).toBe(2);
@@ -140,6 +151,10 @@ describe('origins import', () => {
     expect(readFileSync(existing, 'utf8')).toBe('keep me');
     expect(d.exitCode).toBe(2);
     expect(d.stderr).toContain('invalid --concurrency');
+    expect(e.exitCode).toBe(2);
+    expect(e.stderr).toContain('cannot read');
+    expect(f.exitCode).toBe(2);
+    expect(f.stderr).toContain("required option '--file <file>'");
     expect(sb.requests).toHaveLength(0);
   });
 
@@ -156,7 +171,8 @@ describe('origins import', () => {
     const report = join(dir, 'report.csv');
     // Every attempt at the first row (the first try and three retries) is answered 503.
     sb.setFaults({ failFirst: 4 });
-    const r = await sct(['origins', 'import', '--file', file, '--report', report, '--concurrency', '1']);
+    // In-process only for the client's retry delay: the backoff would otherwise cost seconds.
+    const r = await sctIn(['origins', 'import', '--file', file, '--report', report, '--concurrency', '1'], { clientOptions: { retryBaseMs: 1 } });
     expect(r.exitCode, r.stderr).toBe(3);
     expect(r.stderr).toContain('origins: 2 created, 1 failed');
     expect(r.stderr).toContain('error: 1 of 3 origins rejected');
@@ -191,9 +207,9 @@ describe('origins import', () => {
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode).toBe(130);
-    // The summary is not asserted: conf's when-exit dependency re-raises SIGINT, which main()
-    // takes for a second Ctrl-C and exits at once, so whether it gets printed is a race. What
-    // must hold either way is that the journal lets the rerun finish the job exactly once.
+    expect(String(r.stderr)).toMatch(/origins: \d+ created, 0 failed, \d+ not sent/);
+    expect(String(r.stderr)).toMatch(/error: interrupted: \d+ origins not sent/);
+    expect(String(r.stderr)).toContain('rerun the same command to continue');
     // Let the requests that were in flight at Ctrl-C reach the sandbox before the rerun.
     sb.setFaults({});
     await new Promise((res) => setTimeout(res, 300));
@@ -207,6 +223,37 @@ describe('origins import', () => {
     expect(statuses.every((s) => s === 'skipped' || s === 'created')).toBe(true);
     const found = await originsWith(ids);
     expect(found.map((o) => o.external_id).sort()).toEqual([...ids].sort());
+  });
+
+  it('on a terminal, says what it will send, and on Ctrl-C reports what was done', async () => {
+    const file = csvFile(rows(6));
+    sb.setFaults({ latencyMs: 60 });
+    const ctl = new AbortController();
+    const running = sctIn(['origins', 'import', '--file', file, '--concurrency', '1'], { tty: true, signal: ctl.signal });
+    await until(() => posts().length >= 2, 'two rows to be created');
+    ctl.abort();
+    const r = await running;
+    expect(r.exitCode).toBe(130);
+    expect(r.stderr).toContain('Creating 6 origins: 6 requests, 1 at a time.');
+    expect(r.stderr).toMatch(/origins: [2-5] created, 0 failed, [1-4] not sent/);
+    expect(r.stderr).toMatch(/error: interrupted: [1-4] origins not sent/);
+    expect(r.stdout).toMatch(/^LINE\s+KEY\s+STATUS\s+ID\s+ERROR$/m);
+    expect(r.stdout).toMatch(/not_sent/);
+  });
+
+  it('warns when the rate limit will not cover the run, and stops with exit 1 rather than wait an hour', async () => {
+    const small = await startSandbox({ port: 0, rateLimit: 3 });
+    try {
+      const r = await sctFor(small.url, OWNER, dir)(['origins', 'import', '--file', csvFile(rows(5)), '--concurrency', '1', '--max-wait', '2s']);
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toContain('warning: 4 more requests to send but the rate limit has 2 left this hour');
+      expect(r.stderr).toContain('origins: 3 created, 0 failed, 2 not sent');
+      expect(r.stderr).toContain('error: rate limit exhausted');
+      expect(r.stderr).toContain('rerun the same command to continue');
+      expect(small.requests.filter((x) => x.method === 'POST')).toHaveLength(3);
+    } finally {
+      await small.close();
+    }
   });
 
   it('resumes rows without external_id by content after the file is edited', async () => {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { removeDir, sctFor, tempDir } from '../helpers/sct.js';
+import { main } from '../../src/cli.js';
+import { createTestIO } from '../helpers/io.js';
 
 const OWNER = 'sct_demo_owner_cacao';
 let sb: Sandbox;
@@ -28,8 +30,22 @@ beforeEach(() => {
 const queryOf = (i = 0) => Object.fromEntries(new URLSearchParams(sb.requests[i].query));
 const bodyOf = (i = 0) => JSON.parse(sb.requests[i].body);
 
+/**
+ * The same command run in-process through main(): the whole CLI but no process start, for the
+ * many cases that fail before anything is sent.
+ */
+async function sctIn(args: string[], o: { tty?: boolean; signal?: AbortSignal } = {}) {
+  const t = createTestIO({ stdoutIsTTY: o.tty, stderrIsTTY: o.tty, stdinIsTTY: o.tty, columns: 120 });
+  const env = { SCT_CONFIG_DIR: dir, SCT_BASE_URL: sb.url, SCT_TOKEN: OWNER, NO_COLOR: '1', CI: 'true' };
+  const exitCode = await main(args, { streams: t.streams, env, signal: o.signal ?? new AbortController().signal });
+  process.exitCode = undefined;
+  return { exitCode, stdout: t.stdout(), stderr: t.stderr() };
+}
+
+/** Runs each argument list and expects exit 2, a message, and nothing sent. */
 async function expectUsageErrors(cases: Array<[string[], RegExp | string]>): Promise<void> {
-  const results = await Promise.all(cases.map(([args]) => sct(args)));
+  const results = [];
+  for (const [args] of cases) results.push(await sctIn(args));
   results.forEach((r, i) => {
     expect(r.exitCode, `${cases[i][0].join(' ')}: ${r.stderr}`).toBe(2);
     expect(r.stderr).toMatch(cases[i][1]);
