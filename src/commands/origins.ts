@@ -113,7 +113,7 @@ export function register(program: Command, f: Factory): void {
       'after',
       `
 CSV columns (header row, any order): name and country_code (required), description, external_id,
-and either latitude + longitude or location ("lat,lng" or a GeoJSON Point).
+and either latitude + longitude (or lat + lng/lon) or location ("lat,lng" or a GeoJSON Point).
 Every row is checked before the first request; a bad row stops the run with nothing sent.
 A rerun of the same file skips the rows that went through, so an interrupted or partly failed
 import is finished by running the same command again.`,
@@ -128,7 +128,7 @@ function addOriginFields(cmd: Command): Command {
       .option('--description <text>', 'description')
       .option('--country-code <code>', '2-letter country code (required on create)')
       .option('--external-id <id>', 'your own identifier')
-      .option('--location <lat,lng|geojson>', 'coordinates as "lat,lng" (e.g. 5.35,-4.02) or a GeoJSON Point'),
+      .option('--location <lat,lng|geojson>', 'coordinates as "lat,lng" (e.g. 5.35,-4.02) or a GeoJSON Point; --set location=null clears it'),
   );
 }
 
@@ -234,13 +234,26 @@ export async function saveOrigin(ctx: Context, opts: OriginFieldFlags, id?: numb
 
 export const IMPORT_COLUMNS = ['name', 'country_code', 'description', 'external_id', 'latitude', 'longitude', 'location'] as const;
 const REQUIRED_COLUMNS = ['name', 'country_code'];
+/** Spreadsheet exports often abbreviate the coordinates; these headers are read as the full names. */
+const COLUMN_ALIASES: Record<string, string[]> = { latitude: ['lat'], longitude: ['lng', 'lon', 'long'] };
+
+/** Which header of the file holds each known column (the name itself, or an alias of it). */
+export function importColumnNames(columns: string[]): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const c of IMPORT_COLUMNS) {
+    names[c] = columns.includes(c) ? c : (COLUMN_ALIASES[c]?.find((a) => columns.includes(a)) ?? c);
+  }
+  return names;
+}
 
 /**
  * The request body of one CSV row, or undefined after adding the row's problems to `errors`
- * (each naming its column). Empty cells are left out rather than sent as "".
+ * (each naming its column as the file's header spells it). Empty cells are left out rather than
+ * sent as "".
  */
-export function originFromRow(row: CsvRow, errors: RowErrors): OriginCreate | undefined {
-  const v = (col: string) => row.values[col]?.trim() ?? '';
+export function originFromRow(row: CsvRow, errors: RowErrors, names: Record<string, string> = {}): OriginCreate | undefined {
+  const header = (col: string) => names[col] ?? col;
+  const v = (col: string) => row.values[header(col)]?.trim() ?? '';
   const problems: Array<[string, string]> = [];
   const reported = new Set<string>();
   const add = (column: string, message: string) => {
@@ -257,7 +270,7 @@ export function originFromRow(row: CsvRow, errors: RowErrors): OriginCreate | un
   const lng = v('longitude');
   const loc = v('location');
   if (loc && (lat || lng)) {
-    add('location', 'give either location or latitude/longitude, not both');
+    add('location', `give either location or ${header('latitude')}/${header('longitude')}, not both`);
   } else if (loc) {
     try {
       body.location = parseLocation(loc);
@@ -272,7 +285,7 @@ export function originFromRow(row: CsvRow, errors: RowErrors): OriginCreate | un
       add(message.startsWith('longitude') ? 'longitude' : 'latitude', message);
     }
   } else if (lat || lng) {
-    add(lat ? 'longitude' : 'latitude', `missing (${lat ? 'latitude' : 'longitude'} is given)`);
+    add(lat ? 'longitude' : 'latitude', `missing (${header(lat ? 'latitude' : 'longitude')} is given)`);
   }
 
   const parsed = originCreateSchema.safeParse(body);
@@ -284,7 +297,7 @@ export function originFromRow(row: CsvRow, errors: RowErrors): OriginCreate | un
   // Reported in the file's column order, so a row's messages read left to right.
   const rank = (c: string) => (IMPORT_COLUMNS as readonly string[]).indexOf(c) >>> 0;
   problems.sort((a, b) => rank(a[0]) - rank(b[0]));
-  for (const [column, message] of problems) errors.add(row.line, column, message);
+  for (const [column, message] of problems) errors.add(row.line, header(column), message);
   return problems.length === 0 && parsed.success ? parsed.data : undefined;
 }
 
@@ -293,13 +306,13 @@ export function originFromRow(row: CsvRow, errors: RowErrors): OriginCreate | un
  * origin wherever it sits in the file; one without is known by its content, so deleting the
  * rows that went through and rerunning neither skips nor repeats the others.
  */
-export function originUnits(rows: CsvRow[], errors: RowErrors): Unit<OriginCreate>[] {
+export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<string, string> = {}): Unit<OriginCreate>[] {
   const units: Unit<OriginCreate>[] = [];
   const externalLines = new Map<string, number>();
   const seen = new Map<string, number>();
   for (const row of rows) {
-    const body = originFromRow(row, errors);
-    const ext = row.values.external_id?.trim();
+    const body = originFromRow(row, errors, names);
+    const ext = row.values[names.external_id ?? 'external_id']?.trim();
     if (ext) {
       const first = externalLines.get(ext);
       if (first !== undefined) {
@@ -335,12 +348,14 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   checkReportPath(opts.report, opts.force);
   const concurrency = parseInteger(opts.concurrency ?? '4', '--concurrency', 1, 16)!;
   const csv = await readCsv(opts.file, ctx.io.stdin, REQUIRED_COLUMNS);
-  const unknown = csv.columns.filter((c) => !(IMPORT_COLUMNS as readonly string[]).includes(c));
+  const names = importColumnNames(csv.columns);
+  const used = new Set(Object.values(names));
+  const unknown = csv.columns.filter((c) => !used.has(c));
   if (unknown.length) {
     ctx.io.warn(`${csv.name}: ignoring column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${IMPORT_COLUMNS.join(', ')})`);
   }
   const errors = new RowErrors(csv.name);
-  const units = originUnits(csv.rows, errors);
+  const units = originUnits(csv.rows, errors, names);
   errors.throwIfAny();
 
   if (opts.dryRun) {

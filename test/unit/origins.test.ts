@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { originCreateSchema, originUpdateSchema, parseLocation, pointProblem } from '../../src/api/schemas/origins.js';
 import {
+  importColumnNames,
   originFromRow,
   originListQuery,
   originUnits,
@@ -215,6 +216,20 @@ describe('CSV rows', () => {
     expect(units[1].journalKey).not.toBe(units[2].journalKey);
     const moved = originUnits([row(7, { name: 'B', country_code: 'CI' })], new RowErrors('o.csv'));
     expect(moved[0].journalKey).toBe(units[1].journalKey);
+  });
+
+  it('reads lat/lng headers as latitude/longitude and names them as the file does', () => {
+    const names = importColumnNames(['name', 'country_code', 'lat', 'lon']);
+    expect(names).toMatchObject({ latitude: 'lat', longitude: 'lon', location: 'location' });
+    const errors = new RowErrors('o.csv');
+    expect(originFromRow(row(2, { name: 'A', country_code: 'CI', lat: '5.35', lon: '-4.02' }), errors, names)?.location).toEqual({
+      type: 'Point',
+      coordinates: [-4.02, 5.35],
+    });
+    originFromRow(row(3, { name: 'A', country_code: 'CI', lat: '99', lon: '1' }), errors, names);
+    originFromRow(row(4, { name: 'A', country_code: 'CI', lat: '', lon: '1' }), errors, names);
+    expect(rowErrors(errors)).toEqual({ 'line 3, lat': ['latitude 99 is out of range -90..90'], 'line 4, lat': ['missing (lon is given)'] });
+    expect(importColumnNames(['latitude', 'lat'])).toMatchObject({ latitude: 'latitude' });
   });
 
   it('rejects an external_id used twice', () => {
