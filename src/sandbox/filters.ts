@@ -161,7 +161,7 @@ function splitList(values: string[]): string[] {
   return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
 }
 
-function buildPredicate<T>(key: string, field: string, lookup: Lookup, spec: FieldSpec<T>, values: string[]): Pred<T> | null {
+function buildPredicate<T>(key: string, lookup: Lookup, spec: FieldSpec<T>, values: string[]): Pred<T> | null {
   const last = values[values.length - 1]!;
   const type = spec.type;
   const cmp = (fn: (stored: unknown) => boolean): Pred<T> => (row) => {
@@ -221,7 +221,6 @@ function buildPredicate<T>(key: string, field: string, lookup: Lookup, spec: Fie
     case 'date__lt':
       return cmp((s) => s !== null && (s as number) < (value as number));
   }
-  void field;
   return null;
 }
 
@@ -247,7 +246,7 @@ export function compileFilters<T>(spec: ListSpec<T>, params: Params): Pred<T>[] 
     if (reserved.has(key)) continue;
     const r = resolveKey(spec, key);
     if (!r) continue;
-    const p = buildPredicate(key, r.field, r.lookup, r.fs, values);
+    const p = buildPredicate(key, r.lookup, r.fs, values);
     if (p) preds.push(p);
   }
   return preds;

@@ -135,9 +135,9 @@ export const nonEmptyStrings = () => z.array(z.string().trim().min(1));
 export const idList = () => z.array(id());
 
 /** Fields that a schema does not know are rejected instead of ignored (statement PATCH). */
-export function rejectUnknown(ctx: Ctx, allowed: readonly string[], message: () => string): void {
+export function rejectUnknown(ctx: Ctx, allowed: readonly string[], message: string): void {
   const body = (ctx.body ?? {}) as Record<string, unknown>;
   if (typeof body !== 'object' || Array.isArray(body)) return;
   const bad = Object.keys(body).filter((k) => !allowed.includes(k));
-  if (bad.length) throw badRequest(Object.fromEntries(bad.map((k) => [k, [message()]])));
+  if (bad.length) throw badRequest(Object.fromEntries(bad.map((k) => [k, [message]])));
 }

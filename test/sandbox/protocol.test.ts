@@ -5,8 +5,9 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { client, OWNER, TRADER } from './helpers.js';
 
 let sb: Sandbox;
+const lines: string[] = [];
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, rateLimit: 50, rateLimitWindowSeconds: 60 });
+  sb = await startSandbox({ port: 0, rateLimit: 50, rateLimitWindowSeconds: 60, log: (l) => lines.push(l) });
 });
 afterAll(async () => {
   await sb.close();
@@ -171,6 +172,30 @@ describe('admin surface', () => {
     expect(f.status).toBe(200);
     expect((await client(sb).get('/accounts/me')).status).toBe(503);
     expect((await client(sb).get('/accounts/me')).status).toBe(200);
+  });
+});
+
+describe('lifecycle', () => {
+  it('logs one line per request', async () => {
+    const before = lines.length;
+    await client(sb).get('/products?limit=1');
+    expect(lines.slice(before)).toEqual([expect.stringMatching(/^GET \/api\/products\?limit=1 200 \d+ms$/)]);
+  });
+
+  it('leaves no server or socket behind after close, even with keep-alive clients', async () => {
+    const other = await startSandbox();
+    const agent = new http.Agent({ keepAlive: true });
+    await new Promise<void>((resolve, reject) =>
+      http.get(`${other.url}/accounts/countries`, { agent, headers: { Authorization: `Bearer ${OWNER}` } }, (res) => res.resume().on('end', resolve)).on('error', reject),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    expect(Object.values(agent.freeSockets).flat()).toHaveLength(1);
+    await other.close();
+    await new Promise((r) => setTimeout(r, 50));
+    // The idle keep-alive connection was closed by the server, and nothing listens any more.
+    expect(Object.values(agent.freeSockets).flat()).toHaveLength(0);
+    await expect(fetch(`${other.url}/accounts/countries`)).rejects.toThrow();
+    agent.destroy();
   });
 });
 

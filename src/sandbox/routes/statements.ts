@@ -166,7 +166,7 @@ const TRANSITIONS: Record<Statement['type'], Partial<Record<DdsStatus, DdsStatus
 
 function updateStatement(ctx: Ctx) {
   const s = ctx.store.settle(owned(ctx, ctx.store.statements, intParam(ctx)));
-  rejectUnknown(ctx, ['status', 'name'], () => 'This field cannot be changed; only status and name can be updated.');
+  rejectUnknown(ctx, ['status', 'name'], 'This field cannot be changed; only status and name can be updated.');
   const b = parseBody(ctx, z.object({ status: z.enum(DDS_STATUSES).optional(), name: z.string().trim().max(255).nullable().optional() }));
   if (b.status !== undefined && b.status !== s.status) {
     if (s.type === 'EUTR') throw fieldError('status', 'The status of an EUTR statement cannot change.');
