@@ -8,6 +8,7 @@
 //
 // Options: --quick (fewer start-up runs, 10,000 and 50,000 orders), --startup-only.
 import { spawn, spawnSync } from 'node:child_process';
+import { request } from 'node:http';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,13 +58,22 @@ async function startSandbox(orders) {
   const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--orders', String(orders), '--rate-limit', '1000000', '-q'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  for await (const chunk of child.stdout) {
-    out += chunk;
-    if (out.includes('\n')) break;
-  }
-  return { url: out.trim(), origin: new URL(out.trim()).origin, child };
+  const url = await firstLine(child.stdout);
+  return { url, origin: new URL(url).origin, child };
+}
+
+/** One request on a fresh connection (a kept-alive one may be closed by the sandbox while sct runs). */
+function call(method, url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve(body ? JSON.parse(body) : null));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 async function exportRun(orders) {
@@ -71,8 +81,8 @@ async function exportRun(orders) {
   const config = mkdtempSync(join(tmpdir(), 'sct-bench-'));
   try {
     const env = { ...process.env, SCT_CONFIG_DIR: config, SCT_BASE_URL: sb.url, SCT_TOKEN: TOKEN, NO_COLOR: '1' };
-    const head = await fetch(`${sb.url}/orders?order_action=buying&limit=1`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.json());
-    await fetch(`${sb.origin}/_sandbox/requests`, { method: 'DELETE' });
+    const head = await call('GET', `${sb.url}/orders?order_action=buying&limit=1`, { authorization: `Bearer ${TOKEN}` });
+    await call('DELETE', `${sb.origin}/_sandbox/requests`);
     const t = process.hrtime.bigint();
     // GNU time reports the peak RSS of sct itself (the sandbox runs in its own process).
     const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, bin, 'orders', 'list', '--buying', '--all', '-o', 'csv'], {
@@ -83,7 +93,7 @@ async function exportRun(orders) {
     const wall = Number(process.hrtime.bigint() - t) / 1e6;
     if (r.status !== 0) throw new Error(`export exited ${r.status}: ${r.stderr}`);
     const rssKb = Number(String(r.stderr).trim().split('\n').pop());
-    const requests = (await fetch(`${sb.origin}/_sandbox/requests`).then((x) => x.json())).filter((q) => q.path === '/api/orders').length;
+    const requests = (await call('GET', `${sb.origin}/_sandbox/requests`)).filter((q) => q.path === '/api/orders').length;
     return { orders, rows: head.count, wall, requests, expected: Math.ceil(head.count / 1000), rssMb: rssKb / 1024 };
   } finally {
     sb.child.kill('SIGINT');
@@ -113,3 +123,16 @@ async function exportBench() {
 
 startup();
 if (!startupOnly) await exportBench();
+
+/** The sandbox prints its base URL as its first stdout line; the stream keeps flowing after. */
+function firstLine(stream) {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk) => {
+      buf += chunk;
+      if (buf.includes('\n')) resolve(buf.split('\n')[0].trim());
+    });
+    stream.on('end', () => reject(new Error('the sandbox exited before printing its URL')));
+  });
+}

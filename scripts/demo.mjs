@@ -14,13 +14,7 @@ delete env.SCT_BASE_URL;
 delete env.SCT_PROFILE;
 
 const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--quiet'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-let url = '';
-sandbox.stdout.setEncoding('utf8');
-for await (const chunk of sandbox.stdout) {
-  url += chunk;
-  if (url.includes('\n')) break;
-}
-url = url.trim();
+const url = await firstLine(sandbox.stdout);
 
 const sct = (args, input) => {
   console.log(`\n$ sct ${args.join(' ')}`);
@@ -45,3 +39,16 @@ try {
   rmSync(configDir, { recursive: true, force: true });
 }
 process.exitCode = failed ? 1 : 0;
+
+/** The sandbox prints its base URL as its first stdout line; the stream keeps flowing after. */
+function firstLine(stream) {
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk) => {
+      buf += chunk;
+      if (buf.includes('\n')) resolve(buf.split('\n')[0].trim());
+    });
+    stream.on('end', () => reject(new Error('the sandbox exited before printing its URL')));
+  });
+}
