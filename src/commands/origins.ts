@@ -128,7 +128,7 @@ function addOriginFields(cmd: Command): Command {
       .option('--description <text>', 'description')
       .option('--country-code <code>', '2-letter country code (required on create)')
       .option('--external-id <id>', 'your own identifier')
-      .option('--location <lat,lng|geojson>', 'coordinates as "lat,lng" (e.g. 5.35,-4.02) or a GeoJSON Point; --set location=null clears it'),
+      .option('--location <lat,lng|geojson>', 'coordinates as "lat,lng" (e.g. 5.35,-4.02) or a GeoJSON Point'),
   );
 }
 
