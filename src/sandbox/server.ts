@@ -144,11 +144,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const JSON_TYPE = { 'Content-Type': 'application/json' };
 
   /** Fixed window per token; every /api response carries the headers, 429s included. */
-  function rateHeaders(key: string, consume: boolean): { headers: Record<string, string>; exceeded: boolean } {
+  function consumeRate(key: string): { headers: Record<string, string>; exceeded: boolean } {
     const now = Date.now();
     let w = windows.get(key);
     if (!w || now >= w.start + windowMs) windows.set(key, (w = { start: now, count: 0 }));
-    if (consume) w.count++;
+    w.count++;
     return {
       exceeded: w.count > rateLimit,
       headers: {
@@ -187,7 +187,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (drop && !faults.dropAfterProcessing) return deliver(0, {}, Buffer.alloc(0));
 
     const bearer = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? '')?.[1];
-    const rate = rateHeaders(bearer ?? `anonymous:${req.socket.remoteAddress}`, true);
+    const rate = consumeRate(bearer ?? `anonymous:${req.socket.remoteAddress}`);
     const throttled = (reset: number) =>
       deliver(
         429,
