@@ -1,6 +1,6 @@
 // Each resource's default table columns, in one place. `--columns` replaces them with any
 // dotted paths; JSON output always carries the whole object as the API returned it.
-import { getPath } from './values.js';
+import { getPath, pathGetter } from './values.js';
 
 export interface Column {
   header: string;
@@ -137,4 +137,9 @@ export function columnsFromFlag(flag: string): Column[] {
 
 export function cellValue(row: Record<string, unknown>, column: Column): unknown {
   return column.value ? column.value(row) : getPath(row, column.path);
+}
+
+/** One reader per column, prepared once for a whole listing. */
+export function cellReaders(columns: Column[]): ((row: Record<string, unknown>) => unknown)[] {
+  return columns.map((c) => c.value ?? (pathGetter(c.path) as (row: Record<string, unknown>) => unknown));
 }

@@ -4,7 +4,7 @@
 import Table from 'cli-table3';
 import { stringify } from 'csv-stringify/sync';
 import type { IOStreams } from './iostreams.js';
-import { cellValue, columnsFromFlag, type Column } from './columns.js';
+import { cellReaders, cellValue, columnsFromFlag, type Column } from './columns.js';
 import { csvValue, displayValue, flattenKeys } from './values.js';
 import { cleanCell, stripControl } from './sanitize.js';
 import { UsageError } from '../errors.js';
@@ -33,6 +33,8 @@ export interface ListWriter {
 }
 
 type Row = Record<string, unknown>;
+
+const CSV_SLICE = 100;
 
 export function createListWriter(io: IOStreams, options: OutputOptions): ListWriter {
   switch (options.format) {
@@ -121,6 +123,7 @@ function lineWriter(io: IOStreams, line: (row: Row) => string): ListWriter {
 function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
   let count = 0;
   let columns: Column[] | undefined = options.columns ? columnsFromFlag(options.columns) : undefined;
+  let readers: ReturnType<typeof cellReaders> | undefined;
   // On a terminal, strings from the API lose their escape sequences; in a file they stay as sent.
   const clean = io.stdoutIsTTY ? (v: unknown) => (typeof v === 'string' ? stripControl(v) : v) : (v: unknown) => v;
   return {
@@ -136,10 +139,16 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
         columns = [...keys].map((k) => ({ header: k, path: k }));
       }
       const cols = columns;
-      const records = rows.map((r) => cols.map((c) => clean(csvValue(cellValue(r as Row, c)))));
-      const text = stringify(records, { header: count === 0, columns: cols.map((c) => c.header) });
-      count += rows.length;
-      await io.write(text);
+      readers ??= cellReaders(cols);
+      const read = readers;
+      // A page of 1000 wide rows at once makes hundreds of MB of short-lived garbage; slices
+      // of 100 keep the peak low and let each slice reach the pipe before the next is built.
+      for (let i = 0; i < rows.length; i += CSV_SLICE) {
+        const records = rows.slice(i, i + CSV_SLICE).map((r) => read.map((get) => clean(csvValue(get(r as Row)))));
+        const text = stringify(records, { header: count === 0, columns: cols.map((c) => c.header) });
+        count += records.length;
+        await io.write(text);
+      }
     },
     async end() {
       if (count === 0 && columns) await io.write(stringify([], { header: true, columns: columns.map((c) => c.header) }));

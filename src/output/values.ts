@@ -1,14 +1,25 @@
 // Reading dotted paths out of API objects and rendering values as text for tables and CSV.
 
 export function getPath(obj: unknown, path: string): unknown {
-  let cur: unknown = obj;
-  for (const part of path.split('.')) {
-    if (cur === null || cur === undefined) return undefined;
-    if (Array.isArray(cur) && /^\d+$/.test(part)) cur = cur[Number(part)];
-    else if (typeof cur === 'object') cur = (cur as Record<string, unknown>)[part];
-    else return undefined;
-  }
-  return cur;
+  return pathGetter(path)(obj);
+}
+
+/**
+ * A reader for one dotted path, split once: an export calls it for every cell of every row,
+ * and splitting the path each time is most of the garbage a large CSV makes.
+ */
+export function pathGetter(path: string): (obj: unknown) => unknown {
+  const parts = path.split('.');
+  const numeric = parts.map((p) => /^\d+$/.test(p));
+  return (obj) => {
+    let cur: unknown = obj;
+    for (let i = 0; i < parts.length; i++) {
+      if (cur === null || cur === undefined) return undefined;
+      if (typeof cur !== 'object') return undefined;
+      cur = numeric[i] && Array.isArray(cur) ? cur[Number(parts[i])] : (cur as Record<string, unknown>)[parts[i]];
+    }
+    return cur;
+  };
 }
 
 function isCountry(v: Record<string, unknown>): boolean {
