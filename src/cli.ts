@@ -151,7 +151,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     if (word === 'help') word = commandWord(argv.slice(argv.indexOf('help') + 1));
     const wanted = word && GROUPS.some((g) => g.name === word) ? [word] : [];
     await registerGroups(program, factory, wanted);
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(attachDashValues(program, argv), { from: 'user' });
   } catch (err) {
     code = await reportError(err, io, argv);
   } finally {
@@ -160,6 +160,36 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   // The exit code is set, not forced: process.exit() would cut off output still queued for a pipe.
   process.exitCode = code;
   return code;
+}
+
+/**
+ * `--ordering -created_at`: a value that starts with a dash belongs to the option before it.
+ * Commander would read it as options of its own (`-o rdering…`), because global options are
+ * parsed before the sub-command's; joining it as `--ordering=-created_at` says what is meant.
+ */
+export function attachDashValues(program: Command, argv: string[]): string[] {
+  const takesValue = new Set<string>();
+  const walk = (cmd: Command) => {
+    for (const o of cmd.options) if (o.long && (o.required || o.optional)) takesValue.add(o.long);
+    cmd.commands.forEach(walk);
+  };
+  walk(program);
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    if (takesValue.has(a) && next !== undefined && next.startsWith('-') && next !== '--') {
+      out.push(`${a}=${next}`);
+      i++;
+    } else {
+      out.push(a);
+    }
+  }
+  return out;
 }
 
 function wantsJsonErrors(argv: string[]): boolean {

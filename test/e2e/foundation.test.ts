@@ -289,6 +289,15 @@ describe('lists and pagination', () => {
     expect(q.get('composition')).toBe('simple');
   });
 
+  it('a flag value may start with a dash (--ordering -created_at)', async () => {
+    const r = await sct(['products', 'list', '--ordering', '-created_at', '--search', '-o', '--json']);
+    expect(r.exitCode).toBe(0);
+    const q = new URLSearchParams(sb.requests[0].query);
+    expect(q.get('ordering')).toBe('-created_at');
+    expect(q.get('search')).toBe('-o');
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+
   it('rejects bad list flags before sending anything', async () => {
     for (const args of [['--limit', 'ten'], ['--limit', '0'], ['--all', '--limit', '5'], ['--filter', 'novalue'], ['--page-size', '-1']]) {
       const r = await sct(['products', 'list', ...args]);
