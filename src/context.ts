@@ -41,8 +41,12 @@ export interface Context {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   config(): ConfigStore;
   settings(): Settings;
-  /** The API client for this run; throws AuthError (exit 4) when a token is needed and missing. */
-  client(options?: { auth?: boolean }): ApiClient;
+  /**
+   * The API client for this run; throws AuthError (exit 4) when a token is needed and missing.
+   * `finishInFlight`: Ctrl-C lets requests already sent finish (bulk runs), instead of
+   * abandoning them.
+   */
+  client(options?: { auth?: boolean; finishInFlight?: boolean }): ApiClient;
   /** Output format: -o/--json > profile's output > table. */
   format(): Format;
   output(defaults: Column[]): OutputOptions;
@@ -95,7 +99,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
     },
     client(options = {}) {
       const auth = options.auth !== false;
-      const key = auth ? 'auth' : 'anon';
+      const key = `${auth ? 'auth' : 'anon'}${options.finishInFlight ? '+finish' : ''}`;
       const existing = clients.get(key);
       if (existing) return existing;
       const s = ctx.settings();
@@ -116,6 +120,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
         maxWaitMs: flags.maxWait ? parseDuration(flags.maxWait, '--max-wait') : 600_000,
         env,
         signal: deps.signal,
+        abortInFlight: !options.finishInFlight,
         trace: flags.verbose ? (line) => io.error(io.colorErr.dim(line)) : undefined,
         onRateLimitWait: (ms, signal) => rateLimitCountdown(ctx, ms, signal),
         now,

@@ -23,6 +23,11 @@ export interface ClientOptions {
   env?: NodeJS.ProcessEnv;
   dispatcher?: Dispatcher;
   signal?: AbortSignal;
+  /**
+   * false: the signal stops waits (backoff, rate-limit pauses) but lets a request already on
+   * the wire finish, so a bulk run interrupted with Ctrl-C knows the outcome of every unit it sent.
+   */
+  abortInFlight?: boolean;
   /** --verbose: one line per call. */
   trace?: (line: string) => void;
   /** Called before a rate-limit pause, so a TTY can show a countdown. Resolves when the wait is over. */
@@ -130,6 +135,7 @@ export class ApiClient {
   private readonly trace?: (line: string) => void;
   private readonly onRateLimitWait?: ClientOptions['onRateLimitWait'];
   private readonly signal?: AbortSignal;
+  private readonly requestSignal?: AbortSignal;
   readonly rateLimit: RateLimitState = {};
   /** Requests sent, retries included (benchmarks and the bulk summary report it). */
   requestCount = 0;
@@ -166,6 +172,7 @@ export class ApiClient {
     this.trace = options.trace;
     this.onRateLimitWait = options.onRateLimitWait;
     this.signal = options.signal;
+    this.requestSignal = options.abortInFlight === false ? undefined : options.signal;
     if (this.usesProxy) this.trace?.('* using the proxy from the environment (HTTPS_PROXY/HTTP_PROXY; NO_PROXY honoured)');
   }
 
@@ -260,7 +267,7 @@ export class ApiClient {
       try {
         res = await this.once(currentMethod, url, options, withBody, idempotencyKey);
       } catch (err) {
-        if (this.signal?.aborted || err instanceof InterruptedError) throw new InterruptedError();
+        if (err instanceof InterruptedError || (this.requestSignal?.aborted && isAbortError(err))) throw new InterruptedError();
         if (attempt < this.opts.maxRetries && isRetryableError(err)) {
           await this.backoff(attempt++, describeError(err));
           continue;
@@ -348,7 +355,7 @@ export class ApiClient {
       headers,
       body,
       dispatcher: this.dispatcher,
-      signal: this.signal,
+      signal: this.requestSignal,
       headersTimeout: this.opts.timeoutMs,
       bodyTimeout: this.opts.timeoutMs,
     });

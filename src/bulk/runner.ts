@@ -74,7 +74,7 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
           outcomes[i] = { key: unit.key, lines: unit.lines, status: 'created', id };
           o.journal?.record({ key: journalKey, status: 'done', id });
         } catch (err) {
-          if (err instanceof InterruptedError || o.signal.aborted) {
+          if (err instanceof InterruptedError) {
             interrupted = true;
             return; // left as not_sent: the idempotency key makes resending it safe
           }

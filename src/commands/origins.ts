@@ -375,7 +375,8 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
     return;
   }
 
-  const client = ctx.client();
+  // Ctrl-C stops new rows; a row already sent finishes, so the report says what became of it.
+  const client = ctx.client({ finishInFlight: true });
   const journal = Journal.open(
     ctx.config().dir,
     { command: 'origins-import', file: opts.file, baseUrl: client.baseUrl, profile: ctx.settings().profile },

@@ -302,7 +302,8 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
   }
 
   const settings = ctx.settings();
-  const client = ctx.client();
+  // Ctrl-C stops new rows; a row already sent finishes, so the report says what became of it.
+  const client = ctx.client({ finishInFlight: true });
   const journal = Journal.open(
     ctx.config().dir,
     // The kind is part of the scope: the same file imported as sales is a different set of orders.
