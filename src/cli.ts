@@ -58,6 +58,8 @@ export function buildProgram(io: IOStreams): Command {
     .option('--timeout <seconds>', 'per-request timeout (e.g. 30, 30s, 2m)', '30')
     .option('--max-wait <duration>', 'longest rate-limit wait to sleep through', '10m')
     .showSuggestionAfterError(true)
+    // A sub-command's --help lists -o, --columns and the rest too: they work everywhere.
+    .configureHelp({ showGlobalOptions: true })
     .configureOutput({
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
