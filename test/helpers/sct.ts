@@ -54,10 +54,19 @@ export async function runSct(args: string[], opts: RunOptions = {}): Promise<Run
   return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
 }
 
+/** HOME is the config dir too, so nothing sct might look up there is the developer's own. */
+function boundEnv(baseUrl: string, token: string | undefined, configDir: string, extra: RunOptions['env']): RunOptions['env'] {
+  return { SCT_CONFIG_DIR: configDir, SCT_BASE_URL: baseUrl, SCT_TOKEN: token, HOME: configDir, ...extra };
+}
+
 /**
  * An sct bound to one sandbox and one throwaway config dir: `sct(['orders','list'])`.
  */
 export function sctFor(baseUrl: string, token: string | undefined, configDir: string) {
-  return (args: string[], opts: RunOptions = {}) =>
-    runSct(args, { ...opts, env: { SCT_CONFIG_DIR: configDir, SCT_BASE_URL: baseUrl, SCT_TOKEN: token, HOME: configDir, ...opts.env } });
+  return (args: string[], opts: RunOptions = {}) => runSct(args, { ...opts, env: boundEnv(baseUrl, token, configDir, opts.env) });
+}
+
+/** The same binding as sctFor, for tests that signal the running process. */
+export function spawnSctFor(baseUrl: string, token: string | undefined, configDir: string) {
+  return (args: string[], opts: RunOptions = {}) => spawnSct(args, { ...opts, env: boundEnv(baseUrl, token, configDir, opts.env) });
 }

@@ -1,9 +1,11 @@
 // Tiny HTTP helpers for the sandbox's own tests: real sockets, global fetch, no client library.
 import type { Sandbox } from '../../src/sandbox/server.js';
 
+/** Brussels Cacao, company 1. */
 export const OWNER = 'sct_demo_owner_cacao';
 export const ADMIN = 'sct_demo_admin_cacao';
 export const MEMBER = 'sct_demo_member_cacao';
+/** Hanseatic Trading, company 2. */
 export const TRADER = 'sct_demo_owner_trader';
 export const TRADER_MEMBER = 'sct_demo_member_trader';
 export const MULTI = 'sct_demo_multi';

@@ -1,0 +1,127 @@
+// What every end-to-end file sets up: one sandbox per file, and for each test a fresh config
+// dir, an empty request log and no faults, so a test asserts on its own requests alone.
+//
+//   const t = useSandbox();
+//   it('…', async () => {
+//     const r = await t.sct(['products', 'list']);
+//     expect(t.queryOf()).toEqual({ limit: '10', offset: '0' });
+//   });
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { main, type MainDeps } from '../../src/cli.js';
+import { OWNER } from '../sandbox/helpers.js';
+import { createTestIO } from './io.js';
+import { removeDir, sctFor, spawnSctFor, tempDir, type RunOptions, type RunResult } from './sct.js';
+
+export interface InProcessOptions {
+  tty?: boolean;
+  /** Aborting it is Ctrl-C. */
+  signal?: AbortSignal;
+  input?: string;
+  env?: Record<string, string | undefined>;
+  clientOptions?: MainDeps['clientOptions'];
+}
+
+/** The arguments, what stderr must match, and stdin if the command reads it. */
+export type UsageErrorCase = [args: string[], message: RegExp | string, input?: string];
+
+export function useSandbox(options: SandboxOptions = {}) {
+  let sandbox: Sandbox | undefined;
+  let configDir: string | undefined;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, ...options });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+  beforeEach(() => {
+    const dir = (configDir = tempDir());
+    sb().requests.length = 0;
+    sb().setFaults({});
+    return () => removeDir(dir);
+  });
+
+  function sb(): Sandbox {
+    if (!sandbox) throw new Error('the sandbox starts in beforeAll: read t.sb inside a hook or a test');
+    return sandbox;
+  }
+  function dir(): string {
+    if (!configDir) throw new Error('the config dir is made in beforeEach: read t.dir inside a test');
+    return configDir;
+  }
+
+  /** The built bin/sct.js as the owner of the first demo company, with the test's config dir. */
+  const sct = (args: string[], opts?: RunOptions): Promise<RunResult> => sctFor(sb().url, OWNER, dir())(args, opts);
+
+  /**
+   * The same command in-process through main(), with fake streams: no process start, a fake
+   * terminal with `tty`, and Ctrl-C as an aborted `signal`.
+   */
+  async function sctIn(args: string[], o: InProcessOptions = {}): Promise<RunResult> {
+    const io = createTestIO({ stdoutIsTTY: o.tty, stderrIsTTY: o.tty, stdinIsTTY: o.tty, columns: 120, input: o.input });
+    const env = { SCT_CONFIG_DIR: dir(), SCT_BASE_URL: sb().url, SCT_TOKEN: OWNER, NO_COLOR: '1', CI: 'true', ...o.env };
+    const exitCode = await main(args, { streams: io.streams, env, signal: o.signal ?? new AbortController().signal, clientOptions: o.clientOptions });
+    // main() leaves the exit code for the process to end with, and this process is the test runner.
+    process.exitCode = undefined;
+    return { exitCode, stdout: io.stdout(), stderr: io.stderr() };
+  }
+
+  return {
+    get sb(): Sandbox {
+      return sb();
+    },
+    /** The test's own config dir (and HOME), removed after it. */
+    get dir(): string {
+      return dir();
+    },
+    sct,
+    sctIn,
+    /** sct as another demo user, with the test's config dir. */
+    sctAs: (token: string) => sctFor(sb().url, token, dir()),
+    /** sct started, not awaited: for tests that signal it. */
+    spawnSct: (args: string[], opts?: RunOptions) => spawnSctFor(sb().url, OWNER, dir())(args, opts),
+
+    /** The API's answer as JSON, asked directly rather than through sct. */
+    async api(path: string, token = OWNER): Promise<any> {
+      const r = await fetch(sb().url + path, { headers: { Authorization: `Bearer ${token}` } });
+      return r.json();
+    },
+    /** The query string of the i-th request the sandbox received, as an object. */
+    queryOf: (i = 0): Record<string, string> => Object.fromEntries(new URLSearchParams(sb().requests[i].query)),
+    /** The same query, where a parameter may repeat. */
+    searchParamsOf: (i = 0) => new URLSearchParams(sb().requests[i].query),
+    /** The JSON body of the i-th request the sandbox received. */
+    bodyOf: (i = 0) => JSON.parse(sb().requests[i].body),
+    /** Writes a file into the test's dir and returns its path. */
+    writeFile(name: string, text: string): string {
+      const file = join(dir(), name);
+      writeFileSync(file, text);
+      return file;
+    },
+
+    /**
+     * Runs each argument list and expects exit 2, its message, and nothing sent. Spawned runs go
+     * in parallel; in-process runs one after another, as each sets and clears this process's
+     * exit code.
+     */
+    async expectUsageErrors(cases: UsageErrorCase[], how: { inProcess?: boolean } = {}): Promise<void> {
+      const results: RunResult[] = [];
+      if (how.inProcess) for (const [args, , input] of cases) results.push(await sctIn(args, { input }));
+      else results.push(...(await Promise.all(cases.map(([args, , input]) => sct(args, { input })))));
+      results.forEach((r, i) => {
+        expect(r.exitCode, `${cases[i][0].join(' ')}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toMatch(cases[i][1]);
+      });
+      expect(sb().requests).toHaveLength(0);
+    },
+  };
+}
+
+/** Waits for something the sandbox or a running sct will do, polling every 25 ms. */
+export async function until(cond: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  for (let waited = 0; waited < timeoutMs && !cond(); waited += 25) await new Promise((r) => setTimeout(r, 25));
+  if (!cond()) throw new Error(`timed out waiting for ${what}`);
+}
