@@ -1,28 +1,12 @@
 // The foundation as a user meets it: the built bin/sct.js against the sandbox on 127.0.0.1.
-import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { describe, it, expect } from 'vitest';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { runSct, sctFor, spawnSct, tempDir, removeDir } from '../helpers/sct.js';
+import { runSct } from '../helpers/sct.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { OWNER } from '../sandbox/helpers.js';
 
-const OWNER = 'sct_demo_owner_cacao';
-let sb: Sandbox;
-let dir: string;
-let sct: ReturnType<typeof sctFor>;
-
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sb?.close();
-});
-beforeEach(() => {
-  dir = tempDir();
-  sct = sctFor(sb.url, OWNER, dir);
-  sb.requests.length = 0;
-  sb.setFaults({});
-  return () => removeDir(dir);
-});
+const t = useSandbox();
 
 const lastJsonLine = (s: string) => JSON.parse(s.trim().split('\n').pop()!);
 
@@ -48,21 +32,21 @@ describe('basics', () => {
   });
 
   it('exits 4 with a hint when not logged in, sending nothing', async () => {
-    const r = await sct(['whoami'], { env: { SCT_TOKEN: undefined } });
+    const r = await t.sct(['whoami'], { env: { SCT_TOKEN: undefined } });
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toMatch(/^error: not logged in/m);
     expect(r.stderr).toContain('sct auth login');
-    expect(sb.requests).toHaveLength(0);
+    expect(t.sb.requests).toHaveLength(0);
   });
 
   it('exits 4 when the service answers 401', async () => {
-    const r = await sct(['whoami'], { env: { SCT_TOKEN: 'not-a-real-token' } });
+    const r = await t.sct(['whoami'], { env: { SCT_TOKEN: 'not-a-real-token' } });
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain('401');
   });
 
   it('exits 2 without a base URL', async () => {
-    const r = await sct(['whoami'], { env: { SCT_BASE_URL: undefined } });
+    const r = await t.sct(['whoami'], { env: { SCT_BASE_URL: undefined } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('no base URL');
   });
@@ -72,67 +56,67 @@ describe('auth and config', () => {
   const noEnvToken = { SCT_TOKEN: undefined, SCT_BASE_URL: undefined };
 
   it('logs in with --with-token after verifying, stores the token at mode 0600', async () => {
-    const r = await sct(['auth', 'login', '--base-url', sb.url, '--with-token'], { input: OWNER + '\n', env: noEnvToken });
+    const r = await t.sct(['auth', 'login', '--base-url', t.sb.url, '--with-token'], { input: OWNER + '\n', env: noEnvToken });
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('Logged in');
     expect(r.stderr).toContain('Amélie Janssens');
     expect(r.stdout + r.stderr).not.toContain(OWNER);
-    const file = join(dir, 'config.json');
+    const file = join(t.dir, 'config.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toEqual({ base_url: sb.url, token: OWNER });
-    expect(sb.requests.map((q) => q.path)).toEqual(['/api/accounts/me']);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toEqual({ base_url: t.sb.url, token: OWNER });
+    expect(t.sb.requests.map((q) => q.path)).toEqual(['/api/accounts/me']);
 
-    const status = await sct(['auth', 'status'], { env: noEnvToken });
+    const status = await t.sct(['auth', 'status'], { env: noEnvToken });
     expect(status.exitCode).toBe(0);
     expect(status.stdout).toMatch(/Token\s+sct_…\*+ \(from profile\)/);
     expect(status.stdout).not.toContain(OWNER);
 
-    const token = await sct(['auth', 'token'], { env: noEnvToken });
+    const token = await t.sct(['auth', 'token'], { env: noEnvToken });
     expect(token.stdout).toBe(OWNER + '\n');
 
-    const me = await sct(['whoami', '-o', 'json'], { env: noEnvToken });
+    const me = await t.sct(['whoami', '-o', 'json'], { env: noEnvToken });
     expect(JSON.parse(me.stdout)).toMatchObject({ id: 1, company: { id: 1 } });
 
-    const out = await sct(['auth', 'logout'], { env: noEnvToken });
+    const out = await t.sct(['auth', 'logout'], { env: noEnvToken });
     expect(out.exitCode).toBe(0);
-    const after = await sct(['auth', 'status'], { env: noEnvToken });
+    const after = await t.sct(['auth', 'status'], { env: noEnvToken });
     expect(after.exitCode).toBe(4);
   });
 
   it('refuses a token the service rejects and stores nothing', async () => {
-    const r = await sct(['auth', 'login', '--base-url', sb.url, '--with-token'], { input: 'wrong-token', env: noEnvToken });
+    const r = await t.sct(['auth', 'login', '--base-url', t.sb.url, '--with-token'], { input: 'wrong-token', env: noEnvToken });
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain('rejected');
-    const token = await sct(['auth', 'token'], { env: noEnvToken });
+    const token = await t.sct(['auth', 'token'], { env: noEnvToken });
     expect(token.exitCode).toBe(4);
   });
 
   it('needs --with-token without a terminal', async () => {
-    const r = await sct(['auth', 'login', '--base-url', sb.url], { env: noEnvToken });
+    const r = await t.sct(['auth', 'login', '--base-url', t.sb.url], { env: noEnvToken });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--with-token');
-    expect(sb.requests).toHaveLength(0);
+    expect(t.sb.requests).toHaveLength(0);
   });
 
   it('reports where the token comes from with SCT_TOKEN', async () => {
-    const r = await sct(['auth', 'status', '--json']);
+    const r = await t.sct(['auth', 'status', '--json']);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ token_source: 'SCT_TOKEN', base_url_source: 'env', user: { id: 1 } });
   });
 
   it('config set/get/unset/list/path, per profile', async () => {
-    expect((await sct(['config', 'set', 'output', 'json'])).exitCode).toBe(0);
-    expect((await sct(['config', 'get', 'output'])).stdout).toBe('json\n');
-    expect((await sct(['config', 'set', 'base_url', 'http://x.test/api/', '--profile', 'work'])).exitCode).toBe(0);
-    expect((await sct(['config', 'get', 'base_url'], { env: { SCT_PROFILE: 'work' } })).stdout).toBe('http://x.test/api\n');
-    const list = await sct(['config', 'list', '-o', 'json']);
+    expect((await t.sct(['config', 'set', 'output', 'json'])).exitCode).toBe(0);
+    expect((await t.sct(['config', 'get', 'output'])).stdout).toBe('json\n');
+    expect((await t.sct(['config', 'set', 'base_url', 'http://x.test/api/', '--profile', 'work'])).exitCode).toBe(0);
+    expect((await t.sct(['config', 'get', 'base_url'], { env: { SCT_PROFILE: 'work' } })).stdout).toBe('http://x.test/api\n');
+    const list = await t.sct(['config', 'list', '-o', 'json']);
     expect(JSON.parse(list.stdout)).toMatchObject({ profile: 'default', output: 'json', token: null });
-    expect((await sct(['config', 'path'])).stdout).toBe(join(dir, 'config.json') + '\n');
+    expect((await t.sct(['config', 'path'])).stdout).toBe(join(t.dir, 'config.json') + '\n');
     // The profile's default output applies when -o is not given.
-    const me = await sct(['whoami']);
+    const me = await t.sct(['whoami']);
     expect(JSON.parse(me.stdout).id).toBe(1);
-    expect((await sct(['config', 'unset', 'output'])).exitCode).toBe(0);
-    expect((await sct(['config', 'get', 'output'])).exitCode).toBe(1);
+    expect((await t.sct(['config', 'unset', 'output'])).exitCode).toBe(0);
+    expect((await t.sct(['config', 'get', 'output'])).exitCode).toBe(1);
   });
 
   it('config rejects the token, unknown keys and bad values with exit 2', async () => {
@@ -142,28 +126,28 @@ describe('auth and config', () => {
       ['config', 'set', 'output', 'xml'],
       ['config', 'set', 'base_url', 'not a url'],
     ]) {
-      const r = await sct(args);
+      const r = await t.sct(args);
       expect(r.exitCode, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^error: /m);
     }
   });
 
   it('repairs a loosened config file mode on write, and doctor flags it', async () => {
-    await sct(['config', 'set', 'output', 'table']);
-    const file = join(dir, 'config.json');
+    await t.sct(['config', 'set', 'output', 'table']);
+    const file = join(t.dir, 'config.json');
     chmodSync(file, 0o644);
-    const doc = await sct(['doctor']);
+    const doc = await t.sct(['doctor']);
     expect(doc.exitCode).toBe(1);
     expect(doc.stdout).toMatch(/^fail\s+config\s+.*mode 644/m);
-    await sct(['config', 'set', 'output', 'json']);
+    await t.sct(['config', 'set', 'output', 'json']);
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 });
 
 describe('doctor', () => {
   it('reports every check ok against the sandbox', async () => {
-    await sct(['config', 'set', 'output', 'table']);
-    const r = await sct(['doctor']);
+    await t.sct(['config', 'set', 'output', 'table']);
+    const r = await t.sct(['doctor']);
     expect(r.exitCode).toBe(0);
     for (const name of ['node', 'config', 'proxy', 'ca', 'base_url', 'token', 'clock', 'rate_limit']) {
       expect(r.stdout).toMatch(new RegExp(`^ok\\s+${name}\\s`, 'm'));
@@ -172,14 +156,14 @@ describe('doctor', () => {
   });
 
   it('says a proxy is configured without printing its URL', async () => {
-    const r = await sct(['doctor', '-o', 'json'], { env: { HTTPS_PROXY: 'http://user:pw@proxy.internal:3128', NO_PROXY: '127.0.0.1' } });
+    const r = await t.sct(['doctor', '-o', 'json'], { env: { HTTPS_PROXY: 'http://user:pw@proxy.internal:3128', NO_PROXY: '127.0.0.1' } });
     const checks = JSON.parse(r.stdout);
     expect(checks.find((c: { name: string }) => c.name === 'proxy').detail).toContain('proxy is configured');
     expect(r.stdout + r.stderr).not.toContain('proxy.internal');
   });
 
   it('fails when the service is unreachable', async () => {
-    const r = await sct(['doctor'], { env: { SCT_BASE_URL: 'http://127.0.0.1:9/api' } });
+    const r = await t.sct(['doctor'], { env: { SCT_BASE_URL: 'http://127.0.0.1:9/api' } });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toMatch(/^fail\s+base_url/m);
   });
@@ -187,7 +171,7 @@ describe('doctor', () => {
 
 describe('errors', () => {
   it('prints error: with field errors, and a JSON object under -o json', async () => {
-    const r = await sct(['api', '/orders', '-X', 'GET', '-o', 'json']);
+    const r = await t.sct(['api', '/orders', '-X', 'GET', '-o', 'json']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/^error: the request was rejected \(400 Bad Request on GET \/orders\)/m);
     expect(r.stderr).toMatch(/^ {2}order_action: This field is required\.$/m);
@@ -201,13 +185,13 @@ describe('errors', () => {
   });
 
   it('404 exits 1 with the API detail', async () => {
-    const r = await sct(['products', 'get', '999999']);
+    const r = await t.sct(['products', 'get', '999999']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('404');
   });
 
   it('never prints the token in the --verbose trace', async () => {
-    const r = await sct(['whoami', '--verbose']);
+    const r = await t.sct(['whoami', '--verbose']);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('> GET ');
     expect(r.stderr).toContain('authorization: Bearer');
@@ -218,38 +202,38 @@ describe('errors', () => {
 
 describe('HTTP behaviour against real sockets', () => {
   it('retries 503s and dropped connections, then succeeds', async () => {
-    sb.setFaults({ failFirst: 2 });
-    const r = await sct(['whoami', '-o', 'json', '--verbose']);
+    t.sb.setFaults({ failFirst: 2 });
+    const r = await t.sct(['whoami', '-o', 'json', '--verbose']);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('503 Service Unavailable: retry 1/3');
-    sb.setFaults({ dropFirst: 1 });
-    const r2 = await sct(['whoami', '-o', 'json']);
+    t.sb.setFaults({ dropFirst: 1 });
+    const r2 = await t.sct(['whoami', '-o', 'json']);
     expect(r2.exitCode).toBe(0);
   });
 
   it('retries a POST with the same Idempotency-Key and creates one object', async () => {
-    sb.setFaults({ failFirst: 1 });
-    const r = await sct(['api', '-X', 'POST', '/origins', '-f', 'name=Retry plot', '-f', 'country_code=GH']);
+    t.sb.setFaults({ failFirst: 1 });
+    const r = await t.sct(['api', '-X', 'POST', '/origins', '-f', 'name=Retry plot', '-f', 'country_code=GH']);
     expect(r.exitCode).toBe(0);
-    const posts = sb.requests.filter((q) => q.method === 'POST' && q.path === '/api/origins');
+    const posts = t.sb.requests.filter((q) => q.method === 'POST' && q.path === '/api/origins');
     expect(posts).toHaveLength(2);
     expect(posts[0].headers['idempotency-key']).toBeTruthy();
     expect(posts[1].headers['idempotency-key']).toBe(posts[0].headers['idempotency-key']);
-    const list = await sct(['api', '/origins', '-X', 'GET', '-f', 'search=Retry plot']);
+    const list = await t.sct(['api', '/origins', '-X', 'GET', '-f', 'search=Retry plot']);
     expect(JSON.parse(list.stdout).count).toBe(1);
   });
 
   it('waits out a 429 and retries', async () => {
-    sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 1 });
-    const r = await sct(['whoami', '-o', 'json']);
+    t.sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 1 });
+    const r = await t.sct(['whoami', '-o', 'json']);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('rate limit');
-    expect(sb.requests.map((q) => q.status)).toEqual([429, 200]);
+    expect(t.sb.requests.map((q) => q.status)).toEqual([429, 200]);
   });
 
   it('stops with exit 1 and the reset time when the wait exceeds --max-wait', async () => {
-    sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 120 });
-    const r = await sct(['whoami', '--max-wait', '5s']);
+    t.sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 120 });
+    const r = await t.sct(['whoami', '--max-wait', '5s']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/rate limit exhausted: the budget resets at \d{4}-/);
   });
@@ -258,10 +242,10 @@ describe('HTTP behaviour against real sockets', () => {
 
 describe('lists and pagination', () => {
   it('--limit is the total, --page-size per request', async () => {
-    const r = await sct(['products', 'list', '--limit', '15', '--page-size', '6', '-o', 'json']);
+    const r = await t.sct(['products', 'list', '--limit', '15', '--page-size', '6', '-o', 'json']);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(15);
-    const queries = sb.requests.map((q) => new URLSearchParams(q.query));
+    const queries = t.sb.requests.map((q) => new URLSearchParams(q.query));
     expect(queries.map((q) => [q.get('limit'), q.get('offset')])).toEqual([
       ['6', '0'],
       ['6', '6'],
@@ -270,19 +254,19 @@ describe('lists and pagination', () => {
   });
 
   it('defaults to 10 items; --all streams every page as one JSON array', async () => {
-    const ten = await sct(['products', 'list', '-o', 'json']);
+    const ten = await t.sct(['products', 'list', '-o', 'json']);
     expect(JSON.parse(ten.stdout)).toHaveLength(10);
-    sb.requests.length = 0;
-    const all = await sct(['products', 'list', '--all', '--page-size', '7', '-o', 'json']);
-    const count = JSON.parse((await sct(['api', '/products', '-X', 'GET', '-f', 'limit=1'])).stdout).count;
+    t.sb.requests.length = 0;
+    const all = await t.sct(['products', 'list', '--all', '--page-size', '7', '-o', 'json']);
+    const count = JSON.parse((await t.sct(['api', '/products', '-X', 'GET', '-f', 'limit=1'])).stdout).count;
     const rows = JSON.parse(all.stdout);
     expect(rows).toHaveLength(count);
     expect(new Set(rows.map((r: { id: number }) => r.id)).size).toBe(count);
   });
 
   it('passes --ordering, --search and --filter through', async () => {
-    await sct(['products', 'list', '--ordering', '-name,id', '--search', 'cocoa', '--filter', 'commodity__in=cocoa,coffee', '--filter', 'composition=simple']);
-    const q = new URLSearchParams(sb.requests[0].query);
+    await t.sct(['products', 'list', '--ordering', '-name,id', '--search', 'cocoa', '--filter', 'commodity__in=cocoa,coffee', '--filter', 'composition=simple']);
+    const q = new URLSearchParams(t.sb.requests[0].query);
     expect(q.get('ordering')).toBe('-name,id');
     expect(q.get('search')).toBe('cocoa');
     expect(q.get('commodity__in')).toBe('cocoa,coffee');
@@ -290,9 +274,9 @@ describe('lists and pagination', () => {
   });
 
   it('a flag value may start with a dash (--ordering -created_at)', async () => {
-    const r = await sct(['products', 'list', '--ordering', '-created_at', '--search', '-o', '--json']);
+    const r = await t.sct(['products', 'list', '--ordering', '-created_at', '--search', '-o', '--json']);
     expect(r.exitCode).toBe(0);
-    const q = new URLSearchParams(sb.requests[0].query);
+    const q = new URLSearchParams(t.sb.requests[0].query);
     expect(q.get('ordering')).toBe('-created_at');
     expect(q.get('search')).toBe('-o');
     expect(JSON.parse(r.stdout)).toEqual([]);
@@ -300,16 +284,16 @@ describe('lists and pagination', () => {
 
   it('rejects bad list flags before sending anything', async () => {
     for (const args of [['--limit', 'ten'], ['--limit', '0'], ['--all', '--limit', '5'], ['--filter', 'novalue'], ['--page-size', '-1']]) {
-      const r = await sct(['products', 'list', ...args]);
+      const r = await t.sct(['products', 'list', ...args]);
       expect(r.exitCode, args.join(' ')).toBe(2);
     }
-    expect(sb.requests).toHaveLength(0);
+    expect(t.sb.requests).toHaveLength(0);
   });
 
   it('ndjson and csv output are machine-readable', async () => {
-    const nd = await sct(['products', 'list', '--limit', '3', '-o', 'ndjson']);
+    const nd = await t.sct(['products', 'list', '--limit', '3', '-o', 'ndjson']);
     expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toHaveLength(3);
-    const csv = await sct(['products', 'list', '--limit', '3', '-o', 'csv', '--columns', 'id,name,commodity']);
+    const csv = await t.sct(['products', 'list', '--limit', '3', '-o', 'csv', '--columns', 'id,name,commodity']);
     const lines = csv.stdout.trim().split('\n');
     expect(lines[0]).toBe('id,name,commodity');
     expect(lines).toHaveLength(4);
@@ -318,32 +302,31 @@ describe('lists and pagination', () => {
 
 describe('sct api', () => {
   it('GET with fields as query parameters, POST with fields as a JSON body', async () => {
-    const r = await sct(['api', '/accounts/me']);
+    const r = await t.sct(['api', '/accounts/me']);
     expect(JSON.parse(r.stdout).id).toBe(1);
-    const g = await sct(['api', '-X', 'GET', '/products', '-f', 'limit=2']);
+    const g = await t.sct(['api', '-X', 'GET', '/products', '-f', 'limit=2']);
     expect(JSON.parse(g.stdout).results).toHaveLength(2);
-    const p = await sct(['api', '/products', '-f', 'name=Api product', '-f', 'commodity=coffee', '-f', 'tags=["x"]']);
+    const p = await t.sct(['api', '/products', '-f', 'name=Api product', '-f', 'commodity=coffee', '-f', 'tags=["x"]']);
     expect(p.exitCode).toBe(0);
-    const post = sb.requests.find((q) => q.method === 'POST')!;
+    const post = t.sb.requests.find((q) => q.method === 'POST')!;
     expect(JSON.parse(post.body)).toEqual({ name: 'Api product', commodity: 'coffee', tags: ['x'] });
   });
 
   it('--input sends a JSON file; --paginate prints one array', async () => {
-    const body = join(dir, 'body.json');
-    writeFileSync(body, JSON.stringify({ name: 'From file', country_code: 'CI' }));
-    const r = await sct(['api', '-X', 'POST', '/origins', '--input', body]);
+    const body = t.writeFile('body.json', JSON.stringify({ name: 'From file', country_code: 'CI' }));
+    const r = await t.sct(['api', '-X', 'POST', '/origins', '--input', body]);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout).name).toBe('From file');
-    const all = await sct(['api', '/accounts/countries?limit=10', '--paginate']);
+    const all = await t.sct(['api', '/accounts/countries?limit=10', '--paginate']);
     const countries = JSON.parse(all.stdout);
     expect(Array.isArray(countries)).toBe(true);
     expect(countries.length).toBeGreaterThan(10);
   });
 
   it('rejects full URLs and bad methods', async () => {
-    expect((await sct(['api', 'http://evil.test/api/x'])).exitCode).toBe(2);
-    expect((await sct(['api', '-X', 'BREW', '/x'])).exitCode).toBe(2);
-    expect(sb.requests).toHaveLength(0);
+    expect((await t.sct(['api', 'http://evil.test/api/x'])).exitCode).toBe(2);
+    expect((await t.sct(['api', '-X', 'BREW', '/x'])).exitCode).toBe(2);
+    expect(t.sb.requests).toHaveLength(0);
   });
 });
 
@@ -370,8 +353,8 @@ describe('completion', () => {
 // Last: a slow response outlives its test (the sandbox logs it when it finally answers).
 describe('slow responses', () => {
   it('Ctrl-C during a request exits 130', async () => {
-    sb.setFaults({ latencyMs: 5000 });
-    const child = spawnSct(['whoami', '--verbose'], { env: { SCT_CONFIG_DIR: dir, SCT_BASE_URL: sb.url, SCT_TOKEN: OWNER } });
+    t.sb.setFaults({ latencyMs: 5000 });
+    const child = t.spawnSct(['whoami', '--verbose']);
     // The trace line says the request is on its way: from then on sct is waiting on the network.
     await new Promise<void>((resolve) => child.stderr!.on('data', (d: Buffer) => d.toString().includes('> GET') && resolve()));
     child.kill('SIGINT');
@@ -381,8 +364,8 @@ describe('slow responses', () => {
   });
 
   it('times out slow responses with --timeout and says so', async () => {
-    sb.setFaults({ latencyMs: 1500 });
-    const r = await sct(['whoami', '--timeout', '300ms']);
+    t.sb.setFaults({ latencyMs: 1500 });
+    const r = await t.sct(['whoami', '--timeout', '300ms']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('timed out');
   }, 30_000);

@@ -4,25 +4,18 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createServer, type Server } from 'node:net';
 import { connect } from 'node:net';
 import { once } from 'node:events';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
 import { main } from '../../src/cli.js';
 import { createTestIO } from '../helpers/io.js';
-import { tempDir, removeDir, sctFor } from '../helpers/sct.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { OWNER } from '../sandbox/helpers.js';
 import type { Prompter } from '../../src/prompt.js';
 
-const OWNER = 'sct_demo_owner_cacao';
-let sb: Sandbox;
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sb?.close();
-});
+const t = useSandbox();
 
-function run(args: string[], o: { tty?: boolean; env?: Record<string, string>; prompter?: Partial<Prompter>; input?: string; columns?: number } = {}) {
-  const dir = tempDir();
-  const t = createTestIO({ stdoutIsTTY: o.tty, stderrIsTTY: o.tty, stdinIsTTY: o.tty, columns: o.columns ?? 80, input: o.input });
-  const env = { SCT_CONFIG_DIR: dir, SCT_BASE_URL: sb.url, SCT_TOKEN: OWNER, ...o.env };
+/** As a person runs sct: no CI or NO_COLOR in the environment, and prompts answered by `prompter`. */
+async function run(args: string[], o: { tty?: boolean; env?: Record<string, string>; prompter?: Partial<Prompter>; input?: string; columns?: number } = {}) {
+  const io = createTestIO({ stdoutIsTTY: o.tty, stderrIsTTY: o.tty, stdinIsTTY: o.tty, columns: o.columns ?? 80, input: o.input });
+  const env = { SCT_CONFIG_DIR: t.dir, SCT_BASE_URL: t.sb.url, SCT_TOKEN: OWNER, ...o.env };
   const prompter = {
     password: async () => {
       throw new Error('unexpected prompt');
@@ -32,10 +25,8 @@ function run(args: string[], o: { tty?: boolean; env?: Record<string, string>; p
     select: async () => undefined as never,
     ...o.prompter,
   } as Prompter;
-  return main(args, { streams: t.streams, env, prompter, signal: new AbortController().signal }).then((code) => {
-    removeDir(dir);
-    return { code, stdout: t.stdout(), stderr: t.stderr() };
-  });
+  const code = await main(args, { streams: io.streams, env, prompter, signal: new AbortController().signal });
+  return { code, stdout: io.stdout(), stderr: io.stderr() };
 }
 
 describe('terminal vs pipe', () => {
@@ -60,7 +51,7 @@ describe('terminal vs pipe', () => {
 
   it('auth login prompts for the token on a terminal', async () => {
     let asked = '';
-    const r = await run(['auth', 'login', '--base-url', sb.url], {
+    const r = await run(['auth', 'login', '--base-url', t.sb.url], {
       tty: true,
       env: { SCT_TOKEN: '' },
       prompter: {
@@ -88,7 +79,7 @@ describe('terminal vs pipe', () => {
     });
     expect(question).toBe('Delete product 1?');
     expect(r.code).toBe(130);
-    expect(sb.requests.some((q) => q.method === 'DELETE')).toBe(false);
+    expect(t.sb.requests.some((q) => q.method === 'DELETE')).toBe(false);
   });
 });
 
@@ -122,17 +113,14 @@ describe('proxies', () => {
 
   it('sends requests through HTTP_PROXY, and not for hosts in NO_PROXY', async () => {
     const port = (proxy.address() as { port: number }).port;
-    const dir = tempDir();
-    const sct = sctFor(sb.url, OWNER, dir);
-    const via = await sct(['whoami', '-o', 'json', '--verbose'], { env: { HTTP_PROXY: `http://127.0.0.1:${port}` } });
+    const via = await t.sct(['whoami', '-o', 'json', '--verbose'], { env: { HTTP_PROXY: `http://127.0.0.1:${port}` } });
     expect(via.exitCode).toBe(0);
     expect(tunnels).toBeGreaterThan(0);
     expect(via.stderr).toContain('using the proxy from the environment');
     expect(via.stderr).not.toContain(`127.0.0.1:${port}`);
     const before = tunnels;
-    const direct = await sct(['whoami', '-o', 'json'], { env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '127.0.0.1' } });
+    const direct = await t.sct(['whoami', '-o', 'json'], { env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '127.0.0.1' } });
     expect(direct.exitCode).toBe(0);
     expect(tunnels).toBe(before);
-    removeDir(dir);
   });
 });

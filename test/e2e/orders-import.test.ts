@@ -1,54 +1,30 @@
 // sct orders import against the sandbox: one POST per order with its own Idempotency-Key, the
 // per-order report, exit 3 on partial failure, nothing sent for an invalid file, and a run
 // interrupted with Ctrl-C that a rerun finishes without creating anything twice.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { removeDir, sctFor, spawnSct, tempDir } from '../helpers/sct.js';
+import { until, useSandbox } from '../helpers/sandbox.js';
 
-const OWNER = 'sct_demo_owner_cacao';
-let sb: Sandbox;
-let dir: string;
-let sct: ReturnType<typeof sctFor>;
+const t = useSandbox();
 let products: number[];
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0 });
-  products = (await api('/products?limit=3')).results.map((p: any) => p.id);
+  products = (await t.api('/products?limit=3')).results.map((p: any) => p.id);
 });
-afterAll(async () => {
-  await sb?.close();
-});
-beforeEach(() => {
-  dir = tempDir();
-  sct = sctFor(sb.url, OWNER, dir);
-  sb.requests.length = 0;
-  sb.setFaults({});
-  return () => removeDir(dir);
-});
-
-async function api(path: string): Promise<any> {
-  const r = await fetch(sb.url + path, { headers: { Authorization: `Bearer ${OWNER}` } });
-  return r.json();
-}
 
 /** How many of the company's purchase orders carry each external id. */
 async function existing(ids: string[]): Promise<Record<string, number>> {
-  const list = await api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
+  const list = await t.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
   const counts: Record<string, number> = Object.fromEntries(ids.map((i) => [i, 0]));
   for (const o of list.results) counts[o.external_id]++;
   return counts;
 }
 
-const posts = () => sb.requests.filter((q) => q.method === 'POST');
+const posts = () => t.sb.requests.filter((q) => q.method === 'POST');
 
-function writeCsv(name: string, text: string): string {
-  const file = join(dir, name);
-  writeFileSync(file, text.trim() + '\n');
-  return file;
-}
+const writeCsv = (name: string, text: string): string => t.writeFile(name, text.trim() + '\n');
 
 describe('orders import', () => {
   it('creates one order per external_id with its rows as items, reports it, and skips it on a rerun', async () => {
@@ -61,8 +37,8 @@ IMP-B,order,2025-04-02,102,,${b},7.5,t,1,
 IMP-A,,,,,${c},50,kg,2,IMP-A-2
 IMP-C,order,2025-04-03,103,priority,,,,,`,
     );
-    const report = join(dir, 'report.csv');
-    const r = await sct(['orders', 'import', '--purchase', '--file', file, '--report', report, '-o', 'csv']);
+    const report = join(t.dir, 'report.csv');
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file, '--report', report, '-o', 'csv']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('purchase orders: 3 created, 0 failed');
     expect(posts().map((q) => q.path)).toEqual(Array(3).fill('/api/orders/purchase'));
@@ -91,15 +67,15 @@ IMP-C,order,2025-04-03,103,priority,,,,,`,
     expect(parse(r.stdout, { columns: true })).toEqual(rows);
     expect(await existing(['IMP-A', 'IMP-B', 'IMP-C'])).toEqual({ 'IMP-A': 1, 'IMP-B': 1, 'IMP-C': 1 });
 
-    sb.requests.length = 0;
-    const again = await sct(['orders', 'import', '--purchase', '--file', file]);
+    t.sb.requests.length = 0;
+    const again = await t.sct(['orders', 'import', '--purchase', '--file', file]);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stderr).toContain('3 skipped (done in an earlier run)');
     expect(posts()).toHaveLength(0);
   });
 
   it('reports rejected orders with their lines and exits 3; the others go through', async () => {
-    const taken = (await api('/orders?order_action=buying&limit=20')).results.find((o: any) => o.company_id === 1).external_id;
+    const taken = (await t.api('/orders?order_action=buying&limit=20')).results.find((o: any) => o.company_id === 1).external_id;
     const file = writeCsv(
       'partial.csv',
       `external_id,type,order_created_at,seller_company_id,product,volume,unit
@@ -108,8 +84,8 @@ ${taken},order,2025-05-02,101,${products[0]},1,kg
 P-BAD-PRODUCT,order,2025-05-03,101,999999,1,kg
 P-OK-2,order,2025-05-04,101,${products[1]},2,kg`,
     );
-    const report = join(dir, 'partial-report.csv');
-    const r = await sct(['orders', 'import', '--purchase', '--file', file, '--report', report, '--concurrency', '2']);
+    const report = join(t.dir, 'partial-report.csv');
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file, '--report', report, '--concurrency', '2']);
     expect(r.exitCode, r.stderr).toBe(3);
     expect(r.stderr).toContain('purchase orders: 2 created, 2 failed');
     expect(r.stderr).toContain('2 of 4 purchase orders rejected');
@@ -138,12 +114,12 @@ B-2,ordr,2025-02-30,x,1,5,kg
     const good = writeCsv('good.csv', `external_id,type,order_created_at\nD-1,order,2025-01-01\nD-2,order,2025-01-02`);
     const existingReport = writeCsv('exists.csv', 'x');
     const [r, u, noKind, noFile, report, dry] = await Promise.all([
-      sct(['orders', 'import', '--purchase', '--file', bad]),
-      sct(['orders', 'import', '--purchase', '--file', unknown]),
-      sct(['orders', 'import', '--file', good]),
-      sct(['orders', 'import', '--sale', '--file', join(dir, 'missing.csv')]),
-      sct(['orders', 'import', '--sale', '--file', good, '--report', existingReport]),
-      sct(['orders', 'import', '--sale', '--file', good, '--dry-run', '-o', 'json']),
+      t.sct(['orders', 'import', '--purchase', '--file', bad]),
+      t.sct(['orders', 'import', '--purchase', '--file', unknown]),
+      t.sct(['orders', 'import', '--file', good]),
+      t.sct(['orders', 'import', '--sale', '--file', join(t.dir, 'missing.csv')]),
+      t.sct(['orders', 'import', '--sale', '--file', good, '--report', existingReport]),
+      t.sct(['orders', 'import', '--sale', '--file', good, '--dry-run', '-o', 'json']),
     ]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('bad.csv: 4 invalid rows; nothing was sent');
@@ -165,7 +141,7 @@ B-2,ordr,2025-02-30,x,1,5,kg
       { external_id: 'D-1', type: 'order', order_created_at: '2025-01-01' },
       { external_id: 'D-2', type: 'order', order_created_at: '2025-01-02' },
     ]);
-    expect(sb.requests).toHaveLength(0);
+    expect(t.sb.requests).toHaveLength(0);
   });
 
   it('stops on Ctrl-C with exit 130, and a rerun creates the rest without duplicates', async () => {
@@ -174,11 +150,9 @@ B-2,ordr,2025-02-30,x,1,5,kg
       'interrupt.csv',
       ['external_id,type,order_created_at,seller_company_id,product,volume,unit', ...ids.map((id) => `${id},order,2025-06-01,101,${products[0]},1,kg`)].join('\n'),
     );
-    sb.setFaults({ latencyMs: 300 });
-    const env = { SCT_CONFIG_DIR: dir, SCT_BASE_URL: sb.url, SCT_TOKEN: OWNER, HOME: dir };
-    const child = spawnSct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '2'], { env });
-    const deadline = Date.now() + 20_000;
-    while (posts().filter((q) => q.status === 201).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    t.sb.setFaults({ latencyMs: 300 });
+    const child = t.spawnSct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '2']);
+    await until(() => posts().filter((q) => q.status === 201).length >= 2, 'two orders to be created', 20_000);
     child.kill('SIGINT');
     const first = await child;
     expect(first.exitCode, String(first.stderr)).toBe(130);
@@ -186,10 +160,10 @@ B-2,ordr,2025-02-30,x,1,5,kg
     expect(notSent).toBeGreaterThan(0);
     expect(String(first.stderr)).toContain('rerun the same command to continue');
 
-    sb.setFaults({});
+    t.sb.setFaults({});
     // Requests the interrupted run had in flight may still land; let them before counting.
     await new Promise((r) => setTimeout(r, 400));
-    const second = await sct(['orders', 'import', '--purchase', '--file', file]);
+    const second = await t.sct(['orders', 'import', '--purchase', '--file', file]);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(second.stderr).toMatch(/\d+ skipped \(done in an earlier run\)/);
     expect(second.stderr).toContain('0 failed');

@@ -1,48 +1,14 @@
 // sct orders list/get/stats/delete as a user runs them: the built binary against the sandbox,
 // asserting on the query strings the sandbox received.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { removeDir, sctFor, tempDir } from '../helpers/sct.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
-const OWNER = 'sct_demo_owner_cacao';
-let sb: Sandbox;
-let dir: string;
-let sct: ReturnType<typeof sctFor>;
-
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sb?.close();
-});
-beforeEach(() => {
-  dir = tempDir();
-  sct = sctFor(sb.url, OWNER, dir);
-  sb.requests.length = 0;
-  return () => removeDir(dir);
-});
-
-const queryOf = (i = 0) => new URLSearchParams(sb.requests[i].query);
-
-async function api(path: string): Promise<any> {
-  const r = await fetch(sb.url + path, { headers: { Authorization: `Bearer ${OWNER}` } });
-  return r.json();
-}
-
-/** Runs each argument list (in parallel) and expects exit 2, a message, and nothing sent. */
-async function expectUsageErrors(cases: Array<[string[], RegExp | string]>): Promise<void> {
-  const results = await Promise.all(cases.map(([args]) => sct(args)));
-  results.forEach((r, i) => {
-    expect(r.exitCode, `${cases[i][0].join(' ')}: ${r.stderr}`).toBe(2);
-    expect(r.stderr).toMatch(cases[i][1]);
-  });
-  expect(sb.requests).toHaveLength(0);
-}
+const t = useSandbox();
 
 describe('orders list', () => {
   it('maps every named filter (buying) to its query parameter', async () => {
-    const r = await sct([
+    const r = await t.sct([
       'orders', 'list', '--buying', '-o', 'json',
       '--type', 'order',
       '--buyer-status', 'draft',
@@ -59,9 +25,9 @@ describe('orders list', () => {
     ]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toBeInstanceOf(Array);
-    expect(sb.requests).toHaveLength(1);
-    expect(sb.requests[0]).toMatchObject({ method: 'GET', path: '/api/orders', status: 200 });
-    expect(Object.fromEntries(queryOf())).toEqual({
+    expect(t.sb.requests).toHaveLength(1);
+    expect(t.sb.requests[0]).toMatchObject({ method: 'GET', path: '/api/orders', status: 200 });
+    expect(t.queryOf()).toEqual({
       order_action: 'buying',
       type: 'order',
       buyer_company_status: 'draft',
@@ -85,7 +51,7 @@ describe('orders list', () => {
   });
 
   it('sends lists as __in and the seller side when selling', async () => {
-    const r = await sct([
+    const r = await t.sct([
       'orders', 'list', '--selling', '-o', 'json',
       '--type', 'order,produced_batch',
       '--buyer-status', 'draft,closed',
@@ -97,7 +63,7 @@ describe('orders list', () => {
       '--traced-origin', '3,4',
     ]);
     expect(r.exitCode, r.stderr).toBe(0);
-    const q = Object.fromEntries(queryOf());
+    const q = t.queryOf();
     expect(q).toMatchObject({
       order_action: 'selling',
       type__in: 'order,produced_batch',
@@ -113,7 +79,7 @@ describe('orders list', () => {
   });
 
   it('checks every flag locally: exit 2 and nothing sent', async () => {
-    await expectUsageErrors([
+    await t.expectUsageErrors([
       [['orders', 'list'], '--buying or --selling is required'],
       [['orders', 'list', '--buying', '--selling'], 'not both'],
       [['orders', 'list', '--buying', '--type', 'invoice'], /invalid --type "invoice": allowed values are order, produced_batch/],
@@ -132,25 +98,25 @@ describe('orders list', () => {
 
   it('prints a table with the counterpart of the perspective', async () => {
     const [buying, selling] = await Promise.all([
-      sct(['orders', 'list', '--buying', '--limit', '3']),
-      sct(['orders', 'list', '--selling', '--limit', '3']),
+      t.sct(['orders', 'list', '--buying', '--limit', '3']),
+      t.sct(['orders', 'list', '--selling', '--limit', '3']),
     ]);
     expect(buying.exitCode, buying.stderr).toBe(0);
     const lines = buying.stdout.trimEnd().split('\n');
     expect(lines[0].split(/\s{2,}/)).toEqual(['ID', 'EXTERNAL ID', 'TYPE', 'SELLER', 'BUYER STATUS', 'SELLER STATUS', 'ASSESSMENT', 'CREATED', 'ITEMS', 'DDS']);
     expect(lines).toHaveLength(4);
-    const bought = await api('/orders?order_action=buying&limit=3');
+    const bought = await t.api('/orders?order_action=buying&limit=3');
     expect(buying.stdout).toContain(bought.results[0].seller_company.name);
     expect(selling.stdout.split('\n')[0]).toMatch(/^ID\s+EXTERNAL ID\s+TYPE\s+BUYER\s+BUYER STATUS/);
   });
 
   it('prints JSON exactly as the API returned it, and CSV and NDJSON', async () => {
     const [json, csv, ndjson] = await Promise.all([
-      sct(['orders', 'list', '--buying', '--limit', '4', '-o', 'json']),
-      sct(['orders', 'list', '--buying', '--limit', '4', '-o', 'csv']),
-      sct(['orders', 'list', '--buying', '--limit', '4', '-o', 'ndjson']),
+      t.sct(['orders', 'list', '--buying', '--limit', '4', '-o', 'json']),
+      t.sct(['orders', 'list', '--buying', '--limit', '4', '-o', 'csv']),
+      t.sct(['orders', 'list', '--buying', '--limit', '4', '-o', 'ndjson']),
     ]);
-    const expected = (await api('/orders?order_action=buying&limit=4')).results;
+    const expected = (await t.api('/orders?order_action=buying&limit=4')).results;
     expect(JSON.parse(json.stdout)).toEqual(expected);
     expect(ndjson.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(expected);
     const records = parse(csv.stdout, { columns: true }) as Record<string, string>[];
@@ -159,10 +125,10 @@ describe('orders list', () => {
   });
 
   it('follows the pages with --all', async () => {
-    const r = await sct(['orders', 'list', '--buying', '--all', '--page-size', '40', '--type', 'order', '-o', 'ndjson']);
+    const r = await t.sct(['orders', 'list', '--buying', '--all', '--page-size', '40', '--type', 'order', '-o', 'ndjson']);
     expect(r.exitCode, r.stderr).toBe(0);
-    const requests = sb.requests.length;
-    const count = (await api('/orders?order_action=buying&type=order&limit=1')).count;
+    const requests = t.sb.requests.length;
+    const count = (await t.api('/orders?order_action=buying&type=order&limit=1')).count;
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(count);
     expect(requests).toBe(Math.ceil(count / 40));
   });
@@ -170,10 +136,10 @@ describe('orders list', () => {
 
 describe('orders get', () => {
   it('shows the order, its border country as flag and name, and a table of its items', async () => {
-    const list = await api('/orders?order_action=buying&limit=100');
+    const list = await t.api('/orders?order_action=buying&limit=100');
     const order = list.results.find((o: any) => o.items.length >= 2 && o.border_cross_country);
-    sb.requests.length = 0;
-    const r = await sct(['orders', 'get', String(order.id)]);
+    t.sb.requests.length = 0;
+    const r = await t.sct(['orders', 'get', String(order.id)]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^ID\\s+${order.id}$`, 'm'));
     expect(r.stdout).toMatch(new RegExp(`^EXTERNAL ID\\s+${order.external_id}$`, 'm'));
@@ -184,16 +150,16 @@ describe('orders get', () => {
     expect(itemLines[0]).toMatch(/^ID\s+LINE\s+EXTERNAL ID\s+BUYER PRODUCT/);
     expect(itemLines).toHaveLength(order.items.length + 1);
     for (const it of order.items) expect(itemsPart).toContain(it.external_id);
-    expect(sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /api/orders/${order.id}`]);
+    expect(t.sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /api/orders/${order.id}`]);
   });
 
   it('prints the whole object with -o json; an unknown id exits 1', async () => {
     const [json, missing, bad] = await Promise.all([
-      sct(['orders', 'get', '1', '-o', 'json']),
-      sct(['orders', 'get', '999999']),
-      sct(['orders', 'get', 'abc']),
+      t.sct(['orders', 'get', '1', '-o', 'json']),
+      t.sct(['orders', 'get', '999999']),
+      t.sct(['orders', 'get', 'abc']),
     ]);
-    expect(JSON.parse(json.stdout)).toEqual(await api('/orders/1'));
+    expect(JSON.parse(json.stdout)).toEqual(await t.api('/orders/1'));
     expect(missing.exitCode).toBe(1);
     expect(missing.stderr).toContain('404');
     expect(bad.exitCode).toBe(2);
@@ -202,10 +168,10 @@ describe('orders get', () => {
 
 describe('orders stats', () => {
   it('sends group_by once per value and shows only the grouped columns', async () => {
-    const r = await sct(['orders', 'stats', '--buying', '--group-by', 'type,assessment_status', '--created-from', '2025-01-01', '--tag', 'eudr']);
+    const r = await t.sct(['orders', 'stats', '--buying', '--group-by', 'type,assessment_status', '--created-from', '2025-01-01', '--tag', 'eudr']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(sb.requests[0].path).toBe('/api/orders/statistics');
-    const q = queryOf();
+    expect(t.sb.requests[0].path).toBe('/api/orders/statistics');
+    const q = t.searchParamsOf();
     expect(q.getAll('group_by')).toEqual(['type', 'assessment_status']);
     expect(q.get('order_action')).toBe('buying');
     expect(q.get('order_created_at__gte')).toBe('2025-01-01');
@@ -213,7 +179,7 @@ describe('orders stats', () => {
     expect(q.has('limit')).toBe(false);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0].split(/\s{2,}/)).toEqual(['TYPE', 'ASSESSMENT', 'ORDERS']);
-    const expected = await api(`/orders/statistics?${sb.requests[0].query}`);
+    const expected = await t.api(`/orders/statistics?${t.sb.requests[0].query}`);
     expect(lines).toHaveLength(expected.length + 1);
     const total = lines.slice(1).reduce((s, l) => s + Number(l.split(/\s+/).pop()), 0);
     expect(total).toBe(expected.reduce((s: number, x: any) => s + x.order_count, 0));
@@ -221,15 +187,15 @@ describe('orders stats', () => {
 
   it('counts per period, prints JSON as returned, and checks group_by locally', async () => {
     const [table, json] = await Promise.all([
-      sct(['orders', 'stats', '--selling', '--delimit-by', 'yearly']),
-      sct(['orders', 'stats', '--selling', '--delimit-by', 'monthly', '--group-by', 'value_chain_id', '-o', 'json']),
+      t.sct(['orders', 'stats', '--selling', '--delimit-by', 'yearly']),
+      t.sct(['orders', 'stats', '--selling', '--delimit-by', 'monthly', '--group-by', 'value_chain_id', '-o', 'json']),
     ]);
     expect(table.exitCode, table.stderr).toBe(0);
     expect(table.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['DATE', 'ORDERS']);
-    const jsonReq = sb.requests.find((q) => q.query.includes('monthly'))!;
-    expect(JSON.parse(json.stdout)).toEqual(await api(`/orders/statistics?${jsonReq.query}`));
-    sb.requests.length = 0;
-    await expectUsageErrors([
+    const jsonReq = t.sb.requests.find((q) => q.query.includes('monthly'))!;
+    expect(JSON.parse(json.stdout)).toEqual(await t.api(`/orders/statistics?${jsonReq.query}`));
+    t.sb.requests.length = 0;
+    await t.expectUsageErrors([
       [['orders', 'stats', '--buying', '--group-by', 'country'], /invalid --group-by "country": allowed values are assessment_status, buyer_company_status, seller_company_status, type, value_chain_id/],
       [['orders', 'stats', '--buying', '--delimit-by', 'weekly'], /invalid --delimit-by "weekly": allowed values are daily, monthly, yearly/],
       [['orders', 'stats', '--group-by', 'type'], '--buying or --selling is required'],
@@ -240,18 +206,18 @@ describe('orders stats', () => {
 
 describe('orders delete', () => {
   it('needs --yes without a terminal, then deletes', async () => {
-    const mine = (await api('/orders?order_action=buying&limit=20')).results.find((o: any) => o.company_id === 1 && o.id !== 1);
+    const mine = (await t.api('/orders?order_action=buying&limit=20')).results.find((o: any) => o.company_id === 1 && o.id !== 1);
     const id = String(mine.id);
-    sb.requests.length = 0;
-    const no = await sct(['orders', 'delete', id]);
+    t.sb.requests.length = 0;
+    const no = await t.sct(['orders', 'delete', id]);
     expect(no.exitCode).toBe(2);
     expect(no.stderr).toContain('confirm with --yes');
-    expect(sb.requests).toHaveLength(0);
+    expect(t.sb.requests).toHaveLength(0);
 
-    const yes = await sct(['orders', 'delete', id, '--yes']);
+    const yes = await t.sct(['orders', 'delete', id, '--yes']);
     expect(yes.exitCode, yes.stderr).toBe(0);
     expect(yes.stderr).toContain(`Deleted order ${id}`);
-    expect(sb.requests.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([`DELETE /api/orders/${id} 204`]);
-    expect((await sct(['orders', 'get', id])).exitCode).toBe(1);
+    expect(t.sb.requests.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([`DELETE /api/orders/${id} 204`]);
+    expect((await t.sct(['orders', 'get', id])).exitCode).toBe(1);
   });
 });

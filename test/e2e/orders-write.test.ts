@@ -1,50 +1,16 @@
 // sct orders create/update/trace against the sandbox: the bodies it sends per kind, the local
 // checks that stop a bad body before anything is sent, and tracing that keeps other items.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { removeDir, sctFor, tempDir } from '../helpers/sct.js';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { OWNER, TRADER } from '../sandbox/helpers.js';
 
-const OWNER = 'sct_demo_owner_cacao'; // Brussels Cacao, company 1
-const TRADER = 'sct_demo_owner_trader'; // Hanseatic Trading, company 2
-let sb: Sandbox;
-let dir: string;
-let sct: ReturnType<typeof sctFor>;
+const t = useSandbox();
 
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sb?.close();
-});
-beforeEach(() => {
-  dir = tempDir();
-  sct = sctFor(sb.url, OWNER, dir);
-  sb.requests.length = 0;
-  return () => removeDir(dir);
-});
-
-const bodyOf = (i = 0) => JSON.parse(sb.requests[i].body);
-const sent = () => sb.requests.map((q) => `${q.method} ${q.path}`);
-
-async function api(path: string, token = OWNER): Promise<any> {
-  const r = await fetch(sb.url + path, { headers: { Authorization: `Bearer ${token}` } });
-  return r.json();
-}
+const sent = () => t.sb.requests.map((q) => `${q.method} ${q.path}`);
 
 /** A product of the company (the sandbox checks each side's product belongs to that side). */
 async function productOf(token: string): Promise<number[]> {
-  return (await api('/products?limit=3', token)).results.map((p: any) => p.id);
-}
-
-async function expectUsageErrors(cases: Array<[string[], RegExp | string, string?]>): Promise<void> {
-  const results = await Promise.all(cases.map(([args, , input]) => sct(args, { input })));
-  results.forEach((r, i) => {
-    expect(r.exitCode, `${cases[i][0].join(' ')}: ${r.stderr}`).toBe(2);
-    expect(r.stderr).toMatch(cases[i][1]);
-  });
-  expect(sb.requests).toHaveLength(0);
+  return (await t.api('/products?limit=3', token)).results.map((p: any) => p.id);
 }
 
 let purchaseId: number;
@@ -52,8 +18,8 @@ let purchaseId: number;
 describe('orders create', () => {
   it('creates a purchase order with items from flags', async () => {
     const [p1, p2] = await productOf(OWNER);
-    sb.requests.length = 0;
-    const r = await sct([
+    t.sb.requests.length = 0;
+    const r = await t.sct([
       'orders', 'create', '--purchase',
       '--type', 'order', '--external-id', 'E2E-PO-1', '--order-created-at', '2025-03-01', '--order-arrival-at', '2025-03-20',
       '--seller-company-id', '101', '--buyer-status', 'draft', '--assessment-status', 'pending', '--value-chain', '3',
@@ -64,8 +30,8 @@ describe('orders create', () => {
     ]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(sent()).toEqual(['POST /api/orders/purchase']);
-    expect(sb.requests[0].headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(bodyOf()).toEqual({
+    expect(t.sb.requests[0].headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(t.bodyOf()).toEqual({
       external_id: 'E2E-PO-1',
       type: 'order',
       order_created_at: '2025-03-01',
@@ -93,20 +59,19 @@ describe('orders create', () => {
 
   it('creates a sale (product = the seller product) and a batch (both sides) from --file and --set', async () => {
     const [p1] = await productOf(OWNER);
-    sb.requests.length = 0;
-    const file = join(dir, 'body.json');
-    writeFileSync(file, JSON.stringify({ type: 'order', external_id: 'FROM-FILE', order_created_at: '2025-01-01', custom: { keep: true } }));
+    t.sb.requests.length = 0;
+    const file = t.writeFile('body.json', JSON.stringify({ type: 'order', external_id: 'FROM-FILE', order_created_at: '2025-01-01', custom: { keep: true } }));
     const [sale, batch] = await Promise.all([
-      sct(['orders', 'create', '--sale', '--file', file, '--external-id', 'E2E-SO-1', '--buyer-company-id', '110', '--seller-status', 'pending', '--item', `product=${p1},volume=1,unit=kg`, '-o', 'json']),
-      sct(
+      t.sct(['orders', 'create', '--sale', '--file', file, '--external-id', 'E2E-SO-1', '--buyer-company-id', '110', '--seller-status', 'pending', '--item', `product=${p1},volume=1,unit=kg`, '-o', 'json']),
+      t.sct(
         ['orders', 'create', '--batch', '--file', '-', '--company-id', '1', '--buyer-company-id', '1', '--seller-company-id', '1', '--set', 'tags=["lot-7"]', '--item', `product=${p1},volume=3,unit=kg`, '-o', 'json'],
         { input: JSON.stringify({ type: 'produced_batch', external_id: 'E2E-B-1', order_created_at: '2025-02-01' }) },
       ),
     ]);
     expect(sale.exitCode, sale.stderr).toBe(0);
     expect(batch.exitCode, batch.stderr).toBe(0);
-    const saleReq = sb.requests.find((q) => q.path === '/api/orders/sale')!;
-    const batchReq = sb.requests.find((q) => q.path === '/api/orders/batch')!;
+    const saleReq = t.sb.requests.find((q) => q.path === '/api/orders/sale')!;
+    const batchReq = t.sb.requests.find((q) => q.path === '/api/orders/batch')!;
     expect(JSON.parse(saleReq.body)).toEqual({
       type: 'order',
       external_id: 'E2E-SO-1',
@@ -132,7 +97,7 @@ describe('orders create', () => {
   });
 
   it('checks kinds, items and fields locally: exit 2 and nothing sent', async () => {
-    await expectUsageErrors([
+    await t.expectUsageErrors([
       [['orders', 'create', '--external-id', 'X'], 'one of --purchase, --sale or --batch is required'],
       [['orders', 'create', '--purchase', '--sale', '--external-id', 'X'], 'not --purchase and --sale'],
       [['orders', 'create', '--purchase', '--external-id', 'X'], /invalid purchase order\n\s+type: required\n\s+order_created_at: required/],
@@ -154,7 +119,7 @@ describe('orders create', () => {
   });
 
   it('reports the API rejection with exit 1 and its field errors', async () => {
-    const r = await sct(['orders', 'create', '--purchase', '--type', 'order', '--external-id', 'E2E-PO-1', '--order-created-at', '2025-03-01']);
+    const r = await t.sct(['orders', 'create', '--purchase', '--type', 'order', '--external-id', 'E2E-PO-1', '--order-created-at', '2025-03-01']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('400 Bad Request on POST /orders/purchase');
     expect(r.stderr).toContain('external_id: order with this external id already exists.');
@@ -163,51 +128,51 @@ describe('orders create', () => {
 
 describe('orders update', () => {
   it('PATCHes the kind endpoint with only the fields given', async () => {
-    const order = await api(`/orders/${purchaseId}`);
-    sb.requests.length = 0;
-    const r = await sct(['orders', 'update', String(purchaseId), '--purchase', '--buyer-status', 'ready_for_review', '--tag', 'audited', '--item', `id=${order.items[0].id},volume=3000`, '--item', `id=${order.items[1].id}`, '-o', 'json']);
+    const order = await t.api(`/orders/${purchaseId}`);
+    t.sb.requests.length = 0;
+    const r = await t.sct(['orders', 'update', String(purchaseId), '--purchase', '--buyer-status', 'ready_for_review', '--tag', 'audited', '--item', `id=${order.items[0].id},volume=3000`, '--item', `id=${order.items[1].id}`, '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(sent()).toEqual([`PATCH /api/orders/purchase/${purchaseId}`]);
-    expect(bodyOf()).toEqual({ buyer_company_status: 'ready_for_review', tags: ['audited'], items: [{ id: order.items[0].id, volume: 3000 }, { id: order.items[1].id }] });
+    expect(t.bodyOf()).toEqual({ buyer_company_status: 'ready_for_review', tags: ['audited'], items: [{ id: order.items[0].id, volume: 3000 }, { id: order.items[1].id }] });
     expect(JSON.parse(r.stdout)).toMatchObject({ id: purchaseId, buyer_company_status: 'ready_for_review', tags: ['audited'] });
   });
 
   it('updates a sale and a batch through their own endpoints', async () => {
-    const sale = (await api('/orders?order_action=selling&ordering=-id&limit=5')).results.find((o: any) => o.external_id === 'E2E-SO-1');
-    const batch = (await api('/orders?order_action=buying&ordering=-id&limit=5')).results.find((o: any) => o.external_id === 'E2E-B-1');
-    sb.requests.length = 0;
+    const sale = (await t.api('/orders?order_action=selling&ordering=-id&limit=5')).results.find((o: any) => o.external_id === 'E2E-SO-1');
+    const batch = (await t.api('/orders?order_action=buying&ordering=-id&limit=5')).results.find((o: any) => o.external_id === 'E2E-B-1');
+    t.sb.requests.length = 0;
     const [s, b] = await Promise.all([
-      sct(['orders', 'update', String(sale.id), '--sale', '--seller-status', 'passing']),
-      sct(['orders', 'update', String(batch.id), '--batch', '--type', 'product_chain', '--set', 'order_arrival_at=null']),
+      t.sct(['orders', 'update', String(sale.id), '--sale', '--seller-status', 'passing']),
+      t.sct(['orders', 'update', String(batch.id), '--batch', '--type', 'product_chain', '--set', 'order_arrival_at=null']),
     ]);
     expect(s.exitCode, s.stderr).toBe(0);
     expect(b.exitCode, b.stderr).toBe(0);
     expect(sent().sort()).toEqual([`PATCH /api/orders/batch/${batch.id}`, `PATCH /api/orders/sale/${sale.id}`].sort());
-    expect(JSON.parse(sb.requests.find((q) => q.path.includes('/batch/'))!.body)).toEqual({ type: 'product_chain', order_arrival_at: null });
+    expect(JSON.parse(t.sb.requests.find((q) => q.path.includes('/batch/'))!.body)).toEqual({ type: 'product_chain', order_arrival_at: null });
   });
 });
 
 describe('orders trace', () => {
   it('adds to one item, keeps the other items, PATCHes through the buyer side', async () => {
-    const before = await api(`/orders/${purchaseId}`);
+    const before = await t.api(`/orders/${purchaseId}`);
     const [first, second] = before.items;
-    sb.requests.length = 0;
-    const r = await sct(['orders', 'trace', String(purchaseId), '--item', String(first.id), '--to-origin', '1,2', '--to-order', '5']);
+    t.sb.requests.length = 0;
+    const r = await t.sct(['orders', 'trace', String(purchaseId), '--item', String(first.id), '--to-origin', '1,2', '--to-order', '5']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(sent()).toEqual([`GET /api/orders/${purchaseId}`, 'GET /api/accounts/me', `PATCH /api/orders/purchase/${purchaseId}`]);
-    const body = bodyOf(2);
+    const body = t.bodyOf(2);
     expect(body.items.map((i: any) => i.id)).toEqual([first.id, second.id]);
     expect(body.items[0].trace).toEqual({ traced_orders: [5], traced_origins: [1, 2] });
     expect(r.stdout).toMatch(/^TRACED TO ORIGINS\s+1, 2$/m);
 
     // A second trace adds; --replace sets the list.
-    const again = await sct(['orders', 'trace', String(purchaseId), '--item', String(first.id), '--to-origin', '3', '--purchase', '-o', 'json']);
+    const again = await t.sct(['orders', 'trace', String(purchaseId), '--item', String(first.id), '--to-origin', '3', '--purchase', '-o', 'json']);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout).trace).toEqual({ traced_orders: [5], traced_origins: [1, 2, 3] });
-    const replaced = await sct(['orders', 'trace', String(purchaseId), '--item', String(first.id), '--to-origin', '4', '--to-order', '', '--replace', '--purchase', '-o', 'json']);
+    const replaced = await t.sct(['orders', 'trace', String(purchaseId), '--item', String(first.id), '--to-origin', '4', '--to-order', '', '--replace', '--purchase', '-o', 'json']);
     expect(JSON.parse(replaced.stdout).trace).toEqual({ traced_orders: [], traced_origins: [4] });
 
-    const after = await api(`/orders/${purchaseId}`);
+    const after = await t.api(`/orders/${purchaseId}`);
     const strip = (it: any) => ({ ...it, updated_at: undefined });
     expect(strip(after.items[1])).toEqual(strip(second));
     const { trace: _t, traced_order_count: _a, traced_origin_count: _b, updated_at: _u, ...rest } = after.items[0];
@@ -216,24 +181,24 @@ describe('orders trace', () => {
   });
 
   it('PATCHes through the sale endpoint when the company is the seller', async () => {
-    const trader = sctFor(sb.url, TRADER, dir);
-    const sale = (await api('/orders?order_action=selling&limit=20', TRADER)).results.find((o: any) => o.seller_company_id === 2 && o.buyer_company_id !== 2 && o.items.length > 1);
-    const origin = (await api('/origins?limit=1', TRADER)).results[0].id;
-    sb.requests.length = 0;
+    const trader = t.sctAs(TRADER);
+    const sale = (await t.api('/orders?order_action=selling&limit=20', TRADER)).results.find((o: any) => o.seller_company_id === 2 && o.buyer_company_id !== 2 && o.items.length > 1);
+    const origin = (await t.api('/origins?limit=1', TRADER)).results[0].id;
+    t.sb.requests.length = 0;
     const r = await trader(['orders', 'trace', String(sale.id), '--item', String(sale.items[1].id), '--to-origin', String(origin)]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(sent()[2]).toBe(`PATCH /api/orders/sale/${sale.id}`);
-    expect(bodyOf(2).items).toHaveLength(sale.items.length);
-    expect(bodyOf(2).items[1].trace.traced_origins).toContain(origin);
+    expect(t.bodyOf(2).items).toHaveLength(sale.items.length);
+    expect(t.bodyOf(2).items[1].trace.traced_origins).toContain(origin);
   });
 
   it('stops before any PATCH when the item is not in the order, and checks flags first', async () => {
-    const r = await sct(['orders', 'trace', String(purchaseId), '--item', '999999', '--to-origin', '1']);
+    const r = await t.sct(['orders', 'trace', String(purchaseId), '--item', '999999', '--to-origin', '1']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`item 999999 is not an item of order ${purchaseId}`);
     expect(sent()).toEqual([`GET /api/orders/${purchaseId}`]);
-    sb.requests.length = 0;
-    await expectUsageErrors([
+    t.sb.requests.length = 0;
+    await t.expectUsageErrors([
       [['orders', 'trace', '5', '--to-origin', '1'], '--item ITEM_ID is required'],
       [['orders', 'trace', '5', '--item', '1'], 'give --to-order IDS and/or --to-origin IDS'],
       [['orders', 'trace', '5', '--item', '1', '--to-origin', 'a,b'], 'invalid --to-origin "a"'],

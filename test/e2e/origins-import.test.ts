@@ -1,42 +1,23 @@
 // sct origins import: validation before sending, one idempotent POST per row, the report, and
 // reruns that neither lose nor duplicate origins.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { removeDir, sctFor, spawnSct, tempDir } from '../helpers/sct.js';
-import { main } from '../../src/cli.js';
-import { createTestIO } from '../helpers/io.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { sctFor } from '../helpers/sct.js';
+import { until, useSandbox } from '../helpers/sandbox.js';
+import { OWNER } from '../sandbox/helpers.js';
 
-const OWNER = 'sct_demo_owner_cacao';
-let sb: Sandbox;
-let dir: string;
-let sct: ReturnType<typeof sctFor>;
+const t = useSandbox();
 let run = 0;
-
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sb?.close();
-});
 beforeEach(() => {
-  dir = tempDir();
-  sct = sctFor(sb.url, OWNER, dir);
-  sb.requests.length = 0;
-  sb.setFaults({});
   run++;
-  return () => removeDir(dir);
 });
 
-const posts = () => sb.requests.filter((r) => r.method === 'POST' && r.path === '/api/origins');
+const posts = () => t.sb.requests.filter((r) => r.method === 'POST' && r.path === '/api/origins');
 
-function csvFile(text: string, name = 'origins.csv'): string {
-  const file = join(dir, name);
-  writeFileSync(file, text);
-  return file;
-}
+const csvFile = (text: string, name = 'origins.csv'): string => t.writeFile(name, text);
 
 /** Rows with external ids unique to this test, so earlier tests' origins never match. */
 function rows(n: number, prefix = `T${run}`): string {
@@ -47,23 +28,7 @@ function rows(n: number, prefix = `T${run}`): string {
 
 /** Origins in the sandbox with these external ids (through the API, not sct). */
 async function originsWith(externalIds: string[]): Promise<Array<{ id: number; external_id: string }>> {
-  const url = `${sb.url}/origins?external_id__in=${encodeURIComponent(externalIds.join(','))}&limit=1000`;
-  const r = await fetch(url, { headers: { Authorization: `Bearer ${OWNER}` } });
-  return ((await r.json()) as { results: Array<{ id: number; external_id: string }> }).results;
-}
-
-/** The same command in-process through main(): a fake terminal, and Ctrl-C as an abort signal. */
-async function sctIn(args: string[], o: { tty?: boolean; signal?: AbortSignal; clientOptions?: Record<string, unknown> } = {}) {
-  const t = createTestIO({ stdoutIsTTY: o.tty, stderrIsTTY: o.tty, stdinIsTTY: o.tty, columns: 120 });
-  const env = { SCT_CONFIG_DIR: dir, SCT_BASE_URL: sb.url, SCT_TOKEN: OWNER, NO_COLOR: '1', CI: 'true' };
-  const exitCode = await main(args, { streams: t.streams, env, signal: o.signal ?? new AbortController().signal, clientOptions: o.clientOptions });
-  process.exitCode = undefined;
-  return { exitCode, stdout: t.stdout(), stderr: t.stderr() };
-}
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));
-  if (!cond()) throw new Error(`timed out waiting for ${what}`);
+  return (await t.api(`/origins?external_id__in=${encodeURIComponent(externalIds.join(','))}&limit=1000`)).results;
 }
 
 describe('origins import', () => {
@@ -75,7 +40,7 @@ describe('origins import', () => {
         `Farm C,gh,,,,,"{""type"":""Point"",""coordinates"":[-1.5,6.5]}"\n` +
         `Farm D,BR,,,,,\n`,
     );
-    const r = await sct(['origins', 'import', '--file', file, '-o', 'json']);
+    const r = await t.sct(['origins', 'import', '--file', file, '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('origins: 4 created, 0 failed');
     const report = JSON.parse(r.stdout) as Array<Record<string, string | number>>;
@@ -100,10 +65,10 @@ describe('origins import', () => {
     for (const k of keys) expect(k).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
     // Rerun after success: nothing is sent, every row is reported as skipped with its id.
-    sb.requests.length = 0;
-    const again = await sct(['origins', 'import', '--file', file, '-o', 'json']);
+    t.sb.requests.length = 0;
+    const again = await t.sct(['origins', 'import', '--file', file, '-o', 'json']);
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(sb.requests).toHaveLength(0);
+    expect(t.sb.requests).toHaveLength(0);
     const skipped = JSON.parse(again.stdout) as Array<Record<string, unknown>>;
     expect(skipped.map((x) => [x.status, x.id])).toEqual(report.map((x) => ['skipped', x.id]));
     expect(again.stderr).toContain('0 created, 4 skipped (done in an earlier run), 0 failed');
@@ -118,9 +83,9 @@ describe('origins import', () => {
         'Third,GH,BAD-1,,,"1,2,3"\n',
       'bad.csv',
     );
-    const r = await sct(['origins', 'import', '--file', file]);
+    const r = await t.sct(['origins', 'import', '--file', file]);
     expect(r.exitCode).toBe(2);
-    expect(sb.requests).toHaveLength(0);
+    expect(t.sb.requests).toHaveLength(0);
     expect(r.stderr).toContain('error: bad.csv: 3 invalid rows; nothing was sent');
     expect(r.stderr).toContain('line 3, name: required');
     expect(r.stderr).toMatch(/line 3, country_code: expected a 2-letter country code/);
@@ -134,14 +99,14 @@ describe('origins import', () => {
     const noCountry = csvFile('name,external_id\nA,X-1\n', 'nocountry.csv');
     const ragged = csvFile('name,country_code\nA,CI\nB,CI,extra\n', 'ragged.csv');
     const good = csvFile(rows(1));
-    const existing = join(dir, 'report.csv');
+    const existing = join(t.dir, 'report.csv');
     writeFileSync(existing, 'keep me');
-    const a = await sctIn(['origins', 'import', '--file', noCountry]);
-    const b = await sctIn(['origins', 'import', '--file', ragged]);
-    const c = await sctIn(['origins', 'import', '--file', good, '--report', existing]);
-    const d = await sctIn(['origins', 'import', '--file', good, '--concurrency', '0']);
-    const e = await sctIn(['origins', 'import', '--file', join(dir, 'nope.csv')]);
-    const f = await sctIn(['origins', 'import']);
+    const a = await t.sctIn(['origins', 'import', '--file', noCountry]);
+    const b = await t.sctIn(['origins', 'import', '--file', ragged]);
+    const c = await t.sctIn(['origins', 'import', '--file', good, '--report', existing]);
+    const d = await t.sctIn(['origins', 'import', '--file', good, '--concurrency', '0']);
+    const e = await t.sctIn(['origins', 'import', '--file', join(t.dir, 'nope.csv')]);
+    const f = await t.sctIn(['origins', 'import']);
     expect(a.exitCode).toBe(2);
     expect(a.stderr).toContain('nocountry.csv: missing column country_code');
     expect(b.exitCode).toBe(2);
@@ -155,24 +120,24 @@ describe('origins import', () => {
     expect(e.stderr).toContain('cannot read');
     expect(f.exitCode).toBe(2);
     expect(f.stderr).toContain("required option '--file <file>'");
-    expect(sb.requests).toHaveLength(0);
+    expect(t.sb.requests).toHaveLength(0);
   });
 
   it('checks the file and sends nothing with --dry-run', async () => {
-    const r = await sct(['origins', 'import', '--file', csvFile(rows(2)), '--dry-run', '-o', 'csv']);
+    const r = await t.sct(['origins', 'import', '--file', csvFile(rows(2)), '--dry-run', '-o', 'csv']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(sb.requests).toHaveLength(0);
+    expect(t.sb.requests).toHaveLength(0);
     expect(parse(r.stdout, { columns: true })).toHaveLength(2);
     expect(r.stderr).toContain('2 valid origins; nothing sent (dry run)');
   });
 
   it('exits 3 on a partial failure, writes the report, and a rerun sends only the failed row', async () => {
     const file = csvFile(rows(3));
-    const report = join(dir, 'report.csv');
+    const report = join(t.dir, 'report.csv');
     // Every attempt at the first row (the first try and three retries) is answered 503.
-    sb.setFaults({ failFirst: 4 });
+    t.sb.setFaults({ failFirst: 4 });
     // In-process only for the client's retry delay: the backoff would otherwise cost seconds.
-    const r = await sctIn(['origins', 'import', '--file', file, '--report', report, '--concurrency', '1'], { clientOptions: { retryBaseMs: 1 } });
+    const r = await t.sctIn(['origins', 'import', '--file', file, '--report', report, '--concurrency', '1'], { clientOptions: { retryBaseMs: 1 } });
     expect(r.exitCode, r.stderr).toBe(3);
     expect(r.stderr).toContain('origins: 2 created, 1 failed');
     expect(r.stderr).toContain('error: 1 of 3 origins rejected');
@@ -186,8 +151,8 @@ describe('origins import', () => {
     expect(lines[1].id).toMatch(/^\d+$/);
     const firstKey = posts()[0].headers['idempotency-key'];
 
-    sb.requests.length = 0;
-    const again = await sct(['origins', 'import', '--file', file, '--report', report, '--force']);
+    t.sb.requests.length = 0;
+    const again = await t.sct(['origins', 'import', '--file', file, '--report', report, '--force']);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(posts()).toHaveLength(1);
     expect(JSON.parse(posts()[0].body).external_id).toBe(`T${run}-1`);
@@ -199,10 +164,8 @@ describe('origins import', () => {
   it('stops cleanly on Ctrl-C (exit 130) and a rerun finishes without duplicates', async () => {
     const ids = Array.from({ length: 8 }, (_, i) => `T${run}-${i + 1}`);
     const file = csvFile(rows(8));
-    sb.setFaults({ latencyMs: 150 });
-    const child = spawnSct(['origins', 'import', '--file', file, '--concurrency', '2'], {
-      env: { SCT_CONFIG_DIR: dir, SCT_BASE_URL: sb.url, SCT_TOKEN: OWNER, HOME: dir },
-    });
+    t.sb.setFaults({ latencyMs: 150 });
+    const child = t.spawnSct(['origins', 'import', '--file', file, '--concurrency', '2']);
     await until(() => posts().length >= 2, 'the first rows to be created');
     child.kill('SIGINT');
     const r = await child;
@@ -211,12 +174,12 @@ describe('origins import', () => {
     expect(String(r.stderr)).toMatch(/error: interrupted: \d+ origins not sent/);
     expect(String(r.stderr)).toContain('rerun the same command to continue');
     // Let the requests that were in flight at Ctrl-C reach the sandbox before the rerun.
-    sb.setFaults({});
+    t.sb.setFaults({});
     await new Promise((res) => setTimeout(res, 300));
     const firstRun = posts().length;
     expect(firstRun).toBeLessThan(8);
 
-    const again = await sct(['origins', 'import', '--file', file, '-o', 'json']);
+    const again = await t.sct(['origins', 'import', '--file', file, '-o', 'json']);
     expect(again.exitCode, again.stderr).toBe(0);
     const statuses = (JSON.parse(again.stdout) as Array<{ status: string }>).map((x) => x.status);
     expect(statuses.filter((s) => s === 'skipped').length).toBeGreaterThanOrEqual(1);
@@ -227,9 +190,9 @@ describe('origins import', () => {
 
   it('on a terminal, says what it will send, and on Ctrl-C reports what was done', async () => {
     const file = csvFile(rows(6));
-    sb.setFaults({ latencyMs: 60 });
+    t.sb.setFaults({ latencyMs: 60 });
     const ctl = new AbortController();
-    const running = sctIn(['origins', 'import', '--file', file, '--concurrency', '1'], { tty: true, signal: ctl.signal });
+    const running = t.sctIn(['origins', 'import', '--file', file, '--concurrency', '1'], { tty: true, signal: ctl.signal });
     await until(() => posts().length >= 2, 'two rows to be created');
     ctl.abort();
     const r = await running;
@@ -246,7 +209,7 @@ describe('origins import', () => {
   it('warns when the rate limit will not cover the run, and stops with exit 1 rather than wait an hour', async () => {
     const small = await startSandbox({ port: 0, rateLimit: 3 });
     try {
-      const r = await sctFor(small.url, OWNER, dir)(['origins', 'import', '--file', csvFile(rows(5)), '--concurrency', '1', '--max-wait', '2s']);
+      const r = await sctFor(small.url, OWNER, t.dir)(['origins', 'import', '--file', csvFile(rows(5)), '--concurrency', '1', '--max-wait', '2s']);
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toContain('warning: 4 more requests to send but the rate limit has 2 left this hour');
       expect(r.stderr).toContain('origins: 3 created, 0 failed, 2 not sent');
@@ -260,11 +223,11 @@ describe('origins import', () => {
 
   it('resumes rows without external_id by content after the file is edited', async () => {
     const file = csvFile('name,country_code\nLoose A,CI\nLoose B,CI\n');
-    expect((await sct(['origins', 'import', '--file', file])).exitCode).toBe(0);
+    expect((await t.sct(['origins', 'import', '--file', file])).exitCode).toBe(0);
     // The user removes the first row and adds one: only the new row is sent.
     writeFileSync(file, `name,country_code\nLoose B,CI\nLoose C,CI\n`);
-    sb.requests.length = 0;
-    const r = await sct(['origins', 'import', '--file', file, '-o', 'json']);
+    t.sb.requests.length = 0;
+    const r = await t.sct(['origins', 'import', '--file', file, '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(posts().map((p) => JSON.parse(p.body).name)).toEqual(['Loose C']);
     expect((JSON.parse(r.stdout) as Array<{ key: string; status: string }>).map((x) => [x.key, x.status])).toEqual([
@@ -275,12 +238,12 @@ describe('origins import', () => {
 
   it('sends every row again with --fresh, under new idempotency keys', async () => {
     const file = csvFile(rows(1));
-    expect((await sct(['origins', 'import', '--file', file])).exitCode).toBe(0);
+    expect((await t.sct(['origins', 'import', '--file', file])).exitCode).toBe(0);
     const first = posts()[0].headers['idempotency-key'];
-    const r = await sct(['origins', 'import', '--file', file, '--fresh']);
+    const r = await t.sct(['origins', 'import', '--file', file, '--fresh']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(posts()).toHaveLength(2);
     expect(posts()[1].headers['idempotency-key']).not.toBe(first);
-    expect(existsSync(join(dir, 'journals'))).toBe(true);
+    expect(existsSync(join(t.dir, 'journals'))).toBe(true);
   });
 });

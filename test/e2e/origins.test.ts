@@ -1,62 +1,14 @@
 // sct origins list/get/create/update/delete as a user runs them: the built binary against the
 // sandbox, asserting on what the sandbox received.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { removeDir, sctFor, tempDir } from '../helpers/sct.js';
-import { main } from '../../src/cli.js';
-import { createTestIO } from '../helpers/io.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
-const OWNER = 'sct_demo_owner_cacao';
-let sb: Sandbox;
-let dir: string;
-let sct: ReturnType<typeof sctFor>;
-
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sb?.close();
-});
-beforeEach(() => {
-  dir = tempDir();
-  sct = sctFor(sb.url, OWNER, dir);
-  sb.requests.length = 0;
-  sb.setFaults({});
-  return () => removeDir(dir);
-});
-
-const queryOf = (i = 0) => Object.fromEntries(new URLSearchParams(sb.requests[i].query));
-const bodyOf = (i = 0) => JSON.parse(sb.requests[i].body);
-
-/**
- * The same command run in-process through main(): the whole CLI but no process start, for the
- * many cases that fail before anything is sent.
- */
-async function sctIn(args: string[], o: { tty?: boolean; signal?: AbortSignal } = {}) {
-  const t = createTestIO({ stdoutIsTTY: o.tty, stderrIsTTY: o.tty, stdinIsTTY: o.tty, columns: 120 });
-  const env = { SCT_CONFIG_DIR: dir, SCT_BASE_URL: sb.url, SCT_TOKEN: OWNER, NO_COLOR: '1', CI: 'true' };
-  const exitCode = await main(args, { streams: t.streams, env, signal: o.signal ?? new AbortController().signal });
-  process.exitCode = undefined;
-  return { exitCode, stdout: t.stdout(), stderr: t.stderr() };
-}
-
-/** Runs each argument list and expects exit 2, a message, and nothing sent. */
-async function expectUsageErrors(cases: Array<[string[], RegExp | string]>): Promise<void> {
-  const results = [];
-  for (const [args] of cases) results.push(await sctIn(args));
-  results.forEach((r, i) => {
-    expect(r.exitCode, `${cases[i][0].join(' ')}: ${r.stderr}`).toBe(2);
-    expect(r.stderr).toMatch(cases[i][1]);
-  });
-  expect(sb.requests).toHaveLength(0);
-}
+const t = useSandbox();
 
 describe('origins list', () => {
   it('maps every named filter to its query parameter', async () => {
-    const r = await sct([
+    const r = await t.sct([
       'origins', 'list', '-o', 'json',
       '--country', 'ci',
       '--assessment-status', 'passing',
@@ -71,9 +23,9 @@ describe('origins list', () => {
     ]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toBeInstanceOf(Array);
-    expect(sb.requests).toHaveLength(1);
-    expect(sb.requests[0]).toMatchObject({ method: 'GET', path: '/api/origins', status: 200 });
-    expect(queryOf()).toEqual({
+    expect(t.sb.requests).toHaveLength(1);
+    expect(t.sb.requests[0]).toMatchObject({ method: 'GET', path: '/api/origins', status: 200 });
+    expect(t.queryOf()).toEqual({
       country_code: 'CI',
       assessment_status: 'passing',
       name__icontains: 'farm',
@@ -96,9 +48,9 @@ describe('origins list', () => {
   });
 
   it('sends __in for lists, and the sandbox filters by them', async () => {
-    const r = await sct(['origins', 'list', '--json', '--country', 'br,id', '--assessment-status', 'pending,failing', '--external-id', 'ORI-BR-00024,ORI-BR-00016,ORI-XX-1', '--limit', '50']);
+    const r = await t.sct(['origins', 'list', '--json', '--country', 'br,id', '--assessment-status', 'pending,failing', '--external-id', 'ORI-BR-00024,ORI-BR-00016,ORI-XX-1', '--limit', '50']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(queryOf()).toMatchObject({ country_code__in: 'BR,ID', assessment_status__in: 'pending,failing', external_id__in: 'ORI-BR-00024,ORI-BR-00016,ORI-XX-1', limit: '50' });
+    expect(t.queryOf()).toMatchObject({ country_code__in: 'BR,ID', assessment_status__in: 'pending,failing', external_id__in: 'ORI-BR-00024,ORI-BR-00016,ORI-XX-1', limit: '50' });
     const rows = JSON.parse(r.stdout) as Array<{ country_code: string; assessment_status: string; external_id: string }>;
     for (const o of rows) {
       expect(['BR', 'ID']).toContain(o.country_code);
@@ -107,8 +59,8 @@ describe('origins list', () => {
   });
 
   it('prints a table with the country as flag and name', async () => {
-    const json = JSON.parse((await sct(['origins', 'list', '-o', 'json', '--limit', '3'])).stdout);
-    const r = await sct(['origins', 'list', '--limit', '3']);
+    const json = JSON.parse((await t.sct(['origins', 'list', '-o', 'json', '--limit', '3'])).stdout);
+    const r = await t.sct(['origins', 'list', '--limit', '3']);
     expect(r.exitCode, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID\s+NAME\s+COUNTRY\s+EXTERNAL ID\s+ASSESSMENT\s+CREATED$/);
@@ -118,18 +70,18 @@ describe('origins list', () => {
   });
 
   it('prints CSV with dotted columns and ndjson', async () => {
-    const r = await sct(['origins', 'list', '-o', 'csv', '--limit', '2', '--columns', 'id,name,country.alpha_2,location.type']);
+    const r = await t.sct(['origins', 'list', '-o', 'csv', '--limit', '2', '--columns', 'id,name,country.alpha_2,location.type']);
     expect(r.exitCode, r.stderr).toBe(0);
     const rows = parse(r.stdout, { columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(2);
     expect(Object.keys(rows[0])).toEqual(['id', 'name', 'country.alpha_2', 'location.type']);
     expect(rows[0]['country.alpha_2']).toMatch(/^[A-Z]{2}$/);
-    const nd = await sct(['origins', 'list', '-o', 'ndjson', '--limit', '2']);
+    const nd = await t.sct(['origins', 'list', '-o', 'ndjson', '--limit', '2']);
     expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(rows.map((x) => Number(x.id)));
   });
 
   it('rejects bad filter values before sending anything', async () => {
-    await expectUsageErrors([
+    await t.expectUsageErrors([
       [['origins', 'list', '--country', 'CIV'], 'invalid --country "CIV"'],
       [['origins', 'list', '--assessment-status', 'great'], 'invalid --assessment-status "great"'],
       [['origins', 'list', '--created-from', '2024-13-01'], 'invalid --created-from'],
@@ -140,49 +92,48 @@ describe('origins list', () => {
       [['origins', 'list', '--id', '1,a'], 'invalid --id'],
       [['origins', 'list', '--exclude-id', '-3'], 'invalid --exclude-id'],
       [['origins', 'list', '--limit', '0'], 'invalid --limit'],
-    ]);
+    ], { inProcess: true });
   });
 });
 
 describe('origins get, create, update, delete', () => {
   it('gets one origin as JSON and as key/value lines', async () => {
-    const r = await sct(['origins', 'get', '1', '--json']);
+    const r = await t.sct(['origins', 'get', '1', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
     const o = JSON.parse(r.stdout);
     expect(o).toMatchObject({ id: 1, country: { alpha_2: o.country_code } });
-    const t = await sct(['origins', 'get', '1']);
-    expect(t.stdout).toMatch(new RegExp(`^name\\s+${o.name.replace(/[()]/g, '\\$&')}$`, 'm'));
-    expect(sb.requests.map((x) => `${x.method} ${x.path}`)).toEqual(['GET /api/origins/1', 'GET /api/origins/1']);
+    const text = await t.sct(['origins', 'get', '1']);
+    expect(text.stdout).toMatch(new RegExp(`^name\\s+${o.name.replace(/[()]/g, '\\$&')}$`, 'm'));
+    expect(t.sb.requests.map((x) => `${x.method} ${x.path}`)).toEqual(['GET /api/origins/1', 'GET /api/origins/1']);
   });
 
   it('exits 1 on an unknown id', async () => {
-    const r = await sct(['origins', 'get', '999999']);
+    const r = await t.sct(['origins', 'get', '999999']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('404');
   });
 
   it('creates an origin from "lat,lng", sending a GeoJSON Point with longitude first', async () => {
-    const r = await sct(['origins', 'create', '--name', 'Plot 7', '--country-code', 'ci', '--location', '5.35,-4.02', '--external-id', 'P-7', '--description', 'test plot', '-o', 'json']);
+    const r = await t.sct(['origins', 'create', '--name', 'Plot 7', '--country-code', 'ci', '--location', '5.35,-4.02', '--external-id', 'P-7', '--description', 'test plot', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/Created origin \d+/);
-    expect(sb.requests).toHaveLength(1);
-    expect(sb.requests[0]).toMatchObject({ method: 'POST', path: '/api/origins', status: 201 });
-    expect(sb.requests[0].headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(bodyOf()).toEqual({ name: 'Plot 7', description: 'test plot', country_code: 'CI', external_id: 'P-7', location: { type: 'Point', coordinates: [-4.02, 5.35] } });
+    expect(t.sb.requests).toHaveLength(1);
+    expect(t.sb.requests[0]).toMatchObject({ method: 'POST', path: '/api/origins', status: 201 });
+    expect(t.sb.requests[0].headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(t.bodyOf()).toEqual({ name: 'Plot 7', description: 'test plot', country_code: 'CI', external_id: 'P-7', location: { type: 'Point', coordinates: [-4.02, 5.35] } });
     const created = JSON.parse(r.stdout);
     expect(created).toMatchObject({ name: 'Plot 7', country_code: 'CI', country: { name: "Côte d'Ivoire" }, location: { type: 'Point', coordinates: [-4.02, 5.35] } });
   });
 
   it('creates from a GeoJSON --location, --set and --file', async () => {
-    const file = join(dir, 'origin.json');
-    writeFileSync(file, JSON.stringify({ name: 'From file', country_code: 'gh', mapping_external_id: 'M-9' }));
-    const r = await sct(['origins', 'create', '--file', file, '--location', '{"type":"Point","coordinates":[-1.2,6.1]}', '--set', 'description=via set', '-o', 'json']);
+    const file = t.writeFile('origin.json', JSON.stringify({ name: 'From file', country_code: 'gh', mapping_external_id: 'M-9' }));
+    const r = await t.sct(['origins', 'create', '--file', file, '--location', '{"type":"Point","coordinates":[-1.2,6.1]}', '--set', 'description=via set', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(bodyOf()).toEqual({ name: 'From file', country_code: 'GH', mapping_external_id: 'M-9', location: { type: 'Point', coordinates: [-1.2, 6.1] }, description: 'via set' });
+    expect(t.bodyOf()).toEqual({ name: 'From file', country_code: 'GH', mapping_external_id: 'M-9', location: { type: 'Point', coordinates: [-1.2, 6.1] }, description: 'via set' });
   });
 
   it('rejects invalid fields before sending anything', async () => {
-    await expectUsageErrors([
+    await t.expectUsageErrors([
       [['origins', 'create', '--country-code', 'CI'], /name: /],
       [['origins', 'create', '--name', 'X'], /country_code: /],
       [['origins', 'create', '--name', 'X', '--country-code', 'CIV'], /country_code: expected a 2-letter country code/],
@@ -197,26 +148,26 @@ describe('origins get, create, update, delete', () => {
       [['origins', 'update', '1'], 'nothing to update'],
       [['origins', 'update', 'abc', '--name', 'X'], 'invalid ID'],
       [['origins', 'update', '1', '--country-code', 'X1'], /country_code: /],
-    ]);
+    ], { inProcess: true });
   });
 
   it('updates only the given fields', async () => {
-    const r = await sct(['origins', 'update', '2', '--location', '-3.5,120.25', '--name', 'Renamed', '-o', 'json']);
+    const r = await t.sct(['origins', 'update', '2', '--location', '-3.5,120.25', '--name', 'Renamed', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(sb.requests[0]).toMatchObject({ method: 'PATCH', path: '/api/origins/2', status: 200 });
-    expect(bodyOf()).toEqual({ name: 'Renamed', location: { type: 'Point', coordinates: [120.25, -3.5] } });
+    expect(t.sb.requests[0]).toMatchObject({ method: 'PATCH', path: '/api/origins/2', status: 200 });
+    expect(t.bodyOf()).toEqual({ name: 'Renamed', location: { type: 'Point', coordinates: [120.25, -3.5] } });
     expect(JSON.parse(r.stdout)).toMatchObject({ id: 2, name: 'Renamed' });
   });
 
   it('deletes with --yes, and without a terminal refuses without --yes', async () => {
-    const no = await sct(['origins', 'delete', '3']);
+    const no = await t.sct(['origins', 'delete', '3']);
     expect(no.exitCode).toBe(2);
     expect(no.stderr).toContain('--yes');
-    expect(sb.requests).toHaveLength(0);
-    const yes = await sct(['origins', 'delete', '3', '--yes']);
+    expect(t.sb.requests).toHaveLength(0);
+    const yes = await t.sct(['origins', 'delete', '3', '--yes']);
     expect(yes.exitCode, yes.stderr).toBe(0);
     expect(yes.stderr).toContain('Deleted origin 3');
-    expect(sb.requests.map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual(['DELETE /api/origins/3 204']);
-    expect((await sct(['origins', 'get', '3'])).exitCode).toBe(1);
+    expect(t.sb.requests.map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual(['DELETE /api/origins/3 204']);
+    expect((await t.sct(['origins', 'get', '3'])).exitCode).toBe(1);
   });
 });

@@ -1,61 +1,13 @@
 // sct value-chains as a user runs them: the built binary against the sandbox.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.js';
-import { removeDir, sctFor, tempDir } from '../helpers/sct.js';
-import { main } from '../../src/cli.js';
-import { createTestIO } from '../helpers/io.js';
+import { useSandbox } from '../helpers/sandbox.js';
 
-const OWNER = 'sct_demo_owner_cacao';
-let sb: Sandbox;
-let dir: string;
-let sct: ReturnType<typeof sctFor>;
-
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sb?.close();
-});
-beforeEach(() => {
-  dir = tempDir();
-  sct = sctFor(sb.url, OWNER, dir);
-  sb.requests.length = 0;
-  sb.setFaults({});
-  return () => removeDir(dir);
-});
-
-const queryOf = (i = 0) => Object.fromEntries(new URLSearchParams(sb.requests[i].query));
-const bodyOf = (i = 0) => JSON.parse(sb.requests[i].body);
-
-/**
- * The same command run in-process through main(): the whole CLI but no process start, for the
- * many cases that fail before anything is sent.
- */
-async function sctIn(args: string[], o: { tty?: boolean; signal?: AbortSignal } = {}) {
-  const t = createTestIO({ stdoutIsTTY: o.tty, stderrIsTTY: o.tty, stdinIsTTY: o.tty, columns: 120 });
-  const env = { SCT_CONFIG_DIR: dir, SCT_BASE_URL: sb.url, SCT_TOKEN: OWNER, NO_COLOR: '1', CI: 'true' };
-  const exitCode = await main(args, { streams: t.streams, env, signal: o.signal ?? new AbortController().signal });
-  process.exitCode = undefined;
-  return { exitCode, stdout: t.stdout(), stderr: t.stderr() };
-}
-
-/** Runs each argument list and expects exit 2, a message, and nothing sent. */
-async function expectUsageErrors(cases: Array<[string[], RegExp | string]>): Promise<void> {
-  const results = [];
-  for (const [args] of cases) results.push(await sctIn(args));
-  results.forEach((r, i) => {
-    expect(r.exitCode, `${cases[i][0].join(' ')}: ${r.stderr}`).toBe(2);
-    expect(r.stderr).toMatch(cases[i][1]);
-  });
-  expect(sb.requests).toHaveLength(0);
-}
+const t = useSandbox();
 
 describe('value-chains list', () => {
   it('maps every named filter to its query parameter', async () => {
-    const r = await sct([
+    const r = await t.sct([
       'value-chains', 'list', '-o', 'json',
       '--status', 'active',
       '--type', 'supplier',
@@ -74,9 +26,9 @@ describe('value-chains list', () => {
     ]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toBeInstanceOf(Array);
-    expect(sb.requests).toHaveLength(1);
-    expect(sb.requests[0]).toMatchObject({ method: 'GET', path: '/api/value-chains', status: 200 });
-    expect(queryOf()).toEqual({
+    expect(t.sb.requests).toHaveLength(1);
+    expect(t.sb.requests[0]).toMatchObject({ method: 'GET', path: '/api/value-chains', status: 200 });
+    expect(t.queryOf()).toEqual({
       status: 'active',
       type: 'supplier',
       country_code: 'GH',
@@ -100,9 +52,9 @@ describe('value-chains list', () => {
   });
 
   it('sends __in for lists and the sandbox filters by them', async () => {
-    const r = await sct(['value-chains', 'list', '--json', '--status', 'active,invited', '--type', 'supplier,trader', '--country', 'gh,ci', '--tag', 'a', '--tag', 'strategic', '--no-permission-granted', '--limit', '100']);
+    const r = await t.sct(['value-chains', 'list', '--json', '--status', 'active,invited', '--type', 'supplier,trader', '--country', 'gh,ci', '--tag', 'a', '--tag', 'strategic', '--no-permission-granted', '--limit', '100']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(queryOf()).toMatchObject({ status__in: 'active,invited', type__in: 'supplier,trader', country_code__in: 'GH,CI', tags__name__in: 'a,strategic', permission_granted: 'false' });
+    expect(t.queryOf()).toMatchObject({ status__in: 'active,invited', type__in: 'supplier,trader', country_code__in: 'GH,CI', tags__name__in: 'a,strategic', permission_granted: 'false' });
     for (const v of JSON.parse(r.stdout) as Array<{ status: string; type: string; country_code: string; permission_granted: boolean }>) {
       expect(['active', 'invited']).toContain(v.status);
       expect(['supplier', 'trader']).toContain(v.type);
@@ -112,40 +64,39 @@ describe('value-chains list', () => {
   });
 
   it('prints a table with the country as flag and name, and CSV', async () => {
-    const json = JSON.parse((await sct(['value-chains', 'list', '--json', '--limit', '2'])).stdout);
-    const t = await sct(['value-chains', 'list', '--limit', '2']);
-    expect(t.exitCode, t.stderr).toBe(0);
-    const lines = t.stdout.trimEnd().split('\n');
+    const json = JSON.parse((await t.sct(['value-chains', 'list', '--json', '--limit', '2'])).stdout);
+    const table = await t.sct(['value-chains', 'list', '--limit', '2']);
+    expect(table.exitCode, table.stderr).toBe(0);
+    const lines = table.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID\s+COMPANY\s+TYPE\s+STATUS\s+COUNTRY\s+CONTACT\s+ASSESSMENT$/);
     expect(lines[1]).toContain(`${json[0].country.flag} ${json[0].country.name}`);
-    const c = await sct(['value-chains', 'list', '-o', 'csv', '--limit', '2', '--columns', 'id,company_name,country.alpha_2']);
+    const c = await t.sct(['value-chains', 'list', '-o', 'csv', '--limit', '2', '--columns', 'id,company_name,country.alpha_2']);
     expect(parse(c.stdout, { columns: true })).toEqual(json.map((v: { id: number; company_name: string; country: { alpha_2: string } }) => ({ id: String(v.id), company_name: v.company_name, 'country.alpha_2': v.country.alpha_2 })));
   });
 
   it('rejects bad filter values before sending anything', async () => {
-    await expectUsageErrors([
+    await t.expectUsageErrors([
       [['value-chains', 'list', '--country', 'GHA'], 'invalid --country "GHA"'],
       [['value-chains', 'list', '--assessment-status', 'ok'], 'invalid --assessment-status'],
       [['value-chains', 'list', '--status', ','], '--status needs at least one value'],
       [['value-chains', 'list', '--created-to', '2024-02-31'], 'invalid --created-to'],
       [['value-chains', 'list', '--updated-from', '2025-01-02', '--updated-to', '2025-01-01'], 'the range is empty'],
       [['value-chains', 'list', '--id', 'x'], 'invalid --id'],
-    ]);
+    ], { inProcess: true });
   });
 });
 
 describe('value-chains get, create, update, delete', () => {
   it('gets one value chain', async () => {
-    const r = await sct(['value-chains', 'get', '1', '-o', 'json']);
+    const r = await t.sct(['value-chains', 'get', '1', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ id: 1, company_name: expect.any(String) });
-    expect(sb.requests[0]).toMatchObject({ method: 'GET', path: '/api/value-chains/1' });
+    expect(t.sb.requests[0]).toMatchObject({ method: 'GET', path: '/api/value-chains/1' });
   });
 
   it('creates from flags, --set and --file', async () => {
-    const file = join(dir, 'vc.json');
-    writeFileSync(file, JSON.stringify({ company_name: 'From file', ownership_information: { sector_code: 'A01.27' } }));
-    const r = await sct([
+    const file = t.writeFile('vc.json', JSON.stringify({ company_name: 'From file', ownership_information: { sector_code: 'A01.27' } }));
+    const r = await t.sct([
       'value-chains', 'create', '--file', file,
       '--company-name', 'Kumasi Cocoa Ltd', '--description', 'new supplier', '--external-id', 'VC-NEW-1',
       '--contact-name', 'Ama Mensah', '--type', 'supplier', '--status', 'invited', '--country-code', 'gh',
@@ -154,8 +105,8 @@ describe('value-chains get, create, update, delete', () => {
       '-o', 'json',
     ]);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(sb.requests[0]).toMatchObject({ method: 'POST', path: '/api/value-chains', status: 201 });
-    expect(bodyOf()).toEqual({
+    expect(t.sb.requests[0]).toMatchObject({ method: 'POST', path: '/api/value-chains', status: 201 });
+    expect(t.bodyOf()).toEqual({
       company_name: 'Kumasi Cocoa Ltd',
       ownership_information: { sector_code: 'A01.27' },
       description: 'new supplier',
@@ -174,7 +125,7 @@ describe('value-chains get, create, update, delete', () => {
   });
 
   it('rejects invalid fields before sending anything', async () => {
-    await expectUsageErrors([
+    await t.expectUsageErrors([
       [['value-chains', 'create', '--description', 'no name'], /company_name: /],
       [['value-chains', 'create', '--company-name', 'X', '--country-code', 'GHA'], /country_code: expected a 2-letter country code/],
       [['value-chains', 'create', '--company-name', 'X', '--external-id', 'e'.repeat(256)], /external_id: /],
@@ -182,26 +133,26 @@ describe('value-chains get, create, update, delete', () => {
       [['value-chains', 'create', '--company-name', 'X', '--tag', ''], /tags\[0\]: /],
       [['value-chains', 'create', '--company-name', 'X', '--set', 'permission_granted=maybe'], /permission_granted: /],
       [['value-chains', 'update', '1'], 'nothing to update'],
-    ]);
+    ], { inProcess: true });
   });
 
   it('updates only the given fields; the service rejects an unknown status (exit 1)', async () => {
-    const r = await sct(['value-chains', 'update', '2', '--status', 'inactive', '--contact-name', 'New Contact', '-o', 'json']);
+    const r = await t.sct(['value-chains', 'update', '2', '--status', 'inactive', '--contact-name', 'New Contact', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(sb.requests[0]).toMatchObject({ method: 'PATCH', path: '/api/value-chains/2', status: 200 });
-    expect(bodyOf()).toEqual({ status: 'inactive', contact_name: 'New Contact' });
+    expect(t.sb.requests[0]).toMatchObject({ method: 'PATCH', path: '/api/value-chains/2', status: 200 });
+    expect(t.bodyOf()).toEqual({ status: 'inactive', contact_name: 'New Contact' });
     expect(JSON.parse(r.stdout)).toMatchObject({ id: 2, status: 'inactive', contact_name: 'New Contact' });
-    const bad = await sct(['value-chains', 'update', '2', '--status', 'paused']);
+    const bad = await t.sct(['value-chains', 'update', '2', '--status', 'paused']);
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toContain('status:');
   });
 
   it('deletes with --yes only', async () => {
-    const no = await sct(['value-chains', 'delete', '4']);
+    const no = await t.sct(['value-chains', 'delete', '4']);
     expect(no.exitCode).toBe(2);
-    expect(sb.requests).toHaveLength(0);
-    const yes = await sct(['value-chains', 'delete', '4', '-y']);
+    expect(t.sb.requests).toHaveLength(0);
+    const yes = await t.sct(['value-chains', 'delete', '4', '-y']);
     expect(yes.exitCode, yes.stderr).toBe(0);
-    expect(sb.requests.map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual(['DELETE /api/value-chains/4 204']);
+    expect(t.sb.requests.map((x) => `${x.method} ${x.path} ${x.status}`)).toEqual(['DELETE /api/value-chains/4 204']);
   });
 });
