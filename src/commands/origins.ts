@@ -7,7 +7,6 @@ import { COLUMNS } from '../output/columns.js';
 import { writeList } from '../output/format.js';
 import { ASSESSMENT_STATUSES } from '../api/schemas/common.js';
 import {
-  COUNTRY_CODE_RE,
   originCreateSchema,
   originUpdateSchema,
   parseLocation,
@@ -15,29 +14,36 @@ import {
   type GeoPoint,
   type OriginCreate,
 } from '../api/schemas/origins.js';
-import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
+import {
+  addDateRangeOptions,
+  addIdFilterOptions,
+  addListOptions,
+  listQuery,
+  parseCountryCodes,
+  runList,
+  setDateRangeFilters,
+  setIdFilters,
+  setOneOrIn,
+  type DateRangeFlags,
+  type IdFilterFlags,
+  type ListFlags,
+} from './shared/list.js';
 import { addBodyOptions, deleteOne, parseId, saveOne, showOne } from './shared/crud.js';
-import { parseDate, parseEnumList, parseIdList, parseInteger } from './shared/flags.js';
+import { parseEnumList, parseInteger, splitList } from './shared/flags.js';
 import { zodFieldErrors, type BodyFlags } from './shared/body.js';
 // The bulk machinery is loaded by `import` only: list, get and the rest start faster without it.
 import type { CsvRow, RowErrors } from '../bulk/csv.js';
 import type { RunResult, Unit } from '../bulk/runner.js';
 import { UsageError } from '../errors.js';
 
-export interface ListOriginsOptions extends ListFlags {
+export interface ListOriginsOptions extends ListFlags, DateRangeFlags, IdFilterFlags {
   country?: string;
   assessmentStatus?: string;
   name?: string;
   description?: string;
   externalId?: string;
-  createdFrom?: string;
-  createdTo?: string;
-  updatedFrom?: string;
-  updatedTo?: string;
   passingMin?: string;
   failingMin?: string;
-  id?: string;
-  excludeId?: string;
 }
 
 export interface OriginFieldFlags extends BodyFlags {
@@ -60,24 +66,20 @@ export interface ImportOriginsOptions {
 export function register(program: Command, f: Factory): void {
   const origins = program.command('origins').description('Manage origins (places of production)');
 
-  addListOptions(
-    origins
-      .command('list')
-      .description('List origins')
-      .option('--country <codes>', 'country code(s), comma-separated (e.g. CI,GH)')
-      .option('--assessment-status <list>', `assessment status, comma-separated (${ASSESSMENT_STATUSES.join(', ')})`)
-      .option('--name <text>', 'name contains (case-insensitive)')
-      .option('--description <text>', 'description contains (case-insensitive)')
-      .option('--external-id <ids>', 'external id(s), comma-separated')
-      .option('--created-from <date>', 'created on or after (YYYY-MM-DD)')
-      .option('--created-to <date>', 'created on or before (YYYY-MM-DD)')
-      .option('--updated-from <date>', 'updated on or after (YYYY-MM-DD)')
-      .option('--updated-to <date>', 'updated on or before (YYYY-MM-DD)')
-      .option('--passing-min <percent>', 'at least this share of passing assessments (0..100)')
-      .option('--failing-min <percent>', 'at least this share of failing assessments (0..100)')
-      .option('--id <ids>', 'only these origin ids, comma-separated')
-      .option('--exclude-id <ids>', 'leave out these origin ids, comma-separated'),
-  )
+  // Options are added in the order help lists them.
+  const list = origins
+    .command('list')
+    .description('List origins')
+    .option('--country <codes>', 'country code(s), comma-separated (e.g. CI,GH)')
+    .option('--assessment-status <list>', `assessment status, comma-separated (${ASSESSMENT_STATUSES.join(', ')})`)
+    .option('--name <text>', 'name contains (case-insensitive)')
+    .option('--description <text>', 'description contains (case-insensitive)')
+    .option('--external-id <ids>', 'external id(s), comma-separated');
+  addDateRangeOptions(list)
+    .option('--passing-min <percent>', 'at least this share of passing assessments (0..100)')
+    .option('--failing-min <percent>', 'at least this share of failing assessments (0..100)');
+  addIdFilterOptions(list, 'origin');
+  addListOptions(list)
     .addHelpText('after', '\nOrdering fields: id, name, country_code, country__name, assessment_status, created_at, updated_at.')
     .action(f.action<ListOriginsOptions>((ctx, opts) => listOrigins(ctx, opts)));
 
@@ -134,44 +136,11 @@ function addOriginFields(cmd: Command): Command {
 
 // --- list -------------------------------------------------------------------------------------
 
-/** Comma-separated 2-letter codes, upper-cased. */
-export function parseCountryCodes(value: string | undefined, flag: string): string[] | undefined {
-  if (value === undefined) return undefined;
-  const codes = value.split(',').map((s) => s.trim()).filter(Boolean);
-  if (codes.length === 0) throw new UsageError(`${flag} needs at least one country code`);
-  for (const c of codes) {
-    if (!COUNTRY_CODE_RE.test(c)) throw new UsageError(`invalid ${flag} "${c}": expected a 2-letter country code (e.g. CI)`);
-  }
-  return codes.map((c) => c.toUpperCase());
-}
-
 export function parsePercentage(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value.trim());
   if (!/^\d+(\.\d+)?$/.test(value.trim()) || n > 100) throw new UsageError(`invalid ${flag} "${value}": expected a number 0..100`);
   return n;
-}
-
-/** One value as `field`, several as `field__in`: the API's two spellings of the same filter. */
-export function setOneOrIn(query: URLSearchParams, field: string, values: Array<string | number> | undefined): void {
-  if (!values || values.length === 0) return;
-  query.set(values.length > 1 ? `${field}__in` : field, values.join(','));
-}
-
-/** A from/to pair of dates; the range must not be empty. */
-export function parseDateRange(from: string | undefined, to: string | undefined, flag: string): [string | undefined, string | undefined] {
-  const a = parseDate(from, `--${flag}-from`);
-  const b = parseDate(to, `--${flag}-to`);
-  if (a && b && a > b) throw new UsageError(`--${flag}-from ${a} is after --${flag}-to ${b}: the range is empty`);
-  return [a, b];
-}
-
-/** A comma-separated list of free-text values. */
-export function splitList(value: string | undefined, flag: string): string[] | undefined {
-  if (value === undefined) return undefined;
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
-  if (items.length === 0) throw new UsageError(`${flag} needs at least one value`);
-  return items;
 }
 
 export function originListQuery(opts: ListOriginsOptions): URLSearchParams {
@@ -181,18 +150,12 @@ export function originListQuery(opts: ListOriginsOptions): URLSearchParams {
   if (opts.name !== undefined) query.set('name__icontains', opts.name);
   if (opts.description !== undefined) query.set('description__icontains', opts.description);
   setOneOrIn(query, 'external_id', splitList(opts.externalId, '--external-id'));
-  const [createdFrom, createdTo] = parseDateRange(opts.createdFrom, opts.createdTo, 'created');
-  if (createdFrom) query.set('created_at__date__gte', createdFrom);
-  if (createdTo) query.set('created_at__date__lte', createdTo);
-  const [updatedFrom, updatedTo] = parseDateRange(opts.updatedFrom, opts.updatedTo, 'updated');
-  if (updatedFrom) query.set('updated_at__date__gte', updatedFrom);
-  if (updatedTo) query.set('updated_at__date__lte', updatedTo);
+  setDateRangeFilters(query, opts);
   const passing = parsePercentage(opts.passingMin, '--passing-min');
   if (passing !== undefined) query.set('passing_percentage_gte', String(passing));
   const failing = parsePercentage(opts.failingMin, '--failing-min');
   if (failing !== undefined) query.set('failing_percentage_gte', String(failing));
-  if (opts.id !== undefined) query.set('id__in', parseIdList(opts.id, '--id').join(','));
-  if (opts.excludeId !== undefined) query.set('id__exclude_in', parseIdList(opts.excludeId, '--exclude-id').join(','));
+  setIdFilters(query, opts);
   return query;
 }
 

@@ -10,13 +10,25 @@ import {
   valueChainCreateSchema,
   valueChainUpdateSchema,
 } from '../api/schemas/value-chains.js';
-import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
+import {
+  addDateRangeOptions,
+  addIdFilterOptions,
+  addListOptions,
+  listQuery,
+  parseCountryCodes,
+  runList,
+  setDateRangeFilters,
+  setIdFilters,
+  setOneOrIn,
+  type DateRangeFlags,
+  type IdFilterFlags,
+  type ListFlags,
+} from './shared/list.js';
 import { addBodyOptions, deleteOne, parseId, saveOne, showOne } from './shared/crud.js';
-import { collect, parseEnumList, parseIdList, parseInteger } from './shared/flags.js';
+import { collect, parseEnumList, parseInteger, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
-import { parseCountryCodes, parseDateRange, setOneOrIn, splitList } from './origins.js';
 
-export interface ListValueChainsOptions extends ListFlags {
+export interface ListValueChainsOptions extends ListFlags, DateRangeFlags, IdFilterFlags {
   status?: string;
   type?: string;
   country?: string;
@@ -27,12 +39,6 @@ export interface ListValueChainsOptions extends ListFlags {
   tag?: string[];
   permissionGranted?: boolean;
   selfManaged?: boolean;
-  createdFrom?: string;
-  createdTo?: string;
-  updatedFrom?: string;
-  updatedTo?: string;
-  id?: string;
-  excludeId?: string;
 }
 
 export interface ValueChainFieldFlags extends BodyFlags {
@@ -55,29 +61,25 @@ const STATUSES_HELP = `e.g. ${KNOWN_VALUE_CHAIN_STATUSES.join(', ')}`;
 export function register(program: Command, f: Factory): void {
   const chains = program.command('value-chains').description('Manage value chains (the companies in your supply chains)');
 
-  addListOptions(
-    chains
-      .command('list')
-      .description('List value chains')
-      .option('--status <list>', `status, comma-separated (${STATUSES_HELP})`)
-      .option('--type <list>', `type, comma-separated (${TYPES_HELP})`)
-      .option('--country <codes>', 'country code(s), comma-separated (e.g. CI,GH)')
-      .option('--assessment-status <list>', `assessment status, comma-separated (${ASSESSMENT_STATUSES.join(', ')})`)
-      .option('--company-name <text>', 'company name contains (case-insensitive)')
-      .option('--contact-name <text>', 'contact name contains (case-insensitive)')
-      .option('--external-id <ids>', 'external id(s), comma-separated')
-      .option('--tag <name>', 'has this tag (repeatable: any of them)', collect)
-      .option('--permission-granted', 'only those that granted permission')
-      .option('--no-permission-granted', 'only those that did not grant permission')
-      .option('--self-managed', 'only self-managed ones')
-      .option('--no-self-managed', 'only ones that are not self-managed')
-      .option('--created-from <date>', 'created on or after (YYYY-MM-DD)')
-      .option('--created-to <date>', 'created on or before (YYYY-MM-DD)')
-      .option('--updated-from <date>', 'updated on or after (YYYY-MM-DD)')
-      .option('--updated-to <date>', 'updated on or before (YYYY-MM-DD)')
-      .option('--id <ids>', 'only these value chain ids, comma-separated')
-      .option('--exclude-id <ids>', 'leave out these value chain ids, comma-separated'),
-  )
+  // Options are added in the order help lists them.
+  const list = chains
+    .command('list')
+    .description('List value chains')
+    .option('--status <list>', `status, comma-separated (${STATUSES_HELP})`)
+    .option('--type <list>', `type, comma-separated (${TYPES_HELP})`)
+    .option('--country <codes>', 'country code(s), comma-separated (e.g. CI,GH)')
+    .option('--assessment-status <list>', `assessment status, comma-separated (${ASSESSMENT_STATUSES.join(', ')})`)
+    .option('--company-name <text>', 'company name contains (case-insensitive)')
+    .option('--contact-name <text>', 'contact name contains (case-insensitive)')
+    .option('--external-id <ids>', 'external id(s), comma-separated')
+    .option('--tag <name>', 'has this tag (repeatable: any of them)', collect)
+    .option('--permission-granted', 'only those that granted permission')
+    .option('--no-permission-granted', 'only those that did not grant permission')
+    .option('--self-managed', 'only self-managed ones')
+    .option('--no-self-managed', 'only ones that are not self-managed');
+  addDateRangeOptions(list);
+  addIdFilterOptions(list, 'value chain');
+  addListOptions(list)
     .addHelpText('after', '\nOrdering fields: id, company_name, type, status, country_code, created_at, updated_at.')
     .action(f.action<ListValueChainsOptions>((ctx, opts) => listValueChains(ctx, opts)));
 
@@ -132,14 +134,8 @@ export function valueChainListQuery(opts: ListValueChainsOptions): URLSearchPara
   setOneOrIn(query, 'tags__name', opts.tag);
   if (opts.permissionGranted !== undefined) query.set('permission_granted', String(opts.permissionGranted));
   if (opts.selfManaged !== undefined) query.set('is_self_managed', String(opts.selfManaged));
-  const [createdFrom, createdTo] = parseDateRange(opts.createdFrom, opts.createdTo, 'created');
-  if (createdFrom) query.set('created_at__date__gte', createdFrom);
-  if (createdTo) query.set('created_at__date__lte', createdTo);
-  const [updatedFrom, updatedTo] = parseDateRange(opts.updatedFrom, opts.updatedTo, 'updated');
-  if (updatedFrom) query.set('updated_at__date__gte', updatedFrom);
-  if (updatedTo) query.set('updated_at__date__lte', updatedTo);
-  if (opts.id !== undefined) query.set('id__in', parseIdList(opts.id, '--id').join(','));
-  if (opts.excludeId !== undefined) query.set('id__exclude_in', parseIdList(opts.excludeId, '--exclude-id').join(','));
+  setDateRangeFilters(query, opts);
+  setIdFilters(query, opts);
   return query;
 }
 

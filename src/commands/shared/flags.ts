@@ -69,6 +69,22 @@ export function parseDate(value: string | undefined, flag: string): string | und
   return value;
 }
 
+/** A from/to pair of dates (`--created-from`, `--created-to`); the range must not be empty. */
+export function parseDateRange(from: string | undefined, to: string | undefined, flag: string): [string | undefined, string | undefined] {
+  const a = parseDate(from, `--${flag}-from`);
+  const b = parseDate(to, `--${flag}-to`);
+  if (a && b && a > b) throw new UsageError(`--${flag}-from ${a} is after --${flag}-to ${b}: the range is empty`);
+  return [a, b];
+}
+
+/** A comma-separated list of free-text values. */
+export function splitList(value: string | undefined, flag: string): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (items.length === 0) throw new UsageError(`${flag} needs at least one value`);
+  return items;
+}
+
 export function parseEnum<T extends string>(value: string | undefined, flag: string, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
   if (!(allowed as readonly string[]).includes(value)) {

@@ -1,12 +1,13 @@
-// The flags every list command takes and the one loop that pages through a list and streams
-// it to the formatter.
+// The flags every list command takes, the filters several of them share, and the one loop that
+// pages through a list and streams it to the formatter.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Column } from '../../output/columns.js';
 import { createListWriter } from '../../output/format.js';
 import { DEFAULT_LIMIT, type PageOptions } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
-import { collect, parseInteger, splitKeyValue } from './flags.js';
+import { COUNTRY_CODE_RE } from '../../api/schemas/origins.js';
+import { collect, parseDateRange, parseIdList, parseInteger, splitKeyValue } from './flags.js';
 
 export interface ListFlags {
   limit?: string;
@@ -47,6 +48,65 @@ export function listQuery(flags: ListFlags): URLSearchParams {
     q.append(k, v);
   }
   return q;
+}
+
+/** One value as `field`, several as `field__in`: the API's two spellings of the same filter. */
+export function setOneOrIn(query: URLSearchParams, field: string, values: ReadonlyArray<string | number> | undefined): void {
+  if (!values || values.length === 0) return;
+  query.set(values.length > 1 ? `${field}__in` : field, values.join(','));
+}
+
+/** Comma-separated 2-letter codes, upper-cased. */
+export function parseCountryCodes(value: string | undefined, flag: string): string[] | undefined {
+  if (value === undefined) return undefined;
+  const codes = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (codes.length === 0) throw new UsageError(`${flag} needs at least one country code`);
+  for (const c of codes) {
+    if (!COUNTRY_CODE_RE.test(c)) throw new UsageError(`invalid ${flag} "${c}": expected a 2-letter country code (e.g. CI)`);
+  }
+  return codes.map((c) => c.toUpperCase());
+}
+
+export interface DateRangeFlags {
+  createdFrom?: string;
+  createdTo?: string;
+  updatedFrom?: string;
+  updatedTo?: string;
+}
+
+/** Filters on the resource's own created_at and updated_at, by calendar day. */
+export function addDateRangeOptions(cmd: Command): Command {
+  return cmd
+    .option('--created-from <date>', 'created on or after (YYYY-MM-DD)')
+    .option('--created-to <date>', 'created on or before (YYYY-MM-DD)')
+    .option('--updated-from <date>', 'updated on or after (YYYY-MM-DD)')
+    .option('--updated-to <date>', 'updated on or before (YYYY-MM-DD)');
+}
+
+export function setDateRangeFilters(query: URLSearchParams, flags: DateRangeFlags): void {
+  const [createdFrom, createdTo] = parseDateRange(flags.createdFrom, flags.createdTo, 'created');
+  if (createdFrom) query.set('created_at__date__gte', createdFrom);
+  if (createdTo) query.set('created_at__date__lte', createdTo);
+  const [updatedFrom, updatedTo] = parseDateRange(flags.updatedFrom, flags.updatedTo, 'updated');
+  if (updatedFrom) query.set('updated_at__date__gte', updatedFrom);
+  if (updatedTo) query.set('updated_at__date__lte', updatedTo);
+}
+
+export interface IdFilterFlags {
+  id?: string;
+  excludeId?: string;
+}
+
+/** `noun` as the help names the ids ("value chain"). */
+export function addIdFilterOptions(cmd: Command, noun: string): Command {
+  return cmd
+    .option('--id <ids>', `only these ${noun} ids, comma-separated`)
+    .option('--exclude-id <ids>', `leave out these ${noun} ids, comma-separated`);
+}
+
+export function setIdFilters(query: URLSearchParams, flags: IdFilterFlags): void {
+  if (flags.id !== undefined) query.set('id__in', parseIdList(flags.id, '--id').join(','));
+  if (flags.excludeId !== undefined) query.set('id__exclude_in', parseIdList(flags.excludeId, '--exclude-id').join(','));
 }
 
 export interface RunListOptions {
