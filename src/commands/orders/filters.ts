@@ -6,6 +6,7 @@ import { UsageError } from '../../errors.js';
 import { ASSESSMENT_STATUSES, COMMODITIES } from '../../api/schemas/common.js';
 import { BUYER_STATUSES, ORDER_KINDS, ORDER_TYPES, SELLER_STATUSES, type OrderAction, type OrderKindName } from '../../api/schemas/orders.js';
 import { parseDate, parseEnumList, parseIdList, parseInteger } from '../shared/flags.js';
+import { setOneOrIn } from '../shared/list.js';
 
 export interface PerspectiveFlags {
   buying?: boolean;
@@ -89,22 +90,15 @@ function enumList<T extends string>(value: string | undefined, flag: string, all
   return list;
 }
 
-/** Sets `name` for one value and `name__in` for several. */
-function setList(query: URLSearchParams, name: string, values: readonly (string | number)[] | undefined): void {
-  if (!values || values.length === 0) return;
-  if (values.length === 1) query.set(name, String(values[0]));
-  else query.set(`${name}__in`, values.join(','));
-}
-
 /** The named filters as query parameters (order_action included). */
 export function orderFilterQuery(flags: OrderFilterFlags, query = new URLSearchParams()): URLSearchParams {
   const action = orderAction(flags);
   if (flags.hasDds && flags.dds === false) throw new UsageError('choose one of --has-dds or --no-dds, not both');
   query.set('order_action', action);
-  setList(query, 'type', enumList(flags.type, '--type', ORDER_TYPES));
-  setList(query, 'buyer_company_status', enumList(flags.buyerStatus, '--buyer-status', BUYER_STATUSES));
-  setList(query, 'seller_company_status', enumList(flags.sellerStatus, '--seller-status', SELLER_STATUSES));
-  setList(query, 'assessment_status', enumList(flags.assessmentStatus, '--assessment-status', ASSESSMENT_STATUSES));
+  setOneOrIn(query, 'type', enumList(flags.type, '--type', ORDER_TYPES));
+  setOneOrIn(query, 'buyer_company_status', enumList(flags.buyerStatus, '--buyer-status', BUYER_STATUSES));
+  setOneOrIn(query, 'seller_company_status', enumList(flags.sellerStatus, '--seller-status', SELLER_STATUSES));
+  setOneOrIn(query, 'assessment_status', enumList(flags.assessmentStatus, '--assessment-status', ASSESSMENT_STATUSES));
   const range: Array<[string | undefined, string, string]> = [
     [flags.createdFrom, '--created-from', 'order_created_at__gte'],
     [flags.createdTo, '--created-to', 'order_created_at__lte'],
@@ -126,13 +120,13 @@ export function orderFilterQuery(flags: OrderFilterFlags, query = new URLSearchP
   if (flags.tag !== undefined) {
     const names = flags.tag.split(',').map((s) => s.trim()).filter(Boolean);
     if (names.length === 0) throw new UsageError('--tag needs a tag name');
-    setList(query, 'tags__name', names);
+    setOneOrIn(query, 'tags__name', names);
   }
   // The commodity of the products on our own side of the order: what we buy, or what we sell.
   const side = action === 'buying' ? 'buyer_product' : 'seller_product';
-  setList(query, `items__${side}__commodity`, enumList(flags.commodity, '--commodity', COMMODITIES));
+  setOneOrIn(query, `items__${side}__commodity`, enumList(flags.commodity, '--commodity', COMMODITIES));
   if (flags.hasDds || flags.dds === true) query.set('due_diligence_statements__isnull', 'false');
   if (flags.dds === false) query.set('due_diligence_statements__isnull', 'true');
-  if (flags.tracedOrigin !== undefined) setList(query, 'items__traced_origins', parseIdList(flags.tracedOrigin, '--traced-origin'));
+  if (flags.tracedOrigin !== undefined) setOneOrIn(query, 'items__traced_origins', parseIdList(flags.tracedOrigin, '--traced-origin'));
   return query;
 }
