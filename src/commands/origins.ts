@@ -28,7 +28,7 @@ import {
   type IdFilterFlags,
   type ListFlags,
 } from './shared/list.js';
-import { addBodyOptions, deleteOne, parseId, saveOne, showOne } from './shared/crud.js';
+import { addCrudCommands } from './shared/crud.js';
 import { parseEnumList, parseInteger, splitList } from './shared/flags.js';
 import { zodFieldErrors, type BodyFlags } from './shared/body.js';
 // The bulk machinery is loaded by `import` only: list, get and the rest start faster without it.
@@ -83,24 +83,15 @@ export function register(program: Command, f: Factory): void {
     .addHelpText('after', '\nOrdering fields: id, name, country_code, country__name, assessment_status, created_at, updated_at.')
     .action(f.action<ListOriginsOptions>((ctx, opts) => listOrigins(ctx, opts)));
 
-  origins
-    .command('get')
-    .argument('<id>', 'origin id')
-    .description('Show one origin')
-    .action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.origin(parseId(id)), COLUMNS.origin).then(() => undefined)));
-
-  addOriginFields(origins.command('create').description('Create an origin')).action(
-    f.action<OriginFieldFlags>((ctx, opts) => saveOrigin(ctx, opts)),
-  );
-  addOriginFields(origins.command('update').argument('<id>', 'origin id').description('Update an origin (only the fields given)')).action(
-    f.action<OriginFieldFlags>((ctx, opts, [id]) => saveOrigin(ctx, opts, parseId(id))),
-  );
-
-  origins
-    .command('delete')
-    .argument('<id>', 'origin id')
-    .description('Delete an origin (asks for confirmation unless --yes)')
-    .action(f.action((ctx, _o, [id]) => deleteOne(ctx, PATHS.origin(parseId(id)), `origin ${id}`)));
+  addCrudCommands<OriginFieldFlags>(origins, f, {
+    noun: 'origin',
+    article: 'an',
+    paths: { all: PATHS.origins, one: PATHS.origin },
+    columns: COLUMNS.origin,
+    addFields: addOriginFields,
+    fieldsOf: originFields,
+    schemas: { create: originCreateSchema, update: originUpdateSchema },
+  });
 
   origins
     .command('import')
@@ -124,14 +115,12 @@ import is finished by running the same command again.`,
 }
 
 function addOriginFields(cmd: Command): Command {
-  return addBodyOptions(
-    cmd
-      .option('--name <text>', 'origin name (required on create)')
-      .option('--description <text>', 'description')
-      .option('--country-code <code>', '2-letter country code (required on create)')
-      .option('--external-id <id>', 'your own identifier')
-      .option('--location <lat,lng|geojson>', 'coordinates as "lat,lng" (e.g. 5.35,-4.02) or a GeoJSON Point'),
-  );
+  return cmd
+    .option('--name <text>', 'origin name (required on create)')
+    .option('--description <text>', 'description')
+    .option('--country-code <code>', '2-letter country code (required on create)')
+    .option('--external-id <id>', 'your own identifier')
+    .option('--location <lat,lng|geojson>', 'coordinates as "lat,lng" (e.g. 5.35,-4.02) or a GeoJSON Point');
 }
 
 // --- list -------------------------------------------------------------------------------------
@@ -175,22 +164,14 @@ export function parseLocationFlag(value: string | undefined): GeoPoint | undefin
   }
 }
 
-export async function saveOrigin(ctx: Context, opts: OriginFieldFlags, id?: number): Promise<void> {
-  await saveOne(ctx, {
-    method: id === undefined ? 'POST' : 'PATCH',
-    path: id === undefined ? PATHS.origins : PATHS.origin(id),
-    flags: opts,
-    named: {
-      name: opts.name,
-      description: opts.description,
-      country_code: opts.countryCode,
-      external_id: opts.externalId,
-      location: parseLocationFlag(opts.location),
-    },
-    schema: id === undefined ? originCreateSchema : originUpdateSchema,
-    what: 'origin',
-    columns: COLUMNS.origin,
-  });
+export function originFields(opts: OriginFieldFlags): Record<string, unknown> {
+  return {
+    name: opts.name,
+    description: opts.description,
+    country_code: opts.countryCode,
+    external_id: opts.externalId,
+    location: parseLocationFlag(opts.location),
+  };
 }
 
 // --- import -----------------------------------------------------------------------------------

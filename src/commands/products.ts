@@ -6,8 +6,8 @@ import { COLUMNS } from '../output/columns.js';
 import { COMMODITIES, COMPOSITIONS } from '../api/schemas/common.js';
 import { productCreateSchema, productUpdateSchema } from '../api/schemas/products.js';
 import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
-import { addBodyOptions, deleteOne, parseId, saveOne, showOne } from './shared/crud.js';
-import { parseEnumList } from './shared/flags.js';
+import { addCrudCommands } from './shared/crud.js';
+import { collect, parseEnumList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 
 export interface ListProductsOptions extends ListFlags {
@@ -40,41 +40,30 @@ export function register(program: Command, f: Factory): void {
       .option('--composition <value>', COMPOSITIONS.join(' or ')),
   ).action(f.action<ListProductsOptions>((ctx, opts) => listProducts(ctx, opts)));
 
-  products
-    .command('get')
-    .argument('<id>', 'product id')
-    .description('Show one product')
-    .action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.product(parseId(id)), COLUMNS.product).then(() => undefined)));
-
-  addProductFields(products.command('create').description('Create a product')).action(
-    f.action<ProductFieldFlags>((ctx, opts) => saveProduct(ctx, opts)),
-  );
-  addProductFields(products.command('update').argument('<id>', 'product id').description('Update a product (only the fields given)')).action(
-    f.action<ProductFieldFlags>((ctx, opts, [id]) => saveProduct(ctx, opts, parseId(id))),
-  );
-
-  products
-    .command('delete')
-    .argument('<id>', 'product id')
-    .description('Delete a product (asks for confirmation unless --yes)')
-    .action(f.action((ctx, _o, [id]) => deleteOne(ctx, PATHS.product(parseId(id)), `product ${id}`)));
+  addCrudCommands<ProductFieldFlags>(products, f, {
+    noun: 'product',
+    article: 'a',
+    paths: { all: PATHS.products, one: PATHS.product },
+    columns: COLUMNS.product,
+    addFields: addProductFields,
+    fieldsOf: productFields,
+    schemas: { create: productCreateSchema, update: productUpdateSchema },
+  });
 }
 
 function addProductFields(cmd: Command): Command {
-  return addBodyOptions(
-    cmd
-      .option('--name <text>', 'product name (required on create)')
-      .option('--sku <text>', 'stock-keeping unit')
-      .option('--description <text>', 'description')
-      .option('--commodity <value>', COMMODITIES.join(', '))
-      .option('--composition <value>', COMPOSITIONS.join(' or '))
-      .option('--hs-code <code>', 'harmonised system code')
-      .option('--external-id <id>', 'your own identifier')
-      .option('--scientific-name <text>', 'scientific name')
-      .option('--common-name <text>', 'common name')
-      .option('--type <text>', 'product type')
-      .option('--tag <tag>', 'a tag (repeatable; replaces the tags)', (v: string, p: string[] = []) => [...p, v]),
-  );
+  return cmd
+    .option('--name <text>', 'product name (required on create)')
+    .option('--sku <text>', 'stock-keeping unit')
+    .option('--description <text>', 'description')
+    .option('--commodity <value>', COMMODITIES.join(', '))
+    .option('--composition <value>', COMPOSITIONS.join(' or '))
+    .option('--hs-code <code>', 'harmonised system code')
+    .option('--external-id <id>', 'your own identifier')
+    .option('--scientific-name <text>', 'scientific name')
+    .option('--common-name <text>', 'common name')
+    .option('--type <text>', 'product type')
+    .option('--tag <tag>', 'a tag (repeatable; replaces the tags)', collect);
 }
 
 export async function listProducts(ctx: Context, opts: ListProductsOptions): Promise<void> {
@@ -86,26 +75,18 @@ export async function listProducts(ctx: Context, opts: ListProductsOptions): Pro
   await runList(ctx, { path: PATHS.products, query, flags: opts, columns: COLUMNS.product, noun: 'products' });
 }
 
-export async function saveProduct(ctx: Context, opts: ProductFieldFlags, id?: number): Promise<void> {
-  await saveOne(ctx, {
-    method: id === undefined ? 'POST' : 'PATCH',
-    path: id === undefined ? PATHS.products : PATHS.product(id),
-    flags: opts,
-    named: {
-      name: opts.name,
-      sku: opts.sku,
-      description: opts.description,
-      commodity: opts.commodity,
-      composition: opts.composition,
-      hs_code: opts.hsCode,
-      external_id: opts.externalId,
-      scientific_name: opts.scientificName,
-      common_name: opts.commonName,
-      type: opts.type,
-      tags: opts.tag,
-    },
-    schema: id === undefined ? productCreateSchema : productUpdateSchema,
-    what: 'product',
-    columns: COLUMNS.product,
-  });
+export function productFields(opts: ProductFieldFlags): Record<string, unknown> {
+  return {
+    name: opts.name,
+    sku: opts.sku,
+    description: opts.description,
+    commodity: opts.commodity,
+    composition: opts.composition,
+    hs_code: opts.hsCode,
+    external_id: opts.externalId,
+    scientific_name: opts.scientificName,
+    common_name: opts.commonName,
+    type: opts.type,
+    tags: opts.tag,
+  };
 }

@@ -24,7 +24,7 @@ import {
   type IdFilterFlags,
   type ListFlags,
 } from './shared/list.js';
-import { addBodyOptions, deleteOne, parseId, saveOne, showOne } from './shared/crud.js';
+import { addCrudCommands } from './shared/crud.js';
 import { collect, parseEnumList, parseInteger, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 
@@ -83,43 +83,32 @@ export function register(program: Command, f: Factory): void {
     .addHelpText('after', '\nOrdering fields: id, company_name, type, status, country_code, created_at, updated_at.')
     .action(f.action<ListValueChainsOptions>((ctx, opts) => listValueChains(ctx, opts)));
 
-  chains
-    .command('get')
-    .argument('<id>', 'value chain id')
-    .description('Show one value chain')
-    .action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.valueChain(parseId(id)), COLUMNS.valueChain).then(() => undefined)));
-
-  addValueChainFields(chains.command('create').description('Create a value chain')).action(
-    f.action<ValueChainFieldFlags>((ctx, opts) => saveValueChain(ctx, opts)),
-  );
-  addValueChainFields(
-    chains.command('update').argument('<id>', 'value chain id').description('Update a value chain (only the fields given)'),
-  ).action(f.action<ValueChainFieldFlags>((ctx, opts, [id]) => saveValueChain(ctx, opts, parseId(id))));
-
-  chains
-    .command('delete')
-    .argument('<id>', 'value chain id')
-    .description('Delete a value chain (asks for confirmation unless --yes)')
-    .action(f.action((ctx, _o, [id]) => deleteOne(ctx, PATHS.valueChain(parseId(id)), `value chain ${id}`)));
+  addCrudCommands<ValueChainFieldFlags>(chains, f, {
+    noun: 'value chain',
+    article: 'a',
+    paths: { all: PATHS.valueChains, one: PATHS.valueChain },
+    columns: COLUMNS.valueChain,
+    addFields: addValueChainFields,
+    fieldsOf: valueChainFields,
+    schemas: { create: valueChainCreateSchema, update: valueChainUpdateSchema },
+  });
 }
 
 function addValueChainFields(cmd: Command): Command {
-  return addBodyOptions(
-    cmd
-      .option('--company-name <text>', 'the partner company (required on create)')
-      .option('--description <text>', 'description')
-      .option('--external-id <id>', 'your own identifier')
-      .option('--contact-name <text>', 'contact person')
-      .option('--type <value>', TYPES_HELP)
-      .option('--status <value>', STATUSES_HELP)
-      .option('--country-code <code>', '2-letter country code')
-      .option('--permission-granted', 'the partner granted permission')
-      .option('--no-permission-granted', 'the partner did not grant permission')
-      .option('--self-managed', 'you manage this partner’s data yourself')
-      .option('--no-self-managed', 'the partner manages its own data')
-      .option('--reciprocal-company-id <id>', 'the partner’s company id on the service')
-      .option('--tag <tag>', 'a tag (repeatable; replaces the tags)', collect),
-  );
+  return cmd
+    .option('--company-name <text>', 'the partner company (required on create)')
+    .option('--description <text>', 'description')
+    .option('--external-id <id>', 'your own identifier')
+    .option('--contact-name <text>', 'contact person')
+    .option('--type <value>', TYPES_HELP)
+    .option('--status <value>', STATUSES_HELP)
+    .option('--country-code <code>', '2-letter country code')
+    .option('--permission-granted', 'the partner granted permission')
+    .option('--no-permission-granted', 'the partner did not grant permission')
+    .option('--self-managed', 'you manage this partner’s data yourself')
+    .option('--no-self-managed', 'the partner manages its own data')
+    .option('--reciprocal-company-id <id>', 'the partner’s company id on the service')
+    .option('--tag <tag>', 'a tag (repeatable; replaces the tags)', collect);
 }
 
 export function valueChainListQuery(opts: ListValueChainsOptions): URLSearchParams {
@@ -144,26 +133,18 @@ export async function listValueChains(ctx: Context, opts: ListValueChainsOptions
   await runList(ctx, { path: PATHS.valueChains, query, flags: opts, columns: COLUMNS.valueChain, noun: 'value chains' });
 }
 
-export async function saveValueChain(ctx: Context, opts: ValueChainFieldFlags, id?: number): Promise<void> {
-  await saveOne(ctx, {
-    method: id === undefined ? 'POST' : 'PATCH',
-    path: id === undefined ? PATHS.valueChains : PATHS.valueChain(id),
-    flags: opts,
-    named: {
-      company_name: opts.companyName,
-      description: opts.description,
-      external_id: opts.externalId,
-      contact_name: opts.contactName,
-      type: opts.type,
-      status: opts.status,
-      country_code: opts.countryCode,
-      permission_granted: opts.permissionGranted,
-      is_self_managed: opts.selfManaged,
-      reciprocal_company_id: parseInteger(opts.reciprocalCompanyId, '--reciprocal-company-id'),
-      tags: opts.tag,
-    },
-    schema: id === undefined ? valueChainCreateSchema : valueChainUpdateSchema,
-    what: 'value chain',
-    columns: COLUMNS.valueChain,
-  });
+export function valueChainFields(opts: ValueChainFieldFlags): Record<string, unknown> {
+  return {
+    company_name: opts.companyName,
+    description: opts.description,
+    external_id: opts.externalId,
+    contact_name: opts.contactName,
+    type: opts.type,
+    status: opts.status,
+    country_code: opts.countryCode,
+    permission_granted: opts.permissionGranted,
+    is_self_managed: opts.selfManaged,
+    reciprocal_company_id: parseInteger(opts.reciprocalCompanyId, '--reciprocal-company-id'),
+    tags: opts.tag,
+  };
 }

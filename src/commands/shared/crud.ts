@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import type { z } from 'zod';
 import type { Context } from '../../context.js';
+import type { Factory } from './command.js';
 import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { InterruptedError, UsageError } from '../../errors.js';
@@ -54,4 +55,54 @@ export async function saveOne<S extends z.ZodType>(ctx: Context, o: SaveOptions<
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${o.method === 'POST' ? 'Created' : 'Updated'} ${o.what}${saved && saved.id !== undefined ? ` ${saved.id}` : ''}`);
   await writeOne(ctx.io, saved, ctx.output(o.columns));
   return saved;
+}
+
+export interface CrudCommandsOptions<F extends BodyFlags> {
+  /** The resource as messages name it ("value chain"). */
+  noun: string;
+  /** What the descriptions put before the noun ("Create an origin"). */
+  article: 'a' | 'an';
+  /** The collection (create) and one resource (get, update, delete). */
+  paths: { all: string; one: (id: number) => string };
+  columns: Column[];
+  /** The resource's field flags, shared by create and update; --set and --file follow them. */
+  addFields: (cmd: Command) => Command;
+  /** The body fields the field flags give; a flag not given is undefined and left out. */
+  fieldsOf: (flags: F) => Record<string, unknown>;
+  schemas: { create: z.ZodType; update: z.ZodType };
+}
+
+/** Registers get, create, update and delete, in that order, on a resource's command group. */
+export function addCrudCommands<F extends BodyFlags>(group: Command, f: Factory, o: CrudCommandsOptions<F>): void {
+  const idHelp = `${o.noun} id`;
+  const save = async (ctx: Context, flags: F, id?: number): Promise<void> => {
+    await saveOne(ctx, {
+      method: id === undefined ? 'POST' : 'PATCH',
+      path: id === undefined ? o.paths.all : o.paths.one(id),
+      flags,
+      named: o.fieldsOf(flags),
+      schema: id === undefined ? o.schemas.create : o.schemas.update,
+      what: o.noun,
+      columns: o.columns,
+    });
+  };
+
+  group
+    .command('get')
+    .argument('<id>', idHelp)
+    .description(`Show one ${o.noun}`)
+    .action(f.action((ctx, _flags, [id]) => showOne(ctx, o.paths.one(parseId(id)), o.columns).then(() => undefined)));
+
+  addBodyOptions(o.addFields(group.command('create').description(`Create ${o.article} ${o.noun}`))).action(
+    f.action<F>((ctx, flags) => save(ctx, flags)),
+  );
+  addBodyOptions(
+    o.addFields(group.command('update').argument('<id>', idHelp).description(`Update ${o.article} ${o.noun} (only the fields given)`)),
+  ).action(f.action<F>((ctx, flags, [id]) => save(ctx, flags, parseId(id))));
+
+  group
+    .command('delete')
+    .argument('<id>', idHelp)
+    .description(`Delete ${o.article} ${o.noun} (asks for confirmation unless --yes)`)
+    .action(f.action((ctx, _flags, [id]) => deleteOne(ctx, o.paths.one(parseId(id)), `${o.noun} ${id}`)));
 }
