@@ -7,7 +7,8 @@
 //      RSS (target: 100,000 within 1.2× of 10,000).
 //
 // Options: --quick (fewer start-up runs, 10,000 and 50,000 orders), --startup-only.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { startSandboxProcess } from '../scripts/sandbox-process.mjs';
 import { request } from 'node:http';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,14 +55,6 @@ function startup() {
   }
 }
 
-async function startSandbox(orders) {
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--orders', String(orders), '--rate-limit', '1000000', '-q'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await firstLine(child.stdout);
-  return { url, origin: new URL(url).origin, child };
-}
-
 /** One request on a fresh connection (a kept-alive one may be closed by the sandbox while sct runs). */
 function call(method, url, headers = {}) {
   return new Promise((resolve, reject) => {
@@ -77,7 +70,7 @@ function call(method, url, headers = {}) {
 }
 
 async function exportRun(orders) {
-  const sb = await startSandbox(orders);
+  const sb = await startSandboxProcess(['--orders', String(orders), '--rate-limit', '1000000']);
   const config = mkdtempSync(join(tmpdir(), 'sct-bench-'));
   try {
     const env = { ...process.env, SCT_CONFIG_DIR: config, SCT_BASE_URL: sb.url, SCT_TOKEN: TOKEN, NO_COLOR: '1' };
@@ -123,16 +116,3 @@ async function exportBench() {
 
 startup();
 if (!startupOnly) await exportBench();
-
-/** The sandbox prints its base URL as its first stdout line; the stream keeps flowing after. */
-function firstLine(stream) {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk) => {
-      buf += chunk;
-      if (buf.includes('\n')) resolve(buf.split('\n')[0].trim());
-    });
-    stream.on('end', () => reject(new Error('the sandbox exited before printing its URL')));
-  });
-}

@@ -1,10 +1,11 @@
 // `npm run demo`: starts the sandbox on a free port, logs a throwaway profile in, runs a few
 // real commands, and stops the sandbox — the quick start, end to end.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { startSandboxProcess } from './sandbox-process.mjs';
 
 const bin = new URL('../bin/sct.js', import.meta.url).pathname;
 const configDir = mkdtempSync(join(tmpdir(), 'sct-demo-'));
@@ -13,8 +14,7 @@ delete env.SCT_TOKEN;
 delete env.SCT_BASE_URL;
 delete env.SCT_PROFILE;
 
-const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--quiet'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-const url = await firstLine(sandbox.stdout);
+const { url, child: sandbox } = await startSandboxProcess([], env);
 
 const sct = (args, input) => {
   console.log(`\n$ sct ${args.join(' ')}`);
@@ -39,16 +39,3 @@ try {
   rmSync(configDir, { recursive: true, force: true });
 }
 process.exitCode = failed ? 1 : 0;
-
-/** The sandbox prints its base URL as its first stdout line; the stream keeps flowing after. */
-function firstLine(stream) {
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk) => {
-      buf += chunk;
-      if (buf.includes('\n')) resolve(buf.split('\n')[0].trim());
-    });
-    stream.on('end', () => reject(new Error('the sandbox exited before printing its URL')));
-  });
-}
