@@ -49,6 +49,21 @@ describe('terminal vs pipe', () => {
     expect(flag.stdout).not.toMatch(/\u001b\[/);
   });
 
+  it('before a long --all on a terminal, says how many requests to expect and what the rate limit allows', async () => {
+    const tty = await run(['products', 'list', '--all', '--page-size', '5'], { tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toMatch(/Fetching 2\d products in about 5 requests; the rate limit has \d+ of 1000 requests left this hour\./);
+    const piped = await run(['products', 'list', '--all', '--page-size', '5']);
+    expect(piped.stderr).not.toContain('Fetching');
+  });
+
+  it('counts down a rate-limit wait on a terminal', async () => {
+    t.sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 2 });
+    const r = await run(['whoami'], { tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/rate limit reached: resuming in \ds \(Ctrl-C to stop\)/);
+  });
+
   it('auth login prompts for the token on a terminal', async () => {
     let asked = '';
     const r = await run(['auth', 'login', '--base-url', t.sb.url], {
