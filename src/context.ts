@@ -140,7 +140,10 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
       return { format: ctx.format(), columns: flags.columns, defaults };
     },
     async spinner(text) {
-      if (!io.stderrIsTTY || io.quiet) return { update() {}, stop() {} };
+      // A terminal that reports 0 columns (script, some CI ptys) makes ora's line arithmetic
+      // divide by zero and redraw forever: no spinner there.
+      const columns = (io.stderr as NodeJS.WriteStream).columns;
+      if (!io.stderrIsTTY || io.quiet || !(typeof columns === 'number' && columns > 0)) return { update() {}, stop() {} };
       const { default: ora } = await import('ora');
       const s = ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false }).start();
       return {

@@ -1,7 +1,6 @@
 // The one I/O object: commands never touch process.stdout/stderr directly, so tests can run
 // them in-process with fake streams and check TTY and piped behaviour alike.
 import type { Writable, Readable } from 'node:stream';
-import { once } from 'node:events';
 
 /** The styles sct uses; chalk provides them once loaded (see loadColor). */
 export interface ColorFns {
@@ -106,7 +105,18 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
     async write(chunk: string) {
       if (!stdout.write(chunk)) {
         // EPIPE (e.g. `| head`) ends the wait too: the error handler in main() takes it from there.
-        await Promise.race([once(stdout, 'drain'), once(stdout, 'close'), once(stdout, 'error')]);
+        // The listeners are removed after each wait, so a long export does not pile them up.
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            stdout.off('drain', done);
+            stdout.off('close', done);
+            stdout.off('error', done);
+            resolve();
+          };
+          stdout.on('drain', done);
+          stdout.on('close', done);
+          stdout.on('error', done);
+        });
       }
     },
     info(line: string) {

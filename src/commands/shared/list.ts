@@ -134,6 +134,12 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
       }
       await writer.write(p.results);
     }
+  } catch (err) {
+    // A failure half-way still leaves stdout parseable (the JSON array closed); the exit
+    // code and the error on stderr say the list is incomplete.
+    spinner.stop();
+    if (writer.count > 0) await writer.end().catch(() => undefined);
+    throw err;
   } finally {
     spinner.stop();
   }
