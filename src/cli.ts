@@ -205,6 +205,10 @@ async function reportError(err: unknown, io: IOStreams, argv: string[]): Promise
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
     // commander already printed its message ("error: unknown option '--x'").
+    if (wantsJsonErrors(argv)) {
+      const message = err.message.replace(/^error: /, '');
+      io.error(JSON.stringify({ error: message, status: null, fields: {}, exit_code: 2 }));
+    }
     return 2;
   }
   await loadColor();

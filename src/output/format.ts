@@ -191,10 +191,11 @@ export function renderTable(io: IOStreams, headers: string[], rows: string[][]):
   }
   const table = new Table({
     head: headers.map((h) => io.color.bold(h)),
-    colWidths: widths.map((w, i) => w + (i < widths.length - 1 ? gap : 0)),
+    colWidths: widths.map((w) => w + gap),
     wordWrap: false,
     truncate: '…',
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+    // The gap is padding, not content width: a truncated cell keeps its space to the next column.
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': gap, compact: true },
     chars: {
       top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
       bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
