@@ -4,7 +4,7 @@ import { PATHS } from '../api/paths.js';
 import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY } from '../api/schemas/orders.js';
 import { addListOptions } from './shared/list.js';
 import { deleteOne, parseId } from './shared/crud.js';
-import { collect } from './shared/flags.js';
+import { appendList, collect } from './shared/flags.js';
 import { addKindOptions, addOrderFilterOptions } from './orders/filters.js';
 import { listOrders, orderStats, showOrder, type ListOrdersFlags, type StatsFlags } from './orders/view.js';
 import { addOrderFields, saveOrder, type OrderFieldFlags } from './orders/save.js';
@@ -47,7 +47,7 @@ Examples:
     .action(f.action((ctx, _o, [id]) => deleteOne(ctx, PATHS.order(parseId(id)), `order ${id}`)));
 
   addOrderFilterOptions(orders.command('stats').description('Count orders, grouped and by period'))
-    .option('--group-by <fields>', `group the counts, comma-separated (${STATISTICS_GROUP_BY.join(', ')})`)
+    .option('--group-by <fields>', `group the counts, comma-separated or repeated (${STATISTICS_GROUP_BY.join(', ')})`, appendList)
     .option('--delimit-by <period>', `count per period: ${STATISTICS_DELIMIT_BY.join(', ')}`)
     .option('--search <text>', 'free-text search (external ids and tags)')
     .option('--filter <key=value>', 'any documented query filter, passed through (repeatable)', collect)
@@ -60,8 +60,8 @@ Examples:
       .argument('<order-id>', 'the order holding the item')
       .description("Trace an order item to other orders and origins (adds to the item's trace)")
       .option('--item <id>', 'the order item to trace (required)')
-      .option('--to-order <ids>', 'order ids the item comes from, comma-separated')
-      .option('--to-origin <ids>', 'origin ids the item comes from, comma-separated')
+      .option('--to-order <ids>', 'order ids the item comes from, comma-separated or repeated', appendList)
+      .option('--to-origin <ids>', 'origin ids the item comes from, comma-separated or repeated', appendList)
       .option('--replace', 'replace the traced lists given instead of adding to them (an empty value clears one)'),
     'the order is',
   )

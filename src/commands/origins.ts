@@ -29,7 +29,7 @@ import {
   type ListFlags,
 } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
-import { parseEnumList, parseInteger, splitList } from './shared/flags.js';
+import { appendList, parseEnumList, parseInteger, splitList } from './shared/flags.js';
 import { zodFieldErrors, type BodyFlags } from './shared/body.js';
 // The bulk machinery is loaded by `import` only: list, get and the rest start faster without it.
 import type { CsvRow, RowErrors } from '../bulk/csv.js';
@@ -70,11 +70,11 @@ export function register(program: Command, f: Factory): void {
   const list = origins
     .command('list')
     .description('List origins')
-    .option('--country <codes>', 'country code(s), comma-separated (e.g. CI,GH)')
-    .option('--assessment-status <list>', `assessment status, comma-separated (${ASSESSMENT_STATUSES.join(', ')})`)
+    .option('--country <codes>', 'country code(s), comma-separated or repeated (e.g. CI,GH)', appendList)
+    .option('--assessment-status <list>', `assessment status, comma-separated or repeated (${ASSESSMENT_STATUSES.join(', ')})`, appendList)
     .option('--name <text>', 'name contains (case-insensitive)')
     .option('--description <text>', 'description contains (case-insensitive)')
-    .option('--external-id <ids>', 'external id(s), comma-separated');
+    .option('--external-id <ids>', 'external id(s), comma-separated or repeated', appendList);
   addDateRangeOptions(list)
     .option('--passing-min <percent>', 'at least this share of passing assessments (0..100)')
     .option('--failing-min <percent>', 'at least this share of failing assessments (0..100)');

@@ -7,7 +7,7 @@ import { COMMODITIES, COMPOSITIONS } from '../api/schemas/common.js';
 import { productCreateSchema, productUpdateSchema } from '../api/schemas/products.js';
 import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
-import { collect, parseEnumList } from './shared/flags.js';
+import { appendList, collect, parseEnumList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 
 export interface ListProductsOptions extends ListFlags {
@@ -36,7 +36,7 @@ export function register(program: Command, f: Factory): void {
     products
       .command('list')
       .description('List products')
-      .option('--commodity <list>', `commodity, comma-separated (${COMMODITIES.join(', ')})`)
+      .option('--commodity <list>', `commodity, comma-separated or repeated (${COMMODITIES.join(', ')})`, appendList)
       .option('--composition <value>', COMPOSITIONS.join(' or ')),
   ).action(f.action<ListProductsOptions>((ctx, opts) => listProducts(ctx, opts)));
 

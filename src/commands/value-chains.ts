@@ -25,7 +25,7 @@ import {
   type ListFlags,
 } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
-import { collect, parseEnumList, parseInteger, splitList } from './shared/flags.js';
+import { appendList, collect, parseEnumList, rejectBothForms, parseInteger, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 
 export interface ListValueChainsOptions extends ListFlags, DateRangeFlags, IdFilterFlags {
@@ -36,7 +36,7 @@ export interface ListValueChainsOptions extends ListFlags, DateRangeFlags, IdFil
   companyName?: string;
   contactName?: string;
   externalId?: string;
-  tag?: string[];
+  tag?: string;
   permissionGranted?: boolean;
   selfManaged?: boolean;
 }
@@ -65,18 +65,19 @@ export function register(program: Command, f: Factory): void {
   const list = chains
     .command('list')
     .description('List value chains')
-    .option('--status <list>', `status, comma-separated (${STATUSES_HELP})`)
-    .option('--type <list>', `type, comma-separated (${TYPES_HELP})`)
-    .option('--country <codes>', 'country code(s), comma-separated (e.g. CI,GH)')
-    .option('--assessment-status <list>', `assessment status, comma-separated (${ASSESSMENT_STATUSES.join(', ')})`)
+    .option('--status <list>', `status, comma-separated or repeated (${STATUSES_HELP})`, appendList)
+    .option('--type <list>', `type, comma-separated or repeated (${TYPES_HELP})`, appendList)
+    .option('--country <codes>', 'country code(s), comma-separated or repeated (e.g. CI,GH)', appendList)
+    .option('--assessment-status <list>', `assessment status, comma-separated or repeated (${ASSESSMENT_STATUSES.join(', ')})`, appendList)
     .option('--company-name <text>', 'company name contains (case-insensitive)')
     .option('--contact-name <text>', 'contact name contains (case-insensitive)')
-    .option('--external-id <ids>', 'external id(s), comma-separated')
-    .option('--tag <name>', 'has this tag (repeatable: any of them)', collect)
+    .option('--external-id <ids>', 'external id(s), comma-separated or repeated', appendList)
+    .option('--tag <name>', 'has this tag; comma-separated or repeated for any of several', appendList)
     .option('--permission-granted', 'only those that granted permission')
     .option('--no-permission-granted', 'only those that did not grant permission')
     .option('--self-managed', 'only self-managed ones')
     .option('--no-self-managed', 'only ones that are not self-managed');
+  rejectBothForms(list, 'permission-granted', 'self-managed');
   addDateRangeOptions(list);
   addIdFilterOptions(list, 'value chain');
   addListOptions(list)
@@ -95,7 +96,7 @@ export function register(program: Command, f: Factory): void {
 }
 
 function addValueChainFields(cmd: Command): Command {
-  return cmd
+  return rejectBothForms(cmd, 'permission-granted', 'self-managed')
     .option('--company-name <text>', 'the partner company (required on create)')
     .option('--description <text>', 'description')
     .option('--external-id <id>', 'your own identifier')
@@ -120,7 +121,7 @@ export function valueChainListQuery(opts: ListValueChainsOptions): URLSearchPara
   if (opts.companyName !== undefined) query.set('company_name__icontains', opts.companyName);
   if (opts.contactName !== undefined) query.set('contact_name__icontains', opts.contactName);
   setOneOrIn(query, 'external_id', splitList(opts.externalId, '--external-id'));
-  setOneOrIn(query, 'tags__name', opts.tag);
+  setOneOrIn(query, 'tags__name', splitList(opts.tag, '--tag'));
   if (opts.permissionGranted !== undefined) query.set('permission_granted', String(opts.permissionGranted));
   if (opts.selfManaged !== undefined) query.set('is_self_managed', String(opts.selfManaged));
   setDateRangeFilters(query, opts);

@@ -50,17 +50,19 @@ describe('orders list', () => {
     });
   });
 
-  it('sends lists as __in and the seller side when selling', async () => {
+  it('sends lists as __in (comma-separated or repeated flags) and the seller side when selling', async () => {
     const r = await t.sct([
       'orders', 'list', '--selling', '-o', 'json',
       '--type', 'order,produced_batch',
       '--buyer-status', 'draft,closed',
       '--seller-status', 'pending,passing',
       '--assessment-status', 'passing,failing',
-      '--tag', 'eudr,organic',
+      '--tag', 'eudr',
+      '--tag', 'organic',
       '--commodity', 'cocoa,coffee',
       '--has-dds',
-      '--traced-origin', '3,4',
+      '--traced-origin', '3',
+      '--traced-origin', '4',
     ]);
     expect(r.exitCode, r.stderr).toBe(0);
     const q = t.queryOf();

@@ -192,9 +192,29 @@ describe('orders trace', () => {
     expect(t.bodyOf(2).items[1].trace.traced_origins).toContain(origin);
   });
 
+  it("leaves the other items' traces alone, even when they name orders this company cannot see", async () => {
+    // Demo order 9: item 16 is traced (by the seller) to order 7, which the buyer cannot see.
+    const before = await t.api('/orders/9');
+    expect(before.items.map((i: any) => i.id)).toEqual([16, 17]);
+    expect(before.items[0].trace.traced_orders).toEqual([7]);
+    expect((await t.api('/orders/7')).detail).toMatch(/not found/i);
+    const origins = (await t.api('/origins?limit=2')).results.map((o: any) => o.id);
+    t.sb.requests.length = 0;
+    // Repeated flags add up: both origins are traced.
+    const r = await t.sct(['orders', 'trace', '9', '--item', '17', '--to-origin', String(origins[0]), '--to-origin', String(origins[1]), '--purchase']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const body = t.bodyOf(1);
+    expect(body.items[0]).not.toHaveProperty('trace');
+    expect(body.items[1].trace).toEqual({ traced_orders: [], traced_origins: origins });
+    const after = await t.api('/orders/9');
+    expect(after.items[0].trace).toEqual(before.items[0].trace);
+    expect(after.items[1].trace.traced_origins).toEqual(origins);
+  });
+
   it('stops before any PATCH when the item is not in the order, and checks flags first', async () => {
     const r = await t.sct(['orders', 'trace', String(purchaseId), '--item', '999999', '--to-origin', '1']);
-    expect(r.exitCode).toBe(2);
+    // The order was read, so this is a failed request (1), not a usage error (2: nothing sent).
+    expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`item 999999 is not an item of order ${purchaseId}`);
     expect(sent()).toEqual([`GET /api/orders/${purchaseId}`]);
     t.sb.requests.length = 0;

@@ -52,9 +52,9 @@ describe('value-chains list', () => {
   });
 
   it('sends __in for lists and the sandbox filters by them', async () => {
-    const r = await t.sct(['value-chains', 'list', '--json', '--status', 'active,invited', '--type', 'supplier,trader', '--country', 'gh,ci', '--tag', 'a', '--tag', 'strategic', '--no-permission-granted', '--limit', '100']);
+    const r = await t.sct(['value-chains', 'list', '--json', '--status', 'active,invited', '--type', 'supplier,trader', '--country', 'gh,ci', '--tag', 'a,b', '--tag', 'strategic', '--no-permission-granted', '--limit', '100']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(t.queryOf()).toMatchObject({ status__in: 'active,invited', type__in: 'supplier,trader', country_code__in: 'GH,CI', tags__name__in: 'a,strategic', permission_granted: 'false' });
+    expect(t.queryOf()).toMatchObject({ status__in: 'active,invited', type__in: 'supplier,trader', country_code__in: 'GH,CI', tags__name__in: 'a,b,strategic', permission_granted: 'false' });
     for (const v of JSON.parse(r.stdout) as Array<{ status: string; type: string; country_code: string; permission_granted: boolean }>) {
       expect(['active', 'invited']).toContain(v.status);
       expect(['supplier', 'trader']).toContain(v.type);
@@ -82,6 +82,9 @@ describe('value-chains list', () => {
       [['value-chains', 'list', '--created-to', '2024-02-31'], 'invalid --created-to'],
       [['value-chains', 'list', '--updated-from', '2025-01-02', '--updated-to', '2025-01-01'], 'the range is empty'],
       [['value-chains', 'list', '--id', 'x'], 'invalid --id'],
+      [['value-chains', 'list', '--permission-granted', '--no-permission-granted'], 'choose one of --permission-granted or --no-permission-granted, not both'],
+      [['value-chains', 'list', '--no-self-managed', '--self-managed'], 'choose one of --self-managed or --no-self-managed, not both'],
+      [['value-chains', 'create', '--company-name', 'X', '--self-managed', '--no-self-managed'], 'not both'],
     ], { inProcess: true });
   });
 });

@@ -205,7 +205,8 @@ describe('trace', () => {
     const items = tracedItems(order, tracePlan('9', { item: '1', toOrigin: '7,9', toOrder: '5' }));
     expect(items).toEqual([
       { id: 1, buyer_product: 3, volume: 5, unit: 'kg', line_number: 1, external_id: 'A', trace: { traced_orders: [4, 5], traced_origins: [7, 9] } },
-      { id: 2, buyer_product: 6, volume: 1, unit: 't', line_number: 2, external_id: 'B', trace: { traced_orders: [], traced_origins: [8] } },
+      // The others go without their trace: the service keeps it as it is.
+      { id: 2, buyer_product: 6, volume: 1, unit: 't', line_number: 2, external_id: 'B' },
     ]);
   });
 
@@ -215,9 +216,16 @@ describe('trace', () => {
   });
 
   it('fails before any PATCH when the item is not in the order', () => {
-    const e = usage(() => tracedItems(order, tracePlan('9', { item: '3', toOrigin: '1' })));
-    expect(e.message).toBe('item 3 is not an item of order 9');
-    expect(e.hint).toContain('1, 2');
+    let e: SctError | undefined;
+    try {
+      tracedItems(order, tracePlan('9', { item: '3', toOrigin: '1' }));
+    } catch (err) {
+      e = err as SctError;
+    }
+    expect(e).toBeInstanceOf(SctError);
+    expect(e).not.toBeInstanceOf(UsageError);
+    expect(e!.message).toBe('item 3 is not an item of order 9');
+    expect(e!.hint).toContain('1, 2');
   });
 
   it('refuses to add when the current trace is unknown', () => {

@@ -5,7 +5,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { ASSESSMENT_STATUSES, COMMODITIES } from '../../api/schemas/common.js';
 import { BUYER_STATUSES, ORDER_KINDS, ORDER_TYPES, SELLER_STATUSES, type OrderAction, type OrderKindName } from '../../api/schemas/orders.js';
-import { parseDate, parseEnumList, parseIdList, parseInteger } from '../shared/flags.js';
+import { appendList, parseDate, parseEnumList, parseIdList, parseInteger } from '../shared/flags.js';
 import { setOneOrIn } from '../shared/list.js';
 
 export interface PerspectiveFlags {
@@ -40,23 +40,23 @@ export function addPerspectiveOptions(cmd: Command): Command {
 export function addOrderFilterOptions(cmd: Command): Command {
   return (
     addPerspectiveOptions(cmd)
-      .option('--type <list>', `order type, comma-separated (${ORDER_TYPES.join(', ')})`)
-      .option('--buyer-status <list>', `buyer status, comma-separated (${BUYER_STATUSES.join(', ')})`)
-      .option('--seller-status <list>', `seller status, comma-separated (${SELLER_STATUSES.join(', ')})`)
-      .option('--assessment-status <list>', `assessment status, comma-separated (${ASSESSMENT_STATUSES.join(', ')})`)
+      .option('--type <list>', `order type, comma-separated or repeated (${ORDER_TYPES.join(', ')})`, appendList)
+      .option('--buyer-status <list>', `buyer status, comma-separated or repeated (${BUYER_STATUSES.join(', ')})`, appendList)
+      .option('--seller-status <list>', `seller status, comma-separated or repeated (${SELLER_STATUSES.join(', ')})`, appendList)
+      .option('--assessment-status <list>', `assessment status, comma-separated or repeated (${ASSESSMENT_STATUSES.join(', ')})`, appendList)
       .option('--created-from <date>', 'order created on or after YYYY-MM-DD')
       .option('--created-to <date>', 'order created on or before YYYY-MM-DD')
       .option('--arrival-from <date>', 'arrival on or after YYYY-MM-DD')
       .option('--arrival-to <date>', 'arrival on or before YYYY-MM-DD')
       .option('--value-chain <id>', 'value chain id')
-      .option('--tag <names>', 'tag name, comma-separated for any of several')
-      .option('--commodity <list>', `commodity of your side's products, comma-separated (${COMMODITIES.join(', ')})`)
+      .option('--tag <names>', 'tag name; comma-separated or repeated for any of several', appendList)
+      .option('--commodity <list>', `commodity of your side's products, comma-separated or repeated (${COMMODITIES.join(', ')})`, appendList)
       .option('--has-dds', 'only orders with at least one due diligence statement')
       // A hidden positive twin keeps `dds` undefined unless --no-dds is given (commander would
       // otherwise default a lone --no-dds to true).
       .addOption(new Option('--dds').hideHelp())
       .option('--no-dds', 'only orders without a due diligence statement')
-      .option('--traced-origin <ids>', 'orders with an item traced to this origin (comma-separated ids: any of them)')
+      .option('--traced-origin <ids>', 'orders with an item traced to this origin (ids comma-separated or repeated: any of them)', appendList)
   );
 }
 

@@ -9,7 +9,9 @@
 // - --to-order/--to-origin add to the item's current trace; --replace makes them replace it
 //   (and an empty value then clears the list). A list that is not given stays as it is.
 // - The PATCH carries each item's writable fields as the GET returned them, so the result is
-//   the same whether the service merges nested items or replaces them.
+//   the same whether the service merges nested items or replaces them; the other items go
+//   without their trace, which is left as it is: it may name orders of the counterparty that
+//   this company cannot see, and the service would reject them as unknown.
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { SctError, UsageError } from '../../errors.js';
@@ -74,10 +76,6 @@ const WRITABLE = ['id', 'buyer_product', 'seller_product', 'volume', 'unit', 'li
 function itemRequest(item: Record<string, unknown>): OrderItemBody {
   const out: Record<string, unknown> = {};
   for (const k of WRITABLE) if (item[k] !== undefined && item[k] !== null) out[k] = item[k];
-  const trace = item.trace as OrderItemBody['trace'] | null | undefined;
-  if (trace && typeof trace === 'object') {
-    out.trace = { traced_orders: trace.traced_orders ?? [], traced_origins: trace.traced_origins ?? [] };
-  }
   return out as OrderItemBody;
 }
 
@@ -88,7 +86,10 @@ export function tracedItems(order: OrderResponse, plan: TracePlan): OrderItemBod
   const target = order.items.find((it) => it.id === plan.itemId);
   if (!target) {
     const ids = order.items.map((it) => it.id);
-    throw new UsageError(`item ${plan.itemId} is not an item of order ${plan.orderId}`, {}, ids.length ? `its items: ${ids.join(', ')}` : 'the order has no items');
+    // Found only after reading the order, so not a usage error (exit 2 promises nothing was sent).
+    const err = new SctError(`item ${plan.itemId} is not an item of order ${plan.orderId}`);
+    err.hint = ids.length ? `its items: ${ids.join(', ')}` : 'the order has no items';
+    throw err;
   }
   const current = target.trace ?? undefined;
   const count = (v: unknown) => Number(v ?? 0) || 0;

@@ -1,5 +1,6 @@
 // Parsing of flag values shared by many commands. Every failure is a UsageError (exit 2),
 // raised before anything is sent.
+import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 
 /** "10m", "90s", "1h", "500ms" or plain seconds. */
@@ -52,6 +53,32 @@ export function setDotted(target: Record<string, unknown>, key: string, value: u
     cur = cur[part] as Record<string, unknown>;
   }
   cur[parts[parts.length - 1]] = value;
+}
+
+/**
+ * Commander parser for a comma-list flag that may also be repeated: `--tag a --tag b,c` means
+ * "a,b,c" (commander alone would keep only the last).
+ */
+export function appendList(value: string, previous?: string): string {
+  return previous === undefined ? value : `${previous},${value}`;
+}
+
+/**
+ * `--x` with `--no-x` on one command line: commander keeps whichever came last, which hides a
+ * mistake in a script; it is a usage error instead.
+ */
+export function rejectBothForms(cmd: Command, ...names: string[]): Command {
+  const seen = new Set<string>();
+  for (const name of names) {
+    for (const form of [name, `no-${name}`]) {
+      cmd.on(`option:${form}`, () => {
+        const other = form === name ? `no-${name}` : name;
+        if (seen.has(other)) throw new UsageError(`choose one of --${name} or --no-${name}, not both`);
+        seen.add(form);
+      });
+    }
+  }
+  return cmd;
 }
 
 /** Commander collector for repeatable flags. */

@@ -7,7 +7,7 @@ import { createListWriter } from '../../output/format.js';
 import { DEFAULT_LIMIT, type PageOptions } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import { COUNTRY_CODE_RE } from '../../api/schemas/origins.js';
-import { collect, parseDateRange, parseIdList, parseInteger, splitKeyValue } from './flags.js';
+import { appendList, collect, parseDateRange, parseIdList, parseInteger, splitKeyValue } from './flags.js';
 
 export interface ListFlags {
   limit?: string;
@@ -100,8 +100,8 @@ export interface IdFilterFlags {
 /** `noun` as the help names the ids ("value chain"). */
 export function addIdFilterOptions(cmd: Command, noun: string): Command {
   return cmd
-    .option('--id <ids>', `only these ${noun} ids, comma-separated`)
-    .option('--exclude-id <ids>', `leave out these ${noun} ids, comma-separated`);
+    .option('--id <ids>', `only these ${noun} ids, comma-separated or repeated`, appendList)
+    .option('--exclude-id <ids>', `leave out these ${noun} ids, comma-separated or repeated`, appendList);
 }
 
 export function setIdFilters(query: URLSearchParams, flags: IdFilterFlags): void {
