@@ -22,9 +22,15 @@ export interface CsvFile {
 export async function readCsv(file: string, stdin: Readable, required: string[] = []): Promise<CsvFile> {
   const name = file === '-' ? 'stdin' : basename(file);
   const source = file === '-' ? stdin : createReadStream(file);
+  let headerError: UsageError | undefined;
   const parser = source.pipe(
     parse({
-      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase().replace(/[\s-]+/g, '_')),
+      columns: (header: string[]) => {
+        const names = header.map(normalizeHeader);
+        headerError = headerProblem(name, header, names);
+        if (headerError) throw headerError;
+        return names;
+      },
       bom: true,
       trim: true,
       skip_empty_lines: true,
@@ -43,6 +49,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
       rows.push({ line: info.lines, values: record });
     }
   } catch (err) {
+    if (headerError) throw headerError;
     const e = err as NodeJS.ErrnoException & { lines?: number };
     if (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR') throw new UsageError(`cannot read ${file}: ${e.message}`);
     throw new UsageError(`${name}${e.lines ? ` line ${e.lines}` : ''}: ${e.message.replace(/^Invalid Record Length: /, '')}`);
@@ -53,6 +60,27 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})`);
   }
   return { name, columns, rows };
+}
+
+/** Header names are matched case-insensitively, with spaces and dashes read as underscores. */
+function normalizeHeader(h: string): string {
+  return h.trim().toLowerCase().replace(/[\s-]+/g, '_');
+}
+
+/**
+ * Two headers that read as the same column (`type` and `Type`) would leave one of them silently
+ * ignored, and a nameless one cannot be matched: both are refused before any row is read.
+ */
+function headerProblem(file: string, raw: string[], names: string[]): UsageError | undefined {
+  const blank = names.findIndex((n) => n === '');
+  if (blank >= 0 && names.length > 1) return new UsageError(`${file} line 1: column ${blank + 1} has no name`);
+  for (let i = 0; i < names.length; i++) {
+    const first = names.indexOf(names[i]);
+    if (first !== i) {
+      return new UsageError(`${file} line 1: columns ${first + 1} ("${raw[first].trim()}") and ${i + 1} ("${raw[i].trim()}") are the same column, ${names[i]}`);
+    }
+  }
+  return undefined;
 }
 
 /** Collects every row error before failing, so one run shows all that must be fixed. */

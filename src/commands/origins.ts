@@ -5,7 +5,6 @@ import type { Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { writeList } from '../output/format.js';
-import { ASSESSMENT_STATUSES } from '../api/schemas/common.js';
 import {
   originCreateSchema,
   originUpdateSchema,
@@ -31,6 +30,7 @@ import {
 import { addCrudCommands } from './shared/crud.js';
 import { appendList, parseEnumList, parseInteger, splitList } from './shared/flags.js';
 import { zodFieldErrors, type BodyFlags } from './shared/body.js';
+import { ASSESSMENT_STATUSES, REQUIRED, requiredMessage } from '../api/schemas/common.js';
 // The bulk machinery is loaded by `import` only: list, get and the rest start faster without it.
 import type { CsvRow, RowErrors } from '../bulk/csv.js';
 import type { RunResult, Unit } from '../bulk/runner.js';
@@ -205,8 +205,8 @@ export function originFromRow(row: CsvRow, errors: RowErrors, names: Record<stri
     problems.push([column, message]);
   };
   const body: Record<string, unknown> = { name: v('name'), country_code: v('country_code') };
-  if (!body.name) add('name', 'required');
-  if (!body.country_code) add('country_code', 'required');
+  if (!body.name) add('name', REQUIRED);
+  if (!body.country_code) add('country_code', REQUIRED);
   if (v('description')) body.description = v('description');
   if (v('external_id')) body.external_id = v('external_id');
 
@@ -232,7 +232,7 @@ export function originFromRow(row: CsvRow, errors: RowErrors, names: Record<stri
     add(lat ? 'longitude' : 'latitude', `missing (${header(lat ? 'latitude' : 'longitude')} is given)`);
   }
 
-  const parsed = originCreateSchema.safeParse(body);
+  const parsed = originCreateSchema.safeParse(body, { error: requiredMessage });
   if (!parsed.success) {
     for (const [field, messages] of Object.entries(zodFieldErrors(parsed.error))) {
       if (!reported.has(field)) for (const m of messages) add(field, m);

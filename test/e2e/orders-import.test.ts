@@ -101,6 +101,17 @@ P-OK-2,order,2025-05-04,101,${products[1]},2,kg`,
     expect(Number(rows[0].id)).toBeGreaterThan(0);
   });
 
+  it('imports batches whose tags cell is blank as batches without tags', async () => {
+    const file = writeCsv('batches.csv', `external_id,type,order_created_at,company_id,tags,product,volume
+BT-1,produced_batch,2025-05-01,1,,${products[0]},4
+BT-2,produced_batch,2025-05-02,1,lot-9,${products[1]},2`);
+    const r = await t.sct(['orders', 'import', '--batch', '--file', file]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(posts().map((q) => q.path)).toEqual(['/api/orders/batch', '/api/orders/batch']);
+    const bodies = posts().map((q) => JSON.parse(q.body));
+    expect(bodies.map((b) => b.tags).sort()).toEqual([[], ['lot-9']]);
+  });
+
   it('checks every row first: exit 2, each problem with line and column, nothing sent', async () => {
     const bad = writeCsv(
       'bad.csv',
@@ -110,24 +121,32 @@ B-1,produced_batch,2025-04-01,101,1,5,kg
 B-2,ordr,2025-02-30,x,1,5,kg
 ,order,2025-04-01,101,1,5,kg`,
     );
+    const twice = writeCsv('twice.csv', 'external_id,type,Type,order_created_at\nX,order,order,2025-01-01');
+    const signed = writeCsv('signed.csv', 'external_id,type,order_created_at,signed_off_at\nX,order,2025-01-01,1 Jan 2025');
     const unknown = writeCsv('unknown.csv', 'external_id,company_id,colour\nX,1,red');
     const good = writeCsv('good.csv', `external_id,type,order_created_at\nD-1,order,2025-01-01\nD-2,order,2025-01-02`);
     const existingReport = writeCsv('exists.csv', 'x');
-    const [r, u, noKind, noFile, report, dry] = await Promise.all([
+    const [r, u, noKind, noFile, report, dry, dup, when] = await Promise.all([
       t.sct(['orders', 'import', '--purchase', '--file', bad]),
       t.sct(['orders', 'import', '--purchase', '--file', unknown]),
       t.sct(['orders', 'import', '--file', good]),
       t.sct(['orders', 'import', '--sale', '--file', join(t.dir, 'missing.csv')]),
       t.sct(['orders', 'import', '--sale', '--file', good, '--report', existingReport]),
       t.sct(['orders', 'import', '--sale', '--file', good, '--dry-run', '-o', 'json']),
+      t.sct(['orders', 'import', '--purchase', '--file', twice]),
+      t.sct(['orders', 'import', '--purchase', '--file', signed]),
     ]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('bad.csv: 4 invalid rows; nothing was sent');
     expect(r.stderr).toMatch(/line 2, volume: "abc" is not a number/);
     expect(r.stderr).toMatch(/line 3, type: "produced_batch" conflicts with line 2 of order B-1/);
     expect(r.stderr).toMatch(/line 4, seller_company_id: "x" is not a whole number/);
-    expect(r.stderr).toMatch(/line 4, order_created_at: not a calendar date/);
-    expect(r.stderr).toMatch(/line 5, external_id: required/);
+    expect(r.stderr).toMatch(/line 4, order_created_at: expected a date YYYY-MM-DD/);
+    expect(r.stderr).toMatch(/line 5, external_id: required: it names the order/);
+    expect(dup.exitCode).toBe(2);
+    expect(dup.stderr).toContain('twice.csv line 1: columns 2 ("type") and 3 ("Type") are the same column, type');
+    expect(when.exitCode).toBe(2);
+    expect(when.stderr).toContain('line 2, signed_off_at: expected an ISO 8601 date-time');
     expect(u.exitCode).toBe(2);
     expect(u.stderr).toContain('unknown columns company_id, colour');
     expect(noKind.exitCode).toBe(2);

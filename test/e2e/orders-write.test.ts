@@ -100,8 +100,8 @@ describe('orders create', () => {
     await t.expectUsageErrors([
       [['orders', 'create', '--external-id', 'X'], 'one of --purchase, --sale or --batch is required'],
       [['orders', 'create', '--purchase', '--sale', '--external-id', 'X'], 'not --purchase and --sale'],
-      [['orders', 'create', '--purchase', '--external-id', 'X'], /invalid purchase order\n\s+type: required\n\s+order_created_at: required/],
-      [['orders', 'create', '--batch', '--type', 'order', '--external-id', 'X', '--order-created-at', '2025-01-01'], /(?=[\s\S]*company_id: required)(?=[\s\S]*tags: required)/],
+      [['orders', 'create', '--purchase', '--external-id', 'X'], /invalid purchase order\n\s+type: This field is required\.\n\s+order_created_at: This field is required\./],
+      [['orders', 'create', '--batch', '--type', 'order', '--external-id', 'X', '--order-created-at', '2025-01-01'], /(?=[\s\S]*company_id: This field is required)(?=[\s\S]*tags: This field is required)/],
       [['orders', 'create', '--purchase', '--item', 'product=1,volume=lots'], 'invalid --item "product=1,volume=lots": volume "lots" is not a number'],
       [['orders', 'create', '--purchase', '--item', 'product=1,weight=3'], 'invalid --item "product=1,weight=3": unknown key "weight"'],
       [['orders', 'create', '--purchase', '--item', 'product'], '"product" is not KEY=VALUE'],
@@ -109,6 +109,7 @@ describe('orders create', () => {
       [['orders', 'create', '--purchase', '--company-id', '1'], '--company-id does not apply to a purchase order'],
       [['orders', 'create', '--sale', '--buyer-status', 'draft'], '--buyer-status does not apply to a sale order'],
       [['orders', 'create', '--sale', '--order-created-at', '2025-02-30'], 'invalid --order-created-at "2025-02-30"'],
+      [['orders', 'create', '--sale', '--type', 'order', '--external-id', 'X', '--order-created-at', '2025-01-01', '--signed-off-at', 'yesterday'], /signed_off_at: expected an ISO 8601 date-time/],
       [['orders', 'create', '--sale', '--type', 'order', '--external-id', 'x'.repeat(256), '--order-created-at', '2025-01-01'], /external_id: Too big/],
       [['orders', 'create', '--batch', '--type', 'order', '--external-id', 'X', '--order-created-at', '2025-01-01', '--company-id', '1', '--tag', ''], /tags\[0\]: tags must be non-empty strings/],
       [['orders', 'create', '--sale', '--type', 'order', '--external-id', 'X', '--order-created-at', '2025-01-01', '--set', 'items=[{"volume":"ten"}]'], /items\[0\]\.volume/],

@@ -87,7 +87,7 @@ describe('origins import', () => {
     expect(r.exitCode).toBe(2);
     expect(t.sb.requests).toHaveLength(0);
     expect(r.stderr).toContain('error: bad.csv: 3 invalid rows; nothing was sent');
-    expect(r.stderr).toContain('line 3, name: required');
+    expect(r.stderr).toContain('line 3, name: This field is required.');
     expect(r.stderr).toMatch(/line 3, country_code: expected a 2-letter country code/);
     expect(r.stderr).toContain('line 3, latitude: latitude 95 is out of range -90..90');
     expect(r.stderr).toContain('line 4, latitude: missing (longitude is given)');

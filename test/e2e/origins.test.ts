@@ -134,7 +134,7 @@ describe('origins get, create, update, delete', () => {
 
   it('rejects invalid fields before sending anything', async () => {
     await t.expectUsageErrors([
-      [['origins', 'create', '--country-code', 'CI'], /name: /],
+      [['origins', 'create', '--country-code', 'CI'], /name: This field is required\./],
       [['origins', 'create', '--name', 'X'], /country_code: /],
       [['origins', 'create', '--name', 'X', '--country-code', 'CIV'], /country_code: expected a 2-letter country code/],
       [['origins', 'create', '--name', '', '--country-code', 'CI'], /name: /],
@@ -145,6 +145,8 @@ describe('origins get, create, update, delete', () => {
       [['origins', 'create', '--name', 'X', '--country-code', 'CI', '--location', 'north'], 'invalid --location "north"'],
       [['origins', 'create', '--name', 'X', '--country-code', 'CI', '--location', '{"type":"Point","coordinates":[1]}'], 'coordinates'],
       [['origins', 'create', '--name', 'X', '--country-code', 'CI', '--set', 'location={"type":"Point","coordinates":[0,99]}'], /location: latitude 99/],
+      [['origins', 'create', '--name', 'X', '--country-code', 'CI', '--set', 'location=north'], /location: expected "lat,lng"/],
+      [['origins', 'create', '--name', 'X', '--country-code', 'CI', '--set', 'location={"lat":1,"lng":2}'], /location: expected "lat,lng" \(e\.g\. 5\.35,-4\.02\) or a GeoJSON geometry/],
       [['origins', 'update', '1'], 'nothing to update'],
       [['origins', 'update', 'abc', '--name', 'X'], 'invalid ID'],
       [['origins', 'update', '1', '--country-code', 'X1'], /country_code: /],

@@ -6,6 +6,7 @@ import { statsColumns, statsQuery, orderColumns } from '../../src/commands/order
 import { kindFor, tracePlan, tracedItems } from '../../src/commands/orders/trace.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, orderResponseSchema } from '../../src/api/schemas/orders.js';
 import { UsageError, SctError } from '../../src/errors.js';
+import { REQUIRED } from '../../src/api/schemas/common.js';
 import type { CsvFile } from '../../src/bulk/csv.js';
 
 function usage(fn: () => unknown): UsageError {
@@ -94,7 +95,7 @@ describe('order schemas', () => {
     const missing = ORDER_CREATE_SCHEMAS.purchase.safeParse({});
     expect(missing.success).toBe(false);
     expect(missing.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual(
-      expect.arrayContaining([['type', 'required'], ['external_id', 'required'], ['order_created_at', 'required']]),
+      expect.arrayContaining([['type', REQUIRED], ['external_id', REQUIRED], ['order_created_at', REQUIRED]]),
     );
     const batch = ORDER_CREATE_SCHEMAS.batch.safeParse(base);
     expect(batch.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(['company_id', 'tags']);
@@ -115,6 +116,14 @@ describe('order schemas', () => {
     expect(r.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(
       ['border_cross_country_code', 'buyer_company_status', 'company_id', 'external_id', 'items.0.trace.traced_origins.0', 'items.0.volume', 'order_arrival_at', 'tags.0'].sort(),
     );
+    const when = ORDER_UPDATE_SCHEMAS.purchase.safeParse({ signed_off_at: '1 Jan 2025', order_created_at: '2025-02-30' });
+    expect(when.error!.issues.map((i) => [i.path[0], i.message]).sort()).toEqual([
+      ['order_created_at', 'expected a date YYYY-MM-DD'],
+      ['signed_off_at', 'expected an ISO 8601 date-time, e.g. 2025-03-01T14:30:00Z'],
+    ]);
+    for (const t of ['2025-03-01T14:30:00Z', '2025-03-01T14:30:00+01:00', '2025-03-01T14:30', null]) {
+      expect(ORDER_UPDATE_SCHEMAS.purchase.safeParse({ signed_off_at: t }).success, String(t)).toBe(true);
+    }
     const ok = ORDER_UPDATE_SCHEMAS.sale.parse({ custom_field: 1, items: [{ id: 3, extra: true }] });
     expect(ok).toEqual({ custom_field: 1, items: [{ id: 3, extra: true }] });
   });
@@ -282,6 +291,15 @@ PO-3,order,2025-01-04,102,,,,,,,`),
     expect(batch[0].payload.items).toEqual([{ buyer_product: 7, seller_product: 7 }]);
   });
 
+  it('gives a batch without tags an empty list (the API requires the field, not a tag)', () => {
+    const blank = planImport(csv('external_id,type,order_created_at,company_id,tags\nB-1,produced_batch,2025-01-01,1,\nB-2,order,2025-01-01,1,a|b'), 'batch');
+    expect(blank.map((u) => u.payload.tags)).toEqual([[], ['a', 'b']]);
+    const noColumn = planImport(csv('external_id,type,order_created_at,company_id\nB-1,produced_batch,2025-01-01,1'), 'batch');
+    expect(noColumn[0].payload.tags).toEqual([]);
+    const purchase = planImport(csv('external_id,type,order_created_at\nP-1,order,2025-01-01'), 'purchase');
+    expect(purchase[0].payload).not.toHaveProperty('tags');
+  });
+
   it('reports every bad cell with its line and column, in line order', () => {
     const e = usage(() =>
       planImport(
@@ -306,7 +324,7 @@ PO-3,,2025-01-02,101,-4,5`),
       'line 6, type',
     ]);
     expect(e.fields['line 3, type'][0]).toContain('conflicts with line 2');
-    expect(e.fields['line 6, type']).toEqual(['required']);
+    expect(e.fields['line 6, type']).toEqual([REQUIRED]);
   });
 
   it('names nested item errors by the line of the item', () => {

@@ -69,6 +69,11 @@ describe('origin schemas', () => {
     expect(originUpdateSchema.safeParse({ location: { type: 'Point', coordinates: [0, 100] } }).success).toBe(false);
     expect(originUpdateSchema.safeParse({ location: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] } }).success).toBe(true);
     expect(originUpdateSchema.safeParse({ location: null }).success).toBe(true);
+    // However it arrives (--set, --file, CSV): "lat,lng" becomes a Point, junk is refused.
+    expect(originUpdateSchema.parse({ location: '5.35,-4.02' })).toEqual({ location: { type: 'Point', coordinates: [-4.02, 5.35] } });
+    expect(originUpdateSchema.safeParse({ location: '95,1' }).error!.issues[0].message).toBe('latitude 95 is out of range -90..90');
+    expect(originUpdateSchema.safeParse({ location: { lat: 1, lng: 2 } }).error!.issues[0].message).toMatch(/^expected "lat,lng" \(e\.g\. 5\.35,-4\.02\) or a GeoJSON geometry/);
+    expect(originUpdateSchema.safeParse({ location: [1, 2] }).success).toBe(false);
     expect(originUpdateSchema.safeParse({ name: 'x'.repeat(256) }).success).toBe(false);
     expect(originUpdateSchema.safeParse({ external_id: 'x'.repeat(256) }).success).toBe(false);
   });
@@ -187,7 +192,7 @@ describe('CSV rows', () => {
       'line 5, location',
       'line 6, external_id',
     ]);
-    expect(fields['line 2, name']).toEqual(['required']);
+    expect(fields['line 2, name']).toEqual(['This field is required.']);
     expect(fields['line 2, latitude'][0]).toContain('out of range');
     expect(fields['line 3, longitude']).toEqual(['missing (latitude is given)']);
   });

@@ -4,8 +4,26 @@ import { z } from 'zod';
 export const ID_MAX = 2_147_483_647;
 export const id = z.number().int().min(0).max(ID_MAX);
 export const str255 = z.string().min(1).max(255);
-export const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD');
-export const dateTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'expected a date-time (ISO 8601)');
+/** The API's own words for a missing field, rather than zod's "expected string, received undefined". */
+export const REQUIRED = 'This field is required.';
+
+/** A zod error map (per schema or per parse) that words missing fields as the API does. */
+export function requiredMessage(issue: { input?: unknown }): string | undefined {
+  return issue.input === undefined ? REQUIRED : undefined;
+}
+
+/** For a required field's own schema: its own message when present but wrong. */
+const orRequired = (message: string) => (issue: { input?: unknown }) => (issue.input === undefined ? REQUIRED : message);
+
+// Calendar-checked (2025-02-30 is refused): the service would refuse it after the send.
+export const date = z.iso.date({ error: orRequired('expected a date YYYY-MM-DD') });
+// ISO 8601 only (Date.parse would take "1 Jan 2025", which the service refuses); without an
+// offset the service reads it in its own time zone.
+export const dateTime = z.iso.datetime({
+  offset: true,
+  local: true,
+  error: orRequired('expected an ISO 8601 date-time, e.g. 2025-03-01T14:30:00Z'),
+});
 export const tags = z.array(z.string().min(1, 'tags must be non-empty strings'));
 
 export const COMMODITIES = ['cattle', 'cocoa', 'coffee', 'palm_oil', 'rubber', 'soya', 'wood'] as const;

@@ -11,7 +11,7 @@
 //   assessment_status is accepted by every kind (every order has one).
 // - Nested item fields: which are required and their bounds are "not shown", so all are optional.
 import { z } from 'zod';
-import { ASSESSMENT_STATUSES, ID_MAX, dateTime, id, str255, tags } from './common.js';
+import { ASSESSMENT_STATUSES, ID_MAX, date, dateTime, id, requiredMessage, str255, tags } from './common.js';
 
 export const ORDER_TYPES = ['order', 'produced_batch', 'manufactured_batch', 'product_chain'] as const;
 export const BUYER_STATUSES = ['draft', 'waiting_for_supplier', 'ready_for_review', 'statement_ready', 'completed', 'closed'] as const;
@@ -23,17 +23,7 @@ export type OrderAction = (typeof ORDER_ACTIONS)[number];
 export const STATISTICS_GROUP_BY = ['assessment_status', 'buyer_company_status', 'seller_company_status', 'type', 'value_chain_id'] as const;
 export const STATISTICS_DELIMIT_BY = ['daily', 'monthly', 'yearly'] as const;
 
-/** "required" for a missing field rather than zod's "expected string, received undefined". */
-const requiredError = { error: (iss: { input?: unknown }) => (iss.input === undefined ? 'required' : undefined) };
-
-/** A calendar date: the shared pattern check plus "2025-02-30 is not a day". */
-export const calendarDate = z
-  .string(requiredError)
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
-  .refine((v) => {
-    const d = new Date(v + 'T00:00:00Z');
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
-  }, 'not a calendar date');
+const requiredError = { error: requiredMessage };
 
 const optionalText = str255.nullable().optional();
 const countryCode = z.string().max(2, 'at most 2 characters').nullable().optional();
@@ -64,8 +54,8 @@ const shared = {
   external_id: z.string(requiredError).min(1).max(255),
   buyer_external_id: optionalText,
   seller_external_id: optionalText,
-  order_created_at: calendarDate,
-  order_arrival_at: calendarDate.nullable().optional(),
+  order_created_at: date,
+  order_arrival_at: date.nullable().optional(),
   assessment_status: z.enum(ASSESSMENT_STATUSES).optional(),
   value_chain: id.nullable().optional(),
   items: z.array(orderItemSchema).optional(),

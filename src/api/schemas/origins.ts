@@ -72,12 +72,31 @@ export function parseLocation(text: string): GeoPoint {
   return pointFromLatLng(parts[0], parts[1]);
 }
 
-/** Any geometry passes; a Point must have sane coordinates. */
-const location = z.unknown().superRefine((v, ctx) => {
-  if (v && typeof v === 'object' && !Array.isArray(v) && (v as { type?: unknown }).type === 'Point') {
-    const problem = pointProblem(v);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+const GEOMETRY_TYPES = ['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection'];
+
+/**
+ * The same rules whichever way the location arrives (--location, --set, --file, a CSV cell): a
+ * "lat,lng" string becomes a Point, a Point must have sane coordinates, any other GeoJSON
+ * geometry passes, null clears it, and anything else is refused before it is sent.
+ */
+const location = z.unknown().transform((v, ctx) => {
+  if (v === null) return v;
+  if (typeof v === 'string') {
+    try {
+      return parseLocation(v);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
   }
+  const type = v && typeof v === 'object' && !Array.isArray(v) ? (v as { type?: unknown }).type : undefined;
+  if (typeof type !== 'string' || !GEOMETRY_TYPES.includes(type)) {
+    ctx.addIssue({ code: 'custom', message: 'expected "lat,lng" (e.g. 5.35,-4.02) or a GeoJSON geometry such as {"type":"Point","coordinates":[lng,lat]}' });
+    return z.NEVER;
+  }
+  const problem = type === 'Point' ? pointProblem(v) : undefined;
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  return v;
 });
 
 const originFields = {

@@ -12,7 +12,7 @@
 //     value_chain                        value chain id
 //     border_cross_country_code          two letters
 //     signed_off_at                      ISO 8601 date-time
-//     tags                               separated by | or ;
+//     tags                               separated by | or ; (a batch without tags gets [])
 //     buyer_company_status               purchase, batch
 //     seller_company_status              sale, batch
 //     seller_company_id                  purchase, batch
@@ -46,6 +46,7 @@ import { idempotencyKey } from '../../bulk/idempotency.js';
 import { writeList } from '../../output/format.js';
 import { ORDER_CREATE_SCHEMAS, type OrderItemBody, type OrderKindName } from '../../api/schemas/orders.js';
 import { parseInteger } from '../shared/flags.js';
+import { requiredMessage } from '../../api/schemas/common.js';
 import { orderKind } from './filters.js';
 
 type Body = Record<string, unknown>;
@@ -231,7 +232,9 @@ export function planImport(csv: CsvFile, kind: OrderKindName): Unit<Body>[] {
   const units: Unit<Body>[] = [];
   const schema = ORDER_CREATE_SCHEMAS[kind] as z.ZodType;
   for (const [externalId, order] of orders) {
-    const result = schema.safeParse(order.body);
+    // A batch must carry tags (an empty list is fine); in a file, no tags means none.
+    if (kind === 'batch') order.body.tags ??= [];
+    const result = schema.safeParse(order.body, { error: requiredMessage });
     if (!result.success) {
       for (const issue of result.error.issues) {
         const [where, column] = locate(order, issue.path);

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { Readable } from 'node:stream';
 import { UsageError, type FieldErrors } from '../../errors.js';
 import { parseLooseValue, setDotted, splitKeyValue } from './flags.js';
+import { requiredMessage } from '../../api/schemas/common.js';
 
 export interface BodyFlags {
   file?: string;
@@ -67,7 +68,7 @@ export function zodFieldErrors(error: z.ZodError): FieldErrors {
 
 /** Parses with a zod schema or fails with exit 2, naming each bad field. */
 export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: requiredMessage });
   if (!result.success) throw new UsageError(`invalid ${what}`, zodFieldErrors(result.error));
   return result.data;
 }
