@@ -35,6 +35,14 @@ function flatRow(o: Outcome) {
   };
 }
 
+/**
+ * The same outcome for -o json/ndjson, typed for scripts: the input lines as numbers, the id as
+ * the API gave it (null when there is none), and the API's field errors as an object.
+ */
+function jsonRow(o: Outcome) {
+  return { lines: o.lines, key: o.key, status: o.status, id: o.id ?? null, error: o.error ?? null, fields: o.fields ?? null };
+}
+
 export function writeReportFile(path: string, outcomes: Outcome[]): void {
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, stringify(outcomes.map(flatRow), { header: true, columns: ['line', 'key', 'status', 'id', 'error'] }), { mode: 0o644 });
@@ -54,7 +62,9 @@ export async function finishBulk(
   const notSent = count('not_sent');
 
   if (o.report) writeReportFile(o.report, outcomes);
-  await writeList(ctx.io, outcomes.map(flatRow), ctx.output(OUTCOME_COLUMNS));
+  const format = ctx.format();
+  const rows = format === 'json' || format === 'ndjson' ? outcomes.map(jsonRow) : outcomes.map(flatRow);
+  await writeList(ctx.io, rows, ctx.output(OUTCOME_COLUMNS));
 
   const { io } = ctx;
   const parts = [`${created} ${o.verb}`];

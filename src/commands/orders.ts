@@ -81,7 +81,7 @@ Example:
     .option('--file <file>', 'the CSV file (- for stdin)')
     .option('--report <file>', 'write the per-order result as CSV')
     .option('--force', 'overwrite an existing --report file')
-    .option('--concurrency <n>', 'orders created at the same time (default 4)')
+    .option('--concurrency <n>', 'orders created at the same time (1..16, default 4)')
     .option('--fresh', 'forget what an earlier run of this file created and send every order')
     .option('--dry-run', 'check every row and show the orders; send nothing')
     .addHelpText(

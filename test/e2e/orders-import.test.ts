@@ -72,6 +72,18 @@ IMP-C,order,2025-04-03,103,priority,,,,,`,
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stderr).toContain('3 skipped (done in an earlier run)');
     expect(posts()).toHaveLength(0);
+
+    // --fresh sends everything under new keys: an order deleted since is created again (not a
+    // replay of the first answer), the others are refused by the service as existing.
+    const deleted = (await t.api('/orders?order_action=buying&external_id=IMP-B')).results[0];
+    expect((await t.sct(['orders', 'delete', String(deleted.id), '--yes'])).exitCode).toBe(0);
+    t.sb.requests.length = 0;
+    const fresh = await t.sct(['orders', 'import', '--purchase', '--file', file, '--fresh']);
+    expect(fresh.exitCode, fresh.stderr).toBe(3);
+    expect(fresh.stderr).toContain('purchase orders: 1 created, 2 failed');
+    expect(posts().map((q) => q.headers['idempotency-key']).filter((k) => keys.includes(k))).toEqual([]);
+    expect(await existing(['IMP-A', 'IMP-B', 'IMP-C'])).toEqual({ 'IMP-A': 1, 'IMP-B': 1, 'IMP-C': 1 });
+    expect((await t.api('/orders?order_action=buying&external_id=IMP-B')).results[0].id).not.toBe(deleted.id);
   });
 
   it('reports rejected orders with their lines and exits 3; the others go through', async () => {
@@ -85,8 +97,13 @@ P-BAD-PRODUCT,order,2025-05-03,101,999999,1,kg
 P-OK-2,order,2025-05-04,101,${products[1]},2,kg`,
     );
     const report = join(t.dir, 'partial-report.csv');
-    const r = await t.sct(['orders', 'import', '--purchase', '--file', file, '--report', report, '--concurrency', '2']);
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file, '--report', report, '--concurrency', '2', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(3);
+    // -o json: the same outcomes typed for scripts, with the API's field errors as an object.
+    const json = JSON.parse(r.stdout);
+    expect(json[1]).toMatchObject({ lines: [3], key: taken, status: 'failed', id: null, fields: { external_id: ['order with this external id already exists.'] } });
+    expect(json[0]).toMatchObject({ lines: [2], status: 'created', error: null, fields: null });
+    expect(typeof json[0].id).toBe('number');
     expect(r.stderr).toContain('purchase orders: 2 created, 2 failed');
     expect(r.stderr).toContain('2 of 4 purchase orders rejected');
     const rows = parse(readFileSync(report, 'utf8'), { columns: true }) as Record<string, string>[];

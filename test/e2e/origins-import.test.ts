@@ -43,14 +43,14 @@ describe('origins import', () => {
     const r = await t.sct(['origins', 'import', '--file', file, '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('origins: 4 created, 0 failed');
-    const report = JSON.parse(r.stdout) as Array<Record<string, string | number>>;
-    expect(report.map((x) => [x.line, x.key, x.status])).toEqual([
-      ['2', 'IMP-A', 'created'],
-      ['3', 'IMP-B', 'created'],
-      ['4', 'line 4', 'created'],
-      ['5', 'line 5', 'created'],
+    const report = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    expect(report.map((x) => [x.lines, x.key, x.status])).toEqual([
+      [[2], 'IMP-A', 'created'],
+      [[3], 'IMP-B', 'created'],
+      [[4], 'line 4', 'created'],
+      [[5], 'line 5', 'created'],
     ]);
-    expect(report.every((x) => typeof x.id === 'number')).toBe(true);
+    expect(report.every((x) => typeof x.id === 'number' && x.error === null && x.fields === null)).toBe(true);
 
     expect(posts()).toHaveLength(4);
     const bodies = posts().map((p) => JSON.parse(p.body)).sort((a, b) => a.name.localeCompare(b.name));
@@ -197,7 +197,7 @@ describe('origins import', () => {
     ctl.abort();
     const r = await running;
     expect(r.exitCode).toBe(130);
-    expect(r.stderr).toContain('Creating 6 origins: 6 requests, 1 at a time.');
+    expect(r.stderr).toContain('Creating 6 origins: 6 requests, 1 at a time');
     expect(r.stderr).toMatch(/origins: [2-5] created, 0 failed, [1-4] not sent/);
     // Every row that reached the sandbox is reported created: Ctrl-C let it finish.
     expect(Number(/origins: (\d) created/.exec(r.stderr)![1])).toBe(posts().length);

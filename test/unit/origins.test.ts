@@ -1,7 +1,8 @@
 // The pure pieces of the origins commands: location formats, list filter mapping, CSV rows.
 import { describe, expect, it } from 'vitest';
 import { originCreateSchema, originUpdateSchema, parseLocation, pointProblem } from '../../src/api/schemas/origins.js';
-import { importColumnNames, originFromRow, originListQuery, originUnits, parseLocationFlag, parsePercentage } from '../../src/commands/origins.js';
+import { originListQuery, parseLocationFlag, parsePercentage } from '../../src/commands/origins.js';
+import { importColumnNames, originFromRow, originUnits } from '../../src/commands/origins/import.js';
 import { parseCountryCodes } from '../../src/commands/shared/list.js';
 import { RowErrors, type CsvRow } from '../../src/bulk/csv.js';
 import { UsageError } from '../../src/errors.js';

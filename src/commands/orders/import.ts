@@ -31,21 +31,19 @@
 //     traced_orders, traced_origins      ids separated by | or ;
 //
 // Every row is checked before the first request; any error stops the run with exit 2 and
-// names the line and column. Each order is sent with an Idempotency-Key derived from its
-// content, and recorded in a journal as it is created, so a rerun after an interruption skips
-// what went through and resends the rest without duplicates.
+// names the line and column. The run itself is src/bulk/import.ts: a journal and deterministic
+// Idempotency-Keys make a rerun after an interruption skip what went through and resend the
+// rest without duplicates.
 import type { Context } from '../../context.js';
 import type { z } from 'zod';
 import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
 import { readCsv, RowErrors, type CsvFile } from '../../bulk/csv.js';
-import { runUnits, type Unit } from '../../bulk/runner.js';
-import { Journal } from '../../bulk/journal.js';
-import { checkReportPath, finishBulk } from '../../bulk/report.js';
-import { idempotencyKey } from '../../bulk/idempotency.js';
+import type { Unit } from '../../bulk/runner.js';
+import { checkReportPath } from '../../bulk/report.js';
+import { parseConcurrency, runImport } from '../../bulk/import.js';
 import { writeList } from '../../output/format.js';
 import { ORDER_CREATE_SCHEMAS, type OrderItemBody, type OrderKindName } from '../../api/schemas/orders.js';
-import { parseInteger } from '../shared/flags.js';
 import { requiredMessage } from '../../api/schemas/common.js';
 import { orderKind } from './filters.js';
 
@@ -286,7 +284,7 @@ const PLAN_COLUMNS = [
 export async function importOrders(ctx: Context, flags: ImportFlags): Promise<void> {
   const kind = orderKind(flags)!;
   if (!flags.file) throw new UsageError('--file orders.csv is required (- for stdin)');
-  const concurrency = parseInteger(flags.concurrency ?? '4', '--concurrency', 1, 32)!;
+  const concurrency = parseConcurrency(flags.concurrency);
   checkReportPath(flags.report, flags.force);
   const csv = await readCsv(flags.file, ctx.io.stdin, ['external_id']);
   const units = planImport(csv, kind);
@@ -304,46 +302,15 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
     return;
   }
 
-  const settings = ctx.settings();
-  // Ctrl-C stops new rows; a row already sent finishes, so the report says what became of it.
-  const client = ctx.client({ finishInFlight: true });
-  const journal = Journal.open(
-    ctx.config().dir,
-    // The kind is part of the scope: the same file imported as sales is a different set of orders.
-    { command: `orders-import-${kind}`, file: flags.file, baseUrl: client.baseUrl, profile: settings.profile },
-    flags.fresh,
-  );
-  const earlier = units.filter((u) => journal.get(u.key)).length;
-  if (earlier) ctx.io.info(`${earlier} of ${units.length} orders were created by an earlier run and are skipped (--fresh to forget it)`);
-  const toSend = units.length - earlier;
-  if (ctx.io.stderrIsTTY && toSend > 0) {
-    const rl = client.rateLimit;
-    ctx.io.info(`Creating ${toSend} ${kind} orders: ${toSend} requests, ${concurrency} at a time${rl.remaining !== undefined ? ` (rate limit: ${rl.remaining} left this hour)` : ''}`);
-  }
-
-  const path = PATHS.ordersOfKind(kind);
-  const spinner = await ctx.spinner(`Creating ${kind} orders… 0/${units.length}`);
-  let result;
-  try {
-    result = await runUnits(units, {
-      concurrency,
-      signal: ctx.signal,
-      journal,
-      work: async (unit) => {
-        const res = await client.request<{ id?: number } | null>({
-          method: 'POST',
-          path,
-          body: unit.payload,
-          // Same order, same content, same key: a retry or a rerun never creates it twice, and a
-          // corrected row gets a fresh attempt instead of the replayed rejection.
-          idempotencyKey: idempotencyKey('orders-import', kind, client.baseUrl, settings.profile, unit.key, JSON.stringify(unit.payload)),
-        });
-        return { id: res.data?.id };
-      },
-      onProgress: (done, total, failed) => spinner.update(`Creating ${kind} orders… ${done}/${total}${failed ? ` (${failed} failed)` : ''}`),
-    });
-  } finally {
-    spinner.stop();
-  }
-  await finishBulk(ctx, result, { noun: `${kind} orders`, verb: 'created', report: flags.report, journalPath: journal.path });
+  await runImport(ctx, {
+    // The kind is part of the run's identity: the same file imported as sales is other orders.
+    command: `orders-import-${kind}`,
+    file: flags.file,
+    units,
+    noun: `${kind} orders`,
+    path: PATHS.ordersOfKind(kind),
+    concurrency,
+    fresh: flags.fresh,
+    report: flags.report,
+  });
 }

@@ -1,0 +1,100 @@
+// One create request per unit of a file (an order and its rows, an origin), the way every
+// `… import` command runs: journal, deterministic Idempotency-Keys, bounded concurrency,
+// progress, the rate-limit budget said up front, and the per-unit report at the end.
+//
+// Rerun safety: the journal (in sct's config dir) records each unit as it is created, so a
+// rerun skips it. The journal also holds a generation id, part of every Idempotency-Key: a
+// rerun after a crash between the POST and the journal line sends the same key and the
+// service replays its answer instead of creating a duplicate, while --fresh (a new journal,
+// a new generation) really sends everything again.
+import { randomUUID } from 'node:crypto';
+import type { Context } from '../context.js';
+import type { RateLimitState } from '../api/client.js';
+import { Journal } from './journal.js';
+import { runUnits, type RunResult, type Unit } from './runner.js';
+import { finishBulk } from './report.js';
+import { idempotencyKey } from './idempotency.js';
+import { parseInteger } from '../commands/shared/flags.js';
+
+export const DEFAULT_CONCURRENCY = 4;
+/** More in flight does not go faster against a per-hour rate limit; it only bunches the 429s. */
+export const MAX_CONCURRENCY = 16;
+
+export function parseConcurrency(value: string | undefined): number {
+  return parseInteger(value ?? String(DEFAULT_CONCURRENCY), '--concurrency', 1, MAX_CONCURRENCY)!;
+}
+
+export interface ImportRun<T> {
+  /** Names the journal and the keys: the same file run as another command is another run. */
+  command: string;
+  file: string;
+  units: Unit<T>[];
+  /** What is created, plural ("purchase orders"). */
+  noun: string;
+  path: string;
+  concurrency: number;
+  fresh?: boolean;
+  report?: string;
+}
+
+/** The key of one unit's POST: the same in every run of one journal generation. */
+export function unitKey(command: string, generation: string, unit: Unit<unknown>): string {
+  return idempotencyKey(command, generation, unit.journalKey ?? unit.key, JSON.stringify(unit.payload));
+}
+
+const GENERATION_KEY = '#generation';
+
+export async function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<void> {
+  // Ctrl-C stops new units; one already sent finishes, so the report says what became of it.
+  const client = ctx.client({ finishInFlight: true });
+  const journal = Journal.open(ctx.config().dir, { command: run.command, file: run.file, baseUrl: client.baseUrl, profile: ctx.settings().profile }, run.fresh);
+  let generation = journal.get(GENERATION_KEY)?.id;
+  if (generation === undefined) {
+    generation = randomUUID();
+    journal.record({ key: GENERATION_KEY, status: 'done', id: generation });
+  }
+
+  const total = run.units.length;
+  const pending = run.units.filter((u) => !journal.get(u.journalKey ?? u.key)).length;
+  if (pending < total) ctx.io.info(`${total - pending} of ${total} ${run.noun} were created by an earlier run and are skipped (--fresh to forget it)`);
+  if (ctx.io.stderrIsTTY && pending > 1) {
+    const rl = client.rateLimit;
+    ctx.io.info(`Creating ${pending} ${run.noun}: ${pending} requests, ${run.concurrency} at a time${rl.remaining !== undefined ? ` (rate limit: ${rl.remaining} left this hour)` : ''}`);
+  }
+
+  const spinner = await ctx.spinner(`Creating ${run.noun}… 0/${total}`);
+  let sent = 0;
+  let result: RunResult;
+  try {
+    result = await runUnits(run.units, {
+      concurrency: run.concurrency,
+      signal: ctx.signal,
+      journal,
+      work: async (unit) => {
+        const res = await client.request<{ id?: number } | null>({
+          method: 'POST',
+          path: run.path,
+          body: unit.payload,
+          idempotencyKey: unitKey(run.command, String(generation), unit),
+        });
+        // The first answer carries the rate-limit headers the budget warning needs.
+        if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, pending - 1);
+        return { id: res.data?.id };
+      },
+      onProgress: (done, all, failed) => spinner.update(`Creating ${run.noun}… ${done}/${all}${failed ? ` (${failed} failed)` : ''}`),
+    });
+  } finally {
+    spinner.stop();
+  }
+  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path });
+}
+
+/** Says up front when the hour's request budget will not cover the run, rather than at the pause. */
+function warnIfBudgetShort(ctx: Context, rl: RateLimitState, left: number): void {
+  if (rl.remaining === undefined || rl.remaining >= left) return;
+  const at = rl.reset ? ` at ${new Date(rl.reset * 1000).toISOString()}` : '';
+  ctx.io.warn(
+    `${left} more requests to send but the rate limit has ${rl.remaining} left this hour: ` +
+      `sct pauses until the budget resets${at} (or stops if that is longer than --max-wait; rerun to resume)`,
+  );
+}

@@ -1,0 +1,172 @@
+// `sct origins import --file origins.csv`: one origin per CSV row, created through the shared
+// import run (journal, deterministic Idempotency-Keys, report, exit 3 on partial failure).
+import { createHash } from 'node:crypto';
+import type { Context } from '../../context.js';
+import { PATHS } from '../../api/paths.js';
+import { writeList } from '../../output/format.js';
+import { REQUIRED, requiredMessage } from '../../api/schemas/common.js';
+import { originCreateSchema, parseLocation, pointFromLatLng, type GeoPoint, type OriginCreate } from '../../api/schemas/origins.js';
+import { readCsv, RowErrors, type CsvRow } from '../../bulk/csv.js';
+import type { Unit } from '../../bulk/runner.js';
+import { checkReportPath } from '../../bulk/report.js';
+import { parseConcurrency, runImport } from '../../bulk/import.js';
+import { zodFieldErrors } from '../shared/body.js';
+
+export interface ImportOriginsOptions {
+  file: string;
+  report?: string;
+  force?: boolean;
+  concurrency?: string;
+  fresh?: boolean;
+  dryRun?: boolean;
+}
+
+export const IMPORT_COLUMNS = ['name', 'country_code', 'description', 'external_id', 'latitude', 'longitude', 'location'] as const;
+const REQUIRED_COLUMNS = ['name', 'country_code'];
+/** Spreadsheet exports often abbreviate the coordinates; these headers are read as the full names. */
+const COLUMN_ALIASES: Record<string, string[]> = { latitude: ['lat'], longitude: ['lng', 'lon', 'long'] };
+
+/** Which header of the file holds each known column (the name itself, or an alias of it). */
+export function importColumnNames(columns: string[]): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const c of IMPORT_COLUMNS) {
+    names[c] = columns.includes(c) ? c : (COLUMN_ALIASES[c]?.find((a) => columns.includes(a)) ?? c);
+  }
+  return names;
+}
+
+/**
+ * The request body of one CSV row, or undefined after adding the row's problems to `errors`
+ * (each naming its column as the file's header spells it). Empty cells are left out rather than
+ * sent as "".
+ */
+export function originFromRow(row: CsvRow, errors: RowErrors, names: Record<string, string> = {}): OriginCreate | undefined {
+  const header = (col: string) => names[col] ?? col;
+  const v = (col: string) => row.values[header(col)]?.trim() ?? '';
+  const problems: Array<[string, string]> = [];
+  const reported = new Set<string>();
+  const add = (column: string, message: string) => {
+    reported.add(column);
+    problems.push([column, message]);
+  };
+  const body: Record<string, unknown> = { name: v('name'), country_code: v('country_code') };
+  if (!body.name) add('name', REQUIRED);
+  if (!body.country_code) add('country_code', REQUIRED);
+  if (v('description')) body.description = v('description');
+  if (v('external_id')) body.external_id = v('external_id');
+
+  const lat = v('latitude');
+  const lng = v('longitude');
+  const loc = v('location');
+  if (loc && (lat || lng)) {
+    add('location', `give either location or ${header('latitude')}/${header('longitude')}, not both`);
+  } else if (loc) {
+    try {
+      body.location = parseLocation(loc);
+    } catch (err) {
+      add('location', (err as Error).message);
+    }
+  } else if (lat && lng) {
+    try {
+      body.location = pointFromLatLng(lat, lng);
+    } catch (err) {
+      const message = (err as Error).message;
+      add(message.startsWith('longitude') ? 'longitude' : 'latitude', message);
+    }
+  } else if (lat || lng) {
+    add(lat ? 'longitude' : 'latitude', `missing (${header(lat ? 'latitude' : 'longitude')} is given)`);
+  }
+
+  const parsed = originCreateSchema.safeParse(body, { error: requiredMessage });
+  if (!parsed.success) {
+    for (const [field, messages] of Object.entries(zodFieldErrors(parsed.error))) {
+      if (!reported.has(field)) for (const m of messages) add(field, m);
+    }
+  }
+  // Reported in the file's column order, so a row's messages read left to right.
+  const rank = (c: string) => (IMPORT_COLUMNS as readonly string[]).indexOf(c) >>> 0;
+  problems.sort((a, b) => rank(a[0]) - rank(b[0]));
+  for (const [column, message] of problems) errors.add(row.line, header(column), message);
+  return problems.length === 0 && parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * Units of work for the rows, with their stable identities: a row with an external_id is that
+ * origin wherever it sits in the file; one without is known by its content, so deleting the
+ * rows that went through and rerunning neither skips nor repeats the others.
+ */
+export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<string, string> = {}): Unit<OriginCreate>[] {
+  const units: Unit<OriginCreate>[] = [];
+  const externalLines = new Map<string, number>();
+  const seen = new Map<string, number>();
+  for (const row of rows) {
+    const body = originFromRow(row, errors, names);
+    const ext = row.values[names.external_id ?? 'external_id']?.trim();
+    if (ext) {
+      const first = externalLines.get(ext);
+      if (first !== undefined) {
+        errors.add(row.line, 'external_id', `"${ext}" is also on line ${first}; each origin needs its own external_id`);
+        continue;
+      }
+      externalLines.set(ext, row.line);
+    }
+    if (!body) continue;
+    if (ext) {
+      units.push({ key: ext, journalKey: `ext:${ext}`, lines: [row.line], payload: body });
+    } else {
+      const hash = createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 24);
+      const n = (seen.get(hash) ?? 0) + 1;
+      seen.set(hash, n);
+      units.push({ key: `line ${row.line}`, journalKey: `row:${hash}#${n}`, lines: [row.line], payload: body });
+    }
+  }
+  return units;
+}
+
+export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): Promise<void> {
+  checkReportPath(opts.report, opts.force);
+  const concurrency = parseConcurrency(opts.concurrency);
+  const csv = await readCsv(opts.file, ctx.io.stdin, REQUIRED_COLUMNS);
+  const names = importColumnNames(csv.columns);
+  const used = new Set(Object.values(names));
+  const unknown = csv.columns.filter((c) => !used.has(c));
+  if (unknown.length) {
+    ctx.io.warn(`${csv.name}: ignoring column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${IMPORT_COLUMNS.join(', ')})`);
+  }
+  const errors = new RowErrors(csv.name);
+  const units = originUnits(csv.rows, errors, names);
+  errors.throwIfAny();
+
+  if (opts.dryRun) {
+    await writeList(
+      ctx.io,
+      units.map((u) => ({ line: u.lines[0], key: u.key, ...u.payload })),
+      ctx.output([
+        { header: 'LINE', path: 'line' },
+        { header: 'KEY', path: 'key' },
+        { header: 'NAME', path: 'name' },
+        { header: 'COUNTRY', path: 'country_code' },
+        { header: 'EXTERNAL ID', path: 'external_id' },
+        { header: 'LOCATION', path: 'location', value: (r) => pointText(r.location) },
+      ]),
+    );
+    ctx.io.info(`${csv.name}: ${units.length} valid origin${units.length === 1 ? '' : 's'}; nothing sent (dry run)`);
+    return;
+  }
+
+  await runImport(ctx, {
+    command: 'origins-import',
+    file: opts.file,
+    units,
+    noun: 'origins',
+    path: PATHS.origins,
+    concurrency,
+    fresh: opts.fresh,
+    report: opts.report,
+  });
+}
+
+function pointText(location: unknown): string {
+  const c = (location as GeoPoint | undefined)?.coordinates;
+  return Array.isArray(c) ? `${c[1]},${c[0]}` : '';
+}
