@@ -135,7 +135,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   const program = buildProgram(io);
   const lazyPrompter: Prompter = deps.prompter ?? {
     password: async (m) => (await import('./prompt.js')).createPrompter(io).password(m),
-    input: async (m) => (await import('./prompt.js')).createPrompter(io).input(m),
+    input: async (m, o) => (await import('./prompt.js')).createPrompter(io).input(m, o),
     confirm: async (m, d) => (await import('./prompt.js')).createPrompter(io).confirm(m, d),
     select: async (m, c) => (await import('./prompt.js')).createPrompter(io).select(m, c),
   };

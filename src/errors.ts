@@ -93,6 +93,18 @@ export class InterruptedError extends SctError {
   }
 }
 
+/**
+ * The user answered no to a confirmation: nothing was sent. Exit 2, as gh does for a cancelled
+ * prompt — a script can tell it from success and from a failed request.
+ */
+export class CancelledError extends SctError {
+  override readonly exitCode = 2;
+  constructor(message = 'cancelled') {
+    super(message);
+    this.name = 'CancelledError';
+  }
+}
+
 export function exitCodeFor(err: unknown): number {
   if (err instanceof SctError) return err.exitCode;
   if (isAbortError(err)) return 130;

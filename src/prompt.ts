@@ -9,9 +9,14 @@ export interface Choice<T> {
   description?: string;
 }
 
+export interface InputOptions {
+  /** true, or the message to show under the prompt while the answer is not acceptable. */
+  validate?: (value: string) => true | string;
+}
+
 export interface Prompter {
   password(message: string): Promise<string>;
-  input(message: string): Promise<string>;
+  input(message: string, options?: InputOptions): Promise<string>;
   confirm(message: string, defaultValue?: boolean): Promise<boolean>;
   select<T>(message: string, choices: Choice<T>[]): Promise<T>;
 }
@@ -30,7 +35,7 @@ export function createPrompter(io: IOStreams): Prompter {
   };
   return {
     password: (message) => guard('a value', (p) => p.password({ message, mask: '*' }, context)),
-    input: (message) => guard('a value', (p) => p.input({ message }, context)),
+    input: (message, options = {}) => guard('a value', (p) => p.input({ message, validate: options.validate }, context)),
     confirm: (message, defaultValue = false) => guard('confirmation (--yes)', (p) => p.confirm({ message, default: defaultValue }, context)),
     select: (message, choices) => guard('a choice', (p) => p.select({ message, choices }, context)),
   };

@@ -93,8 +93,68 @@ describe('terminal vs pipe', () => {
       },
     });
     expect(question).toBe('Delete product 1?');
-    expect(r.code).toBe(130);
+    // Answering no is a cancellation (2, nothing sent), not a Ctrl-C (130).
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cancelled: product 1 was not deleted');
     expect(t.sb.requests.some((q) => q.method === 'DELETE')).toBe(false);
+  });
+});
+
+describe('prompts for missing create fields', () => {
+  it('asks on a terminal for each required field left out, checking each answer', async () => {
+    const asked: string[] = [];
+    const answers: Record<string, string> = { 'external id:': 'PROMPTED-1', 'order created at:': '2025-02-30' };
+    let rejected = '';
+    const r = await run(['orders', 'create', '--purchase', '--seller-company-id', '101', '-o', 'json'], {
+      tty: true,
+      prompter: {
+        select: (async (m: string, choices: Array<{ value: string }>) => {
+          asked.push(m);
+          return choices.find((c) => c.value === 'produced_batch')!.value;
+        }) as Prompter['select'],
+        input: async (m, o) => {
+          asked.push(m);
+          // The first answer to the date is not a calendar day: the prompt says why and asks again.
+          let text = answers[m];
+          const verdict = o?.validate?.(text);
+          if (verdict !== true) {
+            rejected = String(verdict);
+            text = '2025-02-28';
+            expect(o?.validate?.(text)).toBe(true);
+          }
+          return text;
+        },
+      },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(asked).toEqual(['type', 'external id:', 'order created at:']);
+    expect(rejected).toBe('expected a date YYYY-MM-DD');
+    const post = t.sb.requests.find((q) => q.method === 'POST')!;
+    expect(JSON.parse(post.body)).toEqual({ type: 'produced_batch', external_id: 'PROMPTED-1', order_created_at: '2025-02-28', seller_company_id: 101 });
+  });
+
+  it('asks for nothing without a terminal: the missing fields are a usage error', async () => {
+    const r = await run(['products', 'create', '--sku', 'X'], {
+      prompter: {
+        input: async () => {
+          throw new Error('unexpected prompt');
+        },
+      },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('name: This field is required.');
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
+  it('turns typed numbers and lists into the types the field wants (a batch)', async () => {
+    const answers: Record<string, string> = { 'external id:': 'B-PROMPT', 'order created at:': '2025-03-01', 'company id:': '1', 'tags:': 'lot-1, lot-2' };
+    const r = await run(['orders', 'create', '--batch', '--type', 'order'], {
+      tty: true,
+      prompter: { input: async (m) => answers[m] },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const post = t.sb.requests.find((q) => q.method === 'POST')!;
+    expect(JSON.parse(post.body)).toMatchObject({ company_id: 1, tags: ['lot-1', 'lot-2'], external_id: 'B-PROMPT' });
   });
 });
 

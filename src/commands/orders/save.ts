@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody, type OrderKindName } from '../../api/schemas/orders.js';
-import { buildBody, validate, type BodyFlags } from '../shared/body.js';
+import { buildBody, promptMissing, validate, type BodyFlags } from '../shared/body.js';
 import { addBodyOptions } from '../shared/crud.js';
 import { collect, parseDate, parseInteger } from '../shared/flags.js';
 import { addKindOptions, orderKind } from './filters.js';
@@ -178,6 +178,7 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
     throw new UsageError('nothing to update: give at least one field flag, --item, --set or --file');
   }
   const schema = id === undefined ? ORDER_CREATE_SCHEMAS[kind] : ORDER_UPDATE_SCHEMAS[kind];
+  if (id === undefined) await promptMissing(ctx, schema, body);
   const valid = validate(schema, body, `${kind} order`);
   const res = await ctx.client().request<Record<string, unknown> | null>({
     method: id === undefined ? 'POST' : 'PATCH',

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { Readable } from 'node:stream';
+import type { Context } from '../../context.js';
 import { UsageError, type FieldErrors } from '../../errors.js';
 import { parseLooseValue, setDotted, splitKeyValue } from './flags.js';
 import { requiredMessage } from '../../api/schemas/common.js';
@@ -71,4 +72,47 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, what: s
   const result = schema.safeParse(value, { error: requiredMessage });
   if (!result.success) throw new UsageError(`invalid ${what}`, zodFieldErrors(result.error));
   return result.data;
+}
+
+/**
+ * On a terminal, asks for each field the create schema requires and the flags, --set and --file
+ * left out (as `gh issue create` asks for a title), checking each answer with the field's own
+ * schema; a choice from a list for an enum. Without a terminal nothing is asked and validation
+ * reports the missing fields (exit 2), so scripts never hang on a prompt.
+ */
+export async function promptMissing(ctx: Context, schema: z.ZodType, body: Record<string, unknown>): Promise<void> {
+  if (!ctx.io.canPrompt()) return;
+  const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape;
+  if (!shape) return;
+  for (const [key, field] of Object.entries(shape)) {
+    if (body[key] !== undefined || field.safeParse(undefined).success) continue;
+    const label = key.replace(/_/g, ' ');
+    const options = (field as unknown as { options?: unknown[] }).options;
+    if (Array.isArray(options) && options.every((o) => typeof o === 'string')) {
+      body[key] = await ctx.prompter.select(label, (options as string[]).map((o) => ({ name: o, value: o })));
+      continue;
+    }
+    const validateAnswer = (text: string) => {
+      const answer = fromAnswer(field, text);
+      return answer.ok ? true : answer.message;
+    };
+    const answer = fromAnswer(field, await ctx.prompter.input(`${label}:`, { validate: validateAnswer }));
+    // The prompt only returns an accepted answer; a failure here is left to validation to word.
+    if (answer.ok) body[key] = answer.value;
+  }
+}
+
+/** A typed answer as the field wants it: the text, else a number, else a comma list. */
+function fromAnswer(field: z.ZodType, text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  const trimmed = text.trim();
+  const candidates: unknown[] = [trimmed];
+  if (/^-?\d+(\.\d+)?$/.test(trimmed)) candidates.push(Number(trimmed));
+  candidates.push(trimmed === '' ? [] : trimmed.split(',').map((s) => s.trim()).filter(Boolean));
+  let first: string | undefined;
+  for (const candidate of candidates) {
+    const r = field.safeParse(candidate, { error: requiredMessage });
+    if (r.success) return { ok: true, value: r.data };
+    first ??= trimmed === '' ? 'a value is required' : r.error.issues[0]?.message;
+  }
+  return { ok: false, message: first ?? 'not a valid value' };
 }

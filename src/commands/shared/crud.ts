@@ -6,8 +6,8 @@ import type { Context } from '../../context.js';
 import type { Factory } from './command.js';
 import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
-import { InterruptedError, UsageError } from '../../errors.js';
-import { buildBody, validate, type BodyFlags } from './body.js';
+import { CancelledError, UsageError } from '../../errors.js';
+import { buildBody, promptMissing, validate, type BodyFlags } from './body.js';
 import { collect, parseInteger } from './flags.js';
 
 /** Resource ids are integers 0..2147483647: checked locally, so a typo never reaches the API. */
@@ -28,7 +28,7 @@ export async function showOne(ctx: Context, path: string, columns: Column[], det
 }
 
 export async function deleteOne(ctx: Context, path: string, what: string, query?: Record<string, string>): Promise<void> {
-  if (!(await ctx.confirm(`Delete ${what}?`))) throw new InterruptedError('not deleted');
+  if (!(await ctx.confirm(`Delete ${what}?`))) throw new CancelledError(`cancelled: ${what} was not deleted`);
   await ctx.client().delete(path, query);
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Deleted ${what}`);
 }
@@ -49,6 +49,7 @@ export async function saveOne<S extends z.ZodType>(ctx: Context, o: SaveOptions<
   if (o.method === 'PATCH' && Object.keys(body).length === 0) {
     throw new UsageError(`nothing to update: give at least one field flag, --set or --file`);
   }
+  if (o.method === 'POST') await promptMissing(ctx, o.schema, body);
   const valid = validate(o.schema, body, o.what);
   const res = await ctx.client().request({ method: o.method, path: o.path, body: valid });
   const saved = res.data as Record<string, unknown> | null;
