@@ -72,32 +72,84 @@ function drfMessage(iss: Issue): string {
   }
 }
 
+type ErrorNode = Record<string, unknown>;
+
+const isMessageList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
 /**
- * Nests issues the way DRF nests serializer errors: objects keyed by field, lists of nested
- * serializers as arrays with {} for valid elements.
+ * Adds one message under `key`. A message about the field itself (a list that is too long, a
+ * missing object) wins over errors about its elements, as DRF checks the field before its
+ * children and reports only one of the two.
  */
+function addMessage(node: ErrorNode | unknown[], key: string | number, message: string): void {
+  const container = node as Record<string | number, unknown>;
+  const existing = container[key];
+  if (isMessageList(existing) && existing.length) {
+    if (!existing.includes(message)) existing.push(message);
+    return;
+  }
+  container[key] = [message];
+}
+
+/**
+ * An element error of a list of nested objects (DRF `many=True` serializers) sits in a list with
+ * {} for valid elements; an element error of a list of plain values (DRF `ListField`) sits in an
+ * object keyed by the element index, e.g. {"tags": {"0": ["This field may not be blank."]}}.
+ */
+function elementsNode(container: ErrorNode | unknown[], key: string | number, ofObjects: boolean): ErrorNode | unknown[] | null {
+  const c = container as Record<string | number, unknown>;
+  const existing = c[key];
+  if (isMessageList(existing) && existing.length) return null;
+  if (Array.isArray(existing) && !isMessageList(existing)) return existing;
+  if (existing && typeof existing === 'object') return existing as ErrorNode;
+  const fresh = ofObjects ? [] : {};
+  c[key] = fresh;
+  return fresh;
+}
+
+/** The object that holds the errors of element `index`; arrays are padded with {} for valid elements. */
+function elementNode(elements: ErrorNode | unknown[], index: number): ErrorNode | null {
+  if (Array.isArray(elements)) {
+    for (let j = elements.length; j <= index; j++) elements.push({});
+    const el = elements[index];
+    return el && typeof el === 'object' && !Array.isArray(el) ? (el as ErrorNode) : null;
+  }
+  const key = String(index);
+  const el = elements[key];
+  if (el === undefined) return (elements[key] = {}) as ErrorNode;
+  return el && typeof el === 'object' && !Array.isArray(el) ? (el as ErrorNode) : null;
+}
+
+/** Nests issues the way DRF nests serializer errors (see elementsNode for the two list styles). */
 export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): Record<string, unknown> {
-  const root: Record<string, unknown> = {};
+  const root: ErrorNode = {};
   for (const iss of issues) {
     const path = iss.path.length ? iss.path : ['non_field_errors'];
-    let node: Record<string | number, unknown> | unknown[] = root;
-    for (let i = 0; i < path.length; i++) {
+    let node: ErrorNode | unknown[] | null = root;
+    for (let i = 0; i < path.length && node; i++) {
       const key = path[i] as string | number;
-      const isLast = i === path.length - 1;
-      const container = node as Record<string | number, unknown>;
-      if (isLast) {
-        const list = (container[key] as string[] | undefined) ?? [];
-        if (Array.isArray(list) && !list.includes(iss.message)) list.push(iss.message);
-        container[key] = list;
+      const next = path[i + 1];
+      if (next === undefined) {
+        addMessage(node, key, iss.message);
         break;
       }
-      const nextIsIndex = typeof path[i + 1] === 'number';
-      if (container[key] === undefined || typeof container[key] !== 'object') container[key] = nextIsIndex ? [] : {};
-      node = container[key] as Record<string, unknown>;
-      if (Array.isArray(node) && nextIsIndex) {
-        const idx = path[i + 1] as number;
-        for (let j = node.length; j <= idx; j++) node.push({});
+      if (typeof next !== 'number') {
+        node = elementsNode(node, key, false);
+        continue;
       }
+      // An element that had to be an object is a nested serializer even when its own value is wrong.
+      const elementIsObject = i + 2 < path.length || (iss.code === 'invalid_type' && (iss.expected === 'object' || iss.expected === 'record'));
+      const elements = elementsNode(node, key, elementIsObject);
+      if (!elements) break;
+      if (i + 2 === path.length) {
+        if (Array.isArray(elements)) {
+          const el = elementNode(elements, next);
+          if (el) addMessage(el, 'non_field_errors', iss.message);
+        } else addMessage(elements, String(next), iss.message);
+        break;
+      }
+      node = elementNode(elements, next);
+      i++;
     }
   }
   return root;
@@ -123,8 +175,13 @@ export function parseBody<S extends z.ZodType>(ctx: Ctx, schema: S): z.output<S>
 const numericString = (v: unknown) => (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v);
 const boolString = (v: unknown) => (v === 'true' || v === 'True' || v === 1 || v === '1' ? true : v === 'false' || v === 'False' || v === 0 || v === '0' ? false : v);
 
-export const id = () => z.preprocess(numericString, z.number().int().min(0).max(MAX_INT));
-export const int = (min = -MAX_INT - 1, max = MAX_INT) => z.preprocess(numericString, z.number().int().min(min).max(max));
+// zod reports a string given to an integer schema as "expected number"; DRF names the integer.
+const integerTypeMessage = (iss: Issue) =>
+  iss.input === undefined ? 'This field is required.' : iss.input === null ? 'This field may not be null.' : 'A valid integer is required.';
+const integer = () => z.number({ error: integerTypeMessage }).int();
+
+export const id = () => z.preprocess(numericString, integer().min(0).max(MAX_INT));
+export const int = (min = -MAX_INT - 1, max = MAX_INT) => z.preprocess(numericString, integer().min(min).max(max));
 export const num = (min = -Infinity, max = Infinity) => z.preprocess(numericString, z.number().min(min).max(max));
 export const bool = () => z.preprocess(boolString, z.boolean());
 export const str = (max = 255, min = 1) => z.string().trim().min(min).max(max);
