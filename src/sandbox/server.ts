@@ -88,6 +88,25 @@ function buildRouter(): Router {
   return r;
 }
 
+/** The first request sent with one token and Idempotency-Key, and its outcome once known. */
+interface IdempotentEntry {
+  method: string;
+  path: string;
+  /** The request body as canonical JSON. */
+  body: string;
+  outcome: Promise<StoredReply>;
+}
+
+/** JSON with object keys sorted, so the same body sent with another key order or spacing is the same request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    return `{${Object.keys(obj).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson(obj[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? '';
+}
+
 interface StoredReply {
   status: number;
   headers: Record<string, string>;
@@ -118,7 +137,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const faultRng = new Rng(seed ^ 0x5eed);
   let faults: Required<FaultOptions> = normaliseFaults(opts.faults);
   const windows = new Map<string, { start: number; count: number }>();
-  const idempotent = new Map<string, Promise<StoredReply>>();
+  const idempotent = new Map<string, IdempotentEntry>();
   const log = opts.log;
 
   function record(req: http.IncomingMessage, url: URL, body: Buffer, status: number, started: number): void {
@@ -245,21 +264,30 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
     const key = req.headers['idempotency-key'];
     if (method !== 'POST' || typeof key !== 'string' || !key || !auth) return run();
-    // Same token and key: the first outcome is replayed, even while the first request still runs.
     const k = `${auth.token}\u0000${key}`;
-    const prior = idempotent.get(k);
-    if (prior) {
-      const stored = await prior;
-      if (stored.path !== path) return error(422, { detail: 'This Idempotency-Key was already used for a different request.' });
+    const bodyJson = canonicalJson(body);
+    // A key in use waits for its first request; only a kept outcome answers the retry.
+    for (let prior = idempotent.get(k); prior; prior = idempotent.get(k)) {
+      const stored = await prior.outcome;
+      if (idempotent.get(k) !== prior) continue;
+      if (prior.method !== method || prior.path !== path) return error(422, { detail: 'Idempotency-Key was already used for a different endpoint.' });
+      if (prior.body !== bodyJson) return error(422, { detail: 'Idempotency-Key was already used with a different request body.' });
       return { ...stored, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } };
     }
-    const p = run();
-    idempotent.set(k, p);
-    const stored = await p;
-    // A server error is not an outcome worth replaying: a retry should get a fresh attempt.
-    if (stored.status >= 500) idempotent.delete(k);
+    const entry: IdempotentEntry = {
+      method,
+      path,
+      body: bodyJson,
+      outcome: run().then((stored) => {
+        // Only a success is an outcome: after a 4xx the client corrects the body and retries with
+        // the same key, after a 5xx it deserves a fresh attempt.
+        if (stored.status >= 400 && idempotent.get(k) === entry) idempotent.delete(k);
+        return stored;
+      }),
+    };
+    idempotent.set(k, entry);
     if (idempotent.size > IDEMPOTENCY_LIMIT) idempotent.delete(idempotent.keys().next().value!);
-    return stored;
+    return entry.outcome;
   }
 
   function handleAdmin(req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: Buffer): void {

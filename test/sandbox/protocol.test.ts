@@ -91,14 +91,44 @@ describe('idempotency', () => {
     expect(other.body.id).not.toBe(a.body.id);
   });
 
-  it('replays errors too', async () => {
+  it('answers 422 when the key comes back with another body or path; the same body in another key order replays', async () => {
+    const c = client(sb);
+    const key = { 'Idempotency-Key': 'body-mismatch-1' };
+    const a = await c.post('/origins', { name: 'Keyed plot', country_code: 'CI' }, key);
+    expect(a.status).toBe(201);
+    const other = await c.post('/origins', { name: 'Another plot', country_code: 'CI' }, key);
+    expect(other.status).toBe(422);
+    expect(other.body).toEqual({ detail: 'Idempotency-Key was already used with a different request body.' });
+    const elsewhere = await c.post('/products', { name: 'Keyed plot', country_code: 'CI' }, key);
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body).toEqual({ detail: 'Idempotency-Key was already used for a different endpoint.' });
+    const same = await c.post('/origins', { country_code: 'CI', name: 'Keyed plot' }, key);
+    expect(same.status).toBe(201);
+    expect(same.headers.get('idempotent-replayed')).toBe('true');
+    expect(same.body).toEqual(a.body);
+    expect((await c.get('/origins?name__istartswith=Another%20plot')).body.count).toBe(0);
+  });
+
+  it('does not keep a 4xx under the key, so a corrected body can be retried with it', async () => {
     const c = client(sb);
     const key = { 'Idempotency-Key': 'err-key-1' };
     const a = await c.post('/origins', { country_code: 'CI' }, key);
-    const b = await c.post('/origins', { name: 'now valid', country_code: 'CI' }, key);
     expect(a.status).toBe(400);
-    expect(b.status).toBe(400);
-    expect(b.body).toEqual({ name: ['This field is required.'] });
+    expect(a.body).toEqual({ name: ['This field is required.'] });
+    const b = await c.post('/origins', { name: 'now valid', country_code: 'CI' }, key);
+    expect(b.status).toBe(201);
+    expect(b.headers.get('idempotent-replayed')).toBeNull();
+    const again = await c.post('/origins', { name: 'now valid', country_code: 'CI' }, key);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.id).toBe(b.body.id);
+  });
+
+  it('lets concurrent requests with one key create one object', async () => {
+    const c = client(sb);
+    const key = { 'Idempotency-Key': 'concurrent-1' };
+    const replies = await Promise.all([1, 2, 3].map(() => c.post('/origins', { name: 'Concurrent plot', country_code: 'GH' }, key)));
+    expect(new Set(replies.map((r) => r.body.id)).size).toBe(1);
+    expect((await c.get('/origins?name=Concurrent%20plot')).body.count).toBe(1);
   });
 });
 
