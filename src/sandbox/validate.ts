@@ -78,79 +78,76 @@ const isMessageList = (v: unknown): v is string[] => Array.isArray(v) && v.every
 
 /**
  * Adds one message under `key`. A message about the field itself (a list that is too long, a
- * missing object) wins over errors about its elements, as DRF checks the field before its
- * children and reports only one of the two.
+ * missing object) wins over errors about its parts, as DRF checks the field before its children
+ * and reports only one of the two.
  */
-function addMessage(node: ErrorNode | unknown[], key: string | number, message: string): void {
-  const container = node as Record<string | number, unknown>;
-  const existing = container[key];
+function addMessage(node: ErrorNode, key: string, message: string): void {
+  const existing = node[key];
   if (isMessageList(existing) && existing.length) {
     if (!existing.includes(message)) existing.push(message);
     return;
   }
-  container[key] = [message];
+  node[key] = [message];
 }
 
 /**
- * An element error of a list of nested objects (DRF `many=True` serializers) sits in a list with
- * {} for valid elements; an element error of a list of plain values (DRF `ListField`) sits in an
- * object keyed by the element index, e.g. {"tags": {"0": ["This field may not be blank."]}}.
+ * The errors of the parts of field `key`, created on first use as an object (fields of a nested
+ * object, or indexes of a list of plain values) or a list (elements of a list of nested objects).
+ * null when the field already holds messages of its own.
  */
-function elementsNode(container: ErrorNode | unknown[], key: string | number, ofObjects: boolean): ErrorNode | unknown[] | null {
-  const c = container as Record<string | number, unknown>;
-  const existing = c[key];
+function partsOf(node: ErrorNode, key: string, shape: 'object' | 'list'): ErrorNode | ErrorNode[] | null {
+  const existing = node[key];
   if (isMessageList(existing) && existing.length) return null;
-  if (Array.isArray(existing) && !isMessageList(existing)) return existing;
-  if (existing && typeof existing === 'object') return existing as ErrorNode;
-  const fresh = ofObjects ? [] : {};
-  c[key] = fresh;
+  if (existing && typeof existing === 'object') return existing as ErrorNode | ErrorNode[];
+  const fresh = shape === 'list' ? [] : {};
+  node[key] = fresh;
   return fresh;
 }
 
-/** The object that holds the errors of element `index`; arrays are padded with {} for valid elements. */
-function elementNode(elements: ErrorNode | unknown[], index: number): ErrorNode | null {
-  if (Array.isArray(elements)) {
-    for (let j = elements.length; j <= index; j++) elements.push({});
-    const el = elements[index];
-    return el && typeof el === 'object' && !Array.isArray(el) ? (el as ErrorNode) : null;
-  }
-  const key = String(index);
-  const el = elements[key];
-  if (el === undefined) return (elements[key] = {}) as ErrorNode;
-  return el && typeof el === 'object' && !Array.isArray(el) ? (el as ErrorNode) : null;
+/** The errors of one element of a list of nested objects; valid elements before it stay {}. */
+function elementOf(parts: ErrorNode | ErrorNode[], index: number): ErrorNode {
+  if (!Array.isArray(parts)) return (parts[String(index)] ??= {}) as ErrorNode;
+  for (let j = parts.length; j <= index; j++) parts.push({});
+  return parts[index]!;
 }
 
-/** Nests issues the way DRF nests serializer errors (see elementsNode for the two list styles). */
+const expectsObject = (iss: z.core.$ZodIssue) => iss.code === 'invalid_type' && (iss.expected === 'object' || iss.expected === 'record');
+
+/**
+ * Nests issues the way DRF nests serializer errors. A list of nested objects (DRF `many=True`)
+ * answers a list with {} for valid elements: {"items": [{}, {"volume": [...]}]}. A list of plain
+ * values (DRF `ListField`) answers an object keyed by index: {"tags": {"0": ["This field may not
+ * be blank."]}}. An element that should have been an object counts as a nested object.
+ */
 export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): Record<string, unknown> {
   const root: ErrorNode = {};
   for (const iss of issues) {
-    const path = iss.path.length ? iss.path : ['non_field_errors'];
-    let node: ErrorNode | unknown[] | null = root;
-    for (let i = 0; i < path.length && node; i++) {
-      const key = path[i] as string | number;
+    const path = iss.path.length ? iss.path.map((p) => (typeof p === 'number' ? p : String(p))) : ['non_field_errors'];
+    let node: ErrorNode | null = root;
+    let i = 0;
+    while (node && i < path.length - 1) {
+      const key = String(path[i]);
       const next = path[i + 1];
-      if (next === undefined) {
-        addMessage(node, key, iss.message);
-        break;
-      }
       if (typeof next !== 'number') {
-        node = elementsNode(node, key, false);
+        node = partsOf(node, key, 'object') as ErrorNode | null;
+        i += 1;
         continue;
       }
-      // An element that had to be an object is a nested serializer even when its own value is wrong.
-      const elementIsObject = i + 2 < path.length || (iss.code === 'invalid_type' && (iss.expected === 'object' || iss.expected === 'record'));
-      const elements = elementsNode(node, key, elementIsObject);
-      if (!elements) break;
-      if (i + 2 === path.length) {
-        if (Array.isArray(elements)) {
-          const el = elementNode(elements, next);
-          if (el) addMessage(el, 'non_field_errors', iss.message);
-        } else addMessage(elements, String(next), iss.message);
+      const elementIsLast = i + 2 === path.length;
+      if (elementIsLast && !expectsObject(iss)) {
+        const indexes = partsOf(node, key, 'object');
+        if (indexes && !Array.isArray(indexes)) addMessage(indexes, String(next), iss.message);
+        node = null;
         break;
       }
-      node = elementNode(elements, next);
-      i++;
+      const elements = partsOf(node, key, 'list');
+      node = elements && elementOf(elements, next);
+      i += 2;
     }
+    if (!node) continue;
+    // A path that ends on a list index is a message about that element as a whole.
+    const last = i < path.length ? String(path[i]) : 'non_field_errors';
+    addMessage(node, last, iss.message);
   }
   return root;
 }
