@@ -9,6 +9,7 @@
 // - Inviting an OWNER is a 400 on auth_group; a MEMBER inviting an ADMIN is a 403 (in bulk
 //   create both are per-index rejections). Inviting someone who already is a member: 400 on email.
 // - Revoking and renewing need the delete_userinvitation permission (OWNER, ADMIN).
+// - Bulk revoke and bulk renew take 1..100 operations per request, as bulk create does.
 // - Bulk results use status "created" | "rejected" (bulk create) and "accepted" | "rejected"
 //   (bulk revoke and renew). A bulk renew operation over 100 matches is "rejected" in its
 //   result, with the limit in its error, and renews nothing; the other operations still run
