@@ -1,6 +1,6 @@
 // The sandbox: a local emulator of the Supply Chain Transparency service on node:http.
 // This file owns everything between the socket and a route handler: request logging, fault
-// injection, rate limiting, authentication, idempotent replay, the admin surface and the signed
+// injection, authentication, rate limiting, idempotent replay, the admin surface and the signed
 // file URLs. Resources live in routes/*, the list engine in filters.ts, demo data in data.ts.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -88,6 +88,25 @@ function buildRouter(): Router {
   return r;
 }
 
+/** The first request sent with one token and Idempotency-Key, and its outcome once known. */
+interface IdempotentEntry {
+  method: string;
+  path: string;
+  /** The request body as canonical JSON. */
+  body: string;
+  outcome: Promise<StoredReply>;
+}
+
+/** JSON with object keys sorted, so the same body sent with another key order or spacing is the same request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    return `{${Object.keys(obj).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson(obj[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? '';
+}
+
 interface StoredReply {
   status: number;
   headers: Record<string, string>;
@@ -118,7 +137,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const faultRng = new Rng(seed ^ 0x5eed);
   let faults: Required<FaultOptions> = normaliseFaults(opts.faults);
   const windows = new Map<string, { start: number; count: number }>();
-  const idempotent = new Map<string, Promise<StoredReply>>();
+  const idempotent = new Map<string, IdempotentEntry>();
   const log = opts.log;
 
   function record(req: http.IncomingMessage, url: URL, body: Buffer, status: number, started: number): void {
@@ -143,7 +162,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const json = (body: unknown) => Buffer.from(JSON.stringify(body));
   const JSON_TYPE = { 'Content-Type': 'application/json' };
 
-  /** Fixed window per token; every /api response carries the headers, 429s included. */
+  /** Fixed window per token; every authenticated /api response carries the headers, 429s included. */
   function consumeRate(key: string): { headers: Record<string, string>; exceeded: boolean } {
     const now = Date.now();
     let w = windows.get(key);
@@ -159,18 +178,22 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     };
   }
 
-  function authenticate(header: string | undefined): Auth | null {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-    if (!m) return null;
-    const userId = store.tokens.get(m[1]!);
+  /** Who the request speaks for, or the 401 detail DRF's token authentication would give. */
+  function authenticate(header: string | undefined): { auth: Auth } | { auth: null; detail: string } {
+    const [scheme, ...credentials] = (header ?? '').trim().split(/\s+/);
+    // Another scheme is not ours to judge, so it counts as no credentials at all.
+    if (scheme?.toLowerCase() !== 'bearer') return { auth: null, detail: 'Authentication credentials were not provided.' };
+    if (credentials.length === 0) return { auth: null, detail: 'Invalid token header. No credentials provided.' };
+    if (credentials.length > 1) return { auth: null, detail: 'Invalid token header. Token string should not contain spaces.' };
+    const token = credentials[0]!;
+    const userId = store.tokens.get(token);
     const user = userId !== undefined ? store.users.get(userId) : undefined;
-    if (!user) return null;
-    const membership = store.membershipOf(user.id, user.active_company_id) ?? [...store.memberships.values()].find((x) => x.user_id === user.id);
-    if (!membership) return null;
-    return { token: m[1]!, user, membership, company: store.companies.get(membership.company_id)! };
+    const membership = user && (store.membershipOf(user.id, user.active_company_id) ?? [...store.memberships.values()].find((x) => x.user_id === user.id));
+    if (!user || !membership) return { auth: null, detail: 'Invalid token.' };
+    return { auth: { token, user, membership, company: store.companies.get(membership.company_id)! } };
   }
 
-  /** Fault injection first, then the rate limit, then the route. Returns the status logged. */
+  /** Fault injection, authentication, the rate limit of authenticated requests, then the route. Returns the status logged. */
   async function handleApi(req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: Buffer): Promise<number> {
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
     const drop = faults.dropFirst > 0 || (faults.dropRate > 0 && faultRng.next() < faults.dropRate);
@@ -186,37 +209,52 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     };
     if (drop && !faults.dropAfterProcessing) return deliver(0, {}, Buffer.alloc(0));
 
-    const bearer = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? '')?.[1];
-    const rate = consumeRate(bearer ?? `anonymous:${req.socket.remoteAddress}`);
+    // Only requests with a valid token spend the budget, so nobody can use up another's.
+    const authn = authenticate(req.headers.authorization);
+    const rate = authn.auth ? consumeRate(authn.auth.token) : null;
+    const rateHeaders = rate?.headers ?? {};
     const throttled = (reset: number) =>
       deliver(
         429,
-        { ...JSON_TYPE, ...rate.headers, 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(reset), 'Retry-After': String(Math.max(0, reset - Math.floor(Date.now() / 1000))) },
+        {
+          ...JSON_TYPE,
+          'X-RateLimit-Limit': String(rateLimit),
+          'X-RateLimit-Remaining': '0',
+          'X-RateLimit-Reset': String(reset),
+          'Retry-After': String(Math.max(0, reset - Math.floor(Date.now() / 1000))),
+        },
         json({ detail: 'Request was throttled.' }),
       );
-    if (rate.exceeded) return throttled(Number(rate.headers['X-RateLimit-Reset']));
+    if (rate?.exceeded) return throttled(Number(rate.headers['X-RateLimit-Reset']));
     if (faults.rateLimitBurst > 0) {
       faults.rateLimitBurst--;
       return throttled(Math.ceil(Date.now() / 1000) + faults.rateLimitResetSeconds);
     }
     if (faults.failFirst > 0 || (faults.failureRate > 0 && faultRng.next() < faults.failureRate)) {
       if (faults.failFirst > 0) faults.failFirst--;
-      return deliver(503, { ...JSON_TYPE, ...rate.headers }, json({ detail: 'Service temporarily unavailable, try again later.' }));
+      return deliver(503, { ...JSON_TYPE, ...rateHeaders }, json({ detail: 'Service temporarily unavailable, try again later.' }));
     }
 
     const method = req.method ?? 'GET';
     const path = url.pathname.replace(/^\/api/, '').replace(/\/+$/, '') || '/';
-    const reply = await dispatch(method, path, url, req, raw);
-    return deliver(reply.status, { ...reply.headers, ...rate.headers }, reply.payload);
+    const reply = await dispatch(method, path, url, req, raw, authn);
+    return deliver(reply.status, { ...reply.headers, ...rateHeaders }, reply.payload);
   }
 
-  async function dispatch(method: string, path: string, url: URL, req: http.IncomingMessage, raw: Buffer): Promise<StoredReply> {
+  async function dispatch(
+    method: string,
+    path: string,
+    url: URL,
+    req: http.IncomingMessage,
+    raw: Buffer,
+    authn: ReturnType<typeof authenticate>,
+  ): Promise<StoredReply> {
     const error = (status: number, body: unknown, headers: Record<string, string> = {}): StoredReply => ({ status, headers: { ...JSON_TYPE, ...headers }, payload: json(body), path });
     const match = router.match(method, path);
     if (!match) return error(404, { detail: 'Not found.' });
     if ('allowed' in match) return error(405, { detail: `Method "${method}" not allowed.` }, { Allow: match.allowed.join(', ') });
-    const auth = authenticate(req.headers.authorization);
-    if (match.auth && !auth) return error(401, { detail: 'Authentication credentials were not provided.' }, { 'WWW-Authenticate': 'Bearer realm="api"' });
+    const auth = authn.auth;
+    if (match.auth && !authn.auth) return error(401, { detail: authn.detail }, { 'WWW-Authenticate': 'Bearer realm="api"' });
 
     let body: unknown;
     if (raw.length && method !== 'GET' && method !== 'DELETE') {
@@ -245,21 +283,30 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
     const key = req.headers['idempotency-key'];
     if (method !== 'POST' || typeof key !== 'string' || !key || !auth) return run();
-    // Same token and key: the first outcome is replayed, even while the first request still runs.
     const k = `${auth.token}\u0000${key}`;
-    const prior = idempotent.get(k);
-    if (prior) {
-      const stored = await prior;
-      if (stored.path !== path) return error(422, { detail: 'This Idempotency-Key was already used for a different request.' });
+    const bodyJson = canonicalJson(body);
+    // A key in use waits for its first request; only a kept outcome answers the retry.
+    for (let prior = idempotent.get(k); prior; prior = idempotent.get(k)) {
+      const stored = await prior.outcome;
+      if (idempotent.get(k) !== prior) continue;
+      if (prior.method !== method || prior.path !== path) return error(422, { detail: 'Idempotency-Key was already used for a different endpoint.' });
+      if (prior.body !== bodyJson) return error(422, { detail: 'Idempotency-Key was already used with a different request body.' });
       return { ...stored, headers: { ...stored.headers, 'Idempotent-Replayed': 'true' } };
     }
-    const p = run();
-    idempotent.set(k, p);
-    const stored = await p;
-    // A server error is not an outcome worth replaying: a retry should get a fresh attempt.
-    if (stored.status >= 500) idempotent.delete(k);
+    const entry: IdempotentEntry = {
+      method,
+      path,
+      body: bodyJson,
+      outcome: run().then((stored) => {
+        // Only a success is an outcome: after a 4xx the client corrects the body and retries with
+        // the same key, after a 5xx it deserves a fresh attempt.
+        if (stored.status >= 400 && idempotent.get(k) === entry) idempotent.delete(k);
+        return stored;
+      }),
+    };
+    idempotent.set(k, entry);
     if (idempotent.size > IDEMPOTENCY_LIMIT) idempotent.delete(idempotent.keys().next().value!);
-    return stored;
+    return entry.outcome;
   }
 
   function handleAdmin(req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: Buffer): void {

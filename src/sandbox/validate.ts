@@ -72,33 +72,82 @@ function drfMessage(iss: Issue): string {
   }
 }
 
+type ErrorNode = Record<string, unknown>;
+
+const isMessageList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
 /**
- * Nests issues the way DRF nests serializer errors: objects keyed by field, lists of nested
- * serializers as arrays with {} for valid elements.
+ * Adds one message under `key`. A message about the field itself (a list that is too long, a
+ * missing object) wins over errors about its parts, as DRF checks the field before its children
+ * and reports only one of the two.
+ */
+function addMessage(node: ErrorNode, key: string, message: string): void {
+  const existing = node[key];
+  if (isMessageList(existing) && existing.length) {
+    if (!existing.includes(message)) existing.push(message);
+    return;
+  }
+  node[key] = [message];
+}
+
+/**
+ * The errors of the parts of field `key`, created on first use as an object (fields of a nested
+ * object, or indexes of a list of plain values) or a list (elements of a list of nested objects).
+ * null when the field already holds messages of its own.
+ */
+function partsOf(node: ErrorNode, key: string, shape: 'object' | 'list'): ErrorNode | ErrorNode[] | null {
+  const existing = node[key];
+  if (isMessageList(existing) && existing.length) return null;
+  if (existing && typeof existing === 'object') return existing as ErrorNode | ErrorNode[];
+  const fresh = shape === 'list' ? [] : {};
+  node[key] = fresh;
+  return fresh;
+}
+
+/** The errors of one element of a list of nested objects; valid elements before it stay {}. */
+function elementOf(parts: ErrorNode | ErrorNode[], index: number): ErrorNode {
+  if (!Array.isArray(parts)) return (parts[String(index)] ??= {}) as ErrorNode;
+  for (let j = parts.length; j <= index; j++) parts.push({});
+  return parts[index]!;
+}
+
+const expectsObject = (iss: z.core.$ZodIssue) => iss.code === 'invalid_type' && (iss.expected === 'object' || iss.expected === 'record');
+
+/**
+ * Nests issues the way DRF nests serializer errors. A list of nested objects (DRF `many=True`)
+ * answers a list with {} for valid elements: {"items": [{}, {"volume": [...]}]}. A list of plain
+ * values (DRF `ListField`) answers an object keyed by index: {"tags": {"0": ["This field may not
+ * be blank."]}}. An element that should have been an object counts as a nested object.
  */
 export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): Record<string, unknown> {
-  const root: Record<string, unknown> = {};
+  const root: ErrorNode = {};
   for (const iss of issues) {
-    const path = iss.path.length ? iss.path : ['non_field_errors'];
-    let node: Record<string | number, unknown> | unknown[] = root;
-    for (let i = 0; i < path.length; i++) {
-      const key = path[i] as string | number;
-      const isLast = i === path.length - 1;
-      const container = node as Record<string | number, unknown>;
-      if (isLast) {
-        const list = (container[key] as string[] | undefined) ?? [];
-        if (Array.isArray(list) && !list.includes(iss.message)) list.push(iss.message);
-        container[key] = list;
+    const path = iss.path.length ? iss.path.map((p) => (typeof p === 'number' ? p : String(p))) : ['non_field_errors'];
+    let node: ErrorNode | null = root;
+    let i = 0;
+    while (node && i < path.length - 1) {
+      const key = String(path[i]);
+      const next = path[i + 1];
+      if (typeof next !== 'number') {
+        node = partsOf(node, key, 'object') as ErrorNode | null;
+        i += 1;
+        continue;
+      }
+      const elementIsLast = i + 2 === path.length;
+      if (elementIsLast && !expectsObject(iss)) {
+        const indexes = partsOf(node, key, 'object');
+        if (indexes && !Array.isArray(indexes)) addMessage(indexes, String(next), iss.message);
+        node = null;
         break;
       }
-      const nextIsIndex = typeof path[i + 1] === 'number';
-      if (container[key] === undefined || typeof container[key] !== 'object') container[key] = nextIsIndex ? [] : {};
-      node = container[key] as Record<string, unknown>;
-      if (Array.isArray(node) && nextIsIndex) {
-        const idx = path[i + 1] as number;
-        for (let j = node.length; j <= idx; j++) node.push({});
-      }
+      const elements = partsOf(node, key, 'list');
+      node = elements && elementOf(elements, next);
+      i += 2;
     }
+    if (!node) continue;
+    // A path that ends on a list index is a message about that element as a whole.
+    const last = i < path.length ? String(path[i]) : 'non_field_errors';
+    addMessage(node, last, iss.message);
   }
   return root;
 }
@@ -123,8 +172,13 @@ export function parseBody<S extends z.ZodType>(ctx: Ctx, schema: S): z.output<S>
 const numericString = (v: unknown) => (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v);
 const boolString = (v: unknown) => (v === 'true' || v === 'True' || v === 1 || v === '1' ? true : v === 'false' || v === 'False' || v === 0 || v === '0' ? false : v);
 
-export const id = () => z.preprocess(numericString, z.number().int().min(0).max(MAX_INT));
-export const int = (min = -MAX_INT - 1, max = MAX_INT) => z.preprocess(numericString, z.number().int().min(min).max(max));
+// zod reports a string given to an integer schema as "expected number"; DRF names the integer.
+const integerTypeMessage = (iss: Issue) =>
+  iss.input === undefined ? 'This field is required.' : iss.input === null ? 'This field may not be null.' : 'A valid integer is required.';
+const integer = () => z.number({ error: integerTypeMessage }).int();
+
+export const id = () => z.preprocess(numericString, integer().min(0).max(MAX_INT));
+export const int = (min = -MAX_INT - 1, max = MAX_INT) => z.preprocess(numericString, integer().min(min).max(max));
 export const num = (min = -Infinity, max = Infinity) => z.preprocess(numericString, z.number().min(min).max(max));
 export const bool = () => z.preprocess(boolString, z.boolean());
 export const str = (max = 255, min = 1) => z.string().trim().min(min).max(max);

@@ -206,20 +206,29 @@ describe('invitations', () => {
     expect((await member.post(`${base}/bulk-revoke`, { operations: [{ invitation_filters: {} }] })).status).toBe(403);
   });
 
-  it('rejects a bulk renew operation matching more than 100, renewing nothing', async () => {
+  it('rejects only the bulk renew operation matching more than 100; the others run', async () => {
     const ops = Array.from({ length: 100 }, (_, i) => ({ email: `mass${i}@example.net`, auth_group: 3 }));
     await owner.post(`${base}/bulk-create`, { operations: ops });
     await owner.post(`${base}/bulk-create`, { operations: ops.map((o) => ({ ...o, email: o.email.replace('mass', 'more') })) });
-    const before = (await owner.get(`${base}?status=pending&limit=1`)).body.count;
-    const r = await owner.post(`${base}/bulk-renew`, { operations: [{ invitation_filters: { email__icontains: 'more1' } }, { invitation_filters: { email__icontains: '@example.net' } }] });
-    expect(r.status).toBe(400);
-    expect(r.body.operations[0]).toEqual({});
-    expect(r.body.operations[1].invitation_filters[0]).toMatch(/200/);
-    expect((await owner.get(`${base}?status=pending&limit=1`)).body.count).toBe(before);
-    const ok = await owner.post(`${base}/bulk-renew`, { operations: [{ invitation_filters: { email__icontains: 'more1' } }, { invitation_filters: { email__icontains: 'more1' } }] });
+    const netPending = async () => (await owner.get(`${base}?status=pending&email__icontains=@example.net&limit=1`)).body.count;
+    expect(await netPending()).toBe(200);
+    const r = await owner.post(`${base}/bulk-renew`, { operations: [{ invitation_filters: { email__icontains: '@example.net' } }, { invitation_filters: { email__icontains: 'more1' } }] });
+    expect(r.status).toBe(200);
+    expect(r.body.results[0]).toEqual({
+      index: 0,
+      status: 'rejected',
+      error: { invitation_filters: ['These filters match 200 pending invitations; one bulk renew operation may match at most 100. Narrow the filters.'] },
+      renewed_count: 0,
+      invitations: [],
+    });
+    expect(r.body.results[1]).toMatchObject({ index: 1, status: 'accepted', renewed_count: 11 });
+    expect(r.body.results[1].invitations).toHaveLength(11);
+    // The rejected operation renewed nothing: only the 11 of the second were replaced.
+    expect(await netPending()).toBe(200);
+    expect((await all(owner, `${base}?status=revoked&email__icontains=@example.net`)).length).toBe(11);
+    const ok = await owner.post(`${base}/bulk-renew`, { operations: [{ invitation_filters: { email__icontains: 'mass1' } }, { invitation_filters: { email__icontains: 'mass1' } }] });
     expect(ok.status).toBe(200);
     expect(ok.body.results[0]).toMatchObject({ status: 'accepted', renewed_count: 11 });
-    expect(ok.body.results[0].invitations).toHaveLength(11);
     // The second operation does not renew what the first one just issued.
     expect(ok.body.results[1].renewed_count).toBe(0);
     const expired = (await all(owner, `${base}?status=expired`))[0];

@@ -193,6 +193,27 @@ describe('order bodies', () => {
     expect(foreign.body.items[1].trace.traced_origins[0]).toMatch(/Invalid pk "40"/);
   });
 
+  it('reports element errors with their messages: ListField style for values, list style for nested objects', async () => {
+    const tags = await cacao.post('/orders/batch', { company_id: 1, type: 'produced_batch', external_id: 'B-TAGS', order_created_at: '2026-01-02', tags: ['', 'x'] });
+    expect(tags.status).toBe(400);
+    expect(tags.body).toEqual({ tags: { '0': ['This field may not be blank.'] } });
+    const items = await cacao.post('/orders/purchase', {
+      ...body,
+      external_id: 'PO-TEST-ELEMENTS',
+      dds_identifiers: ['ok', ''],
+      items: [5, { buyer_product: 1, volume: 'lots' }, { buyer_product: 1, trace: { traced_orders: [1, 'x'] } }],
+    });
+    expect(items.status).toBe(400);
+    expect(items.body).toEqual({
+      dds_identifiers: { '1': ['This field may not be blank.'] },
+      items: [
+        { non_field_errors: ['Invalid data. Expected a dictionary.'] },
+        { volume: ['A valid number is required.'] },
+        { trace: { traced_orders: { '1': ['A valid integer is required.'] } } },
+      ],
+    });
+  });
+
   it('patches partially, replacing the item list', async () => {
     const o = (await cacao.post('/orders/purchase', { ...body, external_id: 'PO-TEST-PATCH' })).body;
     const [first] = o.items;

@@ -7,21 +7,27 @@ import { client, OWNER, TRADER } from './helpers.js';
 let sb: Sandbox;
 const lines: string[] = [];
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, rateLimit: 50, rateLimitWindowSeconds: 60, log: (l) => lines.push(l) });
+  sb = await startSandbox({ port: 0, rateLimit: 80, rateLimitWindowSeconds: 60, log: (l) => lines.push(l) });
 });
 afterAll(async () => {
   await sb.close();
 });
 
 describe('authentication', () => {
-  it('answers 401 without a token and with an unknown one', async () => {
-    for (const token of [null, 'sct_not_a_token']) {
-      const r = await client(sb, token).get('/accounts/me');
-      expect(r.status).toBe(401);
-      expect(r.body).toEqual({ detail: 'Authentication credentials were not provided.' });
-    }
-    const r = await fetch(`${sb.url}/accounts/me`, { headers: { Authorization: `Token ${OWNER}` } });
-    expect(r.status).toBe(401);
+  it('answers 401 telling a missing token from an invalid one, in DRF wording', async () => {
+    const missing = await client(sb, null).get('/accounts/me');
+    expect(missing.status).toBe(401);
+    expect(missing.body).toEqual({ detail: 'Authentication credentials were not provided.' });
+    const invalid = await client(sb, 'sct_not_a_token').get('/accounts/me');
+    expect(invalid.status).toBe(401);
+    expect(invalid.body).toEqual({ detail: 'Invalid token.' });
+    expect(invalid.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    const detail = async (authorization: string) =>
+      ((await (await fetch(`${sb.url}/accounts/me`, { headers: { Authorization: authorization } })).json()) as any).detail;
+    expect(await detail(`Token ${OWNER}`)).toBe('Authentication credentials were not provided.');
+    expect(await detail('Bearer')).toBe('Invalid token header. No credentials provided.');
+    expect(await detail(`Bearer ${OWNER} extra`)).toBe('Invalid token header. Token string should not contain spaces.');
+    expect((await fetch(`${sb.url}/accounts/me`, { headers: { Authorization: `bearer ${OWNER}` } })).status).toBe(200);
   });
 
   it('returns the profile of the token owner', async () => {
@@ -57,7 +63,7 @@ describe('rate limit', () => {
   it('sends the headers on every /api response and 429 past the limit', async () => {
     const c = client(sb, 'sct_demo_member_trader');
     const first = await c.get('/accounts/me');
-    expect(first.headers.get('x-ratelimit-limit')).toBe('50');
+    expect(first.headers.get('x-ratelimit-limit')).toBe('80');
     const remaining = Number(first.headers.get('x-ratelimit-remaining'));
     const reset = Number(first.headers.get('x-ratelimit-reset'));
     expect(reset).toBeGreaterThan(Date.now() / 1000);
@@ -69,8 +75,26 @@ describe('rate limit', () => {
     expect(over.headers.get('x-ratelimit-remaining')).toBe('0');
     // Budgets are per token.
     expect((await client(sb, TRADER).get('/accounts/me')).status).toBe(200);
-    // 401s carry the headers too.
-    expect((await client(sb, null).get('/accounts/me')).headers.get('x-ratelimit-limit')).toBe('50');
+  });
+
+  it('counts only requests whose token is valid, after the token is checked', async () => {
+    const c = client(sb, 'sct_demo_member_timber');
+    const first = await c.get('/accounts/me');
+    const remaining = Number(first.headers.get('x-ratelimit-remaining'));
+    // More requests than the budget, without a token or with a wrong one: none is counted.
+    for (const token of [null, 'sct_not_a_token'])
+      for (let i = 0; i < 100; i++) {
+        const r = await client(sb, token).get('/accounts/me');
+        expect(r.status).toBe(401);
+        expect(r.headers.get('x-ratelimit-limit')).toBeNull();
+      }
+    const anonymous = await client(sb, null).get('/accounts/user-invitations/public/00000000-0000-4000-8000-000000000000');
+    expect(anonymous.status).toBe(404);
+    expect(anonymous.headers.get('x-ratelimit-remaining')).toBeNull();
+    const next = await c.get('/accounts/me');
+    expect(next.status).toBe(200);
+    expect(next.headers.get('x-ratelimit-limit')).toBe('80');
+    expect(Number(next.headers.get('x-ratelimit-remaining'))).toBe(remaining - 1);
   });
 });
 
@@ -91,14 +115,44 @@ describe('idempotency', () => {
     expect(other.body.id).not.toBe(a.body.id);
   });
 
-  it('replays errors too', async () => {
+  it('answers 422 when the key comes back with another body or path; the same body in another key order replays', async () => {
+    const c = client(sb);
+    const key = { 'Idempotency-Key': 'body-mismatch-1' };
+    const a = await c.post('/origins', { name: 'Keyed plot', country_code: 'CI' }, key);
+    expect(a.status).toBe(201);
+    const other = await c.post('/origins', { name: 'Another plot', country_code: 'CI' }, key);
+    expect(other.status).toBe(422);
+    expect(other.body).toEqual({ detail: 'Idempotency-Key was already used with a different request body.' });
+    const elsewhere = await c.post('/products', { name: 'Keyed plot', country_code: 'CI' }, key);
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body).toEqual({ detail: 'Idempotency-Key was already used for a different endpoint.' });
+    const same = await c.post('/origins', { country_code: 'CI', name: 'Keyed plot' }, key);
+    expect(same.status).toBe(201);
+    expect(same.headers.get('idempotent-replayed')).toBe('true');
+    expect(same.body).toEqual(a.body);
+    expect((await c.get('/origins?name__istartswith=Another%20plot')).body.count).toBe(0);
+  });
+
+  it('does not keep a 4xx under the key, so a corrected body can be retried with it', async () => {
     const c = client(sb);
     const key = { 'Idempotency-Key': 'err-key-1' };
     const a = await c.post('/origins', { country_code: 'CI' }, key);
-    const b = await c.post('/origins', { name: 'now valid', country_code: 'CI' }, key);
     expect(a.status).toBe(400);
-    expect(b.status).toBe(400);
-    expect(b.body).toEqual({ name: ['This field is required.'] });
+    expect(a.body).toEqual({ name: ['This field is required.'] });
+    const b = await c.post('/origins', { name: 'now valid', country_code: 'CI' }, key);
+    expect(b.status).toBe(201);
+    expect(b.headers.get('idempotent-replayed')).toBeNull();
+    const again = await c.post('/origins', { name: 'now valid', country_code: 'CI' }, key);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.id).toBe(b.body.id);
+  });
+
+  it('lets concurrent requests with one key create one object', async () => {
+    const c = client(sb);
+    const key = { 'Idempotency-Key': 'concurrent-1' };
+    const replies = await Promise.all([1, 2, 3].map(() => c.post('/origins', { name: 'Concurrent plot', country_code: 'GH' }, key)));
+    expect(new Set(replies.map((r) => r.body.id)).size).toBe(1);
+    expect((await c.get('/origins?name=Concurrent%20plot')).body.count).toBe(1);
   });
 });
 

@@ -9,9 +9,11 @@
 // - Inviting an OWNER is a 400 on auth_group; a MEMBER inviting an ADMIN is a 403 (in bulk
 //   create both are per-index rejections). Inviting someone who already is a member: 400 on email.
 // - Revoking and renewing need the delete_userinvitation permission (OWNER, ADMIN).
+// - Bulk revoke and bulk renew take 1..100 operations per request, as bulk create does.
 // - Bulk results use status "created" | "rejected" (bulk create) and "accepted" | "rejected"
-//   (bulk revoke and renew). A bulk renew with an operation over 100 matches answers 400 with
-//   per-index errors under "operations" and renews nothing.
+//   (bulk revoke and renew). A bulk renew operation over 100 matches is "rejected" in its
+//   result, with the limit in its error, and renews nothing; the other operations still run
+//   and the request answers 200, as for every other per-operation rejection.
 // - An expired invitation can be renewed (it is still pending underneath) and does not block a
 //   new invitation to the same e-mail.
 // - The public view of a revoked invitation is 404 (its link stopped working); is_active tells
@@ -185,19 +187,23 @@ function renew(ctx: Ctx, old: Invitation): Invitation {
 function bulkRenew(ctx: Ctx) {
   requirePermission(ctx, 'delete_userinvitation');
   const b = parseBody(ctx, operations(filterOperation));
-  // Every operation is matched before anything changes: one over the limit rejects the request.
-  const matches = b.operations.map((op) => matchOperation(ctx, op.invitation_filters, new Set()));
-  const tooMany = matches.map((m) => (Array.isArray(m) && m.length > BULK_LIMIT ? m.length : 0));
-  if (tooMany.some(Boolean))
-    throw badRequest({
-      operations: tooMany.map((n) =>
-        n ? { invitation_filters: [`These filters match ${n} invitations; one operation renews at most ${BULK_LIMIT}. Narrow the filters.`] } : {},
-      ),
-    });
+  // Operations run in order; one never renews what an earlier one of the same request issued.
   const issued = new Set<string>();
   const results = b.operations.map((op, index) => {
     const matched = matchOperation(ctx, op.invitation_filters, issued);
     if (!Array.isArray(matched)) return { index, status: 'rejected', error: matched, renewed_count: 0, invitations: [] };
+    if (matched.length > BULK_LIMIT)
+      return {
+        index,
+        status: 'rejected',
+        error: {
+          invitation_filters: [
+            `These filters match ${matched.length} pending invitations; one bulk renew operation may match at most ${BULK_LIMIT}. Narrow the filters.`,
+          ],
+        },
+        renewed_count: 0,
+        invitations: [],
+      };
     const fresh = matched.map((i) => renew(ctx, i));
     for (const f of fresh) issued.add(f.id);
     return { index, status: 'accepted', renewed_count: fresh.length, invitations: fresh.map((f) => invitationObject(ctx, f)) };
