@@ -34,7 +34,8 @@ export function statusText(status: number): string {
 
 /**
  * Flattens DRF's nested error shapes: `{"items": [{}, {"volume": ["…"]}]}` becomes
- * `{"items[1].volume": ["…"]}`; a bare list or string becomes `non_field_errors`.
+ * `{"items[1].volume": ["…"]}`, `{"tags": {"0": ["…"]}}` becomes `{"tags[0]": ["…"]}`; a bare
+ * list or string becomes `non_field_errors`.
  */
 export function flattenFieldErrors(body: unknown, prefix = ''): FieldErrors {
   const out: FieldErrors = {};
@@ -50,7 +51,8 @@ export function flattenFieldErrors(body: unknown, prefix = ''): FieldErrors {
       if (value.every((v) => typeof v === 'string')) value.forEach((v) => add(key, v as string));
       else value.forEach((v, i) => walk(v, `${key}[${i}]`));
     } else if (typeof value === 'object') {
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) walk(v, key ? `${key}.${k}` : k);
+      // DRF keys a list's element errors by index ({"tags": {"0": [...]}}): shown as tags[0].
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) walk(v, key ? (/^\d+$/.test(k) ? `${key}[${k}]` : `${key}.${k}`) : k);
     }
   };
   walk(body, prefix);
