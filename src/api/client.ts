@@ -183,6 +183,11 @@ export class ApiClient {
   /** A JSON request; resolves with the parsed body (null for 204). */
   async request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>> {
     const res = await this.send(options);
+    if (res.deletedEarlier) {
+      await res.body.dump();
+      // Answered as the lost first attempt would have been.
+      return { status: 204, headers: res.headers, data: null as T };
+    }
     const text = await res.body.text();
     let data: unknown = null;
     if (text) {
@@ -251,7 +256,7 @@ export class ApiClient {
   }
 
   /** Sends one logical request: retries, rate-limit waits and redirects included. */
-  private async send(options: RequestOptions): Promise<StreamResponse> {
+  private async send(options: RequestOptions): Promise<StreamResponse & { deletedEarlier?: boolean }> {
     const method = options.method ?? 'GET';
     let url = this.resolve(options.path, options.query);
     const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? randomUUID()) : undefined;
@@ -297,6 +302,12 @@ export class ApiClient {
         await res.body.dump();
         await this.backoff(attempt++, `${status} ${statusText(status)}`, retryAfterMs(res.headers, this.now()));
         continue;
+      }
+      if (status === 404 && method === 'DELETE' && attempt > 0) {
+        // An earlier attempt reached the server and deleted the resource, and only its answer
+        // was lost: the resource is gone, which is what was asked.
+        this.trace?.('* 404 on a retried DELETE: an earlier attempt already deleted it');
+        return { status, headers: res.headers, body: res.body, deletedEarlier: true };
       }
       if (status >= 400) {
         const text = await res.body.text().catch(() => '');

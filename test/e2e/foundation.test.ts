@@ -223,6 +223,20 @@ describe('HTTP behaviour against real sockets', () => {
     expect(JSON.parse(list.stdout).count).toBe(1);
   });
 
+  it('a DELETE whose answer was lost is retried, and the 404 of the retry counts as done', async () => {
+    const created = await t.sct(['api', '-X', 'POST', '/origins', '-f', 'name=Short-lived plot', '-f', 'country_code=GH']);
+    const id = JSON.parse(created.stdout).id;
+    t.sb.requests.length = 0;
+    t.sb.setFaults({ dropFirst: 1, dropAfterProcessing: true });
+    const r = await t.sct(['api', '-X', 'DELETE', `/origins/${id}`]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.sb.requests.map((q) => [q.method, q.status])).toEqual([
+      ['DELETE', 0],
+      ['DELETE', 404],
+    ]);
+    expect((await t.sct(['api', `/origins/${id}`])).exitCode).toBe(1);
+  });
+
   it('waits out a 429 and retries', async () => {
     t.sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 1 });
     const r = await t.sct(['whoami', '-o', 'json']);

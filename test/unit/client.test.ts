@@ -90,6 +90,23 @@ describe('ApiClient', () => {
     expect(ctx.sleeps).toHaveLength(3);
   });
 
+  it('takes a 404 on a retried DELETE as success: the lost first attempt deleted it', async () => {
+    ctx.pool.intercept({ path: '/api/products/7', method: 'DELETE' }).replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    ctx.pool.intercept({ path: '/api/products/7', method: 'DELETE' }).reply(404, { detail: 'Not found.' });
+    const res = await ctx.client.request({ method: 'DELETE', path: '/products/7' });
+    expect(res).toMatchObject({ status: 204, data: null });
+    expect(ctx.sleeps).toHaveLength(1);
+    expect(ctx.trace.join('\n')).toContain('404 on a retried DELETE');
+  });
+
+  it('still fails a DELETE that answers 404 the first time, and a retried GET that 404s', async () => {
+    ctx.pool.intercept({ path: '/api/products/8', method: 'DELETE' }).reply(404, { detail: 'Not found.' });
+    expect((await failure(ctx.client.delete('/products/8'))).status).toBe(404);
+    ctx.pool.intercept({ path: '/api/products/8', method: 'GET' }).reply(503, {});
+    ctx.pool.intercept({ path: '/api/products/8', method: 'GET' }).reply(404, { detail: 'Not found.' });
+    expect((await failure(ctx.client.get('/products/8'))).status).toBe(404);
+  });
+
   it('reuses one Idempotency-Key across the retries of a POST', async () => {
     const keys: string[] = [];
     const capture = (status: number) => (opts: { headers?: unknown }) => {
