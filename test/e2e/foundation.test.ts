@@ -314,6 +314,41 @@ describe('lists and pagination', () => {
   });
 });
 
+describe('strings from the API', () => {
+  const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+  const hostileName = 'Plot \u009b2J\u0085\u001b]0;pwned\u0007\u202Etxt.exe';
+
+  async function hostileOrigin(): Promise<number> {
+    const body = t.writeFile('origin.json', JSON.stringify({ name: hostileName, country_code: 'GH' }));
+    const r = await t.sct(['api', '-X', 'POST', '/origins', '--input', body]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    return JSON.parse(r.stdout).id;
+  }
+
+  it('on a terminal, -o json, ndjson and sct api strip control characters, escapes and bidi controls', async () => {
+    const id = await hostileOrigin();
+    for (const args of [
+      ['origins', 'get', String(id), '-o', 'json'],
+      ['origins', 'list', '--search', 'Plot', '--all', '-o', 'json'],
+      ['origins', 'list', '--search', 'Plot', '--all', '-o', 'ndjson'],
+      ['api', `/origins/${id}`],
+    ]) {
+      const r = await t.sctIn(args, { tty: true });
+      expect(r.exitCode, args.join(' ')).toBe(0);
+      expect(r.stdout, args.join(' ')).not.toMatch(CONTROL);
+      const data = args.includes('ndjson') ? r.stdout.trim().split('\n').map((l) => JSON.parse(l)) : JSON.parse(r.stdout);
+      const found = Array.isArray(data) ? data.find((o: { id: number }) => o.id === id) : data;
+      expect(found?.name, args.join(' ')).toBe('Plot txt.exe');
+    }
+  });
+
+  it('into a pipe, -o json keeps the data as returned', async () => {
+    const id = await hostileOrigin();
+    const r = await t.sct(['origins', 'get', String(id), '-o', 'json']);
+    expect(JSON.parse(r.stdout).name).toBe(hostileName);
+  });
+});
+
 describe('sct api', () => {
   it('GET with fields as query parameters, POST with fields as a JSON body', async () => {
     const r = await t.sct(['api', '/accounts/me']);
