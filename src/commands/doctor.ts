@@ -9,6 +9,7 @@ import { SctError } from '../errors.js';
 import { displayName } from '../api/schemas/accounts.js';
 import { parseMe } from './whoami.js';
 import { maskToken } from '../config/settings.js';
+import { stripControl } from '../output/sanitize.js';
 
 type Level = 'ok' | 'warn' | 'fail';
 export interface Check {
@@ -85,7 +86,7 @@ export async function doctor(ctx: Context): Promise<void> {
     try {
       const res = await client.request({ path: PATHS.me });
       const me = parseMe(res.data);
-      add('token', 'ok', `${maskToken(s.token)} from ${s.tokenSource === 'env' ? 'SCT_TOKEN' : 'the profile'}: ${displayName(me)}`);
+      add('token', 'ok', `${maskToken(s.token)} from ${s.tokenSource === 'env' ? 'SCT_TOKEN' : 'the profile'}: ${stripControl(displayName(me))}`);
       const date = Date.parse(String(res.headers.date ?? ''));
       if (Number.isFinite(date)) {
         const skew = Math.round((ctx.now() - date) / 1000);
