@@ -163,7 +163,11 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
       }
     },
     async end() {
-      if (count === 0 && columns) await io.write(stringify([], { header: true, columns: columns.map((c) => c.header) }));
+      if (count > 0) return;
+      // An empty list is still a CSV file with its header: a script reading it finds the
+      // columns. Without --columns they are the resource's default fields, by API name.
+      const header = columns ? columns.map((c) => c.header) : options.defaults.map((c) => c.path);
+      if (header.length) await io.write(stringify([], { header: true, columns: header }));
     },
   };
 }

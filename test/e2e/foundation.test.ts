@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { runSct } from '../helpers/sct.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { OWNER } from '../sandbox/helpers.js';
+import { COLUMNS } from '../../src/output/columns.js';
 
 const t = useSandbox();
 
@@ -346,6 +347,17 @@ describe('strings from the API', () => {
     const id = await hostileOrigin();
     const r = await t.sct(['origins', 'get', String(id), '-o', 'json']);
     expect(JSON.parse(r.stdout).name).toBe(hostileName);
+  });
+});
+
+describe('csv of an empty list', () => {
+  it('prints the header row: the default fields, or --columns', async () => {
+    const r = await t.sct(['products', 'list', '--search', 'no product is called this', '-o', 'csv']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(COLUMNS.product.map((c) => c.path).join(',') + '\n');
+    expect(r.stdout).toMatch(/^id,sku,name,/);
+    const c = await t.sct(['products', 'list', '--search', 'no product is called this', '-o', 'csv', '--columns', 'id,name']);
+    expect(c.stdout).toBe('id,name\n');
   });
 });
 

@@ -51,6 +51,15 @@ describe('list output', () => {
     expect(t.stdout()).toBe('seller_company.name,id\nCacao Coop,1\n');
   });
 
+  it('csv: an empty list is the header row alone (--columns, else the default fields)', async () => {
+    expect((await render('csv', [[]], 'seller_company.name,id')).stdout()).toBe('seller_company.name,id\n');
+    expect((await render('csv', [[]])).stdout()).toBe('id,seller_company.name\n');
+    const t = createTestIO();
+    const w = createListWriter(t.io, { format: 'csv', defaults: [] });
+    await w.end();
+    expect(t.stdout()).toBe('');
+  });
+
   it('table: default columns, escape sequences from the API stripped', async () => {
     const t = await render('table', [rows]);
     const out = t.stdout();
