@@ -185,6 +185,16 @@ describe('errors', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('prints the JSON object too when the output format comes from the profile', async () => {
+    expect((await t.sct(['config', 'set', 'output', 'json'])).exitCode).toBe(0);
+    const r = await t.sct(['products', 'get', '999999']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^error: .*404/m);
+    expect(lastJsonLine(r.stderr)).toMatchObject({ status: 404, exit_code: 1 });
+    const usage = await t.sct(['products', 'list', '--limit', 'ten']);
+    expect(lastJsonLine(usage.stderr)).toMatchObject({ status: null, exit_code: 2 });
+  });
+
   it('404 exits 1 with the API detail', async () => {
     const r = await t.sct(['products', 'get', '999999']);
     expect(r.exitCode).toBe(1);

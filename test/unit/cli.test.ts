@@ -1,0 +1,59 @@
+// main() in-process with fake streams and a throwaway config dir: how errors are reported,
+// with nothing listening on the network.
+import { describe, it, expect, afterEach } from 'vitest';
+import { main } from '../../src/cli.js';
+import { ConfigStore } from '../../src/config/config.js';
+import { createTestIO } from '../helpers/io.js';
+import { removeDir, tempDir } from '../helpers/sct.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(removeDir));
+
+/** A config dir whose profiles hold the given settings. */
+function configWith(profiles: Record<string, Record<string, string>>): string {
+  const dir = tempDir();
+  dirs.push(dir);
+  const store = new ConfigStore(dir);
+  for (const [name, settings] of Object.entries(profiles)) {
+    for (const [k, v] of Object.entries(settings)) store.set(name, k as 'output', v);
+  }
+  return dir;
+}
+
+async function run(args: string[], env: Record<string, string | undefined>) {
+  const io = createTestIO();
+  const exitCode = await main(args, { streams: io.streams, env: { NO_COLOR: '1', CI: 'true', ...env }, signal: new AbortController().signal });
+  process.exitCode = undefined;
+  return { exitCode, stdout: io.stdout(), stderr: io.stderr() };
+}
+
+const lastJsonLine = (s: string) => JSON.parse(s.trim().split('\n').pop()!);
+
+describe('the JSON error object', () => {
+  it('follows the profile output format when no -o is given', async () => {
+    const dir = configWith({ default: { output: 'json', base_url: 'http://127.0.0.1:9/api' } });
+    const r = await run(['whoami'], { SCT_CONFIG_DIR: dir });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toMatch(/^error: not logged in/m);
+    expect(lastJsonLine(r.stderr)).toEqual({ error: 'not logged in', status: null, fields: {}, exit_code: 4 });
+  });
+
+  it('for usage errors too, and per profile (--profile, SCT_PROFILE)', async () => {
+    const dir = configWith({ work: { output: 'ndjson' } });
+    const a = await run(['--profile', 'work', 'whoami', '--bogus'], { SCT_CONFIG_DIR: dir });
+    expect(a.exitCode).toBe(2);
+    expect(lastJsonLine(a.stderr)).toMatchObject({ status: null, exit_code: 2 });
+    const b = await run(['config', 'get', 'colour'], { SCT_CONFIG_DIR: dir, SCT_PROFILE: 'work' });
+    expect(b.exitCode).toBe(2);
+    expect(lastJsonLine(b.stderr)).toMatchObject({ exit_code: 2 });
+    const other = await run(['config', 'get', 'colour'], { SCT_CONFIG_DIR: dir });
+    expect(other.stderr).not.toContain('{');
+  });
+
+  it('-o table on the command line wins over the profile', async () => {
+    const dir = configWith({ default: { output: 'json' } });
+    const r = await run(['-o', 'table', 'config', 'get', 'colour'], { SCT_CONFIG_DIR: dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).not.toContain('{');
+  });
+});
