@@ -116,6 +116,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
       const client = new ApiClient({
         baseUrl: s.baseUrl,
         token: auth ? s.token : undefined,
+        tokenSource: s.tokenSource === 'env' ? 'SCT_TOKEN' : `profile "${s.profile}" in ${ctx.config().path}`,
         timeoutMs: flags.timeout ? parseDuration(flags.timeout, '--timeout') : 30_000,
         maxWaitMs: flags.maxWait ? parseDuration(flags.maxWait, '--max-wait') : 600_000,
         env,

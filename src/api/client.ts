@@ -15,6 +15,8 @@ export type Query = URLSearchParams | Record<string, QueryValue>;
 export interface ClientOptions {
   baseUrl: string;
   token?: string;
+  /** Where the token came from ("SCT_TOKEN"), for the message when it cannot be sent. */
+  tokenSource?: string;
   timeoutMs?: number;
   /** Longest rate-limit wait sct sleeps through; longer ones stop the run (RateLimitError). */
   maxWaitMs?: number;
@@ -153,6 +155,7 @@ export class ApiClient {
     }
     this.baseUrl = base.href.replace(/\/+$/, '');
     this.origin = base.origin;
+    if (options.token !== undefined) checkToken(options.token, options.tokenSource ?? 'the configuration');
     this.token = options.token;
     this.opts = {
       timeoutMs: options.timeoutMs ?? 30_000,
@@ -432,6 +435,21 @@ export class ApiClient {
     const ms = Math.max(Math.round(ceiling / 2 + (this.random() * ceiling) / 2), serverHintMs ?? 0);
     this.trace?.(`* ${reason}: retry ${attempt + 1}/${this.opts.maxRetries} in ${ms} ms`);
     await this.sleep(Math.min(ms, 60_000), this.signal);
+  }
+}
+
+/**
+ * A token goes into a header: a newline or other control character (a token file with a
+ * trailing CRLF, a paste gone wrong) would make the request fail in the HTTP library. Said
+ * here, before anything is sent, with where the token came from.
+ */
+export function checkToken(token: string, source: string): void {
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new UsageError(
+      `the token from ${source} contains invalid characters (control characters, spaces or non-ASCII)`,
+      {},
+      'a token is printable ASCII on one line: check for a trailing newline or carriage return',
+    );
   }
 }
 

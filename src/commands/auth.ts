@@ -42,19 +42,21 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
     throw new UsageError('no base URL: pass --base-url https://…/api (it is stored in the profile)');
   }
   let token: string;
+  let source: string;
   if (opts.withToken) {
     token = (await readAll(ctx.io.stdin)).trim();
+    source = 'standard input (--with-token)';
     if (!token) throw new UsageError('no token on stdin (--with-token reads it from standard input)');
   } else if (ctx.io.canPrompt()) {
     token = (await ctx.prompter.password('Paste your API token:')).trim();
+    source = 'the prompt';
     if (!token) throw new UsageError('no token given');
   } else {
     throw new UsageError('no terminal to prompt for the token', {}, 'pipe it in: sct auth login --with-token < token.txt');
   }
-  if (/\s/.test(token)) throw new UsageError('the token contains white space: check what was pasted');
 
-  // Verify before storing: a token the service rejects is never written.
-  const client = new ApiClient({ baseUrl: s.baseUrl, token, env: ctx.env, signal: ctx.signal });
+  // Verify before storing: a token the service rejects (or that cannot be sent) is never written.
+  const client = new ApiClient({ baseUrl: s.baseUrl, token, tokenSource: source, env: ctx.env, signal: ctx.signal });
   let me: Me;
   try {
     me = await fetchMe(client);

@@ -82,8 +82,8 @@ export async function doctor(ctx: Context): Promise<void> {
   if (!s.token) {
     add('token', 'fail', 'no token (sct auth login or SCT_TOKEN)');
   } else if (s.baseUrl && checks.find((c) => c.name === 'base_url')?.level === 'ok') {
-    const client = ctx.client();
     try {
+      const client = ctx.client();
       const res = await client.request({ path: PATHS.me });
       const me = parseMe(res.data);
       add('token', 'ok', `${maskToken(s.token)} from ${s.tokenSource === 'env' ? 'SCT_TOKEN' : 'the profile'}: ${stripControl(displayName(me))}`);

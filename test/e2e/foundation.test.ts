@@ -6,6 +6,7 @@ import { runSct } from '../helpers/sct.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { OWNER } from '../sandbox/helpers.js';
 import { COLUMNS } from '../../src/output/columns.js';
+import { ConfigStore } from '../../src/config/config.js';
 
 const t = useSandbox();
 
@@ -90,6 +91,20 @@ describe('auth and config', () => {
     expect(r.stderr).toContain('rejected');
     const token = await t.sct(['auth', 'token'], { env: noEnvToken });
     expect(token.exitCode).toBe(4);
+  });
+
+  it('a token with a newline or control character is a usage error saying where it came from, nothing sent', async () => {
+    const env = await t.sct(['whoami'], { env: { SCT_TOKEN: OWNER + '\r' } });
+    expect(env.exitCode).toBe(2);
+    expect(env.stderr).toMatch(/^error: the token from SCT_TOKEN contains invalid characters/m);
+    const stdin = await t.sct(['auth', 'login', '--base-url', t.sb.url, '--with-token'], { input: 'sct_demo\nowner\n', env: noEnvToken });
+    expect(stdin.exitCode).toBe(2);
+    expect(stdin.stderr).toMatch(/the token from standard input \(--with-token\) contains invalid characters/);
+    new ConfigStore(t.dir).set('default', 'token', 'sct\u0001demo');
+    const stored = await t.sct(['products', 'list'], { env: { SCT_TOKEN: undefined } });
+    expect(stored.exitCode).toBe(2);
+    expect(stored.stderr).toContain('the token from profile "default"');
+    expect(t.sb.requests).toHaveLength(0);
   });
 
   it('needs --with-token without a terminal', async () => {

@@ -57,3 +57,17 @@ describe('the JSON error object', () => {
     expect(r.stderr).not.toContain('{');
   });
 });
+
+describe('a token with control characters', () => {
+  it('is a usage error naming SCT_TOKEN or the profile, before anything is sent', async () => {
+    const dir = configWith({ default: { base_url: 'http://127.0.0.1:9/api' } });
+    const env = await run(['whoami'], { SCT_CONFIG_DIR: dir, SCT_TOKEN: 'sct_token\n' });
+    expect(env.exitCode).toBe(2);
+    expect(env.stderr).toMatch(/^error: the token from SCT_TOKEN contains invalid characters/m);
+
+    const stored = configWith({ work: { base_url: 'http://127.0.0.1:9/api', token: 'sct\u0007token' } });
+    const profile = await run(['whoami', '--profile', 'work'], { SCT_CONFIG_DIR: stored });
+    expect(profile.exitCode).toBe(2);
+    expect(profile.stderr).toContain('the token from profile "work" in ');
+  });
+});

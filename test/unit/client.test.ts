@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { MockAgent } from 'undici';
 import { ApiClient } from '../../src/api/client.js';
-import { ApiError, AuthError, NetworkError, RateLimitError } from '../../src/errors.js';
+import { ApiError, AuthError, NetworkError, RateLimitError, UsageError } from '../../src/errors.js';
 
 const BASE = 'http://api.test/api';
 
@@ -105,6 +105,21 @@ describe('ApiClient', () => {
     ctx.pool.intercept({ path: '/api/products/8', method: 'GET' }).reply(503, {});
     ctx.pool.intercept({ path: '/api/products/8', method: 'GET' }).reply(404, { detail: 'Not found.' });
     expect((await failure(ctx.client.get('/products/8'))).status).toBe(404);
+  });
+
+  it('refuses a token that cannot go into a header, naming where it came from', () => {
+    for (const token of ['abc\ndef', 'abc\r', 'a b', 'tab\there', 'bell\u0007', 'c1\u0085', 'ünïcode']) {
+      let err: any;
+      try {
+        new ApiClient({ baseUrl: BASE, token, tokenSource: 'SCT_TOKEN', dispatcher: ctx.agent });
+      } catch (e) {
+        err = e;
+      }
+      expect(err, JSON.stringify(token)).toBeInstanceOf(UsageError);
+      expect(err.message).toBe('the token from SCT_TOKEN contains invalid characters (control characters, spaces or non-ASCII)');
+      expect(err.exitCode).toBe(2);
+    }
+    expect(() => new ApiClient({ baseUrl: BASE, token: 'sct_demo-token.~+/=', dispatcher: ctx.agent })).not.toThrow();
   });
 
   it('reuses one Idempotency-Key across the retries of a POST', async () => {
