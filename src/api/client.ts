@@ -3,7 +3,7 @@
 import { request as undiciRequest, Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { AuthError, NetworkError, RateLimitError, UsageError, InterruptedError, isAbortError } from '../errors.js';
+import { AuthError, NetworkError, RateLimitError, SctError, UsageError, InterruptedError, isAbortError } from '../errors.js';
 import { apiErrorFrom, statusText } from './errors.js';
 import { maskToken } from '../config/settings.js';
 import { USER_AGENT } from '../version.js';
@@ -234,6 +234,8 @@ export class ApiClient {
 
     let fetched = 0;
     let requests = 1;
+    // Every page asked for: a next link that leads back to one of them would loop forever.
+    const asked = new Set([pageKey(params)]);
     let pending = this.request<unknown>({ path, query: params });
     for (;;) {
       const { data } = await pending;
@@ -242,16 +244,26 @@ export class ApiClient {
       fetched += results.length;
 
       let next: typeof pending | null = null;
-      if (page.next && fetched < total && page.results.length > 0) {
+      let stuck: string | undefined;
+      if (page.next && fetched < total) {
         // Only the next link's query is used, on our own base URL: a server behind a proxy often
         // builds links with an internal host or scheme, and the token must not follow those.
         const nextParams = new URL(page.next, this.baseUrl + '/').searchParams;
+        if (page.results.length === 0) stuck = 'an empty page links to a next one';
+        else if (asked.has(pageKey(nextParams))) stuck = 'the next link leads to a page already fetched';
+        asked.add(pageKey(nextParams));
         const remaining = total - fetched;
         if (remaining < Number(nextParams.get('limit') ?? Infinity)) nextParams.set('limit', String(remaining));
-        next = this.request<unknown>({ path, query: nextParams });
-        next.catch(() => undefined); // surfaced when awaited; never an unhandled rejection meanwhile
+        if (!stuck) {
+          next = this.request<unknown>({ path, query: nextParams });
+          next.catch(() => undefined); // surfaced when awaited; never an unhandled rejection meanwhile
+        }
       }
       yield { results, count: page.count, request: requests };
+      if (stuck) {
+        // Following such a link would never end (--all) or return the same items again.
+        throw new SctError(`the server's pagination does not advance on GET ${path}: ${stuck} (stopped after ${fetched} items in ${requests} requests)`);
+      }
       if (!next) return;
       pending = next;
       requests++;
@@ -460,6 +472,13 @@ function asPage<T>(data: unknown, path: string): { results: T[]; count: number |
     return { results: d.results, count: typeof d.count === 'number' ? d.count : null, next: d.next ?? null };
   }
   throw new NetworkError(`unexpected response from GET ${path}: not a paginated list`);
+}
+
+/** A page's query with its parameters in order, so the same page reads the same. */
+function pageKey(params: URLSearchParams): string {
+  const sorted = new URLSearchParams(params);
+  sorted.sort();
+  return sorted.toString();
 }
 
 export function toSearchParams(query: Query): URLSearchParams {

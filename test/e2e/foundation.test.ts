@@ -2,6 +2,9 @@
 import { describe, it, expect } from 'vitest';
 import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import { runSct } from '../helpers/sct.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { OWNER } from '../sandbox/helpers.js';
@@ -302,6 +305,25 @@ describe('lists and pagination', () => {
     const rows = JSON.parse(all.stdout);
     expect(rows).toHaveLength(count);
     expect(new Set(rows.map((r: { id: number }) => r.id)).size).toBe(count);
+  });
+
+  it('--all stops with exit 1 when a server\'s next link never advances', async () => {
+    // A broken server, not the sandbox: every page links to itself.
+    const server = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ count: 1000, next: `http://internal.test/api/products?limit=2&offset=2`, results: [{ id: 1 }, { id: 2 }] }));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+      const r = await t.sct(['products', 'list', '--all', '-o', 'json'], { env: { SCT_BASE_URL: base }, timeout: 20_000 });
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toMatch(/^error: the server's pagination does not advance on GET \/products: the next link leads to a page already fetched/m);
+      expect(JSON.parse(r.stdout)).toHaveLength(4);
+    } finally {
+      server.close();
+    }
   });
 
   it('passes --ordering, --search and --filter through', async () => {

@@ -277,6 +277,37 @@ describe('ApiClient', () => {
       expect(n).toBe(10);
     });
 
+    it('stops with an error when next leads to a page already fetched, after yielding what came', async () => {
+      ctx.pool
+        .intercept({ path: '/api/origins?limit=10000&offset=0', method: 'GET' })
+        .reply(200, { count: 9, next: 'http://api.test/api/origins?offset=2&limit=2', results: [{ id: 1 }, { id: 2 }] });
+      // The server's next link never moves on.
+      ctx.pool
+        .intercept({ path: '/api/origins?offset=2&limit=2', method: 'GET' })
+        .reply(200, { count: 9, next: 'http://api.test/api/origins?limit=2&offset=2', results: [{ id: 3 }, { id: 4 }] });
+      const seen: number[] = [];
+      const err = await failure(
+        (async () => {
+          for await (const p of ctx.client.paginate<{ id: number }>('/origins', {}, { all: true })) seen.push(...p.results.map((r) => r.id));
+        })(),
+      );
+      expect(seen).toEqual([1, 2, 3, 4]);
+      expect(err.exitCode).toBe(1);
+      expect(err.message).toBe(
+        "the server's pagination does not advance on GET /origins: the next link leads to a page already fetched (stopped after 4 items in 2 requests)",
+      );
+    });
+
+    it('stops with an error on an empty page that links to a next one', async () => {
+      ctx.pool.intercept({ path: '/api/origins?limit=10000&offset=0', method: 'GET' }).reply(200, { count: 5, next: '/api/origins?limit=5&offset=5', results: [] });
+      const err = await failure(
+        (async () => {
+          for await (const _ of ctx.client.paginate('/origins', {}, { all: true }));
+        })(),
+      );
+      expect(err.message).toContain('an empty page links to a next one');
+    });
+
     it('with all, asks for a big page and follows next to the end', async () => {
       ctx.pool
         .intercept({ path: '/api/origins?search=a&limit=10000&offset=0', method: 'GET' })
