@@ -333,6 +333,8 @@ export class ApiClient {
           /* not JSON: keep the text */
         }
         const err = apiErrorFrom(status, body, method, displayPath(url, this.baseUrl));
+        // Every request 404s when the base URL lacks the /api prefix: say so where it shows.
+        if (status === 404 && url.origin === this.origin) err.hint = missingApiPrefix(this.baseUrl);
         if (status === 401) {
           throw new AuthError(err.message, 401, this.token ? 'the token was rejected: run `sct auth login`' : 'run `sct auth login`');
         }
@@ -448,6 +450,23 @@ export class ApiClient {
     this.trace?.(`* ${reason}: retry ${attempt + 1}/${this.opts.maxRetries} in ${ms} ms`);
     await this.sleep(Math.min(ms, 60_000), this.signal);
   }
+}
+
+/**
+ * The API documents' base URL ends in /api, and paths are relative to it. A base URL without
+ * it (`http://host:8080`) is still used as given — a gateway may mount the API elsewhere — but
+ * this says what is most likely meant. Undefined when the path ends in /api.
+ */
+export function missingApiPrefix(baseUrl: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(baseUrl);
+  } catch {
+    return undefined;
+  }
+  const path = u.pathname.replace(/\/+$/, '');
+  if (path.endsWith('/api')) return undefined;
+  return `the base URL ${u.origin}${path} does not end in /api, as the API's base URL does: did you mean ${u.origin}${path}/api?`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
-import { ApiClient } from '../api/client.js';
+import { ApiClient, missingApiPrefix } from '../api/client.js';
 import { AuthError, UsageError } from '../errors.js';
 import { maskToken } from '../config/settings.js';
 import { displayName, type Me } from '../api/schemas/accounts.js';
@@ -54,6 +54,9 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   } else {
     throw new UsageError('no terminal to prompt for the token', {}, 'pipe it in: sct auth login --with-token < token.txt');
   }
+
+  const warning = missingApiPrefix(s.baseUrl);
+  if (warning) ctx.io.warn(warning);
 
   // Verify before storing: a token the service rejects (or that cannot be sent) is never written.
   const client = new ApiClient({ baseUrl: s.baseUrl, token, tokenSource: source, env: ctx.env, signal: ctx.signal });

@@ -5,6 +5,7 @@ import { SETTABLE_KEYS, PROFILE_KEYS, type SettableKey, type ProfileKey } from '
 import { maskToken } from '../config/settings.js';
 import { SctError, UsageError } from '../errors.js';
 import { parseFormat, writeOne } from '../output/format.js';
+import { missingApiPrefix } from '../api/client.js';
 
 export function register(program: Command, f: Factory): void {
   const config = program.command('config').description('Read and write profile settings (base_url, output, workspace)');
@@ -70,7 +71,10 @@ async function get(ctx: Context, key: string): Promise<void> {
 
 async function set(ctx: Context, key: string, value: string): Promise<void> {
   const k = settable(key);
-  ctx.config().set(ctx.settings().profile, k, checkValue(k, value));
+  const checked = checkValue(k, value);
+  ctx.config().set(ctx.settings().profile, k, checked);
+  const warning = k === 'base_url' ? missingApiPrefix(checked) : undefined;
+  if (warning) ctx.io.warn(warning);
 }
 
 async function unset(ctx: Context, key: string): Promise<void> {

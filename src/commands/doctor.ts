@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
 import { CONFIG_FILE_MODE } from '../config/config.js';
-import { proxyFromEnv } from '../api/client.js';
+import { missingApiPrefix, proxyFromEnv } from '../api/client.js';
 import { PATHS } from '../api/paths.js';
 import { SctError } from '../errors.js';
 import { displayName } from '../api/schemas/accounts.js';
@@ -73,7 +73,9 @@ export async function doctor(ctx: Context): Promise<void> {
         throw err;
       });
       await res?.body.dump();
-      add('base_url', 'ok', `${s.baseUrl} answered in ${ctx.now() - started} ms (from ${s.baseUrlSource})`);
+      const answered = `${s.baseUrl} answered in ${ctx.now() - started} ms (from ${s.baseUrlSource})`;
+      const warning = missingApiPrefix(s.baseUrl);
+      add('base_url', warning ? 'warn' : 'ok', warning ? `${answered}; ${warning}` : answered);
     } catch (err) {
       add('base_url', 'fail', `${s.baseUrl}: ${(err as Error).message}`);
     }
@@ -81,7 +83,7 @@ export async function doctor(ctx: Context): Promise<void> {
 
   if (!s.token) {
     add('token', 'fail', 'no token (sct auth login or SCT_TOKEN)');
-  } else if (s.baseUrl && checks.find((c) => c.name === 'base_url')?.level === 'ok') {
+  } else if (s.baseUrl && checks.find((c) => c.name === 'base_url')?.level !== 'fail') {
     try {
       const client = ctx.client();
       const res = await client.request({ path: PATHS.me });

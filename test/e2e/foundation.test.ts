@@ -138,6 +138,30 @@ describe('auth and config', () => {
     expect((await t.sct(['config', 'get', 'output'])).exitCode).toBe(1);
   });
 
+  it('a base URL without /api: a warning where it is given, and a hint on the 404', async () => {
+    const origin = t.sb.url.replace(/\/api$/, '');
+    const meant = `did you mean ${origin}/api?`;
+    const set = await t.sct(['config', 'set', 'base_url', origin]);
+    expect(set.exitCode).toBe(0);
+    expect(set.stderr).toMatch(new RegExp(`^warning: the base URL ${origin} does not end in /api`, 'm'));
+    expect(set.stderr).toContain(meant);
+
+    const flag = await t.sct(['whoami', '--base-url', origin]);
+    expect(flag.exitCode).toBe(1);
+    expect(flag.stderr).toMatch(/^warning: the base URL .* does not end in \/api/m);
+    expect(flag.stderr).toMatch(/^error: .*404 Not Found on GET \/accounts\/me/m);
+    expect(flag.stderr).toMatch(new RegExp(`^hint: .*${meant.replace(/[?.]/g, '\\$&')}`, 'm'));
+
+    const login = await t.sct(['auth', 'login', '--base-url', origin, '--with-token'], { input: OWNER, env: noEnvToken });
+    expect(login.exitCode).toBe(1);
+    expect(login.stderr).toContain(meant);
+    expect(new ConfigStore(t.dir).profile('default').token).toBeUndefined();
+
+    // With /api nothing is said.
+    const ok = await t.sct(['config', 'set', 'base_url', t.sb.url]);
+    expect(ok.stderr).toBe('');
+  });
+
   it('config rejects the token, unknown keys and bad values with exit 2', async () => {
     for (const args of [
       ['config', 'set', 'token', 'abc'],

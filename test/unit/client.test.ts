@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { MockAgent } from 'undici';
-import { ApiClient } from '../../src/api/client.js';
+import { ApiClient, missingApiPrefix } from '../../src/api/client.js';
 import { ApiError, AuthError, NetworkError, RateLimitError, UsageError } from '../../src/errors.js';
 
 const BASE = 'http://api.test/api';
@@ -244,6 +244,23 @@ describe('ApiClient', () => {
     const e2 = await failure(ctx.client.get('/orders/9'));
     expect(e2.message).toBe('Not found. (404 Not Found on GET /orders/9)');
     expect(e2.exitCode).toBe(1);
+  });
+
+  it('a 404 under a base URL without /api hints at the missing prefix', async () => {
+    const noPrefix = setup({ baseUrl: 'http://api.test' });
+    noPrefix.pool.intercept({ path: '/accounts/me', method: 'GET' }).reply(404, 'Not Found');
+    const err = await failure(noPrefix.client.get('/accounts/me'));
+    expect(err.hint).toBe("the base URL http://api.test does not end in /api, as the API's base URL does: did you mean http://api.test/api?");
+    await noPrefix.agent.close();
+    ctx.pool.intercept({ path: '/api/orders/9', method: 'GET' }).reply(404, { detail: 'Not found.' });
+    expect((await failure(ctx.client.get('/orders/9'))).hint).toBeUndefined();
+  });
+
+  it('missingApiPrefix: only base URLs whose path does not end in /api', () => {
+    expect(missingApiPrefix('http://127.0.0.1:8080')).toContain('did you mean http://127.0.0.1:8080/api?');
+    expect(missingApiPrefix('https://sct.example.com/v1/')).toContain('did you mean https://sct.example.com/v1/api?');
+    expect(missingApiPrefix('https://sct.example.com/api')).toBeUndefined();
+    expect(missingApiPrefix('https://sct.example.com/gateway/api/')).toBeUndefined();
   });
 
   it('masks the token in the --verbose trace', async () => {
