@@ -123,6 +123,16 @@ describe('auth and config', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ token_source: 'SCT_TOKEN', base_url_source: 'env', user: { id: 1 } });
   });
 
+  it('auth status with the service down still shows the local configuration, then exits 1', async () => {
+    const r = await t.sct(['auth', 'status'], { env: { SCT_BASE_URL: 'http://127.0.0.1:9/api' } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(/^Profile\s+default$/m);
+    expect(r.stdout).toMatch(/^Base URL\s+http:\/\/127\.0\.0\.1:9\/api \(from env\)$/m);
+    expect(r.stdout).toMatch(/^Token\s+sct_…\*+ \(from SCT_TOKEN\)$/m);
+    expect(r.stdout + r.stderr).not.toContain(OWNER);
+    expect(r.stderr).toMatch(/^error: GET \/accounts\/me: connection refused/m);
+  });
+
   it('config set/get/unset/list/path, per profile', async () => {
     expect((await t.sct(['config', 'set', 'output', 'json'])).exitCode).toBe(0);
     expect((await t.sct(['config', 'get', 'output'])).stdout).toBe('json\n');

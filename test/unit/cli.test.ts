@@ -22,7 +22,12 @@ function configWith(profiles: Record<string, Record<string, string>>): string {
 
 async function run(args: string[], env: Record<string, string | undefined>) {
   const io = createTestIO();
-  const exitCode = await main(args, { streams: io.streams, env: { NO_COLOR: '1', CI: 'true', ...env }, signal: new AbortController().signal });
+  const exitCode = await main(args, {
+    streams: io.streams,
+    env: { NO_COLOR: '1', CI: 'true', ...env },
+    signal: new AbortController().signal,
+    clientOptions: { retryBaseMs: 1 },
+  });
   process.exitCode = undefined;
   return { exitCode, stdout: io.stdout(), stderr: io.stderr() };
 }
@@ -69,5 +74,38 @@ describe('a token with control characters', () => {
     const profile = await run(['whoami', '--profile', 'work'], { SCT_CONFIG_DIR: stored });
     expect(profile.exitCode).toBe(2);
     expect(profile.stderr).toContain('the token from profile "work" in ');
+  });
+});
+
+describe('auth status with the service down', () => {
+  const down = 'http://127.0.0.1:9/api';
+
+  it('still shows the profile, base URL and token source (masked), then fails with exit 1', async () => {
+    const dir = configWith({ work: { base_url: down, token: 'sct_stored_token_value' } });
+    const r = await run(['auth', 'status', '--profile', 'work'], { SCT_CONFIG_DIR: dir });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(/^Profile\s+work$/m);
+    expect(r.stdout).toMatch(new RegExp(`^Base URL\\s+${down} \\(from profile\\)$`, 'm'));
+    expect(r.stdout).toMatch(/^Token\s+sct_…\*+ \(from profile\)$/m);
+    expect(r.stdout).not.toContain('sct_stored_token_value');
+    expect(r.stdout).not.toMatch(/^User/m);
+    expect(r.stderr).toMatch(/^error: GET \/accounts\/me: connection refused/m);
+  });
+
+  it('-o json: the local half of the object, user null, and the JSON error', async () => {
+    const dir = configWith({});
+    const r = await run(['auth', 'status', '-o', 'json'], { SCT_CONFIG_DIR: dir, SCT_BASE_URL: down, SCT_TOKEN: 'sct_env_token_value' });
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual({
+      profile: 'default',
+      base_url: down,
+      base_url_source: 'env',
+      user: null,
+      company: null,
+      role: null,
+      token: 'sct_…****',
+      token_source: 'SCT_TOKEN',
+    });
+    expect(lastJsonLine(r.stderr)).toMatchObject({ status: null, exit_code: 1 });
   });
 });
