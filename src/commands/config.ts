@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
 import { SETTABLE_KEYS, PROFILE_KEYS, type SettableKey, type ProfileKey } from '../config/config.js';
 import { maskToken } from '../config/settings.js';
-import { SctError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { parseFormat, writeOne } from '../output/format.js';
 import { missingApiPrefix } from '../api/client.js';
 
@@ -65,7 +65,9 @@ async function get(ctx: Context, key: string): Promise<void> {
   if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown setting "${key}": use one of ${PROFILE_KEYS.join(', ')}`);
   if (key === 'token') throw new UsageError('use `sct auth token` to print the token');
   const value = ctx.config().profile(ctx.settings().profile)[key as ProfileKey];
-  if (value === undefined) throw new SctError(`${key} is not set in profile "${ctx.settings().profile}"`);
+  // As `gh config get`: a known key that is not set prints nothing and succeeds, so a script
+  // can read it with $(…) without guarding against a failure.
+  if (value === undefined) return;
   await ctx.io.write(value + '\n');
 }
 

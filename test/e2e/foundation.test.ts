@@ -145,7 +145,9 @@ describe('auth and config', () => {
     const me = await t.sct(['whoami']);
     expect(JSON.parse(me.stdout).id).toBe(1);
     expect((await t.sct(['config', 'unset', 'output'])).exitCode).toBe(0);
-    expect((await t.sct(['config', 'get', 'output'])).exitCode).toBe(1);
+    // As `gh config get`: a known key that is unset prints nothing and exits 0; an unknown key is a usage error.
+    expect(await t.sct(['config', 'get', 'output'])).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect((await t.sct(['config', 'get', 'colour'])).exitCode).toBe(2);
   });
 
   it('a base URL without /api: a warning where it is given, and a hint on the 404', async () => {

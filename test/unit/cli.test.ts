@@ -109,3 +109,14 @@ describe('auth status with the service down', () => {
     expect(lastJsonLine(r.stderr)).toMatchObject({ status: null, exit_code: 1 });
   });
 });
+
+describe('config get', () => {
+  it('a known key that is unset prints nothing and exits 0, as gh; an unknown key exits 2', async () => {
+    const dir = configWith({ default: { output: 'csv' } });
+    expect(await run(['config', 'get', 'workspace'], { SCT_CONFIG_DIR: dir })).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await run(['config', 'get', 'output'], { SCT_CONFIG_DIR: dir })).toMatchObject({ exitCode: 0, stdout: 'csv\n' });
+    const unknown = await run(['config', 'get', 'colour'], { SCT_CONFIG_DIR: dir });
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toMatch(/^error: unknown setting "colour"/m);
+  });
+});
