@@ -2,6 +2,8 @@
 // become exit codes. Only commander is loaded at start-up; a group's module (and the API
 // client, formatters, prompts it needs) is imported only when that group runs.
 import { Command, CommanderError, Option } from 'commander';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { VERSION } from './version.js';
 import { createIO, loadColor, type IOStreams, type IOOptions } from './output/iostreams.js';
 import { exitCodeFor, SctError, isAbortError } from './errors.js';
@@ -155,7 +157,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     await registerGroups(program, factory, wanted);
     await program.parseAsync(attachDashValues(program, argv), { from: 'user' });
   } catch (err) {
-    code = await reportError(err, io, argv);
+    code = await reportError(err, io, argv, await errorsAsJson(argv, program, env));
   } finally {
     if (!deps.signal) process.off('SIGINT', onSigint);
   }
@@ -194,18 +196,41 @@ export function attachDashValues(program: Command, argv: string[]): string[] {
   return out;
 }
 
-function wantsJsonErrors(argv: string[]): boolean {
+/** The -o/--json value on the command line, if any. */
+function outputFlag(argv: string[]): string | undefined {
+  if (argv.includes('--json')) return 'json';
   const i = argv.findIndex((a) => a === '-o' || a === '--output');
-  const inline = argv.find((a) => a.startsWith('--output=') || /^-o(json|ndjson)$/.test(a));
-  const value = i >= 0 ? argv[i + 1] : inline?.replace(/^--output=|^-o/, '');
-  return argv.includes('--json') || value === 'json' || value === 'ndjson';
+  if (i >= 0) return argv[i + 1];
+  return argv.find((a) => a.startsWith('--output=') || /^-o(json|ndjson|csv|table)$/.test(a))?.replace(/^--output=|^-o/, '');
 }
 
-async function reportError(err: unknown, io: IOStreams, argv: string[]): Promise<number> {
+/**
+ * Whether an error also goes out as a JSON object: the output is json or ndjson, from the flag
+ * or else from the profile (`sct config set output json`), as for the data itself.
+ */
+async function errorsAsJson(argv: string[], program: Command, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const format = outputFlag(argv) ?? (await profileOutput(program, env));
+  return format === 'json' || format === 'ndjson';
+}
+
+async function profileOutput(program: Command, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  // The failure may be the config file itself (it does not parse): then there is no profile
+  // format to honour. A missing file is not created just to be read.
+  try {
+    const [{ ConfigStore, configDir }, { profileName }] = await Promise.all([import('./config/config.js'), import('./config/settings.js')]);
+    const dir = configDir(env);
+    if (!existsSync(join(dir, 'config.json'))) return undefined;
+    return new ConfigStore(dir).profile(profileName(program.opts().profile, env)).output;
+  } catch {
+    return undefined;
+  }
+}
+
+async function reportError(err: unknown, io: IOStreams, argv: string[], asJson: boolean): Promise<number> {
   if (err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
     // commander already printed its message ("error: unknown option '--x'").
-    if (wantsJsonErrors(argv)) {
+    if (asJson) {
       const message = err.message.replace(/^error: /, '');
       io.error(JSON.stringify({ error: message, status: null, fields: {}, exit_code: 2 }));
     }
@@ -224,7 +249,7 @@ async function reportError(err: unknown, io: IOStreams, argv: string[]): Promise
   }
   if (err instanceof SctError && err.hint) io.error(io.colorErr.dim(`hint: ${err.hint}`));
   if (verbose && !(err instanceof SctError) && e.stack) io.error(io.colorErr.dim(e.stack));
-  if (wantsJsonErrors(argv)) {
+  if (asJson) {
     const status = err instanceof SctError ? err.status : null;
     io.error(JSON.stringify({ error: message, status, fields, exit_code: code }));
   }

@@ -5,7 +5,7 @@ import type { IOStreams } from './output/iostreams.js';
 import type { Prompter } from './prompt.js';
 import { ConfigStore, configDir } from './config/config.js';
 import { resolveSettings, type Settings } from './config/settings.js';
-import { ApiClient, type ClientOptions } from './api/client.js';
+import { ApiClient, missingApiPrefix, type ClientOptions } from './api/client.js';
 import { AuthError, UsageError } from './errors.js';
 import { parseFormat, type Format, type OutputOptions } from './output/format.js';
 import type { Column } from './output/columns.js';
@@ -74,6 +74,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
   let store: ConfigStore | undefined;
   let settings: Settings | undefined;
   const clients = new Map<string, ApiClient>();
+  let checkedBaseUrl = false;
   const now = deps.now ?? Date.now;
   const sleep =
     deps.sleep ??
@@ -113,9 +114,14 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
       if (auth && !s.token) {
         throw new AuthError('not logged in', null, 'run `sct auth login` or set SCT_TOKEN');
       }
+      // A stored base URL was checked when it was set; a --base-url is checked on each run.
+      const warning = s.baseUrlSource === 'flag' && !checkedBaseUrl ? missingApiPrefix(s.baseUrl) : undefined;
+      checkedBaseUrl = true;
+      if (warning) io.warn(warning);
       const client = new ApiClient({
         baseUrl: s.baseUrl,
         token: auth ? s.token : undefined,
+        tokenSource: s.tokenSource === 'env' ? 'SCT_TOKEN' : `profile "${s.profile}" in ${ctx.config().path}`,
         timeoutMs: flags.timeout ? parseDuration(flags.timeout, '--timeout') : 30_000,
         maxWaitMs: flags.maxWait ? parseDuration(flags.maxWait, '--max-wait') : 600_000,
         env,

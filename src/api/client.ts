@@ -3,7 +3,7 @@
 import { request as undiciRequest, Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { AuthError, NetworkError, RateLimitError, UsageError, InterruptedError, isAbortError } from '../errors.js';
+import { AuthError, NetworkError, RateLimitError, SctError, UsageError, InterruptedError, isAbortError } from '../errors.js';
 import { apiErrorFrom, statusText } from './errors.js';
 import { maskToken } from '../config/settings.js';
 import { USER_AGENT } from '../version.js';
@@ -15,6 +15,8 @@ export type Query = URLSearchParams | Record<string, QueryValue>;
 export interface ClientOptions {
   baseUrl: string;
   token?: string;
+  /** Where the token came from ("SCT_TOKEN"), for the message when it cannot be sent. */
+  tokenSource?: string;
   timeoutMs?: number;
   /** Longest rate-limit wait sct sleeps through; longer ones stop the run (RateLimitError). */
   maxWaitMs?: number;
@@ -153,6 +155,7 @@ export class ApiClient {
     }
     this.baseUrl = base.href.replace(/\/+$/, '');
     this.origin = base.origin;
+    if (options.token !== undefined) checkToken(options.token, options.tokenSource ?? 'the configuration');
     this.token = options.token;
     this.opts = {
       timeoutMs: options.timeoutMs ?? 30_000,
@@ -183,6 +186,11 @@ export class ApiClient {
   /** A JSON request; resolves with the parsed body (null for 204). */
   async request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>> {
     const res = await this.send(options);
+    if (res.deletedEarlier) {
+      await res.body.dump();
+      // Answered as the lost first attempt would have been.
+      return { status: 204, headers: res.headers, data: null as T };
+    }
     const text = await res.body.text();
     let data: unknown = null;
     if (text) {
@@ -226,6 +234,8 @@ export class ApiClient {
 
     let fetched = 0;
     let requests = 1;
+    // Every page asked for: a next link that leads back to one of them would loop forever.
+    const asked = new Set([pageKey(params)]);
     let pending = this.request<unknown>({ path, query: params });
     for (;;) {
       const { data } = await pending;
@@ -234,16 +244,26 @@ export class ApiClient {
       fetched += results.length;
 
       let next: typeof pending | null = null;
-      if (page.next && fetched < total && page.results.length > 0) {
+      let stuck: string | undefined;
+      if (page.next && fetched < total) {
         // Only the next link's query is used, on our own base URL: a server behind a proxy often
         // builds links with an internal host or scheme, and the token must not follow those.
         const nextParams = new URL(page.next, this.baseUrl + '/').searchParams;
+        if (page.results.length === 0) stuck = 'an empty page links to a next one';
+        else if (asked.has(pageKey(nextParams))) stuck = 'the next link leads to a page already fetched';
+        asked.add(pageKey(nextParams));
         const remaining = total - fetched;
         if (remaining < Number(nextParams.get('limit') ?? Infinity)) nextParams.set('limit', String(remaining));
-        next = this.request<unknown>({ path, query: nextParams });
-        next.catch(() => undefined); // surfaced when awaited; never an unhandled rejection meanwhile
+        if (!stuck) {
+          next = this.request<unknown>({ path, query: nextParams });
+          next.catch(() => undefined); // surfaced when awaited; never an unhandled rejection meanwhile
+        }
       }
       yield { results, count: page.count, request: requests };
+      if (stuck) {
+        // Following such a link would never end (--all) or return the same items again.
+        throw new SctError(`the server's pagination does not advance on GET ${path}: ${stuck} (stopped after ${fetched} items in ${requests} requests)`);
+      }
       if (!next) return;
       pending = next;
       requests++;
@@ -251,7 +271,7 @@ export class ApiClient {
   }
 
   /** Sends one logical request: retries, rate-limit waits and redirects included. */
-  private async send(options: RequestOptions): Promise<StreamResponse> {
+  private async send(options: RequestOptions): Promise<StreamResponse & { deletedEarlier?: boolean }> {
     const method = options.method ?? 'GET';
     let url = this.resolve(options.path, options.query);
     const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? randomUUID()) : undefined;
@@ -298,6 +318,12 @@ export class ApiClient {
         await this.backoff(attempt++, `${status} ${statusText(status)}`, retryAfterMs(res.headers, this.now()));
         continue;
       }
+      if (status === 404 && method === 'DELETE' && attempt > 0) {
+        // An earlier attempt reached the server and deleted the resource, and only its answer
+        // was lost: the resource is gone, which is what was asked.
+        this.trace?.('* 404 on a retried DELETE: an earlier attempt already deleted it');
+        return { status, headers: res.headers, body: res.body, deletedEarlier: true };
+      }
       if (status >= 400) {
         const text = await res.body.text().catch(() => '');
         let body: unknown = text;
@@ -307,6 +333,8 @@ export class ApiClient {
           /* not JSON: keep the text */
         }
         const err = apiErrorFrom(status, body, method, displayPath(url, this.baseUrl));
+        // Every request 404s when the base URL lacks the /api prefix: say so where it shows.
+        if (status === 404 && url.origin === this.origin) err.hint = missingApiPrefix(this.baseUrl);
         if (status === 401) {
           throw new AuthError(err.message, 401, this.token ? 'the token was rejected: run `sct auth login`' : 'run `sct auth login`');
         }
@@ -424,6 +452,38 @@ export class ApiClient {
   }
 }
 
+/**
+ * The API documents' base URL ends in /api, and paths are relative to it. A base URL without
+ * it (`http://host:8080`) is still used as given — a gateway may mount the API elsewhere — but
+ * this says what is most likely meant. Undefined when the path ends in /api.
+ */
+export function missingApiPrefix(baseUrl: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(baseUrl);
+  } catch {
+    return undefined;
+  }
+  const path = u.pathname.replace(/\/+$/, '');
+  if (path.endsWith('/api')) return undefined;
+  return `the base URL ${u.origin}${path} does not end in /api, as the API's base URL does: did you mean ${u.origin}${path}/api?`;
+}
+
+/**
+ * A token goes into a header: a newline or other control character (a token file with a
+ * trailing CRLF, a paste gone wrong) would make the request fail in the HTTP library. Said
+ * here, before anything is sent, with where the token came from.
+ */
+export function checkToken(token: string, source: string): void {
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new UsageError(
+      `the token from ${source} contains invalid characters (control characters, spaces or non-ASCII)`,
+      {},
+      'a token is printable ASCII on one line: check for a trailing newline or carriage return',
+    );
+  }
+}
+
 function asPage<T>(data: unknown, path: string): { results: T[]; count: number | null; next: string | null } {
   if (Array.isArray(data)) return { results: data as T[], count: data.length, next: null };
   if (data && typeof data === 'object' && Array.isArray((data as { results?: unknown }).results)) {
@@ -431,6 +491,13 @@ function asPage<T>(data: unknown, path: string): { results: T[]; count: number |
     return { results: d.results, count: typeof d.count === 'number' ? d.count : null, next: d.next ?? null };
   }
   throw new NetworkError(`unexpected response from GET ${path}: not a paginated list`);
+}
+
+/** A page's query with its parameters in order, so the same page reads the same. */
+function pageKey(params: URLSearchParams): string {
+  const sorted = new URLSearchParams(params);
+  sorted.sort();
+  return sorted.toString();
 }
 
 export function toSearchParams(query: Query): URLSearchParams {

@@ -5,7 +5,7 @@ import type { Method } from '../api/client.js';
 import { UsageError } from '../errors.js';
 import { collect, parseLooseValue, setDotted, splitKeyValue } from './shared/flags.js';
 import { readJsonFile } from './shared/body.js';
-import { createListWriter } from '../output/format.js';
+import { createListWriter, terminalSafe } from '../output/format.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -67,5 +67,6 @@ export async function api(ctx: Context, path: string, opts: ApiOptions): Promise
   const res = await client.request({ method: method as Method, path: p, query, body });
   if (res.data === null || res.data === undefined) return;
   const pretty = ctx.io.stdoutIsTTY || ctx.format() === 'json';
-  await ctx.io.write((typeof res.data === 'string' ? res.data : JSON.stringify(res.data, null, pretty ? 2 : 0)) + '\n');
+  const data = terminalSafe(ctx.io)(res.data);
+  await ctx.io.write((typeof data === 'string' ? data : JSON.stringify(data, null, pretty ? 2 : 0)) + '\n');
 }

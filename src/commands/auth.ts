@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
-import { ApiClient } from '../api/client.js';
+import { ApiClient, missingApiPrefix } from '../api/client.js';
 import { AuthError, UsageError } from '../errors.js';
 import { maskToken } from '../config/settings.js';
 import { displayName, type Me } from '../api/schemas/accounts.js';
@@ -9,6 +9,7 @@ import { fetchMe } from './whoami.js';
 import { readAll } from './shared/body.js';
 import { writeOne } from '../output/format.js';
 import { stripControl } from '../output/sanitize.js';
+import type { Column } from '../output/columns.js';
 
 export function register(program: Command, f: Factory): void {
   const auth = program.command('auth').description('Log in, log out and show the login status');
@@ -42,19 +43,24 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
     throw new UsageError('no base URL: pass --base-url https://…/api (it is stored in the profile)');
   }
   let token: string;
+  let source: string;
   if (opts.withToken) {
     token = (await readAll(ctx.io.stdin)).trim();
+    source = 'standard input (--with-token)';
     if (!token) throw new UsageError('no token on stdin (--with-token reads it from standard input)');
   } else if (ctx.io.canPrompt()) {
     token = (await ctx.prompter.password('Paste your API token:')).trim();
+    source = 'the prompt';
     if (!token) throw new UsageError('no token given');
   } else {
     throw new UsageError('no terminal to prompt for the token', {}, 'pipe it in: sct auth login --with-token < token.txt');
   }
-  if (/\s/.test(token)) throw new UsageError('the token contains white space: check what was pasted');
 
-  // Verify before storing: a token the service rejects is never written.
-  const client = new ApiClient({ baseUrl: s.baseUrl, token, env: ctx.env, signal: ctx.signal });
+  const warning = missingApiPrefix(s.baseUrl);
+  if (warning) ctx.io.warn(warning);
+
+  // Verify before storing: a token the service rejects (or that cannot be sent) is never written.
+  const client = new ApiClient({ baseUrl: s.baseUrl, token, tokenSource: source, env: ctx.env, signal: ctx.signal });
   let me: Me;
   try {
     me = await fetchMe(client);
@@ -78,28 +84,40 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
 export async function status(ctx: Context): Promise<void> {
   const s = ctx.settings();
   if (!s.token) throw new AuthError(`not logged in (profile "${s.profile}")`, null, 'run `sct auth login` or set SCT_TOKEN');
-  const me = await fetchMe(ctx.client());
+  // What is configured here is printed even when the service cannot say who the token belongs
+  // to: the profile, base URL and token source are what to check when it is down or says no.
+  let me: Me | undefined;
+  let failure: unknown;
+  try {
+    me = await fetchMe(ctx.client());
+  } catch (err) {
+    failure = err;
+  }
   const info = {
     profile: s.profile,
-    base_url: s.baseUrl,
+    base_url: s.baseUrl ?? null,
     base_url_source: s.baseUrlSource,
-    user: { id: me.id, name: displayName(me), email: me.email ?? null },
-    company: me.company ? { id: me.company.id, name: me.company.name } : null,
-    role: me.auth_group?.name ?? null,
+    user: me ? { id: me.id, name: displayName(me), email: me.email ?? null } : null,
+    company: me?.company ? { id: me.company.id, name: me.company.name } : null,
+    role: me?.auth_group?.name ?? null,
     token: maskToken(s.token),
     token_source: s.tokenSource === 'env' ? 'SCT_TOKEN' : 'profile',
   };
-  await writeOne(ctx.io, info, {
-    ...ctx.output([]),
-    detail: [
-      { header: 'Profile', path: 'profile' },
-      { header: 'Base URL', path: 'base_url', value: (r) => `${r.base_url} (from ${r.base_url_source})` },
-      { header: 'User', path: 'user.name', value: () => `${displayName(me)} (id ${me.id})` },
-      { header: 'Company', path: 'company.name', value: () => (me.company ? `${me.company.name} (id ${me.company.id})` : '') },
+  const detail: Column[] = [
+    { header: 'Profile', path: 'profile' },
+    { header: 'Base URL', path: 'base_url', value: (r) => (r.base_url ? `${r.base_url} (from ${r.base_url_source})` : '(none)') },
+  ];
+  if (me) {
+    const user = me;
+    detail.push(
+      { header: 'User', path: 'user.name', value: () => `${displayName(user)} (id ${user.id})` },
+      { header: 'Company', path: 'company.name', value: () => (user.company ? `${user.company.name} (id ${user.company.id})` : '') },
       { header: 'Role', path: 'role' },
-      { header: 'Token', path: 'token', value: (r) => `${r.token} (from ${r.token_source})` },
-    ],
-  });
+    );
+  }
+  detail.push({ header: 'Token', path: 'token', value: (r) => `${r.token} (from ${r.token_source})` });
+  await writeOne(ctx.io, info, { ...ctx.output([]), detail });
+  if (failure) throw failure;
 }
 
 export async function logout(ctx: Context): Promise<void> {

@@ -3,8 +3,9 @@ import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
 import { SETTABLE_KEYS, PROFILE_KEYS, type SettableKey, type ProfileKey } from '../config/config.js';
 import { maskToken } from '../config/settings.js';
-import { SctError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import { parseFormat, writeOne } from '../output/format.js';
+import { missingApiPrefix } from '../api/client.js';
 
 export function register(program: Command, f: Factory): void {
   const config = program.command('config').description('Read and write profile settings (base_url, output, workspace)');
@@ -64,13 +65,18 @@ async function get(ctx: Context, key: string): Promise<void> {
   if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown setting "${key}": use one of ${PROFILE_KEYS.join(', ')}`);
   if (key === 'token') throw new UsageError('use `sct auth token` to print the token');
   const value = ctx.config().profile(ctx.settings().profile)[key as ProfileKey];
-  if (value === undefined) throw new SctError(`${key} is not set in profile "${ctx.settings().profile}"`);
+  // As `gh config get`: a known key that is not set prints nothing and succeeds, so a script
+  // can read it with $(…) without guarding against a failure.
+  if (value === undefined) return;
   await ctx.io.write(value + '\n');
 }
 
 async function set(ctx: Context, key: string, value: string): Promise<void> {
   const k = settable(key);
-  ctx.config().set(ctx.settings().profile, k, checkValue(k, value));
+  const checked = checkValue(k, value);
+  ctx.config().set(ctx.settings().profile, k, checked);
+  const warning = k === 'base_url' ? missingApiPrefix(checked) : undefined;
+  if (warning) ctx.io.warn(warning);
 }
 
 async function unset(ctx: Context, key: string): Promise<void> {

@@ -3,12 +3,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
 import { CONFIG_FILE_MODE } from '../config/config.js';
-import { proxyFromEnv } from '../api/client.js';
+import { missingApiPrefix, proxyFromEnv } from '../api/client.js';
 import { PATHS } from '../api/paths.js';
 import { SctError } from '../errors.js';
 import { displayName } from '../api/schemas/accounts.js';
 import { parseMe } from './whoami.js';
 import { maskToken } from '../config/settings.js';
+import { stripControl } from '../output/sanitize.js';
 
 type Level = 'ok' | 'warn' | 'fail';
 export interface Check {
@@ -72,7 +73,9 @@ export async function doctor(ctx: Context): Promise<void> {
         throw err;
       });
       await res?.body.dump();
-      add('base_url', 'ok', `${s.baseUrl} answered in ${ctx.now() - started} ms (from ${s.baseUrlSource})`);
+      const answered = `${s.baseUrl} answered in ${ctx.now() - started} ms (from ${s.baseUrlSource})`;
+      const warning = missingApiPrefix(s.baseUrl);
+      add('base_url', warning ? 'warn' : 'ok', warning ? `${answered}; ${warning}` : answered);
     } catch (err) {
       add('base_url', 'fail', `${s.baseUrl}: ${(err as Error).message}`);
     }
@@ -80,12 +83,12 @@ export async function doctor(ctx: Context): Promise<void> {
 
   if (!s.token) {
     add('token', 'fail', 'no token (sct auth login or SCT_TOKEN)');
-  } else if (s.baseUrl && checks.find((c) => c.name === 'base_url')?.level === 'ok') {
-    const client = ctx.client();
+  } else if (s.baseUrl && checks.find((c) => c.name === 'base_url')?.level !== 'fail') {
     try {
+      const client = ctx.client();
       const res = await client.request({ path: PATHS.me });
       const me = parseMe(res.data);
-      add('token', 'ok', `${maskToken(s.token)} from ${s.tokenSource === 'env' ? 'SCT_TOKEN' : 'the profile'}: ${displayName(me)}`);
+      add('token', 'ok', `${maskToken(s.token)} from ${s.tokenSource === 'env' ? 'SCT_TOKEN' : 'the profile'}: ${stripControl(displayName(me))}`);
       const date = Date.parse(String(res.headers.date ?? ''));
       if (Number.isFinite(date)) {
         const skew = Math.round((ctx.now() - date) / 1000);

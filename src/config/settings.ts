@@ -42,6 +42,7 @@ export function resolveSettings(
 
 /** Shows enough of a token to tell two apart, never enough to use it. */
 export function maskToken(token: string): string {
-  if (token.length <= 8) return '********';
+  // A token with control characters in its head shows nothing of it: they would reach the terminal.
+  if (token.length <= 8 || /[^\x21-\x7e]/.test(token.slice(0, 4))) return '********';
   return `${token.slice(0, 4)}…${'*'.repeat(4)}`;
 }

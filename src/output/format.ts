@@ -6,7 +6,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { IOStreams } from './iostreams.js';
 import { cellReaders, cellValue, columnsFromFlag, type Column } from './columns.js';
 import { csvValue, displayValue, flattenKeys } from './values.js';
-import { cleanCell, stripControl } from './sanitize.js';
+import { cleanCell, stripControl, stripControlDeep } from './sanitize.js';
 import { UsageError } from '../errors.js';
 
 export const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
@@ -40,8 +40,10 @@ export function createListWriter(io: IOStreams, options: OutputOptions): ListWri
   switch (options.format) {
     case 'json':
       return jsonArrayWriter(io);
-    case 'ndjson':
-      return lineWriter(io, (row) => JSON.stringify(row) + '\n');
+    case 'ndjson': {
+      const safe = terminalSafe(io);
+      return lineWriter(io, (row) => JSON.stringify(safe(row)) + '\n');
+    }
     case 'csv':
       return csvWriter(io, options);
     default:
@@ -58,8 +60,8 @@ export async function writeList(io: IOStreams, rows: unknown[], options: OutputO
 
 /** One resource: a JSON object, or "field  value" lines for people. */
 export async function writeOne(io: IOStreams, obj: unknown, options: OutputOptions & { detail?: Column[] }): Promise<void> {
-  if (options.format === 'json') return io.write(JSON.stringify(obj, null, 2) + '\n');
-  if (options.format === 'ndjson') return io.write(JSON.stringify(obj) + '\n');
+  if (options.format === 'json') return io.write(JSON.stringify(terminalSafe(io)(obj), null, 2) + '\n');
+  if (options.format === 'ndjson') return io.write(JSON.stringify(terminalSafe(io)(obj)) + '\n');
   if (options.format === 'csv') return writeList(io, [obj], options);
   const row = (obj ?? {}) as Row;
   const columns = options.columns
@@ -69,7 +71,8 @@ export async function writeOne(io: IOStreams, obj: unknown, options: OutputOptio
   let out = '';
   for (const c of columns) {
     const value = cellValue(row, c);
-    out += `${io.color.bold(c.header.padEnd(width))}  ${cleanCell(summarize(value))}\n`;
+    // Without a detail list the headers are the object's keys, which come from the API too.
+    out += `${io.color.bold(cleanCell(c.header).padEnd(width))}  ${cleanCell(summarize(value))}\n`;
   }
   await io.write(out);
 }
@@ -85,7 +88,16 @@ function isNamed(v: object): boolean {
   return typeof (v as Row).name === 'string';
 }
 
+/**
+ * On a terminal, JSON output loses the control characters and escape sequences in its strings
+ * (still valid JSON); into a pipe or a file the objects go exactly as the API returned them.
+ */
+export function terminalSafe(io: IOStreams): (value: unknown) => unknown {
+  return io.stdoutIsTTY ? stripControlDeep : (value) => value;
+}
+
 function jsonArrayWriter(io: IOStreams): ListWriter {
+  const safe = terminalSafe(io);
   let count = 0;
   return {
     get count() {
@@ -95,7 +107,7 @@ function jsonArrayWriter(io: IOStreams): ListWriter {
       if (rows.length === 0) return;
       let chunk = '';
       for (const row of rows) {
-        chunk += (count++ === 0 ? '[\n  ' : ',\n  ') + JSON.stringify(row);
+        chunk += (count++ === 0 ? '[\n  ' : ',\n  ') + JSON.stringify(safe(row));
       }
       await io.write(chunk);
     },
@@ -136,7 +148,7 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
       if (!columns) {
         const keys = new Set<string>();
         for (const r of rows) for (const k of flattenKeys(r)) keys.add(k);
-        columns = [...keys].map((k) => ({ header: k, path: k }));
+        columns = [...keys].map((k) => ({ header: io.stdoutIsTTY ? stripControl(k) : k, path: k }));
       }
       const cols = columns;
       readers ??= cellReaders(cols);
@@ -151,7 +163,11 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
       }
     },
     async end() {
-      if (count === 0 && columns) await io.write(stringify([], { header: true, columns: columns.map((c) => c.header) }));
+      if (count > 0) return;
+      // An empty list is still a CSV file with its header: a script reading it finds the
+      // columns. Without --columns they are the resource's default fields, by API name.
+      const header = columns ? columns.map((c) => c.header) : options.defaults.map((c) => c.path);
+      if (header.length) await io.write(stringify([], { header: true, columns: header }));
     },
   };
 }

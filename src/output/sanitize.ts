@@ -1,9 +1,11 @@
 // Strings from the API are untrusted: an order's external_id could carry an escape sequence
-// that rewrites the terminal title or hides text. Everything bound for a terminal goes through here.
+// that rewrites the terminal title or hides text, or a bidi override that makes text read
+// differently from what it is. Everything bound for a terminal goes through here.
 
-// CSI / OSC / other ESC sequences, then any remaining C0/C1 control character except tab/newline.
+// CSI / OSC / other ESC sequences, then any remaining C0/C1 control character except tab/newline,
+// and the bidi embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069).
 const ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])|\u009b[0-?]*[ -/]*[@-~]/g;
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 export function stripControl(text: string): string {
   return text.replace(ESCAPES, '').replace(CONTROLS, '');
@@ -12,4 +14,17 @@ export function stripControl(text: string): string {
 /** For one table cell: newlines and tabs become spaces too. */
 export function cleanCell(text: string): string {
   return stripControl(text).replace(/[\t\n]+/g, ' ');
+}
+
+/**
+ * Every string in a JSON value, keys included, through stripControl: what JSON output prints
+ * on a terminal. JSON.stringify escapes C0 characters but lets C1, DEL and bidi controls through.
+ */
+export function stripControlDeep(value: unknown): unknown {
+  if (typeof value === 'string') return stripControl(value);
+  if (Array.isArray(value)) return value.map(stripControlDeep);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [stripControl(k), stripControlDeep(v)]));
+  }
+  return value;
 }

@@ -2,9 +2,14 @@
 import { describe, it, expect } from 'vitest';
 import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import { runSct } from '../helpers/sct.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { OWNER } from '../sandbox/helpers.js';
+import { COLUMNS } from '../../src/output/columns.js';
+import { ConfigStore } from '../../src/config/config.js';
 
 const t = useSandbox();
 
@@ -91,6 +96,20 @@ describe('auth and config', () => {
     expect(token.exitCode).toBe(4);
   });
 
+  it('a token with a newline or control character is a usage error saying where it came from, nothing sent', async () => {
+    const env = await t.sct(['whoami'], { env: { SCT_TOKEN: OWNER + '\r' } });
+    expect(env.exitCode).toBe(2);
+    expect(env.stderr).toMatch(/^error: the token from SCT_TOKEN contains invalid characters/m);
+    const stdin = await t.sct(['auth', 'login', '--base-url', t.sb.url, '--with-token'], { input: 'sct_demo\nowner\n', env: noEnvToken });
+    expect(stdin.exitCode).toBe(2);
+    expect(stdin.stderr).toMatch(/the token from standard input \(--with-token\) contains invalid characters/);
+    new ConfigStore(t.dir).set('default', 'token', 'sct\u0001demo');
+    const stored = await t.sct(['products', 'list'], { env: { SCT_TOKEN: undefined } });
+    expect(stored.exitCode).toBe(2);
+    expect(stored.stderr).toContain('the token from profile "default"');
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
   it('needs --with-token without a terminal', async () => {
     const r = await t.sct(['auth', 'login', '--base-url', t.sb.url], { env: noEnvToken });
     expect(r.exitCode).toBe(2);
@@ -102,6 +121,16 @@ describe('auth and config', () => {
     const r = await t.sct(['auth', 'status', '--json']);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ token_source: 'SCT_TOKEN', base_url_source: 'env', user: { id: 1 } });
+  });
+
+  it('auth status with the service down still shows the local configuration, then exits 1', async () => {
+    const r = await t.sct(['auth', 'status'], { env: { SCT_BASE_URL: 'http://127.0.0.1:9/api' } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(/^Profile\s+default$/m);
+    expect(r.stdout).toMatch(/^Base URL\s+http:\/\/127\.0\.0\.1:9\/api \(from env\)$/m);
+    expect(r.stdout).toMatch(/^Token\s+sct_…\*+ \(from SCT_TOKEN\)$/m);
+    expect(r.stdout + r.stderr).not.toContain(OWNER);
+    expect(r.stderr).toMatch(/^error: GET \/accounts\/me: connection refused/m);
   });
 
   it('config set/get/unset/list/path, per profile', async () => {
@@ -116,7 +145,33 @@ describe('auth and config', () => {
     const me = await t.sct(['whoami']);
     expect(JSON.parse(me.stdout).id).toBe(1);
     expect((await t.sct(['config', 'unset', 'output'])).exitCode).toBe(0);
-    expect((await t.sct(['config', 'get', 'output'])).exitCode).toBe(1);
+    // As `gh config get`: a known key that is unset prints nothing and exits 0; an unknown key is a usage error.
+    expect(await t.sct(['config', 'get', 'output'])).toMatchObject({ exitCode: 0, stdout: '', stderr: '' });
+    expect((await t.sct(['config', 'get', 'colour'])).exitCode).toBe(2);
+  });
+
+  it('a base URL without /api: a warning where it is given, and a hint on the 404', async () => {
+    const origin = t.sb.url.replace(/\/api$/, '');
+    const meant = `did you mean ${origin}/api?`;
+    const set = await t.sct(['config', 'set', 'base_url', origin]);
+    expect(set.exitCode).toBe(0);
+    expect(set.stderr).toMatch(new RegExp(`^warning: the base URL ${origin} does not end in /api`, 'm'));
+    expect(set.stderr).toContain(meant);
+
+    const flag = await t.sct(['whoami', '--base-url', origin]);
+    expect(flag.exitCode).toBe(1);
+    expect(flag.stderr).toMatch(/^warning: the base URL .* does not end in \/api/m);
+    expect(flag.stderr).toMatch(/^error: .*404 Not Found on GET \/accounts\/me/m);
+    expect(flag.stderr).toMatch(new RegExp(`^hint: .*${meant.replace(/[?.]/g, '\\$&')}`, 'm'));
+
+    const login = await t.sct(['auth', 'login', '--base-url', origin, '--with-token'], { input: OWNER, env: noEnvToken });
+    expect(login.exitCode).toBe(1);
+    expect(login.stderr).toContain(meant);
+    expect(new ConfigStore(t.dir).profile('default').token).toBeUndefined();
+
+    // With /api nothing is said.
+    const ok = await t.sct(['config', 'set', 'base_url', t.sb.url]);
+    expect(ok.stderr).toBe('');
   });
 
   it('config rejects the token, unknown keys and bad values with exit 2', async () => {
@@ -184,6 +239,16 @@ describe('errors', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('prints the JSON object too when the output format comes from the profile', async () => {
+    expect((await t.sct(['config', 'set', 'output', 'json'])).exitCode).toBe(0);
+    const r = await t.sct(['products', 'get', '999999']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^error: .*404/m);
+    expect(lastJsonLine(r.stderr)).toMatchObject({ status: 404, exit_code: 1 });
+    const usage = await t.sct(['products', 'list', '--limit', 'ten']);
+    expect(lastJsonLine(usage.stderr)).toMatchObject({ status: null, exit_code: 2 });
+  });
+
   it('404 exits 1 with the API detail', async () => {
     const r = await t.sct(['products', 'get', '999999']);
     expect(r.exitCode).toBe(1);
@@ -221,6 +286,20 @@ describe('HTTP behaviour against real sockets', () => {
     expect(posts[1].headers['idempotency-key']).toBe(posts[0].headers['idempotency-key']);
     const list = await t.sct(['api', '/origins', '-X', 'GET', '-f', 'search=Retry plot']);
     expect(JSON.parse(list.stdout).count).toBe(1);
+  });
+
+  it('a DELETE whose answer was lost is retried, and the 404 of the retry counts as done', async () => {
+    const created = await t.sct(['api', '-X', 'POST', '/origins', '-f', 'name=Short-lived plot', '-f', 'country_code=GH']);
+    const id = JSON.parse(created.stdout).id;
+    t.sb.requests.length = 0;
+    t.sb.setFaults({ dropFirst: 1, dropAfterProcessing: true });
+    const r = await t.sct(['api', '-X', 'DELETE', `/origins/${id}`]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.sb.requests.map((q) => [q.method, q.status])).toEqual([
+      ['DELETE', 0],
+      ['DELETE', 404],
+    ]);
+    expect((await t.sct(['api', `/origins/${id}`])).exitCode).toBe(1);
   });
 
   it('waits out a 429 and retries', async () => {
@@ -264,6 +343,25 @@ describe('lists and pagination', () => {
     expect(new Set(rows.map((r: { id: number }) => r.id)).size).toBe(count);
   });
 
+  it('--all stops with exit 1 when a server\'s next link never advances', async () => {
+    // A broken server, not the sandbox: every page links to itself.
+    const server = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ count: 1000, next: `http://internal.test/api/products?limit=2&offset=2`, results: [{ id: 1 }, { id: 2 }] }));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+      const r = await t.sct(['products', 'list', '--all', '-o', 'json'], { env: { SCT_BASE_URL: base }, timeout: 20_000 });
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toMatch(/^error: the server's pagination does not advance on GET \/products: the next link leads to a page already fetched/m);
+      expect(JSON.parse(r.stdout)).toHaveLength(4);
+    } finally {
+      server.close();
+    }
+  });
+
   it('passes --ordering, --search and --filter through', async () => {
     await t.sct(['products', 'list', '--ordering', '-name,id', '--search', 'cocoa', '--filter', 'commodity__in=cocoa,coffee', '--filter', 'composition=simple']);
     const q = new URLSearchParams(t.sb.requests[0].query);
@@ -297,6 +395,52 @@ describe('lists and pagination', () => {
     const lines = csv.stdout.trim().split('\n');
     expect(lines[0]).toBe('id,name,commodity');
     expect(lines).toHaveLength(4);
+  });
+});
+
+describe('strings from the API', () => {
+  const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+  const hostileName = 'Plot \u009b2J\u0085\u001b]0;pwned\u0007\u202Etxt.exe';
+
+  async function hostileOrigin(): Promise<number> {
+    const body = t.writeFile('origin.json', JSON.stringify({ name: hostileName, country_code: 'GH' }));
+    const r = await t.sct(['api', '-X', 'POST', '/origins', '--input', body]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    return JSON.parse(r.stdout).id;
+  }
+
+  it('on a terminal, -o json, ndjson and sct api strip control characters, escapes and bidi controls', async () => {
+    const id = await hostileOrigin();
+    for (const args of [
+      ['origins', 'get', String(id), '-o', 'json'],
+      ['origins', 'list', '--search', 'Plot', '--all', '-o', 'json'],
+      ['origins', 'list', '--search', 'Plot', '--all', '-o', 'ndjson'],
+      ['api', `/origins/${id}`],
+    ]) {
+      const r = await t.sctIn(args, { tty: true });
+      expect(r.exitCode, args.join(' ')).toBe(0);
+      expect(r.stdout, args.join(' ')).not.toMatch(CONTROL);
+      const data = args.includes('ndjson') ? r.stdout.trim().split('\n').map((l) => JSON.parse(l)) : JSON.parse(r.stdout);
+      const found = Array.isArray(data) ? data.find((o: { id: number }) => o.id === id) : data;
+      expect(found?.name, args.join(' ')).toBe('Plot txt.exe');
+    }
+  });
+
+  it('into a pipe, -o json keeps the data as returned', async () => {
+    const id = await hostileOrigin();
+    const r = await t.sct(['origins', 'get', String(id), '-o', 'json']);
+    expect(JSON.parse(r.stdout).name).toBe(hostileName);
+  });
+});
+
+describe('csv of an empty list', () => {
+  it('prints the header row: the default fields, or --columns', async () => {
+    const r = await t.sct(['products', 'list', '--search', 'no product is called this', '-o', 'csv']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(COLUMNS.product.map((c) => c.path).join(',') + '\n');
+    expect(r.stdout).toMatch(/^id,sku,name,/);
+    const c = await t.sct(['products', 'list', '--search', 'no product is called this', '-o', 'csv', '--columns', 'id,name']);
+    expect(c.stdout).toBe('id,name\n');
   });
 });
 

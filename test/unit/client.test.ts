@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { MockAgent } from 'undici';
-import { ApiClient } from '../../src/api/client.js';
-import { ApiError, AuthError, NetworkError, RateLimitError } from '../../src/errors.js';
+import { ApiClient, missingApiPrefix } from '../../src/api/client.js';
+import { ApiError, AuthError, NetworkError, RateLimitError, UsageError } from '../../src/errors.js';
 
 const BASE = 'http://api.test/api';
 
@@ -88,6 +88,38 @@ describe('ApiClient', () => {
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toContain('connection reset');
     expect(ctx.sleeps).toHaveLength(3);
+  });
+
+  it('takes a 404 on a retried DELETE as success: the lost first attempt deleted it', async () => {
+    ctx.pool.intercept({ path: '/api/products/7', method: 'DELETE' }).replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    ctx.pool.intercept({ path: '/api/products/7', method: 'DELETE' }).reply(404, { detail: 'Not found.' });
+    const res = await ctx.client.request({ method: 'DELETE', path: '/products/7' });
+    expect(res).toMatchObject({ status: 204, data: null });
+    expect(ctx.sleeps).toHaveLength(1);
+    expect(ctx.trace.join('\n')).toContain('404 on a retried DELETE');
+  });
+
+  it('still fails a DELETE that answers 404 the first time, and a retried GET that 404s', async () => {
+    ctx.pool.intercept({ path: '/api/products/8', method: 'DELETE' }).reply(404, { detail: 'Not found.' });
+    expect((await failure(ctx.client.delete('/products/8'))).status).toBe(404);
+    ctx.pool.intercept({ path: '/api/products/8', method: 'GET' }).reply(503, {});
+    ctx.pool.intercept({ path: '/api/products/8', method: 'GET' }).reply(404, { detail: 'Not found.' });
+    expect((await failure(ctx.client.get('/products/8'))).status).toBe(404);
+  });
+
+  it('refuses a token that cannot go into a header, naming where it came from', () => {
+    for (const token of ['abc\ndef', 'abc\r', 'a b', 'tab\there', 'bell\u0007', 'c1\u0085', 'ünïcode']) {
+      let err: any;
+      try {
+        new ApiClient({ baseUrl: BASE, token, tokenSource: 'SCT_TOKEN', dispatcher: ctx.agent });
+      } catch (e) {
+        err = e;
+      }
+      expect(err, JSON.stringify(token)).toBeInstanceOf(UsageError);
+      expect(err.message).toBe('the token from SCT_TOKEN contains invalid characters (control characters, spaces or non-ASCII)');
+      expect(err.exitCode).toBe(2);
+    }
+    expect(() => new ApiClient({ baseUrl: BASE, token: 'sct_demo-token.~+/=', dispatcher: ctx.agent })).not.toThrow();
   });
 
   it('reuses one Idempotency-Key across the retries of a POST', async () => {
@@ -214,6 +246,23 @@ describe('ApiClient', () => {
     expect(e2.exitCode).toBe(1);
   });
 
+  it('a 404 under a base URL without /api hints at the missing prefix', async () => {
+    const noPrefix = setup({ baseUrl: 'http://api.test' });
+    noPrefix.pool.intercept({ path: '/accounts/me', method: 'GET' }).reply(404, 'Not Found');
+    const err = await failure(noPrefix.client.get('/accounts/me'));
+    expect(err.hint).toBe("the base URL http://api.test does not end in /api, as the API's base URL does: did you mean http://api.test/api?");
+    await noPrefix.agent.close();
+    ctx.pool.intercept({ path: '/api/orders/9', method: 'GET' }).reply(404, { detail: 'Not found.' });
+    expect((await failure(ctx.client.get('/orders/9'))).hint).toBeUndefined();
+  });
+
+  it('missingApiPrefix: only base URLs whose path does not end in /api', () => {
+    expect(missingApiPrefix('http://127.0.0.1:8080')).toContain('did you mean http://127.0.0.1:8080/api?');
+    expect(missingApiPrefix('https://sct.example.com/v1/')).toContain('did you mean https://sct.example.com/v1/api?');
+    expect(missingApiPrefix('https://sct.example.com/api')).toBeUndefined();
+    expect(missingApiPrefix('https://sct.example.com/gateway/api/')).toBeUndefined();
+  });
+
   it('masks the token in the --verbose trace', async () => {
     ctx.pool.intercept({ path: '/api/x', method: 'POST' }).reply(201, {});
     await ctx.client.post('/x', { a: 1 });
@@ -243,6 +292,37 @@ describe('ApiClient', () => {
       let n = 0;
       for await (const p of ctx.client.paginate('/origins')) n += p.results.length;
       expect(n).toBe(10);
+    });
+
+    it('stops with an error when next leads to a page already fetched, after yielding what came', async () => {
+      ctx.pool
+        .intercept({ path: '/api/origins?limit=10000&offset=0', method: 'GET' })
+        .reply(200, { count: 9, next: 'http://api.test/api/origins?offset=2&limit=2', results: [{ id: 1 }, { id: 2 }] });
+      // The server's next link never moves on.
+      ctx.pool
+        .intercept({ path: '/api/origins?offset=2&limit=2', method: 'GET' })
+        .reply(200, { count: 9, next: 'http://api.test/api/origins?limit=2&offset=2', results: [{ id: 3 }, { id: 4 }] });
+      const seen: number[] = [];
+      const err = await failure(
+        (async () => {
+          for await (const p of ctx.client.paginate<{ id: number }>('/origins', {}, { all: true })) seen.push(...p.results.map((r) => r.id));
+        })(),
+      );
+      expect(seen).toEqual([1, 2, 3, 4]);
+      expect(err.exitCode).toBe(1);
+      expect(err.message).toBe(
+        "the server's pagination does not advance on GET /origins: the next link leads to a page already fetched (stopped after 4 items in 2 requests)",
+      );
+    });
+
+    it('stops with an error on an empty page that links to a next one', async () => {
+      ctx.pool.intercept({ path: '/api/origins?limit=10000&offset=0', method: 'GET' }).reply(200, { count: 5, next: '/api/origins?limit=5&offset=5', results: [] });
+      const err = await failure(
+        (async () => {
+          for await (const _ of ctx.client.paginate('/origins', {}, { all: true }));
+        })(),
+      );
+      expect(err.message).toContain('an empty page links to a next one');
     });
 
     it('with all, asks for a big page and follows next to the end', async () => {

@@ -54,5 +54,6 @@ describe('resolveSettings', () => {
   it('masks tokens', () => {
     expect(maskToken('sct_demo_owner_cacao')).not.toContain('owner');
     expect(maskToken('short')).toBe('********');
+    expect(maskToken('\u001b[2Jlong-enough-token')).toBe('********');
   });
 });

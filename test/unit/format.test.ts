@@ -51,6 +51,15 @@ describe('list output', () => {
     expect(t.stdout()).toBe('seller_company.name,id\nCacao Coop,1\n');
   });
 
+  it('csv: an empty list is the header row alone (--columns, else the default fields)', async () => {
+    expect((await render('csv', [[]], 'seller_company.name,id')).stdout()).toBe('seller_company.name,id\n');
+    expect((await render('csv', [[]])).stdout()).toBe('id,seller_company.name\n');
+    const t = createTestIO();
+    const w = createListWriter(t.io, { format: 'csv', defaults: [] });
+    await w.end();
+    expect(t.stdout()).toBe('');
+  });
+
   it('table: default columns, escape sequences from the API stripped', async () => {
     const t = await render('table', [rows]);
     const out = t.stdout();
@@ -71,6 +80,49 @@ describe('list output', () => {
     const t = await render('table', [[]]);
     expect(t.stdout()).toBe('');
     expect(t.stderr()).toContain('no results');
+  });
+
+  describe('strings from the API on a terminal', () => {
+    const hostile = {
+      id: 3,
+      name: 'C1\u009b31m csi\u0085 nel\u007f del',
+      note: 'evil\u202Etxt.exe \u2066iso\u2069',
+      ['key\u009b2J']: 'esc \u001b]0;pwned\u0007done',
+    };
+    const safe = { id: 3, name: 'C1 csi nel del', note: 'eviltxt.exe iso', key: 'esc done' };
+    const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+    it('json and ndjson lose control characters, escapes and bidi controls, and stay valid JSON', async () => {
+      for (const format of ['json', 'ndjson'] as const) {
+        const t = await render(format, [[hostile]], undefined, true);
+        expect(t.stdout(), format).not.toMatch(CONTROL);
+        const parsed = format === 'json' ? JSON.parse(t.stdout()) : [JSON.parse(t.stdout())];
+        expect(parsed).toEqual([safe]);
+      }
+      const one = createTestIO({ stdoutIsTTY: true });
+      await writeOne(one.io, hostile, { format: 'json', defaults: [] });
+      expect(JSON.parse(one.stdout())).toEqual(safe);
+    });
+
+    it('json and ndjson into a pipe keep the data as returned', async () => {
+      for (const format of ['json', 'ndjson'] as const) {
+        const t = await render(format, [[hostile]]);
+        const parsed = format === 'json' ? JSON.parse(t.stdout()) : [JSON.parse(t.stdout())];
+        expect(parsed).toEqual([hostile]);
+      }
+    });
+
+    it('table and csv lose bidi controls; csv headers and key/value views too', async () => {
+      const table = await render('table', [[hostile]], 'note', true);
+      expect(table.stdout()).toContain('eviltxt.exe iso');
+      const csv = await render('csv', [[hostile]], undefined, true);
+      expect(csv.stdout()).not.toMatch(CONTROL);
+      expect(csv.stdout().split('\n')[0]).toBe('id,name,note,key');
+      const one = createTestIO({ stdoutIsTTY: true });
+      await writeOne(one.io, hostile, { format: 'table', defaults: [] });
+      expect(one.stdout()).not.toMatch(CONTROL);
+      expect(one.stdout()).toMatch(/^key\s+esc done$/m);
+    });
   });
 
   it('rejects unknown formats', () => {
@@ -103,5 +155,6 @@ describe('values', () => {
   });
   it('strips CSI, OSC and C1 controls but keeps text', () => {
     expect(stripControl('a\u001b[2Jb\u001b]8;;http://x\u0007c\u0085d\u0000e\u009b31mf')).toBe('abcdef');
+    expect(stripControl('a\u202ab\u202ec\u2066d\u2069e\u200ff')).toBe('abcde\u200ff');
   });
 });
