@@ -23,7 +23,7 @@ describe('orders create', () => {
       'orders', 'create', '--purchase',
       '--type', 'order', '--external-id', 'E2E-PO-1', '--order-created-at', '2025-03-01', '--order-arrival-at', '2025-03-20',
       '--seller-company-id', '101', '--buyer-status', 'draft', '--assessment-status', 'pending', '--value-chain', '3',
-      '--seller-external-id', 'INV-9', '--border-cross-country-code', 'BE', '--signed-off-at', '2025-03-02T10:00:00Z',
+      '--seller-external-id', 'INV-9', '--border-cross-country-code', 'be', '--signed-off-at', '2025-03-02T10:00:00Z',
       '--tag', 'eudr', '--tag', 'q1', '--send-information-request',
       '--item', `product=${p1},volume=2500,unit=kg,line=1,external-id=E2E-PO-1-A`,
       '--item', `product=${p2},volume=12.5,unit=t`,

@@ -26,7 +26,8 @@ export const STATISTICS_DELIMIT_BY = ['daily', 'monthly', 'yearly'] as const;
 const requiredError = { error: requiredMessage };
 
 const optionalText = str255.nullable().optional();
-const countryCode = z.string().max(2, 'at most 2 characters').nullable().optional();
+// Sent upper-cased, as the service stores ISO 3166 alpha-2 codes ("be" would not match filters).
+const countryCode = z.string().max(2, 'at most 2 characters').transform((s) => s.toUpperCase()).nullable().optional();
 const nonEmptyStrings = z.array(z.string().min(1, 'must be non-empty strings'));
 
 export const orderItemSchema = z.looseObject({
