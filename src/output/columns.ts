@@ -119,8 +119,15 @@ export const COLUMNS = {
   ],
   country: [col('CODE', 'alpha_2'), col('NAME', 'name', (r) => [r.flag, r.name].filter(Boolean).join(' ')), col('ALPHA-3', 'alpha_3'), col('EU STATUS', 'eu_status')],
   document: [col('ID', 'id'), col('NAME', 'name'), col('TYPE', 'content_type'), col('SIZE', 'size'), col('STATUS', 'status'), col('CREATED', 'created_at', date('created_at'))],
-  importRun: [col('ID', 'id'), col('TYPE', 'type'), col('STATUS', 'status'), col('CREATED', 'created_at', date('created_at'))],
-  riskAssessment: [col('ID', 'id'), col('IDENTIFIER', 'identifier'), col('STATUS', 'status'), col('CREATED', 'created_at', date('created_at'))],
+  importRun: [col('ID', 'id'), col('NAME', 'name'), col('TYPE', 'type'), col('STATUS', 'status'), col('CREATED', 'created_at', date('created_at'))],
+  riskAssessment: [
+    col('ID', 'id'),
+    col('IDENTIFIER', 'identifier'),
+    col('NAME', 'name'),
+    col('STATUS', 'status'),
+    col('RISK LEVEL', 'risk_level'),
+    col('CREATED', 'created_at', date('created_at')),
+  ],
   availableOrder: [col('ID', 'id'), col('BUYER EXTERNAL ID', 'buyer_external_id'), col('SELLER EXTERNAL ID', 'seller_external_id'), col('TYPE', 'type'), col('CREATED', 'order_created_at')],
 } satisfies Record<string, Column[]>;
 

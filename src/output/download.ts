@@ -41,6 +41,12 @@ export interface Target {
   dir: string;
 }
 
+/** `--out DIR/` or an existing directory: the file name is to come from the download. */
+export function isDirectoryTarget(out: string, cwd: string): boolean {
+  const abs = isAbsolute(out) ? out : resolve(cwd, out);
+  return /[\\/]$/.test(out) || (existsSync(abs) && statSync(abs).isDirectory());
+}
+
 /**
  * Where a download goes: `--out DIR/` or an existing directory → DIR/<name>; `--out FILE` →
  * that file; no --out → <cwd>/<name>. Refuses an existing file without `force`.
@@ -53,7 +59,7 @@ export function resolveTarget(out: string | undefined, name: string, o: { cwd: s
   if (abs === undefined) {
     dir = o.cwd;
     path = join(dir, fileName);
-  } else if (/[\\/]$/.test(out!) || (existsSync(abs) && statSync(abs).isDirectory())) {
+  } else if (isDirectoryTarget(out!, o.cwd)) {
     dir = abs;
     path = join(dir, fileName);
   } else {

@@ -73,3 +73,21 @@ describe('saveStream', () => {
     expect(readdirSync(cwd)).toEqual([]);
   });
 });
+
+describe('progress', () => {
+  it('formats sizes and draws a bar when the total is known', async () => {
+    const { formatBytes, progressLine, byteProgress } = await import('../../src/output/progress.js');
+    expect([0, 999, 1536, 12_345_678, 3e12].map(formatBytes)).toEqual(['0 B', '999 B', '1.5 kB', '12 MB', '3.0 TB']);
+    expect(progressLine('Uploading a.pdf', 250, 1000)).toBe('Uploading a.pdf █████░░░░░░░░░░░░░░░ 25% 250 B of 1.0 kB');
+    expect(progressLine('Downloading', 2048)).toBe('Downloading 2.0 kB');
+    // Redrawn at most every 100 ms, and always at the end.
+    const texts: string[] = [];
+    let now = 0;
+    const onBytes = byteProgress({ update: (t) => texts.push(t), stop() {} }, 'x', 300, () => now);
+    onBytes(100);
+    now = 50;
+    onBytes(200);
+    onBytes(300);
+    expect(texts).toEqual(['x ███████░░░░░░░░░░░░░ 33% 100 B of 300 B', 'x ████████████████████ 100% 300 B of 300 B']);
+  });
+});

@@ -9,6 +9,7 @@ import { writeOne } from '../../output/format.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { buildBody, promptMissing, validate, type BodyFlags } from './body.js';
 import { collect, parseInteger } from './flags.js';
+import { addListOptions, listQuery, runList, type ListFlags } from './list.js';
 
 /** Resource ids are integers 0..2147483647: checked locally, so a typo never reaches the API. */
 export function parseId(value: string, what = 'ID'): number {
@@ -88,11 +89,7 @@ export function addCrudCommands<F extends BodyFlags>(group: Command, f: Factory,
     });
   };
 
-  group
-    .command('get')
-    .argument('<id>', idHelp)
-    .description(`Show one ${o.noun}`)
-    .action(f.action((ctx, _flags, [id]) => showOne(ctx, o.paths.one(parseId(id)), o.columns).then(() => undefined)));
+  addGetCommand(group, f, { noun: o.noun, path: o.paths.one, columns: o.columns });
 
   addBodyOptions(o.addFields(group.command('create').description(`Create ${o.article} ${o.noun}`))).action(
     f.action<F>((ctx, flags) => save(ctx, flags)),
@@ -106,4 +103,20 @@ export function addCrudCommands<F extends BodyFlags>(group: Command, f: Factory,
     .argument('<id>', idHelp)
     .description(`Delete ${o.article} ${o.noun} (asks for confirmation unless --yes)`)
     .action(f.action((ctx, _flags, [id]) => deleteOne(ctx, o.paths.one(parseId(id)), `${o.noun} ${id}`)));
+}
+
+/** `get ID`: one resource, as a key/value view (the whole object with -o json). */
+export function addGetCommand(group: Command, f: Factory, o: { noun: string; path: (id: number) => string; columns: Column[] }): Command {
+  return group
+    .command('get')
+    .argument('<id>', `${o.noun} id`)
+    .description(`Show one ${o.noun}`)
+    .action(f.action((ctx, _flags, [id]) => showOne(ctx, o.path(parseId(id)), o.columns).then(() => undefined)));
+}
+
+/** `list` with the shared list options only, for nouns whose filters the API does not document. */
+export function addListCommand(group: Command, f: Factory, o: { description: string; path: string; columns: Column[]; noun: string }): Command {
+  return addListOptions(group.command('list').description(o.description)).action(
+    f.action<ListFlags>((ctx, opts) => runList(ctx, { path: o.path, query: listQuery(opts), flags: opts, columns: o.columns, noun: o.noun })),
+  );
 }

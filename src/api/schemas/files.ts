@@ -1,0 +1,33 @@
+// Request bodies of documents, data exchange runs (imports) and risk assessments. The API
+// documents only that a risk assessment needs an identifier; sct also requires a document's
+// name (it is what the upload is known by) and checks ids, and passes every other field through.
+import { z } from 'zod';
+import { id, str255, tags } from './common.js';
+
+export const documentCreateSchema = z.looseObject({
+  name: str255,
+  content_type: z.string().min(3).max(255).optional(),
+  size: z.number().int().min(0).optional(),
+  description: z.string().nullish(),
+  tags: tags.optional(),
+});
+
+export const importCreateSchema = z.looseObject({
+  name: z.string().max(255).optional(),
+  document: id.nullish(),
+});
+
+export const riskCreateSchema = z.looseObject({
+  identifier: str255,
+  name: z.string().max(255).optional(),
+  description: z.string().nullish(),
+  orders: z.array(id).optional(),
+  origins: z.array(id).optional(),
+  products: z.array(id).optional(),
+  documents: z.array(id).optional(),
+});
+
+/** What sct reads from a created document: where its bytes go. */
+export const uploadTargetSchema = z.looseObject({ id: z.number(), upload_url: z.string().url() });
+/** What sct reads from a download request: the signed URL. */
+export const downloadUrlSchema = z.looseObject({ url: z.string().url() });

@@ -1,0 +1,134 @@
+// sct documents list/get/upload/download.
+//
+// Upload is three calls, as cli-spec.md assumes: POST /documents (the document with an
+// `upload_url`), PUT of the raw bytes to that URL, POST /documents/{id}/confirm_upload.
+// Download asks for a signed URL (GET /documents/{id}/download → {url}) and streams it to disk.
+// Signed URLs carry their own credential: sct never sends the token to them, wherever they point.
+import { createReadStream, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { Factory } from './shared/command.js';
+import { PATHS } from '../api/paths.js';
+import { COLUMNS } from '../output/columns.js';
+import { writeOne } from '../output/format.js';
+import { byteProgress, formatBytes } from '../output/progress.js';
+import { resolveTarget, saveStream } from '../output/download.js';
+import { documentCreateSchema, downloadUrlSchema, uploadTargetSchema } from '../api/schemas/files.js';
+import { SctError, UsageError } from '../errors.js';
+import { addGetCommand, addListCommand, parseId } from './shared/crud.js';
+import { collect } from './shared/flags.js';
+import { validate } from './shared/body.js';
+
+export interface UploadFlags {
+  name?: string;
+  description?: string;
+  contentType?: string;
+  tag?: string[];
+}
+
+export interface DownloadFlags {
+  out?: string;
+  force?: boolean;
+}
+
+export function register(program: Command, f: Factory): void {
+  const documents = program.command('documents').description('Upload, list and download documents');
+
+  addListCommand(documents, f, { description: 'List the company’s documents', path: PATHS.documents, columns: COLUMNS.document, noun: 'documents' });
+  addGetCommand(documents, f, { noun: 'document', path: PATHS.document, columns: COLUMNS.document });
+
+  documents
+    .command('upload')
+    .argument('<file>', 'the file to upload')
+    .description('Upload a file as a new document')
+    .option('--name <name>', 'the document name (default: the file name)')
+    .option('--description <text>', 'description')
+    .option('--content-type <type>', 'MIME type (default: the service guesses from the name)')
+    .option('--tag <tag>', 'a tag (repeatable)', collect)
+    .addHelpText('after', '\nExample:\n  sct documents upload ./certificates/fsc-2025.pdf --tag fsc')
+    .action(f.action<UploadFlags>((ctx, opts, [file]) => uploadDocument(ctx, file, opts)));
+
+  documents
+    .command('download')
+    .argument('<id>', 'document id')
+    .description('Download a document’s file')
+    .option('--out <path>', 'a directory (ending in / or existing) or a file name; default: the document name in the current directory')
+    .option('--force', 'overwrite an existing file')
+    .addHelpText('after', '\nExample:\n  sct documents download 42 --out ./evidence/')
+    .action(f.action<DownloadFlags>((ctx, opts, [id]) => downloadDocument(ctx, parseId(id), opts)));
+}
+
+export async function uploadDocument(ctx: Context, file: string, opts: UploadFlags): Promise<void> {
+  let size: number;
+  try {
+    const st = statSync(file);
+    if (!st.isFile()) throw new Error('not a regular file');
+    size = st.size;
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  const body = validate(
+    documentCreateSchema,
+    { name: opts.name ?? basename(file), size, content_type: opts.contentType, description: opts.description, tags: opts.tag },
+    'document',
+  );
+  const client = ctx.client();
+  const created = await client.post(PATHS.documents, body);
+  const target = uploadTargetSchema.safeParse(created);
+  if (!target.success) throw new SctError(`unexpected answer from POST ${PATHS.documents}: no upload_url`);
+  const { id, upload_url: uploadUrl } = target.data;
+
+  const spinner = await ctx.spinner(`Uploading ${body.name}…`);
+  const progress = byteProgress(spinner, `Uploading ${body.name}`, size);
+  try {
+    await client.request({
+      method: 'PUT',
+      path: uploadUrl,
+      auth: false,
+      headers: { 'content-type': body.content_type ?? 'application/octet-stream', 'content-length': String(size) },
+      // A function, so a retried PUT reads the file again from the start.
+      rawBody: () => {
+        let sent = 0;
+        return createReadStream(file).on('data', (chunk) => progress((sent += chunk.length)));
+      },
+    });
+  } catch (err) {
+    spinner.stop();
+    (err as SctError).hint = `document ${id} was created but has no file yet; upload again to replace it, or delete it`;
+    throw err;
+  }
+  spinner.stop();
+  const confirmed = await client.post(PATHS.documentConfirmUpload(id));
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Uploaded ${body.name} (${formatBytes(size)}) as document ${id}`);
+  await writeOne(ctx.io, confirmed, ctx.output(COLUMNS.document));
+}
+
+export async function downloadDocument(ctx: Context, id: number, opts: DownloadFlags): Promise<void> {
+  const client = ctx.client();
+  // The name first: the target is settled (and an existing file refused) before any bytes move.
+  const doc = (await client.get<{ name?: unknown }>(PATHS.document(id))) ?? {};
+  const name = typeof doc.name === 'string' && doc.name ? doc.name : `document-${id}`;
+  const target = resolveTarget(opts.out, name, { cwd: process.cwd(), force: opts.force });
+
+  const signed = downloadUrlSchema.safeParse(await client.get(PATHS.documentDownload(id)));
+  if (!signed.success) throw new SctError(`unexpected answer from GET ${PATHS.documentDownload(id)}: no url`);
+  const res = await client.stream({ path: signed.data.url, auth: false, accept: '*/*' });
+  const total = Number(res.headers['content-length']) || undefined;
+  const spinner = await ctx.spinner(`Downloading ${name}…`);
+  let bytes: number;
+  try {
+    bytes = await saveStream(res.body, target, byteProgress(spinner, `Downloading ${name}`, total));
+  } finally {
+    spinner.stop();
+  }
+  await reportSaved(ctx, { id, path: target.path, bytes });
+}
+
+/** The saved file: its path on stdout (for scripts), a summary on stderr. */
+export async function reportSaved(ctx: Context, saved: { id: number; path: string; bytes: number }): Promise<void> {
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Saved ${formatBytes(saved.bytes)} to ${saved.path}`);
+  const format = ctx.format();
+  if (format === 'json' || format === 'ndjson') await writeOne(ctx.io, saved, ctx.output([]));
+  else await ctx.io.write(saved.path + '\n');
+}

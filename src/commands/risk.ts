@@ -1,0 +1,131 @@
+// sct risk list/create/evidence: risk assessments and their evidence package.
+//
+// The evidence ZIP is named after the assessment identifier, which only the answer tells
+// (Content-Disposition), so with a directory target the file name is settled when the headers
+// arrive and before any byte is written: an existing file stops the download there. With
+// --out FILE the target is settled, and checked, before the request.
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { Factory } from './shared/command.js';
+import { PATHS } from '../api/paths.js';
+import { COLUMNS } from '../output/columns.js';
+import { fileNameFromDisposition, isDirectoryTarget, resolveTarget, saveStream, type Target } from '../output/download.js';
+import { byteProgress } from '../output/progress.js';
+import { riskCreateSchema } from '../api/schemas/files.js';
+import { SctError } from '../errors.js';
+import { addBodyOptions, addListCommand, parseId, saveOne } from './shared/crud.js';
+import { appendList, parseIdList } from './shared/flags.js';
+import type { BodyFlags } from './shared/body.js';
+import { reportSaved } from './documents.js';
+
+export interface RiskFieldFlags extends BodyFlags {
+  identifier?: string;
+  name?: string;
+  description?: string;
+  order?: string;
+  origin?: string;
+  product?: string;
+  document?: string;
+}
+
+export interface EvidenceFlags {
+  out?: string;
+  force?: boolean;
+}
+
+export function register(program: Command, f: Factory): void {
+  const risk = program.command('risk').description('Risk assessments and their evidence packages');
+
+  addListCommand(risk, f, { description: 'List risk assessments', path: PATHS.riskAssessments, columns: COLUMNS.riskAssessment, noun: 'risk assessments' });
+
+  addBodyOptions(
+    risk
+      .command('create')
+      .description('Start a risk assessment')
+      .option('--identifier <id>', 'your identifier of the assessment (required; names its evidence package)')
+      .option('--name <text>', 'name')
+      .option('--description <text>', 'description')
+      .option('--order <ids>', 'orders in scope, comma-separated or repeated', appendList)
+      .option('--origin <ids>', 'origins in scope, comma-separated or repeated', appendList)
+      .option('--product <ids>', 'products in scope, comma-separated or repeated', appendList)
+      .option('--document <ids>', 'supporting documents, comma-separated or repeated', appendList),
+  )
+    .addHelpText('after', '\nExample:\n  sct risk create --identifier RA-2025-07 --origin 3,4 --order 17')
+    .action(f.action<RiskFieldFlags>((ctx, opts) => createRisk(ctx, opts)));
+
+  risk
+    .command('evidence')
+    .argument('<id>', 'risk assessment id')
+    .description('Download the evidence package (ZIP) of a risk assessment')
+    .option('--out <path>', 'a directory (ending in / or existing) or a file name; default: <identifier>.zip in the current directory')
+    .option('--force', 'overwrite an existing file')
+    .addHelpText('after', '\nExample:\n  sct risk evidence 42 --out ./evidence/')
+    .action(f.action<EvidenceFlags>((ctx, opts, [id]) => downloadEvidence(ctx, parseId(id), opts)));
+}
+
+export function riskFields(opts: RiskFieldFlags): Record<string, unknown> {
+  const ids = (value: string | undefined, flag: string) => (value === undefined ? undefined : parseIdList(value, flag));
+  return {
+    identifier: opts.identifier,
+    name: opts.name,
+    description: opts.description,
+    orders: ids(opts.order, '--order'),
+    origins: ids(opts.origin, '--origin'),
+    products: ids(opts.product, '--product'),
+    documents: ids(opts.document, '--document'),
+  };
+}
+
+async function createRisk(ctx: Context, opts: RiskFieldFlags): Promise<void> {
+  await saveOne(ctx, {
+    method: 'POST',
+    path: PATHS.riskAssessments,
+    flags: opts,
+    named: riskFields(opts),
+    schema: riskCreateSchema,
+    what: 'risk assessment',
+    columns: COLUMNS.riskAssessment,
+  });
+}
+
+/** `--out FILE`: the target is settled (and an existing file refused) before anything is sent. */
+function fixedTarget(out: string | undefined, force?: boolean): Target | undefined {
+  if (out === undefined || isDirectoryTarget(out, process.cwd())) return undefined;
+  return resolveTarget(out, 'evidence.zip', { cwd: process.cwd(), force });
+}
+
+export async function downloadEvidence(ctx: Context, id: number, opts: EvidenceFlags): Promise<void> {
+  const fixed = fixedTarget(opts.out, opts.force);
+  const client = ctx.client();
+  const path = PATHS.riskEvidence(id);
+  let res = await client.stream({ method: 'POST', path, accept: 'application/zip, application/json' });
+  if (String(res.headers['content-type'] ?? '').startsWith('application/json')) {
+    // A service may hand the package out as a signed link rather than inline.
+    const answer = (await res.body.json().catch(() => null)) as { url?: unknown } | null;
+    if (typeof answer?.url !== 'string') throw new SctError(`unexpected answer from POST ${path}: neither a ZIP nor a download URL`);
+    res = await client.stream({ path: answer.url, auth: false, accept: 'application/zip' });
+  }
+  let target: Target;
+  try {
+    target = fixed ?? resolveTarget(opts.out, zipName(fileNameFromDisposition(res.headers['content-disposition']), id), { cwd: process.cwd(), force: opts.force });
+  } catch (err) {
+    // Refused before a byte is written (exit 2, like the same refusal before the request).
+    await res.body.dump().catch(() => undefined);
+    throw err;
+  }
+  const total = Number(res.headers['content-length']) || undefined;
+  const spinner = await ctx.spinner('Downloading evidence…');
+  let bytes: number;
+  try {
+    bytes = await saveStream(res.body, target, byteProgress(spinner, 'Downloading evidence', total));
+  } finally {
+    spinner.stop();
+  }
+  await reportSaved(ctx, { id, path: target.path, bytes });
+}
+
+/** `<identifier>.zip`, whatever the header said about the extension. */
+function zipName(fromHeader: string | undefined, id: number): string {
+  const name = fromHeader?.trim() || `risk-assessment-${id}`;
+  return /\.zip$/i.test(name) ? name : `${name}.zip`;
+}

@@ -1,0 +1,38 @@
+// Byte progress for uploads and downloads, drawn through the command's spinner (so it is
+// silent off a terminal and with --quiet) and redrawn at most ten times a second however
+// small the chunks are.
+import type { Spinner } from '../context.js';
+
+const UNITS = ['B', 'kB', 'MB', 'GB', 'TB'];
+
+/** 1536 → "1.5 kB" (powers of 1000, as file managers show sizes). */
+export function formatBytes(n: number): string {
+  let v = n;
+  let u = 0;
+  while (v >= 1000 && u < UNITS.length - 1) {
+    v /= 1000;
+    u++;
+  }
+  return `${u === 0 ? v : v.toFixed(v < 10 ? 1 : 0)} ${UNITS[u]}`;
+}
+
+const BAR_WIDTH = 20;
+
+/** "report.pdf ██████░░░░ 32% 3.2 MB of 10 MB", or without a total "report.pdf 3.2 MB". */
+export function progressLine(label: string, done: number, total?: number): string {
+  if (!total) return `${label} ${formatBytes(done)}`;
+  const share = Math.min(1, done / total);
+  const filled = Math.round(share * BAR_WIDTH);
+  return `${label} ${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)} ${Math.floor(share * 100)}% ${formatBytes(done)} of ${formatBytes(total)}`;
+}
+
+/** A byte counter callback that redraws the spinner's text, throttled. */
+export function byteProgress(spinner: Spinner, label: string, total?: number, now: () => number = Date.now): (done: number) => void {
+  let last = -Infinity;
+  return (done) => {
+    const t = now();
+    if (t - last < 100 && done !== total) return;
+    last = t;
+    spinner.update(progressLine(label, done, total));
+  };
+}

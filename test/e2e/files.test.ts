@@ -1,0 +1,171 @@
+// Documents (upload through a signed URL with confirm, download through a signed URL), data
+// exchange runs and risk assessments with their evidence ZIP, against the sandbox: what is sent
+// (never the token to a signed URL), what lands on disk (only complete files, never outside the
+// target, never over an existing file without --force).
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { unzipSync } from 'fflate';
+import { useSandbox } from '../helpers/sandbox.js';
+import { sctFor } from '../helpers/sct.js';
+import { OWNER } from '../sandbox/helpers.js';
+
+const t = useSandbox({ statementDelayMs: 50 });
+const sent = () => t.sb.requests.map((q) => `${q.method} ${q.path.replace(/_(uploads|downloads)\/[^/]+$/, '_$1/…')}`);
+
+describe('documents', () => {
+  it('uploads: create, PUT the bytes to the signed URL without the token, confirm', async () => {
+    const file = t.writeFile('certificate.pdf', '%PDF-1.4 fake certificate\n');
+    const r = await t.sct(['documents', 'upload', file, '--tag', 'fsc', '--description', 'FSC 2025', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(sent()).toEqual(['POST /api/documents', 'PUT /_uploads/…', expect.stringMatching(/^POST \/api\/documents\/\d+\/confirm_upload$/)]);
+    expect(t.bodyOf(0)).toEqual({ name: 'certificate.pdf', size: 26, description: 'FSC 2025', tags: ['fsc'] });
+    const put = t.sb.requests[1];
+    expect(put.headers.authorization).toBeUndefined();
+    expect(put.headers['content-length']).toBe('26');
+    expect(put.body).toBe('%PDF-1.4 fake certificate\n');
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ name: 'certificate.pdf', status: 'uploaded', size: 26, tags: ['fsc'] });
+    expect(r.stderr).toContain(`Uploaded certificate.pdf (26 B) as document ${doc.id}`);
+  });
+
+  it('downloads to a directory under the document name, refuses to overwrite without --force', async () => {
+    const file = t.writeFile('lab-report.csv', 'sample,result\nA,ok\n');
+    const up = await t.sct(['documents', 'upload', file, '--name', 'lab report.csv', '-o', 'json']);
+    const id = JSON.parse(up.stdout).id as number;
+    const out = join(t.dir, 'downloads') + '/';
+    t.sb.requests.length = 0;
+    const r = await t.sct(['documents', 'download', String(id), '--out', out]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(join(t.dir, 'downloads', 'lab report.csv'));
+    expect(readFileSync(join(out, 'lab report.csv'), 'utf8')).toBe('sample,result\nA,ok\n');
+    expect(sent()).toEqual([`GET /api/documents/${id}`, `GET /api/documents/${id}/download`, 'GET /_downloads/…']);
+    expect(t.sb.requests[2].headers.authorization).toBeUndefined();
+
+    // Again: refused before the signed URL is even asked for; --force replaces it.
+    t.sb.requests.length = 0;
+    const again = await t.sct(['documents', 'download', String(id), '--out', out]);
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toContain('already exists: pass --force to overwrite it');
+    expect(sent()).toEqual([`GET /api/documents/${id}`]);
+    writeFileSync(join(out, 'lab report.csv'), 'stale');
+    const forced = await t.sct(['documents', 'download', String(id), '--out', out, '--force', '-o', 'json']);
+    expect(forced.exitCode, forced.stderr).toBe(0);
+    expect(JSON.parse(forced.stdout)).toEqual({ id, path: join(out, 'lab report.csv'), bytes: 19 });
+    expect(readFileSync(join(out, 'lab report.csv'), 'utf8')).toBe('sample,result\nA,ok\n');
+    expect(readdirSync(out)).toEqual(['lab report.csv']);
+  });
+
+  it('lists and shows documents', async () => {
+    const list = await t.sct(['documents', 'list', '--limit', '3']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['ID', 'NAME', 'TYPE', 'SIZE', 'STATUS', 'CREATED']);
+    const id = (await t.api('/documents?limit=1')).results[0].id;
+    const one = await t.sct(['documents', 'get', String(id), '-o', 'json']);
+    expect(JSON.parse(one.stdout).id).toBe(id);
+  });
+
+  it('checks its input before sending anything', async () => {
+    await t.expectUsageErrors([
+      [['documents', 'upload', join('/nonexistent', 'x.pdf')], 'cannot read /nonexistent/x.pdf'],
+      [['documents', 'upload', '/tmp'], 'not a regular file'],
+      [['documents', 'upload', '/etc/hostname', '--name', 'n'.repeat(256)], /name: /],
+      [['documents', 'download', 'abc'], 'invalid ID'],
+    ]);
+  });
+});
+
+describe('risk assessments', () => {
+  it('creates one from flags, with the ids in scope', async () => {
+    const r = await t.sct(['risk', 'create', '--identifier', 'RA-E2E-1', '--origin', '5', '--origin', '9', '--order', '4', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.bodyOf()).toEqual({ identifier: 'RA-E2E-1', origins: [5, 9], orders: [4] });
+    expect(JSON.parse(r.stdout)).toMatchObject({ identifier: 'RA-E2E-1', status: 'in_progress' });
+    t.sb.requests.length = 0;
+    await t.expectUsageErrors([
+      [['risk', 'create', '--name', 'x'], 'identifier: This field is required.'],
+      [['risk', 'create', '--identifier', 'X', '--origin', '5,x'], 'invalid --origin "x"'],
+    ]);
+  });
+
+  it('saves the evidence ZIP as <identifier>.zip in the current directory, complete, and never over a file', async () => {
+    const ra = (await t.api('/compliance/risk-assessments?limit=1')).results[0];
+    const cwd = join(t.dir, 'work');
+    mkdirSync(cwd);
+    t.sb.requests.length = 0;
+    const r = await t.sct(['risk', 'evidence', String(ra.id)], { cwd });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const file = join(cwd, `${ra.identifier}.zip`);
+    expect(r.stdout.trim()).toBe(file);
+    expect(sent()).toEqual([`POST /api/compliance/risk-assessments/${ra.id}/evidence-downloads`]);
+    expect(t.sb.requests[0].headers.accept).toBe('application/zip, application/json');
+    const entries = Object.keys(unzipSync(readFileSync(file)));
+    expect(entries).toContain(`${ra.identifier}/README.txt`);
+    expect(entries.some((e) => e.startsWith(`${ra.identifier}/geolocation/`))).toBe(true);
+    expect(readdirSync(cwd)).toEqual([`${ra.identifier}.zip`]);
+
+    const again = await t.sct(['risk', 'evidence', String(ra.id)], { cwd });
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toContain(`${file} already exists: pass --force`);
+    const named = await t.sct(['risk', 'evidence', String(ra.id), '--out', join(cwd, 'copy.zip')]);
+    expect(named.exitCode, named.stderr).toBe(0);
+    expect(readFileSync(join(cwd, 'copy.zip'))).toEqual(readFileSync(file));
+
+    // A named file that exists is refused before the request.
+    t.sb.requests.length = 0;
+    const refused = await t.sct(['risk', 'evidence', String(ra.id), '--out', join(cwd, 'copy.zip')]);
+    expect(refused.exitCode).toBe(2);
+    expect(t.sb.requests).toHaveLength(0);
+    expect((await t.sct(['risk', 'evidence', String(ra.id), '--out', join(cwd, 'copy.zip'), '--force'])).exitCode).toBe(0);
+  });
+
+  it('leaves nothing behind when the download breaks half-way', async () => {
+    // A service that sends the headers and part of the ZIP, then drops the connection.
+    const server = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/zip', 'content-length': '100000', 'content-disposition': 'attachment; filename="RA-BROKEN.zip"' });
+      res.write(Buffer.alloc(1000, 1));
+      setTimeout(() => res.destroy(), 50);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+      const out = join(t.dir, 'broken');
+      mkdirSync(out);
+      const r = await sctFor(url, OWNER, t.dir)(['risk', 'evidence', '1', '--out', out + '/']);
+      expect(r.exitCode).toBe(1);
+      expect(readdirSync(out)).toEqual([]);
+      expect(existsSync(join(out, 'RA-BROKEN.zip'))).toBe(false);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('lists risk assessments with their level', async () => {
+    const r = await t.sct(['risk', 'list', '--limit', '2']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['ID', 'IDENTIFIER', 'NAME', 'STATUS', 'RISK LEVEL', 'CREATED']);
+  });
+});
+
+describe('imports', () => {
+  it('creates a run from an uploaded document, then lists and shows it', async () => {
+    const doc = JSON.parse((await t.sct(['documents', 'upload', t.writeFile('orders.csv', 'external_id\nA\nB\n'), '-o', 'json'])).stdout);
+    t.sb.requests.length = 0;
+    const r = await t.sct(['imports', 'create', '--type', 'orders', '--source', 'csv', '--document', String(doc.id), '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.bodyOf()).toEqual({ type: 'orders', source: 'csv', document: doc.id });
+    const run = JSON.parse(r.stdout);
+    expect(run).toMatchObject({ type: 'orders', status: 'running', document: doc.id });
+    const got = await t.sct(['imports', 'get', String(run.id), '-o', 'json']);
+    expect(JSON.parse(got.stdout).id).toBe(run.id);
+    const list = await t.sct(['imports', 'list', '--limit', '1', '--ordering', '-id', '-o', 'csv']);
+    // CSV carries every field of the run (the header from the first page).
+    expect(list.stdout.split('\n')[0]).toMatch(/^id,name,type,source,document,status,/);
+    t.sb.requests.length = 0;
+    await t.expectUsageErrors([[['imports', 'create', '--document', 'x'], 'invalid --document "x"']]);
+  });
+});
