@@ -14,15 +14,6 @@ import { Journal } from './journal.js';
 import { runUnits, type RunResult, type Unit } from './runner.js';
 import { finishBulk } from './report.js';
 import { idempotencyKey } from './idempotency.js';
-import { parseInteger } from '../commands/shared/flags.js';
-
-export const DEFAULT_CONCURRENCY = 4;
-/** More in flight does not go faster against a per-hour rate limit; it only bunches the 429s. */
-export const MAX_CONCURRENCY = 16;
-
-export function parseConcurrency(value: string | undefined): number {
-  return parseInteger(value ?? String(DEFAULT_CONCURRENCY), '--concurrency', 1, MAX_CONCURRENCY)!;
-}
 
 export interface ImportRun<T> {
   /** Names the journal and the keys: the same file run as another command is another run. */

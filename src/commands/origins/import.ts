@@ -9,7 +9,8 @@ import { originCreateSchema, parseLocation, pointFromLatLng, type GeoPoint, type
 import { readCsv, RowErrors, type CsvRow } from '../../bulk/csv.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
-import { parseConcurrency, runImport } from '../../bulk/import.js';
+import { runImport } from '../../bulk/import.js';
+import { parseConcurrency } from '../shared/flags.js';
 import { zodFieldErrors } from '../shared/body.js';
 
 export interface ImportOriginsOptions {

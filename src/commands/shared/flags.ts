@@ -127,3 +127,8 @@ export function parseEnumList<T extends string>(value: string | undefined, flag:
   for (const v of items) parseEnum(v, flag, allowed);
   return items as T[];
 }
+
+/** Bulk commands' --concurrency. More in flight does not go faster against a per-hour rate limit; it only bunches the 429s. */
+export function parseConcurrency(value: string | undefined): number {
+  return parseInteger(value ?? '4', '--concurrency', 1, 16)!;
+}
