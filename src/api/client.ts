@@ -81,6 +81,12 @@ export interface PageOptions {
   /** Items per request. Default 100, or the server's maximum with all. */
   pageSize?: number;
   offset?: number;
+  /**
+   * For a list whose results are not the items themselves but wrappers holding them
+   * (available-orders: `[{count, results: [...]}]`): the items of one wrapper. --limit then
+   * counts items, not wrappers.
+   */
+  unwrap?: (element: unknown) => unknown[];
 }
 
 export interface RateLimitState {
@@ -230,11 +236,12 @@ export class ApiClient {
     for (;;) {
       const { data } = await pending;
       const page = asPage<T>(data, path);
-      const results = page.results.slice(0, total - fetched);
+      const items = options.unwrap ? (page.results.flatMap(options.unwrap) as T[]) : page.results;
+      const results = items.slice(0, total - fetched);
       fetched += results.length;
 
       let next: typeof pending | null = null;
-      if (page.next && fetched < total && page.results.length > 0) {
+      if (page.next && fetched < total && items.length > 0) {
         // Only the next link's query is used, on our own base URL: a server behind a proxy often
         // builds links with an internal host or scheme, and the token must not follow those.
         const nextParams = new URL(page.next, this.baseUrl + '/').searchParams;
