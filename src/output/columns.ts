@@ -121,6 +121,12 @@ export const COLUMNS = {
   document: [col('ID', 'id'), col('NAME', 'name'), col('TYPE', 'content_type'), col('SIZE', 'size'), col('STATUS', 'status'), col('CREATED', 'created_at', date('created_at'))],
   importRun: [col('ID', 'id'), col('TYPE', 'type'), col('STATUS', 'status'), col('CREATED', 'created_at', date('created_at'))],
   riskAssessment: [col('ID', 'id'), col('IDENTIFIER', 'identifier'), col('STATUS', 'status'), col('CREATED', 'created_at', date('created_at'))],
+  traceResult: [
+    col('DDS', 'dds_id'),
+    col('ADDED ORDERS', 'added_orders', (r) => (Array.isArray(r.added_orders) ? r.added_orders.join(',') : '')),
+    col('TOTAL ORDERS', 'total_orders'),
+    col('MESSAGE', 'message'),
+  ],
   availableOrder: [col('ID', 'id'), col('BUYER EXTERNAL ID', 'buyer_external_id'), col('SELLER EXTERNAL ID', 'seller_external_id'), col('TYPE', 'type'), col('CREATED', 'order_created_at')],
 } satisfies Record<string, Column[]>;
 
