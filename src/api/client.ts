@@ -83,6 +83,12 @@ export interface PageOptions {
   /** Items per request. Default 100, or the server's maximum with all. */
   pageSize?: number;
   offset?: number;
+  /**
+   * For a list whose results are not the items themselves but wrappers holding them
+   * (available-orders: `[{count, results: [...]}]`): the items of one wrapper. --limit then
+   * counts items, not wrappers.
+   */
+  unwrap?: (element: unknown) => unknown[];
 }
 
 export interface RateLimitState {
@@ -238,7 +244,8 @@ export class ApiClient {
     for (;;) {
       const { data } = await pending;
       const page = asPage<T>(data, path);
-      const results = page.results.slice(0, total - fetched);
+      const items = options.unwrap ? (page.results.flatMap(options.unwrap) as T[]) : page.results;
+      const results = items.slice(0, total - fetched);
       fetched += results.length;
 
       let next: typeof pending | null = null;

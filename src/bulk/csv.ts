@@ -5,6 +5,8 @@ import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { UsageError, type FieldErrors } from '../errors.js';
+import { parseInteger } from '../commands/shared/flags.js';
+import { REQUIRED } from '../api/schemas/common.js';
 
 export interface CsvRow {
   /** 1-based line number in the file (the header is line 1). */
@@ -109,5 +111,20 @@ export class RowErrors {
       fields,
       more > 0 ? `${more} more error${more > 1 ? 's' : ''} not shown` : undefined,
     );
+  }
+}
+
+/** A required id cell, or undefined after recording what is wrong with it. */
+export function idCell(raw: string | undefined, line: number, column: string, errors: RowErrors): number | undefined {
+  const text = raw?.trim() ?? '';
+  if (!text) {
+    errors.add(line, column, REQUIRED);
+    return undefined;
+  }
+  try {
+    return parseInteger(text, column);
+  } catch {
+    errors.add(line, column, `"${text}" is not a whole number 0..2147483647`);
+    return undefined;
   }
 }

@@ -7,7 +7,6 @@
 // rerun after a crash between the POST and the journal line sends the same key and the
 // service replays its answer instead of creating a duplicate, while --fresh (a new journal,
 // a new generation) really sends everything again.
-import { randomUUID } from 'node:crypto';
 import type { Context } from '../context.js';
 import type { RateLimitState } from '../api/client.js';
 import { Journal } from './journal.js';
@@ -33,17 +32,11 @@ export function unitKey(command: string, generation: string, unit: Unit<unknown>
   return idempotencyKey(command, generation, unit.journalKey ?? unit.key, JSON.stringify(unit.payload));
 }
 
-const GENERATION_KEY = '#generation';
-
 export async function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<void> {
   // Ctrl-C stops new units; one already sent finishes, so the report says what became of it.
   const client = ctx.client({ finishInFlight: true });
   const journal = Journal.open(ctx.config().dir, { command: run.command, file: run.file, baseUrl: client.baseUrl, profile: ctx.settings().profile }, run.fresh);
-  let generation = journal.get(GENERATION_KEY)?.id;
-  if (generation === undefined) {
-    generation = randomUUID();
-    journal.record({ key: GENERATION_KEY, status: 'done', id: generation });
-  }
+  const generation = journal.generation();
 
   const total = run.units.length;
   const pending = run.units.filter((u) => !journal.get(u.journalKey ?? u.key)).length;
@@ -66,7 +59,7 @@ export async function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<voi
           method: 'POST',
           path: run.path,
           body: unit.payload,
-          idempotencyKey: unitKey(run.command, String(generation), unit),
+          idempotencyKey: unitKey(run.command, generation, unit),
         });
         // The first answer carries the rate-limit headers the budget warning needs.
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, pending - 1);
@@ -81,7 +74,7 @@ export async function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<voi
 }
 
 /** Says up front when the hour's request budget will not cover the run, rather than at the pause. */
-function warnIfBudgetShort(ctx: Context, rl: RateLimitState, left: number): void {
+export function warnIfBudgetShort(ctx: Context, rl: RateLimitState, left: number): void {
   if (rl.remaining === undefined || rl.remaining >= left) return;
   const at = rl.reset ? ` at ${new Date(rl.reset * 1000).toISOString()}` : '';
   ctx.io.warn(

@@ -2,8 +2,10 @@
 // run stopped half-way (Ctrl-C, a crash, an exhausted rate limit) can be rerun safely: units
 // the journal records as done are skipped.
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
+
+const GENERATION_KEY = '#generation';
 
 export interface JournalEntry {
   key: string;
@@ -62,6 +64,18 @@ export class Journal {
 
   get size(): number {
     return this.done.size;
+  }
+
+  /**
+   * The id of this journal's run, part of every Idempotency-Key a bulk command derives: the
+   * same in every rerun, new after --fresh (a new journal), so a fresh run really resends.
+   */
+  generation(): string {
+    const existing = this.get(GENERATION_KEY)?.id;
+    if (existing !== undefined) return String(existing);
+    const id = randomUUID();
+    this.record({ key: GENERATION_KEY, status: 'done', id });
+    return id;
   }
 
   record(entry: Omit<JournalEntry, 'at'>): void {

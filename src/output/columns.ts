@@ -128,6 +128,12 @@ export const COLUMNS = {
     col('RISK LEVEL', 'risk_level'),
     col('CREATED', 'created_at', date('created_at')),
   ],
+  traceResult: [
+    col('DDS', 'dds_id'),
+    col('ADDED ORDERS', 'added_orders', (r) => (Array.isArray(r.added_orders) ? r.added_orders.join(',') : '')),
+    col('TOTAL ORDERS', 'total_orders'),
+    col('MESSAGE', 'message'),
+  ],
   availableOrder: [col('ID', 'id'), col('BUYER EXTERNAL ID', 'buyer_external_id'), col('SELLER EXTERNAL ID', 'seller_external_id'), col('TYPE', 'type'), col('CREATED', 'order_created_at')],
 } satisfies Record<string, Column[]>;
 

@@ -5,7 +5,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { ASSESSMENT_STATUSES, COMMODITIES } from '../../api/schemas/common.js';
 import { BUYER_STATUSES, ORDER_KINDS, ORDER_TYPES, SELLER_STATUSES, type OrderAction, type OrderKindName } from '../../api/schemas/orders.js';
-import { appendList, parseDate, parseEnumList, parseIdList, parseInteger } from '../shared/flags.js';
+import { appendList, filterEnumList, parseDate, parseIdList, parseInteger } from '../shared/flags.js';
 import { setOneOrIn } from '../shared/list.js';
 
 export interface PerspectiveFlags {
@@ -83,22 +83,15 @@ export function addKindOptions(cmd: Command, what: string): Command {
     .option('--batch', `${what} a batch (your company records it for itself)`);
 }
 
-/** A comma list of allowed values; an empty one is a mistake, not "no filter". */
-function enumList<T extends string>(value: string | undefined, flag: string, allowed: readonly T[]): T[] | undefined {
-  const list = parseEnumList(value, flag, allowed);
-  if (list && list.length === 0) throw new UsageError(`${flag} needs a value: ${allowed.join(', ')}`);
-  return list;
-}
-
 /** The named filters as query parameters (order_action included). */
 export function orderFilterQuery(flags: OrderFilterFlags, query = new URLSearchParams()): URLSearchParams {
   const action = orderAction(flags);
   if (flags.hasDds && flags.dds === false) throw new UsageError('choose one of --has-dds or --no-dds, not both');
   query.set('order_action', action);
-  setOneOrIn(query, 'type', enumList(flags.type, '--type', ORDER_TYPES));
-  setOneOrIn(query, 'buyer_company_status', enumList(flags.buyerStatus, '--buyer-status', BUYER_STATUSES));
-  setOneOrIn(query, 'seller_company_status', enumList(flags.sellerStatus, '--seller-status', SELLER_STATUSES));
-  setOneOrIn(query, 'assessment_status', enumList(flags.assessmentStatus, '--assessment-status', ASSESSMENT_STATUSES));
+  setOneOrIn(query, 'type', filterEnumList(flags.type, '--type', ORDER_TYPES));
+  setOneOrIn(query, 'buyer_company_status', filterEnumList(flags.buyerStatus, '--buyer-status', BUYER_STATUSES));
+  setOneOrIn(query, 'seller_company_status', filterEnumList(flags.sellerStatus, '--seller-status', SELLER_STATUSES));
+  setOneOrIn(query, 'assessment_status', filterEnumList(flags.assessmentStatus, '--assessment-status', ASSESSMENT_STATUSES));
   const range: Array<[string | undefined, string, string]> = [
     [flags.createdFrom, '--created-from', 'order_created_at__gte'],
     [flags.createdTo, '--created-to', 'order_created_at__lte'],
@@ -124,7 +117,7 @@ export function orderFilterQuery(flags: OrderFilterFlags, query = new URLSearchP
   }
   // The commodity of the products on our own side of the order: what we buy, or what we sell.
   const side = action === 'buying' ? 'buyer_product' : 'seller_product';
-  setOneOrIn(query, `items__${side}__commodity`, enumList(flags.commodity, '--commodity', COMMODITIES));
+  setOneOrIn(query, `items__${side}__commodity`, filterEnumList(flags.commodity, '--commodity', COMMODITIES));
   if (flags.hasDds || flags.dds === true) query.set('due_diligence_statements__isnull', 'false');
   if (flags.dds === false) query.set('due_diligence_statements__isnull', 'true');
   if (flags.tracedOrigin !== undefined) setOneOrIn(query, 'items__traced_origins', parseIdList(flags.tracedOrigin, '--traced-origin'));

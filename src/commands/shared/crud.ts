@@ -46,6 +46,16 @@ export interface SaveOptions<S extends z.ZodType> {
 
 /** Builds, validates and sends a create/update body; prints the saved resource. */
 export async function saveOne<S extends z.ZodType>(ctx: Context, o: SaveOptions<S>): Promise<unknown> {
+  const saved = await sendOne(ctx, o);
+  await writeOne(ctx.io, saved, ctx.output(o.columns));
+  return saved;
+}
+
+/**
+ * saveOne without printing the result, for a command that prints something else after it
+ * (`dds create --wait` prints the statement once it is final).
+ */
+export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOptions<S>, 'columns'>): Promise<Record<string, unknown> | null> {
   const body = await buildBody(o.flags, o.named, ctx.io.stdin);
   if (o.method === 'PATCH' && Object.keys(body).length === 0) {
     throw new UsageError(`nothing to update: give at least one field flag, --set or --file`);
@@ -55,7 +65,6 @@ export async function saveOne<S extends z.ZodType>(ctx: Context, o: SaveOptions<
   const res = await ctx.client().request({ method: o.method, path: o.path, body: valid });
   const saved = res.data as Record<string, unknown> | null;
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${o.method === 'POST' ? 'Created' : 'Updated'} ${o.what}${saved && saved.id !== undefined ? ` ${saved.id}` : ''}`);
-  await writeOne(ctx.io, saved, ctx.output(o.columns));
   return saved;
 }
 

@@ -132,3 +132,10 @@ export function parseEnumList<T extends string>(value: string | undefined, flag:
 export function parseConcurrency(value: string | undefined): number {
   return parseInteger(value ?? '4', '--concurrency', 1, 16)!;
 }
+
+/** A filter's comma list of allowed values; an empty one is a mistake, not "no filter". */
+export function filterEnumList<T extends string>(value: string | undefined, flag: string, allowed: readonly T[]): T[] | undefined {
+  const list = parseEnumList(value, flag, allowed);
+  if (list && list.length === 0) throw new UsageError(`${flag} needs a value: ${allowed.join(', ')}`);
+  return list;
+}

@@ -116,10 +116,12 @@ export interface RunListOptions {
   columns: Column[];
   /** Noun for progress lines ("orders"). */
   noun: string;
+  /** See PageOptions.unwrap: results that wrap the items. */
+  unwrap?: PageOptions['unwrap'];
 }
 
 export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
-  const page = pageOptions(o.flags);
+  const page = { ...pageOptions(o.flags), unwrap: o.unwrap };
   const output = ctx.output(o.columns);
   const client = ctx.client();
   const writer = createListWriter(ctx.io, output);

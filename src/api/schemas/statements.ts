@@ -1,0 +1,101 @@
+// Due diligence statement bodies and the two legacy bulk calls around them, as the API documents
+// them. The creation rules (which type needs assessment runs and an identifier) are checked here,
+// so a statement the service would refuse is never sent.
+//
+// Where the document is silent:
+// - assessment_run_ids are "UUID strings": any 8-4-4-4-12 hex string is accepted, as the
+//   service's own validation may not insist on a version.
+// - An empty dds_identifier counts as none (EUDR without identifier needs assessment runs).
+import { z } from 'zod';
+import { id, requiredMessage } from './common.js';
+
+export const DDS_TYPES = ['EUDR', 'EUTR', 'PPWR'] as const;
+export type DdsType = (typeof DDS_TYPES)[number];
+export const DDS_STATUSES = ['draft', 'in_progress', 'complete', 'failed'] as const;
+export type DdsStatus = (typeof DDS_STATUSES)[number];
+/** A statement in one of these never changes again. */
+export const FINAL_DDS_STATUSES: readonly DdsStatus[] = ['complete', 'failed'];
+
+const requiredError = { error: requiredMessage };
+const name = z.string().max(255, 'at most 255 characters').nullable().optional();
+
+export const statementCreateSchema = z
+  .looseObject({
+    type: z.enum(DDS_TYPES, requiredError),
+    name,
+    status: z.enum(DDS_STATUSES).optional(),
+    dds_identifier: z.string().optional(),
+    orders: z.array(id).optional(),
+    products: z.array(id).optional(),
+    assessment_run_ids: z.array(z.guid('expected a UUID')).optional(),
+    excluded_propagation_identifiers: z.unknown().optional(),
+  })
+  .superRefine((body, ctx) => {
+    const runs = body.assessment_run_ids ?? [];
+    const identifier = body.dds_identifier ?? '';
+    if (body.type === 'PPWR') {
+      if (runs.length === 0) ctx.addIssue({ code: 'custom', path: ['assessment_run_ids'], message: 'required and non-empty for a PPWR statement' });
+      if (!identifier) ctx.addIssue({ code: 'custom', path: ['dds_identifier'], message: 'required for a PPWR statement' });
+    }
+    if (body.type === 'EUDR' && !identifier && runs.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['assessment_run_ids'],
+        message: 'required and non-empty for an EUDR statement without dds_identifier (give dds_identifier to retrieve a filed statement)',
+      });
+    }
+  });
+export type StatementCreate = z.infer<typeof statementCreateSchema>;
+
+/** Only status and name may change; the service rejects every other field. */
+export const statementUpdateSchema = z.strictObject({
+  status: z.enum(DDS_STATUSES).optional(),
+  name,
+});
+export type StatementUpdate = z.infer<typeof statementUpdateSchema>;
+
+/** The fields sct reads from a statement (wait); the rest passes through to the output. */
+export const statementResponseSchema = z.looseObject({
+  id: z.number(),
+  type: z.string().nullish(),
+  status: z.string(),
+  dds_identifier: z.string().nullish(),
+  dds_data: z.unknown(),
+});
+export type StatementResponse = z.infer<typeof statementResponseSchema>;
+
+/** One element of POST /due-diligence-statements/trace-orders: the orders traced to these statements. */
+export const traceOrdersSchema = z.object({
+  dds_id: z.union([id, z.array(id).min(1).max(100)]),
+  order_id: z.union([id, z.array(id).min(1).max(100)]),
+});
+export type TraceOrdersBody = z.infer<typeof traceOrdersSchema>;
+
+export const traceOrdersResponseSchema = z.looseObject({
+  results: z.array(
+    z.looseObject({
+      dds_id: z.number(),
+      added_orders: z.array(z.number()).default([]),
+      total_orders: z.number().nullish(),
+      message: z.string().nullish(),
+    }),
+  ),
+  summary: z.looseObject({ total_dds_processed: z.number().nullish(), total_orders_added: z.number().nullish() }).nullish(),
+});
+export type TraceOrdersResponse = z.infer<typeof traceOrdersResponseSchema>;
+
+/** An element of the legacy bulk information request: an order, a value chain, or both. */
+export const informationRequestSchema = z
+  .object({ order_id: id.optional(), value_chain_id: id.optional() })
+  .refine((r) => r.order_id !== undefined || r.value_chain_id !== undefined, 'needs order_id or value_chain_id');
+export type InformationRequest = z.infer<typeof informationRequestSchema>;
+
+export const informationRequestsResponseSchema = z.looseObject({
+  message: z.string().nullish(),
+  results: z.looseObject({
+    summary: z.looseObject({}).nullish(),
+    processed: z.array(z.looseObject({ index: z.number(), value_chain_id: z.number().nullish(), invitation_action: z.string().nullish() })).default([]),
+    failed: z.array(z.looseObject({ index: z.number(), error: z.unknown() })).default([]),
+  }),
+});
+export type InformationRequestsResponse = z.infer<typeof informationRequestsResponseSchema>;

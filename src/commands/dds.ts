@@ -1,0 +1,200 @@
+// dds list/get/create/update/delete/wait, available-orders and trace: due diligence statements.
+// Creating and updating are in dds/save.ts, waiting in dds/wait.ts, tracing in dds/trace.ts.
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { Factory } from './shared/command.js';
+import { PATHS } from '../api/paths.js';
+import { COLUMNS } from '../output/columns.js';
+import { DDS_STATUSES, DDS_TYPES } from '../api/schemas/statements.js';
+import { UsageError } from '../errors.js';
+import {
+  addIdFilterOptions,
+  addListOptions,
+  listQuery,
+  runList,
+  setIdFilters,
+  setOneOrIn,
+  type IdFilterFlags,
+  type ListFlags,
+} from './shared/list.js';
+import { deleteOne, parseId, showOne } from './shared/crud.js';
+import { appendList, DATE_RE, filterEnumList, parseDate, parseIdList, splitList } from './shared/flags.js';
+import { addStatementFields, createStatement, updateStatement, type CreateFlags, type UpdateFlags } from './dds/save.js';
+import { addWaitTimeoutOption, waitCommand, type WaitFlags } from './dds/wait.js';
+import { listAvailableOrders, traceOrders, type AvailableOrdersFlags, type TraceFlags } from './dds/trace.js';
+
+export interface ListStatementsOptions extends ListFlags, IdFilterFlags {
+  type?: string;
+  status?: string;
+  name?: string;
+  ddsIdentifier?: string;
+  order?: string;
+  product?: string;
+  createdFrom?: string;
+  createdTo?: string;
+  updatedFrom?: string;
+  updatedTo?: string;
+}
+
+export function register(program: Command, f: Factory): void {
+  const dds = program.command('dds').description('Due diligence statements: list, create, wait for, and trace orders to them');
+
+  // Options are added in the order help lists them.
+  const list = dds
+    .command('list')
+    .description('List due diligence statements')
+    .option('--type <list>', `statement type, comma-separated or repeated (${DDS_TYPES.join(', ')})`, appendList)
+    .option('--status <list>', `status, comma-separated or repeated (${DDS_STATUSES.join(', ')})`, appendList)
+    .option('--name <text>', 'name contains (case-insensitive)')
+    .option('--dds-identifier <list>', 'registry identifier(s), comma-separated or repeated', appendList)
+    .option('--order <ids>', 'attached to any of these orders, comma-separated or repeated', appendList)
+    .option('--product <ids>', 'attached to any of these products, comma-separated or repeated', appendList)
+    .option('--created-from <when>', 'created at or after (YYYY-MM-DD or an ISO 8601 date-time)')
+    .option('--created-to <when>', 'created at or before (YYYY-MM-DD: to the end of that day, UTC)')
+    .option('--updated-from <when>', 'updated at or after (YYYY-MM-DD or an ISO 8601 date-time)')
+    .option('--updated-to <when>', 'updated at or before (YYYY-MM-DD: to the end of that day, UTC)');
+  addIdFilterOptions(list, 'statement');
+  addListOptions(list)
+    .addHelpText(
+      'after',
+      `
+Ordering fields: id, name, type, status, dds_identifier, created_at, updated_at.
+
+Examples:
+  sct dds list --type EUDR --status in_progress,failed
+  sct dds list --order 17 --all -o json`,
+    )
+    .action(f.action<ListStatementsOptions>((ctx, opts) => listStatements(ctx, opts)));
+
+  dds
+    .command('get')
+    .argument('<id>', 'statement id')
+    .description('Show one statement with its attached orders and products')
+    .action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.statement(parseId(id)), COLUMNS.statement).then(() => undefined)));
+
+  const create = addWaitTimeoutOption(
+    addStatementFields(dds.command('create').description('Create a statement (the creation rules of its type are checked first)'))
+      .option('--wait', 'wait until the service has finished the statement (complete: exit 0, failed: exit 1)'),
+  ).addHelpText(
+    'after',
+    `
+Creation rules, checked before anything is sent:
+  EUDR with --dds-identifier   retrieves a statement already filed in the EU registry
+  EUDR without identifier      filed by the service; needs --assessment-run-ids
+  PPWR                         needs --assessment-run-ids and --dds-identifier; created as draft
+  EUTR                         the identifier is generated; assessment runs are ignored
+
+Examples:
+  sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --orders 17,18 --wait
+  sct dds create --type EUDR --assessment-run-ids 3f6c…,9a1d… --name "Cocoa Q3"`,
+  );
+  create.action(f.action<CreateFlags>((ctx, opts) => createStatement(ctx, opts, create)));
+
+  dds
+    .command('update')
+    .argument('<id>', 'statement id')
+    .description('Change the status or the name of a statement (nothing else can change)')
+    .option('--status <status>', DDS_STATUSES.join(', '))
+    .option('--name <text>', 'the statement name')
+    .action(f.action<UpdateFlags>((ctx, opts, [id]) => updateStatement(ctx, parseId(id), opts)));
+
+  dds
+    .command('delete')
+    .argument('<id>', 'statement id')
+    .description('Delete a statement (asks for confirmation unless --yes)')
+    .option('--withdraw', 'also withdraw it from the EU registry (EUDR statements the service filed)')
+    .action(
+      f.action<{ withdraw?: boolean }>((ctx, opts, [id]) =>
+        deleteOne(
+          ctx,
+          PATHS.statement(parseId(id)),
+          opts.withdraw ? `statement ${id} and withdraw it from the EU registry` : `statement ${id}`,
+          opts.withdraw ? { has_withdraw_request: 'true' } : undefined,
+        ),
+      ),
+    );
+
+  const wait = addWaitTimeoutOption(
+    dds
+      .command('wait')
+      .argument('<id>', 'statement id')
+      .description('Wait until a statement is complete (exit 0) or failed (exit 1, with the reason)'),
+  ).addHelpText('after', '\nExample:\n  sct dds wait 42 --timeout 5m && sct dds get 42 -o json');
+  wait.action(f.action<WaitFlags>((ctx, _o, [id]) => waitCommand(ctx, parseId(id), wait)));
+
+  addListOptions(
+    dds
+      .command('available-orders')
+      .description('List the orders you buy that can be traced to statements')
+      .option('--exclude-dds <ids>', 'leave out orders already traced to these statements, comma-separated or repeated', appendList),
+  )
+    .addHelpText('after', '\nOrdering fields: id, order_created_at, type, buyer_external_id, seller_external_id.')
+    .action(f.action<AvailableOrdersFlags>((ctx, opts) => listAvailableOrders(ctx, opts)));
+
+  dds
+    .command('trace')
+    .description('Trace orders to statements (adds to the orders already attached)')
+    .option('--dds <ids>', 'statement ids, comma-separated or repeated', appendList)
+    .option('--order <ids>', 'order ids traced to every statement given, comma-separated or repeated', appendList)
+    .option('--file <file>', 'a CSV file of pairs, columns dds_id and order_id (- for stdin)')
+    .option('--report <file>', 'with --file: write the per-row result as CSV')
+    .option('--force', 'overwrite an existing --report file')
+    .option('--concurrency <n>', 'with --file: requests at the same time (1..16, default 4)')
+    .option('--fresh', 'with --file: forget what an earlier run of this file traced and send every row')
+    .addHelpText(
+      'after',
+      `
+With --dds and --order every order is traced to every statement (in requests of at most 100
+ids each). With --file each row traces one order to one statement; the rows of a statement go
+in requests of 100, every row is checked before the first is sent, a rerun skips the rows that
+went through, and exit 3 says some rows were rejected.
+
+Examples:
+  sct dds trace --dds 5 --order 17,18,19
+  sct dds trace --file pairs.csv --report traced.csv`,
+    )
+    .action(f.action<TraceFlags>((ctx, opts) => traceOrders(ctx, opts)));
+}
+
+/**
+ * A --created-from/--created-to value for the API's date-time filters: a date-time as given, a
+ * date as the start or (for `to`) the end of that day in UTC, so a range of days is inclusive.
+ */
+export function dateTimeBound(value: string | undefined, flag: string, end: 'from' | 'to'): string | undefined {
+  if (value === undefined) return undefined;
+  if (DATE_RE.test(value)) return `${parseDate(value, flag)}T${end === 'from' ? '00:00:00' : '23:59:59.999999'}Z`;
+  if (/^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value))) return value;
+  throw new UsageError(`invalid ${flag} "${value}": expected YYYY-MM-DD or an ISO 8601 date-time (2025-03-01T14:30:00Z)`);
+}
+
+export function statementListQuery(opts: ListStatementsOptions): URLSearchParams {
+  const query = listQuery(opts);
+  setOneOrIn(query, 'type', filterEnumList(opts.type, '--type', DDS_TYPES));
+  setOneOrIn(query, 'status', filterEnumList(opts.status, '--status', DDS_STATUSES));
+  if (opts.name !== undefined) query.set('name__icontains', opts.name);
+  setOneOrIn(query, 'dds_identifier', splitList(opts.ddsIdentifier, '--dds-identifier'));
+  if (opts.order !== undefined) query.set('orders__in', parseIdList(opts.order, '--order').join(','));
+  if (opts.product !== undefined) query.set('products__in', parseIdList(opts.product, '--product').join(','));
+  const bounds: Array<[string | undefined, string, 'from' | 'to', string]> = [
+    [opts.createdFrom, '--created-from', 'from', 'created_at__gte'],
+    [opts.createdTo, '--created-to', 'to', 'created_at__lte'],
+    [opts.updatedFrom, '--updated-from', 'from', 'updated_at__gte'],
+    [opts.updatedTo, '--updated-to', 'to', 'updated_at__lte'],
+  ];
+  for (const [value, flag, end, param] of bounds) {
+    const bound = dateTimeBound(value, flag, end);
+    if (bound) query.set(param, bound);
+  }
+  for (const [from, to, what] of [[opts.createdFrom, opts.createdTo, 'created'], [opts.updatedFrom, opts.updatedTo, 'updated']] as const) {
+    if (from && to && Date.parse(query.get(`${what}_at__gte`)!) > Date.parse(query.get(`${what}_at__lte`)!)) {
+      throw new UsageError(`--${what}-from ${from} is after --${what}-to ${to}: the range is empty`);
+    }
+  }
+  setIdFilters(query, opts);
+  return query;
+}
+
+export async function listStatements(ctx: Context, opts: ListStatementsOptions): Promise<void> {
+  const query = statementListQuery(opts);
+  await runList(ctx, { path: PATHS.statements, query, flags: opts, columns: COLUMNS.statement, noun: 'statements' });
+}

@@ -1,0 +1,184 @@
+// dds available-orders and dds trace: which orders can be traced to statements, and tracing
+// them — every order to every statement given by flags, or one pair per row of a CSV file.
+//
+// pairs.csv: columns dds_id and order_id (whole numbers; header names case-insensitive), one
+// pair per row; other columns are ignored with a warning; a pair repeated in the file is an
+// error. The service traces every order_id of a request to every dds_id of it, so the rows go
+// out grouped by statement: one statement and at most 100 of its orders per request.
+import type { Context } from '../../context.js';
+import type { ApiClient } from '../../api/client.js';
+import { PATHS } from '../../api/paths.js';
+import { COLUMNS } from '../../output/columns.js';
+import { writeList } from '../../output/format.js';
+import { ApiError, SctError, UsageError } from '../../errors.js';
+import { traceOrdersResponseSchema, type TraceOrdersResponse } from '../../api/schemas/statements.js';
+import { idCell, readCsv, RowErrors } from '../../bulk/csv.js';
+import { chunk } from '../../bulk/runner.js';
+import { checkReportPath } from '../../bulk/report.js';
+import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
+import { parseConcurrency, parseIdList } from '../shared/flags.js';
+import { listQuery, runList, type ListFlags } from '../shared/list.js';
+
+/** The service takes at most this many statement ids and order ids in one request. */
+export const TRACE_CHUNK = 100;
+
+export interface AvailableOrdersFlags extends ListFlags {
+  excludeDds?: string;
+}
+
+export interface TraceFlags {
+  dds?: string;
+  order?: string;
+  file?: string;
+  report?: string;
+  force?: boolean;
+  concurrency?: string;
+  fresh?: boolean;
+}
+
+export interface TracePair {
+  dds_id: number;
+  order_id: number;
+}
+
+export async function listAvailableOrders(ctx: Context, opts: AvailableOrdersFlags): Promise<void> {
+  const query = listQuery(opts);
+  if (opts.excludeDds !== undefined) query.set('exclude_dds', parseIdList(opts.excludeDds, '--exclude-dds').join(','));
+  await runList(ctx, {
+    path: PATHS.statementAvailableOrders,
+    query,
+    flags: opts,
+    columns: COLUMNS.availableOrder,
+    noun: 'orders',
+    unwrap: ordersOf,
+  });
+}
+
+/**
+ * The orders in one element of an available-orders page. The service wraps them
+ * (`{"count": n, "results": [orders]}`); an element that is an order itself is taken as one.
+ */
+export function ordersOf(element: unknown): unknown[] {
+  const inner = (element as { results?: unknown } | null)?.results;
+  return Array.isArray(inner) ? inner : [element];
+}
+
+export async function traceOrders(ctx: Context, opts: TraceFlags): Promise<void> {
+  if (opts.file !== undefined) {
+    if (opts.dds !== undefined || opts.order !== undefined) throw new UsageError('give either --file or --dds with --order, not both');
+    return traceFile(ctx, opts as TraceFlags & { file: string });
+  }
+  for (const flag of ['report', 'force', 'concurrency', 'fresh'] as const) {
+    if (opts[flag] !== undefined) throw new UsageError(`--${flag} goes with --file`);
+  }
+  if (opts.dds === undefined || opts.order === undefined) {
+    throw new UsageError('--dds and --order are both required (or --file pairs.csv)', {}, 'e.g. sct dds trace --dds 5 --order 17,18');
+  }
+  const ddsIds = [...new Set(parseIdList(opts.dds, '--dds'))];
+  const orderIds = [...new Set(parseIdList(opts.order, '--order'))];
+  const client = ctx.client();
+  const results: TraceOrdersResponse['results'] = [];
+  let added = 0;
+  const spinner = await ctx.spinner('Tracing orders…');
+  try {
+    for (const dds of chunk(ddsIds, TRACE_CHUNK)) {
+      for (const orders of chunk(orderIds, TRACE_CHUNK)) {
+        const answer = await postTrace(client, { dds_id: dds, order_id: orders });
+        results.push(...answer.results);
+        added += answer.summary?.total_orders_added ?? answer.results.reduce((n, r) => n + r.added_orders.length, 0);
+      }
+    }
+  } finally {
+    spinner.stop();
+  }
+  await writeList(ctx.io, results, ctx.output(COLUMNS.traceResult));
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${added} order${added === 1 ? '' : 's'} added to ${ddsIds.length} statement${ddsIds.length === 1 ? '' : 's'}`);
+}
+
+async function postTrace(client: ApiClient, body: { dds_id: number | number[]; order_id: number[] }, idempotencyKey?: string): Promise<TraceOrdersResponse> {
+  const res = await client.request({ method: 'POST', path: PATHS.statementTraceOrders, body, idempotencyKey });
+  const parsed = traceOrdersResponseSchema.safeParse(res.data);
+  if (!parsed.success) throw new SctError(`unexpected answer from POST ${PATHS.statementTraceOrders}: no results`);
+  return parsed.data;
+}
+
+/** Every row of pairs.csv checked (exit 2 naming each bad line), as chunk rows. */
+export async function readPairs(ctx: Context, file: string): Promise<ChunkRow<TracePair>[]> {
+  const csv = await readCsv(file, ctx.io.stdin, ['dds_id', 'order_id']);
+  const extra = csv.columns.filter((c) => c !== 'dds_id' && c !== 'order_id');
+  if (extra.length) ctx.io.warn(`${csv.name}: ignoring column${extra.length > 1 ? 's' : ''} ${extra.join(', ')} (known: dds_id, order_id)`);
+  const errors = new RowErrors(csv.name);
+  const seen = new Map<string, number>();
+  const rows: ChunkRow<TracePair>[] = [];
+  for (const row of csv.rows) {
+    const dds = idCell(row.values.dds_id, row.line, 'dds_id', errors);
+    const order = idCell(row.values.order_id, row.line, 'order_id', errors);
+    if (dds === undefined || order === undefined) continue;
+    const key = `dds ${dds} order ${order}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      errors.add(row.line, undefined, `the pair dds_id ${dds}, order_id ${order} is also on line ${first}`);
+      continue;
+    }
+    seen.set(key, row.line);
+    rows.push({ key, line: row.line, payload: { dds_id: dds, order_id: order } });
+  }
+  errors.throwIfAny();
+  return rows;
+}
+
+async function traceFile(ctx: Context, opts: TraceFlags & { file: string }): Promise<void> {
+  checkReportPath(opts.report, opts.force);
+  const concurrency = parseConcurrency(opts.concurrency);
+  const rows = await readPairs(ctx, opts.file);
+  await sendInChunks(ctx, {
+    command: 'dds-trace',
+    file: opts.file,
+    rows,
+    size: TRACE_CHUNK,
+    group: (p) => p.dds_id,
+    noun: 'pairs',
+    verb: 'traced',
+    concurrency,
+    fresh: opts.fresh,
+    report: opts.report,
+    send: (pairs, keyFor, client) => sendPairs(pairs, keyFor, client),
+  });
+}
+
+/**
+ * One statement's pairs. The service refuses the whole request when one order is not one the
+ * company buys, naming it (DRF: `Invalid pk "99" - object does not exist.`): those rows fail
+ * with that message and the others are sent again without them, so one bad row does not fail
+ * a hundred good ones.
+ */
+async function sendPairs(pairs: TracePair[], keyFor: (p: TracePair[]) => string, client: ApiClient): Promise<RowResult[]> {
+  try {
+    await postTrace(client, { dds_id: pairs[0].dds_id, order_id: pairs.map((p) => p.order_id) }, keyFor(pairs));
+    return pairs.map(() => ({ ok: true }));
+  } catch (err) {
+    const rejected = rejectedOrders(err);
+    if (!rejected || ![...rejected.keys()].some((o) => pairs.some((p) => p.order_id === o))) throw err;
+    const rest = pairs.filter((p) => !rejected.has(p.order_id));
+    const restResults = rest.length ? await sendPairs(rest, keyFor, client) : [];
+    return pairs.map((p) => {
+      const message = rejected.get(p.order_id);
+      return message !== undefined ? { ok: false, error: `order_id: ${message}` } : restResults[rest.indexOf(p)];
+    });
+  }
+}
+
+/** The order ids a 400 names as invalid, each with its message; undefined when it names none. */
+function rejectedOrders(err: unknown): Map<number, string> | undefined {
+  if (!(err instanceof ApiError) || err.status !== 400) return undefined;
+  const found = new Map<number, string>();
+  for (const [field, messages] of Object.entries(err.fields)) {
+    if (field.startsWith('dds_id')) return undefined;
+    if (!field.startsWith('order_id')) continue;
+    for (const m of messages) {
+      const id = /Invalid pk "(\d+)"/.exec(m)?.[1];
+      if (id !== undefined) found.set(Number(id), m);
+    }
+  }
+  return found.size ? found : undefined;
+}

@@ -1,0 +1,125 @@
+// `sct dds wait ID` and `sct dds create … --wait`: polls a statement until the service has
+// finished it. complete → exit 0, failed → exit 1 with the reason from dds_data, still running
+// at the deadline → exit 1 naming the last status. Every poll goes through the API client, so
+// rate-limit pauses and retries apply; Ctrl-C stops at once (exit 130).
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { PATHS } from '../../api/paths.js';
+import { COLUMNS } from '../../output/columns.js';
+import { writeOne } from '../../output/format.js';
+import { InterruptedError, SctError } from '../../errors.js';
+import { stripControl } from '../../output/sanitize.js';
+import { FINAL_DDS_STATUSES, statementResponseSchema, type DdsStatus, type StatementResponse } from '../../api/schemas/statements.js';
+import { parseDuration } from '../shared/flags.js';
+
+export const DEFAULT_WAIT_MS = 10 * 60_000;
+/** The first poll follows the create at once; then 1 s, growing by half each time up to 15 s. */
+const FIRST_INTERVAL_MS = 1000;
+const MAX_INTERVAL_MS = 15_000;
+
+export interface WaitFlags {
+  timeout?: string;
+}
+
+export function addWaitTimeoutOption(cmd: Command): Command {
+  return cmd.option('--timeout <duration>', 'how long to wait for the statement in all, e.g. 90s, 10m, 1h (default 10m); here it is not the per-request timeout');
+}
+
+/**
+ * The wait's deadline. The global --timeout (seconds per request) has the same name, and
+ * commander hands the value to whichever option the program defines first — the global one —
+ * so on a waiting command a --timeout the user typed is read as the wait's length, and each
+ * poll keeps the default per-request timeout.
+ */
+export function waitTimeoutMs(ctx: Context, cmd: Command): number {
+  if (cmd.getOptionValueSourceWithGlobals('timeout') !== 'cli') return DEFAULT_WAIT_MS;
+  const ms = parseDuration(String(ctx.flags.timeout), '--timeout');
+  ctx.flags.timeout = undefined;
+  return ms;
+}
+
+export async function waitCommand(ctx: Context, id: number, cmd: Command): Promise<void> {
+  const timeoutMs = waitTimeoutMs(ctx, cmd);
+  const statement = await pollStatement(ctx, id, timeoutMs);
+  await finish(ctx, statement);
+}
+
+/** After a create with --wait: a statement already final (EUTR) or draft (PPWR) needs no polling. */
+export async function waitAfterCreate(ctx: Context, created: unknown, timeoutMs: number): Promise<void> {
+  const s = asStatement(created, 'POST');
+  if (s.status === 'draft') {
+    ctx.io.info(`statement ${s.id} is a draft: nothing to wait for (it changes only with \`sct dds update ${s.id} --status …\`)`);
+    await writeOne(ctx.io, s, ctx.output(COLUMNS.statement));
+    return;
+  }
+  await finish(ctx, FINAL_DDS_STATUSES.includes(s.status as DdsStatus) ? s : await pollStatement(ctx, s.id, timeoutMs));
+}
+
+/** Prints the final statement; a failed one then fails the command with its reason. */
+async function finish(ctx: Context, s: StatementResponse): Promise<void> {
+  await writeOne(ctx.io, s, ctx.output(COLUMNS.statement));
+  if (s.status === 'failed') {
+    throw new SctError(`statement ${s.id} failed: ${failureReason(s.dds_data)}`);
+  }
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Statement ${s.id} is complete${s.dds_identifier ? ` (${stripControl(s.dds_identifier)})` : ''}`);
+}
+
+async function pollStatement(ctx: Context, id: number, timeoutMs: number): Promise<StatementResponse> {
+  const client = ctx.client();
+  const started = ctx.now();
+  const deadline = started + timeoutMs;
+  const spinner = await ctx.spinner(`Waiting for statement ${id}…`);
+  let interval = FIRST_INTERVAL_MS;
+  try {
+    for (;;) {
+      const s = asStatement(await client.get(PATHS.statement(id)), 'GET');
+      if (FINAL_DDS_STATUSES.includes(s.status as DdsStatus)) return s;
+      if (s.status === 'draft') {
+        const err = new SctError(`statement ${id} is a draft: it does not change by itself, so there is nothing to wait for`);
+        err.hint = `move it on with \`sct dds update ${id} --status …\``;
+        throw err;
+      }
+      const left = deadline - ctx.now();
+      if (left <= 0) {
+        const err = new SctError(`timed out after ${formatMs(timeoutMs)}: statement ${id} is still ${stripControl(s.status)}`);
+        err.hint = `wait longer with \`sct dds wait ${id} --timeout 30m\``;
+        throw err;
+      }
+      spinner.update(`Statement ${id} is ${stripControl(s.status)}… ${formatMs(ctx.now() - started)}`);
+      if (ctx.signal.aborted) throw new InterruptedError();
+      try {
+        await ctx.sleep(Math.min(interval, left), ctx.signal);
+      } catch {
+        throw new InterruptedError();
+      }
+      interval = Math.min(Math.round(interval * 1.5), MAX_INTERVAL_MS);
+    }
+  } finally {
+    spinner.stop();
+  }
+}
+
+function asStatement(data: unknown, method: string): StatementResponse {
+  if (!statementResponseSchema.safeParse(data).success) throw new SctError(`unexpected answer from ${method} ${PATHS.statements}: not a statement`);
+  // The object as the API sent it (zod's copy would reorder the fields in the output).
+  return data as StatementResponse;
+}
+
+/** What dds_data says about a failure: its reason (or message, error, detail), else the whole of it. */
+export function failureReason(data: unknown): string {
+  if (typeof data === 'string' && data.trim()) return stripControl(data);
+  if (data && typeof data === 'object') {
+    for (const k of ['reason', 'message', 'error', 'detail']) {
+      const v = (data as Record<string, unknown>)[k];
+      if (typeof v === 'string' && v.trim()) return stripControl(v);
+    }
+    if (Object.keys(data).length) return stripControl(JSON.stringify(data));
+  }
+  return 'the service gave no reason';
+}
+
+function formatMs(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60 ? `${s % 60}s` : ''}`;
+}

@@ -1,0 +1,136 @@
+// `sct info-requests send --file requests.csv`: the legacy bulk information requests to
+// suppliers, 100 rows per call, each row reported with the service's own verdict.
+//
+// requests.csv: columns order_id and/or value_chain_id (whole numbers; header names
+// case-insensitive); each row names an order, a value chain or both; other columns are ignored
+// with a warning; the same row twice is an error (the service would reject the second).
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { Factory } from './shared/command.js';
+import type { ApiClient } from '../api/client.js';
+import { PATHS } from '../api/paths.js';
+import { SctError, UsageError } from '../errors.js';
+import { informationRequestsResponseSchema, type InformationRequest } from '../api/schemas/statements.js';
+import { idCell, readCsv, RowErrors } from '../bulk/csv.js';
+import { checkReportPath } from '../bulk/report.js';
+import { parseConcurrency } from './shared/flags.js';
+import { sendInChunks, type ChunkRow, type RowResult } from '../bulk/chunks.js';
+
+/** The legacy call takes 1..100 elements. */
+export const INFO_REQUEST_CHUNK = 100;
+const COLUMNS = ['order_id', 'value_chain_id'] as const;
+
+export interface SendFlags {
+  file: string;
+  report?: string;
+  force?: boolean;
+  concurrency?: string;
+  fresh?: boolean;
+}
+
+export function register(program: Command, f: Factory): void {
+  const group = program.command('info-requests').description('Send information requests to suppliers');
+  group
+    .command('send')
+    .description('Send information requests from a CSV file (legacy bulk call, 100 per request)')
+    .requiredOption('--file <file>', 'the CSV file: columns order_id and/or value_chain_id (- for stdin)')
+    .option('--report <file>', 'write the per-row result as CSV')
+    .option('--force', 'overwrite an existing --report file')
+    .option('--concurrency <n>', 'requests at the same time (1..16, default 4)')
+    .option('--fresh', 'forget what an earlier run of this file sent and send every row')
+    .addHelpText(
+      'after',
+      `
+Each row names an order you buy (order_id), one of your value chains (value_chain_id), or both.
+Every row is checked before the first request; the service answers per row, and exit 3 says
+some rows were rejected. A rerun of the same file sends only the rows not yet accepted.
+
+Example:
+  sct info-requests send --file requests.csv --report sent.csv`,
+    )
+    .action(f.action<SendFlags>((ctx, opts) => sendInformationRequests(ctx, opts)));
+}
+
+/** Every row checked (exit 2 naming each bad line), as chunk rows. */
+export async function readRequests(ctx: Context, file: string): Promise<ChunkRow<InformationRequest>[]> {
+  const csv = await readCsv(file, ctx.io.stdin);
+  if (!COLUMNS.some((c) => csv.columns.includes(c))) {
+    throw new UsageError(`${csv.name}: needs a column order_id or value_chain_id (found: ${csv.columns.join(', ') || 'none'})`);
+  }
+  const extra = csv.columns.filter((c) => !(COLUMNS as readonly string[]).includes(c));
+  if (extra.length) ctx.io.warn(`${csv.name}: ignoring column${extra.length > 1 ? 's' : ''} ${extra.join(', ')} (known: ${COLUMNS.join(', ')})`);
+  const errors = new RowErrors(csv.name);
+  const seen = new Map<string, number>();
+  const rows: ChunkRow<InformationRequest>[] = [];
+  for (const row of csv.rows) {
+    const given = COLUMNS.filter((c) => row.values[c]?.trim());
+    if (given.length === 0) {
+      errors.add(row.line, undefined, 'needs an order_id or a value_chain_id');
+      continue;
+    }
+    const request: InformationRequest = {};
+    for (const c of given) {
+      const id = idCell(row.values[c], row.line, c, errors);
+      if (id !== undefined) request[c] = id;
+    }
+    if (Object.keys(request).length !== given.length) continue;
+    const key = [request.order_id !== undefined && `order ${request.order_id}`, request.value_chain_id !== undefined && `value chain ${request.value_chain_id}`]
+      .filter(Boolean)
+      .join(' ');
+    const first = seen.get(key);
+    if (first !== undefined) {
+      errors.add(row.line, undefined, `the same request (${key}) is also on line ${first}`);
+      continue;
+    }
+    seen.set(key, row.line);
+    rows.push({ key, line: row.line, payload: request });
+  }
+  errors.throwIfAny();
+  return rows;
+}
+
+export async function sendInformationRequests(ctx: Context, opts: SendFlags): Promise<void> {
+  checkReportPath(opts.report, opts.force);
+  const concurrency = parseConcurrency(opts.concurrency);
+  const rows = await readRequests(ctx, opts.file);
+  const actions = new Map<string, number>();
+  try {
+    await sendInChunks(ctx, {
+      command: 'info-requests-send',
+      file: opts.file,
+      rows,
+      size: INFO_REQUEST_CHUNK,
+      noun: 'information requests',
+      verb: 'sent',
+      concurrency,
+      fresh: opts.fresh,
+      report: opts.report,
+      send: async (requests, keyFor, client) => {
+        const results = await sendChunk(client, requests, keyFor(requests));
+        for (const r of results) if (r.ok && r.id !== undefined) actions.set(String(r.id), (actions.get(String(r.id)) ?? 0) + 1);
+        return results;
+      },
+    });
+  } finally {
+    if (actions.size) ctx.io.info(`what was sent: ${[...actions].map(([action, n]) => `${n} ${action}`).join(', ')}`);
+  }
+}
+
+/**
+ * One call. The service answers which elements it processed and which failed, by index; an
+ * accepted row's id in the report is what the service did (invitation_sent, reminder_sent,
+ * request_sent), as there is no object id to show.
+ */
+async function sendChunk(client: ApiClient, requests: InformationRequest[], idempotencyKey: string): Promise<RowResult[]> {
+  const res = await client.request({ method: 'POST', path: PATHS.informationRequestsBulk, body: { information_requests: requests }, idempotencyKey });
+  const parsed = informationRequestsResponseSchema.safeParse(res.data);
+  if (!parsed.success) throw new SctError(`unexpected answer from POST ${PATHS.informationRequestsBulk}: no per-row results`);
+  const results: RowResult[] = requests.map(() => ({ ok: false, error: 'the service did not report on this row' }));
+  for (const p of parsed.data.results.processed) {
+    if (results[p.index]) results[p.index] = { ok: true, id: p.invitation_action ?? undefined };
+  }
+  for (const f of parsed.data.results.failed) {
+    if (results[f.index]) results[f.index] = { ok: false, error: typeof f.error === 'string' ? f.error : JSON.stringify(f.error) };
+  }
+  return results;
+}
