@@ -44,23 +44,25 @@ export function unitKey(command: string, generation: string, unit: Unit<unknown>
 
 const GENERATION_KEY = '#generation';
 
-export async function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<void> {
-  // Ctrl-C stops new units; one already sent finishes, so the report says what became of it.
-  const client = ctx.client({ finishInFlight: true });
-  const journal = Journal.open(ctx.config().dir, { command: run.command, file: run.file, baseUrl: client.baseUrl, profile: ctx.settings().profile }, run.fresh);
+/** The journal of this file's runs and its generation id (new with a new journal, so --fresh resends). */
+export function openRunJournal(ctx: Context, run: { command: string; file: string; fresh?: boolean }, baseUrl: string): { journal: Journal; generation: string } {
+  const journal = Journal.open(ctx.config().dir, { command: run.command, file: run.file, baseUrl, profile: ctx.settings().profile }, run.fresh);
   let generation = journal.get(GENERATION_KEY)?.id;
   if (generation === undefined) {
     generation = randomUUID();
     journal.record({ key: GENERATION_KEY, status: 'done', id: generation });
   }
+  return { journal, generation: String(generation) };
+}
+
+export async function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<void> {
+  // Ctrl-C stops new units; one already sent finishes, so the report says what became of it.
+  const client = ctx.client({ finishInFlight: true });
+  const { journal, generation } = openRunJournal(ctx, run, client.baseUrl);
 
   const total = run.units.length;
   const pending = run.units.filter((u) => !journal.get(u.journalKey ?? u.key)).length;
-  if (pending < total) ctx.io.info(`${total - pending} of ${total} ${run.noun} were created by an earlier run and are skipped (--fresh to forget it)`);
-  if (ctx.io.stderrIsTTY && pending > 1) {
-    const rl = client.rateLimit;
-    ctx.io.info(`Creating ${pending} ${run.noun}: ${pending} requests, ${run.concurrency} at a time${rl.remaining !== undefined ? ` (rate limit: ${rl.remaining} left this hour)` : ''}`);
-  }
+  announceRun(ctx, { total, pending, requests: pending, noun: run.noun, concurrency: run.concurrency, rateLimit: client.rateLimit });
 
   const spinner = await ctx.spinner(`Creating ${run.noun}… 0/${total}`);
   let sent = 0;
@@ -75,7 +77,7 @@ export async function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<voi
           method: 'POST',
           path: run.path,
           body: unit.payload,
-          idempotencyKey: unitKey(run.command, String(generation), unit),
+          idempotencyKey: unitKey(run.command, generation, unit),
         });
         // The first answer carries the rate-limit headers the budget warning needs.
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, pending - 1);
@@ -89,8 +91,22 @@ export async function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<voi
   await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path });
 }
 
+/** Before the first request: what an earlier run did, and on a terminal what this one will send. */
+export function announceRun(
+  ctx: Context,
+  o: { total: number; pending: number; requests: number; noun: string; concurrency: number; rateLimit: RateLimitState },
+): void {
+  if (o.pending < o.total) ctx.io.info(`${o.total - o.pending} of ${o.total} ${o.noun} were created by an earlier run and are skipped (--fresh to forget it)`);
+  if (ctx.io.stderrIsTTY && o.pending > 1) {
+    const rl = o.rateLimit;
+    ctx.io.info(
+      `Creating ${o.pending} ${o.noun}: ${o.requests} request${o.requests === 1 ? '' : 's'}, ${o.concurrency} at a time${rl.remaining !== undefined ? ` (rate limit: ${rl.remaining} left this hour)` : ''}`,
+    );
+  }
+}
+
 /** Says up front when the hour's request budget will not cover the run, rather than at the pause. */
-function warnIfBudgetShort(ctx: Context, rl: RateLimitState, left: number): void {
+export function warnIfBudgetShort(ctx: Context, rl: RateLimitState, left: number): void {
   if (rl.remaining === undefined || rl.remaining >= left) return;
   const at = rl.reset ? ` at ${new Date(rl.reset * 1000).toISOString()}` : '';
   ctx.io.warn(
