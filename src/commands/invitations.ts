@@ -9,7 +9,7 @@ import { writeList, writeOne } from '../output/format.js';
 import { INVITATION_STATUSES, invitationCreateSchema } from '../api/schemas/accounts.js';
 import { flattenFieldErrors } from '../api/errors.js';
 import { CancelledError, PartialFailureError, RejectedError, SctError, UsageError, type FieldErrors } from '../errors.js';
-import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
+import { addListOptions, listQuery, runList, setOneOrIn, type ListFlags } from './shared/list.js';
 import { addBodyOptions, parseId, saveOne, showOne } from './shared/crud.js';
 import type { BodyFlags } from './shared/body.js';
 import { appendList, collect, parseDateRange, parseEnumList, parseIdList, parseUuid, parseUuidList, splitKeyValue, splitList } from './shared/flags.js';
@@ -141,12 +141,6 @@ function addMatchOptions(cmd: Command): Command {
     .option('--search <text>', 'e-mail contains (as the list search)')
     .option('--filter <key=value>', `any other invitation filter (repeatable): ${INVITATION_FILTER_KEYS.join(', ')}`, collect)
     .option('--all-pending', 'match every pending invitation of the workspace (no filter)');
-}
-
-/** One value as `field`, several as `field__in` (comma-joined, as the document's CSV strings). */
-function setOneOrIn(filters: InvitationFilters, field: string, values: ReadonlyArray<string | number> | undefined): void {
-  if (!values || values.length === 0) return;
-  filters[values.length > 1 ? `${field}__in` : field] = values.join(',');
 }
 
 /** The named filter flags as invitation filter keys; the list sends the same keys as its query. */
