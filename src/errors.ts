@@ -75,6 +75,19 @@ export class RateLimitError extends SctError {
   }
 }
 
+/**
+ * A bulk endpoint answered 2xx but rejected the operation sct sent (its per-operation error):
+ * the request failed as surely as a 4xx would, so exit 1, with the service's field errors.
+ */
+export class RejectedError extends SctError {
+  override readonly fields: FieldErrors;
+  constructor(message: string, fields: FieldErrors) {
+    super(message);
+    this.name = 'RejectedError';
+    this.fields = fields;
+  }
+}
+
 /** Some rows of a bulk command were rejected, the others went through. */
 export class PartialFailureError extends SctError {
   override readonly exitCode = 3;

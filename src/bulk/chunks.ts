@@ -1,12 +1,16 @@
-// Bulk endpoints that take many rows in one request and answer per row (trace-orders, the
-// legacy information requests): the rows of a file go out in chunks of N with bounded
-// concurrency, and each row gets its own outcome in the usual report.
+// Bulk endpoints that take many rows in one request and answer per row (bulk invitation create,
+// trace-orders, the legacy information requests): the rows of a file go out in chunks of N with
+// bounded concurrency, and each row gets its own outcome in the usual report.
 //
-// Rerun safety, as for imports: after each chunk's answer every row is written to the journal
-// (accepted rows as done, rejected ones as failed), so a rerun sends only the rows not yet
-// accepted. A chunk's Idempotency-Key is derived from its rows' content and the journal's
-// generation: a rerun after a crash between the answer and the journal lines rebuilds the same
-// chunk, sends the same key, and the service replays its answer instead of acting twice.
+// Rerun safety, per row as in runImport: after each chunk's answer every row is journaled
+// (accepted as done, rejected as failed), so a rerun sends only the rows not yet accepted. A
+// chunk's Idempotency-Key is derived from its rows, their content, how often each was rejected
+// before, and the journal's generation:
+// - a chunk whose answer was lost (Ctrl-C, crash, dropped connection) is rebuilt from the same
+//   rows on the rerun and sent under the same key: the service replays its answer and acts
+//   only once;
+// - a rejected row sent again is a new attempt under a new key, because a rejection inside a
+//   successful (2xx) bulk answer is exactly what an idempotent replay would repeat.
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import type { FieldErrors } from '../errors.js';
@@ -14,11 +18,13 @@ import { Journal } from './journal.js';
 import { chunk, runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
 import { finishBulk } from './report.js';
 import { idempotencyKey } from './idempotency.js';
-import { warnIfBudgetShort } from './import.js';
+import { announceRun, warnIfBudgetShort } from './import.js';
 
 export interface ChunkRow<T> {
   /** Stable identity across reruns and in the report ("dds 5 order 17"). */
   key: string;
+  /** The journal's identity when the report key is not the stable one (an e-mail in any case). */
+  journalKey?: string;
   /** The input line. */
   line: number;
   payload: T;
@@ -50,6 +56,8 @@ export interface ChunkRun<T> {
   send: (payloads: T[], keyFor: (payloads: T[]) => string, client: ApiClient) => Promise<RowResult[]>;
 }
 
+const idOf = (r: ChunkRow<unknown>) => r.journalKey ?? r.key;
+
 /** Chunks of at most `size` rows, in file order, never mixing groups. */
 export function chunkRows<T>(rows: ChunkRow<T>[], size: number, group?: (payload: T) => string | number): ChunkRow<T>[][] {
   if (!group) return chunk(rows, size);
@@ -63,37 +71,54 @@ export function chunkRows<T>(rows: ChunkRow<T>[], size: number, group?: (payload
   return [...groups.values()].flatMap((list) => chunk(list, size));
 }
 
+/**
+ * The requests of a run. A chunk of the file none of whose rows an earlier run touched is sent
+ * exactly as before (same rows, same key: a lost answer is replayed); rows an earlier run left
+ * rejected, or a chunk it only partly recorded, are packed into new chunks, so a rerun of a few
+ * failures costs few requests.
+ */
+export function planChunks<T>(rows: ChunkRow<T>[], size: number, journal: Journal, group?: (payload: T) => string | number): ChunkRow<T>[][] {
+  const untouched = (r: ChunkRow<T>) => !journal.get(idOf(r)) && journal.failedAttempts(idOf(r)) === 0;
+  const chunks: ChunkRow<T>[][] = [];
+  const leftovers: ChunkRow<T>[] = [];
+  for (const rowsOfChunk of chunkRows(rows, size, group)) {
+    if (rowsOfChunk.every(untouched)) chunks.push(rowsOfChunk);
+    else leftovers.push(...rowsOfChunk.filter((r) => !journal.get(idOf(r))));
+  }
+  chunks.push(...chunkRows(leftovers, size, group));
+  return chunks.sort((a, b) => a[0].line - b[0].line);
+}
+
+export function chunkKey<T>(command: string, generation: string, rows: ChunkRow<T>[], journal: Journal): string {
+  return idempotencyKey(command, generation, ...rows.map((r) => `${idOf(r)}#${journal.failedAttempts(idOf(r))}\u0001${JSON.stringify(r.payload)}`));
+}
+
 export async function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<void> {
   // Ctrl-C stops new chunks; one already sent finishes, so its rows are reported as they went.
   const client = ctx.client({ finishInFlight: true });
   const journal = Journal.open(ctx.config().dir, { command: run.command, file: run.file, baseUrl: client.baseUrl, profile: ctx.settings().profile }, run.fresh);
   const generation = journal.generation();
-  const keyFor = (payloads: T[]) => idempotencyKey(run.command, generation, JSON.stringify(payloads));
+  // Keys are computed before the chunk's rows are journaled, so a retried send keys the same.
+  const rowOf = new Map<T, ChunkRow<T>>(run.rows.map((r) => [r.payload, r]));
+  const keyFor = (payloads: T[]) => chunkKey(run.command, generation, payloads.map((p) => rowOf.get(p)!), journal);
 
   const skipped: Outcome[] = [];
-  const pending: ChunkRow<T>[] = [];
   for (const row of run.rows) {
-    const earlier = journal.get(row.key);
+    const earlier = journal.get(idOf(row));
     if (earlier) skipped.push({ key: row.key, lines: [row.line], status: 'skipped', id: earlier.id });
-    else pending.push(row);
   }
-  if (skipped.length) ctx.io.info(`${skipped.length} of ${run.rows.length} ${run.noun} went through in an earlier run and are skipped (--fresh to forget it)`);
+  const plan = planChunks(run.rows, run.size, journal, run.group);
+  const pending = plan.reduce((n, rows) => n + rows.length, 0);
+  announceRun(ctx, { total: run.rows.length, pending, requests: plan.length, noun: run.noun, verb: run.verb, concurrency: run.concurrency, rateLimit: client.rateLimit });
 
-  const units: Unit<ChunkRow<T>[]>[] = chunkRows(pending, run.size, run.group).map((rows) => ({
+  const units: Unit<ChunkRow<T>[]>[] = plan.map((rows) => ({
     key: `lines ${rows[0].line}-${rows[rows.length - 1].line}`,
     lines: rows.map((r) => r.line),
     payload: rows,
   }));
-  if (ctx.io.stderrIsTTY && units.length > 1) {
-    const rl = client.rateLimit;
-    ctx.io.info(
-      `Sending ${pending.length} ${run.noun} in ${units.length} requests, ${Math.min(run.concurrency, units.length)} at a time` +
-        (rl.remaining !== undefined ? ` (rate limit: ${rl.remaining} left this hour)` : ''),
-    );
-  }
 
   const answers = new Map<Unit<ChunkRow<T>[]>, RowResult[]>();
-  const spinner = await ctx.spinner(`Sending ${run.noun}… 0/${pending.length}`);
+  const spinner = await ctx.spinner(`Sending ${run.noun}… 0/${pending}`);
   let rowsDone = 0;
   let sent = 0;
   let result: RunResult;
@@ -108,11 +133,11 @@ export async function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<v
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, units.length - 1);
         unit.payload.forEach((row, i) => {
           const r = results[i];
-          journal.record(r.ok ? { key: row.key, status: 'done', id: r.id } : { key: row.key, status: 'failed', error: r.error });
+          journal.record(r.ok ? { key: idOf(row), status: 'done', id: r.id } : { key: idOf(row), status: 'failed', error: r.error });
         });
         answers.set(unit, results);
         rowsDone += payloads.length;
-        spinner.update(`Sending ${run.noun}… ${rowsDone}/${pending.length}`);
+        spinner.update(`Sending ${run.noun}… ${rowsDone}/${pending}`);
         return {};
       },
     });

@@ -40,11 +40,7 @@ export async function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<voi
 
   const total = run.units.length;
   const pending = run.units.filter((u) => !journal.get(u.journalKey ?? u.key)).length;
-  if (pending < total) ctx.io.info(`${total - pending} of ${total} ${run.noun} were created by an earlier run and are skipped (--fresh to forget it)`);
-  if (ctx.io.stderrIsTTY && pending > 1) {
-    const rl = client.rateLimit;
-    ctx.io.info(`Creating ${pending} ${run.noun}: ${pending} requests, ${run.concurrency} at a time${rl.remaining !== undefined ? ` (rate limit: ${rl.remaining} left this hour)` : ''}`);
-  }
+  announceRun(ctx, { total, pending, requests: pending, noun: run.noun, concurrency: run.concurrency, rateLimit: client.rateLimit });
 
   const spinner = await ctx.spinner(`Creating ${run.noun}… 0/${total}`);
   let sent = 0;
@@ -71,6 +67,21 @@ export async function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<voi
     spinner.stop();
   }
   await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path });
+}
+
+/** Before the first request: what an earlier run did, and on a terminal what this one will send. */
+export function announceRun(
+  ctx: Context,
+  o: { total: number; pending: number; requests: number; noun: string; verb?: string; concurrency: number; rateLimit: RateLimitState },
+): void {
+  const verb = o.verb ?? 'created';
+  if (o.pending < o.total) ctx.io.info(`${o.total - o.pending} of ${o.total} ${o.noun} were ${verb} by an earlier run and are skipped (--fresh to forget it)`);
+  if (ctx.io.stderrIsTTY && o.pending > 1) {
+    const rl = o.rateLimit;
+    ctx.io.info(
+      `${o.pending} ${o.noun} to send: ${o.requests} request${o.requests === 1 ? '' : 's'}, ${Math.min(o.concurrency, o.requests)} at a time${rl.remaining !== undefined ? ` (rate limit: ${rl.remaining} left this hour)` : ''}`,
+    );
+  }
 }
 
 /** Says up front when the hour's request budget will not cover the run, rather than at the pause. */

@@ -18,6 +18,7 @@ export interface JournalEntry {
 export class Journal {
   readonly path: string;
   private readonly done = new Map<string, JournalEntry>();
+  private readonly failures = new Map<string, number>();
 
   private constructor(path: string) {
     this.path = path;
@@ -50,7 +51,7 @@ export class Journal {
       try {
         const e = JSON.parse(line) as JournalEntry;
         if (e.status === 'done') this.done.set(e.key, e);
-        else this.done.delete(e.key);
+        else this.noteFailure(e.key);
       } catch {
         // A line cut short by a crash is the one unit that will simply be sent again.
       }
@@ -60,6 +61,19 @@ export class Journal {
   /** The earlier successful outcome of this unit, if any. */
   get(key: string): JournalEntry | undefined {
     return this.done.get(key);
+  }
+
+  /**
+   * How many times this unit was rejected in earlier runs. A request that bundles several units
+   * puts it in its Idempotency-Key: a rejected unit sent again is a new attempt, not a replay.
+   */
+  failedAttempts(key: string): number {
+    return this.failures.get(key) ?? 0;
+  }
+
+  private noteFailure(key: string): void {
+    this.done.delete(key);
+    this.failures.set(key, this.failedAttempts(key) + 1);
   }
 
   get size(): number {
@@ -84,5 +98,6 @@ export class Journal {
     // Appended synchronously: the line is on disk before the next unit starts.
     appendFileSync(this.path, JSON.stringify(e) + '\n', { mode: 0o600 });
     if (e.status === 'done') this.done.set(e.key, e);
+    else this.noteFailure(e.key);
   }
 }

@@ -115,7 +115,7 @@ describe('dds trace --file', () => {
     t.sb.requests.length = 0;
     const again = await t.sct(['dds', 'trace', '--file', file, '-o', 'json']);
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(again.stderr).toContain(`${traced} of 250 pairs went through in an earlier run`);
+    expect(again.stderr).toContain(`${traced} of 250 pairs were traced by an earlier run`);
     // Every pair sent exactly once over both runs.
     const sent = [...first, ...bodies(TRACE)].flatMap((b) => b.order_id.map((o: number) => `${b.dds_id}:${o}`));
     expect(sent.sort()).toEqual(pairs.map(([d, o]) => `${d}:${o}`).sort());

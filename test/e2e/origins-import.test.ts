@@ -197,7 +197,7 @@ describe('origins import', () => {
     ctl.abort();
     const r = await running;
     expect(r.exitCode).toBe(130);
-    expect(r.stderr).toContain('Creating 6 origins: 6 requests, 1 at a time');
+    expect(r.stderr).toContain('6 origins to send: 6 requests, 1 at a time');
     expect(r.stderr).toMatch(/origins: [2-5] created, 0 failed, [1-4] not sent/);
     // Every row that reached the sandbox is reported created: Ctrl-C let it finish.
     expect(Number(/origins: (\d) created/.exec(r.stderr)![1])).toBe(posts().length);

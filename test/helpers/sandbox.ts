@@ -13,6 +13,7 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandb
 import { main, type MainDeps } from '../../src/cli.js';
 import { OWNER } from '../sandbox/helpers.js';
 import { createTestIO } from './io.js';
+import type { Prompter } from '../../src/prompt.js';
 import { removeDir, sctFor, spawnSctFor, tempDir, type RunOptions, type RunResult } from './sct.js';
 
 export interface InProcessOptions {
@@ -22,6 +23,8 @@ export interface InProcessOptions {
   input?: string;
   env?: Record<string, string | undefined>;
   clientOptions?: MainDeps['clientOptions'];
+  /** Answers the prompts a terminal run asks (with `tty`). */
+  prompter?: Prompter;
 }
 
 /** The arguments, what stderr must match, and stdin if the command reads it. */
@@ -63,7 +66,7 @@ export function useSandbox(options: SandboxOptions = {}) {
   async function sctIn(args: string[], o: InProcessOptions = {}): Promise<RunResult> {
     const io = createTestIO({ stdoutIsTTY: o.tty, stderrIsTTY: o.tty, stdinIsTTY: o.tty, columns: 120, input: o.input });
     const env = { SCT_CONFIG_DIR: dir(), SCT_BASE_URL: sb().url, SCT_TOKEN: OWNER, NO_COLOR: '1', CI: 'true', ...o.env };
-    const exitCode = await main(args, { streams: io.streams, env, signal: o.signal ?? new AbortController().signal, clientOptions: o.clientOptions });
+    const exitCode = await main(args, { streams: io.streams, env, prompter: o.prompter, signal: o.signal ?? new AbortController().signal, clientOptions: o.clientOptions });
     // main() leaves the exit code for the process to end with, and this process is the test runner.
     process.exitCode = undefined;
     return { exitCode, stdout: io.stdout(), stderr: io.stderr() };

@@ -1,6 +1,7 @@
 // Shapes of the account resources sct reads fields from. Objects are loose: the API may add
 // fields, and sct passes them through to JSON output untouched.
 import { z } from 'zod';
+import { id, REQUIRED } from './common.js';
 
 export const meSchema = z.looseObject({
   id: z.number(),
@@ -17,3 +18,21 @@ export type Me = z.infer<typeof meSchema>;
 export function displayName(me: Me): string {
   return [me.first_name, me.last_name].filter(Boolean).join(' ') || `user ${me.id}`;
 }
+
+export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
+export const WORKSPACE_TYPES = ['active', 'demo', 'inactive', 'stakeholder', 'test', 'trial'] as const;
+
+/** The document's bound on an invitation e-mail; the same check runs on every CSV row. */
+export const invitationEmail = z.email({ error: (issue) => (issue.input === undefined ? REQUIRED : 'Enter a valid email address.') }).min(1).max(1024);
+
+export const invitationCreateSchema = z.looseObject({ email: invitationEmail, auth_group: id });
+export type InvitationCreate = z.infer<typeof invitationCreateSchema>;
+
+/** One operation's result in a bulk create answer; the status values are not documented. */
+export const bulkCreateResultSchema = z.looseObject({
+  index: z.number().int(),
+  status: z.string(),
+  invitation: z.looseObject({ id: z.string() }).nullish(),
+  error: z.unknown().optional(),
+});
+export const bulkCreateAnswerSchema = z.looseObject({ results: z.array(bulkCreateResultSchema) });

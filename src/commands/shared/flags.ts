@@ -139,3 +139,18 @@ export function filterEnumList<T extends string>(value: string | undefined, flag
   if (list && list.length === 0) throw new UsageError(`${flag} needs a value: ${allowed.join(', ')}`);
   return list;
 }
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID (invitations are known by one), checked so a typo never reaches the API. */
+export function parseUuid(value: string, what: string): string {
+  const v = value.trim();
+  if (!UUID_RE.test(v)) throw new UsageError(`invalid ${what} "${value}": expected a UUID (e.g. 3f2b8c1e-…)`);
+  return v.toLowerCase();
+}
+
+/** A comma-separated list of UUIDs. */
+export function parseUuidList(value: string, flag: string): string[] {
+  const items = splitList(value, flag)!;
+  return items.map((s) => parseUuid(s, flag));
+}

@@ -50,10 +50,15 @@ export function listQuery(flags: ListFlags): URLSearchParams {
   return q;
 }
 
-/** One value as `field`, several as `field__in`: the API's two spellings of the same filter. */
-export function setOneOrIn(query: URLSearchParams, field: string, values: ReadonlyArray<string | number> | undefined): void {
+/**
+ * One value as `field`, several as `field__in`: the API's two spellings of the same filter, in a
+ * query or in a filter object of a request body (bulk revoke and renew take the same keys).
+ */
+export function setOneOrIn(query: URLSearchParams | Record<string, unknown>, field: string, values: ReadonlyArray<string | number> | undefined): void {
   if (!values || values.length === 0) return;
-  query.set(values.length > 1 ? `${field}__in` : field, values.join(','));
+  const key = values.length > 1 ? `${field}__in` : field;
+  if (query instanceof URLSearchParams) query.set(key, values.join(','));
+  else query[key] = values.join(',');
 }
 
 /** Comma-separated 2-letter codes, upper-cased. */

@@ -1,0 +1,336 @@
+// invitations list/get/create/revoke/renew/public; `invitations bulk-create` lives in
+// invitations/bulk-create.ts.
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { Factory } from './shared/command.js';
+import { PATHS } from '../api/paths.js';
+import { COLUMNS } from '../output/columns.js';
+import { writeList, writeOne } from '../output/format.js';
+import { INVITATION_STATUSES, invitationCreateSchema } from '../api/schemas/accounts.js';
+import { flattenFieldErrors } from '../api/errors.js';
+import { CancelledError, PartialFailureError, RejectedError, SctError, UsageError, type FieldErrors } from '../errors.js';
+import { addListOptions, listQuery, runList, setOneOrIn, type ListFlags } from './shared/list.js';
+import { addBodyOptions, parseId, saveOne, showOne } from './shared/crud.js';
+import type { BodyFlags } from './shared/body.js';
+import { appendList, collect, parseDateRange, parseEnumList, parseIdList, parseUuid, parseUuidList, splitKeyValue, splitList } from './shared/flags.js';
+import { chunk } from '../bulk/runner.js';
+import type { BulkCreateOptions } from './invitations/bulk-create.js';
+
+/** One bulk renew operation may match at most this many invitations, and a request hold this many operations. */
+export const BULK_LIMIT = 100;
+
+/** The keys the document allows in a bulk revoke or renew operation's invitation_filters. */
+export const INVITATION_FILTER_KEYS = [
+  'id', 'id__in', 'id__exclude_in', 'email', 'email__icontains', 'invited_by', 'auth_group', 'auth_group__in',
+  'auth_group__name', 'auth_group__name__in', 'created_at__gte', 'created_at__lte', 'created_at__date',
+  'created_at__date__gte', 'created_at__date__lte', 'expires_at__gte', 'expires_at__lte', 'expires_at__date',
+  'expires_at__date__gte', 'expires_at__date__lte', 'search', 'status',
+] as const;
+
+/** invitation_filters as the bulk endpoints take them: strings, and status as an array. */
+export type InvitationFilters = Record<string, string | string[]>;
+
+export interface InvitationFilterFlags {
+  id?: string;
+  excludeId?: string;
+  email?: string;
+  emailContains?: string;
+  status?: string;
+  role?: string;
+  roleName?: string;
+  invitedBy?: string;
+  createdFrom?: string;
+  createdTo?: string;
+  expiresFrom?: string;
+  expiresTo?: string;
+}
+
+export interface ListInvitationsOptions extends ListFlags, InvitationFilterFlags {}
+
+/** revoke and renew: the list filters, plus what the list takes from addListOptions. */
+export interface MatchInvitationsOptions extends InvitationFilterFlags {
+  search?: string;
+  filter?: string[];
+  allPending?: boolean;
+}
+
+export interface CreateInvitationOptions extends BodyFlags {
+  email?: string;
+  role?: string;
+}
+
+export function register(program: Command, f: Factory): void {
+  const invitations = program.command('invitations').description('Invite people to the workspace, and revoke or renew invitations');
+
+  addListOptions(addInvitationFilterOptions(invitations.command('list').description('List invitations (newest first)')))
+    .addHelpText('after', '\nOrdering fields: status, created_at, email, expires_at, auth_group_name.')
+    .action(f.action<ListInvitationsOptions>((ctx, opts) => listInvitations(ctx, opts)));
+
+  invitations
+    .command('get')
+    .argument('<uuid>', 'invitation id')
+    .description('Show one invitation')
+    .action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.invitation(parseUuid(id, 'invitation id')), COLUMNS.invitation).then(() => undefined)));
+
+  addBodyOptions(
+    invitations
+      .command('create')
+      .description('Invite one person by e-mail (the service sends the invitation e-mail)')
+      .option('--email <address>', 'e-mail address to invite (required)')
+      .option('--role <auth-group-id>', 'role (auth group id) the person gets (required)'),
+  ).action(f.action<CreateInvitationOptions>((ctx, opts) => createInvitation(ctx, opts)));
+
+  invitations
+    .command('bulk-create')
+    .description('Invite everyone in a CSV file, 100 per request, with a per-row report')
+    .requiredOption('--file <file>', 'CSV file with columns email and auth_group (- for stdin)')
+    .option('--role <auth-group-id>', 'role for rows whose auth_group is blank or missing')
+    .option('--report <file>', 'also write the per-row report to this CSV file')
+    .option('--force', 'overwrite the --report file if it exists')
+    .option('--fresh', 'forget earlier runs of this file and send every row again')
+    .option('--dry-run', 'validate the file and show what would be sent; send nothing')
+    .addHelpText(
+      'after',
+      `
+CSV columns (header row, any order): email (required) and auth_group (the role id; or --role).
+Every row is checked before the first request (e-mail, role, the same e-mail twice); a bad row
+stops the run with nothing sent. A rerun of the same file skips the rows that went through.`,
+    )
+    .action(f.action<BulkCreateOptions>(async (ctx, opts) => (await import('./invitations/bulk-create.js')).bulkCreateInvitations(ctx, opts)));
+
+  addMatchOptions(invitations.command('revoke').description('Revoke the pending invitations that match the filters (asks unless --yes)')).action(
+    f.action<MatchInvitationsOptions>((ctx, opts) => revokeInvitations(ctx, opts)),
+  );
+
+  addMatchOptions(
+    invitations
+      .command('renew')
+      .argument('[uuid]', 'one invitation to renew (else the filters choose)')
+      .description('Renew invitations: the old link stops working and a new e-mail is sent'),
+  )
+    .addHelpText('after', `\nWith filters, the matching pending (and expired) invitations are renewed ${BULK_LIMIT} per operation.`)
+    .action(f.action<MatchInvitationsOptions>((ctx, opts, [uuid]) => renewInvitations(ctx, opts, uuid)));
+
+  invitations
+    .command('public')
+    .argument('<uuid>', 'invitation id (from the invitation link)')
+    .description('Show the public view of an invitation (no login needed)')
+    .action(f.action((ctx, _o, [id]) => showPublicInvitation(ctx, id)));
+}
+
+// --- filters ----------------------------------------------------------------------------------
+
+function addInvitationFilterOptions(cmd: Command): Command {
+  return cmd
+    .option('--id <uuids>', 'only these invitation ids, comma-separated or repeated', appendList)
+    .option('--exclude-id <uuids>', 'leave out these invitation ids, comma-separated or repeated', appendList)
+    .option('--email <address>', 'this e-mail address exactly')
+    .option('--email-contains <text>', 'e-mail contains (case-insensitive)')
+    .option('--status <list>', `status, comma-separated or repeated (${INVITATION_STATUSES.join(', ')})`, appendList)
+    .option('--role <ids>', 'role (auth group) id(s), comma-separated or repeated', appendList)
+    .option('--role-name <names>', 'role name(s), comma-separated or repeated (e.g. ADMIN)', appendList)
+    .option('--invited-by <user-id>', 'invited by this user id')
+    .option('--created-from <date>', 'created on or after (YYYY-MM-DD)')
+    .option('--created-to <date>', 'created on or before (YYYY-MM-DD)')
+    .option('--expires-from <date>', 'expires on or after (YYYY-MM-DD)')
+    .option('--expires-to <date>', 'expires on or before (YYYY-MM-DD)');
+}
+
+function addMatchOptions(cmd: Command): Command {
+  return addInvitationFilterOptions(cmd)
+    .option('--search <text>', 'e-mail contains (as the list search)')
+    .option('--filter <key=value>', `any other invitation filter (repeatable): ${INVITATION_FILTER_KEYS.join(', ')}`, collect)
+    .option('--all-pending', 'match every pending invitation of the workspace (no filter)');
+}
+
+/** The named filter flags as invitation filter keys; the list sends the same keys as its query. */
+export function invitationFilters(opts: InvitationFilterFlags): InvitationFilters {
+  const filters: InvitationFilters = {};
+  setOneOrIn(filters, 'id', opts.id === undefined ? undefined : parseUuidList(opts.id, '--id'));
+  if (opts.excludeId !== undefined) filters.id__exclude_in = parseUuidList(opts.excludeId, '--exclude-id').join(',');
+  if (opts.email !== undefined) filters.email = opts.email;
+  if (opts.emailContains !== undefined) filters.email__icontains = opts.emailContains;
+  const status = parseEnumList(opts.status, '--status', INVITATION_STATUSES);
+  if (status?.length) filters.status = status;
+  setOneOrIn(filters, 'auth_group', opts.role === undefined ? undefined : parseIdList(opts.role, '--role'));
+  setOneOrIn(filters, 'auth_group__name', splitList(opts.roleName, '--role-name'));
+  if (opts.invitedBy !== undefined) filters.invited_by = String(parseId(opts.invitedBy, '--invited-by'));
+  const [createdFrom, createdTo] = parseDateRange(opts.createdFrom, opts.createdTo, 'created');
+  if (createdFrom) filters.created_at__date__gte = createdFrom;
+  if (createdTo) filters.created_at__date__lte = createdTo;
+  const [expiresFrom, expiresTo] = parseDateRange(opts.expiresFrom, opts.expiresTo, 'expires');
+  if (expiresFrom) filters.expires_at__date__gte = expiresFrom;
+  if (expiresTo) filters.expires_at__date__lte = expiresTo;
+  return filters;
+}
+
+/** Adds the filters to a list query; status repeats, as the list endpoint takes it. */
+function appendFilters(query: URLSearchParams, filters: InvitationFilters): void {
+  for (const [k, v] of Object.entries(filters)) {
+    if (Array.isArray(v)) for (const one of v) query.append(k, one);
+    else query.set(k, v);
+  }
+}
+
+/**
+ * The filters of a revoke or renew. No filter at all would match every pending invitation of
+ * the workspace: that takes --all-pending, so a forgotten flag never revokes everything.
+ */
+export function matchFilters(opts: MatchInvitationsOptions): InvitationFilters {
+  const filters = invitationFilters(opts);
+  if (opts.search !== undefined) filters.search = opts.search;
+  for (const pair of opts.filter ?? []) {
+    const [key, value] = splitKeyValue(pair, '--filter');
+    if (!(INVITATION_FILTER_KEYS as readonly string[]).includes(key)) {
+      throw new UsageError(`unknown invitation filter "${key}" in --filter: use one of ${INVITATION_FILTER_KEYS.join(', ')}`);
+    }
+    filters[key] = key === 'status' ? parseEnumList(value, '--filter status', INVITATION_STATUSES)! : value;
+  }
+  const given = Object.keys(filters).length > 0;
+  if (given && opts.allPending) throw new UsageError('--all-pending matches every pending invitation: give it without filters');
+  if (!given && !opts.allPending) {
+    throw new UsageError('give at least one filter (--id, --email, --status, …), or --all-pending for every pending invitation');
+  }
+  return filters;
+}
+
+function describeFilters(filters: InvitationFilters): string {
+  const parts = Object.entries(filters).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : v}`);
+  return parts.length ? parts.join(' ') : '(every pending invitation)';
+}
+
+// --- list, get, create, public ----------------------------------------------------------------
+
+export async function listInvitations(ctx: Context, opts: ListInvitationsOptions): Promise<void> {
+  const query = listQuery(opts);
+  appendFilters(query, invitationFilters(opts));
+  await runList(ctx, { path: PATHS.invitations, query, flags: opts, columns: COLUMNS.invitation, noun: 'invitations' });
+}
+
+export async function createInvitation(ctx: Context, opts: CreateInvitationOptions): Promise<void> {
+  await saveOne(ctx, {
+    method: 'POST',
+    path: PATHS.invitations,
+    flags: opts,
+    named: { email: opts.email, auth_group: opts.role === undefined ? undefined : parseId(opts.role, '--role') },
+    schema: invitationCreateSchema,
+    what: 'invitation',
+    columns: COLUMNS.invitation,
+  });
+}
+
+export async function showPublicInvitation(ctx: Context, id: string): Promise<void> {
+  const uuid = parseUuid(id, 'invitation id');
+  // The invitation id is the only credential here: no token is needed, and none is sent.
+  const data = await ctx.client({ auth: false }).get(PATHS.invitationPublic(uuid));
+  await writeOne(ctx.io, data, {
+    ...ctx.output([]),
+    detail: [
+      { header: 'Invitation', path: 'id' },
+      { header: 'Company', path: 'company.name' },
+      { header: 'Company id', path: 'company.id' },
+      { header: 'Role id', path: 'auth_group_id' },
+      { header: 'Active', path: 'is_active' },
+      { header: 'Existing user', path: 'is_existing_user' },
+      { header: 'MFA required', path: 'is_mfa_enabled' },
+    ],
+  });
+}
+
+// --- revoke, renew ----------------------------------------------------------------------------
+
+interface OperationResult {
+  index?: number;
+  status?: string;
+  error?: unknown;
+  revoked_count?: number;
+  revoked_ids?: string[];
+  renewed_count?: number;
+  invitations?: unknown[];
+}
+
+function operationResults(data: unknown, path: string): OperationResult[] {
+  const results = (data as { results?: unknown } | null)?.results;
+  if (!Array.isArray(results)) throw new SctError(`unexpected answer from POST ${path}: no results`);
+  return results as OperationResult[];
+}
+
+/**
+ * A rejected operation: its error as field errors. The document leaves the status values open
+ * ("accepted" appears), so an operation counts as rejected by its error, not by a status name.
+ */
+const rejection = (r: OperationResult) => (r.error !== undefined && r.error !== null ? flattenFieldErrors(r.error) : undefined);
+
+export async function revokeInvitations(ctx: Context, opts: MatchInvitationsOptions): Promise<void> {
+  const filters = matchFilters(opts);
+  if (!(await ctx.confirm(`Revoke the pending invitations matching ${describeFilters(filters)}?`))) {
+    throw new CancelledError('cancelled: nothing was revoked');
+  }
+  const res = await ctx.client().request({ method: 'POST', path: PATHS.invitationsBulkRevoke, body: { operations: [{ invitation_filters: filters }] } });
+  const [result] = operationResults(res.data, PATHS.invitationsBulkRevoke);
+  const fields = result && rejection(result);
+  if (!result || fields) throw new RejectedError('the service rejected the revoke', fields ?? {});
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Revoked ${result.revoked_count ?? 0} invitation${result.revoked_count === 1 ? '' : 's'}`);
+  await writeOne(ctx.io, { revoked_count: result.revoked_count ?? 0, revoked_ids: result.revoked_ids ?? [] }, ctx.output([]));
+}
+
+export async function renewInvitations(ctx: Context, opts: MatchInvitationsOptions, uuid?: string): Promise<void> {
+  if (uuid !== undefined) {
+    const id = parseUuid(uuid, 'invitation id');
+    const given = Object.entries(opts).some(([, v]) => v !== undefined && v !== false);
+    if (given) throw new UsageError('give either an invitation id or filters, not both');
+    const res = await ctx.client().request({ method: 'POST', path: PATHS.invitationsRenew, body: { invitation: id } });
+    const renewed = res.data as Record<string, unknown> | null;
+    ctx.io.info(`${ctx.io.colorErr.green('✓')} Renewed invitation ${id}${renewed?.id ? `: the new one is ${renewed.id}` : ''}`);
+    await writeOne(ctx.io, renewed, ctx.output(COLUMNS.invitation));
+    return;
+  }
+  await renewMatching(ctx, matchFilters(opts));
+}
+
+/**
+ * Bulk renew refuses an operation that matches more than 100 invitations. sct reads the matching
+ * ids first and renews them in operations of at most 100 ids (and at most 100 operations per
+ * request), so any number can be renewed — and exactly those the confirmation counted.
+ */
+async function renewMatching(ctx: Context, filters: InvitationFilters): Promise<void> {
+  const client = ctx.client();
+  const query = new URLSearchParams();
+  // Only pending invitations can be renewed; an expired one is pending underneath.
+  appendFilters(query, { status: ['pending', 'expired'], ...filters });
+  const ids: string[] = [];
+  for await (const page of client.paginate<{ id: string }>(PATHS.invitations, query, { all: true })) ids.push(...page.results.map((i) => i.id));
+  if (ids.length === 0) {
+    ctx.io.info(`No pending invitation matches ${describeFilters(filters)}: nothing to renew`);
+    await writeList(ctx.io, [], ctx.output(COLUMNS.invitation));
+    return;
+  }
+  const n = `${ids.length} pending invitation${ids.length === 1 ? '' : 's'}`;
+  if (!(await ctx.confirm(`Renew ${n} (each gets a new e-mail; the old links stop working)?`))) throw new CancelledError('cancelled: nothing was renewed');
+
+  const renewed: unknown[] = [];
+  const errors: FieldErrors = {};
+  let rejected = 0;
+  for (const operations of chunk(chunk(ids, BULK_LIMIT), BULK_LIMIT)) {
+    const body = { operations: operations.map((part) => ({ invitation_filters: { id__in: part.join(',') } })) };
+    const res = await client.request({ method: 'POST', path: PATHS.invitationsBulkRenew, body });
+    for (const r of operationResults(res.data, PATHS.invitationsBulkRenew)) {
+      const fields = rejection(r);
+      if (fields) {
+        rejected++;
+        for (const [k, v] of Object.entries(fields)) (errors[k] ??= []).push(...v);
+      } else {
+        renewed.push(...(r.invitations ?? []));
+      }
+    }
+  }
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Renewed ${renewed.length} of ${n}`);
+  await writeList(ctx.io, renewed, ctx.output(COLUMNS.invitation));
+  if (rejected) {
+    const message = `${rejected} renew operation${rejected === 1 ? ' was' : 's were'} rejected`;
+    if (renewed.length === 0) throw new RejectedError(message, errors);
+    const partial = new PartialFailureError(message);
+    partial.hint = Object.entries(errors).map(([k, v]) => `${k}: ${v.join(' ')}`).join('; ');
+    throw partial;
+  }
+}

@@ -1,0 +1,136 @@
+// `sct invitations bulk-create --file people.csv`: every row checked first, then 100 rows per
+// request to the bulk create endpoint, each row reported with its line and the service's answer.
+import type { Context } from '../../context.js';
+import { PATHS } from '../../api/paths.js';
+import { writeList } from '../../output/format.js';
+import { REQUIRED } from '../../api/schemas/common.js';
+import { bulkCreateAnswerSchema, invitationEmail, type InvitationCreate } from '../../api/schemas/accounts.js';
+import { flattenFieldErrors } from '../../api/errors.js';
+import { SctError, UsageError } from '../../errors.js';
+import { readCsv, RowErrors, type CsvRow } from '../../bulk/csv.js';
+import { checkReportPath } from '../../bulk/report.js';
+import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
+import { parseId } from '../shared/crud.js';
+import { BULK_LIMIT } from '../invitations.js';
+
+export interface BulkCreateOptions {
+  file: string;
+  role?: string;
+  report?: string;
+  force?: boolean;
+  fresh?: boolean;
+  dryRun?: boolean;
+}
+
+export const PEOPLE_COLUMNS = ['email', 'auth_group'] as const;
+
+/**
+ * One invitation per row. A row's own auth_group wins; --role stands in for a blank or missing
+ * one. The same address twice (in any letter case) is an error: the service allows one pending
+ * invitation per e-mail, so the second row could only be rejected.
+ */
+export function invitationUnits(rows: CsvRow[], errors: RowErrors, role: number | undefined): ChunkRow<InvitationCreate>[] {
+  const units: ChunkRow<InvitationCreate>[] = [];
+  const firstLine = new Map<string, number>();
+  for (const row of rows) {
+    const email = row.values.email?.trim() ?? '';
+    const cell = row.values.auth_group?.trim() ?? '';
+    let ok = true;
+    if (!email) {
+      errors.add(row.line, 'email', REQUIRED);
+      ok = false;
+    } else {
+      const parsed = invitationEmail.safeParse(email);
+      if (!parsed.success) {
+        errors.add(row.line, 'email', parsed.error.issues[0]?.message ?? 'Enter a valid email address.');
+        ok = false;
+      }
+      const lower = email.toLowerCase();
+      const first = firstLine.get(lower);
+      if (first !== undefined) {
+        errors.add(row.line, 'email', `"${email}" is also on line ${first}; one invitation per address`);
+        ok = false;
+      } else {
+        firstLine.set(lower, row.line);
+      }
+    }
+    let authGroup = role;
+    if (cell) {
+      if (/^\d+$/.test(cell) && Number(cell) <= 2_147_483_647) authGroup = Number(cell);
+      else {
+        errors.add(row.line, 'auth_group', `expected a role id (a whole number), got "${cell}"`);
+        ok = false;
+      }
+    } else if (authGroup === undefined) {
+      errors.add(row.line, 'auth_group', `${REQUIRED} (or give --role for rows without one)`);
+      ok = false;
+    }
+    if (ok) units.push({ key: email, journalKey: `email:${email.toLowerCase()}`, line: row.line, payload: { email, auth_group: authGroup! } });
+  }
+  return units;
+}
+
+/**
+ * Each row's outcome from the bulk answer, matched by request index. Whether a row was created
+ * is read from its invitation and error, not from the status word: the document leaves the
+ * status values open.
+ */
+export function invitationResults(answer: unknown, count: number): RowResult[] {
+  const parsed = bulkCreateAnswerSchema.safeParse(answer);
+  if (!parsed.success) throw new SctError(`unexpected answer from POST ${PATHS.invitationsBulkCreate}: no per-row results`);
+  const byIndex = new Map(parsed.data.results.map((r) => [r.index, r]));
+  return Array.from({ length: count }, (_, i): RowResult => {
+    const r = byIndex.get(i);
+    if (!r) return { ok: false, error: 'the answer holds no result for this row' };
+    if (r.invitation && (r.error === undefined || r.error === null)) return { ok: true, id: r.invitation.id };
+    const fields = flattenFieldErrors(r.error);
+    return { ok: false, error: r.status === 'rejected' ? 'rejected' : `rejected (status ${r.status})`, fields: Object.keys(fields).length ? fields : undefined };
+  });
+}
+
+export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOptions): Promise<void> {
+  checkReportPath(opts.report, opts.force);
+  const role = opts.role === undefined ? undefined : parseId(opts.role, '--role');
+  const csv = await readCsv(opts.file, ctx.io.stdin, ['email']);
+  if (role === undefined && !csv.columns.includes('auth_group')) {
+    throw new UsageError(`${csv.name}: missing column auth_group (found: ${csv.columns.join(', ')}); add it, or give --role for every row`);
+  }
+  const unknown = csv.columns.filter((c) => !(PEOPLE_COLUMNS as readonly string[]).includes(c));
+  if (unknown.length) ctx.io.warn(`${csv.name}: ignoring column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${PEOPLE_COLUMNS.join(', ')})`);
+  const errors = new RowErrors(csv.name);
+  const units = invitationUnits(csv.rows, errors, role);
+  errors.throwIfAny();
+
+  if (opts.dryRun) {
+    await writeList(
+      ctx.io,
+      units.map((u) => ({ line: u.line, ...u.payload })),
+      ctx.output([
+        { header: 'LINE', path: 'line' },
+        { header: 'EMAIL', path: 'email' },
+        { header: 'ROLE', path: 'auth_group' },
+      ]),
+    );
+    const requests = Math.ceil(units.length / BULK_LIMIT);
+    ctx.io.info(`${csv.name}: ${units.length} valid invitation${units.length === 1 ? '' : 's'} in ${requests} request${requests === 1 ? '' : 's'}; nothing sent (dry run)`);
+    return;
+  }
+
+  await sendInChunks(ctx, {
+    command: 'invitations-bulk-create',
+    file: opts.file,
+    rows: units,
+    size: BULK_LIMIT,
+    noun: 'invitations',
+    verb: 'created',
+    // One request at a time: the service's one-pending-invitation-per-address check then sees
+    // the rows in file order, and a run of thousands is still only tens of requests.
+    concurrency: 1,
+    fresh: opts.fresh,
+    report: opts.report,
+    send: async (operations, keyFor, client) => {
+      const res = await client.request({ method: 'POST', path: PATHS.invitationsBulkCreate, body: { operations }, idempotencyKey: keyFor(operations) });
+      return invitationResults(res.data, operations.length);
+    },
+  });
+}

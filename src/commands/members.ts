@@ -1,0 +1,77 @@
+// members list/set-role: the company's members (/accounts/user-companies) and their roles.
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { Factory } from './shared/command.js';
+import { PATHS } from '../api/paths.js';
+import { COLUMNS } from '../output/columns.js';
+import { writeOne } from '../output/format.js';
+import {
+  addDateRangeOptions,
+  addListOptions,
+  listQuery,
+  runList,
+  setDateRangeFilters,
+  setOneOrIn,
+  type DateRangeFlags,
+  type ListFlags,
+} from './shared/list.js';
+import { parseId } from './shared/crud.js';
+import { appendList, parseIdList, splitList } from './shared/flags.js';
+
+export interface ListMembersOptions extends ListFlags, DateRangeFlags {
+  role?: string;
+  roleName?: string;
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  jobTitle?: string;
+}
+
+export function register(program: Command, f: Factory): void {
+  const members = program.command('members').description('List company members and change their roles');
+
+  const list = members
+    .command('list')
+    .description('List the members of the active workspace')
+    .option('--role <ids>', 'role (auth group) id(s), comma-separated or repeated', appendList)
+    .option('--role-name <names>', 'role name(s), comma-separated or repeated (e.g. ADMIN)', appendList)
+    .option('--email <text>', 'e-mail contains (case-insensitive)')
+    .option('--first-name <text>', 'first name contains (case-insensitive)')
+    .option('--last-name <text>', 'last name contains (case-insensitive)')
+    .option('--job-title <text>', 'job title contains (case-insensitive)');
+  addListOptions(addDateRangeOptions(list))
+    .addHelpText('after', '\nOrdering fields: created_at, updated_at, user__first_name, user__last_name, user__email, user__job_title, auth_group__name.')
+    .action(f.action<ListMembersOptions>((ctx, opts) => listMembers(ctx, opts)));
+
+  members
+    .command('set-role')
+    .argument('<member-id>', 'member id (the ID column of `sct members list`)')
+    .argument('<auth-group-id>', 'the new role (auth group id)')
+    .description("Change a member's role")
+    .action(f.action((ctx, _o, [member, role]) => setRole(ctx, member, role)));
+}
+
+export function memberListQuery(opts: ListMembersOptions): URLSearchParams {
+  const query = listQuery(opts);
+  setOneOrIn(query, 'auth_group', opts.role === undefined ? undefined : parseIdList(opts.role, '--role'));
+  setOneOrIn(query, 'auth_group__name', splitList(opts.roleName, '--role-name'));
+  if (opts.email !== undefined) query.set('user__email__icontains', opts.email);
+  if (opts.firstName !== undefined) query.set('user__first_name__icontains', opts.firstName);
+  if (opts.lastName !== undefined) query.set('user__last_name__icontains', opts.lastName);
+  if (opts.jobTitle !== undefined) query.set('user__job_title__icontains', opts.jobTitle);
+  setDateRangeFilters(query, opts);
+  return query;
+}
+
+export async function listMembers(ctx: Context, opts: ListMembersOptions): Promise<void> {
+  await runList(ctx, { path: PATHS.members, query: memberListQuery(opts), flags: opts, columns: COLUMNS.member, noun: 'members' });
+}
+
+export async function setRole(ctx: Context, member: string, role: string): Promise<void> {
+  const id = parseId(member, 'MEMBER_ID');
+  const body = { auth_group: parseId(role, 'AUTH_GROUP_ID') };
+  const updated = await ctx.client().patch<Record<string, unknown> | null>(PATHS.member(id), body);
+  const roleName = (updated?.auth_group_detail as { name?: string } | undefined)?.name;
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Member ${id} now has role ${roleName ?? body.auth_group}`);
+  await writeOne(ctx.io, updated, ctx.output(COLUMNS.member));
+}

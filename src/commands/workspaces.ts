@@ -1,0 +1,126 @@
+// workspaces list/switch/current. The service keeps the active workspace per user (POST
+// /accounts/workspaces/switch); the profile records the last one switched to, so `current` can
+// say when the service's differs (switched in the web app, or with another profile).
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { Factory } from './shared/command.js';
+import { PATHS } from '../api/paths.js';
+import { COLUMNS } from '../output/columns.js';
+import { writeOne } from '../output/format.js';
+import { WORKSPACE_TYPES } from '../api/schemas/accounts.js';
+import { UsageError } from '../errors.js';
+import { addListOptions, listQuery, parseCountryCodes, runList, setOneOrIn, type ListFlags } from './shared/list.js';
+import { parseId } from './shared/crud.js';
+import { appendList, parseEnumList } from './shared/flags.js';
+import { fetchMe } from './whoami.js';
+
+export interface ListWorkspacesOptions extends ListFlags {
+  type?: string;
+  excludeType?: string;
+  country?: string;
+  name?: string;
+}
+
+interface Workspace {
+  workspace_id?: number;
+  workspace_name?: string;
+  id?: number;
+  name?: string;
+  type?: string;
+}
+
+export function register(program: Command, f: Factory): void {
+  const workspaces = program.command('workspaces').description('List your workspaces and switch the active one');
+
+  addListOptions(
+    workspaces
+      .command('list')
+      .description('List the workspaces (companies) you belong to')
+      .option('--type <list>', `workspace type, comma-separated or repeated (${WORKSPACE_TYPES.join(', ')})`, appendList)
+      .option('--exclude-type <list>', 'leave out these workspace types, comma-separated or repeated', appendList)
+      .option('--country <codes>', 'country code(s), comma-separated or repeated', appendList)
+      .option('--name <text>', 'name contains (case-insensitive)'),
+  ).action(f.action<ListWorkspacesOptions>((ctx, opts) => listWorkspaces(ctx, opts)));
+
+  workspaces
+    .command('switch')
+    .argument('[company-id]', 'workspace (company) id from `sct workspaces list`; a picker on a terminal when left out')
+    .description('Make another workspace the active one, and record it in the profile')
+    .action(f.action((ctx, _o, [id]) => switchWorkspace(ctx, id)));
+
+  workspaces
+    .command('current')
+    .description('Show the active workspace')
+    .action(f.action((ctx) => currentWorkspace(ctx)));
+}
+
+export async function listWorkspaces(ctx: Context, opts: ListWorkspacesOptions): Promise<void> {
+  const query = listQuery(opts);
+  setOneOrIn(query, 'type', parseEnumList(opts.type, '--type', WORKSPACE_TYPES));
+  const excluded = parseEnumList(opts.excludeType, '--exclude-type', WORKSPACE_TYPES);
+  if (excluded?.length) query.set('type__exclude', excluded.join(','));
+  setOneOrIn(query, 'country', parseCountryCodes(opts.country, '--country'));
+  if (opts.name !== undefined) query.set('name__icontains', opts.name);
+  await runList(ctx, { path: PATHS.workspaces, query, flags: opts, columns: COLUMNS.workspace, noun: 'workspaces' });
+}
+
+const workspaceId = (w: Workspace) => w.workspace_id ?? w.id;
+const workspaceName = (w: Workspace) => w.workspace_name ?? w.name ?? `workspace ${workspaceId(w)}`;
+
+/** On a terminal, a choice among the user's workspaces; elsewhere the id is required. */
+async function pickWorkspace(ctx: Context): Promise<number> {
+  if (!ctx.io.canPrompt()) throw new UsageError('give the workspace id: sct workspaces switch COMPANY_ID (no terminal to pick on)');
+  const client = ctx.client();
+  const [me, list] = await Promise.all([fetchMe(client), collect(client.paginate<Workspace>(PATHS.workspaces, {}, { all: true }))]);
+  if (list.length === 0) throw new UsageError('you belong to no workspace');
+  return ctx.prompter.select(
+    'Switch to which workspace?',
+    list.map((w) => ({
+      name: `${workspaceName(w)} (${workspaceId(w)}${w.type ? `, ${w.type}` : ''})${workspaceId(w) === me.company?.id ? ' — active' : ''}`,
+      value: workspaceId(w)!,
+    })),
+  );
+}
+
+async function collect<T>(pages: AsyncIterable<{ results: T[] }>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const p of pages) out.push(...p.results);
+  return out;
+}
+
+export async function switchWorkspace(ctx: Context, id: string | undefined): Promise<void> {
+  const companyId = id === undefined ? await pickWorkspace(ctx) : parseId(id, 'COMPANY_ID');
+  const res = await ctx.client().request<{ message?: string } | null>({
+    method: 'POST',
+    path: PATHS.workspaceSwitch,
+    body: { company_id: companyId },
+  });
+  const s = ctx.settings();
+  ctx.config().set(s.profile, 'workspace', String(companyId));
+  const message = typeof res.data?.message === 'string' ? res.data.message : `Switched to workspace ${companyId}.`;
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${message} (recorded in profile "${s.profile}")`);
+  // Scripts get the answer as data; people have the line above.
+  if (ctx.format() !== 'table') await writeOne(ctx.io, { company_id: companyId, message, profile: s.profile }, ctx.output([]));
+}
+
+export async function currentWorkspace(ctx: Context): Promise<void> {
+  const me = await fetchMe(ctx.client());
+  const s = ctx.settings();
+  const company = me.company ?? null;
+  if (company && s.workspace !== undefined && s.workspace !== String(company.id)) {
+    ctx.io.warn(
+      `profile "${s.profile}" records workspace ${s.workspace}, but the active one is ${company.id} ` +
+        `(switched elsewhere?); \`sct workspaces switch ${company.id}\` records it, \`sct workspaces switch ${s.workspace}\` goes back`,
+    );
+  }
+  await writeOne(ctx.io, { ...company, role: me.auth_group?.name ?? null }, {
+    ...ctx.output([]),
+    detail: [
+      { header: 'ID', path: 'id' },
+      { header: 'Name', path: 'name' },
+      { header: 'Type', path: 'type' },
+      { header: 'Country', path: 'country' },
+      { header: 'Your role', path: 'role' },
+    ],
+  });
+}

@@ -1,0 +1,213 @@
+// sct workspaces, members, users, countries and user-config against the sandbox.
+import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { useSandbox } from '../helpers/sandbox.js';
+import { MEMBER, MULTI } from '../sandbox/helpers.js';
+import type { Prompter } from '../../src/prompt.js';
+
+const t = useSandbox();
+
+/** The default profile as sct stored it ({} before anything was written). */
+const profile = (): Record<string, string> => {
+  const file = join(t.dir, 'config.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')).profiles?.default ?? {}) : {};
+};
+
+describe('workspaces', () => {
+  it('lists with the named filters and the shared list flags', async () => {
+    const r = await t.sctAs(MULTI)(['workspaces', 'list', '--json', '--type', 'active,trial', '--exclude-type', 'test', '--country', 'be,se', '--name', 'o', '--ordering', '-name']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.sb.requests[0]).toMatchObject({ method: 'GET', path: '/api/accounts/workspaces' });
+    expect(t.queryOf()).toEqual({ type__in: 'active,trial', type__exclude: 'test', country__in: 'BE,SE', name__icontains: 'o', ordering: '-name', limit: '10', offset: '0' });
+    expect((JSON.parse(r.stdout) as Array<{ id: number }>).map((w) => w.id)).toEqual([3, 1]);
+
+    const table = await t.sctAs(MULTI)(['workspaces', 'list']);
+    expect(table.stdout).toMatch(/^ID\s+NAME\s+TYPE\s+COUNTRY\s+MEMBERS\s+MFA$/m);
+    expect(table.stdout).toMatch(/^3\s+Nordic Timber Imports AB\s+trial\s+SE/m);
+  });
+
+  it('switch posts company_id, records it in the profile, and current shows the active one', async () => {
+    const sct = t.sctAs(MULTI);
+    try {
+      const r = await sct(['workspaces', 'switch', '3']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(t.sb.requests.map((x) => `${x.method} ${x.path}`)).toEqual(['POST /api/accounts/workspaces/switch']);
+      expect(t.bodyOf()).toEqual({ company_id: 3 });
+      expect(r.stderr).toContain('Switched to workspace Nordic Timber Imports AB. (recorded in profile "default")');
+      expect(r.stdout).toBe('');
+      expect(profile().workspace).toBe('3');
+
+      const current = await sct(['workspaces', 'current']);
+      expect(current.exitCode, current.stderr).toBe(0);
+      expect(current.stdout).toMatch(/^ID\s+3$/m);
+      expect(current.stdout).toMatch(/^Your role\s+OWNER$/m);
+      expect(current.stderr).toBe('');
+      const json = JSON.parse((await sct(['workspaces', 'current', '-o', 'json'])).stdout);
+      expect(json).toMatchObject({ id: 3, name: 'Nordic Timber Imports AB', role: 'OWNER' });
+
+      // Switched back elsewhere (here: directly through the API): current says the profile is behind.
+      await fetch(`${t.sb.url}/accounts/workspaces/switch`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${MULTI}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ company_id: 1 }),
+      });
+      const behind = await sct(['workspaces', 'current']);
+      expect(behind.stdout).toMatch(/^ID\s+1$/m);
+      expect(behind.stderr).toContain('warning: profile "default" records workspace 3, but the active one is 1');
+
+      const asJson = await sct(['workspaces', 'switch', '1', '-o', 'json']);
+      expect(JSON.parse(asJson.stdout)).toEqual({ company_id: 1, message: expect.stringContaining('Brussels Cacao'), profile: 'default' });
+    } finally {
+      await sct(['workspaces', 'switch', '1']);
+    }
+  });
+
+  it('switch to a workspace the user is not in is exit 1 with the field error, and records nothing', async () => {
+    const r = await t.sctAs(MULTI)(['workspaces', 'switch', '2']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('company_id: You are not a member of this workspace.');
+    expect(profile().workspace).toBeUndefined();
+  });
+
+  it('switch without an id picks from the list on a terminal', async () => {
+    let offered: Array<{ name: string; value: unknown }> = [];
+    const prompter = {
+      select: async (_m: string, choices: Array<{ name: string; value: unknown }>) => {
+        offered = choices;
+        return 1;
+      },
+    } as unknown as Prompter;
+    const r = await t.sctIn(['workspaces', 'switch'], { tty: true, prompter, env: { CI: undefined } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(offered.map((c) => c.name)).toEqual(['Brussels Cacao Chocolatiers NV (1, active) — active']);
+    expect(t.sb.requests.at(-1)).toMatchObject({ method: 'POST', path: '/api/accounts/workspaces/switch' });
+    expect(t.bodyOf(t.sb.requests.length - 1)).toEqual({ company_id: 1 });
+    expect(profile().workspace).toBe('1');
+  });
+
+  it('rejects bad input before sending anything', async () => {
+    await t.expectUsageErrors(
+      [
+        [['workspaces', 'switch'], 'give the workspace id'],
+        [['workspaces', 'switch', 'abc'], 'invalid COMPANY_ID "abc"'],
+        [['workspaces', 'list', '--type', 'big'], 'invalid --type "big"'],
+        [['workspaces', 'list', '--country', 'BEL'], 'invalid --country "BEL"'],
+      ],
+      { inProcess: true },
+    );
+  });
+});
+
+describe('members and users', () => {
+  it('members list maps the filters and prints the members table', async () => {
+    const r = await t.sct(['members', 'list', '-o', 'json', '--role', '2,3', '--role-name', 'ADMIN', '--email', 'ana', '--first-name', 'A', '--last-name', 'W', '--job-title', 'uy', '--created-from', '2024-01-01', '--ordering', 'user__email']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.sb.requests[0].path).toBe('/api/accounts/user-companies');
+    expect(t.queryOf()).toEqual({
+      auth_group__in: '2,3', auth_group__name: 'ADMIN', user__email__icontains: 'ana', user__first_name__icontains: 'A',
+      user__last_name__icontains: 'W', user__job_title__icontains: 'uy', created_at__date__gte: '2024-01-01', ordering: 'user__email', limit: '10', offset: '0',
+    });
+    for (const m of JSON.parse(r.stdout)) expect(m.auth_group_detail.name).toBe('ADMIN');
+
+    const table = await t.sct(['members', 'list', '--search', 'Janssens']);
+    expect(table.stdout).toMatch(/^ID\s+NAME\s+EMAIL\s+JOB TITLE\s+ROLE$/m);
+    expect(table.stdout).toMatch(/^1\s+Amélie Janssens\s+amelie\.janssens@brussels-cacao\.example\s+Chief Sustainability Officer\s+OWNER$/m);
+  });
+
+  it('set-role patches auth_group and prints the member; API refusals are exit 1', async () => {
+    const [member] = (await t.api('/accounts/user-companies?auth_group=3&limit=1')).results;
+    t.sb.requests.length = 0;
+    const r = await t.sct(['members', 'set-role', String(member.id), '2', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.sb.requests[0]).toMatchObject({ method: 'PATCH', path: `/api/accounts/user-companies/${member.id}` });
+    expect(t.bodyOf()).toEqual({ auth_group: 2 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: member.id, auth_group: 2, auth_group_detail: { name: 'ADMIN' } });
+    expect(r.stderr).toContain(`Member ${member.id} now has role ADMIN`);
+    await t.sct(['members', 'set-role', String(member.id), '3']);
+
+    const forbidden = await t.sctAs(MEMBER)(['members', 'set-role', String(member.id), '2']);
+    expect(forbidden.exitCode).toBe(1);
+    expect(forbidden.stderr).toContain('403');
+    const lastOwner = await t.sct(['members', 'set-role', '1', '3']);
+    expect(lastOwner.exitCode).toBe(1);
+    expect(lastOwner.stderr).toContain('auth_group: A workspace must keep at least one owner.');
+  });
+
+  it('users list pages with the shared flags; without view_user it is exit 1', async () => {
+    const r = await t.sct(['users', 'list', '-o', 'csv', '--limit', '3', '--search', 'a']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.sb.requests[0].path).toBe('/api/accounts/users');
+    expect(t.queryOf()).toEqual({ search: 'a', limit: '3', offset: '0' });
+    const rows = parse(r.stdout, { columns: true }) as Array<Record<string, string>>;
+    expect(Object.keys(rows[0])).toEqual(['id', 'username', 'first_name', 'last_name', 'account', 'user_group', 'auth_group']);
+    expect(rows).toHaveLength(3);
+    const denied = await t.sctAs(MEMBER)(['users', 'list']);
+    expect(denied.exitCode).toBe(1);
+    expect(denied.stderr).toContain('403');
+  });
+
+  it('rejects bad ids before sending anything', async () => {
+    await t.expectUsageErrors(
+      [
+        [['members', 'set-role', 'x', '2'], 'invalid MEMBER_ID "x"'],
+        [['members', 'set-role', '5', 'admin'], 'invalid AUTH_GROUP_ID "admin"'],
+        [['members', 'set-role', '5'], "missing required argument 'auth-group-id'"],
+        [['members', 'list', '--role', 'ADMIN'], 'invalid --role "ADMIN"'],
+        [['members', 'list', '--created-from', '2024-13-01'], 'invalid --created-from'],
+      ],
+      { inProcess: true },
+    );
+  });
+});
+
+describe('countries and user-config', () => {
+  it('countries list and get', async () => {
+    const r = await t.sct(['countries', 'list', '--search', 'ivoire', '--filter', 'eu_status=non_member', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.queryOf()).toEqual({ search: 'ivoire', eu_status: 'non_member', limit: '10', offset: '0' });
+    expect(JSON.parse(r.stdout).map((c: { alpha_2: string }) => c.alpha_2)).toEqual(['CI']);
+    const one = await t.sct(['countries', 'get', 'CI']);
+    expect(one.exitCode, one.stderr).toBe(0);
+    expect(t.sb.requests[1].path).toBe('/api/accounts/countries/CI');
+    expect(one.stdout).toMatch(/^alpha_3\s+CIV$/m);
+    const table = await t.sct(['countries', 'list', '--limit', '2']);
+    expect(table.stdout).toMatch(/^CODE\s+NAME\s+ALPHA-3\s+EU STATUS$/m);
+    const missing = await t.sct(['countries', 'get', 'ZZ']);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toContain('404');
+    t.sb.requests.length = 0;
+    await t.expectUsageErrors([[['countries', 'get', '../orders'], 'invalid country id']], { inProcess: true });
+  });
+
+  it('user-config get shows the configuration; set patches the keys under config', async () => {
+    const sct = t.sctAs(MULTI);
+    const got = await sct(['user-config', 'get', '-o', 'json']);
+    expect(got.exitCode, got.stderr).toBe(0);
+    expect(JSON.parse(got.stdout)).toMatchObject({ config: expect.any(Object), available_actions: expect.any(Array) });
+
+    const set = await sct(['user-config', 'set', 'theme=dark', 'table.density=compact', 'page_size=50', '-o', 'json']);
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(t.sb.requests[1]).toMatchObject({ method: 'PATCH', path: '/api/accounts/user-config' });
+    expect(t.bodyOf(1)).toEqual({ config: { theme: 'dark', table: { density: 'compact' }, page_size: 50 } });
+    expect(JSON.parse(set.stdout).config).toMatchObject({ theme: 'dark', table: { density: 'compact' }, page_size: 50 });
+
+    const file = t.writeFile('config.body.json', JSON.stringify({ config: { theme: 'light' } }));
+    const fromFile = await sct(['user-config', 'set', '--file', file]);
+    expect(fromFile.exitCode, fromFile.stderr).toBe(0);
+    expect(t.bodyOf(2)).toEqual({ config: { theme: 'light' } });
+    expect(fromFile.stdout).toMatch(/^config\s+\{.*"theme":"light"/m);
+  });
+
+  it('user-config set rejects bad input before sending anything', async () => {
+    await t.expectUsageErrors(
+      [
+        [['user-config', 'set'], 'nothing to set'],
+        [['user-config', 'set', 'theme'], 'expected KEY=VALUE'],
+        [['user-config', 'set', '--file', join(t.dir, 'missing.json')], 'cannot read'],
+      ],
+      { inProcess: true },
+    );
+  });
+});

@@ -1,0 +1,196 @@
+// sct invitations bulk-create: every row checked before sending, 100 rows per request, one
+// report line per row, exit 3 on rejected rows, and reruns that neither lose nor duplicate.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { until, useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox();
+let run = 0;
+beforeEach(() => {
+  run++;
+});
+
+const UUID5 = /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const posts = () => t.sb.requests.filter((r) => r.method === 'POST' && r.path === '/api/accounts/user-invitations/bulk-create');
+const domain = () => `bulk${run}.example`;
+
+/** A people.csv of n addresses unique to this test; `role` fills the auth_group column. */
+function people(n: number, role: (i: number) => string = () => '3'): string {
+  const lines = ['email,auth_group'];
+  for (let i = 0; i < n; i++) lines.push(`p${i}@${domain()},${role(i)}`);
+  return t.writeFile('people.csv', lines.join('\n') + '\n');
+}
+
+/** Invitations of this test's domain in the sandbox, by status. */
+async function invitationsOfDomain(status = 'pending'): Promise<Array<{ id: string; email: string }>> {
+  return (await t.api(`/accounts/user-invitations?email__icontains=${domain()}&status=${status}&limit=1000`)).results;
+}
+
+describe('invitations bulk-create', () => {
+  it('sends 100 rows per request, reports each row, and exits 3 with the API errors of the rejected ones', async () => {
+    // Line 7 asks for the OWNER role, line 152 invites an existing member, line 232 leaves its role to --role.
+    const file = people(230, (i) => (i === 5 ? '1' : i === 229 ? '' : '3'));
+    const text = readFileSync(file, 'utf8').replace(`p150@${domain()}`, 'amelie.janssens@brussels-cacao.example');
+    writeFileSync(file, text);
+    const report = join(t.dir, 'report.csv');
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--role', '2', '--report', report, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(posts()).toHaveLength(3);
+    const bodies = posts().map((p) => JSON.parse(p.body) as { operations: Array<{ email: string; auth_group: number }> });
+    expect(bodies.map((b) => b.operations.length)).toEqual([100, 100, 30]);
+    expect(bodies[0].operations[0]).toEqual({ email: `p0@${domain()}`, auth_group: 3 });
+    expect(bodies[2].operations[29]).toEqual({ email: `p229@${domain()}`, auth_group: 2 });
+    const keys = posts().map((p) => p.headers['idempotency-key'] as string);
+    expect(new Set(keys).size).toBe(3);
+    for (const k of keys) expect(k).toMatch(UUID5);
+
+    expect(r.stderr).toContain('invitations: 228 created, 2 failed — report in');
+    expect(r.stderr).toContain('line 7 (p5@');
+    expect(r.stderr).toContain('auth_group: Owners cannot be invited.');
+    expect(r.stderr).toContain('error: 2 of 230 invitations rejected');
+
+    const rows = JSON.parse(r.stdout) as Array<{ lines: number[]; key: string; status: string; id: string | null; error: string | null; fields: Record<string, string[]> | null }>;
+    expect(rows).toHaveLength(230);
+    expect(rows[0]).toMatchObject({ lines: [2], key: `p0@${domain()}`, status: 'created', error: null, fields: null });
+    expect(rows[0].id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(rows[5]).toEqual({ lines: [7], key: `p5@${domain()}`, status: 'failed', id: null, error: 'rejected', fields: { auth_group: ['Owners cannot be invited.'] } });
+    expect(rows[150]).toMatchObject({ lines: [152], status: 'failed', fields: { email: ['This user is already a member of the workspace.'] } });
+
+    const csv = parse(readFileSync(report, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(csv).toHaveLength(230);
+    expect(csv.filter((l) => l.status === 'failed').map((l) => [l.line, l.key, l.error])).toEqual([
+      ['7', `p5@${domain()}`, 'rejected — auth_group: Owners cannot be invited.'],
+      ['152', 'amelie.janssens@brussels-cacao.example', 'rejected — email: This user is already a member of the workspace.'],
+    ]);
+    expect(await invitationsOfDomain()).toHaveLength(228);
+
+    // The rerun sends only the two rejected rows, in one request under a new key.
+    t.sb.requests.length = 0;
+    const again = await t.sct(['invitations', 'bulk-create', '--file', file, '--role', '2', '-o', 'json']);
+    expect(again.exitCode).toBe(3);
+    expect(posts()).toHaveLength(1);
+    expect(JSON.parse(posts()[0].body).operations.map((o: { email: string }) => o.email)).toEqual([`p5@${domain()}`, 'amelie.janssens@brussels-cacao.example']);
+    expect(keys).not.toContain(posts()[0].headers['idempotency-key']);
+    expect(again.stderr).toContain('0 created, 228 skipped (done in an earlier run), 2 failed');
+
+    // Fixed in the file, the row goes through on the next run.
+    writeFileSync(file, readFileSync(file, 'utf8').replace(`p5@${domain()},1`, `p5@${domain()},3`));
+    t.sb.requests.length = 0;
+    const fixed = await t.sct(['invitations', 'bulk-create', '--file', file, '--role', '2']);
+    expect(fixed.exitCode).toBe(3);
+    expect(fixed.stderr).toContain('1 created, 228 skipped (done in an earlier run), 1 failed');
+    expect(await invitationsOfDomain()).toHaveLength(229);
+  });
+
+  it('validates every row first: exit 2 naming file, line and column, nothing sent', async () => {
+    const file = t.writeFile(
+      'bad-people.csv',
+      'Email,Auth Group,Name\n' +
+        `ok@${domain()},3,Ok\n` +
+        `not-an-address,3,Bad\n` +
+        `,3,Empty\n` +
+        `OK@${domain()},3,Twice\n` +
+        `role@${domain()},,No role\n` +
+        `x@${domain()},admin,Word\n`,
+    );
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file]);
+    expect(r.exitCode).toBe(2);
+    expect(t.sb.requests).toHaveLength(0);
+    expect(r.stderr).toContain('warning: bad-people.csv: ignoring column name');
+    expect(r.stderr).toContain('error: bad-people.csv: 5 invalid rows; nothing was sent');
+    expect(r.stderr).toContain('line 3, email: Enter a valid email address.');
+    expect(r.stderr).toContain('line 4, email: This field is required.');
+    expect(r.stderr).toContain(`line 5, email: "OK@${domain()}" is also on line 2; one invitation per address`);
+    expect(r.stderr).toContain('line 6, auth_group: This field is required. (or give --role for rows without one)');
+    expect(r.stderr).toContain('line 7, auth_group: expected a role id (a whole number), got "admin"');
+  });
+
+  it('rejects a missing role column, a bad --role, a missing file and an existing report, sending nothing', async () => {
+    const noRole = t.writeFile('no-role.csv', `email\na@${domain()}\n`);
+    const noEmail = t.writeFile('no-email.csv', `auth_group\n3\n`);
+    const good = people(1);
+    const report = t.writeFile('report.csv', 'keep me');
+    await t.expectUsageErrors(
+      [
+        [['invitations', 'bulk-create', '--file', noRole], 'no-role.csv: missing column auth_group (found: email); add it, or give --role'],
+        [['invitations', 'bulk-create', '--file', noEmail], 'no-email.csv: missing column email'],
+        [['invitations', 'bulk-create', '--file', good, '--role', 'MEMBER'], 'invalid --role "MEMBER"'],
+        [['invitations', 'bulk-create', '--file', join(t.dir, 'nope.csv')], 'cannot read'],
+        [['invitations', 'bulk-create', '--file', good, '--report', report], 'already exists: pass --force'],
+        [['invitations', 'bulk-create'], "required option '--file <file>'"],
+      ],
+      { inProcess: true },
+    );
+    expect(readFileSync(report, 'utf8')).toBe('keep me');
+  });
+
+  it('--role applies to every row of a file without auth_group; --dry-run sends nothing', async () => {
+    const file = t.writeFile('emails.csv', `email\na@${domain()}\nb@${domain()}\n`);
+    const dry = await t.sct(['invitations', 'bulk-create', '--file', file, '--role', '3', '--dry-run', '-o', 'json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(t.sb.requests).toHaveLength(0);
+    expect(JSON.parse(dry.stdout)).toEqual([
+      { line: 2, email: `a@${domain()}`, auth_group: 3 },
+      { line: 3, email: `b@${domain()}`, auth_group: 3 },
+    ]);
+    expect(dry.stderr).toContain('emails.csv: 2 valid invitations in 1 request; nothing sent (dry run)');
+
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--role', '3']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(posts()[0].body)).toEqual({ operations: [{ email: `a@${domain()}`, auth_group: 3 }, { email: `b@${domain()}`, auth_group: 3 }] });
+    expect(r.stdout).toMatch(/^LINE\s+KEY\s+STATUS\s+ID\s+ERROR$/m);
+    expect(r.stderr).toContain('invitations: 2 created, 0 failed');
+  });
+
+  it('a chunk whose answer was lost is sent again under the same key on the rerun: replayed, not duplicated', async () => {
+    const file = people(150);
+    // The first request is processed, then every answer to it (the try and its three retries) is lost.
+    t.sb.setFaults({ dropFirst: 4, dropAfterProcessing: true });
+    const r = await t.sctIn(['invitations', 'bulk-create', '--file', file], { clientOptions: { retryBaseMs: 1 } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('invitations: 0 created, 0 failed, 150 not sent');
+    expect(r.stderr).toContain('rerun the same command to continue');
+    const lostKey = posts()[0].headers['idempotency-key'];
+    // The service did create the first chunk's 100 invitations.
+    expect(await invitationsOfDomain()).toHaveLength(100);
+
+    t.sb.setFaults({});
+    t.sb.requests.length = 0;
+    const again = await t.sct(['invitations', 'bulk-create', '--file', file, '-o', 'json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(posts()[0].headers['idempotency-key']).toBe(lostKey);
+    // Replayed: the first 100 come back created, not refused as already pending.
+    const statuses = (JSON.parse(again.stdout) as Array<{ status: string }>).map((x) => x.status);
+    expect(statuses.every((s) => s === 'created')).toBe(true);
+    const found = await invitationsOfDomain();
+    expect(found).toHaveLength(150);
+    expect(new Set(found.map((i) => i.email)).size).toBe(150);
+  });
+
+  it('stops cleanly on Ctrl-C (exit 130) and a rerun finishes without duplicates', async () => {
+    const file = people(350);
+    t.sb.setFaults({ latencyMs: 300 });
+    const child = t.spawnSct(['invitations', 'bulk-create', '--file', file]);
+    await until(() => posts().length >= 1, 'the first chunk to be sent');
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(String(r.stderr)).toMatch(/invitations: (100|200|300) created, 0 failed, (250|150|50) not sent/);
+    expect(String(r.stderr)).toContain('rerun the same command to continue');
+    t.sb.setFaults({});
+    await new Promise((res) => setTimeout(res, 400));
+    const firstRun = (await invitationsOfDomain()).length;
+    expect(firstRun).toBeLessThan(350);
+
+    const again = await t.sct(['invitations', 'bulk-create', '--file', file, '-o', 'json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    const statuses = (JSON.parse(again.stdout) as Array<{ status: string }>).map((x) => x.status);
+    expect(statuses.filter((s) => s === 'skipped')).toHaveLength(firstRun);
+    expect(statuses.filter((s) => s === 'created')).toHaveLength(350 - firstRun);
+    const found = await invitationsOfDomain();
+    expect(found).toHaveLength(350);
+    expect(new Set(found.map((i) => i.email)).size).toBe(350);
+  });
+});

@@ -1,0 +1,278 @@
+// sct invitations list/get/create/revoke/renew/public against the sandbox.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { MEMBER, TRADER } from '../sandbox/helpers.js';
+import type { Prompter } from '../../src/prompt.js';
+
+const t = useSandbox();
+let run = 0;
+beforeEach(() => {
+  run++;
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Invites the addresses through the API directly; returns the invitations. */
+async function invite(emails: string[], role = 3, token?: string): Promise<Array<{ id: string; email: string }>> {
+  const r = await fetch(`${t.sb.url}/accounts/user-invitations/bulk-create`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token ?? 'sct_demo_owner_cacao'}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ operations: emails.map((email) => ({ email, auth_group: role })) }),
+  });
+  const body = (await r.json()) as { results: Array<{ invitation: { id: string; email: string } }> };
+  return body.results.map((x) => x.invitation);
+}
+
+describe('invitations list, get, create', () => {
+  it('list maps the filters; status repeats as the API takes it', async () => {
+    const r = await t.sct([
+      'invitations', 'list', '-o', 'json', '--status', 'pending,expired', '--role', '2', '--role-name', 'ADMIN,MEMBER', '--email-contains', 'brussels',
+      '--invited-by', '1', '--created-from', '2020-01-01', '--expires-to', '2100-01-01', '--ordering', 'email', '--limit', '50',
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.sb.requests[0].path).toBe('/api/accounts/user-invitations');
+    expect(t.searchParamsOf().getAll('status')).toEqual(['pending', 'expired']);
+    expect(t.queryOf()).toMatchObject({
+      auth_group: '2', auth_group__name__in: 'ADMIN,MEMBER', email__icontains: 'brussels', invited_by: '1',
+      created_at__date__gte: '2020-01-01', expires_at__date__lte: '2100-01-01', ordering: 'email', limit: '50', offset: '0',
+    });
+    const rows = JSON.parse(r.stdout) as Array<{ status: string; auth_group: number; invited_by: number; email: string }>;
+    expect(rows.length).toBeGreaterThan(0);
+    for (const i of rows) expect(i).toMatchObject({ auth_group: 2, invited_by: 1 });
+    for (const i of rows) expect(['pending', 'expired']).toContain(i.status);
+    expect(rows.map((i) => i.email)).toEqual([...rows.map((i) => i.email)].sort());
+
+    const ids = rows.slice(0, 2).map((i) => (i as unknown as { id: string }).id);
+    const byId = await t.sct(['invitations', 'list', '--id', ids[0], '--id', ids[1], '--exclude-id', ids[1], '-o', 'json']);
+    expect(t.queryOf(1)).toMatchObject({ id__in: ids.join(','), id__exclude_in: ids[1] });
+    expect(JSON.parse(byId.stdout).map((i: { id: string }) => i.id)).toEqual([ids[0]]);
+
+    const table = await t.sct(['invitations', 'list', '--limit', '3']);
+    expect(table.stdout).toMatch(/^ID\s+EMAIL\s+ROLE\s+STATUS\s+INVITED BY\s+EXPIRES$/m);
+    expect(table.stdout.trimEnd().split('\n')).toHaveLength(4);
+  });
+
+  it('create sends email and auth_group, prints the invitation; get shows it', async () => {
+    const email = `create.${run}@invited.example`;
+    const r = await t.sct(['invitations', 'create', '--email', email, '--role', '3', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.sb.requests[0]).toMatchObject({ method: 'POST', path: '/api/accounts/user-invitations' });
+    expect(t.sb.requests[0].headers['idempotency-key']).toMatch(UUID);
+    expect(t.bodyOf()).toEqual({ email, auth_group: 3 });
+    const created = JSON.parse(r.stdout);
+    expect(created).toMatchObject({ email, status: 'pending', auth_group: 3 });
+    expect(r.stderr).toContain(`Created invitation ${created.id}`);
+
+    const got = await t.sct(['invitations', 'get', created.id.toUpperCase()]);
+    expect(got.exitCode, got.stderr).toBe(0);
+    expect(t.sb.requests[1].path).toBe(`/api/accounts/user-invitations/${created.id}`);
+    expect(got.stdout).toMatch(new RegExp(`^email\\s+${email.replace(/\./g, '\\.')}$`, 'm'));
+
+    const again = await t.sct(['invitations', 'create', '--email', email, '--role', '3']);
+    expect(again.exitCode).toBe(1);
+    expect(again.stderr).toContain('email: A pending invitation for this email already exists.');
+    const owner = await t.sct(['invitations', 'create', '--email', `owner.${run}@invited.example`, '--role', '1']);
+    expect(owner.exitCode).toBe(1);
+    expect(owner.stderr).toContain('auth_group: Owners cannot be invited.');
+    const missing = await t.sct(['invitations', 'get', '00000000-0000-4000-8000-000000000000']);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toContain('404');
+  });
+
+  it('create asks for the e-mail and role on a terminal', async () => {
+    const email = `prompted.${run}@invited.example`;
+    const asked: string[] = [];
+    const prompter = {
+      input: async (message: string, o?: { validate?: (v: string) => true | string }) => {
+        asked.push(message);
+        const answer = message.startsWith('email') ? email : '3';
+        // Each answer is checked as typed: an address that is none, a role that is no id.
+        expect(o?.validate?.('not an address')).not.toBe(true);
+        expect(o?.validate?.(answer)).toBe(true);
+        return answer;
+      },
+    } as unknown as Prompter;
+    const r = await t.sctIn(['invitations', 'create', '-o', 'json'], { tty: true, prompter, env: { CI: undefined } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(asked).toEqual(['email:', 'auth group:']);
+    expect(t.bodyOf()).toEqual({ email, auth_group: 3 });
+  });
+
+  it('rejects bad input before sending anything', async () => {
+    await t.expectUsageErrors(
+      [
+        [['invitations', 'create', '--role', '3'], 'email: This field is required.'],
+        [['invitations', 'create', '--email', 'someone@example.com'], 'auth_group: This field is required.'],
+        [['invitations', 'create', '--email', 'not-an-address', '--role', '3'], 'email: Enter a valid email address.'],
+        [['invitations', 'create', '--email', 'a@example.com', '--role', 'MEMBER'], 'invalid --role "MEMBER"'],
+        [['invitations', 'get', '42'], 'invalid invitation id "42": expected a UUID'],
+        [['invitations', 'list', '--status', 'open'], 'invalid --status "open"'],
+        [['invitations', 'list', '--id', 'abc'], 'invalid --id "abc"'],
+        [['invitations', 'list', '--created-from', '2025-02-30'], 'invalid --created-from'],
+        [['invitations', 'public', 'nope'], 'expected a UUID'],
+      ],
+      { inProcess: true },
+    );
+  });
+});
+
+describe('invitations revoke', () => {
+  it('sends the filters as one operation and prints what was revoked', async () => {
+    const [a, b] = await invite([`rv.a.${run}@invited.example`, `rv.b.${run}@invited.example`]);
+    t.sb.requests.length = 0;
+    const r = await t.sct(['invitations', 'revoke', '--email-contains', `.${run}@invited`, '--status', 'pending', '--role', '3', '--yes', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.sb.requests.map((x) => `${x.method} ${x.path}`)).toEqual(['POST /api/accounts/user-invitations/bulk-revoke']);
+    expect(t.bodyOf()).toEqual({ operations: [{ invitation_filters: { email__icontains: `.${run}@invited`, status: ['pending'], auth_group: '3' } }] });
+    const out = JSON.parse(r.stdout);
+    expect(out.revoked_count).toBe(2);
+    expect(out.revoked_ids.sort()).toEqual([a.id, b.id].sort());
+    expect(r.stderr).toContain('Revoked 2 invitations');
+    expect((await t.api(`/accounts/user-invitations/${a.id}`)).status).toBe('revoked');
+  });
+
+  it('takes ids, exact e-mail, dates and --filter; --all-pending sends an empty filter set', async () => {
+    const [a, b] = await invite([`rv.c.${run}@invited.example`, `rv.d.${run}@invited.example`], 3, TRADER);
+    t.sb.requests.length = 0;
+    const byId = await t.sctAs(TRADER)(['invitations', 'revoke', '--id', `${a.id},${b.id}`, '--exclude-id', b.id, '--email', a.email, '--created-from', '2020-01-01', '--filter', 'expires_at__date__gte=2020-01-01', '--filter', 'status=pending,expired', '--yes', '-o', 'json']);
+    expect(byId.exitCode, byId.stderr).toBe(0);
+    expect(t.bodyOf()).toEqual({
+      operations: [{ invitation_filters: { id__in: `${a.id},${b.id}`, id__exclude_in: b.id, email: a.email, created_at__date__gte: '2020-01-01', expires_at__date__gte: '2020-01-01', status: ['pending', 'expired'] } }],
+    });
+    expect(JSON.parse(byId.stdout)).toEqual({ revoked_count: 1, revoked_ids: [a.id] });
+
+    const every = await t.sctAs(TRADER)(['invitations', 'revoke', '--all-pending', '--yes']);
+    expect(every.exitCode, every.stderr).toBe(0);
+    expect(t.bodyOf(1)).toEqual({ operations: [{ invitation_filters: {} }] });
+    expect(every.stdout).toMatch(/^revoked_count\s+\d+$/m);
+    expect((await t.api('/accounts/user-invitations?status=pending', TRADER)).count).toBe(0);
+  });
+
+  it('asks on a terminal; no is exit 2 with nothing sent', async () => {
+    const questions: string[] = [];
+    const prompter = {
+      confirm: async (m: string) => {
+        questions.push(m);
+        return false;
+      },
+    } as unknown as Prompter;
+    const r = await t.sctIn(['invitations', 'revoke', '--email', 'x@example.com'], { tty: true, prompter, env: { CI: undefined } });
+    expect(r.exitCode).toBe(2);
+    expect(questions).toEqual(['Revoke the pending invitations matching email=x@example.com?']);
+    expect(r.stderr).toContain('cancelled: nothing was revoked');
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
+  it('an API refusal is exit 1', async () => {
+    const r = await t.sctAs(MEMBER)(['invitations', 'revoke', '--email', 'x@example.com', '--yes']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('403');
+  });
+
+  it('rejects missing filters and bad values before sending anything', async () => {
+    await t.expectUsageErrors(
+      [
+        [['invitations', 'revoke', '--yes'], 'give at least one filter'],
+        [['invitations', 'revoke', '--email', 'x@example.com'], 'confirm with --yes'],
+        [['invitations', 'revoke', '--all-pending', '--email', 'x@example.com', '--yes'], '--all-pending matches every pending invitation'],
+        [['invitations', 'revoke', '--filter', 'colour=red', '--yes'], 'unknown invitation filter "colour"'],
+        [['invitations', 'revoke', '--filter', 'status=gone', '--yes'], 'invalid --filter status "gone"'],
+        [['invitations', 'revoke', '--id', 'nope', '--yes'], 'invalid --id "nope"'],
+        [['invitations', 'revoke', '--invited-by', 'me', '--yes'], 'invalid --invited-by "me"'],
+        [['invitations', 'renew', '--yes'], 'give at least one filter'],
+        [['invitations', 'renew', 'not-a-uuid'], 'expected a UUID'],
+        [['invitations', 'renew', '00000000-0000-4000-8000-000000000000', '--email', 'x@example.com'], 'either an invitation id or filters'],
+      ],
+      { inProcess: true },
+    );
+  });
+});
+
+describe('invitations renew', () => {
+  it('renews one invitation by UUID', async () => {
+    const [old] = await invite([`rn.one.${run}@invited.example`]);
+    t.sb.requests.length = 0;
+    const r = await t.sct(['invitations', 'renew', old.id, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.sb.requests.map((x) => `${x.method} ${x.path}`)).toEqual(['POST /api/accounts/user-invitations/renew']);
+    expect(t.bodyOf()).toEqual({ invitation: old.id });
+    const fresh = JSON.parse(r.stdout);
+    expect(fresh).toMatchObject({ email: old.email, status: 'pending' });
+    expect(fresh.id).not.toBe(old.id);
+    expect(r.stderr).toContain(`Renewed invitation ${old.id}: the new one is ${fresh.id}`);
+
+    const twice = await t.sct(['invitations', 'renew', old.id]);
+    expect(twice.exitCode).toBe(1);
+    expect(twice.stderr).toContain('invitation: Only pending invitations can be renewed.');
+  });
+
+  it('renews what the filters match; over 100 matches go as id chunks of 100', async () => {
+    const domain = `renew${run}.example`;
+    const emails = Array.from({ length: 130 }, (_, i) => `p${i}@${domain}`);
+    const olds = [...(await invite(emails.slice(0, 100))), ...(await invite(emails.slice(100)))];
+    t.sb.requests.length = 0;
+    const r = await t.sct(['invitations', 'renew', '--email-contains', `@${domain}`, '--yes', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.sb.requests.map((x) => `${x.method} ${x.path}`)).toEqual([
+      'GET /api/accounts/user-invitations',
+      'POST /api/accounts/user-invitations/bulk-renew',
+    ]);
+    expect(t.searchParamsOf().getAll('status')).toEqual(['pending', 'expired']);
+    expect(t.queryOf()).toMatchObject({ email__icontains: `@${domain}` });
+    const ops = t.bodyOf(1).operations as Array<{ invitation_filters: { id__in: string } }>;
+    expect(ops.map((o) => o.invitation_filters.id__in.split(',').length)).toEqual([100, 30]);
+    expect(ops.flatMap((o) => o.invitation_filters.id__in.split(',')).sort()).toEqual(olds.map((o) => o.id).sort());
+    const renewed = JSON.parse(r.stdout) as Array<{ email: string; status: string }>;
+    expect(renewed).toHaveLength(130);
+    expect(new Set(renewed.map((i) => i.email))).toEqual(new Set(emails));
+    expect(r.stderr).toContain('Renewed 130 of 130 pending invitations');
+    const pending = await t.api(`/accounts/user-invitations?email__icontains=${domain}&status=pending&limit=1`);
+    expect(pending.count).toBe(130);
+  });
+
+  it('with nothing matching, says so and sends no renew', async () => {
+    const r = await t.sct(['invitations', 'renew', '--email', `nobody.${run}@nowhere.example`, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('No pending invitation matches');
+    expect(t.sb.requests.map((x) => x.method)).toEqual(['GET']);
+  });
+
+  it('asks on a terminal with the count; an API refusal is exit 1', async () => {
+    await invite([`rn.ask.${run}@invited.example`]);
+    t.sb.requests.length = 0;
+    const questions: string[] = [];
+    const prompter = {
+      confirm: async (m: string) => {
+        questions.push(m);
+        return false;
+      },
+    } as unknown as Prompter;
+    const r = await t.sctIn(['invitations', 'renew', '--email', `rn.ask.${run}@invited.example`], { tty: true, prompter, env: { CI: undefined } });
+    expect(r.exitCode).toBe(2);
+    expect(questions).toEqual(['Renew 1 pending invitation (each gets a new e-mail; the old links stop working)?']);
+    expect(t.sb.requests.map((x) => x.method)).toEqual(['GET']);
+
+    const denied = await t.sctAs(MEMBER)(['invitations', 'renew', '--email', `rn.ask.${run}@invited.example`, '--yes']);
+    expect(denied.exitCode).toBe(1);
+    expect(denied.stderr).toContain('403');
+  });
+});
+
+describe('invitations public', () => {
+  it('shows the public view without a token, and sends none', async () => {
+    const [inv] = await invite([`pub.${run}@invited.example`]);
+    t.sb.requests.length = 0;
+    const r = await t.sct(['invitations', 'public', inv.id], { env: { SCT_TOKEN: undefined } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.sb.requests[0].path).toBe(`/api/accounts/user-invitations/public/${inv.id}`);
+    expect(t.sb.requests[0].headers.authorization).toBeUndefined();
+    expect(r.stdout).toMatch(/^Company\s+Brussels Cacao Chocolatiers NV$/m);
+    expect(r.stdout).toMatch(/^Active\s+true$/m);
+    const json = await t.sct(['invitations', 'public', inv.id, '--json']);
+    expect(t.sb.requests[1].headers.authorization).toBeUndefined();
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: inv.id, company: { id: 1 }, auth_group_id: 3, is_active: true });
+    const missing = await t.sct(['invitations', 'public', '00000000-0000-4000-8000-000000000000'], { env: { SCT_TOKEN: undefined } });
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toContain('404');
+  });
+});

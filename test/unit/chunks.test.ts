@@ -1,0 +1,77 @@
+// How a chunked bulk run plans its requests and keys them across reruns, and how a bulk
+// invitation answer is read back onto rows.
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Journal } from '../../src/bulk/journal.js';
+import { chunkKey, planChunks, type ChunkRow } from '../../src/bulk/chunks.js';
+import { invitationResults } from '../../src/commands/invitations/bulk-create.js';
+
+const units = (n: number): ChunkRow<{ n: number }>[] => Array.from({ length: n }, (_, i) => ({ key: `k${i}`, line: i + 2, payload: { n: i } }));
+
+function withJournal(fn: (open: () => Journal) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'sct-chunks-'));
+  try {
+    fn(() => Journal.open(dir, { command: 'test', file: 'people.csv', baseUrl: 'http://x/api', profile: 'default' }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('planChunks', () => {
+  it('keeps untouched chunks as they were and packs the rows left over by earlier runs', () => {
+    withJournal((open) => {
+      const all = units(7);
+      expect(planChunks(all, 3, open()).map((c) => c.map((u) => u.key))).toEqual([['k0', 'k1', 'k2'], ['k3', 'k4', 'k5'], ['k6']]);
+      const j = open();
+      j.record({ key: 'k0', status: 'done', id: 'a' });
+      j.record({ key: 'k1', status: 'failed', error: 'no' });
+      j.record({ key: 'k2', status: 'done', id: 'b' });
+      j.record({ key: 'k6', status: 'failed', error: 'no' });
+      // The middle chunk was never answered: it is sent as before, so its key is the same.
+      expect(planChunks(all, 3, open()).map((c) => c.map((u) => u.key))).toEqual([['k1', 'k6'], ['k3', 'k4', 'k5']]);
+    });
+  });
+
+  it('never mixes groups, in the first run or in the packing of a rerun', () => {
+    withJournal((open) => {
+      const all = units(6);
+      const byParity = (p: { n: number }) => p.n % 2;
+      expect(planChunks(all, 2, open(), byParity).map((c) => c.map((u) => u.key))).toEqual([['k0', 'k2'], ['k1', 'k3'], ['k4'], ['k5']]);
+      const j = open();
+      j.record({ key: 'k0', status: 'failed', error: 'no' });
+      j.record({ key: 'k1', status: 'failed', error: 'no' });
+      j.record({ key: 'k4', status: 'failed', error: 'no' });
+      expect(planChunks(all, 2, open(), byParity).map((c) => c.map((u) => u.key))).toEqual([['k0', 'k2'], ['k1', 'k3'], ['k4'], ['k5']]);
+    });
+  });
+
+  it('keys a chunk by its rows and their earlier rejections', () => {
+    withJournal((open) => {
+      const rows = units(2);
+      const before = chunkKey('test', 'gen', rows, open());
+      expect(chunkKey('test', 'gen', rows, open())).toBe(before);
+      expect(chunkKey('test', 'other', rows, open())).not.toBe(before);
+      open().record({ key: 'k1', status: 'failed', error: 'no' });
+      expect(chunkKey('test', 'gen', rows, open())).not.toBe(before);
+    });
+  });
+});
+
+describe('invitationResults', () => {
+  it('matches results by index, whatever the status word, and names a missing one', () => {
+    const answer = {
+      results: [
+        { index: 2, status: 'rejected', error: { email: ['Taken.'] } },
+        { index: 0, status: 'accepted', invitation: { id: 'u-0' } },
+      ],
+    };
+    expect(invitationResults(answer, 3)).toEqual([
+      { ok: true, id: 'u-0' },
+      { ok: false, error: 'the answer holds no result for this row' },
+      { ok: false, error: 'rejected', fields: { email: ['Taken.'] } },
+    ]);
+    expect(() => invitationResults({ detail: 'x' }, 1)).toThrow(/no per-row results/);
+  });
+});
