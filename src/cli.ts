@@ -168,7 +168,8 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     await registerGroups(program, factory, wanted);
     await program.parseAsync(attachDashValues(program, argv), { from: 'user' });
   } catch (err) {
-    code = await reportError(err, io, argv, await errorsAsJson(argv, program, env));
+    // --help and --version end as commander "errors" too: they must not pay for reading the config.
+    code = isHelpOrVersion(err) ? 0 : await reportError(err, io, argv, await errorsAsJson(argv, program, env));
   } finally {
     if (!deps.signal) process.off('SIGINT', onSigint);
   }
@@ -237,9 +238,12 @@ async function profileOutput(program: Command, env: NodeJS.ProcessEnv): Promise<
   }
 }
 
+function isHelpOrVersion(err: unknown): boolean {
+  return err instanceof CommanderError && (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help');
+}
+
 async function reportError(err: unknown, io: IOStreams, argv: string[], asJson: boolean): Promise<number> {
   if (err instanceof CommanderError) {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
     // commander already printed its message ("error: unknown option '--x'").
     if (asJson) {
       const message = err.message.replace(/^error: /, '');
