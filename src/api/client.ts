@@ -377,7 +377,10 @@ export class ApiClient {
     this.requestCount++;
     const started = this.now();
     if (this.trace) {
-      this.trace(`> ${method} ${url.origin === this.origin ? url.href : redactUrl(url.href)}`);
+      // A signed link (an absolute URL the service handed out) carries its credential in the
+      // path or query: the trace shows where it goes, not the secret.
+      const signed = /^https?:\/\//i.test(options.path);
+      this.trace(`> ${method} ${signed ? redactSignedUrl(url.href) : url.origin === this.origin ? url.href : redactUrl(url.href)}`);
       for (const [k, v] of Object.entries(headers)) {
         this.trace(`> ${k}: ${k === 'authorization' ? `Bearer ${maskToken(this.token ?? '')}` : v}`);
       }
@@ -581,6 +584,15 @@ function displayPath(url: URL, baseUrl: string): string {
 }
 
 /** Signed URLs carry their credential in the query string. */
+function redactSignedUrl(href: string): string {
+  try {
+    const u = new URL(href);
+    return `${u.origin}${u.pathname.replace(/[^/]+$/, '…')}${u.search ? '?…' : ''}`;
+  } catch {
+    return '(signed URL)';
+  }
+}
+
 function redactUrl(href: string): string {
   try {
     const u = new URL(href);

@@ -273,6 +273,19 @@ describe('ApiClient', () => {
     expect(text).toContain('< 201');
   });
 
+  it('keeps the secret of a signed URL out of the --verbose trace, and sends it no token', async () => {
+    const files = ctx.agent.get('http://files.test');
+    files.intercept({ path: '/_uploads/s3cr3t-upload-token?X-Signature=abc', method: 'PUT' }).reply(200, '');
+    ctx.pool.intercept({ path: '/_downloads/s3cr3t-download-token', method: 'GET' }).reply(200, 'bytes');
+    await ctx.client.request({ method: 'PUT', path: 'http://files.test/_uploads/s3cr3t-upload-token?X-Signature=abc', auth: false, rawBody: () => Buffer.from('x') });
+    await ctx.client.request({ path: 'http://api.test/_downloads/s3cr3t-download-token', auth: false, accept: '*/*' });
+    const text = ctx.trace.join('\n');
+    expect(text).toContain('> PUT http://files.test/_uploads/…?…');
+    expect(text).toContain('> GET http://api.test/_downloads/…');
+    expect(text).not.toMatch(/s3cr3t|X-Signature/);
+    expect(text).not.toContain('authorization:');
+  });
+
   describe('paginate', () => {
     it('uses --limit as the total and --page-size per request, following next', async () => {
       ctx.pool
