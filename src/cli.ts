@@ -12,34 +12,41 @@ import type { Prompter } from './prompt.js';
 
 interface Group {
   name: string;
+  /** The heading the group is listed under in `sct --help`. */
+  section: string;
   summary: string;
   load: () => Promise<{ register: Register }>;
 }
 
-/** Every command group, in help order. Adding a group is one line here plus its module. */
+/** Every command group, in help order, under its help heading (as gh groups its commands). */
+const SUPPLY_CHAIN = 'Supply chain commands:';
+const COMPLIANCE = 'Due diligence commands:';
+const PEOPLE = 'Workspace and people commands:';
+const SETUP = 'Setup and other commands:';
+
 export const GROUPS: Group[] = [
-  { name: 'auth', summary: 'Log in, log out and show the login status', load: () => import('./commands/auth.js') },
-  { name: 'config', summary: 'Read and write profile settings', load: () => import('./commands/config.js') },
-  { name: 'whoami', summary: 'Show the logged-in user and company', load: () => import('./commands/whoami.js') },
-  { name: 'workspaces', summary: 'List your workspaces and switch the active one', load: () => import('./commands/workspaces.js') },
-  { name: 'orders', summary: 'List, create, import and trace orders', load: () => import('./commands/orders.js') },
-  { name: 'products', summary: 'Manage products', load: () => import('./commands/products.js') },
-  { name: 'origins', summary: 'Manage origins (places of production)', load: () => import('./commands/origins.js') },
-  { name: 'value-chains', summary: 'Manage value chains', load: () => import('./commands/value-chains.js') },
-  { name: 'documents', summary: 'Upload, list and download documents', load: () => import('./commands/documents.js') },
-  { name: 'imports', summary: 'Data exchange runs (imports)', load: () => import('./commands/imports.js') },
-  { name: 'risk', summary: 'Risk assessments and their evidence packages', load: () => import('./commands/risk.js') },
-  { name: 'dds', summary: 'Due diligence statements: create, wait for, trace orders to them', load: () => import('./commands/dds.js') },
-  { name: 'info-requests', summary: 'Send information requests to suppliers', load: () => import('./commands/info-requests.js') },
-  { name: 'invitations', summary: 'Invite people, in bulk too; revoke and renew invitations', load: () => import('./commands/invitations.js') },
-  { name: 'members', summary: 'List company members and change their roles', load: () => import('./commands/members.js') },
-  { name: 'users', summary: 'List the users of the company', load: () => import('./commands/users.js') },
-  { name: 'countries', summary: 'Country reference data', load: () => import('./commands/countries.js') },
-  { name: 'user-config', summary: 'Read and change your per-user configuration', load: () => import('./commands/user-config.js') },
-  { name: 'api', summary: 'Make an authenticated API request', load: () => import('./commands/api.js') },
-  { name: 'completion', summary: 'Print a shell completion script', load: () => import('./commands/completion.js') },
-  { name: 'sandbox', summary: 'Run a local emulator of the service with demo data', load: () => import('./commands/sandbox.js') },
-  { name: 'doctor', summary: 'Check configuration, connectivity and credentials', load: () => import('./commands/doctor.js') },
+  { name: 'orders', section: SUPPLY_CHAIN, summary: 'List, create, import and trace orders', load: () => import('./commands/orders.js') },
+  { name: 'products', section: SUPPLY_CHAIN, summary: 'Manage products', load: () => import('./commands/products.js') },
+  { name: 'origins', section: SUPPLY_CHAIN, summary: 'Manage origins (places of production)', load: () => import('./commands/origins.js') },
+  { name: 'value-chains', section: SUPPLY_CHAIN, summary: 'Manage value chains', load: () => import('./commands/value-chains.js') },
+  { name: 'dds', section: COMPLIANCE, summary: 'Due diligence statements: create, wait for, trace orders to them', load: () => import('./commands/dds.js') },
+  { name: 'risk', section: COMPLIANCE, summary: 'Risk assessments and their evidence packages', load: () => import('./commands/risk.js') },
+  { name: 'documents', section: COMPLIANCE, summary: 'Upload, list and download documents', load: () => import('./commands/documents.js') },
+  { name: 'imports', section: COMPLIANCE, summary: 'Data exchange runs (imports)', load: () => import('./commands/imports.js') },
+  { name: 'info-requests', section: COMPLIANCE, summary: 'Send information requests to suppliers', load: () => import('./commands/info-requests.js') },
+  { name: 'workspaces', section: PEOPLE, summary: 'List your workspaces and switch the active one', load: () => import('./commands/workspaces.js') },
+  { name: 'invitations', section: PEOPLE, summary: 'Invite people, in bulk too; revoke and renew invitations', load: () => import('./commands/invitations.js') },
+  { name: 'members', section: PEOPLE, summary: 'List company members and change their roles', load: () => import('./commands/members.js') },
+  { name: 'users', section: PEOPLE, summary: 'List the users of the company', load: () => import('./commands/users.js') },
+  { name: 'countries', section: PEOPLE, summary: 'Country reference data', load: () => import('./commands/countries.js') },
+  { name: 'user-config', section: PEOPLE, summary: 'Read and change your per-user configuration', load: () => import('./commands/user-config.js') },
+  { name: 'auth', section: SETUP, summary: 'Log in, log out and show the login status', load: () => import('./commands/auth.js') },
+  { name: 'config', section: SETUP, summary: 'Read and write profile settings', load: () => import('./commands/config.js') },
+  { name: 'whoami', section: SETUP, summary: 'Show the logged-in user and company', load: () => import('./commands/whoami.js') },
+  { name: 'api', section: SETUP, summary: 'Make an authenticated API request', load: () => import('./commands/api.js') },
+  { name: 'completion', section: SETUP, summary: 'Print a shell completion script', load: () => import('./commands/completion.js') },
+  { name: 'sandbox', section: SETUP, summary: 'Run a local emulator of the service with demo data', load: () => import('./commands/sandbox.js') },
+  { name: 'doctor', section: SETUP, summary: 'Check configuration, connectivity and credentials', load: () => import('./commands/doctor.js') },
 ];
 
 /** Global options that take a value: their values are not command names. */
@@ -114,7 +121,9 @@ export async function registerGroups(program: Command, factory: Factory, load: '
     } else {
       program.command(group.name).description(group.summary);
     }
+    program.commands.find((c) => c.name() === group.name)?.helpGroup(group.section);
   }
+  program.commandsGroup(SETUP).helpCommand(true);
 }
 
 export async function main(argv: string[], deps: MainDeps = {}): Promise<number> {

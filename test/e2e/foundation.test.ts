@@ -23,6 +23,11 @@ describe('basics', () => {
     const h = await runSct(['--help']);
     expect(h.exitCode).toBe(0);
     for (const word of ['auth', 'orders', 'origins', 'api', 'doctor', '--output', 'Exit codes']) expect(h.stdout).toContain(word);
+    // Every group is listed once, under its heading, the headings in this order.
+    const headings = h.stdout.split('\n').filter((l) => /^\S.*commands:$/.test(l));
+    expect(headings).toEqual(['Supply chain commands:', 'Due diligence commands:', 'Workspace and people commands:', 'Setup and other commands:']);
+    const { GROUPS } = await import('../../src/cli.js');
+    for (const g of GROUPS) expect(h.stdout.match(new RegExp(`^  ${g.name} `, 'gm')), g.name).toHaveLength(1);
   });
 
   it('exits 2 on usage errors, with commander suggestions', async () => {
