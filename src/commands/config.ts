@@ -29,7 +29,11 @@ export function register(program: Command, f: Factory): void {
   config.command('path').description('Print the config file path').action(f.action((ctx) => path(ctx)));
 }
 
-function settable(key: string): SettableKey {
+/** `base-url` as the flag spells it reads as `base_url`, the key's own name. */
+const normalize = (key: string) => key.trim().toLowerCase().replace(/-/g, '_');
+
+function settable(raw: string): SettableKey {
+  const key = normalize(raw);
   if (key === 'token') throw new UsageError('the token is set with `sct auth login`, never as a value on the command line');
   if (!(SETTABLE_KEYS as readonly string[]).includes(key)) {
     throw new UsageError(`unknown setting "${key}": use one of ${SETTABLE_KEYS.join(', ')}`);
@@ -61,7 +65,8 @@ async function list(ctx: Context): Promise<void> {
   await writeOne(ctx.io, shown, ctx.output([]));
 }
 
-async function get(ctx: Context, key: string): Promise<void> {
+async function get(ctx: Context, raw: string): Promise<void> {
+  const key = normalize(raw);
   if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown setting "${key}": use one of ${PROFILE_KEYS.join(', ')}`);
   if (key === 'token') throw new UsageError('use `sct auth token` to print the token');
   const value = ctx.config().profile(ctx.settings().profile)[key as ProfileKey];

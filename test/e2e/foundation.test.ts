@@ -143,6 +143,9 @@ describe('auth and config', () => {
     expect((await t.sct(['config', 'get', 'output'])).stdout).toBe('json\n');
     expect((await t.sct(['config', 'set', 'base_url', 'http://x.test/api/', '--profile', 'work'])).exitCode).toBe(0);
     expect((await t.sct(['config', 'get', 'base_url'], { env: { SCT_PROFILE: 'work' } })).stdout).toBe('http://x.test/api\n');
+    // The key as the flag spells it (--base-url) is the same key.
+    expect((await t.sct(['config', 'set', 'base-url', 'http://y.test/api', '--profile', 'work'])).exitCode).toBe(0);
+    expect((await t.sct(['config', 'get', 'base-url', '--profile', 'work'])).stdout).toBe('http://y.test/api\n');
     const list = await t.sct(['config', 'list', '-o', 'json']);
     expect(JSON.parse(list.stdout)).toMatchObject({ profile: 'default', output: 'json', token: null });
     expect((await t.sct(['config', 'path'])).stdout).toBe(join(t.dir, 'config.json') + '\n');
