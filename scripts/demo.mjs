@@ -30,6 +30,10 @@ try {
   sct(['orders', 'stats', '--buying', '--group-by', 'buyer_company_status']);
   sct(['origins', 'list', '--limit', '5']);
   sct(['products', 'list', '--commodity', 'cocoa', '--limit', '5']);
+  sct(['dds', 'list', '--type', 'EUDR', '--limit', '5']);
+  sct(['risk', 'list', '--limit', '3']);
+  sct(['risk', 'evidence', '12', '--out', join(configDir, 'evidence') + '/']);
+  sct(['invitations', 'list', '--status', 'pending', '--limit', '3']);
 } catch (err) {
   failed = true;
   console.error(String(err.message ?? err));
