@@ -121,7 +121,7 @@ export class Router {
    * "/orders/:id" regardless of registration order.
    * Returns the allowed methods instead when the path exists under other methods only.
    */
-  match(method: string, path: string): Match | { allowed: string[] } | null {
+  match(method: string, path: string): Match | { allowed: string[]; auth: boolean } | null {
     const parts = path.split('/').filter(Boolean).map((p) => {
       try {
         return decodeURIComponent(p);
@@ -131,6 +131,7 @@ export class Router {
     });
     let best: { route: Route; params: Record<string, string> } | null = null;
     const allowed = new Set<string>();
+    let anyAuth = false;
     for (const route of this.routes) {
       if (route.segments.length !== parts.length) continue;
       const params: Record<string, string> = {};
@@ -146,12 +147,13 @@ export class Router {
       if (!hit) continue;
       if (route.method !== method) {
         allowed.add(route.method);
+        anyAuth ||= route.auth;
         continue;
       }
       if (!best || route.staticCount > best.route.staticCount) best = { route, params };
     }
     if (best) return { handler: best.route.handler, params: best.params, auth: best.route.auth };
-    if (allowed.size) return { allowed: [...allowed] };
+    if (allowed.size) return { allowed: [...allowed], auth: anyAuth };
     return null;
   }
 }

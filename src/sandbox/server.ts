@@ -252,9 +252,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const error = (status: number, body: unknown, headers: Record<string, string> = {}): StoredReply => ({ status, headers: { ...JSON_TYPE, ...headers }, payload: json(body), path });
     const match = router.match(method, path);
     if (!match) return error(404, { detail: 'Not found.' });
+    // As DRF: authentication and permissions come before the method check, so a request without
+    // a valid token gets 401 even for a method the path does not take.
+    if (match.auth && !authn.auth) return error(401, { detail: authn.detail }, { 'WWW-Authenticate': 'Bearer realm="api"' });
     if ('allowed' in match) return error(405, { detail: `Method "${method}" not allowed.` }, { Allow: match.allowed.join(', ') });
     const auth = authn.auth;
-    if (match.auth && !authn.auth) return error(401, { detail: authn.detail }, { 'WWW-Authenticate': 'Bearer realm="api"' });
 
     let body: unknown;
     if (raw.length && method !== 'GET' && method !== 'DELETE') {

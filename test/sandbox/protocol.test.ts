@@ -50,6 +50,8 @@ describe('authentication', () => {
     const r = await c.patch('/accounts/me', {});
     expect(r.status).toBe(405);
     expect(r.headers.get('allow')).toContain('GET');
+    // Authentication comes first, as in DRF: no token is 401 whatever the method.
+    expect((await client(sb, null).patch('/accounts/me', {})).status).toBe(401);
   });
 
   it('rejects malformed JSON with 400', async () => {
