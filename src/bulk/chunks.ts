@@ -100,7 +100,8 @@ export async function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<v
   const generation = journal.generation();
   // Keys are computed before the chunk's rows are journaled, so a retried send keys the same.
   const rowOf = new Map<T, ChunkRow<T>>(run.rows.map((r) => [r.payload, r]));
-  const keyFor = (payloads: T[]) => chunkKey(run.command, generation, payloads.map((p) => rowOf.get(p)!), journal);
+  // A payload the send built itself (not one of the rows') is keyed by its content alone.
+  const keyFor = (payloads: T[]) => chunkKey(run.command, generation, payloads.map((p) => rowOf.get(p) ?? { key: JSON.stringify(p), line: 0, payload: p }), journal);
 
   const skipped: Outcome[] = [];
   for (const row of run.rows) {
