@@ -13,8 +13,11 @@ import type { Prompter } from '../../src/prompt.js';
 const t = useSandbox();
 
 /** As a person runs sct: no CI or NO_COLOR in the environment, and prompts answered by `prompter`. */
-async function run(args: string[], o: { tty?: boolean; env?: Record<string, string>; prompter?: Partial<Prompter>; input?: string; columns?: number } = {}) {
-  const io = createTestIO({ stdoutIsTTY: o.tty, stderrIsTTY: o.tty, stdinIsTTY: o.tty, columns: o.columns ?? 80, input: o.input });
+async function run(
+  args: string[],
+  o: { tty?: boolean; stdoutTTY?: boolean; env?: Record<string, string>; prompter?: Partial<Prompter>; input?: string; columns?: number } = {},
+) {
+  const io = createTestIO({ stdoutIsTTY: o.stdoutTTY ?? o.tty, stderrIsTTY: o.tty, stdinIsTTY: o.tty, columns: o.columns ?? 80, input: o.input });
   const env = { SCT_CONFIG_DIR: t.dir, SCT_BASE_URL: t.sb.url, SCT_TOKEN: OWNER, ...o.env };
   const prompter = {
     password: async () => {
@@ -55,6 +58,16 @@ describe('terminal vs pipe', () => {
     expect(tty.stderr).toMatch(/Fetching 2\d products in about 5 requests; the rate limit has \d+ of 1000 requests left this hour\./);
     const piped = await run(['products', 'list', '--all', '--page-size', '5']);
     expect(piped.stderr).not.toContain('Fetching');
+  });
+
+  it('an export into a file shows its progress on the terminal; data on the terminal does not', async () => {
+    t.sb.setFaults({ latencyMs: 150 });
+    const toFile = await run(['products', 'list', '--all', '--page-size', '5', '-o', 'csv'], { tty: true, stdoutTTY: false });
+    expect(toFile.code).toBe(0);
+    expect(toFile.stderr).toMatch(/Fetched (5|10|15|20) of 2\d products…/);
+    expect(toFile.stdout.split('\n')[0]).toMatch(/^id,/);
+    const onScreen = await run(['products', 'list', '--all', '--page-size', '5', '-o', 'csv'], { tty: true });
+    expect(onScreen.stderr).not.toContain('Fetched');
   });
 
   it('counts down a rate-limit wait on a terminal', async () => {

@@ -17,6 +17,8 @@ export function createTestIO(opts: Omit<IOOptions, 'stdout' | 'stderr'> & { inpu
       cb();
     },
   });
+  // A terminal has a width: spinners draw only where one is known.
+  if (opts.stderrIsTTY) Object.assign(stderr, { columns: opts.columns ?? 80 });
   const stdin = opts.input !== undefined ? Readable.from([opts.input]) : new PassThrough();
   const { input: _input, ...rest } = opts;
   const streams = { stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, ...rest, stdin, stdout, stderr };

@@ -130,16 +130,22 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
   const output = ctx.output(o.columns);
   const client = ctx.client();
   const writer = createListWriter(ctx.io, output);
-  const spinner = await ctx.spinner(`Fetching ${o.noun}…`);
+  let spinner = await ctx.spinner(`Fetching ${o.noun}…`);
   let announced = false;
+  let total: number | undefined;
   try {
     for await (const p of client.paginate(o.path, o.query, page)) {
       if (!announced && page.all && p.count !== null) {
         announced = true;
         spinner.stop();
-        announceLongRun(ctx, p.count - (page.offset ?? 0), p.results.length, o.noun);
+        total = p.count - (page.offset ?? 0);
+        announceLongRun(ctx, total, p.results.length, o.noun);
+        // An export into a file or a pipe shows on the terminal how far it has got; with the
+        // data on the terminal itself, progress lines would mix with it.
+        if (!ctx.io.stdoutIsTTY) spinner = await ctx.spinner(`Fetched 0 of ${total} ${o.noun}…`);
       }
       await writer.write(p.results);
+      if (total !== undefined) spinner.update(`Fetched ${writer.count} of ${total} ${o.noun}…`);
     }
   } catch (err) {
     // A failure half-way still leaves stdout parseable (the JSON array closed); the exit
