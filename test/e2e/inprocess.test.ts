@@ -60,6 +60,15 @@ describe('terminal vs pipe', () => {
     expect(piped.stderr).not.toContain('Fetching');
   });
 
+  it('at a terminal, a first page says how many match and how to get more; scripts get no such line', async () => {
+    const tty = await run(['products', 'list', '--limit', '5'], { tty: true });
+    expect(tty.stderr).toMatch(/Showing 5 of 2\d products \(--limit N, --offset N or --all for more\)/);
+    const all = await run(['products', 'list', '--all'], { tty: true });
+    expect(all.stderr).not.toContain('Showing');
+    const piped = await run(['products', 'list', '--limit', '5']);
+    expect(piped.stderr).not.toContain('Showing');
+  });
+
   it('an export into a file shows its progress on the terminal; data on the terminal does not', async () => {
     t.sb.setFaults({ latencyMs: 150 });
     const toFile = await run(['products', 'list', '--all', '--page-size', '5', '-o', 'csv'], { tty: true, stdoutTTY: false });

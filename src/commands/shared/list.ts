@@ -133,8 +133,10 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
   let spinner = await ctx.spinner(`Fetching ${o.noun}…`);
   let announced = false;
   let total: number | undefined;
+  let matching: number | null = null;
   try {
     for await (const p of client.paginate(o.path, o.query, page)) {
+      matching ??= p.count;
       if (!announced && page.all && p.count !== null) {
         announced = true;
         spinner.stop();
@@ -157,6 +159,11 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
     spinner.stop();
   }
   await writer.end();
+  // As gh does: a person at a terminal learns that the list is a first page, and how to get more.
+  const shown = writer.count;
+  if (ctx.io.stdoutIsTTY && ctx.io.stderrIsTTY && !page.all && matching !== null && matching > (page.offset ?? 0) + shown) {
+    ctx.io.info(`Showing ${shown} of ${matching} ${o.noun} (--limit N, --offset N or --all for more)`);
+  }
 }
 
 /** Before a long --all on a terminal: how many requests to expect, and what the rate limit allows. */
