@@ -107,13 +107,15 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
 export async function downloadDocument(ctx: Context, id: number, opts: DownloadFlags): Promise<void> {
   const client = ctx.client();
   // The name first: the target is settled (and an existing file refused) before any bytes move.
-  const doc = (await client.get<{ name?: unknown }>(PATHS.document(id))) ?? {};
+  const doc = (await client.get<{ name?: unknown; content_type?: unknown }>(PATHS.document(id))) ?? {};
   const name = typeof doc.name === 'string' && doc.name ? doc.name : `document-${id}`;
   const target = resolveTarget(opts.out, name, { cwd: process.cwd(), force: opts.force });
 
   const signed = downloadUrlSchema.safeParse(await client.get(PATHS.documentDownload(id)));
   if (!signed.success) throw new SctError(`unexpected answer from GET ${PATHS.documentDownload(id)}: no url`);
-  const res = await client.stream({ path: signed.data.url, auth: false, accept: '*/*' });
+  // As every download: the file's own type, and JSON for an error body.
+  const type = typeof doc.content_type === 'string' && /^[\w.+-]+\/[\w.+-]+$/.test(doc.content_type) ? doc.content_type : '*/*';
+  const res = await client.stream({ path: signed.data.url, auth: false, accept: `${type}, application/json` });
   const total = Number(res.headers['content-length']) || undefined;
   const spinner = await ctx.spinner(`Downloading ${name}…`);
   let bytes: number;

@@ -103,7 +103,7 @@ export async function downloadEvidence(ctx: Context, id: number, opts: EvidenceF
     // A service may hand the package out as a signed link rather than inline.
     const answer = (await res.body.json().catch(() => null)) as { url?: unknown } | null;
     if (typeof answer?.url !== 'string') throw new SctError(`unexpected answer from POST ${path}: neither a ZIP nor a download URL`);
-    res = await client.stream({ path: answer.url, auth: false, accept: 'application/zip' });
+    res = await client.stream({ path: answer.url, auth: false, accept: 'application/zip, application/json' });
   }
   let target: Target;
   try {

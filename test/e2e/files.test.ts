@@ -44,6 +44,7 @@ describe('documents', () => {
     expect(readFileSync(join(out, 'lab report.csv'), 'utf8')).toBe('sample,result\nA,ok\n');
     expect(sent()).toEqual([`GET /api/documents/${id}`, `GET /api/documents/${id}/download`, 'GET /_downloads/…']);
     expect(t.sb.requests[2].headers.authorization).toBeUndefined();
+    expect(t.sb.requests[2].headers.accept).toBe('text/csv, application/json');
 
     // Again: refused before the signed URL is even asked for; --force replaces it.
     t.sb.requests.length = 0;
