@@ -5,7 +5,7 @@ import Table from 'cli-table3';
 import { stringify } from 'csv-stringify/sync';
 import type { IOStreams } from './iostreams.js';
 import { cellReaders, cellValue, columnsFromFlag, type Column } from './columns.js';
-import { csvValue, displayValue, flattenKeys } from './values.js';
+import { csvValue, displayValue, flattenKeys, mergeColumnKeys } from './values.js';
 import { cleanCell, stripControl, stripControlDeep } from './sanitize.js';
 import { UsageError } from '../errors.js';
 
@@ -148,7 +148,7 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
       if (!columns) {
         const keys = new Set<string>();
         for (const r of rows) for (const k of flattenKeys(r)) keys.add(k);
-        columns = [...keys].map((k) => ({ header: io.stdoutIsTTY ? stripControl(k) : k, path: k }));
+        columns = mergeColumnKeys([...keys]).map((k) => ({ header: io.stdoutIsTTY ? stripControl(k) : k, path: k }));
       }
       const cols = columns;
       readers ??= cellReaders(cols);

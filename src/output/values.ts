@@ -71,3 +71,29 @@ export function flattenKeys(obj: unknown, prefix = '', out: string[] = []): stri
   }
   return out;
 }
+
+/**
+ * The CSV columns from the keys of several rows: a field that is null (or {}) in one row and an
+ * object in another becomes the object's dotted columns, placed where the field first appeared,
+ * rather than those columns plus a JSON copy of the whole object.
+ */
+export function mergeColumnKeys(keys: string[]): string[] {
+  const isParent = (k: string) => keys.some((o) => o.startsWith(k + '.'));
+  const out: string[] = [];
+  const placed = new Set<string>();
+  for (const k of keys) {
+    if (placed.has(k)) continue;
+    placed.add(k);
+    if (!isParent(k)) {
+      out.push(k);
+      continue;
+    }
+    for (const d of keys) {
+      if (d.startsWith(k + '.') && !placed.has(d) && !isParent(d)) {
+        out.push(d);
+        placed.add(d);
+      }
+    }
+  }
+  return out;
+}

@@ -126,6 +126,13 @@ describe('orders list', () => {
     expect(records[0]['seller_company.name']).toBe(expected[0].seller_company.name);
   });
 
+  it('CSV of a whole page: no field is both a column and the prefix of dotted columns', async () => {
+    const r = await t.sct(['orders', 'list', '--buying', '--limit', '200', '-o', 'csv']);
+    const header = (parse(r.stdout, { to_line: 1 }) as string[][])[0];
+    expect(header).toContain('border_cross_country.name');
+    expect(header.filter((k) => header.some((o) => o.startsWith(k + '.')))).toEqual([]);
+  });
+
   it('follows the pages with --all', async () => {
     const r = await t.sct(['orders', 'list', '--buying', '--all', '--page-size', '40', '--type', 'order', '-o', 'ndjson']);
     expect(r.exitCode, r.stderr).toBe(0);

@@ -46,6 +46,19 @@ describe('list output', () => {
     expect(lines).toHaveLength(3);
   });
 
+  it('csv: a field null in one row and an object in another is only its dotted columns, in place', async () => {
+    const t = await render('csv', [
+      [
+        { id: 1, value_chain_detail: null, border: null, tags: [] },
+        { id: 2, value_chain_detail: { id: 3, country: { name: 'Ghana' } }, border: {}, tags: [] },
+        { id: 3, value_chain_detail: { id: 4, country: null }, border: { name: 'Sweden' }, tags: [] },
+      ],
+    ]);
+    const lines = t.stdout().trim().split('\n');
+    expect(lines[0]).toBe('id,value_chain_detail.id,value_chain_detail.country.name,border.name,tags');
+    expect(lines.slice(1)).toEqual(['1,,,,[]', '2,3,Ghana,,[]', '3,4,,Sweden,[]']);
+  });
+
   it('csv: --columns picks and orders fields', async () => {
     const t = await render('csv', [rows.slice(0, 1)], 'seller_company.name,id');
     expect(t.stdout()).toBe('seller_company.name,id\nCacao Coop,1\n');
