@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
-import { COLUMNS } from '../output/columns.js';
+import { COLUMNS, DETAILS } from '../output/columns.js';
 import { originCreateSchema, originUpdateSchema, parseLocation, type GeoPoint } from '../api/schemas/origins.js';
 import {
   addDateRangeOptions,
@@ -69,6 +69,7 @@ export function register(program: Command, f: Factory): void {
     article: 'an',
     paths: { all: PATHS.origins, one: PATHS.origin },
     columns: COLUMNS.origin,
+    detail: DETAILS.origin,
     addFields: addOriginFields,
     fieldsOf: originFields,
     schemas: { create: originCreateSchema, update: originUpdateSchema },

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
-import { COLUMNS } from '../output/columns.js';
+import { COLUMNS, DETAILS } from '../output/columns.js';
 import { COMMODITIES, COMPOSITIONS } from '../api/schemas/common.js';
 import { productCreateSchema, productUpdateSchema } from '../api/schemas/products.js';
 import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
@@ -45,6 +45,7 @@ export function register(program: Command, f: Factory): void {
     article: 'a',
     paths: { all: PATHS.products, one: PATHS.product },
     columns: COLUMNS.product,
+    detail: DETAILS.product,
     addFields: addProductFields,
     fieldsOf: productFields,
     schemas: { create: productCreateSchema, update: productUpdateSchema },

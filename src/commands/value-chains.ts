@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
-import { COLUMNS } from '../output/columns.js';
+import { COLUMNS, DETAILS } from '../output/columns.js';
 import { ASSESSMENT_STATUSES } from '../api/schemas/common.js';
 import {
   KNOWN_VALUE_CHAIN_STATUSES,
@@ -89,6 +89,7 @@ export function register(program: Command, f: Factory): void {
     article: 'a',
     paths: { all: PATHS.valueChains, one: PATHS.valueChain },
     columns: COLUMNS.valueChain,
+    detail: DETAILS.valueChain,
     addFields: addValueChainFields,
     fieldsOf: valueChainFields,
     schemas: { create: valueChainCreateSchema, update: valueChainUpdateSchema },

@@ -139,6 +139,96 @@ export const COLUMNS = {
 
 export type Resource = keyof typeof COLUMNS;
 
+/** "40% passing, 10% failing" from an embedded assessment summary. */
+export function assessmentSummaryCell(row: Record<string, unknown>): unknown {
+  const s = row.assessment_summary as Record<string, unknown> | null | undefined;
+  if (!s || typeof s !== 'object') return s;
+  if (typeof s.passing_percentage === 'number' || typeof s.failing_percentage === 'number') {
+    return `${s.passing_percentage ?? 0}% passing, ${s.failing_percentage ?? 0}% failing`;
+  }
+  return JSON.stringify(s);
+}
+
+/** "EUDR 25BE… (complete), PPWR #31 (draft)" from embedded statements. */
+export function statementsCell(row: Record<string, unknown>): unknown {
+  const list = row.due_diligence_statements;
+  if (!Array.isArray(list)) return list;
+  return list
+    .map((s: Record<string, unknown>) => [s.type, s.dds_identifier || s.name || `#${s.id}`, s.status ? `(${s.status})` : ''].filter(Boolean).join(' '))
+    .join(', ');
+}
+
+/** A location as a person reads it: "lat,lng" for a Point, else the geometry's type. */
+function locationCell(row: Record<string, unknown>): unknown {
+  const loc = row.location as { type?: unknown; coordinates?: unknown } | null | undefined;
+  if (!loc || typeof loc !== 'object') return loc;
+  const c = loc.coordinates;
+  if (loc.type === 'Point' && Array.isArray(c) && c.length >= 2) return `${c[1]},${c[0]}`;
+  return typeof loc.type === 'string' ? `${loc.type} (see -o json)` : JSON.stringify(loc);
+}
+
+const speciesCell = (row: Record<string, unknown>) => {
+  const list = getPath(row, 'metadata.species');
+  if (!Array.isArray(list)) return list;
+  return list.map((sp: Record<string, unknown>) => [sp.common_name, sp.scientific_name ? `(${sp.scientific_name})` : ''].filter(Boolean).join(' ')).join(', ');
+};
+
+/**
+ * The key/value view of one resource for people (`get`, and what create/update print); JSON
+ * always carries the whole object. Orders have theirs beside their items table.
+ */
+export const DETAILS = {
+  product: [
+    col('ID', 'id'),
+    col('SKU', 'sku'),
+    col('NAME', 'name'),
+    col('DESCRIPTION', 'description'),
+    col('COMMODITY', 'commodity'),
+    col('COMPOSITION', 'composition'),
+    col('HS CODE', 'hs_code'),
+    col('TYPE', 'type'),
+    col('SPECIES', 'metadata.species', speciesCell),
+    col('EXTERNAL ID', 'external_id'),
+    col('ASSESSMENT', 'assessment_status'),
+    col('ASSESSMENT SUMMARY', 'assessment_summary', assessmentSummaryCell),
+    col('STATEMENTS', 'due_diligence_statements', statementsCell),
+    col('TAGS', 'tags'),
+    col('CREATED', 'created_at', date('created_at')),
+    col('UPDATED', 'updated_at', date('updated_at')),
+  ],
+  origin: [
+    col('ID', 'id'),
+    col('NAME', 'name'),
+    col('DESCRIPTION', 'description'),
+    col('COUNTRY', 'country', (r) => r.country ?? r.country_code),
+    col('LOCATION', 'location', locationCell),
+    col('EXTERNAL ID', 'external_id'),
+    col('MAPPING ID', 'mapping_external_id'),
+    col('ASSESSMENT', 'assessment_status'),
+    col('ASSESSMENT SUMMARY', 'assessment_summary', assessmentSummaryCell),
+    col('CREATED', 'created_at', date('created_at')),
+    col('UPDATED', 'updated_at', date('updated_at')),
+  ],
+  valueChain: [
+    col('ID', 'id'),
+    col('COMPANY', 'company_name'),
+    col('DESCRIPTION', 'description'),
+    col('TYPE', 'type'),
+    col('STATUS', 'status'),
+    col('COUNTRY', 'country', (r) => r.country ?? r.country_code),
+    col('CONTACT', 'contact_name'),
+    col('EXTERNAL ID', 'external_id'),
+    col('PERMISSION GRANTED', 'permission_granted'),
+    col('SELF-MANAGED', 'is_self_managed'),
+    col('PARTNER COMPANY ID', 'reciprocal_company_id'),
+    col('ASSESSMENT', 'assessment_status'),
+    col('ASSESSMENT SUMMARY', 'assessment_summary', assessmentSummaryCell),
+    col('TAGS', 'tags'),
+    col('CREATED', 'created_at', date('created_at')),
+    col('UPDATED', 'updated_at', date('updated_at')),
+  ],
+} satisfies Record<string, Column[]>;
+
 /** `--columns a,b.c` as columns headed by their paths. */
 export function columnsFromFlag(flag: string): Column[] {
   return flag

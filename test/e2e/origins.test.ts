@@ -103,7 +103,9 @@ describe('origins get, create, update, delete', () => {
     const o = JSON.parse(r.stdout);
     expect(o).toMatchObject({ id: 1, country: { alpha_2: o.country_code } });
     const text = await t.sct(['origins', 'get', '1']);
-    expect(text.stdout).toMatch(new RegExp(`^name\\s+${o.name.replace(/[()]/g, '\\$&')}$`, 'm'));
+    expect(text.stdout).toMatch(new RegExp(`^NAME\\s+${o.name.replace(/[()]/g, '\\$&')}$`, 'm'));
+    expect(text.stdout).toMatch(/^COUNTRY\s+\S+ \S/m);
+    expect(text.stdout).toMatch(/^LOCATION\s+(-?[\d.]+,-?[\d.]+|\w+ \(see -o json\))$/m);
     expect(t.sb.requests.map((x) => `${x.method} ${x.path}`)).toEqual(['GET /api/origins/1', 'GET /api/origins/1']);
   });
 

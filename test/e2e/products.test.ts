@@ -64,7 +64,8 @@ describe('products get, create, update, delete', () => {
     const p = JSON.parse(r.stdout);
     expect(p).toMatchObject({ id: 1, name: expect.any(String) });
     const text = await t.sct(['products', 'get', '1']);
-    expect(text.stdout).toMatch(new RegExp(`^sku\\s+${p.sku}$`, 'm'));
+    expect(text.stdout).toMatch(new RegExp(`^SKU\\s+${p.sku}$`, 'm'));
+    expect(text.stdout).toMatch(/^ASSESSMENT SUMMARY\s+[\d.]+% passing, [\d.]+% failing$/m);
     expect(t.sb.requests.map((x) => `${x.method} ${x.path}`)).toEqual(['GET /api/products/1', 'GET /api/products/1']);
     const missing = await t.sct(['products', 'get', '999999']);
     expect(missing.exitCode).toBe(1);

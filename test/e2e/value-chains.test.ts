@@ -95,6 +95,10 @@ describe('value-chains get, create, update, delete', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ id: 1, company_name: expect.any(String) });
     expect(t.sb.requests[0]).toMatchObject({ method: 'GET', path: '/api/value-chains/1' });
+    const vc = JSON.parse(r.stdout);
+    const text = await t.sct(['value-chains', 'get', '1']);
+    expect(text.stdout.split('\n')[1]).toBe(`COMPANY             ${vc.company_name}`);
+    expect(text.stdout).toMatch(new RegExp(`^PERMISSION GRANTED\\s+${vc.permission_granted}$`, 'm'));
   });
 
   it('creates from flags, --set and --file', async () => {

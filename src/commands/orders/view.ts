@@ -1,7 +1,7 @@
 // Reading orders: the list from one side, one order with its items, and the statistics.
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
-import { COLUMNS, cellValue, type Column } from '../../output/columns.js';
+import { COLUMNS, assessmentSummaryCell, cellValue, statementsCell, type Column } from '../../output/columns.js';
 import { renderTable, writeList, writeOne } from '../../output/format.js';
 import { displayValue, getPath } from '../../output/values.js';
 import { cleanCell } from '../../output/sanitize.js';
@@ -46,18 +46,7 @@ export const ORDER_DETAIL: Column[] = [
   { header: 'BUYER STATUS', path: 'buyer_company_status' },
   { header: 'SELLER STATUS', path: 'seller_company_status' },
   { header: 'ASSESSMENT', path: 'assessment_status' },
-  {
-    header: 'ASSESSMENT SUMMARY',
-    path: 'assessment_summary',
-    value: (r) => {
-      const s = r.assessment_summary as Record<string, unknown> | null | undefined;
-      if (!s || typeof s !== 'object') return s;
-      if (typeof s.passing_percentage === 'number' || typeof s.failing_percentage === 'number') {
-        return `${s.passing_percentage ?? 0}% passing, ${s.failing_percentage ?? 0}% failing`;
-      }
-      return JSON.stringify(s);
-    },
-  },
+  { header: 'ASSESSMENT SUMMARY', path: 'assessment_summary', value: assessmentSummaryCell },
   { header: 'CREATED', path: 'order_created_at' },
   { header: 'ARRIVAL', path: 'order_arrival_at' },
   {
@@ -72,17 +61,7 @@ export const ORDER_DETAIL: Column[] = [
   { header: 'BORDER CROSSING', path: 'border_cross_country', value: (r) => r.border_cross_country ?? r.border_cross_country_code },
   { header: 'SIGNED OFF', path: 'signed_off_at' },
   { header: 'TAGS', path: 'tags' },
-  {
-    header: 'STATEMENTS',
-    path: 'due_diligence_statements',
-    value: (r) => {
-      const list = r.due_diligence_statements;
-      if (!Array.isArray(list)) return list;
-      return list
-        .map((s: Record<string, unknown>) => [s.type, s.dds_identifier || s.name || `#${s.id}`, s.status ? `(${s.status})` : ''].filter(Boolean).join(' '))
-        .join(', ');
-    },
-  },
+  { header: 'STATEMENTS', path: 'due_diligence_statements', value: statementsCell },
   { header: 'ITEMS', path: 'items', value: (r) => (Array.isArray(r.items) ? r.items.length : '') },
   { header: 'UPDATED', path: 'updated_at', value: date('updated_at') },
 ];

@@ -42,12 +42,14 @@ export interface SaveOptions<S extends z.ZodType> {
   schema: S;
   what: string;
   columns: Column[];
+  /** The key/value view of the saved resource on a terminal (else its fields as returned). */
+  detail?: Column[];
 }
 
 /** Builds, validates and sends a create/update body; prints the saved resource. */
 export async function saveOne<S extends z.ZodType>(ctx: Context, o: SaveOptions<S>): Promise<unknown> {
   const saved = await sendOne(ctx, o);
-  await writeOne(ctx.io, saved, ctx.output(o.columns));
+  await writeOne(ctx.io, saved, { ...ctx.output(o.columns), detail: o.detail });
   return saved;
 }
 
@@ -55,7 +57,7 @@ export async function saveOne<S extends z.ZodType>(ctx: Context, o: SaveOptions<
  * saveOne without printing the result, for a command that prints something else after it
  * (`dds create --wait` prints the statement once it is final).
  */
-export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOptions<S>, 'columns'>): Promise<Record<string, unknown> | null> {
+export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOptions<S>, 'columns' | 'detail'>): Promise<Record<string, unknown> | null> {
   const body = await buildBody(o.flags, o.named, ctx.io.stdin);
   if (o.method === 'PATCH' && Object.keys(body).length === 0) {
     throw new UsageError(`nothing to update: give at least one field flag, --set or --file`);
@@ -76,6 +78,8 @@ export interface CrudCommandsOptions<F extends BodyFlags> {
   /** The collection (create) and one resource (get, update, delete). */
   paths: { all: string; one: (id: number) => string };
   columns: Column[];
+  /** The key/value view of one resource (get, create, update); DETAILS in output/columns.ts. */
+  detail?: Column[];
   /** The resource's field flags, shared by create and update; --set and --file follow them. */
   addFields: (cmd: Command) => Command;
   /** The body fields the field flags give; a flag not given is undefined and left out. */
@@ -95,10 +99,11 @@ export function addCrudCommands<F extends BodyFlags>(group: Command, f: Factory,
       schema: id === undefined ? o.schemas.create : o.schemas.update,
       what: o.noun,
       columns: o.columns,
+      detail: o.detail,
     });
   };
 
-  addGetCommand(group, f, { noun: o.noun, path: o.paths.one, columns: o.columns });
+  addGetCommand(group, f, { noun: o.noun, path: o.paths.one, columns: o.columns, detail: o.detail });
 
   addBodyOptions(o.addFields(group.command('create').description(`Create ${o.article} ${o.noun}`))).action(
     f.action<F>((ctx, flags) => save(ctx, flags)),
@@ -115,12 +120,12 @@ export function addCrudCommands<F extends BodyFlags>(group: Command, f: Factory,
 }
 
 /** `get ID`: one resource, as a key/value view (the whole object with -o json). */
-export function addGetCommand(group: Command, f: Factory, o: { noun: string; path: (id: number) => string; columns: Column[] }): Command {
+export function addGetCommand(group: Command, f: Factory, o: { noun: string; path: (id: number) => string; columns: Column[]; detail?: Column[] }): Command {
   return group
     .command('get')
     .argument('<id>', `${o.noun} id`)
     .description(`Show one ${o.noun}`)
-    .action(f.action((ctx, _flags, [id]) => showOne(ctx, o.path(parseId(id)), o.columns).then(() => undefined)));
+    .action(f.action((ctx, _flags, [id]) => showOne(ctx, o.path(parseId(id)), o.columns, o.detail).then(() => undefined)));
 }
 
 /** `list` with the shared list options only, for nouns whose filters the API does not document. */
