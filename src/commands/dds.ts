@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
-import { COLUMNS } from '../output/columns.js';
+import { COLUMNS, DETAILS } from '../output/columns.js';
 import { DDS_STATUSES, DDS_TYPES } from '../api/schemas/statements.js';
 import { UsageError } from '../errors.js';
 import {
@@ -70,7 +70,7 @@ Examples:
     .command('get')
     .argument('<id>', 'statement id')
     .description('Show one statement with its attached orders and products')
-    .action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.statement(parseId(id)), COLUMNS.statement).then(() => undefined)));
+    .action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.statement(parseId(id)), COLUMNS.statement, DETAILS.statement).then(() => undefined)));
 
   const create = addWaitTimeoutOption(
     addStatementFields(dds.command('create').description('Create a statement (the creation rules of its type are checked first)'))

@@ -227,6 +227,21 @@ export const DETAILS = {
     col('CREATED', 'created_at', date('created_at')),
     col('UPDATED', 'updated_at', date('updated_at')),
   ],
+  statement: [
+    col('ID', 'id'),
+    col('TYPE', 'type'),
+    col('NAME', 'name'),
+    col('STATUS', 'status'),
+    col('IDENTIFIER', 'dds_identifier'),
+    col('ORDERS', 'orders'),
+    col('PRODUCTS', 'products'),
+    col('ASSESSMENT RUNS', 'assessment_run_ids'),
+    col('REGISTRY STATUS', 'metadata.eu_registry_status'),
+    col('REGISTRY DATA', 'dds_data'),
+    col('ASSESSMENT', 'assessment_status'),
+    col('CREATED', 'created_at', date('created_at')),
+    col('UPDATED', 'updated_at', date('updated_at')),
+  ],
 } satisfies Record<string, Column[]>;
 
 /** `--columns a,b.c` as columns headed by their paths. */

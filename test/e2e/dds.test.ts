@@ -109,7 +109,8 @@ describe('dds get, create, update, delete', () => {
     expect(got.exitCode, got.stderr).toBe(0);
     expect(JSON.parse(got.stdout).orders_detail.map((o: { id: number }) => o.id)).toEqual([order]);
     const table = await t.sct(['dds', 'get', String(created.id)]);
-    expect(table.stdout).toMatch(/^dds_identifier\s+EUTR-/m);
+    expect(table.stdout).toMatch(/^IDENTIFIER\s+EUTR-/m);
+    expect(table.stdout).toMatch(new RegExp(`^ORDERS\\s+${order}$`, 'm'));
   });
 
   it('takes a whole body from --file and the creation rules from it', async () => {

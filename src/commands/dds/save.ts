@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
-import { COLUMNS } from '../../output/columns.js';
+import { COLUMNS, DETAILS } from '../../output/columns.js';
 import { UsageError } from '../../errors.js';
 import { DDS_TYPES, statementCreateSchema, statementUpdateSchema } from '../../api/schemas/statements.js';
 import { addBodyOptions, saveOne, sendOne } from '../shared/crud.js';
@@ -55,7 +55,7 @@ export async function createStatement(ctx: Context, opts: CreateFlags, cmd: Comm
   const timeoutMs = opts.wait ? waitTimeoutMs(ctx, cmd) : undefined;
   const request = { method: 'POST' as const, path: PATHS.statements, flags: opts, named: statementFields(opts), schema: statementCreateSchema, what: 'statement' };
   if (timeoutMs === undefined) {
-    await saveOne(ctx, { ...request, columns: COLUMNS.statement });
+    await saveOne(ctx, { ...request, columns: COLUMNS.statement, detail: DETAILS.statement });
     return;
   }
   await waitAfterCreate(ctx, await sendOne(ctx, request), timeoutMs);
@@ -73,5 +73,6 @@ export async function updateStatement(ctx: Context, id: number, opts: UpdateFlag
     schema: statementUpdateSchema,
     what: 'statement',
     columns: COLUMNS.statement,
+    detail: DETAILS.statement,
   });
 }

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
-import { COLUMNS } from '../../output/columns.js';
+import { COLUMNS, DETAILS } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { InterruptedError, SctError } from '../../errors.js';
 import { stripControl } from '../../output/sanitize.js';
@@ -49,7 +49,7 @@ export async function waitAfterCreate(ctx: Context, created: unknown, timeoutMs:
   const s = asStatement(created, 'POST');
   if (s.status === 'draft') {
     ctx.io.info(`statement ${s.id} is a draft: nothing to wait for (it changes only with \`sct dds update ${s.id} --status …\`)`);
-    await writeOne(ctx.io, s, ctx.output(COLUMNS.statement));
+    await writeOne(ctx.io, s, { ...ctx.output(COLUMNS.statement), detail: DETAILS.statement });
     return;
   }
   await finish(ctx, FINAL_DDS_STATUSES.includes(s.status as DdsStatus) ? s : await pollStatement(ctx, s.id, timeoutMs));
@@ -57,7 +57,7 @@ export async function waitAfterCreate(ctx: Context, created: unknown, timeoutMs:
 
 /** Prints the final statement; a failed one then fails the command with its reason. */
 async function finish(ctx: Context, s: StatementResponse): Promise<void> {
-  await writeOne(ctx.io, s, ctx.output(COLUMNS.statement));
+  await writeOne(ctx.io, s, { ...ctx.output(COLUMNS.statement), detail: DETAILS.statement });
   if (s.status === 'failed') {
     throw new SctError(`statement ${s.id} failed: ${failureReason(s.dds_data)}`);
   }
