@@ -147,6 +147,17 @@ export function planImport(csv: CsvFile, kind: OrderKindName): Unit<Body>[] {
   // Collected first and reported in line order: a file is fixed top to bottom.
   const problems: Array<{ line: number; column: string; message: string }> = [];
   const errors = { add: (line: number, column: string, message: string) => void problems.push({ line, column, message }) };
+  /** A cell's value, or undefined when it is blank or does not convert (then recorded as an error). */
+  const readCell = (row: CsvFile['rows'][number], column: string, conv: Conv): { raw: string; value: unknown } | undefined => {
+    const raw = (row.values[column] ?? '').trim();
+    if (!raw) return undefined;
+    try {
+      return { raw, value: convert(raw, conv) };
+    } catch (e) {
+      errors.add(row.line, column, (e as Error).message);
+      return undefined;
+    }
+  };
   const unknown = csv.columns.filter((c) => !(c in orderColumns) && !(c in ITEM_COLUMNS));
   if (unknown.length) {
     const elsewhere = unknown.filter((c) => Object.values(ORDER_COLUMNS).some((cols) => c in cols));
@@ -176,15 +187,9 @@ export function planImport(csv: CsvFile, kind: OrderKindName): Unit<Body>[] {
     order.lines.push(row.line);
 
     for (const [column, conv] of Object.entries(orderColumns)) {
-      const raw = (row.values[column] ?? '').trim();
-      if (!raw) continue;
-      let value: unknown;
-      try {
-        value = convert(raw, conv);
-      } catch (e) {
-        errors.add(row.line, column, (e as Error).message);
-        continue;
-      }
+      const cell = readCell(row, column, conv);
+      if (!cell) continue;
+      const { raw, value } = cell;
       const first = order.fieldOrigin.get(column);
       if (first) {
         if (JSON.stringify(order.body[column]) !== JSON.stringify(value)) {
@@ -200,16 +205,10 @@ export function planImport(csv: CsvFile, kind: OrderKindName): Unit<Body>[] {
     const columns = new Map<string, string>();
     let hasItem = false;
     for (const [column, [field, conv]] of Object.entries(ITEM_COLUMNS)) {
-      const raw = (row.values[column] ?? '').trim();
-      if (!raw) continue;
+      const cell = readCell(row, column, conv);
+      if (!cell) continue;
       hasItem = true;
-      let value: unknown;
-      try {
-        value = convert(raw, conv);
-      } catch (e) {
-        errors.add(row.line, column, (e as Error).message);
-        continue;
-      }
+      const { value } = cell;
       if (field === 'product') {
         if (kind !== 'sale') (item.buyer_product = value), columns.set('buyer_product', column);
         if (kind !== 'purchase') (item.seller_product = value), columns.set('seller_product', column);
