@@ -5,6 +5,7 @@
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { stripControl } from './sanitize.js';
@@ -85,10 +86,14 @@ export async function saveStream(body: Readable, target: Target, onBytes?: (n: n
     bytes += chunk.length;
     onBytes?.(bytes);
   });
+  const out = createWriteStream(tmp, { flags: 'wx', mode: 0o644 });
   try {
-    await pipeline(body, createWriteStream(tmp, { flags: 'wx', mode: 0o644 }));
+    await pipeline(body, out);
     renameSync(tmp, target.path);
   } catch (err) {
+    // A source that fails at once can beat the file's open: removed before the stream has
+    // closed, the file would be created after the removal and left behind.
+    if (!out.closed) await once(out, 'close').catch(() => undefined);
     rmSync(tmp, { force: true });
     throw err;
   }
