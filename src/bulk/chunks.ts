@@ -132,10 +132,12 @@ export async function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<v
         const results = await run.send(payloads, keyFor, client);
         if (results.length !== payloads.length) throw new Error(`the service answered ${results.length} results for ${payloads.length} rows`);
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, units.length - 1);
-        unit.payload.forEach((row, i) => {
-          const r = results[i];
-          journal.record(r.ok ? { key: idOf(row), status: 'done', id: r.id } : { key: idOf(row), status: 'failed', error: r.error });
-        });
+        journal.recordAll(
+          unit.payload.map((row, i) => {
+            const r = results[i];
+            return r.ok ? { key: idOf(row), status: 'done', id: r.id } : { key: idOf(row), status: 'failed', error: r.error };
+          }),
+        );
         answers.set(unit, results);
         rowsDone += payloads.length;
         spinner.update(`Sending ${run.noun}… ${rowsDone}/${pending}`);

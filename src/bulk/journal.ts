@@ -93,11 +93,23 @@ export class Journal {
   }
 
   record(entry: Omit<JournalEntry, 'at'>): void {
-    const e = { ...entry, at: new Date().toISOString() };
+    this.recordAll([entry]);
+  }
+
+  /**
+   * Several outcomes in one write (the rows of one bulk answer), so a crash cannot leave some of
+   * them journaled and the others not.
+   */
+  recordAll(entries: Omit<JournalEntry, 'at'>[]): void {
+    if (entries.length === 0) return;
+    const at = new Date().toISOString();
+    const lines = entries.map((entry) => ({ ...entry, at }));
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    // Appended synchronously: the line is on disk before the next unit starts.
-    appendFileSync(this.path, JSON.stringify(e) + '\n', { mode: 0o600 });
-    if (e.status === 'done') this.done.set(e.key, e);
-    else this.noteFailure(e.key);
+    // Appended synchronously: the lines are on disk before the next unit starts.
+    appendFileSync(this.path, lines.map((e) => JSON.stringify(e) + '\n').join(''), { mode: 0o600 });
+    for (const e of lines) {
+      if (e.status === 'done') this.done.set(e.key, e);
+      else this.noteFailure(e.key);
+    }
   }
 }

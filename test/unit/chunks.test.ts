@@ -1,7 +1,7 @@
 // How a chunked bulk run plans its requests and keys them across reruns, and how a bulk
 // invitation answer is read back onto rows.
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Journal } from '../../src/bulk/journal.js';
@@ -44,6 +44,21 @@ describe('planChunks', () => {
       j.record({ key: 'k1', status: 'failed', error: 'no' });
       j.record({ key: 'k4', status: 'failed', error: 'no' });
       expect(planChunks(all, 2, open(), byParity).map((c) => c.map((u) => u.key))).toEqual([['k0', 'k2'], ['k1', 'k3'], ['k4'], ['k5']]);
+    });
+  });
+
+  it("journals a chunk's rows in one write, read back as the next run's starting point", () => {
+    withJournal((open) => {
+      const j = open();
+      j.recordAll([
+        { key: 'k0', status: 'done', id: 'a' },
+        { key: 'k1', status: 'failed', error: 'no' },
+      ]);
+      const again = open();
+      expect(again.get('k0')?.id).toBe('a');
+      expect(again.get('k1')).toBeUndefined();
+      expect(again.failedAttempts('k1')).toBe(1);
+      expect(readFileSync(again.path, 'utf8').trim().split('\n')).toHaveLength(2);
     });
   });
 
