@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
+import { execa } from 'execa';
 import { runSct } from '../helpers/sct.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { OWNER } from '../sandbox/helpers.js';
@@ -492,6 +493,21 @@ describe('completion', () => {
     }
     expect((await runSct(['completion', 'bash'])).stdout).toContain('complete -o default -F _sct sct');
     expect((await runSct(['completion', 'powershell'])).exitCode).toBe(2);
+  });
+
+  it('bash completes command groups, subcommands, options and format values', async () => {
+    const script = (await runSct(['completion', 'bash'])).stdout;
+    // What bash would offer for each command line, the cursor on the last word.
+    const complete = async (...words: string[]) => {
+      const line = words.map((w) => `'${w}'`).join(' ');
+      const r = await execa('bash', ['-c', `${script}\nCOMP_WORDS=(${line}); COMP_CWORD=${words.length - 1}; _sct; printf '%s\\n' "\${COMPREPLY[@]}"`], { reject: false });
+      return r.stdout.split('\n').filter(Boolean);
+    };
+    expect(await complete('sct', 'in')).toEqual(['info-requests', 'invitations']);
+    expect(await complete('sct', 'orders', 'l')).toEqual(['list']);
+    expect(await complete('sct', 'dds', 'create', '--ty')).toEqual(['--type']);
+    expect(await complete('sct', 'orders', 'list', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(await complete('sct', 'risk', 'evidence', '1', '--')).toContain('--force');
   });
 
   it('matches the scripts shipped in completions/', async () => {
