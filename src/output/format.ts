@@ -45,10 +45,41 @@ export function createListWriter(io: IOStreams, options: OutputOptions): ListWri
       return lineWriter(io, (row) => JSON.stringify(safe(row)) + '\n');
     }
     case 'csv':
-      return csvWriter(io, options);
+      return checkColumns(io, options.columns, csvWriter(io, options));
     default:
-      return tableWriter(io, options);
+      return checkColumns(io, options.columns, tableWriter(io, options));
   }
+}
+
+/** The `--columns` paths whose first field no row has: most likely typos. */
+export function unknownColumns(flag: string, rows: unknown[]): string[] {
+  return columnsFromFlag(flag)
+    .map((c) => c.path)
+    .filter((path) => !rows.some((r) => r !== null && typeof r === 'object' && path.split('.')[0] in (r as object)));
+}
+
+function warnUnknownColumns(io: IOStreams, unknown: string[]): void {
+  if (unknown.length === 0) return;
+  io.warn(`--columns: no field ${unknown.map((p) => `"${p}"`).join(', ')} in the results (check the spelling; -o json shows every field)`);
+}
+
+/** A misspelt `--columns` would silently print empty cells: said once, on the first rows. */
+function checkColumns(io: IOStreams, flag: string | undefined, writer: ListWriter): ListWriter {
+  if (!flag) return writer;
+  let checked = false;
+  return {
+    get count() {
+      return writer.count;
+    },
+    async write(rows) {
+      if (!checked && rows.length > 0) {
+        checked = true;
+        warnUnknownColumns(io, unknownColumns(flag, rows));
+      }
+      await writer.write(rows);
+    },
+    end: () => writer.end(),
+  };
 }
 
 /** Writes a whole list at once (small, unpaginated results). */
@@ -64,6 +95,7 @@ export async function writeOne(io: IOStreams, obj: unknown, options: OutputOptio
   if (options.format === 'ndjson') return io.write(JSON.stringify(terminalSafe(io)(obj)) + '\n');
   if (options.format === 'csv') return writeList(io, [obj], options);
   const row = (obj ?? {}) as Row;
+  if (options.columns) warnUnknownColumns(io, unknownColumns(options.columns, [row]));
   const columns = options.columns
     ? columnsFromFlag(options.columns)
     : (options.detail ?? Object.keys(row).map((k) => ({ header: k, path: k })));

@@ -126,6 +126,13 @@ describe('orders list', () => {
     expect(records[0]['seller_company.name']).toBe(expected[0].seller_company.name);
   });
 
+  it('warns about a --columns field that no order has, and still prints the rest', async () => {
+    const r = await t.sct(['orders', 'list', '--buying', '--limit', '3', '--columns', 'id,externl_id', '-o', 'csv']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toContain('--columns: no field "externl_id" in the results');
+    expect(r.stdout.split('\n')[0]).toBe('id,externl_id');
+  });
+
   it('CSV of a whole page: no field is both a column and the prefix of dotted columns', async () => {
     const r = await t.sct(['orders', 'list', '--buying', '--limit', '200', '-o', 'csv']);
     const header = (parse(r.stdout, { to_line: 1 }) as string[][])[0];

@@ -59,6 +59,13 @@ describe('list output', () => {
     expect(lines.slice(1)).toEqual(['1,,,,[]', '2,3,Ghana,,[]', '3,4,,Sweden,[]']);
   });
 
+  it('--columns naming a field no row has warns once (a typo prints empty cells otherwise)', async () => {
+    const t = await render('csv', [[rows[0]], [rows[1]]], 'id,selller_company.name,seller_company.nmae');
+    expect(t.stderr()).toBe('warning: --columns: no field "selller_company.name" in the results (check the spelling; -o json shows every field)\n');
+    const table = await render('table', [[{ id: 1, value_chain_detail: null }]], 'id,value_chain_detail.id');
+    expect(table.stderr()).toBe('');
+  });
+
   it('csv: --columns picks and orders fields', async () => {
     const t = await render('csv', [rows.slice(0, 1)], 'seller_company.name,id');
     expect(t.stdout()).toBe('seller_company.name,id\nCacao Coop,1\n');
