@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
-import { COLUMNS } from '../output/columns.js';
+import { COLUMNS, DETAILS } from '../output/columns.js';
 import { writeList, writeOne } from '../output/format.js';
 import { INVITATION_STATUSES, invitationCreateSchema } from '../api/schemas/accounts.js';
 import { flattenFieldErrors } from '../api/errors.js';
@@ -70,7 +70,7 @@ export function register(program: Command, f: Factory): void {
     .command('get')
     .argument('<uuid>', 'invitation id')
     .description('Show one invitation')
-    .action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.invitation(parseUuid(id, 'invitation id')), COLUMNS.invitation).then(() => undefined)));
+    .action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.invitation(parseUuid(id, 'invitation id')), COLUMNS.invitation, DETAILS.invitation).then(() => undefined)));
 
   addBodyOptions(
     invitations
@@ -216,6 +216,7 @@ export async function createInvitation(ctx: Context, opts: CreateInvitationOptio
     schema: invitationCreateSchema,
     what: 'invitation',
     columns: COLUMNS.invitation,
+    detail: DETAILS.invitation,
   });
 }
 
@@ -282,7 +283,7 @@ export async function renewInvitations(ctx: Context, opts: MatchInvitationsOptio
     const res = await ctx.client().request({ method: 'POST', path: PATHS.invitationsRenew, body: { invitation: id } });
     const renewed = res.data as Record<string, unknown> | null;
     ctx.io.info(`${ctx.io.colorErr.green('✓')} Renewed invitation ${id}${renewed?.id ? `: the new one is ${renewed.id}` : ''}`);
-    await writeOne(ctx.io, renewed, ctx.output(COLUMNS.invitation));
+    await writeOne(ctx.io, renewed, { ...ctx.output(COLUMNS.invitation), detail: DETAILS.invitation });
     return;
   }
   await renewMatching(ctx, matchFilters(opts));

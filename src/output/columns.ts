@@ -227,6 +227,22 @@ export const DETAILS = {
     col('CREATED', 'created_at', date('created_at')),
     col('UPDATED', 'updated_at', date('updated_at')),
   ],
+  invitation: [
+    col('ID', 'id'),
+    col('EMAIL', 'email'),
+    col('STATUS', 'status'),
+    col('ROLE', 'auth_group_detail.name', (r) => {
+      const name = getPath(r, 'auth_group_detail.name');
+      return name ? `${name} (${r.auth_group})` : r.auth_group;
+    }),
+    col('INVITED BY', 'invited_by_detail', (r) => {
+      const who = [getPath(r, 'invited_by_detail.first_name'), getPath(r, 'invited_by_detail.last_name')].filter(Boolean).join(' ');
+      const email = getPath(r, 'invited_by_detail.email');
+      return [who, email ? `<${email}>` : ''].filter(Boolean).join(' ') || r.invited_by;
+    }),
+    col('CREATED', 'created_at'),
+    col('EXPIRES', 'expires_at'),
+  ],
   statement: [
     col('ID', 'id'),
     col('TYPE', 'type'),

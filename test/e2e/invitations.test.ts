@@ -66,7 +66,8 @@ describe('invitations list, get, create', () => {
     const got = await t.sct(['invitations', 'get', created.id.toUpperCase()]);
     expect(got.exitCode, got.stderr).toBe(0);
     expect(t.sb.requests[1].path).toBe(`/api/accounts/user-invitations/${created.id}`);
-    expect(got.stdout).toMatch(new RegExp(`^email\\s+${email.replace(/\./g, '\\.')}$`, 'm'));
+    expect(got.stdout).toMatch(new RegExp(`^EMAIL\\s+${email.replace(/\./g, '\\.')}$`, 'm'));
+    expect(got.stdout).toMatch(/^ROLE\s+\w+ \(3\)$/m);
 
     const again = await t.sct(['invitations', 'create', '--email', email, '--role', '3']);
     expect(again.exitCode).toBe(1);
