@@ -173,6 +173,10 @@ const speciesCell = (row: Record<string, unknown>) => {
   return list.map((sp: Record<string, unknown>) => [sp.common_name, sp.scientific_name ? `(${sp.scientific_name})` : ''].filter(Boolean).join(' ')).join(', ');
 };
 
+/** The assessment rows every assessed resource's view shows. */
+const ASSESSED = [col('ASSESSMENT', 'assessment_status'), col('ASSESSMENT SUMMARY', 'assessment_summary', assessmentSummaryCell)];
+const STAMPED = [col('CREATED', 'created_at', date('created_at')), col('UPDATED', 'updated_at', date('updated_at'))];
+
 /**
  * The key/value view of one resource for people (`get`, and what create/update print); JSON
  * always carries the whole object. Orders have theirs beside their items table.
@@ -189,12 +193,10 @@ export const DETAILS = {
     col('TYPE', 'type'),
     col('SPECIES', 'metadata.species', speciesCell),
     col('EXTERNAL ID', 'external_id'),
-    col('ASSESSMENT', 'assessment_status'),
-    col('ASSESSMENT SUMMARY', 'assessment_summary', assessmentSummaryCell),
+    ...ASSESSED,
     col('STATEMENTS', 'due_diligence_statements', statementsCell),
     col('TAGS', 'tags'),
-    col('CREATED', 'created_at', date('created_at')),
-    col('UPDATED', 'updated_at', date('updated_at')),
+    ...STAMPED,
   ],
   origin: [
     col('ID', 'id'),
@@ -204,10 +206,8 @@ export const DETAILS = {
     col('LOCATION', 'location', locationCell),
     col('EXTERNAL ID', 'external_id'),
     col('MAPPING ID', 'mapping_external_id'),
-    col('ASSESSMENT', 'assessment_status'),
-    col('ASSESSMENT SUMMARY', 'assessment_summary', assessmentSummaryCell),
-    col('CREATED', 'created_at', date('created_at')),
-    col('UPDATED', 'updated_at', date('updated_at')),
+    ...ASSESSED,
+    ...STAMPED,
   ],
   valueChain: [
     col('ID', 'id'),
@@ -221,11 +221,9 @@ export const DETAILS = {
     col('PERMISSION GRANTED', 'permission_granted'),
     col('SELF-MANAGED', 'is_self_managed'),
     col('PARTNER COMPANY ID', 'reciprocal_company_id'),
-    col('ASSESSMENT', 'assessment_status'),
-    col('ASSESSMENT SUMMARY', 'assessment_summary', assessmentSummaryCell),
+    ...ASSESSED,
     col('TAGS', 'tags'),
-    col('CREATED', 'created_at', date('created_at')),
-    col('UPDATED', 'updated_at', date('updated_at')),
+    ...STAMPED,
   ],
   invitation: [
     col('ID', 'id'),
@@ -255,8 +253,7 @@ export const DETAILS = {
     col('REGISTRY STATUS', 'metadata.eu_registry_status'),
     col('REGISTRY DATA', 'dds_data'),
     col('ASSESSMENT', 'assessment_status'),
-    col('CREATED', 'created_at', date('created_at')),
-    col('UPDATED', 'updated_at', date('updated_at')),
+    ...STAMPED,
   ],
 } satisfies Record<string, Column[]>;
 
