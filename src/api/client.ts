@@ -583,7 +583,7 @@ function displayPath(url: URL, baseUrl: string): string {
   return url.href.startsWith(baseUrl + '/') ? url.pathname.slice(new URL(baseUrl).pathname.replace(/\/$/, '').length) : redactUrl(url.href);
 }
 
-/** Signed URLs carry their credential in the query string. */
+/** A signed URL's credential is its last path segment or its query string: neither is shown. */
 function redactSignedUrl(href: string): string {
   try {
     const u = new URL(href);
@@ -593,6 +593,7 @@ function redactSignedUrl(href: string): string {
   }
 }
 
+/** A URL on another host may carry a credential in its query string, which is not shown. */
 function redactUrl(href: string): string {
   try {
     const u = new URL(href);

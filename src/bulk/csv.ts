@@ -85,6 +85,16 @@ function headerProblem(file: string, raw: string[], names: string[]): UsageError
   return undefined;
 }
 
+/**
+ * Columns the command does not read (names, notes) are allowed, but said: a misspelt header
+ * would otherwise drop its data without a word. `used` are the headers read (aliases included),
+ * `known` the names to suggest.
+ */
+export function warnIgnoredColumns(io: { warn(line: string): void }, csv: CsvFile, used: readonly string[], known: readonly string[] = used): void {
+  const ignored = csv.columns.filter((c) => !used.includes(c));
+  if (ignored.length) io.warn(`${csv.name}: ignoring column${ignored.length > 1 ? 's' : ''} ${ignored.join(', ')} (known: ${known.join(', ')})`);
+}
+
 /** Collects every row error before failing, so one run shows all that must be fixed. */
 export class RowErrors {
   private readonly errors: { line: number; column?: string; message: string }[] = [];

@@ -18,6 +18,7 @@ import {
   type ListFlags,
 } from './shared/list.js';
 import { deleteOne, parseId, showOne } from './shared/crud.js';
+import { addBulkRunOptions } from './shared/bulk.js';
 import { appendList, DATE_RE, filterEnumList, parseDate, parseIdList, splitList } from './shared/flags.js';
 import { addStatementFields, createStatement, updateStatement, type CreateFlags, type UpdateFlags } from './dds/save.js';
 import { addWaitTimeoutOption, waitCommand, type WaitFlags } from './dds/wait.js';
@@ -131,16 +132,15 @@ Examples:
     .addHelpText('after', '\nOrdering fields: id, order_created_at, type, buyer_external_id, seller_external_id.')
     .action(f.action<AvailableOrdersFlags>((ctx, opts) => listAvailableOrders(ctx, opts)));
 
-  dds
-    .command('trace')
-    .description('Trace orders to statements (adds to the orders already attached)')
-    .option('--dds <ids>', 'statement ids, comma-separated or repeated', appendList)
-    .option('--order <ids>', 'order ids traced to every statement given, comma-separated or repeated', appendList)
-    .option('--file <file>', 'a CSV file of pairs, columns dds_id and order_id (- for stdin)')
-    .option('--report <file>', 'with --file: write the per-row result as CSV')
-    .option('--force', 'overwrite an existing --report file')
-    .option('--concurrency <n>', 'with --file: requests at the same time (1..16, default 4)')
-    .option('--fresh', 'with --file: forget what an earlier run of this file traced and send every row')
+  addBulkRunOptions(
+    dds
+      .command('trace')
+      .description('Trace orders to statements (adds to the orders already attached)')
+      .option('--dds <ids>', 'statement ids, comma-separated or repeated', appendList)
+      .option('--order <ids>', 'order ids traced to every statement given, comma-separated or repeated', appendList)
+      .option('--file <file>', 'a CSV file of pairs, columns dds_id and order_id (- for stdin)'),
+    { concurrency: true, only: 'with --file: ' },
+  )
     .addHelpText(
       'after',
       `

@@ -13,12 +13,13 @@ import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
 import { byteProgress, formatBytes } from '../output/progress.js';
-import { resolveTarget, saveStream } from '../output/download.js';
+import { resolveTarget } from '../output/download.js';
 import { documentCreateSchema, downloadUrlSchema, uploadTargetSchema } from '../api/schemas/files.js';
 import { SctError, UsageError } from '../errors.js';
 import { addGetCommand, addListCommand, parseId } from './shared/crud.js';
 import { collect } from './shared/flags.js';
 import { validate } from './shared/body.js';
+import { saveDownload } from './shared/download.js';
 
 export interface UploadFlags {
   name?: string;
@@ -116,21 +117,5 @@ export async function downloadDocument(ctx: Context, id: number, opts: DownloadF
   // As every download: the file's own type, and JSON for an error body.
   const type = typeof doc.content_type === 'string' && /^[\w.+-]+\/[\w.+-]+$/.test(doc.content_type) ? doc.content_type : '*/*';
   const res = await client.stream({ path: signed.data.url, auth: false, accept: `${type}, application/json` });
-  const total = Number(res.headers['content-length']) || undefined;
-  const spinner = await ctx.spinner(`Downloading ${name}…`);
-  let bytes: number;
-  try {
-    bytes = await saveStream(res.body, target, byteProgress(spinner, `Downloading ${name}`, total));
-  } finally {
-    spinner.stop();
-  }
-  await reportSaved(ctx, { id, path: target.path, bytes });
-}
-
-/** The saved file: its path on stdout (for scripts), a summary on stderr. */
-export async function reportSaved(ctx: Context, saved: { id: number; path: string; bytes: number }): Promise<void> {
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Saved ${formatBytes(saved.bytes)} to ${saved.path}`);
-  const format = ctx.format();
-  if (format === 'json' || format === 'ndjson') await writeOne(ctx.io, saved, ctx.output([]));
-  else await ctx.io.write(saved.path + '\n');
+  await saveDownload(ctx, res, target, { id, label: `Downloading ${name}` });
 }

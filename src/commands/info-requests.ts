@@ -11,33 +11,29 @@ import type { ApiClient } from '../api/client.js';
 import { PATHS } from '../api/paths.js';
 import { SctError, UsageError } from '../errors.js';
 import { informationRequestsResponseSchema, type InformationRequest } from '../api/schemas/statements.js';
-import { idCell, readCsv, RowErrors } from '../bulk/csv.js';
+import { idCell, readCsv, RowErrors, warnIgnoredColumns } from '../bulk/csv.js';
 import { checkReportPath } from '../bulk/report.js';
 import { parseConcurrency } from './shared/flags.js';
+import { addBulkRunOptions, type BulkRunFlags } from './shared/bulk.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../bulk/chunks.js';
 
 /** The legacy call takes 1..100 elements. */
 export const INFO_REQUEST_CHUNK = 100;
 const COLUMNS = ['order_id', 'value_chain_id'] as const;
 
-export interface SendFlags {
+export interface SendFlags extends BulkRunFlags {
   file: string;
-  report?: string;
-  force?: boolean;
-  concurrency?: string;
-  fresh?: boolean;
 }
 
 export function register(program: Command, f: Factory): void {
   const group = program.command('info-requests').description('Send information requests to suppliers');
-  group
-    .command('send')
-    .description('Send information requests from a CSV file (legacy bulk call, 100 per request)')
-    .requiredOption('--file <file>', 'the CSV file: columns order_id and/or value_chain_id (- for stdin)')
-    .option('--report <file>', 'write the per-row result as CSV')
-    .option('--force', 'overwrite an existing --report file')
-    .option('--concurrency <n>', 'requests at the same time (1..16, default 4)')
-    .option('--fresh', 'forget what an earlier run of this file sent and send every row')
+  addBulkRunOptions(
+    group
+      .command('send')
+      .description('Send information requests from a CSV file (legacy bulk call, 100 per request)')
+      .requiredOption('--file <file>', 'the CSV file: columns order_id and/or value_chain_id (- for stdin)'),
+    { concurrency: true },
+  )
     .addHelpText(
       'after',
       `
@@ -57,8 +53,7 @@ export async function readRequests(ctx: Context, file: string): Promise<ChunkRow
   if (!COLUMNS.some((c) => csv.columns.includes(c))) {
     throw new UsageError(`${csv.name}: needs a column order_id or value_chain_id (found: ${csv.columns.join(', ') || 'none'})`);
   }
-  const extra = csv.columns.filter((c) => !(COLUMNS as readonly string[]).includes(c));
-  if (extra.length) ctx.io.warn(`${csv.name}: ignoring column${extra.length > 1 ? 's' : ''} ${extra.join(', ')} (known: ${COLUMNS.join(', ')})`);
+  warnIgnoredColumns(ctx.io, csv, COLUMNS);
   const errors = new RowErrors(csv.name);
   const seen = new Map<string, number>();
   const rows: ChunkRow<InformationRequest>[] = [];

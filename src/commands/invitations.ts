@@ -11,6 +11,7 @@ import { flattenFieldErrors } from '../api/errors.js';
 import { CancelledError, PartialFailureError, RejectedError, SctError, UsageError, type FieldErrors } from '../errors.js';
 import { addListOptions, listQuery, runList, setOneOrIn, type ListFlags } from './shared/list.js';
 import { addBodyOptions, parseId, saveOne, showOne } from './shared/crud.js';
+import { addBulkRunOptions } from './shared/bulk.js';
 import type { BodyFlags } from './shared/body.js';
 import { appendList, collect, parseDateRange, parseEnumList, parseIdList, parseUuid, parseUuidList, splitKeyValue, splitList } from './shared/flags.js';
 import { chunk } from '../bulk/runner.js';
@@ -80,15 +81,14 @@ export function register(program: Command, f: Factory): void {
       .option('--role <auth-group-id>', 'role (auth group id) the person gets (required)'),
   ).action(f.action<CreateInvitationOptions>((ctx, opts) => createInvitation(ctx, opts)));
 
-  invitations
-    .command('bulk-create')
-    .description('Invite everyone in a CSV file, 100 per request, with a per-row report')
-    .requiredOption('--file <file>', 'CSV file with columns email and auth_group (- for stdin)')
-    .option('--role <auth-group-id>', 'role for rows whose auth_group is blank or missing')
-    .option('--report <file>', 'also write the per-row report to this CSV file')
-    .option('--force', 'overwrite the --report file if it exists')
-    .option('--fresh', 'forget earlier runs of this file and send every row again')
-    .option('--dry-run', 'validate the file and show what would be sent; send nothing')
+  addBulkRunOptions(
+    invitations
+      .command('bulk-create')
+      .description('Invite everyone in a CSV file, 100 per request, with a per-row report')
+      .requiredOption('--file <file>', 'CSV file with columns email and auth_group (- for stdin)')
+      .option('--role <auth-group-id>', 'role for rows whose auth_group is blank or missing'),
+    { dryRun: true },
+  )
     .addHelpText(
       'after',
       `

@@ -4,6 +4,7 @@ import { PATHS } from '../api/paths.js';
 import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY } from '../api/schemas/orders.js';
 import { addListOptions } from './shared/list.js';
 import { deleteOne, parseId } from './shared/crud.js';
+import { addBulkRunOptions } from './shared/bulk.js';
 import { appendList, collect } from './shared/flags.js';
 import { addKindOptions, addOrderFilterOptions } from './orders/filters.js';
 import { listOrders, orderStats, showOrder, type ListOrdersFlags, type StatsFlags } from './orders/view.js';
@@ -77,13 +78,13 @@ Example:
     )
     .action(f.action<TraceFlags>((ctx, opts, [id]) => traceItem(ctx, id, opts)));
 
-  addKindOptions(orders.command('import').description('Create orders from a CSV file (rows sharing external_id are one order)'), 'import as')
-    .option('--file <file>', 'the CSV file (- for stdin)')
-    .option('--report <file>', 'write the per-order result as CSV')
-    .option('--force', 'overwrite an existing --report file')
-    .option('--concurrency <n>', 'orders created at the same time (1..16, default 4)')
-    .option('--fresh', 'forget what an earlier run of this file created and send every order')
-    .option('--dry-run', 'check every row and show the orders; send nothing')
+  addBulkRunOptions(
+    addKindOptions(orders.command('import').description('Create orders from a CSV file (rows sharing external_id are one order)'), 'import as').option(
+      '--file <file>',
+      'the CSV file (- for stdin)',
+    ),
+    { concurrency: true, dryRun: true },
+  )
     .addHelpText(
       'after',
       `

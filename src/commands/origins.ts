@@ -20,6 +20,7 @@ import {
   type ListFlags,
 } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
+import { addBulkRunOptions } from './shared/bulk.js';
 import { appendList, parseEnumList, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 import { ASSESSMENT_STATUSES } from '../api/schemas/common.js';
@@ -75,15 +76,10 @@ export function register(program: Command, f: Factory): void {
     schemas: { create: originCreateSchema, update: originUpdateSchema },
   });
 
-  origins
-    .command('import')
-    .description('Create one origin per CSV row')
-    .requiredOption('--file <file>', 'CSV file (- for stdin)')
-    .option('--report <file>', 'also write the per-row report to this CSV file')
-    .option('--force', 'overwrite the --report file if it exists')
-    .option('--concurrency <n>', 'requests in flight at once (1..16, default 4)')
-    .option('--fresh', 'forget earlier runs of this file and send every row again')
-    .option('--dry-run', 'validate the file and show what would be sent; send nothing')
+  addBulkRunOptions(origins.command('import').description('Create one origin per CSV row').requiredOption('--file <file>', 'CSV file (- for stdin)'), {
+    concurrency: true,
+    dryRun: true,
+  })
     .addHelpText(
       'after',
       `

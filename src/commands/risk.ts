@@ -9,14 +9,13 @@ import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
-import { fileNameFromDisposition, isDirectoryTarget, resolveTarget, saveStream, type Target } from '../output/download.js';
-import { byteProgress } from '../output/progress.js';
+import { fileNameFromDisposition, isDirectoryTarget, resolveTarget, type Target } from '../output/download.js';
 import { riskCreateSchema } from '../api/schemas/files.js';
 import { SctError } from '../errors.js';
 import { addBodyOptions, addListCommand, parseId, saveOne } from './shared/crud.js';
 import { appendList, parseIdList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
-import { reportSaved } from './documents.js';
+import { saveDownload } from './shared/download.js';
 
 export interface RiskFieldFlags extends BodyFlags {
   identifier?: string;
@@ -113,15 +112,7 @@ export async function downloadEvidence(ctx: Context, id: number, opts: EvidenceF
     await res.body.dump().catch(() => undefined);
     throw err;
   }
-  const total = Number(res.headers['content-length']) || undefined;
-  const spinner = await ctx.spinner('Downloading evidence…');
-  let bytes: number;
-  try {
-    bytes = await saveStream(res.body, target, byteProgress(spinner, 'Downloading evidence', total));
-  } finally {
-    spinner.stop();
-  }
-  await reportSaved(ctx, { id, path: target.path, bytes });
+  await saveDownload(ctx, res, target, { id, label: 'Downloading evidence' });
 }
 
 /** `<identifier>.zip`, whatever the header said about the extension. */

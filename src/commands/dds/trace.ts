@@ -12,11 +12,12 @@ import { COLUMNS } from '../../output/columns.js';
 import { writeList } from '../../output/format.js';
 import { ApiError, SctError, UsageError } from '../../errors.js';
 import { traceOrdersResponseSchema, type TraceOrdersResponse } from '../../api/schemas/statements.js';
-import { idCell, readCsv, RowErrors } from '../../bulk/csv.js';
+import { idCell, readCsv, RowErrors, warnIgnoredColumns } from '../../bulk/csv.js';
 import { chunk } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
 import { parseConcurrency, parseIdList } from '../shared/flags.js';
+import type { BulkRunFlags } from '../shared/bulk.js';
 import { listQuery, runList, type ListFlags } from '../shared/list.js';
 
 /** The service takes at most this many statement ids and order ids in one request. */
@@ -26,14 +27,10 @@ export interface AvailableOrdersFlags extends ListFlags {
   excludeDds?: string;
 }
 
-export interface TraceFlags {
+export interface TraceFlags extends BulkRunFlags {
   dds?: string;
   order?: string;
   file?: string;
-  report?: string;
-  force?: boolean;
-  concurrency?: string;
-  fresh?: boolean;
 }
 
 export interface TracePair {
@@ -105,8 +102,7 @@ async function postTrace(client: ApiClient, body: { dds_id: number | number[]; o
 /** Every row of pairs.csv checked (exit 2 naming each bad line), as chunk rows. */
 export async function readPairs(ctx: Context, file: string): Promise<ChunkRow<TracePair>[]> {
   const csv = await readCsv(file, ctx.io.stdin, ['dds_id', 'order_id']);
-  const extra = csv.columns.filter((c) => c !== 'dds_id' && c !== 'order_id');
-  if (extra.length) ctx.io.warn(`${csv.name}: ignoring column${extra.length > 1 ? 's' : ''} ${extra.join(', ')} (known: dds_id, order_id)`);
+  warnIgnoredColumns(ctx.io, csv, ['dds_id', 'order_id']);
   const errors = new RowErrors(csv.name);
   const seen = new Map<string, number>();
   const rows: ChunkRow<TracePair>[] = [];

@@ -7,19 +7,16 @@ import { REQUIRED } from '../../api/schemas/common.js';
 import { bulkCreateAnswerSchema, invitationEmail, type InvitationCreate } from '../../api/schemas/accounts.js';
 import { flattenFieldErrors } from '../../api/errors.js';
 import { SctError, UsageError } from '../../errors.js';
-import { readCsv, RowErrors, type CsvRow } from '../../bulk/csv.js';
+import { readCsv, RowErrors, warnIgnoredColumns, type CsvRow } from '../../bulk/csv.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
 import { parseId } from '../shared/crud.js';
 import { BULK_LIMIT } from '../invitations.js';
+import type { BulkRunFlags } from '../shared/bulk.js';
 
-export interface BulkCreateOptions {
+export interface BulkCreateOptions extends BulkRunFlags {
   file: string;
   role?: string;
-  report?: string;
-  force?: boolean;
-  fresh?: boolean;
-  dryRun?: boolean;
 }
 
 export const PEOPLE_COLUMNS = ['email', 'auth_group'] as const;
@@ -95,8 +92,7 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
   if (role === undefined && !csv.columns.includes('auth_group')) {
     throw new UsageError(`${csv.name}: missing column auth_group (found: ${csv.columns.join(', ')}); add it, or give --role for every row`);
   }
-  const unknown = csv.columns.filter((c) => !(PEOPLE_COLUMNS as readonly string[]).includes(c));
-  if (unknown.length) ctx.io.warn(`${csv.name}: ignoring column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${PEOPLE_COLUMNS.join(', ')})`);
+  warnIgnoredColumns(ctx.io, csv, PEOPLE_COLUMNS);
   const errors = new RowErrors(csv.name);
   const units = invitationUnits(csv.rows, errors, role);
   errors.throwIfAny();

@@ -43,6 +43,7 @@ import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
+import type { BulkRunFlags } from '../shared/bulk.js';
 import { writeList } from '../../output/format.js';
 import { ORDER_CREATE_SCHEMAS, type OrderItemBody, type OrderKindName } from '../../api/schemas/orders.js';
 import { requiredMessage } from '../../api/schemas/common.js';
@@ -261,16 +262,11 @@ function locate(order: PlannedOrder & { lines: number[] }, path: PropertyKey[]):
   return [origin?.line ?? order.lines[0], field];
 }
 
-export interface ImportFlags {
+export interface ImportFlags extends BulkRunFlags {
   purchase?: boolean;
   sale?: boolean;
   batch?: boolean;
   file?: string;
-  report?: string;
-  force?: boolean;
-  concurrency?: string;
-  fresh?: boolean;
-  dryRun?: boolean;
 }
 
 const PLAN_COLUMNS = [

@@ -6,20 +6,16 @@ import { PATHS } from '../../api/paths.js';
 import { writeList } from '../../output/format.js';
 import { REQUIRED, requiredMessage } from '../../api/schemas/common.js';
 import { originCreateSchema, parseLocation, pointFromLatLng, type GeoPoint, type OriginCreate } from '../../api/schemas/origins.js';
-import { readCsv, RowErrors, type CsvRow } from '../../bulk/csv.js';
+import { readCsv, RowErrors, warnIgnoredColumns, type CsvRow } from '../../bulk/csv.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { zodFieldErrors } from '../shared/body.js';
+import type { BulkRunFlags } from '../shared/bulk.js';
 
-export interface ImportOriginsOptions {
+export interface ImportOriginsOptions extends BulkRunFlags {
   file: string;
-  report?: string;
-  force?: boolean;
-  concurrency?: string;
-  fresh?: boolean;
-  dryRun?: boolean;
 }
 
 export const IMPORT_COLUMNS = ['name', 'country_code', 'description', 'external_id', 'latitude', 'longitude', 'location'] as const;
@@ -129,11 +125,7 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   const concurrency = parseConcurrency(opts.concurrency);
   const csv = await readCsv(opts.file, ctx.io.stdin, REQUIRED_COLUMNS);
   const names = importColumnNames(csv.columns);
-  const used = new Set(Object.values(names));
-  const unknown = csv.columns.filter((c) => !used.has(c));
-  if (unknown.length) {
-    ctx.io.warn(`${csv.name}: ignoring column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${IMPORT_COLUMNS.join(', ')})`);
-  }
+  warnIgnoredColumns(ctx.io, csv, Object.values(names), IMPORT_COLUMNS);
   const errors = new RowErrors(csv.name);
   const units = originUnits(csv.rows, errors, names);
   errors.throwIfAny();

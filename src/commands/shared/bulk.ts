@@ -1,0 +1,24 @@
+// The options every command that sends a file's rows in bulk shares (orders and origins
+// import, invitations bulk-create, dds trace --file, info-requests send): the per-row report,
+// reruns, and where the command offers them, concurrency and a dry run.
+import type { Command } from 'commander';
+
+export interface BulkRunFlags {
+  report?: string;
+  force?: boolean;
+  concurrency?: string;
+  fresh?: boolean;
+  dryRun?: boolean;
+}
+
+/** `only`: a qualifier for commands where these options apply to one mode ("with --file: "). */
+export function addBulkRunOptions(cmd: Command, o: { concurrency?: boolean; dryRun?: boolean; only?: string } = {}): Command {
+  const only = o.only ?? '';
+  cmd
+    .option('--report <file>', `${only}also write the per-row report to this CSV file`)
+    .option('--force', 'overwrite an existing --report file');
+  if (o.concurrency) cmd.option('--concurrency <n>', `${only}requests at the same time (1..16, default 4)`);
+  cmd.option('--fresh', `${only}forget what earlier runs of this file did and send every row again`);
+  if (o.dryRun) cmd.option('--dry-run', 'check every row and show what would be sent; send nothing');
+  return cmd;
+}
