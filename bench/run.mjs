@@ -5,11 +5,13 @@
 //   2. Export: `sct orders list --buying --all -o csv` over 10,000 and 100,000 sandbox orders:
 //      wall time, HTTP requests (target ceil(N / 1000), the sandbox's max page size) and peak
 //      RSS (target: 100,000 within 1.2× of 10,000).
+//   3. A 2 GB JSON answer: peak RSS of sct refusing it (exit 1, "answer too large"), against the
+//      peak RSS of a bare `node -e 0` and the 256 MB read cap (target: no crash, bounded by the cap).
 //
-// Options: --quick (fewer start-up runs, 10,000 and 50,000 orders), --startup-only.
-import { spawnSync } from 'node:child_process';
+// Options: --quick (fewer start-up runs, 10,000 and 50,000 orders), --startup-only, --huge-only.
+import { spawn, spawnSync } from 'node:child_process';
 import { startSandboxProcess } from '../scripts/sandbox-process.mjs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +20,7 @@ const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin', 'sct.js');
 const quick = process.argv.includes('--quick');
 const startupOnly = process.argv.includes('--startup-only');
+const hugeOnly = process.argv.includes('--huge-only');
 const TOKEN = 'sct_demo_owner_cacao';
 
 if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
@@ -114,5 +117,69 @@ async function exportBench() {
   console.log(`  rows per second at ${last.orders}: ${Math.round(last.rows / (last.wall / 1000))} (${(last.wall / base.wall).toFixed(2)}× the wall time of ${base.orders} for ${(last.rows / base.rows).toFixed(1)}× the rows)`);
 }
 
-startup();
-if (!startupOnly) await exportBench();
+/** Peak RSS in MB of `node args…` (GNU time), with its exit code and stderr; async, so a server in this process keeps serving. */
+function peakRss(args, env) {
+  return new Promise((resolve) => {
+    const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('close', (status) => {
+      const lines = stderr.trim().split('\n');
+      resolve({ status, mb: Number(lines.pop()) / 1024, stderr: lines.filter((l) => !l.startsWith('Command exited')).join('\n') });
+    });
+  });
+}
+
+/** A server answering every request with 2 GB of JSON, streamed from one reused block. */
+async function hugeServer() {
+  const element = Buffer.from('{"id": 1, "external_id": "PO-0000001", "note": "' + 'x'.repeat(200) + '"},');
+  const block = Buffer.concat(Array(4096).fill(element));
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"count": 1, "next": null, "results": [');
+    let sent = 0;
+    const pump = () => {
+      while (!res.destroyed && sent < 2 * 1024 ** 3) {
+        sent += block.length;
+        if (!res.write(block)) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end('{}]}');
+    };
+    pump();
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return server;
+}
+
+async function hugeAnswerBench() {
+  if (!existsSync('/usr/bin/time')) {
+    console.log('\n2 GB answer: skipped (needs GNU time at /usr/bin/time for peak RSS)');
+    return;
+  }
+  const server = await hugeServer();
+  const config = mkdtempSync(join(tmpdir(), 'sct-bench-'));
+  try {
+    const env = { ...process.env, SCT_CONFIG_DIR: config, SCT_BASE_URL: `http://127.0.0.1:${server.address().port}/api`, SCT_TOKEN: TOKEN, NO_COLOR: '1' };
+    const base = await peakRss(['-e', '0'], env);
+    const t = process.hrtime.bigint();
+    const sct = await peakRss([bin, 'orders', 'list', '--buying'], env);
+    const wall = Number(process.hrtime.bigint() - t) / 1e6;
+    console.log('\n2 GB JSON answer to sct orders list --buying (streamed, no Content-Length)');
+    console.log(`  node -e 0          peak RSS ${base.mb.toFixed(1).padStart(6)} MB`);
+    console.log(`  sct refusing it    peak RSS ${sct.mb.toFixed(1).padStart(6)} MB  (${(sct.mb / base.mb).toFixed(1)}× node -e 0), exit ${sct.status} in ${(wall / 1000).toFixed(2)} s${sct.status === 1 && /answer too large/.test(sct.stderr) ? ' ok' : `: ${sct.stderr}`}`);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    rmSync(config, { recursive: true, force: true });
+  }
+}
+
+if (hugeOnly) {
+  await hugeAnswerBench();
+} else {
+  startup();
+  if (!startupOnly) {
+    await exportBench();
+    await hugeAnswerBench();
+  }
+}

@@ -3,6 +3,13 @@
 
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * What became of a request that changes something and failed without the service's verdict:
+ * `not_sent` when sct knows the service did not act on it (refused connection, 429, Ctrl-C
+ * before sending), `unknown` when it may have (the answer was lost, cut or unreadable).
+ */
+export type Delivery = 'not_sent' | 'unknown';
+
 export class SctError extends Error {
   readonly exitCode: number = 1;
   /** HTTP status when the error came from the API, else null. */
@@ -10,6 +17,8 @@ export class SctError extends Error {
   readonly fields: FieldErrors = {};
   /** Extra lines printed under the message (hints). */
   hint?: string;
+  /** Set by the API client on a failed POST, PATCH or DELETE. */
+  delivery?: Delivery;
 }
 
 /** Bad flag, missing option, invalid file: found before anything was sent. */
@@ -60,18 +69,45 @@ export class NetworkError extends SctError {
   }
 }
 
-/** A 429 wait longer than --max-wait: we stop rather than sleep, and say when to resume. */
+/**
+ * A wait the service asks for (429 until the rate limit resets, a 503's Retry-After) longer than
+ * what is left of --max-wait: sct stops rather than sleep, and says when to resume.
+ */
 export class RateLimitError extends SctError {
-  override readonly status = 429;
+  override readonly status: number;
   readonly resetAt: Date;
-  constructor(resetAt: Date, waitMs: number) {
+  constructor(resetAt: Date, waitMs: number, o: { rateLimit?: boolean; where?: string } = {}) {
+    const when = formatWhen(resetAt, waitMs);
     super(
-      `rate limit exhausted: the budget resets at ${resetAt.toISOString()} ` +
-        `(in ${Math.ceil(waitMs / 1000)}s), longer than --max-wait`,
+      (o.rateLimit === false
+        ? `the service is unavailable and asks sct to retry ${when}`
+        : `rate limit exhausted: the budget resets ${when}`) + `, longer than --max-wait${o.where ? ` (${o.where})` : ''}`,
     );
     this.name = 'RateLimitError';
+    this.status = o.rateLimit === false ? 503 : 429;
     this.resetAt = resetAt;
-    this.hint = 'rerun the command after the reset time (bulk commands resume where they stopped)';
+    this.hint = 'rerun the command after that time, or allow a longer --max-wait (bulk commands resume where they stopped)';
+  }
+}
+
+/** The wait of `ms` from `now` that would exceed --max-wait. */
+export class WaitTooLongError extends RateLimitError {
+  constructor(why: 'rate-limit' | 'retry-after', ms: number, now: number, where: string) {
+    super(new Date(now + ms), ms, { rateLimit: why === 'rate-limit', where });
+  }
+}
+
+function formatWhen(at: Date, waitMs: number): string {
+  const secs = Math.ceil(waitMs / 1000);
+  const inText = secs < 120 ? `${secs}s` : secs < 7200 ? `${Math.round(secs / 60)} min` : `${Math.round(secs / 3600)} h`;
+  return Number.isFinite(at.getTime()) ? `at ${at.toISOString()} (in ${inText})` : `in ${inText}`;
+}
+
+/** A 2xx answer that is not what the API sends (an HTML page, no JSON, a create without an id). */
+export class AnswerError extends SctError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AnswerError';
   }
 }
 

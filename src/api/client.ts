@@ -3,8 +3,8 @@
 import { request as undiciRequest, Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { AuthError, NetworkError, RateLimitError, SctError, UsageError, InterruptedError, isAbortError } from '../errors.js';
-import { apiErrorFrom, statusText } from './errors.js';
+import { AnswerError, AuthError, NetworkError, SctError, UsageError, InterruptedError, WaitTooLongError, isAbortError } from '../errors.js';
+import { apiErrorFrom, statusText, HTML_PAGE } from './errors.js';
 import { maskToken } from '../config/settings.js';
 import { USER_AGENT } from '../version.js';
 
@@ -54,6 +54,8 @@ export interface RequestOptions {
   auth?: boolean;
   /** Reused by every retry of this call; generated for each POST when not given. */
   idempotencyKey?: string;
+  /** 'created': the answer must be the created object (a JSON object with an id), else it is an error. */
+  expect?: 'created';
 }
 
 export interface ApiResponse<T> {
@@ -99,15 +101,22 @@ export interface RateLimitState {
 }
 
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
+/** The largest JSON answer sct reads (a page of 1,000 orders is about 7 MB). */
+export const MAX_JSON_BYTES = 256 * 1024 * 1024;
+/** An error answer is only read for its message. */
+const MAX_ERROR_BYTES = 1024 * 1024;
+/** A wait the service asks for beyond this is not a time but a mistake. */
+const MAX_PLAUSIBLE_WAIT_MS = 366 * 24 * 3_600_000;
+type WaitReason = 'rate-limit' | 'retry-after';
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
-const MAX_RATE_LIMIT_WAITS = 10;
 /** With --all and no --page-size sct asks for this many; the server clamps it to its maximum. */
 export const ALL_PAGE_SIZE = 10_000;
 export const DEFAULT_PAGE_SIZE = 100;
 export const DEFAULT_LIMIT = 10;
 
-const defaultSleep = (ms: number, signal?: AbortSignal) =>
+/** A wait that Ctrl-C ends with an InterruptedError; its abort listener is removed either way. */
+export const abortableSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(new InterruptedError());
     const t = setTimeout(() => {
@@ -173,7 +182,7 @@ export class ApiClient {
     // NODE_EXTRA_CA_CERTS is read by Node's TLS layer at start-up, so both agents honour it.
     this.dispatcher =
       options.dispatcher ?? (proxy ? new EnvHttpProxyAgent({ ...proxy }) : new Agent({ keepAliveTimeout: 4_000 }));
-    this.sleep = options.sleep ?? defaultSleep;
+    this.sleep = options.sleep ?? abortableSleep;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.trace = options.trace;
@@ -187,29 +196,22 @@ export class ApiClient {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
 
-  /** A JSON request; resolves with the parsed body (null for 204). */
+  /**
+   * A JSON request; resolves with the parsed body (null for 204). The answer is read whole
+   * within --timeout and at most MAX_JSON_BYTES; a 2xx answer that is not JSON is an error.
+   */
   async request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>> {
-    const res = await this.send(options);
-    if (res.deletedEarlier) {
-      await res.body.dump();
-      // Answered as the lost first attempt would have been.
-      return { status: 204, headers: res.headers, data: null as T };
-    }
-    const text = await res.body.text();
-    let data: unknown = null;
-    if (text) {
-      try {
-        data = JSON.parse(text);
-      } catch {
-        data = text;
-      }
-    }
-    return { status: res.status, headers: res.headers, data: data as T };
+    const res = await this.send(options, 'json');
+    return { status: res.status, headers: res.headers, data: res.data as T };
   }
 
-  /** A request whose body is streamed to the caller (file downloads). */
+  /**
+   * A request whose body is streamed to the caller (file downloads). --timeout bounds the wait
+   * for the headers and then each silence of the body: a file of any size may take its time.
+   */
   async stream(options: RequestOptions): Promise<StreamResponse> {
-    return this.send(options);
+    const res = await this.send(options, 'stream');
+    return { status: res.status, headers: res.headers, body: res.body! };
   }
 
   get<T = unknown>(path: string, query?: Query): Promise<T> {
@@ -275,78 +277,176 @@ export class ApiClient {
     }
   }
 
-  /** Sends one logical request: retries, rate-limit waits and redirects included. */
-  private async send(options: RequestOptions): Promise<StreamResponse & { deletedEarlier?: boolean }> {
+  /**
+   * Sends one logical request: retries, rate-limit waits and redirects included. In 'json' mode
+   * the answer is read and parsed inside the attempt, so --timeout covers it to the last byte
+   * and a connection that breaks half-way through the answer is retried like any other.
+   *
+   * Every error thrown for a request that changes something says whether the service may have
+   * carried it out (`delivery`): a bulk run reports such a row as unknown, never as rejected.
+   */
+  private async send(options: RequestOptions, mode: 'json' | 'stream'): Promise<{ status: number; headers: StreamResponse['headers']; data?: unknown; body?: StreamResponse['body'] }> {
     const method = options.method ?? 'GET';
     let url = this.resolve(options.path, options.query);
     const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? randomUUID()) : undefined;
+    const where = () => `${method} ${displayPath(url, this.baseUrl)}`;
     let attempt = 0;
-    let waits = 0;
+    let throttled = 0;
     let redirects = 0;
     let currentMethod: Method = method;
     let withBody = true;
+    // Time spent waiting on the service's say-so (rate limit, Retry-After): bounded by --max-wait.
+    let waited = 0;
+    // Whether an attempt may have reached the service and been carried out, its answer lost.
+    let mayHaveArrived = false;
+    // Annotated so the compiler knows a call never returns.
+    const fail: (err: SctError, arrived?: boolean) => never = (err, arrived = mayHaveArrived) => {
+      if (method !== 'GET') err.delivery = arrived ? 'unknown' : 'not_sent';
+      throw err;
+    };
+    const wait = async (ms: number, why: WaitReason) => {
+      if (waited + ms > this.opts.maxWaitMs) fail(new WaitTooLongError(why, ms, this.now(), where()));
+      waited += ms;
+      await this.rateLimitPause(ms, why);
+    };
 
     for (;;) {
-      await this.pauseIfBudgetSpent();
+      const budgetMs = this.budgetPauseMs();
+      if (budgetMs > 0) {
+        await wait(budgetMs, 'rate-limit').catch((err) => fail(err));
+        this.rateLimit.remaining = undefined;
+      }
+      const deadline = this.deadline();
       let res: Dispatcher.ResponseData;
       try {
-        res = await this.once(currentMethod, url, options, withBody, idempotencyKey);
+        res = await this.once(currentMethod, url, options, withBody, idempotencyKey, deadline.signal);
       } catch (err) {
-        if (err instanceof InterruptedError || (this.requestSignal?.aborted && isAbortError(err))) throw new InterruptedError();
-        if (attempt < this.opts.maxRetries && isRetryableError(err)) {
-          await this.backoff(attempt++, describeError(err));
+        deadline.clear();
+        const timedOut = deadline.expired();
+        if (err instanceof InterruptedError || (!timedOut && this.requestSignal?.aborted)) fail(new InterruptedError());
+        if (timedOut || !neverConnected(err)) mayHaveArrived = true;
+        const reason = timedOut ? this.timeoutReason() : describeError(err);
+        if (attempt < this.opts.maxRetries && (timedOut || isRetryableError(err))) {
+          await this.backoffOrStop(attempt++, reason, undefined, wait).catch((e) => fail(e));
           continue;
         }
-        throw new NetworkError(`${method} ${displayPath(url, this.baseUrl)}: ${describeError(err)}`, { cause: err });
+        fail(new NetworkError(`${where()}: ${reason}`, { cause: err }));
       }
       this.recordRateLimit(res.headers);
       const status = res.statusCode;
+      const drain = async () => {
+        await res.body.dump().catch(() => undefined);
+        deadline.clear();
+      };
 
-      if (REDIRECT_STATUS.has(status) && res.headers.location) {
-        await res.body.dump();
-        if (++redirects > MAX_REDIRECTS) throw new NetworkError(`too many redirects from ${displayPath(url, this.baseUrl)}`);
-        url = new URL(String(res.headers.location), url);
+      if (REDIRECT_STATUS.has(status) && res.headers.location !== undefined) {
+        await drain();
+        if (++redirects > MAX_REDIRECTS) fail(new NetworkError(`${where()}: too many redirects (more than ${MAX_REDIRECTS})`));
+        const target = redirectTarget(res.headers.location, url);
+        if (!target) fail(new NetworkError(`${where()}: the server redirected (${status}) to an invalid or non-HTTP location`));
+        url = target;
         if (status === 303) {
           currentMethod = 'GET';
           withBody = false;
         }
         continue;
       }
-      if (status === 429 && waits < MAX_RATE_LIMIT_WAITS) {
-        await res.body.dump();
-        waits++;
-        await this.waitForRateLimit(res.headers);
+      if (status === 429) {
+        // Never a rejection: the service has not looked at the request. Wait as it asks.
+        await drain();
+        await wait(this.throttleWaitMs(res.headers, throttled++), 'rate-limit').catch((e) => fail(e));
+        this.rateLimit.remaining = undefined;
         continue;
       }
       if (RETRYABLE_STATUS.has(status) && attempt < this.opts.maxRetries) {
-        await res.body.dump();
-        await this.backoff(attempt++, `${status} ${statusText(status)}`, retryAfterMs(res.headers, this.now()));
+        await drain();
+        // A gateway's 502/504 may come after the service did the work; a 503 is a refusal to start.
+        if (status !== 503) mayHaveArrived = true;
+        const hint = status === 503 ? retryAfterMs(res.headers, this.now()) : undefined;
+        await this.backoffOrStop(attempt++, `${status} ${statusText(status)}`, hint, wait).catch((e) => fail(e));
         continue;
       }
       if (status === 404 && method === 'DELETE' && attempt > 0) {
         // An earlier attempt reached the server and deleted the resource, and only its answer
         // was lost: the resource is gone, which is what was asked.
+        await drain();
         this.trace?.('* 404 on a retried DELETE: an earlier attempt already deleted it');
-        return { status, headers: res.headers, body: res.body, deletedEarlier: true };
+        return { status: 204, headers: res.headers, data: null };
       }
       if (status >= 400) {
-        const text = await res.body.text().catch(() => '');
-        let body: unknown = text;
+        let text = '';
         try {
-          body = text ? JSON.parse(text) : null;
+          text = await readCapped(res.body, res.headers, MAX_ERROR_BYTES);
         } catch {
-          /* not JSON: keep the text */
+          /* an error answer cut short still has its status to report */
         }
-        const err = apiErrorFrom(status, body, method, displayPath(url, this.baseUrl));
+        deadline.clear();
+        if (RETRYABLE_STATUS.has(status) && status !== 503) mayHaveArrived = true;
+        const err = apiErrorFrom(status, parseErrorBody(text, res.headers), method, displayPath(url, this.baseUrl));
         // Every request 404s when the base URL lacks the /api prefix: say so where it shows.
         if (status === 404 && url.origin === this.origin) err.hint = missingApiPrefix(this.baseUrl);
         if (status === 401) {
-          throw new AuthError(err.message, 401, this.token ? 'the token was rejected: run `sct auth login`' : 'run `sct auth login`');
+          fail(new AuthError(err.message, 401, this.token ? 'the token was rejected: run `sct auth login`' : 'run `sct auth login`'), false);
         }
-        throw err;
+        fail(err, status >= 500 ? mayHaveArrived : false);
       }
-      return { status, headers: res.headers, body: res.body };
+      if (mode === 'stream') {
+        // The body is the caller's to read; undici's bodyTimeout still cuts a silent one.
+        deadline.clear();
+        return { status, headers: res.headers, body: res.body };
+      }
+
+      let text: string;
+      try {
+        text = await readCapped(res.body, res.headers, MAX_JSON_BYTES);
+      } catch (err) {
+        const timedOut = deadline.expired();
+        deadline.clear();
+        if (err instanceof SctError) fail(new AnswerError(`${where()}: ${err.message}`), true);
+        if (!timedOut && this.requestSignal?.aborted) fail(new InterruptedError(), true);
+        mayHaveArrived = true;
+        const reason = timedOut ? this.timeoutReason() : `the connection broke while reading the answer (${describeError(err)})`;
+        if (attempt < this.opts.maxRetries) {
+          await this.backoffOrStop(attempt++, reason, undefined, wait).catch((e) => fail(e));
+          continue;
+        }
+        fail(new NetworkError(`${where()}: ${reason}`, { cause: err }));
+      }
+      deadline.clear();
+      // A file upload or a signed link is not the API: its answer may be anything.
+      const apiAnswer = options.accept === undefined && options.rawBody === undefined && !/^https?:\/\//i.test(options.path);
+      const data = apiAnswer ? parseAnswer(text, status, res.headers, where, (e) => fail(e, true)) : parseLoose(text);
+      if (options.expect === 'created' && !hasId(data)) {
+        fail(new AnswerError(`${where()}: the service answered ${status} ${statusText(status)} without the created object (no id): it may or may not have been created`), true);
+      }
+      return { status, headers: res.headers, data };
     }
+  }
+
+  /** The whole-request time limit of one attempt: connecting, sending, and the answer to its last byte. */
+  private deadline(): { signal: AbortSignal; clear: () => void; expired: () => boolean } {
+    const controller = new AbortController();
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      controller.abort(new Error(this.timeoutReason()));
+    }, this.opts.timeoutMs);
+    const outer = this.requestSignal;
+    const onAbort = () => controller.abort(outer?.reason);
+    if (outer?.aborted) controller.abort(outer.reason);
+    else outer?.addEventListener('abort', onAbort, { once: true });
+    return {
+      signal: controller.signal,
+      clear: () => {
+        clearTimeout(timer);
+        outer?.removeEventListener('abort', onAbort);
+      },
+      expired: () => expired,
+    };
+  }
+
+  private timeoutReason(): string {
+    return `no complete answer within ${formatDuration(this.opts.timeoutMs)} (--timeout)`;
   }
 
   private async once(
@@ -354,7 +454,8 @@ export class ApiClient {
     url: URL,
     options: RequestOptions,
     withBody: boolean,
-    idempotencyKey?: string,
+    idempotencyKey: string | undefined,
+    signal: AbortSignal,
   ): Promise<Dispatcher.ResponseData> {
     const headers: Record<string, string> = {
       'user-agent': USER_AGENT,
@@ -391,7 +492,7 @@ export class ApiClient {
       headers,
       body,
       dispatcher: this.dispatcher,
-      signal: this.requestSignal,
+      signal,
       headersTimeout: this.opts.timeoutMs,
       bodyTimeout: this.opts.timeoutMs,
     });
@@ -420,43 +521,50 @@ export class ApiClient {
     };
     const limit = num('x-ratelimit-limit');
     const remaining = num('x-ratelimit-remaining');
-    const reset = num('x-ratelimit-reset');
+    const reset = resetTime(headers['x-ratelimit-reset'], this.now());
     if (limit !== undefined) this.rateLimit.limit = limit;
     if (remaining !== undefined) this.rateLimit.remaining = remaining;
     if (reset !== undefined) this.rateLimit.reset = reset;
   }
 
-  /** Remaining hit 0: wait for the reset rather than provoke a 429. */
-  private async pauseIfBudgetSpent(): Promise<void> {
+  /** Remaining hit 0: how long to wait for the reset rather than provoke a 429 (0: no wait). */
+  private budgetPauseMs(): number {
     const { remaining, reset } = this.rateLimit;
-    if (remaining !== 0 || reset === undefined) return;
-    const ms = reset * 1000 - this.now();
-    if (ms <= 0) return;
-    await this.rateLimitPause(ms);
-    this.rateLimit.remaining = undefined;
+    if (remaining !== 0 || reset === undefined) return 0;
+    return Math.max(reset * 1000 - this.now(), 0);
   }
 
-  private async waitForRateLimit(headers: Dispatcher.ResponseData['headers']): Promise<void> {
-    const reset = Number(headers['x-ratelimit-reset']);
-    let ms = Number.isFinite(reset) && reset > 0 ? reset * 1000 - this.now() : NaN;
-    if (!Number.isFinite(ms)) ms = retryAfterMs(headers, this.now()) ?? 1000;
-    await this.rateLimitPause(Math.max(ms, 0) + 250);
-    this.rateLimit.remaining = undefined;
+  /**
+   * How long to wait after a 429: the later of Retry-After and X-RateLimit-Reset (a client clock
+   * running ahead sees the reset already past, and Retry-After still holds), plus a margin;
+   * without either, a backoff that grows with each 429 in a row, so a 429 is never hammered.
+   */
+  private throttleWaitMs(headers: Dispatcher.ResponseData['headers'], inARow: number): number {
+    const now = this.now();
+    const reset = resetTime(headers['x-ratelimit-reset'], now);
+    const fromReset = reset !== undefined ? reset * 1000 - now : undefined;
+    const fromRetryAfter = retryAfterMs(headers, now);
+    const told = Math.max(fromReset ?? -1, fromRetryAfter ?? -1);
+    const floor = Math.min(1000 * 2 ** inARow, 60_000);
+    return told > 0 ? Math.ceil(told) + 250 : floor;
   }
 
-  private async rateLimitPause(ms: number): Promise<void> {
-    if (ms > this.opts.maxWaitMs) throw new RateLimitError(new Date(this.now() + ms), ms);
-    this.trace?.(`* rate limit: waiting ${Math.ceil(ms / 1000)}s for the budget to reset`);
-    if (this.onRateLimitWait) await this.onRateLimitWait(ms, this.signal);
+  private async rateLimitPause(ms: number, why: WaitReason): Promise<void> {
+    this.trace?.(`* ${why === 'rate-limit' ? 'rate limit' : 'service unavailable'}: waiting ${Math.ceil(ms / 1000)}s as the service asks`);
+    if (why === 'rate-limit' && this.onRateLimitWait) await this.onRateLimitWait(ms, this.signal);
     else await this.sleep(ms, this.signal);
   }
 
-  private async backoff(attempt: number, reason: string, serverHintMs?: number): Promise<void> {
-    // Exponential backoff with full jitter; a Retry-After from the server wins when larger.
+  /**
+   * Exponential backoff with full jitter before a retry; a Retry-After from the service wins when
+   * longer, and then counts against --max-wait like any wait the service asks for.
+   */
+  private async backoffOrStop(attempt: number, reason: string, serverHintMs: number | undefined, wait: (ms: number, why: WaitReason) => Promise<void>): Promise<void> {
     const ceiling = this.opts.retryBaseMs * 2 ** attempt;
-    const ms = Math.max(Math.round(ceiling / 2 + (this.random() * ceiling) / 2), serverHintMs ?? 0);
-    this.trace?.(`* ${reason}: retry ${attempt + 1}/${this.opts.maxRetries} in ${ms} ms`);
-    await this.sleep(Math.min(ms, 60_000), this.signal);
+    const jittered = Math.min(Math.round(ceiling / 2 + (this.random() * ceiling) / 2), 60_000);
+    this.trace?.(`* ${reason}: retry ${attempt + 1}/${this.opts.maxRetries}`);
+    if (serverHintMs !== undefined && serverHintMs > jittered) return wait(serverHintMs, 'retry-after');
+    await this.sleep(jittered, this.signal);
   }
 }
 
@@ -568,14 +676,130 @@ function describeError(err: unknown): string {
   }
 }
 
-function retryAfterMs(headers: Dispatcher.ResponseData['headers'], now: number): number | undefined {
+/** Retry-After in ms from now: delay-seconds or an HTTP date. Nonsense (negative, unparsable) is ignored. */
+export function retryAfterMs(headers: Dispatcher.ResponseData['headers'], now: number): number | undefined {
   const v = headers['retry-after'];
   if (v === undefined) return undefined;
-  const s = String(v);
-  const secs = Number(s);
-  if (Number.isFinite(secs)) return secs * 1000;
+  const s = String(Array.isArray(v) ? v[0] : v).trim();
+  if (/^\d+(\.\d+)?$/.test(s)) return Math.min(Number(s) * 1000, MAX_PLAUSIBLE_WAIT_MS);
   const date = Date.parse(s);
-  return Number.isFinite(date) ? Math.max(date - now, 0) : undefined;
+  return Number.isFinite(date) ? Math.min(Math.max(date - now, 0), MAX_PLAUSIBLE_WAIT_MS) : undefined;
+}
+
+/**
+ * X-RateLimit-Reset as Unix seconds. Small values are read as seconds from now (some services
+ * send a delay there); a time further out than a year, or not a number, is no time at all.
+ */
+export function resetTime(v: string | string[] | undefined, now: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(Array.isArray(v) ? v[0] : v);
+  if (!Number.isFinite(n) || n < 0) return undefined;
+  const seconds = n < 1e9 ? now / 1000 + n : n;
+  return seconds * 1000 - now > MAX_PLAUSIBLE_WAIT_MS ? undefined : seconds;
+}
+
+/**
+ * Reads an answer's body as text, refusing more than `max` bytes: a Content-Length above it is
+ * refused before a byte is read, and a body without one is counted as it streams, so an
+ * endless or enormous answer costs at most `max` bytes of memory, never a crash.
+ */
+async function readCapped(body: Dispatcher.ResponseData['body'], headers: Dispatcher.ResponseData['headers'], max: number): Promise<string> {
+  const declared = Number(headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) {
+    body.destroy();
+    throw new SctError(`answer too large (${formatBytes(declared)}, more than the ${formatBytes(max)} sct reads)`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      throw new SctError(`answer too large (more than the ${formatBytes(max)} sct reads)`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+function contentType(headers: Dispatcher.ResponseData['headers']): string {
+  const v = headers['content-type'];
+  return String(Array.isArray(v) ? v[0] : (v ?? '')).toLowerCase();
+}
+
+function looksLikeHtml(text: string, headers: Dispatcher.ResponseData['headers']): boolean {
+  return contentType(headers).includes('html') || /^\s*<(!doctype|html|head|body|\?xml)/i.test(text);
+}
+
+/** An error answer's body: JSON when it is, a marker for an HTML page, else its text. */
+function parseErrorBody(text: string, headers: Dispatcher.ResponseData['headers']): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return looksLikeHtml(text, headers) ? HTML_PAGE : text;
+  }
+}
+
+/** A 2xx answer's body: JSON, or nothing (204, an empty body). Anything else is not the API speaking. */
+function parseAnswer(text: string, status: number, headers: Dispatcher.ResponseData['headers'], where: () => string, fail: (e: SctError) => never): unknown {
+  if (!text.trim()) return null;
+  if (!looksLikeHtml(text, headers)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      /* named below */
+    }
+  }
+  const type = contentType(headers).split(';')[0] || 'no content type';
+  return fail(
+    new AnswerError(
+      `${where()}: the answer is not JSON (${status} ${statusText(status)}, ${looksLikeHtml(text, headers) ? 'an HTML page' : type}): ` +
+        'a proxy, captive portal or wrong base URL may be in the way',
+    ),
+  );
+}
+
+function parseLoose(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function hasId(data: unknown): boolean {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return false;
+  const id = (data as { id?: unknown }).id;
+  return (typeof id === 'number' && Number.isFinite(id)) || (typeof id === 'string' && id !== '');
+}
+
+/** Where a redirect leads, or undefined when its Location is not an http(s) URL. */
+function redirectTarget(location: string | string[], from: URL): URL | undefined {
+  try {
+    const url = new URL(String(Array.isArray(location) ? location[0] : location), from);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Errors that mean no byte of the request reached the service. */
+function neverConnected(err: unknown): boolean {
+  const code = errorCode(err);
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENETUNREACH' || code === 'EHOSTUNREACH' || code === 'UND_ERR_CONNECT_TIMEOUT';
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${ms}ms`;
+  if (ms < 120_000) return `${+(ms / 1000).toFixed(1)}s`;
+  if (ms < 7_200_000) return `${+(ms / 60_000).toFixed(1)}m`;
+  return `${+(ms / 3_600_000).toFixed(1)}h`;
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 ** 3 ? `${+(n / 1024 ** 3).toFixed(1)} GB` : `${Math.round(n / 1024 ** 2)} MB`;
 }
 
 /** A path relative to the base URL for messages, or the URL without its query for other hosts. */

@@ -28,6 +28,9 @@ const STATUS_TEXT: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
+/** An error answer that was an HTML page (a proxy's or gateway's): named by its status, never printed. */
+export const HTML_PAGE = Symbol('an HTML page');
+
 export function statusText(status: number): string {
   return STATUS_TEXT[status] ?? '';
 }
@@ -69,8 +72,10 @@ export function apiErrorFrom(status: number, body: unknown, method: string, path
     fields = flattenFieldErrors(rest);
   } else if (Array.isArray(body)) {
     fields = flattenFieldErrors(body);
+  } else if (body === HTML_PAGE) {
+    return new ApiError(`${status}${statusText(status) ? ' ' + statusText(status) : ''} (HTML page) on ${method} ${path}`, status, {}, null);
   } else if (typeof body === 'string' && body.trim()) {
-    // An HTML error page from a proxy says little; its first line is enough.
+    // Plain text from a proxy says little; its first line is enough.
     detail = stripControl(body.trim().split('\n')[0]).slice(0, 200);
   }
   const message = detail

@@ -75,7 +75,7 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
     'document',
   );
   const client = ctx.client();
-  const created = await client.post(PATHS.documents, body);
+  const created = await client.post(PATHS.documents, body, { expect: 'created' });
   const target = uploadTargetSchema.safeParse(created);
   if (!target.success) throw new SctError(`unexpected answer from POST ${PATHS.documents}: no upload_url`);
   const { id, upload_url: uploadUrl } = target.data;

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const BIN = join(ROOT, 'bin', 'sct.js');
+// SCT_TEST_BIN runs the e2e tests against another build (an older checkout's bin/sct.js), to
+// show that a new test fails there.
+export const BIN = process.env.SCT_TEST_BIN || join(ROOT, 'bin', 'sct.js');
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;

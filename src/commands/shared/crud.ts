@@ -64,7 +64,8 @@ export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOpt
   }
   if (o.method === 'POST') await promptMissing(ctx, o.schema, body);
   const valid = validate(o.schema, body, o.what);
-  const res = await ctx.client().request({ method: o.method, path: o.path, body: valid });
+  // A create must answer the created object: anything else (a 2xx page, an empty body) is no proof.
+  const res = await ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined });
   const saved = res.data as Record<string, unknown> | null;
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${o.method === 'POST' ? 'Created' : 'Updated'} ${o.what}${saved && saved.id !== undefined ? ` ${saved.id}` : ''}`);
   return saved;

@@ -1,0 +1,199 @@
+// The built sct against a hostile server (test/helpers/hostile.ts) in front of the sandbox:
+// answers that are not the API's, bodies that never end or never finish, absurd rate-limit
+// headers and bad redirects. Each ends in a clear error naming the request, exit 1, no crash
+// and no hang — and in a bulk run, never a row counted as created, or rejected, wrongly.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { useSandbox } from '../helpers/sandbox.js';
+import { sctFor } from '../helpers/sct.js';
+import { OWNER } from '../sandbox/helpers.js';
+import { answer, cutAfterHeaders, htmlPage, hugeJson, startHostile, trickle, type Hostile } from '../helpers/hostile.js';
+
+const t = useSandbox();
+let h: Hostile;
+let run = 0;
+
+beforeAll(async () => {
+  h = await startHostile(t.sb.url);
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(() => {
+  h.reset();
+  run++;
+});
+
+/** sct through the hostile server. */
+const sct = (args: string[], env: Record<string, string> = {}) => sctFor(h.url, OWNER, t.dir)(args, { env });
+const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at |FATAL|Invalid time value|Invalid URL/);
+
+async function productId(): Promise<number> {
+  return (await t.api('/products?limit=1')).results[0].id;
+}
+
+function ordersCsv(n: number, product: number): string {
+  const lines = ['external_id,type,order_created_at,seller_company_id,product,volume,unit'];
+  for (let i = 1; i <= n; i++) lines.push(`H${run}-${i},order,2025-04-0${i},101,${product},10,kg`);
+  return t.writeFile('orders.csv', lines.join('\n') + '\n');
+}
+
+async function countOrders(ids: string[]): Promise<number> {
+  const list = await t.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
+  return list.results.length;
+}
+
+describe('answers that are not the API speaking', () => {
+  it('a 200 HTML page to a create is never "created": the row is unknown, exit 1, and the rerun sends it under the same key', async () => {
+    const file = ordersCsv(2, await productId());
+    h.on('POST /api/orders/purchase', htmlPage(200), { times: 1 });
+    const r = await sct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '1', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/POST \/orders\/purchase: the answer is not JSON \(200 OK, an HTML page\)/);
+    expect(r.stderr).toContain('purchase orders: 0 created, 0 rejected, 1 not sent, 1 unknown');
+    const rows = JSON.parse(r.stdout) as Array<{ key: string; status: string }>;
+    expect(rows.map((x) => x.status)).toEqual(['unknown', 'not_sent']);
+    noStack(r.stderr);
+    const posts = () => h.log.filter((x) => x.method === 'POST');
+    const firstKey = posts()[0].key;
+
+    h.log.length = 0;
+    const again = await sct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '1']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain('1 purchase orders an earlier run sent without learning the outcome are sent again under their original Idempotency-Key');
+    expect(again.stderr).toContain('purchase orders: 2 created, 0 rejected');
+    expect(posts()[0].key).toBe(firstKey);
+    expect(await countOrders([`H${run}-1`, `H${run}-2`])).toBe(2);
+  });
+
+  it('a create answered 201 without an object is an error, not "created"', async () => {
+    h.on('POST /api/products', answer(201, {}, { ok: true }));
+    const r = await sct(['products', 'create', '--name', 'Cocoa', '--commodity', 'cocoa']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/POST \/products: the service answered 201 Created without the created object \(no id\)/);
+  });
+
+  it('an HTML error page is named by its status, never printed', async () => {
+    h.on('GET /api/orders', htmlPage(502));
+    const r = await sct(['orders', 'list', '--buying']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('error: 502 Bad Gateway (HTML page) on GET /orders');
+    expect(r.stderr).not.toMatch(/DOCTYPE|<html/i);
+    expect(h.log.filter((x) => x.path === '/api/orders')).toHaveLength(4);
+  });
+
+  it('a JSON answer over 256 MB is refused while it streams (exit 1, "answer too large"), declared or not', async () => {
+    h.on('GET /api/orders', hugeJson({ declare: true }), { times: 1 });
+    const declared = await sct(['orders', 'list', '--buying']);
+    expect(declared.exitCode, declared.stderr).toBe(1);
+    expect(declared.stderr).toMatch(/error: GET \/orders: answer too large \(2 GB, more than the 256 MB sct reads\)/);
+
+    h.on('GET /api/orders', hugeJson(), { times: 1 });
+    const streamed = await sct(['orders', 'list', '--buying']);
+    expect(streamed.exitCode, streamed.stderr).toBe(1);
+    expect(streamed.stderr).toMatch(/error: GET \/orders: answer too large \(more than the 256 MB sct reads\)/);
+    noStack(streamed.stderr);
+  });
+});
+
+describe('time limits', () => {
+  it('--timeout bounds the whole request: a body trickled byte by byte is cut off, and the error names request and limit', async () => {
+    h.on('GET /api/orders', trickle(50));
+    const r = await sct(['orders', 'list', '--buying', '--timeout', '300ms']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('error: GET /orders: no complete answer within 300ms (--timeout)');
+    // The first try and three retries, each cut off at the limit.
+    expect(h.log.filter((x) => x.path === '/api/orders')).toHaveLength(4);
+  });
+
+  it('--timeout must be more than 0: 0 and 0.0001 are usage errors, sent nowhere', async () => {
+    for (const v of ['0', '0.0001', '0ms', '-1', 'soon']) {
+      const r = await sct(['orders', 'list', '--buying', '--timeout', v]);
+      expect(r.exitCode, `${v}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`invalid --timeout "${v}"`);
+    }
+    expect(h.log).toHaveLength(0);
+  });
+
+  it('a 503 asking to retry in a day stops at once with exit 1 and says when, instead of sleeping', async () => {
+    h.on('GET /api/orders', answer(503, { 'retry-after': '86400' }, { detail: 'Down for maintenance.' }));
+    const r = await sct(['orders', 'list', '--buying']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/error: the service is unavailable and asks sct to retry at \S+ \(in 24 h\), longer than --max-wait \(GET \/orders\)/);
+    expect(h.log).toHaveLength(1);
+  });
+
+  it('a 429 whose reset is already past by the client clock waits for Retry-After, then goes on', async () => {
+    const past = String(Math.floor(Date.now() / 1000) - 120);
+    h.on('GET /api/orders', answer(429, { 'retry-after': '1', 'x-ratelimit-reset': past, 'x-ratelimit-remaining': '0' }), { times: 1 });
+    const r = await sct(['orders', 'list', '--buying', '--limit', '1', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(1);
+    const calls = h.log.filter((x) => x.path === '/api/orders');
+    expect(calls).toHaveLength(2);
+    expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('absurd rate-limit headers give a readable stop, never "Invalid time value"', async () => {
+    h.on('GET /api/orders', answer(429, { 'x-ratelimit-reset': '1e20', 'x-ratelimit-remaining': '0' }));
+    const r = await sct(['orders', 'list', '--buying', '--max-wait', '2s']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/error: rate limit exhausted: the budget resets at \S+ \(in 2s\), longer than --max-wait \(GET \/orders\)/);
+    noStack(r.stderr);
+  });
+
+  it('many waits in one run leave no listener behind (no MaxListenersExceededWarning)', async () => {
+    h.on('GET /api/orders', answer(429, { 'retry-after': '0.001' }), { times: 12 });
+    const r = await sct(['orders', 'list', '--buying', '--limit', '1']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('MaxListenersExceededWarning');
+    expect(h.log.filter((x) => x.path === '/api/orders')).toHaveLength(13);
+  });
+});
+
+describe('broken connections and redirects', () => {
+  it('a POST whose connection is cut after the headers is unknown, not rejected; the rerun replays it under the same key', async () => {
+    const file = ordersCsv(1, await productId());
+    const report = join(t.dir, 'report.csv');
+    h.on('POST /api/orders/purchase', cutAfterHeaders);
+    const r = await sct(['orders', 'import', '--purchase', '--file', file, '--report', report]);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/the connection broke while reading the answer/);
+    expect(r.stderr).not.toContain('rejected:');
+    const lines = parse(readFileSync(report, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(lines.map((l) => l.status)).toEqual(['unknown']);
+    // The service did create it (each retry was replayed under the key).
+    expect(await countOrders([`H${run}-1`])).toBe(1);
+    const keys = new Set(h.log.filter((x) => x.method === 'POST').map((x) => x.key));
+    expect(keys.size).toBe(1);
+
+    h.reset();
+    const again = await sct(['orders', 'import', '--purchase', '--file', file, '-o', 'json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(h.log.filter((x) => x.method === 'POST').map((x) => x.key)).toEqual([...keys]);
+    expect(JSON.parse(again.stdout)[0].status).toBe('created');
+    expect(await countOrders([`H${run}-1`])).toBe(1);
+  });
+
+  it('a redirect to an invalid location names the request, never "Invalid URL"', async () => {
+    h.on('GET /api/orders', answer(302, { location: 'http://[::1' }, {}));
+    const r = await sct(['orders', 'list', '--buying']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('error: GET /orders: the server redirected (302) to an invalid or non-HTTP location');
+    noStack(r.stderr);
+
+    h.on('GET /api/orders', answer(301, { location: 'file:///etc/passwd' }, {}));
+    const f = await sct(['orders', 'list', '--buying']);
+    expect(f.exitCode).toBe(1);
+    expect(f.stderr).toContain('the server redirected (301) to an invalid or non-HTTP location');
+  });
+
+  it('a redirect loop stops after 5 hops, naming the request', async () => {
+    h.on('GET /api/orders', answer(307, { location: '/api/orders?again=1' }, {}));
+    const r = await sct(['orders', 'list', '--buying']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('error: GET /orders: too many redirects (more than 5)');
+  });
+});

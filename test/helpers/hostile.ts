@@ -1,0 +1,170 @@
+// A hostile server for tests: a proxy on 127.0.0.1 in front of a sandbox that answers a chosen
+// route the way a broken network or a confused service would — an HTML page with 200, a body
+// trickled a byte a second, a 2 GB answer, absurd rate-limit headers, a bad redirect, a
+// connection cut after the headers — and passes everything else through unchanged, so a bulk
+// run's other requests still reach real service logic.
+//
+//   const h = await startHostile(sandbox.url);
+//   h.on('POST /api/orders/purchase', htmlPage(200), { times: 1 });
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Behaviour = (req: IncomingMessage, res: ServerResponse, body: Buffer, forward: () => Promise<Upstream>) => void | Promise<void>;
+
+export interface Upstream {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export interface Hostile {
+  /** Base URL ending in /api, as sct expects. */
+  url: string;
+  /** Every request received: method, path, Idempotency-Key and time. */
+  log: Array<{ method: string; path: string; key?: string; at: number }>;
+  /** Answers `METHOD /path` (no query) with a behaviour, every time or the next `times` times. */
+  on(route: string, behaviour: Behaviour, o?: { times?: number }): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startHostile(upstreamApiUrl: string): Promise<Hostile> {
+  const upstream = new URL(upstreamApiUrl);
+  const routes = new Map<string, { behaviour: Behaviour; times: number }>();
+  const log: Hostile['log'] = [];
+  const sockets = new Set<import('node:net').Socket>();
+
+  const forwardTo = (req: IncomingMessage, body: Buffer) => (): Promise<Upstream> =>
+    new Promise((resolve, reject) => {
+      const r = request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
+          res.on('error', reject);
+        },
+      );
+      r.on('error', reject);
+      r.end(body);
+    });
+
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks);
+    const path = (req.url ?? '/').split('?')[0];
+    const route = `${req.method} ${path}`;
+    log.push({ method: req.method ?? '', path, key: req.headers['idempotency-key'] as string | undefined, at: Date.now() });
+    const forward = forwardTo(req, body);
+    const special = routes.get(route);
+    if (special && special.times !== 0) {
+      special.times--;
+      try {
+        await special.behaviour(req, res, body, forward);
+      } catch {
+        res.destroy();
+      }
+      return;
+    }
+    try {
+      const up = await forward();
+      const headers = { ...up.headers };
+      delete headers['transfer-encoding'];
+      delete headers.connection;
+      res.writeHead(up.status, headers);
+      res.end(up.body);
+    } catch {
+      res.destroy();
+    }
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  // A test that forgets to close it does not keep the runner alive.
+  server.unref();
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}${upstream.pathname.replace(/\/$/, '')}`,
+    log,
+    on(route, behaviour, o = {}) {
+      routes.set(route, { behaviour, times: o.times ?? -1 });
+    },
+    reset() {
+      routes.clear();
+      log.length = 0;
+    },
+    close() {
+      for (const s of sockets) s.destroy();
+      return new Promise((r) => server.close(() => r()));
+    },
+  };
+}
+
+// --- behaviours ---------------------------------------------------------------------------------
+
+/** A captive portal's or misrouted proxy's page. */
+export const htmlPage =
+  (status: number): Behaviour =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!DOCTYPE html>\n<html><head><title>Sign in to the network</title></head><body><h1>Welcome</h1></body></html>\n');
+  };
+
+/** Headers at once, then one byte of a JSON list every `everyMs`: never silent long enough for an idle timeout. */
+export const trickle =
+  (everyMs = 200): Behaviour =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const text = '{"count": 1, "next": null, "previous": null, "results": [' + ' '.repeat(1_000_000);
+    let i = 0;
+    const t = setInterval(() => {
+      if (res.destroyed || i >= text.length) return clearInterval(t);
+      res.write(text[i++]);
+    }, everyMs);
+    res.on('close', () => clearInterval(t));
+  };
+
+/**
+ * An endless-looking JSON answer of `totalBytes` (default 2 GB), streamed from one reused
+ * buffer so the server itself stays small; `declare` sends its Content-Length up front.
+ */
+export const hugeJson =
+  (o: { totalBytes?: number; declare?: boolean } = {}): Behaviour =>
+  (_req, res) => {
+    const total = o.totalBytes ?? 2 * 1024 ** 3;
+    const element = Buffer.from('{"id": 1, "external_id": "PO-0000001", "note": "' + 'x'.repeat(200) + '"},');
+    const block = Buffer.alloc(element.length * 4096);
+    for (let i = 0; i < 4096; i++) element.copy(block, i * element.length);
+    res.writeHead(200, { 'content-type': 'application/json', ...(o.declare ? { 'content-length': String(total) } : {}) });
+    let sent = 0;
+    res.write('{"count": 1, "next": null, "results": [');
+    const pump = () => {
+      while (!res.destroyed && sent < total) {
+        sent += block.length;
+        if (!res.write(block)) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end('{}]}');
+    };
+    res.on('close', () => (sent = total));
+    pump();
+  };
+
+/** A status with the given headers and a JSON body. */
+export const answer =
+  (status: number, headers: Record<string, string> = {}, body: unknown = { detail: 'Request was throttled.' }): Behaviour =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+
+/** The request goes through to the service, which acts on it; the answer's headers arrive, then the connection is cut. */
+export const cutAfterHeaders: Behaviour = async (_req, res, _body, forward) => {
+  const up = await forward();
+  res.writeHead(up.status, { 'content-type': 'application/json', 'content-length': String(up.body.length) });
+  res.write(up.body.subarray(0, Math.min(5, up.body.length)));
+  setTimeout(() => res.socket?.destroy(), 20);
+};
