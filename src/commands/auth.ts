@@ -70,9 +70,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   } finally {
     await client.close();
   }
-  const store = ctx.config();
-  store.set(s.profile, 'base_url', s.baseUrl);
-  store.set(s.profile, 'token', token);
+  ctx.config().setMany(s.profile, { base_url: s.baseUrl, token });
   if (ctx.env.SCT_TOKEN) ctx.io.warn('SCT_TOKEN is set in the environment and takes precedence over the stored token');
   ctx.io.info(
     `${ctx.io.colorErr.green('✓')} Logged in to ${s.baseUrl} as ${stripControl(displayName(me))}` +
@@ -122,9 +120,10 @@ export async function status(ctx: Context): Promise<void> {
 
 export async function logout(ctx: Context): Promise<void> {
   const s = ctx.settings();
-  const stored = ctx.config().profile(s.profile).token;
-  if (stored) ctx.config().unset(s.profile, 'token');
-  ctx.io.info(stored ? `Logged out of profile "${s.profile}".` : `Profile "${s.profile}" had no stored token.`);
+  // Whether there was a token is decided by the write itself, under the config lock: a check made
+  // before it could be undone by another process's write in between.
+  const removed = ctx.config().unset(s.profile, 'token');
+  ctx.io.info(removed ? `Logged out of profile "${s.profile}".` : `Profile "${s.profile}" had no stored token.`);
   if (ctx.env.SCT_TOKEN) ctx.io.warn('SCT_TOKEN is still set in the environment and is used by every command');
 }
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
 import { CONFIG_FILE_MODE } from '../config/config.js';
@@ -35,6 +35,45 @@ export function nodeVersionOk(version: string): boolean {
   return true;
 }
 
+// Whoever may write the config directory may replace the config file (and with it the base URL
+// the token is sent to), or plant files sct then reads or writes through. Windows has neither
+// these mode bits nor uids: there the checks are left to its ACLs.
+const POSIX = process.platform !== 'win32';
+
+function configDirCheck(dir: string): Omit<Check, 'name'> | null {
+  if (!POSIX) return null;
+  let mode: number;
+  try {
+    mode = statSync(dir).mode & 0o777;
+  } catch (err) {
+    return { level: 'fail', detail: `${dir}: ${(err as Error).message}` };
+  }
+  const owner = notMine(dir);
+  if (owner) return { level: 'fail', detail: `${dir} ${owner}` };
+  if (mode & 0o022) return { level: 'warn', detail: `${dir} is writable by other users: chmod 700 "${dir}"` };
+  return { level: 'ok', detail: `${dir} (mode ${mode.toString(8)})` };
+}
+
+/** Why a file of ours owned by someone else is a failure, or null when it is ours (or cannot be told). */
+function notMine(path: string): string | null {
+  const uid = POSIX ? process.getuid?.() : undefined;
+  if (uid === undefined) return null;
+  let owner: number;
+  try {
+    owner = statSync(path).uid;
+  } catch {
+    return null;
+  }
+  if (owner === uid) return null;
+  return `is owned by uid ${owner}, not by you (uid ${uid}): that user can change your configuration, the base URL your token is sent to included; use a directory of your own (SCT_CONFIG_DIR) or chown it`;
+}
+
+function exposure(mode: number): string {
+  if (mode & 0o022) return ' (writable by other users)';
+  if (mode & 0o044) return ' (readable by other users)';
+  return '';
+}
+
 export async function doctor(ctx: Context): Promise<void> {
   const checks: Check[] = [];
   const add = (name: string, level: Level, detail: string) => checks.push({ name, level, detail });
@@ -42,9 +81,13 @@ export async function doctor(ctx: Context): Promise<void> {
   add('node', nodeVersionOk(process.versions.node) ? 'ok' : 'fail', `Node ${process.versions.node} (needs >= ${MIN_NODE.join('.')})`);
 
   const store = ctx.config();
+  const dirCheck = configDirCheck(store.dir);
+  if (dirCheck) add('config_dir', dirCheck.level, dirCheck.detail);
   const mode = store.fileMode();
+  const fileOwner = notMine(store.path);
   if (mode === null) add('config', 'warn', `${store.path} does not exist yet (run sct auth login)`);
-  else if (mode !== CONFIG_FILE_MODE) add('config', 'fail', `${store.path} has mode ${mode.toString(8)}, should be 600: chmod 600 "${store.path}"`);
+  else if (fileOwner) add('config', 'fail', `${store.path} ${fileOwner}`);
+  else if (mode !== CONFIG_FILE_MODE) add('config', 'fail', `${store.path} has mode ${mode.toString(8)}${exposure(mode)}, should be 600: chmod 600 "${store.path}"`);
   else add('config', 'ok', `${store.path} (mode 600)`);
 
   const s = ctx.settings();

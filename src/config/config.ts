@@ -1,9 +1,20 @@
 // Profiles live in one conf-managed JSON file: { "profiles": { "<name>": Profile } }.
-// The file holds tokens, so it is kept at mode 0600 — checked and repaired after every write.
+// The file holds tokens, so it is kept at mode 0600.
+//
+// Every sct process of the user shares the file, so a change is a read-modify-write under a
+// lock (config.json.lock), the read done inside it, and the result written through a new
+// temporary file renamed into place: a parallel run never loses another's change, and a reader
+// never sees half a file. conf finds the file and reads it (afresh on every access); the write
+// is ours, because conf's own (the `atomically` package) opens its temporary file without O_EXCL,
+// following a symlink planted at that name, and writes through a symlinked config.json to
+// wherever it points.
 import Conf from 'conf';
-import { chmodSync, statSync, mkdirSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fchownSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { SctError } from '../errors.js';
+import { withLock } from './lock.js';
 
 export const PROFILE_KEYS = ['base_url', 'token', 'workspace', 'output'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
@@ -33,15 +44,19 @@ export class ConfigStore {
   constructor(dir: string) {
     this.dir = dir;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    this.conf = new Conf<Store>({
-      cwd: dir,
-      configName: 'config',
-      projectName: 'sct',
-      configFileMode: CONFIG_FILE_MODE,
-      defaults: { profiles: {} },
-      // A hand-edited file that no longer parses is an error to show, not data to drop.
-      clearInvalidConfig: false,
-    });
+    this.conf = readingConfig(join(dir, 'config.json'), () =>
+      new Conf<Store>({
+        cwd: dir,
+        configName: 'config',
+        projectName: 'sct',
+        configFileMode: CONFIG_FILE_MODE,
+        // No `defaults`: conf writes them into the file from its constructor when the file lacks
+        // them, outside any lock, and a process starting while another writes would put an empty
+        // set of profiles back over the other's change. A missing "profiles" reads as none.
+        // A hand-edited file that no longer parses is an error to show, not data to drop.
+        clearInvalidConfig: false,
+      }),
+    );
   }
 
   get path(): string {
@@ -49,26 +64,36 @@ export class ConfigStore {
   }
 
   profileNames(): string[] {
-    return Object.keys(this.conf.get('profiles') ?? {});
+    return Object.keys(this.profiles());
   }
 
   profile(name: string): Profile {
-    return { ...(this.conf.get('profiles')?.[name] ?? {}) };
+    const found = ownProfile(this.profiles(), name);
+    return found ? { ...found } : {};
   }
 
   set(profile: string, key: ProfileKey, value: string): void {
-    const profiles = { ...(this.conf.get('profiles') ?? {}) };
-    profiles[profile] = { ...(profiles[profile] ?? {}), [key]: value };
-    this.write(profiles);
+    this.setMany(profile, { [key]: value });
   }
 
-  unset(profile: string, key: ProfileKey): void {
-    const profiles = { ...(this.conf.get('profiles') ?? {}) };
-    if (!profiles[profile]) return;
-    const next = { ...profiles[profile] };
-    delete next[key];
-    profiles[profile] = next;
-    this.write(profiles);
+  /** Several keys of one profile in one write: a login stores base URL and token together or not at all. */
+  setMany(profile: string, values: Profile): void {
+    this.update((profiles) => {
+      profiles[profile] = { ...ownProfile(profiles, profile), ...values };
+      return true;
+    });
+  }
+
+  /** Removes one key; says whether it was there, as read under the lock (a logout reports what it did). */
+  unset(profile: string, key: ProfileKey): boolean {
+    return this.update((profiles) => {
+      const current = ownProfile(profiles, profile);
+      if (!current || !Object.hasOwn(current, key)) return false;
+      const next = { ...current };
+      delete next[key];
+      profiles[profile] = next;
+      return true;
+    });
   }
 
   /** The file's permission bits, or null when it does not exist yet. */
@@ -80,11 +105,105 @@ export class ConfigStore {
     }
   }
 
-  private write(profiles: Record<string, Profile>): void {
-    this.conf.set('profiles', profiles);
-    // conf applies the mode when it creates the file; a file loosened later (an editor, a
-    // careless chmod) is tightened again here.
-    const mode = this.fileMode();
-    if (mode !== null && mode !== CONFIG_FILE_MODE) chmodSync(this.path, CONFIG_FILE_MODE);
+  /** The profiles as the file holds them now. */
+  private profiles(): Record<string, unknown> {
+    return this.profilesOf(this.read());
+  }
+
+  /** conf parses the file afresh on every access to its store. */
+  private read(): Store {
+    return readingConfig(this.path, () => this.conf.store);
+  }
+
+  /** In an object without a prototype: a profile named `constructor` is only ever a profile. */
+  private profilesOf(store: Store): Record<string, unknown> {
+    const stored: unknown = store.profiles;
+    const profiles: Record<string, unknown> = Object.create(null);
+    if (stored === undefined) return profiles;
+    if (!isPlainObject(stored)) throw new SctError(`the config file ${this.path} is not valid: "profiles" is not an object`);
+    for (const [name, value] of Object.entries(stored)) profiles[name] = value;
+    return profiles;
+  }
+
+  /** Applies `change` to the profiles read under the lock and writes them back if it says so. */
+  private update(change: (profiles: Record<string, unknown>) => boolean): boolean {
+    return withLock(`${this.path}.lock`, () => {
+      // Read inside the lock: what another process wrote a moment ago is part of what is written back.
+      const store = this.read();
+      const profiles = this.profilesOf(store);
+      if (!change(profiles)) return false;
+      writeAtomically(this.path, JSON.stringify({ ...store, profiles }, undefined, '\t'), CONFIG_FILE_MODE);
+      return true;
+    });
+  }
+}
+
+function ownProfile(profiles: Record<string, unknown>, name: string): Profile | undefined {
+  const value = Object.hasOwn(profiles, name) ? profiles[name] : undefined;
+  return isPlainObject(value) ? (value as Profile) : undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** conf's own errors ("Unexpected end of JSON input") do not say which file is broken. */
+function readingConfig<T>(path: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (err instanceof SctError) throw err;
+    const e = new SctError(`cannot read the config file ${path}: ${(err as Error).message}`, { cause: err });
+    e.hint = 'fix the file, or move it away to start over';
+    throw e;
+  }
+}
+
+/**
+ * Writes `data` to a new temporary file beside `path` and renames it into place. The temporary is
+ * created exclusively, so a name already taken (a symlink planted there included) is refused,
+ * never written through; the rename replaces `path` itself, even when `path` is a symlink.
+ */
+function writeAtomically(path: string, data: string, mode: number): void {
+  const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  try {
+    // The umask may have narrowed the mode at creation, never widened it; set it exactly.
+    fchmodSync(fd, mode);
+    keepOwner(fd, path);
+    writeFileSync(fd, data);
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    unlinkQuietly(tmp);
+    throw err;
+  }
+  closeSync(fd);
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    unlinkQuietly(tmp);
+    throw err;
+  }
+}
+
+/** `sudo sct config set …` must not leave the user with a config file only root can read. */
+function keepOwner(fd: number, path: string): void {
+  if (process.getuid?.() !== 0) return;
+  let st;
+  try {
+    // lstat: the owner of a symlink's target is nobody whose file this is.
+    st = lstatSync(path);
+  } catch {
+    return;
+  }
+  if (st.isFile() && (st.uid !== 0 || st.gid !== 0)) fchownSync(fd, st.uid, st.gid);
+}
+
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Never created, or already gone.
   }
 }

@@ -1,6 +1,7 @@
 // Which base URL, token and output apply to this run, and where each came from:
 // flag > environment > profile, exactly as the spec's configuration table orders them.
 import type { ConfigStore } from './config.js';
+import { UsageError } from '../errors.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'none';
 
@@ -14,8 +15,24 @@ export interface Settings {
   workspace?: string;
 }
 
+/** What a profile may be called: a plain name, never one that means something to an object or a path. */
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+/**
+ * --profile, else SCT_PROFILE, else "default". A name such as `__proto__`, `../x` or `-p` is a
+ * usage error: silently writing it nowhere, or to another profile, is worse than saying no. An
+ * empty --profile too (`--profile "$UNSET"` must not fall back to the default profile); an empty
+ * SCT_PROFILE is unset, as for any variable.
+ */
 export function profileName(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  return flag || env.SCT_PROFILE || 'default';
+  const [name, from] = flag !== undefined ? [flag, '--profile'] : env.SCT_PROFILE ? [env.SCT_PROFILE, 'SCT_PROFILE'] : ['default', ''];
+  if (!PROFILE_NAME.test(name)) {
+    const shown = JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
+    throw new UsageError(
+      `invalid profile name ${shown} (${from}): use letters, digits, ".", "_" and "-", starting with a letter or digit, at most 64 characters`,
+    );
+  }
+  return name;
 }
 
 export function resolveSettings(

@@ -1,0 +1,142 @@
+// The config file is shared by every sct process of the user: parallel runs (a script's `&`,
+// make -j, two terminals) must never lose each other's changes, nor let a token survive a logout.
+import { describe, it, expect, beforeEach } from 'vitest';
+import { chmodSync, chownSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { removeDir, runSct, tempDir, type RunOptions } from '../helpers/sct.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = tempDir();
+  return () => removeDir(dir);
+});
+
+const sct = (args: string[], opts: RunOptions = {}) => runSct(args, { ...opts, env: { SCT_CONFIG_DIR: dir, HOME: dir, ...opts.env } });
+const configFile = (where = dir) => join(where, 'config.json');
+const profiles = (where = dir): Record<string, Record<string, string>> => JSON.parse(readFileSync(configFile(where), 'utf8')).profiles;
+
+describe('parallel writers of the config file', () => {
+  it('4 parallel `config set` on different profiles never lose a write', async () => {
+    const rounds = 12;
+    const lost: string[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      const value = (n: number) => String(round * 10 + n);
+      const runs = await Promise.all([0, 1, 2, 3].map((n) => sct(['config', 'set', 'workspace', value(n), '--profile', `p${n}`])));
+      runs.forEach((r) => expect(r.exitCode, r.stderr).toBe(0));
+      const now = profiles();
+      for (const n of [0, 1, 2, 3]) if (now[`p${n}`]?.workspace !== value(n)) lost.push(`round ${round}: p${n}`);
+    }
+    expect(lost).toEqual([]);
+    expect(statSync(configFile()).mode & 0o777).toBe(0o600);
+  }, 40_000);
+
+  it('the first writes into an empty config dir do not lose each other either', async () => {
+    // The very first write is where conf would write its defaults from its constructor, unlocked.
+    const lost: string[] = [];
+    for (let round = 1; round <= 4; round++) {
+      const where = join(dir, `fresh${round}`);
+      const runs = await Promise.all([0, 1, 2, 3].map((n) => sct(['config', 'set', 'output', 'json', '--profile', `p${n}`], { env: { SCT_CONFIG_DIR: where } })));
+      runs.forEach((r) => expect(r.exitCode, r.stderr).toBe(0));
+      const now = profiles(where);
+      for (const n of [0, 1, 2, 3]) if (now[`p${n}`]?.output !== 'json') lost.push(`round ${round}: p${n}`);
+    }
+    expect(lost).toEqual([]);
+  }, 40_000);
+
+  it('`auth logout` racing `config set` never says "Logged out" while the token stays in the file', async () => {
+    const rounds = 6;
+    const broken: string[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      const token = `sct_race_token_${round}_abcdef`;
+      writeFileSync(configFile(), JSON.stringify({ profiles: { default: { token, base_url: 'http://127.0.0.1:9/api' } } }), { mode: 0o600 });
+      const output = round % 2 ? 'json' : 'csv';
+      // Writers of other profiles widen the race: each rewrites the whole file, token included.
+      const [logout, ...sets] = await Promise.all([
+        sct(['auth', 'logout']),
+        sct(['config', 'set', 'output', output]),
+        sct(['config', 'set', 'workspace', String(round)]),
+        sct(['config', 'set', 'output', 'csv', '--profile', 'other1']),
+        sct(['config', 'set', 'output', 'csv', '--profile', 'other2']),
+      ]);
+      for (const r of [logout, ...sets]) expect(r.exitCode, r.stderr).toBe(0);
+      expect(logout.stderr).toContain('Logged out of profile "default"');
+      const now = profiles();
+      if (now.default.token !== undefined) broken.push(`round ${round}: the token is still in the file after "Logged out"`);
+      if (now.default.output !== output || now.default.workspace !== String(round)) broken.push(`round ${round}: a write to "default" was lost`);
+      if (now.other1?.output !== 'csv' || now.other2?.output !== 'csv') broken.push(`round ${round}: a write to another profile was lost`);
+    }
+    expect(broken).toEqual([]);
+  }, 40_000);
+});
+
+describe('profile names', () => {
+  it('refuses a profile name that is not a plain name, from --profile or SCT_PROFILE, with exit 2 and nothing written', async () => {
+    for (const [args, env] of [
+      [['config', 'set', 'output', 'json', '--profile', '__proto__'], {}],
+      [['config', 'set', 'output', 'json', '--profile', ''], {}],
+      [['config', 'set', 'output', 'json', '--profile', '../work'], {}],
+      [['config', 'set', 'output', 'json', '--profile', 'my work'], {}],
+      [['config', 'set', 'output', 'json', '--profile', 'x'.repeat(65)], {}],
+      [['auth', 'logout'], { SCT_PROFILE: '__proto__' }],
+      [['config', 'get', 'output'], { SCT_PROFILE: '-p' }],
+    ] as const) {
+      const r = await sct([...args], { env });
+      expect(r.exitCode, `${args.join(' ')} ${JSON.stringify(env)}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/^error: invalid profile name ".*" \((--profile|SCT_PROFILE)\)/m);
+    }
+    const viaEnv = await sct(['config', 'list'], { env: { SCT_PROFILE: '__proto__' } });
+    expect(viaEnv.stderr).toContain('invalid profile name "__proto__" (SCT_PROFILE)');
+    expect(existsSync(configFile())).toBe(false);
+  });
+
+  it('names of Object.prototype members are ordinary profiles, nothing inherited', async () => {
+    expect((await sct(['config', 'set', 'output', 'json', '--profile', 'constructor'])).exitCode).toBe(0);
+    expect((await sct(['config', 'set', 'workspace', '7', '--profile', 'toString'])).exitCode).toBe(0);
+    expect(profiles()).toEqual({ constructor: { output: 'json' }, toString: { workspace: '7' } });
+    expect((await sct(['config', 'get', 'output', '--profile', 'constructor'])).stdout).toBe('json\n');
+    expect(await sct(['config', 'get', 'output', '--profile', 'hasOwnProperty'])).toMatchObject({ exitCode: 0, stdout: '' });
+    const list = await sct(['config', 'list', '-o', 'json', '--profile', 'valueOf']);
+    expect(JSON.parse(list.stdout)).toEqual({ profile: 'valueOf', base_url: null, token: null, workspace: null, output: null });
+    // The profile's output applies to the profile that has it, and only to it.
+    const other = await sct(['config', 'list', '--profile', 'toString']);
+    expect(other.stdout).not.toMatch(/^\s*[[{]/);
+  });
+});
+
+describe('doctor: who else may change the config', () => {
+  const t = useSandbox();
+
+  it('warns about a config directory other users may write to, and fails on a config file they may', async () => {
+    expect((await t.sct(['config', 'set', 'output', 'table'])).exitCode).toBe(0);
+    chmodSync(t.dir, 0o777);
+    const loose = await t.sct(['doctor']);
+    expect(loose.exitCode, loose.stdout).toBe(0);
+    expect(loose.stdout).toMatch(new RegExp(`^warn\\s+config_dir\\s+${t.dir} is writable by other users: chmod 700 "${t.dir}"`, 'm'));
+    expect(loose.stdout).toMatch(/^ok\s+config\s/m);
+
+    chmodSync(t.dir, 0o700);
+    chmodSync(join(t.dir, 'config.json'), 0o666);
+    const file = await t.sct(['doctor', '-o', 'json']);
+    expect(file.exitCode).toBe(1);
+    const checks: { name: string; level: string; detail: string }[] = JSON.parse(file.stdout);
+    expect(checks.find((c) => c.name === 'config_dir')).toMatchObject({ level: 'ok' });
+    expect(checks.find((c) => c.name === 'config')).toMatchObject({ level: 'fail', detail: expect.stringMatching(/mode 666 \(writable by other users\).*chmod 600/) });
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('fails on a config directory or file owned by another user', async () => {
+    expect((await t.sct(['config', 'set', 'output', 'table'])).exitCode).toBe(0);
+    chownSync(t.dir, 65534, 65534);
+    const dir = await t.sct(['doctor']);
+    expect(dir.exitCode).toBe(1);
+    expect(dir.stdout).toMatch(new RegExp(`^fail\\s+config_dir\\s+${t.dir} is owned by uid 65534, not by you \\(uid 0\\)`, 'm'));
+    expect(dir.stderr).toMatch(/^error: 1 check failed: config_dir/m);
+
+    chownSync(t.dir, 0, 0);
+    chownSync(join(t.dir, 'config.json'), 65534, 65534);
+    const file = await t.sct(['doctor']);
+    expect(file.exitCode).toBe(1);
+    expect(file.stdout).toMatch(/^ok\s+config_dir\s/m);
+    expect(file.stdout).toMatch(/^fail\s+config\s+.*config\.json is owned by uid 65534, not by you \(uid 0\)/m);
+  });
+});
