@@ -77,6 +77,7 @@ export function buildProgram(io: IOStreams): Command {
     .option('--base-url <url>', 'API base URL ending in /api (env SCT_BASE_URL)')
     .option('--timeout <seconds>', 'per-request timeout (e.g. 30, 30s, 2m)', '30')
     .option('--max-wait <duration>', 'longest rate-limit wait to sleep through', '10m')
+    .option('--csv-formulas', "write CSV cells exactly as the service sent them, without the leading ' that stops spreadsheet formulas")
     .showSuggestionAfterError(true)
     // A sub-command's --help lists -o, --columns and the rest too: they work everywhere.
     .configureHelp({ showGlobalOptions: true })

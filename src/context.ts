@@ -5,7 +5,7 @@ import type { IOStreams } from './output/iostreams.js';
 import type { Prompter } from './prompt.js';
 import { ConfigStore, configDir } from './config/config.js';
 import { resolveSettings, type Settings } from './config/settings.js';
-import { ApiClient, missingApiPrefix, type ClientOptions } from './api/client.js';
+import { ApiClient, abortableSleep, missingApiPrefix, type ClientOptions } from './api/client.js';
 import { AuthError, UsageError } from './errors.js';
 import { parseFormat, type Format, type OutputOptions } from './output/format.js';
 import type { Column } from './output/columns.js';
@@ -24,6 +24,7 @@ export interface GlobalFlags {
   baseUrl?: string;
   timeout?: string;
   maxWait?: string;
+  csvFormulas?: boolean;
 }
 
 export interface Spinner {
@@ -76,13 +77,9 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
   const clients = new Map<string, ApiClient>();
   let checkedBaseUrl = false;
   const now = deps.now ?? Date.now;
-  const sleep =
-    deps.sleep ??
-    ((ms: number, signal?: AbortSignal) =>
-      new Promise<void>((resolve, reject) => {
-        const t = setTimeout(resolve, ms);
-        signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true });
-      }));
+  // Ctrl-C during a wait is an interrupt like any other (never the signal's raw reason), and the
+  // abort listener goes when the wait ends, so long runs do not pile listeners up.
+  const sleep = deps.sleep ?? abortableSleep;
 
   const ctx: Context = {
     io,
@@ -123,7 +120,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
         token: auth ? s.token : undefined,
         tokenSource: s.tokenSource === 'env' ? 'SCT_TOKEN' : `profile "${s.profile}" in ${ctx.config().path}`,
         timeoutMs: flags.timeout ? parseDuration(flags.timeout, '--timeout') : 30_000,
-        maxWaitMs: flags.maxWait ? parseDuration(flags.maxWait, '--max-wait') : 600_000,
+        maxWaitMs: flags.maxWait ? parseDuration(flags.maxWait, '--max-wait', { allowZero: true }) : 600_000,
         env,
         signal: deps.signal,
         abortInFlight: !options.finishInFlight,
@@ -143,7 +140,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
       return fromProfile ? parseFormat(fromProfile) : 'table';
     },
     output(defaults) {
-      return { format: ctx.format(), columns: flags.columns, defaults };
+      return { format: ctx.format(), columns: flags.columns, csvFormulas: flags.csvFormulas, defaults };
     },
     async spinner(text) {
       // A terminal that reports 0 columns (script, some CI ptys) makes ora's line arithmetic

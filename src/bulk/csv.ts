@@ -1,15 +1,16 @@
 // Reading a bulk input file: CSV with a header row, every record tagged with the line it
 // came from, so every error can name the file, the line and the column.
-import { parse } from 'csv-parse';
-import { createReadStream } from 'node:fs';
+import { CsvError, parse } from 'csv-parse/sync';
+import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { UsageError, type FieldErrors } from '../errors.js';
 import { parseInteger } from '../commands/shared/flags.js';
 import { REQUIRED } from '../api/schemas/common.js';
+import { unguardFormula } from '../output/spreadsheet.js';
 
 export interface CsvRow {
-  /** 1-based line number in the file (the header is line 1). */
+  /** 1-based line number in the file where the record starts (a quoted cell may span lines). */
   line: number;
   values: Record<string, string>;
 }
@@ -23,38 +24,50 @@ export interface CsvFile {
 /** Reads the whole file (`-` for stdin) and checks that the required columns are there. */
 export async function readCsv(file: string, stdin: Readable, required: string[] = []): Promise<CsvFile> {
   const name = file === '-' ? 'stdin' : basename(file);
-  const source = file === '-' ? stdin : createReadStream(file);
-  let headerError: UsageError | undefined;
-  const parser = source.pipe(
-    parse({
-      columns: (header: string[]) => {
-        const names = header.map(normalizeHeader);
-        headerError = headerProblem(name, header, names);
-        if (headerError) throw headerError;
-        return names;
-      },
+  const bytes = await readInput(file, stdin);
+  const lines = new LineCounter(bytes);
+  // The line each record starts on, in the order the records come.
+  const starts: number[] = [];
+  let header: string[] | undefined;
+  let records: string[][];
+  try {
+    records = parse(bytes, {
       bom: true,
       trim: true,
       skip_empty_lines: true,
-      info: true,
-      relax_column_count: false,
-    }),
-  );
-  // pipe() does not forward a source error (a missing file): hand it to the parser, where the
-  // loop below turns it into a usage error instead of an unhandled 'error' event.
-  source.on('error', (err: Error) => parser.destroy(err));
-  const rows: CsvRow[] = [];
-  let columns: string[] = [];
-  try {
-    for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number; columns: { name: string }[] | boolean } }>) {
-      if (columns.length === 0 && Array.isArray(info.columns)) columns = info.columns.map((c) => c.name);
-      rows.push({ line: info.lines, values: record });
-    }
+      // The header is read as a record like the others, and cells are counted below: both so
+      // that every message names the line its record starts on.
+      relax_column_count: true,
+      // Called in file order as each record is parsed, so when the parser fails, the counter
+      // has seen every record before the failing one.
+      on_record: (cells, info) => {
+        const line = lines.record(info.bytes);
+        if (!header) {
+          // The guard sct puts on formula-like cells comes off first, so a cell reads as it
+          // was before it was written.
+          const names = cells.map(unguardFormula);
+          header = names.map(normalizeHeader);
+          const problem = headerProblem(name, line, names, header);
+          if (problem) throw problem;
+        }
+        starts.push(line);
+        return cells;
+      },
+    });
   } catch (err) {
-    if (headerError) throw headerError;
-    const e = err as NodeJS.ErrnoException & { lines?: number };
-    if (e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'EISDIR') throw new UsageError(`cannot read ${file}: ${e.message}`);
-    throw new UsageError(`${name}${e.lines ? ` line ${e.lines}` : ''}: ${e.message.replace(/^Invalid Record Length: /, '')}`);
+    if (err instanceof CsvError) throw new UsageError(`${name} line ${lines.nextRecord()}: ${csvProblem(err)}`);
+    throw err;
+  }
+  const columns = header ?? [];
+  const rows: CsvRow[] = [];
+  for (let i = 1; i < records.length; i++) {
+    const values = records[i].map(unguardFormula);
+    if (values.length !== columns.length) {
+      const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+      throw new UsageError(`${name} line ${starts[i]}: ${count(values.length, 'cell')}, but the header has ${count(columns.length, 'column')}`);
+    }
+    // fromEntries, not assignment: a column named __proto__ stays an ordinary field.
+    rows.push({ line: starts[i], values: Object.fromEntries(values.map((v, j) => [columns[j], v])) });
   }
   if (rows.length === 0) throw new UsageError(`${name} has no data rows (a header row and at least one row are needed)`);
   const missing = required.filter((c) => !columns.includes(c));
@@ -62,6 +75,81 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})`);
   }
   return { name, columns, rows };
+}
+
+/**
+ * The whole input at once: the rows are all kept anyway, and line numbers are counted on the
+ * file's own text.
+ */
+async function readInput(file: string, stdin: Readable): Promise<Buffer> {
+  try {
+    if (file !== '-') return await readFile(file);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    return Buffer.concat(chunks);
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Line numbers as an editor shows them (a line ends at CRLF, LF or a lone CR), counted on the
+ * file's text between the ends of records. csv-parse's own count is where a record ends, and it
+ * counts a CRLF inside quotes twice.
+ */
+class LineCounter {
+  /** csv-parse reads a file that starts with a UTF-16 byte order mark as UTF-16. */
+  private readonly encoding: BufferEncoding;
+  /** Where the last record read ended (after its line end), in bytes. */
+  private end = 0;
+  /** The line that byte is on. */
+  private line = 1;
+  /** The last record ended in CR: a LF just after it ends the same line. */
+  private afterCR = false;
+
+  constructor(private readonly bytes: Buffer) {
+    this.encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf16le' : 'utf8';
+  }
+
+  /** The first line of the record that ends at byte `end`. */
+  record(end: number): number {
+    const text = this.bytes.toString(this.encoding, this.end, end);
+    const first = this.start(text);
+    this.line += lineEnds(text, this.afterCR);
+    this.afterCR = text.endsWith('\r');
+    this.end = end;
+    return first;
+  }
+
+  /** The first line of the record after the last one read (the one the parser failed on). */
+  nextRecord(): number {
+    return this.start(this.bytes.toString(this.encoding, this.end));
+  }
+
+  /** Blank lines skipped before a record come first in its text; its own first line follows them. */
+  private start(text: string): number {
+    return this.line + lineEnds(/^\s*/.exec(text)![0], this.afterCR);
+  }
+}
+
+function lineEnds(text: string, afterCR: boolean): number {
+  const ends = text.match(/\r\n|\r|\n/g)?.length ?? 0;
+  return afterCR && text.startsWith('\n') ? ends - 1 : ends;
+}
+
+/** csv-parse's message in the words of someone fixing the file, without its own line count. */
+function csvProblem(err: CsvError): string {
+  switch (err.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted cell is never closed (a " is missing): the record that starts here runs to the end of the file';
+    case 'INVALID_OPENING_QUOTE':
+      return 'a " inside a cell that does not start with one (quote the whole cell, and write a " inside it as "")';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
+      return 'text after the closing " of a quoted cell (write a " inside a quoted cell as "")';
+    default:
+      return err.message.replace(/ (at|on) line \d+/, '');
+  }
 }
 
 /** Header names are matched case-insensitively, with spaces and dashes read as underscores. */
@@ -73,13 +161,13 @@ function normalizeHeader(h: string): string {
  * Two headers that read as the same column (`type` and `Type`) would leave one of them silently
  * ignored, and a nameless one cannot be matched: both are refused before any row is read.
  */
-function headerProblem(file: string, raw: string[], names: string[]): UsageError | undefined {
+function headerProblem(file: string, line: number, raw: string[], names: string[]): UsageError | undefined {
   const blank = names.findIndex((n) => n === '');
-  if (blank >= 0 && names.length > 1) return new UsageError(`${file} line 1: column ${blank + 1} has no name`);
+  if (blank >= 0 && names.length > 1) return new UsageError(`${file} line ${line}: column ${blank + 1} has no name`);
   for (let i = 0; i < names.length; i++) {
     const first = names.indexOf(names[i]);
     if (first !== i) {
-      return new UsageError(`${file} line 1: columns ${first + 1} ("${raw[first].trim()}") and ${i + 1} ("${raw[i].trim()}") are the same column, ${names[i]}`);
+      return new UsageError(`${file} line ${line}: columns ${first + 1} ("${raw[first].trim()}") and ${i + 1} ("${raw[i].trim()}") are the same column, ${names[i]}`);
     }
   }
   return undefined;

@@ -55,7 +55,7 @@ export async function api(ctx: Context, path: string, opts: ApiOptions): Promise
   if (opts.paginate) {
     if (method !== 'GET') throw new UsageError('--paginate works with GET only');
     const format = ctx.flags.output || ctx.flags.json ? ctx.format() : 'json';
-    const writer = createListWriter(ctx.io, { format, columns: ctx.flags.columns, defaults: [] });
+    const writer = createListWriter(ctx.io, { format, columns: ctx.flags.columns, csvFormulas: ctx.flags.csvFormulas, defaults: [] });
     // A limit in the path sets the page size; --paginate always goes to the end.
     const pageSize = Number(query.get('limit')) || undefined;
     const offset = Number(query.get('offset')) || 0;

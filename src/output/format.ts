@@ -7,6 +7,7 @@ import type { IOStreams } from './iostreams.js';
 import { cellReaders, cellValue, columnsFromFlag, type Column } from './columns.js';
 import { csvValue, displayValue, flattenKeys, mergeColumnKeys } from './values.js';
 import { cleanCell, stripControl, stripControlDeep } from './sanitize.js';
+import { CSV_WRITE_OPTIONS, spreadsheetCell } from './spreadsheet.js';
 import { UsageError } from '../errors.js';
 
 export const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
@@ -23,6 +24,8 @@ export interface OutputOptions {
   columns?: string;
   /** The resource's default table columns. */
   defaults: Column[];
+  /** --csv-formulas: CSV cells exactly as the service sent them, without the formula guard. */
+  csvFormulas?: boolean;
 }
 
 export interface ListWriter {
@@ -55,7 +58,7 @@ export function createListWriter(io: IOStreams, options: OutputOptions): ListWri
 export function unknownColumns(flag: string, rows: unknown[]): string[] {
   return columnsFromFlag(flag)
     .map((c) => c.path)
-    .filter((path) => !rows.some((r) => r !== null && typeof r === 'object' && path.split('.')[0] in (r as object)));
+    .filter((path) => !rows.some((r) => r !== null && typeof r === 'object' && Object.hasOwn(r, path.split('.')[0])));
 }
 
 function warnUnknownColumns(io: IOStreams, unknown: string[]): void {
@@ -169,7 +172,10 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
   let columns: Column[] | undefined = options.columns ? columnsFromFlag(options.columns) : undefined;
   let readers: ReturnType<typeof cellReaders> | undefined;
   // On a terminal, strings from the API lose their escape sequences; in a file they stay as sent.
+  // The formula guard comes after: stripping can leave a cell beginning with `=`.
   const clean = io.stdoutIsTTY ? (v: unknown) => (typeof v === 'string' ? stripControl(v) : v) : (v: unknown) => v;
+  const cell = (v: unknown) => spreadsheetCell(clean(v), options.csvFormulas);
+  const header = (cols: Column[]) => cols.map((c) => cell(c.header) as string);
   return {
     get count() {
       return count;
@@ -180,7 +186,7 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
       if (!columns) {
         const keys = new Set<string>();
         for (const r of rows) for (const k of flattenKeys(r)) keys.add(k);
-        columns = mergeColumnKeys([...keys]).map((k) => ({ header: io.stdoutIsTTY ? stripControl(k) : k, path: k }));
+        columns = mergeColumnKeys([...keys]).map((k) => ({ header: k, path: k }));
       }
       const cols = columns;
       readers ??= cellReaders(cols);
@@ -188,8 +194,8 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
       // A page of 1000 wide rows at once makes hundreds of MB of short-lived garbage; slices
       // of 100 keep the peak low and let each slice reach the pipe before the next is built.
       for (let i = 0; i < rows.length; i += CSV_SLICE) {
-        const records = rows.slice(i, i + CSV_SLICE).map((r) => read.map((get) => clean(csvValue(get(r as Row)))));
-        const text = stringify(records, { header: count === 0, columns: cols.map((c) => c.header) });
+        const records = rows.slice(i, i + CSV_SLICE).map((r) => read.map((get) => cell(csvValue(get(r as Row)))));
+        const text = stringify(records, { ...CSV_WRITE_OPTIONS, header: count === 0, columns: header(cols) });
         count += records.length;
         await io.write(text);
       }
@@ -198,8 +204,8 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
       if (count > 0) return;
       // An empty list is still a CSV file with its header: a script reading it finds the
       // columns. Without --columns they are the resource's default fields, by API name.
-      const header = columns ? columns.map((c) => c.header) : options.defaults.map((c) => c.path);
-      if (header.length) await io.write(stringify([], { header: true, columns: header }));
+      const names = header(columns ?? options.defaults.map((c) => ({ header: c.path, path: c.path })));
+      if (names.length) await io.write(stringify([], { ...CSV_WRITE_OPTIONS, header: true, columns: names }));
     },
   };
 }

@@ -7,16 +7,17 @@ export function getPath(obj: unknown, path: string): unknown {
 /**
  * A reader for one dotted path, split once: an export calls it for every cell of every row,
  * and splitting the path each time is most of the garbage a large CSV makes.
+ *
+ * Only the object's own fields are read: the path comes from the user (`--columns`), and
+ * `toString` or `constructor.name` must not reach into JavaScript's prototypes.
  */
 export function pathGetter(path: string): (obj: unknown) => unknown {
   const parts = path.split('.');
-  const numeric = parts.map((p) => /^\d+$/.test(p));
   return (obj) => {
     let cur: unknown = obj;
-    for (let i = 0; i < parts.length; i++) {
-      if (cur === null || cur === undefined) return undefined;
-      if (typeof cur !== 'object') return undefined;
-      cur = numeric[i] && Array.isArray(cur) ? cur[Number(parts[i])] : (cur as Record<string, unknown>)[parts[i]];
+    for (const part of parts) {
+      if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, part)) return undefined;
+      cur = (cur as Record<string, unknown>)[part];
     }
     return cur;
   };

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
 import { readCsv } from '../../src/bulk/csv.js';
 import { UsageError } from '../../src/errors.js';
+import { CSV_WRITE_OPTIONS, guardFormula } from '../../src/output/spreadsheet.js';
 
 const fromText = (text: string) => readCsv('-', Readable.from([text]));
 
@@ -31,6 +33,11 @@ describe('readCsv', () => {
     expect(dashed.message).toContain('are the same column, external_id');
   });
 
+  it('refuses a bad header before reading the rows after it', async () => {
+    const e = await usage(fromText('type,Type\n"never closed\n'));
+    expect(e.message).toBe('stdin line 1: columns 1 ("type") and 2 ("Type") are the same column, type');
+  });
+
   it('refuses a column without a name', async () => {
     const e = await usage(fromText('name,,country_code\nx,y,CI\n'));
     expect(e.message).toBe('stdin line 1: column 2 has no name');
@@ -44,5 +51,86 @@ describe('readCsv', () => {
   it('needs a data row and the required columns', async () => {
     expect((await usage(fromText('a,b\n'))).message).toContain('no data rows');
     expect((await usage(readCsv('-', Readable.from(['a\n1\n']), ['email']))).message).toBe('stdin: missing column email (found: a)');
+  });
+
+  describe('a record over several lines (a newline inside quotes)', () => {
+    it('is numbered by its first line, with LF, CRLF or CR line ends', async () => {
+      for (const [end, what] of [['\n', 'LF'], ['\r\n', 'CRLF'], ['\r', 'CR']]) {
+        const text = ['a,b', '"x', 'y', 'z",1', '3,4', ''].join(end);
+        const csv = await fromText(text);
+        expect(csv.rows, what).toEqual([
+          { line: 2, values: { a: ['x', 'y', 'z'].join(end), b: '1' } },
+          { line: 5, values: { a: '3', b: '4' } },
+        ]);
+      }
+    });
+
+    it('counts the blank lines before it, and those inside other records', async () => {
+      const csv = await fromText('a,b\n\n  \n"p\n\nq",1\n\n"r",2\r\n\r\n5,6');
+      expect(csv.rows.map((r) => r.line)).toEqual([4, 8, 10]);
+    });
+
+    it('names its first line in an error about its cells', async () => {
+      const e = await usage(fromText('a,b\n1,2\n"x\ny\nz",1,extra\n3,4\n'));
+      expect(e.message).toBe('stdin line 3: 3 cells, but the header has 2 columns');
+      const crlf = await usage(fromText('a,b\r\n"x\r\ny",1\r\n\r\n"p\r\nq"\r\n'));
+      expect(crlf.message).toBe('stdin line 5: 1 cell, but the header has 2 columns');
+    });
+
+    it('names the line a quote that is never closed opens on', async () => {
+      const e = await usage(fromText('a,b\n1,2\n\n"x,3\n4,5\n6,7\n'));
+      expect(e.message).toMatch(/^stdin line 4: /);
+      expect(e.message).toContain('never closed');
+      const second = await usage(fromText('a,b\n"ok\nok",2\n3,"x\n4,5\n'));
+      expect(second.message).toMatch(/^stdin line 4: /);
+    });
+
+    it('names the first line in other quoting errors', async () => {
+      const e = await usage(fromText('a,b\n1,2\n"x\ny"z,3\n'));
+      expect(e.message).toMatch(/^stdin line 3: /);
+      const opening = await usage(fromText('a,b\n"m\nn",1\n5" screw,2\n'));
+      expect(opening.message).toMatch(/^stdin line 4: /);
+    });
+
+    it('names the real line of a header after blank lines', async () => {
+      const e = await usage(fromText('\n\nname,,x\n1,2,3\n'));
+      expect(e.message).toBe('stdin line 3: column 2 has no name');
+      expect((await fromText('\n\na,b\n1,2\n')).rows[0].line).toBe(4);
+    });
+  });
+
+  describe('cells guarded against spreadsheet formulas', () => {
+    it('lose the leading quote sct wrote', async () => {
+      const csv = await fromText(`name,note,other\n"'=HYPERLINK(""http://x"")",'@SUM(1),''=x\n'+1,'-2,'x\n`);
+      expect(csv.rows.map((r) => r.values)).toEqual([
+        { name: '=HYPERLINK("http://x")', note: '@SUM(1)', other: "'=x" },
+        { name: '+1', note: '-2', other: "'x" },
+      ]);
+    });
+
+    it('take the guard off before trimming: a guarded tab or a guard after spaces reads back as written', async () => {
+      // sct quotes such cells when it writes them; the untrimmed quoted cell keeps its tab.
+      const csv = await fromText(`a,b,c\n"'\t"," '=x",'\t=y \n`);
+      expect(csv.rows[0].values).toEqual({ a: '\t', b: " '=x", c: '\t=y' });
+    });
+
+    it('read back every value an sct export wrote, exactly', async () => {
+      const values = ['=HYPERLINK("http://x")', '@SUM(1)', '+33 6', '-', "'", "''=", '\t', '\r\n=x', ' =x ', " '=x", 'plain', '', 'a,b', '"q"'];
+      const text = stringify([values.map((_, i) => `c${i}`), values.map(guardFormula)], CSV_WRITE_OPTIONS);
+      const csv = await fromText(text);
+      expect(Object.values(csv.rows[0].values)).toEqual(values);
+    });
+
+    it('guarded headers are read as their names', async () => {
+      const csv = await fromText(`'=a,b\n1,2\n`);
+      expect(csv.columns).toEqual(['=a', 'b']);
+    });
+  });
+
+  it('keeps a column named like an Object property as an ordinary own value', async () => {
+    const csv = await fromText('__proto__,constructor,tostring\n1,2,3\n');
+    expect(Object.getPrototypeOf(csv.rows[0].values)).toBe(Object.prototype);
+    expect(Object.keys(csv.rows[0].values)).toEqual(['__proto__', 'constructor', 'tostring']);
+    expect(csv.rows[0].values.__proto__).toBe('1');
   });
 });

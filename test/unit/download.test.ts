@@ -18,14 +18,48 @@ describe('safeFileName', () => {
     expect(safeFileName('RA-2026-0042.zip')).toBe('RA-2026-0042.zip');
     expect(safeFileName('../../etc/passwd')).toBe('passwd');
     expect(safeFileName('..\\..\\boot.ini')).toBe('boot.ini');
-    expect(safeFileName('.hidden')).toBe('hidden');
+    // A name that is an extension alone gets a name in front, rather than becoming a bare "zip".
+    expect(safeFileName('.hidden')).toBe('download.hidden');
+    expect(safeFileName('.zip')).toBe('download.zip');
     expect(safeFileName('..')).toBe('download');
     expect(safeFileName('a\u001b[31mb:c.zip')).toBe('ab_c.zip');
+  });
+  it('fits in 255 bytes of UTF-8, never cutting a character, keeping the extension', () => {
+    const accents = safeFileName('é'.repeat(150) + '.pdf');
+    expect(accents).toBe('é'.repeat(125) + '.pdf');
+    const ascii = safeFileName('a'.repeat(300) + '.zip');
+    expect(ascii).toBe('a'.repeat(251) + '.zip');
+    // 4-byte characters: a cut at 251 bytes falls inside one, which is left out whole.
+    const emoji = safeFileName('😀'.repeat(100) + '.zip');
+    expect(Buffer.byteLength(emoji)).toBe(252);
+    expect(emoji).toBe('😀'.repeat(62) + '.zip');
+    expect(Buffer.byteLength(safeFileName('x'.repeat(400)))).toBe(255);
+    // Without a short extension the name is cut at its end.
+    expect(safeFileName('b'.repeat(200) + '.' + 'c'.repeat(100))).toBe('b'.repeat(200) + '.' + 'c'.repeat(54));
+  });
+  it('never makes a name out of dots alone', () => {
+    expect(safeFileName('...zip')).toBe('download.zip');
+    expect(safeFileName('..zip')).toBe('download.zip');
+    expect(safeFileName('...')).toBe('download');
+    expect(safeFileName(' . .zip')).toBe('download.zip');
+    expect(safeFileName('../..')).toBe('download');
+    expect(safeFileName('..', 'evidence')).toBe('evidence');
+    expect(safeFileName(' .hidden.')).toBe('hidden.');
+    expect(safeFileName('report.tar.gz')).toBe('report.tar.gz');
   });
   it('reads Content-Disposition names', () => {
     expect(fileNameFromDisposition('attachment; filename="RA-1.zip"')).toBe('RA-1.zip');
     expect(fileNameFromDisposition("attachment; filename*=UTF-8''%C3%A9vidence.zip")).toBe('évidence.zip');
     expect(fileNameFromDisposition(undefined)).toBeUndefined();
+    expect(fileNameFromDisposition("attachment; FILENAME*=utf-8'en'r%C3%A9sum%C3%A9.pdf")).toBe('résumé.pdf');
+  });
+  it('reads a Content-Disposition name made of dots as no name, so the caller picks one', () => {
+    expect(fileNameFromDisposition("attachment; filename*=UTF-8''%2E%2E")).toBeUndefined();
+    expect(fileNameFromDisposition("attachment; filename*=UTF-8''%2E%2E.zip")).toBeUndefined();
+    expect(fileNameFromDisposition('attachment; filename=".."')).toBeUndefined();
+    expect(fileNameFromDisposition('attachment; filename="../../.zip"')).toBeUndefined();
+    // A useless filename* leaves the plain filename to be read.
+    expect(fileNameFromDisposition(`attachment; filename*=UTF-8''%2E%2E; filename="RA-7.zip"`)).toBe('RA-7.zip');
   });
 });
 
@@ -58,6 +92,19 @@ describe('saveStream', () => {
     expect(n).toBe(11);
     expect(readFileSync(target.path, 'utf8')).toBe('hello world');
     expect(readdirSync(cwd)).toEqual(['f.bin']);
+  });
+  it('saves a file whose name takes all 255 bytes (the temporary name fits too)', async () => {
+    const cwd = dir();
+    for (const name of ['é'.repeat(150) + '.pdf', 'a'.repeat(300) + '.zip', '😀'.repeat(100)]) {
+      const target = resolveTarget(undefined, name, { cwd });
+      await saveStream(Readable.from([Buffer.from('x')]), target);
+      expect(readFileSync(target.path, 'utf8')).toBe('x');
+    }
+    expect(readdirSync(cwd).sort()).toEqual(['a'.repeat(251) + '.zip', 'é'.repeat(125) + '.pdf', '😀'.repeat(63)].sort());
+    // --out naming a file of 255 bytes: the temporary file beside it is shortened, not refused.
+    const named = resolveTarget(join(cwd, 'n'.repeat(255)), 'ignored', { cwd });
+    await saveStream(Readable.from([Buffer.from('y')]), named);
+    expect(readFileSync(named.path, 'utf8')).toBe('y');
   });
   it('leaves nothing behind when the stream fails', async () => {
     const cwd = dir();

@@ -178,3 +178,78 @@ describe('values', () => {
     expect(stripControl('a\u202ab\u202ec\u2066d\u2069e\u200ff')).toBe('abcde\u200ff');
   });
 });
+
+describe('csv for spreadsheets', () => {
+  const hostile = [
+    { id: 1, name: '=HYPERLINK("http://x")', note: '@SUM(1)', sku: '+1', code: '-2', tab: '\tx', cr: '\rx', n: -5, ok: true, quoted: "'=x", plain: "'x" },
+  ];
+
+  async function csv(rows: unknown[], o: { columns?: string; csvFormulas?: boolean; tty?: boolean } = {}) {
+    const t = createTestIO({ stdoutIsTTY: o.tty });
+    const w = createListWriter(t.io, { format: 'csv', columns: o.columns, csvFormulas: o.csvFormulas, defaults: cols });
+    await w.write(rows);
+    await w.end();
+    return t;
+  }
+
+  it('writes a text cell that a spreadsheet would run as a formula with a leading quote', async () => {
+    const t = await csv(hostile);
+    expect(t.stdout()).toBe(
+      'id,name,note,sku,code,tab,cr,n,ok,quoted,plain\n' +
+        `1,"'=HYPERLINK(""http://x"")",'@SUM(1),'+1,'-2,'\tx,"'\rx",-5,1,''=x,'x\n`,
+    );
+  });
+
+  it('guards on a terminal too, after the control characters are gone', async () => {
+    const t = await csv([{ a: '\u001b[31m=1+1', b: '\r=2' }], { tty: true });
+    expect(t.stdout()).toBe("a,b\n'=1+1,'=2\n");
+  });
+
+  it('guards header cells: keys come from the service too', async () => {
+    const t = await csv([{ '=cmd': 'x' }]);
+    expect(t.stdout()).toBe("'=cmd\nx\n");
+  });
+
+  it('--csv-formulas writes the cells exactly as the service sent them', async () => {
+    const t = await csv(hostile, { csvFormulas: true });
+    expect(t.stdout()).toBe(
+      'id,name,note,sku,code,tab,cr,n,ok,quoted,plain\n' + `1,"=HYPERLINK(""http://x"")",@SUM(1),+1,-2,"\tx","\rx",-5,1,'=x,'x\n`,
+    );
+  });
+
+  it('quotes a cell that begins or ends with white space, so a reader that trims keeps it (and its guard)', async () => {
+    const t = await csv([{ a: '\t', b: ' x ', c: 'x y', d: '' }]);
+    expect(t.stdout()).toBe(`a,b,c,d\n"'\t"," x ",x y,\n`);
+  });
+
+  it('guards a single resource written as csv', async () => {
+    const t = createTestIO();
+    await writeOne(t.io, { id: 7, name: '@SUM(1)' }, { format: 'csv', defaults: [] });
+    expect(t.stdout()).toBe("id,name\n7,'@SUM(1)\n");
+  });
+});
+
+describe('--columns never reaches object prototypes', () => {
+  it('reads own properties only', () => {
+    for (const path of ['toString', '__proto__', 'constructor', 'constructor.name', 'hasOwnProperty', 'a.toString', 'a.b.valueOf', 'tags.map']) {
+      expect(getPath({ a: { b: 'x' }, tags: [] }, path), path).toBeUndefined();
+    }
+    // A key the API really sent is read, whatever its name.
+    expect(getPath(JSON.parse('{"__proto__": 5, "constructor": {"name": "n"}}'), '__proto__')).toBe(5);
+    expect(getPath(JSON.parse('{"constructor": {"name": "n"}}'), 'constructor.name')).toBe('n');
+    expect(getPath({ a: [{ b: 1 }, { b: 2 }] }, 'a.1.b')).toBe(2);
+  });
+
+  it('prints empty cells and warns, in csv, table and the key/value view', async () => {
+    const t = await render('csv', [rows], 'id,toString,constructor.name,__proto__');
+    expect(t.stdout()).toBe('id,toString,constructor.name,__proto__\n1,,,\n2,,,\n');
+    expect(t.stderr()).toContain('no field "toString", "constructor.name", "__proto__" in the results');
+    const table = await render('table', [rows], 'id,toString,constructor.name');
+    expect(table.stdout()).not.toMatch(/function|native code|Object/);
+    expect(table.stderr()).toContain('no field "toString", "constructor.name"');
+    const one = createTestIO();
+    await writeOne(one.io, rows[0], { format: 'table', columns: 'id,valueOf,constructor', defaults: [] });
+    expect(one.stdout()).not.toMatch(/function|native code|Object/);
+    expect(one.stderr()).toContain('no field "valueOf", "constructor"');
+  });
+});

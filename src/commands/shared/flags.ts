@@ -50,12 +50,15 @@ export function splitKeyValue(pair: string, flag: string): [string, string] {
 export function setDotted(target: Record<string, unknown>, key: string, value: unknown): void {
   const parts = key.split('.');
   let cur = target;
+  // Own properties only, defined rather than assigned: `--set __proto__.x=1` is a field named
+  // __proto__ to send, never a walk into Object.prototype.
+  const put = (obj: Record<string, unknown>, k: string, v: unknown) => Object.defineProperty(obj, k, { value: v, enumerable: true, writable: true, configurable: true });
   for (const part of parts.slice(0, -1)) {
-    const next = cur[part];
-    if (!next || typeof next !== 'object' || Array.isArray(next)) cur[part] = {};
+    const next = Object.hasOwn(cur, part) ? cur[part] : undefined;
+    if (!next || typeof next !== 'object' || Array.isArray(next)) put(cur, part, {});
     cur = cur[part] as Record<string, unknown>;
   }
-  cur[parts[parts.length - 1]] = value;
+  put(cur, parts[parts.length - 1], value);
 }
 
 /**
