@@ -14,7 +14,8 @@
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import type { FieldErrors } from '../errors.js';
-import { Journal } from './journal.js';
+import type { Journal } from './journal.js';
+import { withBulkRun } from './open.js';
 import { chunk, runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
 import { finishBulk } from './report.js';
 import { idempotencyKey } from './idempotency.js';
@@ -93,10 +94,11 @@ export function chunkKey<T>(command: string, generation: string, rows: ChunkRow<
   return idempotencyKey(command, generation, ...rows.map((r) => `${idOf(r)}#${journal.failedAttempts(idOf(r))}\u0001${JSON.stringify(r.payload)}`));
 }
 
-export async function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<void> {
-  // Ctrl-C stops new chunks; one already sent finishes, so its rows are reported as they went.
-  const client = ctx.client({ finishInFlight: true });
-  const journal = Journal.open(ctx.config().dir, { command: run.command, file: run.file, baseUrl: client.baseUrl, profile: ctx.settings().profile }, run.fresh);
+export function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<void> {
+  return withBulkRun(ctx, run, (client, journal) => sendRows(ctx, client, journal, run));
+}
+
+async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, run: ChunkRun<T>): Promise<void> {
   const generation = journal.generation();
   // Keys are computed before the chunk's rows are journaled, so a retried send keys the same.
   const rowOf = new Map<T, ChunkRow<T>>(run.rows.map((r) => [r.payload, r]));
@@ -110,7 +112,8 @@ export async function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<v
   }
   const plan = planChunks(run.rows, run.size, journal, run.group);
   const pending = plan.reduce((n, rows) => n + rows.length, 0);
-  announceRun(ctx, { total: run.rows.length, pending, requests: plan.length, noun: run.noun, verb: run.verb, concurrency: run.concurrency, rateLimit: client.rateLimit });
+  const unknown = run.rows.filter((r) => journal.wasUnknown(idOf(r))).length;
+  announceRun(ctx, { total: run.rows.length, pending, unknown, requests: plan.length, noun: run.noun, verb: run.verb, concurrency: run.concurrency, rateLimit: client.rateLimit });
 
   const units: Unit<ChunkRow<T>[]>[] = plan.map((rows) => ({
     key: `lines ${rows[0].line}-${rows[rows.length - 1].line}`,
@@ -150,7 +153,12 @@ export async function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<v
 
   const outcomes = [...skipped, ...units.flatMap((unit, i) => rowOutcomes(unit, result.outcomes[i], answers.get(unit)))];
   outcomes.sort((a, b) => a.lines[0] - b.lines[0]);
-  await finishBulk(ctx, { ...result, outcomes }, { noun: run.noun, verb: run.verb, report: run.report, journalPath: journal.path });
+  // Rows sent without an answer are noted, so the rerun can say it resends them under their key.
+  const byLine = new Map(run.rows.map((r) => [r.line, r]));
+  journal.recordAll(
+    outcomes.filter((o) => o.status === 'unknown').map((o) => ({ key: idOf(byLine.get(o.lines[0])!), status: 'unknown' as const, error: o.error })),
+  );
+  await finishBulk(ctx, { ...result, outcomes }, { noun: run.noun, verb: run.verb, report: run.report, journalPath: journal.path, fresh: run.fresh });
 }
 
 /** A chunk's outcome as one outcome per row: the row's own answer, else the chunk's fate. */
@@ -158,8 +166,8 @@ function rowOutcomes<T>(unit: Unit<ChunkRow<T>[]>, chunkOutcome: Outcome, answer
   return unit.payload.map((row, i): Outcome => {
     const base = { key: row.key, lines: [row.line] };
     const r = answer?.[i];
-    if (r) return r.ok ? { ...base, status: 'created', id: r.id } : { ...base, status: 'failed', error: r.error, fields: r.fields };
-    if (chunkOutcome.status === 'failed') return { ...base, status: 'failed', error: chunkOutcome.error, fields: chunkOutcome.fields };
-    return { ...base, status: 'not_sent' };
+    if (r) return r.ok ? { ...base, status: 'created', id: r.id } : { ...base, status: 'rejected', error: r.error, fields: r.fields };
+    // The chunk as a whole was refused (a 4xx), went missing (unknown) or never left (not_sent).
+    return { ...base, status: chunkOutcome.status === 'skipped' || chunkOutcome.status === 'created' ? 'not_sent' : chunkOutcome.status, error: chunkOutcome.error, fields: chunkOutcome.fields };
   });
 }

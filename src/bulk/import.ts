@@ -8,8 +8,9 @@
 // service replays its answer instead of creating a duplicate, while --fresh (a new journal,
 // a new generation) really sends everything again.
 import type { Context } from '../context.js';
-import type { RateLimitState } from '../api/client.js';
-import { Journal } from './journal.js';
+import type { ApiClient, RateLimitState } from '../api/client.js';
+import type { Journal } from './journal.js';
+import { withBulkRun } from './open.js';
 import { runUnits, type RunResult, type Unit } from './runner.js';
 import { finishBulk } from './report.js';
 import { idempotencyKey } from './idempotency.js';
@@ -32,15 +33,17 @@ export function unitKey(command: string, generation: string, unit: Unit<unknown>
   return idempotencyKey(command, generation, unit.journalKey ?? unit.key, JSON.stringify(unit.payload));
 }
 
-export async function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<void> {
-  // Ctrl-C stops new units; one already sent finishes, so the report says what became of it.
-  const client = ctx.client({ finishInFlight: true });
-  const journal = Journal.open(ctx.config().dir, { command: run.command, file: run.file, baseUrl: client.baseUrl, profile: ctx.settings().profile }, run.fresh);
+export function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<void> {
+  return withBulkRun(ctx, run, (client, journal) => importUnits(ctx, client, journal, run));
+}
+
+async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal, run: ImportRun<T>): Promise<void> {
   const generation = journal.generation();
 
   const total = run.units.length;
   const pending = run.units.filter((u) => !journal.get(u.journalKey ?? u.key)).length;
-  announceRun(ctx, { total, pending, requests: pending, noun: run.noun, concurrency: run.concurrency, rateLimit: client.rateLimit });
+  const unknown = run.units.filter((u) => journal.wasUnknown(u.journalKey ?? u.key)).length;
+  announceRun(ctx, { total, pending, unknown, requests: pending, noun: run.noun, concurrency: run.concurrency, rateLimit: client.rateLimit });
 
   const spinner = await ctx.spinner(`Creating ${run.noun}… 0/${total}`);
   let sent = 0;
@@ -56,26 +59,30 @@ export async function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<voi
           path: run.path,
           body: unit.payload,
           idempotencyKey: unitKey(run.command, generation, unit),
+          expect: 'created',
         });
         // The first answer carries the rate-limit headers the budget warning needs.
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, pending - 1);
         return { id: res.data?.id };
       },
-      onProgress: (done, all, failed) => spinner.update(`Creating ${run.noun}… ${done}/${all}${failed ? ` (${failed} failed)` : ''}`),
+      onProgress: (done, all, rejected) => spinner.update(`Creating ${run.noun}… ${done}/${all}${rejected ? ` (${rejected} rejected)` : ''}`),
     });
   } finally {
     spinner.stop();
   }
-  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path });
+  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh });
 }
 
 /** Before the first request: what an earlier run did, and on a terminal what this one will send. */
 export function announceRun(
   ctx: Context,
-  o: { total: number; pending: number; requests: number; noun: string; verb?: string; concurrency: number; rateLimit: RateLimitState },
+  o: { total: number; pending: number; unknown: number; requests: number; noun: string; verb?: string; concurrency: number; rateLimit: RateLimitState },
 ): void {
   const verb = o.verb ?? 'created';
   if (o.pending < o.total) ctx.io.info(`${o.total - o.pending} of ${o.total} ${o.noun} were ${verb} by an earlier run and are skipped (--fresh to forget it)`);
+  if (o.unknown > 0) {
+    ctx.io.info(`${o.unknown} ${o.noun} an earlier run sent without learning the outcome are sent again under their original Idempotency-Key (the service answers as it did, never twice)`);
+  }
   if (ctx.io.stderrIsTTY && o.pending > 1) {
     const rl = o.rateLimit;
     ctx.io.info(

@@ -1,8 +1,11 @@
 // The end of every bulk command: a per-unit report (stdout, and --report FILE as CSV), a
 // summary on stderr, and the exit code — 3 when some units were rejected, 130 when
 // interrupted, the fatal error's own code when the run had to stop.
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
 import { stringify } from 'csv-stringify/sync';
+import { CSV_WRITE_OPTIONS, guardFormula } from '../output/spreadsheet.js';
 import type { Context } from '../context.js';
 import type { Outcome, RunResult } from './runner.js';
 import { writeList } from '../output/format.js';
@@ -17,9 +20,9 @@ export const OUTCOME_COLUMNS = [
   { header: 'ERROR', path: 'error' },
 ];
 
-/** Checked before anything is sent: an existing report is only replaced with --force. */
+/** Checked before anything is sent: an existing report (a link too, even a dangling one) is only replaced with --force. */
 export function checkReportPath(path: string | undefined, force: boolean | undefined): void {
-  if (path && existsSync(path) && !force) {
+  if (path && lstatSync(path, { throwIfNoEntry: false }) && !force) {
     throw new UsageError(`${path} already exists: pass --force to overwrite it, or choose another --report file`);
   }
 }
@@ -43,50 +46,73 @@ function jsonRow(o: Outcome) {
   return { lines: o.lines, key: o.key, status: o.status, id: o.id ?? null, error: o.error ?? null, fields: o.fields ?? null };
 }
 
-export function writeReportFile(path: string, outcomes: Outcome[]): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, stringify(outcomes.map(flatRow), { header: true, columns: ['line', 'key', 'status', 'id', 'error'] }), { mode: 0o644 });
-  renameSync(tmp, path);
+/**
+ * The report as CSV, written to a new temporary file beside it and renamed into place: created
+ * exclusively under an unguessable name, it is never a link planted in advance, and a reader
+ * never sees half a report. Text cells are guarded against spreadsheet formulas unless asked.
+ */
+export function writeReportFile(path: string, outcomes: Outcome[], o: { csvFormulas?: boolean } = {}): void {
+  const guard = o.csvFormulas ? (v: string) => v : guardFormula;
+  const rows = outcomes.map(flatRow).map((r) => ({ ...r, key: guard(r.key), error: guard(r.error), id: typeof r.id === 'string' ? guard(r.id) : r.id }));
+  const text = stringify(rows, { ...CSV_WRITE_OPTIONS, header: true, columns: ['line', 'key', 'status', 'id', 'error'] });
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'wx', 0o644);
+  try {
+    writeSync(fd, text);
+    closeSync(fd);
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
 }
 
 export async function finishBulk(
   ctx: Context,
   result: RunResult,
-  o: { noun: string; verb: string; report?: string; journalPath?: string },
+  o: { noun: string; verb: string; report?: string; journalPath?: string; fresh?: boolean },
 ): Promise<void> {
   const { outcomes } = result;
   const count = (s: Outcome['status']) => outcomes.filter((x) => x.status === s).length;
   const created = count('created');
+  const updated = count('updated');
   const skipped = count('skipped');
-  const failed = count('failed');
+  const rejected = count('rejected');
   const notSent = count('not_sent');
+  const unknown = count('unknown');
 
-  if (o.report) writeReportFile(o.report, outcomes);
+  if (o.report) writeReportFile(o.report, outcomes, { csvFormulas: ctx.flags.csvFormulas });
   const format = ctx.format();
   const rows = format === 'json' || format === 'ndjson' ? outcomes.map(jsonRow) : outcomes.map(flatRow);
   await writeList(ctx.io, rows, ctx.output(OUTCOME_COLUMNS));
 
   const { io } = ctx;
   const parts = [`${created} ${o.verb}`];
+  if (updated) parts.push(`${updated} updated`);
   if (skipped) parts.push(`${skipped} skipped (done in an earlier run)`);
-  parts.push(`${failed} failed`);
+  parts.push(`${rejected} rejected`);
   if (notSent) parts.push(`${notSent} not sent`);
+  if (unknown) parts.push(`${unknown} unknown (sent, no answer: they may exist)`);
   io.error(`${o.noun}: ${parts.join(', ')}${o.report ? ` — report in ${o.report}` : ''}`);
-  for (const f of outcomes.filter((x) => x.status === 'failed').slice(0, 20)) {
+  for (const f of outcomes.filter((x) => x.status === 'rejected').slice(0, 20)) {
     io.error(`  line ${f.lines.join(',')} (${stripControl(f.key)}): ${stripControl(flatRow(f).error)}`);
   }
-  if (failed > 20) io.error(`  … and ${failed - 20} more${o.report ? ` (see ${o.report})` : ''}`);
+  if (rejected > 20) io.error(`  … and ${rejected - 20} more${o.report ? ` (see ${o.report})` : ''}`);
 
-  const resume = 'rerun the same command to continue: what went through is skipped';
+  // Continuing means the same journal: a run started with --fresh goes on without it (with it,
+  // the rerun would forget this run and send every row again).
+  const resume = o.fresh
+    ? 'to continue this run, rerun the same command WITHOUT --fresh: what went through is skipped, rows without an answer are resent under the same key'
+    : 'rerun the same command to continue: what went through is skipped, rows without an answer are resent under the same key';
   if (result.fatal) {
     const err = result.fatal as Error & { hint?: string };
     err.hint = [err.hint, resume].filter(Boolean).join('; ');
     throw err;
   }
   if (result.interrupted) {
-    const e = new InterruptedError(`interrupted: ${notSent} ${o.noun} not sent`);
+    const e = new InterruptedError(`interrupted: ${notSent} ${o.noun} not sent${unknown ? `, ${unknown} without an answer` : ''}`);
     e.hint = resume;
     throw e;
   }
-  if (failed) throw new PartialFailureError(`${failed} of ${outcomes.length} ${o.noun} rejected`);
+  if (rejected) throw new PartialFailureError(`${rejected} of ${outcomes.length} ${o.noun} rejected`);
 }

@@ -1,9 +1,11 @@
-// Runs the units of a bulk command with bounded concurrency. A unit the API rejects is
-// recorded and the run goes on; Ctrl-C or an error that would fail every later unit too
-// (401, exhausted rate limit, service unreachable) stops new units from starting, lets the
-// ones in flight finish, and leaves the rest marked not_sent — nothing is lost.
+// Runs the units of a bulk command with bounded concurrency. A unit the service rejects (its
+// 4xx verdict on that unit) is recorded and the run goes on. Anything else — Ctrl-C, a lost or
+// unreadable answer, a rate-limit wait too long, a service down, a 401 — is no verdict on the
+// unit: the run stops starting units, lets the ones in flight finish, and each unit ends as
+// not_sent (the service never acted on it) or unknown (it may have: a rerun resends it under
+// the same Idempotency-Key). A fault never turns a unit into `rejected`.
 import type { Journal } from './journal.js';
-import { ApiError, AuthError, InterruptedError, NetworkError, RateLimitError, type FieldErrors } from '../errors.js';
+import { ApiError, InterruptedError, RejectedError, SctError, type FieldErrors } from '../errors.js';
 
 export interface Unit<T> {
   /** Stable identity across reruns (an external_id, an e-mail, a chunk's first line). */
@@ -18,7 +20,7 @@ export interface Unit<T> {
   journalKey?: string;
 }
 
-export type Status = 'created' | 'failed' | 'skipped' | 'not_sent';
+export type Status = 'created' | 'updated' | 'rejected' | 'skipped' | 'not_sent' | 'unknown';
 
 export interface Outcome {
   key: string;
@@ -33,9 +35,9 @@ export interface RunOptions<T> {
   concurrency: number;
   signal: AbortSignal;
   journal?: Journal;
-  /** Sends one unit; resolves with the created object's id. */
-  work: (unit: Unit<T>) => Promise<{ id?: string | number }>;
-  onProgress?: (done: number, total: number, failed: number) => void;
+  /** Sends one unit; resolves with the created object's id (status: 'updated' for a unit that changed an existing object). */
+  work: (unit: Unit<T>) => Promise<{ id?: string | number; status?: 'created' | 'updated' }>;
+  onProgress?: (done: number, total: number, rejected: number) => void;
 }
 
 export interface RunResult {
@@ -45,15 +47,24 @@ export interface RunResult {
   fatal?: Error;
 }
 
-function isFatal(err: unknown): boolean {
-  return err instanceof AuthError || err instanceof RateLimitError || err instanceof NetworkError || (err instanceof ApiError && err.status === 401);
+/** The service's own verdict on this unit: a 4xx other than 401 (everyone's problem) and 429 (a wait). */
+export function isRejection(err: unknown): boolean {
+  if (err instanceof RejectedError) return true;
+  return err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 429;
+}
+
+/** What became of a unit whose request failed without a verdict. */
+function deliveryOf(err: unknown): 'not_sent' | 'unknown' {
+  if (err instanceof SctError && err.delivery) return err.delivery;
+  // Ctrl-C outside a request (between units) sent nothing; any other failure may hide a success.
+  return err instanceof InterruptedError ? 'not_sent' : 'unknown';
 }
 
 export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<RunResult> {
   const outcomes: Outcome[] = new Array(units.length);
   let next = 0;
   let done = 0;
-  let failed = 0;
+  let rejected = 0;
   let fatal: Error | undefined;
   let interrupted = false;
 
@@ -70,26 +81,26 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
         outcomes[i] = { key: unit.key, lines: unit.lines, status: 'skipped', id: earlier.id };
       } else {
         try {
-          const { id } = await o.work(unit);
-          outcomes[i] = { key: unit.key, lines: unit.lines, status: 'created', id };
+          const { id, status = 'created' } = await o.work(unit);
+          outcomes[i] = { key: unit.key, lines: unit.lines, status, id };
           o.journal?.record({ key: journalKey, status: 'done', id });
         } catch (err) {
-          if (err instanceof InterruptedError) {
-            interrupted = true;
-            return; // left as not_sent: the idempotency key makes resending it safe
-          }
-          if (isFatal(err)) {
-            fatal ??= err as Error;
+          if (!isRejection(err)) {
+            if (err instanceof InterruptedError) interrupted = true;
+            else fatal ??= err as Error;
+            const status = deliveryOf(err);
+            outcomes[i] = { key: unit.key, lines: unit.lines, status, error: status === 'unknown' ? (err as Error).message : undefined };
+            if (status === 'unknown') o.journal?.record({ key: journalKey, status: 'unknown', error: (err as Error).message });
             return;
           }
           const e = err as Error & { fields?: FieldErrors };
-          failed++;
-          outcomes[i] = { key: unit.key, lines: unit.lines, status: 'failed', error: e.message, fields: e.fields };
+          rejected++;
+          outcomes[i] = { key: unit.key, lines: unit.lines, status: 'rejected', error: e.message, fields: e.fields };
           o.journal?.record({ key: journalKey, status: 'failed', error: e.message });
         }
       }
       done++;
-      o.onProgress?.(done, units.length, failed);
+      o.onProgress?.(done, units.length, rejected);
     }
   };
 

@@ -24,8 +24,12 @@ export interface FaultOptions {
   dropRate?: number; // 0..1 share of requests whose socket is destroyed without a response
   failFirst?: number; // the next N requests answered 503 (deterministic, for retry tests)
   dropFirst?: number; // the next N requests have their socket destroyed
-  /** resetSeconds of rateLimitBurst (default 1), so retry tests wait briefly. */
+  /** resetSeconds of rateLimitBurst (default 1), so retry tests wait briefly; negative: a reset already past (a client clock ahead). */
   rateLimitResetSeconds?: number;
+  /** Retry-After of rateLimitBurst's 429s (default: the seconds until the reset, at least 0). */
+  rateLimitRetryAfterSeconds?: number;
+  /** Faults hit only requests with these methods (default: every method), e.g. ["POST"] to spare reads. */
+  methods?: string[];
   /** Dropped requests are processed first and only their response is lost (tests idempotent retries). */
   dropAfterProcessing?: boolean;
 }
@@ -196,7 +200,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   /** Fault injection, authentication, the rate limit of authenticated requests, then the route. Returns the status logged. */
   async function handleApi(req: http.IncomingMessage, res: http.ServerResponse, url: URL, raw: Buffer): Promise<number> {
     if (faults.latencyMs > 0) await sleep(faults.latencyMs);
-    const drop = faults.dropFirst > 0 || (faults.dropRate > 0 && faultRng.next() < faults.dropRate);
+    const faulty = faults.methods.length === 0 || faults.methods.includes(req.method ?? 'GET');
+    const drop = faulty && (faults.dropFirst > 0 || (faults.dropRate > 0 && faultRng.next() < faults.dropRate));
     if (drop && faults.dropFirst > 0) faults.dropFirst--;
     // A dropped request is either never seen by the service or processed with its answer lost.
     const deliver = (status: number, headers: Record<string, string>, payload: Buffer): number => {
@@ -213,7 +218,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const authn = authenticate(req.headers.authorization);
     const rate = authn.auth ? consumeRate(authn.auth.token) : null;
     const rateHeaders = rate?.headers ?? {};
-    const throttled = (reset: number) =>
+    const throttled = (reset: number, retryAfter = Math.max(0, reset - Math.floor(Date.now() / 1000))) =>
       deliver(
         429,
         {
@@ -221,16 +226,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
           'X-RateLimit-Limit': String(rateLimit),
           'X-RateLimit-Remaining': '0',
           'X-RateLimit-Reset': String(reset),
-          'Retry-After': String(Math.max(0, reset - Math.floor(Date.now() / 1000))),
+          'Retry-After': String(retryAfter),
         },
         json({ detail: 'Request was throttled.' }),
       );
     if (rate?.exceeded) return throttled(Number(rate.headers['X-RateLimit-Reset']));
-    if (faults.rateLimitBurst > 0) {
+    if (faulty && faults.rateLimitBurst > 0) {
       faults.rateLimitBurst--;
-      return throttled(Math.ceil(Date.now() / 1000) + faults.rateLimitResetSeconds);
+      const reset = Math.ceil(Date.now() / 1000) + faults.rateLimitResetSeconds;
+      return faults.rateLimitRetryAfterSeconds >= 0 ? throttled(reset, faults.rateLimitRetryAfterSeconds) : throttled(reset);
     }
-    if (faults.failFirst > 0 || (faults.failureRate > 0 && faultRng.next() < faults.failureRate)) {
+    if (faulty && (faults.failFirst > 0 || (faults.failureRate > 0 && faultRng.next() < faults.failureRate))) {
       if (faults.failFirst > 0) faults.failFirst--;
       return deliver(503, { ...JSON_TYPE, ...rateHeaders }, json({ detail: 'Service temporarily unavailable, try again later.' }));
     }
@@ -436,7 +442,9 @@ function normaliseFaults(f: FaultOptions = {}): Required<FaultOptions> {
     dropRate: share(f.dropRate),
     failFirst: count(f.failFirst),
     dropFirst: count(f.dropFirst),
-    rateLimitResetSeconds: f.rateLimitResetSeconds === undefined ? 1 : count(f.rateLimitResetSeconds),
+    rateLimitResetSeconds: f.rateLimitResetSeconds === undefined ? 1 : Math.trunc(Number(f.rateLimitResetSeconds) || 0),
+    rateLimitRetryAfterSeconds: f.rateLimitRetryAfterSeconds === undefined ? -1 : Math.max(0, Number(f.rateLimitRetryAfterSeconds) || 0),
+    methods: Array.isArray(f.methods) ? f.methods.map((m) => String(m).toUpperCase()) : [],
     dropAfterProcessing: f.dropAfterProcessing === true,
   };
 }

@@ -47,7 +47,7 @@ describe('dds trace --file', () => {
       [[3], `dds 9 order ${bought[1]}`, 'created'],
       [[4], `dds 1 order ${bought[2]}`, 'created'],
     ]);
-    expect(r.stderr).toContain('pairs: 3 traced, 0 failed');
+    expect(r.stderr).toContain('pairs: 3 traced, 0 rejected');
     const statement = await t.api('/due-diligence-statements/1');
     expect(statement.orders).toEqual(expect.arrayContaining([bought[0], bought[2]]));
   });
@@ -72,10 +72,10 @@ describe('dds trace --file', () => {
     const report = join(t.dir, 'report.csv');
     const r = await t.sct(['dds', 'trace', '--file', file, '--report', report, '--concurrency', '1']);
     expect(r.exitCode, r.stderr).toBe(3);
-    expect(r.stderr).toContain('pairs: 2 traced, 2 failed');
+    expect(r.stderr).toContain('pairs: 2 traced, 2 rejected');
     expect(r.stderr).toContain('error: 2 of 4 pairs rejected');
     const rows = parse(readFileSync(report, 'utf8'), { columns: true }) as Array<Record<string, string>>;
-    expect(rows.map((x) => [x.line, x.status])).toEqual([['2', 'created'], ['3', 'failed'], ['4', 'created'], ['5', 'failed']]);
+    expect(rows.map((x) => [x.line, x.status])).toEqual([['2', 'created'], ['3', 'rejected'], ['4', 'created'], ['5', 'rejected']]);
     expect(rows[1].error).toContain(`order_id: Invalid pk "${foreign}"`);
     expect(rows[3].error).toContain('dds_id');
     // The refused order's request was sent again without it.
@@ -89,7 +89,7 @@ describe('dds trace --file', () => {
     const again = await t.sct(['dds', 'trace', '--file', file, '--report', report, '--force', '--concurrency', '1', '-o', 'json']);
     expect(again.exitCode).toBe(3);
     expect(bodies(TRACE)).toEqual([{ dds_id: 17, order_id: [foreign] }, { dds_id: 999999, order_id: [bought[5]] }]);
-    expect((JSON.parse(again.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['skipped', 'failed', 'skipped', 'failed']);
+    expect((JSON.parse(again.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['skipped', 'rejected', 'skipped', 'rejected']);
   });
 
   it('stops on Ctrl-C (exit 130) and a rerun sends only the chunks not done, none twice', async () => {
@@ -105,7 +105,7 @@ describe('dds trace --file', () => {
     const r = await running;
     expect(r.exitCode).toBe(130);
     // The chunk in flight at Ctrl-C finishes; the later ones are not sent.
-    const [, traced, notSent] = /pairs: (\d+) traced, 0 failed, (\d+) not sent/.exec(r.stderr)!.map(Number);
+    const [, traced, notSent] = /pairs: (\d+) traced, 0 rejected, (\d+) not sent/.exec(r.stderr)!.map(Number);
     expect(traced + notSent).toBe(250);
     expect(notSent).toBeGreaterThan(0);
     expect(r.stderr).toContain('rerun the same command to continue');
@@ -132,7 +132,7 @@ describe('info-requests send', () => {
     const r = await t.sct(['info-requests', 'send', '--file', file, '--report', report, '--concurrency', '1']);
     expect(r.exitCode).toBe(3);
     expect(r.stderr).toContain('warning: requests.csv: ignoring column note');
-    expect(r.stderr).toContain('information requests: 122 sent, 1 failed');
+    expect(r.stderr).toContain('information requests: 122 sent, 1 rejected');
     expect(r.stderr).toContain(`line 122 (order ${foreign}): Order ${foreign} does not exist or is not bought by your company.`);
     expect(r.stderr).toMatch(/what was sent: \d+ \w+_sent/);
     const sent = bodies(INFO);
@@ -143,7 +143,7 @@ describe('info-requests send', () => {
     expect(rows).toHaveLength(123);
     expect(rows[0]).toMatchObject({ line: '2', key: `order ${bought[0]}`, status: 'created' });
     expect(rows[0].id).toMatch(/^(request|reminder|invitation)_sent$/);
-    expect(rows[120]).toMatchObject({ line: '122', key: `order ${foreign}`, status: 'failed' });
+    expect(rows[120]).toMatchObject({ line: '122', key: `order ${foreign}`, status: 'rejected' });
     expect(rows[122]).toMatchObject({ key: `order ${bought[0]} value chain ${chains[1]}`, status: 'created' });
 
     // A rerun sends only the rejected row.
@@ -166,7 +166,7 @@ describe('info-requests send', () => {
   it('reuses the chunk Idempotency-Key when a request is retried, so nothing is sent twice', async () => {
     const file = t.writeFile('one.csv', `order_id\n${bought[10]}\n${bought[11]}\n`);
     // The first request is processed but its answer is lost: the retry gets the replay.
-    t.sb.setFaults({ dropFirst: 1, dropAfterProcessing: true });
+    t.sb.setFaults({ dropFirst: 1, dropAfterProcessing: true, methods: ['POST'] });
     const r = await t.sctIn(['info-requests', 'send', '--file', file, '-o', 'json'], { clientOptions: { retryBaseMs: 1 } });
     expect(r.exitCode, r.stderr).toBe(0);
     const keys = t.sb.requests.filter((x) => x.path === INFO).map((x) => x.headers['idempotency-key']);
@@ -187,7 +187,7 @@ describe('info-requests send', () => {
     ctl.abort();
     const r = await running;
     expect(r.exitCode).toBe(130);
-    const [, sent, notSent] = /information requests: (\d+) sent, 0 failed, (\d+) not sent/.exec(r.stderr)!.map(Number);
+    const [, sent, notSent] = /information requests: (\d+) sent, 0 rejected, (\d+) not sent/.exec(r.stderr)!.map(Number);
     expect(sent + notSent).toBe(207);
     expect(notSent).toBeGreaterThan(0);
     t.sb.setFaults({});

@@ -535,6 +535,6 @@ describe('slow responses', () => {
     t.sb.setFaults({ latencyMs: 1500 });
     const r = await t.sct(['whoami', '--timeout', '300ms']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('timed out');
+    expect(r.stderr).toContain('error: GET /accounts/me: no complete answer within 300ms (--timeout)');
   }, 30_000);
 });

@@ -40,7 +40,7 @@ IMP-C,order,2025-04-03,103,priority,,,,,`,
     const report = join(t.dir, 'report.csv');
     const r = await t.sct(['orders', 'import', '--purchase', '--file', file, '--report', report, '-o', 'csv']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain('purchase orders: 3 created, 0 failed');
+    expect(r.stderr).toContain('purchase orders: 3 created, 0 rejected');
     expect(posts().map((q) => q.path)).toEqual(Array(3).fill('/api/orders/purchase'));
     const keys = posts().map((q) => q.headers['idempotency-key']);
     expect(new Set(keys).size).toBe(3);
@@ -80,7 +80,7 @@ IMP-C,order,2025-04-03,103,priority,,,,,`,
     t.sb.requests.length = 0;
     const fresh = await t.sct(['orders', 'import', '--purchase', '--file', file, '--fresh']);
     expect(fresh.exitCode, fresh.stderr).toBe(3);
-    expect(fresh.stderr).toContain('purchase orders: 1 created, 2 failed');
+    expect(fresh.stderr).toContain('purchase orders: 1 created, 2 rejected');
     expect(posts().map((q) => q.headers['idempotency-key']).filter((k) => keys.includes(k))).toEqual([]);
     expect(await existing(['IMP-A', 'IMP-B', 'IMP-C'])).toEqual({ 'IMP-A': 1, 'IMP-B': 1, 'IMP-C': 1 });
     expect((await t.api('/orders?order_action=buying&external_id=IMP-B')).results[0].id).not.toBe(deleted.id);
@@ -101,16 +101,16 @@ P-OK-2,order,2025-05-04,101,${products[1]},2,kg`,
     expect(r.exitCode, r.stderr).toBe(3);
     // -o json: the same outcomes typed for scripts, with the API's field errors as an object.
     const json = JSON.parse(r.stdout);
-    expect(json[1]).toMatchObject({ lines: [3], key: taken, status: 'failed', id: null, fields: { external_id: ['order with this external id already exists.'] } });
+    expect(json[1]).toMatchObject({ lines: [3], key: taken, status: 'rejected', id: null, fields: { external_id: ['order with this external id already exists.'] } });
     expect(json[0]).toMatchObject({ lines: [2], status: 'created', error: null, fields: null });
     expect(typeof json[0].id).toBe('number');
-    expect(r.stderr).toContain('purchase orders: 2 created, 2 failed');
+    expect(r.stderr).toContain('purchase orders: 2 created, 2 rejected');
     expect(r.stderr).toContain('2 of 4 purchase orders rejected');
     const rows = parse(readFileSync(report, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(rows.map((x) => [x.line, x.key, x.status])).toEqual([
       ['2', 'P-OK-1', 'created'],
-      ['3', taken, 'failed'],
-      ['4', 'P-BAD-PRODUCT', 'failed'],
+      ['3', taken, 'rejected'],
+      ['4', 'P-BAD-PRODUCT', 'rejected'],
       ['5', 'P-OK-2', 'created'],
     ]);
     expect(rows[1].error).toContain('external_id: order with this external id already exists.');
@@ -202,7 +202,7 @@ B-2,ordr,2025-02-30,x,1,5,kg
     const second = await t.sct(['orders', 'import', '--purchase', '--file', file]);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(second.stderr).toMatch(/\d+ skipped \(done in an earlier run\)/);
-    expect(second.stderr).toContain('0 failed');
+    expect(second.stderr).toContain('0 rejected');
     expect(await existing(ids)).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
   });
 });

@@ -42,7 +42,7 @@ describe('origins import', () => {
     );
     const r = await t.sct(['origins', 'import', '--file', file, '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain('origins: 4 created, 0 failed');
+    expect(r.stderr).toContain('origins: 4 created, 0 rejected');
     const report = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
     expect(report.map((x) => [x.lines, x.key, x.status])).toEqual([
       [[2], 'IMP-A', 'created'],
@@ -64,14 +64,15 @@ describe('origins import', () => {
     expect(keys.size).toBe(4);
     for (const k of keys) expect(k).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
-    // Rerun after success: nothing is sent, every row is reported as skipped with its id.
+    // Rerun after success: nothing is sent (only who the token acts for is read), every row is
+    // reported as skipped with its id.
     t.sb.requests.length = 0;
     const again = await t.sct(['origins', 'import', '--file', file, '-o', 'json']);
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(t.sb.requests).toHaveLength(0);
+    expect(t.sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/accounts/me']);
     const skipped = JSON.parse(again.stdout) as Array<Record<string, unknown>>;
     expect(skipped.map((x) => [x.status, x.id])).toEqual(report.map((x) => ['skipped', x.id]));
-    expect(again.stderr).toContain('0 created, 4 skipped (done in an earlier run), 0 failed');
+    expect(again.stderr).toContain('0 created, 4 skipped (done in an earlier run), 0 rejected');
   });
 
   it('rejects a file with bad rows before sending anything, naming line and column', async () => {
@@ -131,33 +132,32 @@ describe('origins import', () => {
     expect(r.stderr).toContain('2 valid origins; nothing sent (dry run)');
   });
 
-  it('exits 3 on a partial failure, writes the report, and a rerun sends only the failed row', async () => {
+  it('a service that stays down (503 after every retry) stops the run with exit 1: no row is reported rejected, and a rerun sends them all, the first under its key', async () => {
     const file = csvFile(rows(3));
     const report = join(t.dir, 'report.csv');
     // Every attempt at the first row (the first try and three retries) is answered 503.
-    t.sb.setFaults({ failFirst: 4 });
+    t.sb.setFaults({ failFirst: 4, methods: ['POST'] });
     // In-process only for the client's retry delay: the backoff would otherwise cost seconds.
     const r = await t.sctIn(['origins', 'import', '--file', file, '--report', report, '--concurrency', '1'], { clientOptions: { retryBaseMs: 1 } });
-    expect(r.exitCode, r.stderr).toBe(3);
-    expect(r.stderr).toContain('origins: 2 created, 1 failed');
-    expect(r.stderr).toContain('error: 1 of 3 origins rejected');
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('origins: 0 created, 0 rejected, 3 not sent');
+    expect(r.stderr).toMatch(/error: Service temporarily unavailable.*503 Service Unavailable on POST \/origins/);
+    expect(r.stderr).toContain('rerun the same command to continue');
     const lines = parse(readFileSync(report, 'utf8'), { columns: true }) as Array<Record<string, string>>;
     expect(lines.map((l) => [l.line, l.key, l.status])).toEqual([
-      ['2', `T${run}-1`, 'failed'],
-      ['3', `T${run}-2`, 'created'],
-      ['4', `T${run}-3`, 'created'],
+      ['2', `T${run}-1`, 'not_sent'],
+      ['3', `T${run}-2`, 'not_sent'],
+      ['4', `T${run}-3`, 'not_sent'],
     ]);
-    expect(lines[0].error).toContain('503');
-    expect(lines[1].id).toMatch(/^\d+$/);
     const firstKey = posts()[0].headers['idempotency-key'];
 
     t.sb.requests.length = 0;
     const again = await t.sct(['origins', 'import', '--file', file, '--report', report, '--force']);
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(posts()).toHaveLength(1);
+    expect(posts()).toHaveLength(3);
     expect(JSON.parse(posts()[0].body).external_id).toBe(`T${run}-1`);
     expect(posts()[0].headers['idempotency-key']).toBe(firstKey);
-    expect(readFileSync(report, 'utf8')).toMatch(/created/);
+    expect(again.stderr).toContain('origins: 3 created, 0 rejected');
     expect(await originsWith([1, 2, 3].map((i) => `T${run}-${i}`))).toHaveLength(3);
   });
 
@@ -170,7 +170,7 @@ describe('origins import', () => {
     child.kill('SIGINT');
     const r = await child;
     expect(r.exitCode).toBe(130);
-    expect(String(r.stderr)).toMatch(/origins: \d+ created, 0 failed, \d+ not sent/);
+    expect(String(r.stderr)).toMatch(/origins: \d+ created, 0 rejected, \d+ not sent/);
     expect(String(r.stderr)).toMatch(/error: interrupted: \d+ origins not sent/);
     expect(String(r.stderr)).toContain('rerun the same command to continue');
     // Let the requests that were in flight at Ctrl-C reach the sandbox before the rerun.
@@ -198,7 +198,7 @@ describe('origins import', () => {
     const r = await running;
     expect(r.exitCode).toBe(130);
     expect(r.stderr).toContain('6 origins to send: 6 requests, 1 at a time');
-    expect(r.stderr).toMatch(/origins: [2-5] created, 0 failed, [1-4] not sent/);
+    expect(r.stderr).toMatch(/origins: [2-5] created, 0 rejected, [1-4] not sent/);
     // Every row that reached the sandbox is reported created: Ctrl-C let it finish.
     expect(Number(/origins: (\d) created/.exec(r.stderr)![1])).toBe(posts().length);
     expect(r.stderr).toMatch(/error: interrupted: [1-4] origins not sent/);
@@ -207,12 +207,13 @@ describe('origins import', () => {
   });
 
   it('warns when the rate limit will not cover the run, and stops with exit 1 rather than wait an hour', async () => {
-    const small = await startSandbox({ port: 0, rateLimit: 3 });
+    // 4: one GET /accounts/me, then three POSTs.
+    const small = await startSandbox({ port: 0, rateLimit: 4 });
     try {
       const r = await sctFor(small.url, OWNER, t.dir)(['origins', 'import', '--file', csvFile(rows(5)), '--concurrency', '1', '--max-wait', '2s']);
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toContain('warning: 4 more requests to send but the rate limit has 2 left this hour');
-      expect(r.stderr).toContain('origins: 3 created, 0 failed, 2 not sent');
+      expect(r.stderr).toContain('origins: 3 created, 0 rejected, 2 not sent');
       expect(r.stderr).toContain('error: rate limit exhausted');
       expect(r.stderr).toContain('rerun the same command to continue');
       expect(small.requests.filter((x) => x.method === 'POST')).toHaveLength(3);

@@ -13,7 +13,7 @@ const units = (n: number): ChunkRow<{ n: number }>[] => Array.from({ length: n }
 function withJournal(fn: (open: () => Journal) => void): void {
   const dir = mkdtempSync(join(tmpdir(), 'sct-chunks-'));
   try {
-    fn(() => Journal.open(dir, { command: 'test', file: 'people.csv', baseUrl: 'http://x/api', profile: 'default' }));
+    fn(() => Journal.open(dir, { command: 'test', file: 'people.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,50 @@
+// The start of every bulk run, before its first row is sent: the file's run lock, then who the
+// token acts for (one GET /accounts/me), then the journal of that user and workspace.
+import type { ApiClient } from '../api/client.js';
+import type { Context } from '../context.js';
+import { PATHS } from '../api/paths.js';
+import { meSchema } from '../api/schemas/accounts.js';
+import { AnswerError } from '../errors.js';
+import { Journal, lockRun } from './journal.js';
+
+export interface OpenRun {
+  command: string;
+  file: string;
+  fresh?: boolean;
+}
+
+export interface OpenedRun {
+  journal: Journal;
+  /** Gives the file's lock back; call it when the run is over, however it ended. */
+  release: () => void;
+}
+
+export async function openRun(configDir: string, client: ApiClient, o: OpenRun): Promise<OpenedRun> {
+  const release = lockRun(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl });
+  try {
+    const me = meSchema.safeParse(await client.get(PATHS.me));
+    if (!me.success) throw new AnswerError(`GET ${PATHS.me}: the answer is not a user profile, so sct cannot tell whose run this is`);
+    // The workspace is the membership the token acts in (a switch changes it); the company
+    // stands in where a service does not say.
+    const workspace = me.data.active_user_company_id ?? (me.data.company ? `company ${me.data.company.id}` : 'none');
+    const journal = Journal.open(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl, user: me.data.id, workspace }, o.fresh);
+    return { journal, release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/**
+ * Runs a bulk run's body with its client and journal, the lock held throughout. Ctrl-C stops
+ * new units while one already sent finishes, so the report says what became of it.
+ */
+export async function withBulkRun(ctx: Context, run: OpenRun, body: (client: ApiClient, journal: Journal) => Promise<void>): Promise<void> {
+  const client = ctx.client({ finishInFlight: true });
+  const { journal, release } = await openRun(ctx.config().dir, client, run);
+  try {
+    await body(client, journal);
+  } finally {
+    release();
+  }
+}

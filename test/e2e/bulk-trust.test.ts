@@ -1,0 +1,245 @@
+// The promise of every bulk run (cli-spec "Bulk runs: nothing lost, nothing doubled, nothing
+// misreported"), each gap found once shown here: a journal that belongs to the user and the
+// workspace, one run per file at a time, interrupts and waits that never make a row
+// "rejected", the rerun hint of a --fresh run, and a report that never writes through a link.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { lstatSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { until, useSandbox } from '../helpers/sandbox.js';
+import { MULTI, OWNER, TRADER } from '../sandbox/helpers.js';
+
+const t = useSandbox();
+let run = 0;
+beforeEach(() => {
+  run++;
+});
+
+const domain = () => `trust${run}.example`;
+const posts = () => t.sb.requests.filter((r) => r.method === 'POST' && r.path === '/api/accounts/user-invitations/bulk-create');
+
+function people(n: number, name = 'people.csv'): string {
+  const lines = ['email,auth_group'];
+  for (let i = 0; i < n; i++) lines.push(`p${i}@${domain()},3`);
+  return t.writeFile(name, lines.join('\n') + '\n');
+}
+
+/** Pending invitations of this test's domain, as the given user sees them (in their workspace). */
+async function invited(token = OWNER): Promise<string[]> {
+  const list = await t.api(`/accounts/user-invitations?email__icontains=${domain()}&status=pending&limit=1000`, token);
+  return list.results.map((i: { email: string }) => i.email);
+}
+
+async function productId(): Promise<number> {
+  return (await t.api('/products?limit=1')).results[0].id;
+}
+
+function ordersCsv(n: number, product: number): string {
+  const lines = ['external_id,type,order_created_at,seller_company_id,product,volume,unit'];
+  for (let i = 1; i <= n; i++) lines.push(`T${run}-${i},order,2025-05-01,101,${product},${i},kg`);
+  return t.writeFile('orders.csv', lines.join('\n') + '\n');
+}
+
+async function ordersOf(n: number): Promise<Record<string, number>> {
+  const ids = Array.from({ length: n }, (_, i) => `T${run}-${i + 1}`);
+  const list = await t.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
+  const counts: Record<string, number> = Object.fromEntries(ids.map((i) => [i, 0]));
+  for (const o of list.results) counts[o.external_id]++;
+  return counts;
+}
+
+describe('a journal belongs to the user and the workspace', () => {
+  it('the same file run by another user is their own run: nothing of it is skipped', async () => {
+    const file = people(2);
+    const first = await t.sctAs(OWNER)(['invitations', 'bulk-create', '--file', file]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.stderr).toContain('invitations: 2 created, 0 rejected');
+
+    const other = await t.sctAs(TRADER)(['invitations', 'bulk-create', '--file', file]);
+    expect(other.exitCode, other.stderr).toBe(0);
+    expect(other.stderr).toContain('invitations: 2 created, 0 rejected');
+    expect(other.stderr).not.toContain('skipped');
+    expect((await invited(TRADER)).sort()).toEqual([`p0@${domain()}`, `p1@${domain()}`]);
+    expect(await invited(OWNER)).toHaveLength(2);
+  });
+
+  it('after a workspace switch the same file starts from nothing; back in the first, it is done', async () => {
+    const sct = t.sctAs(MULTI);
+    const file = people(2);
+    try {
+      expect((await sct(['workspaces', 'switch', '3'])).exitCode).toBe(0);
+      const inThree = await sct(['invitations', 'bulk-create', '--file', file]);
+      expect(inThree.stderr).toContain('invitations: 2 created, 0 rejected');
+
+      expect((await sct(['workspaces', 'switch', '1'])).exitCode).toBe(0);
+      const inOne = await sct(['invitations', 'bulk-create', '--file', file]);
+      expect(inOne.exitCode, inOne.stderr).toBe(0);
+      expect(inOne.stderr).toContain('invitations: 2 created, 0 rejected');
+      expect(await invited(MULTI)).toHaveLength(2);
+
+      expect((await sct(['workspaces', 'switch', '3'])).exitCode).toBe(0);
+      const again = await sct(['invitations', 'bulk-create', '--file', file]);
+      expect(again.stderr).toContain('invitations: 0 created, 2 skipped (done in an earlier run), 0 rejected');
+    } finally {
+      await sct(['workspaces', 'switch', '1']);
+    }
+  });
+});
+
+describe('one run per journal', () => {
+  it('a second and third run of the same file while the first is going exit 1 at once and send nothing', async () => {
+    // Long enough (20 × 300 ms, one at a time) that the others start while it runs, even on a busy machine.
+    const file = ordersCsv(20, await productId());
+    t.sb.setFaults({ latencyMs: 300 });
+    const first = t.spawnSct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '1']);
+    await until(() => t.sb.requests.some((r) => r.method === 'POST'), 'the first run to send');
+    const before = t.sb.requests.length;
+    const [second, third] = await Promise.all([
+      t.sct(['orders', 'import', '--purchase', '--file', file]),
+      t.sct(['orders', 'import', '--purchase', '--file', file, '--fresh']),
+    ]);
+    for (const r of [second, third]) {
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/error: another run of this file is in progress \(process \d+, since \S+\): nothing was sent/);
+    }
+    const firstRun = await first;
+    expect(firstRun.exitCode, String(firstRun.stderr)).toBe(0);
+    // Only the first run's own requests reached the service.
+    expect(t.sb.requests.length - before).toBeLessThanOrEqual(20);
+    t.sb.setFaults({});
+    expect(Object.values(await ordersOf(20))).toEqual(Array(20).fill(1));
+  });
+
+  it('three identical runs started at once: one does the work, none reports a row rejected, each order exists once', async () => {
+    const file = ordersCsv(3, await productId());
+    t.sb.setFaults({ latencyMs: 100 });
+    const runs = await Promise.all([0, 1, 2].map(() => t.sct(['orders', 'import', '--purchase', '--file', file, '-o', 'json'])));
+    t.sb.setFaults({});
+    for (const r of runs) {
+      expect([0, 1], r.stderr).toContain(r.exitCode);
+      expect(r.stderr).not.toMatch(/[1-9]\d* rejected/);
+      if (r.exitCode === 1) expect(r.stderr).toContain('another run of this file is in progress');
+    }
+    expect(runs.filter((r) => r.exitCode === 0).length).toBeGreaterThanOrEqual(1);
+    expect(Object.values(await ordersOf(3))).toEqual([1, 1, 1]);
+  });
+
+  it('the lock of a run killed with -9 is taken over by the next run', async () => {
+    const file = ordersCsv(4, await productId());
+    t.sb.setFaults({ latencyMs: 300 });
+    const child = t.spawnSct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '1']);
+    await until(() => t.sb.requests.some((r) => r.method === 'POST'), 'the run to send');
+    child.kill('SIGKILL');
+    await child;
+    t.sb.setFaults({});
+    const again = await t.sct(['orders', 'import', '--purchase', '--file', file]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/purchase orders: \d created, \d skipped \(done in an earlier run\), 0 rejected|purchase orders: 4 created, 0 rejected/);
+    expect(Object.values(await ordersOf(4))).toEqual([1, 1, 1, 1]);
+  });
+});
+
+describe('interrupts and waits never make a row rejected', () => {
+  it('Ctrl-C during a retry backoff leaves the row not_sent (exit 130), never "failed: This operation was aborted"', async () => {
+    const file = people(3);
+    t.sb.setFaults({ failFirst: 100, methods: ['POST'] });
+    const child = t.spawnSct(['invitations', 'bulk-create', '--file', file, '-o', 'json']);
+    await until(() => posts().length >= 1, 'the first attempt');
+    await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGINT');
+    const r = await child;
+    t.sb.setFaults({});
+    expect(r.exitCode, String(r.stderr)).toBe(130);
+    const rows = JSON.parse(String(r.stdout)) as Array<{ status: string; error: string | null }>;
+    expect(rows.map((x) => x.status)).toEqual(['not_sent', 'not_sent', 'not_sent']);
+    expect(String(r.stderr)).not.toMatch(/aborted|rejected:/);
+    expect(String(r.stderr)).toContain('invitations: 0 created, 0 rejected, 3 not sent');
+
+    const again = await t.sct(['invitations', 'bulk-create', '--file', file]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(await invited()).toHaveLength(3);
+  });
+
+  it('Ctrl-C during a rate-limit wait leaves the rows not_sent too', async () => {
+    const file = people(2);
+    t.sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 30, methods: ['POST'] });
+    const child = t.spawnSct(['invitations', 'bulk-create', '--file', file, '-o', 'json']);
+    await until(() => posts().length >= 1, 'the throttled request');
+    await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGINT');
+    const r = await child;
+    t.sb.setFaults({});
+    expect(r.exitCode, String(r.stderr)).toBe(130);
+    expect((JSON.parse(String(r.stdout)) as Array<{ status: string }>).map((x) => x.status)).toEqual(['not_sent', 'not_sent']);
+    expect(String(r.stderr)).not.toMatch(/aborted|rejected:/);
+  });
+
+  it('a burst of 429s whose reset is already past is waited out (Retry-After), never reported as rejected rows', async () => {
+    const file = people(250);
+    t.sb.setFaults({ rateLimitBurst: 3, rateLimitResetSeconds: -60, rateLimitRetryAfterSeconds: 1, methods: ['POST'] });
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file]);
+    t.sb.setFaults({});
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('invitations: 250 created, 0 rejected');
+    expect(posts()).toHaveLength(6);
+    expect(await invited()).toHaveLength(250);
+  });
+});
+
+describe('--fresh', () => {
+  it('after Ctrl-C in a --fresh run, the hint continues that run (without --fresh), and the rerun rejects nothing', async () => {
+    const file = ordersCsv(8, await productId());
+    const first = await t.sct(['orders', 'import', '--purchase', '--file', file]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const deleted = await t.api(`/orders?order_action=buying&external_id=T${run}-1`);
+    // The service loses everything: a fresh run is how a user sends it all again.
+    for (const o of (await t.api(`/orders?order_action=buying&limit=100&external_id__in=${Array.from({ length: 8 }, (_, i) => `T${run}-${i + 1}`).join(',')}`)).results) {
+      await fetch(`${t.sb.url}/orders/${o.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${OWNER}` } });
+    }
+    expect(deleted.results).toHaveLength(1);
+
+    t.sb.setFaults({ latencyMs: 250 });
+    t.sb.requests.length = 0;
+    const child = t.spawnSct(['orders', 'import', '--purchase', '--file', file, '--fresh', '--concurrency', '1']);
+    await until(() => t.sb.requests.filter((r) => r.method === 'POST').length >= 2, 'two orders to be sent');
+    child.kill('SIGINT');
+    const r = await child;
+    t.sb.setFaults({});
+    expect(r.exitCode).toBe(130);
+    expect(String(r.stderr)).toContain('to continue this run, rerun the same command WITHOUT --fresh');
+
+    const rest = await t.sct(['orders', 'import', '--purchase', '--file', file]);
+    expect(rest.exitCode, rest.stderr).toBe(0);
+    expect(rest.stderr).toMatch(/purchase orders: \d created, \d skipped \(done in an earlier run\), 0 rejected/);
+    expect(Object.values(await ordersOf(8))).toEqual(Array(8).fill(1));
+    const later = await t.sct(['orders', 'import', '--purchase', '--file', file]);
+    expect(later.exitCode, later.stderr).toBe(0);
+  });
+});
+
+describe('report files', () => {
+  it('never write through a symlink: one at the report path is replaced with --force, its target untouched', async () => {
+    const victim = t.writeFile('victim.txt', 'precious\n');
+    const report = join(t.dir, 'report.csv');
+    symlinkSync(victim, report);
+    const file = people(1);
+    const refused = await t.sct(['invitations', 'bulk-create', '--file', file, '--report', report]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('already exists');
+    expect(posts()).toHaveLength(0);
+
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--report', report, '--force']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(lstatSync(report).isSymbolicLink()).toBe(false);
+    expect(parse(readFileSync(report, 'utf8'), { columns: true })).toHaveLength(1);
+  });
+
+  it('a dangling symlink at the report path counts as an existing file', async () => {
+    const report = join(t.dir, 'report.csv');
+    symlinkSync(join(t.dir, 'nowhere.csv'), report);
+    const r = await t.sct(['invitations', 'bulk-create', '--file', people(1), '--report', report]);
+    expect(r.exitCode).toBe(2);
+    expect(t.sb.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,43 @@
+// Report files: written through a new temporary file renamed into place, never through a link
+// planted where the temporary would go, cells guarded against spreadsheet formulas.
+import { afterEach, describe, expect, it } from 'vitest';
+import { lstatSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeReportFile } from '../../src/bulk/report.js';
+import { removeDir, tempDir } from '../helpers/sct.js';
+import type { Outcome } from '../../src/bulk/runner.js';
+
+let dir = '';
+afterEach(() => removeDir(dir));
+
+const outcomes: Outcome[] = [
+  { key: '=HYPERLINK("http://evil.example","x")', lines: [2], status: 'rejected', error: '@SUM(1)' },
+  { key: 'plain@example.com', lines: [3], status: 'created', id: 7 },
+];
+
+describe('writeReportFile', () => {
+  it('never writes through a symlink planted at the temporary name sct used to use', () => {
+    dir = tempDir();
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    const report = join(dir, 'report.csv');
+    symlinkSync(victim, `${report}.${process.pid}.tmp`);
+    writeReportFile(report, outcomes);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(lstatSync(report).isFile()).toBe(true);
+    // No temporary file is left behind.
+    expect(readdirSync(dir).sort()).toEqual(['report.csv', `report.csv.${process.pid}.tmp`, 'victim.txt'].sort());
+  });
+
+  it('guards cells that a spreadsheet would run as formulas, unless asked not to', () => {
+    dir = tempDir();
+    const report = join(dir, 'report.csv');
+    writeReportFile(report, outcomes);
+    const text = readFileSync(report, 'utf8');
+    expect(text).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(text).toContain(`'@SUM(1)`);
+    expect(text).toContain('3,plain@example.com,created,7,');
+    writeReportFile(report, outcomes, { csvFormulas: true });
+    expect(readFileSync(report, 'utf8')).toContain(`"=HYPERLINK(""http://evil.example"",""x"")"`);
+  });
+});
