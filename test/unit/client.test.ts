@@ -173,6 +173,54 @@ describe('ApiClient', () => {
     await c.agent.close();
   });
 
+  it('on 429 waits for the later of Retry-After and a reset already past by the client clock', async () => {
+    const past = ctx.nowSec() - 120;
+    ctx.pool.intercept({ path: '/api/orders', method: 'GET' }).reply(429, {}, { headers: { 'x-ratelimit-reset': String(past), 'retry-after': '5' } });
+    ctx.pool.intercept({ path: '/api/orders', method: 'GET' }).reply(200, { results: [] });
+    await ctx.client.get('/orders');
+    expect(ctx.sleeps).toEqual([5_250]);
+  });
+
+  it('a 429 is never an API error: without a usable time it backs off 1 s, 2 s, 4 s… until --max-wait, then stops (not sent)', async () => {
+    const c = setup({ maxWaitMs: 10_000 });
+    for (let i = 0; i < 4; i++) c.pool.intercept({ path: '/api/orders', method: 'POST' }).reply(429, {}, { headers: { 'x-ratelimit-reset': '1e20' } });
+    const err = await failure(c.client.post('/orders', {}));
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(err.message).not.toContain('Invalid');
+    expect(err.delivery).toBe('not_sent');
+    expect(c.sleeps).toEqual([1000, 2000, 4000]);
+    await c.agent.close();
+  });
+
+  it('a 503 Retry-After longer than --max-wait stops at once instead of sleeping', async () => {
+    ctx.pool.intercept({ path: '/api/orders', method: 'GET' }).reply(503, {}, { headers: { 'retry-after': '86400' } });
+    const err = await failure(ctx.client.get('/orders'));
+    expect(err).toBeInstanceOf(RateLimitError);
+    expect(err.status).toBe(503);
+    expect(err.message).toMatch(/the service is unavailable and asks sct to retry at .* \(in 24 h\), longer than --max-wait \(GET \/orders\)/);
+    expect(ctx.sleeps).toEqual([]);
+  });
+
+  it('a failed POST says whether the service may have acted: a reset connection may have, a refused one has not', async () => {
+    for (let i = 0; i < 4; i++) ctx.pool.intercept({ path: '/api/orders', method: 'POST' }).replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    const reset = await failure(ctx.client.post('/orders', {}));
+    expect(reset).toBeInstanceOf(NetworkError);
+    expect(reset.delivery).toBe('unknown');
+    for (let i = 0; i < 4; i++) ctx.pool.intercept({ path: '/api/orders', method: 'POST' }).replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    const refused = await failure(ctx.client.post('/orders', {}));
+    expect(refused.delivery).toBe('not_sent');
+  });
+
+  it('a 2xx answer that is not JSON, or a create without an id, is an error that may hide a success', async () => {
+    ctx.pool.intercept({ path: '/api/orders/purchase', method: 'POST' }).reply(200, '<html><body>Sign in</body></html>', { headers: { 'content-type': 'text/html' } });
+    const html = await failure(ctx.client.post('/orders/purchase', {}));
+    expect(html.message).toContain('POST /orders/purchase: the answer is not JSON (200 OK, an HTML page)');
+    expect(html.delivery).toBe('unknown');
+    ctx.pool.intercept({ path: '/api/orders/purchase', method: 'POST' }).reply(201, { ok: true });
+    const noId = await failure(ctx.client.post('/orders/purchase', {}, { expect: 'created' }));
+    expect(noId.message).toContain('without the created object (no id)');
+  });
+
   it('pauses before the next request when Remaining reached 0', async () => {
     const reset = ctx.nowSec() + 20;
     ctx.pool.intercept({ path: '/api/a', method: 'GET' }).reply(200, {}, { headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset), 'x-ratelimit-limit': '1000' } });
