@@ -11,6 +11,7 @@ import { listOrders, orderStats, showOrder, type ListOrdersFlags, type StatsFlag
 import { addOrderFields, saveOrder, type OrderFieldFlags } from './orders/save.js';
 import { traceItem, type TraceFlags } from './orders/trace.js';
 import { importOrders, type ImportFlags } from './orders/import.js';
+import type { SyncOrdersFlags } from './orders/sync.js';
 
 export function register(program: Command, f: Factory): void {
   const orders = program.command('orders').description('List, create, import and trace orders');
@@ -104,4 +105,30 @@ Example:
   sct orders import --purchase --file purchases.csv --report result.csv`,
     )
     .action(f.action<ImportFlags>((ctx, opts) => importOrders(ctx, opts)));
+
+  addBulkRunOptions(
+    addKindOptions(orders.command('sync').description('Make the service match a CSV file: plan creates and updates, then apply them'), 'sync as').option(
+      '--file <file>',
+      'the CSV file, with the columns of orders import (- for stdin)',
+    ),
+    { concurrency: true, dryRun: true },
+  )
+    .addHelpText(
+      'after',
+      `
+Reads your orders of that side from the service (as few requests as the server allows), matches
+them with the file's by external_id and plans: create (not on the service), update (only the
+fields that differ; items matched by line_number), unchanged, and only on the service (listed,
+never deleted). An empty cell is no value: never compared, never sent. The plan is shown with
+its cost in requests, then applied after a confirmation (--yes without a terminal; --dry-run
+only plans). A second sync of the same file sends nothing; an interrupted one is finished by
+running it again (--fresh only gives the creates new Idempotency-Keys: the plan always comes
+from the service). Columns: see \`sct orders import --help\`.
+
+Examples:
+  sct orders sync --purchase --file erp-purchases.csv --dry-run
+  sct orders sync --purchase --file erp-purchases.csv --yes --report sync.csv`,
+    )
+    // The planning code is loaded by `sync` only.
+    .action(f.action<SyncOrdersFlags>(async (ctx, opts) => (await import('./orders/sync.js')).syncOrders(ctx, opts)));
 }

@@ -10,21 +10,11 @@ import { describe, expect, it } from 'vitest';
 import { appendFileSync } from 'node:fs';
 import { until, useSandbox } from '../helpers/sandbox.js';
 import type { FaultOptions } from '../../src/sandbox/server.js';
+import { rng } from '../helpers/random.js';
 
 const t = useSandbox({ seed: 8 });
 const SEEDS = [11, 29, 47, 83];
 const MAX_RUNS = 7;
-
-/** mulberry32: small, seedable, good enough to pick kill points. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface RunLog {
   signal: 'SIGKILL' | 'SIGINT' | null;

@@ -231,6 +231,22 @@ describe('order bodies', () => {
     expect(bad.body.items[0].id[0]).toMatch(/Invalid pk/);
   });
 
+  it('keeps an item sent as {id} as it is, and keeps external_id unique per company and kind on PATCH too (what orders sync relies on)', async () => {
+    const o = (await cacao.post('/orders/purchase', { ...body, external_id: 'PO-TEST-SYNC' })).body;
+    const [a, b] = o.items;
+    const r = await cacao.patch(`/orders/purchase/${o.id}`, { items: [{ id: a.id }, { id: b.id, unit: 't' }, { buyer_product: 3, volume: 1, line_number: 7 }] });
+    expect(r.status).toBe(200);
+    const strip = ({ updated_at: _u, ...rest }: any) => rest;
+    expect(strip(r.body.items[0])).toEqual(strip(a));
+    expect(r.body.items[1]).toMatchObject({ id: b.id, unit: 't', volume: 10, trace: b.trace });
+    expect(r.body.items[2]).toMatchObject({ line_number: 7, buyer_product: 3, external_id: 'PO-TEST-SYNC-L7' });
+    const taken = await cacao.patch(`/orders/purchase/${o.id}`, { external_id: 'PO-TEST-0001' });
+    expect(taken.status).toBe(400);
+    expect(taken.body).toEqual({ external_id: ['order with this external id already exists.'] });
+    // Another company's order of that external id is no clash.
+    expect((await trader.post('/orders/purchase', { ...body, external_id: 'PO-TEST-SYNC', items: [] })).status).toBe(201);
+  });
+
   it('soft deletes: creator only, then 404 and gone from lists', async () => {
     const o = (await cacao.post('/orders/purchase', { ...body, external_id: 'PO-TEST-DEL' })).body;
     expect((await trader.delete(`/orders/${o.id}`)).status).toBe(403);

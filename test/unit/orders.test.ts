@@ -338,4 +338,8 @@ PO-3,,2025-01-02,101,-4,5`),
     expect(e.hint).toContain('company_id is not part of a sale order');
     expect(usage(() => planImport(csv('external_id,product,buyer_product\nA,1,2'), 'purchase')).message).toContain('keep one');
   });
+
+  it('a column named like an Object property (constructor, toString) is an unknown column, not silently dropped', () => {
+    expect(usage(() => planImport(csv('external_id,constructor,tostring\nA,x,y'), 'purchase')).message).toContain('unknown columns constructor, tostring');
+  });
 });

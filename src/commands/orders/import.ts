@@ -140,10 +140,30 @@ export interface PlannedOrder {
 }
 
 /**
- * Groups the rows into orders and validates every one with the kind's create schema. Returns
- * the units to send, or throws (exit 2) listing every problem with its line and column.
+ * One order of the file: the create body (as `orders import` sends it, and `orders sync` when
+ * the order is new), and what `orders sync` needs to compare it with the service.
  */
+export interface OrderFromFile extends Unit<Body> {
+  /**
+   * The order fields the file gives a value for. A batch's `tags: []` is in the body (the API
+   * requires the field) but not here: a blank cell is no value, so a sync never compares it.
+   */
+  given: ReadonlySet<string>;
+  /** The line of each of the body's items, in order. */
+  itemLines: number[];
+}
+
+/** The units `orders import` sends: one per order of the file. */
 export function planImport(csv: CsvFile, kind: OrderKindName): Unit<Body>[] {
+  return ordersFromCsv(csv, kind);
+}
+
+/**
+ * Groups the rows into orders and validates every one with the kind's create schema. Returns
+ * the orders, or throws (exit 2) listing every problem with its line and column. `orders
+ * import` and `orders sync` both read their file here, so the two never disagree on a cell.
+ */
+export function ordersFromCsv(csv: CsvFile, kind: OrderKindName): OrderFromFile[] {
   const orderColumns = ORDER_COLUMNS[kind];
   // Collected first and reported in line order: a file is fixed top to bottom.
   const problems: Array<{ line: number; column: string; message: string }> = [];
@@ -159,9 +179,9 @@ export function planImport(csv: CsvFile, kind: OrderKindName): Unit<Body>[] {
       return undefined;
     }
   };
-  const unknown = csv.columns.filter((c) => !(c in orderColumns) && !(c in ITEM_COLUMNS));
+  const unknown = csv.columns.filter((c) => !Object.hasOwn(orderColumns, c) && !Object.hasOwn(ITEM_COLUMNS, c));
   if (unknown.length) {
-    const elsewhere = unknown.filter((c) => Object.values(ORDER_COLUMNS).some((cols) => c in cols));
+    const elsewhere = unknown.filter((c) => Object.values(ORDER_COLUMNS).some((cols) => Object.hasOwn(cols, c)));
     const hint = elsewhere.length ? `${elsewhere.join(', ')} ${elsewhere.length > 1 ? 'are' : 'is'} not part of a ${kind} order` : undefined;
     throw new UsageError(
       `${csv.name}: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`,
@@ -228,9 +248,11 @@ export function planImport(csv: CsvFile, kind: OrderKindName): Unit<Body>[] {
     }
   }
 
-  const units: Unit<Body>[] = [];
+  const units: OrderFromFile[] = [];
   const schema = ORDER_CREATE_SCHEMAS[kind] as z.ZodType;
   for (const [externalId, order] of orders) {
+    const given = new Set(order.fieldOrigin.keys());
+    if (order.items.length) given.add('items');
     // A batch must carry tags (an empty list is fine); in a file, no tags means none.
     if (kind === 'batch') order.body.tags ??= [];
     const result = schema.safeParse(order.body, { error: requiredMessage });
@@ -241,7 +263,7 @@ export function planImport(csv: CsvFile, kind: OrderKindName): Unit<Body>[] {
       }
       continue;
     }
-    units.push({ key: externalId, lines: order.lines, payload: result.data as Body });
+    units.push({ key: externalId, lines: order.lines, payload: result.data as Body, given, itemLines: order.items.map((i) => i.line) });
   }
   const rowErrors = new RowErrors(csv.name);
   for (const p of problems.sort((a, b) => a.line - b.line)) rowErrors.add(p.line, p.column, p.message);
@@ -277,12 +299,18 @@ const PLAN_COLUMNS = [
   { header: 'ITEMS', path: 'items' },
 ];
 
-export async function importOrders(ctx: Context, flags: ImportFlags): Promise<void> {
+/** The flags `orders import` and `orders sync` check before anything is read, then the file. */
+export async function openOrderFile(ctx: Context, flags: ImportFlags): Promise<{ kind: OrderKindName; file: string; concurrency: number; csv: CsvFile }> {
   const kind = orderKind(flags)!;
   if (!flags.file) throw new UsageError('--file orders.csv is required (- for stdin)');
   const concurrency = parseConcurrency(flags.concurrency);
   checkReportPath(flags.report, flags.force);
   const csv = await readCsv(flags.file, ctx.io.stdin, ['external_id']);
+  return { kind, file: flags.file, concurrency, csv };
+}
+
+export async function importOrders(ctx: Context, flags: ImportFlags): Promise<void> {
+  const { kind, file, concurrency, csv } = await openOrderFile(ctx, flags);
   const units = planImport(csv, kind);
   const rows = csv.rows.length;
 
@@ -301,7 +329,7 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
   await runImport(ctx, {
     // The kind is part of the run's identity: the same file imported as sales is other orders.
     command: `orders-import-${kind}`,
-    file: flags.file,
+    file,
     units,
     noun: `${kind} orders`,
     path: PATHS.ordersOfKind(kind),

@@ -4,7 +4,11 @@
 // Choices where the documents are silent:
 // - PATCH with `items` replaces the item list by the given one: an element with an `id` updates
 //   that item (fields not given keep their values), one without `id` creates an item, items not
-//   listed are removed. Without `items` the items stay as they are.
+//   listed are removed. Without `items` the items stay as they are. (`orders sync` sends every
+//   item, the unchanged ones as `{id}`, so its updates keep every line.)
+// - external_id is unique per recording company and kind (the side it records from) among the
+//   orders not deleted, on create and on PATCH: a sync that lost its journal cannot double an
+//   order. Other companies and other kinds may reuse it.
 // - Nested item fields are all optional (volume defaults to 0, unit to "kg", line_number to the
 //   position, external_id to "<order external_id>-L<n>"); buyer_product must be a product of the
 //   buyer company, seller_product one of the seller company, traced orders must be visible and

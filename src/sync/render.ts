@@ -1,0 +1,147 @@
+// The plan as people and scripts read it, and what it costs.
+//
+// - table (a terminal): one row per create, per changed field of an update (`field: old → new`)
+//   and per object only on the service (the first 20: a service holds many more objects than a
+//   night's file changes); the unchanged are counted, not listed.
+// - json: one object {create, update, unchanged, only_on_service, requests, reads, rate_limit}
+//   where `requests` is how many writes the plan needs (cli-spec.md), `reads` what reading the
+//   service took.
+// - ndjson, csv: one row per object of the file and per object only on the service, with its
+//   action.
+// The counts, the cost and the rate-limit outlook go to stderr as info lines.
+import type { Context } from '../context.js';
+import type { RateLimitState } from '../api/client.js';
+import { formatDuration } from '../api/client.js';
+import { writeList, writeOne } from '../output/format.js';
+import { writesOf, type Change, type Plan } from './plan.js';
+
+const TABLE_ONLY_ON_SERVICE = 20;
+
+const COLUMNS = [
+  { header: 'ACTION', path: 'action' },
+  { header: 'EXTERNAL ID', path: 'external_id' },
+  { header: 'ID', path: 'id' },
+  { header: 'CHANGE', path: 'change' },
+];
+
+export interface PlanContext {
+  /** What is synced, plural ("purchase orders"). */
+  noun: string;
+  reads: number;
+  rateLimit: RateLimitState;
+  /**
+   * false: the plan is about to be applied in a format for scripts, whose stdout is then the
+   * run's results (one JSON document, one CSV table): the plan is only summarised on stderr.
+   */
+  data?: boolean;
+  /** Info lines said between the plan and its summary (what the sync left out, and why). */
+  notes?: string[];
+}
+
+export function planObject(plan: Plan, o: PlanContext, now: number) {
+  return {
+    create: plan.create.map((c) => ({ external_id: c.key, lines: c.lines, body: c.body })),
+    update: plan.update.map((u) => ({ external_id: u.key, id: u.id, lines: u.lines, changes: u.changes, body: u.body })),
+    unchanged: plan.unchanged.map((u) => ({ external_id: u.key, id: u.id, lines: u.lines })),
+    only_on_service: plan.onlyOnService,
+    requests: writesOf(plan),
+    reads: o.reads,
+    rate_limit: {
+      limit: o.rateLimit.limit ?? null,
+      remaining: o.rateLimit.remaining ?? null,
+      resets_at: o.rateLimit.reset !== undefined && o.rateLimit.reset * 1000 > now ? new Date(o.rateLimit.reset * 1000).toISOString() : null,
+    },
+  };
+}
+
+export async function writePlan(ctx: Context, plan: Plan, o: PlanContext): Promise<void> {
+  const format = ctx.format();
+  if (o.data === false) {
+    // Nothing on stdout: it carries the results.
+  } else if (format === 'json') {
+    await writeOne(ctx.io, planObject(plan, o, ctx.now()), ctx.output(COLUMNS));
+  } else if (format === 'ndjson' || format === 'csv') {
+    const rows = [
+      ...plan.create.map((c) => ({ action: 'create', external_id: c.key, id: null, lines: c.lines.join(' '), changes: null })),
+      ...plan.update.map((u) => ({ action: 'update', external_id: u.key, id: u.id, lines: u.lines.join(' '), changes: u.changes })),
+      ...plan.unchanged.map((u) => ({ action: 'unchanged', external_id: u.key, id: u.id, lines: u.lines.join(' '), changes: null })),
+      ...plan.onlyOnService.map((s) => ({ action: 'only_on_service', external_id: s.external_id ?? null, id: s.id ?? null, lines: null, changes: null })),
+    ];
+    await writeList(ctx.io, rows, ctx.output(COLUMNS));
+  } else {
+    const rows: Array<Record<string, unknown>> = [];
+    for (const c of plan.create) rows.push({ action: 'create', external_id: c.key, id: '', change: Array.isArray(c.body.items) ? `new, ${c.body.items.length} item${c.body.items.length === 1 ? '' : 's'}` : 'new' });
+    for (const u of plan.update) {
+      u.changes.forEach((ch, i) => rows.push(i === 0 ? { action: 'update', external_id: u.key, id: u.id, change: changeText(ch) } : { change: changeText(ch) }));
+    }
+    for (const s of plan.onlyOnService.slice(0, TABLE_ONLY_ON_SERVICE)) rows.push({ action: 'only on service', external_id: s.external_id, id: s.id, change: s.name ?? '' });
+    if (rows.length) await writeList(ctx.io, rows, ctx.output(COLUMNS));
+    const more = plan.onlyOnService.length - TABLE_ONLY_ON_SERVICE;
+    if (more > 0) ctx.io.info(`… and ${more} more only on the service (-o json or csv lists them all)`);
+  }
+  for (const note of o.notes ?? []) ctx.io.info(note);
+  ctx.io.info(summaryLine(plan, o.noun));
+  if (plan.notCompared.length) {
+    ctx.io.info(`not compared, as the service does not return them (sent only with a create): ${plan.notCompared.join(', ')}`);
+  }
+}
+
+export function summaryLine(plan: Plan, noun: string): string {
+  const parts = [`${plan.create.length} to create`, `${plan.update.length} to update`, `${plan.unchanged.length} unchanged`];
+  if (plan.onlyOnService.length) parts.push(`${plan.onlyOnService.length} only on the service (kept: sync never deletes)`);
+  return `plan for ${noun}: ${parts.join(', ')}`;
+}
+
+/** `field: old → new`, values as a person reads them. */
+export function changeText(ch: Change): string {
+  if (ch.old === null && ch.new !== null && typeof ch.new === 'object' && !Array.isArray(ch.new)) return `${ch.field}: new ${valueText(ch.new)}`;
+  return `${ch.field}: ${valueText(ch.old)} → ${valueText(ch.new)}`;
+}
+
+function valueText(v: unknown): string {
+  if (v === null || v === undefined || v === '') return '(none)';
+  if (Array.isArray(v)) return `[${v.map(valueText).join(', ')}]`;
+  if (typeof v === 'object') {
+    return `{${Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${k}: ${valueText(x)}`)
+      .join(', ')}}`;
+  }
+  return String(v);
+}
+
+/** A reset time as the clock on the wall shows it (14:00), with the date when it is not today. */
+function clock(ms: number, now: number): string {
+  const d = new Date(ms);
+  const hhmm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  return d.toDateString() === new Date(now).toDateString() ? hhmm : `${d.toISOString().slice(0, 10)} ${hhmm}`;
+}
+
+/**
+ * `3 writes + 64 reads; 933 requests left this hour (resets 14:00)` and, when the writes need
+ * more than is left, when the plan would finish and whether sct waits for it or stops.
+ */
+export function costLines(o: { writes: number; reads: number; rateLimit: RateLimitState; now: number; maxWaitMs: number }): string[] {
+  const { writes, reads, rateLimit: rl, now } = o;
+  const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+  const resetMs = rl.reset !== undefined && rl.reset * 1000 > now ? rl.reset * 1000 : undefined;
+  const left = rl.remaining === undefined ? 'the service reports no rate limit' : `${plural(rl.remaining, 'request')} left this hour${resetMs ? ` (resets ${clock(resetMs, now)})` : ''}`;
+  const lines = [`cost: ${plural(writes, 'write')} + ${plural(reads, 'read')}; ${left}`];
+  if (rl.remaining === undefined || writes <= rl.remaining || resetMs === undefined) return lines;
+
+  // Past this hour's budget, each further hour gives `limit` more requests.
+  const perHour = rl.limit && rl.limit > 0 ? rl.limit : Math.max(rl.remaining, 1);
+  const resets = Math.ceil((writes - rl.remaining) / perHour);
+  const finish = resetMs + (resets - 1) * 3_600_000;
+  const firstWait = resetMs - now;
+  const longestWait = resets > 1 ? Math.max(firstWait, 3_600_000) : firstWait;
+  const head = `the plan needs ${plural(writes, 'write')} but ${rl.remaining} ${rl.remaining === 1 ? 'is' : 'are'} left this hour: it would finish after ${clock(finish, now)}${resets > 1 ? ` (${resets} budget resets away)` : ''}`;
+  if (longestWait <= o.maxWaitMs) {
+    lines.push(`${head}; sct waits for the budget (${formatDuration(firstWait)}, within --max-wait ${formatDuration(o.maxWaitMs)})`);
+  } else {
+    lines.push(
+      `${head}; waiting ${formatDuration(firstWait)} is longer than --max-wait (${formatDuration(o.maxWaitMs)}), so the run stops when the budget is spent: ` +
+        `rerun after ${clock(resetMs, now)} (or with a longer --max-wait) to continue — the rerun reads the service again (${plural(reads, 'request')}) and plans only what is left`,
+    );
+  }
+  return lines;
+}

@@ -1,0 +1,160 @@
+// One sync, whatever the resource: read the service, plan, print the plan and its cost, ask,
+// and apply the writes through the bulk runner (journal, Idempotency-Keys, report, exit 3 on
+// rejections, 130 on Ctrl-C).
+//
+// Why a rerun converges: the plan is made from the service's state each time, never from a
+// journal, so whatever an interrupted run got through is found on the service and not planned
+// again. The journal only keeps the Idempotency-Keys stable: a create whose answer was lost is
+// planned again (if the service's list does not show it) and resent under the key it went out
+// with, so the service replays it instead of creating a second object. A create that went
+// through in an earlier run and is planned again (the object was deleted since) gets a new
+// attempt number, hence a new key: a replay would answer with the deleted object.
+import type { Context } from '../context.js';
+import type { ApiClient } from '../api/client.js';
+import type { Journal } from '../bulk/journal.js';
+import { withBulkRun } from '../bulk/open.js';
+import { runUnits, type Unit } from '../bulk/runner.js';
+import { finishBulk } from '../bulk/report.js';
+import { announceRun, unitKey } from '../bulk/import.js';
+import { CancelledError } from '../errors.js';
+import { parseDuration } from '../commands/shared/flags.js';
+import { planSync, writesOf, type FileObject, type Plan, type SyncSpec } from './plan.js';
+import { readService, type ServiceSource, type ServiceState } from './read.js';
+import { costLines, writePlan } from './render.js';
+
+export interface SyncRun {
+  /** Names the journal, the lock and the keys ("orders-sync-purchase"). */
+  command: string;
+  file: string;
+  /** What is synced, plural ("purchase orders"). */
+  noun: string;
+  objects: FileObject[];
+  spec: SyncSpec;
+  source: ServiceSource;
+  createPath: string;
+  updatePath: (id: number) => string;
+  dryRun?: boolean;
+  concurrency: number;
+  fresh?: boolean;
+  report?: string;
+}
+
+type Write = { action: 'create'; body: Record<string, unknown> } | { action: 'update'; id: number; body: Record<string, unknown> };
+
+export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
+  // A plan that is only shown takes no lock and asks nobody who the token is: it costs the
+  // reads and nothing else. Without a terminal and without --yes it is shown, then exit 2.
+  const applying = !run.dryRun && (ctx.flags.yes || ctx.io.canPrompt());
+  if (!applying) {
+    const plan = await readAndPlan(ctx, run, false);
+    if (!run.dryRun && writesOf(plan) > 0) await confirm(ctx, plan);
+    return;
+  }
+  // The file's lock is held from the reads to the last write: a second sync of the same file
+  // cannot plan from a state the first is changing.
+  await withBulkRun(ctx, { command: run.command, file: run.file, fresh: run.fresh }, async (writer, journal) => {
+    const plan = await readAndPlan(ctx, run, true);
+    if (writesOf(plan) === 0) {
+      ctx.io.info(`nothing to do: the service matches ${run.file === '-' ? 'the file' : run.file}`);
+      // A script reading the results gets an empty list (and --report an empty report), as
+      // from any run that wrote nothing.
+      if (ctx.format() !== 'table' || run.report) await finishBulk(ctx, { outcomes: [], interrupted: false }, { noun: run.noun, verb: 'created', report: run.report });
+      return;
+    }
+    await confirm(ctx, plan);
+    await apply(ctx, writer, journal, run, plan);
+  });
+}
+
+async function confirm(ctx: Context, plan: Plan): Promise<void> {
+  const what = [plan.create.length && `create ${plan.create.length}`, plan.update.length && `update ${plan.update.length}`].filter(Boolean).join(' and ');
+  if (!(await ctx.confirm(`Apply the plan (${what})?`))) throw new CancelledError('cancelled: nothing was sent');
+}
+
+async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promise<Plan> {
+  // The reads go through the ordinary client: Ctrl-C drops a read in flight, which costs nothing.
+  const reader = ctx.client();
+  const profile = ctx.env.SCT_SYNC_PROFILE ? { start: process.cpuUsage() } : undefined;
+  const spinner = await ctx.spinner(`Reading ${run.noun} from the service…`);
+  let state: ServiceState;
+  try {
+    state = await readService(reader, run.source, run.spec, new Set(run.objects.map((o) => o.key)), {
+      signal: ctx.signal,
+      onPage: (fetched, count) => spinner.update(`Reading ${run.noun} from the service… ${fetched}${count !== null ? ` of ${count}` : ''}`),
+    });
+  } finally {
+    spinner.stop();
+  }
+  const read = profile && process.cpuUsage(profile.start);
+  const plan = planSync(run.spec, run.objects, state);
+  if (profile && read) {
+    // SCT_SYNC_PROFILE: the CPU of reading (HTTP, JSON, snapshots) and of planning (matching
+    // and diffing), for bench/sync.mjs.
+    const planned = process.cpuUsage(profile.start);
+    const s = (u: NodeJS.CpuUsage) => ((u.user + u.system) / 1e6).toFixed(3);
+    const diffing = { user: planned.user - read.user, system: planned.system - read.system };
+    ctx.io.error(`sync profile: read ${s(read)} s CPU in ${state.reads} requests, plan ${s(diffing)} s CPU, process ${s(process.cpuUsage())} s CPU so far`);
+  }
+
+  for (const [key, ids] of state.duplicates) {
+    ctx.io.warn(`${key} is on ${ids.length} ${run.noun} of the service (ids ${ids.join(', ')}): the sync compares the file with ${ids[0]} and leaves the others alone`);
+  }
+  const notes = state.others > 0 && run.source.othersNote ? [run.source.othersNote(state.others)] : [];
+  const format = ctx.format();
+  const data = !(applying && format !== 'table');
+  await writePlan(ctx, plan, { noun: run.noun, reads: state.reads, rateLimit: reader.rateLimit, notes, data });
+  const maxWaitMs = ctx.flags.maxWait ? parseDuration(ctx.flags.maxWait, '--max-wait', { allowZero: true }) : 600_000;
+  for (const line of costLines({ writes: writesOf(plan), reads: state.reads, rateLimit: reader.rateLimit, now: ctx.now(), maxWaitMs })) ctx.io.info(line);
+  return plan;
+}
+
+/**
+ * The journal key of one write: the action, the key and an attempt number, the first one this
+ * journal has not seen go through. An interrupted write keeps its number (same Idempotency-Key
+ * on the rerun); a write that went through in an earlier sync makes the next one a new attempt.
+ */
+function attemptKey(journal: Journal, action: string, key: string): string {
+  let n = 0;
+  while (journal.get(`${action}:${key}#${n}`)) n++;
+  return `${action}:${key}#${n}`;
+}
+
+async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: SyncRun, plan: Plan): Promise<void> {
+  const generation = journal.generation();
+  const units: Unit<Write>[] = [
+    ...plan.create.map((c) => ({ key: c.key, lines: c.lines, journalKey: attemptKey(journal, 'create', c.key), payload: { action: 'create' as const, body: c.body } })),
+    ...plan.update.map((u) => ({ key: u.key, lines: u.lines, journalKey: attemptKey(journal, 'update', u.key), payload: { action: 'update' as const, id: u.id, body: u.body } })),
+  ];
+  // Only a create carries an Idempotency-Key to resend under; a PATCH is simply sent again.
+  const unknown = units.filter((u) => u.payload.action === 'create' && journal.wasUnknown(u.journalKey!)).length;
+  announceRun(ctx, { total: units.length, pending: units.length, unknown, requests: units.length, noun: run.noun, verb: 'written', concurrency: run.concurrency, rateLimit: writer.rateLimit });
+
+  const spinner = await ctx.spinner(`Syncing ${run.noun}… 0/${units.length}`);
+  let result;
+  try {
+    result = await runUnits(units, {
+      concurrency: run.concurrency,
+      signal: ctx.signal,
+      journal,
+      work: async (unit) => {
+        const w = unit.payload;
+        if (w.action === 'create') {
+          const res = await writer.request<{ id?: number } | null>({
+            method: 'POST',
+            path: run.createPath,
+            body: w.body,
+            idempotencyKey: unitKey(run.command, generation, unit),
+            expect: 'created',
+          });
+          return { id: res.data?.id };
+        }
+        await writer.request({ method: 'PATCH', path: run.updatePath(w.id), body: w.body });
+        return { id: w.id, status: 'updated' };
+      },
+      onProgress: (done, all, rejected) => spinner.update(`Syncing ${run.noun}… ${done}/${all}${rejected ? ` (${rejected} rejected)` : ''}`),
+    });
+  } finally {
+    spinner.stop();
+  }
+  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh });
+}

@@ -1,0 +1,379 @@
+// sct orders sync and origins sync against the sandbox: the plan of a file with new, changed,
+// identical and missing objects (--dry-run sends no write), --yes sending exactly the creates
+// and PATCHes of only the changed fields, a second sync sending nothing, empty cells changing
+// nothing, the confirmation at a terminal, a plan larger than the rate budget, and kill -9 /
+// Ctrl-C at seeded points with reruns until the service equals the file, every order once.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { until, useSandbox } from '../helpers/sandbox.js';
+import { rng } from '../helpers/random.js';
+import { ADMIN, OWNER } from '../sandbox/helpers.js';
+import type { Prompter } from '../../src/prompt.js';
+
+const t = useSandbox({ rateLimit: 100_000 });
+let products: number[];
+
+beforeAll(async () => {
+  products = (await t.api('/products?limit=3')).results.map((p: any) => p.id);
+});
+
+async function send(method: string, path: string, body: unknown): Promise<any> {
+  const r = await fetch(t.sb.url + path, { method, headers: { Authorization: `Bearer ${OWNER}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const json = await r.json();
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** A purchase order on the service, as if created in the web app. */
+function seedOrder(externalId: string, extra: Record<string, unknown> = {}): Promise<any> {
+  return send('POST', '/orders/purchase', {
+    type: 'order',
+    external_id: externalId,
+    order_created_at: '2025-03-01',
+    seller_company_id: 101,
+    buyer_company_status: 'draft',
+    tags: ['eudr', 'organic'],
+    signed_off_at: '2025-03-02T10:00:00Z',
+    items: [
+      { buyer_product: products[0], volume: 100, unit: 'kg', line_number: 1 },
+      { buyer_product: products[1], volume: 5.5, unit: 't', line_number: 2 },
+    ],
+    ...extra,
+  });
+}
+
+/** The company's purchase orders with these external ids, by external id (each a list: twice is a bug). */
+async function ordersById(ids: string[]): Promise<Map<string, any[]>> {
+  const list = await t.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
+  const out = new Map<string, any[]>(ids.map((i) => [i, []]));
+  for (const o of list.results) out.get(o.external_id)?.push(o);
+  return out;
+}
+
+const writes = () => t.sb.requests.filter((q) => q.method === 'POST' || q.method === 'PATCH');
+const HEADER = 'external_id,type,order_created_at,seller_company_id,buyer_company_status,tags,signed_off_at,product,volume,unit,line_number';
+
+/** A file naming SAME (as on the service, written differently), CHANGED (status, one item) and NEW. */
+function nightlyFile(p: string): string {
+  const [a, b] = products;
+  return t.writeFile(
+    `${p}.csv`,
+    [
+      HEADER,
+      `${p}-SAME,order,2025-03-01,101,draft,organic|eudr,2025-03-02T11:00:00+01:00,${a},100.0,kg,1`,
+      `${p}-SAME,,,,,,,${b},5.50,t,2`,
+      `${p}-CHANGED,order,2025-03-01,101,completed,eudr|organic,,${a},100,kg,1`,
+      `${p}-CHANGED,,,,,,,${b},7,t,2`,
+      `${p}-NEW,order,2025-04-01,102,,,,${a},1,kg,`,
+    ].join('\n') + '\n',
+  );
+}
+
+describe('orders sync', () => {
+  it('plans create, update, unchanged and only on the service; --dry-run sends no write', async () => {
+    const [same, changed, missing] = await Promise.all([seedOrder('DRY-SAME'), seedOrder('DRY-CHANGED'), seedOrder('DRY-MISSING')]);
+    const file = nightlyFile('DRY');
+    t.sb.requests.length = 0;
+    const r = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(Object.keys(plan)).toEqual(['create', 'update', 'unchanged', 'only_on_service', 'requests', 'reads', 'rate_limit']);
+    expect(plan.create).toEqual([
+      { external_id: 'DRY-NEW', lines: [6], body: { external_id: 'DRY-NEW', type: 'order', order_created_at: '2025-04-01', seller_company_id: 102, items: [{ buyer_product: products[0], volume: 1, unit: 'kg' }] } },
+    ]);
+    expect(plan.update).toEqual([
+      {
+        external_id: 'DRY-CHANGED',
+        id: changed.id,
+        lines: [4, 5],
+        changes: [
+          { field: 'buyer_company_status', old: 'draft', new: 'completed' },
+          { field: 'items[line 2].volume', old: 5.5, new: 7 },
+        ],
+        body: { buyer_company_status: 'completed', items: [{ id: changed.items[0].id }, { id: changed.items[1].id, volume: 7 }] },
+      },
+    ]);
+    expect(plan.unchanged).toEqual([{ external_id: 'DRY-SAME', id: same.id, lines: [2, 3] }]);
+    expect(plan.only_on_service).toContainEqual({ external_id: 'DRY-MISSING', id: missing.id });
+    // Orders the supplier recorded (its sales to this company) are not this sync's to list.
+    expect(plan.only_on_service.every((o: any) => !String(o.external_id).startsWith('SO-'))).toBe(true);
+    expect(plan.requests).toBe(2);
+    expect(plan.reads).toBe(1);
+    expect(plan.rate_limit.remaining).toBeGreaterThan(0);
+    // One read of the whole side, in the largest pages, ordered by id; nothing else.
+    expect(t.sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/orders']);
+    expect(t.queryOf()).toEqual({ order_action: 'buying', ordering: 'id', limit: '10000', offset: '0' });
+    expect(r.stderr).toMatch(/plan for purchase orders: 1 to create, 1 to update, 1 unchanged, \d+ only on the service \(kept: sync never deletes\)/);
+    expect(r.stderr).toMatch(/cost: 2 writes \+ 1 read; \d+ requests left this hour \(resets \d\d:\d\d\)/);
+
+    // At a terminal-like table: each action, and `field: old → new` for the update.
+    const table = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--dry-run']);
+    expect(table.stdout).toMatch(/create\s+DRY-NEW\s+new, 1 item/);
+    expect(table.stdout).toMatch(new RegExp(`update\\s+DRY-CHANGED\\s+${changed.id}\\s+buyer_company_status: draft → completed`));
+    expect(table.stdout).toMatch(/items\[line 2\]\.volume: 5\.5 → 7/);
+    expect(table.stdout).toMatch(/only on service/);
+    expect(writes()).toHaveLength(0);
+  });
+
+  it('--yes sends exactly the creates and PATCHes of the changed fields; a second sync sends nothing', async () => {
+    const changed = await seedOrder('YES-CHANGED');
+    await seedOrder('YES-SAME');
+    const file = nightlyFile('YES');
+    const report = join(t.dir, 'sync-report.csv');
+    t.sb.requests.length = 0;
+    const r = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes', '--report', report, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    // Applying with -o json: stdout is the results, one JSON document (the plan is summarised on stderr).
+    const results = JSON.parse(r.stdout);
+    expect(results.map((x: any) => [x.key, x.status, x.lines])).toEqual([
+      ['YES-NEW', 'created', [6]],
+      ['YES-CHANGED', 'updated', [4, 5]],
+    ]);
+    expect(r.stderr).toContain('purchase orders: 1 created, 1 updated, 0 rejected');
+    expect(t.sb.requests.filter((q) => q.method === 'GET').map((q) => q.path)).toEqual(['/api/accounts/me', '/api/orders']);
+    expect(writes().map((q) => `${q.method} ${q.path}`).sort()).toEqual(['PATCH /api/orders/purchase/' + changed.id, 'POST /api/orders/purchase']);
+    const post = writes().find((q) => q.method === 'POST')!;
+    expect(post.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(JSON.parse(post.body)).toEqual({ external_id: 'YES-NEW', type: 'order', order_created_at: '2025-04-01', seller_company_id: 102, items: [{ buyer_product: products[0], volume: 1, unit: 'kg' }] });
+    const patch = writes().find((q) => q.method === 'PATCH')!;
+    expect(JSON.parse(patch.body)).toEqual({ buyer_company_status: 'completed', items: [{ id: changed.items[0].id }, { id: changed.items[1].id, volume: 7 }] });
+    const rows = parse(readFileSync(report, 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(rows.map((x) => [x.key, x.status, x.id])).toEqual([
+      ['YES-NEW', 'created', String(results[0].id)],
+      ['YES-CHANGED', 'updated', String(changed.id)],
+    ]);
+
+    // The service now holds what the file says, and what the file left empty as it was.
+    const after = (await ordersById(['YES-CHANGED'])).get('YES-CHANGED')![0];
+    expect(after.buyer_company_status).toBe('completed');
+    expect(after.signed_off_at).toBe('2025-03-02T10:00:00Z');
+    expect(after.items.map((i: any) => [i.id, i.line_number, i.volume, i.unit])).toEqual([
+      [changed.items[0].id, 1, 100, 'kg'],
+      [changed.items[1].id, 2, 7, 't'],
+    ]);
+
+    t.sb.requests.length = 0;
+    const again = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes', '-o', 'json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual([]);
+    expect(again.stderr).toContain('nothing to do: the service matches');
+    expect(again.stderr).toMatch(/0 to create, 0 to update, 3 unchanged/);
+    expect(writes()).toHaveLength(0);
+  });
+
+  it('leaves a field alone when its cell is empty, and an order without item rows keeps its items', async () => {
+    const before = await seedOrder('EMPTY-1', { border_cross_country_code: 'BE', order_arrival_at: '2025-03-09' });
+    const file = t.writeFile(
+      'empty.csv',
+      `external_id,type,order_created_at,order_arrival_at,seller_company_id,buyer_company_status,border_cross_country_code,tags,signed_off_at,product,volume,unit,line_number
+EMPTY-1,order,2025-03-01,,,,be,,,,,,\n`,
+    );
+    t.sb.requests.length = 0;
+    const r = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/0 to create, 0 to update, 1 unchanged/);
+    expect(writes()).toHaveLength(0);
+    const after = (await ordersById(['EMPTY-1'])).get('EMPTY-1')![0];
+    expect(after.items).toHaveLength(2);
+    expect(after.updated_at).toBe(before.updated_at);
+  });
+
+  it('asks at a terminal before writing; no answers no; without a terminal and --yes it stops after the plan (exit 2)', async () => {
+    await Promise.all([seedOrder('ASK-CHANGED'), seedOrder('ASK-SAME')]);
+    const file = nightlyFile('ASK');
+    const asked: string[] = [];
+    const prompter = (answer: boolean) =>
+      ({
+        confirm: async (message: string) => {
+          asked.push(message);
+          return answer;
+        },
+      }) as unknown as Prompter;
+
+    t.sb.requests.length = 0;
+    const noTerminal = await t.sct(['orders', 'sync', '--purchase', '--file', file]);
+    expect(noTerminal.exitCode).toBe(2);
+    expect(noTerminal.stdout).toMatch(/update\s+ASK-CHANGED/);
+    expect(noTerminal.stderr).toContain('Apply the plan (create 1 and update 1): confirm with --yes (no terminal to ask on)');
+
+    const declined = await t.sctIn(['orders', 'sync', '--purchase', '--file', file], { tty: true, prompter: prompter(false), env: { CI: undefined } });
+    expect(declined.exitCode, declined.stderr).toBe(2);
+    expect(declined.stderr).toContain('cancelled: nothing was sent');
+    expect(asked).toEqual(['Apply the plan (create 1 and update 1)?']);
+    expect(writes()).toHaveLength(0);
+
+    const accepted = await t.sctIn(['orders', 'sync', '--purchase', '--file', file], { tty: true, prompter: prompter(true), env: { CI: undefined } });
+    expect(accepted.exitCode, accepted.stderr).toBe(0);
+    expect(accepted.stdout).toMatch(/update\s+ASK-CHANGED/);
+    expect(accepted.stdout).toMatch(/ASK-CHANGED\s+updated/);
+    expect(writes().map((q) => q.method).sort()).toEqual(['PATCH', 'POST']);
+  });
+
+  it('refuses a file a sync cannot match before sending anything', async () => {
+    const twoLines = t.writeFile('twolines.csv', `external_id,type,order_created_at,product,line_number\nL-1,order,2025-01-01,${products[0]},1\nL-1,,,${products[1]},1\n`);
+    const noId = t.writeFile('noid.csv', 'name,country_code\nFarm,CI\n');
+    const noIdCell = t.writeFile('noidcell.csv', 'name,country_code,external_id\nFarm,CI,\n');
+    const plots = t.writeFile('plots.geojson', '{"type": "FeatureCollection", "features": []}\n');
+    await t.expectUsageErrors([
+      [['orders', 'sync', '--purchase', '--file', twoLines, '--yes'], 'line 3, line_number: L-1 has two items with line_number 1 (line 2 too)'],
+      [['orders', 'sync', '--file', twoLines], 'one of --purchase, --sale or --batch is required'],
+      [['origins', 'sync', '--file', noId, '--yes'], 'missing column external_id'],
+      [['origins', 'sync', '--file', noIdCell, '--yes'], 'line 2, external_id: required: a sync matches each row with an origin by its external_id'],
+      [['origins', 'sync', '--file', plots, '--dry-run'], 'origins sync reads a CSV file; a GeoJSON plot file goes through'],
+    ]);
+  });
+});
+
+describe('origins sync', () => {
+  it('creates, updates only what differs, leaves empty cells alone, and a second sync sends nothing', async () => {
+    const same = await send('POST', '/origins', { name: 'Farm Same', country_code: 'CI', external_id: 'OS-SAME', description: 'kept', location: { type: 'Point', coordinates: [-5.95, 6.13] } });
+    const moved = await send('POST', '/origins', { name: 'Farm Moved', country_code: 'GH', external_id: 'OS-MOVED', location: { type: 'Point', coordinates: [-1.5, 6.5] } });
+    const file = t.writeFile(
+      'origins.csv',
+      `external_id,name,country_code,description,lat,lng
+OS-SAME,Farm Same,ci,,6.13,-5.95
+OS-MOVED,Farm Moved,GH,north plot,6.6,-1.5
+OS-NEW,Farm New,CI,,5.1,-4.2\n`,
+    );
+    t.sb.requests.length = 0;
+    const dry = await t.sct(['origins', 'sync', '--file', file, '--dry-run', '-o', 'json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    const plan = JSON.parse(dry.stdout);
+    expect(plan.create.map((c: any) => c.external_id)).toEqual(['OS-NEW']);
+    expect(plan.unchanged).toEqual([{ external_id: 'OS-SAME', id: same.id, lines: [2] }]);
+    expect(plan.update).toEqual([
+      {
+        external_id: 'OS-MOVED',
+        id: moved.id,
+        lines: [3],
+        changes: [
+          { field: 'description', old: null, new: 'north plot' },
+          { field: 'location', old: { type: 'Point', coordinates: [-1.5, 6.5] }, new: { type: 'Point', coordinates: [-1.5, 6.6] } },
+        ],
+        body: { description: 'north plot', location: { type: 'Point', coordinates: [-1.5, 6.6] } },
+      },
+    ]);
+    expect(plan.only_on_service.length).toBeGreaterThan(0);
+    expect(writes()).toHaveLength(0);
+
+    const r = await t.sct(['origins', 'sync', '--file', file, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('origins: 1 created, 1 updated, 0 rejected');
+    expect(writes().map((q) => `${q.method} ${q.path}`).sort()).toEqual([`PATCH /api/origins/${moved.id}`, 'POST /api/origins']);
+    expect(JSON.parse(writes().find((q) => q.method === 'PATCH')!.body)).toEqual(plan.update[0].body);
+    const kept = await t.api(`/origins/${same.id}`);
+    expect(kept.description).toBe('kept');
+
+    t.sb.requests.length = 0;
+    const again = await t.sct(['origins', 'sync', '--file', file, '--yes']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/0 to create, 0 to update, 3 unchanged/);
+    expect(writes()).toHaveLength(0);
+  });
+});
+
+describe('interrupted syncs converge', () => {
+  for (const seed of [20251, 7]) it(`kill -9 and Ctrl-C at seeded points (seed ${seed}), then reruns: every order exactly once and the service equals the file`, { timeout: 60_000 }, async () => {
+    const random = rng(seed);
+    const [a, b, c] = products;
+    const existing = Array.from({ length: 10 }, (_, i) => `KILL${seed}-OLD-${i}`);
+    const fresh = Array.from({ length: 10 }, (_, i) => `KILL${seed}-NEW-${i}`);
+    await Promise.all(existing.map((id) => seedOrder(id)));
+    const lines = [HEADER];
+    // Each existing order changes its status and an item, and gains a third item; each new one has two.
+    for (const [i, id] of existing.entries()) lines.push(`${id},order,2025-03-01,101,completed,eudr,,${a},100,kg,1`, `${id},,,,,,,${b},${i + 10},t,2`, `${id},,,,,,,${c},3,kg,3`);
+    for (const [i, id] of fresh.entries()) lines.push(`${id},order,2025-05-01,103,draft,new,,${a},${i + 1},kg,1`, `${id},,,,,,,${b},2,kg,2`);
+    const file = t.writeFile(`kill-${seed}.csv`, lines.join('\n') + '\n');
+    const args = ['orders', 'sync', '--purchase', '--file', file, '--yes', '--concurrency', '3', '-o', 'json'];
+
+    // Writes are slow and some answers are lost after the service acted: kill points land mid-run.
+    t.sb.setFaults({ latencyMs: 40, dropRate: 0.1, dropAfterProcessing: true, methods: ['POST', 'PATCH'] });
+    const runs: Array<{ signal: string | null; after: number; exit: number | undefined }> = [];
+    for (let i = 0; i < 8; i++) {
+      const signal = i < 4 ? (random() < 0.5 ? 'SIGKILL' : 'SIGINT') : null;
+      // 0: while it starts, reads or plans; else after that many writes reached the service.
+      const after = Math.floor(random() * 7);
+      const start = writes().length;
+      const child = t.spawnSct(args, { timeout: 40_000 });
+      if (signal && after === 0) await new Promise((res) => setTimeout(res, 150 + Math.floor(random() * 300)));
+      if (signal && after > 0) await until(() => writes().length - start >= after || child.exitCode !== null, 'the kill point', 20_000).catch(() => undefined);
+      if (signal) child.kill(signal as NodeJS.Signals);
+      const r = await child;
+      runs.push({ signal, after, exit: r.exitCode });
+      // A kill, a lost answer or Ctrl-C is never the service's verdict on an order.
+      expect(Number(/(\d+) rejected/.exec(String(r.stderr))?.[1] ?? 0), `run ${i + 1}: ${r.stderr}`).toBe(0);
+      expect(String(r.stderr), `run ${i + 1}`).not.toMatch(/\n\s+at /);
+      // Requests the killed run had in flight still land (the latency): let them before the rerun reads.
+      await new Promise((res) => setTimeout(res, 120));
+      if (r.exitCode === 0 && !signal) break;
+    }
+    t.sb.setFaults({});
+    // SYNC_KILL_LOG=1 shows the kill points and exits of each run.
+    if (process.env.SYNC_KILL_LOG) console.log(JSON.stringify({ seed, runs }));
+    expect(runs.at(-1)?.exit, JSON.stringify(runs)).toBe(0);
+
+    const found = await ordersById([...existing, ...fresh]);
+    for (const [id, list] of found) expect(list.length, `${id}: ${JSON.stringify(runs)}`).toBe(1);
+    for (const [i, id] of existing.entries()) {
+      const o = found.get(id)![0];
+      expect(o.buyer_company_status).toBe('completed');
+      expect(o.items.map((it: any) => [it.line_number, it.buyer_product, it.volume])).toEqual([
+        [1, a, 100],
+        [2, b, i + 10],
+        [3, c, 3],
+      ]);
+    }
+    for (const [i, id] of fresh.entries()) {
+      expect(found.get(id)![0].items.map((it: any) => [it.line_number, it.volume])).toEqual([
+        [1, i + 1],
+        [2, 2],
+      ]);
+    }
+    // The file's view: nothing left to write.
+    t.sb.requests.length = 0;
+    const check = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--dry-run', '-o', 'json']);
+    const plan = JSON.parse(check.stdout);
+    expect([plan.create.length, plan.update.length, plan.unchanged.length]).toEqual([0, 0, 20]);
+  });
+});
+
+describe('rate budget', () => {
+  // A sandbox of its own: 7 requests per 5-second window, so a plan outgrows the budget. The
+  // test's own reads use another token of the company: they spend none of sct's budget.
+  const small = useSandbox({ rateLimit: 7, rateLimitWindowSeconds: 5 });
+
+  it('says when a plan needs more requests than are left, stops past --max-wait, and a rerun continues', { timeout: 30_000 }, async () => {
+    const product = (await small.api('/products?limit=1', ADMIN)).results[0].id;
+    const ids = Array.from({ length: 8 }, (_, i) => `RATE-${i}`);
+    const file = small.writeFile('rate.csv', ['external_id,type,order_created_at,product', ...ids.map((id) => `${id},order,2025-06-01,${product}`)].join('\n') + '\n');
+
+    const dry = await small.sct(['orders', 'sync', '--purchase', '--file', file, '--dry-run', '--max-wait', '0']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain('cost: 8 writes + 1 read; 6 requests left this hour');
+    expect(dry.stderr).toMatch(/the plan needs 8 writes but 6 are left this hour: it would finish after \d\d:\d\d(:\d\d)?.*; waiting \S+ is longer than --max-wait \(0ms\), so the run stops when the budget is spent: rerun after/);
+
+    // Applying with no patience: it stops when the budget is gone (exit 1), having created what it could.
+    const first = await small.sct(['orders', 'sync', '--purchase', '--file', file, '--yes', '--max-wait', '0', '--concurrency', '1']);
+    expect(first.exitCode, first.stderr).toBe(1);
+    expect(first.stderr).toMatch(/rate limit/);
+    expect(first.stderr).toContain('rerun the same command to continue');
+    const created = [...(await orderCounts(small, ids)).values()].filter((n) => n === 1).length;
+    expect(created).toBeGreaterThan(0);
+    expect(created).toBeLessThan(8);
+
+    // The rerun plans only what is left and waits for the budget (within the default --max-wait).
+    const second = await small.sct(['orders', 'sync', '--purchase', '--file', file, '--yes']);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(second.stderr).toContain(`${8 - created} to create, 0 to update, ${created} unchanged`);
+    expect([...(await orderCounts(small, ids)).values()]).toEqual(Array(8).fill(1));
+  });
+});
+
+async function orderCounts(s: { api: (p: string, token?: string) => Promise<any> }, ids: string[]): Promise<Map<string, number>> {
+  const list = await s.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`, ADMIN);
+  const counts = new Map<string, number>(ids.map((i) => [i, 0]));
+  for (const o of list.results) counts.set(o.external_id, (counts.get(o.external_id) ?? 0) + 1);
+  return counts;
+}

@@ -1,0 +1,13 @@
+// Seeded randomness for tests that pick kill points, signals and faults: a failure replays the
+// same way from its seed.
+
+/** mulberry32: small, seedable, good enough to pick kill points. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
