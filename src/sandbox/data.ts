@@ -651,21 +651,23 @@ function seedOrigins(store: Store, rng: Rng): ByCompany<Origin> {
       const commodity = commodities[i % commodities.length]!;
       const place = rng.pick(PLACES[commodity]);
       const surname = rng.pick(place.surnames);
-      const lat = round(place.lat + (rng.next() - 0.5) * 0.6, 5);
-      const lon = round(place.lon + (rng.next() - 0.5) * 0.6, 5);
-      // Plots above 4 ha need a polygon under EUDR; smaller ones a point.
+      // Within about 15 km of the place, with the six decimals the EU registry asks for.
+      const lat = sixDecimals(place.lat + (rng.next() - 0.5) * 0.3);
+      const lon = sixDecimals(place.lon + (rng.next() - 0.5) * 0.3);
+      // Plots of 4 ha or more need a polygon under EUDR; smaller ones a point. The shape has a
+      // generator of its own, so the draws of everything seeded after the origins stay the same.
       const big = rng.chance(0.25);
-      const d = 0.004;
-      const location = big
-        ? { type: 'Polygon', coordinates: [[[lon, lat], [round(lon + d, 5), lat], [round(lon + d, 5), round(lat + d, 5)], [lon, round(lat + d, 5)], [lon, lat]]] }
-        : { type: 'Point', coordinates: [lon, lat] };
+      const plot = big ? plotShape(lon, lat, new Rng(id * 7919 + 17)) : undefined;
+      const location = plot?.geometry ?? { type: 'Point', coordinates: [lon, lat] };
+      // A point stands for a smallholding under 4 ha (0.5 to 3.2 ha); a polygon says its own area.
+      const statedHa = (drawn: number) => (plot ? Math.round(plot.ha) : Math.round(((drawn - 1) * 0.9 + 0.5) * 10) / 10);
       const status = rng.pick(ASSESSMENT_STATUSES);
       const created = BASE_DATE - rng.int(100, 700) * DAY;
       const kind = commodity === 'wood' ? 'Forest stand' : commodity === 'cattle' ? 'Ranch' : 'Farm';
       list.push({
         id, company_id: companyId,
         name: `${kind} ${surname} ${rng.int(1, 99)} (${place.region})`,
-        description: rng.chance(0.7) ? `${commodity.replace('_', ' ')} ${big ? 'plantation' : 'smallholding'} in ${place.region}, ${rng.int(1, big ? 40 : 4)} ha` : null,
+        description: rng.chance(0.7) ? `${commodity.replace('_', ' ')} ${big ? 'plantation' : 'smallholding'} in ${place.region}, ${statedHa(rng.int(1, big ? 40 : 4))} ha` : null,
         country_code: place.country, location,
         external_id: rng.chance(0.9) ? `ORI-${place.country}-${String(id).padStart(5, '0')}` : null,
         mapping_external_id: `MAP-${rng.alnum(8)}`,
@@ -679,6 +681,44 @@ function seedOrigins(store: Store, rng: Rng): ByCompany<Origin> {
   }
   store.bumpId('origin', id);
   return by;
+}
+
+const M_PER_DEG = 111_320;
+
+/**
+ * A plot as surveyors draw one: an irregular ring of 5 to 9 corners around (lon, lat), of 4 to
+ * 40 ha; one in six in two blocks (a MultiPolygon). Corners at increasing angles never cross.
+ */
+function plotShape(lon: number, lat: number, r: Rng): { geometry: { type: 'Polygon' | 'MultiPolygon'; coordinates: unknown }; ha: number } {
+  const ha = 4 + r.next() * 36;
+  const blocks = r.chance(1 / 6) ? 2 : 1;
+  const k = Math.cos((lat * Math.PI) / 180);
+  const ring = (cx: number, cy: number, targetHa: number) => {
+    const n = r.int(5, 9);
+    const corners = Array.from({ length: n }, (_, i) => ({ a: ((i + 0.2 + r.next() * 0.6) * 2 * Math.PI) / n, d: 0.7 + r.next() * 0.3 }));
+    // Shoelace area of the unit shape, in m² per m² of radius, scales it to the target area.
+    let unit = 0;
+    for (let i = 0; i < n; i++) {
+      const p = corners[i]!;
+      const q = corners[(i + 1) % n]!;
+      unit += (p.d * q.d * Math.sin(q.a - p.a)) / 2;
+    }
+    const radius = Math.sqrt((targetHa * 10_000) / unit);
+    const pts = corners.map(({ a, d }) => [round(cx + (Math.cos(a) * d * radius) / (M_PER_DEG * k), 6), round(cy + (Math.sin(a) * d * radius) / M_PER_DEG, 6)]);
+    return [[...pts, pts[0]!]];
+  };
+  if (blocks === 1) return { geometry: { type: 'Polygon', coordinates: ring(lon, lat, ha) }, ha };
+  const gap = Math.sqrt((ha * 10_000) / 2) * 1.6;
+  return {
+    geometry: { type: 'MultiPolygon', coordinates: [ring(lon, lat, ha / 2), ring(round(lon + gap / (M_PER_DEG * k), 6), round(lat - gap / (3 * M_PER_DEG), 6), ha / 2)] },
+    ha,
+  };
+}
+
+/** Rounded to 6 decimals that show: 6.13 would print as 2 (a writer drops trailing zeros). */
+function sixDecimals(n: number): number {
+  const r = round(n, 6);
+  return /\.\d{6}$/.test(String(r)) ? r : round(r + 0.000001, 6);
 }
 
 function round(n: number, d: number): number {

@@ -167,6 +167,8 @@ export interface Place {
 }
 
 /** Production regions with farmer or forest owner surnames common there. */
+// Centres of production areas, inland enough that plots drawn within 0.15° of them stay on land
+// (coastal towns such as San-Pédro and Ilhéus sit a little inland of the town itself).
 export const PLACES: Record<Commodity, Place[]> = (() => {
   const ci = ['Kouassi', 'Koné', 'Yao', 'Traoré', "N'Guessan", 'Konan', 'Bamba'];
   const gh = ['Mensah', 'Owusu', 'Boateng', 'Asante', 'Osei', 'Appiah'];
@@ -183,13 +185,13 @@ export const PLACES: Record<Commodity, Place[]> = (() => {
   const cocoa: Place[] = [
     { country: 'CI', region: 'Soubré', lat: 5.78, lon: -6.59, surnames: ci },
     { country: 'CI', region: 'Daloa', lat: 6.88, lon: -6.45, surnames: ci },
-    { country: 'CI', region: 'San-Pédro', lat: 4.75, lon: -6.64, surnames: ci },
+    { country: 'CI', region: 'San-Pédro', lat: 5.05, lon: -6.62, surnames: ci },
     { country: 'GH', region: 'Sefwi Wiawso', lat: 6.21, lon: -2.49, surnames: gh },
     { country: 'GH', region: 'Ashanti', lat: 6.69, lon: -1.62, surnames: gh },
     { country: 'EC', region: 'Manabí', lat: -1.05, lon: -80.45, surnames: ec },
     { country: 'PE', region: 'San Martín', lat: -6.49, lon: -76.37, surnames: pe },
     { country: 'CM', region: 'Centre', lat: 4.2, lon: 11.6, surnames: cm },
-    { country: 'BR', region: 'Ilhéus', lat: -14.79, lon: -39.05, surnames: br },
+    { country: 'BR', region: 'Ilhéus', lat: -14.8, lon: -39.35, surnames: br },
   ];
   const coffee: Place[] = [
     { country: 'CO', region: 'Huila', lat: 2.53, lon: -75.52, surnames: co },
@@ -210,7 +212,7 @@ export const PLACES: Record<Commodity, Place[]> = (() => {
     cattle: [{ country: 'BR', region: 'Pará', lat: -3.2, lon: -52.21, surnames: br }],
     rubber: [
       { country: 'ID', region: 'Jambi', lat: -1.61, lon: 103.61, surnames: id },
-      { country: 'CI', region: 'Grand-Béréby', lat: 4.65, lon: -6.92, surnames: ci },
+      { country: 'CI', region: 'Grand-Béréby', lat: 4.95, lon: -7.05, surnames: ci },
     ],
     wood: [
       { country: 'SE', region: 'Småland', lat: 57.0, lon: 14.8, surnames: nordic },

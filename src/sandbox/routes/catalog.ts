@@ -21,6 +21,8 @@
 //                assessment_status, tags__name, created_at, updated_at;
 //                search: company_name, description, external_id, contact_name;
 //                ordering: id, company_name, type, status, country_code, created_at, updated_at.
+//   origins      location (the API says "any"): a GeoJSON Point, Polygon or MultiPolygon, or null
+//                (geometry.ts); country_code: an ISO 3166-1 alpha-2 code.
 import { z } from 'zod';
 import {
   ASSESSMENT_STATUSES, COMMODITIES, COMPOSITIONS, VALUE_CHAIN_STATUSES, VALUE_CHAIN_TYPES,
@@ -31,6 +33,8 @@ import { PRODUCT_TYPES } from '../reference.js';
 import { badRequest, created, intParam, noContent, ok, type Ctx, type Router } from '../router.js';
 import { bool, id, nonEmptyStrings, parseBody, str } from '../validate.js';
 import { countryObject, listReply, myCompany, owned, ownedRows, pulseParams, timestampFields } from './common.js';
+import { location } from '../geometry.js';
+import { isCountryCode } from '../../geo/country-codes.js';
 
 const embeddedStatement = (s: Statement) => ({
   id: s.id,
@@ -201,11 +205,21 @@ function applyProduct(p: Product, b: Partial<z.output<typeof productBody>>): voi
 
 // --- origins --------------------------------------------------------------------------------
 
+// A country_code the service knows (ISO 3166-1 alpha-2, in any case), as a choice field answers.
+const countryCode = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2)
+  .superRefine((v, ctx) => {
+    if (!isCountryCode(v)) ctx.addIssue({ code: 'custom', message: `"${v}" is not a valid choice.` });
+  });
+
 const originBody = z.object({
   name: str(),
   description: z.string().nullable().optional(),
-  country_code: z.string().trim().min(1).max(2),
-  location: z.unknown().optional(),
+  country_code: countryCode,
+  location: location().nullable().optional(),
   external_id: z.string().max(255).nullable().optional(),
   excluded_propagation_identifiers: z.unknown().optional(),
 });

@@ -1,0 +1,54 @@
+// Which property of a feature says what. Plot files come from many tools: the EU registry's own
+// template (ProducerCountry, ProductionPlace, Area), shapefile exports (upper case) and sct's own
+// `-o geojson` (the origin's field names); each field is looked up under all its usual names.
+import type { RawFeature } from './geojson.js';
+
+export const COUNTRY_PROPERTIES = ['country_code', 'ProducerCountry', 'COUNTRY_CODE'] as const;
+export const NAME_PROPERTIES = ['name', 'ProductionPlace', 'PRODUCTION_PLACE'] as const;
+export const AREA_PROPERTIES = ['area', 'AREA', 'Area'] as const;
+
+function firstText(props: Record<string, unknown>, names: readonly string[]): string | undefined {
+  for (const n of names) {
+    const v = props[n];
+    if (typeof v === 'string' && v.trim() !== '') return v.trim();
+    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  }
+  return undefined;
+}
+
+/** The feature's country code (upper-cased), else the one given for every feature. */
+export function countryOf(f: RawFeature, fallback?: string): string | undefined {
+  return firstText(f.properties, COUNTRY_PROPERTIES)?.toUpperCase() ?? fallback?.toUpperCase();
+}
+
+/** The plot's name; `property` (--name-property) replaces the usual names. */
+export function nameOf(f: RawFeature, property?: string): string | undefined {
+  return firstText(f.properties, property ? [property] : NAME_PROPERTIES);
+}
+
+/** The stated area in hectares, when a property gives one as a number ("12", "12.5" and "12,5" too). */
+export function statedHectares(f: RawFeature): number | undefined {
+  for (const n of AREA_PROPERTIES) {
+    const v = f.properties[n];
+    const num = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+([.,]\d+)?\s*$/.test(v) ? Number(v.trim().replace(',', '.')) : NaN;
+    if (Number.isFinite(num)) return num;
+  }
+  return undefined;
+}
+
+/**
+ * The identifier an origin gets as its external_id: the `external_id` property first, since
+ * sct's own export puts the service's id in the properties and leaves the Feature's id alone;
+ * else the Feature's `id`.
+ */
+export function externalIdOf(f: RawFeature): string | undefined {
+  return firstText(f.properties, ['external_id']) ?? (f.id !== undefined && String(f.id).trim() !== '' ? String(f.id).trim() : undefined);
+}
+
+/** How messages name a feature: its index, and its id or name when it has one. */
+export function featureLabel(f: RawFeature, nameProperty?: string): string {
+  const id = externalIdOf(f);
+  const name = nameOf(f, nameProperty);
+  const extra = [id, name !== undefined && name !== id ? JSON.stringify(name) : undefined].filter(Boolean);
+  return `feature ${f.index}${extra.length ? ` (${extra.join(' ')})` : ''}`;
+}

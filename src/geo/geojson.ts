@@ -1,0 +1,119 @@
+// Reading a plot file: a FeatureCollection, one Feature or a bare geometry, as suppliers send
+// them. The envelope is checked here; what is inside a geometry is the checks' business
+// (plot-checks.ts), so that one bad feature is a finding, never the end of the file.
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { MultiPolygon, Point, Polygon, Position } from 'geojson';
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+
+export type { Position };
+export type PlotGeometry = Point | Polygon | MultiPolygon;
+export const PLOT_TYPES: ReadonlyArray<PlotGeometry['type']> = ['Point', 'Polygon', 'MultiPolygon'];
+
+/** Every position of a plot geometry, in order (loops: Array.prototype.flat is slow in V8). */
+export function positionsOf(g: PlotGeometry): Position[] {
+  if (g.type === 'Point') return [g.coordinates];
+  const out: Position[] = [];
+  const polygons = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
+  for (const rings of polygons) for (const ring of rings) for (const p of ring) out.push(p);
+  return out;
+}
+
+/** One element of the file, numbered from 1 in file order (as lines are). */
+export interface RawFeature {
+  index: number;
+  /** The Feature's own `id` member. */
+  id?: string | number;
+  properties: Record<string, unknown>;
+  /** Not yet checked: anything the file holds. */
+  geometry: unknown;
+  /** Why the element is not a Feature at all. */
+  problem?: string;
+}
+
+export interface GeoJsonFile {
+  /** As messages name it: the file's base name, or "stdin". */
+  name: string;
+  /** In bytes, as read. */
+  size: number;
+  features: RawFeature[];
+  /** Why the file as a whole is not GeoJSON. */
+  problem?: string;
+}
+
+const featureSchema = z.object({
+  type: z.literal('Feature'),
+  id: z.union([z.string(), z.number()]).optional(),
+  geometry: z.unknown(),
+  // RFC 7946 wants the member, null when empty; files that leave it out are common and harmless.
+  properties: z.record(z.string(), z.unknown()).nullish(),
+});
+const collectionSchema = z.object({ type: z.literal('FeatureCollection'), features: z.array(z.unknown()) });
+const typedSchema = z.object({ type: z.string() });
+
+export async function readGeoJsonFile(file: string, stdin: Readable): Promise<GeoJsonFile> {
+  // Read straight into a string: a file of 25 MB and more is common, and a Buffer kept beside
+  // the string and the parsed features would be that much more memory at the peak.
+  let text: string;
+  try {
+    if (file === '-') {
+      const chunks: Buffer[] = [];
+      for await (const c of stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+      text = Buffer.concat(chunks).toString('utf8');
+    } else {
+      text = await readFile(file, 'utf8');
+    }
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  return parseGeoJson(text, file === '-' ? 'stdin' : basename(file));
+}
+
+export function parseGeoJson(text: string, name: string, size = Buffer.byteLength(text)): GeoJsonFile {
+  const file: GeoJsonFile = { name, size, features: [] };
+  let value: unknown;
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (err) {
+    file.problem = `not GeoJSON: not valid JSON (${(err as Error).message})`;
+    return file;
+  }
+  const typed = typedSchema.safeParse(value);
+  if (!typed.success) {
+    file.problem = 'not GeoJSON: expected an object with a "type" (FeatureCollection, Feature or a geometry)';
+    return file;
+  }
+  switch (typed.data.type) {
+    case 'FeatureCollection': {
+      const collection = collectionSchema.safeParse(value);
+      if (!collection.success) {
+        file.problem = 'not GeoJSON: a FeatureCollection needs a "features" array';
+        return file;
+      }
+      file.features = collection.data.features.map((f, i) => toFeature(f, i + 1));
+      return file;
+    }
+    case 'Feature':
+      file.features = [toFeature(value, 1)];
+      return file;
+    case 'Topology':
+      file.problem = 'not GeoJSON: this is TopoJSON (convert it with topo2geo or mapshaper first)';
+      return file;
+    default:
+      // A bare geometry, of whatever type: an unknown one is that feature's finding.
+      file.features = [{ index: 1, properties: {}, geometry: value }];
+      return file;
+  }
+}
+
+function toFeature(value: unknown, index: number): RawFeature {
+  const parsed = featureSchema.safeParse(value);
+  if (!parsed.success) {
+    const type = typedSchema.safeParse(value).data?.type;
+    return { index, properties: {}, geometry: undefined, problem: `not a GeoJSON Feature${type !== undefined ? ` (type ${JSON.stringify(type)})` : ''}` };
+  }
+  const { id, geometry, properties } = parsed.data;
+  return { index, id, properties: properties ?? {}, geometry };
+}
