@@ -183,3 +183,9 @@ if (hugeOnly) {
     await hugeAnswerBench();
   }
 }
+
+// Sync of a 10,000-order file against 100,000 orders: bench/sync.mjs (its own sandbox).
+if (!startupOnly && !hugeOnly) await (await import('./sync.mjs')).syncBench({ quick });
+
+// Geolocation: sct origins check of 100,000 plots (half polygons): bench/geo.mjs.
+if (!startupOnly && !hugeOnly) await (await import('./geo.mjs')).geoBench({ quick });

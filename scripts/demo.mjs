@@ -29,6 +29,7 @@ try {
   sct(['orders', 'list', '--buying']);
   sct(['orders', 'stats', '--buying', '--group-by', 'buyer_company_status']);
   sct(['origins', 'list', '--limit', '5']);
+  sct(['origins', 'list', '--limit', '2', '--country', 'GH', '-o', 'geojson']);
   sct(['products', 'list', '--commodity', 'cocoa', '--limit', '5']);
   sct(['dds', 'list', '--type', 'EUDR', '--limit', '5']);
   sct(['risk', 'list', '--limit', '3']);

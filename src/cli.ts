@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { VERSION } from './version.js';
 import { createIO, loadColor, type IOStreams, type IOOptions } from './output/iostreams.js';
-import { exitCodeFor, SctError, isAbortError } from './errors.js';
+import { exitCodeFor, SctError, isAbortError, UsageError } from './errors.js';
 import { createFactory, type Register, type Factory } from './commands/shared/command.js';
 import type { Prompter } from './prompt.js';
 
@@ -38,6 +38,7 @@ export const GROUPS: Group[] = [
   { name: 'invitations', section: PEOPLE, summary: 'Invite people, in bulk too; revoke and renew invitations', load: () => import('./commands/invitations.js') },
   { name: 'members', section: PEOPLE, summary: 'List company members and change their roles', load: () => import('./commands/members.js') },
   { name: 'users', section: PEOPLE, summary: 'List the users of the company', load: () => import('./commands/users.js') },
+  { name: 'roles', section: PEOPLE, summary: 'The roles of the workspace, by name and id', load: () => import('./commands/roles.js') },
   { name: 'countries', section: PEOPLE, summary: 'Country reference data', load: () => import('./commands/countries.js') },
   { name: 'user-config', section: PEOPLE, summary: 'Read and change your per-user configuration', load: () => import('./commands/user-config.js') },
   { name: 'auth', section: SETUP, summary: 'Log in, log out and show the login status', load: () => import('./commands/auth.js') },
@@ -46,11 +47,18 @@ export const GROUPS: Group[] = [
   { name: 'api', section: SETUP, summary: 'Make an authenticated API request', load: () => import('./commands/api.js') },
   { name: 'completion', section: SETUP, summary: 'Print a shell completion script', load: () => import('./commands/completion.js') },
   { name: 'sandbox', section: SETUP, summary: 'Run a local emulator of the service with demo data', load: () => import('./commands/sandbox.js') },
+  { name: 'version', section: SETUP, summary: "Print sct's version, Node's and the platform", load: () => import('./commands/version.js') },
   { name: 'doctor', section: SETUP, summary: 'Check configuration, connectivity and credentials', load: () => import('./commands/doctor.js') },
 ];
 
+/** `sct help TOPIC`: the texts are in src/help/topics.ts, loaded only when one is asked for. */
+export const HELP_TOPICS = ['environment', 'exit-codes', 'formatting', 'filters', 'config'];
+
 /** Global options that take a value: their values are not command names. */
-const VALUE_FLAGS = new Set(['-o', '--output', '--columns', '--profile', '--base-url', '--timeout', '--max-wait']);
+const VALUE_FLAGS = new Set(['-o', '--output', '--columns', '--jq', '--profile', '--base-url', '--timeout', '--max-wait']);
+
+/** What `--json FIELDS` takes: field names (dotted paths), comma-separated, never only digits. */
+const FIELD_LIST = /^[A-Za-z_]\w*(\.\w+)*(,[A-Za-z_]\w*(\.\w+)*)*$/;
 
 export interface MainDeps {
   env?: NodeJS.ProcessEnv;
@@ -66,9 +74,10 @@ export function buildProgram(io: IOStreams): Command {
   const program = new Command('sct')
     .description('Supply Chain Transparency from the terminal: orders, origins, statements, invitations and more.')
     .version(VERSION, '-V, --version', 'print the version')
-    .addOption(new Option('-o, --output <format>', 'output format').choices(['table', 'json', 'ndjson', 'csv']))
-    .option('--json', 'short for --output json')
-    .option('--columns <list>', 'fields to show in table/csv output, comma-separated (dotted paths allowed)')
+    .addOption(new Option('-o, --output <format>', 'output format (geojson: origins list and get)').choices(['table', 'json', 'ndjson', 'csv', 'geojson']))
+    .option('--json [fields]', 'short for --output json; --json FIELDS also picks the fields (= -o json --columns FIELDS)')
+    .option('--columns <list>', 'fields to show, comma-separated, dotted paths allowed (every format; json keeps them nested)')
+    .option('--jq <expr>', 'filter the JSON output with a jq expression (strings printed raw, one result per line)')
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .option('-q, --quiet', 'no spinners, progress or info lines')
     .option('-v, --verbose', 'print an HTTP trace on stderr (token masked)')
@@ -87,15 +96,29 @@ export function buildProgram(io: IOStreams): Command {
       outputError: (s, write) => write(s),
     })
     // Usage errors exit 2 (commander's own default is 1); main() decides every exit code.
-    .exitOverride();
+    .exitOverride()
+    .hook('preAction', (_program, action) => refuseGeojson(action));
   program.addHelpText(
     'after',
     `
 Environment: SCT_TOKEN, SCT_BASE_URL, SCT_PROFILE, SCT_CONFIG_DIR, NO_COLOR, HTTPS_PROXY, NO_PROXY.
 Exit codes: 0 ok, 1 request failed, 2 usage error, 3 partial failure, 4 not authenticated, 130 interrupted.
+Help topics: ${HELP_TOPICS.join(', ')} (\`sct help TOPIC\`).
 Run \`sct <command> --help\` for a command's options.`,
   );
   return program;
+}
+
+/** The commands whose resources have a location to write as GeoJSON (`-o geojson`). */
+const GEOJSON_COMMANDS = ['origins list', 'origins get'];
+
+/** Anywhere else `-o geojson` is a usage error, before anything is read or sent. */
+function refuseGeojson(action: Command): void {
+  if (action.optsWithGlobals().output !== 'geojson') return;
+  const path = [action.parent?.parent ? action.parent.name() : undefined, action.name()].filter(Boolean).join(' ');
+  if (!GEOJSON_COMMANDS.includes(path)) {
+    throw new UsageError(`-o geojson is for ${GEOJSON_COMMANDS.map((c) => `sct ${c}`).join(' and ')}: sct ${path} writes table, json, ndjson or csv`);
+  }
 }
 
 /** The first word that is a command, skipping global options and their values. */
@@ -103,7 +126,7 @@ export function commandWord(argv: string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--') return undefined;
-    if (VALUE_FLAGS.has(a)) {
+    if (VALUE_FLAGS.has(a) || (a === '--json' && FIELD_LIST.test(argv[i + 1] ?? '') && !GROUPS.some((g) => g.name === argv[i + 1]))) {
       i++;
       continue;
     }
@@ -125,6 +148,35 @@ export async function registerGroups(program: Command, factory: Factory, load: '
     program.commands.find((c) => c.name() === group.name)?.helpGroup(group.section);
   }
   program.commandsGroup(SETUP).helpCommand(true);
+  unquoteDefaults(program);
+}
+
+/** Help shows `(default: 30)`, not commander's `(default: "30")`. */
+function unquoteDefaults(cmd: Command): void {
+  for (const o of cmd.options) {
+    if (typeof o.defaultValue === 'string' && o.defaultValueDescription === undefined) o.defaultValueDescription = o.defaultValue;
+  }
+  cmd.commands.forEach(unquoteDefaults);
+}
+
+/**
+ * `sct help WORD`: a help topic is printed here; a command goes on to commander's own help; any
+ * other word is exit 2 with the closest command or topic. Returns true when it printed a topic.
+ */
+async function helpTopic(argv: string[], io: IOStreams): Promise<boolean> {
+  const words = argv.slice(argv.indexOf('help') + 1).filter((a) => !a.startsWith('-'));
+  const word = words[0];
+  // `config` is a topic and a command: the topic wins (it lists the commands; `sct config --help`
+  // has their options), as the spec names it among the topics.
+  if (HELP_TOPICS.includes(word) && words.length === 1) {
+    const { TOPICS } = await import('./help/topics.js');
+    await io.write(TOPICS[word].text());
+    return true;
+  }
+  if (word === undefined || GROUPS.some((g) => g.name === word) || word === 'help') return false;
+  const { closest } = await import('./output/suggest.js');
+  const guess = closest(word, [...GROUPS.map((g) => g.name), ...HELP_TOPICS]);
+  throw new UsageError(`unknown help topic or command "${word}"${guess ? `: did you mean ${guess}?` : ''}`, {}, `commands: sct --help; topics: ${HELP_TOPICS.join(', ')}`);
 }
 
 export async function main(argv: string[], deps: MainDeps = {}): Promise<number> {
@@ -173,10 +225,11 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   let code = 0;
   try {
     let word = commandWord(argv);
+    const topic = word === 'help' && (await helpTopic(argv, io));
     if (word === 'help') word = commandWord(argv.slice(argv.indexOf('help') + 1));
     const wanted = word && GROUPS.some((g) => g.name === word) ? [word] : [];
     await registerGroups(program, factory, wanted);
-    await program.parseAsync(attachDashValues(program, argv), { from: 'user' });
+    if (!topic) await program.parseAsync(attachDashValues(program, resolveJsonFlag(program, argv)), { from: 'user' });
   } catch (err) {
     // --help and --version end as commander "errors" too: they must not pay for reading the config.
     code = isHelpOrVersion(err) ? 0 : await reportError(err, io, argv, await errorsAsJson(argv, program, env));
@@ -186,6 +239,75 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   // The exit code is set, not forced: process.exit() would cut off output still queued for a pipe.
   process.exitCode = code;
   return code;
+}
+
+/**
+ * `--json` takes an optional field list, and the word after it is that list only when it reads as
+ * one (names made of letters, digits and `_`, dotted, comma-separated, the first character not a
+ * digit: `5` or a UUID never is) **and** the command is not still waiting for a positional
+ * argument that this word would be: `sct orders get --json 5` gets order 5 as JSON,
+ * `sct config get --json workspace` reads the key, `sct orders get 5 --json id,type` picks fields.
+ * Rewritten as `--json=FIELDS` or `--json=` (bare) so commander never guesses.
+ */
+export function resolveJsonFlag(program: Command, argv: string[]): string[] {
+  return rewriteArgs(argv, (a, next, i) => {
+    if (a !== '--json') return [[a], 1];
+    if (next !== undefined && FIELD_LIST.test(next) && !positionalExpected(program, argv, i + 1)) return [[`--json=${next}`], 2];
+    return [['--json='], 1];
+  });
+}
+
+/**
+ * argv rewritten word by word up to a `--` (which and what follows it are copied as they are):
+ * `step` says what to put out for argv[i] and how many words it took.
+ */
+function rewriteArgs(argv: string[], step: (a: string, next: string | undefined, i: number) => [string[], number]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; ) {
+    if (argv[i] === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const [emit, used] = step(argv[i], argv[i + 1], i);
+    out.push(...emit);
+    i += used;
+  }
+  return out;
+}
+
+/** Whether the command typed in argv has room for one more positional argument than those given besides argv[skip]. */
+function positionalExpected(program: Command, argv: string[], skip: number): boolean {
+  let cmd = program;
+  const takesValue = (c: Command, flag: string) => {
+    for (let x: Command | null = c; x; x = x.parent) {
+      const o = x.options.find((opt) => opt.long === flag || opt.short === flag);
+      if (o) return o.required && o.long !== '--json';
+    }
+    return false;
+  };
+  let given = 0;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      given += argv.length - i - 1;
+      break;
+    }
+    if (i === skip) continue;
+    if (a === '--json') {
+      if (i + 1 !== skip && FIELD_LIST.test(argv[i + 1] ?? '')) i++;
+      continue;
+    }
+    if (a.startsWith('-')) {
+      if (!a.includes('=') && takesValue(cmd, a)) i++;
+      continue;
+    }
+    const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
+    if (sub && given === 0) cmd = sub;
+    else given++;
+  }
+  const args = cmd.registeredArguments;
+  if (args.some((x) => x.variadic)) return true;
+  return given < args.length;
 }
 
 /**
@@ -200,27 +322,14 @@ export function attachDashValues(program: Command, argv: string[]): string[] {
     cmd.commands.forEach(walk);
   };
   walk(program);
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--') {
-      out.push(...argv.slice(i));
-      break;
-    }
-    const next = argv[i + 1];
-    if (takesValue.has(a) && next !== undefined && next.startsWith('-') && next !== '--') {
-      out.push(`${a}=${next}`);
-      i++;
-    } else {
-      out.push(a);
-    }
-  }
-  return out;
+  return rewriteArgs(argv, (a, next) =>
+    takesValue.has(a) && next !== undefined && next.startsWith('-') && next !== '--' ? [[`${a}=${next}`], 2] : [[a], 1],
+  );
 }
 
 /** The -o/--json value on the command line, if any. */
 function outputFlag(argv: string[]): string | undefined {
-  if (argv.includes('--json')) return 'json';
+  if (argv.some((a) => a === '--json' || a.startsWith('--json=') || a === '--jq' || a.startsWith('--jq='))) return 'json';
   const i = argv.findIndex((a) => a === '-o' || a === '--output');
   if (i >= 0) return argv[i + 1];
   return argv.find((a) => a.startsWith('--output=') || /^-o(json|ndjson|csv|table)$/.test(a))?.replace(/^--output=|^-o/, '');

@@ -4,7 +4,7 @@
 import type { IOStreams } from './output/iostreams.js';
 import type { Prompter } from './prompt.js';
 import { ConfigStore, configDir } from './config/config.js';
-import { resolveSettings, type Settings } from './config/settings.js';
+import { checkProfileExists, resolveSettings, type Settings } from './config/settings.js';
 import { ApiClient, abortableSleep, missingApiPrefix, type ClientOptions } from './api/client.js';
 import { AuthError, UsageError } from './errors.js';
 import { parseFormat, type Format, type OutputOptions } from './output/format.js';
@@ -14,8 +14,10 @@ import { parseDuration } from './commands/shared/flags.js';
 /** The global options, as commander parsed them. */
 export interface GlobalFlags {
   output?: string;
-  json?: boolean;
+  /** `--json` (true, or '' as cli.ts passes a bare one) or `--json FIELDS` (the field list). */
+  json?: boolean | string;
   columns?: string;
+  jq?: string;
   color?: boolean;
   quiet?: boolean;
   verbose?: boolean;
@@ -41,15 +43,21 @@ export interface Context {
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   config(): ConfigStore;
-  settings(): Settings;
+  /**
+   * Base URL, token and the rest for this run. A named profile that does not exist is a usage
+   * error, unless the command is `creating` it.
+   */
+  settings(o?: { creating?: boolean }): Settings;
   /**
    * The API client for this run; throws AuthError (exit 4) when a token is needed and missing.
    * `finishInFlight`: Ctrl-C lets requests already sent finish (bulk runs), instead of
    * abandoning them.
    */
   client(options?: { auth?: boolean; finishInFlight?: boolean }): ApiClient;
-  /** Output format: -o/--json > profile's output > table. */
+  /** Output format: -o/--json/--jq > profile's output > table. */
   format(): Format;
+  /** The fields chosen with --columns or --json FIELDS. */
+  columns(): string | undefined;
   output(defaults: Column[]): OutputOptions;
   /** A spinner on stderr when it is a terminal and not --quiet; otherwise silent. */
   spinner(text: string): Promise<Spinner>;
@@ -92,8 +100,10 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
     config() {
       return (store ??= new ConfigStore(configDir(env)));
     },
-    settings() {
-      return (settings ??= resolveSettings(ctx.config(), { profile: flags.profile, baseUrl: flags.baseUrl }, env));
+    settings(o = {}) {
+      settings ??= resolveSettings(ctx.config(), { profile: flags.profile, baseUrl: flags.baseUrl }, env);
+      checkProfileExists(settings, ctx.config().profileNames(), o.creating);
+      return settings;
     },
     client(options = {}) {
       const auth = options.auth !== false;
@@ -134,13 +144,17 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
       return client;
     },
     format() {
-      if (flags.json) return 'json';
-      if (flags.output) return parseFormat(flags.output);
+      if (flags.json !== undefined && flags.json !== false) return 'json';
+      if (flags.jq !== undefined) return 'json';
+      if (flags.output) return parseFormat(flags.output, { geojson: true });
       const fromProfile = safeProfileOutput(ctx);
       return fromProfile ? parseFormat(fromProfile) : 'table';
     },
     output(defaults) {
-      return { format: ctx.format(), columns: flags.columns, csvFormulas: flags.csvFormulas, defaults };
+      return { format: ctx.format(), columns: ctx.columns(), csvFormulas: flags.csvFormulas, defaults, jq: flags.jq };
+    },
+    columns() {
+      return typeof flags.json === 'string' && flags.json !== '' ? flags.json : flags.columns;
     },
     async spinner(text) {
       // A terminal that reports 0 columns (script, some CI ptys) makes ora's line arithmetic

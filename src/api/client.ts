@@ -141,6 +141,7 @@ export class ApiClient {
   readonly baseUrl: string;
   private readonly origin: string;
   private readonly token?: string;
+  private readonly tokenSource?: string;
   private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxWaitMs' | 'maxRetries' | 'retryBaseMs'>>;
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
@@ -170,6 +171,7 @@ export class ApiClient {
     this.origin = base.origin;
     if (options.token !== undefined) checkToken(options.token, options.tokenSource ?? 'the configuration');
     this.token = options.token;
+    this.tokenSource = options.tokenSource;
     this.opts = {
       timeoutMs: options.timeoutMs ?? 30_000,
       maxWaitMs: options.maxWaitMs ?? 600_000,
@@ -386,7 +388,7 @@ export class ApiClient {
         // Every request 404s when the base URL lacks the /api prefix: say so where it shows.
         if (status === 404 && url.origin === this.origin) err.hint = missingApiPrefix(this.baseUrl);
         if (status === 401) {
-          fail(new AuthError(err.message, 401, this.token ? 'the token was rejected: run `sct auth login`' : 'run `sct auth login`'), false);
+          fail(new AuthError(err.message, 401, rejectedTokenHint(this.token, this.tokenSource)), false);
         }
         fail(err, status >= 500 ? mayHaveArrived : false);
       }
@@ -566,6 +568,16 @@ export class ApiClient {
     if (serverHintMs !== undefined && serverHintMs > jittered) return wait(serverHintMs, 'retry-after');
     await this.sleep(jittered, this.signal);
   }
+}
+
+/**
+ * What to do about a 401. While SCT_TOKEN is set it wins over the profile, so `sct auth login`
+ * could not help: the hint names the variable.
+ */
+function rejectedTokenHint(token: string | undefined, source: string | undefined): string {
+  if (!token) return 'run `sct auth login`';
+  if (source === 'SCT_TOKEN') return "the token in SCT_TOKEN was rejected: set a valid one, or unset SCT_TOKEN to use the profile's (sct auth login)";
+  return 'the token was rejected: run `sct auth login`';
 }
 
 /**

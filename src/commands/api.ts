@@ -1,17 +1,27 @@
+// sct api: any request through the same client (auth, retries, rate limits), with gh api's flags.
 import type { Command } from 'commander';
+import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
 import type { Method } from '../api/client.js';
+import { statusText } from '../api/errors.js';
 import { UsageError } from '../errors.js';
-import { collect, parseLooseValue, setDotted, splitKeyValue } from './shared/flags.js';
-import { readJsonFile } from './shared/body.js';
-import { createListWriter, terminalSafe } from '../output/format.js';
+import { collect, setDotted, splitKeyValue } from './shared/flags.js';
+import { readAll, readJsonFile } from './shared/body.js';
+import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../output/format.js';
+import { stripControl } from '../output/sanitize.js';
+import { API_HELP } from '../help/topics.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+/** Headers sct owns: the token is sct's to send, and only to the configured origin. */
+const RESERVED_HEADERS = ['authorization', 'host', 'content-length', 'cookie', 'proxy-authorization'];
 
 export interface ApiOptions {
   method?: string;
+  rawField?: string[];
   field?: string[];
+  header?: string[];
+  include?: boolean;
   input?: string;
   paginate?: boolean;
 }
@@ -21,52 +31,147 @@ export function register(program: Command, f: Factory): void {
     .command('api')
     .description('Make an authenticated request to any API path and print the JSON response')
     .argument('<path>', 'path relative to the base URL, e.g. /orders?order_action=buying')
-    .option('-X, --method <method>', 'HTTP method (default GET, or POST when -f/--input is given)')
-    .option('-f, --field <key=value>', 'a query parameter (GET/DELETE) or body field (others); values parsed as JSON when they parse (repeatable)', collect)
-    .option('--input <file>', 'request body from a JSON file (- for stdin)')
+    .option('-X, --method <method>', 'HTTP method (default GET, or POST when fields are given)')
+    .option('-f, --raw-field <key=value>', 'a string field, sent as given: -f name=1984 sends "1984" (repeatable)', collect)
+    .option('-F, --field <key=value>', 'a typed field: numbers, true, false and null as JSON, @file for a file\'s content, @- for stdin (repeatable)', collect)
+    .option('-H, --header <header>', "an extra request header 'Name: value' (repeatable; Authorization is sct's own)", collect)
+    .option('-i, --include', 'print the status line and the response headers before the body')
+    .option('--input <file>', 'request body from a JSON file (- for stdin); fields then go in the query string')
     .option('--paginate', 'follow `next` links and print every result as one JSON array')
-    .addHelpText('after', '\nExamples:\n  sct api /accounts/me\n  sct api /orders -f order_action=buying -f limit=5\n  sct api -X PATCH /origins/12 -f name="North plot"\n  sct api /origins --paginate -o ndjson')
+    .addHelpText('after', API_HELP)
     .action(f.action<ApiOptions>((ctx, opts, [path]) => api(ctx, path, opts)));
 }
 
+/** A -F value as gh types it: true/false/null, a number, a file's content (@file, @- stdin), else the string. */
+export async function typedValue(raw: string, stdin: NodeJS.ReadableStream): Promise<unknown> {
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  if (raw === 'null') return null;
+  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw) && Number.isFinite(Number(raw))) return Number(raw);
+  if (raw.startsWith('@')) {
+    const file = raw.slice(1);
+    try {
+      return file === '-' ? await readAll(stdin as never) : await readFile(file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read ${file === '-' ? 'stdin' : file} for -F: ${(err as Error).message}`);
+    }
+  }
+  return raw;
+}
+
+/** `Name: value` headers, checked: a reserved name is exit 2. */
+export function parseHeaders(values: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const h of values) {
+    const i = h.indexOf(':');
+    const name = i > 0 ? h.slice(0, i).trim() : '';
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`invalid -H "${h}": expected 'Name: value'`);
+    const value = h.slice(i + 1).trim();
+    if (/[\r\n\0]/.test(value)) throw new UsageError(`invalid -H "${name}": the value has a line break`);
+    if (RESERVED_HEADERS.includes(name.toLowerCase())) {
+      throw new UsageError(`-H ${name}: sct sets this header itself (the token goes only to the configured base URL)`, {}, 'use SCT_TOKEN or --profile for another token');
+    }
+    headers[name] = value;
+  }
+  return headers;
+}
+
 export async function api(ctx: Context, path: string, opts: ApiOptions): Promise<void> {
-  if (/^[a-z]+:\/\//i.test(path)) throw new UsageError('give a path relative to the base URL (e.g. /orders), not a full URL');
-  const fields = opts.field ?? [];
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path) || path.startsWith('//')) throw new UsageError('give a path relative to the base URL (e.g. /orders), not a full URL');
+  const headers = parseHeaders(opts.header ?? []);
+  // Fields in the order given: -f strings, -F typed.
+  const fields: Array<[string, unknown]> = [];
+  for (const pair of opts.rawField ?? []) fields.push(splitKeyValue(pair, '-f'));
+  for (const pair of opts.field ?? []) {
+    const [k, v] = splitKeyValue(pair, '-F');
+    fields.push([k, await typedValue(v, ctx.io.stdin)]);
+  }
   const method = (opts.method ?? (fields.length || opts.input ? 'POST' : 'GET')).toUpperCase();
   if (!METHODS.includes(method)) throw new UsageError(`invalid method "${opts.method}": use one of ${METHODS.join(', ')}`);
+  if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
+  if (opts.paginate && opts.include) throw new UsageError('-i/--include shows one answer: it cannot be combined with --paginate');
   const [pathname, search] = path.split('?', 2);
   const query = new URLSearchParams(search ?? '');
   let body: unknown;
-  if (opts.input) body = await readJsonFile(opts.input, ctx.io.stdin);
-  if (method === 'GET' || method === 'DELETE') {
-    if (opts.input) throw new UsageError(`--input sends a body, which ${method} does not take`);
-    for (const pair of fields) query.append(...splitKeyValue(pair, '--field'));
+  if (opts.input) {
+    if (method === 'GET' || method === 'DELETE') throw new UsageError(`--input sends a body, which ${method} does not take`);
+    body = await readJsonFile(opts.input, ctx.io.stdin);
+  }
+  if (method === 'GET' || method === 'DELETE' || opts.input) {
+    // As gh: fields of a GET (or beside an --input body) are query parameters.
+    for (const [k, v] of fields) query.append(k, v === null ? '' : String(v));
   } else if (fields.length) {
-    const obj = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
-    for (const pair of fields) {
-      const [k, v] = splitKeyValue(pair, '--field');
-      setDotted(obj, k, parseLooseValue(v));
-    }
+    const obj: Record<string, unknown> = {};
+    for (const [k, v] of fields) setField(obj, k, v);
     body = obj;
   }
   const p = pathname.startsWith('/') ? pathname : '/' + pathname;
   const client = ctx.client();
+  // sct api prints JSON unless -o asks for another format (the profile's table is not for raw answers).
+  const format = ctx.flags.output !== undefined ? ctx.format() : 'json';
 
   if (opts.paginate) {
-    if (method !== 'GET') throw new UsageError('--paginate works with GET only');
-    const format = ctx.flags.output || ctx.flags.json ? ctx.format() : 'json';
-    const writer = createListWriter(ctx.io, { format, columns: ctx.flags.columns, csvFormulas: ctx.flags.csvFormulas, defaults: [] });
+    let writer: ListWriter | undefined;
     // A limit in the path sets the page size; --paginate always goes to the end.
     const pageSize = Number(query.get('limit')) || undefined;
     const offset = Number(query.get('offset')) || 0;
     for await (const page of client.paginate(p, query, { all: true, pageSize, offset })) {
+      writer ??= listWriter(ctx, format, page.results);
       await writer.write(page.results);
     }
-    return writer.end();
+    return (writer ?? listWriter(ctx, format, [])).end();
   }
-  const res = await client.request({ method: method as Method, path: p, query, body });
+  const res = await client.request({ method: method as Method, path: p, query, body, headers });
+  if (opts.include) await ctx.io.write(statusBlock(ctx, res.status, res.headers));
   if (res.data === null || res.data === undefined) return;
-  const pretty = ctx.io.stdoutIsTTY || ctx.format() === 'json';
+  const rows = listRows(res.data);
+  if (format !== 'json' && ctx.flags.jq === undefined) {
+    if (!rows) {
+      if (format === 'ndjson') return writeOne(ctx.io, res.data, ctx.output([]));
+      throw new UsageError(`-o ${format} needs a list answer (an array, or an object with results); this one is not: use -o json`);
+    }
+    const w = listWriter(ctx, format, rows);
+    await w.write(rows);
+    return w.end();
+  }
+  if (ctx.flags.jq !== undefined || ctx.columns() !== undefined) return writeOne(ctx.io, res.data, { ...ctx.output([]), format: 'json' });
   const data = terminalSafe(ctx.io)(res.data);
-  await ctx.io.write((typeof data === 'string' ? data : JSON.stringify(data, null, pretty ? 2 : 0)) + '\n');
+  await ctx.io.write((typeof data === 'string' ? data : JSON.stringify(data, null, 2)) + '\n');
+}
+
+/** A field into a JSON body: dotted keys nest, `key[]` appends to an array (as gh). */
+function setField(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key.endsWith('[]')) {
+    const k = key.slice(0, -2);
+    const existing = Object.hasOwn(obj, k) ? obj[k] : undefined;
+    setDotted(obj, k, Array.isArray(existing) ? [...existing, value] : [value]);
+    return;
+  }
+  setDotted(obj, key, value);
+}
+
+/** The rows of a list answer: an array, or a page's `results`. */
+function listRows(data: unknown): unknown[] | undefined {
+  if (Array.isArray(data)) return data;
+  if (data && typeof data === 'object' && Array.isArray((data as { results?: unknown }).results)) return (data as { results: unknown[] }).results;
+  return undefined;
+}
+
+/** Table columns of a raw answer: the first row's fields (there are no resource defaults here). */
+function listWriter(ctx: Context, format: ReturnType<Context['format']>, sample: unknown[]): ListWriter {
+  const first = sample.find((r) => r && typeof r === 'object') as Record<string, unknown> | undefined;
+  const defaults = first ? Object.keys(first).map((k) => ({ header: k, path: k })) : [];
+  return createListWriter(ctx.io, { ...ctx.output(defaults), format });
+}
+
+/** `HTTP/1.1 200 OK` and the headers, as gh api -i prints them. */
+function statusBlock(ctx: Context, status: number, headers: Record<string, string | string[] | undefined>): string {
+  const clean = ctx.io.stdoutIsTTY ? stripControl : (s: string) => s;
+  let out = `HTTP/1.1 ${status} ${statusText(status)}\n`;
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    const canonical = name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+    for (const v of Array.isArray(value) ? value : [value]) out += `${canonical}: ${clean(v)}\n`;
+  }
+  return out + '\n';
 }

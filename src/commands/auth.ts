@@ -38,7 +38,7 @@ export interface LoginOptions {
 }
 
 export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
-  const s = ctx.settings();
+  const s = ctx.settings({ creating: true });
   if (!s.baseUrl) {
     throw new UsageError('no base URL: pass --base-url https://…/api (it is stored in the profile)');
   }

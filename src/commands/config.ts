@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
 import { SETTABLE_KEYS, PROFILE_KEYS, type SettableKey, type ProfileKey } from '../config/config.js';
-import { maskToken } from '../config/settings.js';
+import { maskToken, profileName } from '../config/settings.js';
 import { UsageError } from '../errors.js';
-import { parseFormat, writeOne } from '../output/format.js';
+import { parseFormat, writeList, writeOne } from '../output/format.js';
 import { missingApiPrefix } from '../api/client.js';
 
 export function register(program: Command, f: Factory): void {
@@ -27,6 +27,33 @@ export function register(program: Command, f: Factory): void {
     .description('Remove one setting')
     .action(f.action((ctx, _o, [key]) => unset(ctx, key)));
   config.command('path').description('Print the config file path').action(f.action((ctx) => path(ctx)));
+  config
+    .command('profiles')
+    .description('List the profiles: the current one marked, base URL, where the token is kept')
+    .addHelpText('after', '\nExamples:\n  sct config profiles\n  sct config profiles --json')
+    .action(f.action((ctx) => profiles(ctx)));
+}
+
+const PROFILE_COLUMNS = [
+  { header: 'CURRENT', path: 'current', value: (r: Record<string, unknown>) => (r.current ? '*' : '') },
+  { header: 'PROFILE', path: 'name' },
+  { header: 'BASE URL', path: 'base_url' },
+  { header: 'TOKEN', path: 'token_storage' },
+];
+
+/** Every profile of the config file, and the one this run uses even when it is not there yet. */
+async function profiles(ctx: Context): Promise<void> {
+  const store = ctx.config();
+  // The current profile is the one --profile / SCT_PROFILE name; listing never fails on it.
+  const current = profileName(ctx.flags.profile, ctx.env);
+  const names = store.profileNames();
+  const rows = names.map((name) => {
+    const p = store.profile(name);
+    return { name, current: name === current, base_url: p.base_url ?? null, token_storage: p.token ? 'config file' : 'none' };
+  });
+  if (!names.includes(current)) rows.push({ name: current, current: true, base_url: null, token_storage: 'none' });
+  await writeList(ctx.io, rows, ctx.output(PROFILE_COLUMNS));
+  if (ctx.env.SCT_TOKEN) ctx.io.info('SCT_TOKEN is set: it is used instead of any profile\'s token');
 }
 
 /** `base-url` as the flag spells it reads as `base_url`, the key's own name. */
@@ -79,7 +106,7 @@ async function get(ctx: Context, raw: string): Promise<void> {
 async function set(ctx: Context, key: string, value: string): Promise<void> {
   const k = settable(key);
   const checked = checkValue(k, value);
-  ctx.config().set(ctx.settings().profile, k, checked);
+  ctx.config().set(ctx.settings({ creating: true }).profile, k, checked);
   const warning = k === 'base_url' ? missingApiPrefix(checked) : undefined;
   if (warning) ctx.io.warn(warning);
 }

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
+import { roleId } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { writeList, writeOne } from '../output/format.js';
@@ -78,7 +79,7 @@ export function register(program: Command, f: Factory): void {
       .command('create')
       .description('Invite one person by e-mail (the service sends the invitation e-mail)')
       .option('--email <address>', 'e-mail address to invite (required)')
-      .option('--role <auth-group-id>', 'role (auth group id) the person gets (required)'),
+      .option('--role <role>', 'role the person gets: its name (admin) or id (required)'),
   ).action(f.action<CreateInvitationOptions>((ctx, opts) => createInvitation(ctx, opts)));
 
   addBulkRunOptions(
@@ -86,13 +87,14 @@ export function register(program: Command, f: Factory): void {
       .command('bulk-create')
       .description('Invite everyone in a CSV file, 100 per request, with a per-row report')
       .requiredOption('--file <file>', 'CSV file with columns email and auth_group (- for stdin)')
-      .option('--role <auth-group-id>', 'role for rows whose auth_group is blank or missing'),
+      .option('--role <role>', 'role (name or id) for rows whose auth_group is blank or missing'),
     { dryRun: true },
   )
     .addHelpText(
       'after',
       `
-CSV columns (header row, any order): email (required) and auth_group (the role id; or --role).
+CSV columns (header row, any order): email (required) and auth_group (the role: its name, e.g.
+ADMIN in any case, or its id; or --role).
 Every row is checked before the first request (e-mail, role, the same e-mail twice); a bad row
 stops the run with nothing sent. A rerun of the same file skips the rows that went through.`,
     )
@@ -212,7 +214,7 @@ export async function createInvitation(ctx: Context, opts: CreateInvitationOptio
     method: 'POST',
     path: PATHS.invitations,
     flags: opts,
-    named: { email: opts.email, auth_group: opts.role === undefined ? undefined : parseId(opts.role, '--role') },
+    named: { email: opts.email, auth_group: opts.role === undefined ? undefined : await roleId(ctx, opts.role, '--role') },
     schema: invitationCreateSchema,
     what: 'invitation',
     columns: COLUMNS.invitation,

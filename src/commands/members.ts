@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
+import { roleId } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
@@ -46,7 +47,7 @@ export function register(program: Command, f: Factory): void {
   members
     .command('set-role')
     .argument('<member-id>', 'member id (the ID column of `sct members list`)')
-    .argument('<auth-group-id>', 'the new role (auth group id)')
+    .argument('<role>', 'the new role: its name (ADMIN, any case) or id')
     .description("Change a member's role")
     .action(f.action((ctx, _o, [member, role]) => setRole(ctx, member, role)));
 }
@@ -69,7 +70,7 @@ export async function listMembers(ctx: Context, opts: ListMembersOptions): Promi
 
 export async function setRole(ctx: Context, member: string, role: string): Promise<void> {
   const id = parseId(member, 'MEMBER_ID');
-  const body = { auth_group: parseId(role, 'AUTH_GROUP_ID') };
+  const body = { auth_group: await roleId(ctx, role, 'ROLE') };
   const updated = await ctx.client().patch<Record<string, unknown> | null>(PATHS.member(id), body);
   const roleName = (updated?.auth_group_detail as { name?: string } | undefined)?.name;
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Member ${id} now has role ${roleName ?? body.auth_group}`);

@@ -1,4 +1,6 @@
-// origins list/get/create/update/delete; `origins import` lives in origins/import.ts.
+// origins list/get/create/update/delete; `origins import` lives in origins/import.ts, `origins
+// check` in origins/check.ts. Those two, and --location-file, load the geolocation layer
+// (src/geo: turf and the country outlines) on demand, so the other commands never do.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { Factory } from './shared/command.js';
@@ -25,6 +27,7 @@ import { appendList, parseEnumList, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 import { ASSESSMENT_STATUSES } from '../api/schemas/common.js';
 import type { ImportOriginsOptions } from './origins/import.js';
+import type { CheckOriginsOptions } from './origins/check.js';
 import { UsageError } from '../errors.js';
 
 export interface ListOriginsOptions extends ListFlags, DateRangeFlags, IdFilterFlags {
@@ -43,6 +46,7 @@ export interface OriginFieldFlags extends BodyFlags {
   countryCode?: string;
   externalId?: string;
   location?: string;
+  locationFile?: string;
 }
 
 export function register(program: Command, f: Factory): void {
@@ -76,21 +80,74 @@ export function register(program: Command, f: Factory): void {
     schemas: { create: originCreateSchema, update: originUpdateSchema },
   });
 
-  addBulkRunOptions(origins.command('import').description('Create one origin per CSV row').requiredOption('--file <file>', 'CSV file (- for stdin)'), {
-    concurrency: true,
-    dryRun: true,
-  })
+  origins
+    .command('check')
+    .description('Check GeoJSON plot files the way the EU registry will (offline: no token, no request)')
+    .argument('<files...>', 'GeoJSON files: FeatureCollection, Feature or geometry (- for stdin)')
+    .option('--country-code <code>', 'country of the features that name none (country_code, ProducerCountry or COUNTRY_CODE property)')
+    .option('--name-property <name>', 'the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
+    .option('--map <file.svg>', 'also draw the plots over their countries as an SVG picture (errors in red)')
+    .addHelpText(
+      'after',
+      `
+Errors (exit 2): not GeoJSON; a geometry other than Point, Polygon, MultiPolygon; a position out of
+range; a ring not closed, of fewer than 4 positions, or crossing itself; a position more than
+25 km outside the feature's country (and whether swapping latitude and longitude puts it in);
+a Point whose area property says 4 ha or more. Warnings: fewer than 6 decimals, the same geometry
+twice, a polygon under 0.01 ha or over 10,000 ha, a file over 25 MB.
+
+Examples:
+  sct origins check plots.geojson
+  sct origins check plots.geojson --map plots.svg
+  sct origins check --country-code GH -o json survey.geojson | jq '.[] | select(.level == "error")'`,
+    )
+    .action(f.action<CheckOriginsOptions>(async (ctx, opts, files) => (await import('./origins/check.js')).checkOrigins(ctx, opts, files)));
+
+  addBulkRunOptions(
+    origins
+      .command('import')
+      .description('Create one origin per CSV row or GeoJSON feature')
+      .requiredOption('--file <file>', 'CSV or GeoJSON file (- for stdin)')
+      .option('--name-property <name>', 'GeoJSON: the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
+      .option('--country-code <code>', 'GeoJSON: country of the features that name none'),
+    { concurrency: true, dryRun: true },
+  )
     .addHelpText(
       'after',
       `
 CSV columns (header row, any order): name and country_code (required), description, external_id,
 and either latitude + longitude (or lat + lng/lon) or location ("lat,lng" or a GeoJSON Point).
-Every row is checked before the first request; a bad row stops the run with nothing sent.
-A rerun of the same file skips the rows that went through, so an interrupted or partly failed
-import is finished by running the same command again.`,
+GeoJSON (a .geojson/.json file, or content starting with "{"): one origin per feature, checked as
+\`sct origins check\` does first; name from the name, ProductionPlace or PRODUCTION_PLACE property,
+country_code from country_code, ProducerCountry or COUNTRY_CODE, external_id from the external_id
+property or the feature's id, description from description, location = the geometry as is.
+Every row or feature is checked before the first request; any error stops the run with nothing sent.
+A rerun of the same file skips what went through, so an interrupted or partly failed import is
+finished by running the same command again.
+
+Examples:
+  sct origins import --file origins.csv --report result.csv
+  sct origins import --file plots.geojson --country-code CI`,
     )
     // The bulk machinery is loaded by `import` only: list, get and the rest start faster without it.
     .action(f.action<ImportOriginsOptions>(async (ctx, opts) => (await import('./origins/import.js')).importOrigins(ctx, opts)));
+
+  addBulkRunOptions(
+    origins.command('sync').description('Make the service match a CSV file: plan creates and updates by external_id, then apply them').requiredOption('--file <file>', 'CSV file (- for stdin)'),
+    { concurrency: true, dryRun: true },
+  )
+    .addHelpText(
+      'after',
+      `
+The columns of origins import; external_id is required on every row (it matches the row with an
+origin). Plans create, update (only the fields that differ), unchanged and only on the service
+(listed, never deleted); an empty cell is never compared or sent. Applied after a confirmation
+(--yes without a terminal); --dry-run only plans.
+
+Example:
+  sct origins sync --file origins.csv --dry-run`,
+    )
+    .action(f.action<import('./origins/sync.js').SyncOriginsOptions>(async (ctx, opts) => (await import('./origins/sync.js')).syncOrigins(ctx, opts)));
 }
 
 function addOriginFields(cmd: Command): Command {
@@ -99,7 +156,8 @@ function addOriginFields(cmd: Command): Command {
     .option('--description <text>', 'description')
     .option('--country-code <code>', '2-letter country code (required on create)')
     .option('--external-id <id>', 'your own identifier')
-    .option('--location <lat,lng|geojson>', 'coordinates as "lat,lng" (e.g. 5.35,-4.02) or a GeoJSON Point');
+    .option('--location <lat,lng|geojson>', 'coordinates as "lat,lng" (e.g. 5.35,-4.02) or a GeoJSON Point')
+    .option('--location-file <file>', 'the location from a GeoJSON file: a geometry or one Feature (- for stdin), checked as `origins check` does');
 }
 
 // --- list -------------------------------------------------------------------------------------
@@ -143,12 +201,16 @@ export function parseLocationFlag(value: string | undefined): GeoPoint | undefin
   }
 }
 
-export function originFields(opts: OriginFieldFlags): Record<string, unknown> {
+export async function originFields(opts: OriginFieldFlags, ctx: Context): Promise<Record<string, unknown>> {
+  if (opts.location !== undefined && opts.locationFile !== undefined) throw new UsageError('give either --location or --location-file, not both');
   return {
     name: opts.name,
     description: opts.description,
     country_code: opts.countryCode,
     external_id: opts.externalId,
-    location: parseLocationFlag(opts.location),
+    location:
+      opts.locationFile !== undefined
+        ? await (await import('./origins/location-file.js')).readLocationFile(ctx, opts.locationFile, opts.countryCode)
+        : parseLocationFlag(opts.location),
   };
 }

@@ -7,6 +7,10 @@ export type Source = 'flag' | 'env' | 'profile' | 'none';
 
 export interface Settings {
   profile: string;
+  /** Where the profile's name came from: a name the user gave must name a profile that exists. */
+  profileSource: 'flag' | 'env' | 'default';
+  /** Whether the config file holds this profile. */
+  profileExists: boolean;
   baseUrl?: string;
   baseUrlSource: Source;
   token?: string;
@@ -41,6 +45,8 @@ export function resolveSettings(
   env: NodeJS.ProcessEnv,
 ): Settings {
   const profile = profileName(flags.profile, env);
+  const profileSource = flags.profile !== undefined ? 'flag' : env.SCT_PROFILE ? 'env' : 'default';
+  const profileExists = store.profileNames().includes(profile);
   const p = store.profile(profile);
   const [baseUrl, baseUrlSource]: [string | undefined, Source] = flags.baseUrl
     ? [flags.baseUrl, 'flag']
@@ -54,7 +60,22 @@ export function resolveSettings(
     : p.token
       ? [p.token, 'profile']
       : [undefined, 'none'];
-  return { profile, baseUrl, baseUrlSource, token, tokenSource, output: p.output, workspace: p.workspace };
+  return { profile, profileSource, profileExists, baseUrl, baseUrlSource, token, tokenSource, output: p.output, workspace: p.workspace };
+}
+
+/**
+ * A profile named with --profile or SCT_PROFILE that the config file does not hold is a typo far
+ * more often than a wish for an empty profile: exit 2 naming it and the profiles there are.
+ * Commands that create a profile (auth login, config set) pass `creating`.
+ */
+export function checkProfileExists(s: Settings, names: string[], creating = false): void {
+  if (creating || s.profileExists || s.profileSource === 'default') return;
+  const from = s.profileSource === 'flag' ? '--profile' : 'SCT_PROFILE';
+  throw new UsageError(
+    `no profile "${s.profile}" (${from}): the profiles are ${names.length ? names.join(', ') : 'none yet'}`,
+    {},
+    `create it with \`sct auth login --profile ${s.profile} --base-url https://…/api\` or \`sct config set base_url URL --profile ${s.profile}\``,
+  );
 }
 
 /** Shows enough of a token to tell two apart, never enough to use it. */

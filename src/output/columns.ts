@@ -1,5 +1,5 @@
 // Each resource's default table columns, in one place. `--columns` replaces them with any
-// dotted paths; JSON output always carries the whole object as the API returned it.
+// dotted paths (in json/ndjson too, see output/fields.ts).
 import { getPath, pathGetter } from './values.js';
 
 export interface Column {

@@ -9,12 +9,15 @@ import { csvValue, displayValue, flattenKeys, mergeColumnKeys } from './values.j
 import { cleanCell, stripControl, stripControlDeep } from './sanitize.js';
 import { CSV_WRITE_OPTIONS, spreadsheetCell } from './spreadsheet.js';
 import { UsageError } from '../errors.js';
+import { FEATURE_COLLECTION, toFeature, writeFeature } from './geojson.js';
+import { pickPaths, splitFields } from './fields.js';
 
 export const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
-export type Format = (typeof FORMATS)[number];
+/** `geojson` is a flag value only, never a profile default: the commands that write it are few (cli.ts). */
+export type Format = (typeof FORMATS)[number] | 'geojson';
 
-export function parseFormat(value: string): Format {
-  if ((FORMATS as readonly string[]).includes(value)) return value as Format;
+export function parseFormat(value: string, o: { geojson?: boolean } = {}): Format {
+  if ((FORMATS as readonly string[]).includes(value) || (o.geojson && value === 'geojson')) return value as Format;
   throw new UsageError(`invalid output format "${value}": use one of ${FORMATS.join(', ')}`);
 }
 
@@ -26,6 +29,15 @@ export interface OutputOptions {
   defaults: Column[];
   /** --csv-formulas: CSV cells exactly as the service sent them, without the formula guard. */
   csvFormulas?: boolean;
+  /** --jq: the whole JSON document filtered through jq (format is then json). */
+  jq?: string;
+}
+
+/** In json/ndjson, `--columns` keeps only those fields of each object, nested as in the API object. */
+function picker(options: OutputOptions): (row: unknown) => unknown {
+  if (!options.columns) return (row) => row;
+  const paths = splitFields(options.columns);
+  return (row) => pickPaths(row, paths);
 }
 
 export interface ListWriter {
@@ -40,13 +52,17 @@ type Row = Record<string, unknown>;
 const CSV_SLICE = 100;
 
 export function createListWriter(io: IOStreams, options: OutputOptions): ListWriter {
+  if (options.jq !== undefined) return jqWriter(io, options.jq, picker(options));
   switch (options.format) {
     case 'json':
-      return jsonArrayWriter(io);
+      return jsonArrayWriter(io, picker(options));
     case 'ndjson': {
       const safe = terminalSafe(io);
-      return lineWriter(io, (row) => JSON.stringify(safe(row)) + '\n');
+      const pick = picker(options);
+      return lineWriter(io, (row) => JSON.stringify(safe(pick(row))) + '\n');
     }
+    case 'geojson':
+      return jsonArrayWriter(io, toFeature, FEATURE_COLLECTION);
     case 'csv':
       return checkColumns(io, options.columns, csvWriter(io, options));
     default:
@@ -94,9 +110,11 @@ export async function writeList(io: IOStreams, rows: unknown[], options: OutputO
 
 /** One resource: a JSON object, or "field  value" lines for people. */
 export async function writeOne(io: IOStreams, obj: unknown, options: OutputOptions & { detail?: Column[] }): Promise<void> {
-  if (options.format === 'json') return io.write(JSON.stringify(terminalSafe(io)(obj), null, 2) + '\n');
-  if (options.format === 'ndjson') return io.write(JSON.stringify(terminalSafe(io)(obj)) + '\n');
+  if (options.jq !== undefined) return writeJq(io, picker(options)(obj), options.jq);
+  if (options.format === 'json') return io.write(JSON.stringify(terminalSafe(io)(picker(options)(obj)), null, 2) + '\n');
+  if (options.format === 'ndjson') return io.write(JSON.stringify(terminalSafe(io)(picker(options)(obj))) + '\n');
   if (options.format === 'csv') return writeList(io, [obj], options);
+  if (options.format === 'geojson') return writeFeature(io, obj);
   const row = (obj ?? {}) as Row;
   if (options.columns) warnUnknownColumns(io, unknownColumns(options.columns, [row]));
   const columns = options.columns
@@ -131,7 +149,40 @@ export function terminalSafe(io: IOStreams): (value: unknown) => unknown {
   return io.stdoutIsTTY ? stripControlDeep : (value) => value;
 }
 
-function jsonArrayWriter(io: IOStreams): ListWriter {
+/** jq's results for the document; on a terminal its strings lose their escape sequences first. */
+async function writeJq(io: IOStreams, document: unknown, expr: string): Promise<void> {
+  const { runJq } = await import('./jq.js');
+  const out = await runJq(terminalSafe(io)(document), expr);
+  if (out) await io.write(out);
+}
+
+/**
+ * --jq on a list: jq runs once, on the whole array (every page of --all), as on `-o json`'s
+ * document; the rows are held until the end for it.
+ */
+function jqWriter(io: IOStreams, expr: string, pick: (row: unknown) => unknown): ListWriter {
+  const rows: unknown[] = [];
+  return {
+    get count() {
+      return rows.length;
+    },
+    async write(batch) {
+      for (const r of batch) rows.push(pick(r));
+    },
+    end: () => writeJq(io, rows, expr),
+  };
+}
+
+/** How a streamed JSON document opens, separates its items and closes (-o geojson has its own). */
+export interface JsonFrame {
+  open: string;
+  separator: string;
+  close: string;
+  empty: string;
+}
+const JSON_ARRAY: JsonFrame = { open: '[\n  ', separator: ',\n  ', close: '\n]\n', empty: '[]\n' };
+
+function jsonArrayWriter(io: IOStreams, pick: (row: unknown) => unknown = (r) => r, frame: JsonFrame = JSON_ARRAY): ListWriter {
   const safe = terminalSafe(io);
   let count = 0;
   return {
@@ -142,12 +193,12 @@ function jsonArrayWriter(io: IOStreams): ListWriter {
       if (rows.length === 0) return;
       let chunk = '';
       for (const row of rows) {
-        chunk += (count++ === 0 ? '[\n  ' : ',\n  ') + JSON.stringify(safe(row));
+        chunk += (count++ === 0 ? frame.open : frame.separator) + JSON.stringify(safe(pick(row)));
       }
       await io.write(chunk);
     },
     async end() {
-      await io.write(count === 0 ? '[]\n' : '\n]\n');
+      await io.write(count === 0 ? frame.empty : frame.close);
     },
   };
 }

@@ -152,8 +152,7 @@ describe('members and users', () => {
     await t.expectUsageErrors(
       [
         [['members', 'set-role', 'x', '2'], 'invalid MEMBER_ID "x"'],
-        [['members', 'set-role', '5', 'admin'], 'invalid AUTH_GROUP_ID "admin"'],
-        [['members', 'set-role', '5'], "missing required argument 'auth-group-id'"],
+        [['members', 'set-role', '5'], "missing required argument 'role'"],
         [['members', 'list', '--role', 'ADMIN'], 'invalid --role "ADMIN"'],
         [['members', 'list', '--created-from', '2024-13-01'], 'invalid --created-from'],
       ],

@@ -95,9 +95,13 @@ describe('profile names', () => {
     expect((await sct(['config', 'set', 'workspace', '7', '--profile', 'toString'])).exitCode).toBe(0);
     expect(profiles()).toEqual({ constructor: { output: 'json' }, toString: { workspace: '7' } });
     expect((await sct(['config', 'get', 'output', '--profile', 'constructor'])).stdout).toBe('json\n');
-    expect(await sct(['config', 'get', 'output', '--profile', 'hasOwnProperty'])).toMatchObject({ exitCode: 0, stdout: '' });
+    // Not inherited: a profile named after a prototype member that nobody created does not exist.
+    const missing = await sct(['config', 'get', 'output', '--profile', 'hasOwnProperty']);
+    expect(missing).toMatchObject({ exitCode: 2, stdout: '' });
+    expect(missing.stderr).toContain('no profile "hasOwnProperty" (--profile)');
+    expect((await sct(['config', 'set', 'base_url', 'http://x.test/api', '--profile', 'valueOf'])).exitCode).toBe(0);
     const list = await sct(['config', 'list', '-o', 'json', '--profile', 'valueOf']);
-    expect(JSON.parse(list.stdout)).toEqual({ profile: 'valueOf', base_url: null, token: null, workspace: null, output: null });
+    expect(JSON.parse(list.stdout)).toEqual({ profile: 'valueOf', base_url: 'http://x.test/api', token: null, workspace: null, output: null });
     // The profile's output applies to the profile that has it, and only to it.
     const other = await sct(['config', 'list', '--profile', 'toString']);
     expect(other.stdout).not.toMatch(/^\s*[[{]/);

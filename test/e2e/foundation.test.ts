@@ -459,7 +459,8 @@ describe('sct api', () => {
     expect(JSON.parse(r.stdout).id).toBe(1);
     const g = await t.sct(['api', '-X', 'GET', '/products', '-f', 'limit=2']);
     expect(JSON.parse(g.stdout).results).toHaveLength(2);
-    const p = await t.sct(['api', '/products', '-f', 'name=Api product', '-f', 'commodity=coffee', '-f', 'tags=["x"]']);
+    // As gh: -f is always a string; an array is built with key[]= (here -F, typed, would do the same).
+    const p = await t.sct(['api', '/products', '-f', 'name=Api product', '-f', 'commodity=coffee', '-f', 'tags[]=x']);
     expect(p.exitCode).toBe(0);
     const post = t.sb.requests.find((q) => q.method === 'POST')!;
     expect(JSON.parse(post.body)).toEqual({ name: 'Api product', commodity: 'coffee', tags: ['x'] });
@@ -506,7 +507,7 @@ describe('completion', () => {
     expect(await complete('sct', 'in')).toEqual(['info-requests', 'invitations']);
     expect(await complete('sct', 'orders', 'l')).toEqual(['list']);
     expect(await complete('sct', 'dds', 'create', '--ty')).toEqual(['--type']);
-    expect(await complete('sct', 'orders', 'list', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(await complete('sct', 'orders', 'list', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv', 'geojson']);
     expect(await complete('sct', 'risk', 'evidence', '1', '--')).toContain('--force');
   });
 

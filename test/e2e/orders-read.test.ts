@@ -126,11 +126,13 @@ describe('orders list', () => {
     expect(records[0]['seller_company.name']).toBe(expected[0].seller_company.name);
   });
 
-  it('warns about a --columns field that no order has, and still prints the rest', async () => {
+  it('refuses a --columns field that orders do not have, by the API documents, before sending anything', async () => {
     const r = await t.sct(['orders', 'list', '--buying', '--limit', '3', '--columns', 'id,externl_id', '-o', 'csv']);
-    expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain('--columns: no field "externl_id" in the results');
-    expect(r.stdout.split('\n')[0]).toBe('id,externl_id');
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--columns: orders list has no field "externl_id" (did you mean external_id?)');
+    expect(r.stderr).toMatch(/hint: valid fields: .*external_id/);
+    expect(r.stdout).toBe('');
+    expect(t.sb.requests).toHaveLength(0);
   });
 
   it('CSV of a whole page: no field is both a column and the prefix of dotted columns', async () => {

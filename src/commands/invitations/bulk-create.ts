@@ -1,6 +1,7 @@
 // `sct invitations bulk-create --file people.csv`: every row checked first, then 100 rows per
 // request to the bulk create endpoint, each row reported with its line and the service's answer.
 import type { Context } from '../../context.js';
+import { describeRoles, roleId, roleIds, type Role } from '../shared/roles.js';
 import { PATHS } from '../../api/paths.js';
 import { writeList } from '../../output/format.js';
 import { REQUIRED } from '../../api/schemas/common.js';
@@ -26,7 +27,12 @@ export const PEOPLE_COLUMNS = ['email', 'auth_group'] as const;
  * one. The same address twice (in any letter case) is an error: the service allows one pending
  * invitation per e-mail, so the second row could only be rejected.
  */
-export function invitationUnits(rows: CsvRow[], errors: RowErrors, role: number | undefined): ChunkRow<InvitationCreate>[] {
+export function invitationUnits(
+  rows: CsvRow[],
+  errors: RowErrors,
+  role: number | undefined,
+  roles: { ids: Map<string, number>; known: Role[] } = { ids: new Map(), known: [] },
+): ChunkRow<InvitationCreate>[] {
   const units: ChunkRow<InvitationCreate>[] = [];
   const firstLine = new Map<string, number>();
   for (const row of rows) {
@@ -54,8 +60,9 @@ export function invitationUnits(rows: CsvRow[], errors: RowErrors, role: number 
     let authGroup = role;
     if (cell) {
       if (/^\d+$/.test(cell) && Number(cell) <= 2_147_483_647) authGroup = Number(cell);
+      else if (roles.ids.has(cell)) authGroup = roles.ids.get(cell);
       else {
-        errors.add(row.line, 'auth_group', `expected a role id (a whole number), got "${cell}"`);
+        errors.add(row.line, 'auth_group', `unknown role "${cell}": the roles are ${describeRoles(roles.known)} (a name in any case, or an id)`);
         ok = false;
       }
     } else if (authGroup === undefined) {
@@ -87,14 +94,17 @@ export function invitationResults(answer: unknown, count: number): RowResult[] {
 
 export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOptions): Promise<void> {
   checkReportPath(opts.report, opts.force);
-  const role = opts.role === undefined ? undefined : parseId(opts.role, '--role');
   const csv = await readCsv(opts.file, ctx.io.stdin, ['email']);
-  if (role === undefined && !csv.columns.includes('auth_group')) {
+  if (opts.role === undefined && !csv.columns.includes('auth_group')) {
     throw new UsageError(`${csv.name}: missing column auth_group (found: ${csv.columns.join(', ')}); add it, or give --role for every row`);
   }
   warnIgnoredColumns(ctx.io, csv, PEOPLE_COLUMNS);
+  // Role names (the flag's and the cells') are looked up once, before any row is checked.
+  const cells = csv.rows.map((r) => r.values.auth_group?.trim() ?? '').filter((c) => c && !/^\d+$/.test(c));
+  const roles = cells.length ? await roleIds(ctx, cells) : undefined;
+  const role = opts.role === undefined ? undefined : await roleId(ctx, opts.role, '--role');
   const errors = new RowErrors(csv.name);
-  const units = invitationUnits(csv.rows, errors, role);
+  const units = invitationUnits(csv.rows, errors, role, roles);
   errors.throwIfAny();
 
   if (opts.dryRun) {

@@ -1,21 +1,29 @@
 // `sct origins import --file origins.csv`: one origin per CSV row, created through the shared
 // import run (journal, deterministic Idempotency-Keys, report, exit 3 on partial failure).
+// A GeoJSON file goes to import-plots.ts instead, one origin per feature.
 import { createHash } from 'node:crypto';
+import { open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { writeList } from '../../output/format.js';
 import { REQUIRED, requiredMessage } from '../../api/schemas/common.js';
-import { originCreateSchema, parseLocation, pointFromLatLng, type GeoPoint, type OriginCreate } from '../../api/schemas/origins.js';
+import { originCreateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
 import { readCsv, RowErrors, warnIgnoredColumns, type CsvRow } from '../../bulk/csv.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { zodFieldErrors } from '../shared/body.js';
+import { UsageError } from '../../errors.js';
 import type { BulkRunFlags } from '../shared/bulk.js';
 
 export interface ImportOriginsOptions extends BulkRunFlags {
   file: string;
+  /** GeoJSON only. */
+  nameProperty?: string;
+  /** GeoJSON only: for the features that name no country. */
+  countryCode?: string;
 }
 
 export const IMPORT_COLUMNS = ['name', 'country_code', 'description', 'external_id', 'latitude', 'longitude', 'location'] as const;
@@ -123,43 +131,90 @@ export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<str
 export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): Promise<void> {
   checkReportPath(opts.report, opts.force);
   const concurrency = parseConcurrency(opts.concurrency);
-  const csv = await readCsv(opts.file, ctx.io.stdin, REQUIRED_COLUMNS);
+  const input = await sniffInput(opts.file, ctx.io.stdin);
+  if (input.geojson) return (await import('./import-plots.js')).importPlots(ctx, opts, concurrency, input.stdin);
+  if (opts.nameProperty !== undefined || opts.countryCode !== undefined) {
+    throw new UsageError('--name-property and --country-code are for GeoJSON files: in a CSV file each row has its name and country_code columns');
+  }
+  const csv = await readCsv(opts.file, input.stdin, REQUIRED_COLUMNS);
   const names = importColumnNames(csv.columns);
   warnIgnoredColumns(ctx.io, csv, Object.values(names), IMPORT_COLUMNS);
   const errors = new RowErrors(csv.name);
   const units = originUnits(csv.rows, errors, names);
   errors.throwIfAny();
+  await sendOrigins(ctx, opts, { name: csv.name, units, concurrency, unit: 'line' });
+}
 
+/**
+ * The end of every origins import, CSV rows or GeoJSON features: with --dry-run the valid
+ * origins listed (`unit`: what a unit's number counts), else the run.
+ */
+export async function sendOrigins(
+  ctx: Context,
+  opts: ImportOriginsOptions,
+  o: { name: string; units: Unit<OriginCreate>[]; concurrency: number; unit: 'line' | 'feature' },
+): Promise<void> {
   if (opts.dryRun) {
     await writeList(
       ctx.io,
-      units.map((u) => ({ line: u.lines[0], key: u.key, ...u.payload })),
+      o.units.map((u) => ({ [o.unit]: u.lines[0], key: u.key, ...u.payload })),
       ctx.output([
-        { header: 'LINE', path: 'line' },
+        { header: o.unit.toUpperCase(), path: o.unit },
         { header: 'KEY', path: 'key' },
         { header: 'NAME', path: 'name' },
         { header: 'COUNTRY', path: 'country_code' },
         { header: 'EXTERNAL ID', path: 'external_id' },
-        { header: 'LOCATION', path: 'location', value: (r) => pointText(r.location) },
+        { header: 'LOCATION', path: 'location', value: (r) => locationText(r.location) },
       ]),
     );
-    ctx.io.info(`${csv.name}: ${units.length} valid origin${units.length === 1 ? '' : 's'}; nothing sent (dry run)`);
+    ctx.io.info(`${o.name}: ${o.units.length} valid origin${o.units.length === 1 ? '' : 's'}; nothing sent (dry run)`);
     return;
   }
-
   await runImport(ctx, {
     command: 'origins-import',
     file: opts.file,
-    units,
+    units: o.units,
     noun: 'origins',
     path: PATHS.origins,
-    concurrency,
+    concurrency: o.concurrency,
     fresh: opts.fresh,
     report: opts.report,
   });
 }
 
-function pointText(location: unknown): string {
-  const c = (location as GeoPoint | undefined)?.coordinates;
-  return Array.isArray(c) ? `${c[1]},${c[0]}` : '';
+/** A Point as "lat,lng"; a polygon by its type and size. */
+function locationText(location: unknown): string {
+  const g = location as { type?: string; coordinates?: unknown } | undefined;
+  if (!g?.type || !Array.isArray(g.coordinates)) return '';
+  if (g.type === 'Point') return `${g.coordinates[1]},${g.coordinates[0]}`;
+  const positions = (g.coordinates as unknown[]).flat(g.type === 'MultiPolygon' ? 2 : 1).length;
+  return `${g.type} (${positions} positions)`;
+}
+
+/**
+ * GeoJSON by its extension, else by its first character: a CSV file never starts with "{".
+ * Standard input is read whole to look at it, and handed on as a new stream.
+ */
+export async function sniffInput(file: string, stdin: Readable): Promise<{ geojson: boolean; stdin: Readable }> {
+  if (/\.(geo)?json$/i.test(file)) return { geojson: true, stdin };
+  let head: Buffer;
+  if (file === '-') {
+    const chunks: Buffer[] = [];
+    for await (const c of stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+    head = Buffer.concat(chunks);
+    stdin = Readable.from([head]);
+  } else {
+    try {
+      const handle = await open(file);
+      try {
+        head = Buffer.alloc(1024);
+        head = head.subarray(0, (await handle.read(head, 0, head.length, 0)).bytesRead);
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      return { geojson: false, stdin }; // the CSV reader says what is wrong with the file
+    }
+  }
+  return { geojson: /^(\uFEFF)?\s*\{/.test(head.subarray(0, 1024).toString('utf8')), stdin };
 }

@@ -18,9 +18,10 @@ export function createFactory(deps: ContextDeps): Factory {
       return async (...a: unknown[]) => {
         const cmd = a[a.length - 1] as Command;
         const positional = a.slice(0, -2).flat() as string[];
-        const [{ createContext }] = await Promise.all([import('../../context.js'), loadColor()]);
+        const [{ createContext }, { preflight }] = await Promise.all([import('../../context.js'), import('./preflight.js'), loadColor()]);
         const ctx = createContext(cmd.optsWithGlobals(), deps);
         try {
+          await preflight(ctx, cmd);
           await fn(ctx, cmd.opts() as never, positional);
         } finally {
           await ctx.dispose();

@@ -83,8 +83,11 @@ export interface CrudCommandsOptions<F extends BodyFlags> {
   detail?: Column[];
   /** The resource's field flags, shared by create and update; --set and --file follow them. */
   addFields: (cmd: Command) => Command;
-  /** The body fields the field flags give; a flag not given is undefined and left out. */
-  fieldsOf: (flags: F) => Record<string, unknown>;
+  /**
+   * The body fields the field flags give; a flag not given is undefined and left out. May read
+   * files (origins' --location-file), hence the context and the promise.
+   */
+  fieldsOf: (flags: F, ctx: Context) => Record<string, unknown> | Promise<Record<string, unknown>>;
   schemas: { create: z.ZodType; update: z.ZodType };
 }
 
@@ -96,7 +99,7 @@ export function addCrudCommands<F extends BodyFlags>(group: Command, f: Factory,
       method: id === undefined ? 'POST' : 'PATCH',
       path: id === undefined ? o.paths.all : o.paths.one(id),
       flags,
-      named: o.fieldsOf(flags),
+      named: await o.fieldsOf(flags, ctx),
       schema: id === undefined ? o.schemas.create : o.schemas.update,
       what: o.noun,
       columns: o.columns,

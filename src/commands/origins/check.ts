@@ -1,0 +1,118 @@
+// `sct origins check FILE…`: the EUDR checks of plot files, offline (no token, no request).
+// Findings go to stdout as compiler-style lines for people, or as objects with -o json/ndjson/csv;
+// exit 2 when any is an error. `--map` also draws the plots as SVG. This module and the geo
+// layer it imports are loaded only by the commands that read plot files (see origins.ts).
+import { writeFile } from 'node:fs/promises';
+import type { Context } from '../../context.js';
+import * as geo from '../../geo/index.js';
+import type { CheckResult, Finding, Summary } from '../../geo/index.js';
+import type { IOStreams } from '../../output/iostreams.js';
+import { writeList } from '../../output/format.js';
+import { cleanCell } from '../../output/sanitize.js';
+import { UsageError } from '../../errors.js';
+import { parseCountryCodes } from '../shared/list.js';
+
+export interface CheckOriginsOptions {
+  countryCode?: string;
+  nameProperty?: string;
+  map?: string;
+}
+
+export const FINDING_COLUMNS = [
+  { header: 'FILE', path: 'file' },
+  { header: 'FEATURE', path: 'feature' },
+  { header: 'ID', path: 'id' },
+  { header: 'NAME', path: 'name' },
+  { header: 'LEVEL', path: 'level' },
+  { header: 'MESSAGE', path: 'message' },
+  { header: 'POSITION', path: 'position' },
+];
+
+/** The one country code --country-code gives, checked and upper-cased. */
+export function parseCountryFlag(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const codes = parseCountryCodes(value, '--country-code')!;
+  if (codes.length > 1) throw new UsageError('--country-code takes one country code (features name their own with a country_code property)');
+  return codes[0];
+}
+
+export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, files: string[]): Promise<void> {
+  const countryCode = parseCountryFlag(opts.countryCode);
+  if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
+  const results: CheckResult[] = [];
+  for (const file of files) {
+    const parsed = await geo.readGeoJsonFile(file, ctx.io.stdin);
+    results.push(geo.checkPlots(parsed, { countryCode, nameProperty: opts.nameProperty }));
+  }
+
+  const format = ctx.format();
+  if (format === 'table') {
+    await ctx.io.write(results.map((r) => [...findingLines(ctx.io, r.findings, 'stdout'), summaryLine(r.summary)].join('\n') + '\n').join(''));
+    if (results.length > 1) await ctx.io.write(summaryLine(total(results)) + '\n');
+  } else {
+    await writeList(ctx.io, results.flatMap((r) => r.findings), ctx.output(FINDING_COLUMNS));
+    for (const r of results) ctx.io.info(summaryLine(r.summary));
+  }
+
+  if (opts.map) {
+    await writeFile(opts.map, drawMap(results, files));
+    ctx.io.info(`map of ${results.reduce((n, r) => n + r.features.filter((f) => f.geometry).length, 0)} plots written to ${opts.map}`);
+  }
+
+  const errors = results.reduce((n, r) => n + r.summary.errors, 0);
+  if (errors > 0) {
+    const bad = results.filter((r) => r.summary.errors > 0).map((r) => r.summary.file);
+    throw new UsageError(`${count(errors, 'error')} in ${bad.join(', ')}: the registry would refuse ${bad.length === 1 ? 'this file' : 'these files'}`);
+  }
+}
+
+function drawMap(results: CheckResult[], files: string[]): string {
+  const plots = results.flatMap((r) =>
+    r.features.flatMap((f) => {
+      if (!f.geometry) return [];
+      const label = `${results.length > 1 ? `${r.summary.file}: ` : ''}${geo.featureLabel(f.raw)}${f.error ? ': ' + messagesOf(r.findings, f.raw.index).join('; ') : ''}`;
+      const tag = results.length > 1 ? `${r.summary.file} ${f.raw.index}` : String(f.raw.index);
+      return [{ index: f.raw.index, tag, label, geometry: f.geometry, error: f.error }];
+    }),
+  );
+  const codes = [...new Set(results.flatMap((r) => r.features.map((f) => f.country).filter((c): c is string => c !== undefined)))];
+  const countries = codes.map((c) => geo.countryOutline(c)).filter((c) => c !== undefined);
+  return geo.renderPlotMap({ title: files.map((f) => (f === '-' ? 'stdin' : f)).join(', '), plots, countries, context: geo.allOutlines() });
+}
+
+function messagesOf(findings: Finding[], index: number): string[] {
+  return findings.filter((x) => x.feature === index && x.level === 'error').map((x) => x.message);
+}
+
+/** `plots.geojson: feature 3 (GH-0042 "Owusu farm"): error: …`, one line per finding, as compilers print them. */
+export function findingLines(io: IOStreams, findings: Finding[], stream: 'stdout' | 'stderr'): string[] {
+  const color = stream === 'stdout' ? io.color : io.colorErr;
+  return findings.map((x) => {
+    const extra = [x.id, x.name !== undefined && x.name !== x.id ? JSON.stringify(x.name) : undefined].filter(Boolean).join(' ');
+    const where = x.feature === null ? '' : ` feature ${x.feature}${extra ? ` (${extra})` : ''}:`;
+    const level = x.level === 'error' ? color.red('error') : color.yellow('warning');
+    return cleanCell(`${x.file}:${where} `) + `${level}: ${cleanCell(x.message)}`;
+  });
+}
+
+export function summaryLine(s: Summary): string {
+  const findings = s.errors + s.warnings === 0 ? 'no findings' : [s.errors && count(s.errors, 'error'), s.warnings && count(s.warnings, 'warning')].filter(Boolean).join(', ');
+  return cleanCell(`${s.file}: ${count(s.features, 'feature')} (${count(s.points, 'point')}, ${count(s.polygons, 'polygon')}, ${geo.formatHectares(s.hectares)}): ${findings}`);
+}
+
+function total(results: CheckResult[]): Summary {
+  const t: Summary = { file: `${results.length} files`, features: 0, points: 0, polygons: 0, hectares: 0, errors: 0, warnings: 0 };
+  for (const { summary: s } of results) {
+    t.features += s.features;
+    t.points += s.points;
+    t.polygons += s.polygons;
+    t.hectares += s.hectares;
+    t.errors += s.errors;
+    t.warnings += s.warnings;
+  }
+  return t;
+}
+
+function count(n: number, noun: string): string {
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+}

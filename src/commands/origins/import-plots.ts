@@ -1,0 +1,91 @@
+// `sct origins import --file plots.geojson`: the checks of `origins check` first (any error:
+// exit 2, nothing sent), then one origin per feature through the shared import run (journal,
+// Idempotency-Keys, report, exit 3 on partial failure), as for a CSV file.
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { Context } from '../../context.js';
+import { originCreateSchema, type OriginCreate } from '../../api/schemas/origins.js';
+import { requiredMessage } from '../../api/schemas/common.js';
+import { checkPlots, countryOf, externalIdOf, nameOf, readGeoJsonFile, COUNTRY_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
+import type { Unit } from '../../bulk/runner.js';
+import { UsageError, type FieldErrors } from '../../errors.js';
+import { zodFieldErrors } from '../shared/body.js';
+import { findingLines, parseCountryFlag } from './check.js';
+import { sendOrigins, type ImportOriginsOptions } from './import.js';
+
+const SHOWN_ERRORS = 50;
+
+export async function importPlots(ctx: Context, opts: ImportOriginsOptions, concurrency: number, stdin: Readable): Promise<void> {
+  const countryCode = parseCountryFlag(opts.countryCode);
+  const file = await readGeoJsonFile(opts.file, stdin);
+  const checked = checkPlots(file, { countryCode, nameProperty: opts.nameProperty });
+  for (const line of findingLines(ctx.io, checked.findings, 'stderr')) ctx.io.error(line);
+  const errors = checked.summary.errors;
+  if (errors > 0) {
+    throw new UsageError(`${file.name}: ${errors === 1 ? 'an error' : `${errors} errors`} the registry would refuse; nothing was sent`, {}, 'fix them and import again (`sct origins check FILE --map plots.svg` draws where the plots are)');
+  }
+
+  const problems: FieldErrors = {};
+  const units = plotUnits(checked.features, { countryCode, nameProperty: opts.nameProperty }, problems);
+  const invalid = Object.keys(problems);
+  if (invalid.length > 0) {
+    const shown = Object.fromEntries(Object.entries(problems).slice(0, SHOWN_ERRORS));
+    const features = new Set(invalid.map((k) => k.split(',')[0])).size;
+    throw new UsageError(
+      `${file.name}: ${features} invalid feature${features === 1 ? '' : 's'}; nothing was sent`,
+      shown,
+      invalid.length > SHOWN_ERRORS ? `${invalid.length - SHOWN_ERRORS} more not shown` : undefined,
+    );
+  }
+
+  await sendOrigins(ctx, opts, { name: file.name, units, concurrency, unit: 'feature' });
+}
+
+/**
+ * One unit per feature. Its key is the external id when it has one (that origin wherever the
+ * feature sits in the file), else "feature N"; the journal knows a feature without one by its
+ * content, so removing the features that went through and rerunning neither skips nor repeats
+ * the others.
+ */
+export function plotUnits(features: CheckedFeature[], o: { countryCode?: string; nameProperty?: string }, problems: FieldErrors): Unit<OriginCreate>[] {
+  const units: Unit<OriginCreate>[] = [];
+  const externalIndex = new Map<string, number>();
+  const seen = new Map<string, number>();
+  for (const { raw, geometry } of features) {
+    const add = (field: string, message: string) => (problems[`feature ${raw.index}, ${field}`] ??= []).push(message);
+    const name = nameOf(raw, o.nameProperty);
+    const country = countryOf(raw, o.countryCode);
+    const ext = externalIdOf(raw);
+    const description = raw.properties.description;
+    if (name === undefined) add('name', `required: no ${o.nameProperty ?? NAME_PROPERTIES.join(', ')} property${o.nameProperty ? '' : ' (--name-property names another)'}`);
+    if (country === undefined) add('country_code', `required: no ${COUNTRY_PROPERTIES.join(', ')} property (--country-code gives one for every feature)`);
+    if (ext !== undefined) {
+      const first = externalIndex.get(ext);
+      if (first !== undefined) add('external_id', `"${ext}" is also feature ${first}'s; each origin needs its own external_id`);
+      else externalIndex.set(ext, raw.index);
+    }
+    const body = {
+      name,
+      country_code: country,
+      ...(ext !== undefined && { external_id: ext }),
+      ...(typeof description === 'string' && description.trim() !== '' && { description: description.trim() }),
+      location: geometry,
+    };
+    const parsed = originCreateSchema.safeParse(body, { error: requiredMessage });
+    if (!parsed.success) {
+      for (const [field, messages] of Object.entries(zodFieldErrors(parsed.error))) {
+        if (!problems[`feature ${raw.index}, ${field}`]) for (const m of messages) add(field, m);
+      }
+    }
+    if (!parsed.success || problems[`feature ${raw.index}, external_id`]) continue;
+    if (ext !== undefined) {
+      units.push({ key: ext, journalKey: `ext:${ext}`, lines: [raw.index], payload: parsed.data });
+    } else {
+      const hash = createHash('sha256').update(JSON.stringify(parsed.data)).digest('hex').slice(0, 24);
+      const n = (seen.get(hash) ?? 0) + 1;
+      seen.set(hash, n);
+      units.push({ key: `feature ${raw.index}`, journalKey: `plot:${hash}#${n}`, lines: [raw.index], payload: parsed.data });
+    }
+  }
+  return units;
+}

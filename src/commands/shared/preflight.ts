@@ -1,0 +1,43 @@
+// Checks of the global output flags that need the command: run before the command itself, so a
+// bad field name or jq expression is exit 2 with nothing sent.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { checkFields } from '../../output/fields.js';
+import { closest } from '../../output/suggest.js';
+import { LIST_FILTERS } from '../../help/filters.js';
+
+/** "orders list", "whoami": the command as typed, without "sct". */
+export function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+export async function preflight(ctx: Context, cmd: Command): Promise<void> {
+  const { flags } = ctx;
+  const jsonFields = typeof flags.json === 'string' && flags.json !== '';
+  if (jsonFields && flags.columns !== undefined) throw new UsageError('--json FIELDS and --columns both choose fields: give one of them');
+  if (flags.jq !== undefined && flags.output !== undefined && flags.output !== 'json') {
+    throw new UsageError(`--jq filters JSON output: it cannot be combined with -o ${flags.output}`);
+  }
+  const columns = ctx.columns();
+  if (columns !== undefined) checkFields(commandPath(cmd), columns, jsonFields ? '--json' : '--columns');
+  if (flags.jq !== undefined) await (await import('../../output/jq.js')).checkJq(flags.jq);
+  warnUndocumentedFilters(ctx, commandPath(cmd), cmd.opts().filter);
+}
+
+/**
+ * A --filter key the list's documents do not name is most likely a typo: a warning names it and
+ * the closest documented key, and the request still goes (the service may know more).
+ */
+export function warnUndocumentedFilters(ctx: Context, command: string, filters: unknown): void {
+  const documented = Object.hasOwn(LIST_FILTERS, command) ? LIST_FILTERS[command] : undefined;
+  if (!documented || !Array.isArray(filters)) return;
+  for (const pair of filters as string[]) {
+    const key = pair.split('=')[0].trim();
+    if (!key || documented.includes(key)) continue;
+    const guess = closest(key, documented);
+    ctx.io.warn(`--filter ${key}: not a documented filter of ${command}${guess ? ` (did you mean ${guess}?)` : ''}; sent anyway (see sct help filters)`);
+  }
+}

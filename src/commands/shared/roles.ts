@@ -1,0 +1,126 @@
+// Roles by name. The service takes a role as its id (auth_group) but shows names beside it (a
+// member's auth_group_detail, the user's own auth_group): sct keeps every pair it has seen, per
+// base URL, in roles.json in its config directory, and asks the service (the user's profile and
+// the members list: reads only) when a name is new to it. A name is matched without regard to
+// case, so `admin`, `Admin` and `ADMIN` are one role.
+import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import type { Context } from '../../context.js';
+import { PATHS } from '../../api/paths.js';
+import { UsageError } from '../../errors.js';
+
+export interface Role {
+  id: number;
+  name: string;
+}
+
+type Cache = Record<string, Record<string, string>>;
+
+function cachePath(ctx: Context): string {
+  return join(ctx.config().dir, 'roles.json');
+}
+
+function readCache(ctx: Context): Cache {
+  try {
+    const data = JSON.parse(readFileSync(cachePath(ctx), 'utf8')) as unknown;
+    return data && typeof data === 'object' && !Array.isArray(data) ? (data as Cache) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The roles seen on this service, by id. */
+function seen(ctx: Context, baseUrl: string): Role[] {
+  const ofService = readCache(ctx)[baseUrl];
+  if (!ofService || typeof ofService !== 'object') return [];
+  return Object.entries(ofService)
+    .filter(([id, name]) => /^\d+$/.test(id) && typeof name === 'string')
+    .map(([id, name]) => ({ id: Number(id), name }))
+    .sort((a, b) => a.id - b.id);
+}
+
+/** Adds pairs to the cache, written through a new temporary file renamed into place. */
+function remember(ctx: Context, baseUrl: string, roles: Role[]): void {
+  if (roles.length === 0) return;
+  const cache = readCache(ctx);
+  const ofService = Object.create(null) as Record<string, string>;
+  for (const r of seen(ctx, baseUrl)) ofService[r.id] = r.name;
+  for (const r of roles) ofService[r.id] = r.name;
+  const next = Object.assign(Object.create(null), cache, { [baseUrl]: ofService });
+  const path = cachePath(ctx);
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    const fd = openSync(tmp, 'wx', 0o600);
+    writeSync(fd, JSON.stringify(next, null, 2) + '\n');
+    closeSync(fd);
+    renameSync(tmp, path);
+  } catch {
+    // A cache that cannot be written is asked for again next time: never a reason to fail.
+    rmSync(tmp, { force: true });
+  }
+}
+
+function pair(v: unknown): Role | undefined {
+  if (!v || typeof v !== 'object') return undefined;
+  const { id, name } = v as { id?: unknown; name?: unknown };
+  return typeof id === 'number' && typeof name === 'string' && name ? { id, name } : undefined;
+}
+
+/** Asks the service which roles there are: the user's own, and every member's. */
+export async function learnRoles(ctx: Context): Promise<Role[]> {
+  const client = ctx.client();
+  const found: Role[] = [];
+  const me = (await client.get(PATHS.me)) as { auth_group?: unknown };
+  const own = pair(me?.auth_group);
+  if (own) found.push(own);
+  try {
+    const members = (await client.get(PATHS.members, { limit: 1000 })) as { results?: Array<{ auth_group_detail?: unknown }> };
+    for (const m of members?.results ?? []) {
+      const r = pair(m.auth_group_detail);
+      if (r) found.push(r);
+    }
+  } catch {
+    // A member who may not list the members still knows their own role.
+  }
+  remember(ctx, client.baseUrl, found);
+  return seen(ctx, client.baseUrl);
+}
+
+export function describeRoles(roles: Role[]): string {
+  return roles.length ? roles.map((r) => `${r.name} (${r.id})`).join(', ') : 'none seen yet';
+}
+
+/**
+ * The ids of role names or ids (`admin`, `2`): ids as they are; names from what sct has seen,
+ * asking the service once when one is new. Names still unknown are left out of the map.
+ */
+export async function roleIds(ctx: Context, raws: string[]): Promise<{ ids: Map<string, number>; known: Role[] }> {
+  const ids = new Map<string, number>();
+  const names = [...new Set(raws.map((r) => r.trim()).filter((r) => r && !/^\d+$/.test(r)))];
+  for (const raw of raws) if (/^\d+$/.test(raw.trim()) && Number(raw) <= 2_147_483_647) ids.set(raw, Number(raw));
+  if (names.length === 0) return { ids, known: [] };
+  const baseUrl = ctx.client().baseUrl;
+  let known = seen(ctx, baseUrl);
+  const lookup = () => {
+    for (const name of names) {
+      const role = known.find((r) => r.name.toLowerCase() === name.toLowerCase());
+      if (role) ids.set(name, role.id);
+    }
+  };
+  lookup();
+  if (names.some((n) => !ids.has(n))) {
+    known = await learnRoles(ctx);
+    lookup();
+  }
+  for (const raw of raws) if (ids.has(raw.trim())) ids.set(raw, ids.get(raw.trim())!);
+  return { ids, known };
+}
+
+/** One role given as a flag or argument: its id, or exit 2 listing the known roles. */
+export async function roleId(ctx: Context, raw: string, what: string): Promise<number> {
+  const { ids, known } = await roleIds(ctx, [raw]);
+  const id = ids.get(raw);
+  if (id !== undefined) return id;
+  throw new UsageError(`${what}: unknown role "${raw}": the roles are ${describeRoles(known)}`, {}, 'a role is its name (any case) or its id; `sct roles list` shows them');
+}

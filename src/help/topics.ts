@@ -1,0 +1,146 @@
+// Help topics (`sct help TOPIC`) and longer help texts, as data in one place: the help command
+// prints them, and the README's sections say the same (test/unit/help.test.ts checks that the
+// README names every topic).
+import { LIST_FILTERS } from './filters.js';
+
+export interface Topic {
+  summary: string;
+  text: () => string;
+}
+
+export const API_HELP = `
+Fields (gh api's rules):
+  -f key=value   a string, always: -f name=1984 sends "1984"
+  -F key=value   typed: numbers, true, false and null as JSON; @file sends the file's content, @- stdin
+  key.sub=v nests, key[]=v appends to an array. Fields make the default method POST; with GET
+  (or DELETE, or beside --input) they go in the query string.
+  -H 'Name: value' adds a header; Authorization, Host, Cookie and Content-Length are sct's own
+  (exit 2): the token is always the profile's or SCT_TOKEN's, sent only to the base URL.
+  -i prints "HTTP/1.1 200 OK" and the response headers, a blank line, then the body.
+  --paginate follows next links and prints one array; -o csv/ndjson/table print list answers
+  (an array, or a page's results) as rows; --jq filters the whole answer.
+
+Examples:
+  sct api /accounts/me
+  sct api /orders -X GET -f order_action=buying -f limit=5 --jq '.results[].external_id'
+  sct api -X PATCH /origins/12 -f name="North plot"
+  sct api /origins -F name=@name.txt -F country_code=GH
+  sct api /origins --paginate -o ndjson
+  sct api -i /accounts/me -H 'Accept-Language: fr'`;
+
+const ENVIRONMENT = `Environment variables:
+
+  SCT_TOKEN        API token; overrides the profile's. When the service refuses it (401) the hint
+                   names SCT_TOKEN: set a valid one or unset it to use the profile's.
+  SCT_BASE_URL     base URL ending in /api; overrides the profile's (--base-url overrides both)
+  SCT_PROFILE      profile name (as --profile); a name that is no profile is exit 2, except for
+                   auth login and config set, which create it
+  SCT_CONFIG_DIR   directory of config.json and of bulk-run journals
+  NO_COLOR         no colour (any non-empty value); also --no-color
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower-case)   proxy
+  NODE_EXTRA_CA_CERTS   extra CA certificates (a corporate TLS proxy)
+  CI=true          never prompt
+`;
+
+const EXIT_CODES = `Exit codes:
+
+  0    success
+  1    the request failed: API error (4xx other than 401, 5xx after retries), network error,
+       a rate-limit wait longer than --max-wait, a --jq error at run time
+  2    usage or input error found before anything was sent (bad flag, unknown field or role,
+       bad --jq expression, invalid file, declined confirmation); nothing was sent
+  3    partial failure of a bulk command: some rows were rejected, the others went through
+  4    not authenticated: no token, or the service answered 401
+  130  interrupted (Ctrl-C)
+
+Errors print "error: <message>" on stderr (and a "hint:" line); with -o json or ndjson the last
+line of stderr is also a JSON object: {"error", "status", "fields", "exit_code"}.
+`;
+
+const FORMATTING = `Output formats (-o, --output):
+
+  table    default: columns for people; --columns picks others (dotted paths: seller_company.name)
+  json     a list is one JSON array (streamed page by page, still one array), one resource an object
+  ndjson   one JSON object per line
+  csv      a header row, then one row per object; nested objects become dotted columns
+
+--columns a,b.c
+  picks fields in every format: table and csv columns; in json/ndjson each object keeps only those
+  keys, nested as in the API object (--columns id,seller_company.name gives
+  {"id": 1, "seller_company": {"name": "…"}}). A field the resource does not have, by the API
+  documents, is exit 2 listing the valid names, before anything is sent (resources whose fields
+  the documents do not show — documents, imports, risk assessments, sct api — take any name).
+
+--json [FIELDS]
+  --json is -o json; --json FIELDS is -o json --columns FIELDS
+  (sct orders list --buying --json id,external_id). The word after --json is a field list only
+  when it reads as one (names of letters, digits and _, dotted, comma-separated, not starting with
+  a digit) and the command is not still waiting for a positional argument: sct orders get --json 5
+  gets order 5 as JSON; sct orders get 5 --json id,type picks fields.
+
+--jq EXPR
+  filters the JSON output with jq (jq itself, built in: no jq program needed), once over the whole
+  document — a list's single array, across every page of --all — and prints each result on its own
+  line, strings raw as jq -r does. Implies JSON output (another -o is exit 2). An expression that
+  does not compile is exit 2 before any request. The list is held in memory for jq.
+    sct orders list --buying --all --jq 'map(select(.assessment_status == "failing")) | length'
+
+Tables: on a terminal they fit its width; not at a terminal a table is plain columns, no colour.
+CSV guard: a text cell that begins with =, +, -, @, a tab or a carriage return is written with a
+leading ' so no formula runs in a spreadsheet; sct's own CSV readers take it off again;
+--csv-formulas writes cells exactly as the service sent them.
+Strings from the API lose control characters and escape sequences on a terminal.
+`;
+
+const CONFIG = `Configuration:
+
+  config.json in $SCT_CONFIG_DIR, else $XDG_CONFIG_HOME/sct (~/.config/sct), mode 0600.
+  A profile holds base_url, token, workspace and output; --profile NAME or SCT_PROFILE picks one
+  (default "default"). Without a config file, SCT_BASE_URL and SCT_TOKEN are enough.
+
+  sct config profiles            the profiles: the current one marked *, base URL, where the token is kept
+  sct config list | path         the current profile's settings; the file's path
+  sct config get KEY             one setting (a known key that is not set prints nothing, exit 0)
+  sct config set KEY VALUE       KEY: base_url (or base-url), output, workspace; creates the profile
+  sct config unset KEY
+  sct auth login [--base-url URL] [--with-token]   stores the token (in the config file)
+
+Precedence: --base-url > SCT_BASE_URL > profile; SCT_TOKEN > profile; -o/--json/--jq > profile's
+output > table. A --profile or SCT_PROFILE that names no profile is exit 2 listing the profiles,
+except for auth login and config set.
+
+Run \`sct config --help\` for the config commands' options.
+`;
+
+function filtersText(): string {
+  let out = `Documented filters of each list (--filter KEY=VALUE sends any key; one not listed here gets a
+warning naming the closest documented key, and is still sent). Lists not named here (products,
+value chains, countries, documents, imports, risk) have no documented filters: any key goes.
+Suffixes: __in (comma list), __icontains, __startswith, __endswith, __isnull, __gte, __lte.
+`;
+  for (const [command, keys] of Object.entries(LIST_FILTERS)) {
+    out += `\nsct ${command}:\n${wrap(keys.join(', '), 96, '  ')}\n`;
+  }
+  return out;
+}
+
+function wrap(text: string, width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && indent.length + line.length + 1 + word.length > width) {
+      lines.push(indent + line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(indent + line);
+  return lines.join('\n');
+}
+
+export const TOPICS: Record<string, Topic> = {
+  environment: { summary: 'environment variables sct reads', text: () => ENVIRONMENT },
+  'exit-codes': { summary: 'what each exit code means', text: () => EXIT_CODES },
+  formatting: { summary: 'output formats, --columns, --json, --jq, tables, the CSV guard', text: () => FORMATTING },
+  filters: { summary: "every list's documented --filter keys", text: filtersText },
+  config: { summary: 'profiles, the config file and precedence', text: () => CONFIG },
+};

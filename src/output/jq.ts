@@ -1,0 +1,57 @@
+// --jq: the JSON output filtered through jq itself (jq 1.7 compiled to WebAssembly, the jq-web
+// package), loaded only when --jq is given. Results print as `jq -r` prints them: strings raw,
+// anything else as compact JSON, one result per line.
+import { SctError, UsageError } from '../errors.js';
+
+interface Jq {
+  /** `echo INPUT | jq FLAGS FILTER`: stdout, or a throw with jq's exit code and stderr. */
+  raw(input: string, filter: string, flags?: string[]): string;
+}
+let loaded: Promise<Jq> | undefined;
+
+function engine(): Promise<Jq> {
+  // jq-web exports a promise of the engine. It stays outside the bundle (scripts/build.mjs): its
+  // loader finds jq.wasm beside its own file in node_modules.
+  return (loaded ??= import('jq-web').then((m) => ((m as { default?: unknown }).default ?? m) as Promise<Jq>));
+}
+
+/** jq's own message, without its "jq: error" prefixes, the exit-code line and the count line. */
+function jqMessage(err: unknown): string {
+  const e = err as { stderr?: unknown; message?: unknown };
+  const text = typeof e?.stderr === 'string' && e.stderr.trim() ? e.stderr : String(e?.message ?? err);
+  return text
+    .split('\n')
+    .filter((l) => l.trim() && !/^jq: \d+ compile errors?$/.test(l.trim()) && !/^Non-zero exit code/.test(l))
+    .map((l) => l.replace(/^jq: error(: )?/, '').trim())
+    .join('; ');
+}
+
+/** Exit 2 when the expression does not compile (jq's exit code 3); nothing of it runs here. */
+export async function checkJq(expr: string): Promise<void> {
+  if (!expr.trim()) throw new UsageError('--jq needs an expression (e.g. --jq ".[].id")');
+  const jq = await engine();
+  try {
+    // Compiled behind `empty`, so a filter that would fail on null (or run long) is not evaluated.
+    jq.raw('null', `empty | (\n${expr}\n)`, ['-r']);
+  } catch {
+    // jq's own words for the expression as typed: it does not compile, so running it runs nothing.
+    try {
+      jq.raw('null', expr, ['-r']);
+    } catch (err) {
+      if ((err as { exitCode?: number }).exitCode === 3) throw new UsageError(`invalid --jq expression: ${jqMessage(err)}`);
+    }
+  }
+}
+
+/** The output of `jq -r -c EXPR` on the document, each result on its own line (nothing when none). */
+export async function runJq(document: unknown, expr: string): Promise<string> {
+  const jq = await engine();
+  let out: string;
+  try {
+    out = jq.raw(JSON.stringify(document ?? null), expr, ['-r', '-c']);
+  } catch (err) {
+    throw new SctError(`--jq: ${jqMessage(err)}`);
+  }
+  // jq-web drops the last newline of jq's output.
+  return out === '' ? '' : out + '\n';
+}

@@ -1,0 +1,36 @@
+// "did you mean …?": the closest of some known names, by edit distance.
+
+export function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length];
+}
+
+/**
+ * The known name closest to `word`, when it is close enough to be a typo of it (at most a third
+ * of its length away, or a name that contains it or that it contains); else undefined.
+ */
+export function closest(word: string, known: readonly string[]): string | undefined {
+  const w = word.toLowerCase();
+  let best: string | undefined;
+  let bestScore = Infinity;
+  for (const k of known) {
+    const kl = k.toLowerCase();
+    const d = editDistance(w, kl);
+    const score = kl.includes(w) || w.includes(kl) ? Math.min(d, 1.5) : d;
+    if (score < bestScore) {
+      best = k;
+      bestScore = score;
+    }
+  }
+  if (best === undefined) return undefined;
+  return bestScore <= Math.max(2, Math.ceil(w.length / 3)) ? best : undefined;
+}

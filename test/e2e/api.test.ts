@@ -1,0 +1,82 @@
+// sct api with gh api's flags, against the sandbox.
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox();
+
+describe('sct api fields', () => {
+  it('-f is always a string, -F is typed, and fields make the default method POST', async () => {
+    const name = t.writeFile('name.txt', 'Plot from a file');
+    const r = await t.sct(['api', '/origins', '-f', 'external_id=1984', '-F', 'name=@' + name, '-F', 'country_code=GH', '-F', 'description=null']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.sb.requests[0].method).toBe('POST');
+    expect(t.bodyOf()).toEqual({ external_id: '1984', name: 'Plot from a file', country_code: 'GH', description: null });
+    expect(JSON.parse(r.stdout)).toMatchObject({ external_id: '1984', name: 'Plot from a file' });
+  });
+
+  it('-F reads @- from stdin, and types numbers and booleans', async () => {
+    const r = await t.sct(['api', '-X', 'PATCH', '/origins/1', '-F', 'name=@-', '-F', 'x.n=12', '-F', 'x.b=true'], { input: 'From stdin' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.bodyOf()).toEqual({ name: 'From stdin', x: { n: 12, b: true } });
+  });
+
+  it('with GET the fields go in the query string', async () => {
+    const r = await t.sct(['api', '/orders', '-X', 'GET', '-f', 'order_action=buying', '-F', 'limit=2']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.queryOf()).toEqual({ order_action: 'buying', limit: '2' });
+    expect(JSON.parse(r.stdout).results).toHaveLength(2);
+  });
+});
+
+describe('sct api headers', () => {
+  it('-H adds a header; -i prints the status line and headers before the body', async () => {
+    const r = await t.sct(['api', '-i', '/accounts/me', '-H', 'X-Trace-Id: abc 123']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.sb.requests[0].headers['x-trace-id']).toBe('abc 123');
+    const [head, body] = r.stdout.split('\n\n');
+    expect(head.split('\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(head).toMatch(/^Content-Type: application\/json/m);
+    expect(JSON.parse(body)).toMatchObject({ id: expect.any(Number) });
+  });
+
+  it('refuses an Authorization header: the token is sct\'s own', async () => {
+    await t.expectUsageErrors([
+      [['api', '/accounts/me', '-H', 'Authorization: Bearer other'], /-H Authorization: sct sets this header itself/],
+      [['api', '/accounts/me', '-H', 'no colon'], /expected 'Name: value'/],
+      [['api', '/origins', '-X', 'POST', '--paginate'], /--paginate works with GET only/],
+      [['api', 'https://elsewhere.example/api/orders'], /not a full URL/],
+    ]);
+  });
+});
+
+describe('sct api output', () => {
+  it('--jq filters the answer', async () => {
+    const me = await t.api('/accounts/me');
+    const r = await t.sct(['api', '/accounts/me', '--jq', '.auth_group.name']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${me.auth_group.name}\n`);
+  });
+
+  it('--paginate prints one array of every result, and --jq runs once on it', async () => {
+    const count = (await t.api('/products?limit=1')).count;
+    const r = await t.sct(['api', '/products?limit=5', '--paginate']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(count);
+    expect(t.sb.requests.length).toBeGreaterThanOrEqual(Math.ceil(count / 5));
+    const jq = await t.sct(['api', '/products?limit=5', '--paginate', '--jq', 'length']);
+    expect(jq.stdout).toBe(`${count}\n`);
+  });
+
+  it('-o csv and ndjson print the rows of a list answer', async () => {
+    const csv = await t.sct(['api', '/products', '-X', 'GET', '-f', 'limit=2', '-o', 'csv', '--columns', 'id,name']);
+    expect(csv.exitCode, csv.stderr).toBe(0);
+    const lines = csv.stdout.trim().split('\n');
+    expect(lines[0]).toBe('id,name');
+    expect(lines).toHaveLength(3);
+    const nd = await t.sct(['api', '/products?limit=5', '--paginate', '-o', 'ndjson']);
+    expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l)).every((p: any) => typeof p.id === 'number')).toBe(true);
+    const one = await t.sct(['api', '/accounts/me', '-o', 'csv']);
+    expect(one.exitCode).toBe(2);
+    expect(one.stderr).toContain('needs a list answer');
+  });
+});

@@ -1,0 +1,102 @@
+// --columns in every format, --json FIELDS, and --jq, with the built binary against the sandbox.
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox();
+
+describe('--columns in json and ndjson', () => {
+  it('keeps only the chosen fields, nested as in the API object', async () => {
+    const full = (await t.api('/orders?order_action=buying&limit=2')).results;
+    const r = await t.sct(['orders', 'list', '--buying', '--limit', '2', '-o', 'json', '--columns', 'id,seller_company.name']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(full.map((o: any) => ({ id: o.id, seller_company: { name: o.seller_company.name } })));
+
+    const nd = await t.sct(['orders', 'list', '--buying', '--limit', '2', '-o', 'ndjson', '--columns', 'external_id,id']);
+    expect(nd.exitCode, nd.stderr).toBe(0);
+    const lines = nd.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toEqual(full.map((o: any) => ({ external_id: o.external_id, id: o.id })));
+    expect(Object.keys(lines[0])).toEqual(['external_id', 'id']);
+  });
+
+  it('applies to one resource too', async () => {
+    const r = await t.sct(['products', 'get', '1', '-o', 'json', '--columns', 'id,name']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(r.stdout))).toEqual(['id', 'name']);
+  });
+});
+
+describe('--json FIELDS', () => {
+  it('is -o json --columns FIELDS', async () => {
+    const r = await t.sct(['orders', 'list', '--buying', '--limit', '3', '--json', 'id,external_id']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout);
+    expect(rows).toHaveLength(3);
+    for (const row of rows) expect(Object.keys(row)).toEqual(['id', 'external_id']);
+  });
+
+  it('a bare --json is -o json, and a positional after it stays a positional', async () => {
+    const r = await t.sct(['orders', 'get', '--json', '5']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 5, items: expect.any(Array) });
+    expect(t.sb.requests[0].path).toBe('/api/orders/5');
+
+    const fields = await t.sct(['orders', 'get', '5', '--json', 'id,type']);
+    expect(fields.exitCode, fields.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(fields.stdout))).toEqual(['id', 'type']);
+
+    const atEnd = await t.sct(['products', 'list', '--limit', '1', '--json']);
+    expect(JSON.parse(atEnd.stdout)).toHaveLength(1);
+  });
+
+  it('a field the resource does not have is exit 2 listing the valid names, nothing sent', async () => {
+    await t.expectUsageErrors([
+      [['orders', 'list', '--buying', '--json', 'id,bogus'], /--json: orders list has no field "bogus"[\s\S]*hint: valid fields: .*external_id/],
+      [['products', 'list', '--columns', 'nme'], /--columns: products list has no field "nme" \(did you mean name\?\)/],
+      [['members', 'list', '-o', 'ndjson', '--columns', 'user_detail.email,role'], /members list has no field "role"/],
+      [['orders', 'list', '--buying', '--json', 'id', '--columns', 'id'], /give one of them/],
+    ]);
+  });
+
+  it('resources whose fields the documents do not show take any name', async () => {
+    const r = await t.sct(['risk', 'list', '--json', 'id,anything_at_all']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(r.stdout))).toBe(true);
+  });
+});
+
+describe('--jq', () => {
+  it('runs once on the whole array, across every page of --all', async () => {
+    const total = (await t.api('/orders?order_action=buying&limit=1')).count;
+    const r = await t.sct(['orders', 'list', '--buying', '--all', '--page-size', '50', '--jq', 'length']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${total}\n`);
+    expect(t.sb.requests.length).toBeGreaterThanOrEqual(Math.ceil(total / 50));
+  });
+
+  it('prints strings raw, one result per line, and other values as compact JSON', async () => {
+    const full = (await t.api('/orders?order_action=buying&limit=3')).results;
+    const r = await t.sct(['orders', 'list', '--buying', '--limit', '3', '--jq', '.[].external_id']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(full.map((o: any) => o.external_id).join('\n') + '\n');
+    const obj = await t.sct(['orders', 'list', '--buying', '--limit', '2', '--jq', '.[] | {id}']);
+    expect(obj.stdout).toBe(full.slice(0, 2).map((o: any) => JSON.stringify({ id: o.id })).join('\n') + '\n');
+    const one = await t.sct(['products', 'get', '1', '--jq', '.id']);
+    expect(one.stdout).toBe('1\n');
+  });
+
+  it('sees the --columns pick', async () => {
+    const r = await t.sct(['orders', 'list', '--buying', '--limit', '1', '--json', 'id', '--jq', '.[0] | keys']);
+    expect(r.stdout).toBe('["id"]\n');
+  });
+
+  it('a bad expression is exit 2 before any request; a runtime error is exit 1', async () => {
+    await t.expectUsageErrors([
+      [['orders', 'list', '--buying', '--jq', '.['], /invalid --jq expression: syntax error/],
+      [['orders', 'list', '--buying', '--jq', 'nosuchfn(1)'], /invalid --jq expression: nosuchfn\/1 is not defined/],
+      [['orders', 'list', '--buying', '--jq', '.', '-o', 'csv'], /--jq filters JSON output/],
+    ]);
+    const r = await t.sct(['orders', 'list', '--buying', '--limit', '1', '--jq', '.a']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('Cannot index array with string "a"');
+  });
+});

@@ -1,0 +1,248 @@
+// Geolocation of origins (EUDR) as a user runs it: `origins check` offline, `--map`, GeoJSON
+// import, `-o geojson` and its round trip, `--location-file`, against the sandbox and the built
+// binary.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { useSandbox } from '../helpers/sandbox.js';
+import { runSct } from '../helpers/sct.js';
+
+const t = useSandbox();
+const FIXTURES = fileURLToPath(new URL('../fixtures/geo/', import.meta.url));
+const fixture = (name: string) => join(FIXTURES, name);
+const geojson = (name: string) => JSON.parse(readFileSync(fixture(name), 'utf8'));
+const posts = () => t.sb.requests.filter((r) => r.method === 'POST' && r.path === '/api/origins');
+
+describe('origins check', () => {
+  it('checks offline: no token, no base URL, no request', async () => {
+    const r = await runSct(['origins', 'check', fixture('valid.geojson'), fixture('border-200m.geojson')], { env: { SCT_CONFIG_DIR: t.dir, HOME: t.dir } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(
+      'valid.geojson: 7 features (3 points, 4 polygons, 59.6 ha): no findings\n' +
+        'border-200m.geojson: 2 features (1 point, 1 polygon, 2.89 ha): no findings\n' +
+        '2 files: 9 features (4 points, 5 polygons, 62.49 ha): no findings\n',
+    );
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
+  it('exits 2 on errors, one line per finding naming the feature; warnings alone exit 0', async () => {
+    const bad = await t.sct(['origins', 'check', fixture('swapped.geojson'), fixture('duplicate.geojson')]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stdout.split('\n')).toEqual([
+      'swapped.geojson: feature 1 (TZ-KIL-0007 "Kilimanjaro coffee, Moshi"): error: latitude and longitude look swapped: [-3.076541, 37.353218] lies 5,492 km outside Tanzania (TZ), [37.353218, -3.076541] lies in it (GeoJSON puts longitude first)',
+      'swapped.geojson: 1 feature (1 point, 0 polygons, 0 ha): 1 error',
+      'duplicate.geojson: feature 2 (CI-DAL-0041 "Konan farm (copy), Daloa"): warning: the same geometry as feature 1',
+      'duplicate.geojson: 2 features (0 points, 2 polygons, 8.8 ha): 1 warning',
+      '2 files: 3 features (1 point, 2 polygons, 8.8 ha): 1 error, 1 warning',
+      '',
+    ]);
+    expect(bad.stderr).toContain('error: 1 error in swapped.geojson: the registry would refuse this file');
+    const warned = await t.sct(['origins', 'check', fixture('four-decimals.geojson')]);
+    expect(warned.exitCode, warned.stderr).toBe(0);
+    expect(warned.stdout).toContain('warning: positions have at most 4 decimal places');
+  });
+
+  it('prints the findings as JSON objects with -o json, the summary on stderr', async () => {
+    const r = await t.sct(['origins', 'check', '-o', 'json', fixture('bowtie.geojson'), fixture('tiny-polygon.geojson')]);
+    expect(r.exitCode).toBe(2);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { file: 'bowtie.geojson', feature: 1, id: 'GH-ASH-0311', name: 'Boateng farm, Ashanti', level: 'error', message: 'ring 1 (outer) crosses itself at [-1.6236596, 6.6925938]', position: [-1.6236596, 6.6925938] },
+      { file: 'tiny-polygon.geojson', feature: 1, name: 'Osei nursery, Sefwi Wiawso', level: 'warning', message: 'a polygon of 0.00099 ha, under 0.01 ha: is it a plot?' },
+    ]);
+    expect(r.stderr).toContain('bowtie.geojson: 1 feature (0 points, 1 polygon, 0 ha): 1 error');
+    const err = JSON.parse(r.stderr.trim().split('\n').pop()!);
+    expect(err).toMatchObject({ exit_code: 2, status: null });
+  });
+
+  it('reads stdin, and takes --country-code for features that name none', async () => {
+    const plot = JSON.stringify({ type: 'Point', coordinates: [5.784512, -6.593214] });
+    const clean = await t.sct(['origins', 'check', '-'], { input: plot });
+    expect(clean.exitCode, clean.stderr).toBe(0);
+    const r = await t.sct(['origins', 'check', '--country-code', 'ci', '-'], { input: plot });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toContain("stdin: feature 1: error: latitude and longitude look swapped: [5.784512, -6.593214] lies 1,618 km outside Côte d'Ivoire (CI)");
+  });
+
+  it('draws the plots as SVG: one shape per feature over the countries, errors in red with their index', async () => {
+    const map = join(t.dir, 'plots.svg');
+    const file = t.writeFile('mixed.geojson', JSON.stringify({
+      type: 'FeatureCollection',
+      features: [...geojson('valid.geojson').features, geojson('swapped.geojson').features[0], geojson('bowtie.geojson')],
+    }));
+    const r = await t.sct(['origins', 'check', file, '--map', map]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`map of 9 plots written to ${map}`);
+    const svg = readFileSync(map, 'utf8');
+    expect(XMLValidator.validate(svg)).toBe(true);
+    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(svg);
+    const plots = [doc.svg.g].flat().find((g: { class?: string }) => g.class === 'plots');
+    const shapes = [...[plots.circle ?? []].flat(), ...[plots.path ?? []].flat()];
+    expect(shapes.map((s: { 'data-feature': string }) => Number(s['data-feature'])).sort((a: number, b: number) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(shapes.filter((s: { class: string }) => s.class === 'plot error').map((s: { 'data-feature': string }) => s['data-feature']).sort()).toEqual(['8', '9']);
+    const labels = [doc.svg.g].flat().find((g: { class?: string }) => g.class === 'labels');
+    expect([labels.text].flat().map((l: { '#text': number }) => String(l['#text'])).sort()).toEqual(['8', '9']);
+    expect(svg).toContain('data-country="TZ"');
+  });
+});
+
+describe('origins import --file plots.geojson', () => {
+  it('creates one origin per feature, the location the geometry as in the file', async () => {
+    const r = await t.sct(['origins', 'import', '--file', fixture('valid.geojson'), '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('origins: 7 created, 0 rejected');
+    expect(JSON.parse(r.stdout).map((x: { lines: number[]; key: string; status: string }) => [x.lines, x.key, x.status])).toEqual([
+      [[1], 'CI-SOU-0107', 'created'],
+      [[2], 'CI-SOU-0112', 'created'],
+      [[3], 'CI-DAL-0031', 'created'],
+      [[4], 'GH-SEF-0042', 'created'],
+      [[5], 'GH-SEF-0043', 'created'],
+      [[6], 'BR-MG-2207', 'created'],
+      [[7], 'ID-SU-0815', 'created'],
+    ]);
+    const features = geojson('valid.geojson').features;
+    const bodies = posts().map((p) => JSON.parse(p.body));
+    expect(bodies).toHaveLength(7);
+    const byExt = new Map<string, Record<string, unknown>>(bodies.map((b: Record<string, unknown>) => [b.external_id as string, b]));
+    expect(byExt.get('CI-SOU-0107')).toEqual({ name: 'Kouassi farm, Soubré', country_code: 'CI', external_id: 'CI-SOU-0107', location: features[0].geometry });
+    expect(byExt.get('GH-SEF-0043')).toEqual({ name: 'Mensah plantation, Sefwi Wiawso', country_code: 'GH', external_id: 'GH-SEF-0043', description: 'cocoa, shaded, 9.4 ha', location: features[4].geometry });
+    for (const f of features) expect(byExt.get(f.id ?? f.properties.external_id)?.location).toEqual(f.geometry);
+
+    // A rerun of the same file sends nothing: the journal knows every feature.
+    t.sb.requests.length = 0;
+    const again = await t.sct(['origins', 'import', '--file', fixture('valid.geojson')]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(posts()).toHaveLength(0);
+    expect(again.stderr).toContain('7 skipped');
+  });
+
+  it('checks first: an error in the file is exit 2 with nothing sent', async () => {
+    const r = await t.sct(['origins', 'import', '--file', fixture('unclosed.geojson')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('unclosed.geojson: feature 1 ("Traoré plantation, Soubré"): error: ring 1 (outer) is not closed');
+    expect(r.stderr).toContain('error: unclosed.geojson: an error the registry would refuse; nothing was sent');
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
+  it('recognises GeoJSON on stdin by its content, and maps --name-property and --country-code', async () => {
+    const text = readFileSync(fixture('no-properties.geojson'), 'utf8');
+    const missing = await t.sct(['origins', 'import', '--file', '-'], { input: text });
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('stdin: 3 invalid features; nothing was sent');
+    expect(missing.stderr).toMatch(/feature 1, name: required: no name, ProductionPlace, PRODUCTION_PLACE property/);
+    expect(missing.stderr).toMatch(/feature 1, country_code: required/);
+    expect(t.sb.requests).toHaveLength(0);
+
+    const named = JSON.stringify({
+      type: 'FeatureCollection',
+      features: geojson('no-properties.geojson').features.map((f: object, i: number) => ({ ...f, properties: { Farmer: `Farmer ${i + 1}` } })),
+    });
+    // Every feature checked against Ghana: the first is in Côte d'Ivoire, the third in Brazil.
+    const wrong = await t.sct(['origins', 'import', '--file', '-', '--name-property', 'Farmer', '--country-code', 'GH'], { input: named });
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).toMatch(/feature 1 \("Farmer 1"\): error: position \[-6\.598702, 5\.779153\] lies \d+ km outside Ghana \(GH\)/);
+
+    const one = JSON.stringify({ type: 'FeatureCollection', features: [JSON.parse(named).features[1]] });
+    const r = await t.sct(['origins', 'import', '--file', '-', '--name-property', 'Farmer', '--country-code', 'GH'], { input: one });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(posts().map((p) => JSON.parse(p.body))).toEqual([{ name: 'Farmer 2', country_code: 'GH', location: { type: 'Point', coordinates: [-2.478311, 6.207648] } }]);
+  });
+
+  it('lists what it would send with --dry-run, sending nothing', async () => {
+    const r = await t.sct(['origins', 'import', '--file', fixture('valid.geojson'), '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout);
+    expect(rows.map((x: { feature: number; key: string; country_code: string }) => [x.feature, x.key, x.country_code])).toEqual([
+      [1, 'CI-SOU-0107', 'CI'], [2, 'CI-SOU-0112', 'CI'], [3, 'CI-DAL-0031', 'CI'], [4, 'GH-SEF-0042', 'GH'], [5, 'GH-SEF-0043', 'GH'], [6, 'BR-MG-2207', 'BR'], [7, 'ID-SU-0815', 'ID'],
+    ]);
+    expect(r.stderr).toContain('valid.geojson: 7 valid origins; nothing sent (dry run)');
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
+  it('refuses the GeoJSON flags on a CSV file', async () => {
+    const csv = t.writeFile('origins.csv', 'name,country_code\nFarm,CI\n');
+    await t.expectUsageErrors([[['origins', 'import', '--file', csv, '--country-code', 'CI'], '--name-property and --country-code are for GeoJSON files']]);
+  });
+});
+
+describe('-o geojson', () => {
+  it('lists origins as one FeatureCollection that goes back through origins check clean', async () => {
+    const imported = await t.sct(['origins', 'import', '--file', fixture('border-200m.geojson')]);
+    expect(imported.exitCode, imported.stderr).toBe(0);
+    const total = (await t.api('/origins?limit=1')).count;
+    t.sb.requests.length = 0;
+    const r = await t.sct(['origins', 'list', '--all', '--page-size', '20', '-o', 'geojson']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const fc = JSON.parse(r.stdout);
+    expect(fc.type).toBe('FeatureCollection');
+    expect(fc.features).toHaveLength(total);
+    expect(t.sb.requests.length).toBe(Math.ceil(total / 20));
+    const kinds = new Set(fc.features.map((f: { geometry: { type: string } }) => f.geometry.type));
+    expect(kinds).toEqual(new Set(['Point', 'Polygon', 'MultiPolygon']));
+    const countries = new Set(fc.features.map((f: { properties: { country_code: string } }) => f.properties.country_code));
+    for (const c of ['CI', 'GH', 'BR', 'ID', 'CM']) expect(countries).toContain(c);
+    const border = fc.features.find((f: { properties: { external_id: string } }) => f.properties.external_id === 'CI-BDK-0010');
+    expect(border).toMatchObject({ type: 'Feature', geometry: geojson('border-200m.geojson').features[1].geometry, properties: { name: 'Kouamé plantation, Bondoukou', country_code: 'CI' } });
+    expect(border.properties).not.toHaveProperty('location');
+
+    const file = t.writeFile('export.geojson', r.stdout);
+    const back = await t.sct(['origins', 'check', file]);
+    expect(back.exitCode, back.stdout + back.stderr).toBe(0);
+    expect(back.stdout).toMatch(new RegExp(`^export\\.geojson: ${total} features \\(\\d+ points, \\d+ polygons, [\\d,.]+ ha\\): `, 'm'));
+  });
+
+  it('shows one origin as a Feature', async () => {
+    const r = await t.sct(['origins', 'get', '1', '-o', 'geojson']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const f = JSON.parse(r.stdout);
+    const o = await t.api('/origins/1');
+    const { location, ...rest } = o;
+    expect(f).toEqual({ type: 'Feature', geometry: location, properties: rest });
+  });
+
+  it('is refused by every other command, before anything is sent', async () => {
+    await t.expectUsageErrors(
+      [
+        [['orders', 'list', '--buying', '-o', 'geojson'], '-o geojson is for sct origins list and sct origins get: sct orders list writes table, json, ndjson or csv'],
+        [['origins', 'create', '--name', 'X', '--country-code', 'CI', '-o', 'geojson'], 'sct origins create writes table'],
+        [['origins', 'check', fixture('valid.geojson'), '-o', 'geojson'], 'sct origins check writes table'],
+        [['whoami', '-o', 'geojson'], 'sct whoami writes table'],
+        [['config', 'set', 'output', 'geojson'], /./],
+      ],
+      { inProcess: true },
+    );
+  });
+});
+
+describe('origins create --location-file', () => {
+  it('sends the geometry of a Feature as the location', async () => {
+    const r = await t.sct(['origins', 'create', '--name', 'Mensah plantation', '--country-code', 'GH', '--location-file', fixture('bowtie.geojson').replace('bowtie', 'valid'), '-o', 'json']);
+    // valid.geojson holds 7 features: one plot per origin.
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('valid.geojson holds 7 features: --location-file takes one geometry or Feature');
+    const feature = geojson('valid.geojson').features[4];
+    const plot = t.writeFile('plot.geojson', JSON.stringify(feature));
+    const ok = await t.sct(['origins', 'create', '--name', 'Mensah plantation', '--country-code', 'GH', '--location-file', plot, '-o', 'json']);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(t.bodyOf()).toEqual({ name: 'Mensah plantation', country_code: 'GH', location: feature.geometry });
+    expect(JSON.parse(ok.stdout).location).toEqual(feature.geometry);
+  });
+
+  it('checks the plot against the origin\'s country first: exit 2, nothing sent', async () => {
+    const plot = t.writeFile('ghana.geojson', JSON.stringify(geojson('valid.geojson').features[4].geometry));
+    await t.expectUsageErrors([
+      [['origins', 'create', '--name', 'X', '--country-code', 'CI', '--location-file', plot], /ghana\.geojson: feature 1: error: position \[-2\.48593, 6\.204378\] lies \d+ km outside Côte d'Ivoire \(CI\)/],
+      [['origins', 'create', '--name', 'X', '--country-code', 'GH', '--location-file', fixture('unclosed.geojson')], 'is not closed'],
+      [['origins', 'create', '--name', 'X', '--country-code', 'GH', '--location', '6.2,-2.48', '--location-file', plot], 'give either --location or --location-file, not both'],
+    ]);
+  });
+
+  it('the sandbox refuses a malformed location with a field error', async () => {
+    const unclosed = JSON.stringify({ type: 'Polygon', coordinates: [[[-2.48593, 6.204378], [-2.486992, 6.204926], [-2.488672, 6.204604], [-2.488503, 6.202265]]] });
+    const r = await t.sct(['origins', 'create', '--name', 'X', '--country-code', 'GH', '--set', `location=${unclosed}`]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('location: Ring 1: the positions of a linear ring do not form a closed ring (the first and last differ).');
+    expect(posts()).toHaveLength(1);
+  });
+});

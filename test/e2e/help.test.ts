@@ -1,0 +1,75 @@
+// sct help TOPIC, sct version, unquoted defaults, and the --filter key warning.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { runSct } from '../helpers/sct.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox();
+
+describe('sct help', () => {
+  it('lists the commands and the help topics', async () => {
+    const r = await runSct(['help']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('orders');
+    expect(r.stdout).toContain('Help topics: environment, exit-codes, formatting, filters, config');
+  });
+
+  it.each([
+    ['environment', 'SCT_TOKEN'],
+    ['exit-codes', '130'],
+    ['formatting', '--jq EXPR'],
+    ['filters', 'items__buyer_product__commodity__in'],
+    ['config', 'sct config profiles'],
+  ])('prints the %s topic', async (topic, text) => {
+    const r = await runSct(['help', topic]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain(text);
+    expect(r.stderr).toBe('');
+  });
+
+  it('an unknown topic or command is exit 2 with a suggestion', async () => {
+    const r = await runSct(['help', 'ordrs']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('unknown help topic or command "ordrs": did you mean orders?');
+    const topic = await runSct(['help', 'formating']);
+    expect(topic.exitCode).toBe(2);
+    expect(topic.stderr).toContain('did you mean formatting?');
+  });
+
+  it('a command still gets its own help', async () => {
+    const r = await runSct(['help', 'orders']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('Usage: sct orders');
+  });
+
+  it('shows defaults unquoted', async () => {
+    const r = await runSct(['--help']);
+    expect(r.stdout).toContain('(default: 30)');
+    expect(r.stdout).not.toContain('(default: "');
+  });
+});
+
+describe('sct version', () => {
+  it("prints sct's version, Node's and the platform", async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    const r = await runSct(['version']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(`sct ${pkg.version} (node ${process.versions.node}; ${process.platform} ${process.arch})\n`);
+  });
+});
+
+describe('--filter keys', () => {
+  it('an undocumented key gets a warning naming the closest documented one, and is still sent', async () => {
+    const r = await t.sct(['origins', 'list', '--filter', 'extrnal_id=ORI-1', '--filter', 'name__icontains=farm', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('warning: --filter extrnal_id: not a documented filter of origins list (did you mean external_id?)');
+    expect(r.stderr).not.toContain('name__icontains');
+    expect(t.queryOf()).toMatchObject({ extrnal_id: 'ORI-1', name__icontains: 'farm' });
+  });
+
+  it('lists whose filters are not documented take any key silently', async () => {
+    const r = await t.sct(['products', 'list', '--filter', 'whatever=1', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+});

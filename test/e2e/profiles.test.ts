@@ -1,0 +1,48 @@
+// Profiles as a user meets them: a named profile that does not exist is a typo said as one
+// (exit 2, the profiles listed, nothing sent), `config profiles` lists them, and a refused
+// SCT_TOKEN is named as the cause rather than sending the user to `auth login`.
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+import { OWNER } from '../sandbox/helpers.js';
+
+const t = useSandbox();
+
+describe('profiles', () => {
+  it('a --profile or SCT_PROFILE naming no profile is exit 2 naming it and the profiles, nothing sent', async () => {
+    expect((await t.sct(['config', 'set', 'output', 'json', '--profile', 'work'])).exitCode).toBe(0);
+    const flag = await t.sct(['orders', 'list', '--buying', '--profile', 'nope']);
+    expect(flag.exitCode, flag.stderr).toBe(2);
+    expect(flag.stderr).toContain('error: no profile "nope" (--profile): the profiles are work');
+    expect(flag.stderr).toContain('sct auth login --profile nope');
+    const env = await t.sct(['auth', 'status'], { env: { SCT_PROFILE: 'nope' } });
+    expect(env.exitCode).toBe(2);
+    expect(env.stderr).toContain('error: no profile "nope" (SCT_PROFILE)');
+    expect(t.sb.requests).toHaveLength(0);
+    // The default profile needs no entry: the environment alone is enough.
+    expect((await t.sct(['whoami'])).exitCode).toBe(0);
+  });
+
+  it('auth login and config set create the profile they name', async () => {
+    const login = await t.sct(['auth', 'login', '--with-token', '--profile', 'ci', '--base-url', t.sb.url], { input: OWNER + '\n', env: { SCT_TOKEN: undefined, SCT_BASE_URL: undefined } });
+    expect(login.exitCode, login.stderr).toBe(0);
+    const set = await t.sct(['config', 'set', 'base_url', 'http://x.test/api', '--profile', 'other']);
+    expect(set.exitCode, set.stderr).toBe(0);
+
+    const list = await t.sct(['config', 'profiles', '--profile', 'ci', '-o', 'json']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([
+      { name: 'ci', current: true, base_url: t.sb.url, token_storage: 'config file' },
+      { name: 'other', current: false, base_url: 'http://x.test/api', token_storage: 'none' },
+    ]);
+    const table = await t.sct(['config', 'profiles'], { env: { SCT_PROFILE: 'other' } });
+    expect(table.stdout).toMatch(/^\*\s+other\s+http:\/\/x\.test\/api\s+none$/m);
+    expect(table.stdout).toMatch(/^\s+ci\s+/m);
+  });
+
+  it('a token from SCT_TOKEN that the service refuses: the hint names SCT_TOKEN, not auth login', async () => {
+    const r = await t.sct(['orders', 'list', '--buying'], { env: { SCT_TOKEN: 'sct_not_a_real_token' } });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain('the token in SCT_TOKEN was rejected: set a valid one, or unset SCT_TOKEN');
+    expect(r.stderr).not.toContain('run `sct auth login`');
+  });
+});

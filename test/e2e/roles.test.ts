@@ -1,0 +1,61 @@
+// Roles by name wherever a role is asked: --role, the CSV auth_group column, members set-role.
+// Names come from what the service shows (members' auth_group_detail, the user's auth_group);
+// an unknown one is exit 2 listing the roles, and no write is sent.
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox();
+const writes = () => t.sb.requests.filter((r) => r.method !== 'GET');
+
+describe('roles by name', () => {
+  it('roles list shows the roles seen, by id and name', async () => {
+    const r = await t.sct(['roles', 'list', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { id: 1, name: 'OWNER' },
+      { id: 2, name: 'ADMIN' },
+      { id: 3, name: 'MEMBER' },
+    ]);
+  });
+
+  it('invitations create --role admin sends its id; an unknown name is exit 2 listing the roles, nothing written', async () => {
+    const r = await t.sct(['invitations', 'create', '--email', 'roles-create@example.com', '--role', 'admin', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.bodyOf(t.sb.requests.findIndex((q) => q.method === 'POST'))).toEqual({ email: 'roles-create@example.com', auth_group: 2 });
+
+    t.sb.requests.length = 0;
+    const bad = await t.sct(['invitations', 'create', '--email', 'roles-bad@example.com', '--role', 'boss']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('error: --role: unknown role "boss": the roles are OWNER (1), ADMIN (2), MEMBER (3)');
+    expect(writes()).toHaveLength(0);
+  });
+
+  it('the CSV auth_group column takes names in any case and ids; an unknown name is named with its line', async () => {
+    const file = t.writeFile('people.csv', 'email,auth_group\nr1@roles.example,admin\nr2@roles.example,Member\nr3@roles.example,3\n');
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const post = t.sb.requests.find((q) => q.method === 'POST')!;
+    expect(JSON.parse(post.body).operations.map((o: { auth_group: number }) => o.auth_group)).toEqual([2, 3, 3]);
+
+    t.sb.requests.length = 0;
+    const badFile = t.writeFile('bad.csv', 'email,auth_group\nr4@roles.example,admin\nr5@roles.example,boss\n');
+    const bad = await t.sct(['invitations', 'bulk-create', '--file', badFile]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('line 3, auth_group: unknown role "boss": the roles are OWNER (1), ADMIN (2), MEMBER (3)');
+    expect(writes()).toHaveLength(0);
+  });
+
+  it('members set-role takes a name', async () => {
+    const members = (await t.api('/accounts/user-companies?limit=100')).results as Array<{ id: number; auth_group: number }>;
+    const member = members.find((m) => m.auth_group === 3)!;
+    try {
+      const r = await t.sct(['members', 'set-role', String(member.id), 'ADMIN', '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).auth_group).toBe(2);
+      const patch = t.sb.requests.find((q) => q.method === 'PATCH')!;
+      expect(JSON.parse(patch.body)).toEqual({ auth_group: 2 });
+    } finally {
+      await t.sct(['members', 'set-role', String(member.id), 'member']);
+    }
+  });
+});

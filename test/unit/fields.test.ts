@@ -1,0 +1,47 @@
+// Picking fields, checking them against the documents, suggestions, and reading `--json X`.
+import { describe, expect, it } from 'vitest';
+import { Command } from 'commander';
+import { checkFields, pickPaths } from '../../src/output/fields.js';
+import { closest } from '../../src/output/suggest.js';
+import { resolveJsonFlag } from '../../src/cli.js';
+import { UsageError } from '../../src/errors.js';
+
+describe('pickPaths', () => {
+  it('keeps the chosen paths, nested, own properties only', () => {
+    const order = { id: 1, type: 'order', seller_company: { name: 'S', id: 9 }, buyer_company: null };
+    expect(pickPaths(order, ['id', 'seller_company.name'])).toEqual({ id: 1, seller_company: { name: 'S' } });
+    expect(pickPaths(order, ['buyer_company.name', 'nope', 'toString', 'constructor.name'])).toEqual({ buyer_company: null });
+    expect(pickPaths(order, ['seller_company.name', 'seller_company'])).toEqual({ seller_company: { name: 'S', id: 9 } });
+  });
+});
+
+describe('checkFields', () => {
+  it('refuses a field the resource does not have, and lets undocumented resources take any', () => {
+    expect(() => checkFields('orders list', 'id,seller_company.name')).not.toThrow();
+    expect(() => checkFields('orders list', 'id,bogus')).toThrow(UsageError);
+    expect(() => checkFields('risk list', 'anything')).not.toThrow();
+    expect(() => checkFields('constructor', 'x')).not.toThrow();
+  });
+});
+
+describe('closest', () => {
+  it('suggests near names only', () => {
+    expect(closest('ordrs', ['orders', 'origins'])).toBe('orders');
+    expect(closest('zzzzzz', ['orders'])).toBeUndefined();
+  });
+});
+
+describe('resolveJsonFlag', () => {
+  const program = new Command('sct').option('-o, --output <f>').option('--json [fields]');
+  const orders = program.command('orders');
+  orders.command('get').argument('<id>');
+  orders.command('list').option('--limit <n>');
+
+  it('reads the next word as fields only when it is a field list and no positional is waiting', () => {
+    expect(resolveJsonFlag(program, ['orders', 'get', '--json', '5'])).toEqual(['orders', 'get', '--json=', '5']);
+    expect(resolveJsonFlag(program, ['orders', 'get', '5', '--json', 'id,type'])).toEqual(['orders', 'get', '5', '--json=id,type']);
+    expect(resolveJsonFlag(program, ['orders', 'list', '--json', 'id,seller_company.name', '--limit', '2'])).toEqual(['orders', 'list', '--json=id,seller_company.name', '--limit', '2']);
+    expect(resolveJsonFlag(program, ['orders', 'list', '--limit', '2', '--json'])).toEqual(['orders', 'list', '--limit', '2', '--json=']);
+    expect(resolveJsonFlag(program, ['orders', 'list', '--json', '12'])).toEqual(['orders', 'list', '--json=', '12']);
+  });
+});
