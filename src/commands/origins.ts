@@ -133,19 +133,28 @@ Examples:
     .action(f.action<ImportOriginsOptions>(async (ctx, opts) => (await import('./origins/import.js')).importOrigins(ctx, opts)));
 
   addBulkRunOptions(
-    origins.command('sync').description('Make the service match a CSV file: plan creates and updates by external_id, then apply them').requiredOption('--file <file>', 'CSV file (- for stdin)'),
+    origins
+      .command('sync')
+      .description('Make the service match a CSV or GeoJSON file: plan creates and updates by external_id, then apply them')
+      .requiredOption('--file <file>', 'CSV or GeoJSON file (- for stdin)')
+      .option('--name-property <name>', 'GeoJSON: the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
+      .option('--country-code <code>', 'GeoJSON: country of the features that name none'),
     { concurrency: true, dryRun: true },
   )
     .addHelpText(
       'after',
       `
 The columns of origins import; external_id is required on every row (it matches the row with an
-origin). Plans create, update (only the fields that differ), unchanged and only on the service
-(listed, never deleted); an empty cell is never compared or sent. Applied after a confirmation
-(--yes without a terminal); --dry-run only plans.
+origin). A GeoJSON plot file (a .geojson/.json file, or content starting with "{") is checked as
+\`sct origins check\` does first (any error: nothing is read or sent), then read as origins import
+reads it: one origin per feature, each needing an external_id (property or the feature's id);
+locations compare as geometries. Plans create, update (only the fields that differ), unchanged
+and only on the service (listed, never deleted); an empty cell is never compared or sent. Applied
+after a confirmation (--yes without a terminal); --dry-run only plans.
 
-Example:
-  sct origins sync --file origins.csv --dry-run`,
+Examples:
+  sct origins sync --file origins.csv --dry-run
+  sct origins sync --file plots.geojson --country-code CI --yes`,
     )
     .action(f.action<import('./origins/sync.js').SyncOriginsOptions>(async (ctx, opts) => (await import('./origins/sync.js')).syncOrigins(ctx, opts)));
 }

@@ -215,13 +215,13 @@ EMPTY-1,order,2025-03-01,,,,be,,,,,,\n`,
     const twoLines = t.writeFile('twolines.csv', `external_id,type,order_created_at,product,line_number\nL-1,order,2025-01-01,${products[0]},1\nL-1,,,${products[1]},1\n`);
     const noId = t.writeFile('noid.csv', 'name,country_code\nFarm,CI\n');
     const noIdCell = t.writeFile('noidcell.csv', 'name,country_code,external_id\nFarm,CI,\n');
-    const plots = t.writeFile('plots.geojson', '{"type": "FeatureCollection", "features": []}\n');
+    const plots = t.writeFile('plots.geojson', JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'Farm', country_code: 'CI' }, geometry: { type: 'Point', coordinates: [-5.951234, 6.131234] } }] }));
     await t.expectUsageErrors([
       [['orders', 'sync', '--purchase', '--file', twoLines, '--yes'], 'line 3, line_number: L-1 has two items with line_number 1 (line 2 too)'],
       [['orders', 'sync', '--file', twoLines], 'one of --purchase, --sale or --batch is required'],
       [['origins', 'sync', '--file', noId, '--yes'], 'missing column external_id'],
       [['origins', 'sync', '--file', noIdCell, '--yes'], 'line 2, external_id: required: a sync matches each row with an origin by its external_id'],
-      [['origins', 'sync', '--file', plots, '--dry-run'], 'origins sync reads a CSV file; a GeoJSON plot file goes through'],
+      [['origins', 'sync', '--file', plots, '--dry-run'], 'feature 1, external_id: required: a sync matches each feature with an origin by its external_id'],
     ]);
   });
 });

@@ -1,6 +1,7 @@
 // `sct origins import --file plots.geojson`: the checks of `origins check` first (any error:
 // exit 2, nothing sent), then one origin per feature through the shared import run (journal,
-// Idempotency-Keys, report, exit 3 on partial failure), as for a CSV file.
+// Idempotency-Keys, report, exit 3 on partial failure), as for a CSV file. The read-check-build
+// step (readPlotUnits) is also what `origins sync` reads a GeoJSON file with.
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
@@ -16,17 +17,34 @@ import { sendOrigins, type ImportOriginsOptions } from './import.js';
 const SHOWN_ERRORS = 50;
 
 export async function importPlots(ctx: Context, opts: ImportOriginsOptions, concurrency: number, stdin: Readable): Promise<void> {
+  const { name, units } = await readPlotUnits(ctx, opts, stdin, 'import');
+  await sendOrigins(ctx, opts, { name, units, concurrency, unit: 'feature' });
+}
+
+/**
+ * The read-check-build step of a GeoJSON plot file, shared by `origins import` and `origins sync`:
+ * read the file, run the checks of `origins check` (findings on stderr; any error: exit 2), then
+ * build one origin create body per feature (any invalid feature: exit 2). Nothing is sent.
+ * For a sync, a feature without an external_id is invalid too: it could never be matched with an
+ * origin.
+ */
+export async function readPlotUnits(
+  ctx: Context,
+  opts: { file: string; nameProperty?: string; countryCode?: string },
+  stdin: Readable,
+  purpose: 'import' | 'sync',
+): Promise<{ name: string; units: Unit<OriginCreate>[] }> {
   const countryCode = parseCountryFlag(opts.countryCode);
   const file = await readGeoJsonFile(opts.file, stdin);
   const checked = checkPlots(file, { countryCode, nameProperty: opts.nameProperty });
   for (const line of findingLines(ctx.io, checked.findings, 'stderr')) ctx.io.error(line);
   const errors = checked.summary.errors;
   if (errors > 0) {
-    throw new UsageError(`${file.name}: ${errors === 1 ? 'an error' : `${errors} errors`} the registry would refuse; nothing was sent`, {}, 'fix them and import again (`sct origins check FILE --map plots.svg` draws where the plots are)');
+    throw new UsageError(`${file.name}: ${errors === 1 ? 'an error' : `${errors} errors`} the registry would refuse; nothing was sent`, {}, `fix them and ${purpose} again (\`sct origins check FILE --map plots.svg\` draws where the plots are)`);
   }
 
   const problems: FieldErrors = {};
-  const units = plotUnits(checked.features, { countryCode, nameProperty: opts.nameProperty }, problems);
+  const units = plotUnits(checked.features, { countryCode, nameProperty: opts.nameProperty, requireExternalId: purpose === 'sync' }, problems);
   const invalid = Object.keys(problems);
   if (invalid.length > 0) {
     const shown = Object.fromEntries(Object.entries(problems).slice(0, SHOWN_ERRORS));
@@ -37,8 +55,7 @@ export async function importPlots(ctx: Context, opts: ImportOriginsOptions, conc
       invalid.length > SHOWN_ERRORS ? `${invalid.length - SHOWN_ERRORS} more not shown` : undefined,
     );
   }
-
-  await sendOrigins(ctx, opts, { name: file.name, units, concurrency, unit: 'feature' });
+  return { name: file.name, units };
 }
 
 /**
@@ -47,7 +64,11 @@ export async function importPlots(ctx: Context, opts: ImportOriginsOptions, conc
  * content, so removing the features that went through and rerunning neither skips nor repeats
  * the others.
  */
-export function plotUnits(features: CheckedFeature[], o: { countryCode?: string; nameProperty?: string }, problems: FieldErrors): Unit<OriginCreate>[] {
+export function plotUnits(
+  features: CheckedFeature[],
+  o: { countryCode?: string; nameProperty?: string; requireExternalId?: boolean },
+  problems: FieldErrors,
+): Unit<OriginCreate>[] {
   const units: Unit<OriginCreate>[] = [];
   const externalIndex = new Map<string, number>();
   const seen = new Map<string, number>();
@@ -59,6 +80,7 @@ export function plotUnits(features: CheckedFeature[], o: { countryCode?: string;
     const description = raw.properties.description;
     if (name === undefined) add('name', `required: no ${o.nameProperty ?? NAME_PROPERTIES.join(', ')} property${o.nameProperty ? '' : ' (--name-property names another)'}`);
     if (country === undefined) add('country_code', `required: no ${COUNTRY_PROPERTIES.join(', ')} property (--country-code gives one for every feature)`);
+    if (ext === undefined && o.requireExternalId) add('external_id', `required: a sync matches each feature with an origin by its external_id (an external_id property or the feature's id)`);
     if (ext !== undefined) {
       const first = externalIndex.get(ext);
       if (first !== undefined) add('external_id', `"${ext}" is also feature ${first}'s; each origin needs its own external_id`);

@@ -1,9 +1,11 @@
-// `sct origins sync --file origins.csv`: make the company's origins match a file (the columns
-// of `origins import`, read by the same functions), matched by external_id. The plan and the
-// run are src/sync/; this file says what an origin sync reads, compares and writes.
-// GeoJSON plot files are refused for now: the checks-then-units step of `origins import`
-// (import-plots.ts) is not yet a function of its own that sync could call.
+// `sct origins sync --file origins.csv|plots.geojson`: make the company's origins match a file
+// (the columns of `origins import`, or a GeoJSON plot file, read by the same functions as
+// `origins import`), matched by external_id. The plan and the run are src/sync/; this file says
+// what an origin sync reads, compares and writes.
+import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
+import type { OriginCreate } from '../../api/schemas/origins.js';
+import type { Unit } from '../../bulk/runner.js';
 import { PATHS } from '../../api/paths.js';
 import { readCsv, RowErrors, warnIgnoredColumns } from '../../bulk/csv.js';
 import { checkReportPath } from '../../bulk/report.js';
@@ -16,6 +18,10 @@ import { runSync } from '../../sync/run.js';
 
 export interface SyncOriginsOptions extends BulkRunFlags {
   file: string;
+  /** GeoJSON only. */
+  nameProperty?: string;
+  /** GeoJSON only: for the features that name no country. */
+  countryCode?: string;
 }
 
 /** What an origin sync compares; external_id is the key. */
@@ -26,22 +32,8 @@ export const ORIGIN_SYNC_SPEC: SyncSpec = {
 export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promise<void> {
   checkReportPath(opts.report, opts.force);
   const concurrency = parseConcurrency(opts.concurrency);
-  // GeoJSON plot files are not read by sync yet: said plainly rather than as a CSV error.
   const input = await sniffInput(opts.file, ctx.io.stdin);
-  if (input.geojson) {
-    throw new UsageError(`${opts.file}: origins sync reads a CSV file; a GeoJSON plot file goes through \`sct origins check\` and \`sct origins import\``);
-  }
-  const csv = await readCsv(opts.file, input.stdin, ['name', 'country_code', 'external_id']);
-  const names = importColumnNames(csv.columns);
-  warnIgnoredColumns(ctx.io, csv, Object.values(names), IMPORT_COLUMNS);
-  const errors = new RowErrors(csv.name);
-  // An import can create a row without one; a sync cannot find it again on the next night.
-  for (const row of csv.rows) {
-    if (!row.values[names.external_id]?.trim()) errors.add(row.line, 'external_id', 'required: a sync matches each row with an origin by its external_id');
-  }
-  // The same bodies `origins import` would send (empty cells left out: never compared, never sent).
-  const units = originUnits(csv.rows, errors, names);
-  errors.throwIfAny();
+  const units = input.geojson ? await plotUnits(ctx, opts, input.stdin) : await csvUnits(ctx, opts, input.stdin);
   await runSync(ctx, {
     command: 'origins-sync',
     file: opts.file,
@@ -61,4 +53,32 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
     fresh: opts.fresh,
     report: opts.report,
   });
+}
+
+/**
+ * A GeoJSON plot file: the checks of `origins check` (any error: exit 2, before any request, the
+ * reads included), then the bodies `origins import` would send, one per feature; a feature
+ * without an external_id is refused (exit 2). src/geo is loaded only for such a file.
+ */
+async function plotUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<Unit<OriginCreate>[]> {
+  const { readPlotUnits } = await import('./import-plots.js');
+  return (await readPlotUnits(ctx, opts, stdin, 'sync')).units;
+}
+
+async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<Unit<OriginCreate>[]> {
+  if (opts.nameProperty !== undefined || opts.countryCode !== undefined) {
+    throw new UsageError('--name-property and --country-code are for GeoJSON files: in a CSV file each row has its name and country_code columns');
+  }
+  const csv = await readCsv(opts.file, stdin, ['name', 'country_code', 'external_id']);
+  const names = importColumnNames(csv.columns);
+  warnIgnoredColumns(ctx.io, csv, Object.values(names), IMPORT_COLUMNS);
+  const errors = new RowErrors(csv.name);
+  // An import can create a row without one; a sync cannot find it again on the next night.
+  for (const row of csv.rows) {
+    if (!row.values[names.external_id]?.trim()) errors.add(row.line, 'external_id', 'required: a sync matches each row with an origin by its external_id');
+  }
+  // The same bodies `origins import` would send (empty cells left out: never compared, never sent).
+  const units = originUnits(csv.rows, errors, names);
+  errors.throwIfAny();
+  return units;
 }
