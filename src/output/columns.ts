@@ -266,6 +266,16 @@ export function columnsFromFlag(flag: string): Column[] {
     .map((p) => ({ header: p, path: p }));
 }
 
+/** A `--columns` path as a table header, read like the default ones: `buyer_product.name` → `BUYER PRODUCT NAME`. */
+export function headerFromPath(path: string): string {
+  return path.replace(/[._]+/g, ' ').trim().toUpperCase() || path;
+}
+
+/** `--columns` for a table or a detail view: the same paths, with headers like the defaults (CSV keeps the paths). */
+export function tableColumnsFromFlag(flag: string): Column[] {
+  return columnsFromFlag(flag).map((c) => ({ ...c, header: headerFromPath(c.path) }));
+}
+
 export function cellValue(row: Record<string, unknown>, column: Column): unknown {
   return column.value ? column.value(row) : getPath(row, column.path);
 }

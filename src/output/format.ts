@@ -1,10 +1,11 @@
 // The four output formats. Lists are written page by page (json stays one array), so an
 // export of 100,000 rows never holds more than a page in memory — except the table, which
 // sizes its columns over every row and is meant for people, not exports.
-import Table from 'cli-table3';
 import { stringify } from 'csv-stringify/sync';
 import type { IOStreams } from './iostreams.js';
-import { cellReaders, cellValue, columnsFromFlag, type Column } from './columns.js';
+import { cellReaders, cellValue, columnsFromFlag, tableColumnsFromFlag, type Column } from './columns.js';
+import { fitColumns, layoutTable, tsvLine, type TableColumn } from './table.js';
+import { colorStatus, isStatusField } from './iostreams.js';
 import { csvValue, displayValue, flattenKeys, mergeColumnKeys } from './values.js';
 import { cleanCell, stripControl, stripControlDeep } from './sanitize.js';
 import { CSV_WRITE_OPTIONS, spreadsheetCell } from './spreadsheet.js';
@@ -118,14 +119,16 @@ export async function writeOne(io: IOStreams, obj: unknown, options: OutputOptio
   const row = (obj ?? {}) as Row;
   if (options.columns) warnUnknownColumns(io, unknownColumns(options.columns, [row]));
   const columns = options.columns
-    ? columnsFromFlag(options.columns)
+    ? tableColumnsFromFlag(options.columns)
     : (options.detail ?? Object.keys(row).map((k) => ({ header: k, path: k })));
   const width = Math.max(...columns.map((c) => c.header.length), 1);
   let out = '';
   for (const c of columns) {
     const value = cellValue(row, c);
     // Without a detail list the headers are the object's keys, which come from the API too.
-    out += `${io.color.bold(cleanCell(c.header).padEnd(width))}  ${cleanCell(summarize(value))}\n`;
+    const text = cleanCell(summarize(value));
+    const shown = isStatusField(c.path) || isStatusField(c.header) ? colorStatus(io.color, text) : text;
+    out += `${io.color.bold(cleanCell(c.header).padEnd(width))}  ${shown}\n`;
   }
   await io.write(out);
 }
@@ -262,7 +265,7 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
 }
 
 function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
-  const columns = options.columns ? columnsFromFlag(options.columns) : options.defaults;
+  const columns = options.columns ? tableColumnsFromFlag(options.columns) : options.defaults;
   const rows: string[][] = [];
   return {
     get count() {
@@ -276,44 +279,32 @@ function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
         io.info('no results');
         return;
       }
-      await io.write(renderTable(io, columns.map((c) => c.header), rows));
+      await io.write(renderTable(io, columns, rows));
     },
   };
 }
 
-/** A borderless table in the style of gh, shrunk to the terminal's width on a TTY. */
-export function renderTable(io: IOStreams, headers: string[], rows: string[][]): string {
-  const gap = 2;
-  const widths = headers.map((h, i) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? ''))));
-  if (io.stdoutIsTTY) {
-    const available = io.terminalWidth() - gap * (headers.length - 1);
-    // Narrow the widest column first, down to 8 characters, until the table fits.
-    while (widths.reduce((a, b) => a + b, 0) > available) {
-      const widest = widths.indexOf(Math.max(...widths));
-      if (widths[widest] <= 8) break;
-      widths[widest] = Math.max(8, widths[widest] - Math.max(1, widths.reduce((a, b) => a + b, 0) - available));
-    }
+/**
+ * At a terminal, a borderless table in the style of gh fitted to its width (see table.ts):
+ * ids, dates and statuses whole, free text cut with `…`, the rightmost columns left out (and
+ * named on stderr) when nothing else fits; no row ever wraps. Into a pipe or a file, the same
+ * table tab-separated: a header row, one line per row, nothing cut, no colour unless forced.
+ */
+export function renderTable(io: IOStreams, columns: TableColumn[], rows: string[][]): string {
+  const status = columns.map((c) => isStatusField(c.path) || isStatusField(c.header));
+  const paintCell = (text: string, col: number) => (status[col] ? colorStatus(io.color, text) : text);
+  if (!io.stdoutIsTTY) {
+    // Tabs and line breaks inside a cell become spaces (tsvLine), so each row is one line.
+    const lines = [tsvLine(columns.map((c) => c.header)), ...rows.map((r) => tsvLine(r).split('\t').map(paintCell).join('\t'))];
+    return lines.join('\n') + '\n';
   }
-  const table = new Table({
-    head: headers.map((h) => io.color.bold(h)),
-    colWidths: widths.map((w) => w + gap),
-    wordWrap: false,
-    truncate: '…',
-    // The gap is padding, not content width: a truncated cell keeps its space to the next column.
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': gap, compact: true },
-    chars: {
-      top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-      bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-      left: '', 'left-mid': '', mid: '', 'mid-mid': '',
-      right: '', 'right-mid': '', middle: '',
-    },
-  });
-  for (const r of rows) table.push(r);
-  // cli-table3 pads every line to the full width; trailing spaces only get in the way of a pipe.
-  return table.toString().split('\n').map((l) => l.trimEnd()).join('\n') + '\n';
-}
-
-/** Code points: close enough for sizing (a flag is two code points and two cells wide). */
-function visibleWidth(s: string): number {
-  return [...s].length;
+  const width = io.terminalWidth();
+  const fit = fitColumns(columns, rows, width);
+  if (fit.dropped.length > 0) {
+    io.info(`columns left out to fit ${width} columns: ${fit.dropped.map((i) => columns[i].header).join(', ')} (widen the terminal, or --columns)`);
+  }
+  const index = new Map(columns.map((c, i) => [c, i]));
+  return (
+    layoutTable(columns, rows, fit, { header: (s) => io.color.bold(s), cell: (s, c) => paintCell(s, index.get(c)!) }).join('\n') + '\n'
+  );
 }

@@ -27,6 +27,47 @@ function colors(enabled: boolean): ColorFns {
   return enabled && chalkModule ? new chalkModule.Chalk({ level: 1 }) : plain;
 }
 
+/**
+ * The one place that decides colour, per stream. chalk's own detection ignores NO_COLOR and
+ * looks at process.stdout only, so it is not used. In order: `--no-color` removes colour;
+ * `FORCE_COLOR` (set, and not `0`/`false`) or `CLICOLOR_FORCE` (set, not `0`) force it, even
+ * into a pipe and over NO_COLOR; `NO_COLOR` (non-empty) or `TERM=dumb` remove it; otherwise a
+ * terminal has colour and a pipe or a file has none.
+ */
+export function colorDecision(isTTY: boolean, noColorFlag: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (noColorFlag) return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '0' && force.toLowerCase() !== 'false') return true;
+  if (env.CLICOLOR_FORCE !== undefined && env.CLICOLOR_FORCE !== '' && env.CLICOLOR_FORCE !== '0') return true;
+  if (env.NO_COLOR || env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
+const GREEN_STATUSES = new Set(['passing', 'complete', 'completed', 'accepted', 'created', 'succeeded', 'success', 'mitigated']);
+const RED_STATUSES = new Set(['failing', 'failed', 'revoked', 'expired', 'rejected', 'declined', 'error']);
+const YELLOW_STATUSES = new Set(['pending', 'in_progress', 'draft', 'not_sent', 'unknown', 'queued', 'running', 'partially_succeeded', 'pending_upload', 'untraced']);
+
+/** Which colour a status value has, the same in every table and view (undefined: none). */
+export function statusColor(value: string): 'green' | 'red' | 'yellow' | undefined {
+  const v = value.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  if (GREEN_STATUSES.has(v)) return 'green';
+  if (RED_STATUSES.has(v)) return 'red';
+  if (YELLOW_STATUSES.has(v) || v.startsWith('waiting') || v.startsWith('pending')) return 'yellow';
+  return undefined;
+}
+
+/** A status coloured by statusColor (plain when colour is off: `c` is then the plain set). */
+export function colorStatus(c: ColorFns, value: string): string {
+  const name = statusColor(value);
+  return name ? c[name](value) : value;
+}
+
+/** Is this field (dotted path or header) a status? */
+export function isStatusField(pathOrHeader: string): boolean {
+  const last = (pathOrHeader.split('.').pop() ?? '').toLowerCase().replace(/\s+/g, '_');
+  return last === 'status' || last.endsWith('_status') || last === 'assessment';
+}
+
 export interface IOStreams {
   stdin: Readable;
   stdout: Writable;
@@ -72,11 +113,8 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
   const stdoutIsTTY = opts.stdoutIsTTY ?? Boolean((stdout as NodeJS.WriteStream).isTTY);
   const stderrIsTTY = opts.stderrIsTTY ?? Boolean((stderr as NodeJS.WriteStream).isTTY);
   const stdinIsTTY = opts.stdinIsTTY ?? Boolean((stdin as NodeJS.ReadStream).isTTY);
-  // chalk's own detection ignores NO_COLOR and looks at process.stdout only, so the level is
-  // decided here per stream: NO_COLOR (non-empty), --no-color or a non-terminal switch it off.
-  const colorOff = Boolean(opts.noColor) || Boolean(env.NO_COLOR) || env.TERM === 'dumb';
-  const colorEnabled = !colorOff && stdoutIsTTY;
-  const colorErrEnabled = !colorOff && stderrIsTTY;
+  const colorEnabled = colorDecision(stdoutIsTTY, Boolean(opts.noColor), env);
+  const colorErrEnabled = colorDecision(stderrIsTTY, Boolean(opts.noColor), env);
   const quiet = Boolean(opts.quiet);
 
   const io: IOStreams = {

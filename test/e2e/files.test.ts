@@ -63,7 +63,7 @@ describe('documents', () => {
   it('lists and shows documents', async () => {
     const list = await t.sct(['documents', 'list', '--limit', '3']);
     expect(list.exitCode, list.stderr).toBe(0);
-    expect(list.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['ID', 'NAME', 'TYPE', 'SIZE', 'STATUS', 'CREATED']);
+    expect(list.stdout.split('\n')[0].split('\t')).toEqual(['ID', 'NAME', 'TYPE', 'SIZE', 'STATUS', 'CREATED']);
     const id = (await t.api('/documents?limit=1')).results[0].id;
     const one = await t.sct(['documents', 'get', String(id), '-o', 'json']);
     expect(JSON.parse(one.stdout).id).toBe(id);
@@ -148,7 +148,7 @@ describe('risk assessments', () => {
   it('lists risk assessments with their level', async () => {
     const r = await t.sct(['risk', 'list', '--limit', '2']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['ID', 'IDENTIFIER', 'NAME', 'STATUS', 'RISK LEVEL', 'CREATED']);
+    expect(r.stdout.split('\n')[0].split('\t')).toEqual(['ID', 'IDENTIFIER', 'NAME', 'STATUS', 'RISK LEVEL', 'CREATED']);
   });
 });
 

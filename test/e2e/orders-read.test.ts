@@ -1,5 +1,6 @@
 // sct orders list/get/stats/delete as a user runs them: the built binary against the sandbox,
 // asserting on the query strings the sandbox received.
+import type { Prompter } from '../../src/prompt.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -105,7 +106,7 @@ describe('orders list', () => {
     ]);
     expect(buying.exitCode, buying.stderr).toBe(0);
     const lines = buying.stdout.trimEnd().split('\n');
-    expect(lines[0].split(/\s{2,}/)).toEqual(['ID', 'EXTERNAL ID', 'TYPE', 'SELLER', 'BUYER STATUS', 'SELLER STATUS', 'ASSESSMENT', 'CREATED', 'ITEMS', 'DDS']);
+    expect(lines[0].split('\t')).toEqual(['ID', 'EXTERNAL ID', 'TYPE', 'SELLER', 'BUYER STATUS', 'SELLER STATUS', 'ASSESSMENT', 'CREATED', 'ITEMS', 'DDS']);
     expect(lines).toHaveLength(4);
     const bought = await t.api('/orders?order_action=buying&limit=3');
     expect(buying.stdout).toContain(bought.results[0].seller_company.name);
@@ -196,7 +197,7 @@ describe('orders stats', () => {
     expect(q.get('tags__name')).toBe('eudr');
     expect(q.has('limit')).toBe(false);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0].split(/\s{2,}/)).toEqual(['TYPE', 'ASSESSMENT', 'ORDERS']);
+    expect(lines[0].split('\t')).toEqual(['TYPE', 'ASSESSMENT', 'ORDERS']);
     const expected = await t.api(`/orders/statistics?${t.sb.requests[0].query}`);
     expect(lines).toHaveLength(expected.length + 1);
     const total = lines.slice(1).reduce((s, l) => s + Number(l.split(/\s+/).pop()), 0);
@@ -209,7 +210,7 @@ describe('orders stats', () => {
       t.sct(['orders', 'stats', '--selling', '--delimit-by', 'monthly', '--group-by', 'value_chain_id', '-o', 'json']),
     ]);
     expect(table.exitCode, table.stderr).toBe(0);
-    expect(table.stdout.split('\n')[0].split(/\s{2,}/)).toEqual(['DATE', 'ORDERS']);
+    expect(table.stdout.split('\n')[0].split('\t')).toEqual(['DATE', 'ORDERS']);
     const jsonReq = t.sb.requests.find((q) => q.query.includes('monthly'))!;
     expect(JSON.parse(json.stdout)).toEqual(await t.api(`/orders/statistics?${jsonReq.query}`));
     t.sb.requests.length = 0;
@@ -237,5 +238,19 @@ describe('orders delete', () => {
     expect(yes.stderr).toContain(`Deleted order ${id}`);
     expect(t.sb.requests.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([`DELETE /api/orders/${id} 204`]);
     expect((await t.sct(['orders', 'get', id])).exitCode).toBe(1);
+  });
+
+  it('on a terminal the question names the kind and the external id', async () => {
+    const mine = (await t.api('/orders?order_action=buying&limit=50')).results.find(
+      (o: any) => o.company_id === 1 && o.buyer_company_id === 1 && o.seller_company_id !== 1 && o.external_id,
+    );
+    const questions: string[] = [];
+    const prompter = { confirm: async (m: string) => (questions.push(m), false) } as unknown as Prompter;
+    t.sb.requests.length = 0;
+    const r = await t.sctIn(['orders', 'delete', String(mine.id)], { tty: true, prompter, env: { CI: undefined } });
+    expect(r.exitCode).toBe(2);
+    expect(questions).toEqual([`Delete purchase order ${mine.id} (${mine.external_id})?`]);
+    expect(t.sb.requests.map((q) => q.method)).toEqual(['GET']);
+    expect((await t.sct(['orders', 'get', String(mine.id)])).exitCode).toBe(0);
   });
 });

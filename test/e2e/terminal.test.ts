@@ -84,3 +84,89 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     expect(t.sb.requests).toHaveLength(0);
   });
 });
+
+/** Runs sct in a pseudo-terminal `cols` wide; returns its screen, lines without the carriage returns. */
+async function atWidth(cols: number, args: string[], env: Record<string, string> = {}): Promise<{ exitCode: number; lines: string[]; raw: string; stderr: string }> {
+  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  // stderr goes to a file: the screen is stdout alone (and stderr, not a terminal, has no spinner).
+  const errFile = join(t.dir, 'stderr.txt');
+  const r = await execa(SCRIPT, ['-q', '-e', '-c', `stty cols ${cols}; ${command} 2>'${errFile}'`, '/dev/null'], {
+    env: { PATH: process.env.PATH ?? '', TERM: 'xterm', SCT_CONFIG_DIR: t.dir, HOME: t.dir, SCT_BASE_URL: t.sb.url, SCT_TOKEN: OWNER, NO_COLOR: '1', ...env },
+    extendEnv: false,
+    reject: false,
+    timeout: 20_000,
+    stdin: 'ignore',
+  });
+  // The spinner (stderr, same terminal) returns to column 1 and clears the line before the next
+  // text: what the screen shows of a line is what follows the last such return.
+  const raw = String(r.stdout);
+  const lines = raw
+    .replace(/\r\n/g, '\n')
+    .split('\n')
+    .map((l) => l.replace(/^.*(\u001b\[1G|\u001b\[0K|\r)/, '').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, ''))
+    .filter((l) => l !== '');
+  return { exitCode: r.exitCode ?? -1, lines, raw, stderr: existsSync(errFile) ? readFileSync(errFile, 'utf8') : '' };
+}
+
+const width = (s: string) => [...s].length;
+const UUID_OR_ID = (id: unknown) => String(id);
+
+describe.skipIf(!existsSync(SCRIPT))('tables at a real terminal', () => {
+  for (const cols of [80, 200]) {
+    it(`orders list --buying fits ${cols} columns, ids and dates whole`, async () => {
+      const api = JSON.parse((await t.sct(['orders', 'list', '--buying', '--limit', '10', '-o', 'json'])).stdout);
+      const r = await atWidth(cols, ['orders', 'list', '--buying', '--limit', '10']);
+      expect(r.exitCode, r.lines.join('\n')).toBe(0);
+      for (const l of r.lines) expect(width(l), l).toBeLessThanOrEqual(cols);
+      expect(r.lines[0]).toMatch(/^ID\s+/);
+      const screen = r.lines.join('\n');
+      for (const o of api) expect(screen).toContain(UUID_OR_ID(o.id));
+      if (r.lines[0].includes('CREATED')) for (const o of api) if (o.order_created_at) expect(screen).toContain(String(o.order_created_at));
+    });
+
+    it(`invitations list fits ${cols} columns, ids and expiry dates whole`, async () => {
+      const api = JSON.parse((await t.sct(['invitations', 'list', '-o', 'json'])).stdout);
+      const r = await atWidth(cols, ['invitations', 'list']);
+      expect(r.exitCode, r.lines.join('\n')).toBe(0);
+      for (const l of r.lines) expect(width(l), l).toBeLessThanOrEqual(cols);
+      const screen = r.lines.join('\n');
+      expect(r.lines[0]).toMatch(/^ID\s+EMAIL/);
+      for (const i of api) {
+        expect(screen).toContain(String(i.id));
+        if (r.lines[0].includes('EXPIRES') && i.expires_at) expect(screen).toContain(String(i.expires_at).slice(0, 10));
+      }
+      expect(r.lines).toHaveLength(api.length + 1);
+    });
+  }
+
+  it('a table left short of columns names them on stderr, one line', async () => {
+    const r = await atWidth(40, ['orders', 'list', '--buying', '--limit', '3']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr.split('\n').filter((l) => /^columns left out to fit 40 columns: .*\(widen the terminal, or --columns\)$/.test(l))).toHaveLength(1);
+    for (const l of r.lines) expect(width(l), l).toBeLessThanOrEqual(40);
+  });
+
+  it('colours statuses at a terminal, not with NO_COLOR', async () => {
+    const coloured = await atWidth(200, ['invitations', 'list'], { NO_COLOR: '' });
+    expect(coloured.raw).toMatch(/\u001b\[3[123]m(pending|accepted|revoked|expired)\u001b\[39m/);
+    const plain = await atWidth(200, ['invitations', 'list']);
+    expect(plain.raw).not.toMatch(/\u001b\[3\dm/);
+  });
+});
+
+describe('tables into a pipe', () => {
+  it('are tab-separated, one line per row, uncut, readable with cut -f', async () => {
+    const json = JSON.parse((await t.sct(['invitations', 'list', '-o', 'json'])).stdout);
+    const env = { PATH: process.env.PATH ?? '', SCT_CONFIG_DIR: t.dir, HOME: t.dir, SCT_BASE_URL: t.sb.url, SCT_TOKEN: OWNER, NO_COLOR: '1', CI: 'true', COLUMNS: '40' };
+    const command = `'${process.execPath}' '${BIN}' invitations list | cut -f1,2,4`;
+    const r = await execa('sh', ['-c', command], { env, extendEnv: false, reject: false });
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    const lines = String(r.stdout).split('\n');
+    expect(lines[0]).toBe('ID\tEMAIL\tSTATUS');
+    expect(lines.slice(1).map((l) => l.split('\t'))).toEqual(json.map((i: any) => [String(i.id), i.email, i.status]));
+    const whole = await t.sct(['invitations', 'list'], { env: { COLUMNS: '40' } });
+    expect(whole.stdout).not.toContain('…');
+    expect(whole.stdout).not.toMatch(/\u001b/);
+    for (const l of whole.stdout.trimEnd().split('\n')) expect(l.split('\t')).toHaveLength(6);
+  });
+});

@@ -82,7 +82,7 @@ export async function writeOrder(ctx: Context, order: Record<string, unknown>): 
     return;
   }
   const rows = items.map((it) => COLUMNS.orderItem.map((c) => cleanCell(displayValue(cellValue(it, c)))));
-  await ctx.io.write(`\n${ctx.io.color.bold(`ITEMS (${items.length})`)}\n` + renderTable(ctx.io, COLUMNS.orderItem.map((c) => c.header), rows));
+  await ctx.io.write(`\n${ctx.io.color.bold(`ITEMS (${items.length})`)}\n` + renderTable(ctx.io, COLUMNS.orderItem, rows));
 }
 
 export interface StatsFlags extends OrderFilterFlags {
