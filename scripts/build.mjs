@@ -52,7 +52,9 @@ try {
   metafile: true,
   // jq (WebAssembly) is loaded from node_modules, and only by --jq: its loader reads jq.wasm
   // beside its own file, which a bundle would not have.
-  external: ['jq-web'],
+  // @napi-rs/keyring is a native .node file: never bundled, and never loaded by sct's own
+  // process either (src/config/keyring.ts runs it in a child it can kill).
+  external: ['jq-web', '@napi-rs/keyring'],
   logLevel: 'warning',
   });
 } catch {

@@ -4,7 +4,7 @@
 import type { IOStreams } from './output/iostreams.js';
 import type { Prompter } from './prompt.js';
 import { ConfigStore, configDir } from './config/config.js';
-import { checkProfileExists, resolveSettings, type Settings } from './config/settings.js';
+import { checkProfileExists, notLoggedInHint, resolveSettings, type Settings } from './config/settings.js';
 import { ApiClient, abortableSleep, missingApiPrefix, type ClientOptions } from './api/client.js';
 import { AuthError, UsageError } from './errors.js';
 import { parseFormat, type Format, type OutputOptions } from './output/format.js';
@@ -53,7 +53,7 @@ export interface Context {
    * `finishInFlight`: Ctrl-C lets requests already sent finish (bulk runs), instead of
    * abandoning them.
    */
-  client(options?: { auth?: boolean; finishInFlight?: boolean }): ApiClient;
+  client(options?: ClientChoice): ApiClient;
   /** Output format: -o/--json/--jq > profile's output > table. */
   format(): Format;
   /** The fields chosen with --columns or --json FIELDS. */
@@ -65,6 +65,18 @@ export interface Context {
   confirm(message: string): Promise<boolean>;
   /** Releases sockets at the end of the run. */
   dispose(): Promise<void>;
+}
+
+export interface ClientChoice {
+  auth?: boolean;
+  finishInFlight?: boolean;
+  /**
+   * false: the caller reports a base URL without /api itself (doctor's base_url line), so no
+   * warning on stderr says it a second time.
+   */
+  checkBaseUrl?: boolean;
+  /** Never sleep through a rate-limit or Retry-After wait: fail at once (doctor only looks). */
+  noWait?: boolean;
 }
 
 export interface ContextDeps {
@@ -107,7 +119,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
     },
     client(options = {}) {
       const auth = options.auth !== false;
-      const key = `${auth ? 'auth' : 'anon'}${options.finishInFlight ? '+finish' : ''}`;
+      const key = `${auth ? 'auth' : 'anon'}${options.finishInFlight ? '+finish' : ''}${options.noWait ? '+nowait' : ''}`;
       const existing = clients.get(key);
       if (existing) return existing;
       const s = ctx.settings();
@@ -119,18 +131,23 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
         );
       }
       if (auth && !s.token) {
-        throw new AuthError('not logged in', null, 'run `sct auth login` or set SCT_TOKEN');
+        throw new AuthError('not logged in', null, notLoggedInHint(s));
       }
       // A stored base URL was checked when it was set; a --base-url is checked on each run.
-      const warning = s.baseUrlSource === 'flag' && !checkedBaseUrl ? missingApiPrefix(s.baseUrl) : undefined;
+      const warning = s.baseUrlSource === 'flag' && !checkedBaseUrl && options.checkBaseUrl !== false ? missingApiPrefix(s.baseUrl) : undefined;
       checkedBaseUrl = true;
       if (warning) io.warn(warning);
       const client = new ApiClient({
         baseUrl: s.baseUrl,
         token: auth ? s.token : undefined,
-        tokenSource: s.tokenSource === 'env' ? 'SCT_TOKEN' : `profile "${s.profile}" in ${ctx.config().path}`,
+        tokenSource:
+          s.tokenSource === 'env'
+            ? 'SCT_TOKEN'
+            : s.tokenStorage === 'keyring'
+              ? `profile "${s.profile}" (system keyring)`
+              : `profile "${s.profile}" in ${ctx.config().path}`,
         timeoutMs: flags.timeout ? parseDuration(flags.timeout, '--timeout') : 30_000,
-        maxWaitMs: flags.maxWait ? parseDuration(flags.maxWait, '--max-wait', { allowZero: true }) : 600_000,
+        maxWaitMs: options.noWait ? 0 : flags.maxWait ? parseDuration(flags.maxWait, '--max-wait', { allowZero: true }) : 600_000,
         env,
         signal: deps.signal,
         abortInFlight: !options.finishInFlight,

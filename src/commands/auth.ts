@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { ApiClient, missingApiPrefix } from '../api/client.js';
 import { AuthError, UsageError } from '../errors.js';
-import { maskToken } from '../config/settings.js';
+import { maskToken, notLoggedInHint } from '../config/settings.js';
+import { keyringAccount, keyringDelete, keyringSet } from '../config/keyring.js';
 import { displayName, type Me } from '../api/schemas/accounts.js';
 import { fetchMe } from './whoami.js';
 import { readAll } from './shared/body.js';
@@ -13,28 +14,31 @@ import type { Column } from '../output/columns.js';
 
 export function register(program: Command, f: Factory): void {
   const auth = program.command('auth').description('Log in, log out and show the login status');
-  auth
+  const loginCmd = auth
     .command('login')
     .description('Store a token for the profile after checking it with the service')
     .option('--with-token', 'read the token from stdin')
-    .addHelpText('after', '\nThe token is never taken as a flag value: it would land in shell history and `ps`.\nExample: sct auth login --base-url https://sct.example.com/api --with-token < token.txt')
-    .action(f.action<LoginOptions>((ctx, opts) => login(ctx, opts)));
-  auth
-    .command('status')
-    .description('Show base URL, user, company and where the token comes from (exit 4 when not logged in)')
-    .action(f.action((ctx) => status(ctx)));
-  auth
-    .command('logout')
-    .description("Forget the profile's token")
-    .action(f.action((ctx) => logout(ctx)));
-  auth
-    .command('token')
-    .description('Print the token (for piping into other tools)')
-    .action(f.action((ctx) => printToken(ctx)));
+    .option('--insecure-storage', 'keep the token in the config file (mode 0600), not in the system keyring')
+    .addHelpText('after', '\nThe token is kept in the system keyring (macOS Keychain, Windows Credential Manager, Secret Service),\nor in the config file when there is none or with --insecure-storage.\nThe token is never taken as a flag value: it would land in shell history and `ps`.');
+  addExamples(loginCmd, ['sct auth login --base-url http://127.0.0.1:8080/api --with-token < token.txt', 'sct auth login --profile staging --insecure-storage']).action(
+    f.action<LoginOptions>((ctx, opts) => login(ctx, opts)),
+  );
+  addExamples(auth.command('status').description('Show base URL, user, company and where the token comes from (exit 4 when not logged in)'), [
+    'sct auth status',
+    'sct auth status --profile staging',
+  ]).action(f.action((ctx) => status(ctx)));
+  addExamples(auth.command('logout').description("Forget the profile's token"), ['sct auth logout', 'sct auth logout --profile staging']).action(
+    f.action((ctx) => logout(ctx)),
+  );
+  addExamples(auth.command('token').description('Print the token (for piping into other tools)'), [
+    'sct auth token',
+    'curl -H "Authorization: Bearer $(sct auth token)" http://127.0.0.1:8080/api/accounts/me',
+  ]).action(f.action((ctx) => printToken(ctx)));
 }
 
 export interface LoginOptions {
   withToken?: boolean;
+  insecureStorage?: boolean;
 }
 
 export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
@@ -70,7 +74,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   } finally {
     await client.close();
   }
-  ctx.config().setMany(s.profile, { base_url: s.baseUrl, token });
+  storeToken(ctx, s.profile, s.baseUrl, token, !opts.insecureStorage);
   if (ctx.env.SCT_TOKEN) ctx.io.warn('SCT_TOKEN is set in the environment and takes precedence over the stored token');
   ctx.io.info(
     `${ctx.io.colorErr.green('✓')} Logged in to ${s.baseUrl} as ${stripControl(displayName(me))}` +
@@ -79,9 +83,41 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   );
 }
 
+/**
+ * Keeps the token in the keyring (entry "sct" / "<profile>@<base URL>") and only that fact in the
+ * profile, or, without a usable keyring or with --insecure-storage, in the 0600 config file. A
+ * keyring entry the profile named before and no longer uses is removed.
+ */
+function storeToken(ctx: Context, profile: string, baseUrl: string, token: string, useKeyring: boolean): void {
+  const store = ctx.config();
+  const before = store.profile(profile);
+  const account = keyringAccount(profile, baseUrl);
+  let inKeyring = false;
+  if (useKeyring) {
+    try {
+      keyringSet(account, token, ctx.env);
+      inKeyring = true;
+    } catch (err) {
+      ctx.io.info(`The system keyring cannot be used (${(err as Error).message}): the token is kept in the config file ${store.path} (mode 0600).`);
+    }
+  }
+  if (inKeyring) store.setMany(profile, { base_url: baseUrl, token_storage: 'keyring', token_account: account }, ['token']);
+  else store.setMany(profile, { base_url: baseUrl, token }, ['token_storage', 'token_account']);
+  if (before.token_storage === 'keyring') {
+    const old = before.token_account ?? keyringAccount(profile, before.base_url);
+    if (!inKeyring || old !== account) {
+      try {
+        keyringDelete(old, ctx.env);
+      } catch {
+        // The old entry stays behind; nothing reads it any more.
+      }
+    }
+  }
+}
+
 export async function status(ctx: Context): Promise<void> {
   const s = ctx.settings();
-  if (!s.token) throw new AuthError(`not logged in (profile "${s.profile}")`, null, 'run `sct auth login` or set SCT_TOKEN');
+  if (!s.token) throw new AuthError(`not logged in (profile "${s.profile}")`, null, notLoggedInHint(s));
   // What is configured here is printed even when the service cannot say who the token belongs
   // to: the profile, base URL and token source are what to check when it is down or says no.
   let me: Me | undefined;
@@ -100,6 +136,8 @@ export async function status(ctx: Context): Promise<void> {
     role: me?.auth_group?.name ?? null,
     token: maskToken(s.token),
     token_source: s.tokenSource === 'env' ? 'SCT_TOKEN' : 'profile',
+    // Where the profile keeps its token: keyring, config file or none (SCT_TOKEN may be used instead).
+    token_storage: s.tokenStorage,
   };
   const detail: Column[] = [
     { header: 'Profile', path: 'profile' },
@@ -113,7 +151,10 @@ export async function status(ctx: Context): Promise<void> {
       { header: 'Role', path: 'role' },
     );
   }
-  detail.push({ header: 'Token', path: 'token', value: (r) => `${r.token} (from ${r.token_source})` });
+  detail.push(
+    { header: 'Token', path: 'token', value: (r) => `${r.token} (from ${r.token_source})` },
+    { header: 'Token storage', path: 'token_storage' },
+  );
   await writeOne(ctx.io, info, { ...ctx.output([]), detail });
   if (failure) throw failure;
 }
@@ -122,13 +163,22 @@ export async function logout(ctx: Context): Promise<void> {
   const s = ctx.settings();
   // Whether there was a token is decided by the write itself, under the config lock: a check made
   // before it could be undone by another process's write in between.
-  const removed = ctx.config().unset(s.profile, 'token');
-  ctx.io.info(removed ? `Logged out of profile "${s.profile}".` : `Profile "${s.profile}" had no stored token.`);
+  const before = ctx.config().forgetToken(s.profile);
+  let from = 'the config file';
+  if (before?.token_storage === 'keyring') {
+    from = 'the system keyring';
+    try {
+      keyringDelete(before.token_account ?? keyringAccount(s.profile, before.base_url), ctx.env);
+    } catch (err) {
+      ctx.io.warn(`the token could not be removed from the system keyring (${(err as Error).message}); the profile no longer uses it`);
+    }
+  }
+  ctx.io.info(before ? `Logged out of profile "${s.profile}" (token removed from ${from}).` : `Profile "${s.profile}" had no stored token.`);
   if (ctx.env.SCT_TOKEN) ctx.io.warn('SCT_TOKEN is still set in the environment and is used by every command');
 }
 
 export async function printToken(ctx: Context): Promise<void> {
   const s = ctx.settings();
-  if (!s.token) throw new AuthError(`not logged in (profile "${s.profile}")`, null, 'run `sct auth login`');
+  if (!s.token) throw new AuthError(`not logged in (profile "${s.profile}")`, null, notLoggedInHint(s, 'run `sct auth login`'));
   await ctx.io.write(s.token + '\n');
 }

@@ -1,37 +1,37 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { SETTABLE_KEYS, PROFILE_KEYS, type SettableKey, type ProfileKey } from '../config/config.js';
-import { maskToken, profileName } from '../config/settings.js';
+import { maskToken, profileName, tokenStorage } from '../config/settings.js';
 import { UsageError } from '../errors.js';
 import { parseFormat, writeList, writeOne } from '../output/format.js';
 import { missingApiPrefix } from '../api/client.js';
 
 export function register(program: Command, f: Factory): void {
   const config = program.command('config').description('Read and write profile settings (base_url, output, workspace)');
-  config.command('list').description("Show the profile's settings (token masked)").action(f.action((ctx) => list(ctx)));
-  config
-    .command('get')
-    .argument('<key>', `one of ${PROFILE_KEYS.filter((k) => k !== 'token').join(', ')}`)
-    .description('Print one setting')
-    .action(f.action((ctx, _o, [key]) => get(ctx, key)));
-  config
-    .command('set')
-    .argument('<key>', SETTABLE_KEYS.join(', '))
-    .argument('<value>')
-    .description('Change one setting')
-    .action(f.action((ctx, _o, [key, value]) => set(ctx, key, value)));
-  config
-    .command('unset')
-    .argument('<key>', SETTABLE_KEYS.join(', '))
-    .description('Remove one setting')
-    .action(f.action((ctx, _o, [key]) => unset(ctx, key)));
-  config.command('path').description('Print the config file path').action(f.action((ctx) => path(ctx)));
-  config
-    .command('profiles')
-    .description('List the profiles: the current one marked, base URL, where the token is kept')
-    .addHelpText('after', '\nExamples:\n  sct config profiles\n  sct config profiles --json')
-    .action(f.action((ctx) => profiles(ctx)));
+  addExamples(config.command('list').description("Show the profile's settings (token masked)"), ['sct config list', 'sct config list --profile staging']).action(
+    f.action((ctx) => list(ctx)),
+  );
+  addExamples(
+    config
+      .command('get')
+      .argument('<key>', `one of ${PROFILE_KEYS.filter((k) => k !== 'token').join(', ')}`)
+      .description('Print one setting'),
+    ['sct config get base_url', 'sct config get output --profile staging'],
+  ).action(f.action((ctx, _o, [key]) => get(ctx, key)));
+  addExamples(config.command('set').argument('<key>', SETTABLE_KEYS.join(', ')).argument('<value>').description('Change one setting'), [
+    'sct config set output json',
+    'sct config set base_url http://127.0.0.1:8080/api --profile sandbox',
+  ]).action(f.action((ctx, _o, [key, value]) => set(ctx, key, value)));
+  addExamples(config.command('unset').argument('<key>', SETTABLE_KEYS.join(', ')).description('Remove one setting'), [
+    'sct config unset output',
+    'sct config unset workspace --profile staging',
+  ]).action(f.action((ctx, _o, [key]) => unset(ctx, key)));
+  addExamples(config.command('path').description('Print the config file path'), ['sct config path']).action(f.action((ctx) => path(ctx)));
+  addExamples(config.command('profiles').description('List the profiles: the current one marked, base URL, where the token is kept'), [
+    'sct config profiles',
+    'sct config profiles --json',
+  ]).action(f.action((ctx) => profiles(ctx)));
 }
 
 const PROFILE_COLUMNS = [
@@ -49,7 +49,7 @@ async function profiles(ctx: Context): Promise<void> {
   const names = store.profileNames();
   const rows = names.map((name) => {
     const p = store.profile(name);
-    return { name, current: name === current, base_url: p.base_url ?? null, token_storage: p.token ? 'config file' : 'none' };
+    return { name, current: name === current, base_url: p.base_url ?? null, token_storage: tokenStorage(p) };
   });
   if (!names.includes(current)) rows.push({ name: current, current: true, base_url: null, token_storage: 'none' });
   await writeList(ctx.io, rows, ctx.output(PROFILE_COLUMNS));
@@ -89,6 +89,7 @@ async function list(ctx: Context): Promise<void> {
   const p = ctx.config().profile(s.profile);
   const shown: Record<string, string | null> = { profile: s.profile };
   for (const k of PROFILE_KEYS) shown[k] = p[k] === undefined ? null : k === 'token' ? maskToken(p[k]!) : p[k]!;
+  shown.token_storage = tokenStorage(p);
   await writeOne(ctx.io, shown, ctx.output([]));
 }
 

@@ -9,7 +9,7 @@
 // following a symlink planted at that name, and writes through a symlinked config.json to
 // wherever it points.
 import Conf from 'conf';
-import { closeSync, constants, fchmodSync, fchownSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, fchmodSync, fchownSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,12 @@ export type ProfileKey = (typeof PROFILE_KEYS)[number];
 export const SETTABLE_KEYS = ['base_url', 'output', 'workspace'] as const;
 export type SettableKey = (typeof SETTABLE_KEYS)[number];
 
-export type Profile = Partial<Record<ProfileKey, string>>;
+/**
+ * `token_storage: "keyring"` says the profile's token is in the OS keyring under `token_account`
+ * (see keyring.ts), never in this file; a `token` here is one kept in the file.
+ */
+export type StoredKey = ProfileKey | 'token_storage' | 'token_account';
+export type Profile = Partial<Record<StoredKey, string>>;
 interface Store {
   profiles: Record<string, Profile>;
 }
@@ -76,12 +81,38 @@ export class ConfigStore {
     this.setMany(profile, { [key]: value });
   }
 
-  /** Several keys of one profile in one write: a login stores base URL and token together or not at all. */
-  setMany(profile: string, values: Profile): void {
+  /**
+   * Several keys of one profile in one write: a login stores base URL and token together or not
+   * at all. `remove` keys go in the same write (a token moving to the keyring leaves the file).
+   */
+  setMany(profile: string, values: Profile, remove: StoredKey[] = []): void {
     this.update((profiles) => {
-      profiles[profile] = { ...ownProfile(profiles, profile), ...values };
+      const next: Profile = { ...ownProfile(profiles, profile), ...values };
+      for (const k of remove) delete next[k];
+      profiles[profile] = next;
       return true;
     });
+  }
+
+  /**
+   * Removes the profile's token, wherever the file says it is, under the lock; returns the
+   * profile as it was read there (a logout then removes a keyring entry it names), or undefined
+   * when it had no token.
+   */
+  forgetToken(profile: string): Profile | undefined {
+    let before: Profile | undefined;
+    this.update((profiles) => {
+      const current = ownProfile(profiles, profile);
+      if (!current || (!Object.hasOwn(current, 'token') && !Object.hasOwn(current, 'token_storage'))) return false;
+      before = { ...current };
+      const next = { ...current };
+      delete next.token;
+      delete next.token_storage;
+      delete next.token_account;
+      profiles[profile] = next;
+      return true;
+    });
+    return before;
   }
 
   /** Removes one key; says whether it was there, as read under the lock (a logout reports what it did). */
@@ -110,8 +141,9 @@ export class ConfigStore {
     return this.profilesOf(this.read());
   }
 
-  /** conf parses the file afresh on every access to its store. */
+  /** conf parses the file afresh on every access to its store. A missing file reads as empty. */
   private read(): Store {
+    if (!existsSync(this.path)) return { profiles: {} };
     return readingConfig(this.path, () => this.conf.store);
   }
 

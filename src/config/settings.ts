@@ -1,9 +1,16 @@
 // Which base URL, token and output apply to this run, and where each came from:
 // flag > environment > profile, exactly as the spec's configuration table orders them.
-import type { ConfigStore } from './config.js';
+import type { ConfigStore, Profile } from './config.js';
+import { keyringAccount, keyringGet } from './keyring.js';
 import { UsageError } from '../errors.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'none';
+export type TokenStorage = 'keyring' | 'config file' | 'none';
+
+/** Where a stored profile keeps its token, as `auth status` and `config profiles` say it. */
+export function tokenStorage(p: Profile): TokenStorage {
+  return p.token_storage === 'keyring' ? 'keyring' : p.token ? 'config file' : 'none';
+}
 
 export interface Settings {
   profile: string;
@@ -13,8 +20,16 @@ export interface Settings {
   profileExists: boolean;
   baseUrl?: string;
   baseUrlSource: Source;
-  token?: string;
+  /**
+   * Read on first use: a token kept in the keyring costs a keyring call (keyring.ts), which only
+   * commands that need the token pay.
+   */
+  readonly token?: string;
   tokenSource: Exclude<Source, 'flag'>;
+  /** Where the profile keeps its token (whatever SCT_TOKEN says). */
+  tokenStorage: TokenStorage;
+  /** Why a token kept in the keyring could not be read (set once `token` has been read). */
+  readonly tokenProblem?: string;
   output?: string;
   workspace?: string;
 }
@@ -55,12 +70,38 @@ export function resolveSettings(
       : p.base_url
         ? [p.base_url, 'profile']
         : [undefined, 'none'];
-  const [token, tokenSource]: [string | undefined, Settings['tokenSource']] = env.SCT_TOKEN
-    ? [env.SCT_TOKEN, 'env']
-    : p.token
-      ? [p.token, 'profile']
-      : [undefined, 'none'];
-  return { profile, profileSource, profileExists, baseUrl, baseUrlSource, token, tokenSource, output: p.output, workspace: p.workspace };
+  const storage = tokenStorage(p);
+  const tokenSource: Settings['tokenSource'] = env.SCT_TOKEN ? 'env' : storage !== 'none' ? 'profile' : 'none';
+  let read = false;
+  let token: string | undefined;
+  let problem: string | undefined;
+  const readToken = () => {
+    if (read) return;
+    read = true;
+    if (env.SCT_TOKEN) token = env.SCT_TOKEN;
+    else if (storage === 'keyring') {
+      // A keyring that cannot be read is no token (exit 4 where one is needed), never a hang or
+      // a crash; the reason goes into the not-logged-in hint.
+      try {
+        token = keyringGet(p.token_account ?? keyringAccount(profile, p.base_url), env) ?? p.token;
+        if (token === undefined) problem = 'the keyring has no entry for it';
+      } catch (err) {
+        token = p.token;
+        problem = (err as Error).message;
+      }
+    } else token = p.token;
+  };
+  const settings = { profile, profileSource, profileExists, baseUrl, baseUrlSource, tokenSource, tokenStorage: storage, output: p.output, workspace: p.workspace };
+  Object.defineProperties(settings, {
+    token: { enumerable: true, get: () => (readToken(), token) },
+    tokenProblem: { enumerable: true, get: () => (readToken(), problem) },
+  });
+  return settings as Settings;
+}
+
+/** The hint of a "not logged in" error, saying why a keyring-kept token could not be read. */
+export function notLoggedInHint(s: Settings, hint = 'run `sct auth login` or set SCT_TOKEN'): string {
+  return s.tokenStorage === 'keyring' && s.tokenProblem ? `its token is kept in the system keyring, which failed: ${s.tokenProblem}; ${hint}` : hint;
 }
 
 /**

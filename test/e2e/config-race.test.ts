@@ -101,7 +101,7 @@ describe('profile names', () => {
     expect(missing.stderr).toContain('no profile "hasOwnProperty" (--profile)');
     expect((await sct(['config', 'set', 'base_url', 'http://x.test/api', '--profile', 'valueOf'])).exitCode).toBe(0);
     const list = await sct(['config', 'list', '-o', 'json', '--profile', 'valueOf']);
-    expect(JSON.parse(list.stdout)).toEqual({ profile: 'valueOf', base_url: 'http://x.test/api', token: null, workspace: null, output: null });
+    expect(JSON.parse(list.stdout)).toEqual({ profile: 'valueOf', base_url: 'http://x.test/api', token: null, workspace: null, output: null, token_storage: 'none' });
     // The profile's output applies to the profile that has it, and only to it.
     const other = await sct(['config', 'list', '--profile', 'toString']);
     expect(other.stdout).not.toMatch(/^\s*[[{]/);

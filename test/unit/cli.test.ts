@@ -105,6 +105,7 @@ describe('auth status with the service down', () => {
       role: null,
       token: 'sct_…****',
       token_source: 'SCT_TOKEN',
+      token_storage: 'none',
     });
     expect(lastJsonLine(r.stderr)).toMatchObject({ status: null, exit_code: 1 });
   });
