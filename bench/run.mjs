@@ -5,10 +5,13 @@
 //   2. Export: `sct orders list --buying --all -o csv` over 10,000 and 100,000 sandbox orders:
 //      wall time, HTTP requests (target ceil(N / 1000), the sandbox's max page size) and peak
 //      RSS (target: 100,000 within 1.2× of 10,000).
+//   2b. One-request commands: `sct orders get 1` and `sct orders list --buying` against a node:http
+//      script doing the same GET and printing the body (target ≤ 1.3×), sandbox in its own process.
 //   3. A 2 GB JSON answer: peak RSS of sct refusing it (exit 1, "answer too large"), against the
 //      peak RSS of a bare `node -e 0` and the 256 MB read cap (target: no crash, bounded by the cap).
 //
-// Options: --quick (fewer start-up runs, 10,000 and 50,000 orders), --startup-only, --huge-only.
+// Options: --quick (fewer start-up runs, 10,000 and 50,000 orders), --startup-only, --huge-only,
+// --one-request-only.
 import { spawn, spawnSync } from 'node:child_process';
 import { startSandboxProcess } from '../scripts/sandbox-process.mjs';
 import { createServer, request } from 'node:http';
@@ -21,6 +24,7 @@ const bin = join(root, 'bin', 'sct.js');
 const quick = process.argv.includes('--quick');
 const startupOnly = process.argv.includes('--startup-only');
 const hugeOnly = process.argv.includes('--huge-only');
+const oneRequestOnly = process.argv.includes('--one-request-only');
 const TOKEN = 'sct_demo_owner_cacao';
 
 if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
@@ -174,18 +178,66 @@ async function hugeAnswerBench() {
   }
 }
 
+/** Wall time of `node args…` as a child that does not block this process (the sandbox is elsewhere anyway). */
+function timeAsync(args, env) {
+  return new Promise((resolve, reject) => {
+    const t = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'ignore'] });
+    child.on('close', (code) => (code === 0 ? resolve(Number(process.hrtime.bigint() - t) / 1e6) : reject(new Error(`node ${args.join(' ')} exited ${code}`))));
+  });
+}
+
+async function oneRequestBench() {
+  const sb = await startSandboxProcess(['--rate-limit', '1000000']);
+  const config = mkdtempSync(join(tmpdir(), 'sct-bench-'));
+  try {
+    const env = { ...process.env, SCT_CONFIG_DIR: config, SCT_BASE_URL: sb.url, SCT_TOKEN: TOKEN, NO_COLOR: '1' };
+    // The floor: the same GET with node:http, the body printed as it came.
+    const script = (path) =>
+      `require('http').get(process.argv[1] + '${path}', { headers: { authorization: 'Bearer ${TOKEN}', accept: 'application/json' } }, (r) => r.pipe(process.stdout))`;
+    const cases = {
+      'node:http GET /orders/1': ['-e', script('/orders/1'), sb.url],
+      'sct orders get 1': [bin, 'orders', 'get', '1', '-o', 'json'],
+      'node:http GET /orders?…': ['-e', script('/orders?order_action=buying&limit=10&offset=0'), sb.url],
+      'sct orders list --buying': [bin, 'orders', 'list', '--buying', '-o', 'json'],
+    };
+    const runs = quick ? 7 : 15;
+    const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+    for (let i = 0; i < runs + 2; i++) {
+      for (const [k, args] of Object.entries(cases)) {
+        const ms = await timeAsync(args, env);
+        if (i >= 2) samples[k].push(ms);
+      }
+    }
+    console.log(`\nOne-request commands (median of ${runs}, interleaved; target ≤ 1.3× the node:http script)`);
+    const keys = Object.keys(cases);
+    for (let i = 0; i < keys.length; i += 2) {
+      const base = median(samples[keys[i]]);
+      const m = median(samples[keys[i + 1]]);
+      console.log(`  ${keys[i].padEnd(26)} ${base.toFixed(1)} ms`);
+      console.log(`  ${keys[i + 1].padEnd(26)} ${m.toFixed(1)} ms   ${(m / base).toFixed(2)}×`);
+    }
+  } finally {
+    sb.child.kill('SIGINT');
+    rmSync(config, { recursive: true, force: true });
+  }
+}
+
 if (hugeOnly) {
   await hugeAnswerBench();
+} else if (oneRequestOnly) {
+  await oneRequestBench();
 } else {
   startup();
   if (!startupOnly) {
+    await oneRequestBench();
     await exportBench();
     await hugeAnswerBench();
   }
 }
 
 // Sync of a 10,000-order file against 100,000 orders: bench/sync.mjs (its own sandbox).
-if (!startupOnly && !hugeOnly) await (await import('./sync.mjs')).syncBench({ quick });
+if (!startupOnly && !hugeOnly && !oneRequestOnly) await (await import('./sync.mjs')).syncBench({ quick });
 
 // Geolocation: sct origins check of 100,000 plots (half polygons): bench/geo.mjs.
-if (!startupOnly && !hugeOnly) await (await import('./geo.mjs')).geoBench({ quick });
+if (!startupOnly && !hugeOnly && !oneRequestOnly) await (await import('./geo.mjs')).geoBench({ quick });

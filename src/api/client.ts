@@ -153,6 +153,8 @@ export class ApiClient {
   private readonly signal?: AbortSignal;
   private readonly requestSignal?: AbortSignal;
   readonly rateLimit: RateLimitState = {};
+  /** The Date header of the service's last answer, whatever its status (doctor's clock check). */
+  serverDate?: string;
   /** Requests sent, retries included (benchmarks and the bulk summary report it). */
   requestCount = 0;
   readonly usesProxy: boolean;
@@ -521,6 +523,8 @@ export class ApiClient {
       const n = Number(Array.isArray(v) ? v[0] : v);
       return v !== undefined && Number.isFinite(n) ? n : undefined;
     };
+    const date = Array.isArray(headers.date) ? headers.date[0] : headers.date;
+    if (date) this.serverDate = date;
     const limit = num('x-ratelimit-limit');
     const remaining = num('x-ratelimit-remaining');
     const reset = resetTime(headers['x-ratelimit-reset'], this.now());

@@ -2,19 +2,21 @@
 // from the real commands. `npm run completions` writes the same scripts into completions/.
 import type { Command, Option } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { UsageError } from '../errors.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
 
 export function register(program: Command, f: Factory): void {
-  program
+  addExamples(
+    program
     .command('completion')
     .description('Print a shell completion script (bash, zsh or fish)')
     .argument('<shell>', SHELLS.join(', '))
-    .addHelpText('after', '\nInstall:\n  bash: sct completion bash > ~/.local/share/bash-completion/completions/sct\n  zsh:  sct completion zsh > "${fpath[1]}/_sct"\n  fish: sct completion fish > ~/.config/fish/completions/sct.fish')
-    .action(f.action((ctx, _o, [shell]) => completion(ctx, shell)));
+    .addHelpText('after', '\nInstall:\n  bash: sct completion bash > ~/.local/share/bash-completion/completions/sct\n  zsh:  sct completion zsh > "${fpath[1]}/_sct"\n  fish: sct completion fish > ~/.config/fish/completions/sct.fish'),
+    ['sct completion bash > ~/.local/share/bash-completion/completions/sct', 'sct completion zsh > "${fpath[1]}/_sct"'],
+  ).action(f.action((ctx, _o, [shell]) => completion(ctx, shell)));
 }
 
 export async function completion(ctx: Context, shell: string): Promise<void> {

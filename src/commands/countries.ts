@@ -1,7 +1,7 @@
 // countries list/get: reference data. The document names no country filters beyond the search
 // term, so there are no named filter flags: --search, and --filter for anything else.
 import type { Command } from 'commander';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { UsageError } from '../errors.js';
@@ -10,14 +10,19 @@ import { showOne } from './shared/crud.js';
 
 export function register(program: Command, f: Factory): void {
   const countries = program.command('countries').description('Country reference data');
-  addListOptions(countries.command('list').description('List countries')).action(
+  addExamples(
+    addListOptions(countries.command('list').description('List countries')),
+    ['sct countries list', 'sct countries list --search land --json alpha_2,name'],
+  ).action(
     f.action<ListFlags>((ctx, opts) => runList(ctx, { path: PATHS.countries, query: listQuery(opts), flags: opts, columns: COLUMNS.country, noun: 'countries' })),
   );
-  countries
+  addExamples(
+    countries
     .command('get')
     .argument('<id>', 'country id (e.g. the 2-letter code CI)')
-    .description('Show one country')
-    .action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.country(countryId(id)), COLUMNS.country).then(() => undefined)));
+    .description('Show one country'),
+    ['sct countries get CI', 'sct countries get BE --json'],
+  ).action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.country(countryId(id)), COLUMNS.country).then(() => undefined)));
 }
 
 /** The document does not say what a country id looks like: any word, but never a path. */

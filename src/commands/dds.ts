@@ -2,7 +2,7 @@
 // Creating and updating are in dds/save.ts, waiting in dds/wait.ts, tracing in dds/trace.ts.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { DDS_STATUSES, DDS_TYPES } from '../api/schemas/statements.js';
@@ -67,11 +67,13 @@ Examples:
     )
     .action(f.action<ListStatementsOptions>((ctx, opts) => listStatements(ctx, opts)));
 
-  dds
+  addExamples(
+    dds
     .command('get')
     .argument('<id>', 'statement id')
-    .description('Show one statement with its attached orders and products')
-    .action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.statement(parseId(id)), COLUMNS.statement, DETAILS.statement).then(() => undefined)));
+    .description('Show one statement with its attached orders and products'),
+    ['sct dds get 1', 'sct dds get 1 --json status,dds_identifier'],
+  ).action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.statement(parseId(id)), COLUMNS.statement, DETAILS.statement).then(() => undefined)));
 
   const create = addWaitTimeoutOption(
     addStatementFields(dds.command('create').description('Create a statement (the creation rules of its type are checked first)'))
@@ -91,20 +93,24 @@ Examples:
   );
   create.action(f.action<CreateFlags>((ctx, opts) => createStatement(ctx, opts, create)));
 
-  dds
+  addExamples(
+    dds
     .command('update')
     .argument('<id>', 'statement id')
     .description('Change the status or the name of a statement (nothing else can change)')
     .option('--status <status>', DDS_STATUSES.join(', '))
-    .option('--name <text>', 'the statement name')
-    .action(f.action<UpdateFlags>((ctx, opts, [id]) => updateStatement(ctx, parseId(id), opts)));
+    .option('--name <text>', 'the statement name'),
+    ['sct dds update 31 --name "PPWR Q1 2025"', 'sct dds update 31 --status in_progress'],
+  ).action(f.action<UpdateFlags>((ctx, opts, [id]) => updateStatement(ctx, parseId(id), opts)));
 
-  dds
+  addExamples(
+    dds
     .command('delete')
     .argument('<id>', 'statement id')
     .description('Delete a statement (asks for confirmation unless --yes)')
-    .option('--withdraw', 'also withdraw it from the EU registry (EUDR statements the service filed)')
-    .action(
+    .option('--withdraw', 'also withdraw it from the EU registry (EUDR statements the service filed)'),
+    ['sct dds delete 31', 'sct dds delete 31 --yes'],
+  ).action(
       f.action<{ withdraw?: boolean }>((ctx, opts, [id]) =>
         deleteOne(
           ctx,
@@ -120,17 +126,20 @@ Examples:
       .command('wait')
       .argument('<id>', 'statement id')
       .description('Wait until a statement is complete (exit 0) or failed (exit 1, with the reason)'),
-  ).addHelpText('after', '\nExample:\n  sct dds wait 42 --timeout 5m && sct dds get 42 -o json');
+  );
+  addExamples(wait, ['sct dds wait 1 --timeout 5m && sct dds get 1 -o json']);
   wait.action(f.action<WaitFlags>((ctx, _o, [id]) => waitCommand(ctx, parseId(id), wait)));
 
-  addListOptions(
+  addExamples(
+    addListOptions(
     dds
       .command('available-orders')
       .description('List the orders you buy that can be traced to statements')
       .option('--exclude-dds <ids>', 'leave out orders already traced to these statements, comma-separated or repeated', appendList),
   )
-    .addHelpText('after', '\nOrdering fields: id, order_created_at, type, buyer_external_id, seller_external_id.')
-    .action(f.action<AvailableOrdersFlags>((ctx, opts) => listAvailableOrders(ctx, opts)));
+    .addHelpText('after', '\nOrdering fields: id, order_created_at, type, buyer_external_id, seller_external_id.'),
+    ['sct dds available-orders', 'sct dds available-orders --exclude-dds 1 --columns id,buyer_external_id,type'],
+  ).action(f.action<AvailableOrdersFlags>((ctx, opts) => listAvailableOrders(ctx, opts)));
 
   addBulkRunOptions(
     dds
@@ -145,7 +154,9 @@ Examples:
       'after',
       `
 With --dds and --order every order is traced to every statement (in requests of at most 100
-ids each). With --file each row traces one order to one statement; the rows of a statement go
+ids each).
+Columns of --file (CSV, header row, names case-insensitive): dds_id and order_id (whole numbers;
+other columns are ignored with a warning). Each row traces one order to one statement; the rows of a statement go
 in requests of 100, every row is checked before the first is sent, a rerun skips the rows that
 went through, and exit 3 says some rows were rejected.
 

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { CONFIG_FILE_MODE } from '../config/config.js';
 import { missingApiPrefix, proxyFromEnv } from '../api/client.js';
 import { PATHS } from '../api/paths.js';
-import { SctError } from '../errors.js';
+import { RateLimitError, SctError } from '../errors.js';
 import { displayName } from '../api/schemas/accounts.js';
 import { parseMe } from './whoami.js';
 import { maskToken } from '../config/settings.js';
@@ -19,10 +19,12 @@ export interface Check {
 }
 
 export function register(program: Command, f: Factory): void {
-  program
+  addExamples(
+    program
     .command('doctor')
-    .description('Check config and file mode, token, base URL, proxy and CA settings, clock skew, rate budget and Node version')
-    .action(f.action((ctx) => doctor(ctx)));
+    .description('Check config and file mode, token, base URL, proxy and CA settings, clock skew, rate budget and Node version'),
+    ['sct doctor', 'sct doctor --verbose'],
+  ).action(f.action((ctx) => doctor(ctx)));
 }
 
 const MIN_NODE = [20, 18, 1];
@@ -104,10 +106,12 @@ export async function doctor(ctx: Context): Promise<void> {
     add('ca', readable ? 'ok' : 'fail', readable ? `NODE_EXTRA_CA_CERTS=${ca}` : `NODE_EXTRA_CA_CERTS=${ca} is not a readable PEM file`);
   } else add('ca', 'ok', 'system certificates (NODE_EXTRA_CA_CERTS not set)');
 
+  let probeDate: string | string[] | undefined;
   if (!s.baseUrl) {
     add('base_url', 'fail', 'no base URL configured (sct auth login --base-url …, SCT_BASE_URL or --base-url)');
   } else {
-    const anon = ctx.client({ auth: false });
+    // The base_url line below says it when the URL lacks /api: no stderr warning repeats it.
+    const anon = ctx.client({ auth: false, checkBaseUrl: false, noWait: true });
     const started = ctx.now();
     try {
       // Any HTTP answer proves reachability; the public endpoint 404s cheaply without a token.
@@ -115,6 +119,7 @@ export async function doctor(ctx: Context): Promise<void> {
         if (err instanceof SctError && err.status !== null) return null;
         throw err;
       });
+      probeDate = res?.headers.date;
       await res?.body.dump();
       const answered = `${s.baseUrl} answered in ${ctx.now() - started} ms (from ${s.baseUrlSource})`;
       const warning = missingApiPrefix(s.baseUrl);
@@ -127,24 +132,35 @@ export async function doctor(ctx: Context): Promise<void> {
   if (!s.token) {
     add('token', 'fail', 'no token (sct auth login or SCT_TOKEN)');
   } else if (s.baseUrl && checks.find((c) => c.name === 'base_url')?.level !== 'fail') {
-    try {
-      const client = ctx.client();
-      const res = await client.request({ path: PATHS.me });
-      const me = parseMe(res.data);
-      add('token', 'ok', `${maskToken(s.token)} from ${s.tokenSource === 'env' ? 'SCT_TOKEN' : 'the profile'}: ${stripControl(displayName(me))}`);
-      const date = Date.parse(String(res.headers.date ?? ''));
+    const tokenFrom = `${maskToken(s.token)} from ${s.tokenSource === 'env' ? 'SCT_TOKEN' : 'the profile'}`;
+    const clock = (header: string | string[] | undefined) => {
+      const date = Date.parse(String(header ?? ''));
       if (Number.isFinite(date)) {
         const skew = Math.round((ctx.now() - date) / 1000);
         add('clock', Math.abs(skew) > 300 ? 'fail' : Math.abs(skew) > 30 ? 'warn' : 'ok', `local clock is ${Math.abs(skew)}s ${skew >= 0 ? 'ahead of' : 'behind'} the server`);
       } else add('clock', 'warn', 'the server sent no Date header');
+    };
+    // Never sleeps through a spent rate limit: doctor reports it and goes on.
+    const client = ctx.client({ checkBaseUrl: false, noWait: true });
+    try {
+      const res = await client.request({ path: PATHS.me });
+      const me = parseMe(res.data);
+      add('token', 'ok', `${tokenFrom}: ${stripControl(displayName(me))}`);
+      clock(res.headers.date);
       const rl = client.rateLimit;
       if (rl.remaining !== undefined && rl.limit !== undefined) {
         const low = rl.remaining < rl.limit * 0.1;
-        const reset = rl.reset ? ` (resets ${new Date(rl.reset * 1000).toISOString()})` : '';
+        const reset = rl.reset ? ` (resets in ${untilText(rl.reset * 1000 - ctx.now())})` : '';
         add('rate_limit', low ? 'warn' : 'ok', `${rl.remaining} of ${rl.limit} requests left this hour${reset}`);
       } else add('rate_limit', 'warn', 'the server sent no X-RateLimit headers');
     } catch (err) {
-      add('token', 'fail', (err as Error).message);
+      if (err instanceof RateLimitError && err.status === 429) {
+        // The service answered (429, not 401): the token could not be read back, the other
+        // checks still can. The clock comes from the base URL's answer instead.
+        add('token', 'warn', `${tokenFrom}: not verified, the rate limit is spent`);
+        clock(client.serverDate ?? probeDate);
+        add('rate_limit', 'warn', `spent, resets in ${untilText(err.resetAt.getTime() - ctx.now())}`);
+      } else add('token', 'fail', (err as Error).message);
     }
   }
 
@@ -157,4 +173,12 @@ export async function doctor(ctx: Context): Promise<void> {
   }
   const failed = checks.filter((k) => k.level === 'fail');
   if (failed.length) throw new SctError(`${failed.length} check${failed.length > 1 ? 's' : ''} failed: ${failed.map((k) => k.name).join(', ')}`);
+}
+
+/** How long until a moment, as people say it: "45 s", "59 min", "3 h". */
+export function untilText(ms: number): string {
+  const secs = Math.max(0, Math.ceil(ms / 1000));
+  if (secs < 120) return `${secs} s`;
+  if (secs < 7200) return `${Math.floor(secs / 60)} min`;
+  return `${Math.floor(secs / 3600)} h`;
 }

@@ -8,7 +8,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
@@ -36,28 +36,30 @@ export interface DownloadFlags {
 export function register(program: Command, f: Factory): void {
   const documents = program.command('documents').description('Upload, list and download documents');
 
-  addListCommand(documents, f, { description: 'List the company’s documents', path: PATHS.documents, columns: COLUMNS.document, noun: 'documents' });
-  addGetCommand(documents, f, { noun: 'document', path: PATHS.document, columns: COLUMNS.document });
+  addListCommand(documents, f, { description: 'List the company’s documents', path: PATHS.documents, columns: COLUMNS.document, noun: 'documents', examples: ['sct documents list --search satellite', 'sct documents list --columns id,name,status --json'] });
+  addGetCommand(documents, f, { noun: 'document', path: PATHS.document, columns: COLUMNS.document, examples: ['sct documents get 4', 'sct documents get 4 --json name,status'] });
 
-  documents
+  addExamples(
+    documents
     .command('upload')
     .argument('<file>', 'the file to upload')
     .description('Upload a file as a new document')
     .option('--name <name>', 'the document name (default: the file name)')
     .option('--description <text>', 'description')
     .option('--content-type <type>', 'MIME type (default: the service guesses from the name)')
-    .option('--tag <tag>', 'a tag (repeatable)', collect)
-    .addHelpText('after', '\nExample:\n  sct documents upload ./certificates/fsc-2025.pdf --tag fsc')
-    .action(f.action<UploadFlags>((ctx, opts, [file]) => uploadDocument(ctx, file, opts)));
+    .option('--tag <tag>', 'a tag (repeatable)', collect),
+    ['sct documents upload ./certificates/fsc-2025.pdf --tag fsc'],
+  ).action(f.action<UploadFlags>((ctx, opts, [file]) => uploadDocument(ctx, file, opts)));
 
-  documents
+  addExamples(
+    documents
     .command('download')
     .argument('<id>', 'document id')
     .description('Download a document’s file')
     .option('--out <path>', 'a directory (ending in / or existing) or a file name; default: the document name in the current directory')
-    .option('--force', 'overwrite an existing file')
-    .addHelpText('after', '\nExample:\n  sct documents download 42 --out ./evidence/')
-    .action(f.action<DownloadFlags>((ctx, opts, [id]) => downloadDocument(ctx, parseId(id), opts)));
+    .option('--force', 'overwrite an existing file'),
+    ['sct documents download 4 --out ./evidence/'],
+  ).action(f.action<DownloadFlags>((ctx, opts, [id]) => downloadDocument(ctx, parseId(id), opts)));
 }
 
 export async function uploadDocument(ctx: Context, file: string, opts: UploadFlags): Promise<void> {

@@ -3,7 +3,7 @@
 // passed as given, and --set/--file reach any other field.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { importCreateSchema } from '../api/schemas/files.js';
@@ -21,10 +21,11 @@ export interface ImportRunFlags extends BodyFlags {
 export function register(program: Command, f: Factory): void {
   const imports = program.command('imports').description('Data exchange runs (imports)');
 
-  addListCommand(imports, f, { description: 'List the company’s data exchange runs', path: PATHS.imports, columns: COLUMNS.importRun, noun: 'imports' });
-  addGetCommand(imports, f, { noun: 'data exchange run', path: PATHS.importRun, columns: COLUMNS.importRun });
+  addListCommand(imports, f, { description: 'List the company’s data exchange runs', path: PATHS.imports, columns: COLUMNS.importRun, noun: 'imports', examples: ['sct imports list', 'sct imports list --ordering -created_at --limit 5'] });
+  addGetCommand(imports, f, { noun: 'data exchange run', path: PATHS.importRun, columns: COLUMNS.importRun, examples: ['sct imports get 10', 'sct imports get 10 --json status'] });
 
-  addBodyOptions(
+  addExamples(
+    addBodyOptions(
     imports
       .command('create')
       .description('Start a data exchange run')
@@ -32,9 +33,9 @@ export function register(program: Command, f: Factory): void {
       .option('--source <source>', 'where the data comes from (e.g. csv, xlsx, api, sftp)')
       .option('--document <id>', 'an uploaded document holding the data (see `sct documents upload`)')
       .option('--name <text>', 'a name for the run'),
-  )
-    .addHelpText('after', '\nExample:\n  sct imports create --type orders --source csv --document 42')
-    .action(f.action<ImportRunFlags>((ctx, opts) => createImportRun(ctx, opts)));
+  ),
+    ['sct imports create --type orders --source csv --document 4'],
+  ).action(f.action<ImportRunFlags>((ctx, opts) => createImportRun(ctx, opts)));
 }
 
 async function createImportRun(ctx: Context, opts: ImportRunFlags): Promise<void> {

@@ -6,7 +6,7 @@
 // with a warning; the same row twice is an error (the service would reject the second).
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import type { ApiClient } from '../api/client.js';
 import { PATHS } from '../api/paths.js';
 import { SctError, UsageError } from '../errors.js';
@@ -27,7 +27,8 @@ export interface SendFlags extends BulkRunFlags {
 
 export function register(program: Command, f: Factory): void {
   const group = program.command('info-requests').description('Send information requests to suppliers');
-  addBulkRunOptions(
+  addExamples(
+    addBulkRunOptions(
     group
       .command('send')
       .description('Send information requests from a CSV file (legacy bulk call, 100 per request)')
@@ -37,14 +38,13 @@ export function register(program: Command, f: Factory): void {
     .addHelpText(
       'after',
       `
-Each row names an order you buy (order_id), one of your value chains (value_chain_id), or both.
+Columns (header row, any order, names case-insensitive): order_id (an order you buy) and/or
+value_chain_id (one of your value chains); each row names one or both.
 Every row is checked before the first request; the service answers per row, and exit 3 says
-some rows were rejected. A rerun of the same file sends only the rows not yet accepted.
-
-Example:
-  sct info-requests send --file requests.csv --report sent.csv`,
-    )
-    .action(f.action<SendFlags>((ctx, opts) => sendInformationRequests(ctx, opts)));
+some rows were rejected. A rerun of the same file sends only the rows not yet accepted.`,
+    ),
+    ['sct info-requests send --file requests.csv --dry-run', 'sct info-requests send --file requests.csv --report sent.csv'],
+  ).action(f.action<SendFlags>((ctx, opts) => sendInformationRequests(ctx, opts)));
 }
 
 /** Every row checked (exit 2 naming each bad line), as chunk rows. */

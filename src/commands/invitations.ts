@@ -2,7 +2,7 @@
 // invitations/bulk-create.ts.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { roleId } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
@@ -64,25 +64,33 @@ export interface CreateInvitationOptions extends BodyFlags {
 export function register(program: Command, f: Factory): void {
   const invitations = program.command('invitations').description('Invite people to the workspace, and revoke or renew invitations');
 
-  addListOptions(addInvitationFilterOptions(invitations.command('list').description('List invitations (newest first)')))
-    .addHelpText('after', '\nOrdering fields: status, created_at, email, expires_at, auth_group_name.')
-    .action(f.action<ListInvitationsOptions>((ctx, opts) => listInvitations(ctx, opts)));
+  addExamples(
+    addListOptions(addInvitationFilterOptions(invitations.command('list').description('List invitations (newest first)')))
+    .addHelpText('after', '\nOrdering fields: status, created_at, email, expires_at, auth_group_name.'),
+    ['sct invitations list --status pending', 'sct invitations list --email-contains @brussels-cacao.example --columns id,email,status'],
+  ).action(f.action<ListInvitationsOptions>((ctx, opts) => listInvitations(ctx, opts)));
 
-  invitations
+  addExamples(
+    invitations
     .command('get')
     .argument('<uuid>', 'invitation id')
-    .description('Show one invitation')
-    .action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.invitation(parseUuid(id, 'invitation id')), COLUMNS.invitation, DETAILS.invitation).then(() => undefined)));
+    .description('Show one invitation'),
+    ['sct invitations get 03a80526-ef80-4dbe-83f6-fbed3ddd2cdc'],
+  ).action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.invitation(parseUuid(id, 'invitation id')), COLUMNS.invitation, DETAILS.invitation).then(() => undefined)));
 
-  addBodyOptions(
+  addExamples(
+    addBodyOptions(
     invitations
       .command('create')
       .description('Invite one person by e-mail (the service sends the invitation e-mail)')
       .option('--email <address>', 'e-mail address to invite (required)')
       .option('--role <role>', 'role the person gets: its name (admin) or id (required)'),
+  ),
+    ['sct invitations create --email ana@example.com --role admin', 'sct invitations create --email ana@example.com --role 2'],
   ).action(f.action<CreateInvitationOptions>((ctx, opts) => createInvitation(ctx, opts)));
 
-  addBulkRunOptions(
+  addExamples(
+    addBulkRunOptions(
     invitations
       .command('bulk-create')
       .description('Invite everyone in a CSV file, 100 per request, with a per-row report')
@@ -93,31 +101,39 @@ export function register(program: Command, f: Factory): void {
     .addHelpText(
       'after',
       `
-CSV columns (header row, any order): email (required) and auth_group (the role: its name, e.g.
+Columns (CSV, header row, any order): email (required) and auth_group (the role: its name, e.g.
 ADMIN in any case, or its id; or --role).
 Every row is checked before the first request (e-mail, role, the same e-mail twice); a bad row
 stops the run with nothing sent. A rerun of the same file skips the rows that went through.`,
-    )
-    .action(f.action<BulkCreateOptions>(async (ctx, opts) => (await import('./invitations/bulk-create.js')).bulkCreateInvitations(ctx, opts)));
+    ),
+    ['sct invitations bulk-create --file people.csv --dry-run', 'sct invitations bulk-create --file people.csv --role member --report invited.csv'],
+  ).action(f.action<BulkCreateOptions>(async (ctx, opts) => (await import('./invitations/bulk-create.js')).bulkCreateInvitations(ctx, opts)));
 
-  addMatchOptions(invitations.command('revoke').description('Revoke the pending invitations that match the filters (asks unless --yes)')).action(
+  addExamples(
+    addMatchOptions(invitations.command('revoke').description('Revoke the pending invitations that match the filters (asks unless --yes)')),
+    ['sct invitations revoke --email-contains @example.com', 'sct invitations revoke --status pending --created-to 2025-06-30 --yes'],
+  ).action(
     f.action<MatchInvitationsOptions>((ctx, opts) => revokeInvitations(ctx, opts)),
   );
 
-  addMatchOptions(
+  addExamples(
+    addMatchOptions(
     invitations
       .command('renew')
       .argument('[uuid]', 'one invitation to renew (else the filters choose)')
       .description('Renew invitations: the old link stops working and a new e-mail is sent'),
   )
-    .addHelpText('after', `\nWith filters, the matching pending (and expired) invitations are renewed ${BULK_LIMIT} per operation.`)
-    .action(f.action<MatchInvitationsOptions>((ctx, opts, [uuid]) => renewInvitations(ctx, opts, uuid)));
+    .addHelpText('after', `\nWith filters, the matching pending (and expired) invitations are renewed ${BULK_LIMIT} per operation.`),
+    ['sct invitations renew --status expired --yes', 'sct invitations renew 03a80526-ef80-4dbe-83f6-fbed3ddd2cdc'],
+  ).action(f.action<MatchInvitationsOptions>((ctx, opts, [uuid]) => renewInvitations(ctx, opts, uuid)));
 
-  invitations
+  addExamples(
+    invitations
     .command('public')
     .argument('<uuid>', 'invitation id (from the invitation link)')
-    .description('Show the public view of an invitation (no login needed)')
-    .action(f.action((ctx, _o, [id]) => showPublicInvitation(ctx, id)));
+    .description('Show the public view of an invitation (no login needed)'),
+    ['sct invitations public 03a80526-ef80-4dbe-83f6-fbed3ddd2cdc'],
+  ).action(f.action((ctx, _o, [id]) => showPublicInvitation(ctx, id)));
 }
 
 // --- filters ----------------------------------------------------------------------------------
@@ -266,7 +282,16 @@ const rejection = (r: OperationResult) => (r.error !== undefined && r.error !== 
 
 export async function revokeInvitations(ctx: Context, opts: MatchInvitationsOptions): Promise<void> {
   const filters = matchFilters(opts);
-  if (!(await ctx.confirm(`Revoke the pending invitations matching ${describeFilters(filters)}?`))) {
+  // The question says how many match (as renew's does): counted only when someone is asked, so
+  // --yes sends the one revoke request and a refusal without a terminal sends nothing.
+  const question = ctx.flags.yes || !ctx.io.canPrompt() ? undefined : await countPending(ctx, filters);
+  if (question === 0) {
+    ctx.io.info(`No pending invitation matches ${describeFilters(filters)}: nothing to revoke`);
+    await writeOne(ctx.io, { revoked_count: 0, revoked_ids: [] }, ctx.output([]));
+    return;
+  }
+  const what = question === undefined ? 'the pending invitations' : `${question} pending invitation${question === 1 ? '' : 's'}`;
+  if (!(await ctx.confirm(`Revoke ${what} matching ${describeFilters(filters)}?`))) {
     throw new CancelledError('cancelled: nothing was revoked');
   }
   const res = await ctx.client().request({ method: 'POST', path: PATHS.invitationsBulkRevoke, body: { operations: [{ invitation_filters: filters }] } });
@@ -275,6 +300,16 @@ export async function revokeInvitations(ctx: Context, opts: MatchInvitationsOpti
   if (!result || fields) throw new RejectedError('the service rejected the revoke', fields ?? {});
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Revoked ${result.revoked_count ?? 0} invitation${result.revoked_count === 1 ? '' : 's'}`);
   await writeOne(ctx.io, { revoked_count: result.revoked_count ?? 0, revoked_ids: result.revoked_ids ?? [] }, ctx.output([]));
+}
+
+/** How many pending invitations the filters match, as a bulk revoke would (an expired one is pending underneath). */
+async function countPending(ctx: Context, filters: InvitationFilters): Promise<number> {
+  const query = new URLSearchParams();
+  appendFilters(query, { status: ['pending', 'expired'], ...filters });
+  query.set('limit', '1');
+  const page = await ctx.client().get<{ count?: number; results?: unknown[] } | unknown[]>(PATHS.invitations, query);
+  if (Array.isArray(page)) return page.length;
+  return typeof page?.count === 'number' ? page.count : (page?.results?.length ?? 0);
 }
 
 export async function renewInvitations(ctx: Context, opts: MatchInvitationsOptions, uuid?: string): Promise<void> {

@@ -1,10 +1,11 @@
 // members list/set-role: the company's members (/accounts/user-companies) and their roles.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { roleId } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
-import { COLUMNS } from '../output/columns.js';
+import { COLUMNS, type Column } from '../output/columns.js';
+import { getPath } from '../output/values.js';
 import { writeOne } from '../output/format.js';
 import {
   addDateRangeOptions,
@@ -28,6 +29,25 @@ export interface ListMembersOptions extends ListFlags, DateRangeFlags {
   jobTitle?: string;
 }
 
+/**
+ * The key/value view of one member (set-role prints it): the person by name and e-mail, never the
+ * nested user_detail object as a JSON blob. (output/columns.ts has no member detail list yet.)
+ */
+export const MEMBER_DETAIL: Column[] = [
+  { header: 'ID', path: 'id' },
+  {
+    header: 'NAME',
+    path: 'user_detail',
+    value: (r) => [getPath(r, 'user_detail.first_name'), getPath(r, 'user_detail.last_name')].filter(Boolean).join(' '),
+  },
+  { header: 'EMAIL', path: 'user_detail.email' },
+  { header: 'JOB TITLE', path: 'user_detail.job_title' },
+  { header: 'ROLE', path: 'auth_group_detail.name' },
+  { header: 'USER ID', path: 'user' },
+  { header: 'CREATED', path: 'created_at' },
+  { header: 'UPDATED', path: 'updated_at' },
+];
+
 export function register(program: Command, f: Factory): void {
   const members = program.command('members').description('List company members and change their roles');
 
@@ -40,16 +60,20 @@ export function register(program: Command, f: Factory): void {
     .option('--first-name <text>', 'first name contains (case-insensitive)')
     .option('--last-name <text>', 'last name contains (case-insensitive)')
     .option('--job-title <text>', 'job title contains (case-insensitive)');
-  addListOptions(addDateRangeOptions(list))
-    .addHelpText('after', '\nOrdering fields: created_at, updated_at, user__first_name, user__last_name, user__email, user__job_title, auth_group__name.')
-    .action(f.action<ListMembersOptions>((ctx, opts) => listMembers(ctx, opts)));
+  addExamples(
+    addListOptions(addDateRangeOptions(list))
+    .addHelpText('after', '\nOrdering fields: created_at, updated_at, user__first_name, user__last_name, user__email, user__job_title, auth_group__name.'),
+    ['sct members list', 'sct members list --search janssens --columns id,user_detail.email'],
+  ).action(f.action<ListMembersOptions>((ctx, opts) => listMembers(ctx, opts)));
 
-  members
+  addExamples(
+    members
     .command('set-role')
     .argument('<member-id>', 'member id (the ID column of `sct members list`)')
     .argument('<role>', 'the new role: its name (ADMIN, any case) or id')
-    .description("Change a member's role")
-    .action(f.action((ctx, _o, [member, role]) => setRole(ctx, member, role)));
+    .description("Change a member's role"),
+    ['sct members set-role 20 admin', 'sct members set-role 20 3'],
+  ).action(f.action((ctx, _o, [member, role]) => setRole(ctx, member, role)));
 }
 
 export function memberListQuery(opts: ListMembersOptions): URLSearchParams {
@@ -74,5 +98,5 @@ export async function setRole(ctx: Context, member: string, role: string): Promi
   const updated = await ctx.client().patch<Record<string, unknown> | null>(PATHS.member(id), body);
   const roleName = (updated?.auth_group_detail as { name?: string } | undefined)?.name;
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Member ${id} now has role ${roleName ?? body.auth_group}`);
-  await writeOne(ctx.io, updated, ctx.output(COLUMNS.member));
+  await writeOne(ctx.io, updated, { ...ctx.output(COLUMNS.member), detail: MEMBER_DETAIL });
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { Factory } from './shared/command.js';
+import type { Context } from '../context.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY } from '../api/schemas/orders.js';
 import { addListOptions } from './shared/list.js';
@@ -12,6 +13,16 @@ import { addOrderFields, saveOrder, type OrderFieldFlags } from './orders/save.j
 import { traceItem, type TraceFlags } from './orders/trace.js';
 import { importOrders, type ImportFlags } from './orders/import.js';
 import type { SyncOrdersFlags } from './orders/sync.js';
+
+/** The CSV columns orders import and orders sync read, listed in both helps. */
+const ORDER_CSV_COLUMNS = `Columns: external_id (groups rows into one order), type, order_created_at, order_arrival_at,
+buyer_external_id, seller_external_id, assessment_status, value_chain, border_cross_country_code,
+signed_off_at, tags (| or ; separated); purchase: buyer_company_status, seller_company_id;
+sale: seller_company_status, buyer_company_id; purchase and sale: send_information_request,
+dds_identifiers; batch: company_id, buyer_company_status, seller_company_status,
+buyer_company_id, seller_company_id. Item columns, one item per row: product (your side's
+product; both sides on a batch), buyer_product, seller_product, volume, unit, line_number,
+item_external_id, traced_orders, traced_origins (ids, | or ; separated).`;
 
 export function register(program: Command, f: Factory): void {
   const orders = program.command('orders').description('List, create, import and trace orders');
@@ -28,11 +39,13 @@ Examples:
     )
     .action(f.action<ListOrdersFlags>((ctx, opts) => listOrders(ctx, opts)));
 
-  orders
+  addExamples(
+    orders
     .command('get')
     .argument('<id>', 'order id')
-    .description('Show one order and its items')
-    .action(f.action((ctx, _o, [id]) => showOrder(ctx, parseId(id))));
+    .description('Show one order and its items'),
+    ['sct orders get 217', 'sct orders get 217 --json id,external_id,items'],
+  ).action(f.action((ctx, _o, [id]) => showOrder(ctx, parseId(id))));
 
   addOrderFields(orders.command('create').description('Create a purchase order, sale order or batch'), 'create').action(
     f.action<OrderFieldFlags>((ctx, opts) => saveOrder(ctx, opts)),
@@ -42,21 +55,25 @@ Examples:
     'update',
   ).action(f.action<OrderFieldFlags>((ctx, opts, [id]) => saveOrder(ctx, opts, parseId(id))));
 
-  orders
+  addExamples(
+    orders
     .command('delete')
     .argument('<id>', 'order id')
-    .description('Delete an order (asks for confirmation unless --yes)')
-    .action(f.action((ctx, _o, [id]) => deleteOne(ctx, PATHS.order(parseId(id)), `order ${id}`)));
+    .description('Delete an order (asks for confirmation unless --yes)'),
+    ['sct orders delete 217', 'sct orders delete 217 --yes'],
+  ).action(f.action((ctx, _o, [id]) => deleteOrder(ctx, parseId(id))));
 
-  addOrderFilterOptions(orders.command('stats').description('Count orders, grouped and by period'))
+  addExamples(
+    addOrderFilterOptions(orders.command('stats').description('Count orders, grouped and by period'))
     .option('--group-by <fields>', `group the counts, comma-separated or repeated (${STATISTICS_GROUP_BY.join(', ')})`, appendList)
     .option('--delimit-by <period>', `count per period: ${STATISTICS_DELIMIT_BY.join(', ')}`)
     .option('--search <text>', 'free-text search (external ids and tags)')
-    .option('--filter <key=value>', 'any documented query filter, passed through (repeatable)', collect)
-    .addHelpText('after', '\nExample:\n  sct orders stats --buying --group-by assessment_status --delimit-by monthly --created-from 2025-01-01')
-    .action(f.action<StatsFlags>((ctx, opts) => orderStats(ctx, opts)));
+    .option('--filter <key=value>', 'any documented query filter, passed through (repeatable)', collect),
+    ['sct orders stats --buying --group-by assessment_status --delimit-by monthly --created-from 2025-01-01', 'sct orders stats --selling --group-by type'],
+  ).action(f.action<StatsFlags>((ctx, opts) => orderStats(ctx, opts)));
 
-  addKindOptions(
+  addExamples(
+    addKindOptions(
     orders
       .command('trace')
       .argument('<order-id>', 'the order holding the item')
@@ -72,14 +89,13 @@ Examples:
       `
 The order is updated through the purchase endpoint when your company is its buyer, the sale
 endpoint when it is the seller, and the batch endpoint otherwise; --purchase/--sale/--batch
-choose it yourself. Every other item of the order is sent back unchanged.
+choose it yourself. Every other item of the order is sent back unchanged.`,
+    ),
+    ['sct orders trace 217 --item 416 --to-origin 24,18', 'sct orders trace 217 --item 416 --to-order 195 --replace'],
+  ).action(f.action<TraceFlags>((ctx, opts, [id]) => traceItem(ctx, id, opts)));
 
-Example:
-  sct orders trace 42 --item 101 --to-origin 7,8 --to-order 17`,
-    )
-    .action(f.action<TraceFlags>((ctx, opts, [id]) => traceItem(ctx, id, opts)));
-
-  addBulkRunOptions(
+  addExamples(
+    addBulkRunOptions(
     addKindOptions(orders.command('import').description('Create orders from a CSV file (rows sharing external_id are one order)'), 'import as').option(
       '--file <file>',
       'the CSV file (- for stdin)',
@@ -89,22 +105,13 @@ Example:
     .addHelpText(
       'after',
       `
-Columns: external_id (groups rows into one order), type, order_created_at, order_arrival_at,
-buyer_external_id, seller_external_id, assessment_status, value_chain, border_cross_country_code,
-signed_off_at, tags (| or ; separated); purchase: buyer_company_status, seller_company_id;
-sale: seller_company_status, buyer_company_id; purchase and sale: send_information_request,
-dds_identifiers; batch: company_id, buyer_company_status, seller_company_status,
-buyer_company_id, seller_company_id. Item columns, one item per row: product (your side's
-product; both sides on a batch), buyer_product, seller_product, volume, unit, line_number,
-item_external_id, traced_orders, traced_origins (ids, | or ; separated).
+${ORDER_CSV_COLUMNS}
 
 Every row is checked before anything is sent (exit 2 names each bad line and column). A rerun
-of the same file skips the orders already created; exit 3 when some orders were rejected.
-
-Example:
-  sct orders import --purchase --file purchases.csv --report result.csv`,
-    )
-    .action(f.action<ImportFlags>((ctx, opts) => importOrders(ctx, opts)));
+of the same file skips the orders already created; exit 3 when some orders were rejected.`,
+    ),
+    ['sct orders import --purchase --file purchases.csv --dry-run', 'sct orders import --purchase --file purchases.csv --report result.csv'],
+  ).action(f.action<ImportFlags>((ctx, opts) => importOrders(ctx, opts)));
 
   addBulkRunOptions(
     addKindOptions(orders.command('sync').description('Make the service match a CSV file: plan creates and updates, then apply them'), 'sync as').option(
@@ -123,7 +130,9 @@ never deleted). An empty cell is no value: never compared, never sent. The plan 
 its cost in requests, then applied after a confirmation (--yes without a terminal; --dry-run
 only plans). A second sync of the same file sends nothing; an interrupted one is finished by
 running it again (--fresh only gives the creates new Idempotency-Keys: the plan always comes
-from the service). Columns: see \`sct orders import --help\`.
+from the service).
+
+${ORDER_CSV_COLUMNS}
 
 Examples:
   sct orders sync --purchase --file erp-purchases.csv --dry-run
@@ -131,4 +140,27 @@ Examples:
     )
     // The planning code is loaded by `sync` only.
     .action(f.action<SyncOrdersFlags>(async (ctx, opts) => (await import('./orders/sync.js')).syncOrders(ctx, opts)));
+}
+
+/**
+ * `orders delete ID`: the question names the order as people know it, "Delete purchase order 17
+ * (PO-2025-0017)?", from one GET first. Only when someone is asked: --yes sends the DELETE alone,
+ * and the refusal without a terminal sends nothing.
+ */
+export async function deleteOrder(ctx: Context, id: number): Promise<void> {
+  let what = `order ${id}`;
+  if (!ctx.flags.yes && ctx.io.canPrompt()) {
+    what = describeOrder(await ctx.client().get<Record<string, unknown> | null>(PATHS.order(id)), id);
+  }
+  await deleteOne(ctx, PATHS.order(id), what);
+}
+
+/** "purchase order 17 (PO-2025-0017)": the kind as the recording company sees it, and its external id. */
+export function describeOrder(order: Record<string, unknown> | null, id: number): string {
+  const company = order?.company_id;
+  const buyer = company != null && order?.buyer_company_id === company;
+  const seller = company != null && order?.seller_company_id === company;
+  const kind = company == null ? 'order' : buyer && !seller ? 'purchase order' : seller && !buyer ? 'sale order' : 'batch';
+  const external = typeof order?.external_id === 'string' && order.external_id !== '' ? ` (${order.external_id})` : '';
+  return `${kind} ${id}${external}`;
 }

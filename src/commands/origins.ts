@@ -3,7 +3,7 @@
 // (src/geo: turf and the country outlines) on demand, so the other commands never do.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { originCreateSchema, originUpdateSchema, parseLocation, type GeoPoint } from '../api/schemas/origins.js';
@@ -49,6 +49,10 @@ export interface OriginFieldFlags extends BodyFlags {
   locationFile?: string;
 }
 
+/** The CSV columns origins import and origins sync read, listed in both helps. */
+const ORIGIN_CSV_COLUMNS = `Columns (CSV, header row, any order): name and country_code (required), description, external_id,
+and either latitude + longitude (or lat + lng/lon) or location ("lat,lng" or a GeoJSON Point).`;
+
 export function register(program: Command, f: Factory): void {
   const origins = program.command('origins').description('Manage origins (places of production)');
 
@@ -65,9 +69,11 @@ export function register(program: Command, f: Factory): void {
     .option('--passing-min <percent>', 'at least this share of passing assessments (0..100)')
     .option('--failing-min <percent>', 'at least this share of failing assessments (0..100)');
   addIdFilterOptions(list, 'origin');
-  addListOptions(list)
-    .addHelpText('after', '\nOrdering fields: id, name, country_code, country__name, assessment_status, created_at, updated_at.')
-    .action(f.action<ListOriginsOptions>((ctx, opts) => listOrigins(ctx, opts)));
+  addExamples(
+    addListOptions(list)
+    .addHelpText('after', '\nOrdering fields: id, name, country_code, country__name, assessment_status, created_at, updated_at.'),
+    ['sct origins list --country CI,GH', 'sct origins list --assessment-status failing -o geojson > failing.geojson'],
+  ).action(f.action<ListOriginsOptions>((ctx, opts) => listOrigins(ctx, opts)));
 
   addCrudCommands<OriginFieldFlags>(origins, f, {
     noun: 'origin',
@@ -78,6 +84,12 @@ export function register(program: Command, f: Factory): void {
     addFields: addOriginFields,
     fieldsOf: originFields,
     schemas: { create: originCreateSchema, update: originUpdateSchema },
+    examples: {
+      get: ['sct origins get 24', 'sct origins get 24 -o geojson'],
+      create: ['sct origins create --name "Farm Kouassi 12 (Daloa)" --country-code CI --location 6.877,-6.450', 'sct origins create --name "Plot 7" --country-code GH --location-file plot7.geojson'],
+      update: ['sct origins update 24 --name "Farm Costa 50 (Mato Grosso, north)"', 'sct origins update 24 --location -12.65,-55.42'],
+      delete: ['sct origins delete 24', 'sct origins delete 24 --yes'],
+    },
   });
 
   origins
@@ -115,8 +127,7 @@ Examples:
     .addHelpText(
       'after',
       `
-CSV columns (header row, any order): name and country_code (required), description, external_id,
-and either latitude + longitude (or lat + lng/lon) or location ("lat,lng" or a GeoJSON Point).
+${ORIGIN_CSV_COLUMNS}
 GeoJSON (a .geojson/.json file, or content starting with "{"): one origin per feature, checked as
 \`sct origins check\` does first; name from the name, ProductionPlace or PRODUCTION_PLACE property,
 country_code from country_code, ProducerCountry or COUNTRY_CODE, external_id from the external_id
@@ -144,8 +155,8 @@ Examples:
     .addHelpText(
       'after',
       `
-The columns of origins import; external_id is required on every row (it matches the row with an
-origin). A GeoJSON plot file (a .geojson/.json file, or content starting with "{") is checked as
+${ORIGIN_CSV_COLUMNS}
+external_id is required on every row (it matches the row with an origin). A GeoJSON plot file (a .geojson/.json file, or content starting with "{") is checked as
 \`sct origins check\` does first (any error: nothing is read or sent), then read as origins import
 reads it: one origin per feature, each needing an external_id (property or the feature's id);
 locations compare as geometries. Plans create, update (only the fields that differ), unchanged

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { COMMODITIES, COMPOSITIONS } from '../api/schemas/common.js';
@@ -32,12 +32,15 @@ export interface ProductFieldFlags extends BodyFlags {
 export function register(program: Command, f: Factory): void {
   const products = program.command('products').description('Manage products');
 
-  addListOptions(
+  addExamples(
+    addListOptions(
     products
       .command('list')
       .description('List products')
       .option('--commodity <list>', `commodity, comma-separated or repeated (${COMMODITIES.join(', ')})`, appendList)
       .option('--composition <value>', COMPOSITIONS.join(' or ')),
+  ),
+    ['sct products list --commodity cocoa', 'sct products list --search sugar --columns id,name,external_id'],
   ).action(f.action<ListProductsOptions>((ctx, opts) => listProducts(ctx, opts)));
 
   addCrudCommands<ProductFieldFlags>(products, f, {
@@ -49,6 +52,12 @@ export function register(program: Command, f: Factory): void {
     addFields: addProductFields,
     fieldsOf: productFields,
     schemas: { create: productCreateSchema, update: productUpdateSchema },
+    examples: {
+      get: ['sct products get 17', 'sct products get 17 --json name,commodity,hs_code'],
+      create: ['sct products create --name "Cocoa butter" --commodity cocoa --external-id BCC-P09001', 'sct products create --file product.json'],
+      update: ['sct products update 17 --name "Bovine gelatine, 250 bloom"', 'sct products update 17 --set tags=\'["halal"]\''],
+      delete: ['sct products delete 17', 'sct products delete 17 --yes'],
+    },
   });
 }
 

@@ -6,7 +6,7 @@
 // --out FILE the target is settled, and checked, before the request.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { fileNameFromDisposition, isDirectoryTarget, resolveTarget, type Target } from '../output/download.js';
@@ -35,9 +35,10 @@ export interface EvidenceFlags {
 export function register(program: Command, f: Factory): void {
   const risk = program.command('risk').description('Risk assessments and their evidence packages');
 
-  addListCommand(risk, f, { description: 'List risk assessments', path: PATHS.riskAssessments, columns: COLUMNS.riskAssessment, noun: 'risk assessments' });
+  addListCommand(risk, f, { description: 'List risk assessments', path: PATHS.riskAssessments, columns: COLUMNS.riskAssessment, noun: 'risk assessments', examples: ['sct risk list', 'sct risk list --search cocoa --columns id,identifier,status'] });
 
-  addBodyOptions(
+  addExamples(
+    addBodyOptions(
     risk
       .command('create')
       .description('Start a risk assessment')
@@ -48,18 +49,19 @@ export function register(program: Command, f: Factory): void {
       .option('--origin <ids>', 'origins in scope, comma-separated or repeated', appendList)
       .option('--product <ids>', 'products in scope, comma-separated or repeated', appendList)
       .option('--document <ids>', 'supporting documents, comma-separated or repeated', appendList),
-  )
-    .addHelpText('after', '\nExample:\n  sct risk create --identifier RA-2025-07 --origin 3,4 --order 17')
-    .action(f.action<RiskFieldFlags>((ctx, opts) => createRisk(ctx, opts)));
+  ),
+    ['sct risk create --identifier RA-2025-07 --origin 24,18 --order 217'],
+  ).action(f.action<RiskFieldFlags>((ctx, opts) => createRisk(ctx, opts)));
 
-  risk
+  addExamples(
+    risk
     .command('evidence')
     .argument('<id>', 'risk assessment id')
     .description('Download the evidence package (ZIP) of a risk assessment')
     .option('--out <path>', 'a directory (ending in / or existing) or a file name; default: <identifier>.zip in the current directory')
-    .option('--force', 'overwrite an existing file')
-    .addHelpText('after', '\nExample:\n  sct risk evidence 42 --out ./evidence/')
-    .action(f.action<EvidenceFlags>((ctx, opts, [id]) => downloadEvidence(ctx, parseId(id), opts)));
+    .option('--force', 'overwrite an existing file'),
+    ['sct risk evidence 1 --out ./evidence/'],
+  ).action(f.action<EvidenceFlags>((ctx, opts, [id]) => downloadEvidence(ctx, parseId(id), opts)));
 }
 
 export function riskFields(opts: RiskFieldFlags): Record<string, unknown> {

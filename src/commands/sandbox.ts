@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { parseInteger } from './shared/flags.js';
 import { UsageError } from '../errors.js';
 
@@ -18,7 +18,8 @@ export interface SandboxCommandOptions {
 }
 
 export function register(program: Command, f: Factory): void {
-  program
+  addExamples(
+    program
     .command('sandbox')
     .description('Run a local emulator of the whole service with demo data (Ctrl-C stops it)')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
@@ -30,8 +31,9 @@ export function register(program: Command, f: Factory): void {
     .option('--latency <ms>', 'fault injection: delay every response')
     .option('--fail-rate <share>', 'fault injection: share of requests answered 503 (0..1)')
     .option('--drop-rate <share>', 'fault injection: share of connections dropped (0..1)')
-    .option('--log', 'print one line per request')
-    .action(f.action<SandboxCommandOptions>((ctx, opts) => sandbox(ctx, opts)));
+    .option('--log', 'print one line per request'),
+    ['sct sandbox --port 8080', 'sct sandbox --orders 100000 --latency 200 --log'],
+  ).action(f.action<SandboxCommandOptions>((ctx, opts) => sandbox(ctx, opts)));
 }
 
 function share(value: string | undefined, flag: string): number | undefined {

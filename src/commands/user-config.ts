@@ -2,7 +2,7 @@
 // documented). `set` merges keys: `sct user-config set theme=dark table.density=compact`.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { writeOne } from '../output/format.js';
 import { UsageError } from '../errors.js';
@@ -10,16 +10,20 @@ import { buildBody, type BodyFlags } from './shared/body.js';
 
 export function register(program: Command, f: Factory): void {
   const userConfig = program.command('user-config').description('Read and change your per-user configuration on the service');
-  userConfig
+  addExamples(
+    userConfig
     .command('get')
-    .description('Show your configuration and the actions available to you')
-    .action(f.action(async (ctx) => writeOne(ctx.io, await ctx.client().get(PATHS.userConfig), ctx.output([]))));
-  userConfig
+    .description('Show your configuration and the actions available to you'),
+    ['sct user-config get', 'sct user-config get --json'],
+  ).action(f.action(async (ctx) => writeOne(ctx.io, await ctx.client().get(PATHS.userConfig), ctx.output([]))));
+  addExamples(
+    userConfig
     .command('set')
     .argument('[key=value...]', 'configuration keys to set; value parsed as JSON when it parses, dotted keys nest')
     .option('--file <file>', 'the whole request body as JSON (- for stdin); key=value pairs go under its config')
-    .description('Change configuration keys (the others are kept)')
-    .action(f.action<BodyFlags>((ctx, opts, pairs) => setUserConfig(ctx, opts, pairs)));
+    .description('Change configuration keys (the others are kept)'),
+    ['sct user-config set language=en', 'sct user-config set notifications.email=false'],
+  ).action(f.action<BodyFlags>((ctx, opts, pairs) => setUserConfig(ctx, opts, pairs)));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { ASSESSMENT_STATUSES } from '../api/schemas/common.js';
@@ -80,9 +80,11 @@ export function register(program: Command, f: Factory): void {
   rejectBothForms(list, 'permission-granted', 'self-managed');
   addDateRangeOptions(list);
   addIdFilterOptions(list, 'value chain');
-  addListOptions(list)
-    .addHelpText('after', '\nOrdering fields: id, company_name, type, status, country_code, created_at, updated_at.')
-    .action(f.action<ListValueChainsOptions>((ctx, opts) => listValueChains(ctx, opts)));
+  addExamples(
+    addListOptions(list)
+    .addHelpText('after', '\nOrdering fields: id, company_name, type, status, country_code, created_at, updated_at.'),
+    ['sct value-chains list --status active', 'sct value-chains list --country CI --columns id,company_name,external_id'],
+  ).action(f.action<ListValueChainsOptions>((ctx, opts) => listValueChains(ctx, opts)));
 
   addCrudCommands<ValueChainFieldFlags>(chains, f, {
     noun: 'value chain',
@@ -93,6 +95,12 @@ export function register(program: Command, f: Factory): void {
     addFields: addValueChainFields,
     fieldsOf: valueChainFields,
     schemas: { create: valueChainCreateSchema, update: valueChainUpdateSchema },
+    examples: {
+      get: ['sct value-chains get 3', 'sct value-chains get 3 --json company_name,status'],
+      create: ['sct value-chains create --company-name "Kumasi Cocoa Traders Ltd" --country-code GH --external-id VC-1-0900', 'sct value-chains create --file partner.json'],
+      update: ['sct value-chains update 3 --contact-name "Kwame Mensah"', 'sct value-chains update 3 --tag cocoa --tag ghana'],
+      delete: ['sct value-chains delete 3', 'sct value-chains delete 3 --yes'],
+    },
   });
 }
 

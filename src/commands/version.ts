@@ -1,6 +1,6 @@
 // sct version: sct's version, Node's and the platform (for bug reports), as `gh version` does.
 import type { Command } from 'commander';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { VERSION } from '../version.js';
 
 export function versionLine(): string {
@@ -8,11 +8,12 @@ export function versionLine(): string {
 }
 
 export function register(program: Command, f: Factory): void {
-  program
+  addExamples(
+    program
     .command('version')
-    .description("Print sct's version, Node's and the platform")
-    .addHelpText('after', '\nExample:\n  sct version')
-    .action(
+    .description("Print sct's version, Node's and the platform"),
+    ['sct version', 'sct version --json'],
+  ).action(
       f.action(async (ctx) => {
         if (ctx.format() === 'json') {
           await ctx.io.write(JSON.stringify({ version: VERSION, node: process.versions.node, platform: process.platform, arch: process.arch }, null, 2) + '\n');

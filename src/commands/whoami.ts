@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { meSchema, type Me } from '../api/schemas/accounts.js';
 import { writeOne } from '../output/format.js';
@@ -8,10 +8,12 @@ import { SctError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
 
 export function register(program: Command, f: Factory): void {
-  program
+  addExamples(
+    program
     .command('whoami')
-    .description('Show the logged-in user, company and role')
-    .action(f.action((ctx) => whoami(ctx)));
+    .description('Show the logged-in user, company and role'),
+    ['sct whoami', 'sct whoami --json email'],
+  ).action(f.action((ctx) => whoami(ctx)));
 }
 
 export async function fetchMe(client: ApiClient): Promise<Me> {

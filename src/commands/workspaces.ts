@@ -3,7 +3,7 @@
 // say when the service's differs (switched in the web app, or with another profile).
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
@@ -32,7 +32,8 @@ interface Workspace {
 export function register(program: Command, f: Factory): void {
   const workspaces = program.command('workspaces').description('List your workspaces and switch the active one');
 
-  addListOptions(
+  addExamples(
+    addListOptions(
     workspaces
       .command('list')
       .description('List the workspaces (companies) you belong to')
@@ -40,18 +41,24 @@ export function register(program: Command, f: Factory): void {
       .option('--exclude-type <list>', 'leave out these workspace types, comma-separated or repeated', appendList)
       .option('--country <codes>', 'country code(s), comma-separated or repeated', appendList)
       .option('--name <text>', 'name contains (case-insensitive)'),
+  ),
+    ['sct workspaces list', 'sct workspaces list --type active,trial --json id,name'],
   ).action(f.action<ListWorkspacesOptions>((ctx, opts) => listWorkspaces(ctx, opts)));
 
-  workspaces
+  addExamples(
+    workspaces
     .command('switch')
     .argument('[company-id]', 'workspace (company) id from `sct workspaces list`; a picker on a terminal when left out')
-    .description('Make another workspace the active one, and record it in the profile')
-    .action(f.action((ctx, _o, [id]) => switchWorkspace(ctx, id)));
+    .description('Make another workspace the active one, and record it in the profile'),
+    ['sct workspaces switch 1', 'sct workspaces switch'],
+  ).action(f.action((ctx, _o, [id]) => switchWorkspace(ctx, id)));
 
-  workspaces
+  addExamples(
+    workspaces
     .command('current')
-    .description('Show the active workspace')
-    .action(f.action((ctx) => currentWorkspace(ctx)));
+    .description('Show the active workspace'),
+    ['sct workspaces current', 'sct workspaces current --json id,name'],
+  ).action(f.action((ctx) => currentWorkspace(ctx)));
 }
 
 export async function listWorkspaces(ctx: Context, opts: ListWorkspacesOptions): Promise<void> {

@@ -125,7 +125,15 @@ describe('members and users', () => {
     expect(t.bodyOf()).toEqual({ auth_group: 2 });
     expect(JSON.parse(r.stdout)).toMatchObject({ id: member.id, auth_group: 2, auth_group_detail: { name: 'ADMIN' } });
     expect(r.stderr).toContain(`Member ${member.id} now has role ADMIN`);
-    await t.sct(['members', 'set-role', String(member.id), '3']);
+    // The table view names the person, never the nested user_detail as a JSON blob.
+    const table = await t.sct(['members', 'set-role', String(member.id), '3']);
+    expect(table.exitCode, table.stderr).toBe(0);
+    const name = `${member.user_detail.first_name} ${member.user_detail.last_name}`;
+    expect(table.stdout).toMatch(new RegExp(`^NAME\\s+${name}$`, 'm'));
+    expect(table.stdout).toMatch(new RegExp(`^EMAIL\\s+${member.user_detail.email.replace(/\./g, '\\.')}$`, 'm'));
+    expect(table.stdout).toMatch(/^ROLE\s+MEMBER$/m);
+    expect(table.stdout).not.toContain('user_detail');
+    expect(table.stdout).not.toContain('{');
 
     const forbidden = await t.sctAs(MEMBER)(['members', 'set-role', String(member.id), '2']);
     expect(forbidden.exitCode).toBe(1);

@@ -124,7 +124,7 @@ describe('dds get, create, update, delete', () => {
   it('checks the creation rules and every field before sending anything', async () => {
     await t.expectUsageErrors([
       [['dds', 'create'], 'type: This field is required.'],
-      [['dds', 'create', '--type', 'XX'], /type: Invalid option/],
+      [['dds', 'create', '--type', 'XX'], 'type: "XX" is not one of the allowed values: EUDR, EUTR, PPWR'],
       [['dds', 'create', '--type', 'PPWR'], /assessment_run_ids: required and non-empty for a PPWR statement\n\s+dds_identifier: required for a PPWR statement/],
       [['dds', 'create', '--type', 'PPWR', '--dds-identifier', 'P-1'], 'assessment_run_ids: required and non-empty for a PPWR statement'],
       [['dds', 'create', '--type', 'PPWR', '--assessment-run-ids', RUN], 'dds_identifier: required for a PPWR statement'],
@@ -135,7 +135,7 @@ describe('dds get, create, update, delete', () => {
       [['dds', 'create', '--type', 'EUTR', '--name', 'n'.repeat(256)], 'name: at most 255 characters'],
       [['dds', 'create', '--type', 'EUDR', '--dds-identifier', 'X', '--wait', '--timeout', 'soon'], 'invalid --timeout "soon"'],
       [['dds', 'update', '1'], 'nothing to update: give --status or --name'],
-      [['dds', 'update', '1', '--status', 'done'], /status: Invalid option: expected one of "draft"\|"in_progress"\|"complete"\|"failed"/],
+      [['dds', 'update', '1', '--status', 'done'], 'status: "done" is not one of the allowed values: draft, in_progress, complete, failed'],
       [['dds', 'update', 'x', '--name', 'a'], 'invalid ID "x"'],
       [['dds', 'update', '1', '--set', 'type=EUTR'], "unknown option '--set'"],
       [['dds', 'get', 'abc'], 'invalid ID "abc"'],

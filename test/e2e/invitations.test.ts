@@ -148,7 +148,8 @@ describe('invitations revoke', () => {
     expect((await t.api('/accounts/user-invitations?status=pending', TRADER)).count).toBe(0);
   });
 
-  it('asks on a terminal; no is exit 2 with nothing sent', async () => {
+  it('asks on a terminal, saying how many match; no is exit 2 with nothing revoked', async () => {
+    await invite([`rv.ask1.${run}@invited.example`, `rv.ask2.${run}@invited.example`]);
     const questions: string[] = [];
     const prompter = {
       confirm: async (m: string) => {
@@ -156,11 +157,23 @@ describe('invitations revoke', () => {
         return false;
       },
     } as unknown as Prompter;
-    const r = await t.sctIn(['invitations', 'revoke', '--email', 'x@example.com'], { tty: true, prompter, env: { CI: undefined } });
+    t.sb.requests.length = 0;
+    const r = await t.sctIn(['invitations', 'revoke', '--email-contains', `.${run}@invited`], { tty: true, prompter, env: { CI: undefined } });
     expect(r.exitCode).toBe(2);
-    expect(questions).toEqual(['Revoke the pending invitations matching email=x@example.com?']);
+    expect(questions).toEqual([`Revoke 2 pending invitations matching email__icontains=.${run}@invited?`]);
     expect(r.stderr).toContain('cancelled: nothing was revoked');
-    expect(t.sb.requests).toHaveLength(0);
+    expect(t.sb.requests.map((x) => x.method)).toEqual(['GET']);
+  });
+
+  it('on a terminal, nothing matching is said without a question', async () => {
+    const questions: string[] = [];
+    const prompter = { confirm: async (m: string) => (questions.push(m), true) } as unknown as Prompter;
+    t.sb.requests.length = 0;
+    const r = await t.sctIn(['invitations', 'revoke', '--email', `nobody.${run}@example.com`], { tty: true, prompter, env: { CI: undefined } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(questions).toEqual([]);
+    expect(r.stderr).toContain(`No pending invitation matches email=nobody.${run}@example.com: nothing to revoke`);
+    expect(t.sb.requests.map((x) => x.method)).toEqual(['GET']);
   });
 
   it('an API refusal is exit 1', async () => {

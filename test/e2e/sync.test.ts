@@ -339,6 +339,51 @@ describe('interrupted syncs converge', () => {
   });
 });
 
+describe('interrupted origins syncs converge', () => {
+  it('kill -9 and Ctrl-C at seeded points, then reruns: every origin exactly once and equal to the file', { timeout: 60_000 }, async () => {
+    const random = rng(4242);
+    const existing = Array.from({ length: 8 }, (_, i) => `OKILL-OLD-${i}`);
+    const fresh = Array.from({ length: 12 }, (_, i) => `OKILL-NEW-${i}`);
+    await Promise.all(existing.map((id, i) => send('POST', '/origins', { name: `Old farm ${i}`, country_code: 'CI', external_id: id, location: { type: 'Point', coordinates: [-5.9, 6.1] } })));
+    const rows = [
+      ...existing.map((id, i) => `${id},Old farm ${i},CI,moved plot,${(6.2 + i / 100).toFixed(6)},-5.900000`),
+      ...fresh.map((id, i) => `${id},New farm ${i},GH,,${(6.5 + i / 100).toFixed(6)},-1.500000`),
+    ];
+    const file = t.writeFile('origins-kill.csv', ['external_id,name,country_code,description,lat,lng', ...rows].join('\n') + '\n');
+    const args = ['origins', 'sync', '--file', file, '--yes', '--concurrency', '3', '-o', 'json'];
+    t.sb.setFaults({ latencyMs: 40, dropRate: 0.1, dropAfterProcessing: true, methods: ['POST', 'PATCH'] });
+    const runs: Array<{ signal: string | null; after: number; exit: number | undefined }> = [];
+    for (let i = 0; i < 8; i++) {
+      const signal = i < 3 ? (random() < 0.5 ? 'SIGKILL' : 'SIGINT') : null;
+      const after = 1 + Math.floor(random() * 8);
+      const start = writes().length;
+      const child = t.spawnSct(args, { timeout: 40_000 });
+      if (signal) await until(() => writes().length - start >= after || child.exitCode !== null, 'the kill point', 20_000).catch(() => undefined);
+      if (signal) child.kill(signal as NodeJS.Signals);
+      const r = await child;
+      runs.push({ signal, after, exit: r.exitCode });
+      expect(Number(/(\d+) rejected/.exec(String(r.stderr))?.[1] ?? 0), `run ${i + 1}: ${r.stderr}`).toBe(0);
+      await new Promise((res) => setTimeout(res, 120));
+      if (r.exitCode === 0 && !signal) break;
+    }
+    t.sb.setFaults({});
+    expect(runs.at(-1)?.exit, JSON.stringify(runs)).toBe(0);
+
+    const all = (await t.api(`/origins?limit=1000&external_id__in=${encodeURIComponent([...existing, ...fresh].join(','))}`)).results as any[];
+    const byId = new Map<string, any[]>();
+    for (const o of all) byId.set(o.external_id, [...(byId.get(o.external_id) ?? []), o]);
+    for (const id of [...existing, ...fresh]) expect(byId.get(id)?.length, `${id}: ${JSON.stringify(runs)}`).toBe(1);
+    for (const [i, id] of existing.entries()) {
+      const o = byId.get(id)![0];
+      expect(o.description).toBe('moved plot');
+      expect(o.location).toEqual({ type: 'Point', coordinates: [-5.9, Number((6.2 + i / 100).toFixed(6))] });
+    }
+    const check = await t.sct(['origins', 'sync', '--file', file, '--dry-run', '-o', 'json']);
+    const plan = JSON.parse(check.stdout);
+    expect([plan.create.length, plan.update.length, plan.unchanged.length]).toEqual([0, 0, 20]);
+  });
+});
+
 describe('rate budget', () => {
   // A sandbox of its own: 7 requests per 5-second window, so a plan outgrows the budget. The
   // test's own reads use another token of the company: they spend none of sct's budget.

@@ -7,6 +7,7 @@ import { UsageError } from '../../errors.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody, type OrderKindName } from '../../api/schemas/orders.js';
 import { buildBody, promptMissing, validate, type BodyFlags } from '../shared/body.js';
 import { addBodyOptions } from '../shared/crud.js';
+import { addExamples } from '../shared/command.js';
 import { collect, parseDate, parseInteger } from '../shared/flags.js';
 import { addKindOptions, orderKind } from './filters.js';
 import { writeOrder } from './view.js';
@@ -36,7 +37,7 @@ export interface OrderFieldFlags extends BodyFlags {
 }
 
 export function addOrderFields(cmd: Command, verb: string): Command {
-  return addBodyOptions(
+  addBodyOptions(
     addKindOptions(cmd, verb)
       .option('--external-id <id>', 'your identifier of the order (required on create)')
       .option('--type <type>', 'order, produced_batch, manufactured_batch or product_chain (required on create)')
@@ -64,14 +65,18 @@ export function addOrderFields(cmd: Command, verb: string): Command {
     'after',
     `
 Items: product= is the buyer's product on a purchase, the seller's on a sale and both on a batch;
-buyer-product= and seller-product= name a side explicitly.
-
-Examples:
-  sct orders create --purchase --type order --external-id PO-1 --order-created-at 2025-03-01 \\
-    --seller-company-id 101 --item product=12,volume=2500,unit=kg
-  sct orders update 42 --sale --seller-status passing --tag eudr --tag q1`,
+buyer-product= and seller-product= name a side explicitly.`,
   );
+  return addExamples(cmd, ORDER_EXAMPLES[verb] ?? []);
 }
+
+const ORDER_EXAMPLES: Record<string, string[]> = {
+  create: [
+    'sct orders create --purchase --type order --external-id PO-2026-0001 --order-created-at 2026-03-01 --item product=17,volume=2500,unit=kg',
+    'sct orders create --purchase --file order.json',
+  ],
+  update: ['sct orders update 217 --purchase --tag eudr --tag q1', 'sct orders update 217 --purchase --order-arrival-at 2026-04-15'],
+};
 
 /** Flags that name a field the kind's body does not have (the other side sets it). */
 const NOT_FOR: Record<OrderKindName, Array<[keyof OrderFieldFlags, string, string]>> = {

@@ -33,3 +33,17 @@ export function createFactory(deps: ContextDeps): Factory {
 
 /** Each command group module exports this. */
 export type Register = (program: Command, factory: Factory) => void;
+
+/**
+ * The `Examples:` block that ends a command's help: real command lines (they work against the
+ * demo data of `sct sandbox`). Every leaf command calls this last, after any other help text, so
+ * the examples are what its help ends with.
+ */
+export function addExamples(cmd: Command, examples: readonly string[]): Command {
+  return cmd.addHelpText('after', `\n${formatExamples(examples)}`);
+}
+
+export function formatExamples(examples: readonly string[]): string {
+  return `Examples:\n${examples.map((e) => `  ${e}`).join('\n')}`;
+}
+

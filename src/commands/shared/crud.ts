@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { z } from 'zod';
 import type { Context } from '../../context.js';
-import type { Factory } from './command.js';
+import { addExamples, type Factory } from './command.js';
 import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { CancelledError, UsageError } from '../../errors.js';
@@ -89,6 +89,8 @@ export interface CrudCommandsOptions<F extends BodyFlags> {
    */
   fieldsOf: (flags: F, ctx: Context) => Record<string, unknown> | Promise<Record<string, unknown>>;
   schemas: { create: z.ZodType; update: z.ZodType };
+  /** Each verb's help examples (real command lines against the sandbox's demo data). */
+  examples: { get: string[]; create: string[]; update: string[]; delete: string[] };
 }
 
 /** Registers get, create, update and delete, in that order, on a resource's command group. */
@@ -107,34 +109,43 @@ export function addCrudCommands<F extends BodyFlags>(group: Command, f: Factory,
     });
   };
 
-  addGetCommand(group, f, { noun: o.noun, path: o.paths.one, columns: o.columns, detail: o.detail });
+  addGetCommand(group, f, { noun: o.noun, path: o.paths.one, columns: o.columns, detail: o.detail, examples: o.examples.get });
 
-  addBodyOptions(o.addFields(group.command('create').description(`Create ${o.article} ${o.noun}`))).action(
+  addExamples(addBodyOptions(o.addFields(group.command('create').description(`Create ${o.article} ${o.noun}`))), o.examples.create).action(
     f.action<F>((ctx, flags) => save(ctx, flags)),
   );
-  addBodyOptions(
-    o.addFields(group.command('update').argument('<id>', idHelp).description(`Update ${o.article} ${o.noun} (only the fields given)`)),
+  addExamples(
+    addBodyOptions(o.addFields(group.command('update').argument('<id>', idHelp).description(`Update ${o.article} ${o.noun} (only the fields given)`))),
+    o.examples.update,
   ).action(f.action<F>((ctx, flags, [id]) => save(ctx, flags, parseId(id))));
 
-  group
-    .command('delete')
-    .argument('<id>', idHelp)
-    .description(`Delete ${o.article} ${o.noun} (asks for confirmation unless --yes)`)
+  addExamples(
+    group
+      .command('delete')
+      .argument('<id>', idHelp)
+      .description(`Delete ${o.article} ${o.noun} (asks for confirmation unless --yes)`),
+    o.examples.delete,
+  )
     .action(f.action((ctx, _flags, [id]) => deleteOne(ctx, o.paths.one(parseId(id)), `${o.noun} ${id}`)));
 }
 
 /** `get ID`: one resource, as a key/value view (the whole object with -o json). */
-export function addGetCommand(group: Command, f: Factory, o: { noun: string; path: (id: number) => string; columns: Column[]; detail?: Column[] }): Command {
-  return group
-    .command('get')
-    .argument('<id>', `${o.noun} id`)
-    .description(`Show one ${o.noun}`)
+export function addGetCommand(
+  group: Command,
+  f: Factory,
+  o: { noun: string; path: (id: number) => string; columns: Column[]; detail?: Column[]; examples: string[] },
+): Command {
+  return addExamples(group.command('get').argument('<id>', `${o.noun} id`).description(`Show one ${o.noun}`), o.examples)
     .action(f.action((ctx, _flags, [id]) => showOne(ctx, o.path(parseId(id)), o.columns, o.detail).then(() => undefined)));
 }
 
 /** `list` with the shared list options only, for nouns whose filters the API does not document. */
-export function addListCommand(group: Command, f: Factory, o: { description: string; path: string; columns: Column[]; noun: string }): Command {
-  return addListOptions(group.command('list').description(o.description)).action(
+export function addListCommand(
+  group: Command,
+  f: Factory,
+  o: { description: string; path: string; columns: Column[]; noun: string; examples: string[] },
+): Command {
+  return addExamples(addListOptions(group.command('list').description(o.description)), o.examples).action(
     f.action<ListFlags>((ctx, opts) => runList(ctx, { path: o.path, query: listQuery(opts), flags: opts, columns: o.columns, noun: o.noun })),
   );
 }
