@@ -229,7 +229,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     if (word === 'help') word = commandWord(argv.slice(argv.indexOf('help') + 1));
     const wanted = word && GROUPS.some((g) => g.name === word) ? [word] : [];
     await registerGroups(program, factory, wanted);
-    if (!topic) await program.parseAsync(attachDashValues(program, resolveJsonFlag(program, argv)), { from: 'user' });
+    if (!topic) await program.parseAsync(resolveJsonFlag(program, attachDashValues(program, argv)), { from: 'user' });
   } catch (err) {
     // --help and --version end as commander "errors" too: they must not pay for reading the config.
     code = isHelpOrVersion(err) ? 0 : await reportError(err, io, argv, await errorsAsJson(argv, program, env));
@@ -318,12 +318,15 @@ function positionalExpected(program: Command, argv: string[], skip: number): boo
 export function attachDashValues(program: Command, argv: string[]): string[] {
   const takesValue = new Set<string>();
   const walk = (cmd: Command) => {
-    for (const o of cmd.options) if (o.long && (o.required || o.optional)) takesValue.add(o.long);
+    // Options whose value is optional (--json [fields]) are --json's own rule's business.
+    for (const o of cmd.options) if (o.long && o.required) takesValue.add(o.long);
     cmd.commands.forEach(walk);
   };
   walk(program);
   return rewriteArgs(argv, (a, next) =>
-    takesValue.has(a) && next !== undefined && next.startsWith('-') && next !== '--' ? [[`${a}=${next}`], 2] : [[a], 1],
+    // As getopt and gh's pflag do, an option that needs a value takes the next word whatever it
+    // is, `--` included (`--search --` searches for "--"; the marker ends options only elsewhere).
+    takesValue.has(a) && next !== undefined && next.startsWith('-') ? [[`${a}=${next}`], 2] : [[a], 1],
   );
 }
 
