@@ -4,47 +4,112 @@ import type { Command, Option } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
 import { UsageError } from '../errors.js';
+import { SETTABLE_KEYS, PROFILE_KEYS } from '../config/config.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
 
+export const INSTALL_HELP = `
+Install (then open a new shell):
+  bash: sct completion bash > ~/.local/share/bash-completion/completions/sct
+        (needs the bash-completion package; or add \`source <(sct completion bash)\` to ~/.bashrc)
+  zsh:  sct completion zsh > ~/.zfunc/_sct
+        and in ~/.zshrc, before compinit: fpath=(~/.zfunc $fpath); autoload -U compinit; compinit
+  fish: sct completion fish > ~/.config/fish/completions/sct.fish
+The same scripts are shipped in the package's completions/ directory.`;
+
 export function register(program: Command, f: Factory): void {
   addExamples(
     program
-    .command('completion')
-    .description('Print a shell completion script (bash, zsh or fish)')
-    .argument('<shell>', SHELLS.join(', '))
-    .addHelpText('after', '\nInstall:\n  bash: sct completion bash > ~/.local/share/bash-completion/completions/sct\n  zsh:  sct completion zsh > "${fpath[1]}/_sct"\n  fish: sct completion fish > ~/.config/fish/completions/sct.fish'),
-    ['sct completion bash > ~/.local/share/bash-completion/completions/sct', 'sct completion zsh > "${fpath[1]}/_sct"'],
+      .command('completion')
+      .description('Print a shell completion script (bash, zsh or fish)')
+      .argument('[shell]', `${SHELLS.join(', ')} (default: from $SHELL)`)
+      .addHelpText('after', INSTALL_HELP),
+    ['sct completion bash > ~/.local/share/bash-completion/completions/sct', 'sct completion zsh > ~/.zfunc/_sct', 'sct completion fish > ~/.config/fish/completions/sct.fish'],
   ).action(f.action((ctx, _o, [shell]) => completion(ctx, shell)));
 }
 
-export async function completion(ctx: Context, shell: string): Promise<void> {
+export async function completion(ctx: Context, shell: string | undefined): Promise<void> {
+  if (shell === undefined) {
+    const fromEnv = (ctx.env.SHELL ?? '').split('/').pop() ?? '';
+    if (!(SHELLS as readonly string[]).includes(fromEnv)) {
+      throw new UsageError(`name the shell: sct completion ${SHELLS.join('|')} ($SHELL is "${ctx.env.SHELL ?? ''}")`);
+    }
+    shell = fromEnv;
+  }
   if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`unsupported shell "${shell}": use one of ${SHELLS.join(', ')}`);
   const { fullProgram } = await import('../cli.js');
   await ctx.io.write(completionScript(await fullProgram(ctx.io), shell as Shell));
+}
+
+interface Opt {
+  flags: string[];
+  description: string;
+  /** Allowed values of an enum flag. */
+  values?: string[];
+  /** Completed from the profiles in the config file at completion time. */
+  profiles?: boolean;
+  takesValue: boolean;
+  /** Declared on the program (a global option) rather than on this command. */
+  global: boolean;
 }
 
 interface Node {
   path: string;
   description: string;
   subcommands: { name: string; description: string }[];
-  options: { flags: string[]; description: string; choices?: string[]; takesValue: boolean }[];
+  options: Opt[];
+  /** Values of the first positional argument (shells, config keys). */
+  positional?: string[];
+}
+
+/** Positional values the commands declare (their arguments only describe them in text). */
+const POSITIONAL: Record<string, readonly string[]> = {
+  completion: SHELLS,
+  'config get': PROFILE_KEYS.filter((k) => k !== 'token'),
+  'config set': SETTABLE_KEYS,
+  'config unset': SETTABLE_KEYS,
+};
+
+const WORD = /^[a-z0-9][a-z0-9_.-]*$/i;
+
+/**
+ * The allowed values of an enum flag: commander's `.choices()`, else the list the command puts in
+ * the description from its constants ("… (a, b, c)", "a, b or c", "count per period: a, b").
+ */
+export function enumValues(o: Option): string[] | undefined {
+  if (o.argChoices) return [...o.argChoices];
+  // Not `<key=value>` options: their values are not the listed keys.
+  if (!o.required || o.flags.includes('=')) return undefined;
+  const d = o.description.replace(/\s*\(required\)$/, '');
+  // A trailing "(…)" is the value list only after "comma-separated or repeated": "(sale, batch)"
+  // elsewhere says which orders a flag applies to.
+  const candidates = [/repeated \(([^()]*)\)$/.exec(d)?.[1], /:\s*([^:()]*)$/.exec(d)?.[1], d];
+  for (const c of candidates) {
+    if (!c) continue;
+    const parts = c.split(/\s*,\s*|\s+or\s+/).map((s) => s.trim()).filter(Boolean);
+    if (parts.length >= 2 && parts.every((p) => WORD.test(p))) return parts;
+  }
+  return undefined;
 }
 
 function walk(cmd: Command, prefix: string, out: Node[], inherited: Option[]): void {
-  const own = cmd.options as readonly Option[];
-  const options = [...own, ...inherited];
+  const own = (cmd.options as readonly Option[]).filter((o) => !o.hidden);
+  const toOpt = (o: Option, global: boolean): Opt => ({
+    flags: [o.short, o.long].filter((x): x is string => Boolean(x)),
+    description: o.description,
+    values: enumValues(o),
+    profiles: o.long === '--profile' || undefined,
+    // `--json [fields]`: the next word may as well be a command or an argument.
+    takesValue: o.required,
+    global,
+  });
   out.push({
     path: prefix,
     description: cmd.description(),
     subcommands: cmd.commands.map((c) => ({ name: c.name(), description: c.description() })),
-    options: options.map((o) => ({
-      flags: [o.short, o.long].filter((x): x is string => Boolean(x)),
-      description: o.description,
-      choices: o.argChoices,
-      takesValue: o.required || o.optional,
-    })),
+    options: [...own.map((o) => toOpt(o, prefix === '')), ...inherited.map((o) => toOpt(o, true))],
+    positional: POSITIONAL[prefix] ? [...POSITIONAL[prefix]] : undefined,
   });
   for (const c of cmd.commands) walk(c, prefix ? `${prefix} ${c.name()}` : c.name(), out, prefix === '' ? [...own] : inherited);
 }
@@ -53,77 +118,167 @@ export function completionScript(program: Command, shell: Shell): string {
   const nodes: Node[] = [];
   walk(program, '', nodes, []);
   if (shell === 'fish') return fish(nodes);
-  const bashScript = bash(nodes);
-  return shell === 'bash' ? bashScript : `#compdef sct\n# zsh completion for sct (bash-style completion through bashcompinit)\nautoload -U +X bashcompinit && bashcompinit\n${bashScript}`;
+  return shell === 'bash' ? bash(nodes) : zsh(nodes);
 }
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const PROFILES_CMD = `sct config profiles -o json --jq '.[].name' 2>/dev/null`;
+
+/** `path|flag` case patterns: global options once for every path, then each command's own. */
+function valueCases(nodes: Node[], body: (o: Opt) => string): string {
+  const lines: { global: boolean; text: string }[] = [];
+  const seenGlobal = new Set<string>();
+  for (const n of nodes) {
+    for (const o of n.options) {
+      if (!o.takesValue) continue;
+      const pats = o.global ? o.flags.filter((f) => !seenGlobal.has(f)).map((f) => `*${q('|' + f)}`) : o.flags.map((f) => q(`${n.path}|${f}`));
+      if (o.global) o.flags.forEach((f) => seenGlobal.add(f));
+      if (pats.length) lines.push({ global: o.global, text: `    ${pats.join('|')}) ${body(o)} ;;` });
+    }
+  }
+  // Specific (per command) patterns first: `*|--x` must not shadow `dds list|--x`.
+  return [...lines.filter((l) => !l.global), ...lines.filter((l) => l.global)].map((l) => l.text).join('\n');
+}
+
+/** Shell code shared by bash and zsh: find the command path and count positionals before the cursor. */
+function pathLoop(nodes: Node[], words: string, first: number, last: string): string {
+  const valueFlags = [...new Set(nodes.flatMap((n) => n.options.filter((o) => o.takesValue).flatMap((o) => o.flags)))];
+  return `  cmdpath="" npos=0
+  for ((i=${first}; i<${last}; i++)); do
+    w="\${${words}[i]}"
+    case "$w" in
+      -*) case " ${valueFlags.join(' ')} " in *" $w "*) i=$((i+1)) ;; esac; continue ;;
+    esac
+    candidate="\${cmdpath:+$cmdpath }$w"
+    case "|${nodes.map((n) => n.path).filter(Boolean).join('|')}|" in
+      *"|$candidate|"*) cmdpath="$candidate" ;;
+      *) npos=$((npos+1)) ;;
+    esac
+  done`;
+}
 
 function bash(nodes: Node[]): string {
-  const cases = nodes
-    .map((n) => {
-      const words = [...n.subcommands.map((s) => s.name), ...n.options.flatMap((o) => o.flags)];
-      return `    ${q(n.path)}) opts=${q(words.join(' '))} ;;`;
-    })
-    .join('\n');
-  const valueFlags = [...new Set(nodes.flatMap((n) => n.options.filter((o) => o.takesValue).flatMap((o) => o.flags)))];
-  const choiceCases = [...new Map(nodes.flatMap((n) => n.options.filter((o) => o.choices).flatMap((o) => o.flags.map((f) => [f, o.choices!] as const)))).entries()]
-    .map(([flag, choices]) => `    ${flag}) COMPREPLY=( $(compgen -W ${q(choices.join(' '))} -- "$cur") ); return ;;`)
-    .join('\n');
-  const paths = nodes.map((n) => n.path).filter(Boolean);
+  const valCases = valueCases(nodes, (o) =>
+    o.profiles ? `COMPREPLY=( $(compgen -W "$(${PROFILES_CMD})" -- "$cur") ); return` : o.values ? `COMPREPLY=( $(compgen -W ${q(o.values.join(' '))} -- "$cur") ); return` : `COMPREPLY=( $(compgen -f -- "$cur") ); return`,
+  );
+  const subCases = nodes.map((n) => `    ${q(n.path)}) opts=${q([...n.subcommands.map((s) => s.name), ...(n.positional ?? [])].join(' '))} ;;`).join('\n');
+  const flagCases = nodes.map((n) => `    ${q(n.path)}) opts=${q(n.options.flatMap((o) => o.flags).join(' '))} ;;`).join('\n');
   return `# bash completion for sct — generated from the command tree by \`sct completion bash\`
 _sct() {
-  local cur prev path w i opts candidate
+  local cur prev cmdpath w i npos opts candidate
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  case "$prev" in
-${choiceCases}
+${pathLoop(nodes, 'COMP_WORDS', 1, 'COMP_CWORD')}
+  case "$cmdpath|$prev" in
+${valCases}
   esac
-  case " ${valueFlags.join(' ')} " in
-    *" $prev "*) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-  esac
-  path=""
-  for ((i=1; i<COMP_CWORD; i++)); do
-    w="\${COMP_WORDS[i]}"
-    [[ "$w" == -* ]] && continue
-    candidate="\${path:+$path }$w"
-    case "|${paths.join('|')}|" in
-      *"|$candidate|"*) path="$candidate" ;;
+  opts=""
+  if [[ "$cur" == -* ]]; then
+    case "$cmdpath" in
+${flagCases}
     esac
-  done
-  case "$path" in
-${cases}
-    *) opts="" ;;
-  esac
+  elif [[ $npos == 0 ]]; then
+    # Subcommands (or the first argument's values) only: flags after a "-".
+    case "$cmdpath" in
+${subCases}
+    esac
+  fi
   COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
 }
 complete -o default -F _sct sct
 `;
 }
 
+const zq = (name: string, description: string) => q(`${name.replace(/:/g, '\\:')}:${description.replace(/\n/g, ' ')}`);
+
+function zsh(nodes: Node[]): string {
+  const valCases = valueCases(nodes, (o) =>
+    o.profiles
+      ? `vals=( \${(f)"$(${PROFILES_CMD})"} ); _describe -t profiles 'profile' vals; return`
+      : o.values
+        ? `vals=( ${o.values.map(q).join(' ')} ); _describe -t values ${q(o.flags[o.flags.length - 1])} vals; return`
+        : `_files; return`,
+  );
+  const subCases = nodes
+    .map((n) => `    ${q(n.path)}) items=( ${[...n.subcommands.map((s) => zq(s.name, s.description)), ...(n.positional ?? []).map((p) => q(p))].join(' ')} ) ;;`)
+    .join('\n');
+  const flagCases = nodes.map((n) => `    ${q(n.path)}) items=( ${n.options.flatMap((o) => o.flags.map((f) => zq(f, o.description))).join(' ')} ) ;;`).join('\n');
+  return `#compdef sct
+# zsh completion for sct — generated from the command tree by \`sct completion zsh\`
+_sct() {
+  # Not "path": in zsh that is $PATH.
+  local cur prev cmdpath w i npos candidate
+  local -a items vals
+  cur="\${words[CURRENT]}"
+  prev="\${words[CURRENT-1]}"
+${pathLoop(nodes, 'words', 2, 'CURRENT')}
+  case "$cmdpath|$prev" in
+${valCases}
+  esac
+  if [[ "$cur" == -* ]]; then
+    case "$cmdpath" in
+${flagCases}
+    esac
+    _describe -t options 'option' items
+  elif [[ $npos == 0 ]]; then
+    # Subcommands (or the first argument's values) only: flags after a "-".
+    case "$cmdpath" in
+${subCases}
+    esac
+    (( \${#items} )) && _describe -t commands 'command' items || _files
+  else
+    _files
+  fi
+}
+if [ "\${funcstack[1]}" = "_sct" ]; then
+  _sct "$@"
+else
+  compdef _sct sct
+fi
+`;
+}
+
 function fish(nodes: Node[]): string {
+  const valueFlags = [...new Set(nodes.flatMap((n) => n.options.filter((o) => o.takesValue).flatMap((o) => o.flags)))];
+  // Both functions skip flags and the word after a flag that takes a value.
+  const skip = ['        if test $skip = 1; set skip 0; continue; end', '        if string match -q -- "-*" $w; contains -- $w $__sct_value_flags; and set skip 1; continue; end'];
   const lines = [
     '# fish completion for sct — generated from the command tree by `sct completion fish`',
+    `set -g __sct_value_flags ${valueFlags.map(q).join(' ')}`,
     'function __sct_path',
     '    set -l words (commandline -opc)',
     '    set -e words[1]',
     '    set -l path ""',
+    '    set -l skip 0',
     `    set -l known ${nodes.map((n) => n.path).filter(Boolean).map(q).join(' ')}`,
     '    for w in $words',
-    '        string match -q -- "-*" $w; and continue',
+    ...skip,
     '        set -l candidate (string trim -- "$path $w")',
     '        contains -- $candidate $known; and set path $candidate',
     '    end',
     '    echo $path',
+    'end',
+    '# How many arguments (words neither flags nor part of the command path) precede the cursor.',
+    'function __sct_npos',
+    '    set -l words (commandline -opc)',
+    '    set -e words[1]',
+    '    set -l n 0',
+    '    set -l skip 0',
+    '    for w in $words',
+    ...skip,
+    '        set n (math $n + 1)',
+    '    end',
+    '    math $n - (count (string split -n " " -- (__sct_path)))',
     'end',
     'complete -c sct -f',
   ];
   for (const n of nodes) {
     const cond = `test (__sct_path) = ${q(n.path)}`;
     for (const s of n.subcommands) lines.push(`complete -c sct -n ${q(cond)} -a ${q(s.name)} -d ${q(s.description)}`);
+    if (n.positional) lines.push(`complete -c sct -n ${q(`${cond}; and test (__sct_npos) = 0`)} -a ${q(n.positional.join(' '))}`);
     for (const o of n.options) {
       const parts = o.flags.map((f) => (f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`)).join(' ');
-      const value = o.choices ? ` -x -a ${q(o.choices.join(' '))}` : o.takesValue ? ' -r' : '';
+      const value = o.profiles ? ` -x -a ${q(`(${PROFILES_CMD})`)}` : o.values ? ` -x -a ${q(o.values.join(' '))}` : o.takesValue ? ' -r -F' : '';
       lines.push(`complete -c sct -n ${q(cond)} ${parts}${value} -d ${q(o.description)}`);
     }
   }

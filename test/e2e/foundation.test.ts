@@ -494,6 +494,11 @@ describe('completion', () => {
     }
     expect((await runSct(['completion', 'bash'])).stdout).toContain('complete -o default -F _sct sct');
     expect((await runSct(['completion', 'powershell'])).exitCode).toBe(2);
+    // The shell from $SHELL when not named.
+    expect((await runSct(['completion'], { env: { SHELL: '/usr/bin/zsh' } })).stdout).toMatch(/^#compdef sct\n/);
+    expect((await runSct(['completion'], { env: { SHELL: '/bin/tcsh' } })).exitCode).toBe(2);
+    const help = (await runSct(['completion', '--help'])).stdout;
+    for (const file of ['completions/sct', '~/.zfunc/_sct', '~/.config/fish/completions/sct.fish']) expect(help).toContain(file);
   });
 
   it('bash completes command groups, subcommands, options and format values', async () => {
@@ -509,6 +514,12 @@ describe('completion', () => {
     expect(await complete('sct', 'dds', 'create', '--ty')).toEqual(['--type']);
     expect(await complete('sct', 'orders', 'list', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv', 'geojson']);
     expect(await complete('sct', 'risk', 'evidence', '1', '--')).toContain('--force');
+    // Subcommands first, flags only after a "-"; the shells; config keys; enum values.
+    expect(await complete('sct', 'dds', '')).toEqual(['list', 'get', 'create', 'update', 'delete', 'wait', 'available-orders', 'trace']);
+    expect(await complete('sct', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
+    expect(await complete('sct', 'config', 'get', '')).toEqual(['base_url', 'workspace', 'output']);
+    expect(await complete('sct', 'orders', 'list', '--commodity', 'c')).toEqual(['cattle', 'cocoa', 'coffee']);
+    // More, in bash, zsh and fish: test/e2e/completion.test.ts.
   });
 
   it('matches the scripts shipped in completions/', async () => {
