@@ -1,11 +1,11 @@
 // Entry point: global options, the command-group registry, and the one place where errors
 // become exit codes. Only commander is loaded at start-up; a group's module (and the API
 // client, formatters, prompts it needs) is imported only when that group runs.
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Option, type Help } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { VERSION } from './version.js';
-import { createIO, loadColor, type IOStreams, type IOOptions } from './output/iostreams.js';
+import { createIO, loadColor, pagerCommand, type IOStreams, type IOOptions } from './output/iostreams.js';
 import { exitCodeFor, SctError, isAbortError, UsageError } from './errors.js';
 import { createFactory, type Register, type Factory } from './commands/shared/command.js';
 import type { Prompter } from './prompt.js';
@@ -88,8 +88,9 @@ export function buildProgram(io: IOStreams): Command {
     .option('--max-wait <duration>', 'longest rate-limit wait to sleep through', '10m')
     .option('--csv-formulas', "write CSV cells exactly as the service sent them, without the leading ' that stops spreadsheet formulas")
     .showSuggestionAfterError(true)
-    // A sub-command's --help lists -o, --columns and the rest too: they work everywhere.
-    .configureHelp({ showGlobalOptions: true })
+    // A sub-command's --help lists its own options, then only the few global options that
+    // matter for it (as gh's INHERITED FLAGS) and one line pointing at the rest.
+    .configureHelp(LEAF_HELP)
     .configureOutput({
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
@@ -108,6 +109,28 @@ Run \`sct <command> --help\` for a command's options.`,
   );
   return program;
 }
+
+/** The global options a sub-command's help repeats; `sct --help` lists them all. */
+export const INHERITED_OPTIONS = ['--output', '--json', '--jq', '--columns', '--profile'];
+
+/** The line under a sub-command's inherited options that points at the rest. */
+export const GLOBAL_OPTIONS_LINE =
+  'Global options (-q, -v, -y, --no-color, --base-url, --timeout, …): see `sct --help`.';
+
+const LEAF_HELP: Partial<Help> = {
+  showGlobalOptions: true,
+  visibleGlobalOptions(cmd: Command): Option[] {
+    let root = cmd;
+    while (root.parent) root = root.parent;
+    if (root === cmd) return [];
+    return INHERITED_OPTIONS.map((long) => root.options.find((o) => o.long === long)).filter((o): o is Option => o !== undefined && !o.hidden);
+  },
+  formatItemList(heading: string, items: string[], helper: Help): string[] {
+    if (items.length === 0) return [];
+    if (heading === 'Global Options:') return [helper.styleTitle('Inherited options:'), ...items, '', GLOBAL_OPTIONS_LINE, ''];
+    return [helper.styleTitle(heading), ...items, ''];
+  },
+};
 
 /** The commands whose resources have a location to write as GeoJSON (`-o geojson`). */
 const GEOJSON_COMMANDS = ['origins list', 'origins get'];
@@ -183,8 +206,10 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   const env = deps.env ?? process.env;
   const controller = new AbortController();
   const noColor = argv.includes('--no-color');
+  // Long data at a terminal goes through a pager (SCT_PAGER, PAGER, less -FRX), as gh does.
+  const paging: Pick<IOOptions, 'pager' | 'rows'> = deps.streams ? {} : { pager: pagerCommand(env), rows: process.stdout.rows };
   const io = createIO(
-    { ...deps.streams, noColor, quiet: argv.includes('-q') || argv.includes('--quiet'), verbose: argv.includes('-v') || argv.includes('--verbose') },
+    { ...paging, ...deps.streams, noColor, quiet: argv.includes('-q') || argv.includes('--quiet'), verbose: argv.includes('-v') || argv.includes('--verbose') },
     env,
   );
 
@@ -208,11 +233,18 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   deps.signal?.addEventListener('abort', () => controller.abort(), { once: true });
 
   const program = buildProgram(io);
-  const lazyPrompter: Prompter = deps.prompter ?? {
+  const base: Prompter = deps.prompter ?? {
     password: async (m) => (await import('./prompt.js')).createPrompter(io).password(m),
     input: async (m, o) => (await import('./prompt.js')).createPrompter(io).input(m, o),
     confirm: async (m, d) => (await import('./prompt.js')).createPrompter(io).confirm(m, d),
     select: async (m, c) => (await import('./prompt.js')).createPrompter(io).select(m, c),
+  };
+  // A prompt is never paged: what was written before it is shown (the pager closed) first.
+  const lazyPrompter: Prompter = {
+    password: async (m) => (await io.endPager(), base.password(m)),
+    input: async (m, o) => (await io.endPager(), base.input(m, o)),
+    confirm: async (m, d) => (await io.endPager(), base.confirm(m, d)),
+    select: async (m, c) => (await io.endPager(), base.select(m, c)),
   };
   const factory = createFactory({
     io,
@@ -230,7 +262,10 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     const wanted = word && GROUPS.some((g) => g.name === word) ? [word] : [];
     await registerGroups(program, factory, wanted);
     if (!topic) await program.parseAsync(resolveJsonFlag(program, attachDashValues(program, argv)), { from: 'user' });
+    await io.endPager();
   } catch (err) {
+    // The data written so far is shown (and the pager quit) before the error.
+    await io.endPager();
     // --help and --version end as commander "errors" too: they must not pay for reading the config.
     code = isHelpOrVersion(err) ? 0 : await reportError(err, io, argv, await errorsAsJson(argv, program, env));
   } finally {

@@ -1,4 +1,5 @@
-// The end of every bulk command: a per-unit report (stdout, and --report FILE as CSV), a
+// The end of every bulk command: a per-unit report (stdout — except at a terminal with --report,
+// where the file holds it — and --report FILE as CSV), a
 // summary on stderr, and the exit code — 3 when some units were rejected, 130 when
 // interrupted, the fatal error's own code when the run had to stop.
 import { closeSync, lstatSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
@@ -83,8 +84,12 @@ export async function finishBulk(
 
   if (o.report) writeReportFile(o.report, outcomes, { csvFormulas: ctx.flags.csvFormulas });
   const format = ctx.format();
-  const rows = format === 'json' || format === 'ndjson' ? outcomes.map(jsonRow) : outcomes.map(flatRow);
-  await writeList(ctx.io, rows, ctx.output(OUTCOME_COLUMNS));
+  // With --report at a terminal the rows are in the file: only the summary is shown. Piped, or
+  // with an explicit -o json/ndjson/csv, stdout keeps the rows (scripts read them).
+  if (!(o.report && ctx.io.stdoutIsTTY && format === 'table')) {
+    const rows = format === 'json' || format === 'ndjson' ? outcomes.map(jsonRow) : outcomes.map(flatRow);
+    await writeList(ctx.io, rows, ctx.output(OUTCOME_COLUMNS));
+  }
 
   const { io } = ctx;
   const parts = [`${created} ${o.verb}`];

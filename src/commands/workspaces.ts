@@ -68,7 +68,16 @@ export async function listWorkspaces(ctx: Context, opts: ListWorkspacesOptions):
   if (excluded?.length) query.set('type__exclude', excluded.join(','));
   setOneOrIn(query, 'country', parseCountryCodes(opts.country, '--country'));
   if (opts.name !== undefined) query.set('name__icontains', opts.name);
-  await runList(ctx, { path: PATHS.workspaces, query, flags: opts, columns: COLUMNS.workspace, noun: 'workspaces' });
+  // The active workspace is the service's (GET /accounts/me), marked as `config profiles` marks its current one.
+  const activeId = (await fetchMe(ctx.client())).company?.id;
+  await runList(ctx, {
+    path: PATHS.workspaces,
+    query,
+    flags: opts,
+    columns: COLUMNS.workspace,
+    noun: 'workspaces',
+    map: (w) => ({ ...w, current: activeId !== undefined && workspaceId(w as Workspace) === activeId }),
+  });
 }
 
 const workspaceId = (w: Workspace) => w.workspace_id ?? w.id;
@@ -83,7 +92,10 @@ async function pickWorkspace(ctx: Context): Promise<number> {
   return ctx.prompter.select(
     'Switch to which workspace?',
     list.map((w) => ({
-      name: `${workspaceName(w)} (${workspaceId(w)}${w.type ? `, ${w.type}` : ''})${workspaceId(w) === me.company?.id ? ' — active' : ''}`,
+      // The type (active, trial, test…) is the workspace's plan; "current" is the one you are in.
+      name: [`${workspaceName(w)} (${workspaceId(w)})`, w.type ? `type: ${w.type}` : undefined, workspaceId(w) === me.company?.id ? 'current' : undefined]
+        .filter(Boolean)
+        .join(' · '),
       value: workspaceId(w)!,
     })),
   );

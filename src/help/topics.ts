@@ -40,6 +40,7 @@ const ENVIRONMENT = `Environment variables:
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower-case)   proxy
   NODE_EXTRA_CA_CERTS   extra CA certificates (a corporate TLS proxy)
   CI=true          never prompt
+  SCT_PAGER, PAGER pager for data longer than the terminal (default less -FRX; cat or empty: off)
 `;
 
 const EXIT_CODES = `Exit codes:

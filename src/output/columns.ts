@@ -110,6 +110,7 @@ export const COLUMNS = {
   ],
   user: [col('ID', 'id'), col('USERNAME', 'username'), col('FIRST NAME', 'first_name'), col('LAST NAME', 'last_name'), col('ROLE', 'auth_group')],
   workspace: [
+    col('CURRENT', 'current', (r) => (r.current ? '*' : '')),
     col('ID', 'workspace_id', (r) => r.workspace_id ?? r.id),
     col('NAME', 'workspace_name', (r) => r.workspace_name ?? r.name),
     col('TYPE', 'type'),

@@ -36,7 +36,9 @@ export function splitFields(flag: string): string[] {
 /** The documented field names of what `command` ("orders list") prints, or undefined: any name. */
 export function documentedFields(command: string): readonly string[] | undefined {
   const resource = Object.hasOwn(COMMAND_RESOURCES, command) ? COMMAND_RESOURCES[command] : undefined;
-  return resource ? RESOURCE_FIELDS[resource] : undefined;
+  if (!resource) return undefined;
+  // `workspaces list` marks the active workspace itself (`current`): a name of sct's, not the API's.
+  return command === 'workspaces list' ? [...RESOURCE_FIELDS[resource], 'current'] : RESOURCE_FIELDS[resource];
 }
 
 /** Exit 2 naming the fields the resource does not have, and listing those it has. */

@@ -1,6 +1,9 @@
 // The one I/O object: commands never touch process.stdout/stderr directly, so tests can run
 // them in-process with fake streams and check TTY and piped behaviour alike.
 import type { Writable, Readable } from 'node:stream';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 
 /** The styles sct uses; chalk provides them once loaded (see loadColor). */
 export interface ColorFns {
@@ -91,6 +94,11 @@ export interface IOStreams {
   warn(line: string): void;
   /** Raw stderr line that --quiet does not suppress (errors). */
   error(line: string): void;
+  /**
+   * Ends paging: output held back is written out, a running pager gets the end of its input and
+   * is waited for. Called before a prompt (never paged) and when the command is done.
+   */
+  endPager(): Promise<void>;
 }
 
 export interface IOOptions {
@@ -104,7 +112,31 @@ export interface IOOptions {
   quiet?: boolean;
   verbose?: boolean;
   columns?: number;
+  /** The pager command (see pagerCommand); tests pass one with `rows`. Off when undefined. */
+  pager?: string;
+  /** The terminal's height: output longer than this goes through the pager. */
+  rows?: number;
 }
+
+/**
+ * The pager for data at a terminal, as gh: SCT_PAGER, else PAGER, else `less -FRX` when it is
+ * installed. `cat` or an empty value turns paging off (SCT_PAGER='' wins over PAGER).
+ */
+export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
+  const chosen = env.SCT_PAGER !== undefined ? env.SCT_PAGER : env.PAGER;
+  if (chosen !== undefined) return chosen.trim() === '' || chosen.trim() === 'cat' ? undefined : chosen;
+  return onPath('less', env) ? 'less -FRX' : undefined;
+}
+
+function onPath(name: string, env: NodeJS.ProcessEnv): boolean {
+  return (env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, name)));
+}
+
+const countLines = (s: string) => {
+  let n = 0;
+  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
+  return n;
+};
 
 export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.env): IOStreams {
   const stdout = opts.stdout ?? process.stdout;
@@ -141,7 +173,18 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
       return stdinIsTTY && stderrIsTTY && env.CI !== 'true';
     },
     async write(chunk: string) {
-      if (!stdout.write(chunk)) {
+      if (paging === 'held') {
+        held += chunk;
+        // Longer than the terminal: from here on the data goes through the pager.
+        if (countLines(held) < rows) return;
+        startPager();
+        chunk = held;
+        held = '';
+      }
+      const out = pagerProcess ? pagerProcess.stdin! : stdout;
+      if (pagerProcess && pagerGone) return;
+      if (!out.write(chunk)) {
+        const stdout = out;
         // EPIPE (e.g. `| head`) ends the wait too: the error handler in main() takes it from there.
         // The listeners are removed after each wait, so a long export does not pile them up.
         await new Promise<void>((resolve) => {
@@ -166,6 +209,49 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
     error(line: string) {
       stderr.write(line + '\n');
     },
+    async endPager() {
+      if (paging === 'held') {
+        paging = 'off';
+        const rest = held;
+        held = '';
+        if (rest) await io.write(rest);
+        return;
+      }
+      paging = 'off';
+      const child = pagerProcess;
+      if (!child) return;
+      await new Promise<void>((resolve) => {
+        if (pagerClosed) return resolve();
+        child.once('close', () => resolve());
+        child.stdin!.end();
+      });
+      pagerProcess = undefined;
+    },
+  };
+
+  // Paging: only data at a terminal whose height is known, and only when a pager is set.
+  const rows = opts.rows ?? 0;
+  let paging: 'off' | 'held' = opts.pager && stdoutIsTTY && rows > 0 ? 'held' : 'off';
+  let held = '';
+  let pagerProcess: ChildProcess | undefined;
+  let pagerGone = false;
+  let pagerClosed = false;
+  const startPager = () => {
+    paging = 'off';
+    // As gh: less is told to quit on a short screen, keep colours and not clear the screen.
+    const child = spawn(opts.pager!, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' } });
+    // Quitting the pager early (q) closes its input: the rest of the data is dropped quietly.
+    child.stdin!.on('error', () => {
+      pagerGone = true;
+    });
+    child.on('error', () => {
+      pagerGone = true;
+    });
+    child.on('close', () => {
+      pagerGone = true;
+      pagerClosed = true;
+    });
+    pagerProcess = child;
   };
   return io;
 }

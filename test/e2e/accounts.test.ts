@@ -19,13 +19,20 @@ describe('workspaces', () => {
   it('lists with the named filters and the shared list flags', async () => {
     const r = await t.sctAs(MULTI)(['workspaces', 'list', '--json', '--type', 'active,trial', '--exclude-type', 'test', '--country', 'be,se', '--name', 'o', '--ordering', '-name']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(t.sb.requests[0]).toMatchObject({ method: 'GET', path: '/api/accounts/workspaces' });
-    expect(t.queryOf()).toEqual({ type__in: 'active,trial', type__exclude: 'test', country__in: 'BE,SE', name__icontains: 'o', ordering: '-name', limit: '10', offset: '0' });
-    expect((JSON.parse(r.stdout) as Array<{ id: number }>).map((w) => w.id)).toEqual([3, 1]);
+    // The user first (which workspace is current), then the list.
+    expect(t.sb.requests[0]).toMatchObject({ method: 'GET', path: '/api/accounts/me' });
+    expect(t.sb.requests[1]).toMatchObject({ method: 'GET', path: '/api/accounts/workspaces' });
+    expect(t.queryOf(1)).toEqual({ type__in: 'active,trial', type__exclude: 'test', country__in: 'BE,SE', name__icontains: 'o', ordering: '-name', limit: '10', offset: '0' });
+    const listed = JSON.parse(r.stdout) as Array<{ id: number; current: boolean }>;
+    expect(listed.map((w) => w.id)).toEqual([3, 1]);
+    expect(listed.map((w) => w.current)).toEqual([false, true]);
 
     const table = await t.sctAs(MULTI)(['workspaces', 'list']);
-    expect(table.stdout).toMatch(/^ID\s+NAME\s+TYPE\s+COUNTRY\s+MEMBERS\s+MFA$/m);
-    expect(table.stdout).toMatch(/^3\s+Nordic Timber Imports AB\s+trial\s+SE/m);
+    expect(table.stdout).toMatch(/^CURRENT\s+ID\s+NAME\s+TYPE\s+COUNTRY\s+MEMBERS\s+MFA$/m);
+    expect(table.stdout).toMatch(/^\s*3\s+Nordic Timber Imports AB\s+trial\s+SE/m);
+    expect(table.stdout).toMatch(/^\*\s+1\s+Brussels Cacao/m);
+    const picked = await t.sctAs(MULTI)(['workspaces', 'list', '--json', 'id,current']);
+    expect(JSON.parse(picked.stdout)).toContainEqual({ id: 1, current: true });
   });
 
   it('switch posts company_id, records it in the profile, and current shows the active one', async () => {
@@ -81,7 +88,7 @@ describe('workspaces', () => {
     } as unknown as Prompter;
     const r = await t.sctIn(['workspaces', 'switch'], { tty: true, prompter, env: { CI: undefined } });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(offered.map((c) => c.name)).toEqual(['Brussels Cacao Chocolatiers NV (1, active) — active']);
+    expect(offered.map((c) => c.name)).toEqual(['Brussels Cacao Chocolatiers NV (1) · type: active · current']);
     expect(t.sb.requests.at(-1)).toMatchObject({ method: 'POST', path: '/api/accounts/workspaces/switch' });
     expect(t.bodyOf(t.sb.requests.length - 1)).toEqual({ company_id: 1 });
     expect(profile().workspace).toBe('1');

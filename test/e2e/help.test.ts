@@ -42,6 +42,22 @@ describe('sct help', () => {
     expect(r.stdout).toContain('Usage: sct orders');
   });
 
+  it("a leaf command's help lists its own options and only the inherited ones that matter", async () => {
+    const r = await runSct(['orders', 'list', '--help']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('--buying');
+    expect(r.stdout).toContain('Inherited options:');
+    for (const flag of ['-o, --output', '--json [fields]', '--jq <expr>', '--columns <list>', '--profile <name>']) expect(r.stdout).toContain(flag);
+    for (const flag of ['--max-wait', '--csv-formulas', '--verbose', '--quiet', '--timeout <seconds>']) expect(r.stdout).not.toContain(flag);
+    expect(r.stdout).not.toContain('Global Options:');
+    expect(r.stdout).toContain('Global options (-q, -v, -y, --no-color, --base-url, --timeout, …): see `sct --help`.');
+    expect(r.stdout).toContain('Examples:');
+    // `sct --help` still lists every global option.
+    const root = await runSct(['--help']);
+    for (const flag of ['--max-wait', '--csv-formulas', '-v, --verbose', '-q, --quiet', '--timeout <seconds>', '--base-url <url>']) expect(root.stdout).toContain(flag);
+    expect(root.stdout).not.toContain('Inherited options:');
+  });
+
   it('shows defaults unquoted', async () => {
     const r = await runSct(['--help']);
     expect(r.stdout).toContain('(default: 30)');

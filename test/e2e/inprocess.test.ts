@@ -125,7 +125,7 @@ describe('terminal vs pipe', () => {
 describe('prompts for missing create fields', () => {
   it('asks on a terminal for each required field left out, checking each answer', async () => {
     const asked: string[] = [];
-    const answers: Record<string, string> = { 'external id:': 'PROMPTED-1', 'order created at:': '2025-02-30' };
+    const answers: Record<string, string> = { 'external id:': 'PROMPTED-1', 'order created at (YYYY-MM-DD):': '2025-02-30' };
     let rejected = '';
     const r = await run(['orders', 'create', '--purchase', '--seller-company-id', '101', '-o', 'json'], {
       tty: true,
@@ -149,7 +149,7 @@ describe('prompts for missing create fields', () => {
       },
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(asked).toEqual(['type', 'external id:', 'order created at:']);
+    expect(asked).toEqual(['type', 'external id:', 'order created at (YYYY-MM-DD):']);
     expect(rejected).toBe('expected a date YYYY-MM-DD');
     const post = t.sb.requests.find((q) => q.method === 'POST')!;
     expect(JSON.parse(post.body)).toEqual({ type: 'produced_batch', external_id: 'PROMPTED-1', order_created_at: '2025-02-28', seller_company_id: 101 });
@@ -169,7 +169,7 @@ describe('prompts for missing create fields', () => {
   });
 
   it('turns typed numbers and lists into the types the field wants (a batch)', async () => {
-    const answers: Record<string, string> = { 'external id:': 'B-PROMPT', 'order created at:': '2025-03-01', 'company id:': '1', 'tags:': 'lot-1, lot-2' };
+    const answers: Record<string, string> = { 'external id:': 'B-PROMPT', 'order created at (YYYY-MM-DD):': '2025-03-01', 'company id:': '1', 'tags (comma-separated):': 'lot-1, lot-2' };
     const r = await run(['orders', 'create', '--batch', '--type', 'order'], {
       tty: true,
       prompter: { input: async (m) => answers[m] },
@@ -177,6 +177,55 @@ describe('prompts for missing create fields', () => {
     expect(r.code, r.stderr).toBe(0);
     const post = t.sb.requests.find((q) => q.method === 'POST')!;
     expect(JSON.parse(post.body)).toMatchObject({ company_id: 1, tags: ['lot-1', 'lot-2'], external_id: 'B-PROMPT' });
+  });
+});
+
+describe('prompts that follow the rules', () => {
+  it('orders create without a kind offers purchase, sale or batch on a terminal', async () => {
+    const asked: string[] = [];
+    const answers: Record<string, string> = { 'external id:': 'KIND-1', 'order created at (YYYY-MM-DD):': '2025-03-01', 'company id:': '1', 'tags (comma-separated):': 'lot-1' };
+    const r = await run(['orders', 'create', '--type', 'order', '-o', 'json'], {
+      tty: true,
+      prompter: {
+        select: (async (m: string, choices: Array<{ value: string }>) => {
+          asked.push(`${m} ${choices.map((c) => c.value).join('/')}`);
+          return 'batch';
+        }) as Prompter['select'],
+        input: async (m) => answers[m] ?? (asked.push(`unexpected ${m}`), ''),
+      },
+    });
+    expect(r.code, `${r.stderr} ${asked.join('; ')}`).toBe(0);
+    expect(asked).toEqual(['Create which kind of order? purchase/sale/batch']);
+    expect(t.sb.requests.find((q) => q.method === 'POST')!.path).toContain('batch');
+    // Without a terminal the kind is still required.
+    const piped = await run(['orders', 'create', '--type', 'order']);
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain('one of --purchase, --sale or --batch is required');
+  });
+
+  it('dds create asks the type, then the assessment run ids the type needs (comma-separated)', async () => {
+    const asked: string[] = [];
+    const runs = '3f6c1d2e-1111-4aaa-8bbb-000000000001, 9a1d2e3f-2222-4ccc-9ddd-000000000002';
+    let rejectedEmpty: unknown;
+    const r = await run(['dds', 'create', '-o', 'json'], {
+      tty: true,
+      prompter: {
+        select: (async (m: string) => {
+          asked.push(m);
+          return 'EUDR';
+        }) as Prompter['select'],
+        input: async (m, o) => {
+          asked.push(m);
+          rejectedEmpty = o?.validate?.('');
+          return runs;
+        },
+      },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(asked).toEqual(['type', 'assessment run ids (comma-separated):']);
+    expect(String(rejectedEmpty)).toContain('required and non-empty');
+    const post = t.sb.requests.find((q) => q.method === 'POST')!;
+    expect(JSON.parse(post.body)).toMatchObject({ type: 'EUDR', assessment_run_ids: runs.split(', ') });
   });
 });
 

@@ -108,6 +108,23 @@ describe('invitations bulk-create', () => {
     expect(r.stderr).toContain('line 7, auth_group: unknown role "boss": the roles are OWNER (1), ADMIN (2), MEMBER (3)');
   });
 
+  it('with --report at a terminal prints only the summary; piped or with -o json stdout keeps the rows', async () => {
+    const file = people(3);
+    const report = join(t.dir, 'tty-report.csv');
+    const tty = await t.sctIn(['invitations', 'bulk-create', '--file', file, '--role', '3', '--report', report], { tty: true });
+    expect(tty.exitCode, tty.stderr).toBe(0);
+    expect(tty.stdout).toBe('');
+    expect(tty.stderr).toContain('invitations: 3 created, 0 rejected — report in');
+    expect(parse(readFileSync(report, 'utf8'), { columns: true })).toHaveLength(3);
+
+    const piped = await t.sct(['invitations', 'bulk-create', '--file', t.writeFile('piped.csv', `email\nq0@${domain()}\nq1@${domain()}\n`), '--role', '3', '--report', join(t.dir, 'piped-report.csv')]);
+    expect(piped.exitCode, piped.stderr).toBe(0);
+    expect(piped.stdout.trim().split('\n')).toHaveLength(3);
+    const json = await t.sctIn(['invitations', 'bulk-create', '--file', t.writeFile('json.csv', `email\nr0@${domain()}\n`), '--role', '3', '--report', join(t.dir, 'json-report.csv'), '-o', 'json'], { tty: true });
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toHaveLength(1);
+  });
+
   it('rejects a missing role column, a bad --role, a missing file and an existing report, sending nothing', async () => {
     const noRole = t.writeFile('no-role.csv', `email\na@${domain()}\n`);
     const noEmail = t.writeFile('no-email.csv', `auth_group\n3\n`);

@@ -170,3 +170,34 @@ describe('tables into a pipe', () => {
     for (const l of whole.stdout.trimEnd().split('\n')) expect(l.split('\t')).toHaveLength(6);
   });
 });
+
+describe.skipIf(!existsSync(SCRIPT))('the pager at a real terminal', () => {
+  /** `sct products list` in a pseudo-terminal of `rows` lines, with SCT_PAGER as given. */
+  async function listAt(rows: number, pager: string, limit: number) {
+    const command = `stty rows ${rows} cols 120; '${process.execPath}' '${BIN}' products list --limit ${limit}`;
+    return execa(SCRIPT, ['-q', '-e', '-c', command, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', TERM: 'xterm', SCT_CONFIG_DIR: t.dir, HOME: t.dir, SCT_BASE_URL: t.sb.url, SCT_TOKEN: OWNER, NO_COLOR: '1', SCT_PAGER: pager },
+      extendEnv: false,
+      reject: false,
+      timeout: 20_000,
+      stdin: 'pipe',
+    });
+  }
+
+  it('long output goes through SCT_PAGER; short output, or SCT_PAGER=cat, does not', async () => {
+    const paged = join(t.dir, 'paged.txt');
+    const long = await listAt(5, `cat > '${paged}'`, 20);
+    expect(long.exitCode, long.stdout).toBe(0);
+    expect(readFileSync(paged, 'utf8').trimEnd().split('\n')).toHaveLength(21);
+    expect(long.stdout).not.toContain('NAME');
+
+    const unpaged = join(t.dir, 'short.txt');
+    const short = await listAt(30, `cat > '${unpaged}'`, 3);
+    expect(short.stdout).toContain('NAME');
+    expect(existsSync(unpaged)).toBe(false);
+
+    const off = await listAt(5, 'cat', 20);
+    expect(off.exitCode).toBe(0);
+    expect(off.stdout).toContain('NAME');
+  });
+});

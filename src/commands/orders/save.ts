@@ -176,7 +176,7 @@ export function namedFields(opts: OrderFieldFlags, kind: OrderKindName): Record<
 }
 
 export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number): Promise<void> {
-  const kind = orderKind(opts)!;
+  const kind = orderKind(opts, !(id === undefined && ctx.io.canPrompt())) ?? (await askKind(ctx));
   const named = namedFields(opts, kind);
   const body = await buildBody(opts, named, ctx.io.stdin);
   if (id !== undefined && Object.keys(body).length === 0) {
@@ -193,4 +193,13 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
   const saved = res.data ?? {};
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${id === undefined ? 'Created' : 'Updated'} ${kind} order ${saved.id ?? id ?? ''}`.trimEnd());
   await writeOrder(ctx, saved);
+}
+
+/** `orders create` at a terminal without --purchase, --sale or --batch: which kind to create. */
+async function askKind(ctx: Context): Promise<OrderKindName> {
+  return ctx.prompter.select<OrderKindName>('Create which kind of order?', [
+    { name: 'purchase (your company is the buyer)', value: 'purchase' },
+    { name: 'sale (your company is the seller)', value: 'sale' },
+    { name: 'batch (your company records it for itself)', value: 'batch' },
+  ]);
 }

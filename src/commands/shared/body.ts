@@ -86,20 +86,57 @@ export async function promptMissing(ctx: Context, schema: z.ZodType, body: Recor
   if (!shape) return;
   for (const [key, field] of Object.entries(shape)) {
     if (body[key] !== undefined || field.safeParse(undefined).success) continue;
-    const label = key.replace(/_/g, ' ');
-    const options = (field as unknown as { options?: unknown[] }).options;
-    if (Array.isArray(options) && options.every((o) => typeof o === 'string')) {
-      body[key] = await ctx.prompter.select(label, (options as string[]).map((o) => ({ name: o, value: o })));
-      continue;
-    }
-    const validateAnswer = (text: string) => {
-      const answer = fromAnswer(field, text);
-      return answer.ok ? true : answer.message;
-    };
-    const answer = fromAnswer(field, await ctx.prompter.input(`${label}:`, { validate: validateAnswer }));
-    // The prompt only returns an accepted answer; a failure here is left to validation to word.
-    if (answer.ok) body[key] = answer.value;
+    await askField(ctx, key, field, body);
   }
+  // Then the fields the schema's own rules want given the answers so far (a PPWR statement
+  // needs assessment_run_ids and dds_identifier): each missing one the rules name is asked too.
+  const asked = new Set<string>();
+  for (;;) {
+    const result = schema.safeParse(body, { error: requiredMessage });
+    if (result.success) return;
+    const key = result.error.issues.map((i) => String(i.path[0] ?? '')).find((k) => k && shape[k] && body[k] === undefined && !asked.has(k));
+    if (!key) return;
+    asked.add(key);
+    const rule = result.error.issues.find((i) => i.path[0] === key)?.message;
+    await askField(ctx, key, shape[key], body, (value) => {
+      const again = schema.safeParse({ ...body, [key]: value }, { error: requiredMessage });
+      return again.success ? true : (again.error.issues.find((i) => i.path[0] === key)?.message ?? true);
+    }, rule);
+  }
+}
+
+/** Asks for one field: a choice for an enum, else typed text checked with the field's schema (and `rule`). */
+async function askField(
+  ctx: Context,
+  key: string,
+  field: z.ZodType,
+  body: Record<string, unknown>,
+  rule?: (value: unknown) => true | string,
+  why?: string,
+): Promise<void> {
+  const options = (field as unknown as { options?: unknown[] }).options;
+  if (Array.isArray(options) && options.every((o) => typeof o === 'string')) {
+    body[key] = await ctx.prompter.select(key.replace(/_/g, ' '), (options as string[]).map((o) => ({ name: o, value: o })));
+    return;
+  }
+  const validateAnswer = (text: string) => {
+    const answer = fromAnswer(field, text);
+    if (!answer.ok) return answer.message;
+    return rule ? rule(answer.value) : true;
+  };
+  if (why) ctx.io.info(`${key.replace(/_/g, ' ')}: ${why}`);
+  const answer = fromAnswer(field, await ctx.prompter.input(`${fieldLabel(key, field)}:`, { validate: validateAnswer }));
+  // The prompt only returns an accepted answer; a failure here is left to validation to word.
+  if (answer.ok) body[key] = answer.value;
+}
+
+/** The prompt's label: the field's name, with the format it wants (a date, a comma list). */
+export function fieldLabel(key: string, field: z.ZodType): string {
+  const label = key.replace(/_/g, ' ');
+  const accepts = (v: unknown) => field.safeParse(v).success;
+  if (accepts('2024-01-31') && !accepts('2024-01-31T00') && !accepts('text')) return `${label} (YYYY-MM-DD)`;
+  if (accepts([]) && !accepts('text')) return `${label} (comma-separated)`;
+  return label;
 }
 
 /** A typed answer as the field wants it: the text, else a number, else a comma list. */

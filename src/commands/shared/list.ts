@@ -123,6 +123,8 @@ export interface RunListOptions {
   noun: string;
   /** See PageOptions.unwrap: results that wrap the items. */
   unwrap?: PageOptions['unwrap'];
+  /** Adds to each item before it is written (e.g. the `current` mark of workspaces). */
+  map?: (item: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
@@ -146,7 +148,7 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
         // data on the terminal itself, progress lines would mix with it.
         if (!ctx.io.stdoutIsTTY) spinner = await ctx.spinner(`Fetched 0 of ${total} ${o.noun}…`);
       }
-      await writer.write(p.results);
+      await writer.write(o.map ? (p.results as Record<string, unknown>[]).map(o.map) : p.results);
       if (total !== undefined) spinner.update(`Fetched ${writer.count} of ${total} ${o.noun}…`);
     }
   } catch (err) {

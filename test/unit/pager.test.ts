@@ -1,0 +1,52 @@
+// The pager at a terminal (as gh): which command, and that only data longer than the terminal goes through it.
+import { describe, expect, it } from 'vitest';
+import { PassThrough } from 'node:stream';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createIO, pagerCommand } from '../../src/output/iostreams.js';
+
+function terminal(pager: string | undefined, rows: number, stdoutIsTTY = true) {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (c: Buffer) => (text += c.toString()));
+  const io = createIO({ stdout: out, stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY, stderrIsTTY: true, stdinIsTTY: true, pager, rows }, {});
+  return { io, stdout: () => text };
+}
+
+describe('pager', () => {
+  it('SCT_PAGER, else PAGER, else less -FRX when installed; cat or empty turns it off', () => {
+    expect(pagerCommand({ SCT_PAGER: 'most', PAGER: 'more', PATH: '' })).toBe('most');
+    expect(pagerCommand({ PAGER: 'more', PATH: '' })).toBe('more');
+    expect(pagerCommand({ SCT_PAGER: '', PAGER: 'more' })).toBeUndefined();
+    expect(pagerCommand({ SCT_PAGER: 'cat', PAGER: 'more' })).toBeUndefined();
+    expect(pagerCommand({ PAGER: 'cat' })).toBeUndefined();
+    expect(pagerCommand({ PATH: '/nonexistent' })).toBeUndefined();
+    if (existsSync('/usr/bin/less')) expect(pagerCommand({ PATH: '/usr/bin' })).toBe('less -FRX');
+  });
+
+  it('output longer than the terminal goes through the pager; shorter output does not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sct-pager-'));
+    const long = terminal(`cat > ${join(dir, 'long.txt')}`, 5);
+    for (let i = 1; i <= 12; i++) await long.io.write(`line ${i}\n`);
+    await long.io.endPager();
+    expect(long.stdout()).toBe('');
+    expect(readFileSync(join(dir, 'long.txt'), 'utf8')).toBe(Array.from({ length: 12 }, (_, i) => `line ${i + 1}\n`).join(''));
+
+    const short = terminal(`cat > ${join(dir, 'short.txt')}`, 5);
+    await short.io.write('one\ntwo\n');
+    expect(short.stdout()).toBe('');
+    await short.io.endPager();
+    expect(short.stdout()).toBe('one\ntwo\n');
+    expect(existsSync(join(dir, 'short.txt'))).toBe(false);
+  });
+
+  it('never when stdout is not a terminal', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sct-pager-'));
+    const piped = terminal(`cat > ${join(dir, 'p.txt')}`, 2, false);
+    for (let i = 0; i < 10; i++) await piped.io.write(`${i}\n`);
+    expect(piped.stdout().split('\n')).toHaveLength(11);
+    await piped.io.endPager();
+    expect(existsSync(join(dir, 'p.txt'))).toBe(false);
+  });
+});
