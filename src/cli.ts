@@ -207,7 +207,8 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   const controller = new AbortController();
   const noColor = argv.includes('--no-color');
   // Long data at a terminal goes through a pager (SCT_PAGER, PAGER, less -FRX), as gh does.
-  const paging: Pick<IOOptions, 'pager' | 'rows'> = deps.streams ? {} : { pager: pagerCommand(env), rows: process.stdout.rows };
+  // Looked up only for a terminal: a pipe or a file is never paged, and start-up stays lean.
+  const paging: Pick<IOOptions, 'pager' | 'rows'> = deps.streams || !process.stdout.isTTY ? {} : { pager: pagerCommand(env), rows: process.stdout.rows };
   const io = createIO(
     { ...paging, ...deps.streams, noColor, quiet: argv.includes('-q') || argv.includes('--quiet'), verbose: argv.includes('-v') || argv.includes('--verbose') },
     env,

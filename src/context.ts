@@ -114,7 +114,8 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
     },
     settings(o = {}) {
       settings ??= resolveSettings(ctx.config(), { profile: flags.profile, baseUrl: flags.baseUrl }, env);
-      checkProfileExists(settings, ctx.config().profileNames(), o.creating);
+      // The config file is read again only to name the profiles in the error.
+      checkProfileExists(settings, () => ctx.config().profileNames(), o.creating);
       return settings;
     },
     client(options = {}) {

@@ -196,6 +196,11 @@ export class ApiClient {
     if (this.usesProxy) this.trace?.('* using the proxy from the environment (HTTPS_PROXY/HTTP_PROXY; NO_PROXY honoured)');
   }
 
+  /** --max-wait: the longest wait on the service's say-so this client sleeps through. */
+  get maxWaitMs(): number {
+    return this.opts.maxWaitMs;
+  }
+
   async close(): Promise<void> {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }

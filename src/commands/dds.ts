@@ -2,7 +2,7 @@
 // Creating and updating are in dds/save.ts, waiting in dds/wait.ts, tracing in dds/trace.ts.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
+import { addExamples, formatExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { DDS_STATUSES, DDS_TYPES } from '../api/schemas/statements.js';
@@ -61,9 +61,7 @@ export function register(program: Command, f: Factory): void {
       `
 Ordering fields: id, name, type, status, dds_identifier, created_at, updated_at.
 
-Examples:
-  sct dds list --type EUDR --status in_progress,failed
-  sct dds list --order 17 --all -o json`,
+${formatExamples(["sct dds list --type EUDR --status in_progress,failed", "sct dds list --order 17 --all -o json"])}`,
     )
     .action(f.action<ListStatementsOptions>((ctx, opts) => listStatements(ctx, opts)));
 
@@ -87,9 +85,7 @@ Creation rules, checked before anything is sent:
   PPWR                         needs --assessment-run-ids and --dds-identifier; created as draft
   EUTR                         the identifier is generated; assessment runs are ignored
 
-Examples:
-  sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --orders 17,18 --wait
-  sct dds create --type EUDR --assessment-run-ids 3f6c…,9a1d… --name "Cocoa Q3"`,
+${formatExamples(["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --orders 17,18 --wait", "sct dds create --type EUDR --assessment-run-ids 3f6c…,9a1d… --name \"Cocoa Q3\""])}`,
   );
   create.action(f.action<CreateFlags>((ctx, opts) => createStatement(ctx, opts, create)));
 
@@ -160,9 +156,7 @@ other columns are ignored with a warning). Each row traces one order to one stat
 in requests of 100, every row is checked before the first is sent, a rerun skips the rows that
 went through, and exit 3 says some rows were rejected.
 
-Examples:
-  sct dds trace --dds 5 --order 17,18,19
-  sct dds trace --file pairs.csv --report traced.csv`,
+${formatExamples(["sct dds trace --dds 5 --order 17,18,19", "sct dds trace --file pairs.csv --report traced.csv"])}`,
     )
     .action(f.action<TraceFlags>((ctx, opts) => traceOrders(ctx, opts)));
 }

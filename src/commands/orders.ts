@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
+import { addExamples, formatExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY } from '../api/schemas/orders.js';
 import { addListOptions } from './shared/list.js';
@@ -33,9 +33,7 @@ export function register(program: Command, f: Factory): void {
     .addHelpText(
       'after',
       `
-Examples:
-  sct orders list --buying --assessment-status failing,pending --created-from 2025-01-01
-  sct orders list --selling --commodity cocoa --no-dds --all -o csv > orders.csv`,
+${formatExamples(["sct orders list --buying --assessment-status failing,pending --created-from 2025-01-01", "sct orders list --selling --commodity cocoa --no-dds --all -o csv > orders.csv"])}`,
     )
     .action(f.action<ListOrdersFlags>((ctx, opts) => listOrders(ctx, opts)));
 
@@ -134,9 +132,7 @@ from the service).
 
 ${ORDER_CSV_COLUMNS}
 
-Examples:
-  sct orders sync --purchase --file erp-purchases.csv --dry-run
-  sct orders sync --purchase --file erp-purchases.csv --yes --report sync.csv`,
+${formatExamples(["sct orders sync --purchase --file erp-purchases.csv --dry-run", "sct orders sync --purchase --file erp-purchases.csv --yes --report sync.csv"])}`,
     )
     // The planning code is loaded by `sync` only.
     .action(f.action<SyncOrdersFlags>(async (ctx, opts) => (await import('./orders/sync.js')).syncOrders(ctx, opts)));

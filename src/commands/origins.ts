@@ -3,7 +3,7 @@
 // (src/geo: turf and the country outlines) on demand, so the other commands never do.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
+import { addExamples, formatExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { originCreateSchema, originUpdateSchema, parseLocation, type GeoPoint } from '../api/schemas/origins.js';
@@ -108,20 +108,12 @@ range; a ring not closed, of fewer than 4 positions, or crossing itself; a posit
 a Point whose area property says 4 ha or more. Warnings: fewer than 6 decimals, the same geometry
 twice, a polygon under 0.01 ha or over 10,000 ha, a file over 25 MB.
 
-Examples:
-  sct origins check plots.geojson
-  sct origins check plots.geojson --map plots.svg
-  sct origins check --country-code GH -o json survey.geojson | jq '.[] | select(.level == "error")'`,
+${formatExamples(["sct origins check plots.geojson", "sct origins check plots.geojson --map plots.svg", "sct origins check --country-code GH -o json survey.geojson | jq '.[] | select(.level == \"error\")'"])}`,
     )
     .action(f.action<CheckOriginsOptions>(async (ctx, opts, files) => (await import('./origins/check.js')).checkOrigins(ctx, opts, files)));
 
   addBulkRunOptions(
-    origins
-      .command('import')
-      .description('Create one origin per CSV row or GeoJSON feature')
-      .requiredOption('--file <file>', 'CSV or GeoJSON file (- for stdin)')
-      .option('--name-property <name>', 'GeoJSON: the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
-      .option('--country-code <code>', 'GeoJSON: country of the features that name none'),
+    addPlotFileOptions(origins.command('import').description('Create one origin per CSV row or GeoJSON feature')),
     { concurrency: true, dryRun: true },
   )
     .addHelpText(
@@ -136,20 +128,15 @@ Every row or feature is checked before the first request; any error stops the ru
 A rerun of the same file skips what went through, so an interrupted or partly failed import is
 finished by running the same command again.
 
-Examples:
-  sct origins import --file origins.csv --report result.csv
-  sct origins import --file plots.geojson --country-code CI`,
+${formatExamples(["sct origins import --file origins.csv --report result.csv", "sct origins import --file plots.geojson --country-code CI"])}`,
     )
     // The bulk machinery is loaded by `import` only: list, get and the rest start faster without it.
     .action(f.action<ImportOriginsOptions>(async (ctx, opts) => (await import('./origins/import.js')).importOrigins(ctx, opts)));
 
   addBulkRunOptions(
-    origins
-      .command('sync')
-      .description('Make the service match a CSV or GeoJSON file: plan creates and updates by external_id, then apply them')
-      .requiredOption('--file <file>', 'CSV or GeoJSON file (- for stdin)')
-      .option('--name-property <name>', 'GeoJSON: the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
-      .option('--country-code <code>', 'GeoJSON: country of the features that name none'),
+    addPlotFileOptions(
+      origins.command('sync').description('Make the service match a CSV or GeoJSON file: plan creates and updates by external_id, then apply them'),
+    ),
     { concurrency: true, dryRun: true },
   )
     .addHelpText(
@@ -163,9 +150,7 @@ locations compare as geometries. Plans create, update (only the fields that diff
 and only on the service (listed, never deleted); an empty cell is never compared or sent. Applied
 after a confirmation (--yes without a terminal); --dry-run only plans.
 
-Examples:
-  sct origins sync --file origins.csv --dry-run
-  sct origins sync --file plots.geojson --country-code CI --yes`,
+${formatExamples(["sct origins sync --file origins.csv --dry-run", "sct origins sync --file plots.geojson --country-code CI --yes"])}`,
     )
     .action(f.action<import('./origins/sync.js').SyncOriginsOptions>(async (ctx, opts) => (await import('./origins/sync.js')).syncOrigins(ctx, opts)));
 }
@@ -233,4 +218,12 @@ export async function originFields(opts: OriginFieldFlags, ctx: Context): Promis
         ? await (await import('./origins/location-file.js')).readLocationFile(ctx, opts.locationFile, opts.countryCode)
         : parseLocationFlag(opts.location),
   };
+}
+
+/** The file of `origins import` and `origins sync`, and how a GeoJSON file's features map to origins. */
+function addPlotFileOptions(cmd: Command): Command {
+  return cmd
+    .requiredOption('--file <file>', 'CSV or GeoJSON file (- for stdin)')
+    .option('--name-property <name>', 'GeoJSON: the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
+    .option('--country-code <code>', 'GeoJSON: country of the features that name none');
 }

@@ -109,11 +109,12 @@ export function notLoggedInHint(s: Settings, hint = 'run `sct auth login` or set
  * more often than a wish for an empty profile: exit 2 naming it and the profiles there are.
  * Commands that create a profile (auth login, config set) pass `creating`.
  */
-export function checkProfileExists(s: Settings, names: string[], creating = false): void {
+export function checkProfileExists(s: Settings, names: () => string[], creating = false): void {
   if (creating || s.profileExists || s.profileSource === 'default') return;
+  const known = names();
   const from = s.profileSource === 'flag' ? '--profile' : 'SCT_PROFILE';
   throw new UsageError(
-    `no profile "${s.profile}" (${from}): the profiles are ${names.length ? names.join(', ') : 'none yet'}`,
+    `no profile "${s.profile}" (${from}): the profiles are ${known.length ? known.join(', ') : 'none yet'}`,
     {},
     `create it with \`sct auth login --profile ${s.profile} --base-url https://…/api\` or \`sct config set base_url URL --profile ${s.profile}\``,
   );

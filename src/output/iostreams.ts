@@ -1,7 +1,7 @@
 // The one I/O object: commands never touch process.stdout/stderr directly, so tests can run
 // them in-process with fake streams and check TTY and piped behaviour alike.
 import type { Writable, Readable } from 'node:stream';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
@@ -177,7 +177,7 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
         held += chunk;
         // Longer than the terminal: from here on the data goes through the pager.
         if (countLines(held) < rows) return;
-        startPager();
+        await startPager();
         chunk = held;
         held = '';
       }
@@ -236,8 +236,10 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
   let pagerProcess: ChildProcess | undefined;
   let pagerGone = false;
   let pagerClosed = false;
-  const startPager = () => {
+  const startPager = async () => {
     paging = 'off';
+    // Loaded here, not at start-up: most runs never page.
+    const { spawn } = await import('node:child_process');
     // As gh: less is told to quit on a short screen, keep colours and not clear the screen.
     const child = spawn(opts.pager!, { shell: true, stdio: ['pipe', 'inherit', 'inherit'], env: { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c' } });
     // Quitting the pager early (q) closes its input: the rest of the data is dropped quietly.

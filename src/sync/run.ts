@@ -17,7 +17,6 @@ import { runUnits, type Unit } from '../bulk/runner.js';
 import { finishBulk } from '../bulk/report.js';
 import { announceRun, unitKey } from '../bulk/import.js';
 import { CancelledError } from '../errors.js';
-import { parseDuration } from '../commands/shared/flags.js';
 import { planSync, writesOf, type FileObject, type Plan, type SyncSpec } from './plan.js';
 import { readService, type ServiceSource, type ServiceState } from './read.js';
 import { costLines, writePlan } from './render.js';
@@ -103,8 +102,7 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
   const format = ctx.format();
   const data = !(applying && format !== 'table');
   await writePlan(ctx, plan, { noun: run.noun, reads: state.reads, rateLimit: reader.rateLimit, notes, data });
-  const maxWaitMs = ctx.flags.maxWait ? parseDuration(ctx.flags.maxWait, '--max-wait', { allowZero: true }) : 600_000;
-  for (const line of costLines({ writes: writesOf(plan), reads: state.reads, rateLimit: reader.rateLimit, now: ctx.now(), maxWaitMs })) ctx.io.info(line);
+  for (const line of costLines({ writes: writesOf(plan), reads: state.reads, rateLimit: reader.rateLimit, now: ctx.now(), maxWaitMs: reader.maxWaitMs })) ctx.io.info(line);
   return plan;
 }
 

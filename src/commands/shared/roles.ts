@@ -31,8 +31,8 @@ function readCache(ctx: Context): Cache {
 }
 
 /** The roles seen on this service, by id. */
-function seen(ctx: Context, baseUrl: string): Role[] {
-  const ofService = readCache(ctx)[baseUrl];
+function seen(ctx: Context, baseUrl: string, cache = readCache(ctx)): Role[] {
+  const ofService = cache[baseUrl];
   if (!ofService || typeof ofService !== 'object') return [];
   return Object.entries(ofService)
     .filter(([id, name]) => /^\d+$/.test(id) && typeof name === 'string')
@@ -45,7 +45,7 @@ function remember(ctx: Context, baseUrl: string, roles: Role[]): void {
   if (roles.length === 0) return;
   const cache = readCache(ctx);
   const ofService = Object.create(null) as Record<string, string>;
-  for (const r of seen(ctx, baseUrl)) ofService[r.id] = r.name;
+  for (const r of seen(ctx, baseUrl, cache)) ofService[r.id] = r.name;
   for (const r of roles) ofService[r.id] = r.name;
   const next = Object.assign(Object.create(null), cache, { [baseUrl]: ofService });
   const path = cachePath(ctx);
