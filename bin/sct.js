@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli.js';
+import { run } from '../dist/main.js';
 
-main(process.argv.slice(2));
+run(process.argv.slice(2));

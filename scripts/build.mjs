@@ -3,9 +3,9 @@
 // code, dependencies and all, is read only when that group runs. Resolving and reading
 // dozens of node_modules files at start-up costs more than the code itself on a slow disk.
 import { build } from 'esbuild';
-import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -33,7 +33,7 @@ const jsonAsString = {
 let result;
 try {
   result = await build({
-  entryPoints: ['src/cli.ts'],
+  entryPoints: ['src/main.ts', 'src/cli.ts'],
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -60,6 +60,23 @@ try {
 } catch {
   // esbuild has already printed the errors.
   process.exit(1);
+}
+
+// Every command's help as data (dist/help/…/index.txt): src/main.ts prints it without loading
+// commander or the command tree. Rendered by the bundle just built, as `sct … --help` would.
+const { renderHelpTexts } = await import(`${pathToFileURL(resolve('dist/cli.js')).href}?${Date.now()}`);
+const helpDir = resolve('dist/help');
+const written = new Set();
+for (const [path, text] of await renderHelpTexts()) {
+  const file = join(helpDir, ...path.split(' ').filter(Boolean), 'index.txt');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  written.add(file);
+}
+// Help of commands that no longer exist must not be printed.
+for (const entry of readdirSync(helpDir, { recursive: true })) {
+  const file = join(helpDir, entry);
+  if (statSync(file).isFile() && !written.has(file)) rmSync(file);
 }
 
 // dist/ is not wiped before the build (a test run elsewhere may be executing it); chunks

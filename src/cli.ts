@@ -95,6 +95,10 @@ export function buildProgram(io: IOStreams): Command {
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
       outputError: (s, write) => write(s),
+      // The width of the streams sct writes to (commander would ask process.stdout), so the help
+      // rendered in-process for dist/help/ is what a pipe gets: 80 columns.
+      getOutHelpWidth: () => (io.stdoutIsTTY ? io.terminalWidth() : 80),
+      getErrHelpWidth: () => (io.stderrIsTTY ? ((io.stderr as NodeJS.WriteStream).columns ?? 80) : 80),
     })
     // Usage errors exit 2 (commander's own default is 1); main() decides every exit code.
     .exitOverride()
@@ -440,4 +444,40 @@ export async function fullProgram(io: IOStreams): Promise<Command> {
   });
   await registerGroups(program, factory, 'all');
   return program;
+}
+
+/**
+ * Every command's help as a pipe gets it (80 columns), keyed by command path ('' for sct
+ * itself), each rendered by main() exactly as `sct … --help` renders it: the build writes
+ * them to dist/help/ for the start-up path (main.ts) to print without loading the tree.
+ */
+export async function renderHelpTexts(): Promise<Map<string, string>> {
+  const { Writable, PassThrough } = await import('node:stream');
+  const paths: string[][] = [[]];
+  const walk = (cmd: Command, path: string[]) => {
+    for (const sub of cmd.commands) {
+      if (sub.name() === 'help') continue;
+      paths.push([...path, sub.name()]);
+      walk(sub, [...path, sub.name()]);
+    }
+  };
+  walk(await fullProgram(createIO({ stdout: new PassThrough(), stderr: new PassThrough() }, {})), []);
+  const texts = new Map<string, string>();
+  for (const path of paths) {
+    let out = '';
+    const stdout = new Writable({
+      write(chunk, _enc, cb) {
+        out += String(chunk);
+        cb();
+      },
+    });
+    const code = await main([...path, '--help'], {
+      env: {},
+      streams: { stdout, stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false },
+      signal: new AbortController().signal,
+    });
+    if (code !== 0) throw new Error(`sct ${path.join(' ')} --help exited ${code}`);
+    texts.set(path.join(' '), out);
+  }
+  return texts;
 }

@@ -1,8 +1,9 @@
 // The only place sct talks HTTP. Auth, retries, rate limits, idempotency, redirects,
 // timeouts, pagination, error mapping and the --verbose trace all live here, once.
-import { request as undiciRequest, Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { discardBody, dispatcherTransport, nodeTransport, type Headers, type Transport, type WireResponse } from './transport.js';
 import { AnswerError, AuthError, NetworkError, SctError, UsageError, InterruptedError, WaitTooLongError, isAbortError } from '../errors.js';
 import { apiErrorFrom, statusText, HTML_PAGE } from './errors.js';
 import { maskToken } from '../config/settings.js';
@@ -23,6 +24,7 @@ export interface ClientOptions {
   maxRetries?: number;
   retryBaseMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** An undici dispatcher to send through instead of Node's http (tests: a MockAgent). */
   dispatcher?: Dispatcher;
   signal?: AbortSignal;
   /**
@@ -60,15 +62,14 @@ export interface RequestOptions {
 
 export interface ApiResponse<T> {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Headers;
   data: T;
 }
 
 export interface StreamResponse {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** A Readable with text()/json()/dump() helpers. */
-  body: Dispatcher.ResponseData['body'];
+  headers: Headers;
+  body: Readable;
 }
 
 export interface Page<T> {
@@ -143,8 +144,9 @@ export class ApiClient {
   private readonly token?: string;
   private readonly tokenSource?: string;
   private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxWaitMs' | 'maxRetries' | 'retryBaseMs'>>;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  /** Made at the first request: undici, when it is needed at all, is loaded only then. */
+  private transport?: Promise<Transport>;
+  private readonly makeTransport: () => Promise<Transport>;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly now: () => number;
   private readonly random: () => number;
@@ -180,12 +182,14 @@ export class ApiClient {
       maxRetries: options.maxRetries ?? 3,
       retryBaseMs: options.retryBaseMs ?? 500,
     };
-    const proxy = proxyFromEnv(options.env ?? {});
-    this.usesProxy = !options.dispatcher && proxy !== null;
-    this.ownsDispatcher = !options.dispatcher;
-    // NODE_EXTRA_CA_CERTS is read by Node's TLS layer at start-up, so both agents honour it.
-    this.dispatcher =
-      options.dispatcher ?? (proxy ? new EnvHttpProxyAgent({ ...proxy }) : new Agent({ keepAliveTimeout: 4_000 }));
+    const dispatcher = options.dispatcher;
+    const proxy = dispatcher ? null : proxyFromEnv(options.env ?? {});
+    this.usesProxy = proxy !== null;
+    this.makeTransport = dispatcher
+      ? () => dispatcherTransport(dispatcher)
+      : proxy
+        ? () => dispatcherTransport('proxy', proxy)
+        : async () => nodeTransport();
     this.sleep = options.sleep ?? abortableSleep;
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
@@ -202,7 +206,7 @@ export class ApiClient {
   }
 
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    if (this.transport) await (await this.transport).close();
   }
 
   /**
@@ -326,7 +330,7 @@ export class ApiClient {
         this.rateLimit.remaining = undefined;
       }
       const deadline = this.deadline();
-      let res: Dispatcher.ResponseData;
+      let res: WireResponse;
       try {
         res = await this.once(currentMethod, url, options, withBody, idempotencyKey, deadline.signal);
       } catch (err) {
@@ -344,7 +348,7 @@ export class ApiClient {
       this.recordRateLimit(res.headers);
       const status = res.statusCode;
       const drain = async () => {
-        await res.body.dump().catch(() => undefined);
+        await discardBody(res.body);
         deadline.clear();
       };
 
@@ -400,7 +404,7 @@ export class ApiClient {
         fail(err, status >= 500 ? mayHaveArrived : false);
       }
       if (mode === 'stream') {
-        // The body is the caller's to read; undici's bodyTimeout still cuts a silent one.
+        // The body is the caller's to read; the transport's idle timeout still cuts a silent one.
         deadline.clear();
         return { status, headers: res.headers, body: res.body };
       }
@@ -465,7 +469,7 @@ export class ApiClient {
     withBody: boolean,
     idempotencyKey: string | undefined,
     signal: AbortSignal,
-  ): Promise<Dispatcher.ResponseData> {
+  ): Promise<WireResponse> {
     const headers: Record<string, string> = {
       'user-agent': USER_AGENT,
       accept: options.accept ?? 'application/json',
@@ -496,15 +500,8 @@ export class ApiClient {
       }
       if (typeof body === 'string') this.trace(`> ${body.length > 2000 ? body.slice(0, 2000) + '…' : body}`);
     }
-    const res = await undiciRequest(url, {
-      method,
-      headers,
-      body,
-      dispatcher: this.dispatcher,
-      signal,
-      headersTimeout: this.opts.timeoutMs,
-      bodyTimeout: this.opts.timeoutMs,
-    });
+    const transport = await (this.transport ??= this.makeTransport());
+    const res = await transport.send(url, { method, headers, body, signal, idleTimeoutMs: this.opts.timeoutMs });
     if (this.trace) {
       this.trace(`< ${res.statusCode} ${statusText(res.statusCode)} (${this.now() - started} ms)`);
       for (const k of ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location']) {
@@ -522,7 +519,7 @@ export class ApiClient {
     return url;
   }
 
-  private recordRateLimit(headers: Dispatcher.ResponseData['headers']): void {
+  private recordRateLimit(headers: Headers): void {
     const num = (k: string) => {
       const v = headers[k];
       const n = Number(Array.isArray(v) ? v[0] : v);
@@ -550,7 +547,7 @@ export class ApiClient {
    * running ahead sees the reset already past, and Retry-After still holds), plus a margin;
    * without either, a backoff that grows with each 429 in a row, so a 429 is never hammered.
    */
-  private throttleWaitMs(headers: Dispatcher.ResponseData['headers'], inARow: number): number {
+  private throttleWaitMs(headers: Headers, inARow: number): number {
     const now = this.now();
     const reset = resetTime(headers['x-ratelimit-reset'], now);
     const fromReset = reset !== undefined ? reset * 1000 - now : undefined;
@@ -685,6 +682,7 @@ function describeError(err: unknown): string {
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return 'host not found';
+    case 'ETIMEDOUT':
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
     case 'UND_ERR_CONNECT_TIMEOUT':
@@ -698,7 +696,7 @@ function describeError(err: unknown): string {
 }
 
 /** Retry-After in ms from now: delay-seconds or an HTTP date. Nonsense (negative, unparsable) is ignored. */
-export function retryAfterMs(headers: Dispatcher.ResponseData['headers'], now: number): number | undefined {
+export function retryAfterMs(headers: Headers, now: number): number | undefined {
   const v = headers['retry-after'];
   if (v === undefined) return undefined;
   const s = String(Array.isArray(v) ? v[0] : v).trim();
@@ -724,7 +722,7 @@ export function resetTime(v: string | string[] | undefined, now: number): number
  * refused before a byte is read, and a body without one is counted as it streams, so an
  * endless or enormous answer costs at most `max` bytes of memory, never a crash.
  */
-async function readCapped(body: Dispatcher.ResponseData['body'], headers: Dispatcher.ResponseData['headers'], max: number): Promise<string> {
+async function readCapped(body: Readable, headers: Headers, max: number): Promise<string> {
   const declared = Number(headers['content-length']);
   if (Number.isFinite(declared) && declared > max) {
     body.destroy();
@@ -743,17 +741,17 @@ async function readCapped(body: Dispatcher.ResponseData['body'], headers: Dispat
   return Buffer.concat(chunks, size).toString('utf8');
 }
 
-function contentType(headers: Dispatcher.ResponseData['headers']): string {
+function contentType(headers: Headers): string {
   const v = headers['content-type'];
   return String(Array.isArray(v) ? v[0] : (v ?? '')).toLowerCase();
 }
 
-function looksLikeHtml(text: string, headers: Dispatcher.ResponseData['headers']): boolean {
+function looksLikeHtml(text: string, headers: Headers): boolean {
   return contentType(headers).includes('html') || /^\s*<(!doctype|html|head|body|\?xml)/i.test(text);
 }
 
 /** An error answer's body: JSON when it is, a marker for an HTML page, else its text. */
-function parseErrorBody(text: string, headers: Dispatcher.ResponseData['headers']): unknown {
+function parseErrorBody(text: string, headers: Headers): unknown {
   if (!text) return null;
   try {
     return JSON.parse(text);
@@ -763,7 +761,7 @@ function parseErrorBody(text: string, headers: Dispatcher.ResponseData['headers'
 }
 
 /** A 2xx answer's body: JSON, or nothing (204, an empty body). Anything else is not the API speaking. */
-function parseAnswer(text: string, status: number, headers: Dispatcher.ResponseData['headers'], where: () => string, fail: (e: SctError) => never): unknown {
+function parseAnswer(text: string, status: number, headers: Headers, where: () => string, fail: (e: SctError) => never): unknown {
   if (!text.trim()) return null;
   if (!looksLikeHtml(text, headers)) {
     try {

@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
 import { CONFIG_FILE_MODE } from '../config/config.js';
 import { missingApiPrefix, proxyFromEnv } from '../api/client.js';
+import { discardBody } from '../api/transport.js';
 import { PATHS } from '../api/paths.js';
 import { RateLimitError, SctError } from '../errors.js';
 import { displayName } from '../api/schemas/accounts.js';
@@ -120,7 +121,7 @@ export async function doctor(ctx: Context): Promise<void> {
         throw err;
       });
       probeDate = res?.headers.date;
-      await res?.body.dump();
+      if (res) await discardBody(res.body);
       const answered = `${s.baseUrl} answered in ${ctx.now() - started} ms (from ${s.baseUrlSource})`;
       const warning = missingApiPrefix(s.baseUrl);
       add('base_url', warning ? 'warn' : 'ok', warning ? `${answered}; ${warning}` : answered);

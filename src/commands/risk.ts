@@ -16,6 +16,8 @@ import { addBodyOptions, addListCommand, parseId, saveOne } from './shared/crud.
 import { appendList, parseIdList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 import { saveDownload } from './shared/download.js';
+import { discardBody } from '../api/transport.js';
+import { json } from 'node:stream/consumers';
 
 export interface RiskFieldFlags extends BodyFlags {
   identifier?: string;
@@ -102,7 +104,7 @@ export async function downloadEvidence(ctx: Context, id: number, opts: EvidenceF
   let res = await client.stream({ method: 'POST', path, accept: 'application/zip, application/json' });
   if (String(res.headers['content-type'] ?? '').startsWith('application/json')) {
     // A service may hand the package out as a signed link rather than inline.
-    const answer = (await res.body.json().catch(() => null)) as { url?: unknown } | null;
+    const answer = (await json(res.body).catch(() => null)) as { url?: unknown } | null;
     if (typeof answer?.url !== 'string') throw new SctError(`unexpected answer from POST ${path}: neither a ZIP nor a download URL`);
     res = await client.stream({ path: answer.url, auth: false, accept: 'application/zip, application/json' });
   }
@@ -111,7 +113,7 @@ export async function downloadEvidence(ctx: Context, id: number, opts: EvidenceF
     target = fixed ?? resolveTarget(opts.out, zipName(fileNameFromDisposition(res.headers['content-disposition']), id), { cwd: process.cwd(), force: opts.force });
   } catch (err) {
     // Refused before a byte is written (exit 2, like the same refusal before the request).
-    await res.body.dump().catch(() => undefined);
+    await discardBody(res.body);
     throw err;
   }
   await saveDownload(ctx, res, target, { id, label: 'Downloading evidence' });

@@ -1,0 +1,131 @@
+// The wire under the client: one request out, status, headers and a body stream back. The
+// client (client.ts) owns every decision — retries, waits, caps, errors; this only moves bytes.
+//
+// Node's own http/https carry requests by default. undici is loaded only when a proxy is set in
+// the environment (its EnvHttpProxyAgent speaks CONNECT and honours NO_PROXY) or a caller hands
+// the client an undici dispatcher (tests' MockAgent): loading undici and compiling its llhttp
+// WebAssembly cost a one-request command more than the request itself (bench/results.md).
+import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { Readable } from 'node:stream';
+
+export type Headers = Record<string, string | string[] | undefined>;
+
+export interface WireRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Buffer | Readable;
+  /** Aborts the request, and the body while it is read. */
+  signal: AbortSignal;
+  /** The longest silence, waiting for the answer or between chunks of its body. */
+  idleTimeoutMs: number;
+}
+
+export interface WireResponse {
+  statusCode: number;
+  headers: Headers;
+  body: Readable;
+}
+
+export interface Transport {
+  send(url: URL, req: WireRequest): Promise<WireResponse>;
+  close(): Promise<void>;
+}
+
+/** An idle connection is closed before a server's usual 5 s keep-alive can close it under a request. */
+const KEEP_ALIVE_MS = 4_000;
+
+/** node:http and node:https, one keep-alive agent per protocol, created when first used. */
+export function nodeTransport(): Transport {
+  const agents = new Map<string, HttpAgent>();
+  const agentFor = async (protocol: string): Promise<{ agent: HttpAgent; request: typeof import('node:http').request }> => {
+    const mod = protocol === 'https:' ? await import('node:https') : await import('node:http');
+    let agent = agents.get(protocol);
+    if (!agent) {
+      // NODE_EXTRA_CA_CERTS is read by Node's TLS layer at start-up, so https honours it.
+      agent = new mod.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS });
+      agents.set(protocol, agent);
+    }
+    return { agent, request: mod.request as typeof import('node:http').request };
+  };
+  return {
+    async send(url, w) {
+      const { agent, request } = await agentFor(url.protocol);
+      return new Promise<WireResponse>((resolve, reject) => {
+        if (w.signal.aborted) return reject(w.signal.reason ?? abortError());
+        const req = request(url, { method: w.method, headers: w.headers, agent, signal: w.signal });
+        // Silence on the socket, before the answer or inside its body: the same error either way.
+        req.setTimeout(w.idleTimeoutMs, () => req.destroy(timeoutError(w.idleTimeoutMs)));
+        req.once('error', reject);
+        req.once('response', (res: IncomingMessage) => {
+          req.off('error', reject);
+          // An error after the answer began reaches whoever reads the body.
+          req.on('error', (err) => res.destroy(err));
+          resolve({ statusCode: res.statusCode ?? 0, headers: res.headers, body: res });
+        });
+        if (w.body instanceof Readable) {
+          w.body.once('error', (err) => req.destroy(err));
+          w.body.pipe(req);
+        } else {
+          req.end(w.body);
+        }
+      });
+    },
+    async close() {
+      for (const agent of agents.values()) agent.destroy();
+    },
+  };
+}
+
+/** Requests through an undici dispatcher (a proxy agent, or a test's MockAgent). */
+export async function dispatcherTransport(dispatcher: Dispatcher | 'proxy', proxy?: { httpProxy?: string; httpsProxy?: string; noProxy?: string }): Promise<Transport> {
+  // undici is CommonJS: loaded dynamically from the bundle it is the module's default export,
+  // while TypeScript (and Node run from source) see its named exports.
+  const mod = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
+  const undici = mod.default ?? mod;
+  const d = dispatcher === 'proxy' ? new undici.EnvHttpProxyAgent({ keepAliveTimeout: KEEP_ALIVE_MS, ...proxy }) : dispatcher;
+  return {
+    async send(url, w) {
+      const res = await undici.request(url, {
+        method: w.method as Dispatcher.HttpMethod,
+        headers: w.headers,
+        body: w.body,
+        dispatcher: d,
+        signal: w.signal,
+        headersTimeout: w.idleTimeoutMs,
+        bodyTimeout: w.idleTimeoutMs,
+      });
+      return { statusCode: res.statusCode, headers: res.headers, body: res.body };
+    },
+    async close() {
+      if (dispatcher === 'proxy') await d.close();
+    },
+  };
+}
+
+/**
+ * Reads and drops what is left of a body so its connection can carry the next request; a body
+ * longer than a short error page is not worth reading, and its connection is closed instead.
+ */
+export async function discardBody(body: Readable, limit = 256 * 1024): Promise<void> {
+  let seen = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      seen += chunk.length;
+      if (seen > limit) {
+        body.destroy();
+        return;
+      }
+    }
+  } catch {
+    /* a body that breaks while dropped is dropped all the same */
+  }
+}
+
+function timeoutError(ms: number): Error {
+  return Object.assign(new Error(`no data for ${ms} ms`), { code: 'ETIMEDOUT' });
+}
+
+function abortError(): Error {
+  return Object.assign(new Error('This operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
+}

@@ -1,0 +1,45 @@
+// The entry bin/sct.js loads. `--version` and help are answered here, from data, before
+// commander or any command is loaded: a script that asks them pays for little more than Node.
+// Everything else goes to cli.ts.
+import { readFileSync } from 'node:fs';
+import { VERSION } from './version.js';
+
+/** dist/help/, written by the build from the command tree (scripts/build.mjs). */
+const HELP_DIR = new URL('./help/', import.meta.url);
+
+/** A command name: what may become a path under dist/help/. */
+const WORD = /^[a-z][a-z0-9-]*$/;
+
+export async function run(argv: string[]): Promise<void> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  const help = prebuiltHelp(argv);
+  if (help !== undefined) {
+    process.stdout.write(help);
+    return;
+  }
+  const { main } = await import('./cli.js');
+  await main(argv);
+}
+
+/**
+ * The help text for `sct [command…] --help` (or `-h`, or `sct help`) as the build rendered it,
+ * when the output is what it was rendered for: a pipe or a file, or a terminal 80 columns wide
+ * (commander wraps to the terminal). Undefined otherwise, and cli.ts renders it.
+ */
+export function prebuiltHelp(argv: string[]): string | undefined {
+  const last = argv[argv.length - 1];
+  let words: string[];
+  if (argv.length === 1 && argv[0] === 'help') words = [];
+  else if (last === '--help' || last === '-h') words = argv.slice(0, -1);
+  else return undefined;
+  if (!words.every((w) => WORD.test(w))) return undefined;
+  if (process.stdout.isTTY && process.stdout.columns !== 80) return undefined;
+  try {
+    return readFileSync(new URL(`${[...words, 'index'].join('/')}.txt`, HELP_DIR), 'utf8');
+  } catch {
+    return undefined;
+  }
+}

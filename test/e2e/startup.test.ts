@@ -1,0 +1,72 @@
+// `--version` and help are answered by src/main.ts from data the build wrote (dist/help/), before
+// commander or any command is loaded. The data must be exactly what the command tree renders,
+// and a terminal of another width must still get help wrapped to it.
+import { describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderHelpTexts } from '../../src/cli.js';
+import { BIN, ROOT, runSct } from '../helpers/sct.js';
+
+const HELP_DIR = join(ROOT, 'dist', 'help');
+const helpFile = (path: string) => join(HELP_DIR, ...path.split(' ').filter(Boolean), 'index.txt');
+
+describe('start-up answers from data', () => {
+  it('dist/help holds every command path, each exactly as the command tree renders it from source', async () => {
+    const texts = await renderHelpTexts();
+    expect(texts.size).toBeGreaterThan(90);
+    const stale = [...texts].filter(([path, text]) => !existsSync(helpFile(path)) || readFileSync(helpFile(path), 'utf8') !== text).map(([p]) => p || '(root)');
+    expect(stale, 'dist/help is out of date: run npm run build').toEqual([]);
+  });
+
+  it('the built sct prints the prebuilt help for --help, -h and `sct help`, exit 0', async () => {
+    for (const args of [['--help'], ['help'], ['orders', 'get', '--help'], ['value-chains', 'list', '-h'], ['dds', '--help']]) {
+      const r = await runSct(args);
+      expect(r.exitCode, args.join(' ')).toBe(0);
+      const path = args.filter((a) => !a.startsWith('-') && a !== 'help').join(' ');
+      expect(r.stdout, args.join(' ')).toBe(readFileSync(helpFile(path), 'utf8'));
+      expect(r.stderr).toBe('');
+    }
+  });
+
+  it('anything else on the line goes to the full parser: an unknown command, a value, other flags', async () => {
+    const value = await runSct(['orders', 'get', '5', '--help']);
+    expect(value.exitCode).toBe(0);
+    expect(value.stdout).toBe(readFileSync(helpFile('orders get'), 'utf8'));
+    // No such command: commander's answer, the root help (as before help became data).
+    const unknown = await runSct(['ordrs', '--help']);
+    expect(unknown.exitCode).toBe(0);
+    expect(unknown.stdout).toBe(readFileSync(helpFile(''), 'utf8'));
+    const withFlag = await runSct(['--no-color', 'orders', '--help']);
+    expect(withFlag.exitCode).toBe(0);
+    expect(withFlag.stdout).toBe(readFileSync(helpFile('orders'), 'utf8'));
+    const topic = await runSct(['help', 'exit-codes']);
+    expect(topic.exitCode).toBe(0);
+    expect(topic.stdout).toContain('130');
+  });
+
+  it('--version and -V print the package version alone', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    for (const flag of ['--version', '-V']) {
+      const r = await runSct([flag]);
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toBe(`${version}\n`);
+    }
+  });
+
+  it.skipIf(!existsSync('/usr/bin/script'))('at a terminal 150 columns wide, help is wrapped to the terminal, not read from the 80-column data', async () => {
+    const r = await execa('/usr/bin/script', ['-q', '-e', '-c', `stty cols 150; '${process.execPath}' '${BIN}' orders list --help`, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', TERM: 'xterm', NO_COLOR: '1', SCT_PAGER: 'cat' },
+      extendEnv: false,
+      reject: false,
+      timeout: 20_000,
+    });
+    expect(r.exitCode).toBe(0);
+    const lines = String(r.stdout).split(/\r?\n/);
+    // Descriptions fill the width of the terminal (the data wraps them at 80; only examples,
+    // which are never wrapped, are longer there).
+    const widest = (text: string[]) => Math.max(...text.map((l) => l.length));
+    expect(widest(lines)).toBeGreaterThan(120);
+    expect(widest(readFileSync(helpFile('orders list'), 'utf8').split('\n'))).toBeLessThan(100);
+  });
+});
