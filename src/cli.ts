@@ -222,7 +222,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   const onSigint = () => {
     // First Ctrl-C: let the command stop cleanly and report; a second one exits at once.
     // A SIGINT re-raised within moments of the first is not a person pressing again: conf's
-    // atomic-write library re-sends the signal to the process after its own clean-up.
+    // atomic-write library re-sent the signal after its own clean-up; another may.
     const now = Date.now();
     if (firstInterrupt && now - firstInterrupt > 300) process.exit(130);
     if (!firstInterrupt) firstInterrupt = now;

@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { UsageError, type FieldErrors } from '../errors.js';
 import { parseInteger } from '../commands/shared/flags.js';
-import { REQUIRED } from '../api/schemas/common.js';
+import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
 
 export interface CsvRow {

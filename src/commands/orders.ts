@@ -2,16 +2,16 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, formatExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
-import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY } from '../api/schemas/orders.js';
+import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY } from '../api/enums.js';
 import { addListOptions } from './shared/list.js';
 import { deleteOne, parseId } from './shared/crud.js';
 import { addBulkRunOptions } from './shared/bulk.js';
 import { appendList, collect } from './shared/flags.js';
 import { addKindOptions, addOrderFilterOptions } from './orders/filters.js';
 import { listOrders, orderStats, showOrder, type ListOrdersFlags, type StatsFlags } from './orders/view.js';
-import { addOrderFields, saveOrder, type OrderFieldFlags } from './orders/save.js';
-import { traceItem, type TraceFlags } from './orders/trace.js';
-import { importOrders, type ImportFlags } from './orders/import.js';
+import { addOrderFields, type OrderFieldFlags } from './orders/fields.js';
+import type { TraceFlags } from './orders/trace.js';
+import type { ImportFlags } from './orders/import.js';
 import type { SyncOrdersFlags } from './orders/sync.js';
 
 /** The CSV columns orders import and orders sync read, listed in both helps. */
@@ -24,6 +24,8 @@ buyer_company_id, seller_company_id. Item columns, one item per row: product (yo
 product; both sides on a batch), buyer_product, seller_product, volume, unit, line_number,
 item_external_id, traced_orders, traced_origins (ids, | or ; separated).`;
 
+// Each action loads its own code (schemas, CSV reading, planning) when it runs: `orders get`
+// and `orders list` load neither zod nor csv-parse.
 export function register(program: Command, f: Factory): void {
   const orders = program.command('orders').description('List, create, import and trace orders');
 
@@ -46,12 +48,12 @@ ${formatExamples(["sct orders list --buying --assessment-status failing,pending 
   ).action(f.action((ctx, _o, [id]) => showOrder(ctx, parseId(id))));
 
   addOrderFields(orders.command('create').description('Create a purchase order, sale order or batch'), 'create').action(
-    f.action<OrderFieldFlags>((ctx, opts) => saveOrder(ctx, opts)),
+    f.action<OrderFieldFlags>(async (ctx, opts) => (await import('./orders/save.js')).saveOrder(ctx, opts)),
   );
   addOrderFields(
     orders.command('update').argument('<id>', 'order id').description('Update an order (only the fields given)'),
     'update',
-  ).action(f.action<OrderFieldFlags>((ctx, opts, [id]) => saveOrder(ctx, opts, parseId(id))));
+  ).action(f.action<OrderFieldFlags>(async (ctx, opts, [id]) => (await import('./orders/save.js')).saveOrder(ctx, opts, parseId(id))));
 
   addExamples(
     orders
@@ -90,7 +92,7 @@ endpoint when it is the seller, and the batch endpoint otherwise; --purchase/--s
 choose it yourself. Every other item of the order is sent back unchanged.`,
     ),
     ['sct orders trace 217 --item 416 --to-origin 24,18', 'sct orders trace 217 --item 416 --to-order 195 --replace'],
-  ).action(f.action<TraceFlags>((ctx, opts, [id]) => traceItem(ctx, id, opts)));
+  ).action(f.action<TraceFlags>(async (ctx, opts, [id]) => (await import('./orders/trace.js')).traceItem(ctx, id, opts)));
 
   addExamples(
     addBulkRunOptions(
@@ -109,7 +111,7 @@ Every row is checked before anything is sent (exit 2 names each bad line and col
 of the same file skips the orders already created; exit 3 when some orders were rejected.`,
     ),
     ['sct orders import --purchase --file purchases.csv --dry-run', 'sct orders import --purchase --file purchases.csv --report result.csv'],
-  ).action(f.action<ImportFlags>((ctx, opts) => importOrders(ctx, opts)));
+  ).action(f.action<ImportFlags>(async (ctx, opts) => (await import('./orders/import.js')).importOrders(ctx, opts)));
 
   addBulkRunOptions(
     addKindOptions(orders.command('sync').description('Make the service match a CSV file: plan creates and updates, then apply them'), 'sync as').option(
@@ -134,7 +136,6 @@ ${ORDER_CSV_COLUMNS}
 
 ${formatExamples(["sct orders sync --purchase --file erp-purchases.csv --dry-run", "sct orders sync --purchase --file erp-purchases.csv --yes --report sync.csv"])}`,
     )
-    // The planning code is loaded by `sync` only.
     .action(f.action<SyncOrdersFlags>(async (ctx, opts) => (await import('./orders/sync.js')).syncOrders(ctx, opts)));
 }
 

@@ -25,7 +25,7 @@ import { addCrudCommands } from './shared/crud.js';
 import { addBulkRunOptions } from './shared/bulk.js';
 import { appendList, parseEnumList, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
-import { ASSESSMENT_STATUSES } from '../api/schemas/common.js';
+import { ASSESSMENT_STATUSES } from '../api/enums.js';
 import type { ImportOriginsOptions } from './origins/import.js';
 import type { CheckOriginsOptions } from './origins/check.js';
 import { UsageError } from '../errors.js';

@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
-import { COMMODITIES, COMPOSITIONS } from '../api/schemas/common.js';
+import { COMMODITIES, COMPOSITIONS } from '../api/enums.js';
 import { productCreateSchema, productUpdateSchema } from '../api/schemas/products.js';
 import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';

@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
-import { ASSESSMENT_STATUSES } from '../api/schemas/common.js';
+import { ASSESSMENT_STATUSES } from '../api/enums.js';
 import {
   KNOWN_VALUE_CHAIN_STATUSES,
   KNOWN_VALUE_CHAIN_TYPES,

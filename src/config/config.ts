@@ -1,15 +1,17 @@
-// Profiles live in one conf-managed JSON file: { "profiles": { "<name>": Profile } }.
+// Profiles live in one JSON file: { "profiles": { "<name>": Profile } }.
 // The file holds tokens, so it is kept at mode 0600.
 //
 // Every sct process of the user shares the file, so a change is a read-modify-write under a
 // lock (config.json.lock), the read done inside it, and the result written through a new
 // temporary file renamed into place: a parallel run never loses another's change, and a reader
-// never sees half a file. conf finds the file and reads it (afresh on every access); the write
-// is ours, because conf's own (the `atomically` package) opens its temporary file without O_EXCL,
-// following a symlink planted at that name, and writes through a symlinked config.json to
-// wherever it points.
-import Conf from 'conf';
-import { closeSync, constants, existsSync, fchmodSync, fchownSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+// never sees half a file.
+//
+// conf managed this file once. Its write had to be replaced (the `atomically` package under it
+// opens its temporary file without O_EXCL, following a symlink planted at that name, and writes
+// through a symlinked config.json to wherever it points), which left it reading one JSON file,
+// for 37 ms of CPU per command loading it and ajv (bench/results.md): a one-request command's
+// whole budget. The file is read here, afresh on every access, as conf did.
+import { closeSync, constants, existsSync, fchmodSync, fchownSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -43,29 +45,13 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 }
 
 export class ConfigStore {
-  private readonly conf: Conf<Store>;
   readonly dir: string;
+  readonly path: string;
 
   constructor(dir: string) {
     this.dir = dir;
+    this.path = join(dir, 'config.json');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    this.conf = readingConfig(join(dir, 'config.json'), () =>
-      new Conf<Store>({
-        cwd: dir,
-        configName: 'config',
-        projectName: 'sct',
-        configFileMode: CONFIG_FILE_MODE,
-        // No `defaults`: conf writes them into the file from its constructor when the file lacks
-        // them, outside any lock, and a process starting while another writes would put an empty
-        // set of profiles back over the other's change. A missing "profiles" reads as none.
-        // A hand-edited file that no longer parses is an error to show, not data to drop.
-        clearInvalidConfig: false,
-      }),
-    );
-  }
-
-  get path(): string {
-    return this.conf.path;
   }
 
   profileNames(): string[] {
@@ -141,10 +127,15 @@ export class ConfigStore {
     return this.profilesOf(this.read());
   }
 
-  /** conf parses the file afresh on every access to its store. A missing file reads as empty. */
+  /**
+   * The file as it is now. A missing file reads as empty; a hand-edited file that no longer
+   * parses is an error to show, never data to drop. A missing "profiles" reads as none.
+   */
   private read(): Store {
     if (!existsSync(this.path)) return { profiles: {} };
-    return readingConfig(this.path, () => this.conf.store);
+    const store: unknown = readingConfig(this.path, () => JSON.parse(readFileSync(this.path, 'utf8')));
+    if (!isPlainObject(store)) throw new SctError(`the config file ${this.path} is not valid: not a JSON object`);
+    return store as unknown as Store;
   }
 
   /** In an object without a prototype: a profile named `constructor` is only ever a profile. */
@@ -179,7 +170,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** conf's own errors ("Unexpected end of JSON input") do not say which file is broken. */
+/** JSON.parse's errors ("Unexpected end of JSON input") do not say which file is broken. */
 function readingConfig<T>(path: string, read: () => T): T {
   try {
     return read();

@@ -4,7 +4,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { IOStreams } from './iostreams.js';
 import { cellReaders, cellValue, columnsFromFlag, tableColumnsFromFlag, type Column } from './columns.js';
-import { fitColumns, layoutTable, tsvLine, type TableColumn } from './table.js';
+import { fitColumns, layoutTable, loadMeasure, tsvLine, type TableColumn } from './table.js';
 import { colorStatus, isStatusField } from './iostreams.js';
 import { csvValue, displayValue, flattenKeys, mergeColumnKeys } from './values.js';
 import { cleanCell, stripControl, stripControlDeep } from './sanitize.js';
@@ -279,7 +279,7 @@ function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
         io.info('no results');
         return;
       }
-      await io.write(renderTable(io, columns, rows));
+      await io.write(await renderTable(io, columns, rows));
     },
   };
 }
@@ -290,7 +290,7 @@ function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
  * named on stderr) when nothing else fits; no row ever wraps. Into a pipe or a file, the same
  * table tab-separated: a header row, one line per row, nothing cut, no colour unless forced.
  */
-export function renderTable(io: IOStreams, columns: TableColumn[], rows: string[][]): string {
+export async function renderTable(io: IOStreams, columns: TableColumn[], rows: string[][]): Promise<string> {
   const status = columns.map((c) => isStatusField(c.path) || isStatusField(c.header));
   const paintCell = (text: string, col: number) => (status[col] ? colorStatus(io.color, text) : text);
   if (!io.stdoutIsTTY) {
@@ -298,6 +298,7 @@ export function renderTable(io: IOStreams, columns: TableColumn[], rows: string[
     const lines = [tsvLine(columns.map((c) => c.header)), ...rows.map((r) => tsvLine(r).split('\t').map(paintCell).join('\t'))];
     return lines.join('\n') + '\n';
   }
+  await loadMeasure();
   const width = io.terminalWidth();
   const fit = fitColumns(columns, rows, width);
   if (fit.dropped.length > 0) {

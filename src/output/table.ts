@@ -2,7 +2,10 @@
 // cli-table3 itself uses): a CJK character or an emoji takes two cells, a combining accent none.
 // Id, date and status columns are never cut; the widest free-text columns shrink first, ending in
 // `…`; when even that is not enough the rightmost columns are left out (the caller says which).
-import stringWidth from 'string-width';
+//
+// string-width sets up Unicode tables and an Intl.Segmenter when it loads (15–65 ms of a
+// one-request command's start-up, bench/results.md), and only a table fitted to a terminal needs
+// it: it is loaded then (loadMeasure), never for a pipe or a file.
 
 export const GAP = 2;
 const ELLIPSIS = '…';
@@ -14,11 +17,19 @@ export interface TableColumn {
   path: string;
 }
 
-export function displayWidth(s: string): number {
-  return stringWidth(s);
+let measure: ((s: string) => number) | undefined;
+let segmenter: Intl.Segmenter | undefined;
+
+/** Loads what measures display widths; every function below that measures needs it first. */
+export async function loadMeasure(): Promise<void> {
+  measure ??= (await import('string-width')).default;
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 }
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+export function displayWidth(s: string): number {
+  if (!measure) throw new Error('displayWidth before loadMeasure()');
+  return measure(s);
+}
 
 /**
  * `s` cut to at most `width` display cells, ending in `…` when cut. Cuts between graphemes
@@ -29,7 +40,7 @@ export function truncate(s: string, width: number): string {
   if (width <= 0) return '';
   let out = '';
   let used = 0;
-  for (const { segment } of segmenter.segment(s)) {
+  for (const { segment } of segmenter!.segment(s)) {
     const w = displayWidth(segment);
     if (used + w > width - 1) break;
     out += segment;

@@ -102,8 +102,10 @@ describe('ConfigStore', () => {
   it('names the config file when it cannot be read', () => {
     const dir = freshDir();
     writeFileSync(join(dir, 'config.json'), '{"profiles": ');
-    expect(() => new ConfigStore(dir)).toThrow(SctError);
-    expect(() => new ConfigStore(dir)).toThrow(join(dir, 'config.json'));
+    expect(() => new ConfigStore(dir).profile('default')).toThrow(SctError);
+    expect(() => new ConfigStore(dir).profileNames()).toThrow(join(dir, 'config.json'));
+    writeFileSync(join(dir, 'config.json'), '[]');
+    expect(() => new ConfigStore(dir).profile('default')).toThrow(/not a JSON object/);
     writeFileSync(join(dir, 'config.json'), '{"profiles": []}');
     expect(() => new ConfigStore(dir).profile('default')).toThrow(/"profiles" is not an object/);
   });

@@ -1,7 +1,9 @@
 // Fitting tables to the terminal (src/output/table.ts) and the piped, tab-separated form.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { displayWidth, fitColumns, isFixedColumn, layoutTable, truncate, tsvLine, type TableColumn } from '../../src/output/table.js';
+import { displayWidth, fitColumns, isFixedColumn, layoutTable, loadMeasure, truncate, tsvLine, type TableColumn } from '../../src/output/table.js';
+
+beforeAll(loadMeasure);
 import { createIO, colorDecision, statusColor } from '../../src/output/iostreams.js';
 import { renderTable } from '../../src/output/format.js';
 import { headerFromPath } from '../../src/output/columns.js';
@@ -63,7 +65,7 @@ describe('fitColumns', () => {
     let stderr = '';
     err.on('data', (d) => (stderr += d));
     const io = createIO({ stdout: new PassThrough(), stderr: err, stdoutIsTTY: true, stderrIsTTY: false, columns: 80 }, {});
-    const out = renderTable(io, columns, rows);
+    const out = await renderTable(io, columns, rows);
     expect(stderr).toBe('columns left out to fit 80 columns: SELLER, TAGS (widen the terminal, or --columns)\n');
     expect(out).not.toContain('SELLER');
     for (const l of out.trimEnd().split('\n')) expect(displayWidth(l)).toBeLessThanOrEqual(80);
@@ -97,7 +99,7 @@ describe('fitColumns', () => {
 describe('piped tables', () => {
   it('are tab-separated, uncut, one line per row, tabs and newlines in cells made spaces', async () => {
     const io = createIO({ stdout: new PassThrough(), stderr: new PassThrough(), stdoutIsTTY: false, columns: 40 }, {});
-    const out = renderTable(io, columns, [...rows, ['x', 'a\tb\nc', '', '', '', '', '']]);
+    const out = await renderTable(io, columns, [...rows, ['x', 'a\tb\nc', '', '', '', '', '']]);
     const l = out.trimEnd().split('\n');
     expect(l).toHaveLength(4);
     expect(l[0]).toBe('ID\tNAME\tNOTES\tSTATUS\tCREATED\tSELLER\tTAGS');

@@ -12,16 +12,10 @@
 // - Nested item fields: which are required and their bounds are "not shown", so all are optional.
 import { z } from 'zod';
 import { ASSESSMENT_STATUSES, ID_MAX, date, dateTime, id, requiredMessage, str255, tags } from './common.js';
+import { BUYER_STATUSES, ORDER_KINDS, ORDER_TYPES, SELLER_STATUSES, type OrderKindName } from '../enums.js';
 
-export const ORDER_TYPES = ['order', 'produced_batch', 'manufactured_batch', 'product_chain'] as const;
-export const BUYER_STATUSES = ['draft', 'waiting_for_supplier', 'ready_for_review', 'statement_ready', 'completed', 'closed'] as const;
-export const SELLER_STATUSES = ['draft', 'untraced', 'pending', 'passing', 'failing', 'completed', 'closed'] as const;
-export const ORDER_KINDS = ['purchase', 'sale', 'batch'] as const;
-export type OrderKindName = (typeof ORDER_KINDS)[number];
-export const ORDER_ACTIONS = ['buying', 'selling'] as const;
-export type OrderAction = (typeof ORDER_ACTIONS)[number];
-export const STATISTICS_GROUP_BY = ['assessment_status', 'buyer_company_status', 'seller_company_status', 'type', 'value_chain_id'] as const;
-export const STATISTICS_DELIMIT_BY = ['daily', 'monthly', 'yearly'] as const;
+export { ORDER_TYPES, BUYER_STATUSES, SELLER_STATUSES, ORDER_KINDS, ORDER_ACTIONS, STATISTICS_GROUP_BY, STATISTICS_DELIMIT_BY, type OrderKindName, type OrderAction } from '../enums.js';
+
 
 const requiredError = { error: requiredMessage };
 

@@ -5,7 +5,9 @@
 import { z } from 'zod';
 import { str255 } from './common.js';
 
-export const COUNTRY_CODE_RE = /^[A-Za-z]{2}$/;
+import { COUNTRY_CODE_RE } from '../enums.js';
+
+export { COUNTRY_CODE_RE };
 
 /** Two letters, sent upper-cased: the API stores ISO 3166 alpha-2 codes. */
 export const countryCode = z

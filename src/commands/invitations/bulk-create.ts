@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { describeRoles, roleId, roleIds, type Role } from '../shared/roles.js';
 import { PATHS } from '../../api/paths.js';
 import { writeList } from '../../output/format.js';
-import { REQUIRED } from '../../api/schemas/common.js';
+import { REQUIRED } from '../../api/schemas/messages.js';
 import { bulkCreateAnswerSchema, invitationEmail, type InvitationCreate } from '../../api/schemas/accounts.js';
 import { flattenFieldErrors } from '../../api/errors.js';
 import { SctError, UsageError } from '../../errors.js';

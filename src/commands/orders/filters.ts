@@ -3,8 +3,8 @@
 // parameters. Everything is checked here, before a request is made.
 import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
-import { ASSESSMENT_STATUSES, COMMODITIES } from '../../api/schemas/common.js';
-import { BUYER_STATUSES, ORDER_KINDS, ORDER_TYPES, SELLER_STATUSES, type OrderAction, type OrderKindName } from '../../api/schemas/orders.js';
+import { ASSESSMENT_STATUSES, COMMODITIES } from '../../api/enums.js';
+import { BUYER_STATUSES, ORDER_KINDS, ORDER_TYPES, SELLER_STATUSES, type OrderAction, type OrderKindName } from '../../api/enums.js';
 import { appendList, filterEnumList, parseDate, parseIdList, parseInteger } from '../shared/flags.js';
 import { setOneOrIn } from '../shared/list.js';
 

@@ -45,8 +45,9 @@ import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
 import type { BulkRunFlags } from '../shared/bulk.js';
 import { writeList } from '../../output/format.js';
-import { ORDER_CREATE_SCHEMAS, type OrderItemBody, type OrderKindName } from '../../api/schemas/orders.js';
-import { requiredMessage } from '../../api/schemas/common.js';
+import { ORDER_CREATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
+import { type OrderKindName } from '../../api/enums.js';
+import { requiredMessage } from '../../api/schemas/messages.js';
 import { orderKind } from './filters.js';
 
 type Body = Record<string, unknown>;

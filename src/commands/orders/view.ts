@@ -8,7 +8,7 @@ import { cleanCell } from '../../output/sanitize.js';
 import { listQuery, runList, type ListFlags } from '../shared/list.js';
 import { parseEnum, parseEnumList, splitKeyValue } from '../shared/flags.js';
 import { UsageError } from '../../errors.js';
-import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY, type OrderAction } from '../../api/schemas/orders.js';
+import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY, type OrderAction } from '../../api/enums.js';
 import { orderAction, orderFilterQuery, type OrderFilterFlags } from './filters.js';
 
 /** The list's columns from one side: the counterpart is the seller when buying, the buyer when selling. */
@@ -82,7 +82,7 @@ export async function writeOrder(ctx: Context, order: Record<string, unknown>): 
     return;
   }
   const rows = items.map((it) => COLUMNS.orderItem.map((c) => cleanCell(displayValue(cellValue(it, c)))));
-  await ctx.io.write(`\n${ctx.io.color.bold(`ITEMS (${items.length})`)}\n` + renderTable(ctx.io, COLUMNS.orderItem, rows));
+  await ctx.io.write(`\n${ctx.io.color.bold(`ITEMS (${items.length})`)}\n` + (await renderTable(ctx.io, COLUMNS.orderItem, rows)));
 }
 
 export interface StatsFlags extends OrderFilterFlags {

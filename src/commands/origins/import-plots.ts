@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { originCreateSchema, type OriginCreate } from '../../api/schemas/origins.js';
-import { requiredMessage } from '../../api/schemas/common.js';
+import { requiredMessage } from '../../api/schemas/messages.js';
 import { checkPlots, countryOf, externalIdOf, nameOf, readGeoJsonFile, COUNTRY_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
 import type { Unit } from '../../bulk/runner.js';
 import { UsageError, type FieldErrors } from '../../errors.js';

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { writeList } from '../../output/format.js';
-import { REQUIRED, requiredMessage } from '../../api/schemas/common.js';
+import { REQUIRED, requiredMessage } from '../../api/schemas/messages.js';
 import { originCreateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
 import { readCsv, RowErrors, warnIgnoredColumns, type CsvRow } from '../../bulk/csv.js';
 import type { Unit } from '../../bulk/runner.js';

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { UsageError, type FieldErrors } from '../../errors.js';
 import { parseLooseValue, setDotted, splitKeyValue } from './flags.js';
-import { requiredMessage } from '../../api/schemas/common.js';
+import { requiredMessage } from '../../api/schemas/messages.js';
 
 export interface BodyFlags {
   file?: string;

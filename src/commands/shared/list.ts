@@ -6,7 +6,7 @@ import type { Column } from '../../output/columns.js';
 import { createListWriter } from '../../output/format.js';
 import { DEFAULT_LIMIT, type PageOptions } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
-import { COUNTRY_CODE_RE } from '../../api/schemas/origins.js';
+import { COUNTRY_CODE_RE } from '../../api/enums.js';
 import { appendList, collect, parseDateRange, parseIdList, parseInteger, splitKeyValue } from './flags.js';
 
 export interface ListFlags {
