@@ -1,4 +1,3 @@
 #!/usr/bin/env node
-import { run } from '../dist/main.js';
-
-run(process.argv.slice(2));
+// CommonJS (bin/package.json): see scripts/build.mjs, dist/main.cjs.
+require('../dist/main.cjs').run(process.argv.slice(2));

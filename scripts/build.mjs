@@ -33,7 +33,7 @@ const jsonAsString = {
 let result;
 try {
   result = await build({
-  entryPoints: ['src/main.ts', 'src/cli.ts'],
+  entryPoints: ['src/cli.ts'],
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -57,6 +57,26 @@ try {
   external: ['jq-web', '@napi-rs/keyring'],
   logLevel: 'warning',
   });
+  // The entry bin/sct.js loads: one CommonJS file of its own (bin/ is CommonJS, bin/package.json),
+  // since --version and help are answered from it alone, and Node starts a CommonJS script
+  // without setting up its ES module loader. cli.js (ES modules) is imported from it when needed.
+  const entry = await build({
+    entryPoints: ['src/main.ts'],
+    outfile: 'dist/main.cjs',
+    bundle: true,
+    format: 'cjs',
+    banner: { js: "const __sctMainUrl = require('node:url').pathToFileURL(__filename).href;" },
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    define: { SCT_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__sctMainUrl' },
+    external: ['./cli.js'],
+    metafile: true,
+    logLevel: 'warning',
+  });
+  Object.assign(result.metafile.outputs, entry.metafile.outputs);
 } catch {
   // esbuild has already printed the errors.
   process.exit(1);

@@ -413,7 +413,7 @@ async function reportError(err: unknown, io: IOStreams, argv: string[], asJson: 
     }
     return 2;
   }
-  await loadColor();
+  await loadColor(io);
   const code = exitCodeFor(err);
   const verbose = argv.includes('-v') || argv.includes('--verbose');
   const e = err instanceof Error ? err : new Error(String(err));

@@ -1,7 +1,6 @@
 // The only place sct talks HTTP. Auth, retries, rate limits, idempotency, redirects,
 // timeouts, pagination, error mapping and the --verbose trace all live here, once.
 import type { Dispatcher } from 'undici';
-import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { discardBody, dispatcherTransport, nodeTransport, type Headers, type Transport, type WireResponse } from './transport.js';
 import { AnswerError, AuthError, NetworkError, SctError, UsageError, InterruptedError, WaitTooLongError, isAbortError } from '../errors.js';
@@ -301,7 +300,8 @@ export class ApiClient {
   private async send(options: RequestOptions, mode: 'json' | 'stream'): Promise<{ status: number; headers: StreamResponse['headers']; data?: unknown; body?: StreamResponse['body'] }> {
     const method = options.method ?? 'GET';
     let url = this.resolve(options.path, options.query);
-    const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? randomUUID()) : undefined;
+    // node:crypto is loaded by the first POST that needs a key: a GET never does.
+    const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? (await import('node:crypto')).randomUUID()) : undefined;
     const where = () => `${method} ${displayPath(url, this.baseUrl)}`;
     let attempt = 0;
     let throttled = 0;

@@ -12,7 +12,7 @@
 // for 37 ms of CPU per command loading it and ajv (bench/results.md): a one-request command's
 // whole budget. The file is read here, afresh on every access, as conf did.
 import { closeSync, constants, existsSync, fchmodSync, fchownSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { SctError } from '../errors.js';
@@ -188,6 +188,8 @@ function readingConfig<T>(path: string, read: () => T): T {
  * never written through; the rename replaces `path` itself, even when `path` is a symlink.
  */
 function writeAtomically(path: string, data: string, mode: number): void {
+  // node:crypto only when writing: reading the config, as every command does, never needs it.
+  const { randomBytes } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
   try {

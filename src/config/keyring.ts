@@ -11,7 +11,6 @@
 // On Linux the entry is pinned to the Secret Service: the binding's own fallback, the kernel
 // keyring, forgets everything at reboot. Without a D-Bus session there is no Secret Service,
 // and no child is started at all.
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -58,6 +57,8 @@ function call(op: 'get' | 'set' | 'delete', account: string, env: NodeJS.Process
   } catch {
     throw new KeyringUnavailable('the keyring module @napi-rs/keyring is not installed');
   }
+  // child_process is loaded here, when the keyring is asked: most commands never do.
+  const { spawnSync } = createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process');
   const r = spawnSync(process.execPath, ['-e', CHILD, '--', modulePath, op, KEYRING_SERVICE, account], {
     env,
     input: input ?? '',

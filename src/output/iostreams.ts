@@ -19,11 +19,11 @@ const plain: ColorFns = { bold: (s) => s, dim: (s) => s, red: (s) => s, green: (
 let chalkModule: typeof import('chalk') | undefined;
 
 /**
- * chalk is loaded when a command runs or an error is printed, not at start-up: `sct --version`
- * and `sct --help` never need colour.
+ * chalk is loaded when a command runs or an error is printed, and only when one of the streams
+ * is coloured: `sct --version`, help and everything written to pipes never need it.
  */
-export async function loadColor(): Promise<void> {
-  chalkModule ??= await import('chalk');
+export async function loadColor(io: IOStreams): Promise<void> {
+  if (io.anyColor) chalkModule ??= await import('chalk');
 }
 
 function colors(enabled: boolean): ColorFns {
@@ -84,6 +84,8 @@ export interface IOStreams {
   color: ColorFns;
   colorErr: ColorFns;
   colorEnabled: boolean;
+  /** Whether stdout or stderr is coloured at all: chalk is loaded only then. */
+  anyColor: boolean;
   terminalWidth(): number;
   /** Prompts only when a person can answer: stdin and stderr are terminals. */
   canPrompt(): boolean;
@@ -165,6 +167,7 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
       return colors(colorErrEnabled);
     },
     colorEnabled,
+    anyColor: colorEnabled || colorErrEnabled,
     terminalWidth() {
       const cols = opts.columns ?? (stdout as NodeJS.WriteStream).columns ?? Number(env.COLUMNS);
       return Number.isFinite(cols) && cols > 0 ? cols : 120;

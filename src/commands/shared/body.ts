@@ -1,6 +1,5 @@
 // Request bodies for create/update: --file (JSON, - for stdin), then named flags, then
 // repeatable --set key=value (dotted keys nest); validated with the resource's zod schema.
-import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
@@ -22,7 +21,7 @@ export async function readAll(stream: Readable): Promise<string> {
 export async function readJsonFile(file: string, stdin: Readable): Promise<unknown> {
   let text: string;
   try {
-    text = file === '-' ? await readAll(stdin) : await readFile(file, 'utf8');
+    text = file === '-' ? await readAll(stdin) : await (await import('node:fs/promises')).readFile(file, 'utf8');
   } catch (err) {
     throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
   }

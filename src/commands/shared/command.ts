@@ -18,7 +18,7 @@ export function createFactory(deps: ContextDeps): Factory {
       return async (...a: unknown[]) => {
         const cmd = a[a.length - 1] as Command;
         const positional = a.slice(0, -2).flat() as string[];
-        const [{ createContext }, { preflight }] = await Promise.all([import('../../context.js'), import('./preflight.js'), loadColor()]);
+        const [{ createContext }, { preflight }] = await Promise.all([import('../../context.js'), import('./preflight.js'), loadColor(deps.io)]);
         const ctx = createContext(cmd.optsWithGlobals(), deps);
         try {
           await preflight(ctx, cmd);
