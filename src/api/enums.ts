@@ -18,4 +18,12 @@ export type OrderAction = (typeof ORDER_ACTIONS)[number];
 export const STATISTICS_GROUP_BY = ['assessment_status', 'buyer_company_status', 'seller_company_status', 'type', 'value_chain_id'] as const;
 export const STATISTICS_DELIMIT_BY = ['daily', 'monthly', 'yearly'] as const;
 
+export const KNOWN_VALUE_CHAIN_TYPES = ['supplier', 'customer', 'processor', 'trader'] as const;
+export const KNOWN_VALUE_CHAIN_STATUSES = ['invited', 'active', 'declined', 'inactive'] as const;
+
+export const DDS_TYPES = ['EUDR', 'EUTR', 'PPWR'] as const;
+export const DDS_STATUSES = ['draft', 'in_progress', 'complete', 'failed'] as const;
+export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
+export const WORKSPACE_TYPES = ['active', 'demo', 'inactive', 'stakeholder', 'test', 'trial'] as const;
+
 export const COUNTRY_CODE_RE = /^[A-Za-z]{2}$/;

@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { addExamples, formatExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
-import { DDS_STATUSES, DDS_TYPES } from '../api/schemas/statements.js';
+import { DDS_STATUSES, DDS_TYPES } from '../api/enums.js';
 import { UsageError } from '../errors.js';
 import {
   addIdFilterOptions,

@@ -14,7 +14,6 @@ import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
 import { byteProgress, formatBytes } from '../output/progress.js';
 import { resolveTarget } from '../output/download.js';
-import { documentCreateSchema, downloadUrlSchema, uploadTargetSchema } from '../api/schemas/files.js';
 import { SctError, UsageError } from '../errors.js';
 import { addGetCommand, addListCommand, parseId } from './shared/crud.js';
 import { collect } from './shared/flags.js';
@@ -71,6 +70,7 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
   } catch (err) {
     throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
   }
+  const { documentCreateSchema, uploadTargetSchema } = await import('../api/schemas/files.js');
   const body = validate(
     documentCreateSchema,
     { name: opts.name ?? basename(file), size, content_type: opts.contentType, description: opts.description, tags: opts.tag },
@@ -114,6 +114,7 @@ export async function downloadDocument(ctx: Context, id: number, opts: DownloadF
   const name = typeof doc.name === 'string' && doc.name ? doc.name : `document-${id}`;
   const target = resolveTarget(opts.out, name, { cwd: process.cwd(), force: opts.force });
 
+  const { downloadUrlSchema } = await import('../api/schemas/files.js');
   const signed = downloadUrlSchema.safeParse(await client.get(PATHS.documentDownload(id)));
   if (!signed.success) throw new SctError(`unexpected answer from GET ${PATHS.documentDownload(id)}: no url`);
   // As every download: the file's own type, and JSON for an error body.

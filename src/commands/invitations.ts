@@ -7,7 +7,7 @@ import { roleId } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { writeList, writeOne } from '../output/format.js';
-import { INVITATION_STATUSES, invitationCreateSchema } from '../api/schemas/accounts.js';
+import { INVITATION_STATUSES } from '../api/enums.js';
 import { flattenFieldErrors } from '../api/errors.js';
 import { CancelledError, PartialFailureError, RejectedError, SctError, UsageError, type FieldErrors } from '../errors.js';
 import { addListOptions, listQuery, runList, setOneOrIn, type ListFlags } from './shared/list.js';
@@ -231,7 +231,7 @@ export async function createInvitation(ctx: Context, opts: CreateInvitationOptio
     path: PATHS.invitations,
     flags: opts,
     named: { email: opts.email, auth_group: opts.role === undefined ? undefined : await roleId(ctx, opts.role, '--role') },
-    schema: invitationCreateSchema,
+    schema: (await import('../api/schemas/accounts.js')).invitationCreateSchema,
     what: 'invitation',
     columns: COLUMNS.invitation,
     detail: DETAILS.invitation,

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { addExamples, formatExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
-import { originCreateSchema, originUpdateSchema, parseLocation, type GeoPoint } from '../api/schemas/origins.js';
+import type { GeoPoint } from '../api/schemas/origins.js';
 import {
   addDateRangeOptions,
   addIdFilterOptions,
@@ -83,7 +83,10 @@ export function register(program: Command, f: Factory): void {
     detail: DETAILS.origin,
     addFields: addOriginFields,
     fieldsOf: originFields,
-    schemas: { create: originCreateSchema, update: originUpdateSchema },
+    schemas: async () => {
+      const { originCreateSchema, originUpdateSchema } = await import('../api/schemas/origins.js');
+      return { create: originCreateSchema, update: originUpdateSchema };
+    },
     examples: {
       get: ['sct origins get 24', 'sct origins get 24 -o geojson'],
       create: ['sct origins create --name "Farm Kouassi 12 (Daloa)" --country-code CI --location 6.877,-6.450', 'sct origins create --name "Plot 7" --country-code GH --location-file plot7.geojson'],
@@ -197,8 +200,9 @@ export async function listOrigins(ctx: Context, opts: ListOriginsOptions): Promi
 
 // --- create / update --------------------------------------------------------------------------
 
-export function parseLocationFlag(value: string | undefined): GeoPoint | undefined {
+export async function parseLocationFlag(value: string | undefined): Promise<GeoPoint | undefined> {
   if (value === undefined) return undefined;
+  const { parseLocation } = await import('../api/schemas/origins.js');
   try {
     return parseLocation(value);
   } catch (err) {
@@ -216,7 +220,7 @@ export async function originFields(opts: OriginFieldFlags, ctx: Context): Promis
     location:
       opts.locationFile !== undefined
         ? await (await import('./origins/location-file.js')).readLocationFile(ctx, opts.locationFile, opts.countryCode)
-        : parseLocationFlag(opts.location),
+        : await parseLocationFlag(opts.location),
   };
 }
 

@@ -4,7 +4,6 @@ import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { COMMODITIES, COMPOSITIONS } from '../api/enums.js';
-import { productCreateSchema, productUpdateSchema } from '../api/schemas/products.js';
 import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
 import { appendList, collect, parseEnumList } from './shared/flags.js';
@@ -51,7 +50,10 @@ export function register(program: Command, f: Factory): void {
     detail: DETAILS.product,
     addFields: addProductFields,
     fieldsOf: productFields,
-    schemas: { create: productCreateSchema, update: productUpdateSchema },
+    schemas: async () => {
+      const { productCreateSchema, productUpdateSchema } = await import('../api/schemas/products.js');
+      return { create: productCreateSchema, update: productUpdateSchema };
+    },
     examples: {
       get: ['sct products get 17', 'sct products get 17 --json name,commodity,hs_code'],
       create: ['sct products create --name "Cocoa butter" --commodity cocoa --external-id BCC-P09001', 'sct products create --file product.json'],

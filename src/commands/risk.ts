@@ -10,7 +10,6 @@ import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { fileNameFromDisposition, isDirectoryTarget, resolveTarget, type Target } from '../output/download.js';
-import { riskCreateSchema } from '../api/schemas/files.js';
 import { SctError } from '../errors.js';
 import { addBodyOptions, addListCommand, parseId, saveOne } from './shared/crud.js';
 import { appendList, parseIdList } from './shared/flags.js';
@@ -85,7 +84,7 @@ async function createRisk(ctx: Context, opts: RiskFieldFlags): Promise<void> {
     path: PATHS.riskAssessments,
     flags: opts,
     named: riskFields(opts),
-    schema: riskCreateSchema,
+    schema: (await import('../api/schemas/files.js')).riskCreateSchema,
     what: 'risk assessment',
     columns: COLUMNS.riskAssessment,
   });

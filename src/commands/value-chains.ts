@@ -4,12 +4,7 @@ import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { ASSESSMENT_STATUSES } from '../api/enums.js';
-import {
-  KNOWN_VALUE_CHAIN_STATUSES,
-  KNOWN_VALUE_CHAIN_TYPES,
-  valueChainCreateSchema,
-  valueChainUpdateSchema,
-} from '../api/schemas/value-chains.js';
+import { KNOWN_VALUE_CHAIN_STATUSES, KNOWN_VALUE_CHAIN_TYPES } from '../api/enums.js';
 import {
   addDateRangeOptions,
   addIdFilterOptions,
@@ -94,7 +89,10 @@ export function register(program: Command, f: Factory): void {
     detail: DETAILS.valueChain,
     addFields: addValueChainFields,
     fieldsOf: valueChainFields,
-    schemas: { create: valueChainCreateSchema, update: valueChainUpdateSchema },
+    schemas: async () => {
+      const { valueChainCreateSchema, valueChainUpdateSchema } = await import('../api/schemas/value-chains.js');
+      return { create: valueChainCreateSchema, update: valueChainUpdateSchema };
+    },
     examples: {
       get: ['sct value-chains get 3', 'sct value-chains get 3 --json company_name,status'],
       create: ['sct value-chains create --company-name "Kumasi Cocoa Traders Ltd" --country-code GH --external-id VC-1-0900', 'sct value-chains create --file partner.json'],

@@ -7,7 +7,7 @@ import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
-import { WORKSPACE_TYPES } from '../api/schemas/accounts.js';
+import { WORKSPACE_TYPES } from '../api/enums.js';
 import { UsageError } from '../errors.js';
 import { addListOptions, listQuery, parseCountryCodes, runList, setOneOrIn, type ListFlags } from './shared/list.js';
 import { parseId } from './shared/crud.js';

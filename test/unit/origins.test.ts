@@ -50,10 +50,10 @@ describe('parseLocation', () => {
     expect(() => parseLocation(text)).toThrow(message);
   });
 
-  it('names the flag when it comes from --location', () => {
-    expect(() => parseLocationFlag('95,0')).toThrow(UsageError);
-    expect(() => parseLocationFlag('95,0')).toThrow('invalid --location "95,0": latitude 95 is out of range -90..90');
-    expect(parseLocationFlag(undefined)).toBeUndefined();
+  it('names the flag when it comes from --location', async () => {
+    await expect(parseLocationFlag('95,0')).rejects.toThrow(UsageError);
+    await expect(parseLocationFlag('95,0')).rejects.toThrow('invalid --location "95,0": latitude 95 is out of range -90..90');
+    expect(await parseLocationFlag(undefined)).toBeUndefined();
   });
 });
 

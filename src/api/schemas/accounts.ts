@@ -1,6 +1,9 @@
 // Shapes of the account resources sct reads fields from. Objects are loose: the API may add
 // fields, and sct passes them through to JSON output untouched.
 import { z } from 'zod';
+import { INVITATION_STATUSES, WORKSPACE_TYPES } from '../enums.js';
+
+export { INVITATION_STATUSES, WORKSPACE_TYPES };
 import { id, REQUIRED } from './common.js';
 
 export const meSchema = z.looseObject({
@@ -19,8 +22,6 @@ export function displayName(me: Me): string {
   return [me.first_name, me.last_name].filter(Boolean).join(' ') || `user ${me.id}`;
 }
 
-export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
-export const WORKSPACE_TYPES = ['active', 'demo', 'inactive', 'stakeholder', 'test', 'trial'] as const;
 
 /** The document's bound on an invitation e-mail; the same check runs on every CSV row. */
 export const invitationEmail = z.email({ error: (issue) => (issue.input === undefined ? REQUIRED : 'Enter a valid email address.') }).min(1).max(1024);

@@ -7,11 +7,12 @@
 //   service's own validation may not insist on a version.
 // - An empty dds_identifier counts as none (EUDR without identifier needs assessment runs).
 import { z } from 'zod';
+import { DDS_TYPES, DDS_STATUSES } from '../enums.js';
+
+export { DDS_TYPES, DDS_STATUSES };
 import { id, requiredMessage } from './common.js';
 
-export const DDS_TYPES = ['EUDR', 'EUTR', 'PPWR'] as const;
 export type DdsType = (typeof DDS_TYPES)[number];
-export const DDS_STATUSES = ['draft', 'in_progress', 'complete', 'failed'] as const;
 export type DdsStatus = (typeof DDS_STATUSES)[number];
 /** A statement in one of these never changes again. */
 export const FINAL_DDS_STATUSES: readonly DdsStatus[] = ['complete', 'failed'];

@@ -3,12 +3,13 @@
 // unknown fields through. The allowed values of type and status are not documented, so they
 // are checked as strings only and the service decides.
 import { z } from 'zod';
+import { KNOWN_VALUE_CHAIN_STATUSES, KNOWN_VALUE_CHAIN_TYPES } from '../enums.js';
+
+export { KNOWN_VALUE_CHAIN_STATUSES, KNOWN_VALUE_CHAIN_TYPES };
 import { id, str255, tags } from './common.js';
 import { countryCode } from './origins.js';
 
 /** The values the sandbox (and, as far as is known, the service) uses; help text only. */
-export const KNOWN_VALUE_CHAIN_TYPES = ['supplier', 'customer', 'processor', 'trader'] as const;
-export const KNOWN_VALUE_CHAIN_STATUSES = ['invited', 'active', 'declined', 'inactive'] as const;
 
 const valueChainFields = {
   company_name: str255,

@@ -88,7 +88,8 @@ export interface CrudCommandsOptions<F extends BodyFlags> {
    * files (origins' --location-file), hence the context and the promise.
    */
   fieldsOf: (flags: F, ctx: Context) => Record<string, unknown> | Promise<Record<string, unknown>>;
-  schemas: { create: z.ZodType; update: z.ZodType };
+  /** Loaded when a create or update runs: get and list never load zod. */
+  schemas: () => Promise<{ create: z.ZodType; update: z.ZodType }>;
   /** Each verb's help examples (real command lines against the sandbox's demo data). */
   examples: { get: string[]; create: string[]; update: string[]; delete: string[] };
 }
@@ -97,12 +98,13 @@ export interface CrudCommandsOptions<F extends BodyFlags> {
 export function addCrudCommands<F extends BodyFlags>(group: Command, f: Factory, o: CrudCommandsOptions<F>): void {
   const idHelp = `${o.noun} id`;
   const save = async (ctx: Context, flags: F, id?: number): Promise<void> => {
+    const schemas = await o.schemas();
     await saveOne(ctx, {
       method: id === undefined ? 'POST' : 'PATCH',
       path: id === undefined ? o.paths.all : o.paths.one(id),
       flags,
       named: await o.fieldsOf(flags, ctx),
-      schema: id === undefined ? o.schemas.create : o.schemas.update,
+      schema: id === undefined ? schemas.create : schemas.update,
       what: o.noun,
       columns: o.columns,
       detail: o.detail,
