@@ -1,7 +1,10 @@
 // The glue between commander and a command's run function: it builds the Context from the
-// global flags (loading the heavy modules only now, after parsing) and disposes of it after.
+// global flags and disposes of it after. Context, client and config are imported statically:
+// cli.js, which loads this, is only loaded for a command that runs (help and --version are
+// answered from data), and one chunk fewer to resolve at start-up is worth more than laziness.
 import type { Command } from 'commander';
-import type { Context, ContextDeps } from '../../context.js';
+import { createContext, type Context, type ContextDeps } from '../../context.js';
+import { preflight } from './preflight.js';
 import { loadColor } from '../../output/iostreams.js';
 
 export interface Factory {
@@ -18,7 +21,7 @@ export function createFactory(deps: ContextDeps): Factory {
       return async (...a: unknown[]) => {
         const cmd = a[a.length - 1] as Command;
         const positional = a.slice(0, -2).flat() as string[];
-        const [{ createContext }, { preflight }] = await Promise.all([import('../../context.js'), import('./preflight.js'), loadColor(deps.io)]);
+        await loadColor(deps.io);
         const ctx = createContext(cmd.optsWithGlobals(), deps);
         try {
           await preflight(ctx, cmd);
