@@ -6,6 +6,7 @@ import { execa } from 'execa';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN } from '../helpers/sct.js';
+import { screenLines } from '../helpers/screen.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { MULTI, OWNER } from '../sandbox/helpers.js';
 
@@ -76,6 +77,32 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     expect(r.exitCode, r.screen).toBe(0);
     const post = t.sb.requests.find((q) => q.method === 'POST')!;
     expect(JSON.parse(post.body)).toEqual({ company_id: listed[1] });
+  });
+
+  it('Ctrl-C at a pick list erases the menu, keeps the question, exits 130 and sends nothing', async () => {
+    const kind = await atTerminal(['orders', 'create'], [{ when: 'Create which kind of order?', type: '\u0003' }]);
+    expect(kind.exitCode, kind.screen).toBe(130);
+    expect(t.sb.requests).toHaveLength(0);
+    expect(screenLines(kind.screen)).toEqual(['? Create which kind of order?', 'error: interrupted']);
+
+    const type = await atTerminal(['dds', 'create', '--name', 'x'], [{ when: 'type', type: '\u001b[B' }, { when: 'EUTR', type: '\u0003' }]);
+    expect(type.exitCode, type.screen).toBe(130);
+    expect(t.sb.requests).toHaveLength(0);
+    expect(screenLines(type.screen)).toEqual(['? type', 'error: interrupted']);
+
+    const pick = await atTerminal(['workspaces', 'switch'], [{ when: 'Switch to which workspace?', type: '\u0003' }], { SCT_TOKEN: MULTI });
+    expect(pick.exitCode, pick.screen).toBe(130);
+    expect(t.sb.requests.filter((q) => q.method !== 'GET')).toHaveLength(0);
+    expect(screenLines(pick.screen)).toEqual(['? Switch to which workspace?', 'error: interrupted']);
+  });
+
+  it('an answered pick list leaves the question and the answer on one line', async () => {
+    const listed = (await t.api('/accounts/workspaces?limit=100', MULTI)).results;
+    const r = await atTerminal(['workspaces', 'switch'], [{ when: 'Switch to which workspace?', type: '\u001b[B' }, { when: `(${listed[1].workspace_id ?? listed[1].id}`, type: '\r' }], { SCT_TOKEN: MULTI });
+    expect(r.exitCode, r.screen).toBe(0);
+    const lines = screenLines(r.screen);
+    expect(lines[0]).toMatch(/^✔ Switch to which workspace\? .*\(\d+\)/);
+    expect(lines.join('\n')).not.toContain('navigate');
   });
 
   it('Ctrl-C at a prompt exits 130 and sends nothing', async () => {
