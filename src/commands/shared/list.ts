@@ -125,6 +125,8 @@ export interface RunListOptions {
   unwrap?: PageOptions['unwrap'];
   /** Adds to each item before it is written (e.g. the `current` mark of workspaces). */
   map?: (item: Record<string, unknown>) => Record<string, unknown>;
+  /** Runs before each page is written: for what its cells need fetched first (users' role names). */
+  beforePage?: (items: Record<string, unknown>[]) => Promise<void>;
 }
 
 export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
@@ -148,6 +150,7 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
         // data on the terminal itself, progress lines would mix with it.
         if (!ctx.io.stdoutIsTTY) spinner = await ctx.spinner(`Fetched 0 of ${total} ${o.noun}…`);
       }
+      if (o.beforePage) await o.beforePage(p.results as Record<string, unknown>[]);
       await writer.write(o.map ? (p.results as Record<string, unknown>[]).map(o.map) : p.results);
       if (total !== undefined) spinner.update(`Fetched ${writer.count} of ${total} ${o.noun}…`);
     }

@@ -87,6 +87,11 @@ export async function learnRoles(ctx: Context): Promise<Role[]> {
   return seen(ctx, client.baseUrl);
 }
 
+/** The names of the roles seen on this service, by id, for a role the service gives only as its id. */
+export function knownRoleNames(ctx: Context): Map<number, string> {
+  return new Map(seen(ctx, ctx.client().baseUrl).map((r) => [r.id, r.name]));
+}
+
 export function describeRoles(roles: Role[]): string {
   return roles.length ? roles.map((r) => `${r.name} (${r.id})`).join(', ') : 'none seen yet';
 }
