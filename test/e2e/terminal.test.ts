@@ -105,6 +105,20 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     expect(lines.join('\n')).not.toContain('navigate');
   });
 
+  it('invitations create without --role offers the roles by name (owners cannot be invited), then sends the id', async () => {
+    const r = await atTerminal(['invitations', 'create', '-o', 'json'], [
+      { when: 'email:', type: 'picked-role@example.com\r' },
+      { when: 'MEMBER (3)', type: '\u001b[B' },
+      { when: '❯ MEMBER (3)', type: '\r' },
+    ]);
+    expect(r.exitCode, r.screen).toBe(0);
+    const screen = screenLines(r.screen).join('\n');
+    expect(screen).toContain('✔ Invite as which role? MEMBER (3)');
+    expect(r.screen).not.toContain('OWNER');
+    const post = t.sb.requests.find((q) => q.method === 'POST')!;
+    expect(JSON.parse(post.body)).toEqual({ email: 'picked-role@example.com', auth_group: 3 });
+  });
+
   it('Ctrl-C at a prompt exits 130 and sends nothing', async () => {
     const r = await atTerminal(['origins', 'create', '--country-code', 'CI'], [{ when: 'name:', type: '\u0003' }]);
     expect(r.exitCode, r.screen).toBe(130);

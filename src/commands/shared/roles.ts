@@ -129,3 +129,15 @@ export async function roleId(ctx: Context, raw: string, what: string): Promise<n
   if (id !== undefined) return id;
   throw new UsageError(`${what}: unknown role "${raw}": the roles are ${describeRoles(known)}`, {}, 'a role is its name (any case) or its id; `sct roles list` shows them');
 }
+
+/**
+ * The role of a person being invited, asked at a terminal: a pick list of the roles the service
+ * shows, by name. Owners cannot be invited (the API document says so), so OWNER is not offered.
+ * When the service shows no other role, there is no name to offer: the role id is typed.
+ */
+export async function askInvitationRole(ctx: Context): Promise<number> {
+  const roles = (await learnRoles(ctx)).filter((r) => r.name.toUpperCase() !== 'OWNER');
+  if (roles.length > 0) return ctx.prompter.select('Invite as which role?', roles.map((r) => ({ name: `${r.name} (${r.id})`, value: r.id })));
+  const typed = await ctx.prompter.input('role id:', { validate: (v) => (/^\d+$/.test(v.trim()) ? true : `unknown role "${v.trim()}": give its id (no role names seen on this service)`) });
+  return Number(typed.trim());
+}
