@@ -241,4 +241,13 @@ describe.skipIf(!existsSync(SCRIPT))('the pager at a real terminal', () => {
     expect(off.exitCode).toBe(0);
     expect(off.stdout).toContain('NAME');
   });
+
+  it('a pager that is not installed: the output still reaches the terminal, after a one-line warning', async () => {
+    const r = await listAt(5, 'nonexistent-pager --quit', 20);
+    expect(r.exitCode, r.stdout).toBe(0);
+    const screen = screenLines(String(r.stdout));
+    expect(screen.filter((l) => l.startsWith('warning:'))).toEqual(['warning: pager "nonexistent-pager" not found: the output is written directly (SCT_PAGER=cat turns paging off)']);
+    expect(screen.filter((l) => /^\d+\s/.test(l))).toHaveLength(20);
+    expect(String(r.stdout)).not.toContain('not found\r\nwarning');
+  });
 });
