@@ -84,6 +84,7 @@ export interface IOStreams {
   color: ColorFns;
   colorErr: ColorFns;
   colorEnabled: boolean;
+  colorErrEnabled: boolean;
   terminalWidth(): number;
   /** Prompts only when a person can answer: stdin and stderr are terminals. */
   canPrompt(): boolean;
@@ -192,6 +193,7 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
       return colors(colorErrEnabled);
     },
     colorEnabled,
+    colorErrEnabled,
     terminalWidth() {
       const cols = opts.columns ?? (stdout as NodeJS.WriteStream).columns ?? Number(env.COLUMNS);
       return Number.isFinite(cols) && cols > 0 ? cols : 120;

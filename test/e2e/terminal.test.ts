@@ -9,6 +9,7 @@ import { BIN } from '../helpers/sct.js';
 import { screenLines } from '../helpers/screen.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { MULTI, OWNER } from '../sandbox/helpers.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 
 const SCRIPT = '/usr/bin/script';
 const t = useSandbox();
@@ -249,5 +250,45 @@ describe.skipIf(!existsSync(SCRIPT))('the pager at a real terminal', () => {
     expect(screen.filter((l) => l.startsWith('warning:'))).toEqual(['warning: pager "nonexistent-pager" not found: the output is written directly (SCT_PAGER=cat turns paging off)']);
     expect(screen.filter((l) => /^\d+\s/.test(l))).toHaveLength(20);
     expect(String(r.stdout)).not.toContain('not found\r\nwarning');
+  });
+});
+
+describe.skipIf(!existsSync(SCRIPT))('dds wait at a real terminal', () => {
+  /** sct at a pseudo-terminal 120 columns wide (so the spinner draws), stdout and stderr both on it. */
+  async function waitAt(args: string[], env: Record<string, string>) {
+    const command = `stty cols 120 rows 40; ${[process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ')}`;
+    const r = await execa(SCRIPT, ['-q', '-e', '-c', command, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', TERM: 'xterm', SCT_CONFIG_DIR: t.dir, HOME: t.dir, SCT_TOKEN: OWNER, SCT_PAGER: 'cat', ...env },
+      extendEnv: false,
+      reject: false,
+      timeout: 20_000,
+      stdin: 'pipe',
+    });
+    return { exitCode: r.exitCode ?? -1, raw: String(r.stdout) };
+  }
+
+  it('colours the statuses in its messages as tables do, and not with NO_COLOR', async () => {
+    const complete = JSON.parse((await t.sct(['dds', 'create', '--type', 'EUTR', '--json'])).stdout);
+    const done = await waitAt(['dds', 'wait', String(complete.id)], { SCT_BASE_URL: t.sb.url });
+    expect(done.exitCode, done.raw).toBe(0);
+    expect(done.raw).toContain(`Statement ${complete.id} is \u001b[32mcomplete\u001b[39m`);
+    const piped = await t.sct(['dds', 'wait', String(complete.id)], { env: { NO_COLOR: '' } });
+    expect(piped.stderr).toContain(`Statement ${complete.id} is complete`);
+    expect(piped.stderr).not.toMatch(/\u001b/);
+
+    const slow = await startSandbox({ port: 0, statementDelayMs: 600_000 });
+    try {
+      const created = await t.sct(['dds', 'create', '--type', 'EUDR', '--dds-identifier', 'SLOW-COLOUR', '--json'], { env: { SCT_BASE_URL: slow.url } });
+      const id = JSON.parse(created.stdout).id;
+      const running = await waitAt(['dds', 'wait', String(id), '--timeout', '1500ms'], { SCT_BASE_URL: slow.url });
+      expect(running.exitCode, running.raw).toBe(1);
+      expect(running.raw).toContain(`Statement ${id} is \u001b[33min_progress\u001b[39m`);
+
+      const plain = await waitAt(['dds', 'wait', String(id), '--timeout', '1500ms'], { SCT_BASE_URL: slow.url, NO_COLOR: '1' });
+      expect(plain.raw).toContain(`Statement ${id} is in_progress`);
+      expect(plain.raw).not.toMatch(/\u001b\[3\dm/);
+    } finally {
+      await slow.close();
+    }
   });
 });
