@@ -180,7 +180,8 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
       const columns = (io.stderr as NodeJS.WriteStream).columns;
       if (!io.stderrIsTTY || io.quiet || !(typeof columns === 'number' && columns > 0)) return { update() {}, stop() {} };
       const { default: ora } = await import('ora');
-      const s = ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false }).start();
+      // ora colours its spinner whatever NO_COLOR says: told here, as every other colour is.
+      const s = ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: io.colorErrEnabled ? 'cyan' : false }).start();
       return {
         update: (t) => void (s.text = t),
         stop: (finalLine) => (finalLine ? s.succeed(finalLine) : s.stop()),

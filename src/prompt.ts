@@ -37,6 +37,24 @@ export function createPrompter(io: IOStreams): Prompter {
     password: (message) => guard('a value', (p) => p.password({ message, mask: '*' }, context)),
     input: (message, options = {}) => guard('a value', (p) => p.input({ message, validate: options.validate }, context)),
     confirm: (message, defaultValue = false) => guard('confirmation (--yes)', (p) => p.confirm({ message, default: defaultValue }, context)),
-    select: (message, choices) => guard('a choice', (p) => p.select({ message, choices }, context)),
+    select: (message, choices) => guard('a choice', (p) => pick(p, message, choices)),
   };
+
+  /**
+   * A pick list erases itself when it is done, whatever the ending: left on screen after Ctrl-C,
+   * its menu reads as if it were still waiting. What remains is one line, as for the other
+   * prompts: the question and the answer, or the question alone when it was interrupted.
+   */
+  async function pick<T>(p: typeof import('@inquirer/prompts'), message: string, choices: Choice<T>[]): Promise<T> {
+    const c = io.colorErr;
+    try {
+      const value = await p.select({ message, choices }, { ...context, clearPromptOnDone: true });
+      const chosen = choices.find((choice) => choice.value === value);
+      io.stderr.write(`${c.green('✔')} ${c.bold(message)} ${c.cyan(chosen?.name ?? String(value))}\n`);
+      return value;
+    } catch (err) {
+      if (err instanceof Error && err.name === 'ExitPromptError') io.stderr.write(`? ${c.bold(message)}\n`);
+      throw err;
+    }
+  }
 }

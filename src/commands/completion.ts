@@ -196,7 +196,8 @@ function zsh(nodes: Node[]): string {
     o.profiles
       ? `vals=( \${(f)"$(${PROFILES_CMD})"} ); _describe -t profiles 'profile' vals; return`
       : o.values
-        ? `vals=( ${o.values.map(q).join(' ')} ); _describe -t values ${q(o.flags[o.flags.length - 1])} vals; return`
+        ? // The description must not start with "-": _describe would take it for one of its options.
+          `vals=( ${o.values.map(q).join(' ')} ); _describe -t values ${q(`value of ${o.flags[o.flags.length - 1]}`)} vals; return`
         : `_files; return`,
   );
   const subCases = nodes

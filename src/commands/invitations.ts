@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
-import { roleId } from './shared/roles.js';
+import { askInvitationRole, roleId } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { writeList, writeOne } from '../output/format.js';
@@ -232,6 +232,7 @@ export async function createInvitation(ctx: Context, opts: CreateInvitationOptio
     flags: opts,
     named: { email: opts.email, auth_group: opts.role === undefined ? undefined : await roleId(ctx, opts.role, '--role') },
     schema: (await import('../api/schemas/accounts.js')).invitationCreateSchema,
+    askers: { auth_group: askInvitationRole },
     what: 'invitation',
     columns: COLUMNS.invitation,
     detail: DETAILS.invitation,

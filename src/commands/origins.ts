@@ -12,6 +12,7 @@ import {
   addIdFilterOptions,
   addListOptions,
   listQuery,
+  parseCountryCode,
   parseCountryCodes,
   runList,
   setDateRangeFilters,
@@ -215,7 +216,7 @@ export async function originFields(opts: OriginFieldFlags, ctx: Context): Promis
   return {
     name: opts.name,
     description: opts.description,
-    country_code: opts.countryCode,
+    country_code: opts.countryCode === undefined ? undefined : parseCountryCode(opts.countryCode, '--country-code'),
     external_id: opts.externalId,
     location:
       opts.locationFile !== undefined

@@ -33,3 +33,13 @@ export const ISO_NUMERIC: Readonly<Record<string, string>> = {
 export function isCountryCode(code: string): boolean {
   return Object.hasOwn(ISO_NUMERIC, code.toUpperCase());
 }
+
+/** The EU's own codes for two countries, which ISO 3166-1 writes otherwise: the likely mix-up. */
+const EU_CODES: Readonly<Record<string, string>> = { EL: 'GR', UK: 'GB' };
+
+/** Why a two-letter code is no country ("not an ISO 3166-1 alpha-2 country code (did you mean GB?)"), or undefined. */
+export function unknownCountryProblem(code: string): string | undefined {
+  if (isCountryCode(code)) return undefined;
+  const likely = EU_CODES[code.toUpperCase()];
+  return `not an ISO 3166-1 alpha-2 country code${likely ? ` (did you mean ${likely}?)` : ''}`;
+}

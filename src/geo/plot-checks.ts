@@ -6,7 +6,7 @@ import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { PLOT_TYPES, positionsOf, type GeoJsonFile, type PlotGeometry, type RawFeature } from './geojson.js';
 import { countryOf, externalIdOf, nameOf, statedHectares } from './feature-fields.js';
 import { countryOutline, haversineKm, OUTSIDE_TOLERANCE_KM, type CountryOutline } from './countries.js';
-import { isCountryCode } from './country-codes.js';
+import { unknownCountryProblem } from './country-codes.js';
 import { formatHectares, hectares } from './area.js';
 
 export const LIMITS = {
@@ -245,8 +245,9 @@ function checkRings(g: Polygon | MultiPolygon, report: Report): boolean {
 }
 
 function checkCountry(code: string, scan: Scan, checked: CheckedFeature, report: Report): void {
-  if (!isCountryCode(code)) {
-    report('error', `country ${JSON.stringify(code)} is not an ISO 3166-1 alpha-2 code`);
+  const unknown = unknownCountryProblem(code);
+  if (unknown) {
+    report('error', `country ${JSON.stringify(code)} is ${unknown}`);
     return;
   }
   checked.country = code;

@@ -2,7 +2,7 @@
 // them in-process with fake streams and check TTY and piped behaviour alike.
 import type { Writable, Readable } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 /** The styles sct uses; chalk provides them once loaded (see loadColor). */
@@ -86,6 +86,7 @@ export interface IOStreams {
   colorEnabled: boolean;
   /** Whether stdout or stderr is coloured at all: chalk is loaded only then. */
   anyColor: boolean;
+  colorErrEnabled: boolean;
   terminalWidth(): number;
   /** Prompts only when a person can answer: stdin and stderr are terminals. */
   canPrompt(): boolean;
@@ -131,7 +132,34 @@ export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 function onPath(name: string, env: NodeJS.ProcessEnv): boolean {
-  return (env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && existsSync(join(dir, name)));
+  return (env.PATH ?? '').split(delimiter).some((dir) => dir !== '' && isProgram(join(dir, name), env));
+}
+
+function isProgram(file: string, env: NodeJS.ProcessEnv): boolean {
+  // Windows finds `more` as more.com: a name is tried with each of PATHEXT's endings.
+  const endings = process.platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';')] : [''];
+  return endings.some((ending) => {
+    try {
+      accessSync(file + ending, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The program a pager command runs when it is not installed (`nonexistent-pager -R` →
+ * `nonexistent-pager`), else undefined. The command goes through a shell, whose "not found" would
+ * be all the person sees of the output: a missing program is found out before it is started.
+ * Only a command that starts with a plain word is checked; anything else (`LESS=R less`, a
+ * quoted path) is left to the shell.
+ */
+export function missingPager(command: string, env: NodeJS.ProcessEnv): string | undefined {
+  const program = /^\s*([\w./+-]+)(\s|$)/.exec(command)?.[1];
+  if (program === undefined) return undefined;
+  const found = program.includes('/') ? isProgram(program, env) : onPath(program, env);
+  return found ? undefined : program;
 }
 
 const countLines = (s: string) => {
@@ -168,6 +196,7 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
     },
     colorEnabled,
     anyColor: colorEnabled || colorErrEnabled,
+    colorErrEnabled,
     terminalWidth() {
       const cols = opts.columns ?? (stdout as NodeJS.WriteStream).columns ?? Number(env.COLUMNS);
       return Number.isFinite(cols) && cols > 0 ? cols : 120;
@@ -241,6 +270,11 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
   let pagerClosed = false;
   const startPager = async () => {
     paging = 'off';
+    const missing = missingPager(opts.pager!, env);
+    if (missing !== undefined) {
+      io.warn(`pager "${missing}" not found: the output is written directly (SCT_PAGER=cat turns paging off)`);
+      return;
+    }
     // Loaded here, not at start-up: most runs never page.
     const { spawn } = await import('node:child_process');
     // As gh: less is told to quit on a short screen, keep colours and not clear the screen.

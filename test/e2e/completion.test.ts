@@ -2,7 +2,7 @@
 // foundation.test.ts) run in the real shells: bash, zsh and fish. A shell that is not installed
 // skips its tests, saying so (.ci/run installs zsh and fish).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,8 +16,12 @@ const skipReason = (shell: string) => (has(shell) ? '' : ` (skipped: ${shell} is
 // dir holding two profiles.
 let dir: string;
 let env: Record<string, string>;
+// zsh completes files where a flag takes any value: in an empty directory it lists none.
+let emptyDir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sct-completion-'));
+  emptyDir = join(dir, 'empty');
+  mkdirSync(emptyDir);
   writeFileSync(join(dir, 'sct'), `#!/bin/sh\nexec "${process.execPath}" "${join(root, 'bin/sct.js')}" "$@"\n`);
   chmodSync(join(dir, 'sct'), 0o755);
   env = { PATH: `${dir}:${process.env.PATH}`, SCT_CONFIG_DIR: join(dir, 'config'), HOME: dir };
@@ -37,23 +41,30 @@ const shells: Record<'bash' | 'zsh' | 'fish', Complete> = {
     const r = await execa('bash', ['--norc', '-c', script], { cwd: root, env, reject: false });
     return r.stdout.split('\n').filter(Boolean);
   },
-  // zsh's completion widgets only run inside the line editor, so this loads the script the way
-  // compinit does (the compdef registration is checked), then calls _sct with words/CURRENT set,
-  // _describe printing the "name:description" items it is given and _files standing for files.
+  // zsh's own completion engine at a pseudo-terminal (test/helpers/zsh-complete.zsh): the line
+  // typed, then the list-choices key; what zsh lists is read off the screen. A listed line is
+  // "name  -- description" (names sharing a description on one line), or names side by side.
   zsh: async (...words) => {
-    const script = [
-      'autoload -Uz compinit && compinit -u -D',
-      'source completions/_sct',
-      '[[ ${_comps[sct]} == _sct ]] || { print -u2 "_sct is not registered for sct"; exit 1 }',
-      // Like the real _describe, only the items matching the word under the cursor.
-      '_describe() { local -a __d; __d=( "${(@P)${@[-1]}}" ); __d=( ${(M)__d:#${(b)words[CURRENT]}*} ); print -rl -- "${__d[@]/:/\t}" }',
-      "_files() { print -r -- '<files>' }",
-      'words=( "$@" ); CURRENT=$#words',
-      '_sct',
-    ].join('\n');
-    const r = await execa('zsh', ['-f', '-c', script, 'zsh', ...words], { cwd: root, env, reject: false });
-    expect(r.stderr).toBe('');
-    return r.stdout.split('\n').filter(Boolean);
+    const r = await execa('zsh', ['-f', join(root, 'test/helpers/zsh-complete.zsh'), join(root, 'completions'), words.join(' ')], {
+      cwd: emptyDir,
+      env,
+      reject: false,
+      timeout: 30_000,
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const listed = r.stdout
+      .slice(0, r.stdout.indexOf('<line>'))
+      .split('\n')
+      .slice(1)
+      // Each line up to zsh's redraw of the prompt (a carriage return), without escape sequences.
+      .map((l) => l.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split('\r')[0].replace(/[\u0000-\u001f]/g, ''))
+      .filter((l) => l.trim() !== '');
+    // The completion functions' own errors (`_describe:21: bad option: --`) reach the terminal too.
+    expect(listed.filter((l) => /^_?\w+:\d+: /.test(l))).toEqual([]);
+    return listed.flatMap((l) => {
+      const [names, description] = l.split(/ +-- /);
+      return names.trim().split(/ +/).map((name) => (description === undefined ? name : `${name}\t${description}`));
+    });
   },
   fish: async (...words) => {
     const r = await execa('fish', ['--no-config', '-c', 'source completions/sct.fish; complete -C -- $argv[1]', words.slice(1).join(' ').replace(/^/, 'sct ')], {

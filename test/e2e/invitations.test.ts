@@ -80,23 +80,27 @@ describe('invitations list, get, create', () => {
     expect(missing.stderr).toContain('404');
   });
 
-  it('create asks for the e-mail and role on a terminal', async () => {
+  it('create asks for the e-mail and offers the roles by name on a terminal', async () => {
     const email = `prompted.${run}@invited.example`;
     const asked: string[] = [];
     const prompter = {
       input: async (message: string, o?: { validate?: (v: string) => true | string }) => {
         asked.push(message);
-        const answer = message.startsWith('email') ? email : '3';
-        // Each answer is checked as typed: an address that is none, a role that is no id.
+        // Each answer is checked as typed: an address that is none is refused.
         expect(o?.validate?.('not an address')).not.toBe(true);
-        expect(o?.validate?.(answer)).toBe(true);
-        return answer;
+        expect(o?.validate?.(email)).toBe(true);
+        return email;
+      },
+      select: async (message: string, choices: Array<{ name: string; value: number }>) => {
+        asked.push(message);
+        expect(choices).toEqual([{ name: 'ADMIN (2)', value: 2 }, { name: 'MEMBER (3)', value: 3 }]);
+        return 3;
       },
     } as unknown as Prompter;
     const r = await t.sctIn(['invitations', 'create', '-o', 'json'], { tty: true, prompter, env: { CI: undefined } });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(asked).toEqual(['email:', 'auth group:']);
-    expect(t.bodyOf()).toEqual({ email, auth_group: 3 });
+    expect(asked).toEqual(['email:', 'Invite as which role?']);
+    expect(t.bodyOf(t.sb.requests.findIndex((q) => q.method === 'POST'))).toEqual({ email, auth_group: 3 });
   });
 
   it('rejects bad input before sending anything', async () => {

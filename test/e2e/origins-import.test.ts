@@ -81,13 +81,15 @@ describe('origins import', () => {
         'Good,CI,BAD-1,1,2,\n' +
         ',CIV,BAD-2,95,0,\n' +
         'Other,GH,BAD-3,,7,\n' +
-        'Third,GH,BAD-1,,,"1,2,3"\n',
+        'Third,GH,BAD-1,,,"1,2,3"\n' +
+        'Fourth,ZZ,BAD-4,,,\n',
       'bad.csv',
     );
     const r = await t.sct(['origins', 'import', '--file', file]);
     expect(r.exitCode).toBe(2);
     expect(t.sb.requests).toHaveLength(0);
-    expect(r.stderr).toContain('error: bad.csv: 3 invalid rows; nothing was sent');
+    expect(r.stderr).toContain('error: bad.csv: 4 invalid rows; nothing was sent');
+    expect(r.stderr).toContain('line 6, country_code: "ZZ" is not an ISO 3166-1 alpha-2 country code');
     expect(r.stderr).toContain('line 3, name: This field is required.');
     expect(r.stderr).toMatch(/line 3, country_code: expected a 2-letter country code/);
     expect(r.stderr).toContain('line 3, latitude: latitude 95 is out of range -90..90');

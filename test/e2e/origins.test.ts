@@ -83,6 +83,7 @@ describe('origins list', () => {
   it('rejects bad filter values before sending anything', async () => {
     await t.expectUsageErrors([
       [['origins', 'list', '--country', 'CIV'], 'invalid --country "CIV"'],
+      [['origins', 'list', '--country', 'CI,ZZ'], 'invalid --country "ZZ": not an ISO 3166-1 alpha-2 country code'],
       [['origins', 'list', '--assessment-status', 'great'], 'invalid --assessment-status "great"'],
       [['origins', 'list', '--created-from', '2024-13-01'], 'invalid --created-from'],
       [['origins', 'list', '--updated-to', 'yesterday'], 'invalid --updated-to'],
@@ -138,7 +139,14 @@ describe('origins get, create, update, delete', () => {
     await t.expectUsageErrors([
       [['origins', 'create', '--country-code', 'CI'], /name: This field is required\./],
       [['origins', 'create', '--name', 'X'], /country_code: /],
-      [['origins', 'create', '--name', 'X', '--country-code', 'CIV'], /country_code: expected a 2-letter country code/],
+      [['origins', 'create', '--name', 'X', '--country-code', 'CIV'], 'invalid --country-code "CIV": expected a 2-letter country code'],
+      [['origins', 'create', '--name', 'X', '--country-code', 'ZZ'], 'invalid --country-code "ZZ": not an ISO 3166-1 alpha-2 country code'],
+      [['origins', 'create', '--name', 'X', '--country-code', 'uk'], 'invalid --country-code "uk": not an ISO 3166-1 alpha-2 country code (did you mean GB?)'],
+      [['origins', 'create', '--name', 'X', '--country-code', 'EL'], '(did you mean GR?)'],
+      [['origins', 'create', '--name', 'X', '--set', 'country_code=ZZ'], 'country_code: "ZZ" is not an ISO 3166-1 alpha-2 country code'],
+      [['origins', 'create', '--name', 'X', '--location', '5.35,-4.02', '--country-code', 'ZZ'], 'invalid --country-code "ZZ"'],
+      [['origins', 'check', '--country-code', 'ZZ', '-'], 'invalid --country-code "ZZ": not an ISO 3166-1 alpha-2 country code', '{"type":"Point","coordinates":[-4.02,5.35]}'],
+      [['value-chains', 'create', '--company-name', 'X', '--country-code', 'ZZ'], 'invalid --country-code "ZZ"'],
       [['origins', 'create', '--name', '', '--country-code', 'CI'], /name: /],
       [['origins', 'create', '--name', 'x'.repeat(256), '--country-code', 'CI'], /name: /],
       [['origins', 'create', '--name', 'X', '--country-code', 'CI', '--external-id', 'e'.repeat(256)], /external_id: /],
@@ -151,7 +159,8 @@ describe('origins get, create, update, delete', () => {
       [['origins', 'create', '--name', 'X', '--country-code', 'CI', '--set', 'location={"lat":1,"lng":2}'], /location: expected "lat,lng" \(e\.g\. 5\.35,-4\.02\) or a GeoJSON geometry/],
       [['origins', 'update', '1'], 'nothing to update'],
       [['origins', 'update', 'abc', '--name', 'X'], 'invalid ID'],
-      [['origins', 'update', '1', '--country-code', 'X1'], /country_code: /],
+      [['origins', 'update', '1', '--country-code', 'X1'], 'invalid --country-code "X1"'],
+      [['origins', 'update', '1', '--country-code', 'zz'], 'invalid --country-code "zz": not an ISO 3166-1 alpha-2 country code'],
     ], { inProcess: true });
   });
 

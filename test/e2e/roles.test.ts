@@ -45,6 +45,23 @@ describe('roles by name', () => {
     expect(writes()).toHaveLength(0);
   });
 
+  it('users list shows role names as members list does (learned once, then from the cache); -o json keeps the ids', async () => {
+    const first = await t.sct(['users', 'list', '--limit', '3']);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.stdout.split('\n')[0]).toMatch(/^ID\tUSERNAME\tFIRST NAME\tLAST NAME\tROLE$/);
+    expect(first.stdout.split('\n').slice(1, 4).map((l) => l.split('\t')[4])).toEqual(['OWNER', 'ADMIN', 'MEMBER']);
+
+    t.sb.requests.length = 0;
+    const again = await t.sct(['users', 'list', '--limit', '3']);
+    expect(again.stdout).toBe(first.stdout);
+    expect(t.sb.requests.map((q) => q.path)).toEqual(['/api/accounts/users']);
+
+    const json = await t.sct(['users', 'list', '--limit', '3', '-o', 'json']);
+    expect(JSON.parse(json.stdout).map((u: { auth_group: number }) => u.auth_group)).toEqual([1, 2, 3]);
+    const csv = await t.sct(['users', 'list', '--limit', '3', '-o', 'csv']);
+    expect(csv.stdout.split('\n')[1]).toMatch(/,1$/);
+  });
+
   it('members set-role takes a name', async () => {
     const members = (await t.api('/accounts/user-companies?limit=100')).results as Array<{ id: number; auth_group: number }>;
     const member = members.find((m) => m.auth_group === 3)!;

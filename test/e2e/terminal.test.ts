@@ -6,8 +6,10 @@ import { execa } from 'execa';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN } from '../helpers/sct.js';
+import { screenLines } from '../helpers/screen.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { MULTI, OWNER } from '../sandbox/helpers.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 
 const SCRIPT = '/usr/bin/script';
 const t = useSandbox();
@@ -76,6 +78,46 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     expect(r.exitCode, r.screen).toBe(0);
     const post = t.sb.requests.find((q) => q.method === 'POST')!;
     expect(JSON.parse(post.body)).toEqual({ company_id: listed[1] });
+  });
+
+  it('Ctrl-C at a pick list erases the menu, keeps the question, exits 130 and sends nothing', async () => {
+    const kind = await atTerminal(['orders', 'create'], [{ when: 'Create which kind of order?', type: '\u0003' }]);
+    expect(kind.exitCode, kind.screen).toBe(130);
+    expect(t.sb.requests).toHaveLength(0);
+    expect(screenLines(kind.screen)).toEqual(['? Create which kind of order?', 'error: interrupted']);
+
+    const type = await atTerminal(['dds', 'create', '--name', 'x'], [{ when: 'type', type: '\u001b[B' }, { when: 'EUTR', type: '\u0003' }]);
+    expect(type.exitCode, type.screen).toBe(130);
+    expect(t.sb.requests).toHaveLength(0);
+    expect(screenLines(type.screen)).toEqual(['? type', 'error: interrupted']);
+
+    const pick = await atTerminal(['workspaces', 'switch'], [{ when: 'Switch to which workspace?', type: '\u0003' }], { SCT_TOKEN: MULTI });
+    expect(pick.exitCode, pick.screen).toBe(130);
+    expect(t.sb.requests.filter((q) => q.method !== 'GET')).toHaveLength(0);
+    expect(screenLines(pick.screen)).toEqual(['? Switch to which workspace?', 'error: interrupted']);
+  });
+
+  it('an answered pick list leaves the question and the answer on one line', async () => {
+    const listed = (await t.api('/accounts/workspaces?limit=100', MULTI)).results;
+    const r = await atTerminal(['workspaces', 'switch'], [{ when: 'Switch to which workspace?', type: '\u001b[B' }, { when: `(${listed[1].workspace_id ?? listed[1].id}`, type: '\r' }], { SCT_TOKEN: MULTI });
+    expect(r.exitCode, r.screen).toBe(0);
+    const lines = screenLines(r.screen);
+    expect(lines[0]).toMatch(/^✔ Switch to which workspace\? .*\(\d+\)/);
+    expect(lines.join('\n')).not.toContain('navigate');
+  });
+
+  it('invitations create without --role offers the roles by name (owners cannot be invited), then sends the id', async () => {
+    const r = await atTerminal(['invitations', 'create', '-o', 'json'], [
+      { when: 'email:', type: 'picked-role@example.com\r' },
+      { when: 'MEMBER (3)', type: '\u001b[B' },
+      { when: '❯ MEMBER (3)', type: '\r' },
+    ]);
+    expect(r.exitCode, r.screen).toBe(0);
+    const screen = screenLines(r.screen).join('\n');
+    expect(screen).toContain('✔ Invite as which role? MEMBER (3)');
+    expect(r.screen).not.toContain('OWNER');
+    const post = t.sb.requests.find((q) => q.method === 'POST')!;
+    expect(JSON.parse(post.body)).toEqual({ email: 'picked-role@example.com', auth_group: 3 });
   });
 
   it('Ctrl-C at a prompt exits 130 and sends nothing', async () => {
@@ -199,5 +241,54 @@ describe.skipIf(!existsSync(SCRIPT))('the pager at a real terminal', () => {
     const off = await listAt(5, 'cat', 20);
     expect(off.exitCode).toBe(0);
     expect(off.stdout).toContain('NAME');
+  });
+
+  it('a pager that is not installed: the output still reaches the terminal, after a one-line warning', async () => {
+    const r = await listAt(5, 'nonexistent-pager --quit', 20);
+    expect(r.exitCode, r.stdout).toBe(0);
+    const screen = screenLines(String(r.stdout));
+    expect(screen.filter((l) => l.startsWith('warning:'))).toEqual(['warning: pager "nonexistent-pager" not found: the output is written directly (SCT_PAGER=cat turns paging off)']);
+    expect(screen.filter((l) => /^\d+\s/.test(l))).toHaveLength(20);
+    expect(String(r.stdout)).not.toContain('not found\r\nwarning');
+  });
+});
+
+describe.skipIf(!existsSync(SCRIPT))('dds wait at a real terminal', () => {
+  /** sct at a pseudo-terminal 120 columns wide (so the spinner draws), stdout and stderr both on it. */
+  async function waitAt(args: string[], env: Record<string, string>) {
+    const command = `stty cols 120 rows 40; ${[process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ')}`;
+    const r = await execa(SCRIPT, ['-q', '-e', '-c', command, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', TERM: 'xterm', SCT_CONFIG_DIR: t.dir, HOME: t.dir, SCT_TOKEN: OWNER, SCT_PAGER: 'cat', ...env },
+      extendEnv: false,
+      reject: false,
+      timeout: 20_000,
+      stdin: 'pipe',
+    });
+    return { exitCode: r.exitCode ?? -1, raw: String(r.stdout) };
+  }
+
+  it('colours the statuses in its messages as tables do, and not with NO_COLOR', async () => {
+    const complete = JSON.parse((await t.sct(['dds', 'create', '--type', 'EUTR', '--json'])).stdout);
+    const done = await waitAt(['dds', 'wait', String(complete.id)], { SCT_BASE_URL: t.sb.url });
+    expect(done.exitCode, done.raw).toBe(0);
+    expect(done.raw).toContain(`Statement ${complete.id} is \u001b[32mcomplete\u001b[39m`);
+    const piped = await t.sct(['dds', 'wait', String(complete.id)], { env: { NO_COLOR: '' } });
+    expect(piped.stderr).toContain(`Statement ${complete.id} is complete`);
+    expect(piped.stderr).not.toMatch(/\u001b/);
+
+    const slow = await startSandbox({ port: 0, statementDelayMs: 600_000 });
+    try {
+      const created = await t.sct(['dds', 'create', '--type', 'EUDR', '--dds-identifier', 'SLOW-COLOUR', '--json'], { env: { SCT_BASE_URL: slow.url } });
+      const id = JSON.parse(created.stdout).id;
+      const running = await waitAt(['dds', 'wait', String(id), '--timeout', '1500ms'], { SCT_BASE_URL: slow.url });
+      expect(running.exitCode, running.raw).toBe(1);
+      expect(running.raw).toContain(`Statement ${id} is \u001b[33min_progress\u001b[39m`);
+
+      const plain = await waitAt(['dds', 'wait', String(id), '--timeout', '1500ms'], { SCT_BASE_URL: slow.url, NO_COLOR: '1' });
+      expect(plain.raw).toContain(`Statement ${id} is in_progress`);
+      expect(plain.raw).not.toMatch(/\u001b\[3\dm/);
+    } finally {
+      await slow.close();
+    }
   });
 });

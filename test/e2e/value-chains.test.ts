@@ -134,7 +134,7 @@ describe('value-chains get, create, update, delete', () => {
   it('rejects invalid fields before sending anything', async () => {
     await t.expectUsageErrors([
       [['value-chains', 'create', '--description', 'no name'], /company_name: /],
-      [['value-chains', 'create', '--company-name', 'X', '--country-code', 'GHA'], /country_code: expected a 2-letter country code/],
+      [['value-chains', 'create', '--company-name', 'X', '--country-code', 'GHA'], 'invalid --country-code "GHA": expected a 2-letter country code'],
       [['value-chains', 'create', '--company-name', 'X', '--external-id', 'e'.repeat(256)], /external_id: /],
       [['value-chains', 'create', '--company-name', 'X', '--reciprocal-company-id', 'abc'], 'invalid --reciprocal-company-id'],
       [['value-chains', 'create', '--company-name', 'X', '--tag', ''], /tags\[0\]: /],

@@ -85,7 +85,8 @@ describe('each error of the table', () => {
   });
 
   it('refuses a country code that is not ISO 3166-1', () => {
-    expect(brief(checkText(point([-6.593214, 5.784512], { country_code: 'XY' })))).toEqual(['error 1: country "XY" is not an ISO 3166-1 alpha-2 code']);
+    expect(brief(checkText(point([-6.593214, 5.784512], { country_code: 'XY' })))).toEqual(['error 1: country "XY" is not an ISO 3166-1 alpha-2 country code']);
+    expect(brief(checkText(point([-0.127612, 51.507231], { country_code: 'UK' })))).toEqual(['error 1: country "UK" is not an ISO 3166-1 alpha-2 country code (did you mean GB?)']);
   });
 
   it('hints at a swap when a latitude is out of range but would fit as a longitude', () => {

@@ -10,8 +10,11 @@ function terminal(pager: string | undefined, rows: number, stdoutIsTTY = true) {
   const out = new PassThrough();
   let text = '';
   out.on('data', (c: Buffer) => (text += c.toString()));
-  const io = createIO({ stdout: out, stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY, stderrIsTTY: true, stdinIsTTY: true, pager, rows }, {});
-  return { io, stdout: () => text };
+  const err = new PassThrough();
+  let errText = '';
+  err.on('data', (c: Buffer) => (errText += c.toString()));
+  const io = createIO({ stdout: out, stderr: err, stdin: new PassThrough(), stdoutIsTTY, stderrIsTTY: true, stdinIsTTY: true, pager, rows }, { PATH: process.env.PATH });
+  return { io, stdout: () => text, stderr: () => errText };
 }
 
 describe('pager', () => {
@@ -39,6 +42,16 @@ describe('pager', () => {
     await short.io.endPager();
     expect(short.stdout()).toBe('one\ntwo\n');
     expect(existsSync(join(dir, 'short.txt'))).toBe(false);
+  });
+
+  it('a pager command that is not found: the output is written directly, after one warning', async () => {
+    for (const pager of ['nonexistent-pager', 'nonexistent-pager -R', '/nonexistent/less -FRX']) {
+      const missing = terminal(pager, 5);
+      for (let i = 1; i <= 12; i++) await missing.io.write(`line ${i}\n`);
+      await missing.io.endPager();
+      expect(missing.stdout()).toBe(Array.from({ length: 12 }, (_, i) => `line ${i + 1}\n`).join(''));
+      expect(missing.stderr()).toBe(`warning: pager "${pager.split(' ')[0]}" not found: the output is written directly (SCT_PAGER=cat turns paging off)\n`);
+    }
   });
 
   it('never when stdout is not a terminal', async () => {

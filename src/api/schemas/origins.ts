@@ -4,15 +4,20 @@
 // other geometry (polygons of large plots) through untouched.
 import { z } from 'zod';
 import { str255 } from './common.js';
+import { unknownCountryProblem } from '../../geo/country-codes.js';
 
 import { COUNTRY_CODE_RE } from '../enums.js';
 
 export { COUNTRY_CODE_RE };
 
-/** Two letters, sent upper-cased: the API stores ISO 3166 alpha-2 codes. */
+/** Two letters naming a country, sent upper-cased: the API stores ISO 3166 alpha-2 codes. */
 export const countryCode = z
   .string()
-  .regex(COUNTRY_CODE_RE, 'expected a 2-letter country code (ISO 3166 alpha-2, e.g. CI)')
+  .regex(COUNTRY_CODE_RE, { error: 'expected a 2-letter country code (ISO 3166 alpha-2, e.g. CI)', abort: true })
+  .check((ctx) => {
+    const problem = unknownCountryProblem(ctx.value);
+    if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: `${JSON.stringify(ctx.value)} is ${problem}` });
+  })
   .transform((s) => s.toUpperCase());
 
 export interface GeoPoint {

@@ -9,6 +9,7 @@ import { COLUMNS, DETAILS } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { InterruptedError, SctError } from '../../errors.js';
 import { stripControl } from '../../output/sanitize.js';
+import { colorStatus } from '../../output/iostreams.js';
 import { FINAL_DDS_STATUSES, statementResponseSchema, type DdsStatus, type StatementResponse } from '../../api/schemas/statements.js';
 import { parseDuration } from '../shared/flags.js';
 
@@ -48,7 +49,7 @@ export async function waitCommand(ctx: Context, id: number, cmd: Command): Promi
 export async function waitAfterCreate(ctx: Context, created: unknown, timeoutMs: number): Promise<void> {
   const s = asStatement(created, 'POST');
   if (s.status === 'draft') {
-    ctx.io.info(`statement ${s.id} is a draft: nothing to wait for (it changes only with \`sct dds update ${s.id} --status …\`)`);
+    ctx.io.info(`statement ${s.id} is a ${statusOnStderr(ctx, 'draft')}: nothing to wait for (it changes only with \`sct dds update ${s.id} --status …\`)`);
     await writeOne(ctx.io, s, { ...ctx.output(COLUMNS.statement), detail: DETAILS.statement });
     return;
   }
@@ -61,7 +62,7 @@ async function finish(ctx: Context, s: StatementResponse): Promise<void> {
   if (s.status === 'failed') {
     throw new SctError(`statement ${s.id} failed: ${failureReason(s.dds_data)}`);
   }
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Statement ${s.id} is complete${s.dds_identifier ? ` (${stripControl(s.dds_identifier)})` : ''}`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Statement ${s.id} is ${statusOnStderr(ctx, 'complete')}${s.dds_identifier ? ` (${stripControl(s.dds_identifier)})` : ''}`);
 }
 
 async function pollStatement(ctx: Context, id: number, timeoutMs: number): Promise<StatementResponse> {
@@ -85,7 +86,7 @@ async function pollStatement(ctx: Context, id: number, timeoutMs: number): Promi
         err.hint = `wait longer with \`sct dds wait ${id} --timeout 30m\``;
         throw err;
       }
-      spinner.update(`Statement ${id} is ${stripControl(s.status)}… ${formatMs(ctx.now() - started)}`);
+      spinner.update(`Statement ${id} is ${statusOnStderr(ctx, stripControl(s.status))}… ${formatMs(ctx.now() - started)}`);
       if (ctx.signal.aborted) throw new InterruptedError();
       try {
         await ctx.sleep(Math.min(interval, left), ctx.signal);
@@ -97,6 +98,14 @@ async function pollStatement(ctx: Context, id: number, timeoutMs: number): Promi
   } finally {
     spinner.stop();
   }
+}
+
+/**
+ * A status in a message, coloured as tables colour it when stderr has colour. Error messages
+ * stay plain: their text is also the `error` of the JSON error object.
+ */
+function statusOnStderr(ctx: Context, status: string): string {
+  return colorStatus(ctx.io.colorErr, status);
 }
 
 function asStatement(data: unknown, method: string): StatementResponse {

@@ -79,13 +79,17 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, what: s
  * schema; a choice from a list for an enum. Without a terminal nothing is asked and validation
  * reports the missing fields (exit 2), so scripts never hang on a prompt.
  */
-export async function promptMissing(ctx: Context, schema: z.ZodType, body: Record<string, unknown>): Promise<void> {
+/** How a field is asked when the prompt its type gives would not do (a role offered by name). */
+export type FieldAskers = Record<string, (ctx: Context) => Promise<unknown>>;
+
+export async function promptMissing(ctx: Context, schema: z.ZodType, body: Record<string, unknown>, askers: FieldAskers = {}): Promise<void> {
   if (!ctx.io.canPrompt()) return;
   const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape;
   if (!shape) return;
   for (const [key, field] of Object.entries(shape)) {
     if (body[key] !== undefined || field.safeParse(undefined).success) continue;
-    await askField(ctx, key, field, body);
+    if (Object.hasOwn(askers, key)) body[key] = await askers[key](ctx);
+    else await askField(ctx, key, field, body);
   }
   // Then the fields the schema's own rules want given the answers so far (a PPWR statement
   // needs assessment_run_ids and dds_identifier): each missing one the rules name is asked too.

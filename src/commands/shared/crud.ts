@@ -7,7 +7,7 @@ import { addExamples, type Factory } from './command.js';
 import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import { buildBody, promptMissing, validate, type BodyFlags } from './body.js';
+import { buildBody, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
 import { collect, parseInteger } from './flags.js';
 import { addListOptions, listQuery, runList, type ListFlags } from './list.js';
 
@@ -44,6 +44,8 @@ export interface SaveOptions<S extends z.ZodType> {
   columns: Column[];
   /** The key/value view of the saved resource on a terminal (else its fields as returned). */
   detail?: Column[];
+  /** Fields a create asks in their own way at a terminal when left out. */
+  askers?: FieldAskers;
 }
 
 /** Builds, validates and sends a create/update body; prints the saved resource. */
@@ -62,7 +64,7 @@ export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOpt
   if (o.method === 'PATCH' && Object.keys(body).length === 0) {
     throw new UsageError(`nothing to update: give at least one field flag, --set or --file`);
   }
-  if (o.method === 'POST') await promptMissing(ctx, o.schema, body);
+  if (o.method === 'POST') await promptMissing(ctx, o.schema, body, o.askers);
   const valid = validate(o.schema, body, o.what);
   // A create must answer the created object: anything else (a 2xx page, an empty body) is no proof.
   const res = await ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined });

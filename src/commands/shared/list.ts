@@ -7,6 +7,7 @@ import { createListWriter } from '../../output/format.js';
 import { DEFAULT_LIMIT, type PageOptions } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import { COUNTRY_CODE_RE } from '../../api/enums.js';
+import { unknownCountryProblem } from '../../geo/country-codes.js';
 import { appendList, collect, parseDateRange, parseIdList, parseInteger, splitKeyValue } from './flags.js';
 
 export interface ListFlags {
@@ -66,10 +67,15 @@ export function parseCountryCodes(value: string | undefined, flag: string): stri
   if (value === undefined) return undefined;
   const codes = value.split(',').map((s) => s.trim()).filter(Boolean);
   if (codes.length === 0) throw new UsageError(`${flag} needs at least one country code`);
-  for (const c of codes) {
-    if (!COUNTRY_CODE_RE.test(c)) throw new UsageError(`invalid ${flag} "${c}": expected a 2-letter country code (e.g. CI)`);
-  }
-  return codes.map((c) => c.toUpperCase());
+  return codes.map((c) => parseCountryCode(c, flag));
+}
+
+/** One country code given as a flag, upper-cased; a code no country has is refused (a typo matches nothing). */
+export function parseCountryCode(code: string, flag: string): string {
+  if (!COUNTRY_CODE_RE.test(code)) throw new UsageError(`invalid ${flag} "${code}": expected a 2-letter country code (e.g. CI)`);
+  const problem = unknownCountryProblem(code);
+  if (problem) throw new UsageError(`invalid ${flag} "${code}": ${problem}`);
+  return code.toUpperCase();
 }
 
 export interface DateRangeFlags {
@@ -125,6 +131,8 @@ export interface RunListOptions {
   unwrap?: PageOptions['unwrap'];
   /** Adds to each item before it is written (e.g. the `current` mark of workspaces). */
   map?: (item: Record<string, unknown>) => Record<string, unknown>;
+  /** Runs before each page is written: for what its cells need fetched first (users' role names). */
+  beforePage?: (items: Record<string, unknown>[]) => Promise<void>;
 }
 
 export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
@@ -148,6 +156,7 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
         // data on the terminal itself, progress lines would mix with it.
         if (!ctx.io.stdoutIsTTY) spinner = await ctx.spinner(`Fetched 0 of ${total} ${o.noun}…`);
       }
+      if (o.beforePage) await o.beforePage(p.results as Record<string, unknown>[]);
       await writer.write(o.map ? (p.results as Record<string, unknown>[]).map(o.map) : p.results);
       if (total !== undefined) spinner.update(`Fetched ${writer.count} of ${total} ${o.noun}…`);
     }

@@ -87,6 +87,11 @@ export async function learnRoles(ctx: Context): Promise<Role[]> {
   return seen(ctx, client.baseUrl);
 }
 
+/** The names of the roles seen on this service, by id, for a role the service gives only as its id. */
+export function knownRoleNames(ctx: Context): Map<number, string> {
+  return new Map(seen(ctx, ctx.client().baseUrl).map((r) => [r.id, r.name]));
+}
+
 export function describeRoles(roles: Role[]): string {
   return roles.length ? roles.map((r) => `${r.name} (${r.id})`).join(', ') : 'none seen yet';
 }
@@ -123,4 +128,16 @@ export async function roleId(ctx: Context, raw: string, what: string): Promise<n
   const id = ids.get(raw);
   if (id !== undefined) return id;
   throw new UsageError(`${what}: unknown role "${raw}": the roles are ${describeRoles(known)}`, {}, 'a role is its name (any case) or its id; `sct roles list` shows them');
+}
+
+/**
+ * The role of a person being invited, asked at a terminal: a pick list of the roles the service
+ * shows, by name. Owners cannot be invited (the API document says so), so OWNER is not offered.
+ * When the service shows no other role, there is no name to offer: the role id is typed.
+ */
+export async function askInvitationRole(ctx: Context): Promise<number> {
+  const roles = (await learnRoles(ctx)).filter((r) => r.name.toUpperCase() !== 'OWNER');
+  if (roles.length > 0) return ctx.prompter.select('Invite as which role?', roles.map((r) => ({ name: `${r.name} (${r.id})`, value: r.id })));
+  const typed = await ctx.prompter.input('role id:', { validate: (v) => (/^\d+$/.test(v.trim()) ? true : `unknown role "${v.trim()}": give its id (no role names seen on this service)`) });
+  return Number(typed.trim());
 }
