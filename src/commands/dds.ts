@@ -20,7 +20,7 @@ import {
 import { deleteOne, parseId, showOne } from './shared/crud.js';
 import { addBulkRunOptions } from './shared/bulk.js';
 import { appendList, DATE_RE, filterEnumList, parseDate, parseIdList, splitList } from './shared/flags.js';
-import { addStatementFields, createStatement, updateStatement, type CreateFlags, type UpdateFlags } from './dds/save.js';
+import { addStatementFields, type CreateFlags, type UpdateFlags } from './dds/fields.js';
 import { addWaitTimeoutOption, waitCommand, type WaitFlags } from './dds/wait.js';
 import { listAvailableOrders, traceOrders, type AvailableOrdersFlags, type TraceFlags } from './dds/trace.js';
 
@@ -87,7 +87,7 @@ Creation rules, checked before anything is sent:
 
 ${formatExamples(["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --orders 17,18 --wait", "sct dds create --type EUDR --assessment-run-ids 3f6c…,9a1d… --name \"Cocoa Q3\""])}`,
   );
-  create.action(f.action<CreateFlags>((ctx, opts) => createStatement(ctx, opts, create)));
+  create.action(f.action<CreateFlags>(async (ctx, opts) => (await import('./dds/save.js')).createStatement(ctx, opts, create)));
 
   addExamples(
     dds
@@ -97,7 +97,7 @@ ${formatExamples(["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --
     .option('--status <status>', DDS_STATUSES.join(', '))
     .option('--name <text>', 'the statement name'),
     ['sct dds update 31 --name "PPWR Q1 2025"', 'sct dds update 31 --status in_progress'],
-  ).action(f.action<UpdateFlags>((ctx, opts, [id]) => updateStatement(ctx, parseId(id), opts)));
+  ).action(f.action<UpdateFlags>(async (ctx, opts, [id]) => (await import('./dds/save.js')).updateStatement(ctx, parseId(id), opts)));
 
   addExamples(
     dds

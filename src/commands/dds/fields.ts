@@ -1,0 +1,35 @@
+// The flags of dds create and update: registered with the command tree, without the code (and
+// the schemas) that checks and sends the statement (save.ts).
+import type { Command } from 'commander';
+import { DDS_TYPES } from '../../api/enums.js';
+import { addBodyOptions } from '../shared/crud.js';
+import type { BodyFlags } from '../shared/body.js';
+import { appendList } from '../shared/flags.js';
+
+export interface CreateFlags extends BodyFlags {
+  type?: string;
+  name?: string;
+  ddsIdentifier?: string;
+  orders?: string;
+  products?: string;
+  assessmentRunIds?: string;
+  wait?: boolean;
+  timeout?: string;
+}
+
+export interface UpdateFlags {
+  status?: string;
+  name?: string;
+}
+
+export function addStatementFields(cmd: Command): Command {
+  return addBodyOptions(
+    cmd
+      .option('--type <type>', `${DDS_TYPES.join(', ')} (required)`)
+      .option('--name <text>', 'a name for the statement (at most 255 characters)')
+      .option('--dds-identifier <id>', 'the EU registry reference (EUDR: retrieve a filed statement; PPWR: required)')
+      .option('--orders <ids>', 'orders you buy to attach, comma-separated or repeated', appendList)
+      .option('--products <ids>', 'products you own to attach, comma-separated or repeated', appendList)
+      .option('--assessment-run-ids <uuids>', 'assessment runs to pin, comma-separated or repeated (PPWR, EUDR without identifier)', appendList),
+  );
+}
