@@ -74,13 +74,9 @@ export async function finishBulk(
   o: { noun: string; verb: string; report?: string; journalPath?: string; fresh?: boolean },
 ): Promise<void> {
   const { outcomes } = result;
-  const count = (s: Outcome['status']) => outcomes.filter((x) => x.status === s).length;
-  const created = count('created');
-  const updated = count('updated');
-  const skipped = count('skipped');
-  const rejected = count('rejected');
-  const notSent = count('not_sent');
-  const unknown = count('unknown');
+  const counts: Record<Outcome['status'], number> = { created: 0, updated: 0, skipped: 0, rejected: 0, not_sent: 0, unknown: 0 };
+  for (const o of outcomes) counts[o.status]++;
+  const { created, updated, skipped, rejected, not_sent: notSent, unknown } = counts;
 
   if (o.report) writeReportFile(o.report, outcomes, { csvFormulas: ctx.flags.csvFormulas });
   const format = ctx.format();
