@@ -292,7 +292,8 @@ function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
  * table tab-separated: a header row, one line per row, nothing cut, no colour unless forced.
  */
 export function renderTable(io: IOStreams, columns: TableColumn[], rows: string[][]): string {
-  const status = columns.map((c) => isStatusField(c.path) || isStatusField(c.header));
+  // Without colour a status reads as it is: not even looked up (a bulk report has thousands).
+  const status = columns.map((c) => io.colorEnabled && (isStatusField(c.path) || isStatusField(c.header)));
   const color = io.color;
   const paintCell = (text: string, col: number) => (status[col] ? colorStatus(color, text) : text);
   if (!io.stdoutIsTTY) {

@@ -135,5 +135,5 @@ export function tsvLine(cells: string[]): string {
 }
 
 export function tsvCell(cell: string): string {
-  return cell.replace(/[\t\r\n]+/g, ' ');
+  return /[\t\r\n]/.test(cell) ? cell.replace(/[\t\r\n]+/g, ' ') : cell;
 }
