@@ -10,8 +10,12 @@
 //   3. A 2 GB JSON answer: peak RSS of sct refusing it (exit 1, "answer too large"), against the
 //      peak RSS of a bare `node -e 0` and the 256 MB read cap (target: no crash, bounded by the cap).
 //
+//   4. Sync (bench/sync.mjs), geolocation (bench/geo.mjs) and bulk (bench/bulk.mjs: CPU of
+//      `sct invitations bulk-create` of 10,000 rows per 1,000 rows, against a minimal node:http
+//      client sending the same requests; target ≤ 100 ms).
+//
 // Options: --quick (fewer start-up runs, 10,000 and 50,000 orders), --startup-only, --huge-only,
-// --one-request-only.
+// --one-request-only, --bulk-only.
 import { spawn, spawnSync } from 'node:child_process';
 import { startSandboxProcess } from '../scripts/sandbox-process.mjs';
 import { createServer, request } from 'node:http';
@@ -25,6 +29,8 @@ const quick = process.argv.includes('--quick');
 const startupOnly = process.argv.includes('--startup-only');
 const hugeOnly = process.argv.includes('--huge-only');
 const oneRequestOnly = process.argv.includes('--one-request-only');
+const bulkOnly = process.argv.includes('--bulk-only');
+const only = startupOnly || hugeOnly || oneRequestOnly || bulkOnly;
 const TOKEN = 'sct_demo_owner_cacao';
 
 if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
@@ -246,7 +252,9 @@ async function oneRequestBench() {
   }
 }
 
-if (hugeOnly) {
+if (bulkOnly) {
+  await (await import('./bulk.mjs')).bulkBench({ quick });
+} else if (hugeOnly) {
   await hugeAnswerBench();
 } else if (oneRequestOnly) {
   await oneRequestBench();
@@ -260,7 +268,10 @@ if (hugeOnly) {
 }
 
 // Sync of a 10,000-order file against 100,000 orders: bench/sync.mjs (its own sandbox).
-if (!startupOnly && !hugeOnly && !oneRequestOnly) await (await import('./sync.mjs')).syncBench({ quick });
+if (!only) await (await import('./sync.mjs')).syncBench({ quick });
 
 // Geolocation: sct origins check of 100,000 plots (half polygons): bench/geo.mjs.
-if (!startupOnly && !hugeOnly && !oneRequestOnly) await (await import('./geo.mjs')).geoBench({ quick });
+if (!only) await (await import('./geo.mjs')).geoBench({ quick });
+
+// Bulk: sct invitations bulk-create of 10,000 rows, CPU per 1,000 rows: bench/bulk.mjs.
+if (!only) await (await import('./bulk.mjs')).bulkBench({ quick });

@@ -25,39 +25,17 @@ export interface CsvFile {
 export async function readCsv(file: string, stdin: Readable, required: string[] = []): Promise<CsvFile> {
   const name = file === '-' ? 'stdin' : basename(file);
   const bytes = await readInput(file, stdin);
-  const lines = new LineCounter(bytes);
-  // The line each record starts on, in the order the records come.
-  const starts: number[] = [];
   let header: string[] | undefined;
-  let records: string[][];
-  try {
-    records = parse(bytes, {
-      bom: true,
-      trim: true,
-      skip_empty_lines: true,
-      // The header is read as a record like the others, and cells are counted below: both so
-      // that every message names the line its record starts on.
-      relax_column_count: true,
-      // Called in file order as each record is parsed, so when the parser fails, the counter
-      // has seen every record before the failing one.
-      on_record: (cells, info) => {
-        const line = lines.record(info.bytes);
-        if (!header) {
-          // The guard sct puts on formula-like cells comes off first, so a cell reads as it
-          // was before it was written.
-          const names = cells.map(unguardFormula);
-          header = names.map(normalizeHeader);
-          const problem = headerProblem(name, line, names, header);
-          if (problem) throw problem;
-        }
-        starts.push(line);
-        return cells;
-      },
-    });
-  } catch (err) {
-    if (err instanceof CsvError) throw new UsageError(`${name} line ${lines.nextRecord()}: ${csvProblem(err)}`);
-    throw err;
-  }
+  const readHeader = (cells: string[], line: number) => {
+    // The guard sct puts on formula-like cells comes off first, so a cell reads as it was
+    // before it was written.
+    const names = cells.map(unguardFormula);
+    header = names.map(normalizeHeader);
+    const problem = headerProblem(name, line, names, header);
+    if (problem) throw problem;
+  };
+  const { records, starts } = quoteFreeRecords(bytes) ?? parsedRecords(bytes, name, readHeader);
+  if (!header && records.length > 0) readHeader(records[0], starts[0]);
   const columns = header ?? [];
   const rows: CsvRow[] = [];
   for (let i = 1; i < records.length; i++) {
@@ -76,6 +54,70 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   }
   return { name, columns, rows };
 }
+
+interface Records {
+  records: string[][];
+  /** The line each record starts on. */
+  starts: number[];
+}
+
+/**
+ * The records as csv-parse reads them. `onHeader` sees the first record as soon as it is read,
+ * so that a bad header is reported before a CSV error further down.
+ */
+export function parsedRecords(bytes: Buffer, name: string, onHeader: (cells: string[], line: number) => void): Records {
+  const lines = new LineCounter(bytes);
+  const starts: number[] = [];
+  let records: string[][];
+  try {
+    records = parse(bytes, {
+      bom: true,
+      trim: true,
+      skip_empty_lines: true,
+      // The header is read as a record like the others, and cells are counted by the caller:
+      // both so that every message names the line its record starts on.
+      relax_column_count: true,
+      // Called in file order as each record is parsed, so when the parser fails, the counter
+      // has seen every record before the failing one.
+      on_record: (cells, info) => {
+        const line = lines.record(info.bytes);
+        if (starts.length === 0) onHeader(cells, line);
+        starts.push(line);
+        return cells;
+      },
+    });
+  } catch (err) {
+    if (err instanceof CsvError) throw new UsageError(`${name} line ${lines.nextRecord()}: ${csvProblem(err)}`);
+    throw err;
+  }
+  return { records, starts };
+}
+
+/**
+ * The records of a file without a `"` in it and with one kind of line end (LF, or CRLF), read
+ * as csv-parse reads them (a test holds the two to the same answers) at a fraction of its cost
+ * per row: each line is one record, cut at commas, cells trimmed, blank lines skipped.
+ * Undefined for any other file (UTF-16, quotes, CR or mixed line ends): csv-parse reads those.
+ */
+export function quoteFreeRecords(bytes: Buffer): Records | undefined {
+  if (bytes.includes(QUOTE) || (bytes[0] === 0xff && bytes[1] === 0xfe)) return undefined;
+  let text = bytes.toString('utf8');
+  if (text.startsWith('\ufeff')) text = text.slice(1);
+  const crlf = text.includes('\r');
+  const lines = text.split(crlf ? '\r\n' : '\n');
+  if (crlf && lines.some((line) => line.includes('\r') || line.includes('\n'))) return undefined;
+  const records: string[][] = [];
+  const starts: number[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    // Cells are trimmed of what String.prototype.trim removes, the same characters as csv-parse.
+    if (lines[i].trim() === '') continue;
+    records.push(lines[i].split(',').map((cell) => cell.trim()));
+    starts.push(i + 1);
+  }
+  return { records, starts };
+}
+
+const QUOTE = 0x22;
 
 /**
  * The whole input at once: the rows are all kept anyway, and line numbers are counted on the

@@ -5,8 +5,7 @@
 import { closeSync, lstatSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { stringify } from 'csv-stringify/sync';
-import { CSV_WRITE_OPTIONS, guardFormula } from '../output/spreadsheet.js';
+import { csvLine, guardFormula } from '../output/spreadsheet.js';
 import type { Context } from '../context.js';
 import type { Outcome, RunResult } from './runner.js';
 import { writeList } from '../output/format.js';
@@ -54,8 +53,8 @@ function jsonRow(o: Outcome) {
  */
 export function writeReportFile(path: string, outcomes: Outcome[], o: { csvFormulas?: boolean } = {}): void {
   const guard = o.csvFormulas ? (v: string) => v : guardFormula;
-  const rows = outcomes.map(flatRow).map((r) => ({ ...r, key: guard(r.key), error: guard(r.error), id: typeof r.id === 'string' ? guard(r.id) : r.id }));
-  const text = stringify(rows, { ...CSV_WRITE_OPTIONS, header: true, columns: ['line', 'key', 'status', 'id', 'error'] });
+  let text = csvLine(['line', 'key', 'status', 'id', 'error']);
+  for (const r of outcomes.map(flatRow)) text += csvLine([r.line, guard(r.key), r.status, typeof r.id === 'string' ? guard(r.id) : r.id, guard(r.error)]);
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(tmp, 'wx', 0o644);
   try {
@@ -74,13 +73,9 @@ export async function finishBulk(
   o: { noun: string; verb: string; report?: string; journalPath?: string; fresh?: boolean },
 ): Promise<void> {
   const { outcomes } = result;
-  const count = (s: Outcome['status']) => outcomes.filter((x) => x.status === s).length;
-  const created = count('created');
-  const updated = count('updated');
-  const skipped = count('skipped');
-  const rejected = count('rejected');
-  const notSent = count('not_sent');
-  const unknown = count('unknown');
+  const counts: Record<Outcome['status'], number> = { created: 0, updated: 0, skipped: 0, rejected: 0, not_sent: 0, unknown: 0 };
+  for (const o of outcomes) counts[o.status]++;
+  const { created, updated, skipped, rejected, not_sent: notSent, unknown } = counts;
 
   if (o.report) writeReportFile(o.report, outcomes, { csvFormulas: ctx.flags.csvFormulas });
   const format = ctx.format();

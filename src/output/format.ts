@@ -4,7 +4,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { IOStreams } from './iostreams.js';
 import { cellReaders, cellValue, columnsFromFlag, tableColumnsFromFlag, type Column } from './columns.js';
-import { fitColumns, layoutTable, loadMeasure, tsvLine, type TableColumn } from './table.js';
+import { fitColumns, layoutTable, loadMeasure, tsvCell, tsvLine, type TableColumn } from './table.js';
 import { colorStatus, isStatusField } from './iostreams.js';
 import { csvValue, displayValue, flattenKeys, mergeColumnKeys } from './values.js';
 import { cleanCell, stripControl, stripControlDeep } from './sanitize.js';
@@ -266,13 +266,14 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
 
 function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
   const columns = options.columns ? tableColumnsFromFlag(options.columns) : options.defaults;
+  const readers = cellReaders(columns);
   const rows: string[][] = [];
   return {
     get count() {
       return rows.length;
     },
     async write(batch) {
-      for (const r of batch) rows.push(columns.map((c) => cleanCell(displayValue(cellValue(r as Row, c)))));
+      for (const r of batch) rows.push(readers.map((read) => cleanCell(displayValue(read(r as Row)))));
     },
     async end() {
       if (rows.length === 0) {
@@ -291,11 +292,13 @@ function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
  * table tab-separated: a header row, one line per row, nothing cut, no colour unless forced.
  */
 export async function renderTable(io: IOStreams, columns: TableColumn[], rows: string[][]): Promise<string> {
-  const status = columns.map((c) => isStatusField(c.path) || isStatusField(c.header));
-  const paintCell = (text: string, col: number) => (status[col] ? colorStatus(io.color, text) : text);
+  // Without colour a status reads as it is: not even looked up (a bulk report has thousands).
+  const status = columns.map((c) => io.colorEnabled && (isStatusField(c.path) || isStatusField(c.header)));
+  const color = io.color;
+  const paintCell = (text: string, col: number) => (status[col] ? colorStatus(color, text) : text);
   if (!io.stdoutIsTTY) {
-    // Tabs and line breaks inside a cell become spaces (tsvLine), so each row is one line.
-    const lines = [tsvLine(columns.map((c) => c.header)), ...rows.map((r) => tsvLine(r).split('\t').map(paintCell).join('\t'))];
+    // Tabs and line breaks inside a cell become spaces (tsvCell), so each row is one line.
+    const lines = [tsvLine(columns.map((c) => c.header)), ...rows.map((r) => r.map((cell, col) => paintCell(tsvCell(cell), col)).join('\t'))];
     return lines.join('\n') + '\n';
   }
   await loadMeasure();

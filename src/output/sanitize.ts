@@ -7,12 +7,18 @@
 const ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])|\u009b[0-?]*[ -/]*[@-~]/g;
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
+// Every character that ESCAPES, CONTROLS or a cell's tab and newline rule can act on: text
+// without any (nearly every cell of a large table) is returned as it is, unscanned by those.
+const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
 export function stripControl(text: string): string {
+  if (!ANY_CONTROL.test(text)) return text;
   return text.replace(ESCAPES, '').replace(CONTROLS, '');
 }
 
 /** For one table cell: newlines and tabs become spaces too. */
 export function cleanCell(text: string): string {
+  if (!ANY_CONTROL.test(text)) return text;
   return stripControl(text).replace(/[\t\n]+/g, ' ');
 }
 

@@ -142,5 +142,9 @@ export function layoutTable(
  * a cell becomes a space, so each row stays one line and `cut -f` finds the right field.
  */
 export function tsvLine(cells: string[]): string {
-  return cells.map((c) => c.replace(/[\t\r\n]+/g, ' ')).join('\t');
+  return cells.map(tsvCell).join('\t');
+}
+
+export function tsvCell(cell: string): string {
+  return /[\t\r\n]/.test(cell) ? cell.replace(/[\t\r\n]+/g, ' ') : cell;
 }

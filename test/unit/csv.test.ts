@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import { readCsv } from '../../src/bulk/csv.js';
+import { parsedRecords, quoteFreeRecords, readCsv } from '../../src/bulk/csv.js';
 import { UsageError } from '../../src/errors.js';
 import { CSV_WRITE_OPTIONS, guardFormula } from '../../src/output/spreadsheet.js';
 
@@ -132,5 +133,35 @@ describe('readCsv', () => {
     expect(Object.getPrototypeOf(csv.rows[0].values)).toBe(Object.prototype);
     expect(Object.keys(csv.rows[0].values)).toEqual(['__proto__', 'constructor', 'tostring']);
     expect(csv.rows[0].values.__proto__).toBe('1');
+  });
+
+  describe('a file without quotes, read without csv-parse', () => {
+    const csvParse = (bytes: Buffer) => parsedRecords(bytes, 'f', () => {});
+    // What can sit in a cell or between cells: every character either reader trims, line ends
+    // of every kind, a byte order mark, and multi-byte characters.
+    const PIECES = ['a', 'é', '😀', ',', ' ', '\t', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u2028', '\u3000', '\ufeff', "'", '=', '\u0000', '\r', '\n', '\r\n'];
+    const line = fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...PIECES) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 3 }) }), { maxLength: 8 }).map((p) => p.join('').replaceAll('"', ''));
+    const file = fc.record({ lines: fc.array(line, { maxLength: 8 }), eol: fc.constantFrom('\n', '\r\n'), bom: fc.boolean(), last: fc.boolean() }).map(
+      (f) => Buffer.from((f.bom ? '\ufeff' : '') + f.lines.join(f.eol) + (f.last ? f.eol : '')),
+    );
+
+    it('reads every record and its line as csv-parse does', () => {
+      fc.assert(
+        fc.property(fc.oneof(file, fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b.filter((x) => x !== 0x22)))), (bytes) => {
+          const quick = quoteFreeRecords(bytes);
+          if (quick) expect(quick).toEqual(csvParse(bytes));
+        }),
+        { numRuns: 3000 },
+      );
+    });
+
+    it('takes files with LF or CRLF line ends, and leaves quotes, CR and mixed line ends to csv-parse', () => {
+      const records = [['email', 'auth_group'], ['ana@example.com', '3'], ['ben@example.com', '']];
+      for (const text of ['email,auth_group\nana@example.com,3\n\n ben@example.com , \n', '\ufeffemail,auth_group\r\nana@example.com,3\r\n\r\nben@example.com,']) {
+        expect(quoteFreeRecords(Buffer.from(text))).toEqual({ records, starts: [1, 2, 4] });
+      }
+      for (const text of ['a,b\n"x",1\n', 'a,b\r1,2\r', 'a,b\r\n1,2\n3,4\r\n', 'a,b\n1,\r2\n']) expect(quoteFreeRecords(Buffer.from(text))).toBeUndefined();
+      expect(quoteFreeRecords(Buffer.from('\ufeffa,b\n1,2\n', 'utf16le'))).toBeUndefined();
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { createTestIO } from '../helpers/io.js';
 import { createListWriter, writeOne, parseFormat } from '../../src/output/format.js';
-import { stripControl } from '../../src/output/sanitize.js';
+import { cleanCell, stripControl } from '../../src/output/sanitize.js';
 import { displayValue, flattenKeys, getPath } from '../../src/output/values.js';
 
 const cols = [
@@ -176,6 +176,18 @@ describe('values', () => {
   it('strips CSI, OSC and C1 controls but keeps text', () => {
     expect(stripControl('a\u001b[2Jb\u001b]8;;http://x\u0007c\u0085d\u0000e\u009b31mf')).toBe('abcdef');
     expect(stripControl('a\u202ab\u202ec\u2066d\u2069e\u200ff')).toBe('abcde\u200ff');
+  });
+  it('leaves no control character of any code point in text or a table cell, and text without one as it is', () => {
+    const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+    for (let cp = 0; cp <= 0x3000; cp++) {
+      const ch = String.fromCodePoint(cp);
+      for (const text of [`a${ch}b`, `a${ch}[31mb`, ch]) {
+        expect(stripControl(text)).not.toMatch(CONTROL);
+        expect(cleanCell(text)).not.toMatch(/[\t\n]/);
+        expect(cleanCell(text)).not.toMatch(CONTROL);
+        if (!CONTROL.test(text) && !/[\t\n]/.test(text)) expect(cleanCell(text)).toBe(text);
+      }
+    }
   });
 });
 

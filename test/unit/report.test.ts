@@ -1,9 +1,12 @@
 // Report files: written through a new temporary file renamed into place, never through a link
 // planted where the temporary would go, cells guarded against spreadsheet formulas.
 import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { stringify } from 'csv-stringify/sync';
 import { lstatSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeReportFile } from '../../src/bulk/report.js';
+import { CSV_WRITE_OPTIONS, csvLine } from '../../src/output/spreadsheet.js';
 import { removeDir, tempDir } from '../helpers/sct.js';
 import type { Outcome } from '../../src/bulk/runner.js';
 
@@ -39,5 +42,21 @@ describe('writeReportFile', () => {
     expect(text).toContain('3,plain@example.com,created,7,');
     writeReportFile(report, outcomes, { csvFormulas: true });
     expect(readFileSync(report, 'utf8')).toContain(`"=HYPERLINK(""http://evil.example"",""x"")"`);
+  });
+});
+
+describe('csvLine', () => {
+  const PIECES = ['a', 'é', '😀', '"', ',', '\n', '\r', '\r\n', ' ', '\t', '\u00a0', '\u2028', '\ufeff', "'", '=', '-', '@', ';'];
+  const text = fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...PIECES) }, { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 3 }) }), { maxLength: 6 }).map((p) => p.join(''));
+  const cell = fc.oneof({ weight: 6, arbitrary: text }, { weight: 1, arbitrary: fc.integer() }, { weight: 1, arbitrary: fc.double() });
+
+  it('writes what csv-stringify writes with the options of every CSV file sct writes', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(cell, { minLength: 5, maxLength: 5 }), { maxLength: 4 }), (rows) => {
+        const columns = ['line', 'key', 'status', 'id', 'error'];
+        expect(csvLine(columns) + rows.map(csvLine).join('')).toBe(stringify(rows, { ...CSV_WRITE_OPTIONS, header: true, columns }));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -2,9 +2,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { displayWidth, fitColumns, isFixedColumn, layoutTable, loadMeasure, truncate, tsvLine, type TableColumn } from '../../src/output/table.js';
+import { createIO, colorDecision, loadColor, statusColor } from '../../src/output/iostreams.js';
 
 beforeAll(loadMeasure);
-import { createIO, colorDecision, statusColor } from '../../src/output/iostreams.js';
 import { renderTable } from '../../src/output/format.js';
 import { headerFromPath } from '../../src/output/columns.js';
 
@@ -106,6 +106,18 @@ describe('piped tables', () => {
     expect(l[1].split('\t')).toEqual(rows[0]);
     expect(l[3].split('\t')[1]).toBe('a b c');
     expect(tsvLine(['a\r\nb', 'c'])).toBe('a b\tc');
+  });
+
+  it('colour their status cells only when colour is forced', async () => {
+    const statusRows = [['1', 'a', '', 'rejected', '', '', ''], ['2', 'b', '', 'created', '', '', '']];
+    const forced = createIO({ stdout: new PassThrough(), stderr: new PassThrough(), stdoutIsTTY: false }, { FORCE_COLOR: '1' });
+    await loadColor(forced);
+    const coloured = (await renderTable(forced, columns, statusRows)).split('\n');
+    expect(coloured[1].split('\t')[3]).toBe('\u001b[31mrejected\u001b[39m');
+    expect(coloured[2].split('\t')[3]).toBe('\u001b[32mcreated\u001b[39m');
+    expect(coloured[1].split('\t')[1]).toBe('a');
+    const plain = createIO({ stdout: new PassThrough(), stderr: new PassThrough(), stdoutIsTTY: false }, {});
+    expect(await renderTable(plain, columns, statusRows)).toBe(['ID\tNAME\tNOTES\tSTATUS\tCREATED\tSELLER\tTAGS', ...statusRows.map((r) => r.join('\t')), ''].join('\n'));
   });
 });
 

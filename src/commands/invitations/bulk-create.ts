@@ -5,7 +5,7 @@ import { describeRoles, roleId, roleIds, type Role } from '../shared/roles.js';
 import { PATHS } from '../../api/paths.js';
 import { writeList } from '../../output/format.js';
 import { REQUIRED } from '../../api/schemas/messages.js';
-import { bulkCreateAnswerSchema, invitationEmail, type InvitationCreate } from '../../api/schemas/accounts.js';
+import { bulkCreateResults, invitationEmail, isInvitationEmail, type InvitationCreate } from '../../api/schemas/accounts.js';
 import { flattenFieldErrors } from '../../api/errors.js';
 import { SctError, UsageError } from '../../errors.js';
 import { readCsv, RowErrors, warnIgnoredColumns, type CsvRow } from '../../bulk/csv.js';
@@ -43,8 +43,8 @@ export function invitationUnits(
       errors.add(row.line, 'email', REQUIRED);
       ok = false;
     } else {
-      const parsed = invitationEmail.safeParse(email);
-      if (!parsed.success) {
+      const parsed = isInvitationEmail(email) ? undefined : invitationEmail.safeParse(email);
+      if (parsed && !parsed.success) {
         errors.add(row.line, 'email', parsed.error.issues[0]?.message ?? 'Enter a valid email address.');
         ok = false;
       }
@@ -80,9 +80,9 @@ export function invitationUnits(
  * status values open.
  */
 export function invitationResults(answer: unknown, count: number): RowResult[] {
-  const parsed = bulkCreateAnswerSchema.safeParse(answer);
-  if (!parsed.success) throw new SctError(`unexpected answer from POST ${PATHS.invitationsBulkCreate}: no per-row results`);
-  const byIndex = new Map(parsed.data.results.map((r) => [r.index, r]));
+  const results = bulkCreateResults(answer);
+  if (!results) throw new SctError(`unexpected answer from POST ${PATHS.invitationsBulkCreate}: no per-row results`);
+  const byIndex = new Map(results.map((r) => [r.index, r]));
   return Array.from({ length: count }, (_, i): RowResult => {
     const r = byIndex.get(i);
     if (!r) return { ok: false, error: 'the answer holds no result for this row' };
