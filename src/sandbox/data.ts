@@ -377,7 +377,6 @@ export class Store {
   origins = new Map<number, Origin>();
   valueChains = new Map<number, ValueChain>();
   orders = new Map<number, Order>();
-  items = new Map<number, OrderItem>();
   statements = new Map<number, Statement>();
   invitations = new Map<string, Invitation>();
   documents = new Map<number, DocumentRec>();
@@ -399,6 +398,29 @@ export class Store {
   /** Lets generated ids continue after the demo data's. */
   bumpId(kind: string, atLeast: number): void {
     if ((this.seq.get(kind) ?? 0) < atLeast) this.seq.set(kind, atLeast);
+  }
+
+  /**
+   * Order items by id, built on first use: only the deprecated order item endpoints look an item
+   * up alone, and 200,000 map entries would cost a sandbox of 100,000 orders a good part of its start.
+   */
+  private itemIndex: Map<number, OrderItem> | null = null;
+
+  item(id: number): OrderItem | undefined {
+    if (!this.itemIndex) {
+      this.itemIndex = new Map();
+      for (const o of this.orders.values()) for (const it of o.items) this.itemIndex.set(it.id, it);
+    }
+    return this.itemIndex.get(id);
+  }
+
+  /** Gives an order a new item list, keeping the item index (once built) in step. */
+  setItems(order: Order, items: OrderItem[]): void {
+    if (this.itemIndex) {
+      for (const it of order.items) this.itemIndex.delete(it.id);
+      for (const it of items) this.itemIndex.set(it.id, it);
+    }
+    order.items = items;
   }
 
   membershipOf(userId: number, companyId: number): Membership | undefined {
@@ -811,11 +833,21 @@ function seedOrders(
   const tagPool: string[][] = [[], [], ['eudr'], ['organic', 'eudr'], ['fairtrade'], ['priority'], ['contract'], ['spot', 'high-risk'], ['rainforest-alliance'], ['single-origin', 'organic'], ['q1-audit']];
   const metaPool: ItemMetadata[] = [{}, { percentage_estimation_or_deviation: '5' }, { supplementary_unit: 'bags', supplementary_unit_qualifier: '60kg' }];
   const noTrace = { traced_orders: [] as number[], traced_origins: [] as number[] };
+  // Orders with the same item statuses share one summary object (writes assign a new one).
+  const summaries = new Map<string, AssessmentSummary>();
+  const summaryOf = (statuses: AssessmentStatus[]): AssessmentSummary => {
+    const key = statuses.join();
+    let s = summaries.get(key);
+    if (!s) summaries.set(key, (s = summarize(statuses)));
+    return s;
+  };
   const chainFor = (companyId: number, partner: number | null) => chainsBy.get(companyId)?.find((v) => v.reciprocal_company_id === partner)?.id ?? null;
   const seqPerCompany = new Map<string, number>();
   let itemId = 0;
   const earlier: number[] = [];
-  for (let id = 1; id <= n; id++) {
+
+  // One order per call, drawing from rng in the same order as ever: the same seed gives the same orders.
+  const makeOrder = (id: number): Order => {
     let w = rng.next() * total;
     const sc = scenarios.find((s) => (w -= s.weight) < 0) ?? scenarios[0]!;
     const buyer = sc.buyer(rng);
@@ -829,7 +861,8 @@ function seedOrders(
     const year = created.slice(0, 4);
     const externalId = `${sc.prefix}-${year}-${String(seq).padStart(6, '0')}`;
     const itemCount = rng.int(1, 3);
-    const items: OrderItem[] = [];
+    // Sized up front: an array grown by push reserves room for 17 elements, 100,000 times over.
+    const items = new Array<OrderItem>(itemCount);
     const buyerProducts = buyer !== null ? productsBy.get(buyer) : undefined;
     const sellerProducts = seller !== null ? productsBy.get(seller) : undefined;
     const origins = originsBy.get(sc.company) ?? [];
@@ -840,21 +873,21 @@ function seedOrders(
       const status = rng.pick(ASSESSMENT_STATUSES);
       statuses.push(status);
       const traced = rng.next();
-      items.push({
+      items[l - 1] = {
         id: ++itemId, order: id, buyer_product: bp?.id ?? null, seller_product: sp?.id ?? null,
         volume: Math.round(rng.next() * 25000 * 100) / 100 + 10,
         unit: (bp ?? sp)?.commodity === 'wood' ? 'm3' : rng.chance(0.15) ? 't' : 'kg',
         line_number: l, external_id: `${externalId}-L${l}`,
         metadata: rng.pick(metaPool),
         trace: traced < 0.45 && origins.length
-          ? { traced_orders: traced < 0.1 && earlier.length ? [rng.pick(earlier)] : [], traced_origins: [rng.pick(origins).id, ...(traced < 0.2 ? [rng.pick(origins).id] : [])] }
+          ? { traced_orders: traced < 0.1 && earlier.length ? [rng.pick(earlier)] : [], traced_origins: traced < 0.2 ? [rng.pick(origins).id, rng.pick(origins).id] : [rng.pick(origins).id] }
           : noTrace,
         assessment_status: status, excluded_propagation_identifiers: null,
         created_at: createdTs, updated_at: createdTs,
-      });
+      };
     }
     const partner = sc.company === buyer ? seller : buyer;
-    const order: Order = {
+    return {
       id, company_id: sc.company, kind: sc.kind, type: rng.pick(sc.types), external_id: externalId,
       buyer_external_id: buyer === sc.company || rng.chance(0.5) ? externalId : `${buyer ?? 'X'}-${rng.alnum(6)}`,
       seller_external_id: seller === sc.company ? externalId : rng.chance(0.6) ? `INV-${rng.alnum(7)}` : null,
@@ -863,13 +896,14 @@ function seedOrders(
       assessment_status: rng.pick(ASSESSMENT_STATUSES), value_chain: chainFor(sc.company, partner),
       buyer_company_id: buyer, seller_company_id: seller, items,
       signed_off_at: rng.chance(0.3) ? createdTs : null,
-      assessment_summary: summarize(statuses), excluded_propagation_identifiers: null,
+      assessment_summary: summaryOf(statuses), excluded_propagation_identifiers: null,
       border_cross_country_code: rng.chance(0.7) ? rng.pick(['BE', 'NL', 'DE', 'FR', 'SE']) : null,
       dds_identifiers: [],
       tags: rng.pick(tagPool), created_at: createdTs, updated_at: createdTs, deleted_at: null,
     };
-    store.orders.set(id, order);
-    for (const it of items) store.items.set(it.id, it);
+  };
+  for (let id = 1; id <= n; id++) {
+    store.orders.set(id, makeOrder(id));
     if (id % 7 === 0) earlier.push(id);
   }
   store.bumpId('order', n);

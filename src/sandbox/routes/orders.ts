@@ -389,9 +389,7 @@ function buildItems(ctx: Ctx, order: Order, given: ItemBody[]): OrderItem[] {
 }
 
 function replaceItems(ctx: Ctx, order: Order, items: OrderItem[]): void {
-  for (const it of order.items) ctx.store.items.delete(it.id);
-  order.items = items;
-  for (const it of items) ctx.store.items.set(it.id, it);
+  ctx.store.setItems(order, items);
   order.assessment_summary = summarize(items.map((i) => i.assessment_status));
 }
 
@@ -494,7 +492,7 @@ function editableOrder(ctx: Ctx, orderId: number): Order {
 }
 
 function visibleItem(ctx: Ctx): { item: OrderItem; order: Order } {
-  const item = ctx.store.items.get(intParam(ctx));
+  const item = ctx.store.item(intParam(ctx));
   const order = item ? ctx.store.orders.get(item.order) : undefined;
   if (!item || !visibleTo(order, myCompany(ctx))) throw notFound();
   return { item, order };
