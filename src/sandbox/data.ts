@@ -367,6 +367,41 @@ export function summarize(statuses: readonly AssessmentStatus[]): AssessmentSumm
   return { passing_percentage: pct(passing), failing_percentage: pct(failing), total, passing, failing, pending: total - passing - failing };
 }
 
+/**
+ * Rows of one table by a key, for the checks a write makes (is this e-mail already invited, this
+ * external_id already used): built from the table on first use, so a sandbox that is only read
+ * never pays for it, then told of every row added or re-keyed after that. A row whose key changed
+ * stays in its old list, so lookups compare each row's current key.
+ */
+class KeyIndex<T> {
+  private byKey: Map<string, T[]> | null = null;
+
+  constructor(
+    private readonly rows: () => Iterable<T>,
+    private readonly keyOf: (row: T) => string,
+  ) {}
+
+  find(key: string): T[] {
+    if (!this.byKey) {
+      this.byKey = new Map();
+      for (const row of this.rows()) this.put(this.byKey, row);
+    }
+    return (this.byKey.get(key) ?? []).filter((row) => this.keyOf(row) === key);
+  }
+
+  /** A row new in the table, or whose key may have changed. */
+  add(row: T): void {
+    if (this.byKey) this.put(this.byKey, row);
+  }
+
+  private put(byKey: Map<string, T[]>, row: T): void {
+    const key = this.keyOf(row);
+    const list = byKey.get(key);
+    if (!list) byKey.set(key, [row]);
+    else if (!list.includes(row)) list.push(row);
+  }
+}
+
 export class Store {
   companies = new Map<number, Company>();
   authGroups = new Map<number, AuthGroup>();
@@ -423,9 +458,43 @@ export class Store {
     order.items = items;
   }
 
+  private readonly invitationEmails = new KeyIndex<Invitation>(() => this.invitations.values(), (i) => `${i.company_id}|${i.email.toLowerCase()}`);
+  private readonly orderExternalIds = new KeyIndex<Order>(() => this.orders.values(), (o) => `${o.company_id}|${o.kind}|${o.external_id}`);
+  private readonly productSkus = new KeyIndex<Product>(() => this.products.values(), (p) => `${p.company_id}|${p.sku}`);
+
   membershipOf(userId: number, companyId: number): Membership | undefined {
     for (const m of this.memberships.values()) if (m.user_id === userId && m.company_id === companyId) return m;
     return undefined;
+  }
+
+  /** A company's invitations to this e-mail (in any case), whatever their status. */
+  invitationsTo(companyId: number, email: string): Invitation[] {
+    return this.invitationEmails.find(`${companyId}|${email.toLowerCase()}`);
+  }
+
+  addInvitation(inv: Invitation): void {
+    this.invitations.set(inv.id, inv);
+    this.invitationEmails.add(inv);
+  }
+
+  /** The orders a company recorded as this kind under this external_id, deleted ones included. */
+  ordersWithExternalId(companyId: number, kind: OrderKind, externalId: string): Order[] {
+    return this.orderExternalIds.find(`${companyId}|${kind}|${externalId}`);
+  }
+
+  /** An order added, or whose external_id may have changed. */
+  indexOrder(o: Order): void {
+    this.orderExternalIds.add(o);
+  }
+
+  /** A company's products with this sku, deleted ones included. */
+  productsWithSku(companyId: number, sku: string): Product[] {
+    return this.productSkus.find(`${companyId}|${sku}`);
+  }
+
+  /** A product added, or whose sku may have changed. */
+  indexProduct(p: Product): void {
+    this.productSkus.add(p);
   }
 
   membersOf(companyId: number): Membership[] {

@@ -177,8 +177,8 @@ const productSpec: ListSpec<Product> = {
 };
 
 function assertSkuFree(ctx: Ctx, sku: string, except?: number): void {
-  for (const p of ownedRows(ctx, ctx.store.products))
-    if (p.sku === sku && p.id !== except) throw badRequest({ sku: ['product with this sku already exists.'] });
+  if (ctx.store.productsWithSku(myCompany(ctx), sku).some((p) => !p.deleted_at && p.id !== except))
+    throw badRequest({ sku: ['product with this sku already exists.'] });
 }
 
 function applyProduct(p: Product, b: Partial<z.output<typeof productBody>>): void {
@@ -327,6 +327,7 @@ export function registerCatalog(r: Router): void {
     };
     applyProduct(p, b);
     ctx.store.products.set(id, p);
+    ctx.store.indexProduct(p);
     return created(productObject(p, ctx));
   });
   r.get('/products/:id', (ctx) => ok(productObject(owned(ctx, ctx.store.products, intParam(ctx)), ctx)));
@@ -335,6 +336,7 @@ export function registerCatalog(r: Router): void {
     const b = parseBody(ctx, productBody.partial());
     if (b.sku !== undefined) assertSkuFree(ctx, b.sku, p.id);
     applyProduct(p, b);
+    ctx.store.indexProduct(p);
     return ok(productObject(p, ctx));
   });
   r.delete('/products/:id', (ctx) => {

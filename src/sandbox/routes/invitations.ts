@@ -89,11 +89,11 @@ function refusal(ctx: Ctx, email: string, group: number): { status: number; erro
     return { status: 403, error: { auth_group: ['Only owners and admins can invite users with the ADMIN role.'] } };
   const lower = email.toLowerCase();
   const me = myCompany(ctx);
+  // A workspace's members are few and no bulk run adds any: scanning them stays cheap.
   for (const m of ctx.store.membersOf(me))
     if (ctx.store.users.get(m.user_id)?.email.toLowerCase() === lower) return { status: 400, error: { email: ['This user is already a member of the workspace.'] } };
-  for (const i of ctx.store.invitations.values())
-    if (i.company_id === me && i.email.toLowerCase() === lower && statusOf(i) === 'pending')
-      return { status: 400, error: { email: ['A pending invitation for this email already exists.'] } };
+  if (ctx.store.invitationsTo(me, email).some((i) => statusOf(i) === 'pending'))
+    return { status: 400, error: { email: ['A pending invitation for this email already exists.'] } };
   return null;
 }
 
@@ -108,7 +108,7 @@ function issue(ctx: Ctx, email: string, group: number): Invitation {
     created_at: nowIso(),
     expires_at: isoDateTime(Date.now() + VALID_DAYS * 86_400_000),
   };
-  ctx.store.invitations.set(inv.id, inv);
+  ctx.store.addInvitation(inv);
   return inv;
 }
 

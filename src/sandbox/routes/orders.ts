@@ -330,10 +330,8 @@ const bodies = {
 type AnyOrderBody = Partial<z.output<typeof bodies.batch>>;
 
 function assertExternalIdFree(ctx: Ctx, kind: OrderKind, externalId: string, except?: number): void {
-  const me = myCompany(ctx);
-  for (const o of ctx.store.orders.values())
-    if (o.company_id === me && o.kind === kind && o.external_id === externalId && !o.deleted_at && o.id !== except)
-      throw badRequest({ external_id: ['order with this external id already exists.'] });
+  if (ctx.store.ordersWithExternalId(myCompany(ctx), kind, externalId).some((o) => !o.deleted_at && o.id !== except))
+    throw badRequest({ external_id: ['order with this external id already exists.'] });
 }
 
 /** Builds the new item list, validating every element first so nothing changes on a 400. */
@@ -350,8 +348,9 @@ function buildItems(ctx: Ctx, order: Order, given: ItemBody[]): OrderItem[] {
     const p = store.products.get(pid);
     return p && !p.deleted_at && p.company_id === company;
   };
+  const current = new Map(order.items.map((it) => [it.id, it]));
   given.forEach((g, i) => {
-    if (g.id !== undefined && !order.items.some((it) => it.id === g.id)) fail(i, 'id', [invalidPk(g.id)]);
+    if (g.id !== undefined && !current.has(g.id)) fail(i, 'id', [invalidPk(g.id)]);
     if (g.buyer_product != null && !productOf(g.buyer_product, order.buyer_company_id)) fail(i, 'buyer_product', [invalidPk(g.buyer_product)]);
     if (g.seller_product != null && !productOf(g.seller_product, order.seller_company_id)) fail(i, 'seller_product', [invalidPk(g.seller_product)]);
     const trace = refErrors({
@@ -363,7 +362,7 @@ function buildItems(ctx: Ctx, order: Order, given: ItemBody[]): OrderItem[] {
   if (failed) throw new ApiError(400, { items: errors });
   const now = nowIso();
   return given.map((g, i) => {
-    const prev = g.id !== undefined ? order.items.find((it) => it.id === g.id) : undefined;
+    const prev = g.id !== undefined ? current.get(g.id) : undefined;
     const line = g.line_number ?? prev?.line_number ?? i + 1;
     const item: OrderItem = {
       id: prev?.id ?? store.nextId('item'),
@@ -433,6 +432,7 @@ function createOrder(ctx: Ctx, kind: OrderKind): Reply {
   if (kind !== 'purchase') order.seller_external_id ??= order.external_id;
   const items = buildItems(ctx, order, b.items ?? []);
   ctx.store.orders.set(order.id, order);
+  ctx.store.indexOrder(order);
   replaceItems(ctx, order, items);
   return created(orderObject(ctx, order));
 }
@@ -454,6 +454,7 @@ function updateOrder(ctx: Ctx, kind: OrderKind): Reply {
   if (b.external_id !== undefined && b.external_id !== order.external_id) assertExternalIdFree(ctx, order.kind, b.external_id, order.id);
   const items = b.items ? buildItems(ctx, order, b.items) : null;
   applyOrder(order, b, kind);
+  ctx.store.indexOrder(order);
   if (items) replaceItems(ctx, order, items);
   return ok(orderObject(ctx, order));
 }

@@ -249,7 +249,8 @@ function traceOrders(ctx: Ctx) {
   let added = 0;
   const results = ddsIds.map((d) => {
     const s = ctx.store.statements.get(d)!;
-    const fresh = orderIds.filter((o) => !s.orders.includes(o));
+    const attached = new Set(s.orders);
+    const fresh = orderIds.filter((o) => !attached.has(o));
     s.orders = [...s.orders, ...fresh];
     if (fresh.length) s.updated_at = nowIso();
     added += fresh.length;
