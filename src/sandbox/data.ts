@@ -420,7 +420,7 @@ export class Store {
   countries: Country[] = COUNTRIES;
   /** Signed download URL tokens. */
   downloads = new Map<string, { documentId: number; expires: number }>();
-  /** Bumped by every successful write, so cached list results know they are stale. */
+  /** Bumped by every request that may write (any method but GET), so cached answers know they are stale. */
   version = 0;
   private seq = new Map<string, number>();
 

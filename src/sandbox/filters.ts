@@ -352,3 +352,20 @@ export function paginate<T, R>(ctx: Ctx, rows: readonly T[], render: (row: T) =>
   const previous = offset <= 0 ? null : offset - limit <= 0 ? link(null) : link(offset - limit);
   return { count, next, previous, results: rows.slice(offset, offset + limit).map(render) };
 }
+
+const COMMA = Buffer.from(',');
+
+/**
+ * The page as JSON when each result is JSON already, in parts to send one after the other (a
+ * 1,000-order page is not copied into one buffer): the bytes JSON.stringify gives for the page.
+ */
+export function pageJson(page: Page<Buffer>): Buffer[] {
+  const head = `{"count":${page.count},"next":${JSON.stringify(page.next)},"previous":${JSON.stringify(page.previous)},"results":[`;
+  const parts: Buffer[] = [Buffer.from(head)];
+  for (const [i, json] of page.results.entries()) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(json);
+  }
+  parts.push(Buffer.from(']}'));
+  return parts;
+}

@@ -30,8 +30,8 @@ export interface Ctx {
 export interface Reply {
   status: number;
   body?: unknown;
-  /** Raw payload instead of JSON (file downloads). */
-  raw?: Buffer;
+  /** The payload as it is, instead of `body` as JSON: file downloads, JSON serialised beforehand (maybe in parts, sent one after the other). */
+  raw?: Buffer | readonly Buffer[];
   headers?: Record<string, string>;
 }
 
@@ -57,6 +57,8 @@ export const fieldError = (field: string, message: string): ApiError => badReque
 export const ok = (body: unknown): Reply => ({ status: 200, body });
 export const created = (body: unknown): Reply => ({ status: 201, body });
 export const noContent = (): Reply => ({ status: 204 });
+/** A 200 whose body is JSON already serialised. */
+export const okJson = (json: Buffer | readonly Buffer[]): Reply => ({ status: 200, raw: json, headers: { 'Content-Type': 'application/json' } });
 
 /** Integer path ids: anything that is not a plain non-negative integer cannot name an object, hence 404. */
 export function intParam(ctx: Ctx, name = 'id'): number {

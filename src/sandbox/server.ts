@@ -4,7 +4,7 @@
 // file URLs. Resources live in routes/*, the list engine in filters.ts, demo data in data.ts.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { buildDemo, Rng } from './data.js';
+import { buildDemo, Rng, type Store } from './data.js';
 import { MAX_PAGE_SIZE } from './filters.js';
 import { ApiError, Router, type Auth, type Ctx, type Reply, type ResolvedOptions } from './router.js';
 import { registerAccounts } from './routes/accounts.js';
@@ -70,6 +70,7 @@ export interface Sandbox {
   port: number;
   tokens: DemoToken[];
   requests: RequestRecord[]; // every request received (admin endpoints excluded), for tests to assert on
+  store: Store; // the data behind the answers, for tests that compare the two
   setFaults(f: FaultOptions): void;
   close(): Promise<void>;
 }
@@ -111,15 +112,18 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? '';
 }
 
+/** A response body: one buffer, or parts sent one after the other. */
+type Payload = Buffer | readonly Buffer[];
+
 interface StoredReply {
   status: number;
   headers: Record<string, string>;
-  payload: Buffer;
+  payload: Payload;
   path: string;
 }
 
 /** Serialises a handler's reply once; idempotent replays resend exactly these bytes. */
-function serialise(reply: Reply): { headers: Record<string, string>; payload: Buffer } {
+function serialise(reply: Reply): { headers: Record<string, string>; payload: Payload } {
   const headers: Record<string, string> = { ...reply.headers };
   if (reply.raw) return { headers, payload: reply.raw };
   if (reply.status === 204 || reply.body === undefined) return { headers, payload: Buffer.alloc(0) };
@@ -157,10 +161,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     log?.(`${req.method} ${url.pathname}${url.search} ${status === 0 ? 'dropped' : status} ${Date.now() - started}ms`);
   }
 
-  function send(res: http.ServerResponse, status: number, headers: Record<string, string>, payload: Buffer): void {
+  function send(res: http.ServerResponse, status: number, headers: Record<string, string>, payload: Payload): void {
     if (res.destroyed) return;
-    res.writeHead(status, { ...headers, 'Content-Length': String(payload.length) });
-    res.end(payload);
+    const parts = Buffer.isBuffer(payload) ? [payload] : payload;
+    res.writeHead(status, { ...headers, 'Content-Length': String(parts.reduce((n, part) => n + part.length, 0)) });
+    // Corked, the parts go to the socket in one write.
+    res.cork();
+    for (const part of parts) res.write(part);
+    res.uncork();
+    res.end();
   }
 
   const json = (body: unknown) => Buffer.from(JSON.stringify(body));
@@ -204,7 +213,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const drop = faulty && (faults.dropFirst > 0 || (faults.dropRate > 0 && faultRng.next() < faults.dropRate));
     if (drop && faults.dropFirst > 0) faults.dropFirst--;
     // A dropped request is either never seen by the service or processed with its answer lost.
-    const deliver = (status: number, headers: Record<string, string>, payload: Buffer): number => {
+    const deliver = (status: number, headers: Record<string, string>, payload: Payload): number => {
       if (drop) {
         req.socket.destroy();
         return 0;
@@ -280,12 +289,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       };
       try {
         const reply = await match.handler(ctx);
-        if (method !== 'GET' && reply.status < 400) store.version++;
         return { status: reply.status, ...serialise(reply), path };
       } catch (e) {
         if (e instanceof ApiError) return error(e.status, e.body);
         log?.(`sandbox error on ${method} ${path}: ${(e as Error).stack ?? e}`);
         return error(500, { detail: 'A server error occurred.' });
+      } finally {
+        // Cached answers go stale with any write, even one that failed after changing something.
+        if (method !== 'GET') store.version++;
       }
     };
 
@@ -419,6 +430,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     port,
     tokens,
     requests,
+    store,
     setFaults(f: FaultOptions) {
       faults = normaliseFaults(f);
     },

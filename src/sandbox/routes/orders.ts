@@ -28,8 +28,8 @@ import {
   ASSESSMENT_STATUSES, BUYER_STATUSES, COMMODITIES, COMPOSITIONS, ORDER_TYPES, SELLER_STATUSES, nowIso, slugify, summarize,
   type Order, type OrderItem, type OrderKind, type Product, type Statement, type Store,
 } from '../data.js';
-import { paginate, paramsFromQuery, query, type FieldSpec, type ListSpec, type Params } from '../filters.js';
-import { ApiError, badRequest, created, fieldError, forbidden, intParam, noContent, notFound, ok, type Ctx, type Reply, type Router } from '../router.js';
+import { pageJson, paginate, paramsFromQuery, query, type FieldSpec, type ListSpec, type Params } from '../filters.js';
+import { ApiError, badRequest, created, fieldError, forbidden, intParam, noContent, notFound, ok, okJson, type Ctx, type Reply, type Router } from '../router.js';
 import { bool, date, dateTime, id, idList, int, invalidPk, nonEmptyStrings, num, parseBody, str } from '../validate.js';
 import { embeddedStatement, productObject, valueChainObject } from './catalog.js';
 import { companyObject, countryObject, isOwned, myCompany, once, pulseParams, refErrors, timestampFields } from './common.js';
@@ -122,6 +122,45 @@ export function orderObject(ctx: Ctx, o: Order) {
     created_at: o.created_at,
     updated_at: o.updated_at,
   };
+}
+
+/**
+ * Orders as JSON, each serialised once and reused by every page and GET that shows it: a
+ * 1,000-order page is 6–7 MB, and JSON.stringify of it on every request was most of the time
+ * the sandbox spent on a page. An order's JSON embeds other objects (products, companies, value
+ * chains, statements), so any write empties the cache (the store's version changes) instead of
+ * naming the orders it touched. An order with a statement whose registry work is still running is
+ * never kept: its JSON changes when that work finishes, with no write. Past ORDER_JSON_BUDGET
+ * bytes the least recently used go first.
+ */
+const ORDER_JSON_BUDGET = 64 * 1024 * 1024;
+interface OrderJsonCache {
+  version: number;
+  bytes: number;
+  /** In order of use, the most recent last. */
+  byId: Map<number, Buffer>;
+}
+const orderJsonCaches = new WeakMap<Store, OrderJsonCache>();
+
+function orderJson(ctx: Ctx, o: Order): Buffer {
+  let cache = orderJsonCaches.get(ctx.store);
+  if (cache?.version !== ctx.store.version) orderJsonCaches.set(ctx.store, (cache = { version: ctx.store.version, bytes: 0, byId: new Map() }));
+  const kept = cache.byId.get(o.id);
+  if (kept) {
+    cache.byId.delete(o.id);
+    cache.byId.set(o.id, kept);
+    return kept;
+  }
+  const json = Buffer.from(JSON.stringify(orderObject(ctx, o)));
+  if ((statementIndex(ctx).get(o.id) ?? []).some((s) => s.pending)) return json;
+  cache.byId.set(o.id, json);
+  cache.bytes += json.length;
+  for (const [id, old] of cache.byId) {
+    if (cache.bytes <= ORDER_JSON_BUDGET) break;
+    cache.byId.delete(id);
+    cache.bytes -= old.length;
+  }
+  return json;
 }
 
 // --- list filters ---------------------------------------------------------------------------
@@ -227,7 +266,7 @@ function cachedOrders(ctx: Ctx, scope: string, rows: () => Iterable<Order>, para
 
 function listOrders(ctx: Ctx, scope: string, rows: () => Iterable<Order>): Reply {
   const result = cachedOrders(ctx, scope, rows, paramsFromQuery(ctx.query));
-  return ok(paginate(ctx, result, (o) => orderObject(ctx, o)));
+  return okJson(pageJson(paginate(ctx, result, (o) => orderJson(ctx, o))));
 }
 
 // --- statistics -----------------------------------------------------------------------------
@@ -508,7 +547,7 @@ export function registerOrders(r: Router): void {
   r.get('/orders/:id', (ctx) => {
     const o = ctx.store.orders.get(intParam(ctx));
     if (!visibleTo(o, myCompany(ctx))) throw notFound();
-    return ok(orderObject(ctx, o));
+    return okJson(orderJson(ctx, o));
   });
   r.delete('/orders/:id', (ctx) => {
     const o = ctx.store.orders.get(intParam(ctx));
@@ -526,7 +565,7 @@ export function registerOrders(r: Router): void {
     r.get(`/orders/${kind}/:id`, (ctx) => {
       const o = ctx.store.orders.get(intParam(ctx));
       if (!inKind(ctx, o, kind)) throw notFound();
-      return ok(orderObject(ctx, o));
+      return okJson(orderJson(ctx, o));
     });
     r.delete(`/orders/${kind}/:id`, (ctx) => {
       const o = ctx.store.orders.get(intParam(ctx));
