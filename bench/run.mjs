@@ -13,9 +13,11 @@
 //   4. Sync (bench/sync.mjs), geolocation (bench/geo.mjs) and bulk (bench/bulk.mjs: CPU of
 //      `sct invitations bulk-create` of 10,000 rows per 1,000 rows, against a minimal node:http
 //      client sending the same requests; target ≤ 100 ms).
+//   5. The sandbox itself (bench/sandbox.mjs): a 1,000-order page against a static server, its
+//      start with 100,000 orders against `node -e 0`, a bulk check growing linearly.
 //
 // Options: --quick (fewer start-up runs, 10,000 and 50,000 orders), --startup-only, --huge-only,
-// --one-request-only, --bulk-only.
+// --one-request-only, --bulk-only, --sandbox-only.
 import { spawn, spawnSync } from 'node:child_process';
 import { startSandboxProcess } from '../scripts/sandbox-process.mjs';
 import { createServer, request } from 'node:http';
@@ -30,7 +32,8 @@ const startupOnly = process.argv.includes('--startup-only');
 const hugeOnly = process.argv.includes('--huge-only');
 const oneRequestOnly = process.argv.includes('--one-request-only');
 const bulkOnly = process.argv.includes('--bulk-only');
-const only = startupOnly || hugeOnly || oneRequestOnly || bulkOnly;
+const sandboxOnly = process.argv.includes('--sandbox-only');
+const only = startupOnly || hugeOnly || oneRequestOnly || bulkOnly || sandboxOnly;
 const TOKEN = 'sct_demo_owner_cacao';
 
 if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
@@ -256,6 +259,8 @@ if (bulkOnly) {
   await (await import('./bulk.mjs')).bulkBench({ quick });
 } else if (hugeOnly) {
   await hugeAnswerBench();
+} else if (sandboxOnly) {
+  await (await import('./sandbox.mjs')).sandboxBench({ quick });
 } else if (oneRequestOnly) {
   await oneRequestBench();
 } else {
@@ -275,3 +280,6 @@ if (!only) await (await import('./geo.mjs')).geoBench({ quick });
 
 // Bulk: sct invitations bulk-create of 10,000 rows, CPU per 1,000 rows: bench/bulk.mjs.
 if (!only) await (await import('./bulk.mjs')).bulkBench({ quick });
+
+// The sandbox: page, start, bulk check: bench/sandbox.mjs.
+if (!only) await (await import('./sandbox.mjs')).sandboxBench({ quick });
