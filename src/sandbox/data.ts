@@ -902,6 +902,7 @@ function seedOrders(
   const tagPool: string[][] = [[], [], ['eudr'], ['organic', 'eudr'], ['fairtrade'], ['priority'], ['contract'], ['spot', 'high-risk'], ['rainforest-alliance'], ['single-origin', 'organic'], ['q1-audit']];
   const metaPool: ItemMetadata[] = [{}, { percentage_estimation_or_deviation: '5' }, { supplementary_unit: 'bags', supplementary_unit_qualifier: '60kg' }];
   const noTrace = { traced_orders: [] as number[], traced_origins: [] as number[] };
+  const noDds: string[] = [];
   // Orders with the same item statuses share one summary object (writes assign a new one).
   const summaries = new Map<string, AssessmentSummary>();
   const summaryOf = (statuses: AssessmentStatus[]): AssessmentSummary => {
@@ -967,7 +968,7 @@ function seedOrders(
       signed_off_at: rng.chance(0.3) ? createdTs : null,
       assessment_summary: summaryOf(statuses), excluded_propagation_identifiers: null,
       border_cross_country_code: rng.chance(0.7) ? rng.pick(['BE', 'NL', 'DE', 'FR', 'SE']) : null,
-      dds_identifiers: [],
+      dds_identifiers: noDds,
       tags: rng.pick(tagPool), created_at: createdTs, updated_at: createdTs, deleted_at: null,
     };
   };
