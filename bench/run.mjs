@@ -2,9 +2,10 @@
 // in the same run on the same machine (absolute times vary too much between machines).
 //
 //   1. Start-up: `sct --version` and `sct --help` against `node -e 0` (target ≤ 1.15×).
-//   2. Export: `sct orders list --buying --all -o csv` over 10,000 and 100,000 sandbox orders:
-//      wall time, HTTP requests (target ceil(N / 1000), the sandbox's max page size) and peak
-//      RSS (target: 100,000 within 1.2× of 10,000).
+//   2. Export: `sct orders list --buying --all -o csv|json|ndjson` over 10,000 and 100,000
+//      sandbox orders against the no-library floor of each format: client CPU time (targets
+//      ≤ 1.2× for csv, ≤ 1.5× for json and ndjson), peak RSS (≤ 1.25×), wall time, and the HTTP
+//      requests (target ceil(rows / 1000), the sandbox's max page size). See bench/export.mjs.
 //   2b. One-request commands: `sct orders get 1` and `sct orders list --buying` against a node:http
 //      script doing the same GET and printing the body (target ≤ 1.3×), sandbox in its own process.
 //   3. A 2 GB JSON answer: peak RSS of sct refusing it (exit 1, "answer too large"), against the
@@ -16,11 +17,11 @@
 //   5. The sandbox itself (bench/sandbox.mjs): a 1,000-order page against a static server, its
 //      start with 100,000 orders against `node -e 0`, a bulk check growing linearly.
 //
-// Options: --quick (fewer start-up runs, 10,000 and 50,000 orders), --startup-only, --huge-only,
-// --one-request-only, --bulk-only, --sandbox-only.
+// Options: --quick (fewer runs), --startup-only, --huge-only, --one-request-only, --export-only,
+// --bulk-only, --sandbox-only.
 import { spawn, spawnSync } from 'node:child_process';
 import { startSandboxProcess } from '../scripts/sandbox-process.mjs';
-import { createServer, request } from 'node:http';
+import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +34,8 @@ const hugeOnly = process.argv.includes('--huge-only');
 const oneRequestOnly = process.argv.includes('--one-request-only');
 const bulkOnly = process.argv.includes('--bulk-only');
 const sandboxOnly = process.argv.includes('--sandbox-only');
-const only = startupOnly || hugeOnly || oneRequestOnly || bulkOnly || sandboxOnly;
+const exportOnly = process.argv.includes('--export-only');
+const only = startupOnly || hugeOnly || oneRequestOnly || bulkOnly || sandboxOnly || exportOnly;
 const TOKEN = 'sct_demo_owner_cacao';
 
 if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
@@ -69,65 +71,6 @@ function startup() {
     const ratio = m / base;
     console.log(`  sct --${k.padEnd(8)} ${m.toFixed(1)} ms   ${ratio.toFixed(2)}×  ${ratio <= 1.15 ? 'ok' : 'over the 1.15× target'}`);
   }
-}
-
-/** One request on a fresh connection (a kept-alive one may be closed by the sandbox while sct runs). */
-function call(method, url, headers = {}) {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve(body ? JSON.parse(body) : null));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-async function exportRun(orders) {
-  const sb = await startSandboxProcess(['--orders', String(orders), '--rate-limit', '1000000']);
-  const config = mkdtempSync(join(tmpdir(), 'sct-bench-'));
-  try {
-    const env = { ...process.env, SCT_CONFIG_DIR: config, SCT_BASE_URL: sb.url, SCT_TOKEN: TOKEN, NO_COLOR: '1' };
-    const head = await call('GET', `${sb.url}/orders?order_action=buying&limit=1`, { authorization: `Bearer ${TOKEN}` });
-    await call('DELETE', `${sb.origin}/_sandbox/requests`);
-    const t = process.hrtime.bigint();
-    // GNU time reports the peak RSS of sct itself (the sandbox runs in its own process).
-    const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, bin, 'orders', 'list', '--buying', '--all', '-o', 'csv'], {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      maxBuffer: 1 << 20,
-    });
-    const wall = Number(process.hrtime.bigint() - t) / 1e6;
-    if (r.status !== 0) throw new Error(`export exited ${r.status}: ${r.stderr}`);
-    const rssKb = Number(String(r.stderr).trim().split('\n').pop());
-    const requests = (await call('GET', `${sb.origin}/_sandbox/requests`)).filter((q) => q.path === '/api/orders').length;
-    return { orders, rows: head.count, wall, requests, expected: Math.ceil(head.count / 1000), rssMb: rssKb / 1024 };
-  } finally {
-    sb.child.kill('SIGINT');
-    rmSync(config, { recursive: true, force: true });
-  }
-}
-
-async function exportBench() {
-  if (!existsSync('/usr/bin/time')) {
-    console.log('\nExport: skipped (needs GNU time at /usr/bin/time for peak RSS)');
-    return;
-  }
-  const sizes = quick ? [10_000, 50_000] : [10_000, 100_000];
-  const results = [];
-  for (const n of sizes) results.push(await exportRun(n));
-  const base = results[0];
-  console.log('\nExport: sct orders list --buying --all -o csv');
-  console.log('  sandbox orders  rows (buying)  wall        requests (target)  peak RSS    RSS ratio');
-  for (const r of results) {
-    console.log(
-      `  ${String(r.orders).padEnd(14)}  ${String(r.rows).padEnd(13)}  ${(r.wall / 1000).toFixed(2).padStart(6)} s    ${String(r.requests).padStart(4)} (${r.expected})${r.requests === r.expected ? ' ok' : '   '}       ${r.rssMb.toFixed(1).padStart(6)} MB   ${(r.rssMb / base.rssMb).toFixed(2)}×`,
-    );
-  }
-  const last = results[results.length - 1];
-  console.log(`  rows per second at ${last.orders}: ${Math.round(last.rows / (last.wall / 1000))} (${(last.wall / base.wall).toFixed(2)}× the wall time of ${base.orders} for ${(last.rows / base.rows).toFixed(1)}× the rows)`);
 }
 
 /** Peak RSS in MB of `node args…` (GNU time), with its exit code and stderr; async, so a server in this process keeps serving. */
@@ -255,6 +198,9 @@ async function oneRequestBench() {
   }
 }
 
+// Export of 10,000 and 100,000 orders against the floors: bench/export.mjs (its own sandboxes).
+const exportBench = async () => (await import('./export.mjs')).exportBench({ quick });
+
 if (bulkOnly) {
   await (await import('./bulk.mjs')).bulkBench({ quick });
 } else if (hugeOnly) {
@@ -263,6 +209,8 @@ if (bulkOnly) {
   await (await import('./sandbox.mjs')).sandboxBench({ quick });
 } else if (oneRequestOnly) {
   await oneRequestBench();
+} else if (exportOnly) {
+  await exportBench();
 } else {
   startup();
   if (!startupOnly) {

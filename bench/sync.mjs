@@ -11,10 +11,10 @@
 // peak RSS (GNU time, when /usr/bin/time exists).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandboxProcess } from '../scripts/sandbox-process.mjs';
+import { call } from './call.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin', 'sct.js');
@@ -23,21 +23,6 @@ const TOKEN = 'sct_demo_owner_cacao';
 const READER = 'sct_demo_admin_cacao';
 const FILE_ORDERS = 10_000;
 const PAGE = 1000;
-
-function call(method, url, headers = {}) {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, agent: false }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve(text ? JSON.parse(text) : null);
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 /** The company's purchase orders, as `orders sync --purchase` manages them, in id order. */
 async function purchases(sb) {
