@@ -1,14 +1,13 @@
 // The four output formats. Lists are written page by page (json stays one array), so an
 // export of 100,000 rows never holds more than a page in memory — except the table, which
 // sizes its columns over every row and is meant for people, not exports.
-import { stringify } from 'csv-stringify/sync';
 import type { IOStreams } from './iostreams.js';
 import { cellReaders, cellValue, columnsFromFlag, tableColumnsFromFlag, type Column } from './columns.js';
 import { fitColumns, layoutTable, loadMeasure, tsvCell, tsvLine, type TableColumn } from './table.js';
 import { colorStatus, isStatusField } from './iostreams.js';
 import { csvValue, displayValue, flattenKeys, mergeColumnKeys } from './values.js';
 import { cleanCell, stripControl, stripControlDeep } from './sanitize.js';
-import { CSV_WRITE_OPTIONS, spreadsheetCell } from './spreadsheet.js';
+import { csvCell, csvLine, spreadsheetCell } from './spreadsheet.js';
 import { UsageError } from '../errors.js';
 import { FEATURE_COLLECTION, toFeature, writeFeature } from './geojson.js';
 import { pickPaths, splitFields } from './fields.js';
@@ -225,11 +224,12 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
   let count = 0;
   let columns: Column[] | undefined = options.columns ? columnsFromFlag(options.columns) : undefined;
   let readers: ReturnType<typeof cellReaders> | undefined;
+  type Cell = ReturnType<typeof csvValue>;
   // On a terminal, strings from the API lose their escape sequences; in a file they stay as sent.
   // The formula guard comes after: stripping can leave a cell beginning with `=`.
-  const clean = io.stdoutIsTTY ? (v: unknown) => (typeof v === 'string' ? stripControl(v) : v) : (v: unknown) => v;
-  const cell = (v: unknown) => spreadsheetCell(clean(v), options.csvFormulas);
-  const header = (cols: Column[]) => cols.map((c) => cell(c.header) as string);
+  const clean = io.stdoutIsTTY ? (v: Cell) => (typeof v === 'string' ? stripControl(v) : v) : (v: Cell) => v;
+  const field = (v: Cell) => csvCell(spreadsheetCell(clean(v), options.csvFormulas));
+  const headerLine = (cols: Column[]) => csvLine(cols.map((c) => spreadsheetCell(clean(c.header), options.csvFormulas) as string));
   return {
     get count() {
       return count;
@@ -242,24 +242,30 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
         for (const r of rows) for (const k of flattenKeys(r)) keys.add(k);
         columns = mergeColumnKeys([...keys]).map((k) => ({ header: k, path: k }));
       }
-      const cols = columns;
-      readers ??= cellReaders(cols);
-      const read = readers;
-      // A page of 1000 wide rows at once makes hundreds of MB of short-lived garbage; slices
-      // of 100 keep the peak low and let each slice reach the pipe before the next is built.
+      const read = (readers ??= cellReaders(columns));
+      let text = count === 0 ? headerLine(columns) : '';
+      // A page of 1000 wide rows as one string is tens of MB at once: slices of 100 keep the
+      // peak low and let each slice reach the pipe before the next is built.
       for (let i = 0; i < rows.length; i += CSV_SLICE) {
-        const records = rows.slice(i, i + CSV_SLICE).map((r) => read.map((get) => cell(csvValue(get(r as Row)))));
-        const text = stringify(records, { ...CSV_WRITE_OPTIONS, header: count === 0, columns: header(cols) });
-        count += records.length;
-        await io.write(text);
+        const end = Math.min(i + CSV_SLICE, rows.length);
+        const lines: string[] = [];
+        for (let j = i; j < end; j++) {
+          const row = rows[j] as Row;
+          const fields = new Array<string>(read.length);
+          for (let k = 0; k < read.length; k++) fields[k] = field(csvValue(read[k](row)));
+          lines.push(fields.join(','));
+        }
+        count += end - i;
+        await io.write(text + lines.join('\n') + '\n');
+        text = '';
       }
     },
     async end() {
       if (count > 0) return;
       // An empty list is still a CSV file with its header: a script reading it finds the
       // columns. Without --columns they are the resource's default fields, by API name.
-      const names = header(columns ?? options.defaults.map((c) => ({ header: c.path, path: c.path })));
-      if (names.length) await io.write(stringify([], { ...CSV_WRITE_OPTIONS, header: true, columns: names }));
+      const cols = columns ?? options.defaults.map((c) => ({ header: c.path, path: c.path }));
+      if (cols.length) await io.write(headerLine(cols));
     },
   };
 }

@@ -30,16 +30,25 @@ export const CSV_WRITE_OPTIONS = { quoted_match: /^\s|\s$/, quote_record_delimit
 /**
  * One CSV line, its line end included, exactly as csv-stringify writes it with CSV_WRITE_OPTIONS
  * (a test holds the two to the same text): for files of thousands of lines, where csv-stringify
- * weighs every one of its options on every cell at several times the cost. A cell is quoted when
- * it holds a quote, a comma or a line break, or begins or ends with white space.
+ * weighs every one of its options on every cell at several times the cost.
  */
 export function csvLine(cells: readonly (string | number)[]): string {
   return cells.map(csvCell).join(',') + '\n';
 }
 
-function csvCell(cell: string | number): string {
-  const text = String(cell);
-  return /[",\n\r]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+// A cell is quoted when it holds a quote, a comma or a line break, or begins or ends with white space.
+const NEEDS_QUOTES = /[",\n\r]|^\s|\s$/;
+const QUOTES = /"/g;
+
+/**
+ * One cell as csv-stringify writes it with CSV_WRITE_OPTIONS and its default casts: booleans as
+ * 1 and empty, null as empty. Exports write their rows with it too (bench/export.mjs).
+ */
+export function csvCell(cell: string | number | boolean | null | undefined): string {
+  if (typeof cell === 'string') return NEEDS_QUOTES.test(cell) ? `"${cell.replace(QUOTES, '""')}"` : cell;
+  if (typeof cell === 'number') return String(cell);
+  if (typeof cell === 'boolean') return cell ? '1' : '';
+  return '';
 }
 
 /** A CSV cell: text guarded unless `formulas` (--csv-formulas) asks for it as sent. */

@@ -1,0 +1,121 @@
+// Exports, old and new writers side by side. The CSV writer encodes its fields itself; the
+// writer it replaced (test/helpers/reference-writers.ts) is the reference, byte for byte, on
+// tricky data — quotes, line breaks, accents, emoji, nulls, false, nested arrays — and on pages
+// served compact, with spaces, and pretty-printed.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { stringify } from 'csv-stringify/sync';
+import { createTestIO } from '../helpers/io.js';
+import { createListWriter, type OutputOptions } from '../../src/output/format.js';
+import type { Column } from '../../src/output/columns.js';
+import { CSV_WRITE_OPTIONS, csvCell } from '../../src/output/spreadsheet.js';
+import { referenceCsv as reference } from '../helpers/reference-writers.js';
+
+const DEFAULTS: Column[] = [
+  { header: 'ID', path: 'id' },
+  { header: 'EXTERNAL ID', path: 'external_id' },
+];
+
+async function write(pages: unknown[][], options: Partial<OutputOptions> & { format: OutputOptions['format'] }, tty = false): Promise<string> {
+  const t = createTestIO({ stdoutIsTTY: tty });
+  const w = createListWriter(t.io, { defaults: DEFAULTS, ...options });
+  for (const p of pages) await w.write(p);
+  await w.end();
+  return t.stdout();
+}
+
+const referenceCsv = (pages: unknown[][], o: { columns?: string; csvFormulas?: boolean; tty?: boolean }) => reference(pages, { ...o, defaults: DEFAULTS });
+
+const TRICKY: Record<string, unknown>[] = [
+  {
+    id: 1,
+    external_id: 'PO "quoted", with comma',
+    note: 'line one\nline two\r\nline three\rend',
+    carriageReturn: 'before\rafter',
+    accents: 'Côte d’Ivoire — Soubré, Ærø',
+    emoji: '🍫 🇨🇮 👩‍🌾',
+    nothing: null,
+    no: false,
+    yes: true,
+    zero: 0,
+    negative: -12.5,
+    nested: { a: { b: 'deep', c: [1, [2, [3]]] }, empty: {} },
+    items: [{ id: 10, volume: 1.5, product: { name: 'Cocoa "beans"', tags: [] } }, { id: 11, volume: null }],
+    tags: ['a', 'b,c', ''],
+    formula: '=HYPERLINK("http://evil")',
+    minus: '-5',
+    spaced: '  padded  ',
+    tab: '\tstarts with a tab',
+    escape: 'Evil\u001b]0;pwned\u0007 Corp\u001b[31m\u202e',
+    separators: '\u2028\u2029',
+    control: 'nul \u0000 bell \u0007',
+    empty: '',
+    nbsp: '\u00a0leading nbsp',
+  },
+  { id: 2, external_id: '', note: null, nested: null, items: [], tags: [], no: false, extra: 'only here' },
+  { id: 3, external_id: "'=already quoted", nested: { a: null }, items: [[[]]], emoji: '\ud83c' },
+];
+
+const compact = (rows: unknown[]) => JSON.stringify({ count: rows.length, next: null, previous: null, results: rows });
+const spaced = (rows: unknown[]) =>
+  '{"count": ' + rows.length + ', "next": null, "results": [' + rows.map((r) => JSON.stringify(r).replace(/,"/g, ', "').replace(/":/g, '": ')).join(', ') + ']}';
+const pretty = (rows: unknown[]) => JSON.stringify({ count: rows.length, next: null, results: rows }, null, 2);
+
+describe('csv: the new writer writes the bytes csv-stringify wrote', () => {
+  const pages = [TRICKY.slice(0, 2), TRICKY.slice(2)];
+  it.each([
+    ['every field', {}],
+    ['--columns', { columns: 'id,note,nested.a.b,items,tags,formula,missing,nested' }],
+    ['--csv-formulas', { csvFormulas: true }],
+  ])('%s', async (_what, o: { columns?: string; csvFormulas?: boolean }) => {
+    expect(await write(pages, { format: 'csv', ...o })).toBe(referenceCsv(pages, o));
+  });
+
+  it('at a terminal, with the strings cleaned first', async () => {
+    expect(await write(pages, { format: 'csv' }, true)).toBe(referenceCsv(pages, { tty: true }));
+  });
+
+  it('an empty list: the header alone', async () => {
+    expect(await write([], { format: 'csv' })).toBe(referenceCsv([], {}));
+    expect(await write([[]], { format: 'csv', columns: 'a,b' })).toBe(referenceCsv([[]], { columns: 'a,b' }));
+  });
+
+  it('more rows than a slice, across pages', async () => {
+    const many = Array.from({ length: 250 }, (_, i) => ({ ...TRICKY[i % 3], id: i }));
+    const split = [many.slice(0, 130), many.slice(130)];
+    expect(await write(split, { format: 'csv' })).toBe(referenceCsv(split, {}));
+  });
+
+  it('the same on pages read from text, compact or not', async () => {
+    for (const serve of [compact, spaced, pretty]) {
+      const parsed = pages.map((p) => (JSON.parse(serve(p)) as { results: unknown[] }).results);
+      expect(await write(parsed, { format: 'csv' })).toBe(referenceCsv(pages, {}));
+    }
+  });
+
+  it('csvCell: any cell csv-stringify is given, booleans and null too', () => {
+    const SPECIAL = ['"', ',', '\n', '\r', ' ', '\t', '\u00a0', '\ufeff', '\u2028', "'", '=', '+', '-', '@', 'é', '😀'];
+    const text = fc.array(fc.oneof(fc.constantFrom(...SPECIAL), fc.string({ unit: 'binary', maxLength: 3 })), { maxLength: 8 }).map((p) => p.join(''));
+    const field = fc.oneof(text, fc.double(), fc.integer(), fc.boolean(), fc.constant(null));
+    fc.assert(
+      fc.property(fc.array(fc.array(field, { minLength: 1, maxLength: 5 }), { maxLength: 5 }), (records) => {
+        const width = Math.max(1, ...records.map((r) => r.length));
+        const rows = records.map((r) => Array.from({ length: width }, (_, i) => r[i] ?? null));
+        const mine = rows.map((r) => r.map(csvCell).join(',') + '\n').join('');
+        expect(mine).toBe(stringify(rows, CSV_WRITE_OPTIONS));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('any rows, through the whole writer', async () => {
+    const value = fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.constantFrom('=1+1', '-x', ' a ', 'a"b', 'a,b', 'a\nb', ''), fc.integer(), fc.boolean(), fc.constant(null));
+    const row = fc.dictionary(fc.constantFrom('id', 'name', 'note', 'x'), fc.oneof(value, fc.dictionary(fc.constantFrom('a', 'b'), value), fc.array(value, { maxLength: 3 })));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(row, { maxLength: 4 }), { maxLength: 3 }), fc.boolean(), async (pages, formulas) => {
+        expect(await write(pages, { format: 'csv', csvFormulas: formulas })).toBe(referenceCsv(pages, { csvFormulas: formulas }));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
