@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { discardBody, dispatcherTransport, nodeTransport, type Headers, type Transport, type WireResponse } from './transport.js';
 import { AnswerError, AuthError, NetworkError, SctError, UsageError, InterruptedError, WaitTooLongError, isAbortError } from '../errors.js';
 import { apiErrorFrom, statusText, HTML_PAGE } from './errors.js';
+import { scanListPage } from './json-page.js';
 import { maskToken } from '../config/settings.js';
 import { USER_AGENT } from '../version.js';
 
@@ -91,6 +92,11 @@ export interface PageOptions {
    * counts items, not wrappers.
    */
   unwrap?: (element: unknown) => unknown[];
+  /**
+   * The items of a page as JsonText (the service's own bytes, checked to be JSON) when the page
+   * allows it (see json-page.ts), else parsed as always: for output that prints them unchanged.
+   */
+  asJsonText?: boolean;
 }
 
 export interface RateLimitState {
@@ -254,7 +260,9 @@ export class ApiClient {
     let requests = 1;
     // Every page asked for: a next link that leads back to one of them would loop forever.
     const asked = new Set([pageKey(params)]);
-    let pending = this.request<unknown>({ path, query: params });
+    const get = (query: URLSearchParams) =>
+      options.asJsonText && !options.unwrap ? this.send({ path, query }, 'page').then((r) => ({ data: r.data })) : this.request<unknown>({ path, query });
+    let pending = get(params);
     for (;;) {
       const { data } = await pending;
       const page = asPage<T>(data, path);
@@ -274,7 +282,7 @@ export class ApiClient {
         const remaining = total - fetched;
         if (remaining < Number(nextParams.get('limit') ?? Infinity)) nextParams.set('limit', String(remaining));
         if (!stuck) {
-          next = this.request<unknown>({ path, query: nextParams });
+          next = get(nextParams);
           next.catch(() => undefined); // surfaced when awaited; never an unhandled rejection meanwhile
         }
       }
@@ -297,7 +305,7 @@ export class ApiClient {
    * Every error thrown for a request that changes something says whether the service may have
    * carried it out (`delivery`): a bulk run reports such a row as unknown, never as rejected.
    */
-  private async send(options: RequestOptions, mode: 'json' | 'stream'): Promise<{ status: number; headers: StreamResponse['headers']; data?: unknown; body?: StreamResponse['body'] }> {
+  private async send(options: RequestOptions, mode: 'json' | 'page' | 'stream'): Promise<{ status: number; headers: StreamResponse['headers']; data?: unknown; body?: StreamResponse['body'] }> {
     const method = options.method ?? 'GET';
     let url = this.resolve(options.path, options.query);
     // node:crypto is loaded by the first POST that needs a key: a GET never does.
@@ -409,9 +417,9 @@ export class ApiClient {
         return { status, headers: res.headers, body: res.body };
       }
 
-      let text: string;
+      let bytes: Buffer;
       try {
-        text = await readCapped(res.body, res.headers, MAX_JSON_BYTES);
+        bytes = await readCappedBytes(res.body, res.headers, MAX_JSON_BYTES);
       } catch (err) {
         const timedOut = deadline.expired();
         deadline.clear();
@@ -428,7 +436,12 @@ export class ApiClient {
       deadline.clear();
       // A file upload or a signed link is not the API: its answer may be anything.
       const apiAnswer = options.accept === undefined && options.rawBody === undefined && !/^https?:\/\//i.test(options.path);
-      const data = apiAnswer ? parseAnswer(text, status, res.headers, where, (e) => fail(e, true)) : parseLoose(text);
+      // A list page the scanner vouches for keeps its items as the service's bytes; any other answer is parsed.
+      let data: unknown = mode === 'page' && apiAnswer && !contentType(res.headers).includes('html') ? scanListPage(bytes) : undefined;
+      if (data === undefined) {
+        const text = bytes.toString('utf8');
+        data = apiAnswer ? parseAnswer(text, status, res.headers, where, (e) => fail(e, true)) : parseLoose(text);
+      }
       if (options.expect === 'created' && !hasId(data)) {
         fail(new AnswerError(`${where()}: the service answered ${status} ${statusText(status)} without the created object (no id): it may or may not have been created`), true);
       }
@@ -717,12 +730,17 @@ export function resetTime(v: string | string[] | undefined, now: number): number
   return seconds * 1000 - now > MAX_PLAUSIBLE_WAIT_MS ? undefined : seconds;
 }
 
+/** An answer's body as text, within the same cap as readCappedBytes. */
+async function readCapped(body: Readable, headers: Headers, max: number): Promise<string> {
+  return (await readCappedBytes(body, headers, max)).toString('utf8');
+}
+
 /**
- * Reads an answer's body as text, refusing more than `max` bytes: a Content-Length above it is
+ * Reads an answer's body, refusing more than `max` bytes: a Content-Length above it is
  * refused before a byte is read, and a body without one is counted as it streams, so an
  * endless or enormous answer costs at most `max` bytes of memory, never a crash.
  */
-async function readCapped(body: Readable, headers: Headers, max: number): Promise<string> {
+async function readCappedBytes(body: Readable, headers: Headers, max: number): Promise<Buffer> {
   const declared = Number(headers['content-length']);
   if (Number.isFinite(declared) && declared > max) {
     body.destroy();
@@ -738,7 +756,7 @@ async function readCapped(body: Readable, headers: Headers, max: number): Promis
     }
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  return Buffer.concat(chunks, size);
 }
 
 function contentType(headers: Headers): string {

@@ -11,6 +11,7 @@ import { csvCell, csvLine, spreadsheetCell } from './spreadsheet.js';
 import { UsageError } from '../errors.js';
 import { FEATURE_COLLECTION, toFeature, writeFeature } from './geojson.js';
 import { pickPaths, splitFields } from './fields.js';
+import { JsonText } from '../api/json-page.js';
 
 export const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 /** `geojson` is a flag value only, never a profile default: the commands that write it are few (cli.ts). */
@@ -41,10 +42,13 @@ function picker(options: OutputOptions): (row: unknown) => unknown {
 }
 
 export interface ListWriter {
+  /** A page's rows: values, or (when takesJsonText) all of them JsonText, as the client read them. */
   write(rows: unknown[]): Promise<void>;
   end(): Promise<void>;
   /** Rows written so far. */
   readonly count: number;
+  /** The rows are printed as the service sent them, so they may come unparsed (PageOptions.asJsonText). */
+  readonly takesJsonText?: boolean;
 }
 
 type Row = Record<string, unknown>;
@@ -53,14 +57,14 @@ const CSV_SLICE = 100;
 
 export function createListWriter(io: IOStreams, options: OutputOptions): ListWriter {
   if (options.jq !== undefined) return jqWriter(io, options.jq, picker(options));
+  // Whole objects into a file or a pipe are the service's bytes unchanged; picking fields or
+  // cleaning strings for a terminal needs the values.
+  const asSent = !options.columns && !io.stdoutIsTTY;
   switch (options.format) {
     case 'json':
-      return jsonArrayWriter(io, picker(options));
-    case 'ndjson': {
-      const safe = terminalSafe(io);
-      const pick = picker(options);
-      return lineWriter(io, (row) => JSON.stringify(safe(pick(row))) + '\n');
-    }
+      return jsonArrayWriter(io, picker(options), JSON_ARRAY, asSent);
+    case 'ndjson':
+      return ndjsonWriter(io, picker(options), asSent);
     case 'geojson':
       return jsonArrayWriter(io, toFeature, FEATURE_COLLECTION);
     case 'csv':
@@ -184,15 +188,28 @@ export interface JsonFrame {
 }
 const JSON_ARRAY: JsonFrame = { open: '[\n  ', separator: ',\n  ', close: '\n]\n', empty: '[]\n' };
 
-function jsonArrayWriter(io: IOStreams, pick: (row: unknown) => unknown = (r) => r, frame: JsonFrame = JSON_ARRAY): ListWriter {
+function isJsonTexts(rows: unknown[]): rows is JsonText[] {
+  return rows.every((r) => r instanceof JsonText);
+}
+
+function jsonArrayWriter(io: IOStreams, pick: (row: unknown) => unknown = (r) => r, frame: JsonFrame = JSON_ARRAY, takesJsonText = false): ListWriter {
   const safe = terminalSafe(io);
+  const open = Buffer.from(frame.open);
+  const separator = Buffer.from(frame.separator);
   let count = 0;
   return {
+    takesJsonText,
     get count() {
       return count;
     },
     async write(rows) {
       if (rows.length === 0) return;
+      if (takesJsonText && isJsonTexts(rows)) {
+        const parts: Uint8Array[] = [];
+        for (const row of rows) parts.push(count++ === 0 ? open : separator, row.bytes);
+        await io.write(Buffer.concat(parts));
+        return;
+      }
       let chunk = '';
       for (const row of rows) {
         chunk += (count++ === 0 ? frame.open : frame.separator) + JSON.stringify(safe(pick(row)));
@@ -205,16 +222,27 @@ function jsonArrayWriter(io: IOStreams, pick: (row: unknown) => unknown = (r) =>
   };
 }
 
-function lineWriter(io: IOStreams, line: (row: Row) => string): ListWriter {
+const NEWLINE = Buffer.from('\n');
+
+function ndjsonWriter(io: IOStreams, pick: (row: unknown) => unknown, takesJsonText: boolean): ListWriter {
+  const safe = terminalSafe(io);
   let count = 0;
   return {
+    takesJsonText,
     get count() {
       return count;
     },
     async write(rows) {
       if (rows.length === 0) return;
       count += rows.length;
-      await io.write(rows.map((r) => line(r as Row)).join(''));
+      if (takesJsonText && isJsonTexts(rows)) {
+        // A JsonText is on one line (json-page.ts): the page is its rows, each ended by a newline.
+        const parts: Uint8Array[] = [];
+        for (const row of rows) parts.push(row.bytes, NEWLINE);
+        await io.write(Buffer.concat(parts));
+        return;
+      }
+      await io.write(rows.map((r) => JSON.stringify(safe(pick(r))) + '\n').join(''));
     },
     async end() {},
   };

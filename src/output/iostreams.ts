@@ -91,7 +91,7 @@ export interface IOStreams {
   /** Prompts only when a person can answer: stdin and stderr are terminals. */
   canPrompt(): boolean;
   /** Writes data to stdout, waiting when the pipe is full so huge exports keep memory flat. */
-  write(chunk: string): Promise<void>;
+  write(chunk: string | Uint8Array): Promise<void>;
   /** An informational line on stderr (suppressed by --quiet). */
   info(line: string): void;
   warn(line: string): void;
@@ -204,9 +204,9 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
     canPrompt() {
       return stdinIsTTY && stderrIsTTY && env.CI !== 'true';
     },
-    async write(chunk: string) {
+    async write(chunk: string | Uint8Array) {
       if (paging === 'held') {
-        held += chunk;
+        held += typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk);
         // Longer than the terminal: from here on the data goes through the pager.
         if (countLines(held) < rows) return;
         await startPager();

@@ -1,5 +1,6 @@
 // The export writers as they were before they were made faster, kept as the reference the new
-// ones are held to: the CSV writer on csv-stringify (100 rows a call), byte for byte.
+// ones are held to: the CSV writer on csv-stringify (100 rows a call), byte for byte, and the
+// json writer that stringified every item again, value for value.
 import { stringify } from 'csv-stringify/sync';
 import { cellReaders, columnsFromFlag, type Column } from '../../src/output/columns.js';
 import { csvValue, flattenKeys, mergeColumnKeys } from '../../src/output/values.js';
@@ -44,4 +45,9 @@ export function referenceCsv(pages: unknown[][], o: ReferenceCsvOptions = {}): s
     if (names.length) out += stringify([], { ...CSV_WRITE_OPTIONS, header: true, columns: names });
   }
   return asWritten(out);
+}
+
+export function referenceJson(pages: unknown[][]): string {
+  const items = pages.flat();
+  return asWritten(items.length === 0 ? '[]\n' : '[\n  ' + items.map((r) => JSON.stringify(r)).join(',\n  ') + '\n]\n');
 }

@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { MockAgent } from 'undici';
 import { ApiClient, missingApiPrefix } from '../../src/api/client.js';
+import { JsonText } from '../../src/api/json-page.js';
 import { ApiError, AuthError, NetworkError, RateLimitError, UsageError } from '../../src/errors.js';
 
 const BASE = 'http://api.test/api';
@@ -394,6 +395,52 @@ describe('ApiClient', () => {
       const pages: number[] = [];
       for await (const p of ctx.client.paginate('/origins', { search: 'a' }, { all: true })) pages.push(p.results.length);
       expect(pages).toEqual([2, 1]);
+    });
+
+    describe('asJsonText', () => {
+      const json = { 'content-type': 'application/json' };
+      const texts = (results: unknown[]) => results.map((r) => (r instanceof JsonText ? Buffer.from(r.bytes).toString('utf8') : r));
+
+      it('hands over the items of a page as the service wrote them, and follows next as always', async () => {
+        ctx.pool
+          .intercept({ path: '/api/origins?limit=10000&offset=0', method: 'GET' })
+          .reply(200, '{"count":3,"next":"http://internal/api/origins?limit=2&offset=2","results":[{"id":1,"v":1.50},{"id":2,"n":"\\u00e9"}]}', { headers: json });
+        // Pretty-printed: left to JSON.parse, so its items come parsed.
+        ctx.pool.intercept({ path: '/api/origins?limit=2&offset=2', method: 'GET' }).reply(200, JSON.stringify({ count: 3, next: null, results: [{ id: 3 }] }, null, 2), { headers: json });
+        const pages: unknown[][] = [];
+        for await (const p of ctx.client.paginate('/origins', {}, { all: true, asJsonText: true })) pages.push(texts(p.results));
+        expect(pages).toEqual([['{"id":1,"v":1.50}', '{"id":2,"n":"\\u00e9"}'], [{ id: 3 }]]);
+      });
+
+      it('keeps --limit across pages', async () => {
+        ctx.pool.intercept({ path: '/api/origins?limit=3&offset=0', method: 'GET' }).reply(200, '{"count":9,"next":"x?limit=3&offset=3","results":[1,2,3,4]}', { headers: json });
+        const seen: unknown[] = [];
+        for await (const p of ctx.client.paginate('/origins', {}, { limit: 3, asJsonText: true })) seen.push(...texts(p.results));
+        expect(seen).toEqual(['1', '2', '3']);
+      });
+
+      it.each([
+        ['broken JSON', '{"count":1,"next":null,"results":[{"id":1,}]}', {}],
+        ['a raw control character in a string', '{"count":1,"next":null,"results":["a\u0001b"]}', {}],
+        ['JSON under an HTML content type', '{"count":1,"next":null,"results":[1]}', { 'content-type': 'text/html' }],
+      ])('refuses %s as JSON mode does', async (_what, body, headers) => {
+        ctx.pool.intercept({ path: '/api/origins?limit=10000&offset=0', method: 'GET' }).reply(200, body, { headers: { ...json, ...headers } });
+        const err = await failure(
+          (async () => {
+            for await (const _ of ctx.client.paginate('/origins', {}, { all: true, asJsonText: true }));
+          })(),
+        );
+        expect(err.message).toMatch(/^GET \/origins: the answer is not JSON \(200 OK/);
+        expect(err.exitCode).toBe(1);
+      });
+
+      it('is not used to unwrap items: those are parsed', async () => {
+        ctx.pool.intercept({ path: '/api/dds?limit=10000&offset=0', method: 'GET' }).reply(200, '{"count":1,"next":null,"results":[{"results":[{"id":7}]}]}', { headers: json });
+        const seen: unknown[] = [];
+        const unwrap = (w: unknown) => (w as { results: unknown[] }).results;
+        for await (const p of ctx.client.paginate('/dds', {}, { all: true, asJsonText: true, unwrap })) seen.push(...p.results);
+        expect(seen).toEqual([{ id: 7 }]);
+      });
     });
   });
 });

@@ -1,7 +1,8 @@
-// Exports, old and new writers side by side. The CSV writer encodes its fields itself; the
-// writer it replaced (test/helpers/reference-writers.ts) is the reference, byte for byte, on
-// tricky data — quotes, line breaks, accents, emoji, nulls, false, nested arrays — and on pages
-// served compact, with spaces, and pretty-printed.
+// Exports, old and new writers side by side. The CSV writer encodes its fields itself and the
+// json/ndjson writers print items as the service sent them (JsonText from the page scanner);
+// the writers they replaced (test/helpers/reference-writers.ts) are the reference: CSV byte for
+// byte, JSON value for value, on tricky data — quotes, line breaks, accents, emoji, nulls,
+// false, nested arrays — and on pages served compact, with spaces, and pretty-printed.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { stringify } from 'csv-stringify/sync';
@@ -9,7 +10,8 @@ import { createTestIO } from '../helpers/io.js';
 import { createListWriter, type OutputOptions } from '../../src/output/format.js';
 import type { Column } from '../../src/output/columns.js';
 import { CSV_WRITE_OPTIONS, csvCell } from '../../src/output/spreadsheet.js';
-import { referenceCsv as reference } from '../helpers/reference-writers.js';
+import { scanListPage, type ScannedPage } from '../../src/api/json-page.js';
+import { referenceCsv as reference, referenceJson } from '../helpers/reference-writers.js';
 
 const DEFAULTS: Column[] = [
   { header: 'ID', path: 'id' },
@@ -22,6 +24,13 @@ async function write(pages: unknown[][], options: Partial<OutputOptions> & { for
   for (const p of pages) await w.write(p);
   await w.end();
   return t.stdout();
+}
+
+/** A page's items as the client hands them over: JsonText when the scanner vouches, else parsed. */
+function readPage(text: string): unknown[] {
+  const page: ScannedPage | undefined = scanListPage(Buffer.from(text, 'utf8'));
+  if (page) return Array.isArray(page) ? page : page.results;
+  return (JSON.parse(text) as { results: unknown[] }).results;
 }
 
 const referenceCsv = (pages: unknown[][], o: { columns?: string; csvFormulas?: boolean; tty?: boolean }) => reference(pages, { ...o, defaults: DEFAULTS });
@@ -117,5 +126,57 @@ describe('csv: the new writer writes the bytes csv-stringify wrote', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('json and ndjson: the items as the service sent them, the same values as before', () => {
+  const pages = [TRICKY.slice(0, 2), TRICKY.slice(2)];
+
+  it.each([
+    ['compact', compact],
+    ['with spaces', spaced],
+    ['pretty-printed (parsed instead)', pretty],
+  ])('json, pages served %s', async (_how, serve) => {
+    const out = await write(pages.map((p) => readPage(serve(p))), { format: 'json' });
+    expect(JSON.parse(out)).toEqual(JSON.parse(referenceJson(pages)));
+    if (serve === compact) expect(out).toBe(referenceJson(pages));
+  });
+
+  it.each([
+    ['compact', compact],
+    ['with spaces', spaced],
+    ['pretty-printed (parsed instead)', pretty],
+  ])('ndjson, pages served %s: one item a line', async (_how, serve) => {
+    const out = await write(pages.map((p) => readPage(serve(p))), { format: 'ndjson' });
+    const lines = out.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((l) => JSON.parse(l))).toEqual(pages.flat().map((r) => JSON.parse(JSON.stringify(r))));
+  });
+
+  it('keeps the service own spelling (1.50, \\u00e9)', async () => {
+    const text = '{"count":1,"next":null,"results":[{"volume":1.50,"name":"\\u00e9t\\u00e9"}]}';
+    expect(await write([readPage(text)], { format: 'json' })).toBe('[\n  {"volume":1.50,"name":"\\u00e9t\\u00e9"}\n]\n');
+    expect(await write([readPage(text)], { format: 'ndjson' })).toBe('{"volume":1.50,"name":"\\u00e9t\\u00e9"}\n');
+  });
+
+  it('an empty list is [] (json) and nothing (ndjson)', async () => {
+    expect(await write([readPage(compact([]))], { format: 'json' })).toBe('[]\n');
+    expect(await write([readPage(compact([]))], { format: 'ndjson' })).toBe('');
+  });
+
+  it('take items unparsed only into a pipe or a file, with every field', () => {
+    const writer = (format: OutputOptions['format'], o: Partial<OutputOptions> = {}, tty = false) =>
+      createListWriter(createTestIO({ stdoutIsTTY: tty }).io, { format, defaults: DEFAULTS, ...o });
+    expect(writer('json').takesJsonText).toBe(true);
+    expect(writer('ndjson').takesJsonText).toBe(true);
+    // At a terminal strings are cleaned; --columns picks fields; --jq filters: all need values.
+    expect(writer('json', {}, true).takesJsonText).toBeFalsy();
+    expect(writer('ndjson', {}, true).takesJsonText).toBeFalsy();
+    expect(writer('json', { columns: 'id' }).takesJsonText).toBeFalsy();
+    expect(writer('ndjson', { columns: 'id' }).takesJsonText).toBeFalsy();
+    expect(writer('json', { jq: '.' }).takesJsonText).toBeFalsy();
+    expect(writer('csv').takesJsonText).toBeFalsy();
+    expect(writer('table').takesJsonText).toBeFalsy();
+    expect(writer('geojson').takesJsonText).toBeFalsy();
   });
 });

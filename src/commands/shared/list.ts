@@ -136,10 +136,12 @@ export interface RunListOptions {
 }
 
 export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
-  const page = { ...pageOptions(o.flags), unwrap: o.unwrap };
+  const paging = pageOptions(o.flags);
   const output = ctx.output(o.columns);
   const client = ctx.client();
   const writer = createListWriter(ctx.io, output);
+  // Items the writer prints unchanged need not be parsed, unless something here reads them.
+  const page = { ...paging, unwrap: o.unwrap, asJsonText: Boolean(writer.takesJsonText) && !o.map && !o.unwrap && !o.beforePage };
   let spinner = await ctx.spinner(`Fetching ${o.noun}…`);
   let announced = false;
   let total: number | undefined;
