@@ -51,12 +51,6 @@ const enum Limit {
   MaxDepth = 512,
 }
 
-// Bytes that end the fast run through a string: the closing quote, an escape, a control character.
-const STRING_STOP = new Uint8Array(256);
-for (let c = 0; c < 0x20; c++) STRING_STOP[c] = 1;
-STRING_STOP[Byte.Quote] = 1;
-STRING_STOP[Byte.Backslash] = 1;
-
 // Whether each container open in skipValue is an object (1) or an array (0), innermost last.
 const inObject = new Uint8Array(Limit.MaxDepth);
 
@@ -67,9 +61,6 @@ function isDigit(c: number): boolean {
 function isHex(c: number): boolean {
   return isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
-const TRUE = [...'true'].map((c) => c.charCodeAt(0));
-const FALSE = [...'false'].map((c) => c.charCodeAt(0));
-const NULL = [...'null'].map((c) => c.charCodeAt(0));
 
 /** The page, or undefined when it is not one the scanner vouches for (parse it instead). */
 export function scanListPage(bytes: Uint8Array): ScannedPage | undefined {
@@ -173,9 +164,7 @@ function skipValue(b: Uint8Array, i: number): number {
         continue;
       }
     } else if (c === Byte.Minus || isDigit(c)) i = skipNumber(b, i);
-    else if (c === Byte.LowerT) i = skipWord(b, i, TRUE);
-    else if (c === Byte.LowerF) i = skipWord(b, i, FALSE);
-    else if (c === Byte.LowerN) i = skipWord(b, i, NULL);
+    else if (c === Byte.LowerT || c === Byte.LowerF || c === Byte.LowerN) i = skipLiteral(b, i);
     else return Limit.Fail;
     if (i === Limit.Fail) return Limit.Fail;
     // The value is complete: a separator for the next one, or the end of containers.
@@ -208,13 +197,17 @@ function skipKey(b: Uint8Array, i: number): number {
 
 /** The index after the string whose opening quote is at `i`, or Limit.Fail. */
 function skipString(b: Uint8Array, i: number): number {
-  // Most of a page is string bytes: the loop below is its hot path. The table is read through a
-  // local, which V8 keeps in a register (the bundle makes the top-level one a mutable variable).
-  const stop = STRING_STOP;
   i++;
   for (;;) {
-    // Past the end b[i] is undefined, which stops the loop as well.
-    while (stop[b[i]] === 0) i++;
+    // Most of a page is string bytes: this loop is its hot path. It runs to the closing quote, an
+    // escape or a control character, letters (above the backslash) first; past the end b[i] is
+    // undefined, which stops it as well. (A table of stop bytes is slower: in the bundle it is a
+    // mutable module variable, which V8 reads and bounds-checks on every byte.)
+    for (;;) {
+      const c = b[i];
+      if (c > Byte.Backslash || (c > Byte.Quote ? c !== Byte.Backslash : c >= Byte.Space && c !== Byte.Quote)) i++;
+      else break;
+    }
     if (i >= b.length) return Limit.Fail;
     const c = b[i];
     if (c === Byte.Quote) return i + 1;
@@ -246,7 +239,14 @@ function skipNumber(b: Uint8Array, i: number): number {
   return i;
 }
 
-function skipWord(b: Uint8Array, i: number, word: number[]): number {
-  for (let k = 0; k < word.length; k++) if (b[i + k] !== word[k]) return Limit.Fail;
-  return i + word.length;
+/** true, false or null, compared byte by byte (a loop over the word is measurably slower). */
+function skipLiteral(b: Uint8Array, i: number): number {
+  switch (b[i]) {
+    case Byte.LowerT: // r u e
+      return b[i + 1] === 0x72 && b[i + 2] === 0x75 && b[i + 3] === 0x65 ? i + 4 : Limit.Fail;
+    case Byte.LowerF: // a l s e
+      return b[i + 1] === 0x61 && b[i + 2] === 0x6c && b[i + 3] === 0x73 && b[i + 4] === 0x65 ? i + 5 : Limit.Fail;
+    default: // n: u l l
+      return b[i + 1] === 0x75 && b[i + 2] === 0x6c && b[i + 3] === 0x6c ? i + 4 : Limit.Fail;
+  }
 }
