@@ -53,7 +53,11 @@ export interface ListWriter {
 
 type Row = Record<string, unknown>;
 
-const CSV_SLICE = 100;
+/**
+ * Rows per write of an export: a page of 1000 wide rows as one chunk is several MB more at the
+ * peak, and slices let each reach the pipe before the next is built.
+ */
+const SLICE = 100;
 
 export function createListWriter(io: IOStreams, options: OutputOptions): ListWriter {
   if (options.jq !== undefined) return jqWriter(io, options.jq, picker(options));
@@ -192,6 +196,15 @@ function isJsonTexts(rows: unknown[]): rows is JsonText[] {
   return rows.every((r) => r instanceof JsonText);
 }
 
+/** JsonText rows, SLICE at a time, each with the bytes `parts` puts around it. */
+async function writeJsonTexts(io: IOStreams, rows: JsonText[], parts: (row: JsonText, out: Uint8Array[]) => void): Promise<void> {
+  for (let i = 0; i < rows.length; i += SLICE) {
+    const out: Uint8Array[] = [];
+    for (let j = i; j < Math.min(i + SLICE, rows.length); j++) parts(rows[j], out);
+    await io.write(Buffer.concat(out));
+  }
+}
+
 function jsonArrayWriter(io: IOStreams, pick: (row: unknown) => unknown = (r) => r, frame: JsonFrame = JSON_ARRAY, takesJsonText = false): ListWriter {
   const safe = terminalSafe(io);
   const open = Buffer.from(frame.open);
@@ -204,12 +217,7 @@ function jsonArrayWriter(io: IOStreams, pick: (row: unknown) => unknown = (r) =>
     },
     async write(rows) {
       if (rows.length === 0) return;
-      if (takesJsonText && isJsonTexts(rows)) {
-        const parts: Uint8Array[] = [];
-        for (const row of rows) parts.push(count++ === 0 ? open : separator, row.bytes);
-        await io.write(Buffer.concat(parts));
-        return;
-      }
+      if (takesJsonText && isJsonTexts(rows)) return writeJsonTexts(io, rows, (row, out) => out.push(count++ === 0 ? open : separator, row.bytes));
       let chunk = '';
       for (const row of rows) {
         chunk += (count++ === 0 ? frame.open : frame.separator) + JSON.stringify(safe(pick(row)));
@@ -235,13 +243,8 @@ function ndjsonWriter(io: IOStreams, pick: (row: unknown) => unknown, takesJsonT
     async write(rows) {
       if (rows.length === 0) return;
       count += rows.length;
-      if (takesJsonText && isJsonTexts(rows)) {
-        // A JsonText is on one line (json-page.ts): the page is its rows, each ended by a newline.
-        const parts: Uint8Array[] = [];
-        for (const row of rows) parts.push(row.bytes, NEWLINE);
-        await io.write(Buffer.concat(parts));
-        return;
-      }
+      // A JsonText is on one line (json-page.ts): each is ended by a newline.
+      if (takesJsonText && isJsonTexts(rows)) return writeJsonTexts(io, rows, (row, out) => out.push(row.bytes, NEWLINE));
       await io.write(rows.map((r) => JSON.stringify(safe(pick(r))) + '\n').join(''));
     },
     async end() {},
@@ -272,10 +275,8 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
       }
       const read = (readers ??= cellReaders(columns));
       let text = count === 0 ? headerLine(columns) : '';
-      // A page of 1000 wide rows as one string is tens of MB at once: slices of 100 keep the
-      // peak low and let each slice reach the pipe before the next is built.
-      for (let i = 0; i < rows.length; i += CSV_SLICE) {
-        const end = Math.min(i + CSV_SLICE, rows.length);
+      for (let i = 0; i < rows.length; i += SLICE) {
+        const end = Math.min(i + SLICE, rows.length);
         const lines: string[] = [];
         for (let j = i; j < end; j++) {
           const row = rows[j] as Row;
