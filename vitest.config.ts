@@ -9,5 +9,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: e2e files each start a sandbox and spawn node processes.
     maxWorkers: 2,
+    // Node's own ESM semantics for CommonJS packages, as the bundle has: vitest's default interop
+    // would copy jq-web's export (a promise) onto the module object, which then reads as a
+    // promise itself, and --jq fails in an in-process run.
+    deps: { interopDefault: false },
   },
 });
