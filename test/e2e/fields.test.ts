@@ -1,8 +1,8 @@
-// --columns in every format, --json FIELDS, and --jq, with the built binary against the sandbox.
+// --columns in every format, --json FIELDS, and --jq, with sct in-process against the sandbox.
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 
 describe('--columns in json and ndjson', () => {
   it('keeps only the chosen fields, nested as in the API object', async () => {

@@ -1,4 +1,5 @@
-// The foundation as a user meets it: the built bin/sct.js against the sandbox on 127.0.0.1.
+// The foundation as a user meets it, against the sandbox on 127.0.0.1: the built bin/sct.js for
+// the version, help, exit codes, completion scripts and Ctrl-C; every other command in-process.
 import { describe, it, expect } from 'vitest';
 import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { OWNER } from '../sandbox/helpers.js';
 import { COLUMNS } from '../../src/output/columns.js';
 import { ConfigStore } from '../../src/config/config.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 
 const lastJsonLine = (s: string) => JSON.parse(s.trim().split('\n').pop()!);
 
@@ -43,7 +44,7 @@ describe('basics', () => {
   });
 
   it('exits 4 with a hint when not logged in, sending nothing', async () => {
-    const r = await t.sct(['whoami'], { env: { SCT_TOKEN: undefined } });
+    const r = await t.sctBin(['whoami'], { env: { SCT_TOKEN: undefined } });
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toMatch(/^error: not logged in/m);
     expect(r.stderr).toContain('sct auth login');
@@ -51,13 +52,13 @@ describe('basics', () => {
   });
 
   it('exits 4 when the service answers 401', async () => {
-    const r = await t.sct(['whoami'], { env: { SCT_TOKEN: 'not-a-real-token' } });
+    const r = await t.sctBin(['whoami'], { env: { SCT_TOKEN: 'not-a-real-token' } });
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain('401');
   });
 
   it('exits 2 without a base URL', async () => {
-    const r = await t.sct(['whoami'], { env: { SCT_BASE_URL: undefined } });
+    const r = await t.sctBin(['whoami'], { env: { SCT_BASE_URL: undefined } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('no base URL');
   });
