@@ -1,4 +1,4 @@
-// The built sct against a hostile server (test/helpers/hostile.ts) in front of the sandbox:
+// sct against a hostile server (test/helpers/hostile.ts) in front of the sandbox:
 // answers that are not the API's, bodies that never end or never finish, absurd rate-limit
 // headers and bad redirects. Each ends in a clear error naming the request, exit 1, no crash
 // and no hang — and in a bulk run, never a row counted as created, or rejected, wrongly.
@@ -26,8 +26,9 @@ beforeEach(() => {
   run++;
 });
 
-/** sct through the hostile server. */
-const sct = (args: string[], env: Record<string, string> = {}) => sctFor(h.url, OWNER, t.dir)(args, { env });
+/** sct through the hostile server, in-process; sctBin is the built binary. */
+const sct = (args: string[], env: Record<string, string> = {}) => sctFor(h.url, OWNER, t.dir, { inProcess: true })(args, { env });
+const sctBin = (args: string[]) => sctFor(h.url, OWNER, t.dir)(args);
 const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at |FATAL|Invalid time value|Invalid URL/);
 
 async function productId(): Promise<number> {
@@ -146,7 +147,8 @@ describe('time limits', () => {
 
   it('many waits in one run leave no listener behind (no MaxListenersExceededWarning)', async () => {
     h.on('GET /api/orders', answer(429, { 'retry-after': '0.001' }), { times: 12 });
-    const r = await sct(['orders', 'list', '--buying', '--limit', '1']);
+    // Node prints the warning on the process's own stderr: a real process.
+    const r = await sctBin(['orders', 'list', '--buying', '--limit', '1']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('MaxListenersExceededWarning');
     expect(h.log.filter((x) => x.path === '/api/orders')).toHaveLength(13);
