@@ -1,5 +1,5 @@
 // The foundation as a user meets it, against the sandbox on 127.0.0.1: the built bin/sct.js for
-// the version, help, exit codes, completion scripts and Ctrl-C; every other command in-process.
+// the version, help, exit codes and Ctrl-C; every other command in-process.
 import { describe, it, expect } from 'vitest';
 import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { execa } from 'execa';
-import { runSct } from '../helpers/sct.js';
+import { runSct, runSctIn } from '../helpers/sct.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { OWNER } from '../sandbox/helpers.js';
 import { COLUMNS } from '../../src/output/columns.js';
@@ -488,22 +488,22 @@ describe('sct api', () => {
 describe('completion', () => {
   it('prints bash, zsh and fish scripts generated from the command tree', async () => {
     for (const shell of ['bash', 'zsh', 'fish']) {
-      const r = await runSct(['completion', shell]);
+      const r = await runSctIn(['completion', shell]);
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toContain('orders');
       expect(r.stdout).toContain('--buying');
     }
-    expect((await runSct(['completion', 'bash'])).stdout).toContain('complete -o default -F _sct sct');
-    expect((await runSct(['completion', 'powershell'])).exitCode).toBe(2);
+    expect((await runSctIn(['completion', 'bash'])).stdout).toContain('complete -o default -F _sct sct');
+    expect((await runSctIn(['completion', 'powershell'])).exitCode).toBe(2);
     // The shell from $SHELL when not named.
-    expect((await runSct(['completion'], { env: { SHELL: '/usr/bin/zsh' } })).stdout).toMatch(/^#compdef sct\n/);
-    expect((await runSct(['completion'], { env: { SHELL: '/bin/tcsh' } })).exitCode).toBe(2);
-    const help = (await runSct(['completion', '--help'])).stdout;
+    expect((await runSctIn(['completion'], { env: { SHELL: '/usr/bin/zsh' } })).stdout).toMatch(/^#compdef sct\n/);
+    expect((await runSctIn(['completion'], { env: { SHELL: '/bin/tcsh' } })).exitCode).toBe(2);
+    const help = (await runSctIn(['completion', '--help'])).stdout;
     for (const file of ['completions/sct', '~/.zfunc/_sct', '~/.config/fish/completions/sct.fish']) expect(help).toContain(file);
   });
 
   it('bash completes command groups, subcommands, options and format values', async () => {
-    const script = (await runSct(['completion', 'bash'])).stdout;
+    const script = (await runSctIn(['completion', 'bash'])).stdout;
     // What bash would offer for each command line, the cursor on the last word.
     const complete = async (...words: string[]) => {
       const line = words.map((w) => `'${w}'`).join(' ');
@@ -526,7 +526,7 @@ describe('completion', () => {
   it('matches the scripts shipped in completions/', async () => {
     for (const [shell, file] of [['bash', 'sct.bash'], ['zsh', '_sct'], ['fish', 'sct.fish']]) {
       const shipped = readFileSync(new URL(`../../completions/${file}`, import.meta.url), 'utf8');
-      expect((await runSct(['completion', shell])).stdout, `completions/${file} is stale: npm run completions`).toBe(shipped);
+      expect((await runSctIn(['completion', shell])).stdout, `completions/${file} is stale: npm run completions`).toBe(shipped);
     }
   });
 });
