@@ -16,6 +16,8 @@ import { ConfigStore } from '../../src/config/config.js';
 const t = useSandbox({}, { inProcess: true });
 
 const lastJsonLine = (s: string) => JSON.parse(s.trim().split('\n').pop()!);
+/** Retries as many, after a 1 ms backoff instead of 0.5–3.5 s (the backoff itself: test/unit/client.test.ts). */
+const FAST_RETRIES = { clientOptions: { retryBaseMs: 1 } };
 
 describe('basics', () => {
   it('prints the version and help', async () => {
@@ -131,7 +133,7 @@ describe('auth and config', () => {
   });
 
   it('auth status with the service down still shows the local configuration, then exits 1', async () => {
-    const r = await t.sct(['auth', 'status'], { env: { SCT_BASE_URL: 'http://127.0.0.1:9/api' } });
+    const r = await t.sct(['auth', 'status'], { env: { SCT_BASE_URL: 'http://127.0.0.1:9/api' }, ...FAST_RETRIES });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toMatch(/^Profile\s+default$/m);
     expect(r.stdout).toMatch(/^Base URL\s+http:\/\/127\.0\.0\.1:9\/api \(from env\)$/m);
@@ -228,7 +230,7 @@ describe('doctor', () => {
   });
 
   it('fails when the service is unreachable', async () => {
-    const r = await t.sct(['doctor'], { env: { SCT_BASE_URL: 'http://127.0.0.1:9/api' } });
+    const r = await t.sct(['doctor'], { env: { SCT_BASE_URL: 'http://127.0.0.1:9/api' }, ...FAST_RETRIES });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toMatch(/^fail\s+base_url/m);
   });
@@ -278,7 +280,7 @@ describe('errors', () => {
 describe('HTTP behaviour against real sockets', () => {
   it('retries 503s and dropped connections, then succeeds', async () => {
     t.sb.setFaults({ failFirst: 2 });
-    const r = await t.sct(['whoami', '-o', 'json', '--verbose']);
+    const r = await t.sct(['whoami', '-o', 'json', '--verbose'], FAST_RETRIES);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('503 Service Unavailable: retry 1/3');
     t.sb.setFaults({ dropFirst: 1 });
@@ -546,7 +548,7 @@ describe('slow responses', () => {
 
   it('times out slow responses with --timeout and says so', async () => {
     t.sb.setFaults({ latencyMs: 1500 });
-    const r = await t.sct(['whoami', '--timeout', '300ms']);
+    const r = await t.sct(['whoami', '--timeout', '300ms'], FAST_RETRIES);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('error: GET /accounts/me: no complete answer within 300ms (--timeout)');
   }, 30_000);

@@ -28,6 +28,8 @@ beforeEach(() => {
 
 /** sct through the hostile server, in-process; sctBin is the built binary. */
 const sct = (args: string[], env: Record<string, string> = {}) => sctFor(h.url, OWNER, t.dir, { inProcess: true })(args, { env });
+/** As sct, retrying as many times after a 1 ms backoff instead of 0.5–3.5 s (the backoff itself: test/unit/client.test.ts). */
+const sctFastRetries = (args: string[]) => sctFor(h.url, OWNER, t.dir, { inProcess: true })(args, { clientOptions: { retryBaseMs: 1 } });
 const sctBin = (args: string[]) => sctFor(h.url, OWNER, t.dir)(args);
 const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at |FATAL|Invalid time value|Invalid URL/);
 
@@ -78,7 +80,7 @@ describe('answers that are not the API speaking', () => {
 
   it('an HTML error page is named by its status, never printed', async () => {
     h.on('GET /api/orders', htmlPage(502));
-    const r = await sct(['orders', 'list', '--buying']);
+    const r = await sctFastRetries(['orders', 'list', '--buying']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('error: 502 Bad Gateway (HTML page) on GET /orders');
     expect(r.stderr).not.toMatch(/DOCTYPE|<html/i);
@@ -102,7 +104,7 @@ describe('answers that are not the API speaking', () => {
 describe('time limits', () => {
   it('--timeout bounds the whole request: a body trickled byte by byte is cut off, and the error names request and limit', async () => {
     h.on('GET /api/orders', trickle(50));
-    const r = await sct(['orders', 'list', '--buying', '--timeout', '300ms']);
+    const r = await sctFastRetries(['orders', 'list', '--buying', '--timeout', '300ms']);
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr).toContain('error: GET /orders: no complete answer within 300ms (--timeout)');
     // The first try and three retries, each cut off at the limit.
@@ -160,7 +162,7 @@ describe('broken connections and redirects', () => {
     const file = ordersCsv(1, await productId());
     const report = join(t.dir, 'report.csv');
     h.on('POST /api/orders/purchase', cutAfterHeaders);
-    const r = await sct(['orders', 'import', '--purchase', '--file', file, '--report', report]);
+    const r = await sctFastRetries(['orders', 'import', '--purchase', '--file', file, '--report', report]);
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/the connection broke while reading the answer/);
     expect(r.stderr).not.toContain('rejected:');

@@ -46,7 +46,7 @@ export function useSandbox(options: SandboxOptions = {}, how: { inProcess?: bool
   }
 
   /** sct as the owner of the first demo company, with the test's config dir: the built bin/sct.js, or in-process. */
-  const sct = (args: string[], opts?: RunOptions): Promise<RunResult> => sctFor(sb().url, OWNER, dir(), how)(args, opts);
+  const sct = (args: string[], opts?: RunOptions & InProcessOptions): Promise<RunResult> => sctFor(sb().url, OWNER, dir(), how)(args, opts);
 
   /**
    * The same command in-process through main(), with fake streams: no process start, a fake
