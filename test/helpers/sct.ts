@@ -12,7 +12,8 @@ import type { Prompter } from '../../src/prompt.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // SCT_TEST_BIN runs the e2e tests against another build (an older checkout's bin/sct.js), to
-// show that a new test fails there.
+// show that a new test fails there. In-process runs are then spawned too, except those that
+// need this process (a fake terminal, prompts answered, Ctrl-C as an aborted signal).
 export const BIN = process.env.SCT_TEST_BIN || join(ROOT, 'bin', 'sct.js');
 
 export interface RunOptions {
@@ -80,10 +81,10 @@ export async function runSct(args: string[], opts: RunOptions = {}): Promise<Run
  * pipes for stdin, stdout and stderr and the same environment, so no Node process starts
  * (each start costs 0.2–0.3 s of CPU). Not for what only a process
  * has: signals, its working directory (a run given `cwd` is spawned), the exit itself, Node's
- * own warnings, or the built bundle.
+ * own warnings, or the built bundle (with SCT_TEST_BIN set, a run is spawned where it can be).
  */
 export async function runSctIn(args: string[], opts: RunOptions & InProcessOptions = {}): Promise<RunResult> {
-  if (opts.cwd !== undefined) return runSct(args, opts);
+  if (opts.cwd !== undefined || (process.env.SCT_TEST_BIN && !opts.tty && !opts.prompter && !opts.signal)) return runSct(args, opts);
   const [{ main }, { createTestIO }] = await Promise.all([import('../../src/cli.js'), import('./io.js')]);
   const io = createTestIO({ stdoutIsTTY: opts.tty, stderrIsTTY: opts.tty, stdinIsTTY: opts.tty, columns: 120, input: opts.input });
   // As the child's timeout, a run that hangs ends (as Ctrl-C would) rather than outlive the test.
