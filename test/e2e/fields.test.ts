@@ -75,7 +75,8 @@ describe('--jq', () => {
 
   it('prints strings raw, one result per line, and other values as compact JSON', async () => {
     const full = (await t.api('/orders?order_action=buying&limit=3')).results;
-    const r = await t.sct(['orders', 'list', '--buying', '--limit', '3', '--jq', '.[].external_id']);
+    // The built binary: the bundle loads jq-web (kept outside it) from node_modules.
+    const r = await t.sctBin(['orders', 'list', '--buying', '--limit', '3', '--jq', '.[].external_id']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe(full.map((o: any) => o.external_id).join('\n') + '\n');
     const obj = await t.sct(['orders', 'list', '--buying', '--limit', '2', '--jq', '.[] | {id}']);
