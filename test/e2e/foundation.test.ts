@@ -500,7 +500,7 @@ describe('completion', () => {
     // The shell from $SHELL when not named.
     expect((await runSctIn(['completion'], { env: { SHELL: '/usr/bin/zsh' } })).stdout).toMatch(/^#compdef sct\n/);
     expect((await runSctIn(['completion'], { env: { SHELL: '/bin/tcsh' } })).exitCode).toBe(2);
-    const help = (await runSctIn(['completion', '--help'])).stdout;
+    const help = (await runSct(['completion', '--help'])).stdout;
     for (const file of ['completions/sct', '~/.zfunc/_sct', '~/.config/fish/completions/sct.fish']) expect(help).toContain(file);
   });
 
