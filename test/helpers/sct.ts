@@ -79,7 +79,7 @@ export async function runSct(args: string[], opts: RunOptions = {}): Promise<Run
 /**
  * The same run as runSct, in this process: main(), which bin/sct.js runs for every command
  * but --version and help (answered from dist/help/), with fake pipes for stdin, stdout and
- * stderr and the same environment, so no Node process starts (each start costs 0.2–0.3 s of
+ * stderr and the same environment, so no Node process starts (each start costs 0.1–0.3 s of
  * CPU). Not for what only a process has: signals, its working directory (a run given `cwd` is
  * spawned), the exit itself, Node's own warnings, the built bundle and its prebuilt help (with
  * SCT_TEST_BIN set, a run is spawned where it can be).
