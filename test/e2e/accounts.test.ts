@@ -7,7 +7,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { MEMBER, MULTI } from '../sandbox/helpers.js';
 import type { Prompter } from '../../src/prompt.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 
 /** The default profile as sct stored it ({} before anything was written). */
 const profile = (): Record<string, string> => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 
 describe('sct api fields', () => {
   it('-f is always a string, -F is typed, and fields make the default method POST', async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { until, useSandbox } from '../helpers/sandbox.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 
 const TRACE = '/api/due-diligence-statements/trace-orders';
 const INFO = '/api/information-requests/bulk';

@@ -1,5 +1,5 @@
 // sct dds as a user runs it: list filters, the creation rules, update/delete, waiting for a
-// statement, available-orders and trace with flags — the built binary against the sandbox.
+// statement, available-orders and trace with flags — sct in-process against the sandbox.
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { until, useSandbox } from '../helpers/sandbox.js';
@@ -9,7 +9,7 @@ import { OWNER } from '../sandbox/helpers.js';
 import type { Prompter } from '../../src/prompt.js';
 
 // EUDR retrievals and filings finish this long after creation.
-const t = useSandbox({ statementDelayMs: 300 });
+const t = useSandbox({ statementDelayMs: 300 }, { inProcess: true });
 
 const RUN = '3f6c2a1e-8b4d-4c9a-9e2f-1a2b3c4d5e6f';
 

@@ -4,7 +4,7 @@ import { describe, it, expect } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { untilText } from '../../src/commands/doctor.js';
 
-const t = useSandbox({ rateLimit: 2 });
+const t = useSandbox({ rateLimit: 2 }, { inProcess: true });
 
 describe('doctor with the rate limit spent', () => {
   it('warns rate_limit with the time to the reset and keeps every other check line', async () => {

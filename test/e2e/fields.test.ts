@@ -1,8 +1,8 @@
-// --columns in every format, --json FIELDS, and --jq, with the built binary against the sandbox.
+// --columns in every format, --json FIELDS, and --jq, with sct in-process against the sandbox.
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 
 describe('--columns in json and ndjson', () => {
   it('keeps only the chosen fields, nested as in the API object', async () => {
@@ -75,7 +75,8 @@ describe('--jq', () => {
 
   it('prints strings raw, one result per line, and other values as compact JSON', async () => {
     const full = (await t.api('/orders?order_action=buying&limit=3')).results;
-    const r = await t.sct(['orders', 'list', '--buying', '--limit', '3', '--jq', '.[].external_id']);
+    // The built binary: the bundle loads jq-web (kept outside it) from node_modules.
+    const r = await t.sctBin(['orders', 'list', '--buying', '--limit', '3', '--jq', '.[].external_id']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe(full.map((o: any) => o.external_id).join('\n') + '\n');
     const obj = await t.sct(['orders', 'list', '--buying', '--limit', '2', '--jq', '.[] | {id}']);

@@ -13,7 +13,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { sctFor } from '../helpers/sct.js';
 import { OWNER } from '../sandbox/helpers.js';
 
-const t = useSandbox({ statementDelayMs: 50 });
+const t = useSandbox({ statementDelayMs: 50 }, { inProcess: true });
 const sent = () => t.sb.requests.map((q) => `${q.method} ${q.path.replace(/_(uploads|downloads)\/[^/]+$/, '_$1/…')}`);
 
 describe('documents', () => {

@@ -1,4 +1,5 @@
-// The foundation as a user meets it: the built bin/sct.js against the sandbox on 127.0.0.1.
+// The foundation as a user meets it, against the sandbox on 127.0.0.1: the built bin/sct.js for
+// the version, help, exit codes and Ctrl-C; every other command in-process.
 import { describe, it, expect } from 'vitest';
 import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,15 +7,17 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { execa } from 'execa';
-import { runSct } from '../helpers/sct.js';
+import { runSct, runSctIn } from '../helpers/sct.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { OWNER } from '../sandbox/helpers.js';
 import { COLUMNS } from '../../src/output/columns.js';
 import { ConfigStore } from '../../src/config/config.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 
 const lastJsonLine = (s: string) => JSON.parse(s.trim().split('\n').pop()!);
+/** Retries as many, after a 1 ms backoff instead of 0.5–3.5 s (the backoff itself: test/unit/client.test.ts). */
+const FAST_RETRIES = { clientOptions: { retryBaseMs: 1 } };
 
 describe('basics', () => {
   it('prints the version and help', async () => {
@@ -43,7 +46,7 @@ describe('basics', () => {
   });
 
   it('exits 4 with a hint when not logged in, sending nothing', async () => {
-    const r = await t.sct(['whoami'], { env: { SCT_TOKEN: undefined } });
+    const r = await t.sctBin(['whoami'], { env: { SCT_TOKEN: undefined } });
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toMatch(/^error: not logged in/m);
     expect(r.stderr).toContain('sct auth login');
@@ -51,13 +54,13 @@ describe('basics', () => {
   });
 
   it('exits 4 when the service answers 401', async () => {
-    const r = await t.sct(['whoami'], { env: { SCT_TOKEN: 'not-a-real-token' } });
+    const r = await t.sctBin(['whoami'], { env: { SCT_TOKEN: 'not-a-real-token' } });
     expect(r.exitCode).toBe(4);
     expect(r.stderr).toContain('401');
   });
 
   it('exits 2 without a base URL', async () => {
-    const r = await t.sct(['whoami'], { env: { SCT_BASE_URL: undefined } });
+    const r = await t.sctBin(['whoami'], { env: { SCT_BASE_URL: undefined } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('no base URL');
   });
@@ -130,7 +133,7 @@ describe('auth and config', () => {
   });
 
   it('auth status with the service down still shows the local configuration, then exits 1', async () => {
-    const r = await t.sct(['auth', 'status'], { env: { SCT_BASE_URL: 'http://127.0.0.1:9/api' } });
+    const r = await t.sct(['auth', 'status'], { env: { SCT_BASE_URL: 'http://127.0.0.1:9/api' }, ...FAST_RETRIES });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toMatch(/^Profile\s+default$/m);
     expect(r.stdout).toMatch(/^Base URL\s+http:\/\/127\.0\.0\.1:9\/api \(from env\)$/m);
@@ -227,7 +230,7 @@ describe('doctor', () => {
   });
 
   it('fails when the service is unreachable', async () => {
-    const r = await t.sct(['doctor'], { env: { SCT_BASE_URL: 'http://127.0.0.1:9/api' } });
+    const r = await t.sct(['doctor'], { env: { SCT_BASE_URL: 'http://127.0.0.1:9/api' }, ...FAST_RETRIES });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toMatch(/^fail\s+base_url/m);
   });
@@ -277,7 +280,7 @@ describe('errors', () => {
 describe('HTTP behaviour against real sockets', () => {
   it('retries 503s and dropped connections, then succeeds', async () => {
     t.sb.setFaults({ failFirst: 2 });
-    const r = await t.sct(['whoami', '-o', 'json', '--verbose']);
+    const r = await t.sct(['whoami', '-o', 'json', '--verbose'], FAST_RETRIES);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toContain('503 Service Unavailable: retry 1/3');
     t.sb.setFaults({ dropFirst: 1 });
@@ -487,22 +490,22 @@ describe('sct api', () => {
 describe('completion', () => {
   it('prints bash, zsh and fish scripts generated from the command tree', async () => {
     for (const shell of ['bash', 'zsh', 'fish']) {
-      const r = await runSct(['completion', shell]);
+      const r = await runSctIn(['completion', shell]);
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toContain('orders');
       expect(r.stdout).toContain('--buying');
     }
-    expect((await runSct(['completion', 'bash'])).stdout).toContain('complete -o default -F _sct sct');
-    expect((await runSct(['completion', 'powershell'])).exitCode).toBe(2);
+    expect((await runSctIn(['completion', 'bash'])).stdout).toContain('complete -o default -F _sct sct');
+    expect((await runSctIn(['completion', 'powershell'])).exitCode).toBe(2);
     // The shell from $SHELL when not named.
-    expect((await runSct(['completion'], { env: { SHELL: '/usr/bin/zsh' } })).stdout).toMatch(/^#compdef sct\n/);
-    expect((await runSct(['completion'], { env: { SHELL: '/bin/tcsh' } })).exitCode).toBe(2);
+    expect((await runSctIn(['completion'], { env: { SHELL: '/usr/bin/zsh' } })).stdout).toMatch(/^#compdef sct\n/);
+    expect((await runSctIn(['completion'], { env: { SHELL: '/bin/tcsh' } })).exitCode).toBe(2);
     const help = (await runSct(['completion', '--help'])).stdout;
     for (const file of ['completions/sct', '~/.zfunc/_sct', '~/.config/fish/completions/sct.fish']) expect(help).toContain(file);
   });
 
   it('bash completes command groups, subcommands, options and format values', async () => {
-    const script = (await runSct(['completion', 'bash'])).stdout;
+    const script = (await runSctIn(['completion', 'bash'])).stdout;
     // What bash would offer for each command line, the cursor on the last word.
     const complete = async (...words: string[]) => {
       const line = words.map((w) => `'${w}'`).join(' ');
@@ -525,7 +528,7 @@ describe('completion', () => {
   it('matches the scripts shipped in completions/', async () => {
     for (const [shell, file] of [['bash', 'sct.bash'], ['zsh', '_sct'], ['fish', 'sct.fish']]) {
       const shipped = readFileSync(new URL(`../../completions/${file}`, import.meta.url), 'utf8');
-      expect((await runSct(['completion', shell])).stdout, `completions/${file} is stale: npm run completions`).toBe(shipped);
+      expect((await runSctIn(['completion', shell])).stdout, `completions/${file} is stale: npm run completions`).toBe(shipped);
     }
   });
 });
@@ -545,7 +548,7 @@ describe('slow responses', () => {
 
   it('times out slow responses with --timeout and says so', async () => {
     t.sb.setFaults({ latencyMs: 1500 });
-    const r = await t.sct(['whoami', '--timeout', '300ms']);
+    const r = await t.sct(['whoami', '--timeout', '300ms'], FAST_RETRIES);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('error: GET /accounts/me: no complete answer within 300ms (--timeout)');
   }, 30_000);

@@ -1,6 +1,6 @@
 // Geolocation of origins (EUDR) as a user runs it: `origins check` offline, `--map`, GeoJSON
-// import, `-o geojson` and its round trip, `--location-file`, against the sandbox and the built
-// binary.
+// import, `-o geojson` and its round trip, `--location-file`, against the sandbox (the offline
+// check with the built binary, the rest in-process).
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { useSandbox } from '../helpers/sandbox.js';
 import { runSct } from '../helpers/sct.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 const FIXTURES = fileURLToPath(new URL('../fixtures/geo/', import.meta.url));
 const fixture = (name: string) => join(FIXTURES, name);
 const geojson = (name: string) => JSON.parse(readFileSync(fixture(name), 'utf8'));

@@ -1,4 +1,4 @@
-// The built sct against a hostile server (test/helpers/hostile.ts) in front of the sandbox:
+// sct against a hostile server (test/helpers/hostile.ts) in front of the sandbox:
 // answers that are not the API's, bodies that never end or never finish, absurd rate-limit
 // headers and bad redirects. Each ends in a clear error naming the request, exit 1, no crash
 // and no hang — and in a bulk run, never a row counted as created, or rejected, wrongly.
@@ -26,8 +26,11 @@ beforeEach(() => {
   run++;
 });
 
-/** sct through the hostile server. */
-const sct = (args: string[], env: Record<string, string> = {}) => sctFor(h.url, OWNER, t.dir)(args, { env });
+/** sct through the hostile server, in-process; sctBin is the built binary. */
+const sct = (args: string[], env: Record<string, string> = {}) => sctFor(h.url, OWNER, t.dir, { inProcess: true })(args, { env });
+/** As sct, retrying as many times after a 1 ms backoff instead of 0.5–3.5 s (the backoff itself: test/unit/client.test.ts). */
+const sctFastRetries = (args: string[]) => sctFor(h.url, OWNER, t.dir, { inProcess: true })(args, { clientOptions: { retryBaseMs: 1 } });
+const sctBin = (args: string[]) => sctFor(h.url, OWNER, t.dir)(args);
 const noStack = (stderr: string) => expect(stderr).not.toMatch(/\n\s+at |FATAL|Invalid time value|Invalid URL/);
 
 async function productId(): Promise<number> {
@@ -77,7 +80,7 @@ describe('answers that are not the API speaking', () => {
 
   it('an HTML error page is named by its status, never printed', async () => {
     h.on('GET /api/orders', htmlPage(502));
-    const r = await sct(['orders', 'list', '--buying']);
+    const r = await sctFastRetries(['orders', 'list', '--buying']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('error: 502 Bad Gateway (HTML page) on GET /orders');
     expect(r.stderr).not.toMatch(/DOCTYPE|<html/i);
@@ -101,7 +104,7 @@ describe('answers that are not the API speaking', () => {
 describe('time limits', () => {
   it('--timeout bounds the whole request: a body trickled byte by byte is cut off, and the error names request and limit', async () => {
     h.on('GET /api/orders', trickle(50));
-    const r = await sct(['orders', 'list', '--buying', '--timeout', '300ms']);
+    const r = await sctFastRetries(['orders', 'list', '--buying', '--timeout', '300ms']);
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr).toContain('error: GET /orders: no complete answer within 300ms (--timeout)');
     // The first try and three retries, each cut off at the limit.
@@ -146,7 +149,8 @@ describe('time limits', () => {
 
   it('many waits in one run leave no listener behind (no MaxListenersExceededWarning)', async () => {
     h.on('GET /api/orders', answer(429, { 'retry-after': '0.001' }), { times: 12 });
-    const r = await sct(['orders', 'list', '--buying', '--limit', '1']);
+    // Node prints the warning on the process's own stderr: a real process.
+    const r = await sctBin(['orders', 'list', '--buying', '--limit', '1']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('MaxListenersExceededWarning');
     expect(h.log.filter((x) => x.path === '/api/orders')).toHaveLength(13);
@@ -158,7 +162,7 @@ describe('broken connections and redirects', () => {
     const file = ordersCsv(1, await productId());
     const report = join(t.dir, 'report.csv');
     h.on('POST /api/orders/purchase', cutAfterHeaders);
-    const r = await sct(['orders', 'import', '--purchase', '--file', file, '--report', report]);
+    const r = await sctFastRetries(['orders', 'import', '--purchase', '--file', file, '--report', report]);
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/the connection broke while reading the answer/);
     expect(r.stderr).not.toContain('rejected:');

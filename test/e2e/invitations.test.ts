@@ -4,7 +4,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { MEMBER, TRADER } from '../sandbox/helpers.js';
 import type { Prompter } from '../../src/prompt.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 let run = 0;
 beforeEach(() => {
   run++;

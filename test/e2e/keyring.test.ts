@@ -12,7 +12,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { BIN, removeDir, runSct, tempDir } from '../helpers/sct.js';
 import { OWNER } from '../sandbox/helpers.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 const noEnvToken = { SCT_TOKEN: undefined, SCT_BASE_URL: undefined };
 const storedProfile = (dir: string, name = 'default'): Record<string, string> =>
   JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles[name];

@@ -1,11 +1,11 @@
-// sct orders list/get/stats/delete as a user runs them: the built binary against the sandbox,
+// sct orders list/get/stats/delete as a user runs them: sct in-process against the sandbox,
 // asserting on the query strings the sandbox received.
 import type { Prompter } from '../../src/prompt.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 
 describe('orders list', () => {
   it('maps every named filter (buying) to its query parameter', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { OWNER, TRADER } from '../sandbox/helpers.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 
 const sent = () => t.sb.requests.map((q) => `${q.method} ${q.path}`);
 

@@ -9,7 +9,7 @@ import { sctFor } from '../helpers/sct.js';
 import { until, useSandbox } from '../helpers/sandbox.js';
 import { OWNER } from '../sandbox/helpers.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 let run = 0;
 beforeEach(() => {
   run++;

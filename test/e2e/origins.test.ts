@@ -1,10 +1,10 @@
-// sct origins list/get/create/update/delete as a user runs them: the built binary against the
+// sct origins list/get/create/update/delete as a user runs them: sct in-process against the
 // sandbox, asserting on what the sandbox received.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 
 describe('origins list', () => {
   it('maps every named filter to its query parameter', async () => {

@@ -1,10 +1,10 @@
-// sct products as a user runs them: the built binary against the sandbox.
+// sct products as a user runs them: sct in-process against the sandbox.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 
 describe('products list', () => {
   it('maps --commodity and --composition, with the shared list flags', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { OWNER } from '../sandbox/helpers.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 
 describe('profiles', () => {
   it('a --profile or SCT_PROFILE naming no profile is exit 2 naming it and the profiles, nothing sent', async () => {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 const writes = () => t.sb.requests.filter((r) => r.method !== 'GET');
 
 describe('roles by name', () => {

@@ -12,7 +12,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { sctFor } from '../helpers/sct.js';
 import { client, OWNER } from '../sandbox/helpers.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 
 const LINK = '=HYPERLINK("http://x")';
 const SUM = '@SUM(1)';

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { useSandbox } from '../helpers/sandbox.js';
 import { OWNER } from '../sandbox/helpers.js';
 
-const t = useSandbox({ rateLimit: 100_000 });
+const t = useSandbox({ rateLimit: 100_000 }, { inProcess: true });
 const fixture = (name: string) => join(fileURLToPath(new URL('../fixtures/geo/', import.meta.url)), name);
 
 async function send(method: string, path: string, body: unknown): Promise<any> {

@@ -12,7 +12,7 @@ import { rng } from '../helpers/random.js';
 import { ADMIN, OWNER } from '../sandbox/helpers.js';
 import type { Prompter } from '../../src/prompt.js';
 
-const t = useSandbox({ rateLimit: 100_000 });
+const t = useSandbox({ rateLimit: 100_000 }, { inProcess: true });
 let products: number[];
 
 beforeAll(async () => {
@@ -387,7 +387,7 @@ describe('interrupted origins syncs converge', () => {
 describe('rate budget', () => {
   // A sandbox of its own: 7 requests per 5-second window, so a plan outgrows the budget. The
   // test's own reads use another token of the company: they spend none of sct's budget.
-  const small = useSandbox({ rateLimit: 7, rateLimitWindowSeconds: 5 });
+  const small = useSandbox({ rateLimit: 7, rateLimitWindowSeconds: 5 }, { inProcess: true });
 
   it('says when a plan needs more requests than are left, stops past --max-wait, and a rerun continues', { timeout: 30_000 }, async () => {
     const product = (await small.api('/products?limit=1', ADMIN)).results[0].id;

@@ -1,9 +1,9 @@
-// sct value-chains as a user runs them: the built binary against the sandbox.
+// sct value-chains as a user runs them: sct in-process against the sandbox.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 
 describe('value-chains list', () => {
   it('maps every named filter to its query parameter', async () => {

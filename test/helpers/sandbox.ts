@@ -6,31 +6,20 @@
 //     const r = await t.sct(['products', 'list']);
 //     expect(t.queryOf()).toEqual({ limit: '10', offset: '0' });
 //   });
+//
+// `useSandbox(options, { inProcess: true })`: t.sct and t.sctAs run the command in-process
+// (runSctIn in sct.ts), and t.sctBin is the built binary for the tests about the process.
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.js';
-import { main, type MainDeps } from '../../src/cli.js';
 import { OWNER } from '../sandbox/helpers.js';
-import { createTestIO } from './io.js';
-import type { Prompter } from '../../src/prompt.js';
-import { removeDir, sctFor, spawnSctFor, tempDir, type RunOptions, type RunResult } from './sct.js';
-
-export interface InProcessOptions {
-  tty?: boolean;
-  /** Aborting it is Ctrl-C. */
-  signal?: AbortSignal;
-  input?: string;
-  env?: Record<string, string | undefined>;
-  clientOptions?: MainDeps['clientOptions'];
-  /** Answers the prompts a terminal run asks (with `tty`). */
-  prompter?: Prompter;
-}
+import { removeDir, sctFor, spawnSctFor, tempDir, type InProcessOptions, type RunOptions, type RunResult } from './sct.js';
 
 /** The arguments, what stderr must match, and stdin if the command reads it. */
 export type UsageErrorCase = [args: string[], message: RegExp | string, input?: string];
 
-export function useSandbox(options: SandboxOptions = {}) {
+export function useSandbox(options: SandboxOptions = {}, how: { inProcess?: boolean } = {}) {
   let sandbox: Sandbox | undefined;
   let configDir: string | undefined;
 
@@ -56,21 +45,14 @@ export function useSandbox(options: SandboxOptions = {}) {
     return configDir;
   }
 
-  /** The built bin/sct.js as the owner of the first demo company, with the test's config dir. */
-  const sct = (args: string[], opts?: RunOptions): Promise<RunResult> => sctFor(sb().url, OWNER, dir())(args, opts);
+  /** sct as the owner of the first demo company, with the test's config dir: the built bin/sct.js, or in-process. */
+  const sct = (args: string[], opts?: RunOptions & InProcessOptions): Promise<RunResult> => sctFor(sb().url, OWNER, dir(), how)(args, opts);
 
   /**
    * The same command in-process through main(), with fake streams: no process start, a fake
    * terminal with `tty`, and Ctrl-C as an aborted `signal`.
    */
-  async function sctIn(args: string[], o: InProcessOptions = {}): Promise<RunResult> {
-    const io = createTestIO({ stdoutIsTTY: o.tty, stderrIsTTY: o.tty, stdinIsTTY: o.tty, columns: 120, input: o.input });
-    const env = { SCT_CONFIG_DIR: dir(), SCT_BASE_URL: sb().url, SCT_TOKEN: OWNER, NO_COLOR: '1', CI: 'true', ...o.env };
-    const exitCode = await main(args, { streams: io.streams, env, prompter: o.prompter, signal: o.signal ?? new AbortController().signal, clientOptions: o.clientOptions });
-    // main() leaves the exit code for the process to end with, and this process is the test runner.
-    process.exitCode = undefined;
-    return { exitCode, stdout: io.stdout(), stderr: io.stderr() };
-  }
+  const sctIn = (args: string[], o: RunOptions & InProcessOptions = {}): Promise<RunResult> => sctFor(sb().url, OWNER, dir(), { inProcess: true })(args, o);
 
   return {
     get sb(): Sandbox {
@@ -83,7 +65,9 @@ export function useSandbox(options: SandboxOptions = {}) {
     sct,
     sctIn,
     /** sct as another demo user, with the test's config dir. */
-    sctAs: (token: string) => sctFor(sb().url, token, dir()),
+    sctAs: (token: string) => sctFor(sb().url, token, dir(), how),
+    /** The built bin/sct.js, in-process file or not: for what only a process shows. */
+    sctBin: (args: string[], opts?: RunOptions): Promise<RunResult> => sctFor(sb().url, OWNER, dir())(args, opts),
     /** sct started, not awaited: for tests that signal it. */
     spawnSct: (args: string[], opts?: RunOptions) => spawnSctFor(sb().url, OWNER, dir())(args, opts),
 

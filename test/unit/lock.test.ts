@@ -241,14 +241,16 @@ describe('withLock', () => {
       '-e',
       `import { tryLock } from ${JSON.stringify(lockModule)};
        const got = tryLock(${JSON.stringify(path)});
-       console.log('locked');
+       console.log(Date.now());
        setTimeout(() => got.release(), 400);`,
     ]);
     children.push(child);
-    await new Promise((r) => child.stdout.once('data', r));
-    const started = Date.now();
-    // The wait is synchronous: the child must release on its own, which it does after 400 ms.
+    // When the child took the lock, by its clock (the same as ours): its 'locked' line can reach
+    // us late on a busy machine, so the time it arrives says nothing.
+    const lockedAt = Number(await new Promise((r) => child.stdout.once('data', r)));
+    // The wait is synchronous: the child must release on its own, which it does 400 ms after
+    // taking the lock (a timer may fire a millisecond early).
     expect(withLock(path, () => 'mine', 5000)).toBe('mine');
-    expect(Date.now() - started).toBeGreaterThan(200);
+    expect(Date.now() - lockedAt).toBeGreaterThanOrEqual(399);
   });
 });

@@ -14,7 +14,7 @@ import { resolveTarget, safeFileName } from '../../src/output/download.js';
 import { CSV_WRITE_OPTIONS, guardFormula, unguardFormula } from '../../src/output/spreadsheet.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
-const t = useSandbox();
+const t = useSandbox({}, { inProcess: true });
 
 /** Characters that CSV readers, URLs, file systems and spreadsheets treat specially. */
 const SPECIAL = ['"', ',', '\n', '\r', '\r\n', ' ', '\t', '\u0000', '\ufeff', '\u00a0', "'", '=', '+', '-', '@', '&', '%', '#', '/', '\\', '.', 'é', '😀', '\u001b[31m', '\u202e'];
