@@ -19,7 +19,9 @@ export function unguardFormula(text: string): string {
 }
 
 /**
- * csv-stringify options for every CSV file sct writes. sct's readers trim unquoted cells (so a
+ * The rules of every CSV file sct writes, as csv-stringify options: csvLine and csvCell below
+ * write by them, and the tests hold them to csv-stringify's own text (csv-stringify itself is a
+ * development dependency since: bench/results.md has why). sct's readers trim unquoted cells (so a
  * hand-typed `a, b` reads as `b`), which would shorten a guarded tab (`'\t`) to a bare `'` and
  * lose a guard-like quote after leading spaces: a cell that begins or ends with white space is
  * quoted, and quoted cells are read back exactly. A cell holding any line break is quoted too:
