@@ -9,11 +9,12 @@
 // compared; every run gets a fresh sandbox, since the service allows one pending invitation per
 // address. The fixed cost of a run (start-up, the lock, GET /accounts/me, one request) is
 // measured with a 1-row file and said as its share of the per-1,000 figure.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandboxProcess } from '../scripts/sandbox-process.mjs';
+import { timed } from './measure.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin', 'sct.js');
@@ -64,23 +65,6 @@ function post(operations) {
 })();
 `;
 
-/** Runs `node args…` under GNU time without blocking this process; CPU in ms, wall in ms. */
-function timed(args, env) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    const child = spawn('/usr/bin/time', ['-f', 'TIME %U %S', process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c) => (stderr += c));
-    child.on('close', (status) => {
-      const wall = Number(process.hrtime.bigint() - started) / 1e6;
-      const time = /TIME ([\d.]+) ([\d.]+)/.exec(stderr);
-      if (status !== 0 || !time) return reject(new Error(`node ${args.slice(0, 3).join(' ')}… exited ${status}: ${stderr.slice(-2000)}`));
-      resolve({ cpu: (Number(time[1]) + Number(time[2])) * 1000, wall, stdout, stderr });
-    });
-  });
-}
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -93,9 +77,9 @@ async function measure(name, file, dir) {
   const config = mkdtempSync(join(dir, 'config-'));
   try {
     const env = { ...process.env, SCT_CONFIG_DIR: config, SCT_BASE_URL: sb.url, SCT_TOKEN: TOKEN, NO_COLOR: '1' };
-    const r = name === 'minimal'
-      ? await timed(['-e', MINIMAL_CLIENT, file, sb.url, TOKEN], env)
-      : await timed([bin, 'invitations', 'bulk-create', '--file', file], env);
+    const args = name === 'minimal' ? ['-e', MINIMAL_CLIENT, file, sb.url, TOKEN] : [bin, 'invitations', 'bulk-create', '--file', file];
+    const r = await timed(args, env);
+    if (r.status !== 0 || Number.isNaN(r.cpu)) throw new Error(`node ${args.slice(0, 3).join(' ')}… exited ${r.status}: ${r.stderr.slice(-2000)}`);
     const summary = name === 'minimal' ? r.stdout.trim() : /invitations: .*/.exec(r.stderr)?.[0];
     return { ...r, summary };
   } finally {

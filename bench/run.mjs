@@ -19,8 +19,9 @@
 //
 // Options: --quick (fewer runs), --startup-only, --huge-only, --one-request-only, --export-only,
 // --bulk-only, --sandbox-only.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { startSandboxProcess } from '../scripts/sandbox-process.mjs';
+import { timed } from './measure.mjs';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,18 +74,6 @@ function startup() {
   }
 }
 
-/** Peak RSS in MB of `node args…` (GNU time), with its exit code and stderr; async, so a server in this process keeps serving. */
-function peakRss(args, env) {
-  return new Promise((resolve) => {
-    const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (c) => (stderr += c));
-    child.on('close', (status) => {
-      const lines = stderr.trim().split('\n');
-      resolve({ status, mb: Number(lines.pop()) / 1024, stderr: lines.filter((l) => !l.startsWith('Command exited')).join('\n') });
-    });
-  });
-}
 
 /** A server answering every request with 2 GB of JSON, streamed from one reused block. */
 async function hugeServer() {
@@ -116,13 +105,12 @@ async function hugeAnswerBench() {
   const config = mkdtempSync(join(tmpdir(), 'sct-bench-'));
   try {
     const env = { ...process.env, SCT_CONFIG_DIR: config, SCT_BASE_URL: `http://127.0.0.1:${server.address().port}/api`, SCT_TOKEN: TOKEN, NO_COLOR: '1' };
-    const base = await peakRss(['-e', '0'], env);
-    const t = process.hrtime.bigint();
-    const sct = await peakRss([bin, 'orders', 'list', '--buying'], env);
-    const wall = Number(process.hrtime.bigint() - t) / 1e6;
+    const base = await timed(['-e', '0'], env);
+    const sct = await timed([bin, 'orders', 'list', '--buying'], env);
+    const wall = sct.wall;
     console.log('\n2 GB JSON answer to sct orders list --buying (streamed, no Content-Length)');
-    console.log(`  node -e 0          peak RSS ${base.mb.toFixed(1).padStart(6)} MB`);
-    console.log(`  sct refusing it    peak RSS ${sct.mb.toFixed(1).padStart(6)} MB  (${(sct.mb / base.mb).toFixed(1)}× node -e 0), exit ${sct.status} in ${(wall / 1000).toFixed(2)} s${sct.status === 1 && /answer too large/.test(sct.stderr) ? ' ok' : `: ${sct.stderr}`}`);
+    console.log(`  node -e 0          peak RSS ${base.rssMb.toFixed(1).padStart(6)} MB`);
+    console.log(`  sct refusing it    peak RSS ${sct.rssMb.toFixed(1).padStart(6)} MB  (${(sct.rssMb / base.rssMb).toFixed(1)}× node -e 0), exit ${sct.status} in ${(wall / 1000).toFixed(2)} s${sct.status === 1 && /answer too large/.test(sct.stderr) ? ' ok' : `: ${sct.stderr}`}`);
   } finally {
     server.closeAllConnections();
     server.close();
@@ -130,32 +118,13 @@ async function hugeAnswerBench() {
   }
 }
 
-/**
- * CPU time (user + system, ms) of `node args…`, read by bash's `time`: on a busy machine it
- * varies less than wall time, so both are printed.
- */
-function cpuTimeAsync(args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', 'TIMEFORMAT="%U %S"; { time "$@" >/dev/null 2>&1; } 2>&1', 'bench', process.execPath, ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('close', () => {
-      const [user, sys] = out.trim().split(/\s+/).map(Number);
-      return Number.isFinite(user) && Number.isFinite(sys) ? resolve((user + sys) * 1000) : reject(new Error(`no time for node ${args.join(' ')}: ${out}`));
-    });
-  });
-}
 
-/** Wall time of `node args…` as a child that does not block this process (the sandbox is elsewhere anyway). */
-function timeAsync(args, env) {
-  return new Promise((resolve, reject) => {
-    const t = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'ignore'] });
-    child.on('close', (code) => (code === 0 ? resolve(Number(process.hrtime.bigint() - t) / 1e6) : reject(new Error(`node ${args.join(' ')} exited ${code}`))));
-  });
-}
 
 async function oneRequestBench() {
+  if (!existsSync('/usr/bin/time')) {
+    console.log('\nOne-request commands: skipped (needs GNU time at /usr/bin/time for CPU time)');
+    return;
+  }
   const sb = await startSandboxProcess(['--rate-limit', '1000000']);
   const config = mkdtempSync(join(tmpdir(), 'sct-bench-'));
   try {
@@ -174,11 +143,11 @@ async function oneRequestBench() {
     const cpu = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
     for (let i = 0; i < runs + 2; i++) {
       for (const [k, args] of Object.entries(cases)) {
-        const ms = await timeAsync(args, env);
-        const cpuMs = await cpuTimeAsync(args, env);
+        const r = await timed(args, env);
+        if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
         if (i >= 2) {
-          samples[k].push(ms);
-          cpu[k].push(cpuMs);
+          samples[k].push(r.wall);
+          cpu[k].push(r.cpu);
         }
       }
     }

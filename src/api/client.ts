@@ -2,7 +2,7 @@
 // timeouts, pagination, error mapping and the --verbose trace all live here, once.
 import type { Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
-import { discardBody, dispatcherTransport, nodeTransport, type Headers, type Transport, type WireResponse } from './transport.js';
+import { discardBody, dispatcherTransport, nodeTransport, proxyTransport, type Headers, type ProxySettings, type Transport, type WireResponse } from './transport.js';
 import { AnswerError, AuthError, NetworkError, SctError, UsageError, InterruptedError, WaitTooLongError, isAbortError } from '../errors.js';
 import { apiErrorFrom, statusText, HTML_PAGE } from './errors.js';
 import { scanListPage } from './json-page.js';
@@ -136,7 +136,7 @@ export const abortableSleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
-export function proxyFromEnv(env: NodeJS.ProcessEnv): { httpProxy?: string; httpsProxy?: string; noProxy?: string } | null {
+export function proxyFromEnv(env: NodeJS.ProcessEnv): ProxySettings | null {
   const httpProxy = env.HTTP_PROXY || env.http_proxy;
   const httpsProxy = env.HTTPS_PROXY || env.https_proxy || httpProxy;
   if (!httpProxy && !httpsProxy) return null;
@@ -193,7 +193,7 @@ export class ApiClient {
     this.makeTransport = dispatcher
       ? () => dispatcherTransport(dispatcher)
       : proxy
-        ? () => dispatcherTransport('proxy', proxy)
+        ? () => proxyTransport(proxy)
         : async () => nodeTransport();
     this.sleep = options.sleep ?? abortableSleep;
     this.now = options.now ?? Date.now;

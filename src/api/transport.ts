@@ -52,7 +52,7 @@ export function nodeTransport(): Transport {
     async send(url, w) {
       const { agent, request } = await agentFor(url.protocol);
       return new Promise<WireResponse>((resolve, reject) => {
-        if (w.signal.aborted) return reject(w.signal.reason ?? abortError());
+        if (w.signal.aborted) return reject(w.signal.reason);
         const req = request(url, { method: w.method, headers: w.headers, agent, signal: w.signal });
         // Silence on the socket, before the answer or inside its body: the same error either way.
         req.setTimeout(w.idleTimeoutMs, () => req.destroy(timeoutError(w.idleTimeoutMs)));
@@ -77,13 +77,34 @@ export function nodeTransport(): Transport {
   };
 }
 
-/** Requests through an undici dispatcher (a proxy agent, or a test's MockAgent). */
-export async function dispatcherTransport(dispatcher: Dispatcher | 'proxy', proxy?: { httpProxy?: string; httpsProxy?: string; noProxy?: string }): Promise<Transport> {
-  // undici is CommonJS: loaded dynamically from the bundle it is the module's default export,
-  // while TypeScript (and Node run from source) see its named exports.
+/** The proxy settings of the environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
+export interface ProxySettings {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy?: string;
+}
+
+/** Through the environment's proxy (undici's EnvHttpProxyAgent: CONNECT, NO_PROXY), closed with the client. */
+export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
+  const undici = await loadUndici();
+  return undiciTransport(undici, new undici.EnvHttpProxyAgent({ keepAliveTimeout: KEEP_ALIVE_MS, ...proxy }), true);
+}
+
+/** Through a caller's undici dispatcher (a test's MockAgent), which the caller closes. */
+export async function dispatcherTransport(dispatcher: Dispatcher): Promise<Transport> {
+  return undiciTransport(await loadUndici(), dispatcher, false);
+}
+
+/**
+ * undici is CommonJS: loaded dynamically from the bundle it is the module's default export,
+ * while TypeScript (and Node run from source) see its named exports.
+ */
+async function loadUndici(): Promise<typeof import('undici')> {
   const mod = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
-  const undici = mod.default ?? mod;
-  const d = dispatcher === 'proxy' ? new undici.EnvHttpProxyAgent({ keepAliveTimeout: KEEP_ALIVE_MS, ...proxy }) : dispatcher;
+  return mod.default ?? mod;
+}
+
+function undiciTransport(undici: typeof import('undici'), d: Dispatcher, owned: boolean): Transport {
   return {
     async send(url, w) {
       const res = await undici.request(url, {
@@ -98,7 +119,7 @@ export async function dispatcherTransport(dispatcher: Dispatcher | 'proxy', prox
       return { statusCode: res.statusCode, headers: res.headers, body: res.body };
     },
     async close() {
-      if (dispatcher === 'proxy') await d.close();
+      if (owned) await d.close();
     },
   };
 }
@@ -124,8 +145,4 @@ export async function discardBody(body: Readable, limit = 256 * 1024): Promise<v
 
 function timeoutError(ms: number): Error {
   return Object.assign(new Error(`no data for ${ms} ms`), { code: 'ETIMEDOUT' });
-}
-
-function abortError(): Error {
-  return Object.assign(new Error('This operation was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
 }

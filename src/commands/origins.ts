@@ -84,10 +84,7 @@ export function register(program: Command, f: Factory): void {
     detail: DETAILS.origin,
     addFields: addOriginFields,
     fieldsOf: originFields,
-    schemas: async () => {
-      const { originCreateSchema, originUpdateSchema } = await import('../api/schemas/origins.js');
-      return { create: originCreateSchema, update: originUpdateSchema };
-    },
+    schemas: () => import('../api/schemas/origins.js').then((m) => ({ create: m.originCreateSchema, update: m.originUpdateSchema })),
     examples: {
       get: ['sct origins get 24', 'sct origins get 24 -o geojson'],
       create: ['sct origins create --name "Farm Kouassi 12 (Daloa)" --country-code CI --location 6.877,-6.450', 'sct origins create --name "Plot 7" --country-code GH --location-file plot7.geojson'],

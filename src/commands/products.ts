@@ -50,10 +50,7 @@ export function register(program: Command, f: Factory): void {
     detail: DETAILS.product,
     addFields: addProductFields,
     fieldsOf: productFields,
-    schemas: async () => {
-      const { productCreateSchema, productUpdateSchema } = await import('../api/schemas/products.js');
-      return { create: productCreateSchema, update: productUpdateSchema };
-    },
+    schemas: () => import('../api/schemas/products.js').then((m) => ({ create: m.productCreateSchema, update: m.productUpdateSchema })),
     examples: {
       get: ['sct products get 17', 'sct products get 17 --json name,commodity,hs_code'],
       create: ['sct products create --name "Cocoa butter" --commodity cocoa --external-id BCC-P09001', 'sct products create --file product.json'],

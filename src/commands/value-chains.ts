@@ -90,10 +90,7 @@ export function register(program: Command, f: Factory): void {
     detail: DETAILS.valueChain,
     addFields: addValueChainFields,
     fieldsOf: valueChainFields,
-    schemas: async () => {
-      const { valueChainCreateSchema, valueChainUpdateSchema } = await import('../api/schemas/value-chains.js');
-      return { create: valueChainCreateSchema, update: valueChainUpdateSchema };
-    },
+    schemas: () => import('../api/schemas/value-chains.js').then((m) => ({ create: m.valueChainCreateSchema, update: m.valueChainUpdateSchema })),
     examples: {
       get: ['sct value-chains get 3', 'sct value-chains get 3 --json company_name,status'],
       create: ['sct value-chains create --company-name "Kumasi Cocoa Traders Ltd" --country-code GH --external-id VC-1-0900', 'sct value-chains create --file partner.json'],

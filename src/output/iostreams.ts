@@ -23,7 +23,7 @@ let chalkModule: typeof import('chalk') | undefined;
  * is coloured: `sct --version`, help and everything written to pipes never need it.
  */
 export async function loadColor(io: IOStreams): Promise<void> {
-  if (io.anyColor) chalkModule ??= await import('chalk');
+  if (io.colorEnabled || io.colorErrEnabled) chalkModule ??= await import('chalk');
 }
 
 function colors(enabled: boolean): ColorFns {
@@ -84,8 +84,6 @@ export interface IOStreams {
   color: ColorFns;
   colorErr: ColorFns;
   colorEnabled: boolean;
-  /** Whether stdout or stderr is coloured at all: chalk is loaded only then. */
-  anyColor: boolean;
   colorErrEnabled: boolean;
   terminalWidth(): number;
   /** Prompts only when a person can answer: stdin and stderr are terminals. */
@@ -195,7 +193,6 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
       return colors(colorErrEnabled);
     },
     colorEnabled,
-    anyColor: colorEnabled || colorErrEnabled,
     colorErrEnabled,
     terminalWidth() {
       const cols = opts.columns ?? (stdout as NodeJS.WriteStream).columns ?? Number(env.COLUMNS);

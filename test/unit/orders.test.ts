@@ -6,7 +6,7 @@ import { statsColumns, statsQuery, orderColumns } from '../../src/commands/order
 import { kindFor, tracePlan, tracedItems } from '../../src/commands/orders/trace.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, orderResponseSchema } from '../../src/api/schemas/orders.js';
 import { UsageError, SctError } from '../../src/errors.js';
-import { REQUIRED } from '../../src/api/schemas/common.js';
+import { REQUIRED } from '../../src/api/schemas/messages.js';
 import type { CsvFile } from '../../src/bulk/csv.js';
 
 function usage(fn: () => unknown): UsageError {

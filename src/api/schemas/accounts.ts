@@ -1,10 +1,8 @@
 // Shapes of the account resources sct reads fields from. Objects are loose: the API may add
 // fields, and sct passes them through to JSON output untouched.
 import { z } from 'zod';
-import { INVITATION_STATUSES, WORKSPACE_TYPES } from '../enums.js';
-
-export { INVITATION_STATUSES, WORKSPACE_TYPES };
-import { id, REQUIRED } from './common.js';
+import { id } from './common.js';
+import { REQUIRED } from './messages.js';
 
 export const meSchema = z.looseObject({
   id: z.number(),

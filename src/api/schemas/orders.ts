@@ -11,10 +11,10 @@
 //   assessment_status is accepted by every kind (every order has one).
 // - Nested item fields: which are required and their bounds are "not shown", so all are optional.
 import { z } from 'zod';
-import { ASSESSMENT_STATUSES, ID_MAX, date, dateTime, id, requiredMessage, str255, tags } from './common.js';
+import { date, dateTime, id, str255, tags } from './common.js';
+import { requiredMessage } from './messages.js';
+import { ASSESSMENT_STATUSES, ID_MAX } from '../enums.js';
 import { BUYER_STATUSES, ORDER_KINDS, ORDER_TYPES, SELLER_STATUSES, type OrderKindName } from '../enums.js';
-
-export { ORDER_TYPES, BUYER_STATUSES, SELLER_STATUSES, ORDER_KINDS, ORDER_ACTIONS, STATISTICS_GROUP_BY, STATISTICS_DELIMIT_BY, type OrderKindName, type OrderAction } from '../enums.js';
 
 
 const requiredError = { error: requiredMessage };

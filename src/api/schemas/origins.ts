@@ -5,10 +5,7 @@
 import { z } from 'zod';
 import { str255 } from './common.js';
 import { unknownCountryProblem } from '../../geo/country-codes.js';
-
 import { COUNTRY_CODE_RE } from '../enums.js';
-
-export { COUNTRY_CODE_RE };
 
 /** Two letters naming a country, sent upper-cased: the API stores ISO 3166 alpha-2 codes. */
 export const countryCode = z

@@ -8,9 +8,8 @@
 // - An empty dds_identifier counts as none (EUDR without identifier needs assessment runs).
 import { z } from 'zod';
 import { DDS_TYPES, DDS_STATUSES } from '../enums.js';
-
-export { DDS_TYPES, DDS_STATUSES };
-import { id, requiredMessage } from './common.js';
+import { id } from './common.js';
+import { requiredMessage } from './messages.js';
 
 export type DdsType = (typeof DDS_TYPES)[number];
 export type DdsStatus = (typeof DDS_STATUSES)[number];

@@ -3,9 +3,6 @@
 // unknown fields through. The allowed values of type and status are not documented, so they
 // are checked as strings only and the service decides.
 import { z } from 'zod';
-import { KNOWN_VALUE_CHAIN_STATUSES, KNOWN_VALUE_CHAIN_TYPES } from '../enums.js';
-
-export { KNOWN_VALUE_CHAIN_STATUSES, KNOWN_VALUE_CHAIN_TYPES };
 import { id, str255, tags } from './common.js';
 import { countryCode } from './origins.js';
 

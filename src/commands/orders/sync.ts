@@ -12,7 +12,7 @@
 // supplier's to change: they are neither matched nor listed, only counted.
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
-import type { OrderKindName } from '../../api/schemas/orders.js';
+import type { OrderKindName } from '../../api/enums.js';
 import { ITEM_COLUMNS, ORDER_COLUMNS, openOrderFile, ordersFromCsv, type ImportFlags } from './import.js';
 import { checkFile, type SyncSpec } from '../../sync/plan.js';
 import type { Compare } from '../../sync/normalise.js';
