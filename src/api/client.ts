@@ -308,8 +308,11 @@ export class ApiClient {
   private async send(options: RequestOptions, mode: 'json' | 'page' | 'stream'): Promise<{ status: number; headers: StreamResponse['headers']; data?: unknown; body?: StreamResponse['body'] }> {
     const method = options.method ?? 'GET';
     let url = this.resolve(options.path, options.query);
-    // node:crypto is loaded by the first POST that needs a key: a GET never does.
-    const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? (await import('node:crypto')).randomUUID()) : undefined;
+    // A key the caller chose (`sct api -H 'Idempotency-Key: K'`, `create --idempotency-key K`) is
+    // sent unchanged: only then does a rerun of the same write find the first one's outcome.
+    // node:crypto is loaded by the first POST that needs a key of its own: a GET never does.
+    const idempotencyKey =
+      method === 'POST' ? (options.idempotencyKey ?? headerValue(options.headers, 'idempotency-key') ?? (await import('node:crypto')).randomUUID()) : undefined;
     const where = () => `${method} ${displayPath(url, this.baseUrl)}`;
     let attempt = 0;
     let throttled = 0;
@@ -655,6 +658,11 @@ export function toSearchParams(query: Query): URLSearchParams {
     params.append(k, Array.isArray(v) ? v.join(',') : String(v));
   }
   return params;
+}
+
+/** A header of the caller's, whatever the case of its name. */
+function headerValue(headers: Record<string, string> | undefined, name: string): string | undefined {
+  return Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
 }
 
 function lowerKeys(h: Record<string, string>): Record<string, string> {
