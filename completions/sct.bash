@@ -7,7 +7,7 @@ _sct() {
   for ((i=1; i<COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      -*) case " -o --output --columns --jq --profile --base-url --timeout --max-wait --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --traced-origin --limit --page-size --offset --ordering --search --filter --external-id --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --item --set --file --group-by --delimit-by --to-order --to-origin --report --concurrency --composition --name --sku --description --hs-code --scientific-name --common-name --country --updated-from --updated-to --passing-min --failing-min --id --exclude-id --country-code --location --location-file --name-property --map --status --company-name --contact-name --reciprocal-company-id --dds-identifier --order --product --orders --products --assessment-run-ids --exclude-dds --dds --identifier --origin --document --out --content-type --source --exclude-type --email --email-contains --role --role-name --invited-by --expires-from --expires-to --first-name --last-name --job-title -X --method -f --raw-field -F --field -H --header --input --port --host --seed --rate-limit --statement-delay --latency --fail-rate --drop-rate " in *" $w "*) i=$((i+1)) ;; esac; continue ;;
+      -*) case " -o --output --columns --jq --profile --base-url --timeout --max-wait --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --traced-origin --limit --page-size --offset --ordering --search --filter --external-id --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --item --set --file --idempotency-key --group-by --delimit-by --to-order --to-origin --report --concurrency --composition --name --sku --description --hs-code --scientific-name --common-name --country --updated-from --updated-to --passing-min --failing-min --id --exclude-id --country-code --location --location-file --name-property --map --status --company-name --contact-name --reciprocal-company-id --dds-identifier --order --product --orders --products --assessment-run-ids --exclude-dds --dds --identifier --origin --document --out --content-type --source --exclude-type --email --email-contains --role --role-name --invited-by --expires-from --expires-to --first-name --last-name --job-title -X --method -f --raw-field -F --field -H --header --input --port --host --seed --rate-limit --statement-delay --latency --fail-rate --drop-rate " in *" $w "*) i=$((i+1)) ;; esac; continue ;;
     esac
     candidate="${cmdpath:+$cmdpath }$w"
     case "|orders|orders list|orders get|orders create|orders update|orders delete|orders stats|orders trace|orders import|orders sync|products|products list|products get|products create|products update|products delete|origins|origins list|origins get|origins create|origins update|origins delete|origins check|origins import|origins sync|value-chains|value-chains list|value-chains get|value-chains create|value-chains update|value-chains delete|dds|dds list|dds get|dds create|dds update|dds delete|dds wait|dds available-orders|dds trace|risk|risk list|risk create|risk evidence|documents|documents list|documents get|documents upload|documents download|imports|imports list|imports get|imports create|info-requests|info-requests send|workspaces|workspaces list|workspaces switch|workspaces current|invitations|invitations list|invitations get|invitations create|invitations bulk-create|invitations revoke|invitations renew|invitations public|members|members list|members set-role|users|users list|roles|roles list|countries|countries list|countries get|user-config|user-config get|user-config set|auth|auth login|auth status|auth logout|auth token|config|config list|config get|config set|config unset|config path|config profiles|whoami|api|completion|sandbox|version|doctor|" in
@@ -53,6 +53,7 @@ _sct() {
     'orders create|--item') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders create|--set') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders create|--idempotency-key') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders update|--external-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders update|--type') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders update|--order-created-at') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -118,6 +119,7 @@ _sct() {
     'products create|--tag') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'products create|--set') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'products create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'products create|--idempotency-key') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'products update|--name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'products update|--sku') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'products update|--description') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -158,6 +160,7 @@ _sct() {
     'origins create|--location-file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins create|--set') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins create|--idempotency-key') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins update|--name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins update|--description') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins update|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -210,6 +213,7 @@ _sct() {
     'value-chains create|--tag') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'value-chains create|--set') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'value-chains create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'value-chains create|--idempotency-key') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'value-chains update|--company-name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'value-chains update|--description') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'value-chains update|--external-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -247,6 +251,7 @@ _sct() {
     'dds create|--assessment-run-ids') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'dds create|--set') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'dds create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'dds create|--idempotency-key') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'dds create|--timeout') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'dds update|--status') COMPREPLY=( $(compgen -W 'draft in_progress complete failed' -- "$cur") ); return ;;
     'dds update|--name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -278,6 +283,7 @@ _sct() {
     'risk create|--document') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'risk create|--set') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'risk create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'risk create|--idempotency-key') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'risk evidence|--out') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'documents list|--limit') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'documents list|--page-size') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -302,6 +308,7 @@ _sct() {
     'imports create|--name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'imports create|--set') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'imports create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'imports create|--idempotency-key') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'info-requests send|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'info-requests send|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'info-requests send|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -337,6 +344,7 @@ _sct() {
     'invitations create|--role') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations create|--set') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'invitations create|--idempotency-key') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations bulk-create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations bulk-create|--role') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations bulk-create|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -426,7 +434,7 @@ _sct() {
     'orders') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'orders list') opts='--buying --selling --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --has-dds --no-dds --traced-origin --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'orders get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'orders create') opts='--purchase --sale --batch --external-id --type --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-status --seller-status --assessment-status --value-chain --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --tag --send-information-request --item --set --file -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'orders create') opts='--purchase --sale --batch --external-id --type --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-status --seller-status --assessment-status --value-chain --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --tag --send-information-request --item --set --file --idempotency-key -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'orders update') opts='--purchase --sale --batch --external-id --type --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-status --seller-status --assessment-status --value-chain --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --tag --send-information-request --item --set --file -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'orders delete') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'orders stats') opts='--buying --selling --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --has-dds --no-dds --traced-origin --group-by --delimit-by --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
@@ -436,13 +444,13 @@ _sct() {
     'products') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'products list') opts='--commodity --composition --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'products get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'products create') opts='--name --sku --description --commodity --composition --hs-code --external-id --scientific-name --common-name --type --tag --set --file -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'products create') opts='--name --sku --description --commodity --composition --hs-code --external-id --scientific-name --common-name --type --tag --set --file --idempotency-key -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'products update') opts='--name --sku --description --commodity --composition --hs-code --external-id --scientific-name --common-name --type --tag --set --file -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'products delete') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'origins') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'origins list') opts='--country --assessment-status --name --description --external-id --created-from --created-to --updated-from --updated-to --passing-min --failing-min --id --exclude-id --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'origins get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'origins create') opts='--name --description --country-code --external-id --location --location-file --set --file -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'origins create') opts='--name --description --country-code --external-id --location --location-file --set --file --idempotency-key -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'origins update') opts='--name --description --country-code --external-id --location --location-file --set --file -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'origins delete') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'origins check') opts='--country-code --name-property --map -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
@@ -451,13 +459,13 @@ _sct() {
     'value-chains') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'value-chains list') opts='--status --type --country --assessment-status --company-name --contact-name --external-id --tag --permission-granted --no-permission-granted --self-managed --no-self-managed --created-from --created-to --updated-from --updated-to --id --exclude-id --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'value-chains get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'value-chains create') opts='--company-name --description --external-id --contact-name --type --status --country-code --permission-granted --no-permission-granted --self-managed --no-self-managed --reciprocal-company-id --tag --set --file -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'value-chains create') opts='--company-name --description --external-id --contact-name --type --status --country-code --permission-granted --no-permission-granted --self-managed --no-self-managed --reciprocal-company-id --tag --set --file --idempotency-key -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'value-chains update') opts='--company-name --description --external-id --contact-name --type --status --country-code --permission-granted --no-permission-granted --self-managed --no-self-managed --reciprocal-company-id --tag --set --file -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'value-chains delete') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'dds') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'dds list') opts='--type --status --name --dds-identifier --order --product --created-from --created-to --updated-from --updated-to --id --exclude-id --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'dds get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'dds create') opts='--type --name --dds-identifier --orders --products --assessment-run-ids --set --file --wait --timeout -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'dds create') opts='--type --name --dds-identifier --orders --products --assessment-run-ids --set --file --idempotency-key --wait --timeout -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'dds update') opts='--status --name -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'dds delete') opts='--withdraw -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'dds wait') opts='--timeout -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
@@ -465,7 +473,7 @@ _sct() {
     'dds trace') opts='--dds --order --file --report --force --concurrency --fresh -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'risk') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'risk list') opts='--limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'risk create') opts='--identifier --name --description --order --origin --product --document --set --file -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'risk create') opts='--identifier --name --description --order --origin --product --document --set --file --idempotency-key -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'risk evidence') opts='--out --force -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'documents') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'documents list') opts='--limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
@@ -475,7 +483,7 @@ _sct() {
     'imports') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'imports list') opts='--limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'imports get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'imports create') opts='--type --source --document --name --set --file -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'imports create') opts='--type --source --document --name --set --file --idempotency-key -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'info-requests') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'info-requests send') opts='--file --report --force --concurrency --fresh -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'workspaces') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
@@ -485,7 +493,7 @@ _sct() {
     'invitations') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'invitations list') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'invitations get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'invitations create') opts='--email --role --set --file -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'invitations create') opts='--email --role --set --file --idempotency-key -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'invitations bulk-create') opts='--file --role --report --force --fresh --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'invitations revoke') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --search --filter --all-pending -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'invitations renew') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --search --filter --all-pending -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;

@@ -4,9 +4,9 @@
 import type { IOStreams } from './output/iostreams.js';
 import type { Prompter } from './prompt.js';
 import { ConfigStore, configDir } from './config/config.js';
-import { checkProfileExists, notLoggedInHint, resolveSettings, type Settings } from './config/settings.js';
+import { checkProfileExists, notLoggedIn, resolveSettings, type Settings } from './config/settings.js';
 import { ApiClient, abortableSleep, missingApiPrefix, type ClientOptions } from './api/client.js';
-import { AuthError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 import { parseFormat, type Format, type OutputOptions } from './output/format.js';
 import type { Column } from './output/columns.js';
 import { parseDuration } from './commands/shared/flags.js';
@@ -96,6 +96,12 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
   let settings: Settings | undefined;
   const clients = new Map<string, ApiClient>();
   let checkedBaseUrl = false;
+  // A command may build more than one client (doctor: with and without the token): one warning.
+  const warned = new Set<string>();
+  const warnOnce = (message: string) => {
+    if (!warned.has(message)) io.warn(message);
+    warned.add(message);
+  };
   const now = deps.now ?? Date.now;
   // Ctrl-C during a wait is an interrupt like any other (never the signal's raw reason), and the
   // abort listener goes when the wait ends, so long runs do not pile listeners up.
@@ -132,7 +138,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
         );
       }
       if (auth && !s.token) {
-        throw new AuthError('not logged in', null, notLoggedInHint(s));
+        throw notLoggedIn(s);
       }
       // A stored base URL was checked when it was set; a --base-url is checked on each run.
       const warning = s.baseUrlSource === 'flag' && !checkedBaseUrl && options.checkBaseUrl !== false ? missingApiPrefix(s.baseUrl) : undefined;
@@ -153,6 +159,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
         signal: deps.signal,
         abortInFlight: !options.finishInFlight,
         trace: flags.verbose ? (line) => io.error(io.colorErr.dim(line)) : undefined,
+        warn: warnOnce,
         onRateLimitWait: (ms, signal) => rateLimitCountdown(ctx, ms, signal),
         now,
         sleep,

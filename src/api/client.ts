@@ -5,8 +5,9 @@ import type { Readable } from 'node:stream';
 import { discardBody, dispatcherTransport, nodeTransport, proxyTransport, type Headers, type ProxySettings, type Transport, type WireResponse } from './transport.js';
 import { AnswerError, AuthError, NetworkError, SctError, UsageError, InterruptedError, WaitTooLongError, isAbortError } from '../errors.js';
 import { apiErrorFrom, statusText, HTML_PAGE } from './errors.js';
+import { stripControl } from '../output/sanitize.js';
 import { scanListPage } from './json-page.js';
-import { maskToken } from '../config/settings.js';
+import { credentialsInText, maskToken, redactSignedUrl, redactUrl, withoutCredentials } from '../output/redact.js';
 import { USER_AGENT } from '../version.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -34,6 +35,8 @@ export interface ClientOptions {
   abortInFlight?: boolean;
   /** --verbose: one line per call. */
   trace?: (line: string) => void;
+  /** A warning for stderr (a token sent over plain http because SCT_ALLOW_HTTP=1 allows it). */
+  warn?: (message: string) => void;
   /** Called before a rate-limit pause, so a TTY can show a countdown. Resolves when the wait is over. */
   onRateLimitWait?: (ms: number, signal?: AbortSignal) => Promise<void>;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -171,11 +174,12 @@ export class ApiClient {
     try {
       base = new URL(options.baseUrl);
     } catch {
-      throw new UsageError(`invalid base URL: ${options.baseUrl}`, {}, 'it looks like https://host/api');
+      throw new UsageError(`invalid base URL: ${credentialsInText(options.baseUrl)}`, {}, 'it looks like https://host/api');
     }
     if (base.protocol !== 'https:' && base.protocol !== 'http:') {
-      throw new UsageError(`invalid base URL: ${options.baseUrl} (http or https only)`);
+      throw new UsageError(`invalid base URL: ${withoutCredentials(options.baseUrl)} (http or https only)`);
     }
+    if (options.token !== undefined) checkPlainHttp(base, options.env ?? {}, options.warn);
     this.baseUrl = base.href.replace(/\/+$/, '');
     this.origin = base.origin;
     if (options.token !== undefined) checkToken(options.token, options.tokenSource ?? 'the configuration');
@@ -308,9 +312,16 @@ export class ApiClient {
   private async send(options: RequestOptions, mode: 'json' | 'page' | 'stream'): Promise<{ status: number; headers: StreamResponse['headers']; data?: unknown; body?: StreamResponse['body'] }> {
     const method = options.method ?? 'GET';
     let url = this.resolve(options.path, options.query);
-    // node:crypto is loaded by the first POST that needs a key: a GET never does.
-    const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? (await import('node:crypto')).randomUUID()) : undefined;
-    const where = () => `${method} ${displayPath(url, this.baseUrl)}`;
+    // A key the caller chose (`sct api -H 'Idempotency-Key: K'`, `create --idempotency-key K`) is
+    // sent unchanged: only then does a rerun of the same write find the first one's outcome.
+    // node:crypto is loaded by the first POST that needs a key of its own: a GET never does.
+    const idempotencyKey =
+      method === 'POST' ? (options.idempotencyKey ?? headerValue(options.headers, 'idempotency-key') ?? (await import('node:crypto')).randomUUID()) : undefined;
+    // A signed link (an absolute URL the service handed out) carries its credential in its path
+    // or query: messages and the trace show where it goes, never the secret.
+    const signed = /^https?:\/\//i.test(options.path);
+    const shown = () => (signed ? redactSignedUrl(url.href) : displayPath(url, this.baseUrl));
+    const where = () => `${method} ${shown()}`;
     let attempt = 0;
     let throttled = 0;
     let redirects = 0;
@@ -365,6 +376,9 @@ export class ApiClient {
         if (++redirects > MAX_REDIRECTS) fail(new NetworkError(`${where()}: too many redirects (more than ${MAX_REDIRECTS})`));
         const target = redirectTarget(res.headers.location, url);
         if (!target) fail(new NetworkError(`${where()}: the server redirected (${status}) to an invalid or non-HTTP location`));
+        // Followed, such a redirect would drop the token and end in a 401 that blames the
+        // token; it means the base URL is not the service's own address, which is what to say.
+        if (url.origin === this.origin && target.origin !== this.origin) fail(this.leavingOrigin(where(), status, url, target));
         url = target;
         if (status === 303) {
           currentMethod = 'GET';
@@ -403,7 +417,7 @@ export class ApiClient {
         }
         deadline.clear();
         if (RETRYABLE_STATUS.has(status) && status !== 503) mayHaveArrived = true;
-        const err = apiErrorFrom(status, parseErrorBody(text, res.headers), method, displayPath(url, this.baseUrl));
+        const err = apiErrorFrom(status, parseErrorBody(text, res.headers), method, shown());
         // Every request 404s when the base URL lacks the /api prefix: say so where it shows.
         if (status === 404 && url.origin === this.origin) err.hint = missingApiPrefix(this.baseUrl);
         if (status === 401) {
@@ -504,12 +518,10 @@ export class ApiClient {
     this.requestCount++;
     const started = this.now();
     if (this.trace) {
-      // A signed link (an absolute URL the service handed out) carries its credential in the
-      // path or query: the trace shows where it goes, not the secret.
       const signed = /^https?:\/\//i.test(options.path);
-      this.trace(`> ${method} ${signed ? redactSignedUrl(url.href) : url.origin === this.origin ? url.href : redactUrl(url.href)}`);
+      this.trace(`> ${method} ${signed ? redactSignedUrl(url.href) : url.origin === this.origin ? withoutCredentials(url.href) : redactUrl(url.href)}`);
       for (const [k, v] of Object.entries(headers)) {
-        this.trace(`> ${k}: ${k === 'authorization' ? `Bearer ${maskToken(this.token ?? '')}` : v}`);
+        this.trace(`> ${k}: ${k === 'authorization' ? `Bearer ${maskToken(this.token ?? '')}` : stripControl(v)}`);
       }
       if (typeof body === 'string') this.trace(`> ${body.length > 2000 ? body.slice(0, 2000) + '…' : body}`);
     }
@@ -518,10 +530,22 @@ export class ApiClient {
     if (this.trace) {
       this.trace(`< ${res.statusCode} ${statusText(res.statusCode)} (${this.now() - started} ms)`);
       for (const k of ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location']) {
-        if (res.headers[k] !== undefined) this.trace(`< ${k}: ${k === 'location' ? redactUrl(String(res.headers[k])) : res.headers[k]}`);
+        // The service's headers are untrusted text bound for a terminal, C1 controls included.
+        if (res.headers[k] !== undefined) this.trace(`< ${k}: ${stripControl(k === 'location' ? redactUrl(String(res.headers[k])) : String(res.headers[k]))}`);
       }
     }
     return res;
+  }
+
+  /** A redirect away from the base URL's origin, as an error naming both URLs. */
+  private leavingOrigin(where: string, status: number, from: URL, to: URL): NetworkError {
+    const what = from.protocol !== to.protocol ? 'scheme' : from.hostname !== to.hostname ? 'host' : 'port';
+    const err = new NetworkError(
+      `${where}: the service redirected (${status} ${statusText(status)}) from ${withoutCredentials(from.href)} to ${redactUrl(to.href)}, another ${what}: sct does not follow a redirect away from the base URL`,
+    );
+    const basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, '');
+    err.hint = `if the service lives there now, use that address as the base URL: --base-url ${to.origin}${basePath} (and sct auth login --base-url ${to.origin}${basePath} for a stored token)`;
+    return err;
   }
 
   private resolve(path: string, query?: Query): URL {
@@ -599,6 +623,30 @@ function rejectedTokenHint(token: string | undefined, source: string | undefined
   return 'the token was rejected: run `sct auth login`';
 }
 
+/** 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine. */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/**
+ * A token over plain http can be read by anyone on the way: only loopback (the sandbox, a local
+ * tunnel) is spared. SCT_ALLOW_HTTP=1 is the user accepting it, said on every command that does.
+ */
+function checkPlainHttp(base: URL, env: NodeJS.ProcessEnv, warn?: (message: string) => void): void {
+  if (base.protocol !== 'http:' || isLoopback(base.hostname)) return;
+  const origin = base.origin;
+  if (env.SCT_ALLOW_HTTP === '1') {
+    warn?.(`the token goes over plain http to ${origin}, unencrypted (SCT_ALLOW_HTTP=1)`);
+    return;
+  }
+  const secure = `https://${base.host}${base.pathname.replace(/\/+$/, '')}`;
+  throw new UsageError(
+    `the token is never sent over plain http to a host other than this machine (${origin})`,
+    {},
+    `use ${secure}, or set SCT_ALLOW_HTTP=1 to send it unencrypted all the same`,
+  );
+}
+
 /**
  * The API documents' base URL ends in /api, and paths are relative to it. A base URL without
  * it (`http://host:8080`) is still used as given — a gateway may mount the API elsewhere — but
@@ -657,6 +705,11 @@ export function toSearchParams(query: Query): URLSearchParams {
   return params;
 }
 
+/** A header of the caller's, whatever the case of its name. */
+function headerValue(headers: Record<string, string> | undefined, name: string): string | undefined {
+  return Object.entries(headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
+}
+
 function lowerKeys(h: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 }
@@ -704,7 +757,8 @@ function describeError(err: unknown): string {
     case 'UND_ERR_SOCKET':
       return 'connection reset by the server';
     default:
-      return (err as Error)?.message ?? String(err);
+      // A library's message may name a URL with its credentials (a proxy's).
+      return credentialsInText((err as Error)?.message ?? String(err));
   }
 }
 
@@ -842,24 +896,4 @@ function formatBytes(n: number): string {
 /** A path relative to the base URL for messages, or the URL without its query for other hosts. */
 function displayPath(url: URL, baseUrl: string): string {
   return url.href.startsWith(baseUrl + '/') ? url.pathname.slice(new URL(baseUrl).pathname.replace(/\/$/, '').length) : redactUrl(url.href);
-}
-
-/** A signed URL's credential is its last path segment or its query string: neither is shown. */
-function redactSignedUrl(href: string): string {
-  try {
-    const u = new URL(href);
-    return `${u.origin}${u.pathname.replace(/[^/]+$/, '…')}${u.search ? '?…' : ''}`;
-  } catch {
-    return '(signed URL)';
-  }
-}
-
-/** A URL on another host may carry a credential in its query string, which is not shown. */
-function redactUrl(href: string): string {
-  try {
-    const u = new URL(href);
-    return u.search ? `${u.origin}${u.pathname}?…` : href;
-  } catch {
-    return href;
-  }
 }

@@ -3,7 +3,8 @@ import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
 import { ApiClient, missingApiPrefix } from '../api/client.js';
 import { AuthError, UsageError } from '../errors.js';
-import { maskToken, notLoggedInHint } from '../config/settings.js';
+import { notLoggedIn } from '../config/settings.js';
+import { maskToken, withoutCredentials } from '../output/redact.js';
 import { keyringAccount, keyringDelete, keyringSet } from '../config/keyring.js';
 import { displayName, type Me } from '../api/schemas/accounts.js';
 import { fetchMe } from './whoami.js';
@@ -64,7 +65,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   if (warning) ctx.io.warn(warning);
 
   // Verify before storing: a token the service rejects (or that cannot be sent) is never written.
-  const client = new ApiClient({ baseUrl: s.baseUrl, token, tokenSource: source, env: ctx.env, signal: ctx.signal });
+  const client = new ApiClient({ baseUrl: s.baseUrl, token, tokenSource: source, env: ctx.env, signal: ctx.signal, warn: (m) => ctx.io.warn(m) });
   let me: Me;
   try {
     me = await fetchMe(client);
@@ -77,7 +78,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   storeToken(ctx, s.profile, s.baseUrl, token, !opts.insecureStorage);
   if (ctx.env.SCT_TOKEN) ctx.io.warn('SCT_TOKEN is set in the environment and takes precedence over the stored token');
   ctx.io.info(
-    `${ctx.io.colorErr.green('✓')} Logged in to ${s.baseUrl} as ${stripControl(displayName(me))}` +
+    `${ctx.io.colorErr.green('✓')} Logged in to ${withoutCredentials(s.baseUrl)} as ${stripControl(displayName(me))}` +
       (me.company?.name ? ` (${stripControl(me.company.name)})` : '') +
       ` — profile "${s.profile}"`,
   );
@@ -101,10 +102,11 @@ function storeToken(ctx: Context, profile: string, baseUrl: string, token: strin
       ctx.io.info(`The system keyring cannot be used (${(err as Error).message}): the token is kept in the config file ${store.path} (mode 0600).`);
     }
   }
-  if (inKeyring) store.setMany(profile, { base_url: baseUrl, token_storage: 'keyring', token_account: account }, ['token']);
-  else store.setMany(profile, { base_url: baseUrl, token }, ['token_storage', 'token_account']);
+  // The new token belongs to this base URL: an older token's own URL goes with it.
+  if (inKeyring) store.setMany(profile, { base_url: baseUrl, token_storage: 'keyring', token_account: account }, ['token', 'token_base_url']);
+  else store.setMany(profile, { base_url: baseUrl, token }, ['token_storage', 'token_account', 'token_base_url']);
   if (before.token_storage === 'keyring') {
-    const old = before.token_account ?? keyringAccount(profile, before.base_url);
+    const old = before.token_account ?? keyringAccount(profile, before.token_base_url ?? before.base_url);
     if (!inKeyring || old !== account) {
       try {
         keyringDelete(old, ctx.env);
@@ -117,7 +119,7 @@ function storeToken(ctx: Context, profile: string, baseUrl: string, token: strin
 
 export async function status(ctx: Context): Promise<void> {
   const s = ctx.settings();
-  if (!s.token) throw new AuthError(`not logged in (profile "${s.profile}")`, null, notLoggedInHint(s));
+  if (!s.token) throw notLoggedIn(s, `not logged in (profile "${s.profile}")`);
   // What is configured here is printed even when the service cannot say who the token belongs
   // to: the profile, base URL and token source are what to check when it is down or says no.
   let me: Me | undefined;
@@ -129,7 +131,7 @@ export async function status(ctx: Context): Promise<void> {
   }
   const info = {
     profile: s.profile,
-    base_url: s.baseUrl ?? null,
+    base_url: s.baseUrl ? withoutCredentials(s.baseUrl) : null,
     base_url_source: s.baseUrlSource,
     user: me ? { id: me.id, name: displayName(me), email: me.email ?? null } : null,
     company: me?.company ? { id: me.company.id, name: me.company.name } : null,
@@ -168,7 +170,7 @@ export async function logout(ctx: Context): Promise<void> {
   if (before?.token_storage === 'keyring') {
     from = 'the system keyring';
     try {
-      keyringDelete(before.token_account ?? keyringAccount(s.profile, before.base_url), ctx.env);
+      keyringDelete(before.token_account ?? keyringAccount(s.profile, before.token_base_url ?? before.base_url), ctx.env);
     } catch (err) {
       ctx.io.warn(`the token could not be removed from the system keyring (${(err as Error).message}); the profile no longer uses it`);
     }
@@ -179,6 +181,6 @@ export async function logout(ctx: Context): Promise<void> {
 
 export async function printToken(ctx: Context): Promise<void> {
   const s = ctx.settings();
-  if (!s.token) throw new AuthError(`not logged in (profile "${s.profile}")`, null, notLoggedInHint(s, 'run `sct auth login`'));
+  if (!s.token) throw notLoggedIn(s, `not logged in (profile "${s.profile}")`, 'run `sct auth login`');
   await ctx.io.write(s.token + '\n');
 }

@@ -17,7 +17,7 @@ import {
   type IdFilterFlags,
   type ListFlags,
 } from './shared/list.js';
-import { deleteOne, parseId, showOne } from './shared/crud.js';
+import { addIdempotencyKeyOption, deleteOne, parseId, showOne } from './shared/crud.js';
 import { addBulkRunOptions } from './shared/bulk.js';
 import { appendList, DATE_RE, filterEnumList, parseDate, parseIdList, splitList } from './shared/flags.js';
 import { addStatementFields, type CreateFlags, type UpdateFlags } from './dds/fields.js';
@@ -74,7 +74,7 @@ ${formatExamples(["sct dds list --type EUDR --status in_progress,failed", "sct d
   ).action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.statement(parseId(id)), COLUMNS.statement, DETAILS.statement).then(() => undefined)));
 
   const create = addWaitTimeoutOption(
-    addStatementFields(dds.command('create').description('Create a statement (the creation rules of its type are checked first)'))
+    addIdempotencyKeyOption(addStatementFields(dds.command('create').description('Create a statement (the creation rules of its type are checked first)')))
       .option('--wait', 'wait until the service has finished the statement (complete: exit 0, failed: exit 1)'),
   ).addHelpText(
     'after',

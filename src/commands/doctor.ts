@@ -6,10 +6,12 @@ import { CONFIG_FILE_MODE } from '../config/config.js';
 import { missingApiPrefix, proxyFromEnv } from '../api/client.js';
 import { discardBody } from '../api/transport.js';
 import { PATHS } from '../api/paths.js';
-import { RateLimitError, SctError } from '../errors.js';
+import { RateLimitError, SctError, UsageError } from '../errors.js';
+import type { ApiClient } from '../api/client.js';
 import { displayName } from '../api/schemas/accounts.js';
 import { parseMe } from './whoami.js';
-import { maskToken } from '../config/settings.js';
+import { maskToken, withoutCredentials } from '../output/redact.js';
+import { notLoggedIn } from '../config/settings.js';
 import { stripControl } from '../output/sanitize.js';
 
 type Level = 'ok' | 'warn' | 'fail';
@@ -122,15 +124,17 @@ export async function doctor(ctx: Context): Promise<void> {
       });
       probeDate = res?.headers.date;
       if (res) await discardBody(res.body);
-      const answered = `${s.baseUrl} answered in ${ctx.now() - started} ms (from ${s.baseUrlSource})`;
+      const answered = `${withoutCredentials(s.baseUrl)} answered in ${ctx.now() - started} ms (from ${s.baseUrlSource})`;
       const warning = missingApiPrefix(s.baseUrl);
       add('base_url', warning ? 'warn' : 'ok', warning ? `${answered}; ${warning}` : answered);
     } catch (err) {
-      add('base_url', 'fail', `${s.baseUrl}: ${(err as Error).message}`);
+      add('base_url', 'fail', `${withoutCredentials(s.baseUrl)}: ${(err as Error).message}`);
     }
   }
 
-  if (!s.token) {
+  if (s.tokenWithheld) {
+    add('token', 'fail', withHint(notLoggedIn(s)));
+  } else if (!s.token) {
     add('token', 'fail', 'no token (sct auth login or SCT_TOKEN)');
   } else if (s.baseUrl && checks.find((c) => c.name === 'base_url')?.level !== 'fail') {
     const tokenFrom = `${maskToken(s.token)} from ${s.tokenSource === 'env' ? 'SCT_TOKEN' : 'the profile'}`;
@@ -142,7 +146,15 @@ export async function doctor(ctx: Context): Promise<void> {
       } else add('clock', 'warn', 'the server sent no Date header');
     };
     // Never sleeps through a spent rate limit: doctor reports it and goes on.
-    const client = ctx.client({ checkBaseUrl: false, noWait: true });
+    let client: ApiClient;
+    try {
+      client = ctx.client({ checkBaseUrl: false, noWait: true });
+    } catch (err) {
+      // A token refused before anything is sent (plain http to another host) is this check's failure.
+      if (!(err instanceof UsageError)) throw err;
+      add('token', 'fail', withHint(err));
+      return report(ctx, checks);
+    }
     try {
       const res = await client.request({ path: PATHS.me });
       const me = parseMe(res.data);
@@ -165,6 +177,14 @@ export async function doctor(ctx: Context): Promise<void> {
     }
   }
 
+  return report(ctx, checks);
+}
+
+function withHint(err: SctError): string {
+  return err.hint ? `${err.message}: ${err.hint}` : err.message;
+}
+
+async function report(ctx: Context, checks: Check[]): Promise<void> {
   if (ctx.format() === 'json' || ctx.format() === 'ndjson') {
     await ctx.io.write(JSON.stringify(checks, null, ctx.format() === 'json' ? 2 : 0) + '\n');
   } else {

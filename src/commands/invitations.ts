@@ -11,7 +11,7 @@ import { INVITATION_STATUSES } from '../api/enums.js';
 import { flattenFieldErrors } from '../api/errors.js';
 import { CancelledError, PartialFailureError, RejectedError, SctError, UsageError, type FieldErrors } from '../errors.js';
 import { addListOptions, listQuery, runList, setOneOrIn, type ListFlags } from './shared/list.js';
-import { addBodyOptions, parseId, saveOne, showOne } from './shared/crud.js';
+import { addBodyOptions, addIdempotencyKeyOption, parseId, saveOne, showOne } from './shared/crud.js';
 import { addBulkRunOptions } from './shared/bulk.js';
 import type { BodyFlags } from './shared/body.js';
 import { appendList, collect, parseDateRange, parseEnumList, parseIdList, parseUuid, parseUuidList, splitKeyValue, splitList } from './shared/flags.js';
@@ -79,13 +79,13 @@ export function register(program: Command, f: Factory): void {
   ).action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.invitation(parseUuid(id, 'invitation id')), COLUMNS.invitation, DETAILS.invitation).then(() => undefined)));
 
   addExamples(
-    addBodyOptions(
+    addIdempotencyKeyOption(addBodyOptions(
     invitations
       .command('create')
       .description('Invite one person by e-mail (the service sends the invitation e-mail)')
       .option('--email <address>', 'e-mail address to invite (required)')
       .option('--role <role>', 'role the person gets: its name (admin) or id (required)'),
-  ),
+  )),
     ['sct invitations create --email ana@example.com --role admin', 'sct invitations create --email ana@example.com --role 2'],
   ).action(f.action<CreateInvitationOptions>((ctx, opts) => createInvitation(ctx, opts)));
 

@@ -4,7 +4,7 @@ import { addExamples, formatExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY } from '../api/enums.js';
 import { addListOptions } from './shared/list.js';
-import { deleteOne, parseId } from './shared/crud.js';
+import { addIdempotencyKeyOption, deleteOne, parseId } from './shared/crud.js';
 import { addBulkRunOptions } from './shared/bulk.js';
 import { appendList, collect } from './shared/flags.js';
 import { addKindOptions, addOrderFilterOptions } from './orders/filters.js';
@@ -47,7 +47,7 @@ ${formatExamples(["sct orders list --buying --assessment-status failing,pending 
     ['sct orders get 217', 'sct orders get 217 --json id,external_id,items'],
   ).action(f.action((ctx, _o, [id]) => showOrder(ctx, parseId(id))));
 
-  addOrderFields(orders.command('create').description('Create a purchase order, sale order or batch'), 'create').action(
+  addIdempotencyKeyOption(addOrderFields(orders.command('create').description('Create a purchase order, sale order or batch'), 'create')).action(
     f.action<OrderFieldFlags>(async (ctx, opts) => (await import('./orders/save.js')).saveOrder(ctx, opts)),
   );
   addOrderFields(

@@ -11,7 +11,7 @@ import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { fileNameFromDisposition, isDirectoryTarget, resolveTarget, type Target } from '../output/download.js';
 import { SctError } from '../errors.js';
-import { addBodyOptions, addListCommand, parseId, saveOne } from './shared/crud.js';
+import { addBodyOptions, addIdempotencyKeyOption, addListCommand, parseId, saveOne } from './shared/crud.js';
 import { appendList, parseIdList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 import { saveDownload } from './shared/download.js';
@@ -39,7 +39,7 @@ export function register(program: Command, f: Factory): void {
   addListCommand(risk, f, { description: 'List risk assessments', path: PATHS.riskAssessments, columns: COLUMNS.riskAssessment, noun: 'risk assessments', examples: ['sct risk list', 'sct risk list --search cocoa --columns id,identifier,status'] });
 
   addExamples(
-    addBodyOptions(
+    addIdempotencyKeyOption(addBodyOptions(
     risk
       .command('create')
       .description('Start a risk assessment')
@@ -50,7 +50,7 @@ export function register(program: Command, f: Factory): void {
       .option('--origin <ids>', 'origins in scope, comma-separated or repeated', appendList)
       .option('--product <ids>', 'products in scope, comma-separated or repeated', appendList)
       .option('--document <ids>', 'supporting documents, comma-separated or repeated', appendList),
-  ),
+  )),
     ['sct risk create --identifier RA-2025-07 --origin 24,18 --order 217'],
   ).action(f.action<RiskFieldFlags>((ctx, opts) => createRisk(ctx, opts)));
 

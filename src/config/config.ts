@@ -27,8 +27,10 @@ export type SettableKey = (typeof SETTABLE_KEYS)[number];
 /**
  * `token_storage: "keyring"` says the profile's token is in the OS keyring under `token_account`
  * (see keyring.ts), never in this file; a `token` here is one kept in the file.
+ * `token_base_url`: the base URL the token was stored with, once `base_url` was changed since;
+ * without it, `base_url` is that URL (settings.ts sends the token to that origin only).
  */
-export type StoredKey = ProfileKey | 'token_storage' | 'token_account';
+export type StoredKey = ProfileKey | 'token_storage' | 'token_account' | 'token_base_url';
 export type Profile = Partial<Record<StoredKey, string>>;
 interface Store {
   profiles: Record<string, Profile>;
@@ -73,7 +75,9 @@ export class ConfigStore {
    */
   setMany(profile: string, values: Profile, remove: StoredKey[] = []): void {
     this.update((profiles) => {
-      const next: Profile = { ...ownProfile(profiles, profile), ...values };
+      const current = ownProfile(profiles, profile);
+      const next: Profile = { ...current, ...values };
+      keepTokenBaseUrl(current, next);
       for (const k of remove) delete next[k];
       profiles[profile] = next;
       return true;
@@ -95,6 +99,7 @@ export class ConfigStore {
       delete next.token;
       delete next.token_storage;
       delete next.token_account;
+      delete next.token_base_url;
       profiles[profile] = next;
       return true;
     });
@@ -108,6 +113,7 @@ export class ConfigStore {
       if (!current || !Object.hasOwn(current, key)) return false;
       const next = { ...current };
       delete next[key];
+      keepTokenBaseUrl(current, next);
       profiles[profile] = next;
       return true;
     });
@@ -159,6 +165,16 @@ export class ConfigStore {
       return true;
     });
   }
+}
+
+/**
+ * A profile's token belongs to the base URL it was stored with: when `base_url` changes under a
+ * stored token (`sct config set base_url`), that URL is kept beside the token, so the token does
+ * not follow the change to another service. A login stores a new token and removes it.
+ */
+function keepTokenBaseUrl(before: Profile | undefined, next: Profile): void {
+  if (!before || before.base_url === undefined || next.base_url === before.base_url || next.token_base_url !== undefined) return;
+  if (Object.hasOwn(before, 'token') || Object.hasOwn(before, 'token_storage')) next.token_base_url = before.base_url;
 }
 
 function ownProfile(profiles: Record<string, unknown>, name: string): Profile | undefined {

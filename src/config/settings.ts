@@ -2,7 +2,8 @@
 // flag > environment > profile, exactly as the spec's configuration table orders them.
 import type { ConfigStore, Profile } from './config.js';
 import { keyringAccount, keyringGet } from './keyring.js';
-import { UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
+import { withoutCredentials } from '../output/redact.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'none';
 export type TokenStorage = 'keyring' | 'config file' | 'none';
@@ -28,6 +29,13 @@ export interface Settings {
   tokenSource: Exclude<Source, 'flag'>;
   /** Where the profile keeps its token (whatever SCT_TOKEN says). */
   tokenStorage: TokenStorage;
+  /** The base URL the profile's token was stored with: the only origin it is sent to. */
+  tokenBaseUrl?: string;
+  /**
+   * The profile holds a token, but for another origin than the base URL in force (a --base-url
+   * or SCT_BASE_URL naming another service): `token` is then undefined, and never read.
+   */
+  tokenWithheld: boolean;
   /** Why a token kept in the keyring could not be read (set once `token` has been read). */
   readonly tokenProblem?: string;
   output?: string;
@@ -72,6 +80,9 @@ export function resolveSettings(
         : [undefined, 'none'];
   const storage = tokenStorage(p);
   const tokenSource: Settings['tokenSource'] = env.SCT_TOKEN ? 'env' : storage !== 'none' ? 'profile' : 'none';
+  // A profile stored before token_base_url existed holds its token for its own base_url.
+  const tokenBaseUrl = p.token_base_url ?? p.base_url;
+  const tokenWithheld = tokenSource === 'profile' && baseUrl !== undefined && !sameOrigin(baseUrl, tokenBaseUrl);
   let read = false;
   let token: string | undefined;
   let problem: string | undefined;
@@ -79,11 +90,12 @@ export function resolveSettings(
     if (read) return;
     read = true;
     if (env.SCT_TOKEN) token = env.SCT_TOKEN;
+    else if (tokenWithheld) return;
     else if (storage === 'keyring') {
       // A keyring that cannot be read is no token (exit 4 where one is needed), never a hang or
       // a crash; the reason goes into the not-logged-in hint.
       try {
-        token = keyringGet(p.token_account ?? keyringAccount(profile, p.base_url), env) ?? p.token;
+        token = keyringGet(p.token_account ?? keyringAccount(profile, tokenBaseUrl), env) ?? p.token;
         if (token === undefined) problem = 'the keyring has no entry for it';
       } catch (err) {
         token = p.token;
@@ -91,7 +103,7 @@ export function resolveSettings(
       }
     } else token = p.token;
   };
-  const settings = { profile, profileSource, profileExists, baseUrl, baseUrlSource, tokenSource, tokenStorage: storage, output: p.output, workspace: p.workspace };
+  const settings = { profile, profileSource, profileExists, baseUrl, baseUrlSource, tokenSource, tokenStorage: storage, tokenBaseUrl, tokenWithheld, output: p.output, workspace: p.workspace };
   Object.defineProperties(settings, {
     token: { enumerable: true, get: () => (readToken(), token) },
     tokenProblem: { enumerable: true, get: () => (readToken(), problem) },
@@ -99,8 +111,43 @@ export function resolveSettings(
   return settings as Settings;
 }
 
+/**
+ * Whether a stored token may go to the base URL in force: the same scheme, host and port as the
+ * one it was stored with. A base URL that does not parse is let through here, for the client to
+ * report as invalid (exit 2) before anything is sent.
+ */
+function sameOrigin(baseUrl: string, storedWith: string | undefined): boolean {
+  let inForce: URL;
+  try {
+    inForce = new URL(baseUrl);
+  } catch {
+    return true;
+  }
+  if (storedWith === undefined) return false;
+  try {
+    return new URL(storedWith).origin === inForce.origin;
+  } catch {
+    return false;
+  }
+}
+
+/** Why no token can be sent: nobody logged in, or the profile's token belongs to another origin. */
+export function notLoggedIn(s: Settings, message = 'not logged in', hint?: string): AuthError {
+  if (s.tokenWithheld && s.baseUrl) {
+    const url = withoutCredentials(s.baseUrl);
+    const profile = s.profile === 'default' ? '' : ` --profile ${s.profile}`;
+    const storedFor = s.tokenBaseUrl ? ` holds a token for ${withoutCredentials(s.tokenBaseUrl)}, which` : "'s token";
+    return new AuthError(
+      `not logged in to ${url}`,
+      null,
+      `profile "${s.profile}"${storedFor} is never sent to another origin: run \`sct auth login --base-url ${url}${profile}\` or set SCT_TOKEN`,
+    );
+  }
+  return new AuthError(message, null, notLoggedInHint(s, hint));
+}
+
 /** The hint of a "not logged in" error, saying why a keyring-kept token could not be read. */
-export function notLoggedInHint(s: Settings, hint = 'run `sct auth login` or set SCT_TOKEN'): string {
+function notLoggedInHint(s: Settings, hint = 'run `sct auth login` or set SCT_TOKEN'): string {
   return s.tokenStorage === 'keyring' && s.tokenProblem ? `its token is kept in the system keyring, which failed: ${s.tokenProblem}; ${hint}` : hint;
 }
 
@@ -118,11 +165,4 @@ export function checkProfileExists(s: Settings, names: () => string[], creating 
     {},
     `create it with \`sct auth login --profile ${s.profile} --base-url https://…/api\` or \`sct config set base_url URL --profile ${s.profile}\``,
   );
-}
-
-/** Shows enough of a token to tell two apart, never enough to use it. */
-export function maskToken(token: string): string {
-  // A token with control characters in its head shows nothing of it: they would reach the terminal.
-  if (token.length <= 8 || /[^\x21-\x7e]/.test(token.slice(0, 4))) return '********';
-  return `${token.slice(0, 4)}…${'*'.repeat(4)}`;
 }

@@ -16,6 +16,8 @@ Fields (gh api's rules):
   (or DELETE, or beside --input) they go in the query string.
   -H 'Name: value' adds a header; Authorization, Host, Cookie and Content-Length are sct's own
   (exit 2): the token is always the profile's or SCT_TOKEN's, sent only to the base URL.
+  -H 'Idempotency-Key: K' on a POST is sent unchanged (else a new key per run): a rerun with
+  the same K finds the first request's outcome instead of creating again.
   -i prints "HTTP/1.1 200 OK" and the response headers, a blank line, then the body.
   --paginate follows next links and prints one array; -o csv/ndjson/table print list answers
   (an array, or a page's results) as rows; --jq filters the whole answer.
@@ -32,7 +34,11 @@ const ENVIRONMENT = `Environment variables:
 
   SCT_TOKEN        API token; overrides the profile's. When the service refuses it (401) the hint
                    names SCT_TOKEN: set a valid one or unset it to use the profile's.
-  SCT_BASE_URL     base URL ending in /api; overrides the profile's (--base-url overrides both)
+  SCT_BASE_URL     base URL ending in /api; overrides the profile's (--base-url overrides both).
+                   A stored token goes only to the origin it was stored with: another one is
+                   "not logged in to <URL>" (exit 4) unless SCT_TOKEN is set
+  SCT_ALLOW_HTTP=1 send the token over plain http:// to a host other than this machine (refused,
+                   exit 2, without it; loopback is always allowed); warns on every command
   SCT_PROFILE      profile name (as --profile); a name that is no profile is exit 2, except for
                    auth login and config set, which create it
   SCT_CONFIG_DIR   directory of config.json and of bulk-run journals
@@ -107,7 +113,8 @@ const CONFIG = `Configuration:
   sct auth login [--base-url URL] [--with-token]   stores the token (in the config file)
 
 Precedence: --base-url > SCT_BASE_URL > profile; SCT_TOKEN > profile; -o/--json/--jq > profile's
-output > table. A --profile or SCT_PROFILE that names no profile is exit 2 listing the profiles,
+output > table. A profile's token belongs to the base URL it was stored with (config set base_url
+does not move it): another origin gets no stored token, only SCT_TOKEN. A --profile or SCT_PROFILE that names no profile is exit 2 listing the profiles,
 except for auth login and config set.
 
 Run \`sct config --help\` for the config commands' options.

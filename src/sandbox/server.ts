@@ -14,6 +14,7 @@ import { registerInformationRequests } from './routes/information.js';
 import { registerInvitations } from './routes/invitations.js';
 import { registerOrders } from './routes/orders.js';
 import { registerStatements } from './routes/statements.js';
+import { maskAuthorization } from '../output/redact.js';
 
 export { MAX_PAGE_SIZE };
 
@@ -153,7 +154,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       method: req.method ?? 'GET',
       path: url.pathname,
       query: url.search.replace(/^\?/, ''),
-      headers: { ...req.headers },
+      // The log is served at /_sandbox/requests to anyone who asks: tokens are masked in it.
+      headers: req.headers.authorization === undefined ? { ...req.headers } : { ...req.headers, authorization: maskAuthorization(req.headers.authorization) },
       body: body.subarray(0, LOGGED_BODY_LIMIT).toString('utf8'),
       status,
     });

@@ -20,8 +20,8 @@ export interface Upstream {
 export interface Hostile {
   /** Base URL ending in /api, as sct expects. */
   url: string;
-  /** Every request received: method, path, Idempotency-Key and time. */
-  log: Array<{ method: string; path: string; key?: string; at: number }>;
+  /** Every request received: method, path, Idempotency-Key, Authorization and time. */
+  log: Array<{ method: string; path: string; key?: string; authorization?: string; at: number }>;
   /** Answers `METHOD /path` (no query) with a behaviour, every time or the next `times` times. */
   on(route: string, behaviour: Behaviour, o?: { times?: number }): void;
   reset(): void;
@@ -55,7 +55,7 @@ export async function startHostile(upstreamApiUrl: string): Promise<Hostile> {
     const body = Buffer.concat(chunks);
     const path = (req.url ?? '/').split('?')[0];
     const route = `${req.method} ${path}`;
-    log.push({ method: req.method ?? '', path, key: req.headers['idempotency-key'] as string | undefined, at: Date.now() });
+    log.push({ method: req.method ?? '', path, key: req.headers['idempotency-key'] as string | undefined, authorization: req.headers.authorization, at: Date.now() });
     const forward = forwardTo(req, body);
     const special = routes.get(route);
     if (special && special.times !== 0) {

@@ -4,7 +4,7 @@ import { ApiClient, missingApiPrefix } from '../../src/api/client.js';
 import { JsonText } from '../../src/api/json-page.js';
 import { ApiError, AuthError, NetworkError, RateLimitError, UsageError } from '../../src/errors.js';
 
-const BASE = 'http://api.test/api';
+const BASE = 'https://api.test/api';
 
 /** The error a call rejects with (a call that succeeds fails the test). */
 const failure = (p: Promise<unknown>): Promise<any> =>
@@ -35,7 +35,7 @@ function setup(extra: Partial<ConstructorParameters<typeof ApiClient>[0]> = {}) 
     trace: (l) => trace.push(l),
     ...extra,
   });
-  return { agent, pool: agent.get('http://api.test'), client, sleeps, trace, nowSec: () => Math.floor(now / 1000) };
+  return { agent, pool: agent.get('https://api.test'), client, sleeps, trace, nowSec: () => Math.floor(now / 1000) };
 }
 
 describe('ApiClient', () => {
@@ -234,18 +234,14 @@ describe('ApiClient', () => {
     expect(ctx.client.rateLimit.remaining).toBe(999);
   });
 
-  it('follows a redirect to another origin without the Authorization header', async () => {
+  it('a redirect away from the base URL\'s origin is an error naming both URLs, not followed', async () => {
     ctx.pool.intercept({ path: '/api/documents/1/file', method: 'GET' }).reply(302, '', { headers: { location: 'http://files.test/blob?sig=abc' } });
-    let auth: string | undefined = 'unset';
-    ctx.agent
-      .get('http://files.test')
-      .intercept({ path: '/blob?sig=abc', method: 'GET' })
-      .reply(200, (o) => {
-        auth = (o.headers as Record<string, string>).authorization;
-        return { ok: true };
-      });
-    await expect(ctx.client.get('/documents/1/file')).resolves.toEqual({ ok: true });
-    expect(auth).toBeUndefined();
+    const err = await failure(ctx.client.get('/documents/1/file'));
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toContain('https://api.test/api/documents/1/file');
+    expect(err.message).toContain('http://files.test/blob?…');
+    expect(err.message).not.toContain('sig=abc');
+    ctx.agent.assertNoPendingInterceptors();
   });
 
   it('keeps the token on a same-origin redirect', async () => {
@@ -296,10 +292,10 @@ describe('ApiClient', () => {
   });
 
   it('a 404 under a base URL without /api hints at the missing prefix', async () => {
-    const noPrefix = setup({ baseUrl: 'http://api.test' });
+    const noPrefix = setup({ baseUrl: 'https://api.test' });
     noPrefix.pool.intercept({ path: '/accounts/me', method: 'GET' }).reply(404, 'Not Found');
     const err = await failure(noPrefix.client.get('/accounts/me'));
-    expect(err.hint).toBe("the base URL http://api.test does not end in /api, as the API's base URL does: did you mean http://api.test/api?");
+    expect(err.hint).toBe("the base URL https://api.test does not end in /api, as the API's base URL does: did you mean https://api.test/api?");
     await noPrefix.agent.close();
     ctx.pool.intercept({ path: '/api/orders/9', method: 'GET' }).reply(404, { detail: 'Not found.' });
     expect((await failure(ctx.client.get('/orders/9'))).hint).toBeUndefined();
@@ -316,7 +312,7 @@ describe('ApiClient', () => {
     ctx.pool.intercept({ path: '/api/x', method: 'POST' }).reply(201, {});
     await ctx.client.post('/x', { a: 1 });
     const text = ctx.trace.join('\n');
-    expect(text).toContain('> POST http://api.test/api/x');
+    expect(text).toContain('> POST https://api.test/api/x');
     expect(text).toContain('authorization: Bearer ');
     expect(text).not.toContain('secret-token-123456');
     expect(text).toContain('< 201');
@@ -327,10 +323,10 @@ describe('ApiClient', () => {
     files.intercept({ path: '/_uploads/s3cr3t-upload-token?X-Signature=abc', method: 'PUT' }).reply(200, '');
     ctx.pool.intercept({ path: '/_downloads/s3cr3t-download-token', method: 'GET' }).reply(200, 'bytes');
     await ctx.client.request({ method: 'PUT', path: 'http://files.test/_uploads/s3cr3t-upload-token?X-Signature=abc', auth: false, rawBody: () => Buffer.from('x') });
-    await ctx.client.request({ path: 'http://api.test/_downloads/s3cr3t-download-token', auth: false, accept: '*/*' });
+    await ctx.client.request({ path: 'https://api.test/_downloads/s3cr3t-download-token', auth: false, accept: '*/*' });
     const text = ctx.trace.join('\n');
     expect(text).toContain('> PUT http://files.test/_uploads/…?…');
-    expect(text).toContain('> GET http://api.test/_downloads/…');
+    expect(text).toContain('> GET https://api.test/_downloads/…');
     expect(text).not.toMatch(/s3cr3t|X-Signature/);
     expect(text).not.toContain('authorization:');
   });
@@ -359,11 +355,11 @@ describe('ApiClient', () => {
     it('stops with an error when next leads to a page already fetched, after yielding what came', async () => {
       ctx.pool
         .intercept({ path: '/api/origins?limit=10000&offset=0', method: 'GET' })
-        .reply(200, { count: 9, next: 'http://api.test/api/origins?offset=2&limit=2', results: [{ id: 1 }, { id: 2 }] });
+        .reply(200, { count: 9, next: 'https://api.test/api/origins?offset=2&limit=2', results: [{ id: 1 }, { id: 2 }] });
       // The server's next link never moves on.
       ctx.pool
         .intercept({ path: '/api/origins?offset=2&limit=2', method: 'GET' })
-        .reply(200, { count: 9, next: 'http://api.test/api/origins?limit=2&offset=2', results: [{ id: 3 }, { id: 4 }] });
+        .reply(200, { count: 9, next: 'https://api.test/api/origins?limit=2&offset=2', results: [{ id: 3 }, { id: 4 }] });
       const seen: number[] = [];
       const err = await failure(
         (async () => {
@@ -390,7 +386,7 @@ describe('ApiClient', () => {
     it('with all, asks for a big page and follows next to the end', async () => {
       ctx.pool
         .intercept({ path: '/api/origins?search=a&limit=10000&offset=0', method: 'GET' })
-        .reply(200, { count: 3, next: 'http://api.test/api/origins?search=a&limit=2&offset=2', results: [{ id: 1 }, { id: 2 }] });
+        .reply(200, { count: 3, next: 'https://api.test/api/origins?search=a&limit=2&offset=2', results: [{ id: 1 }, { id: 2 }] });
       ctx.pool.intercept({ path: '/api/origins?search=a&limit=2&offset=2', method: 'GET' }).reply(200, { count: 3, next: null, results: [{ id: 3 }] });
       const pages: number[] = [];
       for await (const p of ctx.client.paginate('/origins', { search: 'a' }, { all: true })) pages.push(p.results.length);

@@ -2,7 +2,8 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigStore } from '../../src/config/config.js';
-import { maskToken, profileName, resolveSettings } from '../../src/config/settings.js';
+import { profileName, resolveSettings } from '../../src/config/settings.js';
+import { maskToken } from '../../src/output/redact.js';
 import { SctError, UsageError } from '../../src/errors.js';
 import { tempDir, removeDir } from '../helpers/sct.js';
 

@@ -7,7 +7,7 @@ import { UsageError } from '../../errors.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { buildBody, promptMissing, validate, type BodyFlags } from '../shared/body.js';
-import { addBodyOptions } from '../shared/crud.js';
+import { addBodyOptions, idempotencyKeyOf } from '../shared/crud.js';
 import { addExamples } from '../shared/command.js';
 import { collect, parseDate, parseInteger } from '../shared/flags.js';
 import { addKindOptions, orderKind } from './filters.js';
@@ -113,6 +113,7 @@ export function namedFields(opts: OrderFieldFlags, kind: OrderKindName): Record<
 }
 
 export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number): Promise<void> {
+  const idempotencyKey = id === undefined ? idempotencyKeyOf(opts) : undefined;
   const kind = orderKind(opts, !(id === undefined && ctx.io.canPrompt())) ?? (await askKind(ctx));
   const named = namedFields(opts, kind);
   const body = await buildBody(opts, named, ctx.io.stdin);
@@ -126,6 +127,7 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
     method: id === undefined ? 'POST' : 'PATCH',
     path: id === undefined ? PATHS.ordersOfKind(kind) : PATHS.orderOfKind(kind, id),
     body: valid,
+    idempotencyKey,
   });
   const saved = res.data ?? {};
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${id === undefined ? 'Created' : 'Updated'} ${kind} order ${saved.id ?? id ?? ''}`.trimEnd());

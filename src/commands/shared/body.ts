@@ -10,6 +10,8 @@ import { requiredMessage } from '../../api/schemas/messages.js';
 export interface BodyFlags {
   file?: string;
   set?: string[];
+  /** create only (addIdempotencyKeyOption). */
+  idempotencyKey?: string;
 }
 
 export async function readAll(stream: Readable): Promise<string> {

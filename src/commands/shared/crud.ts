@@ -22,6 +22,25 @@ export function addBodyOptions(cmd: Command): Command {
     .option('--file <file>', 'the whole request body as JSON (- for stdin); flags override its fields');
 }
 
+/**
+ * Every create takes the key its POST carries, so a script that reruns a create whose answer was
+ * lost (a timeout, a dropped connection) can send the same key and get the first object back,
+ * never a second one. Without it each run has a new key, which its own retries reuse.
+ */
+export function addIdempotencyKeyOption(cmd: Command): Command {
+  return cmd.option('--idempotency-key <key>', 'the Idempotency-Key of the request: a rerun with the same key creates nothing new (default: a new UUID per run)');
+}
+
+/** The --idempotency-key given, checked before anything is sent: it goes into a header as it is. */
+export function idempotencyKeyOf(flags: BodyFlags): string | undefined {
+  const key = flags.idempotencyKey;
+  if (key === undefined) return undefined;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new UsageError(`invalid --idempotency-key ${JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key)}: use 1 to 255 printable ASCII characters, no spaces`);
+  }
+  return key;
+}
+
 export async function showOne(ctx: Context, path: string, columns: Column[], detail?: Column[]): Promise<unknown> {
   const data = await ctx.client().get(path);
   await writeOne(ctx.io, data, { ...ctx.output(columns), detail });
@@ -60,6 +79,7 @@ export async function saveOne<S extends z.ZodType>(ctx: Context, o: SaveOptions<
  * (`dds create --wait` prints the statement once it is final).
  */
 export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOptions<S>, 'columns' | 'detail'>): Promise<Record<string, unknown> | null> {
+  const idempotencyKey = o.method === 'POST' ? idempotencyKeyOf(o.flags) : undefined;
   const body = await buildBody(o.flags, o.named, ctx.io.stdin);
   if (o.method === 'PATCH' && Object.keys(body).length === 0) {
     throw new UsageError(`nothing to update: give at least one field flag, --set or --file`);
@@ -67,7 +87,7 @@ export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOpt
   if (o.method === 'POST') await promptMissing(ctx, o.schema, body, o.askers);
   const valid = validate(o.schema, body, o.what);
   // A create must answer the created object: anything else (a 2xx page, an empty body) is no proof.
-  const res = await ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined });
+  const res = await ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined, idempotencyKey });
   const saved = res.data as Record<string, unknown> | null;
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${o.method === 'POST' ? 'Created' : 'Updated'} ${o.what}${saved && saved.id !== undefined ? ` ${saved.id}` : ''}`);
   return saved;
@@ -115,7 +135,7 @@ export function addCrudCommands<F extends BodyFlags>(group: Command, f: Factory,
 
   addGetCommand(group, f, { noun: o.noun, path: o.paths.one, columns: o.columns, detail: o.detail, examples: o.examples.get });
 
-  addExamples(addBodyOptions(o.addFields(group.command('create').description(`Create ${o.article} ${o.noun}`))), o.examples.create).action(
+  addExamples(addIdempotencyKeyOption(addBodyOptions(o.addFields(group.command('create').description(`Create ${o.article} ${o.noun}`)))), o.examples.create).action(
     f.action<F>((ctx, flags) => save(ctx, flags)),
   );
   addExamples(

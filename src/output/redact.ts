@@ -1,0 +1,56 @@
+// Secrets that travel inside values sct shows: the token, the user and password a base or proxy
+// URL may carry, and the signature of a signed upload/download link. Whatever prints a URL or a
+// header for a person (errors, --verbose, doctor, the sandbox's request log) passes it through here.
+
+/** Shows enough of a token to tell two apart, never enough to use it. */
+export function maskToken(token: string): string {
+  // A token with control characters in its head shows nothing of it: they would reach the terminal.
+  if (token.length <= 8 || /[^\x21-\x7e]/.test(token.slice(0, 4))) return '********';
+  return `${token.slice(0, 4)}…${'*'.repeat(4)}`;
+}
+
+/** An `Authorization` header's value with its credential masked (`Bearer sct_…****`). */
+export function maskAuthorization(value: string): string {
+  const [scheme, credential] = value.split(/\s+/, 2);
+  return credential === undefined ? maskToken(value) : `${scheme} ${maskToken(credential)}`;
+}
+
+/** A URL with the user and password it may carry hidden: `https://***@host/api`. */
+export function withoutCredentials(href: string): string {
+  let u: URL;
+  try {
+    u = new URL(href);
+  } catch {
+    return credentialsInText(href);
+  }
+  if (!u.username && !u.password) return href;
+  u.username = '***';
+  u.password = '';
+  return u.href;
+}
+
+/** A URL on another host, whose query string may carry a credential: without it, and without a user and password. */
+export function redactUrl(href: string): string {
+  const shown = withoutCredentials(href);
+  try {
+    const u = new URL(shown);
+    return u.search ? `${u.origin}${u.pathname}?…` : shown;
+  } catch {
+    return shown;
+  }
+}
+
+/** A signed URL's credential is its last path segment or its query string: neither is shown. */
+export function redactSignedUrl(href: string): string {
+  try {
+    const u = new URL(href);
+    return `${u.origin}${u.pathname.replace(/[^/]+$/, '…')}${u.search ? '?…' : ''}`;
+  } catch {
+    return '(signed URL)';
+  }
+}
+
+/** Any `scheme://user:password@` inside a text (a library's error naming its proxy) hidden. */
+export function credentialsInText(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, '$1***@');
+}

@@ -1,0 +1,66 @@
+// Retry safety of single writes: a key the user chose is sent unchanged, so running the same
+// create twice with it (a script rerun after a lost answer) makes one object, not two.
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox({}, { inProcess: true });
+
+const productsNamed = async (name: string) => ((await t.api(`/products?search=${encodeURIComponent(name)}&limit=100`)).results as Array<{ name: string }>).filter((p) => p.name === name);
+
+describe('Idempotency-Key of single writes', () => {
+  it('sct api -H "Idempotency-Key: K" sends K unchanged: the same request twice creates one product', async () => {
+    const args = ['api', '-X', 'POST', '/products', '-f', 'name=Idem api beans', '-H', 'Idempotency-Key: api-key-1'];
+    const first = await t.sct(args);
+    const second = await t.sct(args);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(t.sb.requests.map((r) => r.headers['idempotency-key'])).toEqual(['api-key-1', 'api-key-1']);
+    expect(JSON.parse(second.stdout).id).toBe(JSON.parse(first.stdout).id);
+    expect(await productsNamed('Idem api beans')).toHaveLength(1);
+  });
+
+  it.each([
+    ['products', ['products', 'create', '--name', 'Idem beans']],
+    ['origins', ['origins', 'create', '--name', 'Idem plot', '--country-code', 'ci', '--location', '5.35,-4.02']],
+    ['value-chains', ['value-chains', 'create', '--company-name', 'Idem chain Ltd', '--country-code', 'GH']],
+    ['orders', ['orders', 'create', '--purchase', '--type', 'order', '--external-id', 'IDEM-1', '--order-created-at', '2025-03-01']],
+    ['invitations', ['invitations', 'create', '--email', 'idem@example.com', '--role', '3']],
+    ['risk', ['risk', 'create', '--identifier', 'RA-IDEM']],
+    ['imports', ['imports', 'create', '--type', 'orders', '--source', 'csv']],
+    ['dds', ['dds', 'create', '--type', 'EUTR', '--name', 'Idem statement']],
+  ])('%s create --idempotency-key K twice creates one object', async (_noun, args) => {
+    const first = await t.sct([...args, '--idempotency-key', `k-${_noun}`, '-o', 'json']);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const second = await t.sct([...args, '--idempotency-key', `k-${_noun}`, '-o', 'json']);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout).id).toBe(JSON.parse(first.stdout).id);
+    const posts = t.sb.requests.filter((r) => r.method === 'POST');
+    expect(posts.map((r) => r.headers['idempotency-key'])).toEqual([`k-${_noun}`, `k-${_noun}`]);
+    expect(posts[1].status).toBe(posts[0].status);
+  });
+
+  it('without --idempotency-key each run of a create sends a new key, reused by its own retries', async () => {
+    t.sb.setFaults({ dropFirst: 1, dropAfterProcessing: true, methods: ['POST'] } as never);
+    const r = await t.sct(['products', 'create', '--name', 'Idem retried', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const keys = t.sb.requests.filter((q) => q.method === 'POST').map((q) => q.headers['idempotency-key']);
+    expect(keys.length).toBe(2);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(await productsNamed('Idem retried')).toHaveLength(1);
+    const again = await t.sct(['products', 'create', '--name', 'Idem retried2', '-o', 'json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(t.sb.requests.at(-1)!.headers['idempotency-key']).not.toBe(keys[0]);
+  });
+
+  it('an --idempotency-key that cannot be a header value is exit 2, nothing sent', async () => {
+    await t.expectUsageErrors(
+      [
+        [['products', 'create', '--name', 'X', '--idempotency-key', ''], /invalid --idempotency-key/],
+        [['products', 'create', '--name', 'X', '--idempotency-key', 'has space'], /invalid --idempotency-key/],
+        [['products', 'create', '--name', 'X', '--idempotency-key', 'x'.repeat(256)], /invalid --idempotency-key/],
+      ],
+      { inProcess: true },
+    );
+  });
+});

@@ -1,0 +1,230 @@
+// Where a token may go. A stored token belongs to the base URL it was stored with and goes to
+// that origin only; a token never travels over plain http except to loopback; a redirect to
+// another scheme or host is an error naming both URLs; secrets in URLs and control characters
+// in headers never reach the terminal; the sandbox's request log masks tokens.
+//
+// "Another origin" here is a hostile proxy (test/helpers/hostile.ts) on another port of
+// 127.0.0.1, in front of the same sandbox: a token that leaked would be accepted there, and its
+// log shows every request that reached it.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useSandbox } from '../helpers/sandbox.js';
+import { answer, startHostile, type Hostile } from '../helpers/hostile.js';
+import { OWNER } from '../sandbox/helpers.js';
+
+const t = useSandbox({}, { inProcess: true });
+const noEnvToken = { SCT_TOKEN: undefined, SCT_BASE_URL: undefined };
+let other: Hostile;
+
+beforeAll(async () => {
+  other = await startHostile(t.sb.url);
+});
+afterAll(async () => {
+  await other.close();
+});
+beforeEach(() => other.reset());
+
+/** A profile as an earlier sct stored it: base URL and token, nothing else. */
+function storedProfile(profile: Record<string, string>): void {
+  writeFileSync(join(t.dir, 'config.json'), JSON.stringify({ profiles: { default: profile } }), { mode: 0o600 });
+}
+
+async function login(): Promise<void> {
+  const r = await t.sct(['auth', 'login', '--base-url', t.sb.url, '--with-token', '--insecure-storage'], { input: OWNER, env: noEnvToken });
+  expect(r.exitCode, r.stderr).toBe(0);
+}
+
+function expectNotLoggedInTo(r: { exitCode: number; stderr: string }, url: string): void {
+  expect(r.exitCode, r.stderr).toBe(4);
+  expect(r.stderr).toContain(`error: not logged in to ${url}`);
+  expect(r.stderr).toContain(`sct auth login --base-url ${url}`);
+  expect(r.stderr).toContain('SCT_TOKEN');
+}
+
+describe('a stored token goes to its own origin only', () => {
+  it('--base-url or SCT_BASE_URL naming another origin: exit 4 "not logged in to", nothing sent there', async () => {
+    await login();
+    expect((await t.sct(['whoami'], { env: noEnvToken })).exitCode).toBe(0);
+    expectNotLoggedInTo(await t.sct(['whoami', '--base-url', other.url], { env: noEnvToken }), other.url);
+    expectNotLoggedInTo(await t.sct(['orders', 'list', '--buying'], { env: { ...noEnvToken, SCT_BASE_URL: other.url } }), other.url);
+    expectNotLoggedInTo(await t.sct(['auth', 'token', '--base-url', other.url], { env: noEnvToken }), other.url);
+    const status = await t.sct(['auth', 'status', '--base-url', other.url], { env: noEnvToken });
+    expectNotLoggedInTo(status, other.url);
+    expect(status.stdout + status.stderr).not.toContain(OWNER);
+    expect(other.log).toEqual([]);
+  });
+
+  it('another scheme or port is another origin too', async () => {
+    await login();
+    const https = t.sb.url.replace('http:', 'https:');
+    expectNotLoggedInTo(await t.sct(['whoami', '--base-url', https], { env: noEnvToken }), https);
+    // Same origin, another path: still the service the token was stored for.
+    const r = await t.sct(['whoami', '--base-url', `${t.sb.origin}/api/`], { env: noEnvToken });
+    expect(r.exitCode, r.stderr).toBe(0);
+  });
+
+  it('a profile stored before this rule: its base_url is the one its token was stored with', async () => {
+    storedProfile({ base_url: t.sb.url, token: OWNER });
+    expect((await t.sct(['whoami'], { env: noEnvToken })).exitCode).toBe(0);
+    expectNotLoggedInTo(await t.sct(['whoami', '--base-url', other.url], { env: noEnvToken }), other.url);
+    expect(other.log).toEqual([]);
+  });
+
+  it('config set base_url to another origin keeps the token bound to the one it was stored with', async () => {
+    storedProfile({ base_url: t.sb.url, token: OWNER });
+    expect((await t.sct(['config', 'set', 'base_url', other.url], { env: noEnvToken })).exitCode).toBe(0);
+    expectNotLoggedInTo(await t.sct(['whoami'], { env: noEnvToken }), other.url);
+    expect(other.log).toEqual([]);
+    // Back to where it was stored: it is used again.
+    expect((await t.sct(['config', 'set', 'base_url', t.sb.url], { env: noEnvToken })).exitCode).toBe(0);
+    expect((await t.sct(['whoami'], { env: noEnvToken })).exitCode).toBe(0);
+    // A new login binds it to the new base URL.
+    expect((await t.sct(['auth', 'login', '--base-url', other.url, '--with-token', '--insecure-storage'], { input: OWNER, env: noEnvToken })).exitCode).toBe(0);
+    expect(JSON.parse(readFileSync(join(t.dir, 'config.json'), 'utf8')).profiles.default).toEqual({ base_url: other.url, token: OWNER });
+    expect((await t.sct(['whoami'], { env: noEnvToken })).exitCode).toBe(0);
+  });
+
+  it('SCT_TOKEN goes to whatever base URL is in force', async () => {
+    await login();
+    const r = await t.sct(['whoami', '--base-url', other.url], { env: { SCT_TOKEN: OWNER } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(other.log.map((l) => l.authorization)).toEqual([`Bearer ${OWNER}`]);
+  });
+
+  it('doctor says whose token it is and sends it nowhere else; config profiles and invitations public need none', async () => {
+    await login();
+    const doctor = await t.sct(['doctor', '--base-url', other.url, '-o', 'json'], { env: noEnvToken });
+    const token = JSON.parse(doctor.stdout).find((c: { name: string }) => c.name === 'token');
+    expect(token).toMatchObject({ level: 'fail' });
+    expect(token.detail).toContain(`not logged in to ${other.url}`);
+    expect(other.log.every((l) => l.authorization === undefined)).toBe(true);
+
+    const profiles = await t.sct(['config', 'profiles', '--base-url', other.url, '-o', 'json'], { env: noEnvToken });
+    expect(profiles.exitCode, profiles.stderr).toBe(0);
+    expect(JSON.parse(profiles.stdout)).toEqual([{ name: 'default', current: true, base_url: t.sb.url, token_storage: 'config file' }]);
+
+    other.reset();
+    const invitation = JSON.parse((await t.sct(['invitations', 'create', '--email', 'public.view@invited.example', '--role', '3', '-o', 'json'])).stdout);
+    other.reset();
+    const pub = await t.sct(['invitations', 'public', invitation.id, '--base-url', other.url], { env: noEnvToken });
+    expect(pub.exitCode, pub.stderr).toBe(0);
+    expect(other.log).toHaveLength(1);
+    expect(other.log[0].authorization).toBeUndefined();
+  });
+});
+
+describe('plain http', () => {
+  /** A TCP listener standing in for a proxy: it counts connections and closes them. */
+  let proxy: Server;
+  let connections = 0;
+  beforeAll(async () => {
+    proxy = createServer((s) => {
+      connections++;
+      s.destroy();
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    proxy.unref();
+  });
+  afterAll(() => new Promise<void>((r) => proxy.close(() => r())));
+  beforeEach(() => void (connections = 0));
+  const viaProxy = () => ({ HTTP_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
+
+  it('a token is never sent over http:// to a host that is not loopback: exit 2, no connection made', async () => {
+    const r = await t.sct(['whoami', '--base-url', 'http://sct-test.invalid/api'], { env: viaProxy() });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain('http://sct-test.invalid');
+    expect(r.stderr).toContain('https://');
+    expect(r.stderr).toContain('SCT_ALLOW_HTTP=1');
+    expect(connections).toBe(0);
+    // auth login too: the token is checked with the service before it is stored.
+    const login = await t.sct(['auth', 'login', '--base-url', 'http://sct-test.invalid/api', '--with-token'], { input: OWNER, env: { ...noEnvToken, ...viaProxy() } });
+    expect(login.exitCode, login.stderr).toBe(2);
+    expect(connections).toBe(0);
+  });
+
+  it('SCT_ALLOW_HTTP=1 lets it through, with a warning on each command', async () => {
+    // Spawned: a proxy that drops every connection keeps an in-process proxy agent reconnecting.
+    const r = await t.sctBin(['whoami', '--base-url', 'http://sct-test.invalid/api', '--timeout', '2s'], { env: { ...viaProxy(), SCT_ALLOW_HTTP: '1' } });
+    expect(r.stderr).toMatch(/warning: .*plain http.*sct-test\.invalid.*SCT_ALLOW_HTTP/);
+    expect(r.exitCode).toBe(1);
+    expect(connections).toBeGreaterThan(0);
+  });
+
+  it('loopback is exempt: 127.0.0.0/8, localhost and ::1', async () => {
+    const port = t.sb.port;
+    for (const host of ['127.0.0.2', 'localhost', '[::1]']) {
+      const r = await t.sct(['whoami', '--base-url', `http://${host}:${port}/api`, '--timeout', '5s']);
+      expect(r.exitCode, `${host}: ${r.stderr}`).not.toBe(2);
+      expect(r.stderr).not.toContain('SCT_ALLOW_HTTP');
+    }
+  });
+});
+
+describe('redirects', () => {
+  // To another host, whose service would answer 401 to a request without the token; to https.
+  it.each([
+    ['another host', 302, () => `http://localhost:${t.sb.port}/api/accounts/me`],
+    ['http → https', 301, () => `${other.url.replace('http:', 'https:')}/accounts/me`],
+  ])('a redirect to %s is an error naming both URLs, not followed, never "the token was rejected"', async (_what, status, target) => {
+    other.on('GET /api/accounts/me', answer(status, { location: target() }, {}));
+    const r = await t.sct(['whoami', '--base-url', other.url]);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`${other.url}/accounts/me`);
+    expect(r.stderr).toContain(target());
+    expect(r.stderr).not.toContain('rejected');
+    expect(other.log).toHaveLength(1);
+    expect(t.sb.requests).toHaveLength(0);
+  });
+});
+
+describe('secrets in URLs, controls in headers', () => {
+  it('a signed download URL is masked in the error when the download fails', async () => {
+    const signed = `${t.sb.origin}/signed/SIGNATURE-IN-PATH?X-Signature=SIGNATURE-IN-QUERY`;
+    other.on('GET /api/documents/4', answer(200, {}, { id: 4, name: 'report.pdf', content_type: 'application/pdf' }));
+    other.on('GET /api/documents/4/download', answer(200, {}, { url: signed }));
+    const r = await t.sct(['documents', 'download', '4', '--out', join(t.dir, 'x.pdf'), '--base-url', other.url, '-v']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`${t.sb.origin}/signed/`);
+    expect(r.stderr).not.toContain('SIGNATURE-IN');
+  });
+
+  it('credentials in the base URL are masked in -v, errors and doctor', async () => {
+    const withCredentials = other.url.replace('http://', 'http://someone:hunter2@');
+    const v = await t.sct(['whoami', '--base-url', withCredentials, '-v']);
+    expect(v.stderr).toContain('> GET http://');
+    expect(v.stderr).not.toContain('hunter2');
+    other.on('GET /api/accounts/me', answer(500, {}, { detail: 'boom' }));
+    const failed = await t.sct(['whoami', '--base-url', withCredentials, '--timeout', '2s']);
+    expect(failed.exitCode).toBe(1);
+    expect(failed.stderr).not.toContain('hunter2');
+    const doctor = await t.sct(['doctor', '--base-url', withCredentials]);
+    expect(doctor.stdout).toContain('base_url');
+    expect(doctor.stdout + doctor.stderr).not.toContain('hunter2');
+  });
+
+  it('proxy credentials are masked in -v and in errors', async () => {
+    const r = await t.sct(['whoami', '-v', '--timeout', '2s'], { env: { HTTP_PROXY: 'http://proxyuser:proxysecret@127.0.0.1:1' } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).not.toContain('proxysecret');
+  });
+
+  it('C1 control characters in response headers never reach the terminal through -v', async () => {
+    other.on('GET /api/accounts/me', (_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json\u009b2J\u0085', 'x-ratelimit-limit': '1000\u009d0;title\u009c' });
+      res.end('{"detail":"no"}');
+    });
+    const r = await t.sct(['whoami', '--base-url', other.url, '-v']);
+    expect(r.stderr).toContain('< content-type: application/json');
+    expect(r.stderr).not.toMatch(/[\u0080-\u009f]/);
+  });
+
+  it("the sandbox's request log masks tokens", async () => {
+    expect((await t.sct(['whoami'])).exitCode).toBe(0);
+    const log = await (await fetch(`${t.sb.origin}/_sandbox/requests`)).text();
+    expect(log).toContain('"authorization"');
+    expect(log).not.toContain(OWNER);
+  });
+});

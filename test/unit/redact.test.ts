@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { credentialsInText, maskAuthorization, redactSignedUrl, redactUrl, withoutCredentials } from '../../src/output/redact.js';
+
+describe('redact', () => {
+  it('hides the user and password of a URL, leaving the rest', () => {
+    expect(withoutCredentials('https://me:s3cret@api.example/api?x=1')).toBe('https://***@api.example/api?x=1');
+    expect(withoutCredentials('https://tokenonly@api.example/api')).toBe('https://***@api.example/api');
+    expect(withoutCredentials('https://api.example/api')).toBe('https://api.example/api');
+    expect(withoutCredentials('not a url, http://a:b@c/')).toBe('not a url, http://***@c/');
+  });
+
+  it('hides the query of a URL on another host, and a signed URL\'s last segment', () => {
+    expect(redactUrl('http://u:p@files.example/blob?sig=abc')).toBe('http://files.example/blob?…');
+    expect(redactSignedUrl('https://files.example/b/SIGNATURE?X-Sig=abc')).toBe('https://files.example/b/…?…');
+  });
+
+  it('hides credentials inside a text and the credential of an Authorization value', () => {
+    expect(credentialsInText('connect to http://proxyuser:proxysecret@10.0.0.1:3128 failed')).toBe('connect to http://***@10.0.0.1:3128 failed');
+    expect(maskAuthorization('Bearer sct_demo_owner_cacao')).toBe('Bearer sct_…****');
+    expect(maskAuthorization('Bearer')).toBe('********');
+  });
+});
