@@ -169,6 +169,30 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
     expect(full.stdout.length, 'the export is larger than the room left').toBeGreaterThan(PAGE);
   });
 
+  it('a --report in a read-only directory is refused before the first request: exit 2', async () => {
+    const { dir } = fullDisk(4, 4);
+    const ro = spawnSync('mount', ['-o', 'remount,ro', dir], { encoding: 'utf8' });
+    expect(ro.status, ro.stderr).toBe(0);
+    const { file } = people(3);
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--report', join(dir, 'report.csv')]);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`the directory of --report ${join(dir, 'report.csv')} is not writable`);
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
+  it('a bulk run whose stdout is a file on a full disk: the report and the summary are written, exit 1 "writing output"', async () => {
+    const { dir } = fullDisk(4, 0);
+    const { file, domain } = people(200, (i) => (i === 3 ? '1' : '3'));
+    const report = join(t.dir, 'report.csv');
+    const r = await bash(`$SCT invitations bulk-create --file '${file}' --report '${report}' -o json > '${join(dir, 'rows.json')}'`);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('invitations: 199 created, 1 rejected — report in');
+    expect(r.stderr).toMatch(/error: writing output: .*(ENOSPC|no space left)/i);
+    const rows = parse(readFileSync(report), { columns: true }) as Array<{ status: string }>;
+    expect(rows.filter((x) => x.status === 'created')).toHaveLength(199);
+    expect((await invitedCounts(domain)).size).toBe(199);
+  });
+
   it('a report that cannot be written after the rows went through: the rows and the summary on stderr, exit 1, no temporary file', async () => {
     const { dir, makeRoom } = fullDisk(4, 0);
     const { file, domain } = people(5, (i) => (i === 2 ? '1' : '3'));
