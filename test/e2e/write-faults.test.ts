@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { useSandbox } from '../helpers/sandbox.js';
+import { until, useSandbox } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/sct.js';
 import { OWNER } from '../sandbox/helpers.js';
 
@@ -106,6 +106,36 @@ describe('closed pipes', () => {
     const r = await bash(`set -o pipefail; $SCT orders list --buying --all -o ndjson | head -c 0`);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
+  });
+});
+
+describe('the rerun hint after Ctrl-C', () => {
+  it('is a command a shell runs as it is, awkward names included: it replaces the report and converges', async () => {
+    const dir = join(t.dir, "it's here");
+    mkdirSync(dir);
+    const { domain } = people(0);
+    const lines = ['email,auth_group', ...Array.from({ length: 300 }, (_, i) => `p${i}@${domain},3`)];
+    const file = join(dir, 'people $1.csv');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const report = join(dir, 'report (1).csv');
+    t.sb.setFaults({ latencyMs: 300, methods: ['POST'] });
+    const stop = new AbortController();
+    const running = t.sctIn(['invitations', 'bulk-create', '--file', file, '--report', report], { signal: stop.signal });
+    await until(() => posts().length >= 1, 'the first request');
+    stop.abort();
+    const r = await running;
+    t.sb.setFaults({});
+    expect(r.exitCode, r.stderr).toBe(130);
+    const created = /invitations: (\d+) created, 0 rejected, \d+ not sent — report in/.exec(r.stderr)?.[1];
+    expect(created, r.stderr).toBeDefined();
+    const hinted = /hint: to continue, rerun: (sct .*) \(what went through/.exec(r.stderr)?.[1];
+    expect(hinted, r.stderr).toContain('--force');
+    const rest = await bash(hinted!.replace(/^sct /, '$SCT '));
+    expect(rest.exitCode, rest.stderr).toBe(0);
+    expect(rest.stderr).toContain(`invitations: ${300 - Number(created)} created, ${created} skipped (done in an earlier run), 0 rejected`);
+    const after = await invitedCounts(domain);
+    expect(after.size).toBe(300);
+    expect([...after.values()].every((n) => n === 1), 'an address invited twice').toBe(true);
   });
 });
 
