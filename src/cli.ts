@@ -277,8 +277,9 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   } catch (err) {
     // The data written so far is shown (and the pager quit) before the error.
     await io.endPager();
-    // --help and --version end as commander "errors" too: they must not pay for reading the config.
+    // The run stopped as for Ctrl-C; the message names what stopped it when that was not a person.
     if (firstSignal && firstSignal.name !== 'SIGINT' && err instanceof InterruptedError) err.message = err.message.replace(/^interrupted/, `stopped by ${firstSignal.name}`);
+    // --help and --version end as commander "errors" too: they must not pay for reading the config.
     code = isHelpOrVersion(err) ? 0 : await reportError(err, io, argv, await errorsAsJson(argv, program, env));
     if (code === SIGNAL_EXIT_CODES.SIGINT && firstSignal) code = SIGNAL_EXIT_CODES[firstSignal.name];
   } finally {

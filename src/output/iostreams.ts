@@ -166,6 +166,7 @@ export function missingPager(command: string, env: NodeJS.ProcessEnv): string | 
   return found ? undefined : program;
 }
 
+/** The descriptor of a stream that writes to a regular file (`sct … > export.json`), else undefined. */
 function regularFileFd(stream: NodeJS.WriteStream): number | undefined {
   const fd = (stream as { fd?: unknown }).fd;
   if (typeof fd !== 'number') return undefined;
