@@ -225,8 +225,8 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
 
   // SIGTERM and SIGHUP (timeout, a CI cancellation, docker stop, a closed terminal) stop a run as
   // Ctrl-C does: it reports what was done and exits with the signal's own code. A second signal
-  // exits at once; it cannot leave a temporary file behind, as sct writes each one (report,
-  // journal, config) synchronously, from its creation to its rename or removal.
+  // exits at once; it cannot cut a bulk run's report, its journal or the config file half-way,
+  // as each is written synchronously, from its temporary file's creation to its rename or removal.
   let firstSignal: { name: StopSignal; at: number } | undefined;
   const onSignal = (name: StopSignal) => {
     // A SIGINT re-raised within moments of the first is not a person pressing again: conf's

@@ -125,7 +125,7 @@ export async function finishBulk(
   let outputFailure: OutputError | undefined;
   // With --report at a terminal the rows are in the file: only the summary is shown. Piped, or
   // with an explicit -o json/ndjson/csv, stdout keeps the rows (scripts read them).
-  if (!(o.report && !reportFailure && ctx.io.stdoutIsTTY && format === 'table')) {
+  if (!(o.report && ctx.io.stdoutIsTTY && format === 'table')) {
     const rows = format === 'json' || format === 'ndjson' ? outcomes.map(jsonRow) : outcomes.map(flatRow);
     try {
       await writeList(io, rows, ctx.output(OUTCOME_COLUMNS));
