@@ -176,7 +176,7 @@ describe('stopping signals: SIGINT, SIGTERM and SIGHUP at seeded points of a bul
     const { file, counts } = await ordersFile('S2');
     const report = join(t.dir, 'report.csv');
     // Slow answers: the first signal waits for the requests in flight, the second does not.
-    t.sb.setFaults({ latencyMs: 1500, methods: ['POST'] });
+    t.sb.setFaults({ latencyMs: 1000, methods: ['POST'] });
     const child = t.spawnSct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '3', '--report', report]);
     await until(() => posts() >= 3, 'three orders in flight', 30_000);
     child.kill('SIGTERM');
