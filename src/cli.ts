@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { VERSION } from './version.js';
 import { createIO, loadColor, pagerCommand, type IOStreams, type IOOptions } from './output/iostreams.js';
-import { exitCodeFor, SctError, isAbortError, UsageError } from './errors.js';
+import { exitCodeFor, SctError, isAbortError, UsageError, ClosedPipeError, InterruptedError } from './errors.js';
 import { createFactory, type Register, type Factory } from './commands/shared/command.js';
 import type { Prompter } from './prompt.js';
 
@@ -59,6 +59,11 @@ const VALUE_FLAGS = new Set(['-o', '--output', '--columns', '--jq', '--profile',
 
 /** What `--json FIELDS` takes: field names (dotted paths), comma-separated, never only digits. */
 const FIELD_LIST = /^[A-Za-z_]\w*(\.\w+)*(,[A-Za-z_]\w*(\.\w+)*)*$/;
+
+/** The signals that stop a run cleanly, and the exit code each ends with (128 + its number). */
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
+const STOP_SIGNALS = Object.keys(SIGNAL_EXIT_CODES) as StopSignal[];
 
 export interface MainDeps {
   env?: NodeJS.ProcessEnv;
@@ -218,23 +223,21 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     env,
   );
 
-  let firstInterrupt = 0;
-  const onSigint = () => {
-    // First Ctrl-C: let the command stop cleanly and report; a second one exits at once.
+  // SIGTERM and SIGHUP (timeout, a CI cancellation, docker stop, a closed terminal) stop a run as
+  // Ctrl-C does: it reports what was done and exits with the signal's own code. A second signal
+  // exits at once; it cannot cut a bulk run's report, its journal or the config file half-way,
+  // as each is written synchronously, from its temporary file's creation to its rename or removal.
+  let firstSignal: { name: StopSignal; at: number } | undefined;
+  const onSignal = (name: StopSignal) => {
     // A SIGINT re-raised within moments of the first is not a person pressing again: conf's
     // atomic-write library re-sent the signal after its own clean-up; another may.
     const now = Date.now();
-    if (firstInterrupt && now - firstInterrupt > 300) process.exit(130);
-    if (!firstInterrupt) firstInterrupt = now;
+    if (firstSignal && now - firstSignal.at > 300) process.exit(SIGNAL_EXIT_CODES[name]);
+    firstSignal ??= { name, at: now };
     controller.abort();
   };
-  if (!deps.signal) process.on('SIGINT', onSigint);
-  if (!deps.streams) {
-    // `sct … | head`: the reader has gone, so there is nobody left to tell anything to.
-    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(0);
-    });
-  }
+  const handlers = STOP_SIGNALS.map((name) => [name, () => onSignal(name)] as const);
+  if (!deps.signal) for (const [name, handler] of handlers) process.on(name, handler);
   deps.signal?.addEventListener('abort', () => controller.abort(), { once: true });
 
   const program = buildProgram(io);
@@ -257,6 +260,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     prompter: lazyPrompter,
     signal: controller.signal,
     clientOptions: deps.clientOptions,
+    argv,
   });
 
   let code = 0;
@@ -268,13 +272,18 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     await registerGroups(program, factory, wanted);
     if (!topic) await program.parseAsync(resolveJsonFlag(program, attachDashValues(program, argv)), { from: 'user' });
     await io.endPager();
+    // Output that never arrived (a full disk) must not end as a success.
+    await io.flush();
   } catch (err) {
     // The data written so far is shown (and the pager quit) before the error.
     await io.endPager();
+    // The run stopped as for Ctrl-C; the message names what stopped it when that was not a person.
+    if (firstSignal && firstSignal.name !== 'SIGINT' && err instanceof InterruptedError) err.message = err.message.replace(/^interrupted/, `stopped by ${firstSignal.name}`);
     // --help and --version end as commander "errors" too: they must not pay for reading the config.
     code = isHelpOrVersion(err) ? 0 : await reportError(err, io, argv, await errorsAsJson(argv, program, env));
+    if (code === SIGNAL_EXIT_CODES.SIGINT && firstSignal) code = SIGNAL_EXIT_CODES[firstSignal.name];
   } finally {
-    if (!deps.signal) process.off('SIGINT', onSigint);
+    if (!deps.signal) for (const [name, handler] of handlers) process.off(name, handler);
   }
   // The exit code is set, not forced: process.exit() would cut off output still queued for a pipe.
   process.exitCode = code;
@@ -413,6 +422,8 @@ async function reportError(err: unknown, io: IOStreams, argv: string[], asJson: 
     }
     return 2;
   }
+  // `sct … | head`: the reader has gone, and there is nobody to tell.
+  if (err instanceof ClosedPipeError) return err.exitCode;
   await loadColor(io);
   const code = exitCodeFor(err);
   const verbose = argv.includes('-v') || argv.includes('--verbose');

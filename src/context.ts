@@ -40,6 +40,8 @@ export interface Context {
   flags: GlobalFlags;
   prompter: Prompter;
   signal: AbortSignal;
+  /** The command line as typed after `sct` (a bulk run's rerun hint repeats it). */
+  argv?: readonly string[];
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   config(): ConfigStore;
@@ -84,6 +86,7 @@ export interface ContextDeps {
   env: NodeJS.ProcessEnv;
   prompter: Prompter;
   signal: AbortSignal;
+  argv?: readonly string[];
   /** Overrides for the client (tests inject a MockAgent dispatcher or fast retries). */
   clientOptions?: Partial<ClientOptions>;
   now?: () => number;
@@ -113,6 +116,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
     flags,
     prompter: deps.prompter,
     signal: deps.signal,
+    argv: deps.argv,
     now,
     sleep,
     config() {

@@ -143,6 +143,29 @@ export class InterruptedError extends SctError {
 }
 
 /**
+ * Standard output could not be written (a full disk, an I/O error): what the command wrote is cut
+ * short, so it never ends with exit 0.
+ */
+export class OutputError extends SctError {
+  constructor(cause: Error) {
+    super(`writing output: ${cause.message}`, { cause });
+    this.name = 'OutputError';
+  }
+}
+
+/**
+ * The reader of standard output has gone (`sct … | head`): there is nobody left to write to, so
+ * the command ends quietly. A bulk run catches it and still ends as its rows make it.
+ */
+export class ClosedPipeError extends SctError {
+  override readonly exitCode = 0;
+  constructor() {
+    super('the reader of standard output has gone');
+    this.name = 'ClosedPipeError';
+  }
+}
+
+/**
  * The user answered no to a confirmation: nothing was sent. Exit 2, as gh does for a cancelled
  * prompt — a script can tell it from success and from a failed request.
  */

@@ -16,7 +16,7 @@ import type { ApiClient } from '../api/client.js';
 import type { FieldErrors } from '../errors.js';
 import type { Journal } from './journal.js';
 import { withBulkRun } from './open.js';
-import { chunk, runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
+import { chunk, journalRecord, runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
 import { finishBulk } from './report.js';
 import { idempotencyKey } from './idempotency.js';
 import { announceRun, warnIfBudgetShort } from './import.js';
@@ -135,13 +135,15 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
         const results = await run.send(payloads, keyFor, client);
         if (results.length !== payloads.length) throw new Error(`the service answered ${results.length} results for ${payloads.length} rows`);
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, units.length - 1);
-        journal.recordAll(
+        // The answer is kept first: rows that went through are reported so even when the journal fails.
+        answers.set(unit, results);
+        journalRecord(
+          journal,
           unit.payload.map((row, i) => {
             const r = results[i];
             return r.ok ? { key: idOf(row), status: 'done', id: r.id } : { key: idOf(row), status: 'failed', error: r.error };
           }),
         );
-        answers.set(unit, results);
         rowsDone += payloads.length;
         spinner.update(`Sending ${run.noun}… ${rowsDone}/${pending}`);
         return {};
@@ -158,7 +160,11 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
   const unanswered = outcomes.filter((o) => o.status === 'unknown');
   if (unanswered.length > 0) {
     const byLine = new Map(run.rows.map((r) => [r.line, r]));
-    journal.recordAll(unanswered.map((o) => ({ key: idOf(byLine.get(o.lines[0])!), status: 'unknown' as const, error: o.error })));
+    try {
+      journalRecord(journal, unanswered.map((o) => ({ key: idOf(byLine.get(o.lines[0])!), status: 'unknown' as const, error: o.error })));
+    } catch (err) {
+      result.fatal ??= err as Error;
+    }
   }
   await finishBulk(ctx, { ...result, outcomes }, { noun: run.noun, verb: run.verb, report: run.report, journalPath: journal.path, fresh: run.fresh });
 }

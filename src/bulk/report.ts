@@ -2,14 +2,14 @@
 // where the file holds it — and --report FILE as CSV), a
 // summary on stderr, and the exit code — 3 when some units were rejected, 130 when
 // interrupted, the fatal error's own code when the run had to stop.
-import { closeSync, lstatSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, lstatSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { csvLine, guardFormula } from '../output/spreadsheet.js';
 import type { Context } from '../context.js';
-import type { Outcome, RunResult } from './runner.js';
+import { JournalWriteError, type Outcome, type RunResult } from './runner.js';
 import { writeList } from '../output/format.js';
-import { InterruptedError, PartialFailureError, UsageError } from '../errors.js';
+import { ClosedPipeError, InterruptedError, OutputError, PartialFailureError, SctError, UsageError } from '../errors.js';
 import { stripControl } from '../output/sanitize.js';
 
 export const OUTCOME_COLUMNS = [
@@ -20,11 +20,40 @@ export const OUTCOME_COLUMNS = [
   { header: 'ERROR', path: 'error' },
 ];
 
-/** Checked before anything is sent: an existing report (a link too, even a dangling one) is only replaced with --force. */
-export function checkReportPath(path: string | undefined, force: boolean | undefined): void {
-  if (path && lstatSync(path, { throwIfNoEntry: false }) && !force) {
+/**
+ * Checked before anything is sent, so that the report of rows that went through can be written:
+ * its directory exists and is writable, it is not the input file (not even with --force), and
+ * an existing report (a link too, even a dangling one) is only replaced with --force.
+ */
+export function checkReportPath(path: string | undefined, force: boolean | undefined, input?: string): void {
+  if (!path) return;
+  const dir = dirname(resolve(path));
+  let isDir: boolean;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new UsageError(`the directory of --report ${path} does not exist: create it, or choose another --report file`);
+  }
+  if (!isDir) throw new UsageError(`the directory of --report ${path} is not a directory: choose another --report file`);
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`the directory of --report ${path} is not writable: choose another --report file`);
+  }
+  if (input !== undefined && input !== '-' && sameFile(path, input)) {
+    throw new UsageError(`--report ${path} is the input file: the report would replace it; choose another --report file`);
+  }
+  if (lstatSync(path, { throwIfNoEntry: false }) && !force) {
     throw new UsageError(`${path} already exists: pass --force to overwrite it, or choose another --report file`);
   }
+}
+
+/** The same file by path, or by device and inode (a link, another spelling of the path). */
+function sameFile(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  const sa = statSync(a, { throwIfNoEntry: false });
+  const sb = statSync(b, { throwIfNoEntry: false });
+  return sa !== undefined && sb !== undefined && sa.dev === sb.dev && sa.ino === sb.ino;
 }
 
 function flatRow(o: Outcome) {
@@ -58,8 +87,12 @@ export function writeReportFile(path: string, outcomes: Outcome[], o: { csvFormu
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(tmp, 'wx', 0o644);
   try {
-    writeSync(fd, text);
-    closeSync(fd);
+    try {
+      // writeFileSync goes on after a short write, where a full disk then fails: a report is whole or absent.
+      writeFileSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
@@ -76,43 +109,94 @@ export async function finishBulk(
   const counts: Record<Outcome['status'], number> = { created: 0, updated: 0, skipped: 0, rejected: 0, not_sent: 0, unknown: 0 };
   for (const o of outcomes) counts[o.status]++;
   const { created, updated, skipped, rejected, not_sent: notSent, unknown } = counts;
+  const { io } = ctx;
 
-  if (o.report) writeReportFile(o.report, outcomes, { csvFormulas: ctx.flags.csvFormulas });
+  // Every row was sent or settled by now: a file or an output that fails is reported after the
+  // summary, never instead of it.
+  let reportFailure: SctError | undefined;
+  if (o.report) {
+    try {
+      writeReportFile(o.report, outcomes, { csvFormulas: ctx.flags.csvFormulas });
+    } catch (err) {
+      reportFailure = new SctError(`writing the report ${o.report}: ${(err as Error).message}`, { cause: err });
+    }
+  }
   const format = ctx.format();
+  let outputFailure: OutputError | undefined;
   // With --report at a terminal the rows are in the file: only the summary is shown. Piped, or
   // with an explicit -o json/ndjson/csv, stdout keeps the rows (scripts read them).
   if (!(o.report && ctx.io.stdoutIsTTY && format === 'table')) {
     const rows = format === 'json' || format === 'ndjson' ? outcomes.map(jsonRow) : outcomes.map(flatRow);
-    await writeList(ctx.io, rows, ctx.output(OUTCOME_COLUMNS));
+    try {
+      await writeList(io, rows, ctx.output(OUTCOME_COLUMNS));
+      await io.flush();
+    } catch (err) {
+      // A reader that has gone (`| head`) changes nothing about the run: its exit code stays the rows'.
+      if (err instanceof OutputError) outputFailure = err;
+      else if (!(err instanceof ClosedPipeError)) throw err;
+    }
   }
 
-  const { io } = ctx;
   const parts = [`${created} ${o.verb}`];
   if (updated) parts.push(`${updated} updated`);
   if (skipped) parts.push(`${skipped} skipped (done in an earlier run)`);
   parts.push(`${rejected} rejected`);
   if (notSent) parts.push(`${notSent} not sent`);
   if (unknown) parts.push(`${unknown} unknown (sent, no answer: they may exist)`);
-  io.error(`${o.noun}: ${parts.join(', ')}${o.report ? ` — report in ${o.report}` : ''}`);
-  for (const f of outcomes.filter((x) => x.status === 'rejected').slice(0, 20)) {
-    io.error(`  line ${f.lines.join(',')} (${stripControl(f.key)}): ${stripControl(flatRow(f).error)}`);
+  io.error(`${o.noun}: ${parts.join(', ')}${o.report && !reportFailure ? ` — report in ${o.report}` : ''}`);
+  // Without its report or its journal, stderr is the one record of what became of each row.
+  const journalFailure = result.fatal instanceof JournalWriteError;
+  if (reportFailure || journalFailure) {
+    for (const f of outcomes) io.error(`  ${outcomeLine(f)}`);
+  } else {
+    for (const f of outcomes.filter((x) => x.status === 'rejected').slice(0, 20)) {
+      io.error(`  line ${f.lines.join(',')} (${stripControl(f.key)}): ${stripControl(flatRow(f).error)}`);
+    }
+    if (rejected > 20) io.error(`  … and ${rejected - 20} more${o.report ? ` (see ${o.report})` : ''}`);
   }
-  if (rejected > 20) io.error(`  … and ${rejected - 20} more${o.report ? ` (see ${o.report})` : ''}`);
 
-  // Continuing means the same journal: a run started with --fresh goes on without it (with it,
-  // the rerun would forget this run and send every row again).
-  const resume = o.fresh
-    ? 'to continue this run, rerun the same command WITHOUT --fresh: what went through is skipped, rows without an answer are resent under the same key'
-    : 'rerun the same command to continue: what went through is skipped, rows without an answer are resent under the same key';
+  const resume = rerunHint(ctx, o);
   if (result.fatal) {
+    if (reportFailure) io.error(`error: ${reportFailure.message}`);
     const err = result.fatal as Error & { hint?: string };
     err.hint = [err.hint, resume].filter(Boolean).join('; ');
     throw err;
+  }
+  if (reportFailure) {
+    reportFailure.hint = resume;
+    throw reportFailure;
   }
   if (result.interrupted) {
     const e = new InterruptedError(`interrupted: ${notSent} ${o.noun} not sent${unknown ? `, ${unknown} without an answer` : ''}`);
     e.hint = resume;
     throw e;
   }
+  if (outputFailure) throw outputFailure;
   if (rejected) throw new PartialFailureError(`${rejected} of ${outcomes.length} ${o.noun} rejected`);
+}
+
+/** One row's outcome for stderr with its status, then its id or error: `line 3 (F-1): created 412`. */
+function outcomeLine(o: Outcome): string {
+  const r = flatRow(o);
+  const detail = [r.id, r.error].filter((x) => x !== '').map((x) => stripControl(String(x)));
+  return `line ${o.lines.join(',')} (${stripControl(o.key)}): ${o.status}${detail.length ? ` ${detail.join(' ')}` : ''}`;
+}
+
+/**
+ * How to continue a run that stopped: the same command, as a command that works. It replaces
+ * the report this run wrote (--force), and continues a run started with --fresh without it
+ * (with it, the rerun would forget this run and send every row again).
+ */
+function rerunHint(ctx: Context, o: { report?: string; fresh?: boolean }): string {
+  const how = o.fresh ? 'to continue this run, rerun it without --fresh' : 'to continue, rerun';
+  const why = 'what went through is skipped, rows without an answer are resent under the same key';
+  if (!ctx.argv) return `${how}: the same command (${why})`;
+  const args = ctx.argv.filter((a) => a !== '--fresh');
+  if (o.report && !args.includes('--force')) args.push('--force');
+  return `${how}: ${['sct', ...args].map(shellWord).join(' ')} (${why})`;
+}
+
+/** A word as a POSIX shell reads it back: quoted unless it is plainly safe. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }

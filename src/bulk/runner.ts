@@ -53,6 +53,27 @@ export function isRejection(err: unknown): boolean {
   return err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 429;
 }
 
+/**
+ * Writes outcomes to the journal. A journal that cannot be written (a full disk) stops the run:
+ * what this run does after that could not be known to the rerun. Whatever was sent so far is
+ * still reported, and the rerun resends unjournaled units under their original keys.
+ */
+export function journalRecord(journal: Journal, entries: Parameters<Journal['recordAll']>[0]): void {
+  try {
+    journal.recordAll(entries);
+  } catch (err) {
+    throw new JournalWriteError(journal.path, err as Error);
+  }
+}
+
+export class JournalWriteError extends SctError {
+  constructor(path: string, cause: Error) {
+    super(`writing the journal ${path}: ${cause.message}`, { cause });
+    this.name = 'JournalWriteError';
+    this.hint = "make room where sct keeps its configuration (SCT_CONFIG_DIR)";
+  }
+}
+
 /** What became of a unit whose request failed without a verdict. */
 function deliveryOf(err: unknown): 'not_sent' | 'unknown' {
   if (err instanceof SctError && err.delivery) return err.delivery;
@@ -67,6 +88,18 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
   let rejected = 0;
   let fatal: Error | undefined;
   let interrupted = false;
+
+  // An outcome is set before it is journaled: a journal that fails does not unmake it, it stops the run.
+  const record = (entry: Parameters<Journal['record']>[0]): boolean => {
+    if (!o.journal) return true;
+    try {
+      journalRecord(o.journal, [entry]);
+      return true;
+    } catch (err) {
+      fatal ??= err as Error;
+      return false;
+    }
+  };
 
   const worker = async () => {
     for (;;) {
@@ -83,20 +116,20 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
         try {
           const { id, status = 'created' } = await o.work(unit);
           outcomes[i] = { key: unit.key, lines: unit.lines, status, id };
-          o.journal?.record({ key: journalKey, status: 'done', id });
+          if (!record({ key: journalKey, status: 'done', id })) return;
         } catch (err) {
           if (!isRejection(err)) {
             if (err instanceof InterruptedError) interrupted = true;
             else fatal ??= err as Error;
             const status = deliveryOf(err);
             outcomes[i] = { key: unit.key, lines: unit.lines, status, error: status === 'unknown' ? (err as Error).message : undefined };
-            if (status === 'unknown') o.journal?.record({ key: journalKey, status: 'unknown', error: (err as Error).message });
+            if (status === 'unknown') record({ key: journalKey, status: 'unknown', error: (err as Error).message });
             return;
           }
           const e = err as Error & { fields?: FieldErrors };
           rejected++;
           outcomes[i] = { key: unit.key, lines: unit.lines, status: 'rejected', error: e.message, fields: e.fields };
-          o.journal?.record({ key: journalKey, status: 'failed', error: e.message });
+          if (!record({ key: journalKey, status: 'failed', error: e.message })) return;
         }
       }
       done++;

@@ -85,7 +85,7 @@ export async function readRequests(ctx: Context, file: string): Promise<ChunkRow
 }
 
 export async function sendInformationRequests(ctx: Context, opts: SendFlags): Promise<void> {
-  checkReportPath(opts.report, opts.force);
+  checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const rows = await readRequests(ctx, opts.file);
   const actions = new Map<string, number>();

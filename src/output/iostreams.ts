@@ -2,7 +2,8 @@
 // them in-process with fake streams and check TTY and piped behaviour alike.
 import type { Writable, Readable } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, fstatSync, writeFileSync } from 'node:fs';
+import { ClosedPipeError, OutputError } from '../errors.js';
 import { delimiter, join } from 'node:path';
 
 /** The styles sct uses; chalk provides them once loaded (see loadColor). */
@@ -88,8 +89,13 @@ export interface IOStreams {
   terminalWidth(): number;
   /** Prompts only when a person can answer: stdin and stderr are terminals. */
   canPrompt(): boolean;
-  /** Writes data to stdout, waiting when the pipe is full so huge exports keep memory flat. */
+  /**
+   * Writes data to stdout, waiting when the pipe is full so huge exports keep memory flat.
+   * Rejects with OutputError when stdout fails (a full disk), ClosedPipeError when its reader has gone.
+   */
   write(chunk: string | Uint8Array): Promise<void>;
+  /** Waits until what was written has left, and rejects as write() does when it could not be. */
+  flush(): Promise<void>;
   /** An informational line on stderr (suppressed by --quiet). */
   info(line: string): void;
   warn(line: string): void;
@@ -160,6 +166,33 @@ export function missingPager(command: string, env: NodeJS.ProcessEnv): string | 
   return found ? undefined : program;
 }
 
+/** The descriptor of a stream that writes to a regular file (`sct … > export.json`), else undefined. */
+function regularFileFd(stream: NodeJS.WriteStream): number | undefined {
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return undefined;
+  try {
+    return fstatSync(fd).isFile() ? fd : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resolves when `stream` can take more, or will never take any (closed, failed). */
+function drained(stream: Writable): Promise<void> {
+  // The listeners are removed after each wait, so a long export does not pile them up.
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      stream.off('error', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+    stream.on('error', done);
+  });
+}
+
 const countLines = (s: string) => {
   let n = 0;
   for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
@@ -176,6 +209,22 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
   const colorEnabled = colorDecision(stdoutIsTTY, Boolean(opts.noColor), env);
   const colorErrEnabled = colorDecision(stderrIsTTY, Boolean(opts.noColor), env);
   const quiet = Boolean(opts.quiet);
+
+  // The first failure of stdout decides the rest of the output: a closed pipe ends it quietly,
+  // anything else is an error. A listener is always there, so neither is ever an uncaught error.
+  let outputFailure: NodeJS.ErrnoException | undefined;
+  stdout.on('error', (err: NodeJS.ErrnoException) => {
+    outputFailure ??= err;
+  });
+  const throwIfFailed = () => {
+    if (outputFailure) throw outputFailure.code === 'EPIPE' ? new ClosedPipeError() : new OutputError(outputFailure);
+  };
+  // A closed or broken stderr leaves nobody to tell anything to: the run goes on without it.
+  stderr.on('error', () => undefined);
+  // Node's stream for a file as stdout drops the rest of a chunk the disk had no room for
+  // without an error: a file is written here instead, where a short write is retried and
+  // a full disk fails.
+  const stdoutFile = opts.stdout === undefined ? regularFileFd(stdout as NodeJS.WriteStream) : undefined;
 
   const io: IOStreams = {
     stdin,
@@ -210,24 +259,27 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
         chunk = held;
         held = '';
       }
-      const out = pagerProcess ? pagerProcess.stdin! : stdout;
-      if (pagerProcess && pagerGone) return;
-      if (!out.write(chunk)) {
-        const stdout = out;
-        // EPIPE (e.g. `| head`) ends the wait too: the error handler in main() takes it from there.
-        // The listeners are removed after each wait, so a long export does not pile them up.
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            stdout.off('drain', done);
-            stdout.off('close', done);
-            stdout.off('error', done);
-            resolve();
-          };
-          stdout.on('drain', done);
-          stdout.on('close', done);
-          stdout.on('error', done);
-        });
+      if (pagerProcess) {
+        if (!pagerGone && !pagerProcess.stdin!.write(chunk)) await drained(pagerProcess.stdin!);
+        return;
       }
+      throwIfFailed();
+      if (stdoutFile !== undefined) {
+        try {
+          writeFileSync(stdoutFile, chunk);
+        } catch (err) {
+          outputFailure ??= err as NodeJS.ErrnoException;
+        }
+      } else if (!stdout.write(chunk)) {
+        await drained(stdout);
+      }
+      throwIfFailed();
+    },
+    async flush() {
+      if (stdoutFile === undefined && stdout.writableNeedDrain) await drained(stdout);
+      // A stream reports the failure of its last write on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      throwIfFailed();
     },
     info(line: string) {
       if (!quiet) stderr.write(line + '\n');

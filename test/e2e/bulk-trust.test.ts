@@ -207,7 +207,7 @@ describe('--fresh', () => {
     const r = await child;
     t.sb.setFaults({});
     expect(r.exitCode).toBe(130);
-    expect(String(r.stderr)).toContain('to continue this run, rerun the same command WITHOUT --fresh');
+    expect(String(r.stderr)).toContain(`to continue this run, rerun it without --fresh: sct orders import --purchase --file ${file} --concurrency 1 (`);
 
     const rest = await t.sct(['orders', 'import', '--purchase', '--file', file]);
     expect(rest.exitCode, rest.stderr).toBe(0);

@@ -108,7 +108,7 @@ describe('dds trace --file', () => {
     const [, traced, notSent] = /pairs: (\d+) traced, 0 rejected, (\d+) not sent/.exec(r.stderr)!.map(Number);
     expect(traced + notSent).toBe(250);
     expect(notSent).toBeGreaterThan(0);
-    expect(r.stderr).toContain('rerun the same command to continue');
+    expect(r.stderr).toContain('to continue, rerun: sct ');
     t.sb.setFaults({});
     const first = bodies(TRACE);
 

@@ -6,8 +6,14 @@
 //
 // Seeded (the kill points, signals and faults come from SEEDS) and bounded (a few runs per
 // scenario, each with the test's timeout), so a failure replays the same way.
+//
+// The stopping signals (SIGINT, SIGTERM from timeout/CI/docker stop, SIGHUP from a closed
+// terminal) end a run the same way: report, summary and a rerun hint that is a command that
+// works, exit 130/143/129, no temporary file; a second signal ends at once, leaving none either.
 import { describe, expect, it } from 'vitest';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { until, useSandbox } from '../helpers/sandbox.js';
 import type { FaultOptions } from '../../src/sandbox/server.js';
 import { rng } from '../helpers/random.js';
@@ -106,4 +112,84 @@ describe('fault suite: kill -9, Ctrl-C, 503s, dropped connections and 429 bursts
       expect([...counts.values()].every((n) => n === 1), 'an order created twice').toBe(true);
     });
   }
+});
+
+describe('stopping signals: SIGINT, SIGTERM and SIGHUP at seeded points of a bulk run', () => {
+  const EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+  const tempFiles = (dir: string) => readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.tmp'));
+
+  /** 30 orders of this scenario's own ids, and how many of each the service holds. */
+  async function ordersFile(tag: string) {
+    const product = (await t.api('/products?limit=1')).results[0].id;
+    const ids = Array.from({ length: 30 }, (_, i) => `${tag}-${i + 1}`);
+    const lines = ['external_id,type,order_created_at,seller_company_id,product,volume,unit', ...ids.map((id, i) => `${id},order,2025-06-01,101,${product},${i + 1},kg`)];
+    const file = t.writeFile(`${tag}.csv`, lines.join('\n') + '\n');
+    const counts = async () => {
+      const list = await t.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
+      const c = new Map<string, number>();
+      for (const o of list.results as Array<{ external_id: string }>) c.set(o.external_id, (c.get(o.external_id) ?? 0) + 1);
+      return c;
+    };
+    return { file, counts };
+  }
+  const posts = () => t.sb.requests.filter((r) => r.method === 'POST' && r.path === '/api/orders/purchase').length;
+
+  (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).forEach((signal, n) => {
+    const seed = SEEDS[n];
+    it(`${signal} (seed ${seed}): report, summary and a rerun hint that works; exit ${EXIT[signal]}; the rerun converges`, { timeout: 60_000 }, async () => {
+      const random = rng(seed);
+      const { file, counts } = await ordersFile(`S${seed}`);
+      const report = join(t.dir, 'report.csv');
+      t.sb.setFaults({ latencyMs: 60, methods: ['POST'] });
+      const afterPosts = 1 + Math.floor(random() * 20);
+      const child = t.spawnSct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '3', '--report', report, '-o', 'json']);
+      await until(() => posts() >= afterPosts || child.exitCode !== null, 'the signal point', 30_000);
+      await new Promise((r) => setTimeout(r, Math.floor(random() * 50)));
+      child.kill(signal);
+      const r = await child;
+      t.sb.setFaults({});
+      const stderr = String(r.stderr);
+      expect(r.exitCode, stderr).toBe(EXIT[signal]);
+      expect(stderr).toMatch(signal === 'SIGINT' ? /error: interrupted: \d+ purchase orders not sent/ : new RegExp(`error: stopped by ${signal}: \\d+ purchase orders not sent`));
+      const summary = /purchase orders: (\d+) created, 0 rejected, (\d+) not sent — report in /.exec(stderr);
+      expect(summary, stderr).not.toBeNull();
+      const rows = parse(readFileSync(report), { columns: true }) as Array<{ key: string; status: string }>;
+      expect(rows).toHaveLength(30);
+      expect(rows.filter((x) => x.status === 'created')).toHaveLength(Number(summary![1]));
+      expect(JSON.parse(String(r.stdout))).toHaveLength(30);
+      expect(tempFiles(t.dir)).toEqual([]);
+
+      // The hint is the command to run: it replaces this run's report, skips what went through.
+      const hinted = /hint: to continue, rerun: (sct .*?) \(what went through/.exec(stderr)?.[1];
+      expect(hinted, stderr).toBe(`sct orders import --purchase --file ${file} --concurrency 3 --report ${report} -o json --force`);
+      const rest = await t.sct(hinted!.split(' ').slice(1));
+      expect(rest.exitCode, rest.stderr).toBe(0);
+      expect(rest.stderr).toContain(`${summary![1]} skipped (done in an earlier run)`);
+      const after = await counts();
+      expect(after.size).toBe(30);
+      expect([...after.values()].every((x) => x === 1), 'an order created twice').toBe(true);
+      expect(parse(readFileSync(report), { columns: true })).toHaveLength(30);
+    });
+  });
+
+  it('a second SIGTERM ends the run at once (exit 143) and leaves no temporary file; the rerun converges', { timeout: 60_000 }, async () => {
+    const { file, counts } = await ordersFile('S2');
+    const report = join(t.dir, 'report.csv');
+    // Slow answers: the first signal waits for the requests in flight, the second does not.
+    t.sb.setFaults({ latencyMs: 1000, methods: ['POST'] });
+    const child = t.spawnSct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '3', '--report', report]);
+    await until(() => posts() >= 3, 'three orders in flight', 30_000);
+    child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 400));
+    child.kill('SIGTERM');
+    const r = await child;
+    t.sb.setFaults({});
+    expect(r.exitCode, String(r.stderr)).toBe(143);
+    expect(tempFiles(t.dir)).toEqual([]);
+    const rest = await t.sct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '3', '--report', report, '--force']);
+    expect(rest.exitCode, rest.stderr).toBe(0);
+    const after = await counts();
+    expect(after.size).toBe(30);
+    expect([...after.values()].every((x) => x === 1), 'an order created twice').toBe(true);
+  });
 });

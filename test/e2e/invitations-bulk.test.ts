@@ -168,7 +168,7 @@ describe('invitations bulk-create', () => {
     const r = await t.sctIn(['invitations', 'bulk-create', '--file', file], { clientOptions: { retryBaseMs: 1 } });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('invitations: 0 created, 0 rejected, 50 not sent, 100 unknown (sent, no answer: they may exist)');
-    expect(r.stderr).toContain('rerun the same command to continue');
+    expect(r.stderr).toContain('to continue, rerun: sct ');
     const lostKey = posts()[0].headers['idempotency-key'];
     // The service did create the first chunk's 100 invitations.
     expect(await invitationsOfDomain()).toHaveLength(100);
@@ -195,7 +195,7 @@ describe('invitations bulk-create', () => {
     const r = await child;
     expect(r.exitCode).toBe(130);
     expect(String(r.stderr)).toMatch(/invitations: (100|200|300) created, 0 rejected, (250|150|50) not sent/);
-    expect(String(r.stderr)).toContain('rerun the same command to continue');
+    expect(String(r.stderr)).toContain('to continue, rerun: sct ');
     t.sb.setFaults({});
     await new Promise((res) => setTimeout(res, 400));
     const firstRun = (await invitationsOfDomain()).length;

@@ -194,7 +194,7 @@ B-2,ordr,2025-02-30,x,1,5,kg
     expect(first.exitCode, String(first.stderr)).toBe(130);
     const notSent = Number(/interrupted: (\d+) purchase orders not sent/.exec(String(first.stderr))?.[1]);
     expect(notSent).toBeGreaterThan(0);
-    expect(String(first.stderr)).toContain('rerun the same command to continue');
+    expect(String(first.stderr)).toContain('to continue, rerun: sct ');
 
     t.sb.setFaults({});
     // Requests the interrupted run had in flight may still land; let them before counting.

@@ -144,7 +144,7 @@ describe('origins import', () => {
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr).toContain('origins: 0 created, 0 rejected, 3 not sent');
     expect(r.stderr).toMatch(/error: Service temporarily unavailable.*503 Service Unavailable on POST \/origins/);
-    expect(r.stderr).toContain('rerun the same command to continue');
+    expect(r.stderr).toContain('to continue, rerun: sct ');
     const lines = parse(readFileSync(report, 'utf8'), { columns: true }) as Array<Record<string, string>>;
     expect(lines.map((l) => [l.line, l.key, l.status])).toEqual([
       ['2', `T${run}-1`, 'not_sent'],
@@ -174,7 +174,7 @@ describe('origins import', () => {
     expect(r.exitCode).toBe(130);
     expect(String(r.stderr)).toMatch(/origins: \d+ created, 0 rejected, \d+ not sent/);
     expect(String(r.stderr)).toMatch(/error: interrupted: \d+ origins not sent/);
-    expect(String(r.stderr)).toContain('rerun the same command to continue');
+    expect(String(r.stderr)).toContain('to continue, rerun: sct ');
     // Let the requests that were in flight at Ctrl-C reach the sandbox before the rerun.
     t.sb.setFaults({});
     await new Promise((res) => setTimeout(res, 300));
@@ -217,7 +217,7 @@ describe('origins import', () => {
       expect(r.stderr).toContain('warning: 4 more requests to send but the rate limit has 2 left this hour');
       expect(r.stderr).toContain('origins: 3 created, 0 rejected, 2 not sent');
       expect(r.stderr).toContain('error: rate limit exhausted');
-      expect(r.stderr).toContain('rerun the same command to continue');
+      expect(r.stderr).toContain('to continue, rerun: sct ');
       expect(small.requests.filter((x) => x.method === 'POST')).toHaveLength(3);
     } finally {
       await small.close();

@@ -403,7 +403,7 @@ describe('rate budget', () => {
     const first = await small.sct(['orders', 'sync', '--purchase', '--file', file, '--yes', '--max-wait', '0', '--concurrency', '1']);
     expect(first.exitCode, first.stderr).toBe(1);
     expect(first.stderr).toMatch(/rate limit/);
-    expect(first.stderr).toContain('rerun the same command to continue');
+    expect(first.stderr).toContain('to continue, rerun: sct ');
     const created = [...(await orderCounts(small, ids)).values()].filter((n) => n === 1).length;
     expect(created).toBeGreaterThan(0);
     expect(created).toBeLessThan(8);

@@ -125,6 +125,20 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     expect(r.exitCode, r.screen).toBe(130);
     expect(t.sb.requests).toHaveLength(0);
   });
+
+  it('Ctrl-C typed during a bulk run with --report: the report is written, the summary and a working rerun command shown, exit 130', async () => {
+    const lines = ['email,auth_group', ...Array.from({ length: 300 }, (_, i) => `tty${i}@ctrl-c.example,3`)];
+    const file = t.writeFile('people.csv', lines.join('\n') + '\n');
+    const report = join(t.dir, 'report.csv');
+    t.sb.setFaults({ latencyMs: 400, methods: ['POST'] });
+    const r = await atTerminal(['invitations', 'bulk-create', '--file', file, '--report', report], [{ when: 'invitations to send', type: '\u0003' }]);
+    t.sb.setFaults({});
+    expect(r.exitCode, r.screen).toBe(130);
+    const screen = screenLines(r.screen).join('\n');
+    expect(screen).toMatch(/invitations: \d+ created, 0 rejected, \d+ not sent — report in /);
+    expect(screen.replace(/\n/g, '')).toContain(`to continue, rerun: sct invitations bulk-create --file ${file} --report ${report} --force (`);
+    expect(readFileSync(report, 'utf8').trimEnd().split('\n')).toHaveLength(301);
+  });
 });
 
 /** Runs sct in a pseudo-terminal `cols` wide; returns its screen, lines without the carriage returns. */

@@ -124,7 +124,7 @@ export async function readPairs(ctx: Context, file: string): Promise<ChunkRow<Tr
 }
 
 async function traceFile(ctx: Context, opts: TraceFlags & { file: string }): Promise<void> {
-  checkReportPath(opts.report, opts.force);
+  checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const rows = await readPairs(ctx, opts.file);
   await sendInChunks(ctx, {

@@ -93,7 +93,7 @@ export function invitationResults(answer: unknown, count: number): RowResult[] {
 }
 
 export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOptions): Promise<void> {
-  checkReportPath(opts.report, opts.force);
+  checkReportPath(opts.report, opts.force, opts.file);
   const csv = await readCsv(opts.file, ctx.io.stdin, ['email']);
   if (opts.role === undefined && !csv.columns.includes('auth_group')) {
     throw new UsageError(`${csv.name}: missing column auth_group (found: ${csv.columns.join(', ')}); add it, or give --role for every row`);

@@ -305,7 +305,7 @@ export async function openOrderFile(ctx: Context, flags: ImportFlags): Promise<{
   const kind = orderKind(flags)!;
   if (!flags.file) throw new UsageError('--file orders.csv is required (- for stdin)');
   const concurrency = parseConcurrency(flags.concurrency);
-  checkReportPath(flags.report, flags.force);
+  checkReportPath(flags.report, flags.force, flags.file);
   const csv = await readCsv(flags.file, ctx.io.stdin, ['external_id']);
   return { kind, file: flags.file, concurrency, csv };
 }

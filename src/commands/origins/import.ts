@@ -129,7 +129,7 @@ export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<str
 }
 
 export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): Promise<void> {
-  checkReportPath(opts.report, opts.force);
+  checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const input = await sniffInput(opts.file, ctx.io.stdin);
   if (input.geojson) return (await import('./import-plots.js')).importPlots(ctx, opts, concurrency, input.stdin);

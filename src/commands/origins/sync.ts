@@ -30,7 +30,7 @@ export const ORIGIN_SYNC_SPEC: SyncSpec = {
 };
 
 export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promise<void> {
-  checkReportPath(opts.report, opts.force);
+  checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const input = await sniffInput(opts.file, ctx.io.stdin);
   const units = input.geojson ? await plotUnits(ctx, opts, input.stdin) : await csvUnits(ctx, opts, input.stdin);

@@ -1,0 +1,322 @@
+// What sct does when the files and pipes it writes to fail: a --report path that cannot work is
+// refused before the first request; a full disk under stdout, the report, the journal or the
+// config file is an error naming what failed, with nothing claimed done that was not and no
+// temporary file left; a closed pipe ends quietly, but a bulk run still writes its report and
+// keeps the exit code its rows make.
+//
+// The full disks are small tmpfs mounts (tests run as root on Linux); where one cannot be
+// mounted, those tests are skipped and say why.
+import { afterAll, describe, expect, it } from 'vitest';
+import { execa } from 'execa';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { until, useSandbox } from '../helpers/sandbox.js';
+import { BIN } from '../helpers/sct.js';
+import { OWNER } from '../sandbox/helpers.js';
+
+const t = useSandbox({}, { inProcess: true });
+let run = 0;
+const posts = () => t.sb.requests.filter((r) => r.method === 'POST' && r.path === '/api/accounts/user-invitations/bulk-create');
+
+/** A people.csv of n addresses unique to this call; `role` fills the auth_group column (1, the owner role, is rejected). */
+function people(n: number, role: (i: number) => string = () => '3'): { file: string; domain: string } {
+  const domain = `wf${++run}.example`;
+  const lines = ['email,auth_group', ...Array.from({ length: n }, (_, i) => `p${i}@${domain},${role(i)}`)];
+  return { file: t.writeFile(`people${run}.csv`, lines.join('\n') + '\n'), domain };
+}
+
+async function invitedCounts(domain: string): Promise<Map<string, number>> {
+  const found = (await t.api(`/accounts/user-invitations?email__icontains=${domain}&limit=1000`)).results as Array<{ email: string }>;
+  const counts = new Map<string, number>();
+  for (const inv of found) counts.set(inv.email, (counts.get(inv.email) ?? 0) + 1);
+  return counts;
+}
+
+/** A bash script run with sct's environment bound to the sandbox; `$SCT` is the built sct. */
+function bash(script: string, env: Record<string, string> = {}) {
+  return execa('bash', ['-c', script], {
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: 'true', SCT: `${process.execPath} ${BIN}`, SCT_CONFIG_DIR: t.dir, HOME: t.dir, SCT_BASE_URL: t.sb.url, SCT_TOKEN: OWNER, ...env },
+    extendEnv: false,
+    reject: false,
+    timeout: 60_000,
+  });
+}
+
+const tempFiles = (dir: string) => readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.tmp'));
+
+describe('--report is checked before the first request', () => {
+  it('refuses the input file itself as the report, even with --force: exit 2, the file kept, nothing sent', async () => {
+    const { file } = people(3);
+    const before = readFileSync(file, 'utf8');
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--report', file, '--force']);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`--report ${file} is the input file`);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
+  it('refuses a report whose directory does not exist or is not a directory: exit 2, nothing sent', async () => {
+    const { file } = people(3);
+    await t.expectUsageErrors(
+      [
+        [['invitations', 'bulk-create', '--file', file, '--report', join(t.dir, 'missing', 'report.csv')], `the directory of --report ${join(t.dir, 'missing', 'report.csv')} does not exist`],
+        [['invitations', 'bulk-create', '--file', file, '--report', join(file, 'report.csv')], `the directory of --report ${join(file, 'report.csv')} is not a directory`],
+        [['orders', 'import', '--purchase', '--file', file, '--report', join(t.dir, 'nowhere', 'r.csv')], 'the directory of --report'],
+      ],
+      { inProcess: true },
+    );
+  });
+});
+
+describe('closed pipes', () => {
+  it('`set -o pipefail; sct … | head -1` on a bulk run with a rejected row: exit 3, report and journal written', async () => {
+    // 1,000 rows of JSON are far more than a pipe holds: head leaves while sct still writes.
+    const { file, domain } = people(1000, (i) => (i === 7 ? '1' : '3'));
+    const report = join(t.dir, 'report.csv');
+    const r = await bash(`set -o pipefail; $SCT invitations bulk-create --file '${file}' --report '${report}' -o json | head -1`);
+    expect(r.stdout).toBe('[');
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toContain('invitations: 999 created, 1 rejected');
+    expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
+    const rows = parse(readFileSync(report), { columns: true }) as Array<{ status: string }>;
+    expect(rows.filter((x) => x.status === 'created')).toHaveLength(999);
+    expect((await invitedCounts(domain)).size).toBe(999);
+    // The journal knows what went through: a rerun sends only the rejected row again.
+    const before = posts().length;
+    const again = await bash(`$SCT invitations bulk-create --file '${file}' --report '${report}' --force -o json > /dev/null`);
+    expect(again.exitCode, again.stderr).toBe(3);
+    expect(again.stderr).toContain('999 skipped');
+    expect(posts().length - before).toBe(1);
+  });
+
+  it('a closed stderr pipe in a -v bulk run is no crash: the run ends, its report is written, exit 3', async () => {
+    const { file } = people(300, (i) => (i === 250 ? '1' : '3'));
+    const report = join(t.dir, 'report.csv');
+    // stderr goes to head (which leaves after one line of the HTTP trace), stdout to /dev/null.
+    const r = await bash(`$SCT -v invitations bulk-create --file '${file}' --report '${report}' -o json 2>&1 >/dev/null | head -1; exit \${PIPESTATUS[0]}`);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(3);
+    const rows = parse(readFileSync(report), { columns: true }) as Array<{ status: string }>;
+    expect(rows.filter((x) => x.status === 'created')).toHaveLength(299);
+  });
+
+  it('a list into a closed pipe ends quietly with exit 0', async () => {
+    const r = await bash(`set -o pipefail; $SCT orders list --buying --all -o ndjson | head -c 0`);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+});
+
+describe('the rerun hint after Ctrl-C', () => {
+  it('is a command a shell runs as it is, awkward names included: it replaces the report and converges', async () => {
+    const dir = join(t.dir, "it's here");
+    mkdirSync(dir);
+    const { domain } = people(0);
+    const lines = ['email,auth_group', ...Array.from({ length: 300 }, (_, i) => `p${i}@${domain},3`)];
+    const file = join(dir, 'people $1.csv');
+    writeFileSync(file, lines.join('\n') + '\n');
+    const report = join(dir, 'report (1).csv');
+    t.sb.setFaults({ latencyMs: 300, methods: ['POST'] });
+    const stop = new AbortController();
+    const running = t.sctIn(['invitations', 'bulk-create', '--file', file, '--report', report], { signal: stop.signal });
+    await until(() => posts().length >= 1, 'the first request');
+    stop.abort();
+    const r = await running;
+    t.sb.setFaults({});
+    expect(r.exitCode, r.stderr).toBe(130);
+    const created = /invitations: (\d+) created, 0 rejected, \d+ not sent — report in/.exec(r.stderr)?.[1];
+    expect(created, r.stderr).toBeDefined();
+    const hinted = /hint: to continue, rerun: (sct .*) \(what went through/.exec(r.stderr)?.[1];
+    expect(hinted, r.stderr).toContain('--force');
+    const rest = await bash(hinted!.replace(/^sct /, '$SCT '));
+    expect(rest.exitCode, rest.stderr).toBe(0);
+    expect(rest.stderr).toContain(`invitations: ${300 - Number(created)} created, ${created} skipped (done in an earlier run), 0 rejected`);
+    const after = await invitedCounts(domain);
+    expect(after.size).toBe(300);
+    expect([...after.values()].every((n) => n === 1), 'an address invited twice').toBe(true);
+  });
+});
+
+// ---- full disks -----------------------------------------------------------------------------
+
+const PAGE = 4096;
+const mounts: string[] = [];
+const mountProblem = ((): string | undefined => {
+  if (process.platform !== 'linux') return 'tmpfs mounts need Linux';
+  const probe = mkdtempSync(join(tmpdir(), 'sct-tmpfs-probe-'));
+  const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', probe], { encoding: 'utf8' });
+  if (m.status !== 0) {
+    rmSync(probe, { recursive: true, force: true });
+    return `cannot mount a tmpfs (${(m.stderr || m.error?.message || '').trim() || `exit ${m.status}`}): run as root to test full disks`;
+  }
+  spawnSync('umount', [probe]);
+  rmSync(probe, { recursive: true, force: true });
+  return undefined;
+})();
+
+afterAll(() => {
+  for (const dir of mounts) {
+    spawnSync('umount', ['-l', dir]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/**
+ * A tmpfs of `pages` pages, filled up but for `free` pages: sct's next writes there get ENOSPC
+ * once those are used. Returns the mount point and a function that frees the filler.
+ */
+function fullDisk(pages: number, free: number): { dir: string; makeRoom: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'sct-full-'));
+  const m = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${pages * PAGE}`, 'tmpfs', dir], { encoding: 'utf8' });
+  if (m.status !== 0) throw new Error(`mount: ${m.stderr}`);
+  mounts.push(dir);
+  const filler = join(dir, '.filler');
+  mkdirSync(filler);
+  for (let i = 0; ; i++) {
+    try {
+      writeFileSync(join(filler, String(i)), Buffer.alloc(PAGE, 1));
+    } catch {
+      rmSync(join(filler, String(i)), { force: true });
+      for (let j = 0; j < free; j++) rmSync(join(filler, String(i - 1 - j)));
+      break;
+    }
+  }
+  return { dir, makeRoom: () => rmSync(filler, { recursive: true, force: true }) };
+}
+
+const listFiles = (dir: string) => readdirSync(dir).filter((f) => f !== '.filler');
+
+describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipped: ${mountProblem})` : ''}`, () => {
+  it('stdout redirected into a file on a full disk: exit 1, "writing output: …", never exit 0', async () => {
+    const { dir } = fullDisk(8, 1);
+    const out = join(dir, 'export.json');
+    const r = await bash(`$SCT orders list --buying --all -o json > '${out}'`);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/error: writing output: .*(ENOSPC|no space left)/i);
+    const full = await bash(`$SCT orders list --buying --all -o json`);
+    expect(full.stdout.length, 'the export is larger than the room left').toBeGreaterThan(PAGE);
+  });
+
+  it('a --report in a read-only directory is refused before the first request: exit 2', async () => {
+    const { dir } = fullDisk(4, 4);
+    const ro = spawnSync('mount', ['-o', 'remount,ro', dir], { encoding: 'utf8' });
+    expect(ro.status, ro.stderr).toBe(0);
+    const { file } = people(3);
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--report', join(dir, 'report.csv')]);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`the directory of --report ${join(dir, 'report.csv')} is not writable`);
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
+  it('a bulk run whose stdout is a file on a full disk: the report and the summary are written, exit 1 "writing output"', async () => {
+    const { dir } = fullDisk(4, 0);
+    const { file, domain } = people(200, (i) => (i === 3 ? '1' : '3'));
+    const report = join(t.dir, 'report.csv');
+    const r = await bash(`$SCT invitations bulk-create --file '${file}' --report '${report}' -o json > '${join(dir, 'rows.json')}'`);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('invitations: 199 created, 1 rejected — report in');
+    expect(r.stderr).toMatch(/error: writing output: .*(ENOSPC|no space left)/i);
+    const rows = parse(readFileSync(report), { columns: true }) as Array<{ status: string }>;
+    expect(rows.filter((x) => x.status === 'created')).toHaveLength(199);
+    expect((await invitedCounts(domain)).size).toBe(199);
+  });
+
+  it('a report that cannot be written after the rows went through: the rows and the summary on stderr, exit 1, no temporary file', async () => {
+    const { dir, makeRoom } = fullDisk(4, 0);
+    const { file, domain } = people(5, (i) => (i === 2 ? '1' : '3'));
+    const report = join(dir, 'report.csv');
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--report', report]);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`error: writing the report ${report}: .*(ENOSPC|no space left)`, 'i'));
+    expect(r.stderr).toContain('invitations: 4 created, 1 rejected');
+    for (let i = 0; i < 5; i++) expect(r.stderr).toMatch(new RegExp(`line ${i + 2} \\(p${i}@${domain}\\): ${i === 2 ? 'rejected' : 'created [0-9a-f-]{36}'}`));
+    expect(listFiles(dir)).toEqual([]);
+    expect((await invitedCounts(domain)).size).toBe(4);
+    // With room again, the rerun (same command) skips what went through and writes the report.
+    makeRoom();
+    const again = await t.sct(['invitations', 'bulk-create', '--file', file, '--report', report]);
+    expect(again.exitCode, again.stderr).toBe(3);
+    expect(again.stderr).toContain('4 skipped');
+    expect(listFiles(dir)).toEqual(['report.csv']);
+  });
+
+  it('a journal that cannot be written mid-run: what went through is reported, the rest not sent, exit 1; the rerun converges', async () => {
+    // Room for the run's lock and the journal's first page of lines, not for 100 orders.
+    const { dir, makeRoom } = fullDisk(16, 2);
+    const product = (await t.api('/products?limit=1')).results[0].id;
+    const ids = Array.from({ length: 100 }, (_, i) => `JF${run}-${i + 1}`);
+    const lines = ['external_id,type,order_created_at,seller_company_id,product,volume,unit', ...ids.map((id, i) => `${id},order,2025-06-01,101,${product},${i + 1},kg`)];
+    const file = t.writeFile(`orders${++run}.csv`, lines.join('\n') + '\n');
+    const args = ['orders', 'import', '--purchase', '--file', file, '--concurrency', '3', '-o', 'json'];
+    const orderCounts = async () => {
+      const list = await t.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
+      const counts = new Map<string, number>();
+      for (const o of list.results as Array<{ external_id: string }>) counts.set(o.external_id, (counts.get(o.external_id) ?? 0) + 1);
+      return counts;
+    };
+
+    const r = await t.sct(args, { env: { SCT_CONFIG_DIR: dir } });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/error: writing the journal .*(ENOSPC|no space left)/i);
+    expect(r.stderr).toMatch(/purchase orders: \d+ created, 0 rejected, \d+ not sent/);
+    const rows = JSON.parse(r.stdout) as Array<{ key: string; status: string }>;
+    // Nothing claimed done that was not, nothing done that is not claimed; each row on stderr too.
+    const counts = await orderCounts();
+    expect(new Set(rows.filter((x) => x.status === 'created').map((x) => x.key))).toEqual(new Set(counts.keys()));
+    expect(counts.size).toBeGreaterThan(0);
+    expect(counts.size).toBeLessThan(100);
+    expect(r.stderr).toContain(`line 2 (${ids[0]}): created`);
+    expect(r.stderr).toContain(`line 101 (${ids[99]}): not_sent`);
+    expect(tempFiles(dir)).toEqual([]);
+    expect(readdirSync(join(dir, 'journals')).filter((f) => f.endsWith('.lock'))).toEqual([]);
+
+    makeRoom();
+    const again = await t.sct(args, { env: { SCT_CONFIG_DIR: dir } });
+    expect(again.exitCode, again.stderr).toBe(0);
+    const after = await orderCounts();
+    expect(after.size).toBe(100);
+    expect([...after.values()].every((n) => n === 1), 'an order created twice').toBe(true);
+  });
+
+  it('a journal that fails on a bulk answer: its rows are still reported as the service answered, and no row is created twice', async () => {
+    const { dir, makeRoom } = fullDisk(16, 2);
+    const { file, domain } = people(300);
+    const args = ['invitations', 'bulk-create', '--file', file, '-o', 'json'];
+    const r = await t.sct(args, { env: { SCT_CONFIG_DIR: dir } });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/error: writing the journal .*(ENOSPC|no space left)/i);
+    expect(r.stderr).toContain('invitations: 100 created, 0 rejected, 200 not sent');
+    const rows = JSON.parse(r.stdout) as Array<{ key: string; status: string }>;
+    expect(new Set(rows.filter((x) => x.status === 'created').map((x) => x.key))).toEqual(new Set((await invitedCounts(domain)).keys()));
+    expect(tempFiles(dir)).toEqual([]);
+    makeRoom();
+    await t.sct(args, { env: { SCT_CONFIG_DIR: dir } });
+    const after = await invitedCounts(domain);
+    expect(after.size).toBe(300);
+    expect([...after.values()].every((n) => n === 1), 'an address invited twice').toBe(true);
+  });
+
+  it('a config file that cannot be written: non-zero exit, the file as it was, no temporary file', async () => {
+    const { dir, makeRoom } = fullDisk(4, 0);
+    makeRoom();
+    const first = await t.sct(['config', 'set', 'output', 'json'], { env: { SCT_CONFIG_DIR: dir } });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const before = readFileSync(join(dir, 'config.json'), 'utf8');
+    // Fill the disk again, to the last byte.
+    for (let i = 0; ; i++) {
+      try {
+        writeFileSync(join(dir, `.fill${i}`), Buffer.alloc(PAGE, 1));
+      } catch {
+        break;
+      }
+    }
+    const r = await t.sct(['config', 'set', 'output', 'ndjson'], { env: { SCT_CONFIG_DIR: dir } });
+    expect(r.exitCode, r.stderr).not.toBe(0);
+    expect(r.stderr).toMatch(/ENOSPC|no space left/i);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
+    expect(tempFiles(dir)).toEqual([]);
+    expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);
+  });
+});
