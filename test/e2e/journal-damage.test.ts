@@ -2,9 +2,10 @@
 // rerun repairs it, sends the same Idempotency-Keys, and no row is created twice or reported
 // rejected because of the damage ("Journal damage" in the spec).
 import { beforeEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { useSandbox } from '../helpers/sandbox.js';
+import { until, useSandbox } from '../helpers/sandbox.js';
 import { ROOT } from '../helpers/sct.js';
 
 const t = useSandbox({}, { inProcess: true });
@@ -212,6 +213,33 @@ describe('every bulk command, its journal deleted after a run', () => {
       expect(rows.map((r) => r.id)).toEqual(ids);
     } else {
       expect(rows).toEqual([]);
+    }
+  });
+});
+
+describe('a stale lock', () => {
+  it('whose pid now belongs to another process (a reboot, a container restart) is taken over', async () => {
+    const file = originsCsv(3);
+    t.sb.setFaults({ latencyMs: 300 });
+    const killed = t.spawnSct(['origins', 'import', '--file', file, '--concurrency', '1']);
+    await until(() => t.sb.requests.some((r) => r.method === 'POST'), 'the run to send');
+    killed.kill('SIGKILL');
+    await killed.catch(() => undefined);
+    t.sb.setFaults({});
+
+    // The lock as that run left it, its pid now another live process's, as pids are handed out
+    // again after a reboot or in a restarted container.
+    const dir = join(t.dir, 'journals');
+    const lock = join(dir, readdirSync(dir).find((f) => f.endsWith('.lock'))!);
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      const held = JSON.parse(readFileSync(lock, 'utf8')) as { pid: number };
+      writeFileSync(lock, JSON.stringify({ ...held, pid: other.pid }));
+      const again = await t.sct(['origins', 'import', '--file', file]);
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(await originCounts(3)).toEqual([1, 1, 1]);
+    } finally {
+      other.kill('SIGKILL');
     }
   });
 });
