@@ -148,12 +148,12 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
         const results = await run.send(payloads, keyFor, client);
         if (results.length !== payloads.length) throw new Error(`the service answered ${results.length} results for ${payloads.length} rows`);
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, units.length - 1);
-        const fresh = unit.payload.map((row, i) => ({ row, r: results[i] })).filter(({ row }) => !doneBefore.has(row));
+        const answered = unit.payload.map((row, i) => ({ row, r: results[i] })).filter(({ row }) => !doneBefore.has(row));
         journal.recordAll(
-          fresh.map(({ row, r }) => (r.ok ? { key: idOf(row), status: 'done', id: r.id, sent: key } : { key: idOf(row), status: 'failed', error: r.error, sent: key })),
+          answered.map(({ row, r }) => (r.ok ? { key: idOf(row), status: 'done', id: r.id, sent: key } : { key: idOf(row), status: 'failed', error: r.error, sent: key })),
         );
         answers.set(unit, results);
-        rowsDone += fresh.length;
+        rowsDone += answered.length;
         spinner.update(`Sending ${run.noun}… ${rowsDone}/${pending}`);
         return {};
       },

@@ -69,7 +69,7 @@ const entrySchema = z.object({
   status: z.enum(['done', 'failed', 'unknown']),
   id: z.union([z.string(), z.number()]).optional(),
   error: z.string().optional(),
-  /** The Idempotency-Key of the request that carried the unit, when it shared one with others. */
+  /** The Idempotency-Key of the chunk the unit went out in, when it shared a request with others. */
   sent: z.string().optional(),
   at: z.string(),
 });
