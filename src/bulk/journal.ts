@@ -124,7 +124,7 @@ export class Journal {
     if (found.torn) {
       j.rewrite(found.entries);
       j.repaired =
-        `the journal ${path} was damaged by a crash or power cut (${found.unreadable} unreadable bytes) and is repaired; ` +
+        `the journal ${path} was damaged by a crash or power cut (${found.unreadable ? `${found.unreadable} unreadable bytes` : 'its last record without its newline'}) and is repaired; ` +
         'rows it no longer records are sent again under their original Idempotency-Keys: the service answers as before and acts only once';
     }
     return j;
