@@ -3,14 +3,17 @@
 // bounded concurrency, and each row gets its own outcome in the usual report.
 //
 // Rerun safety, per row as in runImport: after each chunk's answer every row is journaled
-// (accepted as done, rejected as failed), so a rerun sends only the rows not yet accepted. A
-// chunk's Idempotency-Key is derived from its rows, their content, how often each was rejected
-// before, and the journal's generation:
-// - a chunk whose answer was lost (Ctrl-C, crash, dropped connection) is rebuilt from the same
-//   rows on the rerun and sent under the same key: the service replays its answer and acts
-//   only once;
+// (accepted as done, rejected as failed, with the key of the request that carried it), so a
+// rerun skips a chunk all of whose rows were accepted. Chunks are formed from the whole file,
+// whatever the journal says, and a chunk's Idempotency-Key is derived from the journal's
+// identity and generation, its rows, their content and how often each was rejected before:
+// - a chunk whose answer, or the journal lines of it, were lost (Ctrl-C, a crash, a dropped
+//   connection, a journal torn or deleted) is sent again whole under the same key: the service
+//   replays its answer and acts only once;
 // - a rejected row sent again is a new attempt under a new key, because a rejection inside a
-//   successful (2xx) bulk answer is exactly what an idempotent replay would repeat.
+//   successful (2xx) bulk answer is exactly what an idempotent replay would repeat. Such rows,
+//   and rows whose chunk was sent under another key (the file changed), are packed together,
+//   without the rows already accepted, so those are never sent under a new key.
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import type { FieldErrors } from '../errors.js';
@@ -18,7 +21,6 @@ import type { Journal } from './journal.js';
 import { withBulkRun } from './open.js';
 import { chunk, journalRecord, runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
 import { finishBulk } from './report.js';
-import { idempotencyKey } from './idempotency.js';
 import { announceRun, warnIfBudgetShort } from './import.js';
 
 export interface ChunkRow<T> {
@@ -73,25 +75,31 @@ export function chunkRows<T>(rows: ChunkRow<T>[], size: number, group?: (payload
 }
 
 /**
- * The requests of a run. A chunk of the file none of whose rows an earlier run touched is sent
- * exactly as before (same rows, same key: a lost answer is replayed); rows an earlier run left
- * rejected, or a chunk it only partly recorded, are packed into new chunks, so a rerun of a few
- * failures costs few requests.
+ * The requests of a run: each chunk of the file that still has rows to send is sent whole, as in
+ * the run that first sent it (same rows, same key: a lost answer is replayed), unless a row of
+ * it was rejected or went out in another request; the rows left to send of those chunks are
+ * packed into new chunks, so a rerun of a few failures costs few requests.
  */
 export function planChunks<T>(rows: ChunkRow<T>[], size: number, journal: Journal, group?: (payload: T) => string | number): ChunkRow<T>[][] {
-  const untouched = (r: ChunkRow<T>) => !journal.get(idOf(r)) && journal.failedAttempts(idOf(r)) === 0;
   const chunks: ChunkRow<T>[][] = [];
   const leftovers: ChunkRow<T>[] = [];
   for (const rowsOfChunk of chunkRows(rows, size, group)) {
-    if (rowsOfChunk.every(untouched)) chunks.push(rowsOfChunk);
-    else leftovers.push(...rowsOfChunk.filter((r) => !journal.get(idOf(r))));
+    const pending = rowsOfChunk.filter((r) => !journal.get(idOf(r)));
+    if (pending.length === 0) continue;
+    const key = chunkKey(journal, rowsOfChunk);
+    const asBefore = rowsOfChunk.every((r) => {
+      const done = journal.get(idOf(r));
+      return done ? done.sent === key : journal.failedAttempts(idOf(r)) === 0;
+    });
+    if (asBefore) chunks.push(rowsOfChunk);
+    else leftovers.push(...pending);
   }
   chunks.push(...chunkRows(leftovers, size, group));
   return chunks.sort((a, b) => a[0].line - b[0].line);
 }
 
-export function chunkKey<T>(command: string, generation: string, rows: ChunkRow<T>[], journal: Journal): string {
-  return idempotencyKey(command, generation, ...rows.map((r) => `${idOf(r)}#${journal.failedAttempts(idOf(r))}\u0001${JSON.stringify(r.payload)}`));
+export function chunkKey<T>(journal: Journal, rows: ChunkRow<T>[]): string {
+  return journal.key(...rows.map((r) => `${idOf(r)}#${journal.failedAttempts(idOf(r))}\u0001${JSON.stringify(r.payload)}`));
 }
 
 export function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<void> {
@@ -99,19 +107,23 @@ export function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<void> {
 }
 
 async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, run: ChunkRun<T>): Promise<void> {
-  const generation = journal.generation();
   // Keys are computed before the chunk's rows are journaled, so a retried send keys the same.
   const rowOf = new Map<T, ChunkRow<T>>(run.rows.map((r) => [r.payload, r]));
   // A payload the send built itself (not one of the rows') is keyed by its content alone.
-  const keyFor = (payloads: T[]) => chunkKey(run.command, generation, payloads.map((p) => rowOf.get(p) ?? { key: JSON.stringify(p), line: 0, payload: p }), journal);
+  const keyFor = (payloads: T[]) => chunkKey(journal, payloads.map((p) => rowOf.get(p) ?? { key: JSON.stringify(p), line: 0, payload: p }));
 
+  // Rows done before this run: reported as skipped, never journaled again, even when their
+  // chunk is sent again whole for the others' sake.
+  const doneBefore = new Set<ChunkRow<T>>();
   const skipped: Outcome[] = [];
   for (const row of run.rows) {
     const earlier = journal.get(idOf(row));
-    if (earlier) skipped.push({ key: row.key, lines: [row.line], status: 'skipped', id: earlier.id });
+    if (!earlier) continue;
+    doneBefore.add(row);
+    skipped.push({ key: row.key, lines: [row.line], status: 'skipped', id: earlier.id });
   }
   const plan = planChunks(run.rows, run.size, journal, run.group);
-  const pending = plan.reduce((n, rows) => n + rows.length, 0);
+  const pending = run.rows.length - doneBefore.size;
   const unknown = run.rows.filter((r) => journal.wasUnknown(idOf(r))).length;
   announceRun(ctx, { total: run.rows.length, pending, unknown, requests: plan.length, noun: run.noun, verb: run.verb, concurrency: run.concurrency, rateLimit: client.rateLimit });
 
@@ -132,19 +144,18 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
       signal: ctx.signal,
       work: async (unit) => {
         const payloads = unit.payload.map((r) => r.payload);
+        const key = keyFor(payloads);
         const results = await run.send(payloads, keyFor, client);
         if (results.length !== payloads.length) throw new Error(`the service answered ${results.length} results for ${payloads.length} rows`);
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, units.length - 1);
+        const answered = unit.payload.map((row, i) => ({ row, r: results[i] })).filter(({ row }) => !doneBefore.has(row));
         // The answer is kept first: rows that went through are reported so even when the journal fails.
         answers.set(unit, results);
         journalRecord(
           journal,
-          unit.payload.map((row, i) => {
-            const r = results[i];
-            return r.ok ? { key: idOf(row), status: 'done', id: r.id } : { key: idOf(row), status: 'failed', error: r.error };
-          }),
+          answered.map(({ row, r }) => (r.ok ? { key: idOf(row), status: 'done', id: r.id, sent: key } : { key: idOf(row), status: 'failed', error: r.error, sent: key })),
         );
-        rowsDone += payloads.length;
+        rowsDone += answered.length;
         spinner.update(`Sending ${run.noun}… ${rowsDone}/${pending}`);
         return {};
       },
@@ -154,7 +165,7 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
   }
 
   const outcomes: Outcome[] = [...skipped];
-  units.forEach((unit, i) => rowOutcomes(unit, result.outcomes[i], answers.get(unit), outcomes));
+  units.forEach((unit, i) => rowOutcomes(unit, result.outcomes[i], answers.get(unit), doneBefore, outcomes));
   outcomes.sort((a, b) => a.lines[0] - b.lines[0]);
   // Rows sent without an answer are noted, so the rerun can say it resends them under their key.
   const unanswered = outcomes.filter((o) => o.status === 'unknown');
@@ -169,11 +180,15 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
   await finishBulk(ctx, { ...result, outcomes }, { noun: run.noun, verb: run.verb, report: run.report, journalPath: journal.path, fresh: run.fresh });
 }
 
-/** A chunk's outcome as one outcome per row, added to `out`: the row's own answer, else the chunk's fate. */
-function rowOutcomes<T>(unit: Unit<ChunkRow<T>[]>, chunkOutcome: Outcome, answer: RowResult[] | undefined, out: Outcome[]): void {
+/**
+ * A chunk's outcome as one outcome per row, added to `out`: the row's own answer, else the
+ * chunk's fate. Rows done before the run are already reported as skipped.
+ */
+function rowOutcomes<T>(unit: Unit<ChunkRow<T>[]>, chunkOutcome: Outcome, answer: RowResult[] | undefined, doneBefore: Set<ChunkRow<T>>, out: Outcome[]): void {
   // The chunk as a whole was refused (a 4xx), went missing (unknown) or never left (not_sent).
   const fate = chunkOutcome.status === 'skipped' || chunkOutcome.status === 'created' ? 'not_sent' : chunkOutcome.status;
   unit.payload.forEach((row, i) => {
+    if (doneBefore.has(row)) return;
     const r = answer?.[i];
     // Object literals of one shape, not spreads: a run of 10,000 rows builds 10,000 of them.
     if (!r) out.push({ key: row.key, lines: [row.line], status: fate, error: chunkOutcome.error, fields: chunkOutcome.fields });

@@ -3,17 +3,17 @@
 // progress, the rate-limit budget said up front, and the per-unit report at the end.
 //
 // Rerun safety: the journal (in sct's config dir) records each unit as it is created, so a
-// rerun skips it. The journal also holds a generation id, part of every Idempotency-Key: a
-// rerun after a crash between the POST and the journal line sends the same key and the
-// service replays its answer instead of creating a duplicate, while --fresh (a new journal,
-// a new generation) really sends everything again.
+// rerun skips it. Every Idempotency-Key is derived from the journal's identity, its generation
+// and the unit: a rerun after a crash between the POST and the journal line (or after the
+// journal was damaged or deleted) sends the same key and the service replays its answer
+// instead of creating a duplicate, while --fresh (a new generation) really sends everything
+// again.
 import type { Context } from '../context.js';
 import type { ApiClient, RateLimitState } from '../api/client.js';
 import type { Journal } from './journal.js';
 import { withBulkRun } from './open.js';
 import { runUnits, type RunResult, type Unit } from './runner.js';
 import { finishBulk } from './report.js';
-import { idempotencyKey } from './idempotency.js';
 
 export interface ImportRun<T> {
   /** Names the journal and the keys: the same file run as another command is another run. */
@@ -29,8 +29,8 @@ export interface ImportRun<T> {
 }
 
 /** The key of one unit's POST: the same in every run of one journal generation. */
-export function unitKey(command: string, generation: string, unit: Unit<unknown>): string {
-  return idempotencyKey(command, generation, unit.journalKey ?? unit.key, JSON.stringify(unit.payload));
+export function unitKey(journal: Journal, unit: Unit<unknown>): string {
+  return journal.key(unit.journalKey ?? unit.key, JSON.stringify(unit.payload));
 }
 
 export function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<void> {
@@ -38,8 +38,6 @@ export function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<void> {
 }
 
 async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal, run: ImportRun<T>): Promise<void> {
-  const generation = journal.generation();
-
   const total = run.units.length;
   const pending = run.units.filter((u) => !journal.get(u.journalKey ?? u.key)).length;
   const unknown = run.units.filter((u) => journal.wasUnknown(u.journalKey ?? u.key)).length;
@@ -58,7 +56,7 @@ async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal,
           method: 'POST',
           path: run.path,
           body: unit.payload,
-          idempotencyKey: unitKey(run.command, generation, unit),
+          idempotencyKey: unitKey(journal, unit),
           expect: 'created',
         });
         // The first answer carries the rate-limit headers the budget warning needs.

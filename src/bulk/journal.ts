@@ -2,14 +2,24 @@
 // run stopped half-way (Ctrl-C, a crash, an exhausted rate limit) can be rerun safely: units
 // the journal records as done are skipped.
 //
+// The journal is a record, never the only defence: every Idempotency-Key of a run is derived
+// from the journal's identity and the row (plus the generation --fresh starts, kept in its own
+// small file), not from what the journal says. A journal that a power cut left empty, torn or
+// zero-filled, or that was deleted, loses only the knowledge of which rows are done: the rerun
+// sends those rows again under the keys they first went out with, and the service replays its
+// answers instead of acting twice.
+//
 // A journal belongs to one file, command and service, and to the user and workspace the token
 // acts for: the same file run as another user, or after a workspace switch, is another run
 // (its rows were not done *there*). One process at a time runs a file: see lockRun.
-import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
 import { tryLock } from '../config/lock.js';
+import { writeAtomically } from '../config/config.js';
 import { SctError } from '../errors.js';
+import { idempotencyKey } from './idempotency.js';
 
 export interface RunScope {
   command: string;
@@ -50,51 +60,112 @@ export function lockRun(configDir: string, scope: RunScope): () => void {
   return got.release;
 }
 
-const GENERATION_KEY = '#generation';
+/** Written by sct before this file's journal had a generation file: its keys are kept as they were. */
+const LEGACY_GENERATION_KEY = '#generation';
 
-export interface JournalEntry {
-  key: string;
+const entrySchema = z.object({
+  key: z.string(),
   /** unknown: sent, the answer lost; it is sent again under the same Idempotency-Key. */
-  status: 'done' | 'failed' | 'unknown';
-  id?: string | number;
-  error?: string;
-  at: string;
-}
+  status: z.enum(['done', 'failed', 'unknown']),
+  id: z.union([z.string(), z.number()]).optional(),
+  error: z.string().optional(),
+  /** The Idempotency-Key of the chunk the unit went out in, when it shared a request with others. */
+  sent: z.string().optional(),
+  at: z.string(),
+});
+export type JournalEntry = z.infer<typeof entrySchema>;
+
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 
 export class Journal {
   readonly path: string;
+  /**
+   * Set when loading found the file damaged (a torn last line, zeros) and rewrote it without the
+   * unreadable bytes: said to the user once, before anything is sent.
+   */
+  repaired?: string;
+  /** What every key of this run starts with: the journal's identity and its generation. */
+  private readonly keyBase: string[];
   private readonly done = new Map<string, JournalEntry>();
   private readonly failures = new Map<string, number>();
   private readonly unknown = new Set<string>();
 
-  private constructor(path: string) {
+  private constructor(path: string, keyBase: string[]) {
     this.path = path;
+    this.keyBase = keyBase;
   }
 
-  /** The journal of one run's scope, in sct's config directory (never next to the user's files). `fresh` forgets earlier runs. */
+  /**
+   * The journal of one run's scope, in sct's config directory (never next to the user's files).
+   * `fresh` forgets earlier runs and starts a new generation: new keys, so every row is really
+   * sent again.
+   */
   static open(configDir: string, scope: JournalScope, fresh = false): Journal {
     const id = hashOf([scope.command, resolve(scope.file), scope.baseUrl, `user ${scope.user}`, `workspace ${scope.workspace}`]);
-    const j = new Journal(join(journalsDir(configDir), `${scope.command.replace(/\W+/g, '-')}-${id}.ndjson`));
-    if (fresh) rmSync(j.path, { force: true });
-    j.load();
+    const name = `${scope.command.replace(/\W+/g, '-')}-${id}`;
+    const dir = journalsDir(configDir);
+    const path = join(dir, `${name}.ndjson`);
+    const generationFile = join(dir, `${name}.generation`);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (fresh) {
+      // The journal goes first: a crash before the new generation is on disk leaves the old
+      // generation with an empty journal, whose rerun only replays what that generation sent.
+      rmSync(path, { force: true });
+      writeAtomically(generationFile, `${randomUUID()}\n`, 0o600);
+      syncDir(dir);
+    }
+    const generation = readGeneration(generationFile);
+    const found = Journal.load(path);
+    // A journal of an earlier sct keyed its rows by a generation it held itself; an interrupted
+    // run of it goes on under the keys it started with.
+    const legacy = generation === undefined ? found.entries.find((e) => e.key === LEGACY_GENERATION_KEY)?.id : undefined;
+    const j = new Journal(path, legacy !== undefined ? [scope.command, String(legacy)] : [id, generation ?? '']);
+    for (const e of found.entries) j.note(e);
+    if (found.torn) {
+      j.rewrite(found.entries);
+      j.repaired =
+        `the journal ${path} was damaged by a crash or power cut (${found.unreadable ? `${found.unreadable} unreadable bytes` : 'its last record without its newline'}) and is repaired; ` +
+        'rows it no longer records are sent again under their original Idempotency-Keys: the service answers as before and acts only once';
+    }
     return j;
   }
 
-  private load(): void {
-    let text = '';
+  /** The records of a journal file, how many of its bytes are not records, and whether it needs repair. */
+  private static load(path: string): { entries: JournalEntry[]; unreadable: number; torn: boolean } {
+    let text: string;
     try {
-      text = readFileSync(this.path, 'utf8');
+      text = readFileSync(path, 'utf8');
     } catch {
-      return;
+      return { entries: [], unreadable: 0, torn: false };
     }
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        this.note(JSON.parse(line) as JournalEntry);
-      } catch {
-        // A line cut short by a crash is the one unit that will simply be sent again.
-      }
+    const entries: JournalEntry[] = [];
+    let unreadable = 0;
+    // A zero-filled tail (what a file system can leave of blocks that never reached the disk)
+    // separates records as a newline does: a record written after it is read, never glued to it.
+    for (const line of text.split(/[\n\0]/)) {
+      if (!line) continue;
+      const e = parseEntry(line);
+      if (e) entries.push(e);
+      else unreadable += Buffer.byteLength(line);
     }
+    unreadable += text.split('\0').length - 1;
+    // A last record without its newline would have the next one appended to it.
+    return { entries, unreadable, torn: unreadable > 0 || (text.length > 0 && !text.endsWith('\n')) };
+  }
+
+  /** The journal as its readable records, replacing the damaged file whole. */
+  private rewrite(entries: JournalEntry[]): void {
+    writeAtomically(this.path, entries.map((e) => JSON.stringify(e) + '\n').join(''), 0o600);
+    syncDir(dirname(this.path));
+  }
+
+  /**
+   * The Idempotency-Key of one request of this run: the journal's identity, its generation and
+   * the parts given (the row's identity and content). The same in every rerun, whatever became
+   * of the journal's file; new after --fresh.
+   */
+  key(...parts: string[]): string {
+    return idempotencyKey(...this.keyBase, ...parts);
   }
 
   /** The earlier successful outcome of this unit, if any. */
@@ -128,39 +199,74 @@ export class Journal {
     }
   }
 
-  get size(): number {
-    return this.done.size;
-  }
-
-  /**
-   * The id of this journal's run, part of every Idempotency-Key a bulk command derives: the
-   * same in every rerun, new after --fresh (a new journal), so a fresh run really resends.
-   */
-  generation(): string {
-    const existing = this.get(GENERATION_KEY)?.id;
-    if (existing !== undefined) return String(existing);
-    const id = randomUUID();
-    this.record({ key: GENERATION_KEY, status: 'done', id });
-    return id;
-  }
-
   record(entry: Omit<JournalEntry, 'at'>): void {
     this.recordAll([entry]);
   }
 
   /**
    * Several outcomes in one write (the rows of one bulk answer), so a crash cannot leave some of
-   * them journaled and the others not.
+   * them journaled and the others not. On disk (fsync) before this returns: the next request
+   * goes out only once the outcomes before it are durable.
    */
   recordAll(entries: Omit<JournalEntry, 'at'>[]): void {
     if (entries.length === 0) return;
     const at = new Date().toISOString();
     // A literal, not a spread (a bulk answer has a hundred rows); the same JSON, as undefined
     // fields are left out.
-    const lines: JournalEntry[] = entries.map((e) => ({ key: e.key, status: e.status, id: e.id, error: e.error, at }));
-    mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-    // Appended synchronously: the lines are on disk before the next unit starts.
-    appendFileSync(this.path, lines.map((e) => JSON.stringify(e) + '\n').join(''), { mode: 0o600 });
+    const lines: JournalEntry[] = entries.map((e) => ({ key: e.key, status: e.status, id: e.id, error: e.error, sent: e.sent, at }));
+    const dir = dirname(this.path);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const fd = openSync(this.path, APPEND_FLAGS, 0o600);
+    let created = false;
+    try {
+      created = fstatSync(fd).size === 0;
+      writeSync(fd, lines.map((e) => JSON.stringify(e) + '\n').join(''));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    // A new file's name is in its directory, which a power cut can lose too.
+    if (created) syncDir(dir);
     for (const e of lines) this.note(e);
+  }
+}
+
+function parseEntry(line: string): JournalEntry | undefined {
+  try {
+    const e = entrySchema.safeParse(JSON.parse(line));
+    return e.success ? e.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The generation --fresh started for this journal; undefined when none was (the first generation). */
+function readGeneration(path: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const generation = text.trim();
+  // Written whole through a rename, so anything else was written by something other than sct.
+  if (!/^[0-9a-f-]{36}$/.test(generation)) {
+    const err = new SctError(`the generation file ${path} is not one sct wrote: nothing was sent`);
+    err.hint = `remove it to go on with the keys of this file's first run (a run started with --fresh since then is then replayed, not continued)`;
+    throw err;
+  }
+  return generation;
+}
+
+/** Makes a directory's entries durable (a file created or renamed in it); not possible everywhere (Windows). */
+function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, constants.O_RDONLY);
+    fsyncSync(fd);
+  } catch {
+    // Where a directory cannot be opened or synced, the file's own fsync is what there is.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -43,6 +43,7 @@ export async function withBulkRun(ctx: Context, run: OpenRun, body: (client: Api
   const client = ctx.client({ finishInFlight: true });
   const { journal, release } = await openRun(ctx.config().dir, client, run);
   try {
+    if (journal.repaired) ctx.io.warn(journal.repaired);
     await body(client, journal);
   } finally {
     release();

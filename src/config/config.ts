@@ -203,7 +203,7 @@ function readingConfig<T>(path: string, read: () => T): T {
  * created exclusively, so a name already taken (a symlink planted there included) is refused,
  * never written through; the rename replaces `path` itself, even when `path` is a symlink.
  */
-function writeAtomically(path: string, data: string, mode: number): void {
+export function writeAtomically(path: string, data: string, mode: number): void {
   // node:crypto only when writing: reading the config, as every command does, never needs it.
   const { randomBytes } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;

@@ -2,9 +2,12 @@
 // run's journal each take one, so two processes never interleave their read-modify-write.
 //
 // A lock file is created with O_EXCL (which never follows a symlink: a planted link is simply
-// "already there") and holds who took it. A holder that died (kill -9, a crash, a power cut)
-// leaves its file behind; the next process sees the holder is gone and takes the lock over.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+// "already there") and holds who took it: the pid and, where the system tells, when that process
+// started. A holder that died (kill -9, a crash, a power cut) leaves its file behind; the next
+// process sees the holder is gone and takes the lock over. A pid alone does not say the holder
+// is gone: after a reboot or a container restart the same pid is handed to another process, so
+// a holder is alive only if the process with its pid started when the holder did.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { SctError } from '../errors.js';
@@ -14,6 +17,8 @@ export interface LockHolder {
   pid: number;
   host: string;
   since: string /* ISO */;
+  /** Which process had the pid (processStart); absent where the system does not say. */
+  start?: string;
 }
 
 /** A lock file that does not (yet) say who holds it is only given up on after this long. */
@@ -46,7 +51,7 @@ export function tryLock(path: string): { release: () => void } | { holder: LockH
   // taking it at the same moment): then the next pass settles who won. Only a storm of such
   // races gives up, reporting the lock as held: withLock simply tries again.
   for (let attempt = 0; ; attempt++) {
-    const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+    const me: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), start: processStart(process.pid) };
     if (create(file, me)) {
       held.set(file, me);
       installExitHook();
@@ -162,9 +167,9 @@ function parseHolder(text: string): LockHolder | null {
     return null;
   }
   if (typeof value !== 'object' || value === null) return null;
-  const { pid, host, since } = value as Record<string, unknown>;
+  const { pid, host, since, start } = value as Record<string, unknown>;
   if (!Number.isSafeInteger(pid) || (pid as number) <= 0 || typeof host !== 'string' || typeof since !== 'string') return null;
-  return { pid: pid as number, host, since };
+  return { pid: pid as number, host, since, start: typeof start === 'string' ? start : undefined };
 }
 
 function isStale(file: string, seen: Seen): boolean {
@@ -178,7 +183,34 @@ function isStale(file: string, seen: Seen): boolean {
     const ours = held.get(file);
     return !ours || ours.since !== h.since;
   }
-  return !isAlive(h.pid);
+  if (!isAlive(h.pid)) return true;
+  // The pid is taken; by the holder only if that process started when the holder did. A lock
+  // that does not say (written where the system does not tell, or by an earlier sct) is judged
+  // by its pid alone.
+  const now = h.start === undefined ? undefined : processStart(h.pid);
+  return now !== undefined && now !== h.start;
+}
+
+let bootId: string | undefined;
+
+/**
+ * Which process has this pid, as "boot id:start time" (Linux: the kernel's boot id and field 22
+ * of /proc/PID/stat, the start in clock ticks since boot): the same pid in another boot, or
+ * started later in the same boot, reads differently. Undefined where there is no /proc (macOS,
+ * Windows) or the process cannot be read.
+ */
+export function processStart(pid: number): string | undefined {
+  let stat: string;
+  try {
+    bootId ??= readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // Field 2, the command name, is in parentheses and may hold spaces and parentheses itself:
+  // the fields after it start at field 3.
+  const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3];
+  return ticks && /^\d+$/.test(ticks) ? `${bootId}:${ticks}` : undefined;
 }
 
 function isAlive(pid: number): boolean {

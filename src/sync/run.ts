@@ -118,7 +118,6 @@ function attemptKey(journal: Journal, action: string, key: string): string {
 }
 
 async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: SyncRun, plan: Plan): Promise<void> {
-  const generation = journal.generation();
   const units: Unit<Write>[] = [
     ...plan.create.map((c) => ({ key: c.key, lines: c.lines, journalKey: attemptKey(journal, 'create', c.key), payload: { action: 'create' as const, body: c.body } })),
     ...plan.update.map((u) => ({ key: u.key, lines: u.lines, journalKey: attemptKey(journal, 'update', u.key), payload: { action: 'update' as const, id: u.id, body: u.body } })),
@@ -141,7 +140,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
             method: 'POST',
             path: run.createPath,
             body: w.body,
-            idempotencyKey: unitKey(run.command, generation, unit),
+            idempotencyKey: unitKey(journal, unit),
             expect: 'created',
           });
           return { id: res.data?.id };

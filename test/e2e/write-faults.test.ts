@@ -287,7 +287,13 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
     const r = await t.sct(args, { env: { SCT_CONFIG_DIR: dir } });
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/error: writing the journal .*(ENOSPC|no space left)/i);
-    expect(r.stderr).toContain('invitations: 100 created, 0 rejected, 200 not sent');
+    // Where the disk fills depends on the journal's record size: some chunks went through, not all.
+    const summary = /invitations: (\d+) created, 0 rejected, (\d+) not sent/.exec(r.stderr);
+    expect(summary, r.stderr).not.toBeNull();
+    const [created, notSent] = [Number(summary![1]), Number(summary![2])];
+    expect(created).toBeGreaterThan(0);
+    expect(created + notSent).toBe(300);
+    expect(notSent).toBeGreaterThan(0);
     const rows = JSON.parse(r.stdout) as Array<{ key: string; status: string }>;
     expect(new Set(rows.filter((x) => x.status === 'created').map((x) => x.key))).toEqual(new Set((await invitedCounts(domain)).keys()));
     expect(tempFiles(dir)).toEqual([]);

@@ -10,10 +10,10 @@ import { invitationResults } from '../../src/commands/invitations/bulk-create.js
 
 const units = (n: number): ChunkRow<{ n: number }>[] => Array.from({ length: n }, (_, i) => ({ key: `k${i}`, line: i + 2, payload: { n: i } }));
 
-function withJournal(fn: (open: () => Journal) => void): void {
+function withJournal(fn: (open: (fresh?: boolean) => Journal) => void): void {
   const dir = mkdtempSync(join(tmpdir(), 'sct-chunks-'));
   try {
-    fn(() => Journal.open(dir, { command: 'test', file: 'people.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 }));
+    fn((fresh) => Journal.open(dir, { command: 'test', file: 'people.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 }, fresh));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -62,14 +62,27 @@ describe('planChunks', () => {
     });
   });
 
-  it('keys a chunk by its rows and their earlier rejections', () => {
+  it('keys a chunk by its rows and their earlier rejections, anew after --fresh', () => {
     withJournal((open) => {
       const rows = units(2);
-      const before = chunkKey('test', 'gen', rows, open());
-      expect(chunkKey('test', 'gen', rows, open())).toBe(before);
-      expect(chunkKey('test', 'other', rows, open())).not.toBe(before);
+      const before = chunkKey(open(), rows);
+      expect(chunkKey(open(), rows)).toBe(before);
       open().record({ key: 'k1', status: 'failed', error: 'no' });
-      expect(chunkKey('test', 'gen', rows, open())).not.toBe(before);
+      const retry = chunkKey(open(), rows);
+      expect(retry).not.toBe(before);
+      expect(chunkKey(open(true), rows)).not.toBe(before);
+    });
+  });
+
+  it('sends a chunk whose rows were recorded under its key again whole, and packs the rest of one sent otherwise', () => {
+    withJournal((open) => {
+      const all = units(6);
+      const j = open();
+      const [first, second] = [all.slice(0, 3), all.slice(3)];
+      // Part of each chunk's answer is on record: the first under its own key, the second under another.
+      j.record({ key: 'k0', status: 'done', id: 'a', sent: chunkKey(j, first) });
+      j.record({ key: 'k3', status: 'done', id: 'b', sent: 'another request' });
+      expect(planChunks(all, 3, open()).map((c) => c.map((u) => u.key))).toEqual([['k0', 'k1', 'k2'], ['k4', 'k5']]);
     });
   });
 });

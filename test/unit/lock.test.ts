@@ -4,7 +4,7 @@ import { existsSync, lstatSync, readFileSync, statSync, symlinkSync, utimesSync,
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
-import { tryLock, withLock, type LockHolder } from '../../src/config/lock.js';
+import { processStart, tryLock, withLock, type LockHolder } from '../../src/config/lock.js';
 import { SctError } from '../../src/errors.js';
 import { ROOT, removeDir, tempDir } from '../helpers/sct.js';
 
@@ -85,7 +85,7 @@ describe('tryLock', () => {
     const path = join(fresh(), 'x.lock');
     const child = await holdInChild(path);
     const got = tryLock(path);
-    expect(got).toEqual({ holder: { pid: child.pid, host: hostname(), since: expect.any(String) } });
+    expect(got).toEqual({ holder: { pid: child.pid, host: hostname(), since: expect.any(String), start: processStart(child.pid!) } });
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     const again = tryLock(path);
@@ -108,6 +108,25 @@ describe('tryLock', () => {
     const elsewhere = { pid, host: `not-${hostname()}`, since: '2020-01-01T00:00:00.000Z' };
     writeFileSync(remote, JSON.stringify(elsewhere));
     expect(tryLock(remote)).toEqual({ holder: elsewhere });
+  });
+
+  it.runIf(process.platform === 'linux')('takes over a lock whose pid another process now has (a reboot, a container restart), never a live holder\'s', async () => {
+    const path = join(fresh(), 'x.lock');
+    const child = await holdInChild(path);
+    const held = holderIn(path);
+    expect(held.start).toBe(processStart(child.pid!));
+    expect(held.start).not.toBe(processStart(process.pid));
+    expect(tryLock(path)).toEqual({ holder: held });
+
+    // The same pid in another boot, then started at another time in this one.
+    const [boot, ticks] = held.start!.split(':');
+    for (const start of [`${boot.replace(/^./, (c) => (c === '0' ? '1' : '0'))}:${ticks}`, `${boot}:${Number(ticks) + 1}`]) {
+      writeFileSync(path, JSON.stringify({ ...held, start }));
+      const got = tryLock(path);
+      expect('release' in got).toBe(true);
+      expect(holderIn(path)).toMatchObject({ pid: process.pid, start: processStart(process.pid) });
+      if ('release' in got) got.release();
+    }
   });
 
   it('when several processes find the same stale lock, exactly one takes it', async () => {

@@ -1,0 +1,69 @@
+// How a journal reads back what a crash left of it, and what its keys are made of.
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Journal } from '../../src/bulk/journal.js';
+import { idempotencyKey } from '../../src/bulk/idempotency.js';
+import { SctError } from '../../src/errors.js';
+import { removeDir, tempDir } from '../helpers/sct.js';
+
+const scope = { command: 'test', file: 'people.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 };
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach(removeDir));
+function configDir(): string {
+  const d = tempDir('sct-journal-');
+  dirs.push(d);
+  return d;
+}
+const line = (key: string, id: number) => JSON.stringify({ key, status: 'done', id, at: '2026-01-01T00:00:00.000Z' });
+
+describe('Journal.open on a damaged file', () => {
+  it('keeps a last record that lost only its newline, and gives the file its newline back', () => {
+    const dir = configDir();
+    const path = Journal.open(dir, scope).path;
+    writeFileSync(path, `${line('a', 1)}\n${line('b', 2)}`);
+    const j = Journal.open(dir, scope);
+    expect([j.get('a')?.id, j.get('b')?.id]).toEqual([1, 2]);
+    expect(j.repaired).toContain('(its last record without its newline)');
+    expect(readFileSync(path, 'utf8')).toBe(`${line('a', 1)}\n${line('b', 2)}\n`);
+    expect(Journal.open(dir, scope).repaired).toBeUndefined();
+  });
+
+  it('reads a record written after a run of zeros, and drops the torn one before them', () => {
+    const dir = configDir();
+    const path = Journal.open(dir, scope).path;
+    writeFileSync(path, `${line('a', 1)}\n${line('b', 2).slice(0, 10)}${'\0'.repeat(8)}${line('c', 3)}\n`);
+    const j = Journal.open(dir, scope);
+    expect([j.get('a')?.id, j.get('b'), j.get('c')?.id]).toEqual([1, undefined, 3]);
+    expect(j.repaired).toContain('18 unreadable bytes');
+    expect(readFileSync(path, 'utf8')).toBe(`${line('a', 1)}\n${line('c', 3)}\n`);
+  });
+});
+
+describe('Journal.key', () => {
+  it('is the same whatever the journal holds, and new after --fresh until the next --fresh', () => {
+    const dir = configDir();
+    const first = Journal.open(dir, scope).key('row');
+    Journal.open(dir, scope).record({ key: 'row', status: 'done', id: 1 });
+    expect(Journal.open(dir, scope).key('row')).toBe(first);
+    const fresh = Journal.open(dir, scope, true).key('row');
+    expect(fresh).not.toBe(first);
+    expect(Journal.open(dir, scope).key('row')).toBe(fresh);
+    expect(Journal.open(dir, { ...scope, user: 2 }).key('row')).not.toBe(first);
+  });
+
+  it('of a journal an earlier sct wrote is the key that sct sent', () => {
+    const dir = configDir();
+    const path = Journal.open(dir, scope).path;
+    writeFileSync(path, JSON.stringify({ key: '#generation', status: 'done', id: 'old-generation', at: '2026-01-01T00:00:00.000Z' }) + '\n');
+    expect(Journal.open(dir, scope).key('row', '{}')).toBe(idempotencyKey('test', 'old-generation', 'row', '{}'));
+  });
+
+  it('stops at a generation file sct did not write', () => {
+    const dir = configDir();
+    const path = Journal.open(dir, scope).path;
+    writeFileSync(path.replace(/\.ndjson$/, '.generation'), 'not a generation\n');
+    expect(() => Journal.open(dir, scope)).toThrow(SctError);
+    expect(() => Journal.open(dir, scope)).toThrow(/is not one sct wrote: nothing was sent/);
+  });
+});
