@@ -11,7 +11,7 @@ describe('sct help', () => {
     const r = await runSct(['help']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('orders');
-    expect(r.stdout).toContain('Help topics: environment, exit-codes, formatting, filters, config');
+    expect(r.stdout).toContain('Help topics: environment, exit-codes, formatting, filters, config, reference');
   });
 
   it.each([

@@ -60,6 +60,9 @@ describe('the package', () => {
     expect(paths).toContain('bin/sct.js');
     expect(paths).toContain('dist/main.cjs');
     expect(paths).toContain('dist/help/index.txt');
+    expect(paths).toContain('man/sct.1');
+    expect(paths).toContain('man/sct-orders-list.1');
+    expect(paths).toContain('completions/_sct');
     expect(paths.filter((p) => p.endsWith('.map'))).toEqual([]);
     expect(paths.filter((p) => /^(src|test|bench|scripts)\//.test(p))).toEqual([]);
   });
@@ -78,6 +81,15 @@ describe('the package', () => {
     expect(existsSync(installed)).toBe(true);
     expect(readdirSync(join(installed, 'node_modules')).sort()).toEqual(['@napi-rs', 'jq-web']);
     expect(du(prefix)).toBeLessThanOrEqual(20 * MB);
+  });
+
+  it('the man pages are linked where man looks for them: man sct works after a global install', async ({ skip }) => {
+    if (unavailable) skip(unavailable);
+    expect(existsSync(join(prefix, 'share', 'man', 'man1', 'sct.1'))).toBe(true);
+    expect(existsSync(join(prefix, 'share', 'man', 'man1', 'sct-orders-list.1'))).toBe(true);
+    if (!existsSync('/usr/bin/man')) return;
+    const r = await execa('man', ['-M', join(prefix, 'share', 'man'), 'sct-orders-list'], { env: { PATH: process.env.PATH ?? '', MANPAGER: 'cat', LANG: 'C.UTF-8' }, extendEnv: false });
+    expect(r.stdout).toContain('sct-orders-list - List orders you buy');
   });
 
   it('the installed sct runs from another directory: --version, sandbox, and commands against it', async ({ skip }) => {
