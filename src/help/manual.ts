@@ -181,8 +181,8 @@ export function renderManual(program: Command, topics: Record<string, Topic>): M
     Object.entries(topics)
       .map(([topic, t]) => `- [${code(`sct help ${topic}`)}](sct-help-${topic}.md): ${md(t.summary)}`)
       .join('\n'),
-    '## For developers',
-    '- [development.md](development.md): how sct is built and tested\n- [decisions.md](decisions.md): design choices',
+    '## More',
+    '- [guide.md](guide.md): everything sct does, topic by topic\n- [development.md](development.md): how sct is built and tested\n- [decisions.md](decisions.md): design choices, and why',
   ];
   files.set('docs/README.md', `${index.join('\n\n')}\n`);
   return files;

@@ -16,6 +16,7 @@ describe('sct help', () => {
 
   it.each([
     ['environment', 'SCT_TOKEN'],
+    ['environment', 'FORCE_COLOR, CLICOLOR_FORCE=1'],
     ['exit-codes', '130'],
     ['formatting', '--jq EXPR'],
     ['filters', 'items__buyer_product__commodity__in'],
