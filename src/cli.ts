@@ -52,7 +52,7 @@ export const GROUPS: Group[] = [
 ];
 
 /** `sct help TOPIC`: the texts are in src/help/topics.ts, loaded only when one is asked for. */
-export const HELP_TOPICS = ['environment', 'exit-codes', 'formatting', 'filters', 'config'];
+export const HELP_TOPICS = ['environment', 'exit-codes', 'formatting', 'filters', 'config', 'reference'];
 
 /** Global options that take a value: their values are not command names. */
 const VALUE_FLAGS = new Set(['-o', '--output', '--columns', '--jq', '--profile', '--base-url', '--timeout', '--max-wait']);
@@ -202,7 +202,11 @@ async function helpTopic(argv: string[], io: IOStreams): Promise<boolean> {
   // has their options), as the spec names it among the topics.
   if (HELP_TOPICS.includes(word) && words.length === 1) {
     const { TOPICS } = await import('./help/topics.js');
-    await io.write(TOPICS[word].text());
+    if (word === 'reference') {
+      // The whole manual: the only topic that needs every command group loaded.
+      const { renderReference } = await import('./help/manual.js');
+      await io.write(renderReference(await fullProgram(io), TOPICS));
+    } else await io.write(TOPICS[word].text());
     return true;
   }
   if (word === undefined || GROUPS.some((g) => g.name === word) || word === 'help') return false;
@@ -457,6 +461,18 @@ export async function fullProgram(io: IOStreams): Promise<Command> {
   return program;
 }
 
+/** The whole tree, writing nowhere: what the build and the manual read. */
+async function detachedProgram(): Promise<Command> {
+  const { PassThrough } = await import('node:stream');
+  return fullProgram(createIO({ stdout: new PassThrough(), stderr: new PassThrough() }, {}));
+}
+
+/** docs/ and man/ (`npm run docs`, scripts/docs.mjs), keyed by path from the repository's root. */
+export async function renderManualFiles(): Promise<Map<string, string>> {
+  const [{ renderManual }, { TOPICS }] = await Promise.all([import('./help/manual.js'), import('./help/topics.js')]);
+  return renderManual(await detachedProgram(), TOPICS);
+}
+
 /**
  * Every command's help as a pipe gets it (80 columns), keyed by command path ('' for sct
  * itself), each rendered by main() exactly as `sct … --help` renders it: the build writes
@@ -472,7 +488,7 @@ export async function renderHelpTexts(): Promise<Map<string, string>> {
       walk(sub, [...path, sub.name()]);
     }
   };
-  walk(await fullProgram(createIO({ stdout: new PassThrough(), stderr: new PassThrough() }, {})), []);
+  walk(await detachedProgram(), []);
   const texts = new Map<string, string>();
   for (const path of paths) {
     let out = '';

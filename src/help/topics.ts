@@ -1,6 +1,5 @@
 // Help topics (`sct help TOPIC`) and longer help texts, as data in one place: the help command
-// prints them, and the README's sections say the same (test/unit/help.test.ts checks that the
-// README names every topic).
+// prints them, and docs/ is generated from them (npm run docs; test/e2e/manual.test.ts).
 import { LIST_FILTERS } from './filters.js';
 
 export interface Topic {
@@ -43,6 +42,7 @@ const ENVIRONMENT = `Environment variables:
                    auth login and config set, which create it
   SCT_CONFIG_DIR   directory of config.json and of bulk-run journals
   NO_COLOR         no colour (any non-empty value); also --no-color
+  FORCE_COLOR, CLICOLOR_FORCE=1   colour even when not at a terminal (--no-color still wins)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower-case)   proxy
   NODE_EXTRA_CA_CERTS   extra CA certificates (a corporate TLS proxy)
   CI=true          never prompt

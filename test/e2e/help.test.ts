@@ -11,11 +11,12 @@ describe('sct help', () => {
     const r = await runSct(['help']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('orders');
-    expect(r.stdout).toContain('Help topics: environment, exit-codes, formatting, filters, config');
+    expect(r.stdout).toContain('Help topics: environment, exit-codes, formatting, filters, config, reference');
   });
 
   it.each([
     ['environment', 'SCT_TOKEN'],
+    ['environment', 'FORCE_COLOR, CLICOLOR_FORCE=1'],
     ['exit-codes', '130'],
     ['formatting', '--jq EXPR'],
     ['filters', 'items__buyer_product__commodity__in'],

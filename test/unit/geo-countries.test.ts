@@ -43,9 +43,9 @@ describe('country outlines', () => {
     }
   });
 
-  it('states the tolerance the README gives', () => {
+  it('states the tolerance the guide gives', () => {
     expect(OUTSIDE_TOLERANCE_KM).toBe(25);
-    expect(readFileSync(new URL('../../README.md', import.meta.url), 'utf8')).toContain(`${OUTSIDE_TOLERANCE_KM} km`);
+    expect(readFileSync(new URL('../../docs/guide.md', import.meta.url), 'utf8')).toContain(`${OUTSIDE_TOLERANCE_KM} km`);
   });
 
   it('maps every ISO code to a three-digit numeric one', () => {
