@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { discardBody, dispatcherTransport, nodeTransport, proxyTransport, type Headers, type ProxySettings, type Transport, type WireResponse } from './transport.js';
 import { AnswerError, AuthError, NetworkError, SctError, UsageError, InterruptedError, WaitTooLongError, isAbortError } from '../errors.js';
 import { apiErrorFrom, statusText, HTML_PAGE } from './errors.js';
-import { scanListPage } from './json-page.js';
+import { JsonText, scanListPage } from './json-page.js';
 import { maskToken } from '../config/settings.js';
 import { USER_AGENT } from '../version.js';
 
@@ -77,6 +77,8 @@ export interface Page<T> {
   count: number | null;
   /** Requests made so far for this listing (1 for the first page). */
   request: number;
+  /** Items left out so far because an earlier page already held them (same id). */
+  duplicates: number;
 }
 
 export interface PageOptions {
@@ -260,14 +262,30 @@ export class ApiClient {
     let requests = 1;
     // Every page asked for: a next link that leads back to one of them would loop forever.
     const asked = new Set([pageKey(params)]);
+    // Ids written so far: a list that changes while it is read shifts items across pages, and
+    // an item is written once however often it is served.
+    const seen = new Set<string | number>();
+    let duplicates = 0;
+    let received = 0;
+    let firstCount: number | null | undefined;
     const get = (query: URLSearchParams) =>
       options.asJsonText && !options.unwrap ? this.send({ path, query }, 'page').then((r) => ({ data: r.data })) : this.request<unknown>({ path, query });
     let pending = get(params);
     for (;;) {
       const { data } = await pending;
       const page = asPage<T>(data, path);
+      firstCount ??= page.count;
       const items = options.unwrap ? (page.results.flatMap(options.unwrap) as T[]) : page.results;
-      const results = items.slice(0, total - fetched);
+      received += items.length;
+      const fresh = items.filter((item) => {
+        const id = itemId(item);
+        if (id === undefined) return true;
+        if (seen.has(id)) return false;
+        seen.add(id);
+        return true;
+      });
+      duplicates += items.length - fresh.length;
+      const results = fresh.slice(0, total - fetched);
       fetched += results.length;
 
       let next: typeof pending | null = null;
@@ -281,12 +299,15 @@ export class ApiClient {
         asked.add(pageKey(nextParams));
         const remaining = total - fetched;
         if (remaining < Number(nextParams.get('limit') ?? Infinity)) nextParams.set('limit', String(remaining));
+        // Links that differ only by a token say nothing: what the pages hold does.
+        if (!stuck && items.length > 0 && fresh.length === 0) stuck = 'a page holds only items already read (the same page again)';
+        if (!stuck && firstCount !== null && received > 2 * Math.max(firstCount, 1)) stuck = `more items than twice the ${firstCount} the list counts`;
         if (!stuck) {
           next = get(nextParams);
           next.catch(() => undefined); // surfaced when awaited; never an unhandled rejection meanwhile
         }
       }
-      yield { results, count: page.count, request: requests };
+      yield { results, count: page.count, request: requests, duplicates };
       if (stuck) {
         // Following such a link would never end (--all) or return the same items again.
         throw new SctError(`the server's pagination does not advance on GET ${path}: ${stuck} (stopped after ${fetched} items in ${requests} requests)`);
@@ -410,6 +431,11 @@ export class ApiClient {
           fail(new AuthError(err.message, 401, rejectedTokenHint(this.token, this.tokenSource)), false);
         }
         fail(err, status >= 500 ? mayHaveArrived : false);
+      }
+      const unusable = unusableAnswer(status, method, mode);
+      if (unusable) {
+        await drain();
+        fail(new AnswerError(`${where()}: ${unusable}`), true);
       }
       if (mode === 'stream') {
         // The body is the caller's to read; the transport's idle timeout still cuts a silent one.
@@ -640,6 +666,22 @@ function asPage<T>(data: unknown, path: string): { results: T[]; count: number |
   throw new NetworkError(`unexpected response from GET ${path}: not a paginated list`);
 }
 
+/**
+ * An item's id, or undefined when it has none. Items passed through as JsonText are not parsed:
+ * the id is read from where list endpoints put it, first in the object; only an item that
+ * starts otherwise is parsed for it.
+ */
+function itemId(item: unknown): string | number | undefined {
+  if (item instanceof JsonText) {
+    const head = Buffer.from(item.bytes.buffer, item.bytes.byteOffset, Math.min(item.bytes.length, 80)).toString('latin1');
+    const m = /^\{[ \t]*"id"[ \t]*:[ \t]*(-?\d+|"[^"\\]*")[ \t]*[,}]/.exec(head);
+    if (m) return m[1].startsWith('"') ? m[1].slice(1, -1) : Number(m[1]);
+    item = JSON.parse(Buffer.from(item.bytes).toString('utf8'));
+  }
+  const id = item && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
+  return typeof id === 'number' || typeof id === 'string' ? id : undefined;
+}
+
 /** A page's query with its parameters in order, so the same page reads the same. */
 function pageKey(params: URLSearchParams): string {
   const sorted = new URLSearchParams(params);
@@ -820,6 +862,22 @@ function redirectTarget(location: string | string[], from: URL): URL | undefined
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Why an answer that is neither an error nor a followed redirect still cannot be used, or
+ * undefined when it can. A 204 is the whole answer to a change (a DELETE), never to a read: a
+ * GET or a download answered with nothing would print `null` or save an empty file as if it were
+ * the result. sct sends no conditional or range request, so a 304 or 206 is never its answer.
+ */
+function unusableAnswer(status: number, method: Method, mode: 'json' | 'page' | 'stream'): string | undefined {
+  const answered = `the service answered ${status} ${statusText(status)}`;
+  const expected = mode === 'stream' ? 'a file' : 'JSON';
+  if (status === 304) return `${answered}, though sct asked for no cached copy: there is no answer to use`;
+  if (status >= 300) return `${answered} without a redirect sct can follow`;
+  if (status === 205 || (status === 204 && (method === 'GET' || mode === 'stream'))) return `${answered} where ${expected} was expected`;
+  if (status === 206 && mode === 'stream') return `${answered}: only part of the file, though sct asked for all of it`;
+  return undefined;
 }
 
 /** Errors that mean no byte of the request reached the service. */
