@@ -229,6 +229,9 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     controller.abort();
   };
   if (!deps.signal) process.on('SIGINT', onSigint);
+  // Until they are handled as Ctrl-C: end at once, through exit handlers that remove temporary files.
+  const onTerminate = (signal: NodeJS.Signals) => process.exit(signal === 'SIGTERM' ? 143 : 129);
+  if (!deps.signal) for (const s of ['SIGTERM', 'SIGHUP'] as const) process.on(s, onTerminate);
   if (!deps.streams) {
     // `sct … | head`: the reader has gone, so there is nobody left to tell anything to.
     process.stdout.on('error', (err: NodeJS.ErrnoException) => {
@@ -275,6 +278,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     code = isHelpOrVersion(err) ? 0 : await reportError(err, io, argv, await errorsAsJson(argv, program, env));
   } finally {
     if (!deps.signal) process.off('SIGINT', onSigint);
+    if (!deps.signal) for (const s of ['SIGTERM', 'SIGHUP'] as const) process.off(s, onTerminate);
   }
   // The exit code is set, not forced: process.exit() would cut off output still queued for a pipe.
   process.exitCode = code;

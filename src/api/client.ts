@@ -1,7 +1,7 @@
 // The only place sct talks HTTP. Auth, retries, rate limits, idempotency, redirects,
 // timeouts, pagination, error mapping and the --verbose trace all live here, once.
 import type { Dispatcher } from 'undici';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { discardBody, dispatcherTransport, nodeTransport, proxyTransport, type Headers, type ProxySettings, type Transport, type WireResponse } from './transport.js';
 import { AnswerError, AuthError, NetworkError, SctError, UsageError, InterruptedError, WaitTooLongError, isAbortError } from '../errors.js';
 import { apiErrorFrom, statusText, HTML_PAGE } from './errors.js';
@@ -440,7 +440,7 @@ export class ApiClient {
       if (mode === 'stream') {
         // The body is the caller's to read; the transport's idle timeout still cuts a silent one.
         deadline.clear();
-        return { status, headers: res.headers, body: res.body };
+        return { status, headers: res.headers, body: checkedBody(res.body, res.headers, where(), this.requestSignal) };
       }
 
       let bytes: Buffer;
@@ -878,6 +878,45 @@ function unusableAnswer(status: number, method: Method, mode: 'json' | 'page' | 
   if (status === 205 || (status === 204 && (method === 'GET' || mode === 'stream'))) return `${answered} where ${expected} was expected`;
   if (status === 206 && mode === 'stream') return `${answered}: only part of the file, though sct asked for all of it`;
   return undefined;
+}
+
+/**
+ * A streamed body that ends as it should, or with an error naming the request: a connection cut
+ * mid-way (Node says only "aborted"), a body shorter than its Content-Length, or Ctrl-C, which
+ * stops a download however long its body takes.
+ */
+function checkedBody(body: Readable, headers: Headers, where: string, signal: AbortSignal | undefined): Readable {
+  const declared = contentLength(headers);
+  let seen = 0;
+  const checked = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(null, chunk);
+    },
+    flush(done) {
+      if (declared !== undefined && seen < declared) done(new NetworkError(`${where}: the answer was cut off after ${seen} of its ${declared} bytes (Content-Length)`));
+      else done();
+    },
+  });
+  const onAbort = () => body.destroy(new InterruptedError());
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  body.once('error', (err) => {
+    checked.destroy(err instanceof SctError ? err : new NetworkError(`${where}: the connection broke while reading the answer (${describeError(err)})`, { cause: err }));
+  });
+  // Whoever reads it stops (done, or failed writing): the connection goes with it.
+  checked.once('close', () => {
+    signal?.removeEventListener('abort', onAbort);
+    body.destroy();
+  });
+  body.pipe(checked);
+  return checked;
+}
+
+function contentLength(headers: Headers): number | undefined {
+  const v = headers['content-length'];
+  const n = Number(Array.isArray(v) ? v[0] : v);
+  return v !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
 
 /** Errors that mean no byte of the request reached the service. */

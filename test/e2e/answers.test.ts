@@ -6,8 +6,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
-import { useSandbox } from '../helpers/sandbox.js';
-import { sctFor, type InProcessOptions, type RunOptions } from '../helpers/sct.js';
+import { execFileSync } from 'node:child_process';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
+import { until, useSandbox } from '../helpers/sandbox.js';
+import { sctFor, spawnSctFor, type InProcessOptions, type RunOptions } from '../helpers/sct.js';
 import { OWNER } from '../sandbox/helpers.js';
 
 const t = useSandbox({}, { inProcess: true });
@@ -157,4 +162,260 @@ describe('--all never loops', () => {
     expect(JSON.parse(r.stdout)).toHaveLength(5);
     expect(f.hits).toHaveLength(2);
   });
+});
+
+// --- downloads ----------------------------------------------------------------------------------
+
+const PDF = Buffer.from('%PDF-1.4 ' + 'x'.repeat(20_000) + '\n');
+const ZIP = Buffer.from(zipSync({ 'RA-7/README.txt': strToU8('evidence\n'), 'RA-7/geolocation/plots.geojson': strToU8('{"type":"FeatureCollection","features":[]}') }));
+const EVIDENCE = '/api/compliance/risk-assessments/1/evidence-downloads';
+
+/** A document service: document 1 is `same.pdf`, its file served by `file` (at /files/1). */
+async function documentServer(file: (res: ServerResponse) => void): Promise<Fake> {
+  return fake((req, res, me) => {
+    const path = req.url!.split('?')[0];
+    if (path === '/api/documents/1') return json(res, { id: 1, name: 'same.pdf', content_type: 'application/pdf' });
+    if (path === '/api/documents/1/download') return json(res, { url: `${new URL(me.url).origin}/files/1` });
+    if (path === '/files/1') return file(res);
+    json(res, { detail: 'Not found.' }, 404);
+  });
+}
+
+/** Holds the answers given to it until released; `waiting` is how many are held. */
+function gate() {
+  const held: Array<() => void> = [];
+  return {
+    hold: (then: () => void) => void held.push(then),
+    get waiting() {
+      return held.length;
+    },
+    release: () => held.splice(0).forEach((go) => go()),
+  };
+}
+
+/** The headers and the first bytes at once, the rest when released. */
+const sendPdf = (res: ServerResponse, g?: ReturnType<typeof gate>) => {
+  res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(PDF.length) });
+  res.write(PDF.subarray(0, 100));
+  if (g) g.hold(() => res.end(PDF.subarray(100)));
+  else res.end(PDF.subarray(100));
+};
+
+const partFiles = (dir: string) => readdirSync(dir).filter((n) => n.endsWith('.part'));
+
+describe('documents download: the final name is claimed, never taken over', () => {
+  it('two downloads of the same name into one directory: one file, one "already exists" error', async () => {
+    const g = gate();
+    const f = await documentServer((res) => sendPdf(res, g));
+    const out = join(t.dir, 'docs');
+    mkdirSync(out);
+    const both = [0, 1].map(() => sctFor(f.url, OWNER, t.dir)(['documents', 'download', '1', '--out', out + '/']));
+    await until(() => g.waiting === 2, 'both downloads under way');
+    g.release();
+    const runs = await Promise.all(both);
+    expect(runs.map((r) => r.exitCode).sort()).toEqual([0, 1]);
+    const failed = runs.find((r) => r.exitCode === 1)!;
+    expect(failed.stderr).toContain(`${join(out, 'same.pdf')} already exists: another process created it while the download ran; nothing was replaced`);
+    expect(readdirSync(out)).toEqual(['same.pdf']);
+    expect(readFileSync(join(out, 'same.pdf'))).toEqual(PDF);
+  });
+
+  it('a file another process creates meanwhile is never replaced, --force or not; --force replaces the file that was there', async () => {
+    const g = gate();
+    const f = await documentServer((res) => sendPdf(res, g));
+    const target = join(t.dir, 'report.pdf');
+    for (const force of [[], ['--force']]) {
+      rmSync(target, { force: true });
+      if (force.length) writeFileSync(target, 'the old report\n');
+      const run = sctAt(f, ['documents', 'download', '1', '--out', target, ...force]);
+      await until(() => g.waiting === 1, 'the download under way');
+      // Another process puts its own file under the name (a new file, not the one --force was given).
+      rmSync(target, { force: true });
+      writeFileSync(target, 'written meanwhile\n');
+      g.release();
+      const r = await run;
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`${target} already exists: another process created it while the download ran`);
+      expect(readFileSync(target, 'utf8')).toBe('written meanwhile\n');
+      expect(partFiles(t.dir)).toEqual([]);
+    }
+    writeFileSync(target, 'the old report\n');
+    const forced = sctAt(f, ['documents', 'download', '1', '--out', target, '--force']);
+    await until(() => g.waiting === 1, 'the download under way');
+    g.release();
+    const r = await forced;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(target)).toEqual(PDF);
+  });
+
+  it('an existing device or FIFO is written into, never replaced; --out - writes to stdout', async () => {
+    const f = await documentServer((res) => sendPdf(res));
+    // A device node of our own (the same device as /dev/null): root only.
+    const device = join(t.dir, 'null');
+    if (process.getuid?.() === 0) {
+      execFileSync('mknod', [device, 'c', '1', '3']);
+      const r = await sctAt(f, ['documents', 'download', '1', '--out', device, '--force']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(lstatSync(device).isCharacterDevice()).toBe(true);
+    } else {
+      console.warn('not root: the device node case is left out (mknod needs root)');
+    }
+    const fifo = join(t.dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const reader = readFile(fifo);
+    const r = await sctAt(f, ['documents', 'download', '1', '--out', fifo]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await reader).toEqual(PDF);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(partFiles(t.dir)).toEqual([]);
+
+    const stdout = await sctFor(f.url, OWNER, t.dir)(['documents', 'download', '1', '--out', '-']);
+    expect(stdout.exitCode, stdout.stderr).toBe(0);
+    expect(stdout.stdout).toBe(PDF.toString());
+    expect(stdout.stderr).toContain('Saved 20 kB to standard output');
+  });
+
+  it('a full disk: exit 1 naming the file, and neither the file nor a temporary file is left', async (ctx) => {
+    const mnt = join(t.dir, 'small');
+    mkdirSync(mnt);
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8k', 'tmpfs', mnt], { stdio: 'ignore' });
+    } catch {
+      console.warn('cannot mount a small tmpfs here (root and mount rights needed): the full-disk case is skipped');
+      return ctx.skip();
+    }
+    try {
+      const f = await documentServer((res) => sendPdf(res));
+      const r = await sctAt(f, ['documents', 'download', '1', '--out', mnt + '/']);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`error: writing ${join(mnt, 'same.pdf')}: .*no space left on device`, 'i'));
+      expect(readdirSync(mnt)).toEqual([]);
+    } finally {
+      execFileSync('umount', [mnt]);
+    }
+  });
+});
+
+describe('risk evidence: a complete ZIP or nothing', () => {
+  const evidenceServer = (answer: (res: ServerResponse) => void) =>
+    fake((req, res) => (req.method === 'POST' && req.url === EVIDENCE ? answer(res) : json(res, { detail: 'Not found.' }, 404)));
+  const zipHeaders = { 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="RA-7.zip"' };
+
+  it('a complete ZIP is saved, its entries counted', async () => {
+    const f = await evidenceServer((res) => {
+      res.writeHead(200, { ...zipHeaders, 'content-length': String(ZIP.length) });
+      res.end(ZIP);
+    });
+    const out = join(t.dir, 'ok');
+    const r = await sctAt(f, ['risk', 'evidence', '1', '--out', out + '/']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`(2 entries) to ${join(out, 'RA-7.zip')}`);
+    expect(readFileSync(join(out, 'RA-7.zip'))).toEqual(ZIP);
+  });
+
+  const broken: Array<[string, (res: ServerResponse) => void, RegExp]> = [
+    [
+      'an HTML page answered 200',
+      (res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<!DOCTYPE html><html><body>Sign in</body></html>');
+      },
+      /error: POST \/compliance\/risk-assessments\/1\/evidence-downloads: the evidence package is not a complete ZIP/,
+    ],
+    [
+      'a 206 partial answer',
+      (res) => {
+        res.writeHead(206, { ...zipHeaders, 'content-range': `bytes 0-99/${ZIP.length}`, 'content-length': '100' });
+        res.end(ZIP.subarray(0, 100));
+      },
+      /error: POST \/compliance\/risk-assessments\/1\/evidence-downloads: the service answered 206 Partial Content: only part of the file/,
+    ],
+    [
+      'a body cut off on a connection without Content-Length',
+      (res) => {
+        res.writeHead(200, { ...zipHeaders, connection: 'close' });
+        res.end(ZIP.subarray(0, ZIP.length - 40));
+      },
+      /error: POST \/compliance\/risk-assessments\/1\/evidence-downloads: the evidence package is not a complete ZIP/,
+    ],
+    [
+      'a chunked body whose connection breaks',
+      (res) => {
+        res.writeHead(200, zipHeaders);
+        res.write(ZIP.subarray(0, 60));
+        setTimeout(() => res.socket?.destroy(), 30);
+      },
+      /error: POST \/compliance\/risk-assessments\/1\/evidence-downloads: the connection broke while reading the answer/,
+    ],
+    [
+      'a body shorter than its Content-Length',
+      (res) => {
+        res.writeHead(200, { ...zipHeaders, 'content-length': String(ZIP.length) });
+        res.write(ZIP.subarray(0, 60));
+        setTimeout(() => res.socket?.destroy(), 30);
+      },
+      /error: POST \/compliance\/risk-assessments\/1\/evidence-downloads: (the connection broke while reading the answer|the answer was cut off)/,
+    ],
+  ];
+  for (const [what, answer, message] of broken) {
+    it(`${what}: exit 1, an error naming the request, no file kept`, async () => {
+      const f = await evidenceServer(answer);
+      const out = join(t.dir, 'ev');
+      mkdirSync(out);
+      const r = await sctAt(f, ['risk', 'evidence', '1', '--out', out + '/']);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/^error: aborted$/m);
+      expect(readdirSync(out)).toEqual([]);
+    });
+  }
+
+  it('to standard output or a FIFO, a ZIP that is not complete is not written at all', async () => {
+    const f = await evidenceServer((res) => {
+      res.writeHead(200, { ...zipHeaders, connection: 'close' });
+      res.end(ZIP.subarray(0, ZIP.length - 40));
+    });
+    const r = await sctFor(f.url, OWNER, t.dir)(['risk', 'evidence', '1', '--out', '-']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('interrupted downloads leave nothing behind', () => {
+  it('Ctrl-C during the body stops it: exit 130, no file and no part file', async () => {
+    const g = gate();
+    const f = await documentServer((res) => sendPdf(res, g));
+    const out = join(t.dir, 'int');
+    mkdirSync(out);
+    const ctrlC = new AbortController();
+    const run = sctAt(f, ['documents', 'download', '1', '--out', out + '/'], { signal: ctrlC.signal });
+    await until(() => g.waiting === 1, 'the download under way');
+    await until(() => partFiles(out).length === 1, 'the part file');
+    ctrlC.abort();
+    const r = await run;
+    g.release();
+    expect(r.exitCode, r.stderr).toBe(130);
+    expect(r.stderr).not.toContain('Saved');
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
+    it(`${signal} to the process during the body: exit ${code}, no part file`, async () => {
+      const g = gate();
+      const f = await documentServer((res) => sendPdf(res, g));
+      const out = join(t.dir, 'sig');
+      mkdirSync(out);
+      const child = spawnSctFor(f.url, OWNER, t.dir)(['documents', 'download', '1', '--out', out + '/']);
+      await until(() => partFiles(out).length === 1, 'the part file', 20_000);
+      child.kill(signal);
+      const r = await child;
+      g.release();
+      expect(r.exitCode, String(r.stderr)).toBe(code);
+      expect(readdirSync(out)).toEqual([]);
+    });
+  }
 });
