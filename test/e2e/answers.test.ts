@@ -4,7 +4,7 @@
 // server on 127.0.0.1 built for the case; each ends in an error naming the request, never exit 0.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -418,4 +418,66 @@ describe('interrupted downloads leave nothing behind', () => {
       expect(readdirSync(out)).toEqual([]);
     });
   }
+});
+
+describe('a proxy that will not connect', () => {
+  const via = (proxy: string, args: string[], o: InProcessOptions = {}) =>
+    sctFor('https://sct.test/api', OWNER, t.dir, { inProcess: true })(args, { env: { HTTPS_PROXY: proxy }, timeout: 20_000, ...o });
+
+  it('a plain HTTP server on the proxy port (it closes CONNECT): exit 1 at once, the proxy named, never its credentials', async () => {
+    let connections = 0;
+    const f = await fake((_req, res) => res.end('not a proxy'));
+    const port = new URL(f.url).port;
+    // Counted on the server behind the fake's handler: a CONNECT never reaches the handler.
+    const server = createNetServer((socket) => {
+      connections++;
+      socket.on('data', () => socket.destroy());
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    servers.push(() => server.close());
+    const proxyPort = (server.address() as AddressInfo).port;
+    for (const proxy of [`http://user:s3cret@127.0.0.1:${proxyPort}`, `http://user:s3cret@127.0.0.1:${port}`]) {
+      connections = 0;
+      const r = await via(proxy, ['products', 'list', '--timeout', '5s']);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/^error: GET \/products: the proxy http:\/\/127\.0\.0\.1:\d+ did not open a tunnel \(CONNECT\): it closed the connection/m);
+      expect(r.stderr).not.toContain('s3cret');
+    }
+    expect(connections).toBeLessThanOrEqual(4);
+  });
+
+  it('a proxy port where nothing listens: the proxy named, connection refused', async () => {
+    const server = createNetServer();
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((r) => server.close(r));
+    const r = await via(`http://127.0.0.1:${port}`, ['products', 'list']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`the proxy http://127.0.0.1:${port} did not open a tunnel (CONNECT): connection refused`);
+  });
+
+  it('a proxy that never answers CONNECT: --timeout ends each try, and Ctrl-C ends the run at once', async () => {
+    let connections = 0;
+    const server = createNetServer((socket) => {
+      connections++;
+      socket.on('error', () => undefined);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    servers.push(() => server.close());
+    const proxy = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const timedOut = await via(proxy, ['products', 'list', '--timeout', '300ms'], { clientOptions: { retryBaseMs: 1 } });
+    expect(timedOut.exitCode, timedOut.stderr).toBe(1);
+    expect(timedOut.stderr).toContain('error: GET /products: no complete answer within 300ms (--timeout)');
+
+    const ctrlC = new AbortController();
+    connections = 0;
+    const run = via(proxy, ['products', 'list', '--timeout', '60s'], { signal: ctrlC.signal });
+    await until(() => connections > 0, 'the connection to the proxy');
+    ctrlC.abort();
+    const r = await run;
+    expect(r.exitCode, r.stderr).toBe(130);
+  });
 });
