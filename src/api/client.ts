@@ -5,7 +5,7 @@ import { Transform, type Readable } from 'node:stream';
 import { discardBody, dispatcherTransport, nodeTransport, proxyTransport, type Headers, type ProxySettings, type Transport, type WireResponse } from './transport.js';
 import { AnswerError, AuthError, NetworkError, SctError, UsageError, InterruptedError, WaitTooLongError, isAbortError } from '../errors.js';
 import { apiErrorFrom, statusText, HTML_PAGE } from './errors.js';
-import { JsonText, scanListPage } from './json-page.js';
+import { JsonText, leadingNumericId, scanListPage } from './json-page.js';
 import { maskToken } from '../config/settings.js';
 import { USER_AGENT } from '../version.js';
 
@@ -667,15 +667,13 @@ function asPage<T>(data: unknown, path: string): { results: T[]; count: number |
 }
 
 /**
- * An item's id, or undefined when it has none. Items passed through as JsonText are not parsed:
- * the id is read from where list endpoints put it, first in the object; only an item that
- * starts otherwise is parsed for it.
+ * An item's id, or undefined when it has none. Items passed through as JsonText are not parsed
+ * when their id comes first, as list endpoints write it; only an item that starts otherwise is.
  */
 function itemId(item: unknown): string | number | undefined {
   if (item instanceof JsonText) {
-    const head = Buffer.from(item.bytes.buffer, item.bytes.byteOffset, Math.min(item.bytes.length, 80)).toString('latin1');
-    const m = /^\{[ \t]*"id"[ \t]*:[ \t]*(-?\d+|"[^"\\]*")[ \t]*[,}]/.exec(head);
-    if (m) return m[1].startsWith('"') ? m[1].slice(1, -1) : Number(m[1]);
+    const id = leadingNumericId(item);
+    if (id !== undefined) return id;
     item = JSON.parse(Buffer.from(item.bytes).toString('utf8'));
   }
   const id = item && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
