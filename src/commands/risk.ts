@@ -59,7 +59,7 @@ export function register(program: Command, f: Factory): void {
     .command('evidence')
     .argument('<id>', 'risk assessment id')
     .description('Download the evidence package (ZIP) of a risk assessment')
-    .option('--out <path>', 'a directory (ending in / or existing) or a file name; default: <identifier>.zip in the current directory')
+    .option('--out <path>', 'a directory (ending in / or existing), a file name, or - for standard output; default: <identifier>.zip in the current directory')
     .option('--force', 'overwrite an existing file'),
     ['sct risk evidence 1 --out ./evidence/'],
   ).action(f.action<EvidenceFlags>((ctx, opts, [id]) => downloadEvidence(ctx, parseId(id), opts)));
