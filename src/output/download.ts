@@ -205,13 +205,14 @@ async function saveFile(body: Readable, target: Target, check: DownloadCheck | u
   }
   partFiles.add(tmp);
   const out = createWriteStream(tmp, { flags: 'wx', mode: 0o644 });
+  let writeError: Error | undefined;
+  out.once('error', (err) => (writeError = err));
   try {
     try {
       await pipeline(body, out);
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      // The disk's errors are about the file, not the request: said with the file's name.
-      if (!(err instanceof SctError) && code && !isNetworkCode(code)) throw new SctError(`writing ${target.path}: ${(err as Error).message}`);
+      // The disk's errors (a full disk) are about the file, not the request: said with its name.
+      if (err === writeError) throw new SctError(`writing ${target.path}: ${(err as Error).message}`);
       throw err;
     }
     if (check) check(readFileSync(tmp));
@@ -256,10 +257,6 @@ function claim(tmp: string, target: Target): void {
 
 function raced(path: string): SctError {
   return new SctError(`${path} already exists: another process created it while the download ran; nothing was replaced (pass --force to overwrite it)`);
-}
-
-function isNetworkCode(code: string): boolean {
-  return code.startsWith('UND_ERR') || code === 'ECONNRESET' || code === 'ETIMEDOUT' || code === 'EPIPE';
 }
 
 async function buffer(body: Readable): Promise<Buffer> {
