@@ -1,12 +1,12 @@
 // The only place sct talks HTTP. Auth, retries, rate limits, idempotency, redirects,
 // timeouts, pagination, error mapping and the --verbose trace all live here, once.
 import type { Dispatcher } from 'undici';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { discardBody, dispatcherTransport, nodeTransport, proxyTransport, type Headers, type ProxySettings, type Transport, type WireResponse } from './transport.js';
 import { AnswerError, AuthError, NetworkError, SctError, UsageError, InterruptedError, WaitTooLongError, isAbortError } from '../errors.js';
 import { apiErrorFrom, statusText, HTML_PAGE } from './errors.js';
 import { stripControl } from '../output/sanitize.js';
-import { scanListPage } from './json-page.js';
+import { JsonText, leadingNumericId, scanListPage } from './json-page.js';
 import { credentialsInText, maskToken, redactSignedUrl, redactUrl, withoutCredentials } from '../output/redact.js';
 import { USER_AGENT } from '../version.js';
 
@@ -80,6 +80,8 @@ export interface Page<T> {
   count: number | null;
   /** Requests made so far for this listing (1 for the first page). */
   request: number;
+  /** Items left out so far because an earlier page already held them (same id). */
+  duplicates: number;
 }
 
 export interface PageOptions {
@@ -264,14 +266,30 @@ export class ApiClient {
     let requests = 1;
     // Every page asked for: a next link that leads back to one of them would loop forever.
     const asked = new Set([pageKey(params)]);
+    // Ids written so far: a list that changes while it is read shifts items across pages, and
+    // an item is written once however often it is served.
+    const seen = new Set<string | number>();
+    let duplicates = 0;
+    let received = 0;
+    let firstCount: number | null | undefined;
     const get = (query: URLSearchParams) =>
       options.asJsonText && !options.unwrap ? this.send({ path, query }, 'page').then((r) => ({ data: r.data })) : this.request<unknown>({ path, query });
     let pending = get(params);
     for (;;) {
       const { data } = await pending;
       const page = asPage<T>(data, path);
+      firstCount ??= page.count;
       const items = options.unwrap ? (page.results.flatMap(options.unwrap) as T[]) : page.results;
-      const results = items.slice(0, total - fetched);
+      received += items.length;
+      const fresh = items.filter((item) => {
+        const id = itemId(item);
+        if (id === undefined) return true;
+        if (seen.has(id)) return false;
+        seen.add(id);
+        return true;
+      });
+      duplicates += items.length - fresh.length;
+      const results = fresh.slice(0, total - fetched);
       fetched += results.length;
 
       let next: typeof pending | null = null;
@@ -285,12 +303,15 @@ export class ApiClient {
         asked.add(pageKey(nextParams));
         const remaining = total - fetched;
         if (remaining < Number(nextParams.get('limit') ?? Infinity)) nextParams.set('limit', String(remaining));
+        // Links that differ only by a token say nothing: what the pages hold does.
+        if (!stuck && items.length > 0 && fresh.length === 0) stuck = 'a page holds only items already read (the same page again)';
+        if (!stuck && firstCount !== null && received > 2 * Math.max(firstCount, 1)) stuck = `more items than twice the ${firstCount} the list counts`;
         if (!stuck) {
           next = get(nextParams);
           next.catch(() => undefined); // surfaced when awaited; never an unhandled rejection meanwhile
         }
       }
-      yield { results, count: page.count, request: requests };
+      yield { results, count: page.count, request: requests, duplicates };
       if (stuck) {
         // Following such a link would never end (--all) or return the same items again.
         throw new SctError(`the server's pagination does not advance on GET ${path}: ${stuck} (stopped after ${fetched} items in ${requests} requests)`);
@@ -425,10 +446,15 @@ export class ApiClient {
         }
         fail(err, status >= 500 ? mayHaveArrived : false);
       }
+      const unusable = unusableAnswer(status, method, mode);
+      if (unusable) {
+        await drain();
+        fail(new AnswerError(`${where()}: ${unusable}`), true);
+      }
       if (mode === 'stream') {
         // The body is the caller's to read; the transport's idle timeout still cuts a silent one.
         deadline.clear();
-        return { status, headers: res.headers, body: res.body };
+        return { status, headers: res.headers, body: checkedBody(res.body, res.headers, where(), this.requestSignal) };
       }
 
       let bytes: Buffer;
@@ -688,6 +714,20 @@ function asPage<T>(data: unknown, path: string): { results: T[]; count: number |
   throw new NetworkError(`unexpected response from GET ${path}: not a paginated list`);
 }
 
+/**
+ * An item's id, or undefined when it has none. Items passed through as JsonText are not parsed
+ * when their id comes first, as list endpoints write it; only an item that starts otherwise is.
+ */
+function itemId(item: unknown): string | number | undefined {
+  if (item instanceof JsonText) {
+    const id = leadingNumericId(item);
+    if (id !== undefined) return id;
+    item = JSON.parse(Buffer.from(item.bytes).toString('utf8'));
+  }
+  const id = item && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
+  return typeof id === 'number' || typeof id === 'string' ? id : undefined;
+}
+
 /** A page's query with its parameters in order, so the same page reads the same. */
 function pageKey(params: URLSearchParams): string {
   const sorted = new URLSearchParams(params);
@@ -874,6 +914,61 @@ function redirectTarget(location: string | string[], from: URL): URL | undefined
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Why an answer that is neither an error nor a followed redirect still cannot be used, or
+ * undefined when it can. A 204 is the whole answer to a change (a DELETE), never to a read: a
+ * GET or a download answered with nothing would print `null` or save an empty file as if it were
+ * the result. sct sends no conditional or range request, so a 304 or 206 is never its answer.
+ */
+function unusableAnswer(status: number, method: Method, mode: 'json' | 'page' | 'stream'): string | undefined {
+  const answered = `the service answered ${status} ${statusText(status)}`;
+  const expected = mode === 'stream' ? 'a file' : 'JSON';
+  if (status === 304) return `${answered}, though sct asked for no cached copy: there is no answer to use`;
+  if (status >= 300) return `${answered} without a redirect sct can follow`;
+  if (status === 205 || (status === 204 && (method === 'GET' || mode === 'stream'))) return `${answered} where ${expected} was expected`;
+  if (status === 206 && mode === 'stream') return `${answered}: only part of the file, though sct asked for all of it`;
+  return undefined;
+}
+
+/**
+ * A streamed body that ends as it should, or with an error naming the request: a connection cut
+ * mid-way (Node says only "aborted"), a body shorter than its Content-Length, or Ctrl-C, which
+ * stops a download however long its body takes.
+ */
+function checkedBody(body: Readable, headers: Headers, where: string, signal: AbortSignal | undefined): Readable {
+  const declared = contentLength(headers);
+  let seen = 0;
+  const checked = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(null, chunk);
+    },
+    flush(done) {
+      if (declared !== undefined && seen < declared) done(new NetworkError(`${where}: the answer was cut off after ${seen} of its ${declared} bytes (Content-Length)`));
+      else done();
+    },
+  });
+  const onAbort = () => body.destroy(new InterruptedError());
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  body.once('error', (err) => {
+    checked.destroy(err instanceof SctError ? err : new NetworkError(`${where}: the connection broke while reading the answer (${describeError(err)})`, { cause: err }));
+  });
+  // Whoever reads it stops (done, or failed writing): the connection goes with it.
+  checked.once('close', () => {
+    signal?.removeEventListener('abort', onAbort);
+    body.destroy();
+  });
+  body.pipe(checked);
+  return checked;
+}
+
+function contentLength(headers: Headers): number | undefined {
+  const v = headers['content-length'];
+  const n = Number(Array.isArray(v) ? v[0] : v);
+  return v !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
 
 /** Errors that mean no byte of the request reached the service. */

@@ -62,6 +62,30 @@ function isHex(c: number): boolean {
   return isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
 
+const ID_KEY = [Byte.Quote, 0x69, 0x64, Byte.Quote]; // "id"
+
+/**
+ * The id of an item that begins `{"id": <digits>` (as list endpoints write their items), read
+ * from its bytes without making a string; undefined for any other start (the caller parses).
+ * Called on every item of an --all export, so it must cost next to nothing.
+ */
+export function leadingNumericId(item: JsonText): number | undefined {
+  const b = item.bytes;
+  if (b[0] !== Byte.OpenBrace) return undefined;
+  let i = skipSpace(b, 1);
+  for (const c of ID_KEY) if (b[i++] !== c) return undefined;
+  i = skipSpace(b, i);
+  if (b[i++] !== Byte.Colon) return undefined;
+  i = skipSpace(b, i);
+  let id = 0;
+  const start = i;
+  // Up to 15 digits: always a safe integer, and exactly the number JSON.parse would read.
+  while (isDigit(b[i]) && i - start < 15) id = id * 10 + (b[i++] - Byte.Zero);
+  if (i === start) return undefined;
+  const after = skipSpace(b, i);
+  return b[after] === Byte.Comma || b[after] === Byte.CloseBrace ? id : undefined;
+}
+
 /** The page, or undefined when it is not one the scanner vouches for (parse it instead). */
 export function scanListPage(bytes: Uint8Array): ScannedPage | undefined {
   if (!isUtf8(bytes)) return undefined;

@@ -87,7 +87,41 @@ export interface ProxySettings {
 /** Through the environment's proxy (undici's EnvHttpProxyAgent: CONNECT, NO_PROXY), closed with the client. */
 export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
   const undici = await loadUndici();
-  return undiciTransport(undici, new undici.EnvHttpProxyAgent({ keepAliveTimeout: KEEP_ALIVE_MS, ...proxy }), true);
+  /**
+   * The connection to the proxy. undici takes a proxy that closes the connection instead of
+   * answering CONNECT for a passing socket error and tries again at once, without end — thousands
+   * of times a second, deaf to the request's time limit and to Ctrl-C. A failed CONNECT fails
+   * the request here instead, with the proxy named (never its credentials).
+   */
+  class ProxyConnection extends undici.Pool {
+    private readonly proxyName: string;
+    constructor(url: string | URL, options: ConstructorParameters<typeof undici.Pool>[1]) {
+      super(url, options);
+      const u = new URL(url);
+      this.proxyName = `${u.protocol}//${u.host}`;
+    }
+    override connect(options: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData>;
+    override connect(options: Dispatcher.ConnectOptions, callback: (err: Error | null, data: Dispatcher.ConnectData) => void): void;
+    override connect(options: Dispatcher.ConnectOptions, callback?: (err: Error | null, data: Dispatcher.ConnectData) => void): Promise<Dispatcher.ConnectData> | void {
+      if (callback) return super.connect(options, callback);
+      return super.connect(options).catch((err: Error) => {
+        throw Object.assign(new Error(`the proxy ${this.proxyName} did not open a tunnel (CONNECT): ${proxyFailure(err)}`, { cause: err }), { code: 'SCT_PROXY_CONNECT' });
+      });
+    }
+  }
+  const agent = new undici.EnvHttpProxyAgent({
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    ...proxy,
+    clientFactory: (url: URL | string, options: object) => new ProxyConnection(url, options),
+  } as ConstructorParameters<typeof undici.EnvHttpProxyAgent>[0]);
+  return undiciTransport(undici, agent, true);
+}
+
+function proxyFailure(err: Error): string {
+  const code = (err as { code?: string }).code;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return 'it closed the connection';
+  return err.message;
 }
 
 /** Through a caller's undici dispatcher (a test's MockAgent), which the caller closes. */
@@ -107,7 +141,7 @@ async function loadUndici(): Promise<typeof import('undici')> {
 function undiciTransport(undici: typeof import('undici'), d: Dispatcher, owned: boolean): Transport {
   return {
     async send(url, w) {
-      const res = await undici.request(url, {
+      const res = await untilAborted(undici.request(url, {
         method: w.method as Dispatcher.HttpMethod,
         headers: w.headers,
         body: w.body,
@@ -115,13 +149,38 @@ function undiciTransport(undici: typeof import('undici'), d: Dispatcher, owned: 
         signal: w.signal,
         headersTimeout: w.idleTimeoutMs,
         bodyTimeout: w.idleTimeoutMs,
-      });
+      }), w.signal);
       return { statusCode: res.statusCode, headers: res.headers, body: res.body };
     },
     async close() {
-      if (owned) await d.close();
+      // Not close(), which waits for requests still under way: one given up on (its time limit,
+      // Ctrl-C) may wait for a proxy that never answers.
+      if (owned) await d.destroy();
     },
   };
+}
+
+/**
+ * A request that ends when its signal aborts (the time limit, Ctrl-C), whatever the dispatcher
+ * is still doing about it; an answer that comes later is dropped.
+ */
+function untilAborted(request: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    request.then(
+      (res) => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) res.body.destroy();
+        resolve(res);
+      },
+      (err) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
 }
 
 /**

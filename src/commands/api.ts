@@ -7,6 +7,7 @@ import type { Method } from '../api/client.js';
 import { statusText } from '../api/errors.js';
 import { UsageError } from '../errors.js';
 import { collect, setDotted, splitKeyValue } from './shared/flags.js';
+import { warnDuplicates } from './shared/list.js';
 import { readAll, readJsonFile } from './shared/body.js';
 import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../output/format.js';
 import { stripControl } from '../output/sanitize.js';
@@ -115,11 +116,21 @@ export async function api(ctx: Context, path: string, opts: ApiOptions): Promise
     // A limit in the path sets the page size; --paginate always goes to the end.
     const pageSize = Number(query.get('limit')) || undefined;
     const offset = Number(query.get('offset')) || 0;
-    for await (const page of client.paginate(p, query, { all: true, pageSize, offset })) {
-      writer ??= listWriter(ctx, format, page.results);
-      await writer.write(page.results);
+    let duplicates = 0;
+    try {
+      for await (const page of client.paginate(p, query, { all: true, pageSize, offset })) {
+        writer ??= listWriter(ctx, format, page.results);
+        await writer.write(page.results);
+        duplicates = page.duplicates;
+      }
+    } catch (err) {
+      // As a list command: what was read stays parseable, and the error says it is incomplete.
+      await writer?.end().catch(() => undefined);
+      warnDuplicates(ctx, duplicates, 'items');
+      throw err;
     }
-    return (writer ?? listWriter(ctx, format, [])).end();
+    await (writer ?? listWriter(ctx, format, [])).end();
+    return warnDuplicates(ctx, duplicates, 'items');
   }
   const res = await client.request({ method: method as Method, path: p, query, body, headers });
   if (opts.include) await ctx.io.write(statusBlock(ctx, res.status, res.headers));

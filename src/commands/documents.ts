@@ -55,7 +55,7 @@ export function register(program: Command, f: Factory): void {
     .command('download')
     .argument('<id>', 'document id')
     .description('Download a document’s file')
-    .option('--out <path>', 'a directory (ending in / or existing) or a file name; default: the document name in the current directory')
+    .option('--out <path>', 'a directory (ending in / or existing), a file name, or - for standard output; default: the document name in the current directory')
     .option('--force', 'overwrite an existing file'),
     ['sct documents download 4 --out ./evidence/'],
   ).action(f.action<DownloadFlags>((ctx, opts, [id]) => downloadDocument(ctx, parseId(id), opts)));

@@ -10,7 +10,7 @@ import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { fileNameFromDisposition, isDirectoryTarget, resolveTarget, type Target } from '../output/download.js';
-import { SctError } from '../errors.js';
+import { AnswerError, SctError } from '../errors.js';
 import { addBodyOptions, addIdempotencyKeyOption, addListCommand, parseId, saveOne } from './shared/crud.js';
 import { appendList, parseIdList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
@@ -59,7 +59,7 @@ export function register(program: Command, f: Factory): void {
     .command('evidence')
     .argument('<id>', 'risk assessment id')
     .description('Download the evidence package (ZIP) of a risk assessment')
-    .option('--out <path>', 'a directory (ending in / or existing) or a file name; default: <identifier>.zip in the current directory')
+    .option('--out <path>', 'a directory (ending in / or existing), a file name, or - for standard output; default: <identifier>.zip in the current directory')
     .option('--force', 'overwrite an existing file'),
     ['sct risk evidence 1 --out ./evidence/'],
   ).action(f.action<EvidenceFlags>((ctx, opts, [id]) => downloadEvidence(ctx, parseId(id), opts)));
@@ -115,7 +115,29 @@ export async function downloadEvidence(ctx: Context, id: number, opts: EvidenceF
     await discardBody(res.body);
     throw err;
   }
-  await saveDownload(ctx, res, target, { id, label: 'Downloading evidence' });
+  const { unzipSync } = await import('fflate');
+  await saveDownload(ctx, res, target, { id, label: 'Downloading evidence', check: (bytes) => listZip(unzipSync, bytes, `POST ${path}`) });
+}
+
+/**
+ * The evidence package must be a whole ZIP: its central directory (at the very end) read and
+ * every entry listed, without inflating them. An HTML page, a partial answer or a body cut
+ * short has no directory to read; nothing is kept then.
+ */
+function listZip(unzip: typeof import('fflate').unzipSync, bytes: Uint8Array, where: string): string {
+  const names: string[] = [];
+  try {
+    unzip(bytes, {
+      filter: (entry) => {
+        names.push(entry.name);
+        return false;
+      },
+    });
+  } catch (err) {
+    throw new AnswerError(`${where}: the evidence package is not a complete ZIP (${(err as Error).message}): nothing was saved`);
+  }
+  if (names.some((name) => !name)) throw new AnswerError(`${where}: the evidence package is not a complete ZIP (an entry without a name): nothing was saved`);
+  return `${names.length} ${names.length === 1 ? 'entry' : 'entries'}`;
 }
 
 /** `<identifier>.zip`, whatever the header said about the extension. */

@@ -2,12 +2,13 @@
 // costs nothing), the bytes go to a temporary file beside it, and only a complete file is
 // renamed into place. Nothing is written outside the directory the user named, and nothing
 // is overwritten without --force.
-import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { constants, copyFileSync, createWriteStream, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { once } from 'node:events';
-import type { Readable } from 'node:stream';
-import { UsageError } from '../errors.js';
+import { Readable, type Writable } from 'node:stream';
+import { open } from 'node:fs/promises';
+import { SctError, UsageError } from '../errors.js';
 import { stripControl } from './sanitize.js';
 
 /** The longest file name most file systems take (ext4, XFS, Btrfs, APFS): 255 bytes of UTF-8. */
@@ -77,23 +78,37 @@ export function fileNameFromDisposition(header: string | string[] | undefined): 
 }
 
 export interface Target {
-  /** Absolute path of the file to create. */
+  /** Absolute path of the file to create ('-' for standard output). */
   path: string;
   /** The directory it must stay in. */
   dir: string;
+  /**
+   * 'file': a new file, claimed under its name only when complete. 'into': an existing target
+   * that is not a regular file (/dev/null, a FIFO), written into and never replaced. 'stdout':
+   * `--out -`.
+   */
+  kind: 'file' | 'into' | 'stdout';
+  /**
+   * With --force, the file that was there when the target was settled: it alone may be replaced.
+   * Its change time tells it from a new file that reused its inode number, or from itself changed.
+   */
+  replaces?: { dev: number; ino: number; ctimeMs: number };
 }
 
 /** `--out DIR/` or an existing directory: the file name is to come from the download. */
 export function isDirectoryTarget(out: string, cwd: string): boolean {
+  if (out === '-') return false;
   const abs = isAbsolute(out) ? out : resolve(cwd, out);
   return /[\\/]$/.test(out) || (existsSync(abs) && statSync(abs).isDirectory());
 }
 
 /**
  * Where a download goes: `--out DIR/` or an existing directory → DIR/<name>; `--out FILE` →
- * that file; no --out → <cwd>/<name>. Refuses an existing file without `force`.
+ * that file; `--out -` → standard output; no --out → <cwd>/<name>. Refuses an existing file
+ * without `force`; an existing target that is not a file (a device, a FIFO) is written into.
  */
 export function resolveTarget(out: string | undefined, name: string, o: { cwd: string; force?: boolean }): Target {
+  if (out === '-') return { path: '-', dir: o.cwd, kind: 'stdout' };
   const fileName = safeFileName(name);
   let dir: string;
   let path: string;
@@ -112,33 +127,140 @@ export function resolveTarget(out: string | undefined, name: string, o: { cwd: s
   if (rel.startsWith('..') || isAbsolute(rel) || rel.includes('/') || rel.includes('\\')) {
     throw new UsageError(`refusing to write ${path}: outside ${dir}`);
   }
-  if (existsSync(path) && !o.force) {
-    throw new UsageError(`${path} already exists: pass --force to overwrite it`);
-  }
-  return { path, dir };
+  // lstat: a symbolic link is a name like a file, never followed to wherever it points.
+  const existing = lstatSync(path, { throwIfNoEntry: false });
+  if (!existing) return { path, dir, kind: 'file' };
+  if (existing.isCharacterDevice() || existing.isFIFO() || existing.isSocket()) return { path, dir, kind: 'into' };
+  if (!o.force) throw new UsageError(`${path} already exists: pass --force to overwrite it`);
+  return { path, dir, kind: 'file', replaces: { dev: existing.dev, ino: existing.ino, ctimeMs: existing.ctimeMs } };
 }
 
-/** Streams the body to a temporary file in the target directory, then renames it into place. */
-export async function saveStream(body: Readable, target: Target, onBytes?: (n: number) => void): Promise<number> {
+/** A check of the complete download (the evidence ZIP's directory): throws when it fails. */
+export type DownloadCheck = (bytes: Uint8Array) => void;
+
+/**
+ * Part files of downloads under way. A second Ctrl-C, SIGTERM or SIGHUP ends the process without
+ * unwinding the download: these are removed as it exits.
+ */
+const partFiles = new Set<string>();
+let removesOnExit = false;
+function removePartFiles(): void {
+  for (const file of partFiles) rmSync(file, { force: true });
+}
+
+/**
+ * Saves a download. A file target: the bytes go to a temporary file beside it, are checked, and
+ * only then claim the name — atomically, so a file another process created meanwhile is never
+ * replaced. Other targets are written into as the bytes come, or, when there is a check, once
+ * the whole download passed it. `write` is standard output, for `--out -`.
+ */
+export async function saveStream(
+  body: Readable,
+  target: Target,
+  o: { onBytes?: (n: number) => void; check?: DownloadCheck; write?: (chunk: Uint8Array) => Promise<void> } = {},
+): Promise<number> {
+  // Opened before the byte counter starts the body flowing: no byte goes by unwritten.
+  const into = target.kind === 'into' && !o.check ? await openInto(target.path) : undefined;
+  let bytes = 0;
+  body.on('data', (chunk: Buffer) => {
+    bytes += chunk.length;
+    o.onBytes?.(bytes);
+  });
+  if (target.kind === 'file') {
+    await saveFile(body, target, o.check);
+    return bytes;
+  }
+  const write = target.kind === 'stdout' ? o.write : undefined;
+  if (target.kind === 'stdout' && !write) throw new Error('--out -: no standard output to write to');
+  if (o.check) {
+    // Nothing reaches the target unless the whole download is what it claims to be.
+    const all = await buffer(body);
+    o.check(all);
+    if (write) await write(all);
+    else await pipeline(Readable.from([all]), await openInto(target.path));
+  } else if (write) {
+    for await (const chunk of body as AsyncIterable<Buffer>) await write(chunk);
+  } else {
+    await pipeline(body, into!);
+  }
+  return bytes;
+}
+
+/**
+ * An existing device or FIFO, opened to write without creating or truncating anything (and
+ * without blocking the process while a FIFO waits for its reader).
+ */
+async function openInto(path: string): Promise<Writable> {
+  return (await open(path, constants.O_WRONLY | constants.O_NOFOLLOW)).createWriteStream();
+}
+
+async function saveFile(body: Readable, target: Target, check: DownloadCheck | undefined): Promise<void> {
   mkdirSync(target.dir, { recursive: true });
   // Beside a name of 255 bytes, `.<name>.<pid>.part` would be too long for the file system.
   const suffix = `.${process.pid}.part`;
   const tmp = join(target.dir, `.${fitBytes(basename(target.path), NAME_MAX - 1 - Buffer.byteLength(suffix))}${suffix}`);
-  let bytes = 0;
-  body.on('data', (chunk: Buffer) => {
-    bytes += chunk.length;
-    onBytes?.(bytes);
-  });
+  if (!removesOnExit) {
+    removesOnExit = true;
+    process.on('exit', removePartFiles);
+  }
+  partFiles.add(tmp);
   const out = createWriteStream(tmp, { flags: 'wx', mode: 0o644 });
+  let writeError: Error | undefined;
+  out.once('error', (err) => (writeError = err));
   try {
-    await pipeline(body, out);
-    renameSync(tmp, target.path);
-  } catch (err) {
+    try {
+      await pipeline(body, out);
+    } catch (err) {
+      // The disk's errors (a full disk) are about the file, not the request: said with its name.
+      if (err === writeError) throw new SctError(`writing ${target.path}: ${(err as Error).message}`);
+      throw err;
+    }
+    if (check) check(readFileSync(tmp));
+    claim(tmp, target);
+  } finally {
     // A source that fails at once can beat the file's open: removed before the stream has
     // closed, the file would be created after the removal and left behind.
     if (!out.closed) await once(out, 'close').catch(() => undefined);
     rmSync(tmp, { force: true });
-    throw err;
+    partFiles.delete(tmp);
   }
-  return bytes;
+}
+
+/**
+ * Gives the complete temporary file its final name. A new name is claimed with a hard link,
+ * which fails when the name exists — unlike a rename, which would replace a file another
+ * download created meanwhile. With --force, only the file that was there at the start is
+ * replaced.
+ */
+function claim(tmp: string, target: Target): void {
+  if (target.replaces) {
+    const now = lstatSync(target.path, { throwIfNoEntry: false });
+    const { dev, ino, ctimeMs } = target.replaces;
+    if (now && now.dev === dev && now.ino === ino && now.ctimeMs === ctimeMs) return renameSync(tmp, target.path);
+    if (now) throw raced(target.path);
+  }
+  try {
+    linkSync(tmp, target.path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw raced(target.path);
+    // A file system without hard links (FAT, some network shares): an exclusive copy claims the name as surely.
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
+    try {
+      copyFileSync(tmp, target.path, constants.COPYFILE_EXCL);
+    } catch (copyErr) {
+      if ((copyErr as NodeJS.ErrnoException).code === 'EEXIST') throw raced(target.path);
+      throw copyErr;
+    }
+  }
+}
+
+function raced(path: string): SctError {
+  return new SctError(`${path} already exists: another process created it while the download ran; nothing was replaced (pass --force to overwrite it)`);
+}
+
+async function buffer(body: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }

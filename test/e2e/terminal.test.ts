@@ -3,7 +3,10 @@
 // and Ctrl-C at a prompt. Everything else tests terminals with fakes; this checks the real thing.
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { BIN } from '../helpers/sct.js';
 import { screenLines } from '../helpers/screen.js';
@@ -138,6 +141,31 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     expect(screen).toMatch(/invitations: \d+ created, 0 rejected, \d+ not sent — report in /);
     expect(screen.replace(/\n/g, '')).toContain(`to continue, rerun: sct invitations bulk-create --file ${file} --report ${report} --force (`);
     expect(readFileSync(report, 'utf8').trimEnd().split('\n')).toHaveLength(301);
+  });
+
+  it('Ctrl-C while the body of a download arrives stops it: exit 130, no file and no part file', async () => {
+    // A file server that sends the headers and a first part, then nothing more.
+    const files = createServer((req, res) => {
+      if (req.url === '/api/documents/1') return res.end(JSON.stringify({ id: 1, name: 'held.pdf' }));
+      if (req.url === '/api/documents/1/download') return res.end(JSON.stringify({ url: `http://127.0.0.1:${(files.address() as AddressInfo).port}/files/1` }));
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': '1000000' });
+      res.write(Buffer.alloc(1000, 0x25));
+    });
+    files.listen(0, '127.0.0.1');
+    await once(files, 'listening');
+    try {
+      const out = join(t.dir, 'held');
+      mkdirSync(out);
+      const base = `http://127.0.0.1:${(files.address() as AddressInfo).port}/api`;
+      // --verbose shows when the file's headers have come (script's terminal has no width for a spinner).
+      const r = await atTerminal(['documents', 'download', '1', '--out', out + '/', '-v'], [{ when: '< content-type: application/pdf', type: '\u0003' }], { SCT_TOKEN: OWNER, SCT_BASE_URL: base });
+      expect(r.exitCode, r.screen).toBe(130);
+      expect(r.screen).not.toContain('Saved');
+      expect(readdirSync(out)).toEqual([]);
+    } finally {
+      files.closeAllConnections();
+      files.close();
+    }
   });
 });
 

@@ -4,7 +4,7 @@
 // fast-check makes up and then breaks byte by byte.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { JsonText, scanListPage, type ScannedPage } from '../../src/api/json-page.js';
+import { JsonText, leadingNumericId, scanListPage, type ScannedPage } from '../../src/api/json-page.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const items = (page: ScannedPage | undefined) => {
@@ -207,6 +207,31 @@ describe('scanListPage on made-up pages', () => {
         expect(asParsed(scanned)).toEqual(listView(JSON.parse(broken)));
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+describe('leadingNumericId', () => {
+  const id = (text: string) => leadingNumericId(new JsonText(Buffer.from(text)));
+
+  it('reads an id written first, as JSON.parse would', () => {
+    expect(id('{"id":7,"name":"x"}')).toBe(7);
+    expect(id('{ "id" : 123456789012345 }')).toBe(123456789012345);
+    expect(id('{"id":0}')).toBe(0);
+  });
+
+  it('leaves every other start to the parser', () => {
+    for (const text of ['{"name":"x","id":7}', '{"id":"a-uuid"}', '{"id":-1}', '{"id":1.5}', '{"id":1e3}', '{"id":1234567890123456}', '{"identifier":1}', '[1]', '{"id":null}']) {
+      expect(id(text), text).toBeUndefined();
+    }
+  });
+
+  it('never disagrees with JSON.parse', () => {
+    fc.assert(
+      fc.property(fc.record({ id: fc.oneof(fc.nat(), fc.maxSafeNat(), fc.string(), fc.double()), n: fc.string() }), (item) => {
+        const got = id(JSON.stringify(item));
+        if (got !== undefined) expect(got).toBe(item.id);
+      }),
     );
   });
 });

@@ -1,22 +1,38 @@
 // The end of every download command (documents download, risk evidence): the answer's body
 // streamed to its settled target with a progress bar on a terminal, then the saved file
-// reported — its path on stdout for scripts, a summary on stderr.
+// reported — its path on stdout for scripts, a summary on stderr. With `--out -` the bytes
+// themselves are stdout, and the summary stays on stderr.
 import type { Context } from '../../context.js';
 import type { StreamResponse } from '../../api/client.js';
-import { saveStream, type Target } from '../../output/download.js';
+import { saveStream, type DownloadCheck, type Target } from '../../output/download.js';
 import { byteProgress, formatBytes } from '../../output/progress.js';
 import { writeOne } from '../../output/format.js';
 
-export async function saveDownload(ctx: Context, res: StreamResponse, target: Target, o: { id: number; label: string }): Promise<void> {
+export interface SaveOptions {
+  id: number;
+  label: string;
+  /** Checks the complete download before it is kept; returns what to add to the summary. */
+  check?: (bytes: Uint8Array) => string;
+}
+
+export async function saveDownload(ctx: Context, res: StreamResponse, target: Target, o: SaveOptions): Promise<void> {
   const total = Number(res.headers['content-length']) || undefined;
   const spinner = await ctx.spinner(`${o.label}…`);
   let bytes: number;
+  let checked = '';
+  const check: DownloadCheck | undefined = o.check
+    ? (all) => {
+        checked = o.check!(all);
+      }
+    : undefined;
   try {
-    bytes = await saveStream(res.body, target, byteProgress(spinner, o.label, total));
+    bytes = await saveStream(res.body, target, { onBytes: byteProgress(spinner, o.label, total), check, write: (chunk) => ctx.io.write(chunk) });
   } finally {
     spinner.stop();
   }
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Saved ${formatBytes(bytes)} to ${target.path}`);
+  const where = target.kind === 'stdout' ? 'standard output' : target.path;
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Saved ${formatBytes(bytes)}${checked ? ` (${checked})` : ''} to ${where}`);
+  if (target.kind === 'stdout') return;
   const saved = { id: o.id, path: target.path, bytes };
   const format = ctx.format();
   if (format === 'json' || format === 'ndjson') await writeOne(ctx.io, saved, ctx.output([]));

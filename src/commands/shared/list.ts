@@ -146,9 +146,11 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
   let announced = false;
   let total: number | undefined;
   let matching: number | null = null;
+  let duplicates = 0;
   try {
     for await (const p of client.paginate(o.path, o.query, page)) {
       matching ??= p.count;
+      duplicates = p.duplicates;
       if (!announced && page.all && p.count !== null) {
         announced = true;
         spinner.stop();
@@ -167,11 +169,13 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
     // code and the error on stderr say the list is incomplete.
     spinner.stop();
     if (writer.count > 0) await writer.end().catch(() => undefined);
+    warnDuplicates(ctx, duplicates, o.noun);
     throw err;
   } finally {
     spinner.stop();
   }
   await writer.end();
+  warnDuplicates(ctx, duplicates, o.noun);
   // As gh does: a person at a terminal learns that the list is a first page, and how to get more.
   const shown = writer.count;
   if (ctx.io.stdoutIsTTY && ctx.io.stderrIsTTY && !page.all && matching !== null && matching > (page.offset ?? 0) + shown) {
@@ -187,4 +191,9 @@ function announceLongRun(ctx: Context, total: number, perPage: number, noun: str
   const rl = ctx.client().rateLimit;
   const budget = rl.remaining !== undefined ? `; the rate limit has ${rl.remaining} of ${rl.limit ?? '?'} requests left this hour` : '';
   ctx.io.info(`Fetching ${total} ${noun} in about ${requests} requests${budget}.`);
+}
+
+/** Once, at the end of a listing: items the service served on more than one page were written once. */
+export function warnDuplicates(ctx: Context, duplicates: number, noun: string): void {
+  if (duplicates > 0) ctx.io.warn(`${duplicates} ${noun} came twice (the list changed while it was read): each was written once`);
 }

@@ -1,0 +1,483 @@
+// Answers that look like success but are not: empty or cached answers where JSON was expected,
+// pagination that never ends or repeats itself, downloads that are cut short, not a ZIP, or
+// raced by another download, and a proxy that will not connect. Each is checked against a small
+// server on 127.0.0.1 built for the case; each ends in an error naming the request, never exit 0.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
+import { until, useSandbox } from '../helpers/sandbox.js';
+import { sctFor, spawnSctFor, type InProcessOptions, type RunOptions } from '../helpers/sct.js';
+import { OWNER } from '../sandbox/helpers.js';
+
+const t = useSandbox({}, { inProcess: true });
+
+interface Fake {
+  /** Base URL ending in /api. */
+  url: string;
+  hits: Array<{ method: string; url: string }>;
+}
+const servers: Array<() => void> = [];
+afterEach(() => {
+  for (const close of servers.splice(0)) close();
+});
+
+/** A server on 127.0.0.1 answering every request with `handle`; closed after the test. */
+async function fake(handle: (req: IncomingMessage, res: ServerResponse, f: Fake) => void): Promise<Fake> {
+  const f: Fake = { url: '', hits: [] };
+  const server = createServer((req, res) => {
+    f.hits.push({ method: req.method ?? '', url: req.url ?? '' });
+    handle(req, res, f);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  server.unref();
+  servers.push(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  f.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+  return f;
+}
+
+const json = (res: ServerResponse, body: unknown, status = 200) => {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+};
+
+/** sct in-process against a fake server, with the test's config dir. */
+const sctAt = (f: Fake, args: string[], opts: RunOptions & InProcessOptions = {}) => sctFor(f.url, OWNER, t.dir, { inProcess: true })(args, { timeout: 20_000, ...opts });
+
+describe('answers that carry nothing', () => {
+  it('a GET answered 204, 205 or 304 is an error naming the request, never `null` and exit 0', async () => {
+    for (const status of [204, 205, 304]) {
+      const f = await fake((_req, res) => {
+        res.writeHead(status);
+        res.end();
+      });
+      const r = await sctAt(f, ['products', 'get', '7', '-o', 'json']);
+      expect(r.exitCode, `${status}: ${r.stderr}`).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(new RegExp(`^error: GET /products/7: the service answered ${status} `, 'm'));
+    }
+  });
+
+  it('a DELETE answered 300 or 304 is an error, a DELETE answered 204 is "Deleted"', async () => {
+    for (const status of [300, 304]) {
+      const f = await fake((_req, res) => {
+        res.writeHead(status, { 'content-type': 'text/plain' });
+        res.end();
+      });
+      const r = await sctAt(f, ['products', 'delete', '7', '--yes']);
+      expect(r.exitCode, `${status}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`error: DELETE /products/7: the service answered ${status} `));
+      expect(r.stderr).not.toContain('Deleted');
+    }
+    const ok = await fake((_req, res) => {
+      res.writeHead(204);
+      res.end();
+    });
+    const r = await sctAt(ok, ['products', 'delete', '7', '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Deleted');
+  });
+
+  it('a 3xx without a Location to follow is an error naming the request', async () => {
+    const f = await fake((_req, res) => {
+      res.writeHead(302);
+      res.end();
+    });
+    const r = await sctAt(f, ['products', 'list', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^error: GET \/products: the service answered 302 Found without a redirect sct can follow/m);
+  });
+});
+
+describe('--all never loops', () => {
+  const ids = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: from + i, name: `P${from + i}` }));
+
+  it('next links that differ only by a token, over the same items: exit 1 after the first page, each item once', async () => {
+    let token = 0;
+    const f = await fake((req, res, me) => json(res, { count: 10, next: `${me.url}/products?cursor=${++token}`, results: ids(1, 5) }));
+    for (const format of ['json', 'ndjson']) {
+      const r = await sctAt(f, ['products', 'list', '--all', '-o', format]);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/error: the server's pagination does not advance on GET \/products: a page holds only items already read/);
+      const rows = format === 'json' ? JSON.parse(r.stdout) : r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      expect(rows.map((x: { id: number }) => x.id)).toEqual([1, 2, 3, 4, 5]);
+    }
+  });
+
+  it('new items without end: stops at more than twice the count, exit 1', async () => {
+    let page = 0;
+    const f = await fake((_req, res, me) => json(res, { count: 10, next: `${me.url}/products?cursor=${page + 1}`, results: ids(1 + 5 * page++, 5) }));
+    const r = await sctAt(f, ['products', 'list', '--all', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('more items than twice the 10 the list counts');
+    expect(f.hits.length).toBeLessThanOrEqual(6);
+    expect(JSON.parse(r.stdout).length).toBeLessThanOrEqual(25);
+  });
+
+  it('a server that answers page 1 to every offset: exit 1, page 1 written once', async () => {
+    const f = await fake((req, res, me) => {
+      const offset = Number(new URL(req.url!, 'http://x').searchParams.get('offset'));
+      json(res, { count: 10, next: offset + 2 < 10 ? `${me.url}/products?limit=2&offset=${offset + 2}` : null, results: ids(1, 2) });
+    });
+    const r = await sctAt(f, ['products', 'list', '--all', '--page-size', '2', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(JSON.parse(r.stdout).map((x: { id: number }) => x.id)).toEqual([1, 2]);
+    expect(f.hits).toHaveLength(2);
+  });
+
+  it('an item served on two pages (the list changed meanwhile) is written once, with one warning at the end', async () => {
+    const pages = [ids(1, 3), ids(3, 3), ids(6, 2), ids(7, 1)];
+    const f = await fake((req, res, me) => {
+      const n = Number(new URL(req.url!, 'http://x').searchParams.get('offset') ?? 0) / 3;
+      json(res, { count: 8, next: n + 1 < pages.length ? `${me.url}/products?limit=3&offset=${(n + 1) * 3}` : null, results: pages[n] });
+    });
+    for (const args of [
+      ['products', 'list', '--all', '--page-size', '3', '-o', 'json'],
+      ['products', 'list', '--all', '--page-size', '3', '-o', 'csv', '--columns', 'id'],
+      ['api', '/products?limit=3', '--paginate'],
+    ]) {
+      const r = await sctAt(f, args);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      const got = args.includes('csv') ? r.stdout.trim().split('\n').slice(1).map(Number) : JSON.parse(r.stdout).map((x: { id: number }) => x.id);
+      expect(got).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(r.stderr.match(/came twice/g)).toHaveLength(1);
+      expect(r.stderr).toMatch(/warning: 2 \w+ came twice \(the list changed while it was read\): each was written once/);
+    }
+  });
+
+  it('sct api --paginate stops the same way on a repeating token', async () => {
+    let token = 0;
+    const f = await fake((_req, res, me) => json(res, { count: 10, next: `${me.url}/products?cursor=${++token}`, results: ids(1, 5) }));
+    const r = await sctAt(f, ['api', '/products', '--paginate']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(JSON.parse(r.stdout)).toHaveLength(5);
+    expect(f.hits).toHaveLength(2);
+  });
+});
+
+// --- downloads ----------------------------------------------------------------------------------
+
+const PDF = Buffer.from('%PDF-1.4 ' + 'x'.repeat(20_000) + '\n');
+const ZIP = Buffer.from(zipSync({ 'RA-7/README.txt': strToU8('evidence\n'), 'RA-7/geolocation/plots.geojson': strToU8('{"type":"FeatureCollection","features":[]}') }));
+const EVIDENCE = '/api/compliance/risk-assessments/1/evidence-downloads';
+
+/** A document service: document 1 is `same.pdf`, its file served by `file` (at /files/1). */
+async function documentServer(file: (res: ServerResponse) => void): Promise<Fake> {
+  return fake((req, res, me) => {
+    const path = req.url!.split('?')[0];
+    if (path === '/api/documents/1') return json(res, { id: 1, name: 'same.pdf', content_type: 'application/pdf' });
+    if (path === '/api/documents/1/download') return json(res, { url: `${new URL(me.url).origin}/files/1` });
+    if (path === '/files/1') return file(res);
+    json(res, { detail: 'Not found.' }, 404);
+  });
+}
+
+/** Holds the answers given to it until released; `waiting` is how many are held. */
+function gate() {
+  const held: Array<() => void> = [];
+  return {
+    hold: (then: () => void) => void held.push(then),
+    get waiting() {
+      return held.length;
+    },
+    release: () => held.splice(0).forEach((go) => go()),
+  };
+}
+
+/** The headers and the first bytes at once, the rest when released. */
+const sendPdf = (res: ServerResponse, g?: ReturnType<typeof gate>) => {
+  res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(PDF.length) });
+  res.write(PDF.subarray(0, 100));
+  if (g) g.hold(() => res.end(PDF.subarray(100)));
+  else res.end(PDF.subarray(100));
+};
+
+const partFiles = (dir: string) => readdirSync(dir).filter((n) => n.endsWith('.part'));
+
+describe('documents download: the final name is claimed, never taken over', () => {
+  it('two downloads of the same name into one directory: one file, one "already exists" error', async () => {
+    const g = gate();
+    const f = await documentServer((res) => sendPdf(res, g));
+    const out = join(t.dir, 'docs');
+    mkdirSync(out);
+    const both = [0, 1].map(() => sctFor(f.url, OWNER, t.dir)(['documents', 'download', '1', '--out', out + '/']));
+    await until(() => g.waiting === 2, 'both downloads under way');
+    g.release();
+    const runs = await Promise.all(both);
+    expect(runs.map((r) => r.exitCode).sort()).toEqual([0, 1]);
+    const failed = runs.find((r) => r.exitCode === 1)!;
+    expect(failed.stderr).toContain(`${join(out, 'same.pdf')} already exists: another process created it while the download ran; nothing was replaced`);
+    expect(readdirSync(out)).toEqual(['same.pdf']);
+    expect(readFileSync(join(out, 'same.pdf'))).toEqual(PDF);
+  });
+
+  it('a file another process creates meanwhile is never replaced, --force or not; --force replaces the file that was there', async () => {
+    const g = gate();
+    const f = await documentServer((res) => sendPdf(res, g));
+    const target = join(t.dir, 'report.pdf');
+    for (const force of [[], ['--force']]) {
+      rmSync(target, { force: true });
+      if (force.length) writeFileSync(target, 'the old report\n');
+      const run = sctAt(f, ['documents', 'download', '1', '--out', target, ...force]);
+      await until(() => g.waiting === 1, 'the download under way');
+      // Another process puts its own file under the name (a new file, not the one --force was given).
+      rmSync(target, { force: true });
+      writeFileSync(target, 'written meanwhile\n');
+      g.release();
+      const r = await run;
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`${target} already exists: another process created it while the download ran`);
+      expect(readFileSync(target, 'utf8')).toBe('written meanwhile\n');
+      expect(partFiles(t.dir)).toEqual([]);
+    }
+    writeFileSync(target, 'the old report\n');
+    const forced = sctAt(f, ['documents', 'download', '1', '--out', target, '--force']);
+    await until(() => g.waiting === 1, 'the download under way');
+    g.release();
+    const r = await forced;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(target)).toEqual(PDF);
+  });
+
+  it('an existing device or FIFO is written into, never replaced; --out - writes to stdout', async () => {
+    const f = await documentServer((res) => sendPdf(res));
+    // A device node of our own (the same device as /dev/null): root only.
+    const device = join(t.dir, 'null');
+    if (process.getuid?.() === 0) {
+      execFileSync('mknod', [device, 'c', '1', '3']);
+      const r = await sctAt(f, ['documents', 'download', '1', '--out', device, '--force']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(lstatSync(device).isCharacterDevice()).toBe(true);
+    } else {
+      console.warn('not root: the device node case is left out (mknod needs root)');
+    }
+    const fifo = join(t.dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const reader = readFile(fifo);
+    const r = await sctAt(f, ['documents', 'download', '1', '--out', fifo]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await reader).toEqual(PDF);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(partFiles(t.dir)).toEqual([]);
+
+    const stdout = await sctFor(f.url, OWNER, t.dir)(['documents', 'download', '1', '--out', '-']);
+    expect(stdout.exitCode, stdout.stderr).toBe(0);
+    expect(stdout.stdout).toBe(PDF.toString());
+    expect(stdout.stderr).toContain('Saved 20 kB to standard output');
+  });
+
+  it('a full disk: exit 1 naming the file, and neither the file nor a temporary file is left', async (ctx) => {
+    const mnt = join(t.dir, 'small');
+    mkdirSync(mnt);
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8k', 'tmpfs', mnt], { stdio: 'ignore' });
+    } catch {
+      console.warn('cannot mount a small tmpfs here (root and mount rights needed): the full-disk case is skipped');
+      return ctx.skip();
+    }
+    try {
+      const f = await documentServer((res) => sendPdf(res));
+      const r = await sctAt(f, ['documents', 'download', '1', '--out', mnt + '/']);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`error: writing ${join(mnt, 'same.pdf')}: .*no space left on device`, 'i'));
+      expect(readdirSync(mnt)).toEqual([]);
+    } finally {
+      execFileSync('umount', [mnt]);
+    }
+  });
+});
+
+describe('risk evidence: a complete ZIP or nothing', () => {
+  const evidenceServer = (answer: (res: ServerResponse) => void) =>
+    fake((req, res) => (req.method === 'POST' && req.url === EVIDENCE ? answer(res) : json(res, { detail: 'Not found.' }, 404)));
+  const zipHeaders = { 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="RA-7.zip"' };
+
+  it('a complete ZIP is saved, its entries counted', async () => {
+    const f = await evidenceServer((res) => {
+      res.writeHead(200, { ...zipHeaders, 'content-length': String(ZIP.length) });
+      res.end(ZIP);
+    });
+    const out = join(t.dir, 'ok');
+    const r = await sctAt(f, ['risk', 'evidence', '1', '--out', out + '/']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`(2 entries) to ${join(out, 'RA-7.zip')}`);
+    expect(readFileSync(join(out, 'RA-7.zip'))).toEqual(ZIP);
+  });
+
+  const broken: Array<[string, (res: ServerResponse) => void, RegExp]> = [
+    [
+      'an HTML page answered 200',
+      (res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<!DOCTYPE html><html><body>Sign in</body></html>');
+      },
+      /error: POST \/compliance\/risk-assessments\/1\/evidence-downloads: the evidence package is not a complete ZIP/,
+    ],
+    [
+      'a 206 partial answer',
+      (res) => {
+        res.writeHead(206, { ...zipHeaders, 'content-range': `bytes 0-99/${ZIP.length}`, 'content-length': '100' });
+        res.end(ZIP.subarray(0, 100));
+      },
+      /error: POST \/compliance\/risk-assessments\/1\/evidence-downloads: the service answered 206 Partial Content: only part of the file/,
+    ],
+    [
+      'a body cut off on a connection without Content-Length',
+      (res) => {
+        res.writeHead(200, { ...zipHeaders, connection: 'close' });
+        res.end(ZIP.subarray(0, ZIP.length - 40));
+      },
+      /error: POST \/compliance\/risk-assessments\/1\/evidence-downloads: the evidence package is not a complete ZIP/,
+    ],
+    [
+      'a chunked body whose connection breaks',
+      (res) => {
+        res.writeHead(200, zipHeaders);
+        res.write(ZIP.subarray(0, 60));
+        setTimeout(() => res.socket?.destroy(), 30);
+      },
+      /error: POST \/compliance\/risk-assessments\/1\/evidence-downloads: the connection broke while reading the answer/,
+    ],
+    [
+      'a body shorter than its Content-Length',
+      (res) => {
+        res.writeHead(200, { ...zipHeaders, 'content-length': String(ZIP.length) });
+        res.write(ZIP.subarray(0, 60));
+        setTimeout(() => res.socket?.destroy(), 30);
+      },
+      /error: POST \/compliance\/risk-assessments\/1\/evidence-downloads: (the connection broke while reading the answer|the answer was cut off)/,
+    ],
+  ];
+  for (const [what, answer, message] of broken) {
+    it(`${what}: exit 1, an error naming the request, no file kept`, async () => {
+      const f = await evidenceServer(answer);
+      const out = join(t.dir, 'ev');
+      mkdirSync(out);
+      const r = await sctAt(f, ['risk', 'evidence', '1', '--out', out + '/']);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/^error: aborted$/m);
+      expect(readdirSync(out)).toEqual([]);
+    });
+  }
+
+  it('to standard output or a FIFO, a ZIP that is not complete is not written at all', async () => {
+    const f = await evidenceServer((res) => {
+      res.writeHead(200, { ...zipHeaders, connection: 'close' });
+      res.end(ZIP.subarray(0, ZIP.length - 40));
+    });
+    const r = await sctFor(f.url, OWNER, t.dir)(['risk', 'evidence', '1', '--out', '-']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('interrupted downloads leave nothing behind', () => {
+  it('Ctrl-C during the body stops it: exit 130, no file and no part file', async () => {
+    const g = gate();
+    const f = await documentServer((res) => sendPdf(res, g));
+    const out = join(t.dir, 'int');
+    mkdirSync(out);
+    const ctrlC = new AbortController();
+    const run = sctAt(f, ['documents', 'download', '1', '--out', out + '/'], { signal: ctrlC.signal });
+    await until(() => g.waiting === 1, 'the download under way');
+    await until(() => partFiles(out).length === 1, 'the part file');
+    ctrlC.abort();
+    const r = await run;
+    g.release();
+    expect(r.exitCode, r.stderr).toBe(130);
+    expect(r.stderr).not.toContain('Saved');
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
+    it(`${signal} to the process during the body: exit ${code}, no part file`, async () => {
+      const g = gate();
+      const f = await documentServer((res) => sendPdf(res, g));
+      const out = join(t.dir, 'sig');
+      mkdirSync(out);
+      const child = spawnSctFor(f.url, OWNER, t.dir)(['documents', 'download', '1', '--out', out + '/']);
+      await until(() => partFiles(out).length === 1, 'the part file', 20_000);
+      child.kill(signal);
+      const r = await child;
+      g.release();
+      expect(r.exitCode, String(r.stderr)).toBe(code);
+      expect(readdirSync(out)).toEqual([]);
+    });
+  }
+});
+
+describe('a proxy that will not connect', () => {
+  const via = (proxy: string, args: string[], o: InProcessOptions = {}) =>
+    sctFor('https://sct.test/api', OWNER, t.dir, { inProcess: true })(args, { env: { HTTPS_PROXY: proxy }, timeout: 20_000, ...o });
+
+  it('a plain HTTP server on the proxy port (it closes CONNECT): exit 1 at once, the proxy named, never its credentials', async () => {
+    let connections = 0;
+    const f = await fake((_req, res) => res.end('not a proxy'));
+    const port = new URL(f.url).port;
+    // Counted on the server behind the fake's handler: a CONNECT never reaches the handler.
+    const server = createNetServer((socket) => {
+      connections++;
+      socket.on('data', () => socket.destroy());
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    servers.push(() => server.close());
+    const proxyPort = (server.address() as AddressInfo).port;
+    for (const proxy of [`http://user:s3cret@127.0.0.1:${proxyPort}`, `http://user:s3cret@127.0.0.1:${port}`]) {
+      connections = 0;
+      const r = await via(proxy, ['products', 'list', '--timeout', '5s']);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/^error: GET \/products: the proxy http:\/\/127\.0\.0\.1:\d+ did not open a tunnel \(CONNECT\): it closed the connection/m);
+      expect(r.stderr).not.toContain('s3cret');
+    }
+    expect(connections).toBeLessThanOrEqual(4);
+  });
+
+  it('a proxy port where nothing listens: the proxy named, connection refused', async () => {
+    const server = createNetServer();
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((r) => server.close(r));
+    const r = await via(`http://127.0.0.1:${port}`, ['products', 'list']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`the proxy http://127.0.0.1:${port} did not open a tunnel (CONNECT): connection refused`);
+  });
+
+  it('a proxy that never answers CONNECT: --timeout ends each try, and Ctrl-C ends the run at once', async () => {
+    let connections = 0;
+    const server = createNetServer((socket) => {
+      connections++;
+      socket.on('error', () => undefined);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    servers.push(() => server.close());
+    const proxy = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const timedOut = await via(proxy, ['products', 'list', '--timeout', '300ms'], { clientOptions: { retryBaseMs: 1 } });
+    expect(timedOut.exitCode, timedOut.stderr).toBe(1);
+    expect(timedOut.stderr).toContain('error: GET /products: no complete answer within 300ms (--timeout)');
+
+    const ctrlC = new AbortController();
+    connections = 0;
+    const run = via(proxy, ['products', 'list', '--timeout', '60s'], { signal: ctrlC.signal });
+    await until(() => connections > 0, 'the connection to the proxy');
+    ctrlC.abort();
+    const r = await run;
+    expect(r.exitCode, r.stderr).toBe(130);
+  });
+});
