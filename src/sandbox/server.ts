@@ -374,21 +374,35 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     });
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
-      const url = new URL(req.url ?? '/', `http://${host}`);
-      if (url.pathname.startsWith('/_sandbox/')) return handleAdmin(req, res, url, raw);
-      const done = (status: number) => record(req, url, raw, status, started);
-      const fail = (e: unknown) => {
-        log?.(`sandbox error: ${(e as Error).stack ?? e}`);
-        send(res, 500, JSON_TYPE, json({ detail: 'A server error occurred.' }));
-        done(500);
-      };
-      if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
-        handleApi(req, res, url, raw).then(done, fail);
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', `http://${host}`);
+      } catch {
+        // Node's parser lets through a request target the URL parser refuses (`http://[`).
+        send(res, 400, JSON_TYPE, json({ detail: 'Malformed request target.' }));
+        log?.(`${req.method} (malformed request target) 400`);
         return;
       }
-      const file = fileRoute(store, req.method ?? 'GET', url.pathname, raw);
-      send(res, file.status, file.headers, file.payload);
-      done(file.status);
+      const done = (status: number) => record(req, url, raw, status, started);
+      // One request is never the end of the sandbox: whatever a handler or a header throws is a 500.
+      const fail = (e: unknown) => {
+        log?.(`sandbox error: ${(e as Error).stack ?? e}`);
+        if (!res.headersSent) send(res, 500, JSON_TYPE, json({ detail: 'A server error occurred.' }));
+        else res.destroy();
+        done(500);
+      };
+      try {
+        if (url.pathname.startsWith('/_sandbox/')) return handleAdmin(req, res, url, raw);
+        if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
+          handleApi(req, res, url, raw).then(done, fail);
+          return;
+        }
+        const file = fileRoute(store, req.method ?? 'GET', url.pathname, raw);
+        send(res, file.status, file.headers, file.payload);
+        done(file.status);
+      } catch (e) {
+        fail(e);
+      }
     });
   });
   server.keepAliveTimeout = 5_000;
