@@ -49,3 +49,49 @@ describe.skipIf(!hasScript)('invitations revoke and renew by filter', () => {
     expect(t.sb.requests.filter((q) => q.method === 'POST' && q.path.endsWith('/bulk-renew')).map((q) => JSON.parse(q.body))).toEqual([{ operations: [{ invitation_filters: { id__in: first.id } }] }]);
   });
 });
+
+describe('orders update --item that would drop existing items', () => {
+  /** A purchase order with two items, as if created in the web app. */
+  async function twoItemOrder(): Promise<{ id: number; items: Array<{ id: number }>; product: number }> {
+    run++;
+    const [p1, p2] = (await send('GET', '/products?limit=2')).results.map((p: any) => p.id);
+    const order = await send('POST', '/orders/purchase', {
+      type: 'order', external_id: `DROP-${run}`, order_created_at: '2025-03-01', seller_company_id: 101,
+      items: [{ buyer_product: p1, volume: 100, unit: 'kg', line_number: 1 }, { buyer_product: p2, volume: 5, unit: 't', line_number: 2 }],
+    });
+    return { id: order.id, items: order.items, product: p1 };
+  }
+  const patches = () => t.sb.requests.filter((q) => q.method === 'PATCH');
+
+  it('asks at a terminal, naming the items dropped; no keeps the order as it was', async () => {
+    const o = await twoItemOrder();
+    const [a, b] = o.items.map((i) => i.id);
+    const r = await atTerminal(['orders', 'update', String(o.id), '--purchase', '--item', `product=${o.product},volume=1,unit=kg`], [{ when: '?', type: 'n\r' }]);
+    expect(r.exitCode, r.screen).toBe(2);
+    // The question wraps at the terminal's width.
+    expect(r.screen.replace(/\s*\r?\n\s*/g, ' ')).toContain(`delete the 2 items the new list leaves out (item ${a} (line 1, external_id DROP-${run}-L1, product ${o.product}, 100 kg); item ${b} (line 2,`);
+    expect(r.screen).toContain(`cancelled: order ${o.id} was not updated`);
+    expect(patches()).toHaveLength(0);
+    expect((await send('GET', `/orders/${o.id}`)).items.map((i: any) => i.id)).toEqual([a, b]);
+
+    const yes = await atTerminal(['orders', 'update', String(o.id), '--purchase', '--item', `id=${a},volume=7`], [{ when: `(y/N)`, type: 'y\r' }]);
+    expect(yes.exitCode, yes.screen).toBe(0);
+    expect((await send('GET', `/orders/${o.id}`)).items.map((i: any) => [i.id, i.volume])).toEqual([[a, 7]]);
+  });
+
+  it('in a script it needs --yes; naming every item asks nothing', async () => {
+    const o = await twoItemOrder();
+    const [a, b] = o.items.map((i) => i.id);
+    const refused = await t.sct(['orders', 'update', String(o.id), '--purchase', '--item', `id=${a},volume=2`]);
+    expect(refused.exitCode, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`delete the item the new list leaves out (item ${b} (line 2`);
+    expect(refused.stderr).toContain('confirm with --yes');
+    expect(patches()).toHaveLength(0);
+
+    const kept = await t.sct(['orders', 'update', String(o.id), '--purchase', '--item', `id=${a},volume=2`, '--item', `id=${b}`]);
+    expect(kept.exitCode, kept.stderr).toBe(0);
+    const forced = await t.sct(['orders', 'update', String(o.id), '--purchase', '--set', `items=[{"id":${b}}]`, '--yes']);
+    expect(forced.exitCode, forced.stderr).toBe(0);
+    expect((await send('GET', `/orders/${o.id}`)).items.map((i: any) => i.id)).toEqual([b]);
+  });
+});
