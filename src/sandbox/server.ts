@@ -72,8 +72,15 @@ export interface Sandbox {
   requests: RequestRecord[]; // every request received (admin endpoints excluded), for tests to assert on
   store: Store; // the data behind the answers, for tests that compare the two
   setFaults(f: FaultOptions): void;
+  /**
+   * Runs before each /api request is handled (after authentication and faults), and may change
+   * the store first: for tests of a client that acts on what it read earlier. Undefined: none.
+   */
+  setBeforeHandle(hook: BeforeHandle | undefined): void;
   close(): Promise<void>;
 }
+
+export type BeforeHandle = (request: { method: string; path: string; query: string }) => void | Promise<void>;
 
 const REQUEST_LOG_LIMIT = 10_000;
 const IDEMPOTENCY_LIMIT = 10_000;
@@ -147,6 +154,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const windows = new Map<string, { start: number; count: number }>();
   const idempotent = new Map<string, IdempotentEntry>();
   const log = opts.log;
+  let beforeHandle: BeforeHandle | undefined;
 
   function record(req: http.IncomingMessage, url: URL, body: Buffer, status: number, started: number): void {
     requests.push({
@@ -252,6 +260,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
     const method = req.method ?? 'GET';
     const path = url.pathname.replace(/^\/api/, '').replace(/\/+$/, '') || '/';
+    await beforeHandle?.({ method, path, query: url.search.replace(/^\?/, '') });
     const reply = await dispatch(method, path, url, req, raw, authn);
     return deliver(reply.status, { ...reply.headers, ...rateHeaders }, reply.payload);
   }
@@ -447,6 +456,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     store,
     setFaults(f: FaultOptions) {
       faults = normaliseFaults(f);
+    },
+    setBeforeHandle(hook) {
+      beforeHandle = hook;
     },
     close() {
       return new Promise<void>((resolve) => {

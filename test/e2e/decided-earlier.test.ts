@@ -95,3 +95,74 @@ describe('orders update --item that would drop existing items', () => {
     expect((await send('GET', `/orders/${o.id}`)).items.map((i: any) => i.id)).toEqual([b]);
   });
 });
+
+describe('orders sync: an order changed since the plan is not written', () => {
+  const HEADER = 'external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number';
+
+  /** A purchase order with two items on the service, and a file that changes the first item's volume. */
+  async function orderAndFile(): Promise<{ id: number; items: number[]; product: number; file: string; key: string }> {
+    run++;
+    const key = `RACE-${run}`;
+    const [p1, p2] = (await send('GET', '/products?limit=2')).results.map((p: any) => p.id);
+    const order = await send('POST', '/orders/purchase', {
+      type: 'order', external_id: key, order_created_at: '2025-03-01', seller_company_id: 101,
+      items: [{ buyer_product: p1, volume: 100, unit: 'kg', line_number: 1 }, { buyer_product: p2, volume: 5, unit: 't', line_number: 2 }],
+    });
+    const file = t.writeFile(`${key}.csv`, `${HEADER}\n${key},order,2025-03-01,101,${p1},250,kg,1\n${key},,,,${p2},5,t,2\n`);
+    return { id: order.id, items: order.items.map((i: any) => i.id), product: p1, file, key };
+  }
+
+  /** A colleague adds a third item in the web app (the whole list, as the app sends it). */
+  const colleagueAddsItem = (o: { id: number; items: number[]; product: number }) =>
+    send('PATCH', `/orders/purchase/${o.id}`, { items: [...o.items.map((id) => ({ id })), { buyer_product: o.product, volume: 9, unit: 'kg', line_number: 3 }] });
+  /** Runs the change once, on the first request sct sends after it listed the orders (the plan is made by then). */
+  const afterListing = (change: () => Promise<unknown>) => {
+    let listed = false;
+    t.sb.setBeforeHandle(async (q) => {
+      if (q.path === '/orders') listed = true;
+      else if (listed) {
+        t.sb.setBeforeHandle(undefined);
+        await change();
+      }
+    });
+  };
+  const itemsOf = async (id: number) => (await send('GET', `/orders/${id}`)).items.map((i: any) => [i.line_number, i.volume]);
+
+  it.skipIf(!hasScript)('at a terminal: a colleague adds an item while "Apply the plan?" waits; the row ends as conflict, the rerun keeps the item', async () => {
+    const o = await orderAndFile();
+    const r = await atTerminal(['orders', 'sync', '--purchase', '--file', o.file], [{ when: 'Apply the plan', before: () => colleagueAddsItem(o), type: 'y\r' }]);
+    expect(r.exitCode, r.screen).toBe(3);
+    expect(r.screen).toContain('conflict');
+    expect(r.screen).toContain(`purchase order ${o.id} changed on the service since the plan: not written`);
+    expect(t.sb.requests.filter((q) => q.method === 'PATCH' && q.headers['authorization'] !== undefined && q.path === `/api/orders/purchase/${o.id}`)).toHaveLength(1); // the colleague's
+    expect(await itemsOf(o.id)).toEqual([[1, 100], [2, 5], [3, 9]]);
+
+    const rerun = await t.sct(['orders', 'sync', '--purchase', '--file', o.file, '--yes']);
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    expect(await itemsOf(o.id)).toEqual([[1, 250], [2, 5], [3, 9]]);
+  });
+
+  it('with --yes: a change made between the plan and the write ends as conflict (exit 3, -o json says so), nothing written', async () => {
+    const o = await orderAndFile();
+    // The request after the listing (the re-read, or without one the PATCH) finds the colleague's item there.
+    afterListing(() => colleagueAddsItem(o));
+    const r = await t.sct(['orders', 'sync', '--purchase', '--file', o.file, '--yes', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ key: o.key, status: 'conflict', id: null })]);
+    expect(r.stderr).toContain('1 changed on the service since the plan');
+    expect(await itemsOf(o.id)).toEqual([[1, 100], [2, 5], [3, 9]]);
+
+    const rerun = await t.sct(['orders', 'sync', '--purchase', '--file', o.file, '--yes', '-o', 'json']);
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    expect(JSON.parse(rerun.stdout)).toEqual([expect.objectContaining({ key: o.key, status: 'updated' })]);
+    expect(await itemsOf(o.id)).toEqual([[1, 250], [2, 5], [3, 9]]);
+  });
+
+  it('an order deleted since the plan is a conflict too, not a rejection', async () => {
+    const o = await orderAndFile();
+    afterListing(() => send('DELETE', `/orders/${o.id}`));
+    const r = await t.sct(['orders', 'sync', '--purchase', '--file', o.file, '--yes', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ status: 'conflict', error: `purchase order ${o.id} was deleted on the service since the plan: not written` })]);
+  });
+});
