@@ -15,6 +15,7 @@ import { addListOptions, listQuery, runList, setOneOrIn, type ListFlags } from '
 import { addBodyOptions, parseId, saveOne, showOne } from './shared/crud.js';
 import { addBulkRunOptions } from './shared/bulk.js';
 import type { BodyFlags } from './shared/body.js';
+import { stripControl } from '../output/sanitize.js';
 import { appendList, collect, parseDateRange, parseEnumList, parseIdList, parseUuid, parseUuidList, splitKeyValue, splitList } from './shared/flags.js';
 import { chunk } from '../bulk/runner.js';
 import type { BulkCreateOptions } from './invitations/bulk-create.js';
@@ -362,7 +363,7 @@ export async function renewInvitations(ctx: Context, opts: MatchInvitationsOptio
     if (given) throw new UsageError('give either an invitation id or filters, not both');
     const res = await ctx.client().request({ method: 'POST', path: PATHS.invitationsRenew, body: { invitation: id } });
     const renewed = res.data as Record<string, unknown> | null;
-    ctx.io.info(`${ctx.io.colorErr.green('✓')} Renewed invitation ${id}${renewed?.id ? `: the new one is ${renewed.id}` : ''}`);
+    ctx.io.info(`${ctx.io.colorErr.green('✓')} Renewed invitation ${id}${renewed?.id ? `: the new one is ${stripControl(String(renewed.id))}` : ''}`);
     await writeOne(ctx.io, renewed, { ...ctx.output(COLUMNS.invitation), detail: DETAILS.invitation });
     return;
   }

@@ -23,8 +23,11 @@ export async function runAtTerminal(
   args: string[],
   steps: Step[],
   env: Record<string, string>,
+  o: { columns?: number } = {},
 ): Promise<{ exitCode: number; screen: string }> {
-  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  // `script` may report 0 columns, where sct draws no spinner or progress line: set them to see one.
+  const size = o.columns ? `stty cols ${o.columns}; ` : '';
+  const command = size + [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const child = execa(SCRIPT, ['-q', '-e', '-c', command, '/dev/null'], {
     env: { PATH: process.env.PATH ?? '', TERM: 'xterm', SCT_CONFIG_DIR: where.dir, HOME: where.dir, SCT_BASE_URL: where.url, NO_COLOR: '1', ...env },
     extendEnv: false,

@@ -6,17 +6,18 @@ import type { StreamResponse } from '../../api/client.js';
 import { saveStream, type Target } from '../../output/download.js';
 import { byteProgress, formatBytes } from '../../output/progress.js';
 import { writeOne } from '../../output/format.js';
+import { stripControl } from '../../output/sanitize.js';
 
 export async function saveDownload(ctx: Context, res: StreamResponse, target: Target, o: { id: number; label: string }): Promise<void> {
   const total = Number(res.headers['content-length']) || undefined;
-  const spinner = await ctx.spinner(`${o.label}…`);
+  const spinner = await ctx.spinner(`${stripControl(o.label)}…`);
   let bytes: number;
   try {
     bytes = await saveStream(res.body, target, byteProgress(spinner, o.label, total));
   } finally {
     spinner.stop();
   }
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Saved ${formatBytes(bytes)} to ${target.path}`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Saved ${formatBytes(bytes)} to ${stripControl(target.path)}`);
   const saved = { id: o.id, path: target.path, bytes };
   const format = ctx.format();
   if (format === 'json' || format === 'ndjson') await writeOne(ctx.io, saved, ctx.output([]));
