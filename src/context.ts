@@ -10,6 +10,7 @@ import { AuthError, UsageError } from './errors.js';
 import { parseFormat, type Format, type OutputOptions } from './output/format.js';
 import type { Column } from './output/columns.js';
 import { parseDuration } from './commands/shared/flags.js';
+import { stripControl } from './output/sanitize.js';
 
 /** The global options, as commander parsed them. */
 export interface GlobalFlags {
@@ -181,10 +182,11 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
       if (!io.stderrIsTTY || io.quiet || !(typeof columns === 'number' && columns > 0)) return { update() {}, stop() {} };
       const { default: ora } = await import('ora');
       // ora colours its spinner whatever NO_COLOR says: told here, as every other colour is.
-      const s = ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: io.colorErrEnabled ? 'cyan' : false }).start();
+      const s = ora({ text: stripControl(text), stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: io.colorErrEnabled ? 'cyan' : false }).start();
       return {
-        update: (t) => void (s.text = t),
-        stop: (finalLine) => (finalLine ? s.succeed(finalLine) : s.stop()),
+        // Spinner texts name documents, files and objects as the service or the user calls them.
+        update: (t) => void (s.text = stripControl(t)),
+        stop: (finalLine) => (finalLine ? s.succeed(stripControl(finalLine)) : s.stop()),
       };
     },
     async confirm(message) {

@@ -47,7 +47,7 @@ describe.skipIf(!hasScript)('service strings at a real terminal', () => {
     expectClean(r.screen);
   });
 
-  it('invitations create: the role pick list, and the "unknown role" error', async () => {
+  it('roles: the pick list of invitations create, the "unknown role" error, the line of members set-role', async () => {
     // A role of the service's own, named by someone hostile.
     const member = [...t.sb.store.authGroups.values()].find((g) => g.name === 'MEMBER')!;
     t.sb.store.authGroups.set(99, { ...member, id: 99, name: `Auditor ${EVIL}` as 'MEMBER' });
@@ -60,6 +60,10 @@ describe.skipIf(!hasScript)('service strings at a real terminal', () => {
     expect(unknown.exitCode, unknown.screen).toBe(2);
     expect(unknown.screen).toContain('unknown role "nosuch"');
     expectClean(unknown.screen);
+    const setRole = await atTerminal(['members', 'set-role', String(colleague.id), '99'], []);
+    expect(setRole.exitCode, setRole.screen).toBe(0);
+    expect(setRole.screen).toContain(`Member ${colleague.id} now has role Auditor EVIL`);
+    expectClean(setRole.screen);
   });
 
   it('documents download: the download line', async () => {

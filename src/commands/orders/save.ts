@@ -130,7 +130,7 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
     body: valid,
   });
   const saved = res.data ?? {};
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${id === undefined ? 'Created' : 'Updated'} ${kind} order ${saved.id ?? id ?? ''}`.trimEnd());
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${id === undefined ? 'Created' : 'Updated'} ${kind} order ${stripControl(String(saved.id ?? id ?? ''))}`.trimEnd());
   await writeOrder(ctx, saved);
 }
 
