@@ -63,7 +63,10 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
       return;
     }
     await confirm(ctx, plan);
-    await apply(ctx, writer, journal, run, plan);
+    // A question may wait for minutes: what a colleague created meanwhile is not created again.
+    // (Objects to update are each read again before their PATCH, asked or not.)
+    const appeared = !ctx.flags.yes && plan.create.length > 0 ? await createdSincePlan(ctx, run, plan) : new Set<string>();
+    await apply(ctx, writer, journal, run, plan, appeared);
   });
 }
 
@@ -119,7 +122,13 @@ function attemptKey(journal: Journal, action: string, key: string): string {
   return `${action}:${key}#${n}`;
 }
 
-async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: SyncRun, plan: Plan): Promise<void> {
+/** The keys of the planned creates that the service now holds: one listing, as the plan's. */
+async function createdSincePlan(ctx: Context, run: SyncRun, plan: Plan): Promise<Set<string>> {
+  const state = await readService(ctx.client(), run.source, run.spec, new Set(plan.create.map((c) => c.key)), { signal: ctx.signal });
+  return new Set(state.byKey.keys());
+}
+
+async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: SyncRun, plan: Plan, appeared: ReadonlySet<string>): Promise<void> {
   const generation = journal.generation();
   const units: Unit<Write>[] = [
     ...plan.create.map((c) => ({ key: c.key, lines: c.lines, journalKey: attemptKey(journal, 'create', c.key), payload: { action: 'create' as const, body: c.body } })),
@@ -139,6 +148,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
       work: async (unit) => {
         const w = unit.payload;
         if (w.action === 'create') {
+          if (appeared.has(unit.key)) throw new ConflictError(`${unit.key} was created on the service since the plan: not created again`);
           const res = await writer.request<{ id?: number } | null>({
             method: 'POST',
             path: run.createPath,

@@ -166,3 +166,23 @@ describe('orders sync: an order changed since the plan is not written', () => {
     expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ status: 'conflict', error: `purchase order ${o.id} was deleted on the service since the plan: not written` })]);
   });
 });
+
+describe.skipIf(!hasScript)('orders sync: an order created while the question waited', () => {
+  it('is not created a second time: the row ends as conflict, the rerun compares with it', async () => {
+    run++;
+    const key = `LATE-${run}`;
+    const [p1] = (await send('GET', '/products?limit=1')).results.map((p: any) => p.id);
+    const file = t.writeFile(`${key}.csv`, `external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number\n${key},order,2025-03-01,101,${p1},10,kg,1\n`);
+    const colleagueCreates = () => send('POST', '/orders/purchase', { type: 'order', external_id: key, order_created_at: '2025-03-01', seller_company_id: 101, items: [{ buyer_product: p1, volume: 12, unit: 'kg', line_number: 1 }] });
+    const r = await atTerminal(['orders', 'sync', '--purchase', '--file', file], [{ when: 'Apply the plan', before: colleagueCreates, type: 'y\r' }]);
+    expect(r.exitCode, r.screen).toBe(3);
+    expect(r.screen).toContain(`${key} was created on the service since the plan: not created again`);
+    const ofKey = async () => (await send('GET', `/orders?order_action=buying&external_id__in=${key}`)).results;
+    expect(await ofKey()).toHaveLength(1);
+
+    const rerun = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes', '-o', 'json']);
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    expect(JSON.parse(rerun.stdout)).toEqual([expect.objectContaining({ key, status: 'updated' })]);
+    expect((await ofKey()).map((o: any) => o.items[0].volume)).toEqual([10]);
+  });
+});
