@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { VERSION } from './version.js';
 import { createIO, loadColor, pagerCommand, type IOStreams, type IOOptions } from './output/iostreams.js';
 import { exitCodeFor, SctError, isAbortError, UsageError, ClosedPipeError, InterruptedError } from './errors.js';
+import { stripControl } from './output/sanitize.js';
 import { createFactory, type Register, type Factory } from './commands/shared/command.js';
 import type { Prompter } from './prompt.js';
 
@@ -432,14 +433,15 @@ async function reportError(err: unknown, io: IOStreams, argv: string[], asJson: 
   const code = exitCodeFor(err);
   const verbose = argv.includes('-v') || argv.includes('--verbose');
   const e = err instanceof Error ? err : new Error(String(err));
-  const message = code === 130 && isAbortError(err) ? 'interrupted' : e.message;
+  // Messages quote what the service holds (a name, an id, a field error): never raw to a terminal.
+  const message = code === 130 && isAbortError(err) ? 'interrupted' : stripControl(e.message);
   const red = io.colorErr.red;
   io.error(`${red('error:')} ${message}`);
   const fields = err instanceof SctError ? err.fields : {};
   for (const [field, msgs] of Object.entries(fields)) {
-    for (const m of msgs) io.error(`  ${field}: ${m}`);
+    for (const m of msgs) io.error(`  ${stripControl(field)}: ${stripControl(m)}`);
   }
-  if (err instanceof SctError && err.hint) io.error(io.colorErr.dim(`hint: ${err.hint}`));
+  if (err instanceof SctError && err.hint) io.error(io.colorErr.dim(`hint: ${stripControl(err.hint)}`));
   if (verbose && !(err instanceof SctError) && e.stack) io.error(io.colorErr.dim(e.stack));
   if (asJson) {
     const status = err instanceof SctError ? err.status : null;

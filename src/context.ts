@@ -194,6 +194,8 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
       // ora colours its spinner whatever NO_COLOR says: told here, as every other colour is.
       const s = ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: io.colorErrEnabled ? 'cyan' : false }).start();
       return {
+        // Callers strip the service's and the user's strings in a spinner's text: the rest is
+        // sct's own, coloured words (a status), which stripping here would lose.
         update: (t) => void (s.text = t),
         stop: (finalLine) => (finalLine ? s.succeed(finalLine) : s.stop()),
       };

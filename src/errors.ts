@@ -124,6 +124,17 @@ export class RejectedError extends SctError {
   }
 }
 
+/**
+ * A write decided on an earlier reading of an object that has changed since: it is not sent,
+ * and the unit ends as `conflict` (a rerun reads and decides again).
+ */
+export class ConflictError extends SctError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConflictError';
+  }
+}
+
 /** Some rows of a bulk command were rejected, the others went through. */
 export class PartialFailureError extends SctError {
   override readonly exitCode = 3;

@@ -2,6 +2,7 @@
 // tests can drive them. @inquirer/prompts is loaded only when a prompt is actually shown.
 import type { IOStreams } from './output/iostreams.js';
 import { InterruptedError, UsageError } from './errors.js';
+import { stripControl } from './output/sanitize.js';
 
 export interface Choice<T> {
   name: string;
@@ -33,11 +34,21 @@ export function createPrompter(io: IOStreams): Prompter {
       throw err;
     }
   };
+  // Questions and choices name what the service holds (an order's external_id, a workspace's
+  // name, a role's): stripped of control characters here, whoever built them.
+  const s = stripControl;
   return {
-    password: (message) => guard('a value', (p) => p.password({ message, mask: '*' }, context)),
-    input: (message, options = {}) => guard('a value', (p) => p.input({ message, validate: options.validate }, context)),
-    confirm: (message, defaultValue = false) => guard('confirmation (--yes)', (p) => p.confirm({ message, default: defaultValue }, context)),
-    select: (message, choices) => guard('a choice', (p) => pick(p, message, choices)),
+    password: (message) => guard('a value', (p) => p.password({ message: s(message), mask: '*' }, context)),
+    input: (message, options = {}) => {
+      const validate = options.validate && ((v: string) => {
+        const verdict = options.validate!(v);
+        return verdict === true ? true : s(verdict);
+      });
+      return guard('a value', (p) => p.input({ message: s(message), validate }, context));
+    },
+    confirm: (message, defaultValue = false) => guard('confirmation (--yes)', (p) => p.confirm({ message: s(message), default: defaultValue }, context)),
+    select: (message, choices) =>
+      guard('a choice', (p) => pick(p, s(message), choices.map((c) => ({ ...c, name: s(c.name), description: c.description === undefined ? undefined : s(c.description) })))),
   };
 
   /**

@@ -106,9 +106,9 @@ export async function finishBulk(
   o: { noun: string; verb: string; report?: string; journalPath?: string; fresh?: boolean },
 ): Promise<void> {
   const { outcomes } = result;
-  const counts: Record<Outcome['status'], number> = { created: 0, updated: 0, skipped: 0, rejected: 0, not_sent: 0, unknown: 0 };
+  const counts: Record<Outcome['status'], number> = { created: 0, updated: 0, skipped: 0, rejected: 0, conflict: 0, not_sent: 0, unknown: 0 };
   for (const o of outcomes) counts[o.status]++;
-  const { created, updated, skipped, rejected, not_sent: notSent, unknown } = counts;
+  const { created, updated, skipped, rejected, conflict, not_sent: notSent, unknown } = counts;
   const { io } = ctx;
 
   // Every row was sent or settled by now: a file or an output that fails is reported after the
@@ -141,6 +141,7 @@ export async function finishBulk(
   if (updated) parts.push(`${updated} updated`);
   if (skipped) parts.push(`${skipped} skipped (done in an earlier run)`);
   parts.push(`${rejected} rejected`);
+  if (conflict) parts.push(`${conflict} not written (changed on the service since the plan)`);
   if (notSent) parts.push(`${notSent} not sent`);
   if (unknown) parts.push(`${unknown} unknown (sent, no answer: they may exist)`);
   io.error(`${o.noun}: ${parts.join(', ')}${o.report && !reportFailure ? ` — report in ${o.report}` : ''}`);
@@ -172,6 +173,12 @@ export async function finishBulk(
     throw e;
   }
   if (outputFailure) throw outputFailure;
+  if (conflict) {
+    for (const c of outcomes.filter((x) => x.status === 'conflict')) io.error(`  line ${c.lines.join(',')} (${stripControl(c.key)}): ${stripControl(c.error ?? '')}`);
+    const e = new PartialFailureError(`${[rejected && `${rejected} rejected`, `${conflict} changed on the service since the plan`].filter(Boolean).join(', ')} (of ${outcomes.length} ${o.noun})`);
+    e.hint = 'rerun the same command: it reads the service again and plans from what is there now';
+    throw e;
+  }
   if (rejected) throw new PartialFailureError(`${rejected} of ${outcomes.length} ${o.noun} rejected`);
 }
 

@@ -5,7 +5,7 @@
 // not_sent (the service never acted on it) or unknown (it may have: a rerun resends it under
 // the same Idempotency-Key). A fault never turns a unit into `rejected`.
 import type { Journal } from './journal.js';
-import { ApiError, InterruptedError, RejectedError, SctError, type FieldErrors } from '../errors.js';
+import { ApiError, ConflictError, InterruptedError, RejectedError, SctError, type FieldErrors } from '../errors.js';
 
 export interface Unit<T> {
   /** Stable identity across reruns (an external_id, an e-mail, a chunk's first line). */
@@ -20,7 +20,7 @@ export interface Unit<T> {
   journalKey?: string;
 }
 
-export type Status = 'created' | 'updated' | 'rejected' | 'skipped' | 'not_sent' | 'unknown';
+export type Status = 'created' | 'updated' | 'rejected' | 'conflict' | 'skipped' | 'not_sent' | 'unknown';
 
 export interface Outcome {
   key: string;
@@ -118,18 +118,22 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
           outcomes[i] = { key: unit.key, lines: unit.lines, status, id };
           if (!record({ key: journalKey, status: 'done', id })) return;
         } catch (err) {
-          if (!isRejection(err)) {
+          if (err instanceof ConflictError) {
+            // Nothing was sent and nothing is journaled: the rerun plans this unit again.
+            outcomes[i] = { key: unit.key, lines: unit.lines, status: 'conflict', error: err.message };
+          } else if (!isRejection(err)) {
             if (err instanceof InterruptedError) interrupted = true;
             else fatal ??= err as Error;
             const status = deliveryOf(err);
             outcomes[i] = { key: unit.key, lines: unit.lines, status, error: status === 'unknown' ? (err as Error).message : undefined };
             if (status === 'unknown') record({ key: journalKey, status: 'unknown', error: (err as Error).message });
             return;
+          } else {
+            const e = err as Error & { fields?: FieldErrors };
+            rejected++;
+            outcomes[i] = { key: unit.key, lines: unit.lines, status: 'rejected', error: e.message, fields: e.fields };
+            if (!record({ key: journalKey, status: 'failed', error: e.message })) return;
           }
-          const e = err as Error & { fields?: FieldErrors };
-          rejected++;
-          outcomes[i] = { key: unit.key, lines: unit.lines, status: 'rejected', error: e.message, fields: e.fields };
-          if (!record({ key: journalKey, status: 'failed', error: e.message })) return;
         }
       }
       done++;

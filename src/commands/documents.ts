@@ -18,6 +18,7 @@ import { SctError, UsageError } from '../errors.js';
 import { addGetCommand, addListCommand, parseId } from './shared/crud.js';
 import { collect } from './shared/flags.js';
 import { validate } from './shared/body.js';
+import { stripControl } from '../output/sanitize.js';
 import { saveDownload } from './shared/download.js';
 
 export interface UploadFlags {
@@ -82,7 +83,7 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
   if (!target.success) throw new SctError(`unexpected answer from POST ${PATHS.documents}: no upload_url`);
   const { id, upload_url: uploadUrl } = target.data;
 
-  const spinner = await ctx.spinner(`Uploading ${body.name}…`);
+  const spinner = await ctx.spinner(`Uploading ${stripControl(body.name)}…`);
   const progress = byteProgress(spinner, `Uploading ${body.name}`, size);
   try {
     await client.request({

@@ -2,6 +2,7 @@
 // invitations/bulk-create.ts.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import type { ApiClient } from '../api/client.js';
 import { addExamples, type Factory } from './shared/command.js';
 import { askInvitationRole, roleId } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
@@ -14,6 +15,7 @@ import { addListOptions, listQuery, runList, setOneOrIn, type ListFlags } from '
 import { addBodyOptions, addIdempotencyKeyOption, parseId, saveOne, showOne } from './shared/crud.js';
 import { addBulkRunOptions } from './shared/bulk.js';
 import type { BodyFlags } from './shared/body.js';
+import { stripControl } from '../output/sanitize.js';
 import { appendList, collect, parseDateRange, parseEnumList, parseIdList, parseUuid, parseUuidList, splitKeyValue, splitList } from './shared/flags.js';
 import { chunk } from '../bulk/runner.js';
 import type { BulkCreateOptions } from './invitations/bulk-create.js';
@@ -283,34 +285,75 @@ const rejection = (r: OperationResult) => (r.error !== undefined && r.error !== 
 
 export async function revokeInvitations(ctx: Context, opts: MatchInvitationsOptions): Promise<void> {
   const filters = matchFilters(opts);
-  // The question says how many match (as renew's does): counted only when someone is asked, so
-  // --yes sends the one revoke request and a refusal without a terminal sends nothing.
-  const question = ctx.flags.yes || !ctx.io.canPrompt() ? undefined : await countPending(ctx, filters);
-  if (question === 0) {
+  refuseUnconfirmed(ctx, 'revoke');
+  const client = ctx.client();
+  const ids = await pendingIds(client, filters);
+  if (ids.length === 0) {
     ctx.io.info(`No pending invitation matches ${describeFilters(filters)}: nothing to revoke`);
     await writeOne(ctx.io, { revoked_count: 0, revoked_ids: [] }, ctx.output([]));
     return;
   }
-  const what = question === undefined ? 'the pending invitations' : `${question} pending invitation${question === 1 ? '' : 's'}`;
-  if (!(await ctx.confirm(`Revoke ${what} matching ${describeFilters(filters)}?`))) {
+  const n = `${ids.length} pending invitation${ids.length === 1 ? '' : 's'}`;
+  if (!(await ctx.confirm(`Revoke ${n} matching ${describeFilters(filters)}?`))) {
     throw new CancelledError('cancelled: nothing was revoked');
   }
-  const res = await ctx.client().request({ method: 'POST', path: PATHS.invitationsBulkRevoke, body: { operations: [{ invitation_filters: filters }] } });
-  const [result] = operationResults(res.data, PATHS.invitationsBulkRevoke);
-  const fields = result && rejection(result);
-  if (!result || fields) throw new RejectedError('the service rejected the revoke', fields ?? {});
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Revoked ${result.revoked_count ?? 0} invitation${result.revoked_count === 1 ? '' : 's'}`);
-  await writeOne(ctx.io, { revoked_count: result.revoked_count ?? 0, revoked_ids: result.revoked_ids ?? [] }, ctx.output([]));
+  const { accepted, rejected, errors } = await writeByIds(client, PATHS.invitationsBulkRevoke, ids);
+  const revokedIds = accepted.flatMap((r) => r.revoked_ids ?? []);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Revoked ${revokedIds.length} of ${n}`);
+  await writeOne(ctx.io, { revoked_count: revokedIds.length, revoked_ids: revokedIds }, ctx.output([]));
+  throwIfRejected('revoke', rejected, errors, revokedIds.length);
 }
 
-/** How many pending invitations the filters match, as a bulk revoke would (an expired one is pending underneath). */
-async function countPending(ctx: Context, filters: InvitationFilters): Promise<number> {
+/** Without a terminal to ask on, a write by filter needs --yes: refused before the matches are read. */
+function refuseUnconfirmed(ctx: Context, verb: string): void {
+  if (!ctx.flags.yes && !ctx.io.canPrompt()) throw new UsageError(`${verb} the invitations matching the filters: confirm with --yes (no terminal to ask on)`);
+}
+
+/**
+ * The ids of the pending invitations the filters match (an expired one is pending underneath).
+ * A revoke or renew writes exactly these, by id: an invitation sent after the question was
+ * asked matches the filters too, but nobody agreed to it.
+ */
+async function pendingIds(client: ApiClient, filters: InvitationFilters): Promise<string[]> {
   const query = new URLSearchParams();
   appendFilters(query, { status: ['pending', 'expired'], ...filters });
-  query.set('limit', '1');
-  const page = await ctx.client().get<{ count?: number; results?: unknown[] } | unknown[]>(PATHS.invitations, query);
-  if (Array.isArray(page)) return page.length;
-  return typeof page?.count === 'number' ? page.count : (page?.results?.length ?? 0);
+  const ids: string[] = [];
+  for await (const page of client.paginate<{ id: string }>(PATHS.invitations, query, { all: true })) ids.push(...page.results.map((i) => i.id));
+  return ids;
+}
+
+/**
+ * One bulk operation may match at most 100 invitations and a request hold at most 100
+ * operations: the ids go 100 to an operation, 100 operations to a request.
+ */
+async function writeByIds(client: ApiClient, path: string, ids: string[]): Promise<{ accepted: OperationResult[]; rejected: number; errors: FieldErrors }> {
+  const accepted: OperationResult[] = [];
+  const errors: FieldErrors = {};
+  let rejected = 0;
+  for (const operations of chunk(chunk(ids, BULK_LIMIT), BULK_LIMIT)) {
+    const body = { operations: operations.map((part) => ({ invitation_filters: { id__in: part.join(',') } })) };
+    const res = await client.request({ method: 'POST', path, body });
+    for (const r of operationResults(res.data, path)) {
+      const fields = rejection(r);
+      if (!fields) {
+        accepted.push(r);
+        continue;
+      }
+      rejected++;
+      for (const [k, v] of Object.entries(fields)) (errors[k] ??= []).push(...v);
+    }
+  }
+  return { accepted, rejected, errors };
+}
+
+/** Rejected operations: exit 1 when nothing went through, 3 when some did. */
+function throwIfRejected(verb: string, rejected: number, errors: FieldErrors, written: number): void {
+  if (!rejected) return;
+  const message = `${rejected} ${verb} operation${rejected === 1 ? ' was' : 's were'} rejected`;
+  if (written === 0) throw new RejectedError(message, errors);
+  const partial = new PartialFailureError(message);
+  partial.hint = Object.entries(errors).map(([k, v]) => `${k}: ${v.join(' ')}`).join('; ');
+  throw partial;
 }
 
 export async function renewInvitations(ctx: Context, opts: MatchInvitationsOptions, uuid?: string): Promise<void> {
@@ -320,7 +363,7 @@ export async function renewInvitations(ctx: Context, opts: MatchInvitationsOptio
     if (given) throw new UsageError('give either an invitation id or filters, not both');
     const res = await ctx.client().request({ method: 'POST', path: PATHS.invitationsRenew, body: { invitation: id } });
     const renewed = res.data as Record<string, unknown> | null;
-    ctx.io.info(`${ctx.io.colorErr.green('✓')} Renewed invitation ${id}${renewed?.id ? `: the new one is ${renewed.id}` : ''}`);
+    ctx.io.info(`${ctx.io.colorErr.green('✓')} Renewed invitation ${id}${renewed?.id ? `: the new one is ${stripControl(String(renewed.id))}` : ''}`);
     await writeOne(ctx.io, renewed, { ...ctx.output(COLUMNS.invitation), detail: DETAILS.invitation });
     return;
   }
@@ -328,17 +371,13 @@ export async function renewInvitations(ctx: Context, opts: MatchInvitationsOptio
 }
 
 /**
- * Bulk renew refuses an operation that matches more than 100 invitations. sct reads the matching
- * ids first and renews them in operations of at most 100 ids (and at most 100 operations per
- * request), so any number can be renewed — and exactly those the confirmation counted.
+ * Bulk renew refuses an operation that matches more than 100 invitations; by id, any number can
+ * be renewed — and exactly those the confirmation counted.
  */
 async function renewMatching(ctx: Context, filters: InvitationFilters): Promise<void> {
+  refuseUnconfirmed(ctx, 'renew');
   const client = ctx.client();
-  const query = new URLSearchParams();
-  // Only pending invitations can be renewed; an expired one is pending underneath.
-  appendFilters(query, { status: ['pending', 'expired'], ...filters });
-  const ids: string[] = [];
-  for await (const page of client.paginate<{ id: string }>(PATHS.invitations, query, { all: true })) ids.push(...page.results.map((i) => i.id));
+  const ids = await pendingIds(client, filters);
   if (ids.length === 0) {
     ctx.io.info(`No pending invitation matches ${describeFilters(filters)}: nothing to renew`);
     await writeList(ctx.io, [], ctx.output(COLUMNS.invitation));
@@ -346,30 +385,9 @@ async function renewMatching(ctx: Context, filters: InvitationFilters): Promise<
   }
   const n = `${ids.length} pending invitation${ids.length === 1 ? '' : 's'}`;
   if (!(await ctx.confirm(`Renew ${n} (each gets a new e-mail; the old links stop working)?`))) throw new CancelledError('cancelled: nothing was renewed');
-
-  const renewed: unknown[] = [];
-  const errors: FieldErrors = {};
-  let rejected = 0;
-  for (const operations of chunk(chunk(ids, BULK_LIMIT), BULK_LIMIT)) {
-    const body = { operations: operations.map((part) => ({ invitation_filters: { id__in: part.join(',') } })) };
-    const res = await client.request({ method: 'POST', path: PATHS.invitationsBulkRenew, body });
-    for (const r of operationResults(res.data, PATHS.invitationsBulkRenew)) {
-      const fields = rejection(r);
-      if (fields) {
-        rejected++;
-        for (const [k, v] of Object.entries(fields)) (errors[k] ??= []).push(...v);
-      } else {
-        renewed.push(...(r.invitations ?? []));
-      }
-    }
-  }
+  const { accepted, rejected, errors } = await writeByIds(client, PATHS.invitationsBulkRenew, ids);
+  const renewed = accepted.flatMap((r) => r.invitations ?? []);
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Renewed ${renewed.length} of ${n}`);
   await writeList(ctx.io, renewed, ctx.output(COLUMNS.invitation));
-  if (rejected) {
-    const message = `${rejected} renew operation${rejected === 1 ? ' was' : 's were'} rejected`;
-    if (renewed.length === 0) throw new RejectedError(message, errors);
-    const partial = new PartialFailureError(message);
-    partial.hint = Object.entries(errors).map(([k, v]) => `${k}: ${v.join(' ')}`).join('; ');
-    throw partial;
-  }
+  throwIfRejected('renew', rejected, errors, renewed.length);
 }

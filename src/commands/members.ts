@@ -19,6 +19,7 @@ import {
 } from './shared/list.js';
 import { parseId } from './shared/crud.js';
 import { appendList, parseIdList, splitList } from './shared/flags.js';
+import { stripControl } from '../output/sanitize.js';
 
 export interface ListMembersOptions extends ListFlags, DateRangeFlags {
   role?: string;
@@ -97,6 +98,6 @@ export async function setRole(ctx: Context, member: string, role: string): Promi
   const body = { auth_group: await roleId(ctx, role, 'ROLE') };
   const updated = await ctx.client().patch<Record<string, unknown> | null>(PATHS.member(id), body);
   const roleName = (updated?.auth_group_detail as { name?: string } | undefined)?.name;
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Member ${id} now has role ${roleName ?? body.auth_group}`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Member ${id} now has role ${stripControl(String(roleName ?? body.auth_group))}`);
   await writeOne(ctx.io, updated, { ...ctx.output(COLUMNS.member), detail: MEMBER_DETAIL });
 }

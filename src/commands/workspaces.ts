@@ -2,6 +2,7 @@
 // /accounts/workspaces/switch); the profile records the last one switched to, so `current` can
 // say when the service's differs (switched in the web app, or with another profile).
 import type { Command } from 'commander';
+import { stripControl } from '../output/sanitize.js';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
@@ -117,7 +118,7 @@ export async function switchWorkspace(ctx: Context, id: string | undefined): Pro
   const s = ctx.settings();
   ctx.config().set(s.profile, 'workspace', String(companyId));
   const message = typeof res.data?.message === 'string' ? res.data.message : `Switched to workspace ${companyId}.`;
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${message} (recorded in profile "${s.profile}")`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${stripControl(message)} (recorded in profile "${s.profile}")`);
   // Scripts get the answer as data; people have the line above.
   if (ctx.format() !== 'table') await writeOne(ctx.io, { company_id: companyId, message, profile: s.profile }, ctx.output([]));
 }

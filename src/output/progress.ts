@@ -2,6 +2,7 @@
 // silent off a terminal and with --quiet) and redrawn at most ten times a second however
 // small the chunks are.
 import type { Spinner } from '../context.js';
+import { stripControl } from './sanitize.js';
 
 const UNITS = ['B', 'kB', 'MB', 'GB', 'TB'];
 
@@ -19,7 +20,9 @@ export function formatBytes(n: number): string {
 const BAR_WIDTH = 20;
 
 /** "report.pdf ██████░░░░ 32% 3.2 MB of 10 MB", or without a total "report.pdf 3.2 MB". */
-export function progressLine(label: string, done: number, total?: number): string {
+export function progressLine(name: string, done: number, total?: number): string {
+  // The label names a document as the service calls it.
+  const label = stripControl(name);
   if (!total) return `${label} ${formatBytes(done)}`;
   const share = Math.min(1, done / total);
   const filled = Math.round(share * BAR_WIDTH);

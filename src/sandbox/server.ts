@@ -73,8 +73,15 @@ export interface Sandbox {
   requests: RequestRecord[]; // every request received (admin endpoints excluded), for tests to assert on
   store: Store; // the data behind the answers, for tests that compare the two
   setFaults(f: FaultOptions): void;
+  /**
+   * Runs before each /api request is handled (after authentication and faults), and may change
+   * the store first: for tests of a client that acts on what it read earlier. Undefined: none.
+   */
+  setBeforeHandle(hook: BeforeHandle | undefined): void;
   close(): Promise<void>;
 }
+
+export type BeforeHandle = (request: { method: string; path: string; query: string }) => void | Promise<void>;
 
 const REQUEST_LOG_LIMIT = 10_000;
 const IDEMPOTENCY_LIMIT = 10_000;
@@ -148,6 +155,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const windows = new Map<string, { start: number; count: number }>();
   const idempotent = new Map<string, IdempotentEntry>();
   const log = opts.log;
+  let beforeHandle: BeforeHandle | undefined;
 
   function record(req: http.IncomingMessage, url: URL, body: Buffer, status: number, started: number): void {
     requests.push({
@@ -254,6 +262,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
     const method = req.method ?? 'GET';
     const path = url.pathname.replace(/^\/api/, '').replace(/\/+$/, '') || '/';
+    await beforeHandle?.({ method, path, query: url.search.replace(/^\?/, '') });
     const reply = await dispatch(method, path, url, req, raw, authn);
     return deliver(reply.status, { ...reply.headers, ...rateHeaders }, reply.payload);
   }
@@ -376,21 +385,35 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     });
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
-      const url = new URL(req.url ?? '/', `http://${host}`);
-      if (url.pathname.startsWith('/_sandbox/')) return handleAdmin(req, res, url, raw);
-      const done = (status: number) => record(req, url, raw, status, started);
-      const fail = (e: unknown) => {
-        log?.(`sandbox error: ${(e as Error).stack ?? e}`);
-        send(res, 500, JSON_TYPE, json({ detail: 'A server error occurred.' }));
-        done(500);
-      };
-      if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
-        handleApi(req, res, url, raw).then(done, fail);
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', `http://${host}`);
+      } catch {
+        // Node's parser lets through a request target the URL parser refuses (`http://[`).
+        send(res, 400, JSON_TYPE, json({ detail: 'Malformed request target.' }));
+        log?.(`${req.method} (malformed request target) 400`);
         return;
       }
-      const file = fileRoute(store, req.method ?? 'GET', url.pathname, raw);
-      send(res, file.status, file.headers, file.payload);
-      done(file.status);
+      const done = (status: number) => record(req, url, raw, status, started);
+      // One request is never the end of the sandbox: whatever a handler or a header throws is a 500.
+      const fail = (e: unknown) => {
+        log?.(`sandbox error: ${(e as Error).stack ?? e}`);
+        if (!res.headersSent) send(res, 500, JSON_TYPE, json({ detail: 'A server error occurred.' }));
+        else res.destroy();
+        done(500);
+      };
+      try {
+        if (url.pathname.startsWith('/_sandbox/')) return handleAdmin(req, res, url, raw);
+        if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
+          handleApi(req, res, url, raw).then(done, fail);
+          return;
+        }
+        const file = fileRoute(store, req.method ?? 'GET', url.pathname, raw);
+        send(res, file.status, file.headers, file.payload);
+        done(file.status);
+      } catch (e) {
+        fail(e);
+      }
     });
   });
   server.keepAliveTimeout = 5_000;
@@ -435,6 +458,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     store,
     setFaults(f: FaultOptions) {
       faults = normaliseFaults(f);
+    },
+    setBeforeHandle(hook) {
+      beforeHandle = hook;
     },
     close() {
       return new Promise<void>((resolve) => {

@@ -73,6 +73,8 @@ export interface PlannedUpdate {
   changes: Change[];
   /** The PATCH body: the changed fields only (and the item list when an item changed). */
   body: Body;
+  /** What the service held when the plan was made: the object is read again and compared before the PATCH. */
+  planned: Snapshot;
 }
 
 export interface Unchanged {
@@ -138,7 +140,7 @@ export function planSync(spec: SyncSpec, objects: FileObject[], service: Service
       continue;
     }
     const { changes, body } = diffObject(spec, o, current, notCompared);
-    if (changes.length) plan.update.push({ key: o.key, id: current.id, lines: o.lines, changes, body });
+    if (changes.length) plan.update.push({ key: o.key, id: current.id, lines: o.lines, changes, body, planned: current });
     else plan.unchanged.push({ key: o.key, id: current.id, lines: o.lines });
   }
   plan.notCompared = [...notCompared];
@@ -260,6 +262,15 @@ export function snapshotOf(spec: SyncSpec, keyField: string, obj: Body): Snapsho
     });
   }
   return s as Snapshot;
+}
+
+/**
+ * Whether the object now on the service is still the one planned from: the same compared
+ * fields, the same items (ids and compared fields). A field the plan's reading did not return
+ * is not compared.
+ */
+export function unchangedSince(planned: Snapshot, now: Snapshot): boolean {
+  return Object.keys(planned).every((field) => JSON.stringify(planned[field]) === JSON.stringify(now[field]));
 }
 
 /** How many writes the plan needs: one request per create and per update. */

@@ -16,8 +16,8 @@ import { withBulkRun } from '../bulk/open.js';
 import { runUnits, type Unit } from '../bulk/runner.js';
 import { finishBulk } from '../bulk/report.js';
 import { announceRun, unitKey } from '../bulk/import.js';
-import { CancelledError } from '../errors.js';
-import { planSync, writesOf, type FileObject, type Plan, type SyncSpec } from './plan.js';
+import { ApiError, CancelledError, ConflictError } from '../errors.js';
+import { planSync, snapshotOf, unchangedSince, writesOf, type FileObject, type Plan, type Snapshot, type SyncSpec } from './plan.js';
 import { readService, type ServiceSource, type ServiceState } from './read.js';
 import { costLines, writePlan } from './render.js';
 
@@ -32,13 +32,15 @@ export interface SyncRun {
   source: ServiceSource;
   createPath: string;
   updatePath: (id: number) => string;
+  /** Where one object is read again right before it is written. */
+  readPath: (id: number) => string;
   dryRun?: boolean;
   concurrency: number;
   fresh?: boolean;
   report?: string;
 }
 
-type Write = { action: 'create'; body: Record<string, unknown> } | { action: 'update'; id: number; body: Record<string, unknown> };
+type Write = { action: 'create'; body: Record<string, unknown> } | { action: 'update'; id: number; body: Record<string, unknown>; planned: Snapshot };
 
 export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
   // A plan that is only shown takes no lock and asks nobody who the token is: it costs the
@@ -61,7 +63,10 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
       return;
     }
     await confirm(ctx, plan);
-    await apply(ctx, writer, journal, run, plan);
+    // A question may wait for minutes: what a colleague created meanwhile is not created again.
+    // (Objects to update are each read again before their PATCH, asked or not.)
+    const appeared = !ctx.flags.yes && plan.create.length > 0 ? await createdSincePlan(ctx, run, plan) : new Set<string>();
+    await apply(ctx, writer, journal, run, plan, appeared);
   });
 }
 
@@ -117,10 +122,16 @@ function attemptKey(journal: Journal, action: string, key: string): string {
   return `${action}:${key}#${n}`;
 }
 
-async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: SyncRun, plan: Plan): Promise<void> {
+/** The keys of the planned creates that the service now holds: one listing, as the plan's. */
+async function createdSincePlan(ctx: Context, run: SyncRun, plan: Plan): Promise<Set<string>> {
+  const state = await readService(ctx.client(), run.source, run.spec, new Set(plan.create.map((c) => c.key)), { signal: ctx.signal });
+  return new Set(state.byKey.keys());
+}
+
+async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: SyncRun, plan: Plan, appeared: ReadonlySet<string>): Promise<void> {
   const units: Unit<Write>[] = [
     ...plan.create.map((c) => ({ key: c.key, lines: c.lines, journalKey: attemptKey(journal, 'create', c.key), payload: { action: 'create' as const, body: c.body } })),
-    ...plan.update.map((u) => ({ key: u.key, lines: u.lines, journalKey: attemptKey(journal, 'update', u.key), payload: { action: 'update' as const, id: u.id, body: u.body } })),
+    ...plan.update.map((u) => ({ key: u.key, lines: u.lines, journalKey: attemptKey(journal, 'update', u.key), payload: { action: 'update' as const, id: u.id, body: u.body, planned: u.planned } })),
   ];
   // Only a create carries an Idempotency-Key to resend under; a PATCH is simply sent again.
   const unknown = units.filter((u) => u.payload.action === 'create' && journal.wasUnknown(u.journalKey!)).length;
@@ -136,6 +147,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
       work: async (unit) => {
         const w = unit.payload;
         if (w.action === 'create') {
+          if (appeared.has(unit.key)) throw new ConflictError(`${unit.key} was created on the service since the plan: not created again`);
           const res = await writer.request<{ id?: number } | null>({
             method: 'POST',
             path: run.createPath,
@@ -145,6 +157,10 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
           });
           return { id: res.data?.id };
         }
+        // The plan may be minutes old (it waited for a "y"): a PATCH made from it would undo
+        // what a colleague changed meanwhile (an item list sent back without their new item
+        // deletes it). What changed since is not written; the rerun plans from the new state.
+        await checkUnchanged(writer, run, w.id, w.planned);
         await writer.request({ method: 'PATCH', path: run.updatePath(w.id), body: w.body });
         return { id: w.id, status: 'updated' };
       },
@@ -154,4 +170,18 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
     spinner.stop();
   }
   await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh });
+}
+
+/** Reads the object again; throws ConflictError when it is gone or differs from what the plan read. */
+async function checkUnchanged(client: ApiClient, run: SyncRun, id: number, planned: Snapshot): Promise<void> {
+  let now: Record<string, unknown> | null;
+  try {
+    now = await client.get<Record<string, unknown> | null>(run.readPath(id));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw new ConflictError(`${run.noun.replace(/s$/, '')} ${id} was deleted on the service since the plan: not written`);
+    throw err;
+  }
+  if (!now || !unchangedSince(planned, snapshotOf(run.spec, run.source.keyField, now))) {
+    throw new ConflictError(`${run.noun.replace(/s$/, '')} ${id} changed on the service since the plan: not written`);
+  }
 }

@@ -121,35 +121,50 @@ describe('invitations list, get, create', () => {
 });
 
 describe('invitations revoke', () => {
-  it('sends the filters as one operation and prints what was revoked', async () => {
+  it('reads the ids the filters match, revokes exactly those by id and prints what was revoked', async () => {
     const [a, b] = await invite([`rv.a.${run}@invited.example`, `rv.b.${run}@invited.example`]);
     t.sb.requests.length = 0;
     const r = await t.sct(['invitations', 'revoke', '--email-contains', `.${run}@invited`, '--status', 'pending', '--role', '3', '--yes', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(t.sb.requests.map((x) => `${x.method} ${x.path}`)).toEqual(['POST /api/accounts/user-invitations/bulk-revoke']);
-    expect(t.bodyOf()).toEqual({ operations: [{ invitation_filters: { email__icontains: `.${run}@invited`, status: ['pending'], auth_group: '3' } }] });
+    expect(t.sb.requests.map((x) => `${x.method} ${x.path}`)).toEqual(['GET /api/accounts/user-invitations', 'POST /api/accounts/user-invitations/bulk-revoke']);
+    expect(t.queryOf(0)).toMatchObject({ email__icontains: `.${run}@invited`, status: 'pending', auth_group: '3' });
+    const [op] = t.bodyOf(1).operations;
+    expect(Object.keys(op.invitation_filters)).toEqual(['id__in']);
+    expect(op.invitation_filters.id__in.split(',').sort()).toEqual([a.id, b.id].sort());
     const out = JSON.parse(r.stdout);
     expect(out.revoked_count).toBe(2);
     expect(out.revoked_ids.sort()).toEqual([a.id, b.id].sort());
-    expect(r.stderr).toContain('Revoked 2 invitations');
+    expect(r.stderr).toContain('Revoked 2 of 2 pending invitations');
     expect((await t.api(`/accounts/user-invitations/${a.id}`)).status).toBe('revoked');
   });
 
-  it('takes ids, exact e-mail, dates and --filter; --all-pending sends an empty filter set', async () => {
+  it('takes ids, exact e-mail, dates and --filter as the list filters; --all-pending lists every pending one', async () => {
     const [a, b] = await invite([`rv.c.${run}@invited.example`, `rv.d.${run}@invited.example`], 3, TRADER);
     t.sb.requests.length = 0;
     const byId = await t.sctAs(TRADER)(['invitations', 'revoke', '--id', `${a.id},${b.id}`, '--exclude-id', b.id, '--email', a.email, '--created-from', '2020-01-01', '--filter', 'expires_at__date__gte=2020-01-01', '--filter', 'status=pending,expired', '--yes', '-o', 'json']);
     expect(byId.exitCode, byId.stderr).toBe(0);
-    expect(t.bodyOf()).toEqual({
-      operations: [{ invitation_filters: { id__in: `${a.id},${b.id}`, id__exclude_in: b.id, email: a.email, created_at__date__gte: '2020-01-01', expires_at__date__gte: '2020-01-01', status: ['pending', 'expired'] } }],
-    });
+    expect(t.queryOf(0)).toMatchObject({ id__in: `${a.id},${b.id}`, id__exclude_in: b.id, email: a.email, created_at__date__gte: '2020-01-01', expires_at__date__gte: '2020-01-01' });
+    expect(t.bodyOf(1)).toEqual({ operations: [{ invitation_filters: { id__in: a.id } }] });
     expect(JSON.parse(byId.stdout)).toEqual({ revoked_count: 1, revoked_ids: [a.id] });
 
     const every = await t.sctAs(TRADER)(['invitations', 'revoke', '--all-pending', '--yes']);
     expect(every.exitCode, every.stderr).toBe(0);
-    expect(t.bodyOf(1)).toEqual({ operations: [{ invitation_filters: {} }] });
     expect(every.stdout).toMatch(/^revoked_count\s+\d+$/m);
     expect((await t.api('/accounts/user-invitations?status=pending', TRADER)).count).toBe(0);
+  });
+
+  it('revokes more than 100 matches in operations of 100 ids', async () => {
+    const emails = Array.from({ length: 130 }, (_, i) => `rv.many${i}.${run}@invited.example`);
+    const people = [...(await invite(emails.slice(0, 100))), ...(await invite(emails.slice(100)))];
+    t.sb.requests.length = 0;
+    const r = await t.sct(['invitations', 'revoke', '--email-contains', `.${run}@invited`, '--yes', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const post = t.sb.requests.filter((x) => x.method === 'POST');
+    expect(post).toHaveLength(1);
+    const ops = JSON.parse(post[0].body).operations.map((o: any) => o.invitation_filters.id__in.split(','));
+    expect(ops.map((o: string[]) => o.length)).toEqual([100, 30]);
+    expect(ops.flat().sort()).toEqual(people.map((p) => p.id).sort());
+    expect(JSON.parse(r.stdout).revoked_count).toBe(130);
   });
 
   it('asks on a terminal, saying how many match; no is exit 2 with nothing revoked', async () => {
@@ -181,7 +196,8 @@ describe('invitations revoke', () => {
   });
 
   it('an API refusal is exit 1', async () => {
-    const r = await t.sctAs(MEMBER)(['invitations', 'revoke', '--email', 'x@example.com', '--yes']);
+    await invite([`refused.${run}@invited.example`]);
+    const r = await t.sctAs(MEMBER)(['invitations', 'revoke', '--email', `refused.${run}@invited.example`, '--yes']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('403');
   });

@@ -134,8 +134,9 @@ describe('orders update', () => {
     t.sb.requests.length = 0;
     const r = await t.sct(['orders', 'update', String(purchaseId), '--purchase', '--buyer-status', 'ready_for_review', '--tag', 'audited', '--item', `id=${order.items[0].id},volume=3000`, '--item', `id=${order.items[1].id}`, '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(sent()).toEqual([`PATCH /api/orders/purchase/${purchaseId}`]);
-    expect(t.bodyOf()).toEqual({ buyer_company_status: 'ready_for_review', tags: ['audited'], items: [{ id: order.items[0].id, volume: 3000 }, { id: order.items[1].id }] });
+    // The order is read first: the new item list names both items, so nothing is dropped and nobody is asked.
+    expect(sent()).toEqual([`GET /api/orders/${purchaseId}`, `PATCH /api/orders/purchase/${purchaseId}`]);
+    expect(t.bodyOf(1)).toEqual({ buyer_company_status: 'ready_for_review', tags: ['audited'], items: [{ id: order.items[0].id, volume: 3000 }, { id: order.items[1].id }] });
     expect(JSON.parse(r.stdout)).toMatchObject({ id: purchaseId, buyer_company_status: 'ready_for_review', tags: ['audited'] });
   });
 

@@ -132,7 +132,8 @@ describe('orders sync', () => {
       ['YES-CHANGED', 'updated', [4, 5]],
     ]);
     expect(r.stderr).toContain('purchase orders: 1 created, 1 updated, 0 rejected');
-    expect(t.sb.requests.filter((q) => q.method === 'GET').map((q) => q.path)).toEqual(['/api/accounts/me', '/api/orders']);
+    // The changed order is read again right before its PATCH (it could have changed since the plan).
+    expect(t.sb.requests.filter((q) => q.method === 'GET').map((q) => q.path)).toEqual(['/api/accounts/me', '/api/orders', `/api/orders/${changed.id}`]);
     expect(writes().map((q) => `${q.method} ${q.path}`).sort()).toEqual(['PATCH /api/orders/purchase/' + changed.id, 'POST /api/orders/purchase']);
     const post = writes().find((q) => q.method === 'POST')!;
     expect(post.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);

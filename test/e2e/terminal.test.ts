@@ -10,40 +10,15 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { BIN } from '../helpers/sct.js';
 import { screenLines } from '../helpers/screen.js';
+import { runAtTerminal, SCRIPT, type Step } from '../helpers/terminal.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { MULTI, OWNER } from '../sandbox/helpers.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 
-const SCRIPT = '/usr/bin/script';
 const t = useSandbox();
 
-interface Step {
-  /** Wait until the terminal shows this… */
-  when: string;
-  /** …then type this. */
-  type: string;
-}
-
 /** Runs sct in a pseudo-terminal and types each answer once its prompt is on the screen. */
-async function atTerminal(args: string[], steps: Step[], env: Record<string, string> = { SCT_TOKEN: OWNER }): Promise<{ exitCode: number; screen: string }> {
-  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = execa(SCRIPT, ['-q', '-e', '-c', command, '/dev/null'], {
-    env: { PATH: process.env.PATH ?? '', TERM: 'xterm', SCT_CONFIG_DIR: t.dir, HOME: t.dir, SCT_BASE_URL: t.sb.url, NO_COLOR: '1', ...env },
-    extendEnv: false,
-    reject: false,
-    timeout: 20_000,
-    stdin: 'pipe',
-  });
-  let screen = '';
-  let next = 0;
-  child.stdout!.on('data', (chunk: Buffer) => {
-    screen += chunk.toString();
-    while (next < steps.length && screen.includes(steps[next].when)) child.stdin!.write(steps[next++].type);
-  });
-  const r = await child;
-  child.stdin!.end();
-  return { exitCode: r.exitCode ?? -1, screen };
-}
+const atTerminal = (args: string[], steps: Step[], env: Record<string, string> = { SCT_TOKEN: OWNER }) => runAtTerminal({ dir: t.dir, url: t.sb.url }, args, steps, env);
 
 describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
   it('create asks for the required field left out, then creates', async () => {

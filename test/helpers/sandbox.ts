@@ -33,6 +33,7 @@ export function useSandbox(options: SandboxOptions = {}, how: { inProcess?: bool
     const dir = (configDir = tempDir());
     sb().requests.length = 0;
     sb().setFaults({});
+    sb().setBeforeHandle(undefined);
     return () => removeDir(dir);
   });
 

@@ -3,7 +3,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
-import { UsageError } from '../../errors.js';
+import { CancelledError, UsageError } from '../../errors.js';
+import { stripControl } from '../../output/sanitize.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { buildBody, promptMissing, validate, type BodyFlags } from '../shared/body.js';
@@ -123,6 +124,7 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
   const schema = id === undefined ? ORDER_CREATE_SCHEMAS[kind] : ORDER_UPDATE_SCHEMAS[kind];
   if (id === undefined) await promptMissing(ctx, schema, body);
   const valid = validate(schema, body, `${kind} order`);
+  if (id !== undefined && Array.isArray(valid.items)) await confirmDroppedItems(ctx, kind, id, valid.items as Item[]);
   const res = await ctx.client().request<Record<string, unknown> | null>({
     method: id === undefined ? 'POST' : 'PATCH',
     path: id === undefined ? PATHS.ordersOfKind(kind) : PATHS.orderOfKind(kind, id),
@@ -130,8 +132,37 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
     idempotencyKey,
   });
   const saved = res.data ?? {};
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${id === undefined ? 'Created' : 'Updated'} ${kind} order ${saved.id ?? id ?? ''}`.trimEnd());
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${id === undefined ? 'Created' : 'Updated'} ${kind} order ${stripControl(String(saved.id ?? id ?? ''))}`.trimEnd());
   await writeOrder(ctx, saved);
+}
+
+type Item = Record<string, unknown>;
+
+/**
+ * The service replaces an order's item list with the one a PATCH sends, so an item the new list
+ * does not name by id is deleted. Those items are named and confirmed first (--yes in scripts).
+ */
+async function confirmDroppedItems(ctx: Context, kind: OrderKindName, id: number, items: Item[]): Promise<void> {
+  const kept = new Set<unknown>(items.map((it) => it.id).filter((x) => x !== undefined));
+  const order = await ctx.client().get<{ items?: Item[] } | null>(PATHS.order(id));
+  const dropped = (order?.items ?? []).filter((it) => !kept.has(it.id));
+  if (dropped.length === 0) return;
+  const which = dropped.map(describeItem).join('; ');
+  const question = `Update ${kind} order ${id} and delete ${dropped.length === 1 ? 'the item' : `the ${dropped.length} items`} the new list leaves out (${which})?`;
+  if (!(await ctx.confirm(question))) throw new CancelledError(`cancelled: order ${id} was not updated (to keep an item, name it: --item id=N)`);
+}
+
+/** "item 416 (line 1, product 12, 100 kg)": what a person can recognise an item by. */
+function describeItem(it: Item): string {
+  const text = (v: unknown) => stripControl(String(v));
+  const product = it.buyer_product ?? it.seller_product;
+  const parts = [
+    it.line_number != null && `line ${text(it.line_number)}`,
+    it.external_id != null && `external_id ${text(it.external_id)}`,
+    product != null && `product ${text(typeof product === 'object' ? ((product as Item).name ?? (product as Item).id) : product)}`,
+    it.volume != null && `${text(it.volume)}${it.unit != null ? ` ${text(it.unit)}` : ''}`,
+  ].filter(Boolean);
+  return `item ${text(it.id)}${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }
 
 /** `orders create` at a terminal without --purchase, --sale or --batch: which kind to create. */

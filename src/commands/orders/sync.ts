@@ -82,6 +82,7 @@ export async function syncOrders(ctx: Context, flags: SyncOrdersFlags): Promise<
     source: orderSource(kind),
     createPath: PATHS.ordersOfKind(kind),
     updatePath: (id) => PATHS.orderOfKind(kind, id),
+    readPath: (id) => PATHS.order(id),
     dryRun: flags.dryRun,
     concurrency,
     fresh: flags.fresh,

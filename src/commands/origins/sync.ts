@@ -48,6 +48,7 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
     },
     createPath: PATHS.origins,
     updatePath: (id) => PATHS.origin(id),
+    readPath: (id) => PATHS.origin(id),
     dryRun: opts.dryRun,
     concurrency,
     fresh: opts.fresh,

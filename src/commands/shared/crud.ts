@@ -7,6 +7,7 @@ import { addExamples, type Factory } from './command.js';
 import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { CancelledError, UsageError } from '../../errors.js';
+import { stripControl } from '../../output/sanitize.js';
 import { buildBody, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
 import { collect, parseInteger } from './flags.js';
 import { addListOptions, listQuery, runList, type ListFlags } from './list.js';
@@ -50,7 +51,7 @@ export async function showOne(ctx: Context, path: string, columns: Column[], det
 export async function deleteOne(ctx: Context, path: string, what: string, query?: Record<string, string>): Promise<void> {
   if (!(await ctx.confirm(`Delete ${what}?`))) throw new CancelledError(`cancelled: ${what} was not deleted`);
   await ctx.client().delete(path, query);
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Deleted ${what}`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Deleted ${stripControl(what)}`);
 }
 
 export interface SaveOptions<S extends z.ZodType> {
@@ -89,7 +90,7 @@ export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOpt
   // A create must answer the created object: anything else (a 2xx page, an empty body) is no proof.
   const res = await ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined, idempotencyKey });
   const saved = res.data as Record<string, unknown> | null;
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${o.method === 'POST' ? 'Created' : 'Updated'} ${o.what}${saved && saved.id !== undefined ? ` ${saved.id}` : ''}`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${o.method === 'POST' ? 'Created' : 'Updated'} ${o.what}${saved && saved.id !== undefined ? ` ${stripControl(String(saved.id))}` : ''}`);
   return saved;
 }
 

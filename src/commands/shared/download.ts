@@ -7,6 +7,7 @@ import type { StreamResponse } from '../../api/client.js';
 import { saveStream, type DownloadCheck, type Target } from '../../output/download.js';
 import { byteProgress, formatBytes } from '../../output/progress.js';
 import { writeOne } from '../../output/format.js';
+import { stripControl } from '../../output/sanitize.js';
 
 export interface SaveOptions {
   id: number;
@@ -17,7 +18,7 @@ export interface SaveOptions {
 
 export async function saveDownload(ctx: Context, res: StreamResponse, target: Target, o: SaveOptions): Promise<void> {
   const total = Number(res.headers['content-length']) || undefined;
-  const spinner = await ctx.spinner(`${o.label}…`);
+  const spinner = await ctx.spinner(`${stripControl(o.label)}…`);
   let bytes: number;
   let checked = '';
   const check: DownloadCheck | undefined = o.check
@@ -31,7 +32,7 @@ export async function saveDownload(ctx: Context, res: StreamResponse, target: Ta
     spinner.stop();
   }
   const where = target.kind === 'stdout' ? 'standard output' : target.path;
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Saved ${formatBytes(bytes)}${checked ? ` (${checked})` : ''} to ${where}`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Saved ${formatBytes(bytes)}${checked ? ` (${checked})` : ''} to ${stripControl(where)}`);
   if (target.kind === 'stdout') return;
   const saved = { id: o.id, path: target.path, bytes };
   const format = ctx.format();

@@ -78,7 +78,7 @@ const documentSpec: ListSpec<DocumentRec> = {
 
 const documentBody = z.object({
   name: str(),
-  content_type: z.string().trim().min(3).max(255).regex(/^[\w.+-]+\/[\w.+-]+/, { error: 'Enter a valid MIME type.' }).optional(),
+  content_type: z.string().trim().min(3).max(255).regex(/^[\w.+-]+\/[\w.+-]+(; ?[\w.+-]+=[\w.+-]+)*$/, { error: 'Enter a valid MIME type.' }).optional(),
   size: z.number().int().min(0).max(100 * 1024 * 1024).optional(),
   description: z.string().max(4000).nullable().optional(),
   tags: nonEmptyStrings().optional(),

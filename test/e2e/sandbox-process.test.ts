@@ -1,0 +1,64 @@
+// `sct sandbox` as a process: a request it cannot parse, or a stored value that cannot be a
+// header, is answered 400 (or refused when stored) and the sandbox goes on serving.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { spawnSct } from '../helpers/sct.js';
+import { client, OWNER } from '../sandbox/helpers.js';
+import type { Sandbox } from '../../src/sandbox/server.js';
+
+let child: ReturnType<typeof spawnSct>;
+let url = '';
+
+beforeAll(async () => {
+  child = spawnSct(['sandbox', '--port', '0']);
+  url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const line = /^(http:\/\/\S+)\n/.exec(out);
+      if (line) resolve(line[1]);
+    });
+    child.once('exit', () => reject(new Error(`sct sandbox ended: ${out}`)));
+  });
+});
+afterAll(async () => {
+  child.kill('SIGINT');
+  await child;
+});
+
+/** Sends raw bytes and returns whatever comes back before the server closes or 2 s pass. */
+function raw(bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const s = connect(Number(port), hostname, () => s.end(bytes));
+    let text = '';
+    s.on('data', (c) => (text += c.toString()));
+    s.on('close', () => resolve(text));
+    s.on('error', reject);
+    s.setTimeout(2000, () => s.destroy());
+  });
+}
+
+const alive = async () => (await fetch(url.replace(/\/api$/, '/_sandbox/health'))).status;
+
+describe('sct sandbox never stops on one request', () => {
+  it('answers a request line it cannot parse with 400, then goes on', async () => {
+    for (const line of ['GET http://[ HTTP/1.1', 'GET http://%zz/ HTTP/1.1', 'POST http://[::1 HTTP/1.1']) {
+      const answer = await raw(`${line}\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(answer, line).toMatch(/^HTTP\/1\.1 400 /);
+      expect(await alive()).toBe(200);
+    }
+  });
+
+  it('refuses a content_type that is not one MIME type (a newline in it), and goes on', async () => {
+    const c = client({ url } as Sandbox, OWNER);
+    for (const contentType of ['text/plain\nX-Injected: 1', 'text/plain\r\nX: 1', 'text/plain; x', 'text/plain\u0000']) {
+      const r = await c.post('/documents', { name: 'a.txt', content_type: contentType });
+      expect(r.status, JSON.stringify(contentType)).toBe(400);
+      expect(r.body).toEqual({ content_type: ['Enter a valid MIME type.'] });
+    }
+    const ok = await c.post('/documents', { name: 'a.txt', content_type: 'text/plain; charset=utf-8' });
+    expect(ok.status).toBe(201);
+    expect(await alive()).toBe(200);
+  });
+});

@@ -1,0 +1,79 @@
+// Service strings at a real terminal: an order's external_id, a workspace's name, a role's name
+// and a document's name carrying escape sequences (an OSC that retitles the window, a clear
+// screen, a C1 CSI) reach the screen stripped, in questions, pick lists, the cancelled line,
+// errors and the download line alike.
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useSandbox } from '../helpers/sandbox.js';
+import { hasScript, runAtTerminal, type Step } from '../helpers/terminal.js';
+import { MULTI, OWNER } from '../sandbox/helpers.js';
+
+const t = useSandbox();
+const EVIL = 'EVIL\u001b]0;PWNED\u0007\u001b[2J\u009b5m\u202e!';
+
+const atTerminal = (args: string[], steps: Step[], token = OWNER, o: { columns?: number } = {}) =>
+  runAtTerminal({ dir: t.dir, url: t.sb.url }, args, steps, { SCT_TOKEN: token }, o);
+
+/** Nothing of the hostile sequences reached the terminal; their printable text did. */
+function expectClean(text: string): void {
+  expect(text).not.toContain('\u001b]0;');
+  expect(text).not.toContain('\u001b[2J');
+  expect(text).not.toContain('\u009b');
+  expect(text).not.toContain('\u202e');
+  expect(text).toContain('EVIL');
+}
+
+async function send(method: string, path: string, body?: unknown, headers: Record<string, string> = { 'Content-Type': 'application/json' }, raw?: string): Promise<any> {
+  const r = await fetch(path.startsWith('http') ? path : t.sb.url + path, { method, headers: { Authorization: `Bearer ${OWNER}`, ...headers }, body: raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+describe.skipIf(!hasScript)('service strings at a real terminal', () => {
+  it('orders delete: the question and the cancelled line', async () => {
+    const order = await send('POST', '/orders/purchase', { type: 'order', external_id: `PO-${EVIL}`, order_created_at: '2025-03-01', seller_company_id: 101 });
+    const r = await atTerminal(['orders', 'delete', String(order.id)], [{ when: '(y/N)', type: 'n\r' }]);
+    expect(r.exitCode, r.screen).toBe(2);
+    expect(r.screen).toContain(`cancelled: purchase order ${order.id} (PO-EVIL`);
+    expectClean(r.screen);
+  });
+
+  it('workspaces switch: the pick list and the answer', async () => {
+    for (const c of t.sb.store.companies.values()) c.name = `${c.name} ${EVIL}`;
+    const r = await atTerminal(['workspaces', 'switch'], [{ when: 'Switch to which workspace?', type: '\r' }], MULTI);
+    expect(r.exitCode, r.screen).toBe(0);
+    expectClean(r.screen);
+  });
+
+  it('roles: the pick list of invitations create, the "unknown role" error, the line of members set-role', async () => {
+    // A role of the service's own, named by someone hostile.
+    const member = [...t.sb.store.authGroups.values()].find((g) => g.name === 'MEMBER')!;
+    t.sb.store.authGroups.set(99, { ...member, id: 99, name: `Auditor ${EVIL}` as 'MEMBER' });
+    const colleague = [...t.sb.store.memberships.values()].find((m) => m.company_id === 1 && m.auth_group_id === member.id)!;
+    colleague.auth_group_id = 99;
+    const pick = await atTerminal(['invitations', 'create', '--email', 'evil.pick@strings.example'], [{ when: 'Invite as which role?', type: '\r' }]);
+    expect(pick.exitCode, pick.screen).toBe(0);
+    expectClean(pick.screen);
+    const unknown = await atTerminal(['invitations', 'create', '--email', 'evil.unknown@strings.example', '--role', 'nosuch'], []);
+    expect(unknown.exitCode, unknown.screen).toBe(2);
+    expect(unknown.screen).toContain('unknown role "nosuch"');
+    expectClean(unknown.screen);
+    const setRole = await atTerminal(['members', 'set-role', String(colleague.id), '99'], []);
+    expect(setRole.exitCode, setRole.screen).toBe(0);
+    expect(setRole.screen).toContain(`Member ${colleague.id} now has role Auditor EVIL`);
+    expectClean(setRole.screen);
+  });
+
+  it('documents download: the download line', async () => {
+    const doc = await send('POST', '/documents', { name: `report ${EVIL}.txt`, content_type: 'text/plain' });
+    await send('PUT', doc.upload_url, undefined, { 'Content-Type': 'text/plain' }, 'hello');
+    await send('POST', `/documents/${doc.id}/confirm_upload`);
+    const out = join(mkdtempSync(join(t.dir, 'dl-')), 'report.txt');
+    const r = await atTerminal(['documents', 'download', String(doc.id), '--out', out], [], OWNER, { columns: 120 });
+    expect(r.exitCode, r.screen).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe('hello');
+    expectClean(r.screen);
+  });
+});
