@@ -26,7 +26,7 @@ import { addCrudCommands } from './shared/crud.js';
 import { addBulkRunOptions } from './shared/bulk.js';
 import { appendList, parseEnumList, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
-import { ASSESSMENT_STATUSES } from '../api/enums.js';
+import { ASSESSMENT_STATUSES, COMMODITIES } from '../api/enums.js';
 import type { ImportOriginsOptions } from './origins/import.js';
 import type { CheckOriginsOptions } from './origins/check.js';
 import { UsageError } from '../errors.js';
@@ -95,19 +95,25 @@ export function register(program: Command, f: Factory): void {
 
   origins
     .command('check')
-    .description('Check GeoJSON plot files the way the EU registry will (offline: no token, no request)')
-    .argument('<files...>', 'GeoJSON files: FeatureCollection, Feature or geometry (- for stdin)')
+    .description('Check plot files the way the EU registry will (offline: no token, no request)')
+    .argument('<files...>', 'GeoJSON, KML/KMZ, zipped Shapefile or GPX files (- for stdin)')
     .option('--country-code <code>', 'country of the features that name none (country_code, ProducerCountry or COUNTRY_CODE property)')
     .option('--name-property <name>', 'the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
+    .option('--commodity <name>', `the statement's commodity (${COMMODITIES.join(', ')}): cattle plots may be points of any area`)
     .option('--map <file.svg>', 'also draw the plots over their countries as an SVG picture (errors in red)')
     .addHelpText(
       'after',
       `
-Errors (exit 2): not GeoJSON; a geometry other than Point, Polygon, MultiPolygon; a position out of
-range; a ring not closed, of fewer than 4 positions, or crossing itself; a position more than
-25 km outside the feature's country (and whether swapping latitude and longitude puts it in);
-a Point whose area property says 4 ha or more. Warnings: fewer than 6 decimals, the same geometry
-twice, a polygon under 0.01 ha or over 10,000 ha, a file over 25 MB.
+Errors (exit 2): not a plot file; a geometry other than Point, Polygon, MultiPolygon; a position
+out of range; a ring not closed (in every value), of fewer than 4 positions, on one line, crossing
+or touching itself, or with positions that become one when the registry truncates to 6 decimals;
+MultiPolygon parts that overlap; a hole touching its outer ring twice; what RFC 7946 forbids
+(bbox, members); a position more than 25 km outside the feature's country, or in the sea when it
+names none (and whether swapping latitude and longitude puts it in); a Point whose Area is over
+4 ha (not for --commodity cattle), under 0.0001 ha, or text. Warnings: fewer than 6 decimals, a
+repeated position, a hole, the same geometry twice, a polygon under 0.01 ha or over 10,000 ha, a
+Point without Area, no country, a registry property spelt otherwise, a file over 25 MB.
+-o json gives each finding the registry's error code (code) when it has one.
 
 ${formatExamples(["sct origins check plots.geojson", "sct origins check plots.geojson --map plots.svg", "sct origins check --country-code GH -o json survey.geojson | jq '.[] | select(.level == \"error\")'"])}`,
     )
@@ -225,7 +231,8 @@ export async function originFields(opts: OriginFieldFlags, ctx: Context): Promis
 /** The file of `origins import` and `origins sync`, and how a GeoJSON file's features map to origins. */
 function addPlotFileOptions(cmd: Command): Command {
   return cmd
-    .requiredOption('--file <file>', 'CSV or GeoJSON file (- for stdin)')
-    .option('--name-property <name>', 'GeoJSON: the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
-    .option('--country-code <code>', 'GeoJSON: country of the features that name none');
+    .requiredOption('--file <file>', 'CSV or plot file: GeoJSON, KML/KMZ, zipped Shapefile, GPX (- for stdin)')
+    .option('--name-property <name>', 'plot files: the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
+    .option('--country-code <code>', 'plot files: country of the features that name none')
+    .option('--commodity <name>', `plot files: the commodity (${COMMODITIES.join(', ')}): cattle plots may be points of any area`);
 }
