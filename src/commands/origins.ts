@@ -32,6 +32,11 @@ import type { CheckOriginsOptions } from './origins/check.js';
 import { UsageError } from '../errors.js';
 
 export interface ListOriginsOptions extends ListFlags, DateRangeFlags, IdFilterFlags {
+  /** With -o geojson: the EU registry's format (origins/eudr-export.ts). */
+  eudr?: boolean;
+  maxSize?: string;
+  out?: string;
+  force?: boolean;
   country?: string;
   assessmentStatus?: string;
   name?: string;
@@ -70,10 +75,15 @@ export function register(program: Command, f: Factory): void {
     .option('--passing-min <percent>', 'at least this share of passing assessments (0..100)')
     .option('--failing-min <percent>', 'at least this share of failing assessments (0..100)');
   addIdFilterOptions(list, 'origin');
+  list
+    .option('--eudr', 'with -o geojson: the EU registry\'s format (ProductionPlace, ProducerCountry, Area for points, external_id)')
+    .option('--max-size <size>', 'with --eudr --out: split into files of at most this size (e.g. 25MB; kB and MB are 1,000 and 1,000,000 bytes)')
+    .option('--out <dir>', 'with --eudr: write numbered files origins-001.geojson… into this directory (every matching origin unless --limit)')
+    .option('--force', 'with --out: overwrite files of the same names');
   addExamples(
     addListOptions(list)
     .addHelpText('after', '\nOrdering fields: id, name, country_code, country__name, assessment_status, created_at, updated_at.'),
-    ['sct origins list --country CI,GH', 'sct origins list --assessment-status failing -o geojson > failing.geojson'],
+    ['sct origins list --country CI,GH', 'sct origins list --assessment-status failing -o geojson > failing.geojson', 'sct origins list --country GH -o geojson --eudr --max-size 25MB --out statement/'],
   ).action(f.action<ListOriginsOptions>((ctx, opts) => listOrigins(ctx, opts)));
 
   addCrudCommands<OriginFieldFlags>(origins, f, {
@@ -199,6 +209,11 @@ export function originListQuery(opts: ListOriginsOptions): URLSearchParams {
 
 export async function listOrigins(ctx: Context, opts: ListOriginsOptions): Promise<void> {
   const query = originListQuery(opts);
+  if (opts.eudr || opts.maxSize !== undefined || opts.out !== undefined) {
+    const eudr = await import('./origins/eudr-export.js');
+    eudr.checkEudrFlags(opts, ctx.format());
+    return eudr.exportForRegistry(ctx, opts, query);
+  }
   await runList(ctx, { path: PATHS.origins, query, flags: opts, columns: COLUMNS.origin, noun: 'origins' });
 }
 
