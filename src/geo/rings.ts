@@ -49,6 +49,8 @@ export function meet(a: Position, b: Position, c: Position, d: Position): Meetin
 
 /** The ring without positions equal (in longitude and latitude) to the one before. */
 export function withoutRepeats(ring: Position[]): Position[] {
+  // Most rings have none: no copy then (this runs on every ring of big files).
+  if (!ring.some((p, i) => i > 0 && p[0] === ring[i - 1][0] && p[1] === ring[i - 1][1])) return ring;
   const out: Position[] = [ring[0]];
   for (let i = 1; i < ring.length; i++) {
     const p = out[out.length - 1];
