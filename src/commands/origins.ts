@@ -137,8 +137,8 @@ ${formatExamples(["sct origins check plots.geojson", "sct origins check plots.ge
       'after',
       `
 ${ORIGIN_CSV_COLUMNS}
-GeoJSON (a .geojson/.json file, or content starting with "{"): one origin per feature, checked as
-\`sct origins check\` does first; name from the name, ProductionPlace or PRODUCTION_PLACE property,
+A plot file (GeoJSON, KML/KMZ, zipped Shapefile or GPX, by extension or content): one origin per
+feature, checked as \`sct origins check\` does first; name from the name, ProductionPlace or PRODUCTION_PLACE property,
 country_code from country_code, ProducerCountry or COUNTRY_CODE, external_id from the external_id
 property or the feature's id, description from description, location = the geometry as is.
 Every row or feature is checked before the first request; any error stops the run with nothing sent.
@@ -160,7 +160,7 @@ ${formatExamples(["sct origins import --file origins.csv --report result.csv", "
       'after',
       `
 ${ORIGIN_CSV_COLUMNS}
-external_id is required on every row (it matches the row with an origin). A GeoJSON plot file (a .geojson/.json file, or content starting with "{") is checked as
+external_id is required on every row (it matches the row with an origin). A plot file (GeoJSON, KML/KMZ, zipped Shapefile or GPX, by extension or content) is checked as
 \`sct origins check\` does first (any error: nothing is read or sent), then read as origins import
 reads it: one origin per feature, each needing an external_id (property or the feature's id);
 locations compare as geometries. Plans create, update (only the fields that differ), unchanged

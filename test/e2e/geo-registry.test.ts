@@ -146,6 +146,22 @@ describe('the registry’s rules (origins check)', () => {
     ]);
   });
 
+  it.each([
+    ['positions merged by truncation', { type: 'Polygon', coordinates: [[at(0, 0), [X - 0.0000004, Y], at(2, 0), at(2, 2), at(0, 0)]] }, 'become one when the registry truncates'],
+    ['a ring touching itself', { type: 'Polygon', coordinates: [ring([0, 0], [4, 0], [4, 4], [2, 0], [0, 4])] }, 'touches itself'],
+    ['overlapping parts', { type: 'MultiPolygon', coordinates: [[square(0, 0)], [square(1, 1)]] }, 'polygons 1 and 2 overlap'],
+    ['a 3D ring closed in 2D', { type: 'Polygon', coordinates: [[[...at(0, 0), 120], at(2, 0), at(2, 2), at(0, 0)]] }, 'closed in longitude and latitude only'],
+  ])('import and sync refuse %s before any request', async (_, geometry, message) => {
+    const file = t.writeFile('refused-row.geojson', JSON.stringify(feature(geometry, { name: 'Asante farm', external_id: 'GH-ROW-1' })));
+    for (const command of ['import', 'sync']) {
+      const r = await t.sct(['origins', command, '--file', file, '--yes']);
+      expect(r.exitCode, `${command}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(r.stderr).toContain('nothing was sent');
+    }
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
   it('an import of a file the registry would refuse sends nothing', async () => {
     const file = t.writeFile('refused.geojson', JSON.stringify({ type: 'FeatureCollection', features: [feature({ type: 'Point', coordinates: at(0, 0) }, { name: 'Asante farm', Area: '3' })] }));
     const r = await t.sct(['origins', 'import', '--file', file]);
