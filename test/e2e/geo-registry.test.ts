@@ -162,6 +162,13 @@ describe('the registry’s rules (origins check)', () => {
     expect(t.sb.requests).toHaveLength(0);
   });
 
+  it('a file over 25 MB is a warning with the registry’s size code', async () => {
+    const notes = 'x'.repeat(25_000_001);
+    const { exitCode, findings } = await check([feature({ type: 'Point', coordinates: at(0, 0) }, { Area: 1, notes })]);
+    expect(exitCode).toBe(0);
+    expect(findings).toEqual([{ file: expect.any(String), feature: null, level: 'warning', message: "the file is 25.0 MB, over the registry's 25 MB limit for one statement: split it", code: 'EUDR_MAXIMUM_GEO_SIZE_REACHED' }]);
+  });
+
   it('an import of a file the registry would refuse sends nothing', async () => {
     const file = t.writeFile('refused.geojson', JSON.stringify({ type: 'FeatureCollection', features: [feature({ type: 'Point', coordinates: at(0, 0) }, { name: 'Asante farm', Area: '3' })] }));
     const r = await t.sct(['origins', 'import', '--file', file]);
