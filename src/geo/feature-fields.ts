@@ -13,12 +13,15 @@ export const REGISTRY_AREA = 'Area';
 
 const squeeze = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 const REGISTRY_BY_SQUEEZED = new Map<string, string>(REGISTRY_PROPERTIES.map((n) => [squeeze(n), n]));
+/** Property name → the registry's name it resembles: the features of a file share their few names. */
+const resembled = new Map<string, string | undefined>();
 
 /** The feature's properties that the registry would read under another spelling (`productionplace`, `Producer_Country`). */
 export function misspelledProperties(f: RawFeature): Array<{ found: string; registry: string }> {
   const out: Array<{ found: string; registry: string }> = [];
   for (const found of Object.keys(f.properties)) {
-    const registry = REGISTRY_BY_SQUEEZED.get(squeeze(found));
+    if (!resembled.has(found)) resembled.set(found, REGISTRY_BY_SQUEEZED.get(squeeze(found)));
+    const registry = resembled.get(found);
     if (registry !== undefined && registry !== found && !(registry in f.properties)) out.push({ found, registry });
   }
   return out;
