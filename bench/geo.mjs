@@ -62,7 +62,7 @@ export function writePlotFile(file, features) {
     if (i % 2 === 0) geometry = { type: 'Point', coordinates: [six(lng), six(lat)] };
     else if (i % 20 === 1) geometry = { type: 'MultiPolygon', coordinates: [ring(r, lng, lat, 0.0012), ring(r, lng + 0.004, lat, 0.001)] };
     else geometry = { type: 'Polygon', coordinates: ring(r, lng, lat, 0.0008 + r() * 0.0012) };
-    const properties = { ProducerCountry: country, ProductionPlace: `Plot ${i + 1}, ${region}`, Area: i % 2 === 0 ? Math.round(r() * 35) / 10 : undefined };
+    const properties = { ProducerCountry: country, ProductionPlace: `Plot ${i + 1}, ${region}`, Area: i % 2 === 0 ? (1 + Math.round(r() * 34)) / 10 : undefined }; // 0.1..3.5 ha: the registry refuses an Area of 0
     parts.push(JSON.stringify({ type: 'Feature', id: `${country}-${String(i + 1).padStart(6, '0')}`, properties, geometry }));
   }
   writeFileSync(file, `{"type":"FeatureCollection","features":[\n${parts.join(',\n')}\n]}\n`);

@@ -26,12 +26,17 @@ import { addCrudCommands } from './shared/crud.js';
 import { addBulkRunOptions } from './shared/bulk.js';
 import { appendList, parseEnumList, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
-import { ASSESSMENT_STATUSES } from '../api/enums.js';
+import { ASSESSMENT_STATUSES, COMMODITIES } from '../api/enums.js';
 import type { ImportOriginsOptions } from './origins/import.js';
 import type { CheckOriginsOptions } from './origins/check.js';
 import { UsageError } from '../errors.js';
 
 export interface ListOriginsOptions extends ListFlags, DateRangeFlags, IdFilterFlags {
+  /** With -o geojson: the EU registry's format (origins/eudr-export.ts). */
+  eudr?: boolean;
+  maxSize?: string;
+  out?: string;
+  force?: boolean;
   country?: string;
   assessmentStatus?: string;
   name?: string;
@@ -70,10 +75,15 @@ export function register(program: Command, f: Factory): void {
     .option('--passing-min <percent>', 'at least this share of passing assessments (0..100)')
     .option('--failing-min <percent>', 'at least this share of failing assessments (0..100)');
   addIdFilterOptions(list, 'origin');
+  list
+    .option('--eudr', 'with -o geojson: the EU registry\'s format (ProductionPlace, ProducerCountry, Area for points, external_id)')
+    .option('--max-size <size>', 'with --eudr --out: split into files of at most this size (e.g. 25MB; kB and MB are 1,000 and 1,000,000 bytes)')
+    .option('--out <dir>', 'with --eudr: write numbered files origins-001.geojson… into this directory (every matching origin unless --limit)')
+    .option('--force', 'with --out: overwrite files of the same names');
   addExamples(
     addListOptions(list)
     .addHelpText('after', '\nOrdering fields: id, name, country_code, country__name, assessment_status, created_at, updated_at.'),
-    ['sct origins list --country CI,GH', 'sct origins list --assessment-status failing -o geojson > failing.geojson'],
+    ['sct origins list --country CI,GH', 'sct origins list --assessment-status failing -o geojson > failing.geojson', 'sct origins list --country GH -o geojson --eudr --max-size 25MB --out statement/'],
   ).action(f.action<ListOriginsOptions>((ctx, opts) => listOrigins(ctx, opts)));
 
   addCrudCommands<OriginFieldFlags>(origins, f, {
@@ -95,19 +105,25 @@ export function register(program: Command, f: Factory): void {
 
   origins
     .command('check')
-    .description('Check GeoJSON plot files the way the EU registry will (offline: no token, no request)')
-    .argument('<files...>', 'GeoJSON files: FeatureCollection, Feature or geometry (- for stdin)')
+    .description('Check plot files the way the EU registry will (offline: no token, no request)')
+    .argument('<files...>', 'GeoJSON, KML/KMZ, zipped Shapefile or GPX files (- for stdin)')
     .option('--country-code <code>', 'country of the features that name none (country_code, ProducerCountry or COUNTRY_CODE property)')
     .option('--name-property <name>', 'the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
+    .option('--commodity <name>', `the statement's commodity (${COMMODITIES.join(', ')}): cattle plots may be points of any area`)
     .option('--map <file.svg>', 'also draw the plots over their countries as an SVG picture (errors in red)')
     .addHelpText(
       'after',
       `
-Errors (exit 2): not GeoJSON; a geometry other than Point, Polygon, MultiPolygon; a position out of
-range; a ring not closed, of fewer than 4 positions, or crossing itself; a position more than
-25 km outside the feature's country (and whether swapping latitude and longitude puts it in);
-a Point whose area property says 4 ha or more. Warnings: fewer than 6 decimals, the same geometry
-twice, a polygon under 0.01 ha or over 10,000 ha, a file over 25 MB.
+Errors (exit 2): not a plot file; a geometry other than Point, Polygon, MultiPolygon; a position
+out of range; a ring not closed (in every value), of fewer than 4 positions, on one line, crossing
+or touching itself, or with positions that become one when the registry truncates to 6 decimals;
+MultiPolygon parts that overlap; a hole touching its outer ring twice; what RFC 7946 forbids
+(bbox, members); a position more than 25 km outside the feature's country, or in the sea when it
+names none (and whether swapping latitude and longitude puts it in); a Point whose Area is over
+4 ha (not for --commodity cattle), under 0.0001 ha, or text. Warnings: fewer than 6 decimals, a
+repeated position, a hole, the same geometry twice, a polygon under 0.01 ha or over 10,000 ha, a
+Point without Area, no country, a registry property spelt otherwise, a file over 25 MB.
+-o json gives each finding the registry's error code (code) when it has one.
 
 ${formatExamples(["sct origins check plots.geojson", "sct origins check plots.geojson --map plots.svg", "sct origins check --country-code GH -o json survey.geojson | jq '.[] | select(.level == \"error\")'"])}`,
     )
@@ -121,8 +137,8 @@ ${formatExamples(["sct origins check plots.geojson", "sct origins check plots.ge
       'after',
       `
 ${ORIGIN_CSV_COLUMNS}
-GeoJSON (a .geojson/.json file, or content starting with "{"): one origin per feature, checked as
-\`sct origins check\` does first; name from the name, ProductionPlace or PRODUCTION_PLACE property,
+A plot file (GeoJSON, KML/KMZ, zipped Shapefile or GPX, by extension or content): one origin per
+feature, checked as \`sct origins check\` does first; name from the name, ProductionPlace or PRODUCTION_PLACE property,
 country_code from country_code, ProducerCountry or COUNTRY_CODE, external_id from the external_id
 property or the feature's id, description from description, location = the geometry as is.
 Every row or feature is checked before the first request; any error stops the run with nothing sent.
@@ -144,7 +160,7 @@ ${formatExamples(["sct origins import --file origins.csv --report result.csv", "
       'after',
       `
 ${ORIGIN_CSV_COLUMNS}
-external_id is required on every row (it matches the row with an origin). A GeoJSON plot file (a .geojson/.json file, or content starting with "{") is checked as
+external_id is required on every row (it matches the row with an origin). A plot file (GeoJSON, KML/KMZ, zipped Shapefile or GPX, by extension or content) is checked as
 \`sct origins check\` does first (any error: nothing is read or sent), then read as origins import
 reads it: one origin per feature, each needing an external_id (property or the feature's id);
 locations compare as geometries. Plans create, update (only the fields that differ), unchanged
@@ -193,6 +209,11 @@ export function originListQuery(opts: ListOriginsOptions): URLSearchParams {
 
 export async function listOrigins(ctx: Context, opts: ListOriginsOptions): Promise<void> {
   const query = originListQuery(opts);
+  if (opts.eudr || opts.maxSize !== undefined || opts.out !== undefined) {
+    const eudr = await import('./origins/eudr-export.js');
+    eudr.checkEudrFlags(opts, ctx.format());
+    return eudr.exportForRegistry(ctx, opts, query);
+  }
   await runList(ctx, { path: PATHS.origins, query, flags: opts, columns: COLUMNS.origin, noun: 'origins' });
 }
 
@@ -225,7 +246,8 @@ export async function originFields(opts: OriginFieldFlags, ctx: Context): Promis
 /** The file of `origins import` and `origins sync`, and how a GeoJSON file's features map to origins. */
 function addPlotFileOptions(cmd: Command): Command {
   return cmd
-    .requiredOption('--file <file>', 'CSV or GeoJSON file (- for stdin)')
-    .option('--name-property <name>', 'GeoJSON: the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
-    .option('--country-code <code>', 'GeoJSON: country of the features that name none');
+    .requiredOption('--file <file>', 'CSV or plot file: GeoJSON, KML/KMZ, zipped Shapefile, GPX (- for stdin)')
+    .option('--name-property <name>', 'plot files: the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
+    .option('--country-code <code>', 'plot files: country of the features that name none')
+    .option('--commodity <name>', `plot files: the commodity (${COMMODITIES.join(', ')}): cattle plots may be points of any area`);
 }

@@ -11,6 +11,7 @@ import type { Feature, MultiPolygon, Polygon, Position } from 'geojson';
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import topology from './world-50m.js';
 import { ISO_NUMERIC } from './country-codes.js';
+import { bboxOf } from './rings.js';
 
 export const OUTSIDE_TOLERANCE_KM = 25;
 const EARTH_RADIUS_KM = 6371.0088;
@@ -153,19 +154,6 @@ export function haversineKm(a: Position, b: Position): number {
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
-function bboxOf(rings: Position[][]): BBox {
-  const b: BBox = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const ring of rings) {
-    for (const [x, y] of ring) {
-      if (x < b[0]) b[0] = x;
-      if (y < b[1]) b[1] = y;
-      if (x > b[2]) b[2] = x;
-      if (y > b[3]) b[3] = y;
-    }
-  }
-  return b;
-}
-
 type CountryObject = (TopoPolygon | TopoMultiPolygon) & { id?: string; properties?: { name?: string } };
 
 let byNumeric: Map<string, CountryObject[]> | undefined;
@@ -213,4 +201,18 @@ export function allOutlines(): CountryOutline[] {
     const a2 = alpha2.get(numeric);
     return (a2 && countryOutline(a2)) || outlineOf(numeric, geometries);
   });
+}
+
+let land: CountryOutline[] | undefined;
+
+/**
+ * Whether p is on some country's land or within the tolerance of its coast (the outlines are
+ * drawn at 1:50m, coarser than a coastline). Features that name no country are checked with it,
+ * so a plot swapped into the ocean is caught even then.
+ */
+export function onLand(p: Position): boolean {
+  land ??= allOutlines();
+  const margin = OUTSIDE_TOLERANCE_KM / 100 / Math.max(0.05, Math.cos(p[1] * RAD)); // degrees, wide enough at any latitude
+  const near = land.filter((c) => p[0] >= c.bbox[0] - margin && p[0] <= c.bbox[2] + margin && p[1] >= c.bbox[1] - 0.25 && p[1] <= c.bbox[3] + 0.25);
+  return near.some((c) => c.contains(p)) || near.some((c) => c.holds(p));
 }

@@ -7,6 +7,26 @@ export const COUNTRY_PROPERTIES = ['country_code', 'ProducerCountry', 'COUNTRY_C
 export const NAME_PROPERTIES = ['name', 'ProductionPlace', 'PRODUCTION_PLACE'] as const;
 export const AREA_PROPERTIES = ['area', 'AREA', 'Area'] as const;
 
+/** The property names of the registry's GeoJSON file description (case-sensitive there). */
+export const REGISTRY_PROPERTIES = ['ProductionPlace', 'ProducerCountry', 'ProducerName', 'Area'] as const;
+export const REGISTRY_AREA = 'Area';
+
+const squeeze = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+const REGISTRY_BY_SQUEEZED = new Map<string, string>(REGISTRY_PROPERTIES.map((n) => [squeeze(n), n]));
+/** Property name → the registry's name it resembles: the features of a file share their few names. */
+const resembled = new Map<string, string | undefined>();
+
+/** The feature's properties that the registry would read under another spelling (`productionplace`, `Producer_Country`). */
+export function misspelledProperties(f: RawFeature): Array<{ found: string; registry: string }> {
+  const out: Array<{ found: string; registry: string }> = [];
+  for (const found of Object.keys(f.properties)) {
+    if (!resembled.has(found)) resembled.set(found, REGISTRY_BY_SQUEEZED.get(squeeze(found)));
+    const registry = resembled.get(found);
+    if (registry !== undefined && registry !== found && !(registry in f.properties)) out.push({ found, registry });
+  }
+  return out;
+}
+
 function firstText(props: Record<string, unknown>, names: readonly string[]): string | undefined {
   for (const n of names) {
     const v = props[n];

@@ -31,6 +31,8 @@ export interface RawFeature {
   geometry: unknown;
   /** Why the element is not a Feature at all. */
   problem?: string;
+  /** What RFC 7946 forbids in the Feature's own members (a malformed bbox, a "coordinates" member). */
+  structure?: string[];
 }
 
 export interface GeoJsonFile {
@@ -41,6 +43,28 @@ export interface GeoJsonFile {
   features: RawFeature[];
   /** Why the file as a whole is not GeoJSON. */
   problem?: string;
+  /** What RFC 7946 forbids in the FeatureCollection's own members. */
+  structure?: string[];
+  /** What a reader of another format left out of the file, and why (a warning). */
+  skipped?: string;
+}
+
+/** Why a `bbox` member breaks RFC 7946 §5 (2 × 2 or 2 × 3 numbers, south before north), if it does. */
+export function bboxProblem(bbox: unknown): string | undefined {
+  if (bbox === undefined) return undefined;
+  const ok = Array.isArray(bbox) && (bbox.length === 4 || bbox.length === 6) && bbox.every((n) => typeof n === 'number' && Number.isFinite(n));
+  if (!ok) return `a malformed "bbox": RFC 7946 wants 4 numbers (or 6 with altitude), got ${JSON.stringify(bbox).slice(0, 60)}`;
+  const half = bbox.length / 2;
+  if (bbox[1] > bbox[1 + half]) return `a malformed "bbox": its southern latitude ${bbox[1]} is north of its northern ${bbox[1 + half]}`;
+  return undefined;
+}
+
+/** What RFC 7946 forbids in a Feature's or a geometry's own members (§7.1: no mixing of the two). */
+export function memberProblems(value: object, kind: 'Feature' | 'geometry'): string[] {
+  const members = kind === 'Feature' ? ['coordinates', 'geometries', 'features'] : ['features', 'geometry', 'properties'];
+  const found = members.filter((m) => m in value).map((m) => `a ${kind} with a "${m}" member, which RFC 7946 forbids`);
+  const bbox = bboxProblem((value as { bbox?: unknown }).bbox);
+  return bbox ? [...found, bbox] : found;
 }
 
 const featureSchema = z.object({
@@ -72,14 +96,18 @@ export async function readGeoJsonFile(file: string, stdin: Readable): Promise<Ge
 }
 
 export function parseGeoJson(text: string, name: string, size = Buffer.byteLength(text)): GeoJsonFile {
-  const file: GeoJsonFile = { name, size, features: [] };
   let value: unknown;
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
-    file.problem = `not GeoJSON: not valid JSON (${(err as Error).message})`;
-    return file;
+    return { name, size, features: [], problem: `not GeoJSON: not valid JSON (${(err as Error).message})` };
   }
+  return fromGeoJsonValue(value, name, size);
+}
+
+/** A parsed GeoJSON value (also what the KML, Shapefile and GPX readers convert to) as a plot file. */
+export function fromGeoJsonValue(value: unknown, name: string, size: number): GeoJsonFile {
+  const file: GeoJsonFile = { name, size, features: [] };
   const typed = typedSchema.safeParse(value);
   if (!typed.success) {
     file.problem = 'not GeoJSON: expected an object with a "type" (FeatureCollection, Feature or a geometry)';
@@ -93,6 +121,8 @@ export function parseGeoJson(text: string, name: string, size = Buffer.byteLengt
         return file;
       }
       file.features = collection.data.features.map((f, i) => toFeature(f, i + 1));
+      const own = bboxProblem((value as { bbox?: unknown }).bbox);
+      if (own) file.structure = [`the FeatureCollection has ${own}`];
       return file;
     }
     case 'Feature':
@@ -115,5 +145,6 @@ function toFeature(value: unknown, index: number): RawFeature {
     return { index, properties: {}, geometry: undefined, problem: `not a GeoJSON Feature${type !== undefined ? ` (type ${JSON.stringify(type)})` : ''}` };
   }
   const { id, geometry, properties } = parsed.data;
-  return { index, id, properties: properties ?? {}, geometry };
+  const structure = memberProblems(value as object, 'Feature');
+  return { index, id, properties: properties ?? {}, geometry, ...(structure.length > 0 && { structure }) };
 }

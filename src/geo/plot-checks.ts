@@ -1,17 +1,20 @@
 // The checks of cli-spec.md "Geolocation of origins (EUDR)": what the EU registry refuses
 // (errors) and what it is likely to query (warnings), found before anything is sent. Every
 // feature is checked to the end, so one run shows everything there is to fix.
-import kinks from '@turf/kinks';
+import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
-import { PLOT_TYPES, positionsOf, type GeoJsonFile, type PlotGeometry, type RawFeature } from './geojson.js';
-import { countryOf, externalIdOf, nameOf, statedHectares } from './feature-fields.js';
-import { countryOutline, haversineKm, OUTSIDE_TOLERANCE_KM, type CountryOutline } from './countries.js';
+import { memberProblems, PLOT_TYPES, positionsOf, type GeoJsonFile, type PlotGeometry, type RawFeature } from './geojson.js';
+import { countryOf, externalIdOf, misspelledProperties, nameOf, REGISTRY_AREA, statedHectares } from './feature-fields.js';
+import { countryOutline, haversineKm, onLand, OUTSIDE_TOLERANCE_KM, type CountryOutline } from './countries.js';
+import { bboxOf, collinear, ringMeetings, selfMeeting, withoutRepeats } from './rings.js';
 import { unknownCountryProblem } from './country-codes.js';
 import { formatHectares, hectares } from './area.js';
 
 export const LIMITS = {
-  /** A plot of this many hectares or more must be a polygon. */
+  /** A plot of more than this many hectares must be a polygon (EUDR art. 2(28)). */
   pointMaxHa: 4,
+  /** The registry's smallest Point Area. */
+  pointMinHa: 0.0001,
   minHa: 0.01,
   maxHa: 10_000,
   decimals: 6,
@@ -20,6 +23,19 @@ export const LIMITS = {
 };
 
 export type Level = 'error' | 'warning';
+
+/**
+ * The error codes the EU registry (EUDR Information System) answers a refused geolocation with,
+ * so that a finding here can be matched with a refusal there.
+ */
+export const REGISTRY_CODES = {
+  geometry: 'EUDR_COMMODITIES_PRODUCER_GEO_INVALID_GEOMETRY',
+  area: 'EUDR_COMMODITIES_PRODUCER_GEO_AREA_INVALID',
+  latitude: 'EUDR_COMMODITIES_PRODUCER_GEO_LATITUDE_INVALID',
+  longitude: 'EUDR_COMMODITIES_PRODUCER_GEO_LONGITUDE_INVALID',
+  size: 'EUDR_MAXIMUM_GEO_SIZE_REACHED',
+} as const;
+export type RegistryCode = (typeof REGISTRY_CODES)[keyof typeof REGISTRY_CODES];
 
 export interface Finding {
   file: string;
@@ -30,6 +46,8 @@ export interface Finding {
   level: Level;
   message: string;
   position?: Position;
+  /** The registry's error code for what it would refuse, when it has one. */
+  code?: RegistryCode;
 }
 
 export interface Summary {
@@ -65,6 +83,8 @@ export interface CheckOptions {
   forceCountry?: boolean;
   /** Which property names the feature (--name-property). */
   nameProperty?: string;
+  /** --commodity: cattle plots are exempt from the 4 ha limit of points. */
+  commodity?: string;
 }
 
 export function checkPlots(file: GeoJsonFile, options: CheckOptions = {}): CheckResult {
@@ -79,8 +99,10 @@ export function checkPlots(file: GeoJsonFile, options: CheckOptions = {}): Check
     add({ file: file.name, feature: null, level: 'error', message: file.problem });
     return { findings, summary, features: [] };
   }
+  if (file.skipped) add({ file: file.name, feature: null, level: 'warning', message: file.skipped });
+  for (const message of file.structure ?? []) add({ file: file.name, feature: null, level: 'error', message, code: REGISTRY_CODES.geometry });
   if (file.size > LIMITS.fileBytes) {
-    add({ file: file.name, feature: null, level: 'warning', message: `the file is ${(file.size / 1e6).toFixed(1)} MB, over the registry's ${LIMITS.fileBytes / 1e6} MB limit for one statement: split it` });
+    add({ file: file.name, feature: null, level: 'warning', message: `the file is ${(file.size / 1e6).toFixed(1)} MB, over the registry's ${LIMITS.fileBytes / 1e6} MB limit for one statement: split it`, code: REGISTRY_CODES.size });
   }
   if (file.features.length === 0) add({ file: file.name, feature: null, level: 'warning', message: 'no features' });
 
@@ -89,9 +111,9 @@ export function checkPlots(file: GeoJsonFile, options: CheckOptions = {}): Check
     const checked: CheckedFeature = { raw, error: false };
     const id = externalIdOf(raw);
     const name = nameOf(raw, options.nameProperty);
-    const report = (level: Level, message: string, position?: Position) => {
+    const report: Report = (level, message, position, code) => {
       if (level === 'error') checked.error = true;
-      add({ file: file.name, feature: raw.index, ...(id !== undefined && { id }), ...(name !== undefined && { name }), level, message, ...(position && { position }) });
+      add({ file: file.name, feature: raw.index, ...(id !== undefined && { id }), ...(name !== undefined && { name }), level, message, ...(position && { position }), ...(code && { code }) });
     };
     checkFeature(raw, checked, report, options, seen, summary);
     return checked;
@@ -99,27 +121,35 @@ export function checkPlots(file: GeoJsonFile, options: CheckOptions = {}): Check
   return { findings, summary, features };
 }
 
-type Report = (level: Level, message: string, position?: Position) => void;
+type Report = (level: Level, message: string, position?: Position, code?: RegistryCode) => void;
 
 function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, options: CheckOptions, seen: SeenGeometries, summary: Summary): void {
-  if (raw.problem) return report('error', raw.problem);
-  const g = raw.geometry as { type?: unknown; coordinates?: unknown } | null | undefined;
-  if (g === null || g === undefined) return report('error', 'no geometry');
-  if (typeof g !== 'object' || Array.isArray(g)) return report('error', 'the geometry is not a GeoJSON object');
-  if (!(PLOT_TYPES as readonly unknown[]).includes(g.type)) {
-    return report('error', `geometry type ${JSON.stringify(g.type ?? null)} is not accepted: a plot is a Point, Polygon or MultiPolygon`);
+  const invalid = REGISTRY_CODES.geometry;
+  if (raw.problem) return report('error', raw.problem, undefined, invalid);
+  for (const message of raw.structure ?? []) report('error', message, undefined, invalid);
+  for (const { found, registry } of misspelledProperties(raw)) {
+    report('warning', `property "${found}": the registry reads "${registry}" (names are case-sensitive), so it would not see this one`);
   }
+  const g = raw.geometry as { type?: unknown; coordinates?: unknown } | null | undefined;
+  if (g === null || g === undefined) return report('error', 'no geometry', undefined, invalid);
+  if (typeof g !== 'object' || Array.isArray(g)) return report('error', 'the geometry is not a GeoJSON object', undefined, invalid);
+  if (!(PLOT_TYPES as readonly unknown[]).includes(g.type)) {
+    return report('error', `geometry type ${JSON.stringify(g.type ?? null)} is not accepted: a plot is a Point, Polygon or MultiPolygon`, undefined, invalid);
+  }
+  for (const message of memberProblems(g, 'geometry')) report('error', message, undefined, invalid);
   const type = g.type as PlotGeometry['type'];
   if (type === 'Point') summary.points++;
   else summary.polygons++;
   const shape = shapeProblem(type, g.coordinates);
-  if (shape) return report('error', shape);
+  if (shape) return report('error', shape, undefined, invalid);
   const geometry = g as PlotGeometry;
   const scan = scanPositions(geometry);
   if (scan.outOfRange) {
     const [lng, lat] = scan.outOfRange;
-    const what = lng < -180 || lng > 180 ? `longitude ${lng} is outside −180..180` : `latitude ${lat} is outside −90..90`;
-    report('error', `position ${formatPosition(scan.outOfRange)}: ${what}${lng >= -90 && lng <= 90 && lat >= -180 && lat <= 180 ? ' (latitude and longitude swapped? GeoJSON puts longitude first)' : ''}`, scan.outOfRange);
+    const badLng = lng < -180 || lng > 180;
+    const what = badLng ? `longitude ${lng} is outside −180..180` : `latitude ${lat} is outside −90..90`;
+    const code = badLng ? REGISTRY_CODES.longitude : REGISTRY_CODES.latitude;
+    report('error', `position ${formatPosition(scan.outOfRange)}: ${what}${lng >= -90 && lng <= 90 && lat >= -180 && lat <= 180 ? ' (latitude and longitude swapped? GeoJSON puts longitude first)' : ''}`, scan.outOfRange, code);
     return;
   }
   checked.geometry = geometry;
@@ -127,13 +157,12 @@ function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, 
   const ringsOk = type === 'Point' || checkRings(geometry as Polygon | MultiPolygon, report);
   const country = options.forceCountry && options.countryCode ? options.countryCode : countryOf(raw, options.countryCode);
   if (country !== undefined) checkCountry(country, scan, checked, report);
-
-  if (type === 'Point') {
-    const stated = statedHectares(raw);
-    if (stated !== undefined && stated >= LIMITS.pointMaxHa) {
-      report('error', `a point for a plot of ${formatHectares(stated)}: plots of ${LIMITS.pointMaxHa} ha or more need a polygon`, geometry.coordinates as Position);
-    }
+  else {
+    report('warning', 'the feature names no country (a ProducerCountry property, or --country-code): the registry needs one; checked against land only');
+    checkLand(scan, report);
   }
+
+  if (type === 'Point') checkPointArea(raw, geometry.coordinates as Position, options, report);
   if (!scan.precise) {
     const decimals = Math.min(LIMITS.decimals - 1, Math.max(...scan.positions.flatMap(([lng, lat]) => [decimalsOf(lng), decimalsOf(lat)])));
     report('warning', `positions have at most ${decimals} decimal place${decimals === 1 ? '' : 's'}: the registry expects ${LIMITS.decimals} (about 10 cm)`);
@@ -213,35 +242,124 @@ function decimalsOf(n: number): number {
   return dot < 0 ? 0 : Math.min(LIMITS.decimals, s.length - dot - 1);
 }
 
-/** Reports unclosed, short and self-crossing rings; true when every ring is sound. */
+/** The Point rules of the registry on the stated `Area` (EUDR art. 2(28): more than 4 ha needs a polygon). */
+function checkPointArea(raw: RawFeature, at: Position, options: CheckOptions, report: Report): void {
+  const code = REGISTRY_CODES.area;
+  const registryArea = raw.properties[REGISTRY_AREA];
+  if (typeof registryArea === 'string') {
+    report('error', `"${REGISTRY_AREA}" is the text ${JSON.stringify(registryArea)}: the registry reads text as 0; write it as a number of hectares`, at, code);
+    return;
+  }
+  const stated = statedHectares(raw);
+  if (stated === undefined) {
+    report('warning', `a point without an "${REGISTRY_AREA}" property: the registry assumes ${LIMITS.pointMaxHa} ha`, at);
+    return;
+  }
+  if (stated < LIMITS.pointMinHa) {
+    report('error', `a point for a plot of ${formatHectares(stated)}: the registry accepts an ${REGISTRY_AREA} from ${LIMITS.pointMinHa} ha`, at, code);
+  } else if (stated > LIMITS.pointMaxHa && options.commodity?.toLowerCase() !== 'cattle') {
+    report('error', `a point for a plot of ${formatHectares(stated)}: plots of more than ${LIMITS.pointMaxHa} ha need a polygon (cattle excepted: --commodity cattle)`, at, code);
+  }
+}
+
+/** The truncation the registry applies: 6 decimals, cut, not rounded (a written 1.234567 stays itself). */
+function truncated(n: number): number {
+  const scaled = n * 1e6;
+  const near = Math.round(scaled);
+  return Math.abs(scaled - near) < 1e-6 ? near : Math.trunc(scaled);
+}
+
+/**
+ * Reports what the registry refuses in rings (unclosed, short, on one line, crossing or touching
+ * themselves, positions merged by its truncation, parts overlapping, holes touching their outer
+ * ring) and warns of repeated positions and of holes; true when every ring is sound.
+ */
 function checkRings(g: Polygon | MultiPolygon, report: Report): boolean {
+  const invalid = REGISTRY_CODES.geometry;
   const polygons = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
+  const fail = (message: string, at?: Position) => {
+    report('error', message, at, invalid);
+    return false;
+  };
   let ok = true;
+  let holes = 0;
+  const outers: Array<Position[] | undefined> = [];
   polygons.forEach((rings, pi) => {
-    rings.forEach((ring, ri) => {
-      const where = `${g.type === 'MultiPolygon' ? `polygon ${pi + 1}, ` : ''}ring ${ri + 1}${ri === 0 ? ' (outer)' : ''}`;
+    const part = g.type === 'MultiPolygon' ? `polygon ${pi + 1}, ` : '';
+    const sound = rings.map((ring, ri) => {
+      const where = `${part}ring ${ri + 1}${ri === 0 ? ' (outer)' : ''}`;
       const first = ring[0];
       const last = ring[ring.length - 1];
       if (ring.length < 4) {
-        ok = false;
-        report('error', `${where} has ${ring.length} position${ring.length === 1 ? '' : 's'}: a ring needs at least 4, the last repeating the first`, first);
-        return;
+        return fail(`${where} has ${ring.length} position${ring.length === 1 ? '' : 's'}: a ring needs at least 4, the last repeating the first`, first);
       }
       if (first[0] !== last[0] || first[1] !== last[1]) {
-        ok = false;
-        report('error', `${where} is not closed: it ends at ${formatPosition(last)}, not at its first position ${formatPosition(first)}`, last);
-        return;
+        return fail(`${where} is not closed: it ends at ${formatPosition(last)}, not at its first position ${formatPosition(first)}`, last);
       }
-      // Each ring on its own: the finding is a ring that crosses itself (a bow-tie).
-      const crossings = kinks({ type: 'Polygon', coordinates: [ring] }).features;
-      if (crossings.length > 0) {
-        ok = false;
-        const at = crossings[0].geometry.coordinates.map((n) => round(n, 7));
-        report('error', `${where} crosses itself at ${formatPosition(at)}`, at);
+      if (first.length !== last.length || first[2] !== last[2]) {
+        return fail(`${where} is closed in longitude and latitude only: its first position ${JSON.stringify(first)} and last ${JSON.stringify(last)} must be identical (RFC 7946), altitude included`, last);
       }
+      let merged: Position | undefined;
+      let repeated: Position | undefined;
+      for (let i = 1; i < ring.length; i++) {
+        const p = ring[i - 1];
+        const q = ring[i];
+        if (p[0] === q[0] && p[1] === q[1]) repeated ??= q;
+        else if (!merged && truncated(p[0]) === truncated(q[0]) && truncated(p[1]) === truncated(q[1])) merged = q;
+      }
+      if (repeated) report('warning', `${where} repeats the position ${formatPosition(repeated)} twice in a row (not a crossing; the registry takes it once)`, repeated);
+      if (merged) {
+        return fail(`${where} has consecutive positions that become one when the registry truncates them to ${LIMITS.decimals} decimals, at ${formatPosition(merged)}`, merged);
+      }
+      const clean = withoutRepeats(ring);
+      if (clean.length < 4) return fail(`${where} has ${clean.length - 1} distinct position${clean.length === 2 ? '' : 's'}: a ring needs at least 3 that are not on one line`, first);
+      if (collinear(clean)) return fail(`${where} has all its positions on one line: it encloses no area`, first);
+      const m = selfMeeting(clean);
+      if (m) {
+        const at = m.at.map((n) => round(n, 7));
+        return fail(`${where} ${m.kind === 'cross' ? 'crosses' : 'touches'} itself at ${formatPosition(at)}`, at);
+      }
+      return true;
+    });
+    if (!sound.every(Boolean)) {
+      ok = false;
+      outers.push(undefined);
+      return;
+    }
+    const outer = withoutRepeats(rings[0]);
+    outers.push(outer);
+    rings.slice(1).forEach((hole, hi) => {
+      holes++;
+      const { crossing, touches } = ringMeetings(outer, withoutRepeats(hole));
+      if (crossing) ok = fail(`${part}ring ${hi + 2} (a hole) crosses its outer ring at ${formatPosition(crossing.at)}`, crossing.at);
+      else if (touches.length > 1) ok = fail(`${part}ring ${hi + 2} (a hole) touches its outer ring at ${touches.length} points: only one is allowed`, touches[1]);
     });
   });
+  if (g.type === 'MultiPolygon') ok = checkParts(outers, report) && ok;
+  if (holes > 0) report('warning', `${holes === 1 ? 'a hole' : `${holes} holes`}: the registry keeps only the outer ring of each polygon`);
   return ok;
+}
+
+/** Parts of a MultiPolygon may meet at single points, never overlap or share an edge. */
+function checkParts(outers: Array<Position[] | undefined>, report: Report): boolean {
+  const boxes = outers.map((r) => r && bboxOf([r]));
+  for (let i = 0; i < outers.length; i++) {
+    for (let j = i + 1; j < outers.length; j++) {
+      const a = outers[i];
+      const b = outers[j];
+      const ba = boxes[i];
+      const bb = boxes[j];
+      if (!a || !b || !ba || !bb || ba[2] < bb[0] || bb[2] < ba[0] || ba[3] < bb[1] || bb[3] < ba[1]) continue;
+      const { crossing } = ringMeetings(a, b);
+      const inside = !crossing && (a.some((p) => booleanPointInPolygon(p, { type: 'Polygon', coordinates: [b] }, { ignoreBoundary: true })) || b.some((p) => booleanPointInPolygon(p, { type: 'Polygon', coordinates: [a] }, { ignoreBoundary: true })));
+      if (crossing || inside) {
+        const how = crossing?.kind === 'overlap' ? 'share an edge' : 'overlap';
+        report('error', `polygons ${i + 1} and ${j + 1} ${how}: parts of a MultiPolygon may meet only at single points`, crossing?.at, REGISTRY_CODES.geometry);
+        return false;
+      }
+    }
+  }
+  return true;
 }
 
 function checkCountry(code: string, scan: Scan, checked: CheckedFeature, report: Report): void {
@@ -259,6 +377,17 @@ function checkCountry(code: string, scan: Scan, checked: CheckedFeature, report:
   if (haversineKm([minX, minY], [maxX, maxY]) < OUTSIDE_TOLERANCE_KM && outline.contains(scan.positions[0])) return;
   const outside = scan.positions.find((p) => !outline.holds(p));
   if (outside) report('error', outsideMessage(outline, outside), outside);
+}
+
+/** With no country to check against: a position on no land at all is in the sea. */
+function checkLand(scan: Scan, report: Report): void {
+  const [minX, minY, maxX, maxY] = scan.bbox;
+  if (haversineKm([minX, minY], [maxX, maxY]) < OUTSIDE_TOLERANCE_KM && onLand(scan.positions[0])) return;
+  const sea = scan.positions.find((p) => !onLand(p));
+  if (!sea) return;
+  const swapped: Position = [sea[1], sea[0]];
+  const hint = onLand(swapped) ? `: latitude and longitude look swapped, ${formatPosition(swapped)} is on land (GeoJSON puts longitude first)` : '';
+  report('error', `position ${formatPosition(sea)} is in the sea, on no land${hint}`, sea);
 }
 
 function outsideMessage(outline: CountryOutline, p: Position): string {

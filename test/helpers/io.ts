@@ -2,7 +2,7 @@
 import { Writable, Readable, PassThrough } from 'node:stream';
 import { createIO, type IOOptions } from '../../src/output/iostreams.js';
 
-export function createTestIO(opts: Omit<IOOptions, 'stdout' | 'stderr'> & { input?: string } = {}) {
+export function createTestIO(opts: Omit<IOOptions, 'stdout' | 'stderr'> & { input?: string | Buffer } = {}) {
   let out = '';
   let err = '';
   const stdout = new Writable({

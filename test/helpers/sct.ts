@@ -18,7 +18,7 @@ export const BIN = process.env.SCT_TEST_BIN || join(ROOT, 'bin', 'sct.js');
 
 export interface RunOptions {
   env?: Record<string, string | undefined>;
-  input?: string;
+  input?: string | Buffer;
   cwd?: string;
   timeout?: number;
 }

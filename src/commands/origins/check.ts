@@ -11,10 +11,13 @@ import { writeList } from '../../output/format.js';
 import { cleanCell } from '../../output/sanitize.js';
 import { UsageError } from '../../errors.js';
 import { parseCountryCodes } from '../shared/list.js';
+import { parseEnum } from '../shared/flags.js';
+import { COMMODITIES } from '../../api/enums.js';
 
 export interface CheckOriginsOptions {
   countryCode?: string;
   nameProperty?: string;
+  commodity?: string;
   map?: string;
 }
 
@@ -26,7 +29,13 @@ export const FINDING_COLUMNS = [
   { header: 'LEVEL', path: 'level' },
   { header: 'MESSAGE', path: 'message' },
   { header: 'POSITION', path: 'position' },
+  { header: 'CODE', path: 'code' },
 ];
+
+/** --commodity, checked against the commodities the service knows. */
+export function parseCommodity(value: string | undefined): string | undefined {
+  return parseEnum(value?.toLowerCase(), '--commodity', COMMODITIES);
+}
 
 /** The one country code --country-code gives, checked and upper-cased. */
 export function parseCountryFlag(value: string | undefined): string | undefined {
@@ -38,11 +47,12 @@ export function parseCountryFlag(value: string | undefined): string | undefined 
 
 export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, files: string[]): Promise<void> {
   const countryCode = parseCountryFlag(opts.countryCode);
+  const commodity = parseCommodity(opts.commodity);
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   const results: CheckResult[] = [];
   for (const file of files) {
-    const parsed = await geo.readGeoJsonFile(file, ctx.io.stdin);
-    results.push(geo.checkPlots(parsed, { countryCode, nameProperty: opts.nameProperty }));
+    const parsed = await geo.readPlotFile(file, ctx.io.stdin);
+    results.push(geo.checkPlots(parsed, { countryCode, nameProperty: opts.nameProperty, commodity }));
   }
 
   const format = ctx.format();

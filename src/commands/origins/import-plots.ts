@@ -7,11 +7,11 @@ import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { originCreateSchema, type OriginCreate } from '../../api/schemas/origins.js';
 import { requiredMessage } from '../../api/schemas/messages.js';
-import { checkPlots, countryOf, externalIdOf, nameOf, readGeoJsonFile, COUNTRY_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
+import { checkPlots, countryOf, externalIdOf, nameOf, readPlotFile, COUNTRY_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
 import type { Unit } from '../../bulk/runner.js';
 import { UsageError, type FieldErrors } from '../../errors.js';
 import { zodFieldErrors } from '../shared/body.js';
-import { findingLines, parseCountryFlag } from './check.js';
+import { findingLines, parseCommodity, parseCountryFlag } from './check.js';
 import { sendOrigins, type ImportOriginsOptions } from './import.js';
 
 const SHOWN_ERRORS = 50;
@@ -30,13 +30,14 @@ export async function importPlots(ctx: Context, opts: ImportOriginsOptions, conc
  */
 export async function readPlotUnits(
   ctx: Context,
-  opts: { file: string; nameProperty?: string; countryCode?: string },
+  opts: { file: string; nameProperty?: string; countryCode?: string; commodity?: string },
   stdin: Readable,
   purpose: 'import' | 'sync',
 ): Promise<{ name: string; units: Unit<OriginCreate>[] }> {
   const countryCode = parseCountryFlag(opts.countryCode);
-  const file = await readGeoJsonFile(opts.file, stdin);
-  const checked = checkPlots(file, { countryCode, nameProperty: opts.nameProperty });
+  const commodity = parseCommodity(opts.commodity);
+  const file = await readPlotFile(opts.file, stdin);
+  const checked = checkPlots(file, { countryCode, nameProperty: opts.nameProperty, commodity });
   for (const line of findingLines(ctx.io, checked.findings, 'stderr')) ctx.io.error(line);
   const errors = checked.summary.errors;
   if (errors > 0) {

@@ -1,6 +1,6 @@
 // `sct origins import --file origins.csv`: one origin per CSV row, created through the shared
 // import run (journal, deterministic Idempotency-Keys, report, exit 3 on partial failure).
-// A GeoJSON file goes to import-plots.ts instead, one origin per feature.
+// A plot file (GeoJSON, KML/KMZ, zipped Shapefile, GPX) goes to import-plots.ts instead, one origin per feature.
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -16,6 +16,7 @@ import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { zodFieldErrors } from '../shared/body.js';
 import { UsageError } from '../../errors.js';
+import { formatByContent, formatByName } from '../../geo/plot-format.js';
 import type { BulkRunFlags } from '../shared/bulk.js';
 
 export interface ImportOriginsOptions extends BulkRunFlags {
@@ -24,6 +25,8 @@ export interface ImportOriginsOptions extends BulkRunFlags {
   nameProperty?: string;
   /** GeoJSON only: for the features that name no country. */
   countryCode?: string;
+  /** Plot files only: cattle points are exempt from the 4 ha limit. */
+  commodity?: string;
 }
 
 export const IMPORT_COLUMNS = ['name', 'country_code', 'description', 'external_id', 'latitude', 'longitude', 'location'] as const;
@@ -132,9 +135,9 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const input = await sniffInput(opts.file, ctx.io.stdin);
-  if (input.geojson) return (await import('./import-plots.js')).importPlots(ctx, opts, concurrency, input.stdin);
-  if (opts.nameProperty !== undefined || opts.countryCode !== undefined) {
-    throw new UsageError('--name-property and --country-code are for GeoJSON files: in a CSV file each row has its name and country_code columns');
+  if (input.plots) return (await import('./import-plots.js')).importPlots(ctx, opts, concurrency, input.stdin);
+  if (opts.nameProperty !== undefined || opts.countryCode !== undefined || opts.commodity !== undefined) {
+    throw new UsageError('--name-property, --country-code and --commodity are for plot files (GeoJSON, KML, Shapefile, GPX): in a CSV file each row has its name and country_code columns');
   }
   const csv = await readCsv(opts.file, input.stdin, REQUIRED_COLUMNS);
   const names = importColumnNames(csv.columns);
@@ -195,8 +198,8 @@ function locationText(location: unknown): string {
  * GeoJSON by its extension, else by its first character: a CSV file never starts with "{".
  * Standard input is read whole to look at it, and handed on as a new stream.
  */
-export async function sniffInput(file: string, stdin: Readable): Promise<{ geojson: boolean; stdin: Readable }> {
-  if (/\.(geo)?json$/i.test(file)) return { geojson: true, stdin };
+export async function sniffInput(file: string, stdin: Readable): Promise<{ plots: boolean; stdin: Readable }> {
+  if (formatByName(file)) return { plots: true, stdin };
   let head: Buffer;
   if (file === '-') {
     const chunks: Buffer[] = [];
@@ -213,8 +216,8 @@ export async function sniffInput(file: string, stdin: Readable): Promise<{ geojs
         await handle.close();
       }
     } catch {
-      return { geojson: false, stdin }; // the CSV reader says what is wrong with the file
+      return { plots: false, stdin }; // the CSV reader says what is wrong with the file
     }
   }
-  return { geojson: /^(\uFEFF)?\s*\{/.test(head.subarray(0, 1024).toString('utf8')), stdin };
+  return { plots: formatByContent(head) !== undefined, stdin };
 }

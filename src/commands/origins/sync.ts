@@ -22,6 +22,8 @@ export interface SyncOriginsOptions extends BulkRunFlags {
   nameProperty?: string;
   /** GeoJSON only: for the features that name no country. */
   countryCode?: string;
+  /** Plot files only: cattle points are exempt from the 4 ha limit. */
+  commodity?: string;
 }
 
 /** What an origin sync compares; external_id is the key. */
@@ -33,7 +35,7 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const input = await sniffInput(opts.file, ctx.io.stdin);
-  const units = input.geojson ? await plotUnits(ctx, opts, input.stdin) : await csvUnits(ctx, opts, input.stdin);
+  const units = input.plots ? await plotUnits(ctx, opts, input.stdin) : await csvUnits(ctx, opts, input.stdin);
   await runSync(ctx, {
     command: 'origins-sync',
     file: opts.file,
@@ -67,8 +69,8 @@ async function plotUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable
 }
 
 async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<Unit<OriginCreate>[]> {
-  if (opts.nameProperty !== undefined || opts.countryCode !== undefined) {
-    throw new UsageError('--name-property and --country-code are for GeoJSON files: in a CSV file each row has its name and country_code columns');
+  if (opts.nameProperty !== undefined || opts.countryCode !== undefined || opts.commodity !== undefined) {
+    throw new UsageError('--name-property, --country-code and --commodity are for plot files (GeoJSON, KML, Shapefile, GPX): in a CSV file each row has its name and country_code columns');
   }
   const csv = await readCsv(opts.file, stdin, ['name', 'country_code', 'external_id']);
   const names = importColumnNames(csv.columns);

@@ -1,0 +1,170 @@
+// Plot files as suppliers send them: GeoJSON, KML and KMZ from Google Earth and field apps,
+// zipped Shapefiles from a GIS (reprojected to WGS 84 by their .prj), GPX waypoints from a GPS.
+// Each is converted by a well-kept library to GeoJSON and from there read like a GeoJSON file,
+// so every format gets the same checks. The libraries load only with the commands that read
+// plot files, and togeojson, shpjs and proj4 only when such a file is read.
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Feature, Geometry } from 'geojson';
+// Static: a CommonJS package, whose dynamic import the bundle would hand over as a default export.
+import { DOMParser, type Document as XmlDocument } from '@xmldom/xmldom';
+import { UsageError } from '../errors.js';
+import { fromGeoJsonValue, parseGeoJson, readGeoJsonFile, type GeoJsonFile } from './geojson.js';
+import { formatByContent, formatByName } from './plot-format.js';
+
+export async function readPlotFile(file: string, stdin: Readable): Promise<GeoJsonFile> {
+  const byName = file === '-' ? undefined : formatByName(file);
+  // GeoJSON is read as text directly: the largest files are GeoJSON, and a Buffer kept beside
+  // the text would add its size to the peak.
+  if (byName === 'geojson') return readGeoJsonFile(file, stdin);
+  let bytes: Buffer;
+  try {
+    if (file === '-') {
+      const chunks: Buffer[] = [];
+      for await (const c of stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
+      bytes = Buffer.concat(chunks);
+    } else {
+      bytes = await readFile(file);
+    }
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+  }
+  const name = file === '-' ? 'stdin' : basename(file);
+  const format = byName ?? formatByContent(bytes);
+  switch (format) {
+    case 'kml':
+      return fromKml(bytes.toString('utf8'), name, bytes.length);
+    case 'gpx':
+      return fromGpx(bytes.toString('utf8'), name, bytes.length);
+    case 'kmz':
+    case 'shapefile':
+      return fromZip(bytes, name);
+    default:
+      // Not recognisable as anything else: read as GeoJSON, whose reader says what is wrong.
+      return parseGeoJson(bytes.toString('utf8'), name, bytes.length);
+  }
+}
+
+function xmlDocument(text: string, name: string, format: string): XmlDocument | GeoJsonFile {
+  try {
+    return new DOMParser().parseFromString(text, 'text/xml');
+  } catch (err) {
+    return { name, size: Buffer.byteLength(text), features: [], problem: `not ${format}: not well-formed XML (${(err as Error).message.split('\n')[0]})` };
+  }
+}
+
+async function fromKml(text: string, name: string, size: number): Promise<GeoJsonFile> {
+  const doc = xmlDocument(text, name, 'KML');
+  if (!('nodeType' in doc)) return doc;
+  const { kml } = await import('@tmcw/togeojson');
+  const collection = kml(doc);
+  // Google Earth writes a plot of several pieces as a MultiGeometry, which togeojson reads as a
+  // GeometryCollection: of polygons only, it is a MultiPolygon.
+  for (const f of collection.features) f.geometry = joinedPolygons(f.geometry);
+  return fromGeoJsonValue(collection, name, size);
+}
+
+function joinedPolygons(g: Geometry | null): Geometry | null {
+  if (g?.type !== 'GeometryCollection' || g.geometries.length === 0) return g;
+  if (g.geometries.length === 1) return g.geometries[0];
+  if (!g.geometries.every((p) => p.type === 'Polygon')) return g;
+  return { type: 'MultiPolygon', coordinates: g.geometries.map((p) => (p.type === 'Polygon' ? p.coordinates : [])) };
+}
+
+async function fromGpx(text: string, name: string, size: number): Promise<GeoJsonFile> {
+  const doc = xmlDocument(text, name, 'GPX');
+  if (!('nodeType' in doc)) return doc;
+  const { gpx } = await import('@tmcw/togeojson');
+  const all = gpx(doc).features;
+  // A GPX plot is a waypoint; tracks and routes are the paths walked, not plots.
+  const waypoints = all.filter((f) => f.geometry?.type === 'Point');
+  const file = fromGeoJsonValue({ type: 'FeatureCollection', features: waypoints }, name, size);
+  const paths = all.length - waypoints.length;
+  if (paths > 0) file.skipped = `${paths} track${paths === 1 ? '' : 's'} or route${paths === 1 ? '' : 's'} not read: only waypoints are plots`;
+  return file;
+}
+
+/** A KMZ (zipped KML) or a zipped Shapefile, told apart by what the archive holds. */
+async function fromZip(bytes: Buffer, name: string): Promise<GeoJsonFile> {
+  const { unzipSync } = await import('fflate');
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = unzipSync(bytes, { filter: (f) => !f.name.startsWith('__MACOSX/') });
+  } catch (err) {
+    return { name, size: bytes.length, features: [], problem: `not a plot file: not a readable ZIP archive (${(err as Error).message})` };
+  }
+  const names = Object.keys(entries);
+  const kmlName = names.find((n) => /(^|\/)doc\.kml$/i.test(n)) ?? names.find((n) => /\.kml$/i.test(n));
+  if (kmlName) return fromKml(Buffer.from(entries[kmlName]).toString('utf8'), name, bytes.length);
+  const shps = names.filter((n) => /\.shp$/i.test(n));
+  if (shps.length === 0) {
+    return { name, size: bytes.length, features: [], problem: 'not a plot file: the ZIP archive holds neither a .kml (KMZ) nor a .shp (Shapefile)' };
+  }
+  const features: Array<Feature<Geometry | null>> = [];
+  for (const shp of shps) features.push(...(await shapefileLayer(entries, shp, name)));
+  return fromGeoJsonValue({ type: 'FeatureCollection', features }, name, bytes.length);
+}
+
+/**
+ * DBF field names have at most 10 characters, so the usual plot properties arrive cut; they are
+ * read under their full names (unless the full name is there too).
+ */
+const DBF_FULL_NAMES: Readonly<Record<string, string>> = {
+  Production: 'ProductionPlace',
+  ProducerCo: 'ProducerCountry',
+  ProducerNa: 'ProducerName',
+  COUNTRY_CO: 'COUNTRY_CODE',
+  PRODUCTION: 'PRODUCTION_PLACE',
+  external_i: 'external_id',
+  descriptio: 'description',
+};
+
+async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, name: string): Promise<Array<Feature<Geometry | null>>> {
+  const base = shp.slice(0, -4);
+  const sibling = (ext: string) => {
+    const key = Object.keys(entries).find((n) => n.toLowerCase() === `${base}.${ext}`.toLowerCase());
+    return key === undefined ? undefined : entries[key];
+  };
+  const prjBytes = sibling('prj');
+  const prj = prjBytes && Buffer.from(prjBytes).toString('utf8').trim();
+  if (prj) {
+    const { default: proj4 } = await import('proj4');
+    try {
+      proj4(prj);
+    } catch {
+      throw new UsageError(`${name}: ${base}.prj names a coordinate system sct cannot read, so the plots cannot be placed: export the layer in WGS 84 (EPSG:4326)`);
+    }
+  }
+  const { parseShp, parseDbf } = await import('shpjs');
+  let geometries: Array<Geometry | null>;
+  let records: Array<Record<string, unknown>>;
+  try {
+    geometries = parseShp(entries[shp], prj || undefined);
+    const dbf = sibling('dbf');
+    records = dbf ? parseDbf(dbf, sibling('cpg')) : [];
+  } catch (err) {
+    throw new UsageError(`${name}: ${shp} is not a readable Shapefile (${(err as Error).message})`);
+  }
+  return geometries.map((geometry, i) => ({ type: 'Feature', geometry: geometry && plainGeometry(geometry), properties: fullNames(records[i] ?? {}) }));
+}
+
+/**
+ * The geometry as the origin's location: without the bbox shpjs adds (computed before
+ * reprojection, it is not the box of the positions), positions rounded to 9 decimals (0.1 mm),
+ * which drops the noise of reprojection (-2.489312000000011) and nothing a survey measured.
+ */
+function plainGeometry(g: Geometry): Geometry {
+  const round = (v: unknown): unknown => (typeof v === 'number' ? Math.round(v * 1e9) / 1e9 : Array.isArray(v) ? v.map(round) : v);
+  if (g.type === 'GeometryCollection') return { type: g.type, geometries: g.geometries.map(plainGeometry) };
+  return { type: g.type, coordinates: round(g.coordinates) } as Geometry;
+}
+
+function fullNames(record: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record)) {
+    const full = DBF_FULL_NAMES[k];
+    out[full !== undefined && !(full in record) ? full : k] = typeof v === 'string' ? v.trim() : v;
+  }
+  return out;
+}

@@ -1,0 +1,25 @@
+// Which plot format a file is, by its name or its first bytes: what `origins import` and `origins
+// sync` decide a plot file from a CSV file with, before anything heavy is loaded.
+import { extname } from 'node:path';
+
+export type PlotFormat = 'geojson' | 'kml' | 'kmz' | 'shapefile' | 'gpx';
+
+const BY_EXTENSION: Readonly<Record<string, PlotFormat>> = { '.geojson': 'geojson', '.json': 'geojson', '.kml': 'kml', '.kmz': 'kmz', '.gpx': 'gpx', '.zip': 'shapefile' };
+
+/** The plot format a file name says, if it says one. */
+export function formatByName(file: string): PlotFormat | undefined {
+  return BY_EXTENSION[extname(file).toLowerCase()];
+}
+
+/** The plot format the first bytes of a file show (a ZIP is told apart when it is opened). */
+export function formatByContent(head: Uint8Array): PlotFormat | undefined {
+  const text = Buffer.from(head.subarray(0, 1024)).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  if (text.startsWith('{')) return 'geojson';
+  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return 'shapefile';
+  if (text.startsWith('<')) {
+    if (/<kml[\s>]/.test(text)) return 'kml';
+    if (/<gpx[\s>]/.test(text)) return 'gpx';
+  }
+  return undefined;
+}
+

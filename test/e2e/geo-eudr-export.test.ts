@@ -1,0 +1,97 @@
+// `sct origins list -o geojson --eudr` (cli-spec.md "Files for the registry") against the
+// sandbox: the registry's properties and nothing else, and with --max-size --out DIR numbered
+// files each under the size, each valid for `origins check`, no feature lost or doubled.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox({ rateLimit: 100_000 }, { inProcess: true });
+const PLOTS = 240;
+const FILTER = ['--name', 'EUDR export'];
+
+/** Half points with an Area, half polygons of 8 corners, in Western North (Ghana). */
+function plots() {
+  const features = [];
+  for (let i = 0; i < PLOTS; i++) {
+    const x = -2.6 + (i % 20) * 0.01;
+    const y = 6.1 + Math.floor(i / 20) * 0.01;
+    const six = (n: number) => Math.round(n * 1e6) / 1e6;
+    const geometry =
+      i % 2 === 0
+        ? { type: 'Point', coordinates: [six(x + 0.0012345), six(y + 0.0012345)] }
+        : { type: 'Polygon', coordinates: [[0, 1, 2, 3, 4, 5, 6, 7, 0].map((k) => [six(x + 0.002 * Math.cos((k * Math.PI) / 4) + 0.0000013), six(y + 0.002 * Math.sin((k * Math.PI) / 4) + 0.0000017)])] };
+    features.push({ type: 'Feature', properties: { ProductionPlace: `EUDR export plot ${i + 1}`, ProducerCountry: 'GH', external_id: `GH-EX-${String(i + 1).padStart(4, '0')}`, ...(i % 2 === 0 && { Area: 1.5 }) }, geometry });
+  }
+  return { type: 'FeatureCollection', features };
+}
+
+// Once for the file (the sandbox lives as long as the file; each test has its own config dir).
+let seeded = false;
+beforeEach(async () => {
+  if (seeded) return;
+  seeded = true;
+  const r = await t.sct(['origins', 'import', '--file', t.writeFile('export-plots.geojson', JSON.stringify(plots()))]);
+  expect(r.exitCode, r.stderr).toBe(0);
+});
+
+describe('origins list -o geojson --eudr', () => {
+  it('writes the registry’s properties and nothing else', async () => {
+    const r = await t.sct(['origins', 'list', ...FILTER, '--limit', '3', '--ordering', 'name', '-o', 'geojson', '--eudr']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const fc = JSON.parse(r.stdout);
+    expect(fc.type).toBe('FeatureCollection');
+    expect(fc.features.map((f: { properties: unknown }) => f.properties)).toEqual([
+      { ProductionPlace: 'EUDR export plot 1', ProducerCountry: 'GH', Area: 4, external_id: 'GH-EX-0001' },
+      { ProductionPlace: 'EUDR export plot 10', ProducerCountry: 'GH', external_id: 'GH-EX-0010' },
+      { ProductionPlace: 'EUDR export plot 100', ProducerCountry: 'GH', external_id: 'GH-EX-0100' },
+    ]);
+    expect(fc.features[1].geometry.type).toBe('Polygon');
+  });
+
+  it('--max-size --out DIR: numbered files each under the size, each valid, no feature lost or doubled', async () => {
+    const dir = join(t.dir, 'statement');
+    const r = await t.sct(['origins', 'list', ...FILTER, '-o', 'geojson', '--eudr', '--max-size', '20kB', '--out', dir]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    const files = readdirSync(dir).sort();
+    expect(files.length).toBeGreaterThan(2);
+    expect(files).toEqual(files.map((_, i) => `origins-${String(i + 1).padStart(3, '0')}.geojson`));
+    const ids: string[] = [];
+    for (const f of files) {
+      const path = join(dir, f);
+      expect(lstatSync(path).size, f).toBeLessThanOrEqual(20_000);
+      const fc = JSON.parse(readFileSync(path, 'utf8'));
+      expect(fc.type).toBe('FeatureCollection');
+      ids.push(...fc.features.map((x: { properties: { external_id: string } }) => x.properties.external_id));
+      const check = await t.sct(['origins', 'check', path]);
+      expect(check.exitCode, `${f}: ${check.stdout}`).toBe(0);
+    }
+    expect(ids).toHaveLength(PLOTS);
+    expect(new Set(ids).size).toBe(PLOTS);
+    expect(r.stderr).toContain(`${join(dir, 'origins-001.geojson')}: `);
+
+    // Again without --force: refused before anything is written, the files as they were.
+    const before = readFileSync(join(dir, files[0]), 'utf8');
+    const again = await t.sct(['origins', 'list', ...FILTER, '-o', 'geojson', '--eudr', '--max-size', '25kB', '--out', dir]);
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toContain('already exists: pass --force to overwrite it');
+    expect(readFileSync(join(dir, files[0]), 'utf8')).toBe(before);
+  });
+
+  it('refuses flags that do not go together, before any request', async () => {
+    const dir = join(t.dir, 'small');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'keep.txt'), 'x');
+    await t.expectUsageErrors([
+      [['origins', 'list', '--eudr'], '--eudr writes the registry\'s GeoJSON: use it with -o geojson'],
+      [['origins', 'list', '-o', 'geojson', '--eudr', '--max-size', '25MB'], '--max-size splits the export into files: give the directory with --out DIR'],
+      [['origins', 'list', '-o', 'geojson', '--out', dir], '--max-size and --out go with --eudr'],
+      [['origins', 'list', '-o', 'geojson', '--eudr', '--max-size', 'big', '--out', dir], 'invalid --max-size "big"'],
+    ]);
+    const tiny = await t.sct(['origins', 'list', ...FILTER, '-o', 'geojson', '--eudr', '--max-size', '100', '--out', dir]);
+    expect(tiny.exitCode).toBe(2);
+    expect(tiny.stderr).toMatch(/alone is [\d,]+ bytes as a file, over --max-size \(100 bytes\): nothing was written/);
+    expect(readdirSync(dir)).toEqual(['keep.txt']);
+  });
+});

@@ -1,0 +1,145 @@
+// Plot files in the formats suppliers send (cli-spec.md "Files plots come in"): KML and KMZ,
+// zipped Shapefiles in WGS 84 and in a UTM zone, GPX waypoints, each checked, imported into the
+// sandbox and synced. The fixtures were written by GDAL's ogr2ogr from plots-source.geojson and
+// points-source.geojson (test/fixtures/README.md); the UTM file is compared with GDAL's own
+// reprojection of it back to WGS 84.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Position } from 'geojson';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox({ rateLimit: 100_000 }, { inProcess: true });
+const fixture = (name: string) => join(fileURLToPath(new URL('../fixtures/geo/', import.meta.url)), name);
+const geojson = (name: string) => JSON.parse(readFileSync(fixture(name), 'utf8'));
+const posts = () => t.sb.requests.filter((r) => r.method === 'POST' && r.path === '/api/origins').map((r) => JSON.parse(r.body));
+const SOURCE = geojson('plots-source.geojson').features;
+
+/** The origins `origins import` would create, as --dry-run lists them. */
+async function dryRun(file: string, ...args: string[]) {
+  const r = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json', ...args]);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Array<{ name: string; country_code: string; external_id?: string; description?: string; location: { type: string; coordinates: unknown } }>;
+}
+
+const positions = (c: unknown): Position[] => (typeof (c as unknown[])[0] === 'number' ? [c as Position] : (c as unknown[]).flatMap(positions));
+
+describe('origins check reads KML, KMZ, zipped Shapefiles and GPX', () => {
+  it.each([
+    ['plots.kml', 'plots.kml: 3 features (0 points, 3 polygons, 24.07 ha): no findings'],
+    ['plots.kmz', 'plots.kmz: 3 features (0 points, 3 polygons, 24.07 ha): no findings'],
+    ['plots-shp.zip', 'plots-shp.zip: 3 features (0 points, 3 polygons, 24.07 ha): no findings'],
+    ['plots-utm30n.zip', 'plots-utm30n.zip: 3 features (0 points, 3 polygons, 24.07 ha): no findings'],
+  ])('%s', async (name, summary) => {
+    const r = await t.sct(['origins', 'check', fixture(name)]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(summary + '\n');
+  });
+
+  it('GPX waypoints are points, named as the file names them', async () => {
+    const r = await t.sct(['origins', 'check', '--country-code', 'GH', fixture('points.gpx')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('points.gpx: feature 1 ("GH-SEF-0201 Mensah farm"): warning: a point without an "Area" property: the registry assumes 4 ha');
+    expect(r.stdout).toContain('points.gpx: 2 features (2 points, 0 polygons, 0 ha): 2 warnings');
+  });
+
+  it('recognises each format by its content on stdin', async () => {
+    for (const name of ['plots.kml', 'plots.kmz', 'plots-utm30n.zip', 'points.gpx']) {
+      const r = await t.sct(['origins', 'check', '--country-code', 'GH', '-'], { input: readFileSync(fixture(name)) });
+      expect(r.exitCode, `${name}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toMatch(/^stdin: .*\d features/m);
+    }
+  });
+
+  it('names the feature of a KML file by its placemark when a check fails', async () => {
+    const kml = readFileSync(fixture('plots.kml'), 'utf8').replace('<description>cocoa, shaded</description>', '<name>Asante farm</name>').replace('-2.489312,6.209871 -2.486904', '6.209871,-2.489312 -2.486904');
+    const r = await t.sct(['origins', 'check', t.writeFile('swapped.kml', kml)]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toContain('swapped.kml: feature 1 (GH-SEF-0101 "Asante farm"): error: latitude and longitude look swapped: [6.209871, -2.489312] lies 1,092 km outside Ghana (GH)');
+  });
+
+  it('a .prj it cannot read is exit 2 naming it, nothing sent', async () => {
+    const r = await t.sct(['origins', 'import', '--file', fixture('plots-bad-prj.zip')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('plots-bad-prj.zip: plots.prj names a coordinate system sct cannot read');
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
+  it('reprojects a Shapefile in UTM zone 30N by its .prj as GDAL does, to 1e-6 degrees', async () => {
+    const origins = await dryRun(fixture('plots-utm30n.zip'));
+    const gdal = geojson('plots-utm30n-gdal.geojson').features;
+    expect(origins).toHaveLength(gdal.length);
+    origins.forEach((o, i) => {
+      const ours = positions(o.location.coordinates);
+      const theirs = positions(gdal[i].geometry.coordinates);
+      expect(ours).toHaveLength(theirs.length);
+      ours.forEach((p, k) => {
+        expect(Math.abs(p[0] - theirs[k][0])).toBeLessThan(1e-6);
+        expect(Math.abs(p[1] - theirs[k][1])).toBeLessThan(1e-6);
+      });
+    });
+  });
+
+  it('reads the DBF’s 10-character names as the full ones', async () => {
+    const origins = await dryRun(fixture('plots-shp.zip'));
+    expect(origins.map((o) => [o.name, o.country_code, o.external_id, o.description])).toEqual(
+      SOURCE.map((f: { properties: Record<string, string> }) => [f.properties.ProductionPlace, f.properties.ProducerCountry, f.properties.external_id, f.properties.description]),
+    );
+  });
+});
+
+describe('origins import and sync from KML, Shapefile, GPX', () => {
+  it('imports a KML file: one origin per placemark, the geometries as in the source', async () => {
+    const r = await t.sct(['origins', 'import', '--file', fixture('plots.kml'), '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('origins: 3 created, 0 rejected');
+    expect(posts()).toEqual(
+      SOURCE.map((f: { properties: Record<string, string>; geometry: unknown }) => ({
+        name: f.properties.ProductionPlace,
+        country_code: f.properties.ProducerCountry,
+        external_id: f.properties.external_id,
+        description: f.properties.description,
+        location: f.geometry,
+      })),
+    );
+
+    // The same plots as a Shapefile, then as a KMZ: nothing to change, nothing sent.
+    for (const name of ['plots-shp.zip', 'plots.kmz']) {
+      t.sb.requests.length = 0;
+      const sync = await t.sct(['origins', 'sync', '--file', fixture(name), '--dry-run', '-o', 'json']);
+      expect(sync.exitCode, sync.stderr).toBe(0);
+      const plan = JSON.parse(sync.stdout);
+      expect(plan.create, name).toEqual([]);
+      expect(plan.update, name).toEqual([]);
+      expect(plan.unchanged, name).toHaveLength(3);
+      expect(posts()).toHaveLength(0);
+    }
+  });
+
+  it('imports GPX waypoints as points with --country-code, and syncs them again without a write', async () => {
+    const r = await t.sct(['origins', 'import', '--file', fixture('points.gpx'), '--country-code', 'GH', '--name-property', 'name', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(posts()).toEqual([
+      { name: 'GH-SEF-0201 Mensah farm', country_code: 'GH', location: { type: 'Point', coordinates: [-2.492214, 6.203318] } },
+      { name: 'GH-SEF-0202 Darko farm', country_code: 'GH', location: { type: 'Point', coordinates: [-2.474406, 6.219027] } },
+    ]);
+    // A sync needs external ids, which GPX waypoints do not carry: exit 2, nothing sent.
+    t.sb.requests.length = 0;
+    const sync = await t.sct(['origins', 'sync', '--file', fixture('points.gpx'), '--country-code', 'GH', '--yes']);
+    expect(sync.exitCode).toBe(2);
+    expect(sync.stderr).toContain('a sync matches each feature with an origin by its external_id');
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
+  it('syncs a Shapefile in UTM to the plots the KML import created: nothing to change, twice', async () => {
+    // The KML import of the first test created these three already.
+    t.sb.requests.length = 0;
+    for (let run = 0; run < 2; run++) {
+      const r = await t.sct(['origins', 'sync', '--file', fixture('plots-utm30n.zip'), '--yes']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/plan for origins: 0 to create, 0 to update, 3 unchanged/);
+    }
+    expect(t.sb.requests.filter((q) => q.method !== 'GET')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,179 @@
+// "Plots the EU registry accepts" (cli-spec.md): each row of its table, as `origins check`
+// reports it, with the registry's error code in -o json; and an import refused before anything
+// is sent when the registry would refuse the file.
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox({}, { inProcess: true });
+const fixture = (name: string) => join(fileURLToPath(new URL('../fixtures/geo/', import.meta.url)), name);
+
+const GEOMETRY = 'EUDR_COMMODITIES_PRODUCER_GEO_INVALID_GEOMETRY';
+const AREA = 'EUDR_COMMODITIES_PRODUCER_GEO_AREA_INVALID';
+
+// A corner in Ashanti (Ghana), and positions 0.001° (about 110 m) apart from it.
+const X = -1.623412;
+const Y = 6.691238;
+const at = (dx: number, dy: number): number[] => [Math.round((X + dx * 0.001) * 1e7) / 1e7, Math.round((Y + dy * 0.001) * 1e7) / 1e7];
+const ring = (...corners: Array<[number, number]>) => [...corners, corners[0]].map(([dx, dy]) => at(dx, dy));
+const square = (x: number, y: number, size = 2) => ring([x, y], [x + size, y], [x + size, y + size], [x, y + size]);
+
+interface Finding {
+  feature: number | null;
+  level: string;
+  message: string;
+  code?: string;
+}
+
+function feature(geometry: unknown, properties: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
+  return { type: 'Feature', properties: { ProducerCountry: 'GH', ...properties }, geometry, ...extra };
+}
+
+async function check(features: unknown[], args: string[] = [], collection: Record<string, unknown> = {}) {
+  const file = t.writeFile(`plots-${Math.random().toString(36).slice(2)}.geojson`, JSON.stringify({ type: 'FeatureCollection', ...collection, features }));
+  const r = await t.sct(['origins', 'check', '-o', 'json', ...args, file]);
+  return { ...r, findings: JSON.parse(r.stdout) as Finding[] };
+}
+
+describe('the registry’s rules (origins check)', () => {
+  it('a ring repeating a position twice in a row is a warning, not a crossing (Kalimantan, Whisp)', async () => {
+    const r = await t.sct(['origins', 'check', '-o', 'json', fixture('repeated-position.geojson')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const findings = JSON.parse(r.stdout) as Finding[];
+    expect(findings).toEqual([
+      expect.objectContaining({ feature: 1, level: 'warning', message: 'ring 1 (outer) repeats the position [113.866071, -2.206483] twice in a row (not a crossing; the registry takes it once)' }),
+    ]);
+  });
+
+  it('refuses what the registry refuses, each with its code', async () => {
+    const { exitCode, findings } = await check([
+      // 1: two consecutive positions the same after truncation to 6 decimals
+      feature({ type: 'Polygon', coordinates: [[at(0, 0), [X - 0.0000004, Y], at(2, 0), at(2, 2), at(0, 0)]] }),
+      // 2: every position on one line
+      feature({ type: 'Polygon', coordinates: [ring([0, 0], [1, 1], [2, 2], [3, 3])] }),
+      // 3: two distinct positions only
+      feature({ type: 'Polygon', coordinates: [[at(0, 0), at(2, 0), at(2, 0), at(0, 0)]] }),
+      // 4: a ring touching itself (a corner on another edge)
+      feature({ type: 'Polygon', coordinates: [ring([0, 0], [4, 0], [4, 4], [2, 0], [0, 4])] }),
+      // 5: parts that overlap
+      feature({ type: 'MultiPolygon', coordinates: [[square(0, 0)], [square(1, 1)]] }),
+      // 6: parts sharing an edge
+      feature({ type: 'MultiPolygon', coordinates: [[square(0, 0)], [square(2, 0)]] }),
+      // 7: a hole touching its outer ring at two points
+      feature({ type: 'Polygon', coordinates: [square(0, 0, 4), ring([0, 2], [2, 1], [4, 2], [2, 3])] }),
+      // 8: a 3D ring closed only in longitude and latitude
+      feature({ type: 'Polygon', coordinates: [[[...at(0, 0), 120], at(2, 0), at(2, 2), at(0, 0)]] }),
+      // 9: a Feature with "coordinates", a malformed bbox
+      feature({ type: 'Point', coordinates: at(0, 0) }, { Area: 1 }, { coordinates: at(0, 0), bbox: [1, 2, 3] }),
+      // 10: a geometry with "features"
+      feature({ type: 'Point', coordinates: at(0, 0), features: [] }, { Area: 1 }),
+      // 11, 12: a Point Area under 0.0001 ha; an Area given as text
+      feature({ type: 'Point', coordinates: at(1, 1) }, { Area: 0.00005 }),
+      feature({ type: 'Point', coordinates: at(2, 2) }, { Area: '3' }),
+      // 13: a Point of more than 4 ha
+      feature({ type: 'Point', coordinates: at(3, 3) }, { Area: 4.5 }),
+      // 14, 15: a latitude and a longitude out of range
+      feature({ type: 'Point', coordinates: [X, 96.5] }, { Area: 1 }),
+      feature({ type: 'Point', coordinates: [-190.1, Y] }, { Area: 1 }),
+    ], [], { bbox: 'all of Ghana' });
+    expect(exitCode).toBe(2);
+    const errors = findings.filter((f) => f.level === 'error').map((f) => [f.feature, f.code, f.message.replace(/\[[^\]]*\]/g, '[…]')]);
+    expect(errors).toEqual([
+      [null, GEOMETRY, 'the FeatureCollection has a malformed "bbox": RFC 7946 wants 4 numbers (or 6 with altitude), got "all of Ghana"'],
+      [1, GEOMETRY, 'ring 1 (outer) has consecutive positions that become one when the registry truncates them to 6 decimals, at […]'],
+      [2, GEOMETRY, 'ring 1 (outer) has all its positions on one line: it encloses no area'],
+      [3, GEOMETRY, 'ring 1 (outer) has 2 distinct positions: a ring needs at least 3 that are not on one line'],
+      [4, GEOMETRY, 'ring 1 (outer) touches itself at […]'],
+      [5, GEOMETRY, 'polygons 1 and 2 overlap: parts of a MultiPolygon may meet only at single points'],
+      [6, GEOMETRY, 'polygons 1 and 2 share an edge: parts of a MultiPolygon may meet only at single points'],
+      [7, GEOMETRY, 'ring 2 (a hole) touches its outer ring at 2 points: only one is allowed'],
+      [8, GEOMETRY, 'ring 1 (outer) is closed in longitude and latitude only: its first position […] and last […] must be identical (RFC 7946), altitude included'],
+      [9, GEOMETRY, 'a Feature with a "coordinates" member, which RFC 7946 forbids'],
+      [9, GEOMETRY, 'a malformed "bbox": RFC 7946 wants 4 numbers (or 6 with altitude), got […]'],
+      [10, GEOMETRY, 'a geometry with a "features" member, which RFC 7946 forbids'],
+      [11, AREA, 'a point for a plot of 0.00005 ha: the registry accepts an Area from 0.0001 ha'],
+      [12, AREA, '"Area" is the text "3": the registry reads text as 0; write it as a number of hectares'],
+      [13, AREA, 'a point for a plot of 4.5 ha: plots of more than 4 ha need a polygon (cattle excepted: --commodity cattle)'],
+      [14, 'EUDR_COMMODITIES_PRODUCER_GEO_LATITUDE_INVALID', 'position […]: latitude 96.5 is outside −90..90 (latitude and longitude swapped? GeoJSON puts longitude first)'],
+      [15, 'EUDR_COMMODITIES_PRODUCER_GEO_LONGITUDE_INVALID', 'position […]: longitude -190.1 is outside −180..180'],
+    ]);
+  });
+
+  it('accepts what the registry accepts: parts meeting at one point, a hole touching once, a Point of exactly 4 ha, a cattle Point of any size', async () => {
+    const plots = [
+      feature({ type: 'MultiPolygon', coordinates: [[square(0, 0)], [square(2, 2)]] }),
+      feature({ type: 'Polygon', coordinates: [square(10, 0, 4), ring([10, 2], [12, 1], [13, 2], [12, 3])] }),
+      feature({ type: 'Point', coordinates: at(20, 0) }, { Area: 4 }),
+    ];
+    const { exitCode, findings, stderr } = await check(plots);
+    expect(exitCode, stderr).toBe(0);
+    expect(findings.map((f) => [f.feature, f.level, f.message])).toEqual([[2, 'warning', 'a hole: the registry keeps only the outer ring of each polygon']]);
+
+    const big = [feature({ type: 'Point', coordinates: at(0, 0) }, { Area: 35 })];
+    expect((await check(big)).exitCode).toBe(2);
+    const cattle = await check(big, ['--commodity', 'Cattle']);
+    expect(cattle.exitCode, cattle.stderr).toBe(0);
+    expect(cattle.findings).toEqual([]);
+    const wrong = await t.sct(['origins', 'check', '--commodity', 'goats', fixture('valid.geojson')]);
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).toContain('invalid --commodity "goats": allowed values are cattle, cocoa, coffee, palm_oil, rubber, soya, wood');
+  });
+
+  it('warns of what the registry reads differently: no Area, no country, a property spelt otherwise', async () => {
+    const { exitCode, findings } = await check([
+      feature({ type: 'Point', coordinates: at(0, 0) }),
+      { type: 'Feature', properties: { productionplace: 'Asante farm', Producer_Country: 'GH', Area: 1 }, geometry: { type: 'Point', coordinates: at(1, 1) } },
+    ]);
+    expect(exitCode).toBe(0);
+    expect(findings.map((f) => [f.feature, f.level, f.message])).toEqual([
+      [1, 'warning', 'a point without an "Area" property: the registry assumes 4 ha'],
+      [2, 'warning', 'property "productionplace": the registry reads "ProductionPlace" (names are case-sensitive), so it would not see this one'],
+      [2, 'warning', 'property "Producer_Country": the registry reads "ProducerCountry" (names are case-sensitive), so it would not see this one'],
+      [2, 'warning', 'the feature names no country (a ProducerCountry property, or --country-code): the registry needs one; checked against land only'],
+    ]);
+  });
+
+  it('without a country, a plot in the sea is an error, and swapped coordinates are named', async () => {
+    const sea = { type: 'Feature', properties: { Area: 1 }, geometry: { type: 'Point', coordinates: [-20.512345, -12.312345] } };
+    const swapped = { type: 'Feature', properties: { Area: 1 }, geometry: { type: 'Point', coordinates: [Y, X] } };
+    const land = { type: 'Feature', properties: { Area: 1 }, geometry: { type: 'Point', coordinates: [X, Y] } };
+    const { exitCode, findings } = await check([sea, swapped, land]);
+    expect(exitCode).toBe(2);
+    expect(findings.filter((f) => f.level === 'error').map((f) => [f.feature, f.message])).toEqual([
+      [1, 'position [-20.512345, -12.312345] is in the sea, on no land'],
+      [2, `position [${Y}, ${X}] is in the sea, on no land: latitude and longitude look swapped, [${X}, ${Y}] is on land (GeoJSON puts longitude first)`],
+    ]);
+  });
+
+  it.each([
+    ['positions merged by truncation', { type: 'Polygon', coordinates: [[at(0, 0), [X - 0.0000004, Y], at(2, 0), at(2, 2), at(0, 0)]] }, 'become one when the registry truncates'],
+    ['a ring touching itself', { type: 'Polygon', coordinates: [ring([0, 0], [4, 0], [4, 4], [2, 0], [0, 4])] }, 'touches itself'],
+    ['overlapping parts', { type: 'MultiPolygon', coordinates: [[square(0, 0)], [square(1, 1)]] }, 'polygons 1 and 2 overlap'],
+    ['a 3D ring closed in 2D', { type: 'Polygon', coordinates: [[[...at(0, 0), 120], at(2, 0), at(2, 2), at(0, 0)]] }, 'closed in longitude and latitude only'],
+  ])('import and sync refuse %s before any request', async (_, geometry, message) => {
+    const file = t.writeFile('refused-row.geojson', JSON.stringify(feature(geometry, { name: 'Asante farm', external_id: 'GH-ROW-1' })));
+    for (const command of ['import', 'sync']) {
+      const r = await t.sct(['origins', command, '--file', file, '--yes']);
+      expect(r.exitCode, `${command}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(r.stderr).toContain('nothing was sent');
+    }
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
+  it('a file over 25 MB is a warning with the registry’s size code', async () => {
+    const notes = 'x'.repeat(25_000_001);
+    const { exitCode, findings } = await check([feature({ type: 'Point', coordinates: at(0, 0) }, { Area: 1, notes })]);
+    expect(exitCode).toBe(0);
+    expect(findings).toEqual([{ file: expect.any(String), feature: null, level: 'warning', message: "the file is 25.0 MB, over the registry's 25 MB limit for one statement: split it", code: 'EUDR_MAXIMUM_GEO_SIZE_REACHED' }]);
+  });
+
+  it('an import of a file the registry would refuse sends nothing', async () => {
+    const file = t.writeFile('refused.geojson', JSON.stringify({ type: 'FeatureCollection', features: [feature({ type: 'Point', coordinates: at(0, 0) }, { name: 'Asante farm', Area: '3' })] }));
+    const r = await t.sct(['origins', 'import', '--file', file]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('error: "Area" is the text "3": the registry reads text as 0');
+    expect(t.sb.requests).toHaveLength(0);
+  });
+});
