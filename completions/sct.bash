@@ -7,7 +7,7 @@ _sct() {
   for ((i=1; i<COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      -*) case " -o --output --columns --jq --profile --base-url --timeout --max-wait --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --traced-origin --limit --page-size --offset --ordering --search --filter --external-id --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --item --set --file --group-by --delimit-by --to-order --to-origin --report --concurrency --composition --name --sku --description --hs-code --scientific-name --common-name --country --updated-from --updated-to --passing-min --failing-min --id --exclude-id --country-code --location --location-file --name-property --map --status --company-name --contact-name --reciprocal-company-id --dds-identifier --order --product --orders --products --assessment-run-ids --exclude-dds --dds --identifier --origin --document --out --content-type --source --exclude-type --email --email-contains --role --role-name --invited-by --expires-from --expires-to --first-name --last-name --job-title -X --method -f --raw-field -F --field -H --header --input --port --host --seed --rate-limit --statement-delay --latency --fail-rate --drop-rate " in *" $w "*) i=$((i+1)) ;; esac; continue ;;
+      -*) case " -o --output --columns --jq --profile --base-url --timeout --max-wait --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --traced-origin --limit --page-size --offset --ordering --search --filter --external-id --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --item --set --file --group-by --delimit-by --to-order --to-origin --report --concurrency --encoding --delimiter --composition --name --sku --description --hs-code --scientific-name --common-name --country --updated-from --updated-to --passing-min --failing-min --id --exclude-id --country-code --location --location-file --name-property --map --status --company-name --contact-name --reciprocal-company-id --dds-identifier --order --product --orders --products --assessment-run-ids --exclude-dds --dds --identifier --origin --document --out --content-type --source --exclude-type --email --email-contains --role --role-name --invited-by --expires-from --expires-to --first-name --last-name --job-title -X --method -f --raw-field -F --field -H --header --input --port --host --seed --rate-limit --statement-delay --latency --fail-rate --drop-rate " in *" $w "*) i=$((i+1)) ;; esac; continue ;;
     esac
     candidate="${cmdpath:+$cmdpath }$w"
     case "|orders|orders list|orders get|orders create|orders update|orders delete|orders stats|orders trace|orders import|orders sync|products|products list|products get|products create|products update|products delete|origins|origins list|origins get|origins create|origins update|origins delete|origins check|origins import|origins sync|value-chains|value-chains list|value-chains get|value-chains create|value-chains update|value-chains delete|dds|dds list|dds get|dds create|dds update|dds delete|dds wait|dds available-orders|dds trace|risk|risk list|risk create|risk evidence|documents|documents list|documents get|documents upload|documents download|imports|imports list|imports get|imports create|info-requests|info-requests send|workspaces|workspaces list|workspaces switch|workspaces current|invitations|invitations list|invitations get|invitations create|invitations bulk-create|invitations revoke|invitations renew|invitations public|members|members list|members set-role|users|users list|roles|roles list|countries|countries list|countries get|user-config|user-config get|user-config set|auth|auth login|auth status|auth logout|auth token|config|config list|config get|config set|config unset|config path|config profiles|whoami|api|completion|sandbox|version|doctor|" in
@@ -94,9 +94,13 @@ _sct() {
     'orders import|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders import|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders import|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders import|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders import|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders sync|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders sync|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders sync|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders sync|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders sync|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'products list|--commodity') COMPREPLY=( $(compgen -W 'cattle cocoa coffee palm_oil rubber soya wood' -- "$cur") ); return ;;
     'products list|--composition') COMPREPLY=( $(compgen -W 'simple composite' -- "$cur") ); return ;;
     'products list|--limit') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -174,11 +178,15 @@ _sct() {
     'origins import|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins import|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins import|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins import|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins import|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins sync|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins sync|--name-property') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins sync|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins sync|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins sync|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins sync|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins sync|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'value-chains list|--status') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'value-chains list|--type') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'value-chains list|--country') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -263,6 +271,8 @@ _sct() {
     'dds trace|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'dds trace|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'dds trace|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'dds trace|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'dds trace|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'risk list|--limit') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'risk list|--page-size') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'risk list|--offset') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -305,6 +315,8 @@ _sct() {
     'info-requests send|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'info-requests send|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'info-requests send|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'info-requests send|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'info-requests send|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--type') COMPREPLY=( $(compgen -W 'active demo inactive stakeholder test trial' -- "$cur") ); return ;;
     'workspaces list|--exclude-type') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--country') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -340,6 +352,8 @@ _sct() {
     'invitations bulk-create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations bulk-create|--role') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations bulk-create|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'invitations bulk-create|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'invitations bulk-create|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations revoke|--id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations revoke|--exclude-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations revoke|--email') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -431,8 +445,8 @@ _sct() {
     'orders delete') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'orders stats') opts='--buying --selling --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --has-dds --no-dds --traced-origin --group-by --delimit-by --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'orders trace') opts='--item --to-order --to-origin --replace --purchase --sale --batch -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'orders import') opts='--purchase --sale --batch --file --report --force --concurrency --fresh --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'orders sync') opts='--purchase --sale --batch --file --report --force --concurrency --fresh --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'orders import') opts='--purchase --sale --batch --file --report --force --concurrency --fresh --dry-run --encoding --delimiter --decimal-comma -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'orders sync') opts='--purchase --sale --batch --file --report --force --concurrency --fresh --dry-run --encoding --delimiter --decimal-comma -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'products') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'products list') opts='--commodity --composition --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'products get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
@@ -446,8 +460,8 @@ _sct() {
     'origins update') opts='--name --description --country-code --external-id --location --location-file --set --file -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'origins delete') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'origins check') opts='--country-code --name-property --map -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'origins import') opts='--file --name-property --country-code --report --force --concurrency --fresh --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'origins sync') opts='--file --name-property --country-code --report --force --concurrency --fresh --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'origins import') opts='--file --name-property --country-code --report --force --concurrency --fresh --dry-run --encoding --delimiter --decimal-comma -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'origins sync') opts='--file --name-property --country-code --report --force --concurrency --fresh --dry-run --encoding --delimiter --decimal-comma -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'value-chains') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'value-chains list') opts='--status --type --country --assessment-status --company-name --contact-name --external-id --tag --permission-granted --no-permission-granted --self-managed --no-self-managed --created-from --created-to --updated-from --updated-to --id --exclude-id --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'value-chains get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
@@ -462,7 +476,7 @@ _sct() {
     'dds delete') opts='--withdraw -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'dds wait') opts='--timeout -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'dds available-orders') opts='--exclude-dds --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'dds trace') opts='--dds --order --file --report --force --concurrency --fresh -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'dds trace') opts='--dds --order --file --report --force --concurrency --fresh --encoding --delimiter --decimal-comma -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'risk') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'risk list') opts='--limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'risk create') opts='--identifier --name --description --order --origin --product --document --set --file -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
@@ -477,7 +491,7 @@ _sct() {
     'imports get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'imports create') opts='--type --source --document --name --set --file -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'info-requests') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'info-requests send') opts='--file --report --force --concurrency --fresh -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'info-requests send') opts='--file --report --force --concurrency --fresh --encoding --delimiter --decimal-comma -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'workspaces') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'workspaces list') opts='--type --exclude-type --country --name --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'workspaces switch') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
@@ -486,7 +500,7 @@ _sct() {
     'invitations list') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'invitations get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'invitations create') opts='--email --role --set --file -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'invitations bulk-create') opts='--file --role --report --force --fresh --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'invitations bulk-create') opts='--file --role --report --force --fresh --dry-run --encoding --delimiter --decimal-comma -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'invitations revoke') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --search --filter --all-pending -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'invitations renew') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --search --filter --all-pending -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'invitations public') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;

@@ -8,6 +8,7 @@ import { UsageError, type FieldErrors } from '../errors.js';
 import { parseInteger } from '../commands/shared/flags.js';
 import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
+import { utf8Input } from './decode.js';
 
 export interface CsvRow {
   /** 1-based line number in the file where the record starts (a quoted cell may span lines). */
@@ -19,12 +20,32 @@ export interface CsvFile {
   name: string;
   columns: string[];
   rows: CsvRow[];
+  /** The separator the header was split with. */
+  delimiter: string;
+  /** Number cells use a decimal comma (`12,5`): a `;`-separated file, or --decimal-comma. */
+  decimalComma: boolean;
 }
 
+/** The flags of every command that reads a CSV file. */
+export interface FileReadFlags {
+  encoding?: string;
+  delimiter?: string;
+  decimalComma?: boolean;
+}
+
+export interface ReadOptions extends FileReadFlags {
+  /** Every column the command reads (aliases included): the separator is the one that finds them. */
+  known?: readonly string[];
+}
+
+/** The separators spreadsheet programs write, in the order a tie is settled. */
+const DELIMITERS = [',', ';', '\t', '|'];
+
 /** Reads the whole file (`-` for stdin) and checks that the required columns are there. */
-export async function readCsv(file: string, stdin: Readable, required: string[] = []): Promise<CsvFile> {
+export async function readCsv(file: string, stdin: Readable, required: string[] = [], opts: ReadOptions = {}): Promise<CsvFile> {
   const name = file === '-' ? 'stdin' : basename(file);
-  const bytes = await readInput(file, stdin);
+  const bytes = await utf8Input(await readInput(file, stdin), name, opts.encoding);
+  const delimiter = chooseDelimiter(bytes, name, opts.delimiter, opts.known ?? required);
   let header: string[] | undefined;
   const readHeader = (cells: string[], line: number) => {
     // The guard sct puts on formula-like cells comes off first, so a cell reads as it was
@@ -34,7 +55,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     const problem = headerProblem(name, line, names, header);
     if (problem) throw problem;
   };
-  const { records, starts } = quoteFreeRecords(bytes) ?? parsedRecords(bytes, name, readHeader);
+  const { records, starts } = quoteFreeRecords(bytes, delimiter) ?? parsedRecords(bytes, name, readHeader, delimiter);
   if (!header && records.length > 0) readHeader(records[0], starts[0]);
   const columns = header ?? [];
   const rows: CsvRow[] = [];
@@ -52,7 +73,38 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   if (missing.length) {
     throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})`);
   }
-  return { name, columns, rows };
+  return { name, columns, rows, delimiter, decimalComma: opts.decimalComma === true || delimiter === ';' };
+}
+
+/**
+ * The separator that splits the header line into the most columns the command knows (a tie goes
+ * to the first of `,`, `;`, tab, `|`). --delimiter wins; a header in which no separator finds a
+ * known column is refused, saying what was found, rather than read as one strange column.
+ */
+function chooseDelimiter(bytes: Buffer, name: string, given: string | undefined, known: readonly string[]): string {
+  if (given !== undefined) {
+    const d = given === '\\t' || given.toLowerCase() === 'tab' ? '\t' : given;
+    if ([...d].length !== 1 || d === '"' || d === '\n' || d === '\r') throw new UsageError(`--delimiter ${JSON.stringify(given)}: one character, e.g. ";" or tab`);
+    return d;
+  }
+  const end = bytes.indexOf(0x0a);
+  const header = bytes.toString('utf8', 0, end < 0 ? Math.min(bytes.length, 65536) : end).replace(/\r$/, '');
+  if (known.length === 0) return ',';
+  const names = (d: string) => header.split(d).map((c) => normalizeHeader(unguardFormula(c.trim().replace(/^"(.*)"$/, '$1'))));
+  let best = ',';
+  let found = 0;
+  for (const d of DELIMITERS) {
+    const n = names(d).filter((c) => known.includes(c)).length;
+    if (n > found) [best, found] = [d, n];
+  }
+  if (found === 0 && header.trim() !== '') {
+    throw new UsageError(
+      `${name} line 1: no known column in the header (found: ${names(',').join(', ')}; tried the separators , ; tab |)`,
+      undefined,
+      `the columns are ${known.join(', ')}; give --delimiter if the file uses another separator`,
+    );
+  }
+  return best;
 }
 
 interface Records {
@@ -65,13 +117,14 @@ interface Records {
  * The records as csv-parse reads them. `onHeader` sees the first record as soon as it is read,
  * so that a bad header is reported before a CSV error further down.
  */
-export function parsedRecords(bytes: Buffer, name: string, onHeader: (cells: string[], line: number) => void): Records {
+export function parsedRecords(bytes: Buffer, name: string, onHeader: (cells: string[], line: number) => void, delimiter = ','): Records {
   const lines = new LineCounter(bytes);
   const starts: number[] = [];
   let records: string[][];
   try {
     records = parse(bytes, {
       bom: true,
+      delimiter,
       trim: true,
       skip_empty_lines: true,
       // The header is read as a record like the others, and cells are counted by the caller:
@@ -96,10 +149,10 @@ export function parsedRecords(bytes: Buffer, name: string, onHeader: (cells: str
 /**
  * The records of a file without a `"` in it and with one kind of line end (LF, or CRLF), read
  * as csv-parse reads them (a test holds the two to the same answers) at a fraction of its cost
- * per row: each line is one record, cut at commas, cells trimmed, blank lines skipped.
+ * per row: each line is one record, cut at the separator, cells trimmed, blank lines skipped.
  * Undefined for any other file (UTF-16, quotes, CR or mixed line ends): csv-parse reads those.
  */
-export function quoteFreeRecords(bytes: Buffer): Records | undefined {
+export function quoteFreeRecords(bytes: Buffer, delimiter = ','): Records | undefined {
   if (bytes.includes(QUOTE) || (bytes[0] === 0xff && bytes[1] === 0xfe)) return undefined;
   let text = bytes.toString('utf8');
   if (text.startsWith('\ufeff')) text = text.slice(1);
@@ -111,7 +164,7 @@ export function quoteFreeRecords(bytes: Buffer): Records | undefined {
   for (let i = 0; i < lines.length; i++) {
     // Cells are trimmed of what String.prototype.trim removes, the same characters as csv-parse.
     if (lines[i].trim() === '') continue;
-    records.push(lines[i].split(',').map((cell) => cell.trim()));
+    records.push(lines[i].split(delimiter).map((cell) => cell.trim()));
     starts.push(i + 1);
   }
   return { records, starts };
@@ -267,4 +320,22 @@ export function idCell(raw: string | undefined, line: number, column: string, er
     errors.add(line, column, `"${text}" is not a whole number 0..2147483647`);
     return undefined;
   }
+}
+
+/**
+ * A number cell in the file's convention, as the plain decimal the service takes (`1234.5`).
+ * With decimal commas, `1.234,5` and `12,5` read as 1234.5 and 12.5, and `12.5` (which cannot
+ * be a thousands group) as 12.5. Without, a comma is refused rather than read one way or the
+ * other: `1,234` is a thousand in one convention and one point two in the other. Throws an
+ * Error saying what is wrong; callers add the line and column.
+ */
+export function decimalText(raw: string, decimalComma: boolean): string {
+  const s = raw.trim();
+  if (!decimalComma) {
+    if (s.includes(',')) throw new Error(`"${raw}" has a comma: if it is a decimal comma, give --decimal-comma (or save the file with ; as separator)`);
+    return s;
+  }
+  if (/^[+-]?\d{1,3}(\.\d{3})+(,\d*)?$/.test(s)) return s.replace(/\./g, '').replace(',', '.');
+  if (s.includes(',') && s.includes('.')) throw new Error(`"${raw}" is not a number with a decimal comma (e.g. 1.234,5)`);
+  return s.replace(',', '.');
 }

@@ -12,7 +12,7 @@ import { COLUMNS } from '../../output/columns.js';
 import { writeList } from '../../output/format.js';
 import { ApiError, SctError, UsageError } from '../../errors.js';
 import { traceOrdersResponseSchema, type TraceOrdersResponse } from '../../api/schemas/statements.js';
-import { idCell, readCsv, RowErrors, warnIgnoredColumns } from '../../bulk/csv.js';
+import { idCell, readCsv, RowErrors, warnIgnoredColumns, type FileReadFlags } from '../../bulk/csv.js';
 import { chunk } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
@@ -100,8 +100,8 @@ async function postTrace(client: ApiClient, body: { dds_id: number | number[]; o
 }
 
 /** Every row of pairs.csv checked (exit 2 naming each bad line), as chunk rows. */
-export async function readPairs(ctx: Context, file: string): Promise<ChunkRow<TracePair>[]> {
-  const csv = await readCsv(file, ctx.io.stdin, ['dds_id', 'order_id']);
+export async function readPairs(ctx: Context, file: string, flags: FileReadFlags = {}): Promise<ChunkRow<TracePair>[]> {
+  const csv = await readCsv(file, ctx.io.stdin, ['dds_id', 'order_id'], flags);
   warnIgnoredColumns(ctx.io, csv, ['dds_id', 'order_id']);
   const errors = new RowErrors(csv.name);
   const seen = new Map<string, number>();
@@ -126,7 +126,7 @@ export async function readPairs(ctx: Context, file: string): Promise<ChunkRow<Tr
 async function traceFile(ctx: Context, opts: TraceFlags & { file: string }): Promise<void> {
   checkReportPath(opts.report, opts.force);
   const concurrency = parseConcurrency(opts.concurrency);
-  const rows = await readPairs(ctx, opts.file);
+  const rows = await readPairs(ctx, opts.file, opts);
   await sendInChunks(ctx, {
     command: 'dds-trace',
     file: opts.file,

@@ -94,7 +94,7 @@ export function invitationResults(answer: unknown, count: number): RowResult[] {
 
 export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOptions): Promise<void> {
   checkReportPath(opts.report, opts.force);
-  const csv = await readCsv(opts.file, ctx.io.stdin, ['email']);
+  const csv = await readCsv(opts.file, ctx.io.stdin, ['email'], { ...opts, known: PEOPLE_COLUMNS });
   if (opts.role === undefined && !csv.columns.includes('auth_group')) {
     throw new UsageError(`${csv.name}: missing column auth_group (found: ${csv.columns.join(', ')}); add it, or give --role for every row`);
   }

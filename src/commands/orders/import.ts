@@ -38,7 +38,7 @@ import type { Context } from '../../context.js';
 import type { z } from 'zod';
 import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
-import { readCsv, RowErrors, type CsvFile } from '../../bulk/csv.js';
+import { decimalText, readCsv, RowErrors, type CsvFile } from '../../bulk/csv.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
@@ -97,7 +97,7 @@ const LIST_SEPARATOR = /[|;]/;
 
 class CellError extends Error {}
 
-function convert(raw: string, conv: Conv): unknown {
+function convert(raw: string, conv: Conv, decimalComma = false): unknown {
   switch (conv) {
     case 'text':
       return raw;
@@ -105,8 +105,14 @@ function convert(raw: string, conv: Conv): unknown {
       if (!/^\d+$/.test(raw) || Number(raw) > 2_147_483_647) throw new CellError(`"${raw}" is not a whole number 0..2147483647`);
       return Number(raw);
     case 'number': {
-      const n = Number(raw);
-      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw) || !Number.isFinite(n)) throw new CellError(`"${raw}" is not a number`);
+      let text: string;
+      try {
+        text = decimalText(raw, decimalComma);
+      } catch (e) {
+        throw new CellError((e as Error).message);
+      }
+      const n = Number(text);
+      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) || !Number.isFinite(n)) throw new CellError(`"${raw}" is not a number`);
       return n;
     }
     case 'bool': {
@@ -174,7 +180,7 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName): OrderFromFile[
     const raw = (row.values[column] ?? '').trim();
     if (!raw) return undefined;
     try {
-      return { raw, value: convert(raw, conv) };
+      return { raw, value: convert(raw, conv, csv.decimalComma) };
     } catch (e) {
       errors.add(row.line, column, (e as Error).message);
       return undefined;
@@ -306,7 +312,8 @@ export async function openOrderFile(ctx: Context, flags: ImportFlags): Promise<{
   if (!flags.file) throw new UsageError('--file orders.csv is required (- for stdin)');
   const concurrency = parseConcurrency(flags.concurrency);
   checkReportPath(flags.report, flags.force);
-  const csv = await readCsv(flags.file, ctx.io.stdin, ['external_id']);
+  const known = [...Object.values(ORDER_COLUMNS).flatMap(Object.keys), ...Object.keys(ITEM_COLUMNS)];
+  const csv = await readCsv(flags.file, ctx.io.stdin, ['external_id'], { ...flags, known });
   return { kind, file: flags.file, concurrency, csv };
 }
 

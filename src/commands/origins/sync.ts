@@ -11,7 +11,7 @@ import { readCsv, RowErrors, warnIgnoredColumns } from '../../bulk/csv.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { parseConcurrency } from '../shared/flags.js';
 import type { BulkRunFlags } from '../shared/bulk.js';
-import { IMPORT_COLUMNS, importColumnNames, originUnits, sniffInput } from './import.js';
+import { IMPORT_COLUMNS, importColumnNames, KNOWN_COLUMNS, originUnits, sniffInput } from './import.js';
 import { UsageError } from '../../errors.js';
 import type { SyncSpec } from '../../sync/plan.js';
 import { runSync } from '../../sync/run.js';
@@ -69,7 +69,7 @@ async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable)
   if (opts.nameProperty !== undefined || opts.countryCode !== undefined) {
     throw new UsageError('--name-property and --country-code are for GeoJSON files: in a CSV file each row has its name and country_code columns');
   }
-  const csv = await readCsv(opts.file, stdin, ['name', 'country_code', 'external_id']);
+  const csv = await readCsv(opts.file, stdin, ['name', 'country_code', 'external_id'], { ...opts, known: KNOWN_COLUMNS });
   const names = importColumnNames(csv.columns);
   warnIgnoredColumns(ctx.io, csv, Object.values(names), IMPORT_COLUMNS);
   const errors = new RowErrors(csv.name);
@@ -78,7 +78,7 @@ async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable)
     if (!row.values[names.external_id]?.trim()) errors.add(row.line, 'external_id', 'required: a sync matches each row with an origin by its external_id');
   }
   // The same bodies `origins import` would send (empty cells left out: never compared, never sent).
-  const units = originUnits(csv.rows, errors, names);
+  const units = originUnits(csv.rows, errors, names, csv.decimalComma);
   errors.throwIfAny();
   return units;
 }

@@ -1,0 +1,106 @@
+// Files as spreadsheet programs write them (test/fixtures/sheets/, made by LibreOffice; see
+// test/fixtures/README.md): the encoding is read, never guessed; the separator is found from the
+// header; decimal commas read in a ;-separated file; text reaches the service unchanged.
+import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox({}, { inProcess: true });
+const fixture = (name: string) => join(__dirname, '..', 'fixtures', 'sheets', name);
+const sent = () => t.sb.requests.filter((q) => q.method !== 'GET');
+
+const COOP = 'Coopérative Agricole du Bandama';
+const NOTE = 'Achat cacao n° 7, lot "Été" €';
+
+/** The bodies `origins import --dry-run -o json` would send. */
+async function dryRunOrigins(file: string, ...flags: string[]) {
+  const r = await t.sct(['origins', 'import', '--file', fixture(file), '--dry-run', '-o', 'json', ...flags]);
+  expect(r.exitCode, r.stderr).toBe(0);
+  expect(sent()).toEqual([]);
+  return JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+}
+
+const ORIGINS = [
+  { name: COOP, country_code: 'CI', external_id: '00123', description: NOTE, location: { type: 'Point', coordinates: [-5.2897, 6.8203] } },
+  { name: 'Société Kumasi Nord', country_code: 'GH', external_id: 'GH-7', description: 'deux\nlignes', location: { type: 'Point', coordinates: [-1.6244, 6.6885] } },
+];
+
+describe('files from spreadsheets: encodings', () => {
+  it('reads UTF-8 as written: accents, a quoted comma, a line break, leading zeros', async () => {
+    expect(await dryRunOrigins('origins-utf8.csv')).toMatchObject(ORIGINS);
+  });
+
+  it('refuses a Windows-1252 file without --encoding, naming the line and the flag; nothing is sent', async () => {
+    const r = await t.sct(['origins', 'import', '--file', fixture('origins-windows-1252.csv')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('origins-windows-1252.csv line 2: not UTF-8 text');
+    expect(r.stderr).toContain('--encoding windows-1252');
+    expect(sent()).toEqual([]);
+  });
+
+  it('reads Windows-1252 and ISO-8859-15 with --encoding, and sends the text unchanged', async () => {
+    expect(await dryRunOrigins('origins-windows-1252.csv', '--encoding', 'windows-1252')).toMatchObject(ORIGINS);
+    expect(await dryRunOrigins('origins-iso-8859-15.csv', '--encoding', 'ISO-8859-15')).toMatchObject(ORIGINS);
+    const r = await t.sct(['origins', 'import', '--file', fixture('origins-windows-1252.csv'), '--encoding', 'windows-1252']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const bodies = sent().map((q) => JSON.parse(q.body));
+    expect(bodies).toMatchObject(ORIGINS);
+    expect(JSON.stringify(bodies)).not.toContain('\ufffd');
+  });
+
+  it('reads UTF-16 "Unicode text" (tab-separated, with a byte-order mark) without flags', async () => {
+    expect(await dryRunOrigins('origins-utf16le.txt')).toMatchObject(ORIGINS);
+  });
+
+  it('refuses an unknown --encoding and a workbook saved under any name, saying what it is', async () => {
+    const bad = await t.sct(['origins', 'import', '--file', fixture('origins-utf8.csv'), '--encoding', 'klingon']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--encoding klingon: not an encoding sct knows');
+    const zip = await t.sct(['invitations', 'bulk-create', '--file', fixture('origins.xlsx'), '--dry-run']);
+    expect(zip.exitCode).toBe(2);
+    expect(zip.stderr).toContain('origins.xlsx is not a CSV file: it looks like a ZIP');
+    expect(sent()).toEqual([]);
+  });
+});
+
+describe('files from spreadsheets: separators and decimal commas', () => {
+  it('finds the ; of a German LibreOffice file and reads its decimal commas', async () => {
+    expect(await dryRunOrigins('origins-semicolon-windows-1252.csv', '--encoding', 'windows-1252')).toMatchObject(ORIGINS);
+  });
+
+  it('reads an order volume of 1234,5 from a ;-separated file as 1234.5', async () => {
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', fixture('orders-semicolon-windows-1252.csv'), '--encoding', 'windows-1252', '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const [order] = JSON.parse(r.stdout);
+    expect(order.items).toEqual([
+      { volume: 1234.5, unit: 'kg', external_id: 'Lot n° 7 — Coopérative' },
+      { volume: 12.5, unit: 't', external_id: 'Lot 8 Été' },
+    ]);
+  });
+
+  it('refuses a decimal comma in a comma-separated file unless --decimal-comma, naming the line', async () => {
+    const file = t.writeFile('orders.csv', 'external_id,type,order_created_at,seller_company_id,volume,unit\nDC-1,order,2025-04-01,101,"1,234",kg\n');
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('line 2, volume');
+    expect(r.stderr).toContain('--decimal-comma');
+    const ok = await t.sct(['orders', 'import', '--purchase', '--file', file, '--dry-run', '-o', 'json', '--decimal-comma']);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)[0].items).toEqual([{ volume: 1.234, unit: 'kg' }]);
+    expect(sent()).toEqual([]);
+  });
+
+  it('--delimiter sets the separator; a header with no known column says what was found', async () => {
+    const piped = t.writeFile('people.csv', 'email|auth_group\nana@sheets.example|3\n');
+    const r = await t.sct(['invitations', 'bulk-create', '--file', piped, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ line: 2, email: 'ana@sheets.example', auth_group: 3 }]);
+    const given = await t.sct(['invitations', 'bulk-create', '--file', piped, '--delimiter', ';', '--dry-run']);
+    expect(given.exitCode).toBe(2);
+    const strange = t.writeFile('strange.csv', 'mail:role\nana@sheets.example:3\n');
+    const none = await t.sct(['invitations', 'bulk-create', '--file', strange, '--dry-run']);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('strange.csv line 1: no known column in the header (found: mail:role; tried the separators , ; tab |)');
+    expect(sent()).toEqual([]);
+  });
+});
