@@ -49,6 +49,8 @@ export interface ChunkRun<T> {
   concurrency: number;
   fresh?: boolean;
   report?: string;
+  /** The rows --skip-invalid left out, for the report. */
+  invalid?: Outcome[];
   /**
    * Sends one chunk; answers one result per payload, in order. `keyFor` gives the chunk's
    * Idempotency-Key (a send that retries with fewer rows asks for the key of those).
@@ -160,7 +162,7 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
     const byLine = new Map(run.rows.map((r) => [r.line, r]));
     journal.recordAll(unanswered.map((o) => ({ key: idOf(byLine.get(o.lines[0])!), status: 'unknown' as const, error: o.error })));
   }
-  await finishBulk(ctx, { ...result, outcomes }, { noun: run.noun, verb: run.verb, report: run.report, journalPath: journal.path, fresh: run.fresh });
+  await finishBulk(ctx, { ...result, outcomes }, { noun: run.noun, verb: run.verb, report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid });
 }
 
 /** A chunk's outcome as one outcome per row, added to `out`: the row's own answer, else the chunk's fate. */

@@ -9,6 +9,9 @@ import { parseInteger } from '../commands/shared/flags.js';
 import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
 import { utf8Input } from './decode.js';
+import { writeReportFile } from './report.js';
+import type { Outcome } from './runner.js';
+import type { Context } from '../context.js';
 
 export interface CsvRow {
   /** 1-based line number in the file where the record starts (a quoted cell may span lines). */
@@ -291,8 +294,40 @@ export class RowErrors {
     return this.errors.length;
   }
 
+  /** The lines that have an error. */
+  lines(): Set<number> {
+    return new Set(this.errors.map((e) => e.line));
+  }
+
+  /** One `invalid` outcome per bad row, its errors as the report's field messages. */
+  outcomes(): Outcome[] {
+    const byLine = new Map<number, Outcome>();
+    for (const e of this.errors) {
+      let o = byLine.get(e.line);
+      if (!o) byLine.set(e.line, (o = { key: `line ${e.line}`, lines: [e.line], status: 'invalid', error: 'invalid', fields: {} }));
+      (o.fields![e.column ?? 'row'] ??= []).push(e.message);
+    }
+    return [...byLine.values()].sort((a, b) => a.lines[0] - b.lines[0]);
+  }
+
+  /**
+   * Every row checked, before anything is sent. Without --skip-invalid any invalid row is exit 2
+   * (the --report written first, with every invalid row); with it, the invalid rows are said
+   * and returned for the report of the run, which ends in exit 3.
+   */
+  settle(ctx: Pick<Context, 'io' | 'flags'>, flags: { skipInvalid?: boolean; report?: string }): Outcome[] {
+    if (this.errors.length === 0) return [];
+    const invalid = this.outcomes();
+    if (!flags.skipInvalid) {
+      if (flags.report) writeReportFile(flags.report, invalid, { csvFormulas: ctx.flags.csvFormulas });
+      this.throwIfAny(flags.report ? `every invalid row is in ${flags.report}; --skip-invalid sends the valid rows` : '--skip-invalid sends the valid rows and reports the others');
+    }
+    ctx.io.warn(`${this.file}: ${invalid.length} invalid row${invalid.length > 1 ? 's' : ''} left out (--skip-invalid): ${invalid.slice(0, 10).map((o) => o.lines[0]).join(', ')}${invalid.length > 10 ? ', …' : ''}`);
+    return invalid;
+  }
+
   /** Exit 2 with every problem listed (`line 4, volume: expected a number`); nothing was sent. */
-  throwIfAny(): void {
+  throwIfAny(hint?: string): void {
     if (this.errors.length === 0) return;
     const fields: FieldErrors = {};
     const shown = this.errors.slice(0, 50);
@@ -302,7 +337,7 @@ export class RowErrors {
     throw new UsageError(
       `${this.file}: ${rows} invalid row${rows > 1 ? 's' : ''}; nothing was sent`,
       fields,
-      more > 0 ? `${more} more error${more > 1 ? 's' : ''} not shown` : undefined,
+      [more > 0 ? `${more} more error${more > 1 ? 's' : ''} not shown` : '', hint ?? ''].filter(Boolean).join('; ') || undefined,
     );
   }
 }

@@ -70,12 +70,12 @@ export function writeReportFile(path: string, outcomes: Outcome[], o: { csvFormu
 export async function finishBulk(
   ctx: Context,
   result: RunResult,
-  o: { noun: string; verb: string; report?: string; journalPath?: string; fresh?: boolean },
+  o: { noun: string; verb: string; report?: string; journalPath?: string; fresh?: boolean; invalid?: Outcome[] },
 ): Promise<void> {
-  const { outcomes } = result;
-  const counts: Record<Outcome['status'], number> = { created: 0, updated: 0, skipped: 0, rejected: 0, not_sent: 0, unknown: 0 };
+  const outcomes = o.invalid?.length ? [...o.invalid, ...result.outcomes].sort((a, b) => a.lines[0] - b.lines[0]) : result.outcomes;
+  const counts: Record<Outcome['status'], number> = { created: 0, updated: 0, skipped: 0, rejected: 0, not_sent: 0, unknown: 0, invalid: 0 };
   for (const o of outcomes) counts[o.status]++;
-  const { created, updated, skipped, rejected, not_sent: notSent, unknown } = counts;
+  const { created, updated, skipped, rejected, not_sent: notSent, unknown, invalid } = counts;
 
   if (o.report) writeReportFile(o.report, outcomes, { csvFormulas: ctx.flags.csvFormulas });
   const format = ctx.format();
@@ -93,6 +93,7 @@ export async function finishBulk(
   parts.push(`${rejected} rejected`);
   if (notSent) parts.push(`${notSent} not sent`);
   if (unknown) parts.push(`${unknown} unknown (sent, no answer: they may exist)`);
+  if (invalid) parts.push(`${invalid} invalid (not sent)`);
   io.error(`${o.noun}: ${parts.join(', ')}${o.report ? ` — report in ${o.report}` : ''}`);
   for (const f of outcomes.filter((x) => x.status === 'rejected').slice(0, 20)) {
     io.error(`  line ${f.lines.join(',')} (${stripControl(f.key)}): ${stripControl(flatRow(f).error)}`);
@@ -114,5 +115,8 @@ export async function finishBulk(
     e.hint = resume;
     throw e;
   }
-  if (rejected) throw new PartialFailureError(`${rejected} of ${outcomes.length} ${o.noun} rejected`);
+  if (rejected || invalid) {
+    const what = [rejected ? `${rejected} of ${outcomes.length} ${o.noun} rejected` : '', invalid ? `${invalid} invalid row${invalid > 1 ? 's' : ''} not sent` : ''];
+    throw new PartialFailureError(what.filter(Boolean).join(', '));
+  }
 }

@@ -2,7 +2,9 @@
 // test/fixtures/README.md): the encoding is read, never guessed; the separator is found from the
 // header; decimal commas read in a ;-separated file; text reaches the service unchanged.
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const t = useSandbox({}, { inProcess: true });
@@ -102,5 +104,65 @@ describe('files from spreadsheets: separators and decimal commas', () => {
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toContain('strange.csv line 1: no known column in the header (found: mail:role; tried the separators , ; tab |)');
     expect(sent()).toEqual([]);
+  });
+});
+
+describe('files from spreadsheets: bad rows', () => {
+  /** 500 people of which lines 11, 51, 101, 201, 301, 401 are invalid (bad address, unknown role). */
+  function people(domain: string): string {
+    const lines = ['email,auth_group'];
+    for (let i = 0; i < 500; i++) {
+      const line = i + 2;
+      const bad = [11, 51, 101, 201, 301, 401].includes(line);
+      lines.push(bad && line % 2 === 1 && line !== 101 ? `p${i}-at-${domain},3` : bad ? `p${i}@${domain},nosuchrole` : `p${i}@${domain},3`);
+    }
+    return t.writeFile(`people-${domain}.csv`, lines.join('\n') + '\n');
+  }
+  const reportRows = (file: string) => parse(readFileSync(file, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+
+  it('without --skip-invalid: exit 2, nothing sent, and the --report lists every invalid row with its line, field and message', async () => {
+    const report = join(t.dir, 'invalid-report.csv');
+    const r = await t.sct(['invitations', 'bulk-create', '--file', people('bad1.example'), '--report', report]);
+    expect(r.exitCode).toBe(2);
+    expect(sent()).toEqual([]);
+    expect(r.stderr).toContain('6 invalid rows; nothing was sent');
+    expect(r.stderr).toContain(`every invalid row is in ${report}`);
+    const rows = reportRows(report);
+    expect(rows.map((x) => [x.line, x.status])).toEqual([11, 51, 101, 201, 301, 401].map((l) => [String(l), 'invalid']));
+    expect(rows[0].error).toMatch(/^invalid — email: /);
+    expect(rows[2].error).toContain('auth_group: unknown role "nosuchrole"');
+  });
+
+  it('with --skip-invalid: the valid rows are sent, the invalid ones reported, exit 3', async () => {
+    const report = join(t.dir, 'skip-report.csv');
+    const r = await t.sct(['invitations', 'bulk-create', '--file', people('bad2.example'), '--report', report, '--skip-invalid']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    const bodies = sent().map((q) => JSON.parse(q.body).operations.length);
+    expect(bodies).toEqual([100, 100, 100, 100, 94]);
+    expect(r.stderr).toContain('6 invalid rows left out (--skip-invalid): 11, 51, 101, 201, 301, 401');
+    expect(r.stderr).toContain('invitations: 494 created, 0 rejected, 6 invalid (not sent)');
+    const rows = reportRows(report);
+    expect(rows).toHaveLength(500);
+    expect(rows.filter((x) => x.status === 'invalid').map((x) => x.line)).toEqual(['11', '51', '101', '201', '301', '401']);
+    expect(rows[9]).toMatchObject({ line: '11', status: 'invalid' });
+    expect(rows[0]).toMatchObject({ line: '2', status: 'created' });
+  });
+
+  it('an order is sent whole or not at all: its other rows are reported with the invalid one', async () => {
+    const file = t.writeFile(
+      'skip-orders.csv',
+      'external_id;type;order_created_at;seller_company_id;volume;unit\nSK-1;order;2025-04-01;101;12,5;kg\nSK-2;order;2025-04-02;102;1,5;kg\nSK-2;;;;lots;kg\n',
+    );
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file, '--skip-invalid', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(sent().map((q) => JSON.parse(q.body).external_id)).toEqual(['SK-1']);
+    const out = JSON.parse(r.stdout) as Array<{ lines: number[]; status: string; fields: Record<string, string[]> | null }>;
+    expect(out.map((o) => [o.lines, o.status])).toEqual([
+      [[2], 'created'],
+      [[3], 'invalid'],
+      [[4], 'invalid'],
+    ]);
+    expect(out[1].fields).toEqual({ external_id: ['not sent: line 4 of order SK-2 is invalid'] });
+    expect(out[2].fields).toEqual({ volume: ['"lots" is not a number'] });
   });
 });

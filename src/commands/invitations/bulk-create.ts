@@ -105,7 +105,7 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
   const role = opts.role === undefined ? undefined : await roleId(ctx, opts.role, '--role');
   const errors = new RowErrors(csv.name);
   const units = invitationUnits(csv.rows, errors, role, roles);
-  errors.throwIfAny();
+  const invalid = errors.settle(ctx, opts);
 
   if (opts.dryRun) {
     await writeList(
@@ -134,6 +134,7 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
     concurrency: 1,
     fresh: opts.fresh,
     report: opts.report,
+    invalid,
     send: async (operations, keyFor, client) => {
       const res = await client.request({ method: 'POST', path: PATHS.invitationsBulkCreate, body: { operations }, idempotencyKey: keyFor(operations) });
       return invitationResults(res.data, operations.length);

@@ -161,8 +161,8 @@ export interface OrderFromFile extends Unit<Body> {
 }
 
 /** The units `orders import` sends: one per order of the file. */
-export function planImport(csv: CsvFile, kind: OrderKindName): Unit<Body>[] {
-  return ordersFromCsv(csv, kind);
+export function planImport(csv: CsvFile, kind: OrderKindName, errors?: RowErrors): Unit<Body>[] {
+  return ordersFromCsv(csv, kind, errors);
 }
 
 /**
@@ -170,11 +170,11 @@ export function planImport(csv: CsvFile, kind: OrderKindName): Unit<Body>[] {
  * the orders, or throws (exit 2) listing every problem with its line and column. `orders
  * import` and `orders sync` both read their file here, so the two never disagree on a cell.
  */
-export function ordersFromCsv(csv: CsvFile, kind: OrderKindName): OrderFromFile[] {
+export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErrors): OrderFromFile[] {
   const orderColumns = ORDER_COLUMNS[kind];
   // Collected first and reported in line order: a file is fixed top to bottom.
   const problems: Array<{ line: number; column: string; message: string }> = [];
-  const errors = { add: (line: number, column: string, message: string) => void problems.push({ line, column, message }) };
+  const problem = { add: (line: number, column: string, message: string) => void problems.push({ line, column, message }) };
   /** A cell's value, or undefined when it is blank or does not convert (then recorded as an error). */
   const readCell = (row: CsvFile['rows'][number], column: string, conv: Conv): { raw: string; value: unknown } | undefined => {
     const raw = (row.values[column] ?? '').trim();
@@ -182,7 +182,7 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName): OrderFromFile[
     try {
       return { raw, value: convert(raw, conv, csv.decimalComma) };
     } catch (e) {
-      errors.add(row.line, column, (e as Error).message);
+      problem.add(row.line, column, (e as Error).message);
       return undefined;
     }
   };
@@ -207,7 +207,7 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName): OrderFromFile[
   for (const row of csv.rows) {
     const externalId = (row.values.external_id ?? '').trim();
     if (!externalId) {
-      errors.add(row.line, 'external_id', 'required: it names the order the row belongs to');
+      problem.add(row.line, 'external_id', 'required: it names the order the row belongs to');
       continue;
     }
     let order = orders.get(externalId);
@@ -221,7 +221,7 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName): OrderFromFile[
       const first = order.fieldOrigin.get(column);
       if (first) {
         if (JSON.stringify(order.body[column]) !== JSON.stringify(value)) {
-          errors.add(row.line, column, `"${raw}" conflicts with line ${first.line} of order ${externalId} ("${csv.rows.find((r) => r.line === first.line)?.values[column] ?? ''}"): order columns must agree on every row of an order`);
+          problem.add(row.line, column, `"${raw}" conflicts with line ${first.line} of order ${externalId} ("${csv.rows.find((r) => r.line === first.line)?.values[column] ?? ''}"): order columns must agree on every row of an order`);
         }
         continue;
       }
@@ -266,16 +266,27 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName): OrderFromFile[
     if (!result.success) {
       for (const issue of result.error.issues) {
         const [where, column] = locate(order, issue.path);
-        errors.add(where, column, issue.message);
+        problem.add(where, column, issue.message);
       }
       continue;
     }
     units.push({ key: externalId, lines: order.lines, payload: result.data as Body, given, itemLines: order.items.map((i) => i.line) });
   }
-  const rowErrors = new RowErrors(csv.name);
+  const rowErrors = errors ?? new RowErrors(csv.name);
   for (const p of problems.sort((a, b) => a.line - b.line)) rowErrors.add(p.line, p.column, p.message);
-  rowErrors.throwIfAny();
-  return units;
+  if (!errors) {
+    rowErrors.throwIfAny();
+    return units;
+  }
+  // The caller settles the errors (--skip-invalid): an order is sent whole or not at all, so
+  // the other rows of an order with an invalid row are invalid too.
+  const bad = rowErrors.lines();
+  return units.filter((u) => {
+    const first = u.lines.find((l) => bad.has(l));
+    if (first === undefined) return true;
+    for (const l of u.lines) if (!bad.has(l)) rowErrors.add(l, 'external_id', `not sent: line ${first} of order ${u.key} is invalid`);
+    return false;
+  });
 }
 
 /** The CSV line and column a schema issue points at. */
@@ -319,8 +330,10 @@ export async function openOrderFile(ctx: Context, flags: ImportFlags): Promise<{
 
 export async function importOrders(ctx: Context, flags: ImportFlags): Promise<void> {
   const { kind, file, concurrency, csv } = await openOrderFile(ctx, flags);
-  const units = planImport(csv, kind);
-  const rows = csv.rows.length;
+  const errors = new RowErrors(csv.name);
+  const units = planImport(csv, kind, errors);
+  const invalid = errors.settle(ctx, flags);
+  const rows = csv.rows.length - invalid.length;
 
   if (flags.dryRun) {
     ctx.io.info(`${csv.name}: ${units.length} ${kind} order${units.length === 1 ? '' : 's'} from ${rows} row${rows === 1 ? '' : 's'}, all valid; nothing was sent (--dry-run)`);
@@ -344,5 +357,6 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
     concurrency,
     fresh: flags.fresh,
     report: flags.report,
+    invalid,
   });
 }

@@ -10,7 +10,7 @@ import { writeList } from '../../output/format.js';
 import { REQUIRED, requiredMessage } from '../../api/schemas/messages.js';
 import { originCreateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
 import { decimalText, readCsv, RowErrors, warnIgnoredColumns, type CsvRow } from '../../bulk/csv.js';
-import type { Unit } from '../../bulk/runner.js';
+import type { Outcome, Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
@@ -149,8 +149,8 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   warnIgnoredColumns(ctx.io, csv, Object.values(names), IMPORT_COLUMNS);
   const errors = new RowErrors(csv.name);
   const units = originUnits(csv.rows, errors, names, csv.decimalComma);
-  errors.throwIfAny();
-  await sendOrigins(ctx, opts, { name: csv.name, units, concurrency, unit: 'line' });
+  const invalid = errors.settle(ctx, opts);
+  await sendOrigins(ctx, opts, { name: csv.name, units, concurrency, unit: 'line', invalid });
 }
 
 /**
@@ -160,7 +160,7 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
 export async function sendOrigins(
   ctx: Context,
   opts: ImportOriginsOptions,
-  o: { name: string; units: Unit<OriginCreate>[]; concurrency: number; unit: 'line' | 'feature' },
+  o: { name: string; units: Unit<OriginCreate>[]; concurrency: number; unit: 'line' | 'feature'; invalid?: Outcome[] },
 ): Promise<void> {
   if (opts.dryRun) {
     await writeList(
@@ -187,6 +187,7 @@ export async function sendOrigins(
     concurrency: o.concurrency,
     fresh: opts.fresh,
     report: opts.report,
+    invalid: o.invalid,
   });
 }
 

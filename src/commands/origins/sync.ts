@@ -5,7 +5,7 @@
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import type { OriginCreate } from '../../api/schemas/origins.js';
-import type { Unit } from '../../bulk/runner.js';
+import type { Outcome, Unit } from '../../bulk/runner.js';
 import { PATHS } from '../../api/paths.js';
 import { readCsv, RowErrors, warnIgnoredColumns } from '../../bulk/csv.js';
 import { checkReportPath } from '../../bulk/report.js';
@@ -33,7 +33,7 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
   checkReportPath(opts.report, opts.force);
   const concurrency = parseConcurrency(opts.concurrency);
   const input = await sniffInput(opts.file, ctx.io.stdin);
-  const units = input.geojson ? await plotUnits(ctx, opts, input.stdin) : await csvUnits(ctx, opts, input.stdin);
+  const { units, invalid } = input.geojson ? { units: await plotUnits(ctx, opts, input.stdin), invalid: [] } : await csvUnits(ctx, opts, input.stdin);
   await runSync(ctx, {
     command: 'origins-sync',
     file: opts.file,
@@ -52,6 +52,7 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
     concurrency,
     fresh: opts.fresh,
     report: opts.report,
+    invalid,
   });
 }
 
@@ -65,7 +66,7 @@ async function plotUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable
   return (await readPlotUnits(ctx, opts, stdin, 'sync')).units;
 }
 
-async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<Unit<OriginCreate>[]> {
+async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<{ units: Unit<OriginCreate>[]; invalid: Outcome[] }> {
   if (opts.nameProperty !== undefined || opts.countryCode !== undefined) {
     throw new UsageError('--name-property and --country-code are for GeoJSON files: in a CSV file each row has its name and country_code columns');
   }
@@ -79,6 +80,7 @@ async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable)
   }
   // The same bodies `origins import` would send (empty cells left out: never compared, never sent).
   const units = originUnits(csv.rows, errors, names, csv.decimalComma);
-  errors.throwIfAny();
-  return units;
+  const invalid = errors.settle(ctx, opts);
+  const bad = errors.lines();
+  return { units: units.filter((u) => !bad.has(u.lines[0])), invalid };
 }

@@ -10,6 +10,7 @@ export interface BulkRunFlags extends FileReadFlags {
   concurrency?: string;
   fresh?: boolean;
   dryRun?: boolean;
+  skipInvalid?: boolean;
 }
 
 /** `only`: a qualifier for commands where these options apply to one mode ("with --file: "). */
@@ -24,6 +25,7 @@ export function addBulkRunOptions(cmd: Command, o: { concurrency?: boolean; dryR
   cmd
     .option('--encoding <name>', `${only}the file's encoding when it is not UTF-8 (windows-1252, iso-8859-15, utf-16le, …)`)
     .option('--delimiter <c>', `${only}the CSV separator (default: the one of , ; tab | that finds the columns)`)
+    .option('--skip-invalid', `${only}send the valid rows and report the invalid ones (exit 3) instead of sending nothing`)
     .option('--decimal-comma', `${only}numbers use a decimal comma (12,5); the default in a ;-separated file`);
   return cmd;
 }
