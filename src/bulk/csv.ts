@@ -63,13 +63,21 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   const columns = header ?? [];
   const rows: CsvRow[] = [];
   for (let i = 1; i < records.length; i++) {
-    const values = records[i].map(unguardFormula);
+    const values = records[i];
     if (values.length !== columns.length) {
       const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
       throw new UsageError(`${name} line ${starts[i]}: ${count(values.length, 'cell')}, but the header has ${count(columns.length, 'column')}`);
     }
-    // fromEntries, not assignment: a column named __proto__ stays an ordinary field.
-    rows.push({ line: starts[i], values: Object.fromEntries(values.map((v, j) => [columns[j], v])) });
+    // defineProperty semantics (as fromEntries), not assignment: a column named __proto__
+    // stays an ordinary field. Built without an array of entries per row, and the record is
+    // let go as its row is made, so a million rows are not held twice.
+    const row: Record<string, string> = {};
+    for (let j = 0; j < values.length; j++) {
+      if (columns[j] === '__proto__') Object.defineProperty(row, '__proto__', { value: unguardFormula(values[j]), enumerable: true, writable: true, configurable: true });
+      else row[columns[j]] = unguardFormula(values[j]);
+    }
+    records[i] = NO_CELLS;
+    rows.push({ line: starts[i], values: row });
   }
   if (rows.length === 0) throw new UsageError(`${name} has no data rows (a header row and at least one row are needed)`);
   const missing = required.filter((c) => !columns.includes(c));
@@ -160,20 +168,28 @@ export function quoteFreeRecords(bytes: Buffer, delimiter = ','): Records | unde
   let text = bytes.toString('utf8');
   if (text.startsWith('\ufeff')) text = text.slice(1);
   const crlf = text.includes('\r');
-  const lines = text.split(crlf ? '\r\n' : '\n');
-  if (crlf && lines.some((line) => line.includes('\r') || line.includes('\n'))) return undefined;
+  const end = crlf ? '\r\n' : '\n';
   const records: string[][] = [];
   const starts: number[] = [];
-  for (let i = 0; i < lines.length; i++) {
+  // Line by line with indexOf rather than one split: an array of every line of a million-row
+  // file would be held beside the records.
+  for (let at = 0, number = 1; at <= text.length; number++) {
+    const next = text.indexOf(end, at);
+    const line = text.slice(at, next < 0 ? text.length : next);
+    at = next < 0 ? text.length + 1 : next + end.length;
+    if (crlf && (line.includes('\r') || line.includes('\n'))) return undefined;
     // Cells are trimmed of what String.prototype.trim removes, the same characters as csv-parse.
-    if (lines[i].trim() === '') continue;
-    records.push(lines[i].split(delimiter).map((cell) => cell.trim()));
-    starts.push(i + 1);
+    if (line.trim() === '') continue;
+    const cells = line.split(delimiter);
+    for (let j = 0; j < cells.length; j++) cells[j] = cells[j].trim();
+    records.push(cells);
+    starts.push(number);
   }
   return { records, starts };
 }
 
 const QUOTE = 0x22;
+const NO_CELLS: string[] = [];
 
 /**
  * The whole input at once: the rows are all kept anyway, and line numbers are counted on the
