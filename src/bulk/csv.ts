@@ -297,6 +297,20 @@ export function warnIgnoredColumns(io: { warn(line: string): void }, csv: CsvFil
   if (ignored.length) io.warn(`${csv.name}: ignoring column${ignored.length > 1 ? 's' : ''} ${ignored.join(', ')} (known: ${known.join(', ')})`);
 }
 
+/**
+ * Columns naming a field the service returns but does not take (`id`, `company_id`,
+ * `value_chain_detail.name`, …), as a file written by `sct … list -o csv` has them: taken out of
+ * the file's columns with one info line, so such a file reads back. `takes` are the columns the
+ * command reads; `returned` the resource's documented fields (a dotted column by its first part).
+ */
+export function dropReadOnlyColumns(io: { info(line: string): void }, csv: CsvFile, takes: readonly string[], returned: readonly string[]): void {
+  const readOnly = csv.columns.filter((c) => !takes.includes(c) && returned.includes(c.split('.')[0]));
+  if (readOnly.length === 0) return;
+  csv.columns = csv.columns.filter((c) => !readOnly.includes(c));
+  const shown = readOnly.length > 6 ? `${readOnly.slice(0, 6).join(', ')} and ${readOnly.length - 6} more` : readOnly.join(', ');
+  io.info(`${csv.name}: ignoring ${readOnly.length} column${readOnly.length > 1 ? 's' : ''} the service sets itself (${shown})`);
+}
+
 /** Collects every row error before failing, so one run shows all that must be fixed. */
 export class RowErrors {
   private readonly errors: { line: number; column?: string; message: string }[] = [];

@@ -166,3 +166,33 @@ describe('files from spreadsheets: bad rows', () => {
     expect(out[2].fields).toEqual({ volume: ['"lots" is not a number'] });
   });
 });
+
+describe('files from spreadsheets: columns', () => {
+  it('headers match in any case with spaces around; read-only columns of an origin are ignored with one line', async () => {
+    const file = t.writeFile('origins-listed.csv', ' ID ,Name, Country_Code ,external_id,created_at,Location.Type\n9,Ferme Été,CI,RO-1,2025-01-01T00:00:00Z,Point\n');
+    const r = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('origins-listed.csv: ignoring 3 columns the service sets itself (id, created_at, location.type)');
+    expect(JSON.parse(r.stdout)).toMatchObject([{ name: 'Ferme Été', country_code: 'CI', external_id: 'RO-1' }]);
+  });
+
+  it('orders list -o csv → one cell edited → orders sync changes exactly that field; the read-only columns are ignored with one line', async () => {
+    const list = await t.sct(['orders', 'list', '--buying', '--type', 'order', '-o', 'csv', '--limit', '3']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    const rows = parse(list.stdout) as string[][];
+    const column = rows[0].indexOf('order_arrival_at');
+    expect(column).toBeGreaterThan(0);
+    rows[2][column] = '2027-02-03';
+    const text = rows.map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',')).join('\n') + '\n';
+    const file = t.writeFile('round-trip.csv', text);
+    t.sb.requests.length = 0;
+    const r = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/round-trip\.csv: ignoring \d+ columns the service sets itself \(id, company_id, /);
+    const writes = sent();
+    expect(writes).toHaveLength(1);
+    expect(writes[0].method).toBe('PATCH');
+    expect(writes[0].path).toBe(`/api/orders/purchase/${rows[2][0]}`);
+    expect(JSON.parse(writes[0].body)).toEqual({ order_arrival_at: '2027-02-03' });
+  });
+});

@@ -38,7 +38,8 @@ import type { Context } from '../../context.js';
 import type { z } from 'zod';
 import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
-import { decimalText, readCsv, RowErrors, type CsvFile } from '../../bulk/csv.js';
+import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, type CsvFile } from '../../bulk/csv.js';
+import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
@@ -122,6 +123,11 @@ function convert(raw: string, conv: Conv, decimalComma = false): unknown {
       throw new CellError(`"${raw}" is not true or false`);
     }
     case 'list':
+      // A list as `-o csv` writes it (["eudr","organic"]) reads back as that list.
+      if (raw.startsWith('[')) {
+        const parsed = jsonStrings(raw);
+        if (parsed) return parsed;
+      }
       return raw.split(LIST_SEPARATOR).map((s) => s.trim()).filter(Boolean);
     case 'idlist':
       return raw
@@ -129,6 +135,15 @@ function convert(raw: string, conv: Conv, decimalComma = false): unknown {
         .map((s) => s.trim())
         .filter(Boolean)
         .map((s) => convert(s, 'int'));
+  }
+}
+
+function jsonStrings(raw: string): string[] | undefined {
+  try {
+    const v: unknown = JSON.parse(raw);
+    return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -325,6 +340,7 @@ export async function openOrderFile(ctx: Context, flags: ImportFlags): Promise<{
   checkReportPath(flags.report, flags.force);
   const known = [...Object.values(ORDER_COLUMNS).flatMap(Object.keys), ...Object.keys(ITEM_COLUMNS)];
   const csv = await readCsv(flags.file, ctx.io.stdin, ['external_id'], { ...flags, known });
+  dropReadOnlyColumns(ctx.io, csv, [...Object.keys(ORDER_COLUMNS[kind]), ...Object.keys(ITEM_COLUMNS)], RESOURCE_FIELDS.order);
   return { kind, file: flags.file, concurrency, csv };
 }
 
