@@ -196,3 +196,26 @@ describe('files from spreadsheets: columns', () => {
     expect(JSON.parse(writes[0].body)).toEqual({ order_arrival_at: '2027-02-03' });
   });
 });
+
+describe('files from spreadsheets: --template', () => {
+  it('orders import/sync --template print the header and an example row that imports as is', async () => {
+    for (const kind of ['--purchase', '--sale', '--batch']) {
+      const r = await t.sct(['orders', 'import', kind, '--template']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const [header, example, ...rest] = parse(r.stdout) as string[][];
+      expect(rest).toEqual([]);
+      expect(header.slice(0, 3)).toEqual(['external_id', 'type', 'order_created_at']);
+      expect(header).toContain('volume');
+      expect(example).toHaveLength(header.length);
+      const file = t.writeFile(`template${kind}.csv`, r.stdout);
+      const dry = await t.sct(['orders', 'import', kind, '--file', file, '--dry-run', '-o', 'json']);
+      expect(dry.exitCode, dry.stderr).toBe(0);
+      expect(JSON.parse(dry.stdout)[0]).toMatchObject({ external_id: 'PO-2025-0001', items: [expect.objectContaining({ volume: 1250.5, unit: 'kg' })] });
+    }
+    const sync = await t.sct(['orders', 'sync', '--purchase', '--template']);
+    expect(sync.stdout).toBe((await t.sct(['orders', 'import', '--purchase', '--template'])).stdout);
+    const both = await t.sct(['orders', 'import', '--purchase', '--template', '--file', 'x.csv']);
+    expect(both.exitCode).toBe(2);
+    expect(sent()).toEqual([]);
+  });
+});

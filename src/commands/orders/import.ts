@@ -40,6 +40,7 @@ import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
 import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, type CsvFile } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
+import { csvLine } from '../../output/spreadsheet.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
@@ -322,6 +323,38 @@ export interface ImportFlags extends BulkRunFlags {
   sale?: boolean;
   batch?: boolean;
   file?: string;
+  template?: boolean;
+}
+
+/** One order of one item, valid for every kind: the example row of `--template`. */
+const EXAMPLE: Record<string, string> = {
+  external_id: 'PO-2025-0001',
+  order_created_at: '2025-04-01',
+  order_arrival_at: '2025-04-15',
+  assessment_status: 'pending',
+  border_cross_country_code: 'CI',
+  tags: 'eudr|organic',
+  seller_company_id: '2',
+  buyer_company_id: '2',
+  company_id: '1',
+  product: '17',
+  volume: '1250.5',
+  unit: 'kg',
+  line_number: '1',
+  item_external_id: 'PO-2025-0001-1',
+};
+
+/**
+ * `--template`: the header of the file this command reads for the kind, and one example row;
+ * nothing is read or sent. Columns that name the same thing another way (buyer_product beside
+ * product) are left out.
+ */
+export async function writeOrderTemplate(ctx: Context, flags: ImportFlags): Promise<void> {
+  const kind = orderKind(flags)!;
+  if (flags.file) throw new UsageError('--template prints a file to start from: give it without --file');
+  const columns = [...Object.keys(ORDER_COLUMNS[kind]), ...Object.keys(ITEM_COLUMNS).filter((c) => c !== 'buyer_product' && c !== 'seller_product')];
+  const example: Record<string, string> = { ...EXAMPLE, type: kind === 'batch' ? 'produced_batch' : 'order' };
+  await ctx.io.write(csvLine(columns) + csvLine(columns.map((c) => example[c] ?? '')));
 }
 
 const PLAN_COLUMNS = [
