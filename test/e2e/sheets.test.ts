@@ -219,3 +219,18 @@ describe('files from spreadsheets: --template', () => {
     expect(sent()).toEqual([]);
   });
 });
+
+describe('files from spreadsheets: CSV written', () => {
+  it('--bom starts -o csv with a UTF-8 byte-order mark and changes nothing else', async () => {
+    const plain = await t.sct(['origins', 'list', '-o', 'csv', '--limit', '3']);
+    const bom = await t.sct(['origins', 'list', '-o', 'csv', '--limit', '3', '--bom']);
+    expect(bom.exitCode, bom.stderr).toBe(0);
+    expect(bom.stdout.startsWith('\ufeff')).toBe(true);
+    expect(bom.stdout.slice(1)).toBe(plain.stdout);
+    expect(plain.stdout.startsWith('\ufeff')).toBe(false);
+    // An empty list is still a file with its header, and its mark.
+    const none = await t.sct(['origins', 'list', '-o', 'csv', '--search', 'no-such-origin-anywhere', '--bom']);
+    expect(none.exitCode, none.stderr).toBe(0);
+    expect(none.stdout).toMatch(/^\ufeff[a-z_]+,/);
+  });
+});
