@@ -198,5 +198,9 @@ if (!only) await (await import('./geo.mjs')).geoBench({ quick });
 // Bulk: sct invitations bulk-create of 10,000 rows, CPU per 1,000 rows: bench/bulk.mjs.
 if (!only) await (await import('./bulk.mjs')).bulkBench({ quick });
 
+// Memory: peak RSS of a 1,000,000-row invitations bulk-create --dry-run: bench/memory.mjs.
+if (!only) await (await import('./memory.mjs')).memoryBench();
+if (!only) await (await import('./memory.mjs')).readerBench();
+
 // The sandbox: page, start, bulk check: bench/sandbox.mjs.
 if (!only) await (await import('./sandbox.mjs')).sandboxBench({ quick });

@@ -93,6 +93,7 @@ export function buildProgram(io: IOStreams): Command {
     .option('--timeout <seconds>', 'per-request timeout (e.g. 30, 30s, 2m)', '30')
     .option('--max-wait <duration>', 'longest rate-limit wait to sleep through', '10m')
     .option('--csv-formulas', "write CSV cells exactly as the service sent them, without the leading ' that stops spreadsheet formulas")
+    .option('--bom', 'start -o csv with a UTF-8 byte-order mark, so Excel reads accented text correctly')
     .showSuggestionAfterError(true)
     // A sub-command's --help lists its own options, then only the few global options that
     // matter for it (as gh's INHERITED FLAGS) and one line pointing at the rest.

@@ -27,6 +27,7 @@ export interface GlobalFlags {
   timeout?: string;
   maxWait?: string;
   csvFormulas?: boolean;
+  bom?: boolean;
 }
 
 export interface Spinner {
@@ -180,7 +181,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
       return fromProfile ? parseFormat(fromProfile) : 'table';
     },
     output(defaults) {
-      return { format: ctx.format(), columns: ctx.columns(), csvFormulas: flags.csvFormulas, defaults, jq: flags.jq };
+      return { format: ctx.format(), columns: ctx.columns(), csvFormulas: flags.csvFormulas, bom: flags.bom, defaults, jq: flags.jq };
     },
     columns() {
       return typeof flags.json === 'string' && flags.json !== '' ? flags.json : flags.columns;

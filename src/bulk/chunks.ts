@@ -51,6 +51,8 @@ export interface ChunkRun<T> {
   concurrency: number;
   fresh?: boolean;
   report?: string;
+  /** The rows --skip-invalid left out, for the report. */
+  invalid?: Outcome[];
   /**
    * Sends one chunk; answers one result per payload, in order. `keyFor` gives the chunk's
    * Idempotency-Key (a send that retries with fewer rows asks for the key of those).
@@ -177,7 +179,7 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
       result.fatal ??= err as Error;
     }
   }
-  await finishBulk(ctx, { ...result, outcomes }, { noun: run.noun, verb: run.verb, report: run.report, journalPath: journal.path, fresh: run.fresh });
+  await finishBulk(ctx, { ...result, outcomes }, { noun: run.noun, verb: run.verb, report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid });
 }
 
 /**

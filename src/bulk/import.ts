@@ -12,7 +12,7 @@ import type { Context } from '../context.js';
 import type { ApiClient, RateLimitState } from '../api/client.js';
 import type { Journal } from './journal.js';
 import { withBulkRun } from './open.js';
-import { runUnits, type RunResult, type Unit } from './runner.js';
+import { runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
 import { finishBulk } from './report.js';
 
 export interface ImportRun<T> {
@@ -26,6 +26,8 @@ export interface ImportRun<T> {
   concurrency: number;
   fresh?: boolean;
   report?: string;
+  /** The rows --skip-invalid left out, for the report. */
+  invalid?: Outcome[];
 }
 
 /** The key of one unit's POST: the same in every run of one journal generation. */
@@ -68,7 +70,7 @@ async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal,
   } finally {
     spinner.stop();
   }
-  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh });
+  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid });
 }
 
 /** Before the first request: what an earlier run did, and on a terminal what this one will send. */

@@ -103,12 +103,12 @@ export function writeReportFile(path: string, outcomes: Outcome[], o: { csvFormu
 export async function finishBulk(
   ctx: Context,
   result: RunResult,
-  o: { noun: string; verb: string; report?: string; journalPath?: string; fresh?: boolean },
+  o: { noun: string; verb: string; report?: string; journalPath?: string; fresh?: boolean; invalid?: Outcome[] },
 ): Promise<void> {
-  const { outcomes } = result;
-  const counts: Record<Outcome['status'], number> = { created: 0, updated: 0, skipped: 0, rejected: 0, conflict: 0, not_sent: 0, unknown: 0 };
+  const outcomes = o.invalid?.length ? [...o.invalid, ...result.outcomes].sort((a, b) => a.lines[0] - b.lines[0]) : result.outcomes;
+  const counts: Record<Outcome['status'], number> = { created: 0, updated: 0, skipped: 0, rejected: 0, conflict: 0, not_sent: 0, unknown: 0, invalid: 0 };
   for (const o of outcomes) counts[o.status]++;
-  const { created, updated, skipped, rejected, conflict, not_sent: notSent, unknown } = counts;
+  const { created, updated, skipped, rejected, conflict, not_sent: notSent, unknown, invalid } = counts;
   const { io } = ctx;
 
   // Every row was sent or settled by now: a file or an output that fails is reported after the
@@ -144,6 +144,7 @@ export async function finishBulk(
   if (conflict) parts.push(`${conflict} not written (changed on the service since the plan)`);
   if (notSent) parts.push(`${notSent} not sent`);
   if (unknown) parts.push(`${unknown} unknown (sent, no answer: they may exist)`);
+  if (invalid) parts.push(`${invalid} invalid (not sent)`);
   io.error(`${o.noun}: ${parts.join(', ')}${o.report && !reportFailure ? ` — report in ${o.report}` : ''}`);
   // Without its report or its journal, stderr is the one record of what became of each row.
   const journalFailure = result.fatal instanceof JournalWriteError;
@@ -179,7 +180,10 @@ export async function finishBulk(
     e.hint = 'rerun the same command: it reads the service again and plans from what is there now';
     throw e;
   }
-  if (rejected) throw new PartialFailureError(`${rejected} of ${outcomes.length} ${o.noun} rejected`);
+  if (rejected || invalid) {
+    const what = [rejected ? `${rejected} of ${outcomes.length} ${o.noun} rejected` : '', invalid ? `${invalid} invalid row${invalid > 1 ? 's' : ''} not sent` : ''];
+    throw new PartialFailureError(what.filter(Boolean).join(', '));
+  }
 }
 
 /** One row's outcome for stderr with its status, then its id or error: `line 3 (F-1): created 412`. */

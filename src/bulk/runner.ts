@@ -20,7 +20,8 @@ export interface Unit<T> {
   journalKey?: string;
 }
 
-export type Status = 'created' | 'updated' | 'rejected' | 'conflict' | 'skipped' | 'not_sent' | 'unknown';
+/** `invalid`: a row refused by sct's own checks, never sent (--skip-invalid, or in the report of a refused file). */
+export type Status = 'created' | 'updated' | 'rejected' | 'conflict' | 'skipped' | 'not_sent' | 'unknown' | 'invalid';
 
 export interface Outcome {
   key: string;

@@ -12,6 +12,7 @@ import { PATHS } from '../api/paths.js';
 import { SctError, UsageError } from '../errors.js';
 import { informationRequestsResponseSchema, type InformationRequest } from '../api/schemas/statements.js';
 import { idCell, readCsv, RowErrors, warnIgnoredColumns } from '../bulk/csv.js';
+import type { Outcome } from '../bulk/runner.js';
 import { checkReportPath } from '../bulk/report.js';
 import { parseConcurrency } from './shared/flags.js';
 import { addBulkRunOptions, type BulkRunFlags } from './shared/bulk.js';
@@ -48,8 +49,8 @@ some rows were rejected. A rerun of the same file sends only the rows not yet ac
 }
 
 /** Every row checked (exit 2 naming each bad line), as chunk rows. */
-export async function readRequests(ctx: Context, file: string): Promise<ChunkRow<InformationRequest>[]> {
-  const csv = await readCsv(file, ctx.io.stdin);
+export async function readRequests(ctx: Context, file: string, flags: BulkRunFlags = {}): Promise<{ rows: ChunkRow<InformationRequest>[]; invalid: Outcome[] }> {
+  const csv = await readCsv(file, ctx.io.stdin, [], { ...flags, known: COLUMNS });
   if (!COLUMNS.some((c) => csv.columns.includes(c))) {
     throw new UsageError(`${csv.name}: needs a column order_id or value_chain_id (found: ${csv.columns.join(', ') || 'none'})`);
   }
@@ -80,20 +81,22 @@ export async function readRequests(ctx: Context, file: string): Promise<ChunkRow
     seen.set(key, row.line);
     rows.push({ key, line: row.line, payload: request });
   }
-  errors.throwIfAny();
-  return rows;
+  const invalid = errors.settle(ctx, flags);
+  const bad = errors.lines();
+  return { rows: rows.filter((r) => !bad.has(r.line)), invalid };
 }
 
 export async function sendInformationRequests(ctx: Context, opts: SendFlags): Promise<void> {
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
-  const rows = await readRequests(ctx, opts.file);
+  const { rows, invalid } = await readRequests(ctx, opts.file, opts);
   const actions = new Map<string, number>();
   try {
     await sendInChunks(ctx, {
       command: 'info-requests-send',
       file: opts.file,
       rows,
+      invalid,
       size: INFO_REQUEST_CHUNK,
       noun: 'information requests',
       verb: 'sent',

@@ -99,7 +99,7 @@ choose it yourself. Every other item of the order is sent back unchanged.`,
     addKindOptions(orders.command('import').description('Create orders from a CSV file (rows sharing external_id are one order)'), 'import as').option(
       '--file <file>',
       'the CSV file (- for stdin)',
-    ),
+    ).option('--template', 'print the header of the file and one example row; read and send nothing'),
     { concurrency: true, dryRun: true },
   )
     .addHelpText(
@@ -111,13 +111,18 @@ Every row is checked before anything is sent (exit 2 names each bad line and col
 of the same file skips the orders already created; exit 3 when some orders were rejected.`,
     ),
     ['sct orders import --purchase --file purchases.csv --dry-run', 'sct orders import --purchase --file purchases.csv --report result.csv'],
-  ).action(f.action<ImportFlags>(async (ctx, opts) => (await import('./orders/import.js')).importOrders(ctx, opts)));
+  ).action(
+    f.action<ImportFlags>(async (ctx, opts) => {
+      const { importOrders, writeOrderTemplate } = await import('./orders/import.js');
+      return opts.template ? writeOrderTemplate(ctx, opts) : importOrders(ctx, opts);
+    }),
+  );
 
   addBulkRunOptions(
     addKindOptions(orders.command('sync').description('Make the service match a CSV file: plan creates and updates, then apply them'), 'sync as').option(
       '--file <file>',
       'the CSV file, with the columns of orders import (- for stdin)',
-    ),
+    ).option('--template', 'print the header of the file and one example row; read and send nothing'),
     { concurrency: true, dryRun: true },
   )
     .addHelpText(
@@ -136,7 +141,11 @@ ${ORDER_CSV_COLUMNS}
 
 ${formatExamples(["sct orders sync --purchase --file erp-purchases.csv --dry-run", "sct orders sync --purchase --file erp-purchases.csv --yes --report sync.csv"])}`,
     )
-    .action(f.action<SyncOrdersFlags>(async (ctx, opts) => (await import('./orders/sync.js')).syncOrders(ctx, opts)));
+    .action(
+      f.action<SyncOrdersFlags>(async (ctx, opts) =>
+        opts.template ? (await import('./orders/import.js')).writeOrderTemplate(ctx, opts) : (await import('./orders/sync.js')).syncOrders(ctx, opts),
+      ),
+    );
 }
 
 /**

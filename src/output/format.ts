@@ -30,6 +30,8 @@ export interface OutputOptions {
   defaults: Column[];
   /** --csv-formulas: CSV cells exactly as the service sent them, without the formula guard. */
   csvFormulas?: boolean;
+  /** --bom: a UTF-8 byte-order mark before the header, for Excel. */
+  bom?: boolean;
   /** --jq: the whole JSON document filtered through jq (format is then json). */
   jq?: string;
 }
@@ -260,7 +262,7 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
   // The formula guard comes after: stripping can leave a cell beginning with `=`.
   const clean = io.stdoutIsTTY ? (v: Cell) => (typeof v === 'string' ? stripControl(v) : v) : (v: Cell) => v;
   const field = (v: Cell) => csvCell(spreadsheetCell(clean(v), options.csvFormulas));
-  const headerLine = (cols: Column[]) => csvLine(cols.map((c) => spreadsheetCell(clean(c.header), options.csvFormulas) as string));
+  const headerLine = (cols: Column[]) => (options.bom ? '\ufeff' : '') + csvLine(cols.map((c) => spreadsheetCell(clean(c.header), options.csvFormulas) as string));
   return {
     get count() {
       return count;

@@ -13,7 +13,7 @@ import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import type { Journal } from '../bulk/journal.js';
 import { withBulkRun } from '../bulk/open.js';
-import { runUnits, type Unit } from '../bulk/runner.js';
+import { runUnits, type Outcome, type Unit } from '../bulk/runner.js';
 import { finishBulk } from '../bulk/report.js';
 import { announceRun, unitKey } from '../bulk/import.js';
 import { ApiError, CancelledError, ConflictError } from '../errors.js';
@@ -38,6 +38,8 @@ export interface SyncRun {
   concurrency: number;
   fresh?: boolean;
   report?: string;
+  /** The rows --skip-invalid left out, for the report. */
+  invalid?: Outcome[];
 }
 
 type Write = { action: 'create'; body: Record<string, unknown> } | { action: 'update'; id: number; body: Record<string, unknown>; planned: Snapshot };
@@ -59,7 +61,9 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
       ctx.io.info(`nothing to do: the service matches ${run.file === '-' ? 'the file' : run.file}`);
       // A script reading the results gets an empty list (and --report an empty report), as
       // from any run that wrote nothing.
-      if (ctx.format() !== 'table' || run.report) await finishBulk(ctx, { outcomes: [], interrupted: false }, { noun: run.noun, verb: 'created', report: run.report });
+      if (ctx.format() !== 'table' || run.report || run.invalid?.length) {
+        await finishBulk(ctx, { outcomes: [], interrupted: false }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid });
+      }
       return;
     }
     await confirm(ctx, plan);
@@ -169,7 +173,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
   } finally {
     spinner.stop();
   }
-  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh });
+  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid });
 }
 
 /** Reads the object again; throws ConflictError when it is gone or differs from what the plan read. */

@@ -165,7 +165,8 @@ B-2,ordr,2025-02-30,x,1,5,kg
     expect(when.exitCode).toBe(2);
     expect(when.stderr).toContain('line 2, signed_off_at: expected an ISO 8601 date-time');
     expect(u.exitCode).toBe(2);
-    expect(u.stderr).toContain('unknown columns company_id, colour');
+    expect(u.stderr).toContain('unknown.csv: ignoring 1 column the service sets itself (company_id)');
+    expect(u.stderr).toContain('unknown column colour');
     expect(noKind.exitCode).toBe(2);
     expect(noKind.stderr).toContain('one of --purchase, --sale or --batch is required');
     expect(noFile.exitCode).toBe(2);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import { parsedRecords, quoteFreeRecords, readCsv } from '../../src/bulk/csv.js';
+import { decimalText, parsedRecords, quoteFreeRecords, readCsv } from '../../src/bulk/csv.js';
 import { UsageError } from '../../src/errors.js';
 import { CSV_WRITE_OPTIONS, guardFormula } from '../../src/output/spreadsheet.js';
 
@@ -51,7 +51,11 @@ describe('readCsv', () => {
 
   it('needs a data row and the required columns', async () => {
     expect((await usage(fromText('a,b\n'))).message).toContain('no data rows');
-    expect((await usage(readCsv('-', Readable.from(['a\n1\n']), ['email']))).message).toBe('stdin: missing column email (found: a)');
+    expect((await usage(readCsv('-', Readable.from(['a\n1\n']), ['email']))).message).toBe(
+      'stdin line 1: no known column in the header (found: a; tried the separators , ; tab |)',
+    );
+    const people = { known: ['email', 'auth_group'] };
+    expect((await usage(readCsv('-', Readable.from(['auth_group;x\n1;2\n']), ['email'], people))).message).toBe('stdin: missing column email (found: auth_group, x)');
   });
 
   describe('a record over several lines (a newline inside quotes)', () => {
@@ -163,5 +167,47 @@ describe('readCsv', () => {
       for (const text of ['a,b\n"x",1\n', 'a,b\r1,2\r', 'a,b\r\n1,2\n3,4\r\n', 'a,b\n1,\r2\n']) expect(quoteFreeRecords(Buffer.from(text))).toBeUndefined();
       expect(quoteFreeRecords(Buffer.from('\ufeffa,b\n1,2\n', 'utf16le'))).toBeUndefined();
     });
+  });
+});
+
+describe('files from spreadsheets', () => {
+  const read = (bytes: Buffer | string, opts: Parameters<typeof readCsv>[3] = {}) => readCsv('-', Readable.from([Buffer.from(bytes)]), [], { known: ['name', 'volume'], ...opts });
+
+  it('finds the separator that splits the header into known columns, quoted or not', async () => {
+    for (const d of [',', ';', '\t', '|']) {
+      const csv = await read(`name${d}volume\n"a${d}b"${d}1\nc${d}2\n`);
+      expect(csv.delimiter).toBe(d);
+      expect(csv.rows.map((r) => r.values)).toEqual([{ name: `a${d}b`, volume: '1' }, { name: 'c', volume: '2' }]);
+      expect(csv.decimalComma).toBe(d === ';');
+    }
+    expect((await read('name;volume\nx;1\n', { delimiter: ',' })).columns).toEqual(['name;volume']);
+    expect((await read('name,volume\nx,1\n', { decimalComma: true })).decimalComma).toBe(true);
+  });
+
+  it('reads byte-order marks, refuses what is not UTF-8 without --encoding, and reads it with one', async () => {
+    const text = 'name,volume\nCoopérative € ’,1\n';
+    const expected = [{ name: 'Coopérative € ’', volume: '1' }];
+    expect((await read(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]))).rows.map((r) => r.values)).toEqual(expected);
+    expect((await read(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]))).rows.map((r) => r.values)).toEqual(expected);
+    const be = Buffer.from(text, 'utf16le').swap16();
+    expect((await read(Buffer.concat([Buffer.from([0xfe, 0xff]), be]))).rows.map((r) => r.values)).toEqual(expected);
+    const cp1252 = Buffer.from([...Buffer.from('name,volume\nCoop'), 0xe9, ...Buffer.from('rative '), 0x80, 0x20, 0x92, ...Buffer.from(',1\n')]);
+    const e = await usage(read(cp1252));
+    expect(e.message).toBe('stdin line 2: not UTF-8 text (a spreadsheet program saved it in another encoding)');
+    expect(e.hint).toContain('--encoding windows-1252');
+    expect((await read(cp1252, { encoding: 'windows-1252' })).rows.map((r) => r.values)).toEqual(expected);
+    // 0x81 is a byte windows-1252 leaves undefined: refused, not read as U+FFFD.
+    expect((await usage(read(Buffer.from([...Buffer.from('name\n'), 0x81, 0x0a]), { encoding: 'cp1252' }))).message).toContain('not valid windows-1252 text');
+  });
+
+  it('reads a number cell in the file convention, and refuses a comma it cannot settle', () => {
+    expect(decimalText('1.234,5', true)).toBe('1234.5');
+    expect(decimalText('12,5', true)).toBe('12.5');
+    expect(decimalText('-0,25', true)).toBe('-0.25');
+    expect(decimalText('12.5', true)).toBe('12.5');
+    expect(decimalText('1.234.567', true)).toBe('1234567');
+    expect(decimalText('12.5', false)).toBe('12.5');
+    expect(() => decimalText('1,234', false)).toThrow('give --decimal-comma');
+    expect(() => decimalText('1,234.5', true)).toThrow('not a number with a decimal comma');
   });
 });

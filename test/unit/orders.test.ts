@@ -25,6 +25,8 @@ function csv(text: string): CsvFile {
   return {
     name: 'orders.csv',
     columns,
+    delimiter: ',',
+    decimalComma: false,
     rows: lines.map((l, i) => ({ line: i + 2, values: Object.fromEntries(l.split(',').map((v, j) => [columns[j], v])) })),
   };
 }

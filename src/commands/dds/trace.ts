@@ -13,6 +13,7 @@ import { writeList } from '../../output/format.js';
 import { ApiError, SctError, UsageError } from '../../errors.js';
 import { traceOrdersResponseSchema, type TraceOrdersResponse } from '../../api/schemas/statements.js';
 import { idCell, readCsv, RowErrors, warnIgnoredColumns } from '../../bulk/csv.js';
+import type { Outcome } from '../../bulk/runner.js';
 import { chunk } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
@@ -99,9 +100,9 @@ async function postTrace(client: ApiClient, body: { dds_id: number | number[]; o
   return parsed.data;
 }
 
-/** Every row of pairs.csv checked (exit 2 naming each bad line), as chunk rows. */
-export async function readPairs(ctx: Context, file: string): Promise<ChunkRow<TracePair>[]> {
-  const csv = await readCsv(file, ctx.io.stdin, ['dds_id', 'order_id']);
+/** Every row of pairs.csv checked (exit 2 naming each bad line, or left out with --skip-invalid), as chunk rows. */
+export async function readPairs(ctx: Context, file: string, flags: BulkRunFlags = {}): Promise<{ rows: ChunkRow<TracePair>[]; invalid: Outcome[] }> {
+  const csv = await readCsv(file, ctx.io.stdin, ['dds_id', 'order_id'], flags);
   warnIgnoredColumns(ctx.io, csv, ['dds_id', 'order_id']);
   const errors = new RowErrors(csv.name);
   const seen = new Map<string, number>();
@@ -119,18 +120,20 @@ export async function readPairs(ctx: Context, file: string): Promise<ChunkRow<Tr
     seen.set(key, row.line);
     rows.push({ key, line: row.line, payload: { dds_id: dds, order_id: order } });
   }
-  errors.throwIfAny();
-  return rows;
+  const invalid = errors.settle(ctx, flags);
+  const bad = errors.lines();
+  return { rows: rows.filter((r) => !bad.has(r.line)), invalid };
 }
 
 async function traceFile(ctx: Context, opts: TraceFlags & { file: string }): Promise<void> {
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
-  const rows = await readPairs(ctx, opts.file);
+  const { rows, invalid } = await readPairs(ctx, opts.file, opts);
   await sendInChunks(ctx, {
     command: 'dds-trace',
     file: opts.file,
     rows,
+    invalid,
     size: TRACE_CHUNK,
     group: (p) => p.dds_id,
     noun: 'pairs',

@@ -94,7 +94,7 @@ export function invitationResults(answer: unknown, count: number): RowResult[] {
 
 export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOptions): Promise<void> {
   checkReportPath(opts.report, opts.force, opts.file);
-  const csv = await readCsv(opts.file, ctx.io.stdin, ['email']);
+  const csv = await readCsv(opts.file, ctx.io.stdin, ['email'], { ...opts, known: PEOPLE_COLUMNS });
   if (opts.role === undefined && !csv.columns.includes('auth_group')) {
     throw new UsageError(`${csv.name}: missing column auth_group (found: ${csv.columns.join(', ')}); add it, or give --role for every row`);
   }
@@ -105,7 +105,7 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
   const role = opts.role === undefined ? undefined : await roleId(ctx, opts.role, '--role');
   const errors = new RowErrors(csv.name);
   const units = invitationUnits(csv.rows, errors, role, roles);
-  errors.throwIfAny();
+  const invalid = errors.settle(ctx, opts);
 
   if (opts.dryRun) {
     await writeList(
@@ -134,6 +134,7 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
     concurrency: 1,
     fresh: opts.fresh,
     report: opts.report,
+    invalid,
     send: async (operations, keyFor, client) => {
       const res = await client.request({ method: 'POST', path: PATHS.invitationsBulkCreate, body: { operations }, idempotencyKey: keyFor(operations) });
       return invitationResults(res.data, operations.length);

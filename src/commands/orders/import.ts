@@ -38,7 +38,9 @@ import type { Context } from '../../context.js';
 import type { z } from 'zod';
 import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
-import { readCsv, RowErrors, type CsvFile } from '../../bulk/csv.js';
+import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, type CsvFile } from '../../bulk/csv.js';
+import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
+import { csvLine } from '../../output/spreadsheet.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
@@ -97,7 +99,7 @@ const LIST_SEPARATOR = /[|;]/;
 
 class CellError extends Error {}
 
-function convert(raw: string, conv: Conv): unknown {
+function convert(raw: string, conv: Conv, decimalComma = false): unknown {
   switch (conv) {
     case 'text':
       return raw;
@@ -105,8 +107,14 @@ function convert(raw: string, conv: Conv): unknown {
       if (!/^\d+$/.test(raw) || Number(raw) > 2_147_483_647) throw new CellError(`"${raw}" is not a whole number 0..2147483647`);
       return Number(raw);
     case 'number': {
-      const n = Number(raw);
-      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw) || !Number.isFinite(n)) throw new CellError(`"${raw}" is not a number`);
+      let text: string;
+      try {
+        text = decimalText(raw, decimalComma);
+      } catch (e) {
+        throw new CellError((e as Error).message);
+      }
+      const n = Number(text);
+      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) || !Number.isFinite(n)) throw new CellError(`"${raw}" is not a number`);
       return n;
     }
     case 'bool': {
@@ -116,6 +124,11 @@ function convert(raw: string, conv: Conv): unknown {
       throw new CellError(`"${raw}" is not true or false`);
     }
     case 'list':
+      // A list as `-o csv` writes it (["eudr","organic"]) reads back as that list.
+      if (raw.startsWith('[')) {
+        const parsed = jsonStrings(raw);
+        if (parsed) return parsed;
+      }
       return raw.split(LIST_SEPARATOR).map((s) => s.trim()).filter(Boolean);
     case 'idlist':
       return raw
@@ -123,6 +136,15 @@ function convert(raw: string, conv: Conv): unknown {
         .map((s) => s.trim())
         .filter(Boolean)
         .map((s) => convert(s, 'int'));
+  }
+}
+
+function jsonStrings(raw: string): string[] | undefined {
+  try {
+    const v: unknown = JSON.parse(raw);
+    return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -155,8 +177,8 @@ export interface OrderFromFile extends Unit<Body> {
 }
 
 /** The units `orders import` sends: one per order of the file. */
-export function planImport(csv: CsvFile, kind: OrderKindName): Unit<Body>[] {
-  return ordersFromCsv(csv, kind);
+export function planImport(csv: CsvFile, kind: OrderKindName, errors?: RowErrors): Unit<Body>[] {
+  return ordersFromCsv(csv, kind, errors);
 }
 
 /**
@@ -164,19 +186,19 @@ export function planImport(csv: CsvFile, kind: OrderKindName): Unit<Body>[] {
  * the orders, or throws (exit 2) listing every problem with its line and column. `orders
  * import` and `orders sync` both read their file here, so the two never disagree on a cell.
  */
-export function ordersFromCsv(csv: CsvFile, kind: OrderKindName): OrderFromFile[] {
+export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErrors): OrderFromFile[] {
   const orderColumns = ORDER_COLUMNS[kind];
   // Collected first and reported in line order: a file is fixed top to bottom.
   const problems: Array<{ line: number; column: string; message: string }> = [];
-  const errors = { add: (line: number, column: string, message: string) => void problems.push({ line, column, message }) };
+  const problem = { add: (line: number, column: string, message: string) => void problems.push({ line, column, message }) };
   /** A cell's value, or undefined when it is blank or does not convert (then recorded as an error). */
   const readCell = (row: CsvFile['rows'][number], column: string, conv: Conv): { raw: string; value: unknown } | undefined => {
     const raw = (row.values[column] ?? '').trim();
     if (!raw) return undefined;
     try {
-      return { raw, value: convert(raw, conv) };
+      return { raw, value: convert(raw, conv, csv.decimalComma) };
     } catch (e) {
-      errors.add(row.line, column, (e as Error).message);
+      problem.add(row.line, column, (e as Error).message);
       return undefined;
     }
   };
@@ -201,7 +223,7 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName): OrderFromFile[
   for (const row of csv.rows) {
     const externalId = (row.values.external_id ?? '').trim();
     if (!externalId) {
-      errors.add(row.line, 'external_id', 'required: it names the order the row belongs to');
+      problem.add(row.line, 'external_id', 'required: it names the order the row belongs to');
       continue;
     }
     let order = orders.get(externalId);
@@ -215,7 +237,7 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName): OrderFromFile[
       const first = order.fieldOrigin.get(column);
       if (first) {
         if (JSON.stringify(order.body[column]) !== JSON.stringify(value)) {
-          errors.add(row.line, column, `"${raw}" conflicts with line ${first.line} of order ${externalId} ("${csv.rows.find((r) => r.line === first.line)?.values[column] ?? ''}"): order columns must agree on every row of an order`);
+          problem.add(row.line, column, `"${raw}" conflicts with line ${first.line} of order ${externalId} ("${csv.rows.find((r) => r.line === first.line)?.values[column] ?? ''}"): order columns must agree on every row of an order`);
         }
         continue;
       }
@@ -260,16 +282,27 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName): OrderFromFile[
     if (!result.success) {
       for (const issue of result.error.issues) {
         const [where, column] = locate(order, issue.path);
-        errors.add(where, column, issue.message);
+        problem.add(where, column, issue.message);
       }
       continue;
     }
     units.push({ key: externalId, lines: order.lines, payload: result.data as Body, given, itemLines: order.items.map((i) => i.line) });
   }
-  const rowErrors = new RowErrors(csv.name);
+  const rowErrors = errors ?? new RowErrors(csv.name);
   for (const p of problems.sort((a, b) => a.line - b.line)) rowErrors.add(p.line, p.column, p.message);
-  rowErrors.throwIfAny();
-  return units;
+  if (!errors) {
+    rowErrors.throwIfAny();
+    return units;
+  }
+  // The caller settles the errors (--skip-invalid): an order is sent whole or not at all, so
+  // the other rows of an order with an invalid row are invalid too.
+  const bad = rowErrors.lines();
+  return units.filter((u) => {
+    const first = u.lines.find((l) => bad.has(l));
+    if (first === undefined) return true;
+    for (const l of u.lines) if (!bad.has(l)) rowErrors.add(l, 'external_id', `not sent: line ${first} of order ${u.key} is invalid`);
+    return false;
+  });
 }
 
 /** The CSV line and column a schema issue points at. */
@@ -290,6 +323,38 @@ export interface ImportFlags extends BulkRunFlags {
   sale?: boolean;
   batch?: boolean;
   file?: string;
+  template?: boolean;
+}
+
+/** One order of one item, valid for every kind: the example row of `--template`. */
+const EXAMPLE: Record<string, string> = {
+  external_id: 'PO-2025-0001',
+  order_created_at: '2025-04-01',
+  order_arrival_at: '2025-04-15',
+  assessment_status: 'pending',
+  border_cross_country_code: 'CI',
+  tags: 'eudr|organic',
+  seller_company_id: '2',
+  buyer_company_id: '2',
+  company_id: '1',
+  product: '17',
+  volume: '1250.5',
+  unit: 'kg',
+  line_number: '1',
+  item_external_id: 'PO-2025-0001-1',
+};
+
+/**
+ * `--template`: the header of the file this command reads for the kind, and one example row;
+ * nothing is read or sent. Columns that name the same thing another way (buyer_product beside
+ * product) are left out.
+ */
+export async function writeOrderTemplate(ctx: Context, flags: ImportFlags): Promise<void> {
+  const kind = orderKind(flags)!;
+  if (flags.file) throw new UsageError('--template prints a file to start from: give it without --file');
+  const columns = [...Object.keys(ORDER_COLUMNS[kind]), ...Object.keys(ITEM_COLUMNS).filter((c) => c !== 'buyer_product' && c !== 'seller_product')];
+  const example: Record<string, string> = { ...EXAMPLE, type: kind === 'batch' ? 'produced_batch' : 'order' };
+  await ctx.io.write(csvLine(columns) + csvLine(columns.map((c) => example[c] ?? '')));
 }
 
 const PLAN_COLUMNS = [
@@ -306,14 +371,18 @@ export async function openOrderFile(ctx: Context, flags: ImportFlags): Promise<{
   if (!flags.file) throw new UsageError('--file orders.csv is required (- for stdin)');
   const concurrency = parseConcurrency(flags.concurrency);
   checkReportPath(flags.report, flags.force, flags.file);
-  const csv = await readCsv(flags.file, ctx.io.stdin, ['external_id']);
+  const known = [...Object.values(ORDER_COLUMNS).flatMap(Object.keys), ...Object.keys(ITEM_COLUMNS)];
+  const csv = await readCsv(flags.file, ctx.io.stdin, ['external_id'], { ...flags, known });
+  dropReadOnlyColumns(ctx.io, csv, [...Object.keys(ORDER_COLUMNS[kind]), ...Object.keys(ITEM_COLUMNS)], RESOURCE_FIELDS.order);
   return { kind, file: flags.file, concurrency, csv };
 }
 
 export async function importOrders(ctx: Context, flags: ImportFlags): Promise<void> {
   const { kind, file, concurrency, csv } = await openOrderFile(ctx, flags);
-  const units = planImport(csv, kind);
-  const rows = csv.rows.length;
+  const errors = new RowErrors(csv.name);
+  const units = planImport(csv, kind, errors);
+  const invalid = errors.settle(ctx, flags);
+  const rows = csv.rows.length - invalid.length;
 
   if (flags.dryRun) {
     ctx.io.info(`${csv.name}: ${units.length} ${kind} order${units.length === 1 ? '' : 's'} from ${rows} row${rows === 1 ? '' : 's'}, all valid; nothing was sent (--dry-run)`);
@@ -337,5 +406,6 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
     concurrency,
     fresh: flags.fresh,
     report: flags.report,
+    invalid,
   });
 }

@@ -13,6 +13,7 @@
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import type { OrderKindName } from '../../api/enums.js';
+import { RowErrors } from '../../bulk/csv.js';
 import { ITEM_COLUMNS, ORDER_COLUMNS, openOrderFile, ordersFromCsv, type ImportFlags } from './import.js';
 import { checkFile, type SyncSpec } from '../../sync/plan.js';
 import type { Compare } from '../../sync/normalise.js';
@@ -70,7 +71,10 @@ export async function syncOrders(ctx: Context, flags: SyncOrdersFlags): Promise<
   const { kind, file, concurrency, csv } = await openOrderFile(ctx, flags);
   const spec = orderSyncSpec(kind);
   // The same bodies `orders import` would send: one reading of the file format for both.
-  const objects = ordersFromCsv(csv, kind).map((o) => ({ key: o.key, lines: o.lines, body: o.payload, given: o.given, itemLines: o.itemLines }));
+  const errors = new RowErrors(csv.name);
+  const orders = ordersFromCsv(csv, kind, errors);
+  const invalid = errors.settle(ctx, flags);
+  const objects = orders.map((o) => ({ key: o.key, lines: o.lines, body: o.payload, given: o.given, itemLines: o.itemLines }));
   checkFile(csv.name, spec, objects);
   await runSync(ctx, {
     // The kind is part of the run's identity, as for imports: the same file synced as sales is other orders.
@@ -87,5 +91,6 @@ export async function syncOrders(ctx: Context, flags: SyncOrdersFlags): Promise<
     concurrency,
     fresh: flags.fresh,
     report: flags.report,
+    invalid,
   });
 }

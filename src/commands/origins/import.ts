@@ -9,8 +9,9 @@ import { PATHS } from '../../api/paths.js';
 import { writeList } from '../../output/format.js';
 import { REQUIRED, requiredMessage } from '../../api/schemas/messages.js';
 import { originCreateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
-import { readCsv, RowErrors, warnIgnoredColumns, type CsvRow } from '../../bulk/csv.js';
-import type { Unit } from '../../bulk/runner.js';
+import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, warnIgnoredColumns, type CsvRow } from '../../bulk/csv.js';
+import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
+import type { Outcome, Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
@@ -35,6 +36,9 @@ const REQUIRED_COLUMNS = ['name', 'country_code'];
 const COLUMN_ALIASES: Record<string, string[]> = { latitude: ['lat'], longitude: ['lng', 'lon', 'long'] };
 
 /** Which header of the file holds each known column (the name itself, or an alias of it). */
+/** Every header an origins file may have, aliases included. */
+export const KNOWN_COLUMNS = [...IMPORT_COLUMNS, ...Object.values(COLUMN_ALIASES).flat()];
+
 export function importColumnNames(columns: string[]): Record<string, string> {
   const names: Record<string, string> = {};
   for (const c of IMPORT_COLUMNS) {
@@ -48,7 +52,7 @@ export function importColumnNames(columns: string[]): Record<string, string> {
  * (each naming its column as the file's header spells it). Empty cells are left out rather than
  * sent as "".
  */
-export function originFromRow(row: CsvRow, errors: RowErrors, names: Record<string, string> = {}): OriginCreate | undefined {
+export function originFromRow(row: CsvRow, errors: RowErrors, names: Record<string, string> = {}, decimalComma = false): OriginCreate | undefined {
   const header = (col: string) => names[col] ?? col;
   const v = (col: string) => row.values[header(col)]?.trim() ?? '';
   const problems: Array<[string, string]> = [];
@@ -75,11 +79,16 @@ export function originFromRow(row: CsvRow, errors: RowErrors, names: Record<stri
       add('location', (err as Error).message);
     }
   } else if (lat && lng) {
+    let column = 'latitude';
     try {
-      body.location = pointFromLatLng(lat, lng);
+      const latText = decimalText(lat, decimalComma);
+      column = 'longitude';
+      const lngText = decimalText(lng, decimalComma);
+      column = 'latitude';
+      body.location = pointFromLatLng(latText, lngText);
     } catch (err) {
       const message = (err as Error).message;
-      add(message.startsWith('longitude') ? 'longitude' : 'latitude', message);
+      add(message.startsWith('longitude') ? 'longitude' : column, message);
     }
   } else if (lat || lng) {
     add(lat ? 'longitude' : 'latitude', `missing (${header(lat ? 'latitude' : 'longitude')} is given)`);
@@ -103,12 +112,12 @@ export function originFromRow(row: CsvRow, errors: RowErrors, names: Record<stri
  * origin wherever it sits in the file; one without is known by its content, so deleting the
  * rows that went through and rerunning neither skips nor repeats the others.
  */
-export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<string, string> = {}): Unit<OriginCreate>[] {
+export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<string, string> = {}, decimalComma = false): Unit<OriginCreate>[] {
   const units: Unit<OriginCreate>[] = [];
   const externalLines = new Map<string, number>();
   const seen = new Map<string, number>();
   for (const row of rows) {
-    const body = originFromRow(row, errors, names);
+    const body = originFromRow(row, errors, names, decimalComma);
     const ext = row.values[names.external_id ?? 'external_id']?.trim();
     if (ext) {
       const first = externalLines.get(ext);
@@ -139,13 +148,14 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   if (opts.nameProperty !== undefined || opts.countryCode !== undefined || opts.commodity !== undefined) {
     throw new UsageError('--name-property, --country-code and --commodity are for plot files (GeoJSON, KML, Shapefile, GPX): in a CSV file each row has its name and country_code columns');
   }
-  const csv = await readCsv(opts.file, input.stdin, REQUIRED_COLUMNS);
+  const csv = await readCsv(opts.file, input.stdin, REQUIRED_COLUMNS, { ...opts, known: KNOWN_COLUMNS });
+  dropReadOnlyColumns(ctx.io, csv, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
   const names = importColumnNames(csv.columns);
   warnIgnoredColumns(ctx.io, csv, Object.values(names), IMPORT_COLUMNS);
   const errors = new RowErrors(csv.name);
-  const units = originUnits(csv.rows, errors, names);
-  errors.throwIfAny();
-  await sendOrigins(ctx, opts, { name: csv.name, units, concurrency, unit: 'line' });
+  const units = originUnits(csv.rows, errors, names, csv.decimalComma);
+  const invalid = errors.settle(ctx, opts);
+  await sendOrigins(ctx, opts, { name: csv.name, units, concurrency, unit: 'line', invalid });
 }
 
 /**
@@ -155,7 +165,7 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
 export async function sendOrigins(
   ctx: Context,
   opts: ImportOriginsOptions,
-  o: { name: string; units: Unit<OriginCreate>[]; concurrency: number; unit: 'line' | 'feature' },
+  o: { name: string; units: Unit<OriginCreate>[]; concurrency: number; unit: 'line' | 'feature'; invalid?: Outcome[] },
 ): Promise<void> {
   if (opts.dryRun) {
     await writeList(
@@ -182,6 +192,7 @@ export async function sendOrigins(
     concurrency: o.concurrency,
     fresh: opts.fresh,
     report: opts.report,
+    invalid: o.invalid,
   });
 }
 

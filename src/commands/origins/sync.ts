@@ -5,13 +5,14 @@
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import type { OriginCreate } from '../../api/schemas/origins.js';
-import type { Unit } from '../../bulk/runner.js';
+import type { Outcome, Unit } from '../../bulk/runner.js';
 import { PATHS } from '../../api/paths.js';
-import { readCsv, RowErrors, warnIgnoredColumns } from '../../bulk/csv.js';
+import { dropReadOnlyColumns, readCsv, RowErrors, warnIgnoredColumns } from '../../bulk/csv.js';
+import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { parseConcurrency } from '../shared/flags.js';
 import type { BulkRunFlags } from '../shared/bulk.js';
-import { IMPORT_COLUMNS, importColumnNames, originUnits, sniffInput } from './import.js';
+import { IMPORT_COLUMNS, importColumnNames, KNOWN_COLUMNS, originUnits, sniffInput } from './import.js';
 import { UsageError } from '../../errors.js';
 import type { SyncSpec } from '../../sync/plan.js';
 import { runSync } from '../../sync/run.js';
@@ -35,7 +36,7 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const input = await sniffInput(opts.file, ctx.io.stdin);
-  const units = input.plots ? await plotUnits(ctx, opts, input.stdin) : await csvUnits(ctx, opts, input.stdin);
+  const { units, invalid } = input.plots ? { units: await plotUnits(ctx, opts, input.stdin), invalid: [] } : await csvUnits(ctx, opts, input.stdin);
   await runSync(ctx, {
     command: 'origins-sync',
     file: opts.file,
@@ -55,6 +56,7 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
     concurrency,
     fresh: opts.fresh,
     report: opts.report,
+    invalid,
   });
 }
 
@@ -68,11 +70,12 @@ async function plotUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable
   return (await readPlotUnits(ctx, opts, stdin, 'sync')).units;
 }
 
-async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<Unit<OriginCreate>[]> {
+async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<{ units: Unit<OriginCreate>[]; invalid: Outcome[] }> {
   if (opts.nameProperty !== undefined || opts.countryCode !== undefined || opts.commodity !== undefined) {
     throw new UsageError('--name-property, --country-code and --commodity are for plot files (GeoJSON, KML, Shapefile, GPX): in a CSV file each row has its name and country_code columns');
   }
-  const csv = await readCsv(opts.file, stdin, ['name', 'country_code', 'external_id']);
+  const csv = await readCsv(opts.file, stdin, ['name', 'country_code', 'external_id'], { ...opts, known: KNOWN_COLUMNS });
+  dropReadOnlyColumns(ctx.io, csv, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
   const names = importColumnNames(csv.columns);
   warnIgnoredColumns(ctx.io, csv, Object.values(names), IMPORT_COLUMNS);
   const errors = new RowErrors(csv.name);
@@ -81,7 +84,8 @@ async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable)
     if (!row.values[names.external_id]?.trim()) errors.add(row.line, 'external_id', 'required: a sync matches each row with an origin by its external_id');
   }
   // The same bodies `origins import` would send (empty cells left out: never compared, never sent).
-  const units = originUnits(csv.rows, errors, names);
-  errors.throwIfAny();
-  return units;
+  const units = originUnits(csv.rows, errors, names, csv.decimalComma);
+  const invalid = errors.settle(ctx, opts);
+  const bad = errors.lines();
+  return { units: units.filter((u) => !bad.has(u.lines[0])), invalid };
 }

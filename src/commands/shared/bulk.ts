@@ -2,13 +2,15 @@
 // import, invitations bulk-create, dds trace --file, info-requests send): the per-row report,
 // reruns, and where the command offers them, concurrency and a dry run.
 import type { Command } from 'commander';
+import type { FileReadFlags } from '../../bulk/csv.js';
 
-export interface BulkRunFlags {
+export interface BulkRunFlags extends FileReadFlags {
   report?: string;
   force?: boolean;
   concurrency?: string;
   fresh?: boolean;
   dryRun?: boolean;
+  skipInvalid?: boolean;
 }
 
 /** `only`: a qualifier for commands where these options apply to one mode ("with --file: "). */
@@ -20,5 +22,10 @@ export function addBulkRunOptions(cmd: Command, o: { concurrency?: boolean; dryR
   if (o.concurrency) cmd.option('--concurrency <n>', `${only}requests at the same time (1..16, default 4)`);
   cmd.option('--fresh', `${only}forget what earlier runs of this file did and send every row again`);
   if (o.dryRun) cmd.option('--dry-run', 'check every row and show what would be sent; send nothing');
+  cmd
+    .option('--encoding <name>', `${only}the file's encoding when it is not UTF-8 (windows-1252, iso-8859-15, utf-16le, …)`)
+    .option('--delimiter <c>', `${only}the CSV separator (default: the one of , ; tab | that finds the columns)`)
+    .option('--skip-invalid', `${only}send the valid rows and report the invalid ones (exit 3) instead of sending nothing`)
+    .option('--decimal-comma', `${only}numbers use a decimal comma (12,5); the default in a ;-separated file`);
   return cmd;
 }

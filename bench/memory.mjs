@@ -1,0 +1,99 @@
+// The memory benchmark (`npm run bench` runs it; `node bench/memory.mjs` alone): peak RSS of
+// `sct invitations bulk-create --dry-run --file people.csv` over a generated 1,000,000-row
+// people.csv (about 45 MB), against `sct sandbox` in its own process. Target: under 500 MB
+// ("When the world misbehaves": Memory). A dry run reads and checks every row and sends nothing,
+// so the figure is the reader's and the checks' own.
+import { createWriteStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { startSandboxProcess } from '../scripts/sandbox-process.mjs';
+import { timed } from './measure.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const bin = join(root, 'bin', 'sct.js');
+const TOKEN = 'sct_demo_owner_cacao';
+const ROWS = 1_000_000;
+const TARGET_MB = 500;
+
+async function writePeople(file, rows) {
+  const out = createWriteStream(file);
+  out.write('email,auth_group\n');
+  for (let i = 0; i < rows; i++) {
+    if (!out.write(`someone.with.a.long.name.${i}@memory-bench.example,3\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+export async function memoryBench({ rows = ROWS } = {}) {
+  if (!existsSync('/usr/bin/time')) {
+    console.log('\nMemory: skipped (needs GNU time at /usr/bin/time for the peak RSS)');
+    return;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'sct-bench-memory-'));
+  const sb = await startSandboxProcess([]);
+  try {
+    const file = join(dir, 'people.csv');
+    await writePeople(file, rows);
+    const env = { ...process.env, SCT_CONFIG_DIR: join(dir, 'config'), SCT_BASE_URL: sb.url, SCT_TOKEN: TOKEN, NO_COLOR: '1' };
+    const r = await timed([bin, 'invitations', 'bulk-create', '--file', file, '--dry-run', '-o', 'ndjson'], env);
+    if (r.status !== 0) throw new Error(`sct exited ${r.status}: ${r.stderr.slice(-2000)}`);
+    const mb = r.rssMb;
+    console.log(`\nMemory: sct invitations bulk-create --dry-run, ${rows.toLocaleString('en')} rows: peak RSS ${mb.toFixed(0)} MB (target < ${TARGET_MB} MB: ${mb < TARGET_MB ? 'within' : 'OVER'}), CPU ${(r.cpu / 1000).toFixed(1)} s`);
+  } finally {
+    sb.child.kill('SIGINT');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * CPU of reading a file by encoding: `invitations bulk-create --dry-run -o ndjson` of 100,000
+ * rows with accented names, as UTF-8 and as Windows-1252 (`--encoding windows-1252`), less
+ * the same command over one row (start-up, the sandbox's GET /accounts/me), per 1,000 rows;
+ * median of 5, interleaved.
+ */
+export async function readerBench({ rows = 100_000, runs = 5 } = {}) {
+  if (!existsSync('/usr/bin/time')) return;
+  const dir = mkdtempSync(join(tmpdir(), 'sct-bench-reader-'));
+  const sb = await startSandboxProcess([]);
+  try {
+    // The accents are in a column the command does not read (an address must be ASCII): the
+    // whole file is decoded all the same.
+    const text = (n) => 'email,auth_group,name\n' + Array.from({ length: n }, (_, i) => `andre.muller.${i}@cooperative.example,3,André Müller ${i} (Coopérative Été)\n`).join('');
+    const files = {
+      'UTF-8': [join(dir, 'utf8.csv'), []],
+      'Windows-1252': [join(dir, 'cp1252.csv'), ['--encoding', 'windows-1252']],
+      'one row': [join(dir, 'one.csv'), []],
+    };
+    writeFileSync(files['UTF-8'][0], text(rows));
+    writeFileSync(files['Windows-1252'][0], Buffer.from(text(rows), 'latin1'));
+    writeFileSync(files['one row'][0], text(1));
+    const env = { ...process.env, SCT_CONFIG_DIR: join(dir, 'config'), SCT_BASE_URL: sb.url, SCT_TOKEN: TOKEN, NO_COLOR: '1' };
+    const cpu = Object.fromEntries(Object.keys(files).map((k) => [k, []]));
+    for (let i = 0; i < runs; i++) {
+      for (const [name, [file, flags]] of Object.entries(files)) {
+        const r = await timed([bin, 'invitations', 'bulk-create', '--file', file, '--dry-run', '-o', 'ndjson', ...flags], env);
+        if (r.status !== 0) throw new Error(`sct exited ${r.status}: ${r.stderr.slice(-2000)}`);
+        cpu[name].push(r.cpu);
+      }
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const fixed = median(cpu['one row']);
+    console.log(`\nReading a bulk file: invitations bulk-create --dry-run -o ndjson, ${rows.toLocaleString('en')} rows (median of ${runs}; fixed cost of a 1-row run ${fixed.toFixed(0)} ms taken out)`);
+    for (const name of ['UTF-8', 'Windows-1252']) {
+      console.log(`  ${name.padEnd(13)} ${(((median(cpu[name]) - fixed) * 1000) / rows).toFixed(1).padStart(6)} ms CPU per 1,000 rows`);
+    }
+  } finally {
+    sb.child.kill('SIGINT');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  const n = process.argv.find((a) => /^--rows=\d+$/.test(a));
+  if (process.argv.includes('--reader-only')) await readerBench();
+  else await memoryBench({ rows: n ? Number(n.slice(7)) : ROWS });
+}

@@ -1,0 +1,101 @@
+// The bytes of an input file as UTF-8 text, by the rules of "Files from spreadsheets": a
+// byte-order mark says the encoding, a file without one must be valid UTF-8, and any other
+// encoding is named by the user. Never a guess: a wrong guess would send changed text.
+import { isUtf8 } from 'node:buffer';
+import { UsageError } from '../errors.js';
+
+export const ENCODING_HINT = '--encoding windows-1252';
+
+/**
+ * UTF-8 bytes without a byte-order mark. A valid UTF-8 file is returned as it is (no copy), so
+ * the common case costs one validity scan.
+ */
+export async function utf8Input(bytes: Buffer, name: string, encoding?: string): Promise<Buffer> {
+  const bom = byteOrderMark(bytes);
+  if (encoding !== undefined) {
+    const label = encoding.trim().toLowerCase();
+    let decoder: InstanceType<typeof TextDecoder>;
+    try {
+      decoder = new TextDecoder(label, { fatal: true, ignoreBOM: false });
+    } catch {
+      throw new UsageError(`--encoding ${encoding}: not an encoding sct knows (e.g. utf-8, windows-1252, iso-8859-1, iso-8859-15, utf-16le)`);
+    }
+    if (bom && bom.encoding !== decoder.encoding) {
+      throw new UsageError(`${name} starts with a ${bom.encoding} byte-order mark, but --encoding ${encoding} was given`);
+    }
+    return await decoded(decoder, bytes, name, `--encoding ${encoding}`);
+  }
+  if (bom?.encoding === 'utf-8') return check(bytes.subarray(3), name);
+  if (bom) return await decoded(new TextDecoder(bom.encoding, { fatal: true }), bytes, name, `its ${bom.encoding} byte-order mark`);
+  if (isUtf8(bytes)) return bytes;
+  const kind = binaryKind(bytes);
+  if (kind) throw new UsageError(`${name} is not a CSV file: it looks like ${kind}`, undefined, 'save it as CSV (UTF-8) from the program that made it');
+  return check(bytes, name);
+}
+
+function byteOrderMark(bytes: Buffer): { encoding: 'utf-8' | 'utf-16le' | 'utf-16be' } | undefined {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8' };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le' };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be' };
+  return undefined;
+}
+
+function check(bytes: Buffer, name: string): Buffer {
+  if (isUtf8(bytes)) return bytes;
+  throw new UsageError(
+    `${name} line ${firstBadLine(bytes)}: not UTF-8 text (a spreadsheet program saved it in another encoding)`,
+    undefined,
+    `give its encoding: ${ENCODING_HINT} (Excel and LibreOffice on Windows), or iso-8859-15, utf-16le, …`,
+  );
+}
+
+async function decoded(decoder: InstanceType<typeof TextDecoder>, bytes: Buffer, name: string, by: string): Promise<Buffer> {
+  let text: string;
+  try {
+    text = decoder.encoding === 'windows-1252' ? await windows1252(bytes) : decoder.decode(bytes);
+  } catch {
+    throw new UsageError(`${name}: not valid ${decoder.encoding} text (read by ${by})`);
+  }
+  // TextDecoder drops a leading byte-order mark itself (ignoreBOM false).
+  return Buffer.from(text, 'utf8');
+}
+
+/**
+ * Node 20's TextDecoder reads windows-1252 as ISO-8859-1: the bytes 0x80-0x9F (€, —, ’, …)
+ * become invisible control characters. iconv-lite has the real table; the five bytes the table
+ * leaves undefined come out as U+FFFD and are refused, as the fatal decoder would.
+ */
+async function windows1252(bytes: Buffer): Promise<string> {
+  const { default: iconv } = await import('iconv-lite');
+  const text = iconv.decode(bytes, 'windows-1252');
+  if (text.includes('\ufffd')) throw new Error('undefined byte');
+  return text;
+}
+
+/** The first line (1-based) whose bytes are not valid UTF-8. */
+function firstBadLine(bytes: Buffer): number {
+  let line = 1;
+  let start = 0;
+  for (;;) {
+    const end = bytes.indexOf(0x0a, start);
+    const stop = end < 0 ? bytes.length : end;
+    if (!isUtf8(bytes.subarray(start, stop))) return line;
+    if (end < 0) return line;
+    line++;
+    start = end + 1;
+  }
+}
+
+/**
+ * What a file that is not UTF-8 looks like, by its first bytes; undefined for what may be text
+ * in another encoding. A NUL byte never occurs in text in a byte-wide encoding.
+ */
+function binaryKind(bytes: Buffer): string | undefined {
+  const head = bytes.subarray(0, 8).toString('latin1');
+  if (head.startsWith('PK\x03\x04')) return 'a ZIP (an .xlsx or .ods workbook is one)';
+  if (head.startsWith('%PDF')) return 'a PDF';
+  if (head.startsWith('\xd0\xcf\x11\xe0')) return 'an old Excel (.xls) workbook';
+  if (head.startsWith('\x1f\x8b')) return 'a gzip archive';
+  if (bytes.subarray(0, 4096).includes(0)) return 'a binary file (or UTF-16 text without a byte-order mark: give --encoding utf-16le)';
+  return undefined;
+}

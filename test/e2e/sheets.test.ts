@@ -1,0 +1,236 @@
+// Files as spreadsheet programs write them (test/fixtures/sheets/, made by LibreOffice; see
+// test/fixtures/README.md): the encoding is read, never guessed; the separator is found from the
+// header; decimal commas read in a ;-separated file; text reaches the service unchanged.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox({}, { inProcess: true });
+const fixture = (name: string) => join(__dirname, '..', 'fixtures', 'sheets', name);
+const sent = () => t.sb.requests.filter((q) => q.method !== 'GET');
+
+const COOP = 'Coopérative Agricole du Bandama';
+const NOTE = 'Achat cacao n° 7, lot "Été" €';
+
+/** The bodies `origins import --dry-run -o json` would send. */
+async function dryRunOrigins(file: string, ...flags: string[]) {
+  const r = await t.sct(['origins', 'import', '--file', fixture(file), '--dry-run', '-o', 'json', ...flags]);
+  expect(r.exitCode, r.stderr).toBe(0);
+  expect(sent()).toEqual([]);
+  return JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+}
+
+const ORIGINS = [
+  { name: COOP, country_code: 'CI', external_id: '00123', description: NOTE, location: { type: 'Point', coordinates: [-5.2897, 6.8203] } },
+  { name: 'Société Kumasi Nord', country_code: 'GH', external_id: 'GH-7', description: 'deux\nlignes', location: { type: 'Point', coordinates: [-1.6244, 6.6885] } },
+];
+
+describe('files from spreadsheets: encodings', () => {
+  it('reads UTF-8 as written: accents, a quoted comma, a line break, leading zeros', async () => {
+    expect(await dryRunOrigins('origins-utf8.csv')).toMatchObject(ORIGINS);
+  });
+
+  it('refuses a Windows-1252 file without --encoding, naming the line and the flag; nothing is sent', async () => {
+    const r = await t.sct(['origins', 'import', '--file', fixture('origins-windows-1252.csv')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('origins-windows-1252.csv line 2: not UTF-8 text');
+    expect(r.stderr).toContain('--encoding windows-1252');
+    expect(sent()).toEqual([]);
+  });
+
+  it('reads Windows-1252 and ISO-8859-15 with --encoding, and sends the text unchanged', async () => {
+    expect(await dryRunOrigins('origins-windows-1252.csv', '--encoding', 'windows-1252')).toMatchObject(ORIGINS);
+    expect(await dryRunOrigins('origins-iso-8859-15.csv', '--encoding', 'ISO-8859-15')).toMatchObject(ORIGINS);
+    const r = await t.sct(['origins', 'import', '--file', fixture('origins-windows-1252.csv'), '--encoding', 'windows-1252']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const bodies = sent().map((q) => JSON.parse(q.body));
+    expect(bodies).toMatchObject(ORIGINS);
+    expect(JSON.stringify(bodies)).not.toContain('\ufffd');
+  });
+
+  it('reads UTF-16 "Unicode text" (tab-separated, with a byte-order mark) without flags', async () => {
+    expect(await dryRunOrigins('origins-utf16le.txt')).toMatchObject(ORIGINS);
+  });
+
+  it('refuses an unknown --encoding and a workbook saved under any name, saying what it is', async () => {
+    const bad = await t.sct(['origins', 'import', '--file', fixture('origins-utf8.csv'), '--encoding', 'klingon']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--encoding klingon: not an encoding sct knows');
+    const zip = await t.sct(['invitations', 'bulk-create', '--file', fixture('origins.xlsx'), '--dry-run']);
+    expect(zip.exitCode).toBe(2);
+    expect(zip.stderr).toContain('origins.xlsx is not a CSV file: it looks like a ZIP');
+    expect(sent()).toEqual([]);
+  });
+});
+
+describe('files from spreadsheets: separators and decimal commas', () => {
+  it('finds the ; of a German LibreOffice file and reads its decimal commas', async () => {
+    expect(await dryRunOrigins('origins-semicolon-windows-1252.csv', '--encoding', 'windows-1252')).toMatchObject(ORIGINS);
+  });
+
+  it('reads an order volume of 1234,5 from a ;-separated file as 1234.5', async () => {
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', fixture('orders-semicolon-windows-1252.csv'), '--encoding', 'windows-1252', '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const [order] = JSON.parse(r.stdout);
+    expect(order.items).toEqual([
+      { volume: 1234.5, unit: 'kg', external_id: 'Lot n° 7 — Coopérative' },
+      { volume: 12.5, unit: 't', external_id: 'Lot 8 Été' },
+    ]);
+  });
+
+  it('refuses a decimal comma in a comma-separated file unless --decimal-comma, naming the line', async () => {
+    const file = t.writeFile('orders.csv', 'external_id,type,order_created_at,seller_company_id,volume,unit\nDC-1,order,2025-04-01,101,"1,234",kg\n');
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('line 2, volume');
+    expect(r.stderr).toContain('--decimal-comma');
+    const ok = await t.sct(['orders', 'import', '--purchase', '--file', file, '--dry-run', '-o', 'json', '--decimal-comma']);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)[0].items).toEqual([{ volume: 1.234, unit: 'kg' }]);
+    expect(sent()).toEqual([]);
+  });
+
+  it('--delimiter sets the separator; a header with no known column says what was found', async () => {
+    const piped = t.writeFile('people.csv', 'email|auth_group\nana@sheets.example|3\n');
+    const r = await t.sct(['invitations', 'bulk-create', '--file', piped, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ line: 2, email: 'ana@sheets.example', auth_group: 3 }]);
+    const given = await t.sct(['invitations', 'bulk-create', '--file', piped, '--delimiter', ';', '--dry-run']);
+    expect(given.exitCode).toBe(2);
+    const strange = t.writeFile('strange.csv', 'mail:role\nana@sheets.example:3\n');
+    const none = await t.sct(['invitations', 'bulk-create', '--file', strange, '--dry-run']);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('strange.csv line 1: no known column in the header (found: mail:role; tried the separators , ; tab |)');
+    expect(sent()).toEqual([]);
+  });
+});
+
+describe('files from spreadsheets: bad rows', () => {
+  /** 500 people of which lines 11, 51, 101, 201, 301, 401 are invalid (bad address, unknown role). */
+  function people(domain: string): string {
+    const lines = ['email,auth_group'];
+    for (let i = 0; i < 500; i++) {
+      const line = i + 2;
+      const bad = [11, 51, 101, 201, 301, 401].includes(line);
+      lines.push(bad && line % 2 === 1 && line !== 101 ? `p${i}-at-${domain},3` : bad ? `p${i}@${domain},nosuchrole` : `p${i}@${domain},3`);
+    }
+    return t.writeFile(`people-${domain}.csv`, lines.join('\n') + '\n');
+  }
+  const reportRows = (file: string) => parse(readFileSync(file, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+
+  it('without --skip-invalid: exit 2, nothing sent, and the --report lists every invalid row with its line, field and message', async () => {
+    const report = join(t.dir, 'invalid-report.csv');
+    const r = await t.sct(['invitations', 'bulk-create', '--file', people('bad1.example'), '--report', report]);
+    expect(r.exitCode).toBe(2);
+    expect(sent()).toEqual([]);
+    expect(r.stderr).toContain('6 invalid rows; nothing was sent');
+    expect(r.stderr).toContain(`every invalid row is in ${report}`);
+    const rows = reportRows(report);
+    expect(rows.map((x) => [x.line, x.status])).toEqual([11, 51, 101, 201, 301, 401].map((l) => [String(l), 'invalid']));
+    expect(rows[0].error).toMatch(/^invalid — email: /);
+    expect(rows[2].error).toContain('auth_group: unknown role "nosuchrole"');
+  });
+
+  it('with --skip-invalid: the valid rows are sent, the invalid ones reported, exit 3', async () => {
+    const report = join(t.dir, 'skip-report.csv');
+    const r = await t.sct(['invitations', 'bulk-create', '--file', people('bad2.example'), '--report', report, '--skip-invalid']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    const bodies = sent().map((q) => JSON.parse(q.body).operations.length);
+    expect(bodies).toEqual([100, 100, 100, 100, 94]);
+    expect(r.stderr).toContain('6 invalid rows left out (--skip-invalid): 11, 51, 101, 201, 301, 401');
+    expect(r.stderr).toContain('invitations: 494 created, 0 rejected, 6 invalid (not sent)');
+    const rows = reportRows(report);
+    expect(rows).toHaveLength(500);
+    expect(rows.filter((x) => x.status === 'invalid').map((x) => x.line)).toEqual(['11', '51', '101', '201', '301', '401']);
+    expect(rows[9]).toMatchObject({ line: '11', status: 'invalid' });
+    expect(rows[0]).toMatchObject({ line: '2', status: 'created' });
+  });
+
+  it('an order is sent whole or not at all: its other rows are reported with the invalid one', async () => {
+    const file = t.writeFile(
+      'skip-orders.csv',
+      'external_id;type;order_created_at;seller_company_id;volume;unit\nSK-1;order;2025-04-01;101;12,5;kg\nSK-2;order;2025-04-02;102;1,5;kg\nSK-2;;;;lots;kg\n',
+    );
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file, '--skip-invalid', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(sent().map((q) => JSON.parse(q.body).external_id)).toEqual(['SK-1']);
+    const out = JSON.parse(r.stdout) as Array<{ lines: number[]; status: string; fields: Record<string, string[]> | null }>;
+    expect(out.map((o) => [o.lines, o.status])).toEqual([
+      [[2], 'created'],
+      [[3], 'invalid'],
+      [[4], 'invalid'],
+    ]);
+    expect(out[1].fields).toEqual({ external_id: ['not sent: line 4 of order SK-2 is invalid'] });
+    expect(out[2].fields).toEqual({ volume: ['"lots" is not a number'] });
+  });
+});
+
+describe('files from spreadsheets: columns', () => {
+  it('headers match in any case with spaces around; read-only columns of an origin are ignored with one line', async () => {
+    const file = t.writeFile('origins-listed.csv', ' ID ,Name, Country_Code ,external_id,created_at,Location.Type\n9,Ferme Été,CI,RO-1,2025-01-01T00:00:00Z,Point\n');
+    const r = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('origins-listed.csv: ignoring 3 columns the service sets itself (id, created_at, location.type)');
+    expect(JSON.parse(r.stdout)).toMatchObject([{ name: 'Ferme Été', country_code: 'CI', external_id: 'RO-1' }]);
+  });
+
+  it('orders list -o csv → one cell edited → orders sync changes exactly that field; the read-only columns are ignored with one line', async () => {
+    const list = await t.sct(['orders', 'list', '--buying', '--type', 'order', '-o', 'csv', '--limit', '3']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    const rows = parse(list.stdout) as string[][];
+    const column = rows[0].indexOf('order_arrival_at');
+    expect(column).toBeGreaterThan(0);
+    rows[2][column] = '2027-02-03';
+    const text = rows.map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',')).join('\n') + '\n';
+    const file = t.writeFile('round-trip.csv', text);
+    t.sb.requests.length = 0;
+    const r = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/round-trip\.csv: ignoring \d+ columns the service sets itself \(id, company_id, /);
+    const writes = sent();
+    expect(writes).toHaveLength(1);
+    expect(writes[0].method).toBe('PATCH');
+    expect(writes[0].path).toBe(`/api/orders/purchase/${rows[2][0]}`);
+    expect(JSON.parse(writes[0].body)).toEqual({ order_arrival_at: '2027-02-03' });
+  });
+});
+
+describe('files from spreadsheets: --template', () => {
+  it('orders import/sync --template print the header and an example row that imports as is', async () => {
+    for (const kind of ['--purchase', '--sale', '--batch']) {
+      const r = await t.sct(['orders', 'import', kind, '--template']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      const [header, example, ...rest] = parse(r.stdout) as string[][];
+      expect(rest).toEqual([]);
+      expect(header.slice(0, 3)).toEqual(['external_id', 'type', 'order_created_at']);
+      expect(header).toContain('volume');
+      expect(example).toHaveLength(header.length);
+      const file = t.writeFile(`template${kind}.csv`, r.stdout);
+      const dry = await t.sct(['orders', 'import', kind, '--file', file, '--dry-run', '-o', 'json']);
+      expect(dry.exitCode, dry.stderr).toBe(0);
+      expect(JSON.parse(dry.stdout)[0]).toMatchObject({ external_id: 'PO-2025-0001', items: [expect.objectContaining({ volume: 1250.5, unit: 'kg' })] });
+    }
+    const sync = await t.sct(['orders', 'sync', '--purchase', '--template']);
+    expect(sync.stdout).toBe((await t.sct(['orders', 'import', '--purchase', '--template'])).stdout);
+    const both = await t.sct(['orders', 'import', '--purchase', '--template', '--file', 'x.csv']);
+    expect(both.exitCode).toBe(2);
+    expect(sent()).toEqual([]);
+  });
+});
+
+describe('files from spreadsheets: CSV written', () => {
+  it('--bom starts -o csv with a UTF-8 byte-order mark and changes nothing else', async () => {
+    const plain = await t.sct(['origins', 'list', '-o', 'csv', '--limit', '3']);
+    const bom = await t.sct(['origins', 'list', '-o', 'csv', '--limit', '3', '--bom']);
+    expect(bom.exitCode, bom.stderr).toBe(0);
+    expect(bom.stdout.startsWith('\ufeff')).toBe(true);
+    expect(bom.stdout.slice(1)).toBe(plain.stdout);
+    expect(plain.stdout.startsWith('\ufeff')).toBe(false);
+    // An empty list is still a file with its header, and its mark.
+    const none = await t.sct(['origins', 'list', '-o', 'csv', '--search', 'no-such-origin-anywhere', '--bom']);
+    expect(none.exitCode, none.stderr).toBe(0);
+    expect(none.stdout).toMatch(/^\ufeff[a-z_]+,/);
+  });
+});
