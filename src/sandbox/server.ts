@@ -63,6 +63,8 @@ export interface RequestRecord {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   status: number;
+  /** /api requests being handled when this one arrived, itself included: how many a client kept in flight. */
+  inFlight: number;
 }
 
 export interface Sandbox {
@@ -148,8 +150,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const windows = new Map<string, { start: number; count: number }>();
   const idempotent = new Map<string, IdempotentEntry>();
   const log = opts.log;
+  let apiInFlight = 0;
 
-  function record(req: http.IncomingMessage, url: URL, body: Buffer, status: number, started: number): void {
+  function record(req: http.IncomingMessage, url: URL, body: Buffer, status: number, started: number, inFlight: number): void {
     requests.push({
       method: req.method ?? 'GET',
       path: url.pathname,
@@ -158,6 +161,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       headers: req.headers.authorization === undefined ? { ...req.headers } : { ...req.headers, authorization: maskAuthorization(req.headers.authorization) },
       body: body.subarray(0, LOGGED_BODY_LIMIT).toString('utf8'),
       status,
+      inFlight,
     });
     if (requests.length > REQUEST_LOG_LIMIT) requests.splice(0, requests.length - REQUEST_LOG_LIMIT);
     log?.(`${req.method} ${url.pathname}${url.search} ${status === 0 ? 'dropped' : status} ${Date.now() - started}ms`);
@@ -378,13 +382,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       const raw = Buffer.concat(chunks);
       const url = new URL(req.url ?? '/', `http://${host}`);
       if (url.pathname.startsWith('/_sandbox/')) return handleAdmin(req, res, url, raw);
-      const done = (status: number) => record(req, url, raw, status, started);
+      let inFlight = 0;
+      const done = (status: number) => record(req, url, raw, status, started, inFlight);
       const fail = (e: unknown) => {
         log?.(`sandbox error: ${(e as Error).stack ?? e}`);
         send(res, 500, JSON_TYPE, json({ detail: 'A server error occurred.' }));
         done(500);
       };
       if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
+        // Counted until the answer is handed over (or the socket dropped): what the client had in flight.
+        inFlight = ++apiInFlight;
+        res.once('close', () => apiInFlight--);
         handleApi(req, res, url, raw).then(done, fail);
         return;
       }
