@@ -133,6 +133,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
       concurrency: run.concurrency,
       signal: ctx.signal,
       journal,
+      rateLimit: writer.rateLimit,
       work: async (unit) => {
         const w = unit.payload;
         if (w.action === 'create') {
