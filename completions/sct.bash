@@ -348,6 +348,7 @@ _sct() {
     'invitations bulk-create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations bulk-create|--role') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations bulk-create|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'invitations bulk-create|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations revoke|--id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations revoke|--exclude-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations revoke|--email') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -494,7 +495,7 @@ _sct() {
     'invitations list') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'invitations get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'invitations create') opts='--email --role --set --file --idempotency-key -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
-    'invitations bulk-create') opts='--file --role --report --force --fresh --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
+    'invitations bulk-create') opts='--file --role --report --force --concurrency --fresh --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'invitations revoke') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --search --filter --all-pending -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'invitations renew') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --search --filter --all-pending -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
     'invitations public') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas' ;;
