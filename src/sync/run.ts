@@ -118,10 +118,11 @@ function attemptKey(journal: Journal, action: string, key: string): string {
 }
 
 async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: SyncRun, plan: Plan): Promise<void> {
+  // In the file's order, so the writes go out and are reported as every bulk run's rows are.
   const units: Unit<Write>[] = [
     ...plan.create.map((c) => ({ key: c.key, lines: c.lines, journalKey: attemptKey(journal, 'create', c.key), payload: { action: 'create' as const, body: c.body } })),
     ...plan.update.map((u) => ({ key: u.key, lines: u.lines, journalKey: attemptKey(journal, 'update', u.key), payload: { action: 'update' as const, id: u.id, body: u.body } })),
-  ];
+  ].sort((a, b) => a.lines[0] - b.lines[0]);
   // Only a create carries an Idempotency-Key to resend under; a PATCH is simply sent again.
   const unknown = units.filter((u) => u.payload.action === 'create' && journal.wasUnknown(u.journalKey!)).length;
   announceRun(ctx, { total: units.length, pending: units.length, unknown, requests: units.length, noun: run.noun, verb: 'written', concurrency: run.concurrency, rateLimit: writer.rateLimit });
