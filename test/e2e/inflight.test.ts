@@ -2,7 +2,10 @@
 // hour's request budget faster than one at a time would. The sandbox logs, for every request,
 // how many /api requests it was handling when that one arrived (`inFlight`).
 import { describe, expect, it } from 'vitest';
-import { useSandbox } from '../helpers/sandbox.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { until, useSandbox } from '../helpers/sandbox.js';
 
 /** A file of `n` purchase orders with ids `tag-1`…, in the columns of `orders import`. */
 async function ordersCsv(t: ReturnType<typeof useSandbox>, tag: string, n: number): Promise<{ file: string; ids: string[] }> {
@@ -42,6 +45,68 @@ describe('a budget that covers the run: up to --concurrency requests in flight',
     expect(r.exitCode, r.stderr).toBe(0);
     expect(writes(t)).toHaveLength(8);
     expect(mostInFlight(t)).toBe(4);
+  });
+});
+
+describe('answers in any order, reported in the file\'s order', () => {
+  const t = useSandbox({ seed: 20 });
+  const posts = () => t.sb.requests.filter((r) => r.method === 'POST' && r.path === '/api/orders/purchase');
+  const keyOf = (r: { headers: Record<string, unknown>; body: string }) => [JSON.parse(r.body).external_id as string, String(r.headers['idempotency-key'])] as const;
+  async function countsOf(ids: string[]): Promise<number[]> {
+    const list = await t.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
+    return ids.map((id) => (list.results as Array<{ external_id: string }>).filter((o) => o.external_id === id).length);
+  }
+
+  it('503s retried out of turn at --concurrency 4: stdout, the report and the summary follow the file', { timeout: 60_000 }, async () => {
+    const { file, ids } = await ordersCsv(t, 'ORDER', 24);
+    // Two rows the service refuses (their external_id is taken), far apart, so the summary lists them in file order too.
+    const text = readFileSync(file, 'utf8').split('\n');
+    const taken = await t.sct(['orders', 'import', '--purchase', '--file', t.writeFile('taken.csv', [text[0], text[6], text[20]].join('\n') + '\n')]);
+    expect(taken.exitCode, taken.stderr).toBe(0);
+    t.sb.requests.length = 0;
+    const report = join(t.dir, 'report.csv');
+    t.sb.setFaults({ failureRate: 0.3, methods: ['POST'] });
+    const r = await t.sctBin(['orders', 'import', '--purchase', '--file', file, '--concurrency', '4', '--report', report, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    // Some answers did come out of turn: the POSTs of the rows did not all arrive in file order.
+    const arrived = posts().filter((p) => p.status !== 503).map((p) => keyOf(p)[0]);
+    expect(arrived).not.toEqual([...arrived].sort((a, b) => Number(a.split('-')[1]) - Number(b.split('-')[1])));
+    const rows = JSON.parse(r.stdout) as Array<{ key: string; lines: number[]; status: string }>;
+    expect(rows.map((x) => x.key)).toEqual(ids);
+    expect(rows.map((x) => x.lines[0])).toEqual(ids.map((_, i) => i + 2));
+    expect(rows.filter((x) => x.status === 'rejected').map((x) => x.key)).toEqual(['ORDER-6', 'ORDER-20']);
+    const csv = parse(readFileSync(report), { columns: true }) as Array<{ key: string }>;
+    expect(csv.map((x) => x.key)).toEqual(ids);
+    expect(r.stderr).toContain('purchase orders: 22 created, 2 rejected');
+    expect(r.stderr).toMatch(/line 7 \(ORDER-6\):[^\n]*\n\s+line 21 \(ORDER-20\):/);
+  });
+
+  it('kill -9 with four orders in flight: the rerun resends them under their keys, creates nothing twice, reports in file order', { timeout: 60_000 }, async () => {
+    const { file, ids } = await ordersCsv(t, 'KILL', 20);
+    // Slow answers: once the sixth order has reached the service, four are in flight.
+    t.sb.setFaults({ latencyMs: 400, methods: ['POST'] });
+    const child = t.spawnSct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '4']);
+    await until(() => posts().length >= 6 || child.exitCode !== null, 'six orders sent', 30_000);
+    child.kill('SIGKILL');
+    await child.catch(() => undefined);
+    // The service finishes what reached it: those orders exist, their answers went nowhere.
+    await new Promise((r) => setTimeout(r, 600));
+    t.sb.setFaults({});
+    const firstKeys = new Map(posts().map((p) => keyOf(p)));
+    expect(firstKeys.size).toBeGreaterThanOrEqual(6);
+    t.sb.requests.length = 0;
+
+    const rerun = await t.sct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '4', '-o', 'json']);
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+    const rows = JSON.parse(rerun.stdout) as Array<{ key: string; status: string }>;
+    expect(rows.map((x) => x.key)).toEqual(ids);
+    const skipped = rows.filter((x) => x.status === 'skipped').map((x) => x.key);
+    expect(skipped.length).toBeGreaterThan(0);
+    // Every order the killed run sent without a journal record goes again, under the same key.
+    const resent = posts().map((p) => keyOf(p)).filter(([id]) => firstKeys.has(id));
+    expect(resent.length).toBe(firstKeys.size - skipped.length);
+    for (const [id, key] of resent) expect(key, id).toBe(firstKeys.get(id));
+    expect(await countsOf(ids)).toEqual(ids.map(() => 1));
   });
 });
 
