@@ -365,6 +365,7 @@ _sct() {
     'invitations bulk-create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations bulk-create|--role') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations bulk-create|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'invitations bulk-create|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations bulk-create|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations bulk-create|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations revoke|--id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -513,7 +514,7 @@ _sct() {
     'invitations list') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'invitations get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'invitations create') opts='--email --role --set --file --idempotency-key -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
-    'invitations bulk-create') opts='--file --role --report --force --fresh --dry-run --encoding --delimiter --skip-invalid --decimal-comma -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
+    'invitations bulk-create') opts='--file --role --report --force --concurrency --fresh --dry-run --encoding --delimiter --skip-invalid --decimal-comma -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'invitations revoke') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --search --filter --all-pending -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'invitations renew') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --search --filter --all-pending -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'invitations public') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;

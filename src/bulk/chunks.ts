@@ -144,6 +144,7 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
     result = await runUnits(units, {
       concurrency: run.concurrency,
       signal: ctx.signal,
+      rateLimit: client.rateLimit,
       work: async (unit) => {
         const payloads = unit.payload.map((r) => r.payload);
         const key = keyFor(payloads);

@@ -53,6 +53,7 @@ async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal,
       concurrency: run.concurrency,
       signal: ctx.signal,
       journal,
+      rateLimit: client.rateLimit,
       work: async (unit) => {
         const res = await client.request<{ id?: number } | null>({
           method: 'POST',

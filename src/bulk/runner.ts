@@ -4,7 +4,12 @@
 // unit: the run stops starting units, lets the ones in flight finish, and each unit ends as
 // not_sent (the service never acted on it) or unknown (it may have: a rerun resends it under
 // the same Idempotency-Key). A fault never turns a unit into `rejected`.
+//
+// Units are sent up to `concurrency` at a time, and their outcomes are kept in the units' order
+// (the file's), whatever order the answers come in; journal records are written as answers
+// come, which the journal's reader does not mind (it keys them by unit).
 import type { Journal } from './journal.js';
+import type { RateLimitState } from '../api/client.js';
 import { ApiError, ConflictError, InterruptedError, RejectedError, SctError, type FieldErrors } from '../errors.js';
 
 export interface Unit<T> {
@@ -39,6 +44,12 @@ export interface RunOptions<T> {
   /** Sends one unit; resolves with the created object's id (status: 'updated' for a unit that changed an existing object). */
   work: (unit: Unit<T>) => Promise<{ id?: string | number; status?: 'created' | 'updated' }>;
   onProgress?: (done: number, total: number, rejected: number) => void;
+  /**
+   * The rate limit as the client last heard it. While it has fewer requests left than
+   * `concurrency`, units are sent one at a time: requests in flight spend the budget before
+   * their answers say so, and one at a time the pause at Remaining 0 comes before a 429 would.
+   */
+  rateLimit?: RateLimitState;
 }
 
 export interface RunResult {
@@ -102,6 +113,26 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
     }
   };
 
+  // Units whose request is out, and the units waiting for a turn while the budget is short, in
+  // the order they came (the file's): a turn is handed over, so none is overtaken.
+  let inFlight = 0;
+  const queue: (() => void)[] = [];
+  const budgetShort = () => o.rateLimit?.remaining !== undefined && o.rateLimit.remaining < o.concurrency;
+  const takeTurn = (): Promise<void> | void => {
+    if (queue.length === 0 && (inFlight === 0 || !budgetShort())) {
+      inFlight++;
+      return;
+    }
+    return new Promise<void>((resolve) => queue.push(resolve));
+  };
+  const endTurn = () => {
+    inFlight--;
+    while (queue.length > 0 && (inFlight === 0 || !budgetShort())) {
+      inFlight++;
+      queue.shift()!();
+    }
+  };
+
   const worker = async () => {
     for (;;) {
       if (o.signal.aborted) interrupted = true;
@@ -114,6 +145,10 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
       if (earlier) {
         outcomes[i] = { key: unit.key, lines: unit.lines, status: 'skipped', id: earlier.id };
       } else {
+        await takeTurn();
+        // What happened while this unit waited stops it as it would have before: it is not sent.
+        if (o.signal.aborted) interrupted = true;
+        if (interrupted || fatal) return endTurn();
         try {
           const { id, status = 'created' } = await o.work(unit);
           outcomes[i] = { key: unit.key, lines: unit.lines, status, id };
@@ -135,6 +170,8 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
             outcomes[i] = { key: unit.key, lines: unit.lines, status: 'rejected', error: e.message, fields: e.fields };
             if (!record({ key: journalKey, status: 'failed', error: e.message })) return;
           }
+        } finally {
+          endTurn();
         }
       }
       done++;

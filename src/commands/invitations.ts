@@ -98,7 +98,7 @@ export function register(program: Command, f: Factory): void {
       .description('Invite everyone in a CSV file, 100 per request, with a per-row report')
       .requiredOption('--file <file>', 'CSV file with columns email and auth_group (- for stdin)')
       .option('--role <role>', 'role (name or id) for rows whose auth_group is blank or missing'),
-    { dryRun: true },
+    { concurrency: true, dryRun: true },
   )
     .addHelpText(
       'after',

@@ -63,6 +63,8 @@ export interface RequestRecord {
   headers: Record<string, string | string[] | undefined>;
   body: string;
   status: number;
+  /** /api requests being handled when this one arrived, itself included: how many a client kept in flight. */
+  inFlight: number;
 }
 
 export interface Sandbox {
@@ -156,8 +158,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const idempotent = new Map<string, IdempotentEntry>();
   const log = opts.log;
   let beforeHandle: BeforeHandle | undefined;
+  let apiInFlight = 0;
 
-  function record(req: http.IncomingMessage, url: URL, body: Buffer, status: number, started: number): void {
+  function record(req: http.IncomingMessage, url: URL, body: Buffer, status: number, started: number, inFlight: number): void {
     requests.push({
       method: req.method ?? 'GET',
       path: url.pathname,
@@ -166,6 +169,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       headers: req.headers.authorization === undefined ? { ...req.headers } : { ...req.headers, authorization: maskAuthorization(req.headers.authorization) },
       body: body.subarray(0, LOGGED_BODY_LIMIT).toString('utf8'),
       status,
+      inFlight,
     });
     if (requests.length > REQUEST_LOG_LIMIT) requests.splice(0, requests.length - REQUEST_LOG_LIMIT);
     log?.(`${req.method} ${url.pathname}${url.search} ${status === 0 ? 'dropped' : status} ${Date.now() - started}ms`);
@@ -394,7 +398,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         log?.(`${req.method} (malformed request target) 400`);
         return;
       }
-      const done = (status: number) => record(req, url, raw, status, started);
+      let inFlight = 0;
+      const done = (status: number) => record(req, url, raw, status, started, inFlight);
       // One request is never the end of the sandbox: whatever a handler or a header throws is a 500.
       const fail = (e: unknown) => {
         log?.(`sandbox error: ${(e as Error).stack ?? e}`);
@@ -405,6 +410,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       try {
         if (url.pathname.startsWith('/_sandbox/')) return handleAdmin(req, res, url, raw);
         if (url.pathname === '/api' || url.pathname.startsWith('/api/')) {
+          // Counted until the answer is handed over (or the socket dropped): what the client had in flight.
+          inFlight = ++apiInFlight;
+          res.once('close', () => apiInFlight--);
           handleApi(req, res, url, raw).then(done, fail);
           return;
         }

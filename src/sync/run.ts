@@ -133,10 +133,11 @@ async function createdSincePlan(ctx: Context, run: SyncRun, plan: Plan): Promise
 }
 
 async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: SyncRun, plan: Plan, appeared: ReadonlySet<string>): Promise<void> {
+  // In the file's order, so the writes go out and are reported as every bulk run's rows are.
   const units: Unit<Write>[] = [
     ...plan.create.map((c) => ({ key: c.key, lines: c.lines, journalKey: attemptKey(journal, 'create', c.key), payload: { action: 'create' as const, body: c.body } })),
     ...plan.update.map((u) => ({ key: u.key, lines: u.lines, journalKey: attemptKey(journal, 'update', u.key), payload: { action: 'update' as const, id: u.id, body: u.body, planned: u.planned } })),
-  ];
+  ].sort((a, b) => a.lines[0] - b.lines[0]);
   // Only a create carries an Idempotency-Key to resend under; a PATCH is simply sent again.
   const unknown = units.filter((u) => u.payload.action === 'create' && journal.wasUnknown(u.journalKey!)).length;
   announceRun(ctx, { total: units.length, pending: units.length, unknown, requests: units.length, noun: run.noun, verb: 'written', concurrency: run.concurrency, rateLimit: writer.rateLimit });
@@ -148,6 +149,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
       concurrency: run.concurrency,
       signal: ctx.signal,
       journal,
+      rateLimit: writer.rateLimit,
       work: async (unit) => {
         const w = unit.payload;
         if (w.action === 'create') {

@@ -137,8 +137,9 @@ describe('files from spreadsheets: bad rows', () => {
     const report = join(t.dir, 'skip-report.csv');
     const r = await t.sct(['invitations', 'bulk-create', '--file', people('bad2.example'), '--report', report, '--skip-invalid']);
     expect(r.exitCode, r.stderr).toBe(3);
-    const bodies = sent().map((q) => JSON.parse(q.body).operations.length);
-    expect(bodies).toEqual([100, 100, 100, 100, 94]);
+    // Chunks go out several at a time: which arrives first is not fixed.
+    const bodies = sent().map((q) => JSON.parse(q.body).operations.length as number);
+    expect(bodies.sort((a, b) => b - a)).toEqual([100, 100, 100, 100, 94]);
     expect(r.stderr).toContain('6 invalid rows left out (--skip-invalid): 11, 51, 101, 201, 301, 401');
     expect(r.stderr).toContain('invitations: 494 created, 0 rejected, 6 invalid (not sent)');
     const rows = reportRows(report);

@@ -127,9 +127,10 @@ describe('orders sync', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     // Applying with -o json: stdout is the results, one JSON document (the plan is summarised on stderr).
     const results = JSON.parse(r.stdout);
+    // In the file's order, as every bulk run reports.
     expect(results.map((x: any) => [x.key, x.status, x.lines])).toEqual([
-      ['YES-NEW', 'created', [6]],
       ['YES-CHANGED', 'updated', [4, 5]],
+      ['YES-NEW', 'created', [6]],
     ]);
     expect(r.stderr).toContain('purchase orders: 1 created, 1 updated, 0 rejected');
     // The changed order is read again right before its PATCH (it could have changed since the plan).
@@ -142,8 +143,8 @@ describe('orders sync', () => {
     expect(JSON.parse(patch.body)).toEqual({ buyer_company_status: 'completed', items: [{ id: changed.items[0].id }, { id: changed.items[1].id, volume: 7 }] });
     const rows = parse(readFileSync(report, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(rows.map((x) => [x.key, x.status, x.id])).toEqual([
-      ['YES-NEW', 'created', String(results[0].id)],
       ['YES-CHANGED', 'updated', String(changed.id)],
+      ['YES-NEW', 'created', String(results[1].id)],
     ]);
 
     // The service now holds what the file says, and what the file left empty as it was.

@@ -105,7 +105,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
   });
 
   it('Ctrl-C typed during a bulk run with --report: the report is written, the summary and a working rerun command shown, exit 130', async () => {
-    const lines = ['email,auth_group', ...Array.from({ length: 300 }, (_, i) => `tty${i}@ctrl-c.example,3`)];
+    const lines = ['email,auth_group', ...Array.from({ length: 900 }, (_, i) => `tty${i}@ctrl-c.example,3`)];
     const file = t.writeFile('people.csv', lines.join('\n') + '\n');
     const report = join(t.dir, 'report.csv');
     t.sb.setFaults({ latencyMs: 400, methods: ['POST'] });
@@ -115,7 +115,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     const screen = screenLines(r.screen).join('\n');
     expect(screen).toMatch(/invitations: \d+ created, 0 rejected, \d+ not sent — report in /);
     expect(screen.replace(/\n/g, '')).toContain(`to continue, rerun: sct invitations bulk-create --file ${file} --report ${report} --force (`);
-    expect(readFileSync(report, 'utf8').trimEnd().split('\n')).toHaveLength(301);
+    expect(readFileSync(report, 'utf8').trimEnd().split('\n')).toHaveLength(901);
   });
 
   it('Ctrl-C while the body of a download arrives stops it: exit 130, no file and no part file', async () => {

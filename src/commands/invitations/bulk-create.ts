@@ -12,6 +12,7 @@ import { readCsv, RowErrors, warnIgnoredColumns, type CsvRow } from '../../bulk/
 import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
 import { parseId } from '../shared/crud.js';
+import { parseConcurrency } from '../shared/flags.js';
 import { BULK_LIMIT } from '../invitations.js';
 import type { BulkRunFlags } from '../shared/bulk.js';
 
@@ -94,6 +95,7 @@ export function invitationResults(answer: unknown, count: number): RowResult[] {
 
 export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOptions): Promise<void> {
   checkReportPath(opts.report, opts.force, opts.file);
+  const concurrency = parseConcurrency(opts.concurrency);
   const csv = await readCsv(opts.file, ctx.io.stdin, ['email'], { ...opts, known: PEOPLE_COLUMNS });
   if (opts.role === undefined && !csv.columns.includes('auth_group')) {
     throw new UsageError(`${csv.name}: missing column auth_group (found: ${csv.columns.join(', ')}); add it, or give --role for every row`);
@@ -129,9 +131,9 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
     size: BULK_LIMIT,
     noun: 'invitations',
     verb: 'created',
-    // One request at a time: the service's one-pending-invitation-per-address check then sees
-    // the rows in file order, and a run of thousands is still only tens of requests.
-    concurrency: 1,
+    // Chunks may go out together: an address is on one row only (checked above), so no two
+    // requests ask the service's one-pending-invitation-per-address check about the same one.
+    concurrency,
     fresh: opts.fresh,
     report: opts.report,
     invalid,

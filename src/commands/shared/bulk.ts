@@ -19,7 +19,7 @@ export function addBulkRunOptions(cmd: Command, o: { concurrency?: boolean; dryR
   cmd
     .option('--report <file>', `${only}also write the per-row report to this CSV file`)
     .option('--force', 'overwrite an existing --report file');
-  if (o.concurrency) cmd.option('--concurrency <n>', `${only}requests at the same time (1..16, default 4)`);
+  if (o.concurrency) cmd.option('--concurrency <n>', `${only}requests at the same time (1..16, default 4; one at a time while the rate limit has fewer left)`);
   cmd.option('--fresh', `${only}forget what earlier runs of this file did and send every row again`);
   if (o.dryRun) cmd.option('--dry-run', 'check every row and show what would be sent; send nothing');
   cmd

@@ -1,0 +1,77 @@
+// The bulk runner: units in flight up to the concurrency, outcomes in the units' order whatever
+// order the answers come in, and one at a time while the rate limit has fewer left than that.
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runUnits, type Unit } from '../../src/bulk/runner.js';
+import { Journal } from '../../src/bulk/journal.js';
+import type { RateLimitState } from '../../src/api/client.js';
+import { ApiError } from '../../src/errors.js';
+
+const units = (n: number): Unit<number>[] => Array.from({ length: n }, (_, i) => ({ key: `k${i}`, lines: [i + 2], payload: i }));
+const tick = () => new Promise((r) => setTimeout(r, 1));
+
+/** A work function that answers unit i after (n - i) ticks (the last first) and notes what was in flight. */
+function recorder(n: number, onAnswer?: (i: number) => void) {
+  let inFlight = 0;
+  const seen = { most: 0, started: [] as number[], answered: [] as number[] };
+  const work = async (u: Unit<number>) => {
+    seen.started.push(u.payload);
+    seen.most = Math.max(seen.most, ++inFlight);
+    for (let t = 0; t < n - u.payload; t++) await tick();
+    inFlight--;
+    seen.answered.push(u.payload);
+    onAnswer?.(u.payload);
+    if (u.payload % 3 === 1) throw new ApiError('rejected', 400, {}, null);
+    return { id: u.payload * 10 };
+  };
+  return { seen, work };
+}
+
+describe('runUnits', () => {
+  it('keeps up to `concurrency` in flight and reports in the units order, answers in any order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sct-runner-'));
+    try {
+      const journal = Journal.open(dir, { command: 'test', file: 'f.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 });
+      const { seen, work } = recorder(8);
+      const r = await runUnits(units(8), { concurrency: 4, signal: new AbortController().signal, journal, work });
+      expect(seen.most).toBe(4);
+      expect(seen.answered).not.toEqual(seen.started);
+      expect(r.outcomes.map((o) => o.key)).toEqual(units(8).map((u) => u.key));
+      expect(r.outcomes.map((o) => o.status)).toEqual(['created', 'rejected', 'created', 'created', 'rejected', 'created', 'created', 'rejected']);
+      // The journal holds every unit once, in the order the answers came.
+      const keys = readFileSync(journal.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l).key);
+      expect(keys).toEqual(seen.answered.map((i) => `k${i}`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('sends one at a time, in order, while Remaining is below the concurrency', async () => {
+    const rateLimit: RateLimitState = { remaining: 3 };
+    const { seen, work } = recorder(6);
+    await runUnits(units(6), { concurrency: 4, signal: new AbortController().signal, work, rateLimit });
+    expect(seen.most).toBe(1);
+    expect(seen.started).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('goes back to `concurrency` in flight once an answer shows the budget again', async () => {
+    const rateLimit: RateLimitState = { remaining: 1 };
+    // The first answer comes after the reset: a full hour's budget.
+    const { seen, work } = recorder(9, () => (rateLimit.remaining = 1000));
+    await runUnits(units(9), { concurrency: 4, signal: new AbortController().signal, work, rateLimit });
+    expect(seen.started[0]).toBe(0);
+    expect(seen.most).toBe(4);
+  });
+
+  it('a unit that waited for its turn when Ctrl-C came is not sent', async () => {
+    const rateLimit: RateLimitState = { remaining: 0 };
+    const stop = new AbortController();
+    const { seen, work } = recorder(5, () => stop.abort());
+    const r = await runUnits(units(5), { concurrency: 4, signal: stop.signal, work, rateLimit });
+    expect(seen.started).toEqual([0]);
+    expect(r.interrupted).toBe(true);
+    expect(r.outcomes.map((o) => o.status)).toEqual(['created', 'not_sent', 'not_sent', 'not_sent', 'not_sent']);
+  });
+});
