@@ -46,4 +46,11 @@ describe('the hot path', () => {
     expect(reference.exitCode, reference.stderr).toBe(0);
     expect(reference.stdout).toContain('sct orders sync');
   });
+
+  it('a mistyped command of a group is still an error with the closest one suggested', async () => {
+    const r = await t.sctBin(['orders', 'gte', '1']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("unknown command 'gte'");
+    expect(r.stderr).toContain('Did you mean get?');
+  });
 });
