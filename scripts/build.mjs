@@ -64,7 +64,12 @@ async function resolveFully(b, args) {
   return r.errors.length || r.external ? undefined : r.path;
 }
 
-/** The absolute paths of the modules reachable from entries by static imports. */
+/**
+ * The absolute paths of the ES modules reachable from entries by static imports. CommonJS ones
+ * (commander's files, lazy-child-process.cjs) are left out: the chunks import commander through
+ * its ES module entry, and making a CommonJS module's exports a namespace reads every one of
+ * them (the stand-in for child_process would load it).
+ */
 async function staticClosure(entries) {
   const scan = await build({
     ...common,
@@ -81,7 +86,7 @@ async function staticClosure(entries) {
       },
     }],
   });
-  return new Set([...Object.keys(scan.metafile.inputs).map((f) => resolve(f)), ...entries]);
+  return new Set([...Object.entries(scan.metafile.inputs).filter(([, i]) => i.format !== 'cjs').map(([f]) => resolve(f)), ...entries]);
 }
 
 const LAZY_MARK = '__sct_lazy__:';

@@ -2,8 +2,11 @@
 // setting up Node's ES module loader; every other command loads its chunk (ES modules), which
 // takes the shared modules from that file rather than carrying copies of its own.
 // NODE_DEBUG=esm makes Node log each ES module it loads on stderr ("ESM <pid>: …").
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
+import { removeDir, tempDir } from '../helpers/sct.js';
 
 const t = useSandbox();
 const ESM_LOG = /^ESM \d+:/m;
@@ -20,6 +23,18 @@ describe('the hot path', () => {
       expect(r.stdout.length).toBeGreaterThan(0);
       expect(r.stderr, args.join(' ')).not.toMatch(ESM_LOG);
     }
+  });
+
+  it("orders get loads none of Node's modules it does not use (child_process)", async () => {
+    const dir = tempDir();
+    afterAll(() => removeDir(dir));
+    const preload = join(dir, 'modules.cjs');
+    writeFileSync(preload, "process.on('exit', () => process.stderr.write(`\\nMODULES ${JSON.stringify(process.moduleLoadList)}\\n`));\n");
+    const r = await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env: { NODE_OPTIONS: `--require ${preload}` } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const loaded: string[] = JSON.parse(/^MODULES (.*)$/m.exec(r.stderr)![1]);
+    expect(loaded).toContain('NativeModule http');
+    expect(loaded).not.toContain('NativeModule child_process');
   });
 
   it('a command outside it loads its chunk, and works', async () => {
