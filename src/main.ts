@@ -2,7 +2,6 @@
 // commander or any command is loaded: a script that asks them pays for little more than Node.
 // Everything else goes to cli.ts (built as dist/cli.cjs).
 import { readFileSync } from 'node:fs';
-import * as nodeModule from 'node:module';
 import { VERSION } from './version.js';
 
 /** dist/help/, written by the build from the command tree (scripts/build.mjs). */
@@ -23,10 +22,12 @@ export async function run(argv: string[]): Promise<void> {
   }
   // Node 22.1+ keeps V8's compiled code of sct's modules between runs (a no-op where it is
   // missing, as on Node 20): every later command starts faster.
-  (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  // This file is built as CommonJS (dist/main.cjs): require is Node's own, and loads node:module
+  // only here, not for --version or help.
+  (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   // dist/cli.cjs, the hot path in one CommonJS file (scripts/build.mjs): required, not imported,
   // so Node never sets up its ES module loader for a command that needs nothing more.
-  const { main } = nodeModule.createRequire(import.meta.url)('./cli.cjs') as typeof import('./cli.js');
+  const { main } = require('./cli.cjs') as typeof import('./cli.js');
   await main(argv);
 }
 
