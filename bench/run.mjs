@@ -40,7 +40,7 @@ const exportOnly = process.argv.includes('--export-only');
 const only = startupOnly || hugeOnly || oneRequestOnly || bulkOnly || sandboxOnly || exportOnly;
 const TOKEN = 'sct_demo_owner_cacao';
 
-if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+if (!existsSync(join(root, 'dist', 'cli.cjs'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 
 /** The environment start-up is measured in: as users run, without NODE_EXTRA_CA_CERTS (see below). */
 const USER_ENV = { ...process.env };
