@@ -125,6 +125,6 @@ export async function bulkBench({ quick = false } = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  if (!existsSync(join(root, 'dist', 'cli.cjs'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
   await bulkBench({ quick: process.argv.includes('--quick') });
 }

@@ -83,7 +83,7 @@ export async function geoBench({ quick = false } = {}) {
     console.log('\nGeolocation check: skipped (needs GNU time at /usr/bin/time for peak RSS)');
     return;
   }
-  if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  if (!existsSync(join(root, 'dist', 'cli.cjs'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
   const features = quick ? 20_000 : 100_000;
   const dir = mkdtempSync(join(tmpdir(), 'sct-geo-bench-'));
   try {

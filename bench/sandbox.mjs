@@ -175,7 +175,7 @@ async function bulkBench() {
 }
 
 export async function sandboxBench({ quick = false } = {}) {
-  if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  if (!existsSync(join(root, 'dist', 'cli.cjs'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
   await pageBench(quick);
   await startBench(quick);
   await bulkBench();

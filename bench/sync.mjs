@@ -158,6 +158,6 @@ export async function syncBench({ quick = false } = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  if (!existsSync(join(root, 'dist', 'cli.js'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  if (!existsSync(join(root, 'dist', 'cli.cjs'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
   await syncBench({ quick: process.argv.includes('--quick') });
 }

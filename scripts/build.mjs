@@ -4,7 +4,8 @@
 // dozens of node_modules files at start-up costs more than the code itself on a slow disk.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -30,61 +31,195 @@ const jsonAsString = {
   },
 };
 
-let result;
-try {
-  result = await build({
-  entryPoints: ['src/cli.ts'],
-  outdir: 'dist',
+// The hot path: what `sct orders get 1` or `sct orders list` runs (cli, context, client, output,
+// the most used groups) is one CommonJS file, dist/cli.cjs. Node loads CommonJS without setting
+// up its ES module loader (about 20 ms of CPU on its own), and one file without the dozen chunk
+// look-ups. Modules the hot path imports only when needed (chalk, string-width) are in it too,
+// but run only when first imported. Everything else (zod, csv-parse, geo, the sandbox, the other
+// groups) is ES module chunks under dist/chunks/, imported when a command needs them; they take
+// every hot module from dist/cli.cjs, so no module exists twice in one run.
+const HOT_ROOTS = ['src/cli.ts', 'src/commands/orders.ts', 'src/commands/products.ts', 'chalk', 'string-width'];
+
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
-  // CommonJS dependencies call require() for Node built-ins; ESM output needs a real one.
-  banner: { js: "import { createRequire as __sctCreateRequire } from 'node:module'; const require = __sctCreateRequire(import.meta.url);" },
-  sourcemap: 'linked',
   // Less to parse at start-up; identifiers stay, so --verbose stack traces remain readable.
   minifyWhitespace: true,
   minifySyntax: true,
-  chunkNames: 'chunks/[name]-[hash]',
   define: { SCT_VERSION: JSON.stringify(pkg.version) },
-  plugins: [lazyChildProcessForCommander, jsonAsString],
-  metafile: true,
   // jq (WebAssembly) is loaded from node_modules, and only by --jq: its loader reads jq.wasm
   // beside its own file, which a bundle would not have.
   // @napi-rs/keyring is a native .node file: never bundled, and never loaded by sct's own
   // process either (src/config/keyring.ts runs it in a child it can kill).
   external: ['jq-web', '@napi-rs/keyring'],
+  metafile: true,
   logLevel: 'warning',
+};
+
+/** Resolves like esbuild does, without recursing into the plugin asking. */
+async function resolveFully(b, args) {
+  if (args.pluginData?.sctInner) return undefined;
+  const r = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { sctInner: true } });
+  return r.errors.length || r.external ? undefined : r.path;
+}
+
+/**
+ * The absolute paths of the ES modules reachable from entries by static imports. CommonJS ones
+ * (commander's files, lazy-child-process.cjs) are left out: the chunks import commander through
+ * its ES module entry, and making a CommonJS module's exports a namespace reads every one of
+ * them (the stand-in for child_process would load it).
+ */
+async function staticClosure(entries) {
+  const scan = await build({
+    ...common,
+    entryPoints: entries,
+    // Nothing is written: only the metafile is read.
+    outdir: 'dist-scan',
+    write: false,
+    format: 'esm',
+    splitting: true,
+    plugins: [lazyChildProcessForCommander, jsonAsString, {
+      name: 'static-only',
+      setup(b) {
+        b.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined));
+      },
+    }],
   });
+  return new Set([...Object.entries(scan.metafile.inputs).filter(([, i]) => i.format !== 'cjs').map(([f]) => resolve(f)), ...entries]);
+}
+
+const LAZY_MARK = '__sct_lazy__:';
+
+let result;
+try {
+  // 1. The hot set: every module reachable from HOT_ROOTS by static imports.
+  const roots = HOT_ROOTS.map((r) => (r.startsWith('src/') ? resolve(r) : createRequire(resolve('package.json')).resolve(r)));
+  const hot = await staticClosure(roots);
+  // What sct's own hot modules import statically runs as cli.cjs loads, and the chunks share it.
+  // The packages imported only when needed (chalk, string-width: its Unicode tables cost tens
+  // of ms to set up) must not run at load: a chunk that imports one has its own copy.
+  const shared = await staticClosure(roots.filter((r) => r.startsWith(resolve('src'))));
+
+  // 2. dist/cli.cjs: the hot set, a dynamic import of anything else marked for step 4.
+  const lazyRoots = new Set();
+  const hotBuild = await build({
+    ...common,
+    entryPoints: [{ in: 'hot-entry', out: 'cli' }],
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // import.meta.url of the ES modules bundled (createRequire, new URL(…)) is this file's URL.
+    banner: { js: "const __sctFileUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: { ...common.define, 'import.meta.url': '__sctFileUrl' },
+    sourcemap: 'linked',
+    plugins: [lazyChildProcessForCommander, jsonAsString, {
+      name: 'hot-entry',
+      setup(b) {
+        // cli.ts's exports, and every hot module by its path for the chunks of step 3.
+        b.onResolve({ filter: /^hot-entry$/ }, () => ({ path: 'hot-entry', namespace: 'sct' }));
+        b.onLoad({ filter: /.*/, namespace: 'sct' }, () => {
+          const mods = [...shared].filter((f) => /\.[cm]?[jt]s$/.test(f));
+          return {
+            contents: [
+              `export * from ${JSON.stringify(resolve('src/cli.ts'))};`,
+              ...mods.map((f, i) => `import * as m${i} from ${JSON.stringify(f)};`),
+              `export const __sctModules = {${mods.map((f, i) => `${JSON.stringify(relative('.', f))}: m${i}`).join(', ')}};`,
+            ].join('\n'),
+            resolveDir: resolve('.'),
+            loader: 'js',
+          };
+        });
+        // import() of a Node built-in would set up the ES module loader: required instead.
+        b.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'sct-builtin' } : undefined));
+        b.onLoad({ filter: /.*/, namespace: 'sct-builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+        b.onResolve({ filter: /.*/ }, async (args) => {
+          if (args.kind !== 'dynamic-import') return undefined;
+          const path = await resolveFully(b, args);
+          if (path === undefined || hot.has(path)) return undefined;
+          lazyRoots.add(path);
+          return { path: LAZY_MARK + relative('.', path), external: true };
+        });
+      },
+    }],
+  });
+
+  // 3. The chunks: every hot module they import is taken from dist/cli.cjs, by its exports' names.
+  const requireHere = createRequire(import.meta.url);
+  const { __sctModules } = requireHere(resolve('dist/cli.cjs'));
+  // Loaded again for the help below, once step 4 has completed it.
+  delete requireHere.cache[resolve('dist/cli.cjs')];
+  const lazy = await build({
+    ...common,
+    entryPoints: [...lazyRoots],
+    outdir: 'dist',
+    entryNames: 'chunks/[name]-[hash]',
+    chunkNames: 'chunks/[name]-[hash]',
+    splitting: true,
+    format: 'esm',
+    // CommonJS dependencies call require() for Node built-ins; ESM output needs a real one.
+    banner: { js: "import { createRequire as __sctCreateRequire } from 'node:module'; const require = __sctCreateRequire(import.meta.url);" },
+    sourcemap: 'linked',
+    plugins: [lazyChildProcessForCommander, jsonAsString, {
+      name: 'from-hot',
+      setup(b) {
+        b.onResolve({ filter: /^\.\.\/cli\.cjs$/, namespace: 'sct-hot' }, (args) => ({ path: args.path, external: true }));
+        b.onResolve({ filter: /.*/ }, async (args) => {
+          const path = await resolveFully(b, args);
+          return path !== undefined && shared.has(path) ? { path: relative('.', path), namespace: 'sct-hot' } : undefined;
+        });
+        b.onLoad({ filter: /.*/, namespace: 'sct-hot' }, (args) => {
+          const ns = __sctModules[args.path];
+          if (!ns) throw new Error(`${args.path} is not in dist/cli.cjs`);
+          const names = Object.keys(ns).filter((n) => n !== 'default');
+          // Chunks are one directory below dist/. Bindings are read once the chunk loads, when
+          // every hot module has long finished loading.
+          return {
+            contents: [
+              `const m = require('../cli.cjs').__sctModules[${JSON.stringify(args.path)}];`,
+              'default' in ns ? 'export default m.default;' : '',
+              names.length ? `export const { ${names.join(', ')} } = m;` : '',
+            ].join('\n'),
+            loader: 'js',
+          };
+        });
+      },
+    }],
+  });
+
+  // 4. The hot file's imports of chunks, now that their names are known.
+  const chunkOf = new Map(Object.entries(lazy.metafile.outputs).filter(([, o]) => o.entryPoint).map(([out, o]) => [relative('.', resolve(o.entryPoint)), `./${relative('dist', out)}`]));
+  const hotFile = resolve('dist/cli.cjs');
+  const text = readFileSync(hotFile, 'utf8').replace(new RegExp(`${LAZY_MARK}([^"']+)`, 'g'), (_, src) => {
+    if (!chunkOf.has(src)) throw new Error(`no chunk for ${src}`);
+    return chunkOf.get(src);
+  });
+  writeFileSync(hotFile, text);
+  result = hotBuild;
+  Object.assign(result.metafile.outputs, lazy.metafile.outputs);
+
   // The entry bin/sct.js loads: one CommonJS file of its own (bin/ is CommonJS, bin/package.json),
-  // since --version and help are answered from it alone, and Node starts a CommonJS script
-  // without setting up its ES module loader. cli.js (ES modules) is imported from it when needed.
+  // since --version and help are answered from it alone. cli.cjs is required from it when needed.
   const entry = await build({
+    ...common,
     entryPoints: ['src/main.ts'],
     outfile: 'dist/main.cjs',
-    bundle: true,
     format: 'cjs',
     banner: { js: "const __sctMainUrl = require('node:url').pathToFileURL(__filename).href;" },
-    platform: 'node',
-    target: 'node20',
     sourcemap: 'linked',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    define: { SCT_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__sctMainUrl' },
-    external: ['./cli.js'],
-    metafile: true,
-    logLevel: 'warning',
+    define: { ...common.define, 'import.meta.url': '__sctMainUrl' },
+    external: ['./cli.cjs'],
   });
   Object.assign(result.metafile.outputs, entry.metafile.outputs);
-} catch {
-  // esbuild has already printed the errors.
+} catch (err) {
+  // esbuild has already printed its own errors.
+  if (!err?.errors) console.error(err);
   process.exit(1);
 }
 
 // Every command's help as data (dist/help/…/index.txt): src/main.ts prints it without loading
 // commander or the command tree. Rendered by the bundle just built, as `sct … --help` would.
-const { renderHelpTexts } = await import(`${pathToFileURL(resolve('dist/cli.js')).href}?${Date.now()}`);
+const { renderHelpTexts } = createRequire(import.meta.url)(resolve('dist/cli.cjs'));
 const helpDir = resolve('dist/help');
 const written = new Set();
 for (const [path, text] of await renderHelpTexts()) {

@@ -3,9 +3,9 @@
 // decisions.md, decisions/) are not the generator's and are left alone.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 
-const { renderManualFiles } = await import(`${pathToFileURL(resolve('dist/cli.js')).href}?${Date.now()}`);
+const { renderManualFiles } = createRequire(import.meta.url)(resolve('dist/cli.cjs'));
 const files = await renderManualFiles();
 for (const [path, text] of files) {
   mkdirSync(dirname(path), { recursive: true });

@@ -170,12 +170,25 @@ export function commandWord(argv: string[]): string | undefined {
   return undefined;
 }
 
-/** Registers the named groups' real commands, and a one-line stub for every other group. */
-export async function registerGroups(program: Command, factory: Factory, load: 'all' | string[]): Promise<void> {
+/**
+ * Registers the named groups' real commands, and a one-line stub for every other group. Given
+ * `leaf`, a named group registers only its sub-command of that name; returns false when it had
+ * sub-commands but none of that name (a mistyped one: only the whole group can suggest another).
+ */
+export async function registerGroups(program: Command, factory: Factory, load: 'all' | string[], leaf?: string): Promise<boolean> {
+  let skipped = false;
+  const only: Factory = {
+    ...factory,
+    leaf(name) {
+      if (name === leaf) return true;
+      skipped = true;
+      return false;
+    },
+  };
   for (const group of GROUPS) {
     if (load === 'all' || load.includes(group.name)) {
       const mod = await group.load();
-      mod.register(program, factory);
+      mod.register(program, leaf === undefined ? factory : only);
     } else {
       program.command(group.name).description(group.summary);
     }
@@ -183,6 +196,7 @@ export async function registerGroups(program: Command, factory: Factory, load: '
   }
   program.commandsGroup(SETUP).helpCommand(true);
   unquoteDefaults(program);
+  return !skipped || program.commands.some((group) => group.commands.some((c) => c.name() === leaf));
 }
 
 /** Help shows `(default: 30)`, not commander's `(default: "30")`. */
@@ -246,7 +260,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   if (!deps.signal) for (const [name, handler] of handlers) process.on(name, handler);
   deps.signal?.addEventListener('abort', () => controller.abort(), { once: true });
 
-  const program = buildProgram(io);
+  let program = buildProgram(io);
   const base: Prompter = deps.prompter ?? {
     password: async (m) => (await import('./prompt.js')).createPrompter(io).password(m),
     input: async (m, o) => (await import('./prompt.js')).createPrompter(io).input(m, o),
@@ -275,7 +289,12 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     const topic = word === 'help' && (await helpTopic(argv, io));
     if (word === 'help') word = commandWord(argv.slice(argv.indexOf('help') + 1));
     const wanted = word && GROUPS.some((g) => g.name === word) ? [word] : [];
-    await registerGroups(program, factory, wanted);
+    // `sct orders get 1`: only `orders get` is registered (help is data, see main.ts).
+    const leaf = wanted.length > 0 && !topic ? commandWord(argv.slice(argv.indexOf(wanted[0]) + 1)) : undefined;
+    if (!(await registerGroups(program, factory, wanted, leaf))) {
+      program = buildProgram(io);
+      await registerGroups(program, factory, wanted);
+    }
     if (!topic) await program.parseAsync(resolveJsonFlag(program, attachDashValues(program, argv)), { from: 'user' });
     await io.endPager();
     // Output that never arrived (a full disk) must not end as a success.

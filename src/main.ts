@@ -1,6 +1,6 @@
 // The entry bin/sct.js loads. `--version` and help are answered here, from data, before
 // commander or any command is loaded: a script that asks them pays for little more than Node.
-// Everything else goes to cli.ts.
+// Everything else goes to cli.ts (built as dist/cli.cjs).
 import { readFileSync } from 'node:fs';
 import { VERSION } from './version.js';
 
@@ -22,8 +22,12 @@ export async function run(argv: string[]): Promise<void> {
   }
   // Node 22.1+ keeps V8's compiled code of sct's modules between runs (a no-op where it is
   // missing, as on Node 20): every later command starts faster.
-  ((await import('node:module')) as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-  const { main } = await import('./cli.js');
+  // This file is built as CommonJS (dist/main.cjs): require is Node's own, and loads node:module
+  // only here, not for --version or help.
+  (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  // dist/cli.cjs, the hot path in one CommonJS file (scripts/build.mjs): required, not imported,
+  // so Node never sets up its ES module loader for a command that needs nothing more.
+  const { main } = require('./cli.cjs') as typeof import('./cli.js');
   await main(argv);
 }
 

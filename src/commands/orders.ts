@@ -29,7 +29,7 @@ item_external_id, traced_orders, traced_origins (ids, | or ; separated).`;
 export function register(program: Command, f: Factory): void {
   const orders = program.command('orders').description('List, create, import and trace orders');
 
-  addListOptions(
+  if (f.leaf('list')) addListOptions(
     addOrderFilterOptions(orders.command('list').description('List orders you buy (--buying) or sell (--selling)')),
   )
     .addHelpText(
@@ -39,7 +39,7 @@ ${formatExamples(["sct orders list --buying --assessment-status failing,pending 
     )
     .action(f.action<ListOrdersFlags>((ctx, opts) => listOrders(ctx, opts)));
 
-  addExamples(
+  if (f.leaf('get')) addExamples(
     orders
     .command('get')
     .argument('<id>', 'order id')
@@ -47,15 +47,15 @@ ${formatExamples(["sct orders list --buying --assessment-status failing,pending 
     ['sct orders get 217', 'sct orders get 217 --json id,external_id,items'],
   ).action(f.action((ctx, _o, [id]) => showOrder(ctx, parseId(id))));
 
-  addIdempotencyKeyOption(addOrderFields(orders.command('create').description('Create a purchase order, sale order or batch'), 'create')).action(
+  if (f.leaf('create')) addIdempotencyKeyOption(addOrderFields(orders.command('create').description('Create a purchase order, sale order or batch'), 'create')).action(
     f.action<OrderFieldFlags>(async (ctx, opts) => (await import('./orders/save.js')).saveOrder(ctx, opts)),
   );
-  addOrderFields(
+  if (f.leaf('update')) addOrderFields(
     orders.command('update').argument('<id>', 'order id').description('Update an order (only the fields given)'),
     'update',
   ).action(f.action<OrderFieldFlags>(async (ctx, opts, [id]) => (await import('./orders/save.js')).saveOrder(ctx, opts, parseId(id))));
 
-  addExamples(
+  if (f.leaf('delete')) addExamples(
     orders
     .command('delete')
     .argument('<id>', 'order id')
@@ -63,7 +63,7 @@ ${formatExamples(["sct orders list --buying --assessment-status failing,pending 
     ['sct orders delete 217', 'sct orders delete 217 --yes'],
   ).action(f.action((ctx, _o, [id]) => deleteOrder(ctx, parseId(id))));
 
-  addExamples(
+  if (f.leaf('stats')) addExamples(
     addOrderFilterOptions(orders.command('stats').description('Count orders, grouped and by period'))
     .option('--group-by <fields>', `group the counts, comma-separated or repeated (${STATISTICS_GROUP_BY.join(', ')})`, appendList)
     .option('--delimit-by <period>', `count per period: ${STATISTICS_DELIMIT_BY.join(', ')}`)
@@ -72,7 +72,7 @@ ${formatExamples(["sct orders list --buying --assessment-status failing,pending 
     ['sct orders stats --buying --group-by assessment_status --delimit-by monthly --created-from 2025-01-01', 'sct orders stats --selling --group-by type'],
   ).action(f.action<StatsFlags>((ctx, opts) => orderStats(ctx, opts)));
 
-  addExamples(
+  if (f.leaf('trace')) addExamples(
     addKindOptions(
     orders
       .command('trace')
@@ -94,7 +94,7 @@ choose it yourself. Every other item of the order is sent back unchanged.`,
     ['sct orders trace 217 --item 416 --to-origin 24,18', 'sct orders trace 217 --item 416 --to-order 195 --replace'],
   ).action(f.action<TraceFlags>(async (ctx, opts, [id]) => (await import('./orders/trace.js')).traceItem(ctx, id, opts)));
 
-  addExamples(
+  if (f.leaf('import')) addExamples(
     addBulkRunOptions(
     addKindOptions(orders.command('import').description('Create orders from a CSV file (rows sharing external_id are one order)'), 'import as').option(
       '--file <file>',
@@ -118,7 +118,7 @@ of the same file skips the orders already created; exit 3 when some orders were 
     }),
   );
 
-  addBulkRunOptions(
+  if (f.leaf('sync')) addBulkRunOptions(
     addKindOptions(orders.command('sync').description('Make the service match a CSV file: plan creates and updates, then apply them'), 'sync as').option(
       '--file <file>',
       'the CSV file, with the columns of orders import (- for stdin)',

@@ -31,7 +31,7 @@ export interface ProductFieldFlags extends BodyFlags {
 export function register(program: Command, f: Factory): void {
   const products = program.command('products').description('Manage products');
 
-  addExamples(
+  if (f.leaf('list')) addExamples(
     addListOptions(
     products
       .command('list')

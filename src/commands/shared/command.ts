@@ -13,10 +13,17 @@ export interface Factory {
    * options and its positional arguments.
    */
   action<O = Record<string, unknown>>(fn: (ctx: Context, opts: O, args: string[]) => Promise<void>): (...a: unknown[]) => Promise<void>;
+  /**
+   * Whether a group registers its sub-command `name`. A run that names its command registers
+   * that one alone (building the other commands' options costs more than a one-request run
+   * itself); help, completion, the manual and suggestions for a mistyped name get them all.
+   */
+  leaf(name: string): boolean;
 }
 
 export function createFactory(deps: ContextDeps): Factory {
   return {
+    leaf: () => true,
     action(fn) {
       return async (...a: unknown[]) => {
         const cmd = a[a.length - 1] as Command;

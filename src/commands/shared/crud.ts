@@ -134,17 +134,17 @@ export function addCrudCommands<F extends BodyFlags>(group: Command, f: Factory,
     });
   };
 
-  addGetCommand(group, f, { noun: o.noun, path: o.paths.one, columns: o.columns, detail: o.detail, examples: o.examples.get });
+  if (f.leaf('get')) addGetCommand(group, f, { noun: o.noun, path: o.paths.one, columns: o.columns, detail: o.detail, examples: o.examples.get });
 
-  addExamples(addIdempotencyKeyOption(addBodyOptions(o.addFields(group.command('create').description(`Create ${o.article} ${o.noun}`)))), o.examples.create).action(
+  if (f.leaf('create')) addExamples(addIdempotencyKeyOption(addBodyOptions(o.addFields(group.command('create').description(`Create ${o.article} ${o.noun}`)))), o.examples.create).action(
     f.action<F>((ctx, flags) => save(ctx, flags)),
   );
-  addExamples(
+  if (f.leaf('update')) addExamples(
     addBodyOptions(o.addFields(group.command('update').argument('<id>', idHelp).description(`Update ${o.article} ${o.noun} (only the fields given)`))),
     o.examples.update,
   ).action(f.action<F>((ctx, flags, [id]) => save(ctx, flags, parseId(id))));
 
-  addExamples(
+  if (f.leaf('delete')) addExamples(
     group
       .command('delete')
       .argument('<id>', idHelp)
