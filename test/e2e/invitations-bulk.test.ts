@@ -188,8 +188,11 @@ describe('invitations bulk-create', () => {
   });
 
   it('stops cleanly on Ctrl-C (exit 130) with four chunks in flight, and a rerun finishes without duplicates', async () => {
-    const file = people(750);
-    t.sb.setFaults({ latencyMs: 300 });
+    // The sandbox logs a request when it has answered it: the signal comes after the first chunks
+    // came back, while the next ones are out. 10 chunks leave some unsent on a loaded machine too.
+    const rows = 950;
+    const file = people(rows);
+    t.sb.setFaults({ latencyMs: 800 });
     const child = t.spawnSct(['invitations', 'bulk-create', '--file', file]);
     await until(() => posts().length >= 1, 'the first chunk to be sent');
     child.kill('SIGINT');
@@ -197,20 +200,23 @@ describe('invitations bulk-create', () => {
     expect(r.exitCode).toBe(130);
     expect(Math.max(...posts().map((p) => p.inFlight))).toBe(4);
     // The chunks in flight finish; the others are not sent.
-    expect(String(r.stderr)).toMatch(/invitations: [1-7]00 created, 0 rejected, [0-6]50 not sent/);
+    const summary = /invitations: (\d+) created, 0 rejected, (\d+) not sent/.exec(String(r.stderr));
+    expect(summary, String(r.stderr)).not.toBeNull();
+    expect(Number(summary![1]) + Number(summary![2])).toBe(rows);
+    expect(Number(summary![2])).toBeGreaterThan(0);
     expect(String(r.stderr)).toContain('to continue, rerun: sct ');
     t.sb.setFaults({});
     await new Promise((res) => setTimeout(res, 400));
     const firstRun = (await invitationsOfDomain()).length;
-    expect(firstRun).toBeLessThan(750);
+    expect(firstRun).toBeLessThan(rows);
 
     const again = await t.sct(['invitations', 'bulk-create', '--file', file, '-o', 'json']);
     expect(again.exitCode, again.stderr).toBe(0);
     const statuses = (JSON.parse(again.stdout) as Array<{ status: string }>).map((x) => x.status);
     expect(statuses.filter((s) => s === 'skipped')).toHaveLength(firstRun);
-    expect(statuses.filter((s) => s === 'created')).toHaveLength(750 - firstRun);
+    expect(statuses.filter((s) => s === 'created')).toHaveLength(rows - firstRun);
     const found = await invitationsOfDomain();
-    expect(found).toHaveLength(750);
-    expect(new Set(found.map((i) => i.email)).size).toBe(750);
+    expect(found).toHaveLength(rows);
+    expect(new Set(found.map((i) => i.email)).size).toBe(rows);
   });
 });
