@@ -12,12 +12,12 @@ const WORD = /^[a-z][a-z0-9-]*$/;
 
 export async function run(argv: string[]): Promise<void> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    process.stdout.write(`${VERSION}\n`);
+    answer(`${VERSION}\n`);
     return;
   }
   const help = prebuiltHelp(argv);
   if (help !== undefined) {
-    process.stdout.write(help);
+    answer(help);
     return;
   }
   // Node 22.1+ keeps V8's compiled code of sct's modules between runs (a no-op where it is
@@ -29,6 +29,19 @@ export async function run(argv: string[]): Promise<void> {
   // so Node never sets up its ES module loader for a command that needs nothing more.
   const { main } = require('./cli.cjs') as typeof import('./cli.js');
   await main(argv);
+}
+
+/**
+ * Writes a fast-path answer. A reader that has gone (`sct --help | head -1`) ends it quietly, as
+ * every command's output does; any other failure to write (a full disk) is exit 1, never 0.
+ */
+function answer(text: string): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    process.stderr.write(`error: writing output: ${err.message}\n`);
+    process.exit(1);
+  });
+  process.stdout.write(text);
 }
 
 /**

@@ -102,6 +102,15 @@ describe('closed pipes', () => {
     expect(rows.filter((x) => x.status === 'created')).toHaveLength(299);
   });
 
+  it('help and the version into a closed pipe end quietly with exit 0', async () => {
+    // The reader closes its end before sct writes a byte: every write meets a closed pipe.
+    for (const args of ['dds list --help', 'origins check --help', '--version', 'help reference', 'help filters']) {
+      const r = await bash(`set -o pipefail; $SCT ${args} | (exec 0<&-; sleep 0.5)`);
+      expect(r.exitCode, `${args}: ${r.stderr}`).toBe(0);
+      expect(r.stderr, args).toBe('');
+    }
+  });
+
   it('a list into a closed pipe ends quietly with exit 0', async () => {
     const r = await bash(`set -o pipefail; $SCT orders list --buying --all -o ndjson | head -c 0`);
     expect(r.exitCode, r.stderr).toBe(0);
