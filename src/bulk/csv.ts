@@ -27,6 +27,8 @@ export interface CsvFile {
   delimiter: string;
   /** Number cells use a decimal comma (`12,5`): a `;`-separated file, or --decimal-comma. */
   decimalComma: boolean;
+  /** The data rows read (also when `eachRow` took them and `rows` is empty). */
+  rowCount: number;
 }
 
 /** The flags of every command that reads a CSV file. */
@@ -39,52 +41,67 @@ export interface FileReadFlags {
 export interface ReadOptions extends FileReadFlags {
   /** Every column the command reads (aliases included): the separator is the one that finds them. */
   known?: readonly string[];
+  /**
+   * Takes each row as it is read, in file order, instead of keeping it in `rows`: a command that
+   * turns rows into what it sends need not hold a million rows beside what it made of them.
+   */
+  eachRow?: (row: CsvRow) => void;
+  /** Checks the header's columns (normalised) before any row is read; throws to refuse it. */
+  header?: (columns: string[], name: string) => void;
 }
 
 /** The separators spreadsheet programs write, in the order a tie is settled. */
 const DELIMITERS = [',', ';', '\t', '|'];
 
-/** Reads the whole file (`-` for stdin) and checks that the required columns are there. */
+/**
+ * Reads the whole file (`-` for stdin) and checks that the required columns are there, before
+ * any row is taken. Rows are made record by record as the file is read, so a file's records are
+ * never all held at once beside its rows.
+ */
 export async function readCsv(file: string, stdin: Readable, required: string[] = [], opts: ReadOptions = {}): Promise<CsvFile> {
   const name = file === '-' ? 'stdin' : basename(file);
-  const bytes = await utf8Input(await readInput(file, stdin), name, opts.encoding);
+  let bytes: Buffer | undefined = await utf8Input(await readInput(file, stdin), name, opts.encoding);
   const delimiter = chooseDelimiter(bytes, name, opts.delimiter, opts.known ?? required);
-  let header: string[] | undefined;
-  const readHeader = (cells: string[], line: number) => {
-    // The guard sct puts on formula-like cells comes off first, so a cell reads as it was
-    // before it was written.
-    const names = cells.map(unguardFormula);
-    header = names.map(normalizeHeader);
-    const problem = headerProblem(name, line, names, header);
-    if (problem) throw problem;
-  };
-  const { records, starts } = quoteFreeRecords(bytes, delimiter) ?? parsedRecords(bytes, name, readHeader, delimiter);
-  if (!header && records.length > 0) readHeader(records[0], starts[0]);
-  const columns = header ?? [];
   const rows: CsvRow[] = [];
-  for (let i = 1; i < records.length; i++) {
-    const values = records[i];
-    if (values.length !== columns.length) {
+  const take = opts.eachRow ?? ((row: CsvRow) => void rows.push(row));
+  let columns: string[] | undefined;
+  let rowCount = 0;
+  const onRecord = (cells: string[], line: number) => {
+    if (!columns) {
+      // The guard sct puts on formula-like cells comes off first, so a cell reads as it was
+      // before it was written.
+      const names = cells.map(unguardFormula);
+      columns = names.map(normalizeHeader);
+      const problem = headerProblem(name, line, names, columns);
+      if (problem) throw problem;
+      const missing = required.filter((c) => !columns!.includes(c));
+      if (missing.length) throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})`);
+      opts.header?.(columns, name);
+      return;
+    }
+    if (cells.length !== columns.length) {
       const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-      throw new UsageError(`${name} line ${starts[i]}: ${count(values.length, 'cell')}, but the header has ${count(columns.length, 'column')}`);
+      throw new UsageError(`${name} line ${line}: ${count(cells.length, 'cell')}, but the header has ${count(columns.length, 'column')}`);
     }
     // defineProperty semantics (as fromEntries), not assignment: a column named __proto__
-    // stays an ordinary field. Built without an array of entries per row, and the record is
-    // let go as its row is made, so a million rows are not held twice.
-    const row: Record<string, string> = {};
-    for (let j = 0; j < values.length; j++) {
-      if (columns[j] === '__proto__') Object.defineProperty(row, '__proto__', { value: unguardFormula(values[j]), enumerable: true, writable: true, configurable: true });
-      else row[columns[j]] = unguardFormula(values[j]);
+    // stays an ordinary field. Built without an array of entries per row.
+    const values: Record<string, string> = {};
+    for (let j = 0; j < cells.length; j++) {
+      if (columns[j] === '__proto__') Object.defineProperty(values, '__proto__', { value: unguardFormula(cells[j]), enumerable: true, writable: true, configurable: true });
+      else values[columns[j]] = unguardFormula(cells[j]);
     }
-    records[i] = NO_CELLS;
-    rows.push({ line: starts[i], values: row });
+    rowCount++;
+    take({ line, values });
+  };
+  const text = quoteFreeText(bytes);
+  if (text === undefined) eachParsedRecord(bytes, name, delimiter, onRecord);
+  else {
+    // The cells are slices of the text: the file's bytes are no longer needed while they are read.
+    bytes = undefined;
+    eachQuoteFreeRecord(text, delimiter, onRecord);
   }
-  if (rows.length === 0) throw new UsageError(`${name} has no data rows (a header row and at least one row are needed)`);
-  const missing = required.filter((c) => !columns.includes(c));
-  if (missing.length) {
-    throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})`);
-  }
-  return { name, columns, rows, delimiter, decimalComma: opts.decimalComma === true || delimiter === ';' };
+  if (rowCount === 0) throw new UsageError(`${name} has no data rows (a header row and at least one row are needed)`);
+  return { name, columns: columns ?? [], rows, delimiter, decimalComma: opts.decimalComma === true || delimiter === ';', rowCount };
 }
 
 /**
@@ -124,72 +141,99 @@ interface Records {
   starts: number[];
 }
 
-/**
- * The records as csv-parse reads them. `onHeader` sees the first record as soon as it is read,
- * so that a bad header is reported before a CSV error further down.
- */
+type OnRecord = (cells: string[], line: number) => void;
+
+/** The records as csv-parse reads them, all at once. */
 export function parsedRecords(bytes: Buffer, name: string, onHeader: (cells: string[], line: number) => void, delimiter = ','): Records {
-  const lines = new LineCounter(bytes);
+  const records: string[][] = [];
   const starts: number[] = [];
-  let records: string[][];
+  eachParsedRecord(bytes, name, delimiter, (cells, line) => {
+    if (records.length === 0) onHeader(cells, line);
+    records.push(cells);
+    starts.push(line);
+  });
+  return { records, starts };
+}
+
+/**
+ * Each record as csv-parse reads it, in file order, with the line it starts on; none is kept.
+ * `onRecord` may throw to stop at a record (a bad header before a CSV error further down).
+ */
+function eachParsedRecord(bytes: Buffer, name: string, delimiter: string, onRecord: OnRecord): void {
+  const lines = new LineCounter(bytes);
   try {
-    records = parse(bytes, {
+    parse(bytes, {
       bom: true,
       delimiter,
       trim: true,
       skip_empty_lines: true,
-      // The header is read as a record like the others, and cells are counted by the caller:
-      // both so that every message names the line its record starts on.
+      // Cells are counted by the caller, so that every message names the line its record starts on.
       relax_column_count: true,
       // Called in file order as each record is parsed, so when the parser fails, the counter
-      // has seen every record before the failing one.
+      // has seen every record before the failing one. Answering null keeps nothing.
       on_record: (cells, info) => {
-        const line = lines.record(info.bytes);
-        if (starts.length === 0) onHeader(cells, line);
-        starts.push(line);
-        return cells;
+        onRecord(cells, lines.record(info.bytes));
+        return null;
       },
     });
   } catch (err) {
     if (err instanceof CsvError) throw new UsageError(`${name} line ${lines.nextRecord()}: ${csvProblem(err)}`);
     throw err;
   }
+}
+
+/** The records of a quote-free file all at once (see quoteFreeText), or undefined. */
+export function quoteFreeRecords(bytes: Buffer, delimiter = ','): Records | undefined {
+  const text = quoteFreeText(bytes);
+  if (text === undefined) return undefined;
+  const records: string[][] = [];
+  const starts: number[] = [];
+  eachQuoteFreeRecord(text, delimiter, (cells, line) => {
+    records.push(cells);
+    starts.push(line);
+  });
   return { records, starts };
 }
 
 /**
- * The records of a file without a `"` in it and with one kind of line end (LF, or CRLF), read
- * as csv-parse reads them (a test holds the two to the same answers) at a fraction of its cost
- * per row: each line is one record, cut at the separator, cells trimmed, blank lines skipped.
- * Undefined for any other file (UTF-16, quotes, CR or mixed line ends): csv-parse reads those.
+ * The text of a file without a `"` in it and with one kind of line end (LF, or CRLF), which
+ * eachQuoteFreeRecord reads as csv-parse would (a test holds the two to the same answers) at a
+ * fraction of its cost per row. Undefined for any other file (UTF-16, quotes, CR or mixed line
+ * ends): csv-parse reads those.
  */
-export function quoteFreeRecords(bytes: Buffer, delimiter = ','): Records | undefined {
+function quoteFreeText(bytes: Buffer): string | undefined {
   if (bytes.includes(QUOTE) || (bytes[0] === 0xff && bytes[1] === 0xfe)) return undefined;
   let text = bytes.toString('utf8');
   if (text.startsWith('\ufeff')) text = text.slice(1);
-  const crlf = text.includes('\r');
-  const end = crlf ? '\r\n' : '\n';
-  const records: string[][] = [];
-  const starts: number[] = [];
+  // CRLF throughout, or not read here: every CR is followed by a LF and every LF follows a CR.
+  if (text.includes('\r') && !(occurrences(text, '\r\n') === occurrences(text, '\r') && occurrences(text, '\r') === occurrences(text, '\n'))) return undefined;
+  return text;
+}
+
+/** Each line one record, cut at the separator, cells trimmed, blank lines skipped. */
+function eachQuoteFreeRecord(text: string, delimiter: string, onRecord: OnRecord): void {
+  const end = text.includes('\r') ? '\r\n' : '\n';
   // Line by line with indexOf rather than one split: an array of every line of a million-row
   // file would be held beside the records.
   for (let at = 0, number = 1; at <= text.length; number++) {
     const next = text.indexOf(end, at);
     const line = text.slice(at, next < 0 ? text.length : next);
     at = next < 0 ? text.length + 1 : next + end.length;
-    if (crlf && (line.includes('\r') || line.includes('\n'))) return undefined;
     // Cells are trimmed of what String.prototype.trim removes, the same characters as csv-parse.
     if (line.trim() === '') continue;
     const cells = line.split(delimiter);
     for (let j = 0; j < cells.length; j++) cells[j] = cells[j].trim();
-    records.push(cells);
-    starts.push(number);
+    onRecord(cells, number);
   }
-  return { records, starts };
+}
+
+function occurrences(text: string, part: string): number {
+  let n = 0;
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) n++;
+  return n;
 }
 
 const QUOTE = 0x22;
-const NO_CELLS: string[] = [];
 
 /**
  * The whole input at once: the rows are all kept anyway, and line numbers are counted on the
@@ -360,7 +404,8 @@ export class RowErrors {
   throwIfAny(hint?: string): void {
     if (this.errors.length === 0) return;
     const fields: FieldErrors = {};
-    const shown = this.errors.slice(0, 50);
+    // In file order, whatever order the checks found them in (role names are looked up last).
+    const shown = [...this.errors].sort((a, b) => a.line - b.line).slice(0, 50);
     for (const e of shown) (fields[`line ${e.line}${e.column ? `, ${e.column}` : ''}`] ??= []).push(e.message);
     const more = this.errors.length - shown.length;
     const rows = new Set(this.errors.map((e) => e.line)).size;
