@@ -108,6 +108,24 @@ describe('invitations bulk-create', () => {
     expect(r.stderr).toContain('line 7, auth_group: unknown role "boss": the roles are OWNER (1), ADMIN (2), MEMBER (3)');
   });
 
+  it('lists row errors in file order, a role name looked up after every row was read among them', async () => {
+    const file = join(t.dir, 'order-of-errors.csv');
+    writeFileSync(file, `email,auth_group\nfirst@${domain()},chief\nnot-an-address,3\nthird@${domain()},nobody\n`);
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file]);
+    expect(r.exitCode).toBe(2);
+    const lines = r.stderr.split('\n').filter((l) => /line \d, /.test(l));
+    expect(lines.map((l) => /line (\d)/.exec(l)![1])).toEqual(['2', '3', '4']);
+  });
+
+  it('refuses a file without auth_group and without --role at its header, before any row is checked', async () => {
+    const file = join(t.dir, 'no-role-column.csv');
+    writeFileSync(file, `email\nnot-an-address\n`);
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('no-role-column.csv: missing column auth_group (found: email); add it, or give --role for every row');
+    expect(r.stderr).not.toContain('Enter a valid email address');
+  });
+
   it('with --report at a terminal prints only the summary; piped or with -o json stdout keeps the rows', async () => {
     const file = people(3);
     const report = join(t.dir, 'tty-report.csv');
