@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import type { ApiClient } from '../api/client.js';
 import { PATHS } from '../api/paths.js';
 import { SctError, UsageError } from '../errors.js';
@@ -16,7 +17,7 @@ import type { Outcome } from '../bulk/runner.js';
 import { checkReportPath } from '../bulk/report.js';
 import { parseConcurrency } from './shared/flags.js';
 import { addBulkRunOptions, type BulkRunFlags } from './shared/bulk.js';
-import { sendInChunks, type ChunkRow, type RowResult } from '../bulk/chunks.js';
+import { chunkRows, sendInChunks, type ChunkRow, type RowResult } from '../bulk/chunks.js';
 
 /** The legacy call takes 1..100 elements. */
 export const INFO_REQUEST_CHUNK = 100;
@@ -29,13 +30,13 @@ export interface SendFlags extends BulkRunFlags {
 export function register(program: Command, f: Factory): void {
   const group = program.command('info-requests').description('Send information requests to suppliers');
   addExamples(
-    addBulkRunOptions(
+    addDryRunOption(addBulkRunOptions(
     group
       .command('send')
       .description('Send information requests from a CSV file (legacy bulk call, 100 per request)')
       .requiredOption('--file <file>', 'the CSV file: columns order_id and/or value_chain_id (- for stdin)'),
     { concurrency: true },
-  )
+  ))
     .addHelpText(
       'after',
       `
@@ -90,6 +91,12 @@ export async function sendInformationRequests(ctx: Context, opts: SendFlags): Pr
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const { rows, invalid } = await readRequests(ctx, opts.file, opts);
+  if (ctx.dryRun) {
+    // The requests a first run of the file sends; no journal, lock or report.
+    const client = ctx.client();
+    for (const part of chunkRows(rows, INFO_REQUEST_CHUNK)) await sendChunk(client, part.map((r) => r.payload));
+    return;
+  }
   const actions = new Map<string, number>();
   try {
     await sendInChunks(ctx, {
@@ -119,8 +126,15 @@ export async function sendInformationRequests(ctx: Context, opts: SendFlags): Pr
  * accepted row's id in the report is what the service did (invitation_sent, reminder_sent,
  * request_sent), as there is no object id to show.
  */
-async function sendChunk(client: ApiClient, requests: InformationRequest[], idempotencyKey: string): Promise<RowResult[]> {
-  const res = await client.request({ method: 'POST', path: PATHS.informationRequestsBulk, body: { information_requests: requests }, idempotencyKey });
+async function sendChunk(client: ApiClient, requests: InformationRequest[], idempotencyKey?: string): Promise<RowResult[]> {
+  // A dry run goes on to the next chunk as if this one had been answered with nothing done.
+  const res = await client.request({
+    method: 'POST',
+    path: PATHS.informationRequestsBulk,
+    body: { information_requests: requests },
+    idempotencyKey,
+    dryRunAnswer: { results: { processed: [], failed: [] } },
+  });
   const parsed = informationRequestsResponseSchema.safeParse(res.data);
   if (!parsed.success) throw new SctError(`unexpected answer from POST ${PATHS.informationRequestsBulk}: no per-row results`);
   const results: RowResult[] = requests.map(() => ({ ok: false, error: 'the service did not report on this row' }));
