@@ -129,7 +129,7 @@ interface Records {
  * so that a bad header is reported before a CSV error further down.
  */
 export function parsedRecords(bytes: Buffer, name: string, onHeader: (cells: string[], line: number) => void, delimiter = ','): Records {
-  const lines = new LineCounter(bytes);
+  const lines = new LineCounter(bytes, delimiter);
   const starts: number[] = [];
   let records: string[][];
   try {
@@ -179,7 +179,8 @@ export function quoteFreeRecords(bytes: Buffer, delimiter = ','): Records | unde
     at = next < 0 ? text.length + 1 : next + end.length;
     if (crlf && (line.includes('\r') || line.includes('\n'))) return undefined;
     // Cells are trimmed of what String.prototype.trim removes, the same characters as csv-parse.
-    if (line.trim() === '') continue;
+    // A blank line is skipped, but a line of tab separators is a row of empty cells, as `,,` is.
+    if (line.trim() === '' && !line.includes(delimiter)) continue;
     const cells = line.split(delimiter);
     for (let j = 0; j < cells.length; j++) cells[j] = cells[j].trim();
     records.push(cells);
@@ -221,8 +222,17 @@ class LineCounter {
   /** The last record ended in CR: a LF just after it ends the same line. */
   private afterCR = false;
 
-  constructor(private readonly bytes: Buffer) {
+  /** The blank lines at the start of a text: white space but the separator (a lone tab is a row of empty cells), then a line end. */
+  private readonly blank: RegExp;
+
+  constructor(
+    private readonly bytes: Buffer,
+    delimiter: string,
+  ) {
     this.encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf16le' : 'utf8';
+    // A separator that is white space (tab, or a space given by --delimiter) is never blank.
+    const space = /\s/.test(delimiter) ? `[^\\S\\r\\n${delimiter}]` : '[^\\S\\r\\n]';
+    this.blank = new RegExp(`^(?:${space}*(?:\\r\\n|\\r|\\n))*`);
   }
 
   /** The first line of the record that ends at byte `end`. */
@@ -242,7 +252,7 @@ class LineCounter {
 
   /** Blank lines skipped before a record come first in its text; its own first line follows them. */
   private start(text: string): number {
-    return this.line + lineEnds(/^\s*/.exec(text)![0], this.afterCR);
+    return this.line + lineEnds(this.blank.exec(text)![0], this.afterCR);
   }
 }
 
