@@ -8,6 +8,7 @@ import { UsageError, type FieldErrors } from '../errors.js';
 import { parseInteger } from '../commands/shared/flags.js';
 import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
+import { closest } from '../output/suggest.js';
 import { utf8Input } from './decode.js';
 import { writeReportFile } from './report.js';
 import type { Outcome } from './runner.js';
@@ -109,8 +110,11 @@ function chooseDelimiter(bytes: Buffer, name: string, given: string | undefined,
     if (n > found) [best, found] = [d, n];
   }
   if (found === 0 && header.trim() !== '') {
+    // The columns as the separator that cuts the header into the most cells sees them: a tab
+    // header read with commas would show as one name joined by underscores.
+    const widest = DELIMITERS.map(names).reduce((a, b) => (b.length > a.length ? b : a));
     throw new UsageError(
-      `${name} line 1: no known column in the header (found: ${names(',').join(', ')}; tried the separators , ; tab |)`,
+      `${name} line 1: no known column in the header (found: ${widest.join(', ')}; tried the separators , ; tab |)`,
       undefined,
       `the columns are ${known.join(', ')}; give --delimiter if the file uses another separator`,
     );
@@ -298,13 +302,22 @@ function headerProblem(file: string, line: number, raw: string[], names: string[
 }
 
 /**
- * Columns the command does not read (names, notes) are allowed, but said: a misspelt header
- * would otherwise drop its data without a word. `used` are the headers read (aliases included),
- * `known` the names to suggest.
+ * A column the command does not read (after the read-only ones are taken out) is exit 2 with the
+ * closest known name: a misspelt header (`auth_grup`) would otherwise drop its data without a
+ * word. `used` are the headers read (aliases included), `known` the names to suggest.
  */
-export function warnIgnoredColumns(io: { warn(line: string): void }, csv: CsvFile, used: readonly string[], known: readonly string[] = used): void {
-  const ignored = csv.columns.filter((c) => !used.includes(c));
-  if (ignored.length) io.warn(`${csv.name}: ignoring column${ignored.length > 1 ? 's' : ''} ${ignored.join(', ')} (known: ${known.join(', ')})`);
+export function refuseUnknownColumns(csv: CsvFile, used: readonly string[], known: readonly string[] = used): void {
+  const unknown = csv.columns.filter((c) => !used.includes(c));
+  if (unknown.length) throw new UsageError(unknownColumns(csv.name, unknown, known), {}, `the columns are ${known.join(', ')}`);
+}
+
+/** `file: unknown columns colour (did you mean color?), note`. */
+export function unknownColumns(file: string, unknown: readonly string[], known: readonly string[]): string {
+  const named = unknown.map((c) => {
+    const guess = closest(c, known);
+    return guess ? `${c} (did you mean ${guess}?)` : c;
+  });
+  return `${file}: unknown column${unknown.length > 1 ? 's' : ''} ${named.join(', ')}`;
 }
 
 /**

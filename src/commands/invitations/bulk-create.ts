@@ -8,7 +8,8 @@ import { REQUIRED } from '../../api/schemas/messages.js';
 import { bulkCreateResults, invitationEmail, isInvitationEmail, type InvitationCreate } from '../../api/schemas/accounts.js';
 import { flattenFieldErrors } from '../../api/errors.js';
 import { SctError, UsageError } from '../../errors.js';
-import { readCsv, RowErrors, warnIgnoredColumns, type CsvRow } from '../../bulk/csv.js';
+import { dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
+import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
 import { parseId } from '../shared/crud.js';
@@ -97,10 +98,12 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const csv = await readCsv(opts.file, ctx.io.stdin, ['email'], { ...opts, known: PEOPLE_COLUMNS });
+  // A file written by `sct invitations list -o csv` reads back; a misspelt auth_group is named as such.
+  dropReadOnlyColumns(ctx.io, csv, PEOPLE_COLUMNS, RESOURCE_FIELDS.invitation);
+  refuseUnknownColumns(csv, PEOPLE_COLUMNS);
   if (opts.role === undefined && !csv.columns.includes('auth_group')) {
     throw new UsageError(`${csv.name}: missing column auth_group (found: ${csv.columns.join(', ')}); add it, or give --role for every row`);
   }
-  warnIgnoredColumns(ctx.io, csv, PEOPLE_COLUMNS);
   // Role names (the flag's and the cells') are looked up once, before any row is checked.
   const cells = csv.rows.map((r) => r.values.auth_group?.trim() ?? '').filter((c) => c && !/^\d+$/.test(c));
   const roles = cells.length ? await roleIds(ctx, cells) : undefined;
