@@ -41,6 +41,7 @@ const SAVINGS: Saving[] = [
   { name: 'utf-8', bom: false, encode: (s) => Buffer.from(s) },
   { name: 'utf-8 with BOM', bom: true, encode: (s) => Buffer.from(s) },
   { name: 'utf-8, --encoding utf-8', bom: false, flag: 'utf-8', encode: (s) => Buffer.from(s) },
+  { name: 'utf-8 with BOM, --encoding utf-8', bom: true, flag: 'utf-8', encode: (s) => Buffer.from(s) },
   { name: 'utf-16le with BOM', bom: true, encode: (s) => Buffer.from(s, 'utf16le') },
   { name: 'utf-16le with BOM, --encoding utf-16le', bom: true, flag: 'utf-16le', encode: (s) => Buffer.from(s, 'utf16le') },
   { name: 'utf-16be with BOM', bom: true, encode: (s) => Buffer.from(s, 'utf16le').swap16() },
