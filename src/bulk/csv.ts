@@ -8,6 +8,7 @@ import { UsageError, type FieldErrors } from '../errors.js';
 import { parseInteger } from '../commands/shared/flags.js';
 import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
+import { closest } from '../output/suggest.js';
 import { utf8Input } from './decode.js';
 import { writeReportFile } from './report.js';
 import type { Outcome } from './runner.js';
@@ -31,6 +32,9 @@ export interface CsvFile {
   rowCount: number;
 }
 
+/** A file's name and its columns, as read from its header. */
+export type FileHeader = Pick<CsvFile, 'name' | 'columns'>;
+
 /** The flags of every command that reads a CSV file. */
 export interface FileReadFlags {
   encoding?: string;
@@ -47,7 +51,7 @@ export interface ReadOptions extends FileReadFlags {
    */
   eachRow?: (row: CsvRow) => void;
   /** Checks the header's columns (normalised) before any row is read; throws to refuse it. */
-  header?: (columns: string[], name: string) => void;
+  header?: (header: FileHeader) => void;
 }
 
 /** The separators spreadsheet programs write, in the order a tie is settled. */
@@ -76,7 +80,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
       if (problem) throw problem;
       const missing = required.filter((c) => !columns!.includes(c));
       if (missing.length) throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})`);
-      opts.header?.(columns, name);
+      opts.header?.({ name, columns });
       return;
     }
     if (cells.length !== columns.length) {
@@ -126,8 +130,11 @@ function chooseDelimiter(bytes: Buffer, name: string, given: string | undefined,
     if (n > found) [best, found] = [d, n];
   }
   if (found === 0 && header.trim() !== '') {
+    // The columns as the separator that cuts the header into the most cells sees them: a tab
+    // header read with commas would show as one name joined by underscores.
+    const widest = DELIMITERS.map(names).reduce((a, b) => (b.length > a.length ? b : a));
     throw new UsageError(
-      `${name} line 1: no known column in the header (found: ${names(',').join(', ')}; tried the separators , ; tab |)`,
+      `${name} line 1: no known column in the header (found: ${widest.join(', ')}; tried the separators , ; tab |)`,
       undefined,
       `the columns are ${known.join(', ')}; give --delimiter if the file uses another separator`,
     );
@@ -160,7 +167,7 @@ export function parsedRecords(bytes: Buffer, name: string, onHeader: (cells: str
  * `onRecord` may throw to stop at a record (a bad header before a CSV error further down).
  */
 function eachParsedRecord(bytes: Buffer, name: string, delimiter: string, onRecord: OnRecord): void {
-  const lines = new LineCounter(bytes);
+  const lines = new LineCounter(bytes, delimiter);
   try {
     parse(bytes, {
       bom: true,
@@ -220,7 +227,8 @@ function eachQuoteFreeRecord(text: string, delimiter: string, onRecord: OnRecord
     const line = text.slice(at, next < 0 ? text.length : next);
     at = next < 0 ? text.length + 1 : next + end.length;
     // Cells are trimmed of what String.prototype.trim removes, the same characters as csv-parse.
-    if (line.trim() === '') continue;
+    // A blank line is skipped, but a line of tab separators is a row of empty cells, as `,,` is.
+    if (line.trim() === '' && !line.includes(delimiter)) continue;
     const cells = line.split(delimiter);
     for (let j = 0; j < cells.length; j++) cells[j] = cells[j].trim();
     onRecord(cells, number);
@@ -265,8 +273,17 @@ class LineCounter {
   /** The last record ended in CR: a LF just after it ends the same line. */
   private afterCR = false;
 
-  constructor(private readonly bytes: Buffer) {
+  /** The blank lines at the start of a text: white space but the separator (a lone tab is a row of empty cells), then a line end. */
+  private readonly blank: RegExp;
+
+  constructor(
+    private readonly bytes: Buffer,
+    delimiter: string,
+  ) {
     this.encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf16le' : 'utf8';
+    // A separator that is white space (tab, or a space given by --delimiter) is never blank.
+    const space = /\s/.test(delimiter) ? `[^\\S\\r\\n${delimiter}]` : '[^\\S\\r\\n]';
+    this.blank = new RegExp(`^(?:${space}*(?:\\r\\n|\\r|\\n))*`);
   }
 
   /** The first line of the record that ends at byte `end`. */
@@ -286,7 +303,7 @@ class LineCounter {
 
   /** Blank lines skipped before a record come first in its text; its own first line follows them. */
   private start(text: string): number {
-    return this.line + lineEnds(/^\s*/.exec(text)![0], this.afterCR);
+    return this.line + lineEnds(this.blank.exec(text)![0], this.afterCR);
   }
 }
 
@@ -332,13 +349,22 @@ function headerProblem(file: string, line: number, raw: string[], names: string[
 }
 
 /**
- * Columns the command does not read (names, notes) are allowed, but said: a misspelt header
- * would otherwise drop its data without a word. `used` are the headers read (aliases included),
- * `known` the names to suggest.
+ * A column the command does not read (after the read-only ones are taken out) is exit 2 with the
+ * closest known name: a misspelt header (`auth_grup`) would otherwise drop its data without a
+ * word. `used` are the headers read (aliases included), `known` the names to suggest.
  */
-export function warnIgnoredColumns(io: { warn(line: string): void }, csv: CsvFile, used: readonly string[], known: readonly string[] = used): void {
-  const ignored = csv.columns.filter((c) => !used.includes(c));
-  if (ignored.length) io.warn(`${csv.name}: ignoring column${ignored.length > 1 ? 's' : ''} ${ignored.join(', ')} (known: ${known.join(', ')})`);
+export function refuseUnknownColumns(csv: FileHeader, used: readonly string[], known: readonly string[] = used): void {
+  const unknown = csv.columns.filter((c) => !used.includes(c));
+  if (unknown.length) throw new UsageError(unknownColumns(csv.name, unknown, known), {}, `the columns are ${known.join(', ')}`);
+}
+
+/** `file: unknown columns colour (did you mean color?), note`. */
+export function unknownColumns(file: string, unknown: readonly string[], known: readonly string[]): string {
+  const named = unknown.map((c) => {
+    const guess = closest(c, known);
+    return guess ? `${c} (did you mean ${guess}?)` : c;
+  });
+  return `${file}: unknown column${unknown.length > 1 ? 's' : ''} ${named.join(', ')}`;
 }
 
 /**
@@ -347,7 +373,7 @@ export function warnIgnoredColumns(io: { warn(line: string): void }, csv: CsvFil
  * the file's columns with one info line, so such a file reads back. `takes` are the columns the
  * command reads; `returned` the resource's documented fields (a dotted column by its first part).
  */
-export function dropReadOnlyColumns(io: { info(line: string): void }, csv: CsvFile, takes: readonly string[], returned: readonly string[]): void {
+export function dropReadOnlyColumns(io: { info(line: string): void }, csv: FileHeader, takes: readonly string[], returned: readonly string[]): void {
   const readOnly = csv.columns.filter((c) => !takes.includes(c) && returned.includes(c.split('.')[0]));
   if (readOnly.length === 0) return;
   csv.columns = csv.columns.filter((c) => !readOnly.includes(c));

@@ -153,7 +153,7 @@ ${formatExamples(["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --
 With --dds and --order every order is traced to every statement (in requests of at most 100
 ids each).
 Columns of --file (CSV, header row, names case-insensitive): dds_id and order_id (whole numbers;
-other columns are ignored with a warning). Each row traces one order to one statement; the rows of a statement go
+another column is an error naming the closest). Each row traces one order to one statement; the rows of a statement go
 in requests of 100, every row is checked before the first is sent, a rerun skips the rows that
 went through, and exit 3 says some rows were rejected.
 

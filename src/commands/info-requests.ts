@@ -2,8 +2,8 @@
 // suppliers, 100 rows per call, each row reported with the service's own verdict.
 //
 // requests.csv: columns order_id and/or value_chain_id (whole numbers; header names
-// case-insensitive); each row names an order, a value chain or both; other columns are ignored
-// with a warning; the same row twice is an error (the service would reject the second).
+// case-insensitive); each row names an order, a value chain or both; another column is an
+// error naming the closest known one; the same row twice is an error (the service would reject the second).
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
@@ -12,7 +12,7 @@ import type { ApiClient } from '../api/client.js';
 import { PATHS } from '../api/paths.js';
 import { SctError, UsageError } from '../errors.js';
 import { informationRequestsResponseSchema, type InformationRequest } from '../api/schemas/statements.js';
-import { idCell, readCsv, RowErrors, warnIgnoredColumns } from '../bulk/csv.js';
+import { idCell, readCsv, RowErrors, refuseUnknownColumns } from '../bulk/csv.js';
 import type { Outcome } from '../bulk/runner.js';
 import { checkReportPath } from '../bulk/report.js';
 import { parseConcurrency } from './shared/flags.js';
@@ -55,7 +55,7 @@ export async function readRequests(ctx: Context, file: string, flags: BulkRunFla
   if (!COLUMNS.some((c) => csv.columns.includes(c))) {
     throw new UsageError(`${csv.name}: needs a column order_id or value_chain_id (found: ${csv.columns.join(', ') || 'none'})`);
   }
-  warnIgnoredColumns(ctx.io, csv, COLUMNS);
+  refuseUnknownColumns(csv, COLUMNS);
   const errors = new RowErrors(csv.name);
   const seen = new Map<string, number>();
   const rows: ChunkRow<InformationRequest>[] = [];

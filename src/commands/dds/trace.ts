@@ -2,7 +2,7 @@
 // them — every order to every statement given by flags, or one pair per row of a CSV file.
 //
 // pairs.csv: columns dds_id and order_id (whole numbers; header names case-insensitive), one
-// pair per row; other columns are ignored with a warning; a pair repeated in the file is an
+// pair per row; another column is an error naming the closest known one; a pair repeated in the file is an
 // error. The service traces every order_id of a request to every dds_id of it, so the rows go
 // out grouped by statement: one statement and at most 100 of its orders per request.
 import type { Context } from '../../context.js';
@@ -12,7 +12,7 @@ import { COLUMNS } from '../../output/columns.js';
 import { writeList } from '../../output/format.js';
 import { ApiError, SctError, UsageError } from '../../errors.js';
 import { traceOrdersResponseSchema, type TraceOrdersResponse } from '../../api/schemas/statements.js';
-import { idCell, readCsv, RowErrors, warnIgnoredColumns } from '../../bulk/csv.js';
+import { idCell, readCsv, RowErrors, refuseUnknownColumns } from '../../bulk/csv.js';
 import type { Outcome } from '../../bulk/runner.js';
 import { chunk } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
@@ -105,7 +105,7 @@ async function postTrace(client: ApiClient, body: { dds_id: number | number[]; o
 /** Every row of pairs.csv checked (exit 2 naming each bad line, or left out with --skip-invalid), as chunk rows. */
 export async function readPairs(ctx: Context, file: string, flags: BulkRunFlags = {}): Promise<{ rows: ChunkRow<TracePair>[]; invalid: Outcome[] }> {
   const csv = await readCsv(file, ctx.io.stdin, ['dds_id', 'order_id'], flags);
-  warnIgnoredColumns(ctx.io, csv, ['dds_id', 'order_id']);
+  refuseUnknownColumns(csv, ['dds_id', 'order_id']);
   const errors = new RowErrors(csv.name);
   const seen = new Map<string, number>();
   const rows: ChunkRow<TracePair>[] = [];

@@ -9,7 +9,8 @@ import { bulkCreateResults, invitationEmail, isInvitationEmail, type InvitationC
 import { flattenFieldErrors } from '../../api/errors.js';
 import { SctError, UsageError } from '../../errors.js';
 import { basename } from 'node:path';
-import { readCsv, RowErrors, warnIgnoredColumns, type CsvRow } from '../../bulk/csv.js';
+import { dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
+import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
 import { parseId } from '../shared/crud.js';
@@ -153,14 +154,16 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
   const csv = await readCsv(opts.file, ctx.io.stdin, ['email'], {
     ...opts,
     known: PEOPLE_COLUMNS,
-    header: (columns, name) => {
-      if (opts.role === undefined && !columns.includes('auth_group')) {
-        throw new UsageError(`${name}: missing column auth_group (found: ${columns.join(', ')}); add it, or give --role for every row`);
+    header: (header) => {
+      // A file written by `sct invitations list -o csv` reads back; a misspelt auth_group is named as such.
+      dropReadOnlyColumns(ctx.io, header, PEOPLE_COLUMNS, RESOURCE_FIELDS.invitation);
+      refuseUnknownColumns(header, PEOPLE_COLUMNS);
+      if (opts.role === undefined && !header.columns.includes('auth_group')) {
+        throw new UsageError(`${header.name}: missing column auth_group (found: ${header.columns.join(', ')}); add it, or give --role for every row`);
       }
     },
     eachRow: (row) => people.add(row),
   });
-  warnIgnoredColumns(ctx.io, csv, PEOPLE_COLUMNS);
   // Role names are looked up once, when every row is read.
   const names = people.roleNames();
   const units = people.finish(names.length ? await roleIds(ctx, names) : undefined);
