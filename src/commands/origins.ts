@@ -3,7 +3,7 @@
 // (src/geo: turf and the country outlines) on demand, so the other commands never do.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, formatExamples, type Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import type { GeoPoint } from '../api/schemas/origins.js';
@@ -103,7 +103,7 @@ export function register(program: Command, f: Factory): void {
     },
   });
 
-  origins
+  addExamples(origins
     .command('check')
     .description('Check plot files the way the EU registry will (offline: no token, no request)')
     .argument('<files...>', 'GeoJSON, KML/KMZ, zipped Shapefile or GPX files (- for stdin)')
@@ -123,13 +123,13 @@ names none (and whether swapping latitude and longitude puts it in); a Point who
 4 ha (not for --commodity cattle), under 0.0001 ha, or text. Warnings: fewer than 6 decimals, a
 repeated position, a hole, the same geometry twice, a polygon under 0.01 ha or over 10,000 ha, a
 Point without Area, no country, a registry property spelt otherwise, a file over 25 MB.
--o json gives each finding the registry's error code (code) when it has one.
-
-${formatExamples(["sct origins check plots.geojson", "sct origins check plots.geojson --map plots.svg", "sct origins check --country-code GH -o json survey.geojson | jq '.[] | select(.level == \"error\")'"])}`,
+-o json gives each finding the registry's error code (code) when it has one.`,
+    ),
+      ["sct origins check plots.geojson", "sct origins check plots.geojson --map plots.svg", "sct origins check --country-code GH -o json survey.geojson | jq '.[] | select(.level == \"error\")'"]
     )
     .action(f.action<CheckOriginsOptions>(async (ctx, opts, files) => (await import('./origins/check.js')).checkOrigins(ctx, opts, files)));
 
-  addBulkRunOptions(
+  addExamples(addBulkRunOptions(
     addPlotFileOptions(origins.command('import').description('Create one origin per CSV row or GeoJSON feature')),
     { concurrency: true, dryRun: true },
   )
@@ -143,14 +143,14 @@ country_code from country_code, ProducerCountry or COUNTRY_CODE, external_id fro
 property or the feature's id, description from description, location = the geometry as is.
 Every row or feature is checked before the first request; any error stops the run with nothing sent.
 A rerun of the same file skips what went through, so an interrupted or partly failed import is
-finished by running the same command again.
-
-${formatExamples(["sct origins import --file origins.csv --report result.csv", "sct origins import --file plots.geojson --country-code CI"])}`,
+finished by running the same command again.`,
+    ),
+      ["sct origins import --file origins.csv --report result.csv", "sct origins import --file plots.geojson --country-code CI"]
     )
     // The bulk machinery is loaded by `import` only: list, get and the rest start faster without it.
     .action(f.action<ImportOriginsOptions>(async (ctx, opts) => (await import('./origins/import.js')).importOrigins(ctx, opts)));
 
-  addBulkRunOptions(
+  addExamples(addBulkRunOptions(
     addPlotFileOptions(
       origins.command('sync').description('Make the service match a CSV or GeoJSON file: plan creates and updates by external_id, then apply them'),
     ),
@@ -165,9 +165,9 @@ external_id is required on every row (it matches the row with an origin). A plot
 reads it: one origin per feature, each needing an external_id (property or the feature's id);
 locations compare as geometries. Plans create, update (only the fields that differ), unchanged
 and only on the service (listed, never deleted); an empty cell is never compared or sent. Applied
-after a confirmation (--yes without a terminal); --dry-run only plans.
-
-${formatExamples(["sct origins sync --file origins.csv --dry-run", "sct origins sync --file plots.geojson --country-code CI --yes"])}`,
+after a confirmation (--yes without a terminal); --dry-run only plans.`,
+    ),
+      ["sct origins sync --file origins.csv --dry-run", "sct origins sync --file plots.geojson --country-code CI --yes"]
     )
     .action(f.action<import('./origins/sync.js').SyncOriginsOptions>(async (ctx, opts) => (await import('./origins/sync.js')).syncOrigins(ctx, opts)));
 }

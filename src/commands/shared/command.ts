@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { createContext, type Context, type ContextDeps } from '../../context.js';
 import { preflight } from './preflight.js';
 import { loadColor } from '../../output/iostreams.js';
+import { formatExamples, setExamples } from '../../help/examples.js';
 
 export interface Factory {
   /**
@@ -50,10 +51,7 @@ export type Register = (program: Command, factory: Factory) => void;
  * the examples are what its help ends with.
  */
 export function addExamples(cmd: Command, examples: readonly string[]): Command {
+  setExamples(cmd, examples);
   return cmd.addHelpText('after', `\n${formatExamples(examples)}`);
-}
-
-export function formatExamples(examples: readonly string[]): string {
-  return `Examples:\n${examples.map((e) => `  ${e}`).join('\n')}`;
 }
 
