@@ -85,7 +85,7 @@ Creation rules, checked before anything is sent:
   PPWR                         needs --assessment-run-ids and --dds-identifier; created as draft
   EUTR                         the identifier is generated; assessment runs are ignored`,
   ),
-    ["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --orders 17,18 --wait", "sct dds create --type EUDR --assessment-run-ids 3f6c…,9a1d… --name \"Cocoa Q3\""]
+    ["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --orders 17,18 --wait", "sct dds create --type EUDR --assessment-run-ids 18eb63a8-fa5f-46a6-9c6d-71699ba2a3f3 --name \"Cocoa Q3\""]
   );
   create.action(f.action<CreateFlags>(async (ctx, opts) => (await import('./dds/save.js')).createStatement(ctx, opts, create)));
 
@@ -96,7 +96,7 @@ Creation rules, checked before anything is sent:
     .description('Change the status or the name of a statement (nothing else can change)')
     .option('--status <status>', DDS_STATUSES.join(', '))
     .option('--name <text>', 'the statement name'),
-    ['sct dds update 31 --name "PPWR Q1 2025"', 'sct dds update 31 --status in_progress'],
+    ['sct dds update 31 --name "PPWR Q1 2025"', 'sct dds update 31 --status complete'],
   ).action(f.action<UpdateFlags>(async (ctx, opts, [id]) => (await import('./dds/save.js')).updateStatement(ctx, parseId(id), opts)));
 
   addExamples(
@@ -156,7 +156,7 @@ other columns are ignored with a warning). Each row traces one order to one stat
 in requests of 100, every row is checked before the first is sent, a rerun skips the rows that
 went through, and exit 3 says some rows were rejected.`,
     ),
-      ["sct dds trace --dds 5 --order 17,18,19", "sct dds trace --file pairs.csv --report traced.csv"]
+      ["sct dds trace --dds 5 --order 17,18", "sct dds trace --file pairs.csv --report traced.csv"]
     )
     .action(f.action<TraceFlags>((ctx, opts) => traceOrders(ctx, opts)));
 }
