@@ -81,11 +81,11 @@ Ordering fields: id, name, type, status, dds_identifier, created_at, updated_at.
     `
 Creation rules, checked before anything is sent:
   EUDR with --dds-identifier   retrieves a statement already filed in the EU registry
-  EUDR without identifier      filed by the service; needs --assessment-run-ids
-  PPWR                         needs --assessment-run-ids and --dds-identifier; created as draft
+  EUDR without identifier      filed by the service; needs --assessment-run-id
+  PPWR                         needs --assessment-run-id and --dds-identifier; created as draft
   EUTR                         the identifier is generated; assessment runs are ignored`,
   ),
-    ["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --orders 17,18 --wait", "sct dds create --type EUDR --assessment-run-ids 18eb63a8-fa5f-46a6-9c6d-71699ba2a3f3 --name \"Cocoa Q3\""]
+    ["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --order 17,18 --wait", "sct dds create --type EUDR --assessment-run-id 18eb63a8-fa5f-46a6-9c6d-71699ba2a3f3 --name \"Cocoa Q3\""]
   );
   create.action(f.action<CreateFlags>(async (ctx, opts) => (await import('./dds/save.js')).createStatement(ctx, opts, create)));
 

@@ -24,7 +24,7 @@ import {
 } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
 import { addBulkRunOptions } from './shared/bulk.js';
-import { appendList, parseEnumList, splitList } from './shared/flags.js';
+import { addAlias, appendList, parseEnumList, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 import { ASSESSMENT_STATUSES, COMMODITIES } from '../api/enums.js';
 import type { ImportOriginsOptions } from './origins/import.js';
@@ -37,7 +37,7 @@ export interface ListOriginsOptions extends ListFlags, DateRangeFlags, IdFilterF
   maxSize?: string;
   out?: string;
   force?: boolean;
-  country?: string;
+  countryCode?: string;
   assessmentStatus?: string;
   name?: string;
   description?: string;
@@ -66,7 +66,7 @@ export function register(program: Command, f: Factory): void {
   const list = origins
     .command('list')
     .description('List origins')
-    .option('--country <codes>', 'country code(s), comma-separated or repeated (e.g. CI,GH)', appendList)
+    .option('--country-code <codes>', 'country code(s), comma-separated or repeated (e.g. CI,GH)', appendList)
     .option('--assessment-status <list>', `assessment status, comma-separated or repeated (${ASSESSMENT_STATUSES.join(', ')})`, appendList)
     .option('--name <text>', 'name contains (case-insensitive)')
     .option('--description <text>', 'description contains (case-insensitive)')
@@ -75,6 +75,7 @@ export function register(program: Command, f: Factory): void {
     .option('--passing-min <percent>', 'at least this share of passing assessments (0..100)')
     .option('--failing-min <percent>', 'at least this share of failing assessments (0..100)');
   addIdFilterOptions(list, 'origin');
+  addAlias(list, 'country', 'country-code');
   list
     .option('--eudr', 'with -o geojson: the EU registry\'s format (ProductionPlace, ProducerCountry, Area for points, external_id)')
     .option('--max-size <size>', 'with --eudr --out: split into files of at most this size (e.g. 25MB; kB and MB are 1,000 and 1,000,000 bytes)')
@@ -83,7 +84,7 @@ export function register(program: Command, f: Factory): void {
   addExamples(
     addListOptions(list)
     .addHelpText('after', '\nOrdering fields: id, name, country_code, country__name, assessment_status, created_at, updated_at.'),
-    ['sct origins list --country CI,GH', 'sct origins list --assessment-status failing -o geojson > failing.geojson', 'sct origins list --country GH -o geojson --eudr --max-size 25MB --out statement/'],
+    ['sct origins list --country-code CI,GH', 'sct origins list --assessment-status failing -o geojson > failing.geojson', 'sct origins list --country-code GH -o geojson --eudr --max-size 25MB --out statement/'],
   ).action(f.action<ListOriginsOptions>((ctx, opts) => listOrigins(ctx, opts)));
 
   addCrudCommands<OriginFieldFlags>(origins, f, {
@@ -193,7 +194,7 @@ export function parsePercentage(value: string | undefined, flag: string): number
 
 export function originListQuery(opts: ListOriginsOptions): URLSearchParams {
   const query = listQuery(opts);
-  setOneOrIn(query, 'country_code', parseCountryCodes(opts.country, '--country'));
+  setOneOrIn(query, 'country_code', parseCountryCodes(opts.countryCode, '--country-code'));
   setOneOrIn(query, 'assessment_status', parseEnumList(opts.assessmentStatus, '--assessment-status', ASSESSMENT_STATUSES));
   if (opts.name !== undefined) query.set('name__icontains', opts.name);
   if (opts.description !== undefined) query.set('description__icontains', opts.description);
