@@ -193,7 +193,9 @@ async function freshDir(): Promise<void> {
 async function runExample(example: string): Promise<void> {
   // $(sct …) first: its output is a word of the command around it.
   let line = example.replaceAll(EXAMPLE_URL, sandbox.url);
+  let ran = 0;
   for (const m of example.matchAll(/\$\((sct [^)]*)\)/g)) {
+    ran++;
     const [inner] = commandsOf(m[1], home);
     const r = await sct(inner, home);
     expect(r.code, `${m[1]}\n${r.stderr}`).toBe(0);
@@ -201,6 +203,7 @@ async function runExample(example: string): Promise<void> {
   }
   for (const run of commandsOf(line, home)) {
     if (run.argv[0] !== 'sct') continue;
+    ran++;
     if (run.argv[1] === 'sandbox') {
       await runSandboxCommand(run);
       continue;
@@ -214,6 +217,7 @@ async function runExample(example: string): Promise<void> {
     }
     if (run.piped) expect(r.stdout.trim(), `${run.argv.join(' ')} | …: nothing to pipe`).not.toBe('');
   }
+  expect(ran, `${example}: no sct command in it`).toBeGreaterThan(0);
 }
 
 /** `sct sandbox` runs until it prints its URL, then Ctrl-C. */
