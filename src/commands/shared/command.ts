@@ -8,6 +8,7 @@ import { preflight } from './preflight.js';
 import { loadColor } from '../../output/iostreams.js';
 import { DryRunEnd } from '../../api/client.js';
 import { isDryRun, writePlannedRequests } from './dry-run.js';
+import { formatExamples, setExamples } from '../../help/examples.js';
 
 export interface Factory {
   /**
@@ -59,10 +60,7 @@ export type Register = (program: Command, factory: Factory) => void;
  * the examples are what its help ends with.
  */
 export function addExamples(cmd: Command, examples: readonly string[]): Command {
+  setExamples(cmd, examples);
   return cmd.addHelpText('after', `\n${formatExamples(examples)}`);
-}
-
-export function formatExamples(examples: readonly string[]): string {
-  return `Examples:\n${examples.map((e) => `  ${e}`).join('\n')}`;
 }
 
