@@ -287,7 +287,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     signal: controller.signal,
     clientOptions: deps.clientOptions,
     argv,
-  });
+  }, fullProgram);
 
   let code = 0;
   try {
@@ -484,7 +484,7 @@ export async function fullProgram(io: IOStreams): Promise<Command> {
     env: {},
     prompter: undefined as never,
     signal: new AbortController().signal,
-  });
+  }, fullProgram);
   await registerGroups(program, factory, 'all');
   return program;
 }

@@ -19,10 +19,8 @@ import type { BodyFlags } from './shared/body.js';
 import { stripControl } from '../output/sanitize.js';
 import { appendList, collect, parseDateRange, parseEnumList, parseUuid, parseUuidList, splitKeyValue, splitList } from './shared/flags.js';
 import { chunk } from '../bulk/runner.js';
+import { BULK_LIMIT } from '../api/enums.js';
 import type { BulkCreateOptions } from './invitations/bulk-create.js';
-
-/** One bulk renew operation may match at most this many invitations, and a request hold this many operations. */
-export const BULK_LIMIT = 100;
 
 /** The keys the document allows in a bulk revoke or renew operation's invitation_filters. */
 export const INVITATION_FILTER_KEYS = [

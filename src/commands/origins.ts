@@ -27,7 +27,7 @@ import { addBulkRunOptions } from './shared/bulk.js';
 import { addAlias, appendList, parseEnumList, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 import { ASSESSMENT_STATUSES, COMMODITIES } from '../api/enums.js';
-import type { ImportOriginsOptions } from './origins/import.js';
+import type { ImportOriginsOptions } from './origins/send.js';
 import type { CheckOriginsOptions } from './origins/check.js';
 import { UsageError } from '../errors.js';
 

@@ -22,11 +22,14 @@ export interface Factory {
    * itself); help, completion, the manual and suggestions for a mistyped name get them all.
    */
   leaf(name: string): boolean;
+  /** The whole command tree, every group loaded (what completion scripts are generated from). */
+  fullProgram(io: Context['io']): Promise<Command>;
 }
 
-export function createFactory(deps: ContextDeps): Factory {
+export function createFactory(deps: ContextDeps, fullProgram: Factory['fullProgram']): Factory {
   return {
     leaf: () => true,
+    fullProgram,
     action(fn) {
       return async (...a: unknown[]) => {
         const cmd = a[a.length - 1] as Command;
