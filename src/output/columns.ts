@@ -138,7 +138,6 @@ export const COLUMNS = {
   availableOrder: [col('ID', 'id'), col('BUYER EXTERNAL ID', 'buyer_external_id'), col('SELLER EXTERNAL ID', 'seller_external_id'), col('TYPE', 'type'), col('CREATED', 'order_created_at')],
 } satisfies Record<string, Column[]>;
 
-export type Resource = keyof typeof COLUMNS;
 
 /** "40% passing, 10% failing" from an embedded assessment summary. */
 export function assessmentSummaryCell(row: Record<string, unknown>): unknown {

@@ -49,11 +49,6 @@ export function truncate(s: string, width: number): string {
   return out + ELLIPSIS;
 }
 
-/** `s` padded with spaces to `width` display cells. */
-export function pad(s: string, width: number): string {
-  return s + ' '.repeat(Math.max(0, width - displayWidth(s)));
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 const DATE_HEADERS = new Set(['DATE', 'CREATED', 'UPDATED', 'MODIFIED', 'EXPIRES', 'EXPIRED', 'DUE', 'SUBMITTED']);

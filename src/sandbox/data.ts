@@ -532,7 +532,6 @@ export interface DemoTokenSpec {
   companyId: number;
 }
 
-export const COMPANY_IDS = { cacao: 1, trader: 2, timber: 3, cacaoTest: 4 } as const;
 export const ROLE = { OWNER: 1, ADMIN: 2, MEMBER: 3 } as const;
 
 const ALL_PERMISSIONS = [

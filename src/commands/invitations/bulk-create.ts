@@ -13,7 +13,6 @@ import { dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type Csv
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
-import { parseId } from '../shared/crud.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { BULK_LIMIT } from '../../api/enums.js';
 import type { BulkRunFlags } from '../shared/bulk.js';

@@ -1,17 +1,15 @@
 // Creating and updating orders of one kind (purchase, sale, batch) from flags, --item specs,
 // --set and --file; the body is validated with the kind's schema before it is sent.
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { stripControl } from '../../output/sanitize.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
 import { type OrderKindName } from '../../api/enums.js';
-import { buildBody, canonicalEnums, promptMissing, validate, type BodyFlags } from '../shared/body.js';
-import { addBodyOptions, idempotencyKeyOf } from '../shared/crud.js';
-import { addExamples } from '../shared/command.js';
-import { collect, parseDate, parseInteger } from '../shared/flags.js';
-import { addKindOptions, orderKind } from './filters.js';
+import { buildBody, canonicalEnums, promptMissing, validate } from '../shared/body.js';
+import { idempotencyKeyOf } from '../shared/crud.js';
+import { parseDate, parseInteger } from '../shared/flags.js';
+import { orderKind } from './filters.js';
 import { writeOrder } from './view.js';
 import type { OrderFieldFlags } from './fields.js';
 
