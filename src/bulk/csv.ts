@@ -8,7 +8,7 @@ import { UsageError, type FieldErrors } from '../errors.js';
 import { parseInteger } from '../commands/shared/flags.js';
 import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
-import { utf8Input } from './decode.js';
+import { isZip, notReadable, utf8Input } from './decode.js';
 import { writeReportFile } from './report.js';
 import type { Outcome } from './runner.js';
 import type { Context } from '../context.js';
@@ -23,7 +23,7 @@ export interface CsvFile {
   name: string;
   columns: string[];
   rows: CsvRow[];
-  /** The separator the header was split with. */
+  /** The separator the header was split with; '' for a workbook. */
   delimiter: string;
   /** Number cells use a decimal comma (`12,5`): a `;`-separated file, or --decimal-comma. */
   decimalComma: boolean;
@@ -34,6 +34,8 @@ export interface FileReadFlags {
   encoding?: string;
   delimiter?: string;
   decimalComma?: boolean;
+  /** The sheet of a workbook to read (the first one without). */
+  sheet?: string;
 }
 
 export interface ReadOptions extends FileReadFlags {
@@ -47,18 +49,29 @@ const DELIMITERS = [',', ';', '\t', '|'];
 /** Reads the whole file (`-` for stdin) and checks that the required columns are there. */
 export async function readCsv(file: string, stdin: Readable, required: string[] = [], opts: ReadOptions = {}): Promise<CsvFile> {
   const name = file === '-' ? 'stdin' : basename(file);
-  const bytes = await utf8Input(await readInput(file, stdin), name, opts.encoding);
-  const delimiter = chooseDelimiter(bytes, name, opts.delimiter, opts.known ?? required);
+  const input = await readInput(file, stdin);
+  const workbook = isZip(input);
+  // The guard sct puts on formula-like cells of a CSV file comes off, so a cell reads as it was
+  // before it was written; a workbook's cells are read as stored.
+  const unguard = workbook ? (cell: string) => cell : unguardFormula;
   let header: string[] | undefined;
   const readHeader = (cells: string[], line: number) => {
-    // The guard sct puts on formula-like cells comes off first, so a cell reads as it was
-    // before it was written.
-    const names = cells.map(unguardFormula);
+    const names = cells.map(unguard);
     header = names.map(normalizeHeader);
     const problem = headerProblem(name, line, names, header);
     if (problem) throw problem;
   };
-  const { records, starts } = quoteFreeRecords(bytes, delimiter) ?? parsedRecords(bytes, name, readHeader, delimiter);
+  let delimiter = '';
+  let records: string[][];
+  let starts: number[];
+  if (workbook) {
+    ({ records, starts } = await workbookRecords(input, name, opts));
+  } else {
+    if (opts.sheet !== undefined) throw new UsageError(`--sheet: ${name} is a CSV file, not a workbook (.xlsx, .ods)`);
+    const bytes = await utf8Input(input, name, opts.encoding);
+    delimiter = chooseDelimiter(bytes, name, opts.delimiter, opts.known ?? required);
+    ({ records, starts } = quoteFreeRecords(bytes, delimiter) ?? parsedRecords(bytes, name, readHeader, delimiter));
+  }
   if (!header && records.length > 0) readHeader(records[0], starts[0]);
   const columns = header ?? [];
   const rows: CsvRow[] = [];
@@ -73,8 +86,8 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     // let go as its row is made, so a million rows are not held twice.
     const row: Record<string, string> = {};
     for (let j = 0; j < values.length; j++) {
-      if (columns[j] === '__proto__') Object.defineProperty(row, '__proto__', { value: unguardFormula(values[j]), enumerable: true, writable: true, configurable: true });
-      else row[columns[j]] = unguardFormula(values[j]);
+      if (columns[j] === '__proto__') Object.defineProperty(row, '__proto__', { value: unguard(values[j]), enumerable: true, writable: true, configurable: true });
+      else row[columns[j]] = unguard(values[j]);
     }
     records[i] = NO_CELLS;
     rows.push({ line: starts[i], values: row });
@@ -85,6 +98,20 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})`);
   }
   return { name, columns, rows, delimiter, decimalComma: opts.decimalComma === true || delimiter === ';' };
+}
+
+/**
+ * The records of a ZIP that is a workbook: its first sheet or --sheet. The flags that only mean
+ * something for text are refused rather than ignored. --decimal-comma still applies, to numbers
+ * typed into text cells.
+ */
+async function workbookRecords(bytes: Buffer, name: string, opts: ReadOptions): Promise<Records> {
+  const kind = (await import('./zip-kind.js')).zipKind(bytes);
+  if ('looksLike' in kind) throw notReadable(name, kind.looksLike);
+  for (const [flag, given] of [['--encoding', opts.encoding], ['--delimiter', opts.delimiter]] as const) {
+    if (given !== undefined) throw new UsageError(`${flag}: ${name} is a workbook (an .${kind.workbook}); its text is read as it is stored`, undefined, `give ${flag} only for a CSV file`);
+  }
+  return (await import('./workbook.js')).sheetRecords(bytes, name, opts.sheet);
 }
 
 /**
