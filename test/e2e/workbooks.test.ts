@@ -76,6 +76,18 @@ describe('workbooks: values', () => {
     expect(sent().map((q) => JSON.parse(q.body))).toMatchObject(ORDERS);
   });
 
+  it('orders sync of the .ods: what it creates, a second sync finds unchanged (the values read equal what the service has)', async () => {
+    const first = await t.sct(['orders', 'sync', '--purchase', '--file', fixture('workbook.ods'), '--yes']);
+    expect(first.exitCode, first.stderr).toBe(0);
+    // The .xlsx import above may have created them already: then there is nothing to write.
+    for (const q of sent()) expect([q.method, JSON.parse(q.body).external_id]).toEqual(['POST', expect.stringMatching(/^WB-[12]$/)]);
+    t.sb.requests.length = 0;
+    const again = await t.sct(['orders', 'sync', '--purchase', '--file', fixture('workbook.xlsx'), '--yes']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain('0 to create, 0 to update, 2 unchanged');
+    expect(sent()).toEqual([]);
+  });
+
   it('origins import --sheet Origins of an .xlsx sends the text unchanged; the .ods reads the same', async () => {
     const ods = await t.sct(['origins', 'import', '--file', fixture('workbook.ods'), '--sheet', 'Origins', '--dry-run', '-o', 'json']);
     expect(ods.exitCode, ods.stderr).toBe(0);
