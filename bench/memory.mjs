@@ -27,7 +27,26 @@ async function writePeople(file, rows) {
   await once(out, 'finish');
 }
 
-export async function memoryBench({ rows = ROWS } = {}) {
+/**
+ * The least any checker of such a file must hold: the file's text and each address once, to
+ * find an address given twice. A node script doing only that is the baseline.
+ */
+const BASELINE = `
+const text = require('fs').readFileSync(process.argv[1], 'utf8');
+const seen = new Set();
+let at = text.indexOf('\\n') + 1;
+while (at < text.length) {
+  const end = text.indexOf('\\n', at);
+  const line = text.slice(at, end < 0 ? text.length : end);
+  at = end < 0 ? text.length : end + 1;
+  const email = line.slice(0, line.indexOf(','));
+  if (seen.has(email.toLowerCase())) throw new Error('twice: ' + email);
+  seen.add(email.toLowerCase());
+}
+console.log(seen.size);
+`;
+
+export async function memoryBench({ rows = ROWS, runs = 3 } = {}) {
   if (!existsSync('/usr/bin/time')) {
     console.log('\nMemory: skipped (needs GNU time at /usr/bin/time for the peak RSS)');
     return;
@@ -38,10 +57,30 @@ export async function memoryBench({ rows = ROWS } = {}) {
     const file = join(dir, 'people.csv');
     await writePeople(file, rows);
     const env = { ...process.env, SCT_CONFIG_DIR: join(dir, 'config'), SCT_BASE_URL: sb.url, SCT_TOKEN: TOKEN, NO_COLOR: '1' };
-    const r = await timed([bin, 'invitations', 'bulk-create', '--file', file, '--dry-run', '-o', 'ndjson'], env);
-    if (r.status !== 0) throw new Error(`sct exited ${r.status}: ${r.stderr.slice(-2000)}`);
-    const mb = r.rssMb;
-    console.log(`\nMemory: sct invitations bulk-create --dry-run, ${rows.toLocaleString('en')} rows: peak RSS ${mb.toFixed(0)} MB (target < ${TARGET_MB} MB: ${mb < TARGET_MB ? 'within' : 'OVER'}), CPU ${(r.cpu / 1000).toFixed(1)} s`);
+    const cases = {
+      baseline: ['-e', BASELINE, file],
+      '-o ndjson': [bin, 'invitations', 'bulk-create', '--file', file, '--dry-run', '-o', 'ndjson'],
+      'table (default)': [bin, 'invitations', 'bulk-create', '--file', file, '--dry-run'],
+    };
+    const rss = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+    const cpu = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+    for (let i = 0; i < runs; i++) {
+      for (const [name, args] of Object.entries(cases)) {
+        const r = await timed(args, env);
+        if (r.status !== 0) throw new Error(`${name} exited ${r.status}: ${r.stderr.slice(-2000)}`);
+        rss[name].push(r.rssMb);
+        cpu[name].push(r.cpu);
+      }
+    }
+    const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const base = median(rss.baseline);
+    console.log(`\nMemory: sct invitations bulk-create --dry-run, ${rows.toLocaleString('en')} rows (${runs} runs interleaved; peak RSS median, max)`);
+    for (const name of Object.keys(cases)) {
+      const mb = median(rss[name]);
+      const max = Math.max(...rss[name]);
+      const verdict = name === 'baseline' ? '' : `  ${(mb / base).toFixed(2)}× the baseline; target < ${TARGET_MB} MB: ${max < TARGET_MB ? 'within' : 'OVER'}`;
+      console.log(`  ${name.padEnd(16)} ${mb.toFixed(0).padStart(5)} MB (max ${max.toFixed(0)}), CPU ${(median(cpu[name]) / 1000).toFixed(1)} s${verdict}`);
+    }
   } finally {
     sb.child.kill('SIGINT');
     rmSync(dir, { recursive: true, force: true });

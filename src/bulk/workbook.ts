@@ -4,19 +4,13 @@
 import { read, utils, type CellObject } from '@e965/xlsx';
 import { UsageError } from '../errors.js';
 
-export interface SheetRecords {
-  /** Each non-blank row's cells as text, from the sheet's first used column. */
-  records: string[][];
-  /** The sheet row number of each record. */
-  starts: number[];
-}
-
 /**
- * The records of the sheet named `sheet`, or of the first sheet. Text cells stay as stored
+ * Each record of the sheet named `sheet`, or of the first sheet, in order: its cells as text
+ * from the sheet's first used column, and its sheet row number. Text cells stay as stored
  * (`00123`), numbers are plain decimals, dates `YYYY-MM-DD`, formulas their computed value.
  * Blank rows are skipped, as blank lines of a CSV file are.
  */
-export function sheetRecords(bytes: Buffer, name: string, sheet: string | undefined): SheetRecords {
+export function eachSheetRecord(bytes: Buffer, name: string, sheet: string | undefined, onRecord: (cells: string[], row: number) => void): void {
   let book: ReturnType<typeof read>;
   try {
     // cellDates: a date cell is a Date at midnight UTC of its day, read back in UTC (dateText) so
@@ -33,8 +27,6 @@ export function sheetRecords(bytes: Buffer, name: string, sheet: string | undefi
   }
   const data = (ws['!data'] ?? []) as Array<Array<CellObject | undefined> | undefined>;
   const first = ws['!ref'] ? utils.decode_range(ws['!ref']).s.c : 0;
-  const records: string[][] = [];
-  const starts: number[] = [];
   let header: string[] | undefined;
   for (let r = 0; r < data.length; r++) {
     const row = data[r];
@@ -61,10 +53,8 @@ export function sheetRecords(bytes: Buffer, name: string, sheet: string | undefi
       cells.length = header.length;
     }
     while (cells.length < header.length) cells.push('');
-    records.push(cells);
-    starts.push(r + 1);
+    onRecord(cells, r + 1);
   }
-  return { records, starts };
 
   /** A cell's value as the text a CSV file would hold; throws for a cell with no value to give. */
   function cellText(cell: CellObject | undefined): string {

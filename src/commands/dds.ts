@@ -19,6 +19,7 @@ import {
 } from './shared/list.js';
 import { addIdempotencyKeyOption, deleteOne, parseId, showOne } from './shared/crud.js';
 import { addBulkRunOptions } from './shared/bulk.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import { appendList, DATE_RE, filterEnumList, parseDate, parseIdList, splitList } from './shared/flags.js';
 import { addStatementFields, type CreateFlags, type UpdateFlags } from './dds/fields.js';
 import { addWaitTimeoutOption, waitCommand, type WaitFlags } from './dds/wait.js';
@@ -73,10 +74,10 @@ ${formatExamples(["sct dds list --type EUDR --status in_progress,failed", "sct d
     ['sct dds get 1', 'sct dds get 1 --json status,dds_identifier'],
   ).action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.statement(parseId(id)), COLUMNS.statement, DETAILS.statement).then(() => undefined)));
 
-  const create = addWaitTimeoutOption(
+  const create = addDryRunOption(addWaitTimeoutOption(
     addIdempotencyKeyOption(addStatementFields(dds.command('create').description('Create a statement (the creation rules of its type are checked first)')))
       .option('--wait', 'wait until the service has finished the statement (complete: exit 0, failed: exit 1)'),
-  ).addHelpText(
+  )).addHelpText(
     'after',
     `
 Creation rules, checked before anything is sent:
@@ -90,21 +91,21 @@ ${formatExamples(["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --
   create.action(f.action<CreateFlags>(async (ctx, opts) => (await import('./dds/save.js')).createStatement(ctx, opts, create)));
 
   addExamples(
-    dds
+    addDryRunOption(dds
     .command('update')
     .argument('<id>', 'statement id')
     .description('Change the status or the name of a statement (nothing else can change)')
     .option('--status <status>', DDS_STATUSES.join(', '))
-    .option('--name <text>', 'the statement name'),
+    .option('--name <text>', 'the statement name')),
     ['sct dds update 31 --name "PPWR Q1 2025"', 'sct dds update 31 --status in_progress'],
   ).action(f.action<UpdateFlags>(async (ctx, opts, [id]) => (await import('./dds/save.js')).updateStatement(ctx, parseId(id), opts)));
 
   addExamples(
-    dds
+    addDryRunOption(dds
     .command('delete')
     .argument('<id>', 'statement id')
     .description('Delete a statement (asks for confirmation unless --yes)')
-    .option('--withdraw', 'also withdraw it from the EU registry (EUDR statements the service filed)'),
+    .option('--withdraw', 'also withdraw it from the EU registry (EUDR statements the service filed)')),
     ['sct dds delete 31', 'sct dds delete 31 --yes'],
   ).action(
       f.action<{ withdraw?: boolean }>((ctx, opts, [id]) =>
@@ -137,7 +138,7 @@ ${formatExamples(["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --
     ['sct dds available-orders', 'sct dds available-orders --exclude-dds 1 --columns id,buyer_external_id,type'],
   ).action(f.action<AvailableOrdersFlags>((ctx, opts) => listAvailableOrders(ctx, opts)));
 
-  addBulkRunOptions(
+  addDryRunOption(addBulkRunOptions(
     dds
       .command('trace')
       .description('Trace orders to statements (adds to the orders already attached)')
@@ -145,14 +146,14 @@ ${formatExamples(["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --
       .option('--order <ids>', 'order ids traced to every statement given, comma-separated or repeated', appendList)
       .option('--file <file>', 'a CSV file or .xlsx/.ods workbook of pairs, columns dds_id and order_id (- for stdin)'),
     { concurrency: true, only: 'with --file: ' },
-  )
+  ))
     .addHelpText(
       'after',
       `
 With --dds and --order every order is traced to every statement (in requests of at most 100
 ids each).
 Columns of --file (CSV, header row, names case-insensitive): dds_id and order_id (whole numbers;
-other columns are ignored with a warning). Each row traces one order to one statement; the rows of a statement go
+another column is an error naming the closest). Each row traces one order to one statement; the rows of a statement go
 in requests of 100, every row is checked before the first is sent, a rerun skips the rows that
 went through, and exit 3 says some rows were rejected.
 

@@ -2,21 +2,22 @@
 // suppliers, 100 rows per call, each row reported with the service's own verdict.
 //
 // requests.csv: columns order_id and/or value_chain_id (whole numbers; header names
-// case-insensitive); each row names an order, a value chain or both; other columns are ignored
-// with a warning; the same row twice is an error (the service would reject the second).
+// case-insensitive); each row names an order, a value chain or both; another column is an
+// error naming the closest known one; the same row twice is an error (the service would reject the second).
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import type { ApiClient } from '../api/client.js';
 import { PATHS } from '../api/paths.js';
 import { SctError, UsageError } from '../errors.js';
 import { informationRequestsResponseSchema, type InformationRequest } from '../api/schemas/statements.js';
-import { idCell, readCsv, RowErrors, warnIgnoredColumns } from '../bulk/csv.js';
+import { idCell, readCsv, RowErrors, refuseUnknownColumns } from '../bulk/csv.js';
 import type { Outcome } from '../bulk/runner.js';
 import { checkReportPath } from '../bulk/report.js';
 import { parseConcurrency } from './shared/flags.js';
 import { addBulkRunOptions, type BulkRunFlags } from './shared/bulk.js';
-import { sendInChunks, type ChunkRow, type RowResult } from '../bulk/chunks.js';
+import { chunkRows, sendInChunks, type ChunkRow, type RowResult } from '../bulk/chunks.js';
 
 /** The legacy call takes 1..100 elements. */
 export const INFO_REQUEST_CHUNK = 100;
@@ -29,13 +30,13 @@ export interface SendFlags extends BulkRunFlags {
 export function register(program: Command, f: Factory): void {
   const group = program.command('info-requests').description('Send information requests to suppliers');
   addExamples(
-    addBulkRunOptions(
+    addDryRunOption(addBulkRunOptions(
     group
       .command('send')
       .description('Send information requests from a CSV file (legacy bulk call, 100 per request)')
       .requiredOption('--file <file>', 'the CSV file or .xlsx/.ods workbook: columns order_id and/or value_chain_id (- for stdin)'),
     { concurrency: true },
-  )
+  ))
     .addHelpText(
       'after',
       `
@@ -54,7 +55,7 @@ export async function readRequests(ctx: Context, file: string, flags: BulkRunFla
   if (!COLUMNS.some((c) => csv.columns.includes(c))) {
     throw new UsageError(`${csv.name}: needs a column order_id or value_chain_id (found: ${csv.columns.join(', ') || 'none'})`);
   }
-  warnIgnoredColumns(ctx.io, csv, COLUMNS);
+  refuseUnknownColumns(csv, COLUMNS);
   const errors = new RowErrors(csv.name);
   const seen = new Map<string, number>();
   const rows: ChunkRow<InformationRequest>[] = [];
@@ -90,6 +91,12 @@ export async function sendInformationRequests(ctx: Context, opts: SendFlags): Pr
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const { rows, invalid } = await readRequests(ctx, opts.file, opts);
+  if (ctx.dryRun) {
+    // The requests a first run of the file sends; no journal, lock or report.
+    const client = ctx.client();
+    for (const part of chunkRows(rows, INFO_REQUEST_CHUNK)) await sendChunk(client, part.map((r) => r.payload));
+    return;
+  }
   const actions = new Map<string, number>();
   try {
     await sendInChunks(ctx, {
@@ -119,8 +126,15 @@ export async function sendInformationRequests(ctx: Context, opts: SendFlags): Pr
  * accepted row's id in the report is what the service did (invitation_sent, reminder_sent,
  * request_sent), as there is no object id to show.
  */
-async function sendChunk(client: ApiClient, requests: InformationRequest[], idempotencyKey: string): Promise<RowResult[]> {
-  const res = await client.request({ method: 'POST', path: PATHS.informationRequestsBulk, body: { information_requests: requests }, idempotencyKey });
+async function sendChunk(client: ApiClient, requests: InformationRequest[], idempotencyKey?: string): Promise<RowResult[]> {
+  // A dry run goes on to the next chunk as if this one had been answered with nothing done.
+  const res = await client.request({
+    method: 'POST',
+    path: PATHS.informationRequestsBulk,
+    body: { information_requests: requests },
+    idempotencyKey,
+    dryRunAnswer: { results: { processed: [], failed: [] } },
+  });
   const parsed = informationRequestsResponseSchema.safeParse(res.data);
   if (!parsed.success) throw new SctError(`unexpected answer from POST ${PATHS.informationRequestsBulk}: no per-row results`);
   const results: RowResult[] = requests.map(() => ({ ok: false, error: 'the service did not report on this row' }));

@@ -14,6 +14,7 @@ import { CancelledError, PartialFailureError, RejectedError, SctError, UsageErro
 import { addListOptions, listQuery, runList, setOneOrIn, type ListFlags } from './shared/list.js';
 import { addBodyOptions, addIdempotencyKeyOption, parseId, saveOne, showOne } from './shared/crud.js';
 import { addBulkRunOptions } from './shared/bulk.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import type { BodyFlags } from './shared/body.js';
 import { stripControl } from '../output/sanitize.js';
 import { appendList, collect, parseDateRange, parseEnumList, parseIdList, parseUuid, parseUuidList, splitKeyValue, splitList } from './shared/flags.js';
@@ -56,6 +57,7 @@ export interface MatchInvitationsOptions extends InvitationFilterFlags {
   search?: string;
   filter?: string[];
   allPending?: boolean;
+  dryRun?: boolean;
 }
 
 export interface CreateInvitationOptions extends BodyFlags {
@@ -81,13 +83,13 @@ export function register(program: Command, f: Factory): void {
   ).action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.invitation(parseUuid(id, 'invitation id')), COLUMNS.invitation, DETAILS.invitation).then(() => undefined)));
 
   addExamples(
-    addIdempotencyKeyOption(addBodyOptions(
+    addDryRunOption(addIdempotencyKeyOption(addBodyOptions(
     invitations
       .command('create')
       .description('Invite one person by e-mail (the service sends the invitation e-mail)')
       .option('--email <address>', 'e-mail address to invite (required)')
       .option('--role <role>', 'role the person gets: its name (admin) or id (required)'),
-  )),
+  ))),
     ['sct invitations create --email ana@example.com --role admin', 'sct invitations create --email ana@example.com --role 2'],
   ).action(f.action<CreateInvitationOptions>((ctx, opts) => createInvitation(ctx, opts)));
 
@@ -112,19 +114,19 @@ stops the run with nothing sent. A rerun of the same file skips the rows that we
   ).action(f.action<BulkCreateOptions>(async (ctx, opts) => (await import('./invitations/bulk-create.js')).bulkCreateInvitations(ctx, opts)));
 
   addExamples(
-    addMatchOptions(invitations.command('revoke').description('Revoke the pending invitations that match the filters (asks unless --yes)')),
+    addDryRunOption(addMatchOptions(invitations.command('revoke').description('Revoke the pending invitations that match the filters (asks unless --yes)'))),
     ['sct invitations revoke --email-contains @example.com', 'sct invitations revoke --status pending --created-to 2025-06-30 --yes'],
   ).action(
     f.action<MatchInvitationsOptions>((ctx, opts) => revokeInvitations(ctx, opts)),
   );
 
   addExamples(
-    addMatchOptions(
+    addDryRunOption(addMatchOptions(
     invitations
       .command('renew')
       .argument('[uuid]', 'one invitation to renew (else the filters choose)')
       .description('Renew invitations: the old link stops working and a new e-mail is sent'),
-  )
+  ))
     .addHelpText('after', `\nWith filters, the matching pending (and expired) invitations are renewed ${BULK_LIMIT} per operation.`),
     ['sct invitations renew --status expired --yes', 'sct invitations renew 03a80526-ef80-4dbe-83f6-fbed3ddd2cdc'],
   ).action(f.action<MatchInvitationsOptions>((ctx, opts, [uuid]) => renewInvitations(ctx, opts, uuid)));
@@ -290,7 +292,7 @@ export async function revokeInvitations(ctx: Context, opts: MatchInvitationsOpti
   const ids = await pendingIds(client, filters);
   if (ids.length === 0) {
     ctx.io.info(`No pending invitation matches ${describeFilters(filters)}: nothing to revoke`);
-    await writeOne(ctx.io, { revoked_count: 0, revoked_ids: [] }, ctx.output([]));
+    if (!ctx.dryRun) await writeOne(ctx.io, { revoked_count: 0, revoked_ids: [] }, ctx.output([]));
     return;
   }
   const n = `${ids.length} pending invitation${ids.length === 1 ? '' : 's'}`;
@@ -298,6 +300,7 @@ export async function revokeInvitations(ctx: Context, opts: MatchInvitationsOpti
     throw new CancelledError('cancelled: nothing was revoked');
   }
   const { accepted, rejected, errors } = await writeByIds(client, PATHS.invitationsBulkRevoke, ids);
+  if (ctx.dryRun) return;
   const revokedIds = accepted.flatMap((r) => r.revoked_ids ?? []);
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Revoked ${revokedIds.length} of ${n}`);
   await writeOne(ctx.io, { revoked_count: revokedIds.length, revoked_ids: revokedIds }, ctx.output([]));
@@ -306,7 +309,7 @@ export async function revokeInvitations(ctx: Context, opts: MatchInvitationsOpti
 
 /** Without a terminal to ask on, a write by filter needs --yes: refused before the matches are read. */
 function refuseUnconfirmed(ctx: Context, verb: string): void {
-  if (!ctx.flags.yes && !ctx.io.canPrompt()) throw new UsageError(`${verb} the invitations matching the filters: confirm with --yes (no terminal to ask on)`);
+  if (!ctx.flags.yes && !ctx.dryRun && !ctx.io.canPrompt()) throw new UsageError(`${verb} the invitations matching the filters: confirm with --yes (no terminal to ask on)`);
 }
 
 /**
@@ -332,7 +335,8 @@ async function writeByIds(client: ApiClient, path: string, ids: string[]): Promi
   let rejected = 0;
   for (const operations of chunk(chunk(ids, BULK_LIMIT), BULK_LIMIT)) {
     const body = { operations: operations.map((part) => ({ invitation_filters: { id__in: part.join(',') } })) };
-    const res = await client.request({ method: 'POST', path, body });
+    // A dry run goes on to the next request as if this one were answered with nothing done.
+    const res = await client.request({ method: 'POST', path, body, dryRunAnswer: { results: [] } });
     for (const r of operationResults(res.data, path)) {
       const fields = rejection(r);
       if (!fields) {
@@ -359,7 +363,7 @@ function throwIfRejected(verb: string, rejected: number, errors: FieldErrors, wr
 export async function renewInvitations(ctx: Context, opts: MatchInvitationsOptions, uuid?: string): Promise<void> {
   if (uuid !== undefined) {
     const id = parseUuid(uuid, 'invitation id');
-    const given = Object.entries(opts).some(([, v]) => v !== undefined && v !== false);
+    const given = Object.entries(opts).some(([k, v]) => k !== 'dryRun' && v !== undefined && v !== false);
     if (given) throw new UsageError('give either an invitation id or filters, not both');
     const res = await ctx.client().request({ method: 'POST', path: PATHS.invitationsRenew, body: { invitation: id } });
     const renewed = res.data as Record<string, unknown> | null;
@@ -380,12 +384,13 @@ async function renewMatching(ctx: Context, filters: InvitationFilters): Promise<
   const ids = await pendingIds(client, filters);
   if (ids.length === 0) {
     ctx.io.info(`No pending invitation matches ${describeFilters(filters)}: nothing to renew`);
-    await writeList(ctx.io, [], ctx.output(COLUMNS.invitation));
+    if (!ctx.dryRun) await writeList(ctx.io, [], ctx.output(COLUMNS.invitation));
     return;
   }
   const n = `${ids.length} pending invitation${ids.length === 1 ? '' : 's'}`;
   if (!(await ctx.confirm(`Renew ${n} (each gets a new e-mail; the old links stop working)?`))) throw new CancelledError('cancelled: nothing was renewed');
   const { accepted, rejected, errors } = await writeByIds(client, PATHS.invitationsBulkRenew, ids);
+  if (ctx.dryRun) return;
   const renewed = accepted.flatMap((r) => r.invitations ?? []);
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Renewed ${renewed.length} of ${n}`);
   await writeList(ctx.io, renewed, ctx.output(COLUMNS.invitation));

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import { roleId } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, type Column } from '../output/columns.js';
@@ -68,11 +69,11 @@ export function register(program: Command, f: Factory): void {
   ).action(f.action<ListMembersOptions>((ctx, opts) => listMembers(ctx, opts)));
 
   addExamples(
-    members
+    addDryRunOption(members
     .command('set-role')
     .argument('<member-id>', 'member id (the ID column of `sct members list`)')
     .argument('<role>', 'the new role: its name (ADMIN, any case) or id')
-    .description("Change a member's role"),
+    .description("Change a member's role")),
     ['sct members set-role 20 admin', 'sct members set-role 20 3'],
   ).action(f.action((ctx, _o, [member, role]) => setRole(ctx, member, role)));
 }

@@ -6,6 +6,7 @@ import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY } from '../api/enums.js';
 import { addListOptions } from './shared/list.js';
 import { addIdempotencyKeyOption, deleteOne, parseId } from './shared/crud.js';
 import { addBulkRunOptions } from './shared/bulk.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import { appendList, collect } from './shared/flags.js';
 import { addKindOptions, addOrderFilterOptions } from './orders/filters.js';
 import { listOrders, orderStats, showOrder, type ListOrdersFlags, type StatsFlags } from './orders/view.js';
@@ -47,19 +48,19 @@ ${formatExamples(["sct orders list --buying --assessment-status failing,pending 
     ['sct orders get 217', 'sct orders get 217 --json id,external_id,items'],
   ).action(f.action((ctx, _o, [id]) => showOrder(ctx, parseId(id))));
 
-  if (f.leaf('create')) addIdempotencyKeyOption(addOrderFields(orders.command('create').description('Create a purchase order, sale order or batch'), 'create')).action(
+  if (f.leaf('create')) addDryRunOption(addIdempotencyKeyOption(addOrderFields(orders.command('create').description('Create a purchase order, sale order or batch'), 'create'))).action(
     f.action<OrderFieldFlags>(async (ctx, opts) => (await import('./orders/save.js')).saveOrder(ctx, opts)),
   );
-  if (f.leaf('update')) addOrderFields(
+  if (f.leaf('update')) addDryRunOption(addOrderFields(
     orders.command('update').argument('<id>', 'order id').description('Update an order (only the fields given)'),
     'update',
-  ).action(f.action<OrderFieldFlags>(async (ctx, opts, [id]) => (await import('./orders/save.js')).saveOrder(ctx, opts, parseId(id))));
+  )).action(f.action<OrderFieldFlags>(async (ctx, opts, [id]) => (await import('./orders/save.js')).saveOrder(ctx, opts, parseId(id))));
 
   if (f.leaf('delete')) addExamples(
-    orders
+    addDryRunOption(orders
     .command('delete')
     .argument('<id>', 'order id')
-    .description('Delete an order (asks for confirmation unless --yes)'),
+    .description('Delete an order (asks for confirmation unless --yes)')),
     ['sct orders delete 217', 'sct orders delete 217 --yes'],
   ).action(f.action((ctx, _o, [id]) => deleteOrder(ctx, parseId(id))));
 
@@ -73,7 +74,7 @@ ${formatExamples(["sct orders list --buying --assessment-status failing,pending 
   ).action(f.action<StatsFlags>((ctx, opts) => orderStats(ctx, opts)));
 
   if (f.leaf('trace')) addExamples(
-    addKindOptions(
+    addDryRunOption(addKindOptions(
     orders
       .command('trace')
       .argument('<order-id>', 'the order holding the item')
@@ -83,7 +84,7 @@ ${formatExamples(["sct orders list --buying --assessment-status failing,pending 
       .option('--to-origin <ids>', 'origin ids the item comes from, comma-separated or repeated', appendList)
       .option('--replace', 'replace the traced lists given instead of adding to them (an empty value clears one)'),
     'the order is',
-  )
+  ))
     .addHelpText(
       'after',
       `

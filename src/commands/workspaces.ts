@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { stripControl } from '../output/sanitize.js';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
@@ -47,10 +48,10 @@ export function register(program: Command, f: Factory): void {
   ).action(f.action<ListWorkspacesOptions>((ctx, opts) => listWorkspaces(ctx, opts)));
 
   addExamples(
-    workspaces
+    addDryRunOption(workspaces
     .command('switch')
     .argument('[company-id]', 'workspace (company) id from `sct workspaces list`; a picker on a terminal when left out')
-    .description('Make another workspace the active one, and record it in the profile'),
+    .description('Make another workspace the active one, and record it in the profile')),
     ['sct workspaces switch 1', 'sct workspaces switch'],
   ).action(f.action((ctx, _o, [id]) => switchWorkspace(ctx, id)));
 

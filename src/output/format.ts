@@ -111,12 +111,26 @@ function checkColumns(io: IOStreams, flag: string | undefined, writer: ListWrite
   };
 }
 
-/** Writes a whole list at once (small, unpaginated results). */
-export async function writeList(io: IOStreams, rows: unknown[], options: OutputOptions): Promise<void> {
+/**
+ * Writes a whole list (unpaginated results, a dry run's rows). A thousand rows at a time: the
+ * text of a million rows written as one string would be held whole beside its rows, and an
+ * iterable lets a caller build each row as it is written rather than all of them first.
+ */
+export async function writeList(io: IOStreams, rows: Iterable<unknown>, options: OutputOptions): Promise<void> {
   const w = createListWriter(io, options);
-  await w.write(rows);
+  let batch: unknown[] = [];
+  for (const row of rows) {
+    batch.push(row);
+    if (batch.length === WRITE_BATCH) {
+      await w.write(batch);
+      batch = [];
+    }
+  }
+  await w.write(batch);
   await w.end();
 }
+
+const WRITE_BATCH = 1000;
 
 /** One resource: a JSON object, or "field  value" lines for people. */
 export async function writeOne(io: IOStreams, obj: unknown, options: OutputOptions & { detail?: Column[] }): Promise<void> {
@@ -305,19 +319,26 @@ function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
   const columns = options.columns ? tableColumnsFromFlag(options.columns) : options.defaults;
   const readers = cellReaders(columns);
   const rows: string[][] = [];
+  let count = 0;
+  // Into a pipe nothing is fitted, so each batch goes out as it comes (the header with the
+  // first) rather than every row of a long list being held until the end.
+  const streamed = !io.stdoutIsTTY;
   return {
     get count() {
-      return rows.length;
+      return count;
     },
     async write(batch) {
-      for (const r of batch) rows.push(readers.map((read) => cleanCell(displayValue(read(r as Row)))));
+      const cells = batch.map((r) => readers.map((read) => cleanCell(displayValue(read(r as Row)))));
+      if (streamed && cells.length > 0) await io.write(await renderTable(io, columns, cells, count === 0));
+      else for (const c of cells) rows.push(c);
+      count += cells.length;
     },
     async end() {
-      if (rows.length === 0) {
+      if (count === 0) {
         io.info('no results');
         return;
       }
-      await io.write(await renderTable(io, columns, rows));
+      if (!streamed) await io.write(await renderTable(io, columns, rows));
     },
   };
 }
@@ -328,14 +349,15 @@ function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
  * named on stderr) when nothing else fits; no row ever wraps. Into a pipe or a file, the same
  * table tab-separated: a header row, one line per row, nothing cut, no colour unless forced.
  */
-export async function renderTable(io: IOStreams, columns: TableColumn[], rows: string[][]): Promise<string> {
+export async function renderTable(io: IOStreams, columns: TableColumn[], rows: string[][], withHeader = true): Promise<string> {
   // Without colour a status reads as it is: not even looked up (a bulk report has thousands).
   const status = columns.map((c) => io.colorEnabled && (isStatusField(c.path) || isStatusField(c.header)));
   const color = io.color;
   const paintCell = (text: string, col: number) => (status[col] ? colorStatus(color, text) : text);
   if (!io.stdoutIsTTY) {
     // Tabs and line breaks inside a cell become spaces (tsvCell), so each row is one line.
-    const lines = [tsvLine(columns.map((c) => c.header)), ...rows.map((r) => r.map((cell, col) => paintCell(tsvCell(cell), col)).join('\t'))];
+    const lines = rows.map((r) => r.map((cell, col) => paintCell(tsvCell(cell), col)).join('\t'));
+    if (withHeader) lines.unshift(tsvLine(columns.map((c) => c.header)));
     return lines.join('\n') + '\n';
   }
   await loadMeasure();

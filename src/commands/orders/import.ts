@@ -38,7 +38,7 @@ import type { Context } from '../../context.js';
 import type { z } from 'zod';
 import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
-import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, type CsvFile } from '../../bulk/csv.js';
+import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, unknownColumns, type CsvFile } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { csvLine } from '../../output/spreadsheet.js';
 import type { Unit } from '../../bulk/runner.js';
@@ -206,11 +206,8 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErr
   if (unknown.length) {
     const elsewhere = unknown.filter((c) => Object.values(ORDER_COLUMNS).some((cols) => Object.hasOwn(cols, c)));
     const hint = elsewhere.length ? `${elsewhere.join(', ')} ${elsewhere.length > 1 ? 'are' : 'is'} not part of a ${kind} order` : undefined;
-    throw new UsageError(
-      `${csv.name}: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`,
-      {},
-      hint ?? `columns: ${[...Object.keys(orderColumns), ...Object.keys(ITEM_COLUMNS)].join(', ')}`,
-    );
+    const known = [...Object.keys(orderColumns), ...Object.keys(ITEM_COLUMNS)];
+    throw new UsageError(unknownColumns(csv.name, unknown, known), {}, hint ?? `columns: ${known.join(', ')}`);
   }
   if (!csv.columns.includes('external_id')) throw new UsageError(`${csv.name}: missing column external_id (it groups the rows into orders)`);
   if (csv.columns.includes('product')) {

@@ -9,7 +9,7 @@ import { PATHS } from '../../api/paths.js';
 import { writeList } from '../../output/format.js';
 import { REQUIRED, requiredMessage } from '../../api/schemas/messages.js';
 import { originCreateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
-import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, warnIgnoredColumns, type CsvRow } from '../../bulk/csv.js';
+import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
@@ -151,7 +151,7 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   const csv = await readCsv(opts.file, input.stdin, REQUIRED_COLUMNS, { ...opts, known: KNOWN_COLUMNS });
   dropReadOnlyColumns(ctx.io, csv, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
   const names = importColumnNames(csv.columns);
-  warnIgnoredColumns(ctx.io, csv, Object.values(names), IMPORT_COLUMNS);
+  refuseUnknownColumns(csv, Object.values(names), IMPORT_COLUMNS);
   const errors = new RowErrors(csv.name);
   const units = originUnits(csv.rows, errors, names, csv.decimalComma);
   const invalid = errors.settle(ctx, opts);

@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import type { OriginCreate } from '../../api/schemas/origins.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { PATHS } from '../../api/paths.js';
-import { dropReadOnlyColumns, readCsv, RowErrors, warnIgnoredColumns } from '../../bulk/csv.js';
+import { dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { parseConcurrency } from '../shared/flags.js';
@@ -77,7 +77,7 @@ async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable)
   const csv = await readCsv(opts.file, stdin, ['name', 'country_code', 'external_id'], { ...opts, known: KNOWN_COLUMNS });
   dropReadOnlyColumns(ctx.io, csv, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
   const names = importColumnNames(csv.columns);
-  warnIgnoredColumns(ctx.io, csv, Object.values(names), IMPORT_COLUMNS);
+  refuseUnknownColumns(csv, Object.values(names), IMPORT_COLUMNS);
   const errors = new RowErrors(csv.name);
   // An import can create a row without one; a sync cannot find it again on the next night.
   for (const row of csv.rows) {

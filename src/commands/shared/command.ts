@@ -6,6 +6,8 @@ import type { Command } from 'commander';
 import { createContext, type Context, type ContextDeps } from '../../context.js';
 import { preflight } from './preflight.js';
 import { loadColor } from '../../output/iostreams.js';
+import { DryRunEnd } from '../../api/client.js';
+import { isDryRun, writePlannedRequests } from './dry-run.js';
 
 export interface Factory {
   /**
@@ -29,10 +31,17 @@ export function createFactory(deps: ContextDeps): Factory {
         const cmd = a[a.length - 1] as Command;
         const positional = a.slice(0, -2).flat() as string[];
         await loadColor(deps.io);
-        const ctx = createContext(cmd.optsWithGlobals(), deps);
+        const dryRun = isDryRun(cmd);
+        const ctx = createContext(cmd.optsWithGlobals(), deps, { dryRun });
         try {
           await preflight(ctx, cmd);
-          await fn(ctx, cmd.opts() as never, positional);
+          try {
+            await fn(ctx, cmd.opts() as never, positional);
+          } catch (err) {
+            // The client ended the dry run at a write the command would go on from.
+            if (!(dryRun && err instanceof DryRunEnd)) throw err;
+          }
+          if (dryRun) await writePlannedRequests(ctx);
         } finally {
           await ctx.dispose();
         }
