@@ -7,7 +7,7 @@ _sct() {
   for ((i=1; i<COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      -*) case " -o --output --columns --jq --profile --base-url --timeout --max-wait --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --traced-origin --limit --page-size --offset --ordering --search --filter --external-id --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --item --set --file --idempotency-key --group-by --delimit-by --to-order --to-origin --report --concurrency --encoding --delimiter --sheet --composition --name --sku --description --hs-code --scientific-name --common-name --country --updated-from --updated-to --passing-min --failing-min --id --exclude-id --max-size --out --country-code --location --location-file --name-property --map --status --company-name --contact-name --reciprocal-company-id --dds-identifier --order --product --orders --products --assessment-run-ids --exclude-dds --dds --identifier --origin --document --content-type --source --exclude-type --email --email-contains --role --role-name --invited-by --expires-from --expires-to --first-name --last-name --job-title -X --method -f --raw-field -F --field -H --header --input --port --host --seed --rate-limit --statement-delay --latency --fail-rate --drop-rate " in *" $w "*) i=$((i+1)) ;; esac; continue ;;
+      -*) case " -o --output --columns --jq --profile --base-url --timeout --max-wait --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --traced-origin --limit --page-size --offset --ordering --search --filter --external-id --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --item --set --file --idempotency-key --group-by --delimit-by --to-order --to-origin --report --concurrency --encoding --delimiter --sheet --composition --name --sku --description --hs-code --scientific-name --common-name --country-code --updated-from --updated-to --passing-min --failing-min --id --exclude-id --max-size --out --location --location-file --name-property --map --status --company-name --contact-name --reciprocal-company-id --dds-identifier --order --product --assessment-run-id --exclude-dds --dds --identifier --origin --document --content-type --source --exclude-type --email --email-contains --role --role-name --invited-by --expires-from --expires-to --first-name --last-name --job-title -X --method -f --raw-field -F --field -H --header --input --port --host --seed --orders --rate-limit --statement-delay --latency --fail-rate --drop-rate " in *" $w "*) i=$((i+1)) ;; esac; continue ;;
     esac
     candidate="${cmdpath:+$cmdpath }$w"
     case "|orders|orders list|orders get|orders create|orders update|orders delete|orders stats|orders trace|orders import|orders sync|products|products list|products get|products create|products update|products delete|origins|origins list|origins get|origins create|origins update|origins delete|origins check|origins import|origins sync|value-chains|value-chains list|value-chains get|value-chains create|value-chains update|value-chains delete|dds|dds list|dds get|dds create|dds update|dds delete|dds wait|dds available-orders|dds trace|risk|risk list|risk create|risk evidence|documents|documents list|documents get|documents upload|documents download|imports|imports list|imports get|imports create|info-requests|info-requests send|workspaces|workspaces list|workspaces switch|workspaces current|invitations|invitations list|invitations get|invitations create|invitations bulk-create|invitations revoke|invitations renew|invitations public|members|members list|members set-role|users|users list|roles|roles list|countries|countries list|countries get|user-config|user-config get|user-config set|auth|auth login|auth status|auth logout|auth token|config|config list|config get|config set|config unset|config path|config profiles|whoami|api|completion|sandbox|version|doctor|" in
@@ -139,7 +139,7 @@ _sct() {
     'products update|--tag') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'products update|--set') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'products update|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'origins list|--country') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins list|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins list|--assessment-status') COMPREPLY=( $(compgen -W 'pending in_progress passing failing mitigated' -- "$cur") ); return ;;
     'origins list|--name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins list|--description') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -201,7 +201,7 @@ _sct() {
     'origins sync|--sheet') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'value-chains list|--status') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'value-chains list|--type') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'value-chains list|--country') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'value-chains list|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'value-chains list|--assessment-status') COMPREPLY=( $(compgen -W 'pending in_progress passing failing mitigated' -- "$cur") ); return ;;
     'value-chains list|--company-name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'value-chains list|--contact-name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -263,9 +263,9 @@ _sct() {
     'dds create|--type') COMPREPLY=( $(compgen -W 'EUDR EUTR PPWR' -- "$cur") ); return ;;
     'dds create|--name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'dds create|--dds-identifier') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'dds create|--orders') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'dds create|--products') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'dds create|--assessment-run-ids') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'dds create|--order') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'dds create|--product') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'dds create|--assessment-run-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'dds create|--set') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'dds create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'dds create|--idempotency-key') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -337,7 +337,7 @@ _sct() {
     'info-requests send|--sheet') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--type') COMPREPLY=( $(compgen -W 'active demo inactive stakeholder test trial' -- "$cur") ); return ;;
     'workspaces list|--exclude-type') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'workspaces list|--country') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'workspaces list|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--limit') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--page-size') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -475,7 +475,7 @@ _sct() {
     'products update') opts='--name --sku --description --commodity --composition --hs-code --external-id --scientific-name --common-name --type --tag --set --file --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'products delete') opts='--dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'origins') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
-    'origins list') opts='--country --assessment-status --name --description --external-id --created-from --created-to --updated-from --updated-to --passing-min --failing-min --id --exclude-id --eudr --max-size --out --force --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
+    'origins list') opts='--country-code --assessment-status --name --description --external-id --created-from --created-to --updated-from --updated-to --passing-min --failing-min --id --exclude-id --eudr --max-size --out --force --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'origins get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'origins create') opts='--name --description --country-code --external-id --location --location-file --set --file --idempotency-key --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'origins update') opts='--name --description --country-code --external-id --location --location-file --set --file --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
@@ -484,7 +484,7 @@ _sct() {
     'origins import') opts='--file --name-property --country-code --commodity --report --force --concurrency --fresh --dry-run --encoding --delimiter --skip-invalid --decimal-comma --sheet -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'origins sync') opts='--file --name-property --country-code --commodity --report --force --concurrency --fresh --dry-run --encoding --delimiter --skip-invalid --decimal-comma --sheet -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'value-chains') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
-    'value-chains list') opts='--status --type --country --assessment-status --company-name --contact-name --external-id --tag --permission-granted --no-permission-granted --self-managed --no-self-managed --created-from --created-to --updated-from --updated-to --id --exclude-id --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
+    'value-chains list') opts='--status --type --country-code --assessment-status --company-name --contact-name --external-id --tag --permission-granted --no-permission-granted --self-managed --no-self-managed --created-from --created-to --updated-from --updated-to --id --exclude-id --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'value-chains get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'value-chains create') opts='--company-name --description --external-id --contact-name --type --status --country-code --permission-granted --no-permission-granted --self-managed --no-self-managed --reciprocal-company-id --tag --set --file --idempotency-key --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'value-chains update') opts='--company-name --description --external-id --contact-name --type --status --country-code --permission-granted --no-permission-granted --self-managed --no-self-managed --reciprocal-company-id --tag --set --file --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
@@ -492,7 +492,7 @@ _sct() {
     'dds') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'dds list') opts='--type --status --name --dds-identifier --order --product --created-from --created-to --updated-from --updated-to --id --exclude-id --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'dds get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
-    'dds create') opts='--type --name --dds-identifier --orders --products --assessment-run-ids --set --file --idempotency-key --wait --timeout --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
+    'dds create') opts='--type --name --dds-identifier --order --product --assessment-run-id --set --file --idempotency-key --wait --timeout --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'dds update') opts='--status --name --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'dds delete') opts='--withdraw --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'dds wait') opts='--timeout -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
@@ -514,7 +514,7 @@ _sct() {
     'info-requests') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'info-requests send') opts='--file --report --force --concurrency --fresh --encoding --delimiter --skip-invalid --decimal-comma --sheet --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'workspaces') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
-    'workspaces list') opts='--type --exclude-type --country --name --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
+    'workspaces list') opts='--type --exclude-type --country-code --name --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'workspaces switch') opts='--dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'workspaces current') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'invitations') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;

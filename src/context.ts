@@ -9,7 +9,7 @@ import { ApiClient, abortableSleep, missingApiPrefix, type ClientOptions, type P
 import { UsageError } from './errors.js';
 import { parseFormat, type Format, type OutputOptions } from './output/format.js';
 import type { Column } from './output/columns.js';
-import { parseDuration } from './commands/shared/flags.js';
+import { parseDuration } from './util/numbers.js';
 
 /** The global options, as commander parsed them. */
 export interface GlobalFlags {

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { UsageError, type FieldErrors } from '../errors.js';
-import { parseInteger } from '../commands/shared/flags.js';
+import { parseInteger } from '../util/numbers.js';
 import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
 import { closest } from '../output/suggest.js';

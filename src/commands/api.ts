@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { addDryRunOption } from './shared/dry-run.js';
 import type { Method } from '../api/client.js';
 import { statusText } from '../api/errors.js';
@@ -12,7 +12,7 @@ import { warnDuplicates } from './shared/list.js';
 import { readAll, readJsonFile } from './shared/body.js';
 import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../output/format.js';
 import { stripControl } from '../output/sanitize.js';
-import { API_HELP } from '../help/topics.js';
+import { API_EXAMPLES, API_HELP } from '../help/topics.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Headers sct owns: the token is sct's to send, and only to the configured origin. */
@@ -30,7 +30,7 @@ export interface ApiOptions {
 }
 
 export function register(program: Command, f: Factory): void {
-  addDryRunOption(program
+  addExamples(addDryRunOption(program
     .command('api')
     .description('Make an authenticated request to any API path and print the JSON response')
     .argument('<path>', 'path relative to the base URL, e.g. /orders?order_action=buying')
@@ -41,7 +41,7 @@ export function register(program: Command, f: Factory): void {
     .option('-i, --include', 'print the status line and the response headers before the body')
     .option('--input <file>', 'request body from a JSON file (- for stdin); fields then go in the query string')
     .option('--paginate', 'follow `next` links and print every result as one JSON array'), 'print the request (method, path, body) instead of sending it; not for a GET')
-    .addHelpText('after', API_HELP)
+    .addHelpText('after', API_HELP), API_EXAMPLES)
     .action(f.action<ApiOptions>((ctx, opts, [path]) => api(ctx, path, opts)));
 }
 

@@ -45,7 +45,7 @@ value_chain_id (one of your value chains); each row names one or both.
 Every row is checked before the first request; the service answers per row, and exit 3 says
 some rows were rejected. A rerun of the same file sends only the rows not yet accepted.`,
     ),
-    ['sct info-requests send --file requests.csv --dry-run', 'sct info-requests send --file requests.csv --report sent.csv'],
+    ['sct info-requests send --file requests.csv', 'sct info-requests send --file requests.csv --report sent.csv'],
   ).action(f.action<SendFlags>((ctx, opts) => sendInformationRequests(ctx, opts)));
 }
 

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import { addExamples, type Factory } from './shared/command.js';
-import { askInvitationRole, roleId } from './shared/roles.js';
+import { askInvitationRole, roleFilterIds, roleId } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { writeList, writeOne } from '../output/format.js';
@@ -17,12 +17,10 @@ import { addBulkRunOptions } from './shared/bulk.js';
 import { addDryRunOption } from './shared/dry-run.js';
 import type { BodyFlags } from './shared/body.js';
 import { stripControl } from '../output/sanitize.js';
-import { appendList, collect, parseDateRange, parseEnumList, parseIdList, parseUuid, parseUuidList, splitKeyValue, splitList } from './shared/flags.js';
+import { appendList, collect, parseDateRange, parseEnumList, parseUuid, parseUuidList, splitKeyValue, splitList } from './shared/flags.js';
 import { chunk } from '../bulk/runner.js';
+import { BULK_LIMIT } from '../api/enums.js';
 import type { BulkCreateOptions } from './invitations/bulk-create.js';
-
-/** One bulk renew operation may match at most this many invitations, and a request hold this many operations. */
-export const BULK_LIMIT = 100;
 
 /** The keys the document allows in a bulk revoke or renew operation's invitation_filters. */
 export const INVITATION_FILTER_KEYS = [
@@ -149,7 +147,7 @@ function addInvitationFilterOptions(cmd: Command): Command {
     .option('--email <address>', 'this e-mail address exactly')
     .option('--email-contains <text>', 'e-mail contains (case-insensitive)')
     .option('--status <list>', `status, comma-separated or repeated (${INVITATION_STATUSES.join(', ')})`, appendList)
-    .option('--role <ids>', 'role (auth group) id(s), comma-separated or repeated', appendList)
+    .option('--role <roles>', 'role(s): names (admin, any case) or ids, comma-separated or repeated', appendList)
     .option('--role-name <names>', 'role name(s), comma-separated or repeated (e.g. ADMIN)', appendList)
     .option('--invited-by <user-id>', 'invited by this user id')
     .option('--created-from <date>', 'created on or after (YYYY-MM-DD)')
@@ -174,7 +172,6 @@ export function invitationFilters(opts: InvitationFilterFlags): InvitationFilter
   if (opts.emailContains !== undefined) filters.email__icontains = opts.emailContains;
   const status = parseEnumList(opts.status, '--status', INVITATION_STATUSES);
   if (status?.length) filters.status = status;
-  setOneOrIn(filters, 'auth_group', opts.role === undefined ? undefined : parseIdList(opts.role, '--role'));
   setOneOrIn(filters, 'auth_group__name', splitList(opts.roleName, '--role-name'));
   if (opts.invitedBy !== undefined) filters.invited_by = String(parseId(opts.invitedBy, '--invited-by'));
   const [createdFrom, createdTo] = parseDateRange(opts.createdFrom, opts.createdTo, 'created');
@@ -198,7 +195,7 @@ function appendFilters(query: URLSearchParams, filters: InvitationFilters): void
  * The filters of a revoke or renew. No filter at all would match every pending invitation of
  * the workspace: that takes --all-pending, so a forgotten flag never revokes everything.
  */
-export function matchFilters(opts: MatchInvitationsOptions): InvitationFilters {
+export async function matchFilters(ctx: Context, opts: MatchInvitationsOptions): Promise<InvitationFilters> {
   const filters = invitationFilters(opts);
   if (opts.search !== undefined) filters.search = opts.search;
   for (const pair of opts.filter ?? []) {
@@ -208,11 +205,13 @@ export function matchFilters(opts: MatchInvitationsOptions): InvitationFilters {
     }
     filters[key] = key === 'status' ? parseEnumList(value, '--filter status', INVITATION_STATUSES)! : value;
   }
-  const given = Object.keys(filters).length > 0;
+  const given = Object.keys(filters).length > 0 || opts.role !== undefined;
   if (given && opts.allPending) throw new UsageError('--all-pending matches every pending invitation: give it without filters');
   if (!given && !opts.allPending) {
     throw new UsageError('give at least one filter (--id, --email, --status, …), or --all-pending for every pending invitation');
   }
+  // Last: a role name new to sct is looked up on the service, after every other check.
+  setOneOrIn(filters, 'auth_group', await roleFilterIds(ctx, opts.role, '--role'));
   return filters;
 }
 
@@ -225,7 +224,9 @@ function describeFilters(filters: InvitationFilters): string {
 
 export async function listInvitations(ctx: Context, opts: ListInvitationsOptions): Promise<void> {
   const query = listQuery(opts);
-  appendFilters(query, invitationFilters(opts));
+  const filters = invitationFilters(opts);
+  setOneOrIn(filters, 'auth_group', await roleFilterIds(ctx, opts.role, '--role'));
+  appendFilters(query, filters);
   await runList(ctx, { path: PATHS.invitations, query, flags: opts, columns: COLUMNS.invitation, noun: 'invitations' });
 }
 
@@ -286,7 +287,7 @@ function operationResults(data: unknown, path: string): OperationResult[] {
 const rejection = (r: OperationResult) => (r.error !== undefined && r.error !== null ? flattenFieldErrors(r.error) : undefined);
 
 export async function revokeInvitations(ctx: Context, opts: MatchInvitationsOptions): Promise<void> {
-  const filters = matchFilters(opts);
+  const filters = await matchFilters(ctx, opts);
   refuseUnconfirmed(ctx, 'revoke');
   const client = ctx.client();
   const ids = await pendingIds(client, filters);
@@ -371,7 +372,7 @@ export async function renewInvitations(ctx: Context, opts: MatchInvitationsOptio
     await writeOne(ctx.io, renewed, { ...ctx.output(COLUMNS.invitation), detail: DETAILS.invitation });
     return;
   }
-  await renewMatching(ctx, matchFilters(opts));
+  await renewMatching(ctx, await matchFilters(ctx, opts));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, formatExamples, type Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY } from '../api/enums.js';
 import { addListOptions } from './shared/list.js';
@@ -30,13 +30,10 @@ item_external_id, traced_orders, traced_origins (ids, | or ; separated).`;
 export function register(program: Command, f: Factory): void {
   const orders = program.command('orders').description('List, create, import and trace orders');
 
-  if (f.leaf('list')) addListOptions(
+  if (f.leaf('list')) addExamples(addListOptions(
     addOrderFilterOptions(orders.command('list').description('List orders you buy (--buying) or sell (--selling)')),
-  )
-    .addHelpText(
-      'after',
-      `
-${formatExamples(["sct orders list --buying --assessment-status failing,pending --created-from 2025-01-01", "sct orders list --selling --commodity cocoa --no-dds --all -o csv > orders.csv"])}`,
+  ),
+    ["sct orders list --buying --assessment-status failing,pending --created-from 2025-01-01", "sct orders list --selling --commodity cocoa --no-dds --all -o csv > orders.csv"]
     )
     .action(f.action<ListOrdersFlags>((ctx, opts) => listOrders(ctx, opts)));
 
@@ -119,7 +116,7 @@ of the same file skips the orders already created; exit 3 when some orders were 
     }),
   );
 
-  if (f.leaf('sync')) addBulkRunOptions(
+  if (f.leaf('sync')) addExamples(addBulkRunOptions(
     addKindOptions(orders.command('sync').description('Make the service match a CSV file: plan creates and updates, then apply them'), 'sync as').option(
       '--file <file>',
       'the CSV file or .xlsx/.ods workbook, with the columns of orders import (- for stdin)',
@@ -138,9 +135,9 @@ only plans). A second sync of the same file sends nothing; an interrupted one is
 running it again (--fresh only gives the creates new Idempotency-Keys: the plan always comes
 from the service).
 
-${ORDER_CSV_COLUMNS}
-
-${formatExamples(["sct orders sync --purchase --file erp-purchases.csv --dry-run", "sct orders sync --purchase --file erp-purchases.csv --yes --report sync.csv"])}`,
+${ORDER_CSV_COLUMNS}`,
+    ),
+      ["sct orders sync --purchase --file erp-purchases.csv --dry-run", "sct orders sync --purchase --file erp-purchases.csv --yes --report sync.csv"]
     )
     .action(
       f.action<SyncOrdersFlags>(async (ctx, opts) =>

@@ -19,15 +19,16 @@ Fields (gh api's rules):
   the same K finds the first request's outcome instead of creating again.
   -i prints "HTTP/1.1 200 OK" and the response headers, a blank line, then the body.
   --paginate follows next links and prints one array; -o csv/ndjson/table print list answers
-  (an array, or a page's results) as rows; --jq filters the whole answer.
+  (an array, or a page's results) as rows; --jq filters the whole answer.`;
 
-Examples:
-  sct api /accounts/me
-  sct api /orders -X GET -f order_action=buying -f limit=5 --jq '.results[].external_id'
-  sct api -X PATCH /origins/12 -f name="North plot"
-  sct api /origins -F name=@name.txt -F country_code=GH
-  sct api /origins --paginate -o ndjson
-  sct api -i /accounts/me -H 'Accept-Language: fr'`;
+export const API_EXAMPLES = [
+  'sct api /accounts/me',
+  "sct api /orders -X GET -f order_action=buying -f limit=5 --jq '.results[].external_id'",
+  'sct api -X PATCH /origins/12 -f name="North plot"',
+  'sct api /origins -F name=@name.txt -F country_code=GH',
+  'sct api /origins --paginate -o ndjson',
+  "sct api -i /accounts/me -H 'Accept-Language: fr'",
+];
 
 const ENVIRONMENT = `Environment variables:
 

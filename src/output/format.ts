@@ -10,6 +10,7 @@ import { cleanCell, stripControl, stripControlDeep } from './sanitize.js';
 import { csvCell, csvLine, spreadsheetCell } from './spreadsheet.js';
 import { UsageError } from '../errors.js';
 import { FEATURE_COLLECTION, toFeature, writeFeature } from './geojson.js';
+import type { JsonFrame } from './json-frame.js';
 import { pickPaths, splitFields } from './fields.js';
 import { JsonText } from '../api/json-page.js';
 
@@ -199,13 +200,6 @@ function jqWriter(io: IOStreams, expr: string, pick: (row: unknown) => unknown):
   };
 }
 
-/** How a streamed JSON document opens, separates its items and closes (-o geojson has its own). */
-export interface JsonFrame {
-  open: string;
-  separator: string;
-  close: string;
-  empty: string;
-}
 const JSON_ARRAY: JsonFrame = { open: '[\n  ', separator: ',\n  ', close: '\n]\n', empty: '[]\n' };
 
 function isJsonTexts(rows: unknown[]): rows is JsonText[] {

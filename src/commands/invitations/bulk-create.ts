@@ -15,7 +15,7 @@ import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
 import { parseId } from '../shared/crud.js';
 import { parseConcurrency } from '../shared/flags.js';
-import { BULK_LIMIT } from '../invitations.js';
+import { BULK_LIMIT } from '../../api/enums.js';
 import type { BulkRunFlags } from '../shared/bulk.js';
 
 export interface BulkCreateOptions extends BulkRunFlags {

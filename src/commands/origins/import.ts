@@ -5,30 +5,18 @@ import { createHash } from 'node:crypto';
 import { open, readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
-import { PATHS } from '../../api/paths.js';
-import { writeList } from '../../output/format.js';
 import { REQUIRED, requiredMessage } from '../../api/schemas/messages.js';
 import { originCreateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
 import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
-import type { Outcome, Unit } from '../../bulk/runner.js';
+import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
-import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { zodFieldErrors } from '../shared/body.js';
 import { UsageError } from '../../errors.js';
 import { formatByContent, formatByName } from '../../geo/plot-format.js';
-import type { BulkRunFlags } from '../shared/bulk.js';
+import { sendOrigins, type ImportOriginsOptions } from './send.js';
 
-export interface ImportOriginsOptions extends BulkRunFlags {
-  file: string;
-  /** GeoJSON only. */
-  nameProperty?: string;
-  /** GeoJSON only: for the features that name no country. */
-  countryCode?: string;
-  /** Plot files only: cattle points are exempt from the 4 ha limit. */
-  commodity?: string;
-}
 
 export const IMPORT_COLUMNS = ['name', 'country_code', 'description', 'external_id', 'latitude', 'longitude', 'location'] as const;
 const REQUIRED_COLUMNS = ['name', 'country_code'];
@@ -156,53 +144,6 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   const units = originUnits(csv.rows, errors, names, csv.decimalComma);
   const invalid = errors.settle(ctx, opts);
   await sendOrigins(ctx, opts, { name: csv.name, units, concurrency, unit: 'line', invalid });
-}
-
-/**
- * The end of every origins import, CSV rows or GeoJSON features: with --dry-run the valid
- * origins listed (`unit`: what a unit's number counts), else the run.
- */
-export async function sendOrigins(
-  ctx: Context,
-  opts: ImportOriginsOptions,
-  o: { name: string; units: Unit<OriginCreate>[]; concurrency: number; unit: 'line' | 'feature'; invalid?: Outcome[] },
-): Promise<void> {
-  if (opts.dryRun) {
-    await writeList(
-      ctx.io,
-      o.units.map((u) => ({ [o.unit]: u.lines[0], key: u.key, ...u.payload })),
-      ctx.output([
-        { header: o.unit.toUpperCase(), path: o.unit },
-        { header: 'KEY', path: 'key' },
-        { header: 'NAME', path: 'name' },
-        { header: 'COUNTRY', path: 'country_code' },
-        { header: 'EXTERNAL ID', path: 'external_id' },
-        { header: 'LOCATION', path: 'location', value: (r) => locationText(r.location) },
-      ]),
-    );
-    ctx.io.info(`${o.name}: ${o.units.length} valid origin${o.units.length === 1 ? '' : 's'}; nothing sent (dry run)`);
-    return;
-  }
-  await runImport(ctx, {
-    command: 'origins-import',
-    file: opts.file,
-    units: o.units,
-    noun: 'origins',
-    path: PATHS.origins,
-    concurrency: o.concurrency,
-    fresh: opts.fresh,
-    report: opts.report,
-    invalid: o.invalid,
-  });
-}
-
-/** A Point as "lat,lng"; a polygon by its type and size. */
-function locationText(location: unknown): string {
-  const g = location as { type?: string; coordinates?: unknown } | undefined;
-  if (!g?.type || !Array.isArray(g.coordinates)) return '';
-  if (g.type === 'Point') return `${g.coordinates[1]},${g.coordinates[0]}`;
-  const positions = (g.coordinates as unknown[]).flat(g.type === 'MultiPolygon' ? 2 : 1).length;
-  return `${g.type} (${positions} positions)`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { preflight } from './preflight.js';
 import { loadColor } from '../../output/iostreams.js';
 import { DryRunEnd } from '../../api/client.js';
 import { isDryRun, writePlannedRequests } from './dry-run.js';
+import { formatExamples, setExamples } from '../../help/examples.js';
 
 export interface Factory {
   /**
@@ -21,11 +22,14 @@ export interface Factory {
    * itself); help, completion, the manual and suggestions for a mistyped name get them all.
    */
   leaf(name: string): boolean;
+  /** The whole command tree, every group loaded (what completion scripts are generated from). */
+  fullProgram(io: Context['io']): Promise<Command>;
 }
 
-export function createFactory(deps: ContextDeps): Factory {
+export function createFactory(deps: ContextDeps, fullProgram: Factory['fullProgram']): Factory {
   return {
     leaf: () => true,
+    fullProgram,
     action(fn) {
       return async (...a: unknown[]) => {
         const cmd = a[a.length - 1] as Command;
@@ -59,10 +63,7 @@ export type Register = (program: Command, factory: Factory) => void;
  * the examples are what its help ends with.
  */
 export function addExamples(cmd: Command, examples: readonly string[]): Command {
+  setExamples(cmd, examples);
   return cmd.addHelpText('after', `\n${formatExamples(examples)}`);
-}
-
-export function formatExamples(examples: readonly string[]): string {
-  return `Examples:\n${examples.map((e) => `  ${e}`).join('\n')}`;
 }
 

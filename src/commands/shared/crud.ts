@@ -8,7 +8,7 @@ import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { stripControl } from '../../output/sanitize.js';
-import { buildBody, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
+import { buildBody, canonicalEnums, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
 import { collect, parseInteger } from './flags.js';
 import { addListOptions, listQuery, runList, type ListFlags } from './list.js';
 import { addDryRunOption } from './dry-run.js';
@@ -82,7 +82,7 @@ export async function saveOne<S extends z.ZodType>(ctx: Context, o: SaveOptions<
  */
 export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOptions<S>, 'columns' | 'detail'>): Promise<Record<string, unknown> | null> {
   const idempotencyKey = o.method === 'POST' ? idempotencyKeyOf(o.flags) : undefined;
-  const body = await buildBody(o.flags, o.named, ctx.io.stdin);
+  const body = await buildBody(o.flags, canonicalEnums(o.schema, o.named), ctx.io.stdin);
   if (o.method === 'PATCH' && Object.keys(body).length === 0) {
     throw new UsageError(`nothing to update: give at least one field flag, --set or --file`);
   }
