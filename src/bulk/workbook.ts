@@ -44,7 +44,8 @@ export function eachSheetRecord(bytes: Buffer, name: string, sheet: string | und
     if (cells.every((t) => t === '')) continue;
     if (!header) {
       // Blank cells right of the last named column (a sheet's used range is often wider) are no columns.
-      header = cells.slice(0, lastFilled(cells) + 1);
+      cells.length = lastFilled(cells) + 1;
+      header = cells;
     } else if (cells.length > header.length) {
       const beyond = lastFilled(cells);
       if (beyond >= header.length) {

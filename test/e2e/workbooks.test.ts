@@ -70,7 +70,7 @@ describe('workbooks: values', () => {
     }
   });
 
-  it('orders import of an .xlsx sends the orders; the built sct loads the workbook reader only then', async () => {
+  it('the built sct, the reader bundled in a chunk of its own, imports the orders of an .xlsx', async () => {
     const r = await t.sctBin(['orders', 'import', '--purchase', '--file', fixture('workbook.xlsx')]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(sent().map((q) => JSON.parse(q.body))).toMatchObject(ORDERS);

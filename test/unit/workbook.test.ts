@@ -2,7 +2,8 @@
 // fixtures (test/e2e/workbooks.test.ts) do not have.
 import { describe, expect, it } from 'vitest';
 import { strToU8, zipSync } from 'fflate';
-import { dateText, numberText } from '../../src/bulk/workbook.js';
+import { utils, write } from '@e965/xlsx';
+import { dateText, eachSheetRecord, numberText } from '../../src/bulk/workbook.js';
 import { zipKind } from '../../src/bulk/zip-kind.js';
 
 const contentTypes = (main: string) =>
@@ -39,5 +40,34 @@ describe('zipKind', () => {
     });
     expect(zipKind(zipSync({ 'plots.shp': new Uint8Array(8) }))).toEqual({ looksLike: 'a ZIP archive (neither an .xlsx nor an .ods workbook)' });
     expect(zipKind(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]))).toEqual({ looksLike: 'a damaged ZIP archive' });
+  });
+});
+
+describe('eachSheetRecord', () => {
+  /** The records of a one-sheet workbook written by SheetJS, which writes dates with Excel's built-in format 14. */
+  function records(rows: unknown[][], bookType: 'xlsx' | 'ods') {
+    const ws = utils.aoa_to_sheet(rows, { cellDates: true });
+    const bytes = write({ SheetNames: ['S'], Sheets: { S: ws } }, { type: 'buffer', bookType, cellDates: true }) as Buffer;
+    const out: Array<[number, string[]]> = [];
+    eachSheetRecord(bytes, `book.${bookType}`, undefined, (cells, row) => out.push([row, cells]));
+    return out;
+  }
+
+  it.each(['xlsx', 'ods'] as const)('%s: a date with Excel\'s built-in format, a time of day, a boolean, blank rows and columns', (bookType) => {
+    const rows = [
+      ['external_id', 'order_created_at', 'signed_off_at', 'send_information_request', ''],
+      [],
+      [' A-1 ', new Date(Date.UTC(2025, 3, 1)), new Date(Date.UTC(2025, 3, 2, 9, 30)), true, ''],
+      ['A-2', new Date(Date.UTC(2024, 1, 29)), null, false],
+    ];
+    expect(records(rows, bookType)).toEqual([
+      [1, ['external_id', 'order_created_at', 'signed_off_at', 'send_information_request']],
+      [3, ['A-1', '2025-04-01', '2025-04-02T09:30:00', 'true']],
+      [4, ['A-2', '2024-02-29', '', 'false']],
+    ]);
+  });
+
+  it('a value under no header is refused, naming its cell', () => {
+    expect(() => records([['external_id'], ['A-1', 'stray']], 'xlsx')).toThrow('book.xlsx line 2: cell B2 has a value, but its column has no header');
   });
 });
