@@ -7,7 +7,7 @@ _sct() {
   for ((i=1; i<COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
-      -*) case " -o --output --columns --jq --profile --base-url --timeout --max-wait --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --traced-origin --limit --page-size --offset --ordering --search --filter --external-id --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --item --set --file --idempotency-key --group-by --delimit-by --to-order --to-origin --report --concurrency --encoding --delimiter --composition --name --sku --description --hs-code --scientific-name --common-name --country-code --updated-from --updated-to --passing-min --failing-min --id --exclude-id --max-size --out --location --location-file --name-property --map --status --company-name --contact-name --reciprocal-company-id --dds-identifier --order --product --assessment-run-id --exclude-dds --dds --identifier --origin --document --content-type --source --exclude-type --email --email-contains --role --role-name --invited-by --expires-from --expires-to --first-name --last-name --job-title -X --method -f --raw-field -F --field -H --header --input --port --host --seed --orders --rate-limit --statement-delay --latency --fail-rate --drop-rate " in *" $w "*) i=$((i+1)) ;; esac; continue ;;
+      -*) case " -o --output --columns --jq --profile --base-url --timeout --max-wait --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --traced-origin --limit --page-size --offset --ordering --search --filter --external-id --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --item --set --file --idempotency-key --group-by --delimit-by --to-order --to-origin --report --concurrency --encoding --delimiter --sheet --composition --name --sku --description --hs-code --scientific-name --common-name --country-code --updated-from --updated-to --passing-min --failing-min --id --exclude-id --max-size --out --location --location-file --name-property --map --status --company-name --contact-name --reciprocal-company-id --dds-identifier --order --product --assessment-run-id --exclude-dds --dds --identifier --origin --document --content-type --source --exclude-type --email --email-contains --role --role-name --invited-by --expires-from --expires-to --first-name --last-name --job-title -X --method -f --raw-field -F --field -H --header --input --port --host --seed --orders --rate-limit --statement-delay --latency --fail-rate --drop-rate " in *" $w "*) i=$((i+1)) ;; esac; continue ;;
     esac
     candidate="${cmdpath:+$cmdpath }$w"
     case "|orders|orders list|orders get|orders create|orders update|orders delete|orders stats|orders trace|orders import|orders sync|products|products list|products get|products create|products update|products delete|origins|origins list|origins get|origins create|origins update|origins delete|origins check|origins import|origins sync|value-chains|value-chains list|value-chains get|value-chains create|value-chains update|value-chains delete|dds|dds list|dds get|dds create|dds update|dds delete|dds wait|dds available-orders|dds trace|risk|risk list|risk create|risk evidence|documents|documents list|documents get|documents upload|documents download|imports|imports list|imports get|imports create|info-requests|info-requests send|workspaces|workspaces list|workspaces switch|workspaces current|invitations|invitations list|invitations get|invitations create|invitations bulk-create|invitations revoke|invitations renew|invitations public|members|members list|members set-role|users|users list|roles|roles list|countries|countries list|countries get|user-config|user-config get|user-config set|auth|auth login|auth status|auth logout|auth token|config|config list|config get|config set|config unset|config path|config profiles|whoami|api|completion|sandbox|version|doctor|" in
@@ -97,11 +97,13 @@ _sct() {
     'orders import|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders import|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders import|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders import|--sheet') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders sync|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders sync|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders sync|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders sync|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders sync|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders sync|--sheet') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'products list|--commodity') COMPREPLY=( $(compgen -W 'cattle cocoa coffee palm_oil rubber soya wood' -- "$cur") ); return ;;
     'products list|--composition') COMPREPLY=( $(compgen -W 'simple composite' -- "$cur") ); return ;;
     'products list|--limit') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -187,6 +189,7 @@ _sct() {
     'origins import|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins import|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins import|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins import|--sheet') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins sync|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins sync|--name-property') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins sync|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -195,6 +198,7 @@ _sct() {
     'origins sync|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins sync|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins sync|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins sync|--sheet') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'value-chains list|--status') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'value-chains list|--type') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'value-chains list|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -283,6 +287,7 @@ _sct() {
     'dds trace|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'dds trace|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'dds trace|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'dds trace|--sheet') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'risk list|--limit') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'risk list|--page-size') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'risk list|--offset') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -329,6 +334,7 @@ _sct() {
     'info-requests send|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'info-requests send|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'info-requests send|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'info-requests send|--sheet') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--type') COMPREPLY=( $(compgen -W 'active demo inactive stakeholder test trial' -- "$cur") ); return ;;
     'workspaces list|--exclude-type') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -368,6 +374,7 @@ _sct() {
     'invitations bulk-create|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations bulk-create|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations bulk-create|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'invitations bulk-create|--sheet') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations revoke|--id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations revoke|--exclude-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations revoke|--email') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -459,8 +466,8 @@ _sct() {
     'orders delete') opts='--dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'orders stats') opts='--buying --selling --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --has-dds --no-dds --traced-origin --group-by --delimit-by --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'orders trace') opts='--item --to-order --to-origin --replace --purchase --sale --batch --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
-    'orders import') opts='--purchase --sale --batch --file --template --report --force --concurrency --fresh --dry-run --encoding --delimiter --skip-invalid --decimal-comma -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
-    'orders sync') opts='--purchase --sale --batch --file --template --report --force --concurrency --fresh --dry-run --encoding --delimiter --skip-invalid --decimal-comma -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
+    'orders import') opts='--purchase --sale --batch --file --template --report --force --concurrency --fresh --dry-run --encoding --delimiter --skip-invalid --decimal-comma --sheet -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
+    'orders sync') opts='--purchase --sale --batch --file --template --report --force --concurrency --fresh --dry-run --encoding --delimiter --skip-invalid --decimal-comma --sheet -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'products') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'products list') opts='--commodity --composition --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'products get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
@@ -474,8 +481,8 @@ _sct() {
     'origins update') opts='--name --description --country-code --external-id --location --location-file --set --file --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'origins delete') opts='--dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'origins check') opts='--country-code --name-property --commodity --map -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
-    'origins import') opts='--file --name-property --country-code --commodity --report --force --concurrency --fresh --dry-run --encoding --delimiter --skip-invalid --decimal-comma -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
-    'origins sync') opts='--file --name-property --country-code --commodity --report --force --concurrency --fresh --dry-run --encoding --delimiter --skip-invalid --decimal-comma -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
+    'origins import') opts='--file --name-property --country-code --commodity --report --force --concurrency --fresh --dry-run --encoding --delimiter --skip-invalid --decimal-comma --sheet -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
+    'origins sync') opts='--file --name-property --country-code --commodity --report --force --concurrency --fresh --dry-run --encoding --delimiter --skip-invalid --decimal-comma --sheet -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'value-chains') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'value-chains list') opts='--status --type --country-code --assessment-status --company-name --contact-name --external-id --tag --permission-granted --no-permission-granted --self-managed --no-self-managed --created-from --created-to --updated-from --updated-to --id --exclude-id --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'value-chains get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
@@ -490,7 +497,7 @@ _sct() {
     'dds delete') opts='--withdraw --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'dds wait') opts='--timeout -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'dds available-orders') opts='--exclude-dds --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
-    'dds trace') opts='--dds --order --file --report --force --concurrency --fresh --encoding --delimiter --skip-invalid --decimal-comma --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
+    'dds trace') opts='--dds --order --file --report --force --concurrency --fresh --encoding --delimiter --skip-invalid --decimal-comma --sheet --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'risk') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'risk list') opts='--limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'risk create') opts='--identifier --name --description --order --origin --product --document --set --file --idempotency-key --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
@@ -505,7 +512,7 @@ _sct() {
     'imports get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'imports create') opts='--type --source --document --name --set --file --idempotency-key --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'info-requests') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
-    'info-requests send') opts='--file --report --force --concurrency --fresh --encoding --delimiter --skip-invalid --decimal-comma --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
+    'info-requests send') opts='--file --report --force --concurrency --fresh --encoding --delimiter --skip-invalid --decimal-comma --sheet --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'workspaces') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'workspaces list') opts='--type --exclude-type --country-code --name --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'workspaces switch') opts='--dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
@@ -514,7 +521,7 @@ _sct() {
     'invitations list') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --limit --page-size --offset --all --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'invitations get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'invitations create') opts='--email --role --set --file --idempotency-key --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
-    'invitations bulk-create') opts='--file --role --report --force --concurrency --fresh --dry-run --encoding --delimiter --skip-invalid --decimal-comma -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
+    'invitations bulk-create') opts='--file --role --report --force --concurrency --fresh --dry-run --encoding --delimiter --skip-invalid --decimal-comma --sheet -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'invitations revoke') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --search --filter --all-pending --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'invitations renew') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --search --filter --all-pending --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'invitations public') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;

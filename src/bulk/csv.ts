@@ -9,7 +9,7 @@ import { parseInteger } from '../util/numbers.js';
 import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
 import { closest } from '../output/suggest.js';
-import { utf8Input } from './decode.js';
+import { isZip, notReadable, utf8Input } from './decode.js';
 import { writeReportFile } from './report.js';
 import type { Outcome } from './runner.js';
 import type { Context } from '../context.js';
@@ -24,7 +24,7 @@ export interface CsvFile {
   name: string;
   columns: string[];
   rows: CsvRow[];
-  /** The separator the header was split with. */
+  /** The separator the header was split with; '' for a workbook. */
   delimiter: string;
   /** Number cells use a decimal comma (`12,5`): a `;`-separated file, or --decimal-comma. */
   decimalComma: boolean;
@@ -40,6 +40,8 @@ export interface FileReadFlags {
   encoding?: string;
   delimiter?: string;
   decimalComma?: boolean;
+  /** The sheet of a workbook to read (the first one without). */
+  sheet?: string;
 }
 
 export interface ReadOptions extends FileReadFlags {
@@ -64,17 +66,18 @@ const DELIMITERS = [',', ';', '\t', '|'];
  */
 export async function readCsv(file: string, stdin: Readable, required: string[] = [], opts: ReadOptions = {}): Promise<CsvFile> {
   const name = file === '-' ? 'stdin' : basename(file);
-  let bytes: Buffer | undefined = await utf8Input(await readInput(file, stdin), name, opts.encoding);
-  const delimiter = chooseDelimiter(bytes, name, opts.delimiter, opts.known ?? required);
+  const input = await readInput(file, stdin);
+  const workbook = isZip(input);
+  // The guard sct puts on formula-like cells of a CSV file comes off, so a cell reads as it was
+  // before it was written; a workbook's cells are read as stored.
+  const unguard = workbook ? (cell: string) => cell : unguardFormula;
   const rows: CsvRow[] = [];
   const take = opts.eachRow ?? ((row: CsvRow) => void rows.push(row));
   let columns: string[] | undefined;
   let rowCount = 0;
   const onRecord = (cells: string[], line: number) => {
     if (!columns) {
-      // The guard sct puts on formula-like cells comes off first, so a cell reads as it was
-      // before it was written.
-      const names = cells.map(unguardFormula);
+      const names = cells.map(unguard);
       columns = names.map(normalizeHeader);
       const problem = headerProblem(name, line, names, columns);
       if (problem) throw problem;
@@ -91,21 +94,42 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     // stays an ordinary field. Built without an array of entries per row.
     const values: Record<string, string> = {};
     for (let j = 0; j < cells.length; j++) {
-      if (columns[j] === '__proto__') Object.defineProperty(values, '__proto__', { value: unguardFormula(cells[j]), enumerable: true, writable: true, configurable: true });
-      else values[columns[j]] = unguardFormula(cells[j]);
+      if (columns[j] === '__proto__') Object.defineProperty(values, '__proto__', { value: unguard(cells[j]), enumerable: true, writable: true, configurable: true });
+      else values[columns[j]] = unguard(cells[j]);
     }
     rowCount++;
     take({ line, values });
   };
-  const text = quoteFreeText(bytes);
-  if (text === undefined) eachParsedRecord(bytes, name, delimiter, onRecord);
+  let delimiter = '';
+  if (workbook) await eachWorkbookRecord(input, name, opts, onRecord);
   else {
-    // The cells are slices of the text: the file's bytes are no longer needed while they are read.
-    bytes = undefined;
-    eachQuoteFreeRecord(text, delimiter, onRecord);
+    if (opts.sheet !== undefined) throw new UsageError(`--sheet: ${name} is a CSV file, not a workbook (.xlsx, .ods)`);
+    let bytes: Buffer | undefined = await utf8Input(input, name, opts.encoding);
+    delimiter = chooseDelimiter(bytes, name, opts.delimiter, opts.known ?? required);
+    const text = quoteFreeText(bytes);
+    if (text === undefined) eachParsedRecord(bytes, name, delimiter, onRecord);
+    else {
+      // The cells are slices of the text: the file's bytes are no longer needed while they are read.
+      bytes = undefined;
+      eachQuoteFreeRecord(text, delimiter, onRecord);
+    }
   }
   if (rowCount === 0) throw new UsageError(`${name} has no data rows (a header row and at least one row are needed)`);
   return { name, columns: columns ?? [], rows, delimiter, decimalComma: opts.decimalComma === true || delimiter === ';', rowCount };
+}
+
+/**
+ * The records of a ZIP that is a workbook: its first sheet or --sheet. The flags that only mean
+ * something for text are refused rather than ignored. --decimal-comma still applies, to numbers
+ * typed into text cells.
+ */
+async function eachWorkbookRecord(bytes: Buffer, name: string, opts: ReadOptions, onRecord: (cells: string[], line: number) => void): Promise<void> {
+  const kind = (await import('./zip-kind.js')).zipKind(bytes);
+  if ('looksLike' in kind) throw notReadable(name, kind.looksLike);
+  for (const [flag, given] of [['--encoding', opts.encoding], ['--delimiter', opts.delimiter]] as const) {
+    if (given !== undefined) throw new UsageError(`${flag}: ${name} is a workbook (an .${kind.workbook}); its text is read as it is stored`, undefined, `give ${flag} only for a CSV file`);
+  }
+  (await import('./workbook.js')).eachSheetRecord(bytes, name, opts.sheet, onRecord);
 }
 
 /**

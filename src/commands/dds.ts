@@ -144,7 +144,7 @@ Creation rules, checked before anything is sent:
       .description('Trace orders to statements (adds to the orders already attached)')
       .option('--dds <ids>', 'statement ids, comma-separated or repeated', appendList)
       .option('--order <ids>', 'order ids traced to every statement given, comma-separated or repeated', appendList)
-      .option('--file <file>', 'a CSV file of pairs, columns dds_id and order_id (- for stdin)'),
+      .option('--file <file>', 'a CSV file or .xlsx/.ods workbook of pairs, columns dds_id and order_id (- for stdin)'),
     { concurrency: true, only: 'with --file: ' },
   ))
     .addHelpText(

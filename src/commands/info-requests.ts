@@ -34,7 +34,7 @@ export function register(program: Command, f: Factory): void {
     group
       .command('send')
       .description('Send information requests from a CSV file (legacy bulk call, 100 per request)')
-      .requiredOption('--file <file>', 'the CSV file: columns order_id and/or value_chain_id (- for stdin)'),
+      .requiredOption('--file <file>', 'the CSV file or .xlsx/.ods workbook: columns order_id and/or value_chain_id (- for stdin)'),
     { concurrency: true },
   ))
     .addHelpText(

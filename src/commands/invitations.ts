@@ -96,7 +96,7 @@ export function register(program: Command, f: Factory): void {
     invitations
       .command('bulk-create')
       .description('Invite everyone in a CSV file, 100 per request, with a per-row report')
-      .requiredOption('--file <file>', 'CSV file with columns email and auth_group (- for stdin)')
+      .requiredOption('--file <file>', 'CSV file or .xlsx/.ods workbook with columns email and auth_group (- for stdin)')
       .option('--role <role>', 'role (name or id) for rows whose auth_group is blank or missing'),
     { concurrency: true, dryRun: true },
   )

@@ -96,7 +96,7 @@ choose it yourself. Every other item of the order is sent back unchanged.`,
     addBulkRunOptions(
     addKindOptions(orders.command('import').description('Create orders from a CSV file (rows sharing external_id are one order)'), 'import as').option(
       '--file <file>',
-      'the CSV file (- for stdin)',
+      'the CSV file or .xlsx/.ods workbook (- for stdin)',
     ).option('--template', 'print the header of the file and one example row; read and send nothing'),
     { concurrency: true, dryRun: true },
   )
@@ -119,7 +119,7 @@ of the same file skips the orders already created; exit 3 when some orders were 
   if (f.leaf('sync')) addExamples(addBulkRunOptions(
     addKindOptions(orders.command('sync').description('Make the service match a CSV file: plan creates and updates, then apply them'), 'sync as').option(
       '--file <file>',
-      'the CSV file, with the columns of orders import (- for stdin)',
+      'the CSV file or .xlsx/.ods workbook, with the columns of orders import (- for stdin)',
     ).option('--template', 'print the header of the file and one example row; read and send nothing'),
     { concurrency: true, dryRun: true },
   )

@@ -247,7 +247,7 @@ export async function originFields(opts: OriginFieldFlags, ctx: Context): Promis
 /** The file of `origins import` and `origins sync`, and how a GeoJSON file's features map to origins. */
 function addPlotFileOptions(cmd: Command): Command {
   return cmd
-    .requiredOption('--file <file>', 'CSV or plot file: GeoJSON, KML/KMZ, zipped Shapefile, GPX (- for stdin)')
+    .requiredOption('--file <file>', 'CSV file, .xlsx/.ods workbook or plot file: GeoJSON, KML/KMZ, zipped Shapefile, GPX (- for stdin)')
     .option('--name-property <name>', 'plot files: the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
     .option('--country-code <code>', 'plot files: country of the features that name none')
     .option('--commodity <name>', `plot files: the commodity (${COMMODITIES.join(', ')}): cattle plots may be points of any area`);

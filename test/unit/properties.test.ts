@@ -129,7 +129,7 @@ describe('reading CSV files', () => {
           return;
         }
         expect(error).toBeInstanceOf(UsageError);
-        expect((error as Error).message).toMatch(/^stdin( line \d+: | has no data rows|: missing column|: not valid utf-16[lb]e text| is not a CSV file: it looks like )/);
+        expect((error as Error).message).toMatch(/^stdin( line \d+: | has no data rows|: missing column|: not valid utf-16[lb]e text| is not a CSV file or a workbook: it looks like )/);
       }),
       { numRuns: 200 },
     );

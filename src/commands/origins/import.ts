@@ -2,7 +2,7 @@
 // import run (journal, deterministic Idempotency-Keys, report, exit 3 on partial failure).
 // A plot file (GeoJSON, KML/KMZ, zipped Shapefile, GPX) goes to import-plots.ts instead, one origin per feature.
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { REQUIRED, requiredMessage } from '../../api/schemas/messages.js';
@@ -147,13 +147,15 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
 }
 
 /**
- * GeoJSON by its extension, else by its first character: a CSV file never starts with "{".
+ * GeoJSON by its extension, else by its first character: a CSV file never starts with "{". A
+ * ZIP is a plot file unless it is a workbook (.xlsx, .ods), which the CSV reader reads.
  * Standard input is read whole to look at it, and handed on as a new stream.
  */
 export async function sniffInput(file: string, stdin: Readable): Promise<{ plots: boolean; stdin: Readable }> {
   if (formatByName(file)) return { plots: true, stdin };
   let head: Buffer;
-  if (file === '-') {
+  const whole = file === '-';
+  if (whole) {
     const chunks: Buffer[] = [];
     for await (const c of stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
     head = Buffer.concat(chunks);
@@ -171,5 +173,11 @@ export async function sniffInput(file: string, stdin: Readable): Promise<{ plots
       return { plots: false, stdin }; // the CSV reader says what is wrong with the file
     }
   }
-  return { plots: formatByContent(head) !== undefined, stdin };
+  const format = formatByContent(head);
+  if (format === 'shapefile') {
+    const { zipKind } = await import('../../bulk/zip-kind.js');
+    const bytes = whole ? head : await readFile(file).catch(() => head);
+    return { plots: !('workbook' in zipKind(bytes)), stdin };
+  }
+  return { plots: format !== undefined, stdin };
 }

@@ -26,6 +26,7 @@ export function addBulkRunOptions(cmd: Command, o: { concurrency?: boolean; dryR
     .option('--encoding <name>', `${only}the file's encoding when it is not UTF-8 (windows-1252, iso-8859-15, utf-16le, …)`)
     .option('--delimiter <c>', `${only}the CSV separator (default: the one of , ; tab | that finds the columns)`)
     .option('--skip-invalid', `${only}send the valid rows and report the invalid ones (exit 3) instead of sending nothing`)
-    .option('--decimal-comma', `${only}numbers use a decimal comma (12,5); the default in a ;-separated file`);
+    .option('--decimal-comma', `${only}numbers use a decimal comma (12,5); the default in a ;-separated file`)
+    .option('--sheet <name>', `${only}the sheet to read of an .xlsx or .ods workbook (default: the first)`);
   return cmd;
 }
