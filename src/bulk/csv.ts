@@ -44,9 +44,14 @@ export interface ReadOptions extends FileReadFlags {
 /** The separators spreadsheet programs write, in the order a tie is settled. */
 const DELIMITERS = [',', ';', '\t', '|'];
 
+/** How messages name a file: by its base name, or stdin for `-`. */
+export function fileLabel(file: string): string {
+  return file === '-' ? 'stdin' : basename(file);
+}
+
 /** Reads the whole file (`-` for stdin) and checks that the required columns are there. */
 export async function readCsv(file: string, stdin: Readable, required: string[] = [], opts: ReadOptions = {}): Promise<CsvFile> {
-  const name = file === '-' ? 'stdin' : basename(file);
+  const name = fileLabel(file);
   const bytes = await utf8Input(await readInput(file, stdin), name, opts.encoding);
   const delimiter = chooseDelimiter(bytes, name, opts.delimiter, opts.known ?? required);
   let header: string[] | undefined;

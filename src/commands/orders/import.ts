@@ -47,7 +47,8 @@ import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
 import type { BulkRunFlags } from '../shared/bulk.js';
 import { writeList } from '../../output/format.js';
-import { ORDER_CREATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
+import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
+import type { RowProblem } from '../../sync/plan.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { requiredMessage } from '../../api/schemas/messages.js';
 import { orderKind } from './filters.js';
@@ -174,6 +175,8 @@ export interface OrderFromFile extends Unit<Body> {
   given: ReadonlySet<string>;
   /** The line of each of the body's items, in order. */
   itemLines: number[];
+  /** A sync's order: what the file lacks to create it (empty when it may be created). */
+  createProblems?: RowProblem[];
 }
 
 /** The units `orders import` sends: one per order of the file. */
@@ -186,7 +189,7 @@ export function planImport(csv: CsvFile, kind: OrderKindName, errors?: RowErrors
  * the orders, or throws (exit 2) listing every problem with its line and column. `orders
  * import` and `orders sync` both read their file here, so the two never disagree on a cell.
  */
-export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErrors): OrderFromFile[] {
+export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErrors, o: { sync?: boolean } = {}): OrderFromFile[] {
   const orderColumns = ORDER_COLUMNS[kind];
   // Collected first and reported in line order: a file is fixed top to bottom.
   const problems: Array<{ line: number; column: string; message: string }> = [];
@@ -272,7 +275,15 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErr
   }
 
   const units: OrderFromFile[] = [];
-  const schema = ORDER_CREATE_SCHEMAS[kind] as z.ZodType;
+  const create = ORDER_CREATE_SCHEMAS[kind] as z.ZodType;
+  // A sync's row may update an order the service holds: then only what it gives is checked, and
+  // what a create would need besides is kept for the plan to judge (src/sync/run.ts).
+  const schema = o.sync ? (ORDER_UPDATE_SCHEMAS[kind] as z.ZodType) : create;
+  const issuesAt = (order: PlannedOrder & { lines: number[] }, issues: z.core.$ZodIssue[]) =>
+    issues.map((issue) => {
+      const [line, column] = locate(order, issue.path);
+      return { line, column, message: issue.message };
+    });
   for (const [externalId, order] of orders) {
     const given = new Set(order.fieldOrigin.keys());
     if (order.items.length) given.add('items');
@@ -280,13 +291,16 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErr
     if (kind === 'batch') order.body.tags ??= [];
     const result = schema.safeParse(order.body, { error: requiredMessage });
     if (!result.success) {
-      for (const issue of result.error.issues) {
-        const [where, column] = locate(order, issue.path);
-        problem.add(where, column, issue.message);
-      }
+      for (const p of issuesAt(order, result.error.issues)) problem.add(p.line, p.column, p.message);
       continue;
     }
-    units.push({ key: externalId, lines: order.lines, payload: result.data as Body, given, itemLines: order.items.map((i) => i.line) });
+    const unit: OrderFromFile = { key: externalId, lines: order.lines, payload: result.data as Body, given, itemLines: order.items.map((i) => i.line) };
+    if (o.sync) {
+      const full = create.safeParse(order.body, { error: requiredMessage });
+      if (full.success) unit.payload = full.data as Body;
+      else unit.createProblems = issuesAt(order, full.error.issues);
+    }
+    units.push(unit);
   }
   const rowErrors = errors ?? new RowErrors(csv.name);
   for (const p of problems.sort((a, b) => a.line - b.line)) rowErrors.add(p.line, p.column, p.message);

@@ -72,9 +72,9 @@ export async function syncOrders(ctx: Context, flags: SyncOrdersFlags): Promise<
   const spec = orderSyncSpec(kind);
   // The same bodies `orders import` would send: one reading of the file format for both.
   const errors = new RowErrors(csv.name);
-  const orders = ordersFromCsv(csv, kind, errors);
+  const orders = ordersFromCsv(csv, kind, errors, { sync: true });
   const invalid = errors.settle(ctx, flags);
-  const objects = orders.map((o) => ({ key: o.key, lines: o.lines, body: o.payload, given: o.given, itemLines: o.itemLines }));
+  const objects = orders.map((o) => ({ key: o.key, lines: o.lines, body: o.payload, given: o.given, itemLines: o.itemLines, createProblems: o.createProblems }));
   checkFile(csv.name, spec, objects);
   await runSync(ctx, {
     // The kind is part of the run's identity, as for imports: the same file synced as sales is other orders.
@@ -92,5 +92,6 @@ export async function syncOrders(ctx: Context, flags: SyncOrdersFlags): Promise<
     fresh: flags.fresh,
     report: flags.report,
     invalid,
+    skipInvalid: flags.skipInvalid,
   });
 }

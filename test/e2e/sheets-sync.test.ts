@@ -1,0 +1,90 @@
+// Round trips with spreadsheets: a sync row that updates needs only external_id and the fields
+// that change; every file command prints a template that reads back as it is; `-o csv` has the
+// same columns whatever the data.
+import { describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox({}, { inProcess: true });
+const writes = () => t.sb.requests.filter((q) => q.method !== 'GET');
+
+/** Cells as a spreadsheet program saves them: quoted when they hold a comma, a quote or a line break. */
+function csvText(rows: string[][]): string {
+  return rows.map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',')).join('\n') + '\n';
+}
+
+async function firstOrigin(): Promise<{ id: number; external_id: string; name: string; country_code: string }> {
+  const r = await t.sct(['origins', 'list', '-o', 'json', '--limit', '50']);
+  expect(r.exitCode, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as Array<{ id: number; external_id: string | null; name: string; country_code: string }>).find((o) => o.external_id)! as never;
+}
+
+describe('sync: an update row needs only external_id and the fields that change', () => {
+  it('orders list -o csv → one cell edited, the create-only cells blanked → orders sync PATCHes exactly that field', async () => {
+    const list = await t.sct(['orders', 'list', '--buying', '--type', 'order', '-o', 'csv', '--limit', '2']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    const rows = parse(list.stdout) as string[][];
+    const at = (name: string) => rows[0].indexOf(name);
+    // A system of record that does not keep the order's date or type: those cells are empty.
+    for (const r of rows.slice(1)) r[at('order_created_at')] = r[at('type')] = '';
+    rows[1][at('order_arrival_at')] = '2027-05-06';
+    t.sb.requests.length = 0;
+    const r = await t.sct(['orders', 'sync', '--purchase', '--file', t.writeFile('listed.csv', csvText(rows)), '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(writes()).toHaveLength(1);
+    expect(writes()[0]).toMatchObject({ method: 'PATCH', path: `/api/orders/purchase/${rows[1][at('id')]}` });
+    expect(JSON.parse(writes()[0].body)).toEqual({ order_arrival_at: '2027-05-06' });
+  });
+
+  it('orders sync of external_id and one column updates that field of an existing order', async () => {
+    const list = await t.sct(['orders', 'list', '--buying', '--type', 'order', '-o', 'json', '--limit', '3']);
+    const order = (JSON.parse(list.stdout) as Array<{ id: number; external_id: string }>)[2];
+    const file = t.writeFile('tags.csv', `external_id,tags\n${order.external_id},late|checked\n`);
+    const r = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(writes().map((w) => [w.method, w.path, JSON.parse(w.body)])).toEqual([['PATCH', `/api/orders/purchase/${order.id}`, { tags: ['late', 'checked'] }]]);
+  });
+
+  it('an order the service does not have still needs the create fields: exit 2 naming line and field, nothing written', async () => {
+    const list = await t.sct(['orders', 'list', '--buying', '--type', 'order', '-o', 'json', '--limit', '1']);
+    const order = (JSON.parse(list.stdout) as Array<{ external_id: string }>)[0];
+    const file = t.writeFile('new.csv', `external_id,order_arrival_at\n${order.external_id},2027-01-01\nPO-NOT-THERE-1,2027-01-02\n`);
+    const r = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('line 3, order_created_at: This field is required.');
+    expect(r.stderr).toContain('line 3, type: This field is required.');
+    expect(r.stderr).not.toContain('line 2');
+    expect(writes()).toEqual([]);
+  });
+
+  it('origins sync of external_id,latitude,longitude moves the origin and sends nothing else', async () => {
+    const origin = await firstOrigin();
+    const file = t.writeFile('moved.csv', `external_id,latitude,longitude\n${origin.external_id},-12.5,-55.75\n`);
+    const r = await t.sct(['origins', 'sync', '--file', file, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(writes().map((w) => [w.method, w.path, JSON.parse(w.body)])).toEqual([
+      ['PATCH', `/api/origins/${origin.id}`, { location: { type: 'Point', coordinates: [-55.75, -12.5] } }],
+    ]);
+    const after = await t.sct(['origins', 'get', String(origin.id), '-o', 'json']);
+    expect(JSON.parse(after.stdout)).toMatchObject({ name: origin.name, country_code: origin.country_code, location: { coordinates: [-55.75, -12.5] } });
+  });
+
+  it('an origin the service does not have needs name and country_code: exit 2, or with --skip-invalid the update goes and the row is reported (exit 3)', async () => {
+    const origin = await firstOrigin();
+    const file = t.writeFile('mixed.csv', `external_id,latitude,longitude\n${origin.external_id},-12.25,-55.5\nORI-NEW-1,1.5,2.5\n`);
+    const r = await t.sct(['origins', 'sync', '--file', file, '--yes']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('line 3, name: This field is required.');
+    expect(r.stderr).toContain('line 3, country_code: This field is required.');
+    expect(writes()).toEqual([]);
+
+    const skip = await t.sct(['origins', 'sync', '--file', file, '--yes', '--skip-invalid', '-o', 'json']);
+    expect(skip.exitCode, skip.stderr).toBe(3);
+    expect(writes().map((w) => [w.method, w.path])).toEqual([['PATCH', `/api/origins/${origin.id}`]]);
+    const report = JSON.parse(skip.stdout) as Array<{ lines: number[]; status: string }>;
+    expect(report.map((o) => [o.lines, o.status])).toEqual([
+      [[2], 'updated'],
+      [[3], 'invalid'],
+    ]);
+  });
+});
