@@ -18,7 +18,7 @@ import {
   type ListFlags,
 } from './shared/list.js';
 import { addIdempotencyKeyOption, deleteOne, parseId, showOne } from './shared/crud.js';
-import { addBulkRunOptions } from './shared/bulk.js';
+import { addBulkRunOptions, addTemplateOption } from './shared/bulk.js';
 import { appendList, DATE_RE, filterEnumList, parseDate, parseIdList, splitList } from './shared/flags.js';
 import { addStatementFields, type CreateFlags, type UpdateFlags } from './dds/fields.js';
 import { addWaitTimeoutOption, waitCommand, type WaitFlags } from './dds/wait.js';
@@ -138,13 +138,13 @@ ${formatExamples(["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --
   ).action(f.action<AvailableOrdersFlags>((ctx, opts) => listAvailableOrders(ctx, opts)));
 
   addBulkRunOptions(
-    dds
-      .command('trace')
+    addTemplateOption(dds
+      .command('trace'))
       .description('Trace orders to statements (adds to the orders already attached)')
       .option('--dds <ids>', 'statement ids, comma-separated or repeated', appendList)
       .option('--order <ids>', 'order ids traced to every statement given, comma-separated or repeated', appendList)
       .option('--file <file>', 'a CSV file of pairs, columns dds_id and order_id (- for stdin)'),
-    { concurrency: true, only: 'with --file: ' },
+    { concurrency: true, dryRun: true, only: 'with --file: ' },
   )
     .addHelpText(
       'after',

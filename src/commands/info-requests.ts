@@ -15,26 +15,31 @@ import { idCell, readCsv, RowErrors, warnIgnoredColumns } from '../bulk/csv.js';
 import type { Outcome } from '../bulk/runner.js';
 import { checkReportPath } from '../bulk/report.js';
 import { parseConcurrency } from './shared/flags.js';
-import { addBulkRunOptions, type BulkRunFlags } from './shared/bulk.js';
+import { addBulkRunOptions, addTemplateOption, writeTemplateIf, type BulkRunFlags, type FileTemplate } from './shared/bulk.js';
+import { writeList } from '../output/format.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../bulk/chunks.js';
 
 /** The legacy call takes 1..100 elements. */
 export const INFO_REQUEST_CHUNK = 100;
 const COLUMNS = ['order_id', 'value_chain_id'] as const;
+const TEMPLATE: FileTemplate = { columns: COLUMNS, example: { order_id: '217', value_chain_id: '1' } };
 
 export interface SendFlags extends BulkRunFlags {
   file: string;
+  template?: boolean;
 }
 
 export function register(program: Command, f: Factory): void {
   const group = program.command('info-requests').description('Send information requests to suppliers');
   addExamples(
     addBulkRunOptions(
-    group
-      .command('send')
-      .description('Send information requests from a CSV file (legacy bulk call, 100 per request)')
-      .requiredOption('--file <file>', 'the CSV file: columns order_id and/or value_chain_id (- for stdin)'),
-    { concurrency: true },
+    addTemplateOption(
+      group
+        .command('send')
+        .description('Send information requests from a CSV file (legacy bulk call, 100 per request)')
+        .option('--file <file>', 'the CSV file: columns order_id and/or value_chain_id (- for stdin)'),
+    ),
+    { concurrency: true, dryRun: true },
   )
     .addHelpText(
       'after',
@@ -45,7 +50,11 @@ Every row is checked before the first request; the service answers per row, and 
 some rows were rejected. A rerun of the same file sends only the rows not yet accepted.`,
     ),
     ['sct info-requests send --file requests.csv --dry-run', 'sct info-requests send --file requests.csv --report sent.csv'],
-  ).action(f.action<SendFlags>((ctx, opts) => sendInformationRequests(ctx, opts)));
+  ).action(
+    f.action<SendFlags>(async (ctx, opts) => {
+      if (!(await writeTemplateIf(ctx, opts, () => TEMPLATE))) await sendInformationRequests(ctx, opts);
+    }),
+  );
 }
 
 /** Every row checked (exit 2 naming each bad line), as chunk rows. */
@@ -90,6 +99,12 @@ export async function sendInformationRequests(ctx: Context, opts: SendFlags): Pr
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const { rows, invalid } = await readRequests(ctx, opts.file, opts);
+  if (opts.dryRun) {
+    await writeList(ctx.io, rows.map((r) => ({ line: r.line, ...r.payload })), ctx.output([{ header: 'LINE', path: 'line' }, ...COLUMNS.map((c) => ({ header: c.toUpperCase().replace('_', ' '), path: c }))]));
+    const requests = Math.ceil(rows.length / INFO_REQUEST_CHUNK);
+    ctx.io.info(`${rows.length} valid request${rows.length === 1 ? '' : 's'} in ${requests} call${requests === 1 ? '' : 's'}; nothing sent (dry run)`);
+    return;
+  }
   const actions = new Map<string, number>();
   try {
     await sendInChunks(ctx, {

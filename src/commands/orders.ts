@@ -5,7 +5,7 @@ import { PATHS } from '../api/paths.js';
 import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY } from '../api/enums.js';
 import { addListOptions } from './shared/list.js';
 import { addIdempotencyKeyOption, deleteOne, parseId } from './shared/crud.js';
-import { addBulkRunOptions } from './shared/bulk.js';
+import { addBulkRunOptions, addTemplateOption } from './shared/bulk.js';
 import { appendList, collect } from './shared/flags.js';
 import { addKindOptions, addOrderFilterOptions } from './orders/filters.js';
 import { listOrders, orderStats, showOrder, type ListOrdersFlags, type StatsFlags } from './orders/view.js';
@@ -96,10 +96,10 @@ choose it yourself. Every other item of the order is sent back unchanged.`,
 
   if (f.leaf('import')) addExamples(
     addBulkRunOptions(
-    addKindOptions(orders.command('import').description('Create orders from a CSV file (rows sharing external_id are one order)'), 'import as').option(
+    addTemplateOption(addKindOptions(orders.command('import').description('Create orders from a CSV file (rows sharing external_id are one order)'), 'import as').option(
       '--file <file>',
       'the CSV file (- for stdin)',
-    ).option('--template', 'print the header of the file and one example row; read and send nothing'),
+    )),
     { concurrency: true, dryRun: true },
   )
     .addHelpText(
@@ -114,15 +114,15 @@ of the same file skips the orders already created; exit 3 when some orders were 
   ).action(
     f.action<ImportFlags>(async (ctx, opts) => {
       const { importOrders, writeOrderTemplate } = await import('./orders/import.js');
-      return opts.template ? writeOrderTemplate(ctx, opts) : importOrders(ctx, opts);
+      if (!(await writeOrderTemplate(ctx, opts))) await importOrders(ctx, opts);
     }),
   );
 
   if (f.leaf('sync')) addBulkRunOptions(
-    addKindOptions(orders.command('sync').description('Make the service match a CSV file: plan creates and updates, then apply them'), 'sync as').option(
+    addTemplateOption(addKindOptions(orders.command('sync').description('Make the service match a CSV file: plan creates and updates, then apply them'), 'sync as').option(
       '--file <file>',
       'the CSV file, with the columns of orders import (- for stdin)',
-    ).option('--template', 'print the header of the file and one example row; read and send nothing'),
+    )),
     { concurrency: true, dryRun: true },
   )
     .addHelpText(
@@ -142,9 +142,9 @@ ${ORDER_CSV_COLUMNS}
 ${formatExamples(["sct orders sync --purchase --file erp-purchases.csv --dry-run", "sct orders sync --purchase --file erp-purchases.csv --yes --report sync.csv"])}`,
     )
     .action(
-      f.action<SyncOrdersFlags>(async (ctx, opts) =>
-        opts.template ? (await import('./orders/import.js')).writeOrderTemplate(ctx, opts) : (await import('./orders/sync.js')).syncOrders(ctx, opts),
-      ),
+      f.action<SyncOrdersFlags>(async (ctx, opts) => {
+        if (!(await (await import('./orders/import.js')).writeOrderTemplate(ctx, opts))) await (await import('./orders/sync.js')).syncOrders(ctx, opts);
+      }),
     );
 }
 

@@ -23,7 +23,7 @@ import {
   type ListFlags,
 } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
-import { addBulkRunOptions } from './shared/bulk.js';
+import { addBulkRunOptions, addTemplateOption, writeTemplateIf } from './shared/bulk.js';
 import { appendList, parseEnumList, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 import { ASSESSMENT_STATUSES, COMMODITIES } from '../api/enums.js';
@@ -148,7 +148,12 @@ finished by running the same command again.
 ${formatExamples(["sct origins import --file origins.csv --report result.csv", "sct origins import --file plots.geojson --country-code CI"])}`,
     )
     // The bulk machinery is loaded by `import` only: list, get and the rest start faster without it.
-    .action(f.action<ImportOriginsOptions>(async (ctx, opts) => (await import('./origins/import.js')).importOrigins(ctx, opts)));
+    .action(
+      f.action<ImportOriginsOptions>(async (ctx, opts) => {
+        const { importOrigins, ORIGIN_TEMPLATE } = await import('./origins/import.js');
+        if (!(await writeTemplateIf(ctx, opts, () => ORIGIN_TEMPLATE))) await importOrigins(ctx, opts);
+      }),
+    );
 
   addBulkRunOptions(
     addPlotFileOptions(
@@ -169,7 +174,12 @@ after a confirmation (--yes without a terminal); --dry-run only plans.
 
 ${formatExamples(["sct origins sync --file origins.csv --dry-run", "sct origins sync --file plots.geojson --country-code CI --yes"])}`,
     )
-    .action(f.action<import('./origins/sync.js').SyncOriginsOptions>(async (ctx, opts) => (await import('./origins/sync.js')).syncOrigins(ctx, opts)));
+    .action(
+      f.action<import('./origins/sync.js').SyncOriginsOptions>(async (ctx, opts) => {
+        const { ORIGIN_TEMPLATE } = await import('./origins/import.js');
+        if (!(await writeTemplateIf(ctx, opts, () => ORIGIN_TEMPLATE))) await (await import('./origins/sync.js')).syncOrigins(ctx, opts);
+      }),
+    );
 }
 
 function addOriginFields(cmd: Command): Command {
@@ -245,8 +255,8 @@ export async function originFields(opts: OriginFieldFlags, ctx: Context): Promis
 
 /** The file of `origins import` and `origins sync`, and how a GeoJSON file's features map to origins. */
 function addPlotFileOptions(cmd: Command): Command {
-  return cmd
-    .requiredOption('--file <file>', 'CSV or plot file: GeoJSON, KML/KMZ, zipped Shapefile, GPX (- for stdin)')
+  return addTemplateOption(cmd)
+    .option('--file <file>', 'CSV or plot file: GeoJSON, KML/KMZ, zipped Shapefile, GPX (- for stdin)')
     .option('--name-property <name>', 'plot files: the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
     .option('--country-code <code>', 'plot files: country of the features that name none')
     .option('--commodity <name>', `plot files: the commodity (${COMMODITIES.join(', ')}): cattle plots may be points of any area`);

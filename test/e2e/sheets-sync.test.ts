@@ -88,3 +88,55 @@ describe('sync: an update row needs only external_id and the fields that change'
     ]);
   });
 });
+
+describe('--template: every file command prints the header of the file it reads and one example row that reads back as it is', () => {
+  const cases: Array<[command: string[], header: string[]]> = [
+    [['origins', 'import'], ['name', 'country_code', 'description', 'external_id', 'latitude', 'longitude']],
+    [['origins', 'sync'], ['name', 'country_code', 'description', 'external_id', 'latitude', 'longitude']],
+    [['invitations', 'bulk-create'], ['email', 'auth_group']],
+    [['dds', 'trace'], ['dds_id', 'order_id']],
+    [['info-requests', 'send'], ['order_id', 'value_chain_id']],
+  ];
+  it.each(cases)('%j --template → file → --dry-run exit 0, nothing sent', async (command, header) => {
+    const r = await t.sct([...command, '--template']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const [head, example, ...rest] = parse(r.stdout) as string[][];
+    expect(head).toEqual(header);
+    expect(example).toHaveLength(header.length);
+    expect(example.every((cell) => cell !== '')).toBe(true);
+    expect(rest).toEqual([]);
+    const file = t.writeFile(`${command.join('-')}.csv`, r.stdout);
+    const dry = await t.sct([...command, '--file', file, '--dry-run', '-o', 'json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    // A sync's dry run prints its plan: the example is an object to create.
+    const out = JSON.parse(dry.stdout) as unknown[] | { create: unknown[] };
+    expect(Array.isArray(out) ? out : out.create).toHaveLength(1);
+    expect(writes()).toEqual([]);
+    // The template is a file to start from: with --file it is a usage error.
+    const both = await t.sct([...command, '--template', '--file', file]);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toContain('--template prints a file to start from: give it without --file');
+    expect(writes()).toEqual([]);
+  });
+
+  it('without --file and without --template the file commands still say --file is required', async () => {
+    for (const command of [['origins', 'import'], ['origins', 'sync'], ['invitations', 'bulk-create'], ['info-requests', 'send']]) {
+      const r = await t.sct(command);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain("required option '--file <file>'");
+    }
+  });
+
+  it('dds trace --dry-run and info-requests send --dry-run check every row and send nothing', async () => {
+    const pairs = await t.sct(['dds', 'trace', '--dds', '1,31', '--order', '217', '--dry-run', '-o', 'json']);
+    expect(pairs.exitCode, pairs.stderr).toBe(0);
+    expect(JSON.parse(pairs.stdout)).toEqual([
+      { dds_id: 1, order_id: 217 },
+      { dds_id: 31, order_id: 217 },
+    ]);
+    const bad = await t.sct(['info-requests', 'send', '--file', t.writeFile('bad-requests.csv', 'order_id\nx\n'), '--dry-run']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('line 2, order_id: "x" is not a whole number');
+    expect(writes()).toEqual([]);
+  });
+});

@@ -18,7 +18,7 @@ import { chunk } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
 import { parseConcurrency, parseIdList } from '../shared/flags.js';
-import type { BulkRunFlags } from '../shared/bulk.js';
+import { writeTemplateIf, type BulkRunFlags, type FileTemplate } from '../shared/bulk.js';
 import { listQuery, runList, type ListFlags } from '../shared/list.js';
 
 /** The service takes at most this many statement ids and order ids in one request. */
@@ -32,7 +32,11 @@ export interface TraceFlags extends BulkRunFlags {
   dds?: string;
   order?: string;
   file?: string;
+  template?: boolean;
 }
+
+/** The columns of pairs.csv, and the example row of `--template`. */
+export const PAIR_TEMPLATE: FileTemplate = { columns: ['dds_id', 'order_id'], example: { dds_id: '1', order_id: '217' } };
 
 export interface TracePair {
   dds_id: number;
@@ -62,6 +66,8 @@ export function ordersOf(element: unknown): unknown[] {
 }
 
 export async function traceOrders(ctx: Context, opts: TraceFlags): Promise<void> {
+  if (opts.template && (opts.dds !== undefined || opts.order !== undefined)) throw new UsageError('--template prints a pairs file to start from: give it without --dds and --order');
+  if (await writeTemplateIf(ctx, opts, () => PAIR_TEMPLATE, { required: false })) return;
   if (opts.file !== undefined) {
     if (opts.dds !== undefined || opts.order !== undefined) throw new UsageError('give either --file or --dds with --order, not both');
     return traceFile(ctx, opts as TraceFlags & { file: string });
@@ -74,6 +80,11 @@ export async function traceOrders(ctx: Context, opts: TraceFlags): Promise<void>
   }
   const ddsIds = [...new Set(parseIdList(opts.dds, '--dds'))];
   const orderIds = [...new Set(parseIdList(opts.order, '--order'))];
+  if (opts.dryRun) {
+    const pairs = ddsIds.flatMap((dds_id) => orderIds.map((order_id) => ({ dds_id, order_id })));
+    const requests = Math.ceil(ddsIds.length / TRACE_CHUNK) * Math.ceil(orderIds.length / TRACE_CHUNK);
+    return dryRunPairs(ctx, pairs, `${pairs.length} pair${pairs.length === 1 ? '' : 's'} in ${requests} request${requests === 1 ? '' : 's'}`);
+  }
   const client = ctx.client();
   const results: TraceOrdersResponse['results'] = [];
   let added = 0;
@@ -102,8 +113,8 @@ async function postTrace(client: ApiClient, body: { dds_id: number | number[]; o
 
 /** Every row of pairs.csv checked (exit 2 naming each bad line, or left out with --skip-invalid), as chunk rows. */
 export async function readPairs(ctx: Context, file: string, flags: BulkRunFlags = {}): Promise<{ rows: ChunkRow<TracePair>[]; invalid: Outcome[] }> {
-  const csv = await readCsv(file, ctx.io.stdin, ['dds_id', 'order_id'], flags);
-  warnIgnoredColumns(ctx.io, csv, ['dds_id', 'order_id']);
+  const csv = await readCsv(file, ctx.io.stdin, [...PAIR_TEMPLATE.columns], flags);
+  warnIgnoredColumns(ctx.io, csv, PAIR_TEMPLATE.columns);
   const errors = new RowErrors(csv.name);
   const seen = new Map<string, number>();
   const rows: ChunkRow<TracePair>[] = [];
@@ -129,6 +140,12 @@ async function traceFile(ctx: Context, opts: TraceFlags & { file: string }): Pro
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const { rows, invalid } = await readPairs(ctx, opts.file, opts);
+  if (opts.dryRun) {
+    const requests = new Map<number, number>();
+    for (const r of rows) requests.set(r.payload.dds_id, (requests.get(r.payload.dds_id) ?? 0) + 1);
+    const n = [...requests.values()].reduce((sum, pairs) => sum + Math.ceil(pairs / TRACE_CHUNK), 0);
+    return dryRunPairs(ctx, rows.map((r) => ({ line: r.line, ...r.payload })), `${rows.length} valid pair${rows.length === 1 ? '' : 's'} in ${n} request${n === 1 ? '' : 's'}`);
+  }
   await sendInChunks(ctx, {
     command: 'dds-trace',
     file: opts.file,
@@ -143,6 +160,13 @@ async function traceFile(ctx: Context, opts: TraceFlags & { file: string }): Pro
     report: opts.report,
     send: (pairs, keyFor, client) => sendPairs(pairs, keyFor, client),
   });
+}
+
+/** --dry-run: the pairs that would be traced, and how many requests they take; nothing is sent. */
+async function dryRunPairs(ctx: Context, pairs: Array<TracePair & { line?: number }>, what: string): Promise<void> {
+  const line = pairs.some((p) => p.line !== undefined) ? [{ header: 'LINE', path: 'line' }] : [];
+  await writeList(ctx.io, pairs, ctx.output([...line, { header: 'DDS', path: 'dds_id' }, { header: 'ORDER', path: 'order_id' }]));
+  ctx.io.info(`${what}; nothing sent (dry run)`);
 }
 
 /**

@@ -14,14 +14,17 @@ import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.j
 import { parseId } from '../shared/crud.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { BULK_LIMIT } from '../invitations.js';
-import type { BulkRunFlags } from '../shared/bulk.js';
+import type { BulkRunFlags, FileTemplate } from '../shared/bulk.js';
 
 export interface BulkCreateOptions extends BulkRunFlags {
   file: string;
+  template?: boolean;
   role?: string;
 }
 
 export const PEOPLE_COLUMNS = ['email', 'auth_group'] as const;
+
+export const PEOPLE_TEMPLATE: FileTemplate = { columns: PEOPLE_COLUMNS, example: { email: 'ana.silva@example.com', auth_group: 'member' } };
 
 /**
  * One invitation per row. A row's own auth_group wins; --role stands in for a blank or missing

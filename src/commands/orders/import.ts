@@ -40,12 +40,11 @@ import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
 import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, type CsvFile } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
-import { csvLine } from '../../output/spreadsheet.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
-import type { BulkRunFlags } from '../shared/bulk.js';
+import { writeTemplateIf, type BulkRunFlags, type FileTemplate } from '../shared/bulk.js';
 import { writeList } from '../../output/format.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
 import type { RowProblem } from '../../sync/plan.js';
@@ -95,6 +94,11 @@ export const ITEM_COLUMNS: Record<string, [keyof OrderItemBody | 'product', Conv
   traced_orders: ['trace', 'idlist'],
   traced_origins: ['trace', 'idlist'],
 };
+
+/** Every column a file of the kind's orders may have: the order's, then the item's. */
+export function orderFileColumns(kind: OrderKindName): string[] {
+  return [...Object.keys(ORDER_COLUMNS[kind]), ...Object.keys(ITEM_COLUMNS)];
+}
 
 const LIST_SEPARATOR = /[|;]/;
 
@@ -212,7 +216,7 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErr
     throw new UsageError(
       `${csv.name}: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`,
       {},
-      hint ?? `columns: ${[...Object.keys(orderColumns), ...Object.keys(ITEM_COLUMNS)].join(', ')}`,
+      hint ?? `columns: ${orderFileColumns(kind).join(', ')}`,
     );
   }
   if (!csv.columns.includes('external_id')) throw new UsageError(`${csv.name}: missing column external_id (it groups the rows into orders)`);
@@ -359,16 +363,20 @@ const EXAMPLE: Record<string, string> = {
 };
 
 /**
- * `--template`: the header of the file this command reads for the kind, and one example row;
- * nothing is read or sent. Columns that name the same thing another way (buyer_product beside
- * product) are left out.
+ * `--template`: the header of the file this command reads for the kind, and one example row.
+ * Columns that name the same thing another way (buyer_product beside product) are left out.
  */
-export async function writeOrderTemplate(ctx: Context, flags: ImportFlags): Promise<void> {
-  const kind = orderKind(flags)!;
-  if (flags.file) throw new UsageError('--template prints a file to start from: give it without --file');
-  const columns = [...Object.keys(ORDER_COLUMNS[kind]), ...Object.keys(ITEM_COLUMNS).filter((c) => c !== 'buyer_product' && c !== 'seller_product')];
-  const example: Record<string, string> = { ...EXAMPLE, type: kind === 'batch' ? 'produced_batch' : 'order' };
-  await ctx.io.write(csvLine(columns) + csvLine(columns.map((c) => example[c] ?? '')));
+export function orderTemplate(kind: OrderKindName): FileTemplate {
+  return {
+    columns: orderFileColumns(kind).filter((c) => c !== 'buyer_product' && c !== 'seller_product'),
+    example: { ...EXAMPLE, type: kind === 'batch' ? 'produced_batch' : 'order' },
+  };
+}
+
+/** `--template` of orders import and sync: true when it was written (nothing else to do). */
+export function writeOrderTemplate(ctx: Context, flags: ImportFlags): Promise<boolean> {
+  // Without --template, --file is checked with the other flags (openOrderFile).
+  return writeTemplateIf(ctx, flags, () => orderTemplate(orderKind(flags)!), { required: false });
 }
 
 const PLAN_COLUMNS = [
@@ -387,7 +395,7 @@ export async function openOrderFile(ctx: Context, flags: ImportFlags): Promise<{
   checkReportPath(flags.report, flags.force, flags.file);
   const known = [...Object.values(ORDER_COLUMNS).flatMap(Object.keys), ...Object.keys(ITEM_COLUMNS)];
   const csv = await readCsv(flags.file, ctx.io.stdin, ['external_id'], { ...flags, known });
-  dropReadOnlyColumns(ctx.io, csv, [...Object.keys(ORDER_COLUMNS[kind]), ...Object.keys(ITEM_COLUMNS)], RESOURCE_FIELDS.order);
+  dropReadOnlyColumns(ctx.io, csv, orderFileColumns(kind), RESOURCE_FIELDS.order);
   return { kind, file: flags.file, concurrency, csv };
 }
 

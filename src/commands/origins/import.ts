@@ -19,10 +19,11 @@ import { parseConcurrency } from '../shared/flags.js';
 import { zodFieldErrors } from '../shared/body.js';
 import { UsageError } from '../../errors.js';
 import { formatByContent, formatByName } from '../../geo/plot-format.js';
-import type { BulkRunFlags } from '../shared/bulk.js';
+import type { BulkRunFlags, FileTemplate } from '../shared/bulk.js';
 
 export interface ImportOriginsOptions extends BulkRunFlags {
   file: string;
+  template?: boolean;
   /** GeoJSON only. */
   nameProperty?: string;
   /** GeoJSON only: for the features that name no country. */
@@ -33,6 +34,19 @@ export interface ImportOriginsOptions extends BulkRunFlags {
 
 export const IMPORT_COLUMNS = ['name', 'country_code', 'description', 'external_id', 'latitude', 'longitude', 'location'] as const;
 const REQUIRED_COLUMNS = ['name', 'country_code'] as const;
+
+/** `--template` of origins import and sync: location is left out, as latitude and longitude say it. */
+export const ORIGIN_TEMPLATE: FileTemplate = {
+  columns: IMPORT_COLUMNS.filter((c) => c !== 'location'),
+  example: {
+    name: 'Ferme Kouassi',
+    country_code: 'CI',
+    description: 'cocoa smallholding, 2.1 ha',
+    external_id: 'ORI-CI-0001',
+    latitude: '6.8203',
+    longitude: '-5.2897',
+  },
+};
 /** Spreadsheet exports often abbreviate the coordinates; these headers are read as the full names. */
 const COLUMN_ALIASES: Record<string, string[]> = { latitude: ['lat'], longitude: ['lng', 'lon', 'long'] };
 

@@ -18,6 +18,7 @@ import { runSync } from '../../sync/run.js';
 
 export interface SyncOriginsOptions extends BulkRunFlags {
   file: string;
+  template?: boolean;
   /** GeoJSON only. */
   nameProperty?: string;
   /** GeoJSON only: for the features that name no country. */
