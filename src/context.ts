@@ -9,6 +9,7 @@ import { ApiClient, abortableSleep, missingApiPrefix, type ClientOptions } from 
 import { UsageError } from './errors.js';
 import { parseFormat, type Format, type OutputOptions } from './output/format.js';
 import type { Column } from './output/columns.js';
+import { csvColumnsOf } from './output/fields.js';
 import { parseDuration } from './commands/shared/flags.js';
 
 /** The global options, as commander parsed them. */
@@ -94,7 +95,8 @@ export interface ContextDeps {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
+/** `command`: the command as typed without "sct" ("orders list"), for what depends on the resource it prints. */
+export function createContext(flags: GlobalFlags, deps: ContextDeps, command?: string): Context {
   const { io, env } = deps;
   let store: ConfigStore | undefined;
   let settings: Settings | undefined;
@@ -181,7 +183,8 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
       return fromProfile ? parseFormat(fromProfile) : 'table';
     },
     output(defaults) {
-      return { format: ctx.format(), columns: ctx.columns(), csvFormulas: flags.csvFormulas, bom: flags.bom, defaults, jq: flags.jq };
+      const csvColumns = command === undefined ? undefined : csvColumnsOf(command);
+      return { format: ctx.format(), columns: ctx.columns(), csvFormulas: flags.csvFormulas, bom: flags.bom, defaults, csvColumns, jq: flags.jq };
     },
     columns() {
       return typeof flags.json === 'string' && flags.json !== '' ? flags.json : flags.columns;

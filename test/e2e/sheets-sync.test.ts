@@ -4,6 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
+import { startHostile } from '../helpers/hostile.js';
+import { sctFor } from '../helpers/sct.js';
+import { OWNER } from '../sandbox/helpers.js';
+import { csvColumnsOf } from '../../src/output/fields.js';
 
 const t = useSandbox({}, { inProcess: true });
 const writes = () => t.sb.requests.filter((q) => q.method !== 'GET');
@@ -138,5 +142,71 @@ describe('--template: every file command prints the header of the file it reads 
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('line 2, order_id: "x" is not a whole number');
     expect(writes()).toEqual([]);
+  });
+});
+
+describe('-o csv: the same columns in the same order whatever the data', () => {
+  const header = async (args: string[]) => {
+    const r = await t.sct([...args, '-o', 'csv']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const rows = parse(r.stdout, { relax_column_count: false }) as string[][];
+    // Every row has as many cells as the header.
+    for (const row of rows) expect(row).toHaveLength(rows[0].length);
+    return rows[0];
+  };
+
+  // Each list, and views of it whose first rows differ (other pages, filters that pick other kinds of rows).
+  const lists: Array<[command: string, views: string[][]]> = [
+    ['orders list', [['--buying', '--limit', '1'], ['--buying', '--type', 'order', '--limit', '1'], ['--buying', '--type', 'produced_batch', '--limit', '1'], ['--selling', '--limit', '3', '--offset', '5'], ['--buying', '--limit', '50']]],
+    ['products list', [['--limit', '1'], ['--limit', '1', '--offset', '7'], ['--limit', '40']]],
+    ['origins list', [['--limit', '1'], ['--limit', '1', '--offset', '1'], ['--limit', '40']]],
+    ['value-chains list', [['--limit', '1'], ['--limit', '1', '--offset', '3'], ['--limit', '40']]],
+    ['dds list', [['--status', 'complete', '--limit', '1'], ['--status', 'draft', '--limit', '1'], ['--status', 'failed', '--limit', '1'], ['--limit', '40']]],
+    ['invitations list', [['--limit', '1'], ['--limit', '1', '--offset', '2'], ['--limit', '40']]],
+    ['members list', [['--limit', '1'], ['--limit', '40']]],
+    ['users list', [['--limit', '1'], ['--limit', '40']]],
+    ['workspaces list', [['--limit', '1'], ['--limit', '40']]],
+    ['countries list', [['--limit', '1'], ['--limit', '1', '--offset', '100'], ['--limit', '40']]],
+  ];
+  it.each(lists)('%s: one header for every view, the documented fields flattened', async (command, views) => {
+    const documented = csvColumnsOf(command)!;
+    expect(documented.length).toBeGreaterThan(3);
+    for (const view of views) expect(await header([...command.split(' '), ...view]), view.join(' ')).toEqual(documented);
+    // An empty list has the same header.
+    expect(await header([...command.split(' '), ...views[0], '--search', 'nothing-matches-this-at-all'])).toEqual(documented);
+  });
+
+  it('an order without a value chain has the value chain columns, empty; a statement has one dds_data column whatever it holds', async () => {
+    const orders = parse((await t.sct(['orders', 'list', '--buying', '--limit', '50', '-o', 'csv'])).stdout, { columns: true }) as Record<string, string>[];
+    const [batch, order] = [orders.find((o) => o.id === '195')!, orders.find((o) => o.id === '217')!];
+    expect(order['value_chain_detail.company_name']).toBe('Hanseatic Commodity Trading GmbH');
+    expect(batch['value_chain_detail.company_name']).toBe('');
+    expect(order['value_chain_detail.country.alpha_2']).toBe('DE');
+    const dds = await header(['dds', 'list', '--status', 'complete', '--limit', '1']);
+    expect(dds).toContain('dds_data');
+    expect(dds.filter((c) => c.startsWith('dds_data.'))).toEqual([]);
+    const complete = parse((await t.sct(['dds', 'list', '--status', 'complete', '--limit', '1', '-o', 'csv'])).stdout, { columns: true }) as Record<string, string>[];
+    expect(JSON.parse(complete[0].dds_data)).toBeTypeOf('object');
+  });
+
+  it('a field the documents do not name, in a later row, is left out of the CSV (-o json keeps it) and breaks nothing', async () => {
+    const h = await startHostile(t.sb.url);
+    try {
+      h.on('GET /api/orders', async (_req, res, _body, forward) => {
+        const up = await forward();
+        const page = JSON.parse(up.body.toString('utf8'));
+        page.results[1].surprise = 'new';
+        page.results[1].value_chain_detail = { ...(page.results[1].value_chain_detail ?? {}), surprise_sub: 'x,y' };
+        res.writeHead(up.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(page));
+      });
+      const args = ['orders', 'list', '--buying', '--limit', '3', '-o', 'csv'];
+      const through = await sctFor(h.url, OWNER, t.dir, { inProcess: true })(args);
+      expect(through.exitCode, through.stderr).toBe(0);
+      const direct = await t.sct(args);
+      expect(through.stdout).toBe(direct.stdout);
+    } finally {
+      await h.close();
+    }
   });
 });

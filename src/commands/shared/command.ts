@@ -4,7 +4,7 @@
 // answered from data), and one chunk fewer to resolve at start-up is worth more than laziness.
 import type { Command } from 'commander';
 import { createContext, type Context, type ContextDeps } from '../../context.js';
-import { preflight } from './preflight.js';
+import { commandPath, preflight } from './preflight.js';
 import { loadColor } from '../../output/iostreams.js';
 
 export interface Factory {
@@ -29,7 +29,7 @@ export function createFactory(deps: ContextDeps): Factory {
         const cmd = a[a.length - 1] as Command;
         const positional = a.slice(0, -2).flat() as string[];
         await loadColor(deps.io);
-        const ctx = createContext(cmd.optsWithGlobals(), deps);
+        const ctx = createContext(cmd.optsWithGlobals(), deps, commandPath(cmd));
         try {
           await preflight(ctx, cmd);
           await fn(ctx, cmd.opts() as never, positional);
