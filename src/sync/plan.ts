@@ -50,8 +50,8 @@ export interface FileObject {
   /** The line of each item of the body, for messages. */
   itemLines?: number[];
   /**
-   * What the file lacks to create this object (a required field left empty): no matter when the
-   * object is on the service, since an update sends only what differs; else the row is invalid.
+   * What the file lacks to create this object (a required field left empty): of no matter when
+   * the object is on the service, as an update sends only what differs; else the row is invalid.
    */
   createProblems?: RowProblem[];
 }
