@@ -12,17 +12,8 @@ import { listOrders, orderStats, showOrder, type ListOrdersFlags, type StatsFlag
 import { addOrderFields, type OrderFieldFlags } from './orders/fields.js';
 import type { TraceFlags } from './orders/trace.js';
 import type { ImportFlags } from './orders/import.js';
+import { orderColumnsHelp } from './orders/columns.js';
 import type { SyncOrdersFlags } from './orders/sync.js';
-
-/** The CSV columns orders import and orders sync read, listed in both helps. */
-const ORDER_CSV_COLUMNS = `Columns: external_id (groups rows into one order), type, order_created_at, order_arrival_at,
-buyer_external_id, seller_external_id, assessment_status, value_chain, border_cross_country_code,
-signed_off_at, tags (| or ; separated); purchase: buyer_company_status, seller_company_id;
-sale: seller_company_status, buyer_company_id; purchase and sale: send_information_request,
-dds_identifiers; batch: company_id, buyer_company_status, seller_company_status,
-buyer_company_id, seller_company_id. Item columns, one item per row: product (your side's
-product; both sides on a batch), buyer_product, seller_product, volume, unit, line_number,
-item_external_id, traced_orders, traced_origins (ids, | or ; separated).`;
 
 // Each action loads its own code (schemas, CSV reading, planning) when it runs: `orders get`
 // and `orders list` load neither zod nor csv-parse.
@@ -105,7 +96,7 @@ choose it yourself. Every other item of the order is sent back unchanged.`,
     .addHelpText(
       'after',
       `
-${ORDER_CSV_COLUMNS}
+${orderColumnsHelp()}
 
 Every row is checked before anything is sent (exit 2 names each bad line and column). A rerun
 of the same file skips the orders already created; exit 3 when some orders were rejected.`,
@@ -137,7 +128,7 @@ only plans). A second sync of the same file sends nothing; an interrupted one is
 running it again (--fresh only gives the creates new Idempotency-Keys: the plan always comes
 from the service).
 
-${ORDER_CSV_COLUMNS}
+${orderColumnsHelp()}
 
 ${formatExamples(["sct orders sync --purchase --file erp-purchases.csv --dry-run", "sct orders sync --purchase --file erp-purchases.csv --yes --report sync.csv"])}`,
     )

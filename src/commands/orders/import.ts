@@ -46,60 +46,15 @@ import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { writeTemplateIf, type BulkRunFlags, type FileTemplate } from '../shared/bulk.js';
 import { writeList } from '../../output/format.js';
-import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
+import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS } from '../../api/schemas/orders.js';
 import type { RowProblem } from '../../sync/plan.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { requiredMessage } from '../../api/schemas/messages.js';
 import { orderKind } from './filters.js';
+import { ITEM_COLUMNS, ORDER_COLUMNS, orderFileColumns, type Conv } from './columns.js';
+
 
 type Body = Record<string, unknown>;
-type Conv = 'text' | 'int' | 'number' | 'bool' | 'list' | 'idlist';
-
-const COMMON_ORDER_COLUMNS: Record<string, Conv> = {
-  external_id: 'text',
-  type: 'text',
-  order_created_at: 'text',
-  order_arrival_at: 'text',
-  buyer_external_id: 'text',
-  seller_external_id: 'text',
-  assessment_status: 'text',
-  value_chain: 'int',
-  border_cross_country_code: 'text',
-  signed_off_at: 'text',
-  tags: 'list',
-};
-
-export const ORDER_COLUMNS: Record<OrderKindName, Record<string, Conv>> = {
-  purchase: { ...COMMON_ORDER_COLUMNS, buyer_company_status: 'text', seller_company_id: 'int', send_information_request: 'bool', dds_identifiers: 'list' },
-  sale: { ...COMMON_ORDER_COLUMNS, seller_company_status: 'text', buyer_company_id: 'int', send_information_request: 'bool', dds_identifiers: 'list' },
-  batch: {
-    ...COMMON_ORDER_COLUMNS,
-    company_id: 'int',
-    buyer_company_status: 'text',
-    seller_company_status: 'text',
-    buyer_company_id: 'int',
-    seller_company_id: 'int',
-  },
-};
-
-/** CSV item column → [item field, conversion]. */
-export const ITEM_COLUMNS: Record<string, [keyof OrderItemBody | 'product', Conv]> = {
-  product: ['product', 'int'],
-  buyer_product: ['buyer_product', 'int'],
-  seller_product: ['seller_product', 'int'],
-  volume: ['volume', 'number'],
-  unit: ['unit', 'text'],
-  line_number: ['line_number', 'int'],
-  item_external_id: ['external_id', 'text'],
-  traced_orders: ['trace', 'idlist'],
-  traced_origins: ['trace', 'idlist'],
-};
-
-/** Every column a file of the kind's orders may have: the order's, then the item's. */
-export function orderFileColumns(kind: OrderKindName): string[] {
-  return [...Object.keys(ORDER_COLUMNS[kind]), ...Object.keys(ITEM_COLUMNS)];
-}
-
 const LIST_SEPARATOR = /[|;]/;
 
 class CellError extends Error {}
