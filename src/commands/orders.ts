@@ -122,11 +122,12 @@ of the same file skips the orders already created; exit 3 when some orders were 
 Reads your orders of that side from the service (as few requests as the server allows), matches
 them with the file's by external_id and plans: create (not on the service), update (only the
 fields that differ; items matched by line_number), unchanged, and only on the service (listed,
-never deleted). An empty cell is no value: never compared, never sent. The plan is shown with
-its cost in requests, then applied after a confirmation (--yes without a terminal; --dry-run
-only plans). A second sync of the same file sends nothing; an interrupted one is finished by
-running it again (--fresh only gives the creates new Idempotency-Keys: the plan always comes
-from the service).
+never deleted). An empty cell is no value: never compared, never sent; a row that updates needs
+only external_id and the fields that change (type and order_created_at only to create). The plan
+is shown with its cost in requests, then applied after a confirmation (--yes without a terminal;
+--dry-run only plans). A second sync of the same file sends nothing; an interrupted one is
+finished by running it again (--fresh only gives the creates new Idempotency-Keys: the plan
+always comes from the service).
 
 ${orderColumnsHelp()}
 

@@ -165,7 +165,9 @@ ${formatExamples(["sct origins import --file origins.csv --report result.csv", "
       'after',
       `
 ${ORIGIN_CSV_COLUMNS}
-external_id is required on every row (it matches the row with an origin). A plot file (GeoJSON, KML/KMZ, zipped Shapefile or GPX, by extension or content) is checked as
+external_id is required on every row (it matches the row with an origin); name and country_code
+only on the rows that create: a row that updates needs only the fields that change. A plot file
+(GeoJSON, KML/KMZ, zipped Shapefile or GPX, by extension or content) is checked as
 \`sct origins check\` does first (any error: nothing is read or sent), then read as origins import
 reads it: one origin per feature, each needing an external_id (property or the feature's id);
 locations compare as geometries. Plans create, update (only the fields that differ), unchanged
