@@ -14,7 +14,7 @@ const COMMAND_RESOURCES: Record<string, DocumentedResource> = {
   ...verbs('origins', 'origin', ['list', 'get', 'create', 'update']),
   ...verbs('value-chains', 'valueChain', ['list', 'get', 'create', 'update']),
   ...verbs('dds', 'statement', ['list', 'get', 'create', 'update', 'wait']),
-  ...verbs('invitations', 'invitation', ['list', 'get', 'create']),
+  ...verbs('invitations', 'invitation', ['list', 'get', 'create', 'renew']),
   ...verbs('members', 'member', ['list', 'set-role']),
   ...verbs('users', 'user', ['list']),
   ...verbs('workspaces', 'workspace', ['list']),

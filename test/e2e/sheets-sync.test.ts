@@ -210,3 +210,25 @@ describe('-o csv: the same columns in the same order whatever the data', () => {
     }
   });
 });
+
+describe('-o csv of a command that prints a resource it did not list', () => {
+  it('invitations renew prints the invitation with the documented columns, as invitations list does, whatever the answer holds', async () => {
+    const list = await t.sct(['invitations', 'list', '--status', 'pending', '--limit', '1', '-o', 'json']);
+    const [pending] = JSON.parse(list.stdout) as Array<{ id: string }>;
+    const h = await startHostile(t.sb.url);
+    try {
+      // An answer without the inviter's details (null would do as well): the columns stay.
+      h.on('POST /api/accounts/user-invitations/renew', async (_req, res, _body, forward) => {
+        const up = await forward();
+        const { invited_by_detail: _gone, ...rest } = JSON.parse(up.body.toString('utf8'));
+        res.writeHead(up.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(rest));
+      });
+      const r = await sctFor(h.url, OWNER, t.dir, { inProcess: true })(['invitations', 'renew', pending.id, '-o', 'csv']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect((parse(r.stdout) as string[][])[0]).toEqual(csvColumnsOf('invitations list'));
+    } finally {
+      await h.close();
+    }
+  });
+});
