@@ -9,6 +9,7 @@ import { ApiClient, abortableSleep, missingApiPrefix, type ClientOptions, type P
 import { UsageError } from './errors.js';
 import { parseFormat, type Format, type OutputOptions } from './output/format.js';
 import type { Column } from './output/columns.js';
+import { csvColumnsOf } from './output/fields.js';
 import { parseDuration } from './util/numbers.js';
 
 /** The global options, as commander parsed them. */
@@ -100,8 +101,13 @@ export interface ContextDeps {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryRun?: boolean } = {}): Context {
+/**
+ * `run.command`: the command as typed without "sct" ("orders list"), for what depends on the
+ * resource it prints; `run.dryRun`: --dry-run was given.
+ */
+export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryRun?: boolean; command?: string } = {}): Context {
   const { env } = deps;
+  const command = run.command;
   const dryRun = run.dryRun === true;
   // A dry run asks nothing: what a terminal would be asked for is then required, as in a script.
   const io: IOStreams = dryRun ? Object.create(deps.io, { canPrompt: { value: () => false } }) : deps.io;
@@ -194,7 +200,8 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       return fromProfile ? parseFormat(fromProfile) : 'table';
     },
     output(defaults) {
-      return { format: ctx.format(), columns: ctx.columns(), csvFormulas: flags.csvFormulas, bom: flags.bom, defaults, jq: flags.jq };
+      const csvColumns = command === undefined ? undefined : csvColumnsOf(command);
+      return { format: ctx.format(), columns: ctx.columns(), csvFormulas: flags.csvFormulas, bom: flags.bom, defaults, csvColumns, jq: flags.jq };
     },
     columns() {
       return typeof flags.json === 'string' && flags.json !== '' ? flags.json : flags.columns;

@@ -1,38 +1,12 @@
-// The CSV export floor: `node export-csv.mjs URL TOKEN > out.csv` pages through URL by `next`,
-// JSON.parse of each page, and writes the columns sct chooses (every dotted field of the first
-// page's rows) with hand-written escaping: the same bytes as `sct … --all -o csv`, nothing more.
+// The CSV export floor: `node export-csv.mjs URL TOKEN csv HEADER > out.csv` pages through URL by
+// `next`, JSON.parse of each page, and writes the columns HEADER names (the dotted fields of sct's
+// header, which bench/export.mjs reads from sct once) with hand-written escaping: the same bytes
+// as `sct … --all -o csv`, nothing more.
 import { writeSync } from 'node:fs';
 import { getPage } from './fetch-pages.mjs';
 
-const [url, token] = process.argv.slice(2);
-
-function flatten(obj, prefix, out) {
-  for (const [k, v] of Object.entries(obj)) {
-    const key = prefix ? `${prefix}.${k}` : k;
-    if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0) flatten(v, key, out);
-    else out.push(key);
-  }
-  return out;
-}
-
-// A field null in one row and an object in another is only the object's dotted columns.
-function mergeKeys(keys) {
-  const isParent = (k) => keys.some((o) => o.startsWith(k + '.'));
-  const out = [];
-  const placed = new Set();
-  for (const k of keys) {
-    if (placed.has(k)) continue;
-    placed.add(k);
-    if (!isParent(k)) out.push(k);
-    else
-      for (const d of keys)
-        if (d.startsWith(k + '.') && !placed.has(d) && !isParent(d)) {
-          out.push(d);
-          placed.add(d);
-        }
-  }
-  return out;
-}
+const [url, token, , header] = process.argv.slice(2);
+const columns = header.split(',').map((k) => k.split('.'));
 
 const QUOTE = /[",\n\r]|^\s|\s$/;
 const FORMULA = /^'*[=+\-@\t\r]/;
@@ -56,15 +30,9 @@ function read(row, parts) {
   return v;
 }
 
-let columns;
+writeSync(1, header + '\n');
 for (let next = url; next; ) {
   const page = JSON.parse((await getPage(next, token)).toString('utf8'));
-  if (!columns) {
-    const keys = new Set();
-    for (const row of page.results) for (const k of flatten(row, '', [])) keys.add(k);
-    columns = mergeKeys([...keys]).map((k) => k.split('.'));
-    writeSync(1, columns.map((c) => text(c.join('.'))).join(',') + '\n');
-  }
   let out = '';
   for (const row of page.results) out += columns.map((c) => cell(read(row, c))).join(',') + '\n';
   writeSync(1, out);

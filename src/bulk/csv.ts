@@ -59,13 +59,18 @@ export interface ReadOptions extends FileReadFlags {
 /** The separators spreadsheet programs write, in the order a tie is settled. */
 const DELIMITERS = [',', ';', '\t', '|'];
 
+/** How messages name a file: by its base name, or stdin for `-`. */
+export function fileLabel(file: string): string {
+  return file === '-' ? 'stdin' : basename(file);
+}
+
 /**
  * Reads the whole file (`-` for stdin) and checks that the required columns are there, before
  * any row is taken. Rows are made record by record as the file is read, so a file's records are
  * never all held at once beside its rows.
  */
 export async function readCsv(file: string, stdin: Readable, required: string[] = [], opts: ReadOptions = {}): Promise<CsvFile> {
-  const name = file === '-' ? 'stdin' : basename(file);
+  const name = fileLabel(file);
   const input = await readInput(file, stdin);
   const workbook = isZip(input);
   // The guard sct puts on formula-like cells of a CSV file comes off, so a cell reads as it was

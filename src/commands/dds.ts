@@ -18,7 +18,7 @@ import {
   type ListFlags,
 } from './shared/list.js';
 import { addIdempotencyKeyOption, deleteOne, parseId, showOne } from './shared/crud.js';
-import { addBulkRunOptions } from './shared/bulk.js';
+import { addBulkRunOptions, addTemplateOption } from './shared/bulk.js';
 import { addDryRunOption } from './shared/dry-run.js';
 import { appendList, DATE_RE, filterEnumList, parseDate, parseIdList, splitList } from './shared/flags.js';
 import { addStatementFields, type CreateFlags, type UpdateFlags } from './dds/fields.js';
@@ -139,8 +139,8 @@ Creation rules, checked before anything is sent:
   ).action(f.action<AvailableOrdersFlags>((ctx, opts) => listAvailableOrders(ctx, opts)));
 
   addExamples(addDryRunOption(addBulkRunOptions(
-    dds
-      .command('trace')
+    addTemplateOption(dds
+      .command('trace'))
       .description('Trace orders to statements (adds to the orders already attached)')
       .option('--dds <ids>', 'statement ids, comma-separated or repeated', appendList)
       .option('--order <ids>', 'order ids traced to every statement given, comma-separated or repeated', appendList)

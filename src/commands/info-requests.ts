@@ -16,25 +16,29 @@ import { idCell, readCsv, RowErrors, refuseUnknownColumns } from '../bulk/csv.js
 import type { Outcome } from '../bulk/runner.js';
 import { checkReportPath } from '../bulk/report.js';
 import { parseConcurrency } from './shared/flags.js';
-import { addBulkRunOptions, type BulkRunFlags } from './shared/bulk.js';
+import { addBulkRunOptions, addTemplateOption, writeTemplateIf, type BulkRunFlags, type FileTemplate } from './shared/bulk.js';
 import { chunkRows, sendInChunks, type ChunkRow, type RowResult } from '../bulk/chunks.js';
 
 /** The legacy call takes 1..100 elements. */
 export const INFO_REQUEST_CHUNK = 100;
 const COLUMNS = ['order_id', 'value_chain_id'] as const;
+const TEMPLATE: FileTemplate = { columns: COLUMNS, example: { order_id: '217', value_chain_id: '1' } };
 
 export interface SendFlags extends BulkRunFlags {
   file: string;
+  template?: boolean;
 }
 
 export function register(program: Command, f: Factory): void {
   const group = program.command('info-requests').description('Send information requests to suppliers');
   addExamples(
     addDryRunOption(addBulkRunOptions(
-    group
-      .command('send')
-      .description('Send information requests from a CSV file (legacy bulk call, 100 per request)')
-      .requiredOption('--file <file>', 'the CSV file or .xlsx/.ods workbook: columns order_id and/or value_chain_id (- for stdin)'),
+    addTemplateOption(
+      group
+        .command('send')
+        .description('Send information requests from a CSV file (legacy bulk call, 100 per request)')
+        .option('--file <file>', 'the CSV file or .xlsx/.ods workbook: columns order_id and/or value_chain_id (- for stdin)'),
+    ),
     { concurrency: true },
   ))
     .addHelpText(
@@ -45,8 +49,12 @@ value_chain_id (one of your value chains); each row names one or both.
 Every row is checked before the first request; the service answers per row, and exit 3 says
 some rows were rejected. A rerun of the same file sends only the rows not yet accepted.`,
     ),
-    ['sct info-requests send --file requests.csv', 'sct info-requests send --file requests.csv --report sent.csv'],
-  ).action(f.action<SendFlags>((ctx, opts) => sendInformationRequests(ctx, opts)));
+    ['sct info-requests send --file requests.csv --dry-run', 'sct info-requests send --file requests.csv --report sent.csv'],
+  ).action(
+    f.action<SendFlags>(async (ctx, opts) => {
+      if (!(await writeTemplateIf(ctx, opts, () => TEMPLATE))) await sendInformationRequests(ctx, opts);
+    }),
+  );
 }
 
 /** Every row checked (exit 2 naming each bad line), as chunk rows. */

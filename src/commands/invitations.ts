@@ -13,7 +13,7 @@ import { flattenFieldErrors } from '../api/errors.js';
 import { CancelledError, PartialFailureError, RejectedError, SctError, UsageError, type FieldErrors } from '../errors.js';
 import { addListOptions, listQuery, runList, setOneOrIn, type ListFlags } from './shared/list.js';
 import { addBodyOptions, addIdempotencyKeyOption, parseId, saveOne, showOne } from './shared/crud.js';
-import { addBulkRunOptions } from './shared/bulk.js';
+import { addBulkRunOptions, addTemplateOption, writeTemplateIf } from './shared/bulk.js';
 import { addDryRunOption } from './shared/dry-run.js';
 import type { BodyFlags } from './shared/body.js';
 import { stripControl } from '../output/sanitize.js';
@@ -93,11 +93,13 @@ export function register(program: Command, f: Factory): void {
 
   addExamples(
     addBulkRunOptions(
-    invitations
-      .command('bulk-create')
-      .description('Invite everyone in a CSV file, 100 per request, with a per-row report')
-      .requiredOption('--file <file>', 'CSV file or .xlsx/.ods workbook with columns email and auth_group (- for stdin)')
-      .option('--role <role>', 'role (name or id) for rows whose auth_group is blank or missing'),
+    addTemplateOption(
+      invitations
+        .command('bulk-create')
+        .description('Invite everyone in a CSV file, 100 per request, with a per-row report')
+        .option('--file <file>', 'CSV file or .xlsx/.ods workbook with columns email and auth_group (- for stdin)')
+        .option('--role <role>', 'role (name or id) for rows whose auth_group is blank or missing'),
+    ),
     { concurrency: true, dryRun: true },
   )
     .addHelpText(
@@ -109,7 +111,12 @@ Every row is checked before the first request (e-mail, role, the same e-mail twi
 stops the run with nothing sent. A rerun of the same file skips the rows that went through.`,
     ),
     ['sct invitations bulk-create --file people.csv --dry-run', 'sct invitations bulk-create --file people.csv --role member --report invited.csv'],
-  ).action(f.action<BulkCreateOptions>(async (ctx, opts) => (await import('./invitations/bulk-create.js')).bulkCreateInvitations(ctx, opts)));
+  ).action(
+    f.action<BulkCreateOptions>(async (ctx, opts) => {
+      const { bulkCreateInvitations, PEOPLE_TEMPLATE } = await import('./invitations/bulk-create.js');
+      if (!(await writeTemplateIf(ctx, opts, () => PEOPLE_TEMPLATE))) await bulkCreateInvitations(ctx, opts);
+    }),
+  );
 
   addExamples(
     addDryRunOption(addMatchOptions(invitations.command('revoke').description('Revoke the pending invitations that match the filters (asks unless --yes)'))),

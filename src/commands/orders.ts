@@ -5,7 +5,7 @@ import { PATHS } from '../api/paths.js';
 import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY } from '../api/enums.js';
 import { addListOptions } from './shared/list.js';
 import { addIdempotencyKeyOption, deleteOne, parseId } from './shared/crud.js';
-import { addBulkRunOptions } from './shared/bulk.js';
+import { addBulkRunOptions, addTemplateOption } from './shared/bulk.js';
 import { addDryRunOption } from './shared/dry-run.js';
 import { appendList, collect } from './shared/flags.js';
 import { addKindOptions, addOrderFilterOptions } from './orders/filters.js';
@@ -13,17 +13,8 @@ import { listOrders, orderStats, showOrder, type ListOrdersFlags, type StatsFlag
 import { addOrderFields, type OrderFieldFlags } from './orders/fields.js';
 import type { TraceFlags } from './orders/trace.js';
 import type { ImportFlags } from './orders/import.js';
+import { orderColumnsHelp } from './orders/columns.js';
 import type { SyncOrdersFlags } from './orders/sync.js';
-
-/** The CSV columns orders import and orders sync read, listed in both helps. */
-const ORDER_CSV_COLUMNS = `Columns: external_id (groups rows into one order), type, order_created_at, order_arrival_at,
-buyer_external_id, seller_external_id, assessment_status, value_chain, border_cross_country_code,
-signed_off_at, tags (| or ; separated); purchase: buyer_company_status, seller_company_id;
-sale: seller_company_status, buyer_company_id; purchase and sale: send_information_request,
-dds_identifiers; batch: company_id, buyer_company_status, seller_company_status,
-buyer_company_id, seller_company_id. Item columns, one item per row: product (your side's
-product; both sides on a batch), buyer_product, seller_product, volume, unit, line_number,
-item_external_id, traced_orders, traced_origins (ids, | or ; separated).`;
 
 // Each action loads its own code (schemas, CSV reading, planning) when it runs: `orders get`
 // and `orders list` load neither zod nor csv-parse.
@@ -94,16 +85,16 @@ choose it yourself. Every other item of the order is sent back unchanged.`,
 
   if (f.leaf('import')) addExamples(
     addBulkRunOptions(
-    addKindOptions(orders.command('import').description('Create orders from a CSV file (rows sharing external_id are one order)'), 'import as').option(
+    addTemplateOption(addKindOptions(orders.command('import').description('Create orders from a CSV file (rows sharing external_id are one order)'), 'import as').option(
       '--file <file>',
       'the CSV file or .xlsx/.ods workbook (- for stdin)',
-    ).option('--template', 'print the header of the file and one example row; read and send nothing'),
+    )),
     { concurrency: true, dryRun: true },
   )
     .addHelpText(
       'after',
       `
-${ORDER_CSV_COLUMNS}
+${orderColumnsHelp()}
 
 Every row is checked before anything is sent (exit 2 names each bad line and column). A rerun
 of the same file skips the orders already created; exit 3 when some orders were rejected.`,
@@ -112,15 +103,15 @@ of the same file skips the orders already created; exit 3 when some orders were 
   ).action(
     f.action<ImportFlags>(async (ctx, opts) => {
       const { importOrders, writeOrderTemplate } = await import('./orders/import.js');
-      return opts.template ? writeOrderTemplate(ctx, opts) : importOrders(ctx, opts);
+      if (!(await writeOrderTemplate(ctx, opts))) await importOrders(ctx, opts);
     }),
   );
 
   if (f.leaf('sync')) addExamples(addBulkRunOptions(
-    addKindOptions(orders.command('sync').description('Make the service match a CSV file: plan creates and updates, then apply them'), 'sync as').option(
+    addTemplateOption(addKindOptions(orders.command('sync').description('Make the service match a CSV file: plan creates and updates, then apply them'), 'sync as').option(
       '--file <file>',
       'the CSV file or .xlsx/.ods workbook, with the columns of orders import (- for stdin)',
-    ).option('--template', 'print the header of the file and one example row; read and send nothing'),
+    )),
     { concurrency: true, dryRun: true },
   )
     .addHelpText(
@@ -129,20 +120,21 @@ of the same file skips the orders already created; exit 3 when some orders were 
 Reads your orders of that side from the service (as few requests as the server allows), matches
 them with the file's by external_id and plans: create (not on the service), update (only the
 fields that differ; items matched by line_number), unchanged, and only on the service (listed,
-never deleted). An empty cell is no value: never compared, never sent. The plan is shown with
-its cost in requests, then applied after a confirmation (--yes without a terminal; --dry-run
-only plans). A second sync of the same file sends nothing; an interrupted one is finished by
-running it again (--fresh only gives the creates new Idempotency-Keys: the plan always comes
-from the service).
+never deleted). An empty cell is no value: never compared, never sent; a row that updates needs
+only external_id and the fields that change (type and order_created_at only to create). The plan
+is shown with its cost in requests, then applied after a confirmation (--yes without a terminal;
+--dry-run only plans). A second sync of the same file sends nothing; an interrupted one is
+finished by running it again (--fresh only gives the creates new Idempotency-Keys: the plan
+always comes from the service).
 
-${ORDER_CSV_COLUMNS}`,
+${orderColumnsHelp()}`,
     ),
       ["sct orders sync --purchase --file erp-purchases.csv --dry-run", "sct orders sync --purchase --file erp-purchases.csv --yes --report sync.csv"]
     )
     .action(
-      f.action<SyncOrdersFlags>(async (ctx, opts) =>
-        opts.template ? (await import('./orders/import.js')).writeOrderTemplate(ctx, opts) : (await import('./orders/sync.js')).syncOrders(ctx, opts),
-      ),
+      f.action<SyncOrdersFlags>(async (ctx, opts) => {
+        if (!(await (await import('./orders/import.js')).writeOrderTemplate(ctx, opts))) await (await import('./orders/sync.js')).syncOrders(ctx, opts);
+      }),
     );
 }
 

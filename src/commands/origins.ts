@@ -23,7 +23,7 @@ import {
   type ListFlags,
 } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
-import { addBulkRunOptions } from './shared/bulk.js';
+import { addBulkRunOptions, addTemplateOption, writeTemplateIf } from './shared/bulk.js';
 import { addAlias, appendList, parseEnumList, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 import { ASSESSMENT_STATUSES, COMMODITIES } from '../api/enums.js';
@@ -149,7 +149,12 @@ finished by running the same command again.`,
       ["sct origins import --file origins.csv --report result.csv", "sct origins import --file plots.geojson --country-code CI"]
     )
     // The bulk machinery is loaded by `import` only: list, get and the rest start faster without it.
-    .action(f.action<ImportOriginsOptions>(async (ctx, opts) => (await import('./origins/import.js')).importOrigins(ctx, opts)));
+    .action(
+      f.action<ImportOriginsOptions>(async (ctx, opts) => {
+        const { importOrigins, ORIGIN_TEMPLATE } = await import('./origins/import.js');
+        if (!(await writeTemplateIf(ctx, opts, () => ORIGIN_TEMPLATE))) await importOrigins(ctx, opts);
+      }),
+    );
 
   addExamples(addBulkRunOptions(
     addPlotFileOptions(
@@ -161,7 +166,9 @@ finished by running the same command again.`,
       'after',
       `
 ${ORIGIN_CSV_COLUMNS}
-external_id is required on every row (it matches the row with an origin). A plot file (GeoJSON, KML/KMZ, zipped Shapefile or GPX, by extension or content) is checked as
+external_id is required on every row (it matches the row with an origin); name and country_code
+only on the rows that create: a row that updates needs only the fields that change. A plot file
+(GeoJSON, KML/KMZ, zipped Shapefile or GPX, by extension or content) is checked as
 \`sct origins check\` does first (any error: nothing is read or sent), then read as origins import
 reads it: one origin per feature, each needing an external_id (property or the feature's id);
 locations compare as geometries. Plans create, update (only the fields that differ), unchanged
@@ -170,7 +177,12 @@ after a confirmation (--yes without a terminal); --dry-run only plans.`,
     ),
       ["sct origins sync --file origins.csv --dry-run", "sct origins sync --file plots.geojson --country-code CI --yes"]
     )
-    .action(f.action<import('./origins/sync.js').SyncOriginsOptions>(async (ctx, opts) => (await import('./origins/sync.js')).syncOrigins(ctx, opts)));
+    .action(
+      f.action<import('./origins/sync.js').SyncOriginsOptions>(async (ctx, opts) => {
+        const { ORIGIN_TEMPLATE } = await import('./origins/import.js');
+        if (!(await writeTemplateIf(ctx, opts, () => ORIGIN_TEMPLATE))) await (await import('./origins/sync.js')).syncOrigins(ctx, opts);
+      }),
+    );
 }
 
 function addOriginFields(cmd: Command): Command {
@@ -246,8 +258,8 @@ export async function originFields(opts: OriginFieldFlags, ctx: Context): Promis
 
 /** The file of `origins import` and `origins sync`, and how a GeoJSON file's features map to origins. */
 function addPlotFileOptions(cmd: Command): Command {
-  return cmd
-    .requiredOption('--file <file>', 'CSV file, .xlsx/.ods workbook or plot file: GeoJSON, KML/KMZ, zipped Shapefile, GPX (- for stdin)')
+  return addTemplateOption(cmd)
+    .option('--file <file>', 'CSV file, .xlsx/.ods workbook or plot file: GeoJSON, KML/KMZ, zipped Shapefile, GPX (- for stdin)')
     .option('--name-property <name>', 'plot files: the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
     .option('--country-code <code>', 'plot files: country of the features that name none')
     .option('--commodity <name>', `plot files: the commodity (${COMMODITIES.join(', ')}): cattle plots may be points of any area`);

@@ -29,6 +29,8 @@ export interface OutputOptions {
   columns?: string;
   /** The resource's default table columns. */
   defaults: Column[];
+  /** The columns of `-o csv` without --columns: the resource's documented fields (output/fields.ts), if it has any. */
+  csvColumns?: readonly string[];
   /** --csv-formulas: CSV cells exactly as the service sent them, without the formula guard. */
   csvFormulas?: boolean;
   /** --bom: a UTF-8 byte-order mark before the header, for Excel. */
@@ -263,7 +265,11 @@ function ndjsonWriter(io: IOStreams, pick: (row: unknown) => unknown, takesJsonT
 
 function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
   let count = 0;
-  let columns: Column[] | undefined = options.columns ? columnsFromFlag(options.columns) : undefined;
+  const byPath = (paths: readonly string[]) => paths.map((k) => ({ header: k, path: k }));
+  // The same columns whatever the data: a nightly export keeps its shape. A field the documents
+  // do not name is left out (-o json has every field); only a resource without documented
+  // fields takes its columns from the first page's rows.
+  let columns: Column[] | undefined = options.columns ? columnsFromFlag(options.columns) : options.csvColumns && byPath(options.csvColumns);
   let readers: ReturnType<typeof cellReaders> | undefined;
   type Cell = ReturnType<typeof csvValue>;
   // On a terminal, strings from the API lose their escape sequences; in a file they stay as sent.
@@ -277,11 +283,10 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
     },
     async write(rows) {
       if (rows.length === 0) return;
-      // Without --columns the header is every dotted field of the first page's rows.
       if (!columns) {
         const keys = new Set<string>();
         for (const r of rows) for (const k of flattenKeys(r)) keys.add(k);
-        columns = mergeColumnKeys([...keys]).map((k) => ({ header: k, path: k }));
+        columns = byPath(mergeColumnKeys([...keys]));
       }
       const read = (readers ??= cellReaders(columns));
       let text = count === 0 ? headerLine(columns) : '';
@@ -302,8 +307,8 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
     async end() {
       if (count > 0) return;
       // An empty list is still a CSV file with its header: a script reading it finds the
-      // columns. Without --columns they are the resource's default fields, by API name.
-      const cols = columns ?? options.defaults.map((c) => ({ header: c.path, path: c.path }));
+      // columns. Without documented fields they are the resource's default ones, by API name.
+      const cols = columns ?? byPath(options.defaults.map((c) => c.path));
       if (cols.length) await io.write(headerLine(cols));
     },
   };

@@ -18,7 +18,7 @@ import { chunk } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { chunkRows, sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
 import { parseConcurrency, parseIdList } from '../shared/flags.js';
-import type { BulkRunFlags } from '../shared/bulk.js';
+import { writeTemplateIf, type BulkRunFlags, type FileTemplate } from '../shared/bulk.js';
 import { listQuery, runList, type ListFlags } from '../shared/list.js';
 
 /** The service takes at most this many statement ids and order ids in one request. */
@@ -32,7 +32,11 @@ export interface TraceFlags extends BulkRunFlags {
   dds?: string;
   order?: string;
   file?: string;
+  template?: boolean;
 }
+
+/** The columns of pairs.csv, and the example row of `--template`. */
+export const PAIR_TEMPLATE: FileTemplate = { columns: ['dds_id', 'order_id'], example: { dds_id: '1', order_id: '217' } };
 
 export interface TracePair {
   dds_id: number;
@@ -62,6 +66,8 @@ export function ordersOf(element: unknown): unknown[] {
 }
 
 export async function traceOrders(ctx: Context, opts: TraceFlags): Promise<void> {
+  if (opts.template && (opts.dds !== undefined || opts.order !== undefined)) throw new UsageError('--template prints a pairs file to start from: give it without --dds and --order');
+  if (await writeTemplateIf(ctx, opts, () => PAIR_TEMPLATE, { required: false })) return;
   if (opts.file !== undefined) {
     if (opts.dds !== undefined || opts.order !== undefined) throw new UsageError('give either --file or --dds with --order, not both');
     return traceFile(ctx, opts as TraceFlags & { file: string });
@@ -104,8 +110,8 @@ async function postTrace(client: ApiClient, body: { dds_id: number | number[]; o
 
 /** Every row of pairs.csv checked (exit 2 naming each bad line, or left out with --skip-invalid), as chunk rows. */
 export async function readPairs(ctx: Context, file: string, flags: BulkRunFlags = {}): Promise<{ rows: ChunkRow<TracePair>[]; invalid: Outcome[] }> {
-  const csv = await readCsv(file, ctx.io.stdin, ['dds_id', 'order_id'], flags);
-  refuseUnknownColumns(csv, ['dds_id', 'order_id']);
+  const csv = await readCsv(file, ctx.io.stdin, [...PAIR_TEMPLATE.columns], flags);
+  refuseUnknownColumns(csv, PAIR_TEMPLATE.columns);
   const errors = new RowErrors(csv.name);
   const seen = new Map<string, number>();
   const rows: ChunkRow<TracePair>[] = [];

@@ -15,14 +15,17 @@ import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { BULK_LIMIT } from '../../api/enums.js';
-import type { BulkRunFlags } from '../shared/bulk.js';
+import type { BulkRunFlags, FileTemplate } from '../shared/bulk.js';
 
 export interface BulkCreateOptions extends BulkRunFlags {
   file: string;
+  template?: boolean;
   role?: string;
 }
 
 export const PEOPLE_COLUMNS = ['email', 'auth_group'] as const;
+
+export const PEOPLE_TEMPLATE: FileTemplate = { columns: PEOPLE_COLUMNS, example: { email: 'ana.silva@example.com', auth_group: 'member' } };
 
 /**
  * One invitation per row, made as each row is read (a file of a million rows is never held as

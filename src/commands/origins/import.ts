@@ -6,7 +6,8 @@ import { open, readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { REQUIRED, requiredMessage } from '../../api/schemas/messages.js';
-import { originCreateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
+import { originCreateSchema, originUpdateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
+import type { RowProblem } from '../../sync/plan.js';
 import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import type { Unit } from '../../bulk/runner.js';
@@ -16,10 +17,24 @@ import { zodFieldErrors } from '../shared/body.js';
 import { UsageError } from '../../errors.js';
 import { formatByContent, formatByName } from '../../geo/plot-format.js';
 import { sendOrigins, type ImportOriginsOptions } from './send.js';
+import type { FileTemplate } from '../shared/bulk.js';
 
 
 export const IMPORT_COLUMNS = ['name', 'country_code', 'description', 'external_id', 'latitude', 'longitude', 'location'] as const;
-const REQUIRED_COLUMNS = ['name', 'country_code'];
+const REQUIRED_COLUMNS = ['name', 'country_code'] as const;
+
+/** `--template` of origins import and sync: location is left out, as latitude and longitude say it. */
+export const ORIGIN_TEMPLATE: FileTemplate = {
+  columns: IMPORT_COLUMNS.filter((c) => c !== 'location'),
+  example: {
+    name: 'Ferme Kouassi',
+    country_code: 'CI',
+    description: 'cocoa smallholding, 2.1 ha',
+    external_id: 'ORI-CI-0001',
+    latitude: '6.8203',
+    longitude: '-5.2897',
+  },
+};
 /** Spreadsheet exports often abbreviate the coordinates; these headers are read as the full names. */
 const COLUMN_ALIASES: Record<string, string[]> = { latitude: ['lat'], longitude: ['lng', 'lon', 'long'] };
 
@@ -40,7 +55,13 @@ export function importColumnNames(columns: string[]): Record<string, string> {
  * (each naming its column as the file's header spells it). Empty cells are left out rather than
  * sent as "".
  */
-export function originFromRow(row: CsvRow, errors: RowErrors, names: Record<string, string> = {}, decimalComma = false): OriginCreate | undefined {
+export function originFromRow(
+  row: CsvRow,
+  errors: RowErrors,
+  names: Record<string, string> = {},
+  decimalComma = false,
+  toCreate?: RowProblem[],
+): OriginCreate | undefined {
   const header = (col: string) => names[col] ?? col;
   const v = (col: string) => row.values[header(col)]?.trim() ?? '';
   const problems: Array<[string, string]> = [];
@@ -49,11 +70,8 @@ export function originFromRow(row: CsvRow, errors: RowErrors, names: Record<stri
     reported.add(column);
     problems.push([column, message]);
   };
-  const body: Record<string, unknown> = { name: v('name'), country_code: v('country_code') };
-  if (!body.name) add('name', REQUIRED);
-  if (!body.country_code) add('country_code', REQUIRED);
-  if (v('description')) body.description = v('description');
-  if (v('external_id')) body.external_id = v('external_id');
+  const body: Record<string, unknown> = {};
+  for (const field of ['name', 'country_code', 'description', 'external_id']) if (v(field)) body[field] = v(field);
 
   const lat = v('latitude');
   const lng = v('longitude');
@@ -82,30 +100,38 @@ export function originFromRow(row: CsvRow, errors: RowErrors, names: Record<stri
     add(lat ? 'longitude' : 'latitude', `missing (${header(lat ? 'latitude' : 'longitude')} is given)`);
   }
 
-  const parsed = originCreateSchema.safeParse(body, { error: requiredMessage });
+  // A sync's row may update an origin the service holds, so it is checked as an update; what a
+  // create needs besides is said in `toCreate`, for the plan to judge (src/sync/run.ts).
+  const parsed = (toCreate ? originUpdateSchema : originCreateSchema).safeParse(body, { error: requiredMessage });
   if (!parsed.success) {
     for (const [field, messages] of Object.entries(zodFieldErrors(parsed.error))) {
       if (!reported.has(field)) for (const m of messages) add(field, m);
     }
+  } else if (toCreate) {
+    for (const field of REQUIRED_COLUMNS) if (!body[field]) toCreate.push({ line: row.line, column: header(field), message: REQUIRED });
   }
   // Reported in the file's column order, so a row's messages read left to right.
   const rank = (c: string) => (IMPORT_COLUMNS as readonly string[]).indexOf(c) >>> 0;
   problems.sort((a, b) => rank(a[0]) - rank(b[0]));
   for (const [column, message] of problems) errors.add(row.line, header(column), message);
-  return problems.length === 0 && parsed.success ? parsed.data : undefined;
+  return problems.length === 0 && parsed.success ? (parsed.data as OriginCreate) : undefined;
 }
+
+/** One origin of a CSV file; a sync's says what the file lacks to create it. */
+export type OriginUnit = Unit<OriginCreate> & { createProblems?: RowProblem[] };
 
 /**
  * Units of work for the rows, with their stable identities: a row with an external_id is that
  * origin wherever it sits in the file; one without is known by its content, so deleting the
  * rows that went through and rerunning neither skips nor repeats the others.
  */
-export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<string, string> = {}, decimalComma = false): Unit<OriginCreate>[] {
-  const units: Unit<OriginCreate>[] = [];
+export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<string, string> = {}, decimalComma = false, sync = false): OriginUnit[] {
+  const units: OriginUnit[] = [];
   const externalLines = new Map<string, number>();
   const seen = new Map<string, number>();
   for (const row of rows) {
-    const body = originFromRow(row, errors, names, decimalComma);
+    const toCreate: RowProblem[] | undefined = sync ? [] : undefined;
+    const body = originFromRow(row, errors, names, decimalComma, toCreate);
     const ext = row.values[names.external_id ?? 'external_id']?.trim();
     if (ext) {
       const first = externalLines.get(ext);
@@ -117,7 +143,7 @@ export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<str
     }
     if (!body) continue;
     if (ext) {
-      units.push({ key: ext, journalKey: `ext:${ext}`, lines: [row.line], payload: body });
+      units.push({ key: ext, journalKey: `ext:${ext}`, lines: [row.line], payload: body, createProblems: toCreate });
     } else {
       const hash = createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 24);
       const n = (seen.get(hash) ?? 0) + 1;
@@ -136,7 +162,7 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   if (opts.nameProperty !== undefined || opts.countryCode !== undefined || opts.commodity !== undefined) {
     throw new UsageError('--name-property, --country-code and --commodity are for plot files (GeoJSON, KML, Shapefile, GPX): in a CSV file each row has its name and country_code columns');
   }
-  const csv = await readCsv(opts.file, input.stdin, REQUIRED_COLUMNS, { ...opts, known: KNOWN_COLUMNS });
+  const csv = await readCsv(opts.file, input.stdin, [...REQUIRED_COLUMNS], { ...opts, known: KNOWN_COLUMNS });
   dropReadOnlyColumns(ctx.io, csv, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
   const names = importColumnNames(csv.columns);
   refuseUnknownColumns(csv, Object.values(names), IMPORT_COLUMNS);

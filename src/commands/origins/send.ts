@@ -10,6 +10,7 @@ import type { BulkRunFlags } from '../shared/bulk.js';
 
 export interface ImportOriginsOptions extends BulkRunFlags {
   file: string;
+  template?: boolean;
   /** GeoJSON only. */
   nameProperty?: string;
   /** GeoJSON only: for the features that name no country. */
