@@ -8,8 +8,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
+import { afterAll, afterEach } from 'vitest';
 import { createContext, type Context, type ContextDeps, type GlobalFlags } from '../../src/context.js';
+import { buildProgram } from '../../src/cli.js';
 import { createFactory, type Register } from '../../src/commands/shared/command.js';
 import type { Prompter } from '../../src/prompt.js';
 import { createTestIO } from './io.js';
@@ -99,6 +100,13 @@ export class HttpMock {
     if (problems.length) throw new Error(problems.join('\n'));
   }
 
+  /** Forgets the stubs and the requests, for the next test. */
+  reset(): void {
+    this.stubs.length = 0;
+    this.requests.length = 0;
+    this.unexpected.length = 0;
+  }
+
   async close(): Promise<void> {
     await this.agent.close();
   }
@@ -166,6 +174,20 @@ function describeMatch(match: Match): string {
   return parts.join('');
 }
 
+/** One HttpMock for a test file: verified after each test (then emptied), closed after the last. */
+export function useHttpMock(): HttpMock {
+  const http = new HttpMock();
+  afterEach(() => {
+    try {
+      http.verify();
+    } finally {
+      http.reset();
+    }
+  });
+  afterAll(() => http.close());
+  return http;
+}
+
 const unexpectedPrompt = async (message: string): Promise<never> => {
   throw new Error(`unexpected prompt: ${message}`);
 };
@@ -223,11 +245,12 @@ export async function runWith(http: HttpMock, run: (ctx: Context) => Promise<voi
 /**
  * For the verbs whose run function is made where the command is registered (the shared
  * create/update of products, origins and value chains): the group registered on its own, with
- * the action wrapper main() uses, and one command line parsed. No cli.ts, no process.
+ * the action wrapper main() uses, and one command line parsed (`sct` left out). No process.
  */
 export async function runRegistered(http: HttpMock, register: Register, args: string[], o: Pick<RunOptions, 'input'> = {}): Promise<RunResult> {
   const { deps, result, done } = commandDeps(http, o);
-  const program = new Command().exitOverride();
+  // The global options (-o, --yes, …) as main() defines them; only this one group under them.
+  const program = buildProgram(deps.io);
   register(program, createFactory(deps, () => Promise.reject(new Error('the whole command tree is not built here'))));
   try {
     await program.parseAsync(args, { from: 'user' });

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HttpMock, runWith } from '../../helpers/http-mock.js';
+import { describe, expect, it } from 'vitest';
+import { runWith, useHttpMock } from '../../helpers/http-mock.js';
 import { deleteOrder } from '../../../src/commands/orders.js';
 import { listOrders, showOrder } from '../../../src/commands/orders/view.js';
 import { saveOrder } from '../../../src/commands/orders/save.js';
@@ -17,17 +17,7 @@ const ORDER = {
   ],
 };
 
-let http: HttpMock;
-beforeEach(() => {
-  http = new HttpMock();
-});
-afterEach(async () => {
-  try {
-    http.verify();
-  } finally {
-    await http.close();
-  }
-});
+const http = useHttpMock();
 
 describe('orders', () => {
   it('get: one GET of the order', async () => {
