@@ -54,6 +54,12 @@ export interface ListWriter {
   readonly count: number;
   /** The rows are printed as the service sent them, so they may come unparsed (PageOptions.asJsonText). */
   readonly takesJsonText?: boolean;
+  /**
+   * A line about the list, once it is written ("Showing 10 of 197 orders"): a table at a
+   * terminal prints it after its rows, on stdout, so that a pager shows it at the end with them.
+   * Writers without one leave stdout to the data; the caller says it on stderr.
+   */
+  note?(line: string): Promise<void>;
 }
 
 type Row = Record<string, unknown>;
@@ -111,6 +117,7 @@ function checkColumns(io: IOStreams, flag: string | undefined, writer: ListWrite
       await writer.write(rows);
     },
     end: () => writer.end(),
+    note: writer.note,
   };
 }
 
@@ -339,13 +346,28 @@ function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
       }
       if (!streamed) await io.write(await renderTable(io, columns, rows));
     },
+    async note(line) {
+      if (!io.stdoutIsTTY) return io.info(line);
+      const text = tableNote(io, line);
+      if (text) await io.write(text);
+    },
   };
 }
 
 /**
+ * A line about a table at a terminal (columns left out, how many rows there are), printed after
+ * its rows on stdout: the person reads it where the table ends, in a pager too, where a line on
+ * stderr would be drawn over or scroll away above the table. Dim, as it is not data; none with -q.
+ */
+function tableNote(io: IOStreams, line: string): string {
+  return io.quiet ? '' : io.color.dim(line) + '\n';
+}
+
+/**
  * At a terminal, a borderless table in the style of gh fitted to its width (see table.ts):
- * ids, dates and statuses whole, free text cut with `…`, the rightmost columns left out (and
- * named on stderr) when nothing else fits; no row ever wraps. Into a pipe or a file, the same
+ * ids, dates, statuses and e-mail addresses whole, free text cut with `…`, the columns that
+ * matter least left out when nothing else fits, and named on a line after the table; no row
+ * ever wraps. Into a pipe or a file, the same
  * table tab-separated: a header row, one line per row, nothing cut, no colour unless forced.
  */
 export async function renderTable(io: IOStreams, columns: TableColumn[], rows: string[][], withHeader = true): Promise<string> {
@@ -362,11 +384,9 @@ export async function renderTable(io: IOStreams, columns: TableColumn[], rows: s
   await loadMeasure();
   const width = io.terminalWidth();
   const fit = fitColumns(columns, rows, width);
-  if (fit.dropped.length > 0) {
-    io.info(`columns left out to fit ${width} columns: ${fit.dropped.map((i) => columns[i].header).join(', ')} (widen the terminal, or --columns)`);
-  }
   const index = new Map(columns.map((c, i) => [c, i]));
-  return (
-    layoutTable(columns, rows, fit, { header: (s) => io.color.bold(s), cell: (s, c) => paintCell(s, index.get(c)!) }).join('\n') + '\n'
-  );
+  const table = layoutTable(columns, rows, fit, { header: (s) => io.color.bold(s), cell: (s, c) => paintCell(s, index.get(c)!) }).join('\n') + '\n';
+  if (fit.dropped.length === 0) return table;
+  const leftOut = fit.dropped.map((i) => columns[i].header).join(', ');
+  return table + tableNote(io, `columns left out to fit ${width} columns: ${leftOut} (widen the terminal, or --columns)`);
 }
