@@ -6,7 +6,7 @@ import { AuthError, UsageError } from '../errors.js';
 import { notLoggedIn } from '../config/settings.js';
 import { maskToken, withoutCredentials } from '../output/redact.js';
 import { keyringAccount, keyringDelete, keyringSet } from '../config/keyring.js';
-import { displayName, type Me } from '../api/schemas/accounts.js';
+import { displayName, type Me } from '../api/me.js';
 import { fetchMe } from './whoami.js';
 import { readAll } from './shared/body.js';
 import { writeOne } from '../output/format.js';

@@ -8,7 +8,7 @@ import { discardBody } from '../api/transport.js';
 import { PATHS } from '../api/paths.js';
 import { RateLimitError, SctError, UsageError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
-import { displayName } from '../api/schemas/accounts.js';
+import { displayName } from '../api/me.js';
 import { parseMe } from './whoami.js';
 import { maskToken, withoutCredentials } from '../output/redact.js';
 import { notLoggedIn } from '../config/settings.js';
