@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { UsageError, type FieldErrors } from '../errors.js';
-import { parseInteger } from '../util/numbers.js';
+import { ID_MAX, parseInteger } from '../util/numbers.js';
 import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
 import { closest } from '../output/suggest.js';
@@ -482,7 +482,7 @@ export function idCell(raw: string | undefined, line: number, column: string, er
   try {
     return parseInteger(text, column);
   } catch {
-    errors.add(line, column, `"${text}" is not a whole number 0..2147483647`);
+    errors.add(line, column, `"${text}" is not a whole number 0..${ID_MAX}`);
     return undefined;
   }
 }

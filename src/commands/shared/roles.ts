@@ -10,6 +10,7 @@ import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
 import { splitList } from './flags.js';
+import { isId } from '../../util/numbers.js';
 
 export interface Role {
   id: number;
@@ -104,7 +105,7 @@ export function describeRoles(roles: Role[]): string {
 export async function roleIds(ctx: Context, raws: string[]): Promise<{ ids: Map<string, number>; known: Role[] }> {
   const ids = new Map<string, number>();
   const names = [...new Set(raws.map((r) => r.trim()).filter((r) => r && !/^\d+$/.test(r)))];
-  for (const raw of raws) if (/^\d+$/.test(raw.trim()) && Number(raw) <= 2_147_483_647) ids.set(raw, Number(raw));
+  for (const raw of raws) if (isId(raw.trim())) ids.set(raw, Number(raw));
   if (names.length === 0) return { ids, known: [] };
   const baseUrl = ctx.client().baseUrl;
   let known = seen(ctx, baseUrl);
