@@ -9,6 +9,7 @@ import { stripControl } from '../output/sanitize.js';
 import { JsonText, leadingNumericId, scanListPage } from './json-page.js';
 import { credentialsInText, maskToken, redactSignedUrl, redactUrl, withoutCredentials } from '../output/redact.js';
 import { USER_AGENT } from '../version.js';
+import { formatBytes, formatDuration } from '../util/format.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
@@ -1027,17 +1028,6 @@ function contentLength(headers: Headers): number | undefined {
 function neverConnected(err: unknown): boolean {
   const code = errorCode(err);
   return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENETUNREACH' || code === 'EHOSTUNREACH' || code === 'UND_ERR_CONNECT_TIMEOUT';
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${ms}ms`;
-  if (ms < 120_000) return `${+(ms / 1000).toFixed(1)}s`;
-  if (ms < 7_200_000) return `${+(ms / 60_000).toFixed(1)}m`;
-  return `${+(ms / 3_600_000).toFixed(1)}h`;
-}
-
-function formatBytes(n: number): string {
-  return n >= 1024 ** 3 ? `${+(n / 1024 ** 3).toFixed(1)} GB` : `${Math.round(n / 1024 ** 2)} MB`;
 }
 
 /** A path relative to the base URL for messages, or the URL without its query for other hosts. */

@@ -2,8 +2,6 @@
 // Flags, help, completions and filters use them without loading zod; the request schemas
 // (schemas/) are built on them.
 
-export const ID_MAX = 2_147_483_647;
-
 export const COMMODITIES = ['cattle', 'cocoa', 'coffee', 'palm_oil', 'rubber', 'soya', 'wood'] as const;
 export const COMPOSITIONS = ['simple', 'composite'] as const;
 export const ASSESSMENT_STATUSES = ['pending', 'in_progress', 'passing', 'failing', 'mitigated'] as const;

@@ -1,11 +1,11 @@
 // Reading a bulk input file: CSV with a header row, every record tagged with the line it
 // came from, so every error can name the file, the line and the column.
 import { CsvError, parse } from 'csv-parse/sync';
-import { readFile } from 'node:fs/promises';
+import { readInput } from '../util/files.js';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { UsageError, type FieldErrors } from '../errors.js';
-import { parseInteger } from '../util/numbers.js';
+import { ID_MAX, parseInteger } from '../util/numbers.js';
 import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
 import { closest } from '../output/suggest.js';
@@ -273,21 +273,6 @@ function occurrences(text: string, part: string): number {
 const QUOTE = 0x22;
 
 /**
- * The whole input at once: the rows are all kept anyway, and line numbers are counted on the
- * file's own text.
- */
-async function readInput(file: string, stdin: Readable): Promise<Buffer> {
-  try {
-    if (file !== '-') return await readFile(file);
-    const chunks: Buffer[] = [];
-    for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    return Buffer.concat(chunks);
-  } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
-  }
-}
-
-/**
  * Line numbers as an editor shows them (a line ends at CRLF, LF or a lone CR), counted on the
  * file's text between the ends of records. csv-parse's own count is where a record ends, and it
  * counts a CRLF inside quotes twice.
@@ -482,7 +467,7 @@ export function idCell(raw: string | undefined, line: number, column: string, er
   try {
     return parseInteger(text, column);
   } catch {
-    errors.add(line, column, `"${text}" is not a whole number 0..2147483647`);
+    errors.add(line, column, `"${text}" is not a whole number 0..${ID_MAX}`);
     return undefined;
   }
 }

@@ -17,7 +17,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { tryLock } from '../config/lock.js';
-import { writeAtomically } from '../config/config.js';
+import { writeAtomically } from '../util/files.js';
 import { SctError } from '../errors.js';
 import { idempotencyKey } from './idempotency.js';
 

@@ -3,7 +3,7 @@
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import { PATHS } from '../api/paths.js';
-import { meSchema } from '../api/schemas/accounts.js';
+import { asMe } from '../api/me.js';
 import { AnswerError } from '../errors.js';
 import { Journal, lockRun } from './journal.js';
 
@@ -22,12 +22,12 @@ export interface OpenedRun {
 export async function openRun(configDir: string, client: ApiClient, o: OpenRun): Promise<OpenedRun> {
   const release = lockRun(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl });
   try {
-    const me = meSchema.safeParse(await client.get(PATHS.me));
-    if (!me.success) throw new AnswerError(`GET ${PATHS.me}: the answer is not a user profile, so sct cannot tell whose run this is`);
+    const me = asMe(await client.get(PATHS.me));
+    if (!me) throw new AnswerError(`GET ${PATHS.me}: the answer is not a user profile, so sct cannot tell whose run this is`);
     // The workspace is the membership the token acts in (a switch changes it); the company
     // stands in where a service does not say.
-    const workspace = me.data.active_user_company_id ?? (me.data.company ? `company ${me.data.company.id}` : 'none');
-    const journal = Journal.open(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl, user: me.data.id, workspace }, o.fresh);
+    const workspace = me.active_user_company_id ?? (me.company ? `company ${me.company.id}` : 'none');
+    const journal = Journal.open(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl, user: me.id, workspace }, o.fresh);
     return { journal, release };
   } catch (err) {
     release();

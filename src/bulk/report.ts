@@ -2,9 +2,9 @@
 // where the file holds it — and --report FILE as CSV), a
 // summary on stderr, and the exit code — 3 when some units were rejected, 130 when
 // interrupted, the fatal error's own code when the run had to stop.
-import { accessSync, closeSync, constants, lstatSync, openSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { basename, dirname, join, resolve } from 'node:path';
+import { accessSync, constants, lstatSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { writeAtomically } from '../util/files.js';
 import { csvLine, guardFormula } from '../output/spreadsheet.js';
 import type { Context } from '../context.js';
 import { JournalWriteError, type Outcome, type RunResult } from './runner.js';
@@ -76,28 +76,14 @@ function jsonRow(o: Outcome) {
 }
 
 /**
- * The report as CSV, written to a new temporary file beside it and renamed into place: created
- * exclusively under an unguessable name, it is never a link planted in advance, and a reader
- * never sees half a report. Text cells are guarded against spreadsheet formulas unless asked.
+ * The report as CSV, written whole or not at all (writeAtomically: never through a planted
+ * link, never half a report). Text cells are guarded against spreadsheet formulas unless asked.
  */
 export function writeReportFile(path: string, outcomes: Outcome[], o: { csvFormulas?: boolean } = {}): void {
   const guard = o.csvFormulas ? (v: string) => v : guardFormula;
   let text = csvLine(['line', 'key', 'status', 'id', 'error']);
   for (const r of outcomes.map(flatRow)) text += csvLine([r.line, guard(r.key), r.status, typeof r.id === 'string' ? guard(r.id) : r.id, guard(r.error)]);
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'wx', 0o644);
-  try {
-    try {
-      // writeFileSync goes on after a short write, where a full disk then fails: a report is whole or absent.
-      writeFileSync(fd, text);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  writeAtomically(path, text, 0o644, { umask: true });
 }
 
 export async function finishBulk(

@@ -1,6 +1,6 @@
 // sct api: any request through the same client (auth, retries, rate limits), with gh api's flags.
 import type { Command } from 'commander';
-import { readFile } from 'node:fs/promises';
+import { readInputText } from '../util/files.js';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
 import { addDryRunOption } from './shared/dry-run.js';
@@ -9,7 +9,7 @@ import { statusText } from '../api/errors.js';
 import { UsageError } from '../errors.js';
 import { collect, setDotted, splitKeyValue } from './shared/flags.js';
 import { warnDuplicates } from './shared/list.js';
-import { readAll, readJsonFile } from './shared/body.js';
+import { readJsonFile } from './shared/body.js';
 import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../output/format.js';
 import { stripControl } from '../output/sanitize.js';
 import { API_EXAMPLES, API_HELP } from '../help/topics.js';
@@ -52,12 +52,7 @@ export async function typedValue(raw: string, stdin: NodeJS.ReadableStream): Pro
   if (raw === 'null') return null;
   if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw) && Number.isFinite(Number(raw))) return Number(raw);
   if (raw.startsWith('@')) {
-    const file = raw.slice(1);
-    try {
-      return file === '-' ? await readAll(stdin as never) : await readFile(file, 'utf8');
-    } catch (err) {
-      throw new UsageError(`cannot read ${file === '-' ? 'stdin' : file} for -F: ${(err as Error).message}`);
-    }
+    return readInputText(raw.slice(1), stdin, '-F');
   }
   return raw;
 }

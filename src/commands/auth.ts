@@ -6,9 +6,9 @@ import { AuthError, UsageError } from '../errors.js';
 import { notLoggedIn } from '../config/settings.js';
 import { maskToken, withoutCredentials } from '../output/redact.js';
 import { keyringAccount, keyringDelete, keyringSet } from '../config/keyring.js';
-import { displayName, type Me } from '../api/schemas/accounts.js';
+import { displayName, type Me } from '../api/me.js';
 import { fetchMe } from './whoami.js';
-import { readAll } from './shared/body.js';
+import { readInputText } from '../util/files.js';
 import { writeOne } from '../output/format.js';
 import { stripControl } from '../output/sanitize.js';
 import type { Column } from '../output/columns.js';
@@ -50,7 +50,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   let token: string;
   let source: string;
   if (opts.withToken) {
-    token = (await readAll(ctx.io.stdin)).trim();
+    token = (await readInputText('-', ctx.io.stdin)).trim();
     source = 'standard input (--with-token)';
     if (!token) throw new UsageError('no token on stdin (--with-token reads it from standard input)');
   } else if (ctx.io.canPrompt()) {

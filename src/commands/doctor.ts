@@ -8,13 +8,14 @@ import { discardBody } from '../api/transport.js';
 import { PATHS } from '../api/paths.js';
 import { RateLimitError, SctError, UsageError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
-import { displayName } from '../api/schemas/accounts.js';
+import { displayName } from '../api/me.js';
 import { parseMe } from './whoami.js';
 import { maskToken, withoutCredentials } from '../output/redact.js';
 import { notLoggedIn } from '../config/settings.js';
 import { stripControl } from '../output/sanitize.js';
 import { writeList } from '../output/format.js';
 import type { Column } from '../output/columns.js';
+import { formatDuration } from '../util/format.js';
 
 type Level = 'ok' | 'warn' | 'fail';
 export interface Check {
@@ -165,7 +166,7 @@ export async function doctor(ctx: Context): Promise<void> {
       const rl = client.rateLimit;
       if (rl.remaining !== undefined && rl.limit !== undefined) {
         const low = rl.remaining < rl.limit * 0.1;
-        const reset = rl.reset ? ` (resets in ${untilText(rl.reset * 1000 - ctx.now())})` : '';
+        const reset = rl.reset ? ` (resets in ${formatDuration(Math.max(0, rl.reset * 1000 - ctx.now()))})` : '';
         add('rate_limit', low ? 'warn' : 'ok', `${rl.remaining} of ${rl.limit} requests left this hour${reset}`);
       } else add('rate_limit', 'warn', 'the server sent no X-RateLimit headers');
     } catch (err) {
@@ -174,7 +175,7 @@ export async function doctor(ctx: Context): Promise<void> {
         // checks still can. The clock comes from the base URL's answer instead.
         add('token', 'warn', `${tokenFrom}: not verified, the rate limit is spent`);
         clock(client.serverDate ?? probeDate);
-        add('rate_limit', 'warn', `spent, resets in ${untilText(err.resetAt.getTime() - ctx.now())}`);
+        add('rate_limit', 'warn', `spent, resets in ${formatDuration(Math.max(0, err.resetAt.getTime() - ctx.now()))}`);
       } else add('token', 'fail', (err as Error).message);
     }
   }
@@ -207,10 +208,4 @@ async function report(ctx: Context, checks: Check[]): Promise<void> {
   if (failed.length) throw new SctError(`${failed.length} check${failed.length > 1 ? 's' : ''} failed: ${failed.map((k) => k.name).join(', ')}`);
 }
 
-/** How long until a moment, as people say it: "45 s", "59 min", "3 h". */
-export function untilText(ms: number): string {
-  const secs = Math.max(0, Math.ceil(ms / 1000));
-  if (secs < 120) return `${secs} s`;
-  if (secs < 7200) return `${Math.floor(secs / 60)} min`;
-  return `${Math.floor(secs / 3600)} h`;
-}
+

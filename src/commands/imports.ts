@@ -7,7 +7,6 @@ import { addExamples, type Factory } from './shared/command.js';
 import { addDryRunOption } from './shared/dry-run.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
-import { importCreateSchema } from '../api/schemas/files.js';
 import { addBodyOptions, addIdempotencyKeyOption, addGetCommand, addListCommand, saveOne } from './shared/crud.js';
 import { parseInteger } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
@@ -45,7 +44,8 @@ async function createImportRun(ctx: Context, opts: ImportRunFlags): Promise<void
     path: PATHS.imports,
     flags: opts,
     named: { type: opts.type, source: opts.source, document: parseInteger(opts.document, '--document'), name: opts.name },
-    schema: importCreateSchema,
+    // Loaded by create alone: list and get never load zod.
+    schema: (await import('../api/schemas/files.js')).importCreateSchema,
     what: 'import run',
     columns: COLUMNS.importRun,
   });

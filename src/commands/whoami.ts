@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
-import { meSchema, type Me } from '../api/schemas/accounts.js';
+import { asMe, type Me } from '../api/me.js';
 import { writeOne } from '../output/format.js';
 import { SctError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
@@ -21,9 +21,9 @@ export async function fetchMe(client: ApiClient): Promise<Me> {
 }
 
 export function parseMe(data: unknown): Me {
-  const parsed = meSchema.safeParse(data);
-  if (!parsed.success) throw new SctError(`unexpected answer from GET ${PATHS.me}: not a user profile`);
-  return parsed.data;
+  const me = asMe(data);
+  if (!me) throw new SctError(`unexpected answer from GET ${PATHS.me}: not a user profile`);
+  return me;
 }
 
 export async function whoami(ctx: Context): Promise<void> {

@@ -11,12 +11,12 @@
 // through a symlinked config.json to wherever it points), which left it reading one JSON file,
 // for 37 ms of CPU per command loading it and ajv (bench/results.md): a one-request command's
 // whole budget. The file is read here, afresh on every access, as conf did.
-import { closeSync, constants, existsSync, fchmodSync, fchownSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { SctError } from '../errors.js';
 import { withLock } from './lock.js';
+import { writeAtomically } from '../util/files.js';
 
 export const PROFILE_KEYS = ['base_url', 'token', 'workspace', 'output'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
@@ -198,53 +198,3 @@ function readingConfig<T>(path: string, read: () => T): T {
   }
 }
 
-/**
- * Writes `data` to a new temporary file beside `path` and renames it into place. The temporary is
- * created exclusively, so a name already taken (a symlink planted there included) is refused,
- * never written through; the rename replaces `path` itself, even when `path` is a symlink.
- */
-export function writeAtomically(path: string, data: string, mode: number): void {
-  // node:crypto only when writing: reading the config, as every command does, never needs it.
-  const { randomBytes } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
-  const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
-  try {
-    // The umask may have narrowed the mode at creation, never widened it; set it exactly.
-    fchmodSync(fd, mode);
-    keepOwner(fd, path);
-    writeFileSync(fd, data);
-    fsyncSync(fd);
-  } catch (err) {
-    closeSync(fd);
-    unlinkQuietly(tmp);
-    throw err;
-  }
-  closeSync(fd);
-  try {
-    renameSync(tmp, path);
-  } catch (err) {
-    unlinkQuietly(tmp);
-    throw err;
-  }
-}
-
-/** `sudo sct config set …` must not leave the user with a config file only root can read. */
-function keepOwner(fd: number, path: string): void {
-  if (process.getuid?.() !== 0) return;
-  let st;
-  try {
-    // lstat: the owner of a symlink's target is nobody whose file this is.
-    st = lstatSync(path);
-  } catch {
-    return;
-  }
-  if (st.isFile() && (st.uid !== 0 || st.gid !== 0)) fchownSync(fd, st.uid, st.gid);
-}
-
-function unlinkQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // Never created, or already gone.
-  }
-}

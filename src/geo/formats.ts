@@ -3,7 +3,7 @@
 // Each is converted by a well-kept library to GeoJSON and from there read like a GeoJSON file,
 // so every format gets the same checks. The libraries load only with the commands that read
 // plot files, and togeojson, shpjs and proj4 only when such a file is read.
-import { readFile } from 'node:fs/promises';
+import { readInput } from '../util/files.js';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Feature, Geometry } from 'geojson';
@@ -18,18 +18,7 @@ export async function readPlotFile(file: string, stdin: Readable): Promise<GeoJs
   // GeoJSON is read as text directly: the largest files are GeoJSON, and a Buffer kept beside
   // the text would add its size to the peak.
   if (byName === 'geojson') return readGeoJsonFile(file, stdin);
-  let bytes: Buffer;
-  try {
-    if (file === '-') {
-      const chunks: Buffer[] = [];
-      for await (const c of stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-      bytes = Buffer.concat(chunks);
-    } else {
-      bytes = await readFile(file);
-    }
-  } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
-  }
+  const bytes = await readInput(file, stdin);
   const name = file === '-' ? 'stdin' : basename(file);
   const format = byName ?? formatByContent(bytes);
   switch (format) {

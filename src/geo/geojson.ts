@@ -1,12 +1,11 @@
 // Reading a plot file: a FeatureCollection, one Feature or a bare geometry, as suppliers send
 // them. The envelope is checked here; what is inside a geometry is the checks' business
 // (plot-checks.ts), so that one bad feature is a finding, never the end of the file.
-import { readFile } from 'node:fs/promises';
+import { readInputText } from '../util/files.js';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { MultiPolygon, Point, Polygon, Position } from 'geojson';
 import { z } from 'zod';
-import { UsageError } from '../errors.js';
 
 export type { Position };
 export type PlotGeometry = Point | Polygon | MultiPolygon;
@@ -78,20 +77,9 @@ const collectionSchema = z.object({ type: z.literal('FeatureCollection'), featur
 const typedSchema = z.object({ type: z.string() });
 
 export async function readGeoJsonFile(file: string, stdin: Readable): Promise<GeoJsonFile> {
-  // Read straight into a string: a file of 25 MB and more is common, and a Buffer kept beside
-  // the string and the parsed features would be that much more memory at the peak.
-  let text: string;
-  try {
-    if (file === '-') {
-      const chunks: Buffer[] = [];
-      for await (const c of stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-      text = Buffer.concat(chunks).toString('utf8');
-    } else {
-      text = await readFile(file, 'utf8');
-    }
-  } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
-  }
+  // Read straight into a string (readInputText): a Buffer kept beside the string and the parsed
+  // features would be the file's size more memory at the peak.
+  const text = await readInputText(file, stdin);
   return parseGeoJson(text, file === '-' ? 'stdin' : basename(file));
 }
 

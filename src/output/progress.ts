@@ -3,19 +3,8 @@
 // small the chunks are.
 import type { Spinner } from '../context.js';
 import { stripControl } from './sanitize.js';
+import { formatBytes } from '../util/format.js';
 
-const UNITS = ['B', 'kB', 'MB', 'GB', 'TB'];
-
-/** 1536 → "1.5 kB" (powers of 1000, as file managers show sizes). */
-export function formatBytes(n: number): string {
-  let v = n;
-  let u = 0;
-  while (v >= 1000 && u < UNITS.length - 1) {
-    v /= 1000;
-    u++;
-  }
-  return `${u === 0 ? v : v.toFixed(v < 10 ? 1 : 0)} ${UNITS[u]}`;
-}
 
 const BAR_WIDTH = 20;
 

@@ -1,5 +1,6 @@
 // Request context, error type and path router shared by every sandbox route module.
 import type { Store, User, Membership, Company } from './data.js';
+import { isId } from '../util/numbers.js';
 
 export interface Auth {
   token: string;
@@ -63,10 +64,8 @@ export const okJson = (json: Buffer | readonly Buffer[]): Reply => ({ status: 20
 /** Integer path ids: anything that is not a plain non-negative integer cannot name an object, hence 404. */
 export function intParam(ctx: Ctx, name = 'id'): number {
   const raw = ctx.params[name] ?? '';
-  if (!/^\d{1,10}$/.test(raw)) throw notFound();
-  const n = Number(raw);
-  if (n > 2147483647) throw notFound();
-  return n;
+  if (!/^\d{1,10}$/.test(raw) || !isId(raw)) throw notFound();
+  return Number(raw);
 }
 
 export type Handler = (ctx: Ctx) => Reply | Promise<Reply>;

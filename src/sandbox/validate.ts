@@ -1,9 +1,11 @@
 // Request body validation: zod schemas in, DRF-shaped field errors out, with DRF's wording so
 // sct prints the same messages against the sandbox as against the service.
 import { z } from 'zod';
+import { ID_MAX } from '../util/numbers.js';
 import { ApiError, badRequest, type Ctx } from './router.js';
 
-export const MAX_INT = 2147483647;
+// The service's bound, which sct checks too.
+const MAX_INT = ID_MAX;
 
 /** DRF's message for a related id that names no object the caller may use. */
 export const invalidPk = (v: number | string) => `Invalid pk "${v}" - object does not exist.`;

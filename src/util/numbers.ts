@@ -2,6 +2,14 @@
 // reader of bulk files and the context use them without reaching up into the commands.
 import { UsageError } from '../errors.js';
 
+/** The largest id the service gives (its ids are 32-bit signed integers). */
+export const ID_MAX = 2_147_483_647;
+
+/** Whether text is an id as written: digits only, 0..ID_MAX. */
+export function isId(text: string): boolean {
+  return /^\d+$/.test(text) && Number(text) <= ID_MAX;
+}
+
 /** "10m", "90s", "1h", "500ms" or plain seconds. */
 export function parseDuration(value: string, flag: string, o: { allowZero?: boolean } = {}): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
@@ -14,7 +22,7 @@ export function parseDuration(value: string, flag: string, o: { allowZero?: bool
   return ms;
 }
 
-export function parseInteger(value: string | undefined, flag: string, min = 0, max = 2_147_483_647): number | undefined {
+export function parseInteger(value: string | undefined, flag: string, min = 0, max = ID_MAX): number | undefined {
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(String(value).trim())) throw new UsageError(`invalid ${flag} "${value}": expected a whole number`);
   const n = Number(value);

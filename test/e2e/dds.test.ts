@@ -277,7 +277,7 @@ describe('dds wait and create --wait', () => {
       const env = { SCT_BASE_URL: slow.url };
       const timedOut = await t.sctIn(['dds', 'create', '--type', 'EUDR', '--dds-identifier', 'SLOW-1', '--wait', '--timeout', '1500ms'], { env });
       expect(timedOut.exitCode).toBe(1);
-      expect(timedOut.stderr).toMatch(/error: timed out after \d+(ms|s): statement \d+ is still in_progress/);
+      expect(timedOut.stderr).toMatch(/error: timed out after \d+(\.\d)?(ms|s): statement \d+ is still in_progress/);
       expect(timedOut.stdout).toBe('');
       // Polled at once, then after 1 s, then at the deadline.
       expect(slow.requests.filter((x) => x.method === 'GET').length).toBe(3);

@@ -198,7 +198,7 @@ describe('ApiClient', () => {
     const err = await failure(ctx.client.get('/orders'));
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err.status).toBe(503);
-    expect(err.message).toMatch(/the service is unavailable and asks sct to retry at .* \(in 24 h\), longer than --max-wait \(GET \/orders\)/);
+    expect(err.message).toMatch(/the service is unavailable and asks sct to retry at .* \(in 24h\), longer than --max-wait \(GET \/orders\)/);
     expect(ctx.sleeps).toEqual([]);
   });
 

@@ -123,8 +123,7 @@ describe('saveStream', () => {
 
 describe('progress', () => {
   it('formats sizes and draws a bar when the total is known', async () => {
-    const { formatBytes, progressLine, byteProgress } = await import('../../src/output/progress.js');
-    expect([0, 999, 1536, 12_345_678, 3e12].map(formatBytes)).toEqual(['0 B', '999 B', '1.5 kB', '12 MB', '3.0 TB']);
+    const { progressLine, byteProgress } = await import('../../src/output/progress.js');
     expect(progressLine('Uploading a.pdf', 250, 1000)).toBe('Uploading a.pdf █████░░░░░░░░░░░░░░░ 25% 250 B of 1.0 kB');
     expect(progressLine('Downloading', 2048)).toBe('Downloading 2.0 kB');
     // Redrawn at most every 100 ms, and always at the end.

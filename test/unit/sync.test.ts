@@ -231,7 +231,7 @@ describe('costLines', () => {
     expect(stops).toContain('the plan needs 150 writes but 40 are left this hour: it would finish after 15:00 (2 budget resets away)');
     expect(stops).toContain('longer than --max-wait (10m), so the run stops when the budget is spent: rerun after 14:00');
     const [, waits] = costLines({ writes: 90, reads: 2, rateLimit: { limit: 100, remaining: 40, reset }, now, maxWaitMs: 3_600_000 });
-    expect(waits).toBe('the plan needs 90 writes but 40 are left this hour: it would finish after 14:00; sct waits for the budget (40m, within --max-wait 60m)');
+    expect(waits).toBe('the plan needs 90 writes but 40 are left this hour: it would finish after 14:00; sct waits for the budget (40m, within --max-wait 1h)');
   });
 });
 

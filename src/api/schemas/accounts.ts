@@ -4,23 +4,6 @@ import { z } from 'zod';
 import { id } from './common.js';
 import { REQUIRED } from './messages.js';
 
-export const meSchema = z.looseObject({
-  id: z.number(),
-  first_name: z.string().nullish(),
-  last_name: z.string().nullish(),
-  email: z.string().nullish(),
-  job_title: z.string().nullish(),
-  active_user_company_id: z.number().nullish(),
-  company: z.looseObject({ id: z.number(), name: z.string().nullish(), type: z.string().nullish(), country: z.string().nullish() }).nullish(),
-  auth_group: z.looseObject({ id: z.number(), name: z.string().nullish() }).nullish(),
-});
-export type Me = z.infer<typeof meSchema>;
-
-export function displayName(me: Me): string {
-  return [me.first_name, me.last_name].filter(Boolean).join(' ') || `user ${me.id}`;
-}
-
-
 const INVITATION_EMAIL_MAX = 1024;
 
 /** The document's bound on an invitation e-mail; the same check runs on every CSV row. */

@@ -1,7 +1,7 @@
 // Building blocks of the request schemas, with the API's documented bounds.
 import { z } from 'zod';
 import { REQUIRED } from './messages.js';
-import { ID_MAX } from '../enums.js';
+import { ID_MAX } from '../../util/numbers.js';
 
 export const id = z.number().int().min(0).max(ID_MAX);
 export const str255 = z.string().min(1).max(255);

@@ -13,7 +13,8 @@
 import { z } from 'zod';
 import { date, dateTime, id, str255, tags } from './common.js';
 import { requiredMessage } from './messages.js';
-import { ASSESSMENT_STATUSES, ID_MAX } from '../enums.js';
+import { ASSESSMENT_STATUSES } from '../enums.js';
+import { ID_MAX } from '../../util/numbers.js';
 import { BUYER_STATUSES, ORDER_TYPES, SELLER_STATUSES } from '../enums.js';
 
 

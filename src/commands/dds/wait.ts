@@ -12,6 +12,7 @@ import { stripControl } from '../../output/sanitize.js';
 import { colorStatus } from '../../output/iostreams.js';
 import { FINAL_DDS_STATUSES, statementResponseSchema, type DdsStatus, type StatementResponse } from '../../api/schemas/statements.js';
 import { parseDuration } from '../shared/flags.js';
+import { formatDuration } from '../../util/format.js';
 
 export const DEFAULT_WAIT_MS = 10 * 60_000;
 /** The first poll follows the create at once; then 1 s, growing by half each time up to 15 s. */
@@ -82,11 +83,11 @@ async function pollStatement(ctx: Context, id: number, timeoutMs: number): Promi
       }
       const left = deadline - ctx.now();
       if (left <= 0) {
-        const err = new SctError(`timed out after ${formatMs(timeoutMs)}: statement ${id} is still ${stripControl(s.status)}`);
+        const err = new SctError(`timed out after ${formatDuration(timeoutMs)}: statement ${id} is still ${stripControl(s.status)}`);
         err.hint = `wait longer with \`sct dds wait ${id} --timeout 30m\``;
         throw err;
       }
-      spinner.update(`Statement ${id} is ${statusOnStderr(ctx, stripControl(s.status))}… ${formatMs(ctx.now() - started)}`);
+      spinner.update(`Statement ${id} is ${statusOnStderr(ctx, stripControl(s.status))}… ${formatDuration(ctx.now() - started)}`);
       if (ctx.signal.aborted) throw new InterruptedError();
       try {
         await ctx.sleep(Math.min(interval, left), ctx.signal);
@@ -127,8 +128,3 @@ export function failureReason(data: unknown): string {
   return 'the service gave no reason';
 }
 
-function formatMs(ms: number): string {
-  if (ms < 1000) return `${ms}ms`;
-  const s = Math.round(ms / 1000);
-  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${s % 60 ? `${s % 60}s` : ''}`;
-}

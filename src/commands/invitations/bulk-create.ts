@@ -14,6 +14,7 @@ import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
 import { parseConcurrency } from '../shared/flags.js';
+import { isId } from '../../util/numbers.js';
 import { BULK_LIMIT } from '../../api/enums.js';
 import type { BulkRunFlags, FileTemplate } from '../shared/bulk.js';
 
@@ -68,7 +69,7 @@ export class InvitationRows {
     }
     let authGroup: number | string | undefined = this.role;
     if (cell) {
-      if (/^\d+$/.test(cell) && Number(cell) <= 2_147_483_647) authGroup = Number(cell);
+      if (isId(cell)) authGroup = Number(cell);
       else {
         authGroup = cell;
         this.named++;

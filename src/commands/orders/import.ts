@@ -44,6 +44,7 @@ import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
+import { ID_MAX, isId } from '../../util/numbers.js';
 import { writeTemplateIf, type BulkRunFlags, type FileTemplate } from '../shared/bulk.js';
 import { writeList } from '../../output/format.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS } from '../../api/schemas/orders.js';
@@ -64,7 +65,7 @@ function convert(raw: string, conv: Conv, decimalComma = false): unknown {
     case 'text':
       return raw;
     case 'int':
-      if (!/^\d+$/.test(raw) || Number(raw) > 2_147_483_647) throw new CellError(`"${raw}" is not a whole number 0..2147483647`);
+      if (!isId(raw)) throw new CellError(`"${raw}" is not a whole number 0..${ID_MAX}`);
       return Number(raw);
     case 'number': {
       let text: string;

@@ -9,6 +9,7 @@ import { type OrderKindName } from '../../api/enums.js';
 import { buildBody, canonicalEnums, promptMissing, validate } from '../shared/body.js';
 import { idempotencyKeyOf } from '../shared/crud.js';
 import { parseDate, parseInteger } from '../shared/flags.js';
+import { ID_MAX } from '../../util/numbers.js';
 import { orderKind } from './filters.js';
 import { writeOrder } from './view.js';
 import type { OrderFieldFlags } from './fields.js';
@@ -56,7 +57,7 @@ export function parseItem(spec: string, kind: OrderKindName): OrderItemBody {
   if (seen.size === 0) throw bad('no fields');
   const int = (key: ItemKey, min = 0) => {
     const v = seen.get(key)!;
-    if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > 2_147_483_647) throw bad(`${key} "${v}" is not a whole number ${min}..2147483647`);
+    if (!/^-?\d+$/.test(v) || Number(v) < min || Number(v) > ID_MAX) throw bad(`${key} "${v}" is not a whole number ${min}..${ID_MAX}`);
     return Number(v);
   };
   const item: OrderItemBody = {};

@@ -17,7 +17,7 @@ import { PATHS } from '../../api/paths.js';
 import { SctError, UsageError } from '../../errors.js';
 import { COLUMNS, type Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
-import { meSchema } from '../../api/schemas/accounts.js';
+import { asMe } from '../../api/me.js';
 import { ORDER_UPDATE_SCHEMAS, orderResponseSchema, type OrderItemBody, type OrderResponse } from '../../api/schemas/orders.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { validate } from '../shared/body.js';
@@ -124,8 +124,8 @@ export async function traceItem(ctx: Context, orderIdArg: string, flags: TraceFl
   const items = tracedItems(order, plan);
   let kind = plan.kind;
   if (!kind) {
-    const me = meSchema.safeParse(await client.get(PATHS.me));
-    const companyId = me.success ? (me.data.company?.id ?? (me.data as { user_company?: { company_id?: number } }).user_company?.company_id) : undefined;
+    const me = asMe(await client.get(PATHS.me));
+    const companyId = me ? (me.company?.id ?? (me as { user_company?: { company_id?: number } }).user_company?.company_id) : undefined;
     if (companyId === undefined) throw new SctError('cannot tell which company you act for; pass --purchase, --sale or --batch');
     kind = kindFor(order, companyId);
   }

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { UsageError, type FieldErrors } from '../../errors.js';
+import { readInputText } from '../../util/files.js';
 import { parseLooseValue, setDotted, splitKeyValue } from './flags.js';
 import { requiredMessage } from '../../api/schemas/messages.js';
 
@@ -14,19 +15,8 @@ export interface BodyFlags {
   idempotencyKey?: string;
 }
 
-export async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export async function readJsonFile(file: string, stdin: Readable): Promise<unknown> {
-  let text: string;
-  try {
-    text = file === '-' ? await readAll(stdin) : await (await import('node:fs/promises')).readFile(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
-  }
+  const text = await readInputText(file, stdin);
   try {
     return JSON.parse(text);
   } catch (err) {

@@ -13,7 +13,7 @@ import { collect, parseInteger } from './flags.js';
 import { addListOptions, listQuery, runList, type ListFlags } from './list.js';
 import { addDryRunOption } from './dry-run.js';
 
-/** Resource ids are integers 0..2147483647: checked locally, so a typo never reaches the API. */
+/** Resource ids are integers 0..ID_MAX: checked locally, so a typo never reaches the API. */
 export function parseId(value: string, what = 'ID'): number {
   return parseInteger(value, what, 0)!;
 }

@@ -5,7 +5,8 @@
 import type { Context } from '../../context.js';
 import type { StreamResponse } from '../../api/client.js';
 import { saveStream, type DownloadCheck, type Target } from '../../output/download.js';
-import { byteProgress, formatBytes } from '../../output/progress.js';
+import { byteProgress } from '../../output/progress.js';
+import { formatBytes } from '../../util/format.js';
 import { writeOne } from '../../output/format.js';
 import { stripControl } from '../../output/sanitize.js';
 

@@ -3,13 +3,14 @@
 // base URL, in roles.json in its config directory, and asks the service (the user's profile and
 // the members list: reads only) when a name is new to it. A name is matched without regard to
 // case, so `admin`, `Admin` and `ADMIN` are one role.
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { writeAtomically } from '../../util/files.js';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
 import { splitList } from './flags.js';
+import { isId } from '../../util/numbers.js';
 
 export interface Role {
   id: number;
@@ -49,16 +50,10 @@ function remember(ctx: Context, baseUrl: string, roles: Role[]): void {
   for (const r of seen(ctx, baseUrl, cache)) ofService[r.id] = r.name;
   for (const r of roles) ofService[r.id] = r.name;
   const next = Object.assign(Object.create(null), cache, { [baseUrl]: ofService });
-  const path = cachePath(ctx);
-  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    const fd = openSync(tmp, 'wx', 0o600);
-    writeSync(fd, JSON.stringify(next, null, 2) + '\n');
-    closeSync(fd);
-    renameSync(tmp, path);
+    writeAtomically(cachePath(ctx), JSON.stringify(next, null, 2) + '\n', 0o600);
   } catch {
     // A cache that cannot be written is asked for again next time: never a reason to fail.
-    rmSync(tmp, { force: true });
   }
 }
 
@@ -104,7 +99,7 @@ export function describeRoles(roles: Role[]): string {
 export async function roleIds(ctx: Context, raws: string[]): Promise<{ ids: Map<string, number>; known: Role[] }> {
   const ids = new Map<string, number>();
   const names = [...new Set(raws.map((r) => r.trim()).filter((r) => r && !/^\d+$/.test(r)))];
-  for (const raw of raws) if (/^\d+$/.test(raw.trim()) && Number(raw) <= 2_147_483_647) ids.set(raw, Number(raw));
+  for (const raw of raws) if (isId(raw.trim())) ids.set(raw, Number(raw));
   if (names.length === 0) return { ids, known: [] };
   const baseUrl = ctx.client().baseUrl;
   let known = seen(ctx, baseUrl);

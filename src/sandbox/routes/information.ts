@@ -11,6 +11,7 @@
 //   filters}} and sends one request per matching order, same response shape.
 // - Both answer 201.
 import { z } from 'zod';
+import { ID_MAX } from '../../util/numbers.js';
 import { nowIso, type Order, type ValueChain } from '../data.js';
 import { paramsFromObject, query } from '../filters.js';
 import { created, type Ctx, type Router } from '../router.js';
@@ -57,7 +58,7 @@ function legacyBulk(ctx: Ctx) {
   b.information_requests.forEach((data, index) => {
     const fail = (error: string) => failed.push({ index, data, error });
     const el = (data ?? {}) as Record<string, unknown>;
-    const isId = (v: unknown) => v === undefined || v === null || (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 2147483647);
+    const isId = (v: unknown) => v === undefined || v === null || (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= ID_MAX);
     if (typeof data !== 'object' || data === null || Array.isArray(data)) return fail('Each element must be an object with order_id or value_chain_id.');
     if (!isId(el.order_id) || !isId(el.value_chain_id)) return fail('order_id and value_chain_id must be integers.');
     const orderId = (el.order_id as number | null | undefined) ?? null;

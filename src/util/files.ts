@@ -1,0 +1,98 @@
+// Reading a file named on the command line (or stdin for "-"), and writing a file whole through
+// a new temporary file renamed into place: one way each, shared by every command.
+import { closeSync, constants, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Readable } from 'node:stream';
+import { UsageError } from '../errors.js';
+
+/** How messages name an input: "stdin" for "-", else the path as given. */
+export function inputName(file: string): string {
+  return file === '-' ? 'stdin' : file;
+}
+
+async function readStream(stream: Readable | NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c as string));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A file's bytes, or stdin's for "-"; one that cannot be read is a usage error naming it
+ * (`what` says what it was for: "cannot read a.json for -F: …").
+ */
+export async function readInput(file: string, stdin: Readable | NodeJS.ReadableStream, what?: string): Promise<Buffer> {
+  try {
+    // node:fs/promises when a file is read: most commands never read one.
+    return file === '-' ? await readStream(stdin) : await (await import('node:fs/promises')).readFile(file);
+  } catch (err) {
+    throw new UsageError(`cannot read ${inputName(file)}${what ? ` for ${what}` : ''}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * The same as text (UTF-8). A file is read straight into a string: files of 25 MB and more are
+ * common, and a Buffer kept beside the string would be that much more memory at the peak.
+ */
+export async function readInputText(file: string, stdin: Readable | NodeJS.ReadableStream, what?: string): Promise<string> {
+  if (file === '-') return (await readInput(file, stdin, what)).toString('utf8');
+  try {
+    return await (await import('node:fs/promises')).readFile(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${inputName(file)}${what ? ` for ${what}` : ''}: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Writes `data` to a new temporary file beside `path`, flushed to disk, and renames it into
+ * place: a reader never sees half a file, and a crash leaves the old one. The temporary is created
+ * exclusively, so a name already taken (a symlink planted there included) is refused, never
+ * written through; the rename replaces `path` itself, even when `path` is a symlink.
+ * The file gets exactly `mode` (private files: 0600), or `mode` less the umask with
+ * `{ umask: true }` (files the user reads, such as a report).
+ */
+export function writeAtomically(path: string, data: string, mode: number, o: { umask?: boolean } = {}): void {
+  // node:crypto only when writing: reading the config, as every command does, never needs it.
+  const { randomBytes } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode);
+  try {
+    // The umask may have narrowed the mode at creation, never widened it; set it exactly.
+    if (!o.umask) fchmodSync(fd, mode);
+    keepOwner(fd, path);
+    // writeFileSync goes on after a short write, where a full disk then fails: a file is whole or absent.
+    writeFileSync(fd, data);
+    fsyncSync(fd);
+  } catch (err) {
+    closeSync(fd);
+    unlinkQuietly(tmp);
+    throw err;
+  }
+  closeSync(fd);
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    unlinkQuietly(tmp);
+    throw err;
+  }
+}
+
+/** `sudo sct …` must not leave the user with a file of theirs that only root can read. */
+function keepOwner(fd: number, path: string): void {
+  if (process.getuid?.() !== 0) return;
+  let st;
+  try {
+    // lstat: the owner of a symlink's target is nobody whose file this is.
+    st = lstatSync(path);
+  } catch {
+    return;
+  }
+  if (st.isFile() && (st.uid !== 0 || st.gid !== 0)) fchownSync(fd, st.uid, st.gid);
+}
+
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Never created, or already gone.
+  }
+}

@@ -1,0 +1,27 @@
+// Durations and sizes as sct prints them, one style each for every message.
+
+/** 1536 → "1.5 kB" (powers of 1000, as file managers and the EU registry count sizes). */
+export function formatBytes(n: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let u = 0;
+  while (v >= 1000 && u < units.length - 1) {
+    v /= 1000;
+    u++;
+  }
+  return `${u === 0 ? v : v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
+}
+
+/**
+ * 250 → "250ms", 1500 → "1.5s", 45_000 → "45s", 90_000 → "1m 30s", 7_500_000 → "2h 5m": exact
+ * where it matters (a timeout of 1.5s), whole seconds and minutes where nobody counts tenths.
+ */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 10_000) return `${+(ms / 1000).toFixed(1)}s`;
+  const secs = Math.round(ms / 1000);
+  if (secs < 60) return `${secs}s`;
+  if (secs < 3600) return `${Math.floor(secs / 60)}m${secs % 60 ? ` ${secs % 60}s` : ''}`;
+  const mins = Math.round(secs / 60);
+  return `${Math.floor(mins / 60)}h${mins % 60 ? ` ${mins % 60}m` : ''}`;
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes, formatDuration } from '../../src/util/format.js';
+
+describe('formatDuration: one style for every wait, timeout and limit', () => {
+  it.each([
+    [250, '250ms'],
+    [1500, '1.5s'],
+    [9_940, '9.9s'],
+    [10_400, '10s'],
+    [45_000, '45s'],
+    [60_000, '1m'],
+    [90_000, '1m 30s'],
+    [3_599_000, '59m 59s'],
+    [3_600_000, '1h'],
+    [7_500_000, '2h 5m'],
+  ])('%d ms is %s', (ms, text) => expect(formatDuration(ms)).toBe(text));
+});
+
+describe('formatBytes: powers of 1000, as the units say', () => {
+  it.each([
+    [0, '0 B'],
+    [999, '999 B'],
+    [12_345_678, '12 MB'],
+    [3e12, '3.0 TB'],
+    [1536, '1.5 kB'],
+    [64 * 1024 * 1024, '67 MB'],
+    [2_500_000_000, '2.5 GB'],
+  ])('%d is %s', (n, text) => expect(formatBytes(n)).toBe(text));
+});
