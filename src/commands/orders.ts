@@ -123,7 +123,7 @@ of the same file skips the orders already created; exit 3 when some orders were 
       '--file <file>',
       'the CSV file, with the columns of orders import (- for stdin)',
     ).option('--template', 'print the header of the file and one example row; read and send nothing'),
-    { concurrency: true, dryRun: true },
+    { concurrency: true, dryRun: true, reads: true },
   )
     .addHelpText(
       'after',

@@ -154,7 +154,7 @@ ${formatExamples(["sct origins import --file origins.csv --report result.csv", "
     addPlotFileOptions(
       origins.command('sync').description('Make the service match a CSV or GeoJSON file: plan creates and updates by external_id, then apply them'),
     ),
-    { concurrency: true, dryRun: true },
+    { concurrency: true, dryRun: true, reads: true },
   )
     .addHelpText(
       'after',
