@@ -3,70 +3,13 @@
 // page's rows) with hand-written escaping: the same bytes as `sct … --all -o csv`, nothing more.
 import { writeSync } from 'node:fs';
 import { getPage } from './fetch-pages.mjs';
+import { csvPage } from './csv-cells.mjs';
 
 const [url, token] = process.argv.slice(2);
 
-function flatten(obj, prefix, out) {
-  for (const [k, v] of Object.entries(obj)) {
-    const key = prefix ? `${prefix}.${k}` : k;
-    if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0) flatten(v, key, out);
-    else out.push(key);
-  }
-  return out;
-}
-
-// A field null in one row and an object in another is only the object's dotted columns.
-function mergeKeys(keys) {
-  const isParent = (k) => keys.some((o) => o.startsWith(k + '.'));
-  const out = [];
-  const placed = new Set();
-  for (const k of keys) {
-    if (placed.has(k)) continue;
-    placed.add(k);
-    if (!isParent(k)) out.push(k);
-    else
-      for (const d of keys)
-        if (d.startsWith(k + '.') && !placed.has(d) && !isParent(d)) {
-          out.push(d);
-          placed.add(d);
-        }
-  }
-  return out;
-}
-
-const QUOTE = /[",\n\r]|^\s|\s$/;
-const FORMULA = /^'*[=+\-@\t\r]/;
-const text = (s) => {
-  if (FORMULA.test(s)) s = "'" + s;
-  return QUOTE.test(s) ? '"' + s.replaceAll('"', '""') + '"' : s;
-};
-function cell(v) {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return text(v);
-  if (typeof v === 'number') return String(v);
-  if (typeof v === 'boolean') return v ? '1' : '';
-  return text(JSON.stringify(v));
-}
-function read(row, parts) {
-  let v = row;
-  for (const p of parts) {
-    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, p)) return undefined;
-    v = v[p];
-  }
-  return v;
-}
-
-let columns;
+const state = {};
 for (let next = url; next; ) {
   const page = JSON.parse((await getPage(next, token)).toString('utf8'));
-  if (!columns) {
-    const keys = new Set();
-    for (const row of page.results) for (const k of flatten(row, '', [])) keys.add(k);
-    columns = mergeKeys([...keys]).map((k) => k.split('.'));
-    writeSync(1, columns.map((c) => text(c.join('.'))).join(',') + '\n');
-  }
-  let out = '';
-  for (const row of page.results) out += columns.map((c) => cell(read(row, c))).join(',') + '\n';
-  writeSync(1, out);
+  writeSync(1, csvPage(page, state));
   next = page.next;
 }
