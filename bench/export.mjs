@@ -2,7 +2,8 @@
 // `node bench/export.mjs [--quick]` alone): `sct orders list --buying --all -o csv|json|ndjson`
 // into a file, over 10,000 and 100,000 sandbox orders (the sandbox in its own process, its rate
 // limit out of the way), against the no-library floor of each format (bench/floor/): node:http
-// pages following `next`; CSV: JSON.parse and hand-written escaping of the same columns; JSON:
+// pages following `next`; CSV: JSON.parse and hand-written escaping of the same columns (sct's
+// header, read from one `--limit 1` run); JSON:
 // each element's bytes copied into one array (ndjson: one a line).
 //
 // Floor and sct run interleaved, the median of 3 runs each (1 with --quick). The figure the
@@ -55,9 +56,12 @@ async function exportAt(orders, runs) {
     const env = { ...process.env, SCT_CONFIG_DIR: dir, SCT_BASE_URL: sb.url, SCT_TOKEN: TOKEN, NO_COLOR: '1', CI: 'true' };
     // The first request sct sends for --all; the floors start from the same one.
     const first = `${sb.url}/orders?order_action=buying&limit=10000&offset=0`;
+    // The CSV columns are the documented fields of an order (src/api/schemas/fields.ts): the floor
+    // writes the ones sct's header names, read once here.
+    const header = String(spawnSync(process.execPath, [bin, 'orders', 'list', '--buying', '--limit', '1', '-o', 'csv'], { env }).stdout).split('\n')[0];
     const cases = {};
     for (const format of FORMATS) {
-      cases[`floor ${format}`] = [format === 'csv' ? floors.csv : floors.json, first, TOKEN, format];
+      cases[`floor ${format}`] = format === 'csv' ? [floors.csv, first, TOKEN, format, header] : [floors.json, first, TOKEN, format];
       cases[`sct ${format}`] = [bin, 'orders', 'list', '--buying', '--all', '-o', format];
     }
     const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));

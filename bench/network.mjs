@@ -55,6 +55,9 @@ export async function networkBench({ quick = false, runs = quick ? 1 : 3, before
     const env = { ...process.env, SCT_CONFIG_DIR: dir, SCT_BASE_URL: url, SCT_TOKEN: TOKEN, NO_COLOR: '1', CI: 'true' };
     delete env.NODE_EXTRA_CA_CERTS;
     const first = `${url}/orders?order_action=buying&limit=10000&offset=0`;
+    // The CSV floor writes the columns sct's header names, read once, straight from the sandbox
+    // (spawnSync would stall the link, which runs in this process).
+    const header = String(spawnSync(process.execPath, [bin, 'orders', 'list', '--buying', '--limit', '1', '-o', 'csv'], { env: { ...env, SCT_BASE_URL: sb.url } }).stdout).split('\n')[0];
     const people = (run, who) => {
       const file = join(dir, `people-${who}-${run}.csv`);
       writeFileSync(file, ['email,auth_group', ...Array.from({ length: ROWS }, (_, i) => `p${i}-${who}-${run}@bench-network.example,3`)].join('\n') + '\n');
@@ -65,7 +68,7 @@ export async function networkBench({ quick = false, runs = quick ? 1 : 3, before
       'json floor, gzip': () => [floor, 'export', first, TOKEN, 'json', '1', '1'],
       'json floor, gzip, 4 in flight': () => [floor, 'export', first, TOKEN, 'json', '1', '4'],
       'json sct': () => [bin, 'orders', 'list', '--buying', '--all', '-o', 'json'],
-      'csv floor, gzip, 4 in flight': () => [floor, 'export', first, TOKEN, 'csv', '1', '4'],
+      'csv floor, gzip, 4 in flight': () => [floor, 'export', first, TOKEN, 'csv', '1', '4', header],
       'csv sct': () => [bin, 'orders', 'list', '--buying', '--all', '-o', 'csv'],
       'bulk floor, 4 in flight': (run) => [floor, 'bulk', url, TOKEN, people(run, 'floor'), '4'],
       'bulk sct': (run) => [bin, 'invitations', 'bulk-create', '--file', people(run, 'sct')],

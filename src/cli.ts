@@ -76,11 +76,17 @@ export interface MainDeps {
   clientOptions?: Record<string, unknown>;
 }
 
+/** An option of choices that takes them in any case (`-o JSON`), as every enum value is taken. */
+function caseInsensitive(option: Option): Option {
+  const check = option.parseArg!;
+  return option.argParser((value: string, previous: unknown) => check(value.toLowerCase(), previous));
+}
+
 export function buildProgram(io: IOStreams): Command {
   const program = new Command('sct')
     .description('Supply Chain Transparency from the terminal: orders, origins, statements, invitations and more.')
     .version(VERSION, '-V, --version', 'print the version')
-    .addOption(new Option('-o, --output <format>', 'output format (geojson: origins list and get)').choices(['table', 'json', 'ndjson', 'csv', 'geojson']))
+    .addOption(caseInsensitive(new Option('-o, --output <format>', 'output format (geojson: origins list and get)').choices(['table', 'json', 'ndjson', 'csv', 'geojson'])))
     .option('--json [fields]', 'short for --output json; --json FIELDS also picks the fields (= -o json --columns FIELDS)')
     .option('--columns <list>', 'fields to show, comma-separated, dotted paths allowed (every format; json keeps them nested)')
     .option('--jq <expr>', 'filter the JSON output with a jq expression (strings printed raw, one result per line)')
@@ -281,7 +287,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     signal: controller.signal,
     clientOptions: deps.clientOptions,
     argv,
-  });
+  }, fullProgram);
 
   let code = 0;
   try {
@@ -478,7 +484,7 @@ export async function fullProgram(io: IOStreams): Promise<Command> {
     env: {},
     prompter: undefined as never,
     signal: new AbortController().signal,
-  });
+  }, fullProgram);
   await registerGroups(program, factory, 'all');
   return program;
 }

@@ -5,11 +5,12 @@ import type { IOStreams } from './output/iostreams.js';
 import type { Prompter } from './prompt.js';
 import { ConfigStore, configDir } from './config/config.js';
 import { checkProfileExists, notLoggedIn, resolveSettings, type Settings } from './config/settings.js';
-import { ApiClient, abortableSleep, missingApiPrefix, type ClientOptions } from './api/client.js';
+import { ApiClient, abortableSleep, missingApiPrefix, type ClientOptions, type PlannedRequest } from './api/client.js';
 import { UsageError } from './errors.js';
 import { parseFormat, type Format, type OutputOptions } from './output/format.js';
 import type { Column } from './output/columns.js';
-import { parseDuration } from './commands/shared/flags.js';
+import { csvColumnsOf } from './output/fields.js';
+import { parseDuration } from './util/numbers.js';
 
 /** The global options, as commander parsed them. */
 export interface GlobalFlags {
@@ -43,6 +44,12 @@ export interface Context {
   signal: AbortSignal;
   /** The command line as typed after `sct` (a bulk run's rerun hint repeats it). */
   argv?: readonly string[];
+  /**
+   * --dry-run of a command that writes: its clients record every write in `planned` instead of
+   * sending it; nothing is asked (a confirmation is taken as yes, a missing field is an error).
+   */
+  dryRun: boolean;
+  planned: PlannedRequest[];
   now(): number;
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   config(): ConfigStore;
@@ -94,8 +101,17 @@ export interface ContextDeps {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
-  const { io, env } = deps;
+/**
+ * `run.command`: the command as typed without "sct" ("orders list"), for what depends on the
+ * resource it prints; `run.dryRun`: --dry-run was given.
+ */
+export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryRun?: boolean; command?: string } = {}): Context {
+  const { env } = deps;
+  const command = run.command;
+  const dryRun = run.dryRun === true;
+  // A dry run asks nothing: what a terminal would be asked for is then required, as in a script.
+  const io: IOStreams = dryRun ? Object.create(deps.io, { canPrompt: { value: () => false } }) : deps.io;
+  const planned: PlannedRequest[] = [];
   let store: ConfigStore | undefined;
   let settings: Settings | undefined;
   const clients = new Map<string, ApiClient>();
@@ -118,6 +134,8 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
     prompter: deps.prompter,
     signal: deps.signal,
     argv: deps.argv,
+    dryRun,
+    planned,
     now,
     sleep,
     config() {
@@ -168,6 +186,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
         onRateLimitWait: (ms, signal) => rateLimitCountdown(ctx, ms, signal),
         now,
         sleep,
+        dryRun: dryRun ? planned : undefined,
         ...deps.clientOptions,
       });
       clients.set(key, client);
@@ -181,7 +200,8 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
       return fromProfile ? parseFormat(fromProfile) : 'table';
     },
     output(defaults) {
-      return { format: ctx.format(), columns: ctx.columns(), csvFormulas: flags.csvFormulas, bom: flags.bom, defaults, jq: flags.jq };
+      const csvColumns = command === undefined ? undefined : csvColumnsOf(command);
+      return { format: ctx.format(), columns: ctx.columns(), csvFormulas: flags.csvFormulas, bom: flags.bom, defaults, csvColumns, jq: flags.jq };
     },
     columns() {
       return typeof flags.json === 'string' && flags.json !== '' ? flags.json : flags.columns;
@@ -202,7 +222,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps): Context {
       };
     },
     async confirm(message) {
-      if (flags.yes) return true;
+      if (flags.yes || dryRun) return true;
       if (!io.canPrompt()) throw new UsageError(`${message.replace(/\?$/, '')}: confirm with --yes (no terminal to ask on)`);
       return deps.prompter.confirm(message, false);
     },

@@ -1,5 +1,6 @@
 // The network benchmark's floors: a minimal node:http client over the same link.
-//   node network-client.mjs export URL TOKEN FORMAT GZIP PARALLEL   → the list as json or csv on stdout
+//   node network-client.mjs export URL TOKEN FORMAT GZIP PARALLEL [HEADER] → the list as json or csv
+//     (csv: the columns of HEADER, sct's header line) on stdout
 //   node network-client.mjs bulk URL TOKEN FILE PARALLEL            → POSTs 100 rows a request
 // Export: the first page, then (PARALLEL > 1) every other offset known from its count, PARALLEL
 // at a time, written in order; GZIP=1 asks for gzip and gunzips. JSON: each page's results array
@@ -8,9 +9,9 @@ import { request, Agent } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { csvPage } from './csv-cells.mjs';
+import { columnsOf, csvRows } from './csv-cells.mjs';
 
-const [mode, base, token, arg, a4, a5] = process.argv.slice(2);
+const [mode, base, token, arg, a4, a5, header] = process.argv.slice(2);
 const agent = new Agent({ keepAlive: true });
 
 function send(method, url, body, gzip) {
@@ -33,7 +34,6 @@ function send(method, url, body, gzip) {
   });
 }
 
-const csv = {};
 
 /** The page's count and next link, read from its head (the sandbox writes them before the results). */
 function head(page) {
@@ -42,6 +42,7 @@ function head(page) {
 }
 
 async function exportList(url, format, gzip, parallel) {
+  const columns = format === 'csv' ? columnsOf(header) : undefined;
   const out = [];
   let first = true;
   const write = (page) => {
@@ -52,7 +53,9 @@ async function exportList(url, format, gzip, parallel) {
       if (body.length) out.push(Buffer.from(first ? '[' : ','), body);
       if (body.length) first = false;
     } else {
-      out.push(csvPage(JSON.parse(page.toString('utf8')), csv));
+      if (first) out.push(header + '\n');
+      first = false;
+      out.push(csvRows(JSON.parse(page.toString('utf8')), columns));
     }
     if (out.length > 4096) writeOut();
   };

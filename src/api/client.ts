@@ -51,6 +51,11 @@ export interface ClientOptions {
   trace?: (line: string) => void;
   /** A warning for stderr (a token sent over plain http because SCT_ALLOW_HTTP=1 allows it). */
   warn?: (message: string) => void;
+  /**
+   * --dry-run: every request but a GET is recorded here instead of being sent. The reads a write
+   * is built from (the order an update starts from, a role looked up by name) still go out.
+   */
+  dryRun?: PlannedRequest[];
   /** Called before a rate-limit pause, so a TTY can show a countdown. Resolves when the wait is over. */
   onRateLimitWait?: (ms: number, signal?: AbortSignal) => Promise<void>;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -77,6 +82,33 @@ export interface RequestOptions {
   expect?: 'created';
   /** Gives up on this request (a page requested ahead that is no longer wanted): an InterruptedError. */
   signal?: AbortSignal;
+  /** On a dry run, what a raw body stands for, as printed ("the 6 bytes of a.pdf"). */
+  dryRunBody?: string;
+  /**
+   * On a dry run: the answer this write pretends to get, so the command goes on to its next
+   * request (the next chunk of a bulk write). Without it a dry run ends at the write (DryRunEnd):
+   * what follows would act on an answer that never came.
+   */
+  dryRunAnswer?: unknown;
+}
+
+/** A request a dry run would have sent: its path relative to the base URL, with its query. */
+export interface PlannedRequest {
+  method: Method;
+  path: string;
+  body: unknown;
+}
+
+/**
+ * Thrown by a dry run's client at a write whose answer the command would go on with: the run ends
+ * there, and the requests recorded so far are what it prints. Not an error: the command wrapper
+ * catches it.
+ */
+export class DryRunEnd extends Error {
+  constructor() {
+    super('dry run: stopped at the first write');
+    this.name = 'DryRunEnd';
+  }
 }
 
 export interface ApiResponse<T> {
@@ -185,6 +217,7 @@ export class ApiClient {
   private readonly onRateLimitWait?: ClientOptions['onRateLimitWait'];
   private readonly signal?: AbortSignal;
   private readonly requestSignal?: AbortSignal;
+  private readonly dryRun?: PlannedRequest[];
   readonly rateLimit: RateLimitState = {};
   /** The Date header of the service's last answer, whatever its status (doctor's clock check). */
   serverDate?: string;
@@ -229,6 +262,7 @@ export class ApiClient {
     this.onRateLimitWait = options.onRateLimitWait;
     this.signal = options.signal;
     this.requestSignal = options.abortInFlight === false ? undefined : options.signal;
+    this.dryRun = options.dryRun;
     if (this.usesProxy) this.trace?.('* using the proxy from the environment (HTTPS_PROXY/HTTP_PROXY; NO_PROXY honoured)');
   }
 
@@ -374,6 +408,7 @@ export class ApiClient {
   private async send(options: RequestOptions, mode: 'json' | 'page' | 'stream'): Promise<{ status: number; headers: StreamResponse['headers']; data?: unknown; body?: StreamResponse['body'] }> {
     const method = options.method ?? 'GET';
     let url = this.resolve(options.path, options.query);
+    if (this.dryRun && method !== 'GET') return this.plan(options, method, url);
     // A key the caller chose (`sct api -H 'Idempotency-Key: K'`, `create --idempotency-key K`) is
     // sent unchanged: only then does a rerun of the same write find the first one's outcome.
     // node:crypto is loaded by the first POST that needs a key of its own: a GET never does.
@@ -639,6 +674,23 @@ export class ApiClient {
     const basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, '');
     err.hint = `if the service lives there now, use that address as the base URL: --base-url ${to.origin}${basePath} (and sct auth login --base-url ${to.origin}${basePath} for a stored token)`;
     return err;
+  }
+
+  /**
+   * A dry run's write: recorded as the user would read it, never the token or another header.
+   * A signed link shows without its credential; a path as the API documents write it, so a
+   * placeholder a command fills in for an answer it has not got (`/documents/{id}/…`,
+   * `{upload_url}`) reads as one.
+   */
+  private plan(options: RequestOptions, method: Method, url: URL): { status: number; headers: Headers; data: unknown } {
+    const path = /^https?:\/\//i.test(options.path)
+      ? redactSignedUrl(url.href)
+      : options.path.startsWith('/')
+        ? decodeURI(displayPath(url, this.baseUrl)) + url.search
+        : options.path;
+    this.dryRun!.push({ method, path, body: options.rawBody ? (options.dryRunBody ?? '(raw bytes)') : (options.body ?? null) });
+    if (!('dryRunAnswer' in options)) throw new DryRunEnd();
+    return { status: 0, headers: {}, data: options.dryRunAnswer };
   }
 
   private resolve(path: string, query?: Query): URL {

@@ -27,3 +27,6 @@ export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired']
 export const WORKSPACE_TYPES = ['active', 'demo', 'inactive', 'stakeholder', 'test', 'trial'] as const;
 
 export const COUNTRY_CODE_RE = /^[A-Za-z]{2}$/;
+
+/** One bulk invitation request holds at most this many operations, and one renew operation matches at most this many invitations. */
+export const BULK_LIMIT = 100;

@@ -5,10 +5,11 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { UsageError, type FieldErrors } from '../errors.js';
-import { parseInteger } from '../commands/shared/flags.js';
+import { parseInteger } from '../util/numbers.js';
 import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
-import { utf8Input } from './decode.js';
+import { closest } from '../output/suggest.js';
+import { isZip, notReadable, utf8Input } from './decode.js';
 import { writeReportFile } from './report.js';
 import type { Outcome } from './runner.js';
 import type { Context } from '../context.js';
@@ -23,68 +24,117 @@ export interface CsvFile {
   name: string;
   columns: string[];
   rows: CsvRow[];
-  /** The separator the header was split with. */
+  /** The separator the header was split with; '' for a workbook. */
   delimiter: string;
   /** Number cells use a decimal comma (`12,5`): a `;`-separated file, or --decimal-comma. */
   decimalComma: boolean;
+  /** The data rows read (also when `eachRow` took them and `rows` is empty). */
+  rowCount: number;
 }
+
+/** A file's name and its columns, as read from its header. */
+export type FileHeader = Pick<CsvFile, 'name' | 'columns'>;
 
 /** The flags of every command that reads a CSV file. */
 export interface FileReadFlags {
   encoding?: string;
   delimiter?: string;
   decimalComma?: boolean;
+  /** The sheet of a workbook to read (the first one without). */
+  sheet?: string;
 }
 
 export interface ReadOptions extends FileReadFlags {
   /** Every column the command reads (aliases included): the separator is the one that finds them. */
   known?: readonly string[];
+  /**
+   * Takes each row as it is read, in file order, instead of keeping it in `rows`: a command that
+   * turns rows into what it sends need not hold a million rows beside what it made of them.
+   */
+  eachRow?: (row: CsvRow) => void;
+  /** Checks the header's columns (normalised) before any row is read; throws to refuse it. */
+  header?: (header: FileHeader) => void;
 }
 
 /** The separators spreadsheet programs write, in the order a tie is settled. */
 const DELIMITERS = [',', ';', '\t', '|'];
 
-/** Reads the whole file (`-` for stdin) and checks that the required columns are there. */
+/** How messages name a file: by its base name, or stdin for `-`. */
+export function fileLabel(file: string): string {
+  return file === '-' ? 'stdin' : basename(file);
+}
+
+/**
+ * Reads the whole file (`-` for stdin) and checks that the required columns are there, before
+ * any row is taken. Rows are made record by record as the file is read, so a file's records are
+ * never all held at once beside its rows.
+ */
 export async function readCsv(file: string, stdin: Readable, required: string[] = [], opts: ReadOptions = {}): Promise<CsvFile> {
-  const name = file === '-' ? 'stdin' : basename(file);
-  const bytes = await utf8Input(await readInput(file, stdin), name, opts.encoding);
-  const delimiter = chooseDelimiter(bytes, name, opts.delimiter, opts.known ?? required);
-  let header: string[] | undefined;
-  const readHeader = (cells: string[], line: number) => {
-    // The guard sct puts on formula-like cells comes off first, so a cell reads as it was
-    // before it was written.
-    const names = cells.map(unguardFormula);
-    header = names.map(normalizeHeader);
-    const problem = headerProblem(name, line, names, header);
-    if (problem) throw problem;
-  };
-  const { records, starts } = quoteFreeRecords(bytes, delimiter) ?? parsedRecords(bytes, name, readHeader, delimiter);
-  if (!header && records.length > 0) readHeader(records[0], starts[0]);
-  const columns = header ?? [];
+  const name = fileLabel(file);
+  const input = await readInput(file, stdin);
+  const workbook = isZip(input);
+  // The guard sct puts on formula-like cells of a CSV file comes off, so a cell reads as it was
+  // before it was written; a workbook's cells are read as stored.
+  const unguard = workbook ? (cell: string) => cell : unguardFormula;
   const rows: CsvRow[] = [];
-  for (let i = 1; i < records.length; i++) {
-    const values = records[i];
-    if (values.length !== columns.length) {
+  const take = opts.eachRow ?? ((row: CsvRow) => void rows.push(row));
+  let columns: string[] | undefined;
+  let rowCount = 0;
+  const onRecord = (cells: string[], line: number) => {
+    if (!columns) {
+      const names = cells.map(unguard);
+      columns = names.map(normalizeHeader);
+      const problem = headerProblem(name, line, names, columns);
+      if (problem) throw problem;
+      const missing = required.filter((c) => !columns!.includes(c));
+      if (missing.length) throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})`);
+      opts.header?.({ name, columns });
+      return;
+    }
+    if (cells.length !== columns.length) {
       const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
-      throw new UsageError(`${name} line ${starts[i]}: ${count(values.length, 'cell')}, but the header has ${count(columns.length, 'column')}`);
+      throw new UsageError(`${name} line ${line}: ${count(cells.length, 'cell')}, but the header has ${count(columns.length, 'column')}`);
     }
     // defineProperty semantics (as fromEntries), not assignment: a column named __proto__
-    // stays an ordinary field. Built without an array of entries per row, and the record is
-    // let go as its row is made, so a million rows are not held twice.
-    const row: Record<string, string> = {};
-    for (let j = 0; j < values.length; j++) {
-      if (columns[j] === '__proto__') Object.defineProperty(row, '__proto__', { value: unguardFormula(values[j]), enumerable: true, writable: true, configurable: true });
-      else row[columns[j]] = unguardFormula(values[j]);
+    // stays an ordinary field. Built without an array of entries per row.
+    const values: Record<string, string> = {};
+    for (let j = 0; j < cells.length; j++) {
+      if (columns[j] === '__proto__') Object.defineProperty(values, '__proto__', { value: unguard(cells[j]), enumerable: true, writable: true, configurable: true });
+      else values[columns[j]] = unguard(cells[j]);
     }
-    records[i] = NO_CELLS;
-    rows.push({ line: starts[i], values: row });
+    rowCount++;
+    take({ line, values });
+  };
+  let delimiter = '';
+  if (workbook) await eachWorkbookRecord(input, name, opts, onRecord);
+  else {
+    if (opts.sheet !== undefined) throw new UsageError(`--sheet: ${name} is a CSV file, not a workbook (.xlsx, .ods)`);
+    let bytes: Buffer | undefined = await utf8Input(input, name, opts.encoding);
+    delimiter = chooseDelimiter(bytes, name, opts.delimiter, opts.known ?? required);
+    const text = quoteFreeText(bytes);
+    if (text === undefined) eachParsedRecord(bytes, name, delimiter, onRecord);
+    else {
+      // The cells are slices of the text: the file's bytes are no longer needed while they are read.
+      bytes = undefined;
+      eachQuoteFreeRecord(text, delimiter, onRecord);
+    }
   }
-  if (rows.length === 0) throw new UsageError(`${name} has no data rows (a header row and at least one row are needed)`);
-  const missing = required.filter((c) => !columns.includes(c));
-  if (missing.length) {
-    throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})`);
+  if (rowCount === 0) throw new UsageError(`${name} has no data rows (a header row and at least one row are needed)`);
+  return { name, columns: columns ?? [], rows, delimiter, decimalComma: opts.decimalComma === true || delimiter === ';', rowCount };
+}
+
+/**
+ * The records of a ZIP that is a workbook: its first sheet or --sheet. The flags that only mean
+ * something for text are refused rather than ignored. --decimal-comma still applies, to numbers
+ * typed into text cells.
+ */
+async function eachWorkbookRecord(bytes: Buffer, name: string, opts: ReadOptions, onRecord: (cells: string[], line: number) => void): Promise<void> {
+  const kind = (await import('./zip-kind.js')).zipKind(bytes);
+  if ('looksLike' in kind) throw notReadable(name, kind.looksLike);
+  for (const [flag, given] of [['--encoding', opts.encoding], ['--delimiter', opts.delimiter]] as const) {
+    if (given !== undefined) throw new UsageError(`${flag}: ${name} is a workbook (an .${kind.workbook}); its text is read as it is stored`, undefined, `give ${flag} only for a CSV file`);
   }
-  return { name, columns, rows, delimiter, decimalComma: opts.decimalComma === true || delimiter === ';' };
+  (await import('./workbook.js')).eachSheetRecord(bytes, name, opts.sheet, onRecord);
 }
 
 /**
@@ -109,8 +159,11 @@ function chooseDelimiter(bytes: Buffer, name: string, given: string | undefined,
     if (n > found) [best, found] = [d, n];
   }
   if (found === 0 && header.trim() !== '') {
+    // The columns as the separator that cuts the header into the most cells sees them: a tab
+    // header read with commas would show as one name joined by underscores.
+    const widest = DELIMITERS.map(names).reduce((a, b) => (b.length > a.length ? b : a));
     throw new UsageError(
-      `${name} line 1: no known column in the header (found: ${names(',').join(', ')}; tried the separators , ; tab |)`,
+      `${name} line 1: no known column in the header (found: ${widest.join(', ')}; tried the separators , ; tab |)`,
       undefined,
       `the columns are ${known.join(', ')}; give --delimiter if the file uses another separator`,
     );
@@ -124,72 +177,100 @@ interface Records {
   starts: number[];
 }
 
-/**
- * The records as csv-parse reads them. `onHeader` sees the first record as soon as it is read,
- * so that a bad header is reported before a CSV error further down.
- */
+type OnRecord = (cells: string[], line: number) => void;
+
+/** The records as csv-parse reads them, all at once. */
 export function parsedRecords(bytes: Buffer, name: string, onHeader: (cells: string[], line: number) => void, delimiter = ','): Records {
-  const lines = new LineCounter(bytes);
+  const records: string[][] = [];
   const starts: number[] = [];
-  let records: string[][];
+  eachParsedRecord(bytes, name, delimiter, (cells, line) => {
+    if (records.length === 0) onHeader(cells, line);
+    records.push(cells);
+    starts.push(line);
+  });
+  return { records, starts };
+}
+
+/**
+ * Each record as csv-parse reads it, in file order, with the line it starts on; none is kept.
+ * `onRecord` may throw to stop at a record (a bad header before a CSV error further down).
+ */
+function eachParsedRecord(bytes: Buffer, name: string, delimiter: string, onRecord: OnRecord): void {
+  const lines = new LineCounter(bytes, delimiter);
   try {
-    records = parse(bytes, {
+    parse(bytes, {
       bom: true,
       delimiter,
       trim: true,
       skip_empty_lines: true,
-      // The header is read as a record like the others, and cells are counted by the caller:
-      // both so that every message names the line its record starts on.
+      // Cells are counted by the caller, so that every message names the line its record starts on.
       relax_column_count: true,
       // Called in file order as each record is parsed, so when the parser fails, the counter
-      // has seen every record before the failing one.
+      // has seen every record before the failing one. Answering null keeps nothing.
       on_record: (cells, info) => {
-        const line = lines.record(info.bytes);
-        if (starts.length === 0) onHeader(cells, line);
-        starts.push(line);
-        return cells;
+        onRecord(cells, lines.record(info.bytes));
+        return null;
       },
     });
   } catch (err) {
     if (err instanceof CsvError) throw new UsageError(`${name} line ${lines.nextRecord()}: ${csvProblem(err)}`);
     throw err;
   }
+}
+
+/** The records of a quote-free file all at once (see quoteFreeText), or undefined. */
+export function quoteFreeRecords(bytes: Buffer, delimiter = ','): Records | undefined {
+  const text = quoteFreeText(bytes);
+  if (text === undefined) return undefined;
+  const records: string[][] = [];
+  const starts: number[] = [];
+  eachQuoteFreeRecord(text, delimiter, (cells, line) => {
+    records.push(cells);
+    starts.push(line);
+  });
   return { records, starts };
 }
 
 /**
- * The records of a file without a `"` in it and with one kind of line end (LF, or CRLF), read
- * as csv-parse reads them (a test holds the two to the same answers) at a fraction of its cost
- * per row: each line is one record, cut at the separator, cells trimmed, blank lines skipped.
- * Undefined for any other file (UTF-16, quotes, CR or mixed line ends): csv-parse reads those.
+ * The text of a file without a `"` in it and with one kind of line end (LF, or CRLF), which
+ * eachQuoteFreeRecord reads as csv-parse would (a test holds the two to the same answers) at a
+ * fraction of its cost per row. Undefined for any other file (UTF-16, quotes, CR or mixed line
+ * ends): csv-parse reads those.
  */
-export function quoteFreeRecords(bytes: Buffer, delimiter = ','): Records | undefined {
+function quoteFreeText(bytes: Buffer): string | undefined {
   if (bytes.includes(QUOTE) || (bytes[0] === 0xff && bytes[1] === 0xfe)) return undefined;
   let text = bytes.toString('utf8');
   if (text.startsWith('\ufeff')) text = text.slice(1);
-  const crlf = text.includes('\r');
-  const end = crlf ? '\r\n' : '\n';
-  const records: string[][] = [];
-  const starts: number[] = [];
+  // CRLF throughout, or not read here: every CR is followed by a LF and every LF follows a CR.
+  if (text.includes('\r') && !(occurrences(text, '\r\n') === occurrences(text, '\r') && occurrences(text, '\r') === occurrences(text, '\n'))) return undefined;
+  return text;
+}
+
+/** Each line one record, cut at the separator, cells trimmed, blank lines skipped. */
+function eachQuoteFreeRecord(text: string, delimiter: string, onRecord: OnRecord): void {
+  const end = text.includes('\r') ? '\r\n' : '\n';
   // Line by line with indexOf rather than one split: an array of every line of a million-row
   // file would be held beside the records.
   for (let at = 0, number = 1; at <= text.length; number++) {
     const next = text.indexOf(end, at);
     const line = text.slice(at, next < 0 ? text.length : next);
     at = next < 0 ? text.length + 1 : next + end.length;
-    if (crlf && (line.includes('\r') || line.includes('\n'))) return undefined;
     // Cells are trimmed of what String.prototype.trim removes, the same characters as csv-parse.
-    if (line.trim() === '') continue;
+    // A blank line is skipped, but a line of tab separators is a row of empty cells, as `,,` is.
+    if (line.trim() === '' && !line.includes(delimiter)) continue;
     const cells = line.split(delimiter);
     for (let j = 0; j < cells.length; j++) cells[j] = cells[j].trim();
-    records.push(cells);
-    starts.push(number);
+    onRecord(cells, number);
   }
-  return { records, starts };
+}
+
+function occurrences(text: string, part: string): number {
+  let n = 0;
+  for (let at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + part.length)) n++;
+  return n;
 }
 
 const QUOTE = 0x22;
-const NO_CELLS: string[] = [];
 
 /**
  * The whole input at once: the rows are all kept anyway, and line numbers are counted on the
@@ -221,8 +302,17 @@ class LineCounter {
   /** The last record ended in CR: a LF just after it ends the same line. */
   private afterCR = false;
 
-  constructor(private readonly bytes: Buffer) {
+  /** The blank lines at the start of a text: white space but the separator (a lone tab is a row of empty cells), then a line end. */
+  private readonly blank: RegExp;
+
+  constructor(
+    private readonly bytes: Buffer,
+    delimiter: string,
+  ) {
     this.encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf16le' : 'utf8';
+    // A separator that is white space (tab, or a space given by --delimiter) is never blank.
+    const space = /\s/.test(delimiter) ? `[^\\S\\r\\n${delimiter}]` : '[^\\S\\r\\n]';
+    this.blank = new RegExp(`^(?:${space}*(?:\\r\\n|\\r|\\n))*`);
   }
 
   /** The first line of the record that ends at byte `end`. */
@@ -242,7 +332,7 @@ class LineCounter {
 
   /** Blank lines skipped before a record come first in its text; its own first line follows them. */
   private start(text: string): number {
-    return this.line + lineEnds(/^\s*/.exec(text)![0], this.afterCR);
+    return this.line + lineEnds(this.blank.exec(text)![0], this.afterCR);
   }
 }
 
@@ -288,13 +378,22 @@ function headerProblem(file: string, line: number, raw: string[], names: string[
 }
 
 /**
- * Columns the command does not read (names, notes) are allowed, but said: a misspelt header
- * would otherwise drop its data without a word. `used` are the headers read (aliases included),
- * `known` the names to suggest.
+ * A column the command does not read (after the read-only ones are taken out) is exit 2 with the
+ * closest known name: a misspelt header (`auth_grup`) would otherwise drop its data without a
+ * word. `used` are the headers read (aliases included), `known` the names to suggest.
  */
-export function warnIgnoredColumns(io: { warn(line: string): void }, csv: CsvFile, used: readonly string[], known: readonly string[] = used): void {
-  const ignored = csv.columns.filter((c) => !used.includes(c));
-  if (ignored.length) io.warn(`${csv.name}: ignoring column${ignored.length > 1 ? 's' : ''} ${ignored.join(', ')} (known: ${known.join(', ')})`);
+export function refuseUnknownColumns(csv: FileHeader, used: readonly string[], known: readonly string[] = used): void {
+  const unknown = csv.columns.filter((c) => !used.includes(c));
+  if (unknown.length) throw new UsageError(unknownColumns(csv.name, unknown, known), {}, `the columns are ${known.join(', ')}`);
+}
+
+/** `file: unknown columns colour (did you mean color?), note`. */
+export function unknownColumns(file: string, unknown: readonly string[], known: readonly string[]): string {
+  const named = unknown.map((c) => {
+    const guess = closest(c, known);
+    return guess ? `${c} (did you mean ${guess}?)` : c;
+  });
+  return `${file}: unknown column${unknown.length > 1 ? 's' : ''} ${named.join(', ')}`;
 }
 
 /**
@@ -303,7 +402,7 @@ export function warnIgnoredColumns(io: { warn(line: string): void }, csv: CsvFil
  * the file's columns with one info line, so such a file reads back. `takes` are the columns the
  * command reads; `returned` the resource's documented fields (a dotted column by its first part).
  */
-export function dropReadOnlyColumns(io: { info(line: string): void }, csv: CsvFile, takes: readonly string[], returned: readonly string[]): void {
+export function dropReadOnlyColumns(io: { info(line: string): void }, csv: FileHeader, takes: readonly string[], returned: readonly string[]): void {
   const readOnly = csv.columns.filter((c) => !takes.includes(c) && returned.includes(c.split('.')[0]));
   if (readOnly.length === 0) return;
   csv.columns = csv.columns.filter((c) => !readOnly.includes(c));
@@ -360,7 +459,8 @@ export class RowErrors {
   throwIfAny(hint?: string): void {
     if (this.errors.length === 0) return;
     const fields: FieldErrors = {};
-    const shown = this.errors.slice(0, 50);
+    // In file order, whatever order the checks found them in (role names are looked up last).
+    const shown = [...this.errors].sort((a, b) => a.line - b.line).slice(0, 50);
     for (const e of shown) (fields[`line ${e.line}${e.column ? `, ${e.column}` : ''}`] ??= []).push(e.message);
     const more = this.errors.length - shown.length;
     const rows = new Set(this.errors.map((e) => e.line)).size;

@@ -11,6 +11,8 @@ export const ENCODING_HINT = '--encoding windows-1252';
  * the common case costs one validity scan.
  */
 export async function utf8Input(bytes: Buffer, name: string, encoding?: string): Promise<Buffer> {
+  const kind = binaryKind(bytes);
+  if (kind) throw notReadable(name, kind);
   const bom = byteOrderMark(bytes);
   if (encoding !== undefined) {
     const label = encoding.trim().toLowerCase();
@@ -28,9 +30,19 @@ export async function utf8Input(bytes: Buffer, name: string, encoding?: string):
   if (bom?.encoding === 'utf-8') return check(bytes.subarray(3), name);
   if (bom) return await decoded(new TextDecoder(bom.encoding, { fatal: true }), bytes, name, `its ${bom.encoding} byte-order mark`);
   if (isUtf8(bytes)) return bytes;
-  const kind = binaryKind(bytes);
-  if (kind) throw new UsageError(`${name} is not a CSV file: it looks like ${kind}`, undefined, 'save it as CSV (UTF-8) from the program that made it');
+  // A NUL byte never occurs in text of a byte-wide encoding.
+  if (bytes.subarray(0, 4096).includes(0)) throw notReadable(name, 'a binary file (or UTF-16 text without a byte-order mark: give --encoding utf-16le)');
   return check(bytes, name);
+}
+
+/** A file that is neither a CSV file nor a workbook, said as what it looks like. */
+export function notReadable(name: string, kind: string): UsageError {
+  return new UsageError(`${name} is not a CSV file or a workbook: it looks like ${kind}`, undefined, 'save it as CSV (UTF-8), .xlsx or .ods from the program that made it');
+}
+
+/** A ZIP's first bytes: an .xlsx or .ods workbook is one. */
+export function isZip(bytes: Uint8Array): boolean {
+  return bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 }
 
 function byteOrderMark(bytes: Buffer): { encoding: 'utf-8' | 'utf-16le' | 'utf-16be' } | undefined {
@@ -86,16 +98,13 @@ function firstBadLine(bytes: Buffer): number {
   }
 }
 
-/**
- * What a file that is not UTF-8 looks like, by its first bytes; undefined for what may be text
- * in another encoding. A NUL byte never occurs in text in a byte-wide encoding.
- */
+/** What a binary file looks like, by first bytes no text file starts with; undefined for any other file. */
 function binaryKind(bytes: Buffer): string | undefined {
   const head = bytes.subarray(0, 8).toString('latin1');
-  if (head.startsWith('PK\x03\x04')) return 'a ZIP (an .xlsx or .ods workbook is one)';
-  if (head.startsWith('%PDF')) return 'a PDF';
-  if (head.startsWith('\xd0\xcf\x11\xe0')) return 'an old Excel (.xls) workbook';
+  if (head.startsWith('%PDF-')) return 'a PDF';
+  if (head.startsWith('\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1')) return 'an old Excel (.xls) workbook';
+  if (head.startsWith('\x89PNG\r\n\x1a\n')) return 'a PNG image';
+  if (head.startsWith('\xff\xd8\xff')) return 'a JPEG image';
   if (head.startsWith('\x1f\x8b')) return 'a gzip archive';
-  if (bytes.subarray(0, 4096).includes(0)) return 'a binary file (or UTF-16 text without a byte-order mark: give --encoding utf-16le)';
   return undefined;
 }

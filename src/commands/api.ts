@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
-import type { Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import type { Method } from '../api/client.js';
 import { statusText } from '../api/errors.js';
 import { UsageError } from '../errors.js';
@@ -11,7 +12,7 @@ import { warnDuplicates } from './shared/list.js';
 import { readAll, readJsonFile } from './shared/body.js';
 import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../output/format.js';
 import { stripControl } from '../output/sanitize.js';
-import { API_HELP } from '../help/topics.js';
+import { API_EXAMPLES, API_HELP } from '../help/topics.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Headers sct owns: the token is sct's to send, and only to the configured origin. */
@@ -25,10 +26,11 @@ export interface ApiOptions {
   include?: boolean;
   input?: string;
   paginate?: boolean;
+  dryRun?: boolean;
 }
 
 export function register(program: Command, f: Factory): void {
-  program
+  addExamples(addDryRunOption(program
     .command('api')
     .description('Make an authenticated request to any API path and print the JSON response')
     .argument('<path>', 'path relative to the base URL, e.g. /orders?order_action=buying')
@@ -38,8 +40,8 @@ export function register(program: Command, f: Factory): void {
     .option('-H, --header <header>', "an extra request header 'Name: value' (repeatable; Authorization is sct's own)", collect)
     .option('-i, --include', 'print the status line and the response headers before the body')
     .option('--input <file>', 'request body from a JSON file (- for stdin); fields then go in the query string')
-    .option('--paginate', 'follow `next` links and print every result as one JSON array')
-    .addHelpText('after', API_HELP)
+    .option('--paginate', 'follow `next` links and print every result as one JSON array'), 'print the request (method, path, body) instead of sending it; not for a GET')
+    .addHelpText('after', API_HELP), API_EXAMPLES)
     .action(f.action<ApiOptions>((ctx, opts, [path]) => api(ctx, path, opts)));
 }
 
@@ -90,6 +92,9 @@ export async function api(ctx: Context, path: string, opts: ApiOptions): Promise
   const method = (opts.method ?? (fields.length || opts.input ? 'POST' : 'GET')).toUpperCase();
   if (!METHODS.includes(method)) throw new UsageError(`invalid method "${opts.method}": use one of ${METHODS.join(', ')}`);
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
+  // The reads of other commands go out on a dry run because a write is built from them; here
+  // the read is the whole command.
+  if (opts.dryRun && method === 'GET') throw new UsageError('--dry-run shows a request that changes something: a GET changes nothing, run it without --dry-run');
   if (opts.paginate && opts.include) throw new UsageError('-i/--include shows one answer: it cannot be combined with --paginate');
   const [pathname, search] = path.split('?', 2);
   const query = new URLSearchParams(search ?? '');

@@ -26,10 +26,10 @@ export function register(program: Command, f: Factory): void {
       .argument('[shell]', `${SHELLS.join(', ')} (default: from $SHELL)`)
       .addHelpText('after', INSTALL_HELP),
     ['sct completion bash > ~/.local/share/bash-completion/completions/sct', 'sct completion zsh > ~/.zfunc/_sct', 'sct completion fish > ~/.config/fish/completions/sct.fish'],
-  ).action(f.action((ctx, _o, [shell]) => completion(ctx, shell)));
+  ).action(f.action((ctx, _o, [shell]) => completion(ctx, shell, () => f.fullProgram(ctx.io))));
 }
 
-export async function completion(ctx: Context, shell: string | undefined): Promise<void> {
+export async function completion(ctx: Context, shell: string | undefined, tree: () => Promise<Command>): Promise<void> {
   if (shell === undefined) {
     const fromEnv = (ctx.env.SHELL ?? '').split('/').pop() ?? '';
     if (!(SHELLS as readonly string[]).includes(fromEnv)) {
@@ -38,8 +38,7 @@ export async function completion(ctx: Context, shell: string | undefined): Promi
     shell = fromEnv;
   }
   if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`unsupported shell "${shell}": use one of ${SHELLS.join(', ')}`);
-  const { fullProgram } = await import('../cli.js');
-  await ctx.io.write(completionScript(await fullProgram(ctx.io), shell as Shell));
+  await ctx.io.write(completionScript(await tree(), shell as Shell));
 }
 
 interface Opt {

@@ -2,7 +2,7 @@
 // Creating and updating are in dds/save.ts, waiting in dds/wait.ts, tracing in dds/trace.ts.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, formatExamples, type Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { DDS_STATUSES, DDS_TYPES } from '../api/enums.js';
@@ -18,7 +18,8 @@ import {
   type ListFlags,
 } from './shared/list.js';
 import { addIdempotencyKeyOption, deleteOne, parseId, showOne } from './shared/crud.js';
-import { addBulkRunOptions } from './shared/bulk.js';
+import { addBulkRunOptions, addTemplateOption } from './shared/bulk.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import { appendList, DATE_RE, filterEnumList, parseDate, parseIdList, splitList } from './shared/flags.js';
 import { addStatementFields, type CreateFlags, type UpdateFlags } from './dds/fields.js';
 import { addWaitTimeoutOption, waitCommand, type WaitFlags } from './dds/wait.js';
@@ -55,13 +56,13 @@ export function register(program: Command, f: Factory): void {
     .option('--updated-from <when>', 'updated at or after (YYYY-MM-DD or an ISO 8601 date-time)')
     .option('--updated-to <when>', 'updated at or before (YYYY-MM-DD: to the end of that day, UTC)');
   addIdFilterOptions(list, 'statement');
-  addListOptions(list)
+  addExamples(addListOptions(list)
     .addHelpText(
       'after',
       `
-Ordering fields: id, name, type, status, dds_identifier, created_at, updated_at.
-
-${formatExamples(["sct dds list --type EUDR --status in_progress,failed", "sct dds list --order 17 --all -o json"])}`,
+Ordering fields: id, name, type, status, dds_identifier, created_at, updated_at.`,
+    ),
+      ["sct dds list --type EUDR --status in_progress,failed", "sct dds list --order 17 --all -o json"]
     )
     .action(f.action<ListStatementsOptions>((ctx, opts) => listStatements(ctx, opts)));
 
@@ -73,38 +74,38 @@ ${formatExamples(["sct dds list --type EUDR --status in_progress,failed", "sct d
     ['sct dds get 1', 'sct dds get 1 --json status,dds_identifier'],
   ).action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.statement(parseId(id)), COLUMNS.statement, DETAILS.statement).then(() => undefined)));
 
-  const create = addWaitTimeoutOption(
+  const create = addExamples(addDryRunOption(addWaitTimeoutOption(
     addIdempotencyKeyOption(addStatementFields(dds.command('create').description('Create a statement (the creation rules of its type are checked first)')))
       .option('--wait', 'wait until the service has finished the statement (complete: exit 0, failed: exit 1)'),
-  ).addHelpText(
+  )).addHelpText(
     'after',
     `
 Creation rules, checked before anything is sent:
   EUDR with --dds-identifier   retrieves a statement already filed in the EU registry
-  EUDR without identifier      filed by the service; needs --assessment-run-ids
-  PPWR                         needs --assessment-run-ids and --dds-identifier; created as draft
-  EUTR                         the identifier is generated; assessment runs are ignored
-
-${formatExamples(["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --orders 17,18 --wait", "sct dds create --type EUDR --assessment-run-ids 3f6c…,9a1d… --name \"Cocoa Q3\""])}`,
+  EUDR without identifier      filed by the service; needs --assessment-run-id
+  PPWR                         needs --assessment-run-id and --dds-identifier; created as draft
+  EUTR                         the identifier is generated; assessment runs are ignored`,
+  ),
+    ["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --order 17,18 --wait", "sct dds create --type EUDR --assessment-run-id 18eb63a8-fa5f-46a6-9c6d-71699ba2a3f3 --name \"Cocoa Q3\""]
   );
   create.action(f.action<CreateFlags>(async (ctx, opts) => (await import('./dds/save.js')).createStatement(ctx, opts, create)));
 
   addExamples(
-    dds
+    addDryRunOption(dds
     .command('update')
     .argument('<id>', 'statement id')
     .description('Change the status or the name of a statement (nothing else can change)')
     .option('--status <status>', DDS_STATUSES.join(', '))
-    .option('--name <text>', 'the statement name'),
-    ['sct dds update 31 --name "PPWR Q1 2025"', 'sct dds update 31 --status in_progress'],
+    .option('--name <text>', 'the statement name')),
+    ['sct dds update 31 --name "PPWR Q1 2025"', 'sct dds update 31 --status complete'],
   ).action(f.action<UpdateFlags>(async (ctx, opts, [id]) => (await import('./dds/save.js')).updateStatement(ctx, parseId(id), opts)));
 
   addExamples(
-    dds
+    addDryRunOption(dds
     .command('delete')
     .argument('<id>', 'statement id')
     .description('Delete a statement (asks for confirmation unless --yes)')
-    .option('--withdraw', 'also withdraw it from the EU registry (EUDR statements the service filed)'),
+    .option('--withdraw', 'also withdraw it from the EU registry (EUDR statements the service filed)')),
     ['sct dds delete 31', 'sct dds delete 31 --yes'],
   ).action(
       f.action<{ withdraw?: boolean }>((ctx, opts, [id]) =>
@@ -137,26 +138,26 @@ ${formatExamples(["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --
     ['sct dds available-orders', 'sct dds available-orders --exclude-dds 1 --columns id,buyer_external_id,type'],
   ).action(f.action<AvailableOrdersFlags>((ctx, opts) => listAvailableOrders(ctx, opts)));
 
-  addBulkRunOptions(
-    dds
-      .command('trace')
+  addExamples(addDryRunOption(addBulkRunOptions(
+    addTemplateOption(dds
+      .command('trace'))
       .description('Trace orders to statements (adds to the orders already attached)')
       .option('--dds <ids>', 'statement ids, comma-separated or repeated', appendList)
       .option('--order <ids>', 'order ids traced to every statement given, comma-separated or repeated', appendList)
-      .option('--file <file>', 'a CSV file of pairs, columns dds_id and order_id (- for stdin)'),
+      .option('--file <file>', 'a CSV file or .xlsx/.ods workbook of pairs, columns dds_id and order_id (- for stdin)'),
     { concurrency: true, only: 'with --file: ' },
-  )
+  ))
     .addHelpText(
       'after',
       `
 With --dds and --order every order is traced to every statement (in requests of at most 100
 ids each).
 Columns of --file (CSV, header row, names case-insensitive): dds_id and order_id (whole numbers;
-other columns are ignored with a warning). Each row traces one order to one statement; the rows of a statement go
+another column is an error naming the closest). Each row traces one order to one statement; the rows of a statement go
 in requests of 100, every row is checked before the first is sent, a rerun skips the rows that
-went through, and exit 3 says some rows were rejected.
-
-${formatExamples(["sct dds trace --dds 5 --order 17,18,19", "sct dds trace --file pairs.csv --report traced.csv"])}`,
+went through, and exit 3 says some rows were rejected.`,
+    ),
+      ["sct dds trace --dds 5 --order 17,18", "sct dds trace --file pairs.csv --report traced.csv"]
     )
     .action(f.action<TraceFlags>((ctx, opts) => traceOrders(ctx, opts)));
 }

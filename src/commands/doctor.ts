@@ -13,6 +13,8 @@ import { parseMe } from './whoami.js';
 import { maskToken, withoutCredentials } from '../output/redact.js';
 import { notLoggedIn } from '../config/settings.js';
 import { stripControl } from '../output/sanitize.js';
+import { writeList } from '../output/format.js';
+import type { Column } from '../output/columns.js';
 
 type Level = 'ok' | 'warn' | 'fail';
 export interface Check {
@@ -184,9 +186,18 @@ function withHint(err: SctError): string {
   return err.hint ? `${err.message}: ${err.hint}` : err.message;
 }
 
+const CHECK_COLUMNS: Column[] = [
+  { header: 'LEVEL', path: 'level' },
+  { header: 'NAME', path: 'name' },
+  { header: 'DETAIL', path: 'detail' },
+];
+
 async function report(ctx: Context, checks: Check[]): Promise<void> {
-  if (ctx.format() === 'json' || ctx.format() === 'ndjson') {
-    await ctx.io.write(JSON.stringify(checks, null, ctx.format() === 'json' ? 2 : 0) + '\n');
+  const output = ctx.output(CHECK_COLUMNS);
+  // The checks are a list like any other for -o, --columns and --jq; only the plain table is
+  // doctor's own, its levels coloured.
+  if (output.format !== 'table' || output.columns || output.jq !== undefined) {
+    await writeList(ctx.io, checks, output);
   } else {
     const c = ctx.io.color;
     const tag = { ok: c.green('ok  '), warn: c.yellow('warn'), fail: c.red('fail') };

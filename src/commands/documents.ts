@@ -9,6 +9,7 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
@@ -40,14 +41,14 @@ export function register(program: Command, f: Factory): void {
   addGetCommand(documents, f, { noun: 'document', path: PATHS.document, columns: COLUMNS.document, examples: ['sct documents get 4', 'sct documents get 4 --json name,status'] });
 
   addExamples(
-    documents
+    addDryRunOption(documents
     .command('upload')
     .argument('<file>', 'the file to upload')
     .description('Upload a file as a new document')
     .option('--name <name>', 'the document name (default: the file name)')
     .option('--description <text>', 'description')
     .option('--content-type <type>', 'MIME type (default: the service guesses from the name)')
-    .option('--tag <tag>', 'a tag (repeatable)', collect),
+    .option('--tag <tag>', 'a tag (repeatable)', collect)),
     ['sct documents upload ./certificates/fsc-2025.pdf --tag fsc'],
   ).action(f.action<UploadFlags>((ctx, opts, [file]) => uploadDocument(ctx, file, opts)));
 
@@ -78,8 +79,9 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
     'document',
   );
   const client = ctx.client();
-  const created = await client.post(PATHS.documents, body, { expect: 'created' });
-  const target = uploadTargetSchema.safeParse(created);
+  // A dry run goes on to the upload and the confirmation with what the answer would name.
+  const created = await client.post(PATHS.documents, body, { expect: 'created', dryRunAnswer: { id: '{id}', upload_url: '{upload_url}' } });
+  const target = ctx.dryRun ? { success: true as const, data: created as { id: string; upload_url: string } } : uploadTargetSchema.safeParse(created);
   if (!target.success) throw new SctError(`unexpected answer from POST ${PATHS.documents}: no upload_url`);
   const { id, upload_url: uploadUrl } = target.data;
 
@@ -91,6 +93,8 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
       path: uploadUrl,
       auth: false,
       headers: { 'content-type': body.content_type ?? 'application/octet-stream', 'content-length': String(size) },
+      dryRunBody: `(the ${size} bytes of ${basename(file)})`,
+      dryRunAnswer: null,
       // A function, so a retried PUT reads the file again from the start.
       rawBody: () => {
         let sent = 0;

@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { importCreateSchema } from '../api/schemas/files.js';
@@ -25,7 +26,7 @@ export function register(program: Command, f: Factory): void {
   addGetCommand(imports, f, { noun: 'data exchange run', path: PATHS.importRun, columns: COLUMNS.importRun, examples: ['sct imports get 10', 'sct imports get 10 --json status'] });
 
   addExamples(
-    addIdempotencyKeyOption(addBodyOptions(
+    addDryRunOption(addIdempotencyKeyOption(addBodyOptions(
     imports
       .command('create')
       .description('Start a data exchange run')
@@ -33,7 +34,7 @@ export function register(program: Command, f: Factory): void {
       .option('--source <source>', 'where the data comes from (e.g. csv, xlsx, api, sftp)')
       .option('--document <id>', 'an uploaded document holding the data (see `sct documents upload`)')
       .option('--name <text>', 'a name for the run'),
-  )),
+  ))),
     ['sct imports create --type orders --source csv --document 4'],
   ).action(f.action<ImportRunFlags>((ctx, opts) => createImportRun(ctx, opts)));
 }

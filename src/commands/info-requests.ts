@@ -2,40 +2,45 @@
 // suppliers, 100 rows per call, each row reported with the service's own verdict.
 //
 // requests.csv: columns order_id and/or value_chain_id (whole numbers; header names
-// case-insensitive); each row names an order, a value chain or both; other columns are ignored
-// with a warning; the same row twice is an error (the service would reject the second).
+// case-insensitive); each row names an order, a value chain or both; another column is an
+// error naming the closest known one; the same row twice is an error (the service would reject the second).
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import type { ApiClient } from '../api/client.js';
 import { PATHS } from '../api/paths.js';
 import { SctError, UsageError } from '../errors.js';
 import { informationRequestsResponseSchema, type InformationRequest } from '../api/schemas/statements.js';
-import { idCell, readCsv, RowErrors, warnIgnoredColumns } from '../bulk/csv.js';
+import { idCell, readCsv, RowErrors, refuseUnknownColumns } from '../bulk/csv.js';
 import type { Outcome } from '../bulk/runner.js';
 import { checkReportPath } from '../bulk/report.js';
 import { parseConcurrency } from './shared/flags.js';
-import { addBulkRunOptions, type BulkRunFlags } from './shared/bulk.js';
-import { sendInChunks, type ChunkRow, type RowResult } from '../bulk/chunks.js';
+import { addBulkRunOptions, addTemplateOption, writeTemplateIf, type BulkRunFlags, type FileTemplate } from './shared/bulk.js';
+import { chunkRows, sendInChunks, type ChunkRow, type RowResult } from '../bulk/chunks.js';
 
 /** The legacy call takes 1..100 elements. */
 export const INFO_REQUEST_CHUNK = 100;
 const COLUMNS = ['order_id', 'value_chain_id'] as const;
+const TEMPLATE: FileTemplate = { columns: COLUMNS, example: { order_id: '217', value_chain_id: '1' } };
 
 export interface SendFlags extends BulkRunFlags {
   file: string;
+  template?: boolean;
 }
 
 export function register(program: Command, f: Factory): void {
   const group = program.command('info-requests').description('Send information requests to suppliers');
   addExamples(
-    addBulkRunOptions(
-    group
-      .command('send')
-      .description('Send information requests from a CSV file (legacy bulk call, 100 per request)')
-      .requiredOption('--file <file>', 'the CSV file: columns order_id and/or value_chain_id (- for stdin)'),
+    addDryRunOption(addBulkRunOptions(
+    addTemplateOption(
+      group
+        .command('send')
+        .description('Send information requests from a CSV file (legacy bulk call, 100 per request)')
+        .option('--file <file>', 'the CSV file or .xlsx/.ods workbook: columns order_id and/or value_chain_id (- for stdin)'),
+    ),
     { concurrency: true },
-  )
+  ))
     .addHelpText(
       'after',
       `
@@ -45,7 +50,11 @@ Every row is checked before the first request; the service answers per row, and 
 some rows were rejected. A rerun of the same file sends only the rows not yet accepted.`,
     ),
     ['sct info-requests send --file requests.csv --dry-run', 'sct info-requests send --file requests.csv --report sent.csv'],
-  ).action(f.action<SendFlags>((ctx, opts) => sendInformationRequests(ctx, opts)));
+  ).action(
+    f.action<SendFlags>(async (ctx, opts) => {
+      if (!(await writeTemplateIf(ctx, opts, () => TEMPLATE))) await sendInformationRequests(ctx, opts);
+    }),
+  );
 }
 
 /** Every row checked (exit 2 naming each bad line), as chunk rows. */
@@ -54,7 +63,7 @@ export async function readRequests(ctx: Context, file: string, flags: BulkRunFla
   if (!COLUMNS.some((c) => csv.columns.includes(c))) {
     throw new UsageError(`${csv.name}: needs a column order_id or value_chain_id (found: ${csv.columns.join(', ') || 'none'})`);
   }
-  warnIgnoredColumns(ctx.io, csv, COLUMNS);
+  refuseUnknownColumns(csv, COLUMNS);
   const errors = new RowErrors(csv.name);
   const seen = new Map<string, number>();
   const rows: ChunkRow<InformationRequest>[] = [];
@@ -90,6 +99,12 @@ export async function sendInformationRequests(ctx: Context, opts: SendFlags): Pr
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const { rows, invalid } = await readRequests(ctx, opts.file, opts);
+  if (ctx.dryRun) {
+    // The requests a first run of the file sends; no journal, lock or report.
+    const client = ctx.client();
+    for (const part of chunkRows(rows, INFO_REQUEST_CHUNK)) await sendChunk(client, part.map((r) => r.payload));
+    return;
+  }
   const actions = new Map<string, number>();
   try {
     await sendInChunks(ctx, {
@@ -119,8 +134,15 @@ export async function sendInformationRequests(ctx: Context, opts: SendFlags): Pr
  * accepted row's id in the report is what the service did (invitation_sent, reminder_sent,
  * request_sent), as there is no object id to show.
  */
-async function sendChunk(client: ApiClient, requests: InformationRequest[], idempotencyKey: string): Promise<RowResult[]> {
-  const res = await client.request({ method: 'POST', path: PATHS.informationRequestsBulk, body: { information_requests: requests }, idempotencyKey });
+async function sendChunk(client: ApiClient, requests: InformationRequest[], idempotencyKey?: string): Promise<RowResult[]> {
+  // A dry run goes on to the next chunk as if this one had been answered with nothing done.
+  const res = await client.request({
+    method: 'POST',
+    path: PATHS.informationRequestsBulk,
+    body: { information_requests: requests },
+    idempotencyKey,
+    dryRunAnswer: { results: { processed: [], failed: [] } },
+  });
   const parsed = informationRequestsResponseSchema.safeParse(res.data);
   if (!parsed.success) throw new SctError(`unexpected answer from POST ${PATHS.informationRequestsBulk}: no per-row results`);
   const results: RowResult[] = requests.map(() => ({ ok: false, error: 'the service did not report on this row' }));

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import { addExamples, type Factory } from './shared/command.js';
-import { askInvitationRole, roleId } from './shared/roles.js';
+import { askInvitationRole, roleFilterIds, roleId } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { writeList, writeOne } from '../output/format.js';
@@ -13,15 +13,14 @@ import { flattenFieldErrors } from '../api/errors.js';
 import { CancelledError, PartialFailureError, RejectedError, SctError, UsageError, type FieldErrors } from '../errors.js';
 import { addListOptions, listQuery, runList, setOneOrIn, type ListFlags } from './shared/list.js';
 import { addBodyOptions, addIdempotencyKeyOption, parseId, saveOne, showOne } from './shared/crud.js';
-import { addBulkRunOptions } from './shared/bulk.js';
+import { addBulkRunOptions, addTemplateOption, writeTemplateIf } from './shared/bulk.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import type { BodyFlags } from './shared/body.js';
 import { stripControl } from '../output/sanitize.js';
-import { appendList, collect, parseDateRange, parseEnumList, parseIdList, parseUuid, parseUuidList, splitKeyValue, splitList } from './shared/flags.js';
+import { appendList, collect, parseDateRange, parseEnumList, parseUuid, parseUuidList, splitKeyValue, splitList } from './shared/flags.js';
 import { chunk } from '../bulk/runner.js';
+import { BULK_LIMIT } from '../api/enums.js';
 import type { BulkCreateOptions } from './invitations/bulk-create.js';
-
-/** One bulk renew operation may match at most this many invitations, and a request hold this many operations. */
-export const BULK_LIMIT = 100;
 
 /** The keys the document allows in a bulk revoke or renew operation's invitation_filters. */
 export const INVITATION_FILTER_KEYS = [
@@ -56,6 +55,7 @@ export interface MatchInvitationsOptions extends InvitationFilterFlags {
   search?: string;
   filter?: string[];
   allPending?: boolean;
+  dryRun?: boolean;
 }
 
 export interface CreateInvitationOptions extends BodyFlags {
@@ -81,23 +81,25 @@ export function register(program: Command, f: Factory): void {
   ).action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.invitation(parseUuid(id, 'invitation id')), COLUMNS.invitation, DETAILS.invitation).then(() => undefined)));
 
   addExamples(
-    addIdempotencyKeyOption(addBodyOptions(
+    addDryRunOption(addIdempotencyKeyOption(addBodyOptions(
     invitations
       .command('create')
       .description('Invite one person by e-mail (the service sends the invitation e-mail)')
       .option('--email <address>', 'e-mail address to invite (required)')
       .option('--role <role>', 'role the person gets: its name (admin) or id (required)'),
-  )),
+  ))),
     ['sct invitations create --email ana@example.com --role admin', 'sct invitations create --email ana@example.com --role 2'],
   ).action(f.action<CreateInvitationOptions>((ctx, opts) => createInvitation(ctx, opts)));
 
   addExamples(
     addBulkRunOptions(
-    invitations
-      .command('bulk-create')
-      .description('Invite everyone in a CSV file, 100 per request, with a per-row report')
-      .requiredOption('--file <file>', 'CSV file with columns email and auth_group (- for stdin)')
-      .option('--role <role>', 'role (name or id) for rows whose auth_group is blank or missing'),
+    addTemplateOption(
+      invitations
+        .command('bulk-create')
+        .description('Invite everyone in a CSV file, 100 per request, with a per-row report')
+        .option('--file <file>', 'CSV file or .xlsx/.ods workbook with columns email and auth_group (- for stdin)')
+        .option('--role <role>', 'role (name or id) for rows whose auth_group is blank or missing'),
+    ),
     { concurrency: true, dryRun: true },
   )
     .addHelpText(
@@ -109,22 +111,27 @@ Every row is checked before the first request (e-mail, role, the same e-mail twi
 stops the run with nothing sent. A rerun of the same file skips the rows that went through.`,
     ),
     ['sct invitations bulk-create --file people.csv --dry-run', 'sct invitations bulk-create --file people.csv --role member --report invited.csv'],
-  ).action(f.action<BulkCreateOptions>(async (ctx, opts) => (await import('./invitations/bulk-create.js')).bulkCreateInvitations(ctx, opts)));
+  ).action(
+    f.action<BulkCreateOptions>(async (ctx, opts) => {
+      const { bulkCreateInvitations, PEOPLE_TEMPLATE } = await import('./invitations/bulk-create.js');
+      if (!(await writeTemplateIf(ctx, opts, () => PEOPLE_TEMPLATE))) await bulkCreateInvitations(ctx, opts);
+    }),
+  );
 
   addExamples(
-    addMatchOptions(invitations.command('revoke').description('Revoke the pending invitations that match the filters (asks unless --yes)')),
+    addDryRunOption(addMatchOptions(invitations.command('revoke').description('Revoke the pending invitations that match the filters (asks unless --yes)'))),
     ['sct invitations revoke --email-contains @example.com', 'sct invitations revoke --status pending --created-to 2025-06-30 --yes'],
   ).action(
     f.action<MatchInvitationsOptions>((ctx, opts) => revokeInvitations(ctx, opts)),
   );
 
   addExamples(
-    addMatchOptions(
+    addDryRunOption(addMatchOptions(
     invitations
       .command('renew')
       .argument('[uuid]', 'one invitation to renew (else the filters choose)')
       .description('Renew invitations: the old link stops working and a new e-mail is sent'),
-  )
+  ))
     .addHelpText('after', `\nWith filters, the matching pending (and expired) invitations are renewed ${BULK_LIMIT} per operation.`),
     ['sct invitations renew --status expired --yes', 'sct invitations renew 03a80526-ef80-4dbe-83f6-fbed3ddd2cdc'],
   ).action(f.action<MatchInvitationsOptions>((ctx, opts, [uuid]) => renewInvitations(ctx, opts, uuid)));
@@ -147,7 +154,7 @@ function addInvitationFilterOptions(cmd: Command): Command {
     .option('--email <address>', 'this e-mail address exactly')
     .option('--email-contains <text>', 'e-mail contains (case-insensitive)')
     .option('--status <list>', `status, comma-separated or repeated (${INVITATION_STATUSES.join(', ')})`, appendList)
-    .option('--role <ids>', 'role (auth group) id(s), comma-separated or repeated', appendList)
+    .option('--role <roles>', 'role(s): names (admin, any case) or ids, comma-separated or repeated', appendList)
     .option('--role-name <names>', 'role name(s), comma-separated or repeated (e.g. ADMIN)', appendList)
     .option('--invited-by <user-id>', 'invited by this user id')
     .option('--created-from <date>', 'created on or after (YYYY-MM-DD)')
@@ -172,7 +179,6 @@ export function invitationFilters(opts: InvitationFilterFlags): InvitationFilter
   if (opts.emailContains !== undefined) filters.email__icontains = opts.emailContains;
   const status = parseEnumList(opts.status, '--status', INVITATION_STATUSES);
   if (status?.length) filters.status = status;
-  setOneOrIn(filters, 'auth_group', opts.role === undefined ? undefined : parseIdList(opts.role, '--role'));
   setOneOrIn(filters, 'auth_group__name', splitList(opts.roleName, '--role-name'));
   if (opts.invitedBy !== undefined) filters.invited_by = String(parseId(opts.invitedBy, '--invited-by'));
   const [createdFrom, createdTo] = parseDateRange(opts.createdFrom, opts.createdTo, 'created');
@@ -196,7 +202,7 @@ function appendFilters(query: URLSearchParams, filters: InvitationFilters): void
  * The filters of a revoke or renew. No filter at all would match every pending invitation of
  * the workspace: that takes --all-pending, so a forgotten flag never revokes everything.
  */
-export function matchFilters(opts: MatchInvitationsOptions): InvitationFilters {
+export async function matchFilters(ctx: Context, opts: MatchInvitationsOptions): Promise<InvitationFilters> {
   const filters = invitationFilters(opts);
   if (opts.search !== undefined) filters.search = opts.search;
   for (const pair of opts.filter ?? []) {
@@ -206,11 +212,13 @@ export function matchFilters(opts: MatchInvitationsOptions): InvitationFilters {
     }
     filters[key] = key === 'status' ? parseEnumList(value, '--filter status', INVITATION_STATUSES)! : value;
   }
-  const given = Object.keys(filters).length > 0;
+  const given = Object.keys(filters).length > 0 || opts.role !== undefined;
   if (given && opts.allPending) throw new UsageError('--all-pending matches every pending invitation: give it without filters');
   if (!given && !opts.allPending) {
     throw new UsageError('give at least one filter (--id, --email, --status, …), or --all-pending for every pending invitation');
   }
+  // Last: a role name new to sct is looked up on the service, after every other check.
+  setOneOrIn(filters, 'auth_group', await roleFilterIds(ctx, opts.role, '--role'));
   return filters;
 }
 
@@ -223,7 +231,9 @@ function describeFilters(filters: InvitationFilters): string {
 
 export async function listInvitations(ctx: Context, opts: ListInvitationsOptions): Promise<void> {
   const query = listQuery(opts);
-  appendFilters(query, invitationFilters(opts));
+  const filters = invitationFilters(opts);
+  setOneOrIn(filters, 'auth_group', await roleFilterIds(ctx, opts.role, '--role'));
+  appendFilters(query, filters);
   await runList(ctx, { path: PATHS.invitations, query, flags: opts, columns: COLUMNS.invitation, noun: 'invitations' });
 }
 
@@ -284,13 +294,13 @@ function operationResults(data: unknown, path: string): OperationResult[] {
 const rejection = (r: OperationResult) => (r.error !== undefined && r.error !== null ? flattenFieldErrors(r.error) : undefined);
 
 export async function revokeInvitations(ctx: Context, opts: MatchInvitationsOptions): Promise<void> {
-  const filters = matchFilters(opts);
+  const filters = await matchFilters(ctx, opts);
   refuseUnconfirmed(ctx, 'revoke');
   const client = ctx.client();
   const ids = await pendingIds(client, filters);
   if (ids.length === 0) {
     ctx.io.info(`No pending invitation matches ${describeFilters(filters)}: nothing to revoke`);
-    await writeOne(ctx.io, { revoked_count: 0, revoked_ids: [] }, ctx.output([]));
+    if (!ctx.dryRun) await writeOne(ctx.io, { revoked_count: 0, revoked_ids: [] }, ctx.output([]));
     return;
   }
   const n = `${ids.length} pending invitation${ids.length === 1 ? '' : 's'}`;
@@ -298,6 +308,7 @@ export async function revokeInvitations(ctx: Context, opts: MatchInvitationsOpti
     throw new CancelledError('cancelled: nothing was revoked');
   }
   const { accepted, rejected, errors } = await writeByIds(client, PATHS.invitationsBulkRevoke, ids);
+  if (ctx.dryRun) return;
   const revokedIds = accepted.flatMap((r) => r.revoked_ids ?? []);
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Revoked ${revokedIds.length} of ${n}`);
   await writeOne(ctx.io, { revoked_count: revokedIds.length, revoked_ids: revokedIds }, ctx.output([]));
@@ -306,7 +317,7 @@ export async function revokeInvitations(ctx: Context, opts: MatchInvitationsOpti
 
 /** Without a terminal to ask on, a write by filter needs --yes: refused before the matches are read. */
 function refuseUnconfirmed(ctx: Context, verb: string): void {
-  if (!ctx.flags.yes && !ctx.io.canPrompt()) throw new UsageError(`${verb} the invitations matching the filters: confirm with --yes (no terminal to ask on)`);
+  if (!ctx.flags.yes && !ctx.dryRun && !ctx.io.canPrompt()) throw new UsageError(`${verb} the invitations matching the filters: confirm with --yes (no terminal to ask on)`);
 }
 
 /**
@@ -332,7 +343,8 @@ async function writeByIds(client: ApiClient, path: string, ids: string[]): Promi
   let rejected = 0;
   for (const operations of chunk(chunk(ids, BULK_LIMIT), BULK_LIMIT)) {
     const body = { operations: operations.map((part) => ({ invitation_filters: { id__in: part.join(',') } })) };
-    const res = await client.request({ method: 'POST', path, body });
+    // A dry run goes on to the next request as if this one were answered with nothing done.
+    const res = await client.request({ method: 'POST', path, body, dryRunAnswer: { results: [] } });
     for (const r of operationResults(res.data, path)) {
       const fields = rejection(r);
       if (!fields) {
@@ -359,7 +371,7 @@ function throwIfRejected(verb: string, rejected: number, errors: FieldErrors, wr
 export async function renewInvitations(ctx: Context, opts: MatchInvitationsOptions, uuid?: string): Promise<void> {
   if (uuid !== undefined) {
     const id = parseUuid(uuid, 'invitation id');
-    const given = Object.entries(opts).some(([, v]) => v !== undefined && v !== false);
+    const given = Object.entries(opts).some(([k, v]) => k !== 'dryRun' && v !== undefined && v !== false);
     if (given) throw new UsageError('give either an invitation id or filters, not both');
     const res = await ctx.client().request({ method: 'POST', path: PATHS.invitationsRenew, body: { invitation: id } });
     const renewed = res.data as Record<string, unknown> | null;
@@ -367,7 +379,7 @@ export async function renewInvitations(ctx: Context, opts: MatchInvitationsOptio
     await writeOne(ctx.io, renewed, { ...ctx.output(COLUMNS.invitation), detail: DETAILS.invitation });
     return;
   }
-  await renewMatching(ctx, matchFilters(opts));
+  await renewMatching(ctx, await matchFilters(ctx, opts));
 }
 
 /**
@@ -380,12 +392,13 @@ async function renewMatching(ctx: Context, filters: InvitationFilters): Promise<
   const ids = await pendingIds(client, filters);
   if (ids.length === 0) {
     ctx.io.info(`No pending invitation matches ${describeFilters(filters)}: nothing to renew`);
-    await writeList(ctx.io, [], ctx.output(COLUMNS.invitation));
+    if (!ctx.dryRun) await writeList(ctx.io, [], ctx.output(COLUMNS.invitation));
     return;
   }
   const n = `${ids.length} pending invitation${ids.length === 1 ? '' : 's'}`;
   if (!(await ctx.confirm(`Renew ${n} (each gets a new e-mail; the old links stop working)?`))) throw new CancelledError('cancelled: nothing was renewed');
   const { accepted, rejected, errors } = await writeByIds(client, PATHS.invitationsBulkRenew, ids);
+  if (ctx.dryRun) return;
   const renewed = accepted.flatMap((r) => r.invitations ?? []);
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Renewed ${renewed.length} of ${n}`);
   await writeList(ctx.io, renewed, ctx.output(COLUMNS.invitation));

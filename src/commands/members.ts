@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
-import { roleId } from './shared/roles.js';
+import { addDryRunOption } from './shared/dry-run.js';
+import { roleFilterIds, roleId } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, type Column } from '../output/columns.js';
 import { getPath } from '../output/values.js';
@@ -18,7 +19,7 @@ import {
   type ListFlags,
 } from './shared/list.js';
 import { parseId } from './shared/crud.js';
-import { appendList, parseIdList, splitList } from './shared/flags.js';
+import { appendList, splitList } from './shared/flags.js';
 import { stripControl } from '../output/sanitize.js';
 
 export interface ListMembersOptions extends ListFlags, DateRangeFlags {
@@ -55,7 +56,7 @@ export function register(program: Command, f: Factory): void {
   const list = members
     .command('list')
     .description('List the members of the active workspace')
-    .option('--role <ids>', 'role (auth group) id(s), comma-separated or repeated', appendList)
+    .option('--role <roles>', 'role(s): names (admin, any case) or ids, comma-separated or repeated', appendList)
     .option('--role-name <names>', 'role name(s), comma-separated or repeated (e.g. ADMIN)', appendList)
     .option('--email <text>', 'e-mail contains (case-insensitive)')
     .option('--first-name <text>', 'first name contains (case-insensitive)')
@@ -68,18 +69,17 @@ export function register(program: Command, f: Factory): void {
   ).action(f.action<ListMembersOptions>((ctx, opts) => listMembers(ctx, opts)));
 
   addExamples(
-    members
+    addDryRunOption(members
     .command('set-role')
     .argument('<member-id>', 'member id (the ID column of `sct members list`)')
     .argument('<role>', 'the new role: its name (ADMIN, any case) or id')
-    .description("Change a member's role"),
+    .description("Change a member's role")),
     ['sct members set-role 20 admin', 'sct members set-role 20 3'],
   ).action(f.action((ctx, _o, [member, role]) => setRole(ctx, member, role)));
 }
 
 export function memberListQuery(opts: ListMembersOptions): URLSearchParams {
   const query = listQuery(opts);
-  setOneOrIn(query, 'auth_group', opts.role === undefined ? undefined : parseIdList(opts.role, '--role'));
   setOneOrIn(query, 'auth_group__name', splitList(opts.roleName, '--role-name'));
   if (opts.email !== undefined) query.set('user__email__icontains', opts.email);
   if (opts.firstName !== undefined) query.set('user__first_name__icontains', opts.firstName);
@@ -90,7 +90,9 @@ export function memberListQuery(opts: ListMembersOptions): URLSearchParams {
 }
 
 export async function listMembers(ctx: Context, opts: ListMembersOptions): Promise<void> {
-  await runList(ctx, { path: PATHS.members, query: memberListQuery(opts), flags: opts, columns: COLUMNS.member, noun: 'members' });
+  const query = memberListQuery(opts);
+  setOneOrIn(query, 'auth_group', await roleFilterIds(ctx, opts.role, '--role'));
+  await runList(ctx, { path: PATHS.members, query, flags: opts, columns: COLUMNS.member, noun: 'members' });
 }
 
 export async function setRole(ctx: Context, member: string, role: string): Promise<void> {

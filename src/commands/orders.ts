@@ -1,41 +1,30 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, formatExamples, type Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY } from '../api/enums.js';
 import { addListOptions } from './shared/list.js';
 import { addIdempotencyKeyOption, deleteOne, parseId } from './shared/crud.js';
-import { addBulkRunOptions } from './shared/bulk.js';
+import { addBulkRunOptions, addTemplateOption } from './shared/bulk.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import { appendList, collect } from './shared/flags.js';
 import { addKindOptions, addOrderFilterOptions } from './orders/filters.js';
 import { listOrders, orderStats, showOrder, type ListOrdersFlags, type StatsFlags } from './orders/view.js';
 import { addOrderFields, type OrderFieldFlags } from './orders/fields.js';
 import type { TraceFlags } from './orders/trace.js';
 import type { ImportFlags } from './orders/import.js';
+import { orderColumnsHelp } from './orders/columns.js';
 import type { SyncOrdersFlags } from './orders/sync.js';
-
-/** The CSV columns orders import and orders sync read, listed in both helps. */
-const ORDER_CSV_COLUMNS = `Columns: external_id (groups rows into one order), type, order_created_at, order_arrival_at,
-buyer_external_id, seller_external_id, assessment_status, value_chain, border_cross_country_code,
-signed_off_at, tags (| or ; separated); purchase: buyer_company_status, seller_company_id;
-sale: seller_company_status, buyer_company_id; purchase and sale: send_information_request,
-dds_identifiers; batch: company_id, buyer_company_status, seller_company_status,
-buyer_company_id, seller_company_id. Item columns, one item per row: product (your side's
-product; both sides on a batch), buyer_product, seller_product, volume, unit, line_number,
-item_external_id, traced_orders, traced_origins (ids, | or ; separated).`;
 
 // Each action loads its own code (schemas, CSV reading, planning) when it runs: `orders get`
 // and `orders list` load neither zod nor csv-parse.
 export function register(program: Command, f: Factory): void {
   const orders = program.command('orders').description('List, create, import and trace orders');
 
-  if (f.leaf('list')) addListOptions(
+  if (f.leaf('list')) addExamples(addListOptions(
     addOrderFilterOptions(orders.command('list').description('List orders you buy (--buying) or sell (--selling)')),
-  )
-    .addHelpText(
-      'after',
-      `
-${formatExamples(["sct orders list --buying --assessment-status failing,pending --created-from 2025-01-01", "sct orders list --selling --commodity cocoa --no-dds --all -o csv > orders.csv"])}`,
+  ),
+    ["sct orders list --buying --assessment-status failing,pending --created-from 2025-01-01", "sct orders list --selling --commodity cocoa --no-dds --all -o csv > orders.csv"]
     )
     .action(f.action<ListOrdersFlags>((ctx, opts) => listOrders(ctx, opts)));
 
@@ -47,19 +36,19 @@ ${formatExamples(["sct orders list --buying --assessment-status failing,pending 
     ['sct orders get 217', 'sct orders get 217 --json id,external_id,items'],
   ).action(f.action((ctx, _o, [id]) => showOrder(ctx, parseId(id))));
 
-  if (f.leaf('create')) addIdempotencyKeyOption(addOrderFields(orders.command('create').description('Create a purchase order, sale order or batch'), 'create')).action(
+  if (f.leaf('create')) addDryRunOption(addIdempotencyKeyOption(addOrderFields(orders.command('create').description('Create a purchase order, sale order or batch'), 'create'))).action(
     f.action<OrderFieldFlags>(async (ctx, opts) => (await import('./orders/save.js')).saveOrder(ctx, opts)),
   );
-  if (f.leaf('update')) addOrderFields(
+  if (f.leaf('update')) addDryRunOption(addOrderFields(
     orders.command('update').argument('<id>', 'order id').description('Update an order (only the fields given)'),
     'update',
-  ).action(f.action<OrderFieldFlags>(async (ctx, opts, [id]) => (await import('./orders/save.js')).saveOrder(ctx, opts, parseId(id))));
+  )).action(f.action<OrderFieldFlags>(async (ctx, opts, [id]) => (await import('./orders/save.js')).saveOrder(ctx, opts, parseId(id))));
 
   if (f.leaf('delete')) addExamples(
-    orders
+    addDryRunOption(orders
     .command('delete')
     .argument('<id>', 'order id')
-    .description('Delete an order (asks for confirmation unless --yes)'),
+    .description('Delete an order (asks for confirmation unless --yes)')),
     ['sct orders delete 217', 'sct orders delete 217 --yes'],
   ).action(f.action((ctx, _o, [id]) => deleteOrder(ctx, parseId(id))));
 
@@ -73,7 +62,7 @@ ${formatExamples(["sct orders list --buying --assessment-status failing,pending 
   ).action(f.action<StatsFlags>((ctx, opts) => orderStats(ctx, opts)));
 
   if (f.leaf('trace')) addExamples(
-    addKindOptions(
+    addDryRunOption(addKindOptions(
     orders
       .command('trace')
       .argument('<order-id>', 'the order holding the item')
@@ -83,7 +72,7 @@ ${formatExamples(["sct orders list --buying --assessment-status failing,pending 
       .option('--to-origin <ids>', 'origin ids the item comes from, comma-separated or repeated', appendList)
       .option('--replace', 'replace the traced lists given instead of adding to them (an empty value clears one)'),
     'the order is',
-  )
+  ))
     .addHelpText(
       'after',
       `
@@ -96,16 +85,16 @@ choose it yourself. Every other item of the order is sent back unchanged.`,
 
   if (f.leaf('import')) addExamples(
     addBulkRunOptions(
-    addKindOptions(orders.command('import').description('Create orders from a CSV file (rows sharing external_id are one order)'), 'import as').option(
+    addTemplateOption(addKindOptions(orders.command('import').description('Create orders from a CSV file (rows sharing external_id are one order)'), 'import as').option(
       '--file <file>',
-      'the CSV file (- for stdin)',
-    ).option('--template', 'print the header of the file and one example row; read and send nothing'),
+      'the CSV file or .xlsx/.ods workbook (- for stdin)',
+    )),
     { concurrency: true, dryRun: true },
   )
     .addHelpText(
       'after',
       `
-${ORDER_CSV_COLUMNS}
+${orderColumnsHelp()}
 
 Every row is checked before anything is sent (exit 2 names each bad line and column). A rerun
 of the same file skips the orders already created; exit 3 when some orders were rejected.`,
@@ -114,15 +103,15 @@ of the same file skips the orders already created; exit 3 when some orders were 
   ).action(
     f.action<ImportFlags>(async (ctx, opts) => {
       const { importOrders, writeOrderTemplate } = await import('./orders/import.js');
-      return opts.template ? writeOrderTemplate(ctx, opts) : importOrders(ctx, opts);
+      if (!(await writeOrderTemplate(ctx, opts))) await importOrders(ctx, opts);
     }),
   );
 
-  if (f.leaf('sync')) addBulkRunOptions(
-    addKindOptions(orders.command('sync').description('Make the service match a CSV file: plan creates and updates, then apply them'), 'sync as').option(
+  if (f.leaf('sync')) addExamples(addBulkRunOptions(
+    addTemplateOption(addKindOptions(orders.command('sync').description('Make the service match a CSV file: plan creates and updates, then apply them'), 'sync as').option(
       '--file <file>',
-      'the CSV file, with the columns of orders import (- for stdin)',
-    ).option('--template', 'print the header of the file and one example row; read and send nothing'),
+      'the CSV file or .xlsx/.ods workbook, with the columns of orders import (- for stdin)',
+    )),
     { concurrency: true, dryRun: true, reads: true },
   )
     .addHelpText(
@@ -131,20 +120,21 @@ of the same file skips the orders already created; exit 3 when some orders were 
 Reads your orders of that side from the service (as few requests as the server allows), matches
 them with the file's by external_id and plans: create (not on the service), update (only the
 fields that differ; items matched by line_number), unchanged, and only on the service (listed,
-never deleted). An empty cell is no value: never compared, never sent. The plan is shown with
-its cost in requests, then applied after a confirmation (--yes without a terminal; --dry-run
-only plans). A second sync of the same file sends nothing; an interrupted one is finished by
-running it again (--fresh only gives the creates new Idempotency-Keys: the plan always comes
-from the service).
+never deleted). An empty cell is no value: never compared, never sent; a row that updates needs
+only external_id and the fields that change (type and order_created_at only to create). The plan
+is shown with its cost in requests, then applied after a confirmation (--yes without a terminal;
+--dry-run only plans). A second sync of the same file sends nothing; an interrupted one is
+finished by running it again (--fresh only gives the creates new Idempotency-Keys: the plan
+always comes from the service).
 
-${ORDER_CSV_COLUMNS}
-
-${formatExamples(["sct orders sync --purchase --file erp-purchases.csv --dry-run", "sct orders sync --purchase --file erp-purchases.csv --yes --report sync.csv"])}`,
+${orderColumnsHelp()}`,
+    ),
+      ["sct orders sync --purchase --file erp-purchases.csv --dry-run", "sct orders sync --purchase --file erp-purchases.csv --yes --report sync.csv"]
     )
     .action(
-      f.action<SyncOrdersFlags>(async (ctx, opts) =>
-        opts.template ? (await import('./orders/import.js')).writeOrderTemplate(ctx, opts) : (await import('./orders/sync.js')).syncOrders(ctx, opts),
-      ),
+      f.action<SyncOrdersFlags>(async (ctx, opts) => {
+        if (!(await (await import('./orders/import.js')).writeOrderTemplate(ctx, opts))) await (await import('./orders/sync.js')).syncOrders(ctx, opts);
+      }),
     );
 }
 

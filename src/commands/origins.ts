@@ -3,7 +3,7 @@
 // (src/geo: turf and the country outlines) on demand, so the other commands never do.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, formatExamples, type Factory } from './shared/command.js';
+import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import type { GeoPoint } from '../api/schemas/origins.js';
@@ -23,11 +23,11 @@ import {
   type ListFlags,
 } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
-import { addBulkRunOptions } from './shared/bulk.js';
-import { appendList, parseEnumList, splitList } from './shared/flags.js';
+import { addBulkRunOptions, addTemplateOption, writeTemplateIf } from './shared/bulk.js';
+import { addAlias, appendList, parseEnumList, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 import { ASSESSMENT_STATUSES, COMMODITIES } from '../api/enums.js';
-import type { ImportOriginsOptions } from './origins/import.js';
+import type { ImportOriginsOptions } from './origins/send.js';
 import type { CheckOriginsOptions } from './origins/check.js';
 import { UsageError } from '../errors.js';
 
@@ -37,7 +37,7 @@ export interface ListOriginsOptions extends ListFlags, DateRangeFlags, IdFilterF
   maxSize?: string;
   out?: string;
   force?: boolean;
-  country?: string;
+  countryCode?: string;
   assessmentStatus?: string;
   name?: string;
   description?: string;
@@ -66,7 +66,7 @@ export function register(program: Command, f: Factory): void {
   const list = origins
     .command('list')
     .description('List origins')
-    .option('--country <codes>', 'country code(s), comma-separated or repeated (e.g. CI,GH)', appendList)
+    .option('--country-code <codes>', 'country code(s), comma-separated or repeated (e.g. CI,GH)', appendList)
     .option('--assessment-status <list>', `assessment status, comma-separated or repeated (${ASSESSMENT_STATUSES.join(', ')})`, appendList)
     .option('--name <text>', 'name contains (case-insensitive)')
     .option('--description <text>', 'description contains (case-insensitive)')
@@ -75,6 +75,7 @@ export function register(program: Command, f: Factory): void {
     .option('--passing-min <percent>', 'at least this share of passing assessments (0..100)')
     .option('--failing-min <percent>', 'at least this share of failing assessments (0..100)');
   addIdFilterOptions(list, 'origin');
+  addAlias(list, 'country', 'country-code');
   list
     .option('--eudr', 'with -o geojson: the EU registry\'s format (ProductionPlace, ProducerCountry, Area for points, external_id)')
     .option('--max-size <size>', 'with --eudr --out: split into files of at most this size (e.g. 25MB; kB and MB are 1,000 and 1,000,000 bytes)')
@@ -83,7 +84,7 @@ export function register(program: Command, f: Factory): void {
   addExamples(
     addListOptions(list)
     .addHelpText('after', '\nOrdering fields: id, name, country_code, country__name, assessment_status, created_at, updated_at.'),
-    ['sct origins list --country CI,GH', 'sct origins list --assessment-status failing -o geojson > failing.geojson', 'sct origins list --country GH -o geojson --eudr --max-size 25MB --out statement/'],
+    ['sct origins list --country-code CI,GH', 'sct origins list --assessment-status failing -o geojson > failing.geojson', 'sct origins list --country-code GH -o geojson --eudr --max-size 25MB --out statement/'],
   ).action(f.action<ListOriginsOptions>((ctx, opts) => listOrigins(ctx, opts)));
 
   addCrudCommands<OriginFieldFlags>(origins, f, {
@@ -103,7 +104,7 @@ export function register(program: Command, f: Factory): void {
     },
   });
 
-  origins
+  addExamples(origins
     .command('check')
     .description('Check plot files the way the EU registry will (offline: no token, no request)')
     .argument('<files...>', 'GeoJSON, KML/KMZ, zipped Shapefile or GPX files (- for stdin)')
@@ -123,13 +124,13 @@ names none (and whether swapping latitude and longitude puts it in); a Point who
 4 ha (not for --commodity cattle), under 0.0001 ha, or text. Warnings: fewer than 6 decimals, a
 repeated position, a hole, the same geometry twice, a polygon under 0.01 ha or over 10,000 ha, a
 Point without Area, no country, a registry property spelt otherwise, a file over 25 MB.
--o json gives each finding the registry's error code (code) when it has one.
-
-${formatExamples(["sct origins check plots.geojson", "sct origins check plots.geojson --map plots.svg", "sct origins check --country-code GH -o json survey.geojson | jq '.[] | select(.level == \"error\")'"])}`,
+-o json gives each finding the registry's error code (code) when it has one.`,
+    ),
+      ["sct origins check plots.geojson", "sct origins check plots.geojson --map plots.svg", "sct origins check --country-code GH -o json survey.geojson | jq '.[] | select(.level == \"error\")'"]
     )
     .action(f.action<CheckOriginsOptions>(async (ctx, opts, files) => (await import('./origins/check.js')).checkOrigins(ctx, opts, files)));
 
-  addBulkRunOptions(
+  addExamples(addBulkRunOptions(
     addPlotFileOptions(origins.command('import').description('Create one origin per CSV row or GeoJSON feature')),
     { concurrency: true, dryRun: true },
   )
@@ -143,14 +144,19 @@ country_code from country_code, ProducerCountry or COUNTRY_CODE, external_id fro
 property or the feature's id, description from description, location = the geometry as is.
 Every row or feature is checked before the first request; any error stops the run with nothing sent.
 A rerun of the same file skips what went through, so an interrupted or partly failed import is
-finished by running the same command again.
-
-${formatExamples(["sct origins import --file origins.csv --report result.csv", "sct origins import --file plots.geojson --country-code CI"])}`,
+finished by running the same command again.`,
+    ),
+      ["sct origins import --file origins.csv --report result.csv", "sct origins import --file plots.geojson --country-code CI"]
     )
     // The bulk machinery is loaded by `import` only: list, get and the rest start faster without it.
-    .action(f.action<ImportOriginsOptions>(async (ctx, opts) => (await import('./origins/import.js')).importOrigins(ctx, opts)));
+    .action(
+      f.action<ImportOriginsOptions>(async (ctx, opts) => {
+        const { importOrigins, ORIGIN_TEMPLATE } = await import('./origins/import.js');
+        if (!(await writeTemplateIf(ctx, opts, () => ORIGIN_TEMPLATE))) await importOrigins(ctx, opts);
+      }),
+    );
 
-  addBulkRunOptions(
+  addExamples(addBulkRunOptions(
     addPlotFileOptions(
       origins.command('sync').description('Make the service match a CSV or GeoJSON file: plan creates and updates by external_id, then apply them'),
     ),
@@ -160,16 +166,23 @@ ${formatExamples(["sct origins import --file origins.csv --report result.csv", "
       'after',
       `
 ${ORIGIN_CSV_COLUMNS}
-external_id is required on every row (it matches the row with an origin). A plot file (GeoJSON, KML/KMZ, zipped Shapefile or GPX, by extension or content) is checked as
+external_id is required on every row (it matches the row with an origin); name and country_code
+only on the rows that create: a row that updates needs only the fields that change. A plot file
+(GeoJSON, KML/KMZ, zipped Shapefile or GPX, by extension or content) is checked as
 \`sct origins check\` does first (any error: nothing is read or sent), then read as origins import
 reads it: one origin per feature, each needing an external_id (property or the feature's id);
 locations compare as geometries. Plans create, update (only the fields that differ), unchanged
 and only on the service (listed, never deleted); an empty cell is never compared or sent. Applied
-after a confirmation (--yes without a terminal); --dry-run only plans.
-
-${formatExamples(["sct origins sync --file origins.csv --dry-run", "sct origins sync --file plots.geojson --country-code CI --yes"])}`,
+after a confirmation (--yes without a terminal); --dry-run only plans.`,
+    ),
+      ["sct origins sync --file origins.csv --dry-run", "sct origins sync --file plots.geojson --country-code CI --yes"]
     )
-    .action(f.action<import('./origins/sync.js').SyncOriginsOptions>(async (ctx, opts) => (await import('./origins/sync.js')).syncOrigins(ctx, opts)));
+    .action(
+      f.action<import('./origins/sync.js').SyncOriginsOptions>(async (ctx, opts) => {
+        const { ORIGIN_TEMPLATE } = await import('./origins/import.js');
+        if (!(await writeTemplateIf(ctx, opts, () => ORIGIN_TEMPLATE))) await (await import('./origins/sync.js')).syncOrigins(ctx, opts);
+      }),
+    );
 }
 
 function addOriginFields(cmd: Command): Command {
@@ -193,7 +206,7 @@ export function parsePercentage(value: string | undefined, flag: string): number
 
 export function originListQuery(opts: ListOriginsOptions): URLSearchParams {
   const query = listQuery(opts);
-  setOneOrIn(query, 'country_code', parseCountryCodes(opts.country, '--country'));
+  setOneOrIn(query, 'country_code', parseCountryCodes(opts.countryCode, '--country-code'));
   setOneOrIn(query, 'assessment_status', parseEnumList(opts.assessmentStatus, '--assessment-status', ASSESSMENT_STATUSES));
   if (opts.name !== undefined) query.set('name__icontains', opts.name);
   if (opts.description !== undefined) query.set('description__icontains', opts.description);
@@ -245,8 +258,8 @@ export async function originFields(opts: OriginFieldFlags, ctx: Context): Promis
 
 /** The file of `origins import` and `origins sync`, and how a GeoJSON file's features map to origins. */
 function addPlotFileOptions(cmd: Command): Command {
-  return cmd
-    .requiredOption('--file <file>', 'CSV or plot file: GeoJSON, KML/KMZ, zipped Shapefile, GPX (- for stdin)')
+  return addTemplateOption(cmd)
+    .option('--file <file>', 'CSV file, .xlsx/.ods workbook or plot file: GeoJSON, KML/KMZ, zipped Shapefile, GPX (- for stdin)')
     .option('--name-property <name>', 'plot files: the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
     .option('--country-code <code>', 'plot files: country of the features that name none')
     .option('--commodity <name>', `plot files: the commodity (${COMMODITIES.join(', ')}): cattle plots may be points of any area`);

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { fileNameFromDisposition, isDirectoryTarget, resolveTarget, type Target } from '../output/download.js';
@@ -39,7 +40,7 @@ export function register(program: Command, f: Factory): void {
   addListCommand(risk, f, { description: 'List risk assessments', path: PATHS.riskAssessments, columns: COLUMNS.riskAssessment, noun: 'risk assessments', examples: ['sct risk list', 'sct risk list --search cocoa --columns id,identifier,status'] });
 
   addExamples(
-    addIdempotencyKeyOption(addBodyOptions(
+    addDryRunOption(addIdempotencyKeyOption(addBodyOptions(
     risk
       .command('create')
       .description('Start a risk assessment')
@@ -50,7 +51,7 @@ export function register(program: Command, f: Factory): void {
       .option('--origin <ids>', 'origins in scope, comma-separated or repeated', appendList)
       .option('--product <ids>', 'products in scope, comma-separated or repeated', appendList)
       .option('--document <ids>', 'supporting documents, comma-separated or repeated', appendList),
-  )),
+  ))),
     ['sct risk create --identifier RA-2025-07 --origin 24,18 --order 217'],
   ).action(f.action<RiskFieldFlags>((ctx, opts) => createRisk(ctx, opts)));
 

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import { PATHS } from '../api/paths.js';
 import { writeOne } from '../output/format.js';
 import { UsageError } from '../errors.js';
@@ -17,11 +18,11 @@ export function register(program: Command, f: Factory): void {
     ['sct user-config get', 'sct user-config get --json'],
   ).action(f.action(async (ctx) => writeOne(ctx.io, await ctx.client().get(PATHS.userConfig), ctx.output([]))));
   addExamples(
-    userConfig
+    addDryRunOption(userConfig
     .command('set')
     .argument('[key=value...]', 'configuration keys to set; value parsed as JSON when it parses, dotted keys nest')
     .option('--file <file>', 'the whole request body as JSON (- for stdin); key=value pairs go under its config')
-    .description('Change configuration keys (the others are kept)'),
+    .description('Change configuration keys (the others are kept)')),
     ['sct user-config set language=en', 'sct user-config set notifications.email=false'],
   ).action(f.action<BodyFlags>((ctx, opts, pairs) => setUserConfig(ctx, opts, pairs)));
 }

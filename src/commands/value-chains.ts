@@ -21,13 +21,13 @@ import {
   type ListFlags,
 } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
-import { appendList, collect, parseEnumList, rejectBothForms, parseInteger, splitList } from './shared/flags.js';
+import { addAlias, appendList, collect, parseEnumList, rejectBothForms, parseInteger, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 
 export interface ListValueChainsOptions extends ListFlags, DateRangeFlags, IdFilterFlags {
   status?: string;
   type?: string;
-  country?: string;
+  countryCode?: string;
   assessmentStatus?: string;
   companyName?: string;
   contactName?: string;
@@ -63,7 +63,7 @@ export function register(program: Command, f: Factory): void {
     .description('List value chains')
     .option('--status <list>', `status, comma-separated or repeated (${STATUSES_HELP})`, appendList)
     .option('--type <list>', `type, comma-separated or repeated (${TYPES_HELP})`, appendList)
-    .option('--country <codes>', 'country code(s), comma-separated or repeated (e.g. CI,GH)', appendList)
+    .option('--country-code <codes>', 'country code(s), comma-separated or repeated (e.g. CI,GH)', appendList)
     .option('--assessment-status <list>', `assessment status, comma-separated or repeated (${ASSESSMENT_STATUSES.join(', ')})`, appendList)
     .option('--company-name <text>', 'company name contains (case-insensitive)')
     .option('--contact-name <text>', 'contact name contains (case-insensitive)')
@@ -76,10 +76,11 @@ export function register(program: Command, f: Factory): void {
   rejectBothForms(list, 'permission-granted', 'self-managed');
   addDateRangeOptions(list);
   addIdFilterOptions(list, 'value chain');
+  addAlias(list, 'country', 'country-code');
   addExamples(
     addListOptions(list)
     .addHelpText('after', '\nOrdering fields: id, company_name, type, status, country_code, created_at, updated_at.'),
-    ['sct value-chains list --status active', 'sct value-chains list --country CI --columns id,company_name,external_id'],
+    ['sct value-chains list --status active', 'sct value-chains list --country-code CI --columns id,company_name,external_id'],
   ).action(f.action<ListValueChainsOptions>((ctx, opts) => listValueChains(ctx, opts)));
 
   addCrudCommands<ValueChainFieldFlags>(chains, f, {
@@ -121,7 +122,7 @@ export function valueChainListQuery(opts: ListValueChainsOptions): URLSearchPara
   const query = listQuery(opts);
   setOneOrIn(query, 'status', splitList(opts.status, '--status'));
   setOneOrIn(query, 'type', splitList(opts.type, '--type'));
-  setOneOrIn(query, 'country_code', parseCountryCodes(opts.country, '--country'));
+  setOneOrIn(query, 'country_code', parseCountryCodes(opts.countryCode, '--country-code'));
   setOneOrIn(query, 'assessment_status', parseEnumList(opts.assessmentStatus, '--assessment-status', ASSESSMENT_STATUSES));
   if (opts.companyName !== undefined) query.set('company_name__icontains', opts.companyName);
   if (opts.contactName !== undefined) query.set('contact_name__icontains', opts.contactName);

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { addExamples, type Factory } from './shared/command.js';
 import { VERSION } from '../version.js';
+import { writeOne } from '../output/format.js';
 
 export function versionLine(): string {
   return `sct ${VERSION} (node ${process.versions.node}; ${process.platform} ${process.arch})`;
@@ -15,9 +16,11 @@ export function register(program: Command, f: Factory): void {
     ['sct version', 'sct version --json'],
   ).action(
       f.action(async (ctx) => {
-        if (ctx.format() === 'json') {
-          await ctx.io.write(JSON.stringify({ version: VERSION, node: process.versions.node, platform: process.platform, arch: process.arch }, null, 2) + '\n');
-        } else await ctx.io.write(versionLine() + '\n');
+        const output = ctx.output([]);
+        // The one line people read and paste into bug reports; any flag that asks for fields
+        // (-o, --json, --columns, --jq) gets the object through the output path.
+        if (output.format === 'table' && !output.columns && output.jq === undefined) return ctx.io.write(versionLine() + '\n');
+        await writeOne(ctx.io, { version: VERSION, node: process.versions.node, platform: process.platform, arch: process.arch }, output);
       }),
     );
 }

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { stripControl } from '../output/sanitize.js';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
+import { addDryRunOption } from './shared/dry-run.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
@@ -12,13 +13,13 @@ import { WORKSPACE_TYPES } from '../api/enums.js';
 import { UsageError } from '../errors.js';
 import { addListOptions, listQuery, parseCountryCodes, runList, setOneOrIn, type ListFlags } from './shared/list.js';
 import { parseId } from './shared/crud.js';
-import { appendList, parseEnumList } from './shared/flags.js';
+import { addAlias, appendList, parseEnumList } from './shared/flags.js';
 import { fetchMe } from './whoami.js';
 
 export interface ListWorkspacesOptions extends ListFlags {
   type?: string;
   excludeType?: string;
-  country?: string;
+  countryCode?: string;
   name?: string;
 }
 
@@ -35,22 +36,22 @@ export function register(program: Command, f: Factory): void {
 
   addExamples(
     addListOptions(
-    workspaces
+    addAlias(workspaces
       .command('list')
       .description('List the workspaces (companies) you belong to')
       .option('--type <list>', `workspace type, comma-separated or repeated (${WORKSPACE_TYPES.join(', ')})`, appendList)
       .option('--exclude-type <list>', 'leave out these workspace types, comma-separated or repeated', appendList)
-      .option('--country <codes>', 'country code(s), comma-separated or repeated', appendList)
-      .option('--name <text>', 'name contains (case-insensitive)'),
+      .option('--country-code <codes>', 'country code(s), comma-separated or repeated', appendList)
+      .option('--name <text>', 'name contains (case-insensitive)'), 'country', 'country-code'),
   ),
     ['sct workspaces list', 'sct workspaces list --type active,trial --json id,name'],
   ).action(f.action<ListWorkspacesOptions>((ctx, opts) => listWorkspaces(ctx, opts)));
 
   addExamples(
-    workspaces
+    addDryRunOption(workspaces
     .command('switch')
     .argument('[company-id]', 'workspace (company) id from `sct workspaces list`; a picker on a terminal when left out')
-    .description('Make another workspace the active one, and record it in the profile'),
+    .description('Make another workspace the active one, and record it in the profile')),
     ['sct workspaces switch 1', 'sct workspaces switch'],
   ).action(f.action((ctx, _o, [id]) => switchWorkspace(ctx, id)));
 
@@ -67,7 +68,7 @@ export async function listWorkspaces(ctx: Context, opts: ListWorkspacesOptions):
   setOneOrIn(query, 'type', parseEnumList(opts.type, '--type', WORKSPACE_TYPES));
   const excluded = parseEnumList(opts.excludeType, '--exclude-type', WORKSPACE_TYPES);
   if (excluded?.length) query.set('type__exclude', excluded.join(','));
-  setOneOrIn(query, 'country', parseCountryCodes(opts.country, '--country'));
+  setOneOrIn(query, 'country', parseCountryCodes(opts.countryCode, '--country-code'));
   if (opts.name !== undefined) query.set('name__icontains', opts.name);
   // The active workspace is the service's (GET /accounts/me), marked as `config profiles` marks its current one.
   const activeId = (await fetchMe(ctx.client())).company?.id;

@@ -5,6 +5,7 @@
 import type { Command, Help, Option } from 'commander';
 import type { EventEmitter } from 'node:events';
 import type { Topic } from './topics.js';
+import { examplesOf, formatExamples } from './examples.js';
 
 interface Item {
   term: string;
@@ -52,9 +53,11 @@ function pageOf(cmd: Command, words: string[]): Page {
   const help: Help = cmd.createHelp();
   help.prepareContext({ helpWidth: 80, outputHasColors: false });
   const item = (term: string, description: string): Item => ({ term, description });
-  const after = afterText(cmd).trim();
-  const at = after.search(/^Examples:$/m);
-  const examples = at < 0 ? [] : after.slice(at).split('\n').slice(1).map((l) => l.trim()).filter(Boolean);
+  const examples = [...examplesOf(cmd)];
+  // The examples block ends the help text (addExamples comes last); the notes are what precedes it.
+  let after = afterText(cmd).trim();
+  const block = formatExamples(examples);
+  if (examples.length && after.endsWith(block)) after = after.slice(0, -block.length);
   const description = help.commandDescription(cmd);
   return {
     words,
@@ -68,7 +71,7 @@ function pageOf(cmd: Command, words: string[]): Page {
       .visibleCommands(cmd)
       .filter((c) => c.name() !== 'help')
       .map((c) => ({ ...item(name([...words, c.name()]), help.subcommandDescription(c)), words: [...words, c.name()] })),
-    notes: (at < 0 ? after : after.slice(0, at)).trim(),
+    notes: after.trim(),
     examples,
   };
 }

@@ -1,6 +1,7 @@
 // Help topics (`sct help TOPIC`) and longer help texts, as data in one place: the help command
 // prints them, and docs/ is generated from them (npm run docs; test/e2e/manual.test.ts).
 import { LIST_FILTERS } from './filters.js';
+import { wrap } from './wrap.js';
 
 export interface Topic {
   summary: string;
@@ -19,15 +20,16 @@ Fields (gh api's rules):
   the same K finds the first request's outcome instead of creating again.
   -i prints "HTTP/1.1 200 OK" and the response headers, a blank line, then the body.
   --paginate follows next links and prints one array; -o csv/ndjson/table print list answers
-  (an array, or a page's results) as rows; --jq filters the whole answer.
+  (an array, or a page's results) as rows; --jq filters the whole answer.`;
 
-Examples:
-  sct api /accounts/me
-  sct api /orders -X GET -f order_action=buying -f limit=5 --jq '.results[].external_id'
-  sct api -X PATCH /origins/12 -f name="North plot"
-  sct api /origins -F name=@name.txt -F country_code=GH
-  sct api /origins --paginate -o ndjson
-  sct api -i /accounts/me -H 'Accept-Language: fr'`;
+export const API_EXAMPLES = [
+  'sct api /accounts/me',
+  "sct api /orders -X GET -f order_action=buying -f limit=5 --jq '.results[].external_id'",
+  'sct api -X PATCH /origins/12 -f name="North plot"',
+  'sct api /origins -F name=@name.txt -F country_code=GH',
+  'sct api /origins --paginate -o ndjson',
+  "sct api -i /accounts/me -H 'Accept-Language: fr'",
+];
 
 const ENVIRONMENT = `Environment variables:
 
@@ -69,7 +71,8 @@ const FORMATTING = `Output formats (-o, --output):
   table    default: columns for people; --columns picks others (dotted paths: seller_company.name)
   json     a list is one JSON array (streamed page by page, still one array), one resource an object
   ndjson   one JSON object per line
-  csv      a header row, then one row per object; nested objects become dotted columns
+  csv      a header row, then one row per object: the resource's documented fields, the same
+           columns whatever the data; documented objects become dotted columns
 
 --columns a,b.c
   picks fields in every format: table and csv columns; in json/ndjson each object keeps only those
@@ -130,19 +133,6 @@ Suffixes: __in (comma list), __icontains, __startswith, __endswith, __isnull, __
     out += `\nsct ${command}:\n${wrap(keys.join(', '), 96, '  ')}\n`;
   }
   return out;
-}
-
-function wrap(text: string, width: number, indent: string): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && indent.length + line.length + 1 + word.length > width) {
-      lines.push(indent + line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(indent + line);
-  return lines.join('\n');
 }
 
 export const TOPICS: Record<string, Topic> = {

@@ -7,9 +7,22 @@ export interface Column {
   path: string;
   /** Derives the cell from the whole row when the path alone does not say it. */
   value?: (row: Record<string, unknown>) => unknown;
+  /** How much the column matters when a terminal is too narrow for all (see COLUMNS). */
+  priority?: Priority;
 }
 
-const col = (header: string, path: string, value?: Column['value']): Column => ({ header, path, value });
+/**
+ * At a narrow terminal a table leaves out its lowest-ranked columns first (output/table.ts):
+ * 5 what names the row (its id, an invitation's e-mail), 4 what it is and its main state (name,
+ * external id, status, assessment), 3 useful context (a country, a date that matters), 2
+ * secondary facts (a type, counts), 1 what is derived or seldom looked at (the buyer's own status
+ * of an order, who sent an invitation). The reasons are in docs/decisions/tables.md.
+ */
+export type Priority = 1 | 2 | 3 | 4 | 5;
+
+const col = (header: string, path: string, priority: Priority, value?: Column['value']): Column => ({ header, path, priority, value });
+/** A row of a key/value view (DETAILS): every row is shown, so none has a priority. */
+const field = (header: string, path: string, value?: Column['value']): Column => ({ header, path, value });
 const count = (path: string) => (row: Record<string, unknown>) => {
   const v = getPath(row, path);
   return Array.isArray(v) ? v.length : '';
@@ -21,124 +34,144 @@ const date = (path: string) => (row: Record<string, unknown>) => {
 
 export const COLUMNS = {
   order: [
-    col('ID', 'id'),
-    col('EXTERNAL ID', 'external_id'),
-    col('TYPE', 'type'),
+    col('ID', 'id', 5),
+    col('EXTERNAL ID', 'external_id', 4),
+    col('TYPE', 'type', 2),
     // The counterpart is whichever side is not us; the command picks the perspective.
-    col('COUNTERPART', 'counterpart'),
-    col('BUYER STATUS', 'buyer_company_status'),
-    col('SELLER STATUS', 'seller_company_status'),
-    col('ASSESSMENT', 'assessment_status'),
-    col('CREATED', 'order_created_at'),
-    col('ITEMS', 'items', count('items')),
-    col('DDS', 'due_diligence_statements', count('due_diligence_statements')),
+    col('COUNTERPART', 'counterpart', 4),
+    // The buyer's status follows from the seller's (waiting_for_supplier, ready_for_review…);
+    // the seller's is the trace itself (untraced, pending, passing, failing).
+    col('BUYER STATUS', 'buyer_company_status', 1),
+    col('SELLER STATUS', 'seller_company_status', 4),
+    col('ASSESSMENT', 'assessment_status', 4),
+    col('CREATED', 'order_created_at', 3),
+    col('ITEMS', 'items', 2, count('items')),
+    col('DDS', 'due_diligence_statements', 3, count('due_diligence_statements')),
   ],
   orderItem: [
-    col('ID', 'id'),
-    col('LINE', 'line_number'),
-    col('EXTERNAL ID', 'external_id'),
-    col('BUYER PRODUCT', 'buyer_product_detail.name'),
-    col('SELLER PRODUCT', 'seller_product_detail.name'),
-    col('VOLUME', 'volume'),
-    col('UNIT', 'unit'),
-    col('TRACED ORDERS', 'traced_order_count'),
-    col('TRACED ORIGINS', 'traced_origin_count'),
-    col('ASSESSMENT', 'assessment_status'),
+    col('ID', 'id', 5),
+    col('LINE', 'line_number', 3),
+    col('EXTERNAL ID', 'external_id', 3),
+    col('BUYER PRODUCT', 'buyer_product_detail.name', 4),
+    col('SELLER PRODUCT', 'seller_product_detail.name', 3),
+    col('VOLUME', 'volume', 4),
+    col('UNIT', 'unit', 4),
+    col('TRACED ORDERS', 'traced_order_count', 2),
+    col('TRACED ORIGINS', 'traced_origin_count', 2),
+    col('ASSESSMENT', 'assessment_status', 4),
   ],
   orderStatistics: [
-    col('DATE', 'date'),
-    col('TYPE', 'type'),
-    col('BUYER STATUS', 'buyer_company_status'),
-    col('SELLER STATUS', 'seller_company_status'),
-    col('ASSESSMENT', 'assessment_status'),
-    col('VALUE CHAIN', 'value_chain_id'),
-    col('ORDERS', 'order_count'),
+    col('DATE', 'date', 5),
+    col('TYPE', 'type', 3),
+    col('BUYER STATUS', 'buyer_company_status', 2),
+    col('SELLER STATUS', 'seller_company_status', 3),
+    col('ASSESSMENT', 'assessment_status', 4),
+    col('VALUE CHAIN', 'value_chain_id', 2),
+    col('ORDERS', 'order_count', 5),
   ],
   product: [
-    col('ID', 'id'),
-    col('SKU', 'sku'),
-    col('NAME', 'name'),
-    col('COMMODITY', 'commodity'),
-    col('COMPOSITION', 'composition'),
-    col('HS CODE', 'hs_code'),
-    col('ASSESSMENT', 'assessment_status'),
-    col('CREATED', 'created_at', date('created_at')),
+    col('ID', 'id', 5),
+    col('SKU', 'sku', 4),
+    col('NAME', 'name', 4),
+    col('COMMODITY', 'commodity', 3),
+    col('COMPOSITION', 'composition', 2),
+    col('HS CODE', 'hs_code', 2),
+    col('ASSESSMENT', 'assessment_status', 4),
+    col('CREATED', 'created_at', 1, date('created_at')),
   ],
   origin: [
-    col('ID', 'id'),
-    col('NAME', 'name'),
-    col('COUNTRY', 'country', (r) => r.country ?? r.country_code),
-    col('EXTERNAL ID', 'external_id'),
-    col('ASSESSMENT', 'assessment_status'),
-    col('CREATED', 'created_at', date('created_at')),
+    col('ID', 'id', 5),
+    col('NAME', 'name', 4),
+    col('COUNTRY', 'country', 3, (r) => r.country ?? r.country_code),
+    col('EXTERNAL ID', 'external_id', 3),
+    col('ASSESSMENT', 'assessment_status', 4),
+    col('CREATED', 'created_at', 1, date('created_at')),
   ],
   valueChain: [
-    col('ID', 'id'),
-    col('COMPANY', 'company_name'),
-    col('TYPE', 'type'),
-    col('STATUS', 'status'),
-    col('COUNTRY', 'country', (r) => r.country ?? r.country_code),
-    col('CONTACT', 'contact_name'),
-    col('ASSESSMENT', 'assessment_status'),
+    col('ID', 'id', 5),
+    col('COMPANY', 'company_name', 4),
+    col('TYPE', 'type', 2),
+    col('STATUS', 'status', 4),
+    col('COUNTRY', 'country', 3, (r) => r.country ?? r.country_code),
+    col('CONTACT', 'contact_name', 2),
+    col('ASSESSMENT', 'assessment_status', 4),
   ],
   statement: [
-    col('ID', 'id'),
-    col('TYPE', 'type'),
-    col('NAME', 'name'),
-    col('STATUS', 'status'),
-    col('IDENTIFIER', 'dds_identifier'),
-    col('ORDERS', 'orders', count('orders')),
-    col('PRODUCTS', 'products', count('products')),
-    col('CREATED', 'created_at', date('created_at')),
+    col('ID', 'id', 5),
+    col('TYPE', 'type', 3),
+    col('NAME', 'name', 3),
+    col('STATUS', 'status', 4),
+    col('IDENTIFIER', 'dds_identifier', 4),
+    col('ORDERS', 'orders', 2, count('orders')),
+    col('PRODUCTS', 'products', 2, count('products')),
+    col('CREATED', 'created_at', 1, date('created_at')),
   ],
   invitation: [
-    col('ID', 'id'),
-    col('EMAIL', 'email'),
-    col('ROLE', 'auth_group_detail.name'),
-    col('STATUS', 'status'),
-    col('INVITED BY', 'invited_by_detail.email'),
-    col('EXPIRES', 'expires_at', date('expires_at')),
+    // revoke and renew find invitations by e-mail; the uuid is for `get` and scripts.
+    col('ID', 'id', 3),
+    col('EMAIL', 'email', 5),
+    col('ROLE', 'auth_group_detail.name', 3),
+    col('STATUS', 'status', 4),
+    col('INVITED BY', 'invited_by_detail.email', 1),
+    col('EXPIRES', 'expires_at', 2, date('expires_at')),
   ],
   member: [
-    col('ID', 'id'),
-    col('NAME', 'user_detail', (r) =>
+    col('ID', 'id', 5),
+    col('NAME', 'user_detail', 4, (r) =>
       [getPath(r, 'user_detail.first_name'), getPath(r, 'user_detail.last_name')].filter(Boolean).join(' '),
     ),
-    col('EMAIL', 'user_detail.email'),
-    col('JOB TITLE', 'user_detail.job_title'),
-    col('ROLE', 'auth_group_detail.name'),
+    col('EMAIL', 'user_detail.email', 4),
+    col('JOB TITLE', 'user_detail.job_title', 2),
+    col('ROLE', 'auth_group_detail.name', 3),
   ],
-  user: [col('ID', 'id'), col('USERNAME', 'username'), col('FIRST NAME', 'first_name'), col('LAST NAME', 'last_name'), col('ROLE', 'auth_group')],
+  user: [col('ID', 'id', 5), col('USERNAME', 'username', 4), col('FIRST NAME', 'first_name', 3), col('LAST NAME', 'last_name', 3), col('ROLE', 'auth_group', 3)],
   workspace: [
-    col('CURRENT', 'current', (r) => (r.current ? '*' : '')),
-    col('ID', 'workspace_id', (r) => r.workspace_id ?? r.id),
-    col('NAME', 'workspace_name', (r) => r.workspace_name ?? r.name),
-    col('TYPE', 'type'),
-    col('COUNTRY', 'country'),
-    col('MEMBERS', 'member_count'),
-    col('MFA', 'is_mfa_enabled'),
+    col('CURRENT', 'current', 5, (r) => (r.current ? '*' : '')),
+    col('ID', 'workspace_id', 5, (r) => r.workspace_id ?? r.id),
+    col('NAME', 'workspace_name', 4, (r) => r.workspace_name ?? r.name),
+    col('TYPE', 'type', 2),
+    col('COUNTRY', 'country', 2),
+    col('MEMBERS', 'member_count', 2),
+    col('MFA', 'is_mfa_enabled', 1),
   ],
-  country: [col('CODE', 'alpha_2'), col('NAME', 'name', (r) => [r.flag, r.name].filter(Boolean).join(' ')), col('ALPHA-3', 'alpha_3'), col('EU STATUS', 'eu_status')],
-  document: [col('ID', 'id'), col('NAME', 'name'), col('TYPE', 'content_type'), col('SIZE', 'size'), col('STATUS', 'status'), col('CREATED', 'created_at', date('created_at'))],
-  importRun: [col('ID', 'id'), col('NAME', 'name'), col('TYPE', 'type'), col('STATUS', 'status'), col('CREATED', 'created_at', date('created_at'))],
+  country: [
+    col('CODE', 'alpha_2', 5),
+    col('NAME', 'name', 4, (r) => [r.flag, r.name].filter(Boolean).join(' ')),
+    col('ALPHA-3', 'alpha_3', 2),
+    col('EU STATUS', 'eu_status', 3),
+  ],
+  document: [
+    col('ID', 'id', 5),
+    col('NAME', 'name', 4),
+    col('TYPE', 'content_type', 2),
+    col('SIZE', 'size', 2),
+    col('STATUS', 'status', 4),
+    col('CREATED', 'created_at', 3, date('created_at')),
+  ],
+  importRun: [col('ID', 'id', 5), col('NAME', 'name', 4), col('TYPE', 'type', 3), col('STATUS', 'status', 4), col('CREATED', 'created_at', 3, date('created_at'))],
   riskAssessment: [
-    col('ID', 'id'),
-    col('IDENTIFIER', 'identifier'),
-    col('NAME', 'name'),
-    col('STATUS', 'status'),
-    col('RISK LEVEL', 'risk_level'),
-    col('CREATED', 'created_at', date('created_at')),
+    col('ID', 'id', 5),
+    col('IDENTIFIER', 'identifier', 4),
+    col('NAME', 'name', 3),
+    col('STATUS', 'status', 4),
+    col('RISK LEVEL', 'risk_level', 4),
+    col('CREATED', 'created_at', 1, date('created_at')),
   ],
   traceResult: [
-    col('DDS', 'dds_id'),
-    col('ADDED ORDERS', 'added_orders', (r) => (Array.isArray(r.added_orders) ? r.added_orders.join(',') : '')),
-    col('TOTAL ORDERS', 'total_orders'),
-    col('MESSAGE', 'message'),
+    col('DDS', 'dds_id', 5),
+    col('ADDED ORDERS', 'added_orders', 4, (r) => (Array.isArray(r.added_orders) ? r.added_orders.join(',') : '')),
+    col('TOTAL ORDERS', 'total_orders', 3),
+    col('MESSAGE', 'message', 2),
   ],
-  availableOrder: [col('ID', 'id'), col('BUYER EXTERNAL ID', 'buyer_external_id'), col('SELLER EXTERNAL ID', 'seller_external_id'), col('TYPE', 'type'), col('CREATED', 'order_created_at')],
+  availableOrder: [
+    col('ID', 'id', 5),
+    col('BUYER EXTERNAL ID', 'buyer_external_id', 4),
+    col('SELLER EXTERNAL ID', 'seller_external_id', 3),
+    col('TYPE', 'type', 2),
+    col('CREATED', 'order_created_at', 2),
+  ],
 } satisfies Record<string, Column[]>;
 
-export type Resource = keyof typeof COLUMNS;
 
 /** "40% passing, 10% failing" from an embedded assessment summary. */
 export function assessmentSummaryCell(row: Record<string, unknown>): unknown {
@@ -175,8 +208,8 @@ const speciesCell = (row: Record<string, unknown>) => {
 };
 
 /** The assessment rows every assessed resource's view shows. */
-const ASSESSED = [col('ASSESSMENT', 'assessment_status'), col('ASSESSMENT SUMMARY', 'assessment_summary', assessmentSummaryCell)];
-const STAMPED = [col('CREATED', 'created_at', date('created_at')), col('UPDATED', 'updated_at', date('updated_at'))];
+const ASSESSED = [field('ASSESSMENT', 'assessment_status'), field('ASSESSMENT SUMMARY', 'assessment_summary', assessmentSummaryCell)];
+const STAMPED = [field('CREATED', 'created_at', date('created_at')), field('UPDATED', 'updated_at', date('updated_at'))];
 
 /**
  * The key/value view of one resource for people (`get`, and what create/update print); JSON
@@ -184,76 +217,76 @@ const STAMPED = [col('CREATED', 'created_at', date('created_at')), col('UPDATED'
  */
 export const DETAILS = {
   product: [
-    col('ID', 'id'),
-    col('SKU', 'sku'),
-    col('NAME', 'name'),
-    col('DESCRIPTION', 'description'),
-    col('COMMODITY', 'commodity'),
-    col('COMPOSITION', 'composition'),
-    col('HS CODE', 'hs_code'),
-    col('TYPE', 'type'),
-    col('SPECIES', 'metadata.species', speciesCell),
-    col('EXTERNAL ID', 'external_id'),
+    field('ID', 'id'),
+    field('SKU', 'sku'),
+    field('NAME', 'name'),
+    field('DESCRIPTION', 'description'),
+    field('COMMODITY', 'commodity'),
+    field('COMPOSITION', 'composition'),
+    field('HS CODE', 'hs_code'),
+    field('TYPE', 'type'),
+    field('SPECIES', 'metadata.species', speciesCell),
+    field('EXTERNAL ID', 'external_id'),
     ...ASSESSED,
-    col('STATEMENTS', 'due_diligence_statements', statementsCell),
-    col('TAGS', 'tags'),
+    field('STATEMENTS', 'due_diligence_statements', statementsCell),
+    field('TAGS', 'tags'),
     ...STAMPED,
   ],
   origin: [
-    col('ID', 'id'),
-    col('NAME', 'name'),
-    col('DESCRIPTION', 'description'),
-    col('COUNTRY', 'country', (r) => r.country ?? r.country_code),
-    col('LOCATION', 'location', locationCell),
-    col('EXTERNAL ID', 'external_id'),
-    col('MAPPING ID', 'mapping_external_id'),
+    field('ID', 'id'),
+    field('NAME', 'name'),
+    field('DESCRIPTION', 'description'),
+    field('COUNTRY', 'country', (r) => r.country ?? r.country_code),
+    field('LOCATION', 'location', locationCell),
+    field('EXTERNAL ID', 'external_id'),
+    field('MAPPING ID', 'mapping_external_id'),
     ...ASSESSED,
     ...STAMPED,
   ],
   valueChain: [
-    col('ID', 'id'),
-    col('COMPANY', 'company_name'),
-    col('DESCRIPTION', 'description'),
-    col('TYPE', 'type'),
-    col('STATUS', 'status'),
-    col('COUNTRY', 'country', (r) => r.country ?? r.country_code),
-    col('CONTACT', 'contact_name'),
-    col('EXTERNAL ID', 'external_id'),
-    col('PERMISSION GRANTED', 'permission_granted'),
-    col('SELF-MANAGED', 'is_self_managed'),
-    col('PARTNER COMPANY ID', 'reciprocal_company_id'),
+    field('ID', 'id'),
+    field('COMPANY', 'company_name'),
+    field('DESCRIPTION', 'description'),
+    field('TYPE', 'type'),
+    field('STATUS', 'status'),
+    field('COUNTRY', 'country', (r) => r.country ?? r.country_code),
+    field('CONTACT', 'contact_name'),
+    field('EXTERNAL ID', 'external_id'),
+    field('PERMISSION GRANTED', 'permission_granted'),
+    field('SELF-MANAGED', 'is_self_managed'),
+    field('PARTNER COMPANY ID', 'reciprocal_company_id'),
     ...ASSESSED,
-    col('TAGS', 'tags'),
+    field('TAGS', 'tags'),
     ...STAMPED,
   ],
   invitation: [
-    col('ID', 'id'),
-    col('EMAIL', 'email'),
-    col('STATUS', 'status'),
-    col('ROLE', 'auth_group_detail.name', (r) => {
+    field('ID', 'id'),
+    field('EMAIL', 'email'),
+    field('STATUS', 'status'),
+    field('ROLE', 'auth_group_detail.name', (r) => {
       const name = getPath(r, 'auth_group_detail.name');
       return name ? `${name} (${r.auth_group})` : r.auth_group;
     }),
-    col('INVITED BY', 'invited_by_detail', (r) => {
+    field('INVITED BY', 'invited_by_detail', (r) => {
       const who = [getPath(r, 'invited_by_detail.first_name'), getPath(r, 'invited_by_detail.last_name')].filter(Boolean).join(' ');
       const email = getPath(r, 'invited_by_detail.email');
       return [who, email ? `<${email}>` : ''].filter(Boolean).join(' ') || r.invited_by;
     }),
-    col('CREATED', 'created_at'),
-    col('EXPIRES', 'expires_at'),
+    field('CREATED', 'created_at'),
+    field('EXPIRES', 'expires_at'),
   ],
   statement: [
-    col('ID', 'id'),
-    col('TYPE', 'type'),
-    col('NAME', 'name'),
-    col('STATUS', 'status'),
-    col('IDENTIFIER', 'dds_identifier'),
-    col('ORDERS', 'orders'),
-    col('PRODUCTS', 'products'),
-    col('ASSESSMENT RUNS', 'assessment_run_ids'),
-    col('REGISTRY STATUS', 'metadata.eu_registry_status'),
-    col('REGISTRY DATA', 'dds_data'),
-    col('ASSESSMENT', 'assessment_status'),
+    field('ID', 'id'),
+    field('TYPE', 'type'),
+    field('NAME', 'name'),
+    field('STATUS', 'status'),
+    field('IDENTIFIER', 'dds_identifier'),
+    field('ORDERS', 'orders'),
+    field('PRODUCTS', 'products'),
+    field('ASSESSMENT RUNS', 'assessment_run_ids'),
+    field('REGISTRY STATUS', 'metadata.eu_registry_status'),
+    field('REGISTRY DATA', 'dds_data'),
+    field('ASSESSMENT', 'assessment_status'),
     ...STAMPED,
   ],
 } satisfies Record<string, Column[]>;

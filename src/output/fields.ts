@@ -1,7 +1,7 @@
 // Choosing fields: `--columns a,b.c` (and `--json a,b.c`) checked against the resource's
 // documented fields before anything is sent, and applied to JSON objects as nested picks.
 import { UsageError } from '../errors.js';
-import { RESOURCE_FIELDS, type DocumentedResource } from '../api/schemas/fields.js';
+import { flattenShape, RESOURCE_FIELDS, RESOURCE_SHAPES, type DocumentedResource } from '../api/schemas/fields.js';
 import { closest } from './suggest.js';
 
 /**
@@ -14,7 +14,7 @@ const COMMAND_RESOURCES: Record<string, DocumentedResource> = {
   ...verbs('origins', 'origin', ['list', 'get', 'create', 'update']),
   ...verbs('value-chains', 'valueChain', ['list', 'get', 'create', 'update']),
   ...verbs('dds', 'statement', ['list', 'get', 'create', 'update', 'wait']),
-  ...verbs('invitations', 'invitation', ['list', 'get', 'create']),
+  ...verbs('invitations', 'invitation', ['list', 'get', 'create', 'renew']),
   ...verbs('members', 'member', ['list', 'set-role']),
   ...verbs('users', 'user', ['list']),
   ...verbs('workspaces', 'workspace', ['list']),
@@ -33,12 +33,26 @@ export function splitFields(flag: string): string[] {
     .filter(Boolean);
 }
 
+function resourceOf(command: string): DocumentedResource | undefined {
+  return Object.hasOwn(COMMAND_RESOURCES, command) ? COMMAND_RESOURCES[command] : undefined;
+}
+
+// `workspaces list` marks the active workspace itself (`current`): a name of sct's, not the API's.
+const SCT_FIELDS: Record<string, string[]> = { 'workspaces list': ['current'] };
+
 /** The documented field names of what `command` ("orders list") prints, or undefined: any name. */
 export function documentedFields(command: string): readonly string[] | undefined {
-  const resource = Object.hasOwn(COMMAND_RESOURCES, command) ? COMMAND_RESOURCES[command] : undefined;
-  if (!resource) return undefined;
-  // `workspaces list` marks the active workspace itself (`current`): a name of sct's, not the API's.
-  return command === 'workspaces list' ? [...RESOURCE_FIELDS[resource], 'current'] : RESOURCE_FIELDS[resource];
+  const resource = resourceOf(command);
+  return resource && [...RESOURCE_FIELDS[resource], ...(SCT_FIELDS[command] ?? [])];
+}
+
+/**
+ * The columns of `-o csv` for what `command` prints: the documented fields, objects flattened by
+ * dotted name, the same whatever the data; undefined when the resource documents none.
+ */
+export function csvColumnsOf(command: string): string[] | undefined {
+  const resource = resourceOf(command);
+  return resource && [...flattenShape(RESOURCE_SHAPES[resource]), ...(SCT_FIELDS[command] ?? [])];
 }
 
 /** Exit 2 naming the fields the resource does not have, and listing those it has. */

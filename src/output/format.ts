@@ -10,6 +10,7 @@ import { cleanCell, stripControl, stripControlDeep } from './sanitize.js';
 import { csvCell, csvLine, spreadsheetCell } from './spreadsheet.js';
 import { UsageError } from '../errors.js';
 import { FEATURE_COLLECTION, toFeature, writeFeature } from './geojson.js';
+import type { JsonFrame } from './json-frame.js';
 import { pickPaths, splitFields } from './fields.js';
 import { JsonText } from '../api/json-page.js';
 
@@ -28,6 +29,8 @@ export interface OutputOptions {
   columns?: string;
   /** The resource's default table columns. */
   defaults: Column[];
+  /** The columns of `-o csv` without --columns: the resource's documented fields (output/fields.ts), if it has any. */
+  csvColumns?: readonly string[];
   /** --csv-formulas: CSV cells exactly as the service sent them, without the formula guard. */
   csvFormulas?: boolean;
   /** --bom: a UTF-8 byte-order mark before the header, for Excel. */
@@ -51,6 +54,12 @@ export interface ListWriter {
   readonly count: number;
   /** The rows are printed as the service sent them, so they may come unparsed (PageOptions.asJsonText). */
   readonly takesJsonText?: boolean;
+  /**
+   * A line about the list, once it is written ("Showing 10 of 197 orders"): a table at a
+   * terminal prints it after its rows, on stdout, so that a pager shows it at the end with them.
+   * Writers without one leave stdout to the data; the caller says it on stderr.
+   */
+  note?(line: string): Promise<void>;
 }
 
 type Row = Record<string, unknown>;
@@ -108,15 +117,30 @@ function checkColumns(io: IOStreams, flag: string | undefined, writer: ListWrite
       await writer.write(rows);
     },
     end: () => writer.end(),
+    note: writer.note,
   };
 }
 
-/** Writes a whole list at once (small, unpaginated results). */
-export async function writeList(io: IOStreams, rows: unknown[], options: OutputOptions): Promise<void> {
+/**
+ * Writes a whole list (unpaginated results, a dry run's rows). A thousand rows at a time: the
+ * text of a million rows written as one string would be held whole beside its rows, and an
+ * iterable lets a caller build each row as it is written rather than all of them first.
+ */
+export async function writeList(io: IOStreams, rows: Iterable<unknown>, options: OutputOptions): Promise<void> {
   const w = createListWriter(io, options);
-  await w.write(rows);
+  let batch: unknown[] = [];
+  for (const row of rows) {
+    batch.push(row);
+    if (batch.length === WRITE_BATCH) {
+      await w.write(batch);
+      batch = [];
+    }
+  }
+  await w.write(batch);
   await w.end();
 }
+
+const WRITE_BATCH = 1000;
 
 /** One resource: a JSON object, or "field  value" lines for people. */
 export async function writeOne(io: IOStreams, obj: unknown, options: OutputOptions & { detail?: Column[] }): Promise<void> {
@@ -185,13 +209,6 @@ function jqWriter(io: IOStreams, expr: string, pick: (row: unknown) => unknown):
   };
 }
 
-/** How a streamed JSON document opens, separates its items and closes (-o geojson has its own). */
-export interface JsonFrame {
-  open: string;
-  separator: string;
-  close: string;
-  empty: string;
-}
 const JSON_ARRAY: JsonFrame = { open: '[\n  ', separator: ',\n  ', close: '\n]\n', empty: '[]\n' };
 
 function isJsonTexts(rows: unknown[]): rows is JsonText[] {
@@ -255,7 +272,11 @@ function ndjsonWriter(io: IOStreams, pick: (row: unknown) => unknown, takesJsonT
 
 function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
   let count = 0;
-  let columns: Column[] | undefined = options.columns ? columnsFromFlag(options.columns) : undefined;
+  const byPath = (paths: readonly string[]) => paths.map((k) => ({ header: k, path: k }));
+  // The same columns whatever the data: a nightly export keeps its shape. A field the documents
+  // do not name is left out (-o json has every field); only a resource without documented
+  // fields takes its columns from the first page's rows.
+  let columns: Column[] | undefined = options.columns ? columnsFromFlag(options.columns) : options.csvColumns && byPath(options.csvColumns);
   let readers: ReturnType<typeof cellReaders> | undefined;
   type Cell = ReturnType<typeof csvValue>;
   // On a terminal, strings from the API lose their escape sequences; in a file they stay as sent.
@@ -269,11 +290,10 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
     },
     async write(rows) {
       if (rows.length === 0) return;
-      // Without --columns the header is every dotted field of the first page's rows.
       if (!columns) {
         const keys = new Set<string>();
         for (const r of rows) for (const k of flattenKeys(r)) keys.add(k);
-        columns = mergeColumnKeys([...keys]).map((k) => ({ header: k, path: k }));
+        columns = byPath(mergeColumnKeys([...keys]));
       }
       const read = (readers ??= cellReaders(columns));
       let text = count === 0 ? headerLine(columns) : '';
@@ -294,8 +314,8 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
     async end() {
       if (count > 0) return;
       // An empty list is still a CSV file with its header: a script reading it finds the
-      // columns. Without --columns they are the resource's default fields, by API name.
-      const cols = columns ?? options.defaults.map((c) => ({ header: c.path, path: c.path }));
+      // columns. Without documented fields they are the resource's default ones, by API name.
+      const cols = columns ?? byPath(options.defaults.map((c) => c.path));
       if (cols.length) await io.write(headerLine(cols));
     },
   };
@@ -305,47 +325,68 @@ function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
   const columns = options.columns ? tableColumnsFromFlag(options.columns) : options.defaults;
   const readers = cellReaders(columns);
   const rows: string[][] = [];
+  let count = 0;
+  // Into a pipe nothing is fitted, so each batch goes out as it comes (the header with the
+  // first) rather than every row of a long list being held until the end.
+  const streamed = !io.stdoutIsTTY;
   return {
     get count() {
-      return rows.length;
+      return count;
     },
     async write(batch) {
-      for (const r of batch) rows.push(readers.map((read) => cleanCell(displayValue(read(r as Row)))));
+      const cells = batch.map((r) => readers.map((read) => cleanCell(displayValue(read(r as Row)))));
+      if (streamed && cells.length > 0) await io.write(await renderTable(io, columns, cells, count === 0));
+      else for (const c of cells) rows.push(c);
+      count += cells.length;
     },
     async end() {
-      if (rows.length === 0) {
+      if (count === 0) {
         io.info('no results');
         return;
       }
-      await io.write(await renderTable(io, columns, rows));
+      if (!streamed) await io.write(await renderTable(io, columns, rows));
+    },
+    async note(line) {
+      if (!io.stdoutIsTTY) return io.info(line);
+      const text = tableNote(io, line);
+      if (text) await io.write(text);
     },
   };
 }
 
 /**
+ * A line about a table at a terminal (columns left out, how many rows there are), printed after
+ * its rows on stdout: the person reads it where the table ends, in a pager too, where a line on
+ * stderr would be drawn over or scroll away above the table. Dim, as it is not data; none with -q.
+ */
+function tableNote(io: IOStreams, line: string): string {
+  return io.quiet ? '' : io.color.dim(line) + '\n';
+}
+
+/**
  * At a terminal, a borderless table in the style of gh fitted to its width (see table.ts):
- * ids, dates and statuses whole, free text cut with `…`, the rightmost columns left out (and
- * named on stderr) when nothing else fits; no row ever wraps. Into a pipe or a file, the same
+ * ids, dates, statuses and e-mail addresses whole, free text cut with `…`, the columns that
+ * matter least left out when nothing else fits, and named on a line after the table; no row
+ * ever wraps. Into a pipe or a file, the same
  * table tab-separated: a header row, one line per row, nothing cut, no colour unless forced.
  */
-export async function renderTable(io: IOStreams, columns: TableColumn[], rows: string[][]): Promise<string> {
+export async function renderTable(io: IOStreams, columns: TableColumn[], rows: string[][], withHeader = true): Promise<string> {
   // Without colour a status reads as it is: not even looked up (a bulk report has thousands).
   const status = columns.map((c) => io.colorEnabled && (isStatusField(c.path) || isStatusField(c.header)));
   const color = io.color;
   const paintCell = (text: string, col: number) => (status[col] ? colorStatus(color, text) : text);
   if (!io.stdoutIsTTY) {
     // Tabs and line breaks inside a cell become spaces (tsvCell), so each row is one line.
-    const lines = [tsvLine(columns.map((c) => c.header)), ...rows.map((r) => r.map((cell, col) => paintCell(tsvCell(cell), col)).join('\t'))];
+    const lines = rows.map((r) => r.map((cell, col) => paintCell(tsvCell(cell), col)).join('\t'));
+    if (withHeader) lines.unshift(tsvLine(columns.map((c) => c.header)));
     return lines.join('\n') + '\n';
   }
   await loadMeasure();
   const width = io.terminalWidth();
   const fit = fitColumns(columns, rows, width);
-  if (fit.dropped.length > 0) {
-    io.info(`columns left out to fit ${width} columns: ${fit.dropped.map((i) => columns[i].header).join(', ')} (widen the terminal, or --columns)`);
-  }
   const index = new Map(columns.map((c, i) => [c, i]));
-  return (
-    layoutTable(columns, rows, fit, { header: (s) => io.color.bold(s), cell: (s, c) => paintCell(s, index.get(c)!) }).join('\n') + '\n'
-  );
+  const table = layoutTable(columns, rows, fit, { header: (s) => io.color.bold(s), cell: (s, c) => paintCell(s, index.get(c)!) }).join('\n') + '\n';
+  if (fit.dropped.length === 0) return table;
+  const leftOut = fit.dropped.map((i) => columns[i].header).join(', ');
+  return table + tableNote(io, `columns left out to fit ${width} columns: ${leftOut} (widen the terminal, or --columns)`);
 }

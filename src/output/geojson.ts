@@ -3,7 +3,7 @@
 // through `sct origins check` and `sct origins import`. A list is one FeatureCollection written
 // page by page, like the JSON array of -o json (format.ts streams both).
 import type { IOStreams } from './iostreams.js';
-import type { JsonFrame } from './format.js';
+import type { JsonFrame } from './json-frame.js';
 import { stripControlDeep } from './sanitize.js';
 
 const GEOMETRY_TYPES = new Set(['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection']);

@@ -1,7 +1,8 @@
 // Fitting a table to the terminal. Widths are display widths (string-width, the measure
 // cli-table3 itself uses): a CJK character or an emoji takes two cells, a combining accent none.
-// Id, date and status columns are never cut; the widest free-text columns shrink first, ending in
-// `…`; when even that is not enough the rightmost columns are left out (the caller says which).
+// Id, date, status and e-mail columns are never cut; the widest free-text columns shrink first,
+// ending in `…`; when even that is not enough the columns that matter least for the resource are
+// left out (each column's priority, output/columns.ts; the caller says which went).
 //
 // string-width sets up Unicode tables and an Intl.Segmenter when it loads (15–65 ms of a
 // one-request command's start-up, bench/results.md), and only a table fitted to a terminal needs
@@ -11,11 +12,24 @@ export const GAP = 2;
 const ELLIPSIS = '…';
 /** A free-text column is not shrunk below this (or its header, if shorter than its content). */
 const MIN_FREE = 6;
+/**
+ * …and not below this while a column that matters less is still shown: a name cut to six cells
+ * ("Bovine …") says little, so the less important column is left out first.
+ */
+const READABLE = 12;
 
 export interface TableColumn {
   header: string;
   path: string;
+  /**
+   * How much the column matters at a narrow terminal, 1 (left out first) to 5 (last). Columns
+   * without one (`--columns`) rank alike, and among equals the rightmost goes first.
+   */
+  priority?: number;
 }
+
+/** The rank of a column without a priority: in the middle, as a `--columns` list has none. */
+const UNRANKED = 3;
 
 let measure: ((s: string) => number) | undefined;
 let segmenter: Intl.Segmenter | undefined;
@@ -49,30 +63,30 @@ export function truncate(s: string, width: number): string {
   return out + ELLIPSIS;
 }
 
-/** `s` padded with spaces to `width` display cells. */
-export function pad(s: string, width: number): string {
-  return s + ' '.repeat(Math.max(0, width - displayWidth(s)));
-}
-
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE_HEADERS = new Set(['DATE', 'CREATED', 'UPDATED', 'MODIFIED', 'EXPIRES', 'EXPIRED', 'DUE', 'SUBMITTED']);
 
-/** Is this column's last path segment an id, a date or a status? */
+/** Is this column's last path segment an id, a date, a status or an e-mail address? */
 function fixedByName(column: TableColumn): boolean {
   const field = (column.path.split('.').pop() ?? '').toLowerCase();
   const header = column.header.trim().toUpperCase();
   if (field === 'id' || field === 'uuid' || field.endsWith('_id') || field.endsWith('_uuid')) return true;
+  // What a person types or looks up whole: an e-mail address (revoke and renew take it), a SKU,
+  // a statement's registry identifier.
+  if (field === 'email' || field.endsWith('_email') || header === 'EMAIL' || header === 'E-MAIL') return true;
+  if (field === 'sku' || field === 'identifier' || field.endsWith('_identifier')) return true;
   if (field.endsWith('_at') || field.endsWith('date') || field.endsWith('_on') || DATE_HEADERS.has(header)) return true;
   if (field === 'status' || field.endsWith('_status') || header === 'STATUS' || header.endsWith(' STATUS')) return true;
   return header === 'ID' || header.endsWith(' ID');
 }
 
-/** Ids, dates and statuses are never cut: by name, or because every value is a uuid or a date. */
+/** Ids, dates, statuses and e-mail addresses are never cut: by name, or because every value is one. */
 export function isFixedColumn(column: TableColumn, cells: string[] = []): boolean {
   if (fixedByName(column)) return true;
   const values = cells.filter((c) => c !== '');
-  return values.length > 0 && values.every((c) => UUID.test(c) || DATE.test(c));
+  return values.length > 0 && values.every((c) => UUID.test(c) || DATE.test(c) || EMAIL.test(c));
 }
 
 export interface Fit {
@@ -80,38 +94,63 @@ export interface Fit {
   shown: number[];
   /** Their widths (display cells), in the same order. */
   widths: number[];
-  /** The columns left out (the rightmost ones), by index. */
+  /** The columns left out, by index, left to right. */
   dropped: number[];
 }
 
 /**
- * Widths for the table within `width` cells, `GAP` cells between columns. The widest free-text
- * column shrinks first, one cell at a time, down to its minimum; when every free column is at
- * its minimum and the table is still too wide, the rightmost column is left out and the fitting
- * starts again from the natural widths of the rest.
+ * Widths for the table within `width` cells, `GAP` cells between columns. When the columns do
+ * not fit even with every free-text column at its narrowest, the lowest-priority column is left
+ * out (the rightmost of equals), then the next, until the rest fit; then each column left out
+ * comes back, the most important first, if it fits beside them (a narrow ROLE once a 36-cell
+ * uuid is gone). The columns shown keep their order; the widest free-text column shrinks first,
+ * one cell at a time, down to its narrowest (READABLE or MIN_FREE).
  */
 export function fitColumns(columns: TableColumn[], rows: string[][], width: number): Fit {
   const natural = columns.map((c, i) => Math.max(displayWidth(c.header), ...rows.map((r) => displayWidth(r[i] ?? ''))));
   const fixed = columns.map((c, i) => isFixedColumn(c, rows.map((r) => r[i] ?? '')));
-  const minimum = columns.map((c, i) => (fixed[i] ? natural[i] : Math.min(natural[i], Math.max(MIN_FREE, displayWidth(c.header)))));
-  for (let n = columns.length; n >= 1; n--) {
-    const widths = natural.slice(0, n);
-    const budget = width - GAP * (n - 1);
-    let total = widths.reduce((a, b) => a + b, 0);
-    while (total > budget) {
-      let widest = -1;
-      for (let i = 0; i < n; i++) if (!fixed[i] && widths[i] > minimum[i] && (widest < 0 || widths[i] > widths[widest])) widest = i;
-      if (widest < 0) break;
-      widths[widest]--;
-      total--;
-    }
-    // One column is always shown, even when nothing makes it fit.
-    if (total <= budget || n === 1) {
-      const shown = [...Array(n).keys()];
-      return { shown, widths, dropped: [...Array(columns.length).keys()].slice(n) };
-    }
+  const floor = (least: number) => columns.map((c, i) => (fixed[i] ? natural[i] : Math.min(natural[i], Math.max(least, displayWidth(c.header)))));
+  const minimum = floor(MIN_FREE);
+  const readable = floor(READABLE);
+  const rank = columns.map((c) => c.priority ?? UNRANKED);
+  /** Each shown column's narrowest width: readable while a less important column is shown too. */
+  const floors = (set: Set<number>) => {
+    const lowest = Math.min(...[...set].map((i) => rank[i]));
+    return new Map([...set].map((i) => [i, rank[i] > lowest ? readable[i] : minimum[i]]));
+  };
+  const fits = (set: Set<number>) => [...floors(set).values()].reduce((sum, w) => sum + w + GAP, -GAP) <= width;
+
+  const shown = new Set(columns.keys());
+  const leftOut: number[] = [];
+  // One column is always shown, even when nothing makes it fit.
+  while (shown.size > 1 && !fits(shown)) {
+    let least = -1;
+    for (const i of shown) if (least < 0 || rank[i] <= rank[least]) least = i;
+    shown.delete(least);
+    leftOut.push(least);
   }
-  return { shown: [], widths: [], dropped: [] };
+  for (const i of [...leftOut].reverse()) {
+    shown.add(i);
+    if (!fits(shown)) shown.delete(i);
+  }
+
+  const order = [...shown].sort((a, b) => a - b);
+  const least = floors(shown);
+  const widths = order.map((i) => natural[i]);
+  const budget = width - GAP * (order.length - 1);
+  let total = widths.reduce((a, b) => a + b, 0);
+  while (total > budget) {
+    let widest = -1;
+    for (let k = 0; k < order.length; k++) {
+      if (widths[k] > least.get(order[k])! && (widest < 0 || widths[k] > widths[widest])) widest = k;
+    }
+    if (widest < 0) break;
+    widths[widest]--;
+    total--;
+  }
+  // A lone column wider than the terminal is cut even when it is an id: a wrapped line is worse.
+  if (order.length === 1 && widths[0] > width) widths[0] = Math.max(1, width);
+  return { shown: order, widths, dropped: columns.map((_, i) => i).filter((i) => !shown.has(i)) };
 }
 
 /**

@@ -2,10 +2,9 @@
 // from one PRNG seeded by SandboxOptions.seed and every date from BASE_DATE, so two sandboxes
 // with the same options hold byte-identical data (only objects created at runtime use the clock).
 import { createHash } from 'node:crypto';
-import { CATALOGUE, COUNTRIES, FIRST_NAMES, JOB_TITLES, LAST_NAMES, PLACES, type Country, type ProductType } from './reference.js';
+import { CATALOGUE, COMMODITIES, COUNTRIES, FIRST_NAMES, JOB_TITLES, LAST_NAMES, PLACES, type Commodity, type Country, type ProductType } from './reference.js';
 
-export const COMMODITIES = ['cattle', 'cocoa', 'coffee', 'palm_oil', 'rubber', 'soya', 'wood'] as const;
-export type Commodity = (typeof COMMODITIES)[number];
+export { COMMODITIES, type Commodity };
 export const COMPOSITIONS = ['simple', 'composite'] as const;
 export const ORDER_TYPES = ['order', 'produced_batch', 'manufactured_batch', 'product_chain'] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
@@ -533,7 +532,6 @@ export interface DemoTokenSpec {
   companyId: number;
 }
 
-export const COMPANY_IDS = { cacao: 1, trader: 2, timber: 3, cacaoTest: 4 } as const;
 export const ROLE = { OWNER: 1, ADMIN: 2, MEMBER: 3 } as const;
 
 const ALL_PERMISSIONS = [

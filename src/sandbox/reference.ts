@@ -1,5 +1,6 @@
 // Fixed reference data the demo data is drawn from: countries, product catalogue, places.
-import type { Commodity } from './data.js';
+export const COMMODITIES = ['cattle', 'cocoa', 'coffee', 'palm_oil', 'rubber', 'soya', 'wood'] as const;
+export type Commodity = (typeof COMMODITIES)[number];
 
 export interface Country {
   name: string;

@@ -49,6 +49,18 @@ export interface FileObject {
   given?: ReadonlySet<string>;
   /** The line of each item of the body, for messages. */
   itemLines?: number[];
+  /**
+   * What the file lacks to create this object (a required field left empty): of no matter when
+   * the object is on the service, as an update sends only what differs; else the row is invalid.
+   */
+  createProblems?: RowProblem[];
+}
+
+/** One cell's problem: its line, its column as the file's header spells it, and the message. */
+export interface RowProblem {
+  line: number;
+  column: string;
+  message: string;
 }
 
 /** What the plan keeps of a service object: its id, key and compared fields (items reduced alike). */
@@ -64,6 +76,8 @@ export interface PlannedCreate {
   key: string;
   lines: number[];
   body: Body;
+  /** What the file lacks to create it (FileObject.createProblems). */
+  problems?: RowProblem[];
 }
 
 export interface PlannedUpdate {
@@ -136,7 +150,7 @@ export function planSync(spec: SyncSpec, objects: FileObject[], service: Service
   for (const o of objects) {
     const current = service.byKey.get(o.key);
     if (!current) {
-      plan.create.push({ key: o.key, lines: o.lines, body: o.body });
+      plan.create.push({ key: o.key, lines: o.lines, body: o.body, problems: o.createProblems });
       continue;
     }
     const { changes, body } = diffObject(spec, o, current, notCompared);

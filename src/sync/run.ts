@@ -17,6 +17,7 @@ import { runUnits, type Outcome, type Unit } from '../bulk/runner.js';
 import { finishBulk } from '../bulk/report.js';
 import { announceRun, unitKey } from '../bulk/import.js';
 import { ApiError, CancelledError, ConflictError } from '../errors.js';
+import { fileLabel, RowErrors } from '../bulk/csv.js';
 import { planSync, snapshotOf, unchangedSince, writesOf, type FileObject, type Plan, type Snapshot, type SyncSpec } from './plan.js';
 import { readService, type ServiceSource, type ServiceState } from './read.js';
 import { costLines, writePlan } from './render.js';
@@ -42,6 +43,7 @@ export interface SyncRun {
   report?: string;
   /** The rows --skip-invalid left out, for the report. */
   invalid?: Outcome[];
+  skipInvalid?: boolean;
 }
 
 type Write = { action: 'create'; body: Record<string, unknown> } | { action: 'update'; id: number; body: Record<string, unknown>; planned: Snapshot };
@@ -98,6 +100,7 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
   }
   const read = profile && process.cpuUsage(profile.start);
   const plan = planSync(run.spec, run.objects, state);
+  settleCreates(ctx, run, plan);
   if (profile && read) {
     // SCT_SYNC_PROFILE: the CPU of reading (HTTP, JSON, snapshots) and of planning (matching
     // and diffing), for bench/sync.mjs.
@@ -116,6 +119,29 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
   await writePlan(ctx, plan, { noun: run.noun, reads: state.reads, rateLimit: reader.rateLimit, notes, data });
   for (const line of costLines({ writes: writesOf(plan), reads: state.reads, rateLimit: reader.rateLimit, now: ctx.now(), maxWaitMs: reader.maxWaitMs })) ctx.io.info(line);
   return plan;
+}
+
+/**
+ * The objects to create that lack a field only a create needs: known once the service has been
+ * read. They are invalid rows as any other (exit 2 with nothing written, or with --skip-invalid
+ * left out of the plan and reported); the rows that update are not held up by them.
+ */
+function settleCreates(ctx: Context, run: SyncRun, plan: Plan): void {
+  const errors = new RowErrors(fileLabel(run.file));
+  const bad = new Set<string>();
+  for (const c of plan.create) {
+    const problems = c.problems;
+    if (!problems?.length) continue;
+    bad.add(c.key);
+    for (const p of problems) errors.add(p.line, p.column, p.message);
+    // An object is sent whole or not at all: its other lines are reported with it.
+    const first = Math.min(...problems.map((p) => p.line));
+    for (const line of c.lines) if (!problems.some((p) => p.line === line)) errors.add(line, 'external_id', `not sent: line ${first} of ${c.key} is invalid`);
+  }
+  if (bad.size === 0) return;
+  const invalid = errors.settle(ctx, { skipInvalid: run.skipInvalid, report: run.report });
+  plan.create = plan.create.filter((c) => !bad.has(c.key));
+  run.invalid = [...(run.invalid ?? []), ...invalid].sort((a, b) => a.lines[0] - b.lines[0]);
 }
 
 /**

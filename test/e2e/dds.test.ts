@@ -131,7 +131,7 @@ describe('dds get, create, update, delete', () => {
       [['dds', 'create', '--type', 'EUDR'], 'assessment_run_ids: required and non-empty for an EUDR statement without dds_identifier'],
       [['dds', 'create', '--type', 'EUDR', '--dds-identifier', ''], 'assessment_run_ids: required and non-empty for an EUDR statement without dds_identifier'],
       [['dds', 'create', '--type', 'EUDR', '--assessment-run-ids', 'nope'], 'assessment_run_ids[0]: expected a UUID'],
-      [['dds', 'create', '--type', 'EUTR', '--orders', '1,x'], 'invalid --orders "x"'],
+      [['dds', 'create', '--type', 'EUTR', '--order', '1,x'], 'invalid --order "x"'],
       [['dds', 'create', '--type', 'EUTR', '--name', 'n'.repeat(256)], 'name: at most 255 characters'],
       [['dds', 'create', '--type', 'EUDR', '--dds-identifier', 'X', '--wait', '--timeout', 'soon'], 'invalid --timeout "soon"'],
       [['dds', 'update', '1'], 'nothing to update: give --status or --name'],

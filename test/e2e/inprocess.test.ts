@@ -62,7 +62,13 @@ describe('terminal vs pipe', () => {
 
   it('at a terminal, a first page says how many match and how to get more; scripts get no such line', async () => {
     const tty = await run(['products', 'list', '--limit', '5'], { tty: true });
-    expect(tty.stderr).toMatch(/Showing 5 of 2\d products \(--limit N, --offset N or --all for more\)/);
+    // After the table's rows, on stdout: where the person reads, and inside the pager when there is one.
+    expect(tty.stdout.replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n').at(-1)).toMatch(/^Showing 5 of 2\d products \(--limit N, --offset N or --all for more\)$/);
+    expect(tty.stderr).not.toContain('Showing');
+    // JSON at a terminal stays JSON: the line goes to stderr.
+    const json = await run(['products', 'list', '--limit', '5', '-o', 'json'], { tty: true });
+    expect(JSON.parse(json.stdout)).toHaveLength(5);
+    expect(json.stderr).toMatch(/Showing 5 of 2\d products/);
     const all = await run(['products', 'list', '--all'], { tty: true });
     expect(all.stderr).not.toContain('Showing');
     const piped = await run(['products', 'list', '--limit', '5']);

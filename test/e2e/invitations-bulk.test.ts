@@ -87,25 +87,42 @@ describe('invitations bulk-create', () => {
   it('validates every row first: exit 2 naming file, line and column, nothing sent', async () => {
     const file = t.writeFile(
       'bad-people.csv',
-      'Email,Auth Group,Name\n' +
-        `ok@${domain()},3,Ok\n` +
-        `not-an-address,3,Bad\n` +
-        `,3,Empty\n` +
-        `OK@${domain()},3,Twice\n` +
-        `role@${domain()},,No role\n` +
-        `x@${domain()},boss,Word\n`,
+      'Email,Auth Group\n' +
+        `ok@${domain()},3\n` +
+        `not-an-address,3\n` +
+        `,3\n` +
+        `OK@${domain()},3\n` +
+        `role@${domain()},\n` +
+        `x@${domain()},boss\n`,
     );
     const r = await t.sct(['invitations', 'bulk-create', '--file', file]);
     expect(r.exitCode).toBe(2);
     // A role name sct has not seen is looked up (reads only); nothing is written.
     expect(t.sb.requests.filter((q) => q.method !== 'GET')).toHaveLength(0);
-    expect(r.stderr).toContain('warning: bad-people.csv: ignoring column name');
     expect(r.stderr).toContain('error: bad-people.csv: 5 invalid rows; nothing was sent');
     expect(r.stderr).toContain('line 3, email: Enter a valid email address.');
     expect(r.stderr).toContain('line 4, email: This field is required.');
     expect(r.stderr).toContain(`line 5, email: "OK@${domain()}" is also on line 2; one invitation per address`);
     expect(r.stderr).toContain('line 6, auth_group: This field is required. (or give --role for rows without one)');
     expect(r.stderr).toContain('line 7, auth_group: unknown role "boss": the roles are OWNER (1), ADMIN (2), MEMBER (3)');
+  });
+
+  it('lists row errors in file order, a role name looked up after every row was read among them', async () => {
+    const file = join(t.dir, 'order-of-errors.csv');
+    writeFileSync(file, `email,auth_group\nfirst@${domain()},chief\nnot-an-address,3\nthird@${domain()},nobody\n`);
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file]);
+    expect(r.exitCode).toBe(2);
+    const lines = r.stderr.split('\n').filter((l) => /line \d, /.test(l));
+    expect(lines.map((l) => /line (\d)/.exec(l)![1])).toEqual(['2', '3', '4']);
+  });
+
+  it('refuses a file without auth_group and without --role at its header, before any row is checked', async () => {
+    const file = join(t.dir, 'no-role-column.csv');
+    writeFileSync(file, `email\nnot-an-address\n`);
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('no-role-column.csv: missing column auth_group (found: email); add it, or give --role for every row');
+    expect(r.stderr).not.toContain('Enter a valid email address');
   });
 
   it('with --report at a terminal prints only the summary; piped or with -o json stdout keeps the rows', async () => {

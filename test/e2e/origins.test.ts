@@ -82,8 +82,8 @@ describe('origins list', () => {
 
   it('rejects bad filter values before sending anything', async () => {
     await t.expectUsageErrors([
-      [['origins', 'list', '--country', 'CIV'], 'invalid --country "CIV"'],
-      [['origins', 'list', '--country', 'CI,ZZ'], 'invalid --country "ZZ": not an ISO 3166-1 alpha-2 country code'],
+      [['origins', 'list', '--country-code', 'CIV'], 'invalid --country-code "CIV"'],
+      [['origins', 'list', '--country-code', 'CI,ZZ'], 'invalid --country-code "ZZ": not an ISO 3166-1 alpha-2 country code'],
       [['origins', 'list', '--assessment-status', 'great'], 'invalid --assessment-status "great"'],
       [['origins', 'list', '--created-from', '2024-13-01'], 'invalid --created-from'],
       [['origins', 'list', '--updated-to', 'yesterday'], 'invalid --updated-to'],

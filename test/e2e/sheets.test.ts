@@ -54,13 +54,13 @@ describe('files from spreadsheets: encodings', () => {
     expect(await dryRunOrigins('origins-utf16le.txt')).toMatchObject(ORIGINS);
   });
 
-  it('refuses an unknown --encoding and a workbook saved under any name, saying what it is', async () => {
+  it('refuses an unknown --encoding, and a binary file whatever --encoding says, saying what it is', async () => {
     const bad = await t.sct(['origins', 'import', '--file', fixture('origins-utf8.csv'), '--encoding', 'klingon']);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('--encoding klingon: not an encoding sct knows');
-    const zip = await t.sct(['invitations', 'bulk-create', '--file', fixture('origins.xlsx'), '--dry-run']);
-    expect(zip.exitCode).toBe(2);
-    expect(zip.stderr).toContain('origins.xlsx is not a CSV file: it looks like a ZIP');
+    const xls = await t.sct(['invitations', 'bulk-create', '--file', fixture('workbook.xls'), '--encoding', 'windows-1252', '--dry-run']);
+    expect(xls.exitCode).toBe(2);
+    expect(xls.stderr).toContain('workbook.xls is not a CSV file or a workbook: it looks like an old Excel (.xls) workbook');
     expect(sent()).toEqual([]);
   });
 });

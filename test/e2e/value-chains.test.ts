@@ -76,7 +76,7 @@ describe('value-chains list', () => {
 
   it('rejects bad filter values before sending anything', async () => {
     await t.expectUsageErrors([
-      [['value-chains', 'list', '--country', 'GHA'], 'invalid --country "GHA"'],
+      [['value-chains', 'list', '--country-code', 'GHA'], 'invalid --country-code "GHA"'],
       [['value-chains', 'list', '--assessment-status', 'ok'], 'invalid --assessment-status'],
       [['value-chains', 'list', '--status', ','], '--status needs at least one value'],
       [['value-chains', 'list', '--created-to', '2024-02-31'], 'invalid --created-to'],

@@ -17,12 +17,14 @@ export interface ReferenceCsvOptions {
   tty?: boolean;
   /** The resource's default columns, for the header of an empty list. */
   defaults?: Column[];
+  /** The resource's documented CSV columns (output/fields.ts csvColumnsOf): the header whatever the rows. */
+  documented?: readonly string[];
 }
 
 export function referenceCsv(pages: unknown[][], o: ReferenceCsvOptions = {}): string {
   let out = '';
   let count = 0;
-  let columns: Column[] | undefined = o.columns ? columnsFromFlag(o.columns) : undefined;
+  let columns: Column[] | undefined = o.columns ? columnsFromFlag(o.columns) : o.documented?.map((k) => ({ header: k, path: k }));
   const clean = o.tty ? (v: unknown) => (typeof v === 'string' ? stripControl(v) : v) : (v: unknown) => v;
   const cell = (v: unknown) => spreadsheetCell(clean(v), o.csvFormulas);
   const header = (cols: Column[]) => cols.map((c) => cell(c.header) as string);

@@ -23,10 +23,12 @@ export async function runAtTerminal(
   args: string[],
   steps: Step[],
   env: Record<string, string>,
-  o: { columns?: number } = {},
+  o: { columns?: number; rows?: number } = {},
 ): Promise<{ exitCode: number; screen: string }> {
   // `script` may report 0 columns, where sct draws no spinner or progress line: set them to see one.
-  const size = o.columns ? `stty cols ${o.columns}; ` : '';
+  // Without rows (0) sct never pages; with them, output longer than the terminal goes to the pager.
+  const stty = [o.columns ? `cols ${o.columns}` : '', o.rows ? `rows ${o.rows}` : ''].filter(Boolean).join(' ');
+  const size = stty ? `stty ${stty}; ` : '';
   const command = size + [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const child = execa(SCRIPT, ['-q', '-e', '-c', command, '/dev/null'], {
     env: { PATH: process.env.PATH ?? '', TERM: 'xterm', SCT_CONFIG_DIR: where.dir, HOME: where.dir, SCT_BASE_URL: where.url, NO_COLOR: '1', ...env },

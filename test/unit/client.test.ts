@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { MockAgent } from 'undici';
-import { ApiClient, missingApiPrefix } from '../../src/api/client.js';
+import { ApiClient, DryRunEnd, missingApiPrefix, type PlannedRequest } from '../../src/api/client.js';
 import { JsonText } from '../../src/api/json-page.js';
 import { ApiError, AuthError, NetworkError, RateLimitError, UsageError } from '../../src/errors.js';
 
@@ -438,5 +438,26 @@ describe('ApiClient', () => {
         expect(seen).toEqual([{ id: 7 }]);
       });
     });
+  });
+});
+
+describe('dry run', () => {
+  it('records every write instead of sending it, stops at one without dryRunAnswer, and sends the GETs', async () => {
+    const planned: PlannedRequest[] = [];
+    const { pool, client, agent } = setup({ dryRun: planned });
+    // Only the GET has an interceptor: a write that went out would fail on the closed network.
+    pool.intercept({ path: '/api/orders/7', method: 'GET' }).reply(200, { id: 7 });
+    expect(await client.get('/orders/7')).toEqual({ id: 7 });
+    const answer = await client.request({ method: 'POST', path: '/information-requests/bulk', body: { a: 1 }, dryRunAnswer: { results: [] } });
+    expect(answer.data).toEqual({ results: [] });
+    expect(await failure(client.delete('/due-diligence-statements/3', { has_withdraw_request: 'true' }))).toBeInstanceOf(DryRunEnd);
+    await client.request({ method: 'PUT', path: 'https://bucket.test/up?X-Amz-Signature=abc', auth: false, rawBody: () => Buffer.from('x'), dryRunBody: '(1 byte)', dryRunAnswer: null });
+    expect(planned).toEqual([
+      { method: 'POST', path: '/information-requests/bulk', body: { a: 1 } },
+      { method: 'DELETE', path: '/due-diligence-statements/3?has_withdraw_request=true', body: null },
+      { method: 'PUT', path: expect.not.stringContaining('abc'), body: '(1 byte)' },
+    ]);
+    expect(client.requestCount).toBe(1);
+    agent.assertNoPendingInterceptors();
   });
 });

@@ -159,6 +159,32 @@ describe('readCsv', () => {
       );
     });
 
+    it('reads every record and its line as csv-parse does, with each separator', () => {
+      for (const d of [';', '\t', '|', ' ']) {
+        const lines = file.map((b) => Buffer.from(b.toString().replaceAll(',', d)));
+        fc.assert(
+          fc.property(lines, (bytes) => {
+            const quick = quoteFreeRecords(bytes, d);
+            if (quick) expect(quick).toEqual(parsedRecords(bytes, 'f', () => {}, d));
+          }),
+          { numRuns: 1000 },
+        );
+      }
+    });
+
+    it('reads a tab-separated row of empty cells as a row, as csv-parse and the other separators do', async () => {
+      const records = [['email', 'auth_group'], ['', ''], ['ana@example.com', '3']];
+      for (const d of [',', ';', '\t', '|']) {
+        expect(quoteFreeRecords(Buffer.from(`email${d}auth_group\n${d}\nana@example.com${d}3\n`), d)).toEqual({ records, starts: [1, 2, 3] });
+        expect(quoteFreeRecords(Buffer.from(`email${d}auth_group\r\n ${d} \r\nana@example.com${d}3\r\n`), d)).toEqual({ records, starts: [1, 2, 3] });
+      }
+      const csv = await readCsv('-', Readable.from(['email\tauth_group\n\t\nana@example.com\t3\n']), [], { known: ['email', 'auth_group'] });
+      expect(csv.rows).toEqual([
+        { line: 2, values: { email: '', auth_group: '' } },
+        { line: 3, values: { email: 'ana@example.com', auth_group: '3' } },
+      ]);
+    });
+
     it('takes files with LF or CRLF line ends, and leaves quotes, CR and mixed line ends to csv-parse', () => {
       const records = [['email', 'auth_group'], ['ana@example.com', '3'], ['ben@example.com', '']];
       for (const text of ['email,auth_group\nana@example.com,3\n\n ben@example.com , \n', '\ufeffemail,auth_group\r\nana@example.com,3\r\n\r\nben@example.com,']) {

@@ -4,6 +4,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import type { Command } from 'commander';
 import { fullProgram } from '../../src/cli.js';
 import { createTestIO } from '../helpers/io.js';
+import { examplesOf, formatExamples } from '../../src/help/examples.js';
 
 function helpOf(cmd: Command): string {
   let out = '';
@@ -39,6 +40,11 @@ describe('help examples', () => {
       if (!ok) missing.push(path);
     }
     expect(missing).toEqual([]);
+  });
+
+  it('renders the examples from the command\'s data, the list the manual and the examples test read', () => {
+    const differ = tree.filter(({ cmd }) => !helpOf(cmd).trimEnd().endsWith(`\n${formatExamples(examplesOf(cmd))}`) || examplesOf(cmd).length === 0);
+    expect(differ.map((l) => l.path)).toEqual([]);
   });
 });
 

@@ -1,7 +1,6 @@
 // How a journal reads back what a crash left of it, and what its keys are made of.
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Journal } from '../../src/bulk/journal.js';
 import { idempotencyKey } from '../../src/bulk/idempotency.js';
 import { SctError } from '../../src/errors.js';

@@ -229,8 +229,10 @@ describe('leadingNumericId', () => {
   it('never disagrees with JSON.parse', () => {
     fc.assert(
       fc.property(fc.record({ id: fc.oneof(fc.nat(), fc.maxSafeNat(), fc.string(), fc.double()), n: fc.string() }), (item) => {
-        const got = id(JSON.stringify(item));
-        if (got !== undefined) expect(got).toBe(item.id);
+        // Compared with what JSON.parse reads, not the value written: -0 is written as 0.
+        const text = JSON.stringify(item);
+        const got = id(text);
+        if (got !== undefined) expect(got).toBe(JSON.parse(text).id);
       }),
     );
   });

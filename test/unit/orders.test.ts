@@ -27,6 +27,7 @@ function csv(text: string): CsvFile {
     columns,
     delimiter: ',',
     decimalComma: false,
+    rowCount: lines.length,
     rows: lines.map((l, i) => ({ line: i + 2, values: Object.fromEntries(l.split(',').map((v, j) => [columns[j], v])) })),
   };
 }

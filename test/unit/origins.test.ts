@@ -90,7 +90,7 @@ describe('list filters', () => {
   it('maps every named flag to its documented query parameter', () => {
     expect(
       q({
-        country: 'ci',
+        countryCode: 'ci',
         assessmentStatus: 'passing',
         name: 'farm',
         description: 'cocoa',
@@ -122,7 +122,7 @@ describe('list filters', () => {
   });
 
   it('uses __in for several values', () => {
-    expect(q({ country: 'ci, gh', assessmentStatus: 'passing,failing', externalId: 'A,B' })).toEqual({
+    expect(q({ countryCode: 'ci, gh', assessmentStatus: 'passing,failing', externalId: 'A,B' })).toEqual({
       country_code__in: 'CI,GH',
       assessment_status__in: 'passing,failing',
       external_id__in: 'A,B',
@@ -130,8 +130,8 @@ describe('list filters', () => {
   });
 
   it.each([
-    [{ country: 'CIV' }, '--country'],
-    [{ country: ',' }, '--country'],
+    [{ countryCode: 'CIV' }, '--country-code'],
+    [{ countryCode: ',' }, '--country'],
     [{ assessmentStatus: 'great' }, '--assessment-status'],
     [{ createdFrom: '2024-02-30' }, '--created-from'],
     [{ updatedTo: '1/2/2024' }, '--updated-to'],

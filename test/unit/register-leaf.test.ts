@@ -3,13 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
-import { buildProgram, registerGroups } from '../../src/cli.js';
+import { buildProgram, fullProgram, registerGroups } from '../../src/cli.js';
 import { createFactory } from '../../src/commands/shared/command.js';
 import { createIO } from '../../src/output/iostreams.js';
 
 function program() {
   const io = createIO({ stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough() }, {});
-  const factory = createFactory({ io, env: {}, prompter: undefined as never, signal: new AbortController().signal });
+  const factory = createFactory({ io, env: {}, prompter: undefined as never, signal: new AbortController().signal }, fullProgram);
   return { program: buildProgram(io), factory };
 }
 

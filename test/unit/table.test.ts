@@ -6,7 +6,7 @@ import { createIO, colorDecision, loadColor, statusColor } from '../../src/outpu
 
 beforeAll(loadMeasure);
 import { renderTable } from '../../src/output/format.js';
-import { headerFromPath } from '../../src/output/columns.js';
+import { COLUMNS, headerFromPath } from '../../src/output/columns.js';
 
 const UUID = '3f2b8c1e-9a7d-4e21-b0c4-5d6e7f8a9b0c';
 const columns: TableColumn[] = [
@@ -58,17 +58,92 @@ describe('fitColumns', () => {
     expect(fit.widths[0]).toBe(natural[0]);
   });
 
-  it('leaves out the rightmost columns when shrinking is not enough, and renderTable names them on stderr', async () => {
+  it('without priorities leaves out the rightmost columns when shrinking is not enough', () => {
     const fit = fitColumns(columns, rows, 80);
     expect(fit.dropped.map((i) => columns[i].header)).toEqual(['SELLER', 'TAGS']);
+    expect(fit.shown).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('leaves out the lowest-priority columns first, wherever they are, and keeps the order of the rest', () => {
+    // The narrow terminal of the issue: BUYER STATUS (22 cells) goes before ASSESSMENT and CREATED.
+    const cols: TableColumn[] = [
+      { header: 'ID', path: 'id', priority: 5 },
+      { header: 'EXTERNAL ID', path: 'external_id', priority: 4 },
+      { header: 'BUYER STATUS', path: 'buyer_company_status', priority: 1 },
+      { header: 'SELLER STATUS', path: 'seller_company_status', priority: 4 },
+      { header: 'ASSESSMENT', path: 'assessment_status', priority: 4 },
+      { header: 'CREATED', path: 'order_created_at', priority: 3 },
+      { header: 'ITEMS', path: 'items', priority: 2 },
+    ];
+    const data = [['217', 'PO-2025-000086', 'waiting_for_supplier', 'pending', 'in_progress', '2025-12-30', '3']];
+    const fit = fitColumns(cols, data, 66);
+    expect(fit.dropped.map((i) => cols[i].header)).toEqual(['BUYER STATUS']);
+    expect(fit.shown.map((i) => cols[i].header)).toEqual(['ID', 'EXTERNAL ID', 'SELLER STATUS', 'ASSESSMENT', 'CREATED', 'ITEMS']);
+    // Narrower: ITEMS (2) goes next; narrower still CREATED (3) goes too, and ITEMS, narrower, fits again.
+    expect(fitColumns(cols, data, 60).dropped.map((i) => cols[i].header)).toEqual(['BUYER STATUS', 'ITEMS']);
+    expect(fitColumns(cols, data, 55).dropped.map((i) => cols[i].header)).toEqual(['BUYER STATUS', 'CREATED']);
+    // Equal priorities: the rightmost goes first.
+    const tied = fitColumns(cols.map((c) => ({ ...c, priority: 1 })), data, 83);
+    expect(tied.dropped.map((i) => cols[i].header)).toEqual(['ITEMS']);
+  });
+
+  it('brings back a less important column that fits once a wider, more important one is left out', () => {
+    const cols: TableColumn[] = [
+      { header: 'ID', path: 'id', priority: 3 },
+      { header: 'EMAIL', path: 'email', priority: 5 },
+      { header: 'ROLE', path: 'role', priority: 3 },
+      { header: 'STATUS', path: 'status', priority: 4 },
+      { header: 'INVITED BY', path: 'invited_by_detail.email', priority: 1 },
+      { header: 'EXPIRES', path: 'expires_at', priority: 2 },
+    ];
+    const data = [[UUID, 'mariana.vandenberghe@brussels-cacao.example', 'MEMBER', 'pending', 'amelie.janssens@brussels-cacao.example', '2026-01-11']];
+    const fit = fitColumns(cols, data, 80);
+    // The e-mail is whole; the uuid (36 cells) does not fit beside it, ROLE and EXPIRES do.
+    expect(fit.shown.map((i) => cols[i].header)).toEqual(['EMAIL', 'ROLE', 'STATUS', 'EXPIRES']);
+    expect(fit.dropped.map((i) => cols[i].header)).toEqual(['ID', 'INVITED BY']);
+    const out = layoutTable(cols, data, fit, plain);
+    expect(out[1]).toContain(data[0][1]);
+    for (const l of out) expect(displayWidth(l)).toBeLessThanOrEqual(80);
+    // Wide enough for the uuid too: only INVITED BY goes.
+    expect(fitColumns(cols, data, 130).dropped.map((i) => cols[i].header)).toEqual(['INVITED BY']);
+  });
+
+  it('cuts a free-text column below 12 cells only when nothing less important is left to leave out', () => {
+    const cols: TableColumn[] = [
+      { header: 'ID', path: 'id', priority: 5 },
+      { header: 'NAME', path: 'name', priority: 4 },
+      { header: 'CREATED', path: 'created_at', priority: 1 },
+    ];
+    const data = [['17', 'Bovine gelatine from Brazilian cattle', '2024-10-16']];
+    // 30 cells: NAME keeps 14 beside the date.
+    expect(fitColumns(cols, data, 30)).toEqual({ shown: [0, 1, 2], widths: [2, 14, 10], dropped: [] });
+    // 25: NAME would be 9 (`Bovine g…`): the date goes, NAME takes its room.
+    expect(fitColumns(cols, data, 25)).toEqual({ shown: [0, 1], widths: [2, 21], dropped: [2] });
+    // Ranked alike, as --columns are, the old floor of 6 applies.
+    expect(fitColumns(cols.map((c) => ({ ...c, priority: undefined })), data, 25).widths).toEqual([2, 9, 10]);
+  });
+
+  it('a single column wider than the terminal is cut to it, so no line wraps', () => {
+    const cols: TableColumn[] = [{ header: 'ID', path: 'id' }];
+    const fit = fitColumns(cols, [[UUID]], 20);
+    expect(fit.widths).toEqual([20]);
+    for (const l of layoutTable(cols, [[UUID]], fit, plain)) expect(displayWidth(l)).toBeLessThanOrEqual(20);
+  });
+
+  it('renderTable names the columns left out after the table, in the same output (so inside a pager); -q leaves the line out', async () => {
     const err = new PassThrough();
     let stderr = '';
     err.on('data', (d) => (stderr += d));
-    const io = createIO({ stdout: new PassThrough(), stderr: err, stdoutIsTTY: true, stderrIsTTY: false, columns: 80 }, {});
+    const io = createIO({ stdout: new PassThrough(), stderr: err, stdoutIsTTY: true, stderrIsTTY: true, columns: 80 }, {});
     const out = await renderTable(io, columns, rows);
-    expect(stderr).toBe('columns left out to fit 80 columns: SELLER, TAGS (widen the terminal, or --columns)\n');
-    expect(out).not.toContain('SELLER');
-    for (const l of out.trimEnd().split('\n')) expect(displayWidth(l)).toBeLessThanOrEqual(80);
+    const lines = out.trimEnd().split('\n');
+    expect(lines.at(-1)).toBe('columns left out to fit 80 columns: SELLER, TAGS (widen the terminal, or --columns)');
+    expect(lines[0]).toMatch(/^ID\s+NAME/);
+    expect(stderr).toBe('');
+    expect(out).not.toContain('SELLER  ');
+    for (const l of lines.slice(0, -1)) expect(displayWidth(l)).toBeLessThanOrEqual(80);
+    const quiet = createIO({ stdout: new PassThrough(), stderr: new PassThrough(), stdoutIsTTY: true, quiet: true, columns: 80 }, {});
+    expect(await renderTable(quiet, columns, rows)).not.toContain('columns left out');
   });
 
   it('measures wide characters and never cuts inside one', () => {
@@ -86,13 +161,16 @@ describe('fitColumns', () => {
     expect(truncate('🇨🇮🇨🇮🇨🇮', 4)).toBe('🇨🇮…');
   });
 
-  it('never cuts ids, dates or statuses, by name or by content', () => {
+  it('never cuts ids, dates, statuses or e-mail addresses, by name or by content', () => {
     expect(isFixedColumn({ header: 'EXTERNAL ID', path: 'external_id' })).toBe(true);
     expect(isFixedColumn({ header: 'EXPIRES', path: 'expires_at' })).toBe(true);
     expect(isFixedColumn({ header: 'BUYER STATUS', path: 'buyer_company_status' })).toBe(true);
     expect(isFixedColumn({ header: 'REF', path: 'ref' }, [UUID])).toBe(true);
     expect(isFixedColumn({ header: 'WHEN', path: 'when' }, ['2026-01-01T10:00:00Z'])).toBe(true);
     expect(isFixedColumn({ header: 'NAME', path: 'name' }, ['Cocoa'])).toBe(false);
+    // An e-mail cut short addresses nobody: whole, or left out.
+    expect(isFixedColumn({ header: 'EMAIL', path: 'user_detail.email' })).toBe(true);
+    expect(isFixedColumn({ header: 'CONTACT', path: 'contact' }, ['ana@example.com', 'bo@example.org'])).toBe(true);
   });
 });
 
@@ -141,5 +219,17 @@ describe('colour', () => {
   it('--columns headers read like the default ones', () => {
     expect(headerFromPath('buyer_product_detail.name')).toBe('BUYER PRODUCT DETAIL NAME');
     expect(headerFromPath('external_id')).toBe('EXTERNAL ID');
+  });
+});
+
+describe('default columns', () => {
+  it('every resource ranks each of its default columns (1 to 5), and the ranks say what the issue asks', () => {
+    for (const [resource, cols] of Object.entries(COLUMNS)) {
+      for (const c of cols as TableColumn[]) expect([1, 2, 3, 4, 5], `${resource} ${c.header}`).toContain(c.priority);
+    }
+    const rank = (cols: TableColumn[], header: string) => cols.find((c) => c.header === header)!.priority!;
+    expect(rank(COLUMNS.order, 'SELLER STATUS')).toBeGreaterThan(rank(COLUMNS.order, 'BUYER STATUS'));
+    expect(rank(COLUMNS.order, 'ASSESSMENT')).toBeGreaterThan(rank(COLUMNS.order, 'BUYER STATUS'));
+    expect(rank(COLUMNS.invitation, 'EMAIL')).toBeGreaterThan(rank(COLUMNS.invitation, 'EXPIRES'));
   });
 });

@@ -1,40 +1,79 @@
-// The fields each resource has by the API documents (api/supply-chain.md, api/accounts.md), for
-// `--columns`/`--json FIELDS`: a name not here is a typo, refused before anything is sent.
+// The fields each resource has by the API documents (api/supply-chain.md, api/accounts.md), in
+// the documents' order: for `--columns`/`--json FIELDS` (a name not here is a typo, refused
+// before anything is sent) and for the columns of `-o csv`, which are these fields whatever the
+// data (an object field the documents describe field by field is flattened by dotted name).
 // Documents, data exchange runs and risk assessments have no documented fields: any name goes.
 // Only the first segment of a dotted path is checked (`seller_company.name` → `seller_company`).
+//
+// A field the documents type as "any" (assessment_summary, dds_data, mapping_information) is one
+// column, its value as JSON. Where they are silent on an object's fields, the field is one column.
+
+/** A field, or an object field with its own documented fields: `{ country: COUNTRY }`. */
+export type Field = string | { readonly [object: string]: readonly Field[] };
 
 const STAMPS = ['created_at', 'updated_at'];
 const ASSESSED = ['assessment_status', 'assessment_summary', 'excluded_propagation_identifiers'];
+const COUNTRY = ['name', 'alpha_2', 'alpha_3', 'numeric', 'official_name', 'flag', 'eu_status'];
+const COMPANY = [
+  'id', 'name', 'slug', 'type', 'city', 'country', 'default_currency', 'default_locale', 'data_room_consumer_id', 'nr_of_employees',
+  'nr_of_locations', ...STAMPS,
+];
+/** pulse_params where the documents make it an object (orders, origins); a string elsewhere. */
+const PULSE = ['identifier', 'model_identifier'];
+const VALUE_CHAIN: Field[] = [
+  'id', 'company_name', 'description', 'external_id', 'contact_name', 'pulse_params', 'type', 'status', 'country_code', { country: COUNTRY },
+  'permission_granted', 'is_self_managed', 'reciprocal_company_id', { ownership_information: ['ownership_periods', 'sector_code', 'notes'] },
+  { metadata: ['invitation_ids', 'requested_by_user_id'] }, 'tags', ...ASSESSED, ...STAMPS,
+];
+const PERSON = ['id', 'first_name', 'last_name', 'job_title', 'email'];
+const ROLE = ['id', 'name'];
 
-export const RESOURCE_FIELDS = {
+/** Typed as shapes, keyed by resource (`satisfies` would infer each object literal's own type). */
+const shapes = <K extends string>(s: Record<K, readonly Field[]>) => s;
+
+export const RESOURCE_SHAPES = shapes({
   order: [
     'id', 'company_id', 'type', 'external_id', 'buyer_external_id', 'seller_external_id', 'order_created_at', 'order_arrival_at',
-    'buyer_company_status', 'seller_company_status', 'value_chain', 'value_chain_detail', 'buyer_company_id', 'seller_company_id',
-    'company', 'buyer_company', 'seller_company', 'items', 'signed_off_at', 'due_diligence_statements', 'border_cross_country_code',
-    'border_cross_country', 'pulse_params', 'tags', ...ASSESSED, ...STAMPS,
+    'buyer_company_status', 'seller_company_status', 'value_chain', { value_chain_detail: VALUE_CHAIN }, 'buyer_company_id', 'seller_company_id',
+    { company: COMPANY }, { buyer_company: COMPANY }, { seller_company: COMPANY }, 'items', 'signed_off_at', 'due_diligence_statements',
+    'border_cross_country_code', { border_cross_country: COUNTRY }, { pulse_params: PULSE }, 'tags', ...ASSESSED, ...STAMPS,
   ],
   product: [
     'id', 'company_id', 'sku', 'name', 'description', 'scientific_name', 'common_name', 'hs_code', 'external_id', 'type', 'commodity',
-    'composition', 'metadata', 'tags', 'due_diligence_statements', ...ASSESSED, ...STAMPS,
+    'composition', { metadata: ['species'] }, 'tags', 'due_diligence_statements', ...ASSESSED, ...STAMPS,
   ],
   origin: [
-    'id', 'name', 'description', 'country_code', 'country', 'location', 'external_id', 'mapping_external_id', 'mapping_information',
-    'pulse_params', ...ASSESSED, ...STAMPS,
+    // location is "any" in the documents; sct sends and reads a GeoJSON geometry (schemas/origins.ts).
+    'id', 'name', 'description', 'country_code', { country: COUNTRY }, { location: ['type', 'coordinates'] }, 'external_id', 'mapping_external_id',
+    'mapping_information', { pulse_params: PULSE }, ...ASSESSED, ...STAMPS,
   ],
-  valueChain: [
-    'id', 'company_name', 'description', 'external_id', 'contact_name', 'pulse_params', 'type', 'status', 'country_code', 'country',
-    'permission_granted', 'is_self_managed', 'reciprocal_company_id', 'ownership_information', 'metadata', 'tags', ...ASSESSED, ...STAMPS,
-  ],
+  valueChain: VALUE_CHAIN,
   statement: [
-    'id', 'type', 'name', 'status', 'dds_identifier', 'dds_data', 'orders', 'products', 'assessment_run_ids', 'metadata', 'pulse_params',
-    'orders_detail', 'products_detail', ...ASSESSED, ...STAMPS,
+    'id', 'type', 'name', 'status', 'dds_identifier', 'dds_data', 'orders', 'products', 'assessment_run_ids',
+    { metadata: ['eu_registry_status', 'eu_registry_status_observed_at', 'submitted_at', 'was_filed'] }, 'pulse_params', 'orders_detail',
+    'products_detail', ...ASSESSED, ...STAMPS,
   ],
   workspace: ['workspace_id', 'workspace_name', 'id', 'name', 'type', 'country', 'member_count', 'is_mfa_enabled', ...STAMPS],
-  member: ['id', 'user', 'user_detail', 'auth_group', 'auth_group_detail', 'data_room_consumer_id', ...STAMPS],
+  member: ['id', 'user', { user_detail: PERSON }, 'auth_group', { auth_group_detail: ROLE }, 'data_room_consumer_id', ...STAMPS],
   user: ['id', 'username', 'first_name', 'last_name', 'account', 'user_group', 'auth_group'],
   // The document's table leaves out the e-mail every invitation carries (and the list filters on).
-  invitation: ['id', 'email', 'status', 'auth_group', 'auth_group_detail', 'invited_by', 'invited_by_detail', 'created_at', 'expires_at'],
-  country: ['name', 'alpha_2', 'alpha_3', 'numeric', 'official_name', 'flag', 'eu_status'],
-} satisfies Record<string, string[]>;
+  invitation: ['id', 'email', 'status', 'auth_group', { auth_group_detail: ROLE }, 'invited_by', { invited_by_detail: PERSON }, 'created_at', 'expires_at'],
+  country: COUNTRY,
+});
 
-export type DocumentedResource = keyof typeof RESOURCE_FIELDS;
+export type DocumentedResource = keyof typeof RESOURCE_SHAPES;
+
+const topLevel = (shape: readonly Field[]): string[] => shape.flatMap((f) => (typeof f === 'string' ? [f] : Object.keys(f)));
+
+/** Each resource's top-level field names, in order. */
+export const RESOURCE_FIELDS = Object.fromEntries(Object.entries(RESOURCE_SHAPES).map(([r, shape]) => [r, topLevel(shape)])) as Record<
+  DocumentedResource,
+  string[]
+>;
+
+/** The dotted paths of a shape's leaves, in order: `-o csv`'s columns. */
+export function flattenShape(shape: readonly Field[], prefix = ''): string[] {
+  return shape.flatMap((f) =>
+    typeof f === 'string' ? [prefix + f] : Object.entries(f).flatMap(([name, inner]) => flattenShape(inner, `${prefix}${name}.`)),
+  );
+}

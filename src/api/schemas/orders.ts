@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { date, dateTime, id, str255, tags } from './common.js';
 import { requiredMessage } from './messages.js';
 import { ASSESSMENT_STATUSES, ID_MAX } from '../enums.js';
-import { BUYER_STATUSES, ORDER_KINDS, ORDER_TYPES, SELLER_STATUSES, type OrderKindName } from '../enums.js';
+import { BUYER_STATUSES, ORDER_TYPES, SELLER_STATUSES } from '../enums.js';
 
 
 const requiredError = { error: requiredMessage };
@@ -100,11 +100,6 @@ export const ORDER_UPDATE_SCHEMAS = {
   sale: saleOrderCreateSchema.partial(),
   batch: batchOrderCreateSchema.partial(),
 } as const;
-
-export type PurchaseOrderBody = z.infer<typeof purchaseOrderCreateSchema>;
-export type SaleOrderBody = z.infer<typeof saleOrderCreateSchema>;
-export type BatchOrderBody = z.infer<typeof batchOrderCreateSchema>;
-export type OrderBody = PurchaseOrderBody | SaleOrderBody | BatchOrderBody;
 
 /** The fields sct reads from an order response (trace, perspective); the rest passes through. */
 export const orderResponseSchema = z.looseObject({

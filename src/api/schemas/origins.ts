@@ -115,4 +115,3 @@ export const originCreateSchema = z.looseObject(originFields);
 export const originUpdateSchema = z.looseObject(originFields).partial();
 
 export type OriginCreate = z.infer<typeof originCreateSchema>;
-export type OriginUpdate = z.infer<typeof originUpdateSchema>;

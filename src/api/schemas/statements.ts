@@ -11,7 +11,6 @@ import { DDS_TYPES, DDS_STATUSES } from '../enums.js';
 import { id } from './common.js';
 import { requiredMessage } from './messages.js';
 
-export type DdsType = (typeof DDS_TYPES)[number];
 export type DdsStatus = (typeof DDS_STATUSES)[number];
 /** A statement in one of these never changes again. */
 export const FINAL_DDS_STATUSES: readonly DdsStatus[] = ['complete', 'failed'];
@@ -45,14 +44,12 @@ export const statementCreateSchema = z
       });
     }
   });
-export type StatementCreate = z.infer<typeof statementCreateSchema>;
 
 /** Only status and name may change; the service rejects every other field. */
 export const statementUpdateSchema = z.strictObject({
   status: z.enum(DDS_STATUSES).optional(),
   name,
 });
-export type StatementUpdate = z.infer<typeof statementUpdateSchema>;
 
 /** The fields sct reads from a statement (wait); the rest passes through to the output. */
 export const statementResponseSchema = z.looseObject({
@@ -63,13 +60,6 @@ export const statementResponseSchema = z.looseObject({
   dds_data: z.unknown(),
 });
 export type StatementResponse = z.infer<typeof statementResponseSchema>;
-
-/** One element of POST /due-diligence-statements/trace-orders: the orders traced to these statements. */
-export const traceOrdersSchema = z.object({
-  dds_id: z.union([id, z.array(id).min(1).max(100)]),
-  order_id: z.union([id, z.array(id).min(1).max(100)]),
-});
-export type TraceOrdersBody = z.infer<typeof traceOrdersSchema>;
 
 export const traceOrdersResponseSchema = z.looseObject({
   results: z.array(
@@ -98,4 +88,3 @@ export const informationRequestsResponseSchema = z.looseObject({
     failed: z.array(z.looseObject({ index: z.number(), error: z.unknown() })).default([]),
   }),
 });
-export type InformationRequestsResponse = z.infer<typeof informationRequestsResponseSchema>;

@@ -44,5 +44,3 @@ const valueChainFields = {
 export const valueChainCreateSchema = z.looseObject(valueChainFields);
 export const valueChainUpdateSchema = z.looseObject(valueChainFields).partial();
 
-export type ValueChainCreate = z.infer<typeof valueChainCreateSchema>;
-export type ValueChainUpdate = z.infer<typeof valueChainUpdateSchema>;

@@ -4,15 +4,15 @@ import type { Command } from 'commander';
 import { DDS_TYPES } from '../../api/enums.js';
 import { addBodyOptions } from '../shared/crud.js';
 import type { BodyFlags } from '../shared/body.js';
-import { appendList } from '../shared/flags.js';
+import { addAlias, appendList } from '../shared/flags.js';
 
 export interface CreateFlags extends BodyFlags {
   type?: string;
   name?: string;
   ddsIdentifier?: string;
-  orders?: string;
-  products?: string;
-  assessmentRunIds?: string;
+  order?: string;
+  product?: string;
+  assessmentRunId?: string;
   wait?: boolean;
   timeout?: string;
 }
@@ -23,13 +23,17 @@ export interface UpdateFlags {
 }
 
 export function addStatementFields(cmd: Command): Command {
-  return addBodyOptions(
+  addBodyOptions(
     cmd
       .option('--type <type>', `${DDS_TYPES.join(', ')} (required)`)
       .option('--name <text>', 'a name for the statement (at most 255 characters)')
       .option('--dds-identifier <id>', 'the EU registry reference (EUDR: retrieve a filed statement; PPWR: required)')
-      .option('--orders <ids>', 'orders you buy to attach, comma-separated or repeated', appendList)
-      .option('--products <ids>', 'products you own to attach, comma-separated or repeated', appendList)
-      .option('--assessment-run-ids <uuids>', 'assessment runs to pin, comma-separated or repeated (PPWR, EUDR without identifier)', appendList),
+      .option('--order <ids>', 'orders you buy to attach, comma-separated or repeated', appendList)
+      .option('--product <ids>', 'products you own to attach, comma-separated or repeated', appendList)
+      .option('--assessment-run-id <uuids>', 'assessment runs to pin, comma-separated or repeated (PPWR, EUDR without identifier)', appendList),
   );
+  addAlias(cmd, 'orders', 'order');
+  addAlias(cmd, 'products', 'product');
+  addAlias(cmd, 'assessment-run-ids', 'assessment-run-id');
+  return cmd;
 }

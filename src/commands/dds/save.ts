@@ -17,9 +17,9 @@ export function statementFields(opts: CreateFlags): Record<string, unknown> {
     type: opts.type,
     name: opts.name,
     dds_identifier: opts.ddsIdentifier,
-    orders: opts.orders === undefined ? undefined : parseIdList(opts.orders, '--orders'),
-    products: opts.products === undefined ? undefined : parseIdList(opts.products, '--products'),
-    assessment_run_ids: splitList(opts.assessmentRunIds, '--assessment-run-ids'),
+    orders: opts.order === undefined ? undefined : parseIdList(opts.order, '--order'),
+    products: opts.product === undefined ? undefined : parseIdList(opts.product, '--product'),
+    assessment_run_ids: splitList(opts.assessmentRunId, '--assessment-run-id'),
   };
 }
 

@@ -2,7 +2,7 @@
 // them — every order to every statement given by flags, or one pair per row of a CSV file.
 //
 // pairs.csv: columns dds_id and order_id (whole numbers; header names case-insensitive), one
-// pair per row; other columns are ignored with a warning; a pair repeated in the file is an
+// pair per row; another column is an error naming the closest known one; a pair repeated in the file is an
 // error. The service traces every order_id of a request to every dds_id of it, so the rows go
 // out grouped by statement: one statement and at most 100 of its orders per request.
 import type { Context } from '../../context.js';
@@ -12,13 +12,13 @@ import { COLUMNS } from '../../output/columns.js';
 import { writeList } from '../../output/format.js';
 import { ApiError, SctError, UsageError } from '../../errors.js';
 import { traceOrdersResponseSchema, type TraceOrdersResponse } from '../../api/schemas/statements.js';
-import { idCell, readCsv, RowErrors, warnIgnoredColumns } from '../../bulk/csv.js';
+import { idCell, readCsv, RowErrors, refuseUnknownColumns } from '../../bulk/csv.js';
 import type { Outcome } from '../../bulk/runner.js';
 import { chunk } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
-import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
+import { chunkRows, sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
 import { parseConcurrency, parseIdList } from '../shared/flags.js';
-import type { BulkRunFlags } from '../shared/bulk.js';
+import { writeTemplateIf, type BulkRunFlags, type FileTemplate } from '../shared/bulk.js';
 import { listQuery, runList, type ListFlags } from '../shared/list.js';
 
 /** The service takes at most this many statement ids and order ids in one request. */
@@ -32,7 +32,11 @@ export interface TraceFlags extends BulkRunFlags {
   dds?: string;
   order?: string;
   file?: string;
+  template?: boolean;
 }
+
+/** The columns of pairs.csv, and the example row of `--template`. */
+export const PAIR_TEMPLATE: FileTemplate = { columns: ['dds_id', 'order_id'], example: { dds_id: '1', order_id: '217' } };
 
 export interface TracePair {
   dds_id: number;
@@ -62,6 +66,8 @@ export function ordersOf(element: unknown): unknown[] {
 }
 
 export async function traceOrders(ctx: Context, opts: TraceFlags): Promise<void> {
+  if (opts.template && (opts.dds !== undefined || opts.order !== undefined)) throw new UsageError('--template prints a pairs file to start from: give it without --dds and --order');
+  if (await writeTemplateIf(ctx, opts, () => PAIR_TEMPLATE, { required: false })) return;
   if (opts.file !== undefined) {
     if (opts.dds !== undefined || opts.order !== undefined) throw new UsageError('give either --file or --dds with --order, not both');
     return traceFile(ctx, opts as TraceFlags & { file: string });
@@ -89,12 +95,14 @@ export async function traceOrders(ctx: Context, opts: TraceFlags): Promise<void>
   } finally {
     spinner.stop();
   }
+  if (ctx.dryRun) return;
   await writeList(ctx.io, results, ctx.output(COLUMNS.traceResult));
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${added} order${added === 1 ? '' : 's'} added to ${ddsIds.length} statement${ddsIds.length === 1 ? '' : 's'}`);
 }
 
 async function postTrace(client: ApiClient, body: { dds_id: number | number[]; order_id: number[] }, idempotencyKey?: string): Promise<TraceOrdersResponse> {
-  const res = await client.request({ method: 'POST', path: PATHS.statementTraceOrders, body, idempotencyKey });
+  // A dry run goes on to the next chunk as if this one had added nothing.
+  const res = await client.request({ method: 'POST', path: PATHS.statementTraceOrders, body, idempotencyKey, dryRunAnswer: { results: [] } });
   const parsed = traceOrdersResponseSchema.safeParse(res.data);
   if (!parsed.success) throw new SctError(`unexpected answer from POST ${PATHS.statementTraceOrders}: no results`);
   return parsed.data;
@@ -102,8 +110,8 @@ async function postTrace(client: ApiClient, body: { dds_id: number | number[]; o
 
 /** Every row of pairs.csv checked (exit 2 naming each bad line, or left out with --skip-invalid), as chunk rows. */
 export async function readPairs(ctx: Context, file: string, flags: BulkRunFlags = {}): Promise<{ rows: ChunkRow<TracePair>[]; invalid: Outcome[] }> {
-  const csv = await readCsv(file, ctx.io.stdin, ['dds_id', 'order_id'], flags);
-  warnIgnoredColumns(ctx.io, csv, ['dds_id', 'order_id']);
+  const csv = await readCsv(file, ctx.io.stdin, [...PAIR_TEMPLATE.columns], flags);
+  refuseUnknownColumns(csv, PAIR_TEMPLATE.columns);
   const errors = new RowErrors(csv.name);
   const seen = new Map<string, number>();
   const rows: ChunkRow<TracePair>[] = [];
@@ -129,6 +137,12 @@ async function traceFile(ctx: Context, opts: TraceFlags & { file: string }): Pro
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const { rows, invalid } = await readPairs(ctx, opts.file, opts);
+  if (ctx.dryRun) {
+    // The requests a first run of the file sends; no journal, lock or report.
+    const client = ctx.client();
+    for (const part of chunkRows(rows, TRACE_CHUNK, (p) => p.dds_id)) await postTrace(client, traceBody(part.map((r) => r.payload)));
+    return;
+  }
   await sendInChunks(ctx, {
     command: 'dds-trace',
     file: opts.file,
@@ -145,6 +159,9 @@ async function traceFile(ctx: Context, opts: TraceFlags & { file: string }): Pro
   });
 }
 
+/** One statement's pairs as one request. */
+const traceBody = (pairs: TracePair[]) => ({ dds_id: pairs[0].dds_id, order_id: pairs.map((p) => p.order_id) });
+
 /**
  * One statement's pairs. The service refuses the whole request when one order is not one the
  * company buys, naming it (DRF: `Invalid pk "99" - object does not exist.`): those rows fail
@@ -153,7 +170,7 @@ async function traceFile(ctx: Context, opts: TraceFlags & { file: string }): Pro
  */
 async function sendPairs(pairs: TracePair[], keyFor: (p: TracePair[]) => string, client: ApiClient): Promise<RowResult[]> {
   try {
-    await postTrace(client, { dds_id: pairs[0].dds_id, order_id: pairs.map((p) => p.order_id) }, keyFor(pairs));
+    await postTrace(client, traceBody(pairs), keyFor(pairs));
     return pairs.map(() => ({ ok: true }));
   } catch (err) {
     const rejected = rejectedOrders(err);

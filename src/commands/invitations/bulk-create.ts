@@ -8,72 +8,126 @@ import { REQUIRED } from '../../api/schemas/messages.js';
 import { bulkCreateResults, invitationEmail, isInvitationEmail, type InvitationCreate } from '../../api/schemas/accounts.js';
 import { flattenFieldErrors } from '../../api/errors.js';
 import { SctError, UsageError } from '../../errors.js';
-import { readCsv, RowErrors, warnIgnoredColumns, type CsvRow } from '../../bulk/csv.js';
+import { basename } from 'node:path';
+import { dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
+import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
-import { parseId } from '../shared/crud.js';
 import { parseConcurrency } from '../shared/flags.js';
-import { BULK_LIMIT } from '../invitations.js';
-import type { BulkRunFlags } from '../shared/bulk.js';
+import { BULK_LIMIT } from '../../api/enums.js';
+import type { BulkRunFlags, FileTemplate } from '../shared/bulk.js';
 
 export interface BulkCreateOptions extends BulkRunFlags {
   file: string;
+  template?: boolean;
   role?: string;
 }
 
 export const PEOPLE_COLUMNS = ['email', 'auth_group'] as const;
 
+export const PEOPLE_TEMPLATE: FileTemplate = { columns: PEOPLE_COLUMNS, example: { email: 'ana.silva@example.com', auth_group: 'member' } };
+
 /**
- * One invitation per row. A row's own auth_group wins; --role stands in for a blank or missing
- * one. The same address twice (in any letter case) is an error: the service allows one pending
- * invitation per e-mail, so the second row could only be rejected.
+ * One invitation per row, made as each row is read (a file of a million rows is never held as
+ * rows beside its invitations). A row's own auth_group wins; --role stands in for a blank or
+ * missing one. The same address twice (in any letter case) is an error: the service allows one
+ * pending invitation per e-mail, so the second row could only be rejected. Role names are looked
+ * up once every row is read (`finish`).
  */
-export function invitationUnits(
-  rows: CsvRow[],
-  errors: RowErrors,
-  role: number | undefined,
-  roles: { ids: Map<string, number>; known: Role[] } = { ids: new Map(), known: [] },
-): ChunkRow<InvitationCreate>[] {
-  const units: ChunkRow<InvitationCreate>[] = [];
-  const firstLine = new Map<string, number>();
-  for (const row of rows) {
+export class InvitationRows {
+  private readonly units: ChunkRow<InvitationCreate | PendingRole>[] = [];
+  private readonly firstLine = new Map<string, number>();
+  private named = 0;
+
+  constructor(
+    private readonly errors: RowErrors,
+    private readonly role: number | undefined,
+  ) {}
+
+  add(row: CsvRow): void {
     const email = row.values.email?.trim() ?? '';
     const cell = row.values.auth_group?.trim() ?? '';
     let ok = true;
     if (!email) {
-      errors.add(row.line, 'email', REQUIRED);
+      this.errors.add(row.line, 'email', REQUIRED);
       ok = false;
     } else {
       const parsed = isInvitationEmail(email) ? undefined : invitationEmail.safeParse(email);
       if (parsed && !parsed.success) {
-        errors.add(row.line, 'email', parsed.error.issues[0]?.message ?? 'Enter a valid email address.');
+        this.errors.add(row.line, 'email', parsed.error.issues[0]?.message ?? 'Enter a valid email address.');
         ok = false;
       }
       const lower = email.toLowerCase();
-      const first = firstLine.get(lower);
+      const first = this.firstLine.get(lower);
       if (first !== undefined) {
-        errors.add(row.line, 'email', `"${email}" is also on line ${first}; one invitation per address`);
+        this.errors.add(row.line, 'email', `"${email}" is also on line ${first}; one invitation per address`);
         ok = false;
       } else {
-        firstLine.set(lower, row.line);
+        this.firstLine.set(lower, row.line);
       }
     }
-    let authGroup = role;
+    let authGroup: number | string | undefined = this.role;
     if (cell) {
       if (/^\d+$/.test(cell) && Number(cell) <= 2_147_483_647) authGroup = Number(cell);
-      else if (roles.ids.has(cell)) authGroup = roles.ids.get(cell);
       else {
-        errors.add(row.line, 'auth_group', `unknown role "${cell}": the roles are ${describeRoles(roles.known)} (a name in any case, or an id)`);
-        ok = false;
+        authGroup = cell;
+        this.named++;
       }
     } else if (authGroup === undefined) {
-      errors.add(row.line, 'auth_group', `${REQUIRED} (or give --role for rows without one)`);
+      this.errors.add(row.line, 'auth_group', `${REQUIRED} (or give --role for rows without one)`);
       ok = false;
     }
-    if (ok) units.push({ key: email, journalKey: `email:${email.toLowerCase()}`, line: row.line, payload: { email, auth_group: authGroup! } });
+    if (!ok) {
+      if (typeof authGroup === 'string') this.named--;
+      return;
+    }
+    this.units.push(new InvitationRow(row.line, { email, auth_group: authGroup! }));
   }
-  return units;
+
+  /** The role names the rows give, each once, for one lookup. */
+  roleNames(): string[] {
+    if (this.named === 0) return [];
+    return [...new Set(this.units.map((u) => u.payload.auth_group).filter((g): g is string => typeof g === 'string'))];
+  }
+
+  /** The invitations, role names turned into ids; a row whose name is no role is an error. */
+  finish(roles: { ids: Map<string, number>; known: Role[] } = { ids: new Map(), known: [] }): ChunkRow<InvitationCreate>[] {
+    if (this.named === 0) return this.units as ChunkRow<InvitationCreate>[];
+    return this.units.filter((u): u is ChunkRow<InvitationCreate> => {
+      const cell = u.payload.auth_group;
+      if (typeof cell !== 'string') return true;
+      const id = roles.ids.get(cell);
+      if (id === undefined) {
+        this.errors.add(u.line, 'auth_group', `unknown role "${cell}": the roles are ${describeRoles(roles.known)} (a name in any case, or an id)`);
+        return false;
+      }
+      u.payload.auth_group = id;
+      return true;
+    });
+  }
 }
+
+/**
+ * An invitation's row. Its journal key (the address in any letter case) is made when asked
+ * for, not held: a million rows would hold a million more strings.
+ */
+class InvitationRow<T extends { email: string }> implements ChunkRow<T> {
+  constructor(
+    readonly line: number,
+    readonly payload: T,
+  ) {}
+
+  get key(): string {
+    return this.payload.email;
+  }
+
+  get journalKey(): string {
+    return `email:${this.payload.email.toLowerCase()}`;
+  }
+}
+
+/** A row whose role is a name not yet looked up. */
+type PendingRole = Omit<InvitationCreate, 'auth_group'> & { auth_group: number | string };
 
 /**
  * Each row's outcome from the bulk answer, matched by request index. Whether a row was created
@@ -96,23 +150,33 @@ export function invitationResults(answer: unknown, count: number): RowResult[] {
 export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOptions): Promise<void> {
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
-  const csv = await readCsv(opts.file, ctx.io.stdin, ['email'], { ...opts, known: PEOPLE_COLUMNS });
-  if (opts.role === undefined && !csv.columns.includes('auth_group')) {
-    throw new UsageError(`${csv.name}: missing column auth_group (found: ${csv.columns.join(', ')}); add it, or give --role for every row`);
-  }
-  warnIgnoredColumns(ctx.io, csv, PEOPLE_COLUMNS);
-  // Role names (the flag's and the cells') are looked up once, before any row is checked.
-  const cells = csv.rows.map((r) => r.values.auth_group?.trim() ?? '').filter((c) => c && !/^\d+$/.test(c));
-  const roles = cells.length ? await roleIds(ctx, cells) : undefined;
   const role = opts.role === undefined ? undefined : await roleId(ctx, opts.role, '--role');
-  const errors = new RowErrors(csv.name);
-  const units = invitationUnits(csv.rows, errors, role, roles);
+  const errors = new RowErrors(opts.file === '-' ? 'stdin' : basename(opts.file));
+  const people = new InvitationRows(errors, role);
+  const csv = await readCsv(opts.file, ctx.io.stdin, ['email'], {
+    ...opts,
+    known: PEOPLE_COLUMNS,
+    header: (header) => {
+      // A file written by `sct invitations list -o csv` reads back; a misspelt auth_group is named as such.
+      dropReadOnlyColumns(ctx.io, header, PEOPLE_COLUMNS, RESOURCE_FIELDS.invitation);
+      refuseUnknownColumns(header, PEOPLE_COLUMNS);
+      if (opts.role === undefined && !header.columns.includes('auth_group')) {
+        throw new UsageError(`${header.name}: missing column auth_group (found: ${header.columns.join(', ')}); add it, or give --role for every row`);
+      }
+    },
+    eachRow: (row) => people.add(row),
+  });
+  // Role names are looked up once, when every row is read.
+  const names = people.roleNames();
+  const units = people.finish(names.length ? await roleIds(ctx, names) : undefined);
   const invalid = errors.settle(ctx, opts);
 
   if (opts.dryRun) {
     await writeList(
       ctx.io,
-      units.map((u) => ({ line: u.line, ...u.payload })),
+      (function* () {
+        for (const u of units) yield { line: u.line, ...u.payload };
+      })(),
       ctx.output([
         { header: 'LINE', path: 'line' },
         { header: 'EMAIL', path: 'email' },

@@ -38,63 +38,23 @@ import type { Context } from '../../context.js';
 import type { z } from 'zod';
 import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
-import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, type CsvFile } from '../../bulk/csv.js';
+import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, unknownColumns, type CsvFile } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
-import { csvLine } from '../../output/spreadsheet.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
-import type { BulkRunFlags } from '../shared/bulk.js';
+import { writeTemplateIf, type BulkRunFlags, type FileTemplate } from '../shared/bulk.js';
 import { writeList } from '../../output/format.js';
-import { ORDER_CREATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
+import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS } from '../../api/schemas/orders.js';
+import type { RowProblem } from '../../sync/plan.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { requiredMessage } from '../../api/schemas/messages.js';
 import { orderKind } from './filters.js';
+import { ITEM_COLUMNS, ORDER_COLUMNS, orderFileColumns, type Conv } from './columns.js';
+
 
 type Body = Record<string, unknown>;
-type Conv = 'text' | 'int' | 'number' | 'bool' | 'list' | 'idlist';
-
-const COMMON_ORDER_COLUMNS: Record<string, Conv> = {
-  external_id: 'text',
-  type: 'text',
-  order_created_at: 'text',
-  order_arrival_at: 'text',
-  buyer_external_id: 'text',
-  seller_external_id: 'text',
-  assessment_status: 'text',
-  value_chain: 'int',
-  border_cross_country_code: 'text',
-  signed_off_at: 'text',
-  tags: 'list',
-};
-
-export const ORDER_COLUMNS: Record<OrderKindName, Record<string, Conv>> = {
-  purchase: { ...COMMON_ORDER_COLUMNS, buyer_company_status: 'text', seller_company_id: 'int', send_information_request: 'bool', dds_identifiers: 'list' },
-  sale: { ...COMMON_ORDER_COLUMNS, seller_company_status: 'text', buyer_company_id: 'int', send_information_request: 'bool', dds_identifiers: 'list' },
-  batch: {
-    ...COMMON_ORDER_COLUMNS,
-    company_id: 'int',
-    buyer_company_status: 'text',
-    seller_company_status: 'text',
-    buyer_company_id: 'int',
-    seller_company_id: 'int',
-  },
-};
-
-/** CSV item column → [item field, conversion]. */
-export const ITEM_COLUMNS: Record<string, [keyof OrderItemBody | 'product', Conv]> = {
-  product: ['product', 'int'],
-  buyer_product: ['buyer_product', 'int'],
-  seller_product: ['seller_product', 'int'],
-  volume: ['volume', 'number'],
-  unit: ['unit', 'text'],
-  line_number: ['line_number', 'int'],
-  item_external_id: ['external_id', 'text'],
-  traced_orders: ['trace', 'idlist'],
-  traced_origins: ['trace', 'idlist'],
-};
-
 const LIST_SEPARATOR = /[|;]/;
 
 class CellError extends Error {}
@@ -174,6 +134,8 @@ export interface OrderFromFile extends Unit<Body> {
   given: ReadonlySet<string>;
   /** The line of each of the body's items, in order. */
   itemLines: number[];
+  /** A sync's order: what the file lacks to create it (empty when it may be created). */
+  createProblems?: RowProblem[];
 }
 
 /** The units `orders import` sends: one per order of the file. */
@@ -186,7 +148,7 @@ export function planImport(csv: CsvFile, kind: OrderKindName, errors?: RowErrors
  * the orders, or throws (exit 2) listing every problem with its line and column. `orders
  * import` and `orders sync` both read their file here, so the two never disagree on a cell.
  */
-export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErrors): OrderFromFile[] {
+export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErrors, o: { sync?: boolean } = {}): OrderFromFile[] {
   const orderColumns = ORDER_COLUMNS[kind];
   // Collected first and reported in line order: a file is fixed top to bottom.
   const problems: Array<{ line: number; column: string; message: string }> = [];
@@ -206,11 +168,8 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErr
   if (unknown.length) {
     const elsewhere = unknown.filter((c) => Object.values(ORDER_COLUMNS).some((cols) => Object.hasOwn(cols, c)));
     const hint = elsewhere.length ? `${elsewhere.join(', ')} ${elsewhere.length > 1 ? 'are' : 'is'} not part of a ${kind} order` : undefined;
-    throw new UsageError(
-      `${csv.name}: unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}`,
-      {},
-      hint ?? `columns: ${[...Object.keys(orderColumns), ...Object.keys(ITEM_COLUMNS)].join(', ')}`,
-    );
+    const known = orderFileColumns(kind);
+    throw new UsageError(unknownColumns(csv.name, unknown, known), {}, hint ?? `columns: ${known.join(', ')}`);
   }
   if (!csv.columns.includes('external_id')) throw new UsageError(`${csv.name}: missing column external_id (it groups the rows into orders)`);
   if (csv.columns.includes('product')) {
@@ -272,7 +231,15 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErr
   }
 
   const units: OrderFromFile[] = [];
-  const schema = ORDER_CREATE_SCHEMAS[kind] as z.ZodType;
+  const create = ORDER_CREATE_SCHEMAS[kind] as z.ZodType;
+  // A sync's row may update an order the service holds: then only what it gives is checked, and
+  // what a create would need besides is kept for the plan to judge (src/sync/run.ts).
+  const schema = o.sync ? (ORDER_UPDATE_SCHEMAS[kind] as z.ZodType) : create;
+  const issuesAt = (order: PlannedOrder & { lines: number[] }, issues: z.core.$ZodIssue[]) =>
+    issues.map((issue) => {
+      const [line, column] = locate(order, issue.path);
+      return { line, column, message: issue.message };
+    });
   for (const [externalId, order] of orders) {
     const given = new Set(order.fieldOrigin.keys());
     if (order.items.length) given.add('items');
@@ -280,13 +247,16 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErr
     if (kind === 'batch') order.body.tags ??= [];
     const result = schema.safeParse(order.body, { error: requiredMessage });
     if (!result.success) {
-      for (const issue of result.error.issues) {
-        const [where, column] = locate(order, issue.path);
-        problem.add(where, column, issue.message);
-      }
+      for (const p of issuesAt(order, result.error.issues)) problem.add(p.line, p.column, p.message);
       continue;
     }
-    units.push({ key: externalId, lines: order.lines, payload: result.data as Body, given, itemLines: order.items.map((i) => i.line) });
+    const unit: OrderFromFile = { key: externalId, lines: order.lines, payload: result.data as Body, given, itemLines: order.items.map((i) => i.line) };
+    if (o.sync) {
+      const full = create.safeParse(order.body, { error: requiredMessage });
+      if (full.success) unit.payload = full.data as Body;
+      else unit.createProblems = issuesAt(order, full.error.issues);
+    }
+    units.push(unit);
   }
   const rowErrors = errors ?? new RowErrors(csv.name);
   for (const p of problems.sort((a, b) => a.line - b.line)) rowErrors.add(p.line, p.column, p.message);
@@ -345,16 +315,20 @@ const EXAMPLE: Record<string, string> = {
 };
 
 /**
- * `--template`: the header of the file this command reads for the kind, and one example row;
- * nothing is read or sent. Columns that name the same thing another way (buyer_product beside
- * product) are left out.
+ * `--template`: the header of the file this command reads for the kind, and one example row.
+ * Columns that name the same thing another way (buyer_product beside product) are left out.
  */
-export async function writeOrderTemplate(ctx: Context, flags: ImportFlags): Promise<void> {
-  const kind = orderKind(flags)!;
-  if (flags.file) throw new UsageError('--template prints a file to start from: give it without --file');
-  const columns = [...Object.keys(ORDER_COLUMNS[kind]), ...Object.keys(ITEM_COLUMNS).filter((c) => c !== 'buyer_product' && c !== 'seller_product')];
-  const example: Record<string, string> = { ...EXAMPLE, type: kind === 'batch' ? 'produced_batch' : 'order' };
-  await ctx.io.write(csvLine(columns) + csvLine(columns.map((c) => example[c] ?? '')));
+export function orderTemplate(kind: OrderKindName): FileTemplate {
+  return {
+    columns: orderFileColumns(kind).filter((c) => c !== 'buyer_product' && c !== 'seller_product'),
+    example: { ...EXAMPLE, type: kind === 'batch' ? 'produced_batch' : 'order' },
+  };
+}
+
+/** `--template` of orders import and sync: true when it was written (nothing else to do). */
+export function writeOrderTemplate(ctx: Context, flags: ImportFlags): Promise<boolean> {
+  // Without --template, --file is checked with the other flags (openOrderFile).
+  return writeTemplateIf(ctx, flags, () => orderTemplate(orderKind(flags)!), { required: false });
 }
 
 const PLAN_COLUMNS = [
@@ -373,7 +347,7 @@ export async function openOrderFile(ctx: Context, flags: ImportFlags): Promise<{
   checkReportPath(flags.report, flags.force, flags.file);
   const known = [...Object.values(ORDER_COLUMNS).flatMap(Object.keys), ...Object.keys(ITEM_COLUMNS)];
   const csv = await readCsv(flags.file, ctx.io.stdin, ['external_id'], { ...flags, known });
-  dropReadOnlyColumns(ctx.io, csv, [...Object.keys(ORDER_COLUMNS[kind]), ...Object.keys(ITEM_COLUMNS)], RESOURCE_FIELDS.order);
+  dropReadOnlyColumns(ctx.io, csv, orderFileColumns(kind), RESOURCE_FIELDS.order);
   return { kind, file: flags.file, concurrency, csv };
 }
 

@@ -1,17 +1,15 @@
 // Creating and updating orders of one kind (purchase, sale, batch) from flags, --item specs,
 // --set and --file; the body is validated with the kind's schema before it is sent.
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { stripControl } from '../../output/sanitize.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
 import { type OrderKindName } from '../../api/enums.js';
-import { buildBody, promptMissing, validate, type BodyFlags } from '../shared/body.js';
-import { addBodyOptions, idempotencyKeyOf } from '../shared/crud.js';
-import { addExamples } from '../shared/command.js';
-import { collect, parseDate, parseInteger } from '../shared/flags.js';
-import { addKindOptions, orderKind } from './filters.js';
+import { buildBody, canonicalEnums, promptMissing, validate } from '../shared/body.js';
+import { idempotencyKeyOf } from '../shared/crud.js';
+import { parseDate, parseInteger } from '../shared/flags.js';
+import { orderKind } from './filters.js';
 import { writeOrder } from './view.js';
 import type { OrderFieldFlags } from './fields.js';
 
@@ -116,12 +114,11 @@ export function namedFields(opts: OrderFieldFlags, kind: OrderKindName): Record<
 export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number): Promise<void> {
   const idempotencyKey = id === undefined ? idempotencyKeyOf(opts) : undefined;
   const kind = orderKind(opts, !(id === undefined && ctx.io.canPrompt())) ?? (await askKind(ctx));
-  const named = namedFields(opts, kind);
-  const body = await buildBody(opts, named, ctx.io.stdin);
+  const schema = id === undefined ? ORDER_CREATE_SCHEMAS[kind] : ORDER_UPDATE_SCHEMAS[kind];
+  const body = await buildBody(opts, canonicalEnums(schema, namedFields(opts, kind)), ctx.io.stdin);
   if (id !== undefined && Object.keys(body).length === 0) {
     throw new UsageError('nothing to update: give at least one field flag, --item, --set or --file');
   }
-  const schema = id === undefined ? ORDER_CREATE_SCHEMAS[kind] : ORDER_UPDATE_SCHEMAS[kind];
   if (id === undefined) await promptMissing(ctx, schema, body);
   const valid = validate(schema, body, `${kind} order`);
   if (id !== undefined && Array.isArray(valid.items)) await confirmDroppedItems(ctx, kind, id, valid.items as Item[]);

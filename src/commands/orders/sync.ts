@@ -14,7 +14,8 @@ import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import type { OrderKindName } from '../../api/enums.js';
 import { RowErrors } from '../../bulk/csv.js';
-import { ITEM_COLUMNS, ORDER_COLUMNS, openOrderFile, ordersFromCsv, type ImportFlags } from './import.js';
+import { openOrderFile, ordersFromCsv, type ImportFlags } from './import.js';
+import { ITEM_COLUMNS, ORDER_COLUMNS } from './columns.js';
 import { checkFile, type SyncSpec } from '../../sync/plan.js';
 import type { Compare } from '../../sync/normalise.js';
 import type { ServiceSource } from '../../sync/read.js';
@@ -74,9 +75,9 @@ export async function syncOrders(ctx: Context, flags: SyncOrdersFlags): Promise<
   const spec = orderSyncSpec(kind);
   // The same bodies `orders import` would send: one reading of the file format for both.
   const errors = new RowErrors(csv.name);
-  const orders = ordersFromCsv(csv, kind, errors);
+  const orders = ordersFromCsv(csv, kind, errors, { sync: true });
   const invalid = errors.settle(ctx, flags);
-  const objects = orders.map((o) => ({ key: o.key, lines: o.lines, body: o.payload, given: o.given, itemLines: o.itemLines }));
+  const objects = orders.map((o) => ({ key: o.key, lines: o.lines, body: o.payload, given: o.given, itemLines: o.itemLines, createProblems: o.createProblems }));
   checkFile(csv.name, spec, objects);
   await runSync(ctx, {
     // The kind is part of the run's identity, as for imports: the same file synced as sales is other orders.
@@ -95,5 +96,6 @@ export async function syncOrders(ctx: Context, flags: SyncOrdersFlags): Promise<
     fresh: flags.fresh,
     report: flags.report,
     invalid,
+    skipInvalid: flags.skipInvalid,
   });
 }

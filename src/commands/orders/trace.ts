@@ -109,8 +109,9 @@ export function tracedItems(order: OrderResponse, plan: TracePlan): OrderItemBod
 
 const TRACE_COLUMNS: Column[] = [
   ...COLUMNS.orderItem,
-  { header: 'TRACED TO ORDERS', path: 'trace.traced_orders' },
-  { header: 'TRACED TO ORIGINS', path: 'trace.traced_origins' },
+  // What the trace changes: kept at a narrow terminal before most of the item's own columns.
+  { header: 'TRACED TO ORDERS', path: 'trace.traced_orders', priority: 4 },
+  { header: 'TRACED TO ORIGINS', path: 'trace.traced_origins', priority: 4 },
 ];
 
 export async function traceItem(ctx: Context, orderIdArg: string, flags: TraceFlags): Promise<void> {

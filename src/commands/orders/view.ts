@@ -16,7 +16,7 @@ export function orderColumns(action: OrderAction): Column[] {
   const side = action === 'buying' ? 'seller_company' : 'buyer_company';
   return COLUMNS.order.map((c) =>
     c.path === 'counterpart'
-      ? { header: action === 'buying' ? 'SELLER' : 'BUYER', path: `${side}.name`, value: (row) => getPath(row, `${side}.name`) ?? getPath(row, `${side}_id`) }
+      ? { ...c, header: action === 'buying' ? 'SELLER' : 'BUYER', path: `${side}.name`, value: (row) => getPath(row, `${side}.name`) ?? getPath(row, `${side}_id`) }
       : c,
   );
 }

@@ -2,36 +2,39 @@
 // import run (journal, deterministic Idempotency-Keys, report, exit 3 on partial failure).
 // A plot file (GeoJSON, KML/KMZ, zipped Shapefile, GPX) goes to import-plots.ts instead, one origin per feature.
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
-import { PATHS } from '../../api/paths.js';
-import { writeList } from '../../output/format.js';
 import { REQUIRED, requiredMessage } from '../../api/schemas/messages.js';
-import { originCreateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
-import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, warnIgnoredColumns, type CsvRow } from '../../bulk/csv.js';
+import { originCreateSchema, originUpdateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
+import type { RowProblem } from '../../sync/plan.js';
+import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
-import type { Outcome, Unit } from '../../bulk/runner.js';
+import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
-import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { zodFieldErrors } from '../shared/body.js';
 import { UsageError } from '../../errors.js';
 import { formatByContent, formatByName } from '../../geo/plot-format.js';
-import type { BulkRunFlags } from '../shared/bulk.js';
+import { sendOrigins, type ImportOriginsOptions } from './send.js';
+import type { FileTemplate } from '../shared/bulk.js';
 
-export interface ImportOriginsOptions extends BulkRunFlags {
-  file: string;
-  /** GeoJSON only. */
-  nameProperty?: string;
-  /** GeoJSON only: for the features that name no country. */
-  countryCode?: string;
-  /** Plot files only: cattle points are exempt from the 4 ha limit. */
-  commodity?: string;
-}
 
 export const IMPORT_COLUMNS = ['name', 'country_code', 'description', 'external_id', 'latitude', 'longitude', 'location'] as const;
-const REQUIRED_COLUMNS = ['name', 'country_code'];
+const REQUIRED_COLUMNS = ['name', 'country_code'] as const;
+
+/** `--template` of origins import and sync: location is left out, as latitude and longitude say it. */
+export const ORIGIN_TEMPLATE: FileTemplate = {
+  columns: IMPORT_COLUMNS.filter((c) => c !== 'location'),
+  example: {
+    name: 'Ferme Kouassi',
+    country_code: 'CI',
+    description: 'cocoa smallholding, 2.1 ha',
+    external_id: 'ORI-CI-0001',
+    latitude: '6.8203',
+    longitude: '-5.2897',
+  },
+};
 /** Spreadsheet exports often abbreviate the coordinates; these headers are read as the full names. */
 const COLUMN_ALIASES: Record<string, string[]> = { latitude: ['lat'], longitude: ['lng', 'lon', 'long'] };
 
@@ -52,7 +55,13 @@ export function importColumnNames(columns: string[]): Record<string, string> {
  * (each naming its column as the file's header spells it). Empty cells are left out rather than
  * sent as "".
  */
-export function originFromRow(row: CsvRow, errors: RowErrors, names: Record<string, string> = {}, decimalComma = false): OriginCreate | undefined {
+export function originFromRow(
+  row: CsvRow,
+  errors: RowErrors,
+  names: Record<string, string> = {},
+  decimalComma = false,
+  toCreate?: RowProblem[],
+): OriginCreate | undefined {
   const header = (col: string) => names[col] ?? col;
   const v = (col: string) => row.values[header(col)]?.trim() ?? '';
   const problems: Array<[string, string]> = [];
@@ -61,11 +70,8 @@ export function originFromRow(row: CsvRow, errors: RowErrors, names: Record<stri
     reported.add(column);
     problems.push([column, message]);
   };
-  const body: Record<string, unknown> = { name: v('name'), country_code: v('country_code') };
-  if (!body.name) add('name', REQUIRED);
-  if (!body.country_code) add('country_code', REQUIRED);
-  if (v('description')) body.description = v('description');
-  if (v('external_id')) body.external_id = v('external_id');
+  const body: Record<string, unknown> = {};
+  for (const field of ['name', 'country_code', 'description', 'external_id']) if (v(field)) body[field] = v(field);
 
   const lat = v('latitude');
   const lng = v('longitude');
@@ -94,30 +100,38 @@ export function originFromRow(row: CsvRow, errors: RowErrors, names: Record<stri
     add(lat ? 'longitude' : 'latitude', `missing (${header(lat ? 'latitude' : 'longitude')} is given)`);
   }
 
-  const parsed = originCreateSchema.safeParse(body, { error: requiredMessage });
+  // A sync's row may update an origin the service holds, so it is checked as an update; what a
+  // create needs besides is said in `toCreate`, for the plan to judge (src/sync/run.ts).
+  const parsed = (toCreate ? originUpdateSchema : originCreateSchema).safeParse(body, { error: requiredMessage });
   if (!parsed.success) {
     for (const [field, messages] of Object.entries(zodFieldErrors(parsed.error))) {
       if (!reported.has(field)) for (const m of messages) add(field, m);
     }
+  } else if (toCreate) {
+    for (const field of REQUIRED_COLUMNS) if (!body[field]) toCreate.push({ line: row.line, column: header(field), message: REQUIRED });
   }
   // Reported in the file's column order, so a row's messages read left to right.
   const rank = (c: string) => (IMPORT_COLUMNS as readonly string[]).indexOf(c) >>> 0;
   problems.sort((a, b) => rank(a[0]) - rank(b[0]));
   for (const [column, message] of problems) errors.add(row.line, header(column), message);
-  return problems.length === 0 && parsed.success ? parsed.data : undefined;
+  return problems.length === 0 && parsed.success ? (parsed.data as OriginCreate) : undefined;
 }
+
+/** One origin of a CSV file; a sync's says what the file lacks to create it. */
+export type OriginUnit = Unit<OriginCreate> & { createProblems?: RowProblem[] };
 
 /**
  * Units of work for the rows, with their stable identities: a row with an external_id is that
  * origin wherever it sits in the file; one without is known by its content, so deleting the
  * rows that went through and rerunning neither skips nor repeats the others.
  */
-export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<string, string> = {}, decimalComma = false): Unit<OriginCreate>[] {
-  const units: Unit<OriginCreate>[] = [];
+export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<string, string> = {}, decimalComma = false, sync = false): OriginUnit[] {
+  const units: OriginUnit[] = [];
   const externalLines = new Map<string, number>();
   const seen = new Map<string, number>();
   for (const row of rows) {
-    const body = originFromRow(row, errors, names, decimalComma);
+    const toCreate: RowProblem[] | undefined = sync ? [] : undefined;
+    const body = originFromRow(row, errors, names, decimalComma, toCreate);
     const ext = row.values[names.external_id ?? 'external_id']?.trim();
     if (ext) {
       const first = externalLines.get(ext);
@@ -129,7 +143,7 @@ export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<str
     }
     if (!body) continue;
     if (ext) {
-      units.push({ key: ext, journalKey: `ext:${ext}`, lines: [row.line], payload: body });
+      units.push({ key: ext, journalKey: `ext:${ext}`, lines: [row.line], payload: body, createProblems: toCreate });
     } else {
       const hash = createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 24);
       const n = (seen.get(hash) ?? 0) + 1;
@@ -148,10 +162,10 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   if (opts.nameProperty !== undefined || opts.countryCode !== undefined || opts.commodity !== undefined) {
     throw new UsageError('--name-property, --country-code and --commodity are for plot files (GeoJSON, KML, Shapefile, GPX): in a CSV file each row has its name and country_code columns');
   }
-  const csv = await readCsv(opts.file, input.stdin, REQUIRED_COLUMNS, { ...opts, known: KNOWN_COLUMNS });
+  const csv = await readCsv(opts.file, input.stdin, [...REQUIRED_COLUMNS], { ...opts, known: KNOWN_COLUMNS });
   dropReadOnlyColumns(ctx.io, csv, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
   const names = importColumnNames(csv.columns);
-  warnIgnoredColumns(ctx.io, csv, Object.values(names), IMPORT_COLUMNS);
+  refuseUnknownColumns(csv, Object.values(names), IMPORT_COLUMNS);
   const errors = new RowErrors(csv.name);
   const units = originUnits(csv.rows, errors, names, csv.decimalComma);
   const invalid = errors.settle(ctx, opts);
@@ -159,60 +173,15 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
 }
 
 /**
- * The end of every origins import, CSV rows or GeoJSON features: with --dry-run the valid
- * origins listed (`unit`: what a unit's number counts), else the run.
- */
-export async function sendOrigins(
-  ctx: Context,
-  opts: ImportOriginsOptions,
-  o: { name: string; units: Unit<OriginCreate>[]; concurrency: number; unit: 'line' | 'feature'; invalid?: Outcome[] },
-): Promise<void> {
-  if (opts.dryRun) {
-    await writeList(
-      ctx.io,
-      o.units.map((u) => ({ [o.unit]: u.lines[0], key: u.key, ...u.payload })),
-      ctx.output([
-        { header: o.unit.toUpperCase(), path: o.unit },
-        { header: 'KEY', path: 'key' },
-        { header: 'NAME', path: 'name' },
-        { header: 'COUNTRY', path: 'country_code' },
-        { header: 'EXTERNAL ID', path: 'external_id' },
-        { header: 'LOCATION', path: 'location', value: (r) => locationText(r.location) },
-      ]),
-    );
-    ctx.io.info(`${o.name}: ${o.units.length} valid origin${o.units.length === 1 ? '' : 's'}; nothing sent (dry run)`);
-    return;
-  }
-  await runImport(ctx, {
-    command: 'origins-import',
-    file: opts.file,
-    units: o.units,
-    noun: 'origins',
-    path: PATHS.origins,
-    concurrency: o.concurrency,
-    fresh: opts.fresh,
-    report: opts.report,
-    invalid: o.invalid,
-  });
-}
-
-/** A Point as "lat,lng"; a polygon by its type and size. */
-function locationText(location: unknown): string {
-  const g = location as { type?: string; coordinates?: unknown } | undefined;
-  if (!g?.type || !Array.isArray(g.coordinates)) return '';
-  if (g.type === 'Point') return `${g.coordinates[1]},${g.coordinates[0]}`;
-  const positions = (g.coordinates as unknown[]).flat(g.type === 'MultiPolygon' ? 2 : 1).length;
-  return `${g.type} (${positions} positions)`;
-}
-
-/**
- * GeoJSON by its extension, else by its first character: a CSV file never starts with "{".
+ * GeoJSON by its extension, else by its first character: a CSV file never starts with "{". A
+ * ZIP is a plot file unless it is a workbook (.xlsx, .ods), which the CSV reader reads.
  * Standard input is read whole to look at it, and handed on as a new stream.
  */
 export async function sniffInput(file: string, stdin: Readable): Promise<{ plots: boolean; stdin: Readable }> {
   if (formatByName(file)) return { plots: true, stdin };
   let head: Buffer;
-  if (file === '-') {
+  const whole = file === '-';
+  if (whole) {
     const chunks: Buffer[] = [];
     for await (const c of stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
     head = Buffer.concat(chunks);
@@ -230,5 +199,11 @@ export async function sniffInput(file: string, stdin: Readable): Promise<{ plots
       return { plots: false, stdin }; // the CSV reader says what is wrong with the file
     }
   }
-  return { plots: formatByContent(head) !== undefined, stdin };
+  const format = formatByContent(head);
+  if (format === 'shapefile') {
+    const { zipKind } = await import('../../bulk/zip-kind.js');
+    const bytes = whole ? head : await readFile(file).catch(() => head);
+    return { plots: !('workbook' in zipKind(bytes)), stdin };
+  }
+  return { plots: format !== undefined, stdin };
 }

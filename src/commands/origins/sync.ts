@@ -4,21 +4,21 @@
 // what an origin sync reads, compares and writes.
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
-import type { OriginCreate } from '../../api/schemas/origins.js';
-import type { Outcome, Unit } from '../../bulk/runner.js';
+import type { Outcome } from '../../bulk/runner.js';
 import { PATHS } from '../../api/paths.js';
-import { dropReadOnlyColumns, readCsv, RowErrors, warnIgnoredColumns } from '../../bulk/csv.js';
+import { dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { parseConcurrency, parseParallel } from '../shared/flags.js';
 import type { BulkRunFlags } from '../shared/bulk.js';
-import { IMPORT_COLUMNS, importColumnNames, KNOWN_COLUMNS, originUnits, sniffInput } from './import.js';
+import { IMPORT_COLUMNS, importColumnNames, KNOWN_COLUMNS, originUnits, sniffInput, type OriginUnit } from './import.js';
 import { UsageError } from '../../errors.js';
 import type { SyncSpec } from '../../sync/plan.js';
 import { runSync } from '../../sync/run.js';
 
 export interface SyncOriginsOptions extends BulkRunFlags {
   file: string;
+  template?: boolean;
   /** GeoJSON only. */
   nameProperty?: string;
   /** GeoJSON only: for the features that name no country. */
@@ -42,7 +42,7 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
     command: 'origins-sync',
     file: opts.file,
     noun: 'origins',
-    objects: units.map((u) => ({ key: u.key, lines: u.lines, body: u.payload })),
+    objects: units.map((u) => ({ key: u.key, lines: u.lines, body: u.payload, createProblems: u.createProblems })),
     spec: ORIGIN_SYNC_SPEC,
     source: {
       path: PATHS.origins,
@@ -59,6 +59,7 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
     fresh: opts.fresh,
     report: opts.report,
     invalid,
+    skipInvalid: opts.skipInvalid,
   });
 }
 
@@ -67,26 +68,27 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
  * reads included), then the bodies `origins import` would send, one per feature; a feature
  * without an external_id is refused (exit 2). src/geo is loaded only for such a file.
  */
-async function plotUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<Unit<OriginCreate>[]> {
+async function plotUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<OriginUnit[]> {
   const { readPlotUnits } = await import('./import-plots.js');
   return (await readPlotUnits(ctx, opts, stdin, 'sync')).units;
 }
 
-async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<{ units: Unit<OriginCreate>[]; invalid: Outcome[] }> {
+async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<{ units: OriginUnit[]; invalid: Outcome[] }> {
   if (opts.nameProperty !== undefined || opts.countryCode !== undefined || opts.commodity !== undefined) {
     throw new UsageError('--name-property, --country-code and --commodity are for plot files (GeoJSON, KML, Shapefile, GPX): in a CSV file each row has its name and country_code columns');
   }
-  const csv = await readCsv(opts.file, stdin, ['name', 'country_code', 'external_id'], { ...opts, known: KNOWN_COLUMNS });
+  // name and country_code only for the rows that create: an update needs only what changes.
+  const csv = await readCsv(opts.file, stdin, ['external_id'], { ...opts, known: KNOWN_COLUMNS });
   dropReadOnlyColumns(ctx.io, csv, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
   const names = importColumnNames(csv.columns);
-  warnIgnoredColumns(ctx.io, csv, Object.values(names), IMPORT_COLUMNS);
+  refuseUnknownColumns(csv, Object.values(names), IMPORT_COLUMNS);
   const errors = new RowErrors(csv.name);
   // An import can create a row without one; a sync cannot find it again on the next night.
   for (const row of csv.rows) {
     if (!row.values[names.external_id]?.trim()) errors.add(row.line, 'external_id', 'required: a sync matches each row with an origin by its external_id');
   }
   // The same bodies `origins import` would send (empty cells left out: never compared, never sent).
-  const units = originUnits(csv.rows, errors, names, csv.decimalComma);
+  const units = originUnits(csv.rows, errors, names, csv.decimalComma, true);
   const invalid = errors.settle(ctx, opts);
   const bad = errors.lines();
   return { units: units.filter((u) => !bad.has(u.lines[0])), invalid };

@@ -55,6 +55,33 @@ export async function buildBody(
   return body;
 }
 
+/** The enum a field takes, through optional() and nullable(); undefined when it is no enum. */
+function enumOptions(field: z.ZodType | undefined): string[] | undefined {
+  let f = field as unknown as { options?: unknown[]; unwrap?: () => unknown } | undefined;
+  for (let depth = 0; f && depth < 4; depth++) {
+    if (Array.isArray(f.options)) return f.options.every((o) => typeof o === 'string') ? (f.options as string[]) : undefined;
+    f = typeof f.unwrap === 'function' ? (f.unwrap() as typeof f) : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The field flags' values with enum values spelt as the API spells them: a flag's enum value is
+ * case-insensitive (`--commodity Cocoa`, `--type eudr`), the body's is not. A value matching
+ * none is left as given, for validation to name the allowed ones.
+ */
+export function canonicalEnums(schema: z.ZodType, named: Record<string, unknown>): Record<string, unknown> {
+  const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape;
+  if (!shape) return named;
+  const out = { ...named };
+  for (const [key, value] of Object.entries(named)) {
+    const options = typeof value === 'string' ? enumOptions(shape[key]) : undefined;
+    const match = options?.find((o) => o.toLowerCase() === (value as string).toLowerCase());
+    if (match !== undefined) out[key] = match;
+  }
+  return out;
+}
+
 /** Field errors from a zod failure, keyed like DRF's (`items[0].volume`). */
 export function zodFieldErrors(error: z.ZodError): FieldErrors {
   const fields: FieldErrors = {};

@@ -4,8 +4,11 @@
 // answered from data), and one chunk fewer to resolve at start-up is worth more than laziness.
 import type { Command } from 'commander';
 import { createContext, type Context, type ContextDeps } from '../../context.js';
-import { preflight } from './preflight.js';
+import { commandPath, preflight } from './preflight.js';
 import { loadColor } from '../../output/iostreams.js';
+import { DryRunEnd } from '../../api/client.js';
+import { isDryRun, writePlannedRequests } from './dry-run.js';
+import { formatExamples, setExamples } from '../../help/examples.js';
 
 export interface Factory {
   /**
@@ -19,20 +22,30 @@ export interface Factory {
    * itself); help, completion, the manual and suggestions for a mistyped name get them all.
    */
   leaf(name: string): boolean;
+  /** The whole command tree, every group loaded (what completion scripts are generated from). */
+  fullProgram(io: Context['io']): Promise<Command>;
 }
 
-export function createFactory(deps: ContextDeps): Factory {
+export function createFactory(deps: ContextDeps, fullProgram: Factory['fullProgram']): Factory {
   return {
     leaf: () => true,
+    fullProgram,
     action(fn) {
       return async (...a: unknown[]) => {
         const cmd = a[a.length - 1] as Command;
         const positional = a.slice(0, -2).flat() as string[];
         await loadColor(deps.io);
-        const ctx = createContext(cmd.optsWithGlobals(), deps);
+        const dryRun = isDryRun(cmd);
+        const ctx = createContext(cmd.optsWithGlobals(), deps, { dryRun, command: commandPath(cmd) });
         try {
           await preflight(ctx, cmd);
-          await fn(ctx, cmd.opts() as never, positional);
+          try {
+            await fn(ctx, cmd.opts() as never, positional);
+          } catch (err) {
+            // The client ended the dry run at a write the command would go on from.
+            if (!(dryRun && err instanceof DryRunEnd)) throw err;
+          }
+          if (dryRun) await writePlannedRequests(ctx);
         } finally {
           await ctx.dispose();
         }
@@ -50,10 +63,7 @@ export type Register = (program: Command, factory: Factory) => void;
  * the examples are what its help ends with.
  */
 export function addExamples(cmd: Command, examples: readonly string[]): Command {
+  setExamples(cmd, examples);
   return cmd.addHelpText('after', `\n${formatExamples(examples)}`);
-}
-
-export function formatExamples(examples: readonly string[]): string {
-  return `Examples:\n${examples.map((e) => `  ${e}`).join('\n')}`;
 }
 

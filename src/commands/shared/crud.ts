@@ -8,9 +8,10 @@ import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { stripControl } from '../../output/sanitize.js';
-import { buildBody, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
+import { buildBody, canonicalEnums, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
 import { collect, parseInteger } from './flags.js';
 import { addListOptions, listQuery, runList, type ListFlags } from './list.js';
+import { addDryRunOption } from './dry-run.js';
 
 /** Resource ids are integers 0..2147483647: checked locally, so a typo never reaches the API. */
 export function parseId(value: string, what = 'ID'): number {
@@ -81,7 +82,7 @@ export async function saveOne<S extends z.ZodType>(ctx: Context, o: SaveOptions<
  */
 export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOptions<S>, 'columns' | 'detail'>): Promise<Record<string, unknown> | null> {
   const idempotencyKey = o.method === 'POST' ? idempotencyKeyOf(o.flags) : undefined;
-  const body = await buildBody(o.flags, o.named, ctx.io.stdin);
+  const body = await buildBody(o.flags, canonicalEnums(o.schema, o.named), ctx.io.stdin);
   if (o.method === 'PATCH' && Object.keys(body).length === 0) {
     throw new UsageError(`nothing to update: give at least one field flag, --set or --file`);
   }
@@ -136,19 +137,19 @@ export function addCrudCommands<F extends BodyFlags>(group: Command, f: Factory,
 
   if (f.leaf('get')) addGetCommand(group, f, { noun: o.noun, path: o.paths.one, columns: o.columns, detail: o.detail, examples: o.examples.get });
 
-  if (f.leaf('create')) addExamples(addIdempotencyKeyOption(addBodyOptions(o.addFields(group.command('create').description(`Create ${o.article} ${o.noun}`)))), o.examples.create).action(
+  if (f.leaf('create')) addExamples(addDryRunOption(addIdempotencyKeyOption(addBodyOptions(o.addFields(group.command('create').description(`Create ${o.article} ${o.noun}`))))), o.examples.create).action(
     f.action<F>((ctx, flags) => save(ctx, flags)),
   );
   if (f.leaf('update')) addExamples(
-    addBodyOptions(o.addFields(group.command('update').argument('<id>', idHelp).description(`Update ${o.article} ${o.noun} (only the fields given)`))),
+    addDryRunOption(addBodyOptions(o.addFields(group.command('update').argument('<id>', idHelp).description(`Update ${o.article} ${o.noun} (only the fields given)`)))),
     o.examples.update,
   ).action(f.action<F>((ctx, flags, [id]) => save(ctx, flags, parseId(id))));
 
   if (f.leaf('delete')) addExamples(
-    group
+    addDryRunOption(group
       .command('delete')
       .argument('<id>', idHelp)
-      .description(`Delete ${o.article} ${o.noun} (asks for confirmation unless --yes)`),
+      .description(`Delete ${o.article} ${o.noun} (asks for confirmation unless --yes)`)),
     o.examples.delete,
   )
     .action(f.action((ctx, _flags, [id]) => deleteOne(ctx, o.paths.one(parseId(id)), `${o.noun} ${id}`)));

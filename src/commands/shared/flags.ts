@@ -1,27 +1,10 @@
 // Parsing of flag values shared by many commands. Every failure is a UsageError (exit 2),
 // raised before anything is sent.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
 
-/** "10m", "90s", "1h", "500ms" or plain seconds. */
-export function parseDuration(value: string, flag: string, o: { allowZero?: boolean } = {}): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
-  if (!m) throw new UsageError(`invalid ${flag} "${value}": use e.g. 30s, 10m, 1h`);
-  const n = Number(m[1]);
-  const unit = m[2] ?? 's';
-  const ms = Math.round(n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!);
-  // 0 would switch the limit off (and 0.0001s rounds to 0): a limit is a positive time.
-  if (ms < 1 && !(o.allowZero && n === 0)) throw new UsageError(`invalid ${flag} "${value}": must be more than 0 (at least 1ms)`);
-  return ms;
-}
-
-export function parseInteger(value: string | undefined, flag: string, min = 0, max = 2_147_483_647): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^-?\d+$/.test(String(value).trim())) throw new UsageError(`invalid ${flag} "${value}": expected a whole number`);
-  const n = Number(value);
-  if (n < min || n > max) throw new UsageError(`invalid ${flag} ${value}: expected ${min}..${max}`);
-  return n;
-}
+export { parseDuration, parseInteger } from '../../util/numbers.js';
+import { parseInteger } from '../../util/numbers.js';
 
 /** A comma-separated list of ids ("3,4,5"). */
 export function parseIdList(value: string, flag: string): number[] {
@@ -87,6 +70,23 @@ export function rejectBothForms(cmd: Command, ...names: string[]): Command {
   return cmd;
 }
 
+/**
+ * Another spelling of a flag, accepted and hidden from help (`--orders` for `--order`,
+ * `--country` for `--country-code`): its values go to the flag itself, through the flag's own
+ * parser, so `--order 4 --orders 5` is `--order 4,5` and the run function reads one option.
+ */
+export function addAlias(cmd: Command, alias: string, of: string): Command {
+  const target = cmd.options.find((o) => o.long === `--${of}`);
+  if (!target) throw new Error(`--${alias}: the command has no --${of}`);
+  cmd.addOption(new Option(`--${alias} ${target.flags.slice(target.flags.indexOf(`--${of}`) + of.length + 2).trim()}`.trimEnd()).hideHelp());
+  cmd.on(`option:${alias}`, (value: string) => {
+    const key = target.attributeName();
+    const previous = cmd.getOptionValue(key) as unknown;
+    cmd.setOptionValueWithSource(key, target.parseArg ? target.parseArg(value, previous) : value, 'cli');
+  });
+  return cmd;
+}
+
 /** Commander collector for repeatable flags. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -118,20 +118,18 @@ export function splitList(value: string | undefined, flag: string): string[] | u
   return items;
 }
 
+/** One of the allowed values, in any case (`Cocoa`, `eudr`), as the API spells it. */
 export function parseEnum<T extends string>(value: string | undefined, flag: string, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new UsageError(`invalid ${flag} "${value}": allowed values are ${allowed.join(', ')}`);
-  }
-  return value as T;
+  const match = allowed.find((a) => a === value) ?? allowed.find((a) => a.toLowerCase() === value.toLowerCase());
+  if (match === undefined) throw new UsageError(`invalid ${flag} "${value}": allowed values are ${allowed.join(', ')}`);
+  return match;
 }
 
-/** A comma-separated list where every element must be one of the allowed values. */
+/** A comma-separated list where every element must be one of the allowed values (any case). */
 export function parseEnumList<T extends string>(value: string | undefined, flag: string, allowed: readonly T[]): T[] | undefined {
   if (value === undefined) return undefined;
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
-  for (const v of items) parseEnum(v, flag, allowed);
-  return items as T[];
+  return value.split(',').map((s) => s.trim()).filter(Boolean).map((v) => parseEnum(v, flag, allowed)!);
 }
 
 /** Bulk commands' --concurrency. More in flight does not go faster against a per-hour rate limit; it only bunches the 429s. */

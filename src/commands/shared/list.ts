@@ -183,9 +183,12 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
   await writer.end();
   warnDuplicates(ctx, duplicates, o.noun);
   // As gh does: a person at a terminal learns that the list is a first page, and how to get more.
+  // After a table the line follows its rows (in the pager too); JSON or CSV keep stdout to themselves.
   const shown = writer.count;
-  if (ctx.io.stdoutIsTTY && ctx.io.stderrIsTTY && !page.all && matching !== null && matching > (page.offset ?? 0) + shown) {
-    ctx.io.info(`Showing ${shown} of ${matching} ${o.noun} (--limit N, --offset N or --all for more)`);
+  if (ctx.io.stdoutIsTTY && !page.all && matching !== null && matching > (page.offset ?? 0) + shown) {
+    const line = `Showing ${shown} of ${matching} ${o.noun} (--limit N, --offset N or --all for more)`;
+    if (writer.note) await writer.note(line);
+    else if (ctx.io.stderrIsTTY) ctx.io.info(line);
   }
 }
 

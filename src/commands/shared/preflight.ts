@@ -22,7 +22,8 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
     throw new UsageError(`--jq filters JSON output: it cannot be combined with -o ${flags.output}`);
   }
   const columns = ctx.columns();
-  if (columns !== undefined) checkFields(commandPath(cmd), columns, jsonFields ? '--json' : '--columns');
+  // A dry run prints requests (method, path, body), not the command's resource.
+  if (columns !== undefined && !ctx.dryRun) checkFields(commandPath(cmd), columns, jsonFields ? '--json' : '--columns');
   if (flags.jq !== undefined) await (await import('../../output/jq.js')).checkJq(flags.jq);
   warnUndocumentedFilters(ctx, commandPath(cmd), cmd.opts().filter);
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
+import { splitList } from './flags.js';
 
 export interface Role {
   id: number;
@@ -122,12 +123,32 @@ export async function roleIds(ctx: Context, raws: string[]): Promise<{ ids: Map<
   return { ids, known };
 }
 
+const unknownRoles = (what: string, raws: string[], known: Role[]) =>
+  new UsageError(
+    `${what}: unknown role${raws.length > 1 ? 's' : ''} ${raws.map((r) => `"${r}"`).join(', ')}: the roles are ${describeRoles(known)}`,
+    {},
+    'a role is its name (any case) or its id; `sct roles list` shows them',
+  );
+
 /** One role given as a flag or argument: its id, or exit 2 listing the known roles. */
 export async function roleId(ctx: Context, raw: string, what: string): Promise<number> {
   const { ids, known } = await roleIds(ctx, [raw]);
   const id = ids.get(raw);
   if (id !== undefined) return id;
-  throw new UsageError(`${what}: unknown role "${raw}": the roles are ${describeRoles(known)}`, {}, 'a role is its name (any case) or its id; `sct roles list` shows them');
+  throw unknownRoles(what, [raw], known);
+}
+
+/**
+ * A role filter's comma list (`--role admin,3`) as role ids: names as the create flags take
+ * them, so a filter and a create read a role alike. Any unknown one is exit 2 listing the roles.
+ */
+export async function roleFilterIds(ctx: Context, value: string | undefined, flag: string): Promise<number[] | undefined> {
+  const raws = splitList(value, flag);
+  if (raws === undefined) return undefined;
+  const { ids, known } = await roleIds(ctx, raws);
+  const unknown = raws.filter((r) => !ids.has(r));
+  if (unknown.length) throw unknownRoles(flag, unknown, known);
+  return [...new Set(raws.map((r) => ids.get(r)!))];
 }
 
 /**

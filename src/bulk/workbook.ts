@@ -1,0 +1,106 @@
+// Reading a workbook (.xlsx, .ods) as the records of one sheet: what the CSV reader gets from a
+// file, with the sheet's own row numbers. Loaded, SheetJS with it, only when a file is a
+// workbook (src/bulk/zip-kind.ts); docs/decisions/workbooks.md has the comparison behind it.
+import { read, utils, type CellObject } from '@e965/xlsx';
+import { UsageError } from '../errors.js';
+
+/**
+ * Each record of the sheet named `sheet`, or of the first sheet, in order: its cells as text
+ * from the sheet's first used column, and its sheet row number. Text cells stay as stored
+ * (`00123`), numbers are plain decimals, dates `YYYY-MM-DD`, formulas their computed value.
+ * Blank rows are skipped, as blank lines of a CSV file are.
+ */
+export function eachSheetRecord(bytes: Buffer, name: string, sheet: string | undefined, onRecord: (cells: string[], row: number) => void): void {
+  let book: ReturnType<typeof read>;
+  try {
+    // cellDates: a date cell is a Date at midnight UTC of its day, read back in UTC (dateText) so
+    // that the day is the same in any time zone. No formatted text, HTML or styles: only values.
+    book = read(bytes, { type: 'buffer', dense: true, cellDates: true, cellText: false, cellHTML: false, cellStyles: false, sheets: sheet ?? 0 });
+  } catch (err) {
+    throw new UsageError(`${name}: the workbook cannot be read (${(err as Error).message})`, undefined, 'open it in a spreadsheet program and save it again, or save the sheet as CSV');
+  }
+  const sheetName = sheet ?? book.SheetNames[0];
+  const ws = sheetName === undefined ? undefined : book.Sheets[sheetName];
+  if (!ws) {
+    if (sheet === undefined) throw new UsageError(`${name}: the workbook has no sheet`);
+    throw new UsageError(`${name} has no sheet ${JSON.stringify(sheet)} (its sheets: ${book.SheetNames.join(', ')})`);
+  }
+  const data = (ws['!data'] ?? []) as Array<Array<CellObject | undefined> | undefined>;
+  const first = ws['!ref'] ? utils.decode_range(ws['!ref']).s.c : 0;
+  let header: string[] | undefined;
+  for (let r = 0; r < data.length; r++) {
+    const row = data[r];
+    if (!row) continue;
+    const cells: string[] = [];
+    for (let c = first; c < row.length; c++) {
+      const cell = row[c];
+      try {
+        cells.push(cellText(cell));
+      } catch (err) {
+        const column = header?.[c - first] || utils.encode_col(c);
+        throw new UsageError(`${name} line ${r + 1}, ${column} (cell ${utils.encode_cell({ r, c })}): ${(err as Error).message}`);
+      }
+    }
+    if (cells.every((t) => t === '')) continue;
+    if (!header) {
+      // Blank cells right of the last named column (a sheet's used range is often wider) are no columns.
+      cells.length = lastFilled(cells) + 1;
+      header = cells;
+    } else if (cells.length > header.length) {
+      const beyond = lastFilled(cells);
+      if (beyond >= header.length) {
+        throw new UsageError(`${name} line ${r + 1}: cell ${utils.encode_cell({ r, c: first + beyond })} has a value, but its column has no header`);
+      }
+      cells.length = header.length;
+    }
+    while (cells.length < header.length) cells.push('');
+    onRecord(cells, r + 1);
+  }
+
+  /** A cell's value as the text a CSV file would hold; throws for a cell with no value to give. */
+  function cellText(cell: CellObject | undefined): string {
+    if (!cell || cell.v === undefined || cell.v === null) {
+      if (cell?.f) throw new Error(`the formula =${cell.f} has no computed value (open the file in a spreadsheet program and save it)`);
+      return '';
+    }
+    switch (cell.t) {
+      case 's':
+        // Trimmed as the CSV reader trims cells.
+        return String(cell.v).trim();
+      case 'n':
+        return numberText(cell.v as number);
+      case 'b':
+        return cell.v ? 'true' : 'false';
+      case 'd':
+        return dateText(cell.v instanceof Date ? cell.v : new Date(String(cell.v)));
+      case 'e':
+        throw new Error(`the cell holds the error ${utils.format_cell(cell)}`);
+      default:
+        return '';
+    }
+  }
+}
+
+function lastFilled(cells: string[]): number {
+  let i = cells.length - 1;
+  while (i >= 0 && cells[i] === '') i--;
+  return i;
+}
+
+/**
+ * A number as a plain decimal, to the 15 significant digits a spreadsheet shows: a computed
+ * 0.1+0.2 is 0.3, as in the cell, and never in exponent notation.
+ */
+export function numberText(v: number): string {
+  const shown = Number(v.toPrecision(15));
+  const text = String(shown);
+  return /e/i.test(text) ? shown.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }) : text;
+}
+
+/** `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS` for a cell with a time of day (no zone: the sheet has none). */
+export function dateText(d: Date): string {
+  if (Number.isNaN(d.getTime())) throw new Error('the date cell has no valid date');
+  // To the second: a sheet stores times as fractions of a day, which rarely land on whole milliseconds.
+  const iso = new Date(Math.round(d.getTime() / 1000) * 1000).toISOString();
+  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19);
+}

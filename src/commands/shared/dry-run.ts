@@ -1,0 +1,45 @@
+// --dry-run of the commands that write: the flag, and the one way the requests it would send
+// are printed. The client records them (api/client.ts, ClientOptions.dryRun); the command
+// wrapper (command.ts) prints them when the run ends.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { Column } from '../../output/columns.js';
+import { writeList } from '../../output/format.js';
+import { stripControl } from '../../output/sanitize.js';
+
+/** The commands whose --dry-run is this one (import, sync and bulk-create print their own plan). */
+const DRY_RUN_COMMANDS = new WeakSet<Command>();
+
+const REQUEST_COLUMNS: Column[] = [
+  { header: 'METHOD', path: 'method' },
+  { header: 'PATH', path: 'path' },
+  { header: 'BODY', path: 'body' },
+];
+
+export function addDryRunOption(cmd: Command, description = 'print each request it would send (method, path, body) and send none; the reads a request is built from still go out'): Command {
+  DRY_RUN_COMMANDS.add(cmd);
+  return cmd.option('--dry-run', description);
+}
+
+export function isDryRun(cmd: Command): boolean {
+  return DRY_RUN_COMMANDS.has(cmd) && cmd.opts().dryRun === true;
+}
+
+/**
+ * Each request as `METHOD /path` and its body as indented JSON, a blank line between requests;
+ * -o json, ndjson or csv: objects {method, path, body} (body null when there is none). The
+ * count goes to stderr, worded as the other dry runs' ("…; nothing sent (dry run)").
+ */
+export async function writePlannedRequests(ctx: Context): Promise<void> {
+  const requests = ctx.planned;
+  if (ctx.format() === 'table') {
+    const blocks = requests.map((r) => {
+      const body = r.body === null ? '' : `\n${typeof r.body === 'string' ? stripControl(r.body) : JSON.stringify(r.body, null, 2)}`;
+      return `${r.method} ${stripControl(r.path)}${body}`;
+    });
+    if (blocks.length) await ctx.io.write(`${blocks.join('\n\n')}\n`);
+  } else {
+    await writeList(ctx.io, requests, ctx.output(REQUEST_COLUMNS));
+  }
+  ctx.io.info(`${requests.length} request${requests.length === 1 ? '' : 's'}; nothing sent (dry run)`);
+}

@@ -1,0 +1,147 @@
+// The same thing has the same flag everywhere (cli-spec "Names"): an id list is singular and
+// comma-separated (the plural spelling an alias hidden from help), a country is --country-code
+// (--country an alias), a role is a name or an id wherever one is taken, filters included, and
+// enum values are case-insensitive. The tree is walked for the first two, so a new command that
+// breaks them fails here.
+import { describe, it, expect, beforeAll } from 'vitest';
+import type { Command, Option } from 'commander';
+import { fullProgram } from '../../src/cli.js';
+import { createTestIO } from '../helpers/io.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox({}, { inProcess: true });
+
+function leaves(cmd: Command, path: string[] = []): Array<{ path: string; cmd: Command }> {
+  if (cmd.commands.length === 0) return [{ path: path.join(' '), cmd }];
+  return cmd.commands.flatMap((c) => leaves(c, [...path, c.name()]));
+}
+const visible = (cmd: Command): Option[] => cmd.createHelp().visibleOptions(cmd);
+
+let tree: Array<{ path: string; cmd: Command }>;
+beforeAll(async () => {
+  tree = leaves(await fullProgram(createTestIO().io));
+});
+
+/** The requests of the test, writes only or to one path. */
+const sent = (method: string, path: string) => t.sb.requests.filter((r) => r.method === method && r.path.endsWith(path));
+const queryOf = (path: string) => Object.fromEntries(new URLSearchParams(sent('GET', path).at(-1)!.query));
+
+describe('an id list is singular, the plural an alias', () => {
+  it('every id-list flag of the tree has a singular name', () => {
+    // "dds" is the noun itself (a statement is a DDS), singular and plural alike.
+    const plural = tree.flatMap(({ path, cmd }) =>
+      visible(cmd)
+        .filter((o) => /<(ids|uuids)>/.test(o.flags) && /s$/.test(o.long!) && !/dds$/.test(o.long!))
+        .map((o) => `${path} ${o.long}`),
+    );
+    expect(plural).toEqual([]);
+  });
+
+  it('dds create takes --order, --product and --assessment-run-id; the plural spellings add to them and stay out of help', async () => {
+    const a = await t.sct(['dds', 'create', '--type', 'EUDR', '--dds-identifier', '25BE3XKQ9M4T2N', '--order', '17', '--orders', '18', '--product', '17']);
+    expect(a.exitCode, a.stderr).toBe(0);
+    const b = await t.sct(['dds', 'create', '--type', 'EUDR', '--name', 'Q3', '--assessment-run-ids', '18eb63a8-fa5f-46a6-9c6d-71699ba2a3f3', '--products', '17,18']);
+    expect(b.exitCode, b.stderr).toBe(0);
+    const [first, second] = sent('POST', '/due-diligence-statements').map((r) => JSON.parse(r.body));
+    expect(first).toMatchObject({ orders: [17, 18], products: [17] });
+    expect(second).toMatchObject({ products: [17, 18], assessment_run_ids: ['18eb63a8-fa5f-46a6-9c6d-71699ba2a3f3'] });
+    const help = (await t.sct(['dds', 'create', '--help'])).stdout;
+    expect(help).toMatch(/--order <ids>/);
+    expect(help).toMatch(/--assessment-run-id <uuids>/);
+    expect(help).not.toMatch(/--orders|--products|--assessment-run-ids/);
+  });
+});
+
+describe('a country is --country-code, --country an alias', () => {
+  it('no visible flag of the tree is --country', () => {
+    const named = tree.flatMap(({ path, cmd }) => visible(cmd).filter((o) => o.long === '--country').map(() => path));
+    expect(named).toEqual([]);
+  });
+
+  for (const [command, path, key] of [
+    ['origins', '/origins', 'country_code__in'],
+    ['value-chains', '/value-chains', 'country_code__in'],
+    ['workspaces', '/accounts/workspaces', 'country__in'],
+  ] as const) {
+    it(`${command} list --country-code CI,GH, and --country the same`, async () => {
+      for (const flag of ['--country-code', '--country']) {
+        const r = await t.sct([command, 'list', flag, 'ci,GH']);
+        expect(r.exitCode, r.stderr).toBe(0);
+        expect(queryOf(path)[key]).toBe('CI,GH');
+      }
+      expect((await t.sct([command, 'list', '--help'])).stdout).not.toMatch(/--country </);
+    });
+  }
+});
+
+describe('a role is a name or an id, filters included', () => {
+  let admin: number;
+  let member: number;
+  beforeAll(async () => {
+    const roles = (await t.api('/accounts/user-companies?limit=1000')).results.map((m: any) => m.auth_group_detail);
+    admin = roles.find((r: any) => r.name === 'ADMIN').id;
+    member = roles.find((r: any) => r.name === 'MEMBER').id;
+  });
+
+  it('invitations list --role admin filters by the ADMIN role id', async () => {
+    const r = await t.sct(['invitations', 'list', '--role', 'admin']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(queryOf('/accounts/user-invitations').auth_group).toBe(String(admin));
+  });
+
+  it('members list --role takes names and ids mixed', async () => {
+    const r = await t.sct(['members', 'list', '--role', `Admin,${member}`]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(queryOf('/accounts/user-companies').auth_group__in).toBe(`${admin},${member}`);
+  });
+
+  it('invitations revoke --role member matches by the role id', async () => {
+    const r = await t.sct(['invitations', 'revoke', '--role', 'member', '--status', 'pending', '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.searchParamsOf(t.sb.requests.findIndex((q) => q.method === 'GET' && q.path.endsWith('/accounts/user-invitations'))).get('auth_group')).toBe(String(member));
+  });
+
+  it('an unknown role name is exit 2 naming the roles, no list asked', async () => {
+    const r = await t.sct(['invitations', 'list', '--role', 'boss']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/--role: unknown role "boss": the roles are .*ADMIN/);
+    expect(sent('GET', '/accounts/user-invitations')).toHaveLength(0);
+  });
+});
+
+describe('enum values are case-insensitive', () => {
+  it('list filters send the API spelling', async () => {
+    expect((await t.sct(['products', 'list', '--commodity', 'Cocoa'])).exitCode).toBe(0);
+    expect(queryOf('/products').commodity).toBe('cocoa');
+    expect((await t.sct(['dds', 'list', '--type', 'eudr', '--status', 'In_Progress'])).exitCode).toBe(0);
+    expect(queryOf('/due-diligence-statements')).toMatchObject({ type: 'EUDR', status: 'in_progress' });
+    expect((await t.sct(['orders', 'list', '--buying', '--type', 'ORDER', '--commodity', 'COCOA'])).exitCode).toBe(0);
+    expect(queryOf('/orders')).toMatchObject({ type: 'order' });
+  });
+
+  it('create flags send the API spelling', async () => {
+    const p = await t.sct(['products', 'create', '--name', 'Cocoa nibs', '--commodity', 'Cocoa']);
+    expect(p.exitCode, p.stderr).toBe(0);
+    expect(JSON.parse(sent('POST', '/products')[0].body).commodity).toBe('cocoa');
+    const d = await t.sct(['dds', 'create', '--type', 'eudr', '--dds-identifier', '25BE3XKQ9M4T2N']);
+    expect(d.exitCode, d.stderr).toBe(0);
+    expect(JSON.parse(sent('POST', '/due-diligence-statements')[0].body).type).toBe('EUDR');
+  });
+
+  it('-o takes its format in any case', async () => {
+    const r = await t.sct(['products', 'list', '--limit', '1', '-o', 'JSON']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(1);
+  });
+
+  it('a value of no case is still exit 2 listing the allowed ones', async () => {
+    await t.expectUsageErrors(
+      [
+        [['products', 'list', '--commodity', 'cocoas'], /allowed values are .*cocoa/],
+        [['dds', 'list', '--type', 'eudrx'], /allowed values are EUDR/],
+        [['products', 'list', '-o', 'jsonx'], /Allowed choices are table, json/],
+      ],
+      { inProcess: true },
+    );
+  });
+});

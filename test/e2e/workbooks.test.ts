@@ -1,0 +1,226 @@
+// Workbooks read directly (test/fixtures/sheets/workbook.xlsx and .ods, written by LibreOffice from
+// source-workbook.fods; see test/fixtures/README.md): the first sheet or --sheet, text cells kept
+// as text, numbers as numbers, dates as YYYY-MM-DD, formulas by their value, the sheet's own row
+// numbers in every message; any other binary file refused, saying what it looks like.
+import { describe, expect, it } from 'vitest';
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox({}, { inProcess: true });
+const fixture = (name: string) => join(__dirname, '..', 'fixtures', 'sheets', name);
+const sent = () => t.sb.requests.filter((q) => q.method !== 'GET');
+const WORKBOOKS = ['workbook.xlsx', 'workbook.ods'];
+const SHEETS = 'Orders, Origins, People, Bad origins, Errors';
+
+/** The first sheet, Orders: a date cell in two formats, formula volumes, item ids with leading zeros, a blank row 4. */
+const ORDERS = [
+  {
+    external_id: 'WB-1',
+    type: 'order',
+    order_created_at: '2025-04-01',
+    seller_company_id: 101,
+    items: [
+      { volume: 1234.5, unit: 'kg', external_id: '00123' },
+      { volume: 12.5, unit: 't', external_id: 'Lot 8 Été — Coopérative' },
+    ],
+  },
+  { external_id: 'WB-2', type: 'order', order_created_at: '2025-12-31', seller_company_id: 101, items: [{ volume: 25, unit: 'kg', external_id: '00456' }] },
+];
+
+/** The Origins sheet: a text id with leading zeros, accents, a quote and €, a line break, a ROUND() longitude. */
+const ORIGINS = [
+  {
+    external_id: '00123',
+    name: 'Coopérative Agricole du Bandama',
+    country_code: 'CI',
+    description: 'Achat cacao n° 7, lot "Été" €',
+    location: { type: 'Point', coordinates: [-5.2897, 6.8203] },
+  },
+  { external_id: 'GH-7', name: 'Société Kumasi Nord', country_code: 'GH', description: 'deux\nlignes', location: { type: 'Point', coordinates: [-1.6244, 6.6885] } },
+];
+
+describe('workbooks: values', () => {
+  it.each(WORKBOOKS)('orders import --dry-run of %s reads the first sheet: dates, numbers, formulas, text with leading zeros', async (name) => {
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', fixture(name), '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(sent()).toEqual([]);
+    expect(JSON.parse(r.stdout)).toEqual(ORDERS);
+    expect(r.stderr).toContain(`${name}: 2 purchase orders from 3 rows, all valid`);
+  });
+
+  it.each(WORKBOOKS)('the dry-run plan of %s names the sheet rows the orders come from (row 4 is blank)', async (name) => {
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', fixture(name), '--dry-run', '-o', 'csv']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(parse(r.stdout)).toEqual([
+      ['line', 'external_id', 'type', 'order_created_at', 'items'],
+      ['2 3', 'WB-1', 'order', '2025-04-01', '2'],
+      ['5', 'WB-2', 'order', '2025-12-31', '1'],
+    ]);
+  });
+
+  it('dates stay the dates of the sheet whatever the time zone sct runs in', async () => {
+    for (const TZ of ['Pacific/Kiritimati', 'America/Los_Angeles']) {
+      for (const name of WORKBOOKS) {
+        const r = await t.sctBin(['orders', 'import', '--purchase', '--file', fixture(name), '--dry-run', '-o', 'json'], { env: { TZ } });
+        expect(r.exitCode, r.stderr).toBe(0);
+        expect(JSON.parse(r.stdout).map((o: { order_created_at: string }) => o.order_created_at)).toEqual(['2025-04-01', '2025-12-31']);
+      }
+    }
+  });
+
+  it('the built sct, the reader bundled in a chunk of its own, imports the orders of an .xlsx', async () => {
+    const r = await t.sctBin(['orders', 'import', '--purchase', '--file', fixture('workbook.xlsx')]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(sent().map((q) => JSON.parse(q.body))).toMatchObject(ORDERS);
+  });
+
+  it('orders sync of the .ods: what it creates, a second sync finds unchanged (the values read equal what the service has)', async () => {
+    const first = await t.sct(['orders', 'sync', '--purchase', '--file', fixture('workbook.ods'), '--yes']);
+    expect(first.exitCode, first.stderr).toBe(0);
+    // The .xlsx import above may have created them already: then there is nothing to write.
+    for (const q of sent()) expect([q.method, JSON.parse(q.body).external_id]).toEqual(['POST', expect.stringMatching(/^WB-[12]$/)]);
+    t.sb.requests.length = 0;
+    const again = await t.sct(['orders', 'sync', '--purchase', '--file', fixture('workbook.xlsx'), '--yes']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain('0 to create, 0 to update, 2 unchanged');
+    expect(sent()).toEqual([]);
+  });
+
+  it('origins import --sheet Origins of an .xlsx sends the text unchanged; the .ods reads the same', async () => {
+    const ods = await t.sct(['origins', 'import', '--file', fixture('workbook.ods'), '--sheet', 'Origins', '--dry-run', '-o', 'json']);
+    expect(ods.exitCode, ods.stderr).toBe(0);
+    expect(JSON.parse(ods.stdout)).toEqual(ORIGINS.map((o, i) => ({ line: i + 2, key: o.external_id, ...o })));
+    const r = await t.sct(['origins', 'import', '--file', fixture('workbook.xlsx'), '--sheet', 'Origins']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(sent().map((q) => JSON.parse(q.body))).toEqual(ORIGINS);
+  });
+
+  it('origins sync of an .ods sheet plans and creates what the sheet has', async () => {
+    const file = join(t.dir, 'sync-origins.ods');
+    copyFileSync(fixture('workbook.ods'), file);
+    const plan = await t.sct(['origins', 'sync', '--file', file, '--sheet', 'Bad origins', '--skip-invalid', '--dry-run', '-o', 'json']);
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(plan.stderr).toContain('sync-origins.ods: 1 invalid row left out (--skip-invalid): 5');
+    expect(plan.stderr).toContain('plan for origins: 1 to create, 0 to update');
+    const r = await t.sct(['origins', 'sync', '--file', file, '--sheet', 'Bad origins', '--skip-invalid', '--yes']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(sent().map((q) => [q.method, JSON.parse(q.body)])).toMatchObject([['POST', { external_id: 'B-1', name: 'Plantation Élise', location: { coordinates: [-5.2, 6.8] } }]]);
+  });
+
+  it('invitations bulk-create --sheet People of an .ods invites the people of that sheet', async () => {
+    const r = await t.sct(['invitations', 'bulk-create', '--file', fixture('workbook.ods'), '--sheet', 'People']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const [body] = sent().map((q) => JSON.parse(q.body));
+    expect(body.operations.map((o: { email: string }) => o.email)).toEqual(['ana.lopez@example.com', 'bo.chen@example.com']);
+  });
+
+  it('dds trace --file and info-requests send read a workbook too (their columns are not in this one)', async () => {
+    const dds = await t.sct(['dds', 'trace', '--file', fixture('workbook.xlsx'), '--sheet', 'People']);
+    expect(dds.exitCode).toBe(2);
+    expect(dds.stderr).toContain('workbook.xlsx: missing columns dds_id, order_id (found: email, auth_group)');
+    const info = await t.sct(['info-requests', 'send', '--file', fixture('workbook.ods'), '--sheet', 'People']);
+    expect(info.exitCode).toBe(2);
+    expect(info.stderr).toContain('workbook.ods');
+    expect(info.stderr).toContain('email, auth_group');
+    expect(sent()).toEqual([]);
+  });
+
+  it('a workbook is recognised by its content, whatever its name', async () => {
+    const asCsv = join(t.dir, 'orders.csv');
+    copyFileSync(fixture('workbook.ods'), asCsv);
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', asCsv, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(ORDERS);
+    const piped = await t.sct(['origins', 'import', '--file', '-', '--sheet', 'Origins', '--dry-run', '-o', 'json'], { input: readFileSync(fixture('workbook.xlsx')) });
+    expect(piped.exitCode, piped.stderr).toBe(0);
+    expect(JSON.parse(piped.stdout)).toMatchObject(ORIGINS);
+  });
+
+  it('the origins.xlsx LibreOffice wrote from a CSV reads as the CSV does', async () => {
+    const r = await t.sct(['origins', 'import', '--file', fixture('origins.xlsx'), '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject(ORIGINS);
+  });
+});
+
+describe('workbooks: errors name the sheet row', () => {
+  it.each(WORKBOOKS)('%s: an invalid row 5 (after two blank rows) is line 5 on stderr and in the --report; nothing is sent', async (name) => {
+    const report = join(t.dir, `report-${name}.csv`);
+    const r = await t.sct(['origins', 'import', '--file', fixture(name), '--sheet', 'Bad origins', '--report', report]);
+    expect(r.exitCode).toBe(2);
+    expect(sent()).toEqual([]);
+    expect(r.stderr).toContain(`${name}: 1 invalid row; nothing was sent`);
+    expect(r.stderr).toMatch(/line 5, name/);
+    expect(r.stderr).toMatch(/line 5, longitude/);
+    const rows = parse(readFileSync(report, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((x) => [x.line, x.status])).toEqual([['5', 'invalid']]);
+  });
+
+  it('--skip-invalid sends row 2 and reports row 5, exit 3', async () => {
+    const report = join(t.dir, 'skip.csv');
+    const r = await t.sct(['origins', 'import', '--file', fixture('workbook.xlsx'), '--sheet', 'Bad origins', '--skip-invalid', '--report', report]);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(sent().map((q) => JSON.parse(q.body).external_id)).toEqual(['B-1']);
+    const rows = parse(readFileSync(report, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((x) => [x.line, x.status])).toEqual([
+      ['2', 'created'],
+      ['5', 'invalid'],
+    ]);
+  });
+
+  it.each(WORKBOOKS)('%s: a formula error cell is exit 2 naming its cell and the error', async (name) => {
+    const r = await t.sct(['origins', 'import', '--file', fixture(name), '--sheet', 'Errors', '--dry-run']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${name} line 2, latitude (cell D2): the cell holds the error #DIV/0!`);
+  });
+
+  it.each(WORKBOOKS)('%s: an unknown --sheet is exit 2 listing the sheets', async (name) => {
+    const r = await t.sct(['origins', 'import', '--file', fixture(name), '--sheet', 'Plots']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${name} has no sheet "Plots" (its sheets: ${SHEETS})`);
+    expect(sent()).toEqual([]);
+  });
+});
+
+describe('workbooks: refusals', () => {
+  it.each([
+    ['workbook.xls', 'an old Excel (.xls) workbook'],
+    ['workbook.pdf', 'a PDF'],
+    ['image.png', 'a PNG image'],
+  ])('%s is exit 2: it looks like %s', async (name, kind) => {
+    for (const args of [
+      ['invitations', 'bulk-create', '--file', fixture(name)],
+      ['info-requests', 'send', '--file', fixture(name)],
+      ['orders', 'sync', '--purchase', '--file', fixture(name), '--yes'],
+    ]) {
+      const r = await t.sct(args);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(`${name} is not a CSV file or a workbook: it looks like ${kind}`);
+    }
+    expect(sent()).toEqual([]);
+  });
+
+  it('a ZIP that is not a workbook is exit 2 saying so', async () => {
+    const zip = join(t.dir, 'plots.xlsx');
+    copyFileSync(join(__dirname, '..', 'fixtures', 'geo', 'plots-shp.zip'), zip);
+    const r = await t.sct(['dds', 'trace', '--file', zip]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('plots.xlsx is not a CSV file or a workbook: it looks like a ZIP archive (neither an .xlsx nor an .ods workbook)');
+    expect(sent()).toEqual([]);
+  });
+
+  it('--sheet on a CSV file, and --encoding or --delimiter on a workbook, are exit 2', async () => {
+    const csv = await t.sct(['origins', 'import', '--file', fixture('origins-utf8.csv'), '--sheet', 'Origins']);
+    expect(csv.exitCode).toBe(2);
+    expect(csv.stderr).toContain('--sheet: origins-utf8.csv is a CSV file, not a workbook');
+    const enc = await t.sct(['origins', 'import', '--file', fixture('workbook.xlsx'), '--sheet', 'Origins', '--encoding', 'windows-1252']);
+    expect(enc.exitCode).toBe(2);
+    expect(enc.stderr).toContain('--encoding: workbook.xlsx is a workbook (an .xlsx); its text is read as it is stored');
+    const sep = await t.sct(['orders', 'import', '--purchase', '--file', fixture('workbook.ods'), '--delimiter', ';']);
+    expect(sep.exitCode).toBe(2);
+    expect(sep.stderr).toContain('--delimiter: workbook.ods is a workbook (an .ods)');
+    expect(sent()).toEqual([]);
+  });
+});
