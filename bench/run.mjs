@@ -18,12 +18,16 @@
 //   5. The sandbox itself (bench/sandbox.mjs): a 1,000-order page against a static server, its
 //      start with 100,000 orders against `node -e 0`, a bulk check growing linearly.
 //
+//   6. Over a real network (bench/network.mjs): exports and bulk-create over a 40 ms, 50 Mbit/s
+//      link against a minimal client without and with gzip, one and 4 pages in flight.
+//
 // Options: --quick (fewer runs), --startup-only, --huge-only, --one-request-only, --export-only,
-// --bulk-only, --sandbox-only.
+// --bulk-only, --sandbox-only, --network-only.
 import { spawnSync } from 'node:child_process';
 import { startSandboxProcess } from '../scripts/sandbox-process.mjs';
 import { timed } from './measure.mjs';
 import { createServer } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +41,8 @@ const oneRequestOnly = process.argv.includes('--one-request-only');
 const bulkOnly = process.argv.includes('--bulk-only');
 const sandboxOnly = process.argv.includes('--sandbox-only');
 const exportOnly = process.argv.includes('--export-only');
-const only = startupOnly || hugeOnly || oneRequestOnly || bulkOnly || sandboxOnly || exportOnly;
+const networkOnly = process.argv.includes('--network-only');
+const only = startupOnly || hugeOnly || oneRequestOnly || bulkOnly || sandboxOnly || exportOnly || networkOnly;
 const TOKEN = 'sct_demo_owner_cacao';
 
 if (!existsSync(join(root, 'dist', 'cli.cjs'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
@@ -80,20 +85,24 @@ function startup() {
 }
 
 
-/** A server answering every request with 2 GB of JSON, streamed from one reused block. */
-async function hugeServer() {
+/**
+ * A server answering every request with 2 GB of JSON, streamed from one reused block; with
+ * `gzip`, as a gzip bomb: members of 64 MB compressed to about 250 KB each, 2 GB once inflated.
+ */
+async function hugeServer({ gzip = false } = {}) {
   const element = Buffer.from('{"id": 1, "external_id": "PO-0000001", "note": "' + 'x'.repeat(200) + '"},');
   const block = Buffer.concat(Array(4096).fill(element));
+  const member = gzip ? gzipSync(Buffer.concat(Array(64).fill(block)), { level: 9 }) : undefined;
   const server = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.write('{"count": 1, "next": null, "results": [');
+    res.writeHead(200, { 'content-type': 'application/json', ...(gzip ? { 'content-encoding': 'gzip' } : {}) });
+    if (!gzip) res.write('{"count": 1, "next": null, "results": [');
     let sent = 0;
     const pump = () => {
       while (!res.destroyed && sent < 2 * 1024 ** 3) {
-        sent += block.length;
-        if (!res.write(block)) return void res.once('drain', pump);
+        sent += gzip ? 64 * block.length : block.length;
+        if (!res.write(gzip ? member : block)) return void res.once('drain', pump);
       }
-      if (!res.destroyed) res.end('{}]}');
+      if (!res.destroyed) res.end(gzip ? undefined : '{}]}');
     };
     pump();
   });
@@ -106,20 +115,22 @@ async function hugeAnswerBench() {
     console.log('\n2 GB answer: skipped (needs GNU time at /usr/bin/time for peak RSS)');
     return;
   }
-  const server = await hugeServer();
-  const config = mkdtempSync(join(tmpdir(), 'sct-bench-'));
-  try {
-    const env = { ...process.env, SCT_CONFIG_DIR: config, SCT_BASE_URL: `http://127.0.0.1:${server.address().port}/api`, SCT_TOKEN: TOKEN, NO_COLOR: '1' };
-    const base = await timed(['-e', '0'], env);
-    const sct = await timed([bin, 'orders', 'list', '--buying'], env);
-    const wall = sct.wall;
-    console.log('\n2 GB JSON answer to sct orders list --buying (streamed, no Content-Length)');
-    console.log(`  node -e 0          peak RSS ${base.rssMb.toFixed(1).padStart(6)} MB`);
-    console.log(`  sct refusing it    peak RSS ${sct.rssMb.toFixed(1).padStart(6)} MB  (${(sct.rssMb / base.rssMb).toFixed(1)}× node -e 0), exit ${sct.status} in ${(wall / 1000).toFixed(2)} s${sct.status === 1 && /answer too large/.test(sct.stderr) ? ' ok' : `: ${sct.stderr}`}`);
-  } finally {
-    server.closeAllConnections();
-    server.close();
-    rmSync(config, { recursive: true, force: true });
+  for (const gzip of [false, true]) {
+    const server = await hugeServer({ gzip });
+    const config = mkdtempSync(join(tmpdir(), 'sct-bench-'));
+    try {
+      const env = { ...process.env, SCT_CONFIG_DIR: config, SCT_BASE_URL: `http://127.0.0.1:${server.address().port}/api`, SCT_TOKEN: TOKEN, NO_COLOR: '1' };
+      const base = await timed(['-e', '0'], env);
+      const sct = await timed([bin, 'orders', 'list', '--buying'], env);
+      const wall = sct.wall;
+      console.log(gzip ? '\n2 GB JSON answer as a gzip bomb (about 8 MB on the wire)' : '\n2 GB JSON answer to sct orders list --buying (streamed, no Content-Length)');
+      console.log(`  node -e 0          peak RSS ${base.rssMb.toFixed(1).padStart(6)} MB`);
+      console.log(`  sct refusing it    peak RSS ${sct.rssMb.toFixed(1).padStart(6)} MB  (${(sct.rssMb / base.rssMb).toFixed(1)}× node -e 0), exit ${sct.status} in ${(wall / 1000).toFixed(2)} s${sct.status === 1 && /answer too large/.test(sct.stderr) ? ' ok' : `: ${sct.stderr}`}`);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      rmSync(config, { recursive: true, force: true });
+    }
   }
 }
 
@@ -184,7 +195,9 @@ async function oneRequestBench() {
 // Export of 10,000 and 100,000 orders against the floors: bench/export.mjs (its own sandboxes).
 const exportBench = async () => (await import('./export.mjs')).exportBench({ quick });
 
-if (bulkOnly) {
+if (networkOnly) {
+  await (await import('./network.mjs')).networkBench({ quick });
+} else if (bulkOnly) {
   await (await import('./bulk.mjs')).bulkBench({ quick });
 } else if (hugeOnly) {
   await hugeAnswerBench();
@@ -218,3 +231,6 @@ if (!only) await (await import('./memory.mjs')).readerBench();
 
 // The sandbox: page, start, bulk check: bench/sandbox.mjs.
 if (!only) await (await import('./sandbox.mjs')).sandboxBench({ quick });
+
+// 6. Over a real network: exports and bulk over a 40 ms, 50 Mbit/s link against floors (bench/network.mjs).
+if (!only) await (await import('./network.mjs')).networkBench({ quick });

@@ -2,7 +2,21 @@
 // timeouts, pagination, error mapping and the --verbose trace all live here, once.
 import type { Dispatcher } from 'undici';
 import { Transform, type Readable } from 'node:stream';
-import { discardBody, dispatcherTransport, nodeTransport, proxyTransport, type Headers, type ProxySettings, type Transport, type WireResponse } from './transport.js';
+import {
+  ACCEPT_ENCODING,
+  DecodeError,
+  UnknownEncodingError,
+  decodeBody,
+  discardBody,
+  dispatcherTransport,
+  nodeTransport,
+  proxyTransport,
+  type DecodedBody,
+  type Headers,
+  type ProxySettings,
+  type Transport,
+  type WireResponse,
+} from './transport.js';
 import { AnswerError, AuthError, NetworkError, SctError, UsageError, InterruptedError, WaitTooLongError, isAbortError } from '../errors.js';
 import { apiErrorFrom, statusText, HTML_PAGE } from './errors.js';
 import { stripControl } from '../output/sanitize.js';
@@ -67,6 +81,8 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** 'created': the answer must be the created object (a JSON object with an id), else it is an error. */
   expect?: 'created';
+  /** Gives up on this request (a page requested ahead that is no longer wanted): an InterruptedError. */
+  signal?: AbortSignal;
   /** On a dry run, what a raw body stands for, as printed ("the 6 bytes of a.pdf"). */
   dryRunBody?: string;
   /**
@@ -135,6 +151,11 @@ export interface PageOptions {
    * allows it (see json-page.ts), else parsed as always: for output that prints them unchanged.
    */
   asJsonText?: boolean;
+  /**
+   * With all: how many pages may be under way at once when the next links page by limit and
+   * offset (default 1, one at a time). See PagesAhead.
+   */
+  parallel?: number;
 }
 
 export interface RateLimitState {
@@ -288,7 +309,9 @@ export class ApiClient {
 
   /**
    * Pages through a list endpoint by following `next`. Yields page by page so callers can
-   * stream; the next page is requested while the caller handles the current one.
+   * stream; the next page is requested while the caller handles the current one. With `all`
+   * and `parallel` above 1, when the next link pages by limit and offset, the pages after it are
+   * requested too, up to `parallel` at a time, and still yielded in order (see pagesAhead).
    */
   async *paginate<T = unknown>(path: string, query: Query = {}, options: PageOptions = {}): AsyncGenerator<Page<T>> {
     const total = options.all ? Infinity : (options.limit ?? DEFAULT_LIMIT);
@@ -296,6 +319,7 @@ export class ApiClient {
     const params = toSearchParams(query);
     params.set('limit', String(pageSize));
     params.set('offset', String(options.offset ?? 0));
+    const parallel = options.all ? Math.max(1, Math.floor(options.parallel ?? 1)) : 1;
 
     let fetched = 0;
     let requests = 1;
@@ -307,53 +331,70 @@ export class ApiClient {
     let duplicates = 0;
     let received = 0;
     let firstCount: number | null | undefined;
-    const get = (query: URLSearchParams) =>
-      options.asJsonText && !options.unwrap ? this.send({ path, query }, 'page').then((r) => ({ data: r.data })) : this.request<unknown>({ path, query });
+    // Requests still under way when the listing ends (an error, a stuck link, the caller
+    // stopping) are given up on, never left to retry in the background.
+    const stop = new AbortController();
+    const get = (query: URLSearchParams): PendingPage => {
+      const signal = stop.signal;
+      const answer =
+        options.asJsonText && !options.unwrap
+          ? this.send({ path, query, signal }, 'page').then((r) => ({ data: r.data }))
+          : this.request<unknown>({ path, query, signal });
+      answer.catch(() => undefined); // surfaced when awaited; never an unhandled rejection meanwhile
+      return { query, key: pageKey(query), answer };
+    };
     let pending = get(params);
-    for (;;) {
-      const { data } = await pending;
-      const page = asPage<T>(data, path);
-      firstCount ??= page.count;
-      const items = options.unwrap ? (page.results.flatMap(options.unwrap) as T[]) : page.results;
-      received += items.length;
-      const fresh = items.filter((item) => {
-        const id = itemId(item);
-        if (id === undefined) return true;
-        if (seen.has(id)) return false;
-        seen.add(id);
-        return true;
-      });
-      duplicates += items.length - fresh.length;
-      const results = fresh.slice(0, total - fetched);
-      fetched += results.length;
+    // Pages requested beyond the next one, in order: predicted from an offset link.
+    const ahead = new PagesAhead(parallel, () => this.rateLimit.remaining);
+    try {
+      for (;;) {
+        const { data } = await pending.answer;
+        const page = asPage<T>(data, path);
+        firstCount ??= page.count;
+        const items = options.unwrap ? (page.results.flatMap(options.unwrap) as T[]) : page.results;
+        received += items.length;
+        const fresh = items.filter((item) => {
+          const id = itemId(item);
+          if (id === undefined) return true;
+          if (seen.has(id)) return false;
+          seen.add(id);
+          return true;
+        });
+        duplicates += items.length - fresh.length;
+        const results = fresh.slice(0, total - fetched);
+        fetched += results.length;
 
-      let next: typeof pending | null = null;
-      let stuck: string | undefined;
-      if (page.next && fetched < total) {
-        // Only the next link's query is used, on our own base URL: a server behind a proxy often
-        // builds links with an internal host or scheme, and the token must not follow those.
-        const nextParams = new URL(page.next, this.baseUrl + '/').searchParams;
-        if (page.results.length === 0) stuck = 'an empty page links to a next one';
-        else if (asked.has(pageKey(nextParams))) stuck = 'the next link leads to a page already fetched';
-        asked.add(pageKey(nextParams));
-        const remaining = total - fetched;
-        if (remaining < Number(nextParams.get('limit') ?? Infinity)) nextParams.set('limit', String(remaining));
-        // Links that differ only by a token say nothing: what the pages hold does.
-        if (!stuck && items.length > 0 && fresh.length === 0) stuck = 'a page holds only items already read (the same page again)';
-        if (!stuck && firstCount !== null && received > 2 * Math.max(firstCount, 1)) stuck = `more items than twice the ${firstCount} the list counts`;
-        if (!stuck) {
-          next = get(nextParams);
-          next.catch(() => undefined); // surfaced when awaited; never an unhandled rejection meanwhile
+        let next: PendingPage | null = null;
+        let stuck: string | undefined;
+        if (page.next && fetched < total) {
+          // Only the next link's query is used, on our own base URL: a server behind a proxy often
+          // builds links with an internal host or scheme, and the token must not follow those.
+          const nextParams = new URL(page.next, this.baseUrl + '/').searchParams;
+          if (page.results.length === 0) stuck = 'an empty page links to a next one';
+          else if (asked.has(pageKey(nextParams))) stuck = 'the next link leads to a page already fetched';
+          asked.add(pageKey(nextParams));
+          const remaining = total - fetched;
+          if (remaining < Number(nextParams.get('limit') ?? Infinity)) nextParams.set('limit', String(remaining));
+          // Links that differ only by a token say nothing: what the pages hold does.
+          if (!stuck && items.length > 0 && fresh.length === 0) stuck = 'a page holds only items already read (the same page again)';
+          if (!stuck && firstCount !== null && received > 2 * Math.max(firstCount, 1)) stuck = `more items than twice the ${firstCount} the list counts`;
+          if (!stuck) {
+            next = ahead.take(pageKey(nextParams)) ?? get(nextParams);
+            ahead.fill(pending.query, nextParams, firstCount, get);
+          }
         }
+        if (!next) ahead.drop();
+        yield { results, count: page.count, request: requests, duplicates };
+        if (stuck) {
+          // Following such a link would never end (--all) or return the same items again.
+          throw new SctError(`the server's pagination does not advance on GET ${path}: ${stuck} (stopped after ${fetched} items in ${requests} requests)`);
+        }
+        if (!next) return;
+        pending = next;
+        requests++;
       }
-      yield { results, count: page.count, request: requests, duplicates };
-      if (stuck) {
-        // Following such a link would never end (--all) or return the same items again.
-        throw new SctError(`the server's pagination does not advance on GET ${path}: ${stuck} (stopped after ${fetched} items in ${requests} requests)`);
-      }
-      if (!next) return;
-      pending = next;
-      requests++;
+    } finally {
+      stop.abort();
     }
   }
 
@@ -393,30 +434,34 @@ export class ApiClient {
       if (method !== 'GET') err.delivery = arrived ? 'unknown' : 'not_sent';
       throw err;
     };
+    // A caller's own signal (a page no longer wanted) ends the request's waits and its attempt on the wire.
+    const waitSignal = joinSignals(this.signal, options.signal);
+    const wireSignal = joinSignals(this.requestSignal, options.signal);
     const wait = async (ms: number, why: WaitReason) => {
       if (waited + ms > this.opts.maxWaitMs) fail(new WaitTooLongError(why, ms, this.now(), where()));
       waited += ms;
-      await this.rateLimitPause(ms, why);
+      await this.rateLimitPause(ms, why, waitSignal);
     };
 
     for (;;) {
+      if (options.signal?.aborted) fail(new InterruptedError());
       const budgetMs = this.budgetPauseMs();
       if (budgetMs > 0) {
         await wait(budgetMs, 'rate-limit').catch((err) => fail(err));
         this.rateLimit.remaining = undefined;
       }
-      const deadline = this.deadline();
+      const deadline = this.deadline(wireSignal);
       let res: WireResponse;
       try {
         res = await this.once(currentMethod, url, options, withBody, idempotencyKey, deadline.signal);
       } catch (err) {
         deadline.clear();
         const timedOut = deadline.expired();
-        if (err instanceof InterruptedError || (!timedOut && this.requestSignal?.aborted)) fail(new InterruptedError());
+        if (err instanceof InterruptedError || (!timedOut && wireSignal?.aborted)) fail(new InterruptedError());
         if (timedOut || !neverConnected(err)) mayHaveArrived = true;
         const reason = timedOut ? this.timeoutReason() : describeError(err);
         if (attempt < this.opts.maxRetries && (timedOut || isRetryableError(err))) {
-          await this.backoffOrStop(attempt++, reason, undefined, wait).catch((e) => fail(e));
+          await this.backoffOrStop(attempt++, reason, undefined, wait, waitSignal).catch((e) => fail(e));
           continue;
         }
         fail(new NetworkError(`${where()}: ${reason}`, { cause: err }));
@@ -455,7 +500,7 @@ export class ApiClient {
         // A gateway's 502/504 may come after the service did the work; a 503 is a refusal to start.
         if (status !== 503) mayHaveArrived = true;
         const hint = status === 503 ? retryAfterMs(res.headers, this.now()) : undefined;
-        await this.backoffOrStop(attempt++, `${status} ${statusText(status)}`, hint, wait).catch((e) => fail(e));
+        await this.backoffOrStop(attempt++, `${status} ${statusText(status)}`, hint, wait, waitSignal).catch((e) => fail(e));
         continue;
       }
       if (status === 404 && method === 'DELETE' && attempt > 0) {
@@ -468,7 +513,7 @@ export class ApiClient {
       if (status >= 400) {
         let text = '';
         try {
-          text = await readCapped(res.body, res.headers, MAX_ERROR_BYTES);
+          text = await readCapped((await decodeBody(res.body, res.headers)).body, res.headers, MAX_ERROR_BYTES);
         } catch {
           /* an error answer cut short still has its status to report */
         }
@@ -490,21 +535,37 @@ export class ApiClient {
       if (mode === 'stream') {
         // The body is the caller's to read; the transport's idle timeout still cuts a silent one.
         deadline.clear();
-        return { status, headers: res.headers, body: checkedBody(res.body, res.headers, where(), this.requestSignal) };
+        // Content-Length counts the bytes on the wire, checked before they are decoded.
+        const checked = checkedBody(res.body, res.headers, where(), wireSignal);
+        let decoded: DecodedBody;
+        try {
+          decoded = await decodeBody(checked, res.headers, (e) => new AnswerError(`${where()}: ${e.message}`));
+        } catch (err) {
+          fail(new AnswerError(`${where()}: ${(err as Error).message}`), true);
+        }
+        if (!decoded.encoding) return { status, headers: res.headers, body: decoded.body };
+        decoded.body.once('end', () => this.traceDecoded(decoded));
+        // The caller reads the decoded bytes: the wire's length says nothing of how many they are.
+        const headers = { ...res.headers };
+        delete headers['content-length'];
+        return { status, headers, body: decoded.body };
       }
 
       let bytes: Buffer;
       try {
-        bytes = await readCappedBytes(res.body, res.headers, MAX_JSON_BYTES);
+        const decoded = await decodeBody(res.body, res.headers);
+        bytes = await readCappedBytes(decoded.body, decoded.encoding ? {} : res.headers, MAX_JSON_BYTES);
+        if (decoded.encoding) this.traceDecoded(decoded);
       } catch (err) {
         const timedOut = deadline.expired();
         deadline.clear();
-        if (err instanceof SctError) fail(new AnswerError(`${where()}: ${err.message}`), true);
-        if (!timedOut && this.requestSignal?.aborted) fail(new InterruptedError(), true);
+        // A body that is not what its encoding says is the same however often it is asked for.
+        if (err instanceof SctError || err instanceof DecodeError || err instanceof UnknownEncodingError) fail(new AnswerError(`${where()}: ${err.message}`), true);
+        if (!timedOut && wireSignal?.aborted) fail(new InterruptedError(), true);
         mayHaveArrived = true;
         const reason = timedOut ? this.timeoutReason() : `the connection broke while reading the answer (${describeError(err)})`;
         if (attempt < this.opts.maxRetries) {
-          await this.backoffOrStop(attempt++, reason, undefined, wait).catch((e) => fail(e));
+          await this.backoffOrStop(attempt++, reason, undefined, wait, waitSignal).catch((e) => fail(e));
           continue;
         }
         fail(new NetworkError(`${where()}: ${reason}`, { cause: err }));
@@ -526,14 +587,13 @@ export class ApiClient {
   }
 
   /** The whole-request time limit of one attempt: connecting, sending, and the answer to its last byte. */
-  private deadline(): { signal: AbortSignal; clear: () => void; expired: () => boolean } {
+  private deadline(outer: AbortSignal | undefined): { signal: AbortSignal; clear: () => void; expired: () => boolean } {
     const controller = new AbortController();
     let expired = false;
     const timer = setTimeout(() => {
       expired = true;
       controller.abort(new Error(this.timeoutReason()));
     }, this.opts.timeoutMs);
-    const outer = this.requestSignal;
     const onAbort = () => controller.abort(outer?.reason);
     if (outer?.aborted) controller.abort(outer.reason);
     else outer?.addEventListener('abort', onAbort, { once: true });
@@ -562,6 +622,8 @@ export class ApiClient {
     const headers: Record<string, string> = {
       'user-agent': USER_AGENT,
       accept: options.accept ?? 'application/json',
+      // Over a real link the bytes cost more than the CPU to inflate them (bench/results.md).
+      'accept-encoding': ACCEPT_ENCODING,
       ...lowerKeys(options.headers ?? {}),
     };
     // The token goes to the configured origin only: never to a redirect target or a signed
@@ -591,12 +653,17 @@ export class ApiClient {
     const res = await transport.send(url, { method, headers, body, signal, idleTimeoutMs: this.opts.timeoutMs });
     if (this.trace) {
       this.trace(`< ${res.statusCode} ${statusText(res.statusCode)} (${this.now() - started} ms)`);
-      for (const k of ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location']) {
+      for (const k of ['content-type', 'content-encoding', 'content-length', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location']) {
         // The service's headers are untrusted text bound for a terminal, C1 controls included.
         if (res.headers[k] !== undefined) this.trace(`< ${k}: ${stripControl(k === 'location' ? redactUrl(String(res.headers[k])) : String(res.headers[k]))}`);
       }
     }
     return res;
+  }
+
+  /** --verbose: what an encoded answer weighed on the wire and once decoded. */
+  private traceDecoded(d: DecodedBody): void {
+    this.trace?.(`* content-encoding ${d.encoding}: ${d.wireBytes().toLocaleString('en-US')} bytes received, ${d.decodedBytes().toLocaleString('en-US')} decoded`);
   }
 
   /** A redirect away from the base URL's origin, as an error naming both URLs. */
@@ -673,23 +740,33 @@ export class ApiClient {
     return told > 0 ? Math.ceil(told) + 250 : floor;
   }
 
-  private async rateLimitPause(ms: number, why: WaitReason): Promise<void> {
+  private async rateLimitPause(ms: number, why: WaitReason, signal: AbortSignal | undefined): Promise<void> {
     this.trace?.(`* ${why === 'rate-limit' ? 'rate limit' : 'service unavailable'}: waiting ${Math.ceil(ms / 1000)}s as the service asks`);
-    if (why === 'rate-limit' && this.onRateLimitWait) await this.onRateLimitWait(ms, this.signal);
-    else await this.sleep(ms, this.signal);
+    if (why === 'rate-limit' && this.onRateLimitWait) await this.onRateLimitWait(ms, signal);
+    else await this.sleep(ms, signal);
   }
 
   /**
    * Exponential backoff with full jitter before a retry; a Retry-After from the service wins when
    * longer, and then counts against --max-wait like any wait the service asks for.
    */
-  private async backoffOrStop(attempt: number, reason: string, serverHintMs: number | undefined, wait: (ms: number, why: WaitReason) => Promise<void>): Promise<void> {
+  private async backoffOrStop(
+    attempt: number,
+    reason: string,
+    serverHintMs: number | undefined,
+    wait: (ms: number, why: WaitReason) => Promise<void>,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const ceiling = this.opts.retryBaseMs * 2 ** attempt;
     const jittered = Math.min(Math.round(ceiling / 2 + (this.random() * ceiling) / 2), 60_000);
     this.trace?.(`* ${reason}: retry ${attempt + 1}/${this.opts.maxRetries}`);
     if (serverHintMs !== undefined && serverHintMs > jittered) return wait(serverHintMs, 'retry-after');
-    await this.sleep(jittered, this.signal);
+    await this.sleep(jittered, signal);
   }
+}
+
+function joinSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  return a && b ? AbortSignal.any([a, b]) : (a ?? b);
 }
 
 /**
@@ -756,6 +833,93 @@ export function checkToken(token: string, source: string): void {
       'a token is printable ASCII on one line: check for a trailing newline or carriage return',
     );
   }
+}
+
+interface PendingPage {
+  query: URLSearchParams;
+  key: string;
+  answer: Promise<{ data: unknown }>;
+}
+
+/**
+ * The pages requested beyond the next one. When a next link says "the same query, `offset`
+ * moved on by `limit`", the pages after it are known too: offset + limit, + 2 × limit, … up to
+ * the count of the first page. They are requested so that, with the next page, at most
+ * `parallel` are under way or waiting to be handed over, and handed over only when the
+ * service's own next link names them — so the order, the number of requests and what stops
+ * the listing are those of one page at a time. A link that names another page (the list
+ * changed while it was read) drops them and is followed as it says. While the rate limit has
+ * fewer requests left than `parallel`, no page is requested ahead.
+ */
+class PagesAhead {
+  private readonly queue: PendingPage[] = [];
+  /** The offset and limit of the last page requested by prediction or link, and the query around them. */
+  private last?: OffsetStep;
+
+  constructor(
+    private readonly parallel: number,
+    private readonly remaining: () => number | undefined,
+  ) {}
+
+  /** The page the next link names, when it was requested ahead; anything else ahead is dropped. */
+  take(key: string): PendingPage | undefined {
+    if (this.queue[0]?.key === key) return this.queue.shift();
+    this.drop();
+    return undefined;
+  }
+
+  drop(): void {
+    // Their answers are not awaited: each has its catch, and the listing's end aborts them.
+    this.queue.length = 0;
+    this.last = undefined;
+  }
+
+  /** Requests pages after `next` (the link just followed from `current`), up to `parallel` - 1 ahead of it. */
+  fill(current: URLSearchParams, next: URLSearchParams, count: number | null | undefined, get: (q: URLSearchParams) => PendingPage): void {
+    if (this.parallel <= 1 || count === null || count === undefined) return;
+    const remaining = this.remaining();
+    if (remaining !== undefined && remaining < this.parallel) return;
+    if (!this.last) {
+      const step = offsetStep(current, next);
+      if (!step) return;
+      this.last = step;
+    }
+    while (this.queue.length < this.parallel - 1) {
+      const offset: number = this.last.offset + this.last.limit;
+      if (offset >= count) return;
+      const params: URLSearchParams = new URLSearchParams(this.last.params);
+      params.set('offset', String(offset));
+      this.last = { limit: this.last.limit, offset, params };
+      this.queue.push(get(params));
+    }
+  }
+}
+
+/**
+ * The offset and limit of a next link that pages by limit and offset: the current page's query
+ * with only `offset` moved on, by the link's `limit`. Undefined for any other link (a cursor, a
+ * page number, other filters), which is followed one page at a time.
+ */
+interface OffsetStep {
+  offset: number;
+  limit: number;
+  params: URLSearchParams;
+}
+
+function offsetStep(current: URLSearchParams, next: URLSearchParams): OffsetStep | undefined {
+  const int = (v: string | null) => (v !== null && /^\d+$/.test(v) ? Number(v) : undefined);
+  const offset = int(next.get('offset'));
+  const limit = int(next.get('limit'));
+  const was = int(current.get('offset')) ?? 0;
+  if (offset === undefined || limit === undefined || limit === 0 || offset <= was) return undefined;
+  const rest = (q: URLSearchParams) => {
+    const r = new URLSearchParams(q);
+    r.delete('offset');
+    r.delete('limit');
+    return pageKey(r);
+  };
+  if (rest(current) !== rest(next)) return undefined;
+  return { offset, limit, params: new URLSearchParams(next) };
 }
 
 function asPage<T>(data: unknown, path: string): { results: T[]; count: number | null; next: string | null } {

@@ -112,7 +112,7 @@ of the same file skips the orders already created; exit 3 when some orders were 
       '--file <file>',
       'the CSV file or .xlsx/.ods workbook, with the columns of orders import (- for stdin)',
     )),
-    { concurrency: true, dryRun: true },
+    { concurrency: true, dryRun: true, reads: true },
   )
     .addHelpText(
       'after',

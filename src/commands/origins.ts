@@ -160,7 +160,7 @@ finished by running the same command again.`,
     addPlotFileOptions(
       origins.command('sync').description('Make the service match a CSV or GeoJSON file: plan creates and updates by external_id, then apply them'),
     ),
-    { concurrency: true, dryRun: true },
+    { concurrency: true, dryRun: true, reads: true },
   )
     .addHelpText(
       'after',

@@ -4,6 +4,7 @@
 // file URLs. Resources live in routes/*, the list engine in filters.ts, demo data in data.ts.
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import zlib from 'node:zlib';
 import { buildDemo, Rng, type Store } from './data.js';
 import { MAX_PAGE_SIZE } from './filters.js';
 import { ApiError, Router, type Auth, type Ctx, type Reply, type ResolvedOptions } from './router.js';
@@ -45,7 +46,15 @@ export interface SandboxOptions {
   statementDelayMs?: number; // delay before EUDR in_progress -> complete/failed (default 2000)
   faults?: FaultOptions;
   log?: (line: string) => void; // one line per request if given
+  /**
+   * The encodings the sandbox compresses with when the request's Accept-Encoding allows one, in
+   * its order of preference (default gzip, br, deflate, as a proxy with gzip and brotli on);
+   * false: never compressed.
+   */
+  compression?: Encoding[] | false;
 }
+
+export type Encoding = 'gzip' | 'br' | 'deflate';
 
 export interface DemoToken {
   token: string;
@@ -80,6 +89,8 @@ export interface Sandbox {
    * the store first: for tests of a client that acts on what it read earlier. Undefined: none.
    */
   setBeforeHandle(hook: BeforeHandle | undefined): void;
+  /** As SandboxOptions.compression, from now on (undefined: the default). */
+  setCompression(encodings: Encoding[] | false | undefined): void;
   close(): Promise<void>;
 }
 
@@ -141,6 +152,32 @@ function serialise(reply: Reply): { headers: Record<string, string>; payload: Pa
   return { headers, payload: Buffer.from(JSON.stringify(reply.body)) };
 }
 
+const DEFAULT_ENCODINGS: Encoding[] = ['gzip', 'br', 'deflate'];
+/** What a proxy compresses: text and JSON, not files that are compressed already (ZIP, PDF, images). */
+const COMPRESSIBLE = /^(text\/|application\/(json|geo\+json|xml|javascript)|image\/svg\+xml)/i;
+/** nginx's gzip_min_length: smaller answers would only grow. */
+const MIN_COMPRESSED_BYTES = 20;
+
+/** The first of `offered` that an Accept-Encoding header accepts (q=0 refuses), or undefined. */
+export function chooseEncoding(accept: string | string[] | undefined, offered: readonly Encoding[]): Encoding | undefined {
+  const accepted = new Set<string>();
+  for (const part of String(accept ?? '').toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';').map((x) => x.trim());
+    if (!name || params.some((p) => /^q=0(\.0*)?$/.test(p))) continue;
+    accepted.add(name);
+  }
+  return offered.find((e) => accepted.has(e) || accepted.has('*'));
+}
+
+/**
+ * The payload compressed as a proxy in front of the service would: its fastest levels (nginx's
+ * gzip_comp_level 1; brotli at 4, about gzip's speed), so the answer's time is the link's.
+ */
+function compress(encoding: Encoding, body: Buffer): Buffer {
+  if (encoding === 'br') return zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+  return encoding === 'gzip' ? zlib.gzipSync(body, { level: 1 }) : zlib.deflateSync(body, { level: 1 });
+}
+
 const sleep = (ms: number) => new Promise<void>((res) => setTimeout(res, ms).unref());
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
@@ -159,6 +196,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const log = opts.log;
   let beforeHandle: BeforeHandle | undefined;
   let apiInFlight = 0;
+  let encodings = opts.compression === undefined ? DEFAULT_ENCODINGS : opts.compression;
 
   function record(req: http.IncomingMessage, url: URL, body: Buffer, status: number, started: number, inFlight: number): void {
     requests.push({
@@ -177,7 +215,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   function send(res: http.ServerResponse, status: number, headers: Record<string, string>, payload: Payload): void {
     if (res.destroyed) return;
-    const parts = Buffer.isBuffer(payload) ? [payload] : payload;
+    let parts = Buffer.isBuffer(payload) ? [payload] : payload;
+    const size = parts.reduce((n, part) => n + part.length, 0);
+    const type = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+    const encoding = encodings && size >= MIN_COMPRESSED_BYTES && COMPRESSIBLE.test(type) ? chooseEncoding(res.req.headers['accept-encoding'], encodings) : undefined;
+    if (encoding) {
+      parts = [compress(encoding, parts.length === 1 ? parts[0]! : Buffer.concat(parts, size))];
+      headers = { ...headers, 'Content-Encoding': encoding, Vary: 'Accept-Encoding' };
+    }
     res.writeHead(status, { ...headers, 'Content-Length': String(parts.reduce((n, part) => n + part.length, 0)) });
     // Corked, the parts go to the socket in one write.
     res.cork();
@@ -469,6 +514,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     },
     setBeforeHandle(hook) {
       beforeHandle = hook;
+    },
+    setCompression(e) {
+      encodings = e === undefined ? DEFAULT_ENCODINGS : e;
     },
     close() {
       return new Promise<void>((resolve) => {

@@ -43,11 +43,11 @@ export async function readService(
   source: ServiceSource,
   spec: SyncSpec,
   wanted: ReadonlySet<string>,
-  o: { signal: AbortSignal; onPage?: (fetched: number, count: number | null) => void },
+  o: { signal: AbortSignal; parallel?: number; onPage?: (fetched: number, count: number | null) => void },
 ): Promise<ServiceState> {
   const state: ServiceState = { byKey: new Map(), onlyOnService: [], duplicates: new Map(), others: 0, reads: 0 };
   let fetched = 0;
-  for await (const page of client.paginate<Obj>(source.path, { ...source.query, ordering: 'id' }, { all: true })) {
+  for await (const page of client.paginate<Obj>(source.path, { ...source.query, ordering: 'id' }, { all: true, parallel: o.parallel })) {
     state.reads = page.request;
     for (const obj of page.results) {
       if (source.manages && !source.manages(obj)) {

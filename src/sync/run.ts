@@ -37,6 +37,8 @@ export interface SyncRun {
   readPath: (id: number) => string;
   dryRun?: boolean;
   concurrency: number;
+  /** Pages of the listing under way at once (--parallel). */
+  parallel: number;
   fresh?: boolean;
   report?: string;
   /** The rows --skip-invalid left out, for the report. */
@@ -90,6 +92,7 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
   try {
     state = await readService(reader, run.source, run.spec, new Set(run.objects.map((o) => o.key)), {
       signal: ctx.signal,
+      parallel: run.parallel,
       onPage: (fetched, count) => spinner.update(`Reading ${run.noun} from the service… ${fetched}${count !== null ? ` of ${count}` : ''}`),
     });
   } finally {
@@ -154,7 +157,7 @@ function attemptKey(journal: Journal, action: string, key: string): string {
 
 /** The keys of the planned creates that the service now holds: one listing, as the plan's. */
 async function createdSincePlan(ctx: Context, run: SyncRun, plan: Plan): Promise<Set<string>> {
-  const state = await readService(ctx.client(), run.source, run.spec, new Set(plan.create.map((c) => c.key)), { signal: ctx.signal });
+  const state = await readService(ctx.client(), run.source, run.spec, new Set(plan.create.map((c) => c.key)), { signal: ctx.signal, parallel: run.parallel });
   return new Set(state.byKey.keys());
 }
 

@@ -41,7 +41,7 @@ async function apiPages(): Promise<Record<string, unknown>[][]> {
 const secondPage =
   (rewrite: (text: string) => string): Behaviour =>
   async (req, res, _body, forward) => {
-    const up = await forward();
+    const up = await forward({ identity: true });
     const text = up.body.toString('utf8');
     const offset = new URL(req.url ?? '/', 'http://x').searchParams.get('offset');
     res.writeHead(up.status, { 'content-type': 'application/json' });

@@ -8,8 +8,14 @@
 //   h.on('POST /api/orders/purchase', htmlPage(200), { times: 1 });
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
 
-export type Behaviour = (req: IncomingMessage, res: ServerResponse, body: Buffer, forward: () => Promise<Upstream>) => void | Promise<void>;
+/**
+ * `forward()` sends the request on to the sandbox as it came; `path` sends it to another path
+ * and query, `identity` asks for an uncompressed answer (for a behaviour that rewrites it).
+ */
+export type Forward = (o?: { path?: string; identity?: boolean }) => Promise<Upstream>;
+export type Behaviour = (req: IncomingMessage, res: ServerResponse, body: Buffer, forward: Forward) => void | Promise<void>;
 
 export interface Upstream {
   status: number;
@@ -22,22 +28,27 @@ export interface Hostile {
   url: string;
   /** Every request received: method, path, Idempotency-Key, Authorization and time. */
   log: Array<{ method: string; path: string; key?: string; authorization?: string; at: number }>;
-  /** Answers `METHOD /path` (no query) with a behaviour, every time or the next `times` times. */
-  on(route: string, behaviour: Behaviour, o?: { times?: number }): void;
+  /**
+   * Answers `METHOD /path` (no query) with a behaviour, every time or the next `times` times;
+   * with `when`, only requests whose URL it accepts (the others pass through).
+   */
+  on(route: string, behaviour: Behaviour, o?: { times?: number; when?: (url: URL) => boolean }): void;
   reset(): void;
   close(): Promise<void>;
 }
 
 export async function startHostile(upstreamApiUrl: string): Promise<Hostile> {
   const upstream = new URL(upstreamApiUrl);
-  const routes = new Map<string, { behaviour: Behaviour; times: number }>();
+  const routes = new Map<string, { behaviour: Behaviour; times: number; when?: (url: URL) => boolean }>();
   const log: Hostile['log'] = [];
   const sockets = new Set<import('node:net').Socket>();
 
-  const forwardTo = (req: IncomingMessage, body: Buffer) => (): Promise<Upstream> =>
+  const forwardTo = (req: IncomingMessage, body: Buffer): Forward => (o = {}) =>
     new Promise((resolve, reject) => {
+      const headers = { ...req.headers, host: upstream.host };
+      if (o.identity) delete headers['accept-encoding'];
       const r = request(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: o.path ?? req.url, headers },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
@@ -58,7 +69,7 @@ export async function startHostile(upstreamApiUrl: string): Promise<Hostile> {
     log.push({ method: req.method ?? '', path, key: req.headers['idempotency-key'] as string | undefined, authorization: req.headers.authorization, at: Date.now() });
     const forward = forwardTo(req, body);
     const special = routes.get(route);
-    if (special && special.times !== 0) {
+    if (special && special.times !== 0 && (!special.when || special.when(new URL(req.url ?? '/', 'http://127.0.0.1')))) {
       special.times--;
       try {
         await special.behaviour(req, res, body, forward);
@@ -91,7 +102,7 @@ export async function startHostile(upstreamApiUrl: string): Promise<Hostile> {
     url: `http://127.0.0.1:${port}${upstream.pathname.replace(/\/$/, '')}`,
     log,
     on(route, behaviour, o = {}) {
-      routes.set(route, { behaviour, times: o.times ?? -1 });
+      routes.set(route, { behaviour, times: o.times ?? -1, when: o.when });
     },
     reset() {
       routes.clear();
@@ -163,8 +174,107 @@ export const answer =
 
 /** The request goes through to the service, which acts on it; the answer's headers arrive, then the connection is cut. */
 export const cutAfterHeaders: Behaviour = async (_req, res, _body, forward) => {
-  const up = await forward();
+  const up = await forward({ identity: true });
   res.writeHead(up.status, { 'content-type': 'application/json', 'content-length': String(up.body.length) });
   res.write(up.body.subarray(0, Math.min(5, up.body.length)));
   setTimeout(() => res.socket?.destroy(), 20);
+};
+
+/** The service's answer, its headers changed by `change` (X-RateLimit-Remaining, say). */
+export const withHeaders =
+  (change: Record<string, string>): Behaviour =>
+  async (_req, res, _body, forward) => {
+    const up = await forward();
+    const headers = { ...up.headers, ...change };
+    delete headers['transfer-encoding'];
+    delete headers.connection;
+    res.writeHead(up.status, headers);
+    res.end(up.body);
+  };
+
+export type Encoding = 'gzip' | 'br' | 'deflate' | 'deflate-raw';
+
+export function encode(encoding: Encoding, body: Buffer): Buffer {
+  if (encoding === 'br') return zlib.brotliCompressSync(body);
+  if (encoding === 'gzip') return zlib.gzipSync(body);
+  return encoding === 'deflate' ? zlib.deflateSync(body) : zlib.deflateRawSync(body);
+}
+
+/** The service's answer compressed here with `encoding` ('deflate-raw': deflate without its zlib wrapper, as some servers send it). */
+export const compressed =
+  (encoding: Encoding): Behaviour =>
+  async (_req, res, _body, forward) => {
+    const up = await forward({ identity: true });
+    const body = encode(encoding, up.body);
+    res.writeHead(up.status, { 'content-type': String(up.headers['content-type'] ?? 'application/json'), 'content-encoding': encoding === 'deflate-raw' ? 'deflate' : encoding, 'content-length': String(body.length) });
+    res.end(body);
+  };
+
+/**
+ * A compression bomb: gzip members of 64 MB of JSON whitespace each, one after the other, about
+ * `wireMb` MB on the wire that inflate to 1,000 times as much (2 GB from 2 MB by default); or
+ * one brotli stream of 320 MB made of 60 KB.
+ */
+export const gzipBomb =
+  (o: { wireMb?: number; encoding?: 'gzip' | 'br' } = {}): Behaviour =>
+  async (_req, res) => {
+    const encoding = o.encoding ?? 'gzip';
+    const head = Buffer.from('{"count": 1, "next": null, "results": [');
+    const member = encoding === 'gzip' ? encode('gzip', Buffer.concat([head, Buffer.alloc(64 * 1024 * 1024, 0x20)])) : await brotliOfSpaces(head, 320);
+    const count = encoding === 'gzip' ? Math.max(1, Math.round(((o.wireMb ?? 2) * 1024 * 1024) / member.length)) : 1;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': String(member.length * count) });
+    let sent = 0;
+    const pump = () => {
+      while (!res.destroyed && sent < count) {
+        sent++;
+        if (!res.write(member)) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end();
+    };
+    res.on('close', () => (sent = count));
+    pump();
+  };
+
+/** `head`, then `mb` MB of spaces, brotli-compressed as a stream (never whole in memory). */
+async function brotliOfSpaces(head: Buffer, mb: number): Promise<Buffer> {
+  const c = zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } });
+  const out: Buffer[] = [];
+  c.on('data', (d: Buffer) => out.push(d));
+  const ended = new Promise((r) => c.once('end', r));
+  c.write(head);
+  const block = Buffer.alloc(1024 * 1024, 0x20);
+  for (let i = 0; i < mb; i++) if (!c.write(block)) await new Promise((r) => c.once('drain', r));
+  c.end();
+  await ended;
+  return Buffer.concat(out);
+}
+
+/** The service's answer gzipped, then damaged half-way through the compressed bytes. */
+export const corruptGzip: Behaviour = async (_req, res, _body, forward) => {
+  const up = await forward({ identity: true });
+  const body = zlib.gzipSync(up.body);
+  for (let i = Math.floor(body.length / 2); i < Math.floor(body.length / 2) + 16 && i < body.length - 8; i++) body[i] ^= 0xa5;
+  res.writeHead(up.status, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(body.length) });
+  res.end(body);
+};
+
+/**
+ * Pages linked by an opaque cursor instead of limit and offset: each `next` becomes
+ * `?cursor=…` (the sandbox's own query, encoded), and a request with a cursor is sent on with
+ * the query it stands for.
+ */
+export const cursorLinks: Behaviour = async (req, res, _body, forward) => {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const cursor = url.searchParams.get('cursor');
+  const path = cursor ? `${url.pathname}?${Buffer.from(cursor, 'base64url').toString('utf8')}` : undefined;
+  const up = await forward({ path, identity: true });
+  const page = JSON.parse(up.body.toString('utf8')) as { next: string | null };
+  if (page.next) {
+    const next = new URL(page.next);
+    page.next = `${next.origin}${next.pathname}?cursor=${Buffer.from(next.searchParams.toString()).toString('base64url')}`;
+  }
+  const headers = { ...up.headers };
+  for (const h of ['transfer-encoding', 'connection', 'content-length']) delete headers[h];
+  res.writeHead(up.status, headers);
+  res.end(JSON.stringify(page));
 };

@@ -34,6 +34,7 @@ export function useSandbox(options: SandboxOptions = {}, how: { inProcess?: bool
     sb().requests.length = 0;
     sb().setFaults({});
     sb().setBeforeHandle(undefined);
+    sb().setCompression(options.compression);
     return () => removeDir(dir);
   });
 

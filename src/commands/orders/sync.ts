@@ -20,6 +20,7 @@ import { checkFile, type SyncSpec } from '../../sync/plan.js';
 import type { Compare } from '../../sync/normalise.js';
 import type { ServiceSource } from '../../sync/read.js';
 import { runSync } from '../../sync/run.js';
+import { parseParallel } from '../shared/flags.js';
 
 /** The flags of `orders import`: one file format, one set of bulk options. */
 export type SyncOrdersFlags = ImportFlags;
@@ -69,6 +70,7 @@ export function orderSource(kind: OrderKindName): ServiceSource {
 }
 
 export async function syncOrders(ctx: Context, flags: SyncOrdersFlags): Promise<void> {
+  const parallel = parseParallel(flags.parallel);
   const { kind, file, concurrency, csv } = await openOrderFile(ctx, flags);
   const spec = orderSyncSpec(kind);
   // The same bodies `orders import` would send: one reading of the file format for both.
@@ -90,6 +92,7 @@ export async function syncOrders(ctx: Context, flags: SyncOrdersFlags): Promise<
     readPath: (id) => PATHS.order(id),
     dryRun: flags.dryRun,
     concurrency,
+    parallel,
     fresh: flags.fresh,
     report: flags.report,
     invalid,

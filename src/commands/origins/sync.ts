@@ -9,7 +9,7 @@ import { PATHS } from '../../api/paths.js';
 import { dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
-import { parseConcurrency } from '../shared/flags.js';
+import { parseConcurrency, parseParallel } from '../shared/flags.js';
 import type { BulkRunFlags } from '../shared/bulk.js';
 import { IMPORT_COLUMNS, importColumnNames, KNOWN_COLUMNS, originUnits, sniffInput, type OriginUnit } from './import.js';
 import { UsageError } from '../../errors.js';
@@ -35,6 +35,7 @@ export const ORIGIN_SYNC_SPEC: SyncSpec = {
 export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promise<void> {
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
+  const parallel = parseParallel(opts.parallel);
   const input = await sniffInput(opts.file, ctx.io.stdin);
   const { units, invalid } = input.plots ? { units: await plotUnits(ctx, opts, input.stdin), invalid: [] } : await csvUnits(ctx, opts, input.stdin);
   await runSync(ctx, {
@@ -54,6 +55,7 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
     readPath: (id) => PATHS.origin(id),
     dryRun: opts.dryRun,
     concurrency,
+    parallel,
     fresh: opts.fresh,
     report: opts.report,
     invalid,

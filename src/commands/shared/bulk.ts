@@ -11,18 +11,21 @@ export interface BulkRunFlags extends FileReadFlags {
   report?: string;
   force?: boolean;
   concurrency?: string;
+  parallel?: string;
   fresh?: boolean;
   dryRun?: boolean;
   skipInvalid?: boolean;
 }
 
 /** `only`: a qualifier for commands where these options apply to one mode ("with --file: "). */
-export function addBulkRunOptions(cmd: Command, o: { concurrency?: boolean; dryRun?: boolean; only?: string } = {}): Command {
+/** `reads`: the command reads a whole listing first (a sync), so it takes --parallel. */
+export function addBulkRunOptions(cmd: Command, o: { concurrency?: boolean; dryRun?: boolean; reads?: boolean; only?: string } = {}): Command {
   const only = o.only ?? '';
   cmd
     .option('--report <file>', `${only}also write the per-row report to this CSV file`)
     .option('--force', 'overwrite an existing --report file');
   if (o.concurrency) cmd.option('--concurrency <n>', `${only}requests at the same time (1..16, default 4; one at a time while the rate limit has fewer left)`);
+  if (o.reads) cmd.option('--parallel <n>', "pages of the service's listing requested at the same time (1..16, default 4; one at a time while the rate limit has fewer left)");
   cmd.option('--fresh', `${only}forget what earlier runs of this file did and send every row again`);
   if (o.dryRun) cmd.option('--dry-run', 'check every row and show what would be sent; send nothing');
   cmd

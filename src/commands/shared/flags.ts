@@ -137,6 +137,11 @@ export function parseConcurrency(value: string | undefined): number {
   return parseInteger(value ?? '4', '--concurrency', 1, 16)!;
 }
 
+/** --parallel of --all and sync's reads: pages under way at once, bounded as --concurrency is. */
+export function parseParallel(value: string | undefined): number {
+  return parseInteger(value ?? '4', '--parallel', 1, 16)!;
+}
+
 /** A filter's comma list of allowed values; an empty one is a mistake, not "no filter". */
 export function filterEnumList<T extends string>(value: string | undefined, flag: string, allowed: readonly T[]): T[] | undefined {
   const list = parseEnumList(value, flag, allowed);

@@ -8,13 +8,17 @@ import { DEFAULT_LIMIT, type PageOptions } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
 import { COUNTRY_CODE_RE } from '../../api/enums.js';
 import { unknownCountryProblem } from '../../geo/country-codes.js';
-import { appendList, collect, parseDateRange, parseIdList, parseInteger, splitKeyValue } from './flags.js';
+import { appendList, collect, parseDateRange, parseIdList, parseInteger, parseParallel, splitKeyValue } from './flags.js';
+
+/** --parallel's help, the same for --all and sync's reads. */
+export const PARALLEL_HELP = 'with --all: pages requested at the same time when the service pages by offset (1..16, default 4; one at a time while the rate limit has fewer left)';
 
 export interface ListFlags {
   limit?: string;
   pageSize?: string;
   offset?: string;
   all?: boolean;
+  parallel?: string;
   ordering?: string;
   search?: string;
   filter?: string[];
@@ -26,6 +30,7 @@ export function addListOptions(cmd: Command): Command {
     .option('--page-size <n>', 'items per request (default 100, never more than --limit; with --all the server maximum)')
     .option('--offset <n>', 'skip this many items first')
     .option('--all', 'fetch every page (streams as pages arrive)')
+    .option('--parallel <n>', PARALLEL_HELP)
     .option('--ordering <fields>', 'sort fields, comma-separated; prefix - for descending (e.g. -created_at,id)')
     .option('--search <text>', 'free-text search')
     .option('--filter <key=value>', 'any documented query filter, passed through (repeatable)', collect);
@@ -36,7 +41,8 @@ export function pageOptions(flags: ListFlags): PageOptions {
   const limit = parseInteger(flags.limit, '--limit', 1);
   const pageSize = parseInteger(flags.pageSize, '--page-size', 1);
   const offset = parseInteger(flags.offset, '--offset', 0);
-  return { limit, pageSize, offset, all: Boolean(flags.all) };
+  const parallel = parseParallel(flags.parallel);
+  return { limit, pageSize, offset, all: Boolean(flags.all), parallel };
 }
 
 /** Query parameters from --ordering, --search and --filter (named flags are added by the command). */

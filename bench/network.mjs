@@ -1,0 +1,121 @@
+// The network benchmark (`npm run bench -- --network-only [--quick]`, or `node bench/network.mjs
+// [--runs N] [--before DIR]`): sct over a link of 40 ms round trip and 50 Mbit/s each way against
+// a sandbox of 20,000 orders in its own process, with floors measured in the same run by a
+// minimal node:http client (bench/floor/network-client.mjs) over the same link.
+//
+// The link: network namespaces joined by `tc netem` need the kernel's sch_netem; where `tc qdisc
+// add … netem` fails (or without root and iproute2) a throttling proxy on 127.0.0.1
+// (bench/throttle.mjs) adds 20 ms each way and caps each direction at 50 Mbit/s. The output says
+// which. The proxy is loopback, so SCT_ALLOW_HTTP is not needed; a namespace's far end would need it.
+//
+// Cases, wall time, medians of interleaved runs (3 by default, 1 with --quick):
+//   export json: floor one page at a time without compression, with gzip, with gzip and 4 pages
+//   in flight; sct (target ≤ 1.2× the last). export csv: floor with gzip and 4 in flight; sct
+//   (target ≤ 1.3×). bulk: invitations bulk-create of 2,000 rows (20 requests of 100), floor with
+//   4 requests in flight; sct at its default --concurrency 4 (target ≤ 1.2×).
+// --before DIR: also `DIR/bin/sct.js` (a build of an earlier commit) for json, csv and bulk.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandboxProcess } from '../scripts/sandbox-process.mjs';
+import { timed } from './measure.mjs';
+import { startThrottle } from './throttle.mjs';
+
+const root = new URL('..', import.meta.url).pathname;
+const bin = join(root, 'bin', 'sct.js');
+const floor = join(root, 'bench', 'floor', 'network-client.mjs');
+const TOKEN = 'sct_demo_owner_cacao';
+const ORDERS = 20_000;
+const ROWS = 2_000;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const arg = (name) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+
+/** Whether tc netem works here: it needs root, iproute2 and the kernel's sch_netem. */
+function netemAvailable() {
+  const ns = `sctbench${process.pid}`;
+  if (spawnSync('ip', ['netns', 'add', ns]).status !== 0) return false;
+  try {
+    return spawnSync('ip', ['netns', 'exec', ns, 'tc', 'qdisc', 'add', 'dev', 'lo', 'root', 'netem', 'delay', '20ms']).status === 0;
+  } finally {
+    spawnSync('ip', ['netns', 'del', ns]);
+  }
+}
+
+export async function networkBench({ quick = false, runs = quick ? 1 : 3, before } = {}) {
+  if (netemAvailable()) console.log('\nNetwork: tc netem works on this kernel; the namespace link is not built yet, the proxy below is used all the same');
+  const sb = await startSandboxProcess(['--orders', String(ORDERS), '--rate-limit', '1000000']);
+  const link = await startThrottle(Number(new URL(sb.url).port));
+  const dir = mkdtempSync(join(tmpdir(), 'sct-bench-network-'));
+  try {
+    const url = `http://127.0.0.1:${link.port}/api`;
+    const env = { ...process.env, SCT_CONFIG_DIR: dir, SCT_BASE_URL: url, SCT_TOKEN: TOKEN, NO_COLOR: '1', CI: 'true' };
+    delete env.NODE_EXTRA_CA_CERTS;
+    const first = `${url}/orders?order_action=buying&limit=10000&offset=0`;
+    // The CSV floor writes the columns sct's header names, read once, straight from the sandbox
+    // (spawnSync would stall the link, which runs in this process).
+    const header = String(spawnSync(process.execPath, [bin, 'orders', 'list', '--buying', '--limit', '1', '-o', 'csv'], { env: { ...env, SCT_BASE_URL: sb.url } }).stdout).split('\n')[0];
+    const people = (run, who) => {
+      const file = join(dir, `people-${who}-${run}.csv`);
+      writeFileSync(file, ['email,auth_group', ...Array.from({ length: ROWS }, (_, i) => `p${i}-${who}-${run}@bench-network.example,3`)].join('\n') + '\n');
+      return file;
+    };
+    const cases = {
+      'json floor, 1 page, no gzip': () => [floor, 'export', first, TOKEN, 'json', '0', '1'],
+      'json floor, gzip': () => [floor, 'export', first, TOKEN, 'json', '1', '1'],
+      'json floor, gzip, 4 in flight': () => [floor, 'export', first, TOKEN, 'json', '1', '4'],
+      'json sct': () => [bin, 'orders', 'list', '--buying', '--all', '-o', 'json'],
+      'csv floor, gzip, 4 in flight': () => [floor, 'export', first, TOKEN, 'csv', '1', '4', header],
+      'csv sct': () => [bin, 'orders', 'list', '--buying', '--all', '-o', 'csv'],
+      'bulk floor, 4 in flight': (run) => [floor, 'bulk', url, TOKEN, people(run, 'floor'), '4'],
+      'bulk sct': (run) => [bin, 'invitations', 'bulk-create', '--file', people(run, 'sct')],
+    };
+    if (before) {
+      const old = join(before, 'bin', 'sct.js');
+      cases['json sct before'] = () => [old, 'orders', 'list', '--buying', '--all', '-o', 'json'];
+      cases['csv sct before'] = () => [old, 'orders', 'list', '--buying', '--all', '-o', 'csv'];
+      cases['bulk sct before'] = (run) => [old, 'invitations', 'bulk-create', '--file', people(run, 'before')];
+    }
+    const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+    for (let run = 0; run < runs; run++) {
+      // Interleaved, and in turned order every other round: a busy moment hits every case alike.
+      const names = run % 2 === 0 ? Object.keys(cases) : Object.keys(cases).reverse();
+      for (const name of names) {
+        const r = await timed(cases[name](run), env);
+        if (r.status !== 0) throw new Error(`${name} exited ${r.status}: ${r.stderr.slice(-1000)}`);
+        samples[name].push(r.wall);
+      }
+    }
+    const m = (k) => median(samples[k]);
+    const uptime = spawnSync('uptime', { encoding: 'utf8' }).stdout.trim();
+    console.log(`\nNetwork: ${ORDERS.toLocaleString('en')} sandbox orders over a throttling proxy in userspace (bench/throttle.mjs: +20 ms each way, 50 Mbit/s each way; no sch_netem here)`);
+    console.log(`  wall time, median of ${runs} interleaved run${runs === 1 ? '' : 's'}; ${uptime}`);
+    const line = (k, base, target) => {
+      const ratio = m(k) / m(base);
+      console.log(`  ${k.padEnd(32)} ${(m(k) / 1000).toFixed(2).padStart(7)} s  ${ratio.toFixed(2)}× ${base === k ? '' : `of "${base}"`}${target ? ` (target ${target}×) ${ratio <= target ? 'ok' : 'MISSED'}` : ''}`);
+    };
+    const floor1 = 'json floor, 1 page, no gzip';
+    for (const k of ['json floor, 1 page, no gzip', 'json floor, gzip', 'json floor, gzip, 4 in flight']) line(k, floor1);
+    line('json sct', 'json floor, gzip, 4 in flight', 1.2);
+    if (before) line('json sct before', 'json floor, gzip, 4 in flight');
+    line('csv floor, gzip, 4 in flight', 'csv floor, gzip, 4 in flight');
+    line('csv sct', 'csv floor, gzip, 4 in flight', 1.3);
+    if (before) line('csv sct before', 'csv floor, gzip, 4 in flight');
+    line('bulk floor, 4 in flight', 'bulk floor, 4 in flight');
+    line('bulk sct', 'bulk floor, 4 in flight', 1.2);
+    if (before) line('bulk sct before', 'bulk floor, 4 in flight');
+  } finally {
+    await link.close();
+    sb.child.kill('SIGINT');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (!existsSync(join(root, 'dist', 'cli.cjs'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  const runs = arg('--runs');
+  await networkBench({ quick: process.argv.includes('--quick'), runs: runs ? Number(runs) : undefined, before: arg('--before') });
+}
