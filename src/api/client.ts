@@ -166,8 +166,11 @@ export interface RateLimitState {
 }
 
 const RETRYABLE_STATUS = new Set([502, 503, 504]);
-/** The largest JSON answer sct reads (a page of 1,000 orders is about 7 MB). */
-export const MAX_JSON_BYTES = 256 * 1024 * 1024;
+/**
+ * The largest JSON answer sct reads (a page of 1,000 orders is about 7 MB): 256 MB counted as
+ * every size sct prints is, in powers of 1,000, so the message names the limit the spec states.
+ */
+export const MAX_JSON_BYTES = 256_000_000;
 /** An error answer is only read for its message. */
 const MAX_ERROR_BYTES = 1024 * 1024;
 /** A wait the service asks for beyond this is not a time but a mistake. */

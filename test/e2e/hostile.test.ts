@@ -87,16 +87,16 @@ describe('answers that are not the API speaking', () => {
     expect(h.log.filter((x) => x.path === '/api/orders')).toHaveLength(4);
   });
 
-  it('a JSON answer over 256 MiB (268 MB) is refused while it streams (exit 1, "answer too large"), declared or not', async () => {
+  it('a JSON answer over 256 MB is refused while it streams (exit 1, "answer too large"), declared or not', async () => {
     h.on('GET /api/orders', hugeJson({ declare: true }), { times: 1 });
     const declared = await sct(['orders', 'list', '--buying']);
     expect(declared.exitCode, declared.stderr).toBe(1);
-    expect(declared.stderr).toMatch(/error: GET \/orders: answer too large \(2\.1 GB, more than the 268 MB sct reads\)/);
+    expect(declared.stderr).toMatch(/error: GET \/orders: answer too large \(2\.1 GB, more than the 256 MB sct reads\)/);
 
     h.on('GET /api/orders', hugeJson(), { times: 1 });
     const streamed = await sct(['orders', 'list', '--buying']);
     expect(streamed.exitCode, streamed.stderr).toBe(1);
-    expect(streamed.stderr).toMatch(/error: GET \/orders: answer too large \(more than the 268 MB sct reads\)/);
+    expect(streamed.stderr).toMatch(/error: GET \/orders: answer too large \(more than the 256 MB sct reads\)/);
     noStack(streamed.stderr);
   });
 });

@@ -191,7 +191,7 @@ describe('-o csv: the same columns in the same order whatever the data', () => {
     const h = await startHostile(t.sb.url);
     try {
       h.on('GET /api/orders', async (_req, res, _body, forward) => {
-        const up = await forward();
+        const up = await forward({ identity: true });
         const page = JSON.parse(up.body.toString('utf8'));
         page.results[1].surprise = 'new';
         page.results[1].value_chain_detail = { ...(page.results[1].value_chain_detail ?? {}), surprise_sub: 'x,y' };
@@ -217,7 +217,7 @@ describe('-o csv of a command that prints a resource it did not list', () => {
     try {
       // An answer without the inviter's details (null would do as well): the columns stay.
       h.on('POST /api/accounts/user-invitations/renew', async (_req, res, _body, forward) => {
-        const up = await forward();
+        const up = await forward({ identity: true });
         const { invited_by_detail: _gone, ...rest } = JSON.parse(up.body.toString('utf8'));
         res.writeHead(up.status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(rest));
