@@ -23,6 +23,7 @@ import {
   type ListFlags,
 } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
+import { writesGeojson } from './shared/geojson-commands.js';
 import { addBulkRunOptions, addTemplateOption, writeTemplateIf } from './shared/bulk.js';
 import { addAlias, appendList, parseEnumList, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
@@ -82,7 +83,7 @@ export function register(program: Command, f: Factory): void {
     .option('--out <dir>', 'with --eudr: write numbered files origins-001.geojson… into this directory (every matching origin unless --limit)')
     .option('--force', 'with --out: overwrite files of the same names');
   addExamples(
-    addListOptions(list)
+    addListOptions(writesGeojson(list))
     .addHelpText('after', '\nOrdering fields: id, name, country_code, country__name, assessment_status, created_at, updated_at.'),
     ['sct origins list --country-code CI,GH', 'sct origins list --assessment-status failing -o geojson > failing.geojson', 'sct origins list --country-code GH -o geojson --eudr --max-size 25MB --out statement/'],
   ).action(f.action<ListOriginsOptions>((ctx, opts) => listOrigins(ctx, opts)));
@@ -102,6 +103,7 @@ export function register(program: Command, f: Factory): void {
       update: ['sct origins update 24 --name "Farm Costa 50 (Mato Grosso, north)"', 'sct origins update 24 --location -12.65,-55.42'],
       delete: ['sct origins delete 24', 'sct origins delete 24 --yes'],
     },
+    geojson: true,
   });
 
   addExamples(origins

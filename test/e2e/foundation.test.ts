@@ -30,7 +30,7 @@ describe('basics', () => {
     // Every group is listed once, under its heading, the headings in this order.
     const headings = h.stdout.split('\n').filter((l) => /^\S.*commands:$/.test(l));
     expect(headings).toEqual(['Supply chain commands:', 'Due diligence commands:', 'Workspace and people commands:', 'Setup and other commands:']);
-    const { GROUPS } = await import('../../src/cli.js');
+    const { GROUPS } = await import('../../src/cli/groups.js');
     for (const g of GROUPS) expect(h.stdout.match(new RegExp(`^  ${g.name} `, 'gm')), g.name).toHaveLength(1);
   });
 

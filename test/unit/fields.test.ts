@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
 import { checkFields, pickPaths } from '../../src/output/fields.js';
 import { closest } from '../../src/output/suggest.js';
-import { resolveJsonFlag } from '../../src/cli.js';
+import { resolveJsonFlag } from '../../src/cli/argv.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('pickPaths', () => {

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { z } from 'zod';
 import type { Context } from '../../context.js';
 import { addExamples, type Factory } from './command.js';
+import { writesGeojson } from './geojson-commands.js';
 import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { CancelledError, UsageError } from '../../errors.js';
@@ -116,6 +117,8 @@ export interface CrudCommandsOptions<F extends BodyFlags> {
   schemas: () => Promise<{ create: z.ZodType; update: z.ZodType }>;
   /** Each verb's help examples (real command lines against the sandbox's demo data). */
   examples: { get: string[]; create: string[]; update: string[]; delete: string[] };
+  /** `get` writes `-o geojson` too: the resource has a location. */
+  geojson?: boolean;
 }
 
 /** Registers get, create, update and delete, in that order, on a resource's command group. */
@@ -135,7 +138,10 @@ export function addCrudCommands<F extends BodyFlags>(group: Command, f: Factory,
     });
   };
 
-  if (f.leaf('get')) addGetCommand(group, f, { noun: o.noun, path: o.paths.one, columns: o.columns, detail: o.detail, examples: o.examples.get });
+  if (f.leaf('get')) {
+    const get = addGetCommand(group, f, { noun: o.noun, path: o.paths.one, columns: o.columns, detail: o.detail, examples: o.examples.get });
+    if (o.geojson) writesGeojson(get);
+  }
 
   if (f.leaf('create')) addExamples(addDryRunOption(addIdempotencyKeyOption(addBodyOptions(o.addFields(group.command('create').description(`Create ${o.article} ${o.noun}`))))), o.examples.create).action(
     f.action<F>((ctx, flags) => save(ctx, flags)),
