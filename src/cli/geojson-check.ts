@@ -2,7 +2,7 @@
 // definition) is a usage error, before anything is read or sent.
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
-import { isGeojsonCommand } from '../commands/shared/geojson-commands.js';
+import { isGeojsonCommand } from '../commands/shared/output-facts.js';
 
 /** The command's path under the root, "origins list". */
 function pathOf(cmd: Command): string {

@@ -17,10 +17,11 @@ describe('pickPaths', () => {
 
 describe('checkFields', () => {
   it('refuses a field the resource does not have, and lets undocumented resources take any', () => {
-    expect(() => checkFields('orders list', 'id,seller_company.name')).not.toThrow();
-    expect(() => checkFields('orders list', 'id,bogus')).toThrow(UsageError);
-    expect(() => checkFields('risk list', 'anything')).not.toThrow();
-    expect(() => checkFields('constructor', 'x')).not.toThrow();
+    const order = { resource: 'order' } as const;
+    expect(() => checkFields('orders list', order, 'id,seller_company.name')).not.toThrow();
+    expect(() => checkFields('orders list', order, 'id,bogus')).toThrow(UsageError);
+    expect(() => checkFields('risk list', undefined, 'anything')).not.toThrow();
+    expect(() => checkFields('workspaces list', { resource: 'workspace', extraFields: ['current'] }, 'id,current')).not.toThrow();
   });
 });
 
