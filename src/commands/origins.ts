@@ -64,7 +64,7 @@ export function register(program: Command, f: Factory): void {
   const origins = program.command('origins').description('Manage origins (places of production)');
 
   // Options are added in the order help lists them.
-  const list = prints(origins.command('list'), 'origin')
+  const list = writesGeojson(prints(origins.command('list'), 'origin'))
     .description('List origins')
     .option('--country-code <codes>', 'country code(s), comma-separated or repeated (e.g. CI,GH)', appendList)
     .option('--assessment-status <list>', `assessment status, comma-separated or repeated (${ASSESSMENT_STATUSES.join(', ')})`, appendList)
@@ -82,7 +82,7 @@ export function register(program: Command, f: Factory): void {
     .option('--out <dir>', 'with --eudr: write numbered files origins-001.geojson… into this directory (every matching origin unless --limit)')
     .option('--force', 'with --out: overwrite files of the same names');
   addExamples(
-    addListOptions(writesGeojson(list))
+    addListOptions(list)
     .addHelpText('after', '\nOrdering fields: id, name, country_code, country__name, assessment_status, created_at, updated_at.'),
     ['sct origins list --country-code CI,GH', 'sct origins list --assessment-status failing -o geojson > failing.geojson', 'sct origins list --country-code GH -o geojson --eudr --max-size 25MB --out statement/'],
   ).action(f.action<ListOriginsOptions>((ctx, opts) => listOrigins(ctx, opts)));
