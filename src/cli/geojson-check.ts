@@ -3,22 +3,16 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { isGeojsonCommand } from '../commands/shared/output-facts.js';
-
-/** The command's path under the root, "origins list". */
-function pathOf(cmd: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
-  return names.join(' ');
-}
+import { commandPath } from '../commands/shared/preflight.js';
 
 /** The commands of tree that write GeoJSON, in help order. */
 function geojsonCommands(tree: Command): string[] {
-  return [...(isGeojsonCommand(tree) ? [pathOf(tree)] : []), ...tree.commands.flatMap(geojsonCommands)];
+  return [...(isGeojsonCommand(tree) ? [commandPath(tree)] : []), ...tree.commands.flatMap(geojsonCommands)];
 }
 
 /** tree builds the whole command tree: only the error names every command that takes -o geojson. */
 export async function refuseGeojson(action: Command, tree: () => Promise<Command>): Promise<void> {
   if (action.optsWithGlobals().output !== 'geojson' || isGeojsonCommand(action)) return;
   const writers = geojsonCommands(await tree());
-  throw new UsageError(`-o geojson is for ${writers.map((c) => `sct ${c}`).join(' and ')}: sct ${pathOf(action)} writes table, json, ndjson or csv`);
+  throw new UsageError(`-o geojson is for ${writers.map((c) => `sct ${c}`).join(' and ')}: sct ${commandPath(action)} writes table, json, ndjson or csv`);
 }
