@@ -35,10 +35,10 @@ export function globalValueFlags(program: Command): Set<string> {
 }
 
 /** The global options a sub-command's help repeats; `sct --help` lists them all. */
-export const INHERITED_OPTIONS = ['--output', '--json', '--jq', '--columns', '--profile'];
+const INHERITED_OPTIONS = ['--output', '--json', '--jq', '--columns', '--profile'];
 
 /** The line under a sub-command's inherited options that points at the rest. */
-export const GLOBAL_OPTIONS_LINE =
+const GLOBAL_OPTIONS_LINE =
   'Global options (-q, -v, -y, --no-color, --base-url, --timeout, …): see `sct --help`.';
 
 export const LEAF_HELP: Partial<Help> = {
