@@ -15,7 +15,7 @@ import { parseDuration } from './util/numbers.js';
 /** The global options, as commander parsed them. */
 export interface GlobalFlags {
   output?: string;
-  /** `--json` (true, or '' as cli.ts passes a bare one) or `--json FIELDS` (the field list). */
+  /** `--json` (true, or '' as src/cli/argv.ts passes a bare one) or `--json FIELDS` (the field list). */
   json?: boolean | string;
   columns?: string;
   jq?: string;
