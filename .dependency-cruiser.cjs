@@ -1,6 +1,7 @@
 // `npm run check:layers` (and .ci/run): imports point downward and no two files import each
 // other, directly or round a longer loop. Type-only imports count: a cycle of types is a cycle
-// of ideas. The layers, top to bottom: cli.ts; commands/; context.ts and the layers under it
+// of ideas. The layers, top to bottom: cli.ts; cli/ (what cli.ts builds the program from);
+// commands/; context.ts and the layers under it
 // (api, output, config, bulk, sync, geo, help, sandbox); util/ and errors.ts at the bottom.
 module.exports = {
   forbidden: [
@@ -10,13 +11,27 @@ module.exports = {
       comment: 'a lower layer never imports a command or cli.ts: what it needs goes down to it',
       severity: 'error',
       from: { path: '^src/(api|output|config|bulk|sandbox|geo|sync|help|util)/' },
-      to: { path: '^src/(commands/|cli\\.ts$)' },
+      to: { path: '^src/(commands/|cli/|cli\\.ts$)' },
+    },
+    {
+      name: 'command-imports-cli',
+      comment: 'a command never imports the program around it: what both need is in commands/shared',
+      severity: 'error',
+      from: { path: '^src/commands/' },
+      to: { path: '^src/(cli/|cli\\.ts$)' },
+    },
+    {
+      name: 'cli-parts-import-cli',
+      comment: 'cli.ts builds the program from src/cli/, never the other way round',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: { path: '^src/cli\\.ts$' },
     },
     {
       name: 'context-imports-command',
       severity: 'error',
       from: { path: '^src/(context|errors|prompt|version)\\.ts$' },
-      to: { path: '^src/(commands/|cli\\.ts$)' },
+      to: { path: '^src/(commands/|cli/|cli\\.ts$)' },
     },
     {
       name: 'util-is-the-bottom',

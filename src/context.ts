@@ -9,13 +9,13 @@ import { ApiClient, abortableSleep, missingApiPrefix, type ClientOptions, type P
 import { UsageError } from './errors.js';
 import { parseFormat, type Format, type OutputOptions } from './output/format.js';
 import type { Column } from './output/columns.js';
-import { csvColumnsOf } from './output/fields.js';
+import { csvColumnsOf, type Printed } from './output/fields.js';
 import { parseDuration } from './util/numbers.js';
 
 /** The global options, as commander parsed them. */
 export interface GlobalFlags {
   output?: string;
-  /** `--json` (true, or '' as cli.ts passes a bare one) or `--json FIELDS` (the field list). */
+  /** `--json` (true, or '' as src/cli/argv.ts passes a bare one) or `--json FIELDS` (the field list). */
   json?: boolean | string;
   columns?: string;
   jq?: string;
@@ -101,13 +101,9 @@ export interface ContextDeps {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/**
- * `run.command`: the command as typed without "sct" ("orders list"), for what depends on the
- * resource it prints; `run.dryRun`: --dry-run was given.
- */
-export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryRun?: boolean; command?: string } = {}): Context {
+/** `run.printed`: the resource the command prints (its CSV header); `run.dryRun`: --dry-run was given. */
+export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryRun?: boolean; printed?: Printed } = {}): Context {
   const { env } = deps;
-  const command = run.command;
   const dryRun = run.dryRun === true;
   // A dry run asks nothing: what a terminal would be asked for is then required, as in a script.
   const io: IOStreams = dryRun ? Object.create(deps.io, { canPrompt: { value: () => false } }) : deps.io;
@@ -200,7 +196,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       return fromProfile ? parseFormat(fromProfile) : 'table';
     },
     output(defaults) {
-      const csvColumns = command === undefined ? undefined : csvColumnsOf(command);
+      const csvColumns = csvColumnsOf(run.printed);
       return { format: ctx.format(), columns: ctx.columns(), csvFormulas: flags.csvFormulas, bom: flags.bom, defaults, csvColumns, jq: flags.jq };
     },
     columns() {

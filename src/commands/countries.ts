@@ -7,18 +7,18 @@ import { COLUMNS } from '../output/columns.js';
 import { UsageError } from '../errors.js';
 import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
 import { showOne } from './shared/crud.js';
+import { prints } from './shared/output-facts.js';
 
 export function register(program: Command, f: Factory): void {
   const countries = program.command('countries').description('Country reference data');
   addExamples(
-    addListOptions(countries.command('list').description('List countries')),
+    addListOptions(prints(countries.command('list'), 'country').description('List countries')),
     ['sct countries list', 'sct countries list --search land --json alpha_2,name'],
   ).action(
     f.action<ListFlags>((ctx, opts) => runList(ctx, { path: PATHS.countries, query: listQuery(opts), flags: opts, columns: COLUMNS.country, noun: 'countries' })),
   );
   addExamples(
-    countries
-    .command('get')
+    prints(countries.command('get'), 'country')
     .argument('<id>', 'country id (e.g. the 2-letter code CI)')
     .description('Show one country'),
     ['sct countries get CI', 'sct countries get BE --json'],

@@ -24,6 +24,7 @@ import { appendList, DATE_RE, filterEnumList, parseDate, parseIdList, splitList 
 import { addStatementFields, type CreateFlags, type UpdateFlags } from './dds/fields.js';
 import { addWaitTimeoutOption, waitCommand, type WaitFlags } from './dds/wait.js';
 import { listAvailableOrders, traceOrders, type AvailableOrdersFlags, type TraceFlags } from './dds/trace.js';
+import { prints } from './shared/output-facts.js';
 
 export interface ListStatementsOptions extends ListFlags, IdFilterFlags {
   type?: string;
@@ -42,8 +43,7 @@ export function register(program: Command, f: Factory): void {
   const dds = program.command('dds').description('Due diligence statements: list, create, wait for, and trace orders to them');
 
   // Options are added in the order help lists them.
-  const list = dds
-    .command('list')
+  const list = prints(dds.command('list'), 'statement')
     .description('List due diligence statements')
     .option('--type <list>', `statement type, comma-separated or repeated (${DDS_TYPES.join(', ')})`, appendList)
     .option('--status <list>', `status, comma-separated or repeated (${DDS_STATUSES.join(', ')})`, appendList)
@@ -67,15 +67,14 @@ Ordering fields: id, name, type, status, dds_identifier, created_at, updated_at.
     .action(f.action<ListStatementsOptions>((ctx, opts) => listStatements(ctx, opts)));
 
   addExamples(
-    dds
-    .command('get')
+    prints(dds.command('get'), 'statement')
     .argument('<id>', 'statement id')
     .description('Show one statement with its attached orders and products'),
     ['sct dds get 1', 'sct dds get 1 --json status,dds_identifier'],
   ).action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.statement(parseId(id)), COLUMNS.statement, DETAILS.statement).then(() => undefined)));
 
   const create = addExamples(addDryRunOption(addWaitTimeoutOption(
-    addIdempotencyKeyOption(addStatementFields(dds.command('create').description('Create a statement (the creation rules of its type are checked first)')))
+    addIdempotencyKeyOption(addStatementFields(prints(dds.command('create'), 'statement').description('Create a statement (the creation rules of its type are checked first)')))
       .option('--wait', 'wait until the service has finished the statement (complete: exit 0, failed: exit 1)'),
   )).addHelpText(
     'after',
@@ -91,8 +90,7 @@ Creation rules, checked before anything is sent:
   create.action(f.action<CreateFlags>(async (ctx, opts) => (await import('./dds/save.js')).createStatement(ctx, opts, create)));
 
   addExamples(
-    addDryRunOption(dds
-    .command('update')
+    addDryRunOption(prints(dds.command('update'), 'statement')
     .argument('<id>', 'statement id')
     .description('Change the status or the name of a statement (nothing else can change)')
     .option('--status <status>', DDS_STATUSES.join(', '))
@@ -119,8 +117,7 @@ Creation rules, checked before anything is sent:
     );
 
   const wait = addWaitTimeoutOption(
-    dds
-      .command('wait')
+    prints(dds.command('wait'), 'statement')
       .argument('<id>', 'statement id')
       .description('Wait until a statement is complete (exit 0) or failed (exit 1, with the reason)'),
   );

@@ -21,6 +21,7 @@ import { appendList, collect, parseDateRange, parseEnumList, parseUuid, parseUui
 import { chunk } from '../bulk/runner.js';
 import { BULK_LIMIT } from '../api/enums.js';
 import type { BulkCreateOptions } from './invitations/bulk-create.js';
+import { prints } from './shared/output-facts.js';
 
 /** The keys the document allows in a bulk revoke or renew operation's invitation_filters. */
 export const INVITATION_FILTER_KEYS = [
@@ -67,14 +68,13 @@ export function register(program: Command, f: Factory): void {
   const invitations = program.command('invitations').description('Invite people to the workspace, and revoke or renew invitations');
 
   addExamples(
-    addListOptions(addInvitationFilterOptions(invitations.command('list').description('List invitations (newest first)')))
+    addListOptions(addInvitationFilterOptions(prints(invitations.command('list'), 'invitation').description('List invitations (newest first)')))
     .addHelpText('after', '\nOrdering fields: status, created_at, email, expires_at, auth_group_name.'),
     ['sct invitations list --status pending', 'sct invitations list --email-contains @brussels-cacao.example --columns id,email,status'],
   ).action(f.action<ListInvitationsOptions>((ctx, opts) => listInvitations(ctx, opts)));
 
   addExamples(
-    invitations
-    .command('get')
+    prints(invitations.command('get'), 'invitation')
     .argument('<uuid>', 'invitation id')
     .description('Show one invitation'),
     ['sct invitations get 03a80526-ef80-4dbe-83f6-fbed3ddd2cdc'],
@@ -82,8 +82,7 @@ export function register(program: Command, f: Factory): void {
 
   addExamples(
     addDryRunOption(addIdempotencyKeyOption(addBodyOptions(
-    invitations
-      .command('create')
+    prints(invitations.command('create'), 'invitation')
       .description('Invite one person by e-mail (the service sends the invitation e-mail)')
       .option('--email <address>', 'e-mail address to invite (required)')
       .option('--role <role>', 'role the person gets: its name (admin) or id (required)'),
@@ -127,8 +126,7 @@ stops the run with nothing sent. A rerun of the same file skips the rows that we
 
   addExamples(
     addDryRunOption(addMatchOptions(
-    invitations
-      .command('renew')
+    prints(invitations.command('renew'), 'invitation')
       .argument('[uuid]', 'one invitation to renew (else the filters choose)')
       .description('Renew invitations: the old link stops working and a new e-mail is sent'),
   ))

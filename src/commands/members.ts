@@ -21,6 +21,7 @@ import {
 import { parseId } from './shared/crud.js';
 import { appendList, splitList } from './shared/flags.js';
 import { stripControl } from '../output/sanitize.js';
+import { prints } from './shared/output-facts.js';
 
 export interface ListMembersOptions extends ListFlags, DateRangeFlags {
   role?: string;
@@ -53,8 +54,7 @@ export const MEMBER_DETAIL: Column[] = [
 export function register(program: Command, f: Factory): void {
   const members = program.command('members').description('List company members and change their roles');
 
-  const list = members
-    .command('list')
+  const list = prints(members.command('list'), 'member')
     .description('List the members of the active workspace')
     .option('--role <roles>', 'role(s): names (admin, any case) or ids, comma-separated or repeated', appendList)
     .option('--role-name <names>', 'role name(s), comma-separated or repeated (e.g. ADMIN)', appendList)
@@ -69,8 +69,7 @@ export function register(program: Command, f: Factory): void {
   ).action(f.action<ListMembersOptions>((ctx, opts) => listMembers(ctx, opts)));
 
   addExamples(
-    addDryRunOption(members
-    .command('set-role')
+    addDryRunOption(prints(members.command('set-role'), 'member')
     .argument('<member-id>', 'member id (the ID column of `sct members list`)')
     .argument('<role>', 'the new role: its name (ADMIN, any case) or id')
     .description("Change a member's role")),

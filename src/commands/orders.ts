@@ -15,6 +15,7 @@ import type { TraceFlags } from './orders/trace.js';
 import type { ImportFlags } from './orders/import.js';
 import { orderColumnsHelp } from './orders/columns.js';
 import type { SyncOrdersFlags } from './orders/sync.js';
+import { prints } from './shared/output-facts.js';
 
 // Each action loads its own code (schemas, CSV reading, planning) when it runs: `orders get`
 // and `orders list` load neither zod nor csv-parse.
@@ -22,25 +23,24 @@ export function register(program: Command, f: Factory): void {
   const orders = program.command('orders').description('List, create, import and trace orders');
 
   if (f.leaf('list')) addExamples(addListOptions(
-    addOrderFilterOptions(orders.command('list').description('List orders you buy (--buying) or sell (--selling)')),
+    addOrderFilterOptions(prints(orders.command('list'), 'order').description('List orders you buy (--buying) or sell (--selling)')),
   ),
     ["sct orders list --buying --assessment-status failing,pending --created-from 2025-01-01", "sct orders list --selling --commodity cocoa --no-dds --all -o csv > orders.csv"]
     )
     .action(f.action<ListOrdersFlags>((ctx, opts) => listOrders(ctx, opts)));
 
   if (f.leaf('get')) addExamples(
-    orders
-    .command('get')
+    prints(orders.command('get'), 'order')
     .argument('<id>', 'order id')
     .description('Show one order and its items'),
     ['sct orders get 217', 'sct orders get 217 --json id,external_id,items'],
   ).action(f.action((ctx, _o, [id]) => showOrder(ctx, parseId(id))));
 
-  if (f.leaf('create')) addDryRunOption(addIdempotencyKeyOption(addOrderFields(orders.command('create').description('Create a purchase order, sale order or batch'), 'create'))).action(
+  if (f.leaf('create')) addDryRunOption(addIdempotencyKeyOption(addOrderFields(prints(orders.command('create'), 'order').description('Create a purchase order, sale order or batch'), 'create'))).action(
     f.action<OrderFieldFlags>(async (ctx, opts) => (await import('./orders/save.js')).saveOrder(ctx, opts)),
   );
   if (f.leaf('update')) addDryRunOption(addOrderFields(
-    orders.command('update').argument('<id>', 'order id').description('Update an order (only the fields given)'),
+    prints(orders.command('update'), 'order').argument('<id>', 'order id').description('Update an order (only the fields given)'),
     'update',
   )).action(f.action<OrderFieldFlags>(async (ctx, opts, [id]) => (await import('./orders/save.js')).saveOrder(ctx, opts, parseId(id))));
 

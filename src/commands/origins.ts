@@ -23,6 +23,7 @@ import {
   type ListFlags,
 } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
+import { prints, writesGeojson } from './shared/output-facts.js';
 import { addBulkRunOptions, addTemplateOption, writeTemplateIf } from './shared/bulk.js';
 import { addAlias, appendList, parseEnumList, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
@@ -63,8 +64,7 @@ export function register(program: Command, f: Factory): void {
   const origins = program.command('origins').description('Manage origins (places of production)');
 
   // Options are added in the order help lists them.
-  const list = origins
-    .command('list')
+  const list = writesGeojson(prints(origins.command('list'), 'origin'))
     .description('List origins')
     .option('--country-code <codes>', 'country code(s), comma-separated or repeated (e.g. CI,GH)', appendList)
     .option('--assessment-status <list>', `assessment status, comma-separated or repeated (${ASSESSMENT_STATUSES.join(', ')})`, appendList)
@@ -88,6 +88,7 @@ export function register(program: Command, f: Factory): void {
   ).action(f.action<ListOriginsOptions>((ctx, opts) => listOrigins(ctx, opts)));
 
   addCrudCommands<OriginFieldFlags>(origins, f, {
+    resource: 'origin',
     noun: 'origin',
     article: 'an',
     paths: { all: PATHS.origins, one: PATHS.origin },
@@ -102,6 +103,7 @@ export function register(program: Command, f: Factory): void {
       update: ['sct origins update 24 --name "Farm Costa 50 (Mato Grosso, north)"', 'sct origins update 24 --location -12.65,-55.42'],
       delete: ['sct origins delete 24', 'sct origins delete 24 --yes'],
     },
+    geojson: true,
   });
 
   addExamples(origins

@@ -8,6 +8,7 @@ import { addListOptions, listQuery, runList, type ListFlags } from './shared/lis
 import { addCrudCommands } from './shared/crud.js';
 import { appendList, collect, parseEnumList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
+import { prints } from './shared/output-facts.js';
 
 export interface ListProductsOptions extends ListFlags {
   commodity?: string;
@@ -33,8 +34,7 @@ export function register(program: Command, f: Factory): void {
 
   if (f.leaf('list')) addExamples(
     addListOptions(
-    products
-      .command('list')
+    prints(products.command('list'), 'product')
       .description('List products')
       .option('--commodity <list>', `commodity, comma-separated or repeated (${COMMODITIES.join(', ')})`, appendList)
       .option('--composition <value>', COMPOSITIONS.join(' or ')),
@@ -43,6 +43,7 @@ export function register(program: Command, f: Factory): void {
   ).action(f.action<ListProductsOptions>((ctx, opts) => listProducts(ctx, opts)));
 
   addCrudCommands<ProductFieldFlags>(products, f, {
+    resource: 'product',
     noun: 'product',
     article: 'a',
     paths: { all: PATHS.products, one: PATHS.product },

@@ -6,11 +6,12 @@ import { knownRoleNames, learnRoles } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
+import { prints } from './shared/output-facts.js';
 
 export function register(program: Command, f: Factory): void {
   const users = program.command('users').description('List the users of the company');
   addExamples(
-    addListOptions(users.command('list').description('List the users of the active workspace (needs the view_user permission)'))
+    addListOptions(prints(users.command('list'), 'user').description('List the users of the active workspace (needs the view_user permission)'))
     .addHelpText('after', '\nThe document names limit, offset and search for this list; --ordering and --filter are passed through.'),
     ['sct users list', 'sct users list --search peeters --json id,username'],
   ).action(f.action<ListFlags>((ctx, opts) => listUsers(ctx, opts)));

@@ -23,6 +23,7 @@ import {
 import { addCrudCommands } from './shared/crud.js';
 import { addAlias, appendList, collect, parseEnumList, rejectBothForms, parseInteger, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
+import { prints } from './shared/output-facts.js';
 
 export interface ListValueChainsOptions extends ListFlags, DateRangeFlags, IdFilterFlags {
   status?: string;
@@ -58,8 +59,7 @@ export function register(program: Command, f: Factory): void {
   const chains = program.command('value-chains').description('Manage value chains (the companies in your supply chains)');
 
   // Options are added in the order help lists them.
-  const list = chains
-    .command('list')
+  const list = prints(chains.command('list'), 'valueChain')
     .description('List value chains')
     .option('--status <list>', `status, comma-separated or repeated (${STATUSES_HELP})`, appendList)
     .option('--type <list>', `type, comma-separated or repeated (${TYPES_HELP})`, appendList)
@@ -84,6 +84,7 @@ export function register(program: Command, f: Factory): void {
   ).action(f.action<ListValueChainsOptions>((ctx, opts) => listValueChains(ctx, opts)));
 
   addCrudCommands<ValueChainFieldFlags>(chains, f, {
+    resource: 'valueChain',
     noun: 'value chain',
     article: 'a',
     paths: { all: PATHS.valueChains, one: PATHS.valueChain },

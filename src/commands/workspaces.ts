@@ -15,6 +15,7 @@ import { addListOptions, listQuery, parseCountryCodes, runList, setOneOrIn, type
 import { parseId } from './shared/crud.js';
 import { addAlias, appendList, parseEnumList } from './shared/flags.js';
 import { fetchMe } from './whoami.js';
+import { prints } from './shared/output-facts.js';
 
 export interface ListWorkspacesOptions extends ListFlags {
   type?: string;
@@ -36,8 +37,7 @@ export function register(program: Command, f: Factory): void {
 
   addExamples(
     addListOptions(
-    addAlias(workspaces
-      .command('list')
+    addAlias(prints(workspaces.command('list'), 'workspace', ['current'])
       .description('List the workspaces (companies) you belong to')
       .option('--type <list>', `workspace type, comma-separated or repeated (${WORKSPACE_TYPES.join(', ')})`, appendList)
       .option('--exclude-type <list>', 'leave out these workspace types, comma-separated or repeated', appendList)

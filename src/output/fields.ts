@@ -5,24 +5,13 @@ import { flattenShape, RESOURCE_FIELDS, RESOURCE_SHAPES, type DocumentedResource
 import { closest } from './suggest.js';
 
 /**
- * Which resource a command prints, by "group verb": only these are checked. Other commands
- * (statistics, reports, bulk results, `sct api`) print shapes of their own and take any name.
+ * What a command prints: a documented resource, and any field sct adds to it. Declared next to
+ * the command (commands/shared/output-facts.ts); undefined for a command that prints a shape of
+ * its own and takes any field name.
  */
-const COMMAND_RESOURCES: Record<string, DocumentedResource> = {
-  ...verbs('orders', 'order', ['list', 'get', 'create', 'update']),
-  ...verbs('products', 'product', ['list', 'get', 'create', 'update']),
-  ...verbs('origins', 'origin', ['list', 'get', 'create', 'update']),
-  ...verbs('value-chains', 'valueChain', ['list', 'get', 'create', 'update']),
-  ...verbs('dds', 'statement', ['list', 'get', 'create', 'update', 'wait']),
-  ...verbs('invitations', 'invitation', ['list', 'get', 'create', 'renew']),
-  ...verbs('members', 'member', ['list', 'set-role']),
-  ...verbs('users', 'user', ['list']),
-  ...verbs('workspaces', 'workspace', ['list']),
-  ...verbs('countries', 'country', ['list', 'get']),
-};
-
-function verbs(group: string, resource: DocumentedResource, names: string[]): Record<string, DocumentedResource> {
-  return Object.fromEntries(names.map((v) => [`${group} ${v}`, resource]));
+export interface Printed {
+  resource: DocumentedResource;
+  extraFields?: readonly string[];
 }
 
 /** The dotted paths of a `--columns` value, in order, blanks dropped. */
@@ -33,31 +22,22 @@ export function splitFields(flag: string): string[] {
     .filter(Boolean);
 }
 
-function resourceOf(command: string): DocumentedResource | undefined {
-  return Object.hasOwn(COMMAND_RESOURCES, command) ? COMMAND_RESOURCES[command] : undefined;
-}
-
-// `workspaces list` marks the active workspace itself (`current`): a name of sct's, not the API's.
-const SCT_FIELDS: Record<string, string[]> = { 'workspaces list': ['current'] };
-
-/** The documented field names of what `command` ("orders list") prints, or undefined: any name. */
-export function documentedFields(command: string): readonly string[] | undefined {
-  const resource = resourceOf(command);
-  return resource && [...RESOURCE_FIELDS[resource], ...(SCT_FIELDS[command] ?? [])];
+/** The documented field names of what a command prints, or undefined: any name. */
+export function documentedFields(printed: Printed | undefined): readonly string[] | undefined {
+  return printed && [...RESOURCE_FIELDS[printed.resource], ...(printed.extraFields ?? [])];
 }
 
 /**
- * The columns of `-o csv` for what `command` prints: the documented fields, objects flattened by
+ * The columns of `-o csv` for what a command prints: the documented fields, objects flattened by
  * dotted name, the same whatever the data; undefined when the resource documents none.
  */
-export function csvColumnsOf(command: string): string[] | undefined {
-  const resource = resourceOf(command);
-  return resource && [...flattenShape(RESOURCE_SHAPES[resource]), ...(SCT_FIELDS[command] ?? [])];
+export function csvColumnsOf(printed: Printed | undefined): string[] | undefined {
+  return printed && [...flattenShape(RESOURCE_SHAPES[printed.resource]), ...(printed.extraFields ?? [])];
 }
 
 /** Exit 2 naming the fields the resource does not have, and listing those it has. */
-export function checkFields(command: string, flag: string, option = '--columns'): void {
-  const known = documentedFields(command);
+export function checkFields(command: string, printed: Printed | undefined, flag: string, option = '--columns'): void {
+  const known = documentedFields(printed);
   if (!known) return;
   const paths = splitFields(flag);
   if (paths.length === 0) throw new UsageError(`${option} needs at least one field name`);

@@ -9,7 +9,7 @@ import { sctFor } from '../helpers/sct.js';
 import { OWNER } from '../sandbox/helpers.js';
 import { startHostile, type Behaviour, type Hostile } from '../helpers/hostile.js';
 import { referenceCsv } from '../helpers/reference-writers.js';
-import { csvColumnsOf } from '../../src/output/fields.js';
+import { csvColumnsOfCommand } from '../helpers/printed.js';
 
 const t = useSandbox();
 let h: Hostile;
@@ -48,7 +48,7 @@ const secondPage =
     res.end(offset === String(PAGE) ? rewrite(text) : text);
   };
 /** The columns of `orders list -o csv`: an order's documented fields. */
-const ORDER_CSV = csvColumnsOf('orders list');
+const ORDER_CSV = await csvColumnsOfCommand('orders list');
 const prettyPrinted = (text: string) => JSON.stringify(JSON.parse(text), null, 2);
 
 describe('--all exports', () => {

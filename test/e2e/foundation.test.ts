@@ -10,7 +10,7 @@ import { execa } from 'execa';
 import { runSct, runSctIn } from '../helpers/sct.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { OWNER } from '../sandbox/helpers.js';
-import { csvColumnsOf } from '../../src/output/fields.js';
+import { csvColumnsOfCommand } from '../helpers/printed.js';
 import { ConfigStore } from '../../src/config/config.js';
 
 const t = useSandbox({}, { inProcess: true });
@@ -30,7 +30,7 @@ describe('basics', () => {
     // Every group is listed once, under its heading, the headings in this order.
     const headings = h.stdout.split('\n').filter((l) => /^\S.*commands:$/.test(l));
     expect(headings).toEqual(['Supply chain commands:', 'Due diligence commands:', 'Workspace and people commands:', 'Setup and other commands:']);
-    const { GROUPS } = await import('../../src/cli.js');
+    const { GROUPS } = await import('../../src/cli/groups.js');
     for (const g of GROUPS) expect(h.stdout.match(new RegExp(`^  ${g.name} `, 'gm')), g.name).toHaveLength(1);
   });
 
@@ -449,7 +449,7 @@ describe('csv of an empty list', () => {
   it('prints the header row: the documented fields, or --columns', async () => {
     const r = await t.sct(['products', 'list', '--search', 'no product is called this', '-o', 'csv']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toBe(csvColumnsOf('products list')!.join(',') + '\n');
+    expect(r.stdout).toBe((await csvColumnsOfCommand('products list'))!.join(',') + '\n');
     expect(r.stdout).toMatch(/^id,company_id,sku,name,/);
     const c = await t.sct(['products', 'list', '--search', 'no product is called this', '-o', 'csv', '--columns', 'id,name']);
     expect(c.stdout).toBe('id,name\n');

@@ -7,7 +7,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { startHostile } from '../helpers/hostile.js';
 import { sctFor } from '../helpers/sct.js';
 import { OWNER } from '../sandbox/helpers.js';
-import { csvColumnsOf } from '../../src/output/fields.js';
+import { csvColumnsOfCommand } from '../helpers/printed.js';
 
 const t = useSandbox({}, { inProcess: true });
 const writes = () => t.sb.requests.filter((q) => q.method !== 'GET');
@@ -167,7 +167,7 @@ describe('-o csv: the same columns in the same order whatever the data', () => {
     ['countries list', [['--limit', '1'], ['--limit', '1', '--offset', '100'], ['--limit', '40']]],
   ];
   it.each(lists)('%s: one header for every view, the documented fields flattened', async (command, views) => {
-    const documented = csvColumnsOf(command)!;
+    const documented = (await csvColumnsOfCommand(command))!;
     expect(documented.length).toBeGreaterThan(3);
     for (const view of views) expect(await header([...command.split(' '), ...view]), view.join(' ')).toEqual(documented);
     // An empty list has the same header.
@@ -224,7 +224,7 @@ describe('-o csv of a command that prints a resource it did not list', () => {
       });
       const r = await sctFor(h.url, OWNER, t.dir, { inProcess: true })(['invitations', 'renew', pending.id, '-o', 'csv']);
       expect(r.exitCode, r.stderr).toBe(0);
-      expect((parse(r.stdout) as string[][])[0]).toEqual(csvColumnsOf('invitations list'));
+      expect((parse(r.stdout) as string[][])[0]).toEqual(await csvColumnsOfCommand('invitations list'));
     } finally {
       await h.close();
     }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Command } from 'commander';
 import { checkFields, pickPaths } from '../../src/output/fields.js';
 import { closest } from '../../src/output/suggest.js';
-import { resolveJsonFlag } from '../../src/cli.js';
+import { resolveJsonFlag } from '../../src/cli/argv.js';
 import { UsageError } from '../../src/errors.js';
 
 describe('pickPaths', () => {
@@ -17,10 +17,11 @@ describe('pickPaths', () => {
 
 describe('checkFields', () => {
   it('refuses a field the resource does not have, and lets undocumented resources take any', () => {
-    expect(() => checkFields('orders list', 'id,seller_company.name')).not.toThrow();
-    expect(() => checkFields('orders list', 'id,bogus')).toThrow(UsageError);
-    expect(() => checkFields('risk list', 'anything')).not.toThrow();
-    expect(() => checkFields('constructor', 'x')).not.toThrow();
+    const order = { resource: 'order' } as const;
+    expect(() => checkFields('orders list', order, 'id,seller_company.name')).not.toThrow();
+    expect(() => checkFields('orders list', order, 'id,bogus')).toThrow(UsageError);
+    expect(() => checkFields('risk list', undefined, 'anything')).not.toThrow();
+    expect(() => checkFields('workspaces list', { resource: 'workspace', extraFields: ['current'] }, 'id,current')).not.toThrow();
   });
 });
 

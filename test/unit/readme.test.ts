@@ -3,7 +3,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
-import { fullProgram, HELP_TOPICS } from '../../src/cli.js';
+import { fullProgram } from '../../src/cli.js';
+import { HELP_TOPICS } from '../../src/cli/help-topic.js';
 import { createTestIO } from '../helpers/io.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

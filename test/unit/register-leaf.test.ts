@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
-import { buildProgram, fullProgram, registerGroups } from '../../src/cli.js';
+import { buildProgram, fullProgram } from '../../src/cli.js';
+import { registerGroups } from '../../src/cli/groups.js';
 import { createFactory } from '../../src/commands/shared/command.js';
 import { createIO } from '../../src/output/iostreams.js';
 

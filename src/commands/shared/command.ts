@@ -4,7 +4,8 @@
 // answered from data), and one chunk fewer to resolve at start-up is worth more than laziness.
 import type { Command } from 'commander';
 import { createContext, type Context, type ContextDeps } from '../../context.js';
-import { commandPath, preflight } from './preflight.js';
+import { preflight } from './preflight.js';
+import { printedBy } from './output-facts.js';
 import { loadColor } from '../../output/iostreams.js';
 import { DryRunEnd } from '../../api/client.js';
 import { isDryRun, writePlannedRequests } from './dry-run.js';
@@ -36,7 +37,7 @@ export function createFactory(deps: ContextDeps, fullProgram: Factory['fullProgr
         const positional = a.slice(0, -2).flat() as string[];
         await loadColor(deps.io);
         const dryRun = isDryRun(cmd);
-        const ctx = createContext(cmd.optsWithGlobals(), deps, { dryRun, command: commandPath(cmd) });
+        const ctx = createContext(cmd.optsWithGlobals(), deps, { dryRun, printed: printedBy(cmd) });
         try {
           await preflight(ctx, cmd);
           try {

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import type { z } from 'zod';
 import type { Context } from '../../context.js';
 import { addExamples, type Factory } from './command.js';
+import { prints, writesGeojson } from './output-facts.js';
+import type { DocumentedResource } from '../../api/schemas/fields.js';
 import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { CancelledError, UsageError } from '../../errors.js';
@@ -116,6 +118,10 @@ export interface CrudCommandsOptions<F extends BodyFlags> {
   schemas: () => Promise<{ create: z.ZodType; update: z.ZodType }>;
   /** Each verb's help examples (real command lines against the sandbox's demo data). */
   examples: { get: string[]; create: string[]; update: string[]; delete: string[] };
+  /** The documented resource get, create and update print (their `--columns` and CSV header). */
+  resource: DocumentedResource;
+  /** `get` writes `-o geojson` too: the resource has a location. */
+  geojson?: boolean;
 }
 
 /** Registers get, create, update and delete, in that order, on a resource's command group. */
@@ -135,13 +141,16 @@ export function addCrudCommands<F extends BodyFlags>(group: Command, f: Factory,
     });
   };
 
-  if (f.leaf('get')) addGetCommand(group, f, { noun: o.noun, path: o.paths.one, columns: o.columns, detail: o.detail, examples: o.examples.get });
+  if (f.leaf('get')) {
+    const get = prints(addGetCommand(group, f, { noun: o.noun, path: o.paths.one, columns: o.columns, detail: o.detail, examples: o.examples.get }), o.resource);
+    if (o.geojson) writesGeojson(get);
+  }
 
-  if (f.leaf('create')) addExamples(addDryRunOption(addIdempotencyKeyOption(addBodyOptions(o.addFields(group.command('create').description(`Create ${o.article} ${o.noun}`))))), o.examples.create).action(
+  if (f.leaf('create')) addExamples(addDryRunOption(addIdempotencyKeyOption(addBodyOptions(o.addFields(prints(group.command('create'), o.resource).description(`Create ${o.article} ${o.noun}`))))), o.examples.create).action(
     f.action<F>((ctx, flags) => save(ctx, flags)),
   );
   if (f.leaf('update')) addExamples(
-    addDryRunOption(addBodyOptions(o.addFields(group.command('update').argument('<id>', idHelp).description(`Update ${o.article} ${o.noun} (only the fields given)`)))),
+    addDryRunOption(addBodyOptions(o.addFields(prints(group.command('update'), o.resource).argument('<id>', idHelp).description(`Update ${o.article} ${o.noun} (only the fields given)`)))),
     o.examples.update,
   ).action(f.action<F>((ctx, flags, [id]) => save(ctx, flags, parseId(id))));
 

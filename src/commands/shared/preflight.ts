@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { checkFields } from '../../output/fields.js';
+import { printedBy } from './output-facts.js';
 import { closest } from '../../output/suggest.js';
 import { LIST_FILTERS } from '../../help/filters.js';
 
@@ -23,7 +24,7 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
   }
   const columns = ctx.columns();
   // A dry run prints requests (method, path, body), not the command's resource.
-  if (columns !== undefined && !ctx.dryRun) checkFields(commandPath(cmd), columns, jsonFields ? '--json' : '--columns');
+  if (columns !== undefined && !ctx.dryRun) checkFields(commandPath(cmd), printedBy(cmd), columns, jsonFields ? '--json' : '--columns');
   if (flags.jq !== undefined) await (await import('../../output/jq.js')).checkJq(flags.jq);
   warnUndocumentedFilters(ctx, commandPath(cmd), cmd.opts().filter);
 }

@@ -1,0 +1,114 @@
+// Reading argv before commander does: which command a run names (so only its group is loaded),
+// and the rewrites that keep commander from guessing (`--json FIELDS`, values starting with `-`).
+import type { Command } from 'commander';
+import { isGroup } from './groups.js';
+import { globalValueFlags } from './global-options.js';
+
+/** What `--json FIELDS` takes: field names (dotted paths), comma-separated, never only digits. */
+const FIELD_LIST = /^[A-Za-z_]\w*(\.\w+)*(,[A-Za-z_]\w*(\.\w+)*)*$/;
+
+/** The first word that is a command, skipping program's global options and their values. */
+export function commandWord(program: Command, argv: string[]): string | undefined {
+  const valueFlags = globalValueFlags(program);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') return undefined;
+    if (valueFlags.has(a) || (a === '--json' && FIELD_LIST.test(argv[i + 1] ?? '') && !isGroup(argv[i + 1]))) {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-')) continue;
+    return a;
+  }
+  return undefined;
+}
+
+/**
+ * `--json` takes an optional field list, and the word after it is that list only when it reads as
+ * one (names made of letters, digits and `_`, dotted, comma-separated, the first character not a
+ * digit: `5` or a UUID never is) **and** the command is not still waiting for a positional
+ * argument that this word would be: `sct orders get --json 5` gets order 5 as JSON,
+ * `sct config get --json workspace` reads the key, `sct orders get 5 --json id,type` picks fields.
+ * Rewritten as `--json=FIELDS` or `--json=` (bare) so commander never guesses.
+ */
+export function resolveJsonFlag(program: Command, argv: string[]): string[] {
+  return rewriteArgs(argv, (a, next, i) => {
+    if (a !== '--json') return [[a], 1];
+    if (next !== undefined && FIELD_LIST.test(next) && !positionalExpected(program, argv, i + 1)) return [[`--json=${next}`], 2];
+    return [['--json='], 1];
+  });
+}
+
+/**
+ * argv rewritten word by word up to a `--` (which and what follows it are copied as they are):
+ * `step` says what to put out for argv[i] and how many words it took.
+ */
+function rewriteArgs(argv: string[], step: (a: string, next: string | undefined, i: number) => [string[], number]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; ) {
+    if (argv[i] === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const [emit, used] = step(argv[i], argv[i + 1], i);
+    out.push(...emit);
+    i += used;
+  }
+  return out;
+}
+
+/** Whether the command typed in argv has room for one more positional argument than those given besides argv[skip]. */
+function positionalExpected(program: Command, argv: string[], skip: number): boolean {
+  let cmd = program;
+  const takesValue = (c: Command, flag: string) => {
+    for (let x: Command | null = c; x; x = x.parent) {
+      const o = x.options.find((opt) => opt.long === flag || opt.short === flag);
+      if (o) return o.required && o.long !== '--json';
+    }
+    return false;
+  };
+  let given = 0;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') {
+      given += argv.length - i - 1;
+      break;
+    }
+    if (i === skip) continue;
+    if (a === '--json') {
+      if (i + 1 !== skip && FIELD_LIST.test(argv[i + 1] ?? '')) i++;
+      continue;
+    }
+    if (a.startsWith('-')) {
+      if (!a.includes('=') && takesValue(cmd, a)) i++;
+      continue;
+    }
+    const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
+    if (sub && given === 0) cmd = sub;
+    else given++;
+  }
+  const args = cmd.registeredArguments;
+  if (args.some((x) => x.variadic)) return true;
+  return given < args.length;
+}
+
+/**
+ * `--ordering -created_at`: a value that starts with a dash belongs to the option before it.
+ * Commander would read it as options of its own (`-o rdering…`), because global options are
+ * parsed before the sub-command's; joining it as `--ordering=-created_at` says what is meant.
+ */
+export function attachDashValues(program: Command, argv: string[]): string[] {
+  const takesValue = new Set<string>();
+  const walk = (cmd: Command) => {
+    // Options whose value is optional (--json [fields]) are --json's own rule's business.
+    for (const o of cmd.options) if (o.long && o.required) takesValue.add(o.long);
+    cmd.commands.forEach(walk);
+  };
+  walk(program);
+  return rewriteArgs(argv, (a, next) =>
+    // As getopt and gh's pflag do, an option that needs a value takes the next word whatever it
+    // is, `--` included (`--search --` searches for "--"; the marker ends options only elsewhere).
+    takesValue.has(a) && next !== undefined && next.startsWith('-') ? [[`${a}=${next}`], 2] : [[a], 1],
+  );
+}
+

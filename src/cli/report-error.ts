@@ -1,0 +1,75 @@
+// The one place where an error becomes an exit code and a message on stderr (and, with
+// `-o json`, a JSON object too).
+import { CommanderError, type Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadColor, type IOStreams } from '../output/iostreams.js';
+import { exitCodeFor, SctError, isAbortError, ClosedPipeError } from '../errors.js';
+import { stripControl } from '../output/sanitize.js';
+
+/** The -o/--json value on the command line, if any. */
+function outputFlag(argv: string[]): string | undefined {
+  if (argv.some((a) => a === '--json' || a.startsWith('--json=') || a === '--jq' || a.startsWith('--jq='))) return 'json';
+  const i = argv.findIndex((a) => a === '-o' || a === '--output');
+  if (i >= 0) return argv[i + 1];
+  return argv.find((a) => a.startsWith('--output=') || /^-o(json|ndjson|csv|table)$/.test(a))?.replace(/^--output=|^-o/, '');
+}
+
+/**
+ * Whether an error also goes out as a JSON object: the output is json or ndjson, from the flag
+ * or else from the profile (`sct config set output json`), as for the data itself.
+ */
+export async function errorsAsJson(argv: string[], program: Command, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const format = outputFlag(argv) ?? (await profileOutput(program, env));
+  return format === 'json' || format === 'ndjson';
+}
+
+async function profileOutput(program: Command, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  // The failure may be the config file itself (it does not parse): then there is no profile
+  // format to honour. A missing file is not created just to be read.
+  try {
+    const [{ ConfigStore, configDir }, { profileName }] = await Promise.all([import('../config/config.js'), import('../config/settings.js')]);
+    const dir = configDir(env);
+    if (!existsSync(join(dir, 'config.json'))) return undefined;
+    return new ConfigStore(dir).profile(profileName(program.opts().profile, env)).output;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isHelpOrVersion(err: unknown): boolean {
+  return err instanceof CommanderError && (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help');
+}
+
+export async function reportError(err: unknown, io: IOStreams, argv: string[], asJson: boolean): Promise<number> {
+  if (err instanceof CommanderError) {
+    // commander already printed its message ("error: unknown option '--x'").
+    if (asJson) {
+      const message = err.message.replace(/^error: /, '');
+      io.error(JSON.stringify({ error: message, status: null, fields: {}, exit_code: 2 }));
+    }
+    return 2;
+  }
+  // `sct … | head`: the reader has gone, and there is nobody to tell.
+  if (err instanceof ClosedPipeError) return err.exitCode;
+  await loadColor(io);
+  const code = exitCodeFor(err);
+  const verbose = argv.includes('-v') || argv.includes('--verbose');
+  const e = err instanceof Error ? err : new Error(String(err));
+  // Messages quote what the service holds (a name, an id, a field error): never raw to a terminal.
+  const message = code === 130 && isAbortError(err) ? 'interrupted' : stripControl(e.message);
+  const red = io.colorErr.red;
+  io.error(`${red('error:')} ${message}`);
+  const fields = err instanceof SctError ? err.fields : {};
+  for (const [field, msgs] of Object.entries(fields)) {
+    for (const m of msgs) io.error(`  ${stripControl(field)}: ${stripControl(m)}`);
+  }
+  if (err instanceof SctError && err.hint) io.error(io.colorErr.dim(`hint: ${stripControl(err.hint)}`));
+  if (verbose && !(err instanceof SctError) && e.stack) io.error(io.colorErr.dim(e.stack));
+  if (asJson) {
+    const status = err instanceof SctError ? err.status : null;
+    io.error(JSON.stringify({ error: message, status, fields, exit_code: code }));
+  }
+  return code;
+}
+
