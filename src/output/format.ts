@@ -15,7 +15,7 @@ import { pickPaths, splitFields } from './fields.js';
 import { JsonText } from '../api/json-page.js';
 
 export const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
-/** `geojson` is a flag value only, never a profile default: the commands that write it are few (cli.ts). */
+/** `geojson` is a flag value only, never a profile default: the few commands that write it say so (writesGeojson, src/cli/geojson-check.ts). */
 export type Format = (typeof FORMATS)[number] | 'geojson';
 
 export function parseFormat(value: string, o: { geojson?: boolean } = {}): Format {
