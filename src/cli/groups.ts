@@ -69,6 +69,9 @@ export async function registerGroups(program: Command, factory: Factory, load: '
     if (load === 'all' || load.includes(group.name)) {
       const mod = await group.load();
       mod.register(program, leaf === undefined ? factory : only);
+      // The group's line in every list of commands (help, completion, the manual) is its summary
+      // here, whatever longer description its own help opens with.
+      program.commands.find((c) => c.name() === group.name)?.summary(group.summary);
     } else {
       program.command(group.name).description(group.summary);
     }

@@ -106,7 +106,8 @@ function walk(cmd: Command, prefix: string, out: Node[], inherited: Option[]): v
   out.push({
     path: prefix,
     description: cmd.description(),
-    subcommands: cmd.commands.map((c) => ({ name: c.name(), description: c.description() })),
+    // A command's line in a list is its summary where it has one (the groups: src/cli/groups.ts).
+    subcommands: cmd.commands.map((c) => ({ name: c.name(), description: c.summary() || c.description() })),
     options: [...own.map((o) => toOpt(o, prefix === '')), ...inherited.map((o) => toOpt(o, true))],
     positional: POSITIONAL[prefix] ? [...POSITIONAL[prefix]] : undefined,
   });
