@@ -36,7 +36,7 @@ _sct() {
     'orders list|--search') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders list|--filter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders create|--external-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'orders create|--type') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders create|--type') COMPREPLY=( $(compgen -W 'order produced_batch manufactured_batch product_chain' -- "$cur") ); return ;;
     'orders create|--order-created-at') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders create|--order-arrival-at') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders create|--buyer-external-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -56,7 +56,7 @@ _sct() {
     'orders create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders create|--idempotency-key') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders update|--external-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'orders update|--type') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders update|--type') COMPREPLY=( $(compgen -W 'order produced_batch manufactured_batch product_chain' -- "$cur") ); return ;;
     'orders update|--order-created-at') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders update|--order-arrival-at') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders update|--buyer-external-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -183,12 +183,12 @@ _sct() {
     'origins update|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins check|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins check|--name-property') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'origins check|--commodity') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins check|--commodity') COMPREPLY=( $(compgen -W 'cattle cocoa coffee palm_oil rubber soya wood' -- "$cur") ); return ;;
     'origins check|--map') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins import|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins import|--name-property') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins import|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'origins import|--commodity') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins import|--commodity') COMPREPLY=( $(compgen -W 'cattle cocoa coffee palm_oil rubber soya wood' -- "$cur") ); return ;;
     'origins import|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins import|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins import|--encoding') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -197,7 +197,7 @@ _sct() {
     'origins sync|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins sync|--name-property') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins sync|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'origins sync|--commodity') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins sync|--commodity') COMPREPLY=( $(compgen -W 'cattle cocoa coffee palm_oil rubber soya wood' -- "$cur") ); return ;;
     'origins sync|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins sync|--concurrency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins sync|--parallel') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;

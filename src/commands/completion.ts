@@ -4,6 +4,7 @@ import type { Command, Option } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
 import { UsageError } from '../errors.js';
+import { enumOptionValues } from './shared/flags.js';
 import { SETTABLE_KEYS, PROFILE_KEYS } from '../config/config.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -70,26 +71,12 @@ const POSITIONAL: Record<string, readonly string[]> = {
   'config unset': SETTABLE_KEYS,
 };
 
-const WORD = /^[a-z0-9][a-z0-9_.-]*$/i;
 
-/**
- * The allowed values of an enum flag: commander's `.choices()`, else the list the command puts in
- * the description from its constants ("… (a, b, c)", "a, b or c", "count per period: a, b").
- */
+/** The allowed values of an enum flag, as the option holds them: commander's `.choices()`, or enumOption's. */
 export function enumValues(o: Option): string[] | undefined {
   if (o.argChoices) return [...o.argChoices];
-  // Not `<key=value>` options: their values are not the listed keys.
-  if (!o.required || o.flags.includes('=')) return undefined;
-  const d = o.description.replace(/\s*\(required\)$/, '');
-  // A trailing "(…)" is the value list only after "comma-separated or repeated": "(sale, batch)"
-  // elsewhere says which orders a flag applies to.
-  const candidates = [/repeated \(([^()]*)\)$/.exec(d)?.[1], /:\s*([^:()]*)$/.exec(d)?.[1], d];
-  for (const c of candidates) {
-    if (!c) continue;
-    const parts = c.split(/\s*,\s*|\s+or\s+/).map((s) => s.trim()).filter(Boolean);
-    if (parts.length >= 2 && parts.every((p) => WORD.test(p))) return parts;
-  }
-  return undefined;
+  const values = enumOptionValues(o);
+  return values ? [...values] : undefined;
 }
 
 function walk(cmd: Command, prefix: string, out: Node[], inherited: Option[]): void {

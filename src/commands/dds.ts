@@ -20,7 +20,7 @@ import {
 import { addIdempotencyKeyOption, deleteOne, parseId, showOne } from './shared/crud.js';
 import { addBulkRunOptions, addTemplateOption } from './shared/bulk.js';
 import { addDryRunOption } from './shared/dry-run.js';
-import { appendList, DATE_RE, filterEnumList, parseDate, parseIdList, splitList } from './shared/flags.js';
+import { appendList, DATE_RE, enumOption, filterEnumList, parseDate, parseIdList, splitList } from './shared/flags.js';
 import { addStatementFields, type CreateFlags, type UpdateFlags } from './dds/fields.js';
 import { addWaitTimeoutOption, waitCommand, type WaitFlags } from './dds/wait.js';
 import { listAvailableOrders, traceOrders, type AvailableOrdersFlags, type TraceFlags } from './dds/trace.js';
@@ -45,8 +45,8 @@ export function register(program: Command, f: Factory): void {
   // Options are added in the order help lists them.
   const list = prints(dds.command('list'), 'statement')
     .description('List due diligence statements')
-    .option('--type <list>', `statement type, comma-separated or repeated (${DDS_TYPES.join(', ')})`, appendList)
-    .option('--status <list>', `status, comma-separated or repeated (${DDS_STATUSES.join(', ')})`, appendList)
+    .addOption(enumOption('--type <list>', (v) => `statement type, comma-separated or repeated (${v.join(', ')})`, DDS_TYPES, appendList))
+    .addOption(enumOption('--status <list>', (v) => `status, comma-separated or repeated (${v.join(', ')})`, DDS_STATUSES, appendList))
     .option('--name <text>', 'name contains (case-insensitive)')
     .option('--dds-identifier <list>', 'registry identifier(s), comma-separated or repeated', appendList)
     .option('--order <ids>', 'attached to any of these orders, comma-separated or repeated', appendList)
@@ -93,7 +93,7 @@ Creation rules, checked before anything is sent:
     addDryRunOption(prints(dds.command('update'), 'statement')
     .argument('<id>', 'statement id')
     .description('Change the status or the name of a statement (nothing else can change)')
-    .option('--status <status>', DDS_STATUSES.join(', '))
+    .addOption(enumOption('--status <status>', (v) => v.join(', '), DDS_STATUSES))
     .option('--name <text>', 'the statement name')),
     ['sct dds update 31 --name "PPWR Q1 2025"', 'sct dds update 31 --status complete'],
   ).action(f.action<UpdateFlags>(async (ctx, opts, [id]) => (await import('./dds/save.js')).updateStatement(ctx, parseId(id), opts)));

@@ -17,7 +17,7 @@ import { addBulkRunOptions, addTemplateOption, writeTemplateIf } from './shared/
 import { addDryRunOption } from './shared/dry-run.js';
 import type { BodyFlags } from './shared/body.js';
 import { stripControl } from '../output/sanitize.js';
-import { appendList, collect, parseDateRange, parseEnumList, parseUuid, parseUuidList, splitKeyValue, splitList } from './shared/flags.js';
+import { appendList, collect, enumOption, parseDateRange, parseEnumList, parseUuid, parseUuidList, splitKeyValue, splitList } from './shared/flags.js';
 import { chunk } from '../bulk/runner.js';
 import { BULK_LIMIT } from '../api/enums.js';
 import type { BulkCreateOptions } from './invitations/bulk-create.js';
@@ -151,7 +151,7 @@ function addInvitationFilterOptions(cmd: Command): Command {
     .option('--exclude-id <uuids>', 'leave out these invitation ids, comma-separated or repeated', appendList)
     .option('--email <address>', 'this e-mail address exactly')
     .option('--email-contains <text>', 'e-mail contains (case-insensitive)')
-    .option('--status <list>', `status, comma-separated or repeated (${INVITATION_STATUSES.join(', ')})`, appendList)
+    .addOption(enumOption('--status <list>', (v) => `status, comma-separated or repeated (${v.join(', ')})`, INVITATION_STATUSES, appendList))
     .option('--role <roles>', 'role(s): names (admin, any case) or ids, comma-separated or repeated', appendList)
     .option('--role-name <names>', 'role name(s), comma-separated or repeated (e.g. ADMIN)', appendList)
     .option('--invited-by <user-id>', 'invited by this user id')

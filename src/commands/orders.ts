@@ -7,7 +7,7 @@ import { addListOptions } from './shared/list.js';
 import { addIdempotencyKeyOption, deleteOne, parseId } from './shared/crud.js';
 import { addBulkRunOptions, addTemplateOption } from './shared/bulk.js';
 import { addDryRunOption } from './shared/dry-run.js';
-import { appendList, collect } from './shared/flags.js';
+import { appendList, collect, enumOption } from './shared/flags.js';
 import { addKindOptions, addOrderFilterOptions } from './orders/filters.js';
 import { listOrders, orderStats, showOrder, type ListOrdersFlags, type StatsFlags } from './orders/view.js';
 import { addOrderFields, type OrderFieldFlags } from './orders/fields.js';
@@ -54,8 +54,8 @@ export function register(program: Command, f: Factory): void {
 
   if (f.leaf('stats')) addExamples(
     addOrderFilterOptions(orders.command('stats').description('Count orders, grouped and by period'))
-    .option('--group-by <fields>', `group the counts, comma-separated or repeated (${STATISTICS_GROUP_BY.join(', ')})`, appendList)
-    .option('--delimit-by <period>', `count per period: ${STATISTICS_DELIMIT_BY.join(', ')}`)
+    .addOption(enumOption('--group-by <fields>', (v) => `group the counts, comma-separated or repeated (${v.join(', ')})`, STATISTICS_GROUP_BY, appendList))
+    .addOption(enumOption('--delimit-by <period>', (v) => `count per period: ${v.join(', ')}`, STATISTICS_DELIMIT_BY))
     .option('--search <text>', 'free-text search (external ids and tags)')
     .option('--filter <key=value>', 'any documented query filter, passed through (repeatable)', collect),
     ['sct orders stats --buying --group-by assessment_status --delimit-by monthly --created-from 2025-01-01', 'sct orders stats --selling --group-by type'],

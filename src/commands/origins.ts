@@ -25,7 +25,7 @@ import {
 import { addCrudCommands } from './shared/crud.js';
 import { prints, writesGeojson } from './shared/output-facts.js';
 import { addBulkRunOptions, addTemplateOption, writeTemplateIf } from './shared/bulk.js';
-import { addAlias, appendList, parseEnumList, splitList } from './shared/flags.js';
+import { addAlias, appendList, enumOption, parseEnumList, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 import { ASSESSMENT_STATUSES, COMMODITIES } from '../api/enums.js';
 import type { ImportOriginsOptions } from './origins/send.js';
@@ -67,7 +67,7 @@ export function register(program: Command, f: Factory): void {
   const list = writesGeojson(prints(origins.command('list'), 'origin'))
     .description('List origins')
     .option('--country-code <codes>', 'country code(s), comma-separated or repeated (e.g. CI,GH)', appendList)
-    .option('--assessment-status <list>', `assessment status, comma-separated or repeated (${ASSESSMENT_STATUSES.join(', ')})`, appendList)
+    .addOption(enumOption('--assessment-status <list>', (v) => `assessment status, comma-separated or repeated (${v.join(', ')})`, ASSESSMENT_STATUSES, appendList))
     .option('--name <text>', 'name contains (case-insensitive)')
     .option('--description <text>', 'description contains (case-insensitive)')
     .option('--external-id <ids>', 'external id(s), comma-separated or repeated', appendList);
@@ -112,7 +112,7 @@ export function register(program: Command, f: Factory): void {
     .argument('<files...>', 'GeoJSON, KML/KMZ, zipped Shapefile or GPX files (- for stdin)')
     .option('--country-code <code>', 'country of the features that name none (country_code, ProducerCountry or COUNTRY_CODE property)')
     .option('--name-property <name>', 'the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
-    .option('--commodity <name>', `the statement's commodity (${COMMODITIES.join(', ')}): cattle plots may be points of any area`)
+    .addOption(enumOption('--commodity <name>', (v) => `the statement's commodity (${v.join(', ')}): cattle plots may be points of any area`, COMMODITIES))
     .option('--map <file.svg>', 'also draw the plots over their countries as an SVG picture (errors in red)')
     .addHelpText(
       'after',
@@ -264,5 +264,5 @@ function addPlotFileOptions(cmd: Command): Command {
     .option('--file <file>', 'CSV file, .xlsx/.ods workbook or plot file: GeoJSON, KML/KMZ, zipped Shapefile, GPX (- for stdin)')
     .option('--name-property <name>', 'plot files: the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)')
     .option('--country-code <code>', 'plot files: country of the features that name none')
-    .option('--commodity <name>', `plot files: the commodity (${COMMODITIES.join(', ')}): cattle plots may be points of any area`);
+    .addOption(enumOption('--commodity <name>', (v) => `plot files: the commodity (${v.join(', ')}): cattle plots may be points of any area`, COMMODITIES));
 }

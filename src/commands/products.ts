@@ -6,7 +6,7 @@ import { COLUMNS, DETAILS } from '../output/columns.js';
 import { COMMODITIES, COMPOSITIONS } from '../api/enums.js';
 import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
-import { appendList, collect, parseEnumList } from './shared/flags.js';
+import { appendList, collect, enumOption, parseEnumList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 import { prints } from './shared/output-facts.js';
 
@@ -36,8 +36,8 @@ export function register(program: Command, f: Factory): void {
     addListOptions(
     prints(products.command('list'), 'product')
       .description('List products')
-      .option('--commodity <list>', `commodity, comma-separated or repeated (${COMMODITIES.join(', ')})`, appendList)
-      .option('--composition <value>', COMPOSITIONS.join(' or ')),
+      .addOption(enumOption('--commodity <list>', (v) => `commodity, comma-separated or repeated (${v.join(', ')})`, COMMODITIES, appendList))
+      .addOption(enumOption('--composition <value>', (v) => v.join(' or '), COMPOSITIONS)),
   ),
     ['sct products list --commodity cocoa', 'sct products list --search sugar --columns id,name,external_id'],
   ).action(f.action<ListProductsOptions>((ctx, opts) => listProducts(ctx, opts)));
@@ -66,8 +66,8 @@ function addProductFields(cmd: Command): Command {
     .option('--name <text>', 'product name (required on create)')
     .option('--sku <text>', 'stock-keeping unit')
     .option('--description <text>', 'description')
-    .option('--commodity <value>', COMMODITIES.join(', '))
-    .option('--composition <value>', COMPOSITIONS.join(' or '))
+    .addOption(enumOption('--commodity <value>', (v) => v.join(', '), COMMODITIES))
+    .addOption(enumOption('--composition <value>', (v) => v.join(' or '), COMPOSITIONS))
     .option('--hs-code <code>', 'harmonised system code')
     .option('--external-id <id>', 'your own identifier')
     .option('--scientific-name <text>', 'scientific name')

@@ -21,7 +21,7 @@ import {
   type ListFlags,
 } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
-import { addAlias, appendList, collect, parseEnumList, rejectBothForms, parseInteger, splitList } from './shared/flags.js';
+import { addAlias, appendList, collect, enumOption, parseEnumList, parseInteger, rejectBothForms, splitList } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 import { prints } from './shared/output-facts.js';
 
@@ -64,7 +64,7 @@ export function register(program: Command, f: Factory): void {
     .option('--status <list>', `status, comma-separated or repeated (${STATUSES_HELP})`, appendList)
     .option('--type <list>', `type, comma-separated or repeated (${TYPES_HELP})`, appendList)
     .option('--country-code <codes>', 'country code(s), comma-separated or repeated (e.g. CI,GH)', appendList)
-    .option('--assessment-status <list>', `assessment status, comma-separated or repeated (${ASSESSMENT_STATUSES.join(', ')})`, appendList)
+    .addOption(enumOption('--assessment-status <list>', (v) => `assessment status, comma-separated or repeated (${v.join(', ')})`, ASSESSMENT_STATUSES, appendList))
     .option('--company-name <text>', 'company name contains (case-insensitive)')
     .option('--contact-name <text>', 'contact name contains (case-insensitive)')
     .option('--external-id <ids>', 'external id(s), comma-separated or repeated', appendList)

@@ -13,7 +13,7 @@ import { WORKSPACE_TYPES } from '../api/enums.js';
 import { UsageError } from '../errors.js';
 import { addListOptions, listQuery, parseCountryCodes, runList, setOneOrIn, type ListFlags } from './shared/list.js';
 import { parseId } from './shared/crud.js';
-import { addAlias, appendList, parseEnumList } from './shared/flags.js';
+import { addAlias, appendList, enumOption, parseEnumList } from './shared/flags.js';
 import { fetchMe } from './whoami.js';
 import { prints } from './shared/output-facts.js';
 
@@ -39,7 +39,7 @@ export function register(program: Command, f: Factory): void {
     addListOptions(
     addAlias(prints(workspaces.command('list'), 'workspace', ['current'])
       .description('List the workspaces (companies) you belong to')
-      .option('--type <list>', `workspace type, comma-separated or repeated (${WORKSPACE_TYPES.join(', ')})`, appendList)
+      .addOption(enumOption('--type <list>', (v) => `workspace type, comma-separated or repeated (${v.join(', ')})`, WORKSPACE_TYPES, appendList))
       .option('--exclude-type <list>', 'leave out these workspace types, comma-separated or repeated', appendList)
       .option('--country-code <codes>', 'country code(s), comma-separated or repeated', appendList)
       .option('--name <text>', 'name contains (case-insensitive)'), 'country', 'country-code'),

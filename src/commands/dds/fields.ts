@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { DDS_TYPES } from '../../api/enums.js';
 import { addBodyOptions } from '../shared/crud.js';
 import type { BodyFlags } from '../shared/body.js';
-import { addAlias, appendList } from '../shared/flags.js';
+import { addAlias, appendList, enumOption } from '../shared/flags.js';
 
 export interface CreateFlags extends BodyFlags {
   type?: string;
@@ -25,7 +25,7 @@ export interface UpdateFlags {
 export function addStatementFields(cmd: Command): Command {
   addBodyOptions(
     cmd
-      .option('--type <type>', `${DDS_TYPES.join(', ')} (required)`)
+      .addOption(enumOption('--type <type>', (v) => `${v.join(', ')} (required)`, DDS_TYPES))
       .option('--name <text>', 'a name for the statement (at most 255 characters)')
       .option('--dds-identifier <id>', 'the EU registry reference (EUDR: retrieve a filed statement; PPWR: required)')
       .option('--order <ids>', 'orders you buy to attach, comma-separated or repeated', appendList)

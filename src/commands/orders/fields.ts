@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import type { BodyFlags } from '../shared/body.js';
 import { addBodyOptions } from '../shared/crud.js';
 import { addExamples } from '../shared/command.js';
-import { collect } from '../shared/flags.js';
+import { collect, enumOption } from '../shared/flags.js';
+import { ASSESSMENT_STATUSES, ORDER_TYPES } from '../../api/enums.js';
 import { addKindOptions } from './filters.js';
 
 export interface OrderFieldFlags extends BodyFlags {
@@ -35,14 +36,14 @@ export function addOrderFields(cmd: Command, verb: string): Command {
   addBodyOptions(
     addKindOptions(cmd, verb)
       .option('--external-id <id>', 'your identifier of the order (required on create)')
-      .option('--type <type>', 'order, produced_batch, manufactured_batch or product_chain (required on create)')
+      .addOption(enumOption('--type <type>', (v) => `${v.slice(0, -1).join(', ')} or ${v.at(-1)} (required on create)`, ORDER_TYPES))
       .option('--order-created-at <date>', 'order date YYYY-MM-DD (required on create)')
       .option('--order-arrival-at <date>', 'arrival date YYYY-MM-DD')
       .option('--buyer-external-id <id>', "the buyer's identifier of the order")
       .option('--seller-external-id <id>', "the seller's identifier of the order")
       .option('--buyer-status <status>', 'buyer_company_status (purchase, batch)')
       .option('--seller-status <status>', 'seller_company_status (sale, batch)')
-      .option('--assessment-status <status>', 'pending, in_progress, passing, failing or mitigated')
+      .addOption(enumOption('--assessment-status <status>', (v) => `${v.slice(0, -1).join(', ')} or ${v.at(-1)}`, ASSESSMENT_STATUSES))
       .option('--value-chain <id>', 'value chain id')
       .option('--buyer-company-id <id>', 'the buying company (sale, batch)')
       .option('--seller-company-id <id>', 'the selling company (purchase, batch)')

@@ -5,7 +5,7 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { ASSESSMENT_STATUSES, COMMODITIES } from '../../api/enums.js';
 import { BUYER_STATUSES, ORDER_KINDS, ORDER_TYPES, SELLER_STATUSES, type OrderAction, type OrderKindName } from '../../api/enums.js';
-import { appendList, filterEnumList, parseDate, parseIdList, parseInteger } from '../shared/flags.js';
+import { appendList, enumOption, filterEnumList, parseDate, parseIdList, parseInteger } from '../shared/flags.js';
 import { setOneOrIn } from '../shared/list.js';
 
 export interface PerspectiveFlags {
@@ -40,17 +40,17 @@ export function addPerspectiveOptions(cmd: Command): Command {
 export function addOrderFilterOptions(cmd: Command): Command {
   return (
     addPerspectiveOptions(cmd)
-      .option('--type <list>', `order type, comma-separated or repeated (${ORDER_TYPES.join(', ')})`, appendList)
-      .option('--buyer-status <list>', `buyer status, comma-separated or repeated (${BUYER_STATUSES.join(', ')})`, appendList)
-      .option('--seller-status <list>', `seller status, comma-separated or repeated (${SELLER_STATUSES.join(', ')})`, appendList)
-      .option('--assessment-status <list>', `assessment status, comma-separated or repeated (${ASSESSMENT_STATUSES.join(', ')})`, appendList)
+      .addOption(enumOption('--type <list>', (v) => `order type, comma-separated or repeated (${v.join(', ')})`, ORDER_TYPES, appendList))
+      .addOption(enumOption('--buyer-status <list>', (v) => `buyer status, comma-separated or repeated (${v.join(', ')})`, BUYER_STATUSES, appendList))
+      .addOption(enumOption('--seller-status <list>', (v) => `seller status, comma-separated or repeated (${v.join(', ')})`, SELLER_STATUSES, appendList))
+      .addOption(enumOption('--assessment-status <list>', (v) => `assessment status, comma-separated or repeated (${v.join(', ')})`, ASSESSMENT_STATUSES, appendList))
       .option('--created-from <date>', 'order created on or after YYYY-MM-DD')
       .option('--created-to <date>', 'order created on or before YYYY-MM-DD')
       .option('--arrival-from <date>', 'arrival on or after YYYY-MM-DD')
       .option('--arrival-to <date>', 'arrival on or before YYYY-MM-DD')
       .option('--value-chain <id>', 'value chain id')
       .option('--tag <names>', 'tag name; comma-separated or repeated for any of several', appendList)
-      .option('--commodity <list>', `commodity of your side's products, comma-separated or repeated (${COMMODITIES.join(', ')})`, appendList)
+      .addOption(enumOption('--commodity <list>', (v) => `commodity of your side's products, comma-separated or repeated (${v.join(', ')})`, COMMODITIES, appendList))
       .option('--has-dds', 'only orders with at least one due diligence statement')
       // A hidden positive twin keeps `dds` undefined unless --no-dds is given (commander would
       // otherwise default a lone --no-dds to true).

@@ -163,3 +163,27 @@ export function parseUuidList(value: string, flag: string): string[] {
   const items = splitList(value, flag)!;
   return items.map((s) => parseUuid(s, flag));
 }
+
+/** The allowed values of the options made by enumOption: what completion offers (completion.ts). */
+const ENUM_VALUES = new WeakMap<Option, readonly string[]>();
+
+/**
+ * An option that takes one of `values` (a list of them, with a list parser): the values are kept
+ * with the option as data, and its description is written from them, so the two never differ.
+ */
+export function enumOption(
+  flags: string,
+  describe: (values: readonly string[]) => string,
+  values: readonly string[],
+  parse?: (value: string, previous?: string) => string,
+): Option {
+  const option = new Option(flags, describe(values));
+  if (parse) option.argParser(parse);
+  ENUM_VALUES.set(option, values);
+  return option;
+}
+
+/** The values of an option made by enumOption. */
+export function enumOptionValues(option: Option): readonly string[] | undefined {
+  return ENUM_VALUES.get(option);
+}
