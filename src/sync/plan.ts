@@ -111,6 +111,8 @@ export interface Plan {
 export interface ServiceView {
   byKey: ReadonlyMap<string, Snapshot>;
   onlyOnService: Body[];
+  /** Keys of objects the sync does not manage, with why a file row naming one cannot be synced. */
+  outside?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -150,7 +152,11 @@ export function planSync(spec: SyncSpec, objects: FileObject[], service: Service
   for (const o of objects) {
     const current = service.byKey.get(o.key);
     if (!current) {
-      plan.create.push({ key: o.key, lines: o.lines, body: o.body, problems: o.createProblems });
+      // Under a key an object outside the sync already has, a create would make a second one:
+      // the row is invalid as a row missing a field to create is.
+      const outside = service.outside?.get(o.key);
+      const problems = outside ? [...(o.createProblems ?? []), { line: o.lines[0], column: 'external_id', message: outside }] : o.createProblems;
+      plan.create.push({ key: o.key, lines: o.lines, body: o.body, problems });
       continue;
     }
     const { changes, body } = diffObject(spec, o, current, notCompared);

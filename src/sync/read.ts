@@ -26,6 +26,12 @@ export interface ServiceSource {
   summary: (o: Obj) => Obj;
   /** The info line about the objects the sync does not manage, if there are any. */
   othersNote?: (n: number) => string;
+  /**
+   * Why a file row cannot be synced when its key names an object of the listing the sync does
+   * not manage (an order of another kind, or one another company recorded): creating it would
+   * put a second object under that key.
+   */
+  outside?: (o: Obj) => string;
 }
 
 export interface ServiceState extends ServiceView {
@@ -34,6 +40,8 @@ export interface ServiceState extends ServiceView {
   duplicates: Map<string, number[]>;
   /** Objects of the listing the sync does not manage. */
   others: number;
+  /** The file's keys that name such an object, with why they cannot be synced. */
+  outside: Map<string, string>;
   /** Requests the listing took. */
   reads: number;
 }
@@ -45,17 +53,18 @@ export async function readService(
   wanted: ReadonlySet<string>,
   o: { signal: AbortSignal; parallel?: number; onPage?: (fetched: number, count: number | null) => void },
 ): Promise<ServiceState> {
-  const state: ServiceState = { byKey: new Map(), onlyOnService: [], duplicates: new Map(), others: 0, reads: 0 };
+  const state: ServiceState = { byKey: new Map(), onlyOnService: [], duplicates: new Map(), others: 0, outside: new Map(), reads: 0 };
   let fetched = 0;
   for await (const page of client.paginate<Obj>(source.path, { ...source.query, ordering: 'id' }, { all: true, parallel: o.parallel })) {
     state.reads = page.request;
     for (const obj of page.results) {
-      if (source.manages && !source.manages(obj)) {
-        state.others++;
-        continue;
-      }
       const key = obj[source.keyField];
       const k = typeof key === 'string' ? key : key === null || key === undefined ? undefined : String(key);
+      if (source.manages && !source.manages(obj)) {
+        state.others++;
+        if (k !== undefined && wanted.has(k) && source.outside && !state.outside.has(k)) state.outside.set(k, source.outside(obj));
+        continue;
+      }
       if (k !== undefined && wanted.has(k)) {
         const first = state.byKey.get(k);
         if (!first) {

@@ -24,6 +24,28 @@ async function firstOrigin(): Promise<{ id: number; external_id: string; name: s
 }
 
 describe('sync: an update row needs only external_id and the fields that change', () => {
+  it('a row naming an order of another kind or another company is invalid, never created a second time', async () => {
+    const all = await t.sct(['orders', 'list', '--buying', '--all', '-o', 'json']);
+    type Listed = { id: number; external_id: string; company_id: number; buyer_company_id: number; seller_company_id: number };
+    const orders = JSON.parse(all.stdout) as Listed[];
+    const batch = orders.find((o) => o.external_id && o.buyer_company_id === o.seller_company_id)!;
+    // On the buying side the company is the buyer: an order another company recorded is theirs.
+    const theirs = orders.find((o) => o.external_id && o.company_id !== o.buyer_company_id)!;
+    expect(batch && theirs).toBeTruthy();
+    const list = await t.sct(['orders', 'list', '--buying', '--all', '-o', 'csv']);
+    const rows = parse(list.stdout) as string[][];
+    const keep = rows.filter((r, i) => i === 0 || r.includes(batch.external_id) || r.includes(theirs.external_id));
+    const file = t.writeFile('whole-buying-side.csv', csvText(keep));
+    t.sb.requests.length = 0;
+    const r = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--dry-run']);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`external_id: order ${batch.id} on the service has this external_id and is a batch, not a purchase: sync it with --batch`);
+    expect(r.stderr).toContain(`external_id: order ${theirs.id} on the service has this external_id and was recorded by another company: not yours to sync`);
+    const skipped = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes', '--skip-invalid']);
+    expect(skipped.exitCode, skipped.stderr).toBe(3);
+    expect(writes()).toEqual([]);
+  });
+
   it('orders list -o csv → one cell edited, the create-only cells blanked → orders sync PATCHes exactly that field', async () => {
     const list = await t.sct(['orders', 'list', '--buying', '--type', 'order', '-o', 'csv', '--limit', '2']);
     expect(list.exitCode, list.stderr).toBe(0);

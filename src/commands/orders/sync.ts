@@ -65,6 +65,14 @@ export function orderSource(kind: OrderKindName): ServiceSource {
     keyField: 'external_id',
     manages: manages[kind],
     summary: (o) => ({ external_id: o.external_id ?? null, id: o.id }),
+    outside: (o) => {
+      // On this side the company is the buyer (or the seller, selling): it recorded the order if it is that party.
+      if (!recordedBy(o, side === 'selling' ? 'seller_company_id' : 'buyer_company_id')) {
+        return `order ${String(o.id)} on the service has this external_id and was recorded by another company: not yours to sync`;
+      }
+      const its: OrderKindName = bothSides(o) ? 'batch' : side === 'selling' ? 'sale' : 'purchase';
+      return `order ${String(o.id)} on the service has this external_id and is a ${its}, not a ${kind}: sync it with --${its}`;
+    },
     othersNote: (n) => `${n} other order${n === 1 ? '' : 's'} of the ${side} side (recorded by another company, or not ${kind === 'batch' ? 'batches' : `${kind}s`}) ${n === 1 ? 'is' : 'are'} not part of this sync`,
   };
 }
