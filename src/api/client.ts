@@ -1,7 +1,9 @@
-// The only place sct talks HTTP: the client and its verbs. Each of its jobs is a file of
-// src/api — retries and rate limits (retry.ts), answer checks (answers.ts), pagination
-// (pagination.ts), one request across its attempts (call.ts), the wire (transport.ts) — and
-// redaction is src/output/redact.ts; none of it lives anywhere else.
+// The only place sct talks HTTP: src/api. This file is the client, its verbs, and one request
+// from its first attempt to its answer (auth, idempotency, redirects, timeouts, the --verbose
+// trace). Its other jobs are files beside it: retry.ts (retries, rate limits, waits), answers.ts
+// (what an answer must be), pagination.ts, call.ts (a request's state across attempts),
+// endpoint.ts (the base URL, token and proxy checked), transport.ts (the wire). Redaction is
+// src/output/redact.ts.
 import type { Dispatcher } from 'undici';
 import {
   ACCEPT_ENCODING,
@@ -14,7 +16,6 @@ import {
   proxyTransport,
   type DecodedBody,
   type Headers,
-  type ProxySettings,
   type Transport,
   type WireResponse,
 } from './transport.js';
@@ -52,6 +53,7 @@ import {
   type RateLimitState,
   type RetryPolicy,
 } from './retry.js';
+import { checkPlainHttp, checkToken, missingApiPrefix, proxyFromEnv, rejectedTokenHint } from './endpoint.js';
 import { paginate, type Page, type PageOptions } from './pagination.js';
 import { AGAIN, Call, displayPath } from './call.js';
 
@@ -131,13 +133,6 @@ interface Answer {
 
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
-
-export function proxyFromEnv(env: NodeJS.ProcessEnv): ProxySettings | null {
-  const httpProxy = env.HTTP_PROXY || env.http_proxy;
-  const httpsProxy = env.HTTPS_PROXY || env.https_proxy || httpProxy;
-  if (!httpProxy && !httpsProxy) return null;
-  return { httpProxy, httpsProxy, noProxy: env.NO_PROXY ?? env.no_proxy };
-}
 
 export class ApiClient {
   readonly baseUrl: string;
@@ -582,72 +577,6 @@ interface Deadline {
 async function drain(res: WireResponse, deadline: Deadline): Promise<void> {
   await discardBody(res.body);
   deadline.clear();
-}
-
-/**
- * What to do about a 401. While SCT_TOKEN is set it wins over the profile, so `sct auth login`
- * could not help: the hint names the variable.
- */
-function rejectedTokenHint(token: string | undefined, source: string | undefined): string {
-  if (!token) return 'run `sct auth login`';
-  if (source === 'SCT_TOKEN') return "the token in SCT_TOKEN was rejected: set a valid one, or unset SCT_TOKEN to use the profile's (sct auth login)";
-  return 'the token was rejected: run `sct auth login`';
-}
-
-/** 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine. */
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-
-/**
- * A token over plain http can be read by anyone on the way: only loopback (the sandbox, a local
- * tunnel) is spared. SCT_ALLOW_HTTP=1 is the user accepting it, said on every command that does.
- */
-function checkPlainHttp(base: URL, env: NodeJS.ProcessEnv, warn?: (message: string) => void): void {
-  if (base.protocol !== 'http:' || isLoopback(base.hostname)) return;
-  const origin = base.origin;
-  if (env.SCT_ALLOW_HTTP === '1') {
-    warn?.(`the token goes over plain http to ${origin}, unencrypted (SCT_ALLOW_HTTP=1)`);
-    return;
-  }
-  const secure = `https://${base.host}${base.pathname.replace(/\/+$/, '')}`;
-  throw new UsageError(
-    `the token is never sent over plain http to a host other than this machine (${origin})`,
-    {},
-    `use ${secure}, or set SCT_ALLOW_HTTP=1 to send it unencrypted all the same`,
-  );
-}
-
-/**
- * The API documents' base URL ends in /api, and paths are relative to it. A base URL without
- * it (`http://host:8080`) is still used as given — a gateway may mount the API elsewhere — but
- * this says what is most likely meant. Undefined when the path ends in /api.
- */
-export function missingApiPrefix(baseUrl: string): string | undefined {
-  let u: URL;
-  try {
-    u = new URL(baseUrl);
-  } catch {
-    return undefined;
-  }
-  const path = u.pathname.replace(/\/+$/, '');
-  if (path.endsWith('/api')) return undefined;
-  return `the base URL ${u.origin}${path} does not end in /api, as the API's base URL does: did you mean ${u.origin}${path}/api?`;
-}
-
-/**
- * A token goes into a header: a newline or other control character (a token file with a
- * trailing CRLF, a paste gone wrong) would make the request fail in the HTTP library. Said
- * here, before anything is sent, with where the token came from.
- */
-export function checkToken(token: string, source: string): void {
-  if (!/^[\x21-\x7e]+$/.test(token)) {
-    throw new UsageError(
-      `the token from ${source} contains invalid characters (control characters, spaces or non-ASCII)`,
-      {},
-      'a token is printable ASCII on one line: check for a trailing newline or carriage return',
-    );
-  }
 }
 
 /** A header of the caller's, whatever the case of its name. */

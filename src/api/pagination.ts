@@ -101,26 +101,20 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
       const results = fresh.slice(0, total - fetched);
       fetched += results.length;
 
-      let next: PendingPage | null = null;
-      let stuck: string | undefined;
-      if (page.next && fetched < total) {
-        // Only the next link's query is used, on our own base URL: a server behind a proxy often
-        // builds links with an internal host or scheme, and the token must not follow those.
-        const nextParams = new URL(page.next, source.baseUrl + '/').searchParams;
-        if (page.results.length === 0) stuck = 'an empty page links to a next one';
-        else if (asked.has(pageKey(nextParams))) stuck = 'the next link leads to a page already fetched';
-        asked.add(pageKey(nextParams));
+      // Only the next link's query is used, on our own base URL: a server behind a proxy often
+      // builds links with an internal host or scheme, and the token must not follow those.
+      const link = page.next && fetched < total ? new URL(page.next, source.baseUrl + '/').searchParams : undefined;
+      const stuck =
+        link &&
+        stuckReason({ emptyPage: page.results.length === 0, linkAsked: asked.has(pageKey(link)), items: items.length, fresh: fresh.length, firstCount, received });
+      if (link) {
+        asked.add(pageKey(link));
         const remaining = total - fetched;
-        if (remaining < Number(nextParams.get('limit') ?? Infinity)) nextParams.set('limit', String(remaining));
-        // Links that differ only by a token say nothing: what the pages hold does.
-        if (!stuck && items.length > 0 && fresh.length === 0) stuck = 'a page holds only items already read (the same page again)';
-        if (!stuck && firstCount !== null && received > 2 * Math.max(firstCount, 1)) stuck = `more items than twice the ${firstCount} the list counts`;
-        if (!stuck) {
-          next = ahead.take(pageKey(nextParams)) ?? get(nextParams);
-          ahead.fill(pending.query, nextParams, firstCount, get);
-        }
+        if (remaining < Number(link.get('limit') ?? Infinity)) link.set('limit', String(remaining));
       }
-      if (!next) ahead.drop();
+      const next = link && !stuck ? (ahead.take(pageKey(link)) ?? get(link)) : undefined;
+      if (link && next) ahead.fill(pending.query, link, firstCount, get);
+      else ahead.drop();
       yield { results, count: page.count, request: requests, duplicates };
       if (stuck) {
         // Following such a link would never end (--all) or return the same items again.
@@ -261,4 +255,14 @@ function unseen<T>(items: T[], seen: Set<string | number>): T[] {
     seen.add(id);
     return true;
   });
+}
+
+/** Why following a next link would never end (--all) or serve the same items again; undefined when it advances. */
+function stuckReason(p: { emptyPage: boolean; linkAsked: boolean; items: number; fresh: number; firstCount: number | null | undefined; received: number }): string | undefined {
+  if (p.emptyPage) return 'an empty page links to a next one';
+  if (p.linkAsked) return 'the next link leads to a page already fetched';
+  // Links that differ only by a token say nothing: what the pages hold does.
+  if (p.items > 0 && p.fresh === 0) return 'a page holds only items already read (the same page again)';
+  if (p.firstCount !== null && p.firstCount !== undefined && p.received > 2 * Math.max(p.firstCount, 1)) return `more items than twice the ${p.firstCount} the list counts`;
+  return undefined;
 }
