@@ -20,11 +20,11 @@ import {
   type WireResponse,
 } from './transport.js';
 import type { Readable } from 'node:stream';
-import { AnswerError, AuthError, NetworkError, SctError, UsageError, InterruptedError } from '../errors.js';
+import { AnswerError, AuthError, NetworkError, SctError, InterruptedError } from '../errors.js';
 import { apiErrorFrom, statusText } from './errors.js';
 import { stripControl } from '../output/sanitize.js';
 import { scanListPage } from './json-page.js';
-import { credentialsInText, maskToken, redactSignedUrl, redactUrl, withoutCredentials } from '../output/redact.js';
+import { maskToken, redactSignedUrl, redactUrl, withoutCredentials } from '../output/redact.js';
 import { USER_AGENT } from '../version.js';
 import { formatDuration } from '../util/format.js';
 import { toSearchParams, type Method, type Query, type RequestOptions } from './request.js';
@@ -53,7 +53,7 @@ import {
   type RateLimitState,
   type RetryPolicy,
 } from './retry.js';
-import { checkPlainHttp, checkToken, missingApiPrefix, proxyFromEnv, rejectedTokenHint } from './endpoint.js';
+import { checkPlainHttp, checkToken, missingApiPrefix, parseBaseUrl, proxyFromEnv, rejectedTokenHint } from './endpoint.js';
 import { paginate, type Page, type PageOptions } from './pagination.js';
 import { AGAIN, Call, displayPath } from './call.js';
 
@@ -157,15 +157,7 @@ export class ApiClient {
   readonly usesProxy: boolean;
 
   constructor(options: ClientOptions) {
-    let base: URL;
-    try {
-      base = new URL(options.baseUrl);
-    } catch {
-      throw new UsageError(`invalid base URL: ${credentialsInText(options.baseUrl)}`, {}, 'it looks like https://host/api');
-    }
-    if (base.protocol !== 'https:' && base.protocol !== 'http:') {
-      throw new UsageError(`invalid base URL: ${withoutCredentials(options.baseUrl)} (http or https only)`);
-    }
+    const base = parseBaseUrl(options.baseUrl);
     if (options.token !== undefined) checkPlainHttp(base, options.env ?? {}, options.warn);
     this.baseUrl = base.href.replace(/\/+$/, '');
     this.origin = base.origin;
@@ -322,9 +314,8 @@ export class ApiClient {
 
   /** Sends the attempt and waits for the answer's headers; a failure on the way is retried when it may be. */
   private async sendAttempt(call: Call, deadline: Deadline): Promise<WireResponse | typeof AGAIN> {
-    const { url, method, withBody } = call.target;
     try {
-      return await this.once(method, url, call.options, withBody, call.idempotencyKey, deadline.signal);
+      return await this.once(call, deadline.signal);
     } catch (err) {
       deadline.clear();
       const timedOut = deadline.expired();
@@ -467,14 +458,23 @@ export class ApiClient {
     return `no complete answer within ${formatDuration(this.opts.timeoutMs)} (--timeout)`;
   }
 
-  private async once(
-    method: Method,
-    url: URL,
-    options: RequestOptions,
-    withBody: boolean,
-    idempotencyKey: string | undefined,
-    signal: AbortSignal,
-  ): Promise<WireResponse> {
+  /** One attempt on the wire, as the call's target says: resolves with the answer's headers, its body still to read. */
+  private async once(call: Call, signal: AbortSignal): Promise<WireResponse> {
+    const { url, method } = call.target;
+    const { headers, body } = this.requestParts(call);
+    this.requestCount++;
+    const started = this.now();
+    this.traceRequest(call, headers, body);
+    const transport = await (this.transport ??= this.makeTransport());
+    const res = await transport.send(url, { method, headers, body, signal, idleTimeoutMs: this.opts.timeoutMs });
+    this.traceAnswer(res, started);
+    return res;
+  }
+
+  /** An attempt's headers and body; a raw body is opened again for each attempt. */
+  private requestParts(call: Call): { headers: Record<string, string>; body: string | Buffer | Readable | undefined } {
+    const { options } = call;
+    const { url, withBody } = call.target;
     const headers: Record<string, string> = {
       'user-agent': USER_AGENT,
       accept: options.accept ?? 'application/json',
@@ -486,35 +486,34 @@ export class ApiClient {
     // upload/download URL on another host.
     const sendAuth = options.auth !== false && this.token && url.origin === this.origin;
     if (sendAuth) headers.authorization = `Bearer ${this.token}`;
-    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-    let body: string | Buffer | Readable | undefined;
-    if (withBody && options.rawBody) {
-      body = options.rawBody();
-    } else if (withBody && options.body !== undefined) {
-      body = JSON.stringify(options.body);
+    if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
+    if (withBody && options.rawBody) return { headers, body: options.rawBody() };
+    if (withBody && options.body !== undefined) {
       headers['content-type'] = 'application/json';
+      return { headers, body: JSON.stringify(options.body) };
     }
+    return { headers, body: undefined };
+  }
 
-    this.requestCount++;
-    const started = this.now();
-    if (this.trace) {
-      const signed = /^https?:\/\//i.test(options.path);
-      this.trace(`> ${method} ${signed ? redactSignedUrl(url.href) : url.origin === this.origin ? withoutCredentials(url.href) : redactUrl(url.href)}`);
-      for (const [k, v] of Object.entries(headers)) {
-        this.trace(`> ${k}: ${k === 'authorization' ? `Bearer ${maskToken(this.token ?? '')}` : stripControl(v)}`);
-      }
-      if (typeof body === 'string') this.trace(`> ${body.length > 2000 ? body.slice(0, 2000) + '…' : body}`);
+  /** --verbose: the request line, its headers (the token masked) and a JSON body. */
+  private traceRequest(call: Call, headers: Record<string, string>, body: unknown): void {
+    if (!this.trace) return;
+    const { url, method } = call.target;
+    this.trace(`> ${method} ${call.signed ? redactSignedUrl(url.href) : url.origin === this.origin ? withoutCredentials(url.href) : redactUrl(url.href)}`);
+    for (const [k, v] of Object.entries(headers)) {
+      this.trace(`> ${k}: ${k === 'authorization' ? `Bearer ${maskToken(this.token ?? '')}` : stripControl(v)}`);
     }
-    const transport = await (this.transport ??= this.makeTransport());
-    const res = await transport.send(url, { method, headers, body, signal, idleTimeoutMs: this.opts.timeoutMs });
-    if (this.trace) {
-      this.trace(`< ${res.statusCode} ${statusText(res.statusCode)} (${this.now() - started} ms)`);
-      for (const k of ['content-type', 'content-encoding', 'content-length', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location']) {
-        // The service's headers are untrusted text bound for a terminal, C1 controls included.
-        if (res.headers[k] !== undefined) this.trace(`< ${k}: ${stripControl(k === 'location' ? redactUrl(String(res.headers[k])) : String(res.headers[k]))}`);
-      }
+    if (typeof body === 'string') this.trace(`> ${body.length > 2000 ? body.slice(0, 2000) + '…' : body}`);
+  }
+
+  /** --verbose: the status, the time it took and the headers that say what came back. */
+  private traceAnswer(res: WireResponse, started: number): void {
+    if (!this.trace) return;
+    this.trace(`< ${res.statusCode} ${statusText(res.statusCode)} (${this.now() - started} ms)`);
+    for (const k of ['content-type', 'content-encoding', 'content-length', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location']) {
+      // The service's headers are untrusted text bound for a terminal, C1 controls included.
+      if (res.headers[k] !== undefined) this.trace(`< ${k}: ${stripControl(k === 'location' ? redactUrl(String(res.headers[k])) : String(res.headers[k]))}`);
     }
-    return res;
   }
 
   /** --verbose: what an encoded answer weighed on the wire and once decoded. */

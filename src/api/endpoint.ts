@@ -2,7 +2,22 @@
 // http, the /api prefix), the token (what a header can carry, what to do when it is refused) and
 // the proxy the environment names.
 import { UsageError } from '../errors.js';
+import { credentialsInText, withoutCredentials } from '../output/redact.js';
 import type { ProxySettings } from './transport.js';
+
+/** The base URL as given, or a usage error that names it without its credentials. */
+export function parseBaseUrl(baseUrl: string): URL {
+  let base: URL;
+  try {
+    base = new URL(baseUrl);
+  } catch {
+    throw new UsageError(`invalid base URL: ${credentialsInText(baseUrl)}`, {}, 'it looks like https://host/api');
+  }
+  if (base.protocol !== 'https:' && base.protocol !== 'http:') {
+    throw new UsageError(`invalid base URL: ${withoutCredentials(baseUrl)} (http or https only)`);
+  }
+  return base;
+}
 
 export function proxyFromEnv(env: NodeJS.ProcessEnv): ProxySettings | null {
   const httpProxy = env.HTTP_PROXY || env.http_proxy;
