@@ -9,7 +9,8 @@
 // instead of creating a duplicate, while --fresh (a new generation) really sends everything
 // again.
 import type { Context } from '../context.js';
-import type { ApiClient, RateLimitState } from '../api/client.js';
+import type { ApiClient } from '../api/client.js';
+import type { RateLimitState } from '../api/retry.js';
 import type { Journal } from './journal.js';
 import { withBulkRun } from './open.js';
 import { runUnits, type Outcome, type RunResult, type Unit } from './runner.js';

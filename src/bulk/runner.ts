@@ -9,7 +9,7 @@
 // (the file's), whatever order the answers come in; journal records are written as answers
 // come, which the journal's reader does not mind (it keys them by unit).
 import type { Journal } from './journal.js';
-import type { RateLimitState } from '../api/client.js';
+import type { RateLimitState } from '../api/retry.js';
 import { ApiError, ConflictError, InterruptedError, RejectedError, SctError, type FieldErrors } from '../errors.js';
 
 export interface Unit<T> {

@@ -4,7 +4,7 @@ import { readInputText } from '../util/files.js';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
 import { addDryRunOption } from './shared/dry-run.js';
-import type { Method } from '../api/client.js';
+import type { Method } from '../api/request.js';
 import { statusText } from '../api/errors.js';
 import { UsageError } from '../errors.js';
 import { collect, setDotted, splitKeyValue } from './shared/flags.js';

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
-import { ApiClient, missingApiPrefix } from '../api/client.js';
+import { ApiClient } from '../api/client.js';
+import { missingApiPrefix } from '../api/endpoint.js';
 import { AuthError, UsageError } from '../errors.js';
 import { notLoggedIn } from '../config/settings.js';
 import { maskToken, withoutCredentials } from '../output/redact.js';

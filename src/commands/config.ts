@@ -6,7 +6,7 @@ import { profileName, tokenStorage } from '../config/settings.js';
 import { maskToken } from '../output/redact.js';
 import { UsageError } from '../errors.js';
 import { parseFormat, writeList, writeOne } from '../output/format.js';
-import { missingApiPrefix } from '../api/client.js';
+import { missingApiPrefix } from '../api/endpoint.js';
 
 export function register(program: Command, f: Factory): void {
   const config = program.command('config').description('Read and write profile settings (base_url, output, workspace)');

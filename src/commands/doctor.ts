@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
 import { CONFIG_FILE_MODE } from '../config/config.js';
-import { missingApiPrefix, proxyFromEnv } from '../api/client.js';
+import { missingApiPrefix, proxyFromEnv } from '../api/endpoint.js';
 import { discardBody } from '../api/transport.js';
 import { PATHS } from '../api/paths.js';
 import { RateLimitError, SctError, UsageError } from '../errors.js';

@@ -10,7 +10,7 @@
 //   action.
 // The counts, the cost and the rate-limit outlook go to stderr as info lines.
 import type { Context } from '../context.js';
-import type { RateLimitState } from '../api/client.js';
+import type { RateLimitState } from '../api/retry.js';
 import { formatDuration } from '../util/format.js';
 import { writeList, writeOne } from '../output/format.js';
 import { writesOf, type Change, type Plan } from './plan.js';

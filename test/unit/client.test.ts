@@ -1,6 +1,7 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { MockAgent } from 'undici';
-import { ApiClient, DryRunEnd, missingApiPrefix, type PlannedRequest } from '../../src/api/client.js';
+import { ApiClient, DryRunEnd, type PlannedRequest } from '../../src/api/client.js';
+import { missingApiPrefix } from '../../src/api/endpoint.js';
 import { JsonText } from '../../src/api/json-page.js';
 import { ApiError, AuthError, NetworkError, RateLimitError, UsageError } from '../../src/errors.js';
 

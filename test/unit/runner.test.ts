@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runUnits, type Unit } from '../../src/bulk/runner.js';
 import { Journal } from '../../src/bulk/journal.js';
-import type { RateLimitState } from '../../src/api/client.js';
+import type { RateLimitState } from '../../src/api/retry.js';
 import { ApiError } from '../../src/errors.js';
 
 const units = (n: number): Unit<number>[] => Array.from({ length: n }, (_, i) => ({ key: `k${i}`, lines: [i + 2], payload: i }));

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Column } from '../../output/columns.js';
 import { createListWriter } from '../../output/format.js';
-import { DEFAULT_LIMIT, type PageOptions } from '../../api/client.js';
+import { DEFAULT_LIMIT, type PageOptions } from '../../api/pagination.js';
 import { UsageError } from '../../errors.js';
 import { COUNTRY_CODE_RE } from '../../api/enums.js';
 import { unknownCountryProblem } from '../../geo/country-codes.js';

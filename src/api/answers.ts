@@ -1,0 +1,167 @@
+// Answer checks: what an answer's status and body must be for sct to use it — the status
+// classes it cannot use (204 to a read, 304, 206), the size caps on what it reads, JSON or not,
+// and a streamed body that ends as it should.
+import { Transform, type Readable } from 'node:stream';
+import { decodeBody, type Headers, type WireResponse } from './transport.js';
+import type { Method } from './request.js';
+import { AnswerError, InterruptedError, NetworkError, SctError } from '../errors.js';
+import { statusText, HTML_PAGE } from './errors.js';
+import { describeError } from './retry.js';
+import { formatBytes } from '../util/format.js';
+
+/** How an answer is read: parsed whole, parsed as a list page (json-page.ts), or streamed to the caller. */
+export type AnswerMode = 'json' | 'page' | 'stream';
+
+/**
+ * The largest JSON answer sct reads (a page of 1,000 orders is about 7 MB): 256 MB counted as
+ * every size sct prints is, in powers of 1,000, so the message names the limit the spec states.
+ */
+export const MAX_JSON_BYTES = 256_000_000;
+/** An error answer is only read for its message. */
+const MAX_ERROR_BYTES = 1024 * 1024;
+
+/** An answer's body as text, within the same cap as readCappedBytes. */
+async function readCapped(body: Readable, headers: Headers, max: number): Promise<string> {
+  return (await readCappedBytes(body, headers, max)).toString('utf8');
+}
+
+/**
+ * Reads an answer's body, refusing more than `max` bytes: a Content-Length above it is
+ * refused before a byte is read, and a body without one is counted as it streams, so an
+ * endless or enormous answer costs at most `max` bytes of memory, never a crash.
+ */
+export async function readCappedBytes(body: Readable, headers: Headers, max: number): Promise<Buffer> {
+  const declared = Number(headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) {
+    body.destroy();
+    throw new SctError(`answer too large (${formatBytes(declared)}, more than the ${formatBytes(max)} sct reads)`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      throw new SctError(`answer too large (more than the ${formatBytes(max)} sct reads)`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+export function contentType(headers: Headers): string {
+  const v = headers['content-type'];
+  return String(Array.isArray(v) ? v[0] : (v ?? '')).toLowerCase();
+}
+
+function looksLikeHtml(text: string, headers: Headers): boolean {
+  return contentType(headers).includes('html') || /^\s*<(!doctype|html|head|body|\?xml)/i.test(text);
+}
+
+/** An error answer's body: JSON when it is, a marker for an HTML page, else its text. */
+export function parseErrorBody(text: string, headers: Headers): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return looksLikeHtml(text, headers) ? HTML_PAGE : text;
+  }
+}
+
+/** A 2xx answer's body: JSON, or nothing (204, an empty body). Anything else is not the API speaking. */
+export function parseAnswer(text: string, status: number, headers: Headers, where: () => string, fail: (e: SctError) => never): unknown {
+  if (!text.trim()) return null;
+  if (!looksLikeHtml(text, headers)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      /* named below */
+    }
+  }
+  const type = contentType(headers).split(';')[0] || 'no content type';
+  return fail(
+    new AnswerError(
+      `${where()}: the answer is not JSON (${status} ${statusText(status)}, ${looksLikeHtml(text, headers) ? 'an HTML page' : type}): ` +
+        'a proxy, captive portal or wrong base URL may be in the way',
+    ),
+  );
+}
+
+export function parseLoose(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function hasId(data: unknown): boolean {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return false;
+  const id = (data as { id?: unknown }).id;
+  return (typeof id === 'number' && Number.isFinite(id)) || (typeof id === 'string' && id !== '');
+}
+
+/**
+ * Why an answer that is neither an error nor a followed redirect still cannot be used, or
+ * undefined when it can. A 204 is the whole answer to a change (a DELETE), never to a read: a
+ * GET or a download answered with nothing would print `null` or save an empty file as if it were
+ * the result. sct sends no conditional or range request, so a 304 or 206 is never its answer.
+ */
+export function unusableAnswer(status: number, method: Method, mode: AnswerMode): string | undefined {
+  const answered = `the service answered ${status} ${statusText(status)}`;
+  const expected = mode === 'stream' ? 'a file' : 'JSON';
+  if (status === 304) return `${answered}, though sct asked for no cached copy: there is no answer to use`;
+  if (status >= 300) return `${answered} without a redirect sct can follow`;
+  if (status === 205 || (status === 204 && (method === 'GET' || mode === 'stream'))) return `${answered} where ${expected} was expected`;
+  if (status === 206 && mode === 'stream') return `${answered}: only part of the file, though sct asked for all of it`;
+  return undefined;
+}
+
+/**
+ * A streamed body that ends as it should, or with an error naming the request: a connection cut
+ * mid-way (Node says only "aborted"), a body shorter than its Content-Length, or Ctrl-C, which
+ * stops a download however long its body takes.
+ */
+export function checkedBody(body: Readable, headers: Headers, where: string, signal: AbortSignal | undefined): Readable {
+  const declared = contentLength(headers);
+  let seen = 0;
+  const checked = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(null, chunk);
+    },
+    flush(done) {
+      if (declared !== undefined && seen < declared) done(new NetworkError(`${where}: the answer was cut off after ${seen} of its ${declared} bytes (Content-Length)`));
+      else done();
+    },
+  });
+  const onAbort = () => body.destroy(new InterruptedError());
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  body.once('error', (err) => {
+    checked.destroy(err instanceof SctError ? err : new NetworkError(`${where}: the connection broke while reading the answer (${describeError(err)})`, { cause: err }));
+  });
+  // Whoever reads it stops (done, or failed writing): the connection goes with it.
+  checked.once('close', () => {
+    signal?.removeEventListener('abort', onAbort);
+    body.destroy();
+  });
+  body.pipe(checked);
+  return checked;
+}
+
+function contentLength(headers: Headers): number | undefined {
+  const v = headers['content-length'];
+  const n = Number(Array.isArray(v) ? v[0] : v);
+  return v !== undefined && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+/** An error answer's text, for its message; an answer cut short is read as far as it goes: its status still says what happened. */
+export async function readErrorText(res: WireResponse): Promise<string> {
+  try {
+    return await readCapped((await decodeBody(res.body, res.headers)).body, res.headers, MAX_ERROR_BYTES);
+  } catch {
+    return '';
+  }
+}

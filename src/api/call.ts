@@ -1,0 +1,84 @@
+// One logical request across its attempts: where it goes now (a redirect moves it), what its
+// attempts have learnt (whether one may have landed), and how its errors are marked.
+import type { SctError } from '../errors.js';
+import { redactSignedUrl, redactUrl } from '../output/redact.js';
+import type { AnswerMode } from './answers.js';
+import type { Method, RequestOptions } from './request.js';
+import { Retries, type RetryPolicy } from './retry.js';
+
+/** An attempt's outcome when the request is to be sent again (a retry, a wait, a redirect). */
+export const AGAIN = Symbol('again');
+
+/** Where the next attempt goes and how: a 303 turns it into a GET without the body. */
+interface Target {
+  url: URL;
+  method: Method;
+  withBody: boolean;
+}
+
+export class Call {
+  /** The method asked for, which decides how errors are marked; `target.method` is the one sent. */
+  readonly method: Method;
+  /** A signed link (an absolute URL the service handed out) carries its credential in its path or query. */
+  readonly signed: boolean;
+  target: Target;
+  redirects = 0;
+  /** Whether an attempt may have reached the service and been carried out, its answer lost. */
+  mayHaveArrived = false;
+  readonly retries: Retries;
+  /** Ends the request's waits: the client's signal or the caller's own (a page no longer wanted). */
+  readonly waitSignal?: AbortSignal;
+  /** Ends an attempt on the wire; without the client's signal when it lets requests in flight finish. */
+  readonly wireSignal?: AbortSignal;
+
+  constructor(
+    readonly options: RequestOptions,
+    readonly mode: AnswerMode,
+    url: URL,
+    private readonly baseUrl: string,
+    readonly idempotencyKey: string | undefined,
+    policy: RetryPolicy,
+    signals: { client?: AbortSignal; clientWire?: AbortSignal },
+  ) {
+    this.method = options.method ?? 'GET';
+    this.signed = /^https?:\/\//i.test(options.path);
+    this.target = { url, method: this.method, withBody: true };
+    this.waitSignal = joinSignals(signals.client, options.signal);
+    this.wireSignal = joinSignals(signals.clientWire, options.signal);
+    this.retries = new Retries(policy, () => this.where(), this.waitSignal);
+  }
+
+  /** Where the request goes now, as messages and the trace show it: never a signed link's secret. */
+  shown(): string {
+    return this.signed ? redactSignedUrl(this.target.url.href) : displayPath(this.target.url, this.baseUrl);
+  }
+
+  /** The request as messages name it: "GET /orders". */
+  where(): string {
+    return `${this.method} ${this.shown()}`;
+  }
+
+  /**
+   * Throws `err`, saying for a request that changes something whether the service may have
+   * carried it out (`delivery`): a bulk run reports such a row as unknown, never as rejected.
+   */
+  fail(err: SctError, arrived: boolean = this.mayHaveArrived): never {
+    if (this.method !== 'GET') err.delivery = arrived ? 'unknown' : 'not_sent';
+    throw err;
+  }
+
+  /** Backs off before the next attempt (a wait that stops the request fails it). */
+  async retry(reason: string, serverHintMs?: number): Promise<typeof AGAIN> {
+    await this.retries.backoff(reason, serverHintMs).catch((e) => this.fail(e));
+    return AGAIN;
+  }
+}
+
+function joinSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  return a && b ? AbortSignal.any([a, b]) : (a ?? b);
+}
+
+/** A path relative to the base URL for messages, or the URL without its query for other hosts. */
+export function displayPath(url: URL, baseUrl: string): string {
+  return url.href.startsWith(baseUrl + '/') ? url.pathname.slice(new URL(baseUrl).pathname.replace(/\/$/, '').length) : redactUrl(url.href);
+}

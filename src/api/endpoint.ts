@@ -1,0 +1,93 @@
+// Where the client sends and with what, checked before a byte is sent: the base URL (plain
+// http, the /api prefix), the token (what a header can carry, what to do when it is refused) and
+// the proxy the environment names.
+import { UsageError } from '../errors.js';
+import { credentialsInText, withoutCredentials } from '../output/redact.js';
+import type { ProxySettings } from './transport.js';
+
+/** The base URL as given, or a usage error that names it without its credentials. */
+export function parseBaseUrl(baseUrl: string): URL {
+  let base: URL;
+  try {
+    base = new URL(baseUrl);
+  } catch {
+    throw new UsageError(`invalid base URL: ${credentialsInText(baseUrl)}`, {}, 'it looks like https://host/api');
+  }
+  if (base.protocol !== 'https:' && base.protocol !== 'http:') {
+    throw new UsageError(`invalid base URL: ${withoutCredentials(baseUrl)} (http or https only)`);
+  }
+  return base;
+}
+
+export function proxyFromEnv(env: NodeJS.ProcessEnv): ProxySettings | null {
+  const httpProxy = env.HTTP_PROXY || env.http_proxy;
+  const httpsProxy = env.HTTPS_PROXY || env.https_proxy || httpProxy;
+  if (!httpProxy && !httpsProxy) return null;
+  return { httpProxy, httpsProxy, noProxy: env.NO_PROXY ?? env.no_proxy };
+}
+
+/**
+ * What to do about a 401. While SCT_TOKEN is set it wins over the profile, so `sct auth login`
+ * could not help: the hint names the variable.
+ */
+export function rejectedTokenHint(token: string | undefined, source: string | undefined): string {
+  if (!token) return 'run `sct auth login`';
+  if (source === 'SCT_TOKEN') return "the token in SCT_TOKEN was rejected: set a valid one, or unset SCT_TOKEN to use the profile's (sct auth login)";
+  return 'the token was rejected: run `sct auth login`';
+}
+
+/** 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine. */
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/**
+ * A token over plain http can be read by anyone on the way: only loopback (the sandbox, a local
+ * tunnel) is spared. SCT_ALLOW_HTTP=1 is the user accepting it, said on every command that does.
+ */
+export function checkPlainHttp(base: URL, env: NodeJS.ProcessEnv, warn?: (message: string) => void): void {
+  if (base.protocol !== 'http:' || isLoopback(base.hostname)) return;
+  const origin = base.origin;
+  if (env.SCT_ALLOW_HTTP === '1') {
+    warn?.(`the token goes over plain http to ${origin}, unencrypted (SCT_ALLOW_HTTP=1)`);
+    return;
+  }
+  const secure = `https://${base.host}${base.pathname.replace(/\/+$/, '')}`;
+  throw new UsageError(
+    `the token is never sent over plain http to a host other than this machine (${origin})`,
+    {},
+    `use ${secure}, or set SCT_ALLOW_HTTP=1 to send it unencrypted all the same`,
+  );
+}
+
+/**
+ * The API documents' base URL ends in /api, and paths are relative to it. A base URL without
+ * it (`http://host:8080`) is still used as given — a gateway may mount the API elsewhere — but
+ * this says what is most likely meant. Undefined when the path ends in /api.
+ */
+export function missingApiPrefix(baseUrl: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(baseUrl);
+  } catch {
+    return undefined;
+  }
+  const path = u.pathname.replace(/\/+$/, '');
+  if (path.endsWith('/api')) return undefined;
+  return `the base URL ${u.origin}${path} does not end in /api, as the API's base URL does: did you mean ${u.origin}${path}/api?`;
+}
+
+/**
+ * A token goes into a header: a newline or other control character (a token file with a
+ * trailing CRLF, a paste gone wrong) would make the request fail in the HTTP library. Said
+ * here, before anything is sent, with where the token came from.
+ */
+export function checkToken(token: string, source: string): void {
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw new UsageError(
+      `the token from ${source} contains invalid characters (control characters, spaces or non-ASCII)`,
+      {},
+      'a token is printable ASCII on one line: check for a trailing newline or carriage return',
+    );
+  }
+}

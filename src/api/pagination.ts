@@ -1,0 +1,268 @@
+// Pagination: following a list's next links page by page, the pages requested ahead of the
+// caller (--all with pages in flight), the ids already written, and the links that never end.
+import { NetworkError, SctError } from '../errors.js';
+import { JsonText, leadingNumericId } from './json-page.js';
+import { toSearchParams, type Query } from './request.js';
+
+/** With --all and no --page-size sct asks for this many; the server clamps it to its maximum. */
+const ALL_PAGE_SIZE = 10_000;
+const DEFAULT_PAGE_SIZE = 100;
+export const DEFAULT_LIMIT = 10;
+
+export interface Page<T> {
+  results: T[];
+  count: number | null;
+  /** Requests made so far for this listing (1 for the first page). */
+  request: number;
+  /** Items left out so far because an earlier page already held them (same id). */
+  duplicates: number;
+}
+
+export interface PageOptions {
+  /** Items in total; ignored with all. Default 10, as the API. */
+  limit?: number;
+  all?: boolean;
+  /** Items per request. Default 100, or the server's maximum with all. */
+  pageSize?: number;
+  offset?: number;
+  /**
+   * For a list whose results are not the items themselves but wrappers holding them
+   * (available-orders: `[{count, results: [...]}]`): the items of one wrapper. --limit then
+   * counts items, not wrappers.
+   */
+  unwrap?: (element: unknown) => unknown[];
+  /**
+   * The items of a page as JsonText (the service's own bytes, checked to be JSON) when the page
+   * allows it (see json-page.ts), else parsed as always: for output that prints them unchanged.
+   */
+  asJsonText?: boolean;
+  /**
+   * With all: how many pages may be under way at once when the next links page by limit and
+   * offset (default 1, one at a time). See PagesAhead.
+   */
+  parallel?: number;
+}
+
+/** Where the pages come from: the client's requests, and what it knows of the rate limit. */
+export interface PageSource {
+  /** The base URL a next link's query is applied to. */
+  baseUrl: string;
+  /** Requests one page of the listing; the signal gives up on it. */
+  fetch: (query: URLSearchParams, signal: AbortSignal) => Promise<{ data: unknown }>;
+  /** Requests left before the rate limit, when the service said. */
+  remaining: () => number | undefined;
+}
+
+/**
+ * Pages through a list endpoint by following `next`. Yields page by page so callers can
+ * stream; the next page is requested while the caller handles the current one. With `all`
+ * and `parallel` above 1, when the next link pages by limit and offset, the pages after it are
+ * requested too, up to `parallel` at a time, and still yielded in order (see pagesAhead).
+ */
+export async function* paginate<T = unknown>(source: PageSource, path: string, query: Query, options: PageOptions): AsyncGenerator<Page<T>> {
+  const total = options.all ? Infinity : (options.limit ?? DEFAULT_LIMIT);
+  const pageSize = Math.min(options.pageSize ?? (options.all ? ALL_PAGE_SIZE : DEFAULT_PAGE_SIZE), total);
+  const params = toSearchParams(query);
+  params.set('limit', String(pageSize));
+  params.set('offset', String(options.offset ?? 0));
+  const parallel = options.all ? Math.max(1, Math.floor(options.parallel ?? 1)) : 1;
+
+  let fetched = 0;
+  let requests = 1;
+  // Every page asked for: a next link that leads back to one of them would loop forever.
+  const asked = new Set([pageKey(params)]);
+  // Ids written so far: a list that changes while it is read shifts items across pages, and
+  // an item is written once however often it is served.
+  const seen = new Set<string | number>();
+  let duplicates = 0;
+  let received = 0;
+  let firstCount: number | null | undefined;
+  // Requests still under way when the listing ends (an error, a stuck link, the caller
+  // stopping) are given up on, never left to retry in the background.
+  const stop = new AbortController();
+  const get = (query: URLSearchParams): PendingPage => {
+    const signal = stop.signal;
+    const answer = source.fetch(query, signal);
+    answer.catch(() => undefined); // surfaced when awaited; never an unhandled rejection meanwhile
+    return { query, key: pageKey(query), answer };
+  };
+  let pending = get(params);
+  // Pages requested beyond the next one, in order: predicted from an offset link.
+  const ahead = new PagesAhead(parallel, source.remaining);
+  try {
+    for (;;) {
+      const { data } = await pending.answer;
+      const page = asPage<T>(data, path);
+      firstCount ??= page.count;
+      const items = options.unwrap ? (page.results.flatMap(options.unwrap) as T[]) : page.results;
+      received += items.length;
+      const fresh = unseen(items, seen);
+      duplicates += items.length - fresh.length;
+      const results = fresh.slice(0, total - fetched);
+      fetched += results.length;
+
+      // Only the next link's query is used, on our own base URL: a server behind a proxy often
+      // builds links with an internal host or scheme, and the token must not follow those.
+      const link = page.next && fetched < total ? new URL(page.next, source.baseUrl + '/').searchParams : undefined;
+      const stuck =
+        link &&
+        stuckReason({ emptyPage: page.results.length === 0, linkAsked: asked.has(pageKey(link)), items: items.length, fresh: fresh.length, firstCount, received });
+      if (link) {
+        asked.add(pageKey(link));
+        const remaining = total - fetched;
+        if (remaining < Number(link.get('limit') ?? Infinity)) link.set('limit', String(remaining));
+      }
+      const next = link && !stuck ? (ahead.take(pageKey(link)) ?? get(link)) : undefined;
+      if (link && next) ahead.fill(pending.query, link, firstCount, get);
+      else ahead.drop();
+      yield { results, count: page.count, request: requests, duplicates };
+      if (stuck) {
+        // Following such a link would never end (--all) or return the same items again.
+        throw new SctError(`the server's pagination does not advance on GET ${path}: ${stuck} (stopped after ${fetched} items in ${requests} requests)`);
+      }
+      if (!next) return;
+      pending = next;
+      requests++;
+    }
+  } finally {
+    stop.abort();
+  }
+}
+
+interface PendingPage {
+  query: URLSearchParams;
+  key: string;
+  answer: Promise<{ data: unknown }>;
+}
+
+/**
+ * The pages requested beyond the next one. When a next link says "the same query, `offset`
+ * moved on by `limit`", the pages after it are known too: offset + limit, + 2 × limit, … up to
+ * the count of the first page. They are requested so that, with the next page, at most
+ * `parallel` are under way or waiting to be handed over, and handed over only when the
+ * service's own next link names them — so the order, the number of requests and what stops
+ * the listing are those of one page at a time. A link that names another page (the list
+ * changed while it was read) drops them and is followed as it says. While the rate limit has
+ * fewer requests left than `parallel`, no page is requested ahead.
+ */
+class PagesAhead {
+  private readonly queue: PendingPage[] = [];
+  /** The offset and limit of the last page requested by prediction or link, and the query around them. */
+  private last?: OffsetStep;
+
+  constructor(
+    private readonly parallel: number,
+    private readonly remaining: () => number | undefined,
+  ) {}
+
+  /** The page the next link names, when it was requested ahead; anything else ahead is dropped. */
+  take(key: string): PendingPage | undefined {
+    if (this.queue[0]?.key === key) return this.queue.shift();
+    this.drop();
+    return undefined;
+  }
+
+  drop(): void {
+    // Their answers are not awaited: each has its catch, and the listing's end aborts them.
+    this.queue.length = 0;
+    this.last = undefined;
+  }
+
+  /** Requests pages after `next` (the link just followed from `current`), up to `parallel` - 1 ahead of it. */
+  fill(current: URLSearchParams, next: URLSearchParams, count: number | null | undefined, get: (q: URLSearchParams) => PendingPage): void {
+    if (this.parallel <= 1 || count === null || count === undefined) return;
+    const remaining = this.remaining();
+    if (remaining !== undefined && remaining < this.parallel) return;
+    if (!this.last) {
+      const step = offsetStep(current, next);
+      if (!step) return;
+      this.last = step;
+    }
+    while (this.queue.length < this.parallel - 1) {
+      const offset: number = this.last.offset + this.last.limit;
+      if (offset >= count) return;
+      const params: URLSearchParams = new URLSearchParams(this.last.params);
+      params.set('offset', String(offset));
+      this.last = { limit: this.last.limit, offset, params };
+      this.queue.push(get(params));
+    }
+  }
+}
+
+/**
+ * The offset and limit of a next link that pages by limit and offset: the current page's query
+ * with only `offset` moved on, by the link's `limit`. Undefined for any other link (a cursor, a
+ * page number, other filters), which is followed one page at a time.
+ */
+interface OffsetStep {
+  offset: number;
+  limit: number;
+  params: URLSearchParams;
+}
+
+function offsetStep(current: URLSearchParams, next: URLSearchParams): OffsetStep | undefined {
+  const int = (v: string | null) => (v !== null && /^\d+$/.test(v) ? Number(v) : undefined);
+  const offset = int(next.get('offset'));
+  const limit = int(next.get('limit'));
+  const was = int(current.get('offset')) ?? 0;
+  if (offset === undefined || limit === undefined || limit === 0 || offset <= was) return undefined;
+  const rest = (q: URLSearchParams) => {
+    const r = new URLSearchParams(q);
+    r.delete('offset');
+    r.delete('limit');
+    return pageKey(r);
+  };
+  if (rest(current) !== rest(next)) return undefined;
+  return { offset, limit, params: new URLSearchParams(next) };
+}
+
+function asPage<T>(data: unknown, path: string): { results: T[]; count: number | null; next: string | null } {
+  if (Array.isArray(data)) return { results: data as T[], count: data.length, next: null };
+  if (data && typeof data === 'object' && Array.isArray((data as { results?: unknown }).results)) {
+    const d = data as { results: T[]; count?: number; next?: string | null };
+    return { results: d.results, count: typeof d.count === 'number' ? d.count : null, next: d.next ?? null };
+  }
+  throw new NetworkError(`unexpected response from GET ${path}: not a paginated list`);
+}
+
+/**
+ * An item's id, or undefined when it has none. Items passed through as JsonText are not parsed
+ * when their id comes first, as list endpoints write it; only an item that starts otherwise is.
+ */
+function itemId(item: unknown): string | number | undefined {
+  if (item instanceof JsonText) {
+    const id = leadingNumericId(item);
+    if (id !== undefined) return id;
+    item = JSON.parse(Buffer.from(item.bytes).toString('utf8'));
+  }
+  const id = item && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
+  return typeof id === 'number' || typeof id === 'string' ? id : undefined;
+}
+
+/** A page's query with its parameters in order, so the same page reads the same. */
+function pageKey(params: URLSearchParams): string {
+  const sorted = new URLSearchParams(params);
+  sorted.sort();
+  return sorted.toString();
+}
+
+/** The items whose id is not in `seen` (which they join), and those without an id. */
+function unseen<T>(items: T[], seen: Set<string | number>): T[] {
+  return items.filter((item) => {
+    const id = itemId(item);
+    if (id === undefined) return true;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+/** Why following a next link would never end (--all) or serve the same items again; undefined when it advances. */
+function stuckReason(p: { emptyPage: boolean; linkAsked: boolean; items: number; fresh: number; firstCount: number | null | undefined; received: number }): string | undefined {
+  if (p.emptyPage) return 'an empty page links to a next one';
+  if (p.linkAsked) return 'the next link leads to a page already fetched';
+  // Links that differ only by a token say nothing: what the pages hold does.
+  if (p.items > 0 && p.fresh === 0) return 'a page holds only items already read (the same page again)';
+  if (p.firstCount !== null && p.firstCount !== undefined && p.received > 2 * Math.max(p.firstCount, 1)) return `more items than twice the ${p.firstCount} the list counts`;
+  return undefined;
+}

@@ -1,0 +1,47 @@
+// What a request is made of, below the client and the modules it is split into: the verbs and
+// the query, as every part of src/api names them.
+
+import type { Readable } from 'node:stream';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
+export type Query = URLSearchParams | Record<string, QueryValue>;
+
+export interface RequestOptions {
+  method?: Method;
+  /** Relative to the base URL ("/orders"), or an absolute URL (a signed upload/download link). */
+  path: string;
+  query?: Query;
+  /** JSON body. */
+  body?: unknown;
+  /** Raw body (file upload); a function so a retry can re-open the file. */
+  rawBody?: () => Readable | Buffer;
+  headers?: Record<string, string>;
+  accept?: string;
+  /** false for anonymous endpoints and signed URLs. */
+  auth?: boolean;
+  /** Reused by every retry of this call; generated for each POST when not given. */
+  idempotencyKey?: string;
+  /** 'created': the answer must be the created object (a JSON object with an id), else it is an error. */
+  expect?: 'created';
+  /** Gives up on this request (a page requested ahead that is no longer wanted): an InterruptedError. */
+  signal?: AbortSignal;
+  /** On a dry run, what a raw body stands for, as printed ("the 6 bytes of a.pdf"). */
+  dryRunBody?: string;
+  /**
+   * On a dry run: the answer this write pretends to get, so the command goes on to its next
+   * request (the next chunk of a bulk write). Without it a dry run ends at the write (DryRunEnd):
+   * what follows would act on an answer that never came.
+   */
+  dryRunAnswer?: unknown;
+}
+
+export function toSearchParams(query: Query): URLSearchParams {
+  if (query instanceof URLSearchParams) return new URLSearchParams(query);
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null) continue;
+    params.append(k, Array.isArray(v) ? v.join(',') : String(v));
+  }
+  return params;
+}

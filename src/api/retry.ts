@@ -1,0 +1,212 @@
+// The retry policy: which failures are tried again, the backoff between attempts, the waits the
+// service asks for (429, Retry-After, X-RateLimit-*) and the --max-wait bound on them.
+import type { Headers } from './transport.js';
+import { InterruptedError, WaitTooLongError, isAbortError } from '../errors.js';
+import { credentialsInText } from '../output/redact.js';
+
+export const RETRYABLE_STATUS = new Set([502, 503, 504]);
+/** A wait the service asks for beyond this is not a time but a mistake. */
+const MAX_PLAUSIBLE_WAIT_MS = 366 * 24 * 3_600_000;
+type WaitReason = 'rate-limit' | 'retry-after';
+
+export interface RateLimitState {
+  limit?: number;
+  remaining?: number;
+  /** Unix seconds. */
+  reset?: number;
+}
+
+/** A wait that Ctrl-C ends with an InterruptedError; its abort listener is removed either way. */
+export const abortableSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new InterruptedError());
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new InterruptedError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** The client's settings and clocks a request's retries run by. */
+export interface RetryPolicy {
+  maxRetries: number;
+  retryBaseMs: number;
+  /** Longest total wait on the service's say-so (rate limit, Retry-After) for one request. */
+  maxWaitMs: number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now: () => number;
+  random: () => number;
+  trace?: (line: string) => void;
+  onRateLimitWait?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/**
+ * One request's retries and waits: the attempts made, the 429s in a row and the time waited on
+ * the service's say-so, which --max-wait bounds. Errors thrown here (WaitTooLongError, an
+ * InterruptedError from a wait) are the caller's to mark with whether the request may have landed.
+ */
+export class Retries {
+  private attempt = 0;
+  private throttled = 0;
+  private waited = 0;
+
+  constructor(
+    private readonly policy: RetryPolicy,
+    /** The request, as messages name it ("GET /orders"). */
+    private readonly where: () => string,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  /** Whether an earlier attempt of this request was made. */
+  get retried(): boolean {
+    return this.attempt > 0;
+  }
+
+  /** Whether a failed attempt may be tried again. */
+  get left(): boolean {
+    return this.attempt < this.policy.maxRetries;
+  }
+
+  /** A wait the service asked for, counted against --max-wait. */
+  async wait(ms: number, why: WaitReason): Promise<void> {
+    if (this.waited + ms > this.policy.maxWaitMs) throw new WaitTooLongError(why, ms, this.policy.now(), this.where());
+    this.waited += ms;
+    this.policy.trace?.(`* ${why === 'rate-limit' ? 'rate limit' : 'service unavailable'}: waiting ${Math.ceil(ms / 1000)}s as the service asks`);
+    if (why === 'rate-limit' && this.policy.onRateLimitWait) await this.policy.onRateLimitWait(ms, this.signal);
+    else await this.policy.sleep(ms, this.signal);
+  }
+
+  /** After a 429: waits as the service asks, or longer with each 429 in a row when it does not say. */
+  throttle(headers: Headers): Promise<void> {
+    return this.wait(throttleWaitMs(headers, this.throttled++, this.policy.now()), 'rate-limit');
+  }
+
+  /**
+   * Exponential backoff with full jitter before a retry; a Retry-After from the service wins when
+   * longer, and then counts against --max-wait like any wait the service asks for.
+   */
+  async backoff(reason: string, serverHintMs?: number): Promise<void> {
+    const attempt = this.attempt++;
+    const ceiling = this.policy.retryBaseMs * 2 ** attempt;
+    const jittered = Math.min(Math.round(ceiling / 2 + (this.policy.random() * ceiling) / 2), 60_000);
+    this.policy.trace?.(`* ${reason}: retry ${attempt + 1}/${this.policy.maxRetries}`);
+    if (serverHintMs !== undefined && serverHintMs > jittered) return this.wait(serverHintMs, 'retry-after');
+    await this.policy.sleep(jittered, this.signal);
+  }
+}
+
+/** Records the X-RateLimit-* headers of an answer into `state`. */
+export function recordRateLimit(state: RateLimitState, headers: Headers, now: number): void {
+  const num = (k: string) => {
+    const v = headers[k];
+    const n = Number(Array.isArray(v) ? v[0] : v);
+    return v !== undefined && Number.isFinite(n) ? n : undefined;
+  };
+  const limit = num('x-ratelimit-limit');
+  const remaining = num('x-ratelimit-remaining');
+  const reset = resetTime(headers['x-ratelimit-reset'], now);
+  if (limit !== undefined) state.limit = limit;
+  if (remaining !== undefined) state.remaining = remaining;
+  if (reset !== undefined) state.reset = reset;
+}
+
+/** Remaining hit 0: how long to wait for the reset rather than provoke a 429 (0: no wait). */
+export function budgetPauseMs(state: RateLimitState, now: number): number {
+  const { remaining, reset } = state;
+  if (remaining !== 0 || reset === undefined) return 0;
+  return Math.max(reset * 1000 - now, 0);
+}
+
+/**
+ * How long to wait after a 429: the later of Retry-After and X-RateLimit-Reset (a client clock
+ * running ahead sees the reset already past, and Retry-After still holds), plus a margin;
+ * without either, a backoff that grows with each 429 in a row, so a 429 is never hammered.
+ */
+function throttleWaitMs(headers: Headers, inARow: number, now: number): number {
+  const reset = resetTime(headers['x-ratelimit-reset'], now);
+  const fromReset = reset !== undefined ? reset * 1000 - now : undefined;
+  const fromRetryAfter = retryAfterMs(headers, now);
+  const told = Math.max(fromReset ?? -1, fromRetryAfter ?? -1);
+  const floor = Math.min(1000 * 2 ** inARow, 60_000);
+  return told > 0 ? Math.ceil(told) + 250 : floor;
+}
+
+/** Retry-After in ms from now: delay-seconds or an HTTP date. Nonsense (negative, unparsable) is ignored. */
+export function retryAfterMs(headers: Headers, now: number): number | undefined {
+  const v = headers['retry-after'];
+  if (v === undefined) return undefined;
+  const s = String(Array.isArray(v) ? v[0] : v).trim();
+  if (/^\d+(\.\d+)?$/.test(s)) return Math.min(Number(s) * 1000, MAX_PLAUSIBLE_WAIT_MS);
+  const date = Date.parse(s);
+  return Number.isFinite(date) ? Math.min(Math.max(date - now, 0), MAX_PLAUSIBLE_WAIT_MS) : undefined;
+}
+
+/**
+ * X-RateLimit-Reset as Unix seconds. Small values are read as seconds from now (some services
+ * send a delay there); a time further out than a year, or not a number, is no time at all.
+ */
+function resetTime(v: string | string[] | undefined, now: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(Array.isArray(v) ? v[0] : v);
+  if (!Number.isFinite(n) || n < 0) return undefined;
+  const seconds = n < 1e9 ? now / 1000 + n : n;
+  return seconds * 1000 - now > MAX_PLAUSIBLE_WAIT_MS ? undefined : seconds;
+}
+
+const RETRYABLE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+]);
+
+function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code ?? e?.cause?.code;
+}
+
+export function isRetryableError(err: unknown): boolean {
+  if (isAbortError(err)) return false;
+  const code = errorCode(err);
+  return code !== undefined && RETRYABLE_CODES.has(code);
+}
+
+/** Errors that mean no byte of the request reached the service. */
+export function neverConnected(err: unknown): boolean {
+  const code = errorCode(err);
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENETUNREACH' || code === 'EHOSTUNREACH' || code === 'UND_ERR_CONNECT_TIMEOUT';
+}
+
+export function describeError(err: unknown): string {
+  const code = errorCode(err);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is the base URL right and the service up?)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    case 'ETIMEDOUT':
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'timed out (see --timeout)';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'connection reset by the server';
+    default:
+      // A library's message may name a URL with its credentials (a proxy's).
+      return credentialsInText((err as Error)?.message ?? String(err));
+  }
+}
