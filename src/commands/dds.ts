@@ -25,6 +25,8 @@ import { addStatementFields, type CreateFlags, type UpdateFlags } from './dds/fi
 import { addWaitTimeoutOption, waitCommand, type WaitFlags } from './dds/wait.js';
 import { listAvailableOrders, traceOrders, type AvailableOrdersFlags, type TraceFlags } from './dds/trace.js';
 import { prints } from './shared/output-facts.js';
+import { DDS_FILTERS } from '../api/filters/dds.js';
+import { filteredBy } from './shared/filters.js';
 
 export interface ListStatementsOptions extends ListFlags, IdFilterFlags {
   type?: string;
@@ -43,7 +45,7 @@ export function register(program: Command, f: Factory): void {
   const dds = program.command('dds').description('Due diligence statements: list, create, wait for, and trace orders to them');
 
   // Options are added in the order help lists them.
-  const list = prints(dds.command('list'), 'statement')
+  const list = filteredBy(prints(dds.command('list'), 'statement'), DDS_FILTERS)
     .description('List due diligence statements')
     .addOption(enumOption('--type <list>', (v) => `statement type, comma-separated or repeated (${v.join(', ')})`, DDS_TYPES, appendList))
     .addOption(enumOption('--status <list>', (v) => `status, comma-separated or repeated (${v.join(', ')})`, DDS_STATUSES, appendList))

@@ -22,6 +22,8 @@ import { chunk } from '../bulk/runner.js';
 import { BULK_LIMIT } from '../api/enums.js';
 import type { BulkCreateOptions } from './invitations/bulk-create.js';
 import { prints } from './shared/output-facts.js';
+import { INVITATION_FILTERS } from '../api/filters/invitations.js';
+import { filteredBy } from './shared/filters.js';
 
 /** The keys the document allows in a bulk revoke or renew operation's invitation_filters. */
 export const INVITATION_FILTER_KEYS = [
@@ -68,7 +70,7 @@ export function register(program: Command, f: Factory): void {
   const invitations = program.command('invitations').description('Invite people to the workspace, and revoke or renew invitations');
 
   addExamples(
-    addListOptions(addInvitationFilterOptions(prints(invitations.command('list'), 'invitation').description('List invitations (newest first)')))
+    addListOptions(addInvitationFilterOptions(filteredBy(prints(invitations.command('list'), 'invitation'), INVITATION_FILTERS).description('List invitations (newest first)')))
     .addHelpText('after', '\nOrdering fields: status, created_at, email, expires_at, auth_group_name.'),
     ['sct invitations list --status pending', 'sct invitations list --email-contains @brussels-cacao.example --columns id,email,status'],
   ).action(f.action<ListInvitationsOptions>((ctx, opts) => listInvitations(ctx, opts)));

@@ -22,6 +22,8 @@ import { parseId } from './shared/crud.js';
 import { appendList, splitList } from './shared/flags.js';
 import { stripControl } from '../output/sanitize.js';
 import { prints } from './shared/output-facts.js';
+import { MEMBER_FILTERS } from '../api/filters/members.js';
+import { filteredBy } from './shared/filters.js';
 
 export interface ListMembersOptions extends ListFlags, DateRangeFlags {
   role?: string;
@@ -54,7 +56,7 @@ export const MEMBER_DETAIL: Column[] = [
 export function register(program: Command, f: Factory): void {
   const members = program.command('members').description('List company members and change their roles');
 
-  const list = prints(members.command('list'), 'member')
+  const list = filteredBy(prints(members.command('list'), 'member'), MEMBER_FILTERS)
     .description('List the members of the active workspace')
     .option('--role <roles>', 'role(s): names (admin, any case) or ids, comma-separated or repeated', appendList)
     .option('--role-name <names>', 'role name(s), comma-separated or repeated (e.g. ADMIN)', appendList)

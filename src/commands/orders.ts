@@ -16,6 +16,8 @@ import type { ImportFlags } from './orders/import.js';
 import { orderColumnsHelp } from './orders/columns.js';
 import type { SyncOrdersFlags } from './orders/sync.js';
 import { prints } from './shared/output-facts.js';
+import { ORDER_FILTERS } from '../api/filters/orders.js';
+import { filteredBy } from './shared/filters.js';
 
 // Each action loads its own code (schemas, CSV reading, planning) when it runs: `orders get`
 // and `orders list` load neither zod nor csv-parse.
@@ -23,7 +25,7 @@ export function register(program: Command, f: Factory): void {
   const orders = program.command('orders').description('List, create, import and trace orders');
 
   if (f.leaf('list')) addExamples(addListOptions(
-    addOrderFilterOptions(prints(orders.command('list'), 'order').description('List orders you buy (--buying) or sell (--selling)')),
+    addOrderFilterOptions(filteredBy(prints(orders.command('list'), 'order'), ORDER_FILTERS).description('List orders you buy (--buying) or sell (--selling)')),
   ),
     ["sct orders list --buying --assessment-status failing,pending --created-from 2025-01-01", "sct orders list --selling --commodity cocoa --no-dds --all -o csv > orders.csv"]
     )

@@ -31,6 +31,8 @@ import { ASSESSMENT_STATUSES, COMMODITIES } from '../api/enums.js';
 import type { ImportOriginsOptions } from './origins/send.js';
 import type { CheckOriginsOptions } from './origins/check.js';
 import { UsageError } from '../errors.js';
+import { ORIGIN_FILTERS } from '../api/filters/origins.js';
+import { filteredBy } from './shared/filters.js';
 
 export interface ListOriginsOptions extends ListFlags, DateRangeFlags, IdFilterFlags {
   /** With -o geojson: the EU registry's format (origins/eudr-export.ts). */
@@ -64,7 +66,7 @@ export function register(program: Command, f: Factory): void {
   const origins = program.command('origins').description('Manage origins (places of production)');
 
   // Options are added in the order help lists them.
-  const list = writesGeojson(prints(origins.command('list'), 'origin'))
+  const list = filteredBy(writesGeojson(prints(origins.command('list'), 'origin')), ORIGIN_FILTERS)
     .description('List origins')
     .option('--country-code <codes>', 'country code(s), comma-separated or repeated (e.g. CI,GH)', appendList)
     .addOption(enumOption('--assessment-status <list>', (v) => `assessment status, comma-separated or repeated (${v.join(', ')})`, ASSESSMENT_STATUSES, appendList))

@@ -16,6 +16,8 @@ import { parseId } from './shared/crud.js';
 import { addAlias, appendList, enumOption, parseEnumList } from './shared/flags.js';
 import { fetchMe } from './whoami.js';
 import { prints } from './shared/output-facts.js';
+import { WORKSPACE_FILTERS } from '../api/filters/workspaces.js';
+import { filteredBy } from './shared/filters.js';
 
 export interface ListWorkspacesOptions extends ListFlags {
   type?: string;
@@ -37,7 +39,7 @@ export function register(program: Command, f: Factory): void {
 
   addExamples(
     addListOptions(
-    addAlias(prints(workspaces.command('list'), 'workspace', ['current'])
+    addAlias(filteredBy(prints(workspaces.command('list'), 'workspace', ['current']), WORKSPACE_FILTERS)
       .description('List the workspaces (companies) you belong to')
       .addOption(enumOption('--type <list>', (v) => `workspace type, comma-separated or repeated (${v.join(', ')})`, WORKSPACE_TYPES, appendList))
       .option('--exclude-type <list>', 'leave out these workspace types, comma-separated or repeated', appendList)

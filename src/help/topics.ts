@@ -1,6 +1,6 @@
 // Help topics (`sct help TOPIC`) and longer help texts, as data in one place: the help command
 // prints them, and docs/ is generated from them (npm run docs; test/e2e/manual.test.ts).
-import { LIST_FILTERS } from './filters.js';
+import { LIST_FILTERS } from '../api/filters/index.js';
 import { wrap } from './wrap.js';
 
 export interface Topic {
@@ -129,8 +129,8 @@ warning naming the closest documented key, and is still sent). Lists not named h
 value chains, countries, documents, imports, risk) have no documented filters: any key goes.
 Suffixes: __in (comma list), __icontains, __startswith, __endswith, __isnull, __gte, __lte.
 `;
-  for (const [command, keys] of Object.entries(LIST_FILTERS)) {
-    out += `\nsct ${command}:\n${wrap(keys.join(', '), 96, '  ')}\n`;
+  for (const { noun, keys } of LIST_FILTERS) {
+    out += `\nsct ${noun} list:\n${wrap(keys.join(', '), 96, '  ')}\n`;
   }
   return out;
 }
