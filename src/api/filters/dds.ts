@@ -13,5 +13,5 @@ export const DDS_FILTERS: ListFilters = {
     ...withSuffixes('type', ['in']),
     ...PAGING,
   ],
-  flags: {},
+  named: [],
 };

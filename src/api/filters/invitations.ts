@@ -11,5 +11,5 @@ export const INVITATION_FILTERS: ListFilters = {
     'id', 'id__in', 'id__exclude_in', 'invited_by', 'status',
     ...PAGING,
   ],
-  flags: {},
+  named: [],
 };

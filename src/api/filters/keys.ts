@@ -8,9 +8,25 @@ export interface ListFilters {
   noun: string;
   /** Every query key the documents name for the list, in the documents' order. */
   keys: readonly string[];
-  /** The named flags of the list and the documented keys each sets. */
-  flags: Readonly<Record<string, readonly string[]>>;
+  /** The list's named flags, in the order its help shows them (the --filter keys they stand for). */
+  named: readonly NamedFilter[];
 }
+
+/**
+ * A flag that stands for a documented key. `key` is sent as written for one value, as `key__in`
+ * for several, and a key ending in `__in` takes the whole list. What the value is says how it is
+ * checked: `text` goes as given; `list` is comma-separated or repeated; `ids` whole numbers;
+ * `countries` 2-letter codes of real countries; `enum` one or more of `values`, any case;
+ * `percent` a number 0..100; `days` is a pair of flags `<flag>-from` and `<flag>-to` sending
+ * `key__gte` and `key__lte` (YYYY-MM-DD, the range not empty). `custom` is checked and sent by the
+ * command itself (a role name looked up, a key that depends on another flag): `keys` names what
+ * it may send.
+ */
+export type NamedFilter =
+  | { flag: string; help: string; value: 'text' | 'list' | 'ids' | 'countries' | 'percent'; key: string }
+  | { flag: string; help: string; value: 'enum'; key: string; values: readonly string[] }
+  | { flag: string; help: readonly [from: string, to: string]; value: 'days'; key: string }
+  | { flag: string; help: string; value: 'custom'; keys: readonly string[]; list?: boolean };
 
 /** `name` with each suffix (and `name` itself when `bare`). */
 export function withSuffixes(name: string, suffixes: readonly string[], bare = true): string[] {
@@ -20,3 +36,17 @@ export const DATE_TIME = ['gte', 'lte'];
 export const DATE_TIME_AND_DAY = ['gte', 'lte', 'date', 'date__gte', 'date__lte'];
 export const TEXT = ['startswith', 'endswith', 'icontains', 'iendswith', 'istartswith'];
 export const PAGING = ['search', 'ordering', 'limit', 'offset'];
+
+/** --id and --exclude-id: `noun` as the help names the ids ("value chain"). */
+export function idFilters(noun: string): NamedFilter[] {
+  return [
+    { flag: '--id <ids>', help: `only these ${noun} ids, comma-separated or repeated`, value: 'ids', key: 'id__in' },
+    { flag: '--exclude-id <ids>', help: `leave out these ${noun} ids, comma-separated or repeated`, value: 'ids', key: 'id__exclude_in' },
+  ];
+}
+
+/** --created-from/-to and --updated-from/-to: the resource's own created_at and updated_at, by calendar day. */
+export const DAY_RANGES: readonly NamedFilter[] = [
+  { flag: '--created', help: ['created on or after (YYYY-MM-DD)', 'created on or before (YYYY-MM-DD)'], value: 'days', key: 'created_at__date' },
+  { flag: '--updated', help: ['updated on or after (YYYY-MM-DD)', 'updated on or before (YYYY-MM-DD)'], value: 'days', key: 'updated_at__date' },
+];

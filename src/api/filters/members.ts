@@ -11,5 +11,5 @@ export const MEMBER_FILTERS: ListFilters = {
     ...withSuffixes('user__job_title', ['icontains']),
     ...PAGING,
   ],
-  flags: {},
+  named: [],
 };

@@ -28,5 +28,5 @@ export const ORDER_FILTERS: ListFilters = {
     'passing_percentage_gte', 'failing_percentage_gte',
     ...PAGING,
   ],
-  flags: {},
+  named: [],
 };

@@ -9,5 +9,5 @@ export const WORKSPACE_FILTERS: ListFilters = {
     'type', 'type__exclude', 'type__in',
     ...PAGING,
   ],
-  flags: {},
+  named: [],
 };

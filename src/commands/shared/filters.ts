@@ -1,17 +1,76 @@
-// Which documented filter table a list command takes, stated where the command is defined (as
-// output-facts.ts states what it prints): the `--filter` warning and completion read it from the
-// command tree, with no table keyed by "group verb".
-import type { Command } from 'commander';
-import type { ListFilters } from '../../api/filters/keys.js';
+// A list's named filter flags and the query they send, derived from its table
+// (src/api/filters/<noun>.ts), and which table a list command takes, stated where the command is
+// defined (as output-facts.ts states what it prints): the `--filter` warning and completion read
+// it from the command tree, with no table keyed by "group verb".
+import { Option, type Command } from 'commander';
+import type { ListFilters, NamedFilter } from '../../api/filters/keys.js';
+import { UsageError } from '../../errors.js';
+import { appendList, enumOption, filterEnumList, parseDateRange, parseIdList, splitList } from './flags.js';
+import { parseCountryCodes, setOneOrIn } from './list.js';
 
 const FILTERS = new WeakMap<Command, ListFilters>();
 
-/** Marks cmd as a list taking table's documented filters. */
+/** Marks cmd as a list taking table's filters, and adds its named flags (in the table's order). */
 export function filteredBy(cmd: Command, table: ListFilters): Command {
   FILTERS.set(cmd, table);
+  for (const option of table.named.flatMap(optionsOf)) cmd.addOption(option);
   return cmd;
 }
 
 export function filtersOf(cmd: Command): ListFilters | undefined {
   return FILTERS.get(cmd);
+}
+
+function optionsOf(f: NamedFilter): Option[] {
+  switch (f.value) {
+    case 'enum':
+      return [enumOption(f.flag, (v) => `${f.help} (${v.join(', ')})`, f.values, appendList)];
+    case 'days':
+      return [new Option(`${f.flag}-from <date>`, f.help[0]), new Option(`${f.flag}-to <date>`, f.help[1])];
+    case 'list': case 'ids': case 'countries':
+      return [new Option(f.flag, f.help).argParser(appendList)];
+    case 'custom':
+      return [f.list ? new Option(f.flag, f.help).argParser(appendList) : new Option(f.flag, f.help)];
+    default:
+      return [new Option(f.flag, f.help)];
+  }
+}
+
+/** A number 0..100 (a share of assessments). */
+export function parsePercentage(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value.trim());
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || n > 100) throw new UsageError(`invalid ${flag} "${value}": expected a number 0..100`);
+  return n;
+}
+
+/** Adds to query what the table's named flags in opts ask for; `custom` ones are the command's. */
+export function setNamedFilters(query: URLSearchParams, table: ListFilters, opts: object): void {
+  const given = opts as Record<string, string | undefined>;
+  for (const f of table.named) {
+    if (f.value === 'custom') continue;
+    const option = new Option(f.flag);
+    const name = option.long!;
+    if (f.value === 'days') {
+      const flag = name.slice(2);
+      const [from, to] = parseDateRange(given[new Option(`${name}-from`).attributeName()], given[new Option(`${name}-to`).attributeName()], flag);
+      if (from) query.set(`${f.key}__gte`, from);
+      if (to) query.set(`${f.key}__lte`, to);
+      continue;
+    }
+    const value = given[option.attributeName()];
+    if (value === undefined) continue;
+    const values = (() => {
+      switch (f.value) {
+        case 'text': return [value];
+        case 'list': return splitList(value, name);
+        case 'ids': return parseIdList(value, name);
+        case 'countries': return parseCountryCodes(value, name);
+        case 'enum': return filterEnumList(value, name, f.values);
+        case 'percent': return [parsePercentage(value, name)!];
+      }
+    })();
+    if (f.value === 'text' || f.value === 'percent' || /__(exclude_)?in$/.test(f.key)) query.set(f.key, values!.join(','));
+    else setOneOrIn(query, f.key, values);
+  }
 }
