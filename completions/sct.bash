@@ -347,7 +347,7 @@ _sct() {
     'info-requests send|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'info-requests send|--sheet') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--type') COMPREPLY=( $(compgen -W 'active demo inactive stakeholder test trial' -- "$cur") ); return ;;
-    'workspaces list|--exclude-type') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'workspaces list|--exclude-type') COMPREPLY=( $(compgen -W 'active demo inactive stakeholder test trial' -- "$cur") ); return ;;
     'workspaces list|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--limit') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;

@@ -10,7 +10,7 @@ function sends(f: NamedFilter): string[] {
     case 'custom': return [...f.keys];
     case 'days': return [`${f.key}__gte`, `${f.key}__lte`];
     case 'text': case 'percent': return [f.key];
-    default: return /__(exclude_)?in$/.test(f.key) ? [f.key] : [f.key, `${f.key}__in`];
+    default: return /__(in|exclude_in|exclude)$/.test(f.key) ? [f.key] : [f.key, `${f.key}__in`];
   }
 }
 

@@ -14,7 +14,7 @@ export interface ListFilters {
 
 /**
  * A flag that stands for a documented key. `key` is sent as written for one value, as `key__in`
- * for several, and a key ending in `__in` takes the whole list. What the value is says how it is
+ * for several, and a key ending in `__in`, `__exclude_in` or `__exclude` takes the whole list. What the value is says how it is
  * checked: `text` goes as given; `list` is comma-separated or repeated; `ids` whole numbers;
  * `countries` 2-letter codes of real countries; `enum` one or more of `values`, any case;
  * `percent` a number 0..100; `days` is a pair of flags `<flag>-from` and `<flag>-to` sending

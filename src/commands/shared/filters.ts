@@ -70,7 +70,7 @@ export function setNamedFilters(query: URLSearchParams, table: ListFilters, opts
         case 'percent': return [parsePercentage(value, name)!];
       }
     })();
-    if (f.value === 'text' || f.value === 'percent' || /__(exclude_)?in$/.test(f.key)) query.set(f.key, values!.join(','));
+    if (f.value === 'text' || f.value === 'percent' || /__(in|exclude_in|exclude)$/.test(f.key)) query.set(f.key, values!.join(','));
     else setOneOrIn(query, f.key, values);
   }
 }
