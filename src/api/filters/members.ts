@@ -1,5 +1,5 @@
 // The documented filters of GET /accounts/user-companies/ (api/accounts.md).
-import { withSuffixes, DATE_TIME_AND_DAY, PAGING, type ListFilters } from './keys.js';
+import { withSuffixes, DATE_TIME_AND_DAY, DAY_RANGES, PAGING, type ListFilters } from './keys.js';
 
 export const MEMBER_FILTERS: ListFilters = {
   noun: 'members',
@@ -11,5 +11,14 @@ export const MEMBER_FILTERS: ListFilters = {
     ...withSuffixes('user__job_title', ['icontains']),
     ...PAGING,
   ],
-  named: [],
+  named: [
+    // Role names are looked up on the service (GET /roles) when sct does not know them.
+    { flag: '--role <roles>', help: 'role(s): names (admin, any case) or ids, comma-separated or repeated', value: 'custom', keys: ['auth_group', 'auth_group__in'], list: true },
+    { flag: '--role-name <names>', help: 'role name(s), comma-separated or repeated (e.g. ADMIN)', value: 'list', key: 'auth_group__name' },
+    { flag: '--email <text>', help: 'e-mail contains (case-insensitive)', value: 'text', key: 'user__email__icontains' },
+    { flag: '--first-name <text>', help: 'first name contains (case-insensitive)', value: 'text', key: 'user__first_name__icontains' },
+    { flag: '--last-name <text>', help: 'last name contains (case-insensitive)', value: 'text', key: 'user__last_name__icontains' },
+    { flag: '--job-title <text>', help: 'job title contains (case-insensitive)', value: 'text', key: 'user__job_title__icontains' },
+    ...DAY_RANGES,
+  ],
 };
