@@ -28,6 +28,13 @@ describe('sct help', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('the filters topic shows which keys each named flag of a list sends', async () => {
+    const r = await runSct(['help', 'filters']);
+    expect(r.stdout).toMatch(/^sct origins list:\n  Flags, and the keys they send:\n    --country-code +country_code, country_code__in\n/m);
+    expect(r.stdout).toMatch(/^ +--created-from, --created-to +created_at__date__gte, created_at__date__lte$/m);
+    expect(r.stdout).toMatch(/^ +--order +orders__in$/m);
+  });
+
   it('an unknown topic or command is exit 2 with a suggestion', async () => {
     const r = await runSct(['help', 'ordrs']);
     expect(r.exitCode).toBe(2);

@@ -2,21 +2,11 @@
 // `sct help filters` and the --filter warning never contradict the flags.
 import { describe, expect, it } from 'vitest';
 import { LIST_FILTERS } from '../../src/api/filters/index.js';
-import type { NamedFilter } from '../../src/api/filters/keys.js';
-
-/** The keys a named flag may send. */
-function sends(f: NamedFilter): string[] {
-  switch (f.value) {
-    case 'custom': return [...f.keys];
-    case 'days': return [`${f.key}__gte`, `${f.key}__lte`];
-    case 'text': case 'percent': return [f.key];
-    default: return /__(in|exclude_in|exclude)$/.test(f.key) ? [f.key] : [f.key, `${f.key}__in`];
-  }
-}
+import { keysSentBy } from '../../src/api/filters/keys.js';
 
 describe('list filter tables', () => {
   it.each(LIST_FILTERS.map((t) => [t.noun, t] as const))('%s list: every named flag sends documented keys', (_noun, table) => {
-    const undocumented = table.named.flatMap((f) => sends(f).filter((k) => !table.keys.includes(k)).map((k) => `${f.flag}: ${k}`));
+    const undocumented = table.named.flatMap((f) => keysSentBy(f).filter((k) => !table.keys.includes(k)).map((k) => `${f.flag}: ${k}`));
     expect(undocumented).toEqual([]);
   });
 

@@ -50,3 +50,22 @@ export const DAY_RANGES: readonly NamedFilter[] = [
   { flag: '--created', help: ['created on or after (YYYY-MM-DD)', 'created on or before (YYYY-MM-DD)'], value: 'days', key: 'created_at__date' },
   { flag: '--updated', help: ['updated on or after (YYYY-MM-DD)', 'updated on or before (YYYY-MM-DD)'], value: 'days', key: 'updated_at__date' },
 ];
+
+/** A key ending so takes a whole comma list; any other sends one value as itself, several as `key__in`. */
+export const TAKES_LIST = /__(in|exclude_in|exclude)$/;
+
+/** The keys a named flag may send. */
+export function keysSentBy(f: NamedFilter): string[] {
+  switch (f.value) {
+    case 'custom': return [...f.keys];
+    case 'days': return [`${f.key}__gte`, `${f.key}__lte`];
+    case 'text': case 'percent': return [f.key];
+    default: return TAKES_LIST.test(f.key) ? [f.key] : [f.key, `${f.key}__in`];
+  }
+}
+
+/** The flags a named filter adds (`days`: a pair), as help and `sct help filters` name them. */
+export function flagsOf(f: NamedFilter): string[] {
+  const name = f.flag.split(' ')[0];
+  return f.value === 'days' ? [`${name}-from`, `${name}-to`] : [name];
+}

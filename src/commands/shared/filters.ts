@@ -3,7 +3,7 @@
 // defined (as output-facts.ts states what it prints): the `--filter` warning and completion read
 // it from the command tree, with no table keyed by "group verb".
 import { Option, type Command } from 'commander';
-import type { ListFilters, NamedFilter } from '../../api/filters/keys.js';
+import { TAKES_LIST, type ListFilters, type NamedFilter } from '../../api/filters/keys.js';
 import { UsageError } from '../../errors.js';
 import { appendList, enumOption, filterEnumList, parseDateRange, parseIdList, splitList } from './flags.js';
 import { parseCountryCodes, setOneOrIn } from './list.js';
@@ -70,7 +70,7 @@ export function setNamedFilters(query: URLSearchParams, table: ListFilters, opts
         case 'percent': return [parsePercentage(value, name)!];
       }
     })();
-    if (f.value === 'text' || f.value === 'percent' || /__(in|exclude_in|exclude)$/.test(f.key)) query.set(f.key, values!.join(','));
+    if (f.value === 'text' || f.value === 'percent' || TAKES_LIST.test(f.key)) query.set(f.key, values!.join(','));
     else setOneOrIn(query, f.key, values);
   }
 }
