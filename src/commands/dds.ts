@@ -11,7 +11,6 @@ import {
   addListOptions,
   listQuery,
   runList,
-  type IdFilterFlags,
   type ListFlags,
 } from './shared/list.js';
 import { addIdempotencyKeyOption, deleteOne, parseId, showOne } from './shared/crud.js';
@@ -23,20 +22,10 @@ import { addWaitTimeoutOption, waitCommand, type WaitFlags } from './dds/wait.js
 import { listAvailableOrders, traceOrders, type AvailableOrdersFlags, type TraceFlags } from './dds/trace.js';
 import { prints } from './shared/output-facts.js';
 import { DDS_FILTERS } from '../api/filters/dds.js';
+import type { NamedFlags } from '../api/filters/keys.js';
 import { filteredBy, setNamedFilters } from './shared/filters.js';
 
-export interface ListStatementsOptions extends ListFlags, IdFilterFlags {
-  type?: string;
-  status?: string;
-  name?: string;
-  ddsIdentifier?: string;
-  order?: string;
-  product?: string;
-  createdFrom?: string;
-  createdTo?: string;
-  updatedFrom?: string;
-  updatedTo?: string;
-}
+export interface ListStatementsOptions extends ListFlags, NamedFlags<typeof DDS_FILTERS> {}
 
 export function register(program: Command, f: Factory): void {
   const dds = program.command('dds').description('Due diligence statements: list, create, wait for, and trace orders to them');

@@ -13,23 +13,16 @@ import {
   listQuery,
   runList,
   setOneOrIn,
-  type DateRangeFlags,
   type ListFlags,
 } from './shared/list.js';
 import { parseId } from './shared/crud.js';
 import { stripControl } from '../output/sanitize.js';
 import { prints } from './shared/output-facts.js';
 import { MEMBER_FILTERS } from '../api/filters/members.js';
+import type { NamedFlags } from '../api/filters/keys.js';
 import { filteredBy, setNamedFilters } from './shared/filters.js';
 
-export interface ListMembersOptions extends ListFlags, DateRangeFlags {
-  role?: string;
-  roleName?: string;
-  email?: string;
-  firstName?: string;
-  lastName?: string;
-  jobTitle?: string;
-}
+export interface ListMembersOptions extends ListFlags, NamedFlags<typeof MEMBER_FILTERS> {}
 
 /**
  * The key/value view of one member (set-role prints it): the person by name and e-mail, never the

@@ -12,8 +12,6 @@ import {
   listQuery,
   parseCountryCode,
   runList,
-  type DateRangeFlags,
-  type IdFilterFlags,
   type ListFlags,
 } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
@@ -26,21 +24,15 @@ import type { ImportOriginsOptions } from './origins/send.js';
 import type { CheckOriginsOptions } from './origins/check.js';
 import { UsageError } from '../errors.js';
 import { ORIGIN_FILTERS } from '../api/filters/origins.js';
+import type { NamedFlags } from '../api/filters/keys.js';
 import { filteredBy, setNamedFilters } from './shared/filters.js';
 
-export interface ListOriginsOptions extends ListFlags, DateRangeFlags, IdFilterFlags {
+export interface ListOriginsOptions extends ListFlags, NamedFlags<typeof ORIGIN_FILTERS> {
   /** With -o geojson: the EU registry's format (origins/eudr-export.ts). */
   eudr?: boolean;
   maxSize?: string;
   out?: string;
   force?: boolean;
-  countryCode?: string;
-  assessmentStatus?: string;
-  name?: string;
-  description?: string;
-  externalId?: string;
-  passingMin?: string;
-  failingMin?: string;
 }
 
 export interface OriginFieldFlags extends BodyFlags {

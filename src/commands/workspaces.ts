@@ -16,14 +16,10 @@ import { addAlias } from './shared/flags.js';
 import { fetchMe } from './whoami.js';
 import { prints } from './shared/output-facts.js';
 import { WORKSPACE_FILTERS } from '../api/filters/workspaces.js';
+import type { NamedFlags } from '../api/filters/keys.js';
 import { filteredBy, setNamedFilters } from './shared/filters.js';
 
-export interface ListWorkspacesOptions extends ListFlags {
-  type?: string;
-  excludeType?: string;
-  countryCode?: string;
-  name?: string;
-}
+export interface ListWorkspacesOptions extends ListFlags, NamedFlags<typeof WORKSPACE_FILTERS> {}
 
 interface Workspace {
   workspace_id?: number;

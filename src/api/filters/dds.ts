@@ -2,7 +2,7 @@
 import { DDS_STATUSES, DDS_TYPES } from '../enums.js';
 import { withSuffixes, idFilters, DATE_TIME, PAGING, type ListFilters } from './keys.js';
 
-export const DDS_FILTERS: ListFilters = {
+export const DDS_FILTERS = {
   noun: 'dds',
   keys: [
     ...['created_at', 'updated_at'].flatMap((f) => withSuffixes(f, DATE_TIME)),
@@ -28,4 +28,4 @@ export const DDS_FILTERS: ListFilters = {
     { flag: '--updated-to <when>', help: 'updated at or before (YYYY-MM-DD: to the end of that day, UTC)', value: 'custom', keys: ['updated_at__lte'] },
     ...idFilters('statement'),
   ],
-};
+} as const satisfies ListFilters;

@@ -1,7 +1,7 @@
 // The documented filters of GET /accounts/user-invitations/ (api/accounts.md).
 import { withSuffixes, DATE_TIME_AND_DAY, PAGING, type ListFilters } from './keys.js';
 
-export const INVITATION_FILTERS: ListFilters = {
+export const INVITATION_FILTERS = {
   noun: 'invitations',
   keys: [
     ...withSuffixes('auth_group', ['in']),
@@ -12,4 +12,4 @@ export const INVITATION_FILTERS: ListFilters = {
     ...PAGING,
   ],
   named: [],
-};
+} as const satisfies ListFilters;

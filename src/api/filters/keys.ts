@@ -28,6 +28,17 @@ export type NamedFilter =
   | { flag: string; help: readonly [from: string, to: string]; value: 'days'; key: string }
   | { flag: string; help: string; value: 'custom'; keys: readonly string[]; list?: boolean };
 
+type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
+type LongName<F extends string> = F extends `--${infer N} ${string}` ? N : F extends `--${infer N}` ? N : never;
+type OptionNames<F extends NamedFilter> = F extends { value: 'days' } ? `${LongName<F['flag']>}-${'from' | 'to'}` : LongName<F['flag']>;
+
+/**
+ * What a list's named flags give its run function, as commander names them (`--country-code` is
+ * `countryCode`): typed from the table itself (declared `as const satisfies ListFilters`), so a
+ * new flag is one entry there.
+ */
+export type NamedFlags<T extends { named: readonly NamedFilter[] }> = { [K in OptionNames<T['named'][number]> as Camel<K>]?: string };
+
 /** `name` with each suffix (and `name` itself when `bare`). */
 export function withSuffixes(name: string, suffixes: readonly string[], bare = true): string[] {
   return [...(bare ? [name] : []), ...suffixes.map((s) => `${name}__${s}`)];
@@ -38,18 +49,18 @@ export const TEXT = ['startswith', 'endswith', 'icontains', 'iendswith', 'istart
 export const PAGING = ['search', 'ordering', 'limit', 'offset'];
 
 /** --id and --exclude-id: `noun` as the help names the ids ("value chain"). */
-export function idFilters(noun: string): NamedFilter[] {
+export function idFilters(noun: string) {
   return [
     { flag: '--id <ids>', help: `only these ${noun} ids, comma-separated or repeated`, value: 'ids', key: 'id__in' },
     { flag: '--exclude-id <ids>', help: `leave out these ${noun} ids, comma-separated or repeated`, value: 'ids', key: 'id__exclude_in' },
-  ];
+  ] as const satisfies readonly NamedFilter[];
 }
 
 /** --created-from/-to and --updated-from/-to: the resource's own created_at and updated_at, by calendar day. */
-export const DAY_RANGES: readonly NamedFilter[] = [
+export const DAY_RANGES = [
   { flag: '--created', help: ['created on or after (YYYY-MM-DD)', 'created on or before (YYYY-MM-DD)'], value: 'days', key: 'created_at__date' },
   { flag: '--updated', help: ['updated on or after (YYYY-MM-DD)', 'updated on or before (YYYY-MM-DD)'], value: 'days', key: 'updated_at__date' },
-];
+] as const satisfies readonly NamedFilter[];
 
 /** A key ending so takes a whole comma list; any other sends one value as itself, several as `key__in`. */
 export const TAKES_LIST = /__(in|exclude_in|exclude)$/;

@@ -1,7 +1,7 @@
 // The documented filters of GET /accounts/user-companies/ (api/accounts.md).
 import { withSuffixes, DATE_TIME_AND_DAY, DAY_RANGES, PAGING, type ListFilters } from './keys.js';
 
-export const MEMBER_FILTERS: ListFilters = {
+export const MEMBER_FILTERS = {
   noun: 'members',
   keys: [
     ...withSuffixes('auth_group', ['in', 'isnull']),
@@ -21,4 +21,4 @@ export const MEMBER_FILTERS: ListFilters = {
     { flag: '--job-title <text>', help: 'job title contains (case-insensitive)', value: 'text', key: 'user__job_title__icontains' },
     ...DAY_RANGES,
   ],
-};
+} as const satisfies ListFilters;

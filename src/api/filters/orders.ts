@@ -7,7 +7,7 @@ const productSide = (side: string) => [
   ...['commodity', 'composition'].flatMap((f) => withSuffixes(`items__${side}__${f}`, ['in'])),
 ];
 
-export const ORDER_FILTERS: ListFilters = {
+export const ORDER_FILTERS = {
   noun: 'orders',
   keys: [
     'order_action',
@@ -29,4 +29,4 @@ export const ORDER_FILTERS: ListFilters = {
     ...PAGING,
   ],
   named: [],
-};
+} as const satisfies ListFilters;

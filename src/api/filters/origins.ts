@@ -2,7 +2,7 @@
 import { ASSESSMENT_STATUSES } from '../enums.js';
 import { withSuffixes, idFilters, DATE_TIME_AND_DAY, DAY_RANGES, PAGING, TEXT, type ListFilters } from './keys.js';
 
-export const ORIGIN_FILTERS: ListFilters = {
+export const ORIGIN_FILTERS = {
   noun: 'origins',
   keys: [
     ...withSuffixes('assessment_status', ['in']),
@@ -24,4 +24,4 @@ export const ORIGIN_FILTERS: ListFilters = {
     { flag: '--failing-min <percent>', help: 'at least this share of failing assessments (0..100)', value: 'percent', key: 'failing_percentage_gte' },
     ...idFilters('origin'),
   ],
-};
+} as const satisfies ListFilters;

@@ -2,7 +2,7 @@
 import { WORKSPACE_TYPES } from '../enums.js';
 import { withSuffixes, PAGING, type ListFilters } from './keys.js';
 
-export const WORKSPACE_FILTERS: ListFilters = {
+export const WORKSPACE_FILTERS = {
   noun: 'workspaces',
   keys: [
     ...withSuffixes('country', ['icontains', 'iendswith', 'istartswith', 'in']),
@@ -16,4 +16,4 @@ export const WORKSPACE_FILTERS: ListFilters = {
     { flag: '--country-code <codes>', help: 'country code(s), comma-separated or repeated', value: 'countries', key: 'country' },
     { flag: '--name <text>', help: 'name contains (case-insensitive)', value: 'text', key: 'name__icontains' },
   ],
-};
+} as const satisfies ListFilters;
