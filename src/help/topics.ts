@@ -135,7 +135,9 @@ Suffixes: __in (comma list), __icontains, __startswith, __endswith, __isnull, __
     if (named.length) {
       const flags = named.map((f) => flagsOf(f).join(', '));
       const width = Math.max(...flags.map((f) => f.length)) + 2;
-      out += `  Flags, and the keys they send:\n${named.map((f, i) => `    ${flags[i].padEnd(width)}${keysSentBy(f).join(', ')}\n`).join('')}  Keys:\n`;
+      // A long list of keys goes on under its own start, not under the flags.
+      const sent = named.map((f) => wrap(keysSentBy(f).join(', '), 96, ' '.repeat(4 + width)).trimStart());
+      out += `  Flags, and the keys they send:\n${named.map((_, i) => `    ${flags[i].padEnd(width)}${sent[i]}\n`).join('')}  Keys:\n`;
     }
     out += `${wrap(keys.join(', '), 96, named.length ? '    ' : '  ')}\n`;
   }

@@ -20,24 +20,31 @@ export interface ListFilters {
  * `percent` a number 0..100; `days` is a pair of flags `<flag>-from` and `<flag>-to` sending
  * `key__gte` and `key__lte` (YYYY-MM-DD, the range not empty). `custom` is checked and sent by the
  * command itself (a role name looked up, a key that depends on another flag): `keys` names what
- * it may send.
+ * it may send, `list` makes it comma-separated or repeated, `values` its allowed values. A flag
+ * without a `<value>` is a switch; `--no-x` gets a hidden `--x` twin, so that its value stays
+ * undefined unless it is given (commander would default a lone `--no-x` to true).
  */
 export type NamedFilter =
   | { flag: string; help: string; value: 'text' | 'list' | 'ids' | 'countries' | 'percent'; key: string }
   | { flag: string; help: string; value: 'enum'; key: string; values: readonly string[] }
   | { flag: string; help: readonly [from: string, to: string]; value: 'days'; key: string }
-  | { flag: string; help: string; value: 'custom'; keys: readonly string[]; list?: boolean };
+  | { flag: string; help: string; value: 'custom'; keys: readonly string[]; list?: boolean; values?: readonly string[] };
 
 type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
 type LongName<F extends string> = F extends `--${infer N} ${string}` ? N : F extends `--${infer N}` ? N : never;
-type OptionNames<F extends NamedFilter> = F extends { value: 'days' } ? `${LongName<F['flag']>}-${'from' | 'to'}` : LongName<F['flag']>;
+type Attr<N extends string> = N extends `no-${infer P}` ? Camel<P> : Camel<N>;
+type Plain<T extends ListFilters> = Exclude<T['named'][number], { value: 'days' }>;
+type Days<T extends ListFilters> = Extract<T['named'][number], { value: 'days' }>;
 
 /**
  * What a list's named flags give its run function, as commander names them (`--country-code` is
- * `countryCode`): typed from the table itself (declared `as const satisfies ListFilters`), so a
- * new flag is one entry there.
+ * `countryCode`, a `days` pair `createdFrom` and `createdTo`, `--no-dds` is `dds`, a switch a
+ * boolean): typed from the table itself (declared `as const satisfies ListFilters`), so a new
+ * flag is one entry there.
  */
-export type NamedFlags<T extends { named: readonly NamedFilter[] }> = { [K in OptionNames<T['named'][number]> as Camel<K>]?: string };
+export type NamedFlags<T extends ListFilters> = {
+  [F in Plain<T> as Attr<LongName<F['flag']>>]?: F['flag'] extends `${string}<${string}` ? string : boolean;
+} & { [K in `${LongName<Days<T>['flag']>}-${'from' | 'to'}` as Camel<K>]?: string };
 
 /** `name` with each suffix (and `name` itself when `bare`). */
 export function withSuffixes(name: string, suffixes: readonly string[], bare = true): string[] {

@@ -10,9 +10,14 @@ import { parseCountryCodes, setOneOrIn } from './list.js';
 
 const FILTERS = new WeakMap<Command, ListFilters>();
 
-/** Marks cmd as a list taking table's filters, and adds its named flags (in the table's order). */
+/** Marks cmd as a list taking table's filters, and adds its named flags. */
 export function filteredBy(cmd: Command, table: ListFilters): Command {
   FILTERS.set(cmd, table);
+  return addNamedFilters(cmd, table);
+}
+
+/** The table's named flags, in its order (`orders stats` takes those of `orders list`). */
+export function addNamedFilters(cmd: Command, table: ListFilters): Command {
   for (const option of table.named.flatMap(optionsOf)) cmd.addOption(option);
   return cmd;
 }
@@ -29,8 +34,14 @@ function optionsOf(f: NamedFilter): Option[] {
       return [new Option(`${f.flag}-from <date>`, f.help[0]), new Option(`${f.flag}-to <date>`, f.help[1])];
     case 'list': case 'ids': case 'countries':
       return [new Option(f.flag, f.help).argParser(appendList)];
-    case 'custom':
-      return [f.list ? new Option(f.flag, f.help).argParser(appendList) : new Option(f.flag, f.help)];
+    case 'custom': {
+      const parse = f.list ? appendList : undefined;
+      if (f.values) return [enumOption(f.flag, (v) => `${f.help} (${v.join(', ')})`, f.values, parse)];
+      const option = new Option(f.flag, f.help);
+      if (parse) option.argParser(parse);
+      const negated = /^--no-(\S+)$/.exec(f.flag);
+      return negated ? [new Option(`--${negated[1]}`).hideHelp(), option] : [option];
+    }
     default:
       return [new Option(f.flag, f.help)];
   }
