@@ -3,7 +3,7 @@
 // defined (as output-facts.ts states what it prints): the `--filter` warning and completion read
 // it from the command tree, with no table keyed by "group verb".
 import { Option, type Command } from 'commander';
-import { TAKES_LIST, type ListFilters, type NamedFilter } from '../../api/filters/keys.js';
+import { TAKES_LIST, type ListFilters, type NamedFilter, type NamedFlags } from '../../api/filters/keys.js';
 import { UsageError } from '../../errors.js';
 import { appendList, enumOption, filterEnumList, parseDateRange, parseIdList, splitList } from './flags.js';
 import { parseCountryCodes, setOneOrIn } from './list.js';
@@ -55,18 +55,35 @@ export function parsePercentage(value: string | undefined, flag: string): number
   return n;
 }
 
-/** Adds to query what the table's named flags in opts ask for; `custom` ones are the command's. */
-export function setNamedFilters(query: URLSearchParams, table: ListFilters, opts: object): void {
+type Target = URLSearchParams | Record<string, string | string[]>;
+const put = (target: Target, key: string, value: string) => (target instanceof URLSearchParams ? target.set(key, value) : (target[key] = value));
+
+/**
+ * Adds to target (a query, or the filter object of a bulk request) what the table's named flags in
+ * opts ask for, in the table's order. A `custom` flag that was given goes to its handler in
+ * `custom`, in the same order; one without a handler is sent by the command itself.
+ */
+export function setNamedFilters<T extends ListFilters>(
+  target: Target,
+  table: T,
+  opts: NamedFlags<T>,
+  custom: { [K in keyof NamedFlags<T>]?: (value: string) => void } = {},
+): void {
   const given = opts as Record<string, string | undefined>;
-  for (const f of table.named) {
-    if (f.value === 'custom') continue;
+  const handlers = custom as Record<string, ((value: string) => void) | undefined>;
+  for (const f of table.named as readonly NamedFilter[]) {
     const option = new Option(f.flag);
     const name = option.long!;
+    if (f.value === 'custom') {
+      const value = given[option.attributeName()];
+      if (value !== undefined) handlers[option.attributeName()]?.(value);
+      continue;
+    }
     if (f.value === 'days') {
       const flag = name.slice(2);
       const [from, to] = parseDateRange(given[new Option(`${name}-from`).attributeName()], given[new Option(`${name}-to`).attributeName()], flag);
-      if (from) query.set(`${f.key}__gte`, from);
-      if (to) query.set(`${f.key}__lte`, to);
+      if (from) put(target, `${f.key}__gte`, from);
+      if (to) put(target, `${f.key}__lte`, to);
       continue;
     }
     const value = given[option.attributeName()];
@@ -81,7 +98,7 @@ export function setNamedFilters(query: URLSearchParams, table: ListFilters, opts
         case 'percent': return [parsePercentage(value, name)!];
       }
     })();
-    if (f.value === 'text' || f.value === 'percent' || TAKES_LIST.test(f.key)) query.set(f.key, values!.join(','));
-    else setOneOrIn(query, f.key, values);
+    if (f.value === 'text' || f.value === 'percent' || TAKES_LIST.test(f.key)) put(target, f.key, values!.join(','));
+    else setOneOrIn(target, f.key, values);
   }
 }
