@@ -95,5 +95,10 @@ describe('--filter keys', () => {
     const r = await t.sct(['products', 'list', '--filter', 'whatever=1', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
+    // Value chains have a filter table for their named flags, but no documented keys.
+    const chains = await t.sct(['value-chains', 'list', '--filter', 'whatever=1', '--status', 'active', '-o', 'json']);
+    expect(chains.exitCode, chains.stderr).toBe(0);
+    expect(chains.stderr).toBe('');
+    expect(t.queryOf(1)).toMatchObject({ whatever: '1', status: 'active' });
   });
 });

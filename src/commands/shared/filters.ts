@@ -18,7 +18,11 @@ export function filteredBy(cmd: Command, table: ListFilters): Command {
 
 /** The table's named flags, in its order (`orders stats` takes those of `orders list`). */
 export function addNamedFilters(cmd: Command, table: ListFilters): Command {
-  for (const option of table.named.flatMap(optionsOf)) cmd.addOption(option);
+  const shown = new Set(table.named.map((f) => f.flag));
+  for (const option of table.named.flatMap(optionsOf)) {
+    // A `--no-x` whose `--x` is shown too needs no hidden twin.
+    if (!(option.hidden && shown.has(option.flags))) cmd.addOption(option);
+  }
   return cmd;
 }
 
@@ -67,16 +71,19 @@ export function setNamedFilters<T extends ListFilters>(
   target: Target,
   table: T,
   opts: NamedFlags<T>,
-  custom: { [K in keyof NamedFlags<T>]?: (value: string) => void } = {},
+  custom: { [K in keyof NamedFlags<T>]?: (value: Exclude<NamedFlags<T>[K], undefined>) => void } = {},
 ): void {
   const given = opts as Record<string, string | undefined>;
-  const handlers = custom as Record<string, ((value: string) => void) | undefined>;
+  const handlers = custom as Record<string, ((value: unknown) => void) | undefined>;
+  const handled = new Set<string>();
   for (const f of table.named as readonly NamedFilter[]) {
     const option = new Option(f.flag);
     const name = option.long!;
     if (f.value === 'custom') {
+      // `--x` and `--no-x` are one value: its handler runs once.
       const value = given[option.attributeName()];
-      if (value !== undefined) handlers[option.attributeName()]?.(value);
+      if (value !== undefined && !handled.has(option.attributeName())) handlers[option.attributeName()]?.(value);
+      handled.add(option.attributeName());
       continue;
     }
     if (f.value === 'days') {

@@ -34,8 +34,9 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
  * the closest documented key, and the request still goes (the service may know more).
  */
 function warnUndocumentedFilters(ctx: Context, cmd: Command, filters: unknown): void {
+  // A list whose documents show no filters (value chains) takes any key without a word.
   const documented = filtersOf(cmd)?.keys;
-  if (!documented || !Array.isArray(filters)) return;
+  if (!documented?.length || !Array.isArray(filters)) return;
   const command = commandPath(cmd);
   for (const pair of filters as string[]) {
     const key = pair.split('=')[0].trim();
