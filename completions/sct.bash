@@ -34,7 +34,7 @@ _sct() {
     'orders list|--parallel') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders list|--ordering') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders list|--search') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'orders list|--filter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders list|--filter') COMPREPLY=( $(compgen -W 'order_action= type= type__in= buyer_company_status= buyer_company_status__in= seller_company_status= seller_company_status__in= assessment_status= assessment_status__in= order_created_at= order_created_at__gte= order_created_at__lte= order_arrival_at= order_arrival_at__gte= order_arrival_at__lte= value_chain= border_cross_country_code= border_cross_country_code__in= id= id__in= id__exclude_in= due_diligence_statements__isnull= tags__name= tags__name__icontains= tags__name__in= tags__slug= tags__slug__in= items__buyer_product= items__buyer_product__in= items__buyer_product__isnull= items__buyer_product__sku= items__buyer_product__sku__icontains= items__buyer_product__sku__startswith= items__buyer_product__sku__endswith= items__buyer_product__name= items__buyer_product__name__icontains= items__buyer_product__name__startswith= items__buyer_product__name__endswith= items__buyer_product__commodity= items__buyer_product__commodity__in= items__buyer_product__composition= items__buyer_product__composition__in= items__seller_product= items__seller_product__in= items__seller_product__isnull= items__seller_product__sku= items__seller_product__sku__icontains= items__seller_product__sku__startswith= items__seller_product__sku__endswith= items__seller_product__name= items__seller_product__name__icontains= items__seller_product__name__startswith= items__seller_product__name__endswith= items__seller_product__commodity= items__seller_product__commodity__in= items__seller_product__composition= items__seller_product__composition__in= items__external_id= items__external_id__icontains= items__external_id__startswith= items__external_id__endswith= items__external_id__in= items__unit= items__volume= items__volume__gte= items__volume__lte= items__traced_origins= items__traced_origins__in= passing_percentage_gte= failing_percentage_gte=' -- "$cur") ); compopt -o nospace 2>/dev/null; return ;;
     'orders create|--external-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders create|--type') COMPREPLY=( $(compgen -W 'order produced_batch manufactured_batch product_chain' -- "$cur") ); return ;;
     'orders create|--order-created-at') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -163,7 +163,7 @@ _sct() {
     'origins list|--parallel') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins list|--ordering') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins list|--search') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'origins list|--filter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins list|--filter') COMPREPLY=( $(compgen -W 'assessment_status= assessment_status__in= country_code= country_code__in= created_at= created_at__gte= created_at__lte= created_at__date= created_at__date__gte= created_at__date__lte= updated_at= updated_at__gte= updated_at__lte= updated_at__date= updated_at__date__gte= updated_at__date__lte= description= description__startswith= description__endswith= description__icontains= description__iendswith= description__istartswith= name= name__startswith= name__endswith= name__icontains= name__iendswith= name__istartswith= external_id= external_id__startswith= external_id__endswith= external_id__icontains= external_id__iendswith= external_id__istartswith= external_id__in= failing_percentage_gte= passing_percentage_gte= id__in= id__exclude_in=' -- "$cur") ); compopt -o nospace 2>/dev/null; return ;;
     'origins create|--name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins create|--description') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins create|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -266,7 +266,7 @@ _sct() {
     'dds list|--parallel') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'dds list|--ordering') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'dds list|--search') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'dds list|--filter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'dds list|--filter') COMPREPLY=( $(compgen -W 'created_at= created_at__gte= created_at__lte= updated_at= updated_at__gte= updated_at__lte= dds_identifier= dds_identifier__icontains= dds_identifier__in= id= id__in= id__exclude_in= name= name__icontains= name__in= object_pulse_identifier= orders__in= products__in= status= status__in= type= type__in=' -- "$cur") ); compopt -o nospace 2>/dev/null; return ;;
     'dds create|--type') COMPREPLY=( $(compgen -W 'EUDR EUTR PPWR' -- "$cur") ); return ;;
     'dds create|--name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'dds create|--dds-identifier') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -347,7 +347,7 @@ _sct() {
     'info-requests send|--delimiter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'info-requests send|--sheet') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--type') COMPREPLY=( $(compgen -W 'active demo inactive stakeholder test trial' -- "$cur") ); return ;;
-    'workspaces list|--exclude-type') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'workspaces list|--exclude-type') COMPREPLY=( $(compgen -W 'active demo inactive stakeholder test trial' -- "$cur") ); return ;;
     'workspaces list|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--limit') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -356,7 +356,7 @@ _sct() {
     'workspaces list|--parallel') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--ordering') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'workspaces list|--search') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'workspaces list|--filter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'workspaces list|--filter') COMPREPLY=( $(compgen -W 'country= country__icontains= country__iendswith= country__istartswith= country__in= name= name__icontains= name__iendswith= name__istartswith= type= type__exclude= type__in=' -- "$cur") ); compopt -o nospace 2>/dev/null; return ;;
     'invitations list|--id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations list|--exclude-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations list|--email') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -375,7 +375,7 @@ _sct() {
     'invitations list|--parallel') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations list|--ordering') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations list|--search') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'invitations list|--filter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'invitations list|--filter') COMPREPLY=( $(compgen -W 'auth_group= auth_group__in= auth_group__name= auth_group__name__in= created_at= created_at__gte= created_at__lte= created_at__date= created_at__date__gte= created_at__date__lte= expires_at= expires_at__gte= expires_at__lte= expires_at__date= expires_at__date__gte= expires_at__date__lte= email= email__icontains= id= id__in= id__exclude_in= invited_by= status=' -- "$cur") ); compopt -o nospace 2>/dev/null; return ;;
     'invitations create|--email') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations create|--role') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'invitations create|--set') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -432,7 +432,7 @@ _sct() {
     'members list|--parallel') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'members list|--ordering') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'members list|--search') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'members list|--filter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'members list|--filter') COMPREPLY=( $(compgen -W 'auth_group= auth_group__in= auth_group__isnull= auth_group__name= auth_group__name__icontains= auth_group__name__in= created_at= created_at__gte= created_at__lte= created_at__date= created_at__date__gte= created_at__date__lte= updated_at= updated_at__gte= updated_at__lte= updated_at__date= updated_at__date__gte= updated_at__date__lte= user__email= user__email__icontains= user__email__istartswith= user__first_name= user__first_name__icontains= user__first_name__istartswith= user__last_name= user__last_name__icontains= user__last_name__istartswith= user__job_title= user__job_title__icontains=' -- "$cur") ); compopt -o nospace 2>/dev/null; return ;;
     'users list|--limit') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'users list|--page-size') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'users list|--offset') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;

@@ -5,6 +5,8 @@ import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
 import { UsageError } from '../errors.js';
 import { enumOptionValues } from './shared/flags.js';
+import { filtersOf } from './shared/filters.js';
+import { PAGING } from '../api/filters/keys.js';
 import { SETTABLE_KEYS, PROFILE_KEYS } from '../config/config.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -45,8 +47,10 @@ export async function completion(ctx: Context, shell: string | undefined, tree: 
 interface Opt {
   flags: string[];
   description: string;
-  /** Allowed values of an enum flag. */
+  /** Allowed values of an enum flag; with `open`, the starts of a value (`--filter`'s `key=`). */
   values?: string[];
+  /** The value goes on after a completed word: no space after it. */
+  open?: boolean;
   /** Completed from the profiles in the config file at completion time. */
   profiles?: boolean;
   takesValue: boolean;
@@ -79,17 +83,30 @@ export function enumValues(o: Option): string[] | undefined {
   return values ? [...values] : undefined;
 }
 
+/**
+ * A list's `--filter` takes `key=value`: its documented keys (those the list's own flags do not
+ * already send: --search, --ordering, --limit, --offset), each ready for its value.
+ */
+function filterKeys(cmd: Command, o: Option): string[] | undefined {
+  if (o.long !== '--filter') return undefined;
+  const keys = filtersOf(cmd)?.keys.filter((k) => !PAGING.includes(k));
+  return keys?.length ? keys.map((k) => `${k}=`) : undefined;
+}
+
 function walk(cmd: Command, prefix: string, out: Node[], inherited: Option[]): void {
   const own = (cmd.options as readonly Option[]).filter((o) => !o.hidden);
-  const toOpt = (o: Option, global: boolean): Opt => ({
-    flags: [o.short, o.long].filter((x): x is string => Boolean(x)),
-    description: o.description,
-    values: enumValues(o),
-    profiles: o.long === '--profile' || undefined,
-    // `--json [fields]`: the next word may as well be a command or an argument.
-    takesValue: o.required,
-    global,
-  });
+  const toOpt = (o: Option, global: boolean): Opt => {
+    const keys = filterKeys(cmd, o);
+    return {
+      flags: [o.short, o.long].filter((x): x is string => Boolean(x)),
+      description: o.description,
+      ...(keys ? { values: keys, open: true } : { values: enumValues(o) }),
+      profiles: o.long === '--profile' || undefined,
+      // `--json [fields]`: the next word may as well be a command or an argument.
+      takesValue: o.required,
+      global,
+    };
+  };
   out.push({
     path: prefix,
     description: cmd.description(),
@@ -146,7 +163,7 @@ function pathLoop(nodes: Node[], words: string, first: number, last: string): st
 
 function bash(nodes: Node[]): string {
   const valCases = valueCases(nodes, (o) =>
-    o.profiles ? `COMPREPLY=( $(compgen -W "$(${PROFILES_CMD})" -- "$cur") ); return` : o.values ? `COMPREPLY=( $(compgen -W ${q(o.values.join(' '))} -- "$cur") ); return` : `COMPREPLY=( $(compgen -f -- "$cur") ); return`,
+    o.profiles ? `COMPREPLY=( $(compgen -W "$(${PROFILES_CMD})" -- "$cur") ); return` : o.values ? `COMPREPLY=( $(compgen -W ${q(o.values.join(' '))} -- "$cur") );${o.open ? ' compopt -o nospace 2>/dev/null;' : ''} return` : `COMPREPLY=( $(compgen -f -- "$cur") ); return`,
   );
   const subCases = nodes.map((n) => `    ${q(n.path)}) opts=${q([...n.subcommands.map((s) => s.name), ...(n.positional ?? [])].join(' '))} ;;`).join('\n');
   const flagCases = nodes.map((n) => `    ${q(n.path)}) opts=${q(n.options.flatMap((o) => o.flags).join(' '))} ;;`).join('\n');
@@ -184,7 +201,7 @@ function zsh(nodes: Node[]): string {
       ? `vals=( \${(f)"$(${PROFILES_CMD})"} ); _describe -t profiles 'profile' vals; return`
       : o.values
         ? // The description must not start with "-": _describe would take it for one of its options.
-          `vals=( ${o.values.map(q).join(' ')} ); _describe -t values ${q(`value of ${o.flags[o.flags.length - 1]}`)} vals; return`
+          `vals=( ${o.values.map(q).join(' ')} ); _describe -t values ${q(`value of ${o.flags[o.flags.length - 1]}`)} vals${o.open ? " -S ''" : ''}; return`
         : `_files; return`,
   );
   const subCases = nodes

@@ -5,57 +5,34 @@ import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
-import { DDS_STATUSES, DDS_TYPES } from '../api/enums.js';
+import { DDS_STATUSES } from '../api/enums.js';
 import { UsageError } from '../errors.js';
 import {
-  addIdFilterOptions,
   addListOptions,
   listQuery,
   runList,
-  setIdFilters,
-  setOneOrIn,
-  type IdFilterFlags,
   type ListFlags,
 } from './shared/list.js';
 import { addIdempotencyKeyOption, deleteOne, parseId, showOne } from './shared/crud.js';
 import { addBulkRunOptions, addTemplateOption } from './shared/bulk.js';
 import { addDryRunOption } from './shared/dry-run.js';
-import { appendList, DATE_RE, enumOption, filterEnumList, parseDate, parseIdList, splitList } from './shared/flags.js';
+import { appendList, DATE_RE, enumOption, parseDate } from './shared/flags.js';
 import { addStatementFields, type CreateFlags, type UpdateFlags } from './dds/fields.js';
 import { addWaitTimeoutOption, waitCommand, type WaitFlags } from './dds/wait.js';
 import { listAvailableOrders, traceOrders, type AvailableOrdersFlags, type TraceFlags } from './dds/trace.js';
 import { prints } from './shared/output-facts.js';
+import { DDS_FILTERS } from '../api/filters/dds.js';
+import type { NamedFlags } from '../api/filters/keys.js';
+import { filteredBy, setNamedFilters } from './shared/filters.js';
 
-export interface ListStatementsOptions extends ListFlags, IdFilterFlags {
-  type?: string;
-  status?: string;
-  name?: string;
-  ddsIdentifier?: string;
-  order?: string;
-  product?: string;
-  createdFrom?: string;
-  createdTo?: string;
-  updatedFrom?: string;
-  updatedTo?: string;
-}
+export interface ListStatementsOptions extends ListFlags, NamedFlags<typeof DDS_FILTERS> {}
 
 export function register(program: Command, f: Factory): void {
   const dds = program.command('dds').description('Due diligence statements: list, create, wait for, and trace orders to them');
 
   // Options are added in the order help lists them.
-  const list = prints(dds.command('list'), 'statement')
-    .description('List due diligence statements')
-    .addOption(enumOption('--type <list>', (v) => `statement type, comma-separated or repeated (${v.join(', ')})`, DDS_TYPES, appendList))
-    .addOption(enumOption('--status <list>', (v) => `status, comma-separated or repeated (${v.join(', ')})`, DDS_STATUSES, appendList))
-    .option('--name <text>', 'name contains (case-insensitive)')
-    .option('--dds-identifier <list>', 'registry identifier(s), comma-separated or repeated', appendList)
-    .option('--order <ids>', 'attached to any of these orders, comma-separated or repeated', appendList)
-    .option('--product <ids>', 'attached to any of these products, comma-separated or repeated', appendList)
-    .option('--created-from <when>', 'created at or after (YYYY-MM-DD or an ISO 8601 date-time)')
-    .option('--created-to <when>', 'created at or before (YYYY-MM-DD: to the end of that day, UTC)')
-    .option('--updated-from <when>', 'updated at or after (YYYY-MM-DD or an ISO 8601 date-time)')
-    .option('--updated-to <when>', 'updated at or before (YYYY-MM-DD: to the end of that day, UTC)');
-  addIdFilterOptions(list, 'statement');
+  const list = filteredBy(prints(dds.command('list'), 'statement'), DDS_FILTERS)
+    .description('List due diligence statements');
   addExamples(addListOptions(list)
     .addHelpText(
       'after',
@@ -172,12 +149,7 @@ export function dateTimeBound(value: string | undefined, flag: string, end: 'fro
 
 export function statementListQuery(opts: ListStatementsOptions): URLSearchParams {
   const query = listQuery(opts);
-  setOneOrIn(query, 'type', filterEnumList(opts.type, '--type', DDS_TYPES));
-  setOneOrIn(query, 'status', filterEnumList(opts.status, '--status', DDS_STATUSES));
-  if (opts.name !== undefined) query.set('name__icontains', opts.name);
-  setOneOrIn(query, 'dds_identifier', splitList(opts.ddsIdentifier, '--dds-identifier'));
-  if (opts.order !== undefined) query.set('orders__in', parseIdList(opts.order, '--order').join(','));
-  if (opts.product !== undefined) query.set('products__in', parseIdList(opts.product, '--product').join(','));
+  setNamedFilters(query, DDS_FILTERS, opts);
   const bounds: Array<[string | undefined, string, 'from' | 'to', string]> = [
     [opts.createdFrom, '--created-from', 'from', 'created_at__gte'],
     [opts.createdTo, '--created-to', 'to', 'created_at__lte'],
@@ -193,7 +165,6 @@ export function statementListQuery(opts: ListStatementsOptions): URLSearchParams
       throw new UsageError(`--${what}-from ${from} is after --${what}-to ${to}: the range is empty`);
     }
   }
-  setIdFilters(query, opts);
   return query;
 }
 

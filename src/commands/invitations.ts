@@ -17,11 +17,14 @@ import { addBulkRunOptions, addTemplateOption, writeTemplateIf } from './shared/
 import { addDryRunOption } from './shared/dry-run.js';
 import type { BodyFlags } from './shared/body.js';
 import { stripControl } from '../output/sanitize.js';
-import { appendList, collect, enumOption, parseDateRange, parseEnumList, parseUuid, parseUuidList, splitKeyValue, splitList } from './shared/flags.js';
+import { collect, parseEnumList, parseUuid, parseUuidList, splitKeyValue } from './shared/flags.js';
 import { chunk } from '../bulk/runner.js';
 import { BULK_LIMIT } from '../api/enums.js';
 import type { BulkCreateOptions } from './invitations/bulk-create.js';
 import { prints } from './shared/output-facts.js';
+import { INVITATION_FILTERS } from '../api/filters/invitations.js';
+import { addNamedFilters, filteredBy, setNamedFilters } from './shared/filters.js';
+import type { NamedFlags } from '../api/filters/keys.js';
 
 /** The keys the document allows in a bulk revoke or renew operation's invitation_filters. */
 export const INVITATION_FILTER_KEYS = [
@@ -34,20 +37,7 @@ export const INVITATION_FILTER_KEYS = [
 /** invitation_filters as the bulk endpoints take them: strings, and status as an array. */
 export type InvitationFilters = Record<string, string | string[]>;
 
-export interface InvitationFilterFlags {
-  id?: string;
-  excludeId?: string;
-  email?: string;
-  emailContains?: string;
-  status?: string;
-  role?: string;
-  roleName?: string;
-  invitedBy?: string;
-  createdFrom?: string;
-  createdTo?: string;
-  expiresFrom?: string;
-  expiresTo?: string;
-}
+export interface InvitationFilterFlags extends NamedFlags<typeof INVITATION_FILTERS> {}
 
 export interface ListInvitationsOptions extends ListFlags, InvitationFilterFlags {}
 
@@ -68,7 +58,7 @@ export function register(program: Command, f: Factory): void {
   const invitations = program.command('invitations').description('Invite people to the workspace, and revoke or renew invitations');
 
   addExamples(
-    addListOptions(addInvitationFilterOptions(prints(invitations.command('list'), 'invitation').description('List invitations (newest first)')))
+    addListOptions(filteredBy(prints(invitations.command('list'), 'invitation'), INVITATION_FILTERS).description('List invitations (newest first)'))
     .addHelpText('after', '\nOrdering fields: status, created_at, email, expires_at, auth_group_name.'),
     ['sct invitations list --status pending', 'sct invitations list --email-contains @brussels-cacao.example --columns id,email,status'],
   ).action(f.action<ListInvitationsOptions>((ctx, opts) => listInvitations(ctx, opts)));
@@ -145,24 +135,8 @@ stops the run with nothing sent. A rerun of the same file skips the rows that we
 
 // --- filters ----------------------------------------------------------------------------------
 
-function addInvitationFilterOptions(cmd: Command): Command {
-  return cmd
-    .option('--id <uuids>', 'only these invitation ids, comma-separated or repeated', appendList)
-    .option('--exclude-id <uuids>', 'leave out these invitation ids, comma-separated or repeated', appendList)
-    .option('--email <address>', 'this e-mail address exactly')
-    .option('--email-contains <text>', 'e-mail contains (case-insensitive)')
-    .addOption(enumOption('--status <list>', (v) => `status, comma-separated or repeated (${v.join(', ')})`, INVITATION_STATUSES, appendList))
-    .option('--role <roles>', 'role(s): names (admin, any case) or ids, comma-separated or repeated', appendList)
-    .option('--role-name <names>', 'role name(s), comma-separated or repeated (e.g. ADMIN)', appendList)
-    .option('--invited-by <user-id>', 'invited by this user id')
-    .option('--created-from <date>', 'created on or after (YYYY-MM-DD)')
-    .option('--created-to <date>', 'created on or before (YYYY-MM-DD)')
-    .option('--expires-from <date>', 'expires on or after (YYYY-MM-DD)')
-    .option('--expires-to <date>', 'expires on or before (YYYY-MM-DD)');
-}
-
 function addMatchOptions(cmd: Command): Command {
-  return addInvitationFilterOptions(cmd)
+  return addNamedFilters(cmd, INVITATION_FILTERS)
     .option('--search <text>', 'e-mail contains (as the list search)')
     .option('--filter <key=value>', `any other invitation filter (repeatable): ${INVITATION_FILTER_KEYS.join(', ')}`, collect)
     .option('--all-pending', 'match every pending invitation of the workspace (no filter)');
@@ -171,20 +145,16 @@ function addMatchOptions(cmd: Command): Command {
 /** The named filter flags as invitation filter keys; the list sends the same keys as its query. */
 export function invitationFilters(opts: InvitationFilterFlags): InvitationFilters {
   const filters: InvitationFilters = {};
-  setOneOrIn(filters, 'id', opts.id === undefined ? undefined : parseUuidList(opts.id, '--id'));
-  if (opts.excludeId !== undefined) filters.id__exclude_in = parseUuidList(opts.excludeId, '--exclude-id').join(',');
-  if (opts.email !== undefined) filters.email = opts.email;
-  if (opts.emailContains !== undefined) filters.email__icontains = opts.emailContains;
-  const status = parseEnumList(opts.status, '--status', INVITATION_STATUSES);
-  if (status?.length) filters.status = status;
-  setOneOrIn(filters, 'auth_group__name', splitList(opts.roleName, '--role-name'));
-  if (opts.invitedBy !== undefined) filters.invited_by = String(parseId(opts.invitedBy, '--invited-by'));
-  const [createdFrom, createdTo] = parseDateRange(opts.createdFrom, opts.createdTo, 'created');
-  if (createdFrom) filters.created_at__date__gte = createdFrom;
-  if (createdTo) filters.created_at__date__lte = createdTo;
-  const [expiresFrom, expiresTo] = parseDateRange(opts.expiresFrom, opts.expiresTo, 'expires');
-  if (expiresFrom) filters.expires_at__date__gte = expiresFrom;
-  if (expiresTo) filters.expires_at__date__lte = expiresTo;
+  // --role is looked up last, by the caller, after every other check.
+  setNamedFilters(filters, INVITATION_FILTERS, opts, {
+    id: (v) => setOneOrIn(filters, 'id', parseUuidList(v, '--id')),
+    excludeId: (v) => (filters.id__exclude_in = parseUuidList(v, '--exclude-id').join(',')),
+    status: (v) => {
+      const status = parseEnumList(v, '--status', INVITATION_STATUSES);
+      if (status?.length) filters.status = status;
+    },
+    invitedBy: (v) => (filters.invited_by = String(parseId(v, '--invited-by'))),
+  });
   return filters;
 }
 

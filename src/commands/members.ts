@@ -9,28 +9,20 @@ import { COLUMNS, type Column } from '../output/columns.js';
 import { getPath } from '../output/values.js';
 import { writeOne } from '../output/format.js';
 import {
-  addDateRangeOptions,
   addListOptions,
   listQuery,
   runList,
-  setDateRangeFilters,
   setOneOrIn,
-  type DateRangeFlags,
   type ListFlags,
 } from './shared/list.js';
 import { parseId } from './shared/crud.js';
-import { appendList, splitList } from './shared/flags.js';
 import { stripControl } from '../output/sanitize.js';
 import { prints } from './shared/output-facts.js';
+import { MEMBER_FILTERS } from '../api/filters/members.js';
+import type { NamedFlags } from '../api/filters/keys.js';
+import { filteredBy, setNamedFilters } from './shared/filters.js';
 
-export interface ListMembersOptions extends ListFlags, DateRangeFlags {
-  role?: string;
-  roleName?: string;
-  email?: string;
-  firstName?: string;
-  lastName?: string;
-  jobTitle?: string;
-}
+export interface ListMembersOptions extends ListFlags, NamedFlags<typeof MEMBER_FILTERS> {}
 
 /**
  * The key/value view of one member (set-role prints it): the person by name and e-mail, never the
@@ -54,16 +46,10 @@ export const MEMBER_DETAIL: Column[] = [
 export function register(program: Command, f: Factory): void {
   const members = program.command('members').description('List company members and change their roles');
 
-  const list = prints(members.command('list'), 'member')
-    .description('List the members of the active workspace')
-    .option('--role <roles>', 'role(s): names (admin, any case) or ids, comma-separated or repeated', appendList)
-    .option('--role-name <names>', 'role name(s), comma-separated or repeated (e.g. ADMIN)', appendList)
-    .option('--email <text>', 'e-mail contains (case-insensitive)')
-    .option('--first-name <text>', 'first name contains (case-insensitive)')
-    .option('--last-name <text>', 'last name contains (case-insensitive)')
-    .option('--job-title <text>', 'job title contains (case-insensitive)');
+  const list = filteredBy(prints(members.command('list'), 'member'), MEMBER_FILTERS)
+    .description('List the members of the active workspace');
   addExamples(
-    addListOptions(addDateRangeOptions(list))
+    addListOptions(list)
     .addHelpText('after', '\nOrdering fields: created_at, updated_at, user__first_name, user__last_name, user__email, user__job_title, auth_group__name.'),
     ['sct members list', 'sct members list --search janssens --columns id,user_detail.email'],
   ).action(f.action<ListMembersOptions>((ctx, opts) => listMembers(ctx, opts)));
@@ -79,12 +65,7 @@ export function register(program: Command, f: Factory): void {
 
 export function memberListQuery(opts: ListMembersOptions): URLSearchParams {
   const query = listQuery(opts);
-  setOneOrIn(query, 'auth_group__name', splitList(opts.roleName, '--role-name'));
-  if (opts.email !== undefined) query.set('user__email__icontains', opts.email);
-  if (opts.firstName !== undefined) query.set('user__first_name__icontains', opts.firstName);
-  if (opts.lastName !== undefined) query.set('user__last_name__icontains', opts.lastName);
-  if (opts.jobTitle !== undefined) query.set('user__job_title__icontains', opts.jobTitle);
-  setDateRangeFilters(query, opts);
+  setNamedFilters(query, MEMBER_FILTERS, opts);
   return query;
 }
 

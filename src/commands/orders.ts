@@ -8,7 +8,7 @@ import { addIdempotencyKeyOption, deleteOne, parseId } from './shared/crud.js';
 import { addBulkRunOptions, addTemplateOption } from './shared/bulk.js';
 import { addDryRunOption } from './shared/dry-run.js';
 import { appendList, collect, enumOption } from './shared/flags.js';
-import { addKindOptions, addOrderFilterOptions } from './orders/filters.js';
+import { addKindOptions, addOrderFilterOptions, addPerspectiveOptions } from './orders/filters.js';
 import { listOrders, orderStats, showOrder, type ListOrdersFlags, type StatsFlags } from './orders/view.js';
 import { addOrderFields, type OrderFieldFlags } from './orders/fields.js';
 import type { TraceFlags } from './orders/trace.js';
@@ -16,6 +16,8 @@ import type { ImportFlags } from './orders/import.js';
 import { orderColumnsHelp } from './orders/columns.js';
 import type { SyncOrdersFlags } from './orders/sync.js';
 import { prints } from './shared/output-facts.js';
+import { ORDER_FILTERS } from '../api/filters/orders.js';
+import { filteredBy } from './shared/filters.js';
 
 // Each action loads its own code (schemas, CSV reading, planning) when it runs: `orders get`
 // and `orders list` load neither zod nor csv-parse.
@@ -23,7 +25,7 @@ export function register(program: Command, f: Factory): void {
   const orders = program.command('orders').description('List, create, import and trace orders');
 
   if (f.leaf('list')) addExamples(addListOptions(
-    addOrderFilterOptions(prints(orders.command('list'), 'order').description('List orders you buy (--buying) or sell (--selling)')),
+    filteredBy(addPerspectiveOptions(prints(orders.command('list'), 'order')), ORDER_FILTERS).description('List orders you buy (--buying) or sell (--selling)'),
   ),
     ["sct orders list --buying --assessment-status failing,pending --created-from 2025-01-01", "sct orders list --selling --commodity cocoa --no-dds --all -o csv > orders.csv"]
     )

@@ -8,43 +8,31 @@ import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import type { GeoPoint } from '../api/schemas/origins.js';
 import {
-  addDateRangeOptions,
-  addIdFilterOptions,
   addListOptions,
   listQuery,
   parseCountryCode,
-  parseCountryCodes,
   runList,
-  setDateRangeFilters,
-  setIdFilters,
-  setOneOrIn,
-  type DateRangeFlags,
-  type IdFilterFlags,
   type ListFlags,
 } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
 import { prints, writesGeojson } from './shared/output-facts.js';
 import { addBulkRunOptions, addTemplateOption, writeTemplateIf } from './shared/bulk.js';
-import { addAlias, appendList, enumOption, parseEnumList, splitList } from './shared/flags.js';
+import { addAlias, enumOption } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
-import { ASSESSMENT_STATUSES, COMMODITIES } from '../api/enums.js';
+import { COMMODITIES } from '../api/enums.js';
 import type { ImportOriginsOptions } from './origins/send.js';
 import type { CheckOriginsOptions } from './origins/check.js';
 import { UsageError } from '../errors.js';
+import { ORIGIN_FILTERS } from '../api/filters/origins.js';
+import type { NamedFlags } from '../api/filters/keys.js';
+import { filteredBy, setNamedFilters } from './shared/filters.js';
 
-export interface ListOriginsOptions extends ListFlags, DateRangeFlags, IdFilterFlags {
+export interface ListOriginsOptions extends ListFlags, NamedFlags<typeof ORIGIN_FILTERS> {
   /** With -o geojson: the EU registry's format (origins/eudr-export.ts). */
   eudr?: boolean;
   maxSize?: string;
   out?: string;
   force?: boolean;
-  countryCode?: string;
-  assessmentStatus?: string;
-  name?: string;
-  description?: string;
-  externalId?: string;
-  passingMin?: string;
-  failingMin?: string;
 }
 
 export interface OriginFieldFlags extends BodyFlags {
@@ -64,19 +52,9 @@ export function register(program: Command, f: Factory): void {
   const origins = program.command('origins').description('Manage origins (places of production)');
 
   // Options are added in the order help lists them.
-  const list = writesGeojson(prints(origins.command('list'), 'origin'))
-    .description('List origins')
-    .option('--country-code <codes>', 'country code(s), comma-separated or repeated (e.g. CI,GH)', appendList)
-    .addOption(enumOption('--assessment-status <list>', (v) => `assessment status, comma-separated or repeated (${v.join(', ')})`, ASSESSMENT_STATUSES, appendList))
-    .option('--name <text>', 'name contains (case-insensitive)')
-    .option('--description <text>', 'description contains (case-insensitive)')
-    .option('--external-id <ids>', 'external id(s), comma-separated or repeated', appendList);
-  addDateRangeOptions(list)
-    .option('--passing-min <percent>', 'at least this share of passing assessments (0..100)')
-    .option('--failing-min <percent>', 'at least this share of failing assessments (0..100)');
-  addIdFilterOptions(list, 'origin');
-  addAlias(list, 'country', 'country-code');
-  list
+  const list = filteredBy(writesGeojson(prints(origins.command('list'), 'origin')), ORIGIN_FILTERS)
+    .description('List origins');
+  addAlias(list, 'country', 'country-code')
     .option('--eudr', 'with -o geojson: the EU registry\'s format (ProductionPlace, ProducerCountry, Area for points, external_id)')
     .option('--max-size <size>', 'with --eudr --out: split into files of at most this size (e.g. 25MB; kB and MB are 1,000 and 1,000,000 bytes)')
     .option('--out <dir>', 'with --eudr: write numbered files origins-001.geojson… into this directory (every matching origin unless --limit)')
@@ -199,26 +177,9 @@ function addOriginFields(cmd: Command): Command {
 
 // --- list -------------------------------------------------------------------------------------
 
-export function parsePercentage(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value.trim());
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || n > 100) throw new UsageError(`invalid ${flag} "${value}": expected a number 0..100`);
-  return n;
-}
-
 export function originListQuery(opts: ListOriginsOptions): URLSearchParams {
   const query = listQuery(opts);
-  setOneOrIn(query, 'country_code', parseCountryCodes(opts.countryCode, '--country-code'));
-  setOneOrIn(query, 'assessment_status', parseEnumList(opts.assessmentStatus, '--assessment-status', ASSESSMENT_STATUSES));
-  if (opts.name !== undefined) query.set('name__icontains', opts.name);
-  if (opts.description !== undefined) query.set('description__icontains', opts.description);
-  setOneOrIn(query, 'external_id', splitList(opts.externalId, '--external-id'));
-  setDateRangeFilters(query, opts);
-  const passing = parsePercentage(opts.passingMin, '--passing-min');
-  if (passing !== undefined) query.set('passing_percentage_gte', String(passing));
-  const failing = parsePercentage(opts.failingMin, '--failing-min');
-  if (failing !== undefined) query.set('failing_percentage_gte', String(failing));
-  setIdFilters(query, opts);
+  setNamedFilters(query, ORIGIN_FILTERS, opts);
   return query;
 }
 

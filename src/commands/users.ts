@@ -7,11 +7,13 @@ import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
 import { prints } from './shared/output-facts.js';
+import { USER_FILTERS } from '../api/filters/users.js';
+import { filteredBy } from './shared/filters.js';
 
 export function register(program: Command, f: Factory): void {
   const users = program.command('users').description('List the users of the company');
   addExamples(
-    addListOptions(prints(users.command('list'), 'user').description('List the users of the active workspace (needs the view_user permission)'))
+    addListOptions(filteredBy(prints(users.command('list'), 'user'), USER_FILTERS).description('List the users of the active workspace (needs the view_user permission)'))
     .addHelpText('after', '\nThe document names limit, offset and search for this list; --ordering and --filter are passed through.'),
     ['sct users list', 'sct users list --search peeters --json id,username'],
   ).action(f.action<ListFlags>((ctx, opts) => listUsers(ctx, opts)));

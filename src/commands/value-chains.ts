@@ -3,40 +3,23 @@ import type { Context } from '../context.js';
 import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
-import { ASSESSMENT_STATUSES } from '../api/enums.js';
 import { KNOWN_VALUE_CHAIN_STATUSES, KNOWN_VALUE_CHAIN_TYPES } from '../api/enums.js';
 import {
-  addDateRangeOptions,
-  addIdFilterOptions,
   addListOptions,
   listQuery,
   parseCountryCode,
-  parseCountryCodes,
   runList,
-  setDateRangeFilters,
-  setIdFilters,
-  setOneOrIn,
-  type DateRangeFlags,
-  type IdFilterFlags,
   type ListFlags,
 } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
-import { addAlias, appendList, collect, enumOption, parseEnumList, parseInteger, rejectBothForms, splitList } from './shared/flags.js';
+import { addAlias, collect, parseInteger, rejectBothForms } from './shared/flags.js';
 import type { BodyFlags } from './shared/body.js';
 import { prints } from './shared/output-facts.js';
+import { filteredBy, setNamedFilters } from './shared/filters.js';
+import { VALUE_CHAIN_FILTERS } from '../api/filters/value-chains.js';
+import type { NamedFlags } from '../api/filters/keys.js';
 
-export interface ListValueChainsOptions extends ListFlags, DateRangeFlags, IdFilterFlags {
-  status?: string;
-  type?: string;
-  countryCode?: string;
-  assessmentStatus?: string;
-  companyName?: string;
-  contactName?: string;
-  externalId?: string;
-  tag?: string;
-  permissionGranted?: boolean;
-  selfManaged?: boolean;
-}
+export interface ListValueChainsOptions extends ListFlags, NamedFlags<typeof VALUE_CHAIN_FILTERS> {}
 
 export interface ValueChainFieldFlags extends BodyFlags {
   companyName?: string;
@@ -59,23 +42,9 @@ export function register(program: Command, f: Factory): void {
   const chains = program.command('value-chains').description('Manage value chains (the companies in your supply chains)');
 
   // Options are added in the order help lists them.
-  const list = prints(chains.command('list'), 'valueChain')
-    .description('List value chains')
-    .option('--status <list>', `status, comma-separated or repeated (${STATUSES_HELP})`, appendList)
-    .option('--type <list>', `type, comma-separated or repeated (${TYPES_HELP})`, appendList)
-    .option('--country-code <codes>', 'country code(s), comma-separated or repeated (e.g. CI,GH)', appendList)
-    .addOption(enumOption('--assessment-status <list>', (v) => `assessment status, comma-separated or repeated (${v.join(', ')})`, ASSESSMENT_STATUSES, appendList))
-    .option('--company-name <text>', 'company name contains (case-insensitive)')
-    .option('--contact-name <text>', 'contact name contains (case-insensitive)')
-    .option('--external-id <ids>', 'external id(s), comma-separated or repeated', appendList)
-    .option('--tag <name>', 'has this tag; comma-separated or repeated for any of several', appendList)
-    .option('--permission-granted', 'only those that granted permission')
-    .option('--no-permission-granted', 'only those that did not grant permission')
-    .option('--self-managed', 'only self-managed ones')
-    .option('--no-self-managed', 'only ones that are not self-managed');
+  const list = filteredBy(prints(chains.command('list'), 'valueChain'), VALUE_CHAIN_FILTERS)
+    .description('List value chains');
   rejectBothForms(list, 'permission-granted', 'self-managed');
-  addDateRangeOptions(list);
-  addIdFilterOptions(list, 'value chain');
   addAlias(list, 'country', 'country-code');
   addExamples(
     addListOptions(list)
@@ -121,18 +90,10 @@ function addValueChainFields(cmd: Command): Command {
 
 export function valueChainListQuery(opts: ListValueChainsOptions): URLSearchParams {
   const query = listQuery(opts);
-  setOneOrIn(query, 'status', splitList(opts.status, '--status'));
-  setOneOrIn(query, 'type', splitList(opts.type, '--type'));
-  setOneOrIn(query, 'country_code', parseCountryCodes(opts.countryCode, '--country-code'));
-  setOneOrIn(query, 'assessment_status', parseEnumList(opts.assessmentStatus, '--assessment-status', ASSESSMENT_STATUSES));
-  if (opts.companyName !== undefined) query.set('company_name__icontains', opts.companyName);
-  if (opts.contactName !== undefined) query.set('contact_name__icontains', opts.contactName);
-  setOneOrIn(query, 'external_id', splitList(opts.externalId, '--external-id'));
-  setOneOrIn(query, 'tags__name', splitList(opts.tag, '--tag'));
-  if (opts.permissionGranted !== undefined) query.set('permission_granted', String(opts.permissionGranted));
-  if (opts.selfManaged !== undefined) query.set('is_self_managed', String(opts.selfManaged));
-  setDateRangeFilters(query, opts);
-  setIdFilters(query, opts);
+  setNamedFilters(query, VALUE_CHAIN_FILTERS, opts, {
+    permissionGranted: (v) => query.set('permission_granted', String(v)),
+    selfManaged: (v) => query.set('is_self_managed', String(v)),
+  });
   return query;
 }
 

@@ -9,20 +9,17 @@ import { addDryRunOption } from './shared/dry-run.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
-import { WORKSPACE_TYPES } from '../api/enums.js';
 import { UsageError } from '../errors.js';
-import { addListOptions, listQuery, parseCountryCodes, runList, setOneOrIn, type ListFlags } from './shared/list.js';
+import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
 import { parseId } from './shared/crud.js';
-import { addAlias, appendList, enumOption, parseEnumList } from './shared/flags.js';
+import { addAlias } from './shared/flags.js';
 import { fetchMe } from './whoami.js';
 import { prints } from './shared/output-facts.js';
+import { WORKSPACE_FILTERS } from '../api/filters/workspaces.js';
+import type { NamedFlags } from '../api/filters/keys.js';
+import { filteredBy, setNamedFilters } from './shared/filters.js';
 
-export interface ListWorkspacesOptions extends ListFlags {
-  type?: string;
-  excludeType?: string;
-  countryCode?: string;
-  name?: string;
-}
+export interface ListWorkspacesOptions extends ListFlags, NamedFlags<typeof WORKSPACE_FILTERS> {}
 
 interface Workspace {
   workspace_id?: number;
@@ -37,12 +34,8 @@ export function register(program: Command, f: Factory): void {
 
   addExamples(
     addListOptions(
-    addAlias(prints(workspaces.command('list'), 'workspace', ['current'])
-      .description('List the workspaces (companies) you belong to')
-      .addOption(enumOption('--type <list>', (v) => `workspace type, comma-separated or repeated (${v.join(', ')})`, WORKSPACE_TYPES, appendList))
-      .option('--exclude-type <list>', 'leave out these workspace types, comma-separated or repeated', appendList)
-      .option('--country-code <codes>', 'country code(s), comma-separated or repeated', appendList)
-      .option('--name <text>', 'name contains (case-insensitive)'), 'country', 'country-code'),
+    addAlias(filteredBy(prints(workspaces.command('list'), 'workspace', ['current']), WORKSPACE_FILTERS)
+      .description('List the workspaces (companies) you belong to'), 'country', 'country-code'),
   ),
     ['sct workspaces list', 'sct workspaces list --type active,trial --json id,name'],
   ).action(f.action<ListWorkspacesOptions>((ctx, opts) => listWorkspaces(ctx, opts)));
@@ -65,11 +58,7 @@ export function register(program: Command, f: Factory): void {
 
 export async function listWorkspaces(ctx: Context, opts: ListWorkspacesOptions): Promise<void> {
   const query = listQuery(opts);
-  setOneOrIn(query, 'type', parseEnumList(opts.type, '--type', WORKSPACE_TYPES));
-  const excluded = parseEnumList(opts.excludeType, '--exclude-type', WORKSPACE_TYPES);
-  if (excluded?.length) query.set('type__exclude', excluded.join(','));
-  setOneOrIn(query, 'country', parseCountryCodes(opts.countryCode, '--country-code'));
-  if (opts.name !== undefined) query.set('name__icontains', opts.name);
+  setNamedFilters(query, WORKSPACE_FILTERS, opts);
   // The active workspace is the service's (GET /accounts/me), marked as `config profiles` marks its current one.
   const activeId = (await fetchMe(ctx.client())).company?.id;
   await runList(ctx, {

@@ -1,6 +1,7 @@
 // Help topics (`sct help TOPIC`) and longer help texts, as data in one place: the help command
 // prints them, and docs/ is generated from them (npm run docs; test/e2e/manual.test.ts).
-import { LIST_FILTERS } from './filters.js';
+import { LIST_FILTERS } from '../api/filters/index.js';
+import { flagsOf, keysSentBy } from '../api/filters/keys.js';
 import { wrap } from './wrap.js';
 
 export interface Topic {
@@ -129,8 +130,16 @@ warning naming the closest documented key, and is still sent). Lists not named h
 value chains, countries, documents, imports, risk) have no documented filters: any key goes.
 Suffixes: __in (comma list), __icontains, __startswith, __endswith, __isnull, __gte, __lte.
 `;
-  for (const [command, keys] of Object.entries(LIST_FILTERS)) {
-    out += `\nsct ${command}:\n${wrap(keys.join(', '), 96, '  ')}\n`;
+  for (const { noun, keys, named } of LIST_FILTERS) {
+    out += `\nsct ${noun} list:\n`;
+    if (named.length) {
+      const flags = named.map((f) => flagsOf(f).join(', '));
+      const width = Math.max(...flags.map((f) => f.length)) + 2;
+      // A long list of keys goes on under its own start, not under the flags.
+      const sent = named.map((f) => wrap(keysSentBy(f).join(', '), 96, ' '.repeat(4 + width)).trimStart());
+      out += `  Flags, and the keys they send:\n${named.map((_, i) => `    ${flags[i].padEnd(width)}${sent[i]}\n`).join('')}  Keys:\n`;
+    }
+    out += `${wrap(keys.join(', '), 96, named.length ? '    ' : '  ')}\n`;
   }
   return out;
 }

@@ -98,6 +98,13 @@ for (const [shell, complete] of Object.entries(shells)) {
       expect(names(await complete('sct', 'orders', 'list', '-o', ''))).toEqual(['csv', 'geojson', 'json', 'ndjson', 'table']);
     });
 
+    it("offers a list's documented filter keys for --filter, from its filter table", async () => {
+      expect(names(await complete('sct', 'origins', 'list', '--filter', 'external_id__i'))).toEqual([
+        'external_id__icontains=', 'external_id__iendswith=', 'external_id__in=', 'external_id__istartswith=',
+      ]);
+      expect(names(await complete('sct', 'dds', 'list', '--filter', 'orders'))).toEqual(['orders__in=']);
+    });
+
     it('offers the profile names from the config file for --profile', async () => {
       expect(names(await complete('sct', 'orders', 'list', '--profile', ''))).toEqual(expect.arrayContaining(['prod', 'staging']));
     });

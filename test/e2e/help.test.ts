@@ -28,6 +28,13 @@ describe('sct help', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('the filters topic shows which keys each named flag of a list sends', async () => {
+    const r = await runSct(['help', 'filters']);
+    expect(r.stdout).toMatch(/^sct origins list:\n  Flags, and the keys they send:\n    --country-code +country_code, country_code__in\n/m);
+    expect(r.stdout).toMatch(/^ +--created-from, --created-to +created_at__date__gte, created_at__date__lte$/m);
+    expect(r.stdout).toMatch(/^ +--order +orders__in$/m);
+  });
+
   it('an unknown topic or command is exit 2 with a suggestion', async () => {
     const r = await runSct(['help', 'ordrs']);
     expect(r.exitCode).toBe(2);
@@ -88,5 +95,10 @@ describe('--filter keys', () => {
     const r = await t.sct(['products', 'list', '--filter', 'whatever=1', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
+    // Value chains have a filter table for their named flags, but no documented keys.
+    const chains = await t.sct(['value-chains', 'list', '--filter', 'whatever=1', '--status', 'active', '-o', 'json']);
+    expect(chains.exitCode, chains.stderr).toBe(0);
+    expect(chains.stderr).toBe('');
+    expect(t.queryOf(1)).toMatchObject({ whatever: '1', status: 'active' });
   });
 });

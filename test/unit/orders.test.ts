@@ -162,6 +162,31 @@ describe('orderFilterQuery', () => {
     expect(orderFilterQuery({ selling: true, commodity: 'cocoa,wood' }).get('items__seller_product__commodity__in')).toBe('cocoa,wood');
   });
 
+  it('maps the other named flags to their documented keys', () => {
+    const q = orderFilterQuery({
+      selling: true,
+      sellerStatus: 'draft',
+      assessmentStatus: 'failing,pending',
+      arrivalFrom: '2025-02-01',
+      arrivalTo: '2025-02-28',
+      createdTo: '2025-01-31',
+      valueChain: '7',
+      hasDds: true,
+      tracedOrigin: '4,5',
+    });
+    expect(Object.fromEntries(q)).toEqual({
+      order_action: 'selling',
+      seller_company_status: 'draft',
+      assessment_status__in: 'failing,pending',
+      order_arrival_at__gte: '2025-02-01',
+      order_arrival_at__lte: '2025-02-28',
+      order_created_at__lte: '2025-01-31',
+      value_chain: '7',
+      due_diligence_statements__isnull: 'false',
+      items__traced_origins__in: '4,5',
+    });
+  });
+
   it('rejects bad values naming the allowed ones', () => {
     expect(usage(() => orderFilterQuery({ buying: true, sellerStatus: 'done' })).message).toContain('allowed values are draft, untraced');
     expect(usage(() => orderFilterQuery({ buying: true, type: '' })).message).toContain('--type needs a value');

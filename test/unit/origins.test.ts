@@ -1,7 +1,8 @@
 // The pure pieces of the origins commands: location formats, list filter mapping, CSV rows.
 import { describe, expect, it } from 'vitest';
 import { originCreateSchema, originUpdateSchema, parseLocation, pointProblem } from '../../src/api/schemas/origins.js';
-import { originListQuery, parseLocationFlag, parsePercentage } from '../../src/commands/origins.js';
+import { originListQuery, parseLocationFlag } from '../../src/commands/origins.js';
+import { parsePercentage } from '../../src/commands/shared/filters.js';
 import { importColumnNames, originFromRow, originUnits } from '../../src/commands/origins/import.js';
 import { parseCountryCodes } from '../../src/commands/shared/list.js';
 import { RowErrors, type CsvRow } from '../../src/bulk/csv.js';
@@ -133,6 +134,7 @@ describe('list filters', () => {
     [{ countryCode: 'CIV' }, '--country-code'],
     [{ countryCode: ',' }, '--country'],
     [{ assessmentStatus: 'great' }, '--assessment-status'],
+    [{ assessmentStatus: ',' }, '--assessment-status needs a value'],
     [{ createdFrom: '2024-02-30' }, '--created-from'],
     [{ updatedTo: '1/2/2024' }, '--updated-to'],
     [{ createdFrom: '2024-05-01', createdTo: '2024-04-01' }, 'range is empty'],

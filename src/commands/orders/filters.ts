@@ -1,11 +1,14 @@
 // The order filters `orders list` and `orders stats` share: the perspective (--buying or
 // --selling, which the API requires) and the named filter flags, mapped to the API's query
 // parameters. Everything is checked here, before a request is made.
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { ORDER_FILTERS } from '../../api/filters/orders.js';
+import type { NamedFlags } from '../../api/filters/keys.js';
+import { addNamedFilters, setNamedFilters } from '../shared/filters.js';
 import { UsageError } from '../../errors.js';
-import { ASSESSMENT_STATUSES, COMMODITIES } from '../../api/enums.js';
-import { BUYER_STATUSES, ORDER_KINDS, ORDER_TYPES, SELLER_STATUSES, type OrderAction, type OrderKindName } from '../../api/enums.js';
-import { appendList, enumOption, filterEnumList, parseDate, parseIdList, parseInteger } from '../shared/flags.js';
+import { COMMODITIES } from '../../api/enums.js';
+import { ORDER_KINDS, type OrderAction, type OrderKindName } from '../../api/enums.js';
+import { filterEnumList, parseInteger } from '../shared/flags.js';
 import { setOneOrIn } from '../shared/list.js';
 
 export interface PerspectiveFlags {
@@ -13,23 +16,7 @@ export interface PerspectiveFlags {
   selling?: boolean;
 }
 
-export interface OrderFilterFlags extends PerspectiveFlags {
-  type?: string;
-  buyerStatus?: string;
-  sellerStatus?: string;
-  assessmentStatus?: string;
-  createdFrom?: string;
-  createdTo?: string;
-  arrivalFrom?: string;
-  arrivalTo?: string;
-  valueChain?: string;
-  tag?: string;
-  commodity?: string;
-  hasDds?: boolean;
-  /** false with --no-dds (commander's negation of the hidden --dds). */
-  dds?: boolean;
-  tracedOrigin?: string;
-}
+export interface OrderFilterFlags extends PerspectiveFlags, NamedFlags<typeof ORDER_FILTERS> {}
 
 export function addPerspectiveOptions(cmd: Command): Command {
   return cmd
@@ -37,27 +24,9 @@ export function addPerspectiveOptions(cmd: Command): Command {
     .option('--selling', 'orders your company sells (you are the seller)');
 }
 
+/** The perspective, then the named filters of orders list (its table). */
 export function addOrderFilterOptions(cmd: Command): Command {
-  return (
-    addPerspectiveOptions(cmd)
-      .addOption(enumOption('--type <list>', (v) => `order type, comma-separated or repeated (${v.join(', ')})`, ORDER_TYPES, appendList))
-      .addOption(enumOption('--buyer-status <list>', (v) => `buyer status, comma-separated or repeated (${v.join(', ')})`, BUYER_STATUSES, appendList))
-      .addOption(enumOption('--seller-status <list>', (v) => `seller status, comma-separated or repeated (${v.join(', ')})`, SELLER_STATUSES, appendList))
-      .addOption(enumOption('--assessment-status <list>', (v) => `assessment status, comma-separated or repeated (${v.join(', ')})`, ASSESSMENT_STATUSES, appendList))
-      .option('--created-from <date>', 'order created on or after YYYY-MM-DD')
-      .option('--created-to <date>', 'order created on or before YYYY-MM-DD')
-      .option('--arrival-from <date>', 'arrival on or after YYYY-MM-DD')
-      .option('--arrival-to <date>', 'arrival on or before YYYY-MM-DD')
-      .option('--value-chain <id>', 'value chain id')
-      .option('--tag <names>', 'tag name; comma-separated or repeated for any of several', appendList)
-      .addOption(enumOption('--commodity <list>', (v) => `commodity of your side's products, comma-separated or repeated (${v.join(', ')})`, COMMODITIES, appendList))
-      .option('--has-dds', 'only orders with at least one due diligence statement')
-      // A hidden positive twin keeps `dds` undefined unless --no-dds is given (commander would
-      // otherwise default a lone --no-dds to true).
-      .addOption(new Option('--dds').hideHelp())
-      .option('--no-dds', 'only orders without a due diligence statement')
-      .option('--traced-origin <ids>', 'orders with an item traced to this origin (ids comma-separated or repeated: any of them)', appendList)
-  );
+  return addNamedFilters(addPerspectiveOptions(cmd), ORDER_FILTERS);
 }
 
 /** Exactly one of --buying/--selling: the API requires order_action. */
@@ -88,38 +57,13 @@ export function orderFilterQuery(flags: OrderFilterFlags, query = new URLSearchP
   const action = orderAction(flags);
   if (flags.hasDds && flags.dds === false) throw new UsageError('choose one of --has-dds or --no-dds, not both');
   query.set('order_action', action);
-  setOneOrIn(query, 'type', filterEnumList(flags.type, '--type', ORDER_TYPES));
-  setOneOrIn(query, 'buyer_company_status', filterEnumList(flags.buyerStatus, '--buyer-status', BUYER_STATUSES));
-  setOneOrIn(query, 'seller_company_status', filterEnumList(flags.sellerStatus, '--seller-status', SELLER_STATUSES));
-  setOneOrIn(query, 'assessment_status', filterEnumList(flags.assessmentStatus, '--assessment-status', ASSESSMENT_STATUSES));
-  const range: Array<[string | undefined, string, string]> = [
-    [flags.createdFrom, '--created-from', 'order_created_at__gte'],
-    [flags.createdTo, '--created-to', 'order_created_at__lte'],
-    [flags.arrivalFrom, '--arrival-from', 'order_arrival_at__gte'],
-    [flags.arrivalTo, '--arrival-to', 'order_arrival_at__lte'],
-  ];
-  for (const [value, flag, param] of range) {
-    const d = parseDate(value, flag);
-    if (d) query.set(param, d);
-  }
-  if (flags.createdFrom && flags.createdTo && flags.createdFrom > flags.createdTo) {
-    throw new UsageError(`--created-from ${flags.createdFrom} is after --created-to ${flags.createdTo}`);
-  }
-  if (flags.arrivalFrom && flags.arrivalTo && flags.arrivalFrom > flags.arrivalTo) {
-    throw new UsageError(`--arrival-from ${flags.arrivalFrom} is after --arrival-to ${flags.arrivalTo}`);
-  }
+  setNamedFilters(query, ORDER_FILTERS, flags);
   const valueChain = parseInteger(flags.valueChain, '--value-chain');
   if (valueChain !== undefined) query.set('value_chain', String(valueChain));
-  if (flags.tag !== undefined) {
-    const names = flags.tag.split(',').map((s) => s.trim()).filter(Boolean);
-    if (names.length === 0) throw new UsageError('--tag needs a tag name');
-    setOneOrIn(query, 'tags__name', names);
-  }
   // The commodity of the products on our own side of the order: what we buy, or what we sell.
   const side = action === 'buying' ? 'buyer_product' : 'seller_product';
   setOneOrIn(query, `items__${side}__commodity`, filterEnumList(flags.commodity, '--commodity', COMMODITIES));
   if (flags.hasDds || flags.dds === true) query.set('due_diligence_statements__isnull', 'false');
   if (flags.dds === false) query.set('due_diligence_statements__isnull', 'true');
-  if (flags.tracedOrigin !== undefined) setOneOrIn(query, 'items__traced_origins', parseIdList(flags.tracedOrigin, '--traced-origin'));
   return query;
 }

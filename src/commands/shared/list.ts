@@ -8,7 +8,7 @@ import { DEFAULT_LIMIT, type PageOptions } from '../../api/pagination.js';
 import { UsageError } from '../../errors.js';
 import { COUNTRY_CODE_RE } from '../../api/enums.js';
 import { unknownCountryProblem } from '../../geo/country-codes.js';
-import { appendList, collect, parseDateRange, parseIdList, parseInteger, parseParallel, splitKeyValue } from './flags.js';
+import { collect, parseInteger, parseParallel, splitKeyValue } from './flags.js';
 
 /** --parallel's help, the same for --all and sync's reads. */
 export const PARALLEL_HELP = 'with --all: pages requested at the same time when the service pages by offset (1..16, default 4; one at a time while the rate limit has fewer left)';
@@ -82,48 +82,6 @@ export function parseCountryCode(code: string, flag: string): string {
   const problem = unknownCountryProblem(code);
   if (problem) throw new UsageError(`invalid ${flag} "${code}": ${problem}`);
   return code.toUpperCase();
-}
-
-export interface DateRangeFlags {
-  createdFrom?: string;
-  createdTo?: string;
-  updatedFrom?: string;
-  updatedTo?: string;
-}
-
-/** Filters on the resource's own created_at and updated_at, by calendar day. */
-export function addDateRangeOptions(cmd: Command): Command {
-  return cmd
-    .option('--created-from <date>', 'created on or after (YYYY-MM-DD)')
-    .option('--created-to <date>', 'created on or before (YYYY-MM-DD)')
-    .option('--updated-from <date>', 'updated on or after (YYYY-MM-DD)')
-    .option('--updated-to <date>', 'updated on or before (YYYY-MM-DD)');
-}
-
-export function setDateRangeFilters(query: URLSearchParams, flags: DateRangeFlags): void {
-  const [createdFrom, createdTo] = parseDateRange(flags.createdFrom, flags.createdTo, 'created');
-  if (createdFrom) query.set('created_at__date__gte', createdFrom);
-  if (createdTo) query.set('created_at__date__lte', createdTo);
-  const [updatedFrom, updatedTo] = parseDateRange(flags.updatedFrom, flags.updatedTo, 'updated');
-  if (updatedFrom) query.set('updated_at__date__gte', updatedFrom);
-  if (updatedTo) query.set('updated_at__date__lte', updatedTo);
-}
-
-export interface IdFilterFlags {
-  id?: string;
-  excludeId?: string;
-}
-
-/** `noun` as the help names the ids ("value chain"). */
-export function addIdFilterOptions(cmd: Command, noun: string): Command {
-  return cmd
-    .option('--id <ids>', `only these ${noun} ids, comma-separated or repeated`, appendList)
-    .option('--exclude-id <ids>', `leave out these ${noun} ids, comma-separated or repeated`, appendList);
-}
-
-export function setIdFilters(query: URLSearchParams, flags: IdFilterFlags): void {
-  if (flags.id !== undefined) query.set('id__in', parseIdList(flags.id, '--id').join(','));
-  if (flags.excludeId !== undefined) query.set('id__exclude_in', parseIdList(flags.excludeId, '--exclude-id').join(','));
 }
 
 export interface RunListOptions {

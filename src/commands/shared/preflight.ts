@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import { checkFields } from '../../output/fields.js';
 import { printedBy } from './output-facts.js';
 import { closest } from '../../output/suggest.js';
-import { LIST_FILTERS } from '../../help/filters.js';
+import { filtersOf } from './filters.js';
 
 /** "orders list", "whoami": the command as typed, without "sct". */
 export function commandPath(cmd: Command): string {
@@ -26,16 +26,18 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
   // A dry run prints requests (method, path, body), not the command's resource.
   if (columns !== undefined && !ctx.dryRun) checkFields(commandPath(cmd), printedBy(cmd), columns, jsonFields ? '--json' : '--columns');
   if (flags.jq !== undefined) await (await import('../../output/jq.js')).checkJq(flags.jq);
-  warnUndocumentedFilters(ctx, commandPath(cmd), cmd.opts().filter);
+  warnUndocumentedFilters(ctx, cmd, cmd.opts().filter);
 }
 
 /**
  * A --filter key the list's documents do not name is most likely a typo: a warning names it and
  * the closest documented key, and the request still goes (the service may know more).
  */
-export function warnUndocumentedFilters(ctx: Context, command: string, filters: unknown): void {
-  const documented = Object.hasOwn(LIST_FILTERS, command) ? LIST_FILTERS[command] : undefined;
-  if (!documented || !Array.isArray(filters)) return;
+function warnUndocumentedFilters(ctx: Context, cmd: Command, filters: unknown): void {
+  // A list whose documents show no filters (value chains) takes any key without a word.
+  const documented = filtersOf(cmd)?.keys;
+  if (!documented?.length || !Array.isArray(filters)) return;
+  const command = commandPath(cmd);
   for (const pair of filters as string[]) {
     const key = pair.split('=')[0].trim();
     if (!key || documented.includes(key)) continue;

@@ -12,6 +12,22 @@ describe('value-chains', () => {
     expect(http.sent()).toEqual(['GET /value-chains']);
   });
 
+  it('list with every named filter as typed: their keys in one GET; a --filter key goes without a warning', async () => {
+    const query = {
+      type__in: 'supplier,trader', country_code: 'GH', assessment_status: 'failing', company_name__icontains: 'cocoa', contact_name__icontains: 'kwame',
+      external_id__in: 'VC-1,VC-2', tags__name: 'eudr', permission_granted: 'true', is_self_managed: 'false', created_at__date__gte: '2025-01-01',
+      updated_at__date__lte: '2025-12-31', id__in: '3,4', id__exclude_in: '4', whatever: '1', limit: '10', offset: '0',
+    };
+    http.stub('GET', '/value-chains', { query }, { json: { count: 1, next: null, previous: null, results: [CHAIN] } });
+    const { stderr } = await runRegistered(http, register, [
+      'value-chains', 'list', '--type', 'supplier,trader', '--country', 'gh', '--assessment-status', 'FAILING', '--company-name', 'cocoa', '--contact-name', 'kwame',
+      '--external-id', 'VC-1', '--external-id', 'VC-2', '--tag', 'eudr', '--permission-granted', '--no-self-managed', '--created-from', '2025-01-01',
+      '--updated-to', '2025-12-31', '--id', '3,4', '--exclude-id', '4', '--filter', 'whatever=1', '--limit', '10', '-o', 'json',
+    ]);
+    expect(http.sent()).toEqual(['GET /value-chains']);
+    expect(stderr).toBe('');
+  });
+
   it('create: one POST with an Idempotency-Key', async () => {
     const body = { company_name: 'Kumasi Cocoa Traders Ltd', country_code: 'GH', external_id: 'VC-1-0900', permission_granted: true };
     http.stub('POST', '/value-chains', { body }, { status: 201, json: CHAIN });
