@@ -65,6 +65,13 @@ interface Node {
   options: Opt[];
   /** Values of the first positional argument (shells, config keys). */
   positional?: string[];
+  /** Hidden spellings that take a value (`--orders`, `--country`): never offered, but the word after one is its value. */
+  hiddenValueFlags: string[];
+}
+
+/** Every flag the word after which is its value, hidden aliases included. */
+function valueFlagsOf(nodes: Node[]): string[] {
+  return [...new Set(nodes.flatMap((n) => [...n.options.filter((o) => o.takesValue).flatMap((o) => o.flags), ...n.hiddenValueFlags]))];
 }
 
 /** Positional values the commands declare (their arguments only describe them in text). */
@@ -113,6 +120,7 @@ function walk(cmd: Command, prefix: string, out: Node[], inherited: Option[]): v
     // A command's line in a list is its summary where it has one (the groups: src/cli/groups.ts).
     subcommands: cmd.commands.map((c) => ({ name: c.name(), description: c.summary() || c.description() })),
     options: [...own.map((o) => toOpt(o, prefix === '')), ...inherited.map((o) => toOpt(o, true))],
+    hiddenValueFlags: (cmd.options as readonly Option[]).filter((o) => o.hidden && o.required).flatMap((o) => [o.short, o.long].filter((x): x is string => Boolean(x))),
     positional: POSITIONAL[prefix] ? [...POSITIONAL[prefix]] : undefined,
   });
   for (const c of cmd.commands) walk(c, prefix ? `${prefix} ${c.name()}` : c.name(), out, prefix === '' ? [...own] : inherited);
@@ -146,7 +154,7 @@ function valueCases(nodes: Node[], body: (o: Opt) => string): string {
 
 /** Shell code shared by bash and zsh: find the command path and count positionals before the cursor. */
 function pathLoop(nodes: Node[], words: string, first: number, last: string): string {
-  const valueFlags = [...new Set(nodes.flatMap((n) => n.options.filter((o) => o.takesValue).flatMap((o) => o.flags)))];
+  const valueFlags = valueFlagsOf(nodes);
   return `  cmdpath="" npos=0
   for ((i=${first}; i<${last}; i++)); do
     w="\${${words}[i]}"
@@ -244,7 +252,7 @@ fi
 }
 
 function fish(nodes: Node[]): string {
-  const valueFlags = [...new Set(nodes.flatMap((n) => n.options.filter((o) => o.takesValue).flatMap((o) => o.flags)))];
+  const valueFlags = valueFlagsOf(nodes);
   // Both functions skip flags and the word after a flag that takes a value.
   const skip = ['        if test $skip = 1; set skip 0; continue; end', '        if string match -q -- "-*" $w; contains -- $w $__sct_value_flags; and set skip 1; continue; end'];
   const lines = [
