@@ -357,6 +357,11 @@ describe('dds trace with flags', () => {
       [['dds', 'trace', '--dds', '1', '--order', 'x'], 'invalid --order "x"'],
       [['dds', 'trace', '--dds', '1', '--order', '2', '--file', 'pairs.csv'], 'give either --file or --dds with --order, not both'],
       [['dds', 'trace', '--dds', '1', '--order', '2', '--report', 'r.csv'], '--report goes with --file'],
+      [['dds', 'trace', '--dds', '1', '--order', '2', '--skip-invalid'], '--skip-invalid goes with --file'],
+      [['dds', 'trace', '--dds', '1', '--order', '2', '--encoding', 'windows-1252'], '--encoding goes with --file'],
+      [['dds', 'trace', '--dds', '1', '--order', '2', '--delimiter', ';'], '--delimiter goes with --file'],
+      [['dds', 'trace', '--dds', '1', '--order', '2', '--decimal-comma'], '--decimal-comma goes with --file'],
+      [['dds', 'trace', '--dds', '1', '--order', '2', '--sheet', 'Pairs'], '--sheet goes with --file'],
     ]);
   });
 });

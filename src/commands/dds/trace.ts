@@ -72,8 +72,10 @@ export async function traceOrders(ctx: Context, opts: TraceFlags): Promise<void>
     if (opts.dds !== undefined || opts.order !== undefined) throw new UsageError('give either --file or --dds with --order, not both');
     return traceFile(ctx, opts as TraceFlags & { file: string });
   }
-  for (const flag of ['report', 'force', 'concurrency', 'fresh'] as const) {
-    if (opts[flag] !== undefined) throw new UsageError(`--${flag} goes with --file`);
+  // What only a file run reads is refused rather than ignored.
+  const fileOnly = { report: '--report', force: '--force', concurrency: '--concurrency', fresh: '--fresh', skipInvalid: '--skip-invalid', encoding: '--encoding', delimiter: '--delimiter', decimalComma: '--decimal-comma', sheet: '--sheet' } as const;
+  for (const [key, flag] of Object.entries(fileOnly) as [keyof typeof fileOnly, string][]) {
+    if (opts[key] !== undefined) throw new UsageError(`${flag} goes with --file`);
   }
   if (opts.dds === undefined || opts.order === undefined) {
     throw new UsageError('--dds and --order are both required (or --file pairs.csv)', {}, 'e.g. sct dds trace --dds 5 --order 17,18');
