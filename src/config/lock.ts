@@ -11,6 +11,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, rea
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { SctError } from '../errors.js';
+import { formatDuration } from '../util/format.js';
 
 /** Holder of a lock, as written in the lock file. */
 export interface LockHolder {
@@ -95,7 +96,7 @@ export function withLock<T>(path: string, fn: () => T, timeoutMs = DEFAULT_TIMEO
     if (left <= 0) {
       const h = got.holder;
       const who = h.pid ? `pid ${h.pid} on ${h.host}, since ${h.since}` : `a process that has not said who it is, since ${h.since}`;
-      const err = new SctError(`timed out after ${Math.round(timeoutMs / 1000)}s waiting for the lock ${resolve(path)}, held by ${who}`);
+      const err = new SctError(`timed out after ${formatDuration(timeoutMs)} waiting for the lock ${resolve(path)}, held by ${who}`);
       err.hint = `if that process is not an sct still running, remove ${resolve(path)}`;
       throw err;
     }

@@ -92,6 +92,13 @@ describe('terminal vs pipe', () => {
     expect(r.stderr).toMatch(/rate limit reached: resuming in \ds \(Ctrl-C to stop\)/);
   });
 
+  it('says a rate-limit wait off a terminal in whole seconds, as every duration is written', async () => {
+    t.sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 2 });
+    const r = await run(['whoami']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/rate limit reached: waiting \d+s for the budget to reset/);
+  });
+
   it('auth login prompts for the token on a terminal', async () => {
     let asked = '';
     const r = await run(['auth', 'login', '--base-url', t.sb.url], {
