@@ -13,7 +13,7 @@ import { parseFormat, type Format, type OutputOptions } from './output/format.js
 import type { Column } from './output/columns.js';
 import { csvColumnsOf, type Printed } from './output/fields.js';
 import { parseDuration } from './util/numbers.js';
-import { formatDuration } from './util/format.js';
+import { formatWait } from './util/format.js';
 
 /** The global options, as commander parsed them. */
 export interface GlobalFlags {
@@ -241,21 +241,18 @@ function safeProfileOutput(ctx: Context): string | undefined {
   }
 }
 
-/** A wait as a countdown shows it: whole seconds, rounded up ("59s", "1m 30s"). */
-const wholeSeconds = (ms: number) => formatDuration(Math.ceil(ms / 1000) * 1000);
-
 /** Sleeps through a rate-limit wait, with a countdown on a terminal. */
 async function rateLimitCountdown(ctx: Context, ms: number, signal?: AbortSignal): Promise<void> {
   const { io } = ctx;
   if (!io.stderrIsTTY || io.quiet) {
-    io.info(`rate limit reached: waiting ${wholeSeconds(ms)} for the budget to reset`);
+    io.info(`rate limit reached: waiting ${formatWait(ms)} for the budget to reset`);
     return ctx.sleep(ms, signal);
   }
   const end = ctx.now() + ms;
   for (;;) {
     const left = end - ctx.now();
     if (left <= 0) break;
-    io.stderr.write(`\r\u001b[2Krate limit reached: resuming in ${wholeSeconds(left)} (Ctrl-C to stop)`);
+    io.stderr.write(`\r\u001b[2Krate limit reached: resuming in ${formatWait(left)} (Ctrl-C to stop)`);
     await ctx.sleep(Math.min(1000, left), signal);
   }
   io.stderr.write('\r\u001b[2K');

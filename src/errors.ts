@@ -1,6 +1,6 @@
 // Every failure sct reports is one of these classes; main() maps them to the spec's exit codes
 // in one place (exitCodeFor), so commands only ever throw.
-import { formatDuration } from './util/format.js';
+import { formatWait } from './util/format.js';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -100,7 +100,7 @@ export class WaitTooLongError extends RateLimitError {
 
 function formatWhen(at: Date, waitMs: number): string {
   // Whole seconds, rounded up: a wait told as shorter than it is would be retried too early.
-  const inText = formatDuration(Math.ceil(waitMs / 1000) * 1000);
+  const inText = formatWait(waitMs);
   return Number.isFinite(at.getTime()) ? `at ${at.toISOString()} (in ${inText})` : `in ${inText}`;
 }
 

@@ -3,7 +3,7 @@
 import type { Headers } from './transport.js';
 import { InterruptedError, WaitTooLongError, isAbortError } from '../errors.js';
 import { credentialsInText } from '../output/redact.js';
-import { formatDuration } from '../util/format.js';
+import { formatWait } from '../util/format.js';
 
 export const RETRYABLE_STATUS = new Set([502, 503, 504]);
 /** A wait the service asks for beyond this is not a time but a mistake. */
@@ -76,7 +76,7 @@ export class Retries {
   async wait(ms: number, why: WaitReason): Promise<void> {
     if (this.waited + ms > this.policy.maxWaitMs) throw new WaitTooLongError(why, ms, this.policy.now(), this.where());
     this.waited += ms;
-    this.policy.trace?.(`* ${why === 'rate-limit' ? 'rate limit' : 'service unavailable'}: waiting ${formatDuration(Math.ceil(ms / 1000) * 1000)} as the service asks`);
+    this.policy.trace?.(`* ${why === 'rate-limit' ? 'rate limit' : 'service unavailable'}: waiting ${formatWait(ms)} as the service asks`);
     if (why === 'rate-limit' && this.policy.onRateLimitWait) await this.policy.onRateLimitWait(ms, this.signal);
     else await this.policy.sleep(ms, this.signal);
   }

@@ -25,3 +25,8 @@ export function formatDuration(ms: number): string {
   const mins = Math.round(secs / 60);
   return `${Math.floor(mins / 60)}h${mins % 60 ? ` ${mins % 60}m` : ''}`;
 }
+
+/** A wait as it is announced or counted down: whole seconds, rounded up ("59s", "1m 30s"). */
+export function formatWait(ms: number): string {
+  return formatDuration(Math.ceil(ms / 1000) * 1000);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDuration } from '../../src/util/format.js';
+import { formatBytes, formatDuration, formatWait } from '../../src/util/format.js';
 
 describe('formatDuration: one style for every wait, timeout and limit', () => {
   it.each([
@@ -14,6 +14,15 @@ describe('formatDuration: one style for every wait, timeout and limit', () => {
     [3_600_000, '1h'],
     [7_500_000, '2h 5m'],
   ])('%d ms is %s', (ms, text) => expect(formatDuration(ms)).toBe(text));
+});
+
+describe('formatWait: a wait in whole seconds, never told as shorter than it is', () => {
+  it.each([
+    [1, '1s'],
+    [1500, '2s'],
+    [59_001, '1m'],
+    [89_200, '1m 30s'],
+  ])('%d ms is %s', (ms, text) => expect(formatWait(ms)).toBe(text));
 });
 
 describe('formatBytes: powers of 1000, as the units say', () => {
