@@ -1,8 +1,7 @@
 // Reading a bulk input file: CSV with a header row, every record tagged with the line it
 // came from, so every error can name the file, the line and the column.
 import { CsvError, parse } from 'csv-parse/sync';
-import { readInput } from '../util/files.js';
-import { basename } from 'node:path';
+import { fileLabel, readInput } from '../util/files.js';
 import type { Readable } from 'node:stream';
 import { UsageError, type FieldErrors } from '../errors.js';
 import { ID_MAX, parseInteger } from '../util/numbers.js';
@@ -58,11 +57,6 @@ export interface ReadOptions extends FileReadFlags {
 
 /** The separators spreadsheet programs write, in the order a tie is settled. */
 const DELIMITERS = [',', ';', '\t', '|'];
-
-/** How messages name a file: by its base name, or stdin for `-`. */
-export function fileLabel(file: string): string {
-  return file === '-' ? 'stdin' : basename(file);
-}
 
 /**
  * Reads the whole file (`-` for stdin) and checks that the required columns are there, before

@@ -3,8 +3,7 @@
 // Each is converted by a well-kept library to GeoJSON and from there read like a GeoJSON file,
 // so every format gets the same checks. The libraries load only with the commands that read
 // plot files, and togeojson, shpjs and proj4 only when such a file is read.
-import { readInput } from '../util/files.js';
-import { basename } from 'node:path';
+import { fileLabel, readInput } from '../util/files.js';
 import type { Readable } from 'node:stream';
 import type { Feature, Geometry } from 'geojson';
 // Static: a CommonJS package, whose dynamic import the bundle would hand over as a default export.
@@ -19,7 +18,7 @@ export async function readPlotFile(file: string, stdin: Readable): Promise<GeoJs
   // the text would add its size to the peak.
   if (byName === 'geojson') return readGeoJsonFile(file, stdin);
   const bytes = await readInput(file, stdin);
-  const name = file === '-' ? 'stdin' : basename(file);
+  const name = fileLabel(file);
   const format = byName ?? formatByContent(bytes);
   switch (format) {
     case 'kml':

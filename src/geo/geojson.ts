@@ -1,8 +1,7 @@
 // Reading a plot file: a FeatureCollection, one Feature or a bare geometry, as suppliers send
 // them. The envelope is checked here; what is inside a geometry is the checks' business
 // (plot-checks.ts), so that one bad feature is a finding, never the end of the file.
-import { readInputText } from '../util/files.js';
-import { basename } from 'node:path';
+import { fileLabel, readInputText } from '../util/files.js';
 import type { Readable } from 'node:stream';
 import type { MultiPolygon, Point, Polygon, Position } from 'geojson';
 import { z } from 'zod';
@@ -80,7 +79,7 @@ export async function readGeoJsonFile(file: string, stdin: Readable): Promise<Ge
   // Read straight into a string (readInputText): a Buffer kept beside the string and the parsed
   // features would be the file's size more memory at the peak.
   const text = await readInputText(file, stdin);
-  return parseGeoJson(text, file === '-' ? 'stdin' : basename(file));
+  return parseGeoJson(text, fileLabel(file));
 }
 
 export function parseGeoJson(text: string, name: string, size = Buffer.byteLength(text)): GeoJsonFile {

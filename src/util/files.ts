@@ -2,12 +2,18 @@
 // a new temporary file renamed into place: one way each, shared by every command.
 import { closeSync, constants, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
 
 /** How messages name an input: "stdin" for "-", else the path as given. */
 export function inputName(file: string): string {
   return file === '-' ? 'stdin' : file;
+}
+
+/** How a file's rows are named in messages and reports: "stdin" for "-", else its base name. */
+export function fileLabel(file: string): string {
+  return file === '-' ? 'stdin' : basename(file);
 }
 
 async function readStream(stream: Readable | NodeJS.ReadableStream): Promise<Buffer> {

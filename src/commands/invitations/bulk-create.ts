@@ -8,7 +8,7 @@ import { REQUIRED } from '../../api/schemas/messages.js';
 import { bulkCreateResults, invitationEmail, isInvitationEmail, type InvitationCreate } from '../../api/schemas/accounts.js';
 import { flattenFieldErrors } from '../../api/errors.js';
 import { SctError, UsageError } from '../../errors.js';
-import { basename } from 'node:path';
+import { fileLabel } from '../../util/files.js';
 import { dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
@@ -152,7 +152,7 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const role = opts.role === undefined ? undefined : await roleId(ctx, opts.role, '--role');
-  const errors = new RowErrors(opts.file === '-' ? 'stdin' : basename(opts.file));
+  const errors = new RowErrors(fileLabel(opts.file));
   const people = new InvitationRows(errors, role);
   const csv = await readCsv(opts.file, ctx.io.stdin, ['email'], {
     ...opts,

@@ -10,6 +10,7 @@ import type { IOStreams } from '../../output/iostreams.js';
 import { writeList } from '../../output/format.js';
 import { cleanCell } from '../../output/sanitize.js';
 import { UsageError } from '../../errors.js';
+import { inputName } from '../../util/files.js';
 import { parseCountryCodes } from '../shared/list.js';
 import { parseEnum } from '../shared/flags.js';
 import { COMMODITIES } from '../../api/enums.js';
@@ -87,7 +88,7 @@ function drawMap(results: CheckResult[], files: string[]): string {
   );
   const codes = [...new Set(results.flatMap((r) => r.features.map((f) => f.country).filter((c): c is string => c !== undefined)))];
   const countries = codes.map((c) => geo.countryOutline(c)).filter((c) => c !== undefined);
-  return geo.renderPlotMap({ title: files.map((f) => (f === '-' ? 'stdin' : f)).join(', '), plots, countries, context: geo.allOutlines() });
+  return geo.renderPlotMap({ title: files.map(inputName).join(', '), plots, countries, context: geo.allOutlines() });
 }
 
 function messagesOf(findings: Finding[], index: number): string[] {

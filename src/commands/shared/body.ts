@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { UsageError, type FieldErrors } from '../../errors.js';
-import { readInputText } from '../../util/files.js';
+import { inputName, readInputText } from '../../util/files.js';
 import { parseLooseValue, setDotted, splitKeyValue } from './flags.js';
 import { requiredMessage } from '../../api/schemas/messages.js';
 
@@ -20,7 +20,7 @@ export async function readJsonFile(file: string, stdin: Readable): Promise<unkno
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${file === '-' ? 'stdin' : file} is not valid JSON: ${(err as Error).message}`);
+    throw new UsageError(`${inputName(file)} is not valid JSON: ${(err as Error).message}`);
   }
 }
 
@@ -33,7 +33,7 @@ export async function buildBody(
   if (flags.file) {
     const parsed = await readJsonFile(flags.file, stdin);
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw new UsageError(`${flags.file === '-' ? 'stdin' : flags.file} must hold one JSON object`);
+      throw new UsageError(`${inputName(flags.file)} must hold one JSON object`);
     }
     body = parsed as Record<string, unknown>;
   }
