@@ -98,11 +98,15 @@ function runSct(args, env) {
 async function requestsSince(sb) {
   const log = await call('GET', `${sb.origin}/_sandbox/requests`);
   await call('DELETE', `${sb.origin}/_sandbox/requests`);
-  const mine = log.filter((q) => q.headers.authorization === `Bearer ${TOKEN}`);
+  // The log is emptied before each run and only sct makes requests during one (the sandbox masks
+  // every token in its log alike, so the token cannot tell them apart).
+  const mine = log;
   const count = (method, test) => mine.filter((q) => q.method === method && test(q.path)).length;
   return {
     reads: count('GET', (p) => p === '/api/orders'),
     me: count('GET', (p) => p === '/api/accounts/me'),
+    // Each order to update is read again just before its PATCH (a colleague may have changed it).
+    rereads: count('GET', (p) => /^\/api\/orders\/\d+\/?$/.test(p)),
     posts: count('POST', () => true),
     patches: count('PATCH', () => true),
     all: mine.length,
@@ -142,13 +146,14 @@ export async function syncBench({ quick = false } = {}) {
     console.log(`\nSync: sct orders sync --purchase, a ${FILE_ORDERS.toLocaleString('en')}-order file (1 % new, 1 % changed) against ${size.toLocaleString('en')} sandbox orders`);
     console.log(`  ${side} orders on the buying side (${orders.length} of them the company's purchases); reads target ceil(${side} / ${PAGE}) = ${readTarget}, writes target ${writeTarget}`);
     console.log(`  plan: ${planned.create.length} create, ${planned.update.length} update, ${planned.unchanged.length} unchanged, ${planned.only_on_service.length} only on the service  ${ok(planned.create.length === 100 && planned.update.length === 100)}`);
-    console.log('  run                 wall      requests (target)                                    read CPU   plan CPU   process CPU  peak RSS');
+    console.log(`  run                 wall      ${'requests (target)'.padEnd(88)} read CPU   plan CPU   process CPU  peak RSS`);
     const row = (name, r, req, target, good) =>
       console.log(
-        `  ${name.padEnd(18)} ${s(r.wall)}  ${`${req.reads} reads + ${req.me} me + ${req.posts} POST + ${req.patches} PATCH (${target})`.padEnd(52)} ${s(r.readCpu)}  ${s(r.planCpu)}  ${s(r.cpu)}    ${mb(r.rssMb)}  ${ok(good)}`,
+        `  ${name.padEnd(18)} ${s(r.wall)}  ${`${req.reads} reads + ${req.me} me + ${req.rereads} re-reads + ${req.posts} POST + ${req.patches} PATCH (${target})`.padEnd(88)} ${s(r.readCpu)}  ${s(r.planCpu)}  ${s(r.cpu)}    ${mb(r.rssMb)}  ${ok(good)}`,
       );
     row('--dry-run', plan, planReq, `${readTarget} + 0`, planReq.reads === readTarget && planReq.all === readTarget && (plan.planCpu ?? 0) <= 2);
-    row('--yes', apply, applyReq, `${readTarget} + 1 + ${writeTarget}`, applyReq.reads === readTarget && applyReq.posts + applyReq.patches === writeTarget && applyReq.all === readTarget + 1 + writeTarget);
+    const updates = writeTarget / 2;
+    row('--yes', apply, applyReq, `${readTarget} + 1 + ${writeTarget} + ${updates} re-reads`, applyReq.reads === readTarget && applyReq.rereads === updates && applyReq.posts + applyReq.patches === writeTarget && applyReq.all === readTarget + 1 + writeTarget + updates);
     row('second --yes', again, againReq, `${readTarget} + 1 + 0`, againReq.posts + againReq.patches === 0);
     console.log(`  planning CPU (matching and diffing ${FILE_ORDERS} orders): ${plan.planCpu?.toFixed(3)} s (target ≤ 2 s) ${ok((plan.planCpu ?? 99) <= 2)}`);
   } finally {
