@@ -4,6 +4,7 @@
 // dozens of node_modules files at start-up costs more than the code itself on a slow disk.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -110,8 +111,10 @@ try {
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
     // import.meta.url of the ES modules bundled (createRequire, new URL(…)) is this file's URL.
-    banner: { js: "const __sctFileUrl = require('node:url').pathToFileURL(__filename).href;" },
-    define: { ...common.define, 'import.meta.url': '__sctFileUrl' },
+    // Chunks are imported through dist/import-chunk.cjs (step 4). The file's URL is made when
+    // first asked for, not at every start.
+    banner: { js: "const __sctImport = (specifier) => require('./import-chunk.cjs')(specifier); const __sctFile = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
+    define: { ...common.define, 'import.meta.url': '__sctFile.url' },
     sourcemap: 'linked',
     plugins: [lazyChildProcessForCommander, jsonAsString, {
       name: 'hot-entry',
@@ -190,10 +193,17 @@ try {
   // 4. The hot file's imports of chunks, now that their names are known.
   const chunkOf = new Map(Object.entries(lazy.metafile.outputs).filter(([, o]) => o.entryPoint).map(([out, o]) => [relative('.', resolve(o.entryPoint)), `./${relative('dist', out)}`]));
   const hotFile = resolve('dist/cli.cjs');
-  const text = readFileSync(hotFile, 'utf8').replace(new RegExp(`${LAZY_MARK}([^"']+)`, 'g'), (_, src) => {
+  // Not import() itself: on Node 20, cli.cjs is compiled through vm.Script with a code cache
+  // (src/cli/code-cache.ts), where V8 keeps no way back to Node's module loader for an import()
+  // in code that came from the cache. dist/import-chunk.cjs is an ordinary file Node compiles.
+  const text = readFileSync(hotFile, 'utf8').replace(new RegExp(`import\\((["'])${LAZY_MARK}([^"']+)\\1\\)`, 'g'), (_, q, src) => {
     if (!chunkOf.has(src)) throw new Error(`no chunk for ${src}`);
-    return chunkOf.get(src);
+    return `__sctImport(${q}${chunkOf.get(src)}${q})`;
   });
+  if (/\bimport\(/.test(text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""'))) {
+    throw new Error('dist/cli.cjs has an import() that is not of a chunk: load it through __sctImport');
+  }
+  writeFileSync(resolve('dist/import-chunk.cjs'), "'use strict';\n// import() of the chunks for dist/cli.cjs (scripts/build.mjs, step 4).\nmodule.exports = (specifier) => import(specifier);\n");
   writeFileSync(hotFile, text);
   result = hotBuild;
   Object.assign(result.metafile.outputs, lazy.metafile.outputs);
@@ -207,7 +217,8 @@ try {
     format: 'cjs',
     banner: { js: "const __sctMainUrl = require('node:url').pathToFileURL(__filename).href;" },
     sourcemap: 'linked',
-    define: { ...common.define, 'import.meta.url': '__sctMainUrl' },
+    // The code cache of cli.cjs is named by its content (src/cli/code-cache.ts).
+    define: { ...common.define, 'import.meta.url': '__sctMainUrl', SCT_HOT_BUILD: JSON.stringify(createHash('sha256').update(text).digest('hex').slice(0, 16)) },
     external: ['./cli.cjs'],
   });
   Object.assign(result.metafile.outputs, entry.metafile.outputs);
@@ -236,7 +247,7 @@ for (const entry of readdirSync(helpDir, { recursive: true })) {
 
 // dist/ is not wiped before the build (a test run elsewhere may be executing it); chunks
 // the new build no longer references are removed afterwards instead.
-const keep = new Set(Object.keys(result.metafile.outputs).map((f) => resolve(f)));
+const keep = new Set([...Object.keys(result.metafile.outputs), 'dist/import-chunk.cjs'].map((f) => resolve(f)));
 for (const dir of ['dist', 'dist/chunks']) {
   for (const name of readdirSync(dir)) {
     const file = resolve(dir, name);

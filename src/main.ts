@@ -2,7 +2,13 @@
 // commander or any command is loaded: a script that asks them pays for little more than Node.
 // Everything else goes to cli.ts (built as dist/cli.cjs).
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { VERSION } from './version.js';
+import { requireHot } from './cli/code-cache.js';
+
+// Replaced at build time with a hash of dist/cli.cjs (scripts/build.mjs).
+declare const SCT_HOT_BUILD: string | undefined;
+const HOT_BUILD = typeof SCT_HOT_BUILD !== 'undefined' ? SCT_HOT_BUILD : undefined;
 
 /** dist/help/, written by the build from the command tree (scripts/build.mjs). */
 const HELP_DIR = new URL('./help/', import.meta.url);
@@ -20,15 +26,12 @@ export async function run(argv: string[]): Promise<void> {
     answer(help);
     return;
   }
-  // Node 22.1+ keeps V8's compiled code of sct's modules between runs (a no-op where it is
-  // missing, as on Node 20): every later command starts faster.
-  // This file is built as CommonJS (dist/main.cjs): require is Node's own, and loads node:module
-  // only here, not for --version or help.
-  (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   // dist/cli.cjs, the hot path in one CommonJS file (scripts/build.mjs): required, not imported,
-  // so Node never sets up its ES module loader for a command that needs nothing more.
-  const { main } = require('./cli.cjs') as typeof import('./cli.js');
-  await main(argv);
+  // so Node never sets up its ES module loader for a command that needs nothing more; and with
+  // V8's compiled code kept from an earlier run (Node's own cache on 22.1+, sct's on Node 20).
+  const hot = requireHot<typeof import('./cli.js')>(fileURLToPath(new URL('./cli.cjs', import.meta.url)), HOT_BUILD, process.env);
+  await hot.exports.main(argv);
+  hot.saveCache();
 }
 
 /**

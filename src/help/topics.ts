@@ -50,6 +50,9 @@ const ENVIRONMENT = `Environment variables:
   NODE_EXTRA_CA_CERTS   extra CA certificates (a corporate TLS proxy)
   CI=true          never prompt
   SCT_PAGER, PAGER pager for data longer than the terminal (default less -FRX; cat or empty: off)
+  XDG_CACHE_HOME   on Node 20, sct keeps V8's compiled code of its own file in $XDG_CACHE_HOME/sct
+                   (~/.cache/sct) so later runs start faster; Node 22+ keeps its own
+  NODE_DISABLE_COMPILE_CACHE=1   no such cache (Node's own switch)
 `;
 
 const EXIT_CODES = `Exit codes:

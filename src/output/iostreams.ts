@@ -5,6 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { accessSync, constants, fstatSync, writeFileSync } from 'node:fs';
 import { ClosedPipeError, OutputError } from '../errors.js';
 import { delimiter, join } from 'node:path';
+import { isatty } from 'node:tty';
 
 /** The styles sct uses; chalk provides them once loaded (see loadColor). */
 export interface ColorFns {
@@ -202,10 +203,11 @@ const countLines = (s: string) => {
 export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.env): IOStreams {
   const stdout = opts.stdout ?? process.stdout;
   const stderr = opts.stderr ?? process.stderr;
-  const stdin = opts.stdin ?? process.stdin;
   const stdoutIsTTY = opts.stdoutIsTTY ?? Boolean((stdout as NodeJS.WriteStream).isTTY);
   const stderrIsTTY = opts.stderrIsTTY ?? Boolean((stderr as NodeJS.WriteStream).isTTY);
-  const stdinIsTTY = opts.stdinIsTTY ?? Boolean((stdin as NodeJS.ReadStream).isTTY);
+  // process.stdin is made when first read (a command that reads no input never pays the few ms
+  // Node takes to set it up); whether it is a terminal is asked of the descriptor.
+  const stdinIsTTY = opts.stdinIsTTY ?? (opts.stdin ? Boolean((opts.stdin as NodeJS.ReadStream).isTTY) : isatty(0));
   const colorEnabled = colorDecision(stdoutIsTTY, Boolean(opts.noColor), env);
   const colorErrEnabled = colorDecision(stderrIsTTY, Boolean(opts.noColor), env);
   const quiet = Boolean(opts.quiet);
@@ -227,7 +229,9 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
   const stdoutFile = opts.stdout === undefined ? regularFileFd(stdout as NodeJS.WriteStream) : undefined;
 
   const io: IOStreams = {
-    stdin,
+    get stdin() {
+      return opts.stdin ?? process.stdin;
+    },
     stdout,
     stderr,
     stdinIsTTY,

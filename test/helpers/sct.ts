@@ -40,6 +40,8 @@ export interface RunResult {
   stderr: string;
 }
 
+const TEST_CACHE_HOME = join(tmpdir(), 'sct-test-cache');
+
 export function tempDir(prefix = 'sct-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
@@ -49,7 +51,9 @@ export function removeDir(dir: string): void {
 }
 
 function baseEnv(extra: Record<string, string | undefined>): Record<string, string> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: 'true' };
+  // The code cache of dist/cli.cjs (src/cli/code-cache.ts) in a directory of the test runs' own,
+  // not the user's: every spawned run after the first of a build starts from it.
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: 'true', XDG_CACHE_HOME: TEST_CACHE_HOME };
   // A variable given as undefined is not set at all, these defaults included.
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];

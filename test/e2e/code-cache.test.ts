@@ -1,0 +1,109 @@
+// On Node 20, dist/cli.cjs is compiled with V8's code of an earlier run, kept in the user's cache
+// directory (src/cli/code-cache.ts); Node 22.1+ keeps its own and sct writes none. The cache must
+// only ever make a run faster: a missing, damaged or foreign file is a run like the first.
+import { afterAll, describe, expect, it } from 'vitest';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { Module } from 'node:module';
+import { join } from 'node:path';
+import { useSandbox } from '../helpers/sandbox.js';
+import { removeDir, tempDir } from '../helpers/sct.js';
+
+const t = useSandbox();
+const nodeHasItsOwn = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+function cacheHome(): { home: string; dir: string; files: () => string[] } {
+  const home = tempDir('sct-cache-');
+  afterAll(() => removeDir(home));
+  const dir = join(home, 'sct');
+  return { home, dir, files: () => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8')) : []) };
+}
+
+describe('the code cache', () => {
+  it('on Node 20 the first run writes it (0600, in a 0700 directory), later runs use it unchanged and print the same; Node 22.1+ keeps its own', async () => {
+    const c = cacheHome();
+    const env = { XDG_CACHE_HOME: c.home };
+    const first = await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env });
+    expect(first.exitCode, first.stderr).toBe(0);
+    if (nodeHasItsOwn) {
+      expect(c.files()).toEqual([]);
+      return;
+    }
+    expect(c.files()).toHaveLength(1);
+    const file = join(c.dir, c.files()[0]);
+    expect(c.files()[0]).toMatch(new RegExp(`^cli-[0-9a-f]{8}-[0-9a-f]{16}-node${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(c.dir).mode & 0o777).toBe(0o700);
+    const bytes = readFileSync(file);
+    const mtime = statSync(file).mtimeMs;
+
+    const second = await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env });
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stderr).toBe('');
+    expect(statSync(file).mtimeMs).toBe(mtime);
+    expect(readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it.runIf(!nodeHasItsOwn)('commands in chunks work from the cached file: their imports, their error classes and exit codes', async () => {
+    const c = cacheHome();
+    const env = { XDG_CACHE_HOME: c.home };
+    for (let i = 0; i < 2; i++) {
+      const who = await t.sctBin(['whoami', '-o', 'json'], { env });
+      expect(who.exitCode, who.stderr).toBe(0);
+      expect(JSON.parse(who.stdout).first_name).toBe('Amélie');
+      expect(who.stderr).toBe('');
+      const usage = await t.sctBin(['orders', 'update', '1', '--purchase'], { env });
+      expect(usage.stderr).toContain('nothing to update');
+      expect(usage.exitCode).toBe(2);
+    }
+    expect(c.files()).toHaveLength(1);
+  });
+
+  it.runIf(!nodeHasItsOwn)('a damaged file is refused by V8, the run goes on as the first, and the file is written again', async () => {
+    const c = cacheHome();
+    const env = { XDG_CACHE_HOME: c.home };
+    expect((await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env })).exitCode).toBe(0);
+    const file = join(c.dir, c.files()[0]);
+    const good = readFileSync(file);
+    const damaged = Buffer.from(good);
+    for (let i = 0; i < damaged.length; i += 97) damaged[i] ^= 0x5a;
+    for (const junk of [damaged, Buffer.alloc(0), Buffer.from('not a code cache')]) {
+      writeFileSync(file, junk);
+      const r = await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).id).toBe(1);
+      expect(r.stderr).toBe('');
+      expect(readFileSync(file).length).toBeGreaterThan(1000);
+      expect(readFileSync(file).equals(junk)).toBe(false);
+    }
+  });
+
+  it.runIf(!nodeHasItsOwn)('a file others may write is never read: it is replaced by one of the user own, 0600', async () => {
+    const c = cacheHome();
+    const env = { XDG_CACHE_HOME: c.home };
+    expect((await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env })).exitCode).toBe(0);
+    const file = join(c.dir, c.files()[0]);
+    // Compiled code from a file another user could have written would run as this user.
+    writeFileSync(file, 'planted');
+    chmodSync(file, 0o666);
+    const r = await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).not.toBe('planted');
+  });
+
+  it.runIf(!nodeHasItsOwn)('NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node its own; an unwritable directory only costs the cache', async () => {
+    const c = cacheHome();
+    const off = await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env: { XDG_CACHE_HOME: c.home, NODE_DISABLE_COMPILE_CACHE: '1' } });
+    expect(off.exitCode, off.stderr).toBe(0);
+    expect(existsSync(c.dir)).toBe(false);
+
+    const blocked = cacheHome();
+    // A file where the directory should be: nothing can be written, and nothing is said.
+    writeFileSync(join(blocked.home, 'sct'), '');
+    const r = await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env: { XDG_CACHE_HOME: blocked.home } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout).id).toBe(1);
+  });
+});
