@@ -155,13 +155,20 @@ async function oneRequestBench() {
     delete env.NODE_EXTRA_CA_CERTS;
     const variants = { 'without NODE_EXTRA_CA_CERTS': env };
     if (EXTRA_CA) variants[`with NODE_EXTRA_CA_CERTS=${EXTRA_CA}`] = { ...env, NODE_EXTRA_CA_CERTS: EXTRA_CA };
-    // The floor: the same GET with node:http, the body printed as it came.
-    const script = (path) =>
-      `require('http').get(process.argv[1] + '${path}', { headers: { authorization: 'Bearer ${TOKEN}', accept: 'application/json' } }, (r) => r.pipe(process.stdout))`;
+    // The floor: the same GET with node:http, the body printed as it came; and the same GET as
+    // sct sends it, asking for a compressed answer (the sandbox then compresses it, as a proxy
+    // would) and inflating it.
+    const script = (path, gzip) =>
+      gzip
+        ? `require('http').get(process.argv[1] + '${path}', { headers: { authorization: 'Bearer ${TOKEN}', accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' } }, (r) => (r.headers['content-encoding'] ? r.pipe(require('zlib').createGunzip()) : r).pipe(process.stdout))`
+        : `require('http').get(process.argv[1] + '${path}', { headers: { authorization: 'Bearer ${TOKEN}', accept: 'application/json' } }, (r) => r.pipe(process.stdout))`;
+    const LIST = '/orders?order_action=buying&limit=10&offset=0';
     const commands = {
       'node:http GET /orders/1': ['-e', script('/orders/1'), sb.url],
+      'node:http, gzip': ['-e', script('/orders/1', true), sb.url],
       'sct orders get 1': [bin, 'orders', 'get', '1', '-o', 'json'],
-      'node:http GET /orders?…': ['-e', script('/orders?order_action=buying&limit=10&offset=0'), sb.url],
+      'node:http GET /orders?…': ['-e', script(LIST), sb.url],
+      'node:http, gzip ': ['-e', script(LIST, true), sb.url],
       'sct orders list --buying': [bin, 'orders', 'list', '--buying', '-o', 'json'],
     };
     const cases = Object.entries(variants).flatMap(([v, e]) => Object.entries(commands).map(([k, args]) => ({ v, k, args, env: e })));
@@ -178,13 +185,15 @@ async function oneRequestBench() {
         }
       }
     }
-    console.log(`\nOne-request commands (median of ${runs}, interleaved; target ≤ 1.3× the node:http script, wall time)`);
-    for (let i = 0; i < cases.length; i += 2) {
-      const [b, c] = [samples.get(cases[i]), samples.get(cases[i + 1])];
+    console.log(`\nOne-request commands (median of ${runs}, interleaved; target ≤ 1.3× the node:http script, wall time; sct's code cache made by the warm-up runs)`);
+    const line = (name, m, extra = '') => console.log(`    ${name.trim().padEnd(26)} ${median(m.wall).toFixed(1).padStart(6)} ms wall, ${median(m.cpu).toFixed(0).padStart(3)} ms CPU${extra}`);
+    for (let i = 0; i < cases.length; i += 3) {
+      const [plain, gzip, sct] = [samples.get(cases[i]), samples.get(cases[i + 1]), samples.get(cases[i + 2])];
       if (cases[i].k === Object.keys(commands)[0]) console.log(`  ${cases[i].v}`);
-      const ratio = median(c.wall) / median(b.wall);
-      console.log(`    ${cases[i].k.padEnd(26)} ${median(b.wall).toFixed(1)} ms wall, ${median(b.cpu).toFixed(0)} ms CPU`);
-      console.log(`    ${cases[i + 1].k.padEnd(26)} ${median(c.wall).toFixed(1)} ms wall, ${median(c.cpu).toFixed(0)} ms CPU   ${ratio.toFixed(2)}× wall, ${(median(c.cpu) / median(b.cpu)).toFixed(2)}× CPU  ${ratio <= 1.3 ? 'ok' : 'over the 1.3× target'}`);
+      const ratio = median(sct.wall) / median(plain.wall);
+      line(cases[i].k, plain);
+      line(cases[i + 1].k, gzip);
+      line(cases[i + 2].k, sct, `   ${ratio.toFixed(2)}× wall, ${(median(sct.cpu) / median(plain.cpu)).toFixed(2)}× CPU of the script${ratio <= 1.3 ? ' ok' : ' (over 1.3×)'}; ${(median(sct.wall) / median(gzip.wall)).toFixed(2)}× of the gzip script`);
     }
   } finally {
     sb.child.kill('SIGINT');

@@ -10,7 +10,12 @@ import { describeError } from './retry.js';
 import { formatBytes } from '../util/format.js';
 
 /** How an answer is read: parsed whole, parsed as a list page (json-page.ts), or streamed to the caller. */
-export type AnswerMode = 'json' | 'page' | 'stream';
+/**
+ * How a 2xx answer is read: JSON; a list page (its items kept as the service's bytes when the
+ * page is large, json-page.ts); a page of an --all export (kept so whatever its size: an export
+ * copies items as the service sent them); or a stream.
+ */
+export type AnswerMode = 'json' | 'page' | 'export-page' | 'stream';
 
 /**
  * The largest JSON answer sct reads (a page of 1,000 orders is about 7 MB): 256 MB counted as

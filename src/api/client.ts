@@ -90,7 +90,17 @@ export interface ClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
   random?: () => number;
+  /**
+   * The size from which a list page's items are kept as the service's bytes (the page scanner,
+   * json-page.ts) rather than parsed; an --all export's pages always are. Below it JSON.parse is cheaper: the scanner only overtakes it
+   * once V8 has optimised it, over hundreds of KB, and a one-page command would otherwise also
+   * wait at exit for that optimisation to finish on another thread. Default SCAN_FROM_BYTES.
+   */
+  scanFromBytes?: number;
 }
+
+/** About where the scanner overtakes JSON.parse on a cold start (bench notes: docs/decisions/startup.md). */
+const SCAN_FROM_BYTES = 1024 * 1024;
 
 /** A request a dry run would have sent: its path relative to the base URL, with its query. */
 export interface PlannedRequest {
@@ -139,7 +149,7 @@ export class ApiClient {
   private readonly origin: string;
   private readonly token?: string;
   private readonly tokenSource?: string;
-  private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxWaitMs' | 'maxRetries' | 'retryBaseMs'>>;
+  private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxWaitMs' | 'maxRetries' | 'retryBaseMs' | 'scanFromBytes'>>;
   /** Made at the first request: undici, when it is needed at all, is loaded only then. */
   private transport?: Promise<Transport>;
   private readonly makeTransport: () => Promise<Transport>;
@@ -169,6 +179,7 @@ export class ApiClient {
       maxWaitMs: options.maxWaitMs ?? 600_000,
       maxRetries: options.maxRetries ?? 3,
       retryBaseMs: options.retryBaseMs ?? 500,
+      scanFromBytes: options.scanFromBytes ?? SCAN_FROM_BYTES,
     };
     const dispatcher = options.dispatcher;
     const proxy = dispatcher ? null : proxyFromEnv(options.env ?? {});
@@ -245,7 +256,7 @@ export class ApiClient {
   async *paginate<T = unknown>(path: string, query: Query = {}, options: PageOptions = {}): AsyncGenerator<Page<T>> {
     const fetch =
       options.asJsonText && !options.unwrap
-        ? (query: URLSearchParams, signal: AbortSignal) => this.send({ path, query, signal }, 'page').then((r) => ({ data: r.data }))
+        ? (query: URLSearchParams, signal: AbortSignal) => this.send({ path, query, signal }, options.all ? 'export-page' : 'page').then((r) => ({ data: r.data }))
         : (query: URLSearchParams, signal: AbortSignal) => this.request<unknown>({ path, query, signal });
     yield* paginate<T>({ baseUrl: this.baseUrl, fetch, remaining: () => this.rateLimit.remaining }, path, query, options);
   }
@@ -424,8 +435,11 @@ export class ApiClient {
     const { options } = call;
     // A file upload or a signed link is not the API: its answer may be anything.
     const apiAnswer = options.accept === undefined && options.rawBody === undefined && !call.signed;
-    // A list page the scanner vouches for keeps its items as the service's bytes; any other answer is parsed.
-    const scanned = call.mode === 'page' && apiAnswer && !contentType(headers).includes('html') ? scanListPage(bytes) : undefined;
+    // A page of an --all export, or a large list page, that the scanner vouches for keeps its
+    // items as the service's bytes; any other answer is parsed.
+    const pageToScan = call.mode === 'export-page' || (call.mode === 'page' && bytes.length >= this.opts.scanFromBytes);
+    const scan = pageToScan && apiAnswer && !contentType(headers).includes('html');
+    const scanned = scan ? scanListPage(bytes) : undefined;
     const parse = (text: string) => (apiAnswer ? parseAnswer(text, status, headers, () => call.where(), (e) => call.fail(e, true)) : parseLoose(text));
     const data = scanned ?? parse(bytes.toString('utf8'));
     if (options.expect === 'created' && !hasId(data)) {

@@ -397,6 +397,32 @@ describe('ApiClient', () => {
     describe('asJsonText', () => {
       const json = { 'content-type': 'application/json' };
       const texts = (results: unknown[]) => results.map((r) => (r instanceof JsonText ? Buffer.from(r.bytes).toString('utf8') : r));
+      // Every page scanned, however small (by default only pages from 1 MiB are: see below).
+      beforeEach(async () => {
+        await ctx.agent.close();
+        ctx = setup({ scanFromBytes: 0 });
+      });
+
+      it('by default parses a page of a plain list under 1 MiB (cheaper than scanning it cold), scans one from 1 MiB, and every page of an --all export', async () => {
+        const c = setup();
+        const small = '{"count":1,"next":null,"results":[{"id":1,"v":1.50}]}';
+        const big = '{"count":2,"next":null,"results":[{"id":1,"v":1.50},{"id":2,"pad":"' + 'x'.repeat(1024 * 1024) + '"}]}';
+        c.pool.intercept({ path: '/api/origins?limit=10&offset=0', method: 'GET' }).reply(200, small, { headers: json });
+        c.pool.intercept({ path: '/api/products?limit=10&offset=0', method: 'GET' }).reply(200, big, { headers: json });
+        c.pool.intercept({ path: '/api/users?limit=10000&offset=0', method: 'GET' }).reply(200, small, { headers: json });
+        const items = async (path: string, options: Parameters<typeof c.client.paginate>[2]) => {
+          const seen: unknown[] = [];
+          for await (const p of c.client.paginate(path, {}, options)) seen.push(...texts(p.results));
+          return seen;
+        };
+        expect(await items('/origins', { asJsonText: true })).toEqual([{ id: 1, v: 1.5 }]);
+        const scanned = await items('/products', { asJsonText: true });
+        expect(scanned[0]).toBe('{"id":1,"v":1.50}');
+        expect(scanned).toHaveLength(2);
+        expect(await items('/users', { all: true, asJsonText: true })).toEqual(['{"id":1,"v":1.50}']);
+        c.agent.assertNoPendingInterceptors();
+        await c.agent.close();
+      });
 
       it('hands over the items of a page as the service wrote them, and follows next as always', async () => {
         ctx.pool
