@@ -4,7 +4,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { VERSION } from './version.js';
-import { requireHot } from './cli/code-cache.js';
 
 // Replaced at build time with a hash of dist/cli.cjs (scripts/build.mjs).
 declare const SCT_HOT_BUILD: string | undefined;
@@ -29,6 +28,8 @@ export async function run(argv: string[]): Promise<void> {
   // dist/cli.cjs, the hot path in one CommonJS file (scripts/build.mjs): required, not imported,
   // so Node never sets up its ES module loader for a command that needs nothing more; and with
   // V8's compiled code kept from an earlier run (Node's own cache on 22.1+, sct's on Node 20).
+  // Required here, not imported at the top: --version and help never load what it needs.
+  const { requireHot } = require('./cli/code-cache.js') as typeof import('./cli/code-cache.js');
   const hot = requireHot<typeof import('./cli.js')>(fileURLToPath(new URL('./cli.cjs', import.meta.url)), HOT_BUILD, process.env);
   await hot.exports.main(argv);
   hot.saveCache();

@@ -32,6 +32,8 @@ export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /**
+ * @public (src/main.ts requires it when a command runs, which knip does not follow)
+ *
  * Requires `file` (a CommonJS file), through the code cache where Node has none of its own.
  * `build` names the file's content (a hash the build computes), so a rebuilt file never meets
  * the code of the one before it.
