@@ -52,8 +52,9 @@ export function isGroup(word: string | undefined): boolean {
 
 /**
  * Registers the named groups' real commands, and a one-line stub for every other group. Given
- * `leaf`, a named group registers only its sub-command of that name; returns false when it had
- * sub-commands but none of that name (a mistyped one: only the whole group can suggest another).
+ * `leaf`, a named group registers only its sub-command of that name and the others nothing;
+ * returns false when it had sub-commands but none of that name (a mistyped one: only the whole
+ * group can suggest another).
  */
 export async function registerGroups(program: Command, factory: Factory, load: 'all' | string[], leaf?: string): Promise<boolean> {
   let skipped = false;
@@ -72,8 +73,12 @@ export async function registerGroups(program: Command, factory: Factory, load: '
       // The group's line in every list of commands (help, completion, the manual) is its summary
       // here, whatever longer description its own help opens with.
       program.commands.find((c) => c.name() === group.name)?.summary(group.summary);
-    } else {
+    } else if (leaf === undefined) {
       program.command(group.name).description(group.summary);
+    } else {
+      // A run of one leaf command: the other groups' stubs would only be built to go unused
+      // (about 0.5 ms: commander's Command is not cheap to make).
+      continue;
     }
     program.commands.find((c) => c.name() === group.name)?.helpGroup(group.section);
   }
