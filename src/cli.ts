@@ -16,6 +16,8 @@ import { abortOnStopSignals } from './cli/signals.js';
 import { lazyPrompter } from './cli/prompter.js';
 import { refuseGeojson } from './cli/geojson-check.js';
 import { helpTextsOf, manualFilesOf } from './cli/prebuilt-help.js';
+import { environmentLine } from './help/environment.js';
+import { exitCodesLine } from './help/exit-codes.js';
 
 export interface MainDeps {
   env?: NodeJS.ProcessEnv;
@@ -52,8 +54,8 @@ export function buildProgram(io: IOStreams): Command {
   program.addHelpText(
     'after',
     `
-Environment: SCT_TOKEN, SCT_BASE_URL, SCT_PROFILE, SCT_CONFIG_DIR, NO_COLOR, HTTPS_PROXY, NO_PROXY.
-Exit codes: 0 ok, 1 request failed, 2 usage error, 3 partial failure, 4 not authenticated, 130 interrupted.
+${environmentLine()}
+${exitCodesLine()}
 Help topics: ${HELP_TOPICS.join(', ')} (\`sct help TOPIC\`).
 Run \`sct <command> --help\` for a command's options.`,
   );

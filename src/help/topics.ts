@@ -3,6 +3,8 @@
 import { LIST_FILTERS } from '../api/filters/index.js';
 import { flagsOf, keysSentBy } from '../api/filters/keys.js';
 import { wrap } from './wrap.js';
+import { environmentText } from './environment.js';
+import { exitCodesText } from './exit-codes.js';
 
 export interface Topic {
   summary: string;
@@ -31,44 +33,6 @@ export const API_EXAMPLES = [
   'sct api /origins --paginate -o ndjson',
   "sct api -i /accounts/me -H 'Accept-Language: fr'",
 ];
-
-const ENVIRONMENT = `Environment variables:
-
-  SCT_TOKEN        API token; overrides the profile's. When the service refuses it (401) the hint
-                   names SCT_TOKEN: set a valid one or unset it to use the profile's.
-  SCT_BASE_URL     base URL ending in /api; overrides the profile's (--base-url overrides both).
-                   A stored token goes only to the origin it was stored with: another one is
-                   "not logged in to <URL>" (exit 4) unless SCT_TOKEN is set
-  SCT_ALLOW_HTTP=1 send the token over plain http:// to a host other than this machine (refused,
-                   exit 2, without it; loopback is always allowed); warns on every command
-  SCT_PROFILE      profile name (as --profile); a name that is no profile is exit 2, except for
-                   auth login and config set, which create it
-  SCT_CONFIG_DIR   directory of config.json and of bulk-run journals
-  NO_COLOR         no colour (any non-empty value); also --no-color
-  FORCE_COLOR, CLICOLOR_FORCE=1   colour even when not at a terminal (--no-color still wins)
-  HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower-case)   proxy
-  NODE_EXTRA_CA_CERTS   extra CA certificates (a corporate TLS proxy)
-  CI=true          never prompt
-  SCT_PAGER, PAGER pager for data longer than the terminal (default less -FRX; cat or empty: off)
-  XDG_CACHE_HOME   on Node 20, sct keeps V8's compiled code of its own file in $XDG_CACHE_HOME/sct
-                   (~/.cache/sct) so later runs start faster; Node 22+ keeps its own
-  NODE_DISABLE_COMPILE_CACHE=1   no such cache (Node's own switch)
-`;
-
-const EXIT_CODES = `Exit codes:
-
-  0    success
-  1    the request failed: API error (4xx other than 401, 5xx after retries), network error,
-       a rate-limit wait longer than --max-wait, a --jq error at run time
-  2    usage or input error found before anything was sent (bad flag, unknown field or role,
-       bad --jq expression, invalid file, declined confirmation); nothing was sent
-  3    partial failure of a bulk command: some rows were rejected, the others went through
-  4    not authenticated: no token, or the service answered 401
-  130  interrupted (Ctrl-C)
-
-Errors print "error: <message>" on stderr (and a "hint:" line); with -o json or ndjson the last
-line of stderr is also a JSON object: {"error", "status", "fields", "exit_code"}.
-`;
 
 const FORMATTING = `Output formats (-o, --output):
 
@@ -148,8 +112,8 @@ Suffixes: __in (comma list), __icontains, __startswith, __endswith, __isnull, __
 }
 
 export const TOPICS: Record<string, Topic> = {
-  environment: { summary: 'environment variables sct reads', text: () => ENVIRONMENT },
-  'exit-codes': { summary: 'what each exit code means', text: () => EXIT_CODES },
+  environment: { summary: 'environment variables sct reads', text: environmentText },
+  'exit-codes': { summary: 'what each exit code means', text: exitCodesText },
   formatting: { summary: 'output formats, --columns, --json, --jq, tables, the CSV guard', text: () => FORMATTING },
   filters: { summary: "every list's documented --filter keys", text: filtersText },
   config: { summary: 'profiles, the config file and precedence', text: () => CONFIG },
