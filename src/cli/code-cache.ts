@@ -58,8 +58,9 @@ export function requireHot<T>(file: string, build: string | undefined, env: Node
   const mod = new Module(file);
   mod.filename = file;
   mod.loaded = true;
-  createRequire(file).cache[file] = mod;
-  (script.runInThisContext() as (...args: unknown[]) => void).call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file));
+  const requireFromFile = createRequire(file);
+  requireFromFile.cache[file] = mod;
+  (script.runInThisContext() as (...args: unknown[]) => void).call(mod.exports, mod.exports, requireFromFile, mod, file, dirname(file));
   return {
     exports: mod.exports as T,
     saveCache() {
