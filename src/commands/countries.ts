@@ -1,29 +1,34 @@
 // countries list/get: reference data. The document names no country filters beyond the search
 // term, so there are no named filter flags: --search, and --filter for anything else.
-import type { Command } from 'commander';
-import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { UsageError } from '../errors.js';
-import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
+import { LIST_OPTIONS, listQuery, runList } from './shared/list.js';
 import { showOne } from './shared/crud.js';
-import { prints } from './shared/output-facts.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
 
-export function register(program: Command, f: Factory): void {
-  const countries = program.command('countries').description('Country reference data');
-  addExamples(
-    addListOptions(prints(countries.command('list'), 'country').description('List countries')),
-    ['sct countries list', 'sct countries list --search land --json alpha_2,name'],
-  ).action(
-    f.action<ListFlags>((ctx, opts) => runList(ctx, { path: PATHS.countries, query: listQuery(opts), flags: opts, columns: COLUMNS.country, noun: 'countries' })),
-  );
-  addExamples(
-    prints(countries.command('get'), 'country')
-    .argument('<id>', 'country id (e.g. the 2-letter code CI)')
-    .description('Show one country'),
-    ['sct countries get CI', 'sct countries get BE --json'],
-  ).action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.country(countryId(id)), COLUMNS.country).then(() => undefined)));
-}
+export const register = registerOf({
+  name: 'countries',
+  description: 'Country reference data',
+  leaves: [
+    defineLeaf({
+      name: 'list',
+      summary: 'List countries',
+      prints: 'country',
+      options: LIST_OPTIONS,
+      examples: ['sct countries list', 'sct countries list --search land --json alpha_2,name'],
+      run: (ctx, opts) => runList(ctx, { path: PATHS.countries, query: listQuery(opts), flags: opts, columns: COLUMNS.country, noun: 'countries' }),
+    }),
+    defineLeaf({
+      name: 'get',
+      summary: 'Show one country',
+      prints: 'country',
+      args: [{ name: '<id>', description: 'country id (e.g. the 2-letter code CI)' }],
+      examples: ['sct countries get CI', 'sct countries get BE --json'],
+      run: (ctx, _o, [id]) => showOne(ctx, PATHS.country(countryId(id)), COLUMNS.country).then(() => undefined),
+    }),
+  ],
+});
 
 /** The document does not say what a country id looks like: any word, but never a path. */
 export function countryId(value: string): string {

@@ -38,7 +38,7 @@ export interface DownloadFlags {
 export function register(program: Command, f: Factory): void {
   const documents = program.command('documents').description('Upload, list and download documents');
 
-  addListCommand(documents, f, { description: 'List the company’s documents', path: PATHS.documents, columns: COLUMNS.document, noun: 'documents', examples: ['sct documents list --search satellite', 'sct documents list --columns id,name,status --json'] });
+  addListCommand(documents, f, { summary: 'List the company’s documents', path: PATHS.documents, columns: COLUMNS.document, noun: 'documents', examples: ['sct documents list --search satellite', 'sct documents list --columns id,name,status --json'] });
   addGetCommand(documents, f, { noun: 'document', path: PATHS.document, columns: COLUMNS.document, examples: ['sct documents get 4', 'sct documents get 4 --json name,status'] });
 
   addExamples(

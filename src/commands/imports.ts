@@ -21,7 +21,7 @@ export interface ImportRunFlags extends BodyFlags {
 export function register(program: Command, f: Factory): void {
   const imports = program.command('imports').description('Data exchange runs (imports)');
 
-  addListCommand(imports, f, { description: 'List the company’s data exchange runs', path: PATHS.imports, columns: COLUMNS.importRun, noun: 'imports', examples: ['sct imports list', 'sct imports list --ordering -created_at --limit 5'] });
+  addListCommand(imports, f, { summary: 'List the company’s data exchange runs', path: PATHS.imports, columns: COLUMNS.importRun, noun: 'imports', examples: ['sct imports list', 'sct imports list --ordering -created_at --limit 5'] });
   addGetCommand(imports, f, { noun: 'data exchange run', path: PATHS.importRun, columns: COLUMNS.importRun, examples: ['sct imports get 10', 'sct imports get 10 --json status'] });
 
   addExamples(

@@ -18,7 +18,7 @@ import { addCrudCommands } from './shared/crud.js';
 import { prints, writesGeojson } from './shared/output-facts.js';
 import { addBulkRunOptions, addTemplateOption, writeTemplateIf } from './shared/bulk.js';
 import { addAlias, enumOption } from './shared/flags.js';
-import type { BodyFlags } from './shared/body.js';
+import type { OptionSpec, OptionsOf } from './shared/options.js';
 import { COMMODITIES } from '../api/enums.js';
 import type { ImportOriginsOptions } from './origins/send.js';
 import type { CheckOriginsOptions } from './origins/check.js';
@@ -35,14 +35,17 @@ export interface ListOriginsOptions extends ListFlags, NamedFlags<typeof ORIGIN_
   force?: boolean;
 }
 
-export interface OriginFieldFlags extends BodyFlags {
-  name?: string;
-  description?: string;
-  countryCode?: string;
-  externalId?: string;
-  location?: string;
-  locationFile?: string;
-}
+/** The field flags of create and update. */
+const ORIGIN_FIELDS = [
+  { flags: '--name <text>', description: 'origin name (required on create)' },
+  { flags: '--description <text>', description: 'description' },
+  { flags: '--country-code <code>', description: '2-letter country code (required on create)' },
+  { flags: '--external-id <id>', description: 'your own identifier' },
+  { flags: '--location <lat,lng|geojson>', description: 'coordinates as "lat,lng" (e.g. 5.35,-4.02) or a GeoJSON Point' },
+  { flags: '--location-file <file>', description: 'the location from a GeoJSON file: a geometry or one Feature (- for stdin), checked as `origins check` does' },
+] as const satisfies readonly OptionSpec[];
+
+export type OriginFieldFlags = OptionsOf<typeof ORIGIN_FIELDS>;
 
 /** The CSV columns origins import and origins sync read, listed in both helps. */
 const ORIGIN_CSV_COLUMNS = `Columns (CSV, header row, any order): name and country_code (required), description, external_id,
@@ -65,14 +68,14 @@ export function register(program: Command, f: Factory): void {
     ['sct origins list --country-code CI,GH', 'sct origins list --assessment-status failing -o geojson > failing.geojson', 'sct origins list --country-code GH -o geojson --eudr --max-size 25MB --out statement/'],
   ).action(f.action<ListOriginsOptions>((ctx, opts) => listOrigins(ctx, opts)));
 
-  addCrudCommands<OriginFieldFlags>(origins, f, {
+  addCrudCommands(origins, f, {
     resource: 'origin',
     noun: 'origin',
     article: 'an',
     paths: { all: PATHS.origins, one: PATHS.origin },
     columns: COLUMNS.origin,
     detail: DETAILS.origin,
-    addFields: addOriginFields,
+    fields: ORIGIN_FIELDS,
     fieldsOf: originFields,
     schemas: () => import('../api/schemas/origins.js').then((m) => ({ create: m.originCreateSchema, update: m.originUpdateSchema })),
     examples: {
@@ -163,16 +166,6 @@ after a confirmation (--yes without a terminal); --dry-run only plans.`,
         if (!(await writeTemplateIf(ctx, opts, () => ORIGIN_TEMPLATE))) await (await import('./origins/sync.js')).syncOrigins(ctx, opts);
       }),
     );
-}
-
-function addOriginFields(cmd: Command): Command {
-  return cmd
-    .option('--name <text>', 'origin name (required on create)')
-    .option('--description <text>', 'description')
-    .option('--country-code <code>', '2-letter country code (required on create)')
-    .option('--external-id <id>', 'your own identifier')
-    .option('--location <lat,lng|geojson>', 'coordinates as "lat,lng" (e.g. 5.35,-4.02) or a GeoJSON Point')
-    .option('--location-file <file>', 'the location from a GeoJSON file: a geometry or one Feature (- for stdin), checked as `origins check` does');
 }
 
 // --- list -------------------------------------------------------------------------------------

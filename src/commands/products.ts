@@ -7,7 +7,7 @@ import { COMMODITIES, COMPOSITIONS } from '../api/enums.js';
 import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
 import { appendList, collect, enumOption, parseEnumList } from './shared/flags.js';
-import type { BodyFlags } from './shared/body.js';
+import type { OptionSpec, OptionsOf } from './shared/options.js';
 import { prints } from './shared/output-facts.js';
 
 export interface ListProductsOptions extends ListFlags {
@@ -15,19 +15,22 @@ export interface ListProductsOptions extends ListFlags {
   composition?: string;
 }
 
-export interface ProductFieldFlags extends BodyFlags {
-  name?: string;
-  sku?: string;
-  description?: string;
-  commodity?: string;
-  composition?: string;
-  hsCode?: string;
-  externalId?: string;
-  scientificName?: string;
-  commonName?: string;
-  type?: string;
-  tag?: string[];
-}
+/** The field flags of create and update. */
+const PRODUCT_FIELDS = [
+  { flags: '--name <text>', description: 'product name (required on create)' },
+  { flags: '--sku <text>', description: 'stock-keeping unit' },
+  { flags: '--description <text>', description: 'description' },
+  { flags: '--commodity <value>', description: (v) => v.join(', '), values: COMMODITIES },
+  { flags: '--composition <value>', description: (v) => v.join(' or '), values: COMPOSITIONS },
+  { flags: '--hs-code <code>', description: 'harmonised system code' },
+  { flags: '--external-id <id>', description: 'your own identifier' },
+  { flags: '--scientific-name <text>', description: 'scientific name' },
+  { flags: '--common-name <text>', description: 'common name' },
+  { flags: '--type <text>', description: 'product type' },
+  { flags: '--tag <tag>', description: 'a tag (repeatable; replaces the tags)', parse: collect },
+] as const satisfies readonly OptionSpec[];
+
+export type ProductFieldFlags = OptionsOf<typeof PRODUCT_FIELDS>;
 
 export function register(program: Command, f: Factory): void {
   const products = program.command('products').description('Manage products');
@@ -42,14 +45,14 @@ export function register(program: Command, f: Factory): void {
     ['sct products list --commodity cocoa', 'sct products list --search sugar --columns id,name,external_id'],
   ).action(f.action<ListProductsOptions>((ctx, opts) => listProducts(ctx, opts)));
 
-  addCrudCommands<ProductFieldFlags>(products, f, {
+  addCrudCommands(products, f, {
     resource: 'product',
     noun: 'product',
     article: 'a',
     paths: { all: PATHS.products, one: PATHS.product },
     columns: COLUMNS.product,
     detail: DETAILS.product,
-    addFields: addProductFields,
+    fields: PRODUCT_FIELDS,
     fieldsOf: productFields,
     schemas: () => import('../api/schemas/products.js').then((m) => ({ create: m.productCreateSchema, update: m.productUpdateSchema })),
     examples: {
@@ -59,21 +62,6 @@ export function register(program: Command, f: Factory): void {
       delete: ['sct products delete 17', 'sct products delete 17 --yes'],
     },
   });
-}
-
-function addProductFields(cmd: Command): Command {
-  return cmd
-    .option('--name <text>', 'product name (required on create)')
-    .option('--sku <text>', 'stock-keeping unit')
-    .option('--description <text>', 'description')
-    .addOption(enumOption('--commodity <value>', (v) => v.join(', '), COMMODITIES))
-    .addOption(enumOption('--composition <value>', (v) => v.join(' or '), COMPOSITIONS))
-    .option('--hs-code <code>', 'harmonised system code')
-    .option('--external-id <id>', 'your own identifier')
-    .option('--scientific-name <text>', 'scientific name')
-    .option('--common-name <text>', 'common name')
-    .option('--type <text>', 'product type')
-    .option('--tag <tag>', 'a tag (repeatable; replaces the tags)', collect);
 }
 
 export async function listProducts(ctx: Context, opts: ListProductsOptions): Promise<void> {

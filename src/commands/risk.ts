@@ -37,7 +37,7 @@ export interface EvidenceFlags {
 export function register(program: Command, f: Factory): void {
   const risk = program.command('risk').description('Risk assessments and their evidence packages');
 
-  addListCommand(risk, f, { description: 'List risk assessments', path: PATHS.riskAssessments, columns: COLUMNS.riskAssessment, noun: 'risk assessments', examples: ['sct risk list', 'sct risk list --search cocoa --columns id,identifier,status'] });
+  addListCommand(risk, f, { summary: 'List risk assessments', path: PATHS.riskAssessments, columns: COLUMNS.riskAssessment, noun: 'risk assessments', examples: ['sct risk list', 'sct risk list --search cocoa --columns id,identifier,status'] });
 
   addExamples(
     addDryRunOption(addIdempotencyKeyOption(addBodyOptions(

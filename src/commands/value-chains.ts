@@ -13,7 +13,7 @@ import {
 } from './shared/list.js';
 import { addCrudCommands } from './shared/crud.js';
 import { addAlias, collect, parseInteger, rejectBothForms } from './shared/flags.js';
-import type { BodyFlags } from './shared/body.js';
+import type { OptionSpec, OptionsOf } from './shared/options.js';
 import { prints } from './shared/output-facts.js';
 import { filteredBy, setNamedFilters } from './shared/filters.js';
 import { VALUE_CHAIN_FILTERS } from '../api/filters/value-chains.js';
@@ -21,22 +21,27 @@ import type { NamedFlags } from '../api/filters/keys.js';
 
 export interface ListValueChainsOptions extends ListFlags, NamedFlags<typeof VALUE_CHAIN_FILTERS> {}
 
-export interface ValueChainFieldFlags extends BodyFlags {
-  companyName?: string;
-  description?: string;
-  externalId?: string;
-  contactName?: string;
-  type?: string;
-  status?: string;
-  countryCode?: string;
-  permissionGranted?: boolean;
-  selfManaged?: boolean;
-  reciprocalCompanyId?: string;
-  tag?: string[];
-}
-
 const TYPES_HELP = `e.g. ${KNOWN_VALUE_CHAIN_TYPES.join(', ')}`;
 const STATUSES_HELP = `e.g. ${KNOWN_VALUE_CHAIN_STATUSES.join(', ')}`;
+
+/** The field flags of create and update. */
+const VALUE_CHAIN_FIELDS = [
+  { flags: '--company-name <text>', description: 'the partner company (required on create)' },
+  { flags: '--description <text>', description: 'description' },
+  { flags: '--external-id <id>', description: 'your own identifier' },
+  { flags: '--contact-name <text>', description: 'contact person' },
+  { flags: '--type <value>', description: TYPES_HELP },
+  { flags: '--status <value>', description: STATUSES_HELP },
+  { flags: '--country-code <code>', description: '2-letter country code' },
+  { flags: '--permission-granted', description: 'the partner granted permission' },
+  { flags: '--no-permission-granted', description: 'the partner did not grant permission' },
+  { flags: '--self-managed', description: 'you manage this partner’s data yourself' },
+  { flags: '--no-self-managed', description: 'the partner manages its own data' },
+  { flags: '--reciprocal-company-id <id>', description: 'the partner’s company id on the service' },
+  { flags: '--tag <tag>', description: 'a tag (repeatable; replaces the tags)', parse: collect },
+] as const satisfies readonly OptionSpec[];
+
+export type ValueChainFieldFlags = OptionsOf<typeof VALUE_CHAIN_FIELDS>;
 
 export function register(program: Command, f: Factory): void {
   const chains = program.command('value-chains').description('Manage value chains (the companies in your supply chains)');
@@ -52,14 +57,15 @@ export function register(program: Command, f: Factory): void {
     ['sct value-chains list --status active', 'sct value-chains list --country-code CI --columns id,company_name,external_id'],
   ).action(f.action<ListValueChainsOptions>((ctx, opts) => listValueChains(ctx, opts)));
 
-  addCrudCommands<ValueChainFieldFlags>(chains, f, {
+  addCrudCommands(chains, f, {
     resource: 'valueChain',
     noun: 'value chain',
     article: 'a',
     paths: { all: PATHS.valueChains, one: PATHS.valueChain },
     columns: COLUMNS.valueChain,
     detail: DETAILS.valueChain,
-    addFields: addValueChainFields,
+    fields: VALUE_CHAIN_FIELDS,
+    exclusive: ['permission-granted', 'self-managed'],
     fieldsOf: valueChainFields,
     schemas: () => import('../api/schemas/value-chains.js').then((m) => ({ create: m.valueChainCreateSchema, update: m.valueChainUpdateSchema })),
     examples: {
@@ -69,23 +75,6 @@ export function register(program: Command, f: Factory): void {
       delete: ['sct value-chains delete 3', 'sct value-chains delete 3 --yes'],
     },
   });
-}
-
-function addValueChainFields(cmd: Command): Command {
-  return rejectBothForms(cmd, 'permission-granted', 'self-managed')
-    .option('--company-name <text>', 'the partner company (required on create)')
-    .option('--description <text>', 'description')
-    .option('--external-id <id>', 'your own identifier')
-    .option('--contact-name <text>', 'contact person')
-    .option('--type <value>', TYPES_HELP)
-    .option('--status <value>', STATUSES_HELP)
-    .option('--country-code <code>', '2-letter country code')
-    .option('--permission-granted', 'the partner granted permission')
-    .option('--no-permission-granted', 'the partner did not grant permission')
-    .option('--self-managed', 'you manage this partner’s data yourself')
-    .option('--no-self-managed', 'the partner manages its own data')
-    .option('--reciprocal-company-id <id>', 'the partner’s company id on the service')
-    .option('--tag <tag>', 'a tag (repeatable; replaces the tags)', collect);
 }
 
 export function valueChainListQuery(opts: ListValueChainsOptions): URLSearchParams {

@@ -31,8 +31,8 @@ export type NamedFilter =
   | { flag: string; help: string; value: 'custom'; keys: readonly string[]; list?: boolean; values?: readonly string[] };
 
 type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
-type LongName<F extends string> = F extends `--${infer N} ${string}` ? N : F extends `--${infer N}` ? N : never;
-type Attr<N extends string> = N extends `no-${infer P}` ? Camel<P> : Camel<N>;
+export type LongName<F extends string> = F extends `--${infer N} ${string}` ? N : F extends `--${infer N}` ? N : never;
+export type Attr<N extends string> = N extends `no-${infer P}` ? Camel<P> : Camel<N>;
 type Plain<T extends ListFilters> = Exclude<T['named'][number], { value: 'days' }>;
 type Days<T extends ListFilters> = Extract<T['named'][number], { value: 'days' }>;
 

@@ -5,15 +5,28 @@ import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { UsageError, type FieldErrors } from '../../errors.js';
 import { inputName, readInputText } from '../../util/files.js';
-import { parseLooseValue, setDotted, splitKeyValue } from './flags.js';
+import { collect, parseLooseValue, setDotted, splitKeyValue } from './flags.js';
+import type { OptionSpec, OptionsOf } from './options.js';
 import { requiredMessage } from '../../api/schemas/messages.js';
 
-export interface BodyFlags {
-  file?: string;
-  set?: string[];
-  /** create only (addIdempotencyKeyOption). */
-  idempotencyKey?: string;
-}
+/** --set and --file: any field of the body, after the command's named field flags. */
+export const BODY_OPTIONS = [
+  { flags: '--set <key=value>', description: 'set any field; value parsed as JSON when it parses, dotted keys nest (repeatable)', parse: collect },
+  { flags: '--file <file>', description: 'the whole request body as JSON (- for stdin); flags override its fields' },
+] as const satisfies readonly OptionSpec[];
+
+/**
+ * Every create takes the key its POST carries, so a script that reruns a create whose answer was
+ * lost (a timeout, a dropped connection) can send the same key and get the first object back,
+ * never a second one. Without it each run has a new key, which its own retries reuse.
+ */
+export const IDEMPOTENCY_KEY_OPTION = {
+  flags: '--idempotency-key <key>',
+  description: 'the Idempotency-Key of the request: a rerun with the same key creates nothing new (default: a new UUID per run)',
+} as const satisfies OptionSpec;
+
+/** --idempotency-key on creates only. */
+export type BodyFlags = OptionsOf<readonly [...typeof BODY_OPTIONS, typeof IDEMPOTENCY_KEY_OPTION]>;
 
 export async function readJsonFile(file: string, stdin: Readable): Promise<unknown> {
   const text = await readInputText(file, stdin);

@@ -3,17 +3,18 @@
 import type { Command } from 'commander';
 import type { z } from 'zod';
 import type { Context } from '../../context.js';
-import { addExamples, type Factory } from './command.js';
-import { prints, writesGeojson } from './output-facts.js';
 import type { DocumentedResource } from '../../api/schemas/fields.js';
 import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { stripControl } from '../../output/sanitize.js';
-import { buildBody, canonicalEnums, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
-import { collect, parseInteger } from './flags.js';
-import { addListOptions, listQuery, runList, type ListFlags } from './list.js';
-import { addDryRunOption } from './dry-run.js';
+import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, buildBody, canonicalEnums, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
+import { parseInteger } from './flags.js';
+import { LIST_OPTIONS, listQuery, runList } from './list.js';
+import { DRY_RUN_OPTION } from './dry-run.js';
+import { addOptions, type OptionEntry, type OptionsOf } from './options.js';
+import { addLeaf, defineLeaf, type Leaf } from './spec.js';
+import type { Factory } from './command.js';
 
 /** Resource ids are integers 0..ID_MAX: checked locally, so a typo never reaches the API. */
 export function parseId(value: string, what = 'ID'): number {
@@ -21,18 +22,11 @@ export function parseId(value: string, what = 'ID'): number {
 }
 
 export function addBodyOptions(cmd: Command): Command {
-  return cmd
-    .option('--set <key=value>', 'set any field; value parsed as JSON when it parses, dotted keys nest (repeatable)', collect)
-    .option('--file <file>', 'the whole request body as JSON (- for stdin); flags override its fields');
+  return addOptions(cmd, BODY_OPTIONS);
 }
 
-/**
- * Every create takes the key its POST carries, so a script that reruns a create whose answer was
- * lost (a timeout, a dropped connection) can send the same key and get the first object back,
- * never a second one. Without it each run has a new key, which its own retries reuse.
- */
 export function addIdempotencyKeyOption(cmd: Command): Command {
-  return cmd.option('--idempotency-key <key>', 'the Idempotency-Key of the request: a rerun with the same key creates nothing new (default: a new UUID per run)');
+  return addOptions(cmd, [IDEMPOTENCY_KEY_OPTION]);
 }
 
 /** The --idempotency-key given, checked before anything is sent: it goes into a header as it is. */
@@ -97,7 +91,7 @@ export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOpt
   return saved;
 }
 
-export interface CrudCommandsOptions<F extends BodyFlags> {
+export interface CrudOptions<E extends readonly OptionEntry[]> {
   /** The resource as messages name it ("value chain"). */
   noun: string;
   /** What the descriptions put before the noun ("Create an origin"). */
@@ -108,12 +102,14 @@ export interface CrudCommandsOptions<F extends BodyFlags> {
   /** The key/value view of one resource (get, create, update); DETAILS in output/columns.ts. */
   detail?: Column[];
   /** The resource's field flags, shared by create and update; --set and --file follow them. */
-  addFields: (cmd: Command) => Command;
+  fields: E;
+  /** `--x`/`--no-x` pairs among the fields that may not both be given. */
+  exclusive?: readonly string[];
   /**
    * The body fields the field flags give; a flag not given is undefined and left out. May read
    * files (origins' --location-file), hence the context and the promise.
    */
-  fieldsOf: (flags: F, ctx: Context) => Record<string, unknown> | Promise<Record<string, unknown>>;
+  fieldsOf: (flags: OptionsOf<E>, ctx: Context) => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Loaded when a create or update runs: get and list never load zod. */
   schemas: () => Promise<{ create: z.ZodType; update: z.ZodType }>;
   /** Each verb's help examples (real command lines against the sandbox's demo data). */
@@ -124,10 +120,10 @@ export interface CrudCommandsOptions<F extends BodyFlags> {
   geojson?: boolean;
 }
 
-/** Registers get, create, update and delete, in that order, on a resource's command group. */
-export function addCrudCommands<F extends BodyFlags>(group: Command, f: Factory, o: CrudCommandsOptions<F>): void {
-  const idHelp = `${o.noun} id`;
-  const save = async (ctx: Context, flags: F, id?: number): Promise<void> => {
+/** The records of get, create, update and delete, in that order, of a resource's command group. */
+export function crudLeaves<const E extends readonly OptionEntry[]>(o: CrudOptions<E>): Leaf[] {
+  const idArg = [{ name: '<id>', description: `${o.noun} id` }];
+  const save = async (ctx: Context, flags: OptionsOf<E> & BodyFlags, id?: number): Promise<void> => {
     const schemas = await o.schemas();
     await saveOne(ctx, {
       method: id === undefined ? 'POST' : 'PATCH',
@@ -140,47 +136,71 @@ export function addCrudCommands<F extends BodyFlags>(group: Command, f: Factory,
       detail: o.detail,
     });
   };
-
-  if (f.leaf('get')) {
-    const get = prints(addGetCommand(group, f, { noun: o.noun, path: o.paths.one, columns: o.columns, detail: o.detail, examples: o.examples.get }), o.resource);
-    if (o.geojson) writesGeojson(get);
-  }
-
-  if (f.leaf('create')) addExamples(addDryRunOption(addIdempotencyKeyOption(addBodyOptions(o.addFields(prints(group.command('create'), o.resource).description(`Create ${o.article} ${o.noun}`))))), o.examples.create).action(
-    f.action<F>((ctx, flags) => save(ctx, flags)),
-  );
-  if (f.leaf('update')) addExamples(
-    addDryRunOption(addBodyOptions(o.addFields(prints(group.command('update'), o.resource).argument('<id>', idHelp).description(`Update ${o.article} ${o.noun} (only the fields given)`)))),
-    o.examples.update,
-  ).action(f.action<F>((ctx, flags, [id]) => save(ctx, flags, parseId(id))));
-
-  if (f.leaf('delete')) addExamples(
-    addDryRunOption(group
-      .command('delete')
-      .argument('<id>', idHelp)
-      .description(`Delete ${o.article} ${o.noun} (asks for confirmation unless --yes)`)),
-    o.examples.delete,
-  )
-    .action(f.action((ctx, _flags, [id]) => deleteOne(ctx, o.paths.one(parseId(id)), `${o.noun} ${id}`)));
+  // The run's options are the fields' and the body's; checked here once for all four verbs.
+  const saveRun = (id: (args: string[]) => number | undefined) => (ctx: Context, flags: unknown, args: string[]) => save(ctx, flags as OptionsOf<E> & BodyFlags, id(args));
+  return [
+    { ...getLeaf({ noun: o.noun, path: o.paths.one, columns: o.columns, detail: o.detail, examples: o.examples.get }), prints: o.resource, geojson: o.geojson },
+    defineLeaf({
+      name: 'create',
+      summary: `Create ${o.article} ${o.noun}`,
+      prints: o.resource,
+      options: [...o.fields, ...BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, DRY_RUN_OPTION] as readonly OptionEntry[],
+      exclusive: o.exclusive,
+      examples: o.examples.create,
+      run: saveRun(() => undefined),
+    }),
+    defineLeaf({
+      name: 'update',
+      summary: `Update ${o.article} ${o.noun} (only the fields given)`,
+      prints: o.resource,
+      args: idArg,
+      options: [...o.fields, ...BODY_OPTIONS, DRY_RUN_OPTION] as readonly OptionEntry[],
+      exclusive: o.exclusive,
+      examples: o.examples.update,
+      run: saveRun(([id]) => parseId(id)),
+    }),
+    defineLeaf({
+      name: 'delete',
+      summary: `Delete ${o.article} ${o.noun} (asks for confirmation unless --yes)`,
+      args: idArg,
+      options: [DRY_RUN_OPTION],
+      examples: o.examples.delete,
+      run: (ctx, _flags, [id]) => deleteOne(ctx, o.paths.one(parseId(id)), `${o.noun} ${id}`),
+    }),
+  ];
 }
 
 /** `get ID`: one resource, as a key/value view (the whole object with -o json). */
-export function addGetCommand(
-  group: Command,
-  f: Factory,
-  o: { noun: string; path: (id: number) => string; columns: Column[]; detail?: Column[]; examples: string[] },
-): Command {
-  return addExamples(group.command('get').argument('<id>', `${o.noun} id`).description(`Show one ${o.noun}`), o.examples)
-    .action(f.action((ctx, _flags, [id]) => showOne(ctx, o.path(parseId(id)), o.columns, o.detail).then(() => undefined)));
+export function getLeaf(o: { noun: string; path: (id: number) => string; columns: Column[]; detail?: Column[]; examples: string[] }): Leaf {
+  return defineLeaf({
+    name: 'get',
+    summary: `Show one ${o.noun}`,
+    args: [{ name: '<id>', description: `${o.noun} id` }],
+    examples: o.examples,
+    run: (ctx, _flags, [id]) => showOne(ctx, o.path(parseId(id)), o.columns, o.detail).then(() => undefined),
+  });
 }
 
 /** `list` with the shared list options only, for nouns whose filters the API does not document. */
-export function addListCommand(
-  group: Command,
-  f: Factory,
-  o: { description: string; path: string; columns: Column[]; noun: string; examples: string[] },
-): Command {
-  return addExamples(addListOptions(group.command('list').description(o.description)), o.examples).action(
-    f.action<ListFlags>((ctx, opts) => runList(ctx, { path: o.path, query: listQuery(opts), flags: opts, columns: o.columns, noun: o.noun })),
-  );
+export function listLeaf(o: { summary: string; path: string; columns: Column[]; noun: string; examples: string[] }): Leaf {
+  return defineLeaf({
+    name: 'list',
+    summary: o.summary,
+    options: LIST_OPTIONS,
+    examples: o.examples,
+    run: (ctx, opts) => runList(ctx, { path: o.path, query: listQuery(opts), flags: opts, columns: o.columns, noun: o.noun }),
+  });
+}
+
+/** Registers get, create, update and delete, in that order, on a resource's command group. */
+export function addCrudCommands<const E extends readonly OptionEntry[]>(group: Command, f: Factory, o: CrudOptions<E>): void {
+  for (const l of crudLeaves(o)) addLeaf(group, f, l);
+}
+
+export function addGetCommand(group: Command, f: Factory, o: Parameters<typeof getLeaf>[0]): Command | undefined {
+  return addLeaf(group, f, getLeaf(o));
+}
+
+export function addListCommand(group: Command, f: Factory, o: Parameters<typeof listLeaf>[0]): Command | undefined {
+  return addLeaf(group, f, listLeaf(o));
 }

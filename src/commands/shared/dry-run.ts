@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Column } from '../../output/columns.js';
+import type { OptionSpec } from './options.js';
 import { writeList } from '../../output/format.js';
 import { stripControl } from '../../output/sanitize.js';
 
@@ -16,7 +17,14 @@ const REQUEST_COLUMNS: Column[] = [
   { header: 'BODY', path: 'body' },
 ];
 
-export function addDryRunOption(cmd: Command, description = 'print each request it would send (method, path, body) and send none; the reads a request is built from still go out'): Command {
+/** The --dry-run of a command record (spec.ts adds it through addDryRunOption). */
+export const DRY_RUN_OPTION = {
+  flags: '--dry-run',
+  description: 'print each request it would send (method, path, body) and send none; the reads a request is built from still go out',
+  dryRun: true,
+} as const satisfies OptionSpec;
+
+export function addDryRunOption(cmd: Command, description: string = DRY_RUN_OPTION.description): Command {
   DRY_RUN_COMMANDS.add(cmd);
   return cmd.option('--dry-run', description);
 }

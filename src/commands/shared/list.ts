@@ -9,31 +9,27 @@ import { UsageError } from '../../errors.js';
 import { COUNTRY_CODE_RE } from '../../api/enums.js';
 import { unknownCountryProblem } from '../../geo/country-codes.js';
 import { collect, parseInteger, parseParallel, splitKeyValue } from './flags.js';
+import { addOptions, type OptionSpec, type OptionsOf } from './options.js';
 
 /** --parallel's help, the same for --all and sync's reads. */
 export const PARALLEL_HELP = 'with --all: pages requested at the same time when the service pages by offset (1..16, default 4; one at a time while the rate limit has fewer left)';
 
-export interface ListFlags {
-  limit?: string;
-  pageSize?: string;
-  offset?: string;
-  all?: boolean;
-  parallel?: string;
-  ordering?: string;
-  search?: string;
-  filter?: string[];
-}
+/** The options every list takes, after its own (its filters and flags). */
+export const LIST_OPTIONS = [
+  { flags: '--limit <n>', description: `how many items to return in total (default ${DEFAULT_LIMIT})` },
+  { flags: '--page-size <n>', description: 'items per request (default 100, never more than --limit; with --all the server maximum)' },
+  { flags: '--offset <n>', description: 'skip this many items first' },
+  { flags: '--all', description: 'fetch every page (streams as pages arrive)' },
+  { flags: '--parallel <n>', description: PARALLEL_HELP },
+  { flags: '--ordering <fields>', description: 'sort fields, comma-separated; prefix - for descending (e.g. -created_at,id)' },
+  { flags: '--search <text>', description: 'free-text search' },
+  { flags: '--filter <key=value>', description: 'any documented query filter, passed through (repeatable)', parse: collect },
+] as const satisfies readonly OptionSpec[];
+
+export type ListFlags = OptionsOf<typeof LIST_OPTIONS>;
 
 export function addListOptions(cmd: Command): Command {
-  return cmd
-    .option('--limit <n>', `how many items to return in total (default ${DEFAULT_LIMIT})`)
-    .option('--page-size <n>', 'items per request (default 100, never more than --limit; with --all the server maximum)')
-    .option('--offset <n>', 'skip this many items first')
-    .option('--all', 'fetch every page (streams as pages arrive)')
-    .option('--parallel <n>', PARALLEL_HELP)
-    .option('--ordering <fields>', 'sort fields, comma-separated; prefix - for descending (e.g. -created_at,id)')
-    .option('--search <text>', 'free-text search')
-    .option('--filter <key=value>', 'any documented query filter, passed through (repeatable)', collect);
+  return addOptions(cmd, LIST_OPTIONS);
 }
 
 export function pageOptions(flags: ListFlags): PageOptions {

@@ -1,0 +1,97 @@
+// A leaf command as data — its name, summary, arguments, options, examples, what it prints and
+// its run function — and the one adapter that makes the commander command of it. Help, the
+// manual, completion and the examples test read the commander tree this builds, so a record
+// says everything a user sees of a command, in one place.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { DocumentedResource } from '../../api/schemas/fields.js';
+import { addExamples, type Factory, type Register } from './command.js';
+import { prints, writesGeojson } from './output-facts.js';
+import { addAlias, rejectBothForms } from './flags.js';
+import { filteredBy } from './filters.js';
+import { addDryRunOption } from './dry-run.js';
+import { optionOf, type OptionEntry, type OptionSpec, type OptionsOf } from './options.js';
+
+export interface ArgumentSpec {
+  /** As commander spells it: `<id>`, `[shell]`, `<files...>`. */
+  readonly name: string;
+  readonly description: string;
+}
+
+export interface CommandSpec<E extends readonly OptionEntry[] = readonly OptionEntry[]> {
+  readonly name: string;
+  /** The one line help opens with and lists the command by. */
+  readonly summary: string;
+  readonly args?: readonly ArgumentSpec[];
+  /** In the order help lists them. */
+  readonly options?: E;
+  /** `--x`/`--no-x` pairs (named `x`) that may not both be given. */
+  readonly exclusive?: readonly string[];
+  /** Help text between the options and the examples (ordering fields, error classes…). */
+  readonly help?: string;
+  /** Real command lines against the sandbox's demo data: help ends with them, the examples test runs them. */
+  readonly examples: readonly string[];
+  /** The documented resource it prints (its `--columns` names and CSV header), and names sct adds to it. */
+  readonly prints?: DocumentedResource;
+  readonly extraFields?: readonly string[];
+  /** It writes `-o geojson`: the resource has a location. */
+  readonly geojson?: boolean;
+  /** What runs: the context, the options as OptionsOf types them, the positional arguments. */
+  readonly run: (ctx: Context, opts: OptionsOf<E>, args: string[]) => Promise<void>;
+}
+
+/** A record whose options type has been checked against its run; what groups hold. */
+export type Leaf = CommandSpec<readonly OptionEntry[]> & { readonly __leaf: true };
+
+/** Checks a record: its run receives the options its own entries declare. */
+export function defineLeaf<const E extends readonly OptionEntry[] = readonly []>(spec: CommandSpec<E>): Leaf {
+  return spec as unknown as Leaf;
+}
+
+export interface GroupSpec {
+  readonly name: string;
+  /** What the group's own help opens with (its line in lists is its summary in src/cli/groups.ts). */
+  readonly description: string;
+  readonly leaves: readonly Leaf[];
+}
+
+const isFilters = (e: OptionEntry): e is Extract<OptionEntry, { filters: unknown }> => 'filters' in e;
+const isAlias = (e: OptionEntry): e is Extract<OptionEntry, { alias: string }> => 'alias' in e;
+
+/**
+ * The commander command of spec on group, when the run wants it (`f.leaf`: a run that names its
+ * command registers that one alone).
+ */
+export function addLeaf(group: Command, f: Factory, spec: Leaf): Command | undefined {
+  if (!f.leaf(spec.name)) return undefined;
+  const cmd = group.command(spec.name);
+  if (spec.prints) prints(cmd, spec.prints, spec.extraFields);
+  if (spec.geojson) writesGeojson(cmd);
+  for (const a of spec.args ?? []) cmd.argument(a.name, a.description);
+  cmd.description(spec.summary);
+  for (const entry of spec.options ?? []) {
+    if (isFilters(entry)) filteredBy(cmd, entry.filters);
+    else if (isAlias(entry)) addAlias(cmd, entry.alias, entry.of);
+    else if ((entry as OptionSpec).dryRun) addDryRunOption(cmd, (entry as OptionSpec).description as string);
+    else cmd.addOption(optionOf(entry as OptionSpec));
+  }
+  if (spec.exclusive) rejectBothForms(cmd, ...spec.exclusive);
+  if (spec.help) cmd.addHelpText('after', spec.help);
+  addExamples(cmd, spec.examples);
+  cmd.action(f.action(spec.run as (ctx: Context, opts: unknown, args: string[]) => Promise<void>));
+  return cmd;
+}
+
+/** The group's command and the commands of its leaves, in the records' order. */
+export function addGroup(program: Command, f: Factory, spec: GroupSpec): Command {
+  const group = program.command(spec.name).description(spec.description);
+  for (const l of spec.leaves) addLeaf(group, f, l);
+  return group;
+}
+
+/** A group module's `register`, from its record. */
+export function registerOf(spec: GroupSpec): Register {
+  return (program, f) => {
+    addGroup(program, f, spec);
+  };
+}
