@@ -1,28 +1,18 @@
 // members list/set-role: the company's members (/accounts/user-companies) and their roles.
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
-import { addDryRunOption } from './shared/dry-run.js';
+import { DRY_RUN_OPTION } from './shared/dry-run.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
+import type { OptionsOf } from './shared/options.js';
 import { roleFilterIds, roleId } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, type Column } from '../output/columns.js';
 import { getPath } from '../output/values.js';
 import { writeOne } from '../output/format.js';
-import {
-  addListOptions,
-  listQuery,
-  runList,
-  setOneOrIn,
-  type ListFlags,
-} from './shared/list.js';
+import { LIST_OPTIONS, listQuery, runList, setOneOrIn } from './shared/list.js';
 import { parseId } from './shared/crud.js';
 import { stripControl } from '../output/sanitize.js';
-import { prints } from './shared/output-facts.js';
 import { MEMBER_FILTERS } from '../api/filters/members.js';
-import type { NamedFlags } from '../api/filters/keys.js';
-import { filteredBy, setNamedFilters } from './shared/filters.js';
-
-export interface ListMembersOptions extends ListFlags, NamedFlags<typeof MEMBER_FILTERS> {}
+import { setNamedFilters } from './shared/filters.js';
 
 /**
  * The key/value view of one member (set-role prints it): the person by name and e-mail, never the
@@ -43,25 +33,37 @@ export const MEMBER_DETAIL: Column[] = [
   { header: 'UPDATED', path: 'updated_at' },
 ];
 
-export function register(program: Command, f: Factory): void {
-  const members = program.command('members').description('List company members and change their roles');
+const LIST_MEMBERS_OPTIONS = [{ filters: MEMBER_FILTERS }, ...LIST_OPTIONS] as const;
 
-  const list = filteredBy(prints(members.command('list'), 'member'), MEMBER_FILTERS)
-    .description('List the members of the active workspace');
-  addExamples(
-    addListOptions(list)
-    .addHelpText('after', '\nOrdering fields: created_at, updated_at, user__first_name, user__last_name, user__email, user__job_title, auth_group__name.'),
-    ['sct members list', 'sct members list --search janssens --columns id,user_detail.email'],
-  ).action(f.action<ListMembersOptions>((ctx, opts) => listMembers(ctx, opts)));
+export type ListMembersOptions = OptionsOf<typeof LIST_MEMBERS_OPTIONS>;
 
-  addExamples(
-    addDryRunOption(prints(members.command('set-role'), 'member')
-    .argument('<member-id>', 'member id (the ID column of `sct members list`)')
-    .argument('<role>', 'the new role: its name (ADMIN, any case) or id')
-    .description("Change a member's role")),
-    ['sct members set-role 20 admin', 'sct members set-role 20 3'],
-  ).action(f.action((ctx, _o, [member, role]) => setRole(ctx, member, role)));
-}
+export const register = registerOf({
+  name: 'members',
+  description: 'List company members and change their roles',
+  leaves: [
+    defineLeaf({
+      name: 'list',
+      summary: 'List the members of the active workspace',
+      prints: 'member',
+      options: LIST_MEMBERS_OPTIONS,
+      help: '\nOrdering fields: created_at, updated_at, user__first_name, user__last_name, user__email, user__job_title, auth_group__name.',
+      examples: ['sct members list', 'sct members list --search janssens --columns id,user_detail.email'],
+      run: (ctx, opts) => listMembers(ctx, opts),
+    }),
+    defineLeaf({
+      name: 'set-role',
+      summary: "Change a member's role",
+      prints: 'member',
+      args: [
+        { name: '<member-id>', description: 'member id (the ID column of `sct members list`)' },
+        { name: '<role>', description: 'the new role: its name (ADMIN, any case) or id' },
+      ],
+      options: [DRY_RUN_OPTION],
+      examples: ['sct members set-role 20 admin', 'sct members set-role 20 3'],
+      run: (ctx, _o, [member, role]) => setRole(ctx, member, role),
+    }),
+  ],
+});
 
 export function memberListQuery(opts: ListMembersOptions): URLSearchParams {
   const query = listQuery(opts);

@@ -1,23 +1,27 @@
 // users list: the company's user accounts (the members list has their roles and e-mails).
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
 import { knownRoleNames, learnRoles } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
-import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
-import { prints } from './shared/output-facts.js';
+import { LIST_OPTIONS, listQuery, runList, type ListFlags } from './shared/list.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
 import { USER_FILTERS } from '../api/filters/users.js';
-import { filteredBy } from './shared/filters.js';
 
-export function register(program: Command, f: Factory): void {
-  const users = program.command('users').description('List the users of the company');
-  addExamples(
-    addListOptions(filteredBy(prints(users.command('list'), 'user'), USER_FILTERS).description('List the users of the active workspace (needs the view_user permission)'))
-    .addHelpText('after', '\nThe document names limit, offset and search for this list; --ordering and --filter are passed through.'),
-    ['sct users list', 'sct users list --search peeters --json id,username'],
-  ).action(f.action<ListFlags>((ctx, opts) => listUsers(ctx, opts)));
-}
+export const register = registerOf({
+  name: 'users',
+  description: 'List the users of the company',
+  leaves: [
+    defineLeaf({
+      name: 'list',
+      summary: 'List the users of the active workspace (needs the view_user permission)',
+      prints: 'user',
+      options: [{ filters: USER_FILTERS }, ...LIST_OPTIONS],
+      help: '\nThe document names limit, offset and search for this list; --ordering and --filter are passed through.',
+      examples: ['sct users list', 'sct users list --search peeters --json id,username'],
+      run: (ctx, opts) => listUsers(ctx, opts),
+    }),
+  ],
+});
 
 /**
  * A user comes with its role as an id only. The table shows the role's name, as members list
