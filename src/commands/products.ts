@@ -1,19 +1,20 @@
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { COMMODITIES, COMPOSITIONS } from '../api/enums.js';
-import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
-import { addCrudCommands } from './shared/crud.js';
-import { appendList, collect, enumOption, parseEnumList } from './shared/flags.js';
+import { LIST_OPTIONS, listQuery, runList } from './shared/list.js';
+import { crudLeaves } from './shared/crud.js';
+import { appendList, collect, parseEnumList } from './shared/flags.js';
 import type { OptionSpec, OptionsOf } from './shared/options.js';
-import { prints } from './shared/output-facts.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
 
-export interface ListProductsOptions extends ListFlags {
-  commodity?: string;
-  composition?: string;
-}
+const LIST_PRODUCTS_OPTIONS = [
+  { flags: '--commodity <list>', description: (v) => `commodity, comma-separated or repeated (${v.join(', ')})`, values: COMMODITIES, parse: appendList },
+  { flags: '--composition <value>', description: (v) => v.join(' or '), values: COMPOSITIONS },
+  ...LIST_OPTIONS,
+] as const satisfies readonly OptionSpec[];
+
+export type ListProductsOptions = OptionsOf<typeof LIST_PRODUCTS_OPTIONS>;
 
 /** The field flags of create and update. */
 const PRODUCT_FIELDS = [
@@ -32,37 +33,37 @@ const PRODUCT_FIELDS = [
 
 export type ProductFieldFlags = OptionsOf<typeof PRODUCT_FIELDS>;
 
-export function register(program: Command, f: Factory): void {
-  const products = program.command('products').description('Manage products');
-
-  if (f.leaf('list')) addExamples(
-    addListOptions(
-    prints(products.command('list'), 'product')
-      .description('List products')
-      .addOption(enumOption('--commodity <list>', (v) => `commodity, comma-separated or repeated (${v.join(', ')})`, COMMODITIES, appendList))
-      .addOption(enumOption('--composition <value>', (v) => v.join(' or '), COMPOSITIONS)),
-  ),
-    ['sct products list --commodity cocoa', 'sct products list --search sugar --columns id,name,external_id'],
-  ).action(f.action<ListProductsOptions>((ctx, opts) => listProducts(ctx, opts)));
-
-  addCrudCommands(products, f, {
-    resource: 'product',
-    noun: 'product',
-    article: 'a',
-    paths: { all: PATHS.products, one: PATHS.product },
-    columns: COLUMNS.product,
-    detail: DETAILS.product,
-    fields: PRODUCT_FIELDS,
-    fieldsOf: productFields,
-    schemas: () => import('../api/schemas/products.js').then((m) => ({ create: m.productCreateSchema, update: m.productUpdateSchema })),
-    examples: {
-      get: ['sct products get 17', 'sct products get 17 --json name,commodity,hs_code'],
-      create: ['sct products create --name "Cocoa butter" --commodity cocoa --external-id BCC-P09001', 'sct products create --file product.json'],
-      update: ['sct products update 17 --name "Bovine gelatine, 250 bloom"', 'sct products update 17 --set tags=\'["halal"]\''],
-      delete: ['sct products delete 17', 'sct products delete 17 --yes'],
-    },
-  });
-}
+export const register = registerOf({
+  name: 'products',
+  description: 'Manage products',
+  leaves: [
+    defineLeaf({
+      name: 'list',
+      summary: 'List products',
+      prints: 'product',
+      options: LIST_PRODUCTS_OPTIONS,
+      examples: ['sct products list --commodity cocoa', 'sct products list --search sugar --columns id,name,external_id'],
+      run: (ctx, opts) => listProducts(ctx, opts),
+    }),
+    ...crudLeaves({
+      resource: 'product',
+      noun: 'product',
+      article: 'a',
+      paths: { all: PATHS.products, one: PATHS.product },
+      columns: COLUMNS.product,
+      detail: DETAILS.product,
+      fields: PRODUCT_FIELDS,
+      fieldsOf: productFields,
+      schemas: () => import('../api/schemas/products.js').then((m) => ({ create: m.productCreateSchema, update: m.productUpdateSchema })),
+      examples: {
+        get: ['sct products get 17', 'sct products get 17 --json name,commodity,hs_code'],
+        create: ['sct products create --name "Cocoa butter" --commodity cocoa --external-id BCC-P09001', 'sct products create --file product.json'],
+        update: ['sct products update 17 --name "Bovine gelatine, 250 bloom"', 'sct products update 17 --set tags=\'["halal"]\''],
+        delete: ['sct products delete 17', 'sct products delete 17 --yes'],
+      },
+    }),
+  ],
+});
 
 export async function listProducts(ctx: Context, opts: ListProductsOptions): Promise<void> {
   const query = listQuery(opts);

@@ -1,25 +1,14 @@
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { KNOWN_VALUE_CHAIN_STATUSES, KNOWN_VALUE_CHAIN_TYPES } from '../api/enums.js';
-import {
-  addListOptions,
-  listQuery,
-  parseCountryCode,
-  runList,
-  type ListFlags,
-} from './shared/list.js';
-import { addCrudCommands } from './shared/crud.js';
-import { addAlias, collect, parseInteger, rejectBothForms } from './shared/flags.js';
+import { LIST_OPTIONS, listQuery, parseCountryCode, runList } from './shared/list.js';
+import { crudLeaves } from './shared/crud.js';
+import { collect, parseInteger } from './shared/flags.js';
 import type { OptionSpec, OptionsOf } from './shared/options.js';
-import { prints } from './shared/output-facts.js';
-import { filteredBy, setNamedFilters } from './shared/filters.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
+import { setNamedFilters } from './shared/filters.js';
 import { VALUE_CHAIN_FILTERS } from '../api/filters/value-chains.js';
-import type { NamedFlags } from '../api/filters/keys.js';
-
-export interface ListValueChainsOptions extends ListFlags, NamedFlags<typeof VALUE_CHAIN_FILTERS> {}
 
 const TYPES_HELP = `e.g. ${KNOWN_VALUE_CHAIN_TYPES.join(', ')}`;
 const STATUSES_HELP = `e.g. ${KNOWN_VALUE_CHAIN_STATUSES.join(', ')}`;
@@ -43,39 +32,45 @@ const VALUE_CHAIN_FIELDS = [
 
 export type ValueChainFieldFlags = OptionsOf<typeof VALUE_CHAIN_FIELDS>;
 
-export function register(program: Command, f: Factory): void {
-  const chains = program.command('value-chains').description('Manage value chains (the companies in your supply chains)');
+// Options are listed in the order help lists them.
+const LIST_VALUE_CHAINS_OPTIONS = [{ filters: VALUE_CHAIN_FILTERS }, { alias: 'country', of: 'country-code' }, ...LIST_OPTIONS] as const;
 
-  // Options are added in the order help lists them.
-  const list = filteredBy(prints(chains.command('list'), 'valueChain'), VALUE_CHAIN_FILTERS)
-    .description('List value chains');
-  rejectBothForms(list, 'permission-granted', 'self-managed');
-  addAlias(list, 'country', 'country-code');
-  addExamples(
-    addListOptions(list)
-    .addHelpText('after', '\nOrdering fields: id, company_name, type, status, country_code, created_at, updated_at.'),
-    ['sct value-chains list --status active', 'sct value-chains list --country-code CI --columns id,company_name,external_id'],
-  ).action(f.action<ListValueChainsOptions>((ctx, opts) => listValueChains(ctx, opts)));
+export type ListValueChainsOptions = OptionsOf<typeof LIST_VALUE_CHAINS_OPTIONS>;
 
-  addCrudCommands(chains, f, {
-    resource: 'valueChain',
-    noun: 'value chain',
-    article: 'a',
-    paths: { all: PATHS.valueChains, one: PATHS.valueChain },
-    columns: COLUMNS.valueChain,
-    detail: DETAILS.valueChain,
-    fields: VALUE_CHAIN_FIELDS,
-    exclusive: ['permission-granted', 'self-managed'],
-    fieldsOf: valueChainFields,
-    schemas: () => import('../api/schemas/value-chains.js').then((m) => ({ create: m.valueChainCreateSchema, update: m.valueChainUpdateSchema })),
-    examples: {
-      get: ['sct value-chains get 3', 'sct value-chains get 3 --json company_name,status'],
-      create: ['sct value-chains create --company-name "Kumasi Cocoa Traders Ltd" --country-code GH --external-id VC-1-0900', 'sct value-chains create --file partner.json'],
-      update: ['sct value-chains update 3 --contact-name "Kwame Mensah"', 'sct value-chains update 3 --tag cocoa --tag ghana'],
-      delete: ['sct value-chains delete 3', 'sct value-chains delete 3 --yes'],
-    },
-  });
-}
+export const register = registerOf({
+  name: 'value-chains',
+  description: 'Manage value chains (the companies in your supply chains)',
+  leaves: [
+    defineLeaf({
+      name: 'list',
+      summary: 'List value chains',
+      prints: 'valueChain',
+      options: LIST_VALUE_CHAINS_OPTIONS,
+      exclusive: ['permission-granted', 'self-managed'],
+      help: '\nOrdering fields: id, company_name, type, status, country_code, created_at, updated_at.',
+      examples: ['sct value-chains list --status active', 'sct value-chains list --country-code CI --columns id,company_name,external_id'],
+      run: (ctx, opts) => listValueChains(ctx, opts),
+    }),
+    ...crudLeaves({
+      resource: 'valueChain',
+      noun: 'value chain',
+      article: 'a',
+      paths: { all: PATHS.valueChains, one: PATHS.valueChain },
+      columns: COLUMNS.valueChain,
+      detail: DETAILS.valueChain,
+      fields: VALUE_CHAIN_FIELDS,
+      exclusive: ['permission-granted', 'self-managed'],
+      fieldsOf: valueChainFields,
+      schemas: () => import('../api/schemas/value-chains.js').then((m) => ({ create: m.valueChainCreateSchema, update: m.valueChainUpdateSchema })),
+      examples: {
+        get: ['sct value-chains get 3', 'sct value-chains get 3 --json company_name,status'],
+        create: ['sct value-chains create --company-name "Kumasi Cocoa Traders Ltd" --country-code GH --external-id VC-1-0900', 'sct value-chains create --file partner.json'],
+        update: ['sct value-chains update 3 --contact-name "Kwame Mensah"', 'sct value-chains update 3 --tag cocoa --tag ghana'],
+        delete: ['sct value-chains delete 3', 'sct value-chains delete 3 --yes'],
+      },
+    }),
+  ],
+});
 
 export function valueChainListQuery(opts: ListValueChainsOptions): URLSearchParams {
   const query = listQuery(opts);
