@@ -1,25 +1,20 @@
 // workspaces list/switch/current. The service keeps the active workspace per user (POST
 // /accounts/workspaces/switch); the profile records the last one switched to, so `current` can
 // say when the service's differs (switched in the web app, or with another profile).
-import type { Command } from 'commander';
 import { stripControl } from '../output/sanitize.js';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
-import { addDryRunOption } from './shared/dry-run.js';
+import { DRY_RUN_OPTION } from './shared/dry-run.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
+import type { OptionsOf } from './shared/options.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
 import { UsageError } from '../errors.js';
-import { addListOptions, listQuery, runList, type ListFlags } from './shared/list.js';
+import { LIST_OPTIONS, listQuery, runList } from './shared/list.js';
 import { parseId } from './shared/crud.js';
-import { addAlias } from './shared/flags.js';
 import { fetchMe } from './whoami.js';
-import { prints } from './shared/output-facts.js';
 import { WORKSPACE_FILTERS } from '../api/filters/workspaces.js';
-import type { NamedFlags } from '../api/filters/keys.js';
-import { filteredBy, setNamedFilters } from './shared/filters.js';
-
-export interface ListWorkspacesOptions extends ListFlags, NamedFlags<typeof WORKSPACE_FILTERS> {}
+import { setNamedFilters } from './shared/filters.js';
 
 interface Workspace {
   workspace_id?: number;
@@ -29,32 +24,39 @@ interface Workspace {
   type?: string;
 }
 
-export function register(program: Command, f: Factory): void {
-  const workspaces = program.command('workspaces').description('List your workspaces and switch the active one');
+const LIST_WORKSPACES_OPTIONS = [{ filters: WORKSPACE_FILTERS }, { alias: 'country', of: 'country-code' }, ...LIST_OPTIONS] as const;
 
-  addExamples(
-    addListOptions(
-    addAlias(filteredBy(prints(workspaces.command('list'), 'workspace', ['current']), WORKSPACE_FILTERS)
-      .description('List the workspaces (companies) you belong to'), 'country', 'country-code'),
-  ),
-    ['sct workspaces list', 'sct workspaces list --type active,trial --json id,name'],
-  ).action(f.action<ListWorkspacesOptions>((ctx, opts) => listWorkspaces(ctx, opts)));
+export type ListWorkspacesOptions = OptionsOf<typeof LIST_WORKSPACES_OPTIONS>;
 
-  addExamples(
-    addDryRunOption(workspaces
-    .command('switch')
-    .argument('[company-id]', 'workspace (company) id from `sct workspaces list`; a picker on a terminal when left out')
-    .description('Make another workspace the active one, and record it in the profile')),
-    ['sct workspaces switch 1', 'sct workspaces switch'],
-  ).action(f.action((ctx, _o, [id]) => switchWorkspace(ctx, id)));
-
-  addExamples(
-    workspaces
-    .command('current')
-    .description('Show the active workspace'),
-    ['sct workspaces current', 'sct workspaces current --json id,name'],
-  ).action(f.action((ctx) => currentWorkspace(ctx)));
-}
+export const register = registerOf({
+  name: 'workspaces',
+  description: 'List your workspaces and switch the active one',
+  leaves: [
+    defineLeaf({
+      name: 'list',
+      summary: 'List the workspaces (companies) you belong to',
+      prints: 'workspace',
+      extraFields: ['current'],
+      options: LIST_WORKSPACES_OPTIONS,
+      examples: ['sct workspaces list', 'sct workspaces list --type active,trial --json id,name'],
+      run: (ctx, opts) => listWorkspaces(ctx, opts),
+    }),
+    defineLeaf({
+      name: 'switch',
+      summary: 'Make another workspace the active one, and record it in the profile',
+      args: [{ name: '[company-id]', description: 'workspace (company) id from `sct workspaces list`; a picker on a terminal when left out' }],
+      options: [DRY_RUN_OPTION],
+      examples: ['sct workspaces switch 1', 'sct workspaces switch'],
+      run: (ctx, _o, [id]) => switchWorkspace(ctx, id),
+    }),
+    defineLeaf({
+      name: 'current',
+      summary: 'Show the active workspace',
+      examples: ['sct workspaces current', 'sct workspaces current --json id,name'],
+      run: (ctx) => currentWorkspace(ctx),
+    }),
+  ],
+});
 
 export async function listWorkspaces(ctx: Context, opts: ListWorkspacesOptions): Promise<void> {
   const query = listQuery(opts);
