@@ -1,42 +1,43 @@
 // sct imports list/get/create: data exchange runs. The API documents neither the run's fields
 // nor the create body, so the named flags are the common ones (type, source, document, name)
 // passed as given, and --set/--file reach any other field.
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
-import { addDryRunOption } from './shared/dry-run.js';
+import { DRY_RUN_OPTION } from './shared/dry-run.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
+import type { OptionsOf } from './shared/options.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
-import { addBodyOptions, addIdempotencyKeyOption, addGetCommand, addListCommand, saveOne } from './shared/crud.js';
+import { getLeaf, listLeaf, saveOne } from './shared/crud.js';
 import { parseInteger } from './shared/flags.js';
-import type { BodyFlags } from './shared/body.js';
+import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION } from './shared/body.js';
 
-export interface ImportRunFlags extends BodyFlags {
-  type?: string;
-  source?: string;
-  document?: string;
-  name?: string;
-}
+const CREATE_IMPORT_OPTIONS = [
+  { flags: '--type <type>', description: 'what the run imports (e.g. orders, origins, products)' },
+  { flags: '--source <source>', description: 'where the data comes from (e.g. csv, xlsx, api, sftp)' },
+  { flags: '--document <id>', description: 'an uploaded document holding the data (see `sct documents upload`)' },
+  { flags: '--name <text>', description: 'a name for the run' },
+  ...BODY_OPTIONS,
+  IDEMPOTENCY_KEY_OPTION,
+  DRY_RUN_OPTION,
+] as const;
 
-export function register(program: Command, f: Factory): void {
-  const imports = program.command('imports').description('Data exchange runs (imports)');
+export type ImportRunFlags = OptionsOf<typeof CREATE_IMPORT_OPTIONS>;
 
-  addListCommand(imports, f, { summary: 'List the company’s data exchange runs', path: PATHS.imports, columns: COLUMNS.importRun, noun: 'imports', examples: ['sct imports list', 'sct imports list --ordering -created_at --limit 5'] });
-  addGetCommand(imports, f, { noun: 'data exchange run', path: PATHS.importRun, columns: COLUMNS.importRun, examples: ['sct imports get 10', 'sct imports get 10 --json status'] });
-
-  addExamples(
-    addDryRunOption(addIdempotencyKeyOption(addBodyOptions(
-    imports
-      .command('create')
-      .description('Start a data exchange run')
-      .option('--type <type>', 'what the run imports (e.g. orders, origins, products)')
-      .option('--source <source>', 'where the data comes from (e.g. csv, xlsx, api, sftp)')
-      .option('--document <id>', 'an uploaded document holding the data (see `sct documents upload`)')
-      .option('--name <text>', 'a name for the run'),
-  ))),
-    ['sct imports create --type orders --source csv --document 4'],
-  ).action(f.action<ImportRunFlags>((ctx, opts) => createImportRun(ctx, opts)));
-}
+export const register = registerOf({
+  name: 'imports',
+  description: 'Data exchange runs (imports)',
+  leaves: [
+    listLeaf({ summary: 'List the company’s data exchange runs', path: PATHS.imports, columns: COLUMNS.importRun, noun: 'imports', examples: ['sct imports list', 'sct imports list --ordering -created_at --limit 5'] }),
+    getLeaf({ noun: 'data exchange run', path: PATHS.importRun, columns: COLUMNS.importRun, examples: ['sct imports get 10', 'sct imports get 10 --json status'] }),
+    defineLeaf({
+      name: 'create',
+      summary: 'Start a data exchange run',
+      options: CREATE_IMPORT_OPTIONS,
+      examples: ['sct imports create --type orders --source csv --document 4'],
+      run: (ctx, opts) => createImportRun(ctx, opts),
+    }),
+  ],
+});
 
 async function createImportRun(ctx: Context, opts: ImportRunFlags): Promise<void> {
   await saveOne(ctx, {
