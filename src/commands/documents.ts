@@ -6,10 +6,10 @@
 // Signed URLs carry their own credential: sct never sends the token to them, wherever they point.
 import { createReadStream, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
-import { addDryRunOption } from './shared/dry-run.js';
+import { DRY_RUN_OPTION } from './shared/dry-run.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
+import type { OptionsOf } from './shared/options.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
@@ -17,52 +17,46 @@ import { byteProgress } from '../output/progress.js';
 import { formatBytes } from '../util/format.js';
 import { resolveTarget } from '../output/download.js';
 import { SctError, UsageError } from '../errors.js';
-import { addGetCommand, addListCommand, parseId } from './shared/crud.js';
+import { getLeaf, listLeaf, parseId } from './shared/crud.js';
 import { collect } from './shared/flags.js';
 import { validate } from './shared/body.js';
 import { stripControl } from '../output/sanitize.js';
-import { saveDownload } from './shared/download.js';
+import { downloadOptions, saveDownload, type DownloadFlags } from './shared/download.js';
 
-export interface UploadFlags {
-  name?: string;
-  description?: string;
-  contentType?: string;
-  tag?: string[];
-}
+const UPLOAD_OPTIONS = [
+  { flags: '--name <name>', description: 'the document name (default: the file name)' },
+  { flags: '--description <text>', description: 'description' },
+  { flags: '--content-type <type>', description: 'MIME type (default: the service guesses from the name)' },
+  { flags: '--tag <tag>', description: 'a tag (repeatable)', parse: collect },
+  DRY_RUN_OPTION,
+] as const;
 
-export interface DownloadFlags {
-  out?: string;
-  force?: boolean;
-}
+export type UploadFlags = OptionsOf<typeof UPLOAD_OPTIONS>;
 
-export function register(program: Command, f: Factory): void {
-  const documents = program.command('documents').description('Upload, list and download documents');
-
-  addListCommand(documents, f, { summary: 'List the company’s documents', path: PATHS.documents, columns: COLUMNS.document, noun: 'documents', examples: ['sct documents list --search satellite', 'sct documents list --columns id,name,status --json'] });
-  addGetCommand(documents, f, { noun: 'document', path: PATHS.document, columns: COLUMNS.document, examples: ['sct documents get 4', 'sct documents get 4 --json name,status'] });
-
-  addExamples(
-    addDryRunOption(documents
-    .command('upload')
-    .argument('<file>', 'the file to upload')
-    .description('Upload a file as a new document')
-    .option('--name <name>', 'the document name (default: the file name)')
-    .option('--description <text>', 'description')
-    .option('--content-type <type>', 'MIME type (default: the service guesses from the name)')
-    .option('--tag <tag>', 'a tag (repeatable)', collect)),
-    ['sct documents upload ./certificates/fsc-2025.pdf --tag fsc'],
-  ).action(f.action<UploadFlags>((ctx, opts, [file]) => uploadDocument(ctx, file, opts)));
-
-  addExamples(
-    documents
-    .command('download')
-    .argument('<id>', 'document id')
-    .description('Download a document’s file')
-    .option('--out <path>', 'a directory (ending in / or existing), a file name, or - for standard output; default: the document name in the current directory')
-    .option('--force', 'overwrite an existing file'),
-    ['sct documents download 4 --out ./evidence/'],
-  ).action(f.action<DownloadFlags>((ctx, opts, [id]) => downloadDocument(ctx, parseId(id), opts)));
-}
+export const register = registerOf({
+  name: 'documents',
+  description: 'Upload, list and download documents',
+  leaves: [
+    listLeaf({ summary: 'List the company’s documents', path: PATHS.documents, columns: COLUMNS.document, noun: 'documents', examples: ['sct documents list --search satellite', 'sct documents list --columns id,name,status --json'] }),
+    getLeaf({ noun: 'document', path: PATHS.document, columns: COLUMNS.document, examples: ['sct documents get 4', 'sct documents get 4 --json name,status'] }),
+    defineLeaf({
+      name: 'upload',
+      summary: 'Upload a file as a new document',
+      args: [{ name: '<file>', description: 'the file to upload' }],
+      options: UPLOAD_OPTIONS,
+      examples: ['sct documents upload ./certificates/fsc-2025.pdf --tag fsc'],
+      run: (ctx, opts, [file]) => uploadDocument(ctx, file, opts),
+    }),
+    defineLeaf({
+      name: 'download',
+      summary: 'Download a document’s file',
+      args: [{ name: '<id>', description: 'document id' }],
+      options: downloadOptions('the document name in the current directory'),
+      examples: ['sct documents download 4 --out ./evidence/'],
+      run: (ctx, opts, [id]) => downloadDocument(ctx, parseId(id), opts),
+    }),
+  ],
+});
 
 export async function uploadDocument(ctx: Context, file: string, opts: UploadFlags): Promise<void> {
   let size: number;

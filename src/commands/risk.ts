@@ -4,67 +4,58 @@
 // (Content-Disposition), so with a directory target the file name is settled when the headers
 // arrive and before any byte is written: an existing file stops the download there. With
 // --out FILE the target is settled, and checked, before the request.
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
-import { addDryRunOption } from './shared/dry-run.js';
+import { DRY_RUN_OPTION } from './shared/dry-run.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
+import type { OptionsOf } from './shared/options.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { fileNameFromDisposition, isDirectoryTarget, resolveTarget, type Target } from '../output/download.js';
 import { AnswerError, SctError } from '../errors.js';
-import { addBodyOptions, addIdempotencyKeyOption, addListCommand, parseId, saveOne } from './shared/crud.js';
+import { listLeaf, parseId, saveOne } from './shared/crud.js';
 import { appendList, parseIdList } from './shared/flags.js';
-import type { BodyFlags } from './shared/body.js';
-import { saveDownload } from './shared/download.js';
+import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION } from './shared/body.js';
+import { downloadOptions, saveDownload, type DownloadFlags } from './shared/download.js';
 import { discardBody } from '../api/transport.js';
 import { json } from 'node:stream/consumers';
 
-export interface RiskFieldFlags extends BodyFlags {
-  identifier?: string;
-  name?: string;
-  description?: string;
-  order?: string;
-  origin?: string;
-  product?: string;
-  document?: string;
-}
+const CREATE_RISK_OPTIONS = [
+  { flags: '--identifier <id>', description: 'your identifier of the assessment (required; names its evidence package)' },
+  { flags: '--name <text>', description: 'name' },
+  { flags: '--description <text>', description: 'description' },
+  { flags: '--order <ids>', description: 'orders in scope, comma-separated or repeated', parse: appendList },
+  { flags: '--origin <ids>', description: 'origins in scope, comma-separated or repeated', parse: appendList },
+  { flags: '--product <ids>', description: 'products in scope, comma-separated or repeated', parse: appendList },
+  { flags: '--document <ids>', description: 'supporting documents, comma-separated or repeated', parse: appendList },
+  ...BODY_OPTIONS,
+  IDEMPOTENCY_KEY_OPTION,
+  DRY_RUN_OPTION,
+] as const;
 
-export interface EvidenceFlags {
-  out?: string;
-  force?: boolean;
-}
+export type RiskFieldFlags = OptionsOf<typeof CREATE_RISK_OPTIONS>;
 
-export function register(program: Command, f: Factory): void {
-  const risk = program.command('risk').description('Risk assessments and their evidence packages');
-
-  addListCommand(risk, f, { summary: 'List risk assessments', path: PATHS.riskAssessments, columns: COLUMNS.riskAssessment, noun: 'risk assessments', examples: ['sct risk list', 'sct risk list --search cocoa --columns id,identifier,status'] });
-
-  addExamples(
-    addDryRunOption(addIdempotencyKeyOption(addBodyOptions(
-    risk
-      .command('create')
-      .description('Start a risk assessment')
-      .option('--identifier <id>', 'your identifier of the assessment (required; names its evidence package)')
-      .option('--name <text>', 'name')
-      .option('--description <text>', 'description')
-      .option('--order <ids>', 'orders in scope, comma-separated or repeated', appendList)
-      .option('--origin <ids>', 'origins in scope, comma-separated or repeated', appendList)
-      .option('--product <ids>', 'products in scope, comma-separated or repeated', appendList)
-      .option('--document <ids>', 'supporting documents, comma-separated or repeated', appendList),
-  ))),
-    ['sct risk create --identifier RA-2025-07 --origin 24,18 --order 217'],
-  ).action(f.action<RiskFieldFlags>((ctx, opts) => createRisk(ctx, opts)));
-
-  addExamples(
-    risk
-    .command('evidence')
-    .argument('<id>', 'risk assessment id')
-    .description('Download the evidence package (ZIP) of a risk assessment')
-    .option('--out <path>', 'a directory (ending in / or existing), a file name, or - for standard output; default: <identifier>.zip in the current directory')
-    .option('--force', 'overwrite an existing file'),
-    ['sct risk evidence 1 --out ./evidence/'],
-  ).action(f.action<EvidenceFlags>((ctx, opts, [id]) => downloadEvidence(ctx, parseId(id), opts)));
-}
+export const register = registerOf({
+  name: 'risk',
+  description: 'Risk assessments and their evidence packages',
+  leaves: [
+    listLeaf({ summary: 'List risk assessments', path: PATHS.riskAssessments, columns: COLUMNS.riskAssessment, noun: 'risk assessments', examples: ['sct risk list', 'sct risk list --search cocoa --columns id,identifier,status'] }),
+    defineLeaf({
+      name: 'create',
+      summary: 'Start a risk assessment',
+      options: CREATE_RISK_OPTIONS,
+      examples: ['sct risk create --identifier RA-2025-07 --origin 24,18 --order 217'],
+      run: (ctx, opts) => createRisk(ctx, opts),
+    }),
+    defineLeaf({
+      name: 'evidence',
+      summary: 'Download the evidence package (ZIP) of a risk assessment',
+      args: [{ name: '<id>', description: 'risk assessment id' }],
+      options: downloadOptions('<identifier>.zip in the current directory'),
+      examples: ['sct risk evidence 1 --out ./evidence/'],
+      run: (ctx, opts, [id]) => downloadEvidence(ctx, parseId(id), opts),
+    }),
+  ],
+});
 
 export function riskFields(opts: RiskFieldFlags): Record<string, unknown> {
   const ids = (value: string | undefined, flag: string) => (value === undefined ? undefined : parseIdList(value, flag));
@@ -97,7 +88,7 @@ function fixedTarget(out: string | undefined, force?: boolean): Target | undefin
   return resolveTarget(out, 'evidence.zip', { cwd: process.cwd(), force });
 }
 
-export async function downloadEvidence(ctx: Context, id: number, opts: EvidenceFlags): Promise<void> {
+export async function downloadEvidence(ctx: Context, id: number, opts: DownloadFlags): Promise<void> {
   const fixed = fixedTarget(opts.out, opts.force);
   const client = ctx.client();
   const path = PATHS.riskEvidence(id);

@@ -9,6 +9,17 @@ import { byteProgress } from '../../output/progress.js';
 import { formatBytes } from '../../util/format.js';
 import { writeOne } from '../../output/format.js';
 import { stripControl } from '../../output/sanitize.js';
+import type { OptionsOf } from './options.js';
+
+/** --out and --force of a download; `fallback` names the file written without --out. */
+export function downloadOptions(fallback: string) {
+  return [
+    { flags: '--out <path>', description: `a directory (ending in / or existing), a file name, or - for standard output; default: ${fallback}` },
+    { flags: '--force', description: 'overwrite an existing file' },
+  ] as const;
+}
+
+export type DownloadFlags = OptionsOf<ReturnType<typeof downloadOptions>>;
 
 export interface SaveOptions {
   id: number;
