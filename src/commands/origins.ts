@@ -14,7 +14,8 @@ import {
   runList,
   type ListFlags,
 } from './shared/list.js';
-import { addCrudCommands } from './shared/crud.js';
+import { crudLeaves } from './shared/crud.js';
+import { addLeaf } from './shared/spec.js';
 import { prints, writesGeojson } from './shared/output-facts.js';
 import { addBulkRunOptions, addTemplateOption, writeTemplateIf } from './shared/bulk.js';
 import { addAlias, enumOption } from './shared/flags.js';
@@ -68,7 +69,7 @@ export function register(program: Command, f: Factory): void {
     ['sct origins list --country-code CI,GH', 'sct origins list --assessment-status failing -o geojson > failing.geojson', 'sct origins list --country-code GH -o geojson --eudr --max-size 25MB --out statement/'],
   ).action(f.action<ListOriginsOptions>((ctx, opts) => listOrigins(ctx, opts)));
 
-  addCrudCommands(origins, f, {
+  for (const l of crudLeaves({
     resource: 'origin',
     noun: 'origin',
     article: 'an',
@@ -85,7 +86,7 @@ export function register(program: Command, f: Factory): void {
       delete: ['sct origins delete 24', 'sct origins delete 24 --yes'],
     },
     geojson: true,
-  });
+  })) addLeaf(origins, f, l);
 
   addExamples(origins
     .command('check')

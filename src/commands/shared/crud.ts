@@ -13,8 +13,7 @@ import { parseInteger } from './flags.js';
 import { LIST_OPTIONS, listQuery, runList } from './list.js';
 import { DRY_RUN_OPTION } from './dry-run.js';
 import { addOptions, type OptionEntry, type OptionsOf } from './options.js';
-import { addLeaf, defineLeaf, type Leaf } from './spec.js';
-import type { Factory } from './command.js';
+import { defineLeaf, type Leaf } from './spec.js';
 
 /** Resource ids are integers 0..ID_MAX: checked locally, so a typo never reaches the API. */
 export function parseId(value: string, what = 'ID'): number {
@@ -192,15 +191,3 @@ export function listLeaf(o: { summary: string; path: string; columns: Column[]; 
   });
 }
 
-/** Registers get, create, update and delete, in that order, on a resource's command group. */
-export function addCrudCommands<const E extends readonly OptionEntry[]>(group: Command, f: Factory, o: CrudOptions<E>): void {
-  for (const l of crudLeaves(o)) addLeaf(group, f, l);
-}
-
-export function addGetCommand(group: Command, f: Factory, o: Parameters<typeof getLeaf>[0]): Command | undefined {
-  return addLeaf(group, f, getLeaf(o));
-}
-
-export function addListCommand(group: Command, f: Factory, o: Parameters<typeof listLeaf>[0]): Command | undefined {
-  return addLeaf(group, f, listLeaf(o));
-}
