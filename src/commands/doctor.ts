@@ -1,7 +1,6 @@
-import type { Command } from 'commander';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
 import { CONFIG_FILE_MODE } from '../config/config.js';
 import { missingApiPrefix, proxyFromEnv } from '../api/endpoint.js';
 import { discardBody } from '../api/transport.js';
@@ -24,14 +23,12 @@ export interface Check {
   detail: string;
 }
 
-export function register(program: Command, f: Factory): void {
-  addExamples(
-    program
-    .command('doctor')
-    .description('Check config and file mode, token, base URL, proxy and CA settings, clock skew, rate budget and Node version'),
-    ['sct doctor', 'sct doctor --verbose'],
-  ).action(f.action((ctx) => doctor(ctx)));
-}
+export const register = registerOf(defineLeaf({
+  name: 'doctor',
+  summary: 'Check config and file mode, token, base URL, proxy and CA settings, clock skew, rate budget and Node version',
+  examples: ['sct doctor', 'sct doctor --verbose'],
+  run: (ctx) => doctor(ctx),
+}));
 
 const MIN_NODE = [20, 18, 1];
 

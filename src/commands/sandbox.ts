@@ -1,40 +1,31 @@
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
+import type { OptionsOf } from './shared/options.js';
 import { parseInteger } from './shared/flags.js';
 import { UsageError } from '../errors.js';
 
-export interface SandboxCommandOptions {
-  port?: string;
-  host?: string;
-  seed?: string;
-  orders?: string;
-  rateLimit?: string;
-  statementDelay?: string;
-  latency?: string;
-  failRate?: string;
-  dropRate?: string;
-  log?: boolean;
-}
+const SANDBOX_OPTIONS = [
+  { flags: '--port <n>', description: 'port to listen on (0 picks a free one)', default: '0' },
+  { flags: '--host <address>', description: 'address to listen on', default: '127.0.0.1' },
+  { flags: '--seed <n>', description: 'seed of the demo data', default: '1' },
+  { flags: '--orders <n>', description: 'number of demo orders (e.g. 100000 for benchmarks)' },
+  { flags: '--rate-limit <n>', description: 'requests per hour per token', default: '1000' },
+  { flags: '--statement-delay <ms>', description: 'how long EUDR statements stay in_progress', default: '2000' },
+  { flags: '--latency <ms>', description: 'fault injection: delay every response' },
+  { flags: '--fail-rate <share>', description: 'fault injection: share of requests answered 503 (0..1)' },
+  { flags: '--drop-rate <share>', description: 'fault injection: share of connections dropped (0..1)' },
+  { flags: '--log', description: 'print one line per request' },
+] as const;
 
-export function register(program: Command, f: Factory): void {
-  addExamples(
-    program
-    .command('sandbox')
-    .description('Run a local emulator of the whole service with demo data (Ctrl-C stops it)')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '0')
-    .option('--host <address>', 'address to listen on', '127.0.0.1')
-    .option('--seed <n>', 'seed of the demo data', '1')
-    .option('--orders <n>', 'number of demo orders (e.g. 100000 for benchmarks)')
-    .option('--rate-limit <n>', 'requests per hour per token', '1000')
-    .option('--statement-delay <ms>', 'how long EUDR statements stay in_progress', '2000')
-    .option('--latency <ms>', 'fault injection: delay every response')
-    .option('--fail-rate <share>', 'fault injection: share of requests answered 503 (0..1)')
-    .option('--drop-rate <share>', 'fault injection: share of connections dropped (0..1)')
-    .option('--log', 'print one line per request'),
-    ['sct sandbox --port 8080', 'sct sandbox --orders 100000 --latency 200 --log'],
-  ).action(f.action<SandboxCommandOptions>((ctx, opts) => sandbox(ctx, opts)));
-}
+export type SandboxCommandOptions = OptionsOf<typeof SANDBOX_OPTIONS>;
+
+export const register = registerOf(defineLeaf({
+  name: 'sandbox',
+  summary: 'Run a local emulator of the whole service with demo data (Ctrl-C stops it)',
+  options: SANDBOX_OPTIONS,
+  examples: ['sct sandbox --port 8080', 'sct sandbox --orders 100000 --latency 200 --log'],
+  run: (ctx, opts) => sandbox(ctx, opts),
+}));
 
 function share(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;

@@ -1,20 +1,17 @@
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
 import { PATHS } from '../api/paths.js';
 import { asMe, type Me } from '../api/me.js';
 import { writeOne } from '../output/format.js';
 import { SctError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
 
-export function register(program: Command, f: Factory): void {
-  addExamples(
-    program
-    .command('whoami')
-    .description('Show the logged-in user, company and role'),
-    ['sct whoami', 'sct whoami --json email'],
-  ).action(f.action((ctx) => whoami(ctx)));
-}
+export const register = registerOf(defineLeaf({
+  name: 'whoami',
+  summary: 'Show the logged-in user, company and role',
+  examples: ['sct whoami', 'sct whoami --json email'],
+  run: (ctx) => whoami(ctx),
+}));
 
 export async function fetchMe(client: ApiClient): Promise<Me> {
   return parseMe(await client.get(PATHS.me));

@@ -15,7 +15,7 @@ import { optionOf, type OptionEntry, type OptionSpec, type OptionsOf } from './o
 export interface ArgumentSpec {
   /** As commander spells it: `<id>`, `[shell]`, `<files...>`. */
   readonly name: string;
-  readonly description: string;
+  readonly description?: string;
 }
 
 export interface CommandSpec<E extends readonly OptionEntry[] = readonly OptionEntry[]> {
@@ -63,8 +63,12 @@ const isAlias = (e: OptionEntry): e is Extract<OptionEntry, { alias: string }> =
  * command registers that one alone).
  */
 export function addLeaf(group: Command, f: Factory, spec: Leaf): Command | undefined {
-  if (!f.leaf(spec.name)) return undefined;
-  const cmd = group.command(spec.name);
+  return f.leaf(spec.name) ? commandOf(group, f, spec) : undefined;
+}
+
+/** The commander command of spec on parent. */
+function commandOf(parent: Command, f: Factory, spec: Leaf): Command {
+  const cmd = parent.command(spec.name);
   if (spec.prints) prints(cmd, spec.prints, spec.extraFields);
   if (spec.geojson) writesGeojson(cmd);
   for (const a of spec.args ?? []) cmd.argument(a.name, a.description);
@@ -89,9 +93,10 @@ export function addGroup(program: Command, f: Factory, spec: GroupSpec): Command
   return group;
 }
 
-/** A group module's `register`, from its record. */
-export function registerOf(spec: GroupSpec): Register {
+/** A group module's `register`, from its record; a command without sub-commands is a leaf of the program. */
+export function registerOf(spec: GroupSpec | Leaf): Register {
   return (program, f) => {
-    addGroup(program, f, spec);
+    if ('leaves' in spec) addGroup(program, f, spec);
+    else commandOf(program, f, spec);
   };
 }
