@@ -1,6 +1,5 @@
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
 import { SETTABLE_KEYS, PROFILE_KEYS, type SettableKey, type ProfileKey } from '../config/config.js';
 import { profileName, tokenStorage } from '../config/settings.js';
 import { maskToken } from '../output/redact.js';
@@ -8,32 +7,41 @@ import { UsageError } from '../errors.js';
 import { parseFormat, writeList, writeOne } from '../output/format.js';
 import { missingApiPrefix } from '../api/endpoint.js';
 
-export function register(program: Command, f: Factory): void {
-  const config = program.command('config').description('Read and write profile settings (base_url, output, workspace)');
-  addExamples(config.command('list').description("Show the profile's settings (token masked)"), ['sct config list', 'sct config list --profile staging']).action(
-    f.action((ctx) => list(ctx)),
-  );
-  addExamples(
-    config
-      .command('get')
-      .argument('<key>', `one of ${PROFILE_KEYS.filter((k) => k !== 'token').join(', ')}`)
-      .description('Print one setting'),
-    ['sct config get base_url', 'sct config get output --profile staging'],
-  ).action(f.action((ctx, _o, [key]) => get(ctx, key)));
-  addExamples(config.command('set').argument('<key>', SETTABLE_KEYS.join(', ')).argument('<value>').description('Change one setting'), [
-    'sct config set output json',
-    'sct config set base_url http://127.0.0.1:8080/api --profile sandbox',
-  ]).action(f.action((ctx, _o, [key, value]) => set(ctx, key, value)));
-  addExamples(config.command('unset').argument('<key>', SETTABLE_KEYS.join(', ')).description('Remove one setting'), [
-    'sct config unset output',
-    'sct config unset workspace --profile staging',
-  ]).action(f.action((ctx, _o, [key]) => unset(ctx, key)));
-  addExamples(config.command('path').description('Print the config file path'), ['sct config path']).action(f.action((ctx) => path(ctx)));
-  addExamples(config.command('profiles').description('List the profiles: the current one marked, base URL, where the token is kept'), [
-    'sct config profiles',
-    'sct config profiles --json',
-  ]).action(f.action((ctx) => profiles(ctx)));
-}
+export const register = registerOf({
+  name: 'config',
+  description: 'Read and write profile settings (base_url, output, workspace)',
+  leaves: [
+    defineLeaf({ name: 'list', summary: "Show the profile's settings (token masked)", examples: ['sct config list', 'sct config list --profile staging'], run: (ctx) => list(ctx) }),
+    defineLeaf({
+      name: 'get',
+      summary: 'Print one setting',
+      args: [{ name: '<key>', description: `one of ${PROFILE_KEYS.filter((k) => k !== 'token').join(', ')}` }],
+      examples: ['sct config get base_url', 'sct config get output --profile staging'],
+      run: (ctx, _o, [key]) => get(ctx, key),
+    }),
+    defineLeaf({
+      name: 'set',
+      summary: 'Change one setting',
+      args: [{ name: '<key>', description: SETTABLE_KEYS.join(', ') }, { name: '<value>' }],
+      examples: ['sct config set output json', 'sct config set base_url http://127.0.0.1:8080/api --profile sandbox'],
+      run: (ctx, _o, [key, value]) => set(ctx, key, value),
+    }),
+    defineLeaf({
+      name: 'unset',
+      summary: 'Remove one setting',
+      args: [{ name: '<key>', description: SETTABLE_KEYS.join(', ') }],
+      examples: ['sct config unset output', 'sct config unset workspace --profile staging'],
+      run: (ctx, _o, [key]) => unset(ctx, key),
+    }),
+    defineLeaf({ name: 'path', summary: 'Print the config file path', examples: ['sct config path'], run: (ctx) => path(ctx) }),
+    defineLeaf({
+      name: 'profiles',
+      summary: 'List the profiles: the current one marked, base URL, where the token is kept',
+      examples: ['sct config profiles', 'sct config profiles --json'],
+      run: (ctx) => profiles(ctx),
+    }),
+  ],
+});
 
 const PROFILE_COLUMNS = [
   { header: 'CURRENT', path: 'current', value: (r: Record<string, unknown>) => (r.current ? '*' : '') },
