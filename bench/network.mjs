@@ -3,10 +3,13 @@
 // a sandbox of 20,000 orders in its own process, with floors measured in the same run by a
 // minimal node:http client (bench/floor/network-client.mjs) over the same link.
 //
-// The link: network namespaces joined by `tc netem` need the kernel's sch_netem; where `tc qdisc
-// add … netem` fails (or without root and iproute2) a throttling proxy on 127.0.0.1
-// (bench/throttle.mjs) adds 20 ms each way and caps each direction at 50 Mbit/s. The output says
-// which. The proxy is loopback, so SCT_ALLOW_HTTP is not needed; a namespace's far end would need it.
+// The link (bench/link.mjs), the best this machine can build, named in the output: network
+// namespaces joined by `tc netem` (root, iproute2, the kernel's sch_netem); else namespaces joined
+// by a delay line between two TUN devices (bench/tunlink.py; root, iproute2, /dev/net/tun,
+// python3), checked before the cases by a ping or TCP connect round trip and an 8 MB transfer;
+// else a throttling proxy on 127.0.0.1 (bench/throttle.mjs). The sandbox runs on the far side,
+// sct and the floors on the near one; across namespaces the server is not loopback, so sct runs
+// with SCT_ALLOW_HTTP=1. SCT_BENCH_LINK=proxy|tun|netem picks one (to compare them).
 //
 // Cases, wall time, medians of interleaved runs (3 by default, 1 with --quick):
 //   export json: floor one page at a time without compression, with gzip, with gzip and 4 pages
@@ -21,6 +24,7 @@ import { join } from 'node:path';
 import { startSandboxProcess } from '../scripts/sandbox-process.mjs';
 import { timed } from './measure.mjs';
 import { startThrottle } from './throttle.mjs';
+import { checkLink, chooseLink, startNamespaceLink } from './link.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const bin = join(root, 'bin', 'sct.js');
@@ -34,30 +38,37 @@ const arg = (name) => {
   return i > 0 ? process.argv[i + 1] : undefined;
 };
 
-/** Whether tc netem works here: it needs root, iproute2 and the kernel's sch_netem. */
-function netemAvailable() {
-  const ns = `sctbench${process.pid}`;
-  if (spawnSync('ip', ['netns', 'add', ns]).status !== 0) return false;
-  try {
-    return spawnSync('ip', ['netns', 'exec', ns, 'tc', 'qdisc', 'add', 'dev', 'lo', 'root', 'netem', 'delay', '20ms']).status === 0;
-  } finally {
-    spawnSync('ip', ['netns', 'del', ns]);
-  }
-}
-
 export async function networkBench({ quick = false, runs = quick ? 1 : 3, before } = {}) {
-  if (netemAvailable()) console.log('\nNetwork: tc netem works on this kernel; the namespace link is not built yet, the proxy below is used all the same');
-  const sb = await startSandboxProcess(['--orders', String(ORDERS), '--rate-limit', '1000000']);
-  const link = await startThrottle(Number(new URL(sb.url).port));
+  const { kind, why } = process.env.SCT_BENCH_LINK ? { kind: process.env.SCT_BENCH_LINK, why: 'SCT_BENCH_LINK' } : chooseLink();
+  const sandboxArgs = ['--orders', String(ORDERS), '--rate-limit', '1000000'];
+  let link;
+  let sb;
+  let url;
+  let proxy;
+  let checked;
+  let counts = '';
   const dir = mkdtempSync(join(tmpdir(), 'sct-bench-network-'));
   try {
-    const url = `http://127.0.0.1:${link.port}/api`;
+    if (kind === 'proxy') {
+      sb = await startSandboxProcess(sandboxArgs);
+      proxy = await startThrottle(Number(new URL(sb.url).port));
+      url = `http://127.0.0.1:${proxy.port}/api`;
+    } else {
+      link = await startNamespaceLink(kind);
+      checked = await checkLink(link);
+      sb = await startSandboxProcess([...sandboxArgs, '--host', link.host], process.env, link.server);
+      url = sb.url;
+    }
+    const client = link?.client ?? [];
     const env = { ...process.env, SCT_CONFIG_DIR: dir, SCT_BASE_URL: url, SCT_TOKEN: TOKEN, NO_COLOR: '1', CI: 'true' };
+    // The far end of a namespace link is not loopback: sct refuses plain http there without it.
+    if (link) env.SCT_ALLOW_HTTP = '1';
     delete env.NODE_EXTRA_CA_CERTS;
     const first = `${url}/orders?order_action=buying&limit=10000&offset=0`;
-    // The CSV floor writes the columns sct's header names, read once, straight from the sandbox
-    // (spawnSync would stall the link, which runs in this process).
-    const header = String(spawnSync(process.execPath, [bin, 'orders', 'list', '--buying', '--limit', '1', '-o', 'csv'], { env: { ...env, SCT_BASE_URL: sb.url } }).stdout).split('\n')[0];
+    // The CSV floor writes the columns sct's header names, read once (asynchronously: the proxy,
+    // where it is the link, runs in this process).
+    const head = await timed([bin, 'orders', 'list', '--buying', '--limit', '1', '-o', 'csv'], env, client);
+    const header = head.stdout.split('\n')[0];
     const people = (run, who) => {
       const file = join(dir, `people-${who}-${run}.csv`);
       writeFileSync(file, ['email,auth_group', ...Array.from({ length: ROWS }, (_, i) => `p${i}-${who}-${run}@bench-network.example,3`)].join('\n') + '\n');
@@ -84,14 +95,23 @@ export async function networkBench({ quick = false, runs = quick ? 1 : 3, before
       // Interleaved, and in turned order every other round: a busy moment hits every case alike.
       const names = run % 2 === 0 ? Object.keys(cases) : Object.keys(cases).reverse();
       for (const name of names) {
-        const r = await timed(cases[name](run), env);
+        const r = await timed(cases[name](run), env, client);
         if (r.status !== 0) throw new Error(`${name} exited ${r.status}: ${r.stderr.slice(-1000)}`);
         samples[name].push(r.wall);
       }
     }
     const m = (k) => median(samples[k]);
     const uptime = spawnSync('uptime', { encoding: 'utf8' }).stdout.trim();
-    console.log(`\nNetwork: ${ORDERS.toLocaleString('en')} sandbox orders over a throttling proxy in userspace (bench/throttle.mjs: +20 ms each way, 50 Mbit/s each way; no sch_netem here)`);
+    const described = {
+      netem: 'network namespaces joined by tc netem (delay 20ms rate 50mbit each way)',
+      tun: `network namespaces joined by a userspace delay line between two TUN devices (bench/tunlink.py: +20 ms, 50 Mbit/s each way; ${why})`,
+      proxy: `a throttling proxy in userspace on 127.0.0.1 (bench/throttle.mjs: +20 ms each way, 50 Mbit/s each way; ${why})`,
+    };
+    console.log(`\nNetwork: ${ORDERS.toLocaleString('en')} sandbox orders over ${described[kind]}`);
+    if (checked) {
+      const ping = checked.pingMs ? `ping ${checked.pingMs.toFixed(1)} ms, ` : 'no ping installed; ';
+      console.log(`  link check: round trip ${ping}TCP connect ${checked.rttMs.toFixed(1)} ms (target 40 ms); ${(checked.bytes / 1e6).toFixed(0)} MB at ${checked.mbit.toFixed(1)} Mbit/s of TCP payload (link 50 Mbit/s, slow start included)`);
+    }
     console.log(`  wall time, median of ${runs} interleaved run${runs === 1 ? '' : 's'}; ${uptime}`);
     const line = (k, base, target) => {
       const ratio = m(k) / m(base);
@@ -108,10 +128,12 @@ export async function networkBench({ quick = false, runs = quick ? 1 : 3, before
     line('bulk sct', 'bulk floor, 4 in flight', 1.2);
     if (before) line('bulk sct before', 'bulk floor, 4 in flight');
   } finally {
-    await link.close();
-    sb.child.kill('SIGINT');
+    sb?.child.kill('SIGINT');
+    await proxy?.close();
+    counts = (await link?.close()) ?? '';
     rmSync(dir, { recursive: true, force: true });
   }
+  if (counts) console.log(`  ${counts}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

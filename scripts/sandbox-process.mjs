@@ -4,8 +4,10 @@ import { spawn } from 'node:child_process';
 
 const bin = new URL('../bin/sct.js', import.meta.url).pathname;
 
-export async function startSandboxProcess(args = [], env = process.env) {
-  const child = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--quiet', ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startSandboxProcess(args = [], env = process.env, prefix = []) {
+  // prefix: a command that starts it elsewhere (`ip netns exec NAME`, which execs node in its place).
+  const argv = [...prefix, process.execPath, bin, 'sandbox', '--port', '0', '--quiet', ...args];
+  const child = spawn(argv[0], argv.slice(1), { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     let buf = '';
     child.stdout.setEncoding('utf8');
