@@ -5,7 +5,9 @@
 // the environment (its EnvHttpProxyAgent speaks CONNECT and honours NO_PROXY) or a caller hands
 // the client an undici dispatcher (tests' MockAgent): loading undici and compiling its llhttp
 // WebAssembly cost a one-request command more than the request itself (bench/results.md).
-import type { Agent as HttpAgent, IncomingMessage } from 'node:http';
+import type { Agent as HttpAgent, AgentOptions as HttpAgentOptions, IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { Readable } from 'node:stream';
 
@@ -30,6 +32,11 @@ export interface WireResponse {
 export interface Transport {
   send(url: URL, req: WireRequest): Promise<WireResponse>;
   close(): Promise<void>;
+  /**
+   * Opens up to `count` connections to `url`'s origin for the requests about to be sent. A
+   * hint: one that fails is dropped, and a request then opens its own.
+   */
+  preconnect?(url: URL, count: number): void;
 }
 
 /** An idle connection is closed before a server's usual 5 s keep-alive can close it under a request. */
@@ -37,18 +44,21 @@ const KEEP_ALIVE_MS = 4_000;
 
 /** node:http and node:https, one keep-alive agent per protocol, created when first used. */
 export function nodeTransport(): Transport {
-  const agents = new Map<string, HttpAgent>();
-  const agentFor = async (protocol: string): Promise<{ agent: HttpAgent; request: typeof import('node:http').request }> => {
+  const agents = new Map<string, WarmAgent>();
+  const agentFor = async (protocol: string): Promise<{ agent: WarmAgent; request: typeof import('node:http').request }> => {
     const mod = protocol === 'https:' ? await import('node:https') : await import('node:http');
     let agent = agents.get(protocol);
     if (!agent) {
       // NODE_EXTRA_CA_CERTS is read by Node's TLS layer at start-up, so https honours it.
-      agent = new mod.Agent({ keepAlive: true, timeout: KEEP_ALIVE_MS });
+      agent = warmAgent(mod.Agent, { keepAlive: true, timeout: KEEP_ALIVE_MS });
       agents.set(protocol, agent);
     }
     return { agent, request: mod.request as typeof import('node:http').request };
   };
   return {
+    preconnect(url, count) {
+      agentFor(url.protocol).then(({ agent }) => agent.warm(url, count), () => {});
+    },
     async send(url, w) {
       const { agent, request } = await agentFor(url.protocol);
       return new Promise<WireResponse>((resolve, reject) => {
@@ -75,6 +85,67 @@ export function nodeTransport(): Transport {
       for (const agent of agents.values()) agent.destroy();
     },
   };
+}
+
+interface WarmAgent extends HttpAgent {
+  warm(url: URL, count: number): void;
+}
+
+/**
+ * A keep-alive agent that can open connections before the requests that will use them:
+ * `warm(url, n)` connects n sockets (with the TLS handshake, for https), and the agent's next
+ * new connections to that host take them instead of connecting then. Over a far link a
+ * connection costs a round trip (two with TLS) before its first request can leave; a bulk run
+ * opens its connections while it waits for GET /accounts/me (src/bulk/open.ts).
+ */
+function warmAgent(Base: typeof HttpAgent, options: HttpAgentOptions): WarmAgent {
+  type Options = Parameters<HttpAgent['createConnection']>[0];
+  type Callback = Parameters<HttpAgent['createConnection']>[1];
+  const keyOf = (host: string | null | undefined, port: number | string | null | undefined) => `${host}:${port}`;
+  class Warm extends Base implements WarmAgent {
+    private readonly ready = new Map<string, Socket[]>();
+    private readonly drops = new Map<Socket, () => void>();
+
+    warm(url: URL, count: number): void {
+      const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+      const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+      const key = keyOf(host, port);
+      const ready = this.ready.get(key) ?? [];
+      this.ready.set(key, ready);
+      for (let i = 0; i < count; i++) {
+        // As the agent itself would connect (its own createConnection: TLS, the session cache).
+        const socket = super.createConnection({ ...options, host, port, servername: isIP(host) ? undefined : host } as Options) as Socket;
+        const drop = () => {
+          const at = ready.indexOf(socket);
+          if (at >= 0) ready.splice(at, 1);
+          this.drops.delete(socket);
+          socket.destroy();
+        };
+        this.drops.set(socket, drop);
+        // Its idle timeout (the agent's, in the options) closes it as the agent closes a free socket.
+        socket.once('error', drop).once('close', drop).once('timeout', drop);
+        // Waiting unused, it keeps no process alive (as the agent's free sockets).
+        socket.unref();
+        ready.push(socket);
+      }
+    }
+
+    override createConnection(o: Options, cb?: Callback): ReturnType<HttpAgent['createConnection']> {
+      const socket = this.ready.get(keyOf(o.host, o.port))?.shift();
+      if (!socket) return super.createConnection(o, cb);
+      const drop = this.drops.get(socket)!;
+      this.drops.delete(socket);
+      socket.off('error', drop).off('close', drop).off('timeout', drop);
+      socket.ref();
+      return socket;
+    }
+
+    override destroy(): void {
+      for (const ready of this.ready.values()) for (const s of ready.splice(0)) s.destroy();
+      super.destroy();
+    }
+  }
+  return new Warm(options);
 }
 
 /** The proxy settings of the environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */

@@ -105,7 +105,8 @@ export function chunkKey<T>(journal: Journal, rows: ChunkRow<T>[]): string {
 }
 
 export function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<void> {
-  return withBulkRun(ctx, run, (client, journal) => sendRows(ctx, client, journal, run));
+  const connections = Math.max(1, Math.min(run.concurrency, Math.ceil(run.rows.length / run.size)));
+  return withBulkRun(ctx, { ...run, connections }, (client, journal) => sendRows(ctx, client, journal, run));
 }
 
 async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, run: ChunkRun<T>): Promise<void> {

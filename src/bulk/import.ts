@@ -37,7 +37,8 @@ export function unitKey(journal: Journal, unit: Unit<unknown>): string {
 }
 
 export function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<void> {
-  return withBulkRun(ctx, run, (client, journal) => importUnits(ctx, client, journal, run));
+  const connections = Math.max(1, Math.min(run.concurrency, run.units.length));
+  return withBulkRun(ctx, { ...run, connections }, (client, journal) => importUnits(ctx, client, journal, run));
 }
 
 async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal, run: ImportRun<T>): Promise<void> {

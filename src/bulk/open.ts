@@ -1,5 +1,6 @@
 // The start of every bulk run, before its first row is sent: the file's run lock, then who the
-// token acts for (one GET /accounts/me), then the journal of that user and workspace.
+// token acts for (one GET /accounts/me, while the connections of the run's requests in flight
+// are opened), then the journal of that user and workspace.
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import { PATHS } from '../api/paths.js';
@@ -11,6 +12,11 @@ export interface OpenRun {
   command: string;
   file: string;
   fresh?: boolean;
+  /**
+   * The most requests the run will have out at once: their connections are opened while it
+   * waits for GET /accounts/me, so the first of them do not wait a round trip after it.
+   */
+  connections?: number;
 }
 
 export interface OpenedRun {
@@ -22,6 +28,7 @@ export interface OpenedRun {
 export async function openRun(configDir: string, client: ApiClient, o: OpenRun): Promise<OpenedRun> {
   const release = lockRun(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl });
   try {
+    client.preconnect(o.connections ?? 1);
     const me = asMe(await client.get(PATHS.me));
     if (!me) throw new AnswerError(`GET ${PATHS.me}: the answer is not a user profile, so sct cannot tell whose run this is`);
     // The workspace is the membership the token acts in (a switch changes it); the company

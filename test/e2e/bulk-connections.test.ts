@@ -1,0 +1,86 @@
+// A bulk run opens the connections its requests in flight will use while it asks who the token
+// acts for (GET /accounts/me), so over a far link the first chunks do not wait a round trip (two
+// with TLS) for their connections after that answer. It opens none before the file is checked
+// and the run's lock taken, and no more than the requests it will have in flight.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox({}, { inProcess: true });
+let run = 0;
+
+/** A TCP relay in front of the sandbox that counts the connections made through it. */
+let relay: { server: Server; url: string; connections: number; sockets: Set<Socket> };
+beforeEach(async () => {
+  run++;
+  const server = createServer((client) => {
+    relay.connections++;
+    const up = connect(t.sb.port, '127.0.0.1');
+    for (const s of [client, up]) {
+      relay.sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => relay.sockets.delete(s));
+    }
+    client.pipe(up).pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as { port: number }).port;
+  relay = { server, url: `http://127.0.0.1:${port}/api`, connections: 0, sockets: new Set() };
+});
+afterEach(async () => {
+  for (const s of relay.sockets) s.destroy();
+  await new Promise((r) => relay.server.close(r));
+});
+
+function people(n: number, bad = false): string {
+  const lines = ['email,auth_group'];
+  for (let i = 0; i < n; i++) lines.push(`p${i}@conn${run}.example,${bad && i === n - 1 ? '' : '3'}`);
+  return t.writeFile('people.csv', lines.join('\n') + '\n');
+}
+
+/** Holds GET /accounts/me until `want` connections are open (or half a second has passed), and notes how many were. */
+function holdMe(want: number): { atMe: number[] } {
+  const seen = { atMe: [] as number[] };
+  t.sb.setBeforeHandle(async ({ method, path }) => {
+    if (method !== 'GET' || path !== '/accounts/me') return;
+    for (let i = 0; i < 20 && relay.connections < want; i++) await new Promise((r) => setTimeout(r, 25));
+    seen.atMe.push(relay.connections);
+  });
+  return seen;
+}
+
+const bulk = (file: string, ...more: string[]) => t.sct(['invitations', 'bulk-create', '--file', file, ...more], { env: { SCT_BASE_URL: relay.url } });
+
+describe('bulk-create connections', () => {
+  it('has its four connections open before the answer to GET /accounts/me, and uses only those', async () => {
+    const seen = holdMe(4);
+    const r = await bulk(people(2000));
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('invitations: 2000 created, 0 rejected');
+    expect(seen.atMe).toEqual([4]);
+    expect(relay.connections).toBe(4);
+    expect(t.sb.requests.filter((q) => q.method === 'POST')).toHaveLength(20);
+  });
+
+  it('opens no more connections than requests: one for a file of one chunk, two at --concurrency 2', async () => {
+    const one = holdMe(2);
+    expect((await bulk(people(50))).exitCode).toBe(0);
+    expect(one.atMe).toEqual([1]);
+    expect(relay.connections).toBe(1);
+
+    relay.connections = 0;
+    run++;
+    const two = holdMe(2);
+    const r = await bulk(people(500), '--concurrency', '2');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(two.atMe).toEqual([2]);
+    expect(relay.connections).toBe(2);
+  });
+
+  it('opens no connection for a file it refuses', async () => {
+    const r = await bulk(people(300, true));
+    expect(r.exitCode).toBe(2);
+    expect(t.sb.requests).toHaveLength(0);
+    expect(relay.connections).toBe(0);
+  });
+});
