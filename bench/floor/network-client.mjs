@@ -1,7 +1,7 @@
 // The network benchmark's floors: a minimal node:http client over the same link.
 //   node network-client.mjs export URL TOKEN FORMAT GZIP PARALLEL [HEADER] → the list as json or csv
 //     (csv: the columns of HEADER, sct's header line) on stdout
-//   node network-client.mjs bulk URL TOKEN FILE PARALLEL            → POSTs 100 rows a request
+//   node network-client.mjs bulk URL TOKEN FILE PARALLEL [GZIP]     → POSTs 100 rows a request
 // Export: the first page, then (PARALLEL > 1) every other offset known from its count, PARALLEL
 // at a time, written in order; GZIP=1 asks for gzip and gunzips. JSON: each page's results array
 // copied as its bytes; CSV: JSON.parse and the columns and escaping of bench/floor/export-csv.mjs (sct's).
@@ -90,7 +90,7 @@ async function exportList(url, format, gzip, parallel) {
   writeOut();
 }
 
-async function bulk(file, parallel) {
+async function bulk(file, parallel, gzip) {
   const rows = readFileSync(file, 'utf8').split('\n').slice(1).filter(Boolean).map((l) => {
     const [email, group] = l.split(',');
     return { email, auth_group: Number(group) };
@@ -99,11 +99,11 @@ async function bulk(file, parallel) {
   for (let i = 0; i < rows.length; i += 100) chunks.push(rows.slice(i, i + 100));
   let next = 0;
   const worker = async () => {
-    while (next < chunks.length) await send('POST', base + '/accounts/user-invitations/bulk-create', JSON.stringify({ operations: chunks[next++] }));
+    while (next < chunks.length) await send('POST', base + '/accounts/user-invitations/bulk-create', JSON.stringify({ operations: chunks[next++] }), gzip);
   };
   await Promise.all(Array.from({ length: parallel }, worker));
 }
 
 if (mode === 'export') await exportList(base, arg, a4 === '1', Number(a5));
-else await bulk(arg, Number(a4));
+else await bulk(arg, Number(a4), a5 === '1');
 agent.destroy();
