@@ -118,7 +118,7 @@ export async function networkBench({ quick = false, runs = quick ? 1 : 3, before
     console.log(`  wall time, median of ${runs} interleaved run${runs === 1 ? '' : 's'}; ${uptime}`);
     const line = (k, base, target) => {
       const ratio = m(k) / m(base);
-      console.log(`  ${k.padEnd(32)} ${(m(k) / 1000).toFixed(2).padStart(7)} s  ${ratio.toFixed(2)}× ${base === k ? '' : `of "${base}"`}${target ? ` (target ${target}×) ${ratio <= target ? 'ok' : 'MISSED'}` : ''}`);
+      console.log(`  ${k.padEnd(32)} ${(m(k) / 1000).toFixed(m(k) < 1000 ? 3 : 2).padStart(7)} s  ${ratio.toFixed(2)}× ${base === k ? '' : `of "${base}"`}${target ? ` (target ${target}×) ${ratio <= target ? 'ok' : 'MISSED'}` : ''}`);
     };
     const floor1 = 'json floor, 1 page, no gzip';
     for (const k of ['json floor, 1 page, no gzip', 'json floor, gzip', 'json floor, gzip, 4 in flight']) line(k, floor1);
