@@ -79,6 +79,9 @@ export function nodeTransport(): Transport {
         } else {
           req.end(w.body);
         }
+        // The decoder a compressed answer needs is loaded while the request is on the wire,
+        // when the process has nothing else to do, rather than once the answer is here.
+        if (w.headers['accept-encoding'] !== undefined) setImmediate(loadDecoders);
       });
     },
     async close() {
@@ -295,6 +298,10 @@ export class DecodeError extends Error {
 }
 
 const DECODED_CHUNK = 128 * 1024;
+
+function loadDecoders(): void {
+  void import('node:zlib');
+}
 
 export interface DecodedBody {
   body: Readable;
