@@ -4,10 +4,10 @@
 // requests.csv: columns order_id and/or value_chain_id (whole numbers; header names
 // case-insensitive); each row names an order, a value chain or both; another column is an
 // error naming the closest known one; the same row twice is an error (the service would reject the second).
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
-import { addDryRunOption } from './shared/dry-run.js';
+import { DRY_RUN_OPTION } from './shared/dry-run.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
+import type { OptionsOf } from './shared/options.js';
 import type { ApiClient } from '../api/client.js';
 import { PATHS } from '../api/paths.js';
 import { SctError, UsageError } from '../errors.js';
@@ -16,7 +16,7 @@ import { idCell, readCsv, RowErrors, refuseUnknownColumns } from '../bulk/csv.js
 import type { Outcome } from '../bulk/runner.js';
 import { checkReportPath } from '../bulk/report.js';
 import { parseConcurrency } from './shared/flags.js';
-import { addBulkRunOptions, addTemplateOption, writeTemplateIf, type BulkRunFlags, type FileTemplate } from './shared/bulk.js';
+import { bulkRunOptions, fileOptions, writeTemplateIf, type BulkRunFlags, type FileTemplate } from './shared/bulk.js';
 import { chunkRows, sendInChunks, type ChunkRow, type RowResult } from '../bulk/chunks.js';
 
 /** The legacy call takes 1..100 elements. */
@@ -24,38 +24,34 @@ export const INFO_REQUEST_CHUNK = 100;
 const COLUMNS = ['order_id', 'value_chain_id'] as const;
 const TEMPLATE: FileTemplate = { columns: COLUMNS, example: { order_id: '217', value_chain_id: '1' } };
 
-export interface SendFlags extends BulkRunFlags {
-  file: string;
-  template?: boolean;
-}
+const SEND_OPTIONS = [
+  ...fileOptions('the CSV file or .xlsx/.ods workbook: columns order_id and/or value_chain_id (- for stdin)'),
+  ...bulkRunOptions({ concurrency: true }),
+  DRY_RUN_OPTION,
+] as const;
 
-export function register(program: Command, f: Factory): void {
-  const group = program.command('info-requests').description('Send information requests to suppliers');
-  addExamples(
-    addDryRunOption(addBulkRunOptions(
-    addTemplateOption(
-      group
-        .command('send')
-        .description('Send information requests from a CSV file (legacy bulk call, 100 per request)')
-        .option('--file <file>', 'the CSV file or .xlsx/.ods workbook: columns order_id and/or value_chain_id (- for stdin)'),
-    ),
-    { concurrency: true },
-  ))
-    .addHelpText(
-      'after',
-      `
+export type SendFlags = OptionsOf<typeof SEND_OPTIONS>;
+
+export const register = registerOf({
+  name: 'info-requests',
+  description: 'Send information requests to suppliers',
+  leaves: [
+    defineLeaf({
+      name: 'send',
+      summary: 'Send information requests from a CSV file (legacy bulk call, 100 per request)',
+      options: SEND_OPTIONS,
+      help: `
 Columns (header row, any order, names case-insensitive): order_id (an order you buy) and/or
 value_chain_id (one of your value chains); each row names one or both.
 Every row is checked before the first request; the service answers per row, and exit 3 says
 some rows were rejected. A rerun of the same file sends only the rows not yet accepted.`,
-    ),
-    ['sct info-requests send --file requests.csv --dry-run', 'sct info-requests send --file requests.csv --report sent.csv'],
-  ).action(
-    f.action<SendFlags>(async (ctx, opts) => {
-      if (!(await writeTemplateIf(ctx, opts, () => TEMPLATE))) await sendInformationRequests(ctx, opts);
+      examples: ['sct info-requests send --file requests.csv --dry-run', 'sct info-requests send --file requests.csv --report sent.csv'],
+      run: async (ctx, opts) => {
+        if (!(await writeTemplateIf(ctx, opts, () => TEMPLATE))) await sendInformationRequests(ctx, opts as SendFlags & { file: string });
+      },
     }),
-  );
-}
+  ],
+});
 
 /** Every row checked (exit 2 naming each bad line), as chunk rows. */
 export async function readRequests(ctx: Context, file: string, flags: BulkRunFlags = {}): Promise<{ rows: ChunkRow<InformationRequest>[]; invalid: Outcome[] }> {
@@ -95,7 +91,7 @@ export async function readRequests(ctx: Context, file: string, flags: BulkRunFla
   return { rows: rows.filter((r) => !bad.has(r.line)), invalid };
 }
 
-export async function sendInformationRequests(ctx: Context, opts: SendFlags): Promise<void> {
+export async function sendInformationRequests(ctx: Context, opts: SendFlags & { file: string }): Promise<void> {
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const { rows, invalid } = await readRequests(ctx, opts.file, opts);

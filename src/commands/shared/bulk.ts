@@ -1,11 +1,12 @@
 // The options every command that sends a file's rows in bulk shares (orders and origins
 // import, invitations bulk-create, dds trace --file, info-requests send): the per-row report,
 // reruns, and where the command offers them, concurrency and a dry run.
-import type { Command } from 'commander';
 import type { FileReadFlags } from '../../bulk/csv.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { csvLine } from '../../output/spreadsheet.js';
+import { addOptions, type OptionSpec } from './options.js';
+import type { Command } from 'commander';
 
 export interface BulkRunFlags extends FileReadFlags {
   report?: string;
@@ -17,29 +18,72 @@ export interface BulkRunFlags extends FileReadFlags {
   skipInvalid?: boolean;
 }
 
-/** `only`: a qualifier for commands where these options apply to one mode ("with --file: "). */
-/** `reads`: the command reads a whole listing first (a sync), so it takes --parallel. */
-export function addBulkRunOptions(cmd: Command, o: { concurrency?: boolean; dryRun?: boolean; reads?: boolean; only?: string } = {}): Command {
+/** Which of the optional bulk flags a command takes. */
+export interface BulkShape {
+  /** --concurrency: rows sent at the same time. */
+  readonly concurrency?: boolean;
+  /** A --dry-run that checks every row and prints the plan (not the shared one of dry-run.ts). */
+  readonly dryRun?: boolean;
+  /** The command reads a whole listing first (a sync), so it takes --parallel. */
+  readonly reads?: boolean;
+  /** A qualifier for commands where these options apply to one mode ("with --file: "). */
+  readonly only?: string;
+}
+
+type Spec<F extends string> = { readonly flags: F; readonly description: string };
+type If<B, T extends readonly unknown[]> = B extends true ? T : readonly [];
+
+/** The records bulkRunOptions returns for a shape: only the flags it asks for, so OptionsOf types only those. */
+export type BulkRunOptions<O extends BulkShape> = readonly [
+  Spec<'--report <file>'>,
+  Spec<'--force'>,
+  ...If<O['concurrency'], [Spec<'--concurrency <n>'>]>,
+  ...If<O['reads'], [Spec<'--parallel <n>'>]>,
+  Spec<'--fresh'>,
+  ...If<O['dryRun'], [Spec<'--dry-run'>]>,
+  Spec<'--encoding <name>'>,
+  Spec<'--delimiter <c>'>,
+  Spec<'--skip-invalid'>,
+  Spec<'--decimal-comma'>,
+  Spec<'--sheet <name>'>,
+];
+
+/** The per-row report, reruns, the file's reading and, where the shape asks, concurrency, --parallel and a dry run. */
+export function bulkRunOptions<const O extends BulkShape = {}>(o: O = {} as O): BulkRunOptions<O> {
   const only = o.only ?? '';
-  cmd
-    .option('--report <file>', `${only}also write the per-row report to this CSV file`)
-    .option('--force', 'overwrite an existing --report file');
-  if (o.concurrency) cmd.option('--concurrency <n>', `${only}requests at the same time (1..16, default 4; one at a time while the rate limit has fewer left)`);
-  if (o.reads) cmd.option('--parallel <n>', "pages of the service's listing requested at the same time (1..16, default 4; one at a time while the rate limit has fewer left)");
-  cmd.option('--fresh', `${only}forget what earlier runs of this file did and send every row again`);
-  if (o.dryRun) cmd.option('--dry-run', 'check every row and show what would be sent; send nothing');
-  cmd
-    .option('--encoding <name>', `${only}the file's encoding when it is not UTF-8 (windows-1252, iso-8859-15, utf-16le, …)`)
-    .option('--delimiter <c>', `${only}the CSV separator (default: the one of , ; tab | that finds the columns)`)
-    .option('--skip-invalid', `${only}send the valid rows and report the invalid ones (exit 3) instead of sending nothing`)
-    .option('--decimal-comma', `${only}numbers use a decimal comma (12,5); the default in a ;-separated file`)
-    .option('--sheet <name>', `${only}the sheet to read of an .xlsx or .ods workbook (default: the first)`);
-  return cmd;
+  const options: OptionSpec[] = [
+    { flags: '--report <file>', description: `${only}also write the per-row report to this CSV file` },
+    { flags: '--force', description: 'overwrite an existing --report file' },
+  ];
+  if (o.concurrency) options.push({ flags: '--concurrency <n>', description: `${only}requests at the same time (1..16, default 4; one at a time while the rate limit has fewer left)` });
+  if (o.reads) options.push({ flags: '--parallel <n>', description: "pages of the service's listing requested at the same time (1..16, default 4; one at a time while the rate limit has fewer left)" });
+  options.push({ flags: '--fresh', description: `${only}forget what earlier runs of this file did and send every row again` });
+  if (o.dryRun) options.push({ flags: '--dry-run', description: 'check every row and show what would be sent; send nothing' });
+  options.push(
+    { flags: '--encoding <name>', description: `${only}the file's encoding when it is not UTF-8 (windows-1252, iso-8859-15, utf-16le, …)` },
+    { flags: '--delimiter <c>', description: `${only}the CSV separator (default: the one of , ; tab | that finds the columns)` },
+    { flags: '--skip-invalid', description: `${only}send the valid rows and report the invalid ones (exit 3) instead of sending nothing` },
+    { flags: '--decimal-comma', description: `${only}numbers use a decimal comma (12,5); the default in a ;-separated file` },
+    { flags: '--sheet <name>', description: `${only}the sheet to read of an .xlsx or .ods workbook (default: the first)` },
+  );
+  return options as unknown as BulkRunOptions<O>;
 }
 
 /** `--template`, for every command that reads a file of rows. */
+export const TEMPLATE_OPTION = {
+  flags: '--template',
+  description: 'print the header of the file and one example row; read and send nothing',
+} as const satisfies OptionSpec;
+
+/** `--file` and `--template`: the rows of a bulk command, or the file to start one from. */
+export const fileOptions = (description: string) => [{ flags: '--file <file>', description }, TEMPLATE_OPTION] as const;
+
+export function addBulkRunOptions(cmd: Command, o: BulkShape = {}): Command {
+  return addOptions(cmd, bulkRunOptions(o));
+}
+
 export function addTemplateOption(cmd: Command): Command {
-  return cmd.option('--template', 'print the header of the file and one example row; read and send nothing');
+  return addOptions(cmd, [TEMPLATE_OPTION]);
 }
 
 /** What `--template` prints: the command's own column list, and one row that reads back as it is. */
