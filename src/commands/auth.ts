@@ -1,6 +1,6 @@
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
+import type { OptionsOf } from './shared/options.js';
 import { ApiClient } from '../api/client.js';
 import { missingApiPrefix } from '../api/endpoint.js';
 import { AuthError, UsageError } from '../errors.js';
@@ -14,34 +14,45 @@ import { writeOne } from '../output/format.js';
 import { stripControl } from '../output/sanitize.js';
 import type { Column } from '../output/columns.js';
 
-export function register(program: Command, f: Factory): void {
-  const auth = program.command('auth').description('Log in, log out and show the login status');
-  const loginCmd = auth
-    .command('login')
-    .description('Store a token for the profile after checking it with the service')
-    .option('--with-token', 'read the token from stdin')
-    .option('--insecure-storage', 'keep the token in the config file (mode 0600), not in the system keyring')
-    .addHelpText('after', '\nThe token is kept in the system keyring (macOS Keychain, Windows Credential Manager, Secret Service),\nor in the config file when there is none or with --insecure-storage.\nThe token is never taken as a flag value: it would land in shell history and `ps`.');
-  addExamples(loginCmd, ['sct auth login --base-url http://127.0.0.1:8080/api --with-token < token.txt', 'sct auth login --profile staging --insecure-storage']).action(
-    f.action<LoginOptions>((ctx, opts) => login(ctx, opts)),
-  );
-  addExamples(auth.command('status').description('Show base URL, user, company and where the token comes from (exit 4 when not logged in)'), [
-    'sct auth status',
-    'sct auth status --profile staging',
-  ]).action(f.action((ctx) => status(ctx)));
-  addExamples(auth.command('logout').description("Forget the profile's token"), ['sct auth logout', 'sct auth logout --profile staging']).action(
-    f.action((ctx) => logout(ctx)),
-  );
-  addExamples(auth.command('token').description('Print the token (for piping into other tools)'), [
-    'sct auth token',
-    'curl -H "Authorization: Bearer $(sct auth token)" http://127.0.0.1:8080/api/accounts/me',
-  ]).action(f.action((ctx) => printToken(ctx)));
-}
+const LOGIN_OPTIONS = [
+  { flags: '--with-token', description: 'read the token from stdin' },
+  { flags: '--insecure-storage', description: 'keep the token in the config file (mode 0600), not in the system keyring' },
+] as const;
 
-export interface LoginOptions {
-  withToken?: boolean;
-  insecureStorage?: boolean;
-}
+export type LoginOptions = OptionsOf<typeof LOGIN_OPTIONS>;
+
+export const register = registerOf({
+  name: 'auth',
+  description: 'Log in, log out and show the login status',
+  leaves: [
+    defineLeaf({
+      name: 'login',
+      summary: 'Store a token for the profile after checking it with the service',
+      options: LOGIN_OPTIONS,
+      help: '\nThe token is kept in the system keyring (macOS Keychain, Windows Credential Manager, Secret Service),\nor in the config file when there is none or with --insecure-storage.\nThe token is never taken as a flag value: it would land in shell history and `ps`.',
+      examples: ['sct auth login --base-url http://127.0.0.1:8080/api --with-token < token.txt', 'sct auth login --profile staging --insecure-storage'],
+      run: (ctx, opts) => login(ctx, opts),
+    }),
+    defineLeaf({
+      name: 'status',
+      summary: 'Show base URL, user, company and where the token comes from (exit 4 when not logged in)',
+      examples: ['sct auth status', 'sct auth status --profile staging'],
+      run: (ctx) => status(ctx),
+    }),
+    defineLeaf({
+      name: 'logout',
+      summary: "Forget the profile's token",
+      examples: ['sct auth logout', 'sct auth logout --profile staging'],
+      run: (ctx) => logout(ctx),
+    }),
+    defineLeaf({
+      name: 'token',
+      summary: 'Print the token (for piping into other tools)',
+      examples: ['sct auth token', 'curl -H "Authorization: Bearer $(sct auth token)" http://127.0.0.1:8080/api/accounts/me'],
+      run: (ctx) => printToken(ctx),
+    }),
+  ],
+});
 
 export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   const s = ctx.settings({ creating: true });
