@@ -1,9 +1,9 @@
 // sct api: any request through the same client (auth, retries, rate limits), with gh api's flags.
-import type { Command } from 'commander';
 import { readInputText } from '../util/files.js';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
-import { addDryRunOption } from './shared/dry-run.js';
+import { DRY_RUN_OPTION } from './shared/dry-run.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
+import type { OptionsOf } from './shared/options.js';
 import type { Method } from '../api/request.js';
 import { statusText } from '../api/errors.js';
 import { UsageError } from '../errors.js';
@@ -18,32 +18,28 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Headers sct owns: the token is sct's to send, and only to the configured origin. */
 const RESERVED_HEADERS = ['authorization', 'host', 'content-length', 'cookie', 'proxy-authorization'];
 
-export interface ApiOptions {
-  method?: string;
-  rawField?: string[];
-  field?: string[];
-  header?: string[];
-  include?: boolean;
-  input?: string;
-  paginate?: boolean;
-  dryRun?: boolean;
-}
+const API_OPTIONS = [
+  { flags: '-X, --method <method>', description: 'HTTP method (default GET, or POST when fields are given)' },
+  { flags: '-f, --raw-field <key=value>', description: 'a string field, sent as given: -f name=1984 sends "1984" (repeatable)', parse: collect },
+  { flags: '-F, --field <key=value>', description: "a typed field: numbers, true, false and null as JSON, @file for a file's content, @- for stdin (repeatable)", parse: collect },
+  { flags: '-H, --header <header>', description: "an extra request header 'Name: value' (repeatable; Authorization is sct's own)", parse: collect },
+  { flags: '-i, --include', description: 'print the status line and the response headers before the body' },
+  { flags: '--input <file>', description: 'request body from a JSON file (- for stdin); fields then go in the query string' },
+  { flags: '--paginate', description: 'follow `next` links and print every result as one JSON array' },
+  { ...DRY_RUN_OPTION, description: 'print the request (method, path, body) instead of sending it; not for a GET' },
+] as const;
 
-export function register(program: Command, f: Factory): void {
-  addExamples(addDryRunOption(program
-    .command('api')
-    .description('Make an authenticated request to any API path and print the JSON response')
-    .argument('<path>', 'path relative to the base URL, e.g. /orders?order_action=buying')
-    .option('-X, --method <method>', 'HTTP method (default GET, or POST when fields are given)')
-    .option('-f, --raw-field <key=value>', 'a string field, sent as given: -f name=1984 sends "1984" (repeatable)', collect)
-    .option('-F, --field <key=value>', 'a typed field: numbers, true, false and null as JSON, @file for a file\'s content, @- for stdin (repeatable)', collect)
-    .option('-H, --header <header>', "an extra request header 'Name: value' (repeatable; Authorization is sct's own)", collect)
-    .option('-i, --include', 'print the status line and the response headers before the body')
-    .option('--input <file>', 'request body from a JSON file (- for stdin); fields then go in the query string')
-    .option('--paginate', 'follow `next` links and print every result as one JSON array'), 'print the request (method, path, body) instead of sending it; not for a GET')
-    .addHelpText('after', API_HELP), API_EXAMPLES)
-    .action(f.action<ApiOptions>((ctx, opts, [path]) => api(ctx, path, opts)));
-}
+export type ApiOptions = OptionsOf<typeof API_OPTIONS>;
+
+export const register = registerOf(defineLeaf({
+  name: 'api',
+  summary: 'Make an authenticated request to any API path and print the JSON response',
+  args: [{ name: '<path>', description: 'path relative to the base URL, e.g. /orders?order_action=buying' }],
+  options: API_OPTIONS,
+  help: API_HELP,
+  examples: API_EXAMPLES,
+  run: (ctx, opts, [path]) => api(ctx, path, opts),
+}));
 
 /** A -F value as gh types it: true/false/null, a number, a file's content (@file, @- stdin), else the string. */
 export async function typedValue(raw: string, stdin: NodeJS.ReadableStream): Promise<unknown> {
