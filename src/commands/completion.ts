@@ -2,7 +2,8 @@
 // from the real commands. `npm run completions` writes the same scripts into completions/.
 import type { Command, Option } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
+import type { Register } from './shared/command.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
 import { UsageError } from '../errors.js';
 import { enumOptionValues } from './shared/flags.js';
 import { filtersOf } from './shared/filters.js';
@@ -21,16 +22,16 @@ Install (then open a new shell):
   fish: sct completion fish > ~/.config/fish/completions/sct.fish
 The same scripts are shipped in the package's completions/ directory.`;
 
-export function register(program: Command, f: Factory): void {
-  addExamples(
-    program
-      .command('completion')
-      .description('Print a shell completion script (bash, zsh or fish)')
-      .argument('[shell]', `${SHELLS.join(', ')} (default: from $SHELL)`)
-      .addHelpText('after', INSTALL_HELP),
-    ['sct completion bash > ~/.local/share/bash-completion/completions/sct', 'sct completion zsh > ~/.zfunc/_sct', 'sct completion fish > ~/.config/fish/completions/sct.fish'],
-  ).action(f.action((ctx, _o, [shell]) => completion(ctx, shell, () => f.fullProgram(ctx.io))));
-}
+// The run needs the whole command tree, which only the Factory builds: the record is made with it.
+export const register: Register = (program, f) =>
+  registerOf(defineLeaf({
+    name: 'completion',
+    summary: 'Print a shell completion script (bash, zsh or fish)',
+    args: [{ name: '[shell]', description: `${SHELLS.join(', ')} (default: from $SHELL)` }],
+    help: INSTALL_HELP,
+    examples: ['sct completion bash > ~/.local/share/bash-completion/completions/sct', 'sct completion zsh > ~/.zfunc/_sct', 'sct completion fish > ~/.config/fish/completions/sct.fish'],
+    run: (ctx, _o, [shell]) => completion(ctx, shell, () => f.fullProgram(ctx.io)),
+  }))(program, f);
 
 export async function completion(ctx: Context, shell: string | undefined, tree: () => Promise<Command>): Promise<void> {
   if (shell === undefined) {
