@@ -14,13 +14,7 @@ import { inputName } from '../../util/files.js';
 import { parseCountryCodes } from '../shared/list.js';
 import { parseEnum } from '../shared/flags.js';
 import { COMMODITIES } from '../../api/enums.js';
-
-export interface CheckOriginsOptions {
-  countryCode?: string;
-  nameProperty?: string;
-  commodity?: string;
-  map?: string;
-}
+import type { CheckOriginsOptions } from './options.js';
 
 export const FINDING_COLUMNS = [
   { header: 'FILE', path: 'file' },

@@ -10,14 +10,8 @@ import { COLUMNS } from '../../output/columns.js';
 import { FEATURE_COLLECTION, toFeature } from '../../output/geojson.js';
 import { resolveTarget, saveStream } from '../../output/download.js';
 import { UsageError } from '../../errors.js';
-import { pageOptions, runList, type ListFlags } from '../shared/list.js';
-
-export interface EudrExportFlags extends ListFlags {
-  eudr?: boolean;
-  maxSize?: string;
-  out?: string;
-  force?: boolean;
-}
+import { pageOptions, runList } from '../shared/list.js';
+import type { EudrExportFlags } from './options.js';
 
 /** The registry's assumption for a Point without an Area (hectares). */
 const DEFAULT_POINT_HA = 4;

@@ -12,7 +12,8 @@ import type { Unit } from '../../bulk/runner.js';
 import { UsageError, type FieldErrors } from '../../errors.js';
 import { zodFieldErrors } from '../shared/body.js';
 import { findingLines, parseCommodity, parseCountryFlag } from './check.js';
-import { sendOrigins, type ImportOriginsOptions } from './send.js';
+import { sendOrigins } from './send.js';
+import type { ImportOriginsOptions } from './options.js';
 
 const SHOWN_ERRORS = 50;
 

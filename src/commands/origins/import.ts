@@ -16,7 +16,8 @@ import { parseConcurrency } from '../shared/flags.js';
 import { zodFieldErrors } from '../shared/body.js';
 import { UsageError } from '../../errors.js';
 import { formatByContent, formatByName } from '../../geo/plot-format.js';
-import { sendOrigins, type ImportOriginsOptions } from './send.js';
+import { sendOrigins } from './send.js';
+import type { ImportOriginsOptions } from './options.js';
 import type { FileTemplate } from '../shared/bulk.js';
 
 

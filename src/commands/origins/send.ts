@@ -6,18 +6,7 @@ import { writeList } from '../../output/format.js';
 import type { OriginCreate } from '../../api/schemas/origins.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { runImport } from '../../bulk/import.js';
-import type { BulkRunFlags } from '../shared/bulk.js';
-
-export interface ImportOriginsOptions extends BulkRunFlags {
-  file: string;
-  template?: boolean;
-  /** GeoJSON only. */
-  nameProperty?: string;
-  /** GeoJSON only: for the features that name no country. */
-  countryCode?: string;
-  /** Plot files only: cattle points are exempt from the 4 ha limit. */
-  commodity?: string;
-}
+import type { ImportOriginsOptions } from './options.js';
 
 /**
  * The end of every origins import, CSV rows or GeoJSON features: with --dry-run the valid

@@ -10,22 +10,11 @@ import { dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns } from '.
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { parseConcurrency, parseParallel } from '../shared/flags.js';
-import type { BulkRunFlags } from '../shared/bulk.js';
+import type { SyncOriginsOptions } from './options.js';
 import { IMPORT_COLUMNS, importColumnNames, KNOWN_COLUMNS, originUnits, sniffInput, type OriginUnit } from './import.js';
 import { UsageError } from '../../errors.js';
 import type { SyncSpec } from '../../sync/plan.js';
 import { runSync } from '../../sync/run.js';
-
-export interface SyncOriginsOptions extends BulkRunFlags {
-  file: string;
-  template?: boolean;
-  /** GeoJSON only. */
-  nameProperty?: string;
-  /** GeoJSON only: for the features that name no country. */
-  countryCode?: string;
-  /** Plot files only: cattle points are exempt from the 4 ha limit. */
-  commodity?: string;
-}
 
 /** What an origin sync compares; external_id is the key. */
 export const ORIGIN_SYNC_SPEC: SyncSpec = {
