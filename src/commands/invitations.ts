@@ -1,9 +1,9 @@
 // invitations list/get/create/revoke/renew/public; `invitations bulk-create` lives in
 // invitations/bulk-create.ts.
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
-import { addExamples, type Factory } from './shared/command.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
+import type { OptionsOf } from './shared/options.js';
 import { askInvitationRole, roleFilterIds, roleId } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
@@ -11,19 +11,18 @@ import { writeList, writeOne } from '../output/format.js';
 import { INVITATION_STATUSES } from '../api/enums.js';
 import { flattenFieldErrors } from '../api/errors.js';
 import { CancelledError, PartialFailureError, RejectedError, SctError, UsageError, type FieldErrors } from '../errors.js';
-import { addListOptions, listQuery, runList, setOneOrIn, type ListFlags } from './shared/list.js';
-import { addBodyOptions, addIdempotencyKeyOption, parseId, saveOne, showOne } from './shared/crud.js';
-import { addBulkRunOptions, addTemplateOption, writeTemplateIf } from './shared/bulk.js';
-import { addDryRunOption } from './shared/dry-run.js';
-import type { BodyFlags } from './shared/body.js';
+import { LIST_OPTIONS, listQuery, runList, setOneOrIn } from './shared/list.js';
+import { parseId, saveOne, showOne } from './shared/crud.js';
+import { writeTemplateIf } from './shared/bulk.js';
+import { DRY_RUN_OPTION } from './shared/dry-run.js';
+import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION } from './shared/body.js';
 import { stripControl } from '../output/sanitize.js';
 import { collect, parseEnumList, parseUuid, parseUuidList, splitKeyValue } from './shared/flags.js';
 import { chunk } from '../bulk/runner.js';
 import { BULK_LIMIT } from '../api/enums.js';
-import type { BulkCreateOptions } from './invitations/bulk-create.js';
-import { prints } from './shared/output-facts.js';
+import { BULK_CREATE_OPTIONS, type BulkCreateOptions } from './invitations/options.js';
 import { INVITATION_FILTERS } from '../api/filters/invitations.js';
-import { addNamedFilters, filteredBy, setNamedFilters } from './shared/filters.js';
+import { setNamedFilters } from './shared/filters.js';
 import type { NamedFlags } from '../api/filters/keys.js';
 
 /** The keys the document allows in a bulk revoke or renew operation's invitation_filters. */
@@ -37,110 +36,107 @@ export const INVITATION_FILTER_KEYS = [
 /** invitation_filters as the bulk endpoints take them: strings, and status as an array. */
 export type InvitationFilters = Record<string, string | string[]>;
 
-export interface InvitationFilterFlags extends NamedFlags<typeof INVITATION_FILTERS> {}
+export type InvitationFilterFlags = NamedFlags<typeof INVITATION_FILTERS>;
 
-export interface ListInvitationsOptions extends ListFlags, InvitationFilterFlags {}
+const LIST_INVITATIONS_OPTIONS = [{ filters: INVITATION_FILTERS }, ...LIST_OPTIONS] as const;
 
-/** revoke and renew: the list filters, plus what the list takes from addListOptions. */
-export interface MatchInvitationsOptions extends InvitationFilterFlags {
-  search?: string;
-  filter?: string[];
-  allPending?: boolean;
-  dryRun?: boolean;
-}
+export type ListInvitationsOptions = OptionsOf<typeof LIST_INVITATIONS_OPTIONS>;
 
-export interface CreateInvitationOptions extends BodyFlags {
-  email?: string;
-  role?: string;
-}
+/** revoke and renew: the list's named filters, and a --filter and --search of their own. */
+const MATCH_OPTIONS = [
+  { filters: INVITATION_FILTERS, flagsOnly: true },
+  { flags: '--search <text>', description: 'e-mail contains (as the list search)' },
+  { flags: '--filter <key=value>', description: `any other invitation filter (repeatable): ${INVITATION_FILTER_KEYS.join(', ')}`, parse: collect },
+  { flags: '--all-pending', description: 'match every pending invitation of the workspace (no filter)' },
+  DRY_RUN_OPTION,
+] as const;
 
-export function register(program: Command, f: Factory): void {
-  const invitations = program.command('invitations').description('Invite people to the workspace, and revoke or renew invitations');
+export type MatchInvitationsOptions = OptionsOf<typeof MATCH_OPTIONS>;
 
-  addExamples(
-    addListOptions(filteredBy(prints(invitations.command('list'), 'invitation'), INVITATION_FILTERS).description('List invitations (newest first)'))
-    .addHelpText('after', '\nOrdering fields: status, created_at, email, expires_at, auth_group_name.'),
-    ['sct invitations list --status pending', 'sct invitations list --email-contains @brussels-cacao.example --columns id,email,status'],
-  ).action(f.action<ListInvitationsOptions>((ctx, opts) => listInvitations(ctx, opts)));
+const CREATE_OPTIONS = [
+  { flags: '--email <address>', description: 'e-mail address to invite (required)' },
+  { flags: '--role <role>', description: 'role the person gets: its name (admin) or id (required)' },
+  ...BODY_OPTIONS,
+  IDEMPOTENCY_KEY_OPTION,
+  DRY_RUN_OPTION,
+] as const;
 
-  addExamples(
-    prints(invitations.command('get'), 'invitation')
-    .argument('<uuid>', 'invitation id')
-    .description('Show one invitation'),
-    ['sct invitations get 03a80526-ef80-4dbe-83f6-fbed3ddd2cdc'],
-  ).action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.invitation(parseUuid(id, 'invitation id')), COLUMNS.invitation, DETAILS.invitation).then(() => undefined)));
+export type CreateInvitationOptions = OptionsOf<typeof CREATE_OPTIONS>;
 
-  addExamples(
-    addDryRunOption(addIdempotencyKeyOption(addBodyOptions(
-    prints(invitations.command('create'), 'invitation')
-      .description('Invite one person by e-mail (the service sends the invitation e-mail)')
-      .option('--email <address>', 'e-mail address to invite (required)')
-      .option('--role <role>', 'role the person gets: its name (admin) or id (required)'),
-  ))),
-    ['sct invitations create --email ana@example.com --role admin', 'sct invitations create --email ana@example.com --role 2'],
-  ).action(f.action<CreateInvitationOptions>((ctx, opts) => createInvitation(ctx, opts)));
+const uuidArg = (description: string) => [{ name: '<uuid>', description }];
 
-  addExamples(
-    addBulkRunOptions(
-    addTemplateOption(
-      invitations
-        .command('bulk-create')
-        .description('Invite everyone in a CSV file, 100 per request, with a per-row report')
-        .option('--file <file>', 'CSV file or .xlsx/.ods workbook with columns email and auth_group (- for stdin)')
-        .option('--role <role>', 'role (name or id) for rows whose auth_group is blank or missing'),
-    ),
-    { concurrency: true, dryRun: true },
-  )
-    .addHelpText(
-      'after',
-      `
+export const register = registerOf({
+  name: 'invitations',
+  description: 'Invite people to the workspace, and revoke or renew invitations',
+  leaves: [
+    defineLeaf({
+      name: 'list',
+      summary: 'List invitations (newest first)',
+      prints: 'invitation',
+      options: LIST_INVITATIONS_OPTIONS,
+      help: '\nOrdering fields: status, created_at, email, expires_at, auth_group_name.',
+      examples: ['sct invitations list --status pending', 'sct invitations list --email-contains @brussels-cacao.example --columns id,email,status'],
+      run: (ctx, opts) => listInvitations(ctx, opts),
+    }),
+    defineLeaf({
+      name: 'get',
+      summary: 'Show one invitation',
+      prints: 'invitation',
+      args: uuidArg('invitation id'),
+      examples: ['sct invitations get 03a80526-ef80-4dbe-83f6-fbed3ddd2cdc'],
+      run: (ctx, _o, [id]) => showOne(ctx, PATHS.invitation(parseUuid(id, 'invitation id')), COLUMNS.invitation, DETAILS.invitation).then(() => undefined),
+    }),
+    defineLeaf({
+      name: 'create',
+      summary: 'Invite one person by e-mail (the service sends the invitation e-mail)',
+      prints: 'invitation',
+      options: CREATE_OPTIONS,
+      examples: ['sct invitations create --email ana@example.com --role admin', 'sct invitations create --email ana@example.com --role 2'],
+      run: (ctx, opts) => createInvitation(ctx, opts),
+    }),
+    defineLeaf({
+      name: 'bulk-create',
+      summary: 'Invite everyone in a CSV file, 100 per request, with a per-row report',
+      options: BULK_CREATE_OPTIONS,
+      help: `
 Columns (CSV, header row, any order): email (required) and auth_group (the role: its name, e.g.
 ADMIN in any case, or its id; or --role).
 Every row is checked before the first request (e-mail, role, the same e-mail twice); a bad row
 stops the run with nothing sent. A rerun of the same file skips the rows that went through.`,
-    ),
-    ['sct invitations bulk-create --file people.csv --dry-run', 'sct invitations bulk-create --file people.csv --role member --report invited.csv'],
-  ).action(
-    f.action<BulkCreateOptions>(async (ctx, opts) => {
-      const { bulkCreateInvitations, PEOPLE_TEMPLATE } = await import('./invitations/bulk-create.js');
-      if (!(await writeTemplateIf(ctx, opts, () => PEOPLE_TEMPLATE))) await bulkCreateInvitations(ctx, opts);
+      examples: ['sct invitations bulk-create --file people.csv --dry-run', 'sct invitations bulk-create --file people.csv --role member --report invited.csv'],
+      run: async (ctx, opts) => {
+        const { bulkCreateInvitations, PEOPLE_TEMPLATE } = await import('./invitations/bulk-create.js');
+        if (!(await writeTemplateIf(ctx, opts, () => PEOPLE_TEMPLATE))) await bulkCreateInvitations(ctx, opts as BulkCreateOptions);
+      },
     }),
-  );
-
-  addExamples(
-    addDryRunOption(addMatchOptions(invitations.command('revoke').description('Revoke the pending invitations that match the filters (asks unless --yes)'))),
-    ['sct invitations revoke --email-contains @example.com', 'sct invitations revoke --status pending --created-to 2025-06-30 --yes'],
-  ).action(
-    f.action<MatchInvitationsOptions>((ctx, opts) => revokeInvitations(ctx, opts)),
-  );
-
-  addExamples(
-    addDryRunOption(addMatchOptions(
-    prints(invitations.command('renew'), 'invitation')
-      .argument('[uuid]', 'one invitation to renew (else the filters choose)')
-      .description('Renew invitations: the old link stops working and a new e-mail is sent'),
-  ))
-    .addHelpText('after', `\nWith filters, the matching pending (and expired) invitations are renewed ${BULK_LIMIT} per operation.`),
-    ['sct invitations renew --status expired --yes', 'sct invitations renew 03a80526-ef80-4dbe-83f6-fbed3ddd2cdc'],
-  ).action(f.action<MatchInvitationsOptions>((ctx, opts, [uuid]) => renewInvitations(ctx, opts, uuid)));
-
-  addExamples(
-    invitations
-    .command('public')
-    .argument('<uuid>', 'invitation id (from the invitation link)')
-    .description('Show the public view of an invitation (no login needed)'),
-    ['sct invitations public 03a80526-ef80-4dbe-83f6-fbed3ddd2cdc'],
-  ).action(f.action((ctx, _o, [id]) => showPublicInvitation(ctx, id)));
-}
+    defineLeaf({
+      name: 'revoke',
+      summary: 'Revoke the pending invitations that match the filters (asks unless --yes)',
+      options: MATCH_OPTIONS,
+      examples: ['sct invitations revoke --email-contains @example.com', 'sct invitations revoke --status pending --created-to 2025-06-30 --yes'],
+      run: (ctx, opts) => revokeInvitations(ctx, opts),
+    }),
+    defineLeaf({
+      name: 'renew',
+      summary: 'Renew invitations: the old link stops working and a new e-mail is sent',
+      prints: 'invitation',
+      args: [{ name: '[uuid]', description: 'one invitation to renew (else the filters choose)' }],
+      options: MATCH_OPTIONS,
+      help: `\nWith filters, the matching pending (and expired) invitations are renewed ${BULK_LIMIT} per operation.`,
+      examples: ['sct invitations renew --status expired --yes', 'sct invitations renew 03a80526-ef80-4dbe-83f6-fbed3ddd2cdc'],
+      run: (ctx, opts, [uuid]) => renewInvitations(ctx, opts, uuid),
+    }),
+    defineLeaf({
+      name: 'public',
+      summary: 'Show the public view of an invitation (no login needed)',
+      args: uuidArg('invitation id (from the invitation link)'),
+      examples: ['sct invitations public 03a80526-ef80-4dbe-83f6-fbed3ddd2cdc'],
+      run: (ctx, _o, [id]) => showPublicInvitation(ctx, id),
+    }),
+  ],
+});
 
 // --- filters ----------------------------------------------------------------------------------
-
-function addMatchOptions(cmd: Command): Command {
-  return addNamedFilters(cmd, INVITATION_FILTERS)
-    .option('--search <text>', 'e-mail contains (as the list search)')
-    .option('--filter <key=value>', `any other invitation filter (repeatable): ${INVITATION_FILTER_KEYS.join(', ')}`, collect)
-    .option('--all-pending', 'match every pending invitation of the workspace (no filter)');
-}
 
 /** The named filter flags as invitation filter keys; the list sends the same keys as its query. */
 export function invitationFilters(opts: InvitationFilterFlags): InvitationFilters {

@@ -12,6 +12,7 @@ import { filtersOf } from '../../src/commands/shared/filters.js';
 import { isDryRun } from '../../src/commands/shared/dry-run.js';
 import { examplesOf } from '../../src/help/examples.js';
 import type { ListFilters } from '../../src/api/filters/keys.js';
+import { bulkRunOptions } from '../../src/commands/shared/bulk.js';
 
 const TABLE = {
   noun: 'things',
@@ -145,5 +146,21 @@ describe('the command adapter', () => {
       secret?: string;
       dryRun?: boolean;
     }>();
+  });
+
+  it('adds a filter table\'s flags alone, without making the command a list of it', () => {
+    const leaf = defineLeaf({ name: 'revoke', summary: 'Revoke things', options: [{ filters: TABLE, flagsOnly: true }], examples: ['sct things revoke --colour red'], run: async () => undefined });
+    const group = addGroup(new Command('sct'), factory().f, { name: 'things', description: 'Things', leaves: [leaf] });
+    const revoke = group.commands[0];
+    expect(revoke.options.map((o) => o.long)).toEqual(['--colour']);
+    expect(filtersOf(revoke)).toBeUndefined();
+  });
+
+  it('gives a bulk command only the bulk flags its shape asks for, typed as such', () => {
+    const options = bulkRunOptions({ concurrency: true, only: 'with --file: ' });
+    expect(options.map((o) => o.flags)).toEqual(['--report <file>', '--force', '--concurrency <n>', '--fresh', '--encoding <name>', '--delimiter <c>', '--skip-invalid', '--decimal-comma', '--sheet <name>']);
+    expect(options[0].description).toBe('with --file: also write the per-row report to this CSV file');
+    expect(bulkRunOptions({ reads: true, dryRun: true }).map((o) => o.flags)).toContain('--parallel <n>');
+    expectTypeOf<keyof OptionsOf<typeof options>>().toEqualTypeOf<'report' | 'force' | 'concurrency' | 'fresh' | 'encoding' | 'delimiter' | 'skipInvalid' | 'decimalComma' | 'sheet'>();
   });
 });

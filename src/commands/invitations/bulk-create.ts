@@ -16,13 +16,8 @@ import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.j
 import { parseConcurrency } from '../shared/flags.js';
 import { isId } from '../../util/numbers.js';
 import { BULK_LIMIT } from '../../api/enums.js';
-import type { BulkRunFlags, FileTemplate } from '../shared/bulk.js';
-
-export interface BulkCreateOptions extends BulkRunFlags {
-  file: string;
-  template?: boolean;
-  role?: string;
-}
+import type { FileTemplate } from '../shared/bulk.js';
+import type { BulkCreateOptions } from './options.js';
 
 export const PEOPLE_COLUMNS = ['email', 'auth_group'] as const;
 

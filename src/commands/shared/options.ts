@@ -24,6 +24,11 @@ export interface OptionSpec {
 /** Where a list's named filter flags go among its options (src/api/filters/<noun>.ts). */
 export interface FilterEntry<T extends ListFilters = ListFilters> {
   readonly filters: T;
+  /**
+   * The table's named flags alone: the command is no list of it (`help filters`, completion and
+   * the --filter check do not take it as one), as invitations revoke and renew borrow the list's.
+   */
+  readonly flagsOnly?: true;
 }
 
 /** Another spelling of an option given before it, hidden from help (flags.ts, addAlias). */

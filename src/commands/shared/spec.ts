@@ -8,7 +8,7 @@ import type { DocumentedResource } from '../../api/schemas/fields.js';
 import { addExamples, type Factory, type Register } from './command.js';
 import { prints, writesGeojson } from './output-facts.js';
 import { addAlias, rejectBothForms } from './flags.js';
-import { filteredBy } from './filters.js';
+import { addNamedFilters, filteredBy } from './filters.js';
 import { addDryRunOption } from './dry-run.js';
 import { optionOf, type OptionEntry, type OptionSpec, type OptionsOf } from './options.js';
 
@@ -74,7 +74,7 @@ function commandOf(parent: Command, f: Factory, spec: Leaf): Command {
   for (const a of spec.args ?? []) cmd.argument(a.name, a.description);
   cmd.description(spec.summary);
   for (const entry of spec.options ?? []) {
-    if (isFilters(entry)) filteredBy(cmd, entry.filters);
+    if (isFilters(entry)) (entry.flagsOnly ? addNamedFilters : filteredBy)(cmd, entry.filters);
     else if (isAlias(entry)) addAlias(cmd, entry.alias, entry.of);
     else if ((entry as OptionSpec).dryRun) addDryRunOption(cmd, (entry as OptionSpec).description as string);
     else cmd.addOption(optionOf(entry as OptionSpec));
