@@ -1,140 +1,118 @@
 // dds list/get/create/update/delete/wait, available-orders and trace: due diligence statements.
 // Creating and updating are in dds/save.ts, waiting in dds/wait.ts, tracing in dds/trace.ts.
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
+import type { OptionsOf } from './shared/options.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
-import { DDS_STATUSES } from '../api/enums.js';
 import { UsageError } from '../errors.js';
-import {
-  addListOptions,
-  listQuery,
-  runList,
-  type ListFlags,
-} from './shared/list.js';
-import { addIdempotencyKeyOption, deleteOne, parseId, showOne } from './shared/crud.js';
-import { addBulkRunOptions, addTemplateOption } from './shared/bulk.js';
-import { addDryRunOption } from './shared/dry-run.js';
-import { appendList, DATE_RE, enumOption, parseDate } from './shared/flags.js';
-import { addStatementFields, type CreateFlags, type UpdateFlags } from './dds/fields.js';
-import { addWaitTimeoutOption, waitCommand, type WaitFlags } from './dds/wait.js';
-import { listAvailableOrders, traceOrders, type AvailableOrdersFlags, type TraceFlags } from './dds/trace.js';
-import { prints } from './shared/output-facts.js';
+import { LIST_OPTIONS, listQuery, runList } from './shared/list.js';
+import { deleteOne, parseId, showOne } from './shared/crud.js';
+import { DRY_RUN_OPTION } from './shared/dry-run.js';
+import { DATE_RE, parseDate } from './shared/flags.js';
+import { CREATE_OPTIONS, UPDATE_OPTIONS, WAIT_TIMEOUT_OPTION } from './dds/fields.js';
+import { waitCommand } from './dds/wait.js';
+import { AVAILABLE_ORDERS_OPTIONS, TRACE_OPTIONS, listAvailableOrders, traceOrders } from './dds/trace.js';
 import { DDS_FILTERS } from '../api/filters/dds.js';
-import type { NamedFlags } from '../api/filters/keys.js';
-import { filteredBy, setNamedFilters } from './shared/filters.js';
+import { setNamedFilters } from './shared/filters.js';
 
-export interface ListStatementsOptions extends ListFlags, NamedFlags<typeof DDS_FILTERS> {}
+const LIST_STATEMENTS_OPTIONS = [{ filters: DDS_FILTERS }, ...LIST_OPTIONS] as const;
 
-export function register(program: Command, f: Factory): void {
-  const dds = program.command('dds').description('Due diligence statements: list, create, wait for, and trace orders to them');
+export type ListStatementsOptions = OptionsOf<typeof LIST_STATEMENTS_OPTIONS>;
 
-  // Options are added in the order help lists them.
-  const list = filteredBy(prints(dds.command('list'), 'statement'), DDS_FILTERS)
-    .description('List due diligence statements');
-  addExamples(addListOptions(list)
-    .addHelpText(
-      'after',
-      `
-Ordering fields: id, name, type, status, dds_identifier, created_at, updated_at.`,
-    ),
-      ["sct dds list --type EUDR --status in_progress,failed", "sct dds list --order 17 --all -o json"]
-    )
-    .action(f.action<ListStatementsOptions>((ctx, opts) => listStatements(ctx, opts)));
+const idArg = [{ name: '<id>', description: 'statement id' }];
 
-  addExamples(
-    prints(dds.command('get'), 'statement')
-    .argument('<id>', 'statement id')
-    .description('Show one statement with its attached orders and products'),
-    ['sct dds get 1', 'sct dds get 1 --json status,dds_identifier'],
-  ).action(f.action((ctx, _o, [id]) => showOne(ctx, PATHS.statement(parseId(id)), COLUMNS.statement, DETAILS.statement).then(() => undefined)));
-
-  const create = addExamples(addDryRunOption(addWaitTimeoutOption(
-    addIdempotencyKeyOption(addStatementFields(prints(dds.command('create'), 'statement').description('Create a statement (the creation rules of its type are checked first)')))
-      .option('--wait', 'wait until the service has finished the statement (complete: exit 0, failed: exit 1)'),
-  )).addHelpText(
-    'after',
-    `
+export const register = registerOf({
+  name: 'dds',
+  description: 'Due diligence statements: list, create, wait for, and trace orders to them',
+  leaves: [
+    defineLeaf({
+      name: 'list',
+      summary: 'List due diligence statements',
+      prints: 'statement',
+      options: LIST_STATEMENTS_OPTIONS,
+      help: '\nOrdering fields: id, name, type, status, dds_identifier, created_at, updated_at.',
+      examples: ['sct dds list --type EUDR --status in_progress,failed', 'sct dds list --order 17 --all -o json'],
+      run: (ctx, opts) => listStatements(ctx, opts),
+    }),
+    defineLeaf({
+      name: 'get',
+      summary: 'Show one statement with its attached orders and products',
+      prints: 'statement',
+      args: idArg,
+      examples: ['sct dds get 1', 'sct dds get 1 --json status,dds_identifier'],
+      run: (ctx, _o, [id]) => showOne(ctx, PATHS.statement(parseId(id)), COLUMNS.statement, DETAILS.statement).then(() => undefined),
+    }),
+    defineLeaf({
+      name: 'create',
+      summary: 'Create a statement (the creation rules of its type are checked first)',
+      prints: 'statement',
+      options: CREATE_OPTIONS,
+      help: `
 Creation rules, checked before anything is sent:
   EUDR with --dds-identifier   retrieves a statement already filed in the EU registry
   EUDR without identifier      filed by the service; needs --assessment-run-id
   PPWR                         needs --assessment-run-id and --dds-identifier; created as draft
   EUTR                         the identifier is generated; assessment runs are ignored`,
-  ),
-    ["sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --order 17,18 --wait", "sct dds create --type EUDR --assessment-run-id 18eb63a8-fa5f-46a6-9c6d-71699ba2a3f3 --name \"Cocoa Q3\""]
-  );
-  create.action(f.action<CreateFlags>(async (ctx, opts) => (await import('./dds/save.js')).createStatement(ctx, opts, create)));
-
-  addExamples(
-    addDryRunOption(prints(dds.command('update'), 'statement')
-    .argument('<id>', 'statement id')
-    .description('Change the status or the name of a statement (nothing else can change)')
-    .addOption(enumOption('--status <status>', (v) => v.join(', '), DDS_STATUSES))
-    .option('--name <text>', 'the statement name')),
-    ['sct dds update 31 --name "PPWR Q1 2025"', 'sct dds update 31 --status complete'],
-  ).action(f.action<UpdateFlags>(async (ctx, opts, [id]) => (await import('./dds/save.js')).updateStatement(ctx, parseId(id), opts)));
-
-  addExamples(
-    addDryRunOption(dds
-    .command('delete')
-    .argument('<id>', 'statement id')
-    .description('Delete a statement (asks for confirmation unless --yes)')
-    .option('--withdraw', 'also withdraw it from the EU registry (EUDR statements the service filed)')),
-    ['sct dds delete 31', 'sct dds delete 31 --yes'],
-  ).action(
-      f.action<{ withdraw?: boolean }>((ctx, opts, [id]) =>
+      examples: ['sct dds create --type EUDR --dds-identifier 25BE3XKQ9M4T2N --order 17,18 --wait', 'sct dds create --type EUDR --assessment-run-id 18eb63a8-fa5f-46a6-9c6d-71699ba2a3f3 --name "Cocoa Q3"'],
+      run: async (ctx, opts, _args, cmd) => (await import('./dds/save.js')).createStatement(ctx, opts, cmd),
+    }),
+    defineLeaf({
+      name: 'update',
+      summary: 'Change the status or the name of a statement (nothing else can change)',
+      prints: 'statement',
+      args: idArg,
+      options: UPDATE_OPTIONS,
+      examples: ['sct dds update 31 --name "PPWR Q1 2025"', 'sct dds update 31 --status complete'],
+      run: async (ctx, opts, [id]) => (await import('./dds/save.js')).updateStatement(ctx, parseId(id), opts),
+    }),
+    defineLeaf({
+      name: 'delete',
+      summary: 'Delete a statement (asks for confirmation unless --yes)',
+      args: idArg,
+      options: [{ flags: '--withdraw', description: 'also withdraw it from the EU registry (EUDR statements the service filed)' }, DRY_RUN_OPTION],
+      examples: ['sct dds delete 31', 'sct dds delete 31 --yes'],
+      run: (ctx, opts, [id]) =>
         deleteOne(
           ctx,
           PATHS.statement(parseId(id)),
           opts.withdraw ? `statement ${id} and withdraw it from the EU registry` : `statement ${id}`,
           opts.withdraw ? { has_withdraw_request: 'true' } : undefined,
         ),
-      ),
-    );
-
-  const wait = addWaitTimeoutOption(
-    prints(dds.command('wait'), 'statement')
-      .argument('<id>', 'statement id')
-      .description('Wait until a statement is complete (exit 0) or failed (exit 1, with the reason)'),
-  );
-  addExamples(wait, ['sct dds wait 1 --timeout 5m && sct dds get 1 -o json']);
-  wait.action(f.action<WaitFlags>((ctx, _o, [id]) => waitCommand(ctx, parseId(id), wait)));
-
-  addExamples(
-    addListOptions(
-    dds
-      .command('available-orders')
-      .description('List the orders you buy that can be traced to statements')
-      .option('--exclude-dds <ids>', 'leave out orders already traced to these statements, comma-separated or repeated', appendList),
-  )
-    .addHelpText('after', '\nOrdering fields: id, order_created_at, type, buyer_external_id, seller_external_id.'),
-    ['sct dds available-orders', 'sct dds available-orders --exclude-dds 1 --columns id,buyer_external_id,type'],
-  ).action(f.action<AvailableOrdersFlags>((ctx, opts) => listAvailableOrders(ctx, opts)));
-
-  addExamples(addDryRunOption(addBulkRunOptions(
-    addTemplateOption(dds
-      .command('trace'))
-      .description('Trace orders to statements (adds to the orders already attached)')
-      .option('--dds <ids>', 'statement ids, comma-separated or repeated', appendList)
-      .option('--order <ids>', 'order ids traced to every statement given, comma-separated or repeated', appendList)
-      .option('--file <file>', 'a CSV file or .xlsx/.ods workbook of pairs, columns dds_id and order_id (- for stdin)'),
-    { concurrency: true, only: 'with --file: ' },
-  ))
-    .addHelpText(
-      'after',
-      `
+    }),
+    defineLeaf({
+      name: 'wait',
+      summary: 'Wait until a statement is complete (exit 0) or failed (exit 1, with the reason)',
+      prints: 'statement',
+      args: idArg,
+      options: [WAIT_TIMEOUT_OPTION],
+      examples: ['sct dds wait 1 --timeout 5m && sct dds get 1 -o json'],
+      run: (ctx, _o, [id], cmd) => waitCommand(ctx, parseId(id), cmd),
+    }),
+    defineLeaf({
+      name: 'available-orders',
+      summary: 'List the orders you buy that can be traced to statements',
+      options: AVAILABLE_ORDERS_OPTIONS,
+      help: '\nOrdering fields: id, order_created_at, type, buyer_external_id, seller_external_id.',
+      examples: ['sct dds available-orders', 'sct dds available-orders --exclude-dds 1 --columns id,buyer_external_id,type'],
+      run: (ctx, opts) => listAvailableOrders(ctx, opts),
+    }),
+    defineLeaf({
+      name: 'trace',
+      summary: 'Trace orders to statements (adds to the orders already attached)',
+      options: TRACE_OPTIONS,
+      help: `
 With --dds and --order every order is traced to every statement (in requests of at most 100
 ids each).
 Columns of --file (CSV, header row, names case-insensitive): dds_id and order_id (whole numbers;
 another column is an error naming the closest). Each row traces one order to one statement; the rows of a statement go
 in requests of 100, every row is checked before the first is sent, a rerun skips the rows that
 went through, and exit 3 says some rows were rejected.`,
-    ),
-      ["sct dds trace --dds 5 --order 17,18", "sct dds trace --file pairs.csv --report traced.csv"]
-    )
-    .action(f.action<TraceFlags>((ctx, opts) => traceOrders(ctx, opts)));
-}
+      examples: ['sct dds trace --dds 5 --order 17,18', 'sct dds trace --file pairs.csv --report traced.csv'],
+      run: (ctx, opts) => traceOrders(ctx, opts),
+    }),
+  ],
+});
 
 /**
  * A --created-from/--created-to value for the API's date-time filters: a date-time as given, a

@@ -40,7 +40,7 @@ function factory(only?: string): { f: Factory; runs: unknown[][] } {
     fullProgram: () => Promise.reject(new Error('not here')),
     action: (fn) => async (...a: unknown[]) => {
       const cmd = a[a.length - 1] as Command;
-      await fn(undefined as never, cmd.opts() as never, a.slice(0, -2).flat() as string[]);
+      await fn(undefined as never, cmd.opts() as never, a.slice(0, -2).flat() as string[], cmd);
     },
   };
   return { f, runs };

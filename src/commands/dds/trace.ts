@@ -17,23 +17,32 @@ import type { Outcome } from '../../bulk/runner.js';
 import { chunk } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { chunkRows, sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
-import { parseConcurrency, parseIdList } from '../shared/flags.js';
-import { writeTemplateIf, type BulkRunFlags, type FileTemplate } from '../shared/bulk.js';
-import { listQuery, runList, type ListFlags } from '../shared/list.js';
+import { appendList, parseConcurrency, parseIdList } from '../shared/flags.js';
+import { bulkRunOptions, TEMPLATE_OPTION, writeTemplateIf, type BulkRunFlags, type FileTemplate } from '../shared/bulk.js';
+import { LIST_OPTIONS, listQuery, runList } from '../shared/list.js';
+import { DRY_RUN_OPTION } from '../shared/dry-run.js';
+import type { OptionsOf } from '../shared/options.js';
 
 /** The service takes at most this many statement ids and order ids in one request. */
 export const TRACE_CHUNK = 100;
 
-export interface AvailableOrdersFlags extends ListFlags {
-  excludeDds?: string;
-}
+export const AVAILABLE_ORDERS_OPTIONS = [
+  { flags: '--exclude-dds <ids>', description: 'leave out orders already traced to these statements, comma-separated or repeated', parse: appendList },
+  ...LIST_OPTIONS,
+] as const;
 
-export interface TraceFlags extends BulkRunFlags {
-  dds?: string;
-  order?: string;
-  file?: string;
-  template?: boolean;
-}
+export type AvailableOrdersFlags = OptionsOf<typeof AVAILABLE_ORDERS_OPTIONS>;
+
+export const TRACE_OPTIONS = [
+  TEMPLATE_OPTION,
+  { flags: '--dds <ids>', description: 'statement ids, comma-separated or repeated', parse: appendList },
+  { flags: '--order <ids>', description: 'order ids traced to every statement given, comma-separated or repeated', parse: appendList },
+  { flags: '--file <file>', description: 'a CSV file or .xlsx/.ods workbook of pairs, columns dds_id and order_id (- for stdin)' },
+  ...bulkRunOptions({ concurrency: true, only: 'with --file: ' }),
+  DRY_RUN_OPTION,
+] as const;
+
+export type TraceFlags = OptionsOf<typeof TRACE_OPTIONS>;
 
 /** The columns of pairs.csv, and the example row of `--template`. */
 export const PAIR_TEMPLATE: FileTemplate = { columns: ['dds_id', 'order_id'], example: { dds_id: '1', order_id: '217' } };

@@ -19,14 +19,6 @@ export const DEFAULT_WAIT_MS = 10 * 60_000;
 const FIRST_INTERVAL_MS = 1000;
 const MAX_INTERVAL_MS = 15_000;
 
-export interface WaitFlags {
-  timeout?: string;
-}
-
-export function addWaitTimeoutOption(cmd: Command): Command {
-  return cmd.option('--timeout <duration>', 'how long to wait for the statement in all, e.g. 90s, 10m, 1h (default 10m); here it is not the per-request timeout');
-}
-
 /**
  * The wait's deadline. The global --timeout (seconds per request) has the same name, and
  * commander hands the value to whichever option the program defines first — the global one —

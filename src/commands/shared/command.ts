@@ -13,10 +13,10 @@ import { formatExamples, setExamples } from '../../help/examples.js';
 
 export interface Factory {
   /**
-   * Wraps a run function as a commander action: `fn(ctx, opts, args)` with the command's own
-   * options and its positional arguments.
+   * Wraps a run function as a commander action: `fn(ctx, opts, args, cmd)` with the command's own
+   * options, its positional arguments and the command (where an option was given: dds wait's --timeout).
    */
-  action<O = Record<string, unknown>>(fn: (ctx: Context, opts: O, args: string[]) => Promise<void>): (...a: unknown[]) => Promise<void>;
+  action<O = Record<string, unknown>>(fn: (ctx: Context, opts: O, args: string[], cmd: Command) => Promise<void>): (...a: unknown[]) => Promise<void>;
   /**
    * Whether a group registers its sub-command `name`. A run that names its command registers
    * that one alone (building the other commands' options costs more than a one-request run
@@ -41,7 +41,7 @@ export function createFactory(deps: ContextDeps, fullProgram: Factory['fullProgr
         try {
           await preflight(ctx, cmd);
           try {
-            await fn(ctx, cmd.opts() as never, positional);
+            await fn(ctx, cmd.opts() as never, positional, cmd);
           } catch (err) {
             // The client ended the dry run at a write the command would go on from.
             if (!(dryRun && err instanceof DryRunEnd)) throw err;

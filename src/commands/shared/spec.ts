@@ -36,8 +36,8 @@ export interface CommandSpec<E extends readonly OptionEntry[] = readonly OptionE
   readonly extraFields?: readonly string[];
   /** It writes `-o geojson`: the resource has a location. */
   readonly geojson?: boolean;
-  /** What runs: the context, the options as OptionsOf types them, the positional arguments. */
-  readonly run: (ctx: Context, opts: OptionsOf<E>, args: string[]) => Promise<void>;
+  /** What runs: the context, the options as OptionsOf types them, the positional arguments, the command. */
+  readonly run: (ctx: Context, opts: OptionsOf<E>, args: string[], cmd: Command) => Promise<void>;
 }
 
 /** A record whose options type has been checked against its run; what groups hold. */
@@ -82,7 +82,7 @@ function commandOf(parent: Command, f: Factory, spec: Leaf): Command {
   if (spec.exclusive) rejectBothForms(cmd, ...spec.exclusive);
   if (spec.help) cmd.addHelpText('after', spec.help);
   addExamples(cmd, spec.examples);
-  cmd.action(f.action(spec.run as (ctx: Context, opts: unknown, args: string[]) => Promise<void>));
+  cmd.action(f.action(spec.run as (ctx: Context, opts: unknown, args: string[], cmd: Command) => Promise<void>));
   return cmd;
 }
 
