@@ -1,124 +1,103 @@
-import type { Command } from 'commander';
 import type { Context } from '../context.js';
-import { addExamples, type Factory } from './shared/command.js';
+import { defineLeaf, registerOf } from './shared/spec.js';
 import { PATHS } from '../api/paths.js';
-import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY } from '../api/enums.js';
-import { addListOptions } from './shared/list.js';
-import { addIdempotencyKeyOption, deleteOne, parseId } from './shared/crud.js';
-import { addBulkRunOptions, addTemplateOption } from './shared/bulk.js';
-import { addDryRunOption } from './shared/dry-run.js';
-import { appendList, collect, enumOption } from './shared/flags.js';
-import { addKindOptions, addOrderFilterOptions, addPerspectiveOptions } from './orders/filters.js';
-import { listOrders, orderStats, showOrder, type ListOrdersFlags, type StatsFlags } from './orders/view.js';
-import { addOrderFields, type OrderFieldFlags } from './orders/fields.js';
-import type { TraceFlags } from './orders/trace.js';
-import type { ImportFlags } from './orders/import.js';
+import { deleteOne, parseId } from './shared/crud.js';
+import { DRY_RUN_OPTION } from './shared/dry-run.js';
+import { listOrders, orderStats, showOrder } from './orders/view.js';
+import { CREATE_ORDER_OPTIONS, ITEMS_HELP, ORDER_EXAMPLES, UPDATE_ORDER_OPTIONS } from './orders/fields.js';
+import { IMPORT_OPTIONS, LIST_ORDERS_OPTIONS, STATS_OPTIONS, SYNC_OPTIONS, TRACE_OPTIONS } from './orders/options.js';
 import { orderColumnsHelp } from './orders/columns.js';
-import type { SyncOrdersFlags } from './orders/sync.js';
-import { prints } from './shared/output-facts.js';
-import { ORDER_FILTERS } from '../api/filters/orders.js';
-import { filteredBy } from './shared/filters.js';
 
-// Each action loads its own code (schemas, CSV reading, planning) when it runs: `orders get`
+const idArg = [{ name: '<id>', description: 'order id' }];
+
+// Each run loads its own code (schemas, CSV reading, planning) when it runs: `orders get`
 // and `orders list` load neither zod nor csv-parse.
-export function register(program: Command, f: Factory): void {
-  const orders = program.command('orders').description('List, create, import and trace orders');
-
-  if (f.leaf('list')) addExamples(addListOptions(
-    filteredBy(addPerspectiveOptions(prints(orders.command('list'), 'order')), ORDER_FILTERS).description('List orders you buy (--buying) or sell (--selling)'),
-  ),
-    ["sct orders list --buying --assessment-status failing,pending --created-from 2025-01-01", "sct orders list --selling --commodity cocoa --no-dds --all -o csv > orders.csv"]
-    )
-    .action(f.action<ListOrdersFlags>((ctx, opts) => listOrders(ctx, opts)));
-
-  if (f.leaf('get')) addExamples(
-    prints(orders.command('get'), 'order')
-    .argument('<id>', 'order id')
-    .description('Show one order and its items'),
-    ['sct orders get 217', 'sct orders get 217 --json id,external_id,items'],
-  ).action(f.action((ctx, _o, [id]) => showOrder(ctx, parseId(id))));
-
-  if (f.leaf('create')) addDryRunOption(addIdempotencyKeyOption(addOrderFields(prints(orders.command('create'), 'order').description('Create a purchase order, sale order or batch'), 'create'))).action(
-    f.action<OrderFieldFlags>(async (ctx, opts) => (await import('./orders/save.js')).saveOrder(ctx, opts)),
-  );
-  if (f.leaf('update')) addDryRunOption(addOrderFields(
-    prints(orders.command('update'), 'order').argument('<id>', 'order id').description('Update an order (only the fields given)'),
-    'update',
-  )).action(f.action<OrderFieldFlags>(async (ctx, opts, [id]) => (await import('./orders/save.js')).saveOrder(ctx, opts, parseId(id))));
-
-  if (f.leaf('delete')) addExamples(
-    addDryRunOption(orders
-    .command('delete')
-    .argument('<id>', 'order id')
-    .description('Delete an order (asks for confirmation unless --yes)')),
-    ['sct orders delete 217', 'sct orders delete 217 --yes'],
-  ).action(f.action((ctx, _o, [id]) => deleteOrder(ctx, parseId(id))));
-
-  if (f.leaf('stats')) addExamples(
-    addOrderFilterOptions(orders.command('stats').description('Count orders, grouped and by period'))
-    .addOption(enumOption('--group-by <fields>', (v) => `group the counts, comma-separated or repeated (${v.join(', ')})`, STATISTICS_GROUP_BY, appendList))
-    .addOption(enumOption('--delimit-by <period>', (v) => `count per period: ${v.join(', ')}`, STATISTICS_DELIMIT_BY))
-    .option('--search <text>', 'free-text search (external ids and tags)')
-    .option('--filter <key=value>', 'any documented query filter, passed through (repeatable)', collect),
-    ['sct orders stats --buying --group-by assessment_status --delimit-by monthly --created-from 2025-01-01', 'sct orders stats --selling --group-by type'],
-  ).action(f.action<StatsFlags>((ctx, opts) => orderStats(ctx, opts)));
-
-  if (f.leaf('trace')) addExamples(
-    addDryRunOption(addKindOptions(
-    orders
-      .command('trace')
-      .argument('<order-id>', 'the order holding the item')
-      .description("Trace an order item to other orders and origins (adds to the item's trace)")
-      .option('--item <id>', 'the order item to trace (required)')
-      .option('--to-order <ids>', 'order ids the item comes from, comma-separated or repeated', appendList)
-      .option('--to-origin <ids>', 'origin ids the item comes from, comma-separated or repeated', appendList)
-      .option('--replace', 'replace the traced lists given instead of adding to them (an empty value clears one)'),
-    'the order is',
-  ))
-    .addHelpText(
-      'after',
-      `
+export const register = registerOf({
+  name: 'orders',
+  description: 'List, create, import and trace orders',
+  leaves: [
+    defineLeaf({
+      name: 'list',
+      summary: 'List orders you buy (--buying) or sell (--selling)',
+      prints: 'order',
+      options: LIST_ORDERS_OPTIONS,
+      examples: ['sct orders list --buying --assessment-status failing,pending --created-from 2025-01-01', 'sct orders list --selling --commodity cocoa --no-dds --all -o csv > orders.csv'],
+      run: (ctx, opts) => listOrders(ctx, opts),
+    }),
+    defineLeaf({
+      name: 'get',
+      summary: 'Show one order and its items',
+      prints: 'order',
+      args: idArg,
+      examples: ['sct orders get 217', 'sct orders get 217 --json id,external_id,items'],
+      run: (ctx, _o, [id]) => showOrder(ctx, parseId(id)),
+    }),
+    defineLeaf({
+      name: 'create',
+      summary: 'Create a purchase order, sale order or batch',
+      prints: 'order',
+      options: CREATE_ORDER_OPTIONS,
+      help: ITEMS_HELP,
+      examples: ORDER_EXAMPLES.create,
+      run: async (ctx, opts) => (await import('./orders/save.js')).saveOrder(ctx, opts),
+    }),
+    defineLeaf({
+      name: 'update',
+      summary: 'Update an order (only the fields given)',
+      prints: 'order',
+      args: idArg,
+      options: UPDATE_ORDER_OPTIONS,
+      help: ITEMS_HELP,
+      examples: ORDER_EXAMPLES.update,
+      run: async (ctx, opts, [id]) => (await import('./orders/save.js')).saveOrder(ctx, opts, parseId(id)),
+    }),
+    defineLeaf({
+      name: 'delete',
+      summary: 'Delete an order (asks for confirmation unless --yes)',
+      args: idArg,
+      options: [DRY_RUN_OPTION],
+      examples: ['sct orders delete 217', 'sct orders delete 217 --yes'],
+      run: (ctx, _o, [id]) => deleteOrder(ctx, parseId(id)),
+    }),
+    defineLeaf({
+      name: 'stats',
+      summary: 'Count orders, grouped and by period',
+      options: STATS_OPTIONS,
+      examples: ['sct orders stats --buying --group-by assessment_status --delimit-by monthly --created-from 2025-01-01', 'sct orders stats --selling --group-by type'],
+      run: (ctx, opts) => orderStats(ctx, opts),
+    }),
+    defineLeaf({
+      name: 'trace',
+      summary: "Trace an order item to other orders and origins (adds to the item's trace)",
+      args: [{ name: '<order-id>', description: 'the order holding the item' }],
+      options: TRACE_OPTIONS,
+      help: `
 The order is updated through the purchase endpoint when your company is its buyer, the sale
 endpoint when it is the seller, and the batch endpoint otherwise; --purchase/--sale/--batch
 choose it yourself. Every other item of the order is sent back unchanged.`,
-    ),
-    ['sct orders trace 217 --item 416 --to-origin 24,18', 'sct orders trace 217 --item 416 --to-order 195 --replace'],
-  ).action(f.action<TraceFlags>(async (ctx, opts, [id]) => (await import('./orders/trace.js')).traceItem(ctx, id, opts)));
-
-  if (f.leaf('import')) addExamples(
-    addBulkRunOptions(
-    addTemplateOption(addKindOptions(orders.command('import').description('Create orders from a CSV file (rows sharing external_id are one order)'), 'import as').option(
-      '--file <file>',
-      'the CSV file or .xlsx/.ods workbook (- for stdin)',
-    )),
-    { concurrency: true, dryRun: true },
-  )
-    .addHelpText(
-      'after',
-      `
+      examples: ['sct orders trace 217 --item 416 --to-origin 24,18', 'sct orders trace 217 --item 416 --to-order 195 --replace'],
+      run: async (ctx, opts, [id]) => (await import('./orders/trace.js')).traceItem(ctx, id, opts),
+    }),
+    defineLeaf({
+      name: 'import',
+      summary: 'Create orders from a CSV file (rows sharing external_id are one order)',
+      options: IMPORT_OPTIONS,
+      help: () => `
 ${orderColumnsHelp()}
 
 Every row is checked before anything is sent (exit 2 names each bad line and column). A rerun
 of the same file skips the orders already created; exit 3 when some orders were rejected.`,
-    ),
-    ['sct orders import --purchase --file purchases.csv --dry-run', 'sct orders import --purchase --file purchases.csv --report result.csv'],
-  ).action(
-    f.action<ImportFlags>(async (ctx, opts) => {
-      const { importOrders, writeOrderTemplate } = await import('./orders/import.js');
-      if (!(await writeOrderTemplate(ctx, opts))) await importOrders(ctx, opts);
+      examples: ['sct orders import --purchase --file purchases.csv --dry-run', 'sct orders import --purchase --file purchases.csv --report result.csv'],
+      run: async (ctx, opts) => {
+        const { importOrders, writeOrderTemplate } = await import('./orders/import.js');
+        if (!(await writeOrderTemplate(ctx, opts))) await importOrders(ctx, opts);
+      },
     }),
-  );
-
-  if (f.leaf('sync')) addExamples(addBulkRunOptions(
-    addTemplateOption(addKindOptions(orders.command('sync').description('Make the service match a CSV file: plan creates and updates, then apply them'), 'sync as').option(
-      '--file <file>',
-      'the CSV file or .xlsx/.ods workbook, with the columns of orders import (- for stdin)',
-    )),
-    { concurrency: true, dryRun: true, reads: true },
-  )
-    .addHelpText(
-      'after',
-      `
+    defineLeaf({
+      name: 'sync',
+      summary: 'Make the service match a CSV file: plan creates and updates, then apply them',
+      options: SYNC_OPTIONS,
+      help: () => `
 Reads your orders of that side from the service (as few requests as the server allows), matches
 them with the file's by external_id and plans: create (not on the service), update (only the
 fields that differ; items matched by line_number), unchanged, and only on the service (listed,
@@ -130,15 +109,13 @@ finished by running it again (--fresh only gives the creates new Idempotency-Key
 always comes from the service).
 
 ${orderColumnsHelp()}`,
-    ),
-      ["sct orders sync --purchase --file erp-purchases.csv --dry-run", "sct orders sync --purchase --file erp-purchases.csv --yes --report sync.csv"]
-    )
-    .action(
-      f.action<SyncOrdersFlags>(async (ctx, opts) => {
+      examples: ['sct orders sync --purchase --file erp-purchases.csv --dry-run', 'sct orders sync --purchase --file erp-purchases.csv --yes --report sync.csv'],
+      run: async (ctx, opts) => {
         if (!(await (await import('./orders/import.js')).writeOrderTemplate(ctx, opts))) await (await import('./orders/sync.js')).syncOrders(ctx, opts);
-      }),
-    );
-}
+      },
+    }),
+  ],
+});
 
 /**
  * `orders delete ID`: the question names the order as people know it, "Delete purchase order 17

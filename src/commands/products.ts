@@ -4,7 +4,8 @@ import { COLUMNS, DETAILS } from '../output/columns.js';
 import { COMMODITIES, COMPOSITIONS } from '../api/enums.js';
 import { LIST_OPTIONS, listQuery, runList } from './shared/list.js';
 import { crudLeaves } from './shared/crud.js';
-import { appendList, collect, parseEnumList } from './shared/flags.js';
+import { appendList, parseEnumList } from './shared/flags.js';
+import { TAGS_OPTION } from './shared/body.js';
 import type { OptionSpec, OptionsOf } from './shared/options.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 
@@ -28,7 +29,7 @@ const PRODUCT_FIELDS = [
   { flags: '--scientific-name <text>', description: 'scientific name' },
   { flags: '--common-name <text>', description: 'common name' },
   { flags: '--type <text>', description: 'product type' },
-  { flags: '--tag <tag>', description: 'a tag (repeatable; replaces the tags)', parse: collect },
+  TAGS_OPTION,
 ] as const satisfies readonly OptionSpec[];
 
 export type ProductFieldFlags = OptionsOf<typeof PRODUCT_FIELDS>;

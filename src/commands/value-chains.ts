@@ -4,7 +4,8 @@ import { COLUMNS, DETAILS } from '../output/columns.js';
 import { KNOWN_VALUE_CHAIN_STATUSES, KNOWN_VALUE_CHAIN_TYPES } from '../api/enums.js';
 import { LIST_OPTIONS, listQuery, parseCountryCode, runList } from './shared/list.js';
 import { crudLeaves } from './shared/crud.js';
-import { collect, parseInteger } from './shared/flags.js';
+import { parseInteger } from './shared/flags.js';
+import { TAGS_OPTION } from './shared/body.js';
 import type { OptionSpec, OptionsOf } from './shared/options.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import { setNamedFilters } from './shared/filters.js';
@@ -27,7 +28,7 @@ const VALUE_CHAIN_FIELDS = [
   { flags: '--self-managed', description: 'you manage this partner’s data yourself' },
   { flags: '--no-self-managed', description: 'the partner manages its own data' },
   { flags: '--reciprocal-company-id <id>', description: 'the partner’s company id on the service' },
-  { flags: '--tag <tag>', description: 'a tag (repeatable; replaces the tags)', parse: collect },
+  TAGS_OPTION,
 ] as const satisfies readonly OptionSpec[];
 
 export type ValueChainFieldFlags = OptionsOf<typeof VALUE_CHAIN_FIELDS>;

@@ -163,4 +163,21 @@ describe('the command adapter', () => {
     expect(bulkRunOptions({ reads: true, dryRun: true }).map((o) => o.flags)).toContain('--parallel <n>');
     expectTypeOf<keyof OptionsOf<typeof options>>().toEqualTypeOf<'report' | 'force' | 'concurrency' | 'fresh' | 'encoding' | 'delimiter' | 'skipInvalid' | 'decimalComma' | 'sheet'>();
   });
+
+  it('works out a help text given as a function only for the command it registers', () => {
+    let made = 0;
+    const help = () => {
+      made++;
+      return '\nColumns: worked out.';
+    };
+    const leaves = [
+      defineLeaf({ name: 'import', summary: 'Import things', help, examples: ['sct things import'], run: async () => undefined }),
+      defineLeaf({ name: 'show', summary: 'Show a thing', examples: ['sct things show'], run: async () => undefined }),
+    ];
+    addGroup(new Command('sct'), factory('show').f, { name: 'things', description: 'Things', leaves });
+    expect(made).toBe(0);
+    const group = addGroup(new Command('sct'), factory('import').f, { name: 'things', description: 'Things', leaves });
+    expect(made).toBe(1);
+    expect(helpOf(group.commands[0])).toContain('Columns: worked out.');
+  });
 });

@@ -1,72 +1,52 @@
-// The flags of orders create and update: registered with the command tree, without the code
-// (and the schemas) that validates and sends the order.
-import type { Command } from 'commander';
-import type { BodyFlags } from '../shared/body.js';
-import { addBodyOptions } from '../shared/crud.js';
-import { addExamples } from '../shared/command.js';
-import { collect, enumOption } from '../shared/flags.js';
+// The options of orders create and update as records: made into commands with the command tree,
+// without the code (and the schemas) that validates and sends the order (save.ts).
+import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, TAGS_OPTION } from '../shared/body.js';
+import { DRY_RUN_OPTION } from '../shared/dry-run.js';
+import { collect } from '../shared/flags.js';
+import type { OptionsOf } from '../shared/options.js';
 import { ASSESSMENT_STATUSES, ORDER_TYPES } from '../../api/enums.js';
-import { addKindOptions } from './filters.js';
+import { kindOptions } from './filters.js';
 
-export interface OrderFieldFlags extends BodyFlags {
-  purchase?: boolean;
-  sale?: boolean;
-  batch?: boolean;
-  externalId?: string;
-  type?: string;
-  orderCreatedAt?: string;
-  orderArrivalAt?: string;
-  buyerExternalId?: string;
-  sellerExternalId?: string;
-  buyerStatus?: string;
-  sellerStatus?: string;
-  assessmentStatus?: string;
-  valueChain?: string;
-  buyerCompanyId?: string;
-  sellerCompanyId?: string;
-  companyId?: string;
-  borderCrossCountryCode?: string;
-  signedOffAt?: string;
-  tag?: string[];
-  sendInformationRequest?: boolean;
-  item?: string[];
-}
+/** The kind, the order's fields, then --set and --file; `verb` begins the kinds' descriptions. */
+const orderFields = (verb: string) =>
+  [
+    ...kindOptions(verb),
+    { flags: '--external-id <id>', description: 'your identifier of the order (required on create)' },
+    { flags: '--type <type>', description: (v: readonly string[]) => `${v.slice(0, -1).join(', ')} or ${v.at(-1)} (required on create)`, values: ORDER_TYPES },
+    { flags: '--order-created-at <date>', description: 'order date YYYY-MM-DD (required on create)' },
+    { flags: '--order-arrival-at <date>', description: 'arrival date YYYY-MM-DD' },
+    { flags: '--buyer-external-id <id>', description: "the buyer's identifier of the order" },
+    { flags: '--seller-external-id <id>', description: "the seller's identifier of the order" },
+    { flags: '--buyer-status <status>', description: 'buyer_company_status (purchase, batch)' },
+    { flags: '--seller-status <status>', description: 'seller_company_status (sale, batch)' },
+    { flags: '--assessment-status <status>', description: (v: readonly string[]) => `${v.slice(0, -1).join(', ')} or ${v.at(-1)}`, values: ASSESSMENT_STATUSES },
+    { flags: '--value-chain <id>', description: 'value chain id' },
+    { flags: '--buyer-company-id <id>', description: 'the buying company (sale, batch)' },
+    { flags: '--seller-company-id <id>', description: 'the selling company (purchase, batch)' },
+    { flags: '--company-id <id>', description: 'your company id (batch; required on create)' },
+    { flags: '--border-cross-country-code <code>', description: 'two-letter code of the country where the goods entered the EU' },
+    { flags: '--signed-off-at <datetime>', description: 'sign-off time (ISO 8601)' },
+    TAGS_OPTION,
+    { flags: '--send-information-request', description: 'ask the counterpart for traceability information (purchase, sale)' },
+    {
+      flags: '--item <spec>',
+      description: 'an item: product=ID,volume=N,unit=kg[,line=N,external-id=X,id=N] (repeatable; on update the list replaces the items: give id=N to keep an item)',
+      parse: collect,
+    },
+    ...BODY_OPTIONS,
+  ] as const;
 
-export function addOrderFields(cmd: Command, verb: string): Command {
-  addBodyOptions(
-    addKindOptions(cmd, verb)
-      .option('--external-id <id>', 'your identifier of the order (required on create)')
-      .addOption(enumOption('--type <type>', (v) => `${v.slice(0, -1).join(', ')} or ${v.at(-1)} (required on create)`, ORDER_TYPES))
-      .option('--order-created-at <date>', 'order date YYYY-MM-DD (required on create)')
-      .option('--order-arrival-at <date>', 'arrival date YYYY-MM-DD')
-      .option('--buyer-external-id <id>', "the buyer's identifier of the order")
-      .option('--seller-external-id <id>', "the seller's identifier of the order")
-      .option('--buyer-status <status>', 'buyer_company_status (purchase, batch)')
-      .option('--seller-status <status>', 'seller_company_status (sale, batch)')
-      .addOption(enumOption('--assessment-status <status>', (v) => `${v.slice(0, -1).join(', ')} or ${v.at(-1)}`, ASSESSMENT_STATUSES))
-      .option('--value-chain <id>', 'value chain id')
-      .option('--buyer-company-id <id>', 'the buying company (sale, batch)')
-      .option('--seller-company-id <id>', 'the selling company (purchase, batch)')
-      .option('--company-id <id>', 'your company id (batch; required on create)')
-      .option('--border-cross-country-code <code>', 'two-letter code of the country where the goods entered the EU')
-      .option('--signed-off-at <datetime>', 'sign-off time (ISO 8601)')
-      .option('--tag <tag>', 'a tag (repeatable; replaces the tags)', collect)
-      .option('--send-information-request', 'ask the counterpart for traceability information (purchase, sale)')
-      .option(
-        '--item <spec>',
-        'an item: product=ID,volume=N,unit=kg[,line=N,external-id=X,id=N] (repeatable; on update the list replaces the items: give id=N to keep an item)',
-        collect,
-      ),
-  ).addHelpText(
-    'after',
-    `
+export const CREATE_ORDER_OPTIONS = [...orderFields('create'), IDEMPOTENCY_KEY_OPTION, DRY_RUN_OPTION] as const;
+export const UPDATE_ORDER_OPTIONS = [...orderFields('update'), DRY_RUN_OPTION] as const;
+
+/** What create and update take (update has no --idempotency-key). */
+export type OrderFieldFlags = OptionsOf<typeof CREATE_ORDER_OPTIONS>;
+
+export const ITEMS_HELP = `
 Items: product= is the buyer's product on a purchase, the seller's on a sale and both on a batch;
-buyer-product= and seller-product= name a side explicitly.`,
-  );
-  return addExamples(cmd, ORDER_EXAMPLES[verb] ?? []);
-}
+buyer-product= and seller-product= name a side explicitly.`;
 
-const ORDER_EXAMPLES: Record<string, string[]> = {
+export const ORDER_EXAMPLES = {
   create: [
     'sct orders create --purchase --type order --external-id PO-2026-0001 --order-created-at 2026-03-01 --item product=17,volume=2500,unit=kg',
     'sct orders create --purchase --file order.json',

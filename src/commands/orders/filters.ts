@@ -1,33 +1,27 @@
 // The order filters `orders list` and `orders stats` share: the perspective (--buying or
 // --selling, which the API requires) and the named filter flags, mapped to the API's query
 // parameters. Everything is checked here, before a request is made.
-import type { Command } from 'commander';
 import { ORDER_FILTERS } from '../../api/filters/orders.js';
-import type { NamedFlags } from '../../api/filters/keys.js';
-import { addNamedFilters, setNamedFilters } from '../shared/filters.js';
+import { setNamedFilters } from '../shared/filters.js';
+import type { OptionsOf } from '../shared/options.js';
 import { UsageError } from '../../errors.js';
 import { COMMODITIES } from '../../api/enums.js';
 import { ORDER_KINDS, type OrderAction, type OrderKindName } from '../../api/enums.js';
 import { filterEnumList, parseInteger } from '../shared/flags.js';
 import { setOneOrIn } from '../shared/list.js';
 
-export interface PerspectiveFlags {
-  buying?: boolean;
-  selling?: boolean;
-}
+/** --buying or --selling: the side orders list and stats read from (the API requires one). */
+export const PERSPECTIVE_OPTIONS = [
+  { flags: '--buying', description: 'orders your company buys (you are the buyer)' },
+  { flags: '--selling', description: 'orders your company sells (you are the seller)' },
+] as const;
 
-export interface OrderFilterFlags extends PerspectiveFlags, NamedFlags<typeof ORDER_FILTERS> {}
+export type PerspectiveFlags = OptionsOf<typeof PERSPECTIVE_OPTIONS>;
 
-export function addPerspectiveOptions(cmd: Command): Command {
-  return cmd
-    .option('--buying', 'orders your company buys (you are the buyer)')
-    .option('--selling', 'orders your company sells (you are the seller)');
-}
+/** The perspective, then the named filters of orders list (its table), for a command that is no list of it (stats). */
+export const ORDER_FILTER_OPTIONS = [...PERSPECTIVE_OPTIONS, { filters: ORDER_FILTERS, flagsOnly: true }] as const;
 
-/** The perspective, then the named filters of orders list (its table). */
-export function addOrderFilterOptions(cmd: Command): Command {
-  return addNamedFilters(addPerspectiveOptions(cmd), ORDER_FILTERS);
-}
+export type OrderFilterFlags = OptionsOf<typeof ORDER_FILTER_OPTIONS>;
 
 /** Exactly one of --buying/--selling: the API requires order_action. */
 export function orderAction(flags: PerspectiveFlags): OrderAction {
@@ -45,12 +39,13 @@ export function orderKind(flags: { purchase?: boolean; sale?: boolean; batch?: b
   return given[0];
 }
 
-export function addKindOptions(cmd: Command, what: string): Command {
-  return cmd
-    .option('--purchase', `${what} a purchase order (your company is the buyer)`)
-    .option('--sale', `${what} a sale order (your company is the seller)`)
-    .option('--batch', `${what} a batch (your company records it for itself)`);
-}
+/** --purchase, --sale or --batch: which endpoint a write goes through; `what` begins each description. */
+export const kindOptions = (what: string) =>
+  [
+    { flags: '--purchase', description: `${what} a purchase order (your company is the buyer)` },
+    { flags: '--sale', description: `${what} a sale order (your company is the seller)` },
+    { flags: '--batch', description: `${what} a batch (your company records it for itself)` },
+  ] as const;
 
 /** The named filters as query parameters (order_action included). */
 export function orderFilterQuery(flags: OrderFilterFlags, query = new URLSearchParams()): URLSearchParams {

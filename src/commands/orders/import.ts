@@ -45,7 +45,8 @@ import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { ID_MAX, isId } from '../../util/numbers.js';
-import { writeTemplateIf, type BulkRunFlags, type FileTemplate } from '../shared/bulk.js';
+import { writeTemplateIf, type FileTemplate } from '../shared/bulk.js';
+import type { ImportFlags } from './options.js';
 import { writeList } from '../../output/format.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS } from '../../api/schemas/orders.js';
 import type { RowProblem } from '../../sync/plan.js';
@@ -287,14 +288,6 @@ function locate(order: PlannedOrder & { lines: number[] }, path: PropertyKey[]):
   const field = String(path[0] ?? 'external_id');
   const origin = order.fieldOrigin.get(field);
   return [origin?.line ?? order.lines[0], field];
-}
-
-export interface ImportFlags extends BulkRunFlags {
-  purchase?: boolean;
-  sale?: boolean;
-  batch?: boolean;
-  file?: string;
-  template?: boolean;
 }
 
 /** One order of one item, valid for every kind: the example row of `--template`. */

@@ -14,7 +14,8 @@ import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import type { OrderKindName } from '../../api/enums.js';
 import { RowErrors } from '../../bulk/csv.js';
-import { openOrderFile, ordersFromCsv, type ImportFlags } from './import.js';
+import { openOrderFile, ordersFromCsv } from './import.js';
+import type { SyncOrdersFlags } from './options.js';
 import { ITEM_COLUMNS, ORDER_COLUMNS } from './columns.js';
 import { checkFile, type SyncSpec } from '../../sync/plan.js';
 import type { Compare } from '../../sync/normalise.js';
@@ -23,8 +24,6 @@ import { runSync } from '../../sync/run.js';
 import { parseParallel } from '../shared/flags.js';
 
 /** The flags of `orders import`: one file format, one set of bulk options. */
-export type SyncOrdersFlags = ImportFlags;
-
 /** Columns whose text the service stores in a form of its own. */
 const ORDER_FIELD_COMPARE: Record<string, Compare> = {
   order_created_at: 'date',

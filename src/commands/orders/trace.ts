@@ -23,16 +23,7 @@ import { type OrderKindName } from '../../api/enums.js';
 import { validate } from '../shared/body.js';
 import { parseIdList, parseInteger } from '../shared/flags.js';
 import { orderKind } from './filters.js';
-
-export interface TraceFlags {
-  item?: string;
-  toOrder?: string;
-  toOrigin?: string;
-  replace?: boolean;
-  purchase?: boolean;
-  sale?: boolean;
-  batch?: boolean;
-}
+import type { TraceFlags } from './options.js';
 
 export interface TracePlan {
   orderId: number;

@@ -5,11 +5,12 @@ import { COLUMNS, assessmentSummaryCell, cellValue, statementsCell, type Column 
 import { renderTable, writeList, writeOne } from '../../output/format.js';
 import { displayValue, getPath } from '../../output/values.js';
 import { cleanCell } from '../../output/sanitize.js';
-import { listQuery, runList, type ListFlags } from '../shared/list.js';
+import { listQuery, runList } from '../shared/list.js';
 import { parseEnum, parseEnumList, splitKeyValue } from '../shared/flags.js';
 import { UsageError } from '../../errors.js';
 import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY, type OrderAction } from '../../api/enums.js';
-import { orderAction, orderFilterQuery, type OrderFilterFlags } from './filters.js';
+import { orderAction, orderFilterQuery } from './filters.js';
+import type { ListOrdersFlags, StatsFlags } from './options.js';
 
 /** The list's columns from one side: the counterpart is the seller when buying, the buyer when selling. */
 export function orderColumns(action: OrderAction): Column[] {
@@ -20,8 +21,6 @@ export function orderColumns(action: OrderAction): Column[] {
       : c,
   );
 }
-
-export interface ListOrdersFlags extends ListFlags, OrderFilterFlags {}
 
 export async function listOrders(ctx: Context, flags: ListOrdersFlags): Promise<void> {
   const query = orderFilterQuery(flags, listQuery(flags));
@@ -83,13 +82,6 @@ export async function writeOrder(ctx: Context, order: Record<string, unknown>): 
   }
   const rows = items.map((it) => COLUMNS.orderItem.map((c) => cleanCell(displayValue(cellValue(it, c)))));
   await ctx.io.write(`\n${ctx.io.color.bold(`ITEMS (${items.length})`)}\n` + (await renderTable(ctx.io, COLUMNS.orderItem, rows)));
-}
-
-export interface StatsFlags extends OrderFilterFlags {
-  groupBy?: string;
-  delimitBy?: string;
-  search?: string;
-  filter?: string[];
 }
 
 /** The statistics query: the list's filters plus group_by (one parameter per value) and delimit_by. */

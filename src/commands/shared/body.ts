@@ -25,6 +25,9 @@ export const IDEMPOTENCY_KEY_OPTION = {
   description: 'the Idempotency-Key of the request: a rerun with the same key creates nothing new (default: a new UUID per run)',
 } as const satisfies OptionSpec;
 
+/** --tag of the resources that carry tags (products, value chains, orders): the list given replaces theirs. */
+export const TAGS_OPTION = { flags: '--tag <tag>', description: 'a tag (repeatable; replaces the tags)', parse: collect } as const satisfies OptionSpec;
+
 /** --idempotency-key on creates only. */
 export type BodyFlags = OptionsOf<readonly [...typeof BODY_OPTIONS, typeof IDEMPOTENCY_KEY_OPTION]>;
 

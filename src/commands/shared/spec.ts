@@ -27,8 +27,11 @@ export interface CommandSpec<E extends readonly OptionEntry[] = readonly OptionE
   readonly options?: E;
   /** `--x`/`--no-x` pairs (named `x`) that may not both be given. */
   readonly exclusive?: readonly string[];
-  /** Help text between the options and the examples (ordering fields, error classes…). */
-  readonly help?: string;
+  /**
+   * Help text between the options and the examples (ordering fields, error classes…); a function
+   * where the text is worked out (orders import's columns), so only the command registered works it out.
+   */
+  readonly help?: string | (() => string);
   /** Real command lines against the sandbox's demo data: help ends with them, the examples test runs them. */
   readonly examples: readonly string[];
   /** The documented resource it prints (its `--columns` names and CSV header), and names sct adds to it. */
@@ -80,7 +83,7 @@ function commandOf(parent: Command, f: Factory, spec: Leaf): Command {
     else cmd.addOption(optionOf(entry as OptionSpec));
   }
   if (spec.exclusive) rejectBothForms(cmd, ...spec.exclusive);
-  if (spec.help) cmd.addHelpText('after', spec.help);
+  if (spec.help) cmd.addHelpText('after', typeof spec.help === 'function' ? spec.help() : spec.help);
   addExamples(cmd, spec.examples);
   cmd.action(f.action(spec.run as (ctx: Context, opts: unknown, args: string[], cmd: Command) => Promise<void>));
   return cmd;
