@@ -5,10 +5,9 @@ import type { Context } from '../context.js';
 import type { Register } from './shared/command.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import { UsageError } from '../errors.js';
-import { enumOptionValues } from './shared/flags.js';
+import { argumentValues, enumOptionValues } from './shared/flags.js';
 import { filtersOf } from './shared/filters.js';
 import { PAGING } from '../api/filters/keys.js';
-import { SETTABLE_KEYS, PROFILE_KEYS } from '../config/config.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
@@ -27,7 +26,7 @@ export const register: Register = (program, f) =>
   registerOf(defineLeaf({
     name: 'completion',
     summary: 'Print a shell completion script (bash, zsh or fish)',
-    args: [{ name: '[shell]', description: `${SHELLS.join(', ')} (default: from $SHELL)` }],
+    args: [{ name: '[shell]', description: `${SHELLS.join(', ')} (default: from $SHELL)`, values: SHELLS }],
     help: INSTALL_HELP,
     examples: ['sct completion bash > ~/.local/share/bash-completion/completions/sct', 'sct completion zsh > ~/.zfunc/_sct', 'sct completion fish > ~/.config/fish/completions/sct.fish'],
     run: (ctx, _o, [shell]) => completion(ctx, shell, () => f.fullProgram(ctx.io)),
@@ -75,15 +74,6 @@ function valueFlagsOf(nodes: Node[]): string[] {
   return [...new Set(nodes.flatMap((n) => [...n.options.filter((o) => o.takesValue).flatMap((o) => o.flags), ...n.hiddenValueFlags]))];
 }
 
-/** Positional values the commands declare (their arguments only describe them in text). */
-const POSITIONAL: Record<string, readonly string[]> = {
-  completion: SHELLS,
-  'config get': PROFILE_KEYS.filter((k) => k !== 'token'),
-  'config set': SETTABLE_KEYS,
-  'config unset': SETTABLE_KEYS,
-};
-
-
 /** The allowed values of an enum flag, as the option holds them: commander's `.choices()`, or enumOption's. */
 export function enumValues(o: Option): string[] | undefined {
   if (o.argChoices) return [...o.argChoices];
@@ -99,6 +89,13 @@ function filterKeys(cmd: Command, o: Option): string[] | undefined {
   if (o.long !== '--filter') return undefined;
   const keys = filtersOf(cmd)?.keys.filter((k) => !PAGING.includes(k));
   return keys?.length ? keys.map((k) => `${k}=`) : undefined;
+}
+
+/** The values of a command's first argument, where it declares them (a shell, a config key). */
+function positionalValues(cmd: Command): string[] | undefined {
+  const first = cmd.registeredArguments[0];
+  const values = first && argumentValues(first);
+  return values ? [...values] : undefined;
 }
 
 function walk(cmd: Command, prefix: string, out: Node[], inherited: Option[]): void {
@@ -122,7 +119,7 @@ function walk(cmd: Command, prefix: string, out: Node[], inherited: Option[]): v
     subcommands: cmd.commands.map((c) => ({ name: c.name(), description: c.summary() || c.description() })),
     options: [...own.map((o) => toOpt(o, prefix === '')), ...inherited.map((o) => toOpt(o, true))],
     hiddenValueFlags: (cmd.options as readonly Option[]).filter((o) => o.hidden && o.required).flatMap((o) => [o.short, o.long].filter((x): x is string => Boolean(x))),
-    positional: POSITIONAL[prefix] ? [...POSITIONAL[prefix]] : undefined,
+    positional: positionalValues(cmd),
   });
   for (const c of cmd.commands) walk(c, prefix ? `${prefix} ${c.name()}` : c.name(), out, prefix === '' ? [...own] : inherited);
 }

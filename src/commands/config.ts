@@ -7,6 +7,9 @@ import { UsageError } from '../errors.js';
 import { parseFormat, writeList, writeOne } from '../output/format.js';
 import { missingApiPrefix } from '../api/endpoint.js';
 
+/** What `config get` reads: every key of a profile but the token (`auth token` prints it). */
+const GETTABLE_KEYS = PROFILE_KEYS.filter((k) => k !== 'token');
+
 export const register = registerOf({
   name: 'config',
   description: 'Read and write profile settings (base_url, output, workspace)',
@@ -15,21 +18,21 @@ export const register = registerOf({
     defineLeaf({
       name: 'get',
       summary: 'Print one setting',
-      args: [{ name: '<key>', description: `one of ${PROFILE_KEYS.filter((k) => k !== 'token').join(', ')}` }],
+      args: [{ name: '<key>', description: `one of ${GETTABLE_KEYS.join(', ')}`, values: GETTABLE_KEYS }],
       examples: ['sct config get base_url', 'sct config get output --profile staging'],
       run: (ctx, _o, [key]) => get(ctx, key),
     }),
     defineLeaf({
       name: 'set',
       summary: 'Change one setting',
-      args: [{ name: '<key>', description: SETTABLE_KEYS.join(', ') }, { name: '<value>' }],
+      args: [{ name: '<key>', description: SETTABLE_KEYS.join(', '), values: SETTABLE_KEYS }, { name: '<value>' }],
       examples: ['sct config set output json', 'sct config set base_url http://127.0.0.1:8080/api --profile sandbox'],
       run: (ctx, _o, [key, value]) => set(ctx, key, value),
     }),
     defineLeaf({
       name: 'unset',
       summary: 'Remove one setting',
-      args: [{ name: '<key>', description: SETTABLE_KEYS.join(', ') }],
+      args: [{ name: '<key>', description: SETTABLE_KEYS.join(', '), values: SETTABLE_KEYS }],
       examples: ['sct config unset output', 'sct config unset workspace --profile staging'],
       run: (ctx, _o, [key]) => unset(ctx, key),
     }),

@@ -6,7 +6,8 @@ import { addGroup, defineLeaf, type Leaf } from '../../src/commands/shared/spec.
 import type { OptionsOf } from '../../src/commands/shared/options.js';
 import type { Factory } from '../../src/commands/shared/command.js';
 import { addExamples } from '../../src/commands/shared/command.js';
-import { appendList, collect, enumOption, enumOptionValues } from '../../src/commands/shared/flags.js';
+import { appendList, argumentValues, collect, enumOption, enumOptionValues } from '../../src/commands/shared/flags.js';
+import { completionScript } from '../../src/commands/completion.js';
 import { printedBy, isGeojsonCommand } from '../../src/commands/shared/output-facts.js';
 import { filtersOf } from '../../src/commands/shared/filters.js';
 import { isDryRun } from '../../src/commands/shared/dry-run.js';
@@ -179,5 +180,13 @@ describe('the command adapter', () => {
     const group = addGroup(new Command('sct'), factory('import').f, { name: 'things', description: 'Things', leaves });
     expect(made).toBe(1);
     expect(helpOf(group.commands[0])).toContain('Columns: worked out.');
+  });
+
+  it('keeps the values an argument takes with it, for completion', () => {
+    const program = new Command('sct');
+    const leaf = defineLeaf({ name: 'colour', summary: 'Pick a colour', args: [{ name: '<colour>', description: 'red or blue', values: ['red', 'blue'] }], examples: ['sct colour red'], run: async () => undefined });
+    const group = addGroup(program, factory().f, { name: 'things', description: 'Things', leaves: [leaf] });
+    expect(argumentValues(group.commands[0].registeredArguments[0])).toEqual(['red', 'blue']);
+    expect(completionScript(program, 'bash')).toContain(`'things colour') opts='red blue' ;;`);
   });
 });

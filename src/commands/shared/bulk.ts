@@ -1,22 +1,10 @@
 // The options every command that sends a file's rows in bulk shares (orders and origins
 // import, invitations bulk-create, dds trace --file, info-requests send): the per-row report,
 // reruns, and where the command offers them, concurrency and a dry run.
-import type { FileReadFlags } from '../../bulk/csv.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { csvLine } from '../../output/spreadsheet.js';
-import { addOptions, type OptionSpec } from './options.js';
-import type { Command } from 'commander';
-
-export interface BulkRunFlags extends FileReadFlags {
-  report?: string;
-  force?: boolean;
-  concurrency?: string;
-  parallel?: string;
-  fresh?: boolean;
-  dryRun?: boolean;
-  skipInvalid?: boolean;
-}
+import type { OptionSpec, OptionsOf } from './options.js';
 
 /** Which of the optional bulk flags a command takes. */
 export interface BulkShape {
@@ -48,6 +36,9 @@ export type BulkRunOptions<O extends BulkShape> = readonly [
   Spec<'--sheet <name>'>,
 ];
 
+/** The flags every bulk command takes, whatever its shape: what reading and checking its rows needs. */
+export type BulkRunFlags = OptionsOf<BulkRunOptions<{}>>;
+
 /** The per-row report, reruns, the file's reading and, where the shape asks, concurrency, --parallel and a dry run. */
 export function bulkRunOptions<const O extends BulkShape = {}>(o: O = {} as O): BulkRunOptions<O> {
   const only = o.only ?? '';
@@ -77,14 +68,6 @@ export const TEMPLATE_OPTION = {
 
 /** `--file` and `--template`: the rows of a bulk command, or the file to start one from. */
 export const fileOptions = (description: string) => [{ flags: '--file <file>', description }, TEMPLATE_OPTION] as const;
-
-export function addBulkRunOptions(cmd: Command, o: BulkShape = {}): Command {
-  return addOptions(cmd, bulkRunOptions(o));
-}
-
-export function addTemplateOption(cmd: Command): Command {
-  return addOptions(cmd, [TEMPLATE_OPTION]);
-}
 
 /** What `--template` prints: the command's own column list, and one row that reads back as it is. */
 export interface FileTemplate {

@@ -1,6 +1,5 @@
 // The single-resource verbs every noun shares: get, delete (with confirmation), and
 // create/update from --file, named flags and --set, validated before anything is sent.
-import type { Command } from 'commander';
 import type { z } from 'zod';
 import type { Context } from '../../context.js';
 import type { DocumentedResource } from '../../api/schemas/fields.js';
@@ -12,20 +11,12 @@ import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, buildBody, canonicalEnums, prompt
 import { parseInteger } from './flags.js';
 import { LIST_OPTIONS, listQuery, runList } from './list.js';
 import { DRY_RUN_OPTION } from './dry-run.js';
-import { addOptions, type OptionEntry, type OptionsOf } from './options.js';
+import type { OptionEntry, OptionsOf } from './options.js';
 import { defineLeaf, type Leaf } from './spec.js';
 
 /** Resource ids are integers 0..ID_MAX: checked locally, so a typo never reaches the API. */
 export function parseId(value: string, what = 'ID'): number {
   return parseInteger(value, what, 0)!;
-}
-
-export function addBodyOptions(cmd: Command): Command {
-  return addOptions(cmd, BODY_OPTIONS);
-}
-
-export function addIdempotencyKeyOption(cmd: Command): Command {
-  return addOptions(cmd, [IDEMPOTENCY_KEY_OPTION]);
 }
 
 /** The --idempotency-key given, checked before anything is sent: it goes into a header as it is. */

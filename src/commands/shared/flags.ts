@@ -1,6 +1,6 @@
 // Parsing of flag values shared by many commands. Every failure is a UsageError (exit 2),
 // raised before anything is sent.
-import { Option, type Command } from 'commander';
+import { Argument, Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
 
 export { parseDuration, parseInteger } from '../../util/numbers.js';
@@ -186,4 +186,19 @@ export function enumOption(
 /** The values of an option made by enumOption. */
 export function enumOptionValues(option: Option): readonly string[] | undefined {
   return ENUM_VALUES.get(option);
+}
+
+/** The values of the arguments made by argumentOf: what completion offers for them. */
+const ARGUMENT_VALUES = new WeakMap<Argument, readonly string[]>();
+
+/** A positional argument; `values`, when it takes one of a few (a shell, a config key), kept with it as data. */
+export function argumentOf(name: string, description?: string, values?: readonly string[]): Argument {
+  const argument = new Argument(name, description);
+  if (values) ARGUMENT_VALUES.set(argument, values);
+  return argument;
+}
+
+/** The values of an argument made by argumentOf. */
+export function argumentValues(argument: Argument): readonly string[] | undefined {
+  return ARGUMENT_VALUES.get(argument);
 }

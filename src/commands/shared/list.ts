@@ -1,6 +1,5 @@
 // The flags every list command takes, the filters several of them share, and the one loop that
 // pages through a list and streams it to the formatter.
-import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Column } from '../../output/columns.js';
 import { createListWriter } from '../../output/format.js';
@@ -9,7 +8,7 @@ import { UsageError } from '../../errors.js';
 import { COUNTRY_CODE_RE } from '../../api/enums.js';
 import { unknownCountryProblem } from '../../geo/country-codes.js';
 import { collect, parseInteger, parseParallel, splitKeyValue } from './flags.js';
-import { addOptions, type OptionSpec, type OptionsOf } from './options.js';
+import type { OptionSpec, OptionsOf } from './options.js';
 
 /** --parallel's help, the same for --all and sync's reads. */
 export const PARALLEL_HELP = 'with --all: pages requested at the same time when the service pages by offset (1..16, default 4; one at a time while the rate limit has fewer left)';
@@ -27,10 +26,6 @@ export const LIST_OPTIONS = [
 ] as const satisfies readonly OptionSpec[];
 
 export type ListFlags = OptionsOf<typeof LIST_OPTIONS>;
-
-export function addListOptions(cmd: Command): Command {
-  return addOptions(cmd, LIST_OPTIONS);
-}
 
 export function pageOptions(flags: ListFlags): PageOptions {
   if (flags.all && flags.limit !== undefined) throw new UsageError('--all and --limit cannot be combined');

@@ -1,7 +1,7 @@
 // A command's options as data: what each flag is called, says, takes and parses, in the order
 // help lists them. The adapter (spec.ts) turns them into commander options; the options object a
 // run function receives is typed from the same records (OptionsOf), so a new flag is one entry.
-import { Option, type Command } from 'commander';
+import { Option } from 'commander';
 import type { Attr, ListFilters, LongName, NamedFlags } from '../../api/filters/keys.js';
 import { enumOption } from './flags.js';
 
@@ -49,12 +49,6 @@ export function optionOf(o: OptionSpec): Option {
   if (o.default !== undefined) option.default(o.default);
   if (o.hidden) option.hideHelp();
   return option;
-}
-
-/** Adds plain option records to cmd, in order (lists, bodies and ids of commands not yet data). */
-export function addOptions(cmd: Command, options: readonly OptionSpec[]): Command {
-  for (const o of options) cmd.addOption(optionOf(o));
-  return cmd;
 }
 
 type LongOf<F extends string> = F extends `-${string}, ${infer Long}` ? LongName<Long> : LongName<F>;

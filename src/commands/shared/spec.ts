@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import type { DocumentedResource } from '../../api/schemas/fields.js';
 import { addExamples, type Factory, type Register } from './command.js';
 import { prints, writesGeojson } from './output-facts.js';
-import { addAlias, rejectBothForms } from './flags.js';
+import { addAlias, argumentOf, rejectBothForms } from './flags.js';
 import { addNamedFilters, filteredBy } from './filters.js';
 import { addDryRunOption } from './dry-run.js';
 import { optionOf, type OptionEntry, type OptionSpec, type OptionsOf } from './options.js';
@@ -16,6 +16,8 @@ export interface ArgumentSpec {
   /** As commander spells it: `<id>`, `[shell]`, `<files...>`. */
   readonly name: string;
   readonly description?: string;
+  /** The values it takes, when it takes one of a few: what completion offers. */
+  readonly values?: readonly string[];
 }
 
 export interface CommandSpec<E extends readonly OptionEntry[] = readonly OptionEntry[]> {
@@ -74,7 +76,7 @@ function commandOf(parent: Command, f: Factory, spec: Leaf): Command {
   const cmd = parent.command(spec.name);
   if (spec.prints) prints(cmd, spec.prints, spec.extraFields);
   if (spec.geojson) writesGeojson(cmd);
-  for (const a of spec.args ?? []) cmd.argument(a.name, a.description);
+  for (const a of spec.args ?? []) cmd.addArgument(argumentOf(a.name, a.description, a.values));
   cmd.description(spec.summary);
   for (const entry of spec.options ?? []) {
     if (isFilters(entry)) (entry.flagsOnly ? addNamedFilters : filteredBy)(cmd, entry.filters);
