@@ -163,6 +163,9 @@ describe('the command adapter', () => {
     expect(options[0].description).toBe('with --file: also write the per-row report to this CSV file');
     expect(bulkRunOptions({ reads: true, dryRun: true }).map((o) => o.flags)).toContain('--parallel <n>');
     expectTypeOf<keyof OptionsOf<typeof options>>().toEqualTypeOf<'report' | 'force' | 'concurrency' | 'fresh' | 'encoding' | 'delimiter' | 'skipInvalid' | 'decimalComma' | 'sheet'>();
+    const all = bulkRunOptions({ concurrency: true, reads: true, dryRun: true });
+    expect(all.map((o) => o.flags)).toEqual(['--report <file>', '--force', '--concurrency <n>', '--parallel <n>', '--fresh', '--dry-run', '--encoding <name>', '--delimiter <c>', '--skip-invalid', '--decimal-comma', '--sheet <name>']);
+    expectTypeOf<keyof OptionsOf<typeof all>>().toEqualTypeOf<'report' | 'force' | 'concurrency' | 'parallel' | 'fresh' | 'dryRun' | 'encoding' | 'delimiter' | 'skipInvalid' | 'decimalComma' | 'sheet'>();
   });
 
   it('works out a help text given as a function only for the command it registers', () => {

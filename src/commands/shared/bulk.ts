@@ -18,47 +18,37 @@ export interface BulkShape {
   readonly only?: string;
 }
 
-type Spec<F extends string> = { readonly flags: F; readonly description: string };
-type If<B, T extends readonly unknown[]> = B extends true ? T : readonly [];
+type Given<O extends BulkShape, K extends keyof BulkShape, T> = O[K] extends true ? T : readonly [];
 
-/** The records bulkRunOptions returns for a shape: only the flags it asks for, so OptionsOf types only those. */
-export type BulkRunOptions<O extends BulkShape> = readonly [
-  Spec<'--report <file>'>,
-  Spec<'--force'>,
-  ...If<O['concurrency'], [Spec<'--concurrency <n>'>]>,
-  ...If<O['reads'], [Spec<'--parallel <n>'>]>,
-  Spec<'--fresh'>,
-  ...If<O['dryRun'], [Spec<'--dry-run'>]>,
-  Spec<'--encoding <name>'>,
-  Spec<'--delimiter <c>'>,
-  Spec<'--skip-invalid'>,
-  Spec<'--decimal-comma'>,
-  Spec<'--sheet <name>'>,
-];
+/** `options` where the shape asks for them (`o[key]` true), else none: typed as the shape is. */
+function when<O extends BulkShape, K extends keyof BulkShape, const T extends readonly OptionSpec[]>(o: O, key: K, options: T): Given<O, K, T> {
+  return (o[key] ? options : []) as Given<O, K, T>;
+}
 
-/** The flags every bulk command takes, whatever its shape: what reading and checking its rows needs. */
-export type BulkRunFlags = OptionsOf<BulkRunOptions<{}>>;
-
-/** The per-row report, reruns, the file's reading and, where the shape asks, concurrency, --parallel and a dry run. */
-export function bulkRunOptions<const O extends BulkShape = {}>(o: O = {} as O): BulkRunOptions<O> {
+/**
+ * The per-row report, reruns, the file's reading and, where the shape asks, concurrency,
+ * --parallel and a dry run. Its type holds only the flags the shape asks for, so OptionsOf types
+ * only those.
+ */
+export function bulkRunOptions<const O extends BulkShape = {}>(o: O = {} as O) {
   const only = o.only ?? '';
-  const options: OptionSpec[] = [
+  return [
     { flags: '--report <file>', description: `${only}also write the per-row report to this CSV file` },
     { flags: '--force', description: 'overwrite an existing --report file' },
-  ];
-  if (o.concurrency) options.push({ flags: '--concurrency <n>', description: `${only}requests at the same time (1..16, default 4; one at a time while the rate limit has fewer left)` });
-  if (o.reads) options.push({ flags: '--parallel <n>', description: "pages of the service's listing requested at the same time (1..16, default 4; one at a time while the rate limit has fewer left)" });
-  options.push({ flags: '--fresh', description: `${only}forget what earlier runs of this file did and send every row again` });
-  if (o.dryRun) options.push({ flags: '--dry-run', description: 'check every row and show what would be sent; send nothing' });
-  options.push(
+    ...when(o, 'concurrency', [{ flags: '--concurrency <n>', description: `${only}requests at the same time (1..16, default 4; one at a time while the rate limit has fewer left)` }]),
+    ...when(o, 'reads', [{ flags: '--parallel <n>', description: "pages of the service's listing requested at the same time (1..16, default 4; one at a time while the rate limit has fewer left)" }]),
+    { flags: '--fresh', description: `${only}forget what earlier runs of this file did and send every row again` },
+    ...when(o, 'dryRun', [{ flags: '--dry-run', description: 'check every row and show what would be sent; send nothing' }]),
     { flags: '--encoding <name>', description: `${only}the file's encoding when it is not UTF-8 (windows-1252, iso-8859-15, utf-16le, …)` },
     { flags: '--delimiter <c>', description: `${only}the CSV separator (default: the one of , ; tab | that finds the columns)` },
     { flags: '--skip-invalid', description: `${only}send the valid rows and report the invalid ones (exit 3) instead of sending nothing` },
     { flags: '--decimal-comma', description: `${only}numbers use a decimal comma (12,5); the default in a ;-separated file` },
     { flags: '--sheet <name>', description: `${only}the sheet to read of an .xlsx or .ods workbook (default: the first)` },
-  );
-  return options as unknown as BulkRunOptions<O>;
+  ] as const;
 }
+
+/** The flags every bulk command takes, whatever its shape: what reading and checking its rows needs. */
+export type BulkRunFlags = OptionsOf<ReturnType<typeof bulkRunOptions<{}>>>;
 
 /** `--template`, for every command that reads a file of rows. */
 export const TEMPLATE_OPTION = {
