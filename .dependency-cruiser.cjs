@@ -30,7 +30,7 @@ module.exports = {
     {
       name: 'context-imports-command',
       severity: 'error',
-      from: { path: '^src/(context|errors|prompt|version)\\.ts$' },
+      from: { path: '^src/(context|errors|prompt|version|global-flags|option-types)\\.ts$' },
       to: { path: '^src/(commands/|cli/|cli\\.ts$)' },
     },
     {

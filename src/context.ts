@@ -16,23 +16,9 @@ import { parseDuration } from './util/numbers.js';
 import { formatWait } from './util/format.js';
 
 /** The global options, as commander parsed them. */
-export interface GlobalFlags {
-  output?: string;
-  /** `--json` (true, or '' as src/cli/argv.ts passes a bare one) or `--json FIELDS` (the field list). */
-  json?: boolean | string;
-  columns?: string;
-  jq?: string;
-  color?: boolean;
-  quiet?: boolean;
-  verbose?: boolean;
-  yes?: boolean;
-  profile?: string;
-  baseUrl?: string;
-  timeout?: string;
-  maxWait?: string;
-  csvFormulas?: boolean;
-  bom?: boolean;
-}
+import type { GlobalFlags } from './global-flags.js';
+
+export type { GlobalFlags };
 
 export interface Spinner {
   update(text: string): void;
@@ -192,7 +178,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       return client;
     },
     format() {
-      if (flags.json !== undefined && flags.json !== false) return 'json';
+      if (flags.json !== undefined) return 'json';
       if (flags.jq !== undefined) return 'json';
       if (flags.output) return parseFormat(flags.output, { geojson: true });
       const fromProfile = safeProfileOutput(ctx);

@@ -1,6 +1,7 @@
 // sct's global options, and how a sub-command's help shows them: its own options first, then
 // the few global ones that matter for it (as gh's INHERITED FLAGS) and one line for the rest.
 import { Option, type Command, type Help } from 'commander';
+import { GLOBAL_OPTIONS } from '../global-flags.js';
 
 /** An option of choices that takes them in any case (`-o JSON`), as every enum value is taken. */
 function caseInsensitive(option: Option): Option {
@@ -9,21 +10,14 @@ function caseInsensitive(option: Option): Option {
 }
 
 export function addGlobalOptions(program: Command): Command {
-  return program
-    .addOption(caseInsensitive(new Option('-o, --output <format>', 'output format (geojson: origins list and get)').choices(['table', 'json', 'ndjson', 'csv', 'geojson'])))
-    .option('--json [fields]', 'short for --output json; --json FIELDS also picks the fields (= -o json --columns FIELDS)')
-    .option('--columns <list>', 'fields to show, comma-separated, dotted paths allowed (every format; json keeps them nested)')
-    .option('--jq <expr>', 'filter the JSON output with a jq expression (strings printed raw, one result per line)')
-    .option('--no-color', 'disable colour (also NO_COLOR)')
-    .option('-q, --quiet', 'no spinners, progress or info lines')
-    .option('-v, --verbose', 'print an HTTP trace on stderr (token masked)')
-    .option('-y, --yes', 'answer yes to confirmations')
-    .option('--profile <name>', 'configuration profile (env SCT_PROFILE)')
-    .option('--base-url <url>', 'API base URL ending in /api (env SCT_BASE_URL)')
-    .option('--timeout <seconds>', 'per-request timeout (e.g. 30, 30s, 2m)', '30')
-    .option('--max-wait <duration>', 'longest rate-limit wait to sleep through', '10m')
-    .option('--csv-formulas', "write CSV cells exactly as the service sent them, without the leading ' that stops spreadsheet formulas")
-    .option('--bom', 'start -o csv with a UTF-8 byte-order mark, so Excel reads accented text correctly');
+  for (const o of GLOBAL_OPTIONS) {
+    const option = new Option(o.flags, o.description);
+    // -o's values are commander's choices (help lists them), taken in any case.
+    if ('values' in o) option.choices(o.values);
+    if ('default' in o) option.default(o.default);
+    program.addOption('values' in o ? caseInsensitive(option) : option);
+  }
+  return program;
 }
 
 /**

@@ -1,0 +1,24 @@
+// sct's global options as records, in the order `sct --help` lists them: src/cli/global-options.ts
+// makes commander's options of them, and the flags every run reads (Context.flags) are typed
+// from them, so a new global flag is one entry here.
+import type { OptionSpec, OptionsOf } from './option-types.js';
+
+export const GLOBAL_OPTIONS = [
+  { flags: '-o, --output <format>', description: 'output format (geojson: origins list and get)', values: ['table', 'json', 'ndjson', 'csv', 'geojson'] },
+  { flags: '--json [fields]', description: 'short for --output json; --json FIELDS also picks the fields (= -o json --columns FIELDS)' },
+  { flags: '--columns <list>', description: 'fields to show, comma-separated, dotted paths allowed (every format; json keeps them nested)' },
+  { flags: '--jq <expr>', description: 'filter the JSON output with a jq expression (strings printed raw, one result per line)' },
+  { flags: '--no-color', description: 'disable colour (also NO_COLOR)' },
+  { flags: '-q, --quiet', description: 'no spinners, progress or info lines' },
+  { flags: '-v, --verbose', description: 'print an HTTP trace on stderr (token masked)' },
+  { flags: '-y, --yes', description: 'answer yes to confirmations' },
+  { flags: '--profile <name>', description: 'configuration profile (env SCT_PROFILE)' },
+  { flags: '--base-url <url>', description: 'API base URL ending in /api (env SCT_BASE_URL)' },
+  { flags: '--timeout <seconds>', description: 'per-request timeout (e.g. 30, 30s, 2m)', default: '30' },
+  { flags: '--max-wait <duration>', description: 'longest rate-limit wait to sleep through', default: '10m' },
+  { flags: '--csv-formulas', description: "write CSV cells exactly as the service sent them, without the leading ' that stops spreadsheet formulas" },
+  { flags: '--bom', description: 'start -o csv with a UTF-8 byte-order mark, so Excel reads accented text correctly' },
+] as const satisfies readonly OptionSpec[];
+
+/** The global flags as a run reads them (`--json` bare is '' as src/cli/argv.ts passes it). */
+export type GlobalFlags = OptionsOf<typeof GLOBAL_OPTIONS>;
