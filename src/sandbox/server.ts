@@ -91,6 +91,12 @@ export interface Sandbox {
   setBeforeHandle(hook: BeforeHandle | undefined): void;
   /** As SandboxOptions.compression, from now on (undefined: the default). */
   setCompression(encodings: Encoding[] | false | undefined): void;
+  /**
+   * Resolves when no /api request is being handled, the answers of clients that have gone
+   * included (a handler goes on, faults and latency and all, after its client was killed):
+   * tests wait for it before the next test's faults, so a request of the one before cannot use them.
+   */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -196,6 +202,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const log = opts.log;
   let beforeHandle: BeforeHandle | undefined;
   let apiInFlight = 0;
+  // Handlers still running, whether or not their client is still there (Sandbox.settled).
+  let handling = 0;
+  let whenSettled: (() => void)[] = [];
+  const handled = () => {
+    if (--handling > 0) return;
+    const waiting = whenSettled;
+    whenSettled = [];
+    for (const resolve of waiting) resolve();
+  };
   let encodings = opts.compression === undefined ? DEFAULT_ENCODINGS : opts.compression;
 
   function record(req: http.IncomingMessage, url: URL, body: Buffer, status: number, started: number, inFlight: number): void {
@@ -458,7 +473,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
           // Counted until the answer is handed over (or the socket dropped): what the client had in flight.
           inFlight = ++apiInFlight;
           res.once('close', () => apiInFlight--);
-          handleApi(req, res, url, raw).then(done, fail);
+          handling++;
+          handleApi(req, res, url, raw).then(done, fail).finally(handled);
           return;
         }
         const file = fileRoute(store, req.method ?? 'GET', url.pathname, raw);
@@ -514,6 +530,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     },
     setBeforeHandle(hook) {
       beforeHandle = hook;
+    },
+    settled() {
+      return handling === 0 ? Promise.resolve() : new Promise<void>((resolve) => whenSettled.push(resolve));
     },
     setCompression(e) {
       encodings = e === undefined ? DEFAULT_ENCODINGS : e;

@@ -29,7 +29,10 @@ export function useSandbox(options: SandboxOptions = {}, how: { inProcess?: bool
   afterAll(async () => {
     await sandbox?.close();
   });
-  beforeEach(() => {
+  beforeEach(async () => {
+    // A request a killed client of the test before left on the sandbox is answered before this
+    // test's faults are set, and logged before its log begins.
+    await sb().settled();
     const dir = (configDir = tempDir());
     sb().requests.length = 0;
     sb().setFaults({});

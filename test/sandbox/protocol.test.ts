@@ -269,3 +269,20 @@ describe('scale', () => {
     }
   });
 });
+
+describe('settled()', () => {
+  it('waits for a request whose client has gone: its handler goes on, faults and all, and is logged when done', async () => {
+    sb.setFaults({ latencyMs: 300 });
+    const before = sb.requests.length;
+    const req = http.request(`${sb.url}/accounts/me`, { headers: { Authorization: `Bearer ${OWNER}` } });
+    req.on('error', () => undefined);
+    req.end();
+    await new Promise((r) => setTimeout(r, 50));
+    req.destroy();
+    await sb.settled();
+    // Logged by the time settled() resolves, not after.
+    expect(sb.requests.length).toBe(before + 1);
+    sb.setFaults({});
+    await sb.settled();
+  });
+});
