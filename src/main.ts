@@ -30,7 +30,11 @@ export async function run(argv: string[]): Promise<void> {
   // V8's compiled code kept from an earlier run (Node's own cache on 22.1+, sct's on Node 20).
   // Required here, not imported at the top: --version and help never load what it needs.
   const { requireHot } = require('./cli/code-cache.js') as typeof import('./cli/code-cache.js');
-  const hot = requireHot<typeof import('./cli.js')>(fileURLToPath(new URL('./cli.cjs', import.meta.url)), HOT_BUILD, process.env);
+  // Not for `sct sandbox`: a server that builds its demo data once, and whose build spends about
+  // 10% more time collecting garbage when sct's file was compiled through vm.Script (measured
+  // in docs/decisions/startup.md) than a code cache saves it.
+  const server = argv.find((a) => !a.startsWith('-')) === 'sandbox';
+  const hot = requireHot<typeof import('./cli.js')>(fileURLToPath(new URL('./cli.cjs', import.meta.url)), server ? undefined : HOT_BUILD, process.env);
   await hot.exports.main(argv);
   hot.saveCache();
 }
