@@ -47,8 +47,12 @@ export interface PageOptions {
 export interface PageSource {
   /** The base URL a next link's query is applied to. */
   baseUrl: string;
-  /** Requests one page of the listing; the signal gives up on it. */
-  fetch: (query: URLSearchParams, signal: AbortSignal) => Promise<{ data: unknown }>;
+  /**
+   * Requests one page of the listing; the signal gives up on it. A page may come as `later`: its
+   * bytes are read, and made into data only when its turn comes (a compressed page of an export
+   * is held compressed while it waits behind the pages before it).
+   */
+  fetch: (query: URLSearchParams, signal: AbortSignal) => Promise<PageAnswer>;
   /** Requests left before the rate limit, when the service said. */
   remaining: () => number | undefined;
 }
@@ -91,8 +95,8 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
   const ahead = new PagesAhead(parallel, source.remaining);
   try {
     for (;;) {
-      const { data } = await pending.answer;
-      const page = asPage<T>(data, path);
+      const answer = await pending.answer;
+      const page = asPage<T>(answer.later ? await answer.later() : answer.data, path);
       firstCount ??= page.count;
       const items = options.unwrap ? (page.results.flatMap(options.unwrap) as T[]) : page.results;
       received += items.length;
@@ -129,10 +133,15 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
   }
 }
 
+export interface PageAnswer {
+  data?: unknown;
+  later?: () => Promise<unknown>;
+}
+
 interface PendingPage {
   query: URLSearchParams;
   key: string;
-  answer: Promise<{ data: unknown }>;
+  answer: Promise<PageAnswer>;
 }
 
 /**

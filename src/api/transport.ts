@@ -283,6 +283,11 @@ function timeoutError(ms: number): Error {
 /** What sct asks every answer to be compressed with: each of them Node's zlib decodes. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
+/** Whether an answer comes in an encoding decodeBody decodes. */
+export function isCompressed(headers: Headers): boolean {
+  return ['gzip', 'x-gzip', 'deflate', 'br'].includes(String(headers['content-encoding'] ?? '').trim().toLowerCase());
+}
+
 /** A Content-Encoding sct cannot decode (no answer to `Accept-Encoding: gzip, deflate, br` should have one). */
 export class UnknownEncodingError extends Error {
   constructor(readonly encoding: string) {

@@ -424,6 +424,24 @@ describe('ApiClient', () => {
         await c.agent.close();
       });
 
+      it('holds the pages of an --all export that wait their turn compressed: each is decoded when it is handed over', async () => {
+        const { gzipSync } = await import('node:zlib');
+        const gz = { ...json, 'content-encoding': 'gzip' };
+        const page = (offset: number) =>
+          gzipSync(JSON.stringify({ count: 8, next: offset + 2 < 8 ? `http://internal/api/origins?limit=2&offset=${offset + 2}` : null, results: [{ id: offset + 1 }, { id: offset + 2 }] }));
+        for (const offset of [0, 2, 4, 6]) ctx.pool.intercept({ path: `/api/origins?limit=2&offset=${offset}`, method: 'GET' }).reply(200, page(offset), { headers: gz });
+        const seen: unknown[] = [];
+        for await (const p of ctx.client.paginate('/origins', {}, { all: true, asJsonText: true, pageSize: 2, parallel: 4 })) {
+          ctx.trace.push(`handed over ${p.request}`);
+          seen.push(...texts(p.results));
+          // The consumer is slow: the pages ahead have long arrived.
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        expect(seen).toEqual(['{"id":1}', '{"id":2}', '{"id":3}', '{"id":4}', '{"id":5}', '{"id":6}', '{"id":7}', '{"id":8}']);
+        const order = ctx.trace.filter((l) => /^(\* content-encoding gzip|handed over)/.test(l)).map((l) => (l.startsWith('handed') ? l : 'decoded'));
+        expect(order).toEqual(['decoded', 'handed over 1', 'decoded', 'handed over 2', 'decoded', 'handed over 3', 'decoded', 'handed over 4']);
+      });
+
       it('hands over the items of a page as the service wrote them, and follows next as always', async () => {
         ctx.pool
           .intercept({ path: '/api/origins?limit=10000&offset=0', method: 'GET' })
