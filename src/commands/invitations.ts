@@ -21,17 +21,9 @@ import { collect, parseEnumList, parseUuid, parseUuidList, splitKeyValue } from 
 import { chunk } from '../bulk/runner.js';
 import { BULK_LIMIT } from '../api/enums.js';
 import { BULK_CREATE_OPTIONS, type BulkCreateOptions } from './invitations/options.js';
-import { INVITATION_FILTERS } from '../api/filters/invitations.js';
+import { INVITATION_FILTERS, OPERATION_FILTER_KEYS } from '../api/filters/invitations.js';
 import { setNamedFilters } from './shared/filters.js';
 import type { NamedFlags } from '../api/filters/keys.js';
-
-/** The keys the document allows in a bulk revoke or renew operation's invitation_filters. */
-export const INVITATION_FILTER_KEYS = [
-  'id', 'id__in', 'id__exclude_in', 'email', 'email__icontains', 'invited_by', 'auth_group', 'auth_group__in',
-  'auth_group__name', 'auth_group__name__in', 'created_at__gte', 'created_at__lte', 'created_at__date',
-  'created_at__date__gte', 'created_at__date__lte', 'expires_at__gte', 'expires_at__lte', 'expires_at__date',
-  'expires_at__date__gte', 'expires_at__date__lte', 'search', 'status',
-] as const;
 
 /** invitation_filters as the bulk endpoints take them: strings, and status as an array. */
 export type InvitationFilters = Record<string, string | string[]>;
@@ -46,7 +38,7 @@ export type ListInvitationsOptions = OptionsOf<typeof LIST_INVITATIONS_OPTIONS>;
 const MATCH_OPTIONS = [
   { filters: INVITATION_FILTERS, flagsOnly: true },
   { flags: '--search <text>', description: 'e-mail contains (as the list search)' },
-  { flags: '--filter <key=value>', description: `any other invitation filter (repeatable): ${INVITATION_FILTER_KEYS.join(', ')}`, parse: collect },
+  { flags: '--filter <key=value>', description: `any other invitation filter (repeatable): ${OPERATION_FILTER_KEYS.join(', ')}`, parse: collect },
   { flags: '--all-pending', description: 'match every pending invitation of the workspace (no filter)' },
   DRY_RUN_OPTION,
 ] as const;
@@ -171,8 +163,8 @@ export async function matchFilters(ctx: Context, opts: MatchInvitationsOptions):
   if (opts.search !== undefined) filters.search = opts.search;
   for (const pair of opts.filter ?? []) {
     const [key, value] = splitKeyValue(pair, '--filter');
-    if (!(INVITATION_FILTER_KEYS as readonly string[]).includes(key)) {
-      throw new UsageError(`unknown invitation filter "${key}" in --filter: use one of ${INVITATION_FILTER_KEYS.join(', ')}`);
+    if (!(OPERATION_FILTER_KEYS as readonly string[]).includes(key)) {
+      throw new UsageError(`unknown invitation filter "${key}" in --filter: use one of ${OPERATION_FILTER_KEYS.join(', ')}`);
     }
     filters[key] = key === 'status' ? parseEnumList(value, '--filter status', INVITATION_STATUSES)! : value;
   }

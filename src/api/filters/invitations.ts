@@ -28,3 +28,14 @@ export const INVITATION_FILTERS = {
     { flag: '--expires', help: ['expires on or after (YYYY-MM-DD)', 'expires on or before (YYYY-MM-DD)'], value: 'days', key: 'expires_at__date' },
   ],
 } as const satisfies ListFilters;
+
+/**
+ * The keys api/accounts.md allows in the invitation_filters of a bulk revoke or renew operation
+ * (a list of its own in the documents, beside the list's query filters above).
+ */
+export const OPERATION_FILTER_KEYS = [
+  'id', 'id__in', 'id__exclude_in', 'email', 'email__icontains', 'invited_by', 'auth_group', 'auth_group__in',
+  'auth_group__name', 'auth_group__name__in', 'created_at__gte', 'created_at__lte', 'created_at__date',
+  'created_at__date__gte', 'created_at__date__lte', 'expires_at__gte', 'expires_at__lte', 'expires_at__date',
+  'expires_at__date__gte', 'expires_at__date__lte', 'search', 'status',
+] as const;
