@@ -158,10 +158,11 @@ async function oneRequestBench() {
     // The floor: the same GET with node:http, the body printed as it came; and the same GET as
     // sct sends it, asking for a compressed answer (the sandbox then compresses it, as a proxy
     // would) and inflating it.
-    const script = (path, gzip) =>
-      gzip
-        ? `require('http').get(process.argv[1] + '${path}', { headers: { authorization: 'Bearer ${TOKEN}', accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' } }, (r) => (r.headers['content-encoding'] ? r.pipe(require('zlib').createGunzip()) : r).pipe(process.stdout))`
-        : `require('http').get(process.argv[1] + '${path}', { headers: { authorization: 'Bearer ${TOKEN}', accept: 'application/json' } }, (r) => r.pipe(process.stdout))`;
+    const script = (path, gzip) => {
+      const headers = `authorization: 'Bearer ${TOKEN}', accept: 'application/json'${gzip ? ", 'accept-encoding': 'gzip, deflate, br'" : ''}`;
+      const body = gzip ? "(r.headers['content-encoding'] ? r.pipe(require('zlib').createGunzip()) : r)" : 'r';
+      return `require('http').get(process.argv[1] + '${path}', { headers: { ${headers} } }, (r) => ${body}.pipe(process.stdout))`;
+    };
     const LIST = '/orders?order_action=buying&limit=10&offset=0';
     const commands = {
       'node:http GET /orders/1': ['-e', script('/orders/1'), sb.url],

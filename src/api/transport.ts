@@ -283,9 +283,18 @@ function timeoutError(ms: number): Error {
 /** What sct asks every answer to be compressed with: each of them Node's zlib decodes. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
+/** The encodings decodeBody decodes. */
+const DECODED = new Set(['gzip', 'deflate', 'br']);
+
+/** An answer's Content-Encoding, lower-case, x-gzip as gzip; '' for none. */
+function contentEncoding(headers: Headers): string {
+  const value = String(headers['content-encoding'] ?? '').trim().toLowerCase();
+  return value === 'x-gzip' ? 'gzip' : value;
+}
+
 /** Whether an answer comes in an encoding decodeBody decodes. */
 export function isCompressed(headers: Headers): boolean {
-  return ['gzip', 'x-gzip', 'deflate', 'br'].includes(String(headers['content-encoding'] ?? '').trim().toLowerCase());
+  return DECODED.has(contentEncoding(headers));
 }
 
 /** A Content-Encoding sct cannot decode (no answer to `Accept-Encoding: gzip, deflate, br` should have one). */
@@ -325,15 +334,14 @@ export interface DecodedBody {
  * they are; the decoder's own are a DecodeError. Whoever stops reading `body` closes the connection.
  */
 export async function decodeBody(raw: Readable, headers: Headers, wrap: (err: DecodeError) => Error = (e) => e): Promise<DecodedBody> {
-  const value = String(headers['content-encoding'] ?? '').trim().toLowerCase();
+  const encoding = contentEncoding(headers);
   let wire = 0;
   let decoded = 0;
-  if (value === '' || value === 'identity') return { body: raw, wireBytes: () => wire, decodedBytes: () => decoded };
+  if (encoding === '' || encoding === 'identity') return { body: raw, wireBytes: () => wire, decodedBytes: () => decoded };
   // Several encodings, or one Node has no decoder for: refused before a byte is read.
-  const encoding = value === 'x-gzip' ? 'gzip' : value;
-  if (encoding !== 'gzip' && encoding !== 'deflate' && encoding !== 'br') {
+  if (!DECODED.has(encoding)) {
     raw.destroy();
-    throw new UnknownEncodingError(value);
+    throw new UnknownEncodingError(encoding);
   }
   const zlib = await import('node:zlib');
   const { PassThrough } = await import('node:stream');

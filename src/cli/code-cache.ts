@@ -9,11 +9,12 @@
 // ~/Library/Caches/sct, %LOCALAPPDATA%\sct\Cache), one file per installed copy of sct and Node
 // version. Compiled code runs as sct, so a file that is not the user's own, or that others may
 // write, is never read. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { writeAtomically } from '../util/files.js';
 
 export interface HotModule<T> {
   exports: T;
@@ -94,17 +95,10 @@ function readOwnFile(file: string): Buffer | undefined {
   }
 }
 
-/** Through a new file renamed into place (two runs at once each write whole files); older builds' files of this copy go. */
+/** Written whole through a new file renamed into place (two runs at once each write whole files); older builds' files of this copy go. */
 function writeCache(dir: string, cacheFile: string, copy: string, data: Buffer): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = `${cacheFile}.${process.pid}.tmp`;
-  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0), 0o600);
-  try {
-    writeFileSync(fd, data);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, cacheFile);
+  writeAtomically(cacheFile, data, 0o600);
   for (const name of readdirSync(dir)) {
     if (name.startsWith(copy) && name !== basename(cacheFile) && name.endsWith('.v8')) {
       try {

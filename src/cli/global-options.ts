@@ -2,6 +2,7 @@
 // the few global ones that matter for it (as gh's INHERITED FLAGS) and one line for the rest.
 import { Option, type Command, type Help } from 'commander';
 import { GLOBAL_OPTIONS } from '../global-flags.js';
+import { optionOf } from '../commands/shared/options.js';
 
 /** An option of choices that takes them in any case (`-o JSON`), as every enum value is taken. */
 function caseInsensitive(option: Option): Option {
@@ -11,11 +12,8 @@ function caseInsensitive(option: Option): Option {
 
 export function addGlobalOptions(program: Command): Command {
   for (const o of GLOBAL_OPTIONS) {
-    const option = new Option(o.flags, o.description);
     // -o's values are commander's choices (help lists them), taken in any case.
-    if ('values' in o) option.choices(o.values);
-    if ('default' in o) option.default(o.default);
-    program.addOption('values' in o ? caseInsensitive(option) : option);
+    program.addOption('values' in o ? caseInsensitive(new Option(o.flags, o.description).choices(o.values)) : optionOf(o));
   }
   return program;
 }

@@ -56,7 +56,7 @@ export async function readInputText(file: string, stdin: Readable | NodeJS.Reada
  * The file gets exactly `mode` (private files: 0600), or `mode` less the umask with
  * `{ umask: true }` (files the user reads, such as a report).
  */
-export function writeAtomically(path: string, data: string, mode: number, o: { umask?: boolean } = {}): void {
+export function writeAtomically(path: string, data: string | Uint8Array, mode: number, o: { umask?: boolean } = {}): void {
   // node:crypto only when writing: reading the config, as every command does, never needs it.
   const { randomBytes } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
