@@ -56,6 +56,20 @@ describe('compressed answers', () => {
     });
   }
 
+  it('the built sct, 4 pages in flight, each held compressed until its turn: the same bytes as without compression', async () => {
+    t.sb.setCompression(false);
+    const plain = await t.sctBin([...EXPORT, '-o', 'json']);
+    t.sb.setCompression(['gzip']);
+    const gz = await t.sctBin([...EXPORT, '-o', 'json', '--parallel', '4', '--verbose']);
+    expect(gz.exitCode, gz.stderr).toBe(0);
+    expect(plain.exitCode, plain.stderr).toBe(0);
+    // One decoding a page, each when it is handed over.
+    const pages = (gz.stderr.match(/^< content-encoding: gzip$/gm) ?? []).length;
+    expect(pages).toBeGreaterThan(3);
+    expect((gz.stderr.match(/^\* content-encoding gzip: [\d,]+ bytes received, [\d,]+ decoded$/gm) ?? []).length).toBe(pages);
+    expect(gz.stdout === plain.stdout).toBe(true);
+  });
+
   it('deflate without its zlib wrapper, as some servers send it, is read as well', async () => {
     const plain = await t.sct(['orders', 'get', '1', '-o', 'json']);
     for (const enc of ['deflate-raw', 'br', 'gzip', 'deflate'] as const) {
