@@ -15,7 +15,7 @@
 import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { tryLock } from '../config/lock.js';
 import { writeAtomically } from '../util/files.js';
 import { SctError } from '../errors.js';

@@ -4,7 +4,7 @@
 import { fileLabel, readInputText } from '../util/files.js';
 import type { Readable } from 'node:stream';
 import type { MultiPolygon, Point, Polygon, Position } from 'geojson';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export type { Position };
 export type PlotGeometry = Point | Polygon | MultiPolygon;

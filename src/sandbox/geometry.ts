@@ -1,7 +1,7 @@
 // Origin locations as the service stores them: a GeoJSON Point, Polygon or MultiPolygon (the
 // geometries an EUDR statement carries), checked the way a geometry column checks them on the
 // way in. Anything else is a 400 with the field's message, as GeoDjango would answer.
-import { z } from 'zod';
+import * as z from 'zod';
 
 const TYPES = ['Point', 'Polygon', 'MultiPolygon'];
 

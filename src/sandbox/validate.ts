@@ -1,6 +1,6 @@
 // Request body validation: zod schemas in, DRF-shaped field errors out, with DRF's wording so
 // sct prints the same messages against the sandbox as against the service.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ID_MAX } from '../util/numbers.js';
 import { ApiError, badRequest, type Ctx } from './router.js';
 

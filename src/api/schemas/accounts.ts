@@ -1,6 +1,6 @@
 // Shapes of the account resources sct reads fields from. Objects are loose: the API may add
 // fields, and sct passes them through to JSON output untouched.
-import { z } from 'zod';
+import * as z from 'zod';
 import { id } from './common.js';
 import { REQUIRED } from './messages.js';
 

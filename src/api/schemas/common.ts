@@ -1,5 +1,5 @@
 // Building blocks of the request schemas, with the API's documented bounds.
-import { z } from 'zod';
+import * as z from 'zod';
 import { REQUIRED } from './messages.js';
 import { ID_MAX } from '../../util/numbers.js';
 

@@ -1,7 +1,7 @@
 // Request bodies of documents, data exchange runs (imports) and risk assessments. The API
 // documents only that a risk assessment needs an identifier; sct also requires a document's
 // name (it is what the upload is known by) and checks ids, and passes every other field through.
-import { z } from 'zod';
+import * as z from 'zod';
 import { id, str255, tags } from './common.js';
 
 export const documentCreateSchema = z.looseObject({

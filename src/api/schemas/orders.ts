@@ -10,7 +10,7 @@
 // - The batch endpoint "updates order and its items", so the batch body takes items as well;
 //   assessment_status is accepted by every kind (every order has one).
 // - Nested item fields: which are required and their bounds are "not shown", so all are optional.
-import { z } from 'zod';
+import * as z from 'zod';
 import { date, dateTime, id, str255, tags } from './common.js';
 import { requiredMessage } from './messages.js';
 import { ASSESSMENT_STATUSES } from '../enums.js';

@@ -2,7 +2,7 @@
 // as "any"; sct sends a GeoJSON geometry, checks a Point's coordinates locally (the mistake
 // people make is swapping latitude and longitude, or typing them out of range) and passes any
 // other geometry (polygons of large plots) through untouched.
-import { z } from 'zod';
+import * as z from 'zod';
 import { str255 } from './common.js';
 import { unknownCountryProblem } from '../../geo/country-codes.js';
 import { COUNTRY_CODE_RE } from '../enums.js';

@@ -1,6 +1,6 @@
 // Product request bodies. The API documents the product response only; sct accepts those
 // fields on create/update, requires a name on create, and passes unknown fields through.
-import { z } from 'zod';
+import * as z from 'zod';
 import { str255, tags } from './common.js';
 import { COMMODITIES, COMPOSITIONS } from '../enums.js';
 

@@ -6,7 +6,7 @@
 // - assessment_run_ids are "UUID strings": any 8-4-4-4-12 hex string is accepted, as the
 //   service's own validation may not insist on a version.
 // - An empty dds_identifier counts as none (EUDR without identifier needs assessment runs).
-import { z } from 'zod';
+import * as z from 'zod';
 import { DDS_TYPES, DDS_STATUSES } from '../enums.js';
 import { id } from './common.js';
 import { requiredMessage } from './messages.js';

@@ -2,7 +2,7 @@
 // sct accepts those fields on create/update, requires company_name on create, and passes
 // unknown fields through. The allowed values of type and status are not documented, so they
 // are checked as strings only and the service decides.
-import { z } from 'zod';
+import * as z from 'zod';
 import { id, str255, tags } from './common.js';
 import { countryCode } from './origins.js';
 

@@ -35,7 +35,7 @@
 // Idempotency-Keys make a rerun after an interruption skip what went through and resend the
 // rest without duplicates.
 import type { Context } from '../../context.js';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
 import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, unknownColumns, type CsvFile } from '../../bulk/csv.js';

@@ -1,6 +1,6 @@
 // Request bodies for create/update: --file (JSON, - for stdin), then named flags, then
 // repeatable --set key=value (dotted keys nest); validated with the resource's zod schema.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { UsageError, type FieldErrors } from '../../errors.js';

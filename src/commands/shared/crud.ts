@@ -1,6 +1,6 @@
 // The single-resource verbs every noun shares: get, delete (with confirmation), and
 // create/update from --file, named flags and --set, validated before anything is sent.
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Context } from '../../context.js';
 import type { DocumentedResource } from '../../api/schemas/fields.js';
 import type { Column } from '../../output/columns.js';

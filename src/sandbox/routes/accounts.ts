@@ -14,7 +14,7 @@
 // - /accounts/users: id, username, first_name, last_name, account (company id), user_group
 //   (membership id), auth_group; ordering id, username, first_name, last_name.
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { WORKSPACE_TYPES, nowIso, type Company, type Membership } from '../data.js';
 import type { ListSpec } from '../filters.js';
 import type { Country } from '../reference.js';

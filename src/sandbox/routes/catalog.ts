@@ -23,7 +23,7 @@
 //                ordering: id, company_name, type, status, country_code, created_at, updated_at.
 //   origins      location (the API says "any"): a GeoJSON Point, Polygon or MultiPolygon, or null
 //                (geometry.ts); country_code: an ISO 3166-1 alpha-2 code.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   ASSESSMENT_STATUSES, COMMODITIES, COMPOSITIONS, VALUE_CHAIN_STATUSES, VALUE_CHAIN_TYPES,
   nowIso, type Origin, type Product, type Statement, type ValueChain,

@@ -23,7 +23,7 @@
 //   reproducible.
 import { randomBytes } from 'node:crypto';
 import { zipSync, type Zippable } from 'fflate';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   BASE_DATE, COMMODITIES, DOCUMENT_STATUSES, IMPORT_SOURCES, IMPORT_STATUSES, IMPORT_TYPES, RISK_OUTCOMES, RISK_STATUSES,
   isoDateTime, nowIso, sha256Hex, type DocumentRec, type ImportRun, type RiskAssessment, type Store,

@@ -10,7 +10,7 @@
 // - POST /information-requests/bulk-create takes {order_action?: "buying", filters?: {order list
 //   filters}} and sends one request per matching order, same response shape.
 // - Both answer 201.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ID_MAX } from '../../util/numbers.js';
 import { nowIso, type Order, type ValueChain } from '../data.js';
 import { paramsFromObject, query } from '../filters.js';

@@ -20,7 +20,7 @@
 //   pending from accepted/expired. GET /accounts/user-invitations/{id}/status is the deprecated
 //   anonymous status lookup.
 // - Invitations are valid for 14 days.
-import { z } from 'zod';
+import * as z from 'zod';
 import { INVITATION_STATUSES, isoDateTime, nowIso, ROLE, type Invitation } from '../data.js';
 import { compileFilters, paramsFromObject, type ListSpec, type Params } from '../filters.js';
 import { ApiError, badRequest, created, fieldError, forbidden, notFound, ok, type Ctx, type Router } from '../router.js';

@@ -23,7 +23,7 @@
 //   endpoint whose side the company is on (purchase: buyer, sale: seller, batch: creator).
 // - Statistics rows carry every documented key; a key is null unless grouped by it, date is null
 //   without delimit_by.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   ASSESSMENT_STATUSES, BUYER_STATUSES, COMMODITIES, COMPOSITIONS, ORDER_TYPES, SELLER_STATUSES, nowIso, slugify, summarize,
   type Order, type OrderItem, type OrderKind, type Product, type Statement, type Store,

@@ -15,7 +15,7 @@
 // - trace-orders takes at most 100 statement ids and 100 order ids per call.
 // - Withdrawing needs has_withdraw_request=true on an EUDR statement the service filed; the
 //   outcome is recorded as metadata.withdrawal and eu_registry_status WITHDRAWN.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   ASSESSMENT_STATUSES, DDS_STATUSES, DDS_TYPES, nowIso, registryData,
   type DdsStatus, type Order, type Statement,
