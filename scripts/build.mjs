@@ -37,8 +37,10 @@ const jsonAsString = {
 // up its ES module loader (about 20 ms of CPU on its own), and one file without the dozen chunk
 // look-ups. Modules the hot path imports only when needed (chalk, string-width) are in it too,
 // but run only when first imported. Everything else (zod, csv-parse, geo, the sandbox, the other
-// groups) is ES module chunks under dist/chunks/, imported when a command needs them; they take
-// every hot module from dist/cli.cjs, so no module exists twice in one run.
+// groups) is chunks under dist/chunks/, required when a command needs them; they take every hot
+// module from dist/cli.cjs, so no module exists twice in one run. The chunks are split as ES
+// modules (esbuild splits only those) and then each made CommonJS, for the same reasons: no ES
+// module loader, and V8's code cache on Node 20 (src/cli/code-cache.ts) for them too.
 const HOT_ROOTS = ['src/cli.ts', 'src/commands/orders.ts', 'src/commands/products.ts', 'chalk', 'string-width'];
 
 const common = {
@@ -92,6 +94,20 @@ async function staticClosure(entries) {
 
 const LAZY_MARK = '__sct_lazy__:';
 
+/** Where the chunks are split as ES modules, before each is made CommonJS (step 3b). */
+const ESM_DIR = 'dist/.esm';
+
+/** A file's URL for `import.meta.url`, made when first asked for: most runs never ask. */
+const FILE_URL = "const __sctFile = { get url() { return require('node:url').pathToFileURL(__filename).href; } };";
+
+/**
+ * The CommonJS files have no import(): an import() becomes a require() in a promise. On Node 20
+ * the files are compiled through vm.Script with a code cache (src/cli/code-cache.ts), where V8
+ * keeps no way back to Node's module loader for an import() in code that came from the cache;
+ * and a require() never sets that loader up. The build fails on any import( left.
+ */
+const NO_IMPORT = { 'dynamic-import': false };
+
 let result;
 try {
   // 1. The hot set: every module reachable from HOT_ROOTS by static imports.
@@ -110,11 +126,12 @@ try {
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
-    // import.meta.url of the ES modules bundled (createRequire, new URL(…)) is this file's URL.
-    // Chunks are imported through dist/import-chunk.cjs (step 4). The file's URL is made when
-    // first asked for, not at every start.
-    banner: { js: "const __sctImport = (specifier) => require('./import-chunk.cjs')(specifier); const __sctFile = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
+    // import.meta.url of the ES modules bundled (createRequire, new URL(…)) is this file's URL,
+    // made when first asked for, not at every start.
+    banner: { js: FILE_URL },
     define: { ...common.define, 'import.meta.url': '__sctFile.url' },
+    // A chunk is required (step 4), never import()ed: see NO_IMPORT.
+    supported: NO_IMPORT,
     sourcemap: 'linked',
     plugins: [lazyChildProcessForCommander, jsonAsString, {
       name: 'hot-entry',
@@ -152,16 +169,17 @@ try {
   const { __sctModules } = requireHere(resolve('dist/cli.cjs'));
   // Loaded again for the help below, once step 4 has completed it.
   delete requireHere.cache[resolve('dist/cli.cjs')];
-  const lazy = await build({
+  rmSync(ESM_DIR, { recursive: true, force: true });
+  const split = await build({
     ...common,
     entryPoints: [...lazyRoots],
-    outdir: 'dist',
+    outdir: ESM_DIR,
     entryNames: 'chunks/[name]-[hash]',
     chunkNames: 'chunks/[name]-[hash]',
     splitting: true,
     format: 'esm',
-    // CommonJS dependencies call require() for Node built-ins; ESM output needs a real one.
-    banner: { js: "import { createRequire as __sctCreateRequire } from 'node:module'; const require = __sctCreateRequire(import.meta.url);" },
+    // The chunk's own URL once it is CommonJS (step 3b's banner).
+    define: { ...common.define, 'import.meta.url': '__sctFile.url' },
     sourcemap: 'linked',
     plugins: [lazyChildProcessForCommander, jsonAsString, {
       name: 'from-hot',
@@ -190,20 +208,51 @@ try {
     }],
   });
 
-  // 4. The hot file's imports of chunks, now that their names are known.
-  const chunkOf = new Map(Object.entries(lazy.metafile.outputs).filter(([, o]) => o.entryPoint).map(([out, o]) => [relative('.', resolve(o.entryPoint)), `./${relative('dist', out)}`]));
-  const hotFile = resolve('dist/cli.cjs');
-  // Not import() itself: on Node 20, cli.cjs is compiled through vm.Script with a code cache
-  // (src/cli/code-cache.ts), where V8 keeps no way back to Node's module loader for an import()
-  // in code that came from the cache. dist/import-chunk.cjs is an ordinary file Node compiles.
-  const text = readFileSync(hotFile, 'utf8').replace(new RegExp(`import\\((["'])${LAZY_MARK}([^"']+)\\1\\)`, 'g'), (_, q, src) => {
-    if (!chunkOf.has(src)) throw new Error(`no chunk for ${src}`);
-    return `__sctImport(${q}${chunkOf.get(src)}${q})`;
+  // Not ES modules in Node's sense for step 3b (the package is "type": "module"): an import() of
+  // another chunk then gets that chunk's own exports, not Node's wrapping of a CommonJS file.
+  writeFileSync(join(ESM_DIR, 'package.json'), '{ "type": "commonjs" }\n');
+  // 3b. Each chunk made CommonJS, under dist/chunks/ with the same name ending .cjs: its imports
+  // of other chunks and of dist/cli.cjs become require()s, its import()s require()s in a promise.
+  const lazy = await build({
+    ...common,
+    entryPoints: Object.keys(split.metafile.outputs).filter((f) => f.endsWith('.js')),
+    outbase: ESM_DIR,
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    // Strict, as the ES modules they were; their URL as the hot file's is.
+    banner: { js: `'use strict';${FILE_URL}` },
+    supported: NO_IMPORT,
+    sourcemap: 'linked',
+    plugins: [{
+      name: 'chunk-by-chunk',
+      setup(b) {
+        b.onResolve({ filter: /.*/ }, (args) => {
+          if (args.kind === 'entry-point') return undefined;
+          const sibling = /^\.\/.*\.js$/.test(args.path) && args.importer.startsWith(resolve(ESM_DIR));
+          return { path: sibling ? args.path.replace(/\.js$/, '.cjs') : args.path, external: true };
+        });
+      },
+    }],
   });
-  if (/\bimport\(/.test(text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""'))) {
-    throw new Error('dist/cli.cjs has an import() that is not of a chunk: load it through __sctImport');
+  rmSync(ESM_DIR, { recursive: true, force: true });
+
+  // 4. The hot file's imports of chunks, now that their names are known.
+  const chunkOf = new Map(Object.entries(split.metafile.outputs).filter(([, o]) => o.entryPoint).map(([out, o]) => [relative('.', resolve(o.entryPoint)), `./${relative(ESM_DIR, out).replace(/\.js$/, '.cjs')}`]));
+  const hotFile = resolve('dist/cli.cjs');
+  // esbuild wraps the require() of an import() as Node would see a CommonJS file imported
+  // (__toESM(…, 1): its default export the whole module.exports); a chunk is an ES module made
+  // CommonJS, whose exports are its own, default included.
+  const text = readFileSync(hotFile, 'utf8').replace(new RegExp(`__toESM\\(require\\((["'])${LAZY_MARK}([^"']+)\\1\\),\\s*1\\)`, 'g'), (_, q, src) => {
+    if (!chunkOf.has(src)) throw new Error(`no chunk for ${src}`);
+    return `require(${q}${chunkOf.get(src)}${q})`;
+  });
+  if (text.includes(LAZY_MARK)) throw new Error(`dist/cli.cjs requires a chunk in a way step 4 does not know: ${LAZY_MARK}`);
+  for (const [file, code] of [[hotFile, text], ...Object.keys(lazy.metafile.outputs).filter((f) => f.endsWith('.cjs')).map((f) => [f, readFileSync(f, 'utf8')])]) {
+    if (/\bimport\(/.test(code.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`/g, '""'))) {
+      throw new Error(`${relative('.', file)} has an import(): see NO_IMPORT`);
+    }
   }
-  writeFileSync(resolve('dist/import-chunk.cjs'), "'use strict';\n// import() of the chunks for dist/cli.cjs (scripts/build.mjs, step 4).\nmodule.exports = (specifier) => import(specifier);\n");
   writeFileSync(hotFile, text);
   result = hotBuild;
   Object.assign(result.metafile.outputs, lazy.metafile.outputs);
@@ -247,7 +296,7 @@ for (const entry of readdirSync(helpDir, { recursive: true })) {
 
 // dist/ is not wiped before the build (a test run elsewhere may be executing it); chunks
 // the new build no longer references are removed afterwards instead.
-const keep = new Set([...Object.keys(result.metafile.outputs), 'dist/import-chunk.cjs'].map((f) => resolve(f)));
+const keep = new Set(Object.keys(result.metafile.outputs).map((f) => resolve(f)));
 for (const dir of ['dist', 'dist/chunks']) {
   for (const name of readdirSync(dir)) {
     const file = resolve(dir, name);

@@ -5,14 +5,18 @@
 // cached data of an earlier run, which V8 checks (its version, its flags, the source's length)
 // and refuses when it does not fit; a refused or missing cache is written again after the run.
 //
+// The chunks dist/cli.cjs requires (dist/chunks/*.cjs) are loaded the same way, each with its
+// own cached code: a command outside the hot file (dds, invitations, a bulk run) compiled them
+// all at every start before.
+//
 // The cache lives in the user's cache directory ($XDG_CACHE_HOME/sct, ~/.cache/sct,
-// ~/Library/Caches/sct, %LOCALAPPDATA%\sct\Cache), one file per installed copy of sct and Node
-// version. Compiled code runs as sct, so a file that is not the user's own, or that others may
+// ~/Library/Caches/sct, %LOCALAPPDATA%\sct\Cache), one file per installed copy of sct, build,
+// Node version and file. Compiled code runs as sct, so a file that is not the user's own, or that others may
 // write, is never read. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own.
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Script } from 'node:vm';
 import { writeAtomically } from '../util/files.js';
 
@@ -35,8 +39,9 @@ export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
 /**
  * @public (src/main.ts requires it when a command runs, which knip does not follow)
  *
- * Requires `file` (a CommonJS file), through the code cache where Node has none of its own.
- * `build` names the file's content (a hash the build computes), so a rebuilt file never meets
+ * Requires `file` (a CommonJS file), through the code cache where Node has none of its own; so
+ * are the chunks it requires (the .cjs files under its directory), each with its own cached code.
+ * `build` names the files' content (a hash the build computes), so a rebuilt file never meets
  * the code of the one before it.
  */
 export function requireHot<T>(file: string, build: string | undefined, env: NodeJS.ProcessEnv): HotModule<T> {
@@ -46,33 +51,104 @@ export function requireHot<T>(file: string, build: string | undefined, env: Node
     nodeCache?.();
     return { exports: createRequire(file)(file) as T, saveCache: () => undefined };
   }
-  // One name per copy of sct (its path), build and Node: a second installation, or the same one
-  // run by another Node, keeps its own file instead of overwriting the other's at every run.
-  const copy = `cli-${fnv1a(file)}-`;
-  const cacheFile = join(dir, `${copy}${build}-node${process.version}-${process.arch}.v8`);
-  const cachedData = readOwnFile(cacheFile);
-  // The file has no import() of its own (the build sees to it): code from a cache keeps no way
-  // back to Node's module loader, so chunks are imported by dist/import-chunk.cjs.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`, { filename: file, cachedData });
-  // Registered before it runs, as require() does: the chunks take the hot modules from this
-  // very instance (require('../cli.cjs')), never from a second copy.
-  const mod = new Module(file);
-  mod.filename = file;
-  mod.loaded = true;
-  const requireFromFile = createRequire(file);
-  requireFromFile.cache[file] = mod;
-  (script.runInThisContext() as (...args: unknown[]) => void).call(mod.exports, mod.exports, requireFromFile, mod, file, dirname(file));
-  return {
-    exports: mod.exports as T,
-    saveCache() {
-      if (cachedData !== undefined && !script.cachedDataRejected) return;
-      try {
-        writeCache(dir, cacheFile, copy, script.createCachedData());
-      } catch {
-        // A cache is only ever a help: a read-only or full disk leaves the next run as this one.
+  const loader = new CachedLoader(dirname(file), dir, fnv1a(file), build);
+  return { exports: loader.load(file) as T, saveCache: () => loader.save() };
+}
+
+interface Compiled {
+  script: Script;
+  /** Its code came from the cache: nothing to write. */
+  cached: boolean;
+}
+
+/**
+ * Compiles and runs the CommonJS files under one directory (dist/) as Node's require() would,
+ * but through vm.Script with V8's cached data; a file they require from outside it goes to
+ * Node's own require().
+ */
+class CachedLoader {
+  private readonly compiled = new Map<string, Compiled>();
+  /** This copy's cache files: one name per copy of sct (its path), build and Node, then the file. */
+  private readonly prefix: string;
+
+  constructor(
+    private readonly root: string,
+    private readonly dir: string,
+    /** A second installation, or the same one run by another Node, keeps files of its own. */
+    private readonly copy: string,
+    private readonly build: string,
+  ) {
+    this.prefix = `${copy}-${build}-node${process.version}-${process.arch}-`;
+  }
+
+  load(file: string): unknown {
+    const requireNative = createRequire(file);
+    // Registered before it runs, as require() does: a chunk requiring the hot file, or a cycle
+    // of chunks, gets this very instance, never a second copy.
+    const known = requireNative.cache[file];
+    if (known) return known.exports;
+    const cachedData = readOwnFile(this.cacheFileOf(file));
+    const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`, { filename: file, cachedData });
+    this.compiled.set(file, { script, cached: cachedData !== undefined && !script.cachedDataRejected });
+    const mod = new Module(file);
+    mod.filename = file;
+    requireNative.cache[file] = mod;
+    try {
+      (script.runInThisContext() as (...args: unknown[]) => void).call(mod.exports, mod.exports, this.requireFrom(file, requireNative), mod, file, dirname(file));
+    } catch (err) {
+      delete requireNative.cache[file];
+      throw err;
+    }
+    mod.loaded = true;
+    return mod.exports;
+  }
+
+  /** What `require` is inside `file`: this loader for the .cjs files beside and below the root, Node's for the rest. */
+  private requireFrom(file: string, requireNative: NodeJS.Require): NodeJS.Require {
+    const here = dirname(file);
+    const own = (id: string): unknown => {
+      if (id.startsWith('./') || id.startsWith('../')) {
+        const target = resolve(here, id);
+        if (target.endsWith('.cjs') && target.startsWith(this.root + sep)) return this.load(target);
       }
-    },
-  };
+      return requireNative(id);
+    };
+    return Object.assign(own, { resolve: requireNative.resolve, cache: requireNative.cache, main: requireNative.main, extensions: requireNative.extensions }) as NodeJS.Require;
+  }
+
+  private cacheFileOf(file: string): string {
+    return join(this.dir, this.prefix + relative(this.root, file).replaceAll(sep, '_') + '.v8');
+  }
+
+  /** Writes the code of every file that had none or whose code V8 refused; never throws. */
+  save(): void {
+    const fresh = [...this.compiled].filter(([, c]) => !c.cached);
+    if (fresh.length === 0) return;
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      for (const [file, c] of fresh) {
+        writeAtomically(this.cacheFileOf(file), c.script.createCachedData(), 0o600);
+        c.cached = true;
+      }
+      this.forgetOtherBuilds();
+    } catch {
+      // A cache is only ever a help: a read-only or full disk leaves the next run as this one.
+    }
+  }
+
+  /** This copy's files of other builds go (and those of the one-file cache before this one: cli-<copy>-…). */
+  private forgetOtherBuilds(): void {
+    const ours = `${this.copy}-${this.build}-`;
+    for (const name of readdirSync(this.dir)) {
+      const other = (name.startsWith(`${this.copy}-`) && !name.startsWith(ours)) || name.startsWith(`cli-${this.copy}-`);
+      if (!other || !name.endsWith('.v8')) continue;
+      try {
+        unlinkSync(join(this.dir, name));
+      } catch {
+        // Another run removed it first.
+      }
+    }
+  }
 }
 
 /** The file's bytes when it is a regular file of this user's that nobody else may write. */
@@ -92,21 +168,6 @@ function readOwnFile(file: string): Buffer | undefined {
     return undefined;
   } finally {
     closeSync(fd);
-  }
-}
-
-/** Written whole through a new file renamed into place (two runs at once each write whole files); older builds' files of this copy go. */
-function writeCache(dir: string, cacheFile: string, copy: string, data: Buffer): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeAtomically(cacheFile, data, 0o600);
-  for (const name of readdirSync(dir)) {
-    if (name.startsWith(copy) && name !== basename(cacheFile) && name.endsWith('.v8')) {
-      try {
-        unlinkSync(join(dir, name));
-      } catch {
-        // Another run removed it first.
-      }
-    }
   }
 }
 

@@ -1,6 +1,7 @@
 // --jq: the JSON output filtered through jq itself (jq 1.7 compiled to WebAssembly, the jq-web
 // package), loaded only when --jq is given. Results print as `jq -r` prints them: strings raw,
 // anything else as compact JSON, one result per line.
+import { createRequire } from 'node:module';
 import { SctError, UsageError } from '../errors.js';
 
 interface Jq {
@@ -10,9 +11,10 @@ interface Jq {
 let loaded: Promise<Jq> | undefined;
 
 function engine(): Promise<Jq> {
-  // jq-web exports a promise of the engine. It stays outside the bundle (scripts/build.mjs): its
-  // loader finds jq.wasm beside its own file in node_modules.
-  return (loaded ??= import('jq-web').then((m) => ((m as { default?: unknown }).default ?? m) as Promise<Jq>));
+  // jq-web is a CommonJS file whose module.exports is a promise of the engine: required, since a
+  // namespace made of a promise would itself look like one. It stays outside the bundle
+  // (scripts/build.mjs): its loader finds jq.wasm beside its own file in node_modules.
+  return (loaded ??= Promise.resolve().then(() => createRequire(import.meta.url)('jq-web') as Promise<Jq>));
 }
 
 /** jq's own message, without its "jq: error" prefixes, the exit-code line and the count line. */

@@ -1,8 +1,9 @@
-// On Node 20, dist/cli.cjs is compiled with V8's code of an earlier run, kept in the user's cache
-// directory (src/cli/code-cache.ts); Node 22.1+ keeps its own and sct writes none. The cache must
-// only ever make a run faster: a missing, damaged or foreign file is a run like the first.
+// On Node 20, dist/cli.cjs and the chunks it requires are compiled with V8's code of an earlier
+// run, kept in the user's cache directory (src/cli/code-cache.ts); Node 22.1+ keeps its own and
+// sct writes none. The cache must only ever make a run faster: a missing, damaged or foreign file
+// is a run like the first.
 import { afterAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Module } from 'node:module';
 import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -30,7 +31,8 @@ describe('the code cache', () => {
     }
     expect(c.files()).toHaveLength(1);
     const file = join(c.dir, c.files()[0]);
-    expect(c.files()[0]).toMatch(new RegExp(`^cli-[0-9a-f]{8}-[0-9a-f]{16}-node${process.version.replace(/\./g, '\\.')}-${process.arch}\\.v8$`));
+    // One per copy of sct (a hash of its path), build, Node and file; orders get needs no chunk.
+    expect(c.files()[0]).toMatch(new RegExp(`^[0-9a-f]{8}-[0-9a-f]{16}-node${process.version.replace(/\./g, '\\.')}-${process.arch}-cli\\.cjs\\.v8$`));
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(c.dir).mode & 0o777).toBe(0o700);
     const bytes = readFileSync(file);
@@ -44,9 +46,11 @@ describe('the code cache', () => {
     expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 
-  it.runIf(!nodeHasItsOwn)('commands in chunks work from the cached file: their imports, their error classes and exit codes', async () => {
+  it.runIf(!nodeHasItsOwn)('commands in chunks work from cached code too: each chunk has its file, written once; their error classes and exit codes hold', async () => {
     const c = cacheHome();
     const env = { XDG_CACHE_HOME: c.home };
+    const mtimes = () => new Map(c.files().map((f) => [f, statSync(join(c.dir, f)).mtimeMs]));
+    let before = new Map<string, number>();
     for (let i = 0; i < 2; i++) {
       const who = await t.sctBin(['whoami', '-o', 'json'], { env });
       expect(who.exitCode, who.stderr).toBe(0);
@@ -55,8 +59,38 @@ describe('the code cache', () => {
       const usage = await t.sctBin(['orders', 'update', '1', '--purchase'], { env });
       expect(usage.stderr).toContain('nothing to update');
       expect(usage.exitCode).toBe(2);
+      if (i === 0) before = mtimes();
     }
-    expect(c.files()).toHaveLength(1);
+    expect(c.files().some((f) => /-chunks_whoami-\w+\.cjs\.v8$/.test(f))).toBe(true);
+    expect(c.files().filter((f) => f.endsWith('-cli.cjs.v8'))).toHaveLength(1);
+    for (const f of c.files()) expect(statSync(join(c.dir, f)).mode & 0o777).toBe(0o600);
+    // The second round read every file and wrote none.
+    expect(mtimes()).toEqual(before);
+
+    // A damaged chunk file is refused and written again; the command does not notice.
+    const chunk = c.files().find((f) => /-chunks_whoami-/.test(f))!;
+    writeFileSync(join(c.dir, chunk), 'not a code cache');
+    const again = await t.sctBin(['whoami', '-o', 'json'], { env });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toBe('');
+    expect(readFileSync(join(c.dir, chunk)).length).toBeGreaterThan(100);
+  });
+
+  it.runIf(!nodeHasItsOwn)("a run that writes the cache removes this copy's files of other builds, and the one-file cache of older versions, but not another copy's", async () => {
+    const c = cacheHome();
+    const env = { XDG_CACHE_HOME: c.home };
+    mkdirSync(c.dir, { recursive: true, mode: 0o700 });
+    expect((await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env })).exitCode).toBe(0);
+    const [ours] = c.files();
+    const copy = ours.slice(0, 8);
+    const planted = [`${copy}-0000000000000000-node${process.version}-${process.arch}-cli.cjs.v8`, `cli-${copy}-0000000000000000-node${process.version}-${process.arch}.v8`, `ffffffff-0000000000000000-node${process.version}-${process.arch}-cli.cjs.v8`];
+    for (const f of planted) writeFileSync(join(c.dir, f), 'old', { mode: 0o600 });
+    // whoami writes its chunks' files, and tidies up then.
+    expect((await t.sctBin(['whoami'], { env })).exitCode).toBe(0);
+    expect(c.files()).toContain(ours);
+    expect(c.files()).not.toContain(planted[0]);
+    expect(c.files()).not.toContain(planted[1]);
+    expect(c.files()).toContain(planted[2]);
   });
 
   it.runIf(!nodeHasItsOwn)('a damaged file is refused by V8, the run goes on as the first, and the file is written again', async () => {

@@ -1,12 +1,13 @@
 // The built sct runs the most used commands from one CommonJS file (dist/cli.cjs) without
-// setting up Node's ES module loader; every other command loads its chunk (ES modules), which
-// takes the shared modules from that file rather than carrying copies of its own.
+// setting up Node's ES module loader; every other command requires its chunk (CommonJS too),
+// which takes the shared modules from that file rather than carrying copies of its own.
 // NODE_DEBUG=esm makes Node log each ES module it loads on stderr ("ESM <pid>: …").
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
 import { removeDir, tempDir } from '../helpers/sct.js';
+import { runListingRequired } from '../helpers/required.js';
 
 const t = useSandbox();
 const ESM_LOG = /^ESM \d+:/m;
@@ -37,11 +38,14 @@ describe('the hot path', () => {
     expect(loaded).not.toContain('NativeModule child_process');
   });
 
-  it('a command outside it loads its chunk, and works', async () => {
-    const r = await t.sctBin(['whoami', '-o', 'json'], { env: { NODE_DEBUG: 'esm' } });
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(ESM_LOG);
-    expect(JSON.parse(r.stdout).first_name).toBe('Amélie');
+  it('a command outside it requires its chunks, still without an ES module, and works', async () => {
+    for (const cache of [{}, { NODE_DISABLE_COMPILE_CACHE: '1' }]) {
+      const r = await runListingRequired(t.sctBin, ['whoami', '-o', 'json'], { env: { NODE_DEBUG: 'esm', ...cache } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(ESM_LOG);
+      expect(r.required.filter((f) => /[\\/]dist[\\/]chunks[\\/]whoami-\w+\.cjs$/.test(f))).toHaveLength(1);
+      expect(JSON.parse(r.stdout).first_name).toBe('Amélie');
+    }
   });
 
   it("an error a chunk throws is one of the hot file's error classes: its own exit code, not 1", async () => {
