@@ -155,6 +155,8 @@ export class ApiClient {
   private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxWaitMs' | 'maxRetries' | 'retryBaseMs' | 'scanFromBytes'>>;
   /** Made at the first request: undici, when it is needed at all, is loaded only then. */
   private transport?: Promise<Transport>;
+  /** Connections preconnect() has opened so far. */
+  private preconnected = 0;
   private readonly makeTransport: () => Promise<Transport>;
   private readonly now: () => number;
   private readonly trace?: (line: string) => void;
@@ -220,13 +222,15 @@ export class ApiClient {
   }
 
   /**
-   * Opens up to `count` connections to the service for requests about to go out together (a
-   * bulk run's requests in flight), while something else is awaited. Not through a proxy
-   * (undici opens its own) nor in a dry run.
+   * Opens connections to the service for requests about to go out together (a bulk run's
+   * requests in flight), while something else is awaited: up to `count` in all, counting those
+   * an earlier call opened. Not through a proxy (undici opens its own) nor in a dry run.
    */
   preconnect(count: number): void {
-    if (this.dryRun || count < 1) return;
-    (this.transport ??= this.makeTransport()).then((t) => t.preconnect?.(new URL(this.baseUrl), count), () => {});
+    const more = count - this.preconnected;
+    if (this.dryRun || more < 1) return;
+    this.preconnected = count;
+    (this.transport ??= this.makeTransport()).then((t) => t.preconnect?.(new URL(this.baseUrl), more), () => {});
   }
 
   /**

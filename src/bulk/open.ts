@@ -1,6 +1,7 @@
 // The start of every bulk run, before its first row is sent: the file's run lock, then who the
 // token acts for (one GET /accounts/me, while the connections of the run's requests in flight
-// are opened), then the journal of that user and workspace.
+// are opened), then the journal of that user and workspace. The connection that GET takes is
+// opened sooner still, while the file is read and checked (connectEarly).
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import { PATHS } from '../api/paths.js';
@@ -25,6 +26,25 @@ export interface OpenedRun {
   release: () => void;
 }
 
+/**
+ * Called as a bulk command starts, before it reads its file: opens the connection its
+ * GET /accounts/me will take while the file is read and checked, so that GET does not wait a
+ * round trip (over TLS, two more) for it. A connection only: no request goes out before the
+ * file passes its check, and a file that fails it closes the connection unused. Whatever keeps
+ * the client from being made (no base URL, no token) is left to the run to report in its turn.
+ */
+export function connectEarly(ctx: Context, dryRun: boolean | undefined): void {
+  if (dryRun || ctx.dryRun) return;
+  try {
+    ctx.client(BULK_CLIENT).preconnect(1);
+  } catch {
+    // Reported when the run asks for its client, after the file's own errors.
+  }
+}
+
+/** The client of a bulk run: a request already sent finishes on Ctrl-C, so the report says what became of it. */
+const BULK_CLIENT = { finishInFlight: true } as const;
+
 export async function openRun(configDir: string, client: ApiClient, o: OpenRun): Promise<OpenedRun> {
   const release = lockRun(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl });
   try {
@@ -47,7 +67,7 @@ export async function openRun(configDir: string, client: ApiClient, o: OpenRun):
  * new units while one already sent finishes, so the report says what became of it.
  */
 export async function withBulkRun(ctx: Context, run: OpenRun, body: (client: ApiClient, journal: Journal) => Promise<void>): Promise<void> {
-  const client = ctx.client({ finishInFlight: true });
+  const client = ctx.client(BULK_CLIENT);
   const { journal, release } = await openRun(ctx.config().dir, client, run);
   try {
     if (journal.repaired) ctx.io.warn(journal.repaired);

@@ -18,6 +18,7 @@ import { checkReportPath } from '../bulk/report.js';
 import { parseConcurrency } from './shared/flags.js';
 import { bulkRunOptions, fileOptions, writeTemplateIf, type BulkRunFlags, type FileTemplate } from './shared/bulk.js';
 import { chunkRows, sendInChunks, type ChunkRow, type RowResult } from '../bulk/chunks.js';
+import { connectEarly } from '../bulk/open.js';
 
 /** The legacy call takes 1..100 elements. */
 export const INFO_REQUEST_CHUNK = 100;
@@ -94,6 +95,7 @@ export async function readRequests(ctx: Context, file: string, flags: BulkRunFla
 export async function sendInformationRequests(ctx: Context, opts: SendFlags & { file: string }): Promise<void> {
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
+  connectEarly(ctx, ctx.dryRun);
   const { rows, invalid } = await readRequests(ctx, opts.file, opts);
   if (ctx.dryRun) {
     // The requests a first run of the file sends; no journal, lock or report.

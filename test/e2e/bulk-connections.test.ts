@@ -1,9 +1,13 @@
 // A bulk run opens the connections its requests in flight will use while it asks who the token
 // acts for (GET /accounts/me), so over a far link the first chunks do not wait a round trip (two
-// with TLS) for their connections after that answer. It opens none before the file is checked
-// and the run's lock taken, and no more than the requests it will have in flight.
+// with TLS) for their connections after that answer; and the connection that GET takes while it
+// reads and checks its file. It sends nothing before the file is checked, and opens no more
+// connections than the requests it will have in flight.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, connect, type Server, type Socket } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const t = useSandbox({}, { inProcess: true });
@@ -77,9 +81,36 @@ describe('bulk-create connections', () => {
     expect(relay.connections).toBe(2);
   });
 
-  it('opens no connection for a file it refuses', async () => {
+  it('opens the connection GET /accounts/me takes while it reads the file, and sends nothing on it before the file is read and checked', async () => {
+    const fifo = join(t.dir, `people-${run}.csv`);
+    execFileSync('mkfifo', [fifo]);
+    // The built sct, as a user runs it.
+    const running = t.sctBin(['invitations', 'bulk-create', '--file', fifo], { env: { SCT_BASE_URL: relay.url } });
+    // sct waits for the file, which is not written yet: its connection is open already.
+    for (let i = 0; i < 100 && relay.connections === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(relay.connections).toBe(1);
+    expect(t.sb.requests).toHaveLength(0);
+    await writeFile(fifo, ['email,auth_group', ...Array.from({ length: 50 }, (_, i) => `p${i}@early${run}.example,3`)].join('\n') + '\n');
+    const r = await running;
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('invitations: 50 created, 0 rejected');
+    // One chunk: the early connection is the only one, GET /accounts/me and the POST both on it.
+    expect(relay.connections).toBe(1);
+    expect(t.sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/accounts/me', 'POST /api/accounts/user-invitations/bulk-create']);
+  });
+
+  it('sends nothing for a file it refuses, and closes the connection it opened unused; a dry run opens none', async () => {
     const r = await bulk(people(300, true));
     expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('nothing was sent');
+    expect(t.sb.requests).toHaveLength(0);
+    expect(relay.connections).toBe(1);
+    for (let i = 0; i < 100 && relay.sockets.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(relay.sockets.size).toBe(0);
+
+    relay.connections = 0;
+    const dry = await bulk(people(300), '--dry-run');
+    expect(dry.exitCode, dry.stderr).toBe(0);
     expect(t.sb.requests).toHaveLength(0);
     expect(relay.connections).toBe(0);
   });

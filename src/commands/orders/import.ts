@@ -43,6 +43,7 @@ import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
+import { connectEarly } from '../../bulk/open.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { ID_MAX, isId } from '../../util/numbers.js';
 import { writeTemplateIf, type FileTemplate } from '../shared/bulk.js';
@@ -334,11 +335,13 @@ const PLAN_COLUMNS = [
 ];
 
 /** The flags `orders import` and `orders sync` check before anything is read, then the file. */
-export async function openOrderFile(ctx: Context, flags: ImportFlags): Promise<{ kind: OrderKindName; file: string; concurrency: number; csv: CsvFile }> {
+/** The file of an import or sync, read once its flags are checked; `bulk`: an import's rows go out as a bulk run (connectEarly). */
+export async function openOrderFile(ctx: Context, flags: ImportFlags, bulk = false): Promise<{ kind: OrderKindName; file: string; concurrency: number; csv: CsvFile }> {
   const kind = orderKind(flags)!;
   if (!flags.file) throw new UsageError('--file orders.csv is required (- for stdin)');
   const concurrency = parseConcurrency(flags.concurrency);
   checkReportPath(flags.report, flags.force, flags.file);
+  if (bulk) connectEarly(ctx, flags.dryRun);
   const known = [...Object.values(ORDER_COLUMNS).flatMap(Object.keys), ...Object.keys(ITEM_COLUMNS)];
   const csv = await readCsv(flags.file, ctx.io.stdin, ['external_id'], { ...flags, known });
   dropReadOnlyColumns(ctx.io, csv, orderFileColumns(kind), RESOURCE_FIELDS.order);
@@ -346,7 +349,7 @@ export async function openOrderFile(ctx: Context, flags: ImportFlags): Promise<{
 }
 
 export async function importOrders(ctx: Context, flags: ImportFlags): Promise<void> {
-  const { kind, file, concurrency, csv } = await openOrderFile(ctx, flags);
+  const { kind, file, concurrency, csv } = await openOrderFile(ctx, flags, true);
   const errors = new RowErrors(csv.name);
   const units = planImport(csv, kind, errors);
   const invalid = errors.settle(ctx, flags);

@@ -12,6 +12,7 @@ import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColu
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
+import { connectEarly } from '../../bulk/open.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { zodFieldErrors } from '../shared/body.js';
 import { UsageError } from '../../errors.js';
@@ -158,6 +159,7 @@ export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<str
 export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): Promise<void> {
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
+  connectEarly(ctx, opts.dryRun);
   const input = await sniffInput(opts.file, ctx.io.stdin);
   if (input.plots) return (await import('./import-plots.js')).importPlots(ctx, opts, concurrency, input.stdin);
   if (opts.nameProperty !== undefined || opts.countryCode !== undefined || opts.commodity !== undefined) {
