@@ -1,7 +1,8 @@
 // The network benchmark's floors: a minimal node:http client over the same link.
 //   node network-client.mjs export URL TOKEN FORMAT GZIP PARALLEL [HEADER] → the list as json or csv
 //     (csv: the columns of HEADER, sct's header line) on stdout
-//   node network-client.mjs bulk URL TOKEN FILE PARALLEL [GZIP]     → POSTs 100 rows a request
+//   node network-client.mjs bulk URL TOKEN FILE PARALLEL [GZIP] [ME] → POSTs 100 rows a request;
+//     ME=1: GET /accounts/me first, as a client whose retries are keyed to the user must
 // Export: the first page, then (PARALLEL > 1) every other offset known from its count, PARALLEL
 // at a time, written in order; GZIP=1 asks for gzip and gunzips. JSON: each page's results array
 // copied as its bytes; CSV: JSON.parse and the columns and escaping of bench/floor/export-csv.mjs (sct's).
@@ -11,7 +12,9 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { columnsOf, csvRows } from './csv-cells.mjs';
 
-const [mode, base, token, arg, a4, a5, header] = process.argv.slice(2);
+const [mode, base, token, arg, a4, a5, a6] = process.argv.slice(2);
+// The 7th argument: the CSV header line of an export, or ME of a bulk run.
+const header = a6;
 const agent = new Agent({ keepAlive: true });
 
 function send(method, url, body, gzip) {
@@ -90,7 +93,8 @@ async function exportList(url, format, gzip, parallel) {
   writeOut();
 }
 
-async function bulk(file, parallel, gzip) {
+async function bulk(file, parallel, gzip, me) {
+  if (me) await send('GET', base + '/accounts/me', undefined, gzip);
   const rows = readFileSync(file, 'utf8').split('\n').slice(1).filter(Boolean).map((l) => {
     const [email, group] = l.split(',');
     return { email, auth_group: Number(group) };
@@ -105,5 +109,5 @@ async function bulk(file, parallel, gzip) {
 }
 
 if (mode === 'export') await exportList(base, arg, a4 === '1', Number(a5));
-else await bulk(arg, Number(a4), a5 === '1');
+else await bulk(arg, Number(a4), a5 === '1', a6 === '1');
 agent.destroy();
