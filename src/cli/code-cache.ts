@@ -127,7 +127,8 @@ class CachedLoader {
     try {
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       for (const [file, c] of fresh) {
-        writeAtomically(this.cacheFileOf(file), c.script.createCachedData(), 0o600);
+        // Not flushed: after a power cut a torn file is refused by V8's own check and written again.
+        writeAtomically(this.cacheFileOf(file), c.script.createCachedData(), 0o600, { flush: false });
         c.cached = true;
       }
       this.forgetOtherBuilds();

@@ -54,9 +54,10 @@ export async function readInputText(file: string, stdin: Readable | NodeJS.Reada
  * exclusively, so a name already taken (a symlink planted there included) is refused, never
  * written through; the rename replaces `path` itself, even when `path` is a symlink.
  * The file gets exactly `mode` (private files: 0600), or `mode` less the umask with
- * `{ umask: true }` (files the user reads, such as a report).
+ * `{ umask: true }` (files the user reads, such as a report). `{ flush: false }` skips the wait
+ * for the disk, for a file whose reader checks it and can do without it (V8's code cache).
  */
-export function writeAtomically(path: string, data: string | Uint8Array, mode: number, o: { umask?: boolean } = {}): void {
+export function writeAtomically(path: string, data: string | Uint8Array, mode: number, o: { umask?: boolean; flush?: boolean } = {}): void {
   // node:crypto only when writing: reading the config, as every command does, never needs it.
   const { randomBytes } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
@@ -67,7 +68,7 @@ export function writeAtomically(path: string, data: string | Uint8Array, mode: n
     keepOwner(fd, path);
     // writeFileSync goes on after a short write, where a full disk then fails: a file is whole or absent.
     writeFileSync(fd, data);
-    fsyncSync(fd);
+    if (o.flush !== false) fsyncSync(fd);
   } catch (err) {
     closeSync(fd);
     unlinkQuietly(tmp);
