@@ -11,8 +11,9 @@
 //
 // The cache lives in the user's cache directory ($XDG_CACHE_HOME/sct, ~/.cache/sct,
 // ~/Library/Caches/sct, %LOCALAPPDATA%\sct\Cache), one file per installed copy of sct, build,
-// Node version and file. Compiled code runs as sct, so a file that is not the user's own, or that others may
-// write, is never read. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's own.
+// Node version and file. Compiled code runs as sct, so a file that is not the user's own, or
+// that others may write, is never read. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does
+// Node's own.
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { homedir } from 'node:os';
