@@ -3,7 +3,7 @@
 // sct writes none. The cache must only ever make a run faster: a missing, damaged or foreign file
 // is a run like the first.
 import { afterAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { Module } from 'node:module';
 import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -124,6 +124,36 @@ describe('the code cache', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8')).not.toBe('planted');
+  });
+
+  it.runIf(!nodeHasItsOwn)('a cache file that is a symlink is neither read nor written through: it is replaced, and what it pointed at is untouched', async () => {
+    const c = cacheHome();
+    const env = { XDG_CACHE_HOME: c.home };
+    expect((await t.sctBin(['whoami'], { env })).exitCode).toBe(0);
+    const chunk = c.files().find((f) => /-chunks_whoami-/.test(f))!;
+    const elsewhere = join(c.home, 'elsewhere.v8');
+    writeFileSync(elsewhere, readFileSync(join(c.dir, chunk)));
+    const before = readFileSync(elsewhere);
+    rmSync(join(c.dir, chunk));
+    symlinkSync(elsewhere, join(c.dir, chunk));
+    const r = await t.sctBin(['whoami', '-o', 'json'], { env });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).first_name).toBe('Amélie');
+    expect(lstatSync(join(c.dir, chunk)).isFile()).toBe(true);
+    expect(readFileSync(elsewhere).equals(before)).toBe(true);
+  });
+
+  it.runIf(!nodeHasItsOwn)('runs at once with no cache each write whole files: a run after them reads every file and writes none', async () => {
+    const c = cacheHome();
+    const env = { XDG_CACHE_HOME: c.home };
+    const runs = await Promise.all(Array.from({ length: 4 }, () => t.sctBin(['whoami', '-o', 'json'], { env })));
+    for (const r of runs) expect(r.exitCode, r.stderr).toBe(0);
+    // No temporary file left behind by the renames.
+    expect(readdirSync(c.dir).filter((f) => !f.endsWith('.v8'))).toEqual([]);
+    const mtimes = new Map(c.files().map((f) => [f, statSync(join(c.dir, f)).mtimeMs]));
+    const after = await t.sctBin(['whoami', '-o', 'json'], { env });
+    expect(after.exitCode, after.stderr).toBe(0);
+    expect(new Map(c.files().map((f) => [f, statSync(join(c.dir, f)).mtimeMs]))).toEqual(mtimes);
   });
 
   it.runIf(!nodeHasItsOwn)('NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node its own; an unwritable directory only costs the cache', async () => {
