@@ -172,7 +172,9 @@ try {
   rmSync(ESM_DIR, { recursive: true, force: true });
   const split = await build({
     ...common,
-    entryPoints: [...lazyRoots],
+    // Sorted: the resolver adds them in whatever order its callbacks finish, and the same sources
+    // must give the same chunks (their names, the code cache's file names).
+    entryPoints: [...lazyRoots].sort(),
     outdir: ESM_DIR,
     entryNames: 'chunks/[name]-[hash]',
     chunkNames: 'chunks/[name]-[hash]',
