@@ -97,8 +97,14 @@ const LAZY_MARK = '__sct_lazy__:';
 /** Where the chunks are split as ES modules, before each is made CommonJS (step 3b). */
 const ESM_DIR = 'dist/.esm';
 
-/** A file's URL for `import.meta.url`, made when first asked for: most runs never ask. */
-const FILE_URL = "const __sctFile = { get url() { return require('node:url').pathToFileURL(__filename).href; } };";
+/**
+ * `import.meta.url` in a CommonJS file (the hot file, each chunk): the file's own URL, made when
+ * first asked for, as most runs never ask. The banner defines what the define points at.
+ */
+const OWN_URL = {
+  banner: "const __sctFile = { get url() { return require('node:url').pathToFileURL(__filename).href; } };",
+  define: { 'import.meta.url': '__sctFile.url' },
+};
 
 /**
  * The CommonJS files have no import(): an import() becomes a require() in a promise. On Node 20
@@ -126,10 +132,9 @@ try {
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
-    // import.meta.url of the ES modules bundled (createRequire, new URL(…)) is this file's URL,
-    // made when first asked for, not at every start.
-    banner: { js: FILE_URL },
-    define: { ...common.define, 'import.meta.url': '__sctFile.url' },
+    // import.meta.url of the ES modules bundled (createRequire, new URL(…)) is this file's URL.
+    banner: { js: OWN_URL.banner },
+    define: { ...common.define, ...OWN_URL.define },
     // A chunk is required (step 4), never import()ed: see NO_IMPORT.
     supported: NO_IMPORT,
     sourcemap: 'linked',
@@ -181,7 +186,7 @@ try {
     splitting: true,
     format: 'esm',
     // The chunk's own URL once it is CommonJS (step 3b's banner).
-    define: { ...common.define, 'import.meta.url': '__sctFile.url' },
+    define: { ...common.define, ...OWN_URL.define },
     sourcemap: 'linked',
     plugins: [lazyChildProcessForCommander, jsonAsString, {
       name: 'from-hot',
@@ -223,7 +228,7 @@ try {
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
     // Strict, as the ES modules they were; their URL as the hot file's is.
-    banner: { js: `'use strict';${FILE_URL}` },
+    banner: { js: `'use strict';${OWN_URL.banner}` },
     supported: NO_IMPORT,
     sourcemap: 'linked',
     plugins: [{

@@ -69,6 +69,8 @@ interface Compiled {
  */
 class CachedLoader {
   private readonly compiled = new Map<string, Compiled>();
+  /** This copy's files of this build, whatever the Node. */
+  private readonly ofBuild: string;
   /** This copy's cache files: one name per copy of sct (its path), build and Node, then the file. */
   private readonly prefix: string;
 
@@ -77,9 +79,10 @@ class CachedLoader {
     private readonly dir: string,
     /** A second installation, or the same one run by another Node, keeps files of its own. */
     private readonly copy: string,
-    private readonly build: string,
+    build: string,
   ) {
-    this.prefix = `${copy}-${build}-node${process.version}-${process.arch}-`;
+    this.ofBuild = `${copy}-${build}-`;
+    this.prefix = `${this.ofBuild}node${process.version}-${process.arch}-`;
   }
 
   load(file: string): unknown {
@@ -140,9 +143,8 @@ class CachedLoader {
 
   /** This copy's files of other builds go (and those of the one-file cache before this one: cli-<copy>-…). */
   private forgetOtherBuilds(): void {
-    const ours = `${this.copy}-${this.build}-`;
     for (const name of readdirSync(this.dir)) {
-      const other = (name.startsWith(`${this.copy}-`) && !name.startsWith(ours)) || name.startsWith(`cli-${this.copy}-`);
+      const other = (name.startsWith(`${this.copy}-`) && !name.startsWith(this.ofBuild)) || name.startsWith(`cli-${this.copy}-`);
       if (!other || !name.endsWith('.v8')) continue;
       try {
         unlinkSync(join(this.dir, name));
