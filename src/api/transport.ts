@@ -60,7 +60,9 @@ export function nodeTransport(): Transport {
       agentFor(url.protocol).then(({ agent }) => agent.warm(url, count), () => {});
     },
     async send(url, w) {
+
       const { agent, request } = await agentFor(url.protocol);
+
       return new Promise<WireResponse>((resolve, reject) => {
         if (w.signal.aborted) return reject(w.signal.reason);
         const req = request(url, { method: w.method, headers: w.headers, agent, signal: w.signal });
@@ -313,6 +315,26 @@ export class DecodeError extends Error {
 
 const DECODED_CHUNK = 128 * 1024;
 
+/** A compressed answer up to this size on the wire is decoded in one call once it has all come… */
+const AT_ONCE_WIRE_BYTES = 64 * 1024;
+/** …into at most this much; past it, as a stream. */
+const AT_ONCE_DECODED_BYTES = 8 * 1024 * 1024;
+
+/** `bytes` decoded whole, or undefined when they inflate past AT_ONCE_DECODED_BYTES or do not decode. */
+function decodedAtOnce(zlib: typeof import('node:zlib'), encoding: string, bytes: Buffer): Buffer | undefined {
+  const o = { maxOutputLength: AT_ONCE_DECODED_BYTES };
+  try {
+    return encoding === 'gzip' ? zlib.gunzipSync(bytes, o) : encoding === 'br' ? zlib.brotliDecompressSync(bytes, o) : zlibWrapped(bytes) ? zlib.inflateSync(bytes, o) : zlib.inflateRawSync(bytes, o);
+  } catch {
+    return undefined;
+  }
+}
+
+/** "deflate" is meant as zlib-wrapped deflate, yet some servers send it raw: the first bytes tell. */
+function zlibWrapped(first: Buffer): boolean {
+  return (first[0]! & 0x0f) === 8 && ((first[0]! << 8) | (first[1] ?? 0)) % 31 === 0;
+}
+
 function loadDecoders(): void {
   void import('node:zlib');
 }
@@ -346,36 +368,57 @@ export async function decodeBody(raw: Readable, headers: Headers, wrap: (err: De
   const zlib = await import('node:zlib');
   const { PassThrough } = await import('node:stream');
   const out = new PassThrough();
-  // "deflate" is meant as zlib-wrapped deflate, yet some servers send it raw: the first byte tells.
   let decoder: import('node:stream').Transform | undefined;
   const start = (first: Buffer) => {
     // Output in 128 KB pieces rather than zlib's 16 KB: a 7 MB page costs half the CPU to inflate
     // (each piece is a trip to the thread pool), as little as zlib's one-shot gunzipSync.
     const o = { chunkSize: DECODED_CHUNK };
     decoder =
-      encoding === 'gzip'
-        ? zlib.createGunzip(o)
-        : encoding === 'br'
-          ? zlib.createBrotliDecompress(o)
-          : (first[0]! & 0x0f) === 8 && ((first[0]! << 8) | (first[1] ?? 0)) % 31 === 0
-            ? zlib.createInflate(o)
-            : zlib.createInflateRaw(o);
+      encoding === 'gzip' ? zlib.createGunzip(o) : encoding === 'br' ? zlib.createBrotliDecompress(o) : zlibWrapped(first) ? zlib.createInflate(o) : zlib.createInflateRaw(o);
     decoder.once('error', (err) => out.destroy(wrap(new DecodeError(encoding, err))));
     // Counted beside the pipe, which keeps the decoder flowing anyway.
     decoder.on('data', (chunk: Buffer) => (decoded += chunk.length));
     decoder.pipe(out);
     return decoder;
   };
-  raw.on('data', (chunk: Buffer) => {
-    wire += chunk.length;
+  const feed = (chunk: Buffer) => {
     const d = decoder ?? start(chunk);
     // The decoder's output waits for the reader, and the wire for the decoder.
     if (!d.write(chunk)) {
       raw.pause();
       d.once('drain', () => raw.resume());
     }
+  };
+  // A small answer is held until it has all come, then decoded in one call: a decoding stream
+  // costs a first answer about 2 ms more than the request itself (bench/results.md).
+  let held: Buffer[] | undefined = Number(headers['content-length']) > AT_ONCE_WIRE_BYTES ? undefined : [];
+  let heldBytes = 0;
+  const stream = () => {
+    const chunks = held!;
+    held = undefined;
+    for (const c of chunks) feed(c);
+  };
+  raw.on('data', (chunk: Buffer) => {
+    wire += chunk.length;
+
+    if (held === undefined) return feed(chunk);
+    held.push(chunk);
+    heldBytes += chunk.length;
+    if (heldBytes > AT_ONCE_WIRE_BYTES) stream();
   });
-  raw.once('end', () => (decoder ?? start(Buffer.alloc(0))).end());
+  raw.once('end', () => {
+    const all = held && heldBytes > 0 ? decodedAtOnce(zlib, encoding, Buffer.concat(held)) : undefined;
+    if (all) {
+      decoded = all.length;
+
+      out.end(all);
+      return;
+    }
+    // Past AT_ONCE_DECODED_BYTES (a bomb, say) it goes as a stream, a piece at a time under the
+    // reader's cap; and bytes that do not decode fail as the stream fails on them, the same error.
+    if (held) stream();
+    (decoder ?? start(Buffer.alloc(0))).end();
+  });
   raw.once('error', (err) => out.destroy(err));
   out.once('close', () => {
     raw.destroy();
