@@ -10,6 +10,8 @@ export function hectares(geometry: Polygon | MultiPolygon): number {
 
 /** "41.27 ha", "12 ha", "0.00099 ha": small plots keep two significant digits. */
 export function formatHectares(ha: number): string {
-  const digits = ha === 0 || ha >= 1 ? 2 : Math.min(8, 1 - Math.floor(Math.log10(ha)));
+  // A stated area may be anything a file holds, negative too.
+  const size = Math.abs(ha);
+  const digits = size === 0 || size >= 1 ? 2 : Math.min(8, 1 - Math.floor(Math.log10(size)));
   return `${ha.toLocaleString('en-US', { maximumFractionDigits: digits })} ha`;
 }

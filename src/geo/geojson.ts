@@ -57,12 +57,24 @@ export function bboxProblem(bbox: unknown): string | undefined {
   return undefined;
 }
 
-/** What RFC 7946 forbids in a Feature's or a geometry's own members (§7.1: no mixing of the two). */
+/** The members RFC 7946 §7.1 keeps for the other kinds of object, which each kind must not have. */
+const FORBIDDEN_MEMBERS = {
+  FeatureCollection: ['coordinates', 'geometries', 'geometry', 'properties'],
+  Feature: ['coordinates', 'geometries', 'features'],
+  geometry: ['features', 'geometry', 'properties'],
+} as const;
+
+/** What RFC 7946 forbids in a Feature's or a geometry's own members (§7.1: no mixing of kinds). */
 export function memberProblems(value: object, kind: 'Feature' | 'geometry'): string[] {
-  const members = kind === 'Feature' ? ['coordinates', 'geometries', 'features'] : ['features', 'geometry', 'properties'];
-  const found = members.filter((m) => m in value).map((m) => `a ${kind} with a "${m}" member, which RFC 7946 forbids`);
+  const found = FORBIDDEN_MEMBERS[kind].filter((m) => m in value).map((m) => `a ${kind} with a "${m}" member, which RFC 7946 forbids`);
   const bbox = bboxProblem((value as { bbox?: unknown }).bbox);
   return bbox ? [...found, bbox] : found;
+}
+
+function collectionProblems(value: object): string[] {
+  const found = FORBIDDEN_MEMBERS.FeatureCollection.filter((m) => m in value).map((m) => `the FeatureCollection has a "${m}" member, which RFC 7946 forbids`);
+  const bbox = bboxProblem((value as { bbox?: unknown }).bbox);
+  return bbox ? [...found, `the FeatureCollection has ${bbox}`] : found;
 }
 
 const featureSchema = z.object({
@@ -108,8 +120,8 @@ export function fromGeoJsonValue(value: unknown, name: string, size: number): Ge
         return file;
       }
       file.features = collection.data.features.map((f, i) => toFeature(f, i + 1));
-      const own = bboxProblem((value as { bbox?: unknown }).bbox);
-      if (own) file.structure = [`the FeatureCollection has ${own}`];
+      const own = collectionProblems(value as object);
+      if (own.length > 0) file.structure = own;
       return file;
     }
     case 'Feature':

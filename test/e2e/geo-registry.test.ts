@@ -100,6 +100,31 @@ describe('the registry’s rules (origins check)', () => {
     ]);
   });
 
+  it('a FeatureCollection with members RFC 7946 keeps for features and geometries is refused', async () => {
+    const plot = feature({ type: 'Point', coordinates: at(0, 0) }, { Area: 1 });
+    for (const member of ['coordinates', 'geometries', 'geometry', 'properties']) {
+      const { exitCode, findings } = await check([plot], [], { [member]: member === 'properties' ? {} : null });
+      expect(exitCode, member).toBe(2);
+      expect(findings.filter((f) => f.level === 'error').map((f) => [f.feature, f.code, f.message])).toEqual([
+        [null, GEOMETRY, `the FeatureCollection has a "${member}" member, which RFC 7946 forbids`],
+      ]);
+    }
+  });
+
+  it('a Point with a negative Area is refused as too small, with a summary and exit 2 (never a crash)', async () => {
+    for (const [name, value] of [['Area', -2], ['area', -0.5], ['Area', -0.00001]] as const) {
+      const { exitCode, findings, stderr } = await check([feature({ type: 'Point', coordinates: at(0, 0) }, { [name]: value })]);
+      expect(exitCode, `${name} ${value}: ${stderr}`).toBe(2);
+      expect(findings.filter((f) => f.level === 'error').map((f) => [f.feature, f.code, f.message])).toEqual([
+        [1, AREA, `a point for a plot of ${value} ha: the registry accepts an Area from 0.0001 ha`],
+      ]);
+    }
+    const file = t.writeFile('negative.geojson', JSON.stringify({ type: 'FeatureCollection', features: [feature({ type: 'Point', coordinates: at(0, 0) }, { Area: -2 })] }));
+    const imported = await t.sct(['origins', 'import', '--file', file]);
+    expect(imported.exitCode, imported.stderr).toBe(2);
+    expect(imported.stderr).toContain('a point for a plot of -2 ha');
+  });
+
   it('accepts what the registry accepts: parts meeting at one point, a hole touching once, a Point of exactly 4 ha, a cattle Point of any size', async () => {
     const plots = [
       feature({ type: 'MultiPolygon', coordinates: [[square(0, 0)], [square(2, 2)]] }),
