@@ -81,7 +81,7 @@ export function createListWriter(io: IOStreams, options: OutputOptions): ListWri
     case 'ndjson':
       return ndjsonWriter(io, picker(options), asSent);
     case 'geojson':
-      return jsonArrayWriter(io, toFeature, FEATURE_COLLECTION);
+      return jsonArrayWriter(io, (row) => toFeature(row, picker(options)), FEATURE_COLLECTION);
     case 'csv':
       return checkColumns(io, options.columns, csvWriter(io, options));
     default:
@@ -148,7 +148,7 @@ export async function writeOne(io: IOStreams, obj: unknown, options: OutputOptio
   if (options.format === 'json') return io.write(JSON.stringify(terminalSafe(io)(picker(options)(obj)), null, 2) + '\n');
   if (options.format === 'ndjson') return io.write(JSON.stringify(terminalSafe(io)(picker(options)(obj))) + '\n');
   if (options.format === 'csv') return writeList(io, [obj], options);
-  if (options.format === 'geojson') return writeFeature(io, obj);
+  if (options.format === 'geojson') return writeFeature(io, obj, picker(options));
   const row = (obj ?? {}) as Row;
   if (options.columns) warnUnknownColumns(io, unknownColumns(options.columns, [row]));
   const columns = options.columns

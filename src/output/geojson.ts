@@ -19,13 +19,14 @@ export const FEATURE_COLLECTION: JsonFrame = {
  * The Feature of one resource. No Feature-level id: the service's id stays a property, so an
  * import of the file takes external_id from the property of that name, never the service's id.
  */
-export function toFeature(row: unknown): { type: 'Feature'; geometry: unknown; properties: Record<string, unknown> } {
+export function toFeature(row: unknown, pick: (properties: unknown) => unknown = (p) => p): { type: 'Feature'; geometry: unknown; properties: Record<string, unknown> } {
   const { location, ...properties } = (row && typeof row === 'object' ? row : {}) as Record<string, unknown>;
   const isGeometry = !!location && typeof location === 'object' && GEOMETRY_TYPES.has((location as { type?: unknown }).type as string);
-  return { type: 'Feature', geometry: isGeometry ? location : null, properties };
+  return { type: 'Feature', geometry: isGeometry ? location : null, properties: pick(properties) as Record<string, unknown> };
 }
 
-export async function writeFeature(io: IOStreams, row: unknown): Promise<void> {
-  const feature = toFeature(row);
+/** `pick`: the fields --columns keeps among the properties (the geometry is always the location). */
+export async function writeFeature(io: IOStreams, row: unknown, pick?: (properties: unknown) => unknown): Promise<void> {
+  const feature = toFeature(row, pick);
   await io.write(JSON.stringify(io.stdoutIsTTY ? stripControlDeep(feature) : feature) + '\n');
 }

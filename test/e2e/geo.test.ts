@@ -199,6 +199,25 @@ describe('-o geojson', () => {
     expect(f).toEqual({ type: 'Feature', geometry: location, properties: rest });
   });
 
+  it('--columns picks the properties, in a list and for one origin; the geometry stays the location', async () => {
+    const list = await t.sct(['origins', 'list', '--limit', '3', '-o', 'geojson', '--columns', 'name,country_code']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    const fc = JSON.parse(list.stdout);
+    expect(fc.features).toHaveLength(3);
+    for (const f of fc.features) {
+      expect(Object.keys(f.properties)).toEqual(['name', 'country_code']);
+      expect(f.geometry?.type).toMatch(/Point|Polygon/);
+    }
+    const one = await t.sct(['origins', 'get', '1', '-o', 'geojson', '--columns', 'name']);
+    expect(one.exitCode, one.stderr).toBe(0);
+    const o = await t.api('/origins/1');
+    expect(JSON.parse(one.stdout)).toEqual({ type: 'Feature', geometry: o.location, properties: { name: o.name } });
+  });
+
+  it('--columns does not go with --eudr, whose properties are the registry\'s: exit 2, nothing sent', async () => {
+    await t.expectUsageErrors([[['origins', 'list', '-o', 'geojson', '--eudr', '--columns', 'name'], '--columns does not go with --eudr']], { inProcess: true });
+  });
+
   it('is refused by every other command, before anything is sent', async () => {
     await t.expectUsageErrors(
       [

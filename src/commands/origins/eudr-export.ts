@@ -26,12 +26,13 @@ export function parseSize(text: string): number {
 }
 
 /** The flags that only make sense together, checked before any request. */
-export function checkEudrFlags(flags: EudrExportFlags, format: string): void {
+export function checkEudrFlags(flags: EudrExportFlags, format: string, columns: string | undefined): void {
   if (!flags.eudr) {
     if (flags.maxSize !== undefined || flags.out !== undefined) throw new UsageError('--max-size and --out go with --eudr (the registry\'s GeoJSON files)');
     return;
   }
   if (format !== 'geojson') throw new UsageError('--eudr writes the registry\'s GeoJSON: use it with -o geojson');
+  if (columns !== undefined) throw new UsageError('--columns does not go with --eudr: the registry\'s files carry its own properties (ProductionPlace, ProducerCountry, Area, external_id)');
   if (flags.maxSize !== undefined && flags.out === undefined) throw new UsageError('--max-size splits the export into files: give the directory with --out DIR');
 }
 
