@@ -7,10 +7,12 @@ import { fileLabel, readInput } from '../util/files.js';
 import type { Readable } from 'node:stream';
 import type { Feature, Geometry } from 'geojson';
 // Static: a CommonJS package, whose dynamic import the bundle would hand over as a default export.
-import { DOMParser, type Document as XmlDocument } from '@xmldom/xmldom';
+import { DOMParser, type Document as XmlDocument, type Element as XmlElement } from '@xmldom/xmldom';
 import { UsageError } from '../errors.js';
 import { fromGeoJsonValue, parseGeoJson, readGeoJsonFile, type GeoJsonFile } from './geojson.js';
 import { formatByContent, formatByName } from './plot-format.js';
+import { AREA_PROPERTIES } from './feature-fields.js';
+import { formatPosition } from './plot-checks.js';
 
 export async function readPlotFile(file: string, stdin: Readable): Promise<GeoJsonFile> {
   const byName = file === '-' ? undefined : formatByName(file);
@@ -49,8 +51,60 @@ async function fromKml(text: string, name: string, size: number): Promise<GeoJso
   const collection = kml(doc);
   // Google Earth writes a plot of several pieces as a MultiGeometry, which togeojson reads as a
   // GeometryCollection: of polygons only, it is a MultiPolygon.
-  for (const f of collection.features) f.geometry = joinedPolygons(f.geometry);
-  return fromGeoJsonValue(collection, name, size);
+  for (const f of collection.features) {
+    f.geometry = joinedPolygons(f.geometry);
+    if (f.properties) numericAreas(f.properties);
+  }
+  const file = fromGeoJsonValue(collection, name, size);
+  // togeojson closes an open ring and drops one of fewer than 4 positions without a word; the
+  // registry refuses both, so they are read from the file as written. One feature a Placemark,
+  // in document order, as togeojson yields them.
+  Array.from(doc.getElementsByTagName('Placemark')).forEach((placemark, i) => {
+    const problems = kmlRingProblems(placemark);
+    const feature = file.features[i];
+    if (problems.length > 0 && feature) feature.structure = [...(feature.structure ?? []), ...problems];
+  });
+  return file;
+}
+
+/**
+ * A KML value is text whatever it holds (`<Data><value>1.5</value></Data>`), so a stated area
+ * spelt as a number is read as that number; the registry never sees the KML, only what sct
+ * sends. In GeoJSON a quoted Area stays text, which the registry reads as 0 (plot-checks.ts).
+ */
+function numericAreas(properties: Record<string, unknown>): void {
+  for (const key of AREA_PROPERTIES) {
+    const v = properties[key];
+    if (typeof v === 'string' && NUMBER.test(v)) properties[key] = Number(v.trim());
+  }
+}
+
+const NUMBER = /^\s*-?\d+(\.\d+)?\s*$/;
+
+/** The rings of a Placemark's polygons that are not closed, or have fewer than 4 positions, as written. */
+function kmlRingProblems(placemark: XmlElement): string[] {
+  const polygons = Array.from(placemark.getElementsByTagName('Polygon'));
+  return polygons.flatMap((polygon, pi) =>
+    Array.from(polygon.getElementsByTagName('LinearRing')).flatMap((ring, ri) => {
+      const where = `${polygons.length > 1 ? `polygon ${pi + 1}, ` : ''}ring ${ri + 1}${ri === 0 ? ' (outer)' : ''}`;
+      // As togeojson reads them: "lng,lat[,alt]" tuples apart by white space.
+      const text = ring.getElementsByTagName('coordinates')[0]?.textContent ?? '';
+      const positions = text
+        .trim()
+        .split(/\s+/)
+        .map((t) => t.split(',').map(Number.parseFloat).filter((n) => !Number.isNaN(n)))
+        .filter((p) => p.length >= 2);
+      if (positions.length === 0) return [];
+      // In the order and words of the GeoJSON checks (plot-checks.ts).
+      if (positions.length < 4) return [`${where} has ${positions.length} position${positions.length === 1 ? '' : 's'}: a ring needs at least 4, the last repeating the first`];
+      const first = positions[0]!;
+      const last = positions[positions.length - 1]!;
+      if (first[0] !== last[0] || first[1] !== last[1]) {
+        return [`${where} is not closed: it ends at ${formatPosition(last)}, not at its first position ${formatPosition(first)}`];
+      }
+      return [];
+    }),
+  );
 }
 
 function joinedPolygons(g: Geometry | null): Geometry | null {

@@ -52,6 +52,47 @@ describe('origins check reads KML, KMZ, zipped Shapefiles and GPX', () => {
     }
   });
 
+  it("reads a KML Area written in <Data>, where every value is text, as the number it spells", async () => {
+    const placemark = (area: string) =>
+      `<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>Farm A</name><ExtendedData><Data name="ProducerCountry"><value>GH</value></Data><Data name="Area"><value>${area}</value></Data></ExtendedData><Point><coordinates>-1.630001,6.700001</coordinates></Point></Placemark></Document></kml>`;
+    const small = await t.sct(['origins', 'check', t.writeFile('area-text.kml', placemark('1.5'))]);
+    expect(small.exitCode, small.stdout + small.stderr).toBe(0);
+    expect(small.stdout).toBe('area-text.kml: 1 feature (1 point, 0 polygons, 0 ha): no findings\n');
+    const big = await t.sct(['origins', 'check', t.writeFile('area-big.kml', placemark('7'))]);
+    expect(big.exitCode).toBe(2);
+    expect(big.stdout).toContain('error: a point for a plot of 7 ha: plots of more than 4 ha need a polygon (cattle excepted: --commodity cattle)');
+    const cattle = await t.sct(['origins', 'check', '--commodity', 'cattle', t.writeFile('area-big.kml', placemark('7'))]);
+    expect(cattle.exitCode, cattle.stdout).toBe(0);
+  });
+
+  it('refuses a KML ring that is not closed or too short, as in GeoJSON, before anything is sent', async () => {
+    const ring = (coordinates: string) => `<LinearRing><coordinates>${coordinates}</coordinates></LinearRing>`;
+    const kml = (...polygons: string[]) =>
+      `<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>${polygons
+        .map((p, i) => `<Placemark><name>Plot ${i + 1}</name><ExtendedData><Data name="ProducerCountry"><value>GH</value></Data></ExtendedData>${p}</Placemark>`)
+        .join('')}</Document></kml>`;
+    const file = t.writeFile(
+      'rings.kml',
+      kml(
+        `<Polygon><outerBoundaryIs>${ring('-1.620001,6.690001 -1.619101,6.690001 -1.619101,6.690901 -1.620001,6.690901')}</outerBoundaryIs></Polygon>`,
+        `<Polygon><outerBoundaryIs>${ring('-1.620001,6.690001 -1.619101,6.690001')}</outerBoundaryIs></Polygon>`,
+        `<MultiGeometry><Polygon><outerBoundaryIs>${ring('-1.610001,6.690001 -1.609101,6.690001 -1.609101,6.690901 -1.610001,6.690001')}</outerBoundaryIs></Polygon><Polygon><outerBoundaryIs>${ring('-1.600001,6.690001 -1.599101,6.690001 -1.599101,6.690901 -1.600001,6.690901 -1.600001,6.690001')}</outerBoundaryIs><innerBoundaryIs>${ring('-1.599901,6.690101 -1.599501,6.690101 -1.599501,6.690501 -1.599901,6.690501')}</innerBoundaryIs></Polygon></MultiGeometry>`,
+      ),
+    );
+    const r = await t.sct(['origins', 'check', file]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout.split('\n').filter((l) => l.includes(': error: '))).toEqual([
+      'rings.kml: feature 1 ("Plot 1"): error: ring 1 (outer) is not closed: it ends at [-1.620001, 6.690901], not at its first position [-1.620001, 6.690001]',
+      'rings.kml: feature 2 ("Plot 2"): error: ring 1 (outer) has 2 positions: a ring needs at least 4, the last repeating the first',
+      'rings.kml: feature 2 ("Plot 2"): error: no geometry',
+      'rings.kml: feature 3 ("Plot 3"): error: polygon 2, ring 2 is not closed: it ends at [-1.599901, 6.690501], not at its first position [-1.599901, 6.690101]',
+    ]);
+    t.sb.requests.length = 0;
+    const imported = await t.sct(['origins', 'import', '--file', file]);
+    expect(imported.exitCode).toBe(2);
+    expect(t.sb.requests.filter((q) => q.method === 'POST')).toEqual([]);
+  });
+
   it('names the feature of a KML file by its placemark when a check fails', async () => {
     const kml = readFileSync(fixture('plots.kml'), 'utf8').replace('<description>cocoa, shaded</description>', '<name>Asante farm</name>').replace('-2.489312,6.209871 -2.486904', '6.209871,-2.489312 -2.486904');
     const r = await t.sct(['origins', 'check', t.writeFile('swapped.kml', kml)]);
