@@ -25,8 +25,8 @@ export interface CsvFile {
   rows: CsvRow[];
   /** The separator the header was split with; '' for a workbook. */
   delimiter: string;
-  /** Number cells use a decimal comma (`12,5`): a `;`-separated file, or --decimal-comma. */
-  decimalComma: boolean;
+  /** How its number cells are written (decimalText). */
+  numbers: NumberStyle;
   /** The data rows read (also when `eachRow` took them and `rows` is empty). */
   rowCount: number;
 }
@@ -114,7 +114,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     }
   }
   if (rowCount === 0) throw new UsageError(`${name} has no data rows (a header row and at least one row are needed)`);
-  return { name, columns: columns ?? [], rows, delimiter, decimalComma: opts.decimalComma === true || delimiter === ';', rowCount };
+  return { name, columns: columns ?? [], rows, delimiter, numbers: numberStyle(delimiter, opts.decimalComma === true), rowCount };
 }
 
 /**
@@ -137,15 +137,19 @@ async function eachWorkbookRecord(bytes: Buffer, name: string, opts: ReadOptions
  * known column is refused, saying what was found, rather than read as one strange column.
  */
 function chooseDelimiter(bytes: Buffer, name: string, given: string | undefined, known: readonly string[]): string {
+  const end = bytes.indexOf(0x0a);
+  const header = bytes.toString('utf8', 0, end < 0 ? Math.min(bytes.length, 65536) : end).replace(/\r$/, '');
+  const names = (d: string) => header.split(d).map((c) => normalizeHeader(unguardFormula(c.trim().replace(/^"(.*)"$/, '$1'))));
+  const hint = `the columns are ${[...new Set(known)].join(', ')}; give --delimiter if the file uses another separator`;
   if (given !== undefined) {
     const d = given === '\\t' || given.toLowerCase() === 'tab' ? '\t' : given;
     if ([...d].length !== 1 || d === '"' || d === '\n' || d === '\r') throw new UsageError(`--delimiter ${JSON.stringify(given)}: one character, e.g. ";" or tab`);
+    if (known.length > 0 && header.trim() !== '' && !names(d).some((c) => known.includes(c))) {
+      throw new UsageError(`${name} line 1: no known column in the header (found: ${names(d).join(', ')}; tried the separator ${d === '\t' ? 'tab' : JSON.stringify(d)}, from --delimiter)`, undefined, hint);
+    }
     return d;
   }
-  const end = bytes.indexOf(0x0a);
-  const header = bytes.toString('utf8', 0, end < 0 ? Math.min(bytes.length, 65536) : end).replace(/\r$/, '');
   if (known.length === 0) return ',';
-  const names = (d: string) => header.split(d).map((c) => normalizeHeader(unguardFormula(c.trim().replace(/^"(.*)"$/, '$1'))));
   let best = ',';
   let found = 0;
   for (const d of DELIMITERS) {
@@ -159,7 +163,7 @@ function chooseDelimiter(bytes: Buffer, name: string, given: string | undefined,
     throw new UsageError(
       `${name} line 1: no known column in the header (found: ${widest.join(', ')}; tried the separators , ; tab |)`,
       undefined,
-      `the columns are ${known.join(', ')}; give --delimiter if the file uses another separator`,
+      hint,
     );
   }
   return best;
@@ -467,19 +471,41 @@ export function idCell(raw: string | undefined, line: number, column: string, er
 }
 
 /**
+ * How a file writes its numbers: with a decimal comma (a `;`-separated file, or --decimal-comma),
+ * a decimal point (a `,`-separated file, whose cells cannot hold a bare comma; a workbook, whose
+ * numbers are numbers), or either (tab or `|`: the separator does not say).
+ */
+export type NumberStyle = 'comma' | 'point' | 'either';
+
+function numberStyle(delimiter: string, decimalComma: boolean): NumberStyle {
+  if (decimalComma || delimiter === ';') return 'comma';
+  return delimiter === ',' || delimiter === '' ? 'point' : 'either';
+}
+
+/** `1.234`, `12.500.000`: dots that group thousands when a comma is the decimal mark. */
+const DOT_GROUPED = /^[+-]?\d{1,3}(\.\d{3})+(,\d*)?$/;
+
+/**
  * A number cell in the file's convention, as the plain decimal the service takes (`1234.5`).
  * With decimal commas, `1.234,5` and `12,5` read as 1234.5 and 12.5, and `12.5` (which cannot
- * be a thousands group) as 12.5. Without, a comma is refused rather than read one way or the
- * other: `1,234` is a thousand in one convention and one point two in the other. Throws an
- * Error saying what is wrong; callers add the line and column.
+ * be a thousands group) as 12.5. Otherwise a comma is refused rather than read one way or the
+ * other: `1,234` is a thousand in one convention and one point two in the other; and where the
+ * separator does not settle the convention, so is `1.250`. Throws an Error saying what is
+ * wrong; callers add the line and column.
  */
-export function decimalText(raw: string, decimalComma: boolean): string {
+export function decimalText(raw: string, numbers: NumberStyle): string {
   const s = raw.trim();
-  if (!decimalComma) {
+  if (numbers !== 'comma') {
     if (s.includes(',')) throw new Error(`"${raw}" has a comma: if it is a decimal comma, give --decimal-comma (or save the file with ; as separator)`);
+    if (numbers === 'either' && DOT_GROUPED.test(s)) {
+      const comma = s.replace(/\./g, '');
+      throw new Error(
+        `"${raw}" reads as ${Number(s)} with a decimal point and as ${comma} with a decimal comma, and the file's separator does not say which: write ${Number(s)} or ${comma}, give --decimal-comma, or save the file with , or ; as separator`,
+      );
+    }
     return s;
   }
-  if (/^[+-]?\d{1,3}(\.\d{3})+(,\d*)?$/.test(s)) return s.replace(/\./g, '').replace(',', '.');
+  if (DOT_GROUPED.test(s)) return s.replace(/\./g, '').replace(',', '.');
   if (s.includes(',') && s.includes('.')) throw new Error(`"${raw}" is not a number with a decimal comma (e.g. 1.234,5)`);
   return s.replace(',', '.');
 }

@@ -92,6 +92,34 @@ describe('files from spreadsheets: separators and decimal commas', () => {
     expect(sent()).toEqual([]);
   });
 
+  it('in a tab- or |-separated file, which settles neither convention, 1.250 is exit 2 naming the line; 1.25 is read', async () => {
+    for (const sep of ['\t', '|']) {
+      const row = (volume: string) => ['external_id', 'type', 'order_created_at', 'seller_company_id', 'volume', 'unit'].join(sep) + `\nT-2${sep}order${sep}2025-04-01${sep}101${sep}${volume}${sep}kg\n`;
+      const bad = await t.sct(['orders', 'import', '--purchase', '--file', t.writeFile('tab.csv', row('1.250')), '--dry-run', '-o', 'json']);
+      expect(bad.exitCode, JSON.stringify(sep)).toBe(2);
+      expect(bad.stderr).toContain('line 2, volume: "1.250" reads as 1.25 with a decimal point and as 1250 with a decimal comma');
+      const ok = await t.sct(['orders', 'import', '--purchase', '--file', t.writeFile('tab.csv', row('1.25')), '--dry-run', '-o', 'json']);
+      expect(ok.exitCode, ok.stderr).toBe(0);
+      expect(JSON.parse(ok.stdout)[0].items).toEqual([{ volume: 1.25, unit: 'kg' }]);
+      const comma = await t.sct(['orders', 'import', '--purchase', '--file', t.writeFile('tab.csv', row('1.250')), '--dry-run', '-o', 'json', '--decimal-comma']);
+      expect(comma.exitCode, comma.stderr).toBe(0);
+      expect(JSON.parse(comma.stdout)[0].items).toEqual([{ volume: 1250, unit: 'kg' }]);
+    }
+    // A comma-separated file settles it: a decimal point.
+    const csv = await t.sct(['orders', 'import', '--purchase', '--file', t.writeFile('c.csv', 'external_id,type,order_created_at,seller_company_id,volume,unit\nT-3,order,2025-04-01,101,1.250,kg\n'), '--dry-run', '-o', 'json']);
+    expect(csv.exitCode, csv.stderr).toBe(0);
+    expect(JSON.parse(csv.stdout)[0].items).toEqual([{ volume: 1.25, unit: 'kg' }]);
+    expect(sent()).toEqual([]);
+  });
+
+  it('a --delimiter that splits the header into no known column names the separator tried', async () => {
+    const file = t.writeFile('trace.csv', 'dds_id;order_id\n1;5\n');
+    const r = await t.sct(['dds', 'trace', '--file', file, '--delimiter', ',']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('trace.csv line 1: no known column in the header (found: dds_id;order_id; tried the separator ",", from --delimiter)');
+    expect(sent()).toEqual([]);
+  });
+
   it('--delimiter sets the separator; a header with no known column says what was found', async () => {
     const piped = t.writeFile('people.csv', 'email|auth_group\nana@sheets.example|3\n');
     const r = await t.sct(['invitations', 'bulk-create', '--file', piped, '--dry-run', '-o', 'json']);

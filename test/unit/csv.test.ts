@@ -204,10 +204,11 @@ describe('files from spreadsheets', () => {
       const csv = await read(`name${d}volume\n"a${d}b"${d}1\nc${d}2\n`);
       expect(csv.delimiter).toBe(d);
       expect(csv.rows.map((r) => r.values)).toEqual([{ name: `a${d}b`, volume: '1' }, { name: 'c', volume: '2' }]);
-      expect(csv.decimalComma).toBe(d === ';');
+      expect(csv.numbers).toBe(d === ';' ? 'comma' : d === ',' ? 'point' : 'either');
     }
-    expect((await read('name;volume\nx;1\n', { delimiter: ',' })).columns).toEqual(['name;volume']);
-    expect((await read('name,volume\nx,1\n', { decimalComma: true })).decimalComma).toBe(true);
+    expect((await usage(read('name;volume\nx;1\n', { delimiter: ',' }))).message).toBe('stdin line 1: no known column in the header (found: name;volume; tried the separator ",", from --delimiter)');
+    expect((await read('name;volume\nx;1\n', { delimiter: ';' })).columns).toEqual(['name', 'volume']);
+    expect((await read('name,volume\nx,1\n', { decimalComma: true })).numbers).toBe('comma');
   });
 
   it('reads byte-order marks, refuses what is not UTF-8 without --encoding, and reads it with one', async () => {
@@ -226,14 +227,22 @@ describe('files from spreadsheets', () => {
     expect((await usage(read(Buffer.from([...Buffer.from('name\n'), 0x81, 0x0a]), { encoding: 'cp1252' }))).message).toContain('not valid windows-1252 text');
   });
 
-  it('reads a number cell in the file convention, and refuses a comma it cannot settle', () => {
-    expect(decimalText('1.234,5', true)).toBe('1234.5');
-    expect(decimalText('12,5', true)).toBe('12.5');
-    expect(decimalText('-0,25', true)).toBe('-0.25');
-    expect(decimalText('12.5', true)).toBe('12.5');
-    expect(decimalText('1.234.567', true)).toBe('1234567');
-    expect(decimalText('12.5', false)).toBe('12.5');
-    expect(() => decimalText('1,234', false)).toThrow('give --decimal-comma');
-    expect(() => decimalText('1,234.5', true)).toThrow('not a number with a decimal comma');
+  it('reads a number cell in the file convention, and refuses a comma or a dot it cannot settle', () => {
+    expect(decimalText('1.234,5', 'comma')).toBe('1234.5');
+    expect(decimalText('12,5', 'comma')).toBe('12.5');
+    expect(decimalText('-0,25', 'comma')).toBe('-0.25');
+    expect(decimalText('12.5', 'comma')).toBe('12.5');
+    expect(decimalText('1.234.567', 'comma')).toBe('1234567');
+    expect(decimalText('12.5', 'point')).toBe('12.5');
+    expect(decimalText('1.250', 'point')).toBe('1.250');
+    expect(() => decimalText('1,234', 'point')).toThrow('give --decimal-comma');
+    expect(() => decimalText('1,234.5', 'comma')).toThrow('not a number with a decimal comma');
+    // Tab or |: the separator says nothing, so only what reads the same both ways passes.
+    expect(decimalText('12.5', 'either')).toBe('12.5');
+    expect(decimalText('1.2500', 'either')).toBe('1.2500');
+    expect(decimalText('1250', 'either')).toBe('1250');
+    expect(() => decimalText('1.250', 'either')).toThrow('"1.250" reads as 1.25 with a decimal point and as 1250 with a decimal comma');
+    expect(() => decimalText('-12.500', 'either')).toThrow('as -12500 with a decimal comma');
+    expect(() => decimalText('1,5', 'either')).toThrow('give --decimal-comma');
   });
 });

@@ -26,7 +26,7 @@ function csv(text: string): CsvFile {
     name: 'orders.csv',
     columns,
     delimiter: ',',
-    decimalComma: false,
+    numbers: 'point',
     rowCount: lines.length,
     rows: lines.map((l, i) => ({ line: i + 2, values: Object.fromEntries(l.split(',').map((v, j) => [columns[j], v])) })),
   };

@@ -17,7 +17,7 @@ import { UsageError } from '../../src/errors.js';
 function csv(text: string): CsvFile {
   const [header, ...lines] = text.trim().split('\n');
   const columns = header.split(',');
-  return { name: 'orders.csv', columns, delimiter: ',', decimalComma: false, rowCount: lines.length, rows: lines.map((l, i) => ({ line: i + 2, values: Object.fromEntries(l.split(',').map((v, j) => [columns[j], v])) })) };
+  return { name: 'orders.csv', columns, delimiter: ',', numbers: 'point', rowCount: lines.length, rows: lines.map((l, i) => ({ line: i + 2, values: Object.fromEntries(l.split(',').map((v, j) => [columns[j], v])) })) };
 }
 
 const purchaseSpec = orderSyncSpec('purchase');

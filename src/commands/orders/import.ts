@@ -38,7 +38,7 @@ import type { Context } from '../../context.js';
 import type * as z from 'zod';
 import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
-import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, unknownColumns, type CsvFile } from '../../bulk/csv.js';
+import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, unknownColumns, type CsvFile, type NumberStyle } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
@@ -62,7 +62,7 @@ const LIST_SEPARATOR = /[|;]/;
 
 class CellError extends Error {}
 
-function convert(raw: string, conv: Conv, decimalComma = false): unknown {
+function convert(raw: string, conv: Conv, numbers: NumberStyle = 'point'): unknown {
   switch (conv) {
     case 'text':
       return raw;
@@ -72,7 +72,7 @@ function convert(raw: string, conv: Conv, decimalComma = false): unknown {
     case 'number': {
       let text: string;
       try {
-        text = decimalText(raw, decimalComma);
+        text = decimalText(raw, numbers);
       } catch (e) {
         throw new CellError((e as Error).message);
       }
@@ -161,7 +161,7 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErr
     const raw = (row.values[column] ?? '').trim();
     if (!raw) return undefined;
     try {
-      return { raw, value: convert(raw, conv, csv.decimalComma) };
+      return { raw, value: convert(raw, conv, csv.numbers) };
     } catch (e) {
       problem.add(row.line, column, (e as Error).message);
       return undefined;

@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import { REQUIRED, requiredMessage } from '../../api/schemas/messages.js';
 import { originCreateSchema, originUpdateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
 import type { RowProblem } from '../../sync/plan.js';
-import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
+import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow, type NumberStyle } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
@@ -61,7 +61,7 @@ export function originFromRow(
   row: CsvRow,
   errors: RowErrors,
   names: Record<string, string> = {},
-  decimalComma = false,
+  numbers: NumberStyle = 'point',
   toCreate?: RowProblem[],
 ): OriginCreate | undefined {
   const header = (col: string) => names[col] ?? col;
@@ -89,9 +89,9 @@ export function originFromRow(
   } else if (lat && lng) {
     let column = 'latitude';
     try {
-      const latText = decimalText(lat, decimalComma);
+      const latText = decimalText(lat, numbers);
       column = 'longitude';
-      const lngText = decimalText(lng, decimalComma);
+      const lngText = decimalText(lng, numbers);
       column = 'latitude';
       body.location = pointFromLatLng(latText, lngText);
     } catch (err) {
@@ -127,13 +127,13 @@ export type OriginUnit = Unit<OriginCreate> & { createProblems?: RowProblem[] };
  * origin wherever it sits in the file; one without is known by its content, so deleting the
  * rows that went through and rerunning neither skips nor repeats the others.
  */
-export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<string, string> = {}, decimalComma = false, sync = false): OriginUnit[] {
+export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<string, string> = {}, numbers: NumberStyle = 'point', sync = false): OriginUnit[] {
   const units: OriginUnit[] = [];
   const externalLines = new Map<string, number>();
   const seen = new Map<string, number>();
   for (const row of rows) {
     const toCreate: RowProblem[] | undefined = sync ? [] : undefined;
-    const body = originFromRow(row, errors, names, decimalComma, toCreate);
+    const body = originFromRow(row, errors, names, numbers, toCreate);
     const ext = row.values[names.external_id ?? 'external_id']?.trim();
     if (ext) {
       const first = externalLines.get(ext);
@@ -170,7 +170,7 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   const names = importColumnNames(csv.columns);
   refuseUnknownColumns(csv, Object.values(names), IMPORT_COLUMNS);
   const errors = new RowErrors(csv.name);
-  const units = originUnits(csv.rows, errors, names, csv.decimalComma);
+  const units = originUnits(csv.rows, errors, names, csv.numbers);
   const invalid = errors.settle(ctx, opts);
   await sendOrigins(ctx, opts, { name: csv.name, units, concurrency, unit: 'line', invalid });
 }
