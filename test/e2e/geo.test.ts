@@ -123,6 +123,22 @@ describe('origins import --file plots.geojson', () => {
     expect(t.sb.requests).toHaveLength(0);
   });
 
+  it('writes --report with every invalid feature before exit 2, for errors of the checks and for missing fields', async () => {
+    const report = join(t.dir, 'plots-report.csv');
+    const r = await t.sct(['origins', 'import', '--file', fixture('unclosed.geojson'), '--report', report]);
+    expect(r.exitCode).toBe(2);
+    expect(t.sb.requests).toHaveLength(0);
+    const lines = readFileSync(report, 'utf8').trim().split('\n');
+    expect(lines[0]).toBe('line,key,status,id,error');
+    expect(lines.slice(1)).toEqual([expect.stringMatching(/^1,feature 1,invalid,,"invalid — geometry: ring 1 \(outer\) is not closed/)]);
+
+    const nameless = t.writeFile('nameless.geojson', JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { ProducerCountry: 'GH', Area: 1 }, geometry: { type: 'Point', coordinates: [-1.623412, 6.691238] } }] }));
+    const again = await t.sct(['origins', 'import', '--file', nameless, '--report', report, '--force']);
+    expect(again.exitCode).toBe(2);
+    expect(readFileSync(report, 'utf8').trim().split('\n').slice(1)).toEqual([expect.stringMatching(/^1,feature 1,invalid,,"invalid — name: required/)]);
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
   it('recognises GeoJSON on stdin by its content, and maps --name-property and --country-code', async () => {
     const text = readFileSync(fixture('no-properties.geojson'), 'utf8');
     const missing = await t.sct(['origins', 'import', '--file', '-'], { input: text });

@@ -8,7 +8,8 @@ import type { Context } from '../../context.js';
 import { originCreateSchema, type OriginCreate } from '../../api/schemas/origins.js';
 import { requiredMessage } from '../../api/schemas/messages.js';
 import { checkPlots, countryOf, externalIdOf, nameOf, readPlotFile, COUNTRY_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
-import type { Unit } from '../../bulk/runner.js';
+import type { Outcome, Unit } from '../../bulk/runner.js';
+import { writeReportFile } from '../../bulk/report.js';
 import { UsageError, type FieldErrors } from '../../errors.js';
 import { zodFieldErrors } from '../shared/body.js';
 import { findingLines, parseCommodity, parseCountryFlag } from './check.js';
@@ -31,7 +32,7 @@ export async function importPlots(ctx: Context, opts: ImportOriginsOptions, conc
  */
 export async function readPlotUnits(
   ctx: Context,
-  opts: { file: string; nameProperty?: string; countryCode?: string; commodity?: string },
+  opts: { file: string; nameProperty?: string; countryCode?: string; commodity?: string; report?: string },
   stdin: Readable,
   purpose: 'import' | 'sync',
 ): Promise<{ name: string; units: Unit<OriginCreate>[] }> {
@@ -42,6 +43,9 @@ export async function readPlotUnits(
   for (const line of findingLines(ctx.io, checked.findings, 'stderr')) ctx.io.error(line);
   const errors = checked.summary.errors;
   if (errors > 0) {
+    const refused: FieldErrors = {};
+    for (const f of checked.findings) if (f.level === 'error') (refused[`${f.feature === null ? 'file' : `feature ${f.feature}`}, geometry`] ??= []).push(f.message);
+    reportInvalid(ctx, opts.report, refused);
     throw new UsageError(`${file.name}: ${errors === 1 ? 'an error' : `${errors} errors`} the registry would refuse; nothing was sent`, {}, `fix them and ${purpose} again (\`sct origins check FILE --map plots.svg\` draws where the plots are)`);
   }
 
@@ -49,6 +53,7 @@ export async function readPlotUnits(
   const units = plotUnits(checked.features, { countryCode, nameProperty: opts.nameProperty, requireExternalId: purpose === 'sync' }, problems);
   const invalid = Object.keys(problems);
   if (invalid.length > 0) {
+    reportInvalid(ctx, opts.report, problems);
     const shown = Object.fromEntries(Object.entries(problems).slice(0, SHOWN_ERRORS));
     const features = new Set(invalid.map((k) => k.split(',')[0])).size;
     throw new UsageError(
@@ -58,6 +63,23 @@ export async function readPlotUnits(
     );
   }
   return { name: file.name, units };
+}
+
+/**
+ * The --report of a file refused whole, as every bulk run writes it: one `invalid` row per
+ * feature (a finding about the file itself as feature 0), its fields and messages.
+ */
+function reportInvalid(ctx: Context, report: string | undefined, problems: FieldErrors): void {
+  if (!report) return;
+  const byFeature = new Map<number, Outcome>();
+  for (const [where, messages] of Object.entries(problems)) {
+    const [subject, field] = where.split(', ');
+    const n = subject === 'file' ? 0 : Number(subject!.replace('feature ', ''));
+    let o = byFeature.get(n);
+    if (!o) byFeature.set(n, (o = { key: n === 0 ? 'file' : `feature ${n}`, lines: [n], status: 'invalid', error: 'invalid', fields: {} }));
+    (o.fields![field!] ??= []).push(...messages);
+  }
+  writeReportFile(report, [...byFeature.values()].sort((a, b) => a.lines[0]! - b.lines[0]!), { csvFormulas: ctx.flags.csvFormulas });
 }
 
 /**
