@@ -81,7 +81,13 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
       const problem = headerProblem(name, line, names, columns);
       if (problem) throw problem;
       const missing = required.filter((c) => !columns!.includes(c));
-      if (missing.length) throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})`);
+      if (missing.length) {
+        // A misspelt column is named with the closest known one, as refuseUnknownColumns does.
+        const known = opts.known ?? required;
+        const unknown = columns.filter((c) => !known.includes(c));
+        const guessed = unknown.length > 0 && unknown.some((c) => closest(c, known)) ? `; ${unknownColumns(name, unknown, known).slice(name.length + 2)}` : '';
+        throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})${guessed}`);
+      }
       opts.header?.({ name, columns });
       return;
     }

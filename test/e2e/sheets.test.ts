@@ -112,6 +112,13 @@ describe('files from spreadsheets: separators and decimal commas', () => {
     expect(sent()).toEqual([]);
   });
 
+  it('a misspelt required column is named with the closest known one', async () => {
+    const r = await t.sct(['dds', 'trace', '--file', t.writeFile('pairs.csv', 'dds_id,order\n1,5\n')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('pairs.csv: missing column order_id (found: dds_id, order); unknown column order (did you mean order_id?)');
+    expect(sent()).toEqual([]);
+  });
+
   it('a --delimiter that splits the header into no known column names the separator tried', async () => {
     const file = t.writeFile('trace.csv', 'dds_id;order_id\n1;5\n');
     const r = await t.sct(['dds', 'trace', '--file', file, '--delimiter', ',']);
