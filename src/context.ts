@@ -76,6 +76,8 @@ export interface ClientChoice {
   checkBaseUrl?: boolean;
   /** Never sleep through a rate-limit or Retry-After wait: fail at once (doctor only looks). */
   noWait?: boolean;
+  /** A token to send instead of the stored one (auth login checks it before storing it); never cached. */
+  token?: { value: string; source: string };
 }
 
 export interface ContextDeps {
@@ -135,9 +137,10 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
     client(options = {}) {
       const auth = options.auth !== false;
       const key = `${auth ? 'auth' : 'anon'}${options.finishInFlight ? '+finish' : ''}${options.noWait ? '+nowait' : ''}`;
-      const existing = clients.get(key);
+      const existing = options.token ? undefined : clients.get(key);
       if (existing) return existing;
-      const s = ctx.settings();
+      // A token being checked is for a profile auth login may be about to create.
+      const s = ctx.settings({ creating: options.token !== undefined });
       if (!s.baseUrl) {
         throw new UsageError(
           'no base URL configured',
@@ -145,7 +148,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
           'run `sct auth login --base-url https://…/api`, set SCT_BASE_URL, or pass --base-url',
         );
       }
-      if (auth && !s.token) {
+      if (auth && !s.token && !options.token) {
         throw notLoggedIn(s);
       }
       // A stored base URL was checked when it was set; a --base-url is checked on each run.
@@ -154,13 +157,14 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       if (warning) io.warn(warning);
       const client = new ApiClient({
         baseUrl: s.baseUrl,
-        token: auth ? s.token : undefined,
+        token: options.token?.value ?? (auth ? s.token : undefined),
         tokenSource:
-          s.tokenSource === 'env'
+          options.token?.source ??
+          (s.tokenSource === 'env'
             ? 'SCT_TOKEN'
             : s.tokenStorage === 'keyring'
               ? `profile "${s.profile}" (system keyring)`
-              : `profile "${s.profile}" in ${ctx.config().path}`,
+              : `profile "${s.profile}" in ${ctx.config().path}`),
         timeoutMs: flags.timeout ? parseDuration(flags.timeout, '--timeout') : 30_000,
         maxWaitMs: options.noWait ? 0 : flags.maxWait ? parseDuration(flags.maxWait, '--max-wait', { allowZero: true }) : 600_000,
         env,
@@ -174,7 +178,8 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
         dryRun: dryRun ? planned : undefined,
         ...deps.clientOptions,
       });
-      clients.set(key, client);
+      // One given token's client is the caller's to close; it is closed at the end of the run too.
+      clients.set(options.token ? `${key}+given${clients.size}` : key, client);
       return client;
     },
     format() {

@@ -1,7 +1,6 @@
 import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
-import { ApiClient } from '../api/client.js';
 import { missingApiPrefix } from '../api/endpoint.js';
 import { AuthError, UsageError } from '../errors.js';
 import { notLoggedIn } from '../config/settings.js';
@@ -77,7 +76,8 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   if (warning) ctx.io.warn(warning);
 
   // Verify before storing: a token the service rejects (or that cannot be sent) is never written.
-  const client = new ApiClient({ baseUrl: s.baseUrl, token, tokenSource: source, env: ctx.env, signal: ctx.signal, warn: (m) => ctx.io.warn(m) });
+  // The run's own client (--timeout, --max-wait, --verbose), with this token rather than a stored one.
+  const client = ctx.client({ token: { value: token, source }, checkBaseUrl: false });
   let me: Me;
   try {
     me = await fetchMe(client);

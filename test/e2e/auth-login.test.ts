@@ -1,0 +1,63 @@
+// `sct auth login` checks the token with GET /accounts/me before storing it, through the same
+// client as every other command: --verbose traces it (token masked), --timeout bounds it and
+// --max-wait refuses a rate-limit wait longer than asked.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createServer, type Server, type Socket } from 'node:net';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { useSandbox } from '../helpers/sandbox.js';
+import { answer, startHostile, type Hostile } from '../helpers/hostile.js';
+import { OWNER } from '../sandbox/helpers.js';
+
+const t = useSandbox({}, { inProcess: true });
+const noEnvToken = { SCT_TOKEN: undefined, SCT_BASE_URL: undefined };
+let h: Hostile;
+let silent: Server;
+const sockets = new Set<Socket>();
+
+beforeAll(async () => {
+  h = await startHostile(t.sb.url);
+  // Takes the connection and never answers.
+  silent = createServer((s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+});
+afterAll(async () => {
+  await h.close();
+  for (const s of sockets) s.destroy();
+  await new Promise((resolve) => silent.close(resolve));
+});
+beforeEach(() => h.reset());
+
+const login = (baseUrl: string, ...flags: string[]) =>
+  t.sct(['auth', 'login', '--base-url', baseUrl, '--with-token', '--insecure-storage', ...flags], { input: OWNER, env: noEnvToken, clientOptions: { retryBaseMs: 1 } });
+
+describe('auth login goes through the client every command uses', () => {
+  it('--verbose traces the check of the token, the token masked', async () => {
+    const r = await login(t.sb.url, '--verbose');
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^> GET http:\/\/127\.0\.0\.1:\d+\/api\/accounts\/me/m);
+    expect(r.stderr).toContain('> authorization: Bearer sct_…****');
+    expect(r.stderr).not.toContain(OWNER);
+  });
+
+  it('--timeout bounds each attempt', async () => {
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/api`;
+    const r = await login(url, '--timeout', '1');
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('no complete answer within 1s (--timeout)');
+    expect(existsSync(join(t.dir, 'config.json')) ? readFileSync(join(t.dir, 'config.json'), 'utf8') : '').not.toContain(OWNER);
+  }, 20_000);
+
+  it('--max-wait refuses a rate-limit wait longer than it', async () => {
+    h.on('GET /api/accounts/me', answer(429, { 'retry-after': '30' }), { times: 1 });
+    const started = Date.now();
+    const r = await login(h.url, '--max-wait', '1s');
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('longer than --max-wait');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
