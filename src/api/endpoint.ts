@@ -16,6 +16,10 @@ export function parseBaseUrl(baseUrl: string): URL {
   if (base.protocol !== 'https:' && base.protocol !== 'http:') {
     throw new UsageError(`invalid base URL: ${withoutCredentials(baseUrl)} (http or https only)`);
   }
+  // Paths and queries are added to a base URL: one of its own would end up inside them.
+  if (/[?#]/.test(baseUrl)) {
+    throw new UsageError(`invalid base URL: ${withoutCredentials(baseUrl)} (no query or fragment: sct adds the paths and queries)`, {}, 'it looks like https://host/api');
+  }
   return base;
 }
 

@@ -5,7 +5,7 @@ import { profileName, tokenStorage } from '../config/settings.js';
 import { maskToken } from '../output/redact.js';
 import { UsageError } from '../errors.js';
 import { parseFormat, writeList, writeOne } from '../output/format.js';
-import { missingApiPrefix } from '../api/endpoint.js';
+import { missingApiPrefix, parseBaseUrl } from '../api/endpoint.js';
 
 /** What `config get` reads: every key of a profile but the token (`auth token` prints it). */
 const GETTABLE_KEYS = PROFILE_KEYS.filter((k) => k !== 'token');
@@ -83,13 +83,7 @@ function settable(raw: string): SettableKey {
 function checkValue(key: SettableKey, value: string): string {
   if (key === 'output') parseFormat(value);
   if (key === 'base_url') {
-    let u: URL;
-    try {
-      u = new URL(value);
-    } catch {
-      throw new UsageError(`invalid base_url "${value}": expected e.g. https://sct.example.com/api`);
-    }
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new UsageError(`invalid base_url "${value}": http or https only`);
+    parseBaseUrl(value);
     return value.replace(/\/+$/, '');
   }
   if (key === 'workspace' && !/^\d+$/.test(value)) throw new UsageError(`invalid workspace "${value}": expected a company id`);

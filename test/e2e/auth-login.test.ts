@@ -61,3 +61,23 @@ describe('auth login goes through the client every command uses', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
+
+describe('a base URL with a query or a fragment', () => {
+  it('is exit 2 wherever it is given, nothing sent: sct adds the paths and queries itself', async () => {
+    const bad = `${t.sb.url}?x=1`;
+    t.sb.requests.length = 0;
+    await t.expectUsageErrors(
+      [
+        [['whoami', '--base-url', bad], 'invalid base URL: ' + bad + ' (no query or fragment: sct adds the paths and queries)'],
+        [['orders', 'list', '--buying', '--base-url', `${t.sb.url}#frag`], '(no query or fragment'],
+        [['config', 'set', 'base_url', `${t.sb.url}?x=1#f`], '(no query or fragment'],
+        [['auth', 'login', '--with-token', '--base-url', bad], '(no query or fragment', OWNER],
+      ],
+      { inProcess: true },
+    );
+    const env = await t.sct(['whoami'], { env: { SCT_BASE_URL: bad } });
+    expect(env.exitCode).toBe(2);
+    expect(env.stderr).toContain('(no query or fragment');
+    expect(t.sb.requests).toHaveLength(0);
+  });
+});
