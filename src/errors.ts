@@ -23,6 +23,9 @@ export class SctError extends Error {
 }
 
 /** Bad flag, missing option, invalid file: found before anything was sent. */
+/** The config file exists but cannot be read (not JSON, not sct's shape): doctor reports it as its config check. */
+export class ConfigFileError extends SctError {}
+
 export class UsageError extends SctError {
   override readonly exitCode = 2;
   override readonly fields: FieldErrors;

@@ -5,12 +5,12 @@ import { CONFIG_FILE_MODE } from '../config/config.js';
 import { missingApiPrefix, proxyFromEnv } from '../api/endpoint.js';
 import { discardBody } from '../api/transport.js';
 import { PATHS } from '../api/paths.js';
-import { RateLimitError, SctError, UsageError } from '../errors.js';
+import { ConfigFileError, RateLimitError, SctError, UsageError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
 import { displayName } from '../api/me.js';
 import { parseMe } from './whoami.js';
 import { maskToken, withoutCredentials } from '../output/redact.js';
-import { notLoggedIn } from '../config/settings.js';
+import { notLoggedIn, type Settings } from '../config/settings.js';
 import { stripControl } from '../output/sanitize.js';
 import { writeList } from '../output/format.js';
 import type { Column } from '../output/columns.js';
@@ -95,7 +95,6 @@ export async function doctor(ctx: Context): Promise<void> {
   else if (mode !== CONFIG_FILE_MODE) add('config', 'fail', `${store.path} has mode ${mode.toString(8)}${exposure(mode)}, should be 600: chmod 600 "${store.path}"`);
   else add('config', 'ok', `${store.path} (mode 600)`);
 
-  const s = ctx.settings();
   const proxy = proxyFromEnv(ctx.env);
   add('proxy', 'ok', proxy ? `a proxy is configured in the environment${proxy.noProxy ? ' (NO_PROXY set)' : ''}` : 'no proxy configured');
   const ca = ctx.env.NODE_EXTRA_CA_CERTS;
@@ -108,6 +107,18 @@ export async function doctor(ctx: Context): Promise<void> {
     }
     add('ca', readable ? 'ok' : 'fail', readable ? `NODE_EXTRA_CA_CERTS=${ca}` : `NODE_EXTRA_CA_CERTS=${ca} is not a readable PEM file`);
   } else add('ca', 'ok', 'system certificates (NODE_EXTRA_CA_CERTS not set)');
+
+  let s: Settings;
+  try {
+    s = ctx.settings();
+  } catch (err) {
+    // A broken config file is this check's finding, not the end of the others' lines.
+    if (!(err instanceof ConfigFileError)) throw err;
+    const line = checks.findIndex((c) => c.name === 'config');
+    checks[line] = { name: 'config', level: 'fail', detail: withHint(err) };
+    for (const name of ['base_url', 'token']) add(name, 'fail', 'not checked: the config file cannot be read');
+    return report(ctx, checks);
+  }
 
   let probeDate: string | string[] | undefined;
   if (!s.baseUrl) {

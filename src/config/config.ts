@@ -14,7 +14,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { SctError } from '../errors.js';
+import { ConfigFileError, SctError } from '../errors.js';
 import { withLock } from './lock.js';
 import { writeAtomically } from '../util/files.js';
 
@@ -192,7 +192,7 @@ function readingConfig<T>(path: string, read: () => T): T {
     return read();
   } catch (err) {
     if (err instanceof SctError) throw err;
-    const e = new SctError(`cannot read the config file ${path}: ${(err as Error).message}`, { cause: err });
+    const e = new ConfigFileError(`cannot read the config file ${path}: ${(err as Error).message}`, { cause: err });
     e.hint = 'fix the file, or move it away to start over';
     throw e;
   }

@@ -1,6 +1,8 @@
 // sct doctor when the rate limit is spent, and with a base URL missing /api: every check still
 // gets its line, and nothing is said twice.
 import { describe, it, expect } from 'vitest';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const t = useSandbox({ rateLimit: 2 }, { inProcess: true });
@@ -29,5 +31,20 @@ describe('doctor with a base URL without /api', () => {
     const sentence = `does not end in /api`;
     expect(r.stdout).toMatch(new RegExp(`^warn\\s+base_url\\s+.*${sentence}`, 'm'));
     expect((r.stdout + r.stderr).split(sentence)).toHaveLength(2);
+  });
+});
+
+describe('doctor with a config file it cannot read', () => {
+  it('fails the config line with the reason and still prints every other check', async () => {
+    writeFileSync(join(t.dir, 'config.json'), '{"profiles": {', { mode: 0o600 });
+    try {
+      const r = await t.sct(['doctor']);
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout).toMatch(/^fail\s+config\s+cannot read the config file .*config\.json: .*fix the file, or move it away to start over$/m);
+      for (const name of ['node', 'proxy', 'ca']) expect(r.stdout).toMatch(new RegExp(`^ok\\s+${name}\\s`, 'm'));
+      for (const name of ['base_url', 'token']) expect(r.stdout).toMatch(new RegExp(`^fail\\s+${name}\\s+not checked: the config file cannot be read$`, 'm'));
+    } finally {
+      rmSync(join(t.dir, 'config.json'));
+    }
   });
 });
