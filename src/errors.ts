@@ -78,9 +78,10 @@ export class NetworkError extends SctError {
  * what is left of --max-wait: sct stops rather than sleep, and says when to resume.
  */
 export class RateLimitError extends SctError {
-  override readonly status: number;
+  /** 429 or 503 as the service answered; null when sct paused on its own, Remaining being 0. */
+  override readonly status: number | null;
   readonly resetAt: Date;
-  constructor(resetAt: Date, waitMs: number, o: { rateLimit?: boolean; where?: string } = {}) {
+  constructor(resetAt: Date, waitMs: number, o: { rateLimit?: boolean; where?: string; answered?: boolean } = {}) {
     const when = formatWhen(resetAt, waitMs);
     super(
       (o.rateLimit === false
@@ -88,7 +89,7 @@ export class RateLimitError extends SctError {
         : `rate limit exhausted: the budget resets ${when}`) + `, longer than --max-wait${o.where ? ` (${o.where})` : ''}`,
     );
     this.name = 'RateLimitError';
-    this.status = o.rateLimit === false ? 503 : 429;
+    this.status = o.answered === false ? null : o.rateLimit === false ? 503 : 429;
     this.resetAt = resetAt;
     this.hint = 'rerun the command after that time, or allow a longer --max-wait (bulk commands resume where they stopped)';
   }
@@ -96,8 +97,8 @@ export class RateLimitError extends SctError {
 
 /** The wait of `ms` from `now` that would exceed --max-wait. */
 export class WaitTooLongError extends RateLimitError {
-  constructor(why: 'rate-limit' | 'retry-after', ms: number, now: number, where: string) {
-    super(new Date(now + ms), ms, { rateLimit: why === 'rate-limit', where });
+  constructor(why: 'rate-limit' | 'retry-after' | 'budget', ms: number, now: number, where: string) {
+    super(new Date(now + ms), ms, { rateLimit: why !== 'retry-after', where, answered: why !== 'budget' });
   }
 }
 

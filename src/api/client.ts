@@ -337,7 +337,7 @@ export class ApiClient {
   private async waitForBudget(call: Call): Promise<void> {
     const budgetMs = budgetPauseMs(this.rateLimit, this.now());
     if (budgetMs <= 0) return;
-    await call.retries.wait(budgetMs, 'rate-limit').catch((err) => call.fail(err));
+    await call.retries.wait(budgetMs, 'budget').catch((err) => call.fail(err));
     this.rateLimit.remaining = undefined;
   }
 

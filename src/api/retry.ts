@@ -8,7 +8,8 @@ import { formatWait } from '../util/format.js';
 export const RETRYABLE_STATUS = new Set([502, 503, 504]);
 /** A wait the service asks for beyond this is not a time but a mistake. */
 const MAX_PLAUSIBLE_WAIT_MS = 366 * 24 * 3_600_000;
-type WaitReason = 'rate-limit' | 'retry-after';
+/** A 429's wait, a Retry-After's, or the pause sct makes itself when the budget is spent (no 429 was sent for it). */
+type WaitReason = 'rate-limit' | 'retry-after' | 'budget';
 
 export interface RateLimitState {
   limit?: number;
@@ -76,8 +77,12 @@ export class Retries {
   async wait(ms: number, why: WaitReason): Promise<void> {
     if (this.waited + ms > this.policy.maxWaitMs) throw new WaitTooLongError(why, ms, this.policy.now(), this.where());
     this.waited += ms;
-    this.policy.trace?.(`* ${why === 'rate-limit' ? 'rate limit' : 'service unavailable'}: waiting ${formatWait(ms)} as the service asks`);
-    if (why === 'rate-limit' && this.policy.onRateLimitWait) await this.policy.onRateLimitWait(ms, this.signal);
+    this.policy.trace?.(
+      why === 'budget'
+        ? `* rate limit: none left, waiting ${formatWait(ms)} for the reset`
+        : `* ${why === 'rate-limit' ? 'rate limit' : 'service unavailable'}: waiting ${formatWait(ms)} as the service asks`,
+    );
+    if (why !== 'retry-after' && this.policy.onRateLimitWait) await this.policy.onRateLimitWait(ms, this.signal);
     else await this.policy.sleep(ms, this.signal);
   }
 

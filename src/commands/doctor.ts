@@ -178,7 +178,7 @@ export async function doctor(ctx: Context): Promise<void> {
         add('rate_limit', low ? 'warn' : 'ok', `${rl.remaining} of ${rl.limit} requests left this hour${reset}`);
       } else add('rate_limit', 'warn', 'the server sent no X-RateLimit headers');
     } catch (err) {
-      if (err instanceof RateLimitError && err.status === 429) {
+      if (err instanceof RateLimitError && err.status !== 503) {
         // The service answered (429, not 401): the token could not be read back, the other
         // checks still can. The clock comes from the base URL's answer instead.
         add('token', 'warn', `${tokenFrom}: not verified, the rate limit is spent`);

@@ -187,6 +187,17 @@ describe('pages in flight', () => {
     expect(mostInFlight()).toBe(1);
   });
 
+  it('a spent budget sct pauses on by itself, past --max-wait, is an error whose status is null: no 429 came', async () => {
+    const reset = String(Math.floor(Date.now() / 1000) + 3600);
+    h.on('GET /api/orders', withHeaders({ 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }));
+    const r = await viaHostile([...EXPORT, '--parallel', '1', '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    const error = JSON.parse(r.stderr.trim().split('\n').pop()!);
+    expect(error).toMatchObject({ status: null, exit_code: 1 });
+    expect(error.error).toMatch(/^rate limit exhausted: the budget resets at .*, longer than --max-wait \(GET \/orders\)$/);
+    expect(h.log.filter((x) => x.path === '/api/orders')).toHaveLength(1);
+  });
+
   it("sync's reads go several pages at a time, as many reads as one at a time", async () => {
     const product = (await t.api('/products?limit=1')).results[0].id;
     const file = t.writeFile('orders.csv', `external_id,type,order_created_at,seller_company_id,product,volume,unit\nNET-1,order,2025-04-01,101,${product},10,kg\n`);
