@@ -5,7 +5,7 @@
 import { InterruptedError } from '../errors.js';
 
 /** The signals that stop a run cleanly, and the exit code each ends with (128 + its number). */
-const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+export const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 type StopSignal = keyof typeof SIGNAL_EXIT_CODES;
 const STOP_SIGNALS = Object.keys(SIGNAL_EXIT_CODES) as StopSignal[];
 

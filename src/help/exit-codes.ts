@@ -26,6 +26,8 @@ export const EXIT_CODES: readonly ExitCode[] = [
   { code: 3, short: 'partial failure', meaning: 'partial failure of a bulk command: some rows were rejected, the others went through' },
   { code: 4, short: 'not authenticated', meaning: 'not authenticated: no token, or the service answered 401' },
   { code: 130, short: 'interrupted', meaning: 'interrupted (Ctrl-C); a bulk command reports what was done first' },
+  { code: 143, short: 'stopped (SIGTERM)', meaning: 'stopped by SIGTERM; reported as for Ctrl-C' },
+  { code: 129, short: 'stopped (SIGHUP)', meaning: 'stopped by SIGHUP (the terminal closed); reported as for Ctrl-C' },
 ];
 
 /** `sct help exit-codes`. */

@@ -7,6 +7,7 @@ import { ENVIRONMENT_VARIABLES, environmentLine, environmentText } from '../../s
 import { EXIT_CODES, exitCodesLine, exitCodesText } from '../../src/help/exit-codes.js';
 import { AuthError, CancelledError, InterruptedError, PartialFailureError, SctError, UsageError } from '../../src/errors.js';
 import { ROOT } from '../helpers/sct.js';
+import { SIGNAL_EXIT_CODES } from '../../src/cli/signals.js';
 
 const doc = (name: string) => readFileSync(join(ROOT, 'docs', name), 'utf8');
 const rootHelp = () => readFileSync(join(ROOT, 'dist', 'help', 'index.txt'), 'utf8');
@@ -29,8 +30,8 @@ describe('one table of environment variables', () => {
 });
 
 describe('one table of exit codes', () => {
-  it("holds every code sct's errors end with, and no other", () => {
-    const codes = new Set([0, new SctError('x').exitCode, new UsageError('x').exitCode, new AuthError('x').exitCode, new PartialFailureError('x').exitCode, new InterruptedError().exitCode]);
+  it("holds every code sct's errors and stop signals end with, and no other", () => {
+    const codes = new Set([0, new SctError('x').exitCode, new UsageError('x').exitCode, new AuthError('x').exitCode, new PartialFailureError('x').exitCode, new InterruptedError().exitCode, ...Object.values(SIGNAL_EXIT_CODES)]);
     expect(new CancelledError('x').exitCode).toBe(2);
     expect(new Set(EXIT_CODES.map((c) => c.code))).toEqual(codes);
   });
