@@ -9,7 +9,7 @@ import { createFactory } from './commands/shared/command.js';
 import type { Prompter } from './prompt.js';
 import { addGlobalOptions, LEAF_HELP } from './cli/global-options.js';
 import { isGroup, registerGroups } from './cli/groups.js';
-import { attachDashValues, commandWord, resolveJsonFlag } from './cli/argv.js';
+import { attachDashValues, commandWord, leafHelpAsFlag, resolveJsonFlag } from './cli/argv.js';
 import { HELP_TOPICS, helpTopic } from './cli/help-topic.js';
 import { errorsAsJson, isHelpOrVersion, reportError } from './cli/report-error.js';
 import { abortOnStopSignals } from './cli/signals.js';
@@ -88,6 +88,10 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   let code = 0;
   try {
     let word = commandWord(program, argv);
+    if (word === 'help') {
+      argv = leafHelpAsFlag(program, argv);
+      word = commandWord(program, argv);
+    }
     const topic = word === 'help' && (await helpTopic(argv, io, fullProgram));
     if (word === 'help') word = commandWord(program, argv.slice(argv.indexOf('help') + 1));
     const wanted = word && isGroup(word) ? [word] : [];
@@ -96,6 +100,9 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     if (!(await registerGroups(program, factory, wanted, leaf))) {
       program = buildProgram(io);
       await registerGroups(program, factory, wanted);
+      // A mistyped command's --help would show the group's help and exit 0: it is the same
+      // unknown command, with its suggestion, as without --help.
+      argv = argv.filter((a) => a !== '--help' && a !== '-h');
     }
     if (!topic) await program.parseAsync(resolveJsonFlag(program, attachDashValues(program, argv)), { from: 'user' });
     await io.endPager();

@@ -24,6 +24,18 @@ export function commandWord(program: Command, argv: string[]): string | undefine
 }
 
 /**
+ * `sct help orders list` asks what `sct orders list --help` answers. `sct help orders` and the
+ * topics (`sct help config`) stay as they are: a group's help, or the topic.
+ */
+export function leafHelpAsFlag(program: Command, argv: string[]): string[] {
+  const at = argv.indexOf('help');
+  const rest = argv.slice(at + 1);
+  const group = commandWord(program, rest);
+  if (group === undefined || !isGroup(group) || commandWord(program, rest.slice(rest.indexOf(group) + 1)) === undefined) return argv;
+  return [...argv.slice(0, at), ...rest, '--help'];
+}
+
+/**
  * `--json` takes an optional field list, and the word after it is that list only when it reads as
  * one (names made of letters, digits and `_`, dotted, comma-separated, the first character not a
  * digit: `5` or a UUID never is) **and** the command is not still waiting for a positional

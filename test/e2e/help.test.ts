@@ -1,7 +1,7 @@
 // sct help TOPIC, sct version, unquoted defaults, and the --filter key warning.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { runSct } from '../helpers/sct.js';
+import { runSct, runSctIn } from '../helpers/sct.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const t = useSandbox();
@@ -48,6 +48,32 @@ describe('sct help', () => {
     const r = await runSct(['help', 'orders']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('Usage: sct orders');
+  });
+
+  it('sct help GROUP LEAF is the leaf\'s own help, as GROUP LEAF --help is', async () => {
+    // The built help (a pipe), and the help commander renders (in-process, as at a terminal).
+    for (const run of [runSct, runSctIn]) {
+      const own = await run(['orders', 'list', '--help']);
+      const r = await run(['help', 'orders', 'list']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toBe(own.stdout);
+      expect(r.stdout).toContain('Usage: sct orders list');
+      expect(r.stdout).toContain('Examples:');
+    }
+    const dds = await runSct(['help', 'dds', 'create']);
+    expect(dds.stdout).toContain('Usage: sct dds create');
+  });
+
+  it('an unknown command under a group is exit 2 with a suggestion, asked either way', async () => {
+    const plain = await runSct(['orders', 'lst']);
+    expect(plain.exitCode).toBe(2);
+    expect(plain.stderr).toContain("unknown command 'lst'\n(Did you mean list?)");
+    for (const args of [['help', 'orders', 'lst'], ['orders', 'lst', '--help'], ['orders', 'lst', '-h']]) {
+      const r = await runSct(args);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toBe(plain.stderr);
+      expect(r.stdout).toBe('');
+    }
   });
 
   it("a leaf command's help lists its own options and only the inherited ones that matter", async () => {
