@@ -36,7 +36,7 @@ export function proxyFromEnv(env: NodeJS.ProcessEnv): ProxySettings | null {
  */
 export function rejectedTokenHint(token: string | undefined, source: string | undefined): string {
   if (!token) return 'run `sct auth login`';
-  if (source === 'SCT_TOKEN') return "the token in SCT_TOKEN was rejected: set a valid one, or unset SCT_TOKEN to use the profile's (sct auth login)";
+  if (source === 'SCT_TOKEN') return "the token in SCT_TOKEN was rejected: set SCT_TOKEN to a valid token, or unset it to use the profile's stored token";
   return 'the token was rejected: run `sct auth login`';
 }
 
