@@ -11,7 +11,7 @@ function cell(v) {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return text(v);
   if (typeof v === 'number') return String(v);
-  if (typeof v === 'boolean') return v ? '1' : '';
+  if (typeof v === 'boolean') return String(v);
   return text(JSON.stringify(v));
 }
 function read(row, parts) {

@@ -40,7 +40,8 @@ const FORMATTING = `Output formats (-o, --output):
   json     a list is one JSON array (streamed page by page, still one array), one resource an object
   ndjson   one JSON object per line
   csv      a header row, then one row per object: the resource's documented fields, the same
-           columns whatever the data; documented objects become dotted columns
+           columns whatever the data; documented objects become dotted columns; true and false
+           as such, null as an empty cell
 
 --columns a,b.c
   picks fields in every format: table and csv columns; in json/ndjson each object keeps only those

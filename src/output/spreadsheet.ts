@@ -27,7 +27,7 @@ export function unguardFormula(text: string): string {
  * quoted, and quoted cells are read back exactly. A cell holding any line break is quoted too:
  * with a record_delimiter given, csv-stringify would otherwise quote only that one.
  */
-export const CSV_WRITE_OPTIONS = { quoted_match: /^\s|\s$/, quote_record_delimiter: true } as const;
+export const CSV_WRITE_OPTIONS = { quoted_match: /^\s|\s$/, quote_record_delimiter: true, cast: { boolean: (v: boolean) => String(v) } } as const;
 
 /**
  * One CSV line, its line end included, exactly as csv-stringify writes it with CSV_WRITE_OPTIONS
@@ -43,13 +43,14 @@ const NEEDS_QUOTES = /[",\n\r]|^\s|\s$/;
 const QUOTES = /"/g;
 
 /**
- * One cell as csv-stringify writes it with CSV_WRITE_OPTIONS and its default casts: booleans as
- * 1 and empty, null as empty. Exports write their rows with it too (bench/export.mjs).
+ * One cell as csv-stringify writes it with CSV_WRITE_OPTIONS: booleans as true and false (its
+ * default, 1 and empty, would read back an exported false as no value at all), null as empty.
+ * Exports write their rows with it too (bench/export.mjs).
  */
 export function csvCell(cell: string | number | boolean | null | undefined): string {
   if (typeof cell === 'string') return NEEDS_QUOTES.test(cell) ? `"${cell.replace(QUOTES, '""')}"` : cell;
   if (typeof cell === 'number') return String(cell);
-  if (typeof cell === 'boolean') return cell ? '1' : '';
+  if (typeof cell === 'boolean') return String(cell);
   return '';
 }
 

@@ -456,6 +456,18 @@ describe('csv of an empty list', () => {
   });
 });
 
+describe('csv of booleans', () => {
+  it('writes true and false, so false and an empty value stay apart and read back', async () => {
+    const me = await t.api('/accounts/me');
+    const r = await t.sct(['whoami', '-o', 'csv', '--columns', 'id,is_staff,is_mfa_enrolled']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`id,is_staff,is_mfa_enrolled\n${me.id},${me.is_staff},${me.is_mfa_enrolled}\n`);
+    expect(r.stdout.trim().split('\n')[1]).toMatch(/^\d+,(true|false),(true|false)$/);
+    const list = await t.sct(['config', 'profiles', '-o', 'csv', '--columns', 'name,current']);
+    expect(list.stdout.trim().split('\n').slice(1).every((l) => /,(true|false)$/.test(l))).toBe(true);
+  });
+});
+
 describe('sct api', () => {
   it('GET with fields as query parameters, POST with fields as a JSON body', async () => {
     const r = await t.sct(['api', '/accounts/me']);
