@@ -52,6 +52,29 @@ describe('an id list is singular, the plural an alias', () => {
   });
 });
 
+describe('the aliases are on every command of the tree', () => {
+  it('every id-list flag has its plural, and every --country-code its --country, hidden from help', () => {
+    const missing = tree.flatMap(({ path, cmd }) => {
+      const has = (long: string) => cmd.options.some((o) => o.long === long);
+      return visible(cmd).flatMap((o) => {
+        const wanted = o.long === '--country-code' ? '--country' : /<u?ids>$/.test(o.flags) && !o.long!.endsWith('s') ? `${o.long}s` : undefined;
+        return wanted && !has(wanted) ? [`${path} ${wanted}`] : [];
+      });
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it('they reach the real flag, in a write and in a filter', async () => {
+    const created = await t.sct(['origins', 'create', '--name', 'Alias plot', '--country', 'ci', '--location', '6.877,-6.450', '-o', 'json']);
+    expect(created.exitCode, created.stderr).toBe(0);
+    expect(JSON.parse(sent('POST', '/origins').at(-1)!.body)).toMatchObject({ country_code: 'CI' });
+    const listed = await t.sct(['dds', 'list', '--orders', '17,18', '--ids', '1,2', '-o', 'json']);
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    expect(queryOf('/due-diligence-statements')).toMatchObject({ orders__in: '17,18', id__in: '1,2' });
+    expect((await t.sct(['dds', 'list', '--help'])).stdout).not.toMatch(/--orders|--ids/);
+  });
+});
+
 describe('a country is --country-code, --country an alias', () => {
   it('no visible flag of the tree is --country', () => {
     const named = tree.flatMap(({ path, cmd }) => visible(cmd).filter((o) => o.long === '--country').map(() => path));

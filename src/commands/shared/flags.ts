@@ -87,6 +87,22 @@ export function addAlias(cmd: Command, alias: string, of: string): Command {
   return cmd;
 }
 
+/**
+ * The spellings the spec's names rule promises on every command (hidden, as addAlias makes
+ * them): `--country` for `--country-code`, and the plural of an id list (`--orders` for
+ * `--order <ids>`), where the command has no option of that name already.
+ */
+export function addConventionalAliases(cmd: Command): void {
+  const taken = (name: string) => cmd.options.some((o) => o.long === `--${name}`);
+  for (const o of [...cmd.options]) {
+    if (o.hidden || !o.long) continue;
+    const name = o.long.slice(2);
+    const plural = /<u?ids>$/.test(o.flags) && !name.endsWith('s') ? `${name}s` : undefined;
+    const alias = name === 'country-code' ? 'country' : plural;
+    if (alias && !taken(alias)) addAlias(cmd, alias, name);
+  }
+}
+
 /** Commander collector for repeatable flags. */
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];

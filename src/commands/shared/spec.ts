@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import type { DocumentedResource } from '../../api/schemas/fields.js';
 import { addExamples, type Factory, type Register } from './command.js';
 import { prints, writesGeojson } from './output-facts.js';
-import { addAlias, argumentOf, rejectBothForms } from './flags.js';
+import { addAlias, addConventionalAliases, argumentOf, rejectBothForms } from './flags.js';
 import { addNamedFilters, filteredBy } from './filters.js';
 import { addDryRunOption } from './dry-run.js';
 import { optionOf, type OptionEntry, type OptionSpec, type OptionsOf } from './options.js';
@@ -84,6 +84,7 @@ function commandOf(parent: Command, f: Factory, spec: Leaf): Command {
     else if ((entry as OptionSpec).dryRun) addDryRunOption(cmd, (entry as OptionSpec).description as string);
     else cmd.addOption(optionOf(entry as OptionSpec));
   }
+  addConventionalAliases(cmd);
   if (spec.exclusive) rejectBothForms(cmd, ...spec.exclusive);
   if (spec.help) cmd.addHelpText('after', typeof spec.help === 'function' ? spec.help() : spec.help);
   addExamples(cmd, spec.examples);
