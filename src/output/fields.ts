@@ -1,7 +1,7 @@
 // Choosing fields: `--columns a,b.c` (and `--json a,b.c`) checked against the resource's
 // documented fields before anything is sent, and applied to JSON objects as nested picks.
 import { UsageError } from '../errors.js';
-import { flattenShape, RESOURCE_FIELDS, RESOURCE_SHAPES, type DocumentedResource } from '../api/schemas/fields.js';
+import { flattenShape, RESOURCE_FIELDS, RESOURCE_SHAPES, type DocumentedResource, type Field } from '../api/schemas/fields.js';
 import { closest } from './suggest.js';
 
 /**
@@ -41,14 +41,34 @@ export function checkFields(command: string, printed: Printed | undefined, flag:
   if (!known) return;
   const paths = splitFields(flag);
   if (paths.length === 0) throw new UsageError(`${option} needs at least one field name`);
-  const bad = paths.filter((p) => !known.includes(p.split('.')[0]));
+  const shape: readonly Field[] = [...RESOURCE_SHAPES[printed!.resource], ...(printed!.extraFields ?? [])];
+  const bad = paths.map((p) => unknownField(shape, p.split('.'))).filter((b) => b !== undefined);
   if (bad.length === 0) return;
-  const guess = closest(bad[0].split('.')[0], known);
+  const { names, under } = bad[0];
+  const guess = closest(bad[0].path.split('.').at(-1)!, names);
   throw new UsageError(
-    `${option}: ${command} has no field ${bad.map((b) => `"${b}"`).join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`,
+    `${option}: ${command} has no field ${bad.map((b) => `"${b.path}"`).join(', ')}${guess ? ` (did you mean ${under ? `${under}.` : ''}${guess}?)` : ''}`,
     {},
-    `valid fields: ${[...known].sort().join(', ')}`,
+    `valid fields${under ? ` of ${under}` : ''}: ${[...names].sort().join(', ')}`,
   );
+}
+
+/**
+ * The first part of a dotted path the shape does not have, with the names it could have been;
+ * undefined when the path is known. Below a field whose own fields the documents do not list,
+ * any path goes.
+ */
+function unknownField(shape: readonly Field[], parts: string[]): { path: string; names: string[]; under: string } | undefined {
+  let level = shape;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    const names = level.flatMap((f) => (typeof f === 'string' ? [f] : Object.keys(f)));
+    if (!names.includes(part)) return { path: parts.slice(0, i + 1).join('.'), names, under: parts.slice(0, i).join('.') };
+    const inner = level.find((f): f is Exclude<Field, string> => typeof f !== 'string' && Object.hasOwn(f, part));
+    if (!inner) return undefined;
+    level = inner[part]!;
+  }
+  return undefined;
 }
 
 /**

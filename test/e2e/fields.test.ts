@@ -57,6 +57,18 @@ describe('--json FIELDS', () => {
     ]);
   });
 
+  it('a dotted path is checked as deep as the documents list fields', async () => {
+    await t.expectUsageErrors([
+      [['orders', 'list', '--buying', '--json', 'id,seller_company.bogus'], /--json: orders list has no field "seller_company.bogus"[\s\S]*hint: valid fields of seller_company: .*default_currency/],
+      [['orders', 'list', '--buying', '--columns', 'id,seller_company.nmae'], /has no field "seller_company.nmae" \(did you mean seller_company.name\?\)/],
+      [['members', 'list', '--json', 'id,user_detail.bogus'], /members list has no field "user_detail.bogus"/],
+      [['orders', 'list', '--buying', '--json', 'border_cross_country.alpha_4'], /has no field "border_cross_country.alpha_4"/],
+    ]);
+    // Below a field whose own fields the documents do not list, any path goes.
+    const r = await t.sct(['orders', 'list', '--buying', '--limit', '1', '--json', 'id,seller_company.name,items.anything,value_chain_detail.country.alpha_2']);
+    expect(r.exitCode, r.stderr).toBe(0);
+  });
+
   it('resources whose fields the documents do not show take any name', async () => {
     const r = await t.sct(['risk', 'list', '--json', 'id,anything_at_all']);
     expect(r.exitCode, r.stderr).toBe(0);

@@ -3,7 +3,8 @@
 // before anything is sent) and for the columns of `-o csv`, which are these fields whatever the
 // data (an object field the documents describe field by field is flattened by dotted name).
 // Documents, data exchange runs and risk assessments have no documented fields: any name goes.
-// Only the first segment of a dotted path is checked (`seller_company.name` → `seller_company`).
+// A dotted path is checked as deep as the documents list fields (`seller_company.nmae` is refused;
+// below a field whose own fields they do not list, any path goes).
 //
 // A field the documents type as "any" (assessment_summary, dds_data, mapping_information) is one
 // column, its value as JSON. Where they are silent on an object's fields, the field is one column.
