@@ -9,6 +9,7 @@ import type { ApiClient } from '../api/client.js';
 export const register = registerOf(defineLeaf({
   name: 'whoami',
   summary: 'Show the logged-in user, company and role',
+  prints: 'me',
   examples: ['sct whoami', 'sct whoami --json email'],
   run: (ctx) => whoami(ctx),
 }));

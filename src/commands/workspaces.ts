@@ -52,6 +52,7 @@ export const register = registerOf({
     defineLeaf({
       name: 'current',
       summary: 'Show the active workspace',
+      prints: 'company',
       examples: ['sct workspaces current', 'sct workspaces current --json id,name'],
       run: (ctx) => currentWorkspace(ctx),
     }),

@@ -63,6 +63,10 @@ describe('--json FIELDS', () => {
       [['orders', 'list', '--buying', '--columns', 'id,seller_company.nmae'], /has no field "seller_company.nmae" \(did you mean seller_company.name\?\)/],
       [['members', 'list', '--json', 'id,user_detail.bogus'], /members list has no field "user_detail.bogus"/],
       [['orders', 'list', '--buying', '--json', 'border_cross_country.alpha_4'], /has no field "border_cross_country.alpha_4"/],
+      // The user profile and the workspace's company are documented too (accounts.md).
+      [['whoami', '--json', 'bogus'], /--json: whoami has no field "bogus"[\s\S]*hint: valid fields: .*is_mfa_enrolled/],
+      [['whoami', '--json', 'company.nmae'], /whoami has no field "company.nmae" \(did you mean company.name\?\)/],
+      [['workspaces', 'current', '--json', 'id,bogus'], /workspaces current has no field "bogus"/],
     ]);
     // Below a field whose own fields the documents do not list, any path goes.
     const r = await t.sct(['orders', 'list', '--buying', '--limit', '1', '--json', 'id,seller_company.name,items.anything,value_chain_detail.country.alpha_2']);

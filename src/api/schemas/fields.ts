@@ -27,6 +27,12 @@ const VALUE_CHAIN: Field[] = [
   { metadata: ['invitation_ids', 'requested_by_user_id'] }, 'tags', ...ASSESSED, ...STAMPS,
 ];
 const PERSON = ['id', 'first_name', 'last_name', 'job_title', 'email'];
+/** The workspace's company as the user profile and the active workspace show it (accounts.md). */
+const PROFILE_COMPANY = [
+  'id', 'name', 'type', 'country', 'credits_used', 'nr_of_employees', 'nr_of_locations', 'nr_of_transactions', 'minimum_date_filter',
+  'results_limit_earliest_year', 'results_limit_latest_year', 'min_transaction_date', 'max_transaction_date', 'integration_consumer_id',
+  'default_currency', 'default_locale', 'data_room_consumer_id', 'information', 'pulse_params', 'flags',
+];
 const ROLE = ['id', 'name'];
 
 /** Typed as shapes, keyed by resource (`satisfies` would infer each object literal's own type). */
@@ -60,6 +66,13 @@ export const RESOURCE_SHAPES = shapes({
   // The document's table leaves out the e-mail every invitation carries (and the list filters on).
   invitation: ['id', 'email', 'status', 'auth_group', { auth_group_detail: ROLE }, 'invited_by', { invited_by_detail: PERSON }, 'created_at', 'expires_at'],
   country: COUNTRY,
+  // The document's table leaves out the e-mail every profile carries.
+  me: [
+    'id', 'email', 'first_name', 'last_name', 'job_title', 'identity_uid', 'is_mfa_enrolled', 'is_mfa_required', 'is_staff', 'active_user_company_id',
+    'data_room_consumer_id', 'support_email_hash', { user_company: ['id', 'user_id', 'company_id', 'auth_group_id', 'data_room_consumer_id', 'config'] },
+    { company: PROFILE_COMPANY }, { auth_group: ['id', 'name', 'permissions'] },
+  ],
+  company: PROFILE_COMPANY,
 });
 
 export type DocumentedResource = keyof typeof RESOURCE_SHAPES;
