@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { Readable } from 'node:stream';
+import { statusText } from './errors.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -180,9 +181,20 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
     override connect(options: Dispatcher.ConnectOptions, callback: (err: Error | null, data: Dispatcher.ConnectData) => void): void;
     override connect(options: Dispatcher.ConnectOptions, callback?: (err: Error | null, data: Dispatcher.ConnectData) => void): Promise<Dispatcher.ConnectData> | void {
       if (callback) return super.connect(options, callback);
-      return super.connect(options).catch((err: Error) => {
-        throw Object.assign(new Error(`the proxy ${this.proxyName} did not open a tunnel (CONNECT): ${proxyFailure(err)}`, { cause: err }), { code: 'SCT_PROXY_CONNECT' });
-      });
+      const failed = (why: string, cause?: Error) =>
+        Object.assign(new Error(`the proxy ${this.proxyName} did not open a tunnel (CONNECT): ${why}`, { cause }), { code: 'SCT_PROXY_CONNECT' });
+      return super.connect(options).then(
+        (data) => {
+          if (data.statusCode === 200) return data;
+          // A refusal (407 wants credentials, 403 a forbidden host) is the proxy's answer, named
+          // as such; undici's own words do not say which proxy.
+          data.socket.on('error', () => {}).destroy();
+          throw failed(`it answered ${data.statusCode}${statusText(data.statusCode) ? ` ${statusText(data.statusCode)}` : ''}`);
+        },
+        (err: Error) => {
+          throw failed(proxyFailure(err), err);
+        },
+      );
     }
   }
   const agent = new undici.EnvHttpProxyAgent({

@@ -447,6 +447,28 @@ describe('a proxy that will not connect', () => {
     expect(connections).toBeLessThanOrEqual(4);
   });
 
+  it('a proxy that refuses CONNECT (407, 403): exit 1, not retried, the proxy and its answer named, never its credentials', async () => {
+    for (const [status, text] of [[407, 'Proxy Authentication Required'], [403, 'Forbidden']] as const) {
+      let connects = 0;
+      const server = createNetServer((socket) => {
+        socket.on('error', () => undefined);
+        socket.once('data', () => {
+          connects++;
+          socket.end(`HTTP/1.1 ${status} ${text}\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n`);
+        });
+      });
+      server.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      servers.push(() => server.close());
+      const port = (server.address() as AddressInfo).port;
+      const r = await via(`http://puser:ppass@127.0.0.1:${port}`, ['products', 'list']);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`error: GET /products: the proxy http://127.0.0.1:${port} did not open a tunnel (CONNECT): it answered ${status} ${text}`);
+      expect(r.stderr).not.toContain('ppass');
+      expect(connects).toBe(1);
+    }
+  });
+
   it('a proxy port where nothing listens: the proxy named, connection refused', async () => {
     const server = createNetServer();
     server.listen(0, '127.0.0.1');
