@@ -75,7 +75,7 @@ export class Retries {
 
   /** A wait the service asked for, counted against --max-wait. */
   async wait(ms: number, why: WaitReason): Promise<void> {
-    if (this.waited + ms > this.policy.maxWaitMs) throw new WaitTooLongError(why, ms, this.policy.now(), this.where());
+    if (this.waited + ms > this.policy.maxWaitMs) throw new WaitTooLongError(why, ms, this.policy.now(), this.where(), this.waited);
     this.waited += ms;
     this.policy.trace?.(
       why === 'budget'

@@ -128,6 +128,14 @@ describe('time limits', () => {
     expect(h.log).toHaveLength(1);
   });
 
+  it('waits add up against --max-wait, and the stop says the time already waited', async () => {
+    h.on('GET /api/orders', answer(503, { 'retry-after': '2' }, { detail: 'Busy.' }));
+    const r = await sct(['orders', 'list', '--buying', '--max-wait', '3s']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/error: the service is unavailable and asks sct to retry at \S+ \(in 2s\); with the 2s waited already, longer than --max-wait \(GET \/orders\)/);
+    expect(h.log.filter((x) => x.path === '/api/orders')).toHaveLength(2);
+  });
+
   it('a 429 whose reset is already past by the client clock waits for Retry-After, then goes on', async () => {
     const past = String(Math.floor(Date.now() / 1000) - 120);
     h.on('GET /api/orders', answer(429, { 'retry-after': '1', 'x-ratelimit-reset': past, 'x-ratelimit-remaining': '0' }), { times: 1 });
@@ -143,7 +151,7 @@ describe('time limits', () => {
     h.on('GET /api/orders', answer(429, { 'x-ratelimit-reset': '1e20', 'x-ratelimit-remaining': '0' }));
     const r = await sct(['orders', 'list', '--buying', '--max-wait', '2s']);
     expect(r.exitCode, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(/error: rate limit exhausted: the budget resets at \S+ \(in 2s\), longer than --max-wait \(GET \/orders\)/);
+    expect(r.stderr).toMatch(/error: rate limit exhausted: the budget resets at \S+ \(in 2s\); with the 1s waited already, longer than --max-wait \(GET \/orders\)/);
     noStack(r.stderr);
   });
 
