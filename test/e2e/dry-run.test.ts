@@ -170,6 +170,33 @@ describe('--dry-run on the commands that send several requests', () => {
     expect(writesReceived()).toHaveLength(2);
   });
 
+  it('the file commands print the requests their rows make: bulk-create 100 rows a request, each import one a unit', async () => {
+    const people = t.writeFile('people.csv', `email,auth_group\n${Array.from({ length: 101 }, (_, i) => `p${i}@dry.example,3`).join('\n')}\n`);
+    const invitations = await planned(['invitations', 'bulk-create', '--file', people]);
+    expect(invitations.map((q) => [q.method, q.path, (q.body as { operations: unknown[] }).operations.length])).toEqual([
+      ['POST', '/accounts/user-invitations/bulk-create', 100],
+      ['POST', '/accounts/user-invitations/bulk-create', 1],
+    ]);
+    expect((invitations[1].body as { operations: unknown[] }).operations).toEqual([{ email: 'p100@dry.example', auth_group: 3 }]);
+
+    const orders = t.writeFile('orders.csv', 'external_id,type,order_created_at,seller_company_id,volume,unit\nDR-1,order,2025-04-01,101,10,kg\nDR-1,order,2025-04-01,101,5,t\nDR-2,order,2025-04-02,101,1,kg\n');
+    const created = await planned(['orders', 'import', '--purchase', '--file', orders]);
+    expect(created.map((q) => [q.method, q.path, (q.body as { external_id: string }).external_id])).toEqual([
+      ['POST', '/orders/purchase', 'DR-1'],
+      ['POST', '/orders/purchase', 'DR-2'],
+    ]);
+
+    const origins = t.writeFile('origins.csv', 'name,country_code,latitude,longitude\nDry farm,CI,6.8203,-5.2897\n');
+    expect(await planned(['origins', 'import', '--file', origins])).toEqual([
+      { method: 'POST', path: '/origins', body: { name: 'Dry farm', country_code: 'CI', location: { type: 'Point', coordinates: [-5.2897, 6.8203] } } },
+    ]);
+
+    // As text, as every dry run: METHOD /path, then the body.
+    const text = await t.sct(['origins', 'import', '--file', origins, '--dry-run']);
+    expect(text.stdout).toMatch(/^POST \/origins\n\{\n {2}"name": "Dry farm",/);
+    expect(text.stderr).toContain('origins.csv: 1 valid origin in 1 request; nothing sent (dry run)');
+  });
+
   it('info-requests send prints its requests of 100 rows', async () => {
     const rows = Array.from({ length: 101 }, (_, i) => `${i + 1}`).join('\n');
     const file = t.writeFile('requests.csv', `order_id\n${rows}\n`);

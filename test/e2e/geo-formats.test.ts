@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Position } from 'geojson';
 import { useSandbox } from '../helpers/sandbox.js';
+import { dryRunBodies } from '../helpers/dry-run.js';
 
 const t = useSandbox({ rateLimit: 100_000 }, { inProcess: true });
 const fixture = (name: string) => join(fileURLToPath(new URL('../fixtures/geo/', import.meta.url)), name);
@@ -20,7 +21,7 @@ const SOURCE = geojson('plots-source.geojson').features;
 async function dryRun(file: string, ...args: string[]) {
   const r = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json', ...args]);
   expect(r.exitCode, r.stderr).toBe(0);
-  return JSON.parse(r.stdout) as Array<{ name: string; country_code: string; external_id?: string; description?: string; location: { type: string; coordinates: unknown } }>;
+  return dryRunBodies(r.stdout) as Array<{ name: string; country_code: string; external_id?: string; description?: string; location: { type: string; coordinates: unknown } }>;
 }
 
 const positions = (c: unknown): Position[] => (typeof (c as unknown[])[0] === 'number' ? [c as Position] : (c as unknown[]).flatMap(positions));

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { useSandbox } from '../helpers/sandbox.js';
 import { runSct } from '../helpers/sct.js';
+import { dryRunBodies } from '../helpers/dry-run.js';
 
 const t = useSandbox({}, { inProcess: true });
 const FIXTURES = fileURLToPath(new URL('../fixtures/geo/', import.meta.url));
@@ -166,11 +167,12 @@ describe('origins import --file plots.geojson', () => {
   it('lists what it would send with --dry-run, sending nothing', async () => {
     const r = await t.sct(['origins', 'import', '--file', fixture('valid.geojson'), '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    const rows = JSON.parse(r.stdout);
-    expect(rows.map((x: { feature: number; key: string; country_code: string }) => [x.feature, x.key, x.country_code])).toEqual([
-      [1, 'CI-SOU-0107', 'CI'], [2, 'CI-SOU-0112', 'CI'], [3, 'CI-DAL-0031', 'CI'], [4, 'GH-SEF-0042', 'GH'], [5, 'GH-SEF-0043', 'GH'], [6, 'BR-MG-2207', 'BR'], [7, 'ID-SU-0815', 'ID'],
+    expect(JSON.parse(r.stdout)[0]).toMatchObject({ method: 'POST', path: '/origins' });
+    const bodies = dryRunBodies(r.stdout);
+    expect(bodies.map((x) => [x.external_id, x.country_code])).toEqual([
+      ['CI-SOU-0107', 'CI'], ['CI-SOU-0112', 'CI'], ['CI-DAL-0031', 'CI'], ['GH-SEF-0042', 'GH'], ['GH-SEF-0043', 'GH'], ['BR-MG-2207', 'BR'], ['ID-SU-0815', 'ID'],
     ]);
-    expect(r.stderr).toContain('valid.geojson: 7 valid origins; nothing sent (dry run)');
+    expect(r.stderr).toContain('valid.geojson: 7 valid origins in 7 requests; nothing sent (dry run)');
     expect(t.sb.requests).toHaveLength(0);
   });
 

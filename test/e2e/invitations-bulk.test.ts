@@ -166,8 +166,11 @@ describe('invitations bulk-create', () => {
     expect(dry.exitCode, dry.stderr).toBe(0);
     expect(t.sb.requests).toHaveLength(0);
     expect(JSON.parse(dry.stdout)).toEqual([
-      { line: 2, email: `a@${domain()}`, auth_group: 3 },
-      { line: 3, email: `b@${domain()}`, auth_group: 3 },
+      {
+        method: 'POST',
+        path: '/accounts/user-invitations/bulk-create',
+        body: { operations: [{ email: `a@${domain()}`, auth_group: 3 }, { email: `b@${domain()}`, auth_group: 3 }] },
+      },
     ]);
     expect(dry.stderr).toContain('emails.csv: 2 valid invitations in 1 request; nothing sent (dry run)');
 

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { until, useSandbox } from '../helpers/sandbox.js';
+import { dryRunBodies } from '../helpers/dry-run.js';
 
 const t = useSandbox({}, { inProcess: true });
 let products: number[];
@@ -174,7 +175,7 @@ B-2,ordr,2025-02-30,x,1,5,kg
     expect(report.exitCode).toBe(2);
     expect(report.stderr).toContain('already exists: pass --force');
     expect(dry.exitCode, dry.stderr).toBe(0);
-    expect(JSON.parse(dry.stdout)).toEqual([
+    expect(dryRunBodies(dry.stdout)).toEqual([
       { external_id: 'D-1', type: 'order', order_created_at: '2025-01-01' },
       { external_id: 'D-2', type: 'order', order_created_at: '2025-01-02' },
     ]);

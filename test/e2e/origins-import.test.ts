@@ -131,7 +131,7 @@ describe('origins import', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(t.sb.requests).toHaveLength(0);
     expect(parse(r.stdout, { columns: true })).toHaveLength(2);
-    expect(r.stderr).toContain('2 valid origins; nothing sent (dry run)');
+    expect(r.stderr).toContain('2 valid origins in 2 requests; nothing sent (dry run)');
   });
 
   it('a service that stays down (503 after every retry) stops the run with exit 1: no row is reported rejected, and a rerun sends them all, the first under its key', async () => {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
+import { dryRunBodies, dryRunInvitations } from '../helpers/dry-run.js';
 
 const t = useSandbox({}, { inProcess: true });
 const fixture = (name: string) => join(__dirname, '..', 'fixtures', 'sheets', name);
@@ -14,12 +15,12 @@ const sent = () => t.sb.requests.filter((q) => q.method !== 'GET');
 const COOP = 'Coopérative Agricole du Bandama';
 const NOTE = 'Achat cacao n° 7, lot "Été" €';
 
-/** The bodies `origins import --dry-run -o json` would send. */
+/** The bodies of the requests `origins import --dry-run -o json` lists. */
 async function dryRunOrigins(file: string, ...flags: string[]) {
   const r = await t.sct(['origins', 'import', '--file', fixture(file), '--dry-run', '-o', 'json', ...flags]);
   expect(r.exitCode, r.stderr).toBe(0);
   expect(sent()).toEqual([]);
-  return JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+  return dryRunBodies(r.stdout);
 }
 
 const ORIGINS = [
@@ -73,7 +74,7 @@ describe('files from spreadsheets: separators and decimal commas', () => {
   it('reads an order volume of 1234,5 from a ;-separated file as 1234.5', async () => {
     const r = await t.sct(['orders', 'import', '--purchase', '--file', fixture('orders-semicolon-windows-1252.csv'), '--encoding', 'windows-1252', '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    const [order] = JSON.parse(r.stdout);
+    const [order] = dryRunBodies(r.stdout);
     expect(order.items).toEqual([
       { volume: 1234.5, unit: 'kg', external_id: 'Lot n° 7 — Coopérative' },
       { volume: 12.5, unit: 't', external_id: 'Lot 8 Été' },
@@ -88,7 +89,7 @@ describe('files from spreadsheets: separators and decimal commas', () => {
     expect(r.stderr).toContain('--decimal-comma');
     const ok = await t.sct(['orders', 'import', '--purchase', '--file', file, '--dry-run', '-o', 'json', '--decimal-comma']);
     expect(ok.exitCode, ok.stderr).toBe(0);
-    expect(JSON.parse(ok.stdout)[0].items).toEqual([{ volume: 1.234, unit: 'kg' }]);
+    expect(dryRunBodies(ok.stdout)[0].items).toEqual([{ volume: 1.234, unit: 'kg' }]);
     expect(sent()).toEqual([]);
   });
 
@@ -100,15 +101,15 @@ describe('files from spreadsheets: separators and decimal commas', () => {
       expect(bad.stderr).toContain('line 2, volume: "1.250" reads as 1.25 with a decimal point and as 1250 with a decimal comma');
       const ok = await t.sct(['orders', 'import', '--purchase', '--file', t.writeFile('tab.csv', row('1.25')), '--dry-run', '-o', 'json']);
       expect(ok.exitCode, ok.stderr).toBe(0);
-      expect(JSON.parse(ok.stdout)[0].items).toEqual([{ volume: 1.25, unit: 'kg' }]);
+      expect(dryRunBodies(ok.stdout)[0].items).toEqual([{ volume: 1.25, unit: 'kg' }]);
       const comma = await t.sct(['orders', 'import', '--purchase', '--file', t.writeFile('tab.csv', row('1.250')), '--dry-run', '-o', 'json', '--decimal-comma']);
       expect(comma.exitCode, comma.stderr).toBe(0);
-      expect(JSON.parse(comma.stdout)[0].items).toEqual([{ volume: 1250, unit: 'kg' }]);
+      expect(dryRunBodies(comma.stdout)[0].items).toEqual([{ volume: 1250, unit: 'kg' }]);
     }
     // A comma-separated file settles it: a decimal point.
     const csv = await t.sct(['orders', 'import', '--purchase', '--file', t.writeFile('c.csv', 'external_id,type,order_created_at,seller_company_id,volume,unit\nT-3,order,2025-04-01,101,1.250,kg\n'), '--dry-run', '-o', 'json']);
     expect(csv.exitCode, csv.stderr).toBe(0);
-    expect(JSON.parse(csv.stdout)[0].items).toEqual([{ volume: 1.25, unit: 'kg' }]);
+    expect(dryRunBodies(csv.stdout)[0].items).toEqual([{ volume: 1.25, unit: 'kg' }]);
     expect(sent()).toEqual([]);
   });
 
@@ -131,7 +132,7 @@ describe('files from spreadsheets: separators and decimal commas', () => {
     const piped = t.writeFile('people.csv', 'email|auth_group\nana@sheets.example|3\n');
     const r = await t.sct(['invitations', 'bulk-create', '--file', piped, '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([{ line: 2, email: 'ana@sheets.example', auth_group: 3 }]);
+    expect(dryRunInvitations(r.stdout)).toEqual([{ email: 'ana@sheets.example', auth_group: 3 }]);
     const given = await t.sct(['invitations', 'bulk-create', '--file', piped, '--delimiter', ';', '--dry-run']);
     expect(given.exitCode).toBe(2);
     const strange = t.writeFile('strange.csv', 'mail:role\nana@sheets.example:3\n');
@@ -209,7 +210,7 @@ describe('files from spreadsheets: columns', () => {
     const r = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('origins-listed.csv: ignoring 3 columns the service sets itself (id, created_at, location.type)');
-    expect(JSON.parse(r.stdout)).toMatchObject([{ name: 'Ferme Été', country_code: 'CI', external_id: 'RO-1' }]);
+    expect(dryRunBodies(r.stdout)).toMatchObject([{ name: 'Ferme Été', country_code: 'CI', external_id: 'RO-1' }]);
   });
 
   it('orders list -o csv → one cell edited → orders sync changes exactly that field; the read-only columns are ignored with one line', async () => {
@@ -246,7 +247,7 @@ describe('files from spreadsheets: --template', () => {
       const file = t.writeFile(`template${kind}.csv`, r.stdout);
       const dry = await t.sct(['orders', 'import', kind, '--file', file, '--dry-run', '-o', 'json']);
       expect(dry.exitCode, dry.stderr).toBe(0);
-      expect(JSON.parse(dry.stdout)[0]).toMatchObject({ external_id: 'PO-2025-0001', items: [expect.objectContaining({ volume: 1250.5, unit: 'kg' })] });
+      expect(dryRunBodies(dry.stdout)[0]).toMatchObject({ external_id: 'PO-2025-0001', items: [expect.objectContaining({ volume: 1250.5, unit: 'kg' })] });
     }
     const sync = await t.sct(['orders', 'sync', '--purchase', '--template']);
     expect(sync.stdout).toBe((await t.sct(['orders', 'import', '--purchase', '--template'])).stdout);

@@ -3,7 +3,8 @@
 import type { Context } from '../../context.js';
 import { describeRoles, roleId, roleIds, type Role } from '../shared/roles.js';
 import { PATHS } from '../../api/paths.js';
-import { writeList } from '../../output/format.js';
+import { writeRequests } from '../shared/dry-run.js';
+import type { PlannedRequest } from '../../api/client.js';
 import { REQUIRED } from '../../api/schemas/messages.js';
 import { bulkCreateResults, invitationEmail, isInvitationEmail, type InvitationCreate } from '../../api/schemas/accounts.js';
 import { flattenFieldErrors } from '../../api/errors.js';
@@ -170,19 +171,12 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
   const invalid = errors.settle(ctx, opts);
 
   if (opts.dryRun) {
-    await writeList(
-      ctx.io,
-      (function* () {
-        for (const u of units) yield { line: u.line, ...u.payload };
-      })(),
-      ctx.output([
-        { header: 'LINE', path: 'line' },
-        { header: 'EMAIL', path: 'email' },
-        { header: 'ROLE', path: 'auth_group' },
-      ]),
-    );
-    const requests = Math.ceil(units.length / BULK_LIMIT);
-    ctx.io.info(`${csv.name}: ${units.length} valid invitation${units.length === 1 ? '' : 's'} in ${requests} request${requests === 1 ? '' : 's'}; nothing sent (dry run)`);
+    const requests: PlannedRequest[] = [];
+    for (let i = 0; i < units.length; i += BULK_LIMIT) {
+      requests.push({ method: 'POST', path: PATHS.invitationsBulkCreate, body: { operations: units.slice(i, i + BULK_LIMIT).map((u) => u.payload) } });
+    }
+    await writeRequests(ctx, requests);
+    ctx.io.info(`${csv.name}: ${units.length} valid invitation${units.length === 1 ? '' : 's'} in ${requests.length} request${requests.length === 1 ? '' : 's'}; nothing sent (dry run)`);
     return;
   }
 

@@ -48,7 +48,7 @@ import { parseConcurrency } from '../shared/flags.js';
 import { ID_MAX, isId } from '../../util/numbers.js';
 import { writeTemplateIf, type FileTemplate } from '../shared/bulk.js';
 import type { ImportFlags } from './options.js';
-import { writeList } from '../../output/format.js';
+import { writeRequests } from '../shared/dry-run.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS } from '../../api/schemas/orders.js';
 import type { RowProblem } from '../../sync/plan.js';
 import { type OrderKindName } from '../../api/enums.js';
@@ -326,14 +326,6 @@ export function writeOrderTemplate(ctx: Context, flags: ImportFlags): Promise<bo
   return writeTemplateIf(ctx, flags, () => orderTemplate(orderKind(flags)!), { required: false });
 }
 
-const PLAN_COLUMNS = [
-  { header: 'LINE', path: 'line' },
-  { header: 'EXTERNAL ID', path: 'external_id' },
-  { header: 'TYPE', path: 'type' },
-  { header: 'CREATED', path: 'order_created_at' },
-  { header: 'ITEMS', path: 'items' },
-];
-
 /** The flags `orders import` and `orders sync` check before anything is read, then the file. */
 /** The file of an import or sync, read once its flags are checked; `bulk`: an import's rows go out as a bulk run (connectEarly). */
 export async function openOrderFile(ctx: Context, flags: ImportFlags, bulk = false): Promise<{ kind: OrderKindName; file: string; concurrency: number; csv: CsvFile }> {
@@ -356,14 +348,8 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
   const rows = csv.rows.length - invalid.length;
 
   if (flags.dryRun) {
-    ctx.io.info(`${csv.name}: ${units.length} ${kind} order${units.length === 1 ? '' : 's'} from ${rows} row${rows === 1 ? '' : 's'}, all valid; nothing was sent (--dry-run)`);
-    const format = ctx.format();
-    if (format === 'json' || format === 'ndjson') {
-      await writeList(ctx.io, units.map((u) => u.payload), ctx.output(PLAN_COLUMNS));
-    } else {
-      const plan = units.map((u) => ({ line: u.lines.join(' '), external_id: u.key, type: u.payload.type, order_created_at: u.payload.order_created_at, items: Array.isArray(u.payload.items) ? u.payload.items.length : 0 }));
-      await writeList(ctx.io, plan, ctx.output(PLAN_COLUMNS));
-    }
+    await writeRequests(ctx, units.map((u) => ({ method: 'POST', path: PATHS.ordersOfKind(kind), body: u.payload })));
+    ctx.io.info(`${csv.name}: ${units.length} ${kind} order${units.length === 1 ? '' : 's'} from ${rows} row${rows === 1 ? '' : 's'}, all valid: ${units.length} request${units.length === 1 ? '' : 's'}; nothing sent (dry run)`);
     return;
   }
 

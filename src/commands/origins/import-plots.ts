@@ -20,7 +20,7 @@ const SHOWN_ERRORS = 50;
 
 export async function importPlots(ctx: Context, opts: ImportOriginsOptions, concurrency: number, stdin: Readable): Promise<void> {
   const { name, units } = await readPlotUnits(ctx, opts, stdin, 'import');
-  await sendOrigins(ctx, opts, { name, units, concurrency, unit: 'feature' });
+  await sendOrigins(ctx, opts, { name, units, concurrency });
 }
 
 /**

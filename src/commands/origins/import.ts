@@ -172,7 +172,7 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   const errors = new RowErrors(csv.name);
   const units = originUnits(csv.rows, errors, names, csv.numbers);
   const invalid = errors.settle(ctx, opts);
-  await sendOrigins(ctx, opts, { name: csv.name, units, concurrency, unit: 'line', invalid });
+  await sendOrigins(ctx, opts, { name: csv.name, units, concurrency, invalid });
 }
 
 /**

@@ -10,7 +10,7 @@ import type { OptionSpec, OptionsOf } from './options.js';
 export interface BulkShape {
   /** --concurrency: rows sent at the same time. */
   readonly concurrency?: boolean;
-  /** A --dry-run that checks every row and prints the plan (not the shared one of dry-run.ts). */
+  /** A --dry-run that checks every row and prints the requests (a sync: its plan) without the client's recording (dry-run.ts). */
   readonly dryRun?: boolean;
   /** The command reads a whole listing first (a sync), so it takes --parallel. */
   readonly reads?: boolean;
@@ -38,7 +38,13 @@ export function bulkRunOptions<const O extends BulkShape = {}>(o: O = {} as O) {
     ...when(o, 'concurrency', [{ flags: '--concurrency <n>', description: `${only}requests at the same time (1..16, default 4; one at a time while the rate limit has fewer left)` }]),
     ...when(o, 'reads', [{ flags: '--parallel <n>', description: "pages of the service's listing requested at the same time (1..16, default 4; one at a time while the rate limit has fewer left)" }]),
     { flags: '--fresh', description: `${only}forget what earlier runs of this file did and send every row again` },
-    ...when(o, 'dryRun', [{ flags: '--dry-run', description: 'check every row and show what would be sent; send nothing' }]),
+    ...when(o, 'dryRun', [
+      {
+        flags: '--dry-run',
+        // A sync's dry run is its plan (what it would create and update), an import's its requests.
+        description: o.reads ? 'check every row, read the service and print the plan; send nothing' : 'check every row and print each request it would send (method, path, body); send nothing',
+      },
+    ]),
     { flags: '--encoding <name>', description: `${only}the file's encoding when it is not UTF-8 (windows-1252, iso-8859-15, utf-16le, …)` },
     { flags: '--delimiter <c>', description: `${only}the CSV separator (default: the one of , ; tab | that finds the columns)` },
     { flags: '--skip-invalid', description: `${only}send the valid rows and report the invalid ones (exit 3) instead of sending nothing` },

@@ -3,12 +3,13 @@
 // wrapper (command.ts) prints them when the run ends.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { PlannedRequest } from '../../api/client.js';
 import type { Column } from '../../output/columns.js';
 import type { OptionSpec } from './options.js';
 import { writeList } from '../../output/format.js';
 import { stripControl } from '../../output/sanitize.js';
 
-/** The commands whose --dry-run is this one (import, sync and bulk-create print their own plan). */
+/** The commands whose --dry-run is this one (import and bulk-create print their file's requests themselves, sync its plan). */
 const DRY_RUN_COMMANDS = new WeakSet<Command>();
 
 const REQUEST_COLUMNS: Column[] = [
@@ -39,7 +40,16 @@ export function isDryRun(cmd: Command): boolean {
  * count goes to stderr, worded as the other dry runs' ("…; nothing sent (dry run)").
  */
 export async function writePlannedRequests(ctx: Context): Promise<void> {
-  const requests = ctx.planned;
+  await writeRequests(ctx, ctx.planned);
+  ctx.io.info(`${ctx.planned.length} request${ctx.planned.length === 1 ? '' : 's'}; nothing sent (dry run)`);
+}
+
+/**
+ * Requests a command built without a client, in the same form (the bulk commands' dry runs: a
+ * file's units as the run would send them, without its journal or lock). The caller says the
+ * count on stderr.
+ */
+export async function writeRequests(ctx: Context, requests: readonly PlannedRequest[]): Promise<void> {
   if (ctx.format() === 'table') {
     const blocks = requests.map((r) => {
       const body = r.body === null ? '' : `\n${typeof r.body === 'string' ? stripControl(r.body) : JSON.stringify(r.body, null, 2)}`;
@@ -49,5 +59,4 @@ export async function writePlannedRequests(ctx: Context): Promise<void> {
   } else {
     await writeList(ctx.io, requests, ctx.output(REQUEST_COLUMNS));
   }
-  ctx.io.info(`${requests.length} request${requests.length === 1 ? '' : 's'}; nothing sent (dry run)`);
 }
