@@ -54,6 +54,8 @@ describe('--json FIELDS', () => {
       [['products', 'list', '--columns', 'nme'], /--columns: products list has no field "nme" \(did you mean name\?\)/],
       [['members', 'list', '-o', 'ndjson', '--columns', 'user_detail.email,role'], /members list has no field "role"/],
       [['orders', 'list', '--buying', '--json', 'id', '--columns', 'id'], /give one of them/],
+      [['orders', 'list', '--buying', '--json', '-o', 'csv'], /--json is -o json: it cannot be combined with -o csv/],
+      [['orders', 'list', '--buying', '-o', 'ndjson', '--json', 'id'], /--json is -o json: it cannot be combined with -o ndjson/],
     ]);
   });
 

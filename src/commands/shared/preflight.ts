@@ -19,6 +19,9 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
   const { flags } = ctx;
   const jsonFields = typeof flags.json === 'string' && flags.json !== '';
   if (jsonFields && flags.columns !== undefined) throw new UsageError('--json FIELDS and --columns both choose fields: give one of them');
+  if (flags.json !== undefined && flags.output !== undefined && flags.output.toLowerCase() !== 'json') {
+    throw new UsageError(`--json is -o json: it cannot be combined with -o ${flags.output}`);
+  }
   if (flags.jq !== undefined && flags.output !== undefined && flags.output !== 'json') {
     throw new UsageError(`--jq filters JSON output: it cannot be combined with -o ${flags.output}`);
   }
