@@ -208,7 +208,7 @@ describe('csv for spreadsheets', () => {
     const t = await csv(hostile);
     expect(t.stdout()).toBe(
       'id,name,note,sku,code,tab,cr,n,ok,quoted,plain\n' +
-        `1,"'=HYPERLINK(""http://x"")",'@SUM(1),'+1,'-2,'\tx,"'\rx",-5,1,''=x,'x\n`,
+        `1,"'=HYPERLINK(""http://x"")",'@SUM(1),'+1,'-2,'\tx,"'\rx",-5,true,''=x,'x\n`,
     );
   });
 
@@ -225,7 +225,7 @@ describe('csv for spreadsheets', () => {
   it('--csv-formulas writes the cells exactly as the service sent them', async () => {
     const t = await csv(hostile, { csvFormulas: true });
     expect(t.stdout()).toBe(
-      'id,name,note,sku,code,tab,cr,n,ok,quoted,plain\n' + `1,"=HYPERLINK(""http://x"")",@SUM(1),+1,-2,"\tx","\rx",-5,1,'=x,'x\n`,
+      'id,name,note,sku,code,tab,cr,n,ok,quoted,plain\n' + `1,"=HYPERLINK(""http://x"")",@SUM(1),+1,-2,"\tx","\rx",-5,true,'=x,'x\n`,
     );
   });
 

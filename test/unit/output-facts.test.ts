@@ -21,6 +21,8 @@ describe('output facts declared by the commands', () => {
       ...crud('users', 'user', ['list']),
       ...crud('workspaces', 'workspace', ['list']),
       ...crud('countries', 'country', ['list', 'get']),
+      whoami: 'me',
+      'workspaces current': 'company',
     });
     expect(printedBy(tree.get('workspaces list')!)?.extraFields).toEqual(['current']);
     expect([...tree].filter(([, cmd]) => isGeojsonCommand(cmd)).map(([path]) => path)).toEqual(['origins list', 'origins get']);
