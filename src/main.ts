@@ -34,7 +34,7 @@ export async function run(argv: string[]): Promise<void> {
   // 10% more time collecting garbage when sct's file was compiled through vm.Script (measured
   // in docs/decisions/startup.md) than a code cache saves it.
   const server = argv.find((a) => !a.startsWith('-')) === 'sandbox';
-  const hot = requireHot<typeof import('./cli.js')>(fileURLToPath(new URL('./cli.cjs', import.meta.url)), server ? undefined : HOT_BUILD, process.env);
+  const hot = requireHot<typeof import('./cli.js')>(fileURLToPath(new URL('./cli.cjs', import.meta.url)), server ? undefined : HOT_BUILD, process.env, argv);
   await hot.exports.main(argv);
   hot.saveCache();
 }

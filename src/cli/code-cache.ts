@@ -11,7 +11,10 @@
 //
 // The cache lives in the user's cache directory ($XDG_CACHE_HOME/sct, ~/.cache/sct,
 // ~/Library/Caches/sct, %LOCALAPPDATA%\sct\Cache), one file per installed copy of sct, build,
-// Node version and file. Compiled code runs as sct, so a file that is not the user's own, or
+// command, Node version and file. Per command, because a cache holds the functions the run that
+// wrote it compiled: one shared by every command keeps what the first run after an install
+// happened to run (a mistyped command compiles no client), and every other command compiles the
+// rest at each start (about 3 ms of `orders get 1`, bench/results.md). Compiled code runs as sct, so a file that is not the user's own, or
 // that others may write, is never read. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does
 // Node's own.
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
@@ -45,14 +48,14 @@ export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
  * `build` names the files' content (a hash the build computes), so a rebuilt file never meets
  * the code of the one before it.
  */
-export function requireHot<T>(file: string, build: string | undefined, env: NodeJS.ProcessEnv): HotModule<T> {
+export function requireHot<T>(file: string, build: string | undefined, env: NodeJS.ProcessEnv, argv: readonly string[] = []): HotModule<T> {
   const nodeCache = (Module as { enableCompileCache?: () => unknown }).enableCompileCache;
   const dir = codeCacheDir(env);
   if (nodeCache || dir === undefined || build === undefined) {
     nodeCache?.();
     return { exports: createRequire(file)(file) as T, saveCache: () => undefined };
   }
-  const loader = new CachedLoader(dirname(file), dir, fnv1a(file), build);
+  const loader = new CachedLoader(dirname(file), dir, fnv1a(file), build, commandKey(argv));
   return { exports: loader.load(file) as T, saveCache: () => loader.save() };
 }
 
@@ -80,9 +83,10 @@ class CachedLoader {
     /** A second installation, or the same one run by another Node, keeps files of its own. */
     private readonly copy: string,
     build: string,
+    command: string,
   ) {
     this.ofBuild = `${copy}-${build}-`;
-    this.prefix = `${this.ofBuild}node${process.version}-${process.arch}-`;
+    this.prefix = `${this.ofBuild}${command}-node${process.version}-${process.arch}-`;
   }
 
   load(file: string): unknown {
@@ -153,6 +157,17 @@ class CachedLoader {
       }
     }
   }
+}
+
+/**
+ * The command a run's cache files are named for: its first two words (`orders-get`, `whoami`),
+ * or `sct`. Ids, paths and values with a dot or a digit first are no words, and a word after an
+ * option is taken for its value (`-o json`), so `orders get 17 -o json` and `orders get 18`
+ * share their files. Only a name: a word taken wrongly costs a file, never a wrong answer.
+ */
+export function commandKey(argv: readonly string[]): string {
+  const words = argv.filter((a, i) => /^[a-z][a-z-]{0,30}$/.test(a) && !(i > 0 && /^-[^=]*$/.test(argv[i - 1]!)));
+  return words.slice(0, 2).join('-') || 'sct';
 }
 
 /** The file's bytes when it is a regular file of this user's that nobody else may write. */

@@ -31,8 +31,8 @@ describe('the code cache', () => {
     }
     expect(c.files()).toHaveLength(1);
     const file = join(c.dir, c.files()[0]);
-    // One per copy of sct (a hash of its path), build, Node and file; orders get needs no chunk.
-    expect(c.files()[0]).toMatch(new RegExp(`^[0-9a-f]{8}-[0-9a-f]{16}-node${process.version.replace(/\./g, '\\.')}-${process.arch}-cli\\.cjs\\.v8$`));
+    // One per copy of sct (a hash of its path), build, command, Node and file; orders get needs no chunk.
+    expect(c.files()[0]).toMatch(new RegExp(`^[0-9a-f]{8}-[0-9a-f]{16}-orders-get-node${process.version.replace(/\./g, '\\.')}-${process.arch}-cli\\.cjs\\.v8$`));
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(c.dir).mode & 0o777).toBe(0o700);
     const bytes = readFileSync(file);
@@ -61,8 +61,9 @@ describe('the code cache', () => {
       expect(usage.exitCode).toBe(2);
       if (i === 0) before = mtimes();
     }
-    expect(c.files().some((f) => /-chunks_whoami-\w+\.cjs\.v8$/.test(f))).toBe(true);
-    expect(c.files().filter((f) => f.endsWith('-cli.cjs.v8'))).toHaveLength(1);
+    expect(c.files().some((f) => /-whoami-node.*-chunks_whoami-\w+\.cjs\.v8$/.test(f))).toBe(true);
+    // Each command has its own: a cache holds what the run that wrote it compiled.
+    expect(c.files().filter((f) => f.endsWith('-cli.cjs.v8')).map((f) => f.replace(/^\w+-\w+-(.*)-node.*$/, '$1')).sort()).toEqual(['orders-update', 'whoami']);
     for (const f of c.files()) expect(statSync(join(c.dir, f)).mode & 0o777).toBe(0o600);
     // The second round read every file and wrote none.
     expect(mtimes()).toEqual(before);
@@ -83,7 +84,7 @@ describe('the code cache', () => {
     expect((await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env })).exitCode).toBe(0);
     const [ours] = c.files();
     const copy = ours.slice(0, 8);
-    const planted = [`${copy}-0000000000000000-node${process.version}-${process.arch}-cli.cjs.v8`, `cli-${copy}-0000000000000000-node${process.version}-${process.arch}.v8`, `ffffffff-0000000000000000-node${process.version}-${process.arch}-cli.cjs.v8`];
+    const planted = [`${copy}-0000000000000000-orders-get-node${process.version}-${process.arch}-cli.cjs.v8`, `cli-${copy}-0000000000000000-node${process.version}-${process.arch}.v8`, `ffffffff-0000000000000000-orders-get-node${process.version}-${process.arch}-cli.cjs.v8`];
     for (const f of planted) writeFileSync(join(c.dir, f), 'old', { mode: 0o600 });
     // whoami writes its chunks' files, and tidies up then.
     expect((await t.sctBin(['whoami'], { env })).exitCode).toBe(0);
@@ -91,6 +92,22 @@ describe('the code cache', () => {
     expect(c.files()).not.toContain(planted[0]);
     expect(c.files()).not.toContain(planted[1]);
     expect(c.files()).toContain(planted[2]);
+  });
+
+  it.runIf(!nodeHasItsOwn)("a command's cache is its own: a mistyped first command leaves orders get none of its making, which its first run then writes", async () => {
+    const c = cacheHome();
+    const env = { XDG_CACHE_HOME: c.home };
+    expect((await t.sctBin(['orders', 'gett', '1'], { env })).exitCode).toBe(2);
+    const typo = c.files();
+    expect(typo.every((f) => f.includes('-orders-gett-'))).toBe(true);
+    expect((await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env })).exitCode).toBe(0);
+    const mine = c.files().filter((f) => f.includes('-orders-get-node'));
+    expect(mine).toHaveLength(1);
+    // The same command with other values reads the same file.
+    const mtime = statSync(join(c.dir, mine[0]!)).mtimeMs;
+    expect((await t.sctBin(['orders', 'get', '2', '-o', 'json'], { env })).exitCode).toBe(0);
+    expect(statSync(join(c.dir, mine[0]!)).mtimeMs).toBe(mtime);
+    expect(c.files()).toHaveLength(typo.length + 1);
   });
 
   it.runIf(!nodeHasItsOwn)('a damaged file is refused by V8, the run goes on as the first, and the file is written again', async () => {
