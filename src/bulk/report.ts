@@ -168,7 +168,9 @@ export async function finishBulk(
   }
   if (rejected || invalid) {
     const what = [rejected ? `${rejected} of ${outcomes.length} ${o.noun} rejected` : '', invalid ? `${invalid} invalid row${invalid > 1 ? 's' : ''} not sent` : ''];
-    throw new PartialFailureError(what.filter(Boolean).join(', '));
+    const e = new PartialFailureError(what.filter(Boolean).join(', '));
+    e.hint = rerunHint(ctx, o, `fix the ${rejected ? 'rejected' : 'invalid'} rows in the file, then rerun`);
+    throw e;
   }
 }
 
@@ -184,8 +186,8 @@ function outcomeLine(o: Outcome): string {
  * the report this run wrote (--force), and continues a run started with --fresh without it
  * (with it, the rerun would forget this run and send every row again).
  */
-function rerunHint(ctx: Context, o: { report?: string; fresh?: boolean }): string {
-  const how = o.fresh ? 'to continue this run, rerun it without --fresh' : 'to continue, rerun';
+function rerunHint(ctx: Context, o: { report?: string; fresh?: boolean }, fix?: string): string {
+  const how = fix ?? (o.fresh ? 'to continue this run, rerun it without --fresh' : 'to continue, rerun');
   const why = 'what went through is skipped, rows without an answer are resent under the same key';
   if (!ctx.argv) return `${how}: the same command (${why})`;
   const args = ctx.argv.filter((a) => a !== '--fresh');

@@ -50,6 +50,8 @@ describe('invitations bulk-create', () => {
     expect(r.stderr).toContain('line 7 (p5@');
     expect(r.stderr).toContain('auth_group: Owners cannot be invited.');
     expect(r.stderr).toContain('error: 2 of 230 invitations rejected');
+    // The hint is a command that runs as it is: it replaces the report this run wrote.
+    expect(r.stderr).toContain(`hint: fix the rejected rows in the file, then rerun: sct invitations bulk-create --file ${file} --role 2 --report ${report} -o json --force (what went through is skipped`);
 
     const rows = JSON.parse(r.stdout) as Array<{ lines: number[]; key: string; status: string; id: string | null; error: string | null; fields: Record<string, string[]> | null }>;
     expect(rows).toHaveLength(230);
@@ -68,7 +70,7 @@ describe('invitations bulk-create', () => {
 
     // The rerun sends only the two rejected rows, in one request under a new key.
     t.sb.requests.length = 0;
-    const again = await t.sct(['invitations', 'bulk-create', '--file', file, '--role', '2', '-o', 'json']);
+    const again = await t.sct(['invitations', 'bulk-create', '--file', file, '--role', '2', '--report', report, '-o', 'json', '--force']);
     expect(again.exitCode).toBe(3);
     expect(posts()).toHaveLength(1);
     expect(JSON.parse(posts()[0].body).operations.map((o: { email: string }) => o.email)).toEqual([`p5@${domain()}`, 'amelie.janssens@brussels-cacao.example']);

@@ -134,7 +134,7 @@ describe('the README', () => {
     expect(ci.trimEnd().split('\n').at(-1)).toBe('npm test');
     expect(README).toContain('npm ci && npm run demo');
     expect(README).toMatch(/^npm test\b/m);
-    for (const first of ['sct orders list --buying', 'sct dds list -o json', 'sct invitations bulk-create --file people.csv', 'sct risk evidence 12 --out ./evidence/']) {
+    for (const first of ['sct orders list --buying', 'sct dds list --all -o json', 'sct invitations bulk-create --file people.csv', 'sct risk evidence 12 --out ./evidence/']) {
       expect(README).toContain(first);
     }
     for (const page of ['docs/README.md', 'docs/development.md', 'docs/decisions.md', 'man/']) expect(README).toContain(page);
