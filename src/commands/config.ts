@@ -101,7 +101,7 @@ async function list(ctx: Context): Promise<void> {
 
 async function get(ctx: Context, raw: string): Promise<void> {
   const key = normalize(raw);
-  if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown setting "${key}": use one of ${PROFILE_KEYS.join(', ')}`);
+  if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown setting "${key}": use one of ${SETTABLE_KEYS.join(', ')}`);
   if (key === 'token') throw new UsageError('use `sct auth token` to print the token');
   const value = ctx.config().profile(ctx.settings().profile)[key as ProfileKey];
   // As `gh config get`: a known key that is not set prints nothing and succeeds, so a script

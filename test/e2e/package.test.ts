@@ -66,6 +66,10 @@ describe('the package', () => {
     expect(paths).toContain('completions/_sct');
     expect(paths.filter((p) => p.endsWith('.map'))).toEqual([]);
     expect(paths.filter((p) => /^(src|test|bench|scripts)\//.test(p))).toEqual([]);
+    // Every page the README links to is in the package: an installed README has no dead links.
+    const linked = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/\]\(([^)#:\s]+)(#[^)]*)?\)/g)].map((m) => m[1]!.replace(/^\.\//, ''));
+    expect(linked.length).toBeGreaterThan(3);
+    expect(linked.filter((l) => !paths.includes(l))).toEqual([]);
   });
 
   it('declares no install script, and only the dependencies the bundle leaves outside it', () => {
