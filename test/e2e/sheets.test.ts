@@ -255,6 +255,14 @@ describe('files from spreadsheets: --template', () => {
     expect(both.exitCode).toBe(2);
     expect(sent()).toEqual([]);
   });
+
+  it('orders import --template without a kind prints the purchase file, saying so', async () => {
+    const bare = await t.sct(['orders', 'import', '--template']);
+    expect(bare.exitCode, bare.stderr).toBe(0);
+    expect(bare.stdout).toBe((await t.sct(['orders', 'import', '--purchase', '--template'])).stdout);
+    expect(bare.stderr).toContain('the columns of a purchase file (--purchase)');
+    expect(sent()).toEqual([]);
+  });
 });
 
 describe('files from spreadsheets: CSV written', () => {

@@ -323,7 +323,17 @@ export function orderTemplate(kind: OrderKindName): FileTemplate {
 /** `--template` of orders import and sync: true when it was written (nothing else to do). */
 export function writeOrderTemplate(ctx: Context, flags: ImportFlags): Promise<boolean> {
   // Without --template, --file is checked with the other flags (openOrderFile).
-  return writeTemplateIf(ctx, flags, () => orderTemplate(orderKind(flags)!), { required: false });
+  return writeTemplateIf(
+    ctx,
+    flags,
+    () => {
+      // The file a purchase reads when no kind is given: the usual one to start from.
+      const kind = orderKind(flags, false);
+      if (!kind) ctx.io.info('the columns of a purchase file (--purchase); --sale and --batch read their own: add one of them to --template');
+      return orderTemplate(kind ?? 'purchase');
+    },
+    { required: false },
+  );
 }
 
 /** The flags `orders import` and `orders sync` check before anything is read, then the file. */
