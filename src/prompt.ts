@@ -22,8 +22,30 @@ export interface Prompter {
   select<T>(message: string, choices: Choice<T>[]): Promise<T>;
 }
 
+/**
+ * Inquirer colours by the environment alone (NO_COLOR, the terminal): with sct's colour off on
+ * stderr (--no-color too) its prompts get plain styles, so the flag reaches them as NO_COLOR does.
+ */
+const plain = (text: string) => text;
+const PLAIN_THEME = {
+  prefix: { idle: '?', done: '✔' },
+  style: {
+    answer: plain,
+    message: plain,
+    error: plain,
+    defaultAnswer: plain,
+    help: plain,
+    highlight: plain,
+    key: plain,
+    disabled: plain,
+    description: plain,
+    keysHelpTip: (keys: [string, string][]) => keys.map(([key, action]) => `${key} ${action}`).join(' • '),
+  },
+};
+
 export function createPrompter(io: IOStreams): Prompter {
   const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false };
+  const theme = io.colorErrEnabled ? undefined : PLAIN_THEME;
   const guard = async <T>(what: string, run: (p: typeof import('@inquirer/prompts')) => Promise<T>): Promise<T> => {
     if (!io.canPrompt()) throw new UsageError(`${what} is required (no terminal to prompt on)`);
     const prompts = await import('@inquirer/prompts');
@@ -38,15 +60,15 @@ export function createPrompter(io: IOStreams): Prompter {
   // name, a role's): stripped of control characters here, whoever built them.
   const s = stripControl;
   return {
-    password: (message) => guard('a value', (p) => p.password({ message: s(message), mask: '*' }, context)),
+    password: (message) => guard('a value', (p) => p.password({ message: s(message), mask: '*', theme }, context)),
     input: (message, options = {}) => {
       const validate = options.validate && ((v: string) => {
         const verdict = options.validate!(v);
         return verdict === true ? true : s(verdict);
       });
-      return guard('a value', (p) => p.input({ message: s(message), validate }, context));
+      return guard('a value', (p) => p.input({ message: s(message), validate, theme }, context));
     },
-    confirm: (message, defaultValue = false) => guard('confirmation (--yes)', (p) => p.confirm({ message: s(message), default: defaultValue }, context)),
+    confirm: (message, defaultValue = false) => guard('confirmation (--yes)', (p) => p.confirm({ message: s(message), default: defaultValue, theme }, context)),
     select: (message, choices) =>
       guard('a choice', (p) => pick(p, s(message), choices.map((c) => ({ ...c, name: s(c.name), description: c.description === undefined ? undefined : s(c.description) })))),
   };
@@ -59,7 +81,7 @@ export function createPrompter(io: IOStreams): Prompter {
   async function pick<T>(p: typeof import('@inquirer/prompts'), message: string, choices: Choice<T>[]): Promise<T> {
     const c = io.colorErr;
     try {
-      const value = await p.select({ message, choices }, { ...context, clearPromptOnDone: true });
+      const value = await p.select({ message, choices, theme }, { ...context, clearPromptOnDone: true });
       const chosen = choices.find((choice) => choice.value === value);
       io.stderr.write(`${c.green('✔')} ${c.bold(message)} ${c.cyan(chosen?.name ?? String(value))}\n`);
       return value;

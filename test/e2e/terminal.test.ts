@@ -18,7 +18,7 @@ import { startSandbox } from '../../src/sandbox/server.js';
 const t = useSandbox();
 
 /** Runs sct in a pseudo-terminal and types each answer once its prompt is on the screen. */
-const atTerminal = (args: string[], steps: Step[], env: Record<string, string> = { SCT_TOKEN: OWNER }) => runAtTerminal({ dir: t.dir, url: t.sb.url }, args, steps, env);
+const atTerminal = (args: string[], steps: Step[], env: Record<string, string | undefined> = { SCT_TOKEN: OWNER }) => runAtTerminal({ dir: t.dir, url: t.sb.url }, args, steps, env);
 
 describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
   it('create asks for the required field left out, then creates', async () => {
@@ -37,6 +37,17 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     const yes = await atTerminal(['products', 'delete', String(id)], [{ when: `Delete product ${id}?`, type: 'y\r' }]);
     expect(yes.exitCode, yes.screen).toBe(0);
     expect(t.sb.requests.filter((q) => q.method === 'DELETE').map((q) => q.path)).toEqual([`/api/products/${id}`]);
+  });
+
+  it('--no-color takes the colour off the prompts too, as NO_COLOR does; without either they are coloured', async () => {
+    const id = (await t.api('/products?limit=1&ordering=-id')).results[0].id;
+    const ask = (flags: string[], env: Record<string, string | undefined>) => atTerminal(['products', 'delete', String(id), ...flags], [{ when: `Delete product ${id}?`, type: 'n\r' }], { SCT_TOKEN: OWNER, ...env });
+    const plain = await ask(['--no-color'], { NO_COLOR: undefined });
+    expect(plain.exitCode, plain.screen).toBe(2);
+    expect(plain.screen).toContain(`Delete product ${id}?`);
+    expect(plain.screen).not.toMatch(/\u001b\[(3\d|1|2|22|39)m/);
+    const coloured = await ask([], { NO_COLOR: undefined });
+    expect(coloured.screen).toMatch(/\u001b\[3\dm/);
   });
 
   it('auth login asks for the token without showing it, then stores it in a 0600 file', async () => {

@@ -22,7 +22,8 @@ export async function runAtTerminal(
   where: { dir: string; url: string },
   args: string[],
   steps: Step[],
-  env: Record<string, string>,
+  /** undefined takes a variable away (NO_COLOR is set by default). */
+  env: Record<string, string | undefined>,
   o: { columns?: number; rows?: number } = {},
 ): Promise<{ exitCode: number; screen: string }> {
   // `script` may report 0 columns, where sct draws no spinner or progress line: set them to see one.
@@ -30,8 +31,10 @@ export async function runAtTerminal(
   const stty = [o.columns ? `cols ${o.columns}` : '', o.rows ? `rows ${o.rows}` : ''].filter(Boolean).join(' ');
   const size = stty ? `stty ${stty}; ` : '';
   const command = size + [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const vars: Record<string, string | undefined> = { PATH: process.env.PATH ?? '', TERM: 'xterm', SCT_CONFIG_DIR: where.dir, HOME: where.dir, SCT_BASE_URL: where.url, NO_COLOR: '1', ...env };
+  for (const [k, v] of Object.entries(vars)) if (v === undefined) delete vars[k];
   const child = execa(SCRIPT, ['-q', '-e', '-c', command, '/dev/null'], {
-    env: { PATH: process.env.PATH ?? '', TERM: 'xterm', SCT_CONFIG_DIR: where.dir, HOME: where.dir, SCT_BASE_URL: where.url, NO_COLOR: '1', ...env },
+    env: vars as Record<string, string>,
     extendEnv: false,
     reject: false,
     timeout: 20_000,
