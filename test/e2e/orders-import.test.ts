@@ -87,6 +87,40 @@ IMP-C,order,2025-04-03,103,priority,,,,,`,
     expect((await t.api('/orders?order_action=buying&external_id=IMP-B')).results[0].id).not.toBe(deleted.id);
   });
 
+  it('a list written with -o csv imports back with its items (the items column, as JSON), new external ids aside', async () => {
+    const exported = await t.sct(['orders', 'list', '--buying', '--limit', '3', '-o', 'csv']);
+    expect(exported.exitCode, exported.stderr).toBe(0);
+    const rows = parse(exported.stdout, { columns: true }) as Array<Record<string, string>>;
+    // As a user copies orders: under new external ids.
+    const file = writeCsv('exported.csv', exported.stdout.replace(/^(\d+,\d+,\w+,)([^,]+),/gm, '$1COPY-$2,'));
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/ignoring .*items/);
+    const bodies = dryRunBodies(r.stdout);
+    expect(bodies).toHaveLength(3);
+    rows.forEach((row, i) => {
+      const items = (JSON.parse(row.items) as Array<Record<string, unknown>>).map((it) => ({
+        buyer_product: it.buyer_product ?? undefined,
+        volume: it.volume,
+        unit: it.unit,
+        line_number: it.line_number ?? undefined,
+        external_id: it.external_id ?? undefined,
+      }));
+      expect(bodies[i]!.external_id).toBe(`COPY-${row.external_id}`);
+      expect(bodies[i]!.items).toEqual(items.map((it) => Object.fromEntries(Object.entries(it).filter(([, v]) => v !== undefined && v !== null))));
+    });
+    // Items as rows and as the column at once: which would it be?
+    const both = writeCsv('both.csv', `external_id,type,order_created_at,seller_company_id,volume,unit,items\nB-1,order,2025-01-01,101,5,kg,"[{""volume"":1,""unit"":""kg""}]"`);
+    const twice = await t.sct(['orders', 'import', '--purchase', '--file', both, '--dry-run']);
+    expect(twice.exitCode).toBe(2);
+    expect(twice.stderr).toContain('line 2, items: give the items as rows (product, volume, unit…) or as this column, not both');
+    const bad = writeCsv('bad-items.csv', 'external_id,type,order_created_at,seller_company_id,items\nB-2,order,2025-01-01,101,not json');
+    const notJson = await t.sct(['orders', 'import', '--purchase', '--file', bad, '--dry-run']);
+    expect(notJson.exitCode).toBe(2);
+    expect(notJson.stderr).toContain('line 2, items: not a JSON list of items');
+    expect(posts()).toEqual([]);
+  });
+
   it('reports rejected orders with their lines and exits 3; the others go through', async () => {
     const taken = (await t.api('/orders?order_action=buying&limit=20')).results.find((o: any) => o.company_id === 1).external_id;
     const file = writeCsv(

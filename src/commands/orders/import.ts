@@ -29,6 +29,8 @@
 //     line_number                        a whole number
 //     item_external_id                   the item's own identifier
 //     traced_orders, traced_origins      ids separated by | or ;
+//   Or the items of an order in one cell, as `sct orders list -o csv` writes them:
+//     items                              a JSON list of the service's items (import only)
 //
 // Every row is checked before the first request; any error stops the run with exit 2 and
 // names the line and column. The run itself is src/bulk/import.ts: a journal and deterministic
@@ -142,6 +144,28 @@ export interface OrderFromFile extends Unit<Body> {
 }
 
 /** The units `orders import` sends: one per order of the file. */
+/** The column `-o csv` writes an order's items to, as JSON. */
+const ITEMS_COLUMN = 'items';
+
+/**
+ * The items of an `items` cell as `-o csv` writes them (the service's item objects, as JSON),
+ * as a create takes them: the kind's products, volume, unit, line number and external id. A
+ * message when the cell is not such a list.
+ */
+function itemsOfColumn(text: string, kind: OrderKindName): Body[] | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  if (!Array.isArray(value) || !value.every((v) => v !== null && typeof v === 'object' && !Array.isArray(v))) {
+    return 'not a JSON list of items, as -o csv writes them (or give each item a row: product, volume, unit)';
+  }
+  const taken = ['volume', 'unit', 'line_number', 'external_id', ...(kind === 'sale' ? [] : ['buyer_product']), ...(kind === 'purchase' ? [] : ['seller_product'])];
+  return (value as Body[]).map((it) => Object.fromEntries(taken.filter((f) => it[f] !== null && it[f] !== undefined).map((f) => [f, it[f]])));
+}
+
 export function planImport(csv: CsvFile, kind: OrderKindName, errors?: RowErrors): Unit<Body>[] {
   return ordersFromCsv(csv, kind, errors);
 }
@@ -167,7 +191,7 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErr
       return undefined;
     }
   };
-  const unknown = csv.columns.filter((c) => !Object.hasOwn(orderColumns, c) && !Object.hasOwn(ITEM_COLUMNS, c));
+  const unknown = csv.columns.filter((c) => !Object.hasOwn(orderColumns, c) && !Object.hasOwn(ITEM_COLUMNS, c) && c !== ITEMS_COLUMN);
   if (unknown.length) {
     const elsewhere = unknown.filter((c) => Object.values(ORDER_COLUMNS).some((cols) => Object.hasOwn(cols, c)));
     const hint = elsewhere.length ? `${elsewhere.join(', ')} ${elsewhere.length > 1 ? 'are' : 'is'} not part of a ${kind} order` : undefined;
@@ -226,6 +250,17 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErr
         item[field] = value;
         columns.set(field, column);
       }
+    }
+    const listed = (row.values[ITEMS_COLUMN] ?? '').trim();
+    if (listed && hasItem) problem.add(row.line, ITEMS_COLUMN, 'give the items as rows (product, volume, unit…) or as this column, not both');
+    else if (listed) {
+      const exported = itemsOfColumn(listed, kind);
+      if (typeof exported === 'string') problem.add(row.line, ITEMS_COLUMN, exported);
+      else
+        for (const it of exported) {
+          ((order.body.items ??= []) as Body[]).push(it);
+          order.items.push({ line: row.line, columns: new Map(Object.keys(it).map((f) => [f, ITEMS_COLUMN])) });
+        }
     }
     if (hasItem) {
       ((order.body.items ??= []) as Body[]).push(item);
@@ -346,7 +381,9 @@ export async function openOrderFile(ctx: Context, flags: ImportFlags, bulk = fal
   if (bulk) connectEarly(ctx, flags.dryRun);
   const known = [...Object.values(ORDER_COLUMNS).flatMap(Object.keys), ...Object.keys(ITEM_COLUMNS)];
   const csv = await readCsv(flags.file, ctx.io.stdin, ['external_id'], { ...flags, known });
-  dropReadOnlyColumns(ctx.io, csv, orderFileColumns(kind), RESOURCE_FIELDS.order);
+  // An import reads the items column of a list written with -o csv (JSON); a sync leaves it, so
+  // that an unchanged export plans no change to the items the service holds.
+  dropReadOnlyColumns(ctx.io, csv, bulk ? [...orderFileColumns(kind), ITEMS_COLUMN] : orderFileColumns(kind), RESOURCE_FIELDS.order);
   return { kind, file: flags.file, concurrency, csv };
 }
 
