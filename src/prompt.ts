@@ -27,17 +27,19 @@ export interface Prompter {
  * stderr (--no-color too) its prompts get plain styles, so the flag reaches them as NO_COLOR does.
  */
 const plain = (text: string) => text;
+/** Inquirer's own theme (@inquirer/core, @inquirer/select), its words and marks kept, its colours left out. */
 const PLAIN_THEME = {
   prefix: { idle: '?', done: '✔' },
+  spinner: { interval: 80, frames: ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'] },
   style: {
     answer: plain,
     message: plain,
-    error: plain,
-    defaultAnswer: plain,
+    error: (text: string) => `> ${text}`,
+    defaultAnswer: (text: string) => `(${text})`,
     help: plain,
     highlight: plain,
-    key: plain,
-    disabled: plain,
+    key: (text: string) => `<${text}>`,
+    disabled: (text: string) => `- ${text}`,
     description: plain,
     keysHelpTip: (keys: [string, string][]) => keys.map(([key, action]) => `${key} ${action}`).join(' • '),
   },
