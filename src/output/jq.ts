@@ -48,12 +48,13 @@ export async function checkJq(expr: string): Promise<void> {
 /** The output of `jq -r -c EXPR` on the document, each result on its own line (nothing when none). */
 export async function runJq(document: unknown, expr: string): Promise<string> {
   const jq = await engine();
-  let out: string;
+  let out: string | undefined;
   try {
     out = jq.raw(JSON.stringify(document ?? null), expr, ['-r', '-c']);
   } catch (err) {
     throw new SctError(`--jq: ${jqMessage(err)}`);
   }
-  // jq-web drops the last newline of jq's output.
-  return out === '' ? '' : out + '\n';
+  // jq-web drops the last newline of jq's output, and gives undefined when there is none at
+  // all; '' is one empty result (`--jq '""'`), which jq prints as an empty line.
+  return out === undefined ? '' : out + '\n';
 }

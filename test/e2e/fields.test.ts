@@ -103,6 +103,14 @@ describe('--jq', () => {
     expect(one.stdout).toBe('1\n');
   });
 
+  it('no result prints nothing, as jq does; an empty string is an empty line', async () => {
+    const none = await t.sct(['orders', 'list', '--buying', '--limit', '3', '--jq', '.[] | select(.id < 0)']);
+    expect(none.exitCode, none.stderr).toBe(0);
+    expect(none.stdout).toBe('');
+    expect((await t.sct(['products', 'get', '1', '--jq', 'empty'])).stdout).toBe('');
+    expect((await t.sct(['products', 'get', '1', '--jq', '""'])).stdout).toBe('\n');
+  });
+
   it('sees the --columns pick', async () => {
     const r = await t.sct(['orders', 'list', '--buying', '--limit', '1', '--json', 'id', '--jq', '.[0] | keys']);
     expect(r.stdout).toBe('["id"]\n');
