@@ -335,7 +335,7 @@ function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
     },
     async write(batch) {
       const cells = batch.map((r) => readers.map((read) => cleanCell(displayValue(read(r as Row)))));
-      if (streamed && cells.length > 0) await io.write(await renderTable(io, columns, cells, count === 0));
+      if (streamed && cells.length > 0) await writeTable(io, columns, cells, count === 0);
       else for (const c of cells) rows.push(c);
       count += cells.length;
     },
@@ -344,23 +344,28 @@ function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
         io.info('no results');
         return;
       }
-      if (!streamed) await io.write(await renderTable(io, columns, rows));
+      if (!streamed) await writeTable(io, columns, rows);
     },
     async note(line) {
       if (!io.stdoutIsTTY) return io.info(line);
-      const text = tableNote(io, line);
-      if (text) await io.write(text);
+      await io.note(line);
     },
   };
 }
 
 /**
- * A line about a table at a terminal (columns left out, how many rows there are), printed after
- * its rows on stdout: the person reads it where the table ends, in a pager too, where a line on
- * stderr would be drawn over or scroll away above the table. Dim, as it is not data; none with -q.
+ * A table at a terminal, then the line naming the columns it left out (io.note: after its rows,
+ * in the pager when one shows them, else on stderr). Into a pipe, the tab-separated table alone.
  */
-function tableNote(io: IOStreams, line: string): string {
-  return io.quiet ? '' : io.color.dim(line) + '\n';
+export async function writeTable(io: IOStreams, columns: TableColumn[], rows: string[][], withHeader = true): Promise<void> {
+  const { text, leftOut } = await laidOutTable(io, columns, rows, withHeader);
+  await io.write(text);
+  if (leftOut) await io.note(leftOut);
+}
+
+/** The table alone, as writeTable writes it. */
+export async function renderTable(io: IOStreams, columns: TableColumn[], rows: string[][], withHeader = true): Promise<string> {
+  return (await laidOutTable(io, columns, rows, withHeader)).text;
 }
 
 /**
@@ -370,7 +375,7 @@ function tableNote(io: IOStreams, line: string): string {
  * ever wraps. Into a pipe or a file, the same
  * table tab-separated: a header row, one line per row, nothing cut, no colour unless forced.
  */
-export async function renderTable(io: IOStreams, columns: TableColumn[], rows: string[][], withHeader = true): Promise<string> {
+async function laidOutTable(io: IOStreams, columns: TableColumn[], rows: string[][], withHeader: boolean): Promise<{ text: string; leftOut?: string }> {
   // Without colour a status reads as it is: not even looked up (a bulk report has thousands).
   const status = columns.map((c) => io.colorEnabled && (isStatusField(c.path) || isStatusField(c.header)));
   const color = io.color;
@@ -379,14 +384,14 @@ export async function renderTable(io: IOStreams, columns: TableColumn[], rows: s
     // Tabs and line breaks inside a cell become spaces (tsvCell), so each row is one line.
     const lines = rows.map((r) => r.map((cell, col) => paintCell(tsvCell(cell), col)).join('\t'));
     if (withHeader) lines.unshift(tsvLine(columns.map((c) => c.header)));
-    return lines.join('\n') + '\n';
+    return { text: lines.join('\n') + '\n' };
   }
   await loadMeasure();
   const width = io.terminalWidth();
   const fit = fitColumns(columns, rows, width);
   const index = new Map(columns.map((c, i) => [c, i]));
   const table = layoutTable(columns, rows, fit, { header: (s) => io.color.bold(s), cell: (s, c) => paintCell(s, index.get(c)!) }).join('\n') + '\n';
-  if (fit.dropped.length === 0) return table;
+  if (fit.dropped.length === 0) return { text: table };
   const leftOut = fit.dropped.map((i) => columns[i].header).join(', ');
-  return table + tableNote(io, `columns left out to fit ${width} columns: ${leftOut} (widen the terminal, or --columns)`);
+  return { text: table, leftOut: `columns left out to fit ${width} columns: ${leftOut} (widen the terminal, or --columns)` };
 }

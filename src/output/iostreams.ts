@@ -103,6 +103,11 @@ export interface IOStreams {
   /** Raw stderr line that --quiet does not suppress (errors). */
   error(line: string): void;
   /**
+   * A line about the data at a terminal (a table's columns left out, the rows not shown): after
+   * the data inside the pager when one shows it, else on stderr, where a script's `2>` puts it.
+   */
+  note(line: string): Promise<void>;
+  /**
    * Ends paging: output held back is written out, a running pager gets the end of its input and
    * is waited for. Called before a prompt (never paged) and when the command is done.
    */
@@ -294,15 +299,23 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
     error(line: string) {
       stderr.write(line + '\n');
     },
+    async note(line: string) {
+      if (quiet) return;
+      // Held: whether a pager shows the data is known at its end (endPager).
+      if (paging === 'held') notes.push(line);
+      else if (pagerProcess) await io.write(io.color.dim(line) + '\n');
+      else stderr.write(io.colorErr.dim(line) + '\n');
+    },
     async endPager() {
       if (paging === 'held') {
         paging = 'off';
         const rest = held;
         held = '';
         if (rest) await io.write(rest);
-        return;
       }
       paging = 'off';
+      const after = notes.splice(0);
+      for (const line of after) await io.note(line);
       const child = pagerProcess;
       if (!child) return;
       await new Promise<void>((resolve) => {
@@ -318,6 +331,8 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
   const rows = opts.rows ?? 0;
   let paging: 'off' | 'held' = opts.pager && stdoutIsTTY && rows > 0 ? 'held' : 'off';
   let held = '';
+  /** Notes written while the data was held: the pager's if one starts, else stderr's. */
+  const notes: string[] = [];
   let pagerProcess: ChildProcess | undefined;
   let pagerGone = false;
   let pagerClosed = false;

@@ -210,20 +210,22 @@ describe.skipIf(!existsSync(SCRIPT))('tables at a real terminal', () => {
         if (table[0].startsWith('ID')) expect(screen).toContain(String(i.id));
         if (table[0].includes('EXPIRES') && i.expires_at) expect(screen).toContain(String(i.expires_at).slice(0, 10));
       }
-      // After the rows, on stdout: what was left out (at 80), and that this is a first page.
-      // (Which columns are left out at 80 depends on how long the addresses of the page are.)
-      const after = r.lines.slice(api.length + 1);
+      // No pager shows them: the lines about the table are on stderr, what was left out (at 80)
+      // and that this is a first page. (Which columns are left out at 80 depends on how long the
+      // addresses of the page are.)
+      expect(r.lines.slice(api.length + 1)).toEqual([]);
+      const after = r.stderr.trimEnd().split('\n');
       expect(after.at(-1)).toMatch(/^Showing 10 of \d+ invitations/);
       expect(after.slice(0, -1)).toEqual(cols < 120 && after.length === 2 ? [expect.stringMatching(/^columns left out to fit 80 columns: .* \(widen the terminal, or --columns\)$/)] : []);
     });
   }
 
-  it('a table left short of columns names them in one line after its rows, on stdout', async () => {
+  it('a table left short of columns names them in one line after its rows: on stderr, no pager showing them', async () => {
     const r = await atWidth(40, ['orders', 'list', '--buying', '--limit', '3']);
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).not.toContain('columns left out');
-    expect(r.lines[4]).toMatch(/^columns left out to fit 40 columns: .*\(widen the terminal, or --columns\)$/);
-    for (const l of r.lines.slice(0, 4)) expect(width(l), l).toBeLessThanOrEqual(40);
+    expect(r.lines).toHaveLength(4);
+    expect(r.stderr.split('\n')[0]).toMatch(/^columns left out to fit 40 columns: .*\(widen the terminal, or --columns\)$/);
+    for (const l of r.lines) expect(width(l), l).toBeLessThanOrEqual(40);
   });
 
   it('colours statuses at a terminal, not with NO_COLOR', async () => {

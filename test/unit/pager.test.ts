@@ -44,6 +44,29 @@ describe('pager', () => {
     expect(existsSync(join(dir, 'short.txt'))).toBe(false);
   });
 
+  it('a note about the data follows it into the pager when one shows it, else goes to stderr', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sct-pager-'));
+    const long = terminal(`cat > ${join(dir, 'long.txt')}`, 5);
+    for (let i = 1; i <= 12; i++) await long.io.write(`line ${i}\n`);
+    await long.io.note('Showing 12 of 40');
+    await long.io.endPager();
+    expect(readFileSync(join(dir, 'long.txt'), 'utf8')).toMatch(/line 12\nShowing 12 of 40\n$/);
+    expect(long.stderr()).toBe('');
+
+    const short = terminal(`cat > ${join(dir, 'short.txt')}`, 5);
+    await short.io.write('one\ntwo\n');
+    await short.io.note('Showing 2 of 40');
+    expect(short.stderr()).toBe('');
+    await short.io.endPager();
+    expect(short.stdout()).toBe('one\ntwo\n');
+    expect(short.stderr()).toBe('Showing 2 of 40\n');
+
+    const none = terminal(undefined, 5);
+    await none.io.write('one\n');
+    await none.io.note('Showing 1 of 40');
+    expect(none.stderr()).toBe('Showing 1 of 40\n');
+  });
+
   it('a pager command that is not found: the output is written directly, after one warning', async () => {
     for (const pager of ['nonexistent-pager', 'nonexistent-pager -R', '/nonexistent/less -FRX']) {
       const missing = terminal(pager, 5);

@@ -5,7 +5,7 @@ import { displayWidth, fitColumns, isFixedColumn, layoutTable, loadMeasure, trun
 import { createIO, colorDecision, loadColor, statusColor } from '../../src/output/iostreams.js';
 
 beforeAll(loadMeasure);
-import { renderTable } from '../../src/output/format.js';
+import { renderTable, writeTable } from '../../src/output/format.js';
 import { COLUMNS, headerFromPath } from '../../src/output/columns.js';
 
 const UUID = '3f2b8c1e-9a7d-4e21-b0c4-5d6e7f8a9b0c';
@@ -130,20 +130,27 @@ describe('fitColumns', () => {
     for (const l of layoutTable(cols, [[UUID]], fit, plain)) expect(displayWidth(l)).toBeLessThanOrEqual(20);
   });
 
-  it('renderTable names the columns left out after the table, in the same output (so inside a pager); -q leaves the line out', async () => {
-    const err = new PassThrough();
-    let stderr = '';
-    err.on('data', (d) => (stderr += d));
-    const io = createIO({ stdout: new PassThrough(), stderr: err, stdoutIsTTY: true, stderrIsTTY: true, columns: 80 }, {});
-    const out = await renderTable(io, columns, rows);
-    const lines = out.trimEnd().split('\n');
-    expect(lines.at(-1)).toBe('columns left out to fit 80 columns: SELLER, TAGS (widen the terminal, or --columns)');
+  it('writeTable names the columns left out after the table, on stderr without a pager (inside one with it: pager.test.ts); -q leaves the line out', async () => {
+    const capture = () => {
+      const stream = new PassThrough();
+      const got = { text: '' };
+      stream.on('data', (d) => (got.text += d));
+      return { stream, got };
+    };
+    const out = capture();
+    const err = capture();
+    const io = createIO({ stdout: out.stream, stderr: err.stream, stdoutIsTTY: true, stderrIsTTY: true, columns: 80 }, {});
+    await writeTable(io, columns, rows);
+    const lines = out.got.text.trimEnd().split('\n');
+    expect(err.got.text).toBe('columns left out to fit 80 columns: SELLER, TAGS (widen the terminal, or --columns)\n');
     expect(lines[0]).toMatch(/^ID\s+NAME/);
-    expect(stderr).toBe('');
-    expect(out).not.toContain('SELLER  ');
-    for (const l of lines.slice(0, -1)) expect(displayWidth(l)).toBeLessThanOrEqual(80);
-    const quiet = createIO({ stdout: new PassThrough(), stderr: new PassThrough(), stdoutIsTTY: true, quiet: true, columns: 80 }, {});
-    expect(await renderTable(quiet, columns, rows)).not.toContain('columns left out');
+    expect(out.got.text).not.toContain('SELLER  ');
+    expect(out.got.text).not.toContain('columns left out');
+    for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(80);
+    const quietErr = capture();
+    const quiet = createIO({ stdout: new PassThrough(), stderr: quietErr.stream, stdoutIsTTY: true, quiet: true, columns: 80 }, {});
+    await writeTable(quiet, columns, rows);
+    expect(quietErr.got.text).toBe('');
   });
 
   it('measures wide characters and never cuts inside one', () => {

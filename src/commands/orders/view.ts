@@ -2,7 +2,7 @@
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { COLUMNS, assessmentSummaryCell, cellValue, statementsCell, type Column } from '../../output/columns.js';
-import { renderTable, writeList, writeOne } from '../../output/format.js';
+import { writeTable, writeList, writeOne } from '../../output/format.js';
 import { displayValue, getPath } from '../../output/values.js';
 import { cleanCell } from '../../output/sanitize.js';
 import { listQuery, runList } from '../shared/list.js';
@@ -81,7 +81,8 @@ export async function writeOrder(ctx: Context, order: Record<string, unknown>): 
     return;
   }
   const rows = items.map((it) => COLUMNS.orderItem.map((c) => cleanCell(displayValue(cellValue(it, c)))));
-  await ctx.io.write(`\n${ctx.io.color.bold(`ITEMS (${items.length})`)}\n` + (await renderTable(ctx.io, COLUMNS.orderItem, rows)));
+  await ctx.io.write(`\n${ctx.io.color.bold(`ITEMS (${items.length})`)}\n`);
+  await writeTable(ctx.io, COLUMNS.orderItem, rows);
 }
 
 /** The statistics query: the list's filters plus group_by (one parameter per value) and delimit_by. */
