@@ -41,8 +41,8 @@ _sct() {
     'orders create|--order-arrival-at') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders create|--buyer-external-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders create|--seller-external-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'orders create|--buyer-status') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'orders create|--seller-status') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders create|--buyer-status') COMPREPLY=( $(compgen -W 'draft waiting_for_supplier ready_for_review statement_ready completed closed' -- "$cur") ); return ;;
+    'orders create|--seller-status') COMPREPLY=( $(compgen -W 'draft untraced pending passing failing completed closed' -- "$cur") ); return ;;
     'orders create|--assessment-status') COMPREPLY=( $(compgen -W 'pending in_progress passing failing mitigated' -- "$cur") ); return ;;
     'orders create|--value-chain') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders create|--buyer-company-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -61,8 +61,8 @@ _sct() {
     'orders update|--order-arrival-at') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders update|--buyer-external-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders update|--seller-external-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'orders update|--buyer-status') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'orders update|--seller-status') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders update|--buyer-status') COMPREPLY=( $(compgen -W 'draft waiting_for_supplier ready_for_review statement_ready completed closed' -- "$cur") ); return ;;
+    'orders update|--seller-status') COMPREPLY=( $(compgen -W 'draft untraced pending passing failing completed closed' -- "$cur") ); return ;;
     'orders update|--assessment-status') COMPREPLY=( $(compgen -W 'pending in_progress passing failing mitigated' -- "$cur") ); return ;;
     'orders update|--value-chain') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'orders update|--buyer-company-id') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -448,7 +448,7 @@ _sct() {
     'countries list|--search') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'countries list|--filter') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'user-config set|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'api|-X'|'api|--method') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'api|-X'|'api|--method') COMPREPLY=( $(compgen -W 'GET POST PUT PATCH DELETE' -- "$cur") ); return ;;
     'api|-f'|'api|--raw-field') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'api|-F'|'api|--field') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'api|-H'|'api|--header') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;

@@ -14,12 +14,12 @@ import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../ou
 import { stripControl } from '../output/sanitize.js';
 import { API_EXAMPLES, API_HELP } from '../help/topics.js';
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** Headers sct owns: the token is sct's to send, and only to the configured origin. */
 const RESERVED_HEADERS = ['authorization', 'host', 'content-length', 'cookie', 'proxy-authorization'];
 
 const API_OPTIONS = [
-  { flags: '-X, --method <method>', description: 'HTTP method (default GET, or POST when fields are given)' },
+  { flags: '-X, --method <method>', description: (v: readonly string[]) => `HTTP method: ${v.join(', ')} (default GET, or POST when fields are given)`, values: METHODS },
   { flags: '-f, --raw-field <key=value>', description: 'a string field, sent as given: -f name=1984 sends "1984" (repeatable)', parse: collect },
   { flags: '-F, --field <key=value>', description: "a typed field: numbers, true, false and null as JSON, @file for a file's content, @- for stdin (repeatable)", parse: collect },
   { flags: '-H, --header <header>', description: "an extra request header 'Name: value' (repeatable; Authorization is sct's own)", parse: collect },
@@ -81,7 +81,7 @@ export async function api(ctx: Context, path: string, opts: ApiOptions): Promise
     fields.push([k, await typedValue(v, ctx.io.stdin)]);
   }
   const method = (opts.method ?? (fields.length || opts.input ? 'POST' : 'GET')).toUpperCase();
-  if (!METHODS.includes(method)) throw new UsageError(`invalid method "${opts.method}": use one of ${METHODS.join(', ')}`);
+  if (!(METHODS as readonly string[]).includes(method)) throw new UsageError(`invalid method "${opts.method}": use one of ${METHODS.join(', ')}`);
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
   // The reads of other commands go out on a dry run because a write is built from them; here
   // the read is the whole command.

@@ -56,9 +56,11 @@ const PROFILE_COLUMNS = [
 /** Every profile of the config file, and the one this run uses even when it is not there yet. */
 async function profiles(ctx: Context): Promise<void> {
   const store = ctx.config();
-  // The current profile is the one --profile / SCT_PROFILE name; listing never fails on it.
+  // The current profile is the one --profile / SCT_PROFILE name: one they name that does not
+  // exist is the usual exit 2 listing the profiles; the default one is listed even before it is.
   const current = profileName(ctx.flags.profile, ctx.env);
   const names = store.profileNames();
+  if (!names.includes(current) && (ctx.flags.profile !== undefined || ctx.env.SCT_PROFILE)) ctx.settings();
   const rows = names.map((name) => {
     const p = store.profile(name);
     return { name, current: name === current, base_url: p.base_url ?? null, token_storage: tokenStorage(p) };

@@ -534,6 +534,9 @@ describe('completion', () => {
     expect(await complete('sct', 'completion', '')).toEqual(['bash', 'zsh', 'fish']);
     expect(await complete('sct', 'config', 'get', '')).toEqual(['base_url', 'workspace', 'output']);
     expect(await complete('sct', 'orders', 'list', '--commodity', 'c')).toEqual(['cattle', 'cocoa', 'coffee']);
+    expect(await complete('sct', 'orders', 'create', '--buyer-status', 'w')).toEqual(['waiting_for_supplier']);
+    expect(await complete('sct', 'orders', 'update', '1', '--seller-status', 'p')).toEqual(['pending', 'passing']);
+    expect(await complete('sct', 'api', '-X', 'P')).toEqual(['POST', 'PUT', 'PATCH']);
     // More, in bash, zsh and fish: test/e2e/completion.test.ts.
   });
 

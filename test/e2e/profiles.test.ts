@@ -17,6 +17,10 @@ describe('profiles', () => {
     const env = await t.sct(['auth', 'status'], { env: { SCT_PROFILE: 'nope' } });
     expect(env.exitCode).toBe(2);
     expect(env.stderr).toContain('error: no profile "nope" (SCT_PROFILE)');
+    // Listing the profiles too: it would show one that is not there as the current one.
+    const list = await t.sct(['config', 'profiles'], { env: { SCT_PROFILE: 'nope' } });
+    expect(list.exitCode).toBe(2);
+    expect(list.stderr).toContain('error: no profile "nope" (SCT_PROFILE): the profiles are work');
     expect(t.sb.requests).toHaveLength(0);
     // The default profile needs no entry: the environment alone is enough.
     expect((await t.sct(['whoami'])).exitCode).toBe(0);

@@ -4,7 +4,7 @@ import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, TAGS_OPTION } from '../shared/bod
 import { DRY_RUN_OPTION } from '../shared/dry-run.js';
 import { collect } from '../shared/flags.js';
 import type { OptionsOf } from '../shared/options.js';
-import { ASSESSMENT_STATUSES, ORDER_TYPES } from '../../api/enums.js';
+import { ASSESSMENT_STATUSES, BUYER_STATUSES, ORDER_TYPES, SELLER_STATUSES } from '../../api/enums.js';
 import { kindOptions } from './filters.js';
 
 /** The kind, the order's fields, then --set and --file; `verb` begins the kinds' descriptions. */
@@ -17,8 +17,8 @@ const orderFields = (verb: string) =>
     { flags: '--order-arrival-at <date>', description: 'arrival date YYYY-MM-DD' },
     { flags: '--buyer-external-id <id>', description: "the buyer's identifier of the order" },
     { flags: '--seller-external-id <id>', description: "the seller's identifier of the order" },
-    { flags: '--buyer-status <status>', description: 'buyer_company_status (purchase, batch)' },
-    { flags: '--seller-status <status>', description: 'seller_company_status (sale, batch)' },
+    { flags: '--buyer-status <status>', description: (v: readonly string[]) => `buyer_company_status (purchase, batch): ${v.join(', ')}`, values: BUYER_STATUSES },
+    { flags: '--seller-status <status>', description: (v: readonly string[]) => `seller_company_status (sale, batch): ${v.join(', ')}`, values: SELLER_STATUSES },
     { flags: '--assessment-status <status>', description: (v: readonly string[]) => `${v.slice(0, -1).join(', ')} or ${v.at(-1)}`, values: ASSESSMENT_STATUSES },
     { flags: '--value-chain <id>', description: 'value chain id' },
     { flags: '--buyer-company-id <id>', description: 'the buying company (sale, batch)' },
