@@ -199,9 +199,15 @@ function drained(stream: Writable): Promise<void> {
   });
 }
 
-const countLines = (s: string) => {
+/**
+ * The rows of the screen `s` fills at `columns`: a line longer than the terminal wraps onto more
+ * (a page of JSON has lines of thousands). By characters, not display cells: near enough to
+ * decide whether it fits, and no width tables loaded for it.
+ */
+const screenRows = (s: string, columns: number) => {
   let n = 0;
-  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) n++;
+  let start = 0;
+  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', (start = i + 1))) n += Math.max(1, Math.ceil((i - start) / columns));
   return n;
 };
 
@@ -263,7 +269,7 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
       if (paging === 'held') {
         held += typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk);
         // Longer than the terminal: from here on the data goes through the pager.
-        if (countLines(held) < rows) return;
+        if (screenRows(held, io.terminalWidth()) < rows) return;
         await startPager();
         chunk = held;
         held = '';

@@ -44,6 +44,15 @@ describe('pager', () => {
     expect(existsSync(join(dir, 'short.txt'))).toBe(false);
   });
 
+  it('counts the rows long lines wrap to: a few lines of JSON wider than the terminal are paged', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sct-pager-'));
+    const wide = terminal(`cat > ${join(dir, 'wide.txt')}`, 10);
+    for (let i = 0; i < 4; i++) await wide.io.write(`${'x'.repeat(400)}\n`);
+    await wide.io.endPager();
+    expect(wide.stdout()).toBe('');
+    expect(readFileSync(join(dir, 'wide.txt'), 'utf8').split('\n')).toHaveLength(5);
+  });
+
   it('a note about the data follows it into the pager when one shows it, else goes to stderr', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sct-pager-'));
     const long = terminal(`cat > ${join(dir, 'long.txt')}`, 5);
