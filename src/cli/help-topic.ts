@@ -4,7 +4,7 @@ import type { IOStreams } from '../output/iostreams.js';
 import { UsageError } from '../errors.js';
 import { GROUPS, isGroup } from './groups.js';
 
-export const HELP_TOPICS = ['environment', 'exit-codes', 'formatting', 'filters', 'config', 'reference'];
+import { HELP_TOPICS } from '../help/topic-names.js';
 
 /**
  * `sct help WORD`: a help topic is printed here; a command goes on to commander's own help; any

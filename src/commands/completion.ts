@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { argumentValues, enumOptionValues } from './shared/flags.js';
 import { filtersOf } from './shared/filters.js';
 import { PAGING } from '../api/filters/keys.js';
+import { HELP_TOPICS } from '../help/topic-names.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
@@ -127,6 +128,12 @@ function walk(cmd: Command, prefix: string, out: Node[], inherited: Option[]): v
 export function completionScript(program: Command, shell: Shell): string {
   const nodes: Node[] = [];
   walk(program, '', nodes, []);
+  // `sct help WORD`: commander's help command is no command of the tree; it takes a group or a topic.
+  const groups = nodes[0]!.subcommands.map((c) => c.name);
+  if (!groups.includes('help')) {
+    nodes[0]!.subcommands.push({ name: 'help', description: 'help for a command, or a topic (sct help TOPIC)' });
+    nodes.push({ path: 'help', description: 'help for a command, or a topic', subcommands: [], options: [], hiddenValueFlags: [], positional: [...groups, ...HELP_TOPICS] });
+  }
   if (shell === 'fish') return fish(nodes);
   return shell === 'bash' ? bash(nodes) : zsh(nodes);
 }

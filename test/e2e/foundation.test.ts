@@ -537,6 +537,10 @@ describe('completion', () => {
     expect(await complete('sct', 'orders', 'create', '--buyer-status', 'w')).toEqual(['waiting_for_supplier']);
     expect(await complete('sct', 'orders', 'update', '1', '--seller-status', 'p')).toEqual(['pending', 'passing']);
     expect(await complete('sct', 'api', '-X', 'P')).toEqual(['POST', 'PUT', 'PATCH']);
+    // help: a group or a topic.
+    expect(await complete('sct', 'he')).toEqual(['help']);
+    expect(await complete('sct', 'help', 'e')).toEqual(['environment', 'exit-codes']);
+    expect(await complete('sct', 'help', 'or')).toEqual(['orders', 'origins']);
     // More, in bash, zsh and fish: test/e2e/completion.test.ts.
   });
 

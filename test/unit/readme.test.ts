@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { fullProgram } from '../../src/cli.js';
-import { HELP_TOPICS } from '../../src/cli/help-topic.js';
+import { HELP_TOPICS } from '../../src/help/topic-names.js';
 import { createTestIO } from '../helpers/io.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
