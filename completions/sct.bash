@@ -419,6 +419,7 @@ _sct() {
     'members list|--role') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'members list|--role-name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'members list|--email') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'members list|--email-contains') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'members list|--first-name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'members list|--last-name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'members list|--job-title') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -542,7 +543,7 @@ _sct() {
     'invitations renew') opts='--id --exclude-id --email --email-contains --status --role --role-name --invited-by --created-from --created-to --expires-from --expires-to --search --filter --all-pending --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'invitations public') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'members') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
-    'members list') opts='--role --role-name --email --first-name --last-name --job-title --created-from --created-to --updated-from --updated-to --limit --page-size --offset --all --parallel --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
+    'members list') opts='--role --role-name --email --email-contains --first-name --last-name --job-title --created-from --created-to --updated-from --updated-to --limit --page-size --offset --all --parallel --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'members set-role') opts='--dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'users') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'users list') opts='--limit --page-size --offset --all --parallel --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;

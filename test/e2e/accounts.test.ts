@@ -109,7 +109,7 @@ describe('workspaces', () => {
 
 describe('members and users', () => {
   it('members list maps the filters and prints the members table', async () => {
-    const r = await t.sct(['members', 'list', '-o', 'json', '--role', '2,3', '--role-name', 'ADMIN', '--email', 'ana', '--first-name', 'A', '--last-name', 'W', '--job-title', 'uy', '--created-from', '2024-01-01', '--ordering', 'user__email']);
+    const r = await t.sct(['members', 'list', '-o', 'json', '--role', '2,3', '--role-name', 'ADMIN', '--email-contains', 'ana', '--first-name', 'A', '--last-name', 'W', '--job-title', 'uy', '--created-from', '2024-01-01', '--ordering', 'user__email']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(t.sb.requests[0].path).toBe('/api/accounts/user-companies');
     expect(t.queryOf()).toEqual({
@@ -117,6 +117,12 @@ describe('members and users', () => {
       user__last_name__icontains: 'W', user__job_title__icontains: 'uy', created_at__date__gte: '2024-01-01', ordering: 'user__email', limit: '10', offset: '0',
     });
     for (const m of JSON.parse(r.stdout)) expect(m.auth_group_detail.name).toBe('ADMIN');
+    // --email is the address exactly, as on invitations list; --email-contains a part of it.
+    t.sb.requests.length = 0;
+    const exact = await t.sct(['members', 'list', '-o', 'json', '--email', 'amelie.janssens@brussels-cacao.example']);
+    expect(exact.exitCode, exact.stderr).toBe(0);
+    expect(t.queryOf()).toMatchObject({ user__email: 'amelie.janssens@brussels-cacao.example' });
+    expect(JSON.parse(exact.stdout).map((m: { user_detail: { email: string } }) => m.user_detail.email)).toEqual(['amelie.janssens@brussels-cacao.example']);
 
     const table = await t.sct(['members', 'list', '--search', 'Janssens']);
     expect(table.stdout).toMatch(/^ID\s+NAME\s+EMAIL\s+JOB TITLE\s+ROLE$/m);

@@ -15,7 +15,8 @@ export const MEMBER_FILTERS = {
     // Role names are looked up on the service (GET /roles) when sct does not know them.
     { flag: '--role <roles>', help: 'role(s): names (admin, any case) or ids, comma-separated or repeated', value: 'custom', keys: ['auth_group', 'auth_group__in'], list: true },
     { flag: '--role-name <names>', help: 'role name(s), comma-separated or repeated (e.g. ADMIN)', value: 'list', key: 'auth_group__name' },
-    { flag: '--email <text>', help: 'e-mail contains (case-insensitive)', value: 'text', key: 'user__email__icontains' },
+    { flag: '--email <address>', help: 'this e-mail address exactly (as on invitations list)', value: 'text', key: 'user__email' },
+    { flag: '--email-contains <text>', help: 'e-mail contains (case-insensitive)', value: 'text', key: 'user__email__icontains' },
     { flag: '--first-name <text>', help: 'first name contains (case-insensitive)', value: 'text', key: 'user__first_name__icontains' },
     { flag: '--last-name <text>', help: 'last name contains (case-insensitive)', value: 'text', key: 'user__last_name__icontains' },
     { flag: '--job-title <text>', help: 'job title contains (case-insensitive)', value: 'text', key: 'user__job_title__icontains' },

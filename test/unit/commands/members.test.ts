@@ -32,7 +32,7 @@ describe('members', () => {
     };
     http.stub('GET', '/accounts/user-companies', { query }, { json: { count: 1, next: null, previous: null, results: [UPDATED] } });
     const { stdout } = await runRegistered(http, register, [
-      'members', 'list', '--role-name', 'ADMIN', '--role-name', 'MEMBER', '--email', 'cacao', '--first-name', 'ama', '--last-name', 'mensah',
+      'members', 'list', '--role-name', 'ADMIN', '--role-name', 'MEMBER', '--email-contains', 'cacao', '--first-name', 'ama', '--last-name', 'mensah',
       '--job-title', 'buyer', '--created-from', '2025-01-01', '--updated-to', '2025-06-30', '--role', '3', '--limit', '10', '-o', 'json',
     ]);
     expect(http.sent()).toEqual(['GET /accounts/user-companies']);
