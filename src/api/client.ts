@@ -545,6 +545,9 @@ export class ApiClient {
       headers['content-type'] = 'application/json';
       return { headers, body: JSON.stringify(options.body) };
     }
+    // "Requests send Content-Type: application/json" (the API document), a body or not; a
+    // signed URL on another host is no request of the API's.
+    if (url.origin === this.origin) headers['content-type'] ??= 'application/json';
     return { headers, body: undefined };
   }
 
@@ -563,7 +566,7 @@ export class ApiClient {
   private traceAnswer(res: WireResponse, started: number): void {
     if (!this.trace) return;
     this.trace(`< ${res.statusCode} ${statusText(res.statusCode)} (${this.now() - started} ms)`);
-    for (const k of ['content-type', 'content-encoding', 'content-length', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location']) {
+    for (const k of ['content-type', 'content-encoding', 'content-length', 'content-disposition', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location']) {
       // The service's headers are untrusted text bound for a terminal, C1 controls included.
       if (res.headers[k] !== undefined) this.trace(`< ${k}: ${stripControl(k === 'location' ? redactUrl(String(res.headers[k])) : String(res.headers[k]))}`);
     }

@@ -33,6 +33,8 @@ describe('compressed answers', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(t.sb.requests.length).toBeGreaterThan(0);
     for (const q of t.sb.requests) expect(q.headers['accept-encoding']).toBe('gzip, deflate, br');
+    // The API document: "Requests send Content-Type: application/json", a GET too.
+    for (const q of t.sb.requests) expect(q.headers['content-type']).toBe('application/json');
     expect(r.stderr).toContain('> accept-encoding: gzip, deflate, br');
     expect(r.stderr).toContain('< content-encoding: gzip');
     const [, wire, decoded] = /\* content-encoding gzip: ([\d,]+) bytes received, ([\d,]+) decoded/.exec(r.stderr) ?? [];
