@@ -73,6 +73,15 @@ describe('the aliases are on every command of the tree', () => {
     expect(queryOf('/due-diligence-statements')).toMatchObject({ orders__in: '17,18', id__in: '1,2' });
     expect((await t.sct(['dds', 'list', '--help'])).stdout).not.toMatch(/--orders|--ids/);
   });
+
+  it('a field flag answers to its API field name too: --buyer-company-status, --seller-company-status, --tags', async () => {
+    const r = await t.sct(['orders', 'create', '--purchase', '--type', 'order', '--external-id', 'NAME-1', '--order-created-at', '2025-01-01', '--seller-company-id', '101', '--buyer-company-status', 'draft', '--tags', 'eudr', '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)[0].body).toMatchObject({ buyer_company_status: 'draft', tags: ['eudr'] });
+    const sale = await t.sct(['orders', 'update', '1', '--sale', '--seller-company-status', 'pending', '--dry-run', '-o', 'json']);
+    expect(sale.exitCode, sale.stderr).toBe(0);
+    expect(JSON.parse(sale.stdout).at(-1).body).toMatchObject({ seller_company_status: 'pending' });
+  });
 });
 
 describe('a country is --country-code, --country an alias', () => {

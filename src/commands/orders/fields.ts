@@ -19,6 +19,9 @@ const orderFields = (verb: string) =>
     { flags: '--seller-external-id <id>', description: "the seller's identifier of the order" },
     { flags: '--buyer-status <status>', description: (v: readonly string[]) => `buyer_company_status (purchase, batch): ${v.join(', ')}`, values: BUYER_STATUSES },
     { flags: '--seller-status <status>', description: (v: readonly string[]) => `seller_company_status (sale, batch): ${v.join(', ')}`, values: SELLER_STATUSES },
+    // The API fields' own names, kebab-cased as every other field flag is.
+    { alias: 'buyer-company-status', of: 'buyer-status' },
+    { alias: 'seller-company-status', of: 'seller-status' },
     { flags: '--assessment-status <status>', description: (v: readonly string[]) => `${v.slice(0, -1).join(', ')} or ${v.at(-1)}`, values: ASSESSMENT_STATUSES },
     { flags: '--value-chain <id>', description: 'value chain id' },
     { flags: '--buyer-company-id <id>', description: 'the buying company (sale, batch)' },

@@ -89,15 +89,16 @@ export function addAlias(cmd: Command, alias: string, of: string): Command {
 
 /**
  * The spellings the spec's names rule promises on every command (hidden, as addAlias makes
- * them): `--country` for `--country-code`, and the plural of an id list (`--orders` for
- * `--order <ids>`), where the command has no option of that name already.
+ * them): `--country` for `--country-code`, the plural of an id list (`--orders` for
+ * `--order <ids>`) and `--tags` for `--tag`, where the command has no option of that name already.
  */
 export function addConventionalAliases(cmd: Command): void {
   const taken = (name: string) => cmd.options.some((o) => o.long === `--${name}`);
   for (const o of [...cmd.options]) {
     if (o.hidden || !o.long) continue;
     const name = o.long.slice(2);
-    const plural = /<u?ids>$/.test(o.flags) && !name.endsWith('s') ? `${name}s` : undefined;
+    // `--tag`'s field is `tags`: the API's name, as every field flag is named after its field.
+    const plural = (/<u?ids>$/.test(o.flags) && !name.endsWith('s')) || name === 'tag' ? `${name}s` : undefined;
     const alias = name === 'country-code' ? 'country' : plural;
     if (alias && !taken(alias)) addAlias(cmd, alias, name);
   }
