@@ -332,6 +332,21 @@ describe('HTTP behaviour against real sockets', () => {
 });
 
 describe('lists and pagination', () => {
+  it('a --filter pair the command would not send as given is exit 2, nothing sent', async () => {
+    await t.expectUsageErrors(
+      [
+        [['orders', 'list', '--buying', '--filter', 'limit=5'], '--filter limit: sct pages the list itself; use --limit (or --page-size)'],
+        [['products', 'list', '--filter', 'offset=5'], '--filter offset: sct pages the list itself; use --offset'],
+        [['orders', 'list', '--buying', '--filter', 'order_action=selling'], "--filter order_action=selling: the command's own flags set order_action too (buying); give it one way"],
+        [['orders', 'list', '--buying', '--filter', 'type=order', '--type', 'produced_batch'], '--filter type=order: the command'],
+      ],
+      { inProcess: true },
+    );
+    const passed = await t.sct(['orders', 'list', '--buying', '--filter', 'type=order', '--limit', '1']);
+    expect(passed.exitCode, passed.stderr).toBe(0);
+    expect(t.queryOf()).toMatchObject({ type: 'order' });
+  });
+
   it('--limit is the total, --page-size per request', async () => {
     const r = await t.sct(['products', 'list', '--limit', '15', '--page-size', '6', '-o', 'json']);
     expect(r.exitCode).toBe(0);

@@ -49,6 +49,19 @@ export function listQuery(flags: ListFlags): URLSearchParams {
 }
 
 /**
+ * A --filter pair the command would not send as given is a usage error, never dropped: `limit`
+ * and `offset` are the paging flags', and a key a named flag also sets (`type` beside `--type`,
+ * `order_action` beside `--buying`) has two values where the user meant one.
+ */
+function checkFilterPairs(pairs: readonly string[] | undefined, sent: URLSearchParams): void {
+  for (const pair of pairs ?? []) {
+    const [k, v] = splitKeyValue(pair, '--filter');
+    if (k === 'limit' || k === 'offset') throw new UsageError(`--filter ${k}: sct pages the list itself; use --${k}${k === 'limit' ? ' (or --page-size)' : ''}`);
+    if (!sent.getAll(k).includes(v)) throw new UsageError(`--filter ${k}=${v}: the command's own flags set ${k} too (${sent.getAll(k).join(', ')}); give it one way`);
+  }
+}
+
+/**
  * One value as `field`, several as `field__in`: the API's two spellings of the same filter, in a
  * query or in a filter object of a request body (bulk revoke and renew take the same keys).
  */
@@ -91,6 +104,7 @@ export interface RunListOptions {
 }
 
 export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
+  checkFilterPairs(o.flags.filter, o.query);
   const paging = pageOptions(o.flags);
   const output = ctx.output(o.columns);
   const client = ctx.client();
