@@ -154,6 +154,9 @@ function appendFilters(query: URLSearchParams, filters: InvitationFilters): void
   }
 }
 
+/** What a revoke or renew may write: pending invitations, an expired one being pending underneath. */
+const WRITABLE_STATUSES = ['pending', 'expired'] as const;
+
 /**
  * The filters of a revoke or renew. No filter at all would match every pending invitation of
  * the workspace: that takes --all-pending, so a forgotten flag never revokes everything.
@@ -167,6 +170,16 @@ export async function matchFilters(ctx: Context, opts: MatchInvitationsOptions):
       throw new UsageError(`unknown invitation filter "${key}" in --filter: use one of ${OPERATION_FILTER_KEYS.join(', ')}`);
     }
     filters[key] = key === 'status' ? parseEnumList(value, '--filter status', INVITATION_STATUSES)! : value;
+  }
+  // Accepted and revoked invitations fall outside a bulk revoke or renew (accounts.md): a status
+  // filter keeps only the pending ones it names (an expired one is pending underneath).
+  if (filters.status !== undefined) {
+    const asked = Array.isArray(filters.status) ? filters.status : [filters.status];
+    const writable = asked.filter((st) => (WRITABLE_STATUSES as readonly string[]).includes(st));
+    if (writable.length === 0) {
+      throw new UsageError(`--status ${asked.join(',')}: a revoke or renew writes pending invitations only (accepted and revoked ones stay as they are); use --status pending or expired`);
+    }
+    filters.status = writable;
   }
   const given = Object.keys(filters).length > 0 || opts.role !== undefined;
   if (given && opts.allPending) throw new UsageError('--all-pending matches every pending invitation: give it without filters');
@@ -283,7 +296,7 @@ function refuseUnconfirmed(ctx: Context, verb: string): void {
  */
 async function pendingIds(client: ApiClient, filters: InvitationFilters): Promise<string[]> {
   const query = new URLSearchParams();
-  appendFilters(query, { status: ['pending', 'expired'], ...filters });
+  appendFilters(query, { status: [...WRITABLE_STATUSES], ...filters });
   const ids: string[] = [];
   for await (const page of client.paginate<{ id: string }>(PATHS.invitations, query, { all: true })) ids.push(...page.results.map((i) => i.id));
   return ids;

@@ -215,6 +215,9 @@ describe('invitations revoke', () => {
         [['invitations', 'renew', '--yes'], 'give at least one filter'],
         [['invitations', 'renew', 'not-a-uuid'], 'expected a UUID'],
         [['invitations', 'renew', '00000000-0000-4000-8000-000000000000', '--email', 'x@example.com'], 'either an invitation id or filters'],
+        // Accepted and revoked invitations fall outside a bulk revoke or renew (accounts.md).
+        [['invitations', 'revoke', '--status', 'accepted', '--yes'], '--status accepted: a revoke or renew writes pending invitations only'],
+        [['invitations', 'renew', '--status', 'revoked,accepted', '--yes'], '--status revoked,accepted: a revoke or renew writes pending invitations only'],
       ],
       { inProcess: true },
     );
