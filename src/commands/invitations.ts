@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
-import { askInvitationRole, roleFilterIds, roleId } from './shared/roles.js';
+import { askInvitationRole, roleFilterIds, roleId, spellRoleNames } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, DETAILS } from '../output/columns.js';
 import { writeList, writeOne } from '../output/format.js';
@@ -188,6 +188,7 @@ export async function matchFilters(ctx: Context, opts: MatchInvitationsOptions):
   }
   // Last: a role name new to sct is looked up on the service, after every other check.
   setOneOrIn(filters, 'auth_group', await roleFilterIds(ctx, opts.role, '--role'));
+  await spellRoleNames(ctx, filters);
   return filters;
 }
 
@@ -202,6 +203,7 @@ export async function listInvitations(ctx: Context, opts: ListInvitationsOptions
   const query = listQuery(opts);
   const filters = invitationFilters(opts);
   setOneOrIn(filters, 'auth_group', await roleFilterIds(ctx, opts.role, '--role'));
+  await spellRoleNames(ctx, filters);
   appendFilters(query, filters);
   await runList(ctx, { path: PATHS.invitations, query, flags: opts, columns: COLUMNS.invitation, noun: 'invitations' });
 }

@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
-import { roleFilterIds, roleId } from './shared/roles.js';
+import { roleFilterIds, roleId, spellRoleNames } from './shared/roles.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS, type Column } from '../output/columns.js';
 import { getPath } from '../output/values.js';
@@ -74,6 +74,7 @@ export function memberListQuery(opts: ListMembersOptions): URLSearchParams {
 export async function listMembers(ctx: Context, opts: ListMembersOptions): Promise<void> {
   const query = memberListQuery(opts);
   setOneOrIn(query, 'auth_group', await roleFilterIds(ctx, opts.role, '--role'));
+  await spellRoleNames(ctx, query);
   await runList(ctx, { path: PATHS.members, query, flags: opts, columns: COLUMNS.member, noun: 'members' });
 }
 

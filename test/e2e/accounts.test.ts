@@ -117,6 +117,15 @@ describe('members and users', () => {
       user__last_name__icontains: 'W', user__job_title__icontains: 'uy', created_at__date__gte: '2024-01-01', ordering: 'user__email', limit: '10', offset: '0',
     });
     for (const m of JSON.parse(r.stdout)) expect(m.auth_group_detail.name).toBe('ADMIN');
+    // --role-name is matched without regard to case, as every role name: sent as the service spells it.
+    t.sb.requests.length = 0;
+    const lower = await t.sct(['members', 'list', '-o', 'json', '--role-name', 'admin']);
+    expect(lower.exitCode, lower.stderr).toBe(0);
+    expect(new URLSearchParams(t.sb.requests.filter((q) => q.path === '/api/accounts/user-companies').at(-1)!.query).get('auth_group__name')).toBe('ADMIN');
+    expect(JSON.parse(lower.stdout).length).toBeGreaterThan(0);
+    const invited = await t.sct(['invitations', 'list', '--role-name', 'Admin', '--limit', '1', '-o', 'json']);
+    expect(invited.exitCode, invited.stderr).toBe(0);
+    expect(JSON.parse(invited.stdout)).toHaveLength(1);
     // --email is the address exactly, as on invitations list; --email-contains a part of it.
     t.sb.requests.length = 0;
     const exact = await t.sct(['members', 'list', '-o', 'json', '--email', 'amelie.janssens@brussels-cacao.example']);

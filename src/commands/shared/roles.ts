@@ -83,6 +83,30 @@ export async function learnRoles(ctx: Context): Promise<Role[]> {
   return seen(ctx, client.baseUrl);
 }
 
+/**
+ * `--role-name`'s values as the service spells them (`admin` → `ADMIN`): its name filter matches
+ * exactly, and a role name is matched without regard to case everywhere else in sct. A name sct
+ * has not seen, after asking once, goes as typed (the filter may know more roles than sct saw);
+ * one in capitals goes as typed without asking.
+ */
+export async function spellRoleNames(ctx: Context, target: URLSearchParams | Record<string, unknown>): Promise<void> {
+  const keys = ['auth_group__name', 'auth_group__name__in'];
+  const get = (k: string) => (target instanceof URLSearchParams ? (target.get(k) ?? undefined) : (target[k] as string | undefined));
+  if (!keys.some((k) => get(k) !== undefined)) return;
+  let known = seen(ctx, ctx.client().baseUrl);
+  const spelt = (name: string) => known.find((r) => r.name.toLowerCase() === name.toLowerCase())?.name;
+  const names = keys.flatMap((k) => (get(k) ?? '').split(',').filter(Boolean));
+  // A name in capitals is already spelt as the documents spell roles (OWNER, ADMIN): no need to ask.
+  if (names.some((n) => spelt(n) === undefined && n !== n.toUpperCase())) known = await learnRoles(ctx);
+  for (const k of keys) {
+    const v = get(k);
+    if (v === undefined) continue;
+    const value = v.split(',').map((n) => spelt(n) ?? n).join(',');
+    if (target instanceof URLSearchParams) target.set(k, value);
+    else target[k] = value;
+  }
+}
+
 /** The names of the roles seen on this service, by id, for a role the service gives only as its id. */
 export function knownRoleNames(ctx: Context): Map<number, string> {
   return new Map(seen(ctx, ctx.client().baseUrl).map((r) => [r.id, r.name]));
