@@ -36,7 +36,6 @@ export const register = registerOf({
       name: 'list',
       summary: 'List the workspaces (companies) you belong to',
       prints: 'workspace',
-      extraFields: ['current'],
       options: LIST_WORKSPACES_OPTIONS,
       examples: ['sct workspaces list', 'sct workspaces list --type active,trial --json id,name'],
       run: (ctx, opts) => listWorkspaces(ctx, opts),
@@ -52,7 +51,9 @@ export const register = registerOf({
     defineLeaf({
       name: 'current',
       summary: 'Show the active workspace',
+      // The company of the user's profile, and the user's role in it (from the same answer).
       prints: 'company',
+      extraFields: ['role'],
       examples: ['sct workspaces current', 'sct workspaces current --json id,name'],
       run: (ctx) => currentWorkspace(ctx),
     }),
@@ -62,15 +63,18 @@ export const register = registerOf({
 export async function listWorkspaces(ctx: Context, opts: ListWorkspacesOptions): Promise<void> {
   const query = listQuery(opts);
   setNamedFilters(query, WORKSPACE_FILTERS, opts);
-  // The active workspace is the service's (GET /accounts/me), marked as `config profiles` marks its current one.
-  const activeId = (await fetchMe(ctx.client())).company?.id;
+  // The active workspace is the service's (GET /accounts/me), marked in the table as `config
+  // profiles` marks its current one. JSON, NDJSON and CSV are the objects as the service sent
+  // them (the spec's output rules): no field of sct's own in them.
+  const table = ctx.format() === 'table' && ctx.flags.jq === undefined;
+  const activeId = table ? (await fetchMe(ctx.client())).company?.id : undefined;
   await runList(ctx, {
     path: PATHS.workspaces,
     query,
     flags: opts,
     columns: COLUMNS.workspace,
     noun: 'workspaces',
-    map: (w) => ({ ...w, current: activeId !== undefined && workspaceId(w as Workspace) === activeId }),
+    map: table ? (w) => ({ ...w, current: activeId !== undefined && workspaceId(w as Workspace) === activeId }) : undefined,
   });
 }
 

@@ -24,7 +24,8 @@ describe('output facts declared by the commands', () => {
       whoami: 'me',
       'workspaces current': 'company',
     });
-    expect(printedBy(tree.get('workspaces list')!)?.extraFields).toEqual(['current']);
+    expect(printedBy(tree.get('workspaces list')!)?.extraFields).toBeUndefined();
+    expect(printedBy(tree.get('workspaces current')!)?.extraFields).toEqual(['role']);
     expect([...tree].filter(([, cmd]) => isGeojsonCommand(cmd)).map(([path]) => path)).toEqual(['origins list', 'origins get']);
   });
 });
