@@ -17,13 +17,12 @@ describe('workspaces', () => {
     expect(JSON.parse(stdout)).toEqual({ company_id: 7, message: 'Switched.', profile: 'default' });
   });
 
-  it('list with every named filter: their documented keys in one GET, after /accounts/me for the active mark', async () => {
+  it('list with every named filter: their documented keys in one GET; JSON is the service\'s objects, no /accounts/me', async () => {
     const page = { count: 1, next: null, previous: null, results: [{ id: 7, name: 'Cocoa Coop', type: 'active', country: 'CI' }] };
     const query = { type__in: 'active,trial', type__exclude: 'demo,test', country: 'CI', name__icontains: 'coop', limit: '10', offset: '0' };
     http.stub('GET', '/accounts/workspaces', { query }, { json: page });
-    http.stub('GET', '/accounts/me', { json: { id: 1, email: 'a@example.com', company: { id: 7 } } });
     const { stdout } = await runRegistered(http, register, ['workspaces', 'list', '--type', 'Active,trial', '--exclude-type', 'demo', '--exclude-type', 'test', '--country', 'ci', '--name', 'coop', '--limit', '10', '-o', 'json']);
-    expect(http.sent()).toEqual(['GET /accounts/me', 'GET /accounts/workspaces']);
-    expect(JSON.parse(stdout)).toMatchObject([{ id: 7, current: true }]);
+    expect(http.sent()).toEqual(['GET /accounts/workspaces']);
+    expect(JSON.parse(stdout)).toEqual(page.results);
   });
 });
