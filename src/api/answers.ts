@@ -9,6 +9,7 @@ import { statusText, HTML_PAGE } from './errors.js';
 import { describeError } from './retry.js';
 import { formatBytes } from '../util/format.js';
 
+/** How an answer is read: parsed whole, parsed as a list page (json-page.ts), or streamed to the caller. */
 /**
  * How a 2xx answer is read: JSON; a list page (its items kept as the service's bytes when the
  * page is large, json-page.ts); a page of an --all export (kept so whatever its size: an export
@@ -40,23 +41,17 @@ export async function readCappedBytes(body: Readable, headers: Headers, max: num
     body.destroy();
     throw new SctError(`answer too large (${formatBytes(declared)}, more than the ${formatBytes(max)} sct reads)`);
   }
-  // Events rather than `for await`: an async iterator over a stream is set up cold in every
-  // run, about a millisecond of a one-request command's time. finished() gives the errors the
-  // iterator gives (the stream's own, or a premature close).
-  const { finished } = await import('node:stream');
-  return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= max) return void chunks.push(chunk);
-      body.off('data', onData);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) {
       body.destroy();
-      reject(new SctError(`answer too large (more than the ${formatBytes(max)} sct reads)`));
-    };
-    body.on('data', onData);
-    finished(body, (err) => (err ? reject(err) : resolve(Buffer.concat(chunks, size))));
-  });
+      throw new SctError(`answer too large (more than the ${formatBytes(max)} sct reads)`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
 }
 
 export function contentType(headers: Headers): string {
