@@ -164,6 +164,8 @@ _sct() {
     'origins list|--ordering') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins list|--search') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins list|--filter') COMPREPLY=( $(compgen -W 'assessment_status= assessment_status__in= country_code= country_code__in= created_at= created_at__gte= created_at__lte= created_at__date= created_at__date__gte= created_at__date__lte= updated_at= updated_at__gte= updated_at__lte= updated_at__date= updated_at__date__gte= updated_at__date__lte= description= description__startswith= description__endswith= description__icontains= description__iendswith= description__istartswith= name= name__startswith= name__endswith= name__icontains= name__iendswith= name__istartswith= external_id= external_id__startswith= external_id__endswith= external_id__icontains= external_id__iendswith= external_id__istartswith= external_id__in= failing_percentage_gte= passing_percentage_gte= id__in= id__exclude_in=' -- "$cur") ); compopt -o nospace 2>/dev/null; return ;;
+    'origins list|-o'|'origins list|--output') COMPREPLY=( $(compgen -W 'table json ndjson csv geojson' -- "$cur") ); return ;;
+    'origins get|-o'|'origins get|--output') COMPREPLY=( $(compgen -W 'table json ndjson csv geojson' -- "$cur") ); return ;;
     'origins create|--name') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins create|--description') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'origins create|--country-code') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
@@ -463,7 +465,7 @@ _sct() {
     'sandbox|--latency') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'sandbox|--fail-rate') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'sandbox|--drop-rate') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    *'|-o'|*'|--output') COMPREPLY=( $(compgen -W 'table json ndjson csv geojson' -- "$cur") ); return ;;
+    *'|-o'|*'|--output') COMPREPLY=( $(compgen -W 'table json ndjson csv' -- "$cur") ); return ;;
     *'|--columns') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     *'|--jq') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     *'|--profile') COMPREPLY=( $(compgen -W "$(sct config profiles -o json --jq '.[].name' 2>/dev/null)" -- "$cur") ); return ;;

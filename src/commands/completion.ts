@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { argumentValues, enumOptionValues } from './shared/flags.js';
 import { filtersOf } from './shared/filters.js';
 import { PAGING } from '../api/filters/keys.js';
+import { isGeojsonCommand } from './shared/output-facts.js';
 import { HELP_TOPICS } from '../help/topic-names.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -103,14 +104,18 @@ function walk(cmd: Command, prefix: string, out: Node[], inherited: Option[]): v
   const own = (cmd.options as readonly Option[]).filter((o) => !o.hidden);
   const toOpt = (o: Option, global: boolean): Opt => {
     const keys = filterKeys(cmd, o);
+    // `-o geojson` is offered where it is taken (origins list and get): there as a value of the
+    // command's own, every other command's -o without it.
+    const geojson = o.long === '--output' && isGeojsonCommand(cmd);
+    const values = o.long === '--output' && !geojson ? enumValues(o)?.filter((v) => v !== 'geojson') : enumValues(o);
     return {
       flags: [o.short, o.long].filter((x): x is string => Boolean(x)),
       description: o.description,
-      ...(keys ? { values: keys, open: true } : { values: enumValues(o) }),
+      ...(keys ? { values: keys, open: true } : { values }),
       profiles: o.long === '--profile' || undefined,
       // `--json [fields]`: the next word may as well be a command or an argument.
       takesValue: o.required,
-      global,
+      global: global && !geojson,
     };
   };
   out.push({

@@ -95,7 +95,10 @@ for (const [shell, complete] of Object.entries(shells)) {
       expect(names(await complete('sct', 'products', 'list', '--commodity', ''))).toEqual(['cattle', 'cocoa', 'coffee', 'palm_oil', 'rubber', 'soya', 'wood']);
       expect(names(await complete('sct', 'dds', 'list', '--type', ''))).toEqual(['EUDR', 'EUTR', 'PPWR']);
       expect(names(await complete('sct', 'orders', 'list', '--type', ''))).toEqual(['manufactured_batch', 'order', 'produced_batch', 'product_chain']);
-      expect(names(await complete('sct', 'orders', 'list', '-o', ''))).toEqual(['csv', 'geojson', 'json', 'ndjson', 'table']);
+      // -o geojson only where it is taken: origins list and get.
+      expect(names(await complete('sct', 'orders', 'list', '-o', ''))).toEqual(['csv', 'json', 'ndjson', 'table']);
+      expect(names(await complete('sct', 'origins', 'list', '-o', ''))).toEqual(['csv', 'geojson', 'json', 'ndjson', 'table']);
+      expect(names(await complete('sct', 'origins', 'get', '1', '-o', ''))).toEqual(['csv', 'geojson', 'json', 'ndjson', 'table']);
     });
 
     it("offers a list's documented filter keys for --filter, from its filter table", async () => {

@@ -542,7 +542,10 @@ describe('completion', () => {
     expect(await complete('sct', 'in')).toEqual(['info-requests', 'invitations']);
     expect(await complete('sct', 'orders', 'l')).toEqual(['list']);
     expect(await complete('sct', 'dds', 'create', '--ty')).toEqual(['--type']);
-    expect(await complete('sct', 'orders', 'list', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv', 'geojson']);
+    // -o geojson where it is taken: origins list and get.
+    expect(await complete('sct', 'orders', 'list', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(await complete('sct', 'origins', 'list', '-o', '')).toEqual(['table', 'json', 'ndjson', 'csv', 'geojson']);
+    expect(await complete('sct', 'origins', 'get', '1', '--output', 'g')).toEqual(['geojson']);
     expect(await complete('sct', 'risk', 'evidence', '1', '--')).toContain('--force');
     // Subcommands first, flags only after a "-"; the shells; config keys; enum values.
     expect(await complete('sct', 'dds', '')).toEqual(['list', 'get', 'create', 'update', 'delete', 'wait', 'available-orders', 'trace']);
