@@ -2,9 +2,9 @@
 // where the file holds it — and --report FILE as CSV), a
 // summary on stderr, and the exit code — 3 when some units were rejected, 130 when
 // interrupted, the fatal error's own code when the run had to stop.
-import { accessSync, constants, lstatSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, lstatSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { writeAtomically } from '../util/files.js';
+import { claimFile, writeAtomically, type FileState } from '../util/files.js';
 import { csvLine, guardFormula } from '../output/spreadsheet.js';
 import type { Context } from '../context.js';
 import { JournalWriteError, type Outcome, type RunResult } from './runner.js';
@@ -43,10 +43,21 @@ export function checkReportPath(path: string | undefined, force: boolean | undef
   if (input !== undefined && input !== '-' && sameFile(path, input)) {
     throw new UsageError(`--report ${path} is the input file: the report would replace it; choose another --report file`);
   }
-  if (lstatSync(path, { throwIfNoEntry: false }) && !force) {
+  const existing = lstatSync(path, { throwIfNoEntry: false });
+  if (existing?.isDirectory()) throw new UsageError(`--report ${path} is a directory: name a file in it`);
+  // A device or a FIFO (/dev/null, a pipe to a reader) is written into, never replaced.
+  const special = existing !== undefined && !existing.isFile() && !existing.isSymbolicLink();
+  if (existing && !special && !force) {
     throw new UsageError(`${path} already exists: pass --force to overwrite it, or choose another --report file`);
   }
+  REPORT_START.set(resolve(path), special ? 'special' : existing ? { dev: existing.dev, ino: existing.ino, ctimeMs: existing.ctimeMs } : 'absent');
 }
+
+/**
+ * What each --report path was when its run began (checkReportPath): a report replaces only that
+ * file, never one another process created at the name meanwhile, and writes into a device.
+ */
+const REPORT_START = new Map<string, FileState | 'absent' | 'special'>();
 
 /** The same file by path, or by device and inode (a link, another spelling of the path). */
 function sameFile(a: string, b: string): boolean {
@@ -76,14 +87,32 @@ function jsonRow(o: Outcome) {
 }
 
 /**
- * The report as CSV, written whole or not at all (writeAtomically: never through a planted
- * link, never half a report). Text cells are guarded against spreadsheet formulas unless asked.
+ * The report as CSV, written whole or not at all: through a new temporary file that then takes
+ * the name (claimFile: never through a planted link, never over a file another process created
+ * meanwhile, with --force only over the one that was there), or into a device. Text cells are
+ * guarded against spreadsheet formulas unless asked.
  */
 export function writeReportFile(path: string, outcomes: Outcome[], o: { csvFormulas?: boolean } = {}): void {
   const guard = o.csvFormulas ? (v: string) => v : guardFormula;
   let text = csvLine(['line', 'key', 'status', 'id', 'error']);
   for (const r of outcomes.map(flatRow)) text += csvLine([r.line, guard(r.key), r.status, typeof r.id === 'string' ? guard(r.id) : r.id, guard(r.error)]);
-  writeAtomically(path, text, 0o644, { umask: true });
+  const start = REPORT_START.get(resolve(path));
+  if (start === 'special') {
+    const fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
+    try {
+      writeFileSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    return;
+  }
+  const tmp = `${path}.${process.pid}.report.tmp`;
+  writeAtomically(tmp, text, 0o644, { umask: true });
+  try {
+    claimFile(tmp, path, start === 'absent' ? undefined : start, () => new SctError(`${path} already exists: another process created it while the run went on; nothing was replaced`));
+  } finally {
+    rmSync(tmp, { force: true });
+  }
 }
 
 export async function finishBulk(

@@ -2,7 +2,8 @@
 // costs nothing), the bytes go to a temporary file beside it, and only a complete file is
 // renamed into place. Nothing is written outside the directory the user named, and nothing
 // is overwritten without --force.
-import { constants, copyFileSync, createWriteStream, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { constants, createWriteStream, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { claimFile } from '../util/files.js';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { once } from 'node:events';
@@ -226,33 +227,9 @@ async function saveFile(body: Readable, target: Target, check: DownloadCheck | u
   }
 }
 
-/**
- * Gives the complete temporary file its final name. A new name is claimed with a hard link,
- * which fails when the name exists — unlike a rename, which would replace a file another
- * download created meanwhile. With --force, only the file that was there at the start is
- * replaced.
- */
+/** The complete temporary file under its final name (claimFile): never over a file another download created meanwhile. */
 function claim(tmp: string, target: Target): void {
-  if (target.replaces) {
-    const now = lstatSync(target.path, { throwIfNoEntry: false });
-    const { dev, ino, ctimeMs } = target.replaces;
-    if (now && now.dev === dev && now.ino === ino && now.ctimeMs === ctimeMs) return renameSync(tmp, target.path);
-    if (now) throw raced(target.path);
-  }
-  try {
-    linkSync(tmp, target.path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw raced(target.path);
-    // A file system without hard links (FAT, some network shares): an exclusive copy claims the name as surely.
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
-    try {
-      copyFileSync(tmp, target.path, constants.COPYFILE_EXCL);
-    } catch (copyErr) {
-      if ((copyErr as NodeJS.ErrnoException).code === 'EEXIST') throw raced(target.path);
-      throw copyErr;
-    }
-  }
+  claimFile(tmp, target.path, target.replaces, () => raced(target.path));
 }
 
 function raced(path: string): SctError {

@@ -1,6 +1,6 @@
 // Reading a file named on the command line (or stdin for "-"), and writing a file whole through
 // a new temporary file renamed into place: one way each, shared by every command.
-import { closeSync, constants, fchmodSync, fchownSync, fsyncSync, lstatSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, fchmodSync, fchownSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -101,5 +101,40 @@ function unlinkQuietly(file: string): void {
     unlinkSync(file);
   } catch {
     // Never created, or already gone.
+  }
+}
+
+/** A file as it was when a command began: what a --force write may replace, and nothing else. */
+export interface FileState {
+  dev: number;
+  ino: number;
+  ctimeMs: number;
+}
+
+/**
+ * Gives a complete temporary file its final name. A new name is claimed with a hard link, which
+ * fails when the name exists (unlike a rename, which would replace a file another process
+ * created meanwhile); `replaces`, with --force, is the one file that may be replaced. `raced`
+ * is the error when the name was taken meanwhile. The temporary file stays for the caller.
+ */
+export function claimFile(tmp: string, path: string, replaces: FileState | undefined, raced: () => Error): void {
+  if (replaces) {
+    const now = lstatSync(path, { throwIfNoEntry: false });
+    if (now && now.dev === replaces.dev && now.ino === replaces.ino && now.ctimeMs === replaces.ctimeMs) return renameSync(tmp, path);
+    if (now) throw raced();
+  }
+  try {
+    linkSync(tmp, path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw raced();
+    // A file system without hard links (FAT, some network shares): an exclusive copy claims the name as surely.
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
+    try {
+      copyFileSync(tmp, path, constants.COPYFILE_EXCL);
+    } catch (copyErr) {
+      if ((copyErr as NodeJS.ErrnoException).code === 'EEXIST') throw raced();
+      throw copyErr;
+    }
   }
 }

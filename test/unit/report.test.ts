@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { stringify } from 'csv-stringify/sync';
 import { lstatSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeReportFile } from '../../src/bulk/report.js';
+import { checkReportPath, writeReportFile } from '../../src/bulk/report.js';
 import { CSV_WRITE_OPTIONS, csvLine } from '../../src/output/spreadsheet.js';
 import { removeDir, tempDir } from '../helpers/sct.js';
 import type { Outcome } from '../../src/bulk/runner.js';
@@ -40,6 +40,9 @@ describe('writeReportFile', () => {
     expect(text).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
     expect(text).toContain(`'@SUM(1)`);
     expect(text).toContain('3,plain@example.com,created,7,');
+    // A second report at the name needs --force (checkReportPath), as a run's would.
+    expect(() => writeReportFile(report, outcomes, { csvFormulas: true })).toThrow('already exists: another process created it');
+    checkReportPath(report, true);
     writeReportFile(report, outcomes, { csvFormulas: true });
     expect(readFileSync(report, 'utf8')).toContain(`"=HYPERLINK(""http://evil.example"",""x"")"`);
   });

@@ -1,0 +1,50 @@
+// A bulk run's --report as cli-spec "Files written" has it: checked before the first request (a
+// directory is no report file), never replacing a file another process created meanwhile, and
+// written into a device (/dev/null) rather than replacing it.
+import { describe, expect, it } from 'vitest';
+import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const t = useSandbox({ rateLimit: 100_000 }, { inProcess: true });
+const people = (name: string) => t.writeFile(`in-${name}`, `email,auth_group\n${name.replace(/\W/g, '')}.${Date.now()}@report.example,3\n`);
+const posts = () => t.sb.requests.filter((q) => q.method === 'POST');
+
+describe('--report', () => {
+  it('a file another process creates at that name during the run is kept: the outcomes go to stderr, exit 1', async () => {
+    const report = join(t.dir, 'taken.csv');
+    t.sb.setBeforeHandle(({ method }) => {
+      if (method === 'POST') writeFileSync(report, 'I WAS HERE FIRST\n');
+    });
+    const r = await t.sct(['invitations', 'bulk-create', '--file', people('taken.csv'), '--report', report]);
+    expect(r.exitCode).toBe(1);
+    expect(readFileSync(report, 'utf8')).toBe('I WAS HERE FIRST\n');
+    expect(r.stderr).toContain(`${report} already exists: another process created it while the run went on; nothing was replaced`);
+    expect(r.stderr).toMatch(/line 2 \(.*\): created /);
+  });
+
+  it('with --force, only the file that was there at the start is replaced', async () => {
+    const report = join(t.dir, 'mine.csv');
+    writeFileSync(report, 'an old report\n');
+    const r = await t.sct(['invitations', 'bulk-create', '--file', people('mine.csv'), '--report', report, '--force']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(report, 'utf8')).toMatch(/^line,key,status,id,error\n2,/);
+  });
+
+  it('a device is written into, never replaced, without --force', async () => {
+    const r = await t.sct(['invitations', 'bulk-create', '--file', people('null.csv'), '--report', '/dev/null']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true);
+  });
+
+  it('a directory is no report file: exit 2 before any request, with --force too', async () => {
+    const dir = join(t.dir, 'adir');
+    mkdirSync(dir);
+    for (const force of [[], ['--force']]) {
+      const r = await t.sct(['invitations', 'bulk-create', '--file', people('dir.csv'), '--report', dir, ...force]);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`--report ${dir} is a directory: name a file in it`);
+    }
+    expect(posts()).toEqual([]);
+  });
+});
