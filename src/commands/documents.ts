@@ -15,7 +15,7 @@ import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
 import { byteProgress } from '../output/progress.js';
 import { formatBytes } from '../util/format.js';
-import { resolveTarget } from '../output/download.js';
+import { checkOutDirectory, resolveTarget } from '../output/download.js';
 import { SctError, UsageError } from '../errors.js';
 import { getLeaf, listLeaf, parseId } from './shared/crud.js';
 import { collect } from './shared/flags.js';
@@ -108,6 +108,7 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
 }
 
 export async function downloadDocument(ctx: Context, id: number, opts: DownloadFlags): Promise<void> {
+  checkOutDirectory(opts.out, process.cwd());
   const client = ctx.client();
   // The name first: the target is settled (and an existing file refused) before any bytes move.
   const doc = (await client.get<{ name?: unknown; content_type?: unknown }>(PATHS.document(id))) ?? {};

@@ -10,7 +10,7 @@ import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
-import { fileNameFromDisposition, isDirectoryTarget, resolveTarget, type Target } from '../output/download.js';
+import { checkOutDirectory, fileNameFromDisposition, isDirectoryTarget, resolveTarget, type Target } from '../output/download.js';
 import { AnswerError, SctError } from '../errors.js';
 import { listLeaf, parseId, saveOne } from './shared/crud.js';
 import { appendList, parseIdList } from './shared/flags.js';
@@ -89,6 +89,7 @@ function fixedTarget(out: string | undefined, force?: boolean): Target | undefin
 }
 
 export async function downloadEvidence(ctx: Context, id: number, opts: DownloadFlags): Promise<void> {
+  checkOutDirectory(opts.out, process.cwd());
   const fixed = fixedTarget(opts.out, opts.force);
   const client = ctx.client();
   const path = PATHS.riskEvidence(id);

@@ -104,6 +104,22 @@ export function isDirectoryTarget(out: string, cwd: string): boolean {
 }
 
 /**
+ * `--out DIR/` naming something that is not a directory (a file, or a path through one): a
+ * usage error before anything is sent, rather than the file system's words after the request.
+ */
+export function checkOutDirectory(out: string | undefined, cwd: string): void {
+  if (out === undefined || out === '-' || !/[\\/]$/.test(out)) return;
+  const abs = isAbsolute(out) ? out : resolve(cwd, out);
+  let isDir: boolean | undefined;
+  try {
+    isDir = statSync(abs, { throwIfNoEntry: false })?.isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (isDir === false) throw new UsageError(`--out ${out}: not a directory (a file is in the way)`);
+}
+
+/**
  * Where a download goes: `--out DIR/` or an existing directory → DIR/<name>; `--out FILE` →
  * that file; `--out -` → standard output; no --out → <cwd>/<name>. Refuses an existing file
  * without `force`; an existing target that is not a file (a device, a FIFO) is written into.

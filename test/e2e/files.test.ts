@@ -76,6 +76,12 @@ describe('documents', () => {
       [['documents', 'upload', '/etc/hostname', '--name', 'n'.repeat(256)], /name: /],
       [['documents', 'download', 'abc'], 'invalid ID'],
     ]);
+    // An --out DIR/ that a file stands in the way of: exit 2 before the request, for both downloads.
+    const file = t.writeFile('afile', 'not a directory');
+    await t.expectUsageErrors([
+      [['documents', 'download', '4', '--out', `${file}/`], `--out ${file}/: not a directory (a file is in the way)`],
+      [['risk', 'evidence', '7', '--out', `${file}/`], `--out ${file}/: not a directory (a file is in the way)`],
+    ]);
   });
 });
 
