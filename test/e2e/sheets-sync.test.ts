@@ -3,6 +3,7 @@
 // same columns whatever the data.
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { useSandbox } from '../helpers/sandbox.js';
 import { startHostile } from '../helpers/hostile.js';
 import { sctFor } from '../helpers/sct.js';
@@ -93,6 +94,26 @@ describe('sync: an update row needs only external_id and the fields that change'
     ]);
     const after = await t.sct(['origins', 'get', String(origin.id), '-o', 'json']);
     expect(JSON.parse(after.stdout)).toMatchObject({ name: origin.name, country_code: origin.country_code, location: { coordinates: [-55.75, -12.5] } });
+  });
+
+  it('origins list -o csv → a location.coordinates cell edited → origins sync moves the origin; unedited, nothing', async () => {
+    const origin = await firstOrigin();
+    const exported = await t.sct(['origins', 'get', String(origin.id), '-o', 'csv']);
+    expect(exported.exitCode, exported.stderr).toBe(0);
+    const unedited = t.writeFile('origin-export.csv', exported.stdout);
+    const same = await t.sct(['origins', 'sync', '--file', unedited, '--dry-run', '-o', 'json']);
+    expect(same.exitCode, same.stderr).toBe(0);
+    expect(same.stderr).not.toMatch(/ignoring .*location/);
+    expect(JSON.parse(same.stdout).update).toEqual([]);
+    const [header, row] = parse(exported.stdout) as string[][];
+    const at = header!.indexOf('location.coordinates');
+    row![at] = JSON.stringify([-55.7, -12.6]);
+    const file = t.writeFile('origin-edited.csv', stringify([header!, row!]));
+    const r = await t.sct(['origins', 'sync', '--file', file, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(writes().map((w) => [w.method, w.path, JSON.parse(w.body)])).toEqual([
+      ['PATCH', `/api/origins/${origin.id}`, { location: { type: 'Point', coordinates: [-55.7, -12.6] } }],
+    ]);
   });
 
   it('an origin the service does not have needs name and country_code: exit 2, or with --skip-invalid the update goes and the row is reported (exit 3)', async () => {

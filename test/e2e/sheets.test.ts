@@ -206,11 +206,17 @@ describe('files from spreadsheets: bad rows', () => {
 
 describe('files from spreadsheets: columns', () => {
   it('headers match in any case with spaces around; read-only columns of an origin are ignored with one line', async () => {
-    const file = t.writeFile('origins-listed.csv', ' ID ,Name, Country_Code ,external_id,created_at,Location.Type\n9,Ferme Été,CI,RO-1,2025-01-01T00:00:00Z,Point\n');
+    const file = t.writeFile('origins-listed.csv', ' ID ,Name, Country_Code ,external_id,created_at,Assessment_Status\n9,Ferme Été,CI,RO-1,2025-01-01T00:00:00Z,pending\n');
     const r = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain('origins-listed.csv: ignoring 3 columns the service sets itself (id, created_at, location.type)');
+    expect(r.stderr).toContain('origins-listed.csv: ignoring 3 columns the service sets itself (id, created_at, assessment_status)');
     expect(dryRunBodies(r.stdout)).toMatchObject([{ name: 'Ferme Été', country_code: 'CI', external_id: 'RO-1' }]);
+    // An export's location columns are read back as the geometry; half of one is an error on its line.
+    const exported = t.writeFile('origins-located.csv', 'name,country_code,location.type,location.coordinates\nFerme A,CI,Point,"[-5.2897,6.8203]"\nFerme B,CI,Point,\n');
+    const half = await t.sct(['origins', 'import', '--file', exported, '--dry-run', '-o', 'json']);
+    expect(half.exitCode).toBe(2);
+    expect(half.stderr).toContain('line 3, location: location.coordinates is empty: an exported location needs both columns');
+    expect(half.stderr).not.toContain('line 2');
   });
 
   it('orders list -o csv → one cell edited → orders sync changes exactly that field; the read-only columns are ignored with one line', async () => {

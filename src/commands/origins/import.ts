@@ -41,12 +41,15 @@ export const ORIGIN_TEMPLATE: FileTemplate = {
 const COLUMN_ALIASES: Record<string, string[]> = { latitude: ['lat'], longitude: ['lng', 'lon', 'long'] };
 
 /** Which header of the file holds each known column (the name itself, or an alias of it). */
-/** Every header an origins file may have, aliases included. */
-export const KNOWN_COLUMNS = [...IMPORT_COLUMNS, ...Object.values(COLUMN_ALIASES).flat()];
+/** The location as `sct origins list -o csv` writes it: a GeoJSON geometry's two members. */
+const EXPORTED_LOCATION = ['location.type', 'location.coordinates'] as const;
+
+/** Every header an origins file may have, aliases and an export's location columns included. */
+export const KNOWN_COLUMNS = [...IMPORT_COLUMNS, ...Object.values(COLUMN_ALIASES).flat(), ...EXPORTED_LOCATION];
 
 export function importColumnNames(columns: string[]): Record<string, string> {
   const names: Record<string, string> = {};
-  for (const c of IMPORT_COLUMNS) {
+  for (const c of [...IMPORT_COLUMNS, ...EXPORTED_LOCATION]) {
     names[c] = columns.includes(c) ? c : (COLUMN_ALIASES[c]?.find((a) => columns.includes(a)) ?? c);
   }
   return names;
@@ -77,7 +80,13 @@ export function originFromRow(
 
   const lat = v('latitude');
   const lng = v('longitude');
-  const loc = v('location');
+  let loc = v('location');
+  // An export's location.type and location.coordinates read back as the geometry they are.
+  const exported = EXPORTED_LOCATION.map(v);
+  if (exported.some(Boolean) && !loc) {
+    if (exported.every(Boolean)) loc = `{"type":${JSON.stringify(exported[0])},"coordinates":${exported[1]}}`;
+    else add('location', `${exported[0] ? 'location.coordinates' : 'location.type'} is empty: an exported location needs both columns`);
+  } else if (exported.some(Boolean)) add('location', 'give the location once: location, or location.type and location.coordinates');
   if (loc && (lat || lng)) {
     add('location', `give either location or ${header('latitude')}/${header('longitude')}, not both`);
   } else if (loc) {
