@@ -61,10 +61,12 @@ export async function writePlan(ctx: Context, plan: Plan, o: PlanContext): Promi
   } else if (format === 'json') {
     await writeOne(ctx.io, planObject(plan, o, ctx.now()), ctx.output(COLUMNS));
   } else if (format === 'ndjson' || format === 'csv') {
+    // The lines as in -o json (an array) in NDJSON; a CSV cell holds them as "2 3".
+    const lines = (l: number[]) => (format === 'csv' ? l.join(' ') : l);
     const rows = [
-      ...plan.create.map((c) => ({ action: 'create', external_id: c.key, id: null, lines: c.lines.join(' '), changes: null })),
-      ...plan.update.map((u) => ({ action: 'update', external_id: u.key, id: u.id, lines: u.lines.join(' '), changes: u.changes })),
-      ...plan.unchanged.map((u) => ({ action: 'unchanged', external_id: u.key, id: u.id, lines: u.lines.join(' '), changes: null })),
+      ...plan.create.map((c) => ({ action: 'create', external_id: c.key, id: null, lines: lines(c.lines), changes: null })),
+      ...plan.update.map((u) => ({ action: 'update', external_id: u.key, id: u.id, lines: lines(u.lines), changes: u.changes })),
+      ...plan.unchanged.map((u) => ({ action: 'unchanged', external_id: u.key, id: u.id, lines: lines(u.lines), changes: null })),
       ...plan.onlyOnService.map((s) => ({ action: 'only_on_service', external_id: s.external_id ?? null, id: s.id ?? null, lines: null, changes: null })),
     ];
     await writeList(ctx.io, rows, ctx.output(COLUMNS));

@@ -114,6 +114,9 @@ describe('orders sync', () => {
     expect(table.stdout).toMatch(new RegExp(`update\\s+DRY-CHANGED\\s+${changed.id}\\s+buyer_company_status: draft → completed`));
     expect(table.stdout).toMatch(/items\[line 2\]\.volume: 5\.5 → 7/);
     expect(table.stdout).toMatch(/only on service/);
+    // NDJSON carries the lines as -o json does, an array; a CSV cell as "2 3".
+    const nd = (await t.sct(['orders', 'sync', '--purchase', '--file', file, '--dry-run', '-o', 'ndjson'])).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(nd.find((x) => x.external_id === 'DRY-NEW').lines).toEqual(expect.arrayContaining([expect.any(Number)]));
     expect(writes()).toHaveLength(0);
   });
 
