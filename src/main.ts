@@ -27,7 +27,7 @@ export async function run(argv: string[]): Promise<void> {
   }
   // dist/cli.cjs, the hot path in one CommonJS file (scripts/build.mjs): required, not imported,
   // so Node never sets up its ES module loader for a command that needs nothing more; and with
-  // V8's compiled code kept from an earlier run (Node's own cache on 22.1+, sct's on Node 20).
+  // V8's compiled code kept from an earlier run (src/cli/code-cache.ts).
   // Required here, not imported at the top: --version and help never load what it needs.
   const { requireHot } = require('./cli/code-cache.js') as typeof import('./cli/code-cache.js');
   // Not for `sct sandbox`: a server that builds its demo data once, and whose build spends about

@@ -1,9 +1,12 @@
-// Loads dist/cli.cjs with V8's compiled code kept between runs, as Node 22.1+ does by itself
-// (module.enableCompileCache). Node 20 has no such cache: compiling the 280 KB file and the
-// functions a command runs is about a third of what `sct orders get 1` spends beyond Node's own
-// start-up (bench/results.md). So on Node 20 the file is compiled through vm.Script with the
-// cached data of an earlier run, which V8 checks (its version, its flags, the source's length)
-// and refuses when it does not fit; a refused or missing cache is written again after the run.
+// Loads dist/cli.cjs with V8's compiled code kept between runs. Compiling the 280 KB file and
+// the functions a command runs is about a third of what `sct orders get 1` spends beyond Node's
+// own start-up (bench/results.md). So the file is compiled through vm.Script with the cached data
+// of an earlier run, which V8 checks (its version, its flags, the source's length) and refuses
+// when it does not fit; a refused or missing cache is written again after the run. On Node 22+
+// too, rather than Node's own module.enableCompileCache: Node writes a file's cache as it is
+// compiled, before it runs, so every function a command calls is compiled again at each start
+// (Node 22.23, `orders get 1`: 53.5 ms with Node's cache, 48.5 ms with this one; `dds list` 79.2
+// against 66.7 ms).
 //
 // The chunks dist/cli.cjs requires (dist/chunks/*.cjs) are loaded the same way, each with its
 // own cached code: a command outside the hot file (dds, invitations, a bulk run) compiled them
@@ -14,8 +17,8 @@
 // command, Node version and file. Per command, because a cache holds the functions the run that
 // wrote it compiled: one shared by every command keeps what the first run after an install
 // happened to run (a mistyped command compiles no client), and every other command compiles the
-// rest at each start (about 3 ms of `orders get 1`, bench/results.md). Compiled code runs as sct, so a file that is not the user's own, or
-// that others may write, is never read. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does
+// rest at each start (about 3 ms of `orders get 1`, bench/results.md). Compiled code runs as
+// sct, so a file that is not the user's own, or that others may write, is never read. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it turns off
 // Node's own.
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
@@ -43,18 +46,14 @@ export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
 /**
  * @public (src/main.ts requires it when a command runs, which knip does not follow)
  *
- * Requires `file` (a CommonJS file), through the code cache where Node has none of its own; so
+ * Requires `file` (a CommonJS file), through the code cache (plain require() without one); so
  * are the chunks it requires (the .cjs files under its directory), each with its own cached code.
  * `build` names the files' content (a hash the build computes), so a rebuilt file never meets
  * the code of the one before it.
  */
 export function requireHot<T>(file: string, build: string | undefined, env: NodeJS.ProcessEnv, argv: readonly string[] = []): HotModule<T> {
-  const nodeCache = (Module as { enableCompileCache?: () => unknown }).enableCompileCache;
   const dir = codeCacheDir(env);
-  if (nodeCache || dir === undefined || build === undefined) {
-    nodeCache?.();
-    return { exports: createRequire(file)(file) as T, saveCache: () => undefined };
-  }
+  if (dir === undefined || build === undefined) return { exports: createRequire(file)(file) as T, saveCache: () => undefined };
   const loader = new CachedLoader(dirname(file), dir, fnv1a(file), build, commandKey(argv));
   return { exports: loader.load(file) as T, saveCache: () => loader.save() };
 }

@@ -50,7 +50,7 @@ export const ENVIRONMENT_VARIABLES: readonly Variable[] = [
   {
     names: 'XDG_CACHE_HOME',
     effect:
-      "on Node 20, sct keeps V8's compiled code of its own files in $XDG_CACHE_HOME/sct (else ~/.cache/sct, ~/Library/Caches/sct, %LOCALAPPDATA%\\sct\\Cache), one file per installed copy, command, Node version and file of sct's, mode 0600, so every run after the first starts faster; a file that is not the user's own, or that others may write, is never read. Node 22+ keeps its own cache and sct writes none.",
+      "sct keeps V8's compiled code of its own files in $XDG_CACHE_HOME/sct (else ~/.cache/sct, ~/Library/Caches/sct, %LOCALAPPDATA%\\sct\\Cache), one file per installed copy, command, Node version and file of sct's, mode 0600, so every run after the first starts faster; a file that is not the user's own, or that others may write, is never read.",
   },
   { names: 'NODE_DISABLE_COMPILE_CACHE=1', effect: "no compiled-code cache (Node's own switch, honoured for sct's as well)." },
 ];

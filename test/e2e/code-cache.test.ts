@@ -4,13 +4,11 @@
 // is a run like the first.
 import { afterAll, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { Module } from 'node:module';
 import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
 import { removeDir, tempDir } from '../helpers/sct.js';
 
 const t = useSandbox();
-const nodeHasItsOwn = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
 function cacheHome(): { home: string; dir: string; files: () => string[] } {
   const home = tempDir('sct-cache-');
@@ -20,15 +18,11 @@ function cacheHome(): { home: string; dir: string; files: () => string[] } {
 }
 
 describe('the code cache', () => {
-  it('on Node 20 the first run writes it (0600, in a 0700 directory), later runs use it unchanged and print the same; Node 22.1+ keeps its own', async () => {
+  it('the first run writes it (0600, in a 0700 directory), later runs use it unchanged and print the same, on every Node', async () => {
     const c = cacheHome();
     const env = { XDG_CACHE_HOME: c.home };
     const first = await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env });
     expect(first.exitCode, first.stderr).toBe(0);
-    if (nodeHasItsOwn) {
-      expect(c.files()).toEqual([]);
-      return;
-    }
     expect(c.files()).toHaveLength(1);
     const file = join(c.dir, c.files()[0]);
     // One per copy of sct (a hash of its path), build, command, Node and file; orders get needs no chunk.
@@ -46,7 +40,7 @@ describe('the code cache', () => {
     expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 
-  it.runIf(!nodeHasItsOwn)('commands in chunks work from cached code too: each chunk has its file, written once; their error classes and exit codes hold', async () => {
+  it('commands in chunks work from cached code too: each chunk has its file, written once; their error classes and exit codes hold', async () => {
     const c = cacheHome();
     const env = { XDG_CACHE_HOME: c.home };
     const mtimes = () => new Map(c.files().map((f) => [f, statSync(join(c.dir, f)).mtimeMs]));
@@ -77,7 +71,7 @@ describe('the code cache', () => {
     expect(readFileSync(join(c.dir, chunk)).length).toBeGreaterThan(100);
   });
 
-  it.runIf(!nodeHasItsOwn)("a run that writes the cache removes this copy's files of other builds, and the one-file cache of older versions, but not another copy's", async () => {
+  it("a run that writes the cache removes this copy's files of other builds, and the one-file cache of older versions, but not another copy's", async () => {
     const c = cacheHome();
     const env = { XDG_CACHE_HOME: c.home };
     mkdirSync(c.dir, { recursive: true, mode: 0o700 });
@@ -94,7 +88,7 @@ describe('the code cache', () => {
     expect(c.files()).toContain(planted[2]);
   });
 
-  it.runIf(!nodeHasItsOwn)("a command's cache is its own: a mistyped first command leaves orders get none of its making, which its first run then writes", async () => {
+  it("a command's cache is its own: a mistyped first command leaves orders get none of its making, which its first run then writes", async () => {
     const c = cacheHome();
     const env = { XDG_CACHE_HOME: c.home };
     expect((await t.sctBin(['orders', 'gett', '1'], { env })).exitCode).toBe(2);
@@ -110,7 +104,7 @@ describe('the code cache', () => {
     expect(c.files()).toHaveLength(typo.length + 1);
   });
 
-  it.runIf(!nodeHasItsOwn)('a damaged file is refused by V8, the run goes on as the first, and the file is written again', async () => {
+  it('a damaged file is refused by V8, the run goes on as the first, and the file is written again', async () => {
     const c = cacheHome();
     const env = { XDG_CACHE_HOME: c.home };
     expect((await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env })).exitCode).toBe(0);
@@ -129,7 +123,7 @@ describe('the code cache', () => {
     }
   });
 
-  it.runIf(!nodeHasItsOwn)('a file others may write is never read: it is replaced by one of the user own, 0600', async () => {
+  it('a file others may write is never read: it is replaced by one of the user own, 0600', async () => {
     const c = cacheHome();
     const env = { XDG_CACHE_HOME: c.home };
     expect((await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env })).exitCode).toBe(0);
@@ -143,7 +137,7 @@ describe('the code cache', () => {
     expect(readFileSync(file, 'utf8')).not.toBe('planted');
   });
 
-  it.runIf(!nodeHasItsOwn)('a cache file that is a symlink is neither read nor written through: it is replaced, and what it pointed at is untouched', async () => {
+  it('a cache file that is a symlink is neither read nor written through: it is replaced, and what it pointed at is untouched', async () => {
     const c = cacheHome();
     const env = { XDG_CACHE_HOME: c.home };
     expect((await t.sctBin(['whoami'], { env })).exitCode).toBe(0);
@@ -160,7 +154,7 @@ describe('the code cache', () => {
     expect(readFileSync(elsewhere).equals(before)).toBe(true);
   });
 
-  it.runIf(!nodeHasItsOwn)('runs at once with no cache each write whole files: a run after them reads every file and writes none', async () => {
+  it('runs at once with no cache each write whole files: a run after them reads every file and writes none', async () => {
     const c = cacheHome();
     const env = { XDG_CACHE_HOME: c.home };
     const runs = await Promise.all(Array.from({ length: 4 }, () => t.sctBin(['whoami', '-o', 'json'], { env })));
@@ -173,7 +167,7 @@ describe('the code cache', () => {
     expect(new Map(c.files().map((f) => [f, statSync(join(c.dir, f)).mtimeMs]))).toEqual(mtimes);
   });
 
-  it.runIf(!nodeHasItsOwn)('NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node its own; an unwritable directory only costs the cache', async () => {
+  it('NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node its own; an unwritable directory only costs the cache', async () => {
     const c = cacheHome();
     const off = await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env: { XDG_CACHE_HOME: c.home, NODE_DISABLE_COMPILE_CACHE: '1' } });
     expect(off.exitCode, off.stderr).toBe(0);
