@@ -12,7 +12,7 @@ import { UsageError } from '../errors.js';
 import { fromGeoJsonValue, parseGeoJson, readGeoJsonFile, type GeoJsonFile } from './geojson.js';
 import { formatByContent, formatByName } from './plot-format.js';
 import { AREA_PROPERTIES } from './feature-fields.js';
-import { formatPosition } from './plot-checks.js';
+import { ringLengthOrClosure, ringName } from './plot-checks.js';
 
 export async function readPlotFile(file: string, stdin: Readable): Promise<GeoJsonFile> {
   const byName = file === '-' ? undefined : formatByName(file);
@@ -86,7 +86,6 @@ function kmlRingProblems(placemark: XmlElement): string[] {
   const polygons = Array.from(placemark.getElementsByTagName('Polygon'));
   return polygons.flatMap((polygon, pi) =>
     Array.from(polygon.getElementsByTagName('LinearRing')).flatMap((ring, ri) => {
-      const where = `${polygons.length > 1 ? `polygon ${pi + 1}, ` : ''}ring ${ri + 1}${ri === 0 ? ' (outer)' : ''}`;
       // As togeojson reads them: "lng,lat[,alt]" tuples apart by white space.
       const text = ring.getElementsByTagName('coordinates')[0]?.textContent ?? '';
       const positions = text
@@ -94,15 +93,8 @@ function kmlRingProblems(placemark: XmlElement): string[] {
         .split(/\s+/)
         .map((t) => t.split(',').map(Number.parseFloat).filter((n) => !Number.isNaN(n)))
         .filter((p) => p.length >= 2);
-      if (positions.length === 0) return [];
-      // In the order and words of the GeoJSON checks (plot-checks.ts).
-      if (positions.length < 4) return [`${where} has ${positions.length} position${positions.length === 1 ? '' : 's'}: a ring needs at least 4, the last repeating the first`];
-      const first = positions[0]!;
-      const last = positions[positions.length - 1]!;
-      if (first[0] !== last[0] || first[1] !== last[1]) {
-        return [`${where} is not closed: it ends at ${formatPosition(last)}, not at its first position ${formatPosition(first)}`];
-      }
-      return [];
+      const problem = positions.length > 0 ? ringLengthOrClosure(ringName(pi, ri, polygons.length > 1), positions) : undefined;
+      return problem ? [problem.message] : [];
     }),
   );
 }

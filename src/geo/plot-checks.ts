@@ -284,18 +284,14 @@ function checkRings(g: Polygon | MultiPolygon, report: Report): boolean {
   let ok = true;
   let holes = 0;
   const outers: Array<Position[] | undefined> = [];
+  const several = g.type === 'MultiPolygon';
   polygons.forEach((rings, pi) => {
-    const part = g.type === 'MultiPolygon' ? `polygon ${pi + 1}, ` : '';
     const sound = rings.map((ring, ri) => {
-      const where = `${part}ring ${ri + 1}${ri === 0 ? ' (outer)' : ''}`;
+      const where = ringName(pi, ri, several);
+      const open = ringLengthOrClosure(where, ring);
+      if (open) return fail(open.message, open.at);
       const first = ring[0];
       const last = ring[ring.length - 1];
-      if (ring.length < 4) {
-        return fail(`${where} has ${ring.length} position${ring.length === 1 ? '' : 's'}: a ring needs at least 4, the last repeating the first`, first);
-      }
-      if (first[0] !== last[0] || first[1] !== last[1]) {
-        return fail(`${where} is not closed: it ends at ${formatPosition(last)}, not at its first position ${formatPosition(first)}`, last);
-      }
       if (first.length !== last.length || first[2] !== last[2]) {
         return fail(`${where} is closed in longitude and latitude only: its first position ${JSON.stringify(first)} and last ${JSON.stringify(last)} must be identical (RFC 7946), altitude included`, last);
       }
@@ -331,8 +327,8 @@ function checkRings(g: Polygon | MultiPolygon, report: Report): boolean {
     rings.slice(1).forEach((hole, hi) => {
       holes++;
       const { crossing, touches } = ringMeetings(outer, withoutRepeats(hole));
-      if (crossing) ok = fail(`${part}ring ${hi + 2} (a hole) crosses its outer ring at ${formatPosition(crossing.at)}`, crossing.at);
-      else if (touches.length > 1) ok = fail(`${part}ring ${hi + 2} (a hole) touches its outer ring at ${touches.length} points: only one is allowed`, touches[1]);
+      if (crossing) ok = fail(`${ringName(pi, hi + 1, several)} (a hole) crosses its outer ring at ${formatPosition(crossing.at)}`, crossing.at);
+      else if (touches.length > 1) ok = fail(`${ringName(pi, hi + 1, several)} (a hole) touches its outer ring at ${touches.length} points: only one is allowed`, touches[1]);
     });
   });
   if (g.type === 'MultiPolygon') ok = checkParts(outers, report) && ok;
@@ -447,6 +443,23 @@ function sameNumbers(x: unknown, y: unknown): boolean {
   if (typeof x === 'number' || typeof y === 'number') return x === y;
   if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
   return x.every((v, i) => sameNumbers(v, y[i]));
+}
+
+/** How messages name a ring: `ring 1 (outer)`, `polygon 2, ring 3` where there are several polygons. */
+export function ringName(polygon: number, ring: number, several: boolean): string {
+  return `${several ? `polygon ${polygon + 1}, ` : ''}ring ${ring + 1}${ring === 0 ? ' (outer)' : ''}`;
+}
+
+/**
+ * The first thing the registry refuses in a ring's positions as written: fewer than 4, or not
+ * closed in longitude and latitude. The KML reader asks it too, of the rings togeojson mends.
+ */
+export function ringLengthOrClosure(where: string, ring: Position[]): { message: string; at: Position } | undefined {
+  const first = ring[0]!;
+  const last = ring[ring.length - 1]!;
+  if (ring.length < 4) return { message: `${where} has ${ring.length} position${ring.length === 1 ? '' : 's'}: a ring needs at least 4, the last repeating the first`, at: first };
+  if (first[0] !== last[0] || first[1] !== last[1]) return { message: `${where} is not closed: it ends at ${formatPosition(last)}, not at its first position ${formatPosition(first)}`, at: last };
+  return undefined;
 }
 
 export function formatPosition(p: Position): string {
