@@ -4,7 +4,7 @@
 // interrupted, the fatal error's own code when the run had to stop.
 import { accessSync, closeSync, constants, lstatSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { claimFile, writeAtomically, type FileState } from '../util/files.js';
+import { claimFile, fileState, writeAtomically, type FileState } from '../util/files.js';
 import { csvLine, guardFormula } from '../output/spreadsheet.js';
 import type { Context } from '../context.js';
 import { JournalWriteError, type Outcome, type RunResult } from './runner.js';
@@ -50,7 +50,7 @@ export function checkReportPath(path: string | undefined, force: boolean | undef
   if (existing && !special && !force) {
     throw new UsageError(`${path} already exists: pass --force to overwrite it, or choose another --report file`);
   }
-  REPORT_START.set(resolve(path), special ? 'special' : existing ? { dev: existing.dev, ino: existing.ino, ctimeMs: existing.ctimeMs } : 'absent');
+  REPORT_START.set(resolve(path), special ? 'special' : existing ? fileState(existing) : 'absent');
 }
 
 /**

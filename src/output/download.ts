@@ -3,7 +3,7 @@
 // renamed into place. Nothing is written outside the directory the user named, and nothing
 // is overwritten without --force.
 import { constants, createWriteStream, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { claimFile } from '../util/files.js';
+import { claimFile, fileState, type FileState } from '../util/files.js';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { once } from 'node:events';
@@ -93,13 +93,13 @@ export interface Target {
    * With --force, the file that was there when the target was settled: it alone may be replaced.
    * Its change time tells it from a new file that reused its inode number, or from itself changed.
    */
-  replaces?: { dev: number; ino: number; ctimeMs: number };
+  replaces?: FileState;
 }
 
 /** `--out DIR/` or an existing directory: the file name is to come from the download. */
 export function isDirectoryTarget(out: string, cwd: string): boolean {
   if (out === '-') return false;
-  const abs = isAbsolute(out) ? out : resolve(cwd, out);
+  const abs = resolve(cwd, out);
   return /[\\/]$/.test(out) || (existsSync(abs) && statSync(abs).isDirectory());
 }
 
@@ -109,7 +109,7 @@ export function isDirectoryTarget(out: string, cwd: string): boolean {
  */
 export function checkOutDirectory(out: string | undefined, cwd: string): void {
   if (out === undefined || out === '-' || !/[\\/]$/.test(out)) return;
-  const abs = isAbsolute(out) ? out : resolve(cwd, out);
+  const abs = resolve(cwd, out);
   let isDir: boolean | undefined;
   try {
     isDir = statSync(abs, { throwIfNoEntry: false })?.isDirectory();
@@ -129,7 +129,7 @@ export function resolveTarget(out: string | undefined, name: string, o: { cwd: s
   const fileName = safeFileName(name);
   let dir: string;
   let path: string;
-  const abs = out === undefined ? undefined : isAbsolute(out) ? out : resolve(o.cwd, out);
+  const abs = out === undefined ? undefined : resolve(o.cwd, out);
   if (abs === undefined) {
     dir = o.cwd;
     path = join(dir, fileName);
@@ -149,7 +149,7 @@ export function resolveTarget(out: string | undefined, name: string, o: { cwd: s
   if (!existing) return { path, dir, kind: 'file' };
   if (existing.isCharacterDevice() || existing.isFIFO() || existing.isSocket()) return { path, dir, kind: 'into' };
   if (!o.force) throw new UsageError(`${path} already exists: pass --force to overwrite it`);
-  return { path, dir, kind: 'file', replaces: { dev: existing.dev, ino: existing.ino, ctimeMs: existing.ctimeMs } };
+  return { path, dir, kind: 'file', replaces: fileState(existing) };
 }
 
 /** A check of the complete download (the evidence ZIP's directory): throws when it fails. */

@@ -111,6 +111,11 @@ export interface FileState {
   ctimeMs: number;
 }
 
+/** The identity a --force write checks before it replaces a file (see claimFile). */
+export function fileState(stats: FileState): FileState {
+  return { dev: stats.dev, ino: stats.ino, ctimeMs: stats.ctimeMs };
+}
+
 /**
  * Gives a complete temporary file its final name. A new name is claimed with a hard link, which
  * fails when the name exists (unlike a rename, which would replace a file another process
