@@ -16,8 +16,8 @@
 //   without the rows already accepted, so those are never sent under a new key.
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
-import type { FieldErrors } from '../errors.js';
-import type { Journal } from './journal.js';
+import type { FieldErrors, SctError } from '../errors.js';
+import type { Journal, JournalEntry } from './journal.js';
 import { withBulkRun } from './open.js';
 import { chunk, journalRecord, runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
 import { finishBulk } from './report.js';
@@ -137,6 +137,8 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
   }));
 
   const answers = new Map<Unit<ChunkRow<T>[]>, RowResult[]>();
+  /** The lines of the rows journaled as sent before their request left, and not since with their answer. */
+  const onRecordAsSent = new Set<number>();
   const spinner = await ctx.spinner(`Sending ${run.noun}… 0/${pending}`);
   let rowsDone = 0;
   let sent = 0;
@@ -149,6 +151,16 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
       work: async (unit) => {
         const payloads = unit.payload.map((r) => r.payload);
         const key = keyFor(payloads);
+        // On disk before the request leaves: a run killed while it is out leaves its rows on record as sent.
+        const sending = unit.payload.filter((row) => !doneBefore.has(row));
+        try {
+          journalRecord(journal, sending.map((row) => ({ key: idOf(row), status: 'unknown', sent: key })));
+        } catch (err) {
+          // The run stops here, and this chunk never left.
+          (err as SctError).delivery = 'not_sent';
+          throw err;
+        }
+        for (const row of sending) onRecordAsSent.add(row.line);
         const results = await run.send(payloads, keyFor, client);
         if (results.length !== payloads.length) throw new Error(`the service answered ${results.length} results for ${payloads.length} rows`);
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, units.length - 1);
@@ -159,6 +171,7 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
           journal,
           answered.map(({ row, r }) => (r.ok ? { key: idOf(row), status: 'done', id: r.id, sent: key } : { key: idOf(row), status: 'failed', error: r.error, sent: key })),
         );
+        for (const { row } of answered) onRecordAsSent.delete(row.line);
         rowsDone += answered.length;
         spinner.update(`Sending ${run.noun}… ${rowsDone}/${pending}`);
         return {};
@@ -171,12 +184,17 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
   const outcomes: Outcome[] = [...skipped];
   units.forEach((unit, i) => rowOutcomes(unit, result.outcomes[i], answers.get(unit), doneBefore, outcomes));
   outcomes.sort((a, b) => a.lines[0] - b.lines[0]);
-  // Rows sent without an answer are noted, so the rerun can say it resends them under their key.
-  const unanswered = outcomes.filter((o) => o.status === 'unknown');
-  if (unanswered.length > 0) {
-    const byLine = new Map(run.rows.map((r) => [r.line, r]));
+  // Rows sent without an answer are noted with the error, so the rerun can say it resends them
+  // under their key; rows on record as sent whose request never reached the service, or was
+  // refused whole, are not left so.
+  const byLine = new Map(run.rows.map((r) => [r.line, r]));
+  const settle = outcomes.flatMap((o): Omit<JournalEntry, 'at'>[] => {
+    if (o.status === 'unknown') return [{ key: idOf(byLine.get(o.lines[0])!), status: 'unknown', error: o.error }];
+    return onRecordAsSent.has(o.lines[0]) ? [{ key: idOf(byLine.get(o.lines[0])!), status: 'cleared' }] : [];
+  });
+  if (settle.length > 0) {
     try {
-      journalRecord(journal, unanswered.map((o) => ({ key: idOf(byLine.get(o.lines[0])!), status: 'unknown' as const, error: o.error })));
+      journalRecord(journal, settle);
     } catch (err) {
       result.fatal ??= err as Error;
     }

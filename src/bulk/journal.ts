@@ -65,8 +65,13 @@ const LEGACY_GENERATION_KEY = '#generation';
 
 const entrySchema = z.object({
   key: z.string(),
-  /** unknown: sent, the answer lost; it is sent again under the same Idempotency-Key. */
-  status: z.enum(['done', 'failed', 'unknown']),
+  /**
+   * unknown: sent, its answer not (yet) known. Written before the request goes out, so a run
+   * killed while it is out leaves it on record: the rerun says so and sends it again under the
+   * same Idempotency-Key. cleared: that record no longer holds (the run learnt the request never
+   * reached the service, or the service refused it whole).
+   */
+  status: z.enum(['done', 'failed', 'unknown', 'cleared']),
   id: z.union([z.string(), z.number()]).optional(),
   error: z.string().optional(),
   /** The Idempotency-Key of the chunk the unit went out in, when it shared a request with others. */
@@ -194,6 +199,8 @@ export class Journal {
       this.done.delete(e.key);
       this.unknown.delete(e.key);
       this.failures.set(e.key, this.failedAttempts(e.key) + 1);
+    } else if (e.status === 'cleared') {
+      this.unknown.delete(e.key);
     } else if (!this.done.has(e.key)) {
       this.unknown.add(e.key);
     }

@@ -7,7 +7,10 @@
 //
 // Units are sent up to `concurrency` at a time, and their outcomes are kept in the units' order
 // (the file's), whatever order the answers come in; journal records are written as answers
-// come, which the journal's reader does not mind (it keys them by unit).
+// come, which the journal's reader does not mind (it keys them by unit). Before a unit's request
+// goes out, the journal holds it as `unknown` (on disk, fsynced), so a run killed while the request
+// is out leaves the rerun knowing it may exist; its answer's record replaces that one, written
+// with the record of the worker's next unit in one write (one fsync per request, not two).
 import type { Journal } from './journal.js';
 import type { RateLimitState } from '../api/retry.js';
 import { ApiError, ConflictError, InterruptedError, RejectedError, SctError, type FieldErrors } from '../errors.js';
@@ -102,10 +105,10 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
   let interrupted = false;
 
   // An outcome is set before it is journaled: a journal that fails does not unmake it, it stops the run.
-  const record = (entry: Parameters<Journal['record']>[0]): boolean => {
-    if (!o.journal) return true;
+  const record = (entries: Parameters<Journal['recordAll']>[0]): boolean => {
+    if (!o.journal || entries.length === 0) return true;
     try {
-      journalRecord(o.journal, [entry]);
+      journalRecord(o.journal, entries);
       return true;
     } catch (err) {
       fatal ??= err as Error;
@@ -134,48 +137,68 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
   };
 
   const worker = async () => {
-    for (;;) {
-      if (o.signal.aborted) interrupted = true;
-      if (interrupted || fatal) return;
-      const i = next++;
-      if (i >= units.length) return;
-      const unit = units[i];
-      const journalKey = unit.journalKey ?? unit.key;
-      const earlier = o.journal?.get(journalKey);
-      if (earlier) {
-        outcomes[i] = { key: unit.key, lines: unit.lines, status: 'skipped', id: earlier.id };
-      } else {
-        await takeTurn();
-        // What happened while this unit waited stops it as it would have before: it is not sent.
+    // The record of this worker's last answer, written with its next unit's record of being sent
+    // (nothing is awaited in between), or when the worker stops or waits.
+    let answered: Parameters<Journal['recordAll']>[0] = [];
+    const flush = (entries: Parameters<Journal['recordAll']>[0] = []): boolean => {
+      const all = [...answered, ...entries];
+      answered = [];
+      return record(all);
+    };
+    try {
+      for (;;) {
         if (o.signal.aborted) interrupted = true;
-        if (interrupted || fatal) return endTurn();
-        try {
-          const { id, status = 'created' } = await o.work(unit);
-          outcomes[i] = { key: unit.key, lines: unit.lines, status, id };
-          if (!record({ key: journalKey, status: 'done', id })) return;
-        } catch (err) {
-          if (err instanceof ConflictError) {
-            // Nothing was sent and nothing is journaled: the rerun plans this unit again.
-            outcomes[i] = { key: unit.key, lines: unit.lines, status: 'conflict', error: err.message };
-          } else if (!isRejection(err)) {
-            if (err instanceof InterruptedError) interrupted = true;
-            else fatal ??= err as Error;
-            const status = deliveryOf(err);
-            outcomes[i] = { key: unit.key, lines: unit.lines, status, error: status === 'unknown' ? (err as Error).message : undefined };
-            if (status === 'unknown') record({ key: journalKey, status: 'unknown', error: (err as Error).message });
-            return;
-          } else {
-            const e = err as Error & { fields?: FieldErrors };
-            rejected++;
-            outcomes[i] = { key: unit.key, lines: unit.lines, status: 'rejected', error: e.message, fields: e.fields };
-            if (!record({ key: journalKey, status: 'failed', error: e.message })) return;
+        if (interrupted || fatal) return;
+        const i = next++;
+        if (i >= units.length) return;
+        const unit = units[i];
+        const journalKey = unit.journalKey ?? unit.key;
+        const earlier = o.journal?.get(journalKey);
+        if (earlier) {
+          outcomes[i] = { key: unit.key, lines: unit.lines, status: 'skipped', id: earlier.id };
+        } else {
+          const turn = takeTurn();
+          if (turn) {
+            // A wait (the budget is short) is no time to hold an answer's record back.
+            if (!flush()) return;
+            await turn;
           }
-        } finally {
-          endTurn();
+          // What happened while this unit waited stops it as it would have before: it is not sent.
+          if (o.signal.aborted) interrupted = true;
+          if (interrupted || fatal) return endTurn();
+          // On disk before the request leaves; a journal that cannot be written sends nothing more.
+          if (!flush([{ key: journalKey, status: 'unknown' }])) return endTurn();
+          try {
+            const { id, status = 'created' } = await o.work(unit);
+            outcomes[i] = { key: unit.key, lines: unit.lines, status, id };
+            answered = [{ key: journalKey, status: 'done', id }];
+          } catch (err) {
+            if (err instanceof ConflictError) {
+              // Nothing was sent: the rerun plans this unit again.
+              outcomes[i] = { key: unit.key, lines: unit.lines, status: 'conflict', error: err.message };
+              answered = [{ key: journalKey, status: 'cleared' }];
+            } else if (!isRejection(err)) {
+              if (err instanceof InterruptedError) interrupted = true;
+              else fatal ??= err as Error;
+              const status = deliveryOf(err);
+              outcomes[i] = { key: unit.key, lines: unit.lines, status, error: status === 'unknown' ? (err as Error).message : undefined };
+              answered = [status === 'unknown' ? { key: journalKey, status: 'unknown', error: (err as Error).message } : { key: journalKey, status: 'cleared' }];
+              return;
+            } else {
+              const e = err as Error & { fields?: FieldErrors };
+              rejected++;
+              outcomes[i] = { key: unit.key, lines: unit.lines, status: 'rejected', error: e.message, fields: e.fields };
+              answered = [{ key: journalKey, status: 'failed', error: e.message }];
+            }
+          } finally {
+            endTurn();
+          }
         }
+        done++;
+        o.onProgress?.(done, units.length, rejected);
       }
-      done++;
-      o.onProgress?.(done, units.length, rejected);
+    } finally {
+      flush();
     }
   };
 

@@ -124,11 +124,12 @@ describe('a damaged journal', () => {
     expect(first.exitCode, first.stderr).toBe(0);
     const key = invitationPosts()[0].headers['idempotency-key'];
 
-    // Keep the first 4 rows' records: a rerun that repacked the 6 others would see them refused
-    // as already invited.
+    // Keep the records of the chunk as sent and the first 4 rows' answers: a rerun that repacked
+    // the 6 others would see them refused as already invited.
     const path = journalPath();
     const lines = readFileSync(path, 'utf8').split('\n');
-    writeFileSync(path, lines.slice(0, 4).join('\n') + '\n' + lines[4].slice(0, 12));
+    const answers = lines.findIndex((l) => l.includes('"status":"done"'));
+    writeFileSync(path, lines.slice(0, answers + 4).join('\n') + '\n' + lines[answers + 4].slice(0, 12));
     t.sb.requests.length = 0;
     const again = await t.sct(['invitations', 'bulk-create', '--file', file, '-o', 'json']);
     expect(again.exitCode, again.stderr).toBe(0);

@@ -40,9 +40,37 @@ describe('runUnits', () => {
       expect(seen.answered).not.toEqual(seen.started);
       expect(r.outcomes.map((o) => o.key)).toEqual(units(8).map((u) => u.key));
       expect(r.outcomes.map((o) => o.status)).toEqual(['created', 'rejected', 'created', 'created', 'rejected', 'created', 'created', 'rejected']);
-      // The journal holds every unit once, in the order the answers came.
-      const keys = readFileSync(journal.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l).key);
-      expect(keys).toEqual(seen.answered.map((i) => `k${i}`));
+      // The journal holds every unit as sent before it started, then its answer, in the order the answers came.
+      const records = readFileSync(journal.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { key: string; status: string });
+      expect(records.filter((r) => r.status !== 'unknown').map((r) => r.key)).toEqual(seen.answered.map((i) => `k${i}`));
+      expect(records.filter((r) => r.status === 'unknown').map((r) => r.key)).toEqual(seen.started.map((i) => `k${i}`));
+      for (const [i, r] of records.entries()) {
+        if (r.status !== 'unknown') expect(records.findIndex((x) => x.key === r.key && x.status === 'unknown')).toBeLessThan(i);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("writes a unit's record as sent before its request, in the same write as the answer before it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sct-runner-'));
+    try {
+      const journal = Journal.open(dir, { command: 'test', file: 'f.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 });
+      const writes: string[][] = [];
+      const recordAll = journal.recordAll.bind(journal);
+      journal.recordAll = (entries) => {
+        writes.push(entries.map((e) => `${e.key} ${e.status}`));
+        recordAll(entries);
+      };
+      const onDisk: string[][] = [];
+      const work = async (u: Unit<number>) => {
+        onDisk.push(readFileSync(journal.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l).key + ' ' + JSON.parse(l).status));
+        await tick();
+        return { id: u.payload };
+      };
+      await runUnits(units(3), { concurrency: 1, signal: new AbortController().signal, journal, work });
+      expect(onDisk.map((records) => records.at(-1))).toEqual(['k0 unknown', 'k1 unknown', 'k2 unknown']);
+      expect(writes).toEqual([['k0 unknown'], ['k0 done', 'k1 unknown'], ['k1 done', 'k2 unknown'], ['k2 done']]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
