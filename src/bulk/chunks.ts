@@ -16,10 +16,10 @@
 //   without the rows already accepted, so those are never sent under a new key.
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
-import type { FieldErrors, SctError } from '../errors.js';
-import type { Journal, JournalEntry } from './journal.js';
+import type { FieldErrors } from '../errors.js';
+import type { Journal } from './journal.js';
 import { withBulkRun } from './open.js';
-import { chunk, journalRecord, runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
+import { chunk, runUnits, type Outcome, type RunResult, type Unit, type UnitRecords } from './runner.js';
 import { finishBulk } from './report.js';
 import { announceRun, warnIfBudgetShort } from './import.js';
 
@@ -137,8 +137,15 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
   }));
 
   const answers = new Map<Unit<ChunkRow<T>[]>, RowResult[]>();
-  /** The lines of the rows journaled as sent before their request left, and not since with their answer. */
-  const onRecordAsSent = new Set<number>();
+  // Each row is on record for itself (the runner writes what these give, see UnitRecords): as
+  // sent in its chunk before the chunk leaves, then with its own answer or the chunk's fate.
+  const toSend = (unit: Unit<ChunkRow<T>[]>) => unit.payload.filter((row) => !doneBefore.has(row));
+  const records: UnitRecords<ChunkRow<T>[]> = {
+    sending: (unit) => toSend(unit).map((row) => ({ key: idOf(row), status: 'unknown' })),
+    // A chunk refused whole is not a rejection of its rows one by one: sent again, it goes out
+    // under the same key, as before the rows were on record as sent.
+    ended: (unit, how, error) => toSend(unit).map((row) => (how === 'unknown' ? { key: idOf(row), status: 'unknown', error } : { key: idOf(row), status: 'cleared' })),
+  };
   const spinner = await ctx.spinner(`Sending ${run.noun}… 0/${pending}`);
   let rowsDone = 0;
   let sent = 0;
@@ -147,34 +154,23 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
     result = await runUnits(units, {
       concurrency: run.concurrency,
       signal: ctx.signal,
+      journal,
+      records,
       rateLimit: client.rateLimit,
       work: async (unit) => {
         const payloads = unit.payload.map((r) => r.payload);
         const key = keyFor(payloads);
-        // On disk before the request leaves: a run killed while it is out leaves its rows on record as sent.
-        const sending = unit.payload.filter((row) => !doneBefore.has(row));
-        try {
-          journalRecord(journal, sending.map((row) => ({ key: idOf(row), status: 'unknown', sent: key })));
-        } catch (err) {
-          // The run stops here, and this chunk never left.
-          (err as SctError).delivery = 'not_sent';
-          throw err;
-        }
-        for (const row of sending) onRecordAsSent.add(row.line);
         const results = await run.send(payloads, keyFor, client);
         if (results.length !== payloads.length) throw new Error(`the service answered ${results.length} results for ${payloads.length} rows`);
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, units.length - 1);
         const answered = unit.payload.map((row, i) => ({ row, r: results[i] })).filter(({ row }) => !doneBefore.has(row));
         // The answer is kept first: rows that went through are reported so even when the journal fails.
         answers.set(unit, results);
-        journalRecord(
-          journal,
-          answered.map(({ row, r }) => (r.ok ? { key: idOf(row), status: 'done', id: r.id, sent: key } : { key: idOf(row), status: 'failed', error: r.error, sent: key })),
-        );
-        for (const { row } of answered) onRecordAsSent.delete(row.line);
         rowsDone += answered.length;
         spinner.update(`Sending ${run.noun}… ${rowsDone}/${pending}`);
-        return {};
+        return {
+          records: answered.map(({ row, r }) => (r.ok ? { key: idOf(row), status: 'done', id: r.id, sent: key } : { key: idOf(row), status: 'failed', error: r.error, sent: key })),
+        };
       },
     });
   } finally {
@@ -184,21 +180,6 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
   const outcomes: Outcome[] = [...skipped];
   units.forEach((unit, i) => rowOutcomes(unit, result.outcomes[i], answers.get(unit), doneBefore, outcomes));
   outcomes.sort((a, b) => a.lines[0] - b.lines[0]);
-  // Rows sent without an answer are noted with the error, so the rerun can say it resends them
-  // under their key; rows on record as sent whose request never reached the service, or was
-  // refused whole, are not left so.
-  const byLine = new Map(run.rows.map((r) => [r.line, r]));
-  const settle = outcomes.flatMap((o): Omit<JournalEntry, 'at'>[] => {
-    if (o.status === 'unknown') return [{ key: idOf(byLine.get(o.lines[0])!), status: 'unknown', error: o.error }];
-    return onRecordAsSent.has(o.lines[0]) ? [{ key: idOf(byLine.get(o.lines[0])!), status: 'cleared' }] : [];
-  });
-  if (settle.length > 0) {
-    try {
-      journalRecord(journal, settle);
-    } catch (err) {
-      result.fatal ??= err as Error;
-    }
-  }
   await finishBulk(ctx, { ...result, outcomes }, { noun: run.noun, verb: run.verb, report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid });
 }
 

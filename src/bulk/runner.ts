@@ -11,7 +11,7 @@
 // goes out, the journal holds it as `unknown` (on disk, fsynced), so a run killed while the request
 // is out leaves the rerun knowing it may exist; its answer's record replaces that one, written
 // with the record of the worker's next unit in one write (one fsync per request, not two).
-import type { Journal } from './journal.js';
+import type { Journal, JournalEntry } from './journal.js';
 import type { RateLimitState } from '../api/retry.js';
 import { ApiError, ConflictError, InterruptedError, RejectedError, SctError, type FieldErrors } from '../errors.js';
 
@@ -40,12 +40,33 @@ export interface Outcome {
   fields?: FieldErrors;
 }
 
+type Entry = Omit<JournalEntry, 'at'>;
+
+/**
+ * What the journal is told of a unit. By default the unit is one record, under its journalKey; a
+ * unit of many rows (a chunk) gives one record per row instead.
+ */
+export interface UnitRecords<T> {
+  /** Written (fsynced) before the unit's request leaves: the unit as sent, its outcome `unknown`. */
+  sending(unit: Unit<T>): Entry[];
+  /**
+   * A unit that ended without an answer to keep: `unknown` (it may have been carried out),
+   * `cleared` (it never reached the service, or a conflict stopped it first), `rejected` (the
+   * service refused the unit).
+   */
+  ended(unit: Unit<T>, how: 'unknown' | 'cleared' | 'rejected', error?: string): Entry[];
+}
+
 export interface RunOptions<T> {
   concurrency: number;
   signal: AbortSignal;
   journal?: Journal;
-  /** Sends one unit; resolves with the created object's id (status: 'updated' for a unit that changed an existing object). */
-  work: (unit: Unit<T>) => Promise<{ id?: string | number; status?: 'created' | 'updated' }>;
+  records?: UnitRecords<T>;
+  /**
+   * Sends one unit; resolves with the created object's id (status: 'updated' for a unit that
+   * changed an existing object), and the records of its answer when not the unit as done.
+   */
+  work: (unit: Unit<T>) => Promise<{ id?: string | number; status?: 'created' | 'updated'; records?: Entry[] }>;
   onProgress?: (done: number, total: number, rejected: number) => void;
   /**
    * The rate limit as the client last heard it. While it has fewer requests left than
@@ -73,7 +94,7 @@ export function isRejection(err: unknown): boolean {
  * what this run does after that could not be known to the rerun. Whatever was sent so far is
  * still reported, and the rerun resends unjournaled units under their original keys.
  */
-export function journalRecord(journal: Journal, entries: Parameters<Journal['recordAll']>[0]): void {
+function journalRecord(journal: Journal, entries: Parameters<Journal['recordAll']>[0]): void {
   try {
     journal.recordAll(entries);
   } catch (err) {
@@ -96,7 +117,17 @@ function deliveryOf(err: unknown): 'not_sent' | 'unknown' {
   return err instanceof InterruptedError ? 'not_sent' : 'unknown';
 }
 
+/** One record per unit, under its journalKey (its key when it has none). */
+function unitRecords<T>(): UnitRecords<T> {
+  const key = (unit: Unit<T>) => unit.journalKey ?? unit.key;
+  return {
+    sending: (unit) => [{ key: key(unit), status: 'unknown' }],
+    ended: (unit, how, error) => [how === 'rejected' ? { key: key(unit), status: 'failed', error } : how === 'unknown' ? { key: key(unit), status: 'unknown', error } : { key: key(unit), status: 'cleared' }],
+  };
+}
+
 export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<RunResult> {
+  const records = o.records ?? unitRecords<T>();
   const outcomes: Outcome[] = new Array(units.length);
   let next = 0;
   let done = 0;
@@ -105,7 +136,7 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
   let interrupted = false;
 
   // An outcome is set before it is journaled: a journal that fails does not unmake it, it stops the run.
-  const record = (entries: Parameters<Journal['recordAll']>[0]): boolean => {
+  const record = (entries: Entry[]): boolean => {
     if (!o.journal || entries.length === 0) return true;
     try {
       journalRecord(o.journal, entries);
@@ -139,8 +170,8 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
   const worker = async () => {
     // The record of this worker's last answer, written with its next unit's record of being sent
     // (nothing is awaited in between), or when the worker stops or waits.
-    let answered: Parameters<Journal['recordAll']>[0] = [];
-    const flush = (entries: Parameters<Journal['recordAll']>[0] = []): boolean => {
+    let answered: Entry[] = [];
+    const flush = (entries: Entry[] = []): boolean => {
       const all = [...answered, ...entries];
       answered = [];
       return record(all);
@@ -153,7 +184,8 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
         if (i >= units.length) return;
         const unit = units[i];
         const journalKey = unit.journalKey ?? unit.key;
-        const earlier = o.journal?.get(journalKey);
+        // A unit on record as done is skipped; units of many rows are planned without such rows.
+        const earlier = o.records ? undefined : o.journal?.get(journalKey);
         if (earlier) {
           outcomes[i] = { key: unit.key, lines: unit.lines, status: 'skipped', id: earlier.id };
         } else {
@@ -167,28 +199,29 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
           if (o.signal.aborted) interrupted = true;
           if (interrupted || fatal) return endTurn();
           // On disk before the request leaves; a journal that cannot be written sends nothing more.
-          if (!flush([{ key: journalKey, status: 'unknown' }])) return endTurn();
+          if (!flush(records.sending(unit))) return endTurn();
           try {
-            const { id, status = 'created' } = await o.work(unit);
+            const { id, status = 'created', records: answer } = await o.work(unit);
             outcomes[i] = { key: unit.key, lines: unit.lines, status, id };
-            answered = [{ key: journalKey, status: 'done', id }];
+            answered = answer ?? [{ key: journalKey, status: 'done', id }];
           } catch (err) {
             if (err instanceof ConflictError) {
               // Nothing was sent: the rerun plans this unit again.
               outcomes[i] = { key: unit.key, lines: unit.lines, status: 'conflict', error: err.message };
-              answered = [{ key: journalKey, status: 'cleared' }];
+              answered = records.ended(unit, 'cleared');
             } else if (!isRejection(err)) {
               if (err instanceof InterruptedError) interrupted = true;
               else fatal ??= err as Error;
               const status = deliveryOf(err);
-              outcomes[i] = { key: unit.key, lines: unit.lines, status, error: status === 'unknown' ? (err as Error).message : undefined };
-              answered = [status === 'unknown' ? { key: journalKey, status: 'unknown', error: (err as Error).message } : { key: journalKey, status: 'cleared' }];
+              const error = status === 'unknown' ? (err as Error).message : undefined;
+              outcomes[i] = { key: unit.key, lines: unit.lines, status, error };
+              answered = records.ended(unit, status === 'unknown' ? 'unknown' : 'cleared', error);
               return;
             } else {
               const e = err as Error & { fields?: FieldErrors };
               rejected++;
               outcomes[i] = { key: unit.key, lines: unit.lines, status: 'rejected', error: e.message, fields: e.fields };
-              answered = [{ key: journalKey, status: 'failed', error: e.message }];
+              answered = records.ended(unit, 'rejected', e.message);
             }
           } finally {
             endTurn();
