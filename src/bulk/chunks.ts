@@ -2,9 +2,9 @@
 // trace-orders, the legacy information requests): the rows of a file go out in chunks of N with
 // bounded concurrency, and each row gets its own outcome in the usual report.
 //
-// Rerun safety, per row as in runImport: after each chunk's answer every row is journaled
-// (accepted as done, rejected as failed, with the key of the request that carried it), so a
-// rerun skips a chunk all of whose rows were accepted. Chunks are formed from the whole file,
+// Rerun safety, per row as in runImport: before a chunk leaves its rows are journaled as sent,
+// and after its answer each row again (accepted as done, rejected as failed, with the key of the
+// request that carried it), so a rerun skips a chunk all of whose rows were accepted. Chunks are formed from the whole file,
 // whatever the journal says, and a chunk's Idempotency-Key is derived from the journal's
 // identity and generation, its rows, their content and how often each was rejected before:
 // - a chunk whose answer, or the journal lines of it, were lost (Ctrl-C, a crash, a dropped
