@@ -22,7 +22,7 @@
 //      link against a minimal client without and with gzip, one and 4 pages in flight.
 //
 // Options: --quick (fewer runs), --startup-only, --huge-only, --one-request-only, --export-only,
-// --bulk-only, --sandbox-only, --network-only.
+// --bulk-only, --memory-only, --sandbox-only, --network-only.
 import { spawnSync } from 'node:child_process';
 import { startSandboxProcess } from '../scripts/sandbox-process.mjs';
 import { timed } from './measure.mjs';
@@ -42,7 +42,8 @@ const bulkOnly = process.argv.includes('--bulk-only');
 const sandboxOnly = process.argv.includes('--sandbox-only');
 const exportOnly = process.argv.includes('--export-only');
 const networkOnly = process.argv.includes('--network-only');
-const only = startupOnly || hugeOnly || oneRequestOnly || bulkOnly || sandboxOnly || exportOnly || networkOnly;
+const memoryOnly = process.argv.includes('--memory-only');
+const only = startupOnly || hugeOnly || oneRequestOnly || bulkOnly || sandboxOnly || exportOnly || networkOnly || memoryOnly;
 const TOKEN = 'sct_demo_owner_cacao';
 
 if (!existsSync(join(root, 'dist', 'cli.cjs'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
@@ -215,6 +216,8 @@ if (networkOnly) {
   await (await import('./sandbox.mjs')).sandboxBench({ quick });
 } else if (oneRequestOnly) {
   await oneRequestBench();
+} else if (memoryOnly) {
+  await (await import('./memory.mjs')).memoryBench();
 } else if (exportOnly) {
   await exportBench();
 } else {

@@ -9,6 +9,9 @@ import type { OptionSpec } from './options.js';
 import { writeList } from '../../output/format.js';
 import { stripControl } from '../../output/sanitize.js';
 
+/** How much of a dry run's text is written at once. */
+const WRITE_BYTES = 64 * 1024;
+
 /** The commands whose --dry-run is this one (import and bulk-create print their file's requests themselves, sync its plan). */
 const DRY_RUN_COMMANDS = new WeakSet<Command>();
 
@@ -51,11 +54,18 @@ export async function writePlannedRequests(ctx: Context): Promise<void> {
  */
 export async function writeRequests(ctx: Context, requests: readonly PlannedRequest[]): Promise<void> {
   if (ctx.format() === 'table') {
-    const blocks = requests.map((r) => {
+    // Written as it is made, a piece of about WRITE_BYTES at a time: the requests of a file of a
+    // million rows, joined into one text first, held several times the file in memory.
+    let text = '';
+    for (const [i, r] of requests.entries()) {
       const body = r.body === null ? '' : `\n${typeof r.body === 'string' ? stripControl(r.body) : JSON.stringify(r.body, null, 2)}`;
-      return `${r.method} ${stripControl(r.path)}${body}`;
-    });
-    if (blocks.length) await ctx.io.write(`${blocks.join('\n\n')}\n`);
+      text += `${i > 0 ? '\n\n' : ''}${r.method} ${stripControl(r.path)}${body}`;
+      if (text.length >= WRITE_BYTES) {
+        await ctx.io.write(text);
+        text = '';
+      }
+    }
+    if (requests.length) await ctx.io.write(`${text}\n`);
   } else {
     await writeList(ctx.io, requests, ctx.output(REQUEST_COLUMNS));
   }
