@@ -167,6 +167,12 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
     }
   };
 
+  // A unit on record as done is skipped; units of many rows are planned without such rows.
+  const doneBefore = (unit: Unit<T>) => (o.records ? undefined : o.journal?.get(unit.journalKey ?? unit.key));
+  // The units of the first requests, put on record as sent in one write before the workers start:
+  // each in its own fsync would delay the last of them by the others' (a few ms each on a busy disk).
+  const firstWave = new Set<number>();
+
   const worker = async () => {
     // The record of this worker's last answer, written with its next unit's record of being sent
     // (nothing is awaited in between), or when the worker stops or waits.
@@ -184,8 +190,7 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
         if (i >= units.length) return;
         const unit = units[i];
         const journalKey = unit.journalKey ?? unit.key;
-        // A unit on record as done is skipped; units of many rows are planned without such rows.
-        const earlier = o.records ? undefined : o.journal?.get(journalKey);
+        const earlier = doneBefore(unit);
         if (earlier) {
           outcomes[i] = { key: unit.key, lines: unit.lines, status: 'skipped', id: earlier.id };
         } else {
@@ -199,7 +204,7 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
           if (o.signal.aborted) interrupted = true;
           if (interrupted || fatal) return endTurn();
           // On disk before the request leaves; a journal that cannot be written sends nothing more.
-          if (!flush(records.sending(unit))) return endTurn();
+          if (!flush(firstWave.delete(i) ? [] : records.sending(unit))) return endTurn();
           try {
             const { id, status = 'created', records: answer } = await o.work(unit);
             outcomes[i] = { key: unit.key, lines: unit.lines, status, id };
@@ -235,7 +240,13 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
     }
   };
 
+  if (o.journal && !budgetShort()) {
+    for (let i = 0; i < units.length && firstWave.size < o.concurrency; i++) if (!doneBefore(units[i])) firstWave.add(i);
+    record([...firstWave].flatMap((i) => records.sending(units[i])));
+  }
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, units.length)) }, worker));
+  // Put on record as sent with the first, but never sent (the run stopped first).
+  if (firstWave.size > 0) record([...firstWave].flatMap((i) => records.ended(units[i], 'cleared')));
   for (let i = 0; i < units.length; i++) {
     outcomes[i] ??= { key: units[i].key, lines: units[i].lines, status: 'not_sent' };
   }

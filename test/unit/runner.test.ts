@@ -76,6 +76,39 @@ describe('runUnits', () => {
     }
   });
 
+  it('puts the first requests on record as sent in one write, and clears those a stopped run never sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sct-runner-'));
+    try {
+      const journal = Journal.open(dir, { command: 'test', file: 'f.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 });
+      const writes: string[][] = [];
+      const recordAll = journal.recordAll.bind(journal);
+      journal.recordAll = (entries) => {
+        writes.push(entries.map((e) => `${e.key} ${e.status}`));
+        recordAll(entries);
+      };
+      const { work } = recorder(8);
+      await runUnits(units(8), { concurrency: 4, signal: new AbortController().signal, journal, work });
+      expect(writes[0]).toEqual(['k0 unknown', 'k1 unknown', 'k2 unknown', 'k3 unknown']);
+      expect(writes.slice(1).flat().filter((w) => w.endsWith(' unknown'))).toEqual(['k4 unknown', 'k5 unknown', 'k6 unknown', 'k7 unknown']);
+
+      writes.length = 0;
+      const stopped = new AbortController();
+      stopped.abort();
+      const again = Journal.open(dir, { command: 'test', file: 'g.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 });
+      const recordAgain = again.recordAll.bind(again);
+      again.recordAll = (entries) => {
+        writes.push(entries.map((e) => `${e.key} ${e.status}`));
+        recordAgain(entries);
+      };
+      const r = await runUnits(units(3), { concurrency: 2, signal: stopped.signal, journal: again, work });
+      expect(r.outcomes.map((o) => o.status)).toEqual(['not_sent', 'not_sent', 'not_sent']);
+      expect(writes).toEqual([['k0 unknown', 'k1 unknown'], ['k0 cleared', 'k1 cleared']]);
+      expect(again.wasUnknown('k0')).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('sends one at a time, in order, while Remaining is below the concurrency', async () => {
     const rateLimit: RateLimitState = { remaining: 3 };
     const { seen, work } = recorder(6);
