@@ -31,8 +31,8 @@ export interface CsvFile {
   rowCount: number;
 }
 
-/** A file's name and its columns, as read from its header. */
-export type FileHeader = Pick<CsvFile, 'name' | 'columns'>;
+/** A file's name and its columns, as read from its header, and how its numbers are written. */
+export type FileHeader = Pick<CsvFile, 'name' | 'columns' | 'numbers'>;
 
 /** The flags of every command that reads a CSV file. */
 export interface FileReadFlags {
@@ -88,7 +88,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
         const guessed = unknown.length > 0 && unknown.some((c) => closest(c, known)) ? `; ${unknownColumns(name, unknown, known).slice(name.length + 2)}` : '';
         throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})${guessed}`);
       }
-      opts.header?.({ name, columns });
+      opts.header?.({ name, columns, numbers: numberStyle(delimiter, opts.decimalComma === true) });
       return;
     }
     if (cells.length !== columns.length) {

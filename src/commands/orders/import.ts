@@ -50,7 +50,7 @@ import { parseConcurrency } from '../shared/flags.js';
 import { ID_MAX, isId } from '../../util/numbers.js';
 import { writeTemplateIf, type FileTemplate } from '../shared/bulk.js';
 import type { ImportFlags } from './options.js';
-import { writeRequests } from '../shared/dry-run.js';
+import { postsOf, writeRequests } from '../shared/dry-run.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS } from '../../api/schemas/orders.js';
 import type { RowProblem } from '../../sync/plan.js';
 import { type OrderKindName } from '../../api/enums.js';
@@ -395,7 +395,7 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
   const rows = csv.rows.length - invalid.length;
 
   if (flags.dryRun) {
-    await writeRequests(ctx, units.map((u) => ({ method: 'POST', path: PATHS.ordersOfKind(kind), body: u.payload })));
+    await writeRequests(ctx, postsOf(PATHS.ordersOfKind(kind), units));
     ctx.io.info(`${csv.name}: ${units.length} ${kind} order${units.length === 1 ? '' : 's'} from ${rows} row${rows === 1 ? '' : 's'}, all valid: ${units.length} request${units.length === 1 ? '' : 's'}; nothing sent (dry run)`);
     return;
   }

@@ -137,10 +137,17 @@ export type OriginUnit = Unit<OriginCreate> & { createProblems?: RowProblem[] };
  * rows that went through and rerunning neither skips nor repeats the others.
  */
 export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<string, string> = {}, numbers: NumberStyle = 'point', sync = false): OriginUnit[] {
+  const make = originUnitMaker(errors, names, numbers, sync);
+  for (const row of rows) make.add(row);
+  return make.units;
+}
+
+/** originUnits one row at a time, as the file is read: a file of a million rows is never held as rows. */
+function originUnitMaker(errors: RowErrors, names: Record<string, string>, numbers: NumberStyle, sync: boolean): { add(row: CsvRow): void; units: OriginUnit[] } {
   const units: OriginUnit[] = [];
   const externalLines = new Map<string, number>();
   const seen = new Map<string, number>();
-  for (const row of rows) {
+  const add = (row: CsvRow) => {
     const toCreate: RowProblem[] | undefined = sync ? [] : undefined;
     const body = originFromRow(row, errors, names, numbers, toCreate);
     const ext = row.values[names.external_id ?? 'external_id']?.trim();
@@ -148,21 +155,48 @@ export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<str
       const first = externalLines.get(ext);
       if (first !== undefined) {
         errors.add(row.line, 'external_id', `"${ext}" is also on line ${first}; each origin needs its own external_id`);
-        continue;
+        return;
       }
       externalLines.set(ext, row.line);
     }
-    if (!body) continue;
+    if (!body) return;
     if (ext) {
-      units.push({ key: ext, journalKey: `ext:${ext}`, lines: [row.line], payload: body, createProblems: toCreate });
+      units.push(new OriginRow(row.line, body, ext, undefined, toCreate));
     } else {
       const hash = createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 24);
       const n = (seen.get(hash) ?? 0) + 1;
       seen.set(hash, n);
-      units.push({ key: `line ${row.line}`, journalKey: `row:${hash}#${n}`, lines: [row.line], payload: body });
+      units.push(new OriginRow(row.line, body, undefined, `row:${hash}#${n}`));
     }
+  };
+  return { add, units };
+}
+
+/**
+ * One row's origin, its key, lines and journal key made when asked for: a file of a million rows
+ * would hold three million small strings and arrays beside the origins themselves.
+ */
+class OriginRow implements OriginUnit {
+  constructor(
+    private readonly line: number,
+    readonly payload: OriginCreate,
+    private readonly externalId: string | undefined,
+    /** The journal key of a row without an external_id: its content and its count among equal rows. */
+    private readonly byContent: string | undefined,
+    readonly createProblems?: RowProblem[],
+  ) {}
+
+  get key(): string {
+    return this.externalId ?? `line ${this.line}`;
   }
-  return units;
+
+  get lines(): number[] {
+    return [this.line];
+  }
+
+  get journalKey(): string {
+    return this.byContent ?? `ext:${this.externalId}`;
+  }
 }
 
 export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): Promise<void> {
@@ -174,13 +208,23 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   if (opts.nameProperty !== undefined || opts.countryCode !== undefined || opts.commodity !== undefined) {
     throw new UsageError('--name-property, --country-code and --commodity are for plot files (GeoJSON, KML, Shapefile, GPX): in a CSV file each row has its name and country_code columns');
   }
-  const csv = await readCsv(opts.file, input.stdin, [...REQUIRED_COLUMNS], { ...opts, known: KNOWN_COLUMNS });
-  dropReadOnlyColumns(ctx.io, csv, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
-  const names = importColumnNames(csv.columns);
-  refuseUnknownColumns(csv, Object.values(names), IMPORT_COLUMNS);
-  const errors = new RowErrors(csv.name);
-  const units = originUnits(csv.rows, errors, names, csv.numbers);
-  const invalid = errors.settle(ctx, opts);
+  // Each row becomes its origin as it is read (a file of a million rows is not held twice).
+  let make: ReturnType<typeof originUnitMaker> | undefined;
+  let errors: RowErrors | undefined;
+  const csv = await readCsv(opts.file, input.stdin, [...REQUIRED_COLUMNS], {
+    ...opts,
+    known: KNOWN_COLUMNS,
+    header: (header) => {
+      dropReadOnlyColumns(ctx.io, header, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
+      const names = importColumnNames(header.columns);
+      refuseUnknownColumns(header, Object.values(names), IMPORT_COLUMNS);
+      errors = new RowErrors(header.name);
+      make = originUnitMaker(errors, names, header.numbers, false);
+    },
+    eachRow: (row) => make!.add(row),
+  });
+  const units = make!.units;
+  const invalid = errors!.settle(ctx, opts);
   await sendOrigins(ctx, opts, { name: csv.name, units, concurrency, invalid });
 }
 

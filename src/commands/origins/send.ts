@@ -2,7 +2,7 @@
 // the dry run's requests, else the shared import run.
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
-import { writeRequests } from '../shared/dry-run.js';
+import { postsOf, writeRequests } from '../shared/dry-run.js';
 import type { OriginCreate } from '../../api/schemas/origins.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { runImport } from '../../bulk/import.js';
@@ -18,7 +18,7 @@ export async function sendOrigins(
   o: { name: string; units: Unit<OriginCreate>[]; concurrency: number; invalid?: Outcome[] },
 ): Promise<void> {
   if (opts.dryRun) {
-    await writeRequests(ctx, o.units.map((u) => ({ method: 'POST', path: PATHS.origins, body: u.payload })));
+    await writeRequests(ctx, postsOf(PATHS.origins, o.units));
     ctx.io.info(`${o.name}: ${o.units.length} valid origin${o.units.length === 1 ? '' : 's'} in ${o.units.length} request${o.units.length === 1 ? '' : 's'}; nothing sent (dry run)`);
     return;
   }
@@ -34,3 +34,4 @@ export async function sendOrigins(
     invalid: o.invalid,
   });
 }
+

@@ -48,25 +48,33 @@ export async function writePlannedRequests(ctx: Context): Promise<void> {
 }
 
 /**
- * Requests a command built without a client, in the same form (the bulk commands' dry runs: a
+ * Requests a command built without a client (any iterable: a generator makes each as it is
+ * written), in the same form (the bulk commands' dry runs: a
  * file's units as the run would send them, without its journal or lock). The caller says the
  * count on stderr.
  */
-export async function writeRequests(ctx: Context, requests: readonly PlannedRequest[]): Promise<void> {
+export async function writeRequests(ctx: Context, requests: Iterable<PlannedRequest>): Promise<void> {
   if (ctx.format() === 'table') {
     // Written as it is made, a piece of about WRITE_BYTES at a time: the requests of a file of a
     // million rows, joined into one text first, held several times the file in memory.
     let text = '';
-    for (const [i, r] of requests.entries()) {
+    let any = false;
+    for (const r of requests) {
       const body = r.body === null ? '' : `\n${typeof r.body === 'string' ? stripControl(r.body) : JSON.stringify(r.body, null, 2)}`;
-      text += `${i > 0 ? '\n\n' : ''}${r.method} ${stripControl(r.path)}${body}`;
+      text += `${any ? '\n\n' : ''}${r.method} ${stripControl(r.path)}${body}`;
+      any = true;
       if (text.length >= WRITE_BYTES) {
         await ctx.io.write(text);
         text = '';
       }
     }
-    if (requests.length) await ctx.io.write(`${text}\n`);
+    if (any) await ctx.io.write(`${text}\n`);
   } else {
     await writeList(ctx.io, requests, ctx.output(REQUEST_COLUMNS));
   }
+}
+
+/** A POST of each unit's payload to `path`, made as it is written (a file's million units are not copied first). */
+export function* postsOf(path: string, units: Iterable<{ payload: unknown }>): Iterable<PlannedRequest> {
+  for (const u of units) yield { method: 'POST', path, body: u.payload };
 }
