@@ -56,40 +56,47 @@ some rows were rejected. A rerun of the same file sends only the rows not yet ac
 
 /** Every row checked (exit 2 naming each bad line), as chunk rows. */
 export async function readRequests(ctx: Context, file: string, flags: BulkRunFlags = {}): Promise<{ rows: ChunkRow<InformationRequest>[]; invalid: Outcome[] }> {
-  const csv = await readCsv(file, ctx.io.stdin, [], { ...flags, known: COLUMNS });
-  if (!COLUMNS.some((c) => csv.columns.includes(c))) {
-    throw new UsageError(`${csv.name}: needs a column order_id or value_chain_id (found: ${csv.columns.join(', ') || 'none'})`);
-  }
-  refuseUnknownColumns(csv, COLUMNS);
-  const errors = new RowErrors(csv.name);
+  let errors: RowErrors | undefined;
   const seen = new Map<string, number>();
   const rows: ChunkRow<InformationRequest>[] = [];
-  for (const row of csv.rows) {
-    const given = COLUMNS.filter((c) => row.values[c]?.trim());
-    if (given.length === 0) {
-      errors.add(row.line, undefined, 'needs an order_id or a value_chain_id');
-      continue;
-    }
-    const request: InformationRequest = {};
-    for (const c of given) {
-      const id = idCell(row.values[c], row.line, c, errors);
-      if (id !== undefined) request[c] = id;
-    }
-    if (Object.keys(request).length !== given.length) continue;
-    const key = [request.order_id !== undefined && `order ${request.order_id}`, request.value_chain_id !== undefined && `value chain ${request.value_chain_id}`]
-      .filter(Boolean)
-      .join(' ');
-    const first = seen.get(key);
-    if (first !== undefined) {
-      errors.add(row.line, undefined, `the same request (${key}) is also on line ${first}`);
-      continue;
-    }
-    seen.set(key, row.line);
-    rows.push({ key, line: row.line, payload: request });
-  }
-  const invalid = errors.settle(ctx, flags);
-  const bad = errors.lines();
-  return { rows: rows.filter((r) => !bad.has(r.line)), invalid };
+  // Each row becomes its request as it is read: a file of a million rows is not held twice.
+  await readCsv(file, ctx.io.stdin, [], {
+    ...flags,
+    known: COLUMNS,
+    header: (header) => {
+      if (!COLUMNS.some((c) => header.columns.includes(c))) {
+        throw new UsageError(`${header.name}: needs a column order_id or value_chain_id (found: ${header.columns.join(', ') || 'none'})`);
+      }
+      refuseUnknownColumns(header, COLUMNS);
+      errors = new RowErrors(header.name);
+    },
+    eachRow: (row) => {
+      const given = COLUMNS.filter((c) => row.values[c]?.trim());
+      if (given.length === 0) {
+        errors!.add(row.line, undefined, 'needs an order_id or a value_chain_id');
+        return;
+      }
+      const request: InformationRequest = {};
+      for (const c of given) {
+        const id = idCell(row.values[c], row.line, c, errors!);
+        if (id !== undefined) request[c] = id;
+      }
+      if (Object.keys(request).length !== given.length) return;
+      const key = [request.order_id !== undefined && `order ${request.order_id}`, request.value_chain_id !== undefined && `value chain ${request.value_chain_id}`]
+        .filter(Boolean)
+        .join(' ');
+      const first = seen.get(key);
+      if (first !== undefined) {
+        errors!.add(row.line, undefined, `the same request (${key}) is also on line ${first}`);
+        return;
+      }
+      seen.set(key, row.line);
+      rows.push({ key, line: row.line, payload: request });
+    },
+  });
+  const invalid = errors!.settle(ctx, flags);
+  const bad = errors!.lines();
+  return { rows: bad.size ? rows.filter((r) => !bad.has(r.line)) : rows, invalid };
 }
 
 export async function sendInformationRequests(ctx: Context, opts: SendFlags & { file: string }): Promise<void> {

@@ -122,27 +122,47 @@ async function postTrace(client: ApiClient, body: { dds_id: number | number[]; o
 
 /** Every row of pairs.csv checked (exit 2 naming each bad line, or left out with --skip-invalid), as chunk rows. */
 export async function readPairs(ctx: Context, file: string, flags: BulkRunFlags = {}): Promise<{ rows: ChunkRow<TracePair>[]; invalid: Outcome[] }> {
-  const csv = await readCsv(file, ctx.io.stdin, [...PAIR_TEMPLATE.columns], flags);
-  refuseUnknownColumns(csv, PAIR_TEMPLATE.columns);
-  const errors = new RowErrors(csv.name);
-  const seen = new Map<string, number>();
-  const rows: ChunkRow<TracePair>[] = [];
-  for (const row of csv.rows) {
-    const dds = idCell(row.values.dds_id, row.line, 'dds_id', errors);
-    const order = idCell(row.values.order_id, row.line, 'order_id', errors);
-    if (dds === undefined || order === undefined) continue;
-    const key = `dds ${dds} order ${order}`;
-    const first = seen.get(key);
-    if (first !== undefined) {
-      errors.add(row.line, undefined, `the pair dds_id ${dds}, order_id ${order} is also on line ${first}`);
-      continue;
-    }
-    seen.set(key, row.line);
-    rows.push({ key, line: row.line, payload: { dds_id: dds, order_id: order } });
+  let errors: RowErrors | undefined;
+  // The line of each pair seen, by statement then order: numbers, not a string per pair.
+  const seen = new Map<number, Map<number, number>>();
+  const rows: PairRow[] = [];
+  // Each row becomes its pair as it is read: a file of a million pairs is not held twice.
+  await readCsv(file, ctx.io.stdin, [...PAIR_TEMPLATE.columns], {
+    ...flags,
+    header: (header) => {
+      refuseUnknownColumns(header, PAIR_TEMPLATE.columns);
+      errors = new RowErrors(header.name);
+    },
+    eachRow: (row) => {
+      const dds = idCell(row.values.dds_id, row.line, 'dds_id', errors!);
+      const order = idCell(row.values.order_id, row.line, 'order_id', errors!);
+      if (dds === undefined || order === undefined) return;
+      let orders = seen.get(dds);
+      if (!orders) seen.set(dds, (orders = new Map()));
+      const first = orders.get(order);
+      if (first !== undefined) {
+        errors!.add(row.line, undefined, `the pair dds_id ${dds}, order_id ${order} is also on line ${first}`);
+        return;
+      }
+      orders.set(order, row.line);
+      rows.push(new PairRow(row.line, { dds_id: dds, order_id: order }));
+    },
+  });
+  const invalid = errors!.settle(ctx, flags);
+  const bad = errors!.lines();
+  return { rows: bad.size ? rows.filter((r) => !bad.has(r.line)) : rows, invalid };
+}
+
+/** One pair of the file; its key ("dds 5 order 17") made when asked for. */
+class PairRow implements ChunkRow<TracePair> {
+  constructor(
+    readonly line: number,
+    readonly payload: TracePair,
+  ) {}
+
+  get key(): string {
+    return `dds ${this.payload.dds_id} order ${this.payload.order_id}`;
   }
-  const invalid = errors.settle(ctx, flags);
-  const bad = errors.lines();
-  return { rows: rows.filter((r) => !bad.has(r.line)), invalid };
 }
 
 async function traceFile(ctx: Context, opts: TraceFlags & { file: string }): Promise<void> {
