@@ -249,4 +249,32 @@ describe('origins import', () => {
     expect(posts()[1].headers['idempotency-key']).not.toBe(first);
     expect(existsSync(join(t.dir, 'journals'))).toBe(true);
   });
+
+  it('a quote-free file (each origin kept as its line, its body made again) sends what the same file with quotes sends', async () => {
+    // Semicolons and decimal commas, an alias, a guarded formula-like name, a row without an
+    // external_id twice (its key by content), a description with spaces around it.
+    const plain = [
+      'name;country_code;external_id;lat;lng;description',
+      "'=Ferme Kouassi;ci;Q-1;6,8203;-5,2897;  cocoa, 2 ha  ",
+      'Loose;CI;;7,1;-5,1;',
+      'Loose;CI;;7,1;-5,1;',
+      'Ferme Yao;GH;Q-2;6,25;-1,5;organic',
+    ];
+    const quoted = plain.map((line) => line.split(';').map((c) => `"${c}"`).join(';'));
+    const run = async (lines: string[], name: string) => {
+      const file = t.writeFile(name, lines.join('\n') + '\n');
+      const dry = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+      expect(dry.exitCode, dry.stderr).toBe(0);
+      t.sb.requests.length = 0;
+      const real = await t.sct(['origins', 'import', '--file', file, '-o', 'json']);
+      expect(real.exitCode, real.stderr).toBe(0);
+      return { dry: JSON.parse(dry.stdout), sent: posts().map((p) => JSON.parse(p.body)), keys: (JSON.parse(real.stdout) as Array<{ key: string }>).map((x) => x.key) };
+    };
+    const a = await run(plain, 'plain.csv');
+    const b = await run(quoted, 'quoted.csv');
+    expect(a.dry).toEqual(b.dry);
+    expect(a.sent).toEqual(b.sent);
+    expect(a.keys).toEqual(b.keys);
+    expect(a.sent[0]).toMatchObject({ name: '=Ferme Kouassi', country_code: 'CI', external_id: 'Q-1', location: { type: 'Point', coordinates: [-5.2897, 6.8203] } });
+  });
 });

@@ -31,6 +31,14 @@ describe('writeRequests, as text', () => {
     expect(most).toBeLessThan(64 * 1024 + 2 * Math.max(...blocks.map((b) => b.length)));
   });
 
+  it('ends with one line end when the last piece was full', async () => {
+    // One request a piece: every piece full, none left for the end.
+    const big = 'x'.repeat(70 * 1024);
+    const requests: PlannedRequest[] = [1, 2, 3].map((i) => ({ method: 'POST', path: `/p/${i}`, body: big }));
+    const { stdout } = await runWith(http, (ctx) => writeRequests(ctx, requests));
+    expect(stdout).toBe(`${requests.map((r) => `${r.method} ${r.path}\n${big}`).join('\n\n')}\n`);
+  });
+
   it('writes nothing for no requests', async () => {
     const { stdout } = await runWith(http, (ctx) => writeRequests(ctx, []));
     expect(stdout).toBe('');
