@@ -122,7 +122,11 @@ function unitRecords<T>(): UnitRecords<T> {
   const key = (unit: Unit<T>) => unit.journalKey ?? unit.key;
   return {
     sending: (unit) => [{ key: key(unit), status: 'unknown' }],
-    ended: (unit, how, error) => [how === 'rejected' ? { key: key(unit), status: 'failed', error } : how === 'unknown' ? { key: key(unit), status: 'unknown', error } : { key: key(unit), status: 'cleared' }],
+    ended: (unit, how, error) => {
+      if (how === 'rejected') return [{ key: key(unit), status: 'failed', error }];
+      if (how === 'unknown') return [{ key: key(unit), status: 'unknown', error }];
+      return [{ key: key(unit), status: 'cleared' }];
+    },
   };
 }
 
