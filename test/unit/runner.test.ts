@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { runUnits, type Unit } from '../../src/bulk/runner.js';
 import { Journal } from '../../src/bulk/journal.js';
 import type { RateLimitState } from '../../src/api/retry.js';
-import { ApiError } from '../../src/errors.js';
+import { ApiError, ConflictError, SctError } from '../../src/errors.js';
 
 const units = (n: number): Unit<number>[] => Array.from({ length: n }, (_, i) => ({ key: `k${i}`, lines: [i + 2], payload: i }));
 const tick = () => new Promise((r) => setTimeout(r, 1));
@@ -104,6 +104,24 @@ describe('runUnits', () => {
       expect(r.outcomes.map((o) => o.status)).toEqual(['not_sent', 'not_sent', 'not_sent']);
       expect(writes).toEqual([['k0 unknown', 'k1 unknown'], ['k0 cleared', 'k1 cleared']]);
       expect(again.wasUnknown('k0')).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('clears the record as sent of a unit that ended in a conflict or before it left; keeps it for one whose answer was lost', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sct-runner-'));
+    try {
+      const journal = Journal.open(dir, { command: 'test', file: 'f.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 });
+      const work = async (u: Unit<number>) => {
+        await tick();
+        if (u.payload === 0) throw new ConflictError('changed since the plan');
+        throw Object.assign(new SctError('the connection broke'), { delivery: u.payload === 1 ? 'not_sent' : 'unknown' });
+      };
+      const r = await runUnits(units(3), { concurrency: 3, signal: new AbortController().signal, journal, work });
+      expect(r.outcomes.map((o) => o.status)).toEqual(['conflict', 'not_sent', 'unknown']);
+      const again = Journal.open(dir, { command: 'test', file: 'f.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 });
+      expect(['k0', 'k1', 'k2'].map((k) => again.wasUnknown(k))).toEqual([false, false, true]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
