@@ -31,8 +31,14 @@ export interface CsvFile {
   rowCount: number;
 }
 
+/** A file's name and its columns. */
+type NamedColumns = Pick<CsvFile, 'name' | 'columns'>;
+
 /** A file's name and its columns, as read from its header, and how its numbers are written. */
-export type FileHeader = Pick<CsvFile, 'name' | 'columns' | 'numbers'>;
+export type FileHeader = Pick<CsvFile, 'name' | 'columns' | 'numbers'> & {
+  /** Its rows come one line at a time (a CSV file without quotes): `eachRow` may wait between them. */
+  lineByLine: boolean;
+};
 
 /** The flags of every command that reads a CSV file. */
 export interface FileReadFlags {
@@ -48,9 +54,13 @@ export interface ReadOptions extends FileReadFlags {
   known?: readonly string[];
   /**
    * Takes each row as it is read, in file order, instead of keeping it in `rows`: a command that
-   * turns rows into what it sends need not hold a million rows beside what it made of them.
+   * turns rows into what it sends need not hold a million rows beside what it made of them. A
+   * promise it returns is waited for before the next row where the file is read line by line
+   * (FileHeader.lineByLine); elsewhere it must return none.
    */
-  eachRow?: (row: CsvRow) => void;
+  eachRow?: (row: CsvRow) => void | Promise<void>;
+  /** The file's bytes, when the command has read them already (to read the file twice). */
+  input?: Buffer;
   /** Checks the header's columns (normalised) before any row is read; throws to refuse it. */
   header?: (header: FileHeader) => void;
 }
@@ -65,7 +75,7 @@ const DELIMITERS = [',', ';', '\t', '|'];
  */
 export async function readCsv(file: string, stdin: Readable, required: string[] = [], opts: ReadOptions = {}): Promise<CsvFile> {
   const name = fileLabel(file);
-  const input = await readInput(file, stdin);
+  const input = opts.input ?? (await readInput(file, stdin));
   const workbook = isZip(input);
   // The guard sct puts on formula-like cells of a CSV file comes off, so a cell reads as it was
   // before it was written; a workbook's cells are read as stored.
@@ -74,7 +84,8 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   const take = opts.eachRow ?? ((row: CsvRow) => void rows.push(row));
   let columns: string[] | undefined;
   let rowCount = 0;
-  const onRecord = (cells: string[], line: number) => {
+  let lineByLine = false;
+  const onRecord = (cells: string[], line: number): void | Promise<void> => {
     if (!columns) {
       const names = cells.map(unguard);
       columns = names.map(normalizeHeader);
@@ -88,7 +99,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
         const guessed = unknown.length > 0 && unknown.some((c) => closest(c, known)) ? `; ${unknownColumns(name, unknown, known).slice(name.length + 2)}` : '';
         throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})${guessed}`);
       }
-      opts.header?.({ name, columns, numbers: numberStyle(delimiter, opts.decimalComma === true) });
+      opts.header?.({ name, columns, numbers: numberStyle(delimiter, opts.decimalComma === true), lineByLine });
       return;
     }
     if (cells.length !== columns.length) {
@@ -103,7 +114,9 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
       else values[columns[j]] = unguard(cells[j]);
     }
     rowCount++;
-    take({ line, values });
+    const taken = take({ line, values });
+    if (taken && !lineByLine) throw new Error('eachRow may wait only where the file is read line by line');
+    return taken;
   };
   let delimiter = '';
   if (workbook) await eachWorkbookRecord(input, name, opts, onRecord);
@@ -116,7 +129,11 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     else {
       // The cells are slices of the text: the file's bytes are no longer needed while they are read.
       bytes = undefined;
-      eachQuoteFreeRecord(text, delimiter, onRecord);
+      lineByLine = true;
+      for (const [cells, line] of quoteFreeRecordsOf(text, delimiter)) {
+        const taken = onRecord(cells, line);
+        if (taken) await taken;
+      }
     }
   }
   if (rowCount === 0) throw new UsageError(`${name} has no data rows (a header row and at least one row are needed)`);
@@ -228,10 +245,10 @@ export function quoteFreeRecords(bytes: Buffer, delimiter = ','): Records | unde
   if (text === undefined) return undefined;
   const records: string[][] = [];
   const starts: number[] = [];
-  eachQuoteFreeRecord(text, delimiter, (cells, line) => {
+  for (const [cells, line] of quoteFreeRecordsOf(text, delimiter)) {
     records.push(cells);
     starts.push(line);
-  });
+  }
   return { records, starts };
 }
 
@@ -250,8 +267,8 @@ function quoteFreeText(bytes: Buffer): string | undefined {
   return text;
 }
 
-/** Each line one record, cut at the separator, cells trimmed, blank lines skipped. */
-function eachQuoteFreeRecord(text: string, delimiter: string, onRecord: OnRecord): void {
+/** Each line one record, cut at the separator, cells trimmed, blank lines skipped; with its line number. */
+function* quoteFreeRecordsOf(text: string, delimiter: string): Generator<[string[], number]> {
   const end = text.includes('\r') ? '\r\n' : '\n';
   // Line by line with indexOf rather than one split: an array of every line of a million-row
   // file would be held beside the records.
@@ -264,7 +281,7 @@ function eachQuoteFreeRecord(text: string, delimiter: string, onRecord: OnRecord
     if (line.trim() === '' && !line.includes(delimiter)) continue;
     const cells = line.split(delimiter);
     for (let j = 0; j < cells.length; j++) cells[j] = cells[j].trim();
-    onRecord(cells, number);
+    yield [cells, number];
   }
 }
 
@@ -371,7 +388,7 @@ function headerProblem(file: string, line: number, raw: string[], names: string[
  * closest known name: a misspelt header (`auth_grup`) would otherwise drop its data without a
  * word. `used` are the headers read (aliases included), `known` the names to suggest.
  */
-export function refuseUnknownColumns(csv: FileHeader, used: readonly string[], known: readonly string[] = used): void {
+export function refuseUnknownColumns(csv: NamedColumns, used: readonly string[], known: readonly string[] = used): void {
   const unknown = csv.columns.filter((c) => !used.includes(c));
   if (unknown.length) throw new UsageError(unknownColumns(csv.name, unknown, known), {}, `the columns are ${known.join(', ')}`);
 }
@@ -391,7 +408,7 @@ export function unknownColumns(file: string, unknown: readonly string[], known: 
  * the file's columns with one info line, so such a file reads back. `takes` are the columns the
  * command reads; `returned` the resource's documented fields (a dotted column by its first part).
  */
-export function dropReadOnlyColumns(io: { info(line: string): void }, csv: FileHeader, takes: readonly string[], returned: readonly string[]): void {
+export function dropReadOnlyColumns(io: { info(line: string): void }, csv: NamedColumns, takes: readonly string[], returned: readonly string[]): void {
   const readOnly = csv.columns.filter((c) => !takes.includes(c) && returned.includes(c.split('.')[0]));
   if (readOnly.length === 0) return;
   csv.columns = csv.columns.filter((c) => !readOnly.includes(c));

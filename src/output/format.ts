@@ -127,8 +127,12 @@ function checkColumns(io: IOStreams, flag: string | undefined, writer: ListWrite
  * iterable lets a caller build each row as it is written rather than all of them first.
  */
 export async function writeList(io: IOStreams, rows: Iterable<unknown>, options: OutputOptions): Promise<void> {
-  const w = createListWriter(io, options);
-  let batch: unknown[] = [];
+  await writeInBatches(createListWriter(io, options), rows);
+}
+
+/** Every row of `rows` through `w`, WRITE_BATCH at a time, then its end. */
+export async function writeInBatches<T>(w: { write(rows: T[]): Promise<void>; end(): Promise<void> }, rows: Iterable<T>): Promise<void> {
+  let batch: T[] = [];
   for (const row of rows) {
     batch.push(row);
     if (batch.length === WRITE_BATCH) {

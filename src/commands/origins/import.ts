@@ -8,7 +8,11 @@ import type { Context } from '../../context.js';
 import { REQUIRED, requiredMessage } from '../../api/schemas/messages.js';
 import { originCreateSchema, originUpdateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
 import type { RowProblem } from '../../sync/plan.js';
-import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow, type NumberStyle } from '../../bulk/csv.js';
+import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle } from '../../bulk/csv.js';
+import { readInput } from '../../util/files.js';
+import { PATHS } from '../../api/paths.js';
+import type { PlannedRequest } from '../../api/client.js';
+import { requestWriter } from '../shared/dry-run.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
@@ -17,7 +21,7 @@ import { parseConcurrency } from '../shared/flags.js';
 import { zodFieldErrors } from '../shared/body.js';
 import { UsageError } from '../../errors.js';
 import { formatByContent, formatByName } from '../../geo/plot-format.js';
-import { sendOrigins } from './send.js';
+import { dryRunSummary, sendOrigins } from './send.js';
 import type { ImportOriginsOptions } from './options.js';
 import type { FileTemplate } from '../shared/bulk.js';
 
@@ -137,21 +141,34 @@ export type OriginUnit = Unit<OriginCreate> & { createProblems?: RowProblem[] };
  * rows that went through and rerunning neither skips nor repeats the others.
  */
 export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<string, string> = {}, numbers: NumberStyle = 'point', sync = false): OriginUnit[] {
-  const make = originUnitMaker(errors, names, numbers, sync);
-  for (const row of rows) make.add(row);
-  return make.units;
+  const units: OriginUnit[] = [];
+  const add = originUnitMaker(errors, names, numbers, sync, (unit) => units.push(unit));
+  for (const row of rows) add(row);
+  return units;
 }
 
-/** originUnits one row at a time, as the file is read: a file of a million rows is never held as rows. */
-function originUnitMaker(errors: RowErrors, names: Record<string, string>, numbers: NumberStyle, sync: boolean): { add(row: CsvRow): void; units: OriginUnit[] } {
-  const units: OriginUnit[] = [];
+/**
+ * originUnits one row at a time, as the file is read: a file of a million rows is never held as
+ * rows. Each unit goes to `emit`; without it the rows are only checked. `invalid`: the lines an
+ * earlier reading of the same file found invalid, left out without checking the file again for
+ * external_ids given twice (which would hold every one of them once more).
+ */
+function originUnitMaker(
+  errors: RowErrors,
+  names: Record<string, string>,
+  numbers: NumberStyle,
+  sync: boolean,
+  emit?: (unit: OriginUnit) => void,
+  invalid?: ReadonlySet<number>,
+): (row: CsvRow) => void {
   const externalLines = new Map<string, number>();
   const seen = new Map<string, number>();
   const add = (row: CsvRow) => {
+    if (invalid?.has(row.line)) return;
     const toCreate: RowProblem[] | undefined = sync ? [] : undefined;
     const body = originFromRow(row, errors, names, numbers, toCreate);
     const ext = row.values[names.external_id ?? 'external_id']?.trim();
-    if (ext) {
+    if (ext && !invalid) {
       const first = externalLines.get(ext);
       if (first !== undefined) {
         errors.add(row.line, 'external_id', `"${ext}" is also on line ${first}; each origin needs its own external_id`);
@@ -159,17 +176,17 @@ function originUnitMaker(errors: RowErrors, names: Record<string, string>, numbe
       }
       externalLines.set(ext, row.line);
     }
-    if (!body) return;
+    if (!body || !emit) return;
     if (ext) {
-      units.push(new OriginRow(row.line, body, ext, undefined, toCreate));
+      emit(new OriginRow(row.line, body, ext, undefined, toCreate));
     } else {
       const hash = createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 24);
       const n = (seen.get(hash) ?? 0) + 1;
       seen.set(hash, n);
-      units.push(new OriginRow(row.line, body, undefined, `row:${hash}#${n}`));
+      emit(new OriginRow(row.line, body, undefined, `row:${hash}#${n}`));
     }
   };
-  return { add, units };
+  return add;
 }
 
 /**
@@ -208,24 +225,83 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   if (opts.nameProperty !== undefined || opts.countryCode !== undefined || opts.commodity !== undefined) {
     throw new UsageError('--name-property, --country-code and --commodity are for plot files (GeoJSON, KML, Shapefile, GPX): in a CSV file each row has its name and country_code columns');
   }
-  // Each row becomes its origin as it is read (a file of a million rows is not held twice).
-  let make: ReturnType<typeof originUnitMaker> | undefined;
+  // A CSV file read line by line is read twice: once to check every row, keeping only what the
+  // duplicate checks need, then to make each origin as its row comes, written at once by a dry
+  // run. A million origins held at once took more than the spec's 500 MB (docs/decisions/memory.md).
+  const bytes = await readInput(opts.file, input.stdin);
+  const read = (first: boolean, take: TakeRows) => readOriginRows(ctx, opts, input.stdin, bytes, first, take);
   let errors: RowErrors | undefined;
-  const csv = await readCsv(opts.file, input.stdin, [...REQUIRED_COLUMNS], {
+  // A workbook or a file with quotes comes whole, not line by line: read once, its origins kept
+  // (reading it again would cost as much as the first time, and write nothing sooner).
+  let lineByLine = false;
+  const units: OriginUnit[] = [];
+  const csv = await read(true, (header, names) => {
+    lineByLine = header.lineByLine;
+    return originUnitMaker((errors = new RowErrors(header.name)), names, header.numbers, false, lineByLine ? undefined : (unit) => units.push(unit));
+  });
+  const invalid = errors!.settle(ctx, opts);
+  if (!lineByLine) return sendOrigins(ctx, opts, { name: csv.name, units, concurrency, invalid });
+  // The second reading makes what the first found valid (the same bytes read the same way).
+  const invalidLines = errors!.lines();
+  const again = (emit: (unit: OriginUnit) => void): TakeRows => (header, names) => originUnitMaker(new RowErrors(header.name), names, header.numbers, false, emit, invalidLines);
+  if (opts.dryRun) {
+    const out = requestsAsMade(ctx);
+    await read(false, (header, names) => {
+      const add = again(out.emit)(header, names);
+      // The reading waits for the writing (rows come line by line here: see ReadOptions.eachRow).
+      return (row) => {
+        add(row);
+        return out.afterRow();
+      };
+    });
+    return out.end(csv.name);
+  }
+  await read(false, again((unit) => units.push(unit)));
+  await sendOrigins(ctx, opts, { name: csv.name, units, concurrency, invalid });
+}
+
+/** What a reading does with the rows of a file whose header it has read (and checked). */
+type TakeRows = (header: FileHeader, names: Record<string, string>) => (row: CsvRow) => void | Promise<void>;
+
+/** One reading of an origins CSV file from its bytes; the columns the service sets are announced on the first only. */
+function readOriginRows(ctx: Context, opts: ImportOriginsOptions, stdin: Readable, bytes: Buffer, first: boolean, takeRows: TakeRows): Promise<CsvFile> {
+  let take: ((row: CsvRow) => void | Promise<void>) | undefined;
+  return readCsv(opts.file, stdin, [...REQUIRED_COLUMNS], {
     ...opts,
     known: KNOWN_COLUMNS,
+    input: bytes,
     header: (header) => {
-      dropReadOnlyColumns(ctx.io, header, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
+      dropReadOnlyColumns(first ? ctx.io : { info: () => undefined }, header, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
       const names = importColumnNames(header.columns);
       refuseUnknownColumns(header, Object.values(names), IMPORT_COLUMNS);
-      errors = new RowErrors(header.name);
-      make = originUnitMaker(errors, names, header.numbers, false);
+      take = takeRows(header, names);
     },
-    eachRow: (row) => make!.add(row),
+    eachRow: (row) => take!(row),
   });
-  const units = make!.units;
-  const invalid = errors!.settle(ctx, opts);
-  await sendOrigins(ctx, opts, { name: csv.name, units, concurrency, invalid });
+}
+
+/** A dry run's requests, written a thousand at a time as the origins are made. */
+function requestsAsMade(ctx: Context): { emit(unit: OriginUnit): void; afterRow(): Promise<void> | undefined; end(name: string): Promise<void> } {
+  const writer = requestWriter(ctx);
+  let batch: PlannedRequest[] = [];
+  let count = 0;
+  const flush = () => {
+    const out = batch;
+    batch = [];
+    return writer.write(out);
+  };
+  return {
+    emit(unit) {
+      count++;
+      batch.push({ method: 'POST', path: PATHS.origins, body: unit.payload });
+    },
+    afterRow: () => (batch.length >= 1000 ? flush() : undefined),
+    async end(name) {
+      await flush();
+      await writer.end();
+      dryRunSummary(ctx, name, count);
+    },
+  };
 }
 
 /**

@@ -19,7 +19,7 @@ export async function sendOrigins(
 ): Promise<void> {
   if (opts.dryRun) {
     await writeRequests(ctx, postsOf(PATHS.origins, o.units));
-    ctx.io.info(`${o.name}: ${o.units.length} valid origin${o.units.length === 1 ? '' : 's'} in ${o.units.length} request${o.units.length === 1 ? '' : 's'}; nothing sent (dry run)`);
+    dryRunSummary(ctx, o.name, o.units.length);
     return;
   }
   await runImport(ctx, {
@@ -35,3 +35,7 @@ export async function sendOrigins(
   });
 }
 
+/** What a dry run of origins says on stderr once its requests are written. */
+export function dryRunSummary(ctx: Context, name: string, count: number): void {
+  ctx.io.info(`${name}: ${count} valid origin${count === 1 ? '' : 's'} in ${count} request${count === 1 ? '' : 's'}; nothing sent (dry run)`);
+}

@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import type { PlannedRequest } from '../../api/client.js';
 import type { Column } from '../../output/columns.js';
 import type { OptionSpec } from './options.js';
-import { writeList } from '../../output/format.js';
+import { createListWriter, writeInBatches } from '../../output/format.js';
 import { stripControl } from '../../output/sanitize.js';
 
 /** How much of a dry run's text is written at once. */
@@ -49,29 +49,45 @@ export async function writePlannedRequests(ctx: Context): Promise<void> {
 
 /**
  * Requests a command built without a client (any iterable: a generator makes each as it is
- * written), in the same form (the bulk commands' dry runs: a
- * file's units as the run would send them, without its journal or lock). The caller says the
- * count on stderr.
+ * written), in the same form (the bulk commands' dry runs: a file's units as the run would send
+ * them, without its journal or lock). The caller says the count on stderr.
  */
 export async function writeRequests(ctx: Context, requests: Iterable<PlannedRequest>): Promise<void> {
-  if (ctx.format() === 'table') {
-    // Written as it is made, a piece of about WRITE_BYTES at a time: the requests of a file of a
-    // million rows, joined into one text first, held several times the file in memory.
-    let text = '';
-    let any = false;
-    for (const r of requests) {
-      const body = r.body === null ? '' : `\n${typeof r.body === 'string' ? stripControl(r.body) : JSON.stringify(r.body, null, 2)}`;
-      text += `${any ? '\n\n' : ''}${r.method} ${stripControl(r.path)}${body}`;
-      any = true;
-      if (text.length >= WRITE_BYTES) {
-        await ctx.io.write(text);
-        text = '';
-      }
-    }
-    if (any) await ctx.io.write(`${text}\n`);
-  } else {
-    await writeList(ctx.io, requests, ctx.output(REQUEST_COLUMNS));
+  await writeInBatches(requestWriter(ctx), requests);
+}
+
+/** Requests written a batch at a time, as writeRequests writes them all. */
+export interface RequestWriter {
+  write(requests: PlannedRequest[]): Promise<void>;
+  end(): Promise<void>;
+}
+
+/** A writer of requests in the output format: for a command that makes its requests as it reads its file. */
+export function requestWriter(ctx: Context): RequestWriter {
+  if (ctx.format() !== 'table') {
+    const list = createListWriter(ctx.io, ctx.output(REQUEST_COLUMNS));
+    return { write: (requests) => list.write(requests as unknown[]), end: () => list.end() };
   }
+  // Written as it is made, a piece of about WRITE_BYTES at a time: the requests of a file of a
+  // million rows, joined into one text first, held several times the file in memory.
+  let text = '';
+  let any = false;
+  return {
+    async write(requests) {
+      for (const r of requests) {
+        const body = r.body === null ? '' : `\n${typeof r.body === 'string' ? stripControl(r.body) : JSON.stringify(r.body, null, 2)}`;
+        text += `${any ? '\n\n' : ''}${r.method} ${stripControl(r.path)}${body}`;
+        any = true;
+        if (text.length >= WRITE_BYTES) {
+          await ctx.io.write(text);
+          text = '';
+        }
+      }
+    },
+    async end() {
+      if (any) await ctx.io.write(`${text}\n`);
+    },
+  };
 }
 
 /** A POST of each unit's payload to `path`, made as it is written (a file's million units are not copied first). */
