@@ -12,6 +12,26 @@ import { ApiError, ConflictError, SctError } from '../../src/errors.js';
 const units = (n: number): Unit<number>[] => Array.from({ length: n }, (_, i) => ({ key: `k${i}`, lines: [i + 2], payload: i }));
 const tick = () => new Promise((r) => setTimeout(r, 1));
 
+/** Runs `fn` with journals opened in a fresh directory (one per file name), removed after. */
+async function withJournals(fn: (open: (file?: string) => Journal) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'sct-runner-'));
+  try {
+    await fn((file = 'f.csv') => Journal.open(dir, { command: 'test', file, baseUrl: 'http://x/api', user: 1, workspace: 1 }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Notes each write the journal makes from here on, as its records' "key status", into `writes`. */
+function noteWrites(journal: Journal, writes: string[][]): Journal {
+  const recordAll = journal.recordAll.bind(journal);
+  journal.recordAll = (entries) => {
+    writes.push(entries.map((e) => `${e.key} ${e.status}`));
+    recordAll(entries);
+  };
+  return journal;
+}
+
 /** A work function that answers unit i after (n - i) ticks (the last first) and notes what was in flight. */
 function recorder(n: number, onAnswer?: (i: number) => void) {
   let inFlight = 0;
@@ -31,9 +51,8 @@ function recorder(n: number, onAnswer?: (i: number) => void) {
 
 describe('runUnits', () => {
   it('keeps up to `concurrency` in flight and reports in the units order, answers in any order', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sct-runner-'));
-    try {
-      const journal = Journal.open(dir, { command: 'test', file: 'f.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 });
+    await withJournals(async (open) => {
+      const journal = open();
       const { seen, work } = recorder(8);
       const r = await runUnits(units(8), { concurrency: 4, signal: new AbortController().signal, journal, work });
       expect(seen.most).toBe(4);
@@ -47,21 +66,13 @@ describe('runUnits', () => {
       for (const [i, r] of records.entries()) {
         if (r.status !== 'unknown') expect(records.findIndex((x) => x.key === r.key && x.status === 'unknown')).toBeLessThan(i);
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("writes a unit's record as sent before its request, in the same write as the answer before it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sct-runner-'));
-    try {
-      const journal = Journal.open(dir, { command: 'test', file: 'f.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 });
+    await withJournals(async (open) => {
       const writes: string[][] = [];
-      const recordAll = journal.recordAll.bind(journal);
-      journal.recordAll = (entries) => {
-        writes.push(entries.map((e) => `${e.key} ${e.status}`));
-        recordAll(entries);
-      };
+      const journal = noteWrites(open(), writes);
       const onDisk: string[][] = [];
       const work = async (u: Unit<number>) => {
         onDisk.push(readFileSync(journal.path, 'utf8').trim().split('\n').map((l) => JSON.parse(l).key + ' ' + JSON.parse(l).status));
@@ -71,21 +82,13 @@ describe('runUnits', () => {
       await runUnits(units(3), { concurrency: 1, signal: new AbortController().signal, journal, work });
       expect(onDisk.map((records) => records.at(-1))).toEqual(['k0 unknown', 'k1 unknown', 'k2 unknown']);
       expect(writes).toEqual([['k0 unknown'], ['k0 done', 'k1 unknown'], ['k1 done', 'k2 unknown'], ['k2 done']]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('puts the first requests on record as sent in one write, and clears those a stopped run never sent', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sct-runner-'));
-    try {
-      const journal = Journal.open(dir, { command: 'test', file: 'f.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 });
+    await withJournals(async (open) => {
       const writes: string[][] = [];
-      const recordAll = journal.recordAll.bind(journal);
-      journal.recordAll = (entries) => {
-        writes.push(entries.map((e) => `${e.key} ${e.status}`));
-        recordAll(entries);
-      };
+      const journal = noteWrites(open(), writes);
       const { work } = recorder(8);
       await runUnits(units(8), { concurrency: 4, signal: new AbortController().signal, journal, work });
       expect(writes[0]).toEqual(['k0 unknown', 'k1 unknown', 'k2 unknown', 'k3 unknown']);
@@ -94,25 +97,17 @@ describe('runUnits', () => {
       writes.length = 0;
       const stopped = new AbortController();
       stopped.abort();
-      const again = Journal.open(dir, { command: 'test', file: 'g.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 });
-      const recordAgain = again.recordAll.bind(again);
-      again.recordAll = (entries) => {
-        writes.push(entries.map((e) => `${e.key} ${e.status}`));
-        recordAgain(entries);
-      };
+      const again = noteWrites(open('g.csv'), writes);
       const r = await runUnits(units(3), { concurrency: 2, signal: stopped.signal, journal: again, work });
       expect(r.outcomes.map((o) => o.status)).toEqual(['not_sent', 'not_sent', 'not_sent']);
       expect(writes).toEqual([['k0 unknown', 'k1 unknown'], ['k0 cleared', 'k1 cleared']]);
       expect(again.wasUnknown('k0')).toBe(false);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('clears the record as sent of a unit that ended in a conflict or before it left; keeps it for one whose answer was lost', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sct-runner-'));
-    try {
-      const journal = Journal.open(dir, { command: 'test', file: 'f.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 });
+    await withJournals(async (open) => {
+      const journal = open();
       const work = async (u: Unit<number>) => {
         await tick();
         if (u.payload === 0) throw new ConflictError('changed since the plan');
@@ -120,11 +115,9 @@ describe('runUnits', () => {
       };
       const r = await runUnits(units(3), { concurrency: 3, signal: new AbortController().signal, journal, work });
       expect(r.outcomes.map((o) => o.status)).toEqual(['conflict', 'not_sent', 'unknown']);
-      const again = Journal.open(dir, { command: 'test', file: 'f.csv', baseUrl: 'http://x/api', user: 1, workspace: 1 });
+      const again = open();
       expect(['k0', 'k1', 'k2'].map((k) => again.wasUnknown(k))).toEqual([false, false, true]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('sends one at a time, in order, while Remaining is below the concurrency', async () => {
