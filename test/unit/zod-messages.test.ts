@@ -2,9 +2,10 @@
 // never reaches the user: every issue code is said in a plain sentence, once, in the error map.
 import { describe, it, expect } from 'vitest';
 import { z } from 'zod';
-import { validate } from '../../src/commands/shared/body.js';
+import { parseWorded, validate, zodFieldErrors } from '../../src/commands/shared/body.js';
 import { UsageError } from '../../src/errors.js';
 import { statementUpdateSchema } from '../../src/api/schemas/statements.js';
+import { REQUIRED } from '../../src/api/schemas/messages.js';
 
 function fieldErrors(schema: z.ZodType, value: unknown): Record<string, string[]> {
   try {
@@ -77,3 +78,15 @@ describe('plain field errors', () => {
     expect(JSON.stringify(fields)).not.toMatch(/Invalid option|received|expected one of/);
   });
 });
+
+describe('parseWorded (a file row: parsed without the error map first)', () => {
+  it('passes a valid value through as parsed, and words a failure as validate does', () => {
+    const row = z.object({ name: z.string(), count: z.number().int().min(1) });
+    expect(parseWorded(row, { name: 'a', count: 2 })).toEqual({ success: true, data: { name: 'a', count: 2 } });
+    const failed = parseWorded(row, { count: 0 });
+    expect(failed.success).toBe(false);
+    expect(zodFieldErrors(failed.error!)).toEqual(fieldErrors(row, { count: 0 }));
+    expect(zodFieldErrors(failed.error!).name).toEqual([REQUIRED]);
+  });
+});
+

@@ -6,12 +6,11 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { originCreateSchema, type OriginCreate } from '../../api/schemas/origins.js';
-import { requiredMessage } from '../../api/schemas/messages.js';
 import { checkPlots, countryOf, externalIdOf, nameOf, readPlotFile, COUNTRY_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { writeReportFile } from '../../bulk/report.js';
 import { UsageError, type FieldErrors } from '../../errors.js';
-import { zodFieldErrors } from '../shared/body.js';
+import { parseWorded, zodFieldErrors } from '../shared/body.js';
 import { findingLines, parseCommodity, parseCountryFlag } from './check.js';
 import { sendOrigins } from './send.js';
 import type { ImportOriginsOptions } from './options.js';
@@ -117,7 +116,7 @@ export function plotUnits(
       ...(typeof description === 'string' && description.trim() !== '' && { description: description.trim() }),
       location: geometry,
     };
-    const parsed = originCreateSchema.safeParse(body, { error: requiredMessage });
+    const parsed = parseWorded(originCreateSchema, body);
     if (!parsed.success) {
       for (const [field, messages] of Object.entries(zodFieldErrors(parsed.error))) {
         if (!problems[`feature ${raw.index}, ${field}`]) for (const m of messages) add(field, m);

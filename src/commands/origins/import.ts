@@ -5,20 +5,19 @@ import { createHash } from 'node:crypto';
 import { open, readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
-import { REQUIRED, requiredMessage } from '../../api/schemas/messages.js';
+import { REQUIRED } from '../../api/schemas/messages.js';
 import { originCreateSchema, originUpdateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
 import type { RowProblem } from '../../sync/plan.js';
 import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle } from '../../bulk/csv.js';
 import { readInput } from '../../util/files.js';
 import { PATHS } from '../../api/paths.js';
-import type { PlannedRequest } from '../../api/client.js';
-import { requestWriter } from '../shared/dry-run.js';
+import { requestsAsMade } from '../shared/dry-run.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { connectEarly } from '../../bulk/open.js';
 import { parseConcurrency } from '../shared/flags.js';
-import { zodFieldErrors } from '../shared/body.js';
+import { parseWorded, zodFieldErrors } from '../shared/body.js';
 import { UsageError } from '../../errors.js';
 import { formatByContent, formatByName } from '../../geo/plot-format.js';
 import { dryRunSummary, sendOrigins } from './send.js';
@@ -117,7 +116,7 @@ export function originFromRow(
 
   // A sync's row may update an origin the service holds, so it is checked as an update; what a
   // create needs besides is said in `toCreate`, for the plan to judge (src/sync/run.ts).
-  const parsed = (toCreate ? originUpdateSchema : originCreateSchema).safeParse(body, { error: requiredMessage });
+  const parsed = parseWorded(toCreate ? originUpdateSchema : originCreateSchema, body);
   if (!parsed.success) {
     for (const [field, messages] of Object.entries(zodFieldErrors(parsed.error))) {
       if (!reported.has(field)) for (const m of messages) add(field, m);
@@ -245,16 +244,16 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   const invalidLines = errors!.lines();
   const again = (emit: (unit: OriginUnit) => void): TakeRows => (header, names) => originUnitMaker(new RowErrors(header.name), names, header.numbers, false, emit, invalidLines);
   if (opts.dryRun) {
-    const out = requestsAsMade(ctx);
+    const out = requestsAsMade(ctx, PATHS.origins);
     await read(false, (header, names) => {
-      const add = again(out.emit)(header, names);
+      const add = again((unit) => out.add(unit.payload))(header, names);
       // The reading waits for the writing (rows come line by line here: see ReadOptions.eachRow).
       return (row) => {
         add(row);
         return out.afterRow();
       };
     });
-    return out.end(csv.name);
+    return dryRunSummary(ctx, csv.name, await out.end());
   }
   await read(false, again((unit) => units.push(unit)));
   await sendOrigins(ctx, opts, { name: csv.name, units, concurrency, invalid });
@@ -278,30 +277,6 @@ function readOriginRows(ctx: Context, opts: ImportOriginsOptions, stdin: Readabl
     },
     eachRow: (row) => take!(row),
   });
-}
-
-/** A dry run's requests, written a thousand at a time as the origins are made. */
-function requestsAsMade(ctx: Context): { emit(unit: OriginUnit): void; afterRow(): Promise<void> | undefined; end(name: string): Promise<void> } {
-  const writer = requestWriter(ctx);
-  let batch: PlannedRequest[] = [];
-  let count = 0;
-  const flush = () => {
-    const out = batch;
-    batch = [];
-    return writer.write(out);
-  };
-  return {
-    emit(unit) {
-      count++;
-      batch.push({ method: 'POST', path: PATHS.origins, body: unit.payload });
-    },
-    afterRow: () => (batch.length >= 1000 ? flush() : undefined),
-    async end(name) {
-      await flush();
-      await writer.end();
-      dryRunSummary(ctx, name, count);
-    },
-  };
 }
 
 /**

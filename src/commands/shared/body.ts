@@ -101,6 +101,18 @@ export function zodFieldErrors(error: z.ZodError): FieldErrors {
   return fields;
 }
 
+/**
+ * A value checked by its schema, the messages of a failure as sct words them (requiredMessage).
+ * Parsed first without the error map, which changes only the messages: given one, zod's parse of
+ * each of a million file rows left garbage that outlived V8's young generation, and the file
+ * commands peaked hundreds of MB higher for it (docs/decisions/memory.md). Only a failure is
+ * parsed again, with the map.
+ */
+export function parseWorded<S extends z.ZodType>(schema: S, value: unknown): z.ZodSafeParseResult<z.infer<S>> {
+  const fast = schema.safeParse(value);
+  return fast.success ? fast : schema.safeParse(value, { error: requiredMessage });
+}
+
 /** Parses with a zod schema or fails with exit 2, naming each bad field. */
 export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
   const result = schema.safeParse(value, { error: requiredMessage });

@@ -94,3 +94,31 @@ export function requestWriter(ctx: Context): RequestWriter {
 export function* postsOf(path: string, units: Iterable<{ payload: unknown }>): Iterable<PlannedRequest> {
   for (const u of units) yield { method: 'POST', path, body: u.payload };
 }
+
+/**
+ * A dry run's requests to `path`, written a thousand at a time as a reading makes their bodies:
+ * the reading waits for the writing (`afterRow`, where the file comes line by line; see
+ * ReadOptions.eachRow). `end` writes the rest and says how many there were.
+ */
+export function requestsAsMade(ctx: Context, path: string): { add(body: unknown): void; afterRow(): Promise<void> | undefined; end(): Promise<number> } {
+  const writer = requestWriter(ctx);
+  let batch: PlannedRequest[] = [];
+  let count = 0;
+  const flush = () => {
+    const out = batch;
+    batch = [];
+    return writer.write(out);
+  };
+  return {
+    add(body) {
+      count++;
+      batch.push({ method: 'POST', path, body });
+    },
+    afterRow: () => (batch.length >= 1000 ? flush() : undefined),
+    async end() {
+      await flush();
+      await writer.end();
+      return count;
+    },
+  };
+}
