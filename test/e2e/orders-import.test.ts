@@ -2,7 +2,7 @@
 // per-order report, exit 3 on partial failure, nothing sent for an invalid file, and a run
 // interrupted with Ctrl-C that a rerun finishes without creating anything twice.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { until, useSandbox } from '../helpers/sandbox.js';
@@ -240,5 +240,53 @@ B-2,ordr,2025-02-30,x,1,5,kg
     expect(second.stderr).toMatch(/\d+ skipped \(done in an earlier run\)/);
     expect(second.stderr).toContain('0 rejected');
     expect(await existing(ids)).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
+  });
+
+  it('a quote-free file (read three times, each order made as its rows come) sends what the same file with quotes sends', async () => {
+    const [a, b, c] = products;
+    // Orders whose rows are apart (Q-A, Q-B), one that is together (Q-C), a row without an
+    // external_id, and an invalid cell in a scattered order (Q-D): left out whole with --skip-invalid.
+    const plain = [
+      'external_id;type;order_created_at;seller_company_id;product;volume;unit',
+      `Q-A;order;2025-04-01;101;${a};100,5;kg`,
+      `Q-B;order;2025-04-02;102;${b};7;t`,
+      `Q-D;order;2025-04-02;102;${b};7;t`,
+      `Q-A;;;;${c};50;kg`,
+      `Q-C;order;2025-04-03;103;${a};1;kg`,
+      `Q-C;;;;${b};2;kg`,
+      `;order;2025-04-03;103;${a};1;kg`,
+      `Q-D;;;;${c};lots;kg`,
+      `Q-B;;;;${c};3;t`,
+    ];
+    const quoted = plain.map((line) => line.split(';').map((cell) => `"${cell}"`).join(';'));
+    // One name for both: the Idempotency-Keys derive from the file's journal, which its path names.
+    const name = 'orders-q.csv';
+    const run = async (lines: string[]) => {
+      const file = writeCsv(name, lines.join('\n'));
+      const refused = await t.sct(['orders', 'import', '--purchase', '--file', file, '--dry-run', '--decimal-comma']);
+      expect(refused.exitCode).toBe(2);
+      const dry = await t.sct(['orders', 'import', '--purchase', '--file', file, '--dry-run', '--skip-invalid', '--decimal-comma', '-o', 'json']);
+      expect(dry.exitCode, dry.stderr).toBe(0);
+      t.sb.requests.length = 0;
+      // The journal of the other run taken away: the keys derive from the file's identity and each order.
+      rmSync(join(t.dir, 'journals'), { recursive: true, force: true });
+      const real = await t.sct(['orders', 'import', '--purchase', '--file', file, '--skip-invalid', '--decimal-comma', '-o', 'json']);
+      expect(real.exitCode, real.stderr).toBe(3);
+      return {
+        refused: refused.stderr.replaceAll(name, 'FILE'),
+        dry: dryRunBodies(dry.stdout),
+        said: dry.stderr.replaceAll(name, 'FILE'),
+        sent: posts().map((q) => JSON.parse(q.body)),
+        keys: posts().map((q) => q.headers['idempotency-key']),
+      };
+    };
+    const x = await run(plain);
+    const y = await run(quoted);
+    expect(x).toEqual(y);
+    expect(x.dry.map((body) => body.external_id)).toEqual(['Q-A', 'Q-B', 'Q-C']);
+    expect(x.dry[0].items).toEqual([{ buyer_product: a, volume: 100.5, unit: 'kg' }, { buyer_product: c, volume: 50, unit: 'kg' }]);
+    expect(x.refused).toMatch(/line 4, external_id: not sent: line 9 of order Q-D is invalid\n.*line 8, external_id: required/);
+    expect(x.refused).toMatch(/line 9, volume: "lots" is not a number/);
+    expect(x.said).toContain('3 purchase orders from 6 rows, all valid: 3 requests; nothing sent (dry run)');
   });
 });

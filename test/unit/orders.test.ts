@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseItem, namedFields } from '../../src/commands/orders/save.js';
-import { planImport } from '../../src/commands/orders/import.js';
+import { planImport, ordersAsRead, ScatteredOrders, type OrderFromFile } from '../../src/commands/orders/import.js';
+import fc from 'fast-check';
+import { RowErrors } from '../../src/bulk/csv.js';
 import { orderFilterQuery, orderKind } from '../../src/commands/orders/filters.js';
 import { statsColumns, statsQuery, orderColumns } from '../../src/commands/orders/view.js';
 import { kindFor, tracePlan, tracedItems } from '../../src/commands/orders/trace.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, orderResponseSchema } from '../../src/api/schemas/orders.js';
 import { UsageError, SctError } from '../../src/errors.js';
 import { REQUIRED } from '../../src/api/schemas/messages.js';
-import type { CsvFile } from '../../src/bulk/csv.js';
+import type { CsvFile, FileHeader } from '../../src/bulk/csv.js';
 
 function usage(fn: () => unknown): UsageError {
   try {
@@ -369,5 +371,64 @@ PO-3,,2025-01-02,101,-4,5`),
 
   it('a column named like an Object property (constructor, toString) is an unknown column, not silently dropped', () => {
     expect(usage(() => planImport(csv('external_id,constructor,tostring\nA,x,y'), 'purchase')).message).toContain('unknown columns constructor, tostring');
+  });
+});
+
+/** A file read as `orders import` reads a quote-free one: its scattered orders noted, then its orders made as their rows come. */
+function readAsStreamed(file: CsvFile): { units: OrderFromFile[]; errors: RowErrors } {
+  const scattered = new ScatteredOrders();
+  for (const row of file.rows) scattered.note(row);
+  scattered.done();
+  const header: FileHeader = { name: file.name, columns: file.columns, numbers: file.numbers, lineByLine: true };
+  const units: OrderFromFile[] = [];
+  const orders = ordersAsRead(header, 'purchase', scattered, (u) => units.push(u));
+  for (const row of file.rows) orders.add(row);
+  const errors = new RowErrors(file.name);
+  orders.end(errors);
+  return { units, errors };
+}
+
+describe('orders made as their rows come (a quote-free file, read line by line)', () => {
+  it('hands on each order when its rows are in, in the order of their first lines, as the whole file makes them', () => {
+    const file = csv(`external_id,type,order_created_at,seller_company_id,product,volume
+A,order,2025-01-02,101,1,10
+B,order,2025-01-03,102,2,5
+A,,,,3,20
+C,order,2025-01-04,103,4,1
+C,,,,5,2
+,order,2025-01-04,103,4,1
+B,,,,6,7
+D,order,2025-01-05,104,7,3`);
+    const scattered = new ScatteredOrders();
+    for (const row of file.rows) scattered.note(row);
+    // Only the orders whose rows are apart are remembered, with their last lines.
+    expect([...scattered.done().lastLine]).toEqual([['A', 4], ['B', 8]]);
+    const streamed = readAsStreamed(file);
+    const whole = planImport(file, 'purchase', new RowErrors(file.name));
+    expect(streamed.units.map((u) => u.key)).toEqual(['A', 'B', 'C', 'D']);
+    expect(streamed.units).toEqual(whole);
+  });
+
+  it('makes the same orders and finds the same errors as the whole file, whatever the rows (property)', () => {
+    const ids = fc.constantFrom('A', 'B', 'C', 'D', '');
+    const row = fc.record({
+      id: ids,
+      type: fc.constantFrom('order', '', 'ordr'),
+      created: fc.constantFrom('2025-01-02', '', '2025-02-30'),
+      seller: fc.constantFrom('101', '', '102', 'x'),
+      product: fc.constantFrom('1', '2', '', '-4'),
+      volume: fc.constantFrom('10', '5.5', '', 'ten'),
+    });
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 12 }), (rows) => {
+        const file = csv(['external_id,type,order_created_at,seller_company_id,product,volume', ...rows.map((r) => [r.id, r.type, r.created, r.seller, r.product, r.volume].join(','))].join('\n'));
+        const streamed = readAsStreamed(file);
+        const errors = new RowErrors(file.name);
+        const whole = planImport(file, 'purchase', errors);
+        expect(streamed.units).toEqual(whole);
+        expect(streamed.errors.outcomes()).toEqual(errors.outcomes());
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -40,7 +40,7 @@ import type { Context } from '../../context.js';
 import type * as z from 'zod';
 import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
-import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, unknownColumns, type CsvFile, type NumberStyle } from '../../bulk/csv.js';
+import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, unknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
@@ -50,11 +50,12 @@ import { parseConcurrency } from '../shared/flags.js';
 import { ID_MAX, isId } from '../../util/numbers.js';
 import { writeTemplateIf, type FileTemplate } from '../shared/bulk.js';
 import type { ImportFlags } from './options.js';
-import { postsOf, writeRequests } from '../shared/dry-run.js';
+import { postsOf, requestsAsMade, writeRequests } from '../shared/dry-run.js';
+import { readInput } from '../../util/files.js';
+import { parseWorded } from '../shared/body.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS } from '../../api/schemas/orders.js';
 import type { RowProblem } from '../../sync/plan.js';
 import { type OrderKindName } from '../../api/enums.js';
-import { requiredMessage } from '../../api/schemas/messages.js';
 import { orderKind } from './filters.js';
 import { ITEM_COLUMNS, ORDER_COLUMNS, orderFileColumns, type Conv } from './columns.js';
 
@@ -113,18 +114,20 @@ function jsonStrings(raw: string): string[] | undefined {
   }
 }
 
-/** Where each body field came from, so a schema error can name the CSV line and column. */
+/** Where an order field's value came from: a schema error names its line, a conflict its text. */
 interface Origin {
   line: number;
-  column: string;
+  raw: string;
 }
 
-export interface PlannedOrder {
+/** An order whose rows are being read. */
+interface OpenOrder {
   body: Body;
-  /** Order field → where its value came from. */
+  /** Order field (its column's name) → where its value came from. */
   fieldOrigin: Map<string, Origin>;
   /** Per item: its line and item field → column. */
   items: Array<{ line: number; columns: Map<string, string> }>;
+  lines: number[];
 }
 
 /**
@@ -143,7 +146,6 @@ export interface OrderFromFile extends Unit<Body> {
   createProblems?: RowProblem[];
 }
 
-/** The units `orders import` sends: one per order of the file. */
 /** The column `-o csv` writes an order's items to, as JSON. */
 const ITEMS_COLUMN = 'items';
 
@@ -170,27 +172,9 @@ export function planImport(csv: CsvFile, kind: OrderKindName, errors?: RowErrors
   return ordersFromCsv(csv, kind, errors);
 }
 
-/**
- * Groups the rows into orders and validates every one with the kind's create schema. Returns
- * the orders, or throws (exit 2) listing every problem with its line and column. `orders
- * import` and `orders sync` both read their file here, so the two never disagree on a cell.
- */
-export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErrors, o: { sync?: boolean } = {}): OrderFromFile[] {
+/** Refuses a header an order file of the kind cannot have (exit 2), before any row is read. */
+function checkOrderColumns(csv: Pick<CsvFile, 'name' | 'columns'>, kind: OrderKindName): void {
   const orderColumns = ORDER_COLUMNS[kind];
-  // Collected first and reported in line order: a file is fixed top to bottom.
-  const problems: Array<{ line: number; column: string; message: string }> = [];
-  const problem = { add: (line: number, column: string, message: string) => void problems.push({ line, column, message }) };
-  /** A cell's value, or undefined when it is blank or does not convert (then recorded as an error). */
-  const readCell = (row: CsvFile['rows'][number], column: string, conv: Conv): { raw: string; value: unknown } | undefined => {
-    const raw = (row.values[column] ?? '').trim();
-    if (!raw) return undefined;
-    try {
-      return { raw, value: convert(raw, conv, csv.numbers) };
-    } catch (e) {
-      problem.add(row.line, column, (e as Error).message);
-      return undefined;
-    }
-  };
   const unknown = csv.columns.filter((c) => !Object.hasOwn(orderColumns, c) && !Object.hasOwn(ITEM_COLUMNS, c) && c !== ITEMS_COLUMN);
   if (unknown.length) {
     const elsewhere = unknown.filter((c) => Object.values(ORDER_COLUMNS).some((cols) => Object.hasOwn(cols, c)));
@@ -204,38 +188,93 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErr
     const clash = own.filter((c) => csv.columns.includes(c));
     if (clash.length) throw new UsageError(`${csv.name}: columns product and ${clash.join(', ')} name the same product on a ${kind} order: keep one`);
   }
+}
 
-  const orders = new Map<string, PlannedOrder & { lines: number[] }>();
-  for (const row of csv.rows) {
+interface Problem {
+  line: number;
+  column: string;
+  message: string;
+}
+
+/**
+ * Makes orders of rows: each row is added to the order its external_id names, and an order is
+ * finished (checked with the kind's schema) once all its rows are in. It holds only the orders
+ * not yet finished, so a reader that knows each order's last line holds a few at a time.
+ */
+class OrderAssembler {
+  private readonly open = new Map<string, OpenOrder>();
+  /** What is wrong, in the order found; reported in line order. */
+  readonly problems: Problem[] = [];
+  /** The lines with a problem, so an order with one is never sent in part (--skip-invalid). */
+  private readonly badLines = new Set<number>();
+  /** Each finished order's other lines, which are not sent because one of its lines is invalid. */
+  readonly notSent: Problem[] = [];
+  private readonly orderColumns: Record<string, Conv>;
+  private readonly create: z.ZodType;
+  private readonly schema: z.ZodType;
+
+  constructor(
+    private readonly kind: OrderKindName,
+    private readonly numbers: NumberStyle,
+    /** sync: a sync's orders (see schema). leaveOut: the caller settles the errors, and an order with an invalid row is left out whole. */
+    private readonly o: { sync?: boolean; leaveOut?: boolean } = {},
+  ) {
+    this.orderColumns = ORDER_COLUMNS[kind];
+    this.create = ORDER_CREATE_SCHEMAS[kind] as z.ZodType;
+    // A sync's row may update an order the service holds: then only what it gives is checked, and
+    // what a create would need besides is kept for the plan to judge (src/sync/run.ts).
+    this.schema = o.sync ? (ORDER_UPDATE_SCHEMAS[kind] as z.ZodType) : this.create;
+  }
+
+  private problem(line: number, column: string, message: string): void {
+    this.problems.push({ line, column, message });
+    this.badLines.add(line);
+  }
+
+  /** A cell's value, or undefined when it is blank or does not convert (then recorded as an error). */
+  private readCell(row: CsvRow, column: string, conv: Conv): { raw: string; value: unknown } | undefined {
+    const raw = (row.values[column] ?? '').trim();
+    if (!raw) return undefined;
+    try {
+      return { raw, value: convert(raw, conv, this.numbers) };
+    } catch (e) {
+      this.problem(row.line, column, (e as Error).message);
+      return undefined;
+    }
+  }
+
+  /** Adds the row to its order; the order's external_id, or undefined for a row that names none. */
+  add(row: CsvRow): string | undefined {
+    const { kind } = this;
     const externalId = (row.values.external_id ?? '').trim();
     if (!externalId) {
-      problem.add(row.line, 'external_id', 'required: it names the order the row belongs to');
-      continue;
+      this.problem(row.line, 'external_id', 'required: it names the order the row belongs to');
+      return undefined;
     }
-    let order = orders.get(externalId);
-    if (!order) orders.set(externalId, (order = { body: {}, fieldOrigin: new Map(), items: [], lines: [] }));
+    let order = this.open.get(externalId);
+    if (!order) this.open.set(externalId, (order = { body: {}, fieldOrigin: new Map(), items: [], lines: [] }));
     order.lines.push(row.line);
 
-    for (const [column, conv] of Object.entries(orderColumns)) {
-      const cell = readCell(row, column, conv);
+    for (const column in this.orderColumns) {
+      const cell = this.readCell(row, column, this.orderColumns[column]);
       if (!cell) continue;
       const { raw, value } = cell;
       const first = order.fieldOrigin.get(column);
       if (first) {
         if (JSON.stringify(order.body[column]) !== JSON.stringify(value)) {
-          problem.add(row.line, column, `"${raw}" conflicts with line ${first.line} of order ${externalId} ("${csv.rows.find((r) => r.line === first.line)?.values[column] ?? ''}"): order columns must agree on every row of an order`);
+          this.problem(row.line, column, `"${raw}" conflicts with line ${first.line} of order ${externalId} ("${first.raw}"): order columns must agree on every row of an order`);
         }
         continue;
       }
       order.body[column] = value;
-      order.fieldOrigin.set(column, { line: row.line, column });
+      order.fieldOrigin.set(column, { line: row.line, raw });
     }
 
     const item: Body = {};
     const columns = new Map<string, string>();
     let hasItem = false;
     for (const [column, [field, conv]] of Object.entries(ITEM_COLUMNS)) {
-      const cell = readCell(row, column, conv);
+      const cell = this.readCell(row, column, conv);
       if (!cell) continue;
       hasItem = true;
       const { value } = cell;
@@ -252,10 +291,10 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErr
       }
     }
     const listed = (row.values[ITEMS_COLUMN] ?? '').trim();
-    if (listed && hasItem) problem.add(row.line, ITEMS_COLUMN, 'give the items as rows (product, volume, unit…) or as this column, not both');
+    if (listed && hasItem) this.problem(row.line, ITEMS_COLUMN, 'give the items as rows (product, volume, unit…) or as this column, not both');
     else if (listed) {
       const exported = itemsOfColumn(listed, kind);
-      if (typeof exported === 'string') problem.add(row.line, ITEMS_COLUMN, exported);
+      if (typeof exported === 'string') this.problem(row.line, ITEMS_COLUMN, exported);
       else
         for (const it of exported) {
           ((order.body.items ??= []) as Body[]).push(it);
@@ -266,55 +305,83 @@ export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErr
       ((order.body.items ??= []) as Body[]).push(item);
       order.items.push({ line: row.line, columns });
     }
+    return externalId;
   }
 
-  const units: OrderFromFile[] = [];
-  const create = ORDER_CREATE_SCHEMAS[kind] as z.ZodType;
-  // A sync's row may update an order the service holds: then only what it gives is checked, and
-  // what a create would need besides is kept for the plan to judge (src/sync/run.ts).
-  const schema = o.sync ? (ORDER_UPDATE_SCHEMAS[kind] as z.ZodType) : create;
-  const issuesAt = (order: PlannedOrder & { lines: number[] }, issues: z.core.$ZodIssue[]) =>
-    issues.map((issue) => {
-      const [line, column] = locate(order, issue.path);
-      return { line, column, message: issue.message };
-    });
-  for (const [externalId, order] of orders) {
+  /** The orders not finished, in the order of their first lines. */
+  unfinished(): string[] {
+    return [...this.open.keys()];
+  }
+
+  /**
+   * Finishes the order of externalId, every row of it added: its unit, or undefined when it is
+   * invalid (its problems recorded) or, with --skip-invalid, has an invalid row (its other rows
+   * then recorded as not sent: an order is sent whole or not at all).
+   */
+  finish(externalId: string): OrderFromFile | undefined {
+    const order = this.open.get(externalId)!;
+    this.open.delete(externalId);
     const given = new Set(order.fieldOrigin.keys());
     if (order.items.length) given.add('items');
     // A batch must carry tags (an empty list is fine); in a file, no tags means none.
-    if (kind === 'batch') order.body.tags ??= [];
-    const result = schema.safeParse(order.body, { error: requiredMessage });
+    if (this.kind === 'batch') order.body.tags ??= [];
+    const result = parseWorded(this.schema, order.body);
     if (!result.success) {
-      for (const p of issuesAt(order, result.error.issues)) problem.add(p.line, p.column, p.message);
-      continue;
+      for (const p of issuesAt(order, result.error.issues)) this.problem(p.line, p.column, p.message);
+      return undefined;
     }
     const unit: OrderFromFile = { key: externalId, lines: order.lines, payload: result.data as Body, given, itemLines: order.items.map((i) => i.line) };
-    if (o.sync) {
-      const full = create.safeParse(order.body, { error: requiredMessage });
+    if (this.o.sync) {
+      const full = parseWorded(this.create, order.body);
       if (full.success) unit.payload = full.data as Body;
       else unit.createProblems = issuesAt(order, full.error.issues);
     }
-    units.push(unit);
+    const first = order.lines.find((l) => this.badLines.has(l));
+    if (first === undefined) return unit;
+    if (this.o.leaveOut) {
+      for (const l of order.lines) if (!this.badLines.has(l)) this.notSent.push({ line: l, column: 'external_id', message: `not sent: line ${first} of order ${externalId} is invalid` });
+    }
+    return undefined;
   }
-  const rowErrors = errors ?? new RowErrors(csv.name);
-  for (const p of problems.sort((a, b) => a.line - b.line)) rowErrors.add(p.line, p.column, p.message);
-  if (!errors) {
-    rowErrors.throwIfAny();
-    return units;
+
+  /** Every problem into errors: what was found in line order, then the rows not sent. */
+  report(errors: RowErrors): void {
+    for (const p of this.problems.sort((a, b) => a.line - b.line)) errors.add(p.line, p.column, p.message);
+    for (const p of this.notSent) errors.add(p.line, p.column, p.message);
   }
-  // The caller settles the errors (--skip-invalid): an order is sent whole or not at all, so
-  // the other rows of an order with an invalid row are invalid too.
-  const bad = rowErrors.lines();
-  return units.filter((u) => {
-    const first = u.lines.find((l) => bad.has(l));
-    if (first === undefined) return true;
-    for (const l of u.lines) if (!bad.has(l)) rowErrors.add(l, 'external_id', `not sent: line ${first} of order ${u.key} is invalid`);
-    return false;
+}
+
+function issuesAt(order: OpenOrder, issues: z.core.$ZodIssue[]): Problem[] {
+  return issues.map((issue) => {
+    const [line, column] = locate(order, issue.path);
+    return { line, column, message: issue.message };
   });
 }
 
+/**
+ * Groups the rows into orders and validates every one with the kind's create schema. Returns
+ * the orders, or throws (exit 2) listing every problem with its line and column. `orders
+ * import` and `orders sync` both read their file here, so the two never disagree on a cell.
+ * Given `errors`, the caller settles them (--skip-invalid): an order with an invalid row is
+ * left out whole.
+ */
+export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErrors, o: { sync?: boolean } = {}): OrderFromFile[] {
+  checkOrderColumns(csv, kind);
+  const orders = new OrderAssembler(kind, csv.numbers, { ...o, leaveOut: errors !== undefined });
+  for (const row of csv.rows) orders.add(row);
+  const units: OrderFromFile[] = [];
+  for (const externalId of orders.unfinished()) {
+    const unit = orders.finish(externalId);
+    if (unit) units.push(unit);
+  }
+  const rowErrors = errors ?? new RowErrors(csv.name);
+  orders.report(rowErrors);
+  if (!errors) rowErrors.throwIfAny();
+  return units;
+}
+
 /** The CSV line and column a schema issue points at. */
-function locate(order: PlannedOrder & { lines: number[] }, path: PropertyKey[]): [number, string] {
+function locate(order: OpenOrder, path: PropertyKey[]): [number, string] {
   if (path[0] === 'items' && typeof path[1] === 'number') {
     const item = order.items[path[1]];
     const field = path.slice(2).map(String).join('.');
@@ -357,7 +424,7 @@ export function orderTemplate(kind: OrderKindName): FileTemplate {
 
 /** `--template` of orders import and sync: true when it was written (nothing else to do). */
 export function writeOrderTemplate(ctx: Context, flags: ImportFlags): Promise<boolean> {
-  // Without --template, --file is checked with the other flags (openOrderFile).
+  // Without --template, --file is checked with the other flags (checkOrderFlags).
   return writeTemplateIf(
     ctx,
     flags,
@@ -371,34 +438,189 @@ export function writeOrderTemplate(ctx: Context, flags: ImportFlags): Promise<bo
   );
 }
 
-/** The flags `orders import` and `orders sync` check before anything is read, then the file. */
-/** The file of an import or sync, read once its flags are checked; `bulk`: an import's rows go out as a bulk run (connectEarly). */
-export async function openOrderFile(ctx: Context, flags: ImportFlags, bulk = false): Promise<{ kind: OrderKindName; file: string; concurrency: number; csv: CsvFile }> {
+/** Every column an order file of any kind may have: the separator is the one that finds them. */
+const KNOWN_COLUMNS = [...Object.values(ORDER_COLUMNS).flatMap(Object.keys), ...Object.keys(ITEM_COLUMNS)];
+
+/** The flags `orders import` and `orders sync` check before anything is read. */
+function checkOrderFlags(ctx: Context, flags: ImportFlags, bulk: boolean): { kind: OrderKindName; file: string; concurrency: number } {
   const kind = orderKind(flags)!;
   if (!flags.file) throw new UsageError('--file orders.csv is required (- for stdin)');
   const concurrency = parseConcurrency(flags.concurrency);
   checkReportPath(flags.report, flags.force, flags.file);
   if (bulk) connectEarly(ctx, flags.dryRun);
-  const known = [...Object.values(ORDER_COLUMNS).flatMap(Object.keys), ...Object.keys(ITEM_COLUMNS)];
-  const csv = await readCsv(flags.file, ctx.io.stdin, ['external_id'], { ...flags, known });
-  // An import reads the items column of a list written with -o csv (JSON); a sync leaves it, so
-  // that an unchanged export plans no change to the items the service holds.
-  dropReadOnlyColumns(ctx.io, csv, bulk ? [...orderFileColumns(kind), ITEMS_COLUMN] : orderFileColumns(kind), RESOURCE_FIELDS.order);
-  return { kind, file: flags.file, concurrency, csv };
+  return { kind, file: flags.file, concurrency };
+}
+
+/** The file of a sync, read once its flags are checked. */
+export async function openOrderFile(ctx: Context, flags: ImportFlags): Promise<{ kind: OrderKindName; file: string; concurrency: number; csv: CsvFile }> {
+  const checked = checkOrderFlags(ctx, flags, false);
+  const csv = await readCsv(checked.file, ctx.io.stdin, ['external_id'], { ...flags, known: KNOWN_COLUMNS });
+  // A sync leaves the items column of a list written with -o csv, so that an unchanged export
+  // plans no change to the items the service holds (an import reads it).
+  dropReadOnlyColumns(ctx.io, csv, orderFileColumns(checked.kind), RESOURCE_FIELDS.order);
+  return { ...checked, csv };
+}
+
+/**
+ * The orders whose rows are not all together in the file (`A, B, A`), each with its last line:
+ * what a reading that hands each order on once its rows are in needs to know beforehand. Any
+ * other order ends where a row of another begins. Rows without an external_id are passed over.
+ */
+export class ScatteredOrders {
+  private seen: Set<string> | undefined = new Set();
+  private previous: string | undefined;
+  readonly lastLine = new Map<string, number>();
+
+  /** The first reading: every row, in file order. */
+  note(row: CsvRow): void {
+    const externalId = (row.values.external_id ?? '').trim();
+    if (!externalId) return;
+    if (externalId !== this.previous) {
+      if (this.seen!.has(externalId)) this.lastLine.set(externalId, row.line);
+      else this.seen!.add(externalId);
+      this.previous = externalId;
+    } else if (this.lastLine.has(externalId)) this.lastLine.set(externalId, row.line);
+  }
+
+  /** The file read: the external_ids of the others are no longer needed. */
+  done(): this {
+    this.seen = undefined;
+    return this;
+  }
+}
+
+/**
+ * Orders made as a reading's rows come, each handed to `emit` once its rows are in (see
+ * ScatteredOrders), in the order of their first lines; invalid ones are not handed on (an order
+ * with an invalid row is left out whole). `end` hands on the last and puts what was wrong into
+ * errors.
+ */
+export function ordersAsRead(header: FileHeader, kind: OrderKindName, scattered: ScatteredOrders, emit: (unit: OrderFromFile) => void): { add(row: CsvRow): void; end(errors: RowErrors): void } {
+  const orders = new OrderAssembler(kind, header.numbers, { leaveOut: true });
+  // The orders begun and not yet handed on, by first line: one that ends before an order begun
+  // earlier waits for it. In a file whose orders' rows are together, none waits.
+  interface Begun {
+    done: boolean;
+    unit?: OrderFromFile;
+  }
+  let queue: Array<Begun | undefined> = [];
+  let head = 0;
+  const begun = new Map<string, Begun>();
+  // The order of the rows just read, while they come together.
+  let current: string | undefined;
+  const finish = (externalId: string) => {
+    const entry = begun.get(externalId)!;
+    begun.delete(externalId);
+    entry.done = true;
+    entry.unit = orders.finish(externalId);
+    for (let next = queue[head]; next?.done; next = queue[head]) {
+      if (next.unit) emit(next.unit);
+      queue[head++] = undefined;
+    }
+    if (head > 1024 && head * 2 > queue.length) {
+      queue = queue.slice(head);
+      head = 0;
+    }
+  };
+  const { lastLine } = scattered;
+  return {
+    add(row) {
+      const externalId = orders.add(row);
+      if (externalId === undefined) return;
+      if (externalId !== current) {
+        if (current !== undefined && !lastLine.has(current)) finish(current);
+        current = externalId;
+        if (!begun.has(externalId)) {
+          const entry = { done: false };
+          begun.set(externalId, entry);
+          queue.push(entry);
+        }
+      }
+      if (lastLine.get(externalId) === row.line) finish(externalId);
+    },
+    end(errors) {
+      if (current !== undefined && !lastLine.has(current)) finish(current);
+      current = undefined;
+      orders.report(errors);
+    },
+  };
 }
 
 export async function importOrders(ctx: Context, flags: ImportFlags): Promise<void> {
-  const { kind, file, concurrency, csv } = await openOrderFile(ctx, flags, true);
+  const { kind, file, concurrency } = checkOrderFlags(ctx, flags, true);
+  const path = PATHS.ordersOfKind(kind);
+  // A CSV file that comes line by line (no quotes) is read three times from the same bytes: to
+  // find the orders whose rows are apart, to check every order once its rows are in, and to make
+  // each again and hand it on (written at once by a dry run). Only the orders whose rows are
+  // still coming are held: a million orders held at once took 2.6 GB (docs/decisions/memory.md).
+  const bytes = await readInput(file, ctx.io.stdin);
+  let take: ((row: CsvRow) => void | Promise<void>) | undefined;
+  const read = (first: boolean, takeRows: (header: FileHeader) => (row: CsvRow) => void | Promise<void>) =>
+    readCsv(file, ctx.io.stdin, ['external_id'], {
+      ...flags,
+      known: KNOWN_COLUMNS,
+      input: bytes,
+      header: (header) => {
+        // An import reads the items column of a list written with -o csv (JSON).
+        dropReadOnlyColumns(first ? ctx.io : { info: () => undefined }, header, [...orderFileColumns(kind), ITEMS_COLUMN], RESOURCE_FIELDS.order);
+        checkOrderColumns(header, kind);
+        take = takeRows(header);
+      },
+      eachRow: (row) => take!(row),
+    });
+
+  const scattered = new ScatteredOrders();
+  // A workbook or a file with quotes comes whole: read once, its rows kept.
+  const rows: CsvRow[] = [];
+  let lineByLine = false;
+  let columns: string[] = [];
+  const csv = await read(true, (header) => {
+    lineByLine = header.lineByLine;
+    // Those the service sets taken out.
+    columns = header.columns;
+    if (!lineByLine) return (row) => void rows.push(row);
+    return (row) => scattered.note(row);
+  });
+  scattered.done();
   const errors = new RowErrors(csv.name);
-  const units = planImport(csv, kind, errors);
+  let units: OrderFromFile[] = [];
+  let count = 0;
+  if (lineByLine) {
+    let checked: ReturnType<typeof ordersAsRead> | undefined;
+    await read(false, (header) => {
+      checked = ordersAsRead(header, kind, scattered, () => count++);
+      return (row) => checked!.add(row);
+    });
+    checked!.end(errors);
+  } else {
+    units = ordersFromCsv({ ...csv, columns, rows }, kind, errors);
+    count = units.length;
+  }
   const invalid = errors.settle(ctx, flags);
-  const rows = csv.rows.length - invalid.length;
+  const made = async (emit: (unit: OrderFromFile) => void, afterRow?: () => Promise<void> | undefined) => {
+    let orders: ReturnType<typeof ordersAsRead> | undefined;
+    await read(false, (header) => {
+      orders = ordersAsRead(header, kind, scattered, emit);
+      return (row) => {
+        orders!.add(row);
+        return afterRow?.();
+      };
+    });
+    // What this reading finds wrong, the one before found and said.
+    orders!.end(new RowErrors(csv.name));
+  };
 
   if (flags.dryRun) {
-    await writeRequests(ctx, postsOf(PATHS.ordersOfKind(kind), units));
-    ctx.io.info(`${csv.name}: ${units.length} ${kind} order${units.length === 1 ? '' : 's'} from ${rows} row${rows === 1 ? '' : 's'}, all valid: ${units.length} request${units.length === 1 ? '' : 's'}; nothing sent (dry run)`);
+    if (lineByLine) {
+      const out = requestsAsMade(ctx, path);
+      await made((unit) => out.add(unit.payload), () => out.afterRow());
+      await out.end();
+    } else await writeRequests(ctx, postsOf(path, units));
+    const rowCount = csv.rowCount - invalid.length;
+    ctx.io.info(`${csv.name}: ${count} ${kind} order${count === 1 ? '' : 's'} from ${rowCount} row${rowCount === 1 ? '' : 's'}, all valid: ${count} request${count === 1 ? '' : 's'}; nothing sent (dry run)`);
     return;
   }
+  if (lineByLine) await made((unit) => units.push(unit));
 
   await runImport(ctx, {
     // The kind is part of the run's identity: the same file imported as sales is other orders.
@@ -406,7 +628,7 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
     file,
     units,
     noun: `${kind} orders`,
-    path: PATHS.ordersOfKind(kind),
+    path,
     concurrency,
     fresh: flags.fresh,
     report: flags.report,
