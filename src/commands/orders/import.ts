@@ -199,16 +199,16 @@ interface Problem {
 /**
  * Makes orders of rows: each row is added to the order its external_id names, and an order is
  * finished (checked with the kind's schema) once all its rows are in. It holds only the orders
- * not yet finished, so a reader that knows each order's last line holds a few at a time.
+ * not yet finished, so a reader that knows where each order ends holds a few at a time.
  */
 class OrderAssembler {
   private readonly open = new Map<string, OpenOrder>();
   /** What is wrong, in the order found; reported in line order. */
-  readonly problems: Problem[] = [];
+  private readonly problems: Problem[] = [];
   /** The lines with a problem, so an order with one is never sent in part (--skip-invalid). */
   private readonly badLines = new Set<number>();
   /** Each finished order's other lines, which are not sent because one of its lines is invalid. */
-  readonly notSent: Problem[] = [];
+  private readonly notSent: Problem[] = [];
   private readonly orderColumns: Record<string, Conv>;
   private readonly create: z.ZodType;
   private readonly schema: z.ZodType;
