@@ -114,8 +114,10 @@ function valueText(v: unknown): string {
 /** A reset time as the clock on the wall shows it (14:00), with the date when it is not today. */
 function clock(ms: number, now: number): string {
   const d = new Date(ms);
-  const hhmm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-  return d.toDateString() === new Date(now).toDateString() ? hhmm : `${d.toISOString().slice(0, 10)} ${hhmm}`;
+  const two = (n: number) => String(n).padStart(2, '0');
+  const hhmm = `${two(d.getHours())}:${two(d.getMinutes())}`;
+  // The local calendar's date, as the time is the local clock's (toISOString's is UTC's).
+  return d.toDateString() === new Date(now).toDateString() ? hhmm : `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${hhmm}`;
 }
 
 /**

@@ -226,6 +226,20 @@ describe('costLines', () => {
     expect(costLines({ writes: 1, reads: 1, rateLimit: {}, now, maxWaitMs: 0 })).toEqual(['cost: 1 write + 1 read; the service reports no rate limit']);
   });
 
+  it('dates a reset that falls on another day, by the calendar of the local clock', () => {
+    const tz = process.env.TZ;
+    try {
+      // Half past midnight in Berlin is still the day before in UTC.
+      process.env.TZ = 'Europe/Berlin';
+      const late = Date.parse('2025-06-01T23:30:00');
+      const [line] = costLines({ writes: 1, reads: 1, rateLimit: { limit: 1000, remaining: 900, reset: Date.parse('2025-06-02T00:30:00') / 1000 }, now: late, maxWaitMs: 600_000 });
+      expect(line).toBe('cost: 1 write + 1 read; 900 requests left this hour (resets 2025-06-02 00:30)');
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+  });
+
   it('says when a plan larger than the budget would finish, and whether sct waits or stops', () => {
     const [, stops] = costLines({ writes: 150, reads: 2, rateLimit: { limit: 100, remaining: 40, reset }, now, maxWaitMs: 600_000 });
     expect(stops).toContain('the plan needs 150 writes but 40 are left this hour: it would finish after 15:00 (2 budget resets away)');
