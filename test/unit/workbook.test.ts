@@ -1,6 +1,6 @@
 // The cell conversions and ZIP recognition of the workbook reader, for the cases the LibreOffice
 // fixtures (test/e2e/workbooks.test.ts) do not have.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { strToU8, zipSync } from 'fflate';
 import { utils, write } from '@e965/xlsx';
 import { dateText, eachSheetRecord, numberText } from '../../src/bulk/workbook.js';
@@ -46,14 +46,27 @@ describe('zipKind', () => {
 describe('eachSheetRecord', () => {
   /** The records of a one-sheet workbook written by SheetJS, which writes dates with Excel's built-in format 14. */
   function records(rows: unknown[][], bookType: 'xlsx' | 'ods') {
-    const ws = utils.aoa_to_sheet(rows, { cellDates: true });
+    // UTC: the Dates are the days as given, whatever the time zone the test runs in.
+    const ws = utils.aoa_to_sheet(rows, { cellDates: true, UTC: true });
     const bytes = write({ SheetNames: ['S'], Sheets: { S: ws } }, { type: 'buffer', bookType, cellDates: true }) as Buffer;
     const out: Array<[number, string[]]> = [];
     eachSheetRecord(bytes, `book.${bookType}`, undefined, (cells, row) => out.push([row, cells]));
     return out;
   }
 
-  it.each(['xlsx', 'ods'] as const)('%s: a date with Excel\'s built-in format, a time of day, a boolean, blank rows and columns', (bookType) => {
+  // The day a sheet says, in any time zone sct runs in (a user's, CI's): never shifted by the offset.
+  it.each([
+    ['xlsx', 'UTC'],
+    ['ods', 'UTC'],
+    ['xlsx', 'Pacific/Auckland'],
+    ['ods', 'America/Los_Angeles'],
+  ] as const)('%s in %s: a date with Excel\'s built-in format, a time of day, a boolean, blank rows and columns', (bookType, zone) => {
+    const tz = process.env.TZ;
+    process.env.TZ = zone;
+    onTestFinished(() => {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    });
     const rows = [
       ['external_id', 'order_created_at', 'signed_off_at', 'send_information_request', ''],
       [],
