@@ -82,6 +82,13 @@ export type JournalEntry = z.infer<typeof entrySchema>;
 
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 
+/**
+ * The journal of one run: what earlier runs left on record, as it was when the run opened it
+ * (what `get`, `failedAttempts` and `wasUnknown` answer, all asked before a unit is sent), and
+ * the records this run writes. Those go to disk only: each unit of a run is sent once (the file
+ * commands refuse a row given twice), so no later request of the same run asks about them, and
+ * a run of a million rows does not hold a million records (docs/decisions/memory.md).
+ */
 export class Journal {
   readonly path: string;
   /**
@@ -234,7 +241,6 @@ export class Journal {
     }
     // A new file's name is in its directory, which a power cut can lose too.
     if (created) syncDir(dir);
-    for (const e of lines) this.note(e);
   }
 }
 

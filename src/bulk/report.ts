@@ -141,7 +141,8 @@ export async function finishBulk(
   // With --report at a terminal the rows are in the file: only the summary is shown. Piped, or
   // with an explicit -o json/ndjson/csv, stdout keeps the rows (scripts read them).
   if (!(o.report && ctx.io.stdoutIsTTY && format === 'table')) {
-    const rows = format === 'json' || format === 'ndjson' ? outcomes.map(jsonRow) : outcomes.map(flatRow);
+    // Each row made as it is written: a million outcomes are not copied into a million rows first.
+    const rows = mapped<Outcome, object>(outcomes, format === 'json' || format === 'ndjson' ? jsonRow : flatRow);
     try {
       await writeList(io, rows, ctx.output(OUTCOME_COLUMNS));
       await io.flush();
@@ -228,3 +229,8 @@ function rerunHint(ctx: Context, o: { report?: string; fresh?: boolean }, fix?: 
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
+
+function* mapped<T, U>(items: readonly T[], f: (item: T) => U): Iterable<U> {
+  for (const item of items) yield f(item);
+}
+

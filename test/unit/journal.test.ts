@@ -39,6 +39,28 @@ describe('Journal.open on a damaged file', () => {
   });
 });
 
+describe('what a journal holds in memory', () => {
+  it('is what earlier runs left on record; what this run records goes to disk, for the next run', () => {
+    const dir = configDir();
+    const earlier = Journal.open(dir, scope);
+    earlier.recordAll([
+      { key: 'a', status: 'done', id: 1 },
+      { key: 'b', status: 'failed', error: 'no' },
+      { key: 'c', status: 'unknown' },
+    ]);
+    const run = Journal.open(dir, scope);
+    expect([run.get('a')?.id, run.failedAttempts('b'), run.wasUnknown('c')]).toEqual([1, 1, true]);
+    // This run's own records: a million rows sent hold no million records (each is sent once).
+    run.recordAll([
+      { key: 'c', status: 'done', id: 3 },
+      { key: 'd', status: 'done', id: 4 },
+    ]);
+    expect([run.get('c'), run.get('d'), run.wasUnknown('c')]).toEqual([undefined, undefined, true]);
+    const next = Journal.open(dir, scope);
+    expect([next.get('c')?.id, next.get('d')?.id, next.wasUnknown('c')]).toEqual([3, 4, false]);
+  });
+});
+
 describe('Journal.key', () => {
   it('is the same whatever the journal holds, and new after --fresh until the next --fresh', () => {
     const dir = configDir();
