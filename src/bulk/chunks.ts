@@ -136,7 +136,9 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
     payload: rows,
   }));
 
-  const answers = new Map<Unit<ChunkRow<T>[]>, RowResult[]>();
+  // Each answered chunk's rows as they are reported, made when the answer comes: the answers
+  // themselves are not kept to the end beside the outcomes made of them.
+  const answered = new Map<Unit<ChunkRow<T>[]>, Outcome[]>();
   // Each row is on record for itself (the runner writes what these give, see UnitRecords): as
   // sent in its chunk before the chunk leaves, then with its own answer or the chunk's fate.
   const toSend = (unit: Unit<ChunkRow<T>[]>) => unit.payload.filter((row) => !doneBefore.has(row));
@@ -163,13 +165,13 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
         const results = await run.send(payloads, keyFor, client);
         if (results.length !== payloads.length) throw new Error(`the service answered ${results.length} results for ${payloads.length} rows`);
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, units.length - 1);
-        const answered = unit.payload.map((row, i) => ({ row, r: results[i] })).filter(({ row }) => !doneBefore.has(row));
+        const rows = unit.payload.map((row, i) => ({ row, r: results[i] })).filter(({ row }) => !doneBefore.has(row));
         // The answer is kept first: rows that went through are reported so even when the journal fails.
-        answers.set(unit, results);
-        rowsDone += answered.length;
+        answered.set(unit, rows.map(({ row, r }) => rowOutcome(row, r)));
+        rowsDone += rows.length;
         spinner.update(`Sending ${run.noun}… ${rowsDone}/${pending}`);
         return {
-          records: answered.map(({ row, r }) => (r.ok ? { key: idOf(row), status: 'done', id: r.id, sent: key } : { key: idOf(row), status: 'failed', error: r.error, sent: key })),
+          records: rows.map(({ row, r }) => (r.ok ? { key: idOf(row), status: 'done', id: r.id, sent: key } : { key: idOf(row), status: 'failed', error: r.error, sent: key })),
         };
       },
     });
@@ -178,24 +180,29 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
   }
 
   const outcomes: Outcome[] = [...skipped];
-  units.forEach((unit, i) => rowOutcomes(unit, result.outcomes[i], answers.get(unit), doneBefore, outcomes));
+  units.forEach((unit, i) => {
+    const rows = answered.get(unit);
+    if (rows) for (const o of rows) outcomes.push(o);
+    else unansweredOutcomes(unit, result.outcomes[i], doneBefore, outcomes);
+  });
   outcomes.sort((a, b) => a.lines[0] - b.lines[0]);
   await finishBulk(ctx, { ...result, outcomes }, { noun: run.noun, verb: run.verb, report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid });
 }
 
+/** A row's outcome from its own answer. */
+function rowOutcome<T>(row: ChunkRow<T>, r: RowResult): Outcome {
+  // Object literals of one shape each, not spreads: a run of a million rows builds a million.
+  return r.ok ? { key: row.key, lines: [row.line], status: 'created', id: r.id } : { key: row.key, lines: [row.line], status: 'rejected', error: r.error, fields: r.fields };
+}
+
 /**
- * A chunk's outcome as one outcome per row, added to `out`: the row's own answer, else the
- * chunk's fate. Rows done before the run are already reported as skipped.
+ * The rows of a chunk without an answer, one outcome each, added to `out`: the chunk's fate.
+ * Rows done before the run are already reported as skipped.
  */
-function rowOutcomes<T>(unit: Unit<ChunkRow<T>[]>, chunkOutcome: Outcome, answer: RowResult[] | undefined, doneBefore: Set<ChunkRow<T>>, out: Outcome[]): void {
+function unansweredOutcomes<T>(unit: Unit<ChunkRow<T>[]>, chunkOutcome: Outcome, doneBefore: Set<ChunkRow<T>>, out: Outcome[]): void {
   // The chunk as a whole was refused (a 4xx), went missing (unknown) or never left (not_sent).
   const fate = chunkOutcome.status === 'skipped' || chunkOutcome.status === 'created' ? 'not_sent' : chunkOutcome.status;
-  unit.payload.forEach((row, i) => {
-    if (doneBefore.has(row)) return;
-    const r = answer?.[i];
-    // Object literals of one shape, not spreads: a run of 10,000 rows builds 10,000 of them.
-    if (!r) out.push({ key: row.key, lines: [row.line], status: fate, error: chunkOutcome.error, fields: chunkOutcome.fields });
-    else if (r.ok) out.push({ key: row.key, lines: [row.line], status: 'created', id: r.id });
-    else out.push({ key: row.key, lines: [row.line], status: 'rejected', error: r.error, fields: r.fields });
-  });
+  for (const row of unit.payload) {
+    if (!doneBefore.has(row)) out.push({ key: row.key, lines: [row.line], status: fate, error: chunkOutcome.error, fields: chunkOutcome.fields });
+  }
 }
