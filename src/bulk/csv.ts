@@ -27,7 +27,7 @@ export interface CsvFile {
   delimiter: string;
   /** How its number cells are written (decimalText). */
   numbers: NumberStyle;
-  /** The data rows read (also when `eachRow` took them and `rows` is empty). */
+  /** The data rows read (also when `takeRows` took them and `rows` is empty). */
   rowCount: number;
 }
 
@@ -36,7 +36,7 @@ type NamedColumns = Pick<CsvFile, 'name' | 'columns'>;
 
 /** A file's name and its columns, as read from its header, and how its numbers are written. */
 export type FileHeader = Pick<CsvFile, 'name' | 'columns' | 'numbers'> & {
-  /** Its rows come one line at a time (a CSV file without quotes): `eachRow` may wait between them. */
+  /** Its rows come one line at a time (a CSV file without quotes): its row taker may wait between them. */
   lineByLine: boolean;
 };
 
@@ -53,17 +53,20 @@ export interface ReadOptions extends FileReadFlags {
   /** Every column the command reads (aliases included): the separator is the one that finds them. */
   known?: readonly string[];
   /**
-   * Takes each row as it is read, in file order, instead of keeping it in `rows`: a command that
-   * turns rows into what it sends need not hold a million rows beside what it made of them. A
-   * promise it returns is waited for before the next row where the file is read line by line
-   * (FileHeader.lineByLine); elsewhere it must return none.
+   * Takes the rows as they are read, in file order, instead of keeping them in `rows`: a command
+   * that turns rows into what it sends need not hold a million rows beside what it made of them.
+   * Given the header (its columns normalised) before any row is read, it checks it (throws to
+   * refuse it) and answers what takes each row. A promise the taker returns is waited for before
+   * the next row where the file is read line by line (FileHeader.lineByLine); elsewhere it must
+   * return none.
    */
-  eachRow?: (row: CsvRow) => void | Promise<void>;
+  takeRows?: (header: FileHeader) => RowTaker;
   /** The file's bytes, when the command has read them already (to read the file twice). */
   input?: Buffer;
-  /** Checks the header's columns (normalised) before any row is read; throws to refuse it. */
-  header?: (header: FileHeader) => void;
 }
+
+/** What takes each row of a file as it is read (ReadOptions.takeRows). */
+export type RowTaker = (row: CsvRow) => void | Promise<void>;
 
 /** The separators spreadsheet programs write, in the order a tie is settled. */
 const DELIMITERS = [',', ';', '\t', '|'];
@@ -81,7 +84,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   // before it was written; a workbook's cells are read as stored.
   const unguard = workbook ? (cell: string) => cell : unguardFormula;
   const rows: CsvRow[] = [];
-  const take = opts.eachRow ?? ((row: CsvRow) => void rows.push(row));
+  let take: RowTaker = (row) => void rows.push(row);
   let columns: string[] | undefined;
   let rowCount = 0;
   let lineByLine = false;
@@ -99,7 +102,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
         const guessed = unknown.length > 0 && unknown.some((c) => closest(c, known)) ? `; ${unknownColumns(name, unknown, known).slice(name.length + 2)}` : '';
         throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})${guessed}`);
       }
-      opts.header?.({ name, columns, numbers: numberStyle(delimiter, opts.decimalComma === true), lineByLine });
+      if (opts.takeRows) take = opts.takeRows({ name, columns, numbers: numberStyle(delimiter, opts.decimalComma === true), lineByLine });
       return;
     }
     if (cells.length !== columns.length) {
@@ -115,7 +118,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     }
     rowCount++;
     const taken = take({ line, values });
-    if (taken && !lineByLine) throw new Error('eachRow may wait only where the file is read line by line');
+    if (taken && !lineByLine) throw new Error('a row taker may wait only where the file is read line by line');
     return taken;
   };
   let delimiter = '';

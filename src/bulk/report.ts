@@ -95,7 +95,7 @@ function jsonRow(o: Outcome) {
 export function writeReportFile(path: string, outcomes: Outcome[], o: { csvFormulas?: boolean } = {}): void {
   const guard = o.csvFormulas ? (v: string) => v : guardFormula;
   let text = csvLine(['line', 'key', 'status', 'id', 'error']);
-  for (const r of outcomes.map(flatRow)) text += csvLine([r.line, guard(r.key), r.status, typeof r.id === 'string' ? guard(r.id) : r.id, guard(r.error)]);
+  for (const r of mapped(outcomes, flatRow)) text += csvLine([r.line, guard(r.key), r.status, typeof r.id === 'string' ? guard(r.id) : r.id, guard(r.error)]);
   const start = REPORT_START.get(resolve(path));
   if (start === 'special') {
     const fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
@@ -230,7 +230,7 @@ function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
+/** Each item as f makes it, one at a time: never a second array as long as the first. */
 function* mapped<T, U>(items: readonly T[], f: (item: T) => U): Iterable<U> {
   for (const item of items) yield f(item);
 }
-

@@ -63,35 +63,35 @@ export async function readRequests(ctx: Context, file: string, flags: BulkRunFla
   await readCsv(file, ctx.io.stdin, [], {
     ...flags,
     known: COLUMNS,
-    header: (header) => {
+    takeRows: (header) => {
       if (!COLUMNS.some((c) => header.columns.includes(c))) {
         throw new UsageError(`${header.name}: needs a column order_id or value_chain_id (found: ${header.columns.join(', ') || 'none'})`);
       }
       refuseUnknownColumns(header, COLUMNS);
-      errors = new RowErrors(header.name);
-    },
-    eachRow: (row) => {
-      const given = COLUMNS.filter((c) => row.values[c]?.trim());
-      if (given.length === 0) {
-        errors!.add(row.line, undefined, 'needs an order_id or a value_chain_id');
-        return;
-      }
-      const request: InformationRequest = {};
-      for (const c of given) {
-        const id = idCell(row.values[c], row.line, c, errors!);
-        if (id !== undefined) request[c] = id;
-      }
-      if (Object.keys(request).length !== given.length) return;
-      const key = [request.order_id !== undefined && `order ${request.order_id}`, request.value_chain_id !== undefined && `value chain ${request.value_chain_id}`]
-        .filter(Boolean)
-        .join(' ');
-      const first = seen.get(key);
-      if (first !== undefined) {
-        errors!.add(row.line, undefined, `the same request (${key}) is also on line ${first}`);
-        return;
-      }
-      seen.set(key, row.line);
-      rows.push({ key, line: row.line, payload: request });
+      const found = (errors = new RowErrors(header.name));
+      return (row) => {
+        const given = COLUMNS.filter((c) => row.values[c]?.trim());
+        if (given.length === 0) {
+          found.add(row.line, undefined, 'needs an order_id or a value_chain_id');
+          return;
+        }
+        const request: InformationRequest = {};
+        for (const c of given) {
+          const id = idCell(row.values[c], row.line, c, found);
+          if (id !== undefined) request[c] = id;
+        }
+        if (Object.keys(request).length !== given.length) return;
+        const key = [request.order_id !== undefined && `order ${request.order_id}`, request.value_chain_id !== undefined && `value chain ${request.value_chain_id}`]
+          .filter(Boolean)
+          .join(' ');
+        const first = seen.get(key);
+        if (first !== undefined) {
+          found.add(row.line, undefined, `the same request (${key}) is also on line ${first}`);
+          return;
+        }
+        seen.set(key, row.line);
+        rows.push({ key, line: row.line, payload: request });
+      };
     },
   });
   const invalid = errors!.settle(ctx, flags);

@@ -129,23 +129,23 @@ export async function readPairs(ctx: Context, file: string, flags: BulkRunFlags 
   // Each row becomes its pair as it is read: a file of a million pairs is not held twice.
   await readCsv(file, ctx.io.stdin, [...PAIR_TEMPLATE.columns], {
     ...flags,
-    header: (header) => {
+    takeRows: (header) => {
       refuseUnknownColumns(header, PAIR_TEMPLATE.columns);
-      errors = new RowErrors(header.name);
-    },
-    eachRow: (row) => {
-      const dds = idCell(row.values.dds_id, row.line, 'dds_id', errors!);
-      const order = idCell(row.values.order_id, row.line, 'order_id', errors!);
-      if (dds === undefined || order === undefined) return;
-      let orders = seen.get(dds);
-      if (!orders) seen.set(dds, (orders = new Map()));
-      const first = orders.get(order);
-      if (first !== undefined) {
-        errors!.add(row.line, undefined, `the pair dds_id ${dds}, order_id ${order} is also on line ${first}`);
-        return;
-      }
-      orders.set(order, row.line);
-      rows.push(new PairRow(row.line, { dds_id: dds, order_id: order }));
+      const found = (errors = new RowErrors(header.name));
+      return (row) => {
+        const dds = idCell(row.values.dds_id, row.line, 'dds_id', found);
+        const order = idCell(row.values.order_id, row.line, 'order_id', found);
+        if (dds === undefined || order === undefined) return;
+        let orders = seen.get(dds);
+        if (!orders) seen.set(dds, (orders = new Map()));
+        const first = orders.get(order);
+        if (first !== undefined) {
+          found.add(row.line, undefined, `the pair dds_id ${dds}, order_id ${order} is also on line ${first}`);
+          return;
+        }
+        orders.set(order, row.line);
+        rows.push(new PairRow(row.line, { dds_id: dds, order_id: order }));
+      };
     },
   });
   const invalid = errors!.settle(ctx, flags);

@@ -155,15 +155,15 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
   const csv = await readCsv(opts.file, ctx.io.stdin, ['email'], {
     ...opts,
     known: PEOPLE_COLUMNS,
-    header: (header) => {
+    takeRows: (header) => {
       // A file written by `sct invitations list -o csv` reads back; a misspelt auth_group is named as such.
       dropReadOnlyColumns(ctx.io, header, PEOPLE_COLUMNS, RESOURCE_FIELDS.invitation);
       refuseUnknownColumns(header, PEOPLE_COLUMNS);
       if (opts.role === undefined && !header.columns.includes('auth_group')) {
         throw new UsageError(`${header.name}: missing column auth_group (found: ${header.columns.join(', ')}); add it, or give --role for every row`);
       }
+      return (row) => people.add(row);
     },
-    eachRow: (row) => people.add(row),
   });
   // Role names are looked up once, when every row is read.
   const names = people.roleNames();

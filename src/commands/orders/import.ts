@@ -40,7 +40,7 @@ import type { Context } from '../../context.js';
 import type * as z from 'zod';
 import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
-import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, unknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle } from '../../bulk/csv.js';
+import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, unknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle, type RowTaker } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
@@ -554,19 +554,17 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
   // each again and hand it on (written at once by a dry run). Only the orders whose rows are
   // still coming are held: a million orders held at once took 2.6 GB (docs/decisions/memory.md).
   const bytes = await readInput(file, ctx.io.stdin);
-  let take: ((row: CsvRow) => void | Promise<void>) | undefined;
-  const read = (first: boolean, takeRows: (header: FileHeader) => (row: CsvRow) => void | Promise<void>) =>
+  const read = (first: boolean, takeRows: (header: FileHeader) => RowTaker) =>
     readCsv(file, ctx.io.stdin, ['external_id'], {
       ...flags,
       known: KNOWN_COLUMNS,
       input: bytes,
-      header: (header) => {
+      takeRows: (header) => {
         // An import reads the items column of a list written with -o csv (JSON).
         dropReadOnlyColumns(first ? ctx.io : { info: () => undefined }, header, [...orderFileColumns(kind), ITEMS_COLUMN], RESOURCE_FIELDS.order);
         checkOrderColumns(header, kind);
-        take = takeRows(header);
+        return takeRows(header);
       },
-      eachRow: (row) => take!(row),
     });
 
   const scattered = new ScatteredOrders();
@@ -585,19 +583,8 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
   const errors = new RowErrors(csv.name);
   let units: OrderFromFile[] = [];
   let count = 0;
-  if (lineByLine) {
-    let checked: ReturnType<typeof ordersAsRead> | undefined;
-    await read(false, (header) => {
-      checked = ordersAsRead(header, kind, scattered, () => count++);
-      return (row) => checked!.add(row);
-    });
-    checked!.end(errors);
-  } else {
-    units = ordersFromCsv({ ...csv, columns, rows }, kind, errors);
-    count = units.length;
-  }
-  const invalid = errors.settle(ctx, flags);
-  const made = async (emit: (unit: OrderFromFile) => void, afterRow?: () => Promise<void> | undefined) => {
+  // A reading that makes each order as its rows come, what it finds wrong put into `found`.
+  const readOrders = async (found: RowErrors, emit: (unit: OrderFromFile) => void, afterRow?: () => Promise<void> | undefined) => {
     let orders: ReturnType<typeof ordersAsRead> | undefined;
     await read(false, (header) => {
       orders = ordersAsRead(header, kind, scattered, emit);
@@ -606,9 +593,16 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
         return afterRow?.();
       };
     });
-    // What this reading finds wrong, the one before found and said.
-    orders!.end(new RowErrors(csv.name));
+    orders!.end(found);
   };
+  if (lineByLine) await readOrders(errors, () => count++);
+  else {
+    units = ordersFromCsv({ ...csv, columns, rows }, kind, errors);
+    count = units.length;
+  }
+  const invalid = errors.settle(ctx, flags);
+  // The reading that makes what the one before checked: what it finds wrong was found and said then.
+  const made = (emit: (unit: OrderFromFile) => void, afterRow?: () => Promise<void> | undefined) => readOrders(new RowErrors(csv.name), emit, afterRow);
 
   if (flags.dryRun) {
     if (lineByLine) {

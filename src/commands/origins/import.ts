@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import { REQUIRED } from '../../api/schemas/messages.js';
 import { originCreateSchema, originUpdateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
 import type { RowProblem } from '../../sync/plan.js';
-import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle } from '../../bulk/csv.js';
+import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle, type RowTaker } from '../../bulk/csv.js';
 import { readInput } from '../../util/files.js';
 import { PATHS } from '../../api/paths.js';
 import { requestsAsMade } from '../shared/dry-run.js';
@@ -247,7 +247,7 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
     const out = requestsAsMade(ctx, PATHS.origins);
     await read(false, (header, names) => {
       const add = again((unit) => out.add(unit.payload))(header, names);
-      // The reading waits for the writing (rows come line by line here: see ReadOptions.eachRow).
+      // The reading waits for the writing (rows come line by line here: see ReadOptions.takeRows).
       return (row) => {
         add(row);
         return out.afterRow();
@@ -260,22 +260,20 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
 }
 
 /** What a reading does with the rows of a file whose header it has read (and checked). */
-type TakeRows = (header: FileHeader, names: Record<string, string>) => (row: CsvRow) => void | Promise<void>;
+type TakeRows = (header: FileHeader, names: Record<string, string>) => RowTaker;
 
 /** One reading of an origins CSV file from its bytes; the columns the service sets are announced on the first only. */
 function readOriginRows(ctx: Context, opts: ImportOriginsOptions, stdin: Readable, bytes: Buffer, first: boolean, takeRows: TakeRows): Promise<CsvFile> {
-  let take: ((row: CsvRow) => void | Promise<void>) | undefined;
   return readCsv(opts.file, stdin, [...REQUIRED_COLUMNS], {
     ...opts,
     known: KNOWN_COLUMNS,
     input: bytes,
-    header: (header) => {
+    takeRows: (header) => {
       dropReadOnlyColumns(first ? ctx.io : { info: () => undefined }, header, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
       const names = importColumnNames(header.columns);
       refuseUnknownColumns(header, Object.values(names), IMPORT_COLUMNS);
-      take = takeRows(header, names);
+      return takeRows(header, names);
     },
-    eachRow: (row) => take!(row),
   });
 }
 

@@ -98,7 +98,7 @@ export function* postsOf(path: string, units: Iterable<{ payload: unknown }>): I
 /**
  * A dry run's requests to `path`, written a thousand at a time as a reading makes their bodies:
  * the reading waits for the writing (`afterRow`, where the file comes line by line; see
- * ReadOptions.eachRow). `end` writes the rest and says how many there were.
+ * ReadOptions.takeRows). `end` writes the rest and says how many there were.
  */
 export function requestsAsMade(ctx: Context, path: string): { add(body: unknown): void; afterRow(): Promise<void> | undefined; end(): Promise<number> } {
   const writer = requestWriter(ctx);
