@@ -18,8 +18,8 @@
 // wrote it compiled: one shared by every command keeps what the first run after an install
 // happened to run (a mistyped command compiles no client), and every other command compiles the
 // rest at each start (about 3 ms of `orders get 1`, bench/results.md). Compiled code runs as
-// sct, so a file that is not the user's own, or that others may write, is never read. NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it turns off
-// Node's own.
+// sct, so a file that is not the user's own, or that others may write, is never read.
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it turns off Node's own.
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { homedir } from 'node:os';
