@@ -206,5 +206,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (!existsSync(join(root, 'dist', 'cli.cjs'))) spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
   const n = process.argv.find((a) => /^--rows=\d+$/.test(a));
   if (process.argv.includes('--reader-only')) await readerBench();
-  else await memoryBench({ rows: n ? Number(n.slice(7)) : ROWS });
+  else if (process.argv.includes('--real-only')) {
+    const dir = mkdtempSync(join(tmpdir(), 'sct-bench-memory-'));
+    try {
+      await realRun(dir, n ? Number(n.slice(7)) : ROWS);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  } else await memoryBench({ rows: n ? Number(n.slice(7)) : ROWS });
 }

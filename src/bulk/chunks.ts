@@ -19,7 +19,7 @@ import type { ApiClient } from '../api/client.js';
 import type { FieldErrors } from '../errors.js';
 import type { Journal } from './journal.js';
 import { withBulkRun } from './open.js';
-import { chunk, runUnits, type Outcome, type RunResult, type Unit, type UnitRecords } from './runner.js';
+import { chunk, runUnits, type Outcome, type Outcomes, type RunResult, type Status, type Unit, type UnitRecords } from './runner.js';
 import { finishBulk } from './report.js';
 import { announceRun, warnIfBudgetShort } from './import.js';
 
@@ -110,24 +110,19 @@ export function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<void> {
 }
 
 async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, run: ChunkRun<T>): Promise<void> {
-  // Keys are computed before the chunk's rows are journaled, so a retried send keys the same.
-  const rowOf = new Map<T, ChunkRow<T>>(run.rows.map((r) => [r.payload, r]));
-  // A payload the send built itself (not one of the rows') is keyed by its content alone.
-  const keyFor = (payloads: T[]) => chunkKey(journal, payloads.map((p) => rowOf.get(p) ?? { key: JSON.stringify(p), line: 0, payload: p }));
-
+  const outcomes = new RowOutcomes(run.rows);
   // Rows done before this run: reported as skipped, never journaled again, even when their
   // chunk is sent again whole for the others' sake.
-  const doneBefore = new Set<ChunkRow<T>>();
-  const skipped: Outcome[] = [];
-  for (const row of run.rows) {
+  let pending = 0;
+  let unknown = 0;
+  run.rows.forEach((row, i) => {
     const earlier = journal.get(idOf(row));
-    if (!earlier) continue;
-    doneBefore.add(row);
-    skipped.push({ key: row.key, lines: [row.line], status: 'skipped', id: earlier.id });
-  }
+    if (earlier) outcomes.setAt(i, 'skipped', earlier.id);
+    else pending++;
+    if (journal.wasUnknown(idOf(row))) unknown++;
+  });
+  const doneBefore = (row: ChunkRow<T>) => outcomes.statusOf(row) === 'skipped';
   const plan = planChunks(run.rows, run.size, journal, run.group);
-  const pending = run.rows.length - doneBefore.size;
-  const unknown = run.rows.filter((r) => journal.wasUnknown(idOf(r))).length;
   announceRun(ctx, { total: run.rows.length, pending, unknown, requests: plan.length, noun: run.noun, verb: run.verb, concurrency: run.concurrency, rateLimit: client.rateLimit });
 
   const units: Unit<ChunkRow<T>[]>[] = plan.map((rows) => ({
@@ -136,12 +131,11 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
     payload: rows,
   }));
 
-  // Each answered chunk's rows as they are reported, made when the answer comes: the answers
-  // themselves are not kept to the end beside the outcomes made of them.
-  const answered = new Map<Unit<ChunkRow<T>[]>, Outcome[]>();
+  // The units whose answer came: their rows' outcomes are set from it, when it comes.
+  const answered = new Set<Unit<ChunkRow<T>[]>>();
   // Each row is on record for itself (the runner writes what these give, see UnitRecords): as
   // sent in its chunk before the chunk leaves, then with its own answer or the chunk's fate.
-  const toSend = (unit: Unit<ChunkRow<T>[]>) => unit.payload.filter((row) => !doneBefore.has(row));
+  const toSend = (unit: Unit<ChunkRow<T>[]>) => unit.payload.filter((row) => !doneBefore(row));
   const records: UnitRecords<ChunkRow<T>[]> = {
     sending: (unit) => toSend(unit).map((row) => ({ key: idOf(row), status: 'unknown' })),
     // A chunk refused whole is not a rejection of its rows one by one: sent again, it goes out
@@ -160,14 +154,22 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
       records,
       rateLimit: client.rateLimit,
       work: async (unit) => {
+        // Keys are computed before the chunk's rows are journaled, so a retried send keys the
+        // same. A payload the send built itself (not one of the rows') is keyed by its content alone.
+        const rowOf = new Map(unit.payload.map((r) => [r.payload, r]));
+        const keyFor = (payloads: T[]) => chunkKey(journal, payloads.map((p) => rowOf.get(p) ?? { key: JSON.stringify(p), line: 0, payload: p }));
         const payloads = unit.payload.map((r) => r.payload);
         const key = keyFor(payloads);
         const results = await run.send(payloads, keyFor, client);
         if (results.length !== payloads.length) throw new Error(`the service answered ${results.length} results for ${payloads.length} rows`);
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, units.length - 1);
-        const rows = unit.payload.map((row, i) => ({ row, r: results[i] })).filter(({ row }) => !doneBefore.has(row));
+        const rows = unit.payload.map((row, i) => ({ row, r: results[i] })).filter(({ row }) => !doneBefore(row));
         // The answer is kept first: rows that went through are reported so even when the journal fails.
-        answered.set(unit, rows.map(({ row, r }) => rowOutcome(row, r)));
+        for (const { row, r } of rows) {
+          if (r.ok) outcomes.set(row, 'created', r.id);
+          else outcomes.set(row, 'rejected', undefined, r.error, r.fields);
+        }
+        answered.add(unit);
         rowsDone += rows.length;
         spinner.update(`Sending ${run.noun}… ${rowsDone}/${pending}`);
         return {
@@ -179,30 +181,78 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
     spinner.stop();
   }
 
-  const outcomes: Outcome[] = [...skipped];
   units.forEach((unit, i) => {
-    const rows = answered.get(unit);
-    if (rows) for (const o of rows) outcomes.push(o);
-    else unansweredOutcomes(unit, result.outcomes[i], doneBefore, outcomes);
+    if (answered.has(unit)) return;
+    // The chunk as a whole was refused (a 4xx), went missing (unknown) or never left (not_sent).
+    const chunkOutcome = result.outcomes[i];
+    const fate = chunkOutcome.status === 'skipped' || chunkOutcome.status === 'created' ? 'not_sent' : chunkOutcome.status;
+    for (const row of unit.payload) if (!doneBefore(row)) outcomes.set(row, fate, undefined, chunkOutcome.error, chunkOutcome.fields);
   });
-  outcomes.sort((a, b) => a.lines[0] - b.lines[0]);
   await finishBulk(ctx, { ...result, outcomes }, { noun: run.noun, verb: run.verb, report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid });
 }
 
-/** A row's outcome from its own answer. */
-function rowOutcome<T>(row: ChunkRow<T>, r: RowResult): Outcome {
-  // Object literals of one shape each, not spreads: a run of a million rows builds a million.
-  return r.ok ? { key: row.key, lines: [row.line], status: 'created', id: r.id } : { key: row.key, lines: [row.line], status: 'rejected', error: r.error, fields: r.fields };
-}
+const STATUSES: readonly Status[] = ['not_sent', 'created', 'updated', 'rejected', 'conflict', 'skipped', 'unknown', 'invalid'];
 
 /**
- * The rows of a chunk without an answer, one outcome each, added to `out`: the chunk's fate.
- * Rows done before the run are already reported as skipped.
+ * The outcome of each row of a chunked run, in the file's order, made into an Outcome only as
+ * the summary and the report read it. A run of a million rows held an object and an array of
+ * lines for each (about 100 bytes a row) to the end; here a row costs a status byte and a slot
+ * for its id, and only rows with an error hold one. A row never set is `not_sent`.
  */
-function unansweredOutcomes<T>(unit: Unit<ChunkRow<T>[]>, chunkOutcome: Outcome, doneBefore: Set<ChunkRow<T>>, out: Outcome[]): void {
-  // The chunk as a whole was refused (a 4xx), went missing (unknown) or never left (not_sent).
-  const fate = chunkOutcome.status === 'skipped' || chunkOutcome.status === 'created' ? 'not_sent' : chunkOutcome.status;
-  for (const row of unit.payload) {
-    if (!doneBefore.has(row)) out.push({ key: row.key, lines: [row.line], status: fate, error: chunkOutcome.error, fields: chunkOutcome.fields });
+export class RowOutcomes<T> implements Outcomes {
+  private readonly statuses: Uint8Array;
+  private readonly ids: (string | number | undefined)[] = [];
+  private readonly errors = new Map<number, { error?: string; fields?: FieldErrors }>();
+
+  private readonly rows: readonly ChunkRow<T>[];
+
+  /** `rows` are a file's, each line once; the outcomes are read in line order. */
+  constructor(rows: readonly ChunkRow<T>[]) {
+    const inOrder = rows.every((row, i) => i === 0 || rows[i - 1].line < row.line);
+    this.rows = inOrder ? rows : [...rows].sort((a, b) => a.line - b.line);
+    this.statuses = new Uint8Array(rows.length);
+    // Filled one by one: an array made at its full length of a million is a dictionary, not a list.
+    for (let i = 0; i < rows.length; i++) this.ids.push(undefined);
+  }
+
+  get length(): number {
+    return this.rows.length;
+  }
+
+  setAt(i: number, status: Status, id?: string | number, error?: string, fields?: FieldErrors): void {
+    this.statuses[i] = STATUSES.indexOf(status);
+    this.ids[i] = id;
+    if (error !== undefined || fields !== undefined) this.errors.set(i, { error, fields });
+    else this.errors.delete(i);
+  }
+
+  set(row: ChunkRow<T>, status: Status, id?: string | number, error?: string, fields?: FieldErrors): void {
+    this.setAt(this.indexOf(row), status, id, error, fields);
+  }
+
+  statusOf(row: ChunkRow<T>): Status {
+    return STATUSES[this.statuses[this.indexOf(row)]];
+  }
+
+  *[Symbol.iterator](): Iterator<Outcome> {
+    for (let i = 0; i < this.rows.length; i++) {
+      const row = this.rows[i];
+      const e = this.errors.get(i);
+      yield { key: row.key, lines: [row.line], status: STATUSES[this.statuses[i]], id: this.ids[i], error: e?.error, fields: e?.fields };
+    }
+  }
+
+  /** A row's place, found by its line (the rows are in line order). */
+  private indexOf(row: ChunkRow<T>): number {
+    let lo = 0;
+    let hi = this.rows.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const line = this.rows[mid].line;
+      if (line === row.line) return mid;
+      if (line < row.line) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    throw new Error(`line ${row.line} is not a row of this run`);
   }
 }

@@ -9,6 +9,7 @@ import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
 import { closest } from '../output/suggest.js';
 import { isZip, notReadable, utf8Input } from './decode.js';
+import { holdHeapClose } from './heap.js';
 import { writeReportFile } from './report.js';
 import type { Outcome } from './runner.js';
 import type { Context } from '../context.js';
@@ -77,6 +78,7 @@ const DELIMITERS = [',', ';', '\t', '|'];
  * never all held at once beside its rows.
  */
 export async function readCsv(file: string, stdin: Readable, required: string[] = [], opts: ReadOptions = {}): Promise<CsvFile> {
+  holdHeapClose();
   const name = fileLabel(file);
   const input = opts.input ?? (await readInput(file, stdin));
   const workbook = isZip(input);

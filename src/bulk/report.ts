@@ -2,12 +2,12 @@
 // where the file holds it — and --report FILE as CSV), a
 // summary on stderr, and the exit code — 3 when some units were rejected, 130 when
 // interrupted, the fatal error's own code when the run had to stop.
-import { accessSync, closeSync, constants, lstatSync, openSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, lstatSync, openSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { claimFile, fileState, writeAtomically, type FileState } from '../util/files.js';
+import { claimFile, fileState, writeAllSync, writeAtomically, type FileState } from '../util/files.js';
 import { csvLine, guardFormula } from '../output/spreadsheet.js';
 import type { Context } from '../context.js';
-import { JournalWriteError, type Outcome, type RunResult } from './runner.js';
+import { JournalWriteError, type Outcome, type Outcomes, type RunResult } from './runner.js';
 import { writeList } from '../output/format.js';
 import { ClosedPipeError, InterruptedError, OutputError, PartialFailureError, SctError, UsageError } from '../errors.js';
 import { stripControl } from '../output/sanitize.js';
@@ -92,15 +92,19 @@ function jsonRow(o: Outcome) {
  * meanwhile, with --force only over the one that was there), or into a device. Text cells are
  * guarded against spreadsheet formulas unless asked.
  */
-export function writeReportFile(path: string, outcomes: Outcome[], o: { csvFormulas?: boolean } = {}): void {
+export function writeReportFile(path: string, outcomes: Iterable<Outcome>, o: { csvFormulas?: boolean } = {}): void {
   const guard = o.csvFormulas ? (v: string) => v : guardFormula;
-  let text = csvLine(['line', 'key', 'status', 'id', 'error']);
-  for (const r of mapped(outcomes, flatRow)) text += csvLine([r.line, guard(r.key), r.status, typeof r.id === 'string' ? guard(r.id) : r.id, guard(r.error)]);
+  // Line by line as it is written: a million rows are never one string.
+  function* lines(): Iterable<string> {
+    yield csvLine(['line', 'key', 'status', 'id', 'error']);
+    for (const r of mapped(outcomes, flatRow)) yield csvLine([r.line, guard(r.key), r.status, typeof r.id === 'string' ? guard(r.id) : r.id, guard(r.error)]);
+  }
+  const text = lines();
   const start = REPORT_START.get(resolve(path));
   if (start === 'special') {
     const fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
     try {
-      writeFileSync(fd, text);
+      writeAllSync(fd, text);
     } finally {
       closeSync(fd);
     }
@@ -117,10 +121,10 @@ export function writeReportFile(path: string, outcomes: Outcome[], o: { csvFormu
 
 export async function finishBulk(
   ctx: Context,
-  result: RunResult,
+  result: Omit<RunResult, 'outcomes'> & { outcomes: Outcomes },
   o: { noun: string; verb: string; report?: string; journalPath?: string; fresh?: boolean; invalid?: Outcome[] },
 ): Promise<void> {
-  const outcomes = o.invalid?.length ? [...o.invalid, ...result.outcomes].sort((a, b) => a.lines[0] - b.lines[0]) : result.outcomes;
+  const outcomes = o.invalid?.length ? withInvalid(o.invalid, result.outcomes) : result.outcomes;
   const counts: Record<Outcome['status'], number> = { created: 0, updated: 0, skipped: 0, rejected: 0, conflict: 0, not_sent: 0, unknown: 0, invalid: 0 };
   for (const o of outcomes) counts[o.status]++;
   const { created, updated, skipped, rejected, conflict, not_sent: notSent, unknown, invalid } = counts;
@@ -167,7 +171,7 @@ export async function finishBulk(
   if (reportFailure || journalFailure) {
     for (const f of outcomes) io.error(`  ${outcomeLine(f)}`);
   } else {
-    for (const f of outcomes.filter((x) => x.status === 'rejected').slice(0, 20)) {
+    for (const f of first(20, only('rejected', outcomes))) {
       io.error(`  line ${f.lines.join(',')} (${stripControl(f.key)}): ${stripControl(flatRow(f).error)}`);
     }
     if (rejected > 20) io.error(`  … and ${rejected - 20} more${o.report ? ` (see ${o.report})` : ''}`);
@@ -191,7 +195,7 @@ export async function finishBulk(
   }
   if (outputFailure) throw outputFailure;
   if (conflict) {
-    for (const c of outcomes.filter((x) => x.status === 'conflict')) io.error(`  line ${c.lines.join(',')} (${stripControl(c.key)}): ${stripControl(c.error ?? '')}`);
+    for (const c of only('conflict', outcomes)) io.error(`  line ${c.lines.join(',')} (${stripControl(c.key)}): ${stripControl(c.error ?? '')}`);
     const e = new PartialFailureError(`${[rejected && `${rejected} rejected`, `${conflict} changed on the service since the plan`].filter(Boolean).join(', ')} (of ${outcomes.length} ${o.noun})`);
     e.hint = 'rerun the same command: it reads the service again and plans from what is there now';
     throw e;
@@ -231,6 +235,41 @@ function shellWord(word: string): string {
 }
 
 /** Each item as f makes it, one at a time: never a second array as long as the first. */
-function* mapped<T, U>(items: readonly T[], f: (item: T) => U): Iterable<U> {
+function* mapped<T, U>(items: Iterable<T>, f: (item: T) => U): Iterable<U> {
   for (const item of items) yield f(item);
+}
+
+function* only(status: Outcome['status'], outcomes: Iterable<Outcome>): Iterable<Outcome> {
+  for (const o of outcomes) if (o.status === status) yield o;
+}
+
+function* first<T>(n: number, items: Iterable<T>): Iterable<T> {
+  if (n <= 0) return;
+  for (const item of items) {
+    yield item;
+    if (--n === 0) return;
+  }
+}
+
+const byLine = (a: Outcome, b: Outcome) => a.lines[0] - b.lines[0];
+
+/**
+ * The run's outcomes and the rows --skip-invalid left out, in line order. An array is sorted as
+ * one; outcomes made as they are read (already in line order) are merged with the few invalid
+ * rows, never copied into one array.
+ */
+function withInvalid(invalid: Outcome[], outcomes: Outcomes): Outcomes {
+  if (Array.isArray(outcomes)) return [...invalid, ...outcomes].sort(byLine);
+  const left = [...invalid].sort(byLine);
+  return {
+    length: left.length + outcomes.length,
+    *[Symbol.iterator]() {
+      let i = 0;
+      for (const o of outcomes) {
+        while (i < left.length && byLine(left[i], o) <= 0) yield left[i++];
+        yield o;
+      }
+      while (i < left.length) yield left[i++];
+    },
+  };
 }

@@ -76,6 +76,14 @@ export interface RunOptions<T> {
   rateLimit?: RateLimitState;
 }
 
+/**
+ * Outcomes as the summary and the report read them: once or a few times over, in the file's
+ * order. An array is one; a chunked run makes each as it is read (RowOutcomes).
+ */
+export interface Outcomes extends Iterable<Outcome> {
+  readonly length: number;
+}
+
 export interface RunResult {
   outcomes: Outcome[];
   interrupted: boolean;

@@ -57,7 +57,7 @@ export async function readInputText(file: string, stdin: Readable | NodeJS.Reada
  * `{ umask: true }` (files the user reads, such as a report). `{ flush: false }` skips the wait
  * for the disk, for a file whose reader checks it and can do without it (V8's code cache).
  */
-export function writeAtomically(path: string, data: string | Uint8Array, mode: number, o: { umask?: boolean; flush?: boolean } = {}): void {
+export function writeAtomically(path: string, data: string | Uint8Array | Iterable<string>, mode: number, o: { umask?: boolean; flush?: boolean } = {}): void {
   // node:crypto only when writing: reading the config, as every command does, never needs it.
   const { randomBytes } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   const tmp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
@@ -67,7 +67,7 @@ export function writeAtomically(path: string, data: string | Uint8Array, mode: n
     if (!o.umask) fchmodSync(fd, mode);
     keepOwner(fd, path);
     // writeFileSync goes on after a short write, where a full disk then fails: a file is whole or absent.
-    writeFileSync(fd, data);
+    writeAllSync(fd, data);
     if (o.flush !== false) fsyncSync(fd);
   } catch (err) {
     closeSync(fd);
@@ -81,6 +81,29 @@ export function writeAtomically(path: string, data: string | Uint8Array, mode: n
     unlinkQuietly(tmp);
     throw err;
   }
+}
+
+/**
+ * Writes data whole to fd. Pieces are gathered into writes of about a megabyte: a report of a
+ * million rows is never one string, nor a million writes.
+ */
+export function writeAllSync(fd: number, data: string | Uint8Array | Iterable<string>): void {
+  if (typeof data === 'string' || data instanceof Uint8Array) {
+    writeFileSync(fd, data);
+    return;
+  }
+  let batch: string[] = [];
+  let size = 0;
+  for (const piece of data) {
+    batch.push(piece);
+    size += piece.length;
+    if (size >= 1 << 20) {
+      writeFileSync(fd, batch.join(''));
+      batch = [];
+      size = 0;
+    }
+  }
+  if (batch.length) writeFileSync(fd, batch.join(''));
 }
 
 /** `sudo sct …` must not leave the user with a file of theirs that only root can read. */

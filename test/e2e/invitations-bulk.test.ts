@@ -109,6 +109,26 @@ describe('invitations bulk-create', () => {
     expect(r.stderr).toContain('line 7, auth_group: unknown role "boss": the roles are OWNER (1), ADMIN (2), MEMBER (3)');
   });
 
+  it('--skip-invalid: the rows left out stand in the report and on stdout at their lines, between the rows sent', async () => {
+    const file = join(t.dir, 'skip-middle.csv');
+    writeFileSync(file, `email,auth_group\nfirst@${domain()},3\nnot-an-address,3\nthird@${domain()},3\nfirst@${domain()},3\nfifth@${domain()},3\n`);
+    const report = join(t.dir, 'skip-middle-report.csv');
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--skip-invalid', '--report', report, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toContain('invitations: 3 created, 0 rejected, 2 invalid (not sent)');
+    const rows = JSON.parse(r.stdout) as Array<{ lines: number[]; status: string }>;
+    const expected = [
+      [2, 'created'],
+      [3, 'invalid'],
+      [4, 'created'],
+      [5, 'invalid'],
+      [6, 'created'],
+    ];
+    expect(rows.map((x) => [x.lines[0], x.status])).toEqual(expected);
+    const inReport = parse(readFileSync(report, 'utf8'), { columns: true }) as Array<{ line: string; status: string }>;
+    expect(inReport.map((x) => [Number(x.line), x.status])).toEqual(expected);
+  });
+
   it('lists row errors in file order, a role name looked up after every row was read among them', async () => {
     const file = join(t.dir, 'order-of-errors.csv');
     writeFileSync(file, `email,auth_group\nfirst@${domain()},chief\nnot-an-address,3\nthird@${domain()},nobody\n`);
