@@ -12,7 +12,8 @@
 // A journal belongs to one file, command and service, and to the user and workspace the token
 // acts for: the same file run as another user, or after a workspace switch, is another run
 // (its rows were not done *there*). One process at a time runs a file: see lockRun.
-import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
@@ -80,6 +81,12 @@ const entrySchema = z.object({
 });
 export type JournalEntry = z.infer<typeof entrySchema>;
 
+/** What a unit done in an earlier run left on record: its id, and the key of the request it went in. */
+export interface DoneRecord {
+  id?: string | number;
+  sent?: string;
+}
+
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 
 /**
@@ -97,14 +104,21 @@ export class Journal {
    */
   repaired?: string;
   /** What every key of this run starts with: the journal's identity and its generation. */
-  private readonly keyBase: string[];
-  private readonly done = new Map<string, JournalEntry>();
+  private keyBase: string[] = [];
+  /**
+   * Each unit done, by key: its place in `doneIds` and `doneSent`. Not an object a unit: a
+   * journal of a million rows held 40 MB of them.
+   */
+  private readonly done = new Map<string, number>();
+  private readonly doneIds: (string | number | undefined)[] = [];
+  private readonly doneSent: (string | undefined)[] = [];
+  /** The last `sent` key read: the rows of one request share it, and so one string. */
+  private lastSent?: string;
   private readonly failures = new Map<string, number>();
   private readonly unknown = new Set<string>();
 
-  private constructor(path: string, keyBase: string[]) {
+  private constructor(path: string) {
     this.path = path;
-    this.keyBase = keyBase;
   }
 
   /**
@@ -127,47 +141,34 @@ export class Journal {
       syncDir(dir);
     }
     const generation = readGeneration(generationFile);
-    const found = Journal.load(path);
+    // Read line by line, each record noted as it comes: a run of a million rows left two million
+    // of them (docs/decisions/memory.md).
+    const j = new Journal(path);
+    let legacy: string | number | undefined;
+    const file: Tally = { unreadable: 0, torn: false };
+    for (const e of journalRecords(path, file)) {
+      if (e.key === LEGACY_GENERATION_KEY) legacy ??= e.id;
+      j.note(e);
+    }
     // A journal of an earlier sct keyed its rows by a generation it held itself; an interrupted
     // run of it goes on under the keys it started with.
-    const legacy = generation === undefined ? found.entries.find((e) => e.key === LEGACY_GENERATION_KEY)?.id : undefined;
-    const j = new Journal(path, legacy !== undefined ? [scope.command, String(legacy)] : [id, generation ?? '']);
-    for (const e of found.entries) j.note(e);
-    if (found.torn) {
-      j.rewrite(found.entries);
+    j.keyBase = generation === undefined && legacy !== undefined ? [scope.command, String(legacy)] : [id, generation ?? ''];
+    if (file.torn) {
+      j.rewrite();
       j.repaired =
-        `the journal ${path} was damaged by a crash or power cut (${found.unreadable ? `${found.unreadable} unreadable bytes` : 'its last record without its newline'}) and is repaired; ` +
+        `the journal ${path} was damaged by a crash or power cut (${file.unreadable ? `${file.unreadable} unreadable bytes` : 'its last record without its newline'}) and is repaired; ` +
         'rows it no longer records are sent again under their original Idempotency-Keys: the service answers as before and acts only once';
     }
     return j;
   }
 
-  /** The records of a journal file, how many of its bytes are not records, and whether it needs repair. */
-  private static load(path: string): { entries: JournalEntry[]; unreadable: number; torn: boolean } {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      return { entries: [], unreadable: 0, torn: false };
-    }
-    const entries: JournalEntry[] = [];
-    let unreadable = 0;
-    // A zero-filled tail (what a file system can leave of blocks that never reached the disk)
-    // separates records as a newline does: a record written after it is read, never glued to it.
-    for (const line of text.split(/[\n\0]/)) {
-      if (!line) continue;
-      const e = parseEntry(line);
-      if (e) entries.push(e);
-      else unreadable += Buffer.byteLength(line);
-    }
-    unreadable += text.split('\0').length - 1;
-    // A last record without its newline would have the next one appended to it.
-    return { entries, unreadable, torn: unreadable > 0 || (text.length > 0 && !text.endsWith('\n')) };
-  }
-
   /** The journal as its readable records, replacing the damaged file whole. */
-  private rewrite(entries: JournalEntry[]): void {
-    writeAtomically(this.path, entries.map((e) => JSON.stringify(e) + '\n').join(''), 0o600);
+  private rewrite(): void {
+    // Line by line into the new file, as the damaged one is read again.
+    function* lines(records: Iterable<JournalEntry>): Iterable<string> {
+      for (const e of records) yield JSON.stringify(e) + '\n';
+    }
+    writeAtomically(this.path, lines(journalRecords(this.path, { unreadable: 0, torn: false })), 0o600);
     syncDir(dirname(this.path));
   }
 
@@ -181,8 +182,9 @@ export class Journal {
   }
 
   /** The earlier successful outcome of this unit, if any. */
-  get(key: string): JournalEntry | undefined {
-    return this.done.get(key);
+  get(key: string): DoneRecord | undefined {
+    const at = this.done.get(key);
+    return at === undefined ? undefined : { id: this.doneIds[at], sent: this.doneSent[at] };
   }
 
   /**
@@ -200,7 +202,11 @@ export class Journal {
 
   private note(e: JournalEntry): void {
     if (e.status === 'done') {
-      this.done.set(e.key, e);
+      if (e.sent !== undefined && e.sent === this.lastSent) e.sent = this.lastSent;
+      else this.lastSent = e.sent;
+      this.done.set(e.key, this.doneIds.length);
+      this.doneIds.push(e.id);
+      this.doneSent.push(e.sent);
       this.unknown.delete(e.key);
     } else if (e.status === 'failed') {
       this.done.delete(e.key);
@@ -242,6 +248,56 @@ export class Journal {
     // A new file's name is in its directory, which a power cut can lose too.
     if (created) syncDir(dir);
   }
+}
+
+/** What reading a journal file found besides its records. */
+interface Tally {
+  /** Bytes that are not records (zeros, torn or damaged lines). */
+  unreadable: number;
+  /** Whether the file needs repair before anything is appended to it. */
+  torn: boolean;
+}
+
+/**
+ * The readable records of a journal file, read a megabyte at a time; `tally` says, once they
+ * are all read, what else was there. A missing file has no records.
+ */
+function* journalRecords(path: string, tally: Tally): Generator<JournalEntry> {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY);
+  } catch {
+    return;
+  }
+  const decoder = new StringDecoder('utf8');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  let rest = '';
+  let lastByte: number | undefined;
+  try {
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      const lines = n === 0 ? [rest + decoder.end()] : (rest + decoder.write(buf.subarray(0, n))).split(/[\n\0]/);
+      rest = n === 0 ? '' : lines.pop()!;
+      if (n > 0) {
+        lastByte = buf[n - 1];
+        // Each zero byte is unreadable; a zero-filled tail (what a file system can leave of blocks
+        // that never reached the disk) separates records as a newline does: a record written
+        // after it is read, never glued to it.
+        for (let at = buf.indexOf(0); at !== -1 && at < n; at = buf.indexOf(0, at + 1)) tally.unreadable++;
+      }
+      for (const line of lines) {
+        if (!line) continue;
+        const e = parseEntry(line);
+        if (e) yield e;
+        else tally.unreadable += Buffer.byteLength(line);
+      }
+      if (n === 0) break;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  // A last record without its newline would have the next one appended to it.
+  tally.torn = tally.unreadable > 0 || (lastByte !== undefined && lastByte !== 0x0a);
 }
 
 function parseEntry(line: string): JournalEntry | undefined {

@@ -40,6 +40,22 @@ describe('Journal.open on a damaged file', () => {
 });
 
 describe('what a journal holds in memory', () => {
+  it('reads a journal of many megabytes line by line: records and characters cut by a read, zeros and a torn line among them', () => {
+    const dir = configDir();
+    const path = Journal.open(dir, scope).path;
+    // Keys of two-byte characters, so that reads of a megabyte cut some of them in two.
+    const lines: string[] = [];
+    for (let i = 0; i < 40_000; i++) lines.push(line(`é${i}`.repeat(3), i));
+    const torn = line('torn', -1).slice(0, 20);
+    writeFileSync(path, `${lines.slice(0, 20_000).join('\n')}\n${torn}\0\0\0${lines.slice(20_000).join('\n')}\n`);
+    expect(readFileSync(path).length).toBeGreaterThan(3 << 20);
+    const j = Journal.open(dir, scope);
+    for (const i of [0, 1, 12_345, 19_999, 20_000, 39_999]) expect(j.get(`é${i}`.repeat(3))?.id).toBe(i);
+    expect(j.repaired).toContain(`(${Buffer.byteLength(torn) + 3} unreadable bytes)`);
+    expect(readFileSync(path, 'utf8')).toBe(`${lines.join('\n')}\n`);
+    expect(Journal.open(dir, scope).repaired).toBeUndefined();
+  });
+
   it('is what earlier runs left on record; what this run records goes to disk, for the next run', () => {
     const dir = configDir();
     const earlier = Journal.open(dir, scope);
