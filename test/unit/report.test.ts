@@ -46,6 +46,24 @@ describe('writeReportFile', () => {
     writeReportFile(report, outcomes, { csvFormulas: true });
     expect(readFileSync(report, 'utf8')).toContain(`"=HYPERLINK(""http://evil.example"",""x"")"`);
   });
+
+  it('writes a report of several megabytes whole, in the order given, from outcomes made as they are read', () => {
+    dir = tempDir();
+    const report = join(dir, 'report.csv');
+    const n = 80_000;
+    function* made(): Iterable<Outcome> {
+      for (let i = 0; i < n; i++) yield { key: `someone.${i}@example.com`, lines: [i + 2], status: i % 7 ? 'created' : 'rejected', id: i % 7 ? `id-${i}` : undefined, error: i % 7 ? undefined : 'rejected' };
+    }
+    writeReportFile(report, made());
+    const text = readFileSync(report, 'utf8');
+    expect(text.length).toBeGreaterThan(3 << 20);
+    const lines = text.split('\n');
+    expect(lines).toHaveLength(n + 2);
+    expect(lines[0]).toBe('line,key,status,id,error');
+    expect(lines[1]).toBe('2,someone.0@example.com,rejected,,rejected');
+    expect(lines[n]).toBe(`${n + 1},someone.${n - 1}@example.com,created,id-${n - 1},`);
+    expect(lines[n + 1]).toBe('');
+  });
 });
 
 describe('csvLine', () => {
