@@ -78,9 +78,9 @@ const DELIMITERS = [',', ';', '\t', '|'];
  * never all held at once beside its rows.
  */
 export async function readCsv(file: string, stdin: Readable, required: string[] = [], opts: ReadOptions = {}): Promise<CsvFile> {
-  holdHeapClose();
   const name = fileLabel(file);
   const input = opts.input ?? (await readInput(file, stdin));
+  holdHeapClose(input.length);
   const workbook = isZip(input);
   // The guard sct puts on formula-like cells of a CSV file comes off, so a cell reads as it was
   // before it was written; a workbook's cells are read as stored.
