@@ -115,12 +115,12 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
   // chunk is sent again whole for the others' sake.
   let pending = 0;
   let unknown = 0;
-  run.rows.forEach((row, i) => {
+  for (const row of run.rows) {
     const earlier = journal.get(idOf(row));
-    if (earlier) outcomes.setAt(i, 'skipped', earlier.id);
+    if (earlier) outcomes.set(row, 'skipped', earlier.id);
     else pending++;
     if (journal.wasUnknown(idOf(row))) unknown++;
-  });
+  }
   const doneBefore = (row: ChunkRow<T>) => outcomes.statusOf(row) === 'skipped';
   const plan = planChunks(run.rows, run.size, journal, run.group);
   announceRun(ctx, { total: run.rows.length, pending, unknown, requests: plan.length, noun: run.noun, verb: run.verb, concurrency: run.concurrency, rateLimit: client.rateLimit });
@@ -219,15 +219,12 @@ export class RowOutcomes<T> implements Outcomes {
     return this.rows.length;
   }
 
-  setAt(i: number, status: Status, id?: string | number, error?: string, fields?: FieldErrors): void {
+  set(row: ChunkRow<T>, status: Status, id?: string | number, error?: string, fields?: FieldErrors): void {
+    const i = this.indexOf(row);
     this.statuses[i] = STATUSES.indexOf(status);
     this.ids[i] = id;
     if (error !== undefined || fields !== undefined) this.errors.set(i, { error, fields });
     else this.errors.delete(i);
-  }
-
-  set(row: ChunkRow<T>, status: Status, id?: string | number, error?: string, fields?: FieldErrors): void {
-    this.setAt(this.indexOf(row), status, id, error, fields);
   }
 
   statusOf(row: ChunkRow<T>): Status {

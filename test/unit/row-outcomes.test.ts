@@ -11,7 +11,7 @@ describe('RowOutcomes', () => {
     const outcomes = new RowOutcomes(all);
     outcomes.set(all[3], 'created', 'a1b2');
     outcomes.set(all[0], 'rejected', undefined, 'rejected', { email: ['Enter a valid email address.'] });
-    outcomes.setAt(1, 'skipped', 17);
+    outcomes.set(all[1], 'skipped', 17);
     expect(outcomes.length).toBe(4);
     expect(outcomes.statusOf(all[1])).toBe('skipped');
     expect([...outcomes]).toEqual([
@@ -29,10 +29,13 @@ describe('RowOutcomes', () => {
     const all = rows([7, 2, 4]);
     const outcomes = new RowOutcomes(all);
     outcomes.set(all[0], 'unknown', undefined, 'the connection was lost');
-    expect([...outcomes].map((o) => [o.lines[0], o.status])).toEqual([
-      [2, 'not_sent'],
-      [4, 'not_sent'],
-      [7, 'unknown'],
+    outcomes.set(all[2], 'skipped', 3);
+    expect(outcomes.statusOf(all[2])).toBe('skipped');
+    expect(outcomes.statusOf(all[1])).toBe('not_sent');
+    expect([...outcomes].map((o) => [o.lines[0], o.status, o.id])).toEqual([
+      [2, 'not_sent', undefined],
+      [4, 'skipped', 3],
+      [7, 'unknown', undefined],
     ]);
   });
 
@@ -44,7 +47,7 @@ describe('RowOutcomes', () => {
   it('reads back a million rows, every third created', () => {
     const all = rows(Array.from({ length: 1_000_000 }, (_, i) => i + 2));
     const outcomes = new RowOutcomes(all);
-    for (let i = 0; i < all.length; i += 3) outcomes.setAt(i, 'created', i);
+    for (let i = 0; i < all.length; i += 3) outcomes.set(all[i], 'created', i);
     let created = 0;
     for (const o of outcomes) if (o.status === 'created') created++;
     expect(created).toBe(333_334);
