@@ -1,8 +1,10 @@
 // Reading a bulk input file: CSV with a header row, every record tagged with the line it
 // came from, so every error can name the file, the line and the column.
 import { CsvError, parse } from 'csv-parse/sync';
+import { parse as parseStream } from 'csv-parse';
 import { fileLabel, readInput } from '../util/files.js';
 import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { UsageError, type FieldErrors } from '../errors.js';
 import { ID_MAX, parseInteger } from '../util/numbers.js';
 import { REQUIRED } from '../api/schemas/messages.js';
@@ -37,7 +39,7 @@ type NamedColumns = Pick<CsvFile, 'name' | 'columns'>;
 
 /** A file's name and its columns, as read from its header, and how its numbers are written. */
 export type FileHeader = Pick<CsvFile, 'name' | 'columns' | 'numbers'> & {
-  /** Its rows come one line at a time (a CSV file without quotes): its row taker may wait between them. */
+  /** Its rows come one at a time as they are read (a CSV file; a workbook comes whole): its row taker may wait between them. */
   lineByLine: boolean;
 };
 
@@ -130,11 +132,11 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     let bytes: Buffer | undefined = await utf8Input(input, name, opts.encoding);
     delimiter = chooseDelimiter(bytes, name, opts.delimiter, opts.known ?? required);
     const text = quoteFreeText(bytes);
-    if (text === undefined) eachParsedRecord(bytes, name, delimiter, onRecord);
+    lineByLine = true;
+    if (text === undefined) await eachStreamedRecord(bytes, name, delimiter, onRecord);
     else {
       // The cells are slices of the text: the file's bytes are no longer needed while they are read.
       bytes = undefined;
-      lineByLine = true;
       for (const [cells, line] of quoteFreeRecordsOf(text, delimiter)) {
         const taken = onRecord(cells, line);
         if (taken) await taken;
@@ -225,12 +227,7 @@ function eachParsedRecord(bytes: Buffer, name: string, delimiter: string, onReco
   const lines = new LineCounter(bytes, delimiter);
   try {
     parse(bytes, {
-      bom: true,
-      delimiter,
-      trim: true,
-      skip_empty_lines: true,
-      // Cells are counted by the caller, so that every message names the line its record starts on.
-      relax_column_count: true,
+      ...parseOptions(delimiter),
       // Called in file order as each record is parsed, so when the parser fails, the counter
       // has seen every record before the failing one. Answering null keeps nothing.
       on_record: (cells, info) => {
@@ -242,6 +239,74 @@ function eachParsedRecord(bytes: Buffer, name: string, delimiter: string, onReco
     if (err instanceof CsvError) throw new UsageError(`${name} line ${lines.nextRecord()}: ${csvProblem(err)}`);
     throw err;
   }
+}
+
+/** How csv-parse reads a bulk file. */
+function parseOptions(delimiter: string) {
+  return {
+    bom: true,
+    delimiter,
+    trim: true,
+    skip_empty_lines: true,
+    // Cells are counted by the caller, so that every message names the line its record starts on.
+    relax_column_count: true,
+  };
+}
+
+/**
+ * Each record as csv-parse reads it, in file order, with the line it starts on; a promise
+ * `onRecord` returns is waited for before the next (a dry run's writing holds the reading back).
+ * The parser is given the bytes 64 kB at a time and its records of each are handed on before the
+ * next: given whole, it would make every record of a million-row file before the first was taken.
+ * A parse error is raised once the records before it were taken, as the whole-file parse does.
+ */
+async function eachStreamedRecord(bytes: Buffer, name: string, delimiter: string, onRecord: (cells: string[], line: number) => void | Promise<void>): Promise<void> {
+  const lines = new LineCounter(bytes, delimiter);
+  let parsed: Array<[string[], number]> = [];
+  let failure: unknown;
+  const parser = parseStream({
+    ...parseOptions(delimiter),
+    // Taken here, with where the parser was when it ended the record; answering null keeps nothing.
+    on_record: (cells: string[], info) => {
+      parsed.push([cells, info.bytes]);
+      return null;
+    },
+  });
+  // An error is also seen on the parser at once (`errored`); 'error' itself comes a tick later.
+  parser.on('error', (err) => (failure ??= err));
+  parser.resume();
+  const handOn = async () => {
+    const now = parsed;
+    parsed = [];
+    for (const [cells, end] of now) {
+      const taken = onRecord(cells, lines.record(end));
+      if (taken) await taken;
+    }
+  };
+  try {
+    for (const slice of slicesOf(bytes, 1 << 16)) {
+      parser.write(slice);
+      failure ??= parser.errored ?? undefined;
+      await handOn();
+      if (failure) break;
+    }
+    if (!failure) {
+      // The last record may end with the file, and an open quote is found only there.
+      parser.end();
+      await finished(parser).catch((err: unknown) => (failure ??= err));
+      await handOn();
+    }
+    if (failure) throw failure;
+  } catch (err) {
+    if (err instanceof CsvError) throw new UsageError(`${name} line ${lines.nextRecord()}: ${csvProblem(err)}`);
+    throw err;
+  } finally {
+    parser.destroy();
+  }
+}
+
+function* slicesOf(bytes: Buffer, size: number): Iterable<Buffer> {
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
 }
 
 /** The records of a quote-free file all at once (see quoteFreeText), or undefined. */

@@ -559,6 +559,7 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
   // find the orders whose rows are apart, to check every order once its rows are in, and to make
   // each again and hand it on (written at once by a dry run). Only the orders whose rows are
   // still coming are held: a million orders held at once took 2.6 GB (docs/decisions/memory.md).
+  // A workbook or a quoted file is read twice: the second reading checks and keeps the orders.
   const bytes = await readInput(file, ctx.io.stdin);
   const read = (first: boolean, takeRows: (header: FileHeader) => RowTaker) =>
     readCsv(file, ctx.io.stdin, ['external_id'], {
@@ -574,15 +575,9 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
     });
 
   const scattered = new ScatteredOrders();
-  // A workbook or a file with quotes comes whole: read once, its rows kept.
-  const rows: CsvRow[] = [];
   let lineByLine = false;
-  let columns: string[] = [];
   const csv = await read(true, (header) => {
     lineByLine = header.lineByLine;
-    // Those the service sets taken out.
-    columns = header.columns;
-    if (!lineByLine) return (row) => void rows.push(row);
     return (row) => scattered.note(row);
   });
   scattered.done();
@@ -601,9 +596,11 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
     });
     orders!.end(found);
   };
+  // A workbook or a file with quotes is parsed whole at each reading, and its reading cannot wait
+  // for a writing: its orders are made and kept by the checking reading (rows are never kept).
   if (lineByLine) await readOrders(errors, () => count++);
   else {
-    units = ordersFromCsv({ ...csv, columns, rows }, kind, errors);
+    await readOrders(errors, (unit) => units.push(unit));
     count = units.length;
   }
   const invalid = errors.settle(ctx, flags);
