@@ -66,6 +66,12 @@ export interface ReadOptions extends FileReadFlags {
   takeRows?: (header: FileHeader) => RowTaker;
   /** The file's bytes, when the command has read them already (to read the file twice). */
   input?: Buffer;
+  /**
+   * The command keeps all it makes of the file to the end (a sync plans against every row): its
+   * heap only grows, and V8 held close to it (holdHeapClose) collects at every quarter's growth
+   * for little. `orders sync` of a million rows: 27 s of CPU against 19 s, for 5% less memory.
+   */
+  keepsAll?: boolean;
 }
 
 /** What takes each row of a file as it is read (ReadOptions.takeRows). */
@@ -82,7 +88,7 @@ const DELIMITERS = [',', ';', '\t', '|'];
 export async function readCsv(file: string, stdin: Readable, required: string[] = [], opts: ReadOptions = {}): Promise<CsvFile> {
   const name = fileLabel(file);
   const input = opts.input ?? (await readInput(file, stdin));
-  holdHeapClose(input.length);
+  if (!opts.keepsAll) holdHeapClose(input.length);
   const workbook = isZip(input);
   // The guard sct puts on formula-like cells of a CSV file comes off, so a cell reads as it was
   // before it was written; a workbook's cells are read as stored.

@@ -457,14 +457,63 @@ function checkOrderFlags(ctx: Context, flags: ImportFlags, bulk: boolean): { kin
   return { kind, file: flags.file, concurrency };
 }
 
-/** The file of a sync, read once its flags are checked. */
-export async function openOrderFile(ctx: Context, flags: ImportFlags): Promise<{ kind: OrderKindName; file: string; concurrency: number; csv: CsvFile }> {
+/** Reads an order file from the same bytes as often as asked: `first` says its notes once. */
+type Reading = (first: boolean, takeRows: (header: FileHeader) => RowTaker) => Promise<CsvFile>;
+
+/** The readings of an order file; `columns` are those the command reads (the others the service sets are left). */
+async function orderFileReading(ctx: Context, flags: ImportFlags, file: string, kind: OrderKindName, columns: readonly string[], keepsAll = false): Promise<Reading> {
+  const bytes = await readInput(file, ctx.io.stdin);
+  return (first, takeRows) =>
+    readCsv(file, ctx.io.stdin, ['external_id'], {
+      ...flags,
+      known: KNOWN_COLUMNS,
+      input: bytes,
+      keepsAll,
+      takeRows: (header) => {
+        dropReadOnlyColumns(first ? ctx.io : { info: () => undefined }, header, columns, RESOURCE_FIELDS.order);
+        checkOrderColumns(header, kind);
+        return takeRows(header);
+      },
+    });
+}
+
+/** A reading that makes each order as its rows come (ordersAsRead), what it finds wrong put into `found`. */
+async function readOrders(
+  read: Reading,
+  kind: OrderKindName,
+  scattered: ScatteredOrders,
+  found: RowErrors,
+  emit: (unit: OrderFromFile) => void,
+  o: { afterRow?: () => Promise<void> | undefined; sync?: boolean } = {},
+): Promise<void> {
+  let orders: ReturnType<typeof ordersAsRead> | undefined;
+  await read(false, (header) => {
+    orders = ordersAsRead(header, kind, scattered, emit, { sync: o.sync });
+    return (row) => {
+      orders!.add(row);
+      return o.afterRow?.();
+    };
+  });
+  orders!.end(found);
+}
+
+/**
+ * The file of a sync, once its flags are checked: its valid orders, made as `orders import`
+ * makes them, and what was wrong with the others. Read twice from the same bytes (the orders
+ * whose rows are apart, then each order made once its rows are in): no row is kept.
+ */
+export async function ordersToSync(ctx: Context, flags: ImportFlags): Promise<{ kind: OrderKindName; file: string; concurrency: number; name: string; orders: OrderFromFile[]; errors: RowErrors }> {
   const checked = checkOrderFlags(ctx, flags, false);
-  const csv = await readCsv(checked.file, ctx.io.stdin, ['external_id'], { ...flags, known: KNOWN_COLUMNS });
   // A sync leaves the items column of a list written with -o csv, so that an unchanged export
   // plans no change to the items the service holds (an import reads it).
-  dropReadOnlyColumns(ctx.io, csv, orderFileColumns(checked.kind), RESOURCE_FIELDS.order);
-  return { ...checked, csv };
+  const read = await orderFileReading(ctx, flags, checked.file, checked.kind, orderFileColumns(checked.kind), true);
+  const scattered = new ScatteredOrders();
+  const csv = await read(true, () => (row) => scattered.note(row));
+  scattered.done();
+  const errors = new RowErrors(csv.name);
+  const orders: OrderFromFile[] = [];
+  await readOrders(read, checked.kind, scattered, errors, (unit) => orders.push(unit), { sync: true });
+  return { ...checked, name: csv.name, orders, errors };
 }
 
 /**
@@ -501,8 +550,14 @@ export class ScatteredOrders {
  * with an invalid row is left out whole). `end` hands on the last and puts what was wrong into
  * errors.
  */
-export function ordersAsRead(header: FileHeader, kind: OrderKindName, scattered: ScatteredOrders, emit: (unit: OrderFromFile) => void): { add(row: CsvRow): void; end(errors: RowErrors): void } {
-  const orders = new OrderAssembler(kind, header.numbers, { leaveOut: true });
+export function ordersAsRead(
+  header: FileHeader,
+  kind: OrderKindName,
+  scattered: ScatteredOrders,
+  emit: (unit: OrderFromFile) => void,
+  o: { sync?: boolean } = {},
+): { add(row: CsvRow): void; end(errors: RowErrors): void } {
+  const orders = new OrderAssembler(kind, header.numbers, { leaveOut: true, sync: o.sync });
   // The orders begun and not yet handed on, by first line: one that ends before an order begun
   // earlier waits for it. In a file whose orders' rows are together, none waits.
   interface Begun {
@@ -555,24 +610,13 @@ export function ordersAsRead(header: FileHeader, kind: OrderKindName, scattered:
 export async function importOrders(ctx: Context, flags: ImportFlags): Promise<void> {
   const { kind, file, concurrency } = checkOrderFlags(ctx, flags, true);
   const path = PATHS.ordersOfKind(kind);
-  // A CSV file that comes line by line (no quotes) is read three times from the same bytes: to
-  // find the orders whose rows are apart, to check every order once its rows are in, and to make
-  // each again and hand it on (written at once by a dry run). Only the orders whose rows are
-  // still coming are held: a million orders held at once took 2.6 GB (docs/decisions/memory.md).
-  // A workbook or a quoted file is read twice: the second reading checks and keeps the orders.
-  const bytes = await readInput(file, ctx.io.stdin);
-  const read = (first: boolean, takeRows: (header: FileHeader) => RowTaker) =>
-    readCsv(file, ctx.io.stdin, ['external_id'], {
-      ...flags,
-      known: KNOWN_COLUMNS,
-      input: bytes,
-      takeRows: (header) => {
-        // An import reads the items column of a list written with -o csv (JSON).
-        dropReadOnlyColumns(first ? ctx.io : { info: () => undefined }, header, [...orderFileColumns(kind), ITEMS_COLUMN], RESOURCE_FIELDS.order);
-        checkOrderColumns(header, kind);
-        return takeRows(header);
-      },
-    });
+  // A CSV file is read three times from the same bytes: to find the orders whose rows are apart,
+  // to check every order once its rows are in, and to make each again and hand it on (written at
+  // once by a dry run). Only the orders whose rows are still coming are held: a million orders
+  // held at once took 2.6 GB (docs/decisions/memory.md). A workbook, which comes whole, is read
+  // twice: the second reading checks and keeps the orders.
+  // An import reads the items column of a list written with -o csv (JSON).
+  const read = await orderFileReading(ctx, flags, file, kind, [...orderFileColumns(kind), ITEMS_COLUMN]);
 
   const scattered = new ScatteredOrders();
   let lineByLine = false;
@@ -584,28 +628,16 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
   const errors = new RowErrors(csv.name);
   let units: OrderFromFile[] = [];
   let count = 0;
-  // A reading that makes each order as its rows come, what it finds wrong put into `found`.
-  const readOrders = async (found: RowErrors, emit: (unit: OrderFromFile) => void, afterRow?: () => Promise<void> | undefined) => {
-    let orders: ReturnType<typeof ordersAsRead> | undefined;
-    await read(false, (header) => {
-      orders = ordersAsRead(header, kind, scattered, emit);
-      return (row) => {
-        orders!.add(row);
-        return afterRow?.();
-      };
-    });
-    orders!.end(found);
-  };
-  // A workbook or a file with quotes is parsed whole at each reading, and its reading cannot wait
-  // for a writing: its orders are made and kept by the checking reading (rows are never kept).
-  if (lineByLine) await readOrders(errors, () => count++);
+  // A workbook is parsed whole at each reading, and its reading cannot wait for a writing: its
+  // orders are made and kept by the checking reading (its rows are never kept).
+  if (lineByLine) await readOrders(read, kind, scattered, errors, () => count++);
   else {
-    await readOrders(errors, (unit) => units.push(unit));
+    await readOrders(read, kind, scattered, errors, (unit) => units.push(unit));
     count = units.length;
   }
   const invalid = errors.settle(ctx, flags);
   // The reading that makes what the one before checked: what it finds wrong was found and said then.
-  const made = (emit: (unit: OrderFromFile) => void, afterRow?: () => Promise<void> | undefined) => readOrders(new RowErrors(csv.name), emit, afterRow);
+  const made = (emit: (unit: OrderFromFile) => void, afterRow?: () => Promise<void> | undefined) => readOrders(read, kind, scattered, new RowErrors(csv.name), emit, { afterRow });
 
   if (flags.dryRun) {
     if (lineByLine) {

@@ -13,8 +13,7 @@
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import type { OrderKindName } from '../../api/enums.js';
-import { RowErrors } from '../../bulk/csv.js';
-import { openOrderFile, ordersFromCsv } from './import.js';
+import { ordersToSync } from './import.js';
 import type { SyncOrdersFlags } from './options.js';
 import { ITEM_COLUMNS, ORDER_COLUMNS } from './columns.js';
 import { checkFile, type SyncSpec } from '../../sync/plan.js';
@@ -78,14 +77,12 @@ export function orderSource(kind: OrderKindName): ServiceSource {
 
 export async function syncOrders(ctx: Context, flags: SyncOrdersFlags): Promise<void> {
   const parallel = parseParallel(flags.parallel);
-  const { kind, file, concurrency, csv } = await openOrderFile(ctx, flags);
-  const spec = orderSyncSpec(kind);
   // The same bodies `orders import` would send: one reading of the file format for both.
-  const errors = new RowErrors(csv.name);
-  const orders = ordersFromCsv(csv, kind, errors, { sync: true });
+  const { kind, file, concurrency, name, orders, errors } = await ordersToSync(ctx, flags);
+  const spec = orderSyncSpec(kind);
   const invalid = errors.settle(ctx, flags);
   const objects = orders.map((o) => ({ key: o.key, lines: o.lines, body: o.payload, given: o.given, itemLines: o.itemLines, createProblems: o.createProblems }));
-  checkFile(csv.name, spec, objects);
+  checkFile(name, spec, objects);
   await runSync(ctx, {
     // The kind is part of the run's identity, as for imports: the same file synced as sales is other orders.
     command: `orders-sync-${kind}`,

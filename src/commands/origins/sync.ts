@@ -67,7 +67,7 @@ async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable)
     throw new UsageError('--name-property, --country-code and --commodity are for plot files (GeoJSON, KML, Shapefile, GPX): in a CSV file each row has its name and country_code columns');
   }
   // name and country_code only for the rows that create: an update needs only what changes.
-  const csv = await readCsv(opts.file, stdin, ['external_id'], { ...opts, known: KNOWN_COLUMNS });
+  const csv = await readCsv(opts.file, stdin, ['external_id'], { ...opts, known: KNOWN_COLUMNS, keepsAll: true });
   dropReadOnlyColumns(ctx.io, csv, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
   const names = importColumnNames(csv.columns);
   refuseUnknownColumns(csv, Object.values(names), IMPORT_COLUMNS);
