@@ -613,26 +613,29 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
   // A CSV file is read three times from the same bytes: to find the orders whose rows are apart,
   // to check every order once its rows are in, and to make each again and hand it on (written at
   // once by a dry run). Only the orders whose rows are still coming are held: a million orders
-  // held at once took 2.6 GB (docs/decisions/memory.md). A workbook, which comes whole, is read
-  // twice: the second reading checks and keeps the orders.
+  // held at once took 2.6 GB (docs/decisions/memory.md). A workbook comes whole and is read once.
   // An import reads the items column of a list written with -o csv (JSON).
   const read = await orderFileReading(ctx, flags, file, kind, [...orderFileColumns(kind), ITEMS_COLUMN]);
 
   const scattered = new ScatteredOrders();
+  // A workbook comes whole (SheetJS reads it all at each reading): read once, its rows kept.
+  const rows: CsvRow[] = [];
   let lineByLine = false;
+  let columns: string[] = [];
   const csv = await read(true, (header) => {
     lineByLine = header.lineByLine;
+    // Those the service sets taken out.
+    columns = header.columns;
+    if (!lineByLine) return (row) => void rows.push(row);
     return (row) => scattered.note(row);
   });
   scattered.done();
   const errors = new RowErrors(csv.name);
   let units: OrderFromFile[] = [];
   let count = 0;
-  // A workbook is parsed whole at each reading, and its reading cannot wait for a writing: its
-  // orders are made and kept by the checking reading (its rows are never kept).
   if (lineByLine) await readOrders(read, kind, scattered, errors, () => count++);
   else {
-    await readOrders(read, kind, scattered, errors, (unit) => units.push(unit));
+    units = ordersFromCsv({ ...csv, columns, rows }, kind, errors);
     count = units.length;
   }
   const invalid = errors.settle(ctx, flags);
