@@ -224,14 +224,14 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   if (opts.nameProperty !== undefined || opts.countryCode !== undefined || opts.commodity !== undefined) {
     throw new UsageError('--name-property, --country-code and --commodity are for plot files (GeoJSON, KML, Shapefile, GPX): in a CSV file each row has its name and country_code columns');
   }
-  // A CSV file read line by line is read twice: once to check every row, keeping only what the
+  // A CSV file (it comes row by row) is read twice: once to check every row, keeping only what the
   // duplicate checks need, then to make each origin as its row comes, written at once by a dry
   // run. A million origins held at once took more than the spec's 500 MB (docs/decisions/memory.md).
   const bytes = await readInput(opts.file, input.stdin);
   const read = (first: boolean, take: TakeRows) => readOriginRows(ctx, opts, input.stdin, bytes, first, take);
   let errors: RowErrors | undefined;
-  // A workbook or a file with quotes comes whole, not line by line: read once, its origins kept
-  // (reading it again would cost as much as the first time, and write nothing sooner).
+  // A workbook comes whole, not row by row: read once, its origins kept (reading it again would
+  // cost as much as the first time, and write nothing sooner).
   let lineByLine = false;
   const units: OriginUnit[] = [];
   const csv = await read(true, (header, names) => {
