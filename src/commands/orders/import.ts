@@ -209,6 +209,7 @@ class OrderAssembler {
   private readonly badLines = new Set<number>();
   /** Each finished order's other lines, which are not sent because one of its lines is invalid. */
   private readonly notSent: Problem[] = [];
+  private readonly givenSets = new Map<string, ReadonlySet<string>>();
   private readonly orderColumns: Record<string, Conv>;
   private readonly create: z.ZodType;
   private readonly schema: z.ZodType;
@@ -316,8 +317,7 @@ class OrderAssembler {
   finish(externalId: string): OrderFromFile | undefined {
     const order = this.open.get(externalId)!;
     this.open.delete(externalId);
-    const given = new Set(order.fieldOrigin.keys());
-    if (order.items.length) given.add('items');
+    const given = this.givenSet([...order.fieldOrigin.keys(), ...(order.items.length ? ['items'] : [])]);
     // A batch must carry tags (an empty list is fine); in a file, no tags means none.
     if (this.kind === 'batch') order.body.tags ??= [];
     const result = parseWorded(this.schema, order.body);
@@ -337,6 +337,18 @@ class OrderAssembler {
       for (const l of order.lines) if (!this.badLines.has(l)) this.notSent.push({ line: l, column: 'external_id', message: `not sent: line ${first} of order ${externalId} is invalid` });
     }
     return undefined;
+  }
+
+  /**
+   * The fields an order gives, as one set shared by every order that gives the same: the orders
+   * of a file mostly fill the same columns, and a set of its own for each of a million orders
+   * held about 200 MB.
+   */
+  private givenSet(fields: string[]): ReadonlySet<string> {
+    const key = fields.sort().join('\u0000');
+    let set = this.givenSets.get(key);
+    if (!set) this.givenSets.set(key, (set = new Set(fields)));
+    return set;
   }
 
   /** Every problem into errors: what was found in line order, then the rows not sent. */
