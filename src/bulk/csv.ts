@@ -1,7 +1,6 @@
 // Reading a bulk input file: CSV with a header row, every record tagged with the line it
 // came from, so every error can name the file, the line and the column.
-import { CsvError, parse } from 'csv-parse/sync';
-import { parse as parseStream } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import { fileLabel, readInput } from '../util/files.js';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
@@ -139,7 +138,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     delimiter = chooseDelimiter(bytes, name, opts.delimiter, opts.known ?? required);
     const text = quoteFreeText(bytes);
     lineByLine = true;
-    if (text === undefined) await eachStreamedRecord(bytes, name, delimiter, onRecord);
+    if (text === undefined) await eachParsedRecord(bytes, name, delimiter, onRecord);
     else {
       // The cells are slices of the text: the file's bytes are no longer needed while they are read.
       bytes = undefined;
@@ -211,13 +210,14 @@ interface Records {
   starts: number[];
 }
 
-type OnRecord = (cells: string[], line: number) => void;
+/** What takes each record of a file and the line it starts on; it may make the reading wait. */
+type OnRecord = (cells: string[], line: number) => void | Promise<void>;
 
 /** The records as csv-parse reads them, all at once. */
-export function parsedRecords(bytes: Buffer, name: string, onHeader: (cells: string[], line: number) => void, delimiter = ','): Records {
+export async function parsedRecords(bytes: Buffer, name: string, onHeader: (cells: string[], line: number) => void, delimiter = ','): Promise<Records> {
   const records: string[][] = [];
   const starts: number[] = [];
-  eachParsedRecord(bytes, name, delimiter, (cells, line) => {
+  await eachParsedRecord(bytes, name, delimiter, (cells, line) => {
     if (records.length === 0) onHeader(cells, line);
     records.push(cells);
     starts.push(line);
@@ -226,52 +226,24 @@ export function parsedRecords(bytes: Buffer, name: string, onHeader: (cells: str
 }
 
 /**
- * Each record as csv-parse reads it, in file order, with the line it starts on; none is kept.
- * `onRecord` may throw to stop at a record (a bad header before a CSV error further down).
+ * Each record as csv-parse reads it, in file order, with the line it starts on; a promise
+ * `onRecord` returns is waited for before the next (a dry run's writing holds the reading back).
+ * The parser is given the bytes 64 kB at a time and its records of each are handed on before the
+ * next: given whole, it would make every record of a million-row file before the first was taken.
+ * A parse error is raised once the records before it were taken: a message names the first bad
+ * line, whatever came before it.
  */
-function eachParsedRecord(bytes: Buffer, name: string, delimiter: string, onRecord: OnRecord): void {
+async function eachParsedRecord(bytes: Buffer, name: string, delimiter: string, onRecord: OnRecord): Promise<void> {
   const lines = new LineCounter(bytes, delimiter);
-  try {
-    parse(bytes, {
-      ...parseOptions(delimiter),
-      // Called in file order as each record is parsed, so when the parser fails, the counter
-      // has seen every record before the failing one. Answering null keeps nothing.
-      on_record: (cells, info) => {
-        onRecord(cells, lines.record(info.bytes));
-        return null;
-      },
-    });
-  } catch (err) {
-    if (err instanceof CsvError) throw new UsageError(`${name} line ${lines.nextRecord()}: ${csvProblem(err)}`);
-    throw err;
-  }
-}
-
-/** How csv-parse reads a bulk file. */
-function parseOptions(delimiter: string) {
-  return {
+  let parsed: Array<[string[], number]> = [];
+  let failure: unknown;
+  const parser = parse({
     bom: true,
     delimiter,
     trim: true,
     skip_empty_lines: true,
     // Cells are counted by the caller, so that every message names the line its record starts on.
     relax_column_count: true,
-  };
-}
-
-/**
- * Each record as csv-parse reads it, in file order, with the line it starts on; a promise
- * `onRecord` returns is waited for before the next (a dry run's writing holds the reading back).
- * The parser is given the bytes 64 kB at a time and its records of each are handed on before the
- * next: given whole, it would make every record of a million-row file before the first was taken.
- * A parse error is raised once the records before it were taken, as the whole-file parse does.
- */
-async function eachStreamedRecord(bytes: Buffer, name: string, delimiter: string, onRecord: (cells: string[], line: number) => void | Promise<void>): Promise<void> {
-  const lines = new LineCounter(bytes, delimiter);
-  let parsed: Array<[string[], number]> = [];
-  let failure: unknown;
-  const parser = parseStream({
-    ...parseOptions(delimiter),
     // Taken here, with where the parser was when it ended the record; answering null keeps nothing.
     on_record: (cells: string[], info) => {
       parsed.push([cells, info.bytes]);

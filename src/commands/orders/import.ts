@@ -374,26 +374,16 @@ function issuesAt(order: OpenOrder, issues: z.core.$ZodIssue[]): Problem[] {
  */
 export function ordersFromCsv(csv: CsvFile, kind: OrderKindName, errors?: RowErrors, o: { sync?: boolean } = {}): OrderFromFile[] {
   checkOrderColumns(csv, kind);
-  const orders = new OrderAssembler(kind, csv.numbers, { ...o, leaveOut: errors !== undefined });
-  // Each order is finished at its last row, as the line-by-line reading does: an order being
-  // assembled holds far more than the order made (a million of them at once took about 1.5 GB).
-  const lastLine = new Map<string, number>();
-  for (const row of csv.rows) {
-    const externalId = (row.values.external_id ?? '').trim();
-    if (externalId) lastLine.set(externalId, row.line);
-  }
+  // Read as a file that comes row by row is: each order finished at its last row, as an order
+  // being assembled holds far more than the order made (a million at once took about 1.5 GB).
+  const scattered = new ScatteredOrders();
+  for (const row of csv.rows) scattered.note(row);
+  scattered.done();
   const units: OrderFromFile[] = [];
-  for (const row of csv.rows) {
-    const externalId = orders.add(row);
-    if (externalId === undefined || lastLine.get(externalId) !== row.line) continue;
-    const unit = orders.finish(externalId);
-    if (unit) units.push(unit);
-  }
-  lastLine.clear();
-  // In the order of their first lines, as the orders begin in the file.
-  units.sort((a, b) => a.lines[0] - b.lines[0]);
+  const orders = ordersAsRead(csv, kind, scattered, (unit) => units.push(unit), { ...o, leaveOut: errors !== undefined });
+  for (const row of csv.rows) orders.add(row);
   const rowErrors = errors ?? new RowErrors(csv.name);
-  orders.report(rowErrors);
+  orders.end(rowErrors);
   if (!errors) rowErrors.throwIfAny();
   return units;
 }
@@ -510,22 +500,53 @@ async function readOrders(
 }
 
 /**
+ * The first readings of an order file: which orders' rows are apart, then every order checked
+ * once its rows are in, what is wrong put into `errors`. `keep`: the valid orders are kept (else
+ * only counted, to be made again by a later reading). A workbook comes whole (SheetJS reads it
+ * all at each reading): it is read once, its rows kept and its orders always.
+ */
+async function checkOrders(
+  read: Reading,
+  kind: OrderKindName,
+  o: { keep: boolean; sync?: boolean },
+): Promise<{ csv: CsvFile; scattered: ScatteredOrders; lineByLine: boolean; errors: RowErrors; units: OrderFromFile[]; count: number }> {
+  const scattered = new ScatteredOrders();
+  const rows: CsvRow[] = [];
+  let lineByLine = false;
+  let columns: string[] = [];
+  const csv = await read(true, (header) => {
+    lineByLine = header.lineByLine;
+    // Those the service sets taken out.
+    columns = header.columns;
+    return lineByLine ? (row) => scattered.note(row) : (row) => void rows.push(row);
+  });
+  scattered.done();
+  const errors = new RowErrors(csv.name);
+  if (!lineByLine) {
+    const units = ordersFromCsv({ ...csv, columns, rows }, kind, errors, { sync: o.sync });
+    return { csv, scattered, lineByLine, errors, units, count: units.length };
+  }
+  const units: OrderFromFile[] = [];
+  let count = 0;
+  const take = (unit: OrderFromFile) => {
+    count++;
+    if (o.keep) units.push(unit);
+  };
+  await readOrders(read, kind, scattered, errors, take, { sync: o.sync });
+  return { csv, scattered, lineByLine, errors, units, count };
+}
+
+/**
  * The file of a sync, once its flags are checked: its valid orders, made as `orders import`
- * makes them, and what was wrong with the others. Read twice from the same bytes (the orders
- * whose rows are apart, then each order made once its rows are in): no row is kept.
+ * makes them, and what was wrong with the others; no row of a CSV file is kept.
  */
 export async function ordersToSync(ctx: Context, flags: ImportFlags): Promise<{ kind: OrderKindName; file: string; concurrency: number; name: string; orders: OrderFromFile[]; errors: RowErrors }> {
   const checked = checkOrderFlags(ctx, flags, false);
   // A sync leaves the items column of a list written with -o csv, so that an unchanged export
   // plans no change to the items the service holds (an import reads it).
   const read = await orderFileReading(ctx, flags, checked.file, checked.kind, orderFileColumns(checked.kind), true);
-  const scattered = new ScatteredOrders();
-  const csv = await read(true, () => (row) => scattered.note(row));
-  scattered.done();
-  const errors = new RowErrors(csv.name);
-  const orders: OrderFromFile[] = [];
-  await readOrders(read, checked.kind, scattered, errors, (unit) => orders.push(unit), { sync: true });
-  return { ...checked, name: csv.name, orders, errors };
+  const { csv, units, errors } = await checkOrders(read, checked.kind, { keep: true, sync: true });
+  return { ...checked, name: csv.name, orders: units, errors };
 }
 
 /**
@@ -559,17 +580,17 @@ export class ScatteredOrders {
 /**
  * Orders made as a reading's rows come, each handed to `emit` once its rows are in (see
  * ScatteredOrders), in the order of their first lines; invalid ones are not handed on (an order
- * with an invalid row is left out whole). `end` hands on the last and puts what was wrong into
- * errors.
+ * with an invalid row is left out whole, its other rows said to be not sent unless `leaveOut`
+ * is false). `end` hands on the last and puts what was wrong into errors.
  */
 export function ordersAsRead(
-  header: FileHeader,
+  header: Pick<FileHeader, 'numbers'>,
   kind: OrderKindName,
   scattered: ScatteredOrders,
   emit: (unit: OrderFromFile) => void,
-  o: { sync?: boolean } = {},
+  o: { sync?: boolean; leaveOut?: boolean } = {},
 ): { add(row: CsvRow): void; end(errors: RowErrors): void } {
-  const orders = new OrderAssembler(kind, header.numbers, { leaveOut: true, sync: o.sync });
+  const orders = new OrderAssembler(kind, header.numbers, { leaveOut: o.leaveOut ?? true, sync: o.sync });
   // The orders begun and not yet handed on, by first line: one that ends before an order begun
   // earlier waits for it. In a file whose orders' rows are together, none waits.
   interface Begun {
@@ -629,27 +650,7 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
   // An import reads the items column of a list written with -o csv (JSON).
   const read = await orderFileReading(ctx, flags, file, kind, [...orderFileColumns(kind), ITEMS_COLUMN]);
 
-  const scattered = new ScatteredOrders();
-  // A workbook comes whole (SheetJS reads it all at each reading): read once, its rows kept.
-  const rows: CsvRow[] = [];
-  let lineByLine = false;
-  let columns: string[] = [];
-  const csv = await read(true, (header) => {
-    lineByLine = header.lineByLine;
-    // Those the service sets taken out.
-    columns = header.columns;
-    if (!lineByLine) return (row) => void rows.push(row);
-    return (row) => scattered.note(row);
-  });
-  scattered.done();
-  const errors = new RowErrors(csv.name);
-  let units: OrderFromFile[] = [];
-  let count = 0;
-  if (lineByLine) await readOrders(read, kind, scattered, errors, () => count++);
-  else {
-    units = ordersFromCsv({ ...csv, columns, rows }, kind, errors);
-    count = units.length;
-  }
+  const { csv, scattered, lineByLine, errors, units, count } = await checkOrders(read, kind, { keep: false });
   const invalid = errors.settle(ctx, flags);
   // The reading that makes what the one before checked: what it finds wrong was found and said then.
   const made = (emit: (unit: OrderFromFile) => void, afterRow?: () => Promise<void> | undefined) => readOrders(read, kind, scattered, new RowErrors(csv.name), emit, { afterRow });
