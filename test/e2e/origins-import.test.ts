@@ -134,6 +134,25 @@ describe('origins import', () => {
     expect(r.stderr).toContain('2 valid origins in 2 requests; nothing sent (dry run)');
   });
 
+  it('reads a named pipe (FIFO) once, as a CSV file or as the plot file its name says', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { writeFile } = await import('node:fs/promises');
+    for (const [name, text, more] of [
+      [`rows-${run}.csv`, rows(2), []],
+      [`plots-${run}.geojson`, JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'Pipe farm' }, geometry: { type: 'Point', coordinates: [-5.5, 7.5] } }] }), ['--country-code', 'CI']],
+    ] as const) {
+      const fifo = join(t.dir, name);
+      execFileSync('mkfifo', [fifo]);
+      // The built sct: a run that opened the pipe twice waited for a second writer for ever.
+      const running = t.sctBin(['origins', 'import', '--file', fifo, '--dry-run', ...more], { timeout: 20_000 });
+      await writeFile(fifo, text);
+      const r = await running;
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain(name.endsWith('.csv') ? '2 valid origins in 2 requests; nothing sent (dry run)' : '1 valid origin in 1 request; nothing sent (dry run)');
+    }
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
   it('a service that stays down (503 after every retry) stops the run with exit 1: no row is reported rejected, and a rerun sends them all, the first under its key', async () => {
     const file = csvFile(rows(3));
     const report = join(t.dir, 'report.csv');

@@ -2,7 +2,7 @@
 // import run (journal, deterministic Idempotency-Keys, report, exit 3 on partial failure).
 // A plot file (GeoJSON, KML/KMZ, zipped Shapefile, GPX) goes to import-plots.ts instead, one origin per feature.
 import { createHash } from 'node:crypto';
-import { open, readFile } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { REQUIRED } from '../../api/schemas/messages.js';
@@ -15,7 +15,6 @@ import { requestsAsMade } from '../shared/dry-run.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
-import { connectEarly } from '../../bulk/open.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { parseWorded, zodFieldErrors } from '../shared/body.js';
 import { UsageError } from '../../errors.js';
@@ -218,7 +217,6 @@ class OriginRow implements OriginUnit {
 export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): Promise<void> {
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
-  connectEarly(ctx, opts.dryRun);
   const input = await sniffInput(opts.file, ctx.io.stdin);
   if (input.plots) return (await import('./import-plots.js')).importPlots(ctx, opts, concurrency, input.stdin);
   if (opts.nameProperty !== undefined || opts.countryCode !== undefined || opts.commodity !== undefined) {
@@ -292,6 +290,10 @@ export async function sniffInput(file: string, stdin: Readable): Promise<{ plots
     head = Buffer.concat(chunks);
     stdin = Readable.from([head]);
   } else {
+    // A FIFO or a device is read once: looked at here, it would have nothing left for the
+    // reading, which would then wait for a writer that has gone. Read as CSV, or as the plot
+    // file its name says.
+    if (!(await stat(file).catch(() => undefined))?.isFile()) return { plots: false, stdin };
     try {
       const handle = await open(file);
       try {
