@@ -225,12 +225,14 @@ export class ApiClient {
    * Opens connections to the service for requests about to go out together (a bulk run's
    * requests in flight), while something else is awaited: up to `count` in all, counting those
    * an earlier call opened. Not through a proxy (undici opens its own) nor in a dry run.
+   * Resolves once they are being opened (never rejects: a connection that fails is dropped), so
+   * a caller about to load code for a while can let the connect start first.
    */
-  preconnect(count: number): void {
+  preconnect(count: number): Promise<void> {
     const more = count - this.preconnected;
-    if (this.dryRun || more < 1) return;
+    if (this.dryRun || more < 1) return Promise.resolve();
     this.preconnected = count;
-    (this.transport ??= this.makeTransport()).then((t) => t.preconnect?.(new URL(this.baseUrl), more), () => {});
+    return (this.transport ??= this.makeTransport()).then((t) => t.preconnect?.(new URL(this.baseUrl), more), () => {});
   }
 
   /**

@@ -35,9 +35,10 @@ export interface Transport {
   close(): Promise<void>;
   /**
    * Opens up to `count` connections to `url`'s origin for the requests about to be sent. A
-   * hint: one that fails is dropped, and a request then opens its own.
+   * hint: one that fails is dropped, and a request then opens its own. Resolves once they are
+   * being opened.
    */
-  preconnect?(url: URL, count: number): void;
+  preconnect?(url: URL, count: number): Promise<void>;
 }
 
 /** An idle connection is closed before a server's usual 5 s keep-alive can close it under a request. */
@@ -58,7 +59,7 @@ export function nodeTransport(): Transport {
   };
   return {
     preconnect(url, count) {
-      agentFor(url.protocol).then(({ agent }) => agent.warm(url, count), () => {});
+      return agentFor(url.protocol).then(({ agent }) => agent.warm(url, count), () => {});
     },
     async send(url, w) {
 

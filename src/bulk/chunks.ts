@@ -88,10 +88,12 @@ export function planChunks<T>(rows: ChunkRow<T>[], size: number, journal: Journa
   for (const rowsOfChunk of chunkRows(rows, size, group)) {
     const pending = rowsOfChunk.filter((r) => !journal.get(idOf(r)));
     if (pending.length === 0) continue;
-    const key = chunkKey(journal, rowsOfChunk);
+    // The key only where a row of the chunk is done: a first run (every chunk) needs none here,
+    // and each is worked out as its chunk is sent, while the others are on the wire.
+    let key: string | undefined;
     const asBefore = rowsOfChunk.every((r) => {
       const done = journal.get(idOf(r));
-      return done ? done.sent === key : journal.failedAttempts(idOf(r)) === 0;
+      return done ? done.sent === (key ??= chunkKey(journal, rowsOfChunk)) : journal.failedAttempts(idOf(r)) === 0;
     });
     if (asBefore) chunks.push(rowsOfChunk);
     else leftovers.push(...pending);

@@ -1,13 +1,14 @@
 // The start of every bulk run, before its first row is sent: the file's run lock, then who the
 // token acts for (one GET /accounts/me, while the connections of the run's requests in flight
 // are opened), then the journal of that user and workspace. The connection that GET takes is
-// opened sooner still, while the file is read and checked (connectEarly).
+// opened sooner still, as the command starts (src/bulk/connect.ts).
 import type { ApiClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import { PATHS } from '../api/paths.js';
 import { asMe } from '../api/me.js';
 import { AnswerError } from '../errors.js';
 import { Journal, lockRun } from './journal.js';
+import { BULK_CLIENT } from './connect.js';
 
 export interface OpenRun {
   command: string;
@@ -26,29 +27,10 @@ export interface OpenedRun {
   release: () => void;
 }
 
-/**
- * Called as a bulk command starts, before it reads its file: opens the connection its
- * GET /accounts/me will take while the file is read and checked, so that GET does not wait a
- * round trip (over TLS, two more) for it. A connection only: no request goes out before the
- * file passes its check, and a file that fails it closes the connection unused. Whatever keeps
- * the client from being made (no base URL, no token) is left to the run to report in its turn.
- */
-export function connectEarly(ctx: Context, dryRun: boolean | undefined): void {
-  if (dryRun || ctx.dryRun) return;
-  try {
-    ctx.client(BULK_CLIENT).preconnect(1);
-  } catch {
-    // Reported when the run asks for its client, after the file's own errors.
-  }
-}
-
-/** The client of a bulk run: a request already sent finishes on Ctrl-C, so the report says what became of it. */
-const BULK_CLIENT = { finishInFlight: true } as const;
-
 export async function openRun(configDir: string, client: ApiClient, o: OpenRun): Promise<OpenedRun> {
   const release = lockRun(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl });
   try {
-    client.preconnect(o.connections ?? 1);
+    void client.preconnect(o.connections ?? 1);
     const me = asMe(await client.get(PATHS.me));
     if (!me) throw new AnswerError(`GET ${PATHS.me}: the answer is not a user profile, so sct cannot tell whose run this is`);
     // The workspace is the membership the token acts in (a switch changes it); the company

@@ -100,6 +100,7 @@ Creation rules, checked before anything is sent:
     defineLeaf({
       name: 'trace',
       summary: 'Trace orders to statements (adds to the orders already attached)',
+      bulk: true,
       options: TRACE_OPTIONS,
       help: `
 With --dds and --order every order is traced to every statement (in requests of at most 100

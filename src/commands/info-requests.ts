@@ -18,7 +18,6 @@ import { checkReportPath } from '../bulk/report.js';
 import { parseConcurrency } from './shared/flags.js';
 import { bulkRunOptions, fileOptions, writeTemplateIf, type BulkRunFlags, type FileTemplate } from './shared/bulk.js';
 import { chunkRows, sendInChunks, type ChunkRow, type RowResult } from '../bulk/chunks.js';
-import { connectEarly } from '../bulk/open.js';
 
 /** The legacy call takes 1..100 elements. */
 export const INFO_REQUEST_CHUNK = 100;
@@ -40,6 +39,7 @@ export const register = registerOf({
     defineLeaf({
       name: 'send',
       summary: 'Send information requests from a CSV file (legacy bulk call, 100 per request)',
+      bulk: true,
       options: SEND_OPTIONS,
       help: `
 Columns (header row, any order, names case-insensitive): order_id (an order you buy) and/or
@@ -102,7 +102,6 @@ export async function readRequests(ctx: Context, file: string, flags: BulkRunFla
 export async function sendInformationRequests(ctx: Context, opts: SendFlags & { file: string }): Promise<void> {
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
-  connectEarly(ctx, ctx.dryRun);
   const { rows, invalid } = await readRequests(ctx, opts.file, opts);
   if (ctx.dryRun) {
     // The requests a first run of the file sends; no journal, lock or report.

@@ -81,6 +81,7 @@ choose it yourself. Every other item of the order is sent back unchanged.`,
     defineLeaf({
       name: 'import',
       summary: 'Create orders from a CSV file (rows sharing external_id are one order)',
+      bulk: true,
       options: IMPORT_OPTIONS,
       help: () => `
 ${orderColumnsHelp()}

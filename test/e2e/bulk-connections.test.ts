@@ -99,6 +99,35 @@ describe('bulk-create connections', () => {
     expect(t.sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual(['GET /api/accounts/me', 'POST /api/accounts/user-invitations/bulk-create']);
   });
 
+  it('every bulk command opens that connection as it starts, before its file is read; --template opens none', async () => {
+    const commands = [
+      ['orders', 'import', '--purchase'],
+      ['origins', 'import'],
+      ['dds', 'trace'],
+      ['info-requests', 'send'],
+    ];
+    for (const command of commands) {
+      relay.connections = 0;
+      const fifo = join(t.dir, `rows-${run}-${command[0]}.csv`);
+      execFileSync('mkfifo', [fifo]);
+      const running = t.sctBin([...command, '--file', fifo], { env: { SCT_BASE_URL: relay.url } });
+      for (let i = 0; i < 100 && relay.connections === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(relay.connections, command.join(' ')).toBe(1);
+      // A file no command reads: refused, nothing sent, the connection closed unused.
+      await writeFile(fifo, 'no_such_column\nx\n');
+      const r = await running;
+      expect(r.exitCode, `${command.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(t.sb.requests).toHaveLength(0);
+      for (let i = 0; i < 100 && relay.sockets.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(relay.sockets.size, command.join(' ')).toBe(0);
+    }
+    relay.connections = 0;
+    const template = await t.sctBin(['invitations', 'bulk-create', '--template'], { env: { SCT_BASE_URL: relay.url } });
+    expect(template.exitCode, template.stderr).toBe(0);
+    expect(template.stdout).toContain('email');
+    expect(relay.connections).toBe(0);
+  });
+
   it('sends nothing for a file it refuses, and closes the connection it opened unused; a dry run opens none', async () => {
     const r = await bulk(people(300, true));
     expect(r.exitCode).toBe(2);

@@ -17,7 +17,6 @@ import type { Outcome } from '../../bulk/runner.js';
 import { chunk } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { chunkRows, sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
-import { connectEarly } from '../../bulk/open.js';
 import { appendList, parseConcurrency, parseIdList } from '../shared/flags.js';
 import { bulkRunOptions, TEMPLATE_OPTION, writeTemplateIf, type BulkRunFlags, type FileTemplate } from '../shared/bulk.js';
 import { LIST_OPTIONS, listQuery, runList } from '../shared/list.js';
@@ -168,7 +167,6 @@ class PairRow implements ChunkRow<TracePair> {
 async function traceFile(ctx: Context, opts: TraceFlags & { file: string }): Promise<void> {
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
-  connectEarly(ctx, ctx.dryRun);
   const { rows, invalid } = await readPairs(ctx, opts.file, opts);
   if (ctx.dryRun) {
     // The requests a first run of the file sends; no journal, lock or report.

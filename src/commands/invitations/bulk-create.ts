@@ -14,7 +14,6 @@ import { dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type Csv
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
-import { connectEarly } from '../../bulk/open.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { isId } from '../../util/numbers.js';
 import { BULK_LIMIT } from '../../api/enums.js';
@@ -151,7 +150,6 @@ export function invitationResults(answer: unknown, count: number): RowResult[] {
 export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOptions): Promise<void> {
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
-  connectEarly(ctx, opts.dryRun);
   const role = opts.role === undefined ? undefined : await roleId(ctx, opts.role, '--role');
   const errors = new RowErrors(fileLabel(opts.file));
   const people = new InvitationRows(errors, role);

@@ -45,7 +45,6 @@ import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
-import { connectEarly } from '../../bulk/open.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { ID_MAX, isId } from '../../util/numbers.js';
 import { writeTemplateIf, type FileTemplate } from '../shared/bulk.js';
@@ -450,12 +449,11 @@ export function writeOrderTemplate(ctx: Context, flags: ImportFlags): Promise<bo
 const KNOWN_COLUMNS = [...Object.values(ORDER_COLUMNS).flatMap(Object.keys), ...Object.keys(ITEM_COLUMNS)];
 
 /** The flags `orders import` and `orders sync` check before anything is read. */
-function checkOrderFlags(ctx: Context, flags: ImportFlags, bulk: boolean): { kind: OrderKindName; file: string; concurrency: number } {
+function checkOrderFlags(flags: ImportFlags): { kind: OrderKindName; file: string; concurrency: number } {
   const kind = orderKind(flags)!;
   if (!flags.file) throw new UsageError('--file orders.csv is required (- for stdin)');
   const concurrency = parseConcurrency(flags.concurrency);
   checkReportPath(flags.report, flags.force, flags.file);
-  if (bulk) connectEarly(ctx, flags.dryRun);
   return { kind, file: flags.file, concurrency };
 }
 
@@ -541,7 +539,7 @@ async function checkOrders(
  * makes them, and what was wrong with the others; no row of a CSV file is kept.
  */
 export async function ordersToSync(ctx: Context, flags: ImportFlags): Promise<{ kind: OrderKindName; file: string; concurrency: number; name: string; orders: OrderFromFile[]; errors: RowErrors }> {
-  const checked = checkOrderFlags(ctx, flags, false);
+  const checked = checkOrderFlags(flags);
   // A sync leaves the items column of a list written with -o csv, so that an unchanged export
   // plans no change to the items the service holds (an import reads it).
   const read = await orderFileReading(ctx, flags, checked.file, checked.kind, orderFileColumns(checked.kind), true);
@@ -641,7 +639,7 @@ export function ordersAsRead(
 }
 
 export async function importOrders(ctx: Context, flags: ImportFlags): Promise<void> {
-  const { kind, file, concurrency } = checkOrderFlags(ctx, flags, true);
+  const { kind, file, concurrency } = checkOrderFlags(flags);
   const path = PATHS.ordersOfKind(kind);
   // A CSV file is read three times from the same bytes: to find the orders whose rows are apart,
   // to check every order once its rows are in, and to make each again and hand it on (written at

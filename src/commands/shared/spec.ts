@@ -11,6 +11,7 @@ import { addAlias, addConventionalAliases, argumentOf, rejectBothForms } from '.
 import { addNamedFilters, filteredBy } from './filters.js';
 import { addDryRunOption } from './dry-run.js';
 import { optionOf, type OptionEntry, type OptionSpec, type OptionsOf } from './options.js';
+import { connectEarly } from '../../bulk/connect.js';
 
 export interface ArgumentSpec {
   /** As commander spells it: `<id>`, `[shell]`, `<files...>`. */
@@ -41,6 +42,11 @@ export interface CommandSpec<E extends readonly OptionEntry[] = readonly OptionE
   readonly extraFields?: readonly string[];
   /** It writes `-o geojson`: the resource has a location. */
   readonly geojson?: boolean;
+  /**
+   * Given --file, it is a bulk run: the connection of its first request is opened as it starts,
+   * before its code is loaded and its file read and checked (src/bulk/connect.ts).
+   */
+  readonly bulk?: boolean;
   /** What runs: the context, the options as OptionsOf types them, the positional arguments, the command. */
   readonly run: (ctx: Context, opts: OptionsOf<E>, args: string[], cmd: Command) => Promise<void>;
 }
@@ -88,8 +94,19 @@ function commandOf(parent: Command, f: Factory, spec: Leaf): Command {
   if (spec.exclusive) rejectBothForms(cmd, ...spec.exclusive);
   if (spec.help) cmd.addHelpText('after', typeof spec.help === 'function' ? spec.help() : spec.help);
   addExamples(cmd, spec.examples);
-  cmd.action(f.action(spec.run as (ctx: Context, opts: unknown, args: string[], cmd: Command) => Promise<void>));
+  cmd.action(f.action(spec.bulk ? connectingFirst(spec.run) : (spec.run as Run)));
   return cmd;
+}
+
+type Run = (ctx: Context, opts: unknown, args: string[], cmd: Command) => Promise<void>;
+
+/** A bulk command's run, its connection started first (a dry run and --template open none: they send nothing). */
+function connectingFirst(run: CommandSpec['run']): Run {
+  return async (ctx, opts, args, cmd) => {
+    const o = opts as { file?: string; template?: boolean; dryRun?: boolean };
+    if (o.file !== undefined && !o.template && !o.dryRun) await connectEarly(ctx);
+    return (run as Run)(ctx, opts, args, cmd);
+  };
 }
 
 /** The group's command and the commands of its leaves, in the records' order. */
