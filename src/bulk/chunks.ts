@@ -83,6 +83,8 @@ export function chunkRows<T>(rows: ChunkRow<T>[], size: number, group?: (payload
  * packed into new chunks, so a rerun of a few failures costs few requests.
  */
 export function planChunks<T>(rows: ChunkRow<T>[], size: number, journal: Journal, group?: (payload: T) => string | number): ChunkRow<T>[][] {
+  // A first run sends every chunk of the file as it is.
+  if (journal.blank) return byFirstLine(chunkRows(rows, size, group));
   const chunks: ChunkRow<T>[][] = [];
   const leftovers: ChunkRow<T>[] = [];
   for (const rowsOfChunk of chunkRows(rows, size, group)) {
@@ -99,8 +101,10 @@ export function planChunks<T>(rows: ChunkRow<T>[], size: number, journal: Journa
     else leftovers.push(...pending);
   }
   chunks.push(...chunkRows(leftovers, size, group));
-  return chunks.sort((a, b) => a[0].line - b[0].line);
+  return byFirstLine(chunks);
 }
+
+const byFirstLine = <T>(chunks: ChunkRow<T>[][]) => chunks.sort((a, b) => a[0].line - b[0].line);
 
 export function chunkKey<T>(journal: Journal, rows: ChunkRow<T>[]): string {
   return journal.key(...rows.map((r) => `${idOf(r)}#${journal.failedAttempts(idOf(r))}\u0001${JSON.stringify(r.payload)}`));
@@ -115,9 +119,9 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
   const outcomes = new RowOutcomes(run.rows);
   // Rows done before this run: reported as skipped, never journaled again, even when their
   // chunk is sent again whole for the others' sake.
-  let pending = 0;
+  let pending = journal.blank ? run.rows.length : 0;
   let unknown = 0;
-  for (const row of run.rows) {
+  for (const row of journal.blank ? [] : run.rows) {
     const earlier = journal.get(idOf(row));
     if (earlier) outcomes.set(row, 'skipped', earlier.id);
     else pending++;

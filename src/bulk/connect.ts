@@ -22,4 +22,7 @@ export async function connectEarly(ctx: Context): Promise<void> {
     return;
   }
   await client.preconnect(1);
+  // Node makes the connection on its next tick (after a DNS lookup for a name): a turn of the
+  // event loop lets it go out now, not once the command's code has loaded.
+  await new Promise((resolve) => setImmediate(resolve));
 }

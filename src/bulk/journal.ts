@@ -195,6 +195,11 @@ export class Journal {
     return this.failures.get(key) ?? 0;
   }
 
+  /** Earlier runs left no record of any unit (a first run): nothing to look up unit by unit. */
+  get blank(): boolean {
+    return this.done.size === 0 && this.failures.size === 0 && this.unknown.size === 0;
+  }
+
   /** Units an earlier run sent without learning what became of them. */
   wasUnknown(key: string): boolean {
     return this.unknown.has(key);

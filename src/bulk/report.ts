@@ -170,7 +170,7 @@ export async function finishBulk(
   const journalFailure = result.fatal instanceof JournalWriteError;
   if (reportFailure || journalFailure) {
     for (const f of outcomes) io.error(`  ${outcomeLine(f)}`);
-  } else {
+  } else if (rejected > 0) {
     for (const f of first(20, only('rejected', outcomes))) {
       io.error(`  line ${f.lines.join(',')} (${stripControl(f.key)}): ${stripControl(flatRow(f).error)}`);
     }

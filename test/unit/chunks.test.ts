@@ -34,6 +34,20 @@ describe('planChunks', () => {
     });
   });
 
+  it('plans a first run from the file alone: a journal is blank until a row is on record as done, failed or sent', () => {
+    withJournal((open) => {
+      expect(open().blank).toBe(true);
+      open().record({ key: 'k3', status: 'unknown' });
+      const j = open();
+      expect(j.blank).toBe(false);
+      expect(j.wasUnknown('k3')).toBe(true);
+      // The chunk sent without an answer goes again whole, as first planned.
+      expect(planChunks(units(7), 3, j).map((c) => c.map((u) => u.key))).toEqual([['k0', 'k1', 'k2'], ['k3', 'k4', 'k5'], ['k6']]);
+      open().record({ key: 'k3', status: 'cleared' });
+      expect(open().blank).toBe(true);
+    });
+  });
+
   it('never mixes groups, in the first run or in the packing of a rerun', () => {
     withJournal((open) => {
       const all = units(6);
