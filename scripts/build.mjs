@@ -94,6 +94,9 @@ async function staticClosure(entries) {
 
 const LAZY_MARK = '__sct_lazy__:';
 
+/** How step 3 names a chunk's import of a hot module, for step 3c. */
+const HOT_MARK = '__sct_hot__:';
+
 /** Where the chunks are split as ES modules, before each is made CommonJS (step 3b). */
 const ESM_DIR = 'dist/.esm';
 
@@ -191,25 +194,17 @@ try {
     plugins: [lazyChildProcessForCommander, jsonAsString, {
       name: 'from-hot',
       setup(b) {
-        b.onResolve({ filter: /^\.\.\/cli\.cjs$/, namespace: 'sct-hot' }, (args) => ({ path: args.path, external: true }));
+        // A hot module stays outside the chunks, named for step 3c, which reads it from
+        // dist/cli.cjs. (As a module of its own here, each was split into a chunk file of a few
+        // lines, and a command loaded a dozen of them before its own code.)
         b.onResolve({ filter: /.*/ }, async (args) => {
           const path = await resolveFully(b, args);
-          return path !== undefined && shared.has(path) ? { path: relative('.', path), namespace: 'sct-hot' } : undefined;
-        });
-        b.onLoad({ filter: /.*/, namespace: 'sct-hot' }, (args) => {
-          const ns = __sctModules[args.path];
-          if (!ns) throw new Error(`${args.path} is not in dist/cli.cjs`);
-          const names = Object.keys(ns).filter((n) => n !== 'default');
-          // Chunks are one directory below dist/. Bindings are read once the chunk loads, when
-          // every hot module has long finished loading.
-          return {
-            contents: [
-              `const m = require('../cli.cjs').__sctModules[${JSON.stringify(args.path)}];`,
-              'default' in ns ? 'export default m.default;' : '',
-              names.length ? `export const { ${names.join(', ')} } = m;` : '',
-            ].join('\n'),
-            loader: 'js',
-          };
+          if (path === undefined || !shared.has(path)) return undefined;
+          const key = relative('.', path);
+          if (!__sctModules[key]) throw new Error(`${key} is not in dist/cli.cjs`);
+          // A default export would need esbuild's CommonJS interop, which sees a namespace as a module.exports.
+          if ('default' in __sctModules[key]) throw new Error(`${key} has a default export: a chunk cannot take it from dist/cli.cjs`);
+          return { path: HOT_MARK + key, external: true };
         });
       },
     }],
@@ -243,6 +238,14 @@ try {
     }],
   });
   rmSync(ESM_DIR, { recursive: true, force: true });
+
+  // 3c. A chunk's imports of hot modules read them from dist/cli.cjs (one directory up), by path:
+  // as its own properties, looked up as they are used (the bindings of an ES module import).
+  for (const file of Object.keys(lazy.metafile.outputs).filter((f) => f.endsWith('.cjs'))) {
+    const code = readFileSync(file, 'utf8').replace(new RegExp(`require\\((["'])${HOT_MARK}([^"']+)\\1\\)`, 'g'), (_, q, key) => `require(${q}../cli.cjs${q}).__sctModules[${q}${key}${q}]`);
+    if (code.includes(HOT_MARK)) throw new Error(`${relative('.', file)} imports a hot module in a way step 3c does not know: ${HOT_MARK}`);
+    writeFileSync(file, code);
+  }
 
   // 4. The hot file's imports of chunks, now that their names are known.
   const chunkOf = new Map(Object.entries(split.metafile.outputs).filter(([, o]) => o.entryPoint).map(([out, o]) => [relative('.', resolve(o.entryPoint)), `./${relative(ESM_DIR, out).replace(/\.js$/, '.cjs')}`]));

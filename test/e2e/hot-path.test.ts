@@ -3,7 +3,7 @@
 // which takes the shared modules from that file rather than carrying copies of its own.
 // NODE_DEBUG=esm makes Node log each ES module it loads on stderr ("ESM <pid>: …").
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
 import { removeDir, tempDir } from '../helpers/sct.js';
@@ -46,6 +46,19 @@ describe('the hot path', () => {
       expect(r.required.filter((f) => /[\\/]dist[\\/]chunks[\\/]whoami-\w+\.cjs$/.test(f))).toHaveLength(1);
       expect(JSON.parse(r.stdout).first_name).toBe('Amélie');
     }
+  });
+
+  it('a chunk reads the hot modules it imports from dist/cli.cjs: no chunk file is a re-export of one', async () => {
+    const r = await runListingRequired(t.sctBin, ['invitations', 'list', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const chunks = r.required.filter((f) => /[\\/]dist[\\/]chunks[\\/]/.test(f));
+    // Each of its own modules, and nothing of the hot file's: they were a dozen files of a few lines each.
+    for (const file of chunks) {
+      const sources: string[] = JSON.parse(readFileSync(`${file}.map`, 'utf8')).sources;
+      expect(sources.length, file).toBeGreaterThan(0);
+      for (const source of sources) expect(source, file).not.toMatch(/sct-hot|__sct_hot__/);
+    }
+    expect(chunks.length).toBeLessThanOrEqual(6);
   });
 
   it("an error a chunk throws is one of the hot file's error classes: its own exit code, not 1", async () => {
