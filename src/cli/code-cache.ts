@@ -20,7 +20,7 @@
 // rest at each start (about 3 ms of `orders get 1`, bench/results.md). Compiled code runs as
 // sct, so a file that is not the user's own, or that others may write, is never read.
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it turns off Node's own.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -144,11 +144,19 @@ class CachedLoader {
     }
   }
 
-  /** This copy's files of other builds go (and those of the one-file cache before this one: cli-<copy>-…). */
+  /**
+   * This copy's files of other builds go (and those of the one-file cache before this one:
+   * cli-<copy>-…), and another copy's that none of its runs has written for a month: a copy
+   * deleted, or a version npx kept in a directory of its own and no longer runs. A copy in use
+   * whose files are that old writes them again on its next run.
+   */
   private forgetOtherBuilds(): void {
+    const longAgo = Date.now() - STALE_COPY_MS;
     for (const name of readdirSync(this.dir)) {
-      const other = (name.startsWith(`${this.copy}-`) && !name.startsWith(this.ofBuild)) || name.startsWith(`cli-${this.copy}-`);
-      if (!other || !name.endsWith('.v8')) continue;
+      if (!name.endsWith('.v8')) continue;
+      const ours = name.startsWith(`${this.copy}-`) || name.startsWith(`cli-${this.copy}-`);
+      const other = ours ? !name.startsWith(this.ofBuild) : writtenBefore(join(this.dir, name), longAgo);
+      if (!other) continue;
       try {
         unlinkSync(join(this.dir, name));
       } catch {
@@ -167,6 +175,17 @@ class CachedLoader {
 export function commandKey(argv: readonly string[]): string {
   const words = argv.filter((a, i) => /^[a-z][a-z-]{0,30}$/.test(a) && !(i > 0 && /^-[^=]*$/.test(argv[i - 1]!)));
   return words.slice(0, 2).join('-') || 'sct';
+}
+
+/** How long another copy's cache files are kept without a write (see forgetOtherBuilds). */
+const STALE_COPY_MS = 30 * 24 * 3600_000;
+
+function writtenBefore(file: string, time: number): boolean {
+  try {
+    return lstatSync(file).mtimeMs < time;
+  } catch {
+    return false;
+  }
 }
 
 /** The file's bytes when it is a regular file of this user's that nobody else may write. */

@@ -3,7 +3,7 @@
 // sct writes none. The cache must only ever make a run faster: a missing, damaged or foreign file
 // is a run like the first.
 import { afterAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
 import { removeDir, tempDir } from '../helpers/sct.js';
@@ -86,6 +86,23 @@ describe('the code cache', () => {
     expect(c.files()).not.toContain(planted[0]);
     expect(c.files()).not.toContain(planted[1]);
     expect(c.files()).toContain(planted[2]);
+  });
+
+  it("another copy's files that none of its runs has written for a month go too (a copy deleted, an npx version no longer run)", async () => {
+    const c = cacheHome();
+    const env = { XDG_CACHE_HOME: c.home };
+    mkdirSync(c.dir, { recursive: true, mode: 0o700 });
+    const name = (copy: string) => `${copy}-0000000000000000-whoami-node${process.version}-${process.arch}-cli.cjs.v8`;
+    const [stale, recent, notOurs] = [name('eeeeeeee'), name('dddddddd'), 'notes.txt'];
+    for (const f of [stale, recent, notOurs]) writeFileSync(join(c.dir, f), 'old', { mode: 0o600 });
+    const fortyDaysAgo = new Date(Date.now() - 40 * 24 * 3600_000);
+    utimesSync(join(c.dir, stale), fortyDaysAgo, fortyDaysAgo);
+    utimesSync(join(c.dir, notOurs), fortyDaysAgo, fortyDaysAgo);
+    expect((await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env })).exitCode).toBe(0);
+    expect(c.files()).not.toContain(stale);
+    expect(c.files()).toContain(recent);
+    // Only cache files: anything else in the directory is left as it is.
+    expect(existsSync(join(c.dir, notOurs))).toBe(true);
   });
 
   it("a command's cache is its own: a mistyped first command leaves orders get none of its making, which its first run then writes", async () => {
