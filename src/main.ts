@@ -1,7 +1,7 @@
 // The entry bin/sct.js loads. `--version` and help are answered here, from data, before
 // commander or any command is loaded: a script that asks them pays for little more than Node.
 // Everything else goes to cli.ts (built as dist/cli.cjs).
-import { readFileSync } from 'node:fs';
+import { fstatSync, readFileSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { VERSION } from './version.js';
 
@@ -40,16 +40,28 @@ export async function run(argv: string[]): Promise<void> {
 }
 
 /**
- * Writes a fast-path answer. A reader that has gone (`sct --help | head -1`) ends it quietly, as
- * every command's output does; any other failure to write (a full disk) is exit 1, never 0.
+ * Writes a fast-path answer to descriptor 1 itself: process.stdout is not made for it (into a pipe
+ * it is a socket, whose modules cost more to load than the rest of the answer). A reader that has
+ * gone (`sct --help | head -1`) ends it quietly, as every command's output does; any other failure
+ * to write (a full disk) is exit 1, never 0.
  */
 function answer(text: string): void {
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
-    process.stderr.write(`error: writing output: ${err.message}\n`);
-    process.exit(1);
-  });
-  process.stdout.write(text);
+  const bytes = Buffer.from(text);
+  try {
+    for (let at = 0; at < bytes.length; ) {
+      try {
+        at += writeSync(1, bytes, at);
+      } catch (err) {
+        // A pipe its reader left non-blocking, full for now: wait a moment for room.
+        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+      }
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
+    process.stderr.write(`error: writing output: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+  }
 }
 
 /**
@@ -66,10 +78,23 @@ export function prebuiltHelp(argv: string[]): string | undefined {
   else if (last === '--help' || last === '-h') words = argv.slice(0, -1);
   else return undefined;
   if (!words.every((w) => WORD.test(w))) return undefined;
-  if (process.stdout.isTTY && process.stdout.columns !== 80) return undefined;
+  if (stdoutIsTerminal() && process.stdout.columns !== 80) return undefined;
   try {
     return readFileSync(new URL(`${[...words, 'index'].join('/')}.txt`, HELP_DIR), 'utf8');
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether stdout is a terminal, asked without making process.stdout (nor loading node:tty) for a
+ * pipe or a file: a terminal is a character device, and only then is the stream asked.
+ */
+function stdoutIsTerminal(): boolean {
+  try {
+    if (!fstatSync(1).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return process.stdout.isTTY === true;
 }

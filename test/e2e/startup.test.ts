@@ -3,7 +3,8 @@
 // and a terminal of another width must still get help wrapped to it.
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderHelpTexts } from '../../src/cli.js';
 import { BIN, ROOT, runSct } from '../helpers/sct.js';
@@ -51,6 +52,34 @@ describe('start-up answers from data', () => {
       const r = await runSct([flag]);
       expect(r.exitCode).toBe(0);
       expect(r.stdout).toBe(`${version}\n`);
+    }
+  });
+
+  it('into a pipe, --version and help are written to the descriptor: no socket is made for stdout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sct-startup-'));
+    try {
+      const preload = join(dir, 'modules.cjs');
+      // Written to descriptor 2 itself: process.stderr into a pipe would be a socket of the preload's making.
+      writeFileSync(preload, "process.on('exit', () => require('fs').writeSync(2, `MODULES ${JSON.stringify(process.moduleLoadList)}\\n`));\n");
+      for (const args of [['--version'], ['--help'], ['orders', 'list', '--help']]) {
+        const r = await runSct(args, { env: { NODE_OPTIONS: `--require ${preload}` } });
+        expect(r.exitCode, args.join(' ')).toBe(0);
+        expect(r.stdout.length).toBeGreaterThan(0);
+        const loaded: string[] = JSON.parse(/^MODULES (.*)$/m.exec(r.stderr)![1]);
+        // process.stdout into a pipe is a net.Socket: making it loaded more than the answer cost.
+        expect(loaded, args.join(' ')).not.toContain('NativeModule net');
+        expect(loaded, args.join(' ')).not.toContain('NativeModule tty');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('--version and help into a full device: exit 1, "writing output: …", never 0', async () => {
+    for (const args of ['--version', '--help', 'dds list --help']) {
+      const r = await execa('bash', ['-c', `'${process.execPath}' '${BIN}' ${args} > /dev/full`], { reject: false });
+      expect(r.exitCode, args).toBe(1);
+      expect(r.stderr, args).toMatch(/^error: writing output: ENOSPC/);
     }
   });
 
