@@ -222,14 +222,17 @@ async function saveFile(body: Readable, target: Target, check: DownloadCheck | u
   }
   partFiles.add(tmp);
   const out = createWriteStream(tmp, { flags: 'wx', mode: 0o644 });
-  let writeError: Error | undefined;
-  out.once('error', (err) => (writeError = err));
+  // Which stream failed first: pipeline then destroys the other with the same error (Node 22 the
+  // file's stream with the body's, a cut answer or Ctrl-C; Node 20 the body with the file's).
+  let first: 'file' | 'body' | undefined;
+  out.once('error', () => (first ??= 'file'));
+  body.once('error', () => (first ??= 'body'));
   try {
     try {
       await pipeline(body, out);
     } catch (err) {
       // The disk's errors (a full disk) are about the file, not the request: said with its name.
-      if (err === writeError) throw new SctError(`writing ${target.path}: ${(err as Error).message}`);
+      if (first === 'file') throw new SctError(`writing ${target.path}: ${(err as Error).message}`);
       throw err;
     }
     if (check) check(readFileSync(tmp));
