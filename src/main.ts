@@ -1,7 +1,7 @@
 // The entry bin/sct.js loads. `--version` and help are answered here, from data, before
 // commander or any command is loaded: a script that asks them pays for little more than Node.
 // Everything else goes to cli.ts (built as dist/cli.cjs).
-import { fstatSync, readFileSync, writeSync } from 'node:fs';
+import { fstatSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { VERSION } from './version.js';
 
@@ -88,13 +88,17 @@ export function prebuiltHelp(argv: string[]): string | undefined {
 
 /**
  * Whether stdout is a terminal, asked without making process.stdout (nor loading node:tty) for a
- * pipe or a file: a terminal is a character device, and only then is the stream asked.
+ * pipe, a file or /dev/null: a terminal is a character device, and only then is the stream asked.
+ * /dev/null (`sct --help > /dev/null` in a script) is a character device too, and no terminal.
  */
 function stdoutIsTerminal(): boolean {
+  let out;
   try {
-    if (!fstatSync(1).isCharacterDevice()) return false;
+    out = fstatSync(1);
   } catch {
     return false;
   }
+  if (!out.isCharacterDevice()) return false;
+  if (process.platform !== 'win32' && out.rdev === statSync('/dev/null', { throwIfNoEntry: false })?.rdev) return false;
   return process.stdout.isTTY === true;
 }

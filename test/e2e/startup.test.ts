@@ -55,7 +55,7 @@ describe('start-up answers from data', () => {
     }
   });
 
-  it('into a pipe, --version and help are written to the descriptor: no socket is made for stdout', async () => {
+  it('into a pipe or /dev/null, --version and help are written to the descriptor: no stream is made for stdout', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sct-startup-'));
     try {
       const preload = join(dir, 'modules.cjs');
@@ -70,6 +70,12 @@ describe('start-up answers from data', () => {
         expect(loaded, args.join(' ')).not.toContain('NativeModule net');
         expect(loaded, args.join(' ')).not.toContain('NativeModule tty');
       }
+      // /dev/null is a character device, as a terminal is, and no terminal: no stream is made for it either.
+      const quiet = await execa('bash', ['-c', `'${process.execPath}' '${BIN}' --help > /dev/null`], { env: { NODE_OPTIONS: `--require ${preload}` }, reject: false });
+      expect(quiet.exitCode).toBe(0);
+      const loaded: string[] = JSON.parse(/^MODULES (.*)$/m.exec(quiet.stderr)![1]);
+      expect(loaded).not.toContain('NativeModule internal/fs/sync_write_stream');
+      expect(loaded).not.toContain('NativeModule tty');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
