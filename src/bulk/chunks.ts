@@ -119,13 +119,18 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
   const outcomes = new RowOutcomes(run.rows);
   // Rows done before this run: reported as skipped, never journaled again, even when their
   // chunk is sent again whole for the others' sake.
-  let pending = journal.blank ? run.rows.length : 0;
+  let pending = run.rows.length;
   let unknown = 0;
-  for (const row of journal.blank ? [] : run.rows) {
-    const earlier = journal.get(idOf(row));
-    if (earlier) outcomes.set(row, 'skipped', earlier.id);
-    else pending++;
-    if (journal.wasUnknown(idOf(row))) unknown++;
+  // A first run (a blank journal) has nothing to look up.
+  if (!journal.blank) {
+    for (const row of run.rows) {
+      const earlier = journal.get(idOf(row));
+      if (earlier) {
+        outcomes.set(row, 'skipped', earlier.id);
+        pending--;
+      }
+      if (journal.wasUnknown(idOf(row))) unknown++;
+    }
   }
   const doneBefore = (row: ChunkRow<T>) => outcomes.statusOf(row) === 'skipped';
   const plan = planChunks(run.rows, run.size, journal, run.group);

@@ -11,10 +11,11 @@ export const BULK_CLIENT = { finishInFlight: true } as const;
  * two more) for it once the file is checked. A connection only: no request goes out before the
  * file passes its check, and a file that fails it closes the connection unused. Whatever keeps
  * the client from being made (no base URL, no token) is left to the run to report in its turn,
- * after the file's own errors. Resolves once the connect has started.
+ * after the file's own errors. Resolves once the connect has started. Whether a run connects at
+ * all (not a dry run, not --template) is its record's to say (src/commands/shared/spec.ts); a
+ * dry run's client opens nothing in any case.
  */
 export async function connectEarly(ctx: Context): Promise<void> {
-  if (ctx.dryRun) return;
   let client;
   try {
     client = ctx.client(BULK_CLIENT);
