@@ -78,6 +78,22 @@ describe('answers that are not the API speaking', () => {
     expect(r.stderr).toMatch(/POST \/products: the service answered 201 Created without the created object \(no id\)/);
   });
 
+  it('an order created without an object (201 with no id, or 204) is an error, not "Created"', async () => {
+    const product = await productId();
+    h.on('POST /api/orders/purchase', answer(201, {}, { name: 'x' }), { times: 1 });
+    const purchase = await sct(['orders', 'create', '--purchase', '--type', 'order', '--external-id', `H${run}-p`, '--order-created-at', '2025-04-01', '--seller-company-id', '101', '--item', `product=${product},volume=10,unit=kg`, '-o', 'json']);
+    expect(purchase.exitCode, purchase.stderr).toBe(1);
+    expect(purchase.stderr).toMatch(/POST \/orders\/purchase: the service answered 201 Created without the created object \(no id\)/);
+    expect(purchase.stderr).not.toContain('✓ Created');
+    expect(purchase.stdout).toBe('');
+
+    h.on('POST /api/orders/batch', answer(204, {}, ''), { times: 1 });
+    const batch = await sct(['orders', 'create', '--batch', '--set', 'company_id=1', '--set', 'type=order', '--set', `external_id=H${run}-b`, '--set', 'order_created_at=2025-04-01', '--set', 'tags=["a"]']);
+    expect(batch.exitCode, batch.stderr).toBe(1);
+    expect(batch.stderr).toMatch(/POST \/orders\/batch: the service answered 204 No Content without the created object \(no id\)/);
+    expect(batch.stderr).not.toContain('✓ Created');
+  });
+
   it('an HTML error page is named by its status, never printed', async () => {
     h.on('GET /api/orders', htmlPage(502));
     const r = await sctFastRetries(['orders', 'list', '--buying']);

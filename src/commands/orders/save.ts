@@ -127,6 +127,8 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
     method: id === undefined ? 'POST' : 'PATCH',
     path: id === undefined ? PATHS.ordersOfKind(kind) : PATHS.orderOfKind(kind, id),
     body: valid,
+    // A create answered without the order made (no id) is an error, never "Created".
+    expect: id === undefined ? 'created' : undefined,
     idempotencyKey,
   });
   const saved = res.data ?? {};
