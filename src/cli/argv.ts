@@ -69,7 +69,11 @@ function rewriteArgs(argv: string[], step: (a: string, next: string | undefined,
   return out;
 }
 
-/** Whether the command typed in argv has room for one more positional argument than those given besides argv[skip]. */
+/**
+ * Whether the word argv[skip] cannot be a field list: it names a sub-command where one may still
+ * come, or the command typed in argv has room for one more positional argument than those given
+ * besides it.
+ */
 function positionalExpected(program: Command, argv: string[], skip: number): boolean {
   let cmd = program;
   const takesValue = (c: Command, flag: string) => {
@@ -86,7 +90,11 @@ function positionalExpected(program: Command, argv: string[], skip: number): boo
       given += argv.length - i - 1;
       break;
     }
-    if (i === skip) continue;
+    if (i === skip) {
+      // `sct --json whoami`: a word naming a sub-command where one may still come is the command.
+      if (given === 0 && subCommand(cmd, a)) return true;
+      continue;
+    }
     if (a === '--json') {
       if (i + 1 !== skip && FIELD_LIST.test(argv[i + 1] ?? '')) i++;
       continue;
@@ -95,7 +103,7 @@ function positionalExpected(program: Command, argv: string[], skip: number): boo
       if (!a.includes('=') && takesValue(cmd, a)) i++;
       continue;
     }
-    const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
+    const sub = subCommand(cmd, a);
     if (sub && given === 0) cmd = sub;
     else given++;
   }
@@ -103,6 +111,8 @@ function positionalExpected(program: Command, argv: string[], skip: number): boo
   if (args.some((x) => x.variadic)) return true;
   return given < args.length;
 }
+
+const subCommand = (cmd: Command, word: string): Command | undefined => cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
 
 /**
  * `--ordering -created_at`: a value that starts with a dash belongs to the option before it.

@@ -48,6 +48,20 @@ describe('--json FIELDS', () => {
     expect(JSON.parse(atEnd.stdout)).toHaveLength(1);
   });
 
+  it('a bare --json before the command: the command word stays the command', async () => {
+    const who = await t.sct(['--json', 'whoami']);
+    expect(who.exitCode, who.stderr).toBe(0);
+    expect(JSON.parse(who.stdout)).toMatchObject({ id: expect.anything() });
+
+    const list = await t.sct(['--json', 'products', 'list', '--limit', '1']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toHaveLength(1);
+
+    const fields = await t.sct(['--json', 'id', 'products', 'list', '--limit', '1']);
+    expect(fields.exitCode, fields.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(fields.stdout)[0])).toEqual(['id']);
+  });
+
   it('a field the resource does not have is exit 2 listing the valid names, nothing sent', async () => {
     await t.expectUsageErrors([
       [['orders', 'list', '--buying', '--json', 'id,bogus'], /--json: orders list has no field "bogus"[\s\S]*hint: valid fields: .*external_id/],

@@ -45,4 +45,10 @@ describe('resolveJsonFlag', () => {
     expect(resolveJsonFlag(program, ['orders', 'list', '--limit', '2', '--json'])).toEqual(['orders', 'list', '--limit', '2', '--json=']);
     expect(resolveJsonFlag(program, ['orders', 'list', '--json', '12'])).toEqual(['orders', 'list', '--json=', '12']);
   });
+
+  it('before the command, a word naming a command is the command, never a field list', () => {
+    expect(resolveJsonFlag(program, ['--json', 'orders', 'list'])).toEqual(['--json=', 'orders', 'list']);
+    expect(resolveJsonFlag(program, ['orders', '--json', 'list'])).toEqual(['orders', '--json=', 'list']);
+    expect(resolveJsonFlag(program, ['--json', 'id', 'orders', 'list'])).toEqual(['--json=id', 'orders', 'list']);
+  });
 });
