@@ -25,7 +25,7 @@ import { AnswerError, AuthError, NetworkError, SctError, InterruptedError } from
 import { apiErrorFrom, statusText } from './errors.js';
 import { stripControl } from '../output/sanitize.js';
 import { scanListPage } from './json-page.js';
-import { maskToken, redactSignedUrl, redactUrl, withoutCredentials } from '../output/redact.js';
+import { bytesWithoutToken, maskToken, redactSignedUrl, redactUrl, withoutCredentials, withoutToken } from '../output/redact.js';
 import { USER_AGENT } from '../version.js';
 import { formatDuration } from '../util/format.js';
 import { toSearchParams, type Method, type Query, type RequestOptions } from './request.js';
@@ -399,7 +399,8 @@ export class ApiClient {
   /** An error answer (4xx, or a 5xx no longer retried): the service's message, as the error thrown. */
   private async failWithErrorAnswer(call: Call, res: WireResponse, deadline: Deadline): Promise<never> {
     const status = res.statusCode;
-    const text = await readErrorText(res);
+    // A service echoing the token in its error (a detail, a field) never gets it printed.
+    const text = withoutToken(await readErrorText(res), this.token);
     deadline.clear();
     if (RETRYABLE_STATUS.has(status) && status !== 503) call.mayHaveArrived = true;
     const err = apiErrorFrom(status, parseErrorBody(text, res.headers), call.method, call.shown());
@@ -478,6 +479,9 @@ export class ApiClient {
     const apiAnswer = options.accept === undefined && options.rawBody === undefined && !call.signed;
     // A page of an --all export, or a large list page, that the scanner vouches for keeps its
     // items as the service's bytes; any other answer is parsed.
+    // The token the service may echo is masked in what sct shows of the answer (a file a
+    // download writes is not an API answer, and is left as sent).
+    if (apiAnswer) bytes = bytesWithoutToken(bytes, this.token);
     const pageToScan = call.mode === 'export-page' || (call.mode === 'page' && bytes.length >= this.opts.scanFromBytes);
     const scan = pageToScan && apiAnswer && !contentType(headers).includes('html');
     const scanned = scan ? scanListPage(bytes) : undefined;
@@ -570,7 +574,7 @@ export class ApiClient {
     this.trace(`< ${res.statusCode} ${statusText(res.statusCode)} (${this.now() - started} ms)`);
     for (const k of ['content-type', 'content-encoding', 'content-length', 'content-disposition', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location']) {
       // The service's headers are untrusted text bound for a terminal, C1 controls included.
-      if (res.headers[k] !== undefined) this.trace(`< ${k}: ${stripControl(k === 'location' ? redactUrl(String(res.headers[k])) : String(res.headers[k]))}`);
+      if (res.headers[k] !== undefined) this.trace(`< ${k}: ${stripControl(withoutToken(k === 'location' ? redactUrl(String(res.headers[k])) : String(res.headers[k]), this.token))}`);
     }
   }
 

@@ -54,3 +54,29 @@ export function redactSignedUrl(href: string): string {
 export function credentialsInText(text: string): string {
   return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, '$1***@');
 }
+
+/**
+ * `text` with every occurrence of `token` masked: a service that echoes the token it was sent
+ * (in an error's detail, a field, a debugging value) never gets it printed. A token shorter than
+ * 8 characters is left alone, as it could be any word of the data.
+ */
+export function withoutToken(text: string, token: string | undefined): string {
+  return token !== undefined && token.length >= 8 && text.includes(token) ? text.replaceAll(token, maskToken(token)) : text;
+}
+
+/** The same for an answer's bytes: the buffer itself when the token is not in it (the usual case, a scan). */
+export function bytesWithoutToken(bytes: Buffer, token: string | undefined): Buffer {
+  if (token === undefined || token.length < 8) return bytes;
+  const needle = Buffer.from(token);
+  let at = bytes.indexOf(needle);
+  if (at < 0) return bytes;
+  const mask = Buffer.from(maskToken(token));
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (; at >= 0; at = bytes.indexOf(needle, from)) {
+    parts.push(bytes.subarray(from, at), mask);
+    from = at + needle.length;
+  }
+  parts.push(bytes.subarray(from));
+  return Buffer.concat(parts);
+}

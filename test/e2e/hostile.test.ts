@@ -94,6 +94,26 @@ describe('answers that are not the API speaking', () => {
     expect(batch.stderr).not.toContain('✓ Created');
   });
 
+  it('a token the service echoes back is masked in errors, their JSON, --verbose and data alike', async () => {
+    h.on('GET /api/products', answer(400, { 'x-request-id': `req for ${OWNER}` }, { detail: `token ${OWNER} is not valid here`, token: [OWNER] }), { times: 2 });
+    const r = await sct(['products', 'list', '-v']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('token sct_…**** is not valid here');
+    expect(r.stderr).not.toContain(OWNER);
+    const asJson = await sct(['products', 'list', '-o', 'json']);
+    expect(asJson.exitCode).toBe(1);
+    expect(asJson.stderr).toContain('sct_…****');
+    expect(asJson.stderr).not.toContain(OWNER);
+
+    h.on('GET /api/products', answer(200, {}, { count: 1, next: null, previous: null, results: [{ id: 1, name: `made with ${OWNER}` }] }), { times: 2 });
+    for (const format of ['json', 'table']) {
+      const data = await sct(['products', 'list', '-o', format]);
+      expect(data.exitCode, data.stderr).toBe(0);
+      expect(data.stdout).toContain('made with sct_…****');
+      expect(data.stdout).not.toContain(OWNER);
+    }
+  });
+
   it('an HTML error page is named by its status, never printed', async () => {
     h.on('GET /api/orders', htmlPage(502));
     const r = await sctFastRetries(['orders', 'list', '--buying']);
