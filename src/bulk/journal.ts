@@ -12,7 +12,7 @@
 // A journal belongs to one file, command and service, and to the user and workspace the token
 // acts for: the same file run as another user, or after a workspace switch, is another run
 // (its rows were not done *there*). One process at a time runs a file: see lockRun.
-import { closeSync, constants, fstatSync, fsyncSync, mkdirSync, openSync, readFileSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, rmSync, statSync, writeSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
@@ -42,6 +42,84 @@ function journalsDir(configDir: string): string {
   return join(configDir, 'journals');
 }
 
+/** Where the names runs knew their files by are kept: one small file per name, with its device and inode. */
+function filesDir(configDir: string): string {
+  return join(journalsDir(configDir), 'files');
+}
+
+const fileRecordSchema = z.object({ path: z.string(), dev: z.number(), ino: z.number() });
+
+/**
+ * The name a run's file is known by, for its lock, its journal and its keys: one file reached
+ * through a symlink (`latest.csv` → `orders-2026-11.csv`) or under another hard link is one file,
+ * whose rows a second name must not send again. A symlink is the file it points to. A file with
+ * other hard links takes the name an earlier run recorded for the same device and inode, while
+ * that name still is this file; every name a run uses is recorded (journals/files/). A path that
+ * cannot be read (`-`, a pipe's) stays as given.
+ */
+function fileIdentity(configDir: string, file: string): string {
+  const given = resolve(file);
+  let real: string;
+  let st: ReturnType<typeof statSync>;
+  try {
+    real = realpathSync(given);
+    st = statSync(real);
+  } catch {
+    return given;
+  }
+  if (!st.isFile()) return real;
+  const dir = filesDir(configDir);
+  const recordOf = (path: string) => join(dir, `${hashOf([path])}.json`);
+  let name = real;
+  if (st.nlink > 1 && !existsSync(recordOf(real))) {
+    const same = (path: string) => {
+      try {
+        const other = statSync(path);
+        return other.dev === st.dev && other.ino === st.ino;
+      } catch {
+        return false;
+      }
+    };
+    const names = readRecords(dir).filter((r) => r.dev === st.dev && r.ino === st.ino && r.path !== real && same(r.path));
+    if (names.length > 0) name = names.map((r) => r.path).sort()[0]!;
+  }
+  if (name === real) {
+    const record = JSON.stringify({ path: real, dev: st.dev, ino: st.ino });
+    let known: string | undefined;
+    try {
+      known = readFileSync(recordOf(real), 'utf8');
+    } catch {
+      known = undefined;
+    }
+    if (known !== record) {
+      try {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        writeAtomically(recordOf(real), record, 0o600, { flush: false });
+      } catch {
+        // Only a help for a hard link's later run: a run goes on without it.
+      }
+    }
+  }
+  return name;
+}
+
+function readRecords(dir: string): z.infer<typeof fileRecordSchema>[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  return names.flatMap((n) => {
+    try {
+      const r = fileRecordSchema.safeParse(JSON.parse(readFileSync(join(dir, n), 'utf8')));
+      return r.success ? [r.data] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
 /**
  * Takes the lock of one file's runs before anything is sent: a second run of the same file
  * and command against the same service while the first is going (any user) stops at once.
@@ -50,7 +128,7 @@ function journalsDir(configDir: string): string {
 export function lockRun(configDir: string, scope: RunScope): () => void {
   const dir = journalsDir(configDir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const path = join(dir, `${scope.command.replace(/\W+/g, '-')}-${hashOf([scope.command, resolve(scope.file), scope.baseUrl])}.lock`);
+  const path = join(dir, `${scope.command.replace(/\W+/g, '-')}-${hashOf([scope.command, fileIdentity(configDir, scope.file), scope.baseUrl])}.lock`);
   const got = tryLock(path);
   if ('holder' in got) {
     const who = got.holder.pid ? ` (process ${got.holder.pid}${got.holder.since ? `, since ${got.holder.since}` : ''})` : '';
@@ -127,9 +205,16 @@ export class Journal {
    * sent again.
    */
   static open(configDir: string, scope: JournalScope, fresh = false): Journal {
-    const id = hashOf([scope.command, resolve(scope.file), scope.baseUrl, `user ${scope.user}`, `workspace ${scope.workspace}`]);
-    const name = `${scope.command.replace(/\W+/g, '-')}-${id}`;
     const dir = journalsDir(configDir);
+    const idOf = (file: string) => hashOf([scope.command, file, scope.baseUrl, `user ${scope.user}`, `workspace ${scope.workspace}`]);
+    const nameOf = (id: string) => `${scope.command.replace(/\W+/g, '-')}-${id}`;
+    const begun = (id: string) => existsSync(join(dir, `${nameOf(id)}.ndjson`)) || existsSync(join(dir, `${nameOf(id)}.generation`));
+    // The file by its one name; but a run an earlier sct began under the name as given (a
+    // symlink's) goes on under that name and its keys, so nothing it sent is sent again.
+    let id = idOf(fileIdentity(configDir, scope.file));
+    const asGiven = idOf(resolve(scope.file));
+    if (asGiven !== id && !begun(id) && begun(asGiven)) id = asGiven;
+    const name = nameOf(id);
     const path = join(dir, `${name}.ndjson`);
     const generationFile = join(dir, `${name}.generation`);
     mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -3,7 +3,7 @@
 // workspace, one run per file at a time, interrupts and waits that never make a row
 // "rejected", the rerun hint of a --fresh run, and a report that never writes through a link.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { lstatSync, readFileSync, symlinkSync } from 'node:fs';
+import { linkSync, lstatSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { until, useSandbox } from '../helpers/sandbox.js';
@@ -83,6 +83,45 @@ describe('a journal belongs to the user and the workspace', () => {
     } finally {
       await sct(['workspaces', 'switch', '1']);
     }
+  });
+});
+
+describe('one file under several names is one run', () => {
+  it('a symlink to the file and a hard link of it rerun the file: every row skipped, nothing sent again', async () => {
+    const file = people(3);
+    const first = await t.sct(['invitations', 'bulk-create', '--file', file]);
+    expect(first.stderr).toContain('invitations: 3 created, 0 rejected');
+    const latest = join(t.dir, 'latest.csv');
+    symlinkSync(file, latest);
+    const hard = join(t.dir, 'hard.csv');
+    linkSync(file, hard);
+    const before = posts().length;
+    for (const name of [latest, hard]) {
+      const again = await t.sct(['invitations', 'bulk-create', '--file', name]);
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(again.stderr).toContain('invitations: 0 created, 3 skipped (done in an earlier run), 0 rejected');
+    }
+    expect(posts().length).toBe(before);
+    expect((await invited()).sort()).toEqual([0, 1, 2].map((i) => `p${i}@${domain()}`));
+  });
+
+  it('a run through a symlink to a hard link of the file, while the file runs, is locked out; the hard link then reruns it', async () => {
+    const file = ordersCsv(6, await productId());
+    const hard = join(t.dir, `orders-hard-${run}.csv`);
+    linkSync(file, hard);
+    const link = join(t.dir, `orders-link-${run}.csv`);
+    symlinkSync(hard, link);
+    t.sb.setFaults({ latencyMs: 300 });
+    const first = t.spawnSct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '1']);
+    await until(() => t.sb.requests.some((r) => r.method === 'POST'), 'the first run to send');
+    const second = await t.sct(['orders', 'import', '--purchase', '--file', link]);
+    expect(second.exitCode, second.stderr).toBe(1);
+    expect(second.stderr).toContain('another run of this file is in progress');
+    expect((await first).exitCode).toBe(0);
+    t.sb.setFaults({});
+    const third = await t.sct(['orders', 'import', '--purchase', '--file', hard]);
+    expect(third.stderr).toContain('6 skipped (done in an earlier run)');
+    expect(Object.values(await ordersOf(6))).toEqual(Array(6).fill(1));
   });
 });
 

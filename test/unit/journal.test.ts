@@ -1,6 +1,7 @@
 // How a journal reads back what a crash left of it, and what its keys are made of.
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Journal } from '../../src/bulk/journal.js';
 import { idempotencyKey } from '../../src/bulk/idempotency.js';
 import { SctError } from '../../src/errors.js';
@@ -36,6 +37,37 @@ describe('Journal.open on a damaged file', () => {
     expect([j.get('a')?.id, j.get('b'), j.get('c')?.id]).toEqual([1, undefined, 3]);
     expect(j.repaired).toContain('18 unreadable bytes');
     expect(readFileSync(path, 'utf8')).toBe(`${line('a', 1)}\n${line('c', 3)}\n`);
+  });
+});
+
+describe('one file under several names', () => {
+  it('a symlink and the file it points to share one journal and its keys', () => {
+    const dir = configDir();
+    const real = join(configDir(), 'orders-2026-11.csv');
+    writeFileSync(real, 'x\n');
+    const link = join(dirname(real), 'latest.csv');
+    symlinkSync(real, link);
+    const byName = Journal.open(dir, { ...scope, file: real });
+    const byLink = Journal.open(dir, { ...scope, file: link });
+    expect(byLink.path).toBe(byName.path);
+    expect(byLink.key('a')).toBe(byName.key('a'));
+  });
+
+  it('a run an earlier sct journaled under a symlink name goes on under that name and its keys', () => {
+    const dir = configDir();
+    const real = join(configDir(), 'orders-2026-11.csv');
+    writeFileSync(real, 'x\n');
+    const link = join(dirname(real), 'latest.csv');
+    // Journaled under the name as given: what sct did for a symlink before it followed one.
+    writeFileSync(link, 'x\n');
+    const earlier = Journal.open(dir, { ...scope, file: link });
+    writeFileSync(earlier.path, `${line('a', 1)}\n`);
+    rmSync(link);
+    symlinkSync(real, link);
+    const j = Journal.open(dir, { ...scope, file: link });
+    expect(j.path).toBe(earlier.path);
+    expect(j.get('a')?.id).toBe(1);
+    expect(j.key('a')).toBe(earlier.key('a'));
   });
 });
 
