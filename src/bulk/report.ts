@@ -8,7 +8,7 @@ import { claimFile, fileState, writeAllSync, writeAtomically, type FileState } f
 import { csvLine, guardFormula } from '../output/spreadsheet.js';
 import type { Context } from '../context.js';
 import { JournalWriteError, type Outcome, type Outcomes, type RunResult } from './runner.js';
-import { writeList } from '../output/format.js';
+import { writeList, writeOne } from '../output/format.js';
 import { ClosedPipeError, InterruptedError, OutputError, PartialFailureError, SctError, UsageError } from '../errors.js';
 import { stripControl } from '../output/sanitize.js';
 
@@ -122,7 +122,16 @@ export function writeReportFile(path: string, outcomes: Iterable<Outcome>, o: { 
 export async function finishBulk(
   ctx: Context,
   result: Omit<RunResult, 'outcomes'> & { outcomes: Outcomes },
-  o: { noun: string; verb: string; report?: string; journalPath?: string; fresh?: boolean; invalid?: Outcome[] },
+  o: {
+    noun: string;
+    verb: string;
+    report?: string;
+    journalPath?: string;
+    fresh?: boolean;
+    invalid?: Outcome[];
+    /** With -o json, the one document stdout carries, made of the rows (a sync's plan holds them). */
+    document?: (rows: object[]) => object;
+  },
 ): Promise<void> {
   const outcomes = o.invalid?.length ? withInvalid(o.invalid, result.outcomes) : result.outcomes;
   const counts: Record<Outcome['status'], number> = { created: 0, updated: 0, skipped: 0, rejected: 0, conflict: 0, not_sent: 0, unknown: 0, invalid: 0 };
@@ -148,7 +157,8 @@ export async function finishBulk(
     // Each row made as it is written: a million outcomes are not copied into a million rows first.
     const rows = mapped<Outcome, object>(outcomes, format === 'json' || format === 'ndjson' ? jsonRow : flatRow);
     try {
-      await writeList(io, rows, ctx.output(OUTCOME_COLUMNS));
+      if (o.document && format === 'json') await writeOne(io, o.document([...rows]), ctx.output(OUTCOME_COLUMNS));
+      else await writeList(io, rows, ctx.output(OUTCOME_COLUMNS));
       await io.flush();
     } catch (err) {
       // A reader that has gone (`| head`) changes nothing about the run: its exit code stays the rows'.

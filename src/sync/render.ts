@@ -31,12 +31,15 @@ export interface PlanContext {
   rateLimit: RateLimitState;
   /**
    * false: the plan is about to be applied in a format for scripts, whose stdout is then the
-   * run's results (one JSON document, one CSV table): the plan is only summarised on stderr.
+   * run's results (with -o json inside the plan's object, written once the run is over; one
+   * NDJSON or CSV table): the plan is only summarised on stderr here.
    */
   data?: boolean;
   /** Info lines said between the plan and its summary (what the sync left out, and why). */
   notes?: string[];
 }
+
+export type PlanObject = ReturnType<typeof planObject>;
 
 export function planObject(plan: Plan, o: PlanContext, now: number) {
   return {

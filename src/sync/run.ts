@@ -21,7 +21,7 @@ import { RowErrors } from '../bulk/csv.js';
 import { fileLabel } from '../util/files.js';
 import { planSync, snapshotOf, unchangedSince, writesOf, type FileObject, type Plan, type Snapshot, type SyncSpec } from './plan.js';
 import { readService, type ServiceSource, type ServiceState } from './read.js';
-import { costLines, writePlan } from './render.js';
+import { costLines, planObject, writePlan, type PlanObject } from './render.js';
 
 export interface SyncRun {
   /** Names the journal, the lock and the keys ("orders-sync-purchase"). */
@@ -54,20 +54,22 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
   // reads and nothing else. Without a terminal and without --yes it is shown, then exit 2.
   const applying = !run.dryRun && (ctx.flags.yes || ctx.io.canPrompt());
   if (!applying) {
-    const plan = await readAndPlan(ctx, run, false);
+    const { plan } = await readAndPlan(ctx, run, false);
     if (!run.dryRun && writesOf(plan) > 0) await confirm(ctx, plan);
     return;
   }
   // The file's lock is held from the reads to the last write: a second sync of the same file
   // cannot plan from a state the first is changing.
   await withBulkRun(ctx, { command: run.command, file: run.file, fresh: run.fresh }, async (writer, journal) => {
-    const plan = await readAndPlan(ctx, run, true);
+    const { plan, json } = await readAndPlan(ctx, run, true);
+    // With -o json, stdout is the plan as step 3 prints it, the run's results in it (`results`).
+    const document = json && ((results: object[]) => ({ ...json, results }));
     if (writesOf(plan) === 0) {
       ctx.io.info(`nothing to do: the service matches ${run.file === '-' ? 'the file' : run.file}`);
       // A script reading the results gets an empty list (and --report an empty report), as
       // from any run that wrote nothing.
       if (ctx.format() !== 'table' || run.report || run.invalid?.length) {
-        await finishBulk(ctx, { outcomes: [], interrupted: false }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid });
+        await finishBulk(ctx, { outcomes: [], interrupted: false }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid, document });
       }
       return;
     }
@@ -75,7 +77,7 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
     // A question may wait for minutes: what a colleague created meanwhile is not created again.
     // (Objects to update are each read again before their PATCH, asked or not.)
     const appeared = !ctx.flags.yes && plan.create.length > 0 ? await createdSincePlan(ctx, run, plan) : new Set<string>();
-    await apply(ctx, writer, journal, run, plan, appeared);
+    await apply(ctx, writer, journal, run, plan, appeared, document);
   });
 }
 
@@ -84,7 +86,11 @@ async function confirm(ctx: Context, plan: Plan): Promise<void> {
   if (!(await ctx.confirm(`Apply the plan (${what})?`))) throw new CancelledError('cancelled: nothing was sent');
 }
 
-async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promise<Plan> {
+/**
+ * The plan, shown; applying with -o json, its JSON object is returned instead of written: it is
+ * written with the results once the plan is applied.
+ */
+async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promise<{ plan: Plan; json?: PlanObject }> {
   // The reads go through the ordinary client: Ctrl-C drops a read in flight, which costs nothing.
   const reader = ctx.client();
   const profile = ctx.env.SCT_SYNC_PROFILE ? { start: process.cpuUsage() } : undefined;
@@ -117,9 +123,10 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
   const notes = state.others > 0 && run.source.othersNote ? [run.source.othersNote(state.others)] : [];
   const format = ctx.format();
   const data = !(applying && format !== 'table');
-  await writePlan(ctx, plan, { noun: run.noun, reads: state.reads, rateLimit: reader.rateLimit, notes, data });
+  const shown = { noun: run.noun, reads: state.reads, rateLimit: reader.rateLimit, notes, data };
+  await writePlan(ctx, plan, shown);
   for (const line of costLines({ writes: writesOf(plan), reads: state.reads, rateLimit: reader.rateLimit, now: ctx.now(), maxWaitMs: reader.maxWaitMs })) ctx.io.info(line);
-  return plan;
+  return { plan, json: applying && format === 'json' ? planObject(plan, shown, ctx.now()) : undefined };
 }
 
 /**
@@ -162,7 +169,7 @@ async function createdSincePlan(ctx: Context, run: SyncRun, plan: Plan): Promise
   return new Set(state.byKey.keys());
 }
 
-async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: SyncRun, plan: Plan, appeared: ReadonlySet<string>): Promise<void> {
+async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: SyncRun, plan: Plan, appeared: ReadonlySet<string>, document?: (results: object[]) => object): Promise<void> {
   // In the file's order, so the writes go out and are reported as every bulk run's rows are.
   const units: Unit<Write>[] = [
     ...plan.create.map((c) => ({ key: c.key, lines: c.lines, journalKey: attemptKey(journal, 'create', c.key), payload: { action: 'create' as const, body: c.body } })),
@@ -205,7 +212,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
   } finally {
     spinner.stop();
   }
-  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid });
+  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid, document });
 }
 
 /** Reads the object again; throws ConflictError when it is gone or differs from what the plan read. */

@@ -148,13 +148,13 @@ describe('orders sync: an order changed since the plan is not written', () => {
     afterListing(() => colleagueAddsItem(o));
     const r = await t.sct(['orders', 'sync', '--purchase', '--file', o.file, '--yes', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(3);
-    expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ key: o.key, status: 'conflict', id: null })]);
+    expect(JSON.parse(r.stdout).results).toEqual([expect.objectContaining({ key: o.key, status: 'conflict', id: null })]);
     expect(r.stderr).toContain('1 changed on the service since the plan');
     expect(await itemsOf(o.id)).toEqual([[1, 100], [2, 5], [3, 9]]);
 
     const rerun = await t.sct(['orders', 'sync', '--purchase', '--file', o.file, '--yes', '-o', 'json']);
     expect(rerun.exitCode, rerun.stderr).toBe(0);
-    expect(JSON.parse(rerun.stdout)).toEqual([expect.objectContaining({ key: o.key, status: 'updated' })]);
+    expect(JSON.parse(rerun.stdout).results).toEqual([expect.objectContaining({ key: o.key, status: 'updated' })]);
     expect(await itemsOf(o.id)).toEqual([[1, 250], [2, 5], [3, 9]]);
   });
 
@@ -163,7 +163,7 @@ describe('orders sync: an order changed since the plan is not written', () => {
     afterListing(() => send('DELETE', `/orders/${o.id}`));
     const r = await t.sct(['orders', 'sync', '--purchase', '--file', o.file, '--yes', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(3);
-    expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ status: 'conflict', error: `purchase order ${o.id} was deleted on the service since the plan: not written` })]);
+    expect(JSON.parse(r.stdout).results).toEqual([expect.objectContaining({ status: 'conflict', error: `purchase order ${o.id} was deleted on the service since the plan: not written` })]);
   });
 });
 
@@ -182,7 +182,7 @@ describe.skipIf(!hasScript)('orders sync: an order created while the question wa
 
     const rerun = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes', '-o', 'json']);
     expect(rerun.exitCode, rerun.stderr).toBe(0);
-    expect(JSON.parse(rerun.stdout)).toEqual([expect.objectContaining({ key, status: 'updated' })]);
+    expect(JSON.parse(rerun.stdout).results).toEqual([expect.objectContaining({ key, status: 'updated' })]);
     expect((await ofKey()).map((o: any) => o.items[0].volume)).toEqual([10]);
   });
 });

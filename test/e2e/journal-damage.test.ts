@@ -191,6 +191,12 @@ const BULK: Array<[name: string, args: () => Promise<string[]>]> = [
   }],
 ];
 
+/** A bulk run's rows from its -o json: an array, or a sync's plan object holding them as `results`. */
+const rowsOf = <T>(stdout: string): T[] => {
+  const doc = JSON.parse(stdout) as T[] | { results: T[] };
+  return Array.isArray(doc) ? doc : doc.results;
+};
+
 describe('every bulk command, its journal deleted after a run', () => {
   it.each(BULK)('%s: the rerun sends only keys the first run sent, and reports the same ids', async (_name, argsOf) => {
     const args = [...(await argsOf()), '-o', 'json'];
@@ -199,14 +205,14 @@ describe('every bulk command, its journal deleted after a run', () => {
     expect(first.exitCode, first.stderr).toBe(0);
     const keys = new Set(writes().map((p) => p.headers['idempotency-key']));
     expect(keys.size).toBeGreaterThan(0);
-    const ids = (JSON.parse(first.stdout) as Array<{ id: unknown }>).map((r) => r.id);
+    const ids = rowsOf<{ id: unknown }>(first.stdout).map((r) => r.id);
 
     rmSync(journalPath());
     t.sb.requests.length = 0;
     const again = await t.sct(args);
     expect(again.exitCode, again.stderr).toBe(0);
     for (const w of writes()) expect(keys).toContain(w.headers['idempotency-key']);
-    const rows = JSON.parse(again.stdout) as Array<{ id: unknown; status: string }>;
+    const rows = rowsOf<{ id: unknown; status: string }>(again.stdout);
     // A sync plans from the service, which already holds what the first run created: nothing to do.
     if (args[1] !== 'sync') {
       expect(rows.map((r) => r.status)).toEqual(ids.map(() => 'created'));

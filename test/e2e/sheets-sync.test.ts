@@ -128,7 +128,7 @@ describe('sync: an update row needs only external_id and the fields that change'
     const skip = await t.sct(['origins', 'sync', '--file', file, '--yes', '--skip-invalid', '-o', 'json']);
     expect(skip.exitCode, skip.stderr).toBe(3);
     expect(writes().map((w) => [w.method, w.path])).toEqual([['PATCH', `/api/origins/${origin.id}`]]);
-    const report = JSON.parse(skip.stdout) as Array<{ lines: number[]; status: string }>;
+    const report = JSON.parse(skip.stdout).results as Array<{ lines: number[]; status: string }>;
     expect(report.map((o) => [o.lines, o.status])).toEqual([
       [[2], 'updated'],
       [[3], 'invalid'],

@@ -129,8 +129,13 @@ describe('orders sync', () => {
     t.sb.requests.length = 0;
     const r = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes', '--report', report, '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    // Applying with -o json: stdout is the results, one JSON document (the plan is summarised on stderr).
-    const results = JSON.parse(r.stdout);
+    // Applying with -o json: stdout is the plan's object (step 3 of the spec), the results in it.
+    const shown = JSON.parse(r.stdout);
+    expect(shown.create.map((c: any) => c.external_id)).toEqual(['YES-NEW']);
+    expect(shown.update.map((u: any) => [u.external_id, u.changes.map((c: any) => c.field)])).toEqual([['YES-CHANGED', ['buyer_company_status', 'items[line 2].volume']]]);
+    expect(shown.unchanged.map((u: any) => u.external_id)).toEqual(['YES-SAME']);
+    expect(shown).toMatchObject({ only_on_service: expect.any(Array), requests: 2 });
+    const results = shown.results;
     // In the file's order, as every bulk run reports.
     expect(results.map((x: any) => [x.key, x.status, x.lines])).toEqual([
       ['YES-CHANGED', 'updated', [4, 5]],
@@ -163,7 +168,7 @@ describe('orders sync', () => {
     t.sb.requests.length = 0;
     const again = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes', '-o', 'json']);
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout)).toEqual([]);
+    expect(JSON.parse(again.stdout)).toMatchObject({ create: [], update: [], requests: 0, results: [] });
     expect(again.stderr).toContain('nothing to do: the service matches');
     expect(again.stderr).toMatch(/0 to create, 0 to update, 3 unchanged/);
     expect(writes()).toHaveLength(0);
