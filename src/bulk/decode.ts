@@ -29,10 +29,28 @@ export async function utf8Input(bytes: Buffer, name: string, encoding?: string):
   }
   if (bom?.encoding === 'utf-8') return check(bytes.subarray(3), name);
   if (bom) return await decoded(new TextDecoder(bom.encoding, { fatal: true }), bytes, name, `its ${bom.encoding} byte-order mark`);
+  // ASCII saved as UTF-16 is valid UTF-8, every other byte a NUL: asked first.
+  if (looksLikeUtf16(bytes)) throw notReadable(name, UTF16_WITHOUT_BOM);
   if (isUtf8(bytes)) return bytes;
   // A NUL byte never occurs in text of a byte-wide encoding.
-  if (bytes.subarray(0, 4096).includes(0)) throw notReadable(name, 'a binary file (or UTF-16 text without a byte-order mark: give --encoding utf-16le)');
+  if (bytes.subarray(0, 4096).includes(0)) throw notReadable(name, `a binary file (or ${UTF16_WITHOUT_BOM})`);
   return check(bytes, name);
+}
+
+const UTF16_WITHOUT_BOM = 'UTF-16 text without a byte-order mark: give --encoding utf-16le';
+
+/**
+ * Text of mostly Latin letters in UTF-16: in its first 4 kB, the bytes at even offsets (big
+ * endian) or at odd ones (little endian) nearly all NULs, the others hardly any. A UTF-8 file
+ * with a NUL in a cell is not taken for one.
+ */
+function looksLikeUtf16(bytes: Buffer): boolean {
+  const head = bytes.subarray(0, 4096);
+  if (head.length < 4) return false;
+  const nuls = [0, 0];
+  for (let i = 0; i < head.length; i++) if (head[i] === 0) nuls[i & 1]++;
+  const half = head.length / 2;
+  return (nuls[1] >= 0.6 * half && nuls[0] <= 0.05 * half) || (nuls[0] >= 0.6 * half && nuls[1] <= 0.05 * half);
 }
 
 /** A file that is neither a CSV file nor a workbook, said as what it looks like. */

@@ -2,7 +2,7 @@
 // test/fixtures/README.md): the encoding is read, never guessed; the separator is found from the
 // header; decimal commas read in a ;-separated file; text reaches the service unchanged.
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -53,6 +53,19 @@ describe('files from spreadsheets: encodings', () => {
 
   it('reads UTF-16 "Unicode text" (tab-separated, with a byte-order mark) without flags', async () => {
     expect(await dryRunOrigins('origins-utf16le.txt')).toMatchObject(ORIGINS);
+  });
+
+  it('names UTF-16 text without a byte-order mark (ASCII in it is valid UTF-8 with NULs), and reads it with --encoding utf-16le', async () => {
+    // Plain ASCII: as UTF-16 every other byte is a NUL, and the whole is valid UTF-8.
+    const file = t.writeFile('no-bom.txt', '');
+    writeFileSync(file, Buffer.from('name\tcountry_code\texternal_id\nFinca\tCI\tE-3\n', 'utf16le'));
+    const r = await t.sct(['origins', 'import', '--file', file, '--dry-run']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('no-bom.txt is not a CSV file or a workbook: it looks like UTF-16 text without a byte-order mark: give --encoding utf-16le');
+    expect(sent()).toEqual([]);
+    const read = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json', '--encoding', 'utf-16le']);
+    expect(read.exitCode, read.stderr).toBe(0);
+    expect(dryRunBodies(read.stdout)).toMatchObject([{ name: 'Finca', country_code: 'CI', external_id: 'E-3' }]);
   });
 
   it('refuses an unknown --encoding, and a binary file whatever --encoding says, saying what it is', async () => {
