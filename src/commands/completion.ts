@@ -56,6 +56,8 @@ interface Opt {
   /** Completed from the profiles in the config file at completion time. */
   profiles?: boolean;
   takesValue: boolean;
+  /** Its value is a file or a directory (`<file>`, `<path>`, `<dir>`): file names are offered, for no other value. */
+  files: boolean;
   /** Declared on the program (a global option) rather than on this command. */
   global: boolean;
 }
@@ -115,6 +117,7 @@ function walk(cmd: Command, prefix: string, out: Node[], inherited: Option[]): v
       profiles: o.long === '--profile' || undefined,
       // `--json [fields]`: the next word may as well be a command or an argument.
       takesValue: o.required,
+      files: o.required && /<(file|path|dir)\b/i.test(o.flags),
       global: global && !geojson,
     };
   };
@@ -181,7 +184,7 @@ function pathLoop(nodes: Node[], words: string, first: number, last: string): st
 
 function bash(nodes: Node[]): string {
   const valCases = valueCases(nodes, (o) =>
-    o.profiles ? `COMPREPLY=( $(compgen -W "$(${PROFILES_CMD})" -- "$cur") ); return` : o.values ? `COMPREPLY=( $(compgen -W ${q(o.values.join(' '))} -- "$cur") );${o.open ? ' compopt -o nospace 2>/dev/null;' : ''} return` : `COMPREPLY=( $(compgen -f -- "$cur") ); return`,
+    o.profiles ? `COMPREPLY=( $(compgen -W "$(${PROFILES_CMD})" -- "$cur") ); return` : o.values ? `COMPREPLY=( $(compgen -W ${q(o.values.join(' '))} -- "$cur") );${o.open ? ' compopt -o nospace 2>/dev/null;' : ''} return` : o.files ? `COMPREPLY=( $(compgen -f -- "$cur") ); return` : 'compopt +o default 2>/dev/null; COMPREPLY=(); return',
   );
   const subCases = nodes.map((n) => `    ${q(n.path)}) opts=${q([...n.subcommands.map((s) => s.name), ...(n.positional ?? [])].join(' '))} ;;`).join('\n');
   const flagCases = nodes.map((n) => `    ${q(n.path)}) opts=${q(n.options.flatMap((o) => o.flags).join(' '))} ;;`).join('\n');
@@ -220,7 +223,9 @@ function zsh(nodes: Node[]): string {
       : o.values
         ? // The description must not start with "-": _describe would take it for one of its options.
           `vals=( ${o.values.map(q).join(' ')} ); _describe -t values ${q(`value of ${o.flags[o.flags.length - 1]}`)} vals${o.open ? " -S ''" : ''}; return`
-        : `_files; return`,
+        : o.files
+          ? `_files; return`
+          : `return 1`,
   );
   const subCases = nodes
     .map((n) => `    ${q(n.path)}) items=( ${[...n.subcommands.map((s) => zq(s.name, s.description)), ...(n.positional ?? []).map((p) => q(p))].join(' ')} ) ;;`)
@@ -301,7 +306,7 @@ function fish(nodes: Node[]): string {
     if (n.positional) lines.push(`complete -c sct -n ${q(`${cond}; and test (__sct_npos) = 0`)} -a ${q(n.positional.join(' '))}`);
     for (const o of n.options) {
       const parts = o.flags.map((f) => (f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`)).join(' ');
-      const value = o.profiles ? ` -x -a ${q(`(${PROFILES_CMD})`)}` : o.values ? ` -x -a ${q(o.values.join(' '))}` : o.takesValue ? ' -r -F' : '';
+      const value = o.profiles ? ` -x -a ${q(`(${PROFILES_CMD})`)}` : o.values ? ` -x -a ${q(o.values.join(' '))}` : o.files ? ' -r -F' : o.takesValue ? ' -x' : '';
       lines.push(`complete -c sct -n ${q(cond)} ${parts}${value} -d ${q(o.description)}`);
     }
   }

@@ -108,6 +108,15 @@ for (const [shell, complete] of Object.entries(shells)) {
       expect(names(await complete('sct', 'dds', 'list', '--filter', 'orders'))).toEqual(['orders__in=']);
     });
 
+    it('offers file names only for a value that is a file or a directory', async () => {
+      // A role, an id, a text: nothing to offer (bash falls back to no file names either).
+      expect(await complete('sct', 'invitations', 'create', '--role', '')).toEqual([]);
+      expect(await complete('sct', 'invitations', 'bulk-create', '--role', '')).toEqual([]);
+      expect(await complete('sct', 'orders', 'list', '--search', '')).toEqual([]);
+      // zsh runs in an empty directory: no file to list there.
+      if (shell !== 'zsh') expect(names(await complete('sct', 'invitations', 'bulk-create', '--file', 'packa'))).toContain('package.json');
+    });
+
     it('offers the profile names from the config file for --profile', async () => {
       expect(names(await complete('sct', 'orders', 'list', '--profile', ''))).toEqual(expect.arrayContaining(['prod', 'staging']));
     });
