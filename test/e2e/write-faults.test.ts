@@ -252,8 +252,9 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
   });
 
   it('a journal that cannot be written mid-run: what went through is reported, the rest not sent, exit 1; the rerun converges', async () => {
-    // Room for the run's lock and the journal's first page of lines, not for 100 orders.
-    const { dir, makeRoom } = fullDisk(16, 2);
+    // Room for the run's lock, the record of the file's name (journals/files/) and the journal's
+    // first page of lines, not for 100 orders.
+    const { dir, makeRoom } = fullDisk(16, 3);
     const product = (await t.api('/products?limit=1')).results[0].id;
     const ids = Array.from({ length: 100 }, (_, i) => `JF${run}-${i + 1}`);
     const lines = ['external_id,type,order_created_at,seller_company_id,product,volume,unit', ...ids.map((id, i) => `${id},order,2025-06-01,101,${product},${i + 1},kg`)];
@@ -290,8 +291,9 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
   });
 
   it('a journal that fails on a bulk answer: its rows are still reported as the service answered, and no row is created twice', async () => {
-    // Room for the whole journal once made: each row is on record twice (as sent, then its answer).
-    const { dir, makeRoom } = fullDisk(32, 2);
+    // Room for the lock, the record of the file's name and a page of the journal, whose rows are
+    // each on record twice (as sent, then its answer): it fills before the 300 rows are through.
+    const { dir, makeRoom } = fullDisk(32, 3);
     const { file, domain } = people(300);
     // One chunk at a time, so some are left unsent when the journal fails, wherever the disk fills.
     const args = ['invitations', 'bulk-create', '--file', file, '--concurrency', '1', '-o', 'json'];
