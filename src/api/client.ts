@@ -187,7 +187,7 @@ export class ApiClient {
       scanFromBytes: options.scanFromBytes ?? SCAN_FROM_BYTES,
     };
     const dispatcher = options.dispatcher;
-    const proxy = dispatcher ? null : proxyFromEnv(options.env ?? {});
+    const proxy = dispatcher ? null : proxyFromEnv(options.env ?? {}, base);
     this.usesProxy = proxy !== null;
     this.makeTransport = dispatcher
       ? () => dispatcherTransport(dispatcher)
@@ -526,8 +526,23 @@ export class ApiClient {
     this.traceRequest(call, headers, body);
     const transport = await (this.transport ??= this.makeTransport());
     const res = await transport.send(url, { method, headers, body, signal, idleTimeoutMs: this.opts.timeoutMs });
+    this.maskTokenInHeaders(res.headers);
     this.traceAnswer(res, started);
     return res;
+  }
+
+  /**
+   * A service that echoes the token in a header (a redirect's Location, a file name, a debugging
+   * header) never gets it shown, followed or saved: every header value holding it is masked, as
+   * the body's are.
+   */
+  private maskTokenInHeaders(headers: Headers): void {
+    const token = this.token;
+    if (token === undefined) return;
+    for (const [k, v] of Object.entries(headers)) {
+      if (typeof v === 'string') headers[k] = withoutToken(v, token);
+      else if (Array.isArray(v)) headers[k] = v.map((x) => withoutToken(x, token));
+    }
   }
 
   /** An attempt's headers and body; a raw body is opened again for each attempt. */
@@ -574,7 +589,7 @@ export class ApiClient {
     this.trace(`< ${res.statusCode} ${statusText(res.statusCode)} (${this.now() - started} ms)`);
     for (const k of ['content-type', 'content-encoding', 'content-length', 'content-disposition', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location']) {
       // The service's headers are untrusted text bound for a terminal, C1 controls included.
-      if (res.headers[k] !== undefined) this.trace(`< ${k}: ${stripControl(withoutToken(k === 'location' ? redactUrl(String(res.headers[k])) : String(res.headers[k]), this.token))}`);
+      if (res.headers[k] !== undefined) this.trace(`< ${k}: ${stripControl(k === 'location' ? redactUrl(String(res.headers[k])) : String(res.headers[k]))}`);
     }
   }
 

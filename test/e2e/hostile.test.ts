@@ -114,6 +114,33 @@ describe('answers that are not the API speaking', () => {
     }
   });
 
+  it('a token the service echoes in a header is masked: a redirect is followed masked, api -i shows it masked', async () => {
+    h.on('GET /api/products', (_req, res) => {
+      res.writeHead(302, { location: `/api/leak/${OWNER}` });
+      res.end();
+    }, { times: 1 });
+    const followed = await sct(['products', 'list', '-v']);
+    expect(followed.exitCode).toBe(1);
+    expect(followed.stderr).toContain('/leak/sct_…****');
+    expect(followed.stderr).not.toContain(OWNER);
+    expect(h.log.map((x) => x.path).join(' ')).not.toContain(`/leak/${OWNER}`);
+
+    h.on('GET /api/products', (_req, res) => {
+      res.writeHead(302, { location: `http://127.0.0.2:9/${OWNER}` });
+      res.end();
+    }, { times: 1 });
+    const away = await sct(['products', 'list']);
+    expect(away.exitCode).toBe(1);
+    expect(away.stderr).toContain('another host');
+    expect(away.stderr).not.toContain(OWNER);
+
+    h.on('GET /api/products', answer(200, { 'x-echo': `Bearer ${OWNER}` }, { count: 0, next: null, previous: null, results: [] }), { times: 1 });
+    const included = await sct(['api', '/products', '-i']);
+    expect(included.exitCode, included.stderr).toBe(0);
+    expect(included.stdout).toMatch(/x-echo: Bearer sct_…\*\*\*\*/i);
+    expect(included.stdout).not.toContain(OWNER);
+  });
+
   it('an HTML error page is named by its status, never printed', async () => {
     h.on('GET /api/orders', htmlPage(502));
     const r = await sctFastRetries(['orders', 'list', '--buying']);
