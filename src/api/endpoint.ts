@@ -23,11 +23,19 @@ export function parseBaseUrl(baseUrl: string): URL {
   return base;
 }
 
-export function proxyFromEnv(env: NodeJS.ProcessEnv): ProxySettings | null {
+export function proxyFromEnv(env: NodeJS.ProcessEnv, base?: URL): ProxySettings | null {
   const httpProxy = env.HTTP_PROXY || env.http_proxy;
   const httpsProxy = env.HTTPS_PROXY || env.https_proxy || httpProxy;
   if (!httpProxy && !httpsProxy) return null;
-  return { httpProxy, httpsProxy, noProxy: env.NO_PROXY ?? env.no_proxy };
+  const noProxy = env.NO_PROXY ?? env.no_proxy;
+  // A base URL on this machine is never reached through a proxy (as Go's http client does): a
+  // proxy elsewhere cannot reach it, and the token that plain http may carry there
+  // (checkPlainHttp) would cross the network to the proxy in clear.
+  if (base && isLoopback(base.hostname)) {
+    const host = base.hostname.replace(/^\[(.*)\]$/, '$1');
+    return { httpProxy, httpsProxy, noProxy: [noProxy, host, base.hostname].filter(Boolean).join(',') };
+  }
+  return { httpProxy, httpsProxy, noProxy };
 }
 
 /**

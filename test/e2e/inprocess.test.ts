@@ -253,7 +253,8 @@ describe('proxies', () => {
     http.on('connect', (req, client, head) => {
       tunnels++;
       const [host, port] = String(req.url).split(':');
-      const upstream = connect(Number(port), host, () => {
+      // sandbox.test: a name for the sandbox that is not loopback (which is never proxied).
+      const upstream = connect(Number(port), host === 'sandbox.test' ? '127.0.0.1' : host, () => {
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         upstream.write(head);
         upstream.pipe(client);
@@ -272,14 +273,25 @@ describe('proxies', () => {
 
   it('sends requests through HTTP_PROXY, and not for hosts in NO_PROXY', async () => {
     const port = (proxy.address() as { port: number }).port;
-    const via = await t.sct(['whoami', '-o', 'json', '--verbose'], { env: { HTTP_PROXY: `http://127.0.0.1:${port}` } });
-    expect(via.exitCode).toBe(0);
+    const remote = `http://sandbox.test:${new URL(t.sb.url).port}/api`;
+    const via = await t.sct(['whoami', '-o', 'json', '--verbose', '--base-url', remote], { env: { HTTP_PROXY: `http://127.0.0.1:${port}`, SCT_ALLOW_HTTP: '1' } });
+    expect(via.exitCode, via.stderr).toBe(0);
     expect(tunnels).toBeGreaterThan(0);
     expect(via.stderr).toContain('using the proxy from the environment');
     expect(via.stderr).not.toContain(`127.0.0.1:${port}`);
     const before = tunnels;
     const direct = await t.sct(['whoami', '-o', 'json'], { env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '127.0.0.1' } });
     expect(direct.exitCode).toBe(0);
+    expect(tunnels).toBe(before);
+  });
+
+  it('never sends a loopback base URL through a proxy: plain http and its token stay on this machine', async () => {
+    const port = (proxy.address() as { port: number }).port;
+    const before = tunnels;
+    for (const base of [t.sb.url, t.sb.url.replace('127.0.0.1', 'localhost')]) {
+      const r = await t.sct(['whoami', '-o', 'json', '--base-url', base], { env: { HTTP_PROXY: `http://127.0.0.1:${port}`, HTTPS_PROXY: `http://127.0.0.1:${port}` } });
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
     expect(tunnels).toBe(before);
   });
 });

@@ -206,7 +206,8 @@ describe('secrets in URLs, controls in headers', () => {
   });
 
   it('proxy credentials are masked in -v and in errors', async () => {
-    const r = await t.sct(['whoami', '-v', '--timeout', '2s'], { env: { HTTP_PROXY: 'http://proxyuser:proxysecret@127.0.0.1:1' } });
+    // A host that is not this machine's (a loopback one is never proxied); the proxy refuses at once.
+    const r = await t.sct(['whoami', '-v', '--timeout', '2s', '--base-url', 'https://sct.test/api'], { env: { HTTPS_PROXY: 'http://proxyuser:proxysecret@127.0.0.1:1' } });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).not.toContain('proxysecret');
   });
