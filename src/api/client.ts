@@ -25,7 +25,7 @@ import { AnswerError, AuthError, NetworkError, SctError, InterruptedError } from
 import { apiErrorFrom, statusText } from './errors.js';
 import { stripControl } from '../output/sanitize.js';
 import { scanListPage } from './json-page.js';
-import { bytesWithoutToken, maskToken, redactSignedUrl, redactUrl, withoutCredentials, withoutToken } from '../output/redact.js';
+import { bytesWithoutToken, maskToken, redactSignedUrl, redactUrl, withoutCredentials, withoutSignedUrl, withoutToken } from '../output/redact.js';
 import { USER_AGENT } from '../version.js';
 import { formatDuration } from '../util/format.js';
 import { toSearchParams, type Method, type Query, type RequestOptions } from './request.js';
@@ -400,7 +400,9 @@ export class ApiClient {
   private async failWithErrorAnswer(call: Call, res: WireResponse, deadline: Deadline): Promise<never> {
     const status = res.statusCode;
     // A service echoing the token in its error (a detail, a field) never gets it printed.
-    const text = withoutToken(await readErrorText(res), this.token);
+    const echoed = withoutToken(await readErrorText(res), this.token);
+    // A storage service's error page may repeat the signed link it refused: never its credential.
+    const text = call.signed ? withoutSignedUrl(echoed, call.target.url.href) : echoed;
     deadline.clear();
     if (RETRYABLE_STATUS.has(status) && status !== 503) call.mayHaveArrived = true;
     const err = apiErrorFrom(status, parseErrorBody(text, res.headers), call.method, call.shown());

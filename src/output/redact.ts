@@ -50,6 +50,26 @@ export function redactSignedUrl(href: string): string {
   }
 }
 
+/**
+ * A text (a storage service's error page, say) with a signed URL's credential hidden wherever it
+ * repeats it: the whole link, its query string, and its last path segment when it is long enough
+ * to be a secret.
+ */
+export function withoutSignedUrl(text: string, href: string): string {
+  let u: URL;
+  try {
+    u = new URL(href);
+  } catch {
+    return text;
+  }
+  const secrets = [href, u.search.slice(1), decodeURIComponent(u.search.slice(1)), u.pathname.split('/').pop() ?? '']
+    .filter((x) => x.length >= 8)
+    .sort((a, b) => b.length - a.length);
+  let out = text.replaceAll(href, redactSignedUrl(href));
+  for (const secret of secrets.slice(1)) out = out.replaceAll(secret, '…');
+  return out;
+}
+
 /** Any `scheme://user:password@` inside a text (a library's error naming its proxy) hidden. */
 export function credentialsInText(text: string): string {
   return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, '$1***@');

@@ -191,6 +191,21 @@ describe('secrets in URLs, controls in headers', () => {
     expect(r.stderr).not.toContain('SIGNATURE-IN');
   });
 
+  it("a storage service's error page repeating the signed upload URL never shows its credential", async () => {
+    const signed = `${new URL(other.url).origin}/bucket/SIGNATURE-IN-PATH-123?X-Amz-Signature=SIGNATURE-IN-QUERY-456`;
+    other.on('POST /api/documents', answer(201, {}, { id: 5, name: 'f.txt', upload_url: signed }));
+    other.on('PUT /bucket/SIGNATURE-IN-PATH-123', (req, res) => {
+      res.writeHead(403, { 'content-type': 'application/xml' });
+      res.end(`<Error>denied for http://${req.headers.host}${req.url}</Error>`);
+    });
+    const file = join(t.dir, 'f.txt');
+    writeFileSync(file, 'hello\n');
+    const r = await t.sct(['documents', 'upload', file, '--base-url', other.url, '-v']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('denied for');
+    expect(r.stderr).not.toContain('SIGNATURE-IN');
+  });
+
   it('credentials in the base URL are masked in -v, errors and doctor', async () => {
     const withCredentials = other.url.replace('http://', 'http://someone:hunter2@');
     const v = await t.sct(['whoami', '--base-url', withCredentials, '-v']);
