@@ -105,6 +105,24 @@ export type BeforeHandle = (request: { method: string; path: string; query: stri
 const REQUEST_LOG_LIMIT = 10_000;
 const IDEMPOTENCY_LIMIT = 10_000;
 const BODY_LIMIT = 100 * 1024 * 1024;
+
+/** How deep a request body's arrays and objects may nest. */
+const MAX_NESTING = 100;
+
+/** A host name, an IPv4 address or a bracketed IPv6 address, and an optional port. */
+const VALID_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** Whether a parsed body nests deeper than `limit` (walked without recursion: the body may be absurd). */
+function nestingOver(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
 /** Request bodies kept in the log are cut here so uploads do not fill memory. */
 const LOGGED_BODY_LIMIT = 64 * 1024;
 
@@ -214,9 +232,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   let encodings = opts.compression === undefined ? DEFAULT_ENCODINGS : opts.compression;
 
   function record(req: http.IncomingMessage, url: URL, body: Buffer, status: number, started: number, inFlight: number): void {
+    // A signed link's token is its credential, masked as the Authorization header is.
+    const path = url.pathname.replace(/^\/(_uploads|_downloads)\/[^/]+/, '/$1/…');
     requests.push({
       method: req.method ?? 'GET',
-      path: url.pathname,
+      path,
       query: url.search.replace(/^\?/, ''),
       // The log is served at /_sandbox/requests to anyone who asks: tokens are masked in it.
       headers: req.headers.authorization === undefined ? { ...req.headers } : { ...req.headers, authorization: maskAuthorization(req.headers.authorization) },
@@ -225,7 +245,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       inFlight,
     });
     if (requests.length > REQUEST_LOG_LIMIT) requests.splice(0, requests.length - REQUEST_LOG_LIMIT);
-    log?.(`${req.method} ${url.pathname}${url.search} ${status === 0 ? 'dropped' : status} ${Date.now() - started}ms`);
+    log?.(`${req.method} ${path}${url.search} ${status === 0 ? 'dropped' : status} ${Date.now() - started}ms`);
   }
 
   function send(res: http.ServerResponse, status: number, headers: Record<string, string>, payload: Payload): void {
@@ -350,11 +370,24 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
     let body: unknown;
     if (raw.length && method !== 'GET' && method !== 'DELETE') {
+      // As DRF's JSONParser: a body is JSON, said so by its Content-Type, in UTF-8.
+      const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== 'application/json' && !type.endsWith('+json')) {
+        return error(415, { detail: `Unsupported media type "${req.headers['content-type'] ?? ''}" in request.` });
+      }
+      let text: string;
       try {
-        body = JSON.parse(raw.toString('utf8'));
+        text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+      } catch {
+        return error(400, { detail: 'JSON parse error - the body is not valid UTF-8' });
+      }
+      try {
+        body = JSON.parse(text);
       } catch (e) {
         return error(400, { detail: `JSON parse error - ${(e as Error).message}` });
       }
+      // Nesting the service's parser would give up on, and the answer could not be written back.
+      if (nestingOver(body, MAX_NESTING)) return error(400, { detail: `JSON parse error - nested more than ${MAX_NESTING} levels deep` });
     }
 
     const run = async (): Promise<StoredReply> => {
@@ -456,6 +489,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         // Node's parser lets through a request target the URL parser refuses (`http://[`).
         send(res, 400, JSON_TYPE, json({ detail: 'Malformed request target.' }));
         log?.(`${req.method} (malformed request target) 400`);
+        return;
+      }
+      // The Host header is copied into the answer's links: one that is no host is refused, as
+      // Django refuses a host it does not know ("Bad Request (400)").
+      if (req.headers.host !== undefined && !VALID_HOST.test(req.headers.host)) {
+        send(res, 400, JSON_TYPE, json({ detail: 'Bad Request: invalid Host header.' }));
+        log?.(`${req.method} (invalid Host header) 400`);
         return;
       }
       let inFlight = 0;

@@ -59,6 +59,43 @@ describe('authentication', () => {
     expect(r.status).toBe(400);
     expect(((await r.json()) as any).detail).toMatch(/JSON parse error/);
   });
+
+  it('refuses a body that is not JSON by its Content-Type (415), not UTF-8 or nested absurdly (400), and stores nothing', async () => {
+    const count = async () => (await client(sb).get('/origins?limit=1')).body.count;
+    const before = await count();
+    const post = (body: string | Buffer, headers: Record<string, string>) =>
+      fetch(`${sb.url}/origins`, { method: 'POST', headers: { Authorization: `Bearer ${OWNER}`, ...headers }, body });
+    const plain = await post('{"name":"TP","country_code":"CI"}', { 'Content-Type': 'text/plain' });
+    expect(plain.status).toBe(415);
+    expect(((await plain.json()) as any).detail).toBe('Unsupported media type "text/plain" in request.');
+    expect((await post('{"name":"TP","country_code":"CI"}', {})).status).toBe(415);
+    const latin1 = await post(Buffer.from('{"name":"\xff\xfe","country_code":"CI"}', 'latin1'), { 'Content-Type': 'application/json' });
+    expect(latin1.status).toBe(400);
+    const deep = `{"name":"deep","country_code":"CI","excluded_propagation_identifiers":${'['.repeat(6000)}${']'.repeat(6000)}}`;
+    for (const key of [{}, { 'Idempotency-Key': 'deep-1' }]) {
+      const r = await post(deep, { 'Content-Type': 'application/json', ...key });
+      expect(r.status).toBe(400);
+      expect(((await r.json()) as any).detail).toMatch(/nested more than 100 levels deep/);
+    }
+    expect(await count()).toBe(before);
+    expect((await client(sb).get('/origins?limit=1000')).status).toBe(200);
+    const charset = await post('{"name":"CS","country_code":"CI"}', { 'Content-Type': 'application/json; charset=utf-8' });
+    expect(charset.status).toBe(201);
+  });
+
+  it('refuses a Host header that is no host (400): it would be copied into the links', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${sb.url}/origins?limit=1`, { headers: { Authorization: `Bearer ${OWNER}`, Host: 'evil"><x' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(400);
+    expect((await client(sb).get('/origins?limit=1')).status).toBe(200);
+  });
 });
 
 describe('rate limit', () => {
@@ -224,6 +261,11 @@ describe('admin surface', () => {
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ method: 'GET', path: '/api/products', query: 'limit=1', status: 200 });
     expect(log[0].headers.authorization).toBe('Bearer sct_…****');
+    // A signed link's token is its credential: the log keeps it out too.
+    await fetch(`${sb.origin}/_downloads/SECRET-TOKEN-OF-A-LINK`);
+    const logged = (await (await fetch(`${sb.origin}/_sandbox/requests`)).json()) as any;
+    expect(logged.at(-1).path).toBe('/_downloads/…');
+    expect(JSON.stringify(logged)).not.toContain('SECRET-TOKEN');
     const f = await fetch(`${sb.origin}/_sandbox/faults`, { method: 'POST', body: JSON.stringify({ failFirst: 1 }) });
     expect(f.status).toBe(200);
     expect((await client(sb).get('/accounts/me')).status).toBe(503);
