@@ -100,7 +100,8 @@ function parseValue(spec: FieldSpec<unknown>, lookup: Lookup, key: string, raw: 
       return checkRange(spec, key, n);
     }
     case 'date':
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || Number.isNaN(Date.parse(raw))) invalid(key, 'Enter a valid date.');
+      // A day the month does not have (2025-02-30) is no date, though Date.parse rolls it over.
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || Number.isNaN(Date.parse(raw)) || new Date(`${raw}T00:00:00Z`).toISOString().slice(0, 10) !== raw) invalid(key, 'Enter a valid date.');
       return raw;
     case 'datetime': {
       const ms = parseDateTime(raw);
@@ -341,7 +342,7 @@ export function pageWindow(q: URLSearchParams): { limit: number; offset: number 
 export function paginate<T, R>(ctx: Ctx, rows: readonly T[], render: (row: T) => R): Page<R> {
   const { limit, offset } = pageWindow(ctx.query);
   const count = rows.length;
-  const link = (o: number | null): string => {
+  const link = (o: number | bigint | null): string => {
     const q = new URLSearchParams(ctx.query);
     q.set('limit', String(limit));
     if (o === null) q.delete('offset');
@@ -349,7 +350,9 @@ export function paginate<T, R>(ctx: Ctx, rows: readonly T[], render: (row: T) =>
     return `${ctx.origin}/api${ctx.path}?${q.toString()}`;
   };
   const next = offset + limit < count ? link(offset + limit) : null;
-  const previous = offset <= 0 ? null : offset - limit <= 0 ? link(null) : link(offset - limit);
+  // An offset past 2^53 is counted exactly (as Python does), never written as 1e+23.
+  const exact = Number.isSafeInteger(offset) ? undefined : BigInt(ctx.query.get('offset')!.trim());
+  const previous = offset <= 0 ? null : offset - limit <= 0 ? link(null) : link(exact !== undefined ? exact - BigInt(limit) : offset - limit);
   return { count, next, previous, results: rows.slice(offset, offset + limit).map(render) };
 }
 

@@ -175,8 +175,15 @@ const numericString = (v: unknown) => (typeof v === 'string' && /^\s*-?\d+(\.\d+
 const boolString = (v: unknown) => (v === 'true' || v === 'True' || v === 1 || v === '1' ? true : v === 'false' || v === 'False' || v === 0 || v === '0' ? false : v);
 
 // zod reports a string given to an integer schema as "expected number"; DRF names the integer.
+// Only the type's: a value out of range keeps DRF's range message ("less than or equal to …").
 const integerTypeMessage = (iss: Issue) =>
-  iss.input === undefined ? 'This field is required.' : iss.input === null ? 'This field may not be null.' : 'A valid integer is required.';
+  iss.code !== 'invalid_type' && iss.code !== 'invalid_format'
+    ? undefined
+    : iss.input === undefined
+      ? 'This field is required.'
+      : iss.input === null
+        ? 'This field may not be null.'
+        : 'A valid integer is required.';
 const integer = () => z.number({ error: integerTypeMessage }).int();
 
 export const id = () => z.preprocess(numericString, integer().min(0).max(MAX_INT));

@@ -52,6 +52,10 @@ describe('order lists', () => {
     expect(second.body.results[0].id).not.toBe(first.body.results[0].id);
     const third = await cacao.get(second.body.next);
     expect(new URL(third.body.previous).searchParams.get('offset')).toBe('10');
+    // An offset past 2^53 is counted exactly in the link back, as the service's Python does.
+    const far = await cacao.get('/orders?order_action=buying&offset=99999999999999999999999');
+    expect(far.body.results).toEqual([]);
+    expect(new URL(far.body.previous).searchParams.get('offset')).toBe('99999999999999999999989');
     const everything = await all(cacao, '/orders?order_action=buying&type=order&limit=200');
     expect(everything).toHaveLength(first.body.count);
     expect(new Set(everything.map((o) => o.id)).size).toBe(first.body.count);
@@ -115,6 +119,9 @@ describe('order lists', () => {
       'type__in': ['Select a valid choice. bogus is not one of the available choices.'],
     });
     expect((await cacao.get('/orders?order_action=buying&order_created_at__gte=yesterday')).body).toEqual({ order_created_at__gte: ['Enter a valid date.'] });
+    // A day the month does not have is no date either (a body refuses it too).
+    expect((await cacao.get('/orders?order_action=buying&order_created_at__gte=2025-02-30')).body).toEqual({ order_created_at__gte: ['Enter a valid date.'] });
+    expect((await cacao.get('/orders?order_action=buying&order_created_at__gte=2024-02-29')).status).toBe(200);
     expect((await cacao.get('/orders?order_action=buying&items__buyer_product__commodity=gold')).status).toBe(400);
     expect((await cacao.get('/orders?order_action=buying&passing_percentage_gte=120')).status).toBe(400);
     expect((await cacao.get('/orders?order_action=buying&value_chain=x')).body).toEqual({ value_chain: ['Enter a whole number.'] });
@@ -182,6 +189,10 @@ describe('order bodies', () => {
     expect(r.status).toBe(400);
     expect(Object.keys(r.body).sort()).toEqual(['border_cross_country_code', 'external_id', 'order_created_at', 'seller_company_id', 'tags', 'type']);
     expect(r.body.external_id).toEqual(['This field may not be blank.']);
+    expect(r.body.seller_company_id).toEqual(['Ensure this value is greater than or equal to 0.']);
+    const tooBig = await cacao.post('/orders/purchase', { ...body, external_id: 'PO-BIG', seller_company_id: 2147483648 });
+    expect(tooBig.body).toEqual({ seller_company_id: ['Ensure this value is less than or equal to 2147483647.'] });
+    expect((await cacao.post('/orders/purchase', { ...body, external_id: 'PO-STR', seller_company_id: 'x' })).body).toEqual({ seller_company_id: ['A valid integer is required.'] });
     expect((await cacao.post('/orders/purchase', {})).body).toMatchObject({ type: ['This field is required.'], external_id: ['This field is required.'], order_created_at: ['This field is required.'] });
     const longId = await cacao.post('/orders/purchase', { ...body, external_id: 'x'.repeat(256) });
     expect(longId.body.external_id[0]).toMatch(/no more than 255/);

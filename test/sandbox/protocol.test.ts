@@ -72,7 +72,7 @@ describe('authentication', () => {
     const latin1 = await post(Buffer.from('{"name":"\xff\xfe","country_code":"CI"}', 'latin1'), { 'Content-Type': 'application/json' });
     expect(latin1.status).toBe(400);
     const deep = `{"name":"deep","country_code":"CI","excluded_propagation_identifiers":${'['.repeat(6000)}${']'.repeat(6000)}}`;
-    for (const key of [{}, { 'Idempotency-Key': 'deep-1' }]) {
+    for (const key of [{}, { 'Idempotency-Key': 'deep-1' }] as Record<string, string>[]) {
       const r = await post(deep, { 'Content-Type': 'application/json', ...key });
       expect(r.status).toBe(400);
       expect(((await r.json()) as any).detail).toMatch(/nested more than 100 levels deep/);
