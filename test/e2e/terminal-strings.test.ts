@@ -76,4 +76,16 @@ describe.skipIf(!hasScript)('service strings at a real terminal', () => {
     expect(readFileSync(out, 'utf8')).toBe('hello');
     expectClean(r.screen);
   });
+
+  it('documents download --out - at a terminal: the bytes shown stripped; into a pipe, as they are', async () => {
+    const doc = await send('POST', '/documents', { name: 'notes.txt', content_type: 'text/plain' });
+    await send('PUT', doc.upload_url, undefined, { 'Content-Type': 'text/plain' }, `line one\n${EVIL}\n`);
+    await send('POST', `/documents/${doc.id}/confirm_upload`);
+    const r = await atTerminal(['documents', 'download', String(doc.id), '--out', '-'], [], OWNER, { columns: 120 });
+    expect(r.exitCode, r.screen).toBe(0);
+    expect(r.screen).toContain('line one');
+    expectClean(r.screen);
+    const piped = await t.sct(['documents', 'download', String(doc.id), '--out', '-']);
+    expect(piped.stdout).toBe(`line one\n${EVIL}\n`);
+  });
 });

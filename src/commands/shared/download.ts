@@ -2,6 +2,7 @@
 // streamed to its settled target with a progress bar on a terminal, then the saved file
 // reported — its path on stdout for scripts, a summary on stderr. With `--out -` the bytes
 // themselves are stdout, and the summary stays on stderr.
+import { StringDecoder } from 'node:string_decoder';
 import type { Context } from '../../context.js';
 import type { StreamResponse } from '../../api/client.js';
 import { saveStream, type DownloadCheck, type Target } from '../../output/download.js';
@@ -38,8 +39,13 @@ export async function saveDownload(ctx: Context, res: StreamResponse, target: Ta
         checked = o.check!(all);
       }
     : undefined;
+  // `--out -` at a terminal shows the file's text as any service string is shown: its escape
+  // sequences and control characters stripped (into a pipe or a file the bytes are as sent).
+  const shown = target.kind === 'stdout' && ctx.io.stdoutIsTTY ? new StringDecoder('utf8') : undefined;
+  const write = shown ? (chunk: Uint8Array) => ctx.io.write(stripControl(shown.write(Buffer.from(chunk)))) : (chunk: Uint8Array) => ctx.io.write(chunk);
   try {
-    bytes = await saveStream(res.body, target, { onBytes: byteProgress(spinner, o.label, total), check, write: (chunk) => ctx.io.write(chunk) });
+    bytes = await saveStream(res.body, target, { onBytes: byteProgress(spinner, o.label, total), check, write });
+    if (shown) await ctx.io.write(stripControl(shown.end()));
   } finally {
     spinner.stop();
   }
