@@ -27,11 +27,13 @@ export interface OpenedRun {
   release: () => void;
 }
 
-export async function openRun(configDir: string, client: ApiClient, o: OpenRun): Promise<OpenedRun> {
+export async function openRun(configDir: string, client: ApiClient, o: OpenRun, signal?: AbortSignal): Promise<OpenedRun> {
   const release = lockRun(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl });
   try {
     void client.preconnect(o.connections ?? 1);
-    const me = asMe(await client.get(PATHS.me));
+    // A read, before anything is sent: Ctrl-C abandons it at once (the run's writes, once sent,
+    // are let finish so their outcome is known; this one has none).
+    const me = asMe((await client.request({ path: PATHS.me, signal })).data);
     if (!me) throw new AnswerError(`GET ${PATHS.me}: the answer is not a user profile, so sct cannot tell whose run this is`);
     // The workspace is the membership the token acts in (a switch changes it); the company
     // stands in where a service does not say.
@@ -50,7 +52,7 @@ export async function openRun(configDir: string, client: ApiClient, o: OpenRun):
  */
 export async function withBulkRun(ctx: Context, run: OpenRun, body: (client: ApiClient, journal: Journal) => Promise<void>): Promise<void> {
   const client = ctx.client(BULK_CLIENT);
-  const { journal, release } = await openRun(ctx.config().dir, client, run);
+  const { journal, release } = await openRun(ctx.config().dir, client, run, ctx.signal);
   try {
     if (journal.repaired) ctx.io.warn(journal.repaired);
     await body(client, journal);

@@ -200,6 +200,31 @@ describe('interrupts and waits never make a row rejected', () => {
     expect(await invited()).toHaveLength(3);
   });
 
+  it('Ctrl-C while the run asks who the token is (GET /accounts/me, unanswered) stops at once, nothing sent', async () => {
+    const file = people(3);
+    let asked = false;
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    t.sb.setBeforeHandle(async (q) => {
+      if (q.path !== '/accounts/me') return;
+      asked = true;
+      await held;
+    });
+    try {
+      const child = t.spawnSct(['invitations', 'bulk-create', '--file', file, '-o', 'json']);
+      await until(() => asked, 'GET /accounts/me');
+      child.kill('SIGINT');
+      // Before the answer comes: the test fails on its own time limit if the run waits for it.
+      const r = await child;
+      expect(r.exitCode, String(r.stderr)).toBe(130);
+      expect(String(r.stderr)).toContain('interrupted');
+      expect(posts()).toHaveLength(0);
+    } finally {
+      t.sb.setBeforeHandle(undefined);
+      answer();
+    }
+  });
+
   it('Ctrl-C during a rate-limit wait leaves the rows not_sent too', async () => {
     const file = people(2);
     t.sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 30, methods: ['POST'] });
