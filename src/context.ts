@@ -204,11 +204,24 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       const { default: ora } = await import('ora');
       // ora colours its spinner whatever NO_COLOR says: told here, as every other colour is.
       const s = ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: io.colorErrEnabled ? 'cyan' : false }).start();
+      // Ctrl-C: work that stops at once takes the spinner with it; a bulk run lets the requests
+      // it sent finish (their outcome goes in its report), and says so while it waits.
+      const STOPPING = ' — stopping: waiting for the requests already sent (Ctrl-C again quits at once)';
+      let stopping = false;
+      const onAbort = () => {
+        stopping = true;
+        s.text += STOPPING;
+      };
+      deps.signal?.addEventListener('abort', onAbort, { once: true });
       return {
         // Callers strip the service's and the user's strings in a spinner's text: the rest is
         // sct's own, coloured words (a status), which stripping here would lose.
-        update: (t) => void (s.text = t),
-        stop: (finalLine) => (finalLine ? s.succeed(finalLine) : s.stop()),
+        update: (t) => void (s.text = stopping ? t + STOPPING : t),
+        stop: (finalLine) => {
+          deps.signal?.removeEventListener('abort', onAbort);
+          if (finalLine) s.succeed(finalLine);
+          else s.stop();
+        },
       };
     },
     async confirm(message) {

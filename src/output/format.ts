@@ -54,6 +54,8 @@ export interface ListWriter {
   readonly count: number;
   /** The rows are printed as the service sent them, so they may come unparsed (PageOptions.asJsonText). */
   readonly takesJsonText?: boolean;
+  /** Nothing reaches stdout until end() (a table fitted to the terminal): progress may be shown meanwhile. */
+  readonly holdsRows?: boolean;
   /**
    * A line about the list, once it is written ("Showing 10 of 197 orders"): a table at a
    * terminal prints it after its rows, on stdout, so that a pager shows it at the end with them.
@@ -337,6 +339,7 @@ function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
     get count() {
       return count;
     },
+    holdsRows: !streamed,
     async write(batch) {
       const cells = batch.map((r) => readers.map((read) => cleanCell(displayValue(read(r as Row)))));
       if (streamed && cells.length > 0) await writeTable(io, columns, cells, count === 0);

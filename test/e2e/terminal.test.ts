@@ -236,6 +236,33 @@ describe.skipIf(!existsSync(SCRIPT))('tables at a real terminal', () => {
   });
 });
 
+describe.skipIf(!existsSync(SCRIPT))('progress and Ctrl-C at a real terminal', () => {
+  it('an --all table at the terminal shows how far it has got while its rows are held', async () => {
+    t.sb.setFaults({ latencyMs: 150, methods: ['GET'] });
+    try {
+      const r = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['orders', 'list', '--buying', '--all', '--page-size', '20', '--parallel', '1'], [], { SCT_TOKEN: OWNER }, { columns: 120 });
+      expect(r.exitCode, r.screen).toBe(0);
+      expect(r.screen).toMatch(/Fetched \d+ of \d+ orders…/);
+    } finally {
+      t.sb.setFaults({});
+    }
+  });
+
+  it('Ctrl-C during a bulk run says it is waiting for the requests already sent, then reports them', async () => {
+    const lines = ['email,auth_group', ...Array.from({ length: 3 }, (_, i) => `stop${i}@ctrlc-${Date.now()}.example,3`)];
+    const file = t.writeFile('stop.csv', lines.join('\n') + '\n');
+    t.sb.setFaults({ latencyMs: 2000, methods: ['POST'] });
+    try {
+      const r = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['invitations', 'bulk-create', '--file', file], [{ when: 'Sending invitations', type: '\u0003' }], { SCT_TOKEN: OWNER }, { columns: 200 });
+      expect(r.exitCode, r.screen).toBe(130);
+      expect(r.screen).toContain('stopping: waiting for the requests already sent (Ctrl-C again quits at once)');
+      expect(r.screen).toContain('invitations: 3 created');
+    } finally {
+      t.sb.setFaults({});
+    }
+  });
+});
+
 describe('tables into a pipe', () => {
   it('are tab-separated, one line per row, uncut, readable with cut -f', async () => {
     const json = JSON.parse((await t.sct(['invitations', 'list', '-o', 'json'])).stdout);

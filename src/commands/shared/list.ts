@@ -125,9 +125,10 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
         spinner.stop();
         total = p.count - (page.offset ?? 0);
         announceLongRun(ctx, total, p.results.length, o.noun);
-        // An export into a file or a pipe shows on the terminal how far it has got; with the
-        // data on the terminal itself, progress lines would mix with it.
-        if (!ctx.io.stdoutIsTTY) spinner = await ctx.spinner(`Fetched 0 of ${total} ${o.noun}…`);
+        // An export into a file or a pipe shows on the terminal how far it has got, and so does a
+        // table at the terminal, printed only once every row is in; data streamed onto the
+        // terminal itself would mix with progress lines.
+        if (!ctx.io.stdoutIsTTY || writer.holdsRows) spinner = await ctx.spinner(`Fetched 0 of ${total} ${o.noun}…`);
       }
       if (o.beforePage) await o.beforePage(p.results as Record<string, unknown>[]);
       await writer.write(o.map ? (p.results as Record<string, unknown>[]).map(o.map) : p.results);
