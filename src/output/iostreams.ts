@@ -330,6 +330,9 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
         child.stdin!.end();
       });
       pagerProcess = undefined;
+      // A pager that failed (`false`, an option it refuses) showed nothing, or not all: never
+      // a success. Quitting it early (q) is its exit 0.
+      if (pagerStatus) throw new OutputError(new Error(`the pager "${opts.pager}" ${pagerStatus}: the output was not all shown (SCT_PAGER=cat turns paging off)`));
     },
   };
 
@@ -342,6 +345,8 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
   let pagerProcess: ChildProcess | undefined;
   let pagerGone = false;
   let pagerClosed = false;
+  /** How the pager failed, if it did. */
+  let pagerStatus: string | undefined;
   const startPager = async () => {
     paging = 'off';
     const missing = missingPager(opts.pager!, env);
@@ -357,12 +362,14 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
     child.stdin!.on('error', () => {
       pagerGone = true;
     });
-    child.on('error', () => {
+    child.on('error', (err) => {
       pagerGone = true;
+      pagerStatus ??= `could not be run (${err.message})`;
     });
-    child.on('close', () => {
+    child.on('close', (code) => {
       pagerGone = true;
       pagerClosed = true;
+      if (code) pagerStatus ??= `exited with status ${code}`;
     });
     pagerProcess = child;
   };

@@ -320,6 +320,19 @@ describe.skipIf(!existsSync(SCRIPT))('the pager at a real terminal', () => {
     expect(screen.filter((l) => /^\d+\s/.test(l))).toHaveLength(20);
     expect(String(r.stdout)).not.toContain('not found\r\nwarning');
   });
+
+  it('a pager that fails (exits non-zero) is exit 1, "writing output: …", never a success', async () => {
+    for (const pager of ['false', 'cat --no-such-option']) {
+      const r = await listAt(5, pager, 20);
+      expect(r.exitCode, r.stdout).toBe(1);
+      expect(String(r.stdout)).toMatch(/error: writing output: the pager ".*" exited with status \d+: the output was not all shown \(SCT_PAGER=cat turns paging off\)/);
+    }
+  });
+
+  it('quitting the pager early (it exits 0 with input left) is no failure', async () => {
+    const r = await listAt(5, 'head -c 10 > /dev/null', 20);
+    expect(r.exitCode, r.stdout).toBe(0);
+  });
 });
 
 describe.skipIf(!existsSync(SCRIPT))('dds wait at a real terminal', () => {
