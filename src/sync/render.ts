@@ -82,12 +82,12 @@ export async function writePlan(ctx: Context, plan: Plan, o: PlanContext): Promi
     for (const s of plan.onlyOnService.slice(0, TABLE_ONLY_ON_SERVICE)) rows.push({ action: 'only on service', external_id: s.external_id, id: s.id, change: s.name ?? '' });
     if (rows.length) await writeList(ctx.io, rows, ctx.output(COLUMNS));
     const more = plan.onlyOnService.length - TABLE_ONLY_ON_SERVICE;
-    if (more > 0) ctx.io.info(`… and ${more} more only on the service (-o json or csv lists them all)`);
+    if (more > 0) await ctx.io.note(`… and ${more} more only on the service (-o json or csv lists them all)`);
   }
-  for (const note of o.notes ?? []) ctx.io.info(note);
-  ctx.io.info(summaryLine(plan, o.noun));
+  for (const note of o.notes ?? []) await ctx.io.note(note);
+  await ctx.io.note(summaryLine(plan, o.noun));
   if (plan.notCompared.length) {
-    ctx.io.info(`not compared, as the service does not return them (sent only with a create): ${plan.notCompared.join(', ')}`);
+    await ctx.io.note(`not compared, as the service does not return them (sent only with a create): ${plan.notCompared.join(', ')}`);
   }
 }
 

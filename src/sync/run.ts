@@ -125,7 +125,8 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
   const data = !(applying && format !== 'table');
   const shown = { noun: run.noun, reads: state.reads, rateLimit: reader.rateLimit, notes, data };
   await writePlan(ctx, plan, shown);
-  for (const line of costLines({ writes: writesOf(plan), reads: state.reads, rateLimit: reader.rateLimit, now: ctx.now(), maxWaitMs: reader.maxWaitMs })) ctx.io.info(line);
+  // After the plan's table, as its summary: inside the pager when one shows the table.
+  for (const line of costLines({ writes: writesOf(plan), reads: state.reads, rateLimit: reader.rateLimit, now: ctx.now(), maxWaitMs: reader.maxWaitMs })) await ctx.io.note(line);
   return { plan, json: applying && format === 'json' ? planObject(plan, shown, ctx.now()) : undefined };
 }
 

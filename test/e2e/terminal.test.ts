@@ -329,6 +329,19 @@ describe.skipIf(!existsSync(SCRIPT))('the pager at a real terminal', () => {
     }
   });
 
+  it("a sync plan's summary and cost lines follow its table inside the pager, before the question", async () => {
+    const file = t.writeFile('plan.csv', `external_id,name,country_code\nPAGED-${Date.now()},Paged origin,CI\n`);
+    const paged = join(t.dir, 'plan-paged.txt');
+    const r = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['origins', 'sync', '--file', file], [{ when: 'Apply the plan', type: 'n\r' }], { SCT_TOKEN: OWNER, SCT_PAGER: `cat > '${paged}'` }, { columns: 120, rows: 8 });
+    expect(r.exitCode, r.screen).toBe(2);
+    const lines = readFileSync(paged, 'utf8').trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ACTION\s+EXTERNAL ID/);
+    const summary = lines.findIndex((l) => l.startsWith('plan for origins: 1 to create'));
+    expect(summary).toBeGreaterThan(1);
+    expect(lines.slice(summary + 1).some((l) => l.startsWith('cost: 1 write'))).toBe(true);
+    expect(lines.slice(0, summary).every((l) => !l.startsWith('cost:'))).toBe(true);
+  });
+
   it('quitting the pager early (it exits 0 with input left) is no failure', async () => {
     const r = await listAt(5, 'head -c 10 > /dev/null', 20);
     expect(r.exitCode, r.stdout).toBe(0);
