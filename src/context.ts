@@ -20,6 +20,9 @@ import type { GlobalFlags } from './global-flags.js';
 
 export type { GlobalFlags };
 
+/** A spinner's text on one line: its colours kept (callers strip what came from the service). */
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
+
 export interface Spinner {
   update(text: string): void;
   stop(finalLine?: string): void;
@@ -203,7 +206,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       if (!io.stderrIsTTY || io.quiet || !(typeof columns === 'number' && columns > 0)) return { update() {}, stop() {} };
       const { default: ora } = await import('ora');
       // ora colours its spinner whatever NO_COLOR says: told here, as every other colour is.
-      const s = ora({ text, stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: io.colorErrEnabled ? 'cyan' : false }).start();
+      const s = ora({ text: oneLine(text), stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: io.colorErrEnabled ? 'cyan' : false }).start();
       // Ctrl-C: work that stops at once takes the spinner with it; a bulk run lets the requests
       // it sent finish (their outcome goes in its report), and says so while it waits.
       const STOPPING = ' — stopping: waiting for the requests already sent (Ctrl-C again quits at once)';
@@ -216,7 +219,8 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       return {
         // Callers strip the service's and the user's strings in a spinner's text: the rest is
         // sct's own, coloured words (a status), which stripping here would lose.
-        update: (t) => void (s.text = stopping ? t + STOPPING : t),
+        // One line: a service string with a line break would draw a second one.
+        update: (t) => void (s.text = oneLine(stopping ? t + STOPPING : t)),
         stop: (finalLine) => {
           deps.signal?.removeEventListener('abort', onAbort);
           if (finalLine) s.succeed(finalLine);

@@ -2,7 +2,7 @@
 // tests can drive them. @inquirer/prompts is loaded only when a prompt is actually shown.
 import type { IOStreams } from './output/iostreams.js';
 import { InterruptedError, UsageError } from './errors.js';
-import { stripControl } from './output/sanitize.js';
+import { cleanCell, stripControl } from './output/sanitize.js';
 
 export interface Choice<T> {
   name: string;
@@ -83,8 +83,11 @@ export function createPrompter(io: IOStreams): Prompter {
   async function pick<T>(p: typeof import('@inquirer/prompts'), message: string, choices: Choice<T>[]): Promise<T> {
     const c = io.colorErr;
     try {
-      const value = await p.select({ message, choices, theme }, { ...context, clearPromptOnDone: true });
-      const chosen = choices.find((choice) => choice.value === value);
+      // One line each: a service string (a workspace's name) with a line break would draw what
+      // looks like another choice.
+      const shown = choices.map((choice) => ({ ...choice, name: cleanCell(choice.name) }));
+      const value = await p.select({ message, choices: shown, theme }, { ...context, clearPromptOnDone: true });
+      const chosen = shown.find((choice) => choice.value === value);
       io.stderr.write(`${c.green('✔')} ${c.bold(message)} ${c.cyan(chosen?.name ?? String(value))}\n`);
       return value;
     } catch (err) {

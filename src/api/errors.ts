@@ -1,6 +1,6 @@
 // Turning DRF error bodies into readable messages and flat field errors.
 import { ApiError, type FieldErrors } from '../errors.js';
-import { stripControl } from '../output/sanitize.js';
+import { cleanCell, stripControl } from '../output/sanitize.js';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
@@ -49,7 +49,7 @@ export function flattenFieldErrors(body: unknown, prefix = ''): FieldErrors {
   const out: FieldErrors = {};
   const add = (key: string, msg: string) => {
     const k = key || 'non_field_errors';
-    (out[k] ??= []).push(stripControl(msg));
+    (out[k] ??= []).push(cleanCell(msg));
   };
   const walk = (value: unknown, key: string) => {
     if (value === null || value === undefined) return;
@@ -73,7 +73,8 @@ export function apiErrorFrom(status: number, body: unknown, method: string, path
   let fields: FieldErrors = {};
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const { detail: d, ...rest } = body as Record<string, unknown>;
-    if (typeof d === 'string') detail = stripControl(d);
+    // One line: a detail with line breaks could draw what looks like more of sct's own output.
+    if (typeof d === 'string') detail = cleanCell(d);
     fields = flattenFieldErrors(rest);
   } else if (Array.isArray(body)) {
     fields = flattenFieldErrors(body);

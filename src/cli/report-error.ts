@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadColor, type IOStreams } from '../output/iostreams.js';
 import { exitCodeFor, SctError, isAbortError, ClosedPipeError } from '../errors.js';
-import { stripControl } from '../output/sanitize.js';
+import { stripControl, stripControlDeep } from '../output/sanitize.js';
 
 /** The -o/--json value on the command line, if any. */
 function outputFlag(argv: string[]): string | undefined {
@@ -68,7 +68,8 @@ export async function reportError(err: unknown, io: IOStreams, argv: string[], a
   if (verbose && !(err instanceof SctError) && e.stack) io.error(io.colorErr.dim(e.stack));
   if (asJson) {
     const status = err instanceof SctError ? err.status : null;
-    io.error(JSON.stringify({ error: message, status, fields, exit_code: code }));
+    // Field names are the service's too: stripped as their messages are.
+    io.error(JSON.stringify(stripControlDeep({ error: message, status, fields, exit_code: code })));
   }
   return code;
 }

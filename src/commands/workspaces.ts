@@ -1,7 +1,7 @@
 // workspaces list/switch/current. The service keeps the active workspace per user (POST
 // /accounts/workspaces/switch); the profile records the last one switched to, so `current` can
 // say when the service's differs (switched in the web app, or with another profile).
-import { stripControl } from '../output/sanitize.js';
+import { cleanCell } from '../output/sanitize.js';
 import type { Context } from '../context.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
@@ -115,7 +115,7 @@ export async function switchWorkspace(ctx: Context, id: string | undefined): Pro
   const s = ctx.settings();
   ctx.config().set(s.profile, 'workspace', String(companyId));
   const message = typeof res.data?.message === 'string' ? res.data.message : `Switched to workspace ${companyId}.`;
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${stripControl(message)} (recorded in profile "${s.profile}")`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${cleanCell(message)} (recorded in profile "${s.profile}")`);
   // Scripts get the answer as data; people have the line above.
   if (ctx.format() !== 'table') await writeOne(ctx.io, { company_id: companyId, message, profile: s.profile }, ctx.output([]));
 }

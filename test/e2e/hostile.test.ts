@@ -141,6 +141,18 @@ describe('answers that are not the API speaking', () => {
     expect(included.stdout).not.toContain(OWNER);
   });
 
+  it("a service error's detail and field names with line breaks or controls: one line each, stripped in the JSON too", async () => {
+    h.on('GET /api/products', answer(400, {}, { detail: 'bad\nerror: fake second line', ['na\u202eme\u009b']: ['line one\nline two'] }), { times: 2 });
+    const r = await sct(['products', 'list']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('error: bad error: fake second line');
+    expect(r.stderr).not.toMatch(/^error: fake/m);
+    expect(r.stderr).toContain('  name: line one line two');
+    const asJson = await sct(['products', 'list', '-o', 'json']);
+    const last = JSON.parse(asJson.stderr.trim().split('\n').at(-1)!);
+    expect(Object.keys(last.fields)).toEqual(['name']);
+  });
+
   it('an HTML error page is named by its status, never printed', async () => {
     h.on('GET /api/orders', htmlPage(502));
     const r = await sctFastRetries(['orders', 'list', '--buying']);

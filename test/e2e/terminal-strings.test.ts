@@ -47,6 +47,22 @@ describe.skipIf(!hasScript)('service strings at a real terminal', () => {
     expectClean(r.screen);
   });
 
+  it('workspaces switch: a name with a line break stays on its line in the pick list and the answer', async () => {
+    const names = new Map<unknown, string>();
+    for (const c of t.sb.store.companies.values()) {
+      names.set(c, c.name);
+      c.name = `${c.name}\n  FAKE CHOICE`;
+    }
+    try {
+      const r = await atTerminal(['workspaces', 'switch'], [{ when: 'Switch to which workspace?', type: '\r' }], MULTI);
+      expect(r.exitCode, r.screen).toBe(0);
+      expect(r.screen).not.toMatch(/(^|\n)\s*FAKE CHOICE/);
+      expect(r.screen).toContain(' FAKE CHOICE');
+    } finally {
+      for (const [c, name] of names) (c as { name: string }).name = name;
+    }
+  });
+
   it('roles: the pick list of invitations create, the "unknown role" error, the line of members set-role', async () => {
     // A role of the service's own, named by someone hostile.
     const member = [...t.sb.store.authGroups.values()].find((g) => g.name === 'MEMBER')!;
