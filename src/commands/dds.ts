@@ -92,6 +92,7 @@ Creation rules, checked before anything is sent:
     defineLeaf({
       name: 'available-orders',
       summary: 'List the orders you buy that can be traced to statements',
+      prints: 'availableOrder',
       options: AVAILABLE_ORDERS_OPTIONS,
       help: '\nOrdering fields: id, order_created_at, type, buyer_external_id, seller_external_id.',
       examples: ['sct dds available-orders', 'sct dds available-orders --exclude-dds 1 --columns id,buyer_external_id,type'],

@@ -122,6 +122,7 @@ stops the run with nothing sent. A rerun of the same file skips the rows that we
     defineLeaf({
       name: 'public',
       summary: 'Show the public view of an invitation (no login needed)',
+      prints: 'publicInvitation',
       args: uuidArg('invitation id (from the invitation link)'),
       examples: ['sct invitations public 03a80526-ef80-4dbe-83f6-fbed3ddd2cdc'],
       run: (ctx, _o, [id]) => showPublicInvitation(ctx, id),

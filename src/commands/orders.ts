@@ -62,6 +62,7 @@ export const register = registerOf({
     defineLeaf({
       name: 'stats',
       summary: 'Count orders, grouped and by period',
+      prints: 'orderStatistics',
       options: STATS_OPTIONS,
       examples: ['sct orders stats --buying --group-by assessment_status --delimit-by monthly --created-from 2025-01-01', 'sct orders stats --selling --group-by type'],
       run: (ctx, opts) => orderStats(ctx, opts),

@@ -74,33 +74,38 @@ function unknownField(shape: readonly Field[], parts: string[]): { path: string;
 /**
  * The object with only the given dotted paths, nested as in the original (own properties only:
  * the paths come from the user). A path whose field is absent is left out; one that stops at a
- * null or a scalar keeps that value (`seller_company: null`).
+ * null or a scalar keeps that value (`seller_company: null`). Through a list of objects the rest
+ * of the path is picked in each element (`items.id` → `items: [{id: 1}, {id: 2}]`).
  */
 export function pickPaths(obj: unknown, paths: string[]): unknown {
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return obj;
+  if (!isObject(obj)) return obj;
   const out: Record<string, unknown> = {};
-  for (const path of paths) {
-    const parts = path.split('.');
-    let src: unknown = obj;
-    let dst = out;
-    for (let i = 0; i < parts.length; i++) {
-      const key = parts[i];
-      if (src === null || typeof src !== 'object' || Array.isArray(src) || !Object.hasOwn(src, key)) break;
-      const value = (src as Record<string, unknown>)[key];
-      const last = i === parts.length - 1;
-      if (last || value === null || typeof value !== 'object' || Array.isArray(value)) {
-        // A whole value wins over a partial pick of it made by an earlier path.
-        defineField(dst, key, value);
-        break;
-      }
-      const existing = Object.hasOwn(dst, key) ? dst[key] : undefined;
-      if (existing !== undefined && (existing === null || typeof existing !== 'object' || existing === value)) break;
-      if (existing === undefined) defineField(dst, key, {});
-      dst = dst[key] as Record<string, unknown>;
-      src = value;
-    }
-  }
+  for (const path of paths) pickInto(out, obj, path.split('.'));
   return out;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function pickInto(dst: Record<string, unknown>, src: Record<string, unknown>, parts: string[]): void {
+  const [key, ...rest] = parts as [string, ...string[]];
+  if (!Object.hasOwn(src, key)) return;
+  const value = src[key];
+  // A whole value wins over a partial pick of it made by an earlier path.
+  if (rest.length === 0 || value === null || typeof value !== 'object') return defineField(dst, key, value);
+  const existing = Object.hasOwn(dst, key) ? dst[key] : undefined;
+  if (existing === value) return;
+  if (Array.isArray(value)) {
+    if (existing !== undefined && !Array.isArray(existing)) return;
+    const picked = (existing as unknown[] | undefined) ?? value.map((el) => (isObject(el) ? {} : el));
+    if (existing === undefined) defineField(dst, key, picked);
+    value.forEach((el, i) => {
+      if (isObject(el) && isObject(picked[i])) pickInto(picked[i] as Record<string, unknown>, el, rest);
+    });
+    return;
+  }
+  if (existing !== undefined && !isObject(existing)) return;
+  if (existing === undefined) defineField(dst, key, {});
+  pickInto(dst[key] as Record<string, unknown>, value as Record<string, unknown>, rest);
 }
 
 /** Sets a key as an own data property (a key such as "__proto__" stays an ordinary field). */

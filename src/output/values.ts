@@ -13,14 +13,22 @@ export function getPath(obj: unknown, path: string): unknown {
  */
 export function pathGetter(path: string): (obj: unknown) => unknown {
   const parts = path.split('.');
-  return (obj) => {
+  const read = (obj: unknown, from: number): unknown => {
     let cur: unknown = obj;
-    for (const part of parts) {
+    for (let i = from; i < parts.length; i++) {
+      const part = parts[i]!;
+      // Through a list (`items.id`), the rest of the path read in each element, unless the part
+      // is an index of it (`items.0.id`); nothing to read in any element is nothing.
+      if (Array.isArray(cur) && !(/^\d+$/.test(part) && Object.hasOwn(cur, part))) {
+        const values = cur.map((el) => read(el, i));
+        return values.some((v) => v !== undefined) ? values : undefined;
+      }
       if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, part)) return undefined;
       cur = (cur as Record<string, unknown>)[part];
     }
     return cur;
   };
+  return (obj) => read(obj, 0);
 }
 
 function isCountry(v: Record<string, unknown>): boolean {

@@ -170,6 +170,11 @@ describe('orders get', () => {
     expect(itemLines).toHaveLength(order.items.length + 1);
     for (const it of order.items) expect(itemsPart).toContain(it.external_id);
     expect(t.sb.requests.map((q) => `${q.method} ${q.path}`)).toEqual([`GET /api/orders/${order.id}`]);
+
+    // --columns shows the fields it names, no items table after them.
+    const picked = await t.sct(['orders', 'get', String(order.id), '--columns', 'id,external_id']);
+    expect(picked.exitCode, picked.stderr).toBe(0);
+    expect(picked.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(new RegExp(`^ID\\s+${order.id}$`)), expect.stringMatching(/^EXTERNAL ID\s+/)]);
   });
 
   it('prints the whole object with -o json; an unknown id exits 1', async () => {

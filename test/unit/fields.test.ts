@@ -12,6 +12,11 @@ describe('pickPaths', () => {
     expect(pickPaths(order, ['id', 'seller_company.name'])).toEqual({ id: 1, seller_company: { name: 'S' } });
     expect(pickPaths(order, ['buyer_company.name', 'nope', 'toString', 'constructor.name'])).toEqual({ buyer_company: null });
     expect(pickPaths(order, ['seller_company.name', 'seller_company'])).toEqual({ seller_company: { name: 'S', id: 9 } });
+    const withItems = { id: 1, items: [{ id: 5, volume: 2, unit: 'kg' }, { id: 6, volume: 3, unit: 't' }], tags: ['a'] };
+    expect(pickPaths(withItems, ['items.id', 'items.unit'])).toEqual({ items: [{ id: 5, unit: 'kg' }, { id: 6, unit: 't' }] });
+    expect(pickPaths(withItems, ['items.id', 'items'])).toEqual({ items: withItems.items });
+    expect(pickPaths(withItems, ['items', 'items.id'])).toEqual({ items: withItems.items });
+    expect(pickPaths(withItems, ['tags.x'])).toEqual({ tags: ['a'] });
   });
 });
 

@@ -9,8 +9,23 @@
 // A field the documents type as "any" (assessment_summary, dds_data, mapping_information) is one
 // column, its value as JSON. Where they are silent on an object's fields, the field is one column.
 
-/** A field, or an object field with its own documented fields: `{ country: COUNTRY }`. */
+/**
+ * A field, or an object field with its own documented fields: `{ country: COUNTRY }`. A list
+ * of such objects (an order's items) is `{ items: listOf(ORDER_ITEM) }`: its element's fields
+ * are checked and picked (`--json items.id`), but it stays one column of `-o csv`.
+ */
 export type Field = string | { readonly [object: string]: readonly Field[] };
+
+const LIST = Symbol('a list of objects');
+
+/** The fields of each element of a list field. */
+function listOf(fields: readonly Field[]): readonly Field[] {
+  return Object.assign([...fields], { [LIST]: true });
+}
+
+function isList(fields: readonly Field[]): boolean {
+  return (fields as { [LIST]?: boolean })[LIST] === true;
+}
 
 const STAMPS = ['created_at', 'updated_at'];
 const ASSESSED = ['assessment_status', 'assessment_summary', 'excluded_propagation_identifiers'];
@@ -34,6 +49,25 @@ const PROFILE_COMPANY = [
   'default_currency', 'default_locale', 'data_room_consumer_id', 'information', 'pulse_params', 'flags',
 ];
 const ROLE = ['id', 'name'];
+const SPECIES = ['common_name', 'scientific_name'];
+/** A product as the documents list it (Product (response)), also inside orders and statements. */
+const PRODUCT: Field[] = [
+  'id', 'company_id', 'sku', 'name', 'description', 'scientific_name', 'common_name', 'hs_code', 'external_id', 'type', 'commodity',
+  'composition', { metadata: [{ species: listOf(SPECIES) }] }, 'tags', 'due_diligence_statements', ...ASSESSED, ...STAMPS,
+];
+/** Order item (response). */
+const ORDER_ITEM: Field[] = [
+  'id', 'order', 'buyer_product', 'seller_product', { buyer_product_detail: PRODUCT }, { seller_product_detail: PRODUCT }, 'volume', 'unit',
+  'line_number', 'external_id', { metadata: [{ species: listOf(SPECIES) }] }, 'is_complete_match', 'seller_traced_suggestions',
+  'traced_order_count', 'traced_origin_count', 'pulse_params', ...STAMPS, ...ASSESSED,
+];
+/** A statement embedded in an order's due_diligence_statements. */
+const EMBEDDED_STATEMENT = ['id', 'company_id', 'type', 'name', 'dds_identifier', 'dds_data', 'status', 'pulse_params', ...STAMPS];
+/** An element of a single statement's orders_detail. */
+const ORDER_DETAIL = [
+  'id', 'type', 'buyer_external_id', 'seller_external_id', 'border_cross_country_code', 'buyer_company_id', 'seller_company_id',
+  'order_created_at', 'order_arrival_at', 'buyer_company_status', 'seller_company_status', 'assessment_status',
+];
 
 /** Typed as shapes, keyed by resource (`satisfies` would infer each object literal's own type). */
 const shapes = <K extends string>(s: Record<K, readonly Field[]>) => s;
@@ -42,13 +76,11 @@ export const RESOURCE_SHAPES = shapes({
   order: [
     'id', 'company_id', 'type', 'external_id', 'buyer_external_id', 'seller_external_id', 'order_created_at', 'order_arrival_at',
     'buyer_company_status', 'seller_company_status', 'value_chain', { value_chain_detail: VALUE_CHAIN }, 'buyer_company_id', 'seller_company_id',
-    { company: COMPANY }, { buyer_company: COMPANY }, { seller_company: COMPANY }, 'items', 'signed_off_at', 'due_diligence_statements',
+    { company: COMPANY }, { buyer_company: COMPANY }, { seller_company: COMPANY }, { items: listOf(ORDER_ITEM) }, 'signed_off_at',
+    { due_diligence_statements: listOf(EMBEDDED_STATEMENT) },
     'border_cross_country_code', { border_cross_country: COUNTRY }, { pulse_params: PULSE }, 'tags', ...ASSESSED, ...STAMPS,
   ],
-  product: [
-    'id', 'company_id', 'sku', 'name', 'description', 'scientific_name', 'common_name', 'hs_code', 'external_id', 'type', 'commodity',
-    'composition', { metadata: ['species'] }, 'tags', 'due_diligence_statements', ...ASSESSED, ...STAMPS,
-  ],
+  product: PRODUCT,
   origin: [
     // location is "any" in the documents; sct sends and reads a GeoJSON geometry (schemas/origins.ts).
     'id', 'name', 'description', 'country_code', { country: COUNTRY }, { location: ['type', 'coordinates'] }, 'external_id', 'mapping_external_id',
@@ -57,8 +89,8 @@ export const RESOURCE_SHAPES = shapes({
   valueChain: VALUE_CHAIN,
   statement: [
     'id', 'type', 'name', 'status', 'dds_identifier', 'dds_data', 'orders', 'products', 'assessment_run_ids',
-    { metadata: ['eu_registry_status', 'eu_registry_status_observed_at', 'submitted_at', 'was_filed'] }, 'pulse_params', 'orders_detail',
-    'products_detail', ...ASSESSED, ...STAMPS,
+    { metadata: ['eu_registry_status', 'eu_registry_status_observed_at', 'submitted_at', 'was_filed'] }, 'pulse_params',
+    { orders_detail: listOf(ORDER_DETAIL) }, { products_detail: listOf(PRODUCT) }, ...ASSESSED, ...STAMPS,
   ],
   workspace: ['workspace_id', 'workspace_name', 'id', 'name', 'type', 'country', 'member_count', 'is_mfa_enabled', ...STAMPS],
   member: ['id', 'user', { user_detail: PERSON }, 'auth_group', { auth_group_detail: ROLE }, 'data_room_consumer_id', ...STAMPS],
@@ -73,6 +105,21 @@ export const RESOURCE_SHAPES = shapes({
     { company: PROFILE_COMPANY }, { auth_group: ['id', 'name', 'permissions'] },
   ],
   company: PROFILE_COMPANY,
+  // Each row of GET /orders/statistics, as supply-chain.md lists it under the endpoint.
+  orderStatistics: ['order_count', 'date', 'type', 'buyer_company_status', 'seller_company_status', 'assessment_status', 'value_chain_id'],
+  // An order available for tracing (the elements of each result's results array).
+  availableOrder: ['id', 'buyer_external_id', 'seller_external_id', 'order_created_at', 'type'],
+  // The anonymous view of an invitation (accounts.md, "Public invitation view").
+  publicInvitation: [
+    'id',
+    {
+      company: [
+        'id', 'name', 'slug', 'type', 'country', 'default_currency', 'default_locale', 'results_limit_earliest_year', 'results_limit_latest_year',
+        'information', 'integration_consumer_id', 'data_room_consumer_id', 'pulse_params', 'flags', ...STAMPS,
+      ],
+    },
+    'auth_group_id', 'is_existing_user', 'is_active', 'is_mfa_enabled',
+  ],
 });
 
 export type DocumentedResource = keyof typeof RESOURCE_SHAPES;
@@ -85,9 +132,11 @@ export const RESOURCE_FIELDS = Object.fromEntries(Object.entries(RESOURCE_SHAPES
   string[]
 >;
 
-/** The dotted paths of a shape's leaves, in order: `-o csv`'s columns. */
+/** The dotted paths of a shape's leaves, in order: `-o csv`'s columns (a list is one, its JSON). */
 export function flattenShape(shape: readonly Field[], prefix = ''): string[] {
   return shape.flatMap((f) =>
-    typeof f === 'string' ? [prefix + f] : Object.entries(f).flatMap(([name, inner]) => flattenShape(inner, `${prefix}${name}.`)),
+    typeof f === 'string'
+      ? [prefix + f]
+      : Object.entries(f).flatMap(([name, inner]) => (isList(inner) ? [prefix + name] : flattenShape(inner, `${prefix}${name}.`))),
   );
 }

@@ -73,8 +73,9 @@ export async function showOrder(ctx: Context, id: number): Promise<void> {
 export async function writeOrder(ctx: Context, order: Record<string, unknown>): Promise<void> {
   const output = ctx.output(COLUMNS.order);
   await writeOne(ctx.io, order, { ...output, detail: ORDER_DETAIL });
-  // For people the items follow as a table of their own; JSON/CSV already hold them.
-  if (output.format !== 'table') return;
+  // For people the items follow as a table of their own; JSON/CSV already hold them, and
+  // --columns shows only the fields it names.
+  if (output.format !== 'table' || output.columns) return;
   const items = Array.isArray(order.items) ? (order.items as Record<string, unknown>[]) : [];
   if (items.length === 0) {
     await ctx.io.write(`\n${ctx.io.color.bold('ITEMS')}  none\n`);
