@@ -23,6 +23,9 @@ describe('output facts declared by the commands', () => {
       ...crud('countries', 'country', ['list', 'get']),
       whoami: 'me',
       'workspaces current': 'company',
+      'orders stats': 'orderStatistics',
+      'dds available-orders': 'availableOrder',
+      'invitations public': 'publicInvitation',
     });
     expect(printedBy(tree.get('workspaces list')!)?.extraFields).toBeUndefined();
     expect(printedBy(tree.get('workspaces current')!)?.extraFields).toEqual(['role']);
