@@ -136,7 +136,14 @@ export class RejectedError extends SctError {
  * and the unit ends as `conflict` (a rerun reads and decides again).
  */
 export class ConflictError extends SctError {
-  constructor(message: string) {
+  /**
+   * @param sentBefore the unit went out in an earlier run and may have been carried out: it stays
+   * on record as sent (unknown), so no later run sends it under another key.
+   */
+  constructor(
+    message: string,
+    readonly sentBefore = false,
+  ) {
     super(message);
     this.name = 'ConflictError';
   }

@@ -20,8 +20,9 @@ import type { FieldErrors } from '../errors.js';
 import type { Journal } from './journal.js';
 import { withBulkRun } from './open.js';
 import { chunk, runUnits, type Outcome, type Outcomes, type RunResult, type Status, type Unit, type UnitRecords } from './runner.js';
-import { finishBulk } from './report.js';
-import { announceRun, warnIfBudgetShort } from './import.js';
+import { EDITED_SINCE_SENT, finishBulk } from './report.js';
+import { announceRun, editedSinceSent, warnIfBudgetShort } from './import.js';
+import { ApiError } from '../errors.js';
 
 export interface ChunkRow<T> {
   /** Stable identity across reruns and in the report ("dds 5 order 17"). */
@@ -87,7 +88,24 @@ export function planChunks<T>(rows: ChunkRow<T>[], size: number, journal: Journa
   if (journal.blank) return byFirstLine(chunkRows(rows, size, group));
   const chunks: ChunkRow<T>[][] = [];
   const leftovers: ChunkRow<T>[] = [];
-  for (const rowsOfChunk of chunkRows(rows, size, group)) {
+  // A request whose answer did not come back for some of its rows goes out again with the rows it
+  // had (those on record as done in it too), under its key, wherever the file has moved them
+  // since: a service that carried it out replays it rather than refusing the rows as there.
+  const open = new Set<string>();
+  for (const row of rows) {
+    const key = journal.get(idOf(row)) ? undefined : journal.sentKeyOf(idOf(row));
+    if (key !== undefined) open.add(key);
+  }
+  const resent = new Map<string, ChunkRow<T>[]>();
+  const others: ChunkRow<T>[] = [];
+  for (const row of rows) {
+    const key = open.size > 0 ? sentIn(journal, row) : undefined;
+    if (key === undefined || !open.has(key)) others.push(row);
+    else if (resent.has(key)) resent.get(key)!.push(row);
+    else resent.set(key, [row]);
+  }
+  chunks.push(...resent.values());
+  for (const rowsOfChunk of chunkRows(others, size, group)) {
     const pending = rowsOfChunk.filter((r) => !journal.get(idOf(r)));
     if (pending.length === 0) continue;
     // The key only where a row of the chunk is done: a first run (every chunk) needs none here,
@@ -108,6 +126,20 @@ const byFirstLine = <T>(chunks: ChunkRow<T>[][]) => chunks.sort((a, b) => a[0].l
 
 export function chunkKey<T>(journal: Journal, rows: ChunkRow<T>[]): string {
   return journal.key(...rows.map((r) => `${idOf(r)}#${journal.failedAttempts(idOf(r))}\u0001${JSON.stringify(r.payload)}`));
+}
+
+/** The key of the request an earlier run sent a row in: with its answer (done) or without (unknown). */
+function sentIn<T>(journal: Journal, row: ChunkRow<T>): string | undefined {
+  return journal.get(idOf(row))?.sent ?? journal.sentKeyOf(idOf(row));
+}
+
+/** Whether every row went in one earlier request, that of `key`. */
+const allSentIn = <T>(journal: Journal, rows: ChunkRow<T>[], key: string) => rows.every((r) => sentIn(journal, r) === key);
+
+/** The key a chunk goes out under: that of the earlier request its rows all went in, or its own. */
+function sendingKey<T>(journal: Journal, rows: ChunkRow<T>[]): string {
+  const earlier = sentIn(journal, rows[0]!);
+  return earlier !== undefined && allSentIn(journal, rows, earlier) ? earlier : chunkKey(journal, rows);
 }
 
 export function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<void> {
@@ -147,11 +179,19 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
   // Each row is on record for itself (the runner writes what these give, see UnitRecords): as
   // sent in its chunk before the chunk leaves, then with its own answer or the chunk's fate.
   const toSend = (unit: Unit<ChunkRow<T>[]>) => unit.payload.filter((row) => !doneBefore(row));
+  // Each unit's key, worked out once: on record with its rows as sent, and on the request.
+  const keys = new Map<Unit<ChunkRow<T>[]>, string>();
+  const keyOfUnit = (unit: Unit<ChunkRow<T>[]>) => {
+    let key = keys.get(unit);
+    if (key === undefined) keys.set(unit, (key = sendingKey(journal, unit.payload)));
+    return key;
+  };
   const records: UnitRecords<ChunkRow<T>[]> = {
-    sending: (unit) => toSend(unit).map((row) => ({ key: idOf(row), status: 'unknown' })),
+    sending: (unit) => toSend(unit).map((row) => ({ key: idOf(row), status: 'unknown', sent: keyOfUnit(unit) })),
     // A chunk refused whole is not a rejection of its rows one by one: sent again, it goes out
     // under the same key, as before the rows were on record as sent.
-    ended: (unit, how, error) => toSend(unit).map((row) => (how === 'unknown' ? { key: idOf(row), status: 'unknown', error } : { key: idOf(row), status: 'cleared' })),
+    ended: (unit, how, error) =>
+      toSend(unit).map((row) => (how === 'unknown' ? { key: idOf(row), status: 'unknown', error, sent: keyOfUnit(unit) } : { key: idOf(row), status: 'cleared' })),
   };
   const spinner = await ctx.spinner(`Sending ${run.noun}… 0/${pending}`);
   let rowsDone = 0;
@@ -168,10 +208,16 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
         // Keys are computed before the chunk's rows are journaled, so a retried send keys the
         // same. A payload the send built itself (not one of the rows') is keyed by its content alone.
         const rowOf = new Map(unit.payload.map((r) => [r.payload, r]));
-        const keyFor = (payloads: T[]) => chunkKey(journal, payloads.map((p) => rowOf.get(p) ?? { key: JSON.stringify(p), line: 0, payload: p }));
         const payloads = unit.payload.map((r) => r.payload);
-        const key = keyFor(payloads);
-        const results = await run.send(payloads, keyFor, client);
+        const key = keyOfUnit(unit);
+        const keyFor = (some: T[]) =>
+          some.length === payloads.length && some.every((p, i) => p === payloads[i]) ? key : chunkKey(journal, some.map((p) => rowOf.get(p) ?? { key: JSON.stringify(p), line: 0, payload: p }));
+        // Rows sent before without an answer, edited since: the service keeps the first request.
+        const sentBefore = allSentIn(journal, unit.payload, key);
+        const results = await run.send(payloads, keyFor, client).catch((err: unknown) => {
+          if (sentBefore && err instanceof ApiError && err.status === 422) throw editedSinceSent(unit.key);
+          throw err;
+        });
         if (results.length !== payloads.length) throw new Error(`the service answered ${results.length} results for ${payloads.length} rows`);
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, units.length - 1);
         const rows = unit.payload.map((row, i) => ({ row, r: results[i] })).filter(({ row }) => !doneBefore(row));
@@ -199,7 +245,7 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
     const fate = chunkOutcome.status === 'skipped' || chunkOutcome.status === 'created' ? 'not_sent' : chunkOutcome.status;
     for (const row of unit.payload) if (!doneBefore(row)) outcomes.set(row, fate, undefined, chunkOutcome.error, chunkOutcome.fields);
   });
-  await finishBulk(ctx, { ...result, outcomes }, { noun: run.noun, verb: run.verb, report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid });
+  await finishBulk(ctx, { ...result, outcomes }, { noun: run.noun, verb: run.verb, report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid, conflicts: EDITED_SINCE_SENT });
 }
 
 const STATUSES: readonly Status[] = ['not_sent', 'created', 'updated', 'rejected', 'conflict', 'skipped', 'unknown', 'invalid'];

@@ -14,7 +14,8 @@ import type { RateLimitState } from '../api/retry.js';
 import type { Journal } from './journal.js';
 import { withBulkRun } from './open.js';
 import { runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
-import { finishBulk } from './report.js';
+import { EDITED_SINCE_SENT, finishBulk } from './report.js';
+import { ApiError, ConflictError } from '../errors.js';
 
 export interface ImportRun<T> {
   /** Names the journal and the keys: the same file run as another command is another run. */
@@ -29,6 +30,18 @@ export interface ImportRun<T> {
   report?: string;
   /** The rows --skip-invalid left out, for the report. */
   invalid?: Outcome[];
+}
+
+/**
+ * A unit sent in an earlier run without an answer, whose row was edited since: the service
+ * refuses the new content under the key the first went under (it may have carried the first
+ * out). Not sent under another key, which could make it twice: it stays on record as sent.
+ */
+export function editedSinceSent(key: string): ConflictError {
+  return new ConflictError(
+    `${key} went out in an earlier run with other content and its answer was lost (it may exist): the edited row is not sent under another key; compare it with the service, or rerun with --fresh to send the file anew`,
+    true,
+  );
 }
 
 /** The key of one unit's POST: the same in every run of one journal generation. */
@@ -51,19 +64,30 @@ async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal,
   let sent = 0;
   let result: RunResult;
   try {
+    // A unit sent before without an answer goes again under the key it went under then, even
+    // when its row was edited since: a service that carried it out replays it, never twice.
+    const keyOf = (unit: Unit<T>) => journal.sentKeyOf(unit.journalKey ?? unit.key) ?? unitKey(journal, unit);
     result = await runUnits(run.units, {
       concurrency: run.concurrency,
       signal: ctx.signal,
       journal,
+      keyOf,
       rateLimit: client.rateLimit,
       work: async (unit) => {
-        const res = await client.request<{ id?: number } | null>({
-          method: 'POST',
-          path: run.path,
-          body: unit.payload,
-          idempotencyKey: unitKey(journal, unit),
-          expect: 'created',
-        });
+        const sentBefore = journal.sentKeyOf(unit.journalKey ?? unit.key) !== undefined;
+        const res = await client
+          .request<{ id?: number } | null>({
+            method: 'POST',
+            path: run.path,
+            body: unit.payload,
+            idempotencyKey: keyOf(unit),
+            expect: 'created',
+          })
+          .catch((err: unknown) => {
+            // The service keeps a key's first request: the row was edited since it went out.
+            if (sentBefore && err instanceof ApiError && err.status === 422) throw editedSinceSent(unit.key);
+            throw err;
+          });
         // The first answer carries the rate-limit headers the budget warning needs.
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, pending - 1);
         return { id: res.data?.id };
@@ -73,7 +97,7 @@ async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal,
   } finally {
     spinner.stop();
   }
-  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid });
+  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid, conflicts: EDITED_SINCE_SENT });
 }
 
 /** Before the first request: what an earlier run did, and on a terminal what this one will send. */

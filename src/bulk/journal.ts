@@ -153,7 +153,11 @@ const entrySchema = z.object({
   status: z.enum(['done', 'failed', 'unknown', 'cleared']),
   id: z.union([z.string(), z.number()]).optional(),
   error: z.string().optional(),
-  /** The Idempotency-Key of the chunk the unit went out in, when it shared a request with others. */
+  /**
+   * The Idempotency-Key of the request the unit went out in: with `done` and `failed`, the
+   * chunk's when it shared a request with others; with `unknown`, the key a rerun sends it under
+   * again, whatever became of the file's row since.
+   */
   sent: z.string().optional(),
   at: z.string(),
 });
@@ -193,7 +197,8 @@ export class Journal {
   /** The last `sent` key read: the rows of one request share it, and so one string. */
   private lastSent?: string;
   private readonly failures = new Map<string, number>();
-  private readonly unknown = new Set<string>();
+  /** Units sent without an answer, and the Idempotency-Key each went out under (when on record). */
+  private readonly unknown = new Map<string, string | undefined>();
 
   private constructor(path: string) {
     this.path = path;
@@ -290,6 +295,15 @@ export class Journal {
     return this.unknown.has(key);
   }
 
+  /**
+   * The Idempotency-Key an earlier run sent this unit under without learning what became of it:
+   * the rerun sends it again under that key (the spec's "original Idempotency-Key"), even when
+   * the file's row changed since, so a service that carried the first out never does it twice.
+   */
+  sentKeyOf(key: string): string | undefined {
+    return this.unknown.get(key);
+  }
+
   private note(e: JournalEntry): void {
     if (e.status === 'done') {
       if (e.sent !== undefined && e.sent === this.lastSent) e.sent = this.lastSent;
@@ -305,7 +319,7 @@ export class Journal {
     } else if (e.status === 'cleared') {
       this.unknown.delete(e.key);
     } else if (!this.done.has(e.key)) {
-      this.unknown.add(e.key);
+      this.unknown.set(e.key, e.sent ?? this.unknown.get(e.key));
     }
   }
 

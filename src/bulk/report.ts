@@ -119,6 +119,27 @@ export function writeReportFile(path: string, outcomes: Iterable<Outcome>, o: { 
   }
 }
 
+/** How a run names its `conflict` rows: in the summary, the error and its hint. */
+export interface ConflictWords {
+  summary: string;
+  error: string;
+  hint: string;
+}
+
+/** A sync's: the object changed on the service between the plan and the write. */
+const CHANGED_SINCE_PLAN: ConflictWords = {
+  summary: 'not written (changed on the service since the plan)',
+  error: 'changed on the service since the plan',
+  hint: 'rerun the same command: it reads the service again and plans from what is there now',
+};
+
+/** A file command's: a row an earlier run sent without an answer was edited since. */
+export const EDITED_SINCE_SENT: ConflictWords = {
+  summary: 'not sent again (edited since an earlier run sent them without an answer)',
+  error: 'edited since an earlier run sent them without an answer',
+  hint: 'put those rows back as they were sent, and the rerun has the service answer as it did; or check them on the service and rerun with --fresh',
+};
+
 export async function finishBulk(
   ctx: Context,
   result: Omit<RunResult, 'outcomes'> & { outcomes: Outcomes },
@@ -131,6 +152,8 @@ export async function finishBulk(
     invalid?: Outcome[];
     /** With -o json, the one document stdout carries, made of the rows (a sync's plan holds them). */
     document?: (rows: object[]) => object;
+    /** What a `conflict` row is in this run, when not a sync's write that found the object changed. */
+    conflicts?: ConflictWords;
   },
 ): Promise<void> {
   const outcomes = o.invalid?.length ? withInvalid(o.invalid, result.outcomes) : result.outcomes;
@@ -171,7 +194,8 @@ export async function finishBulk(
   if (updated) parts.push(`${updated} updated`);
   if (skipped) parts.push(`${skipped} skipped (done in an earlier run)`);
   parts.push(`${rejected} rejected`);
-  if (conflict) parts.push(`${conflict} not written (changed on the service since the plan)`);
+  const words = o.conflicts ?? CHANGED_SINCE_PLAN;
+  if (conflict) parts.push(`${conflict} ${words.summary}`);
   if (notSent) parts.push(`${notSent} not sent`);
   if (unknown) parts.push(`${unknown} unknown (sent, no answer: they may exist)`);
   if (invalid) parts.push(`${invalid} invalid (not sent)`);
@@ -206,8 +230,8 @@ export async function finishBulk(
   if (outputFailure) throw outputFailure;
   if (conflict) {
     for (const c of only('conflict', outcomes)) io.error(`  line ${c.lines.join(',')} (${stripControl(c.key)}): ${stripControl(c.error ?? '')}`);
-    const e = new PartialFailureError(`${[rejected && `${rejected} rejected`, `${conflict} changed on the service since the plan`].filter(Boolean).join(', ')} (of ${outcomes.length} ${o.noun})`);
-    e.hint = 'rerun the same command: it reads the service again and plans from what is there now';
+    const e = new PartialFailureError(`${[rejected && `${rejected} rejected`, `${conflict} ${words.error}`].filter(Boolean).join(', ')} (of ${outcomes.length} ${o.noun})`);
+    e.hint = words.hint;
     throw e;
   }
   if (rejected || invalid) {

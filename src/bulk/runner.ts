@@ -62,6 +62,8 @@ export interface RunOptions<T> {
   signal: AbortSignal;
   journal?: Journal;
   records?: UnitRecords<T>;
+  /** The Idempotency-Key a unit goes out under, put on record with it as sent (see Journal.sentKeyOf). */
+  keyOf?: (unit: Unit<T>) => string;
   /**
    * Sends one unit; resolves with the created object's id (status: 'updated' for a unit that
    * changed an existing object), and the records of its answer when not the unit as done.
@@ -125,21 +127,21 @@ function deliveryOf(err: unknown): 'not_sent' | 'unknown' {
   return err instanceof InterruptedError ? 'not_sent' : 'unknown';
 }
 
-/** One record per unit, under its journalKey (its key when it has none). */
-function unitRecords<T>(): UnitRecords<T> {
+/** One record per unit, under its journalKey (its key when it has none); as sent, with its Idempotency-Key. */
+function unitRecords<T>(keyOf?: (unit: Unit<T>) => string): UnitRecords<T> {
   const key = (unit: Unit<T>) => unit.journalKey ?? unit.key;
   return {
-    sending: (unit) => [{ key: key(unit), status: 'unknown' }],
+    sending: (unit) => [{ key: key(unit), status: 'unknown', sent: keyOf?.(unit) }],
     ended: (unit, how, error) => {
       if (how === 'rejected') return [{ key: key(unit), status: 'failed', error }];
-      if (how === 'unknown') return [{ key: key(unit), status: 'unknown', error }];
+      if (how === 'unknown') return [{ key: key(unit), status: 'unknown', error, sent: keyOf?.(unit) }];
       return [{ key: key(unit), status: 'cleared' }];
     },
   };
 }
 
 export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<RunResult> {
-  const records = o.records ?? unitRecords<T>();
+  const records = o.records ?? unitRecords<T>(o.keyOf);
   const outcomes: Outcome[] = new Array(units.length);
   let next = 0;
   let done = 0;
@@ -223,9 +225,10 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
             answered = answer ?? [{ key: journalKey, status: 'done', id }];
           } catch (err) {
             if (err instanceof ConflictError) {
-              // Nothing was sent: the rerun plans this unit again.
+              // Nothing was sent: the rerun plans this unit again (still as sent, under its
+              // earlier key, when an earlier run may have carried it out).
               outcomes[i] = { key: unit.key, lines: unit.lines, status: 'conflict', error: err.message };
-              answered = records.ended(unit, 'cleared');
+              answered = records.ended(unit, err.sentBefore ? 'unknown' : 'cleared', err.sentBefore ? err.message : undefined);
             } else if (!isRejection(err)) {
               if (err instanceof InterruptedError) interrupted = true;
               else fatal ??= err as Error;

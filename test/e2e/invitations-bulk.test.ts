@@ -229,6 +229,30 @@ describe('invitations bulk-create', () => {
     expect(new Set(found.map((i) => i.email)).size).toBe(150);
   });
 
+  it('a chunk whose answer was lost goes out again under its key with its rows, though the file changed since: replayed, never refused', async () => {
+    const file = people(150);
+    t.sb.setFaults({ dropFirst: 4, dropAfterProcessing: true, methods: ['POST'] });
+    const r = await t.sctIn(['invitations', 'bulk-create', '--file', file, '--concurrency', '1'], { clientOptions: { retryBaseMs: 1 } });
+    expect(r.exitCode).toBe(1);
+    const lostKey = posts()[0].headers['idempotency-key'];
+    const lostBody = posts()[0].body;
+    t.sb.setFaults({});
+
+    // The file gains a row at its top and another at its end: every chunk of it moves.
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    writeFileSync(file, [lines[0], `first@${domain()},3`, ...lines.slice(1), `last@${domain()},3`].join('\n') + '\n');
+    t.sb.requests.length = 0;
+    const again = await t.sct(['invitations', 'bulk-create', '--file', file, '-o', 'json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    const resent = posts().find((p) => p.headers['idempotency-key'] === lostKey);
+    expect(resent?.body).toBe(lostBody);
+    const rows = JSON.parse(again.stdout) as Array<{ status: string }>;
+    expect(rows.map((x) => x.status).every((s) => s === 'created')).toBe(true);
+    expect(rows).toHaveLength(152);
+    const found = await invitationsOfDomain();
+    expect(new Set(found.map((i) => i.email)).size).toBe(152);
+  });
+
   it('stops cleanly on Ctrl-C (exit 130) with four chunks in flight, and a rerun finishes without duplicates', async () => {
     // The sandbox logs a request when it has answered it: the signal comes after the first chunks
     // came back, while the next ones are out. 10 chunks leave some unsent on a loaded machine too.

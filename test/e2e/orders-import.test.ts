@@ -242,6 +242,41 @@ B-2,ordr,2025-02-30,x,1,5,kg
     expect(await existing(ids)).toEqual(Object.fromEntries(ids.map((id) => [id, 1])));
   });
 
+  it('an order sent without an answer goes out again under its key: edited since, it is a conflict, never a second order', async () => {
+    const header = 'external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number';
+    const rowsOf = (volume: number) => [`LOST-1,order,2025-07-01,101,${products[0]},${volume},kg,1`, `LOST-1,order,2025-07-01,101,${products[1]},20,kg,2`];
+    const file = writeCsv('lost.csv', [header, ...rowsOf(10)].join('\n'));
+    // The order is created, then every answer to it (the try and its three retries) is lost.
+    t.sb.setFaults({ dropFirst: 4, dropAfterProcessing: true, methods: ['POST'] });
+    const first = await t.sctIn(['orders', 'import', '--purchase', '--file', file], { clientOptions: { retryBaseMs: 1 } });
+    t.sb.setFaults({});
+    expect(first.exitCode, first.stderr).toBe(1);
+    expect(first.stderr).toContain('1 unknown');
+    const key = posts()[0].headers['idempotency-key'];
+    expect(await existing(['LOST-1'])).toEqual({ 'LOST-1': 1 });
+
+    // A volume edited before the rerun: the same key, which the service keeps for the first body.
+    writeCsv('lost.csv', [header, ...rowsOf(11)].join('\n'));
+    t.sb.requests.length = 0;
+    const edited = await t.sct(['orders', 'import', '--purchase', '--file', file, '-o', 'json']);
+    expect(edited.exitCode, edited.stderr).toBe(3);
+    expect(posts().map((q) => q.headers['idempotency-key'])).toEqual([key]);
+    expect((JSON.parse(edited.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['conflict']);
+    expect(edited.stderr).toContain('LOST-1 went out in an earlier run with other content and its answer was lost (it may exist)');
+    expect(edited.stderr).toContain('purchase orders: 0 created, 0 rejected, 1 not sent again (edited since an earlier run sent them without an answer)');
+    // Still on record as sent: the next run keys it the same.
+    t.sb.requests.length = 0;
+    expect((await t.sct(['orders', 'import', '--purchase', '--file', file])).exitCode).toBe(3);
+    expect(posts().map((q) => q.headers['idempotency-key'])).toEqual([key]);
+
+    // The row as it went: replayed, the order the service made.
+    writeCsv('lost.csv', [header, ...rowsOf(10)].join('\n'));
+    const restored = await t.sct(['orders', 'import', '--purchase', '--file', file, '-o', 'json']);
+    expect(restored.exitCode, restored.stderr).toBe(0);
+    expect((JSON.parse(restored.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['created']);
+    expect(await existing(['LOST-1'])).toEqual({ 'LOST-1': 1 });
+  });
+
   it('a quote-free file (read three times, each order made as its rows come) sends what the same file with quotes sends', async () => {
     const [a, b, c] = products;
     // Orders whose rows are apart (Q-A, Q-B), one that is together (Q-C), a row without an
