@@ -8,7 +8,7 @@ import { writeAtomically } from '../../util/files.js';
 import { join } from 'node:path';
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { splitList } from './flags.js';
 import { isId } from '../../util/numbers.js';
 
@@ -76,8 +76,10 @@ export async function learnRoles(ctx: Context): Promise<Role[]> {
       const r = pair(m.auth_group_detail);
       if (r) found.push(r);
     }
-  } catch {
-    // A member who may not list the members still knows their own role.
+  } catch (err) {
+    // A member who may not list the members (403) still knows their own role. Anything else
+    // (Ctrl-C, the service down) is no answer about the roles: never taken for "no such role".
+    if (!(err instanceof ApiError && err.status === 403)) throw err;
   }
   remember(ctx, client.baseUrl, found);
   return seen(ctx, client.baseUrl);
