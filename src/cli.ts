@@ -114,7 +114,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     await io.endPager();
     signals.explain(err);
     // --help and --version end as commander "errors" too: they must not pay for reading the config.
-    code = isHelpOrVersion(err) ? 0 : signals.exitCode(await reportError(err, io, argv, await errorsAsJson(argv, program, env)));
+    code = isHelpOrVersion(err) ? 0 : await reportError(err, io, argv, await errorsAsJson(argv, program, env), (c) => signals.exitCode(c));
   } finally {
     signals.release();
   }

@@ -41,7 +41,12 @@ export function isHelpOrVersion(err: unknown): boolean {
   return err instanceof CommanderError && (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help');
 }
 
-export async function reportError(err: unknown, io: IOStreams, argv: string[], asJson: boolean): Promise<number> {
+/**
+ * Prints the error (and with -o json its object) and returns the exit code. `exitCode` maps the
+ * code the error has to the one the process ends with (130 → 143 when SIGTERM stopped the run),
+ * so the JSON object says the same code as the process.
+ */
+export async function reportError(err: unknown, io: IOStreams, argv: string[], asJson: boolean, exitCode: (code: number) => number = (c) => c): Promise<number> {
   if (err instanceof CommanderError) {
     // commander already printed its message ("error: unknown option '--x'").
     if (asJson) {
@@ -53,11 +58,12 @@ export async function reportError(err: unknown, io: IOStreams, argv: string[], a
   // `sct … | head`: the reader has gone, and there is nobody to tell.
   if (err instanceof ClosedPipeError) return err.exitCode;
   await loadColor(io);
-  const code = exitCodeFor(err);
+  const own = exitCodeFor(err);
+  const code = exitCode(own);
   const verbose = argv.includes('-v') || argv.includes('--verbose');
   const e = err instanceof Error ? err : new Error(String(err));
   // Messages quote what the service holds (a name, an id, a field error): never raw to a terminal.
-  const message = code === 130 && isAbortError(err) ? 'interrupted' : stripControl(e.message);
+  const message = own === 130 && isAbortError(err) ? 'interrupted' : stripControl(e.message);
   const red = io.colorErr.red;
   io.error(`${red('error:')} ${message}`);
   const fields = err instanceof SctError ? err.fields : {};

@@ -225,6 +225,29 @@ describe('interrupts and waits never make a row rejected', () => {
     }
   });
 
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
+    it(`${signal} with -o json: the error object on stderr says exit ${code}, as the process does`, async () => {
+      const file = people(3);
+      t.sb.setFaults({ latencyMs: 3000, methods: ['POST'] });
+      try {
+        const child = t.spawnSct(['invitations', 'bulk-create', '--file', file, '-o', 'json']);
+        await until(() => t.sb.requests.some((q) => q.path === '/api/accounts/me'), 'GET /accounts/me');
+        await new Promise((r) => setTimeout(r, 300));
+        child.kill(signal);
+        const r = await child;
+        expect(r.exitCode, String(r.stderr)).toBe(code);
+        const last = JSON.parse(String(r.stderr).trim().split('\n').at(-1)!);
+        expect(last).toMatchObject({ exit_code: code });
+        expect(last.error).toMatch(new RegExp(`stopped by ${signal}`));
+      } finally {
+        t.sb.setFaults({});
+      }
+    });
+  }
+
   it('Ctrl-C during a rate-limit wait leaves the rows not_sent too', async () => {
     const file = people(2);
     t.sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 30, methods: ['POST'] });
