@@ -16,16 +16,18 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The known name closest to `word`, when it is close enough to be a typo of it (at most a third
- * of its length away, or a name that contains it or that it contains); else undefined.
+ * of its length away, or a name that contains it or that it contains, most of it); else undefined.
+ * A short name inside a long word (`id` in `extrenal_id`) is no near miss of it.
  */
 export function closest(word: string, known: readonly string[]): string | undefined {
   const w = word.toLowerCase();
   let best: string | undefined;
   let bestScore = Infinity;
+  const mostOf = (part: string, whole: string) => part.length >= 3 && part.length * 2 >= whole.length && whole.includes(part);
   for (const k of known) {
     const kl = k.toLowerCase();
     const d = editDistance(w, kl);
-    const score = kl.includes(w) || w.includes(kl) ? Math.min(d, 1.5) : d;
+    const score = mostOf(w, kl) || mostOf(kl, w) ? Math.min(d, 1.5) : d;
     if (score < bestScore) {
       best = k;
       bestScore = score;

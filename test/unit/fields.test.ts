@@ -34,6 +34,10 @@ describe('closest', () => {
   it('suggests near names only', () => {
     expect(closest('ordrs', ['orders', 'origins'])).toBe('orders');
     expect(closest('zzzzzz', ['orders'])).toBeUndefined();
+    // A short name inside a long typo is not the typo's match: the near spelling is.
+    expect(closest('extrenal_id', ['id', 'external_id', 'type'])).toBe('external_id');
+    expect(closest('seller_external_id__icontans', ['id', 'seller_external_id__icontains'])).toBe('seller_external_id__icontains');
+    expect(closest('order', ['orders', 'origins'])).toBe('orders');
   });
 });
 
