@@ -4,7 +4,7 @@
 import type { IOStreams } from './output/iostreams.js';
 import type { Prompter } from './prompt.js';
 import { ConfigStore, configDir } from './config/config.js';
-import { checkProfileExists, notLoggedIn, resolveSettings, type Settings } from './config/settings.js';
+import { checkProfileExists, loginCommand, notLoggedIn, resolveSettings, type Settings } from './config/settings.js';
 import { ApiClient, type ClientOptions, type PlannedRequest } from './api/client.js';
 import { missingApiPrefix } from './api/endpoint.js';
 import { abortableSleep } from './api/retry.js';
@@ -161,6 +161,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       const client = new ApiClient({
         baseUrl: s.baseUrl,
         token: options.token?.value ?? (auth ? s.token : undefined),
+        loginCommand: loginCommand(s),
         tokenSource:
           options.token?.source ??
           (s.tokenSource === 'env'

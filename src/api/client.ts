@@ -63,6 +63,8 @@ export interface ClientOptions {
   token?: string;
   /** Where the token came from ("SCT_TOKEN"), for the message when it cannot be sent. */
   tokenSource?: string;
+  /** The command that logs this profile in, for the hint of a 401 (`sct auth login --profile p`). */
+  loginCommand?: string;
   timeoutMs?: number;
   /** Longest rate-limit wait sct sleeps through; longer ones stop the run (RateLimitError). */
   maxWaitMs?: number;
@@ -152,6 +154,7 @@ export class ApiClient {
   private readonly origin: string;
   private readonly token?: string;
   private readonly tokenSource?: string;
+  private readonly loginCommand?: string;
   private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxWaitMs' | 'maxRetries' | 'retryBaseMs' | 'scanFromBytes'>>;
   /** Made at the first request: undici, when it is needed at all, is loaded only then. */
   private transport?: Promise<Transport>;
@@ -179,6 +182,7 @@ export class ApiClient {
     if (options.token !== undefined) checkToken(options.token, options.tokenSource ?? 'the configuration');
     this.token = options.token;
     this.tokenSource = options.tokenSource;
+    this.loginCommand = options.loginCommand;
     this.opts = {
       timeoutMs: options.timeoutMs ?? 30_000,
       maxWaitMs: options.maxWaitMs ?? 600_000,
@@ -409,7 +413,7 @@ export class ApiClient {
     // Every request 404s when the base URL lacks the /api prefix: say so where it shows.
     if (status === 404 && call.target.url.origin === this.origin) err.hint = missingApiPrefix(this.baseUrl);
     if (status === 401) {
-      call.fail(new AuthError(err.message, 401, rejectedTokenHint(this.token, this.tokenSource)), false);
+      call.fail(new AuthError(err.message, 401, rejectedTokenHint(this.token, this.tokenSource, this.loginCommand)), false);
     }
     return call.fail(err, status >= 500 ? call.mayHaveArrived : false);
   }

@@ -42,10 +42,10 @@ export function proxyFromEnv(env: NodeJS.ProcessEnv, base?: URL): ProxySettings 
  * What to do about a 401. While SCT_TOKEN is set it wins over the profile, so `sct auth login`
  * could not help: the hint names the variable.
  */
-export function rejectedTokenHint(token: string | undefined, source: string | undefined): string {
-  if (!token) return 'run `sct auth login`';
+export function rejectedTokenHint(token: string | undefined, source: string | undefined, login = 'sct auth login'): string {
+  if (!token) return `run \`${login}\``;
   if (source === 'SCT_TOKEN') return "the token in SCT_TOKEN was rejected: set SCT_TOKEN to a valid token, or unset it to use the profile's stored token";
-  return 'the token was rejected: run `sct auth login`';
+  return `the token was rejected: run \`${login}\``;
 }
 
 /** 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine. */

@@ -3,7 +3,7 @@ import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
 import { missingApiPrefix } from '../api/endpoint.js';
 import { AuthError, UsageError } from '../errors.js';
-import { notLoggedIn } from '../config/settings.js';
+import { loginCommand, notLoggedIn } from '../config/settings.js';
 import { maskToken, withoutCredentials } from '../output/redact.js';
 import { keyringAccount, keyringDelete, keyringSet } from '../config/keyring.js';
 import { displayName, type Me } from '../api/me.js';
@@ -193,6 +193,6 @@ export async function logout(ctx: Context): Promise<void> {
 
 export async function printToken(ctx: Context): Promise<void> {
   const s = ctx.settings();
-  if (!s.token) throw notLoggedIn(s, `not logged in (profile "${s.profile}")`, 'run `sct auth login`');
+  if (!s.token) throw notLoggedIn(s, `not logged in (profile "${s.profile}")`, `run \`${loginCommand(s)}\``);
   await ctx.io.write(s.token + '\n');
 }

@@ -146,8 +146,13 @@ export function notLoggedIn(s: Settings, message = 'not logged in', hint?: strin
   return new AuthError(message, null, notLoggedInHint(s, hint));
 }
 
+/** The login that stores a token for this profile: run as written, it never logs another profile in. */
+export function loginCommand(s: Pick<Settings, 'profile'>): string {
+  return `sct auth login${s.profile === 'default' ? '' : ` --profile ${s.profile}`}`;
+}
+
 /** The hint of a "not logged in" error, saying why a keyring-kept token could not be read. */
-function notLoggedInHint(s: Settings, hint = 'run `sct auth login` or set SCT_TOKEN'): string {
+function notLoggedInHint(s: Settings, hint = `run \`${loginCommand(s)}\` or set SCT_TOKEN`): string {
   return s.tokenStorage === 'keyring' && s.tokenProblem ? `its token is kept in the system keyring, which failed: ${s.tokenProblem}; ${hint}` : hint;
 }
 

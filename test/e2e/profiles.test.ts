@@ -43,6 +43,27 @@ describe('profiles', () => {
     expect(table.stdout).toMatch(/^\s+ci\s+/m);
   });
 
+  it("the hints to log in name the profile in use, so following them logs that profile in", async () => {
+    expect((await t.sct(['config', 'set', 'base_url', t.sb.url, '--profile', 'staging'])).exitCode).toBe(0);
+    const none = await t.sct(['whoami', '--profile', 'staging'], { env: { SCT_TOKEN: undefined } });
+    expect(none.exitCode).toBe(4);
+    expect(none.stderr).toContain('run `sct auth login --profile staging` or set SCT_TOKEN');
+    const status = await t.sct(['auth', 'status', '--profile', 'staging'], { env: { SCT_TOKEN: undefined } });
+    expect(status.exitCode).toBe(4);
+    expect(status.stderr).toContain('sct auth login --profile staging');
+
+    const login = await t.sct(['auth', 'login', '--with-token', '--profile', 'revoked', '--base-url', t.sb.url], { input: OWNER + '\n', env: { SCT_TOKEN: undefined, SCT_BASE_URL: undefined } });
+    expect(login.exitCode, login.stderr).toBe(0);
+    // The stored token refused later (revoked): the profile is named in the hint too.
+    const cfg = await t.sct(['config', 'path']);
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const path = cfg.stdout.trim();
+    writeFileSync(path, readFileSync(path, 'utf8').replace(OWNER, 'sct_revoked_token_000'));
+    const refused = await t.sct(['whoami', '--profile', 'revoked'], { env: { SCT_TOKEN: undefined, SCT_BASE_URL: undefined } });
+    expect(refused.exitCode).toBe(4);
+    expect(refused.stderr).toContain('the token was rejected: run `sct auth login --profile revoked`');
+  });
+
   it('a token from SCT_TOKEN that the service refuses: the hint names SCT_TOKEN, not auth login', async () => {
     const r = await t.sct(['orders', 'list', '--buying'], { env: { SCT_TOKEN: 'sct_not_a_real_token' } });
     expect(r.exitCode).toBe(4);
