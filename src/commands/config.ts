@@ -73,8 +73,9 @@ async function profiles(ctx: Context): Promise<void> {
 /** `base-url` as the flag spells it reads as `base_url`, the key's own name. */
 const normalize = (key: string) => key.trim().toLowerCase().replace(/-/g, '_');
 
-function settable(raw: string): SettableKey {
+function settable(raw: string, unsetting = false): SettableKey {
   const key = normalize(raw);
+  if (key === 'token' && unsetting) throw new UsageError('the token is forgotten with `sct auth logout` (from the keyring or the config file, wherever it is kept)');
   if (key === 'token') throw new UsageError('the token is set with `sct auth login`, never as a value on the command line');
   if (!(SETTABLE_KEYS as readonly string[]).includes(key)) {
     throw new UsageError(`unknown setting "${key}": use one of ${SETTABLE_KEYS.join(', ')}`);
@@ -121,7 +122,7 @@ async function set(ctx: Context, key: string, value: string): Promise<void> {
 }
 
 async function unset(ctx: Context, key: string): Promise<void> {
-  ctx.config().unset(ctx.settings().profile, settable(key));
+  ctx.config().unset(ctx.settings().profile, settable(key, true));
 }
 
 async function path(ctx: Context): Promise<void> {

@@ -82,7 +82,7 @@ const CONFIG = `Configuration:
   sct config get KEY             one setting (a known key that is not set prints nothing, exit 0)
   sct config set KEY VALUE       KEY: base_url (or base-url), output, workspace; creates the profile
   sct config unset KEY
-  sct auth login [--base-url URL] [--with-token]   stores the token (in the config file)
+  sct auth login [--base-url URL] [--with-token]   stores the token (system keyring, else the 0600 config file)
 
 Precedence: --base-url > SCT_BASE_URL > profile; SCT_TOKEN > profile; -o/--json/--jq > profile's
 output > table. A profile's token belongs to the base URL it was stored with (config set base_url

@@ -197,6 +197,11 @@ describe('auth and config', () => {
       expect(r.exitCode, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^error: /m);
     }
+    const set = await t.sct(['config', 'set', 'token', 'abc']);
+    expect(set.stderr).toContain('the token is set with `sct auth login`');
+    const unset = await t.sct(['config', 'unset', 'token']);
+    expect(unset.exitCode).toBe(2);
+    expect(unset.stderr).toContain('the token is forgotten with `sct auth logout`');
   });
 
   it('repairs a loosened config file mode on write, and doctor flags it', async () => {
