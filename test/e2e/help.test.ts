@@ -117,6 +117,14 @@ describe('--filter keys', () => {
     expect(t.queryOf()).toMatchObject({ extrnal_id: 'ORI-1', name__icontains: 'farm' });
   });
 
+  it('a --filter that is no KEY=VALUE is exit 2, with no warning that it went out', async () => {
+    const r = await t.sct(['orders', 'list', '--buying', '--filter', 'foo']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('error: invalid --filter "foo": expected KEY=VALUE');
+    expect(r.stderr).not.toContain('sent anyway');
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
   it('lists whose filters are not documented take any key silently', async () => {
     const r = await t.sct(['products', 'list', '--filter', 'whatever=1', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);

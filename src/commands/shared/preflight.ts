@@ -7,6 +7,7 @@ import { checkFields } from '../../output/fields.js';
 import { printedBy } from './output-facts.js';
 import { closest } from '../../output/suggest.js';
 import { filtersOf } from './filters.js';
+import { splitKeyValue } from './flags.js';
 
 /** "orders list", "whoami": the command as typed, without "sct". */
 export function commandPath(cmd: Command): string {
@@ -42,7 +43,8 @@ function warnUndocumentedFilters(ctx: Context, cmd: Command, filters: unknown): 
   if (!documented?.length || !Array.isArray(filters)) return;
   const command = commandPath(cmd);
   for (const pair of filters as string[]) {
-    const key = pair.split('=')[0].trim();
+    // A pair that is none is the usage error it is, said before any warning that it went out.
+    const key = splitKeyValue(pair, '--filter')[0].trim();
     if (!key || documented.includes(key)) continue;
     const guess = closest(key, documented);
     ctx.io.warn(`--filter ${key}: not a documented filter of ${command}${guess ? ` (did you mean ${guess}?)` : ''}; sent anyway (see sct help filters)`);
