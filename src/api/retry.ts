@@ -195,6 +195,9 @@ export function neverConnected(err: unknown): boolean {
   return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENETUNREACH' || code === 'EHOSTUNREACH' || code === 'UND_ERR_CONNECT_TIMEOUT';
 }
 
+/** An error's message on one line, without the credentials a URL in it may carry. */
+const oneLineOf = (err: unknown) => credentialsInText(((err as Error)?.message ?? String(err)).replace(/\s*\n\s*/g, ' ').trim());
+
 export function describeError(err: unknown): string {
   const code = errorCode(err);
   switch (code) {
@@ -211,8 +214,15 @@ export function describeError(err: unknown): string {
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
       return 'connection reset by the server';
+    case 'EPROTO':
+    case 'ERR_SSL_WRONG_VERSION_NUMBER':
+      // OpenSSL's own words name its source file; what they mean is that no TLS came back.
+      if (/wrong version number|packet length too long|http request/i.test((err as Error)?.message ?? '')) {
+        return 'the server answered without TLS: is the address plain http:// (as the sandbox\'s is)?';
+      }
+      return `TLS failed: ${oneLineOf(err)}`;
     default:
       // A library's message may name a URL with its credentials (a proxy's).
-      return credentialsInText((err as Error)?.message ?? String(err));
+      return oneLineOf(err);
   }
 }

@@ -186,6 +186,15 @@ describe('auth and config', () => {
     expect(ok.stderr).toBe('');
   });
 
+  it('https to a plain-http server says so on one line, not in OpenSSL\'s words', async () => {
+    const r = await t.sct(['orders', 'list', '--buying', '--base-url', t.sb.url.replace('http://', 'https://'), '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("error: GET /orders: the server answered without TLS: is the address plain http:// (as the sandbox's is)?");
+    expect(r.stderr).not.toMatch(/openssl|ssl3_get_record/i);
+    const last = JSON.parse(r.stderr.trim().split('\n').at(-1)!);
+    expect(last.error).not.toContain('\n');
+  });
+
   it('config rejects the token, unknown keys and bad values with exit 2', async () => {
     for (const args of [
       ['config', 'set', 'token', 'abc'],
