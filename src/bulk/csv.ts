@@ -4,7 +4,7 @@ import { CsvError, parse } from 'csv-parse';
 import { fileLabel, readInput } from '../util/files.js';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { UsageError, type FieldErrors } from '../errors.js';
+import { PartialFailureError, UsageError, type FieldErrors } from '../errors.js';
 import { ID_MAX, parseInteger } from '../util/numbers.js';
 import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
@@ -579,4 +579,13 @@ export function decimalText(raw: string, numbers: NumberStyle): string {
   if (DOT_GROUPED.test(s)) return s.replace(/\./g, '').replace(',', '.');
   if (s.includes(',') && s.includes('.')) throw new Error(`"${raw}" is not a number with a decimal comma (e.g. 1.234,5)`);
   return s.replace(',', '.');
+}
+
+/**
+ * The end of a dry run that --skip-invalid let go on past invalid rows: exit 3, as the real run
+ * would end, so a script trying a file first learns that rows would be left out.
+ */
+export function endDryRun(file: string, invalid: readonly Outcome[] | undefined): void {
+  if (!invalid?.length) return;
+  throw new PartialFailureError(`${file}: ${invalid.length} invalid row${invalid.length > 1 ? 's' : ''} left out (--skip-invalid); nothing sent (dry run)`);
 }

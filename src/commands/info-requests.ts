@@ -12,7 +12,7 @@ import type { ApiClient } from '../api/client.js';
 import { PATHS } from '../api/paths.js';
 import { SctError, UsageError } from '../errors.js';
 import { informationRequestsResponseSchema, type InformationRequest } from '../api/schemas/statements.js';
-import { idCell, readCsv, RowErrors, refuseUnknownColumns } from '../bulk/csv.js';
+import { endDryRun, idCell, readCsv, RowErrors, refuseUnknownColumns } from '../bulk/csv.js';
 import type { Outcome } from '../bulk/runner.js';
 import { checkReportPath } from '../bulk/report.js';
 import { parseConcurrency } from './shared/flags.js';
@@ -107,7 +107,7 @@ export async function sendInformationRequests(ctx: Context, opts: SendFlags & { 
     // The requests a first run of the file sends; no journal, lock or report.
     const client = ctx.client();
     for (const part of chunkRows(rows, INFO_REQUEST_CHUNK)) await sendChunk(client, part.map((r) => r.payload));
-    return;
+    return endDryRun(opts.file, invalid);
   }
   const actions = new Map<string, number>();
   try {

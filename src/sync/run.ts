@@ -17,7 +17,7 @@ import { runUnits, type Outcome, type Unit } from '../bulk/runner.js';
 import { finishBulk } from '../bulk/report.js';
 import { announceRun, unitKey } from '../bulk/import.js';
 import { ApiError, CancelledError, ConflictError } from '../errors.js';
-import { RowErrors } from '../bulk/csv.js';
+import { endDryRun, RowErrors } from '../bulk/csv.js';
 import { fileLabel } from '../util/files.js';
 import { planSync, snapshotOf, unchangedSince, writesOf, type FileObject, type Plan, type Snapshot, type SyncSpec } from './plan.js';
 import { readService, type ServiceSource, type ServiceState } from './read.js';
@@ -56,6 +56,7 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
   if (!applying) {
     const { plan } = await readAndPlan(ctx, run, false);
     if (!run.dryRun && writesOf(plan) > 0) await confirm(ctx, plan);
+    if (run.dryRun) endDryRun(run.file === '-' ? 'the file' : run.file, run.invalid);
     return;
   }
   // The file's lock is held from the reads to the last write: a second sync of the same file

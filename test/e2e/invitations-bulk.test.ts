@@ -253,6 +253,14 @@ describe('invitations bulk-create', () => {
     expect(new Set(found.map((i) => i.email)).size).toBe(152);
   });
 
+  it('--dry-run --skip-invalid with invalid rows ends as the real run would: exit 3, nothing sent', async () => {
+    const file = t.writeFile('some-bad.csv', `email,auth_group\nok@${domain()},3\nnot-an-address,3\n`);
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--dry-run', '--skip-invalid']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toContain('1 invalid row left out (--skip-invalid); nothing sent (dry run)');
+    expect(posts()).toHaveLength(0);
+  });
+
   it('stops cleanly on Ctrl-C (exit 130) with four chunks in flight, and a rerun finishes without duplicates', async () => {
     // The sandbox logs a request when it has answered it: the signal comes after the first chunks
     // came back, while the next ones are out. 10 chunks leave some unsent on a loaded machine too.

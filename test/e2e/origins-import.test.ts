@@ -300,8 +300,9 @@ describe('origins import', () => {
   it('--skip-invalid with --dry-run: the valid rows as requests (their file read a second time), the invalid ones said', async () => {
     const file = csvFile('name,country_code,external_id\nGood A,CI,S-1\nBad,XX,S-2\nGood B,CI,S-3\nDup,CI,S-1\n');
     const r = await t.sct(['origins', 'import', '--file', file, '--dry-run', '--skip-invalid', '-o', 'json']);
-    // As every dry run with --skip-invalid: nothing was sent, so nothing was rejected.
-    expect(r.exitCode, r.stderr).toBe(0);
+    // As the real run will end: rows left out are exit 3 (nothing was sent).
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toContain('2 invalid rows left out (--skip-invalid); nothing sent (dry run)');
     expect(r.stderr).toMatch(/2 invalid rows left out \(--skip-invalid\): 3, 5/);
     expect((JSON.parse(r.stdout) as Array<{ body: { external_id: string } }>).map((x) => x.body.external_id)).toEqual(['S-1', 'S-3']);
     expect(r.stderr).toContain('2 valid origins in 2 requests; nothing sent (dry run)');

@@ -12,7 +12,7 @@ import { COLUMNS } from '../../output/columns.js';
 import { writeList } from '../../output/format.js';
 import { ApiError, SctError, UsageError } from '../../errors.js';
 import { traceOrdersResponseSchema, type TraceOrdersResponse } from '../../api/schemas/statements.js';
-import { idCell, readCsv, RowErrors, refuseUnknownColumns } from '../../bulk/csv.js';
+import { endDryRun, idCell, readCsv, RowErrors, refuseUnknownColumns } from '../../bulk/csv.js';
 import type { Outcome } from '../../bulk/runner.js';
 import { chunk } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
@@ -172,7 +172,7 @@ async function traceFile(ctx: Context, opts: TraceFlags & { file: string }): Pro
     // The requests a first run of the file sends; no journal, lock or report.
     const client = ctx.client();
     for (const part of chunkRows(rows, TRACE_CHUNK, (p) => p.dds_id)) await postTrace(client, traceBody(part.map((r) => r.payload)));
-    return;
+    return endDryRun(opts.file, invalid);
   }
   await sendInChunks(ctx, {
     command: 'dds-trace',

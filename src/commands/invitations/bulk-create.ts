@@ -10,7 +10,7 @@ import { bulkCreateResults, invitationEmail, isInvitationEmail, type InvitationC
 import { flattenFieldErrors } from '../../api/errors.js';
 import { SctError, UsageError } from '../../errors.js';
 import { fileLabel } from '../../util/files.js';
-import { dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
+import { endDryRun, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
@@ -178,7 +178,7 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
     }
     await writeRequests(ctx, requests);
     ctx.io.info(`${csv.name}: ${units.length} valid invitation${units.length === 1 ? '' : 's'} in ${requests.length} request${requests.length === 1 ? '' : 's'}; nothing sent (dry run)`);
-    return;
+    return endDryRun(csv.name, invalid);
   }
 
   await sendInChunks(ctx, {

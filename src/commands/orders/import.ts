@@ -40,7 +40,7 @@ import type { Context } from '../../context.js';
 import type * as z from 'zod';
 import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
-import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, unknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle, type RowTaker } from '../../bulk/csv.js';
+import { endDryRun, decimalText, dropReadOnlyColumns, readCsv, RowErrors, unknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle, type RowTaker } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
@@ -660,8 +660,9 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
       await out.end();
     } else await writeRequests(ctx, postsOf(path, units));
     const rowCount = csv.rowCount - invalid.length;
-    ctx.io.info(`${csv.name}: ${count} ${kind} order${count === 1 ? '' : 's'} from ${rowCount} row${rowCount === 1 ? '' : 's'}, all valid: ${count} request${count === 1 ? '' : 's'}; nothing sent (dry run)`);
-    return;
+    const valid = invalid.length ? 'valid ' : '';
+    ctx.io.info(`${csv.name}: ${count} ${valid}${kind} order${count === 1 ? '' : 's'} from ${rowCount} row${rowCount === 1 ? '' : 's'}${valid ? '' : ', all valid'}: ${count} request${count === 1 ? '' : 's'}; nothing sent (dry run)`);
+    return endDryRun(csv.name, invalid);
   }
   if (lineByLine) await made((unit) => units.push(unit));
 

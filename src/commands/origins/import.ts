@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import { REQUIRED } from '../../api/schemas/messages.js';
 import { originCreateSchema, originUpdateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
 import type { RowProblem } from '../../sync/plan.js';
-import { decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle, type RowTaker } from '../../bulk/csv.js';
+import { endDryRun, decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle, type RowTaker } from '../../bulk/csv.js';
 import { readInput } from '../../util/files.js';
 import { PATHS } from '../../api/paths.js';
 import { requestsAsMade } from '../shared/dry-run.js';
@@ -251,7 +251,8 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
         return out.afterRow();
       };
     });
-    return dryRunSummary(ctx, csv.name, await out.end());
+    dryRunSummary(ctx, csv.name, await out.end());
+    return endDryRun(csv.name, invalid);
   }
   await read(false, again((unit) => units.push(unit)));
   await sendOrigins(ctx, opts, { name: csv.name, units, concurrency, invalid });

@@ -6,6 +6,7 @@ import { postsOf, writeRequests } from '../shared/dry-run.js';
 import type { OriginCreate } from '../../api/schemas/origins.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { runImport } from '../../bulk/import.js';
+import { endDryRun } from '../../bulk/csv.js';
 import type { ImportOriginsOptions } from './options.js';
 
 /**
@@ -20,7 +21,7 @@ export async function sendOrigins(
   if (opts.dryRun) {
     await writeRequests(ctx, postsOf(PATHS.origins, o.units));
     dryRunSummary(ctx, o.name, o.units.length);
-    return;
+    return endDryRun(o.name, o.invalid);
   }
   await runImport(ctx, {
     command: 'origins-import',
