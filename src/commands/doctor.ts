@@ -186,7 +186,12 @@ export async function doctor(ctx: Context): Promise<void> {
         add('rate_limit', 'warn', `spent, resets in ${formatDuration(Math.max(0, err.resetAt.getTime() - ctx.now()))}`);
       } else add('token', 'fail', (err as Error).message);
     }
+  } else if (s.baseUrl) {
+    // The service did not answer: what only its answer tells is said as not checked, never left out.
+    add('token', 'warn', `${maskToken(s.token)} from ${s.tokenSource === 'env' ? 'SCT_TOKEN' : 'the profile'}: not verified, the service did not answer (base_url)`);
   }
+  if (!checks.some((c) => c.name === 'clock')) add('clock', 'warn', 'not checked: no answer from the service to compare with');
+  if (!checks.some((c) => c.name === 'rate_limit')) add('rate_limit', 'warn', 'not checked: no answer from the service');
 
   return report(ctx, checks);
 }

@@ -48,3 +48,21 @@ describe('doctor with a config file it cannot read', () => {
     }
   });
 });
+
+describe('doctor with the service not answering', () => {
+  it('says each check it could not make, never leaves one out', async () => {
+    const { createServer } = await import('node:net');
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const r = await t.sct(['doctor', '--base-url', `http://127.0.0.1:${port}/api`, '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    const checks = JSON.parse(r.stdout) as Array<{ name: string; level: string; detail: string }>;
+    const byName = Object.fromEntries(checks.map((c) => [c.name, c]));
+    expect(byName.base_url.level).toBe('fail');
+    expect(byName.token).toMatchObject({ level: 'warn', detail: expect.stringContaining('not verified, the service did not answer') });
+    expect(byName.clock).toMatchObject({ level: 'warn', detail: expect.stringContaining('not checked') });
+    expect(byName.rate_limit).toMatchObject({ level: 'warn', detail: expect.stringContaining('not checked') });
+  });
+});
