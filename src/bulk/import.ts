@@ -15,6 +15,7 @@ import type { Journal } from './journal.js';
 import { withBulkRun } from './open.js';
 import { runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
 import { EDITED_SINCE_SENT, finishBulk } from './report.js';
+import { stripControl } from '../output/sanitize.js';
 import { ApiError, ConflictError } from '../errors.js';
 
 export interface ImportRun<T> {
@@ -44,6 +45,23 @@ export function editedSinceSent(key: string): ConflictError {
   );
 }
 
+/**
+ * Units an earlier run created whose rows say something else now (an item added, a cell edited):
+ * an import creates, and skips what it created, so their change is not sent. Said, not silent.
+ */
+function warnChangedSinceDone<T>(ctx: Context, journal: Journal, run: ImportRun<T>): void {
+  if (journal.blank) return;
+  const changed = run.units.filter((u) => {
+    const sent = journal.get(u.journalKey ?? u.key)?.sent;
+    return sent !== undefined && sent !== unitKey(journal, u);
+  });
+  if (changed.length === 0) return;
+  const named = changed.slice(0, 5).map((u) => stripControl(u.key)).join(', ') + (changed.length > 5 ? ', …' : '');
+  ctx.io.warn(
+    `${changed.length} ${run.noun} created by an earlier run differ from the file now (${named}): an import does not change what it created, and skips them; \`sync\` updates what exists`,
+  );
+}
+
 /** The key of one unit's POST: the same in every run of one journal generation. */
 export function unitKey(journal: Journal, unit: Unit<unknown>): string {
   return journal.key(unit.journalKey ?? unit.key, JSON.stringify(unit.payload));
@@ -59,6 +77,7 @@ async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal,
   const pending = run.units.filter((u) => !journal.get(u.journalKey ?? u.key)).length;
   const unknown = run.units.filter((u) => journal.wasUnknown(u.journalKey ?? u.key)).length;
   announceRun(ctx, { total, pending, unknown, requests: pending, noun: run.noun, concurrency: run.concurrency, rateLimit: client.rateLimit });
+  warnChangedSinceDone(ctx, journal, run);
 
   const spinner = await ctx.spinner(`Creating ${run.noun}… 0/${total}`);
   let sent = 0;

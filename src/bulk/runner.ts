@@ -222,7 +222,7 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
           try {
             const { id, status = 'created', records: answer } = await o.work(unit);
             outcomes[i] = { key: unit.key, lines: unit.lines, status, id };
-            answered = answer ?? [{ key: journalKey, status: 'done', id }];
+            answered = answer ?? [{ key: journalKey, status: 'done', id, sent: o.keyOf?.(unit) }];
           } catch (err) {
             if (err instanceof ConflictError) {
               // Nothing was sent: the rerun plans this unit again (still as sent, under its

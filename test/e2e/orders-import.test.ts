@@ -277,6 +277,20 @@ B-2,ordr,2025-02-30,x,1,5,kg
     expect(await existing(['LOST-1'])).toEqual({ 'LOST-1': 1 });
   });
 
+  it('an order created by an earlier run that the file now says otherwise of (an item added): skipped, and said so', async () => {
+    const header = 'external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number';
+    const rows = [`GROWN-1,order,2025-07-02,101,${products[0]},10,kg,1`, `SAME-1,order,2025-07-02,101,${products[0]},5,kg,1`];
+    const file = writeCsv('grown.csv', [header, ...rows].join('\n'));
+    expect((await t.sct(['orders', 'import', '--purchase', '--file', file])).exitCode).toBe(0);
+    writeCsv('grown.csv', [header, ...rows, `GROWN-1,order,2025-07-02,101,${products[1]},22,kg,2`].join('\n'));
+    t.sb.requests.length = 0;
+    const again = await t.sct(['orders', 'import', '--purchase', '--file', file]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain('warning: 1 purchase orders created by an earlier run differ from the file now (GROWN-1): an import does not change what it created, and skips them; `sync` updates what exists');
+    expect(again.stderr).toContain('2 skipped (done in an earlier run)');
+    expect(posts()).toHaveLength(0);
+  });
+
   it('a quote-free file (read three times, each order made as its rows come) sends what the same file with quotes sends', async () => {
     const [a, b, c] = products;
     // Orders whose rows are apart (Q-A, Q-B), one that is together (Q-C), a row without an
