@@ -170,6 +170,7 @@ describe('enum values are case-insensitive', () => {
     await t.expectUsageErrors(
       [
         [['products', 'list', '--commodity', 'cocoas'], /allowed values are .*cocoa/],
+        [['products', 'list', '--commodity', 'cocao'], /allowed values are .*wood \(did you mean cocoa\?\)/],
         [['dds', 'list', '--type', 'eudrx'], /allowed values are EUDR/],
         [['products', 'list', '-o', 'jsonx'], /Allowed choices are table, json/],
       ],

@@ -2,6 +2,7 @@
 // raised before anything is sent.
 import { Argument, Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
+import { closest } from '../../output/suggest.js';
 
 export { parseDuration, parseInteger } from '../../util/numbers.js';
 import { parseInteger } from '../../util/numbers.js';
@@ -139,7 +140,10 @@ export function splitList(value: string | undefined, flag: string): string[] | u
 export function parseEnum<T extends string>(value: string | undefined, flag: string, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
   const match = allowed.find((a) => a === value) ?? allowed.find((a) => a.toLowerCase() === value.toLowerCase());
-  if (match === undefined) throw new UsageError(`invalid ${flag} "${value}": allowed values are ${allowed.join(', ')}`);
+  if (match === undefined) {
+    const guess = closest(value, allowed);
+    throw new UsageError(`invalid ${flag} "${value}": allowed values are ${allowed.join(', ')}${guess ? ` (did you mean ${guess}?)` : ''}`);
+  }
   return match;
 }
 
