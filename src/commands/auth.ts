@@ -16,6 +16,8 @@ import type { Column } from '../output/columns.js';
 const LOGIN_OPTIONS = [
   { flags: '--with-token', description: 'read the token from stdin' },
   { flags: '--insecure-storage', description: 'keep the token in the config file (mode 0600), not in the system keyring' },
+  // Never taken: here only to say so, rather than commander's "unknown option".
+  { flags: '--token <token>', description: 'not taken: see --with-token', hidden: true },
 ] as const;
 
 export type LoginOptions = OptionsOf<typeof LOGIN_OPTIONS>;
@@ -54,6 +56,9 @@ export const register = registerOf({
 });
 
 export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
+  if (opts.token !== undefined) {
+    throw new UsageError('the token is never taken from a flag: it would land in shell history and `ps`', {}, 'pipe it in: sct auth login --with-token < token.txt, or set SCT_TOKEN for one command');
+  }
   const s = ctx.settings({ creating: true });
   if (!s.baseUrl) {
     throw new UsageError('no base URL: pass --base-url https://…/api (it is stored in the profile)');

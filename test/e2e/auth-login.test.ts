@@ -81,3 +81,14 @@ describe('a base URL with a query or a fragment', () => {
     expect(t.sb.requests).toHaveLength(0);
   });
 });
+
+describe('a token given as a flag', () => {
+  it('is refused with the way to give it instead, the token never echoed, nothing sent', async () => {
+    const r = await t.sct(['auth', 'login', '--token', 'sct_flag_token_123', '--base-url', t.sb.url]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('the token is never taken from a flag');
+    expect(r.stderr).toContain('--with-token < token.txt');
+    expect(r.stderr).not.toContain('sct_flag_token_123');
+    expect(t.sb.requests).toHaveLength(0);
+  });
+});
