@@ -65,6 +65,8 @@ export interface ClientOptions {
   tokenSource?: string;
   /** The command that logs this profile in, for the hint of a 401 (`sct auth login --profile p`). */
   loginCommand?: string;
+  /** A base URL without /api was already warned of: a 404 does not hint it again. */
+  baseUrlPrefixSaid?: boolean;
   timeoutMs?: number;
   /** Longest rate-limit wait sct sleeps through; longer ones stop the run (RateLimitError). */
   maxWaitMs?: number;
@@ -155,6 +157,7 @@ export class ApiClient {
   private readonly token?: string;
   private readonly tokenSource?: string;
   private readonly loginCommand?: string;
+  private readonly baseUrlPrefixSaid: boolean;
   private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxWaitMs' | 'maxRetries' | 'retryBaseMs' | 'scanFromBytes'>>;
   /** Made at the first request: undici, when it is needed at all, is loaded only then. */
   private transport?: Promise<Transport>;
@@ -183,6 +186,7 @@ export class ApiClient {
     this.token = options.token;
     this.tokenSource = options.tokenSource;
     this.loginCommand = options.loginCommand;
+    this.baseUrlPrefixSaid = options.baseUrlPrefixSaid === true;
     this.opts = {
       timeoutMs: options.timeoutMs ?? 30_000,
       maxWaitMs: options.maxWaitMs ?? 600_000,
@@ -411,7 +415,7 @@ export class ApiClient {
     if (RETRYABLE_STATUS.has(status) && status !== 503) call.mayHaveArrived = true;
     const err = apiErrorFrom(status, parseErrorBody(text, res.headers), call.method, call.shown());
     // Every request 404s when the base URL lacks the /api prefix: say so where it shows.
-    if (status === 404 && call.target.url.origin === this.origin) err.hint = missingApiPrefix(this.baseUrl);
+    if (status === 404 && call.target.url.origin === this.origin && !this.baseUrlPrefixSaid) err.hint = missingApiPrefix(this.baseUrl);
     if (status === 401) {
       call.fail(new AuthError(err.message, 401, rejectedTokenHint(this.token, this.tokenSource, this.loginCommand)), false);
     }
