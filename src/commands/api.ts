@@ -6,7 +6,7 @@ import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
 import type { Method } from '../api/request.js';
 import { statusText } from '../api/errors.js';
-import { UsageError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
 import { collect, setDotted, splitKeyValue } from './shared/flags.js';
 import { warnDuplicates } from './shared/list.js';
 import { readJsonFile } from './shared/body.js';
@@ -71,6 +71,18 @@ export function parseHeaders(values: string[]): Record<string, string> {
 }
 
 export async function api(ctx: Context, path: string, opts: ApiOptions): Promise<void> {
+  try {
+    await callApi(ctx, path, opts);
+  } catch (err) {
+    // `sct api /api/orders`: the path doubled the base URL's /api.
+    if (err instanceof ApiError && err.status === 404 && /^\/api(\/|$)/.test(path) && /\/api\/?$/.test(ctx.client().baseUrl)) {
+      err.hint = `paths are relative to the base URL (${ctx.client().baseUrl}), which ends in /api already: did you mean ${path.slice(4) || '/'}?`;
+    }
+    throw err;
+  }
+}
+
+async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<void> {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path) || path.startsWith('//')) throw new UsageError('give a path relative to the base URL (e.g. /orders), not a full URL');
   const headers = parseHeaders(opts.header ?? []);
   // Fields in the order given: -f strings, -F typed.

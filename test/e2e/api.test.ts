@@ -80,3 +80,11 @@ describe('sct api output', () => {
     expect(one.stderr).toContain('needs a list answer');
   });
 });
+
+describe('sct api paths', () => {
+  it('a path that repeats the base URL\'s /api gets the path meant as a hint', async () => {
+    const r = await t.sct(['api', '/api/orders?order_action=buying&limit=1']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('which ends in /api already: did you mean /orders?order_action=buying&limit=1?');
+  });
+});
