@@ -49,6 +49,10 @@ export function isHelpOrVersion(err: unknown): boolean {
 export async function reportError(err: unknown, io: IOStreams, argv: string[], asJson: boolean, exitCode: (code: number) => number = (c) => c): Promise<number> {
   if (err instanceof CommanderError) {
     // commander already printed its message ("error: unknown option '--x'").
+    // `sct auth login --with-token TOKEN`: the token given where it is never taken.
+    if (err.code === 'commander.excessArguments' && argv.includes('auth') && argv.includes('login')) {
+      io.error('hint: a token is never an argument (it would land in shell history and `ps`): pipe it in with `sct auth login --with-token < token.txt`, or set SCT_TOKEN');
+    }
     if (asJson) {
       const message = err.message.replace(/^error: /, '');
       io.error(JSON.stringify({ error: message, status: null, fields: {}, exit_code: 2 }));

@@ -92,3 +92,13 @@ describe('a token given as a flag', () => {
     expect(t.sb.requests).toHaveLength(0);
   });
 });
+
+describe('a token given as an argument', () => {
+  it('is a usage error with the way to give it, the token never echoed', async () => {
+    const r = await t.sct(['auth', 'login', '--with-token', 'sct_arg_token_456', '--base-url', t.sb.url]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('hint: a token is never an argument');
+    expect(r.stderr).not.toContain('sct_arg_token_456');
+    expect(t.sb.requests).toHaveLength(0);
+  });
+});
