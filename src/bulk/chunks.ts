@@ -19,10 +19,9 @@ import type { ApiClient } from '../api/client.js';
 import type { FieldErrors } from '../errors.js';
 import type { Journal } from './journal.js';
 import { withBulkRun } from './open.js';
-import { chunk, runUnits, type Outcome, type Outcomes, type RunResult, type Status, type Unit, type UnitRecords } from './runner.js';
+import { chunk, journalKeyOf, runUnits, type Outcome, type Outcomes, type RunResult, type Status, type Unit, type UnitRecords } from './runner.js';
 import { EDITED_SINCE_SENT, finishBulk } from './report.js';
 import { announceRun, editedSinceSent, warnIfBudgetShort } from './import.js';
-import { ApiError } from '../errors.js';
 
 export interface ChunkRow<T> {
   /** Stable identity across reruns and in the report ("dds 5 order 17"). */
@@ -62,7 +61,7 @@ export interface ChunkRun<T> {
   send: (payloads: T[], keyFor: (payloads: T[]) => string, client: ApiClient) => Promise<RowResult[]>;
 }
 
-const idOf = (r: ChunkRow<unknown>) => r.journalKey ?? r.key;
+const idOf = journalKeyOf;
 
 /** Chunks of at most `size` rows, in file order, never mixing groups. */
 export function chunkRows<T>(rows: ChunkRow<T>[], size: number, group?: (payload: T) => string | number): ChunkRow<T>[][] {
@@ -215,8 +214,7 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
         // Rows sent before without an answer, edited since: the service keeps the first request.
         const sentBefore = allSentIn(journal, unit.payload, key);
         const results = await run.send(payloads, keyFor, client).catch((err: unknown) => {
-          if (sentBefore && err instanceof ApiError && err.status === 422) throw editedSinceSent(unit.key);
-          throw err;
+          throw sentBefore ? editedSinceSent(err, unit.key) : err;
         });
         if (results.length !== payloads.length) throw new Error(`the service answered ${results.length} results for ${payloads.length} rows`);
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, units.length - 1);

@@ -13,7 +13,7 @@ import type { ApiClient } from '../api/client.js';
 import type { RateLimitState } from '../api/retry.js';
 import type { Journal } from './journal.js';
 import { withBulkRun } from './open.js';
-import { runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
+import { journalKeyOf, runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
 import { EDITED_SINCE_SENT, finishBulk } from './report.js';
 import { stripControl } from '../output/sanitize.js';
 import { ApiError, ConflictError } from '../errors.js';
@@ -34,11 +34,13 @@ export interface ImportRun<T> {
 }
 
 /**
- * A unit sent in an earlier run without an answer, whose row was edited since: the service
- * refuses the new content under the key the first went under (it may have carried the first
- * out). Not sent under another key, which could make it twice: it stays on record as sent.
+ * What a unit sent again under the key an earlier run sent it under, without an answer, fails
+ * with: a 422 is the service keeping that key's first request, so the row was edited since (the
+ * first may exist). Not sent under another key, which could make it twice: it ends as a conflict
+ * and stays on record as sent. Any other error is itself.
  */
-export function editedSinceSent(key: string): ConflictError {
+export function editedSinceSent(err: unknown, key: string): unknown {
+  if (!(err instanceof ApiError && err.status === 422)) return err;
   return new ConflictError(
     `${key} went out in an earlier run with other content and its answer was lost (it may exist): the edited row is not sent under another key; compare it with the service, or rerun with --fresh to send the file anew`,
     true,
@@ -52,7 +54,7 @@ export function editedSinceSent(key: string): ConflictError {
 function warnChangedSinceDone<T>(ctx: Context, journal: Journal, run: ImportRun<T>): void {
   if (journal.blank) return;
   const changed = run.units.filter((u) => {
-    const sent = journal.get(u.journalKey ?? u.key)?.sent;
+    const sent = journal.get(journalKeyOf(u))?.sent;
     return sent !== undefined && sent !== unitKey(journal, u);
   });
   if (changed.length === 0) return;
@@ -64,7 +66,7 @@ function warnChangedSinceDone<T>(ctx: Context, journal: Journal, run: ImportRun<
 
 /** The key of one unit's POST: the same in every run of one journal generation. */
 export function unitKey(journal: Journal, unit: Unit<unknown>): string {
-  return journal.key(unit.journalKey ?? unit.key, JSON.stringify(unit.payload));
+  return journal.key(journalKeyOf(unit), JSON.stringify(unit.payload));
 }
 
 export function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<void> {
@@ -74,8 +76,8 @@ export function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<void> {
 
 async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal, run: ImportRun<T>): Promise<void> {
   const total = run.units.length;
-  const pending = run.units.filter((u) => !journal.get(u.journalKey ?? u.key)).length;
-  const unknown = run.units.filter((u) => journal.wasUnknown(u.journalKey ?? u.key)).length;
+  const pending = run.units.filter((u) => !journal.get(journalKeyOf(u))).length;
+  const unknown = run.units.filter((u) => journal.wasUnknown(journalKeyOf(u))).length;
   announceRun(ctx, { total, pending, unknown, requests: pending, noun: run.noun, concurrency: run.concurrency, rateLimit: client.rateLimit });
   warnChangedSinceDone(ctx, journal, run);
 
@@ -85,7 +87,7 @@ async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal,
   try {
     // A unit sent before without an answer goes again under the key it went under then, even
     // when its row was edited since: a service that carried it out replays it, never twice.
-    const keyOf = (unit: Unit<T>) => journal.sentKeyOf(unit.journalKey ?? unit.key) ?? unitKey(journal, unit);
+    const keyOf = (unit: Unit<T>) => journal.sentKeyOf(journalKeyOf(unit)) ?? unitKey(journal, unit);
     result = await runUnits(run.units, {
       concurrency: run.concurrency,
       signal: ctx.signal,
@@ -93,7 +95,7 @@ async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal,
       keyOf,
       rateLimit: client.rateLimit,
       work: async (unit) => {
-        const sentBefore = journal.sentKeyOf(unit.journalKey ?? unit.key) !== undefined;
+        const sentBefore = journal.sentKeyOf(journalKeyOf(unit)) !== undefined;
         const res = await client
           .request<{ id?: number } | null>({
             method: 'POST',
@@ -103,9 +105,7 @@ async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal,
             expect: 'created',
           })
           .catch((err: unknown) => {
-            // The service keeps a key's first request: the row was edited since it went out.
-            if (sentBefore && err instanceof ApiError && err.status === 422) throw editedSinceSent(unit.key);
-            throw err;
+            throw sentBefore ? editedSinceSent(err, unit.key) : err;
           });
         // The first answer carries the rate-limit headers the budget warning needs.
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, pending - 1);

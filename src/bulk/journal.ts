@@ -26,6 +26,8 @@ export interface RunScope {
   command: string;
   file: string;
   baseUrl: string;
+  /** The file's identity (fileIdentity), when the caller worked it out once for the lock and the journal. */
+  identity?: string;
 }
 
 export interface JournalScope extends RunScope {
@@ -57,7 +59,7 @@ const fileRecordSchema = z.object({ path: z.string(), dev: z.number(), ino: z.nu
  * that name still is this file; every name a run uses is recorded (journals/files/). A path that
  * cannot be read (`-`, a pipe's) stays as given.
  */
-function fileIdentity(configDir: string, file: string): string {
+export function fileIdentity(configDir: string, file: string): string {
   const given = resolve(file);
   let real: string;
   let st: ReturnType<typeof statSync>;
@@ -128,7 +130,7 @@ function readRecords(dir: string): z.infer<typeof fileRecordSchema>[] {
 export function lockRun(configDir: string, scope: RunScope): () => void {
   const dir = journalsDir(configDir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const path = join(dir, `${scope.command.replace(/\W+/g, '-')}-${hashOf([scope.command, fileIdentity(configDir, scope.file), scope.baseUrl])}.lock`);
+  const path = join(dir, `${scope.command.replace(/\W+/g, '-')}-${hashOf([scope.command, scope.identity ?? fileIdentity(configDir, scope.file), scope.baseUrl])}.lock`);
   const got = tryLock(path);
   if ('holder' in got) {
     const who = got.holder.pid ? ` (process ${got.holder.pid}${got.holder.since ? `, since ${got.holder.since}` : ''})` : '';
@@ -216,7 +218,7 @@ export class Journal {
     const begun = (id: string) => existsSync(join(dir, `${nameOf(id)}.ndjson`)) || existsSync(join(dir, `${nameOf(id)}.generation`));
     // The file by its one name; but a run an earlier sct began under the name as given (a
     // symlink's) goes on under that name and its keys, so nothing it sent is sent again.
-    let id = idOf(fileIdentity(configDir, scope.file));
+    let id = idOf(scope.identity ?? fileIdentity(configDir, scope.file));
     const asGiven = idOf(resolve(scope.file));
     if (asGiven !== id && !begun(id) && begun(asGiven)) id = asGiven;
     const name = nameOf(id);

@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { PATHS } from '../api/paths.js';
 import { asMe } from '../api/me.js';
 import { AnswerError } from '../errors.js';
-import { Journal, lockRun } from './journal.js';
+import { fileIdentity, Journal, lockRun } from './journal.js';
 import { BULK_CLIENT } from './connect.js';
 
 export interface OpenRun {
@@ -28,7 +28,9 @@ export interface OpenedRun {
 }
 
 export async function openRun(configDir: string, client: ApiClient, o: OpenRun, signal?: AbortSignal): Promise<OpenedRun> {
-  const release = lockRun(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl });
+  // Worked out once: the lock and the journal name the file alike.
+  const identity = fileIdentity(configDir, o.file);
+  const release = lockRun(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl, identity });
   try {
     void client.preconnect(o.connections ?? 1);
     // A read, before anything is sent: Ctrl-C abandons it at once (the run's writes, once sent,
@@ -38,7 +40,7 @@ export async function openRun(configDir: string, client: ApiClient, o: OpenRun, 
     // The workspace is the membership the token acts in (a switch changes it); the company
     // stands in where a service does not say.
     const workspace = me.active_user_company_id ?? (me.company ? `company ${me.company.id}` : 'none');
-    const journal = Journal.open(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl, user: me.id, workspace }, o.fresh);
+    const journal = Journal.open(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl, identity, user: me.id, workspace }, o.fresh);
     return { journal, release };
   } catch (err) {
     release();

@@ -120,6 +120,9 @@ export class JournalWriteError extends SctError {
   }
 }
 
+/** The key a unit is on record under in the journal: its journalKey, else its key. */
+export const journalKeyOf = (unit: { key: string; journalKey?: string }): string => unit.journalKey ?? unit.key;
+
 /** What became of a unit whose request failed without a verdict. */
 function deliveryOf(err: unknown): 'not_sent' | 'unknown' {
   if (err instanceof SctError && err.delivery) return err.delivery;
@@ -129,7 +132,7 @@ function deliveryOf(err: unknown): 'not_sent' | 'unknown' {
 
 /** One record per unit, under its journalKey (its key when it has none); as sent, with its Idempotency-Key. */
 function unitRecords<T>(keyOf?: (unit: Unit<T>) => string): UnitRecords<T> {
-  const key = (unit: Unit<T>) => unit.journalKey ?? unit.key;
+  const key = journalKeyOf;
   return {
     sending: (unit) => [{ key: key(unit), status: 'unknown', sent: keyOf?.(unit) }],
     ended: (unit, how, error) => {
@@ -182,7 +185,7 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
   };
 
   // A unit on record as done is skipped; units of many rows are planned without such rows.
-  const doneBefore = (unit: Unit<T>) => (o.records ? undefined : o.journal?.get(unit.journalKey ?? unit.key));
+  const doneBefore = (unit: Unit<T>) => (o.records ? undefined : o.journal?.get(journalKeyOf(unit)));
   // The units of the first requests, put on record as sent in one write before the workers start:
   // each in its own fsync would delay the last of them by the others' (a few ms each on a busy disk).
   const firstWave = new Set<number>();
@@ -203,7 +206,7 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
         const i = next++;
         if (i >= units.length) return;
         const unit = units[i];
-        const journalKey = unit.journalKey ?? unit.key;
+        const journalKey = journalKeyOf(unit);
         const earlier = doneBefore(unit);
         if (earlier) {
           outcomes[i] = { key: unit.key, lines: unit.lines, status: 'skipped', id: earlier.id };

@@ -62,11 +62,8 @@ export function withoutSignedUrl(text: string, href: string): string {
   } catch {
     return text;
   }
-  const secrets = [href, u.search.slice(1), decodeURIComponent(u.search.slice(1)), u.pathname.split('/').pop() ?? '']
-    .filter((x) => x.length >= 8)
-    .sort((a, b) => b.length - a.length);
   let out = text.replaceAll(href, redactSignedUrl(href));
-  for (const secret of secrets.slice(1)) out = out.replaceAll(secret, '…');
+  for (const secret of [u.search.slice(1), u.pathname.split('/').pop() ?? '']) if (secret.length >= 8) out = out.replaceAll(secret, '…');
   return out;
 }
 

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { linkSync, lstatSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { until, useSandbox } from '../helpers/sandbox.js';
+import { holdPath, until, useSandbox } from '../helpers/sandbox.js';
 import { MULTI, OWNER, TRADER } from '../sandbox/helpers.js';
 
 const t = useSandbox({}, { inProcess: true });
@@ -202,17 +202,10 @@ describe('interrupts and waits never make a row rejected', () => {
 
   it('Ctrl-C while the run asks who the token is (GET /accounts/me, unanswered) stops at once, nothing sent', async () => {
     const file = people(3);
-    let asked = false;
-    let answer!: () => void;
-    const held = new Promise<void>((resolve) => (answer = resolve));
-    t.sb.setBeforeHandle(async (q) => {
-      if (q.path !== '/accounts/me') return;
-      asked = true;
-      await held;
-    });
+    const hold = holdPath(t.sb, '/accounts/me');
     try {
       const child = t.spawnSct(['invitations', 'bulk-create', '--file', file, '-o', 'json']);
-      await until(() => asked, 'GET /accounts/me');
+      await until(hold.asked, 'GET /accounts/me');
       child.kill('SIGINT');
       // Before the answer comes: the test fails on its own time limit if the run waits for it.
       const r = await child;
@@ -220,8 +213,7 @@ describe('interrupts and waits never make a row rejected', () => {
       expect(String(r.stderr)).toContain('interrupted');
       expect(posts()).toHaveLength(0);
     } finally {
-      t.sb.setBeforeHandle(undefined);
-      answer();
+      hold.release();
     }
   });
 

@@ -2,7 +2,7 @@
 // Names come from what the service shows (members' auth_group_detail, the user's auth_group);
 // an unknown one is exit 2 listing the roles, and no write is sent.
 import { describe, expect, it } from 'vitest';
-import { until, useSandbox } from '../helpers/sandbox.js';
+import { holdPath, until, useSandbox } from '../helpers/sandbox.js';
 
 const t = useSandbox({}, { inProcess: true });
 const writes = () => t.sb.requests.filter((r) => r.method !== 'GET');
@@ -80,24 +80,16 @@ describe('roles by name', () => {
 describe('looking role names up', () => {
   it('Ctrl-C while the roles are read is exit 130, never "unknown role": the rows are not judged on no answer', async () => {
     const file = t.writeFile('ctrlc.csv', 'email,auth_group\nc1@roles-ctrlc.example,member\nc2@roles-ctrlc.example,admin\n');
-    let asked = false;
-    let answer!: () => void;
-    const held = new Promise<void>((resolve) => (answer = resolve));
-    t.sb.setBeforeHandle(async (q) => {
-      if (q.path !== '/accounts/user-companies') return;
-      asked = true;
-      await held;
-    });
+    const hold = holdPath(t.sb, '/accounts/user-companies');
     try {
       const child = t.spawnSct(['invitations', 'bulk-create', '--file', file]);
-      await until(() => asked, 'the members read');
+      await until(hold.asked, 'the members read');
       child.kill('SIGINT');
       const r = await child;
       expect(r.exitCode, String(r.stderr)).toBe(130);
       expect(String(r.stderr)).not.toContain('unknown role');
     } finally {
-      t.sb.setBeforeHandle(undefined);
-      answer();
+      hold.release();
     }
     expect(t.sb.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
   });

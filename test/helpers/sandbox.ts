@@ -112,6 +112,28 @@ export function useSandbox(options: SandboxOptions = {}, how: { inProcess?: bool
   };
 }
 
+/**
+ * Holds the sandbox's answers to `path` (as routed: `/accounts/me`) until released: a request
+ * to it waits, its client none the wiser. `asked` says whether one has come.
+ */
+export function holdPath(sb: Sandbox, path: string): { asked: () => boolean; release: () => void } {
+  let asked = false;
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  sb.setBeforeHandle(async (q) => {
+    if (q.path !== path) return;
+    asked = true;
+    await held;
+  });
+  return {
+    asked: () => asked,
+    release: () => {
+      sb.setBeforeHandle(undefined);
+      answer();
+    },
+  };
+}
+
 /** Waits for something the sandbox or a running sct will do, polling every 25 ms. */
 export async function until(cond: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
   for (let waited = 0; waited < timeoutMs && !cond(); waited += 25) await new Promise((r) => setTimeout(r, 25));
