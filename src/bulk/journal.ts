@@ -21,6 +21,7 @@ import { tryLock } from '../config/lock.js';
 import { writeAtomically } from '../util/files.js';
 import { SctError } from '../errors.js';
 import { idempotencyKey } from './idempotency.js';
+import { DoneTable, type DoneRecord } from './done-table.js';
 
 export interface RunScope {
   command: string;
@@ -166,10 +167,7 @@ const entrySchema = z.object({
 export type JournalEntry = z.infer<typeof entrySchema>;
 
 /** What a unit done in an earlier run left on record: its id, and the key of the request it went in. */
-export interface DoneRecord {
-  id?: string | number;
-  sent?: string;
-}
+export type { DoneRecord } from './done-table.js';
 
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 
@@ -189,13 +187,8 @@ export class Journal {
   repaired?: string;
   /** What every key of this run starts with: the journal's identity and its generation. */
   private keyBase: string[] = [];
-  /**
-   * Each unit done, by key: its place in `doneIds` and `doneSent`. Not an object a unit: a
-   * journal of a million rows held 40 MB of them.
-   */
-  private readonly done = new Map<string, number>();
-  private readonly doneIds: (string | number | undefined)[] = [];
-  private readonly doneSent: (string | undefined)[] = [];
+  /** Each unit done, by key: its id and the key of the request it went in (done-table.ts). */
+  private readonly done = new DoneTable();
   /** The last `sent` key read: the rows of one request share it, and so one string. */
   private lastSent?: string;
   private readonly failures = new Map<string, number>();
@@ -242,6 +235,7 @@ export class Journal {
       if (e.key === LEGACY_GENERATION_KEY) legacy ??= e.id;
       j.note(e);
     }
+    j.settleUnknown();
     // A journal of an earlier sct keyed its rows by a generation it held itself; an interrupted
     // run of it goes on under the keys it started with.
     j.keyBase = generation === undefined && legacy !== undefined ? [scope.command, String(legacy)] : [id, generation ?? ''];
@@ -275,8 +269,7 @@ export class Journal {
 
   /** The earlier successful outcome of this unit, if any. */
   get(key: string): DoneRecord | undefined {
-    const at = this.done.get(key);
-    return at === undefined ? undefined : { id: this.doneIds[at], sent: this.doneSent[at] };
+    return this.done.get(key);
   }
 
   /**
@@ -310,9 +303,7 @@ export class Journal {
     if (e.status === 'done') {
       if (e.sent !== undefined && e.sent === this.lastSent) e.sent = this.lastSent;
       else this.lastSent = e.sent;
-      this.done.set(e.key, this.doneIds.length);
-      this.doneIds.push(e.id);
-      this.doneSent.push(e.sent);
+      this.done.set(e.key, e.id, e.sent);
       this.unknown.delete(e.key);
     } else if (e.status === 'failed') {
       this.done.delete(e.key);
@@ -320,9 +311,16 @@ export class Journal {
       this.failures.set(e.key, this.failedAttempts(e.key) + 1);
     } else if (e.status === 'cleared') {
       this.unknown.delete(e.key);
-    } else if (!this.done.has(e.key)) {
+    } else {
+      // Unless it is done: asked once all records are read (settleUnknown), as a key's digest
+      // costs a hash, and a run's journal has a record as sent for each of its rows.
       this.unknown.set(e.key, e.sent ?? this.unknown.get(e.key));
     }
+  }
+
+  /** A unit on record as sent after it was done stays done (an `unknown` record then says nothing). */
+  private settleUnknown(): void {
+    for (const key of this.unknown.keys()) if (this.done.has(key)) this.unknown.delete(key);
   }
 
   record(entry: Omit<JournalEntry, 'at'>): void {

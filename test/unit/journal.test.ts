@@ -107,6 +107,26 @@ describe('what a journal holds in memory', () => {
     const next = Journal.open(dir, scope);
     expect([next.get('c')?.id, next.get('d')?.id, next.wasUnknown('c')]).toEqual([3, 4, false]);
   });
+
+  it('reads each record in the order written: sent after done stays done, sent again after a failure is unknown', () => {
+    const dir = configDir();
+    Journal.open(dir, scope).recordAll([
+      { key: 'a', status: 'done', id: '3f2504e0-4f89-41d3-9a0c-0305e82c3301', sent: 'k1' },
+      { key: 'a', status: 'unknown', sent: 'k2' },
+      { key: 'b', status: 'unknown', sent: 'k3' },
+      { key: 'b', status: 'done', id: 2, sent: 'k3' },
+      { key: 'c', status: 'done', id: 3, sent: 'k4' },
+      { key: 'c', status: 'failed', error: 'no' },
+      { key: 'c', status: 'unknown', sent: 'k5' },
+      { key: 'd', status: 'unknown', sent: 'k6' },
+      { key: 'd', status: 'cleared' },
+    ]);
+    const j = Journal.open(dir, scope);
+    expect([j.get('a'), j.wasUnknown('a'), j.sentKeyOf('a')]).toEqual([{ id: '3f2504e0-4f89-41d3-9a0c-0305e82c3301', sent: 'k1' }, false, undefined]);
+    expect([j.get('b'), j.wasUnknown('b')]).toEqual([{ id: 2, sent: 'k3' }, false]);
+    expect([j.get('c'), j.wasUnknown('c'), j.sentKeyOf('c'), j.failedAttempts('c')]).toEqual([undefined, true, 'k5', 1]);
+    expect([j.get('d'), j.wasUnknown('d'), j.blank]).toEqual([undefined, false, false]);
+  });
 });
 
 describe('Journal.key', () => {
