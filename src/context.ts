@@ -3,7 +3,8 @@
 // patching globals (see test/helpers/context.ts).
 import type { IOStreams } from './output/iostreams.js';
 import type { Prompter } from './prompt.js';
-import { ConfigStore, configDir } from './config/config.js';
+import { ConfigStore } from './config/config.js';
+import { configDir } from './config/paths.js';
 import { checkProfileExists, loginCommand, notLoggedIn, resolveSettings, type Settings } from './config/settings.js';
 import { ApiClient, type ClientOptions, type PlannedRequest } from './api/client.js';
 import { missingApiPrefix } from './api/endpoint.js';

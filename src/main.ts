@@ -29,13 +29,18 @@ export async function run(argv: string[]): Promise<void> {
   // so Node never sets up its ES module loader for a command that needs nothing more; and with
   // V8's compiled code kept from an earlier run (src/cli/code-cache.ts).
   // Required here, not imported at the top: --version and help never load what it needs.
+  // The connection of the command's first request is opened before sct's code loads, and let
+  // out (a turn of the event loop: Node connects on its next tick) before that load begins.
+  const { connectEarly } = require('./cli/early-connection.js') as typeof import('./cli/early-connection.js');
+  const early = connectEarly(argv, process.env);
+  if (early) await null;
   const { requireHot } = require('./cli/code-cache.js') as typeof import('./cli/code-cache.js');
   // Not for `sct sandbox`: a server that builds its demo data once, and whose build spends about
   // 10% more time collecting garbage when sct's file was compiled through vm.Script (measured
   // in docs/decisions/startup.md) than a code cache saves it.
   const server = argv.find((a) => !a.startsWith('-')) === 'sandbox';
   const hot = requireHot<typeof import('./cli.js')>(fileURLToPath(new URL('./cli.cjs', import.meta.url)), server ? undefined : HOT_BUILD, process.env, argv);
-  await hot.exports.main(argv);
+  await hot.exports.main(argv, { clientOptions: { early } });
   hot.saveCache();
 }
 

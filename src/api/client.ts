@@ -18,6 +18,7 @@ import {
   type DecodedBody,
   type Headers,
   type Transport,
+  type EarlyConnection,
   type WireResponse,
 } from './transport.js';
 import type { Readable } from 'node:stream';
@@ -54,7 +55,8 @@ import {
   type RateLimitState,
   type RetryPolicy,
 } from './retry.js';
-import { checkPlainHttp, checkToken, missingApiPrefix, parseBaseUrl, proxyFromEnv, rejectedTokenHint } from './endpoint.js';
+import { checkPlainHttp, checkToken, missingApiPrefix, parseBaseUrl, rejectedTokenHint } from './endpoint.js';
+import { proxyFromEnv } from './proxy-env.js';
 import { paginate, type Page, type PageOptions } from './pagination.js';
 import { AGAIN, Call, displayPath } from './call.js';
 
@@ -75,6 +77,8 @@ export interface ClientOptions {
   env?: NodeJS.ProcessEnv;
   /** An undici dispatcher to send through instead of Node's http (tests: a MockAgent). */
   dispatcher?: Dispatcher;
+  /** A connection opened as sct started (src/cli/early-connection.ts), for the first request to its origin. */
+  early?: EarlyConnection;
   signal?: AbortSignal;
   /**
    * false: the signal stops waits (backoff, rate-limit pauses) but lets a request already on
@@ -201,7 +205,7 @@ export class ApiClient {
       ? () => dispatcherTransport(dispatcher)
       : proxy
         ? () => proxyTransport(proxy)
-        : async () => nodeTransport();
+        : async () => nodeTransport(options.early);
     this.now = options.now ?? Date.now;
     this.trace = options.trace;
     this.retryPolicy = {

@@ -1,9 +1,9 @@
 // Where the client sends and with what, checked before a byte is sent: the base URL (plain
-// http, the /api prefix), the token (what a header can carry, what to do when it is refused) and
-// the proxy the environment names.
+// http, the /api prefix) and the token (what a header can carry, what to do when it is refused).
+// The proxy the environment names: proxy-env.ts.
 import { UsageError } from '../errors.js';
 import { credentialsInText, withoutCredentials } from '../output/redact.js';
-import type { ProxySettings } from './transport.js';
+import { isLoopback } from './proxy-env.js';
 
 /** The base URL as given, or a usage error that names it without its credentials. */
 export function parseBaseUrl(baseUrl: string): URL {
@@ -23,21 +23,6 @@ export function parseBaseUrl(baseUrl: string): URL {
   return base;
 }
 
-export function proxyFromEnv(env: NodeJS.ProcessEnv, base?: URL): ProxySettings | null {
-  const httpProxy = env.HTTP_PROXY || env.http_proxy;
-  const httpsProxy = env.HTTPS_PROXY || env.https_proxy || httpProxy;
-  if (!httpProxy && !httpsProxy) return null;
-  const noProxy = env.NO_PROXY ?? env.no_proxy;
-  // A base URL on this machine is never reached through a proxy (as Go's http client does): a
-  // proxy elsewhere cannot reach it, and the token that plain http may carry there
-  // (checkPlainHttp) would cross the network to the proxy in clear.
-  if (base && isLoopback(base.hostname)) {
-    const host = base.hostname.replace(/^\[(.*)\]$/, '$1');
-    return { httpProxy, httpsProxy, noProxy: [noProxy, host, base.hostname].filter(Boolean).join(',') };
-  }
-  return { httpProxy, httpsProxy, noProxy };
-}
-
 /**
  * What to do about a 401. While SCT_TOKEN is set it wins over the profile, so `sct auth login`
  * could not help: the hint names the variable.
@@ -46,11 +31,6 @@ export function rejectedTokenHint(token: string | undefined, source: string | un
   if (!token) return `run \`${login}\``;
   if (source === 'SCT_TOKEN') return "the token in SCT_TOKEN was rejected: set SCT_TOKEN to a valid token, or unset it to use the profile's stored token";
   return `the token was rejected: run \`${login}\``;
-}
-
-/** 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine. */
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 /**

@@ -41,11 +41,23 @@ export interface Transport {
   preconnect?(url: URL, count: number): Promise<void>;
 }
 
+/**
+ * A connection opened as sct started, before the command's code was loaded (src/cli/early-connection.ts):
+ * a plain TCP socket to the base URL's host, which the first request to that origin takes (over
+ * https, with its TLS handshake made then, by the agent, as for any connection of its own).
+ */
+export interface EarlyConnection {
+  /** The socket, once, to the first request to its origin; undefined for any other, or once it failed. */
+  take(url: URL): Socket | undefined;
+  /** Closes it unused (the command sent nothing, or sent elsewhere). */
+  close(): void;
+}
+
 /** An idle connection is closed before a server's usual 5 s keep-alive can close it under a request. */
 const KEEP_ALIVE_MS = 4_000;
 
 /** node:http and node:https, one keep-alive agent per protocol, created when first used. */
-export function nodeTransport(): Transport {
+export function nodeTransport(early?: EarlyConnection): Transport {
   const agents = new Map<string, WarmAgent>();
   const agentFor = async (protocol: string): Promise<{ agent: WarmAgent; request: typeof import('node:http').request }> => {
     const mod = protocol === 'https:' ? await import('node:https') : await import('node:http');
@@ -57,13 +69,20 @@ export function nodeTransport(): Transport {
     }
     return { agent, request: mod.request as typeof import('node:http').request };
   };
+  // The connection opened as sct started, given to the agent of its origin's protocol: it is
+  // one of the connections a preconnect asks for, or the first request's.
+  const adoptEarly = (agent: WarmAgent, url: URL): number => {
+    const socket = early?.take(url);
+    if (socket) agent.adopt(url, socket);
+    return socket ? 1 : 0;
+  };
   return {
     preconnect(url, count) {
-      return agentFor(url.protocol).then(({ agent }) => agent.warm(url, count), () => {});
+      return agentFor(url.protocol).then(({ agent }) => agent.warm(url, count - adoptEarly(agent, url)), () => {});
     },
     async send(url, w) {
-
       const { agent, request } = await agentFor(url.protocol);
+      adoptEarly(agent, url);
 
       return new Promise<WireResponse>((resolve, reject) => {
         if (w.signal.aborted) return reject(w.signal.reason);
@@ -90,12 +109,15 @@ export function nodeTransport(): Transport {
     },
     async close() {
       for (const agent of agents.values()) agent.destroy();
+      early?.close();
     },
   };
 }
 
 interface WarmAgent extends HttpAgent {
   warm(url: URL, count: number): void;
+  /** Takes a plain TCP socket already connected (or connecting) to url's origin as its next connection. */
+  adopt(url: URL, socket: Socket): void;
 }
 
 /**
@@ -113,28 +135,41 @@ function warmAgent(Base: typeof HttpAgent, options: HttpAgentOptions): WarmAgent
     private readonly ready = new Map<string, Socket[]>();
     private readonly drops = new Map<Socket, () => void>();
 
+    /** A plain TCP socket still to be wrapped in TLS when taken (an adopted one, for https). */
+    private readonly plain = new WeakSet<Socket>();
+
     warm(url: URL, count: number): void {
       const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
       const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+      // As the agent itself would connect (its own createConnection: TLS, the session cache).
+      for (let i = 0; i < count; i++) this.keep(host, port, super.createConnection({ ...options, host, port, servername: isIP(host) ? undefined : host } as Options) as Socket);
+    }
+
+    adopt(url: URL, socket: Socket): void {
+      const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+      const https = url.protocol === 'https:';
+      if (https) this.plain.add(socket);
+      this.keep(host, Number(url.port) || (https ? 443 : 80), socket);
+    }
+
+    /** Keeps a socket for the next new connection to host:port, dropped if it fails or idles first. */
+    private keep(host: string, port: number, socket: Socket): void {
       const key = keyOf(host, port);
       const ready = this.ready.get(key) ?? [];
       this.ready.set(key, ready);
-      for (let i = 0; i < count; i++) {
-        // As the agent itself would connect (its own createConnection: TLS, the session cache).
-        const socket = super.createConnection({ ...options, host, port, servername: isIP(host) ? undefined : host } as Options) as Socket;
-        const drop = () => {
-          const at = ready.indexOf(socket);
-          if (at >= 0) ready.splice(at, 1);
-          this.drops.delete(socket);
-          socket.destroy();
-        };
-        this.drops.set(socket, drop);
-        // Its idle timeout (the agent's, in the options) closes it as the agent closes a free socket.
-        socket.once('error', drop).once('close', drop).once('timeout', drop);
-        // Waiting unused, it keeps no process alive (as the agent's free sockets).
-        socket.unref();
-        ready.push(socket);
-      }
+      const drop = () => {
+        const at = ready.indexOf(socket);
+        if (at >= 0) ready.splice(at, 1);
+        this.drops.delete(socket);
+        socket.destroy();
+      };
+      this.drops.set(socket, drop);
+      // Its idle timeout (the agent's, in the options) closes it as the agent closes a free socket.
+      socket.setTimeout(KEEP_ALIVE_MS);
+      socket.once('error', drop).once('close', drop).once('timeout', drop);
+      // Waiting unused, it keeps no process alive (as the agent's free sockets).
+      socket.unref();
+      ready.push(socket);
     }
 
     override createConnection(o: Options, cb?: Callback): ReturnType<HttpAgent['createConnection']> {
@@ -144,6 +179,9 @@ function warmAgent(Base: typeof HttpAgent, options: HttpAgentOptions): WarmAgent
       this.drops.delete(socket);
       socket.off('error', drop).off('close', drop).off('timeout', drop);
       socket.ref();
+      // Over https, the agent makes its TLS connection on the socket, as on one it opens itself
+      // (whose idle timeout is then the one that counts).
+      if (this.plain.has(socket)) return super.createConnection({ ...o, socket: socket.setTimeout(0) } as Options, cb);
       return socket;
     }
 

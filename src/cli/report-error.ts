@@ -28,7 +28,7 @@ async function profileOutput(program: Command, env: NodeJS.ProcessEnv): Promise<
   // The failure may be the config file itself (it does not parse): then there is no profile
   // format to honour. A missing file is not created just to be read.
   try {
-    const [{ ConfigStore, configDir }, { profileName }] = await Promise.all([import('../config/config.js'), import('../config/settings.js')]);
+    const [{ ConfigStore }, { configDir }, { profileName }] = await Promise.all([import('../config/config.js'), import('../config/paths.js'), import('../config/settings.js')]);
     const dir = configDir(env);
     if (!existsSync(join(dir, 'config.json'))) return undefined;
     return new ConfigStore(dir).profile(profileName(program.opts().profile, env)).output;

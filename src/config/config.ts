@@ -12,7 +12,6 @@
 // for 37 ms of CPU per command loading it and ajv (bench/results.md): a one-request command's
 // whole budget. The file is read here, afresh on every access, as conf did.
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigFileError, SctError } from '../errors.js';
 import { withLock } from './lock.js';
@@ -37,14 +36,6 @@ interface Store {
 }
 
 export const CONFIG_FILE_MODE = 0o600;
-
-/** SCT_CONFIG_DIR, else the platform's config directory ($XDG_CONFIG_HOME/sct, ~/.config/sct, %APPDATA%\sct). */
-export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.SCT_CONFIG_DIR) return env.SCT_CONFIG_DIR;
-  if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'sct');
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'sct');
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'sct');
-}
 
 export class ConfigStore {
   readonly dir: string;

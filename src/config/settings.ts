@@ -4,6 +4,7 @@ import type { ConfigStore, Profile } from './config.js';
 import { keyringAccount, keyringGet } from './keyring.js';
 import { AuthError, UsageError } from '../errors.js';
 import { withoutCredentials } from '../output/redact.js';
+import { baseUrlOf } from './paths.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'none';
 export type TokenStorage = 'keyring' | 'config file' | 'none';
@@ -71,13 +72,7 @@ export function resolveSettings(
   const profileSource = flags.profile !== undefined ? 'flag' : env.SCT_PROFILE ? 'env' : 'default';
   const profileExists = store.profileNames().includes(profile);
   const p = store.profile(profile);
-  const [baseUrl, baseUrlSource]: [string | undefined, Source] = flags.baseUrl
-    ? [flags.baseUrl, 'flag']
-    : env.SCT_BASE_URL
-      ? [env.SCT_BASE_URL, 'env']
-      : p.base_url
-        ? [p.base_url, 'profile']
-        : [undefined, 'none'];
+  const [baseUrl, baseUrlSource]: [string | undefined, Source] = baseUrlOf(flags.baseUrl, env, () => p.base_url);
   const storage = tokenStorage(p);
   const tokenSource: Settings['tokenSource'] = env.SCT_TOKEN ? 'env' : storage !== 'none' ? 'profile' : 'none';
   // A profile stored before token_base_url existed holds its token for its own base_url.

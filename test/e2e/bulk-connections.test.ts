@@ -4,37 +4,22 @@
 // reads and checks its file. It sends nothing before the file is checked, and opens no more
 // connections than the requests it will have in flight.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
+import { startRelay, type Relay } from '../helpers/relay.js';
 
 const t = useSandbox({}, { inProcess: true });
 let run = 0;
 
 /** A TCP relay in front of the sandbox that counts the connections made through it. */
-let relay: { server: Server; url: string; connections: number; sockets: Set<Socket> };
+let relay: Relay;
 beforeEach(async () => {
   run++;
-  const server = createServer((client) => {
-    relay.connections++;
-    const up = connect(t.sb.port, '127.0.0.1');
-    for (const s of [client, up]) {
-      relay.sockets.add(s);
-      s.on('error', () => {});
-      s.on('close', () => relay.sockets.delete(s));
-    }
-    client.pipe(up).pipe(client);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  relay = { server, url: `http://127.0.0.1:${port}/api`, connections: 0, sockets: new Set() };
+  relay = await startRelay(t.sb.port);
 });
-afterEach(async () => {
-  for (const s of relay.sockets) s.destroy();
-  await new Promise((r) => relay.server.close(r));
-});
+afterEach(() => relay.close());
 
 function people(n: number, bad = false): string {
   const lines = ['email,auth_group'];
@@ -72,7 +57,7 @@ describe('bulk-create connections', () => {
     expect(one.atMe).toEqual([1]);
     expect(relay.connections).toBe(1);
 
-    relay.connections = 0;
+    relay.accepted.length = 0;
     run++;
     const two = holdMe(2);
     const r = await bulk(people(500), '--concurrency', '2');
@@ -107,7 +92,7 @@ describe('bulk-create connections', () => {
       ['info-requests', 'send'],
     ];
     for (const command of commands) {
-      relay.connections = 0;
+      relay.accepted.length = 0;
       const fifo = join(t.dir, `rows-${run}-${command[0]}.csv`);
       execFileSync('mkfifo', [fifo]);
       const running = t.sctBin([...command, '--file', fifo], { env: { SCT_BASE_URL: relay.url } });
@@ -121,7 +106,7 @@ describe('bulk-create connections', () => {
       for (let i = 0; i < 100 && relay.sockets.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
       expect(relay.sockets.size, command.join(' ')).toBe(0);
     }
-    relay.connections = 0;
+    relay.accepted.length = 0;
     const template = await t.sctBin(['invitations', 'bulk-create', '--template'], { env: { SCT_BASE_URL: relay.url } });
     expect(template.exitCode, template.stderr).toBe(0);
     expect(template.stdout).toContain('email');
@@ -137,7 +122,7 @@ describe('bulk-create connections', () => {
     for (let i = 0; i < 100 && relay.sockets.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(relay.sockets.size).toBe(0);
 
-    relay.connections = 0;
+    relay.accepted.length = 0;
     const dry = await bulk(people(300), '--dry-run');
     expect(dry.exitCode, dry.stderr).toBe(0);
     expect(t.sb.requests).toHaveLength(0);

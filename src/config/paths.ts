@@ -1,0 +1,21 @@
+// Where sct's configuration lives, and the one rule for which base URL a run uses: kept apart
+// from the config store (config.ts) and the full settings (settings.ts), so that sct's start
+// (src/cli/early-connection.ts) can know where the command will connect without loading them.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** SCT_CONFIG_DIR, else the platform's config directory ($XDG_CONFIG_HOME/sct, ~/.config/sct, %APPDATA%\sct). */
+export function configDir(env: NodeJS.ProcessEnv): string {
+  if (env.SCT_CONFIG_DIR) return env.SCT_CONFIG_DIR;
+  if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'sct');
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'sct');
+  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'sct');
+}
+
+/** The base URL in force and where it came from: --base-url, else SCT_BASE_URL, else the profile's (read only then). */
+export function baseUrlOf(flag: string | undefined, env: NodeJS.ProcessEnv, stored: () => string | undefined): [string | undefined, 'flag' | 'env' | 'profile' | 'none'] {
+  if (flag) return [flag, 'flag'];
+  if (env.SCT_BASE_URL) return [env.SCT_BASE_URL, 'env'];
+  const url = stored();
+  return url ? [url, 'profile'] : [undefined, 'none'];
+}
