@@ -19,6 +19,9 @@ const LOCAL_GROUPS = new Set(['sandbox', 'config', 'completion', 'help', 'versio
 const LOCAL_COMMANDS = new Set(['auth logout', 'auth token', 'origins check']);
 const LOCAL_FLAGS = new Set(['-h', '--help', '--template']);
 
+/** How long the connection waits for its request (src/api/transport.ts keeps idle ones as long). */
+const IDLE_MS = 4_000;
+
 /** The global options that take a value: the word after one is not a command. */
 const VALUE_FLAGS = new Set(GLOBAL_OPTIONS.filter((o) => o.flags.includes('<')).flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-'))));
 
@@ -48,7 +51,7 @@ function storedBaseUrl(env: NodeJS.ProcessEnv, profileFlag: string | undefined):
  * stops it here (a damaged config file, a malformed URL) is left for the command to report. Only
  * the origin is taken from the base URL: the client checks the rest before it sends.
  */
-export function connectEarly(argv: readonly string[], env: NodeJS.ProcessEnv): EarlyConnection | undefined {
+export function connectEarly(argv: readonly string[], env: NodeJS.ProcessEnv, o: { idleMs?: number } = {}): EarlyConnection | undefined {
   const given: { profile?: string; baseUrl?: string } = {};
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -79,6 +82,10 @@ export function connectEarly(argv: readonly string[], env: NodeJS.ProcessEnv): E
   let socket: Socket | undefined = connect({ host, port });
   // A connection that fails is dropped: the request then opens its own, and reports its error.
   socket.once('error', () => socket?.destroy());
+  // As the agent's idle connections: one left unused for 4 s (a command waiting at a prompt) is
+  // closed, before a server or a NAT on the way drops it under the request that comes later.
+  socket.setTimeout(o.idleMs ?? IDLE_MS);
+  socket.once('timeout', () => socket?.destroy());
   // Waiting unused, it keeps no process alive.
   socket.unref();
   return {
@@ -86,7 +93,7 @@ export function connectEarly(argv: readonly string[], env: NodeJS.ProcessEnv): E
       const s = socket;
       if (!s || s.destroyed || url.protocol !== base.protocol || url.hostname.replace(/^\[(.*)\]$/, '$1') !== host || (Number(url.port) || (https ? 443 : 80)) !== port) return undefined;
       socket = undefined;
-      s.removeAllListeners('error');
+      s.removeAllListeners('error').removeAllListeners('timeout').setTimeout(0);
       return s;
     },
     close() {

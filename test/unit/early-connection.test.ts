@@ -84,6 +84,12 @@ describe('connectEarly', () => {
     socket!.destroy();
   });
 
+  it('gives nothing once it has waited unused as long as an idle connection is kept', async () => {
+    const early = connectEarly(['orders', 'get', '1'], env({ SCT_BASE_URL: url }), { idleMs: 100 })!;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(early.take(new URL(url))).toBeUndefined();
+  });
+
   it('gives nothing once its connection failed', async () => {
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
