@@ -3,7 +3,7 @@
 // can leave, and loading sct takes about as long as a round trip on a near one. The two now
 // overlap. A connection only: nothing is written on it until the command sends its request,
 // through the client, with every check the client makes (docs/decisions/startup.md).
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { GLOBAL_OPTIONS } from '../global-flags.js';
@@ -33,7 +33,10 @@ const VALUE_FLAGS = new Set(GLOBAL_OPTIONS.filter((o) => o.flags.includes('<')).
  */
 function storedBaseUrl(env: NodeJS.ProcessEnv, profileFlag: string | undefined): string | undefined {
   try {
-    const profiles: unknown = JSON.parse(readFileSync(join(configDir(env), 'config.json'), 'utf8')).profiles;
+    const file = join(configDir(env), 'config.json');
+    // Only a file: reading a FIFO put there would wait for a writer before the command began.
+    if (!statSync(file).isFile()) return undefined;
+    const profiles: unknown = JSON.parse(readFileSync(file, 'utf8')).profiles;
     const name = profileFlag ?? (env.SCT_PROFILE || 'default');
     const profile: unknown = profiles && typeof profiles === 'object' && Object.hasOwn(profiles, name) ? (profiles as Record<string, unknown>)[name] : undefined;
     const url: unknown = profile && typeof profile === 'object' ? (profile as Record<string, unknown>).base_url : undefined;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server, type Socket } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { connectEarly } from '../../src/cli/early-connection.js';
 import { removeDir, tempDir } from '../helpers/sct.js';
 
@@ -69,6 +70,11 @@ describe('connectEarly', () => {
     expect(connectEarly(['orders', 'get', '1'], env({ SCT_BASE_URL: 'ftp://sct.invalid/api' }))).toBeUndefined();
     expect(connectEarly(['orders', 'get', '1'], env({ SCT_BASE_URL: 'not a url' }))).toBeUndefined();
     expect(connectEarly(['orders', 'get', '1'], { SCT_CONFIG_DIR: join(dir, 'none') })).toBeUndefined();
+    // A config.json that is not a file (a FIFO no one writes to) is not waited on.
+    const fifo = join(dir, 'fifo');
+    mkdirSync(fifo);
+    execFileSync('mkfifo', [join(fifo, 'config.json')]);
+    expect(connectEarly(['orders', 'get', '1'], { SCT_CONFIG_DIR: fifo })).toBeUndefined();
   });
 
   it('gives its socket once, to a request to its own origin only', async () => {
