@@ -130,7 +130,12 @@ export class ConfigStore {
    */
   private read(): Store {
     if (!existsSync(this.path)) return { profiles: {} };
-    const store: unknown = readingConfig(this.path, () => JSON.parse(readFileSync(this.path, 'utf8')));
+    const store: unknown = readingConfig(this.path, () => {
+      // A FIFO or a device would be waited on (a FIFO until something writes to it), past Ctrl-C:
+      // the read blocks the one thread that would handle it.
+      if (!statSync(this.path).isFile()) throw new Error('not a regular file');
+      return JSON.parse(readFileSync(this.path, 'utf8'));
+    });
     if (!isPlainObject(store)) throw new SctError(`the config file ${this.path} is not valid: not a JSON object`);
     return store as unknown as Store;
   }

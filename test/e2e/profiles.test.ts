@@ -71,3 +71,18 @@ describe('profiles', () => {
     expect(r.stderr).not.toContain('auth login');
   });
 });
+
+describe('a config file that is not a file', () => {
+  it('a FIFO at config.json is an error at once, never a wait that Ctrl-C cannot end', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { join } = await import('node:path');
+    execFileSync('mkfifo', [join(t.dir, 'config.json')]);
+    const started = Date.now();
+    const r = await t.sctBin(['config', 'list'], { timeout: 10_000 });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/cannot read the config file .*config\.json: not a regular file/);
+    expect(r.stderr).toContain('fix the file, or move it away to start over');
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(t.sb.requests).toHaveLength(0);
+  });
+});
