@@ -52,6 +52,8 @@ export interface FileReadFlags {
 }
 
 export interface ReadOptions extends FileReadFlags {
+  /** The run's signal: Ctrl-C stops the read of the file (or of stdin, or a FIFO waiting for its writer). */
+  signal?: AbortSignal;
   /** Every column the command reads (aliases included): the separator is the one that finds them. */
   known?: readonly string[];
   /**
@@ -86,7 +88,7 @@ const DELIMITERS = [',', ';', '\t', '|'];
  */
 export async function readCsv(file: string, stdin: Readable, required: string[] = [], opts: ReadOptions = {}): Promise<CsvFile> {
   const name = fileLabel(file);
-  const input = opts.input ?? (await readInput(file, stdin));
+  const input = opts.input ?? (await readInput(file, stdin, { signal: opts.signal }));
   if (!opts.keepsAll) holdHeapClose(input.length);
   const workbook = isZip(input);
   // The guard sct puts on formula-like cells of a CSV file comes off, so a cell reads as it was

@@ -22,7 +22,11 @@ const LOCAL_FLAGS = new Set(['-h', '--help', '--template']);
 /** How long the connection waits for its request (src/api/transport.ts keeps idle ones as long). */
 const IDLE_MS = 4_000;
 
-/** The global options that take a value: the word after one is not a command. */
+/**
+ * The global options that take a value: the word after one is not a command. `--json` takes one
+ * only maybe (`--json id`): after it, a word is taken for the command, so `sct --json id config
+ * list` connects, unused, and closes the connection.
+ */
 const VALUE_FLAGS = new Set(GLOBAL_OPTIONS.filter((o) => o.flags.includes('<')).flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-'))));
 
 /**

@@ -42,13 +42,13 @@ export const register = registerOf(defineLeaf({
 }));
 
 /** A -F value as gh types it: true/false/null, a number, a file's content (@file, @- stdin), else the string. */
-export async function typedValue(raw: string, stdin: NodeJS.ReadableStream): Promise<unknown> {
+export async function typedValue(raw: string, stdin: NodeJS.ReadableStream, signal?: AbortSignal): Promise<unknown> {
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   if (raw === 'null') return null;
   if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw) && Number.isFinite(Number(raw))) return Number(raw);
   if (raw.startsWith('@')) {
-    return readInputText(raw.slice(1), stdin, '-F');
+    return readInputText(raw.slice(1), stdin, { what: '-F', signal });
   }
   return raw;
 }
@@ -90,7 +90,7 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   for (const pair of opts.rawField ?? []) fields.push(splitKeyValue(pair, '-f'));
   for (const pair of opts.field ?? []) {
     const [k, v] = splitKeyValue(pair, '-F');
-    fields.push([k, await typedValue(v, ctx.io.stdin)]);
+    fields.push([k, await typedValue(v, ctx.io.stdin, ctx.signal)]);
   }
   const method = (opts.method ?? (fields.length || opts.input ? 'POST' : 'GET')).toUpperCase();
   if (!(METHODS as readonly string[]).includes(method)) throw new UsageError(`invalid method "${opts.method}": use one of ${METHODS.join(', ')}`);
@@ -104,7 +104,7 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   let body: unknown;
   if (opts.input) {
     if (method === 'GET' || method === 'DELETE') throw new UsageError(`--input sends a body, which ${method} does not take`);
-    body = await readJsonFile(opts.input, ctx.io.stdin);
+    body = await readJsonFile(opts.input, ctx.io.stdin, ctx.signal);
   }
   if (method === 'GET' || method === 'DELETE' || opts.input) {
     // As gh: fields of a GET (or beside an --input body) are query parameters.

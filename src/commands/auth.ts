@@ -66,7 +66,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   let token: string;
   let source: string;
   if (opts.withToken) {
-    token = (await readInputText('-', ctx.io.stdin)).trim();
+    token = (await readInputText('-', ctx.io.stdin, { signal: ctx.signal })).trim();
     source = 'standard input (--with-token)';
     if (!token) throw new UsageError('no token on stdin (--with-token reads it from standard input)');
   } else if (ctx.io.canPrompt()) {

@@ -62,6 +62,7 @@ export async function readRequests(ctx: Context, file: string, flags: BulkRunFla
   // Each row becomes its request as it is read: a file of a million rows is not held twice.
   await readCsv(file, ctx.io.stdin, [], {
     ...flags,
+    signal: ctx.signal,
     known: COLUMNS,
     takeRows: (header) => {
       if (!COLUMNS.some((c) => header.columns.includes(c))) {

@@ -43,7 +43,7 @@ export async function setUserConfig(ctx: Context, opts: OptionsOf<typeof SET_OPT
   if (pairs.length === 0 && !opts.file) throw new UsageError('nothing to set: give key=value pairs or --file');
   const bare = pairs.find((p) => !/^[^=]+=/.test(p));
   if (bare !== undefined) throw new UsageError(`invalid "${bare}": expected key=value (e.g. language=en)`);
-  const body = await buildBody({ file: opts.file, set: pairs.map((p) => `config.${p}`) }, {}, ctx.io.stdin);
+  const body = await buildBody({ file: opts.file, set: pairs.map((p) => `config.${p}`) }, {}, ctx.io.stdin, ctx.signal);
   const updated = await ctx.client().patch(PATHS.userConfig, body);
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Updated your configuration`);
   await writeOne(ctx.io, updated, ctx.output([]));

@@ -14,12 +14,12 @@ import { formatByContent, formatByName } from './plot-format.js';
 import { AREA_PROPERTIES } from './feature-fields.js';
 import { ringLengthOrClosure, ringName } from './plot-checks.js';
 
-export async function readPlotFile(file: string, stdin: Readable): Promise<GeoJsonFile> {
+export async function readPlotFile(file: string, stdin: Readable, signal?: AbortSignal): Promise<GeoJsonFile> {
   const byName = file === '-' ? undefined : formatByName(file);
   // GeoJSON is read as text directly: the largest files are GeoJSON, and a Buffer kept beside
   // the text would add its size to the peak.
-  if (byName === 'geojson') return readGeoJsonFile(file, stdin);
-  const bytes = await readInput(file, stdin);
+  if (byName === 'geojson') return readGeoJsonFile(file, stdin, signal);
+  const bytes = await readInput(file, stdin, { signal });
   const name = fileLabel(file);
   const format = byName ?? formatByContent(bytes);
   switch (format) {

@@ -87,10 +87,10 @@ const featureSchema = z.object({
 const collectionSchema = z.object({ type: z.literal('FeatureCollection'), features: z.array(z.unknown()) });
 const typedSchema = z.object({ type: z.string() });
 
-export async function readGeoJsonFile(file: string, stdin: Readable): Promise<GeoJsonFile> {
+export async function readGeoJsonFile(file: string, stdin: Readable, signal?: AbortSignal): Promise<GeoJsonFile> {
   // Read straight into a string (readInputText): a Buffer kept beside the string and the parsed
   // features would be the file's size more memory at the peak.
-  const text = await readInputText(file, stdin);
+  const text = await readInputText(file, stdin, { signal });
   return parseGeoJson(text, fileLabel(file));
 }
 

@@ -1,10 +1,10 @@
 // Reading a file named on the command line (or stdin for "-"), and writing a file whole through
 // a new temporary file renamed into place: one way each, shared by every command.
-import { closeSync, constants, copyFileSync, fchmodSync, fchownSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, fchmodSync, fchownSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
-import { UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 
 /** How messages name an input: "stdin" for "-", else the path as given. */
 export function inputName(file: string): string {
@@ -22,16 +22,25 @@ async function readStream(stream: Readable | NodeJS.ReadableStream): Promise<Buf
   return Buffer.concat(chunks);
 }
 
+/** How an input is read: `what` it is for ("-F"), and the run's signal (Ctrl-C). */
+export interface ReadOptions {
+  what?: string;
+  signal?: AbortSignal;
+}
+
 /**
  * A file's bytes, or stdin's for "-"; one that cannot be read is a usage error naming it
- * (`what` says what it was for: "cannot read a.json for -F: …").
+ * (`what` says what it was for: "cannot read a.json for -F: …"). Ctrl-C stops the read at once
+ * (InterruptedError, exit 130), even while a pipe or a FIFO waits for its writer.
  */
-export async function readInput(file: string, stdin: Readable | NodeJS.ReadableStream, what?: string): Promise<Buffer> {
+export async function readInput(file: string, stdin: Readable | NodeJS.ReadableStream, o: ReadOptions = {}): Promise<Buffer> {
   try {
+    if (file === '-') return await untilAborted(readStream(stdin), o.signal, () => (stdin as Readable).destroy?.());
+    if (isFifo(file)) return await readFifo(file, o.signal);
     // node:fs/promises when a file is read: most commands never read one.
-    return file === '-' ? await readStream(stdin) : await (await import('node:fs/promises')).readFile(file);
+    return await (await import('node:fs/promises')).readFile(file, { signal: o.signal });
   } catch (err) {
-    throw new UsageError(`cannot read ${inputName(file)}${what ? ` for ${what}` : ''}: ${(err as Error).message}`);
+    throw readError(file, err, o);
   }
 }
 
@@ -39,13 +48,64 @@ export async function readInput(file: string, stdin: Readable | NodeJS.ReadableS
  * The same as text (UTF-8). A file is read straight into a string: files of 25 MB and more are
  * common, and a Buffer kept beside the string would be that much more memory at the peak.
  */
-export async function readInputText(file: string, stdin: Readable | NodeJS.ReadableStream, what?: string): Promise<string> {
-  if (file === '-') return (await readInput(file, stdin, what)).toString('utf8');
+export async function readInputText(file: string, stdin: Readable | NodeJS.ReadableStream, o: ReadOptions = {}): Promise<string> {
+  if (file === '-' || isFifo(file)) return (await readInput(file, stdin, o)).toString('utf8');
   try {
-    return await (await import('node:fs/promises')).readFile(file, 'utf8');
+    return await (await import('node:fs/promises')).readFile(file, { encoding: 'utf8', signal: o.signal });
   } catch (err) {
-    throw new UsageError(`cannot read ${inputName(file)}${what ? ` for ${what}` : ''}: ${(err as Error).message}`);
+    throw readError(file, err, o);
   }
+}
+
+function readError(file: string, err: unknown, o: ReadOptions): Error {
+  if (o.signal?.aborted) return new InterruptedError();
+  return new UsageError(`cannot read ${inputName(file)}${o.what ? ` for ${o.what}` : ''}: ${(err as Error).message}`);
+}
+
+function isFifo(file: string): boolean {
+  try {
+    return statSync(file).isFIFO();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A FIFO, read as a pipe: opened without waiting (a plain open waits for a writer in Node's
+ * thread pool, where neither Ctrl-C nor the process's exit can end the wait: only kill -9 could),
+ * then read through the event loop, which waits for the writer and its end of file.
+ */
+async function readFifo(file: string, signal: AbortSignal | undefined): Promise<Buffer> {
+  const { Socket } = await import('node:net');
+  const pipe = new Socket({ fd: openSync(file, constants.O_RDONLY | constants.O_NONBLOCK), readable: true, writable: false });
+  try {
+    return await untilAborted(readStream(pipe), signal, () => pipe.destroy());
+  } finally {
+    pipe.destroy();
+  }
+}
+
+/** `reading`, or a rejection as soon as `signal` aborts, `stop` then called to let go of what it reads. */
+function untilAborted<T>(reading: Promise<T>, signal: AbortSignal | undefined, stop: () => void): Promise<T> {
+  if (!signal) return reading;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      stop();
+      reject(signal.reason);
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    reading.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
 }
 
 /**

@@ -128,6 +128,7 @@ export async function readPairs(ctx: Context, file: string, flags: BulkRunFlags 
   // Each row becomes its pair as it is read: a file of a million pairs is not held twice.
   await readCsv(file, ctx.io.stdin, [...PAIR_TEMPLATE.columns], {
     ...flags,
+    signal: ctx.signal,
     takeRows: (header) => {
       refuseUnknownColumns(header, PAIR_TEMPLATE.columns);
       const found = (errors = new RowErrors(header.name));

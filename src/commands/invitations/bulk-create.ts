@@ -155,6 +155,7 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
   const people = new InvitationRows(errors, role);
   const csv = await readCsv(opts.file, ctx.io.stdin, ['email'], {
     ...opts,
+    signal: ctx.signal,
     known: PEOPLE_COLUMNS,
     takeRows: (header) => {
       // A file written by `sct invitations list -o csv` reads back; a misspelt auth_group is named as such.

@@ -462,7 +462,7 @@ type Reading = (first: boolean, takeRows: (header: FileHeader) => RowTaker) => P
 
 /** The readings of an order file; `columns` are those the command reads (the others the service sets are left). */
 async function orderFileReading(ctx: Context, flags: ImportFlags, file: string, kind: OrderKindName, columns: readonly string[], keepsAll = false): Promise<Reading> {
-  const bytes = await readInput(file, ctx.io.stdin);
+  const bytes = await readInput(file, ctx.io.stdin, { signal: ctx.signal });
   return (first, takeRows) =>
     readCsv(file, ctx.io.stdin, ['external_id'], {
       ...flags,

@@ -116,7 +116,7 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
   const idempotencyKey = id === undefined ? idempotencyKeyOf(opts) : undefined;
   const kind = orderKind(opts, !(id === undefined && ctx.io.canPrompt())) ?? (await askKind(ctx));
   const schema = id === undefined ? ORDER_CREATE_SCHEMAS[kind] : ORDER_UPDATE_SCHEMAS[kind];
-  const body = await buildBody(opts, canonicalEnums(schema, namedFields(opts, kind)), ctx.io.stdin);
+  const body = await buildBody(opts, canonicalEnums(schema, namedFields(opts, kind)), ctx.io.stdin, ctx.signal);
   if (id !== undefined && Object.keys(body).length === 0) {
     throw new UsageError('nothing to update: give at least one field flag, --item, --set or --file');
   }

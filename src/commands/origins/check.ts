@@ -46,7 +46,7 @@ export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, file
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   const results: CheckResult[] = [];
   for (const file of files) {
-    const parsed = await geo.readPlotFile(file, ctx.io.stdin);
+    const parsed = await geo.readPlotFile(file, ctx.io.stdin, ctx.signal);
     results.push(geo.checkPlots(parsed, { countryCode, nameProperty: opts.nameProperty, commodity }));
   }
 

@@ -37,7 +37,7 @@ export async function readPlotUnits(
 ): Promise<{ name: string; units: Unit<OriginCreate>[] }> {
   const countryCode = parseCountryFlag(opts.countryCode);
   const commodity = parseCommodity(opts.commodity);
-  const file = await readPlotFile(opts.file, stdin);
+  const file = await readPlotFile(opts.file, stdin, ctx.signal);
   const checked = checkPlots(file, { countryCode, nameProperty: opts.nameProperty, commodity });
   for (const line of findingLines(ctx.io, checked.findings, 'stderr')) ctx.io.error(line);
   const errors = checked.summary.errors;

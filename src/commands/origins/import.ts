@@ -217,7 +217,7 @@ class OriginRow implements OriginUnit {
 export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): Promise<void> {
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
-  const input = await sniffInput(opts.file, ctx.io.stdin);
+  const input = await sniffInput(opts.file, ctx.io.stdin, ctx.signal);
   if (input.plots) return (await import('./import-plots.js')).importPlots(ctx, opts, concurrency, input.stdin);
   if (opts.nameProperty !== undefined || opts.countryCode !== undefined || opts.commodity !== undefined) {
     throw new UsageError('--name-property, --country-code and --commodity are for plot files (GeoJSON, KML, Shapefile, GPX): in a CSV file each row has its name and country_code columns');
@@ -225,7 +225,7 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   // A CSV file (it comes row by row) is read twice: once to check every row, keeping only what the
   // duplicate checks need, then to make each origin as its row comes, written at once by a dry
   // run. A million origins held at once took more than the spec's 500 MB (docs/decisions/memory.md).
-  const bytes = await readInput(opts.file, input.stdin);
+  const bytes = await readInput(opts.file, input.stdin, { signal: ctx.signal });
   const read = (first: boolean, take: TakeRows) => readOriginRows(ctx, opts, input.stdin, bytes, first, take);
   let errors: RowErrors | undefined;
   // A workbook comes whole, not row by row: read once, its origins kept (reading it again would
@@ -281,14 +281,12 @@ function readOriginRows(ctx: Context, opts: ImportOriginsOptions, stdin: Readabl
  * ZIP is a plot file unless it is a workbook (.xlsx, .ods), which the CSV reader reads.
  * Standard input is read whole to look at it, and handed on as a new stream.
  */
-export async function sniffInput(file: string, stdin: Readable): Promise<{ plots: boolean; stdin: Readable }> {
+export async function sniffInput(file: string, stdin: Readable, signal?: AbortSignal): Promise<{ plots: boolean; stdin: Readable }> {
   if (formatByName(file)) return { plots: true, stdin };
   let head: Buffer;
   const whole = file === '-';
   if (whole) {
-    const chunks: Buffer[] = [];
-    for await (const c of stdin) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-    head = Buffer.concat(chunks);
+    head = await readInput('-', stdin, { signal });
     stdin = Readable.from([head]);
   } else {
     // A FIFO or a device is read once: looked at here, it would have nothing left for the

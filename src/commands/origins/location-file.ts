@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import { findingLines, parseCountryFlag } from './check.js';
 
 export async function readLocationFile(ctx: Context, file: string, countryCode: string | undefined): Promise<PlotGeometry> {
-  const parsed = await readGeoJsonFile(file, ctx.io.stdin);
+  const parsed = await readGeoJsonFile(file, ctx.io.stdin, ctx.signal);
   if (!parsed.problem && parsed.features.length !== 1) {
     throw new UsageError(
       `${parsed.name} holds ${parsed.features.length} features: --location-file takes one geometry or Feature`,

@@ -25,7 +25,7 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const parallel = parseParallel(opts.parallel);
-  const input = await sniffInput(opts.file, ctx.io.stdin);
+  const input = await sniffInput(opts.file, ctx.io.stdin, ctx.signal);
   const { units, invalid } = input.plots ? { units: await plotUnits(ctx, opts, input.stdin), invalid: [] } : await csvUnits(ctx, opts, input.stdin);
   await runSync(ctx, {
     command: 'origins-sync',
@@ -67,7 +67,7 @@ async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable)
     throw new UsageError('--name-property, --country-code and --commodity are for plot files (GeoJSON, KML, Shapefile, GPX): in a CSV file each row has its name and country_code columns');
   }
   // name and country_code only for the rows that create: an update needs only what changes.
-  const csv = await readCsv(opts.file, stdin, ['external_id'], { ...opts, known: KNOWN_COLUMNS, keepsAll: true });
+  const csv = await readCsv(opts.file, stdin, ['external_id'], { ...opts, known: KNOWN_COLUMNS, keepsAll: true, signal: ctx.signal });
   dropReadOnlyColumns(ctx.io, csv, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
   const names = importColumnNames(csv.columns);
   refuseUnknownColumns(csv, Object.values(names), IMPORT_COLUMNS);

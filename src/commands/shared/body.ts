@@ -31,8 +31,8 @@ export const TAGS_OPTION = { flags: '--tag <tag>', description: 'a tag (repeatab
 /** --idempotency-key on creates only. */
 export type BodyFlags = OptionsOf<readonly [...typeof BODY_OPTIONS, typeof IDEMPOTENCY_KEY_OPTION]>;
 
-export async function readJsonFile(file: string, stdin: Readable): Promise<unknown> {
-  const text = await readInputText(file, stdin);
+export async function readJsonFile(file: string, stdin: Readable, signal?: AbortSignal): Promise<unknown> {
+  const text = await readInputText(file, stdin, { signal });
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -44,10 +44,11 @@ export async function buildBody(
   flags: BodyFlags,
   named: Record<string, unknown>,
   stdin: Readable,
+  signal?: AbortSignal,
 ): Promise<Record<string, unknown>> {
   let body: Record<string, unknown> = {};
   if (flags.file) {
-    const parsed = await readJsonFile(flags.file, stdin);
+    const parsed = await readJsonFile(flags.file, stdin, signal);
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new UsageError(`${inputName(flags.file)} must hold one JSON object`);
     }

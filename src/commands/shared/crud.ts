@@ -68,7 +68,7 @@ export async function saveOne<S extends z.ZodType>(ctx: Context, o: SaveOptions<
  */
 export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOptions<S>, 'columns' | 'detail'>): Promise<Record<string, unknown> | null> {
   const idempotencyKey = o.method === 'POST' ? idempotencyKeyOf(o.flags) : undefined;
-  const body = await buildBody(o.flags, canonicalEnums(o.schema, o.named), ctx.io.stdin);
+  const body = await buildBody(o.flags, canonicalEnums(o.schema, o.named), ctx.io.stdin, ctx.signal);
   if (o.method === 'PATCH' && Object.keys(body).length === 0) {
     throw new UsageError(`nothing to update: give at least one field flag, --set or --file`);
   }
