@@ -2,9 +2,9 @@
 // where the file holds it — and --report FILE as CSV), a
 // summary on stderr, and the exit code — 3 when some units were rejected, 130 when
 // interrupted, the fatal error's own code when the run had to stop.
-import { accessSync, closeSync, constants, lstatSync, openSync, rmSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, lstatSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { claimFile, fileState, writeAllSync, writeAtomically, type FileState } from '../util/files.js';
+import { claimFile, fileState, NoReaderError, openToWriteInto, writeAllSync, writeAtomically, type FileState } from '../util/files.js';
 import { csvLine, guardFormula } from '../output/spreadsheet.js';
 import type { Context } from '../context.js';
 import { JournalWriteError, type Outcome, type Outcomes, type RunResult } from './runner.js';
@@ -51,6 +51,17 @@ export function checkReportPath(path: string | undefined, force: boolean | undef
     throw new UsageError(`${path} already exists: pass --force to overwrite it, or choose another --report file`);
   }
   REPORT_START.set(resolve(path), special ? 'special' : existing ? fileState(existing) : 'absent');
+}
+
+/** A device or FIFO to write the report into; a FIFO nobody reads is a usage error naming --report. */
+function openSpecial(path: string): number {
+  try {
+    return openToWriteInto(path);
+  } catch (err) {
+    // After the run: what it did is in the summary and the journal, only this file is missing.
+    if (err instanceof NoReaderError) throw new SctError(`--report ${path} is a FIFO that no process reads: the report was not written (start its reader before the run)`);
+    throw err;
+  }
 }
 
 /**
@@ -102,7 +113,7 @@ export function writeReportFile(path: string, outcomes: Iterable<Outcome>, o: { 
   const text = lines();
   const start = REPORT_START.get(resolve(path));
   if (start === 'special') {
-    const fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
+    const fd = openSpecial(path);
     try {
       writeAllSync(fd, text);
     } finally {

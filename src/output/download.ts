@@ -2,13 +2,12 @@
 // costs nothing), the bytes go to a temporary file beside it, and only a complete file is
 // renamed into place. Nothing is written outside the directory the user named, and nothing
 // is overwritten without --force.
-import { constants, createWriteStream, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { claimFile, fileState, type FileState } from '../util/files.js';
+import { createWriteStream, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { claimFile, fileState, NoReaderError, openToWriteInto, type FileState } from '../util/files.js';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { once } from 'node:events';
 import { Readable, type Writable } from 'node:stream';
-import { open } from 'node:fs/promises';
 import { SctError, UsageError } from '../errors.js';
 import { stripControl } from './sanitize.js';
 
@@ -204,11 +203,18 @@ export async function saveStream(
 }
 
 /**
- * An existing device or FIFO, opened to write without creating or truncating anything (and
- * without blocking the process while a FIFO waits for its reader).
+ * An existing device or FIFO, opened to write without creating or truncating anything; a FIFO
+ * that no process reads is refused rather than waited on (openToWriteInto).
  */
 async function openInto(path: string): Promise<Writable> {
-  return (await open(path, constants.O_WRONLY | constants.O_NOFOLLOW)).createWriteStream();
+  let fd: number;
+  try {
+    fd = openToWriteInto(path);
+  } catch (err) {
+    if (err instanceof NoReaderError) throw new UsageError(`${path} is a FIFO that no process reads: start its reader first, or choose another --out`);
+    throw err;
+  }
+  return createWriteStream(path, { fd });
 }
 
 async function saveFile(body: Readable, target: Target, check: DownloadCheck | undefined): Promise<void> {

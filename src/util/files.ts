@@ -109,6 +109,37 @@ function untilAborted<T>(reading: Promise<T>, signal: AbortSignal | undefined, s
 }
 
 /**
+ * An existing device or FIFO, opened to write into (never created, truncated or replaced). A FIFO
+ * no process reads is refused (`ENXIO`, from an open that does not wait): a plain open would wait
+ * for a reader in the thread that handles Ctrl-C (or in Node's thread pool, which Node waits for
+ * as it exits), and nothing but kill -9 would end sct.
+ */
+export function openToWriteInto(path: string): number {
+  let probe: number;
+  try {
+    probe = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENXIO') throw new NoReaderError(path);
+    throw err;
+  }
+  // Its reader is there, so this open does not wait, and its writes wait for the reader as into
+  // any pipe. The first is closed only now: closed first, it would have been the last writer, and
+  // the reader would have seen the end of its input before anything was written.
+  try {
+    return openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
+  } finally {
+    closeSync(probe);
+  }
+}
+
+/** A FIFO that no process reads: what the message names it for is the caller's to say. */
+export class NoReaderError extends Error {
+  constructor(readonly path: string) {
+    super(`${path} is a FIFO that no process reads`);
+  }
+}
+
+/**
  * Writes `data` to a new temporary file beside `path`, flushed to disk, and renames it into
  * place: a reader never sees half a file, and a crash leaves the old one. The temporary is created
  * exclusively, so a name already taken (a symlink planted there included) is refused, never

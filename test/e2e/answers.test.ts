@@ -275,6 +275,20 @@ describe('documents download: the final name is claimed, never taken over', () =
     expect(stdout.stderr).toContain('Saved 20 kB to standard output');
   });
 
+  it('a FIFO no process reads is refused at once, never waited on', async () => {
+    const f = await documentServer((res) => sendPdf(res));
+    const fifo = join(t.dir, 'unread');
+    execFileSync('mkfifo', [fifo]);
+    const started = Date.now();
+    // A process: a thread of this one left waiting on the FIFO would outlive the test.
+    const r = await sctFor(f.url, OWNER, t.dir)(['documents', 'download', '1', '--out', fifo], { timeout: 20_000 });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`${fifo} is a FIFO that no process reads`);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(partFiles(t.dir)).toEqual([]);
+  });
+
   it('a full disk: exit 1 naming the file, and neither the file nor a temporary file is left', async (ctx) => {
     const mnt = join(t.dir, 'small');
     mkdirSync(mnt);

@@ -1,8 +1,11 @@
 // A bulk run's --report as cli-spec "Files written" has it: checked before the first request (a
 // directory is no report file), never replacing a file another process created meanwhile, and
-// written into a device (/dev/null) rather than replacing it.
+// written into a device (/dev/null) or a FIFO rather than replacing it, and never waiting
+// for a FIFO's reader.
 import { describe, expect, it } from 'vitest';
 import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -35,6 +38,23 @@ describe('--report', () => {
     const r = await t.sct(['invitations', 'bulk-create', '--file', people('null.csv'), '--report', '/dev/null']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true);
+  });
+
+  it('a FIFO is written into while its reader reads, and one no process reads ends the run at once, exit 1', async () => {
+    const fifo = join(t.dir, 'report.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const reader = readFile(fifo, 'utf8');
+    const r = await t.sctBin(['invitations', 'bulk-create', '--file', people('fifo.csv'), '--report', fifo]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(await reader).toMatch(/^line,key,status,id,error\n2,.*,created,/);
+    // No reader: the open would have waited for one, with neither Ctrl-C nor SIGTERM able to end it.
+    const started = Date.now();
+    const alone = await t.sctBin(['invitations', 'bulk-create', '--file', people('alone.csv'), '--report', fifo], { timeout: 20_000 });
+    expect(alone.exitCode, alone.stderr).toBe(1);
+    expect(alone.stderr).toContain(`--report ${fifo} is a FIFO that no process reads: the report was not written`);
+    expect(alone.stderr).toMatch(/line 2 \(.*\): created /);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
   });
 
   it('a directory is no report file: exit 2 before any request, with --force too', async () => {
