@@ -1,27 +1,45 @@
-// Ctrl-C while sct waits for its input: a FIFO no one writes to yet, or a stdin that never ends.
+// Ctrl-C while sct waits for its input: a FIFO no one writes to (yet), or a stdin that never ends.
 // The first Ctrl-C ends the run (exit 130, "interrupted", nothing sent); before, a FIFO's open
 // waited in Node's thread pool, where no Ctrl-C, no SIGTERM and not even the process's own exit
 // could end it (only kill -9), and a stdin read waited for a second Ctrl-C.
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { closeSync, constants, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const t = useSandbox({}, { inProcess: true });
 
-/** Starts sct, lets it reach its read, presses Ctrl-C once, and gives what became of it. */
-async function interrupted(args: string[], signal: NodeJS.Signals = 'SIGINT') {
+/**
+ * Starts sct, waits until it reads (for a FIFO: until it has the FIFO open, found by opening the
+ * writing end without waiting, kept open and never written, so sct waits for data; for stdin, a
+ * while), presses Ctrl-C once, and gives what became of it.
+ */
+async function interrupted(args: string[], o: { fifo?: string; signal?: NodeJS.Signals } = {}) {
   const child = t.spawnSct(args, { timeout: 20_000 });
-  await new Promise((r) => setTimeout(r, 1500));
+  let writer: number | undefined;
+  for (let i = 0; i < 200 && writer === undefined; i++) {
+    if (o.fifo) {
+      try {
+        writer = openSync(o.fifo, constants.O_WRONLY | constants.O_NONBLOCK);
+      } catch {
+        // No reader yet.
+      }
+    }
+    if (writer === undefined) await new Promise((r) => setTimeout(r, o.fifo ? 50 : 2500));
+    if (!o.fifo) break;
+  }
+  // A moment more: the read is under way.
+  await new Promise((r) => setTimeout(r, 200));
   const pressed = Date.now();
-  child.kill(signal);
+  child.kill(o.signal ?? 'SIGINT');
   const r = await child;
+  if (writer !== undefined) closeSync(writer);
   return { exitCode: r.exitCode, stderr: String(r.stderr), ms: Date.now() - pressed };
 }
 
 describe('Ctrl-C while the input is awaited', () => {
-  it('a FIFO without a writer: bulk-create, orders import, origins import and check end at once, nothing sent', async () => {
+  it('a FIFO whose writer has not written, or that has no writer yet: the run ends at once, nothing sent', async () => {
     const fifo = join(t.dir, 'people.csv');
     execFileSync('mkfifo', [fifo]);
     for (const args of [
@@ -30,13 +48,18 @@ describe('Ctrl-C while the input is awaited', () => {
       ['origins', 'import', '--file', fifo],
       ['origins', 'check', fifo],
     ]) {
-      const r = await interrupted(args);
+      const r = await interrupted(args, { fifo });
       expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(130);
       expect(r.stderr).toContain('interrupted');
       expect(r.ms, args.join(' ')).toBeLessThan(5_000);
     }
+    // No writer at all: the open itself waited, in the thread pool.
+    const none = join(t.dir, 'none.csv');
+    execFileSync('mkfifo', [none]);
+    const alone = await interrupted(['invitations', 'bulk-create', '--file', none]);
+    expect(alone.exitCode, alone.stderr).toBe(130);
     // SIGTERM too, as a service manager stops it.
-    const term = await interrupted(['invitations', 'bulk-create', '--file', fifo], 'SIGTERM');
+    const term = await interrupted(['invitations', 'bulk-create', '--file', fifo], { fifo, signal: 'SIGTERM' });
     expect(term.exitCode, term.stderr).toBe(143);
     expect(t.sb.requests.filter((q) => q.method !== 'GET')).toHaveLength(0);
   });
