@@ -5,7 +5,9 @@
 // 40 to 60 bytes a unit, where the strings and the Map took about 190.
 //
 // A digest stands for its key: two keys with one digest would make a row never sent look done.
-// At 128 bits, a million keys collide with a chance of about 1 in 10^27.
+// At 128 bits, a million keys collide with a chance of about 1 in 10^27. The hash reads a key as
+// UTF-8, where every lone surrogate becomes U+FFFD: a key that is not well-formed UTF-16 (a
+// workbook cell can hold one) is kept as itself, in a Map beside the table.
 import { hash } from 'node:crypto';
 
 /** How a unit's id is kept. */
@@ -46,8 +48,15 @@ export class DoneTable {
   size = 0;
   /** Words of the digest last worked out, so a lookup allocates nothing. */
   private readonly d = new Int32Array(4);
+  /** The records of keys that are not well-formed UTF-16, by the key itself. */
+  private readonly illFormed = new Map<string, DoneRecord>();
 
   set(key: string, id: string | number | undefined, sent: string | undefined): void {
+    if (!key.isWellFormed()) {
+      if (!this.illFormed.has(key)) this.size++;
+      this.illFormed.set(key, { id, sent });
+      return;
+    }
     let e = this.find(key);
     if (e < 0) {
       e = this.add();
@@ -61,17 +70,26 @@ export class DoneTable {
   }
 
   get(key: string): DoneRecord | undefined {
+    if (!key.isWellFormed()) {
+      const r = this.illFormed.get(key);
+      return r && { ...r };
+    }
     const e = this.find(key);
     if (e < 0 || this.kinds[e] === GONE) return undefined;
     return { id: this.unpack(e), sent: this.sent[e] };
   }
 
   has(key: string): boolean {
+    if (!key.isWellFormed()) return this.illFormed.has(key);
     const e = this.find(key);
     return e >= 0 && this.kinds[e] !== GONE;
   }
 
   delete(key: string): void {
+    if (!key.isWellFormed()) {
+      if (this.illFormed.delete(key)) this.size--;
+      return;
+    }
     const e = this.find(key);
     if (e < 0 || this.kinds[e] === GONE) return;
     this.kinds[e] = GONE;

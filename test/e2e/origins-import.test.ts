@@ -308,3 +308,28 @@ describe('origins import', () => {
     expect(r.stderr).toContain('2 valid origins in 2 requests; nothing sent (dry run)');
   });
 });
+
+describe('the journal of a rerun', () => {
+  it('a row whose key differs only in a lone surrogate from one done is not taken for it (UTF-8 makes both U+FFFD)', async () => {
+    const prefix = `SUR${Date.now()}`;
+    const file = csvFile(`name,country_code,external_id\nFarm one,CI,${prefix}-ok\n`, 'surrogates.csv');
+    const first = await t.sct(['origins', 'import', '--file', file]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    // What a run of a workbook whose cell held a lone surrogate leaves on record (a CSV file read
+    // as UTF-8 cannot hold one): that row done, under its own key.
+    const { readdirSync, appendFileSync } = await import('node:fs');
+    const dir = join(t.dir, 'journals');
+    const journal = join(dir, readdirSync(dir).find((n) => n.startsWith('origins-import') && n.endsWith('.ndjson'))!);
+    appendFileSync(journal, `{"key":"ext:${prefix}-\\ud800","status":"done","id":999,"at":"2026-11-27T00:00:00.000Z"}\n`);
+    writeFileSync(file, `name,country_code,external_id\nFarm one,CI,${prefix}-ok\nFarm two,CI,${prefix}-\ufffd\n`);
+    const before = posts().length;
+    const again = await t.sct(['origins', 'import', '--file', file, '-o', 'json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain('origins: 1 created, 1 skipped');
+    const out = JSON.parse(again.stdout);
+    const second = (out.results ?? out).find((o: { lines?: number[]; line?: number }) => (o.lines?.[0] ?? o.line) === 3);
+    expect(second.status, again.stdout).toBe('created');
+    expect(second.id).not.toBe(999);
+    expect(posts().length - before).toBe(1);
+  });
+});
