@@ -86,6 +86,7 @@ export function connectEarly(argv: readonly string[], env: NodeJS.ProcessEnv, o:
   if (!https && !isLoopback(base.hostname) && env.SCT_ALLOW_HTTP !== '1') return undefined;
   const host = base.hostname.replace(/^\[(.*)\]$/, '$1');
   const port = Number(base.port) || (https ? 443 : 80);
+  const opened = Date.now();
   let socket: Socket | undefined = connect({ host, port });
   // A connection that fails is dropped: the request then opens its own, and reports its error.
   socket.once('error', () => socket?.destroy());
@@ -99,6 +100,14 @@ export function connectEarly(argv: readonly string[], env: NodeJS.ProcessEnv, o:
     take(url) {
       const s = socket;
       if (!s || s.destroyed || url.protocol !== base.protocol || url.hostname.replace(/^\[(.*)\]$/, '$1') !== host || (Number(url.port) || (https ? 443 : 80)) !== port) return undefined;
+      // Its timer runs on the event loop, which a long synchronous step (a large file parsed)
+      // holds: the age is counted here too, and what a server said unasked (a 408) is not taken
+      // for an answer.
+      if (Date.now() - opened > (o.idleMs ?? IDLE_MS) || s.readableLength > 0) {
+        s.destroy();
+        socket = undefined;
+        return undefined;
+      }
       socket = undefined;
       s.removeAllListeners('error').removeAllListeners('timeout').setTimeout(0);
       return s;

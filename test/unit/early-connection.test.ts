@@ -96,6 +96,14 @@ describe('connectEarly', () => {
     expect(early.take(new URL(url))).toBeUndefined();
   });
 
+  it('gives nothing once that long has passed, even when the event loop was held all along', () => {
+    const early = connectEarly(['orders', 'get', '1'], env({ SCT_BASE_URL: url }), { idleMs: 100 })!;
+    // A large file parsed, synchronously: the socket's own timer cannot fire meanwhile.
+    const start = Date.now();
+    while (Date.now() - start < 200);
+    expect(early.take(new URL(url))).toBeUndefined();
+  });
+
   it('gives nothing once its connection failed', async () => {
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
