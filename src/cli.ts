@@ -80,7 +80,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   const factory = createFactory({
     io,
     env,
-    prompter: lazyPrompter(io, deps.prompter),
+    prompter: lazyPrompter(io, deps.prompter, controller.signal),
     signal: controller.signal,
     clientOptions: deps.clientOptions,
     argv,

@@ -45,8 +45,8 @@ const PLAIN_THEME = {
   },
 };
 
-export function createPrompter(io: IOStreams): Prompter {
-  const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false };
+export function createPrompter(io: IOStreams, signal?: AbortSignal): Prompter {
+  const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal };
   const theme = io.colorErrEnabled ? undefined : PLAIN_THEME;
   const guard = async <T>(what: string, run: (p: typeof import('@inquirer/prompts')) => Promise<T>): Promise<T> => {
     if (!io.canPrompt()) throw new UsageError(`${what} is required (no terminal to prompt on)`);
@@ -54,7 +54,8 @@ export function createPrompter(io: IOStreams): Prompter {
     try {
       return await run(prompts);
     } catch (err) {
-      if (err instanceof Error && err.name === 'ExitPromptError') throw new InterruptedError();
+      // Ctrl-C typed at the prompt (ExitPromptError), or a signal sent to the process (the run's signal aborts it).
+      if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) throw new InterruptedError();
       throw err;
     }
   };

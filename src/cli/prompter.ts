@@ -2,13 +2,17 @@
 import type { IOStreams } from '../output/iostreams.js';
 import type { Prompter } from '../prompt.js';
 
-/** given (tests pass one) or the terminal's prompts, each shown after the pager has closed. */
-export function lazyPrompter(io: IOStreams, given?: Prompter): Prompter {
+/**
+ * given (tests pass one) or the terminal's prompts, each shown after the pager has closed, and
+ * ended by the run's signal (SIGTERM, SIGHUP, or SIGINT from `kill`, which never reach the
+ * prompt as a key press).
+ */
+export function lazyPrompter(io: IOStreams, given?: Prompter, signal?: AbortSignal): Prompter {
   const base: Prompter = given ?? {
-    password: async (m) => (await import('../prompt.js')).createPrompter(io).password(m),
-    input: async (m, o) => (await import('../prompt.js')).createPrompter(io).input(m, o),
-    confirm: async (m, d) => (await import('../prompt.js')).createPrompter(io).confirm(m, d),
-    select: async (m, c) => (await import('../prompt.js')).createPrompter(io).select(m, c),
+    password: async (m) => (await import('../prompt.js')).createPrompter(io, signal).password(m),
+    input: async (m, o) => (await import('../prompt.js')).createPrompter(io, signal).input(m, o),
+    confirm: async (m, d) => (await import('../prompt.js')).createPrompter(io, signal).confirm(m, d),
+    select: async (m, c) => (await import('../prompt.js')).createPrompter(io, signal).select(m, c),
   };
   // A prompt is never paged: what was written before it is shown (the pager closed) first.
   return {

@@ -39,6 +39,19 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     expect(t.sb.requests.filter((q) => q.method === 'DELETE').map((q) => q.path)).toEqual([`/api/products/${id}`]);
   });
 
+  it('a signal sent to sct while a question waits ends it at once: SIGTERM 143, SIGHUP 129, SIGINT from kill 130', async () => {
+    const id = (await t.api('/products?limit=1&ordering=-id')).results[0].id;
+    const { execFileSync } = await import('node:child_process');
+    for (const [signal, code] of [['TERM', 143], ['HUP', 129], ['INT', 130]] as const) {
+      const started = Date.now();
+      // Sent to sct alone, as kill, a service manager or a closed terminal do: never typed at the prompt.
+      const r = await atTerminal(['products', 'delete', String(id)], [{ when: `Delete product ${id}?`, before: async () => execFileSync('pkill', [`-${signal}`, '-f', `${BIN} products delete ${id}`]), type: '' }]);
+      expect(r.exitCode, `${signal}: ${r.screen}`).toBe(code);
+      expect(Date.now() - started, signal).toBeLessThan(10_000);
+    }
+    expect(t.sb.requests.filter((q) => q.method === 'DELETE')).toHaveLength(0);
+  });
+
   it('--no-color takes the colour off the prompts too, as NO_COLOR does; without either they are coloured', async () => {
     const id = (await t.api('/products?limit=1&ordering=-id')).results[0].id;
     const ask = (flags: string[], env: Record<string, string | undefined>) => atTerminal(['products', 'delete', String(id), ...flags], [{ when: `Delete product ${id}?`, type: 'n\r' }], { SCT_TOKEN: OWNER, ...env });
