@@ -6,7 +6,7 @@ import { missingApiPrefix } from '../api/endpoint.js';
 import { proxyFromEnv } from '../api/proxy-env.js';
 import { discardBody } from '../api/transport.js';
 import { PATHS } from '../api/paths.js';
-import { ConfigFileError, RateLimitError, SctError, UsageError } from '../errors.js';
+import { ConfigFileError, InterruptedError, RateLimitError, SctError, UsageError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
 import { displayName } from '../api/me.js';
 import { parseMe } from './whoami.js';
@@ -140,6 +140,8 @@ export async function doctor(ctx: Context): Promise<void> {
       const warning = missingApiPrefix(s.baseUrl);
       add('base_url', warning ? 'warn' : 'ok', warning ? `${answered}; ${warning}` : answered);
     } catch (err) {
+      // Ctrl-C is the user stopping doctor, not a check that failed.
+      if (err instanceof InterruptedError) throw err;
       add('base_url', 'fail', `${withoutCredentials(s.baseUrl)}: ${(err as Error).message}`);
     }
   }
@@ -179,6 +181,7 @@ export async function doctor(ctx: Context): Promise<void> {
         add('rate_limit', low ? 'warn' : 'ok', `${rl.remaining} of ${rl.limit} requests left this hour${reset}`);
       } else add('rate_limit', 'warn', 'the server sent no X-RateLimit headers');
     } catch (err) {
+      if (err instanceof InterruptedError) throw err;
       if (err instanceof RateLimitError && err.status !== 503) {
         // The service answered (429, not 401): the token could not be read back, the other
         // checks still can. The clock comes from the base URL's answer instead.

@@ -11,7 +11,7 @@ import type { OptionsOf } from './shared/options.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { checkOutDirectory, fileNameFromDisposition, isDirectoryTarget, resolveTarget, type Target } from '../output/download.js';
-import { AnswerError, SctError } from '../errors.js';
+import { AnswerError, InterruptedError, SctError } from '../errors.js';
 import { listLeaf, parseId, saveOne } from './shared/crud.js';
 import { appendList, parseIdList } from './shared/flags.js';
 import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION } from './shared/body.js';
@@ -96,7 +96,11 @@ export async function downloadEvidence(ctx: Context, id: number, opts: DownloadF
   let res = await client.stream({ method: 'POST', path, accept: 'application/zip, application/json' });
   if (String(res.headers['content-type'] ?? '').startsWith('application/json')) {
     // A service may hand the package out as a signed link rather than inline.
-    const answer = (await json(res.body).catch(() => null)) as { url?: unknown } | null;
+    // Not JSON is an unexpected answer; Ctrl-C or --timeout while it is read is what it is.
+    const answer = (await json(res.body).catch((err: unknown) => {
+      if (err instanceof SctError || ctx.signal.aborted) throw ctx.signal.aborted ? new InterruptedError() : err;
+      return null;
+    })) as { url?: unknown } | null;
     if (typeof answer?.url !== 'string') throw new SctError(`unexpected answer from POST ${path}: neither a ZIP nor a download URL`);
     res = await client.stream({ path: answer.url, auth: false, accept: 'application/zip, application/json' });
   }
