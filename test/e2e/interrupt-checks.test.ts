@@ -1,6 +1,7 @@
 // Ctrl-C is the user stopping sct, never an answer to report: doctor waiting on a service that
 // does not answer, and risk evidence reading an answer that stalls, end with exit 130 and
-// "interrupted" (both said exit 1 before: a failed check, an unexpected answer).
+// "interrupted" (both said exit 1 before: a failed check, an unexpected answer). And a wait's
+// own deadline holds against a service that does not answer (dds wait ran on for minutes).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
@@ -49,5 +50,16 @@ describe('Ctrl-C while an answer is awaited', () => {
     expect(r.exitCode, r.stderr).toBe(130);
     expect(r.stderr).toContain('interrupted');
     expect(r.stderr).not.toContain('unexpected answer');
+  });
+});
+
+describe('dds wait --timeout against a service that does not answer', () => {
+  it('ends at the wait\'s deadline, not after each poll\'s own timeout and retries', async () => {
+    const url = await listen(createTcpServer(() => undefined) as unknown as Server);
+    const started = Date.now();
+    const r = await t.sctBin(['dds', 'wait', '1', '--timeout', '2s'], { env: { SCT_BASE_URL: url }, timeout: 60_000 });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('timed out after 2s: statement 1 did not answer');
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

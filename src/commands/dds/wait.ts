@@ -4,6 +4,7 @@
 // rate-limit pauses and retries apply; Ctrl-C stops at once (exit 130).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { ApiClient } from '../../api/client.js';
 import { PATHS } from '../../api/paths.js';
 import { COLUMNS, DETAILS } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
@@ -65,8 +66,10 @@ async function pollStatement(ctx: Context, id: number, timeoutMs: number): Promi
   const spinner = await ctx.spinner(`Waiting for statement ${id}…`);
   let interval = FIRST_INTERVAL_MS;
   try {
+    let last: string | undefined;
     for (;;) {
-      const s = asStatement(await client.get(PATHS.statement(id)), 'GET');
+      const s = asStatement(await pollOnce(ctx, client, id, deadline, () => timedOut(id, timeoutMs, last)), 'GET');
+      last = s.status;
       if (FINAL_DDS_STATUSES.includes(s.status as DdsStatus)) return s;
       if (s.status === 'draft') {
         const err = new SctError(`statement ${id} is a draft: it does not change by itself, so there is nothing to wait for`);
@@ -74,11 +77,7 @@ async function pollStatement(ctx: Context, id: number, timeoutMs: number): Promi
         throw err;
       }
       const left = deadline - ctx.now();
-      if (left <= 0) {
-        const err = new SctError(`timed out after ${formatDuration(timeoutMs)}: statement ${id} is still ${stripControl(s.status)}`);
-        err.hint = `wait longer with \`sct dds wait ${id} --timeout 30m\``;
-        throw err;
-      }
+      if (left <= 0) throw timedOut(id, timeoutMs, s.status);
       spinner.update(`Statement ${id} is ${statusOnStderr(ctx, stripControl(s.status))}… ${formatDuration(ctx.now() - started)}`);
       if (ctx.signal.aborted) throw new InterruptedError();
       try {
@@ -120,3 +119,29 @@ export function failureReason(data: unknown): string {
   return 'the service gave no reason';
 }
 
+function timedOut(id: number, timeoutMs: number, status: string | undefined): SctError {
+  const err = new SctError(`timed out after ${formatDuration(timeoutMs)}: statement ${id} ${status === undefined ? 'did not answer' : `is still ${stripControl(status)}`}`);
+  err.hint = `wait longer with \`sct dds wait ${id} --timeout 30m\``;
+  return err;
+}
+
+/**
+ * One GET of the statement, ended when the wait's deadline passes: a service that does not answer
+ * would otherwise hold a poll for the per-request timeout and its retries, minutes past a
+ * `--timeout 2s`.
+ */
+async function pollOnce(ctx: Context, client: ApiClient, id: number, deadline: number, late: () => SctError): Promise<unknown> {
+  const poll = new AbortController();
+  const stop = () => poll.abort();
+  const timer = setTimeout(stop, Math.max(0, deadline - ctx.now()));
+  ctx.signal.addEventListener('abort', stop, { once: true });
+  try {
+    return (await client.request({ path: PATHS.statement(id), signal: poll.signal })).data;
+  } catch (err) {
+    if (poll.signal.aborted && !ctx.signal.aborted) throw late();
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    ctx.signal.removeEventListener('abort', stop);
+  }
+}
