@@ -125,6 +125,9 @@ function timedOut(id: number, timeoutMs: number, status: string | undefined): Sc
   return err;
 }
 
+/** How long the poll made at the deadline may take. */
+const LAST_POLL_MS = 1_000;
+
 /**
  * One GET of the statement, ended when the wait's deadline passes: a service that does not answer
  * would otherwise hold a poll for the per-request timeout and its retries, minutes past a
@@ -133,7 +136,8 @@ function timedOut(id: number, timeoutMs: number, status: string | undefined): Sc
 async function pollOnce(ctx: Context, client: ApiClient, id: number, deadline: number, late: () => SctError): Promise<unknown> {
   const poll = new AbortController();
   const stop = () => poll.abort();
-  const timer = setTimeout(stop, Math.max(0, deadline - ctx.now()));
+  // The poll made at the deadline still gets a moment to answer (it may say complete).
+  const timer = setTimeout(stop, Math.max(LAST_POLL_MS, deadline - ctx.now()));
   ctx.signal.addEventListener('abort', stop, { once: true });
   try {
     return (await client.request({ path: PATHS.statement(id), signal: poll.signal })).data;
