@@ -11,6 +11,7 @@ import { isIP } from 'node:net';
 import type { Dispatcher } from 'undici';
 import { Readable } from 'node:stream';
 import { statusText } from './errors.js';
+import { hostAndPort, type ProxySettings } from './proxy-env.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
@@ -139,17 +140,15 @@ function warmAgent(Base: typeof HttpAgent, options: HttpAgentOptions): WarmAgent
     private readonly plain = new WeakSet<Socket>();
 
     warm(url: URL, count: number): void {
-      const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-      const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+      const { host, port } = hostAndPort(url);
       // As the agent itself would connect (its own createConnection: TLS, the session cache).
       for (let i = 0; i < count; i++) this.keep(host, port, super.createConnection({ ...options, host, port, servername: isIP(host) ? undefined : host } as Options) as Socket);
     }
 
     adopt(url: URL, socket: Socket): void {
-      const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-      const https = url.protocol === 'https:';
-      if (https) this.plain.add(socket);
-      this.keep(host, Number(url.port) || (https ? 443 : 80), socket);
+      if (url.protocol === 'https:') this.plain.add(socket);
+      const { host, port } = hostAndPort(url);
+      this.keep(host, port, socket);
     }
 
     /** Keeps a socket for the next new connection to host:port, dropped if it fails or idles first. */
@@ -191,13 +190,6 @@ function warmAgent(Base: typeof HttpAgent, options: HttpAgentOptions): WarmAgent
     }
   }
   return new Warm(options);
-}
-
-/** The proxy settings of the environment (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
-export interface ProxySettings {
-  httpProxy?: string;
-  httpsProxy?: string;
-  noProxy?: string;
 }
 
 /** Through the environment's proxy (undici's EnvHttpProxyAgent: CONNECT, NO_PROXY), closed with the client. */

@@ -166,9 +166,6 @@ const entrySchema = z.object({
 });
 export type JournalEntry = z.infer<typeof entrySchema>;
 
-/** What a unit done in an earlier run left on record: its id, and the key of the request it went in. */
-export type { DoneRecord } from './done-table.js';
-
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 
 /**

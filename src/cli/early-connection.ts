@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { GLOBAL_OPTIONS } from '../global-flags.js';
 import { baseUrlOf, configDir } from '../config/paths.js';
-import { isLoopback, proxyFromEnv } from '../api/proxy-env.js';
+import { hostAndPort, isLoopback, proxyFromEnv } from '../api/proxy-env.js';
 import type { EarlyConnection } from '../api/transport.js';
 
 /**
@@ -84,26 +84,27 @@ export function connectEarly(argv: readonly string[], env: NodeJS.ProcessEnv, o:
   if (!https && base.protocol !== 'http:') return undefined;
   if (proxyFromEnv(env, base)) return undefined;
   if (!https && !isLoopback(base.hostname) && env.SCT_ALLOW_HTTP !== '1') return undefined;
-  const host = base.hostname.replace(/^\[(.*)\]$/, '$1');
-  const port = Number(base.port) || (https ? 443 : 80);
+  const { host, port } = hostAndPort(base);
+  const idleMs = o.idleMs ?? IDLE_MS;
   const opened = Date.now();
   let socket: Socket | undefined = connect({ host, port });
   // A connection that fails is dropped: the request then opens its own, and reports its error.
   socket.once('error', () => socket?.destroy());
   // As the agent's idle connections: one left unused for 4 s (a command waiting at a prompt) is
   // closed, before a server or a NAT on the way drops it under the request that comes later.
-  socket.setTimeout(o.idleMs ?? IDLE_MS);
+  socket.setTimeout(idleMs);
   socket.once('timeout', () => socket?.destroy());
   // Waiting unused, it keeps no process alive.
   socket.unref();
   return {
     take(url) {
       const s = socket;
-      if (!s || s.destroyed || url.protocol !== base.protocol || url.hostname.replace(/^\[(.*)\]$/, '$1') !== host || (Number(url.port) || (https ? 443 : 80)) !== port) return undefined;
+      const to = hostAndPort(url);
+      if (!s || s.destroyed || url.protocol !== base.protocol || to.host !== host || to.port !== port) return undefined;
       // Its timer runs on the event loop, which a long synchronous step (a large file parsed)
       // holds: the age is counted here too, and what a server said unasked (a 408) is not taken
       // for an answer.
-      if (Date.now() - opened > (o.idleMs ?? IDLE_MS) || s.readableLength > 0) {
+      if (Date.now() - opened > idleMs || s.readableLength > 0) {
         s.destroy();
         socket = undefined;
         return undefined;

@@ -98,7 +98,8 @@ export async function downloadEvidence(ctx: Context, id: number, opts: DownloadF
     // A service may hand the package out as a signed link rather than inline.
     // Not JSON is an unexpected answer; Ctrl-C or --timeout while it is read is what it is.
     const answer = (await json(res.body).catch((err: unknown) => {
-      if (err instanceof SctError || ctx.signal.aborted) throw ctx.signal.aborted ? new InterruptedError() : err;
+      if (ctx.signal.aborted) throw new InterruptedError();
+      if (err instanceof SctError) throw err;
       return null;
     })) as { url?: unknown } | null;
     if (typeof answer?.url !== 'string') throw new SctError(`unexpected answer from POST ${path}: neither a ZIP nor a download URL`);

@@ -138,7 +138,7 @@ async function pollOnce(ctx: Context, client: ApiClient, id: number, deadline: n
   const stop = () => poll.abort();
   // The poll made at the deadline still gets a moment to answer (it may say complete).
   const timer = setTimeout(stop, Math.max(LAST_POLL_MS, deadline - ctx.now()));
-  ctx.signal.addEventListener('abort', stop, { once: true });
+  // Ctrl-C reaches the request through the client, which has the run's signal too.
   try {
     return (await client.request({ path: PATHS.statement(id), signal: poll.signal })).data;
   } catch (err) {
@@ -146,6 +146,5 @@ async function pollOnce(ctx: Context, client: ApiClient, id: number, deadline: n
     throw err;
   } finally {
     clearTimeout(timer);
-    ctx.signal.removeEventListener('abort', stop);
   }
 }
