@@ -95,9 +95,21 @@ export function planChunks<T>(rows: ChunkRow<T>[], size: number, journal: Journa
     const key = journal.get(idOf(row)) ? undefined : journal.sentKeyOf(idOf(row));
     if (key !== undefined) open.add(key);
   }
+  // A request the file still holds as it was (the same rows under the same chunking) goes again
+  // whole: a damaged journal may keep only some of its rows as sent, and those alone would be
+  // another body under its key, which the service refuses.
+  const whole = new Set<ChunkRow<T>>();
+  if (open.size > 0) {
+    for (const chunk of chunkRows(rows, size, group)) {
+      if (!open.delete(chunkKey(journal, chunk))) continue;
+      chunks.push(chunk);
+      for (const row of chunk) whole.add(row);
+    }
+  }
   const resent = new Map<string, ChunkRow<T>[]>();
   const others: ChunkRow<T>[] = [];
   for (const row of rows) {
+    if (whole.has(row)) continue;
     const key = open.size > 0 ? sentIn(journal, row) : undefined;
     if (key === undefined || !open.has(key)) others.push(row);
     else if (resent.has(key)) resent.get(key)!.push(row);

@@ -114,4 +114,22 @@ describe('a journal damaged anywhere: every row once, none rejected', () => {
       { numRuns: 25 },
     );
   }, 120_000);
+
+  it('a journal cut after its first record: that request goes again whole under its key, replayed', async () => {
+    forgetJournals();
+    const domain = `firstline${++iteration}.example`;
+    const emails = Array.from({ length: 110 }, (_, i) => `p${i}@${domain}`);
+    const file = join(t.dir, `people-${iteration}.csv`);
+    const args = ['invitations', 'bulk-create', '--role', '3', '--file', file];
+    writeFileSync(file, ['email', ...emails].join('\n') + '\n');
+    expect((await t.sct(args)).exitCode).toBe(0);
+    const dir = join(t.dir, 'journals');
+    const path = join(dir, readdirSync(dir).find((f) => f.endsWith('.ndjson'))!);
+    const first = readFileSync(path, 'utf8').split('\n')[0]!;
+    writeFileSync(path, `${first}\n`);
+    await rerun(args, emails.length);
+    const found = (await t.api(`/accounts/user-invitations?email__icontains=${domain}&status=pending&limit=1000`)).results as Array<{ email: string }>;
+    checkOnce(emails, found.map((i) => i.email));
+  });
 });
+

@@ -99,6 +99,18 @@ describe('planChunks', () => {
       expect(planChunks(all, 3, open()).map((c) => c.map((u) => u.key))).toEqual([['k0', 'k1', 'k2'], ['k4', 'k5']]);
     });
   });
+
+  it('sends a request again whole under its key when a damaged journal kept only some of its rows as sent', () => {
+    withJournal((open) => {
+      const all = units(6);
+      const j = open();
+      // A cut journal: of the first request's three rows, only the first is on record, as sent.
+      j.record({ key: 'k0', status: 'unknown', sent: chunkKey(j, all.slice(0, 3)) });
+      const plan = planChunks(all, 3, open());
+      expect(plan.map((c) => c.map((u) => u.key))).toEqual([['k0', 'k1', 'k2'], ['k3', 'k4', 'k5']]);
+      expect(chunkKey(open(), plan[0]!)).toBe(chunkKey(j, all.slice(0, 3)));
+    });
+  });
 });
 
 describe('invitationResults', () => {
