@@ -128,7 +128,7 @@ export function unusableAnswer(status: number, method: Method, mode: AnswerMode)
  * mid-way (Node says only "aborted"), a body shorter than its Content-Length, or Ctrl-C, which
  * stops a download however long its body takes.
  */
-export function checkedBody(body: Readable, headers: Headers, where: string, signal: AbortSignal | undefined): Readable {
+export function checkedBody(body: Readable, headers: Headers, where: string, signal: AbortSignal | undefined, timedOut?: () => SctError | undefined): Readable {
   const declared = contentLength(headers);
   let seen = 0;
   const checked = new Transform({
@@ -145,7 +145,9 @@ export function checkedBody(body: Readable, headers: Headers, where: string, sig
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
   body.once('error', (err) => {
-    checked.destroy(err instanceof SctError ? err : new NetworkError(`${where}: the connection broke while reading the answer (${describeError(err)})`, { cause: err }));
+    // A body cut off at the time limit breaks as any aborted one: the limit is what to say.
+    const late = timedOut?.();
+    checked.destroy(late ?? (err instanceof SctError ? err : new NetworkError(`${where}: the connection broke while reading the answer (${describeError(err)})`, { cause: err })));
   });
   // Whoever reads it stops (done, or failed writing): the connection goes with it.
   checked.once('close', () => {

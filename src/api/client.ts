@@ -257,8 +257,8 @@ export class ApiClient {
   }
 
   /**
-   * A request whose body is streamed to the caller (file downloads). --timeout bounds the wait
-   * for the headers and then each silence of the body: a file of any size may take its time.
+   * A request whose body is streamed to the caller (file downloads). --timeout bounds it as a
+   * whole, to the body's last byte, as every request (cli-spec.md, Timeouts).
    */
   async stream(options: RequestOptions): Promise<StreamResponse> {
     const res = await this.send(options, 'stream');
@@ -426,13 +426,30 @@ export class ApiClient {
     return call.fail(err, status >= 500 ? call.mayHaveArrived : false);
   }
 
-  /** A download: the body is the caller's to read, checked and decoded as it streams. */
+  /**
+   * A download: the body is the caller's to read, checked and decoded as it streams. The time
+   * limit runs on until the caller has read it or stops: a server that trickles a file is cut
+   * off like one that is silent, and the file goes nowhere (src/output/download.ts).
+   */
   private async streamAnswer(call: Call, res: WireResponse, deadline: Deadline): Promise<Answer> {
-    // The transport's idle timeout still cuts a silent body.
-    deadline.clear();
     const where = call.where();
+    const tooLate = () => {
+      if (!deadline.expired()) return undefined;
+      const err = new NetworkError(`${where}: ${this.timeoutReason()}`);
+      err.hint = `the file was still arriving: give it longer with --timeout (e.g. --timeout 10m)`;
+      return err;
+    };
+    const onExpiry = () => {
+      const err = tooLate();
+      if (err) res.body.destroy(err);
+    };
+    deadline.signal.addEventListener('abort', onExpiry, { once: true });
     // Content-Length counts the bytes on the wire, checked before they are decoded.
-    const checked = checkedBody(res.body, res.headers, where, call.wireSignal);
+    const checked = checkedBody(res.body, res.headers, where, call.wireSignal, tooLate);
+    checked.once('close', () => {
+      deadline.signal.removeEventListener('abort', onExpiry);
+      deadline.clear();
+    });
     const decoded = await decodeBody(checked, res.headers, (e) => new AnswerError(`${where}: ${e.message}`)).catch((err: Error) =>
       call.fail(new AnswerError(`${where}: ${err.message}`), true),
     );

@@ -175,6 +175,16 @@ export async function saveStream(
   target: Target,
   o: { onBytes?: (n: number) => void; check?: DownloadCheck; write?: (chunk: Uint8Array) => Promise<void> } = {},
 ): Promise<number> {
+  try {
+    return await saveBody(body, target, o);
+  } catch (err) {
+    // A body no longer read is let go: its connection, and its request's time limit, with it.
+    body.destroy();
+    throw err;
+  }
+}
+
+async function saveBody(body: Readable, target: Target, o: Parameters<typeof saveStream>[2] = {}): Promise<number> {
   // Opened before the byte counter starts the body flowing: no byte goes by unwritten.
   const into = target.kind === 'into' && !o.check ? await openInto(target.path) : undefined;
   let bytes = 0;

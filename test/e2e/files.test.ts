@@ -151,6 +151,43 @@ describe('risk assessments', () => {
     }
   });
 
+  it('--timeout bounds a download as a whole: a file trickled byte by byte is cut off, nothing left behind', async () => {
+    // Headers at once, then a byte every 100 ms: never silent, never done (cli-spec.md, Timeouts).
+    const server = createServer((req, res) => {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      if (req.url === '/api/documents/7') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 7, name: 'slow.pdf' }));
+      if (req.url === '/api/documents/7/download') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: `${url}/_downloads/slow` }));
+      const name = req.url === '/_downloads/slow' ? 'slow.pdf' : 'RA-SLOW.zip';
+      res.writeHead(200, { 'content-type': req.url === '/_downloads/slow' ? 'application/pdf' : 'application/zip', 'content-length': '100000', 'content-disposition': `attachment; filename="${name}"` });
+      const tick = setInterval(() => res.write(Buffer.alloc(1, 1)), 100);
+      res.on('close', () => clearInterval(tick));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+      const out = join(t.dir, 'trickled');
+      mkdirSync(out);
+      // The signed link is shown without its last segment (its credential).
+      const cases: [string[], string][] = [
+        [['documents', 'download', '7'], `GET ${url.replace(/\/api$/, '')}/_downloads/…`],
+        [['risk', 'evidence', '1'], 'POST /compliance/risk-assessments/1/evidence-downloads'],
+      ];
+      for (const [args, request] of cases) {
+        const started = Date.now();
+        const r = await sctFor(url, OWNER, t.dir)([...args, '--out', out + '/', '--timeout', '1s'], { timeout: 15_000 });
+        expect(r.exitCode, r.stderr).toBe(1);
+        expect(r.stderr).toContain(`error: ${request}: no complete answer within 1s (--timeout)`);
+        expect(r.stderr).toMatch(/hint: .*--timeout/);
+        expect(Date.now() - started).toBeLessThan(10_000);
+        expect(readdirSync(out)).toEqual([]);
+      }
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it('lists risk assessments with their level', async () => {
     const r = await t.sct(['risk', 'list', '--limit', '2']);
     expect(r.exitCode, r.stderr).toBe(0);
