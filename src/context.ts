@@ -130,7 +130,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
     now,
     sleep,
     config() {
-      return (store ??= new ConfigStore(configDir(env)));
+      return (store ??= new ConfigStore(configDir(env), deps.signal));
     },
     settings(o = {}) {
       settings ??= resolveSettings(ctx.config(), { profile: flags.profile, baseUrl: flags.baseUrl }, env);

@@ -92,7 +92,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   } finally {
     await client.close();
   }
-  storeToken(ctx, s.profile, s.baseUrl, token, !opts.insecureStorage);
+  await storeToken(ctx, s.profile, s.baseUrl, token, !opts.insecureStorage);
   if (ctx.env.SCT_TOKEN) ctx.io.warn('SCT_TOKEN is set in the environment and takes precedence over the stored token');
   ctx.io.info(
     `${ctx.io.colorErr.green('✓')} Logged in to ${withoutCredentials(s.baseUrl)} as ${stripControl(displayName(me))}` +
@@ -106,7 +106,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
  * profile, or, without a usable keyring or with --insecure-storage, in the 0600 config file. A
  * keyring entry the profile named before and no longer uses is removed.
  */
-function storeToken(ctx: Context, profile: string, baseUrl: string, token: string, useKeyring: boolean): void {
+async function storeToken(ctx: Context, profile: string, baseUrl: string, token: string, useKeyring: boolean): Promise<void> {
   const store = ctx.config();
   const before = store.profile(profile);
   const account = keyringAccount(profile, baseUrl);
@@ -120,8 +120,8 @@ function storeToken(ctx: Context, profile: string, baseUrl: string, token: strin
     }
   }
   // The new token belongs to this base URL: an older token's own URL goes with it.
-  if (inKeyring) store.setMany(profile, { base_url: baseUrl, token_storage: 'keyring', token_account: account }, ['token', 'token_base_url']);
-  else store.setMany(profile, { base_url: baseUrl, token }, ['token_storage', 'token_account', 'token_base_url']);
+  if (inKeyring) await store.setMany(profile, { base_url: baseUrl, token_storage: 'keyring', token_account: account }, ['token', 'token_base_url']);
+  else await store.setMany(profile, { base_url: baseUrl, token }, ['token_storage', 'token_account', 'token_base_url']);
   if (before.token_storage === 'keyring') {
     const old = before.token_account ?? keyringAccount(profile, before.token_base_url ?? before.base_url);
     if (!inKeyring || old !== account) {
@@ -182,7 +182,7 @@ export async function logout(ctx: Context): Promise<void> {
   const s = ctx.settings();
   // Whether there was a token is decided by the write itself, under the config lock: a check made
   // before it could be undone by another process's write in between.
-  const before = ctx.config().forgetToken(s.profile);
+  const before = await ctx.config().forgetToken(s.profile);
   let from = 'the config file';
   if (before?.token_storage === 'keyring') {
     from = 'the system keyring';

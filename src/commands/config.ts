@@ -116,13 +116,13 @@ async function get(ctx: Context, raw: string): Promise<void> {
 async function set(ctx: Context, key: string, value: string): Promise<void> {
   const k = settable(key);
   const checked = checkValue(k, value);
-  ctx.config().set(ctx.settings({ creating: true }).profile, k, checked);
+  await ctx.config().set(ctx.settings({ creating: true }).profile, k, checked);
   const warning = k === 'base_url' ? missingApiPrefix(checked) : undefined;
   if (warning) ctx.io.warn(warning);
 }
 
 async function unset(ctx: Context, key: string): Promise<void> {
-  ctx.config().unset(ctx.settings().profile, settable(key, true));
+  await ctx.config().unset(ctx.settings().profile, settable(key, true));
 }
 
 async function path(ctx: Context): Promise<void> {

@@ -113,7 +113,7 @@ export async function switchWorkspace(ctx: Context, id: string | undefined): Pro
     body: { company_id: companyId },
   });
   const s = ctx.settings();
-  ctx.config().set(s.profile, 'workspace', String(companyId));
+  await ctx.config().set(s.profile, 'workspace', String(companyId));
   const message = typeof res.data?.message === 'string' ? res.data.message : `Switched to workspace ${companyId}.`;
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${cleanCell(message)} (recorded in profile "${s.profile}")`);
   // Scripts get the answer as data; people have the line above.

@@ -41,7 +41,11 @@ export class ConfigStore {
   readonly dir: string;
   readonly path: string;
 
-  constructor(dir: string) {
+  /** `signal`: the run's Ctrl-C, which ends a wait for another process's lock. */
+  constructor(
+    dir: string,
+    private readonly signal?: AbortSignal,
+  ) {
     this.dir = dir;
     this.path = join(dir, 'config.json');
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -56,16 +60,16 @@ export class ConfigStore {
     return found ? { ...found } : {};
   }
 
-  set(profile: string, key: ProfileKey, value: string): void {
-    this.setMany(profile, { [key]: value });
+  set(profile: string, key: ProfileKey, value: string): Promise<void> {
+    return this.setMany(profile, { [key]: value });
   }
 
   /**
    * Several keys of one profile in one write: a login stores base URL and token together or not
    * at all. `remove` keys go in the same write (a token moving to the keyring leaves the file).
    */
-  setMany(profile: string, values: Profile, remove: StoredKey[] = []): void {
-    this.update((profiles) => {
+  async setMany(profile: string, values: Profile, remove: StoredKey[] = []): Promise<void> {
+    await this.update((profiles) => {
       const current = ownProfile(profiles, profile);
       const next: Profile = { ...current, ...values };
       keepTokenBaseUrl(current, next);
@@ -80,9 +84,9 @@ export class ConfigStore {
    * profile as it was read there (a logout then removes a keyring entry it names), or undefined
    * when it had no token.
    */
-  forgetToken(profile: string): Profile | undefined {
+  async forgetToken(profile: string): Promise<Profile | undefined> {
     let before: Profile | undefined;
-    this.update((profiles) => {
+    await this.update((profiles) => {
       const current = ownProfile(profiles, profile);
       if (!current || (!Object.hasOwn(current, 'token') && !Object.hasOwn(current, 'token_storage'))) return false;
       before = { ...current };
@@ -98,7 +102,7 @@ export class ConfigStore {
   }
 
   /** Removes one key; says whether it was there, as read under the lock (a logout reports what it did). */
-  unset(profile: string, key: ProfileKey): boolean {
+  unset(profile: string, key: ProfileKey): Promise<boolean> {
     return this.update((profiles) => {
       const current = ownProfile(profiles, profile);
       if (!current || !Object.hasOwn(current, key)) return false;
@@ -151,7 +155,7 @@ export class ConfigStore {
   }
 
   /** Applies `change` to the profiles read under the lock and writes them back if it says so. */
-  private update(change: (profiles: Record<string, unknown>) => boolean): boolean {
+  private update(change: (profiles: Record<string, unknown>) => boolean): Promise<boolean> {
     return withLock(`${this.path}.lock`, () => {
       // Read inside the lock: what another process wrote a moment ago is part of what is written back.
       const store = this.read();
@@ -159,7 +163,7 @@ export class ConfigStore {
       if (!change(profiles)) return false;
       writeAtomically(this.path, JSON.stringify({ ...store, profiles }, undefined, '\t'), CONFIG_FILE_MODE);
       return true;
-    });
+    }, { signal: this.signal });
   }
 }
 

@@ -10,7 +10,8 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { SctError } from '../errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { InterruptedError, SctError } from '../errors.js';
 import { formatDuration } from '../util/format.js';
 
 /** Holder of a lock, as written in the lock file. */
@@ -78,12 +79,15 @@ export function tryLock(path: string): { release: () => void } | { holder: LockH
 /**
  * Waits (polling with small jittered sleeps, up to timeoutMs, default 10 s) for the lock, runs fn,
  * releases even when fn throws. On timeout throws an SctError (exit 1) naming the lock file and
- * its holder pid.
+ * its holder pid. The wait gives way to the event loop, so `signal` (the run's Ctrl-C, SIGTERM)
+ * ends it at once with an InterruptedError; fn itself runs without a pause, holding the lock.
  */
-export function withLock<T>(path: string, fn: () => T, timeoutMs = DEFAULT_TIMEOUT_MS): T {
+export async function withLock<T>(path: string, fn: () => T, o: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<T> {
+  const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
   let pause = 2;
   for (;;) {
+    if (o.signal?.aborted) throw new InterruptedError();
     const got = tryLock(path);
     if ('release' in got) {
       try {
@@ -101,7 +105,9 @@ export function withLock<T>(path: string, fn: () => T, timeoutMs = DEFAULT_TIMEO
       throw err;
     }
     // Jitter keeps processes that started together from polling in lockstep.
-    sleepSync(Math.min(left, pause + Math.random() * pause));
+    await sleep(Math.min(left, pause + Math.random() * pause), undefined, { signal: o.signal }).catch(() => {
+      throw new InterruptedError();
+    });
     pause = Math.min(pause * 2, 50);
   }
 }
@@ -297,10 +303,4 @@ function unlinkQuietly(file: string): void {
   } catch {
     // Already gone: someone else cleaned it up.
   }
-}
-
-const sleepCell = new Int32Array(new SharedArrayBuffer(4));
-/** Config writes are synchronous, so the wait for the lock is too; Atomics.wait sleeps without spinning. */
-function sleepSync(ms: number): void {
-  Atomics.wait(sleepCell, 0, 0, ms);
 }

@@ -3,7 +3,8 @@
 import { describe, it, expect, beforeEach } from 'vitest';
 import { chmodSync, chownSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeDir, runSct, tempDir, type RunOptions } from '../helpers/sct.js';
+import { removeDir, runSct, spawnSct, tempDir, type RunOptions } from '../helpers/sct.js';
+import { tryLock } from '../../src/config/lock.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 let dir: string;
@@ -15,6 +16,32 @@ beforeEach(() => {
 const sct = (args: string[], opts: RunOptions = {}) => runSct(args, { ...opts, env: { SCT_CONFIG_DIR: dir, HOME: dir, ...opts.env } });
 const configFile = (where = dir) => join(where, 'config.json');
 const profiles = (where = dir): Record<string, Record<string, string>> => JSON.parse(readFileSync(configFile(where), 'utf8')).profiles;
+
+describe('a config file another process holds', () => {
+  it('Ctrl-C (or SIGTERM) while `config set` waits for the lock ends it at once, the file untouched', async () => {
+    writeFileSync(configFile(), JSON.stringify({ profiles: { default: { output: 'csv' } } }), { mode: 0o600 });
+    const before = readFileSync(configFile(), 'utf8');
+    // Held by this process, which is alive: the lock is not stale and sct waits for it (10 s).
+    const held = tryLock(`${configFile()}.lock`);
+    if (!('release' in held)) throw new Error('the lock is held already');
+    try {
+      for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+        const child = spawnSct(['config', 'set', 'output', 'json'], { env: { SCT_CONFIG_DIR: dir, HOME: dir }, timeout: 20_000 });
+        await new Promise((r) => setTimeout(r, 1500));
+        const sent = Date.now();
+        child.kill(signal);
+        const r = await child;
+        expect(r.exitCode, String(r.stderr)).toBe(code);
+        expect(Date.now() - sent).toBeLessThan(3000);
+        expect(String(r.stderr)).not.toContain('timed out');
+        expect(readFileSync(configFile(), 'utf8')).toBe(before);
+      }
+    } finally {
+      held.release();
+    }
+    expect(existsSync(`${configFile()}.lock`)).toBe(false);
+  }, 40_000);
+});
 
 describe('parallel writers of the config file', () => {
   it('4 parallel `config set` on different profiles never lose a write', async () => {

@@ -112,7 +112,7 @@ describe('auth and config', () => {
     const stdin = await t.sct(['auth', 'login', '--base-url', t.sb.url, '--with-token'], { input: 'sct_demo\nowner\n', env: noEnvToken });
     expect(stdin.exitCode).toBe(2);
     expect(stdin.stderr).toMatch(/the token from standard input \(--with-token\) contains invalid characters/);
-    new ConfigStore(t.dir).setMany('default', { base_url: t.sb.url, token: 'sct\u0001demo' });
+    await new ConfigStore(t.dir).setMany('default', { base_url: t.sb.url, token: 'sct\u0001demo' });
     const stored = await t.sct(['products', 'list'], { env: { SCT_TOKEN: undefined } });
     expect(stored.exitCode).toBe(2);
     expect(stored.stderr).toContain('the token from profile "default"');

@@ -14,6 +14,7 @@ function configWith(profiles: Record<string, Record<string, string>>): string {
   const dir = tempDir();
   dirs.push(dir);
   const store = new ConfigStore(dir);
+  // Each written before set() returns: no other process holds the lock to wait for.
   for (const [name, settings] of Object.entries(profiles)) {
     for (const [k, v] of Object.entries(settings)) store.set(name, k as 'output', v);
   }

@@ -212,7 +212,7 @@ describe('withLock', () => {
     const script = `import { readFileSync, writeFileSync } from 'node:fs';
       import { withLock } from ${JSON.stringify(lockModule)};
       for (let i = 0; i < ${each}; i++) {
-        withLock(${JSON.stringify(join(dir, 'counter.lock'))}, () => {
+        await withLock(${JSON.stringify(join(dir, 'counter.lock'))}, () => {
           const n = Number(readFileSync(${JSON.stringify(counter)}, 'utf8'));
           writeFileSync(${JSON.stringify(counter)}, String(n + 1));
         });
@@ -223,15 +223,15 @@ describe('withLock', () => {
     expect(existsSync(join(dir, 'counter.lock'))).toBe(false);
   });
 
-  it('releases the lock when fn throws', () => {
+  it('releases the lock when fn throws', async () => {
     const path = join(fresh(), 'x.lock');
-    expect(() =>
+    await expect(
       withLock(path, () => {
         throw new Error('boom');
       }),
-    ).toThrow('boom');
+    ).rejects.toThrow('boom');
     expect(existsSync(path)).toBe(false);
-    expect(withLock(path, () => 42)).toBe(42);
+    expect(await withLock(path, () => 42)).toBe(42);
   });
 
   it('times out with exit 1 naming the lock file and its holder, without running fn', async () => {
@@ -241,7 +241,7 @@ describe('withLock', () => {
     let error: unknown;
     const started = Date.now();
     try {
-      withLock(path, () => (ran = true), 300);
+      await withLock(path, () => (ran = true), { timeoutMs: 300 });
     } catch (err) {
       error = err;
     }
@@ -267,9 +267,22 @@ describe('withLock', () => {
     // When the child took the lock, by its clock (the same as ours): its 'locked' line can reach
     // us late on a busy machine, so the time it arrives says nothing.
     const lockedAt = Number(await new Promise((r) => child.stdout.once('data', r)));
-    // The wait is synchronous: the child must release on its own, which it does 400 ms after
-    // taking the lock (a timer may fire a millisecond early).
-    expect(withLock(path, () => 'mine', 5000)).toBe('mine');
+    // The child releases 400 ms after taking the lock (a timer may fire a millisecond early).
+    expect(await withLock(path, () => 'mine', { timeoutMs: 5000 })).toBe('mine');
     expect(Date.now() - lockedAt).toBeGreaterThanOrEqual(399);
+  });
+
+  it('a signal ends the wait at once with exit 130, fn never run', async () => {
+    const path = join(fresh(), 'x.lock');
+    await holdInChild(path);
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 200);
+    let ran = false;
+    const started = Date.now();
+    const error = await withLock(path, () => (ran = true), { signal: stop.signal }).catch((err: unknown) => err);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(ran).toBe(false);
+    expect(error).toBeInstanceOf(SctError);
+    expect((error as SctError).exitCode).toBe(130);
   });
 });
