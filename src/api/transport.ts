@@ -201,6 +201,10 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
    * of times a second, deaf to the request's time limit and to Ctrl-C. A failed CONNECT fails
    * the request here instead, with the proxy named (never its credentials).
    */
+  // The tunnels the proxy opened: a TLS handshake inside one that the far end never answers is
+  // not ended by the agent's destroy(), and held the process for undici's 10 s connect limit
+  // after the run was over. Closing the transport ends them.
+  const tunnels = new Set<Socket>();
   class ProxyConnection extends undici.Pool {
     private readonly proxyName: string;
     constructor(url: string | URL, options: ConstructorParameters<typeof undici.Pool>[1]) {
@@ -216,7 +220,12 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
         Object.assign(new Error(`the proxy ${this.proxyName} did not open a tunnel (CONNECT): ${why}`, { cause }), { code: 'SCT_PROXY_CONNECT' });
       return super.connect(options).then(
         (data) => {
-          if (data.statusCode === 200) return data;
+          if (data.statusCode === 200) {
+            const tunnel = data.socket as Socket;
+            tunnels.add(tunnel);
+            tunnel.once('close', () => tunnels.delete(tunnel));
+            return data;
+          }
           // A refusal (407 wants credentials, 403 a forbidden host) is the proxy's answer, named
           // as such; undici's own words do not say which proxy.
           data.socket.on('error', () => {}).destroy();
@@ -233,7 +242,14 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
     ...proxy,
     clientFactory: (url: URL | string, options: object) => new ProxyConnection(url, options),
   } as ConstructorParameters<typeof undici.EnvHttpProxyAgent>[0]);
-  return undiciTransport(undici, agent, true);
+  const transport = undiciTransport(undici, agent, true);
+  return {
+    ...transport,
+    async close() {
+      await transport.close();
+      for (const tunnel of tunnels) tunnel.destroy();
+    },
+  };
 }
 
 function proxyFailure(err: Error): string {

@@ -494,6 +494,29 @@ describe('a proxy that will not connect', () => {
     expect(r.stderr).toContain(`the proxy http://127.0.0.1:${port} did not open a tunnel (CONNECT): connection refused`);
   });
 
+  it('a proxy that opens the tunnel and then says nothing: the process ends with its error, not seconds later', async () => {
+    const server = createNetServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', () => socket.write('HTTP/1.1 200 Connection established\r\n\r\n'));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    servers.push(() => server.close());
+    const proxy = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // A process: what keeps it alive after the command is done is the point.
+    const child = spawnSctFor('https://sct.test/api', OWNER, t.dir)(['products', 'list', '--timeout', '300ms'], { env: { HTTPS_PROXY: proxy }, timeout: 30_000 });
+    let erredAt = 0;
+    child.stderr!.on('data', (d: Buffer) => {
+      if (String(d).includes('error:')) erredAt ||= Date.now();
+    });
+    const r = await child;
+    const exitedAt = Date.now();
+    expect(r.exitCode, String(r.stderr)).toBe(1);
+    expect(String(r.stderr)).toContain('error: GET /products: no complete answer within 300ms (--timeout)');
+    // The TLS handshakes inside the tunnels waited for undici's own 10 s connect limit.
+    expect(exitedAt - erredAt).toBeLessThan(2000);
+  });
+
   it('a proxy that never answers CONNECT: --timeout ends each try, and Ctrl-C ends the run at once', async () => {
     let connections = 0;
     const server = createNetServer((socket) => {
