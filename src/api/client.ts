@@ -416,7 +416,10 @@ export class ApiClient {
     // A storage service's error page may repeat the signed link it refused: never its credential.
     const text = call.signed ? withoutSignedUrl(echoed, call.target.url.href) : echoed;
     deadline.clear();
-    if (RETRYABLE_STATUS.has(status) && status !== 503) call.mayHaveArrived = true;
+    // A 500 may come after the service did the work (it failed writing its answer, or after its
+    // commit), as a gateway's 502/504 may: only a 503 (a refusal to start) and a 501 (a method it
+    // does not have) say nothing was done. A row so answered is unknown, and goes again under its key.
+    if (status >= 500 && status !== 503 && status !== 501) call.mayHaveArrived = true;
     const err = apiErrorFrom(status, parseErrorBody(text, res.headers), call.method, call.shown());
     // Every request 404s when the base URL lacks the /api prefix: say so where it shows.
     if (status === 404 && call.target.url.origin === this.origin && !this.baseUrlPrefixSaid) err.hint = missingApiPrefix(this.baseUrl);

@@ -34,7 +34,12 @@ export interface ChunkRow<T> {
 }
 
 /** What the service said about one row of a chunk. */
-export type RowResult = { ok: true; id?: string | number } | { ok: false; error: string; fields?: FieldErrors };
+/**
+ * A row's outcome in a bulk answer. `unknown`: the answer says nothing of the row (left out of
+ * it), though the request carrying it went through: the service may have acted on it, so it is
+ * neither created nor rejected, and the rerun sends its request again under the same key.
+ */
+export type RowResult = { ok: true; id?: string | number } | { ok: false; error: string; fields?: FieldErrors; unknown?: boolean };
 
 export interface ChunkRun<T> {
   /** Names the journal and the keys. */
@@ -234,13 +239,15 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
         // The answer is kept first: rows that went through are reported so even when the journal fails.
         for (const { row, r } of rows) {
           if (r.ok) outcomes.set(row, 'created', r.id);
-          else outcomes.set(row, 'rejected', undefined, r.error, r.fields);
+          else outcomes.set(row, r.unknown ? 'unknown' : 'rejected', undefined, r.error, r.fields);
         }
         answered.add(unit);
         rowsDone += rows.length;
         spinner.update(`Sending ${run.noun}… ${rowsDone}/${pending}`);
         return {
-          records: rows.map(({ row, r }) => (r.ok ? { key: idOf(row), status: 'done', id: r.id, sent: key } : { key: idOf(row), status: 'failed', error: r.error, sent: key })),
+          records: rows.map(({ row, r }) =>
+            r.ok ? { key: idOf(row), status: 'done', id: r.id, sent: key } : { key: idOf(row), status: r.unknown ? 'unknown' : 'failed', error: r.error, sent: key },
+          ),
         };
       },
     });

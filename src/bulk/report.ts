@@ -239,6 +239,16 @@ export async function finishBulk(
     throw e;
   }
   if (outputFailure) throw outputFailure;
+  // Rows whose request went through with an answer that said nothing of them (a bulk answer
+  // that left them out): they may exist, so this is no success; the rerun sends them again
+  // under the same key and the service answers as it did.
+  if (unknown) {
+    for (const f of first(20, only('unknown', outcomes))) io.error(`  line ${f.lines.join(',')} (${stripControl(f.key)}): ${stripControl(f.error ?? 'no answer')}`);
+    if (unknown > 20) io.error(`  … and ${unknown - 20} more${o.report ? ` (see ${o.report})` : ''}`);
+    const e = new SctError(`${unknown} of ${outcomes.length} ${o.noun} sent without an answer about them: they may exist`);
+    e.hint = resume;
+    throw e;
+  }
   if (conflict) {
     for (const c of only('conflict', outcomes)) io.error(`  line ${c.lines.join(',')} (${stripControl(c.key)}): ${stripControl(c.error ?? '')}`);
     const e = new PartialFailureError(`${[rejected && `${rejected} rejected`, `${conflict} ${words.error}`].filter(Boolean).join(', ')} (of ${outcomes.length} ${o.noun})`);

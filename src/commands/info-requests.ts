@@ -150,7 +150,7 @@ async function sendChunk(client: ApiClient, requests: InformationRequest[], idem
   });
   const parsed = informationRequestsResponseSchema.safeParse(res.data);
   if (!parsed.success) throw new SctError(`unexpected answer from POST ${PATHS.informationRequestsBulk}: no per-row results`);
-  const results: RowResult[] = requests.map(() => ({ ok: false, error: 'the service did not report on this row' }));
+  const results: RowResult[] = requests.map(() => ({ ok: false, unknown: true, error: 'the service did not report on this row: it may have acted on it' }));
   for (const p of parsed.data.results.processed) {
     if (results[p.index]) results[p.index] = { ok: true, id: p.invitation_action ?? undefined };
   }

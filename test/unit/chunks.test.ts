@@ -123,7 +123,7 @@ describe('invitationResults', () => {
     };
     expect(invitationResults(answer, 3)).toEqual([
       { ok: true, id: 'u-0' },
-      { ok: false, error: 'the answer holds no result for this row' },
+      { ok: false, unknown: true, error: 'the answer holds no result for this row: it may have been created' },
       { ok: false, error: 'rejected', fields: { email: ['Taken.'] } },
     ]);
     expect(() => invitationResults({ detail: 'x' }, 1)).toThrow(/no per-row results/);

@@ -140,7 +140,7 @@ export function invitationResults(answer: unknown, count: number): RowResult[] {
   const byIndex = new Map(results.map((r) => [r.index, r]));
   return Array.from({ length: count }, (_, i): RowResult => {
     const r = byIndex.get(i);
-    if (!r) return { ok: false, error: 'the answer holds no result for this row' };
+    if (!r) return { ok: false, unknown: true, error: 'the answer holds no result for this row: it may have been created' };
     if (r.invitation && (r.error === undefined || r.error === null)) return { ok: true, id: r.invitation.id };
     const fields = flattenFieldErrors(r.error);
     return { ok: false, error: r.status === 'rejected' ? 'rejected' : `rejected (status ${r.status})`, fields: Object.keys(fields).length ? fields : undefined };
