@@ -100,7 +100,14 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   let rowCount = 0;
   let lineByLine = false;
   const onRecord = (cells: string[], line: number): void | Promise<void> => {
+    // A row with no value in any cell is a row left blank in the sheet: spreadsheet programs
+    // write it as `,` (or `;`, a tab), and a workbook's blank rows are skipped too.
+    const filled = lastFilled(cells);
+    if (filled < 0) return;
     if (!columns) {
+      // Empty cells right of the last named column are no columns: LibreOffice ends every line
+      // with a separator for a column within the sheet's used area that holds nothing.
+      cells = cells.slice(0, filled + 1);
       const names = cells.map(unguard);
       columns = names.map(normalizeHeader);
       const problem = headerProblem(name, line, names, columns);
@@ -116,6 +123,9 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
       if (opts.takeRows) take = opts.takeRows({ name, columns, numbers: numberStyle(delimiter, opts.decimalComma === true), lineByLine });
       return;
     }
+    // Empty cells past the header's columns are the empty column it left out; a value there is
+    // refused below, as any row of another length.
+    if (cells.length > columns.length && filled < columns.length) cells = cells.slice(0, columns.length);
     if (cells.length !== columns.length) {
       const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
       throw new UsageError(`${name} line ${line}: ${count(cells.length, 'cell')}, but the header has ${count(columns.length, 'column')}`);
@@ -410,6 +420,13 @@ function csvProblem(err: CsvError): string {
     default:
       return err.message.replace(/ (at|on) line \d+/, '');
   }
+}
+
+/** The index of the last cell that holds something, -1 when none does. */
+function lastFilled(cells: readonly string[]): number {
+  let i = cells.length - 1;
+  while (i >= 0 && cells[i] === '') i--;
+  return i;
 }
 
 /** Header names are matched case-insensitively, with spaces and dashes read as underscores. */

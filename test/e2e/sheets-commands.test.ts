@@ -215,13 +215,30 @@ describe('spreadsheet files: read back from -o csv', () => {
   });
 });
 
-describe('a tab-separated row of empty cells', () => {
-  it('is a row like any other: reported at its own line, whether or not the file has quotes', async () => {
-    for (const text of ['email\tauth_group\nana@tabs.example\t3\n\t\nben@tabs.example\t3\n', 'email\tauth_group\n"ana@tabs.example"\t3\n\t\nben@tabs.example\t3\n']) {
+describe('a row left blank, and an empty column at the right, as LibreOffice writes them', () => {
+  it('a blank row (`,` or `;`) is skipped and an empty unnamed last column ignored, as in a workbook', async () => {
+    for (const name of ['people-gaps.csv', 'people-gaps-semicolon.csv']) {
+      const r = await t.sct(['invitations', 'bulk-create', '--file', fixture(name), '--dry-run', '-o', 'json']);
+      expect(r.exitCode, `${name}: ${r.stderr}`).toBe(0);
+      expect(dryRunInvitations(r.stdout).map((x) => x.email)).toEqual(['lo.one@example.com', 'lo.two@example.com']);
+    }
+    // A row of empty cells in any separator, quoted or not, is a blank row: the next is line 4.
+    for (const text of ['email\tauth_group\nana@tabs.example\tmember\n\t\nnot-an-email\tmember\n', 'email\tauth_group\n"ana@tabs.example"\tmember\n\t\nnot-an-email\tmember\n', 'email,auth_group\nana@tabs.example,member\n"",""\nnot-an-email,member\n']) {
       const r = await t.sct(['invitations', 'bulk-create', '--file', t.writeFile('tabs.txt', text), '--dry-run']);
       expect(r.exitCode, r.stderr).toBe(2);
-      expect(r.stderr).toContain('line 3, email');
+      expect(r.stderr).toContain('line 4, email');
+      expect(r.stderr).not.toContain('line 3');
     }
     expect(sent()).toEqual([]);
+  });
+
+  it('a value under a column with no name is exit 2 naming its line and column', async () => {
+    const r = await t.sct(['invitations', 'bulk-create', '--file', t.writeFile('beyond.csv', 'email,auth_group,\nana@x.example,member,\nben@x.example,member,oops\n'), '--dry-run']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('beyond.csv line 3: 3 cells, but the header has 2 columns');
+    // A nameless column between named ones is still refused at the header.
+    const middle = await t.sct(['invitations', 'bulk-create', '--file', t.writeFile('middle.csv', 'email,,auth_group\nana@x.example,,member\n'), '--dry-run']);
+    expect(middle.exitCode).toBe(2);
+    expect(middle.stderr).toContain('middle.csv line 1: column 2 has no name');
   });
 });

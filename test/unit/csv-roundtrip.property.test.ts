@@ -114,8 +114,9 @@ describe('a table written as sct writes CSV and saved in any encoding reads back
         for (const row of f.rows) {
           const line = 1 + lineEnds(text);
           text += record(row);
-          // A row of one empty cell is a blank line, which every reader skips.
-          if (row.length === 1 && row[0] === '') continue;
+          // A row with no value in any cell is a blank row (`,` is what a spreadsheet writes for
+          // one), which every reader skips.
+          if (row.every((v) => v === '')) continue;
           expected.push({ line, values: Object.fromEntries(f.header.map((h, i) => [h, row[i]])) });
         }
         const saved = (saving.bom ? '\ufeff' : '') + text;

@@ -172,17 +172,15 @@ describe('readCsv', () => {
       }
     });
 
-    it('reads a tab-separated row of empty cells as a row, as csv-parse and the other separators do', async () => {
+    it('reads a tab-separated row of empty cells as a record, as csv-parse and the other separators do, and skips it as a blank row', async () => {
       const records = [['email', 'auth_group'], ['', ''], ['ana@example.com', '3']];
       for (const d of [',', ';', '\t', '|']) {
         expect(quoteFreeRecords(Buffer.from(`email${d}auth_group\n${d}\nana@example.com${d}3\n`), d)).toEqual({ records, starts: [1, 2, 3] });
         expect(quoteFreeRecords(Buffer.from(`email${d}auth_group\r\n ${d} \r\nana@example.com${d}3\r\n`), d)).toEqual({ records, starts: [1, 2, 3] });
       }
       const csv = await readCsv('-', Readable.from(['email\tauth_group\n\t\nana@example.com\t3\n']), [], { known: ['email', 'auth_group'] });
-      expect(csv.rows).toEqual([
-        { line: 2, values: { email: '', auth_group: '' } },
-        { line: 3, values: { email: 'ana@example.com', auth_group: '3' } },
-      ]);
+      // A row with no value in any cell is a row left blank in the sheet, as a workbook's are.
+      expect(csv.rows).toEqual([{ line: 3, values: { email: 'ana@example.com', auth_group: '3' } }]);
     });
 
     it('takes files with LF or CRLF line ends, and leaves quotes, CR and mixed line ends to csv-parse', () => {
