@@ -9,7 +9,7 @@ import { createFactory } from './commands/shared/command.js';
 import type { Prompter } from './prompt.js';
 import { addGlobalOptions, LEAF_HELP } from './cli/global-options.js';
 import { isGroup, registerGroups } from './cli/groups.js';
-import { attachDashValues, commandWord, leafHelpAsFlag, resolveJsonFlag } from './cli/argv.js';
+import { attachDashValues, commandWord, groupHelpAsFlag, leafHelpAsFlag, resolveJsonFlag } from './cli/argv.js';
 import { helpTopic } from './cli/help-topic.js';
 import { HELP_TOPICS } from './help/topic-names.js';
 import { errorsAsJson, isHelpOrVersion, reportError } from './cli/report-error.js';
@@ -93,6 +93,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
       argv = leafHelpAsFlag(program, argv);
       word = commandWord(program, argv);
     }
+    if (word && isGroup(word)) argv = groupHelpAsFlag(program, argv, word);
     const topic = word === 'help' && (await helpTopic(argv, io, fullProgram));
     if (word === 'help') word = commandWord(program, argv.slice(argv.indexOf('help') + 1));
     const wanted = word && isGroup(word) ? [word] : [];

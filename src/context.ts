@@ -146,6 +146,8 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       // A token being checked is for a profile auth login may be about to create.
       const s = ctx.settings({ creating: options.token !== undefined });
       if (!s.baseUrl) {
+        // Nothing set up, no token either: a fresh install is not logged in (exit 4), as `auth status` says.
+        if (auth && !options.token && !s.token) throw notLoggedIn(s);
         throw new UsageError(
           'no base URL configured',
           {},

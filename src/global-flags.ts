@@ -22,3 +22,6 @@ export const GLOBAL_OPTIONS = [
 
 /** The global flags as a run reads them (`--json` bare is '' as src/cli/argv.ts passes it). */
 export type GlobalFlags = OptionsOf<typeof GLOBAL_OPTIONS>;
+
+/** The line under a sub-command's inherited options (its help, its manual page) that points at the rest. */
+export const GLOBAL_OPTIONS_LINE = 'Global options (-q, -v, -y, --no-color, --base-url, --timeout, …): see `sct --help`.';

@@ -36,6 +36,20 @@ export function leafHelpAsFlag(program: Command, argv: string[]): string[] {
 }
 
 /**
+ * `sct auth help login` as `sct auth login --help`, `sct auth help` as `sct auth --help`:
+ * commander's own `help [command]` of a group showed the group's help, exit 0, for a command the
+ * group does not have (`sct auth help logn`), which is now the unknown command it is (exit 2,
+ * with its suggestion), as `sct help auth logn` is.
+ */
+export function groupHelpAsFlag(program: Command, argv: string[], group: string): string[] {
+  const at = argv.indexOf(group);
+  const rest = argv.slice(at + 1);
+  if (commandWord(program, rest) !== 'help') return argv;
+  const help = at + 1 + rest.indexOf('help');
+  return [...argv.slice(0, help), ...argv.slice(help + 1), '--help'];
+}
+
+/**
  * `--json` takes an optional field list, and the word after it is that list only when it reads as
  * one (names made of letters, digits and `_`, dotted, comma-separated, the first character not a
  * digit: `5` or a UUID never is) **and** the command is not still waiting for a positional

@@ -1,7 +1,7 @@
 // sct's global options, and how a sub-command's help shows them: its own options first, then
 // the few global ones that matter for it (as gh's INHERITED FLAGS) and one line for the rest.
 import { Option, type Command, type Help } from 'commander';
-import { GLOBAL_OPTIONS } from '../global-flags.js';
+import { GLOBAL_OPTIONS, GLOBAL_OPTIONS_LINE } from '../global-flags.js';
 import { optionOf } from '../commands/shared/options.js';
 
 /** An option of choices that takes them in any case (`-o JSON`), as every enum value is taken. */
@@ -29,9 +29,6 @@ export function globalValueFlags(program: Command): Set<string> {
 /** The global options a sub-command's help repeats; `sct --help` lists them all. */
 const INHERITED_OPTIONS = ['--output', '--json', '--jq', '--columns', '--profile'];
 
-/** The line under a sub-command's inherited options that points at the rest. */
-const GLOBAL_OPTIONS_LINE =
-  'Global options (-q, -v, -y, --no-color, --base-url, --timeout, …): see `sct --help`.';
 
 export const LEAF_HELP: Partial<Help> = {
   showGlobalOptions: true,

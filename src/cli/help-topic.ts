@@ -26,6 +26,10 @@ export async function helpTopic(argv: string[], io: IOStreams, tree: (io: IOStre
     return true;
   }
   if (word === undefined || isGroup(word) || word === 'help') return false;
+  // A topic has no sub-topics: `sct help exit-codes extra` is not a misspelt exit-codes.
+  if (HELP_TOPICS.includes(word)) {
+    throw new UsageError(`help topic ${word} takes nothing after it (got "${words.slice(1).join(' ')}")`, {}, `sct help ${word}`);
+  }
   const { closest } = await import('../output/suggest.js');
   const guess = closest(word, [...GROUPS.map((g) => g.name), ...HELP_TOPICS]);
   throw new UsageError(`unknown help topic or command "${word}"${guess ? `: did you mean ${guess}?` : ''}`, {}, `commands: sct --help; topics: ${HELP_TOPICS.join(', ')}`);

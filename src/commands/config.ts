@@ -84,13 +84,31 @@ function settable(raw: string, unsetting = false): SettableKey {
 }
 
 function checkValue(key: SettableKey, value: string): string {
-  if (key === 'output') parseFormat(value);
+  // As the flag takes it: `-o JSON` is json.
+  if (key === 'output') return parseFormat(value.trim().toLowerCase());
   if (key === 'base_url') {
-    parseBaseUrl(value);
-    return value.replace(/\/+$/, '');
+    // Spaces a paste brought along would be stored, and shown in every message.
+    const url = value.trim();
+    parseBaseUrl(url);
+    return url.replace(/\/+$/, '');
   }
-  if (key === 'workspace' && !/^\d+$/.test(value)) throw new UsageError(`invalid workspace "${value}": expected a company id`);
+  if (key === 'workspace' && !(/^[1-9]\d*$/.test(value) && Number.isSafeInteger(Number(value)))) {
+    throw new UsageError(`invalid workspace "${value}": expected a company id (a whole number from 1)`);
+  }
   return value;
+}
+
+/**
+ * A setting or the path as data when -o json/ndjson (or --json) is given on the command line;
+ * otherwise the bare value, for `$(sct config get base_url)`. A profile's default output does
+ * not turn it into JSON: `config get output` would print its own answer as JSON.
+ */
+async function writeSetting(ctx: Context, name: string, value: string | undefined): Promise<void> {
+  if (ctx.flags.output !== undefined || ctx.flags.json !== undefined) {
+    await writeOne(ctx.io, { [name]: value ?? null }, ctx.output([]));
+    return;
+  }
+  if (value !== undefined) await ctx.io.write(value + '\n');
 }
 
 async function list(ctx: Context): Promise<void> {
@@ -108,9 +126,8 @@ async function get(ctx: Context, raw: string): Promise<void> {
   if (key === 'token') throw new UsageError('use `sct auth token` to print the token');
   const value = ctx.config().profile(ctx.settings().profile)[key as ProfileKey];
   // As `gh config get`: a known key that is not set prints nothing and succeeds, so a script
-  // can read it with $(…) without guarding against a failure.
-  if (value === undefined) return;
-  await ctx.io.write(value + '\n');
+  // can read it with $(…) without guarding against a failure (with -o json: null).
+  await writeSetting(ctx, key, value);
 }
 
 async function set(ctx: Context, key: string, value: string): Promise<void> {
@@ -126,5 +143,5 @@ async function unset(ctx: Context, key: string): Promise<void> {
 }
 
 async function path(ctx: Context): Promise<void> {
-  await ctx.io.write(ctx.config().path + '\n');
+  await writeSetting(ctx, 'path', ctx.config().path);
 }

@@ -108,8 +108,8 @@ export function resolveSettings(
 
 /**
  * Whether a stored token may go to the base URL in force: the same scheme, host and port as the
- * one it was stored with. A base URL that does not parse is let through here, for the client to
- * report as invalid (exit 2) before anything is sent.
+ * one it was stored with. A base URL that does not parse, or is not http(s), is let through here,
+ * for the client to report as invalid (exit 2) before anything is sent.
  */
 function sameOrigin(baseUrl: string, storedWith: string | undefined): boolean {
   let inForce: URL;
@@ -118,6 +118,8 @@ function sameOrigin(baseUrl: string, storedWith: string | undefined): boolean {
   } catch {
     return true;
   }
+  // Nor does one that is not http or https (ftp:, file:): the client refuses it as invalid.
+  if (inForce.protocol !== 'http:' && inForce.protocol !== 'https:') return true;
   if (storedWith === undefined) return false;
   try {
     return new URL(storedWith).origin === inForce.origin;
@@ -147,7 +149,7 @@ export function loginCommand(s: Pick<Settings, 'profile'>): string {
 }
 
 /** The hint of a "not logged in" error, saying why a keyring-kept token could not be read. */
-function notLoggedInHint(s: Settings, hint = `run \`${loginCommand(s)}\` or set SCT_TOKEN`): string {
+function notLoggedInHint(s: Settings, hint = s.baseUrl ? `run \`${loginCommand(s)}\` or set SCT_TOKEN` : `run \`${loginCommand(s)} --base-url https://…/api\`, or set SCT_TOKEN and SCT_BASE_URL`): string {
   return s.tokenStorage === 'keyring' && s.tokenProblem ? `its token is kept in the system keyring, which failed: ${s.tokenProblem}; ${hint}` : hint;
 }
 
@@ -157,7 +159,8 @@ function notLoggedInHint(s: Settings, hint = `run \`${loginCommand(s)}\` or set 
  * Commands that create a profile (auth login, config set) pass `creating`.
  */
 export function checkProfileExists(s: Settings, names: () => string[], creating = false): void {
-  if (creating || s.profileExists || s.profileSource === 'default') return;
+  // The default profile needs no entry, however it is named: the environment alone is enough.
+  if (creating || s.profileExists || s.profile === 'default') return;
   const known = names();
   const from = s.profileSource === 'flag' ? '--profile' : 'SCT_PROFILE';
   throw new UsageError(

@@ -6,6 +6,7 @@ import type { Command, Help, Option } from 'commander';
 import type { EventEmitter } from 'node:events';
 import type { Topic } from './topics.js';
 import { examplesOf, formatExamples } from './examples.js';
+import { GLOBAL_OPTIONS_LINE } from '../global-flags.js';
 
 interface Item {
   term: string;
@@ -135,7 +136,7 @@ function manPage(p: Page): string {
   if (p.args.length) sections.push(`.SH ARGUMENTS\n${manItems(p.args)}`);
   if (p.commands.length) sections.push(`.SH COMMANDS\n${p.commands.map((c) => `.TP\n\\fB${roff(c.term)}\\fR(1)\n${roff(c.description)}`).join('\n')}`);
   if (p.options.length) sections.push(`.SH OPTIONS\n${manItems(p.options)}`);
-  if (p.inherited.length) sections.push(`.SH INHERITED OPTIONS\n${manItems(p.inherited)}`);
+  if (p.inherited.length) sections.push(`.SH INHERITED OPTIONS\n${manItems(p.inherited)}\n.PP\n${roff(GLOBAL_OPTIONS_LINE)}`);
   if (p.notes) sections.push(`.SH NOTES\n${nofill(p.notes)}`);
   if (p.examples.length) sections.push(`.SH EXAMPLES\n${nofill(p.examples.join('\n'))}`);
   const related = [...p.words.map((_, i) => slug(p.words.slice(0, i))), ...p.commands.map((c) => slug(c.words))];

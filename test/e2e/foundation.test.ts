@@ -142,6 +142,21 @@ describe('auth and config', () => {
     expect(r.stderr).toMatch(/^error: GET \/accounts\/me: connection refused/m);
   });
 
+  it('config get and path with -o json print JSON; set takes an output format in any case and trims a base URL', async () => {
+    expect((await t.sct(['config', 'set', 'output', 'NDJSON'])).exitCode).toBe(0);
+    expect((await t.sct(['config', 'get', 'output'])).stdout).toBe('ndjson\n');
+    expect((await t.sct(['config', 'set', 'base_url', '  http://x.test/api  '])).exitCode).toBe(0);
+    expect((await t.sct(['config', 'get', 'base_url'])).stdout).toBe('http://x.test/api\n');
+    expect(JSON.parse((await t.sct(['config', 'get', 'base_url', '-o', 'json'])).stdout)).toEqual({ base_url: 'http://x.test/api' });
+    expect(JSON.parse((await t.sct(['config', 'get', 'workspace', '--json'])).stdout)).toEqual({ workspace: null });
+    expect(JSON.parse((await t.sct(['config', 'path', '-o', 'json'])).stdout)).toEqual({ path: join(t.dir, 'config.json') });
+    for (const id of ['0', '99999999999999999999', '-5', '1.5']) {
+      const r = await t.sct(['config', 'set', 'workspace', id]);
+      expect(r.exitCode, id).toBe(2);
+      expect(r.stderr).toContain(`invalid workspace "${id}"`);
+    }
+  });
+
   it('config set/get/unset/list/path, per profile', async () => {
     expect((await t.sct(['config', 'set', 'output', 'json'])).exitCode).toBe(0);
     expect((await t.sct(['config', 'get', 'output'])).stdout).toBe('json\n');

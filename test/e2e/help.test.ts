@@ -42,6 +42,10 @@ describe('sct help', () => {
     const topic = await runSct(['help', 'formating']);
     expect(topic.exitCode).toBe(2);
     expect(topic.stderr).toContain('did you mean formatting?');
+    const extra = await runSct(['help', 'exit-codes', 'extra']);
+    expect(extra.exitCode).toBe(2);
+    expect(extra.stderr).toContain('error: help topic exit-codes takes nothing after it (got "extra")');
+    expect(extra.stderr).not.toContain('did you mean');
   });
 
   it('a command still gets its own help', async () => {
@@ -64,11 +68,26 @@ describe('sct help', () => {
     expect(dds.stdout).toContain('Usage: sct dds create');
   });
 
+  it("a group's own help command: `sct auth help login` is the leaf's help, `sct auth help` the group's", async () => {
+    for (const run of [runSct, runSctIn]) {
+      const own = await run(['auth', 'login', '--help']);
+      const r = await run(['auth', 'help', 'login']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toBe(own.stdout);
+      const group = await run(['auth', 'help']);
+      expect(group.exitCode).toBe(0);
+      expect(group.stdout).toBe((await run(['auth', '--help'])).stdout);
+    }
+    const typo = await runSct(['auth', 'help', 'logn']);
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain("unknown command 'logn'\n(Did you mean login?)");
+  });
+
   it('an unknown command under a group is exit 2 with a suggestion, asked either way', async () => {
     const plain = await runSct(['orders', 'lst']);
     expect(plain.exitCode).toBe(2);
     expect(plain.stderr).toContain("unknown command 'lst'\n(Did you mean list?)");
-    for (const args of [['help', 'orders', 'lst'], ['orders', 'lst', '--help'], ['orders', 'lst', '-h']]) {
+    for (const args of [['help', 'orders', 'lst'], ['orders', 'lst', '--help'], ['orders', 'lst', '-h'], ['orders', 'help', 'lst']]) {
       const r = await runSct(args);
       expect(r.exitCode, args.join(' ')).toBe(2);
       expect(r.stderr).toBe(plain.stderr);

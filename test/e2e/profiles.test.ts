@@ -26,6 +26,44 @@ describe('profiles', () => {
     expect((await t.sct(['whoami'])).exitCode).toBe(0);
   });
 
+  it('the default profile needs no entry when named either: --profile default, SCT_PROFILE=default', async () => {
+    expect((await t.sct(['whoami', '--profile', 'default'])).exitCode).toBe(0);
+    expect((await t.sct(['whoami'], { env: { SCT_PROFILE: 'default' } })).exitCode).toBe(0);
+    expect((await t.sct(['config', 'set', 'output', 'json', '--profile', 'work'])).exitCode).toBe(0);
+    const named = await t.sct(['whoami', '--profile', 'default']);
+    expect(named.exitCode, named.stderr).toBe(0);
+  });
+
+  it('a base URL that is not http or https is exit 2, "invalid base URL", whatever token the profile holds', async () => {
+    const login = await t.sct(['auth', 'login', '--with-token', '--base-url', t.sb.url, '--insecure-storage'], { input: OWNER + '\n', env: { SCT_TOKEN: undefined, SCT_BASE_URL: undefined } });
+    expect(login.exitCode, login.stderr).toBe(0);
+    t.sb.requests.length = 0;
+    for (const [args, env] of [
+      [['whoami', '--base-url', 'ftp://x.test/api'], {}],
+      [['whoami'], { SCT_BASE_URL: 'file:///etc/passwd' }],
+    ] as const) {
+      const r = await t.sct([...args], { env: { SCT_TOKEN: undefined, SCT_BASE_URL: undefined, ...env } });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain('invalid base URL');
+      expect(r.stderr).not.toContain('not logged in');
+    }
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
+  it('nothing configured (no base URL, no token) is "not logged in", exit 4, with the login that works', async () => {
+    const fresh = { SCT_TOKEN: undefined, SCT_BASE_URL: undefined };
+    for (const args of [['whoami'], ['orders', 'list', '--buying'], ['auth', 'status']]) {
+      const r = await t.sct(args, { env: fresh });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(4);
+      expect(r.stderr).toContain('not logged in');
+      expect(r.stderr).toContain('sct auth login --base-url https://…/api');
+    }
+    // A token but no base URL is a setting missing, not a login: exit 2.
+    const token = await t.sct(['whoami'], { env: { SCT_BASE_URL: undefined } });
+    expect(token.exitCode).toBe(2);
+    expect(token.stderr).toContain('no base URL configured');
+  });
+
   it('auth login and config set create the profile they name', async () => {
     const login = await t.sct(['auth', 'login', '--with-token', '--profile', 'ci', '--base-url', t.sb.url], { input: OWNER + '\n', env: { SCT_TOKEN: undefined, SCT_BASE_URL: undefined } });
     expect(login.exitCode, login.stderr).toBe(0);
