@@ -48,7 +48,9 @@ export function nameOf(f: RawFeature, property?: string): string | undefined {
 
 /** The stated area in hectares, when a property gives one as a number ("12", "12.5" and "12,5" too). */
 export function statedHectares(f: RawFeature): number | undefined {
-  for (const n of AREA_PROPERTIES) {
+  // The registry reads `Area`: where a feature has it, the other spellings say nothing.
+  const names = Object.hasOwn(f.properties, REGISTRY_AREA) ? [REGISTRY_AREA] : AREA_PROPERTIES;
+  for (const n of names) {
     const v = f.properties[n];
     const num = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+([.,]\d+)?\s*$/.test(v) ? Number(v.trim().replace(',', '.')) : NaN;
     if (Number.isFinite(num)) return num;

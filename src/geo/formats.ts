@@ -38,7 +38,10 @@ export async function readPlotFile(file: string, stdin: Readable, signal?: Abort
 
 function xmlDocument(text: string, name: string, format: string): XmlDocument | GeoJsonFile {
   try {
-    return new DOMParser().parseFromString(text, 'text/xml');
+    // A byte-order mark is no content (an editor on Windows writes one); the parser's own
+    // messages would go to the console: a fatal one is thrown, and said below as sct's.
+    const parser = new DOMParser({ onError: () => undefined });
+    return parser.parseFromString(text.replace(/^\ufeff/, ''), 'text/xml');
   } catch (err) {
     return { name, size: Buffer.byteLength(text), features: [], problem: `not ${format}: not well-formed XML (${(err as Error).message.split('\n')[0]})` };
   }
@@ -164,10 +167,19 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
   const prj = prjBytes && Buffer.from(prjBytes).toString('utf8').trim();
   if (prj) {
     const { default: proj4 } = await import('proj4');
+    let projection: InstanceType<typeof proj4.Proj>;
     try {
-      proj4(prj);
+      projection = new proj4.Proj(prj);
     } catch {
       throw new UsageError(`${name}: ${base}.prj names a coordinate system sct cannot read, so the plots cannot be placed: export the layer in WGS 84 (EPSG:4326)`);
+    }
+    const datum = unshiftedDatum(prj, projection);
+    if (datum) {
+      throw new UsageError(
+        `${name}: ${base}.prj is on the datum ${datum}, which sct cannot shift to WGS 84 (the file gives no shift parameters): read as WGS 84 the plots would land tens to hundreds of metres off`,
+        {},
+        'export the layer in WGS 84 (EPSG:4326) from the GIS (QGIS: Export > Save Features As, CRS EPSG:4326; GDAL: ogr2ogr -t_srs EPSG:4326)',
+      );
     }
   }
   const { parseShp, parseDbf } = await import('shpjs');
@@ -181,6 +193,24 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
     throw new UsageError(`${name}: ${shp} is not a readable Shapefile (${(err as Error).message})`);
   }
   return geometries.map((geometry, i) => ({ type: 'Feature', geometry: geometry && plainGeometry(geometry), properties: fullNames(records[i] ?? {}) }));
+}
+
+/**
+ * Datums that are WGS 84 to within a metre or two, for which no shift is needed: an ESRI .prj
+ * names its datum without the parameters of its shift to WGS 84 (GDAL writes none), and proj4
+ * then shifts nothing. On any other datum (Accra, Abidjan 1987, Arc 1960, SAD69, European 1950,
+ * GGRS87 — GRS 80 but 200 m apart) the positions would be off by up to hundreds of metres.
+ */
+const WGS84_ALIGNED_DATUMS = /^D_(WGS_1984|ETRS_1989|ETRF_\d+|ITRF_\d+|North_American_1983(_\w+)?|NAD_1983_\w+|SIRGAS(_2000|_\w+)?|MAGNA|GDA_?(1994|2020)|NZGD_2000|Hartebeesthoek_1994|Datum_Geodesi_Nasional_1995|GDM_2000|RGF_1993|JGD_(2000|2011)|Korea_2000|China_2000|IGS\w*)$/i;
+
+/** The datum of a .prj that proj4 would read without a shift it needs; undefined when none is needed. */
+function unshiftedDatum(prj: string, projection: { datum?: { datum_type?: number } }): string | undefined {
+  // proj4's datum types: 1 and 2 carry 3 or 7 shift parameters (TOWGS84, or a datum it knows),
+  // 4 is WGS 84; 5 is a datum it knows nothing of.
+  if (projection.datum?.datum_type !== 5) return undefined;
+  const datum = /DATUM\s*\[\s*"([^"]+)"/i.exec(prj)?.[1];
+  if (datum && WGS84_ALIGNED_DATUMS.test(datum)) return undefined;
+  return datum ?? 'the one it names';
 }
 
 /**

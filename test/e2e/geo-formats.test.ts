@@ -108,6 +108,43 @@ describe('origins check reads KML, KMZ, zipped Shapefiles and GPX', () => {
     expect(t.sb.requests).toHaveLength(0);
   });
 
+  it('KML and GPX with a UTF-8 byte-order mark (and CRLF) are read, and the XML parser writes nothing of its own', async () => {
+    for (const name of ['plots.kml', 'points.gpx']) {
+      const text = readFileSync(fixture(name), 'utf8').replace(/\r?\n/g, '\r\n');
+      const file = t.writeFile(`bom-${name}`, '\ufeff' + text);
+      const plain = await t.sct(['origins', 'check', '-o', 'json', fixture(name)]);
+      const r = await t.sct(['origins', 'check', '-o', 'json', file]);
+      expect(r.exitCode, r.stderr).toBe(plain.exitCode);
+      expect(r.stdout.replaceAll(`bom-${name}`, name)).toBe(plain.stdout);
+    }
+    const broken = await t.sctBin(['origins', 'check', t.writeFile('broken.kml', '<kml><Document><Placemark></Document>')]);
+    expect(broken.exitCode).toBe(2);
+    expect(broken.stdout).toContain('not KML: not well-formed XML');
+    expect(broken.stderr).not.toContain('[xmldom');
+  });
+
+  it('a .prj on a datum it cannot shift to WGS 84 (an ESRI .prj gives no parameters) is exit 2 naming it, nothing sent', async () => {
+    // Accra / Ghana grid: read without the datum shift, the plots landed about 300 m off.
+    for (const args of [['origins', 'check', fixture('plots-accra-grid.zip')], ['origins', 'import', '--file', fixture('plots-accra-grid.zip')]]) {
+      const r = await t.sct(args);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain('plots-accra-grid.zip: plots.prj is on the datum D_Accra, which sct cannot shift to WGS 84');
+    }
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
+  it('reads a Shapefile on a datum that is WGS 84 to the metre (SIRGAS 2000) as GDAL does', async () => {
+    const origins = await dryRun(fixture('plots-sirgas2000.zip'));
+    const source = geojson('plots-source.geojson').features;
+    expect(origins).toHaveLength(source.length);
+    origins.forEach((o, i) => {
+      const ours = positions(o.location.coordinates);
+      const theirs = positions(source[i].geometry.coordinates);
+      expect(ours).toHaveLength(theirs.length);
+      ours.forEach((p, j) => p.forEach((v, k) => expect(Math.abs(v - theirs[j][k])).toBeLessThan(1e-6)));
+    });
+  });
+
   it('reprojects a Shapefile in UTM zone 30N by its .prj as GDAL does, to 1e-6 degrees', async () => {
     const origins = await dryRun(fixture('plots-utm30n.zip'));
     const gdal = geojson('plots-utm30n-gdal.geojson').features;

@@ -111,6 +111,18 @@ describe('the registry’s rules (origins check)', () => {
     }
   });
 
+  it('the registry reads `Area`: beside it, `area` or `AREA` says nothing, either way', async () => {
+    const point = { type: 'Point', coordinates: at(0, 0) };
+    const refused = await check([feature(point, { Area: 6, area: 2 }), feature(point, { Area: 0.00001, AREA: 1 })]);
+    expect(refused.exitCode, refused.stderr).toBe(2);
+    expect(refused.findings.filter((f) => f.level === 'error').map((f) => [f.feature, f.code, f.message])).toEqual([
+      [1, AREA, 'a point for a plot of 6 ha: plots of more than 4 ha need a polygon (cattle excepted: --commodity cattle)'],
+      [2, AREA, 'a point for a plot of 0.00001 ha: the registry accepts an Area from 0.0001 ha'],
+    ]);
+    const accepted = await check([feature(point, { Area: 2, area: 6 })]);
+    expect(accepted.exitCode, accepted.stdout).toBe(0);
+  });
+
   it('a Point with a negative Area is refused as too small, with a summary and exit 2 (never a crash)', async () => {
     for (const [name, value] of [['Area', -2], ['area', -0.5], ['Area', -0.00001]] as const) {
       const { exitCode, findings, stderr } = await check([feature({ type: 'Point', coordinates: at(0, 0) }, { [name]: value })]);
