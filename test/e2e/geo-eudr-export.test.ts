@@ -79,6 +79,51 @@ describe('origins list -o geojson --eudr', () => {
     expect(readFileSync(join(dir, files[0]), 'utf8')).toBe(before);
   });
 
+  it('--out DIR with files of an earlier export: refused without --force, and with it the ones not written again are removed', async () => {
+    const dir = join(t.dir, 'again');
+    const first = await t.sct(['origins', 'list', ...FILTER, '-o', 'geojson', '--eudr', '--max-size', '20kB', '--out', dir]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const before = readdirSync(dir).sort();
+    expect(before.length).toBeGreaterThan(2);
+    // Fewer, larger files over the same directory: without --force the old ones are named.
+    const refused = await t.sct(['origins', 'list', ...FILTER, '-o', 'geojson', '--eudr', '--max-size', '200kB', '--out', dir]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('origins-001.geojson');
+    expect(readdirSync(dir).sort()).toEqual(before);
+    const forced = await t.sct(['origins', 'list', ...FILTER, '-o', 'geojson', '--eudr', '--max-size', '200kB', '--out', dir, '--force']);
+    expect(forced.exitCode, forced.stderr).toBe(0);
+    const after = readdirSync(dir).sort();
+    expect(after).toEqual(after.map((_, i) => `origins-${String(i + 1).padStart(3, '0')}.geojson`));
+    expect(after.length).toBeLessThan(before.length);
+    expect(forced.stderr).toContain(`removed ${before.length - after.length} file`);
+    const features = after.flatMap((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')).features);
+    expect(features).toHaveLength(PLOTS);
+    // Only a higher-numbered file there (another statement's), the new names all free: still refused.
+    const other = join(t.dir, 'other');
+    mkdirSync(other);
+    writeFileSync(join(other, 'origins-099.geojson'), '{}');
+    const stale = await t.sct(['origins', 'list', ...FILTER, '-o', 'geojson', '--eudr', '--max-size', '200kB', '--out', other]);
+    expect(stale.exitCode).toBe(2);
+    expect(stale.stderr).toContain('origins-099.geojson');
+    expect(readdirSync(other)).toEqual(['origins-099.geojson']);
+  });
+
+  it('an origin without a location is left out with a warning (the registry refuses a feature without geometry); a geometry carries only type and coordinates', async () => {
+    const none = await t.sct(['origins', 'create', '--name', 'EUDR nowhere', '--country-code', 'GH', '-o', 'json']);
+    expect(none.exitCode, none.stderr).toBe(0);
+    const noneId = JSON.parse(none.stdout).id as number;
+    const extra = await t.sct(['origins', 'create', '--name', 'EUDR extra member', '--country-code', 'GH', '--location', '{"type":"Point","coordinates":[-2.5,6.2],"Area":2}', '-o', 'json']);
+    expect(extra.exitCode, extra.stderr).toBe(0);
+    const r = await t.sct(['origins', 'list', '--name', 'EUDR nowhere', '-o', 'geojson', '--eudr']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).features).toEqual([]);
+    expect(r.stderr).toContain(`warning: 1 origin without a location left out (the registry refuses a plot without geometry): ${noneId}`);
+    const e = await t.sct(['origins', 'list', '--name', 'EUDR extra member', '-o', 'geojson', '--eudr']);
+    const [feature] = JSON.parse(e.stdout).features;
+    expect(feature.geometry).toEqual({ type: 'Point', coordinates: [-2.5, 6.2] });
+    expect(feature.properties.Area).toBe(2);
+  });
+
   it('refuses flags that do not go together, before any request', async () => {
     const dir = join(t.dir, 'small');
     mkdirSync(dir);

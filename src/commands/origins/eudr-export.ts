@@ -3,6 +3,8 @@
 // Area for points and external_id, nothing else. The registry takes at most 25 MB of
 // geolocation per statement, so --out splits the collection into numbered files, each under
 // --max-size as written, no feature cut across two.
+import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
@@ -36,22 +38,46 @@ export function checkEudrFlags(flags: EudrExportFlags, format: string, columns: 
   if (flags.maxSize !== undefined && flags.out === undefined) throw new UsageError('--max-size splits the export into files: give the directory with --out DIR');
 }
 
-/** An origin as the registry reads it; the location is the geometry (toFeature). */
-export function registryProperties(origin: Record<string, unknown>): Record<string, unknown> {
-  const location = origin.location as { type?: unknown; Area?: unknown; area?: unknown } | null | undefined;
-  const stated = [location?.Area, location?.area].find((v) => typeof v === 'number' && Number.isFinite(v) && v > 0);
+const GEOMETRIES = new Set(['Point', 'Polygon', 'MultiPolygon']);
+
+/**
+ * An origin as the registry reads it; the location is the geometry (toFeature), with its type and
+ * coordinates only (an `Area` the location carries is a property there). Undefined for an origin
+ * without a location: the registry refuses a feature without geometry (`left` counts them).
+ */
+export function registryProperties(origin: Record<string, unknown>, left?: LeftOut): Record<string, unknown> | undefined {
+  const location = origin.location as { type?: unknown; coordinates?: unknown; Area?: unknown; area?: unknown } | null | undefined;
+  if (!location || typeof location !== 'object' || !GEOMETRIES.has(location.type as string) || !Array.isArray(location.coordinates)) {
+    left?.push(origin.id);
+    return undefined;
+  }
+  const stated = [location.Area, location.area].find((v) => typeof v === 'number' && Number.isFinite(v) && v > 0);
   return {
-    location,
+    location: { type: location.type, coordinates: location.coordinates },
     ProductionPlace: origin.name ?? null,
     ProducerCountry: origin.country_code ?? null,
-    ...(location?.type === 'Point' && { Area: stated ?? DEFAULT_POINT_HA }),
+    ...(location.type === 'Point' && { Area: stated ?? DEFAULT_POINT_HA }),
     ...(origin.external_id !== undefined && origin.external_id !== null && { external_id: origin.external_id }),
   };
 }
 
+/** The ids of the origins an export left out. */
+type LeftOut = unknown[];
+
+function warnLeftOut(ctx: Context, left: LeftOut): void {
+  if (left.length === 0) return;
+  const shown = left.slice(0, 20).map(String).join(', ') + (left.length > 20 ? `, … (${left.length - 20} more)` : '');
+  ctx.io.warn(`${left.length} origin${left.length === 1 ? '' : 's'} without a location left out (the registry refuses a plot without geometry): ${shown}`);
+}
+
 export async function exportForRegistry(ctx: Context, flags: EudrExportFlags, query: URLSearchParams): Promise<void> {
+  const left: LeftOut = [];
   if (flags.out === undefined) {
-    await runList(ctx, { path: PATHS.origins, query, flags, columns: COLUMNS.origin, noun: 'origins', map: registryProperties });
+    try {
+      await runList(ctx, { path: PATHS.origins, query, flags, columns: COLUMNS.origin, noun: 'origins', map: (origin) => registryProperties(origin, left) });
+    } finally {
+      warnLeftOut(ctx, left);
+    }
     return;
   }
   const maxBytes = flags.maxSize === undefined ? Infinity : parseSize(flags.maxSize);
@@ -59,16 +85,45 @@ export async function exportForRegistry(ctx: Context, flags: EudrExportFlags, qu
   const paging = pageOptions({ ...flags, all: flags.all || flags.limit === undefined });
   const files = new FileSplitter(maxBytes);
   for await (const page of ctx.client().paginate(PATHS.origins, query, paging)) {
-    for (const origin of page.results as Record<string, unknown>[]) files.add(JSON.stringify(toFeature(registryProperties(origin))), String(origin.id ?? ''));
+    for (const origin of page.results as Record<string, unknown>[]) {
+      const properties = registryProperties(origin, left);
+      if (properties) files.add(JSON.stringify(toFeature(properties)), String(origin.id ?? ''));
+    }
   }
   const texts = files.texts();
   const width = Math.max(3, String(texts.length).length);
   // Every name checked before the first is written: a refusal leaves the directory as it was.
   const targets = texts.map((_, i) => resolveTarget(`${flags.out}/`, `origins-${String(i + 1).padStart(width, '0')}.geojson`, { cwd: process.cwd(), force: flags.force }));
+  // Files of an earlier export the new ones do not replace would be read as part of the same
+  // statement: named (exit 2) unless --force, which removes them once the new files are written.
+  const earlier = earlierExportFiles(flags.out, new Set(targets.map((t) => basename(t.path))));
+  if (earlier.length > 0 && !flags.force) {
+    throw new UsageError(`${flags.out} holds files of an earlier export that this one would not replace: ${earlier.slice(0, 5).join(', ')}${earlier.length > 5 ? ', …' : ''}; nothing was written`, {}, 'pass --force to replace the export (they are removed), or choose another --out');
+  }
   for (let i = 0; i < texts.length; i++) {
     await saveStream(Readable.from([texts[i]]), targets[i]);
     ctx.io.info(`${targets[i].path}: ${files.counts[i]} feature${files.counts[i] === 1 ? '' : 's'}, ${Buffer.byteLength(texts[i]).toLocaleString('en-US')} bytes`);
   }
+  for (const name of earlier) unlinkSync(join(flags.out, name));
+  if (earlier.length > 0) ctx.io.info(`removed ${earlier.length} file${earlier.length === 1 ? '' : 's'} of an earlier export: ${earlier.join(', ')}`);
+  warnLeftOut(ctx, left);
+}
+
+/** The `origins-NNN.geojson` files (or links) in dir that are not among `written`. */
+function earlierExportFiles(dir: string, written: Set<string>): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => /^origins-\d+\.geojson$/.test(n) && !written.has(n))
+    .filter((n) => {
+      const st = lstatSync(join(dir, n), { throwIfNoEntry: false });
+      return st !== undefined && (st.isFile() || st.isSymbolicLink());
+    })
+    .sort();
 }
 
 /** Features packed in order into FeatureCollection texts of at most maxBytes each. */

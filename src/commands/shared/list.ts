@@ -97,8 +97,8 @@ export interface RunListOptions {
   noun: string;
   /** See PageOptions.unwrap: results that wrap the items. */
   unwrap?: PageOptions['unwrap'];
-  /** Adds to each item before it is written (e.g. the `current` mark of workspaces). */
-  map?: (item: Record<string, unknown>) => Record<string, unknown>;
+  /** Adds to each item before it is written (e.g. the `current` mark of workspaces); undefined leaves the item out. */
+  map?: (item: Record<string, unknown>) => Record<string, unknown> | undefined;
   /** Runs before each page is written: for what its cells need fetched first (users' role names). */
   beforePage?: (items: Record<string, unknown>[]) => Promise<void>;
 }
@@ -131,7 +131,7 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
         if (!ctx.io.stdoutIsTTY || writer.holdsRows) spinner = await ctx.spinner(`Fetched 0 of ${total} ${o.noun}…`);
       }
       if (o.beforePage) await o.beforePage(p.results as Record<string, unknown>[]);
-      await writer.write(o.map ? (p.results as Record<string, unknown>[]).map(o.map) : p.results);
+      await writer.write(o.map ? (p.results as Record<string, unknown>[]).map(o.map).filter((item) => item !== undefined) : p.results);
       if (total !== undefined) spinner.update(`Fetched ${writer.count} of ${total} ${o.noun}…`);
     }
   } catch (err) {
