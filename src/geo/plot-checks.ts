@@ -336,6 +336,13 @@ function checkRings(g: Polygon | MultiPolygon, report: Report): boolean {
   return ok;
 }
 
+/** A ring's corners and the middle of each of its sides. */
+function probes(ring: Position[]): Position[] {
+  const out = [...ring];
+  for (let i = 1; i < ring.length; i++) out.push([(ring[i - 1][0] + ring[i][0]) / 2, (ring[i - 1][1] + ring[i][1]) / 2]);
+  return out;
+}
+
 /** Parts of a MultiPolygon may meet at single points, never overlap or share an edge. */
 function checkParts(outers: Array<Position[] | undefined>, report: Report): boolean {
   const boxes = outers.map((r) => r && bboxOf([r]));
@@ -347,7 +354,10 @@ function checkParts(outers: Array<Position[] | undefined>, report: Report): bool
       const bb = boxes[j];
       if (!a || !b || !ba || !bb || ba[2] < bb[0] || bb[2] < ba[0] || ba[3] < bb[1] || bb[3] < ba[1]) continue;
       const { crossing } = ringMeetings(a, b);
-      const inside = !crossing && (a.some((p) => booleanPointInPolygon(p, { type: 'Polygon', coordinates: [b] }, { ignoreBoundary: true })) || b.some((p) => booleanPointInPolygon(p, { type: 'Polygon', coordinates: [a] }, { ignoreBoundary: true })));
+      // With no crossing, one part is inside the other if a corner of it is, or (its corners
+      // all on the other's edges: a diamond in a square) the middle of one of its sides is.
+      const within = (r: Position[], other: Position[]) => probes(r).some((p) => booleanPointInPolygon(p, { type: 'Polygon', coordinates: [other] }, { ignoreBoundary: true }));
+      const inside = !crossing && (within(a, b) || within(b, a));
       if (crossing || inside) {
         const how = crossing?.kind === 'overlap' ? 'share an edge' : 'overlap';
         report('error', `polygons ${i + 1} and ${j + 1} ${how}: parts of a MultiPolygon may meet only at single points`, crossing?.at, REGISTRY_CODES.geometry);

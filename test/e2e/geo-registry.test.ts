@@ -187,6 +187,8 @@ describe('the registry’s rules (origins check)', () => {
     ['positions merged by truncation', { type: 'Polygon', coordinates: [[at(0, 0), [X - 0.0000004, Y], at(2, 0), at(2, 2), at(0, 0)]] }, 'become one when the registry truncates'],
     ['a ring touching itself', { type: 'Polygon', coordinates: [ring([0, 0], [4, 0], [4, 4], [2, 0], [0, 4])] }, 'touches itself'],
     ['overlapping parts', { type: 'MultiPolygon', coordinates: [[square(0, 0)], [square(1, 1)]] }, 'polygons 1 and 2 overlap'],
+    // A diamond whose corners sit on the square's edges: no corner inside, no crossing (GEOS: nested shells).
+    ['a part inside another, its corners on the other’s edges', { type: 'MultiPolygon', coordinates: [[square(0, 0, 4)], [ring([2, 0], [4, 2], [2, 4], [0, 2])]] }, 'polygons 1 and 2 overlap'],
     ['a 3D ring closed in 2D', { type: 'Polygon', coordinates: [[[...at(0, 0), 120], at(2, 0), at(2, 2), at(0, 0)]] }, 'closed in longitude and latitude only'],
   ])('import and sync refuse %s before any request', async (_, geometry, message) => {
     const file = t.writeFile('refused-row.geojson', JSON.stringify(feature(geometry, { name: 'Asante farm', external_id: 'GH-ROW-1' })));
