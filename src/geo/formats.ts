@@ -188,11 +188,51 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
   try {
     geometries = parseShp(entries[shp], prj || undefined);
     const dbf = sibling('dbf');
-    records = dbf ? parseDbf(dbf, sibling('cpg')) : [];
+    records = dbf ? parseDbf(dbf, sibling('cpg') ?? Buffer.from(dbfEncoding(dbf))) : [];
   } catch (err) {
     throw new UsageError(`${name}: ${shp} is not a readable Shapefile (${(err as Error).message})`);
   }
   return geometries.map((geometry, i) => ({ type: 'Feature', geometry: geometry && plainGeometry(geometry), properties: fullNames(records[i] ?? {}) }));
+}
+
+/**
+ * The text encoding of a DBF without a .cpg, from the code page byte of its header (the
+ * "language driver id"; GDAL writes 87, Latin-1, and no .cpg); one it does not name, or one
+ * Node cannot decode, is read as UTF-8 when the file is valid UTF-8, else as Windows-1252.
+ */
+const LDID_ENCODINGS: Readonly<Record<number, string>> = {
+  0x03: 'windows-1252',
+  0x57: 'windows-1252',
+  0x58: 'windows-1252',
+  0x59: 'windows-1252',
+  0x26: 'ibm866',
+  0x65: 'ibm866',
+  0x13: 'shift_jis',
+  0x7b: 'shift_jis',
+  0x4d: 'gbk',
+  0x7a: 'gbk',
+  0x4e: 'euc-kr',
+  0x79: 'euc-kr',
+  0x4f: 'big5',
+  0x78: 'big5',
+  0x7c: 'windows-874',
+  0x7d: 'windows-1255',
+  0x7e: 'windows-1256',
+  0xc8: 'windows-1250',
+  0xc9: 'windows-1251',
+  0xca: 'windows-1254',
+  0xcb: 'windows-1253',
+};
+
+function dbfEncoding(dbf: Uint8Array): string {
+  const named = LDID_ENCODINGS[dbf[29] ?? 0];
+  if (named) return named;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(dbf);
+    return 'utf-8';
+  } catch {
+    return 'windows-1252';
+  }
 }
 
 /**

@@ -71,7 +71,39 @@ function geometryKey(value: unknown): string {
   if (typeof value !== 'object' || value === null) return JSON.stringify(value);
   const g = value as { type?: unknown; coordinates?: unknown; geometries?: unknown };
   if (Array.isArray(g.geometries)) return JSON.stringify({ type: g.type, geometries: g.geometries.map(geometryKey) });
-  return JSON.stringify({ type: g.type, coordinates: numbers(g.coordinates) });
+  const coordinates = numbers(g.coordinates);
+  if (g.type === 'Polygon' && Array.isArray(coordinates)) return JSON.stringify({ type: g.type, coordinates: coordinates.map(ringForm) });
+  if (g.type === 'MultiPolygon' && Array.isArray(coordinates)) {
+    return JSON.stringify({ type: g.type, coordinates: coordinates.map((p) => (Array.isArray(p) ? p.map(ringForm) : p)) });
+  }
+  return JSON.stringify({ type: g.type, coordinates });
+}
+
+/**
+ * A closed ring in one form whatever its direction and first position: a Shapefile stores outer
+ * rings clockwise, GeoJSON and KML usually counter-clockwise, and the same plot read from either
+ * is the same plot (a sync plans no change for it). Started at its least position, in the
+ * direction whose second position is the lesser.
+ */
+function ringForm(ring: unknown): unknown {
+  if (!Array.isArray(ring) || ring.length < 4 || !ring.every(Array.isArray)) return ring;
+  const key = (p: unknown[]) => JSON.stringify(p);
+  if (key(ring[0]) !== key(ring[ring.length - 1])) return ring;
+  const open = ring.slice(0, -1) as unknown[][];
+  const less = (a: unknown[], b: unknown[]) => {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      const x = a[i] as number;
+      const y = b[i] as number;
+      if (x !== y) return x === undefined || x < y;
+    }
+    return false;
+  };
+  let start = 0;
+  for (let i = 1; i < open.length; i++) if (less(open[i], open[start])) start = i;
+  const forward = [...open.slice(start), ...open.slice(0, start)];
+  const backward = [forward[0], ...forward.slice(1).reverse()];
+  const chosen = less(backward[1], forward[1]) ? backward : forward;
+  return [...chosen, chosen[0]];
 }
 
 function numbers(v: unknown): unknown {

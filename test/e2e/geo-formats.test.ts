@@ -123,6 +123,12 @@ describe('origins check reads KML, KMZ, zipped Shapefiles and GPX', () => {
     expect(broken.stderr).not.toContain('[xmldom');
   });
 
+  it('a DBF without a .cpg is read in the code page its header names (GDAL writes Latin-1, code page byte 87)', async () => {
+    const [origin] = await dryRun(fixture('plots-latin1-dbf.zip'));
+    expect(origin.name).toBe('Ferme Kouassi Côte');
+    expect(origin.external_id).toBe('CI-Ré-1');
+  });
+
   it('a .prj on a datum it cannot shift to WGS 84 (an ESRI .prj gives no parameters) is exit 2 naming it, nothing sent', async () => {
     // Accra / Ghana grid: read without the datum shift, the plots landed about 300 m off.
     for (const args of [['origins', 'check', fixture('plots-accra-grid.zip')], ['origins', 'import', '--file', fixture('plots-accra-grid.zip')]]) {
@@ -219,6 +225,31 @@ describe('origins import and sync from KML, Shapefile, GPX', () => {
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/plan for origins: 0 to create, 0 to update, 3 unchanged/);
     }
+    expect(t.sb.requests.filter((q) => q.method !== 'GET')).toHaveLength(0);
+  });
+
+  it('a plot whose rings run the other way or start elsewhere is the same plot: nothing to change', async () => {
+    const source = geojson('plots-source.geojson');
+    // Each ring reversed (as a Shapefile winds it) and started at another corner.
+    const other = (ring: Position[]) => {
+      const open = ring.slice(0, -1).reverse();
+      const rotated = [...open.slice(1), open[0]];
+      return [...rotated, rotated[0]];
+    };
+    const rewound = {
+      ...source,
+      features: source.features.map((f: { geometry: { type: string; coordinates: Position[][] | Position[][][] } }) => ({
+        ...f,
+        geometry: {
+          type: f.geometry.type,
+          coordinates: f.geometry.type === 'Polygon' ? (f.geometry.coordinates as Position[][]).map(other) : (f.geometry.coordinates as Position[][][]).map((p) => p.map(other)),
+        },
+      })),
+    };
+    t.sb.requests.length = 0;
+    const r = await t.sct(['origins', 'sync', '--file', t.writeFile('rewound.geojson', JSON.stringify(rewound)), '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/plan for origins: 0 to create, 0 to update, 3 unchanged/);
     expect(t.sb.requests.filter((q) => q.method !== 'GET')).toHaveLength(0);
   });
 });

@@ -67,6 +67,16 @@ describe('normalise', () => {
     expect(same('text', 'a', null)).toBe(false);
     expect(same('geometry', { type: 'Point', coordinates: [-4.02, 5.35] }, { coordinates: ['-4.02', 5.35], type: 'Point', bbox: [0] })).toBe(true);
     expect(same('geometry', { type: 'Point', coordinates: [-4.02, 5.35] }, { type: 'Point', coordinates: [5.35, -4.02] })).toBe(false);
+    // A ring is the same plot whatever its direction and first position (a Shapefile winds it the other way).
+    const ring = [[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]];
+    const reversed = [...ring].reverse();
+    const shifted = [[1, 1], [0, 1], [0, 0], [1, 0], [1, 1]];
+    for (const other of [reversed, shifted]) {
+      expect(same('geometry', { type: 'Polygon', coordinates: [ring] }, { type: 'Polygon', coordinates: [other] })).toBe(true);
+      expect(same('geometry', { type: 'MultiPolygon', coordinates: [[ring]] }, { type: 'MultiPolygon', coordinates: [[other]] })).toBe(true);
+    }
+    expect(same('geometry', { type: 'Polygon', coordinates: [ring] }, { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 2], [0, 1], [0, 0]]] })).toBe(false);
+    expect(same('geometry', { type: 'Polygon', coordinates: [ring] }, { type: 'Polygon', coordinates: [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]] })).toBe(false);
     expect(canonical('set', undefined)).toEqual([]);
   });
 });
