@@ -4,6 +4,7 @@
 // so every format gets the same checks. The libraries load only with the commands that read
 // plot files, and togeojson, shpjs and proj4 only when such a file is read.
 import { fileLabel, readInput } from '../util/files.js';
+import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Feature, Geometry } from 'geojson';
 // Static: a CommonJS package, whose dynamic import the bundle would hand over as a default export.
@@ -47,11 +48,17 @@ function xmlDocument(text: string, name: string, format: string): XmlDocument | 
   }
 }
 
+const NOT_PLOTS = new Set(['networklink', 'groundoverlay']);
+
 async function fromKml(text: string, name: string, size: number): Promise<GeoJsonFile> {
   const doc = xmlDocument(text, name, 'KML');
   if (!('nodeType' in doc)) return doc;
   const { kml } = await import('@tmcw/togeojson');
   const collection = kml(doc);
+  // togeojson makes a feature of a NetworkLink (a link to another file: fromKmz follows those
+  // inside a KMZ) and of a GroundOverlay (an image laid over the map): neither is a plot. Both
+  // come after the Placemarks, whose order the ring problems below count on.
+  collection.features = collection.features.filter((f) => !NOT_PLOTS.has(String(f.properties?.['@geometry-type'])));
   // Google Earth writes a plot of several pieces as a MultiGeometry, which togeojson reads as a
   // GeometryCollection: of polygons only, it is a MultiPolygon.
   for (const f of collection.features) {
@@ -133,7 +140,7 @@ async function fromZip(bytes: Buffer, name: string): Promise<GeoJsonFile> {
   }
   const names = Object.keys(entries);
   const kmlName = names.find((n) => /(^|\/)doc\.kml$/i.test(n)) ?? names.find((n) => /\.kml$/i.test(n));
-  if (kmlName) return fromKml(Buffer.from(entries[kmlName]).toString('utf8'), name, bytes.length);
+  if (kmlName) return fromKmz(entries, kmlName, name, bytes.length);
   const shps = names.filter((n) => /\.shp$/i.test(n));
   if (shps.length === 0) {
     return { name, size: bytes.length, features: [], problem: 'not a plot file: the ZIP archive holds neither a .kml (KMZ) nor a .shp (Shapefile)' };
@@ -141,6 +148,34 @@ async function fromZip(bytes: Buffer, name: string): Promise<GeoJsonFile> {
   const features: Array<Feature<Geometry | null>> = [];
   for (const shp of shps) features.push(...(await shapefileLayer(entries, shp, name)));
   return fromGeoJsonValue({ type: 'FeatureCollection', features }, name, bytes.length);
+}
+
+/**
+ * A KMZ's plots: those of its main KML, and those of the KML files inside the archive it links to.
+ * GDAL's LIBKML driver (and QGIS) write `doc.kml` as a NetworkLink to each layer's own file
+ * (`layers/plots.kml`); a link to anything outside the archive is not followed.
+ */
+async function fromKmz(entries: Record<string, Uint8Array>, main: string, name: string, size: number): Promise<GeoJsonFile> {
+  const text = (entry: string) => Buffer.from(entries[entry]).toString('utf8');
+  const file = await fromKml(text(main), name, size);
+  if (file.problem) return file;
+  const doc = xmlDocument(text(main), name, 'KML');
+  if (!('nodeType' in doc)) return file;
+  const dir = main.includes('/') ? main.slice(0, main.lastIndexOf('/') + 1) : '';
+  const linked = new Set<string>();
+  for (const link of Array.from(doc.getElementsByTagName('NetworkLink'))) {
+    const href = link.getElementsByTagName('href')[0]?.textContent?.trim();
+    if (!href || /^[a-z][a-z0-9+.-]*:/i.test(href)) continue;
+    const entry = posix.normalize(dir + href);
+    if (entry !== main && Object.hasOwn(entries, entry) && /\.kml$/i.test(entry)) linked.add(entry);
+  }
+  for (const entry of linked) {
+    const part = await fromKml(text(entry), name, size);
+    if (part.problem) return { ...file, features: [], problem: `${entry}: ${part.problem}` };
+    file.features.push(...part.features);
+    if (part.structure) file.structure = [...(file.structure ?? []), ...part.structure];
+  }
+  return file;
 }
 
 /**
