@@ -26,7 +26,7 @@ import { AnswerError, AuthError, NetworkError, SctError, InterruptedError } from
 import { apiErrorFrom, statusText } from './errors.js';
 import { stripControl } from '../output/sanitize.js';
 import { scanListPage } from './json-page.js';
-import { bytesWithoutToken, maskToken, redactSignedUrl, redactUrl, withoutCredentials, withoutSignedUrl, withoutToken } from '../output/redact.js';
+import { bytesWithoutToken, credentialsInText, maskToken, redactSignedUrl, redactUrl, withoutCredentials, withoutSignedUrl, withoutToken } from '../output/redact.js';
 import { USER_AGENT } from '../version.js';
 import { formatDuration } from '../util/format.js';
 import { toSearchParams, type Method, type Query, type RequestOptions } from './request.js';
@@ -401,7 +401,14 @@ export class ApiClient {
     if (++call.redirects > MAX_REDIRECTS) call.fail(new NetworkError(`${call.where()}: too many redirects (more than ${MAX_REDIRECTS})`));
     const from = call.target.url;
     const target = redirectTarget(location, from);
-    if (!target) call.fail(new NetworkError(`${call.where()}: the server redirected (${status}) to an invalid or non-HTTP location`));
+    if (!target) {
+      const to = String(Array.isArray(location) ? location[0] : location).slice(0, 300);
+      call.fail(
+        new NetworkError(
+          `${call.where()}: the service redirected (${status} ${statusText(status)}) from ${withoutCredentials(from.href)} to ${JSON.stringify(credentialsInText(to))}, which is not an http or https URL: not followed`,
+        ),
+      );
+    }
     // Followed, such a redirect would drop the token and end in a 401 that blames the
     // token; it means the base URL is not the service's own address, which is what to say.
     if (from.origin === this.origin && target.origin !== this.origin) call.fail(this.leavingOrigin(call.where(), status, from, target));

@@ -76,8 +76,9 @@ Creation rules, checked before anything is sent:
         deleteOne(
           ctx,
           PATHS.statement(parseId(id)),
-          opts.withdraw ? `statement ${id} and withdraw it from the EU registry` : `statement ${id}`,
+          `statement ${id}`,
           opts.withdraw ? { has_withdraw_request: 'true' } : undefined,
+          opts.withdraw ? { ask: 'and withdraw it from the EU registry', done: 'and asked the EU registry to withdraw it' } : undefined,
         ),
     }),
     defineLeaf({

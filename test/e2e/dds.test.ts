@@ -193,7 +193,7 @@ describe('dds get, create, update, delete', () => {
       ['DELETE', `/api/due-diligence-statements/${filed.id}`, 'has_withdraw_request=true'],
       ['DELETE', `/api/due-diligence-statements/${plain.id}`, ''],
     ]);
-    expect(a.stderr).toContain(`Deleted statement ${filed.id} and withdraw it from the EU registry`);
+    expect(a.stderr).toContain(`Deleted statement ${filed.id} and asked the EU registry to withdraw it`);
     expect((await t.sct(['dds', 'get', String(filed.id)])).exitCode).toBe(1);
   });
 

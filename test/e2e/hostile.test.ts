@@ -268,13 +268,17 @@ describe('broken connections and redirects', () => {
     h.on('GET /api/orders', answer(302, { location: 'http://[::1' }, {}));
     const r = await sct(['orders', 'list', '--buying']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('error: GET /orders: the server redirected (302) to an invalid or non-HTTP location');
+    expect(r.stderr).toContain(`error: GET /orders: the service redirected (302 Found) from ${h.url}/orders?order_action=buying&limit=10&offset=0 to "http://[::1", which is not an http or https URL: not followed`);
     noStack(r.stderr);
 
     h.on('GET /api/orders', answer(301, { location: 'file:///etc/passwd' }, {}));
     const f = await sct(['orders', 'list', '--buying']);
     expect(f.exitCode).toBe(1);
-    expect(f.stderr).toContain('the server redirected (301) to an invalid or non-HTTP location');
+    expect(f.stderr).toContain(`the service redirected (301 Moved Permanently) from ${h.url}/orders?order_action=buying&limit=10&offset=0 to "file:///etc/passwd", which is not an http or https URL: not followed`);
+    h.on('GET /api/orders', answer(302, { location: 'ftp://user:secret@evil.example/x' }, {}));
+    const ftp = await sct(['orders', 'list', '--buying']);
+    expect(ftp.stderr).toContain('to "ftp://***@evil.example/x", which is not an http or https URL');
+    expect(ftp.stderr).not.toContain('secret');
   });
 
   it('a redirect loop stops after 5 hops, naming the request', async () => {

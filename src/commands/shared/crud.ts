@@ -35,10 +35,11 @@ export async function showOne(ctx: Context, path: string, columns: Column[], det
   return data;
 }
 
-export async function deleteOne(ctx: Context, path: string, what: string, query?: Record<string, string>): Promise<void> {
-  if (!(await ctx.confirm(`Delete ${what}?`))) throw new CancelledError(`cancelled: ${what} was not deleted`);
+/** `also`: what the delete does besides, as asked (`and withdraw it …`) and as done (`and asked … to withdraw it`). */
+export async function deleteOne(ctx: Context, path: string, what: string, query?: Record<string, string>, also?: { ask: string; done: string }): Promise<void> {
+  if (!(await ctx.confirm(`Delete ${what}${also ? ` ${also.ask}` : ''}?`))) throw new CancelledError(`cancelled: ${what} was not deleted`);
   await ctx.client().delete(path, query);
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Deleted ${stripControl(what)}`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Deleted ${stripControl(what)}${also ? ` ${also.done}` : ''}`);
 }
 
 export interface SaveOptions<S extends z.ZodType> {
