@@ -346,7 +346,9 @@ export async function renewInvitations(ctx: Context, opts: MatchInvitationsOptio
     const id = parseUuid(uuid, 'invitation id');
     const given = Object.entries(opts).some(([k, v]) => k !== 'dryRun' && v !== undefined && v !== false);
     if (given) throw new UsageError('give either an invitation id or filters, not both');
-    const res = await ctx.client().request({ method: 'POST', path: PATHS.invitationsRenew, body: { invitation: id } });
+    // A renew issues a new invitation (the accounts API answers with it): as any create, an
+    // answer without one is an error, never "Renewed".
+    const res = await ctx.client().request({ method: 'POST', path: PATHS.invitationsRenew, body: { invitation: id }, expect: 'created' });
     const renewed = res.data as Record<string, unknown> | null;
     ctx.io.info(`${ctx.io.colorErr.green('✓')} Renewed invitation ${id}${renewed?.id ? `: the new one is ${stripControl(String(renewed.id))}` : ''}`);
     await writeOne(ctx.io, renewed, { ...ctx.output(COLUMNS.invitation), detail: DETAILS.invitation });

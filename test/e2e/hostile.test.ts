@@ -94,6 +94,17 @@ describe('answers that are not the API speaking', () => {
     expect(batch.stderr).not.toContain('✓ Created');
   });
 
+  it('a renew answered without the new invitation (200 without an id, or 204) is an error, not "Renewed"', async () => {
+    const uuid = '3f1c2a9e-5b7d-4e8f-9a1b-2c3d4e5f6a7b';
+    for (const [status, body] of [[200, { name: 'x' }], [204, '']] as const) {
+      h.on('POST /api/accounts/user-invitations/renew', answer(status, {}, body), { times: 1 });
+      const r = await sct(['invitations', 'renew', uuid]);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(/POST \/accounts\/user-invitations\/renew: the service answered 20[04] [A-Za-z ]+ without the created object \(no id\)/);
+      expect(r.stderr).not.toContain('✓ Renewed');
+    }
+  });
+
   it('a token the service echoes back is masked in errors, their JSON, --verbose and data alike', async () => {
     h.on('GET /api/products', answer(400, { 'x-request-id': `req for ${OWNER}` }, { detail: `token ${OWNER} is not valid here`, token: [OWNER] }), { times: 2 });
     const r = await sct(['products', 'list', '-v']);
