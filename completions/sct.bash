@@ -289,7 +289,7 @@ _sct() {
     'dds available-orders|--parallel') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'dds available-orders|--ordering') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'dds available-orders|--search') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'dds available-orders|--filter') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
+    'dds available-orders|--filter') COMPREPLY=( $(compgen -W 'exclude_dds=' -- "$cur") ); compopt -o nospace 2>/dev/null; return ;;
     'dds trace|--dds') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'dds trace|--order') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'dds trace|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;

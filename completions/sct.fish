@@ -1032,7 +1032,7 @@ complete -c sct -n 'test (__sct_path) = '\''dds available-orders'\''' -l all -d 
 complete -c sct -n 'test (__sct_path) = '\''dds available-orders'\''' -l parallel -x -d 'with --all: pages requested at the same time when the service pages by offset (1..16, default 4; one at a time while the rate limit has fewer left)'
 complete -c sct -n 'test (__sct_path) = '\''dds available-orders'\''' -l ordering -x -d 'sort fields, comma-separated; prefix - for descending (e.g. -created_at,id)'
 complete -c sct -n 'test (__sct_path) = '\''dds available-orders'\''' -l search -x -d 'free-text search'
-complete -c sct -n 'test (__sct_path) = '\''dds available-orders'\''' -l filter -x -d 'any documented query filter, passed through (repeatable)'
+complete -c sct -n 'test (__sct_path) = '\''dds available-orders'\''' -l filter -x -a 'exclude_dds=' -d 'any documented query filter, passed through (repeatable)'
 complete -c sct -n 'test (__sct_path) = '\''dds available-orders'\''' -s V -l version -d 'print the version'
 complete -c sct -n 'test (__sct_path) = '\''dds available-orders'\''' -s o -l output -x -a 'table json ndjson csv' -d 'output format (geojson: origins list and get)'
 complete -c sct -n 'test (__sct_path) = '\''dds available-orders'\''' -l json -d 'short for --output json; --json FIELDS also picks the fields (= -o json --columns FIELDS)'

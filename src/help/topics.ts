@@ -98,8 +98,8 @@ warning naming the closest documented key, and is still sent). Lists not named h
 value chains, countries, documents, imports, risk) have no documented filters: any key goes.
 Suffixes: __in (comma list), __icontains, __startswith, __endswith, __isnull, __gte, __lte.
 `;
-  for (const { noun, keys, named } of LIST_FILTERS) {
-    out += `\nsct ${noun} list:\n`;
+  for (const { noun, command, keys, named } of LIST_FILTERS) {
+    out += `\nsct ${command ?? `${noun} list`}:\n`;
     if (named.length) {
       const flags = named.map((f) => flagsOf(f).join(', '));
       const width = Math.max(...flags.map((f) => f.length)) + 2;

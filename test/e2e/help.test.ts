@@ -128,6 +128,14 @@ describe('sct version', () => {
 });
 
 describe('--filter keys', () => {
+  it('dds available-orders has its documented keys too: a typo gets the warning, and help filters lists them', async () => {
+    const r = await t.sct(['dds', 'available-orders', '--filter', 'exclude_ds=1', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('warning: --filter exclude_ds: not a documented filter of dds available-orders (did you mean exclude_dds?)');
+    const topic = await runSct(['help', 'filters']);
+    expect(topic.stdout).toMatch(/\nsct dds available-orders:\n  Flags, and the keys they send:\n    --exclude-dds\s+exclude_dds\n  Keys:\n    exclude_dds, search, ordering, limit, offset\n/);
+  });
+
   it('an undocumented key gets a warning naming the closest documented one, and is still sent', async () => {
     const r = await t.sct(['origins', 'list', '--filter', 'extrnal_id=ORI-1', '--filter', 'name__icontains=farm', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);

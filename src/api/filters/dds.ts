@@ -29,3 +29,14 @@ export const DDS_FILTERS = {
     ...idFilters('statement'),
   ],
 } as const satisfies ListFilters;
+
+/** The documented query parameters of GET /due-diligence-statements/available-orders/. */
+export const AVAILABLE_ORDER_FILTERS = {
+  noun: 'dds',
+  command: 'dds available-orders',
+  keys: ['exclude_dds', ...PAGING],
+  named: [
+    // Several statements go as one comma-separated value of exclude_dds (listAvailableOrders).
+    { flag: '--exclude-dds <ids>', help: 'leave out orders already traced to these statements, comma-separated or repeated', value: 'custom', keys: ['exclude_dds'], list: true },
+  ],
+} as const satisfies ListFilters;

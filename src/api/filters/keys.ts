@@ -6,6 +6,8 @@
 export interface ListFilters {
   /** The group whose `list` takes them ("orders"). */
   noun: string;
+  /** The command that takes them when it is not the group's `list` ("dds available-orders"). */
+  command?: string;
   /** Every query key the documents name for the list, in the documents' order. */
   keys: readonly string[];
   /** The list's named flags, in the order its help shows them (the --filter keys they stand for). */

@@ -22,14 +22,12 @@ import { bulkRunOptions, TEMPLATE_OPTION, writeTemplateIf, type BulkRunFlags, ty
 import { LIST_OPTIONS, listQuery, runList } from '../shared/list.js';
 import { DRY_RUN_OPTION } from '../shared/dry-run.js';
 import type { OptionsOf } from '../shared/options.js';
+import { AVAILABLE_ORDER_FILTERS } from '../../api/filters/dds.js';
 
 /** The service takes at most this many statement ids and order ids in one request. */
 export const TRACE_CHUNK = 100;
 
-export const AVAILABLE_ORDERS_OPTIONS = [
-  { flags: '--exclude-dds <ids>', description: 'leave out orders already traced to these statements, comma-separated or repeated', parse: appendList },
-  ...LIST_OPTIONS,
-] as const;
+export const AVAILABLE_ORDERS_OPTIONS = [{ filters: AVAILABLE_ORDER_FILTERS }, ...LIST_OPTIONS] as const;
 
 export type AvailableOrdersFlags = OptionsOf<typeof AVAILABLE_ORDERS_OPTIONS>;
 
