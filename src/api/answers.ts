@@ -59,7 +59,7 @@ export function contentType(headers: Headers): string {
   return String(Array.isArray(v) ? v[0] : (v ?? '')).toLowerCase();
 }
 
-function looksLikeHtml(text: string, headers: Headers): boolean {
+export function looksLikeHtml(text: string, headers: Headers): boolean {
   return contentType(headers).includes('html') || /^\s*<(!doctype|html|head|body|\?xml)/i.test(text);
 }
 
@@ -90,6 +90,21 @@ export function parseAnswer(text: string, status: number, headers: Headers, wher
         'a proxy, captive portal or wrong base URL may be in the way',
     ),
   );
+}
+
+/** An answer that is not JSON, kept as its bytes (RequestOptions.anyAnswer). */
+export class RawAnswer {
+  constructor(
+    readonly bytes: Buffer,
+    /** The content type as sent, without its parameters (`application/zip`). */
+    readonly type: string,
+  ) {}
+}
+
+/** Whether a content type says JSON (`application/json`, `application/problem+json`) or says nothing. */
+export function saysJson(headers: Headers): boolean {
+  const type = contentType(headers).split(';')[0]!.trim().toLowerCase();
+  return type === '' || type === 'application/json' || type.endsWith('+json') || type === 'text/json';
 }
 
 export function parseLoose(text: string): unknown {

@@ -35,8 +35,11 @@ import {
   checkedBody,
   contentType,
   hasId,
+  looksLikeHtml,
   parseAnswer,
   parseLoose,
+  RawAnswer,
+  saysJson,
   readCappedBytes,
   parseErrorBody,
   readErrorText,
@@ -526,6 +529,9 @@ export class ApiClient {
     const pageToScan = call.mode === 'export-page' || (call.mode === 'page' && bytes.length >= this.opts.scanFromBytes);
     const scan = pageToScan && apiAnswer && !contentType(headers).includes('html');
     const scanned = scan ? scanListPage(bytes) : undefined;
+    if (options.anyAnswer && apiAnswer && bytes.length > 0 && !saysJson(headers) && !looksLikeHtml(bytes.toString('utf8', 0, 1024), headers)) {
+      return new RawAnswer(bytes, contentType(headers).split(';')[0]!.trim());
+    }
     const parse = (text: string) => (apiAnswer ? parseAnswer(text, status, headers, () => call.where(), (e) => call.fail(e, true)) : parseLoose(text));
     const data = scanned ?? parse(bytes.toString('utf8'));
     if (options.expect === 'created' && !hasId(data)) {

@@ -24,6 +24,11 @@ export interface RequestOptions {
   idempotencyKey?: string;
   /** 'created': the answer must be the created object (a JSON object with an id), else it is an error. */
   expect?: 'created';
+  /**
+   * An answer whose content type says it is not JSON (a ZIP, a CSV) is data as it came, a
+   * RawAnswer, rather than an error (`sct api`). An HTML page is still the error it names.
+   */
+  anyAnswer?: boolean;
   /** Gives up on this request (a page requested ahead that is no longer wanted): an InterruptedError. */
   signal?: AbortSignal;
   /** On a dry run, what a raw body stands for, as printed ("the 6 bytes of a.pdf"). */

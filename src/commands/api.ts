@@ -6,6 +6,7 @@ import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
 import type { Method } from '../api/request.js';
 import { statusText } from '../api/errors.js';
+import { RawAnswer } from '../api/answers.js';
 import { ApiError, UsageError } from '../errors.js';
 import { collect, setDotted, splitKeyValue } from './shared/flags.js';
 import { warnDuplicates } from './shared/list.js';
@@ -140,9 +141,10 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
     await (writer ?? listWriter(ctx, format, [])).end();
     return warnDuplicates(ctx, duplicates, 'items');
   }
-  const res = await client.request({ method: method as Method, path: p, query, body, headers });
+  const res = await client.request({ method: method as Method, path: p, query, body, headers, anyAnswer: true });
   if (opts.include) await ctx.io.write(statusBlock(ctx, res.status, res.headers));
   if (res.data === null || res.data === undefined) return;
+  if (res.data instanceof RawAnswer) return writeRaw(ctx, res.data);
   const rows = listRows(res.data);
   if (format !== 'json' && ctx.flags.jq === undefined) {
     if (!rows) {
@@ -156,6 +158,17 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   if (ctx.flags.jq !== undefined || ctx.columns() !== undefined) return writeOne(ctx.io, res.data, { ...ctx.output([]), format: 'json' });
   const data = terminalSafe(ctx.io)(res.data);
   await ctx.io.write((typeof data === 'string' ? data : JSON.stringify(data, null, 2)) + '\n');
+}
+
+/**
+ * An answer that is not JSON, as gh api prints it: its bytes as they came into a pipe or a file
+ * (`sct api … > evidence.zip`). At a terminal text is shown stripped of control characters, and
+ * anything else is said, not dumped: its bytes would garble the terminal.
+ */
+async function writeRaw(ctx: Context, answer: RawAnswer): Promise<void> {
+  if (!ctx.io.stdoutIsTTY) return ctx.io.write(answer.bytes);
+  if (/^text\/|\/(csv|xml|x-ndjson)$/i.test(answer.type)) return ctx.io.write(stripControl(answer.bytes.toString('utf8')));
+  ctx.io.info(`${answer.bytes.length.toLocaleString('en-US')} bytes of ${answer.type || 'data'}, not shown at a terminal: send them to a file (sct api … > file)`);
 }
 
 /** A field into a JSON body: dotted keys nest, `key[]` appends to an array (as gh). */

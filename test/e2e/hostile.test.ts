@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
-import { sctFor } from '../helpers/sct.js';
+import { BIN, sctFor } from '../helpers/sct.js';
+import { execa } from 'execa';
 import { OWNER } from '../sandbox/helpers.js';
 import { answer, cutAfterHeaders, htmlPage, hugeJson, startHostile, trickle, type Hostile } from '../helpers/hostile.js';
 
@@ -103,6 +104,25 @@ describe('answers that are not the API speaking', () => {
       expect(r.stderr).toMatch(/POST \/accounts\/user-invitations\/renew: the service answered 20[04] [A-Za-z ]+ without the created object \(no id\)/);
       expect(r.stderr).not.toContain('✓ Renewed');
     }
+  });
+
+  it('sct api prints an answer that is not JSON as it came (a ZIP, a CSV); an HTML page at 200 is still named, not printed', async () => {
+    const zip = Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.from([0x00, 0x80, 0xff, 0xfe, 0x0a, 0x1b, 0x7f]), Buffer.alloc(64, 0xc3)]);
+    h.on('POST /api/compliance/risk-assessments/12/evidence-downloads', (_req, res) => void res.writeHead(200, { 'content-type': 'application/zip' }).end(zip));
+    const env = { SCT_CONFIG_DIR: t.dir, SCT_BASE_URL: h.url, SCT_TOKEN: OWNER, HOME: t.dir, NO_COLOR: '1', PATH: process.env.PATH ?? '' };
+    const raw = await execa(process.execPath, [BIN, 'api', '-X', 'POST', '/compliance/risk-assessments/12/evidence-downloads'], { env, extendEnv: false, encoding: 'buffer', reject: false });
+    expect(raw.exitCode, Buffer.from(raw.stderr).toString()).toBe(0);
+    expect(Buffer.compare(Buffer.from(raw.stdout), zip)).toBe(0);
+
+    h.on('GET /api/products/export', (_req, res) => void res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8' }).end('id,name\n1,Cocoa\n'));
+    const csv = await sct(['api', '/products/export', '-i']);
+    expect(csv.exitCode, csv.stderr).toBe(0);
+    expect(csv.stdout).toMatch(/^HTTP\/1\.1 200 OK\n[\s\S]*Content-Type: text\/csv; charset=utf-8\n[\s\S]*\n\nid,name\n1,Cocoa\n$/);
+
+    h.on('GET /api/products', htmlPage(200), { times: 1 });
+    const html = await sct(['api', '/products']);
+    expect(html.exitCode).toBe(1);
+    expect(html.stderr).toContain('the answer is not JSON (200 OK, an HTML page)');
   });
 
   it('a token the service echoes back is masked in errors, their JSON, --verbose and data alike', async () => {
