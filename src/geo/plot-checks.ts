@@ -291,10 +291,6 @@ function checkRings(g: Polygon | MultiPolygon, report: Report): boolean {
       const open = ringLengthOrClosure(where, ring);
       if (open) return fail(open.message, open.at);
       const first = ring[0];
-      const last = ring[ring.length - 1];
-      if (first.length !== last.length || first[2] !== last[2]) {
-        return fail(`${where} is closed in longitude and latitude only: its first position ${JSON.stringify(first)} and last ${JSON.stringify(last)} must be identical (RFC 7946), altitude included`, last);
-      }
       let merged: Position | undefined;
       let repeated: Position | undefined;
       for (let i = 1; i < ring.length; i++) {
@@ -469,6 +465,9 @@ export function ringLengthOrClosure(where: string, ring: Position[]): { message:
   const last = ring[ring.length - 1]!;
   if (ring.length < 4) return { message: `${where} has ${ring.length} position${ring.length === 1 ? '' : 's'}: a ring needs at least 4, the last repeating the first`, at: first };
   if (first[0] !== last[0] || first[1] !== last[1]) return { message: `${where} is not closed: it ends at ${formatPosition(last)}, not at its first position ${formatPosition(first)}`, at: last };
+  if (first.length !== last.length || first[2] !== last[2]) {
+    return { message: `${where} is closed in longitude and latitude only: its first position ${JSON.stringify(first)} and last ${JSON.stringify(last)} must be identical (RFC 7946), altitude included`, at: last };
+  }
   return undefined;
 }
 

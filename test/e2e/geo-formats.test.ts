@@ -110,6 +110,14 @@ describe('origins check reads KML, KMZ, zipped Shapefiles and GPX', () => {
     expect(t.sb.requests).toHaveLength(0);
   });
 
+  it('a KML ring closed in longitude and latitude but not in altitude is the error it is in GeoJSON', async () => {
+    const kml = `<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>Hill farm</name>
+<Polygon><outerBoundaryIs><LinearRing><coordinates>-2.489312,6.209871,100 -2.486904,6.210233,100 -2.486122,6.208112,100 -2.489312,6.209871,101</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark></Document></kml>`;
+    const r = await t.sct(['origins', 'check', t.writeFile('hill.kml', kml)]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toContain('ring 1 (outer) is closed in longitude and latitude only');
+  });
+
   it('KML and GPX with a UTF-8 byte-order mark (and CRLF) are read, and the XML parser writes nothing of its own', async () => {
     for (const name of ['plots.kml', 'points.gpx']) {
       const text = readFileSync(fixture(name), 'utf8').replace(/\r?\n/g, '\r\n');
