@@ -110,6 +110,20 @@ describe('origins check reads KML, KMZ, zipped Shapefiles and GPX', () => {
     expect(t.sb.requests).toHaveLength(0);
   });
 
+  it('GeoJSON that is not valid JSON names the line and column, not a position in bytes', async () => {
+    const features = Array.from({ length: 3000 }, (_, i) => `    {"type": "Feature", "properties": {"name": "Plot ${i + 1}"}, "geometry": {"type": "Point", "coordinates": [-2.5, 6.2]}}`);
+    const cases: Array<[string, string]> = [
+      // A trailing comma on line 1,502 (V8 names no position for it), a missing bracket at the end.
+      [`{"type": "FeatureCollection", "features": [\n${features.slice(0, 1500).join(',\n')},\n]}\n`, 'line 1502, column 1'],
+      [`{"type": "FeatureCollection", "features": [\n${features.join(',\n')}\n}\n`, 'line 3002, column 1'],
+    ];
+    for (const [text, where] of cases) {
+      const r = await t.sct(['origins', 'check', t.writeFile('broken.geojson', text)]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout).toContain(`broken.geojson: error: not GeoJSON: not valid JSON at ${where} (`);
+    }
+  });
+
   it('a KML ring closed in longitude and latitude but not in altitude is the error it is in GeoJSON', async () => {
     const kml = `<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>Hill farm</name>
 <Polygon><outerBoundaryIs><LinearRing><coordinates>-2.489312,6.209871,100 -2.486904,6.210233,100 -2.486122,6.208112,100 -2.489312,6.209871,101</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark></Document></kml>`;

@@ -185,7 +185,7 @@ describe('reading GeoJSON', () => {
 
   it('says why a file is not GeoJSON', () => {
     const problem = (text: string) => checkPlots(parseGeoJson(text, 'x')).findings.map((f) => `${f.level} ${f.feature}: ${f.message}`);
-    expect(problem('name,country_code\nA,CI\n')).toEqual([expect.stringMatching(/^error null: not GeoJSON: not valid JSON \(/)]);
+    expect(problem("name,country_code\nA,CI\n")).toEqual([expect.stringMatching(/^error null: not GeoJSON: not valid JSON at line 1, column 2 \(Unexpected token 'a'\)$/)]);
     expect(problem('[1, 2]')).toEqual(['error null: not GeoJSON: expected an object with a "type" (FeatureCollection, Feature or a geometry)']);
     expect(problem('{"type":"FeatureCollection"}')).toEqual(['error null: not GeoJSON: a FeatureCollection needs a "features" array']);
     expect(problem('{"type":"Topology","objects":{}}')).toEqual(['error null: not GeoJSON: this is TopoJSON (convert it with topo2geo or mapshaper first)']);
