@@ -526,7 +526,7 @@ export class ApiClient {
     // The token the service may echo is masked in what sct shows of the answer (a file a
     // download writes is not an API answer, and is left as sent).
     if (apiAnswer) bytes = bytesWithoutToken(bytes, this.token);
-    const pageToScan = call.mode === 'export-page' || (call.mode === 'page' && bytes.length >= this.opts.scanFromBytes);
+    const pageToScan = call.mode === 'export-page' || (call.mode === 'page' && (bytes.length >= this.opts.scanFromBytes || mayNotRoundTrip(bytes)));
     const scan = pageToScan && apiAnswer && !contentType(headers).includes('html');
     const scanned = scan ? scanListPage(bytes) : undefined;
     if (options.anyAnswer && apiAnswer && bytes.length > 0 && !saysJson(headers) && !looksLikeHtml(bytes.toString('utf8', 0, 1024), headers)) {
@@ -688,6 +688,18 @@ export class ApiClient {
     recordRateLimit(this.rateLimit, headers, this.now());
   }
 }
+
+/**
+ * Whether a page may hold a number that JSON.parse and JSON.stringify would not give back as
+ * written: more than 15 significant digits (an id beyond 2^53), a trailing zero after the point,
+ * an exponent. Such a page keeps its items as the service's bytes (the scanner), as an --all
+ * export always does, so `-o json` writes the service's numbers. A match inside a string only
+ * costs the scanner's time.
+ */
+function mayNotRoundTrip(bytes: Buffer): boolean {
+  return UNSAFE_NUMBER.test(bytes.toString('latin1'));
+}
+const UNSAFE_NUMBER = /[:[,]\s*-?(?:\d{16}|\d+\.\d{16}|\d+\.\d*0(?=\s*[,}\]])|\d+(?:\.\d+)?[eE][+-]?\d)/;
 
 /** The whole-request time limit of one attempt (ApiClient.deadline). */
 interface Deadline {

@@ -106,6 +106,17 @@ describe('answers that are not the API speaking', () => {
     }
   });
 
+  it('-o json writes a list page\'s numbers as the service wrote them, with or without --all (beyond 2^53, 1.10, 1e2)', async () => {
+    const page = '{"count": 2, "next": null, "previous": null, "results": [{"id": 9007199254740993, "v": 1.10, "w": 1e2}, {"id": 2, "volume": 12345678901234567890.5}]}';
+    h.on('GET /api/products', (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(page));
+    for (const args of [['products', 'list', '-o', 'json'], ['products', 'list', '-o', 'json', '--all'], ['products', 'list', '-o', 'ndjson']]) {
+      const r = await sct(args);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout, args.join(' ')).toContain('{"id": 9007199254740993, "v": 1.10, "w": 1e2}');
+      expect(r.stdout, args.join(' ')).toContain('12345678901234567890.5');
+    }
+  });
+
   it('sct api prints an answer that is not JSON as it came (a ZIP, a CSV); an HTML page at 200 is still named, not printed', async () => {
     const zip = Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.from([0x00, 0x80, 0xff, 0xfe, 0x0a, 0x1b, 0x7f]), Buffer.alloc(64, 0xc3)]);
     h.on('POST /api/compliance/risk-assessments/12/evidence-downloads', (_req, res) => void res.writeHead(200, { 'content-type': 'application/zip' }).end(zip));

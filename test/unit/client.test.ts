@@ -405,7 +405,7 @@ describe('ApiClient', () => {
 
       it('by default parses a page of a plain list under 1 MiB (cheaper than scanning it cold), scans one from 1 MiB, and every page of an --all export', async () => {
         const c = setup();
-        const small = '{"count":1,"next":null,"results":[{"id":1,"v":1.50}]}';
+        const small = '{"count":1,"next":null,"results":[{"id":1,"v":1.25}]}';
         const big = '{"count":2,"next":null,"results":[{"id":1,"v":1.50},{"id":2,"pad":"' + 'x'.repeat(1024 * 1024) + '"}]}';
         c.pool.intercept({ path: '/api/origins?limit=10&offset=0', method: 'GET' }).reply(200, small, { headers: json });
         c.pool.intercept({ path: '/api/products?limit=10&offset=0', method: 'GET' }).reply(200, big, { headers: json });
@@ -415,12 +415,23 @@ describe('ApiClient', () => {
           for await (const p of c.client.paginate(path, {}, options)) seen.push(...texts(p.results));
           return seen;
         };
-        expect(await items('/origins', { asJsonText: true })).toEqual([{ id: 1, v: 1.5 }]);
+        expect(await items('/origins', { asJsonText: true })).toEqual([{ id: 1, v: 1.25 }]);
         const scanned = await items('/products', { asJsonText: true });
         expect(scanned[0]).toBe('{"id":1,"v":1.50}');
         expect(scanned).toHaveLength(2);
-        expect(await items('/users', { all: true, asJsonText: true })).toEqual(['{"id":1,"v":1.50}']);
+        expect(await items('/users', { all: true, asJsonText: true })).toEqual(['{"id":1,"v":1.25}']);
         c.agent.assertNoPendingInterceptors();
+        await c.agent.close();
+      });
+
+      it('scans a small page too when a number in it would not come back as written (beyond 2^53, 1.50, 1e2)', async () => {
+        const c = setup();
+        for (const [path, v] of [['/api/origins', '1.50'], ['/api/products', '9007199254740993'], ['/api/users', '1e2']]) {
+          c.pool.intercept({ path: `${path}?limit=10&offset=0`, method: 'GET' }).reply(200, `{"count":1,"next":null,"results":[{"id":1,"v":${v}}]}`, { headers: json });
+          const seen: unknown[] = [];
+          for await (const p of c.client.paginate(path.replace('/api', ''), {}, { asJsonText: true })) seen.push(...texts(p.results));
+          expect(seen).toEqual([`{"id":1,"v":${v}}`]);
+        }
         await c.agent.close();
       });
 
