@@ -255,14 +255,22 @@ function safeProfileOutput(ctx: Context): string | undefined {
   }
 }
 
-/** Sleeps through a rate-limit wait, with a countdown on a terminal. */
+/** When the rate-limit wait a context last said ends (Date.now()), per context. */
+const waitSaidUntil = new WeakMap<Context, number>();
+
+/**
+ * Sleeps through a rate-limit wait, with a countdown on a terminal. Requests in flight together
+ * (a bulk run's) wait for the same reset: the first says it, the others sleep without a word.
+ */
 async function rateLimitCountdown(ctx: Context, ms: number, signal?: AbortSignal): Promise<void> {
   const { io } = ctx;
+  const end = ctx.now() + ms;
+  if (end <= (waitSaidUntil.get(ctx) ?? 0) + 1000) return ctx.sleep(ms, signal);
+  waitSaidUntil.set(ctx, end);
   if (!io.stderrIsTTY || io.quiet) {
     io.info(`rate limit reached: waiting ${formatWait(ms)} for the budget to reset`);
     return ctx.sleep(ms, signal);
   }
-  const end = ctx.now() + ms;
   for (;;) {
     const left = end - ctx.now();
     if (left <= 0) break;

@@ -266,6 +266,18 @@ describe('interrupts and waits never make a row rejected', () => {
   });
 });
 
+describe('a rate-limit wait of requests in flight', () => {
+  it('four requests answered 429 at once (no Retry-After) say the wait once, not once each', async () => {
+    const file = people(400);
+    t.sb.setFaults({ rateLimitBurst: 4, rateLimitResetSeconds: 1, rateLimitRetryAfterSeconds: -1, methods: ['POST'] });
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--concurrency', '4']);
+    t.sb.setFaults({});
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('invitations: 400 created, 0 rejected');
+    expect(r.stderr.match(/rate limit reached/g) ?? []).toHaveLength(1);
+  });
+});
+
 describe('--fresh', () => {
   it('after Ctrl-C in a --fresh run, the hint continues that run (without --fresh), and the rerun rejects nothing', async () => {
     const file = ordersCsv(8, await productId());
