@@ -21,7 +21,7 @@ import type { Journal } from './journal.js';
 import { withBulkRun } from './open.js';
 import { chunk, journalKeyOf, runUnits, type Outcome, type Outcomes, type RunResult, type Status, type Unit, type UnitRecords } from './runner.js';
 import { EDITED_SINCE_SENT, finishBulk } from './report.js';
-import { announceRun, editedSinceSent, warnIfBudgetShort } from './import.js';
+import { announceRun, editedSinceSent, sayStopping, warnIfBudgetShort } from './import.js';
 
 export interface ChunkRow<T> {
   /** Stable identity across reruns and in the report ("dds 5 order 17"). */
@@ -220,6 +220,7 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
       journal,
       records,
       rateLimit: client.rateLimit,
+      onStopping: sayStopping(ctx),
       work: async (unit) => {
         // Keys are computed before the chunk's rows are journaled, so a retried send keys the
         // same. A payload the send built itself (not one of the rows') is keyed by its content alone.

@@ -112,6 +112,7 @@ async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal,
         return { id: res.data?.id };
       },
       onProgress: (done, all, rejected) => spinner.update(`Creating ${run.noun}… ${done}/${all}${rejected ? ` (${rejected} rejected)` : ''}`),
+      onStopping: sayStopping(ctx),
     });
   } finally {
     spinner.stop();
@@ -135,6 +136,22 @@ export function announceRun(
       `${o.pending} ${o.noun} to send: ${o.requests} request${o.requests === 1 ? '' : 's'}, ${Math.min(o.concurrency, o.requests)} at a time${rl.remaining !== undefined ? ` (rate limit: ${rl.remaining} left this hour)` : ''}`,
     );
   }
+}
+
+/**
+ * Said at the first stop signal while requests are out, where no spinner says it (a log, a pipe):
+ * the run waits for their answers, up to --timeout, so that its journal knows what they did.
+ */
+export function sayStopping(ctx: Context): (inFlight: number) => void {
+  return (n) => {
+    if (ctx.io.stderrIsTTY) return;
+    const limit = ctx.flags.timeout ?? '30';
+    const them = n === 1 ? 'it' : 'them';
+    ctx.io.info(
+      `stopping: waiting for the answer${n === 1 ? '' : 's'} to ${n} request${n === 1 ? '' : 's'} already sent (up to --timeout, ${/^\d+(\.\d+)?$/.test(limit) ? `${limit}s` : limit}), ` +
+        `so the journal knows what became of ${them}; a second signal stops at once`,
+    );
+  };
 }
 
 /** Says up front when the hour's request budget will not cover the run, rather than at the pause. */

@@ -70,6 +70,8 @@ export interface RunOptions<T> {
    */
   work: (unit: Unit<T>) => Promise<{ id?: string | number; status?: 'created' | 'updated'; records?: Entry[] }>;
   onProgress?: (done: number, total: number, rejected: number) => void;
+  /** At the first stop signal while requests are out: how many, as the run waits for their answers. */
+  onStopping?: (inFlight: number) => void;
   /**
    * The rate limit as the client last heard it. While it has fewer requests left than
    * `concurrency`, units are sent one at a time: requests in flight spend the budget before
@@ -262,7 +264,15 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
     for (let i = 0; i < units.length && firstWave.size < o.concurrency; i++) if (!doneBefore(units[i])) firstWave.add(i);
     record([...firstWave].flatMap((i) => records.sending(units[i])));
   }
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, units.length)) }, worker));
+  const onStop = () => {
+    if (inFlight > 0) o.onStopping?.(inFlight);
+  };
+  o.signal.addEventListener('abort', onStop, { once: true });
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, units.length)) }, worker));
+  } finally {
+    o.signal.removeEventListener('abort', onStop);
+  }
   // Put on record as sent with the first, but never sent (the run stopped first).
   if (firstWave.size > 0) record([...firstWave].flatMap((i) => records.ended(units[i], 'cleared')));
   for (let i = 0; i < units.length; i++) {

@@ -15,7 +15,7 @@ import type { Journal } from '../bulk/journal.js';
 import { withBulkRun } from '../bulk/open.js';
 import { runUnits, type Outcome, type Unit } from '../bulk/runner.js';
 import { finishBulk } from '../bulk/report.js';
-import { announceRun, unitKey } from '../bulk/import.js';
+import { announceRun, sayStopping, unitKey } from '../bulk/import.js';
 import { ApiError, CancelledError, ConflictError } from '../errors.js';
 import { endDryRun, RowErrors } from '../bulk/csv.js';
 import { fileLabel } from '../util/files.js';
@@ -210,6 +210,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
         return { id: w.id, status: 'updated' };
       },
       onProgress: (done, all, rejected) => spinner.update(`Syncing ${run.noun}… ${done}/${all}${rejected ? ` (${rejected} rejected)` : ''}`),
+      onStopping: sayStopping(ctx),
     });
   } finally {
     spinner.stop();

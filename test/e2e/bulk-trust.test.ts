@@ -266,6 +266,22 @@ describe('interrupts and waits never make a row rejected', () => {
   });
 });
 
+describe('a run stopped while its requests await their answers', () => {
+  it('says it waits for them, in a log as at a terminal, then ends as stopped', async () => {
+    const file = people(400);
+    const hold = holdPath(t.sb, '/accounts/user-invitations/bulk-create');
+    const child = t.spawnSct(['invitations', 'bulk-create', '--file', file, '--concurrency', '4']);
+    await until(() => hold.asked(), 'a request held');
+    await new Promise((r) => setTimeout(r, 200));
+    child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    hold.release();
+    const r = await child;
+    expect(r.exitCode, String(r.stderr)).toBe(143);
+    expect(String(r.stderr)).toMatch(/stopping: waiting for the answers? to [1-4] requests? already sent \(up to --timeout, 30s\), so the journal knows what became of them; a second signal stops at once/);
+  });
+});
+
 describe('a rate-limit wait of requests in flight', () => {
   it('four requests answered 429 at once (no Retry-After) say the wait once, not once each', async () => {
     const file = people(400);
