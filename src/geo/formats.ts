@@ -123,6 +123,10 @@ async function fromGpx(text: string, name: string, size: number): Promise<GeoJso
   const all = gpx(doc).features;
   // A GPX plot is a waypoint; tracks and routes are the paths walked, not plots.
   const waypoints = all.filter((f) => f.geometry?.type === 'Point');
+  // A waypoint's <desc> is what the other formats call its description.
+  for (const w of waypoints) {
+    if (w.properties && w.properties.description === undefined && typeof w.properties.desc === 'string') w.properties.description = w.properties.desc;
+  }
   const file = fromGeoJsonValue({ type: 'FeatureCollection', features: waypoints }, name, size);
   const paths = all.length - waypoints.length;
   if (paths > 0) file.skipped = `${paths} track${paths === 1 ? '' : 's'} or route${paths === 1 ? '' : 's'} not read: only waypoints are plots`;

@@ -250,6 +250,11 @@ function checkPointArea(raw: RawFeature, at: Position, options: CheckOptions, re
     report('error', `"${REGISTRY_AREA}" is the text ${JSON.stringify(registryArea)}: the registry reads text as 0; write it as a number of hectares`, at, code);
     return;
   }
+  // true, null, an object: no number of hectares, and not the absence the registry fills with 4 ha.
+  if (Object.hasOwn(raw.properties, REGISTRY_AREA) && typeof registryArea !== 'number') {
+    report('error', `"${REGISTRY_AREA}" is ${JSON.stringify(registryArea)}, not a number of hectares: write it as one, or leave it out (the registry then assumes ${LIMITS.pointMaxHa} ha)`, at, code);
+    return;
+  }
   const stated = statedHectares(raw);
   if (stated === undefined) {
     report('warning', `a point without an "${REGISTRY_AREA}" property: the registry assumes ${LIMITS.pointMaxHa} ha`, at);

@@ -147,6 +147,14 @@ describe('origins check reads KML, KMZ, zipped Shapefiles and GPX', () => {
     expect(broken.stderr).not.toContain('[xmldom');
   });
 
+  it('a description is kept: a GPX waypoint\'s <desc>, and a number given as a GeoJSON description', async () => {
+    const gpx = await dryRun(fixture('points.gpx'), '--country-code', 'GH');
+    expect(gpx.map((o) => o.description)).toEqual(['1.8 ha, cocoa', '2.5 ha, cocoa']);
+    const file = t.writeFile('numeric-description.geojson', JSON.stringify({ type: 'Feature', properties: { name: 'Plot 7', country_code: 'GH', description: 42 }, geometry: { type: 'Point', coordinates: [-2.5, 6.2] } }));
+    const [origin] = await dryRun(file);
+    expect(origin.description).toBe('42');
+  });
+
   it('a DBF without a .cpg is read in the code page its header names (GDAL writes Latin-1, code page byte 87)', async () => {
     const [origin] = await dryRun(fixture('plots-latin1-dbf.zip'));
     expect(origin.name).toBe('Ferme Kouassi Côte');
@@ -230,8 +238,8 @@ describe('origins import and sync from KML, Shapefile, GPX', () => {
     const r = await t.sct(['origins', 'import', '--file', fixture('points.gpx'), '--country-code', 'GH', '--name-property', 'name', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(posts()).toEqual([
-      { name: 'GH-SEF-0201 Mensah farm', country_code: 'GH', location: { type: 'Point', coordinates: [-2.492214, 6.203318] } },
-      { name: 'GH-SEF-0202 Darko farm', country_code: 'GH', location: { type: 'Point', coordinates: [-2.474406, 6.219027] } },
+      { name: 'GH-SEF-0201 Mensah farm', country_code: 'GH', description: '1.8 ha, cocoa', location: { type: 'Point', coordinates: [-2.492214, 6.203318] } },
+      { name: 'GH-SEF-0202 Darko farm', country_code: 'GH', description: '2.5 ha, cocoa', location: { type: 'Point', coordinates: [-2.474406, 6.219027] } },
     ]);
     // A sync needs external ids, which GPX waypoints do not carry: exit 2, nothing sent.
     t.sb.requests.length = 0;

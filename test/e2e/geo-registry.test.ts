@@ -123,6 +123,17 @@ describe('the registry’s rules (origins check)', () => {
     expect(accepted.exitCode, accepted.stdout).toBe(0);
   });
 
+  it('an Area that is neither a number nor text (true, null, an object) is refused, not read as missing', async () => {
+    const point = { type: 'Point', coordinates: at(0, 0) };
+    const r = await check([feature(point, { Area: true }), feature(point, { Area: null }), feature(point, { Area: { ha: 2 } })]);
+    expect(r.exitCode, r.stdout).toBe(2);
+    expect(r.findings.filter((f) => f.level === 'error').map((f) => [f.feature, f.code, f.message])).toEqual([
+      [1, AREA, '"Area" is true, not a number of hectares: write it as one, or leave it out (the registry then assumes 4 ha)'],
+      [2, AREA, '"Area" is null, not a number of hectares: write it as one, or leave it out (the registry then assumes 4 ha)'],
+      [3, AREA, '"Area" is {"ha":2}, not a number of hectares: write it as one, or leave it out (the registry then assumes 4 ha)'],
+    ]);
+  });
+
   it('a Point with a negative Area is refused as too small, with a summary and exit 2 (never a crash)', async () => {
     for (const [name, value] of [['Area', -2], ['area', -0.5], ['Area', -0.00001]] as const) {
       const { exitCode, findings, stderr } = await check([feature({ type: 'Point', coordinates: at(0, 0) }, { [name]: value })]);

@@ -100,7 +100,9 @@ export function plotUnits(
     const name = nameOf(raw, o.nameProperty);
     const country = countryOf(raw, o.countryCode);
     const ext = externalIdOf(raw);
-    const description = raw.properties.description;
+    // A number is text the file happened to spell without quotes (`"description": 42`).
+    const stated = raw.properties.description;
+    const description = typeof stated === 'number' && Number.isFinite(stated) ? String(stated) : stated;
     if (name === undefined) add('name', `required: no ${o.nameProperty ?? NAME_PROPERTIES.join(', ')} property${o.nameProperty ? '' : ' (--name-property names another)'}`);
     if (country === undefined) add('country_code', `required: no ${COUNTRY_PROPERTIES.join(', ')} property (--country-code gives one for every feature)`);
     if (ext === undefined && o.requireExternalId) add('external_id', `required: a sync matches each feature with an origin by its external_id (an external_id property or the feature's id)`);
