@@ -59,6 +59,11 @@ export function contentType(headers: Headers): string {
   return String(Array.isArray(v) ? v[0] : (v ?? '')).toLowerCase();
 }
 
+/** The content type without its parameters (`application/zip`), lower-case; '' when none is sent. */
+export function mediaType(headers: Headers): string {
+  return contentType(headers).split(';')[0]!.trim();
+}
+
 export function looksLikeHtml(text: string, headers: Headers): boolean {
   return contentType(headers).includes('html') || /^\s*<(!doctype|html|head|body|\?xml)/i.test(text);
 }
@@ -83,7 +88,7 @@ export function parseAnswer(text: string, status: number, headers: Headers, wher
       /* named below */
     }
   }
-  const type = contentType(headers).split(';')[0] || 'no content type';
+  const type = mediaType(headers) || 'no content type';
   return fail(
     new AnswerError(
       `${where()}: the answer is not JSON (${status} ${statusText(status)}, ${looksLikeHtml(text, headers) ? 'an HTML page' : type}): ` +
@@ -103,7 +108,7 @@ export class RawAnswer {
 
 /** Whether a content type says JSON (`application/json`, `application/problem+json`) or says nothing. */
 export function saysJson(headers: Headers): boolean {
-  const type = contentType(headers).split(';')[0]!.trim().toLowerCase();
+  const type = mediaType(headers);
   return type === '' || type === 'application/json' || type.endsWith('+json') || type === 'text/json';
 }
 

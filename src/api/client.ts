@@ -36,6 +36,7 @@ import {
   contentType,
   hasId,
   looksLikeHtml,
+  mediaType,
   parseAnswer,
   parseLoose,
   RawAnswer,
@@ -526,12 +527,12 @@ export class ApiClient {
     // The token the service may echo is masked in what sct shows of the answer (a file a
     // download writes is not an API answer, and is left as sent).
     if (apiAnswer) bytes = bytesWithoutToken(bytes, this.token);
+    if (options.anyAnswer && apiAnswer && bytes.length > 0 && !saysJson(headers) && !looksLikeHtml(bytes.toString('utf8', 0, 1024), headers)) {
+      return new RawAnswer(bytes, mediaType(headers));
+    }
     const pageToScan = call.mode === 'export-page' || (call.mode === 'page' && (bytes.length >= this.opts.scanFromBytes || mayNotRoundTrip(bytes)));
     const scan = pageToScan && apiAnswer && !contentType(headers).includes('html');
     const scanned = scan ? scanListPage(bytes) : undefined;
-    if (options.anyAnswer && apiAnswer && bytes.length > 0 && !saysJson(headers) && !looksLikeHtml(bytes.toString('utf8', 0, 1024), headers)) {
-      return new RawAnswer(bytes, contentType(headers).split(';')[0]!.trim());
-    }
     const parse = (text: string) => (apiAnswer ? parseAnswer(text, status, headers, () => call.where(), (e) => call.fail(e, true)) : parseLoose(text));
     const data = scanned ?? parse(bytes.toString('utf8'));
     if (options.expect === 'created' && !hasId(data)) {

@@ -52,7 +52,11 @@ const NOT_PLOTS = new Set(['networklink', 'groundoverlay']);
 
 async function fromKml(text: string, name: string, size: number): Promise<GeoJsonFile> {
   const doc = xmlDocument(text, name, 'KML');
-  if (!('nodeType' in doc)) return doc;
+  return 'nodeType' in doc ? kmlPlots(doc, name, size) : doc;
+}
+
+/** The plots of a parsed KML document. */
+async function kmlPlots(doc: XmlDocument, name: string, size: number): Promise<GeoJsonFile> {
   const { kml } = await import('@tmcw/togeojson');
   const collection = kml(doc);
   // togeojson makes a feature of a NetworkLink (a link to another file: fromKmz follows those
@@ -161,10 +165,10 @@ async function fromZip(bytes: Buffer, name: string): Promise<GeoJsonFile> {
  */
 async function fromKmz(entries: Record<string, Uint8Array>, main: string, name: string, size: number): Promise<GeoJsonFile> {
   const text = (entry: string) => Buffer.from(entries[entry]).toString('utf8');
-  const file = await fromKml(text(main), name, size);
-  if (file.problem) return file;
   const doc = xmlDocument(text(main), name, 'KML');
-  if (!('nodeType' in doc)) return file;
+  if (!('nodeType' in doc)) return doc;
+  const file = await kmlPlots(doc, name, size);
+  if (file.problem) return file;
   const dir = main.includes('/') ? main.slice(0, main.lastIndexOf('/') + 1) : '';
   const linked = new Set<string>();
   for (const link of Array.from(doc.getElementsByTagName('NetworkLink'))) {
