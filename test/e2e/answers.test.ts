@@ -7,8 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { closeSync, lstatSync, mkdirSync, openSync, read, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { until, useSandbox } from '../helpers/sandbox.js';
@@ -167,6 +166,18 @@ describe('--all never loops', () => {
 // --- downloads ----------------------------------------------------------------------------------
 
 const PDF = Buffer.from('%PDF-1.4 ' + 'x'.repeat(20_000) + '\n');
+
+/** Reads `length` bytes from a descriptor (a FIFO this process also holds open for writing, so no end comes). */
+function readBytes(fd: number, length: number): Promise<Buffer> {
+  const out = Buffer.alloc(length);
+  return new Promise((resolve, reject) => {
+    const more = (at: number): void => {
+      if (at === length) return resolve(out);
+      read(fd, out, at, length - at, null, (err, n) => (err ? reject(err) : more(at + n)));
+    };
+    more(0);
+  });
+}
 const ZIP = Buffer.from(zipSync({ 'RA-7/README.txt': strToU8('evidence\n'), 'RA-7/geolocation/plots.geojson': strToU8('{"type":"FeatureCollection","features":[]}') }));
 const EVIDENCE = '/api/compliance/risk-assessments/1/evidence-downloads';
 
@@ -262,10 +273,14 @@ describe('documents download: the final name is claimed, never taken over', () =
     }
     const fifo = join(t.dir, 'pipe');
     execFileSync('mkfifo', [fifo]);
-    const reader = readFile(fifo);
+    // Opened for reading before sct runs (read and write, which does not wait for a writer): a
+    // reader whose open was still queued in the thread pool of a loaded machine was no reader yet.
+    const fd = openSync(fifo, 'r+');
+    const reader = readBytes(fd, PDF.length);
     const r = await sctAt(f, ['documents', 'download', '1', '--out', fifo]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(await reader).toEqual(PDF);
+    closeSync(fd);
     expect(lstatSync(fifo).isFIFO()).toBe(true);
     expect(partFiles(t.dir)).toEqual([]);
 
