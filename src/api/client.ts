@@ -22,7 +22,7 @@ import {
   type WireResponse,
 } from './transport.js';
 import type { Readable } from 'node:stream';
-import { AnswerError, AuthError, NetworkError, SctError, InterruptedError } from '../errors.js';
+import { AnswerError, AuthError, NetworkError, SctError, InterruptedError, UsageError } from '../errors.js';
 import { apiErrorFrom, statusText } from './errors.js';
 import { stripControl } from '../output/sanitize.js';
 import { scanListPage } from './json-page.js';
@@ -60,7 +60,7 @@ import {
   type RetryPolicy,
 } from './retry.js';
 import { checkPlainHttp, checkToken, missingApiPrefix, parseBaseUrl, rejectedTokenHint } from './endpoint.js';
-import { proxyFromEnv } from './proxy-env.js';
+import { proxyFor, proxyFromEnv, proxyProblem, type ProxySettings } from './proxy-env.js';
 import { paginate, type Page, type PageOptions } from './pagination.js';
 import { AGAIN, Call, displayPath } from './call.js';
 
@@ -183,7 +183,9 @@ export class ApiClient {
   serverDate?: string;
   /** Requests sent, retries included (benchmarks and the bulk summary report it). */
   requestCount = 0;
-  readonly usesProxy: boolean;
+  /** The environment's proxy settings, when a proxy is set (--verbose says which requests go through it). */
+  private readonly proxy: ProxySettings | null;
+  private proxySaid = false;
 
   constructor(options: ClientOptions) {
     const base = parseBaseUrl(options.baseUrl);
@@ -204,7 +206,10 @@ export class ApiClient {
     };
     const dispatcher = options.dispatcher;
     const proxy = dispatcher ? null : proxyFromEnv(options.env ?? {}, base);
-    this.usesProxy = proxy !== null;
+    // A proxy variable that names no proxy would be undici's "Invalid URL" at the first request.
+    const problem = proxy && proxyProblem(options.env ?? {});
+    if (problem) throw new UsageError(`${problem}: fix it, or unset it to connect directly`);
+    this.proxy = proxy;
     this.makeTransport = dispatcher
       ? () => dispatcherTransport(dispatcher)
       : proxy
@@ -225,7 +230,6 @@ export class ApiClient {
     this.signal = options.signal;
     this.requestSignal = options.abortInFlight === false ? undefined : options.signal;
     this.dryRun = options.dryRun;
-    if (this.usesProxy) this.trace?.('* using the proxy from the environment (HTTPS_PROXY/HTTP_PROXY; NO_PROXY honoured)');
   }
 
   /** --max-wait: the longest wait on the service's say-so this client sleeps through. */
@@ -409,13 +413,16 @@ export class ApiClient {
       const to = String(Array.isArray(location) ? location[0] : location).slice(0, 300);
       call.fail(
         new NetworkError(
-          `${call.where()}: the service redirected (${status} ${statusText(status)}) from ${withoutCredentials(from.href)} to ${JSON.stringify(credentialsInText(to))}, which is not an http or https URL: not followed`,
+          `${call.where()}: the service redirected (${status} ${statusText(status)}) from ${call.signed ? redactSignedUrl(from.href) : withoutCredentials(from.href)} to ${JSON.stringify(credentialsInText(to))}, which is not an http or https URL: not followed`,
         ),
       );
     }
     // Followed, such a redirect would drop the token and end in a 401 that blames the
     // token; it means the base URL is not the service's own address, which is what to say.
-    if (from.origin === this.origin && target.origin !== this.origin) call.fail(this.leavingOrigin(call.where(), status, from, target));
+    // A signed link (a download the service handed out) is followed wherever it leads, as a
+    // browser follows it: its own credential is in it, and the token goes to the base URL's
+    // origin only, whichever request it is (transport headers).
+    if (from.origin === this.origin && target.origin !== this.origin && !call.signed) call.fail(this.leavingOrigin(call.where(), status, from, target));
     call.target = status === 303 ? { url: target, method: 'GET', withBody: false } : { ...call.target, url: target };
   }
 
@@ -624,6 +631,10 @@ export class ApiClient {
   private traceRequest(call: Call, headers: Record<string, string>, body: unknown): void {
     if (!this.trace) return;
     const { url, method } = call.target;
+    if (this.proxy && !this.proxySaid && proxyFor(url, this.proxy)) {
+      this.proxySaid = true;
+      this.trace('* through the proxy from the environment (HTTPS_PROXY/HTTP_PROXY; NO_PROXY honoured)');
+    }
     this.trace(`> ${method} ${call.signed ? redactSignedUrl(url.href) : url.origin === this.origin ? withoutCredentials(url.href) : redactUrl(url.href)}`);
     for (const [k, v] of Object.entries(headers)) {
       this.trace(`> ${k}: ${k === 'authorization' ? `Bearer ${maskToken(this.token ?? '')}` : stripControl(v)}`);

@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import { CONFIG_FILE_MODE } from '../config/config.js';
 import { missingApiPrefix } from '../api/endpoint.js';
-import { proxyFromEnv } from '../api/proxy-env.js';
+import { proxyFor, proxyFromEnv, proxyProblem } from '../api/proxy-env.js';
 import { discardBody } from '../api/transport.js';
 import { PATHS } from '../api/paths.js';
 import { ConfigFileError, InterruptedError, RateLimitError, SctError, UsageError } from '../errors.js';
@@ -96,8 +96,7 @@ export async function doctor(ctx: Context): Promise<void> {
   else if (mode !== CONFIG_FILE_MODE) add('config', 'fail', `${store.path} has mode ${mode.toString(8)}${exposure(mode)}, should be 600: chmod 600 "${store.path}"`);
   else add('config', 'ok', `${store.path} (mode 600)`);
 
-  const proxy = proxyFromEnv(ctx.env);
-  add('proxy', 'ok', proxy ? `a proxy is configured in the environment${proxy.noProxy ? ' (NO_PROXY set)' : ''}` : 'no proxy configured');
+  add('proxy', ...proxyCheck(ctx));
   const ca = ctx.env.NODE_EXTRA_CA_CERTS;
   if (ca) {
     let readable = false;
@@ -126,9 +125,10 @@ export async function doctor(ctx: Context): Promise<void> {
     add('base_url', 'fail', 'no base URL configured (sct auth login --base-url …, SCT_BASE_URL or --base-url)');
   } else {
     // The base_url line below says it when the URL lacks /api: no stderr warning repeats it.
-    const anon = ctx.client({ auth: false, checkBaseUrl: false, noWait: true });
     const started = ctx.now();
     try {
+      // Made here: a proxy variable that names no proxy fails this check, as the proxy line says.
+      const anon = ctx.client({ auth: false, checkBaseUrl: false, noWait: true });
       // Any HTTP answer proves reachability; the public endpoint 404s cheaply without a token.
       const res = await anon.stream({ path: PATHS.countries, query: { limit: 1 } }).catch((err) => {
         if (err instanceof SctError && err.status !== null) return null;
@@ -225,4 +225,19 @@ async function report(ctx: Context, checks: Check[]): Promise<void> {
   if (failed.length) throw new SctError(`${failed.length} check${failed.length > 1 ? 's' : ''} failed: ${failed.map((k) => k.name).join(', ')}`);
 }
 
-
+/** The proxy line: whether one is set, and whether the base URL's requests go through it. */
+function proxyCheck(ctx: Context): [Level, string] {
+  const problem = proxyProblem(ctx.env);
+  if (problem) return ['fail', problem];
+  let base: URL | undefined;
+  try {
+    base = new URL(ctx.settings().baseUrl ?? '');
+  } catch {
+    base = undefined; // no base URL, or a config file that cannot be read: their own lines say so
+  }
+  const proxy = proxyFromEnv(ctx.env, base);
+  if (!proxy) return ['ok', 'no proxy configured'];
+  const set = `a proxy is configured in the environment${proxy.noProxy ? ' (NO_PROXY set)' : ''}`;
+  if (!base) return ['ok', set];
+  return ['ok', proxyFor(base, proxy) ? `${set}: the base URL goes through it` : `${set}: the base URL is reached directly, not through it`];
+}

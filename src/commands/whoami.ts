@@ -4,6 +4,7 @@ import { PATHS } from '../api/paths.js';
 import { asMe, type Me } from '../api/me.js';
 import { writeOne } from '../output/format.js';
 import { SctError } from '../errors.js';
+import { withoutCredentials } from '../output/redact.js';
 import type { ApiClient } from '../api/client.js';
 
 export const register = registerOf(defineLeaf({
@@ -33,7 +34,15 @@ export async function whoami(ctx: Context): Promise<void> {
       { header: 'Job title', path: 'job_title' },
       { header: 'Company', path: 'company', value: (r) => (r.company ? `${(r.company as Me['company'])?.name} (id ${(r.company as Me['company'])?.id})` : '') },
       { header: 'Role', path: 'auth_group.name' },
-      { header: 'Base URL', path: '_', value: () => ctx.settings().baseUrl },
+      // A base URL may carry a user and password (a gateway's): shown masked, as auth status shows it.
+      {
+        header: 'Base URL',
+        path: '_',
+        value: () => {
+          const url = ctx.settings().baseUrl;
+          return url && withoutCredentials(url);
+        },
+      },
     ],
   });
 }

@@ -52,8 +52,8 @@ export function redactSignedUrl(href: string): string {
 
 /**
  * A text (a storage service's error page, say) with a signed URL's credential hidden wherever it
- * repeats it: the whole link, its query string, and its last path segment when it is long enough
- * to be a secret.
+ * repeats it: the whole link, its query string, each of its parameters' values, and its last path
+ * segment, when long enough to be a secret (8 characters).
  */
 export function withoutSignedUrl(text: string, href: string): string {
   let u: URL;
@@ -63,7 +63,12 @@ export function withoutSignedUrl(text: string, href: string): string {
     return text;
   }
   let out = text.replaceAll(href, redactSignedUrl(href));
-  for (const secret of [u.search.slice(1), u.pathname.split('/').pop() ?? '']) if (secret.length >= 8) out = out.replaceAll(secret, '…');
+  // Each parameter's value too: S3's SignatureDoesNotMatch page repeats the signature alone.
+  const values = [...u.searchParams.values()].flatMap((v) => [v, encodeURIComponent(v)]);
+  for (const part of u.search.slice(1).split('&')) values.push(part.slice(part.indexOf('=') + 1));
+  const secrets = [u.search.slice(1), u.pathname.split('/').pop() ?? '', ...values].filter((v) => v.length >= 8);
+  // The longest first, so a value inside a longer one is not cut out of it before it is hidden.
+  for (const secret of secrets.sort((a, b) => b.length - a.length)) out = out.replaceAll(secret, '…');
   return out;
 }
 

@@ -1,12 +1,10 @@
 // Commands run in-process with fake streams (as gh's iostreams.Test()): the same command
 // checked as a person at a terminal sees it and as a pipe receives it.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { createServer, type Server } from 'node:net';
-import { connect } from 'node:net';
-import { once } from 'node:events';
 import { main } from '../../src/cli.js';
 import { createTestIO } from '../helpers/io.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { startConnectProxy, type ConnectProxy } from '../helpers/connect-proxy.js';
 import { OWNER } from '../sandbox/helpers.js';
 import type { Prompter } from '../../src/prompt.js';
 
@@ -243,55 +241,33 @@ describe('prompts that follow the rules', () => {
 });
 
 describe('proxies', () => {
-  let proxy: Server;
-  let tunnels = 0;
+  let proxy: ConnectProxy;
   beforeAll(async () => {
-    // A CONNECT proxy on 127.0.0.1 that counts the tunnels it opens.
-    proxy = createServer();
-    const { createServer: createHttp } = await import('node:http');
-    const http = createHttp();
-    http.on('connect', (req, client, head) => {
-      tunnels++;
-      const [host, port] = String(req.url).split(':');
-      // sandbox.test: a name for the sandbox that is not loopback (which is never proxied).
-      const upstream = connect(Number(port), host === 'sandbox.test' ? '127.0.0.1' : host, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      upstream.on('error', () => client.destroy());
-      client.on('error', () => upstream.destroy());
-    });
-    proxy = http as unknown as Server;
-    http.listen(0, '127.0.0.1');
-    await once(http, 'listening');
+    proxy = await startConnectProxy();
   });
-  afterAll(() => {
-    proxy.close();
-  });
+  afterAll(() => proxy.close());
 
   it('sends requests through HTTP_PROXY, and not for hosts in NO_PROXY', async () => {
-    const port = (proxy.address() as { port: number }).port;
+    const port = proxy.port;
     const remote = `http://sandbox.test:${new URL(t.sb.url).port}/api`;
     const via = await t.sct(['whoami', '-o', 'json', '--verbose', '--base-url', remote], { env: { HTTP_PROXY: `http://127.0.0.1:${port}`, SCT_ALLOW_HTTP: '1' } });
     expect(via.exitCode, via.stderr).toBe(0);
-    expect(tunnels).toBeGreaterThan(0);
-    expect(via.stderr).toContain('using the proxy from the environment');
+    expect(proxy.tunnels).toBeGreaterThan(0);
+    expect(via.stderr).toContain('through the proxy from the environment');
     expect(via.stderr).not.toContain(`127.0.0.1:${port}`);
-    const before = tunnels;
+    const before = proxy.tunnels;
     const direct = await t.sct(['whoami', '-o', 'json'], { env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '127.0.0.1' } });
     expect(direct.exitCode).toBe(0);
-    expect(tunnels).toBe(before);
+    expect(proxy.tunnels).toBe(before);
   });
 
   it('never sends a loopback base URL through a proxy: plain http and its token stay on this machine', async () => {
-    const port = (proxy.address() as { port: number }).port;
-    const before = tunnels;
+    const port = proxy.port;
+    const before = proxy.tunnels;
     for (const base of [t.sb.url, t.sb.url.replace('127.0.0.1', 'localhost')]) {
       const r = await t.sct(['whoami', '-o', 'json', '--base-url', base], { env: { HTTP_PROXY: `http://127.0.0.1:${port}`, HTTPS_PROXY: `http://127.0.0.1:${port}` } });
       expect(r.exitCode, r.stderr).toBe(0);
     }
-    expect(tunnels).toBe(before);
+    expect(proxy.tunnels).toBe(before);
   });
 });

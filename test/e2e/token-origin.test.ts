@@ -8,6 +8,8 @@
 // log shows every request that reached it.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -206,11 +208,54 @@ describe('secrets in URLs, controls in headers', () => {
     expect(r.stderr).not.toContain('SIGNATURE-IN');
   });
 
+  it("a storage service's error page repeating a signed link's signature alone never shows it", async () => {
+    // As S3's SignatureDoesNotMatch: the parameter's value, without the rest of the link.
+    const signed = `${new URL(other.url).origin}/bucket/report.pdf?X-Sig=QUERYSECRET88&expires=1`;
+    other.on('GET /api/documents/8', answer(200, {}, { id: 8, name: 'report.pdf', content_type: 'application/pdf' }));
+    other.on('GET /api/documents/8/download', answer(200, {}, { url: signed }));
+    other.on('GET /bucket/report.pdf', (_req, res) => {
+      res.writeHead(403, { 'content-type': 'application/xml' });
+      res.end('<Error><Code>SignatureDoesNotMatch</Code><SignatureProvided>QUERYSECRET88</SignatureProvided></Error>');
+    });
+    for (const json of [[], ['-o', 'json']]) {
+      const r = await t.sct(['documents', 'download', '8', '--out', join(t.dir, 'r.pdf'), '--base-url', other.url, ...json]);
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toContain('SignatureDoesNotMatch');
+      expect(r.stderr + r.stdout).not.toContain('QUERYSECRET88');
+    }
+  });
+
+  it("a signed link on the API's host that redirects to storage elsewhere is followed, without the token", async () => {
+    // Storage on another port of this machine: another origin, which the token must not reach.
+    const seen: (string | undefined)[] = [];
+    const storageServer = createHttpServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('lot,weight\n');
+    });
+    storageServer.listen(0, '127.0.0.1');
+    await once(storageServer, 'listening');
+    const storage = `http://127.0.0.1:${(storageServer.address() as AddressInfo).port}/cdn/10`;
+    other.on('GET /api/documents/10', answer(200, {}, { id: 10, name: 'lab.txt', content_type: 'text/plain' }));
+    other.on('GET /api/documents/10/download', answer(200, {}, { url: `${other.url}/files/10?X-Sig=APISIGSECRET10` }));
+    other.on('GET /api/files/10', answer(302, { location: storage }, {}));
+    const out = join(t.dir, 'lab.txt');
+    const r = await t.sct(['documents', 'download', '10', '--out', out, '--base-url', other.url, '-v']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe('lot,weight\n');
+    expect(seen).toEqual([undefined]);
+    expect(r.stderr).not.toContain('APISIGSECRET10');
+    storageServer.close();
+  });
+
   it('credentials in the base URL are masked in -v, errors and doctor', async () => {
     const withCredentials = other.url.replace('http://', 'http://someone:hunter2@');
     const v = await t.sct(['whoami', '--base-url', withCredentials, '-v']);
     expect(v.stderr).toContain('> GET http://');
     expect(v.stderr).not.toContain('hunter2');
+    // whoami's own table names the base URL too.
+    expect(v.stdout).toContain('Base URL');
+    expect(v.stdout).not.toContain('hunter2');
     other.on('GET /api/accounts/me', answer(500, {}, { detail: 'boom' }));
     const failed = await t.sct(['whoami', '--base-url', withCredentials, '--timeout', '2s']);
     expect(failed.exitCode).toBe(1);
