@@ -327,6 +327,7 @@ _sct() {
     'documents upload|--description') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'documents upload|--content-type') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'documents upload|--tag') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
+    'documents upload|--idempotency-key') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'documents download|--out') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
     'imports list|--limit') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'imports list|--page-size') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
@@ -524,7 +525,7 @@ _sct() {
     'documents') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'documents list') opts='--limit --page-size --offset --all --parallel --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'documents get') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
-    'documents upload') opts='--name --description --content-type --tag --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
+    'documents upload') opts='--name --description --content-type --tag --idempotency-key --dry-run -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'documents download') opts='--out --force -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'imports') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'imports list') opts='--limit --page-size --offset --all --parallel --ordering --search --filter -V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;

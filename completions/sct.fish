@@ -1222,6 +1222,7 @@ complete -c sct -n 'test (__sct_path) = '\''documents upload'\''' -l name -x -d 
 complete -c sct -n 'test (__sct_path) = '\''documents upload'\''' -l description -x -d 'description'
 complete -c sct -n 'test (__sct_path) = '\''documents upload'\''' -l content-type -x -d 'MIME type (default: the service guesses from the name)'
 complete -c sct -n 'test (__sct_path) = '\''documents upload'\''' -l tag -x -d 'a tag (repeatable)'
+complete -c sct -n 'test (__sct_path) = '\''documents upload'\''' -l idempotency-key -x -d 'the Idempotency-Key of the request: a rerun with the same key creates nothing new (default: a new UUID per run)'
 complete -c sct -n 'test (__sct_path) = '\''documents upload'\''' -l dry-run -d 'print each request it would send (method, path, body) and send none; the reads a request is built from still go out'
 complete -c sct -n 'test (__sct_path) = '\''documents upload'\''' -s V -l version -d 'print the version'
 complete -c sct -n 'test (__sct_path) = '\''documents upload'\''' -s o -l output -x -a 'table json ndjson csv' -d 'output format (geojson: origins list and get)'

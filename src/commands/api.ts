@@ -7,7 +7,7 @@ import type { OptionsOf } from './shared/options.js';
 import type { Method } from '../api/request.js';
 import { statusText } from '../api/errors.js';
 import { RawAnswer } from '../api/answers.js';
-import { ApiError, UsageError } from '../errors.js';
+import { AnswerError, ApiError, UsageError } from '../errors.js';
 import { collect, setDotted, splitKeyValue } from './shared/flags.js';
 import { warnDuplicates } from './shared/list.js';
 import { readJsonFile } from './shared/body.js';
@@ -149,7 +149,12 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   if (format !== 'json' && ctx.flags.jq === undefined) {
     if (!rows) {
       if (format === 'ndjson') return writeOne(ctx.io, res.data, ctx.output([]));
-      throw new UsageError(`-o ${format} needs a list answer (an array, or an object with results); this one is not: use -o json`);
+      const needsList = `-o ${format} needs a list answer (an array, or an object with results)`;
+      if (method === 'GET') throw new UsageError(`${needsList}; this one is not: use -o json`);
+      // A write has gone through: its answer (a created object's id) is never lost, and exit 2
+      // ("nothing sent") would invite a rerun that acts twice.
+      await ctx.io.write(JSON.stringify(terminalSafe(ctx.io)(res.data), null, 2) + '\n');
+      throw new AnswerError(`${method} ${p} went through (${res.status}), but ${needsList}: its answer is written to stdout as JSON`);
     }
     const w = listWriter(ctx, format, rows);
     await w.write(rows);

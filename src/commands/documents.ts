@@ -17,9 +17,9 @@ import { byteProgress } from '../output/progress.js';
 import { formatBytes } from '../util/format.js';
 import { checkOutDirectory, resolveTarget } from '../output/download.js';
 import { SctError, UsageError } from '../errors.js';
-import { getLeaf, listLeaf, parseId } from './shared/crud.js';
+import { getLeaf, idempotencyKeyOf, listLeaf, parseId } from './shared/crud.js';
 import { collect } from './shared/flags.js';
-import { validate } from './shared/body.js';
+import { IDEMPOTENCY_KEY_OPTION, validate } from './shared/body.js';
 import { stripControl } from '../output/sanitize.js';
 import { downloadOptions, saveDownload, type DownloadFlags } from './shared/download.js';
 
@@ -28,6 +28,7 @@ const UPLOAD_OPTIONS = [
   { flags: '--description <text>', description: 'description' },
   { flags: '--content-type <type>', description: 'MIME type (default: the service guesses from the name)' },
   { flags: '--tag <tag>', description: 'a tag (repeatable)', parse: collect },
+  IDEMPOTENCY_KEY_OPTION,
   DRY_RUN_OPTION,
 ] as const;
 
@@ -73,12 +74,22 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
     { name: opts.name ?? basename(file), size, content_type: opts.contentType, description: opts.description, tags: opts.tag },
     'document',
   );
+  const idempotencyKey = idempotencyKeyOf(opts);
   const client = ctx.client();
   // A dry run goes on to the upload and the confirmation with what the answer would name.
-  const created = await client.post(PATHS.documents, body, { expect: 'created', dryRunAnswer: { id: '{id}', upload_url: '{upload_url}' } });
+  const created = await client.post(PATHS.documents, body, { expect: 'created', idempotencyKey, dryRunAnswer: { id: '{id}', upload_url: '{upload_url}' } });
   const target = ctx.dryRun ? { success: true as const, data: created as { id: string; upload_url: string } } : uploadTargetSchema.safeParse(created);
   if (!target.success) throw new SctError(`unexpected answer from POST ${PATHS.documents}: no upload_url`);
   const { id, upload_url: uploadUrl } = target.data;
+  if (idempotencyKey !== undefined && !ctx.dryRun) {
+    // The key of an earlier run replays its answer, upload URL and all: when that run went on to
+    // upload and confirm, the URL is spent, and the document is there to show.
+    const now = await client.get<{ status?: unknown } | null>(PATHS.document(Number(id)));
+    if (now && typeof now.status === 'string' && now.status !== 'pending_upload') {
+      ctx.io.info(`document ${id} was uploaded by an earlier run with this --idempotency-key (${stripControl(now.status)}): nothing uploaded again`);
+      return writeOne(ctx.io, now, ctx.output(COLUMNS.document));
+    }
+  }
 
   const spinner = await ctx.spinner(`Uploading ${stripControl(body.name)}…`);
   const progress = byteProgress(spinner, `Uploading ${body.name}`, size);

@@ -6,7 +6,7 @@ import { LIST_OPTIONS, listQuery, parseCountryCode, runList } from './shared/lis
 import { crudLeaves } from './shared/crud.js';
 import { parseInteger } from './shared/flags.js';
 import { TAGS_OPTION } from './shared/body.js';
-import type { OptionSpec, OptionsOf } from './shared/options.js';
+import type { OptionEntry, OptionsOf } from './shared/options.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import { setNamedFilters } from './shared/filters.js';
 import { VALUE_CHAIN_FILTERS } from '../api/filters/value-chains.js';
@@ -27,9 +27,12 @@ const VALUE_CHAIN_FIELDS = [
   { flags: '--no-permission-granted', description: 'the partner did not grant permission' },
   { flags: '--self-managed', description: 'you manage this partner’s data yourself' },
   { flags: '--no-self-managed', description: 'the partner manages its own data' },
+  // The API field's own name (is_self_managed), kebab-cased as every other field flag is.
+  { alias: 'is-self-managed', of: 'self-managed' },
+  { alias: 'no-is-self-managed', of: 'no-self-managed' },
   { flags: '--reciprocal-company-id <id>', description: 'the partner’s company id on the service' },
   TAGS_OPTION,
-] as const satisfies readonly OptionSpec[];
+] as const satisfies readonly OptionEntry[];
 
 export type ValueChainFieldFlags = OptionsOf<typeof VALUE_CHAIN_FIELDS>;
 

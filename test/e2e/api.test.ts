@@ -79,6 +79,15 @@ describe('sct api output', () => {
     expect(one.exitCode).toBe(2);
     expect(one.stderr).toContain('needs a list answer');
   });
+
+  it('-o csv on a write whose answer is no list: the answer written as JSON, exit 1 saying it went through, never exit 2', async () => {
+    const r = await t.sct(['api', '-X', 'POST', '/products', '-f', 'name=CSV write', '-o', 'csv']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/POST \/products went through \(201\), but -o csv needs a list answer/);
+    const created = JSON.parse(r.stdout);
+    expect(created.name).toBe('CSV write');
+    expect(t.sb.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
+  });
 });
 
 describe('sct api paths', () => {

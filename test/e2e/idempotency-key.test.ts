@@ -39,6 +39,20 @@ describe('Idempotency-Key of single writes', () => {
     expect(posts[1].status).toBe(posts[0].status);
   });
 
+  it('documents upload --idempotency-key K twice creates one document (its POST /documents carries K)', async () => {
+    const file = t.writeFile('idem-cert.pdf', '%PDF-1.4 idem\n');
+    const args = ['documents', 'upload', file, '--idempotency-key', 'k-documents', '-o', 'json'];
+    const first = await t.sct(args);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const second = await t.sct(args);
+    expect(second.exitCode, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout).id).toBe(JSON.parse(first.stdout).id);
+    const posts = t.sb.requests.filter((r) => r.method === 'POST' && r.path === '/api/documents');
+    expect(posts.map((r) => r.headers['idempotency-key'])).toEqual(['k-documents', 'k-documents']);
+    t.sb.requests.length = 0;
+    await t.expectUsageErrors([[['documents', 'upload', file, '--idempotency-key', 'has space'], /invalid --idempotency-key/]], { inProcess: true });
+  });
+
   it('without --idempotency-key each run of a create sends a new key, reused by its own retries', async () => {
     t.sb.setFaults({ dropFirst: 1, dropAfterProcessing: true, methods: ['POST'] } as never);
     const r = await t.sct(['products', 'create', '--name', 'Idem retried', '-o', 'json']);

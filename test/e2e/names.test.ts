@@ -82,6 +82,18 @@ describe('the aliases are on every command of the tree', () => {
     expect(sale.exitCode, sale.stderr).toBe(0);
     expect(JSON.parse(sale.stdout).at(-1).body).toMatchObject({ seller_company_status: 'pending' });
   });
+
+  it('a switch answers to its API field name too: --is-self-managed and --no-is-self-managed (is_self_managed)', async () => {
+    for (const [flag, value] of [['--is-self-managed', true], ['--no-is-self-managed', false]] as const) {
+      const create = await t.sct(['value-chains', 'create', '--company-name', 'Alias Ltd', flag, '--dry-run', '-o', 'json']);
+      expect(create.exitCode, create.stderr).toBe(0);
+      expect(JSON.parse(create.stdout)[0].body).toEqual({ company_name: 'Alias Ltd', is_self_managed: value });
+      const update = await t.sct(['value-chains', 'update', '3', flag, '--dry-run', '-o', 'json']);
+      expect(update.exitCode, update.stderr).toBe(0);
+      expect(JSON.parse(update.stdout).at(-1).body).toEqual({ is_self_managed: value });
+    }
+    expect((await t.sct(['value-chains', 'create', '--help'])).stdout).not.toContain('--is-self-managed');
+  });
 });
 
 describe('a country is --country-code, --country an alias', () => {

@@ -20,7 +20,7 @@ export function parseId(value: string, what = 'ID'): number {
 }
 
 /** The --idempotency-key given, checked before anything is sent: it goes into a header as it is. */
-export function idempotencyKeyOf(flags: BodyFlags): string | undefined {
+export function idempotencyKeyOf(flags: Pick<BodyFlags, 'idempotencyKey'>): string | undefined {
   const key = flags.idempotencyKey;
   if (key === undefined) return undefined;
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {

@@ -80,9 +80,12 @@ export function addAlias(cmd: Command, alias: string, of: string): Command {
   const target = cmd.options.find((o) => o.long === `--${of}`);
   if (!target) throw new Error(`--${alias}: the command has no --${of}`);
   cmd.addOption(new Option(`--${alias} ${target.flags.slice(target.flags.indexOf(`--${of}`) + of.length + 2).trim()}`.trimEnd()).hideHelp());
+  // A switch (`--is-self-managed` for `--self-managed`) takes no value: it sets the flag's own.
+  const isSwitch = !target.required && !target.optional;
   cmd.on(`option:${alias}`, (value: string) => {
     const key = target.attributeName();
     const previous = cmd.getOptionValue(key) as unknown;
+    if (isSwitch) return cmd.setOptionValueWithSource(key, !target.negate, 'cli');
     cmd.setOptionValueWithSource(key, target.parseArg ? target.parseArg(value, previous) : value, 'cli');
   });
   return cmd;
