@@ -3,6 +3,7 @@
 import { NetworkError, SctError } from '../errors.js';
 import { JsonText, leadingNumericId } from './json-page.js';
 import { toSearchParams, type Query } from './request.js';
+import { plural } from '../util/format.js';
 
 /** With --all and no --page-size sct asks for this many; the server clamps it to its maximum. */
 const ALL_PAGE_SIZE = 10_000;
@@ -108,9 +109,13 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
       // Only the next link's query is used, on our own base URL: a server behind a proxy often
       // builds links with an internal host or scheme, and the token must not follow those.
       const link = page.next && fetched < total ? new URL(page.next, source.baseUrl + '/').searchParams : undefined;
-      const stuck =
-        link &&
-        stuckReason({ emptyPage: page.results.length === 0, linkAsked: asked.has(pageKey(link)), items: items.length, fresh: fresh.length, firstCount, received });
+      // Without a next link only the count can be wrong: a last page (or the only one) that takes
+      // the items past twice the count is the same fault, whatever the page size.
+      const stuck = link
+        ? stuckReason({ emptyPage: page.results.length === 0, linkAsked: asked.has(pageKey(link)), items: items.length, fresh: fresh.length, firstCount, received })
+        : options.all
+          ? beyondCount(firstCount, received)
+          : undefined;
       if (link) {
         asked.add(pageKey(link));
         const remaining = total - fetched;
@@ -122,7 +127,7 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
       yield { results, count: page.count, request: requests, duplicates };
       if (stuck) {
         // Following such a link would never end (--all) or return the same items again.
-        throw new SctError(`the server's pagination does not advance on GET ${path}: ${stuck} (stopped after ${fetched} items in ${requests} requests)`);
+        throw new SctError(`the server's pagination does not advance on GET ${path}: ${stuck} (stopped after ${plural(fetched, 'item')} in ${plural(requests, 'request')})`);
       }
       if (!next) return;
       pending = next;
@@ -272,6 +277,11 @@ function stuckReason(p: { emptyPage: boolean; linkAsked: boolean; items: number;
   if (p.linkAsked) return 'the next link leads to a page already fetched';
   // Links that differ only by a token say nothing: what the pages hold does.
   if (p.items > 0 && p.fresh === 0) return 'a page holds only items already read (the same page again)';
-  if (p.firstCount !== null && p.firstCount !== undefined && p.received > 2 * Math.max(p.firstCount, 1)) return `more items than twice the ${p.firstCount} the list counts`;
+  return beyondCount(p.firstCount, p.received);
+}
+
+/** Whether the items received are more than twice what the list's first page counted. */
+function beyondCount(firstCount: number | null | undefined, received: number): string | undefined {
+  if (firstCount !== null && firstCount !== undefined && received > 2 * Math.max(firstCount, 1)) return `more items than twice the ${firstCount} the list counts`;
   return undefined;
 }

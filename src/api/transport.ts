@@ -349,13 +349,25 @@ const DECODED = new Set(['gzip', 'deflate', 'br']);
 
 /** An answer's Content-Encoding, lower-case, x-gzip as gzip; '' for none. */
 function contentEncoding(headers: Headers): string {
-  const value = String(headers['content-encoding'] ?? '').trim().toLowerCase();
-  return value === 'x-gzip' ? 'gzip' : value;
+  return String(headers['content-encoding'] ?? '').trim().toLowerCase();
+}
+
+/**
+ * The codings of a Content-Encoding in the order the server applied them (`gzip, br`: gzipped,
+ * then brotli over that), `identity` left out; `x-gzip` is gzip.
+ */
+function codingsOf(encoding: string): string[] {
+  return encoding
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '' && c !== 'identity')
+    .map((c) => (c === 'x-gzip' ? 'gzip' : c));
 }
 
 /** Whether an answer comes in an encoding decodeBody decodes. */
 export function isCompressed(headers: Headers): boolean {
-  return DECODED.has(contentEncoding(headers));
+  const codings = codingsOf(contentEncoding(headers));
+  return codings.length > 0 && codings.every((c) => DECODED.has(c));
 }
 
 /** A Content-Encoding sct cannot decode (no answer to `Accept-Encoding: gzip, deflate, br` should have one). */
@@ -416,14 +428,17 @@ export interface DecodedBody {
  */
 export async function decodeBody(raw: Readable, headers: Headers, wrap: (err: DecodeError) => Error = (e) => e): Promise<DecodedBody> {
   const encoding = contentEncoding(headers);
+  const codings = codingsOf(encoding);
   let wire = 0;
   let decoded = 0;
-  if (encoding === '' || encoding === 'identity') return { body: raw, wireBytes: () => wire, decodedBytes: () => decoded };
-  // Several encodings, or one Node has no decoder for: refused before a byte is read.
-  if (!DECODED.has(encoding)) {
+  if (codings.length === 0) return { body: raw, wireBytes: () => wire, decodedBytes: () => decoded };
+  // One Node has no decoder for: refused before a byte is read.
+  if (!codings.every((c) => DECODED.has(c))) {
     raw.destroy();
     throw new UnknownEncodingError(encoding);
   }
+  // Codings stacked (`gzip, br`, which RFC 9110 allows) are undone last first, always as streams.
+  const single = codings.length === 1 ? codings[0] : undefined;
   const zlib = await import('node:zlib');
   const { PassThrough } = await import('node:stream');
   const out = new PassThrough();
@@ -432,12 +447,17 @@ export async function decodeBody(raw: Readable, headers: Headers, wrap: (err: De
     // Output in 128 KB pieces rather than zlib's 16 KB: a 7 MB page costs half the CPU to inflate
     // (each piece is a trip to the thread pool), as little as zlib's one-shot gunzipSync.
     const o = { chunkSize: DECODED_CHUNK };
-    decoder =
-      encoding === 'gzip' ? zlib.createGunzip(o) : encoding === 'br' ? zlib.createBrotliDecompress(o) : zlibWrapped(first) ? zlib.createInflate(o) : zlib.createInflateRaw(o);
-    decoder.once('error', (err) => out.destroy(wrap(new DecodeError(encoding, err))));
+    // Only the outermost coding's first bytes are at hand to tell raw deflate from wrapped.
+    const make = (coding: string, outermost: boolean) =>
+      coding === 'gzip' ? zlib.createGunzip(o) : coding === 'br' ? zlib.createBrotliDecompress(o) : !outermost || zlibWrapped(first) ? zlib.createInflate(o) : zlib.createInflateRaw(o);
+    const chain = [...codings].reverse().map((c, i) => make(c, i === 0));
+    for (const d of chain) d.once('error', (err) => out.destroy(wrap(new DecodeError(encoding, err))));
+    const last = chain.reduce((from, to) => from.pipe(to));
     // Counted beside the pipe, which keeps the decoder flowing anyway.
-    decoder.on('data', (chunk: Buffer) => (decoded += chunk.length));
-    decoder.pipe(out);
+    last.on('data', (chunk: Buffer) => (decoded += chunk.length));
+    last.pipe(out);
+    out.once('close', () => chain.forEach((d) => d.destroy()));
+    decoder = chain[0];
     return decoder;
   };
   const feed = (chunk: Buffer) => {
@@ -450,7 +470,7 @@ export async function decodeBody(raw: Readable, headers: Headers, wrap: (err: De
   };
   // A small answer is held until it has all come, then decoded in one call: a decoding stream
   // costs a first answer about 2 ms more than the request itself (bench/results.md).
-  let held: Buffer[] | undefined = Number(headers['content-length']) > AT_ONCE_WIRE_BYTES ? undefined : [];
+  let held: Buffer[] | undefined = !single || Number(headers['content-length']) > AT_ONCE_WIRE_BYTES ? undefined : [];
   let heldBytes = 0;
   const stream = () => {
     const chunks = held!;
@@ -466,7 +486,7 @@ export async function decodeBody(raw: Readable, headers: Headers, wrap: (err: De
     if (heldBytes > AT_ONCE_WIRE_BYTES) stream();
   });
   raw.once('end', () => {
-    const all = held && heldBytes > 0 ? decodedAtOnce(zlib, encoding, Buffer.concat(held)) : undefined;
+    const all = single && held && heldBytes > 0 ? decodedAtOnce(zlib, single, Buffer.concat(held)) : undefined;
     if (all) {
       decoded = all.length;
 

@@ -276,6 +276,39 @@ function ndjsonWriter(io: IOStreams, pick: (row: unknown) => unknown, takesJsonT
   };
 }
 
+/**
+ * The fields of rows written under columns taken from earlier rows that no column holds: a path
+ * under a column (an object where there was null) is in its JSON cell, and a column under a path
+ * (null where there was an object) is empty, so neither is missed.
+ */
+class LateFields {
+  private readonly columns: Set<string>;
+  private readonly parents = new Set<string>();
+  private readonly missed = new Map<string, number>();
+  constructor(paths: string[]) {
+    this.columns = new Set(paths);
+    for (const p of paths) for (let i = p.indexOf('.'); i > 0; i = p.indexOf('.', i + 1)) this.parents.add(p.slice(0, i));
+  }
+  note(row: unknown): void {
+    for (const k of flattenKeys(row)) {
+      if (this.columns.has(k) || this.parents.has(k) || this.underColumn(k)) continue;
+      this.missed.set(k, (this.missed.get(k) ?? 0) + 1);
+    }
+  }
+  private underColumn(k: string): boolean {
+    for (let i = k.indexOf('.'); i > 0; i = k.indexOf('.', i + 1)) if (this.columns.has(k.slice(0, i))) return true;
+    return false;
+  }
+  /** `the field "extra" (in 25 rows)`, or undefined when nothing was missed. */
+  summary(): string | undefined {
+    if (this.missed.size === 0) return undefined;
+    // The names are the service's: stripped before they reach a terminal.
+    const named = [...this.missed].slice(0, 10).map(([k, n]) => `${JSON.stringify(stripControl(k))} (in ${n} row${n === 1 ? '' : 's'})`);
+    const more = this.missed.size > 10 ? ` and ${this.missed.size - 10} more` : '';
+    return `the field${this.missed.size === 1 ? '' : 's'} ${named.join(', ')}${more}`;
+  }
+}
+
 function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
   let count = 0;
   const byPath = (paths: readonly string[]) => paths.map((k) => ({ header: k, path: k }));
@@ -284,6 +317,8 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
   // fields takes its columns from the first page's rows.
   let columns: Column[] | undefined = options.columns ? columnsFromFlag(options.columns) : options.csvColumns && byPath(options.csvColumns);
   let readers: ReturnType<typeof cellReaders> | undefined;
+  /** Columns taken from the first page's rows: what later rows carry beyond them. */
+  let late: LateFields | undefined;
   type Cell = ReturnType<typeof csvValue>;
   // On a terminal, strings from the API lose their escape sequences; in a file they stay as sent.
   // The formula guard comes after: stripping can leave a cell beginning with `=`.
@@ -300,7 +335,8 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
         const keys = new Set<string>();
         for (const r of rows) for (const k of flattenKeys(r)) keys.add(k);
         columns = byPath(mergeColumnKeys([...keys]));
-      }
+        late = new LateFields(columns.map((c) => c.path));
+      } else if (late) for (const r of rows) late.note(r);
       const read = (readers ??= cellReaders(columns));
       let text = count === 0 ? headerLine(columns) : '';
       for (let i = 0; i < rows.length; i += SLICE) {
@@ -318,6 +354,10 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
       }
     },
     async end() {
+      // The header is written with the first page: a field that only later pages carry has no
+      // column, which is said rather than lost in silence.
+      const missed = late?.summary();
+      if (missed) io.warn(`-o csv: ${missed} first came after the header was written, so the file has no column for it: -o json keeps every field, or name the columns with --columns`);
       if (count > 0) return;
       // An empty list is still a CSV file with its header: a script reading it finds the
       // columns. Without documented fields they are the resource's default ones, by API name.

@@ -30,3 +30,13 @@ export function formatDuration(ms: number): string {
 export function formatWait(ms: number): string {
   return formatDuration(Math.ceil(ms / 1000) * 1000);
 }
+
+/** 1, 'request' → "1 request"; 3 → "3 requests". */
+export function plural(n: number, noun: string): string {
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** A plural noun ("orders", "countries") for one of them ("order", "country"). */
+export function singular(nouns: string): string {
+  return nouns.replace(/ies$/, 'y').replace(/s$/, '');
+}

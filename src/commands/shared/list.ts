@@ -1,5 +1,6 @@
 // The flags every list command takes, the filters several of them share, and the one loop that
 // pages through a list and streams it to the formatter.
+import { singular } from '../../util/format.js';
 import type { Context } from '../../context.js';
 import type { Column } from '../../output/columns.js';
 import { createListWriter } from '../../output/format.js';
@@ -168,5 +169,6 @@ function announceLongRun(ctx: Context, total: number, perPage: number, noun: str
 
 /** Once, at the end of a listing: items the service served on more than one page were written once. */
 export function warnDuplicates(ctx: Context, duplicates: number, noun: string): void {
-  if (duplicates > 0) ctx.io.warn(`${duplicates} ${noun} came twice (the list changed while it was read): each was written once`);
+  if (duplicates === 1) ctx.io.warn(`1 ${singular(noun)} came twice (the list changed while it was read): it was written once`);
+  else if (duplicates > 0) ctx.io.warn(`${duplicates} ${noun} came twice (the list changed while it was read): each was written once`);
 }

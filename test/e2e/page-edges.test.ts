@@ -1,0 +1,96 @@
+// Lists from a server that pages, counts and encodes in ways the sandbox does not: fields that
+// only later pages carry, a count that one page already passes, codings stacked on one answer,
+// and statuses sct has no table entry of its own for. The built sct against a server on
+// 127.0.0.1 that answers every path with 45 items of a kind its first path segment names.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { removeDir, sctFor, tempDir } from '../helpers/sct.js';
+
+const N = 45;
+let server: Server;
+let base = '';
+let dir = '';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    const mode = u.pathname.split('/')[1];
+    const limit = Number(u.searchParams.get('limit') ?? 10);
+    const offset = Number(u.searchParams.get('offset') ?? 0);
+    if (mode === 'unimplemented') {
+      res.writeHead(501, { 'content-type': 'application/json' });
+      return res.end('{"detail":"not here"}');
+    }
+    const results = [];
+    for (let i = offset; i < Math.min(offset + limit, N); i++) {
+      results.push({ id: i + 1, name: `item ${i + 1}`, ...(mode === 'extra' && i >= 20 ? { extra: `E${i + 1}`, nested: { deep: i } } : {}) });
+    }
+    // One item again on the second page, as a list that changed while it was read serves it.
+    if (mode === 'repeat' && offset > 0 && offset < 20) results.unshift({ id: 1, name: 'item 1' });
+    const next = offset + limit < N ? `http://127.0.0.1:${(server.address() as { port: number }).port}/${mode}/api/x?limit=${limit}&offset=${offset + limit}` : null;
+    let body = Buffer.from(JSON.stringify({ count: mode === 'countlow' ? 5 : N, next, previous: null, results }));
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (mode === 'stacked') {
+      body = brotliCompressSync(gzipSync(body));
+      headers['content-encoding'] = 'gzip, br';
+    }
+    res.writeHead(200, headers);
+    res.end(body);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  server.unref();
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  dir = tempDir();
+});
+afterAll(() => {
+  server.close();
+  removeDir(dir);
+});
+
+const sct = (mode: string, args: string[]) => sctFor(`${base}/${mode}/api`, 'sct_demo_owner_cacao', dir)(args);
+
+describe('lists from a server of its own ways', () => {
+  it('-o csv names the fields that first came after its header, which has no column for them', async () => {
+    const paged = await sct('extra', ['risk', 'list', '--all', '--page-size', '10', '-o', 'csv']);
+    expect(paged.exitCode, paged.stderr).toBe(0);
+    expect(paged.stdout.split('\n')[0]).toBe('id,name');
+    expect(paged.stdout.trim().split('\n')).toHaveLength(N + 1);
+    expect(paged.stderr).toContain('warning: -o csv: the fields "extra" (in 25 rows), "nested.deep" (in 25 rows) first came after the header was written');
+    expect(paged.stderr).toContain('-o json keeps every field');
+    // One page that has them all: its header has their columns, and nothing is said.
+    const whole = await sct('extra', ['risk', 'list', '--all', '--page-size', '45', '-o', 'csv']);
+    expect(whole.exitCode, whole.stderr).toBe(0);
+    expect(whole.stdout.split('\n')[0]).toBe('id,name,extra,nested.deep');
+    expect(whole.stderr).not.toContain('warning');
+  });
+
+  it('--all stops with exit 1 when one page holds more than twice the count, as it does across pages', async () => {
+    for (const pageSize of ['45', '20']) {
+      const r = await sct('countlow', ['risk', 'list', '--all', '--page-size', pageSize, '-o', 'ndjson']);
+      expect(r.exitCode, `--page-size ${pageSize}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toContain('more items than twice the 5 the list counts');
+    }
+    const one = await sct('countlow', ['risk', 'list', '--all', '--page-size', '45', '-o', 'ndjson']);
+    expect(one.stderr).toContain(`(stopped after ${N} items in 1 request)`);
+  });
+
+  it('an answer with codings stacked (gzip, then br over it) is decoded, last coding first', async () => {
+    const r = await sct('stacked', ['risk', 'list', '--limit', '3', '-o', 'json', '--verbose']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).map((x: { id: number }) => x.id)).toEqual([1, 2, 3]);
+    expect(r.stderr).toMatch(/\* content-encoding gzip, br: [\d,]+ bytes received, [\d,]+ decoded/);
+  });
+
+  it('a status is named with its reason phrase, and one item that came twice is one', async () => {
+    const r = await sct('unimplemented', ['risk', 'list']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('501 Not Implemented');
+    const repeat = await sct('repeat', ['risk', 'list', '--all', '--page-size', '10', '-o', 'ndjson']);
+    expect(repeat.exitCode, repeat.stderr).toBe(0);
+    expect(repeat.stdout.trim().split('\n')).toHaveLength(N);
+    expect(repeat.stderr).toContain('warning: 1 risk assessment came twice (the list changed while it was read): it was written once');
+  });
+});
