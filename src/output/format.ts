@@ -388,6 +388,9 @@ function tableWriter(io: IOStreams, options: OutputOptions): ListWriter {
     },
     async end() {
       if (count === 0) {
+        // Into a pipe the table is still a header row then its rows, none here: a script
+        // reading it finds the columns, as in an empty CSV file.
+        if (streamed) await writeTable(io, columns, []);
         io.info('no results');
         return;
       }

@@ -113,6 +113,13 @@ describe('orders list', () => {
     expect(selling.stdout.split('\n')[0]).toMatch(/^ID\s+EXTERNAL ID\s+TYPE\s+BUYER\s+BUYER STATUS/);
   });
 
+  it('an empty list into a pipe is still its header row, and "no results" on stderr (the built sct)', async () => {
+    const r = await t.sctBin(['orders', 'list', '--buying', '--search', 'no-such-order-anywhere']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('ID\tEXTERNAL ID\tTYPE\tSELLER\tBUYER STATUS\tSELLER STATUS\tASSESSMENT\tCREATED\tITEMS\tDDS\n');
+    expect(r.stderr).toContain('no results');
+  });
+
   it('prints JSON exactly as the API returned it, and CSV and NDJSON', async () => {
     const [json, csv, ndjson] = await Promise.all([
       t.sct(['orders', 'list', '--buying', '--limit', '4', '-o', 'json']),

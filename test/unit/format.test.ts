@@ -96,10 +96,13 @@ describe('list output', () => {
     for (const line of t.stdout().trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(60);
   });
 
-  it('table: no results goes to stderr', async () => {
-    const t = await render('table', [[]]);
-    expect(t.stdout()).toBe('');
-    expect(t.stderr()).toContain('no results');
+  it('table: no results goes to stderr; into a pipe the header row still comes, at a terminal nothing', async () => {
+    const piped = await render('table', [[]]);
+    expect(piped.stdout()).toBe(`${cols.map((c) => c.header).join('\t')}\n`);
+    expect(piped.stderr()).toContain('no results');
+    const terminal = await render('table', [[]], undefined, true);
+    expect(terminal.stdout()).toBe('');
+    expect(terminal.stderr()).toContain('no results');
   });
 
   describe('strings from the API on a terminal', () => {
