@@ -11,7 +11,7 @@ export const register = registerOf(defineLeaf({
   name: 'whoami',
   summary: 'Show the logged-in user, company and role',
   prints: 'me',
-  examples: ['sct whoami', 'sct whoami --json email'],
+  examples: ['sct whoami', 'sct whoami --json first_name,last_name,company.name'],
   run: (ctx) => whoami(ctx),
 }));
 

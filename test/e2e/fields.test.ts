@@ -103,6 +103,8 @@ describe('--json FIELDS', () => {
       [['orders', 'list', '--buying', '--json', 'border_cross_country.alpha_4'], /has no field "border_cross_country.alpha_4"/],
       // The user profile and the workspace's company are documented too (accounts.md).
       [['whoami', '--json', 'bogus'], /--json: whoami has no field "bogus"[\s\S]*hint: valid fields: .*is_mfa_enrolled/],
+      // The profile's table has no e-mail (only support_email_hash), whatever the sandbox returns.
+      [['whoami', '--json', 'email'], /--json: whoami has no field "email"/],
       [['whoami', '--json', 'company.nmae'], /whoami has no field "company.nmae" \(did you mean company.name\?\)/],
       [['workspaces', 'current', '--json', 'id,bogus'], /workspaces current has no field "bogus"/],
     ]);

@@ -98,9 +98,9 @@ export const RESOURCE_SHAPES = shapes({
   // The document's table leaves out the e-mail every invitation carries (and the list filters on).
   invitation: ['id', 'email', 'status', 'auth_group', { auth_group_detail: ROLE }, 'invited_by', { invited_by_detail: PERSON }, 'created_at', 'expires_at'],
   country: COUNTRY,
-  // The document's table leaves out the e-mail every profile carries.
+  // As the document's table: no e-mail (the profile names it only by support_email_hash).
   me: [
-    'id', 'email', 'first_name', 'last_name', 'job_title', 'identity_uid', 'is_mfa_enrolled', 'is_mfa_required', 'is_staff', 'active_user_company_id',
+    'id', 'first_name', 'last_name', 'job_title', 'identity_uid', 'is_mfa_enrolled', 'is_mfa_required', 'is_staff', 'active_user_company_id',
     'data_room_consumer_id', 'support_email_hash', { user_company: ['id', 'user_id', 'company_id', 'auth_group_id', 'data_room_consumer_id', 'config'] },
     { company: PROFILE_COMPANY }, { auth_group: ['id', 'name', 'permissions'] },
   ],
