@@ -12,6 +12,7 @@ export const register = registerOf({
     defineLeaf({
       name: 'list',
       summary: 'List the roles seen on the service (wherever a role is asked, its name or id is accepted)',
+      prints: 'role',
       examples: ['sct roles list', 'sct invitations create --email ana@example.com --role admin'],
       run: (ctx) => listRoles(ctx),
     }),

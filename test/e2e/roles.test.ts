@@ -16,6 +16,11 @@ describe('roles by name', () => {
       { id: 2, name: 'ADMIN' },
       { id: 3, name: 'MEMBER' },
     ]);
+    // A role is a documented shape (auth_group_detail: id, name): a field it does not have is exit 2.
+    const bad = await t.sct(['roles', 'list', '--json', 'foo']);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('roles list has no field "foo"');
+    expect((await t.sct(['roles', 'list', '-o', 'csv'])).stdout.split('\n')[0]).toBe('id,name');
   });
 
   it('invitations create --role admin sends its id; an unknown name is exit 2 listing the roles, nothing written', async () => {

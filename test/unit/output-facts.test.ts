@@ -21,6 +21,7 @@ describe('output facts declared by the commands', () => {
       ...crud('users', 'user', ['list']),
       ...crud('workspaces', 'workspace', ['list']),
       ...crud('countries', 'country', ['list', 'get']),
+      ...crud('roles', 'role', ['list']),
       whoami: 'me',
       'workspaces current': 'company',
       'orders stats': 'orderStatistics',

@@ -92,6 +92,8 @@ export const RESOURCE_SHAPES = shapes({
     { metadata: ['eu_registry_status', 'eu_registry_status_observed_at', 'submitted_at', 'was_filed'] }, 'pulse_params',
     { orders_detail: listOf(ORDER_DETAIL) }, { products_detail: listOf(PRODUCT) }, ...ASSESSED, ...STAMPS,
   ],
+  // A role as the documents show one wherever it is embedded (auth_group_detail: id, name).
+  role: ROLE,
   workspace: ['workspace_id', 'workspace_name', 'id', 'name', 'type', 'country', 'member_count', 'is_mfa_enabled', ...STAMPS],
   member: ['id', 'user', { user_detail: PERSON }, 'auth_group', { auth_group_detail: ROLE }, 'data_room_consumer_id', ...STAMPS],
   user: ['id', 'username', 'first_name', 'last_name', 'account', 'user_group', 'auth_group'],
