@@ -421,7 +421,7 @@ export class ApiClient {
     // token; it means the base URL is not the service's own address, which is what to say.
     // A signed link (a download the service handed out) is followed wherever it leads, as a
     // browser follows it: its own credential is in it, and the token goes to the base URL's
-    // origin only, whichever request it is (transport headers).
+    // origin only, whichever request carries it (requestParts).
     if (from.origin === this.origin && target.origin !== this.origin && !call.signed) call.fail(this.leavingOrigin(call.where(), status, from, target));
     call.target = status === 303 ? { url: target, method: 'GET', withBody: false } : { ...call.target, url: target };
   }
