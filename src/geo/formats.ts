@@ -208,15 +208,21 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
   };
   const prjBytes = sibling('prj');
   const prj = prjBytes && Buffer.from(prjBytes).toString('utf8').trim();
+  // The layer's positions as its coordinate system gives them, and the function that takes one
+  // to WGS 84 (undefined: they are WGS 84 already).
+  let toWgs84: ((position: number[]) => number[]) | undefined;
+  const cannotRead = () =>
+    new UsageError(`${name}: ${base}.prj names a coordinate system sct cannot read, so the plots cannot be placed: export the layer in WGS 84 (EPSG:4326)`);
   if (prj) {
     const { default: proj4 } = await import('proj4');
     let projection: InstanceType<typeof proj4.Proj>;
+    const wkt = withDatumShift(prj);
     try {
-      projection = new proj4.Proj(prj);
+      projection = new proj4.Proj(wkt);
     } catch {
-      throw new UsageError(`${name}: ${base}.prj names a coordinate system sct cannot read, so the plots cannot be placed: export the layer in WGS 84 (EPSG:4326)`);
+      throw cannotRead();
     }
-    const datum = unshiftedDatum(prj, projection);
+    const datum = unshiftedDatum(wkt, projection);
     if (datum) {
       throw new UsageError(
         `${name}: ${base}.prj is on the datum ${datum}, which sct cannot shift to WGS 84 (the file gives no shift parameters): read as WGS 84 the plots would land tens to hundreds of metres off`,
@@ -224,17 +230,39 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
         'export the layer in WGS 84 (EPSG:4326) from the GIS (QGIS: Export > Save Features As, CRS EPSG:4326; GDAL: ogr2ogr -t_srs EPSG:4326)',
       );
     }
+    withTrueScale(projection);
+    let converter: { forward(position: number[]): number[] };
+    try {
+      converter = proj4(projection as never, 'WGS84') as unknown as typeof converter;
+    } catch {
+      throw cannotRead();
+    }
+    toWgs84 = (position) => {
+      // proj4 leaves what it cannot project as NaN or Infinity, or throws: either way the .prj is
+      // the trouble, not the geometry.
+      let out: number[];
+      try {
+        out = converter.forward(position.slice(0, 2));
+      } catch {
+        throw cannotRead();
+      }
+      if (!Number.isFinite(out[0]) || !Number.isFinite(out[1])) throw cannotRead();
+      return [out[0]!, out[1]!, ...position.slice(2)];
+    };
   }
   const { parseShp, parseDbf } = await import('shpjs');
   let geometries: Array<Geometry | null>;
   let records: Array<Record<string, unknown>>;
   try {
-    geometries = parseShp(entries[shp], prj || undefined);
+    // Reprojected here, not by shpjs: it reads the .prj with proj4 as it stands, and when proj4
+    // fails on it, silently not at all (metres read as degrees).
+    geometries = parseShp(entries[shp]);
     const dbf = sibling('dbf');
     records = dbf ? parseDbf(dbf, sibling('cpg') ?? Buffer.from(dbfEncoding(dbf))) : [];
   } catch (err) {
     throw new UsageError(`${name}: ${shp} is not a readable Shapefile (${(err as Error).message})`);
   }
+  if (toWgs84) geometries = geometries.map((g) => g && reprojected(g, toWgs84!));
   return geometries.map((geometry, i) => ({ type: 'Feature', geometry: geometry && plainGeometry(geometry), properties: fullNames(records[i] ?? {}) }));
 }
 
@@ -285,6 +313,45 @@ function dbfEncoding(dbf: Uint8Array): string {
  * GGRS87 — GRS 80 but 200 m apart) the positions would be off by up to hundreds of metres.
  */
 const WGS84_ALIGNED_DATUMS = /^D_(WGS_1984|ETRS_1989|ETRF_\d+|ITRF_\d+|North_American_1983(_\w+)?|NAD_1983_\w+|SIRGAS(_2000|_\w+)?|MAGNA|GDA_?(1994|2020)|NZGD_2000|Hartebeesthoek_1994|Datum_Geodesi_Nasional_1995|GDM_2000|RGF_1993|JGD_(2000|2011)|Korea_2000|China_2000|IGS\w*)$/i;
+
+/**
+ * Shifts to WGS 84 that proj4's own table gets wrong, by the datum an ESRI .prj names: Belge 1972
+ * with its rotations' signs turned (about 190 m off in Belgium), S-JTSK with three parameters
+ * instead of seven (about 8 m). These are EPSG's (BD72 to WGS 84 (3), S-JTSK to WGS 84 (5)), in
+ * the position-vector convention TOWGS84 takes, as PROJ gives them for EPSG:31370 and EPSG:5514.
+ */
+const DATUM_SHIFTS: Readonly<Record<string, string>> = {
+  d_belge_1972: '-106.8686,52.2978,-103.7239,0.3366,-0.457,1.8422,-1.2747',
+  d_s_jtsk: '570.8,85.7,462.8,4.998,1.587,5.261,3.56',
+};
+
+/** The .prj with the shift of its datum written in, when it names one of DATUM_SHIFTS and gives none. */
+function withDatumShift(prj: string): string {
+  if (/TOWGS84\s*\[/i.test(prj)) return prj;
+  return prj.replace(/(DATUM\s*\[\s*"([^"]+)"\s*,\s*SPHEROID\s*\[[^\]]*\])/i, (whole, _all: string, datum: string) => {
+    const shift = DATUM_SHIFTS[datum.toLowerCase()];
+    return shift ? `${whole},TOWGS84[${shift}]` : whole;
+  });
+}
+
+/**
+ * ESRI's Mercator takes its true-scale latitude as Standard_Parallel_1 (SIRGAS 2000 / Brazil
+ * Mercator: -2°), which proj4 reads as a first standard parallel and leaves out, so its scale
+ * stayed that of the equator: positions were up to a kilometre off.
+ */
+function withTrueScale(projection: { projName?: string; lat1?: number; lat_ts?: number; init?: () => void }): void {
+  const mercator = projection.projName !== undefined && /^(Mercator|Mercator_2SP|merc)$/i.test(projection.projName);
+  if (!mercator || !projection.lat1 || projection.lat_ts || !projection.init) return;
+  projection.lat_ts = projection.lat1;
+  projection.init();
+}
+
+/** A geometry with each position taken through `move`, whatever its nesting. */
+function reprojected(g: Geometry, move: (position: number[]) => number[]): Geometry {
+  const walk = (v: unknown): unknown => (Array.isArray(v) && typeof v[0] === 'number' ? move(v as number[]) : Array.isArray(v) ? v.map(walk) : v);
+  if (g.type === 'GeometryCollection') return { type: g.type, geometries: g.geometries.map((x) => reprojected(x, move)) };
+  return { ...g, coordinates: walk(g.coordinates) } as Geometry;
+}
 
 /** The datum of a .prj that proj4 would read without a shift it needs; undefined when none is needed. */
 function unshiftedDatum(prj: string, projection: { datum?: { datum_type?: number } }): string | undefined {

@@ -255,6 +255,11 @@ function checkPointArea(raw: RawFeature, at: Position, options: CheckOptions, re
     report('error', `"${REGISTRY_AREA}" is ${JSON.stringify(registryArea)}, not a number of hectares: write it as one, or leave it out (the registry then assumes ${LIMITS.pointMaxHa} ha)`, at, code);
     return;
   }
+  // 1e400 in the file: JSON reads it as Infinity, which no plot is.
+  if (typeof registryArea === 'number' && !Number.isFinite(registryArea)) {
+    report('error', `"${REGISTRY_AREA}" is a number too large to be a plot's hectares: write the plot's area in hectares`, at, code);
+    return;
+  }
   const stated = statedHectares(raw);
   if (stated === undefined) {
     report('warning', `a point without an "${REGISTRY_AREA}" property: the registry assumes ${LIMITS.pointMaxHa} ha`, at);
@@ -263,7 +268,9 @@ function checkPointArea(raw: RawFeature, at: Position, options: CheckOptions, re
   if (stated < LIMITS.pointMinHa) {
     report('error', `a point for a plot of ${formatHectares(stated)}: the registry accepts an ${REGISTRY_AREA} from ${LIMITS.pointMinHa} ha`, at, code);
   } else if (stated > LIMITS.pointMaxHa && options.commodity?.toLowerCase() !== 'cattle') {
-    report('error', `a point for a plot of ${formatHectares(stated)}: plots of more than ${LIMITS.pointMaxHa} ha need a polygon (cattle excepted: --commodity cattle)`, at, code);
+    // 4.0000001 ha rounds to "4 ha" in the message, which would not say why it is refused.
+    const shown = formatHectares(stated) === formatHectares(LIMITS.pointMaxHa) ? `${stated} ha` : formatHectares(stated);
+    report('error', `a point for a plot of ${shown}: plots of more than ${LIMITS.pointMaxHa} ha need a polygon (cattle excepted: --commodity cattle)`, at, code);
   }
 }
 

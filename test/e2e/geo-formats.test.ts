@@ -183,6 +183,30 @@ describe('origins check reads KML, KMZ, zipped Shapefiles and GPX', () => {
     });
   });
 
+  it.each([
+    // proj4's own shift for Belge 1972 has its rotations' signs turned: about 190 m off.
+    ['plots-belge72.zip', [4.350001, 50.850001]],
+    // S-JTSK with proj4's three parameters: about 8 m off.
+    ['plots-sjtsk-krovak.zip', [15.000001, 50.000001]],
+    // ESRI Mercator with Standard_Parallel_1 (-2°): read at the equator's scale, about 830 m off.
+    ['plots-brazil-mercator.zip', [-46.600001, -12.000001]],
+  ])('reads %s where GDAL wrote it from, within 0.1 m', async (file, [lon, lat]) => {
+    const [origin] = await dryRun(fixture(file));
+    const [x, y] = origin.location.coordinates as number[];
+    const metres = Math.hypot((x - lon) * 111_320 * Math.cos((lat * Math.PI) / 180), (y - lat) * 110_540);
+    expect(metres).toBeLessThan(0.1);
+  });
+
+  it('a .prj proj4 cannot project with (NZ Map Grid) is exit 2 naming the .prj, not the geometry', async () => {
+    for (const args of [['origins', 'check', fixture('plots-nzmg.zip')], ['origins', 'import', '--file', fixture('plots-nzmg.zip')]]) {
+      const r = await t.sct(args);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain('plots-nzmg.zip: plots.prj names a coordinate system sct cannot read');
+      expect(r.stderr).not.toContain('coordinates must be');
+    }
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
   it('reprojects a Shapefile in UTM zone 30N by its .prj as GDAL does, to 1e-6 degrees', async () => {
     const origins = await dryRun(fixture('plots-utm30n.zip'));
     const gdal = geojson('plots-utm30n-gdal.geojson').features;

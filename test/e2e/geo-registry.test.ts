@@ -134,6 +134,18 @@ describe('the registry’s rules (origins check)', () => {
     ]);
   });
 
+  it('an Area too large for a number (1e400, read as Infinity) is an Area error, not a missing Area; 4.0000001 ha says its digits', async () => {
+    const text = JSON.stringify({ type: 'FeatureCollection', features: [feature({ type: 'Point', coordinates: at(0, 0) }, { Area: 'HUGE' })] }).replace('"HUGE"', '1e400');
+    const r = await t.sct(['origins', 'check', '-o', 'json', t.writeFile('huge-area.geojson', text)]);
+    expect(r.exitCode, r.stdout).toBe(2);
+    expect((JSON.parse(r.stdout) as Finding[]).map((f) => [f.level, f.code, f.message])).toEqual([
+      ['error', AREA, '"Area" is a number too large to be a plot\'s hectares: write the plot\'s area in hectares'],
+    ]);
+    const near = await check([feature({ type: 'Point', coordinates: at(0, 0) }, { Area: 4.0000001 })]);
+    expect(near.exitCode).toBe(2);
+    expect(near.findings.map((f) => f.message)).toContain('a point for a plot of 4.0000001 ha: plots of more than 4 ha need a polygon (cattle excepted: --commodity cattle)');
+  });
+
   it('a Point with a negative Area is refused as too small, with a summary and exit 2 (never a crash)', async () => {
     for (const [name, value] of [['Area', -2], ['area', -0.5], ['Area', -0.00001]] as const) {
       const { exitCode, findings, stderr } = await check([feature({ type: 'Point', coordinates: at(0, 0) }, { [name]: value })]);

@@ -138,6 +138,13 @@ describe('origins import --file plots.geojson', () => {
     expect(again.exitCode).toBe(2);
     expect(readFileSync(report, 'utf8').trim().split('\n').slice(1)).toEqual([expect.stringMatching(/^1,feature 1,invalid,,"invalid — name: required/)]);
     expect(t.sb.requests).toHaveLength(0);
+
+    // A feature with an external_id is named by it, as the rows that are sent are.
+    const big = t.writeFile('big-point.geojson', JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { external_id: 'K-1', ProductionPlace: 'Big point', ProducerCountry: 'CI', Area: 5.5 }, geometry: { type: 'Point', coordinates: [-5.612345, 6.912345] } }] }));
+    const keyed = await t.sct(['origins', 'import', '--file', big, '--report', report, '--force']);
+    expect(keyed.exitCode).toBe(2);
+    expect(readFileSync(report, 'utf8').trim().split('\n').slice(1)).toEqual([expect.stringMatching(/^1,K-1,invalid,,"?invalid — geometry: a point for a plot of 5.5 ha/)]);
+    expect(t.sb.requests).toHaveLength(0);
   });
 
   it('recognises GeoJSON on stdin by its content, and maps --name-property and --country-code', async () => {

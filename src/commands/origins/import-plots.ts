@@ -44,7 +44,7 @@ export async function readPlotUnits(
   if (errors > 0) {
     const refused: FieldErrors = {};
     for (const f of checked.findings) if (f.level === 'error') (refused[`${f.feature === null ? 'file' : `feature ${f.feature}`}, geometry`] ??= []).push(f.message);
-    reportInvalid(ctx, opts.report, refused);
+    reportInvalid(ctx, opts.report, refused, keysOf(checked.features));
     throw new UsageError(`${file.name}: ${errors === 1 ? 'an error' : `${errors} errors`} the registry would refuse; nothing was sent`, {}, `fix them and ${purpose} again (\`sct origins check FILE --map plots.svg\` draws where the plots are)`);
   }
 
@@ -52,7 +52,7 @@ export async function readPlotUnits(
   const units = plotUnits(checked.features, { countryCode, nameProperty: opts.nameProperty, requireExternalId: purpose === 'sync' }, problems);
   const invalid = Object.keys(problems);
   if (invalid.length > 0) {
-    reportInvalid(ctx, opts.report, problems);
+    reportInvalid(ctx, opts.report, problems, keysOf(checked.features));
     const shown = Object.fromEntries(Object.entries(problems).slice(0, SHOWN_ERRORS));
     const features = new Set(invalid.map((k) => k.split(',')[0])).size;
     throw new UsageError(
@@ -68,17 +68,27 @@ export async function readPlotUnits(
  * The --report of a file refused whole, as every bulk run writes it: one `invalid` row per
  * feature (a finding about the file itself as feature 0), its fields and messages.
  */
-function reportInvalid(ctx: Context, report: string | undefined, problems: FieldErrors): void {
+function reportInvalid(ctx: Context, report: string | undefined, problems: FieldErrors, keys: ReadonlyMap<number, string>): void {
   if (!report) return;
   const byFeature = new Map<number, Outcome>();
   for (const [where, messages] of Object.entries(problems)) {
     const [subject, field] = where.split(', ');
     const n = subject === 'file' ? 0 : Number(subject!.replace('feature ', ''));
     let o = byFeature.get(n);
-    if (!o) byFeature.set(n, (o = { key: n === 0 ? 'file' : `feature ${n}`, lines: [n], status: 'invalid', error: 'invalid', fields: {} }));
+    if (!o) byFeature.set(n, (o = { key: n === 0 ? 'file' : (keys.get(n) ?? `feature ${n}`), lines: [n], status: 'invalid', error: 'invalid', fields: {} }));
     (o.fields![field!] ??= []).push(...messages);
   }
   writeReportFile(report, [...byFeature.values()].sort((a, b) => a.lines[0]! - b.lines[0]!), { csvFormulas: ctx.flags.csvFormulas });
+}
+
+/** Each feature's key as its unit would have it: its external id, where it has one. */
+function keysOf(features: CheckedFeature[]): Map<number, string> {
+  const keys = new Map<number, string>();
+  for (const { raw } of features) {
+    const ext = externalIdOf(raw);
+    if (ext !== undefined) keys.set(raw.index, ext);
+  }
+  return keys;
 }
 
 /**
