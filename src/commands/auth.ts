@@ -2,10 +2,10 @@ import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
 import { missingApiPrefix } from '../api/endpoint.js';
-import { AuthError, UsageError } from '../errors.js';
-import { loginCommand, notLoggedIn } from '../config/settings.js';
+import { AuthError, SctError, UsageError } from '../errors.js';
+import { notLoggedIn } from '../config/settings.js';
 import { maskToken, withoutCredentials } from '../output/redact.js';
-import { keyringAccount, keyringDelete, keyringSet } from '../config/keyring.js';
+import { KEYRING_SERVICE, keyringAccount, keyringDelete, keyringSet } from '../config/keyring.js';
 import { displayName, type Me } from '../api/me.js';
 import { fetchMe } from './whoami.js';
 import { readInputText } from '../util/files.js';
@@ -31,7 +31,7 @@ export const register = registerOf({
       summary: 'Store a token for the profile after checking it with the service',
       options: LOGIN_OPTIONS,
       help: '\nThe token is kept in the system keyring (macOS Keychain, Windows Credential Manager, Secret Service),\nor in the config file when there is none or with --insecure-storage.\nThe token is never taken as a flag value: it would land in shell history and `ps`.',
-      examples: ['sct auth login --base-url http://127.0.0.1:8080/api --with-token < token.txt', 'sct auth login --profile staging --insecure-storage'],
+      examples: ['sct auth login --base-url http://127.0.0.1:8080/api --with-token < token.txt', 'sct auth login --profile staging --base-url http://127.0.0.1:8080/api --insecure-storage'],
       run: (ctx, opts) => login(ctx, opts),
     }),
     defineLeaf({
@@ -186,10 +186,16 @@ export async function logout(ctx: Context): Promise<void> {
   let from = 'the config file';
   if (before?.token_storage === 'keyring') {
     from = 'the system keyring';
+    const account = before.token_account ?? keyringAccount(s.profile, before.token_base_url ?? before.base_url);
     try {
-      keyringDelete(before.token_account ?? keyringAccount(s.profile, before.token_base_url ?? before.base_url), ctx.env);
+      keyringDelete(account, ctx.env);
     } catch (err) {
-      ctx.io.warn(`the token could not be removed from the system keyring (${(err as Error).message}); the profile no longer uses it`);
+      // The profile no longer uses the token, but the secret is still there: never "removed", and
+      // not exit 0, which a script would take for a token forgotten.
+      if (ctx.env.SCT_TOKEN) ctx.io.warn('SCT_TOKEN is still set in the environment and is used by every command');
+      const failed = new SctError(`logged out of profile "${s.profile}", but the token is still in the system keyring: it could not be removed (${(err as Error).message})`);
+      failed.hint = `remove it with the keyring's own tool where it can be reached (Linux: secret-tool clear service ${KEYRING_SERVICE} account '${account}'; macOS: Keychain Access, "${KEYRING_SERVICE}"; Windows: Credential Manager)`;
+      throw failed;
     }
   }
   ctx.io.info(before ? `Logged out of profile "${s.profile}" (token removed from ${from}).` : `Profile "${s.profile}" had no stored token.`);
@@ -198,6 +204,6 @@ export async function logout(ctx: Context): Promise<void> {
 
 export async function printToken(ctx: Context): Promise<void> {
   const s = ctx.settings();
-  if (!s.token) throw notLoggedIn(s, `not logged in (profile "${s.profile}")`, `run \`${loginCommand(s)}\``);
+  if (!s.token) throw notLoggedIn(s, `not logged in (profile "${s.profile}")`);
   await ctx.io.write(s.token + '\n');
 }

@@ -161,10 +161,11 @@ function notLoggedInHint(s: Settings, hint = s.baseUrl ? `run \`${loginCommand(s
 export function checkProfileExists(s: Settings, names: () => string[], creating = false): void {
   // The default profile needs no entry, however it is named: the environment alone is enough.
   if (creating || s.profileExists || s.profile === 'default') return;
-  const known = names();
+  // The default profile is there without an entry, as `config profiles` lists it.
+  const known = names().includes('default') ? names() : ['default', ...names()];
   const from = s.profileSource === 'flag' ? '--profile' : 'SCT_PROFILE';
   throw new UsageError(
-    `no profile "${s.profile}" (${from}): the profiles are ${known.length ? known.join(', ') : 'none yet'}`,
+    `no profile "${s.profile}" (${from}): the profiles are ${known.join(', ')}`,
     {},
     `create it with \`sct auth login --profile ${s.profile} --base-url https://…/api\` or \`sct config set base_url URL --profile ${s.profile}\``,
   );

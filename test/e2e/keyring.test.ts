@@ -68,9 +68,13 @@ describe('without a keyring (no D-Bus session): the config file', () => {
     const list = await t.sct(['products', 'list'], { env: noEnvToken });
     expect(list.exitCode).toBe(4);
     expect(t.sb.requests).toHaveLength(0);
-    // Logout still forgets it (the keyring entry cannot be reached: a warning, the profile is cleared).
+    // Logout clears the profile, but the secret stays in the keyring it cannot reach: said so,
+    // with how to remove it there, and exit 1, never "token removed".
     const logout = await t.sct(['auth', 'logout'], { env: noEnvToken });
-    expect(logout.exitCode).toBe(0);
+    expect(logout.exitCode).toBe(1);
+    expect(logout.stderr).toContain('error: logged out of profile "default", but the token is still in the system keyring: it could not be removed (no D-Bus session');
+    expect(logout.stderr).toContain(`secret-tool clear service sct account 'default@${t.sb.url}'`);
+    expect(logout.stderr).not.toContain('token removed');
     expect(storedProfile(t.dir)).toEqual({ base_url: t.sb.url });
   });
 

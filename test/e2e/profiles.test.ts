@@ -9,10 +9,14 @@ const t = useSandbox({}, { inProcess: true });
 
 describe('profiles', () => {
   it('a --profile or SCT_PROFILE naming no profile is exit 2 naming it and the profiles, nothing sent', async () => {
+    const empty = await t.sct(['whoami', '--profile', 'other']);
+    expect(empty.exitCode).toBe(2);
+    expect(empty.stderr).toContain('error: no profile "other" (--profile): the profiles are default\n');
     expect((await t.sct(['config', 'set', 'output', 'json', '--profile', 'work'])).exitCode).toBe(0);
     const flag = await t.sct(['orders', 'list', '--buying', '--profile', 'nope']);
     expect(flag.exitCode, flag.stderr).toBe(2);
-    expect(flag.stderr).toContain('error: no profile "nope" (--profile): the profiles are work');
+    // The default profile is one of them, as `config profiles` lists it, entry or not.
+    expect(flag.stderr).toContain('error: no profile "nope" (--profile): the profiles are default, work\n');
     expect(flag.stderr).toContain('sct auth login --profile nope');
     const env = await t.sct(['auth', 'status'], { env: { SCT_PROFILE: 'nope' } });
     expect(env.exitCode).toBe(2);
@@ -20,7 +24,7 @@ describe('profiles', () => {
     // Listing the profiles too: it would show one that is not there as the current one.
     const list = await t.sct(['config', 'profiles'], { env: { SCT_PROFILE: 'nope' } });
     expect(list.exitCode).toBe(2);
-    expect(list.stderr).toContain('error: no profile "nope" (SCT_PROFILE): the profiles are work');
+    expect(list.stderr).toContain('error: no profile "nope" (SCT_PROFILE): the profiles are default, work\n');
     expect(t.sb.requests).toHaveLength(0);
     // The default profile needs no entry: the environment alone is enough.
     expect((await t.sct(['whoami'])).exitCode).toBe(0);
