@@ -234,6 +234,24 @@ describe('files from spreadsheets: columns', () => {
     expect(half.stderr).not.toContain('line 2');
   });
 
+  it('an origins export whose plots are polygons reads back: sync plans nothing, import sends the polygons', async () => {
+    const list = await t.sct(['origins', 'list', '--filter', 'id__in=5,17', '-o', 'csv']);
+    expect(list.exitCode, list.stderr).toBe(0);
+    expect(list.stdout).toContain(',Polygon,');
+    const file = t.writeFile('polygons.csv', list.stdout);
+    const sync = await t.sct(['origins', 'sync', '--file', file, '--dry-run']);
+    expect(sync.exitCode, sync.stderr).toBe(0);
+    expect(sync.stderr + sync.stdout).toMatch(/2 unchanged/);
+    const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+    expect(imported.exitCode, imported.stderr).toBe(0);
+    expect(dryRunBodies(imported.stdout).map((b: { location: { type: string } }) => b.location.type)).toEqual(['Polygon', 'Polygon']);
+    // A cell that is JSON but no geometry is still its line's error.
+    const bad = t.writeFile('not-geometry.csv', 'name,country_code,location\nFerme C,CI,"{""type"":""Feature""}"\n');
+    const refused = await t.sct(['origins', 'import', '--file', bad, '--dry-run']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('line 2, location: expected a GeoJSON geometry (Point, Polygon, MultiPolygon, …), got type "Feature"');
+  });
+
   it('orders list -o csv → one cell edited → orders sync changes exactly that field; the read-only columns are ignored with one line', async () => {
     const list = await t.sct(['orders', 'list', '--buying', '--type', 'order', '-o', 'csv', '--limit', '3']);
     expect(list.exitCode, list.stderr).toBe(0);

@@ -79,6 +79,29 @@ export function parseLocation(text: string): GeoPoint {
 const GEOMETRY_TYPES = ['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection'];
 
 /**
+ * A location cell of a CSV file: `lat,lng`, or a GeoJSON geometry as JSON — a Point checked as
+ * --location checks it, any other geometry (an exported plot's Polygon) as it is, as the same
+ * geometry given by --file or --set passes. Throws an Error saying what is wrong.
+ */
+export function parseLocationCell(text: string): unknown {
+  const s = text.trim();
+  if (!s.startsWith('{')) return parseLocation(s);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(s);
+  } catch {
+    throw new Error('not valid JSON (expected "lat,lng" or a GeoJSON geometry)');
+  }
+  const type = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as { type?: unknown }).type : undefined;
+  if (typeof type !== 'string' || !GEOMETRY_TYPES.includes(type)) {
+    throw new Error(`expected a GeoJSON geometry (Point, Polygon, MultiPolygon, …), got type ${JSON.stringify(type ?? null)}`);
+  }
+  const problem = type === 'Point' ? pointProblem(parsed) : undefined;
+  if (problem) throw new Error(problem);
+  return parsed;
+}
+
+/**
  * The same rules whichever way the location arrives (--location, --set, --file, a CSV cell): a
  * "lat,lng" string becomes a Point, a Point must have sane coordinates, any other GeoJSON
  * geometry passes, null clears it, and anything else is refused before it is sent.

@@ -6,7 +6,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { REQUIRED } from '../../api/schemas/messages.js';
-import { originCreateSchema, originUpdateSchema, parseLocation, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
+import { originCreateSchema, originUpdateSchema, parseLocationCell, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
 import type { RowProblem } from '../../sync/plan.js';
 import { endDryRun, decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle, type RowTaker } from '../../bulk/csv.js';
 import { readInput } from '../../util/files.js';
@@ -93,7 +93,7 @@ export function originFromRow(
     add('location', `give either location or ${header('latitude')}/${header('longitude')}, not both`);
   } else if (loc) {
     try {
-      body.location = parseLocation(loc);
+      body.location = parseLocationCell(loc);
     } catch (err) {
       add('location', (err as Error).message);
     }
