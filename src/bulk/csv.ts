@@ -19,6 +19,22 @@ export interface CsvRow {
   /** 1-based line number in the file where the record starts (a quoted cell may span lines). */
   line: number;
   values: Record<string, string>;
+  /**
+   * A workbook's cells that hold a formula's error (#N/A), by column: the row is invalid where
+   * the command reads such a column (cellErrorsIn), whatever text the cell shows.
+   */
+  cellErrors?: Record<string, string>;
+}
+
+/** The problems of a row's error cells in the columns a command reads, as [column, message]. */
+export function cellErrorsIn(row: CsvRow, columns: Iterable<string>): Array<[string, string]> {
+  if (!row.cellErrors) return [];
+  const out: Array<[string, string]> = [];
+  for (const column of columns) {
+    const message = row.cellErrors[column];
+    if (message !== undefined) out.push([column, message]);
+  }
+  return out;
 }
 
 export interface CsvFile {
@@ -99,7 +115,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   let columns: string[] | undefined;
   let rowCount = 0;
   let lineByLine = false;
-  const onRecord = (cells: string[], line: number): void | Promise<void> => {
+  const onRecord = (cells: string[], line: number, errorCells?: ReadonlyMap<number, string>): void | Promise<void> => {
     // A row with no value in any cell is a row left blank in the sheet: spreadsheet programs
     // write it as `,` (or `;`, a tab), and a workbook's blank rows are skipped too.
     const filled = lastFilled(cells);
@@ -138,7 +154,9 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
       else values[columns[j]] = unguard(cells[j]);
     }
     rowCount++;
-    const taken = take({ line, values });
+    let cellErrors: Record<string, string> | undefined;
+    if (errorCells) for (const [j, message] of errorCells) if (j < columns.length) (cellErrors ??= {})[columns[j]] = message;
+    const taken = take(cellErrors ? { line, values, cellErrors } : { line, values });
     if (taken && !lineByLine) throw new Error('a row taker may wait only where the file is read line by line');
     return taken;
   };
@@ -169,7 +187,12 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
  * something for text are refused rather than ignored. --decimal-comma still applies, to numbers
  * typed into text cells.
  */
-async function eachWorkbookRecord(bytes: Buffer, name: string, opts: ReadOptions, onRecord: (cells: string[], line: number) => void): Promise<void> {
+async function eachWorkbookRecord(
+  bytes: Buffer,
+  name: string,
+  opts: ReadOptions,
+  onRecord: (cells: string[], line: number, errors?: ReadonlyMap<number, string>) => void,
+): Promise<void> {
   const kind = (await import('./zip-kind.js')).zipKind(bytes);
   if ('looksLike' in kind) throw notReadable(name, kind.looksLike);
   for (const [flag, given] of [['--encoding', opts.encoding], ['--delimiter', opts.delimiter]] as const) {

@@ -10,7 +10,12 @@ import { UsageError } from '../errors.js';
  * (`00123`), numbers are plain decimals, dates `YYYY-MM-DD`, formulas their computed value.
  * Blank rows are skipped, as blank lines of a CSV file are.
  */
-export function eachSheetRecord(bytes: Buffer, name: string, sheet: string | undefined, onRecord: (cells: string[], row: number) => void): void {
+export function eachSheetRecord(
+  bytes: Buffer,
+  name: string,
+  sheet: string | undefined,
+  onRecord: (cells: string[], row: number, errors?: ReadonlyMap<number, string>) => void,
+): void {
   let book: ReturnType<typeof read>;
   try {
     // cellDates: a date cell is a Date at midnight UTC of its day, read back in UTC (dateText) so
@@ -32,8 +37,17 @@ export function eachSheetRecord(bytes: Buffer, name: string, sheet: string | und
     const row = data[r];
     if (!row) continue;
     const cells: string[] = [];
+    // Cells that hold a formula's error (#N/A, #DIV/0!): their text as a CSV export has it, and
+    // the error for the row's checks, so the row is invalid on its own, not the whole file.
+    let errors: Map<number, string> | undefined;
     for (let c = first; c < row.length; c++) {
       const cell = row[c];
+      if (cell?.t === 'e') {
+        const shown = utils.format_cell(cell);
+        cells.push(shown);
+        (errors ??= new Map()).set(c - first, `the cell (${utils.encode_cell({ r, c })}) holds the error ${shown}`);
+        continue;
+      }
       try {
         cells.push(cellText(cell));
       } catch (err) {
@@ -54,7 +68,7 @@ export function eachSheetRecord(bytes: Buffer, name: string, sheet: string | und
       cells.length = header.length;
     }
     while (cells.length < header.length) cells.push('');
-    onRecord(cells, r + 1);
+    onRecord(cells, r + 1, errors);
   }
 
   /** A cell's value as the text a CSV file would hold; throws for a cell with no value to give. */
@@ -73,8 +87,6 @@ export function eachSheetRecord(bytes: Buffer, name: string, sheet: string | und
         return cell.v ? 'true' : 'false';
       case 'd':
         return dateText(cell.v instanceof Date ? cell.v : new Date(String(cell.v)));
-      case 'e':
-        throw new Error(`the cell holds the error ${utils.format_cell(cell)}`);
       default:
         return '';
     }

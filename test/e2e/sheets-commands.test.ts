@@ -242,3 +242,20 @@ describe('a row left blank, and an empty column at the right, as LibreOffice wri
     expect(middle.stderr).toContain('middle.csv line 1: column 2 has no name');
   });
 });
+
+describe('a workbook cell that holds a formula error', () => {
+  it('makes its row invalid, not the file: --skip-invalid sends the others, the report names the cell; in an ignored column it is nothing', async () => {
+    const report = join(t.dir, 'formula-errors.csv');
+    const strict = await t.sctBin(['origins', 'import', '--file', fixture('origins-formula-errors.xlsx'), '--report', report]);
+    expect(strict.exitCode, strict.stderr).toBe(2);
+    expect(strict.stderr).toContain('line 3, latitude: the cell (E3) holds the error #DIV/0!');
+    expect(strict.stderr).not.toContain('#N/A');
+    expect(t.sb.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    expect(readFileSync(report, 'utf8')).toMatch(/^3,line 3,invalid,,.*#DIV\/0!/m);
+
+    const skipping = await t.sctBin(['origins', 'import', '--file', fixture('origins-formula-errors.xlsx'), '--skip-invalid', '--report', report, '--force', '-o', 'json']);
+    expect(skipping.exitCode, skipping.stderr).toBe(3);
+    const sent = t.sb.requests.filter((r) => r.method === 'POST').map((r) => JSON.parse(r.body).external_id);
+    expect(sent).toEqual(['DX1', 'DX3']);
+  });
+});

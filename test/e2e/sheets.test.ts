@@ -244,7 +244,7 @@ describe('files from spreadsheets: columns', () => {
     expect(sync.stderr + sync.stdout).toMatch(/2 unchanged/);
     const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
     expect(imported.exitCode, imported.stderr).toBe(0);
-    expect(dryRunBodies(imported.stdout).map((b: { location: { type: string } }) => b.location.type)).toEqual(['Polygon', 'Polygon']);
+    expect(dryRunBodies(imported.stdout).map((b) => b.location.type)).toEqual(['Polygon', 'Polygon']);
     // A cell that is JSON but no geometry is still its line's error.
     const bad = t.writeFile('not-geometry.csv', 'name,country_code,location\nFerme C,CI,"{""type"":""Feature""}"\n');
     const refused = await t.sct(['origins', 'import', '--file', bad, '--dry-run']);

@@ -176,10 +176,12 @@ describe('workbooks: errors name the sheet row', () => {
     ]);
   });
 
-  it.each(WORKBOOKS)('%s: a formula error cell is exit 2 naming its cell and the error', async (name) => {
+  it.each(WORKBOOKS)('%s: a formula error cell makes its row invalid (exit 2), naming its cell and the error', async (name) => {
     const r = await t.sct(['origins', 'import', '--file', fixture(name), '--sheet', 'Errors', '--dry-run']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`${name} line 2, latitude (cell D2): the cell holds the error #DIV/0!`);
+    expect(r.stderr).toContain(`${name}: 1 invalid row; nothing was sent`);
+    expect(r.stderr).toContain('line 2, latitude: the cell (D2) holds the error #DIV/0!');
+    expect(r.stderr).toContain('--skip-invalid sends the valid rows');
   });
 
   it.each(WORKBOOKS)('%s: an unknown --sheet is exit 2 listing the sheets', async (name) => {

@@ -10,7 +10,7 @@ import { bulkCreateResults, invitationEmail, isInvitationEmail, type InvitationC
 import { flattenFieldErrors } from '../../api/errors.js';
 import { SctError, UsageError } from '../../errors.js';
 import { fileLabel } from '../../util/files.js';
-import { endDryRun, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
+import { cellErrorsIn, endDryRun, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
@@ -42,6 +42,12 @@ export class InvitationRows {
   ) {}
 
   add(row: CsvRow): void {
+    // A workbook cell holding a formula's error (#N/A): the row is invalid on its own.
+    const broken = cellErrorsIn(row, ['email', 'auth_group']);
+    if (broken.length) {
+      for (const [column, message] of broken) this.errors.add(row.line, column, message);
+      return;
+    }
     const email = row.values.email?.trim() ?? '';
     const cell = row.values.auth_group?.trim() ?? '';
     let ok = true;

@@ -233,6 +233,12 @@ class OrderAssembler {
 
   /** A cell's value, or undefined when it is blank or does not convert (then recorded as an error). */
   private readCell(row: CsvRow, column: string, conv: Conv): { raw: string; value: unknown } | undefined {
+    // A workbook cell holding a formula's error (#N/A): the row is invalid, its order left out.
+    const broken = row.cellErrors?.[column];
+    if (broken !== undefined) {
+      this.problem(row.line, column, broken);
+      return undefined;
+    }
     const raw = (row.values[column] ?? '').trim();
     if (!raw) return undefined;
     try {
@@ -247,8 +253,9 @@ class OrderAssembler {
   add(row: CsvRow): string | undefined {
     const { kind } = this;
     const externalId = (row.values.external_id ?? '').trim();
-    if (!externalId) {
-      this.problem(row.line, 'external_id', 'required: it names the order the row belongs to');
+    const broken = row.cellErrors?.external_id;
+    if (!externalId || broken !== undefined) {
+      this.problem(row.line, 'external_id', broken ?? 'required: it names the order the row belongs to');
       return undefined;
     }
     let order = this.open.get(externalId);
@@ -291,7 +298,8 @@ class OrderAssembler {
       }
     }
     const listed = (row.values[ITEMS_COLUMN] ?? '').trim();
-    if (listed && hasItem) this.problem(row.line, ITEMS_COLUMN, 'give the items as rows (product, volume, unit…) or as this column, not both');
+    if (row.cellErrors?.[ITEMS_COLUMN] !== undefined) this.problem(row.line, ITEMS_COLUMN, row.cellErrors[ITEMS_COLUMN]);
+    else if (listed && hasItem) this.problem(row.line, ITEMS_COLUMN, 'give the items as rows (product, volume, unit…) or as this column, not both');
     else if (listed) {
       const exported = itemsOfColumn(listed, kind);
       if (typeof exported === 'string') this.problem(row.line, ITEMS_COLUMN, exported);

@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import { REQUIRED } from '../../api/schemas/messages.js';
 import { originCreateSchema, originUpdateSchema, parseLocationCell, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
 import type { RowProblem } from '../../sync/plan.js';
-import { endDryRun, decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle, type RowTaker } from '../../bulk/csv.js';
+import { cellErrorsIn, endDryRun, decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle, type RowTaker } from '../../bulk/csv.js';
 import { readInput } from '../../util/files.js';
 import { PATHS } from '../../api/paths.js';
 import { requestsAsMade } from '../shared/dry-run.js';
@@ -77,6 +77,12 @@ export function originFromRow(
     reported.add(column);
     problems.push([column, message]);
   };
+  // A workbook cell holding a formula's error (#N/A) where the row is read: the row is invalid.
+  const broken = cellErrorsIn(row, [...IMPORT_COLUMNS, ...EXPORTED_LOCATION].map(header));
+  if (broken.length) {
+    for (const [column, message] of broken) errors.add(row.line, column, message);
+    return undefined;
+  }
   const body: Record<string, unknown> = {};
   for (const field of ['name', 'country_code', 'description', 'external_id']) if (v(field)) body[field] = v(field);
 
