@@ -113,6 +113,10 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   const rows: CsvRow[] = [];
   let take: RowTaker = (row) => void rows.push(row);
   let columns: string[] | undefined;
+  /** The columns with a header, as the command sees them (a blank spacer column left out). */
+  let named: string[] = [];
+  /** Where the header has a blank cell between named ones: a spacer column, empty in every row. */
+  let spacers: number[] = [];
   let rowCount = 0;
   let lineByLine = false;
   const onRecord = (cells: string[], line: number, errorCells?: ReadonlyMap<number, string>): void | Promise<void> => {
@@ -128,16 +132,22 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
       columns = names.map(normalizeHeader);
       const problem = headerProblem(name, line, names, columns);
       if (problem) throw problem;
-      const missing = required.filter((c) => !columns!.includes(c));
+      spacers = columns.flatMap((c, j) => (c === '' ? [j] : []));
+      named = columns.filter((c) => c !== '');
+      const missing = required.filter((c) => !named.includes(c));
       if (missing.length) {
         // A misspelt column is named with the closest known one, as refuseUnknownColumns does.
         const known = opts.known ?? required;
-        const unknown = columns.filter((c) => !known.includes(c));
+        const unknown = named.filter((c) => !known.includes(c));
         const guessed = unknown.length > 0 && unknown.some((c) => closest(c, known)) ? `; ${unknownColumns(name, unknown, known).slice(name.length + 2)}` : '';
-        throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${columns.join(', ') || 'none'})${guessed}`);
+        throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${named.join(', ') || 'none'})${guessed}`);
       }
-      if (opts.takeRows) take = opts.takeRows({ name, columns, numbers: numberStyle(delimiter, opts.decimalComma === true), lineByLine });
+      if (opts.takeRows) take = opts.takeRows({ name, columns: named, numbers: numberStyle(delimiter, opts.decimalComma === true), lineByLine });
       return;
+    }
+    // A spacer column holds nothing: a value there has no field to go to, which is said.
+    for (const j of spacers) {
+      if (j < cells.length && cells[j]!.trim() !== '') throw new UsageError(`${name} line ${line}: column ${j + 1} has a value (${JSON.stringify(cells[j]!.trim().slice(0, 40))}), but no header`);
     }
     // Empty cells past the header's columns are the empty column it left out; a value there is
     // refused below, as any row of another length.
@@ -150,6 +160,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     // stays an ordinary field. Built without an array of entries per row.
     const values: Record<string, string> = {};
     for (let j = 0; j < cells.length; j++) {
+      if (columns[j] === '') continue;
       if (columns[j] === '__proto__') Object.defineProperty(values, '__proto__', { value: unguard(cells[j]), enumerable: true, writable: true, configurable: true });
       else values[columns[j]] = unguard(cells[j]);
     }
@@ -179,7 +190,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     }
   }
   if (rowCount === 0) throw new UsageError(`${name} has no data rows (a header row and at least one row are needed)`);
-  return { name, columns: columns ?? [], rows, delimiter, numbers: numberStyle(delimiter, opts.decimalComma === true), rowCount };
+  return { name, columns: named, rows, delimiter, numbers: numberStyle(delimiter, opts.decimalComma === true), rowCount };
 }
 
 /**
@@ -462,9 +473,9 @@ function normalizeHeader(h: string): string {
  * ignored, and a nameless one cannot be matched: both are refused before any row is read.
  */
 function headerProblem(file: string, line: number, raw: string[], names: string[]): UsageError | undefined {
-  const blank = names.findIndex((n) => n === '');
-  if (blank >= 0 && names.length > 1) return new UsageError(`${file} line ${line}: column ${blank + 1} has no name`);
+  // A blank header between named ones is a spacer column (its cells are checked row by row).
   for (let i = 0; i < names.length; i++) {
+    if (names[i] === '') continue;
     const first = names.indexOf(names[i]);
     if (first !== i) {
       return new UsageError(`${file} line ${line}: columns ${first + 1} ("${raw[first].trim()}") and ${i + 1} ("${raw[i].trim()}") are the same column, ${names[i]}`);

@@ -236,10 +236,15 @@ describe('a row left blank, and an empty column at the right, as LibreOffice wri
     const r = await t.sct(['invitations', 'bulk-create', '--file', t.writeFile('beyond.csv', 'email,auth_group,\nana@x.example,member,\nben@x.example,member,oops\n'), '--dry-run']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('beyond.csv line 3: 3 cells, but the header has 2 columns');
-    // A nameless column between named ones is still refused at the header.
-    const middle = await t.sct(['invitations', 'bulk-create', '--file', t.writeFile('middle.csv', 'email,,auth_group\nana@x.example,,member\n'), '--dry-run']);
-    expect(middle.exitCode).toBe(2);
-    expect(middle.stderr).toContain('middle.csv line 1: column 2 has no name');
+    // A nameless column between named ones is a spacer, as a sheet leaves one: read when it is
+    // empty, and a value in it is exit 2 naming its line and column.
+    const spacer = await t.sct(['invitations', 'bulk-create', '--file', t.writeFile('middle.csv', 'email,,auth_group\nana@x.example,,member\n'), '--dry-run', '-o', 'json']);
+    expect(spacer.exitCode, spacer.stderr).toBe(0);
+    expect(JSON.parse(spacer.stdout)[0].body.operations).toEqual([{ email: 'ana@x.example', auth_group: 3 }]);
+    const filled = await t.sct(['invitations', 'bulk-create', '--file', t.writeFile('middle2.csv', 'email,,auth_group\nana@x.example,,member\nben@x.example,note,member\n'), '--dry-run']);
+    expect(filled.exitCode).toBe(2);
+    expect(filled.stderr).toContain('middle2.csv line 3: column 2 has a value ("note"), but no header');
+    expect(sent()).toEqual([]);
   });
 });
 

@@ -39,9 +39,12 @@ describe('readCsv', () => {
     expect(e.message).toBe('stdin line 1: columns 1 ("type") and 2 ("Type") are the same column, type');
   });
 
-  it('refuses a column without a name', async () => {
+  it('reads a column without a name as a spacer: left out, and a value in it refused', async () => {
     const e = await usage(fromText('name,,country_code\nx,y,CI\n'));
-    expect(e.message).toBe('stdin line 1: column 2 has no name');
+    expect(e.message).toBe('stdin line 2: column 2 has a value ("y"), but no header');
+    const read = await fromText('name,,country_code\nx,,CI\n');
+    expect(read.columns).toEqual(['name', 'country_code']);
+    expect(read.rows[0].values).toEqual({ name: 'x', country_code: 'CI' });
   });
 
   it('names the line of a row with the wrong number of cells', async () => {
@@ -99,7 +102,7 @@ describe('readCsv', () => {
 
     it('names the real line of a header after blank lines', async () => {
       const e = await usage(fromText('\n\nname,,x\n1,2,3\n'));
-      expect(e.message).toBe('stdin line 3: column 2 has no name');
+      expect(e.message).toBe('stdin line 4: column 2 has a value ("2"), but no header');
       expect((await fromText('\n\na,b\n1,2\n')).rows[0].line).toBe(4);
     });
   });
