@@ -160,7 +160,13 @@ function sendingKey<T>(journal: Journal, rows: ChunkRow<T>[]): string {
 
 export function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<void> {
   const connections = Math.max(1, Math.min(run.concurrency, Math.ceil(run.rows.length / run.size)));
-  return withBulkRun(ctx, { ...run, connections }, (client, journal) => sendRows(ctx, client, journal, run));
+  return withBulkRun(
+    ctx,
+    { ...run, connections },
+    (client, journal) => sendRows(ctx, client, journal, run),
+    // Every row not sent: a RowOutcomes starts so.
+    () => finishBulk(ctx, { outcomes: new RowOutcomes(run.rows), interrupted: true }, { noun: run.noun, verb: run.verb, report: run.report, fresh: run.fresh, invalid: run.invalid }),
+  );
 }
 
 async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, run: ChunkRun<T>): Promise<void> {

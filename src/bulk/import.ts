@@ -71,7 +71,15 @@ export function unitKey(journal: Journal, unit: Unit<unknown>): string {
 
 export function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<void> {
   const connections = Math.max(1, Math.min(run.concurrency, run.units.length));
-  return withBulkRun(ctx, { ...run, connections }, (client, journal) => importUnits(ctx, client, journal, run));
+  return withBulkRun(
+    ctx,
+    { ...run, connections },
+    (client, journal) => importUnits(ctx, client, journal, run),
+    () => {
+      const outcomes = run.units.map((u): Outcome => ({ key: u.key, lines: u.lines, status: 'not_sent' }));
+      return finishBulk(ctx, { outcomes, interrupted: true }, { noun: run.noun, verb: 'created', report: run.report, fresh: run.fresh, invalid: run.invalid });
+    },
+  );
 }
 
 async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal, run: ImportRun<T>): Promise<void> {

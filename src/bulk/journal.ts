@@ -214,6 +214,18 @@ export class Journal {
     const name = nameOf(id);
     const path = join(dir, `${name}.ndjson`);
     const generationFile = join(dir, `${name}.generation`);
+    try {
+      return Journal.openAt(path, generationFile, id, scope, fresh);
+    } catch (err) {
+      // A full disk while the journal is made, begun afresh or repaired: named as every other
+      // write of it, nothing sent yet.
+      if (err instanceof SctError) throw err;
+      throw new JournalWriteError(path, err as Error);
+    }
+  }
+
+  private static openAt(path: string, generationFile: string, id: string, scope: JournalScope, fresh?: boolean): Journal {
+    const dir = dirname(path);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (fresh) {
       // The journal goes first: a crash before the new generation is on disk leaves the old
@@ -438,5 +450,14 @@ function syncDir(dir: string): void {
     // Where a directory cannot be opened or synced, the file's own fsync is what there is.
   } finally {
     if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** A write of the journal that failed (a full disk): the run cannot go on knowing what it sent. */
+export class JournalWriteError extends SctError {
+  constructor(path: string, cause: Error) {
+    super(`writing the journal ${path}: ${cause.message}`, { cause });
+    this.name = 'JournalWriteError';
+    this.hint = 'make room where sct keeps its configuration (SCT_CONFIG_DIR)';
   }
 }

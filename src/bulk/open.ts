@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import { PATHS } from '../api/paths.js';
 import { asMe } from '../api/me.js';
-import { AnswerError } from '../errors.js';
+import { AnswerError, InterruptedError } from '../errors.js';
 import { fileIdentity, Journal, lockRun } from './journal.js';
 import { BULK_CLIENT } from './connect.js';
 
@@ -52,9 +52,25 @@ export async function openRun(configDir: string, client: ApiClient, o: OpenRun, 
  * Runs a bulk run's body with its client and journal, the lock held throughout. Ctrl-C stops
  * new units while one already sent finishes, so the report says what became of it.
  */
-export async function withBulkRun(ctx: Context, run: OpenRun, body: (client: ApiClient, journal: Journal) => Promise<void>): Promise<void> {
+export async function withBulkRun(
+  ctx: Context,
+  run: OpenRun,
+  body: (client: ApiClient, journal: Journal) => Promise<void>,
+  /**
+   * Reports a run stopped (Ctrl-C, SIGTERM) before its first row went out, while it asked who the
+   * token acts for: the report, the summary and the rerun hint, every row not sent.
+   */
+  stoppedBeforeSending?: () => Promise<void>,
+): Promise<void> {
   const client = ctx.client(BULK_CLIENT);
-  const { journal, release } = await openRun(ctx.config().dir, client, run, ctx.signal);
+  let opened: OpenedRun;
+  try {
+    opened = await openRun(ctx.config().dir, client, run, ctx.signal);
+  } catch (err) {
+    if (err instanceof InterruptedError && stoppedBeforeSending) await stoppedBeforeSending();
+    throw err;
+  }
+  const { journal, release } = opened;
   try {
     if (journal.repaired) ctx.io.warn(journal.repaired);
     await body(client, journal);

@@ -11,7 +11,7 @@
 // goes out, the journal holds it as `unknown` (on disk, fsynced), so a run killed while the request
 // is out leaves the rerun knowing it may exist; its answer's record replaces that one, written
 // with the record of the worker's next unit in one write (one fsync per request, not two).
-import type { Journal, JournalEntry } from './journal.js';
+import { JournalWriteError, type Journal, type JournalEntry } from './journal.js';
 import type { RateLimitState } from '../api/retry.js';
 import { ApiError, ConflictError, InterruptedError, RejectedError, SctError, type FieldErrors } from '../errors.js';
 
@@ -114,13 +114,6 @@ function journalRecord(journal: Journal, entries: Parameters<Journal['recordAll'
   }
 }
 
-export class JournalWriteError extends SctError {
-  constructor(path: string, cause: Error) {
-    super(`writing the journal ${path}: ${cause.message}`, { cause });
-    this.name = 'JournalWriteError';
-    this.hint = "make room where sct keeps its configuration (SCT_CONFIG_DIR)";
-  }
-}
 
 /** The key a unit is on record under in the journal: its journalKey, else its key. */
 export const journalKeyOf = (unit: { key: string; journalKey?: string }): string => unit.journalKey ?? unit.key;

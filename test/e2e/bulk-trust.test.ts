@@ -217,6 +217,34 @@ describe('interrupts and waits never make a row rejected', () => {
     }
   });
 
+  it('SIGTERM while the run asks who the token is: the report, the summary and the rerun hint, every row not sent (chunks and imports)', async () => {
+    const file = people(3);
+    const report = join(t.dir, 'early.csv');
+    const product = await productId();
+    const orders = t.writeFile('early-orders.csv', `external_id,type,order_created_at,seller_company_id,product,volume,unit\nEARLY-1,order,2025-04-01,2,${product},10,kg\nEARLY-2,order,2025-04-01,2,${product},20,kg\n`);
+    for (const [args, rows] of [
+      [['invitations', 'bulk-create', '--file', file, '--report', report, '--force'], 3],
+      [['orders', 'import', '--purchase', '--file', orders, '--report', report, '--force'], 2],
+    ] as const) {
+      const hold = holdPath(t.sb, '/accounts/me');
+      try {
+        const child = t.spawnSct([...args]);
+        await until(hold.asked, 'GET /accounts/me');
+        child.kill('SIGTERM');
+        const r = await child;
+        const stderr = String(r.stderr);
+        expect(r.exitCode, stderr).toBe(143);
+        expect(stderr).toMatch(new RegExp(`stopped by SIGTERM: ${rows} \\w[\\w ]* not sent`));
+        expect(stderr).toContain('rerun');
+        const lines = parse(readFileSync(report, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+        expect(lines.map((l) => l.status)).toEqual(Array(rows).fill('not_sent'));
+        expect(t.sb.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
+      } finally {
+        hold.release();
+      }
+    }
+  });
+
   for (const [signal, code] of [
     ['SIGTERM', 143],
     ['SIGHUP', 129],

@@ -290,6 +290,36 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
     expect([...after.values()].every((n) => n === 1), 'an order created twice').toBe(true);
   });
 
+  it('a damaged journal that cannot be repaired on a full disk: exit 1 naming the journal and where to make room, nothing sent', async () => {
+    const { dir } = fullDisk(64, 40);
+    const { file } = people(60);
+    const args = ['invitations', 'bulk-create', '--file', file, '--concurrency', '1'];
+    const first = await t.sct(args, { env: { SCT_CONFIG_DIR: dir } });
+    expect(first.exitCode, first.stderr).toBe(0);
+    // Torn as a power cut leaves it (its last record cut), then the disk filled by something else.
+    const journal = readdirSync(join(dir, 'journals')).find((f) => f.endsWith('.ndjson'))!;
+    const path = join(dir, 'journals', journal);
+    const text = readFileSync(path);
+    writeFileSync(path, text.subarray(0, text.length - 30));
+    // Room for the run's lock (a page), not for the repaired journal's copy (several).
+    for (let i = 0; ; i++) {
+      try {
+        writeFileSync(join(dir, `.more-filler-${i}`), Buffer.alloc(PAGE, 1));
+      } catch {
+        rmSync(join(dir, `.more-filler-${i}`), { force: true });
+        rmSync(join(dir, `.more-filler-${i - 1}`));
+        break;
+      }
+    }
+    const before = posts().length;
+    const r = await t.sct(args, { env: { SCT_CONFIG_DIR: dir } });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`error: writing the journal ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: .*(ENOSPC|no space left)`, 'i'));
+    expect(r.stderr).toContain('make room where sct keeps its configuration (SCT_CONFIG_DIR)');
+    expect(posts().length).toBe(before);
+    expect(tempFiles(dir)).toEqual([]);
+  });
+
   it('a journal that fails on a bulk answer: its rows are still reported as the service answered, and no row is created twice', async () => {
     // Room for the lock, the record of the file's name and a page of the journal, whose rows are
     // each on record twice (as sent, then its answer): it fills before the 300 rows are through.
