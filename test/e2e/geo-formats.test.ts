@@ -28,12 +28,12 @@ const positions = (c: unknown): Position[] => (typeof (c as unknown[])[0] === 'n
 
 describe('origins check reads KML, KMZ, zipped Shapefiles and GPX', () => {
   it.each([
-    ['plots.kml', 'plots.kml: 3 features (0 points, 3 polygons, 24.07 ha): no findings'],
-    ['plots.kmz', 'plots.kmz: 3 features (0 points, 3 polygons, 24.07 ha): no findings'],
+    ['plots.kml', 'plots.kml: 3 features (0 points, 3 polygons, 23.97 ha): no findings'],
+    ['plots.kmz', 'plots.kmz: 3 features (0 points, 3 polygons, 23.97 ha): no findings'],
     // GDAL's LIBKML driver (and QGIS): doc.kml a NetworkLink to layers/plots-source.kml inside the archive.
-    ['plots-libkml.kmz', 'plots-libkml.kmz: 3 features (0 points, 3 polygons, 24.07 ha): no findings'],
-    ['plots-shp.zip', 'plots-shp.zip: 3 features (0 points, 3 polygons, 24.07 ha): no findings'],
-    ['plots-utm30n.zip', 'plots-utm30n.zip: 3 features (0 points, 3 polygons, 24.07 ha): no findings'],
+    ['plots-libkml.kmz', 'plots-libkml.kmz: 3 features (0 points, 3 polygons, 23.97 ha): no findings'],
+    ['plots-shp.zip', 'plots-shp.zip: 3 features (0 points, 3 polygons, 23.97 ha): no findings'],
+    ['plots-utm30n.zip', 'plots-utm30n.zip: 3 features (0 points, 3 polygons, 23.97 ha): no findings'],
   ])('%s', async (name, summary) => {
     const r = await t.sct(['origins', 'check', fixture(name)]);
     expect(r.exitCode, r.stderr).toBe(0);

@@ -21,9 +21,9 @@ describe('origins check', () => {
     const r = await runSct(['origins', 'check', fixture('valid.geojson'), fixture('border-200m.geojson')], { env: { SCT_CONFIG_DIR: t.dir, HOME: t.dir } });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe(
-      'valid.geojson: 7 features (3 points, 4 polygons, 59.6 ha): no findings\n' +
-        'border-200m.geojson: 2 features (1 point, 1 polygon, 2.89 ha): no findings\n' +
-        '2 files: 9 features (4 points, 5 polygons, 62.49 ha): no findings\n',
+      'valid.geojson: 7 features (3 points, 4 polygons, 59.37 ha): no findings\n' +
+        'border-200m.geojson: 2 features (1 point, 1 polygon, 2.88 ha): no findings\n' +
+        '2 files: 9 features (4 points, 5 polygons, 62.24 ha): no findings\n',
     );
     expect(t.sb.requests).toHaveLength(0);
   });
@@ -35,8 +35,8 @@ describe('origins check', () => {
       'swapped.geojson: feature 1 (TZ-KIL-0007 "Kilimanjaro coffee, Moshi"): error: latitude and longitude look swapped: [-3.076541, 37.353218] lies 5,492 km outside Tanzania (TZ), [37.353218, -3.076541] lies in it (GeoJSON puts longitude first)',
       'swapped.geojson: 1 feature (1 point, 0 polygons, 0 ha): 1 error',
       'duplicate.geojson: feature 2 (CI-DAL-0041 "Konan farm (copy), Daloa"): warning: the same geometry as feature 1',
-      'duplicate.geojson: 2 features (0 points, 2 polygons, 8.8 ha): 1 warning',
-      '2 files: 3 features (1 point, 2 polygons, 8.8 ha): 1 error, 1 warning',
+      'duplicate.geojson: 2 features (0 points, 2 polygons, 8.76 ha): 1 warning',
+      '2 files: 3 features (1 point, 2 polygons, 8.76 ha): 1 error, 1 warning',
       '',
     ]);
     expect(bad.stderr).toContain('error: 1 error in swapped.geojson: the registry would refuse this file');
@@ -50,7 +50,7 @@ describe('origins check', () => {
     expect(r.exitCode).toBe(2);
     expect(JSON.parse(r.stdout)).toEqual([
       { file: 'bowtie.geojson', feature: 1, id: 'GH-ASH-0311', name: 'Boateng farm, Ashanti', level: 'error', message: 'ring 1 (outer) crosses itself at [-1.6236596, 6.6925938]', position: [-1.6236596, 6.6925938], code: 'EUDR_COMMODITIES_PRODUCER_GEO_INVALID_GEOMETRY' },
-      { file: 'tiny-polygon.geojson', feature: 1, name: 'Osei nursery, Sefwi Wiawso', level: 'warning', message: 'a polygon of 0.00099 ha, under 0.01 ha: is it a plot?' },
+      { file: 'tiny-polygon.geojson', feature: 1, name: 'Osei nursery, Sefwi Wiawso', level: 'warning', message: 'a polygon of 0.00098 ha, under 0.01 ha: is it a plot?' },
     ]);
     expect(r.stderr).toContain('bowtie.geojson: 1 feature (0 points, 1 polygon, 0 ha): 1 error');
     const err = JSON.parse(r.stderr.trim().split('\n').pop()!);

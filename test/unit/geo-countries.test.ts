@@ -59,13 +59,20 @@ describe('country outlines', () => {
 });
 
 describe('areas', () => {
-  it('computes hectares geodesically', () => {
-    // A square of 0.001° × 0.001° at the equator: 111.32 m × 110.57 m ≈ 1.23 ha.
+  it('computes hectares geodesically, on the WGS 84 ellipsoid, whichever way a ring runs', () => {
+    // A square of 0.001° × 0.001° at the equator: 111.32 m × 110.57 m on the ellipsoid = 1.2309 ha
+    // (GDAL's ST_Area(geometry, 1) gives the same; a sphere of the mean radius 1.236).
     const square = { type: 'Polygon' as const, coordinates: [[[0, 0], [0.001, 0], [0.001, 0.001], [0, 0.001], [0, 0]]] };
-    expect(hectares(square)).toBeCloseTo(1.236, 2);
-    // The same square at 60° N is half as wide.
+    expect(hectares(square)).toBeCloseTo(1.2309, 4);
+    const clockwise = { type: 'Polygon' as const, coordinates: [[[0, 0], [0, 0.001], [0.001, 0.001], [0.001, 0], [0, 0]]] };
+    expect(hectares(clockwise)).toBeCloseTo(1.2309, 4);
+    // A hole is taken out; a MultiPolygon's parts add up.
+    const holed = { type: 'Polygon' as const, coordinates: [square.coordinates[0]!, [[0.0004, 0.0004], [0.0005, 0.0004], [0.0005, 0.0005], [0.0004, 0.0005], [0.0004, 0.0004]]] };
+    expect(hectares(holed)).toBeCloseTo(1.2309 - 0.0123, 3);
+    expect(hectares({ type: 'MultiPolygon', coordinates: [square.coordinates, clockwise.coordinates] })).toBeCloseTo(2 * 1.2309, 3);
+    // The same square at 60° N is half as wide (a little more on the ellipsoid: its degree of latitude is longer there).
     const north = { type: 'Polygon' as const, coordinates: [[[0, 60], [0.001, 60], [0.001, 60.001], [0, 60.001], [0, 60]]] };
-    expect(hectares(north) / hectares(square)).toBeCloseTo(0.5, 2);
+    expect(hectares(north) / hectares(square)).toBeCloseTo(0.505, 3);
   });
 
   it('writes areas with the digits that matter', () => {
