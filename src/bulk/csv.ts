@@ -607,7 +607,7 @@ function numberStyle(delimiter: string, decimalComma: boolean): NumberStyle {
 }
 
 /** `1.234`, `12.500.000`: dots that group thousands when a comma is the decimal mark. */
-const DOT_GROUPED = /^[+-]?\d{1,3}(\.\d{3})+(,\d*)?$/;
+const DOT_GROUPED = /^[+-]?[1-9]\d{0,2}(\.\d{3})+(,\d*)?$/;
 
 /**
  * A number cell in the file's convention, as the plain decimal the service takes (`1234.5`).

@@ -84,6 +84,13 @@ describe('files from spreadsheets: separators and decimal commas', () => {
     expect(await dryRunOrigins('origins-semicolon-windows-1252.csv', '--encoding', 'windows-1252')).toMatchObject(ORIGINS);
   });
 
+  it('a number whose dot cannot group thousands (0.001) is a decimal point even in a ;-separated file', async () => {
+    const file = t.writeFile('semicolon-small.csv', 'name;country_code;latitude;longitude\nFerme Petite;CI;6,8;-0.001\n');
+    const r = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(dryRunBodies(r.stdout)[0].location).toEqual({ type: 'Point', coordinates: [-0.001, 6.8] });
+  });
+
   it('reads an order volume of 1234,5 from a ;-separated file as 1234.5', async () => {
     const r = await t.sct(['orders', 'import', '--purchase', '--file', fixture('orders-semicolon-windows-1252.csv'), '--encoding', 'windows-1252', '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);

@@ -234,6 +234,10 @@ describe('files from spreadsheets', () => {
     expect(decimalText('-0,25', 'comma')).toBe('-0.25');
     expect(decimalText('12.5', 'comma')).toBe('12.5');
     expect(decimalText('1.234.567', 'comma')).toBe('1234567');
+    // A group of thousands never begins with 0: 0.001 is a decimal point, not one thousand.
+    expect(decimalText('0.001', 'comma')).toBe('0.001');
+    expect(decimalText('-0.250', 'comma')).toBe('-0.250');
+    expect(decimalText('0.001', 'either')).toBe('0.001');
     expect(decimalText('12.5', 'point')).toBe('12.5');
     expect(decimalText('1.250', 'point')).toBe('1.250');
     expect(() => decimalText('1,234', 'point')).toThrow('give --decimal-comma');
