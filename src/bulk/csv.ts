@@ -608,6 +608,8 @@ function numberStyle(delimiter: string, decimalComma: boolean): NumberStyle {
 
 /** `1.234`, `12.500.000`: dots that group thousands when a comma is the decimal mark. */
 const DOT_GROUPED = /^[+-]?[1-9]\d{0,2}(\.\d{3})+(,\d*)?$/;
+/** `1,250.50`: commas that group thousands beside a decimal point. */
+const COMMA_GROUPED_POINT = /^[+-]?[1-9]\d{0,2}(,\d{3})+\.\d+$/;
 
 /**
  * A number cell in the file's convention, as the plain decimal the service takes (`1234.5`).
@@ -620,6 +622,8 @@ const DOT_GROUPED = /^[+-]?[1-9]\d{0,2}(\.\d{3})+(,\d*)?$/;
 export function decimalText(raw: string, numbers: NumberStyle): string {
   const s = raw.trim();
   if (numbers !== 'comma') {
+    // 1,250.50 (a US sheet's grouping): commas that group and a decimal point, one reading only.
+    if (COMMA_GROUPED_POINT.test(s)) return s.replace(/,/g, '');
     if (s.includes(',')) throw new Error(`"${raw}" has a comma: if it is a decimal comma, give --decimal-comma (or save the file with ; as separator)`);
     if (numbers === 'either' && DOT_GROUPED.test(s)) {
       const comma = s.replace(/\./g, '');

@@ -91,6 +91,14 @@ describe('files from spreadsheets: separators and decimal commas', () => {
     expect(dryRunBodies(r.stdout)[0].location).toEqual({ type: 'Point', coordinates: [-0.001, 6.8] });
   });
 
+  it('reads a US sheet\'s grouped volume ("1,250.50") in a comma-separated file as 1250.5', async () => {
+    const product = (await t.api('/products?limit=1')).results[0].id;
+    const file = t.writeFile('us-grouping.csv', `external_id,type,order_created_at,seller_company_id,product,volume,unit\nUS-1,order,2025-04-01,101,${product},"1,250.50",kg\n`);
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(dryRunBodies(r.stdout)[0].items[0].volume).toBe(1250.5);
+  });
+
   it('reads an order volume of 1234,5 from a ;-separated file as 1234.5', async () => {
     const r = await t.sct(['orders', 'import', '--purchase', '--file', fixture('orders-semicolon-windows-1252.csv'), '--encoding', 'windows-1252', '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);

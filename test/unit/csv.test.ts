@@ -241,6 +241,10 @@ describe('files from spreadsheets', () => {
     expect(decimalText('12.5', 'point')).toBe('12.5');
     expect(decimalText('1.250', 'point')).toBe('1.250');
     expect(() => decimalText('1,234', 'point')).toThrow('give --decimal-comma');
+    // A US sheet's grouping beside a decimal point reads one way only.
+    expect(decimalText('1,250.50', 'point')).toBe('1250.50');
+    expect(decimalText('-12,345,678.9', 'either')).toBe('-12345678.9');
+    expect(() => decimalText('1,25.5', 'point')).toThrow('give --decimal-comma');
     expect(() => decimalText('1,234.5', 'comma')).toThrow('not a number with a decimal comma');
     // Tab or |: the separator says nothing, so only what reads the same both ways passes.
     expect(decimalText('12.5', 'either')).toBe('12.5');
