@@ -18,13 +18,19 @@ export function eachSheetRecord(
 ): void {
   let book: ReturnType<typeof read>;
   try {
-    // cellDates: a date cell is a Date at midnight UTC of its day, read back in UTC (dateText) so
-    // that the day is the same in any time zone. No formatted text, HTML or styles: only values.
-    book = read(bytes, { type: 'buffer', dense: true, cellDates: true, cellText: false, cellHTML: false, cellStyles: false, sheets: sheet ?? 0 });
+    book = read(bytes, readOptions(sheet ?? 0));
   } catch (err) {
     throw new UsageError(`${name}: the workbook cannot be read (${(err as Error).message})`, undefined, 'open it in a spreadsheet program and save it again, or save the sheet as CSV');
   }
-  const sheetName = sheet ?? book.SheetNames[0];
+  let sheetName = sheet ?? book.SheetNames[0];
+  if (sheet !== undefined && !book.SheetNames.includes(sheet)) {
+    // `--sheet data` for the sheet named Data: read again for it (only the sheet asked for is parsed).
+    const folded = sheetNamed(book.SheetNames, sheet);
+    if (folded !== undefined) {
+      book = read(bytes, readOptions(folded));
+      sheetName = folded;
+    }
+  }
   const ws = sheetName === undefined ? undefined : book.Sheets[sheetName];
   if (!ws) {
     if (sheet === undefined) throw new UsageError(`${name}: the workbook has no sheet`);
@@ -91,6 +97,19 @@ export function eachSheetRecord(
         return '';
     }
   }
+}
+
+/**
+ * cellDates: a date cell is a Date at midnight UTC of its day, read back in UTC (dateText) so that
+ * the day is the same in any time zone. No formatted text, HTML or styles: only values; and only
+ * the sheet asked for.
+ */
+const readOptions = (sheets: string | number) => ({ type: 'buffer' as const, dense: true, cellDates: true, cellText: false, cellHTML: false, cellStyles: false, sheets });
+
+/** The one sheet whose name --sheet gives in another case (`data` for `Data`), if there is one. */
+function sheetNamed(names: string[], wanted: string): string | undefined {
+  const folded = names.filter((n) => n.toLowerCase() === wanted.toLowerCase());
+  return folded.length === 1 ? folded[0] : undefined;
 }
 
 function lastFilled(cells: string[]): number {

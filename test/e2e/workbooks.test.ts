@@ -190,6 +190,13 @@ describe('workbooks: errors name the sheet row', () => {
     expect(r.stderr).toContain(`${name} has no sheet "Plots" (its sheets: ${SHEETS})`);
     expect(sent()).toEqual([]);
   });
+
+  it.each(WORKBOOKS)('%s: --sheet in another case finds the one sheet of that name', async (name) => {
+    const exact = await t.sct(['origins', 'import', '--file', fixture(name), '--sheet', 'Errors', '--dry-run']);
+    const folded = await t.sct(['origins', 'import', '--file', fixture(name), '--sheet', 'errors', '--dry-run']);
+    expect(folded.exitCode).toBe(exact.exitCode);
+    expect(folded.stderr).toBe(exact.stderr);
+  });
 });
 
 describe('workbooks: refusals', () => {

@@ -49,7 +49,7 @@ export function bulkRunOptions<const O extends BulkShape = {}>(o: O = {} as O) {
     { flags: '--delimiter <c>', description: `${only}the CSV separator (default: the one of , ; tab | that finds the columns)` },
     { flags: '--skip-invalid', description: `${only}send the valid rows and report the invalid ones (exit 3) instead of sending nothing` },
     { flags: '--decimal-comma', description: `${only}numbers use a decimal comma (12,5); the default in a ;-separated file` },
-    { flags: '--sheet <name>', description: `${only}the sheet to read of an .xlsx or .ods workbook (default: the first)` },
+    { flags: '--sheet <name>', description: `${only}the sheet to read of an .xlsx or .ods workbook, by name in any case (default: the first)` },
   ] as const;
 }
 
