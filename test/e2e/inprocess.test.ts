@@ -218,6 +218,7 @@ describe('prompts that follow the rules', () => {
     const asked: string[] = [];
     const runs = '3f6c1d2e-1111-4aaa-8bbb-000000000001, 9a1d2e3f-2222-4ccc-9ddd-000000000002';
     let rejectedEmpty: unknown;
+    let rejectedOne: unknown;
     const r = await run(['dds', 'create', '-o', 'json'], {
       tty: true,
       prompter: {
@@ -228,11 +229,14 @@ describe('prompts that follow the rules', () => {
         input: async (m, o) => {
           asked.push(m);
           rejectedEmpty = o?.validate?.('');
+          rejectedOne = o?.validate?.('1');
           return runs;
         },
       },
     });
     expect(r.code, r.stderr).toBe(0);
+    // The reason of the list's reading ("1" is no UUID), not "expected a list".
+    expect(String(rejectedOne)).toContain('expected a UUID');
     expect(asked).toEqual(['type', 'assessment run ids (comma-separated):']);
     expect(String(rejectedEmpty)).toContain('required and non-empty');
     const post = t.sb.requests.find((q) => q.method === 'POST')!;

@@ -196,11 +196,17 @@ function fromAnswer(field: z.ZodType, text: string): { ok: true; value: unknown 
   const candidates: unknown[] = [trimmed];
   if (/^-?\d+(\.\d+)?$/.test(trimmed)) candidates.push(Number(trimmed));
   candidates.push(trimmed === '' ? [] : trimmed.split(',').map((s) => s.trim()).filter(Boolean));
+  // The reason to give is that of the reading the field takes (a list's: "expected a UUID"), not
+  // the type error of a reading it does not ("expected a list").
   let first: string | undefined;
+  let typeOnly: string | undefined;
   for (const candidate of candidates) {
     const r = field.safeParse(candidate, { error: requiredMessage });
     if (r.success) return { ok: true, value: r.data };
-    first ??= trimmed === '' ? 'a value is required' : r.error.issues[0]?.message;
+    const issue = r.error.issues[0];
+    if (trimmed === '') first ??= 'a value is required';
+    else if (issue?.code === 'invalid_type' && issue.path.length === 0) typeOnly ??= issue.message;
+    else first ??= issue?.message;
   }
-  return { ok: false, message: first ?? 'not a valid value' };
+  return { ok: false, message: first ?? typeOnly ?? 'not a valid value' };
 }
