@@ -17,6 +17,12 @@ export interface ServiceSource {
   /** The field that matches a file row with a service object. */
   keyField: string;
   /**
+   * The listing's filter that finds the objects of one key (origins: `external_id`), where the
+   * API documents one: a create is checked with it right before it is sent. Without one (the
+   * orders listing has none), the service's own refusal of a second object under a key decides.
+   */
+  keyFilter?: string;
+  /**
    * Whether an object of the listing is one the sync manages. An order listing of one side also
    * holds orders other companies recorded with this company as their counterparty; those are
    * neither matched nor listed.

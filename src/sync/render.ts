@@ -1,8 +1,8 @@
 // The plan as people and scripts read it, and what it costs.
 //
 // - table (a terminal): one row per create, per changed field of an update (`field: old → new`)
-//   and per object only on the service (the first 20: a service holds many more objects than a
-//   night's file changes); the unchanged are counted, not listed.
+//   and per object only on the service (at a terminal the first 20: a service holds many more
+//   objects than a night's file changes; into a pipe all); the unchanged are counted, not listed.
 // - json: one object {create, update, unchanged, only_on_service, requests, reads, rate_limit}
 //   where `requests` is how many writes the plan needs (cli-spec.md), `reads` what reading the
 //   service took.
@@ -79,9 +79,11 @@ export async function writePlan(ctx: Context, plan: Plan, o: PlanContext): Promi
     for (const u of plan.update) {
       u.changes.forEach((ch, i) => rows.push(i === 0 ? { action: 'update', external_id: u.key, id: u.id, change: changeText(ch) } : { change: changeText(ch) }));
     }
-    for (const s of plan.onlyOnService.slice(0, TABLE_ONLY_ON_SERVICE)) rows.push({ action: 'only on service', external_id: s.external_id, id: s.id, change: s.name ?? '' });
+    // At a terminal the first 20; into a pipe, as every table there, nothing cut.
+    const shown = ctx.io.stdoutIsTTY ? TABLE_ONLY_ON_SERVICE : plan.onlyOnService.length;
+    for (const s of plan.onlyOnService.slice(0, shown)) rows.push({ action: 'only on service', external_id: s.external_id, id: s.id, change: s.name ?? '' });
     if (rows.length) await writeList(ctx.io, rows, ctx.output(COLUMNS));
-    const more = plan.onlyOnService.length - TABLE_ONLY_ON_SERVICE;
+    const more = plan.onlyOnService.length - shown;
     if (more > 0) await ctx.io.note(`… and ${more} more only on the service (-o json or csv lists them all)`);
   }
   for (const note of o.notes ?? []) await ctx.io.note(note);

@@ -193,14 +193,21 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
         const w = unit.payload;
         if (w.action === 'create') {
           if (appeared.has(unit.key)) throw new ConflictError(`${unit.key} was created on the service since the plan: not created again`);
-          const res = await writer.request<{ id?: number } | null>({
-            method: 'POST',
-            path: run.createPath,
-            body: w.body,
-            idempotencyKey: unitKey(journal, unit),
-            expect: 'created',
-          });
-          return { id: res.data?.id };
+          // Read again right before the write, as an update's object is: one created meanwhile
+          // (a colleague, another sync) is not created a second time under its key.
+          await checkNotCreated(writer, run, unit.key);
+          try {
+            const res = await writer.request<{ id?: number } | null>({
+              method: 'POST',
+              path: run.createPath,
+              body: w.body,
+              idempotencyKey: unitKey(journal, unit),
+              expect: 'created',
+            });
+            return { id: res.data?.id };
+          } catch (err) {
+            throw takenKey(err, run, unit.key);
+          }
         }
         // The plan may be minutes old (it waited for a "y"): a PATCH made from it would undo
         // what a colleague changed meanwhile (an item list sent back without their new item
@@ -216,6 +223,26 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
     spinner.stop();
   }
   await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid, document });
+}
+
+/**
+ * A create the service refused because its key is taken (DRF's unique check: `external_id:
+ * order with this external id already exists`): created since the plan by someone else, which
+ * is a conflict the rerun plans from, not a row to fix. Any other error is itself.
+ */
+function takenKey(err: unknown, run: SyncRun, key: string): unknown {
+  if (!(err instanceof ApiError) || err.status !== 400) return err;
+  const said = err.fields[run.source.keyField]?.find((m) => /already exists/i.test(m));
+  return said ? new ConflictError(`${key} was created on the service since the plan: not created again (${said})`) : err;
+}
+
+/** Throws ConflictError when the service now holds an object under `key` (where the listing can be asked by key). */
+async function checkNotCreated(client: ApiClient, run: SyncRun, key: string): Promise<void> {
+  const filter = run.source.keyFilter;
+  if (!filter) return;
+  const page = await client.get<{ results?: Array<{ id?: unknown }> } | null>(run.source.path, { ...run.source.query, [filter]: key, limit: '1' });
+  const found = page?.results?.[0];
+  if (found) throw new ConflictError(`${key} was created on the service since the plan (id ${String(found.id)}): not created again`);
 }
 
 /** Reads the object again; throws ConflictError when it is gone or differs from what the plan read. */

@@ -186,3 +186,51 @@ describe.skipIf(!hasScript)('orders sync: an order created while the question wa
     expect((await ofKey()).map((o: any) => o.items[0].volume)).toEqual([10]);
   });
 });
+
+describe('origins sync: an origin created by someone else during the apply', () => {
+  it('is read again right before its create: the row ends as conflict, not a second origin under its key', async () => {
+    run++;
+    const keys = [`ORI-RACE-${run}-A`, `ORI-RACE-${run}-B`];
+    const file = t.writeFile(`race-${run}.csv`, `external_id,name,country_code,latitude,longitude\n${keys[0]},Race farm A,CI,5.350001,-4.020001\n${keys[1]},Race farm B,CI,5.360001,-4.030001\n`);
+    // A colleague creates the second origin as the sync sends its first create.
+    t.sb.setBeforeHandle(async (q) => {
+      if (q.method !== 'POST' || q.path !== '/origins') return;
+      t.sb.setBeforeHandle(undefined);
+      await send('POST', '/origins', { name: 'Elsewhere', country_code: 'CI', external_id: keys[1] });
+    });
+    const r = await t.sct(['origins', 'sync', '--file', file, '--yes', '--concurrency', '1', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    const results = JSON.parse(r.stdout).results as Array<{ key: string; status: string; error?: string }>;
+    expect(results.map((x) => [x.key, x.status])).toEqual([
+      [keys[0], 'created'],
+      [keys[1], 'conflict'],
+    ]);
+    expect(results[1]!.error).toMatch(new RegExp(`${keys[1]} was created on the service since the plan \\(id \\d+\\): not created again`));
+    const held = (await send('GET', `/origins?external_id=${keys[1]}&limit=10`)).results;
+    expect(held.map((o: { name: string }) => o.name)).toEqual(['Elsewhere']);
+  });
+});
+
+describe('orders sync: an order created by someone else during the apply', () => {
+  it('the service refusing its taken external_id makes the row a conflict (the rerun plans from it), not a rejected row to fix', async () => {
+    run++;
+    const keys = [`PO-RACE-${run}-A`, `PO-RACE-${run}-B`];
+    const [p1] = (await send('GET', '/products?limit=1')).results.map((p: any) => p.id);
+    const rows = keys.map((k) => `${k},order,2025-03-01,101,${p1},10,kg,1`).join('\n');
+    const file = t.writeFile(`po-race-${run}.csv`, `external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number\n${rows}\n`);
+    t.sb.setBeforeHandle(async (q) => {
+      if (q.method !== 'POST' || q.path !== '/orders/purchase') return;
+      t.sb.setBeforeHandle(undefined);
+      await send('POST', '/orders/purchase', { type: 'order', external_id: keys[1], order_created_at: '2025-03-01', seller_company_id: 101, items: [{ buyer_product: p1, volume: 12, unit: 'kg', line_number: 1 }] });
+    });
+    const r = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes', '--concurrency', '1', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    const results = JSON.parse(r.stdout).results as Array<{ key: string; status: string; error?: string }>;
+    expect(results.map((x) => [x.key, x.status])).toEqual([
+      [keys[0], 'created'],
+      [keys[1], 'conflict'],
+    ]);
+    expect(results[1]!.error).toContain(`${keys[1]} was created on the service since the plan: not created again`);
+    expect(r.stderr).not.toContain('fix the rejected rows');
+  });
+});

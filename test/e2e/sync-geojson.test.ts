@@ -117,7 +117,42 @@ describe('origins sync --file plots.geojson', () => {
       [['origins', 'sync', '--file', fixture('unclosed.geojson'), '--yes'], 'unclosed.geojson: an error the registry would refuse; nothing was sent'],
       [['origins', 'sync', '--file', fixture('unclosed.geojson'), '--dry-run'], /ring 1 \(outer\) is not closed/],
       [['origins', 'sync', '--file', noId, '--yes'], 'feature 2, external_id: required: a sync matches each feature with an origin by its external_id'],
-      [['origins', 'sync', '--file', noId, '--dry-run', '--name-property', 'nom'], 'feature 1, name: required: no nom property'],
     ]);
+    // A name is needed only to create: known once the service is read (the feature is new there).
+    const newOnly = t.writeFile('GJNEW.geojson', JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', id: 'GJNEW-1', properties: { name: 'Farm 1', country_code: 'CI' }, geometry: NEW }] }));
+    const nameless = await t.sct(['origins', 'sync', '--file', newOnly, '--dry-run', '--name-property', 'nom']);
+    expect(nameless.exitCode).toBe(2);
+    expect(nameless.stderr).toMatch(/line 1, name: required: no nom property/);
+    expect(writes()).toEqual([]);
+  });
+});
+
+describe('a feature that only updates', () => {
+  it('needs no name or country when it matches an origin on the service; a new one without them is an invalid row', async () => {
+    const held = await send('POST', '/origins', { name: 'Nameless update farm', country_code: 'CI', external_id: 'UPD-ONLY-1', location: WAS });
+    t.sb.requests.length = 0;
+    const file = t.writeFile(
+      'update-only.geojson',
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: [
+          // The plot moved; no name or country in the file: the service has them.
+          { type: 'Feature', properties: { external_id: 'UPD-ONLY-1', Area: 1 }, geometry: MOVED },
+        ],
+      }),
+    );
+    const r = await t.sct(['origins', 'sync', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout);
+    expect(plan.update).toEqual([expect.objectContaining({ external_id: 'UPD-ONLY-1', id: held.id })]);
+    expect(plan.update[0].changes.map((c: { field: string }) => c.field)).toEqual(['location']);
+    expect(writes()).toEqual([]);
+
+    // A feature the service does not hold, without a name: it cannot be created, and says why.
+    const fresh = t.writeFile('create-nameless.geojson', JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { external_id: 'UPD-ONLY-NEW', Area: 1 }, geometry: NEW }] }));
+    const refused = await t.sct(['origins', 'sync', '--file', fresh, '--dry-run', '--country-code', 'CI']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toMatch(/line 1, name: required: no name, ProductionPlace/);
+    expect(writes()).toEqual([]);
   });
 });

@@ -115,6 +115,11 @@ describe('orders sync', () => {
     expect(table.stdout).toMatch(new RegExp(`update\\s+DRY-CHANGED\\s+${changed.id}\\s+buyer_company_status: draft → completed`));
     expect(table.stdout).toMatch(/items\[line 2\]\.volume: 5\.5 → 7/);
     expect(table.stdout).toMatch(/only on service/);
+    // Into a pipe the table is not cut: every object only on the service has its line.
+    const only = Number(/(\d+) only on the service/.exec(r.stderr)![1]);
+    expect(only).toBeGreaterThan(20);
+    expect(table.stdout.split('\n').filter((l) => l.startsWith('only on service'))).toHaveLength(only);
+    expect(table.stderr).not.toContain('more only on the service');
     // NDJSON carries the lines as -o json does, an array; a CSV cell as "2 3".
     const nd = (await t.sct(['orders', 'sync', '--purchase', '--file', file, '--dry-run', '-o', 'ndjson'])).stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(nd.find((x) => x.external_id === 'DRY-NEW').lines).toEqual(expect.arrayContaining([expect.any(Number)]));

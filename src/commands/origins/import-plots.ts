@@ -5,7 +5,11 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
-import { originCreateSchema, type OriginCreate } from '../../api/schemas/origins.js';
+import { originCreateSchema, originUpdateSchema, type OriginCreate } from '../../api/schemas/origins.js';
+import type { RowProblem } from '../../sync/plan.js';
+
+/** One origin of a file (a plot file's or a CSV file's); a sync's says what it lacks to create it. */
+export type OriginUnit = Unit<OriginCreate> & { createProblems?: RowProblem[] };
 import { checkPlots, countryOf, externalIdOf, nameOf, readPlotFile, COUNTRY_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { writeReportFile } from '../../bulk/report.js';
@@ -34,7 +38,7 @@ export async function readPlotUnits(
   opts: { file: string; nameProperty?: string; countryCode?: string; commodity?: string; report?: string },
   stdin: Readable,
   purpose: 'import' | 'sync',
-): Promise<{ name: string; units: Unit<OriginCreate>[] }> {
+): Promise<{ name: string; units: OriginUnit[] }> {
   const countryCode = parseCountryFlag(opts.countryCode);
   const commodity = parseCommodity(opts.commodity);
   const file = await readPlotFile(opts.file, stdin, ctx.signal);
@@ -49,7 +53,7 @@ export async function readPlotUnits(
   }
 
   const problems: FieldErrors = {};
-  const units = plotUnits(checked.features, { countryCode, nameProperty: opts.nameProperty, requireExternalId: purpose === 'sync' }, problems);
+  const units = plotUnits(checked.features, { countryCode, nameProperty: opts.nameProperty, sync: purpose === 'sync' }, problems);
   const invalid = Object.keys(problems);
   if (invalid.length > 0) {
     reportInvalid(ctx, opts.report, problems, keysOf(checked.features));
@@ -99,10 +103,10 @@ function keysOf(features: CheckedFeature[]): Map<number, string> {
  */
 export function plotUnits(
   features: CheckedFeature[],
-  o: { countryCode?: string; nameProperty?: string; requireExternalId?: boolean },
+  o: { countryCode?: string; nameProperty?: string; sync?: boolean },
   problems: FieldErrors,
-): Unit<OriginCreate>[] {
-  const units: Unit<OriginCreate>[] = [];
+): OriginUnit[] {
+  const units: OriginUnit[] = [];
   const externalIndex = new Map<string, number>();
   const seen = new Map<string, number>();
   for (const { raw, geometry } of features) {
@@ -113,9 +117,15 @@ export function plotUnits(
     // A number is text the file happened to spell without quotes (`"description": 42`).
     const stated = raw.properties.description;
     const description = typeof stated === 'number' && Number.isFinite(stated) ? String(stated) : stated;
-    if (name === undefined) add('name', `required: no ${o.nameProperty ?? NAME_PROPERTIES.join(', ')} property${o.nameProperty ? '' : ' (--name-property names another)'}`);
-    if (country === undefined) add('country_code', `required: no ${COUNTRY_PROPERTIES.join(', ')} property (--country-code gives one for every feature)`);
-    if (ext === undefined && o.requireExternalId) add('external_id', `required: a sync matches each feature with an origin by its external_id (an external_id property or the feature's id)`);
+    const missingName = `required: no ${o.nameProperty ?? NAME_PROPERTIES.join(', ')} property${o.nameProperty ? '' : ' (--name-property names another)'}`;
+    const missingCountry = `required: no ${COUNTRY_PROPERTIES.join(', ')} property (--country-code gives one for every feature)`;
+    // A sync's feature may update an origin the service holds, which needs only what changes:
+    // what a create needs besides is for the plan to judge, as for a CSV row (src/sync/run.ts).
+    const toCreate: RowProblem[] = [];
+    const required = (column: string, message: string) => (o.sync ? toCreate.push({ line: raw.index, column, message }) : add(column, message));
+    if (name === undefined) required('name', missingName);
+    if (country === undefined) required('country_code', missingCountry);
+    if (ext === undefined && o.sync) add('external_id', `required: a sync matches each feature with an origin by its external_id (an external_id property or the feature's id)`);
     if (ext !== undefined) {
       const first = externalIndex.get(ext);
       if (first !== undefined) add('external_id', `"${ext}" is also feature ${first}'s; each origin needs its own external_id`);
@@ -128,7 +138,7 @@ export function plotUnits(
       ...(typeof description === 'string' && description.trim() !== '' && { description: description.trim() }),
       location: geometry,
     };
-    const parsed = parseWorded(originCreateSchema, body);
+    const parsed = parseWorded(o.sync ? originUpdateSchema : originCreateSchema, body);
     if (!parsed.success) {
       for (const [field, messages] of Object.entries(zodFieldErrors(parsed.error))) {
         if (!problems[`feature ${raw.index}, ${field}`]) for (const m of messages) add(field, m);
@@ -136,12 +146,12 @@ export function plotUnits(
     }
     if (!parsed.success || problems[`feature ${raw.index}, external_id`]) continue;
     if (ext !== undefined) {
-      units.push({ key: ext, journalKey: `ext:${ext}`, lines: [raw.index], payload: parsed.data });
+      units.push({ key: ext, journalKey: `ext:${ext}`, lines: [raw.index], payload: parsed.data as OriginCreate, ...(toCreate.length > 0 && { createProblems: toCreate }) });
     } else {
       const hash = createHash('sha256').update(JSON.stringify(parsed.data)).digest('hex').slice(0, 24);
       const n = (seen.get(hash) ?? 0) + 1;
       seen.set(hash, n);
-      units.push({ key: `feature ${raw.index}`, journalKey: `plot:${hash}#${n}`, lines: [raw.index], payload: parsed.data });
+      units.push({ key: `feature ${raw.index}`, journalKey: `plot:${hash}#${n}`, lines: [raw.index], payload: parsed.data as OriginCreate });
     }
   }
   return units;

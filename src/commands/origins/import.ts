@@ -13,7 +13,6 @@ import { readInput } from '../../util/files.js';
 import { PATHS } from '../../api/paths.js';
 import { requestsAsMade } from '../shared/dry-run.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
-import type { Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { parseWorded, zodFieldErrors } from '../shared/body.js';
@@ -136,8 +135,8 @@ export function originFromRow(
   return problems.length === 0 && parsed.success ? (parsed.data as OriginCreate) : undefined;
 }
 
-/** One origin of a CSV file; a sync's says what the file lacks to create it. */
-export type OriginUnit = Unit<OriginCreate> & { createProblems?: RowProblem[] };
+export type { OriginUnit } from './import-plots.js';
+import type { OriginUnit } from './import-plots.js';
 
 /**
  * Units of work for the rows, with their stable identities: a row with an external_id is that

@@ -37,6 +37,7 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
       path: PATHS.origins,
       query: {},
       keyField: 'external_id',
+      keyFilter: 'external_id',
       summary: (o) => ({ external_id: o.external_id ?? null, id: o.id, name: o.name ?? null }),
     },
     createPath: PATHS.origins,
