@@ -225,15 +225,24 @@ function buildPredicate<T>(key: string, lookup: Lookup, spec: FieldSpec<T>, valu
   return null;
 }
 
+/**
+ * A table's own entry for a name a request gave: never one an object inherits (`constructor`,
+ * `__proto__`, `toString` as a query key or an ordering are unknown names, not functions).
+ */
+function own<V>(table: Readonly<Record<string, V>> | undefined, name: string): V | undefined {
+  return table && Object.hasOwn(table, name) ? table[name] : undefined;
+}
+
 /** Resolves "items__buyer_product__sku__icontains" to the longest declared field and its lookup. */
 function resolveKey<T>(spec: ListSpec<T>, key: string): { field: string; lookup: Lookup; fs: FieldSpec<T> } | null {
-  const aliased = spec.aliases?.[key] ?? key;
-  if (spec.fields[aliased]) return { field: aliased, lookup: 'exact', fs: spec.fields[aliased]! };
+  const aliased = own(spec.aliases, key) ?? key;
+  const exact = own(spec.fields, aliased);
+  if (exact) return { field: aliased, lookup: 'exact', fs: exact };
   for (const lookup of LOOKUPS) {
     const suffix = `__${lookup}`;
     if (!aliased.endsWith(suffix)) continue;
     const field = aliased.slice(0, -suffix.length);
-    const fs = spec.fields[field];
+    const fs = own(spec.fields, field);
     if (fs && allowedLookups[fs.type].has(lookup)) return { field, lookup, fs };
   }
   return null;
@@ -281,7 +290,7 @@ export function orderingKeys<T>(spec: ListSpec<T>, params: Params): string[] {
   const keys = raw ? splitList(raw) : [];
   if (!keys.length) return spec.defaultOrdering ?? [];
   const known = spec.ordering ?? {};
-  const bad = keys.filter((k) => !known[k.replace(/^-/, '')]);
+  const bad = keys.filter((k) => !own(known, k.replace(/^-/, '')));
   if (bad.length)
     throw badRequest({
       ordering: bad.map((k) => `Invalid ordering field "${k.replace(/^-/, '')}". Allowed: ${Object.keys(known).join(', ')}.`),
@@ -291,7 +300,7 @@ export function orderingKeys<T>(spec: ListSpec<T>, params: Params): string[] {
 
 function sortRows<T>(spec: ListSpec<T>, rows: T[], keys: string[]): T[] {
   const getters = keys
-    .map((k) => ({ desc: k.startsWith('-'), get: spec.ordering?.[k.replace(/^-/, '')] }))
+    .map((k) => ({ desc: k.startsWith('-'), get: own(spec.ordering, k.replace(/^-/, '')) }))
     .filter((g): g is { desc: boolean; get: (row: T) => unknown } => !!g.get);
   if (!getters.length) return rows;
   // Decorate once: accessors may compute (joins, percentages) and sort calls compare n log n times.

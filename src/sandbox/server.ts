@@ -232,8 +232,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   let encodings = opts.compression === undefined ? DEFAULT_ENCODINGS : opts.compression;
 
   function record(req: http.IncomingMessage, url: URL, body: Buffer, status: number, started: number, inFlight: number): void {
-    // A signed link's token is its credential, masked as the Authorization header is.
-    const path = url.pathname.replace(/^\/(_uploads|_downloads)\/[^/]+/, '/$1/…');
+    // A signed link's token is its credential, masked as the Authorization header is; so is a
+    // public invitation's UUID ("the only credential", accounts.md), but for its first 8 digits.
+    const path = url.pathname
+      .replace(/^\/(_uploads|_downloads)\/[^/]+/, '/$1/…')
+      .replace(/(\/user-invitations\/public\/)([0-9a-f]{8})[^/]*/i, '$1$2…');
     requests.push({
       method: req.method ?? 'GET',
       path,

@@ -32,6 +32,19 @@ function describeType(expected: string): string {
 }
 
 /** Maps a zod issue to the message Django REST framework gives for the same mistake. */
+/**
+ * A request's value as DRF quotes it in a message (`"[object Object]" is not a valid choice.`):
+ * an object whose own `toString` is no function (`{"toString": 1}`) cannot be made a string by
+ * String(), and is quoted as any object is.
+ */
+function shown(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
 function drfMessage(iss: Issue): string {
   const input = iss.input;
   if (input === undefined && iss.code !== 'custom') return 'This field is required.';
@@ -44,7 +57,7 @@ function drfMessage(iss: Issue): string {
     case 'invalid_value':
       if (input === undefined) return 'This field is required.';
       if (input === null) return 'This field may not be null.';
-      return `"${String(input)}" is not a valid choice.`;
+      return `"${shown(input)}" is not a valid choice.`;
     case 'too_small':
       if (iss.origin === 'string') return Number(iss.minimum) <= 1 ? 'This field may not be blank.' : `Ensure this field has at least ${iss.minimum} characters.`;
       if (iss.origin === 'array' || iss.origin === 'set') return Number(iss.minimum) <= 1 ? 'This list may not be empty.' : `Ensure this field has at least ${iss.minimum} elements.`;

@@ -240,6 +240,16 @@ describe('--dry-run on the commands that send several requests', () => {
     const csv = await t.sct(['dds', 'delete', '38', '--dry-run', '-o', 'csv']);
     expect(csv.exitCode, csv.stderr).toBe(0);
     expect(csv.stdout.split(/\r?\n/)[0]).toBe('method,path,body');
+    // A create or update whose command prints a resource: still the requests, not the resource's
+    // columns over a row of empty cells.
+    for (const [args, lines] of [
+      [['origins', 'create', '--name', 'A', '--country-code', 'CI'], ['method,path,body.name,body.country_code', 'POST,/origins,A,CI']],
+      [['members', 'set-role', '2', '3'], ['method,path,body.auth_group', 'PATCH,/accounts/user-companies/2,3']],
+    ] as const) {
+      const r = await t.sct([...args, '--dry-run', '-o', 'csv']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout.trim().split(/\r?\n/)).toEqual(lines);
+    }
     const jq = await t.sct(['dds', 'update', '38', '--name', 'x', '--dry-run', '--jq', '.[0].body.name']);
     expect(jq.stdout).toBe('x\n');
     // --json FIELDS picks among the request's fields, not the statement's.

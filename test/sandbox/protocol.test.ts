@@ -54,6 +54,36 @@ describe('authentication', () => {
     expect((await client(sb, null).patch('/accounts/me', {})).status).toBe(401);
   });
 
+  it('takes names an object inherits (constructor, __proto__, toString) as the unknown names they are, never a 500', async () => {
+    // A sandbox of its own: this file's has a small rate limit for its own tests.
+    const wide = await startSandbox({ port: 0, rateLimit: 100_000 });
+    const api = client(wide);
+    const lists = ['/orders?order_action=buying&', '/orders/statistics?order_action=buying&', '/products?', '/origins?', '/value-chains?', '/due-diligence-statements?', '/accounts/user-invitations?', '/accounts/user-companies?', '/accounts/countries?', '/documents?', '/imports?', '/compliance/risk-assessments?'];
+    for (const list of lists) {
+      for (const query of ['constructor=1', '__proto__=1', 'hasOwnProperty=1', 'toString__in=1', 'valueOf__icontains=x']) {
+        expect((await api.get(`${list}${query}`)).status, `${list}${query}`).toBe(200);
+      }
+      if (list.includes('statistics')) continue;
+      for (const ordering of ['constructor', '-toString', '__proto__']) {
+        const r = await api.get(`${list}ordering=${ordering}`);
+        expect(r.status, `${list}ordering=${ordering}`).toBe(400);
+        expect(JSON.stringify(r.body)).toContain('Invalid ordering field');
+      }
+    }
+    // A choice given as an object whose own toString is no function: a field error, as any object.
+    for (const [path, body] of [
+      ['/due-diligence-statements', { type: { toString: 1 } }],
+      ['/products', { name: 'x', commodity: { toString: 1 } }],
+      ['/orders/purchase', { type: { toString: 1 }, external_id: 'X', order_created_at: '2025-01-01' }],
+    ] as const) {
+      const r = await api.post(path, body);
+      expect(r.status, path).toBe(400);
+      expect(JSON.stringify(r.body)).toContain('is not a valid choice');
+    }
+    expect((await api.get('/origins?limit=1')).status).toBe(200);
+    await wide.close();
+  });
+
   it('rejects malformed JSON with 400', async () => {
     const r = await fetch(`${sb.url}/origins`, { method: 'POST', headers: { Authorization: `Bearer ${OWNER}`, 'Content-Type': 'application/json' }, body: '{"name":' });
     expect(r.status).toBe(400);

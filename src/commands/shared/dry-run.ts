@@ -65,7 +65,10 @@ export interface RequestWriter {
 /** A writer of requests in the output format: for a command that makes its requests as it reads its file. */
 export function requestWriter(ctx: Context): RequestWriter {
   if (ctx.format() !== 'table') {
-    const list = createListWriter(ctx.io, ctx.output(REQUEST_COLUMNS));
+    // Requests, not the resource the command prints: the resource's CSV columns are not theirs
+    // (each request was a line of empty cells under an origin's header). --json, --columns and
+    // --jq pick among the requests' fields.
+    const list = createListWriter(ctx.io, { ...ctx.output(REQUEST_COLUMNS), csvColumns: undefined });
     return { write: (requests) => list.write(requests as unknown[]), end: () => list.end() };
   }
   // Written as it is made, a piece of about WRITE_BYTES at a time: the requests of a file of a
