@@ -87,6 +87,12 @@ describe('orders update --item that would drop existing items', () => {
     expect(refused.stderr).toContain(`delete the item the new list leaves out (item ${b} (line 2`);
     expect(refused.stderr).toContain('confirm with --yes');
     expect(patches()).toHaveLength(0);
+    // A dry run prints the PATCH and says what it would delete, asking nothing.
+    const dry = await t.sct(['orders', 'update', String(o.id), '--purchase', '--item', `id=${a},volume=2`, '--dry-run']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain(`warning: the update would delete the item the new list leaves out (item ${b} (line 2`);
+    expect(dry.stdout).toContain(`PATCH /orders/purchase/${o.id}`);
+    expect(patches()).toHaveLength(0);
 
     const kept = await t.sct(['orders', 'update', String(o.id), '--purchase', '--item', `id=${a},volume=2`, '--item', `id=${b}`]);
     expect(kept.exitCode, kept.stderr).toBe(0);

@@ -149,6 +149,12 @@ async function confirmDroppedItems(ctx: Context, kind: OrderKindName, id: number
   if (dropped.length === 0) return;
   const which = dropped.map(describeItem).join('; ');
   const question = `Update ${kind} order ${id} and delete ${dropped.length === 1 ? 'the item' : `the ${dropped.length} items`} the new list leaves out (${which})?`;
+  // A dry run asks nothing, but says what the PATCH it prints would delete, and that the real
+  // run asks (or needs --yes).
+  if (ctx.dryRun) {
+    ctx.io.warn(`the update would delete ${dropped.length === 1 ? 'the item' : `the ${dropped.length} items`} the new list leaves out (${which}); the real run asks first (--yes in scripts)`);
+    return;
+  }
   if (!(await ctx.confirm(question))) throw new CancelledError(`cancelled: order ${id} was not updated (to keep an item, name it: --item id=N)`);
 }
 
