@@ -14,6 +14,7 @@ import { helpTopic } from './cli/help-topic.js';
 import { HELP_TOPICS } from './help/topic-names.js';
 import { errorsAsJson, isHelpOrVersion, reportError } from './cli/report-error.js';
 import { abortOnStopSignals } from './cli/signals.js';
+import { InterruptedError } from './errors.js';
 import { lazyPrompter } from './cli/prompter.js';
 import { refuseGeojson } from './cli/geojson-check.js';
 import { helpTextsOf, manualFilesOf } from './cli/prebuilt-help.js';
@@ -107,7 +108,10 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
       argv = argv.filter((a) => a !== '--help' && a !== '-h');
     }
     if (!topic) await program.parseAsync(resolveJsonFlag(program, attachDashValues(program, argv)), { from: 'user' });
-    await io.endPager();
+    await io.endPager(signals.terminated);
+    // SIGTERM or SIGHUP once the command had done its work (its output in the pager): still the
+    // signal's exit code, as at any other moment.
+    if (signals.terminated.aborted) throw new InterruptedError();
     // Output that never arrived (a full disk) must not end as a success.
     await io.flush();
   } catch (err) {

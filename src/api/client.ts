@@ -639,7 +639,9 @@ export class ApiClient {
     for (const [k, v] of Object.entries(headers)) {
       this.trace(`> ${k}: ${k === 'authorization' ? `Bearer ${maskToken(this.token ?? '')}` : stripControl(v)}`);
     }
-    if (typeof body === 'string') this.trace(`> ${body.length > 2000 ? body.slice(0, 2000) + '…' : body}`);
+    // A body may carry the service's own strings back (an order's items, as `orders trace` sends
+    // them): JSON escapes C0 controls, not C1 ones, which a terminal acts on.
+    if (typeof body === 'string') this.trace(`> ${stripControl(body.length > 2000 ? body.slice(0, 2000) + '…' : body)}`);
   }
 
   /** --verbose: the status, the time it took and the headers that say what came back. */

@@ -16,6 +16,8 @@ export interface StopSignals {
   exitCode(code: number): number;
   /** Removes the handlers. */
   release(): void;
+  /** Aborted by SIGTERM or SIGHUP (not by Ctrl-C, which a pager handles itself). */
+  readonly terminated: AbortSignal;
 }
 
 /**
@@ -24,7 +26,9 @@ export interface StopSignals {
  */
 export function abortOnStopSignals(controller: AbortController, external?: AbortSignal): StopSignals {
   let firstSignal: { name: StopSignal; at: number } | undefined;
+  const terminated = new AbortController();
   const onSignal = (name: StopSignal) => {
+    if (name !== 'SIGINT') terminated.abort();
     // A SIGINT re-raised within moments of the first is not a person pressing again: conf's
     // atomic-write library re-sent the signal after its own clean-up; another may.
     const now = Date.now();
@@ -36,6 +40,7 @@ export function abortOnStopSignals(controller: AbortController, external?: Abort
   if (!external) for (const [name, handler] of handlers) process.on(name, handler);
   external?.addEventListener('abort', () => controller.abort(), { once: true });
   return {
+    terminated: terminated.signal,
     explain(err) {
       if (firstSignal && firstSignal.name !== 'SIGINT' && err instanceof InterruptedError) err.message = err.message.replace(/^interrupted/, `stopped by ${firstSignal.name}`);
     },

@@ -111,7 +111,7 @@ export interface IOStreams {
    * Ends paging: output held back is written out, a running pager gets the end of its input and
    * is waited for. Called before a prompt (never paged) and when the command is done.
    */
-  endPager(): Promise<void>;
+  endPager(stop?: AbortSignal): Promise<void>;
 }
 
 export interface IOOptions {
@@ -312,7 +312,7 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
       else if (pagerProcess) await io.write(io.color.dim(line) + '\n');
       else stderr.write(io.colorErr.dim(line) + '\n');
     },
-    async endPager() {
+    async endPager(stop) {
       if (paging === 'held') {
         paging = 'off';
         const rest = held;
@@ -327,6 +327,11 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
       await new Promise<void>((resolve) => {
         if (pagerClosed) return resolve();
         child.once('close', () => resolve());
+        // SIGTERM or SIGHUP (a CI's cancel, a closed terminal) ends the pager too, rather than
+        // wait for a person to quit it; Ctrl-C is the pager's own to handle.
+        const quit = () => child.kill('SIGTERM');
+        if (stop?.aborted) quit();
+        else stop?.addEventListener('abort', quit, { once: true });
         child.stdin!.end();
       });
       pagerProcess = undefined;

@@ -359,6 +359,37 @@ describe.skipIf(!existsSync(SCRIPT))('the pager at a real terminal', () => {
     const r = await listAt(5, 'head -c 10 > /dev/null', 20);
     expect(r.exitCode, r.stdout).toBe(0);
   });
+
+  it('a request body printed at a terminal (--dry-run, -v) carries no C1 control character, which JSON does not escape', async () => {
+    // As an order's item comes back in the PATCH `orders trace` sends: the service's own text.
+    const name = 'C1\u009b2J\u009d0;T\u009cX';
+    const dry = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['products', 'create', '--name', name, '--dry-run'], [], { SCT_TOKEN: OWNER, SCT_PAGER: 'cat' });
+    expect(dry.exitCode, dry.screen).toBe(0);
+    expect(dry.screen).toContain('"name": "C10;TX"');
+    expect(dry.screen).not.toMatch(/[\u0080-\u009f]/);
+    const verbose = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['products', 'create', '--name', name, '-v'], [], { SCT_TOKEN: OWNER, SCT_PAGER: 'cat' });
+    expect(verbose.exitCode, verbose.screen).toBe(0);
+    expect(verbose.screen).toContain('> {"name":"C10;TX"}');
+    expect(verbose.screen).not.toMatch(/[\u0080-\u009f]/);
+  });
+
+  it('SIGTERM or SIGHUP while less shows the list: the pager is ended, exit 143 or 129, never 0', async () => {
+    const { execFileSync } = await import('node:child_process');
+    for (const [signal, code] of [['TERM', 143], ['HUP', 129]] as const) {
+      const started = Date.now();
+      // Sent to sct alone once less shows the rows: nobody quits the pager.
+      const r = await runAtTerminal(
+        { dir: t.dir, url: t.sb.url },
+        ['products', 'list', '--limit', '20'],
+        [{ when: 'NAME', before: async () => execFileSync('pkill', [`-${signal}`, '-f', `${BIN} products list --limit 20`]), type: '' }],
+        { SCT_TOKEN: OWNER, SCT_PAGER: 'less' },
+        { rows: 8, columns: 120 },
+      );
+      expect(r.exitCode, `${signal}: ${r.screen}`).toBe(code);
+      expect(r.screen).toContain(`stopped by SIG${signal}`);
+      expect(Date.now() - started, signal).toBeLessThan(10_000);
+    }
+  });
 });
 
 describe.skipIf(!existsSync(SCRIPT))('dds wait at a real terminal', () => {

@@ -75,10 +75,13 @@ export function requestWriter(ctx: Context): RequestWriter {
   // million rows, joined into one text first, held several times the file in memory.
   let text = '';
   let any = false;
+  // At a terminal the service's strings a body carries back (an order's items) lose their control
+  // characters: JSON escapes C0 ones, not C1 ones, which a terminal acts on. In a file, as sent.
+  const shown = ctx.io.stdoutIsTTY ? stripControl : (t: string) => t;
   return {
     async write(requests) {
       for (const r of requests) {
-        const body = r.body === null ? '' : `\n${typeof r.body === 'string' ? stripControl(r.body) : JSON.stringify(r.body, null, 2)}`;
+        const body = r.body === null ? '' : `\n${typeof r.body === 'string' ? stripControl(r.body) : shown(JSON.stringify(r.body, null, 2))}`;
         text += `${any ? '\n\n' : ''}${r.method} ${stripControl(r.path)}${body}`;
         any = true;
         if (text.length >= WRITE_BYTES) {
