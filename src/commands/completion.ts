@@ -147,7 +147,9 @@ export function completionScript(program: Command, shell: Shell): string {
 }
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-const PROFILES_CMD = `sct config profiles -o json --jq '.[].name' 2>/dev/null`;
+// Without SCT_PROFILE: one naming a profile not made yet (the moment its name is wanted) makes
+// `config profiles` exit 2, and the completion would offer nothing.
+const PROFILES_CMD = `env -u SCT_PROFILE sct config profiles -o json --jq '.[].name' 2>/dev/null`;
 
 /** `path|flag` case patterns: global options once for every path, then each command's own. */
 function valueCases(nodes: Node[], body: (o: Opt) => string): string {
@@ -172,7 +174,7 @@ function pathLoop(nodes: Node[], words: string, first: number, last: string): st
   for ((i=${first}; i<${last}; i++)); do
     w="\${${words}[i]}"
     case "$w" in
-      -*) case " ${valueFlags.join(' ')} " in *" $w "*) i=$((i+1)) ;; esac; continue ;;
+      -*) case " ${valueFlags.join(' ')} " in *" $w "*) i=$((i+1)); [[ "\${${words}[i]}" == "=" ]] && i=$((i+1)) ;; esac; continue ;;
     esac
     candidate="\${cmdpath:+$cmdpath }$w"
     case "|${nodes.map((n) => n.path).filter(Boolean).join('|')}|" in
@@ -193,6 +195,8 @@ _sct() {
   local cur prev cmdpath w i npos opts candidate
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  # --type=<TAB>: bash splits the word at "=" (COMP_WORDBREAKS); the flag is the word before it.
+  if [[ "$prev" == "=" ]]; then prev="\${COMP_WORDS[COMP_CWORD-2]}"; fi
 ${pathLoop(nodes, 'COMP_WORDS', 1, 'COMP_CWORD')}
   case "$cmdpath|$prev" in
 ${valCases}
@@ -239,6 +243,12 @@ _sct() {
   local -a items vals
   cur="\${words[CURRENT]}"
   prev="\${words[CURRENT-1]}"
+  # --type=<TAB>: the flag is the word up to "=", and what follows it is completed as its value.
+  if [[ "$cur" == --*=* ]]; then
+    prev="\${cur%%=*}"
+    compset -P '*='
+    cur="\${cur#*=}"
+  fi
 ${pathLoop(nodes, 'words', 2, 'CURRENT')}
   case "$cmdpath|$prev" in
 ${valCases}

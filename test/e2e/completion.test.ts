@@ -90,6 +90,23 @@ for (const [shell, complete] of Object.entries(shells)) {
       expect(names(await complete('sct', 'config', 'set', 'base_url', '')).filter((w) => w !== '<files>')).toEqual([]);
     });
 
+    it('offers an enum flag\'s values after --flag= as after --flag and a space', async () => {
+      // bash splits the word at "=" before _sct sees it (COMP_WORDBREAKS); zsh and fish hand it whole.
+      const words = shell === 'bash' ? ['sct', 'orders', 'list', '--type', '=', ''] : ['sct', 'orders', 'list', '--type='];
+      expect(names(await complete(...words)).map((w) => w.replace(/^--type=/, ''))).toEqual(['manufactured_batch', 'order', 'produced_batch', 'product_chain']);
+      const after = shell === 'bash' ? ['sct', 'orders', 'list', '--type', '=', 'order', '--assessment-status', ''] : ['sct', 'orders', 'list', '--type=order', '--assessment-status', ''];
+      expect(names(await complete(...after))).toEqual(['failing', 'in_progress', 'mitigated', 'passing', 'pending']);
+    });
+
+    it('offers the profile names even when SCT_PROFILE names one not made yet', async () => {
+      env.SCT_PROFILE = 'nope';
+      try {
+        expect(names(await complete('sct', 'orders', 'list', '--profile', ''))).toEqual(expect.arrayContaining(['prod', 'staging']));
+      } finally {
+        delete env.SCT_PROFILE;
+      }
+    });
+
     it('offers the allowed values of enum flags, per command', async () => {
       expect(names(await complete('sct', 'orders', 'list', '--assessment-status', ''))).toEqual(['failing', 'in_progress', 'mitigated', 'passing', 'pending']);
       expect(names(await complete('sct', 'products', 'list', '--commodity', ''))).toEqual(['cattle', 'cocoa', 'coffee', 'palm_oil', 'rubber', 'soya', 'wood']);
