@@ -209,7 +209,8 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       // A terminal that reports 0 columns (script, some CI ptys) makes ora's line arithmetic
       // divide by zero and redraw forever: no spinner there.
       const columns = (io.stderr as NodeJS.WriteStream).columns;
-      if (!io.stderrIsTTY || io.quiet || !(typeof columns === 'number' && columns > 0)) return { update() {}, stop() {} };
+      // TERM=dumb: a terminal that cannot move its cursor, which a spinner redraws with.
+      if (!io.stderrIsTTY || io.quiet || deps.env.TERM === 'dumb' || !(typeof columns === 'number' && columns > 0)) return { update() {}, stop() {} };
       const { default: ora } = await import('ora');
       // ora colours its spinner whatever NO_COLOR says: told here, as every other colour is.
       const s = ora({ text: oneLine(text), stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: io.colorErrEnabled ? 'cyan' : false }).start();

@@ -360,6 +360,17 @@ describe.skipIf(!existsSync(SCRIPT))('the pager at a real terminal', () => {
     expect(r.exitCode, r.stdout).toBe(0);
   });
 
+  it('TERM=dumb draws no spinner (it moves the cursor); another terminal does', async () => {
+    const at = (term: string) => runAtTerminal({ dir: t.dir, url: t.sb.url }, ['products', 'list', '--limit', '3', '-o', 'json'], [], { SCT_TOKEN: OWNER, SCT_PAGER: 'cat', TERM: term }, { columns: 120 });
+    const xterm = await at('xterm');
+    expect(xterm.exitCode, xterm.screen).toBe(0);
+    expect(xterm.screen).toContain('Fetching products');
+    const dumb = await at('dumb');
+    expect(dumb.exitCode, dumb.screen).toBe(0);
+    expect(dumb.screen).not.toContain('Fetching products');
+    expect(dumb.screen).not.toContain('\u001b[?25l');
+  });
+
   it('a request body printed at a terminal (--dry-run, -v) carries no C1 control character, which JSON does not escape', async () => {
     // As an order's item comes back in the PATCH `orders trace` sends: the service's own text.
     const name = 'C1\u009b2J\u009d0;T\u009cX';
