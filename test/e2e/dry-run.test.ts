@@ -256,6 +256,13 @@ describe('--dry-run on the commands that send several requests', () => {
     const fields = await t.sct(['dds', 'update', '38', '--name', 'x', '--dry-run', '--json', 'method,path']);
     expect(fields.exitCode, fields.stderr).toBe(0);
     expect(JSON.parse(fields.stdout)).toEqual([{ method: 'PATCH', path: '/due-diligence-statements/38' }]);
+    // A field of the resource, not of a request: exit 2 naming the request's fields (it printed [{}]).
+    const resourceField = await t.sct(['origins', 'create', '--name', 'A', '--country-code', 'CI', '--dry-run', '--json', 'name']);
+    expect(resourceField.exitCode).toBe(2);
+    expect(resourceField.stderr).toContain('--json: origins create --dry-run has no field "name"');
+    expect(resourceField.stderr).toContain('valid fields: body, method, path');
+    const nested = await t.sct(['origins', 'create', '--name', 'A', '--country-code', 'CI', '--dry-run', '--json', 'method,body.name']);
+    expect(JSON.parse(nested.stdout)).toEqual([{ method: 'POST', body: { name: 'A' } }]);
     expect(writesReceived()).toEqual([]);
   });
 });

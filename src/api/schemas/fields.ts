@@ -94,6 +94,8 @@ export const RESOURCE_SHAPES = shapes({
   ],
   // A role as the documents show one wherever it is embedded (auth_group_detail: id, name).
   role: ROLE,
+  // Not the service's: what a dry run prints of each request it would send (any path under body).
+  plannedRequest: ['method', 'path', 'body'],
   workspace: ['workspace_id', 'workspace_name', 'id', 'name', 'type', 'country', 'member_count', 'is_mfa_enabled', ...STAMPS],
   member: ['id', 'user', { user_detail: PERSON }, 'auth_group', { auth_group_detail: ROLE }, 'data_room_consumer_id', ...STAMPS],
   user: ['id', 'username', 'first_name', 'last_name', 'account', 'user_group', 'auth_group'],

@@ -28,7 +28,8 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
   }
   const columns = ctx.columns();
   // A dry run prints requests (method, path, body), not the command's resource.
-  if (columns !== undefined && !ctx.dryRun) checkFields(commandPath(cmd), printedBy(cmd), columns, jsonFields ? '--json' : '--columns');
+  const printed = ctx.dryRun ? { resource: 'plannedRequest' as const } : printedBy(cmd);
+  if (columns !== undefined) checkFields(ctx.dryRun ? `${commandPath(cmd)} --dry-run` : commandPath(cmd), printed, columns, jsonFields ? '--json' : '--columns');
   if (flags.jq !== undefined) await (await import('../../output/jq.js')).checkJq(flags.jq);
   warnUndocumentedFilters(ctx, cmd, cmd.opts().filter);
 }
