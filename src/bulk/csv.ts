@@ -470,7 +470,7 @@ function normalizeHeader(h: string): string {
 
 /**
  * Two headers that read as the same column (`type` and `Type`) would leave one of them silently
- * ignored, and a nameless one cannot be matched: both are refused before any row is read.
+ * ignored: refused before any row is read. (A nameless one is a spacer column, read empty.)
  */
 function headerProblem(file: string, line: number, raw: string[], names: string[]): UsageError | undefined {
   // A blank header between named ones is a spacer column (its cells are checked row by row).
