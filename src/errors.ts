@@ -24,7 +24,10 @@ export class SctError extends Error {
 
 /** Bad flag, missing option, invalid file: found before anything was sent. */
 /** The config file exists but cannot be read (not JSON, not sct's shape): doctor reports it as its config check. */
-export class ConfigFileError extends SctError {}
+export class ConfigFileError extends SctError {
+  // An invalid file, found before anything was sent (the exit codes' "invalid file").
+  override readonly exitCode = 2;
+}
 
 export class UsageError extends SctError {
   override readonly exitCode = 2;

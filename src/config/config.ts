@@ -57,7 +57,15 @@ export class ConfigStore {
 
   profile(name: string): Profile {
     const found = ownProfile(this.profiles(), name);
-    return found ? { ...found } : {};
+    if (!found) return {};
+    // Written by hand, a value may be anything JSON holds: `"base_url": 42` is the file's fault,
+    // said as such, not a crash further on. A workspace may be the number an older sct wrote.
+    for (const key of STORED_KEYS) {
+      const value: unknown = found[key];
+      if (value === undefined || typeof value === 'string' || (key === 'workspace' && typeof value === 'number')) continue;
+      throw invalidFile(this.path, `profile "${name}" has ${key} ${JSON.stringify(value)}, which is not text`);
+    }
+    return { ...found, ...(found.workspace !== undefined && { workspace: String(found.workspace) }) };
   }
 
   set(profile: string, key: ProfileKey, value: string): Promise<void> {
@@ -140,7 +148,7 @@ export class ConfigStore {
       if (!statSync(this.path).isFile()) throw new Error('not a regular file');
       return JSON.parse(readFileSync(this.path, 'utf8'));
     });
-    if (!isPlainObject(store)) throw new SctError(`the config file ${this.path} is not valid: not a JSON object`);
+    if (!isPlainObject(store)) throw invalidFile(this.path, 'not a JSON object');
     return store as unknown as Store;
   }
 
@@ -149,7 +157,7 @@ export class ConfigStore {
     const stored: unknown = store.profiles;
     const profiles: Record<string, unknown> = Object.create(null);
     if (stored === undefined) return profiles;
-    if (!isPlainObject(stored)) throw new SctError(`the config file ${this.path} is not valid: "profiles" is not an object`);
+    if (!isPlainObject(stored)) throw invalidFile(this.path, '"profiles" is not an object');
     for (const [name, value] of Object.entries(stored)) profiles[name] = value;
     return profiles;
   }
@@ -184,6 +192,15 @@ function ownProfile(profiles: Record<string, unknown>, name: string): Profile | 
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const STORED_KEYS: readonly StoredKey[] = [...PROFILE_KEYS, 'token_storage', 'token_account', 'token_base_url'];
+
+/** A config file sct can read but not use: exit 2, and doctor's config line. */
+function invalidFile(path: string, why: string): ConfigFileError {
+  const e = new ConfigFileError(`the config file ${path} is not valid: ${why}`);
+  e.hint = 'fix the file, or move it away to start over';
+  return e;
 }
 
 /** JSON.parse's errors ("Unexpected end of JSON input") do not say which file is broken. */

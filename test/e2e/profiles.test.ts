@@ -121,10 +121,35 @@ describe('a config file that is not a file', () => {
     execFileSync('mkfifo', [join(t.dir, 'config.json')]);
     const started = Date.now();
     const r = await t.sctBin(['config', 'list'], { timeout: 10_000 });
-    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/cannot read the config file .*config\.json: not a regular file/);
     expect(r.stderr).toContain('fix the file, or move it away to start over');
     expect(Date.now() - started).toBeLessThan(8_000);
+    expect(t.sb.requests).toHaveLength(0);
+  });
+});
+
+describe('a config file sct can read but not use', () => {
+  it('is exit 2 ("invalid file"), naming the file and what is wrong; doctor still prints every line', async () => {
+    const { join } = await import('node:path');
+    const { writeFileSync } = await import('node:fs');
+    const file = join(t.dir, 'config.json');
+    for (const [text, said] of [
+      ['{"profiles":{"default":{"base_url":"http://x"', /cannot read the config file .*config\.json: /],
+      ['{"profiles":{"default":{"base_url":42,"token":"sct_demo_owner_cacao"}}}', /the config file .*config\.json is not valid: profile "default" has base_url 42, which is not text/],
+      ['[1,2]', /the config file .*config\.json is not valid: not a JSON object/],
+    ] as const) {
+      writeFileSync(file, text, { mode: 0o600 });
+      const r = await t.sctBin(['whoami']);
+      expect(r.exitCode, `${text}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(said);
+      expect(r.stderr).toContain('fix the file, or move it away to start over');
+      expect(r.stderr).not.toContain('is not a function');
+    }
+    const doctor = await t.sctBin(['doctor', '-o', 'json']);
+    const lines = JSON.parse(doctor.stdout) as Array<{ name: string; level: string }>;
+    expect(lines.find((l) => l.name === 'config')?.level).toBe('fail');
+    expect(lines.map((l) => l.name)).toEqual(expect.arrayContaining(['node', 'config', 'proxy', 'base_url', 'token']));
     expect(t.sb.requests).toHaveLength(0);
   });
 });
