@@ -149,12 +149,10 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   if (format !== 'json' && ctx.flags.jq === undefined) {
     if (!rows) {
       if (format === 'ndjson') return writeOne(ctx.io, res.data, ctx.output([]));
-      const needsList = `-o ${format} needs a list answer (an array, or an object with results)`;
-      if (method === 'GET') throw new UsageError(`${needsList}; this one is not: use -o json`);
-      // A write has gone through: its answer (a created object's id) is never lost, and exit 2
-      // ("nothing sent") would invite a rerun that acts twice.
+      // Known only once the answer came, so never exit 2 ("nothing sent"): the answer is written
+      // as JSON (a write's, a created object's id, is never lost) and the run is exit 1.
       await ctx.io.write(JSON.stringify(terminalSafe(ctx.io)(res.data), null, 2) + '\n');
-      throw new AnswerError(`${method} ${p} went through (${res.status}), but ${needsList}: its answer is written to stdout as JSON`);
+      throw new AnswerError(`${method} ${p} went through (${res.status}), but -o ${format} needs a list answer (an array, or an object with results): the answer is written to stdout as JSON`);
     }
     const w = listWriter(ctx, format, rows);
     await w.write(rows);

@@ -119,9 +119,11 @@ async function storeToken(ctx: Context, profile: string, baseUrl: string, token:
       ctx.io.info(`The system keyring cannot be used (${(err as Error).message}): the token is kept in the config file ${store.path} (mode 0600).`);
     }
   }
-  // The new token belongs to this base URL: an older token's own URL goes with it.
-  if (inKeyring) await store.setMany(profile, { base_url: baseUrl, token_storage: 'keyring', token_account: account }, ['token', 'token_base_url']);
-  else await store.setMany(profile, { base_url: baseUrl, token }, ['token_storage', 'token_account', 'token_base_url']);
+  // The new token belongs to this base URL: an older token's own URL goes with it, and so does
+  // the workspace a switch recorded with the older token (another user's, perhaps: a workspace
+  // this token may not be able to switch to).
+  if (inKeyring) await store.setMany(profile, { base_url: baseUrl, token_storage: 'keyring', token_account: account }, ['token', 'token_base_url', 'workspace']);
+  else await store.setMany(profile, { base_url: baseUrl, token }, ['token_storage', 'token_account', 'token_base_url', 'workspace']);
   if (before.token_storage === 'keyring') {
     const old = before.token_account ?? keyringAccount(profile, before.token_base_url ?? before.base_url);
     if (!inKeyring || old !== account) {

@@ -3,7 +3,7 @@ import { defineLeaf, registerOf } from './shared/spec.js';
 import { SETTABLE_KEYS, PROFILE_KEYS, type SettableKey, type ProfileKey } from '../config/config.js';
 import { profileName, tokenStorage } from '../config/settings.js';
 import { maskToken } from '../output/redact.js';
-import { UsageError } from '../errors.js';
+import { ConfigFileError, UsageError } from '../errors.js';
 import { parseFormat, writeList, writeOne } from '../output/format.js';
 import { missingApiPrefix, parseBaseUrl } from '../api/endpoint.js';
 
@@ -143,5 +143,12 @@ async function unset(ctx: Context, key: string): Promise<void> {
 }
 
 async function path(ctx: Context): Promise<void> {
+  // A --profile naming no profile is the typo it is here too; a file that cannot be read is not:
+  // its path is what the user needs to mend it.
+  try {
+    ctx.settings();
+  } catch (err) {
+    if (!(err instanceof ConfigFileError)) throw err;
+  }
   await writeSetting(ctx, 'path', ctx.config().path);
 }

@@ -113,9 +113,13 @@ export async function switchWorkspace(ctx: Context, id: string | undefined): Pro
     body: { company_id: companyId },
   });
   const s = ctx.settings();
-  await ctx.config().set(s.profile, 'workspace', String(companyId));
+  // A profile with a token of its own records that token's workspace: a switch made with
+  // SCT_TOKEN (another user, perhaps) is that token's, and recorded there it could be a
+  // workspace the profile's own user cannot use. A profile without a token goes by SCT_TOKEN.
+  const recorded = !(s.tokenSource === 'env' && s.tokenStorage !== 'none');
+  if (recorded) await ctx.config().set(s.profile, 'workspace', String(companyId));
   const message = typeof res.data?.message === 'string' ? res.data.message : `Switched to workspace ${companyId}.`;
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${cleanCell(message)} (recorded in profile "${s.profile}")`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${cleanCell(message)} (${recorded ? `recorded in profile "${s.profile}"` : `not recorded in profile "${s.profile}": the token is SCT_TOKEN's, not the profile's own`})`);
   // Scripts get the answer as data; people have the line above.
   if (ctx.format() !== 'table') await writeOne(ctx.io, { company_id: companyId, message, profile: s.profile }, ctx.output([]));
 }

@@ -103,7 +103,7 @@ export interface Fit {
  * not fit even with every free-text column at its narrowest, the lowest-priority column is left
  * out (the rightmost of equals), then the next, until the rest fit; then each column left out
  * comes back, the most important first, if it fits beside them (a narrow ROLE once a 36-cell
- * uuid is gone). The columns shown keep their order; the widest free-text column shrinks first,
+ * uuid is gone), but a column without a priority not past one to its left that stayed out. The columns shown keep their order; the widest free-text column shrinks first,
  * one cell at a time, down to its narrowest (READABLE or MIN_FREE).
  */
 export function fitColumns(columns: TableColumn[], rows: string[][], width: number): Fit {
@@ -129,9 +129,16 @@ export function fitColumns(columns: TableColumn[], rows: string[][], width: numb
     shown.delete(least);
     leftOut.push(least);
   }
+  // Columns without a priority (a --columns list, in the order the user gave) lose their
+  // rightmost: one does not come back past an unranked one to its left that did not fit.
+  const refused: number[] = [];
   for (const i of [...leftOut].reverse()) {
+    if (columns[i].priority === undefined && refused.some((j) => j < i && columns[j].priority === undefined)) continue;
     shown.add(i);
-    if (!fits(shown)) shown.delete(i);
+    if (!fits(shown)) {
+      shown.delete(i);
+      refused.push(i);
+    }
   }
 
   const order = [...shown].sort((a, b) => a - b);

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
-import { MEMBER, MULTI } from '../sandbox/helpers.js';
+import { MEMBER, MULTI, TRADER } from '../sandbox/helpers.js';
 import type { Prompter } from '../../src/prompt.js';
 
 const t = useSandbox({}, { inProcess: true });
@@ -69,6 +69,36 @@ describe('workspaces', () => {
       expect(JSON.parse(asJson.stdout)).toEqual({ company_id: 1, message: expect.stringContaining('Brussels Cacao'), profile: 'default' });
     } finally {
       await sct(['workspaces', 'switch', '1']);
+    }
+  });
+
+  it('a login forgets the workspace another token switched the profile to', async () => {
+    const noEnv = { SCT_TOKEN: undefined };
+    const login = (token: string) => t.sct(['auth', 'login', '--base-url', t.sb.url, '--with-token', '--insecure-storage'], { input: token, env: noEnv });
+    try {
+      expect((await login(MULTI)).exitCode).toBe(0);
+      expect((await t.sct(['workspaces', 'switch', '3'], { env: noEnv })).exitCode).toBe(0);
+      expect(profile().workspace).toBe('3');
+      // Another user logs in over the profile: MULTI's 3 is not theirs to go back to.
+      expect((await login(TRADER)).exitCode).toBe(0);
+      expect(profile().workspace).toBeUndefined();
+      const current = await t.sct(['workspaces', 'current'], { env: noEnv });
+      expect(current.stderr).not.toContain('records workspace');
+    } finally {
+      await t.sct(['workspaces', 'switch', '1'], { env: { SCT_TOKEN: MULTI } });
+    }
+  });
+
+  it('a switch made with SCT_TOKEN is not recorded in a profile that holds a token of its own', async () => {
+    const login = await t.sct(['auth', 'login', '--base-url', t.sb.url, '--with-token', '--insecure-storage'], { input: TRADER, env: { SCT_TOKEN: undefined } });
+    expect(login.exitCode, login.stderr).toBe(0);
+    try {
+      const r = await t.sctAs(MULTI)(['workspaces', 'switch', '3']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain('(not recorded in profile "default": the token is SCT_TOKEN\'s, not the profile\'s own)');
+      expect(profile().workspace).toBeUndefined();
+    } finally {
+      await t.sctAs(MULTI)(['workspaces', 'switch', '1']);
     }
   });
 

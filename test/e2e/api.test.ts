@@ -75,9 +75,11 @@ describe('sct api output', () => {
     expect(lines).toHaveLength(3);
     const nd = await t.sct(['api', '/products?limit=5', '--paginate', '-o', 'ndjson']);
     expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l)).every((p: any) => typeof p.id === 'number')).toBe(true);
+    // Known once the answer came: exit 1 with the answer as JSON, never 2 ("nothing sent").
     const one = await t.sct(['api', '/accounts/me', '-o', 'csv']);
-    expect(one.exitCode).toBe(2);
-    expect(one.stderr).toContain('needs a list answer');
+    expect(one.exitCode).toBe(1);
+    expect(one.stderr).toContain('GET /accounts/me went through (200), but -o csv needs a list answer');
+    expect(JSON.parse(one.stdout).id).toBeDefined();
   });
 
   it('-o csv on a write whose answer is no list: the answer written as JSON, exit 1 saying it went through, never exit 2', async () => {

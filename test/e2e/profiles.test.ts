@@ -22,6 +22,10 @@ describe('profiles', () => {
     expect(env.exitCode).toBe(2);
     expect(env.stderr).toContain('error: no profile "nope" (SCT_PROFILE)');
     // Listing the profiles too: it would show one that is not there as the current one.
+    // config path too: the path is the same whatever the profile, but the name is a typo.
+    const path = await t.sct(['config', 'path', '--profile', 'nope']);
+    expect(path.exitCode).toBe(2);
+    expect(path.stderr).toContain('error: no profile "nope" (--profile)');
     const list = await t.sct(['config', 'profiles'], { env: { SCT_PROFILE: 'nope' } });
     expect(list.exitCode).toBe(2);
     expect(list.stderr).toContain('error: no profile "nope" (SCT_PROFILE): the profiles are default, work\n');
@@ -146,6 +150,10 @@ describe('a config file sct can read but not use', () => {
       expect(r.stderr).toContain('fix the file, or move it away to start over');
       expect(r.stderr).not.toContain('is not a function');
     }
+    // config path still says where the file is, to mend it.
+    const where = await t.sctBin(['config', 'path']);
+    expect(where.exitCode, where.stderr).toBe(0);
+    expect(where.stdout.trim()).toBe(file);
     const doctor = await t.sctBin(['doctor', '-o', 'json']);
     const lines = JSON.parse(doctor.stdout) as Array<{ name: string; level: string }>;
     expect(lines.find((l) => l.name === 'config')?.level).toBe('fail');

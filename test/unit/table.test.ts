@@ -30,6 +30,17 @@ function lines(width: number, cols = columns, data = rows) {
 }
 
 describe('fitColumns', () => {
+  it('a --columns list (no priorities) loses its rightmost columns only: none comes back past one to its left', () => {
+    // As `--columns id,external_id,seller_company.name,buyer_company_status,order_created_at,type`
+    // at 40 columns: ORDER CREATED AT fitted once the wider ones were out, between gaps.
+    const cols: TableColumn[] = ['id', 'external_id', 'seller_company.name', 'buyer_company_status', 'order_created_at', 'type'].map((p) => ({ header: headerFromPath(p), path: p }));
+    const data = [['217', 'PO-2025-000217', 'Hanseatic Kakao Import GmbH', 'completed', '2025-03-01', 'order']];
+    const fit = fitColumns(cols, data, 40);
+    const kept = fit.shown;
+    expect(kept).toEqual([...Array(kept.length).keys()]);
+    expect(fit.dropped).toEqual([...Array(cols.length - kept.length).keys()].map((k) => kept.length + k));
+  });
+
   it('at 200 columns everything fits uncut', () => {
     const { fit, lines: out } = lines(200, columns.slice(0, 5));
     expect(fit.dropped).toEqual([]);
