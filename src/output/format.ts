@@ -161,13 +161,16 @@ export async function writeOne(io: IOStreams, obj: unknown, options: OutputOptio
     ? tableColumnsFromFlag(options.columns)
     : (options.detail ?? Object.keys(row).map((k) => ({ header: k, path: k })));
   const width = Math.max(...columns.map((c) => c.header.length), 1);
+  // Into a pipe, as every table there, tab-separated (`cut -f2`, values with spaces kept whole);
+  // at a terminal, aligned.
+  const pad = io.stdoutIsTTY ? (header: string) => `${header.padEnd(width)}  ` : (header: string) => `${header}\t`;
   let out = '';
   for (const c of columns) {
     const value = cellValue(row, c);
     // Without a detail list the headers are the object's keys, which come from the API too.
     const text = cleanCell(summarize(value));
     const shown = isStatusField(c.path) || isStatusField(c.header) ? colorStatus(io.color, text) : text;
-    out += `${io.color.bold(cleanCell(c.header).padEnd(width))}  ${shown}\n`;
+    out += `${io.color.bold(pad(cleanCell(c.header)))}${shown}\n`;
   }
   await io.write(out);
 }

@@ -97,7 +97,8 @@ describe('value-chains get, create, update, delete', () => {
     expect(t.sb.requests[0]).toMatchObject({ method: 'GET', path: '/api/value-chains/1' });
     const vc = JSON.parse(r.stdout);
     const text = await t.sct(['value-chains', 'get', '1']);
-    expect(text.stdout.split('\n')[1]).toBe(`COMPANY             ${vc.company_name}`);
+    // Into a pipe a key/value view is tab-separated, as every table there (`cut -f2`).
+    expect(text.stdout.split('\n')[1]).toBe(`COMPANY\t${vc.company_name}`);
     expect(text.stdout).toMatch(new RegExp(`^PERMISSION GRANTED\\s+${vc.permission_granted}$`, 'm'));
   });
 
