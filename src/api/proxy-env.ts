@@ -76,8 +76,9 @@ export function proxyFor(url: URL, settings: ProxySettings): string | undefined 
   if (!proxy) return undefined;
   const noProxy = settings.noProxy ?? '';
   if (noProxy === '*') return undefined;
-  const hostname = url.host.replace(/:\d*$/, '').toLowerCase();
-  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  // As undici compares them: the host name with an IPv6 address's brackets, the port it connects to.
+  const hostname = url.hostname.toLowerCase();
+  const { port } = hostAndPort(url);
   for (const entry of noProxy.split(/[,\s]/)) {
     if (!entry) continue;
     const parsed = /^(.+):(\d+)$/.exec(entry);

@@ -114,7 +114,6 @@ function journalRecord(journal: Journal, entries: Parameters<Journal['recordAll'
   }
 }
 
-
 /** The key a unit is on record under in the journal: its journalKey, else its key. */
 export const journalKeyOf = (unit: { key: string; journalKey?: string }): string => unit.journalKey ?? unit.key;
 

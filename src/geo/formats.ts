@@ -262,8 +262,7 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
   } catch (err) {
     throw new UsageError(`${name}: ${shp} is not a readable Shapefile (${(err as Error).message})`);
   }
-  if (toWgs84) geometries = geometries.map((g) => g && reprojected(g, toWgs84!));
-  return geometries.map((geometry, i) => ({ type: 'Feature', geometry: geometry && plainGeometry(geometry), properties: fullNames(records[i] ?? {}) }));
+  return geometries.map((geometry, i) => ({ type: 'Feature', geometry: geometry && plainGeometry(geometry, toWgs84), properties: fullNames(records[i] ?? {}) }));
 }
 
 /**
@@ -346,13 +345,6 @@ function withTrueScale(projection: { projName?: string; lat1?: number; lat_ts?: 
   projection.init();
 }
 
-/** A geometry with each position taken through `move`, whatever its nesting. */
-function reprojected(g: Geometry, move: (position: number[]) => number[]): Geometry {
-  const walk = (v: unknown): unknown => (Array.isArray(v) && typeof v[0] === 'number' ? move(v as number[]) : Array.isArray(v) ? v.map(walk) : v);
-  if (g.type === 'GeometryCollection') return { type: g.type, geometries: g.geometries.map((x) => reprojected(x, move)) };
-  return { ...g, coordinates: walk(g.coordinates) } as Geometry;
-}
-
 /** The datum of a .prj that proj4 would read without a shift it needs; undefined when none is needed. */
 function unshiftedDatum(prj: string, projection: { datum?: { datum_type?: number } }): string | undefined {
   // proj4's datum types: 1 and 2 carry 3 or 7 shift parameters (TOWGS84, or a datum it knows),
@@ -364,14 +356,16 @@ function unshiftedDatum(prj: string, projection: { datum?: { datum_type?: number
 }
 
 /**
- * The geometry as the origin's location: without the bbox shpjs adds (computed before
- * reprojection, it is not the box of the positions), positions rounded to 9 decimals (0.1 mm),
- * which drops the noise of reprojection (-2.489312000000011) and nothing a survey measured.
+ * The geometry as the origin's location: each position taken to WGS 84 by `toWgs84` when the
+ * layer has a .prj, without the bbox shpjs adds (it is not the box of the positions), and rounded
+ * to 9 decimals (0.1 mm), which drops the noise of reprojection (-2.489312000000011) and nothing a
+ * survey measured.
  */
-function plainGeometry(g: Geometry): Geometry {
-  const round = (v: unknown): unknown => (typeof v === 'number' ? Math.round(v * 1e9) / 1e9 : Array.isArray(v) ? v.map(round) : v);
-  if (g.type === 'GeometryCollection') return { type: g.type, geometries: g.geometries.map(plainGeometry) };
-  return { type: g.type, coordinates: round(g.coordinates) } as Geometry;
+function plainGeometry(g: Geometry, toWgs84?: (position: number[]) => number[]): Geometry {
+  const round = (p: number[]) => (toWgs84 ? toWgs84(p) : p).map((v) => Math.round(v * 1e9) / 1e9);
+  const walk = (v: unknown): unknown => (Array.isArray(v) && typeof v[0] === 'number' ? round(v as number[]) : Array.isArray(v) ? v.map(walk) : v);
+  if (g.type === 'GeometryCollection') return { type: g.type, geometries: g.geometries.map((x) => plainGeometry(x, toWgs84)) };
+  return { type: g.type, coordinates: walk(g.coordinates) } as Geometry;
 }
 
 function fullNames(record: Record<string, unknown>): Record<string, unknown> {

@@ -92,13 +92,17 @@ export function parseLocationCell(text: string): unknown {
   } catch {
     throw new Error('not valid JSON (expected "lat,lng" or a GeoJSON geometry)');
   }
-  const type = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as { type?: unknown }).type : undefined;
-  if (typeof type !== 'string' || !GEOMETRY_TYPES.includes(type)) {
-    throw new Error(`expected a GeoJSON geometry (Point, Polygon, MultiPolygon, …), got type ${JSON.stringify(type ?? null)}`);
-  }
+  const type = geometryType(parsed);
+  if (!type) throw new Error(`expected a GeoJSON geometry (Point, Polygon, MultiPolygon, …), got type ${JSON.stringify((parsed as { type?: unknown } | null)?.type ?? null)}`);
   const problem = type === 'Point' ? pointProblem(parsed) : undefined;
   if (problem) throw new Error(problem);
   return parsed;
+}
+
+/** The type of a GeoJSON geometry object sct takes as a location (`Polygon`), or undefined when `value` is none. */
+function geometryType(value: unknown): string | undefined {
+  const type = value && typeof value === 'object' && !Array.isArray(value) ? (value as { type?: unknown }).type : undefined;
+  return typeof type === 'string' && GEOMETRY_TYPES.includes(type) ? type : undefined;
 }
 
 /**
@@ -116,8 +120,8 @@ const location = z.unknown().transform((v, ctx) => {
       return z.NEVER;
     }
   }
-  const type = v && typeof v === 'object' && !Array.isArray(v) ? (v as { type?: unknown }).type : undefined;
-  if (typeof type !== 'string' || !GEOMETRY_TYPES.includes(type)) {
+  const type = geometryType(v);
+  if (!type) {
     ctx.addIssue({ code: 'custom', message: 'expected "lat,lng" (e.g. 5.35,-4.02) or a GeoJSON geometry such as {"type":"Point","coordinates":[lng,lat]}' });
     return z.NEVER;
   }

@@ -7,9 +7,6 @@ import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { originCreateSchema, originUpdateSchema, type OriginCreate } from '../../api/schemas/origins.js';
 import type { RowProblem } from '../../sync/plan.js';
-
-/** One origin of a file (a plot file's or a CSV file's); a sync's says what it lacks to create it. */
-export type OriginUnit = Unit<OriginCreate> & { createProblems?: RowProblem[] };
 import { checkPlots, countryOf, externalIdOf, nameOf, readPlotFile, COUNTRY_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { writeReportFile } from '../../bulk/report.js';
@@ -18,6 +15,9 @@ import { parseWorded, zodFieldErrors } from '../shared/body.js';
 import { findingLines, parseCommodity, parseCountryFlag } from './check.js';
 import { sendOrigins } from './send.js';
 import type { ImportOriginsOptions } from './options.js';
+
+/** One origin of a file (a plot file's or a CSV file's); a sync's says what it lacks to create it. */
+export type OriginUnit = Unit<OriginCreate> & { createProblems?: RowProblem[] };
 
 const SHOWN_ERRORS = 50;
 
