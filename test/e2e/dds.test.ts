@@ -275,10 +275,12 @@ describe('dds wait and create --wait', () => {
     const slow = await startSandbox({ port: 0, statementDelayMs: 600_000 });
     try {
       const env = { SCT_BASE_URL: slow.url };
-      const timedOut = await t.sctIn(['dds', 'create', '--type', 'EUDR', '--dds-identifier', 'SLOW-1', '--wait', '--timeout', '1500ms'], { env });
+      const timedOut = await t.sctIn(['dds', 'create', '--type', 'EUDR', '--dds-identifier', 'SLOW-1', '--wait', '--timeout', '1500ms', '--json', 'id,status'], { env });
       expect(timedOut.exitCode).toBe(1);
       expect(timedOut.stderr).toMatch(/error: timed out after \d+(\.\d)?(ms|s): statement \d+ is still in_progress/);
-      expect(timedOut.stdout).toBe('');
+      // The statement exists: a script reading its id from stdout gets it, as it does for a
+      // failed one, rather than creating another on a rerun.
+      expect(JSON.parse(timedOut.stdout)).toEqual({ id: Number(/statement (\d+)/.exec(timedOut.stderr)![1]), status: 'in_progress' });
       // Polled at once, then after 1 s, then at the deadline.
       expect(slow.requests.filter((x) => x.method === 'GET').length).toBe(3);
 

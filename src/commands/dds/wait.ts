@@ -1,6 +1,7 @@
 // `sct dds wait ID` and `sct dds create … --wait`: polls a statement until the service has
 // finished it. complete → exit 0, failed → exit 1 with the reason from dds_data, still running
-// at the deadline → exit 1 naming the last status. Every poll goes through the API client, so
+// at the deadline → exit 1 naming the last status (after a create, the statement as last seen is
+// printed all the same). Every poll goes through the API client, so
 // rate-limit pauses and retries apply; Ctrl-C stops at once (exit 130).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -47,7 +48,19 @@ export async function waitAfterCreate(ctx: Context, created: unknown, timeoutMs:
     await writeOne(ctx.io, s, { ...ctx.output(COLUMNS.statement), detail: DETAILS.statement });
     return;
   }
-  await finish(ctx, FINAL_DDS_STATUSES.includes(s.status as DdsStatus) ? s : await pollStatement(ctx, s.id, timeoutMs));
+  if (FINAL_DDS_STATUSES.includes(s.status as DdsStatus)) return finish(ctx, s);
+  // The statement exists whatever the wait comes to: stopped short of a final status (the
+  // deadline, Ctrl-C, an error), the command still prints it as last seen, as it prints a failed
+  // one, so a script reading its id from stdout does not create another on a rerun.
+  let latest = s;
+  let final: StatementResponse;
+  try {
+    final = await pollStatement(ctx, s.id, timeoutMs, (seen) => (latest = seen));
+  } catch (err) {
+    await writeOne(ctx.io, latest, { ...ctx.output(COLUMNS.statement), detail: DETAILS.statement });
+    throw err;
+  }
+  await finish(ctx, final);
 }
 
 /** Prints the final statement; a failed one then fails the command with its reason. */
@@ -59,7 +72,7 @@ async function finish(ctx: Context, s: StatementResponse): Promise<void> {
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Statement ${s.id} is ${statusOnStderr(ctx, 'complete')}${s.dds_identifier ? ` (${stripControl(s.dds_identifier)})` : ''}`);
 }
 
-async function pollStatement(ctx: Context, id: number, timeoutMs: number): Promise<StatementResponse> {
+async function pollStatement(ctx: Context, id: number, timeoutMs: number, seen?: (s: StatementResponse) => void): Promise<StatementResponse> {
   const client = ctx.client();
   const started = ctx.now();
   const deadline = started + timeoutMs;
@@ -70,6 +83,7 @@ async function pollStatement(ctx: Context, id: number, timeoutMs: number): Promi
     for (;;) {
       const s = asStatement(await pollOnce(ctx, client, id, deadline, () => timedOut(id, timeoutMs, last)), 'GET');
       last = s.status;
+      seen?.(s);
       if (FINAL_DDS_STATUSES.includes(s.status as DdsStatus)) return s;
       if (s.status === 'draft') {
         const err = new SctError(`statement ${id} is a draft: it does not change by itself, so there is nothing to wait for`);
