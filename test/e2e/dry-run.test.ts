@@ -208,6 +208,22 @@ describe('--dry-run on the commands that send several requests', () => {
     expect((requests[1].body as { information_requests: unknown[] }).information_requests).toEqual([{ order_id: 101 }]);
   });
 
+  it('dds trace --file and info-requests send with --skip-invalid print the valid rows\' requests, then exit 3 as the real run would', async () => {
+    const pairs = t.writeFile('pairs-bad.csv', 'dds_id,order_id\n1,17\n1,abc\n38,18\n');
+    const trace = await t.sct(['dds', 'trace', '--file', pairs, '--skip-invalid', '--dry-run', '-o', 'json']);
+    expect(trace.exitCode, trace.stderr).toBe(3);
+    expect((JSON.parse(trace.stdout) as Planned[]).map((q) => q.body)).toEqual([{ dds_id: 1, order_id: [17] }, { dds_id: 38, order_id: [18] }]);
+    expect(trace.stderr).toContain('1 invalid row left out (--skip-invalid); nothing sent (dry run)');
+
+    const rows = t.writeFile('requests-bad.csv', 'order_id,value_chain_id\n217,1\nabc,1\n195,\n');
+    const send = await t.sct(['info-requests', 'send', '--file', rows, '--skip-invalid', '--dry-run', '-o', 'json']);
+    expect(send.exitCode, send.stderr).toBe(3);
+    expect((JSON.parse(send.stdout) as Planned[]).map((q) => (q.body as { information_requests: unknown[] }).information_requests)).toEqual([
+      [{ order_id: 217, value_chain_id: 1 }, { order_id: 195 }],
+    ]);
+    expect(writesReceived()).toEqual([]);
+  });
+
   it('invitations revoke and renew by filter read the matches, then print the writes by id without asking', async () => {
     const pending = (await t.api('/accounts/user-invitations?status=pending&limit=1000')).results.map((i: { id: string }) => i.id);
     expect(pending.length).toBeGreaterThan(0);

@@ -8,6 +8,7 @@ import { preflight } from './preflight.js';
 import { printedBy } from './output-facts.js';
 import { loadColor } from '../../output/iostreams.js';
 import { DryRunEnd } from '../../api/client.js';
+import { PartialFailureError } from '../../errors.js';
 import { isDryRun, writePlannedRequests } from './dry-run.js';
 import { formatExamples, setExamples } from '../../help/examples.js';
 
@@ -43,8 +44,15 @@ export function createFactory(deps: ContextDeps, fullProgram: Factory['fullProgr
           try {
             await fn(ctx, cmd.opts() as never, positional, cmd);
           } catch (err) {
+            if (!dryRun) throw err;
+            if (err instanceof PartialFailureError && ctx.planned.length) {
+              // --skip-invalid let the dry run go on past invalid rows (exit 3, as the real run
+              // ends): the valid rows' requests are still what it was asked to show.
+              await writePlannedRequests(ctx);
+              throw err;
+            }
             // The client ended the dry run at a write the command would go on from.
-            if (!(dryRun && err instanceof DryRunEnd)) throw err;
+            if (!(err instanceof DryRunEnd)) throw err;
           }
           if (dryRun) await writePlannedRequests(ctx);
         } finally {
