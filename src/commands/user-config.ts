@@ -1,5 +1,6 @@
 // user-config get/set: the per-user configuration the service keeps (its fields are not
-// documented). `set` merges keys: `sct user-config set theme=dark table.density=compact`.
+// documented). `set` merges keys: `sct user-config set theme=dark table.density=compact`; a dotted
+// key's siblings are read first and sent with it.
 import type { Context } from '../context.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
@@ -8,6 +9,8 @@ import { PATHS } from '../api/paths.js';
 import { writeOne } from '../output/format.js';
 import { UsageError } from '../errors.js';
 import { buildBody } from './shared/body.js';
+import type { ApiClient } from '../api/client.js';
+import { isPlainObject } from '../util/objects.js';
 
 const SET_OPTIONS = [
   { flags: '--file <file>', description: 'the whole request body as JSON (- for stdin); key=value pairs go under its config' },
@@ -43,8 +46,25 @@ export async function setUserConfig(ctx: Context, opts: OptionsOf<typeof SET_OPT
   if (pairs.length === 0 && !opts.file) throw new UsageError('nothing to set: give key=value pairs or --file');
   const bare = pairs.find((p) => !/^[^=]+=/.test(p));
   if (bare !== undefined) throw new UsageError(`invalid "${bare}": expected key=value (e.g. language=en)`);
-  const body = await buildBody({ file: opts.file, set: pairs.map((p) => `config.${p}`) }, {}, ctx.io.stdin, ctx.signal);
-  const updated = await ctx.client().patch(PATHS.userConfig, body);
+  const client = ctx.client();
+  const body = await buildBody({ file: opts.file, set: pairs.map((p) => `config.${p}`) }, { config: opts.file ? undefined : await nestedNow(client, pairs) }, ctx.io.stdin, ctx.signal);
+  const updated = await client.patch(PATHS.userConfig, body);
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Updated your configuration`);
   await writeOne(ctx.io, updated, ctx.output([]));
+}
+
+/**
+ * The objects dotted keys go into, as the service holds them now. The API does not say how deep
+ * its PATCH merges: `notifications.push=true` sent alone may replace the whole `notifications`,
+ * so its other keys are read first and sent with it ("the others are kept"). Undefined when no
+ * key is dotted: top-level keys are merged by the service.
+ */
+async function nestedNow(client: ApiClient, pairs: string[]): Promise<Record<string, unknown> | undefined> {
+  const tops = new Set(pairs.map((p) => p.slice(0, p.indexOf('='))).filter((k) => k.includes('.')).map((k) => k.slice(0, k.indexOf('.'))));
+  if (tops.size === 0) return undefined;
+  const answer = await client.get(PATHS.userConfig);
+  const config = isPlainObject(answer) && isPlainObject(answer.config) ? answer.config : {};
+  const now: Record<string, unknown> = {};
+  for (const top of tops) if (isPlainObject(config[top])) now[top] = structuredClone(config[top]);
+  return now;
 }

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { ConfigFileError, SctError } from '../errors.js';
 import { withLock } from './lock.js';
 import { writeAtomically } from '../util/files.js';
+import { isPlainObject } from '../util/objects.js';
 
 export const PROFILE_KEYS = ['base_url', 'token', 'workspace', 'output'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
@@ -190,9 +191,6 @@ function ownProfile(profiles: Record<string, unknown>, name: string): Profile | 
   return isPlainObject(value) ? (value as Profile) : undefined;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 const STORED_KEYS: readonly StoredKey[] = [...PROFILE_KEYS, 'token_storage', 'token_account', 'token_base_url'];
 

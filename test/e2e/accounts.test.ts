@@ -248,14 +248,22 @@ describe('countries and user-config', () => {
 
     const set = await sct(['user-config', 'set', 'theme=dark', 'table.density=compact', 'page_size=50', '-o', 'json']);
     expect(set.exitCode, set.stderr).toBe(0);
-    expect(t.sb.requests[1]).toMatchObject({ method: 'PATCH', path: '/api/accounts/user-config' });
-    expect(t.bodyOf(1)).toEqual({ config: { theme: 'dark', table: { density: 'compact' }, page_size: 50 } });
+    expect(t.sb.requests[2]).toMatchObject({ method: 'PATCH', path: '/api/accounts/user-config' });
+    expect(t.bodyOf(2)).toEqual({ config: { theme: 'dark', table: { density: 'compact' }, page_size: 50 } });
     expect(JSON.parse(set.stdout).config).toMatchObject({ theme: 'dark', table: { density: 'compact' }, page_size: 50 });
+
+    // A dotted key keeps its siblings ("the others are kept"), whatever depth the service merges
+    // to: the object it is in is read first and sent whole.
+    const nested = await sct(['user-config', 'set', 'table.rows=20', '-o', 'json']);
+    expect(nested.exitCode, nested.stderr).toBe(0);
+    expect(t.sb.requests.slice(3).map((r) => r.method)).toEqual(['GET', 'PATCH']);
+    expect(t.bodyOf(4)).toEqual({ config: { table: { density: 'compact', rows: 20 } } });
+    expect(JSON.parse(nested.stdout).config).toMatchObject({ theme: 'dark', table: { density: 'compact', rows: 20 } });
 
     const file = t.writeFile('config.body.json', JSON.stringify({ config: { theme: 'light' } }));
     const fromFile = await sct(['user-config', 'set', '--file', file]);
     expect(fromFile.exitCode, fromFile.stderr).toBe(0);
-    expect(t.bodyOf(2)).toEqual({ config: { theme: 'light' } });
+    expect(t.bodyOf(5)).toEqual({ config: { theme: 'light' } });
     expect(fromFile.stdout).toMatch(/^config\s+\{.*"theme":"light"/m);
   });
 

@@ -3,6 +3,7 @@
 import * as z from 'zod';
 import { id } from './common.js';
 import { REQUIRED } from './messages.js';
+import { isPlainObject } from '../../util/objects.js';
 
 const INVITATION_EMAIL_MAX = 1024;
 
@@ -51,6 +52,3 @@ function isUsualResult(r: unknown): r is BulkCreateResult {
   return r.invitation === undefined || r.invitation === null || (isPlainObject(r.invitation) && typeof r.invitation.id === 'string');
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
