@@ -19,7 +19,7 @@ import type { ApiClient } from '../api/client.js';
 import type { FieldErrors } from '../errors.js';
 import type { Journal } from './journal.js';
 import { withBulkRun } from './open.js';
-import { chunk, journalKeyOf, runUnits, type Outcome, type Outcomes, type RunResult, type Status, type Unit, type UnitRecords } from './runner.js';
+import { chunk, journalKeyOf, runUnits, SENT_BY_AN_EARLIER_RUN, type Outcome, type Outcomes, type RunResult, type Status, type Unit, type UnitRecords } from './runner.js';
 import { EDITED_SINCE_SENT, finishBulk } from './report.js';
 import { announceRun, editedSinceSent, sayStopping, warnIfBudgetShort } from './import.js';
 
@@ -267,7 +267,12 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
     // The chunk as a whole was refused (a 4xx), went missing (unknown) or never left (not_sent).
     const chunkOutcome = result.outcomes[i];
     const fate = chunkOutcome.status === 'skipped' || chunkOutcome.status === 'created' ? 'not_sent' : chunkOutcome.status;
-    for (const row of unit.payload) if (!doneBefore(row)) outcomes.set(row, fate, undefined, chunkOutcome.error, chunkOutcome.fields);
+    for (const row of unit.payload) {
+      if (doneBefore(row)) continue;
+      // Sent by an earlier run without an answer: this run not getting it through leaves it so.
+      if (fate === 'not_sent' && journal.wasUnknown(idOf(row))) outcomes.set(row, 'unknown', undefined, chunkOutcome.error ?? SENT_BY_AN_EARLIER_RUN);
+      else outcomes.set(row, fate, undefined, chunkOutcome.error, chunkOutcome.fields);
+    }
   });
   await finishBulk(ctx, { ...result, outcomes }, { noun: run.noun, verb: run.verb, report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid, conflicts: EDITED_SINCE_SENT });
 }

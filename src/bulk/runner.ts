@@ -117,6 +117,9 @@ function journalRecord(journal: Journal, entries: Parameters<Journal['recordAll'
 /** The key a unit is on record under in the journal: its journalKey, else its key. */
 export const journalKeyOf = (unit: { key: string; journalKey?: string }): string => unit.journalKey ?? unit.key;
 
+/** A unit an earlier run sent without an answer, which this run stopped before sending again. */
+export const SENT_BY_AN_EARLIER_RUN = 'sent by an earlier run, which did not learn what became of it; not sent again by this run';
+
 /** What became of a unit whose request failed without a verdict. */
 function deliveryOf(err: unknown): 'not_sent' | 'unknown' {
   if (err instanceof SctError && err.delivery) return err.delivery;
@@ -149,8 +152,15 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
   // An outcome is set before it is journaled: a journal that fails does not unmake it, it stops the run.
   const record = (entries: Entry[]): boolean => {
     if (!o.journal || entries.length === 0) return true;
+    // A unit an earlier run sent without an answer stays on record as sent whatever this run
+    // learnt of its own attempt: that this one never reached the service says nothing of the
+    // first, which may have been carried out (a later edit of the row would then go out under
+    // another key and be done twice).
+    const journal = o.journal;
+    const kept = entries.filter((e) => !(e.status === 'cleared' && journal.wasUnknown(e.key)));
+    if (kept.length === 0) return true;
     try {
-      journalRecord(o.journal, entries);
+      journalRecord(journal, kept);
       return true;
     } catch (err) {
       fatal ??= err as Error;
@@ -180,6 +190,9 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
 
   // A unit on record as done is skipped; units of many rows are planned without such rows.
   const doneBefore = (unit: Unit<T>) => (o.records ? undefined : o.journal?.get(journalKeyOf(unit)));
+  // A unit an earlier run sent without learning its outcome: not sent by this run, it is still
+  // unknown, never not_sent (units of many rows say it of each row: src/bulk/chunks.ts).
+  const sentBefore = (unit: Unit<T>) => !o.records && o.journal?.wasUnknown(journalKeyOf(unit)) === true;
   // The units of the first requests, put on record as sent in one write before the workers start:
   // each in its own fsync would delay the last of them by the others' (a few ms each on a busy disk).
   const firstWave = new Set<number>();
@@ -229,8 +242,9 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
             } else if (!isRejection(err)) {
               if (err instanceof InterruptedError) interrupted = true;
               else fatal ??= err as Error;
-              const status = deliveryOf(err);
-              const error = status === 'unknown' ? (err as Error).message : undefined;
+              const delivery = deliveryOf(err);
+              const status = sentBefore(unit) ? 'unknown' : delivery;
+              const error = status === 'unknown' ? (delivery === 'not_sent' ? `${SENT_BY_AN_EARLIER_RUN}: ${(err as Error).message}` : (err as Error).message) : undefined;
               outcomes[i] = { key: unit.key, lines: unit.lines, status, error };
               answered = records.ended(unit, status === 'unknown' ? 'unknown' : 'cleared', error);
               return;
@@ -268,7 +282,9 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
   // Put on record as sent with the first, but never sent (the run stopped first).
   if (firstWave.size > 0) record([...firstWave].flatMap((i) => records.ended(units[i], 'cleared')));
   for (let i = 0; i < units.length; i++) {
-    outcomes[i] ??= { key: units[i].key, lines: units[i].lines, status: 'not_sent' };
+    outcomes[i] ??= sentBefore(units[i])
+      ? { key: units[i].key, lines: units[i].lines, status: 'unknown', error: SENT_BY_AN_EARLIER_RUN }
+      : { key: units[i].key, lines: units[i].lines, status: 'not_sent' };
   }
   return { outcomes, interrupted, fatal };
 }

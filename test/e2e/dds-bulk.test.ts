@@ -175,6 +175,28 @@ describe('info-requests send', () => {
     expect((JSON.parse(r.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['created', 'created']);
   });
 
+  it('rows an earlier run sent without an answer stay unknown when a rerun cannot get them through: never sent again under a new key', async () => {
+    const file = t.writeFile('lost.csv', `order_id\n${bought[20]}\n${bought[21]}\n${bought[22]}\n`);
+    t.sb.setFaults({ dropFirst: 4, dropAfterProcessing: true, methods: ['POST'] });
+    const first = await t.sctIn(['info-requests', 'send', '--file', file], { clientOptions: { retryBaseMs: 1 } });
+    expect(first.exitCode, first.stderr).toBe(1);
+    const key = posts(INFO)[0].headers['idempotency-key'];
+
+    t.sb.setFaults({ failFirst: 100, methods: ['POST'] });
+    const blocked = await t.sctIn(['info-requests', 'send', '--file', file, '-o', 'json'], { clientOptions: { retryBaseMs: 1 } });
+    t.sb.setFaults({});
+    expect(blocked.exitCode, blocked.stderr).toBe(1);
+    expect((JSON.parse(blocked.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['unknown', 'unknown', 'unknown']);
+
+    // A row taken out of the file: the other two go again under the first run's key, as one
+    // request the service already carried out, never as a new one.
+    t.writeFile('lost.csv', `order_id\n${bought[20]}\n${bought[21]}\n`);
+    t.sb.requests.length = 0;
+    await t.sct(['info-requests', 'send', '--file', file, '-o', 'json']);
+    expect(posts(INFO).map((x) => x.headers['idempotency-key'])).not.toContain(undefined);
+    expect(posts(INFO).every((x) => x.headers['idempotency-key'] === key)).toBe(true);
+  });
+
   it('exits 130 on Ctrl-C and a rerun sends only the rest', async () => {
     // 207 rows: three calls of 100, 100 and 7.
     const lines = ['order_id,value_chain_id', ...bought.map((o) => `${o},`), ...chains.slice(0, 207 - bought.length).map((c) => `,${c}`)];

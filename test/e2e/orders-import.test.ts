@@ -228,7 +228,7 @@ B-2,ordr,2025-02-30,x,1,5,kg
     child.kill('SIGINT');
     const first = await child;
     expect(first.exitCode, String(first.stderr)).toBe(130);
-    const notSent = Number(/interrupted: (\d+) purchase orders not sent/.exec(String(first.stderr))?.[1]);
+    const notSent = Number(/interrupted: (\d+) purchase orders? not sent/.exec(String(first.stderr))?.[1]);
     expect(notSent).toBeGreaterThan(0);
     expect(String(first.stderr)).toContain('to continue, rerun: sct ');
 
@@ -263,7 +263,7 @@ B-2,ordr,2025-02-30,x,1,5,kg
     expect(posts().map((q) => q.headers['idempotency-key'])).toEqual([key]);
     expect((JSON.parse(edited.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['conflict']);
     expect(edited.stderr).toContain('LOST-1 went out in an earlier run with other content and its answer was lost (it may exist)');
-    expect(edited.stderr).toContain('purchase orders: 0 created, 0 rejected, 1 not sent again (edited since an earlier run sent them without an answer)');
+    expect(edited.stderr).toContain('purchase orders: 0 created, 0 rejected, 1 not done (edited since an earlier run sent them without an answer: the service keeps what was sent then)');
     // Still on record as sent: the next run keys it the same.
     t.sb.requests.length = 0;
     expect((await t.sct(['orders', 'import', '--purchase', '--file', file])).exitCode).toBe(3);
@@ -277,6 +277,30 @@ B-2,ordr,2025-02-30,x,1,5,kg
     expect(await existing(['LOST-1'])).toEqual({ 'LOST-1': 1 });
   });
 
+  it('an order an earlier run sent without an answer stays unknown when a rerun cannot get it through: edited after, a conflict, never a second order', async () => {
+    const header = 'external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number';
+    const rowsOf = (volume: number) => [`LOST-2,order,2025-07-03,101,${products[0]},${volume},kg,1`];
+    const file = writeCsv('lost2.csv', [header, ...rowsOf(10)].join('\n'));
+    t.sb.setFaults({ dropFirst: 4, dropAfterProcessing: true, methods: ['POST'] });
+    const first = await t.sctIn(['orders', 'import', '--purchase', '--file', file], { clientOptions: { retryBaseMs: 1 } });
+    expect(first.exitCode, first.stderr).toBe(1);
+    expect(await existing(['LOST-2'])).toEqual({ 'LOST-2': 1 });
+
+    // The rerun gets only 503s: it never reached the service, but the first run's request did.
+    t.sb.setFaults({ failFirst: 100, methods: ['POST'] });
+    const blocked = await t.sctIn(['orders', 'import', '--purchase', '--file', file, '-o', 'json'], { clientOptions: { retryBaseMs: 1 } });
+    t.sb.setFaults({});
+    expect(blocked.exitCode, blocked.stderr).toBe(1);
+    expect((JSON.parse(blocked.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['unknown']);
+    expect(blocked.stderr).toContain('1 unknown');
+
+    writeCsv('lost2.csv', [header, ...rowsOf(11)].join('\n'));
+    const edited = await t.sct(['orders', 'import', '--purchase', '--file', file, '-o', 'json']);
+    expect(edited.exitCode, edited.stderr).toBe(3);
+    expect((JSON.parse(edited.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['conflict']);
+    expect(await existing(['LOST-2'])).toEqual({ 'LOST-2': 1 });
+  });
+
   it('an order created by an earlier run that the file now says otherwise of (an item added): skipped, and said so', async () => {
     const header = 'external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number';
     const rows = [`GROWN-1,order,2025-07-02,101,${products[0]},10,kg,1`, `SAME-1,order,2025-07-02,101,${products[0]},5,kg,1`];
@@ -286,7 +310,7 @@ B-2,ordr,2025-02-30,x,1,5,kg
     t.sb.requests.length = 0;
     const again = await t.sct(['orders', 'import', '--purchase', '--file', file]);
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(again.stderr).toContain('warning: 1 purchase orders created by an earlier run differ from the file now (GROWN-1): an import does not change what it created, and skips them; `sync` updates what exists');
+    expect(again.stderr).toContain('warning: 1 purchase order created by an earlier run differs from the file now (GROWN-1): an import does not change what it created, and skips it; `sync` updates what exists');
     expect(again.stderr).toContain('2 skipped (done in an earlier run)');
     expect(posts()).toHaveLength(0);
   });
