@@ -17,6 +17,7 @@ import { journalKeyOf, runUnits, type Outcome, type RunResult, type Unit } from 
 import { EDITED_SINCE_SENT, finishBulk } from './report.js';
 import { stripControl } from '../output/sanitize.js';
 import { ApiError, ConflictError } from '../errors.js';
+import { countOf } from '../util/format.js';
 
 export interface ImportRun<T> {
   /** Names the journal and the keys: the same file run as another command is another run. */
@@ -60,7 +61,7 @@ function warnChangedSinceDone<T>(ctx: Context, journal: Journal, run: ImportRun<
   if (changed.length === 0) return;
   const named = changed.slice(0, 5).map((u) => stripControl(u.key)).join(', ') + (changed.length > 5 ? ', …' : '');
   ctx.io.warn(
-    `${changed.length} ${run.noun} created by an earlier run differ from the file now (${named}): an import does not change what it created, and skips them; \`sync\` updates what exists`,
+    `${countOf(changed.length, run.noun)} created by an earlier run ${changed.length === 1 ? 'differs' : 'differ'} from the file now (${named}): an import does not change what it created, and skips ${changed.length === 1 ? 'it' : 'them'}; \`sync\` updates what exists`,
   );
 }
 
@@ -136,7 +137,7 @@ export function announceRun(
   const verb = o.verb ?? 'created';
   if (o.pending < o.total) ctx.io.info(`${o.total - o.pending} of ${o.total} ${o.noun} were ${verb} by an earlier run and are skipped (--fresh to forget it)`);
   if (o.unknown > 0) {
-    ctx.io.info(`${o.unknown} ${o.noun} an earlier run sent without learning the outcome are sent again under their original Idempotency-Key (the service answers as it did, never twice)`);
+    ctx.io.info(`${countOf(o.unknown, o.noun)} an earlier run sent without learning the outcome ${o.unknown === 1 ? 'is' : 'are'} sent again under ${o.unknown === 1 ? 'its' : 'their'} original Idempotency-Key (the service answers as it did, never twice)`);
   }
   if (ctx.io.stderrIsTTY && o.pending > 1) {
     const rl = o.rateLimit;

@@ -12,6 +12,7 @@ import { JournalWriteError } from './journal.js';
 import { writeList, writeOne } from '../output/format.js';
 import { ClosedPipeError, InterruptedError, OutputError, PartialFailureError, SctError, UsageError } from '../errors.js';
 import { stripControl } from '../output/sanitize.js';
+import { countOf } from '../util/format.js';
 
 export const OUTCOME_COLUMNS = [
   { header: 'LINE', path: 'line' },
@@ -147,7 +148,7 @@ const CHANGED_SINCE_PLAN: ConflictWords = {
 
 /** A file command's: a row an earlier run sent without an answer was edited since. */
 export const EDITED_SINCE_SENT: ConflictWords = {
-  summary: 'not sent again (edited since an earlier run sent them without an answer)',
+  summary: 'not done (edited since an earlier run sent them without an answer: the service keeps what was sent then)',
   error: 'edited since an earlier run sent them without an answer',
   hint: 'put those rows back as they were sent, and the rerun has the service answer as it did; or check them on the service and rerun with --fresh',
 };
@@ -235,7 +236,7 @@ export async function finishBulk(
     throw reportFailure;
   }
   if (result.interrupted) {
-    const e = new InterruptedError(`interrupted: ${notSent} ${o.noun} not sent${unknown ? `, ${unknown} without an answer` : ''}`);
+    const e = new InterruptedError(`interrupted: ${countOf(notSent, o.noun)} not sent${unknown ? `, ${unknown} without an answer` : ''}`);
     e.hint = resume;
     throw e;
   }

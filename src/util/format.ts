@@ -36,6 +36,11 @@ export function plural(n: number, noun: string): string {
   return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 }
 
+/** 1, 'origins' → "1 origin"; 3 → "3 origins" (a plural noun, as the bulk runs name theirs). */
+export function countOf(n: number, nouns: string): string {
+  return `${n} ${n === 1 ? singular(nouns) : nouns}`;
+}
+
 /** A plural noun ("orders", "countries") for one of them ("order", "country"). */
 export function singular(nouns: string): string {
   return nouns.replace(/ies$/, 'y').replace(/s$/, '');

@@ -66,7 +66,7 @@ describe('answers that are not the API speaking', () => {
     h.log.length = 0;
     const again = await sct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '1']);
     expect(again.exitCode, again.stderr).toBe(0);
-    expect(again.stderr).toContain('1 purchase orders an earlier run sent without learning the outcome are sent again under their original Idempotency-Key');
+    expect(again.stderr).toContain('1 purchase order an earlier run sent without learning the outcome is sent again under its original Idempotency-Key');
     expect(again.stderr).toContain('purchase orders: 2 created, 0 rejected');
     expect(posts()[0].key).toBe(firstKey);
     expect(await countOrders([`H${run}-1`, `H${run}-2`])).toBe(2);

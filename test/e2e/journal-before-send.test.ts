@@ -22,7 +22,7 @@ afterEach(() => {
   t.sb.setFaults({});
 });
 
-const RESENT = /(\d+) (purchase orders|invitations) an earlier run sent without learning the outcome are sent again under their original Idempotency-Key/;
+const RESENT = /(\d+) (purchase orders?|invitations?) an earlier run sent without learning the outcome (?:is|are) sent again under (?:its|their) original Idempotency-Key/;
 
 /** Every record of the run's journals on disk right now. */
 function journalRecords(): Array<{ key: string; status: string; sent?: string }> {
