@@ -334,9 +334,10 @@ export class ApiClient {
     this.recordAnswer(res.headers);
     if (await this.followOrWait(call, res, deadline)) return AGAIN;
     const status = res.statusCode;
-    if (status === 404 && call.method === 'DELETE' && call.retries.retried) {
+    if (status === 404 && call.method === 'DELETE' && call.retries.retried && call.mayHaveArrived) {
       // An earlier attempt reached the server and deleted the resource, and only its answer
-      // was lost: the resource is gone, which is what was asked.
+      // was lost: the resource is gone, which is what was asked. After attempts that cannot have
+      // reached it (503s, refused connections) a 404 is the service's: there is no such id.
       await drain(res, deadline);
       this.trace?.('* 404 on a retried DELETE: an earlier attempt already deleted it');
       return { status: 204, headers: res.headers, data: null };

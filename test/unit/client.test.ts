@@ -101,6 +101,15 @@ describe('ApiClient', () => {
     expect(ctx.trace.join('\n')).toContain('404 on a retried DELETE');
   });
 
+  it('fails a retried DELETE that 404s when no earlier attempt can have reached the service (a 503, a refused connection)', async () => {
+    ctx.pool.intercept({ path: '/api/products/9', method: 'DELETE' }).reply(503, {});
+    ctx.pool.intercept({ path: '/api/products/9', method: 'DELETE' }).reply(404, { detail: 'Not found.' });
+    expect((await failure(ctx.client.delete('/products/9'))).status).toBe(404);
+    ctx.pool.intercept({ path: '/api/products/9', method: 'DELETE' }).replyWithError(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    ctx.pool.intercept({ path: '/api/products/9', method: 'DELETE' }).reply(404, { detail: 'Not found.' });
+    expect((await failure(ctx.client.delete('/products/9'))).status).toBe(404);
+  });
+
   it('still fails a DELETE that answers 404 the first time, and a retried GET that 404s', async () => {
     ctx.pool.intercept({ path: '/api/products/8', method: 'DELETE' }).reply(404, { detail: 'Not found.' });
     expect((await failure(ctx.client.delete('/products/8'))).status).toBe(404);
