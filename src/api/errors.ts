@@ -1,6 +1,7 @@
 // Turning DRF error bodies into readable messages and flat field errors.
 import { ApiError, type FieldErrors } from '../errors.js';
 import { cleanCell, stripControl } from '../output/sanitize.js';
+import { isPlainObject } from '../util/objects.js';
 
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
@@ -94,7 +95,11 @@ export function apiErrorFrom(status: number, body: unknown, method: string, path
     const { detail: d, ...rest } = body as Record<string, unknown>;
     // One line: a detail with line breaks could draw what looks like more of sct's own output.
     if (typeof d === 'string') detail = cleanCell(d);
-    fields = flattenFieldErrors(rest);
+    // A serializer's field named detail, or a handler's own shape ({code, message}): its message
+    // when it has one, else its errors among the fields; never dropped.
+    else if (Array.isArray(d) && d.length > 0 && d.every((x) => typeof x === 'string')) detail = cleanCell(d.join(' '));
+    else if (isPlainObject(d) && typeof d.message === 'string') detail = cleanCell(d.message);
+    fields = flattenFieldErrors(detail === undefined && d !== undefined ? body : rest);
   } else if (Array.isArray(body)) {
     fields = flattenFieldErrors(body);
   } else if (body === HTML_PAGE) {

@@ -25,4 +25,13 @@ describe('flattenFieldErrors', () => {
     expect(e.fields).toEqual({ 'tags[0]': ['This field may not be blank.'] });
     expect(e.exitCode).toBe(1);
   });
+
+  it('keeps a detail that is no string: a list of messages, an object with its message, else as fields', () => {
+    expect(apiErrorFrom(403, { detail: ['no perm', 'ask an owner'] }, 'GET', '/orders/5').message).toBe('no perm ask an owner (403 Forbidden on GET /orders/5)');
+    const coded = apiErrorFrom(403, { detail: { code: 'permission_denied', message: 'You may not view orders' } }, 'GET', '/orders/5');
+    expect(coded.message).toBe('You may not view orders (403 Forbidden on GET /orders/5)');
+    const other = apiErrorFrom(400, { detail: { when: ['Enter a valid date.'] } }, 'POST', '/orders/batch');
+    expect(other.message).toBe('the request was rejected (400 Bad Request on POST /orders/batch)');
+    expect(other.fields).toEqual({ 'detail.when': ['Enter a valid date.'] });
+  });
 });
