@@ -55,7 +55,7 @@ import {
   isRetryableError,
   neverConnected,
   recordRateLimit,
-  retryAfterMs,
+  unavailableWaitMs,
   type RateLimitState,
   type RetryPolicy,
 } from './retry.js';
@@ -398,7 +398,7 @@ export class ApiClient {
       await drain(res, deadline);
       // A gateway's 502/504 may come after the service did the work; a 503 is a refusal to start.
       if (status !== 503) call.mayHaveArrived = true;
-      const hint = status === 503 ? retryAfterMs(res.headers, this.now()) : undefined;
+      const hint = status === 503 ? unavailableWaitMs(res.headers, this.now()) : undefined;
       await call.retry(`${status} ${statusText(status)}`, hint);
       return true;
     }

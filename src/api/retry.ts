@@ -141,6 +141,18 @@ function throttleWaitMs(headers: Headers, inARow: number, now: number): number {
   return told > 0 ? Math.ceil(told) + 250 : floor;
 }
 
+/**
+ * How long a 503 asks sct to wait: with a Retry-After, the later of it and X-RateLimit-Reset (as
+ * after a 429); without one, nothing (the retry backs off as after a 502), since a reset alone is
+ * the rate limit's, which a 503 does not speak of, and may be an hour away.
+ */
+export function unavailableWaitMs(headers: Headers, now: number): number | undefined {
+  const fromRetryAfter = retryAfterMs(headers, now);
+  if (fromRetryAfter === undefined) return undefined;
+  const reset = resetTime(headers['x-ratelimit-reset'], now);
+  return Math.max(fromRetryAfter, reset !== undefined ? Math.min(reset * 1000 - now, MAX_PLAUSIBLE_WAIT_MS) : 0);
+}
+
 /** Retry-After in ms from now: delay-seconds or an HTTP date. Nonsense (negative, unparsable) is ignored. */
 export function retryAfterMs(headers: Headers, now: number): number | undefined {
   const v = headers['retry-after'];

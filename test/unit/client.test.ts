@@ -203,6 +203,16 @@ describe('ApiClient', () => {
     await c.agent.close();
   });
 
+  it('on a 503 with Retry-After waits for the later of it and X-RateLimit-Reset, as on a 429; without Retry-After it backs off', async () => {
+    const reset = ctx.nowSec() + 6;
+    ctx.pool.intercept({ path: '/api/orders', method: 'GET' }).reply(503, {}, { headers: { 'retry-after': '1', 'x-ratelimit-remaining': '5', 'x-ratelimit-reset': String(reset) } });
+    ctx.pool.intercept({ path: '/api/orders', method: 'GET' }).reply(503, {}, { headers: { 'x-ratelimit-remaining': '5', 'x-ratelimit-reset': String(ctx.nowSec() + 600) } });
+    ctx.pool.intercept({ path: '/api/orders', method: 'GET' }).reply(200, { results: [] });
+    await ctx.client.get('/orders');
+    expect(ctx.sleeps[0]).toBe(6_000);
+    expect(ctx.sleeps[1]).toBeLessThan(1_000);
+  });
+
   it('a 503 Retry-After longer than --max-wait stops at once instead of sleeping', async () => {
     ctx.pool.intercept({ path: '/api/orders', method: 'GET' }).reply(503, {}, { headers: { 'retry-after': '86400' } });
     const err = await failure(ctx.client.get('/orders'));
