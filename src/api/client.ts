@@ -63,6 +63,7 @@ import { checkPlainHttp, checkToken, missingApiPrefix, parseBaseUrl, rejectedTok
 import { proxyFor, proxyFromEnv, proxyProblem, type ProxySettings } from './proxy-env.js';
 import { paginate, type Page, type PageOptions } from './pagination.js';
 import { AGAIN, Call, displayPath } from './call.js';
+import { isPlainObject } from '../util/objects.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -275,6 +276,16 @@ export class ApiClient {
 
   get<T = unknown>(path: string, query?: Query): Promise<T> {
     return this.request<T>({ path, query }).then((r) => r.data);
+  }
+  /**
+   * One object (`get ID`): an answer that is none (an empty body, null, a list) is an error
+   * naming the request, not an empty record and exit 0.
+   */
+  async getObject(path: string): Promise<Record<string, unknown>> {
+    const { status, data } = await this.request({ path });
+    if (isPlainObject(data)) return data;
+    const what = data === null ? 'an empty body or null' : Array.isArray(data) ? 'a list' : `a ${typeof data}`;
+    throw new SctError(`GET ${path}: the service answered ${status} ${statusText(status)} without the object (${what})`);
   }
   post<T = unknown>(path: string, body?: unknown, extra: Partial<RequestOptions> = {}): Promise<T> {
     return this.request<T>({ ...extra, method: 'POST', path, body }).then((r) => r.data);

@@ -66,6 +66,22 @@ describe('answers that carry nothing', () => {
     }
   });
 
+  it('a GET of one object answered 200 with an empty body, null, a list or a string is an error naming the request, nothing on stdout', async () => {
+    for (const [body, what] of [['', 'an empty body or null'], ['null', 'an empty body or null'], ['[1,2]', 'a list'], ['"x"', 'a string']]) {
+      const f = await fake((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(body);
+      });
+      for (const args of [['products', 'get', '7', '-o', 'json'], ['orders', 'get', '7'], ['dds', 'get', '7']]) {
+        const r = await sctAt(f, args);
+        expect(r.exitCode, `${body} ${args.join(' ')}: ${r.stderr}`).toBe(1);
+        expect(r.stdout).toBe('');
+        const path = args[0] === 'dds' ? 'due-diligence-statements' : args[0];
+        expect(r.stderr).toContain(`error: GET /${path}/7: the service answered 200 OK without the object (${what})`);
+      }
+    }
+  });
+
   it('a DELETE answered 300 or 304 is an error, a DELETE answered 204 is "Deleted"', async () => {
     for (const status of [300, 304]) {
       const f = await fake((_req, res) => {

@@ -66,7 +66,7 @@ export const ORDER_DETAIL: Column[] = [
 ];
 
 export async function showOrder(ctx: Context, id: number): Promise<void> {
-  await writeOrder(ctx, (await ctx.client().get(PATHS.order(id))) as Record<string, unknown>);
+  await writeOrder(ctx, await ctx.client().getObject(PATHS.order(id)));
 }
 
 /** One order: JSON as returned, or the key/value view followed by a table of its items. */

@@ -30,7 +30,7 @@ export function idempotencyKeyOf(flags: Pick<BodyFlags, 'idempotencyKey'>): stri
 }
 
 export async function showOne(ctx: Context, path: string, columns: Column[], detail?: Column[]): Promise<unknown> {
-  const data = await ctx.client().get(path);
+  const data = await ctx.client().getObject(path);
   await writeOne(ctx.io, data, { ...ctx.output(columns), detail });
   return data;
 }
