@@ -4,7 +4,7 @@
 // interrupted, the fatal error's own code when the run had to stop.
 import { accessSync, closeSync, constants, lstatSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { claimFile, fileState, NoReaderError, openToWriteInto, writeAllSync, writeAtomically, type FileState } from '../util/files.js';
+import { claimFile, existingTarget, fileState, NoReaderError, openToWriteInto, writeAllSync, writeAtomically, type FileState } from '../util/files.js';
 import { csvLine, guardFormula } from '../output/spreadsheet.js';
 import type { Context } from '../context.js';
 import type { Outcome, Outcomes, RunResult } from './runner.js';
@@ -47,12 +47,13 @@ export function checkReportPath(path: string | undefined, force: boolean | undef
   }
   const existing = lstatSync(path, { throwIfNoEntry: false });
   if (existing?.isDirectory()) throw new UsageError(`--report ${path} is a directory: name a file in it`);
-  // A device or a FIFO (/dev/null, a pipe to a reader) is written into, never replaced.
-  const special = existing !== undefined && !existing.isFile() && !existing.isSymbolicLink();
-  if (existing && !special && !force) {
+  // A device or a FIFO (/dev/null, a pipe to a reader), or a link to one or to standard output
+  // (/dev/stdout), is written into, never replaced.
+  const kind = existing && existingTarget(path, existing);
+  if (existing && kind === 'file' && !force) {
     throw new UsageError(`${path} already exists: pass --force to overwrite it, or choose another --report file`);
   }
-  REPORT_START.set(resolve(path), special ? 'special' : existing ? fileState(existing) : 'absent');
+  REPORT_START.set(resolve(path), kind === 'stdout' || kind === 'special' ? kind : existing ? fileState(existing) : 'absent');
 }
 
 /** A device or FIFO to write the report into; a FIFO nobody reads is a usage error naming --report. */
@@ -70,7 +71,7 @@ function openSpecial(path: string): number {
  * What each --report path was when its run began (checkReportPath): a report replaces only that
  * file, never one another process created at the name meanwhile, and writes into a device.
  */
-const REPORT_START = new Map<string, FileState | 'absent' | 'special'>();
+const REPORT_START = new Map<string, FileState | 'absent' | 'special' | 'stdout'>();
 
 /** The same file by path, or by device and inode (a link, another spelling of the path). */
 function sameFile(a: string, b: string): boolean {
@@ -99,6 +100,30 @@ function jsonRow(o: Outcome) {
   return { lines: o.lines, key: o.key, status: o.status, id: o.id ?? null, error: o.error ?? null, fields: o.fields ?? null };
 }
 
+/** The report's CSV, line by line as it is written: a million rows are never one string. */
+function* reportLines(outcomes: Iterable<Outcome>, o: { csvFormulas?: boolean }): Iterable<string> {
+  const guard = o.csvFormulas ? (v: string) => v : guardFormula;
+  yield csvLine(['line', 'key', 'status', 'id', 'error']);
+  for (const r of mapped(outcomes, flatRow)) yield csvLine([r.line, guard(r.key), r.status, typeof r.id === 'string' ? guard(r.id) : r.id, guard(r.error)]);
+}
+
+/**
+ * `--report /dev/stdout` (a path that leads to standard output): the report goes out through
+ * it as the command's other output does, in order with it, a piece at a time (a pipe's reader may
+ * be slow); opening the path again would fail for a socket and race the output for a pipe.
+ */
+async function writeReportToStdout(io: Context['io'], outcomes: Iterable<Outcome>, o: { csvFormulas?: boolean }): Promise<void> {
+  let batch = '';
+  for (const line of reportLines(outcomes, o)) {
+    batch += line;
+    if (batch.length >= 1 << 16) {
+      await io.write(batch);
+      batch = '';
+    }
+  }
+  if (batch) await io.write(batch);
+}
+
 /**
  * The report as CSV, written whole or not at all: through a new temporary file that then takes
  * the name (claimFile: never through a planted link, never over a file another process created
@@ -106,14 +131,10 @@ function jsonRow(o: Outcome) {
  * guarded against spreadsheet formulas unless asked.
  */
 export function writeReportFile(path: string, outcomes: Iterable<Outcome>, o: { csvFormulas?: boolean } = {}): void {
-  const guard = o.csvFormulas ? (v: string) => v : guardFormula;
-  // Line by line as it is written: a million rows are never one string.
-  function* lines(): Iterable<string> {
-    yield csvLine(['line', 'key', 'status', 'id', 'error']);
-    for (const r of mapped(outcomes, flatRow)) yield csvLine([r.line, guard(r.key), r.status, typeof r.id === 'string' ? guard(r.id) : r.id, guard(r.error)]);
-  }
-  const text = lines();
+  const text = reportLines(outcomes, o);
   const start = REPORT_START.get(resolve(path));
+  // Before the command's other output (the report of invalid rows, of plots): straight to it.
+  if (start === 'stdout') return writeAllSync(1, text);
   if (start === 'special') {
     const fd = openSpecial(path);
     try {
@@ -180,7 +201,8 @@ export async function finishBulk(
   let reportFailure: SctError | undefined;
   if (o.report) {
     try {
-      writeReportFile(o.report, outcomes, { csvFormulas: ctx.flags.csvFormulas });
+      if (REPORT_START.get(resolve(o.report)) === 'stdout') await writeReportToStdout(ctx.io, outcomes, { csvFormulas: ctx.flags.csvFormulas });
+      else writeReportFile(o.report, outcomes, { csvFormulas: ctx.flags.csvFormulas });
     } catch (err) {
       reportFailure = new SctError(`writing the report ${o.report}: ${(err as Error).message}`, { cause: err });
     }

@@ -3,7 +3,7 @@
 // renamed into place. Nothing is written outside the directory the user named, and nothing
 // is overwritten without --force.
 import { createWriteStream, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { claimFile, fileState, NoReaderError, openToWriteInto, type FileState } from '../util/files.js';
+import { claimFile, existingTarget, fileState, NoReaderError, openToWriteInto, type FileState } from '../util/files.js';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { once } from 'node:events';
@@ -146,7 +146,11 @@ export function resolveTarget(out: string | undefined, name: string, o: { cwd: s
   // lstat: a symbolic link is a name like a file, never followed to wherever it points.
   const existing = lstatSync(path, { throwIfNoEntry: false });
   if (!existing) return { path, dir, kind: 'file' };
-  if (existing.isCharacterDevice() || existing.isFIFO() || existing.isSocket()) return { path, dir, kind: 'into' };
+  const what = existingTarget(path, existing);
+  // `--out /dev/stdout` is `--out -`: the bytes alone on standard output, no path line after them.
+  if (what === 'stdout') return { path: '-', dir, kind: 'stdout' };
+  if (what === 'special') return { path, dir, kind: 'into' };
+  if (existing.isDirectory()) throw new UsageError(`${path} is a directory: name the file to write with --out, or another directory`);
   if (!o.force) throw new UsageError(`${path} already exists: pass --force to overwrite it`);
   return { path, dir, kind: 'file', replaces: fileState(existing) };
 }

@@ -1,6 +1,6 @@
 // Reading a file named on the command line (or stdin for "-"), and writing a file whole through
 // a new temporary file renamed into place: one way each, shared by every command.
-import { closeSync, constants, copyFileSync, fchmodSync, fchownSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, copyFileSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -117,7 +117,8 @@ function untilAborted<T>(reading: Promise<T>, signal: AbortSignal | undefined, s
 export function openToWriteInto(path: string): number {
   let probe: number;
   try {
-    probe = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
+    // A symbolic link is followed (/dev/stdout is one): what it leads to is checked once open.
+    probe = openSync(path, constants.O_WRONLY | (constants.O_NONBLOCK ?? 0));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENXIO') throw new NoReaderError(path);
     throw err;
@@ -126,10 +127,42 @@ export function openToWriteInto(path: string): number {
   // any pipe. The first is closed only now: closed first, it would have been the last writer, and
   // the reader would have seen the end of its input before anything was written.
   try {
-    return openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
+    const fd = openSync(path, constants.O_WRONLY);
+    // Never into a regular file through a link put there since the target was looked at: only
+    // a device, a FIFO, a socket, or the file standard output already writes to.
+    const st = fstatSync(fd);
+    if (!isSpecial(st) && !sameAsStdout(st)) {
+      closeSync(fd);
+      throw new UsageError(`${path} is no longer a device or a FIFO: not written into`);
+    }
+    return fd;
   } finally {
     closeSync(probe);
   }
+}
+
+const isSpecial = (st: Stats) => st.isCharacterDevice() || st.isFIFO() || st.isSocket();
+
+function sameAsStdout(st: Stats): boolean {
+  try {
+    const out = fstatSync(1);
+    return out.dev === st.dev && out.ino === st.ino;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What an existing path given to write to is: 'stdout' when it leads to the file this process's
+ * standard output writes to (/dev/stdout, /dev/fd/1, as curl -o and tee take them); 'special'
+ * when it is, or is a symbolic link to, a device, a FIFO or a socket (/dev/null), written into
+ * and never replaced; else 'file' (a regular file, a directory, a link to one or to nothing).
+ */
+export function existingTarget(path: string, st: Stats): 'stdout' | 'special' | 'file' {
+  const led = st.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : st;
+  if (led === undefined || led.isDirectory()) return 'file';
+  if (sameAsStdout(led)) return 'stdout';
+  return isSpecial(led) ? 'special' : 'file';
 }
 
 /** A FIFO that no process reads: what the message names it for is the caller's to say. */

@@ -3,7 +3,7 @@
 // (never the token to a signed URL), what lands on disk (only complete files, never outside the
 // target, never over an existing file without --force).
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -58,6 +58,25 @@ describe('documents', () => {
     expect(JSON.parse(forced.stdout)).toEqual({ id, path: join(out, 'lab report.csv'), bytes: 19 });
     expect(readFileSync(join(out, 'lab report.csv'), 'utf8')).toBe('sample,result\nA,ok\n');
     expect(readdirSync(out)).toEqual(['lab report.csv']);
+  });
+
+  it('--out /dev/stdout writes the bytes to standard output (never replacing the link), and a directory where the file would go is exit 2 before the download', async () => {
+    const file = t.writeFile('notes.txt', 'line one\nline two\n');
+    const id = JSON.parse((await t.sct(['documents', 'upload', file, '-o', 'json'])).stdout).id as number;
+    const r = await t.sctBin(['documents', 'download', String(id), '--out', '/dev/stdout']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('line one\nline two\n');
+    expect(lstatSync('/dev/stdout').isSymbolicLink()).toBe(true);
+
+    const dir = join(t.dir, 'in-the-way');
+    mkdirSync(join(dir, 'notes.txt'), { recursive: true });
+    t.sb.requests.length = 0;
+    for (const force of [[], ['--force']]) {
+      const r2 = await t.sct(['documents', 'download', String(id), '--out', dir + '/', ...force]);
+      expect(r2.exitCode, r2.stderr).toBe(2);
+      expect(r2.stderr).toContain(`${join(dir, 'notes.txt')} is a directory`);
+    }
+    expect(sent()).toEqual([`GET /api/documents/${id}`, `GET /api/documents/${id}`]);
   });
 
   it('lists and shows documents', async () => {

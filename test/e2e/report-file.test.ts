@@ -3,7 +3,7 @@
 // written into a device (/dev/null) or a FIFO rather than replacing it, and never waiting
 // for a FIFO's reader.
 import { describe, expect, it } from 'vitest';
-import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -38,6 +38,32 @@ describe('--report', () => {
     const r = await t.sct(['invitations', 'bulk-create', '--file', people('null.csv'), '--report', '/dev/null']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true);
+  });
+
+  it('a symbolic link to a device or a FIFO (/dev/stdout, /dev/fd/1) is written into through it, never replaced; a link to a file still needs --force', async () => {
+    const r = await t.sctBin(['invitations', 'bulk-create', '--file', people('stdout.csv'), '--report', '/dev/stdout', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/line,key,status,id,error\n2,.*,created,/);
+    expect(lstatSync('/dev/stdout').isSymbolicLink()).toBe(true);
+
+    const fifo = join(t.dir, 'through.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const link = join(t.dir, 'report-link');
+    symlinkSync(fifo, link);
+    const reader = readFile(fifo, 'utf8');
+    const viaLink = await t.sctBin(['invitations', 'bulk-create', '--file', people('link.csv'), '--report', link]);
+    expect(viaLink.exitCode, viaLink.stderr).toBe(0);
+    expect(await reader).toMatch(/^line,key,status,id,error\n2,.*,created,/);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+
+    const file = join(t.dir, 'plain.csv');
+    writeFileSync(file, 'kept\n');
+    const toFile = join(t.dir, 'file-link');
+    symlinkSync(file, toFile);
+    const refused = await t.sct(['invitations', 'bulk-create', '--file', people('file-link.csv'), '--report', toFile]);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('already exists: pass --force');
+    expect(readFileSync(file, 'utf8')).toBe('kept\n');
   });
 
   it('a FIFO is written into while its reader reads, and one no process reads ends the run at once, exit 1', async () => {
