@@ -49,6 +49,17 @@ describe('origins list -o geojson --eudr', () => {
     expect(fc.features[1].geometry.type).toBe('Polygon');
   });
 
+  it('--out naming a file (or a path through one) is exit 2 before any request', async () => {
+    const file = t.writeFile('a-file', 'x');
+    t.sb.requests.length = 0;
+    for (const out of [file, join(file, 'sub')]) {
+      const r = await t.sct(['origins', 'list', ...FILTER, '-o', 'geojson', '--eudr', '--out', out]);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain('not a directory (a file is in the way)');
+    }
+    expect(t.sb.requests).toEqual([]);
+  });
+
   it('--max-size --out DIR: numbered files each under the size, each valid, no feature lost or doubled', async () => {
     const dir = join(t.dir, 'statement');
     const r = await t.sct(['origins', 'list', ...FILTER, '-o', 'geojson', '--eudr', '--max-size', '20kB', '--out', dir]);
