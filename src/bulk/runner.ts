@@ -95,10 +95,13 @@ export interface RunResult {
   fatal?: Error;
 }
 
-/** The service's own verdict on this unit: a 4xx other than 401 (everyone's problem) and 429 (a wait). */
+/**
+ * The service's own verdict on this unit: a 4xx other than 401 and 403 (the token's, the same for
+ * every row: the run stops at the first, the rows not sent) and 429 (a wait).
+ */
 export function isRejection(err: unknown): boolean {
   if (err instanceof RejectedError) return true;
-  return err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 429;
+  return err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403 && err.status !== 429;
 }
 
 /**

@@ -571,3 +571,28 @@ describe('a proxy that will not connect', () => {
     expect(r.exitCode, r.stderr).toBe(130);
   });
 });
+
+describe('a bulk request refused for want of permission', () => {
+  it('is one error for the run (exit 1, the rows not sent, the service\'s words), not every row rejected', async () => {
+    const f = await fake((req, res) => {
+      if (req.method === 'GET' && req.url?.startsWith('/api/accounts/me')) return json(res, { id: 7, company: { id: 3, name: 'Co' }, auth_group: { id: 1, name: 'OWNER' }, active_user_company_id: 3 });
+      json(res, { detail: 'You do not have permission to perform this action.' }, 403);
+    });
+    const people = join(t.dir, 'people-403.csv');
+    writeFileSync(people, 'email,auth_group\na@perm.example,1\nb@perm.example,1\n');
+    const bulk = await sctAt(f, ['invitations', 'bulk-create', '--file', people, '--fresh', '-o', 'json']);
+    expect(bulk.exitCode, bulk.stderr).toBe(1);
+    expect((JSON.parse(bulk.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['not_sent', 'not_sent']);
+    expect(bulk.stderr).toContain('You do not have permission to perform this action. (403 Forbidden on POST /accounts/user-invitations/bulk-create)');
+    expect(bulk.stderr).not.toContain('fix the rejected rows');
+
+    const origins = join(t.dir, 'origins-403.csv');
+    writeFileSync(origins, 'name,country_code,latitude,longitude\nA,CI,6.8,-5.2\nB,CI,6.9,-5.3\nC,CI,7.0,-5.4\n');
+    f.hits.length = 0;
+    const each = await sctAt(f, ['origins', 'import', '--file', origins, '--fresh', '--concurrency', '1', '-o', 'json']);
+    expect(each.exitCode, each.stderr).toBe(1);
+    expect((JSON.parse(each.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['not_sent', 'not_sent', 'not_sent']);
+    // The first refusal stops the run: the others would be refused the same way.
+    expect(f.hits.filter((h) => h.method === 'POST')).toHaveLength(1);
+  });
+});
