@@ -237,6 +237,15 @@ describe('time limits', () => {
     expect(h.log).toHaveLength(0);
   });
 
+  it('a --timeout past what a timer holds (10000h, as "no limit") is the longest one: the request is answered, no warning', async () => {
+    h.on('GET /api/orders', answer(200, {}, { count: 0, next: null, previous: null, results: [] }));
+    for (const v of ['10000h', '999999999999']) {
+      const r = await sct(['orders', 'list', '--buying', '--timeout', v, '-o', 'json']);
+      expect(r.exitCode, `${v}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).not.toContain('TimeoutOverflowWarning');
+    }
+  });
+
   it('a 503 asking to retry in a day stops at once with exit 1 and says when, instead of sleeping', async () => {
     h.on('GET /api/orders', answer(503, { 'retry-after': '86400' }, { detail: 'Down for maintenance.' }));
     const r = await sct(['orders', 'list', '--buying']);
