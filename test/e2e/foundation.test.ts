@@ -373,6 +373,8 @@ describe('lists and pagination', () => {
         [['products', 'list', '--filter', 'offset=5'], '--filter offset: sct pages the list itself; use --offset'],
         [['orders', 'list', '--buying', '--filter', 'order_action=selling'], "--filter order_action=selling: the command's own flags set order_action too (buying); give it one way"],
         [['orders', 'list', '--buying', '--filter', 'type=order', '--type', 'produced_batch'], '--filter type=order: the command'],
+        [['orders', 'list', '--buying', '--search', 'PO', '--filter', 'search=BATCH'], "--filter search=BATCH: the command's own flags set search too (PO); give it one way"],
+        [['dds', 'list', '--ordering=-id', '--filter', 'ordering=id'], "--filter ordering=id: the command's own flags set ordering too (-id); give it one way"],
       ],
       { inProcess: true },
     );

@@ -55,10 +55,17 @@ export function listQuery(flags: ListFlags): URLSearchParams {
  * `order_action` beside `--buying`) has two values where the user meant one.
  */
 function checkFilterPairs(pairs: readonly string[] | undefined, sent: URLSearchParams): void {
+  const given = new Map<string, string[]>();
   for (const pair of pairs ?? []) {
     const [k, v] = splitKeyValue(pair, '--filter');
+    given.set(k, [...(given.get(k) ?? []), v]);
+  }
+  for (const [k, values] of given) {
     if (k === 'limit' || k === 'offset') throw new UsageError(`--filter ${k}: sct pages the list itself; use --${k}${k === 'limit' ? ' (or --page-size)' : ''}`);
-    if (!sent.getAll(k).includes(v)) throw new UsageError(`--filter ${k}=${v}: the command's own flags set ${k} too (${sent.getAll(k).join(', ')}); give it one way`);
+    // Replaced by a flag's value, or sent beside one (--search beside --filter search=…).
+    const others = sent.getAll(k).filter((x) => !values.includes(x));
+    const v = values.find((x) => !sent.getAll(k).includes(x)) ?? values[0];
+    if (others.length > 0 || !sent.getAll(k).includes(v)) throw new UsageError(`--filter ${k}=${v}: the command's own flags set ${k} too (${others.join(', ')}); give it one way`);
   }
 }
 
