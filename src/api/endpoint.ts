@@ -66,7 +66,9 @@ export function missingApiPrefix(baseUrl: string): string | undefined {
   }
   const path = u.pathname.replace(/\/+$/, '');
   if (path.endsWith('/api')) return undefined;
-  return `the base URL ${u.origin}${path} does not end in /api, as the API's base URL does: did you mean ${u.origin}${path}/api?`;
+  const at = path.lastIndexOf('/api/');
+  const meant = at >= 0 ? path.slice(0, at + 4) : `${path}/api`;
+  return `the base URL ${u.origin}${path} does not end in /api, as the API's base URL does: did you mean ${u.origin}${meant}?`;
 }
 
 /**

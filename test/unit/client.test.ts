@@ -326,6 +326,9 @@ describe('ApiClient', () => {
     expect(missingApiPrefix('https://sct.example.com/v1/')).toContain('did you mean https://sct.example.com/v1/api?');
     expect(missingApiPrefix('https://sct.example.com/api')).toBeUndefined();
     expect(missingApiPrefix('https://sct.example.com/gateway/api/')).toBeUndefined();
+    // A path past /api (a version, a resource) is cut back to it, not given another /api.
+    expect(missingApiPrefix('http://127.0.0.1:8080/api/v2')).toContain('did you mean http://127.0.0.1:8080/api?');
+    expect(missingApiPrefix('https://sct.example.com/gateway/api/orders/')).toContain('did you mean https://sct.example.com/gateway/api?');
   });
 
   it('masks the token in the --verbose trace', async () => {
