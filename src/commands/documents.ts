@@ -98,7 +98,8 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
       method: 'PUT',
       path: uploadUrl,
       auth: false,
-      headers: { 'content-type': body.content_type ?? 'application/octet-stream', 'content-length': String(size) },
+      // The type the service recorded (and may have signed the URL for), else the one given.
+      headers: { 'content-type': answeredType(created) ?? body.content_type ?? 'application/octet-stream', 'content-length': String(size) },
       dryRunBody: `(the ${size} bytes of ${basename(file)})`,
       dryRunAnswer: null,
       // A function, so a retried PUT reads the file again from the start.
@@ -116,6 +117,12 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
   const confirmed = await client.post(PATHS.documentConfirmUpload(id));
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Uploaded ${body.name} (${formatBytes(size)}) as document ${id}`);
   await writeOne(ctx.io, confirmed, ctx.output(COLUMNS.document));
+}
+
+/** The content type the create answer recorded for the document, when it is one a header can carry. */
+function answeredType(created: unknown): string | undefined {
+  const t = (created as { content_type?: unknown } | null)?.content_type;
+  return typeof t === 'string' && /^[\x20-\x7e]+$/.test(t) ? t : undefined;
 }
 
 export async function downloadDocument(ctx: Context, id: number, opts: DownloadFlags): Promise<void> {

@@ -26,6 +26,8 @@ describe('documents', () => {
     const put = t.sb.requests[1];
     expect(put.headers.authorization).toBeUndefined();
     expect(put.headers['content-length']).toBe('26');
+    // As the service typed the document (a signed URL may be signed for that type).
+    expect(put.headers['content-type']).toBe('application/pdf');
     expect(put.body).toBe('%PDF-1.4 fake certificate\n');
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({ name: 'certificate.pdf', status: 'uploaded', size: 26, tags: ['fsc'] });
