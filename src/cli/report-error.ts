@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadColor, type IOStreams } from '../output/iostreams.js';
 import { exitCodeFor, SctError, isAbortError, ClosedPipeError } from '../errors.js';
 import { stripControl, stripControlDeep } from '../output/sanitize.js';
+import { isGroup } from './groups.js';
 
 /** The -o/--json value on the command line, if any. */
 function outputFlag(argv: string[]): string | undefined {
@@ -52,6 +53,12 @@ export async function reportError(err: unknown, io: IOStreams, argv: string[], a
     // `sct auth login --with-token TOKEN`: the token given where it is never taken.
     if (err.code === 'commander.excessArguments' && argv.includes('auth') && argv.includes('login')) {
       io.error('hint: a token is never an argument (it would land in shell history and `ps`): pipe it in with `sct auth login --with-token < token.txt`, or set SCT_TOKEN');
+    }
+    // No name close enough to suggest (`sct risk get`): where the names are.
+    if (err.code === 'commander.unknownCommand' && !/Did you mean/.test(err.message)) {
+      const unknown = /unknown command '([^']*)'/.exec(err.message)?.[1];
+      const group = argv.find((w) => w !== unknown && isGroup(w));
+      io.error(`hint: \`sct ${group ? `${group} ` : ''}--help\` lists ${group ? 'its' : 'the'} commands`);
     }
     if (asJson) {
       const message = err.message.replace(/^error: /, '');

@@ -106,7 +106,7 @@ stops the run with nothing sent. A rerun of the same file skips the rows that we
       name: 'revoke',
       summary: 'Revoke the pending invitations that match the filters (asks unless --yes)',
       options: MATCH_OPTIONS,
-      examples: ['sct invitations revoke --email-contains @example.com', 'sct invitations revoke --status pending --created-to 2025-06-30 --yes'],
+      examples: ['sct invitations revoke --email-contains @partner-brussels-cacao.example', 'sct invitations revoke --status pending --created-to 2025-06-30 --yes'],
       run: (ctx, opts) => revokeInvitations(ctx, opts),
     }),
     defineLeaf({

@@ -83,6 +83,15 @@ describe('sct help', () => {
     expect(typo.stderr).toContain("unknown command 'logn'\n(Did you mean login?)");
   });
 
+  it('an unknown command with no name close to it says where the names are', async () => {
+    const r = await runSct(['risk', 'get', '1']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toBe("error: unknown command 'get'\nhint: `sct risk --help` lists its commands\n");
+    const top = await runSct(['frobnicate']);
+    expect(top.exitCode).toBe(2);
+    expect(top.stderr).toBe("error: unknown command 'frobnicate'\nhint: `sct --help` lists the commands\n");
+  });
+
   it('an unknown command under a group is exit 2 with a suggestion, asked either way', async () => {
     const plain = await runSct(['orders', 'lst']);
     expect(plain.exitCode).toBe(2);
