@@ -685,6 +685,13 @@ _sct() {
     'help') opts='orders products origins value-chains dds risk documents imports info-requests workspaces invitations members users roles countries user-config auth config whoami api completion sandbox version doctor environment exit-codes formatting filters config reference' ;;
     esac
   fi
+  if [[ -z "$opts" && "$cur" != -* ]]; then
+    # An argument: file names where it is a file, else nothing (not the default's file names).
+    case "|origins check|documents upload|" in
+      *"|$cmdpath|"*) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    esac
+    compopt +o default 2>/dev/null; COMPREPLY=(); return
+  fi
   COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
 }
 complete -o default -F _sct sct

@@ -69,6 +69,8 @@ interface Node {
   options: Opt[];
   /** Values of the first positional argument (shells, config keys). */
   positional?: string[];
+  /** Its arguments are files (`<file>`, `<files...>`): file names are offered for them, and for no other argument. */
+  fileArguments?: boolean;
   /** Hidden spellings that take a value (`--orders`, `--country`): never offered, but the word after one is its value. */
   hiddenValueFlags: string[];
 }
@@ -129,6 +131,7 @@ function walk(cmd: Command, prefix: string, out: Node[], inherited: Option[]): v
     options: [...own.map((o) => toOpt(o, prefix === '')), ...inherited.map((o) => toOpt(o, true))],
     hiddenValueFlags: (cmd.options as readonly Option[]).filter((o) => o.hidden && o.required).flatMap((o) => [o.short, o.long].filter((x): x is string => Boolean(x))),
     positional: positionalValues(cmd),
+    fileArguments: cmd.registeredArguments.some((a) => /^files?$/.test(a.name())) || undefined,
   });
   for (const c of cmd.commands) walk(c, prefix ? `${prefix} ${c.name()}` : c.name(), out, prefix === '' ? [...own] : inherited);
 }
@@ -212,6 +215,13 @@ ${flagCases}
 ${subCases}
     esac
   fi
+  if [[ -z "$opts" && "$cur" != -* ]]; then
+    # An argument: file names where it is a file, else nothing (not the default's file names).
+    case "|${nodes.filter((n) => n.fileArguments).map((n) => n.path).join('|')}|" in
+      *"|$cmdpath|"*) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    esac
+    compopt +o default 2>/dev/null; COMPREPLY=(); return
+  fi
   COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
 }
 complete -o default -F _sct sct
@@ -263,10 +273,17 @@ ${flagCases}
     case "$cmdpath" in
 ${subCases}
     esac
-    (( \${#items} )) && _describe -t commands 'command' items || _files
+    (( \${#items} )) && _describe -t commands 'command' items || __sct_arguments
   else
-    _files
+    __sct_arguments
   fi
+}
+# An argument: file names where it is a file, else nothing.
+__sct_arguments() {
+  case "|${nodes.filter((n) => n.fileArguments).map((n) => n.path).join('|')}|" in
+    *"|$cmdpath|"*) _files ;;
+    *) return 1 ;;
+  esac
 }
 if [ "\${funcstack[1]}" = "_sct" ]; then
   _sct "$@"
@@ -314,6 +331,7 @@ function fish(nodes: Node[]): string {
     const cond = `test (__sct_path) = ${q(n.path)}`;
     for (const s of n.subcommands) lines.push(`complete -c sct -n ${q(cond)} -a ${q(s.name)} -d ${q(s.description)}`);
     if (n.positional) lines.push(`complete -c sct -n ${q(`${cond}; and test (__sct_npos) = 0`)} -a ${q(n.positional.join(' '))}`);
+    if (n.fileArguments) lines.push(`complete -c sct -n ${q(cond)} -F`);
     for (const o of n.options) {
       const parts = o.flags.map((f) => (f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`)).join(' ');
       const value = o.profiles ? ` -x -a ${q(`(${PROFILES_CMD})`)}` : o.values ? ` -x -a ${q(o.values.join(' '))}` : o.files ? ' -r -F' : o.takesValue ? ' -x' : '';

@@ -134,6 +134,15 @@ for (const [shell, complete] of Object.entries(shells)) {
       if (shell !== 'zsh') expect(names(await complete('sct', 'invitations', 'bulk-create', '--file', 'packa'))).toContain('package.json');
     });
 
+    it('offers file names for an argument that is a file (documents upload, origins check), none for an id', async () => {
+      // zsh runs in an empty directory: no file to list there.
+      if (shell !== 'zsh') {
+        expect(names(await complete('sct', 'documents', 'upload', 'packa'))).toContain('package.json');
+        expect(names(await complete('sct', 'origins', 'check', 'README.md', 'packa'))).toContain('package.json');
+      }
+      expect(await complete('sct', 'orders', 'get', 'packa')).toEqual([]);
+    });
+
     it('offers the profile names from the config file for --profile', async () => {
       expect(names(await complete('sct', 'orders', 'list', '--profile', ''))).toEqual(expect.arrayContaining(['prod', 'staging']));
     });
