@@ -1,5 +1,6 @@
 // `npm run demo`: starts the sandbox on a free port, logs a throwaway profile in, runs a few
-// real commands, and stops the sandbox — the quick start, end to end.
+// real commands, logs out (the token may have gone to the system keyring, which outlives the
+// throwaway config directory), and stops the sandbox — the quick start, end to end.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,9 +24,11 @@ const sct = (args, input) => {
 };
 
 let failed = false;
+let loggedIn = false;
 try {
   console.log(`Sandbox running at ${url}`);
   sct(['auth', 'login', '--base-url', url, '--with-token'], 'sct_demo_owner_cacao\n');
+  loggedIn = true;
   sct(['orders', 'list', '--buying']);
   sct(['orders', 'stats', '--buying', '--group-by', 'buyer_company_status']);
   sct(['origins', 'list', '--limit', '5']);
@@ -35,10 +38,14 @@ try {
   sct(['risk', 'list', '--limit', '3']);
   sct(['risk', 'evidence', '12', '--out', join(configDir, 'evidence') + '/']);
   sct(['invitations', 'list', '--status', 'pending', '--limit', '3']);
+  sct(['auth', 'logout']);
+  loggedIn = false;
 } catch (err) {
   failed = true;
   console.error(String(err.message ?? err));
 } finally {
+  // A step failed after the login: the token still leaves the keyring.
+  if (loggedIn) spawnSync(process.execPath, [bin, 'auth', 'logout'], { env, stdio: 'ignore' });
   sandbox.kill('SIGINT');
   await once(sandbox, 'exit');
   rmSync(configDir, { recursive: true, force: true });
