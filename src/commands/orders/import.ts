@@ -408,7 +408,7 @@ function locate(order: OpenOrder, path: PropertyKey[]): [number, string] {
   return [origin?.line ?? order.lines[0], field];
 }
 
-/** One order of one item, valid for every kind: the example row of `--template`. */
+/** One order of one item: the example row of `--template` (a batch's own companies below). */
 const EXAMPLE: Record<string, string> = {
   external_id: 'PO-2025-0001',
   order_created_at: '2025-04-01',
@@ -426,6 +426,8 @@ const EXAMPLE: Record<string, string> = {
   item_external_id: 'PO-2025-0001-1',
 };
 
+const BATCH_EXAMPLE: Record<string, string> = { external_id: 'BATCH-2025-0001', item_external_id: 'BATCH-2025-0001-1', buyer_company_id: '1', seller_company_id: '1' };
+
 /**
  * `--template`: the header of the file this command reads for the kind, and one example row.
  * Columns that name the same thing another way (buyer_product beside product) are left out.
@@ -433,7 +435,8 @@ const EXAMPLE: Record<string, string> = {
 export function orderTemplate(kind: OrderKindName): FileTemplate {
   return {
     columns: orderFileColumns(kind).filter((c) => c !== 'buyer_product' && c !== 'seller_product'),
-    example: { ...EXAMPLE, type: kind === 'batch' ? 'produced_batch' : 'order' },
+    // A batch is the company's own on both sides (the demo's company 1, whose product 17 is).
+    example: kind === 'batch' ? { ...EXAMPLE, ...BATCH_EXAMPLE, type: 'produced_batch' } : { ...EXAMPLE, type: 'order' },
   };
 }
 
