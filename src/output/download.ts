@@ -29,9 +29,13 @@ function nameParts(name: string): { stem: string; ext: string } {
   const stem = stripControl(base.slice(0, base.length - ext.length))
     .replace(/[<>:"|?*\u0000-\u001f]/g, '_')
     .replace(/^[\s.]+/, '')
-    .trimEnd();
+    // Windows drops a trailing dot or space, and reads CON, NUL, COM1… (whatever follows) as a device.
+    .replace(/[\s.]+$/, '')
+    .replace(WINDOWS_DEVICE, '_$&');
   return { stem, ext };
 }
+
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
 
 /** The longest start of `text` that fits in `max` bytes of UTF-8, never half a character. */
 function fitBytes(text: string, max: number): string {

@@ -37,6 +37,17 @@ describe('safeFileName', () => {
     // Without a short extension the name is cut at its end.
     expect(safeFileName('b'.repeat(200) + '.' + 'c'.repeat(100))).toBe('b'.repeat(200) + '.' + 'c'.repeat(54));
   });
+  it('never makes a name Windows reads as a device, or one ending in a dot or a space', () => {
+    expect(safeFileName('CON')).toBe('_CON');
+    expect(safeFileName('aux.txt')).toBe('_aux.txt');
+    expect(safeFileName('NUL.pdf')).toBe('_NUL.pdf');
+    expect(safeFileName('com1')).toBe('_com1');
+    expect(safeFileName('lpt9.zip')).toBe('_lpt9.zip');
+    expect(safeFileName('name.')).toBe('name');
+    expect(safeFileName('report .pdf')).toBe('report.pdf');
+    expect(safeFileName('CONSOLE.txt')).toBe('CONSOLE.txt');
+    expect(safeFileName('com10')).toBe('com10');
+  });
   it('never makes a name out of dots alone', () => {
     expect(safeFileName('...zip')).toBe('download.zip');
     expect(safeFileName('..zip')).toBe('download.zip');
@@ -44,7 +55,7 @@ describe('safeFileName', () => {
     expect(safeFileName(' . .zip')).toBe('download.zip');
     expect(safeFileName('../..')).toBe('download');
     expect(safeFileName('..', 'evidence')).toBe('evidence');
-    expect(safeFileName(' .hidden.')).toBe('hidden.');
+    expect(safeFileName(' .hidden.')).toBe('hidden');
     expect(safeFileName('report.tar.gz')).toBe('report.tar.gz');
   });
   it('reads Content-Disposition names', () => {
