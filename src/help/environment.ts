@@ -33,8 +33,11 @@ export const ENVIRONMENT_VARIABLES: readonly Variable[] = [
     effect: 'profile name (as --profile); a name that is no profile is exit 2, except for auth login and config set, which create it.',
   },
   { names: 'SCT_CONFIG_DIR', inRootHelp: true, effect: 'directory of config.json and of bulk-run journals.' },
+  { names: 'XDG_CONFIG_HOME', effect: 'without SCT_CONFIG_DIR, the configuration is in $XDG_CONFIG_HOME/sct (else ~/.config/sct; %APPDATA%\\sct on Windows).' },
   { names: 'NO_COLOR', inRootHelp: true, effect: 'no colour (any non-empty value); also --no-color.' },
   { names: 'FORCE_COLOR, CLICOLOR_FORCE=1', effect: 'colour even when not at a terminal (--no-color still wins).' },
+  { names: 'TERM=dumb', effect: 'a terminal that cannot draw: no colour and no spinners.' },
+  { names: 'COLUMNS', effect: 'the width tables fit when the terminal does not say its own.' },
   {
     names: 'HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower-case)',
     inRootHelp: true,
@@ -47,6 +50,8 @@ export const ENVIRONMENT_VARIABLES: readonly Variable[] = [
     effect:
       'at a terminal, data longer than the screen goes through this pager: SCT_PAGER, else PAGER, else less -FRX when installed; cat or empty turns it off. Never when stdout is not a terminal, never for prompts. A pager that is not installed is not started: one warning, and the output goes to the terminal.',
   },
+  { names: 'LESS', effect: "the pager's own options; FRX when it is not set." },
+  { names: 'SHELL', effect: 'the shell `sct completion` writes a script for when none is named.' },
   {
     names: 'XDG_CACHE_HOME',
     effect:
