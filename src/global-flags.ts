@@ -24,4 +24,5 @@ export const GLOBAL_OPTIONS = [
 export type GlobalFlags = OptionsOf<typeof GLOBAL_OPTIONS>;
 
 /** The line under a sub-command's inherited options (its help, its manual page) that points at the rest. */
-export const GLOBAL_OPTIONS_LINE = 'Global options (-q, -v, -y, --no-color, --base-url, --timeout, …): see `sct --help`.';
+// --timeout is not named: `dds wait` and `dds create` have their own.
+export const GLOBAL_OPTIONS_LINE = 'Global options (-q, -v, -y, --no-color, --base-url, …): see `sct --help`.';

@@ -96,7 +96,7 @@ function markdownPage(p: Page, level: number, link: Link): string {
   if (p.args.length) parts.push(`${h(1)} Arguments`, list(p.args));
   if (p.commands.length) parts.push(`${h(1)} Commands`, p.commands.map((c) => `- [${code(c.term)}](${link(c.words)}): ${md(c.description)}`).join('\n'));
   if (p.options.length) parts.push(`${h(1)} Options`, list(p.options));
-  if (p.inherited.length) parts.push(`${h(1)} Inherited options`, list(p.inherited));
+  if (p.inherited.length) parts.push(`${h(1)} Inherited options`, list(p.inherited), md(GLOBAL_OPTIONS_LINE));
   if (p.notes) parts.push(`${h(1)} Notes`, fence('text', p.notes));
   if (p.examples.length) parts.push(`${h(1)} Examples`, fence('sh', p.examples.join('\n')));
   if (p.words.length) parts.push(`See also: ${p.words.map((_, i) => `[${code(name(p.words.slice(0, i)))}](${link(p.words.slice(0, i))})`).join(', ')}`);
@@ -125,7 +125,7 @@ const manItems = (items: Item[]) => items.map((i) => `.TP\n\\fB${roff(i.term)}\\
 const NO_HYPHENS = '.nh\n.ad l';
 const nofill = (text: string) => `.nf\n${roff(text)}\n.fi`;
 
-function manPage(p: Page): string {
+function manPage(p: Page, topics: string[]): string {
   const sections = [
     `.TH "${roff(slug(p.words).toUpperCase())}" "1" "" "sct" "sct manual"`,
     NO_HYPHENS,
@@ -134,12 +134,14 @@ function manPage(p: Page): string {
     `.SH DESCRIPTION\n${roff(p.description)}`,
   ];
   if (p.args.length) sections.push(`.SH ARGUMENTS\n${manItems(p.args)}`);
-  if (p.commands.length) sections.push(`.SH COMMANDS\n${p.commands.map((c) => `.TP\n\\fB${roff(c.term)}\\fR(1)\n${roff(c.description)}`).join('\n')}`);
+  // Named as their pages are (sct-orders(1)): what `man` finds.
+  if (p.commands.length) sections.push(`.SH COMMANDS\n${p.commands.map((c) => `.TP\n\\fB${roff(slug(c.words))}\\fR(1)\n${roff(c.description)}`).join('\n')}`);
   if (p.options.length) sections.push(`.SH OPTIONS\n${manItems(p.options)}`);
   if (p.inherited.length) sections.push(`.SH INHERITED OPTIONS\n${manItems(p.inherited)}\n.PP\n${roff(GLOBAL_OPTIONS_LINE)}`);
   if (p.notes) sections.push(`.SH NOTES\n${nofill(p.notes)}`);
   if (p.examples.length) sections.push(`.SH EXAMPLES\n${nofill(p.examples.join('\n'))}`);
-  const related = [...p.words.map((_, i) => slug(p.words.slice(0, i))), ...p.commands.map((c) => slug(c.words))];
+  // The root page leads to the help topics' pages too.
+  const related = [...p.words.map((_, i) => slug(p.words.slice(0, i))), ...p.commands.map((c) => slug(c.words)), ...(p.words.length ? [] : topics.map((t) => `sct-help-${t}`))];
   if (related.length) sections.push(`.SH SEE ALSO\n${related.map((r) => `\\fB${roff(r)}\\fR(1)`).join(', ')}`);
   return `${sections.join('\n')}\n`;
 }
@@ -165,7 +167,7 @@ export function renderManual(program: Command, topics: Record<string, Topic>): M
   const pages = commandsOf(program).map(({ cmd, words }) => pageOf(cmd, words));
   for (const p of pages) {
     files.set(`docs/${slug(p.words)}.md`, markdownPage(p, 1, fileLink));
-    files.set(`man/${slug(p.words)}.1`, manPage(p));
+    files.set(`man/${slug(p.words)}.1`, manPage(p, Object.keys(topics)));
   }
   for (const [topic, t] of Object.entries(topics)) {
     files.set(`docs/sct-help-${topic}.md`, markdownTopic(topic, t, 1));

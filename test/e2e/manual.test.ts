@@ -48,6 +48,13 @@ describe('the manual', () => {
     expect(page).toContain('## Examples\n\n```sh\nsct orders list --buying');
     // A file-reading command's columns come along from its help.
     expect(files.get('docs/sct-invitations-bulk-create.md')).toContain('auth_group');
+    // Where the other options are, as in --help and the man pages.
+    expect(page).toContain('## Inherited options');
+    expect(page).toContain('Global options (-q, -v, -y, --no-color, --base-url, …): see `sct --help`.');
+    // Other man pages by the names man finds them under, the topics' among them.
+    const root = files.get('man/sct.1')!;
+    expect(root).toContain('.SH COMMANDS\n.TP\n\\fBsct\\-orders\\fR(1)');
+    expect(root).toMatch(/\.SH SEE ALSO\n.*\\fBsct\\-help\\-filters\\fR\(1\)/);
   });
 
   it.skipIf(!onPath('man'))('man -l renders a page: name, synopsis, options, examples', async () => {
