@@ -130,7 +130,13 @@ function readRecords(dir: string): z.infer<typeof fileRecordSchema>[] {
  */
 export function lockRun(configDir: string, scope: RunScope): () => void {
   const dir = journalsDir(configDir);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    const e = new SctError(`making the journals directory ${dir}: ${(err as Error).message}`);
+    e.hint = 'a bulk run keeps its journal there, before it sends anything: make room or fix the directory, or set SCT_CONFIG_DIR';
+    throw e;
+  }
   const path = join(dir, `${scope.command.replace(/\W+/g, '-')}-${hashOf([scope.command, scope.identity ?? fileIdentity(configDir, scope.file), scope.baseUrl])}.lock`);
   const got = tryLock(path);
   if ('holder' in got) {

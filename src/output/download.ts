@@ -2,7 +2,7 @@
 // costs nothing), the bytes go to a temporary file beside it, and only a complete file is
 // renamed into place. Nothing is written outside the directory the user named, and nothing
 // is overwritten without --force.
-import { createWriteStream, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, createWriteStream, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
 import { claimFile, existingTarget, fileState, NoReaderError, openToWriteInto, type FileState } from '../util/files.js';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -148,8 +148,11 @@ export function resolveTarget(out: string | undefined, name: string, o: { cwd: s
     throw new UsageError(`refusing to write ${path}: outside ${dir}`);
   }
   // lstat: a symbolic link is a name like a file, never followed to wherever it points.
-  const existing = lstatSync(path, { throwIfNoEntry: false });
-  if (!existing) return { path, dir, kind: 'file' };
+  const existing = lstatOrNothing(path);
+  if (!existing) {
+    checkWritableDirectory(dir);
+    return { path, dir, kind: 'file' };
+  }
   const what = existingTarget(path, existing);
   // `--out /dev/stdout` is `--out -`: the bytes alone on standard output, no path line after them.
   if (what === 'stdout') return { path: '-', dir, kind: 'stdout' };
@@ -157,6 +160,33 @@ export function resolveTarget(out: string | undefined, name: string, o: { cwd: s
   if (existing.isDirectory()) throw new UsageError(`${path} is a directory: name the file to write with --out, or another directory`);
   if (!o.force) throw new UsageError(`${path} already exists: pass --force to overwrite it`);
   return { path, dir, kind: 'file', replaces: fileState(existing) };
+}
+
+/** lstat, or nothing where there is no such entry, a path through a file included (ENOTDIR). */
+function lstatOrNothing(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw err;
+  }
+}
+
+/**
+ * The directory a new file goes in, or the nearest one of its parents there is (the rest is
+ * made): a file in the way, or one sct may not write in (a read-only file system), is a usage
+ * error before anything is downloaded, not the file system's words after it.
+ */
+function checkWritableDirectory(dir: string): void {
+  let d = dir;
+  while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
+  const st = statSync(d, { throwIfNoEntry: false });
+  if (st && !st.isDirectory()) throw new UsageError(`cannot make ${dir}: ${d} is not a directory`);
+  try {
+    accessSync(d, constants.W_OK);
+  } catch (err) {
+    throw new UsageError(`cannot write in ${d}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}${d === dir ? '' : ` (to make ${dir})`}`);
+  }
 }
 
 /** A check of the complete download (the evidence ZIP's directory): throws when it fails. */
@@ -211,13 +241,26 @@ async function saveBody(body: Readable, target: Target, o: Parameters<typeof sav
     const all = await buffer(body);
     o.check(all);
     if (write) await write(all);
-    else await pipeline(Readable.from([all]), await openInto(target.path));
+    else await pipeInto(Readable.from([all]), await openInto(target.path), target.path);
   } else if (write) {
     for await (const chunk of body as AsyncIterable<Buffer>) await write(chunk);
   } else {
-    await pipeline(body, into!);
+    await pipeInto(body, into!, target.path);
   }
   return bytes;
+}
+
+/** Into a device or FIFO: its own errors (/dev/full's ENOSPC) are said with its name. */
+async function pipeInto(body: Readable, out: Writable, path: string): Promise<void> {
+  let first: 'out' | 'body' | undefined;
+  out.once('error', () => (first ??= 'out'));
+  body.once('error', () => (first ??= 'body'));
+  try {
+    await pipeline(body, out);
+  } catch (err) {
+    if (first === 'out') throw new SctError(`writing ${path}: ${(err as Error).message}`);
+    throw err;
+  }
 }
 
 /**

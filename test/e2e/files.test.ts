@@ -81,6 +81,21 @@ describe('documents', () => {
     expect(sent()).toEqual([`GET /api/documents/${id}`, `GET /api/documents/${id}`]);
   });
 
+  it('a download the disk refuses names the file; a path through a file is exit 2 before the download', async () => {
+    const file = t.writeFile('full.txt', 'some bytes\n');
+    const id = JSON.parse((await t.sct(['documents', 'upload', file, '-o', 'json'])).stdout).id as number;
+    const full = await t.sct(['documents', 'download', String(id), '--out', '/dev/full']);
+    expect(full.exitCode).toBe(1);
+    expect(full.stderr).toContain('error: writing /dev/full: ENOSPC');
+
+    const blocker = t.writeFile('a-file', 'x');
+    t.sb.requests.length = 0;
+    const through = await t.sct(['documents', 'download', String(id), '--out', join(blocker, 'sub', 'x.txt')]);
+    expect(through.exitCode, through.stderr).toBe(2);
+    expect(through.stderr).toContain(`cannot make ${join(blocker, 'sub')}: ${blocker} is not a directory`);
+    expect(sent()).toEqual([`GET /api/documents/${id}`]);
+  });
+
   it('lists and shows documents', async () => {
     const list = await t.sct(['documents', 'list', '--limit', '3']);
     expect(list.exitCode, list.stderr).toBe(0);

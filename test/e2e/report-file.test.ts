@@ -83,6 +83,17 @@ describe('--report', () => {
     expect(lstatSync(fifo).isFIFO()).toBe(true);
   });
 
+  it('a journals directory that cannot be made is said as such, nothing sent', async () => {
+    const config = join(t.dir, 'config-with-a-file');
+    mkdirSync(config);
+    writeFileSync(join(config, 'journals'), 'x');
+    const r = await t.sct(['invitations', 'bulk-create', '--file', people('nojournal.csv')], { env: { SCT_CONFIG_DIR: config } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`error: making the journals directory ${join(config, 'journals')}: EEXIST`);
+    expect(r.stderr).toContain('hint: a bulk run keeps its journal there');
+    expect(t.sb.requests.filter((q) => q.method === 'POST')).toEqual([]);
+  });
+
   it('a directory is no report file: exit 2 before any request, with --force too', async () => {
     const dir = join(t.dir, 'adir');
     mkdirSync(dir);
