@@ -267,14 +267,43 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
     // The chunk as a whole was refused (a 4xx), went missing (unknown) or never left (not_sent).
     const chunkOutcome = result.outcomes[i];
     const fate = chunkOutcome.status === 'skipped' || chunkOutcome.status === 'created' ? 'not_sent' : chunkOutcome.status;
-    for (const row of unit.payload) {
-      if (doneBefore(row)) continue;
+    const byRow = fate === 'rejected' ? errorsByPosition(chunkOutcome.fields, unit.payload.length) : undefined;
+    unit.payload.forEach((row, position) => {
+      if (doneBefore(row)) return;
+      if (byRow) {
+        const own = byRow.get(position);
+        if (own) outcomes.set(row, 'rejected', undefined, chunkOutcome.error, own);
+        else outcomes.set(row, 'not_sent', undefined, REFUSED_FOR_OTHERS);
+        return;
+      }
       // Sent by an earlier run without an answer: this run not getting it through leaves it so.
       if (fate === 'not_sent' && journal.wasUnknown(idOf(row))) outcomes.set(row, 'unknown', undefined, chunkOutcome.error ?? SENT_BY_AN_EARLIER_RUN);
       else outcomes.set(row, fate, undefined, chunkOutcome.error, chunkOutcome.fields);
-    }
+    });
   });
   await finishBulk(ctx, { ...result, outcomes }, { noun: run.noun, verb: run.verb, report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid, conflicts: EDITED_SINCE_SENT });
+}
+
+const REFUSED_FOR_OTHERS = 'the service refused its request for errors of other rows in it: not created; sent again with them';
+
+/**
+ * A request refused whole with errors keyed by a row's place in it (`operations[1].email`, as
+ * DRF answers a list): each row's own errors, by position, or undefined when they are not all
+ * so keyed (the error is then every row's).
+ */
+function errorsByPosition(fields: FieldErrors | undefined, count: number): Map<number, FieldErrors> | undefined {
+  const keys = Object.keys(fields ?? {});
+  if (keys.length === 0) return undefined;
+  const byRow = new Map<number, FieldErrors>();
+  let list: string | undefined;
+  for (const key of keys) {
+    const m = /^(\w+)\[(\d+)\](?:\.(.+))?$/.exec(key);
+    if (!m || (list ??= m[1]) !== m[1] || Number(m[2]) >= count) return undefined;
+    const own = byRow.get(Number(m[2])) ?? {};
+    own[m[3] ?? 'non_field_errors'] = fields![key]!;
+    byRow.set(Number(m[2]), own);
+  }
+  return byRow;
 }
 
 const STATUSES: readonly Status[] = ['not_sent', 'created', 'updated', 'rejected', 'conflict', 'skipped', 'unknown', 'invalid'];

@@ -596,3 +596,20 @@ describe('a bulk request refused for want of permission', () => {
     expect(f.hits.filter((h) => h.method === 'POST')).toHaveLength(1);
   });
 });
+
+describe('a bulk request refused whole with errors by position', () => {
+  it('gives each row its own errors (operations[1] is the second row), and the others are not sent, not rejected', async () => {
+    const f = await fake((req, res) => {
+      if (req.method === 'GET' && req.url?.startsWith('/api/accounts/me')) return json(res, { id: 7, company: { id: 3, name: 'Co' }, auth_group: { id: 1, name: 'OWNER' }, active_user_company_id: 3 });
+      json(res, { operations: [{}, { email: ['Enter a valid email address.'] }] }, 400);
+    });
+    const people = join(t.dir, 'people-400.csv');
+    writeFileSync(people, 'email,auth_group\na@pos.example,1\nb@pos.example,1\n');
+    const r = await sctAt(f, ['invitations', 'bulk-create', '--file', people, '--fresh', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    const rows = JSON.parse(r.stdout) as Array<{ key: string; status: string; fields: Record<string, string[]> | null }>;
+    expect(rows.map((x) => [x.key, x.status])).toEqual([['a@pos.example', 'not_sent'], ['b@pos.example', 'rejected']]);
+    expect(rows[1].fields).toEqual({ email: ['Enter a valid email address.'] });
+    expect(r.stderr).toContain('invitations: 0 created, 1 rejected, 1 not sent');
+  });
+});
