@@ -3,7 +3,7 @@
 // feature is checked to the end, so one run shows everything there is to fix.
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
-import { memberProblems, PLOT_TYPES, positionsOf, type GeoJsonFile, type PlotGeometry, type RawFeature } from './geojson.js';
+import { fromGeoJsonValue, memberProblems, PLOT_TYPES, positionsOf, type GeoJsonFile, type PlotGeometry, type RawFeature } from './geojson.js';
 import { countryOf, externalIdOf, misspelledProperties, nameOf, REGISTRY_AREA, statedHectares } from './feature-fields.js';
 import { countryOutline, haversineKm, onLand, OUTSIDE_TOLERANCE_KM, type CountryOutline } from './countries.js';
 import { bboxOf, collinear, ringMeetings, selfMeeting, withoutRepeats } from './rings.js';
@@ -119,6 +119,17 @@ export function checkPlots(file: GeoJsonFile, options: CheckOptions = {}): Check
     return checked;
   });
   return { findings, summary, features };
+}
+
+/**
+ * The errors a plot file's checks find in one geometry, checked against `country`: a plot given
+ * in a CSV cell (origins import and sync), which is held to the rules of a plot file's.
+ */
+export function plotErrors(geometry: unknown, country: string | undefined): string[] {
+  const file = fromGeoJsonValue({ type: 'Feature', geometry, properties: {} }, 'cell', 0);
+  return checkPlots(file, { countryCode: country, forceCountry: country !== undefined })
+    .findings.filter((f) => f.level === 'error')
+    .map((f) => (f.position && !f.message.includes(formatPosition(f.position)) ? `${f.message} at ${formatPosition(f.position)}` : f.message));
 }
 
 type Report = (level: Level, message: string, position?: Position, code?: RegistryCode) => void;

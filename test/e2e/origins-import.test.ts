@@ -75,6 +75,22 @@ describe('origins import', () => {
     expect(again.stderr).toContain('0 created, 4 skipped (done in an earlier run), 0 rejected');
   });
 
+  it('checks a plot given in a location cell as a plot file is checked: a ring that crosses itself is exit 2, nothing sent; a good polygon goes', async () => {
+    const bowtie = '{""type"":""Polygon"",""coordinates"":[[[-1.622774,6.693311],[-1.62492,6.691573],[-1.624302,6.693344],[-1.622384,6.691104],[-1.622774,6.693311]]]}';
+    const square = '{""type"":""Polygon"",""coordinates"":[[[-1.62,6.69],[-1.619,6.69],[-1.619,6.691],[-1.62,6.691],[-1.62,6.69]]]}';
+    const line = '{""type"":""LineString"",""coordinates"":[[-1.62,6.69],[-1.619,6.69]]}';
+    const file = csvFile(`name,country_code,external_id,location\nBow,GH,CELL-1,"${bowtie}"\nSquare,GH,CELL-2,"${square}"\nLine,GH,CELL-3,"${line}"\n`, 'cells.csv');
+    const r = await t.sct(['origins', 'import', '--file', file, '--dry-run']);
+    expect(r.exitCode).toBe(2);
+    expect(t.sb.requests).toHaveLength(0);
+    expect(r.stderr).toContain('error: cells.csv: 2 invalid rows; nothing was sent');
+    expect(r.stderr).toContain('line 2, location: ring 1 (outer) crosses itself at [-1.6236596, 6.6925938]');
+    expect(r.stderr).toMatch(/line 4, location: .*LineString/);
+    const ok = await t.sct(['origins', 'import', '--file', file, '--skip-invalid', '--dry-run', '-o', 'json']);
+    expect(ok.exitCode, ok.stderr).toBe(3);
+    expect((JSON.parse(ok.stdout) as Array<{ body: { external_id: string } }>).map((q) => q.body.external_id)).toEqual(['CELL-2']);
+  });
+
   it('rejects a file with bad rows before sending anything, naming line and column', async () => {
     const file = csvFile(
       'name,country_code,external_id,latitude,longitude,location\n' +

@@ -200,9 +200,9 @@ describe('CSV rows', () => {
     expect(fields['line 3, longitude']).toEqual(['missing (latitude is given)']);
   });
 
-  it('keys units by external_id, else by line, and journals line rows by content', () => {
+  it('keys units by external_id, else by line, and journals line rows by content', async () => {
     const errors = new RowErrors('o.csv');
-    const units = originUnits(
+    const units = await originUnits(
       [
         row(2, { name: 'A', country_code: 'CI', external_id: 'A-1' }),
         row(3, { name: 'B', country_code: 'CI' }),
@@ -215,7 +215,7 @@ describe('CSV rows', () => {
     expect(units[0].journalKey).toBe('ext:A-1');
     // Two identical rows are two origins; their journal keys differ but do not depend on the line.
     expect(units[1].journalKey).not.toBe(units[2].journalKey);
-    const moved = originUnits([row(7, { name: 'B', country_code: 'CI' })], new RowErrors('o.csv'));
+    const moved = await originUnits([row(7, { name: 'B', country_code: 'CI' })], new RowErrors('o.csv'));
     expect(moved[0].journalKey).toBe(units[1].journalKey);
   });
 
@@ -233,9 +233,9 @@ describe('CSV rows', () => {
     expect(importColumnNames(['latitude', 'lat'])).toMatchObject({ latitude: 'latitude' });
   });
 
-  it('rejects an external_id used twice', () => {
+  it('rejects an external_id used twice', async () => {
     const errors = new RowErrors('o.csv');
-    originUnits([row(2, { name: 'A', country_code: 'CI', external_id: 'X' }), row(5, { name: 'B', country_code: 'CI', external_id: 'X' })], errors);
+    await originUnits([row(2, { name: 'A', country_code: 'CI', external_id: 'X' }), row(5, { name: 'B', country_code: 'CI', external_id: 'X' })], errors);
     expect(rowErrors(errors)).toEqual({ 'line 5, external_id': ['"X" is also on line 2; each origin needs its own external_id'] });
   });
 });

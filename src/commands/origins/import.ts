@@ -143,11 +143,32 @@ import type { OriginUnit } from './import-plots.js';
  * origin wherever it sits in the file; one without is known by its content, so deleting the
  * rows that went through and rerunning neither skips nor repeats the others.
  */
-export function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<string, string> = {}, numbers: NumberStyle = 'point', sync = false): OriginUnit[] {
+export async function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<string, string> = {}, numbers: NumberStyle = 'point', sync = false): Promise<OriginUnit[]> {
   const units: OriginUnit[] = [];
-  const add = originUnitMaker(errors, names, numbers, sync, (unit) => units.push(unit));
+  const plots: PlotCell[] = [];
+  const add = originUnitMaker(errors, names, numbers, sync, (unit) => units.push(unit), undefined, plots);
   for (const row of rows) add(row);
+  await checkPlotCells(plots, errors);
   return units;
+}
+
+/** A plot (a Polygon, a MultiPolygon) a CSV row gives in its location cell. */
+interface PlotCell {
+  line: number;
+  column: string;
+  geometry: unknown;
+  country: string | undefined;
+}
+
+/**
+ * Plots given in location cells are held to the rules of a plot file's (`origins check`): a
+ * ring that crosses itself, a plot outside its country, a LineString. The geo code is loaded only
+ * for a file that has such a cell; a Point's cell is checked as latitude and longitude are.
+ */
+async function checkPlotCells(plots: PlotCell[], errors: RowErrors): Promise<void> {
+  if (plots.length === 0) return;
+  const { plotErrors } = await import('../../geo/plot-checks.js');
+  for (const p of plots) for (const message of plotErrors(p.geometry, p.country)) errors.add(p.line, p.column, message);
 }
 
 /**
@@ -163,6 +184,7 @@ function originUnitMaker(
   sync: boolean,
   emit?: (unit: OriginUnit) => void,
   invalid?: ReadonlySet<number>,
+  plots?: PlotCell[],
 ): (row: CsvRow) => void {
   const externalLines = new Map<string, number>();
   const seen = new Map<string, number>();
@@ -170,6 +192,8 @@ function originUnitMaker(
     if (invalid?.has(row.line)) return;
     const toCreate: RowProblem[] | undefined = sync ? [] : undefined;
     const body = originFromRow(row, errors, names, numbers, toCreate);
+    const location = body?.location as { type?: unknown } | null | undefined;
+    if (plots && location && location.type !== 'Point') plots.push({ line: row.line, column: names.location ?? 'location', geometry: location, country: body!.country_code });
     const ext = row.values[names.external_id ?? 'external_id']?.trim();
     if (ext && !invalid) {
       const first = externalLines.get(ext);
@@ -236,12 +260,18 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   // A workbook comes whole, not row by row: read once, its origins kept (reading it again would
   // cost as much as the first time, and write nothing sooner).
   let lineByLine = false;
-  const units: OriginUnit[] = [];
+  let units: OriginUnit[] = [];
+  const plots: PlotCell[] = [];
   const csv = await read(true, (header, names) => {
     lineByLine = header.lineByLine;
-    return originUnitMaker((errors = new RowErrors(header.name)), names, header.numbers, false, lineByLine ? undefined : (unit) => units.push(unit));
+    return originUnitMaker((errors = new RowErrors(header.name)), names, header.numbers, false, lineByLine ? undefined : (unit) => units.push(unit), undefined, plots);
   });
+  await checkPlotCells(plots, errors!);
   const invalid = errors!.settle(ctx, opts);
+  if (plots.length > 0) {
+    const bad = errors!.lines();
+    units = units.filter((u) => !bad.has(u.lines[0]!));
+  }
   if (!lineByLine) return sendOrigins(ctx, opts, { name: csv.name, units, concurrency, invalid });
   // The second reading makes what the first found valid (the same bytes read the same way).
   const invalidLines = errors!.lines();

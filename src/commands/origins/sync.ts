@@ -78,7 +78,7 @@ async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable)
     if (!row.values[names.external_id]?.trim()) errors.add(row.line, 'external_id', 'required: a sync matches each row with an origin by its external_id');
   }
   // The same bodies `origins import` would send (empty cells left out: never compared, never sent).
-  const units = originUnits(csv.rows, errors, names, csv.numbers, true);
+  const units = await originUnits(csv.rows, errors, names, csv.numbers, true);
   const invalid = errors.settle(ctx, opts);
   const bad = errors.lines();
   return { units: units.filter((u) => !bad.has(u.lines[0])), invalid };
