@@ -41,7 +41,8 @@ export function proxyProblem(env: NodeJS.ProcessEnv): string | undefined {
   const { http, https } = proxyVariables(env);
   for (const [name, value] of [http, https].filter((v) => v !== undefined)) {
     if (proxyUrl(value) === undefined) {
-      const shown = value.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, (_m, scheme: string | undefined) => `${scheme ?? ''}***@`);
+      // Not a URL, so nothing says where its password ends ("/", "?" and "#" may be in it): hidden up to the last "@".
+      const shown = value.replace(/^([a-z][a-z0-9+.-]*:\/\/)?.*@/i, (_m, scheme: string | undefined) => `${scheme ?? ''}***@`);
       return `${name} is not a proxy URL: ${JSON.stringify(shown)} (http://host:port, with user:password@ before the host if the proxy wants them)`;
     }
   }

@@ -74,7 +74,16 @@ export function withoutSignedUrl(text: string, href: string): string {
 
 /** Any `scheme://user:password@` inside a text (a library's error naming its proxy) hidden. */
 export function credentialsInText(text: string): string {
-  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, '$1***@');
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s"'<>]*)/gi, (word, scheme: string, rest: string) => {
+    const authority = rest.search(/[/?#]/);
+    const inAuthority = rest.lastIndexOf('@', authority < 0 ? rest.length : authority);
+    if (inAuthority >= 0) return `${scheme}***${rest.slice(inAuthority)}`;
+    // A password with "/", "?" or "#" not encoded makes no URL: hidden up to the word's last "@".
+    // A URL that parses has its "@" past the host (a query's e-mail address), and is left whole.
+    const last = rest.lastIndexOf('@');
+    if (last < 0 || URL.canParse(word)) return word;
+    return `${scheme}***${rest.slice(last)}`;
+  });
 }
 
 /**

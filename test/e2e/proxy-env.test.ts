@@ -32,6 +32,10 @@ describe('proxy variables', () => {
       ['HTTPS_PROXY', 'http://puser:psecret@[bad'],
       ['https_proxy', 'ftp://puser:psecret@proxy.internal:21'],
       ['HTTP_PROXY', 'http://puser:psecret@proxy.internal:99999'],
+      // A password with "/", "?" or "#" not encoded, as real ones have.
+      ['HTTPS_PROXY', 'http://puser:pa/psecret@127.0.0.1:1'],
+      ['HTTPS_PROXY', 'http://puser:pa#psecret@127.0.0.1:1'],
+      ['HTTPS_PROXY', 'puser:pa?psecret@127.0.0.1:1'],
     ]) {
       const r = await t.sct(['orders', 'list', '--buying', '--base-url', 'https://sct.invalid/api'], { env: { [name]: value } });
       expect(r.exitCode, `${name}=${value}: ${r.stderr}`).toBe(2);
@@ -39,6 +43,11 @@ describe('proxy variables', () => {
       expect(r.stderr).not.toContain('psecret');
       expect(r.stderr).not.toContain('Invalid URL');
     }
+    // The same password in a base URL.
+    const base = await t.sct(['whoami', '-o', 'json', '--base-url', 'https://u:pa/psecret@sct.invalid/api']);
+    expect(base.exitCode).toBe(2);
+    expect(base.stderr).toContain('https://***@sct.invalid/api');
+    expect(base.stderr).not.toContain('psecret');
     // doctor reports it on its proxy line.
     const doctor = await t.sct(['doctor', '-o', 'json', '--base-url', 'https://sct.invalid/api', '--timeout', '2s'], { env: { HTTPS_PROXY: 'http://puser:psecret@[bad' } });
     const line = JSON.parse(doctor.stdout).find((c: { name: string }) => c.name === 'proxy');

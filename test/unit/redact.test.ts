@@ -16,6 +16,11 @@ describe('redact', () => {
 
   it('hides credentials inside a text and the credential of an Authorization value', () => {
     expect(credentialsInText('connect to http://proxyuser:proxysecret@10.0.0.1:3128 failed')).toBe('connect to http://***@10.0.0.1:3128 failed');
+    // A password with "/", "?" or "#" unencoded makes no URL: everything up to its last "@" is hidden.
+    for (const c of ['/', '?', '#']) expect(credentialsInText(`invalid base URL: https://u:pa${c}SECRET@sct.example/api`)).toBe('invalid base URL: https://***@sct.example/api');
+    // A URL that parses keeps what follows its host, "@" in its query included.
+    expect(credentialsInText('GET https://sct.example/api/x?email=a@b.example')).toBe('GET https://sct.example/api/x?email=a@b.example');
+    expect(credentialsInText('GET https://u:p@sct.example/api/x?email=a@b.example')).toBe('GET https://***@sct.example/api/x?email=a@b.example');
     expect(maskAuthorization('Bearer sct_demo_owner_cacao')).toBe('Bearer sct_…****');
     expect(maskAuthorization('Bearer')).toBe('********');
   });
