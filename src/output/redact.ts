@@ -92,16 +92,30 @@ export function credentialsInText(text: string): string {
  * 8 characters is left alone, as it could be any word of the data.
  */
 export function withoutToken(text: string, token: string | undefined): string {
-  return token !== undefined && token.length >= 8 && text.includes(token) ? text.replaceAll(token, maskToken(token)) : text;
+  if (token === undefined || token.length < 8) return text;
+  for (const form of tokenForms(token)) if (text.includes(form)) text = text.replaceAll(form, maskToken(token));
+  return text;
+}
+
+/**
+ * The token as a service may echo it: as sent, with "/" written "\/" (PHP's json_encode, some
+ * JSON writers), and percent-encoded (in a URL it puts in a Location or a body).
+ */
+function tokenForms(token: string): string[] {
+  return [...new Set([token, token.replaceAll('/', '\\/'), encodeURIComponent(token)])];
 }
 
 /** The same for an answer's bytes: the buffer itself when the token is not in it (the usual case, a scan). */
 export function bytesWithoutToken(bytes: Buffer, token: string | undefined): Buffer {
   if (token === undefined || token.length < 8) return bytes;
-  const needle = Buffer.from(token);
+  for (const form of tokenForms(token)) bytes = replaceBytes(bytes, Buffer.from(form), maskToken(token));
+  return bytes;
+}
+
+function replaceBytes(bytes: Buffer, needle: Buffer, replacement: string): Buffer {
   let at = bytes.indexOf(needle);
   if (at < 0) return bytes;
-  const mask = Buffer.from(maskToken(token));
+  const mask = Buffer.from(replacement);
   const parts: Buffer[] = [];
   let from = 0;
   for (; at >= 0; at = bytes.indexOf(needle, from)) {

@@ -156,6 +156,17 @@ describe('answers that are not the API speaking', () => {
     }
   });
 
+  it('a token echoed with "/" written "\\/" (PHP\'s JSON) or percent-encoded is masked too', async () => {
+    const token = 'sct_ab/cd+ef/gh12345';
+    const body = `{"detail":"Invalid token ${token.replaceAll('/', '\\/')}.","next":["/api/x?t=${encodeURIComponent(token)}"]}`;
+    h.on('GET /api/products', (_req, res) => void res.writeHead(400, { 'content-type': 'application/json' }).end(body), { times: 1 });
+    const r = await sct(['products', 'list', '-o', 'json'], { SCT_TOKEN: token });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('Invalid token sct_…****.');
+    expect(r.stderr).not.toContain('ab/cd');
+    expect(r.stderr).not.toContain('ab%2Fcd');
+  });
+
   it('a token the service echoes in a header is masked: a redirect is followed masked, api -i shows it masked', async () => {
     h.on('GET /api/products', (_req, res) => {
       res.writeHead(302, { location: `/api/leak/${OWNER}` });
