@@ -12,7 +12,7 @@ import { isGroup, registerGroups } from './cli/groups.js';
 import { attachDashValues, commandWord, groupHelpAsFlag, leafHelpAsFlag, resolveJsonFlag } from './cli/argv.js';
 import { helpTopic } from './cli/help-topic.js';
 import { HELP_TOPICS } from './help/topic-names.js';
-import { errorsAsJson, isHelpOrVersion, reportError } from './cli/report-error.js';
+import { errorsAsJson, isHelpOrVersion, reportError, withoutFlagSecrets } from './cli/report-error.js';
 import { abortOnStopSignals } from './cli/signals.js';
 import { InterruptedError } from './errors.js';
 import { lazyPrompter } from './cli/prompter.js';
@@ -44,7 +44,7 @@ export function buildProgram(io: IOStreams): Command {
     .configureOutput({
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
-      outputError: (s, write) => write(s),
+      outputError: (s, write) => write(withoutFlagSecrets(s)),
       // The width of the streams sct writes to (commander would ask process.stdout), so the help
       // rendered in-process for dist/help/ is what a pipe gets: 80 columns.
       getOutHelpWidth: () => (io.stdoutIsTTY ? io.terminalWidth() : 80),

@@ -12,6 +12,7 @@ import { JournalWriteError } from './journal.js';
 import { writeList, writeOne } from '../output/format.js';
 import { ClosedPipeError, InterruptedError, OutputError, PartialFailureError, SctError, UsageError } from '../errors.js';
 import { stripControl } from '../output/sanitize.js';
+import { credentialsInText } from '../output/redact.js';
 import { countOf } from '../util/format.js';
 
 export const OUTCOME_COLUMNS = [
@@ -305,7 +306,8 @@ function rerunHint(ctx: Context, o: { report?: string; fresh?: boolean }, fix?: 
   if (!ctx.argv) return `${how}: the same command (${why})`;
   const args = ctx.argv.filter((a) => a !== '--fresh');
   if (o.report && !args.includes('--force')) args.push('--force');
-  return `${how}: ${['sct', ...args].map(shellWord).join(' ')} (${why})`;
+  // A password in a URL typed on the line (--base-url) is not repeated: it would land in CI logs.
+  return `${how}: ${['sct', ...args].map((a) => shellWord(credentialsInText(a))).join(' ')} (${why})`;
 }
 
 /** A word as a POSIX shell reads it back: quoted unless it is plainly safe. */

@@ -38,6 +38,14 @@ async function profileOutput(program: Command, env: NodeJS.ProcessEnv): Promise<
   }
 }
 
+/**
+ * A usage error's text with the value of a flag that carries a secret (`--token=…`, a mistyped
+ * `--password=…`) left out: commander repeats an unknown option as typed.
+ */
+export function withoutFlagSecrets(text: string): string {
+  return text.replace(/(--[\w-]*(?:token|password|secret)[\w-]*=)[^'\s]*/gi, '$1…');
+}
+
 export function isHelpOrVersion(err: unknown): boolean {
   return err instanceof CommanderError && (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help');
 }
@@ -54,6 +62,10 @@ export async function reportError(err: unknown, io: IOStreams, argv: string[], a
     if (err.code === 'commander.excessArguments' && argv.includes('auth') && argv.includes('login')) {
       io.error('hint: a token is never an argument (it would land in shell history and `ps`): pipe it in with `sct auth login --with-token < token.txt`, or set SCT_TOKEN');
     }
+    // `--token=VALUE` on a command that has no such flag: never taken, never repeated.
+    if (err.code === 'commander.unknownOption' && /'--token\b/.test(err.message)) {
+      io.error('hint: a token is never taken from a flag (it would land in shell history and `ps`): set SCT_TOKEN, or pipe it to `sct auth login --with-token`');
+    }
     // No name close enough to suggest (`sct risk get`): where the names are.
     if (err.code === 'commander.unknownCommand' && !/Did you mean/.test(err.message)) {
       const unknown = /unknown command '([^']*)'/.exec(err.message)?.[1];
@@ -61,7 +73,7 @@ export async function reportError(err: unknown, io: IOStreams, argv: string[], a
       io.error(`hint: \`sct ${group ? `${group} ` : ''}--help\` lists ${group ? 'its' : 'the'} commands`);
     }
     if (asJson) {
-      const message = err.message.replace(/^error: /, '');
+      const message = withoutFlagSecrets(err.message.replace(/^error: /, ''));
       io.error(JSON.stringify({ error: message, status: null, fields: {}, exit_code: 2 }));
     }
     return 2;

@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import { SETTABLE_KEYS, PROFILE_KEYS, type SettableKey, type ProfileKey } from '../config/config.js';
 import { profileName, tokenStorage } from '../config/settings.js';
-import { maskToken } from '../output/redact.js';
+import { maskToken, withoutCredentials } from '../output/redact.js';
 import { ConfigFileError, UsageError } from '../errors.js';
 import { parseFormat, writeList, writeOne } from '../output/format.js';
 import { missingApiPrefix, parseBaseUrl } from '../api/endpoint.js';
@@ -63,7 +63,7 @@ async function profiles(ctx: Context): Promise<void> {
   if (!names.includes(current) && (ctx.flags.profile !== undefined || ctx.env.SCT_PROFILE)) ctx.settings();
   const rows = names.map((name) => {
     const p = store.profile(name);
-    return { name, current: name === current, base_url: p.base_url ?? null, token_storage: tokenStorage(p) };
+    return { name, current: name === current, base_url: p.base_url === undefined ? null : withoutCredentials(p.base_url), token_storage: tokenStorage(p) };
   });
   if (!names.includes(current)) rows.push({ name: current, current: true, base_url: null, token_storage: 'none' });
   await writeList(ctx.io, rows, ctx.output(PROFILE_COLUMNS));
@@ -115,7 +115,8 @@ async function list(ctx: Context): Promise<void> {
   const s = ctx.settings();
   const p = ctx.config().profile(s.profile);
   const shown: Record<string, string | null> = { profile: s.profile };
-  for (const k of PROFILE_KEYS) shown[k] = p[k] === undefined ? null : k === 'token' ? maskToken(p[k]!) : p[k]!;
+  // A password in the base URL is masked as the token is; `config get base_url` prints it whole.
+  for (const k of PROFILE_KEYS) shown[k] = p[k] === undefined ? null : k === 'token' ? maskToken(p[k]!) : k === 'base_url' ? withoutCredentials(p[k]!) : p[k]!;
   shown.token_storage = tokenStorage(p);
   await writeOne(ctx.io, shown, ctx.output([]));
 }

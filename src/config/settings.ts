@@ -137,7 +137,8 @@ export function notLoggedIn(s: Settings, message = 'not logged in', hint?: strin
     return new AuthError(
       `not logged in to ${url}`,
       null,
-      `profile "${s.profile}"${storedFor} is never sent to another origin: run \`sct auth login --base-url ${url}${profile}\` or set SCT_TOKEN`,
+      // A base URL with a password shows it masked: no command to copy, which would log in as "***".
+      `profile "${s.profile}"${storedFor} is never sent to another origin: run \`sct auth login --base-url ${url === s.baseUrl ? url : 'URL'}${profile}\`${url === s.baseUrl ? '' : ' with the base URL you gave'} or set SCT_TOKEN`,
     );
   }
   return new AuthError(message, null, notLoggedInHint(s, hint));

@@ -57,6 +57,12 @@ describe('a stored token goes to its own origin only', () => {
     expectNotLoggedInTo(status, other.url);
     expect(status.stdout + status.stderr).not.toContain(OWNER);
     expect(other.log).toEqual([]);
+    // A base URL with a password: shown masked, and no masked command to copy.
+    const secret = await t.sct(['whoami', '--base-url', other.url.replace('http://', 'http://alice:pw@')], { env: noEnvToken });
+    expect(secret.exitCode).toBe(4);
+    expect(secret.stderr).toContain('not logged in to http://***@');
+    expect(secret.stderr).toContain('run `sct auth login --base-url URL` with the base URL you gave');
+    expect(secret.stderr).not.toContain(':pw@');
   });
 
   it('another scheme or port is another origin too', async () => {
@@ -263,6 +269,29 @@ describe('secrets in URLs, controls in headers', () => {
     const doctor = await t.sct(['doctor', '--base-url', withCredentials]);
     expect(doctor.stdout).toContain('base_url');
     expect(doctor.stdout + doctor.stderr).not.toContain('hunter2');
+    // Stored in a profile: config list and profiles show it masked, as the token beside it
+    // (config get base_url, which asks for the value itself, prints it whole).
+    expect((await t.sct(['config', 'set', 'base_url', withCredentials, '--profile', 'creds'])).exitCode).toBe(0);
+    for (const args of [['config', 'list', '--profile', 'creds'], ['config', 'list', '--profile', 'creds', '-o', 'json'], ['config', 'profiles'], ['config', 'profiles', '-o', 'json']]) {
+      const r = await t.sct(args);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout, args.join(' ')).toContain('***@');
+      expect(r.stdout, args.join(' ')).not.toContain('hunter2');
+    }
+    expect((await t.sct(['config', 'get', 'base_url', '--profile', 'creds'])).stdout).toContain('hunter2');
+  });
+
+  it('a rerun hint and an unknown --token=VALUE never repeat a secret typed on the command line', async () => {
+    const withCredentials = t.sb.url.replace('http://', 'http://someone:hunter2@');
+    const people = t.writeFile('hint-people.csv', 'email,auth_group\nhint.a@creds.example,3\nhint.b@creds.example,zz\n');
+    const r = await t.sct(['invitations', 'bulk-create', '--file', people, '--skip-invalid', '--base-url', withCredentials]);
+    expect(r.stderr).toContain('--base-url');
+    expect(r.stderr).not.toContain('hunter2');
+    for (const args of [['whoami', '--token=sct_secret_value_123'], ['whoami', '--token=sct_secret_value_123', '-o', 'json'], ['orders', 'list', '--token', 'sct_secret_value_123']]) {
+      const bad = await t.sct(args);
+      expect(bad.exitCode, args.join(' ')).toBe(2);
+      expect(bad.stderr, args.join(' ')).not.toContain('sct_secret_value_123');
+    }
   });
 
   it('proxy credentials are masked in -v and in errors', async () => {
