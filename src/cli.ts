@@ -64,15 +64,34 @@ Run \`sct <command> --help\` for a command's options.`,
   return program;
 }
 
+/**
+ * A global short flag given alone (`-q`) or among others (`-qy`, `-yq`), as commander reads
+ * them: `-o` takes the rest of its word as its value (`-oq` is `-o q`). Read before commander,
+ * as the streams are made before the command line is.
+ */
+function hasShortFlag(argv: string[], flag: string): boolean {
+  for (const a of argv) {
+    if (a === '--') return false;
+    if (!/^-[A-Za-z]+$/.test(a)) continue;
+    for (const c of a.slice(1)) {
+      if (c === flag) return true;
+      if (c === 'o') break;
+    }
+  }
+  return false;
+}
+
 export async function main(argv: string[], deps: MainDeps = {}): Promise<number> {
   const env = deps.env ?? process.env;
   const controller = new AbortController();
   const noColor = argv.includes('--no-color');
+  const quiet = argv.includes('--quiet') || hasShortFlag(argv, 'q');
+  const verbose = argv.includes('--verbose') || hasShortFlag(argv, 'v');
   // Long data at a terminal goes through a pager (SCT_PAGER, PAGER, less -FRX), as gh does.
   // Looked up only for a terminal: a pipe or a file is never paged, and start-up stays lean.
   const paging: Pick<IOOptions, 'pager' | 'rows'> = deps.streams || !process.stdout.isTTY ? {} : { pager: pagerCommand(env), rows: process.stdout.rows };
   const io = createIO(
-    { ...paging, ...deps.streams, noColor, quiet: argv.includes('-q') || argv.includes('--quiet'), verbose: argv.includes('-v') || argv.includes('--verbose') },
+    { ...paging, ...deps.streams, noColor, quiet, verbose, stop: controller.signal },
     env,
   );
   const signals = abortOnStopSignals(controller, deps.signal);
@@ -115,8 +134,9 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     // Output that never arrived (a full disk) must not end as a success.
     await io.flush();
   } catch (err) {
-    // The data written so far is shown (and the pager quit) before the error.
-    await io.endPager();
+    // The data written so far is shown (and the pager quit) before the error; a run stopped
+    // (Ctrl-C, SIGTERM) ends a pager that shows it rather than wait for a person to quit it.
+    await io.endPager(controller.signal);
     signals.explain(err);
     // --help and --version end as commander "errors" too: they must not pay for reading the config.
     code = isHelpOrVersion(err) ? 0 : await reportError(err, io, argv, await errorsAsJson(argv, program, env), (c) => signals.exitCode(c));

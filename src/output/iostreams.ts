@@ -129,6 +129,11 @@ export interface IOOptions {
   pager?: string;
   /** The terminal's height: output longer than this goes through the pager. */
   rows?: number;
+  /**
+   * The run's stop (Ctrl-C, SIGTERM): once it is given, what was held for the pager goes to the
+   * terminal as it is, and no pager is started to wait on.
+   */
+  stop?: AbortSignal;
 }
 
 /**
@@ -138,6 +143,8 @@ export interface IOOptions {
 export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
   const chosen = env.SCT_PAGER !== undefined ? env.SCT_PAGER : env.PAGER;
   if (chosen !== undefined) return chosen.trim() === '' || chosen.trim() === 'cat' ? undefined : chosen;
+  // A dumb terminal (an editor's shell) cannot draw less: it would wait for RETURN and run the lines together.
+  if (env.TERM === 'dumb') return undefined;
   return onPath('less', env) ? 'less -FRX' : undefined;
 }
 
@@ -266,6 +273,11 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
       return stdinIsTTY && stderrIsTTY && env.CI !== 'true';
     },
     async write(chunk: string | Uint8Array) {
+      if (paging === 'held' && opts.stop?.aborted) {
+        paging = 'off';
+        if (held) chunk = held + (typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk));
+        held = '';
+      }
       if (paging === 'held') {
         held += typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk);
         // Longer than the terminal: from here on the data goes through the pager.
@@ -275,6 +287,9 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
         held = '';
       }
       if (pagerProcess) {
+        // The pager quit (q) with data still coming: as a pipe's reader gone, the command ends
+        // quietly rather than read every page for nobody. A pager that failed is said at its end.
+        if (pagerGone && !pagerStatus) throw new ClosedPipeError();
         if (!pagerGone && !pagerProcess.stdin!.write(chunk)) await drained(pagerProcess.stdin!);
         return;
       }

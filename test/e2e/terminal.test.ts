@@ -403,6 +403,60 @@ describe.skipIf(!existsSync(SCRIPT))('the pager at a real terminal', () => {
   });
 });
 
+describe.skipIf(!existsSync(SCRIPT))('stopping a list at a real terminal, with less', () => {
+  const ALL = ['orders', 'list', '--buying', '--all', '--page-size', '10', '--parallel', '1'];
+  const pages = () => t.sb.requests.filter((r) => r.method === 'GET' && r.path === '/api/orders').length;
+
+  it('Ctrl-C or SIGTERM while a table is fetched ends the run at once (130, 143): no pager opened to wait on', async () => {
+    const { execFileSync } = await import('node:child_process');
+    t.sb.setFaults({ latencyMs: 150, methods: ['GET'] });
+    try {
+      for (const [how, code] of [['ctrl-c', 130], ['TERM', 143]] as const) {
+        const started = Date.now();
+        const r = await runAtTerminal(
+          { dir: t.dir, url: t.sb.url },
+          ALL,
+          [{ when: 'Fetching', before: () => new Promise((go) => setTimeout(go, 800)).then(() => how === 'TERM' && execFileSync('pkill', ['-TERM', '-f', `${BIN} orders list --buying --all`])), type: how === 'ctrl-c' ? '\u0003' : '' }],
+          { SCT_TOKEN: OWNER, SCT_PAGER: 'less', NO_COLOR: '1' },
+          { rows: 8, columns: 120 },
+        );
+        expect(r.exitCode, `${how}: ${r.screen}`).toBe(code);
+        expect(Date.now() - started, how).toBeLessThan(8_000);
+      }
+    } finally {
+      t.sb.setFaults({});
+    }
+  });
+
+  it('q in the pager stops a list --all that is still reading pages: exit 0, the rest never asked for', async () => {
+    t.sb.setFaults({ latencyMs: 150, methods: ['GET'] });
+    try {
+      t.sb.requests.length = 0;
+      const r = await runAtTerminal({ dir: t.dir, url: t.sb.url }, [...ALL, '-o', 'ndjson'], [{ when: '"external_id"', type: 'q' }], { SCT_TOKEN: OWNER, SCT_PAGER: 'less', NO_COLOR: '1' }, { rows: 8, columns: 120 });
+      expect(r.exitCode, r.screen).toBe(0);
+      const total = Number((await t.api('/orders?order_action=buying&limit=1')).count);
+      expect(pages()).toBeLessThan(Math.ceil(total / 10) / 2);
+    } finally {
+      t.sb.setFaults({});
+    }
+  });
+
+  it('TERM=dumb pages nothing (less cannot draw there); -qy is as quiet as -q -y', async () => {
+    // less is the default pager: on a dumb terminal it would ask for RETURN and run the rows together.
+    const dumb = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['products', 'list', '--limit', '20'], [], { SCT_TOKEN: OWNER, SCT_PAGER: undefined, PAGER: undefined, TERM: 'dumb' }, { rows: 5, columns: 120 });
+    expect(dumb.exitCode, dumb.screen).toBe(0);
+    expect(dumb.screen).not.toContain('not fully functional');
+    expect(dumb.screen).toContain('NAME');
+    expect(dumb.screen).toMatch(/Showing 20 of \d+ products/);
+    for (const flags of [['-q', '-y'], ['-qy'], ['-yq']]) {
+      const r = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['products', 'list', '--limit', '3', ...flags], [], { SCT_TOKEN: OWNER, SCT_PAGER: 'cat' }, { columns: 60 });
+      expect(r.exitCode, r.screen).toBe(0);
+      expect(r.screen, flags.join(' ')).not.toContain('Fetching');
+      expect(r.screen, flags.join(' ')).not.toContain('Showing 3 of');
+    }
+  });
+});
+
 describe.skipIf(!existsSync(SCRIPT))('dds wait at a real terminal', () => {
   /** sct at a pseudo-terminal 120 columns wide (so the spinner draws), stdout and stderr both on it. */
   async function waitAt(args: string[], env: Record<string, string>) {
