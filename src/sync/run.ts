@@ -16,7 +16,7 @@ import { withBulkRun } from '../bulk/open.js';
 import { runUnits, type Outcome, type Unit } from '../bulk/runner.js';
 import { finishBulk } from '../bulk/report.js';
 import { announceRun, sayStopping, unitKey } from '../bulk/import.js';
-import { ApiError, CancelledError, ConflictError } from '../errors.js';
+import { ApiError, CancelledError, ConflictError, InterruptedError } from '../errors.js';
 import { endDryRun, RowErrors } from '../bulk/csv.js';
 import { fileLabel } from '../util/files.js';
 import { planSync, snapshotOf, unchangedSince, writesOf, type FileObject, type Plan, type Snapshot, type SyncSpec } from './plan.js';
@@ -59,10 +59,19 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
     if (run.dryRun) endDryRun(run.file === '-' ? 'the file' : run.file, run.invalid);
     return;
   }
+  // Stopped (Ctrl-C, SIGTERM) before the plan, while the service was read: nothing was sent, and
+  // the summary, the report and the rerun hint say so of every row.
+  const stoppedBeforeSending = () => {
+    const outcomes = run.objects.map((o): Outcome => ({ key: o.key, lines: o.lines, status: 'not_sent' }));
+    return finishBulk(ctx, { outcomes, interrupted: true }, { noun: run.noun, verb: 'created', report: run.report, fresh: run.fresh, invalid: run.invalid });
+  };
   // The file's lock is held from the reads to the last write: a second sync of the same file
   // cannot plan from a state the first is changing.
   await withBulkRun(ctx, { command: run.command, file: run.file, fresh: run.fresh }, async (writer, journal) => {
-    const { plan, json } = await readAndPlan(ctx, run, true);
+    const { plan, json } = await readAndPlan(ctx, run, true).catch(async (err: unknown) => {
+      if (err instanceof InterruptedError) await stoppedBeforeSending();
+      throw err;
+    });
     // With -o json, stdout is the plan as step 3 prints it, the run's results in it (`results`).
     const document = json && ((results: object[]) => ({ ...json, results }));
     if (writesOf(plan) === 0) {
@@ -79,7 +88,7 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
     // (Objects to update are each read again before their PATCH, asked or not.)
     const appeared = !ctx.flags.yes && plan.create.length > 0 ? await createdSincePlan(ctx, run, plan) : new Set<string>();
     await apply(ctx, writer, journal, run, plan, appeared, document);
-  });
+  }, stoppedBeforeSending);
 }
 
 async function confirm(ctx: Context, plan: Plan): Promise<void> {

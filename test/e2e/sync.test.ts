@@ -290,6 +290,27 @@ OS-NEW,Farm New,CI,,5.1,-4.2\n`,
   });
 });
 
+describe('a sync stopped while it reads the service', () => {
+  it('writes its summary, its report (every row not sent) and the rerun hint, exit 130', async () => {
+    const file = t.writeFile('stopped-early.csv', 'external_id,name,country_code\nSE-1,Early farm,CI\nSE-2,Early farm two,CI\n');
+    const report = join(t.dir, 'stopped-early-report.csv');
+    t.sb.setFaults({ latencyMs: 1500, methods: ['GET'] });
+    try {
+      const ctl = new AbortController();
+      const running = t.sctIn(['origins', 'sync', '--file', file, '--yes', '--report', report], { signal: ctl.signal });
+      await until(() => t.sb.requests.some((r) => r.method === 'GET'), 'the first read');
+      ctl.abort();
+      const r = await running;
+      expect(r.exitCode, r.stderr).toBe(130);
+      expect(r.stderr).toContain('origins: 0 created, 0 rejected, 2 not sent');
+      expect(r.stderr).toContain('to continue, rerun');
+      expect(readFileSync(report, 'utf8')).toMatch(/^line,key,status,id,error\n2,SE-1,not_sent,,\n3,SE-2,not_sent,,\n$/);
+    } finally {
+      t.sb.setFaults({});
+    }
+  });
+});
+
 describe('interrupted syncs converge', () => {
   for (const seed of [20251, 7]) it(`kill -9 and Ctrl-C at seeded points (seed ${seed}), then reruns: every order exactly once and the service equals the file`, { timeout: 60_000 }, async () => {
     const random = rng(seed);
