@@ -129,21 +129,25 @@ function clock(ms: number, now: number): string {
  * `3 writes + 64 reads; 933 requests left this hour (resets 14:00)` and, when the writes need
  * more than is left, when the plan would finish and whether sct waits for it or stops.
  */
-export function costLines(o: { writes: number; reads: number; rateLimit: RateLimitState; now: number; maxWaitMs: number }): string[] {
+export function costLines(o: { writes: number; reads: number; checks?: number; rateLimit: RateLimitState; now: number; maxWaitMs: number }): string[] {
   const { writes, reads, rateLimit: rl, now } = o;
+  // The object read again right before its write (an update's, an origin create's): one request each.
+  const checks = o.checks ?? 0;
+  const needed = writes + checks;
   const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
   const resetMs = rl.reset !== undefined && rl.reset * 1000 > now ? rl.reset * 1000 : undefined;
   const left = rl.remaining === undefined ? 'the service reports no rate limit' : `${plural(rl.remaining, 'request')} left this hour${resetMs ? ` (resets ${clock(resetMs, now)})` : ''}`;
-  const lines = [`cost: ${plural(writes, 'write')} + ${plural(reads, 'read')}; ${left}`];
-  if (rl.remaining === undefined || writes <= rl.remaining || resetMs === undefined) return lines;
+  const lines = [`cost: ${plural(writes, 'write')} + ${plural(reads, 'read')}${checks ? `, and ${plural(checks, 'read')} right before the writes` : ''}; ${left}`];
+  if (rl.remaining === undefined || needed <= rl.remaining || resetMs === undefined) return lines;
 
   // Past this hour's budget, each further hour gives `limit` more requests.
   const perHour = rl.limit && rl.limit > 0 ? rl.limit : Math.max(rl.remaining, 1);
-  const resets = Math.ceil((writes - rl.remaining) / perHour);
+  const resets = Math.ceil((needed - rl.remaining) / perHour);
   const finish = resetMs + (resets - 1) * 3_600_000;
   const firstWait = resetMs - now;
   const longestWait = resets > 1 ? Math.max(firstWait, 3_600_000) : firstWait;
-  const head = `the plan needs ${plural(writes, 'write')} but ${rl.remaining} ${rl.remaining === 1 ? 'is' : 'are'} left this hour: it would finish after ${clock(finish, now)}${resets > 1 ? ` (${resets} budget resets away)` : ''}`;
+  const what = checks ? `${plural(needed, 'request')} (${plural(writes, 'write')}, ${plural(checks, 'read')} before them)` : plural(writes, 'write');
+  const head = `the plan needs ${what} but ${rl.remaining} ${rl.remaining === 1 ? 'is' : 'are'} left this hour: it would finish after ${clock(finish, now)}${resets > 1 ? ` (${resets} budget resets away)` : ''}`;
   if (longestWait <= o.maxWaitMs) {
     lines.push(`${head}; sct waits for the budget (${formatDuration(firstWait)}, within --max-wait ${formatDuration(o.maxWaitMs)})`);
   } else {

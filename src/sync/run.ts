@@ -136,7 +136,7 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
   const shown = { noun: run.noun, reads: state.reads, rateLimit: reader.rateLimit, notes, data };
   await writePlan(ctx, plan, shown);
   // After the plan's table, as its summary: inside the pager when one shows the table.
-  for (const line of costLines({ writes: writesOf(plan), reads: state.reads, rateLimit: reader.rateLimit, now: ctx.now(), maxWaitMs: reader.maxWaitMs })) await ctx.io.note(line);
+  for (const line of costLines({ writes: writesOf(plan), reads: state.reads, checks: checksOf(run, plan), rateLimit: reader.rateLimit, now: ctx.now(), maxWaitMs: reader.maxWaitMs })) await ctx.io.note(line);
   return { plan, json: applying && format === 'json' ? planObject(plan, shown, ctx.now()) : undefined };
 }
 
@@ -188,7 +188,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
   ].sort((a, b) => a.lines[0] - b.lines[0]);
   // Only a create carries an Idempotency-Key to resend under; a PATCH is simply sent again.
   const unknown = units.filter((u) => u.payload.action === 'create' && journal.wasUnknown(u.journalKey!)).length;
-  announceRun(ctx, { total: units.length, pending: units.length, unknown, requests: units.length, noun: run.noun, verb: 'written', concurrency: run.concurrency, rateLimit: writer.rateLimit });
+  announceRun(ctx, { total: units.length, pending: units.length, unknown, requests: units.length + checksOf(run, plan), noun: run.noun, verb: 'written', concurrency: run.concurrency, rateLimit: writer.rateLimit });
 
   const spinner = await ctx.spinner(`Syncing ${run.noun}… 0/${units.length}`);
   let result;
@@ -246,6 +246,11 @@ function takenKey(err: unknown, run: SyncRun, key: string): unknown {
 }
 
 /** Throws ConflictError when the service now holds an object under `key` (where the listing can be asked by key). */
+/** The reads right before the writes: each update's object, and each create's key where the listing can be asked for one. */
+function checksOf(run: SyncRun, plan: Plan): number {
+  return plan.update.length + (run.source.keyFilter ? plan.create.length : 0);
+}
+
 async function checkNotCreated(client: ApiClient, run: SyncRun, key: string): Promise<void> {
   const filter = run.source.keyFilter;
   if (!filter) return;

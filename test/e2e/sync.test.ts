@@ -107,7 +107,8 @@ describe('orders sync', () => {
     expect(t.queryOf()).toEqual({ order_action: 'buying', ordering: 'id', limit: '10000', offset: '0' });
     expect(r.stderr).toMatch(/plan for purchase orders: 1 to create, 1 to update, 1 unchanged, \d+ only on the service \(kept: sync never deletes\)/);
     // The reset an hour from now: with its date when that is past midnight.
-    expect(r.stderr).toMatch(/cost: 2 writes \+ 1 read; \d+ requests left this hour \(resets (\d{4}-\d\d-\d\d )?\d\d:\d\d\)/);
+    // The update's order is read again right before its PATCH: one request more.
+    expect(r.stderr).toMatch(/cost: 2 writes \+ 1 read, and 1 read right before the writes; \d+ requests left this hour \(resets (\d{4}-\d\d-\d\d )?\d\d:\d\d\)/);
 
     // At a terminal-like table: each action, and `field: old → new` for the update.
     const table = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--dry-run']);
@@ -450,6 +451,15 @@ describe('rate budget', () => {
     expect(second.exitCode, second.stderr).toBe(0);
     expect(second.stderr).toContain(`${8 - created} to create, 0 to update, ${created} unchanged`);
     expect([...(await orderCounts(small, ids)).values()]).toEqual(Array(8).fill(1));
+  });
+
+  it('counts the read each origin create and each update makes right before its write', { timeout: 30_000 }, async () => {
+    await new Promise((r) => setTimeout(r, 5_000)); // a window of its own
+    const file = small.writeFile('rate-origins.csv', ['external_id,name,country_code', ...Array.from({ length: 4 }, (_, i) => `RO-${i},Rate farm ${i},CI`)].join('\n') + '\n');
+    const dry = await small.sct(['origins', 'sync', '--file', file, '--dry-run', '--max-wait', '0']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain('cost: 4 writes + 1 read, and 4 reads right before the writes; 6 requests left this hour');
+    expect(dry.stderr).toMatch(/the plan needs 8 requests \(4 writes, 4 reads before them\) but 6 are left this hour/);
   });
 });
 
