@@ -67,6 +67,11 @@ export class Call {
     throw err;
   }
 
+  /** Whether another attempt may go: retries left, and none that could do twice what a first did. */
+  get mayRetry(): boolean {
+    return this.retries.left && !(this.options.onceOnly && this.mayHaveArrived);
+  }
+
   /** Backs off before the next attempt (a wait that stops the request fails it). */
   async retry(reason: string, serverHintMs?: number): Promise<typeof AGAIN> {
     await this.retries.backoff(reason, serverHintMs).catch((e) => this.fail(e));

@@ -385,7 +385,7 @@ export class ApiClient {
       if (err instanceof InterruptedError || (!timedOut && call.wireSignal?.aborted)) call.fail(new InterruptedError());
       if (timedOut || !neverConnected(err)) call.mayHaveArrived = true;
       const reason = timedOut ? this.timeoutReason() : describeError(err);
-      if (call.retries.left && (timedOut || isRetryableError(err))) return call.retry(reason);
+      if (call.mayRetry && (timedOut || isRetryableError(err))) return call.retry(reason);
       return call.fail(new NetworkError(`${call.where()}: ${reason}`, { cause: err }));
     }
   }
@@ -405,10 +405,10 @@ export class ApiClient {
       this.rateLimit.remaining = undefined;
       return true;
     }
-    if (RETRYABLE_STATUS.has(status) && call.retries.left) {
+    // A gateway's 502/504 may come after the service did the work; a 503 is a refusal to start.
+    if (RETRYABLE_STATUS.has(status) && status !== 503) call.mayHaveArrived = true;
+    if (RETRYABLE_STATUS.has(status) && call.mayRetry) {
       await drain(res, deadline);
-      // A gateway's 502/504 may come after the service did the work; a 503 is a refusal to start.
-      if (status !== 503) call.mayHaveArrived = true;
       const hint = status === 503 ? unavailableWaitMs(res.headers, this.now()) : undefined;
       await call.retry(`${status} ${statusText(status)}`, hint);
       return true;
@@ -532,7 +532,7 @@ export class ApiClient {
     if (!timedOut && call.wireSignal?.aborted) call.fail(new InterruptedError(), true);
     call.mayHaveArrived = true;
     const reason = timedOut ? this.timeoutReason() : `the connection broke while reading the answer (${describeError(err)})`;
-    if (call.retries.left) return call.retry(reason);
+    if (call.mayRetry) return call.retry(reason);
     return call.fail(new NetworkError(`${call.where()}: ${reason}`, { cause: err }));
   }
 

@@ -22,6 +22,11 @@ export interface RequestOptions {
   auth?: boolean;
   /** Reused by every retry of this call; generated for each POST when not given. */
   idempotencyKey?: string;
+  /**
+   * A write that is not the same done twice and has no key to make it so (a PATCH that adds
+   * items): never sent again once an attempt may have reached the service; it fails as unknown.
+   */
+  onceOnly?: boolean;
   /** 'created': the answer must be the created object (a JSON object with an id), else it is an error. */
   expect?: 'created';
   /**

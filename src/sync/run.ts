@@ -22,6 +22,7 @@ import { fileLabel } from '../util/files.js';
 import { planSync, snapshotOf, unchangedSince, writesOf, type FileObject, type Plan, type Snapshot, type SyncSpec } from './plan.js';
 import { readService, type ServiceSource, type ServiceState } from './read.js';
 import { costLines, planObject, writePlan, type PlanObject } from './render.js';
+import { addsItems } from '../api/schemas/orders.js';
 
 export interface SyncRun {
   /** Names the journal, the lock and the keys ("orders-sync-purchase"). */
@@ -222,7 +223,8 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
         // what a colleague changed meanwhile (an item list sent back without their new item
         // deletes it). What changed since is not written; the rerun plans from the new state.
         await checkUnchanged(writer, run, w.id, w.planned);
-        await writer.request({ method: 'PATCH', path: run.updatePath(w.id), body: w.body });
+        // Items without an id are made by the PATCH: sent twice, they would be made twice.
+        await writer.request({ method: 'PATCH', path: run.updatePath(w.id), body: w.body, onceOnly: addsItems(w.body) });
         return { id: w.id, status: 'updated' };
       },
       onProgress: (done, all, rejected) => spinner.update(`Syncing ${run.noun}… ${done}/${all}${rejected ? ` (${rejected} rejected)` : ''}`),

@@ -180,6 +180,35 @@ describe('orders sync', () => {
     expect(writes()).toHaveLength(0);
   });
 
+  it('an update that adds an item is not sent again once it may have reached the service: unknown, and the rerun plans nothing', async () => {
+    const order = await seedOrder('ADD-ITEM');
+    const file = t.writeFile('add-item.csv', `external_id,product,volume,unit,line_number\nADD-ITEM,${products[0]},44,kg,3\n`);
+    // The PATCH is carried out, its answer lost: sent again, the new item would be made twice
+    // (or, where the service replaces the list, deleted and made anew under another id).
+    t.sb.setFaults({ dropFirst: 1, dropAfterProcessing: true, methods: ['PATCH'] });
+    t.sb.requests.length = 0;
+    const r = await t.sctIn(['orders', 'sync', '--purchase', '--file', file, '--yes', '-o', 'json'], { clientOptions: { retryBaseMs: 1 } });
+    t.sb.setFaults({});
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(t.sb.requests.filter((q) => q.method === 'PATCH')).toHaveLength(1);
+    expect(JSON.parse(r.stdout).results.map((x: any) => x.status)).toEqual(['unknown']);
+    const after = (await t.api(`/orders/${order.id}`)).items.map((i: any) => i.line_number).sort();
+    expect(after).toEqual([1, 2, 3]);
+    const again = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain('0 to create, 0 to update, 1 unchanged');
+
+    // orders update --item, the same: its PATCH goes once.
+    const [a, b, c] = (await t.api(`/orders/${order.id}`)).items.map((i: any) => i.id);
+    t.sb.setFaults({ dropFirst: 1, dropAfterProcessing: true, methods: ['PATCH'] });
+    t.sb.requests.length = 0;
+    const update = await t.sctIn(['orders', 'update', String(order.id), '--purchase', '--item', `id=${a}`, '--item', `id=${b}`, '--item', `id=${c}`, '--item', `product=${products[1]},volume=2,unit=kg,line=4`], { clientOptions: { retryBaseMs: 1 } });
+    t.sb.setFaults({});
+    expect(update.exitCode).toBe(1);
+    expect(t.sb.requests.filter((q) => q.method === 'PATCH')).toHaveLength(1);
+    expect((await t.api(`/orders/${order.id}`)).items.filter((i: any) => i.line_number === 4)).toHaveLength(1);
+  });
+
   it('leaves a field alone when its cell is empty, and an order without item rows keeps its items', async () => {
     const before = await seedOrder('EMPTY-1', { border_cross_country_code: 'BE', order_arrival_at: '2025-03-09' });
     const file = t.writeFile(

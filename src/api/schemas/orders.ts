@@ -121,3 +121,11 @@ export const orderResponseSchema = z.looseObject({
     .default([]),
 });
 export type OrderResponse = z.infer<typeof orderResponseSchema>;
+
+/**
+ * Whether an order's PATCH body makes items (an item without an id): such a PATCH, sent twice,
+ * makes them twice, so it is never retried once it may have reached the service (onceOnly).
+ */
+export function addsItems(body: Record<string, unknown>): boolean {
+  return Array.isArray(body.items) && body.items.some((item) => !(item && typeof item === 'object' && 'id' in item));
+}

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { CancelledError, UsageError } from '../../errors.js';
 import { stripControl } from '../../output/sanitize.js';
-import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
+import { addsItems, ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { buildBody, canonicalEnums, promptMissing, validate } from '../shared/body.js';
 import { idempotencyKeyOf } from '../shared/crud.js';
@@ -130,6 +130,7 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
     // A create answered without the order made (no id) is an error, never "Created".
     expect: id === undefined ? 'created' : undefined,
     idempotencyKey,
+    onceOnly: id !== undefined && addsItems(valid),
   });
   const saved = res.data ?? {};
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${id === undefined ? 'Created' : 'Updated'} ${kind} order ${stripControl(String(saved.id ?? id ?? ''))}`.trimEnd());
