@@ -147,6 +147,24 @@ describe('origins import --file plots.geojson', () => {
     expect(t.sb.requests).toHaveLength(0);
   });
 
+  it('--skip-invalid leaves out a feature that lacks a field (exit 3, reported), never a plot the registry would refuse', async () => {
+    const point = (props: Record<string, unknown>, lng: number) => ({ type: 'Feature', properties: props, geometry: { type: 'Point', coordinates: [lng, 6.691238] } });
+    const mixed = t.writeFile('mixed.geojson', JSON.stringify({ type: 'FeatureCollection', features: [point({ ProducerCountry: 'GH', Area: 1 }, -1.623412), point({ name: 'Named farm', ProducerCountry: 'GH', Area: 1 }, -1.633412)] }));
+    const report = join(t.dir, 'mixed-report.csv');
+    const r = await t.sct(['origins', 'import', '--file', mixed, '--skip-invalid', '--report', report, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect((JSON.parse(r.stdout) as Array<{ body: { name: string } }>).map((q) => q.body.name)).toEqual(['Named farm']);
+    expect(t.sb.requests).toHaveLength(0);
+    const real = await t.sct(['origins', 'import', '--file', mixed, '--skip-invalid', '--report', report, '--force', '-o', 'json']);
+    expect(real.exitCode, real.stderr).toBe(3);
+    expect((JSON.parse(real.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['invalid', 'created']);
+    expect(readFileSync(report, 'utf8')).toMatch(/\n1,feature 1,invalid,,"?invalid — name: required/);
+
+    const refused = await t.sct(['origins', 'import', '--file', fixture('unclosed.geojson'), '--skip-invalid']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('--skip-invalid does not leave out plots the registry would refuse');
+  });
+
   it('recognises GeoJSON on stdin by its content, and maps --name-property and --country-code', async () => {
     const text = readFileSync(fixture('no-properties.geojson'), 'utf8');
     const missing = await t.sct(['origins', 'import', '--file', '-'], { input: text });

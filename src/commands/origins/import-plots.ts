@@ -22,23 +22,24 @@ export type OriginUnit = Unit<OriginCreate> & { createProblems?: RowProblem[] };
 const SHOWN_ERRORS = 50;
 
 export async function importPlots(ctx: Context, opts: ImportOriginsOptions, concurrency: number, stdin: Readable): Promise<void> {
-  const { name, units } = await readPlotUnits(ctx, opts, stdin, 'import');
-  await sendOrigins(ctx, opts, { name, units, concurrency });
+  const { name, units, invalid } = await readPlotUnits(ctx, opts, stdin, 'import');
+  await sendOrigins(ctx, opts, { name, units, concurrency, invalid });
 }
 
 /**
  * The read-check-build step of a GeoJSON plot file, shared by `origins import` and `origins sync`:
  * read the file, run the checks of `origins check` (findings on stderr; any error: exit 2), then
- * build one origin create body per feature (any invalid feature: exit 2). Nothing is sent.
+ * build one origin create body per feature (any invalid feature: exit 2, or with --skip-invalid
+ * left out and returned as `invalid`, as a CSV file's rows). Nothing is sent.
  * For a sync, a feature without an external_id is invalid too: it could never be matched with an
  * origin.
  */
 export async function readPlotUnits(
   ctx: Context,
-  opts: { file: string; nameProperty?: string; countryCode?: string; commodity?: string; report?: string },
+  opts: { file: string; nameProperty?: string; countryCode?: string; commodity?: string; report?: string; skipInvalid?: boolean },
   stdin: Readable,
   purpose: 'import' | 'sync',
-): Promise<{ name: string; units: OriginUnit[] }> {
+): Promise<{ name: string; units: OriginUnit[]; invalid: Outcome[] }> {
   const countryCode = parseCountryFlag(opts.countryCode);
   const commodity = parseCommodity(opts.commodity);
   const file = await readPlotFile(opts.file, stdin, ctx.signal);
@@ -49,12 +50,20 @@ export async function readPlotUnits(
     const refused: FieldErrors = {};
     for (const f of checked.findings) if (f.level === 'error') (refused[`${f.feature === null ? 'file' : `feature ${f.feature}`}, geometry`] ??= []).push(f.message);
     reportInvalid(ctx, opts.report, refused, keysOf(checked.features));
-    throw new UsageError(`${file.name}: ${errors === 1 ? 'an error' : `${errors} errors`} the registry would refuse; nothing was sent`, {}, `fix them and ${purpose} again (\`sct origins check FILE --map plots.svg\` draws where the plots are)`);
+    const skipping = opts.skipInvalid ? '--skip-invalid does not leave out plots the registry would refuse: ' : '';
+    throw new UsageError(`${file.name}: ${errors === 1 ? 'an error' : `${errors} errors`} the registry would refuse; nothing was sent`, {}, `${skipping}fix them and ${purpose} again (\`sct origins check FILE --map plots.svg\` draws where the plots are)`);
   }
 
   const problems: FieldErrors = {};
   const units = plotUnits(checked.features, { countryCode, nameProperty: opts.nameProperty, sync: purpose === 'sync' }, problems);
   const invalid = Object.keys(problems);
+  if (invalid.length > 0 && opts.skipInvalid) {
+    // As a CSV file's invalid rows: left out and reported, the others sent, exit 3 at the end.
+    const left = invalidOutcomes(problems, keysOf(checked.features));
+    const lines = new Set(left.map((o) => o.lines[0]!));
+    ctx.io.warn(`${file.name}: ${left.length} invalid feature${left.length === 1 ? '' : 's'} left out (--skip-invalid): ${left.slice(0, 5).map((o) => o.key).join(', ')}${left.length > 5 ? ', …' : ''}`);
+    return { name: file.name, units: units.filter((u) => !lines.has(u.lines[0]!)), invalid: left };
+  }
   if (invalid.length > 0) {
     reportInvalid(ctx, opts.report, problems, keysOf(checked.features));
     const shown = Object.fromEntries(Object.entries(problems).slice(0, SHOWN_ERRORS));
@@ -65,7 +74,7 @@ export async function readPlotUnits(
       invalid.length > SHOWN_ERRORS ? `${invalid.length - SHOWN_ERRORS} more not shown` : undefined,
     );
   }
-  return { name: file.name, units };
+  return { name: file.name, units, invalid: [] };
 }
 
 /**
@@ -74,6 +83,11 @@ export async function readPlotUnits(
  */
 function reportInvalid(ctx: Context, report: string | undefined, problems: FieldErrors, keys: ReadonlyMap<number, string>): void {
   if (!report) return;
+  writeReportFile(report, invalidOutcomes(problems, keys), { csvFormulas: ctx.flags.csvFormulas });
+}
+
+/** One `invalid` outcome per feature with problems (the file's own as feature 0), in the file's order. */
+function invalidOutcomes(problems: FieldErrors, keys: ReadonlyMap<number, string>): Outcome[] {
   const byFeature = new Map<number, Outcome>();
   for (const [where, messages] of Object.entries(problems)) {
     const [subject, field] = where.split(', ');
@@ -82,7 +96,7 @@ function reportInvalid(ctx: Context, report: string | undefined, problems: Field
     if (!o) byFeature.set(n, (o = { key: n === 0 ? 'file' : (keys.get(n) ?? `feature ${n}`), lines: [n], status: 'invalid', error: 'invalid', fields: {} }));
     (o.fields![field!] ??= []).push(...messages);
   }
-  writeReportFile(report, [...byFeature.values()].sort((a, b) => a.lines[0]! - b.lines[0]!), { csvFormulas: ctx.flags.csvFormulas });
+  return [...byFeature.values()].sort((a, b) => a.lines[0]! - b.lines[0]!);
 }
 
 /** Each feature's key as its unit would have it: its external id, where it has one. */

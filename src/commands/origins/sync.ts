@@ -26,7 +26,7 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
   const concurrency = parseConcurrency(opts.concurrency);
   const parallel = parseParallel(opts.parallel);
   const input = await sniffInput(opts.file, ctx.io.stdin, ctx.signal);
-  const { units, invalid } = input.plots ? { units: await plotUnits(ctx, opts, input.stdin), invalid: [] } : await csvUnits(ctx, opts, input.stdin);
+  const { units, invalid } = input.plots ? await plotUnits(ctx, opts, input.stdin) : await csvUnits(ctx, opts, input.stdin);
   await runSync(ctx, {
     command: 'origins-sync',
     file: opts.file,
@@ -58,9 +58,9 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
  * reads included), then the bodies `origins import` would send, one per feature; a feature
  * without an external_id is refused (exit 2). src/geo is loaded only for such a file.
  */
-async function plotUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<OriginUnit[]> {
+async function plotUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<{ units: OriginUnit[]; invalid: Outcome[] }> {
   const { readPlotUnits } = await import('./import-plots.js');
-  return (await readPlotUnits(ctx, opts, stdin, 'sync')).units;
+  return readPlotUnits(ctx, opts, stdin, 'sync');
 }
 
 async function csvUnits(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<{ units: OriginUnit[]; invalid: Outcome[] }> {
