@@ -164,6 +164,31 @@ BT-2,produced_batch,2025-05-02,1,lot-9,${products[1]},2`);
     expect(bodies.map((b) => b.tags).sort()).toEqual([[], ['lot-9']]);
   });
 
+  it('an item given twice in one order (a line_number or an item_external_id again, or the same row pasted twice) is exit 2, nothing sent', async () => {
+    const [a, b] = products;
+    const file = writeCsv(
+      'twice.csv',
+      [
+        'external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number,item_external_id',
+        `TW-1,order,2025-04-01,101,${a},10,kg,1,A`,
+        `TW-1,order,2025-04-01,101,${b},5,kg,1,B`,
+        `TW-2,order,2025-04-01,101,${a},10,kg,,C`,
+        `TW-2,order,2025-04-01,101,${b},10,kg,,C`,
+        `TW-3,order,2025-04-01,101,${a},10,kg,,`,
+        `TW-3,order,2025-04-01,101,${a},10,kg,,`,
+        `TW-4,order,2025-04-01,101,${a},10,kg,1,`,
+        `TW-5,order,2025-04-01,101,${a},10,kg,1,`,
+      ].join('\n'),
+    );
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file]);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(posts()).toHaveLength(0);
+    expect(r.stderr).toContain('line 3, line_number: 1 is also the line number of line 2 of order TW-1');
+    expect(r.stderr).toContain('line 5, item_external_id: "C" is also the item of line 4 of order TW-2');
+    expect(r.stderr).toContain('line 7: the same item as line 6 of order TW-3 (a row given twice? give each item its own line_number)');
+    expect(r.stderr).not.toMatch(/line (8|9)/);
+  });
+
   it('checks every row first: exit 2, each problem with line and column, nothing sent', async () => {
     const bad = writeCsv(
       'bad.csv',

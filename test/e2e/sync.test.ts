@@ -263,7 +263,7 @@ EMPTY-1,order,2025-03-01,,,,be,,,,,,\n`,
     const noIdCell = t.writeFile('noidcell.csv', 'name,country_code,external_id\nFarm,CI,\n');
     const plots = t.writeFile('plots.geojson', JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'Farm', country_code: 'CI' }, geometry: { type: 'Point', coordinates: [-5.951234, 6.131234] } }] }));
     await t.expectUsageErrors([
-      [['orders', 'sync', '--purchase', '--file', twoLines, '--yes'], 'line 3, line_number: L-1 has two items with line_number 1 (line 2 too)'],
+      [['orders', 'sync', '--purchase', '--file', twoLines, '--yes'], 'line 3, line_number: 1 is also the line number of line 2 of order L-1'],
       [['orders', 'sync', '--file', twoLines], 'one of --purchase, --sale or --batch is required'],
       [['origins', 'sync', '--file', noId, '--yes'], 'missing column external_id'],
       [['origins', 'sync', '--file', noIdCell, '--yes'], 'line 2, external_id: required: a sync matches each row with an origin by its external_id'],

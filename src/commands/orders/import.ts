@@ -127,6 +127,8 @@ interface OpenOrder {
   /** Per item: its line and item field → column. */
   items: Array<{ line: number; columns: Map<string, string> }>;
   lines: number[];
+  /** The line of each item's line number, item external id and, for an item with neither, content. */
+  seen?: Map<string, number>;
 }
 
 /**
@@ -310,10 +312,30 @@ class OrderAssembler {
         }
     }
     if (hasItem) {
+      this.checkNotRepeated(order, item, row.line, columns, externalId);
       ((order.body.items ??= []) as Body[]).push(item);
       order.items.push({ line: row.line, columns });
     }
     return externalId;
+  }
+
+  /**
+   * An item given twice in one order: its line number or its external id again (a sync matches
+   * items by line number, and could not tell them apart), or, for an item with neither, the same
+   * row again (pasted twice in a spreadsheet).
+   */
+  private checkNotRepeated(order: OpenOrder, item: Body, line: number, columns: Map<string, string>, externalId: string): void {
+    const seen = (order.seen ??= new Map());
+    const once = (key: string, column: string, message: (first: number) => string) => {
+      const first = seen.get(key);
+      if (first !== undefined) this.problem(line, column, message(first));
+      else seen.set(key, line);
+    };
+    if (item.line_number !== undefined) once(`line ${String(item.line_number)}`, columns.get('line_number')!, (first) => `${String(item.line_number)} is also the line number of line ${first} of order ${externalId}`);
+    if (item.external_id !== undefined) once(`id ${String(item.external_id)}`, columns.get('external_id')!, (first) => `"${String(item.external_id)}" is also the item of line ${first} of order ${externalId}`);
+    if (item.line_number === undefined && item.external_id === undefined) {
+      once(`same ${JSON.stringify(item)}`, '', (first) => `the same item as line ${first} of order ${externalId} (a row given twice? give each item its own line_number)`);
+    }
   }
 
   /**
@@ -360,7 +382,7 @@ class OrderAssembler {
 
   /** Every problem into errors: what was found in line order, then the rows not sent. */
   report(errors: RowErrors): void {
-    for (const p of this.problems.sort((a, b) => a.line - b.line)) errors.add(p.line, p.column, p.message);
+    for (const p of this.problems.sort((a, b) => a.line - b.line)) errors.add(p.line, p.column || undefined, p.message);
     for (const p of this.notSent) errors.add(p.line, p.column, p.message);
   }
 }
