@@ -12,6 +12,7 @@ import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
+import { fileErrorText } from '../util/files.js';
 import { writeOne } from '../output/format.js';
 import { byteProgress } from '../output/progress.js';
 import { formatBytes } from '../util/format.js';
@@ -66,7 +67,7 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
     if (!st.isFile()) throw new Error('not a regular file');
     size = st.size;
   } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+    throw new UsageError(`cannot read ${file}: ${fileErrorText(err)}`);
   }
   const { documentCreateSchema, uploadTargetSchema } = await import('../api/schemas/files.js');
   const body = validate(

@@ -100,6 +100,10 @@ export function parseGeoJson(text: string, name: string, size = Buffer.byteLengt
   try {
     value = JSON.parse(json);
   } catch (err) {
+    // UTF-16 read as UTF-8: its byte-order mark undecodable, a NUL in every other byte.
+    if (/^\ufffd\ufffd/.test(json) || json.slice(0, 16).includes('\u0000')) {
+      return { name, size, features: [], problem: 'not GeoJSON: the file is UTF-16 text (Notepad\'s and PowerShell 5\'s "Unicode"): save it as UTF-8, as GeoJSON must be' };
+    }
     return { name, size, features: [], problem: `not GeoJSON: not valid JSON${jsonErrorPlace(json, (err as Error).message)}` };
   }
   return fromGeoJsonValue(value, name, size);

@@ -59,7 +59,14 @@ export async function readInputText(file: string, stdin: Readable | NodeJS.Reada
 
 function readError(file: string, err: unknown, o: ReadOptions): Error {
   if (o.signal?.aborted) return new InterruptedError();
-  return new UsageError(`cannot read ${inputName(file)}${o.what ? ` for ${o.what}` : ''}: ${(err as Error).message}`);
+  return new UsageError(`cannot read ${inputName(file)}${o.what ? ` for ${o.what}` : ''}: ${fileErrorText(err)}`);
+}
+
+/** Why a file could not be read: the few reasons a person meets in words, the system's own text for the rest. */
+export function fileErrorText(err: unknown): string {
+  const said: Record<string, string> = { ENOENT: 'no such file', EISDIR: 'it is a directory', EACCES: 'permission denied', ENOTDIR: 'a part of the path is a file, not a directory' };
+  const code = (err as NodeJS.ErrnoException).code;
+  return (code && said[code]) ?? (err as Error).message;
 }
 
 function isFifo(file: string): boolean {

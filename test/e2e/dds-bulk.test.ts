@@ -62,7 +62,8 @@ describe('dds trace --file', () => {
       [['dds', 'trace', '--file', noColumn], 'nocol.csv: missing column dds_id'],
       [['dds', 'trace', '--file', good, '--report', existing], 'already exists: pass --force'],
       [['dds', 'trace', '--file', good, '--concurrency', '99'], 'invalid --concurrency'],
-      [['dds', 'trace', '--file', join(t.dir, 'nope.csv')], 'cannot read'],
+      [['dds', 'trace', '--file', join(t.dir, 'nope.csv')], 'nope.csv: no such file'],
+      [['dds', 'trace', '--file', t.dir], `cannot read ${t.dir}: it is a directory`],
     ]);
     expect(readFileSync(existing, 'utf8')).toBe('keep me');
   });

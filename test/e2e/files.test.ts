@@ -107,7 +107,7 @@ describe('documents', () => {
 
   it('checks its input before sending anything', async () => {
     await t.expectUsageErrors([
-      [['documents', 'upload', join('/nonexistent', 'x.pdf')], 'cannot read /nonexistent/x.pdf'],
+      [['documents', 'upload', join('/nonexistent', 'x.pdf')], 'cannot read /nonexistent/x.pdf: no such file'],
       [['documents', 'upload', '/tmp'], 'not a regular file'],
       [['documents', 'upload', '/etc/hostname', '--name', 'n'.repeat(256)], /name: /],
       [['documents', 'download', 'abc'], 'invalid ID'],

@@ -2,7 +2,7 @@
 // import, `-o geojson` and its round trip, `--location-file`, against the sandbox (the offline
 // check with the built binary, the rest in-process).
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -43,6 +43,25 @@ describe('origins check', () => {
     const warned = await t.sct(['origins', 'check', fixture('four-decimals.geojson')]);
     expect(warned.exitCode, warned.stderr).toBe(0);
     expect(warned.stdout).toContain('warning: positions have at most 4 decimal places');
+  });
+
+  it('a plot file with nothing to import (no features, a GPX of tracks only) is exit 2, as a CSV file without rows is', async () => {
+    const empty = t.writeFile('empty-fc.geojson', JSON.stringify({ type: 'FeatureCollection', features: [] }));
+    const r = await t.sct(['origins', 'import', '--file', empty]);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain('empty-fc.geojson: no plots to import; nothing was sent');
+    expect(t.sb.requests).toHaveLength(0);
+    // origins check of the same file: warnings only, exit 0 (nothing is sent by a check).
+    expect((await t.sct(['origins', 'check', empty])).exitCode).toBe(0);
+  });
+
+  it('a GeoJSON file saved as UTF-16 is named as such (exit 2), not "Unexpected token"', async () => {
+    const file = join(t.dir, 'utf16.geojson');
+    writeFileSync(file, Buffer.from('\ufeff' + readFileSync(fixture('bowtie.geojson'), 'utf8'), 'utf16le'));
+    const r = await t.sct(['origins', 'check', file]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout + r.stderr).toContain('the file is UTF-16 text');
+    expect(r.stdout + r.stderr).not.toContain('Unexpected token');
   });
 
   it('prints the findings as JSON objects with -o json, the summary on stderr', async () => {

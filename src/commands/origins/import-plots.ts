@@ -74,6 +74,8 @@ export async function readPlotUnits(
       invalid.length > SHOWN_ERRORS ? `${invalid.length - SHOWN_ERRORS} more not shown` : undefined,
     );
   }
+  // As a CSV file without rows: a run that would send nothing and say "0 created" is no success.
+  if (units.length === 0) throw new UsageError(`${file.name}: no plots to ${purpose}; nothing was sent`);
   return { name: file.name, units, invalid: [] };
 }
 
