@@ -114,6 +114,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
       word = commandWord(program, argv);
     }
     if (word && isGroup(word)) argv = groupHelpAsFlag(program, argv, word);
+    if (argv.length === 0) argv = ['--help'];
     const topic = word === 'help' && (await helpTopic(argv, io, fullProgram));
     if (word === 'help') word = commandWord(program, argv.slice(argv.indexOf('help') + 1));
     const wanted = word && isGroup(word) ? [word] : [];
@@ -126,6 +127,8 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
       // unknown command, with its suggestion, as without --help.
       argv = argv.filter((a) => a !== '--help' && a !== '-h');
     }
+    // `sct orders` alone is `sct orders --help`, on stdout (commander writes it to stderr).
+    if (argv.length === 1 && argv[0] === word && (program.commands.find((c) => c.name() === word)?.commands.length ?? 0) > 0) argv = [word, '--help'];
     if (!topic) await program.parseAsync(resolveJsonFlag(program, attachDashValues(program, argv)), { from: 'user' });
     await io.endPager(signals.terminated);
     // SIGTERM or SIGHUP once the command had done its work (its output in the pager): still the

@@ -77,7 +77,8 @@ function answer(text: string): void {
 export function prebuiltHelp(argv: string[]): string | undefined {
   const last = argv[argv.length - 1];
   let words: string[];
-  if (argv.length === 1 && argv[0] === 'help') words = [];
+  // `sct` alone is `sct --help`, on stdout, as gh's.
+  if (argv.length === 0 || (argv.length === 1 && argv[0] === 'help')) words = [];
   // `sct help orders list`; `sct help orders` stays cli.ts's, which tells topics from groups.
   else if (argv[0] === 'help' && argv.length > 2) words = argv.slice(1);
   else if (last === '--help' || last === '-h') words = argv.slice(0, -1);

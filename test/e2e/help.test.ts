@@ -83,6 +83,17 @@ describe('sct help', () => {
     expect(typo.stderr).toContain("unknown command 'logn'\n(Did you mean login?)");
   });
 
+  it('sct alone, or a group alone, prints its help on stdout, exit 0 (as --help, so `sct | less` shows it)', async () => {
+    const bare = await runSct([]);
+    expect(bare.exitCode).toBe(0);
+    expect(bare.stderr).toBe('');
+    expect(bare.stdout).toBe((await runSct(['--help'])).stdout);
+    const group = await runSct(['orders']);
+    expect(group.exitCode).toBe(0);
+    expect(group.stderr).toBe('');
+    expect(group.stdout).toBe((await runSct(['orders', '--help'])).stdout);
+  });
+
   it('an unknown command with no name close to it says where the names are', async () => {
     const r = await runSct(['risk', 'get', '1']);
     expect(r.exitCode).toBe(2);
