@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigFileError, SctError } from '../errors.js';
 import { withLock } from './lock.js';
-import { writeAtomically } from '../util/files.js';
+import { fileErrorText, writeAtomically } from '../util/files.js';
 import { isPlainObject } from '../util/objects.js';
 
 export const PROFILE_KEYS = ['base_url', 'token', 'workspace', 'output'] as const;
@@ -49,7 +49,14 @@ export class ConfigStore {
   ) {
     this.dir = dir;
     this.path = join(dir, 'config.json');
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      // SCT_CONFIG_DIR naming a file, a read-only place: said of the directory, not as mkdir's EEXIST.
+      const e = new ConfigFileError(`the config directory ${dir} cannot be made: ${fileErrorText(err)}`);
+      e.hint = 'set SCT_CONFIG_DIR to a directory sct may write in';
+      throw e;
+    }
   }
 
   profileNames(): string[] {

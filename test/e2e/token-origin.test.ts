@@ -281,6 +281,13 @@ describe('secrets in URLs, controls in headers', () => {
     expect((await t.sct(['config', 'get', 'base_url', '--profile', 'creds'])).stdout).toContain('hunter2');
   });
 
+  it('SCT_CONFIG_DIR naming a file is exit 2 saying so, not mkdir\'s EEXIST', async () => {
+    const file = t.writeFile('not-a-dir', 'x');
+    const r = await t.sct(['whoami'], { env: { SCT_CONFIG_DIR: file } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`error: the config directory ${file} cannot be made: a file is there, not a directory`);
+  });
+
   it('a rerun hint and an unknown --token=VALUE never repeat a secret typed on the command line', async () => {
     const withCredentials = t.sb.url.replace('http://', 'http://someone:hunter2@');
     const people = t.writeFile('hint-people.csv', 'email,auth_group\nhint.a@creds.example,3\nhint.b@creds.example,zz\n');
