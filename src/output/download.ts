@@ -78,7 +78,20 @@ export function fileNameFromDisposition(header: string | string[] | undefined): 
     }
   }
   const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(h);
-  return named(plain?.[1].trim());
+  return named(plain && utf8Read(plain[1].trim()));
+}
+
+/**
+ * Node reads a header as Latin-1, one character a byte; many servers send a plain `filename=`
+ * in UTF-8 all the same (`naïve.zip`). Bytes that are valid UTF-8 are read as such.
+ */
+function utf8Read(latin1: string): string {
+  if (!/[\u0080-\u00ff]/.test(latin1) || /[^\u0000-\u00ff]/.test(latin1)) return latin1;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(latin1, 'latin1'));
+  } catch {
+    return latin1;
+  }
 }
 
 export interface Target {

@@ -63,6 +63,10 @@ describe('safeFileName', () => {
     expect(fileNameFromDisposition("attachment; filename*=UTF-8''%C3%A9vidence.zip")).toBe('évidence.zip');
     expect(fileNameFromDisposition(undefined)).toBeUndefined();
     expect(fileNameFromDisposition("attachment; FILENAME*=utf-8'en'r%C3%A9sum%C3%A9.pdf")).toBe('résumé.pdf');
+    // A plain filename in UTF-8, as Node hands a header over (a character a byte): read as UTF-8.
+    expect(fileNameFromDisposition(`attachment; filename="${Buffer.from('naïve ⌘.zip').toString('latin1')}"`)).toBe('naïve ⌘.zip');
+    // Latin-1 that is no UTF-8 stays as it is.
+    expect(fileNameFromDisposition('attachment; filename="caf\u00e9.zip"')).toBe('café.zip');
   });
   it('reads a Content-Disposition name made of dots as no name, so the caller picks one', () => {
     expect(fileNameFromDisposition("attachment; filename*=UTF-8''%2E%2E")).toBeUndefined();
