@@ -613,3 +613,20 @@ describe('a bulk request refused whole with errors by position', () => {
     expect(r.stderr).toContain('invitations: 0 created, 1 rejected, 1 not sent');
   });
 });
+
+describe('ids past what a double holds', () => {
+  it('two orders whose ids differ past 2^53 are two orders, in a page and in an --all export, not one "came twice"', async () => {
+    const body = '{"count":2,"next":null,"previous":null,"results":[{"id":12345678901234567891,"external_id":"BIG-1"},{"id":12345678901234567892,"external_id":"BIG-2"}]}';
+    const f = await fake((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(body);
+    });
+    for (const args of [['orders', 'list', '--buying', '-o', 'json'], ['orders', 'list', '--buying', '--all', '-o', 'ndjson']]) {
+      const r = await sctAt(f, args);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toContain('BIG-1');
+      expect(r.stdout).toContain('BIG-2');
+      expect(r.stderr).not.toContain('came twice');
+    }
+  });
+});
