@@ -21,8 +21,8 @@ describe('readInput', () => {
     writeFileSync(join(dir, 'a.json'), '{}');
     expect(await readInputText(join(dir, 'a.json'), Readable.from([]))).toBe('{}');
     const missing = join(dir, 'missing.json');
-    await expect(readInput(missing, Readable.from([]))).rejects.toThrow(new RegExp(`^cannot read ${missing}: ENOENT`));
-    await expect(readInputText(missing, Readable.from([]), { what: '-F' })).rejects.toThrow(`cannot read ${missing} for -F: ENOENT`);
+    await expect(readInput(missing, Readable.from([]))).rejects.toThrow(new RegExp(`^cannot read ${missing}: no such file$`));
+    await expect(readInputText(missing, Readable.from([]), { what: '-F' })).rejects.toThrow(`cannot read ${missing} for -F: no such file`);
     await expect(readInputText(missing, Readable.from([]))).rejects.toBeInstanceOf(UsageError);
     const broken = new Readable({ read() { this.destroy(new Error('pipe broke')); } });
     await expect(readInput('-', broken)).rejects.toThrow('cannot read stdin: pipe broke');
