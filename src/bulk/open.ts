@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import { PATHS } from '../api/paths.js';
 import { asMe } from '../api/me.js';
-import { AnswerError, InterruptedError } from '../errors.js';
+import { AnswerError, InterruptedError, SctError } from '../errors.js';
 import { fileIdentity, Journal, lockRun } from './journal.js';
 import { BULK_CLIENT } from './connect.js';
 
@@ -19,6 +19,8 @@ export interface OpenRun {
    * waits for GET /accounts/me, so the first of them do not wait a round trip after it.
    */
   connections?: number;
+  /** The workspace the profile was switched to (`workspaces switch`), when its own token is used. */
+  recorded?: { profile: string; workspace: string };
 }
 
 export interface OpenedRun {
@@ -40,6 +42,14 @@ export async function openRun(configDir: string, client: ApiClient, o: OpenRun, 
     // The workspace is the membership the token acts in (a switch changes it); the company
     // stands in where a service does not say.
     const workspace = me.active_user_company_id ?? (me.company ? `company ${me.company.id}` : 'none');
+    // The service keeps one active workspace per user: switched elsewhere since (the web app,
+    // another profile of the same user), the run would write into another company.
+    // (A workspace is a company id, as `workspaces switch` takes it; the profile's `company` is the active one.)
+    if (o.recorded && me.company && String(me.company.id) !== o.recorded.workspace) {
+      const e = new SctError(`profile "${o.recorded.profile}" is switched to workspace ${o.recorded.workspace}, but the service acts in workspace ${me.company.id} (switched since, elsewhere): nothing was sent`);
+      e.hint = `run \`sct workspaces switch ${o.recorded.workspace}\` and run this again, or \`sct config unset workspace\` to work in ${me.company.id}`;
+      throw e;
+    }
     const journal = Journal.open(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl, identity, user: me.id, workspace }, o.fresh);
     return { journal, release };
   } catch (err) {
@@ -63,9 +73,11 @@ export async function withBulkRun(
   stoppedBeforeSending?: () => Promise<void>,
 ): Promise<void> {
   const client = ctx.client(BULK_CLIENT);
+  const s = ctx.settings();
+  const recorded = s.tokenSource === 'profile' && s.workspace !== undefined ? { profile: s.profile, workspace: s.workspace } : undefined;
   let opened: OpenedRun;
   try {
-    opened = await openRun(ctx.config().dir, client, run, ctx.signal);
+    opened = await openRun(ctx.config().dir, client, { ...run, recorded }, ctx.signal);
   } catch (err) {
     if (err instanceof InterruptedError && stoppedBeforeSending) await stoppedBeforeSending();
     throw err;

@@ -78,7 +78,7 @@ export function fileNameFromDisposition(header: string | string[] | undefined): 
     }
   }
   const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(h);
-  return named(plain && utf8Read(plain[1].trim()));
+  return named(plain ? utf8Read(plain[1].trim()) : undefined);
 }
 
 /**

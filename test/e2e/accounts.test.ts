@@ -89,6 +89,26 @@ describe('workspaces', () => {
     }
   });
 
+  it('a bulk run whose profile was switched to a workspace the service is no longer in is refused before it sends anything', async () => {
+    const noEnv = { SCT_TOKEN: undefined };
+    const login = await t.sct(['auth', 'login', '--base-url', t.sb.url, '--with-token', '--insecure-storage'], { input: MULTI, env: noEnv });
+    expect(login.exitCode, login.stderr).toBe(0);
+    try {
+      expect((await t.sct(['workspaces', 'switch', '3'], { env: noEnv })).exitCode).toBe(0);
+      // Elsewhere (the web app, another profile of the same user) the service is switched to 1.
+      expect((await t.sct(['workspaces', 'switch', '1'], { env: { SCT_TOKEN: MULTI } })).exitCode).toBe(0);
+      const people = t.writeFile('ws-people.csv', 'email,auth_group\nws.a@elsewhere.example,3\n');
+      t.sb.requests.length = 0;
+      const r = await t.sct(['invitations', 'bulk-create', '--file', people], { env: noEnv });
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toContain('profile "default" is switched to workspace 3, but the service acts in workspace 1');
+      expect(r.stderr).toContain('sct workspaces switch 3');
+      expect(t.sb.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+    } finally {
+      await t.sct(['workspaces', 'switch', '1'], { env: { SCT_TOKEN: MULTI } });
+    }
+  });
+
   it('a switch made with SCT_TOKEN is not recorded in a profile that holds a token of its own', async () => {
     const login = await t.sct(['auth', 'login', '--base-url', t.sb.url, '--with-token', '--insecure-storage'], { input: TRADER, env: { SCT_TOKEN: undefined } });
     expect(login.exitCode, login.stderr).toBe(0);
