@@ -17,6 +17,7 @@ import { ConfigFileError, SctError } from '../errors.js';
 import { withLock } from './lock.js';
 import { fileErrorText, writeAtomically } from '../util/files.js';
 import { isPlainObject } from '../util/objects.js';
+import { FORMATS } from '../output/format.js';
 
 export const PROFILE_KEYS = ['base_url', 'token', 'workspace', 'output'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
@@ -73,7 +74,13 @@ export class ConfigStore {
       if (value === undefined || typeof value === 'string' || (key === 'workspace' && typeof value === 'number')) continue;
       throw invalidFile(this.path, `profile "${name}" has ${key} ${JSON.stringify(value)}, which is not text`);
     }
-    return { ...found, ...(found.workspace !== undefined && { workspace: String(found.workspace) }) };
+    // An output written by hand in capitals is the format it names, as `-o JSON` is; one that
+    // names none is the file's fault, said as such (every command would fail on it otherwise).
+    const output = found.output?.toLowerCase();
+    if (output !== undefined && !(FORMATS as readonly string[]).includes(output)) {
+      throw invalidFile(this.path, `profile "${name}" has output ${JSON.stringify(found.output)}, which is not one of ${FORMATS.join(', ')}`);
+    }
+    return { ...found, ...(output !== undefined && { output }), ...(found.workspace !== undefined && { workspace: String(found.workspace) }) };
   }
 
   set(profile: string, key: ProfileKey, value: string): Promise<void> {
@@ -166,7 +173,11 @@ export class ConfigStore {
     const profiles: Record<string, unknown> = Object.create(null);
     if (stored === undefined) return profiles;
     if (!isPlainObject(stored)) throw invalidFile(this.path, '"profiles" is not an object');
-    for (const [name, value] of Object.entries(stored)) profiles[name] = value;
+    for (const [name, value] of Object.entries(stored)) {
+      // Read as an empty profile, it would be replaced by the next write.
+      if (!isPlainObject(value)) throw invalidFile(this.path, `profile "${name}" is not an object`);
+      profiles[name] = value;
+    }
     return profiles;
   }
 

@@ -142,6 +142,9 @@ describe('a config file sct can read but not use', () => {
       ['{"profiles":{"default":{"base_url":"http://x"', /cannot read the config file .*config\.json: /],
       ['{"profiles":{"default":{"base_url":42,"token":"sct_demo_owner_cacao"}}}', /the config file .*config\.json is not valid: profile "default" has base_url 42, which is not text/],
       ['[1,2]', /the config file .*config\.json is not valid: not a JSON object/],
+      // A profile that is no object is never read as an empty one (a later write would drop it).
+      ['{"profiles":{"default":["a","b"]}}', /the config file .*config\.json is not valid: profile "default" is not an object/],
+      ['{"profiles":{"default":{"output":"yaml","token":"sct_demo_owner_cacao"}}}', /the config file .*config\.json is not valid: profile "default" has output "yaml", which is not one of table, json, ndjson, csv/],
     ] as const) {
       writeFileSync(file, text, { mode: 0o600 });
       const r = await t.sctBin(['whoami']);
@@ -150,6 +153,13 @@ describe('a config file sct can read but not use', () => {
       expect(r.stderr).toContain('fix the file, or move it away to start over');
       expect(r.stderr).not.toContain('is not a function');
     }
+    // An output written in capitals by hand is the format it names, as `-o JSON` is.
+    writeFileSync(file, JSON.stringify({ profiles: { default: { base_url: t.sb.url, token: 'sct_demo_owner_cacao', output: 'JSON' } } }), { mode: 0o600 });
+    const upper = await t.sctBin(['whoami'], { env: { SCT_TOKEN: undefined } });
+    expect(upper.exitCode, upper.stderr).toBe(0);
+    expect(() => JSON.parse(upper.stdout)).not.toThrow();
+    t.sb.requests.length = 0;
+    writeFileSync(file, '[1,2]', { mode: 0o600 });
     // config path still says where the file is, to mend it.
     const where = await t.sctBin(['config', 'path']);
     expect(where.exitCode, where.stderr).toBe(0);
