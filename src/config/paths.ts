@@ -14,8 +14,11 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 
 /** The base URL in force and where it came from: --base-url, else SCT_BASE_URL, else the profile's (read only then). */
 export function baseUrlOf(flag: string | undefined, env: NodeJS.ProcessEnv, stored: () => string | undefined): [string | undefined, 'flag' | 'env' | 'profile' | 'none'] {
-  if (flag) return [flag, 'flag'];
-  if (env.SCT_BASE_URL) return [env.SCT_BASE_URL, 'env'];
+  // As `config set base_url` stores one: a paste's spaces and a trailing slash are no part of it
+  // (a login would store them, and every message show them).
+  const tidy = (url: string) => url.trim().replace(/\/+$/, '');
+  if (flag?.trim()) return [tidy(flag), 'flag'];
+  if (env.SCT_BASE_URL?.trim()) return [tidy(env.SCT_BASE_URL), 'env'];
   const url = stored();
   return url ? [url, 'profile'] : [undefined, 'none'];
 }

@@ -44,6 +44,13 @@ describe('auth login goes through the client every command uses', () => {
     expect(r.stderr).not.toContain(OWNER);
   });
 
+  it('stores the base URL as config set does: a paste\'s spaces and a trailing slash left out', async () => {
+    const r = await login(` ${t.sb.url}/ `);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Logged in to ${t.sb.url} as`);
+    expect(JSON.parse(readFileSync(join(t.dir, 'config.json'), 'utf8')).profiles.default.base_url).toBe(t.sb.url);
+  });
+
   it('--timeout bounds each attempt', async () => {
     const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/api`;
     const r = await login(url, '--timeout', '1');
