@@ -185,12 +185,13 @@ export async function logout(ctx: Context): Promise<void> {
   // Whether there was a token is decided by the write itself, under the config lock: a check made
   // before it could be undone by another process's write in between.
   const before = await ctx.config().forgetToken(s.profile);
-  let from = 'the config file';
+  let from = 'token removed from the config file';
   if (before?.token_storage === 'keyring') {
-    from = 'the system keyring';
+    from = 'token removed from the system keyring';
     const account = before.token_account ?? keyringAccount(s.profile, before.token_base_url ?? before.base_url);
     try {
-      keyringDelete(account, ctx.env);
+      // An entry removed meanwhile (by hand, by the keyring's own tool) is no token removed now.
+      if (!keyringDelete(account, ctx.env)) from = 'the system keyring held no token for it any more';
     } catch (err) {
       // The profile no longer uses the token, but the secret is still there: never "removed", and
       // not exit 0, which a script would take for a token forgotten.
@@ -200,7 +201,7 @@ export async function logout(ctx: Context): Promise<void> {
       throw failed;
     }
   }
-  ctx.io.info(before ? `Logged out of profile "${s.profile}" (token removed from ${from}).` : `Profile "${s.profile}" had no stored token.`);
+  ctx.io.info(before ? `Logged out of profile "${s.profile}" (${from}).` : `Profile "${s.profile}" had no stored token.`);
   if (ctx.env.SCT_TOKEN) ctx.io.warn('SCT_TOKEN is still set in the environment and is used by every command');
 }
 

@@ -154,6 +154,27 @@ describe.skipIf(missing.length > 0)(
       expect(JSON.parse(config).profiles.default).toEqual({ base_url: t.sb.url, token: OWNER });
     });
 
+    it('logout of a token whose keyring entry was removed meanwhile says the keyring held none', async () => {
+      const dir = t.dir;
+      writeFileSync(join(dir, 'token'), OWNER, { mode: 0o600 });
+      const script = `
+        printf pass | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
+        node "$BIN" auth login --base-url "$URL" --with-token < "$D/token" 2>/dev/null || exit 9
+        node -e "new (require('@napi-rs/keyring').Entry)('sct', 'default@' + process.env.URL).deletePassword()" || exit 8
+        node "$BIN" auth logout
+      `;
+      const r = await execa('dbus-run-session', ['--', 'sh', '-c', script], {
+        cwd: join(BIN, '..', '..'),
+        env: { PATH: process.env.PATH ?? '', HOME: dir, SCT_CONFIG_DIR: dir, D: dir, BIN, URL: t.sb.url, NO_COLOR: '1' },
+        extendEnv: false,
+        reject: false,
+        timeout: 60_000,
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain('Logged out of profile "default" (the system keyring held no token for it any more).');
+      expect(r.stderr).not.toContain('token removed');
+    });
+
     it('while the token is in the keyring, the config file never holds it', async () => {
       const dir = t.dir;
       writeFileSync(join(dir, 'token'), OWNER, { mode: 0o600 });
