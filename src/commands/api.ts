@@ -148,7 +148,8 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   const rows = listRows(res.data);
   if (format !== 'json' && ctx.flags.jq === undefined) {
     if (!rows) {
-      if (format === 'ndjson') return writeOne(ctx.io, res.data, ctx.output([]));
+      // One object: one line of ndjson, or the key/value view every `get` shows at -o table.
+      if (format === 'ndjson' || format === 'table') return writeOne(ctx.io, res.data, ctx.output([]));
       // Known only once the answer came, so never exit 2 ("nothing sent"): the answer is written
       // as JSON (a write's, a created object's id, is never lost) and the run is exit 1.
       await ctx.io.write(JSON.stringify(terminalSafe(ctx.io)(res.data), null, 2) + '\n');

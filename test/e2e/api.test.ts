@@ -80,6 +80,10 @@ describe('sct api output', () => {
     expect(one.exitCode).toBe(1);
     expect(one.stderr).toContain('GET /accounts/me went through (200), but -o csv needs a list answer');
     expect(JSON.parse(one.stdout).id).toBeDefined();
+    // -o table, the table of everything else, is one object's key/value view.
+    const table = await t.sct(['api', '/accounts/me', '-o', 'table']);
+    expect(table.exitCode, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^id\t\d+$/m);
   });
 
   it('-o csv on a write whose answer is no list: the answer written as JSON, exit 1 saying it went through, never exit 2', async () => {

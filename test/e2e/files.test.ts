@@ -60,6 +60,12 @@ describe('documents', () => {
     expect(JSON.parse(forced.stdout)).toEqual({ id, path: join(out, 'lab report.csv'), bytes: 19 });
     expect(readFileSync(join(out, 'lab report.csv'), 'utf8')).toBe('sample,result\nA,ok\n');
     expect(readdirSync(out)).toEqual(['lab report.csv']);
+    // -o csv is a header and a row, as every format; --columns picks among id, path, bytes.
+    const csv = await t.sct(['documents', 'download', String(id), '--out', join(t.dir, 'again.csv'), '-o', 'csv']);
+    expect(csv.exitCode, csv.stderr).toBe(0);
+    expect(csv.stdout).toBe(`id,path,bytes\n${id},${join(t.dir, 'again.csv')},19\n`);
+    const picked = await t.sct(['documents', 'download', String(id), '--out', join(t.dir, 'picked.csv'), '--columns', 'bytes', '-o', 'csv']);
+    expect(picked.stdout).toBe('bytes\n19\n');
   });
 
   it('--out /dev/stdout writes the bytes to standard output (never replacing the link), and a directory where the file would go is exit 2 before the download', async () => {

@@ -53,7 +53,8 @@ export async function saveDownload(ctx: Context, res: StreamResponse, target: Ta
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Saved ${formatBytes(bytes)}${checked ? ` (${checked})` : ''} to ${stripControl(where)}`);
   if (target.kind === 'stdout') return;
   const saved = { id: o.id, path: target.path, bytes };
-  const format = ctx.format();
-  if (format === 'json' || format === 'ndjson') await writeOne(ctx.io, saved, ctx.output([]));
+  // At -o table without --columns the path alone, for `$(sct documents download 4)`; every other
+  // format (and a pick of fields) the record of what was saved.
+  if (ctx.format() !== 'table' || ctx.columns() !== undefined) await writeOne(ctx.io, saved, ctx.output([]));
   else await ctx.io.write(saved.path + '\n');
 }
