@@ -1,6 +1,6 @@
 // Pagination: following a list's next links page by page, the pages requested ahead of the
 // caller (--all with pages in flight), the ids already written, and the links that never end.
-import { NetworkError, SctError } from '../errors.js';
+import { InterruptedError, NetworkError, SctError } from '../errors.js';
 import { JsonText, leadingNumericId } from './json-page.js';
 import { toSearchParams, type Query } from './request.js';
 import { plural } from '../util/format.js';
@@ -87,7 +87,9 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
   const stop = new AbortController();
   const get = (query: URLSearchParams): PendingPage => {
     const signal = stop.signal;
-    const answer = source.fetch(query, signal);
+    const answer = source.fetch(query, signal).catch((err: unknown) => {
+      throw atPage(err, query);
+    });
     answer.catch(() => undefined); // surfaced when awaited; never an unhandled rejection meanwhile
     return { query, key: pageKey(query), answer };
   };
@@ -254,6 +256,18 @@ function itemId(item: unknown): string | number | undefined {
   // orders are never made one by it. Such items are not deduplicated at all.
   if (typeof id === 'number') return Number.isSafeInteger(id) ? id : undefined;
   return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * An error of a page past the first says which page: with pages in flight, "GET /orders" alone
+ * does not (a page given up on, an interruption, is no page's error).
+ */
+function atPage(err: unknown, query: URLSearchParams): unknown {
+  const offset = Number(query.get('offset'));
+  if (err instanceof SctError && !(err instanceof InterruptedError) && offset > 0 && !err.message.includes('(the page at offset')) {
+    err.message = `${err.message} (the page at offset ${offset})`;
+  }
+  return err;
 }
 
 /** A page's query with its parameters in order, so the same page reads the same. */

@@ -163,6 +163,8 @@ describe('pages in flight', () => {
       outcome[parallel] = r;
       expect(r.exitCode, r.stderr).toBe(1);
       expect(r.stderr).toMatch(/500/);
+      // With pages in flight, "GET /orders" alone does not say which one failed.
+      expect(r.stderr).toContain('(the page at offset 800)');
       const items = JSON.parse(r.stdout) as Array<{ id: number }>;
       expect(items).toHaveLength(800);
     }
@@ -198,7 +200,7 @@ describe('pages in flight', () => {
     expect(r.exitCode).toBe(1);
     const error = JSON.parse(r.stderr.trim().split('\n').pop()!);
     expect(error).toMatchObject({ status: null, exit_code: 1 });
-    expect(error.error).toMatch(/^rate limit exhausted: the budget resets at .*, longer than --max-wait \(GET \/orders\)$/);
+    expect(error.error).toMatch(/^rate limit exhausted: the budget resets at .*, longer than --max-wait \(GET \/orders\) \(the page at offset \d+\)$/);
     expect(h.log.filter((x) => x.path === '/api/orders')).toHaveLength(1);
   });
 
