@@ -125,10 +125,13 @@ export function isDirectoryTarget(out: string, cwd: string): boolean {
  */
 export function checkOutDirectory(out: string | undefined, cwd: string): void {
   if (out === undefined || out === '-' || !/[\\/]$/.test(out)) return;
-  const abs = resolve(cwd, out);
+  // The directory, or the nearest of its parents there is (the rest is made): a file there is in
+  // the way. (A path through a file is ENOTDIR to stat on Node 20, nothing on Node 22.)
+  let d = resolve(cwd, out);
+  while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
   let isDir: boolean | undefined;
   try {
-    isDir = statSync(abs, { throwIfNoEntry: false })?.isDirectory();
+    isDir = statSync(d, { throwIfNoEntry: false })?.isDirectory();
   } catch {
     isDir = false;
   }
