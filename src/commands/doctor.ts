@@ -6,7 +6,7 @@ import { missingApiPrefix } from '../api/endpoint.js';
 import { proxyFor, proxyFromEnv, proxyProblem } from '../api/proxy-env.js';
 import { discardBody } from '../api/transport.js';
 import { PATHS } from '../api/paths.js';
-import { ConfigFileError, InterruptedError, RateLimitError, SctError, UsageError } from '../errors.js';
+import { AuthError, ConfigFileError, InterruptedError, RateLimitError, SctError, UsageError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
 import { displayName } from '../api/me.js';
 import { parseMe } from './whoami.js';
@@ -188,7 +188,9 @@ export async function doctor(ctx: Context): Promise<void> {
         add('token', 'warn', `${tokenFrom}: not verified, the rate limit is spent`);
         clock(client.serverDate ?? probeDate);
         add('rate_limit', 'warn', `spent, resets in ${formatDuration(Math.max(0, err.resetAt.getTime() - ctx.now()))}`);
-      } else add('token', 'fail', (err as Error).message);
+        // Where the token came from and, when refused, the hint every command gives (set another
+        // SCT_TOKEN, or log in); other hints (a base URL without /api) are the base_url line's.
+      } else add('token', 'fail', `${tokenFrom}: ${err instanceof AuthError ? withHint(err) : (err as Error).message}`);
     }
   } else if (s.baseUrl) {
     // The service did not answer: what only its answer tells is said as not checked, never left out.

@@ -66,3 +66,12 @@ describe('doctor with the service not answering', () => {
     expect(byName.rate_limit).toMatchObject({ level: 'warn', detail: expect.stringContaining('not checked') });
   });
 });
+
+describe('doctor with a token the service refuses', () => {
+  it('says where the token came from and what to do, as every command does', async () => {
+    const r = await t.sct(['doctor'], { env: { SCT_TOKEN: 'sct_refused_token_0000' } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(/^fail\s+token\s+sct_…\*\*\*\* from SCT_TOKEN: .*SCT_TOKEN/m);
+    expect(r.stdout).not.toContain('sct_refused_token_0000');
+  });
+});
