@@ -237,7 +237,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
     },
     async confirm(message) {
       if (flags.yes || dryRun) return true;
-      if (!io.canPrompt()) throw new UsageError(`${message.replace(/\?$/, '')}: confirm with --yes (no terminal to ask on)`);
+      if (!io.canPrompt()) throw new UsageError(`${message.replace(/\?$/, '')}: confirm with --yes (${io.noPromptReason()})`);
       return deps.prompter.confirm(message, false);
     },
     async dispose() {

@@ -49,7 +49,7 @@ export function createPrompter(io: IOStreams, signal?: AbortSignal): Prompter {
   const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal };
   const theme = io.colorErrEnabled ? undefined : PLAIN_THEME;
   const guard = async <T>(what: string, run: (p: typeof import('@inquirer/prompts')) => Promise<T>): Promise<T> => {
-    if (!io.canPrompt()) throw new UsageError(`${what} is required (no terminal to prompt on)`);
+    if (!io.canPrompt()) throw new UsageError(`${what} is required (${io.noPromptReason()})`);
     const prompts = await import('@inquirer/prompts');
     try {
       return await run(prompts);

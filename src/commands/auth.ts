@@ -74,7 +74,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
     source = 'the prompt';
     if (!token) throw new UsageError('no token given');
   } else {
-    throw new UsageError('no terminal to prompt for the token', {}, 'pipe it in: sct auth login --with-token < token.txt');
+    throw new UsageError(`no prompt for the token (${ctx.io.noPromptReason()})`, {}, 'pipe it in: sct auth login --with-token < token.txt');
   }
 
   const warning = missingApiPrefix(s.baseUrl);

@@ -290,7 +290,7 @@ export async function revokeInvitations(ctx: Context, opts: MatchInvitationsOpti
 
 /** Without a terminal to ask on, a write by filter needs --yes: refused before the matches are read. */
 function refuseUnconfirmed(ctx: Context, verb: string): void {
-  if (!ctx.flags.yes && !ctx.dryRun && !ctx.io.canPrompt()) throw new UsageError(`${verb} the invitations matching the filters: confirm with --yes (no terminal to ask on)`);
+  if (!ctx.flags.yes && !ctx.dryRun && !ctx.io.canPrompt()) throw new UsageError(`${verb} the invitations matching the filters: confirm with --yes (${ctx.io.noPromptReason()})`);
 }
 
 /**

@@ -90,6 +90,8 @@ export interface IOStreams {
   terminalWidth(): number;
   /** Prompts only when a person can answer: stdin and stderr are terminals. */
   canPrompt(): boolean;
+  /** Why nothing can be asked, for the message that says so: no terminal, or CI=true at one. */
+  noPromptReason(): string;
   /**
    * Writes data to stdout, waiting when the pipe is full so huge exports keep memory flat.
    * Rejects with OutputError when stdout fails (a full disk), ClosedPipeError when its reader has gone.
@@ -271,6 +273,9 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
     },
     canPrompt() {
       return stdinIsTTY && stderrIsTTY && env.CI !== 'true';
+    },
+    noPromptReason() {
+      return stdinIsTTY && stderrIsTTY && env.CI === 'true' ? 'CI=true: nothing is asked' : 'no terminal to ask on';
     },
     async write(chunk: string | Uint8Array) {
       if (paging === 'held' && opts.stop?.aborted) {

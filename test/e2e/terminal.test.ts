@@ -441,6 +441,15 @@ describe.skipIf(!existsSync(SCRIPT))('stopping a list at a real terminal, with l
     }
   });
 
+  it('with CI=true at a terminal nothing is asked, and the message says why (not "no terminal")', async () => {
+    const r = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['products', 'delete', '999999'], [], { SCT_TOKEN: OWNER, CI: 'true' });
+    expect(r.exitCode, r.screen).toBe(2);
+    expect(r.screen).toContain('confirm with --yes (CI=true: nothing is asked)');
+    const dry = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['workspaces', 'switch', '--dry-run'], [], { SCT_TOKEN: OWNER });
+    expect(dry.exitCode, dry.screen).toBe(2);
+    expect(dry.screen).toContain('(a dry run asks nothing)');
+  });
+
   it('TERM=dumb pages nothing (less cannot draw there); -qy is as quiet as -q -y', async () => {
     // less is the default pager: on a dumb terminal it would ask for RETURN and run the rows together.
     const dumb = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['products', 'list', '--limit', '20'], [], { SCT_TOKEN: OWNER, SCT_PAGER: undefined, PAGER: undefined, TERM: 'dumb' }, { rows: 5, columns: 120 });
