@@ -9,7 +9,7 @@ import { createFactory } from './commands/shared/command.js';
 import type { Prompter } from './prompt.js';
 import { addGlobalOptions, LEAF_HELP } from './cli/global-options.js';
 import { isGroup, registerGroups } from './cli/groups.js';
-import { attachDashValues, commandWord, groupHelpAsFlag, leafHelpAsFlag, resolveJsonFlag } from './cli/argv.js';
+import { attachDashValues, commandWord, groupHelpAsFlag, hasShortFlag, leafHelpAsFlag, resolveJsonFlag } from './cli/argv.js';
 import { helpTopic } from './cli/help-topic.js';
 import { HELP_TOPICS } from './help/topic-names.js';
 import { errorsAsJson, isHelpOrVersion, reportError, withoutFlagSecrets } from './cli/report-error.js';
@@ -62,23 +62,6 @@ Help topics: ${HELP_TOPICS.join(', ')} (\`sct help TOPIC\`).
 Run \`sct <command> --help\` for a command's options.`,
   );
   return program;
-}
-
-/**
- * A global short flag given alone (`-q`) or among others (`-qy`, `-yq`), as commander reads
- * them: `-o` takes the rest of its word as its value (`-oq` is `-o q`). Read before commander,
- * as the streams are made before the command line is.
- */
-function hasShortFlag(argv: string[], flag: string): boolean {
-  for (const a of argv) {
-    if (a === '--') return false;
-    if (!/^-[A-Za-z]+$/.test(a)) continue;
-    for (const c of a.slice(1)) {
-      if (c === flag) return true;
-      if (c === 'o') break;
-    }
-  }
-  return false;
 }
 
 export async function main(argv: string[], deps: MainDeps = {}): Promise<number> {

@@ -148,3 +148,19 @@ export function attachDashValues(program: Command, argv: string[]): string[] {
   );
 }
 
+/**
+ * A global short flag given alone (`-q`) or among others (`-qy`, `-yq`), as commander reads
+ * them: `-o` takes the rest of its word as its value (`-oq` is `-o q`). Read before commander,
+ * as the streams are made before the command line is.
+ */
+export function hasShortFlag(argv: string[], flag: string): boolean {
+  for (const a of argv) {
+    if (a === '--') return false;
+    if (!/^-[A-Za-z]+$/.test(a)) continue;
+    for (const c of a.slice(1)) {
+      if (c === flag) return true;
+      if (c === 'o') break;
+    }
+  }
+  return false;
+}

@@ -125,17 +125,19 @@ export function isDirectoryTarget(out: string, cwd: string): boolean {
  */
 export function checkOutDirectory(out: string | undefined, cwd: string): void {
   if (out === undefined || out === '-' || !/[\\/]$/.test(out)) return;
-  // The directory, or the nearest of its parents there is (the rest is made): a file there is in
-  // the way. (A path through a file is ENOTDIR to stat on Node 20, nothing on Node 22.)
-  let d = resolve(cwd, out);
+  // The directory, or the nearest of its parents there is (the rest is made): a file there is in the way.
+  const d = nearestExisting(resolve(cwd, out));
+  if (statSync(d, { throwIfNoEntry: false })?.isDirectory() === false) throw new UsageError(`--out ${out}: not a directory (a file is in the way)`);
+}
+
+/**
+ * `path`, or the nearest of its parents there is. A path through a file is ENOTDIR to stat on
+ * Node 20 and no entry on Node 22: existsSync is false for it on both, and its parents are asked.
+ */
+function nearestExisting(path: string): string {
+  let d = path;
   while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
-  let isDir: boolean | undefined;
-  try {
-    isDir = statSync(d, { throwIfNoEntry: false })?.isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (isDir === false) throw new UsageError(`--out ${out}: not a directory (a file is in the way)`);
+  return d;
 }
 
 /**
@@ -194,8 +196,7 @@ function lstatOrNothing(path: string): Stats | undefined {
  * error before anything is downloaded, not the file system's words after it.
  */
 function checkWritableDirectory(dir: string): void {
-  let d = dir;
-  while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
+  const d = nearestExisting(dir);
   const st = statSync(d, { throwIfNoEntry: false });
   if (st && !st.isDirectory()) throw new UsageError(`cannot make ${dir}: ${d} is not a directory`);
   try {

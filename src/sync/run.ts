@@ -247,12 +247,12 @@ function takenKey(err: unknown, run: SyncRun, key: string): unknown {
   return said ? new ConflictError(`${key} was created on the service since the plan: not created again (${said})`) : err;
 }
 
-/** Throws ConflictError when the service now holds an object under `key` (where the listing can be asked by key). */
 /** The reads right before the writes: each update's object, and each create's key where the listing can be asked for one. */
 function checksOf(run: SyncRun, plan: Plan): number {
   return plan.update.length + (run.source.keyFilter ? plan.create.length : 0);
 }
 
+/** Throws ConflictError when the service now holds an object under `key` (where the listing can be asked by key). */
 async function checkNotCreated(client: ApiClient, run: SyncRun, key: string): Promise<void> {
   const filter = run.source.keyFilter;
   if (!filter) return;

@@ -64,17 +64,18 @@ function readError(file: string, err: unknown, o: ReadOptions): Error {
 
 /** Why a file could not be read: the few reasons a person meets in words, the system's own text for the rest. */
 export function fileErrorText(err: unknown): string {
-  const said: Record<string, string> = {
-    ENOENT: 'no such file',
-    EISDIR: 'it is a directory',
-    EACCES: 'permission denied',
-    ENOTDIR: 'a part of the path is a file, not a directory',
-    EEXIST: 'a file is there, not a directory',
-    EROFS: 'a read-only file system',
-  };
   const code = (err as NodeJS.ErrnoException).code;
-  return (code && said[code]) ?? (err as Error).message;
+  return (code && FILE_ERRORS[code]) ?? (err as Error).message;
 }
+
+const FILE_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EISDIR: 'it is a directory',
+  EACCES: 'permission denied',
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  EEXIST: 'a file is there, not a directory',
+  EROFS: 'a read-only file system',
+};
 
 function isFifo(file: string): boolean {
   try {

@@ -154,22 +154,30 @@ describe.skipIf(missing.length > 0)(
       expect(JSON.parse(config).profiles.default).toEqual({ base_url: t.sb.url, token: OWNER });
     });
 
-    it('logout of a token whose keyring entry was removed meanwhile says the keyring held none', async () => {
+    /** `then`, run in a shell once the profile logged in with its token in a fresh, unlocked keyring. */
+    const loggedInToKeyring = (then: string, o: { stripFinalNewline?: boolean } = {}) => {
       const dir = t.dir;
       writeFileSync(join(dir, 'token'), OWNER, { mode: 0o600 });
       const script = `
         printf pass | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
         node "$BIN" auth login --base-url "$URL" --with-token < "$D/token" 2>/dev/null || exit 9
-        node -e "new (require('@napi-rs/keyring').Entry)('sct', 'default@' + process.env.URL).deletePassword()" || exit 8
-        node "$BIN" auth logout
+        ${then}
       `;
-      const r = await execa('dbus-run-session', ['--', 'sh', '-c', script], {
+      // From the repository: a step may require the keyring package sct uses.
+      return execa('dbus-run-session', ['--', 'sh', '-c', script], {
         cwd: join(BIN, '..', '..'),
         env: { PATH: process.env.PATH ?? '', HOME: dir, SCT_CONFIG_DIR: dir, D: dir, BIN, URL: t.sb.url, NO_COLOR: '1' },
         extendEnv: false,
         reject: false,
         timeout: 60_000,
+        ...o,
       });
+    };
+
+    it('logout of a token whose keyring entry was removed meanwhile says the keyring held none', async () => {
+      const r = await loggedInToKeyring(`
+        node -e "new (require('@napi-rs/keyring').Entry)('sct', 'default@' + process.env.URL).deletePassword()" || exit 8
+        node "$BIN" auth logout`);
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stderr).toContain('Logged out of profile "default" (the system keyring held no token for it any more).');
       expect(r.stderr).not.toContain('token removed');
@@ -177,20 +185,11 @@ describe.skipIf(missing.length > 0)(
 
     it('while the token is in the keyring, the config file never holds it', async () => {
       const dir = t.dir;
-      writeFileSync(join(dir, 'token'), OWNER, { mode: 0o600 });
-      const script = `
-        printf pass | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
-        node "$BIN" auth login --base-url "$URL" --with-token < "$D/token" 2>/dev/null || exit 9
-        cp "$D/config.json" "$D/snapshot.json"
-        node "$BIN" auth token
-      `;
-      const r = await execa('dbus-run-session', ['--', 'sh', '-c', script], {
-        env: { PATH: process.env.PATH ?? '', HOME: dir, SCT_CONFIG_DIR: dir, D: dir, BIN, URL: t.sb.url },
-        extendEnv: false,
-        reject: false,
-        stripFinalNewline: false,
-        timeout: 60_000,
-      });
+      const r = await loggedInToKeyring(
+        `cp "$D/config.json" "$D/snapshot.json"
+        node "$BIN" auth token`,
+        { stripFinalNewline: false },
+      );
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stdout).toBe(OWNER + '\n');
       const snapshot = readFileSync(join(dir, 'snapshot.json'), 'utf8');
