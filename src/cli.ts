@@ -14,7 +14,7 @@ import { helpTopic } from './cli/help-topic.js';
 import { HELP_TOPICS } from './help/topic-names.js';
 import { errorsAsJson, isHelpOrVersion, reportError, withoutFlagSecrets } from './cli/report-error.js';
 import { abortOnStopSignals } from './cli/signals.js';
-import { InterruptedError } from './errors.js';
+import { ClosedPipeError, InterruptedError } from './errors.js';
 import { lazyPrompter } from './cli/prompter.js';
 import { refuseGeojson } from './cli/geojson-check.js';
 import { helpTextsOf, manualFilesOf } from './cli/prebuilt-help.js';
@@ -119,10 +119,17 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     if (signals.terminated.aborted) throw new InterruptedError();
     // Output that never arrived (a full disk) must not end as a success.
     await io.flush();
-  } catch (err) {
+  } catch (caught) {
+    let err = caught;
     // The data written so far is shown (and the pager quit) before the error; a run stopped
     // (Ctrl-C, SIGTERM) ends a pager that shows it rather than wait for a person to quit it.
-    await io.endPager(controller.signal);
+    try {
+      await io.endPager(controller.signal);
+    } catch (pagerFailure) {
+      // A pager that failed (`cat --no-such-option`) closed its input first: the write that found
+      // it gone ended the run as a closed pipe, and the failure is what to report, never a crash.
+      if (err instanceof ClosedPipeError) err = pagerFailure;
+    }
     signals.explain(err);
     // --help and --version end as commander "errors" too: they must not pay for reading the config.
     code = isHelpOrVersion(err) ? 0 : await reportError(err, io, argv, await errorsAsJson(argv, program, env), (c) => signals.exitCode(c));
