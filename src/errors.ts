@@ -58,6 +58,8 @@ export class ApiError extends SctError {
   override readonly status: number;
   override readonly fields: FieldErrors;
   readonly body: unknown;
+  /** The answer as it came (the token masked), for `sct api -i`, which prints a failure whole. */
+  answer?: { headers: Record<string, string | string[] | undefined>; text: string };
   constructor(message: string, status: number, fields: FieldErrors, body: unknown) {
     super(message);
     this.name = 'ApiError';

@@ -354,7 +354,8 @@ export class ApiClient {
       return { status: 204, headers: res.headers, data: null };
     }
     if (status >= 400) return this.failWithErrorAnswer(call, res, deadline);
-    const unusable = unusableAnswer(status, call.method, call.mode);
+    // `sct api` takes an answer with no body as it is: nothing to print.
+    const unusable = call.options.anyAnswer && (status === 204 || status === 205) ? undefined : unusableAnswer(status, call.method, call.mode);
     if (unusable) {
       await drain(res, deadline);
       call.fail(new AnswerError(`${call.where()}: ${unusable}`), true);
@@ -451,6 +452,7 @@ export class ApiClient {
     // does not have) say nothing was done. A row so answered is unknown, and goes again under its key.
     if (status >= 500 && status !== 503 && status !== 501) call.mayHaveArrived = true;
     const err = apiErrorFrom(status, parseErrorBody(text, res.headers), call.method, call.shown());
+    err.answer = { headers: res.headers, text };
     // Every request 404s when the base URL lacks the /api prefix: say so where it shows.
     if (status === 404 && call.target.url.origin === this.origin && !this.baseUrlPrefixSaid) err.hint = missingApiPrefix(this.baseUrl);
     if (status === 401) {
@@ -629,8 +631,12 @@ export class ApiClient {
     if (sendAuth) headers.authorization = `Bearer ${this.token}`;
     if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
     if (withBody && options.rawBody) return { headers, body: options.rawBody() };
+    if (withBody && options.bodyAsIs !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      return { headers, body: options.bodyAsIs };
+    }
     if (withBody && options.body !== undefined) {
-      headers['content-type'] = 'application/json';
+      headers['content-type'] ??= 'application/json';
       return { headers, body: JSON.stringify(options.body) };
     }
     // "Requests send Content-Type: application/json" (the API document), a body or not; a
@@ -694,7 +700,7 @@ export class ApiClient {
       : options.path.startsWith('/')
         ? decodeURI(displayPath(url, this.baseUrl)) + url.search
         : options.path;
-    this.dryRun!.push({ method, path, body: options.rawBody ? (options.dryRunBody ?? '(raw bytes)') : (options.body ?? null) });
+    this.dryRun!.push({ method, path, body: options.rawBody ? (options.dryRunBody ?? '(raw bytes)') : options.bodyAsIs !== undefined ? shownAsIs(options.bodyAsIs) : (options.body ?? null) });
     if (!('dryRunAnswer' in options)) throw new DryRunEnd();
     return { status: 0, headers: {}, data: options.dryRunAnswer };
   }
@@ -764,3 +770,13 @@ function redirectTarget(location: string | string[], from: URL): URL | undefined
   }
 }
 
+
+/**
+ * A body sent as it is, as a dry run shows it: its JSON as an object when reading it changes no
+ * number (no run of 16 digits or more), else its text, which is what would be sent.
+ */
+function shownAsIs(body: string | Buffer): unknown {
+  if (typeof body !== 'string') return `(${body.length.toLocaleString('en-US')} bytes)`;
+  if (/\d{16}/.test(body)) return body;
+  return parseLoose(body);
+}

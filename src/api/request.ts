@@ -14,6 +14,11 @@ export interface RequestOptions {
   query?: Query;
   /** JSON body. */
   body?: unknown;
+  /**
+   * A body already written, sent as it is (`sct api --input`, a JSON body with numbers
+   * JSON.stringify would round): Content-Type application/json unless `headers` name another.
+   */
+  bodyAsIs?: string | Buffer;
   /** Raw body (file upload); a function so a retry can re-open the file. */
   rawBody?: () => Readable | Buffer;
   headers?: Record<string, string>;

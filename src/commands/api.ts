@@ -1,5 +1,5 @@
 // sct api: any request through the same client (auth, retries, rate limits), with gh api's flags.
-import { readInputText } from '../util/files.js';
+import { inputName, readInput, readInputText } from '../util/files.js';
 import type { Context } from '../context.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
@@ -10,7 +10,6 @@ import { RawAnswer } from '../api/answers.js';
 import { AnswerError, ApiError, UsageError } from '../errors.js';
 import { collect, setDotted, splitKeyValue } from './shared/flags.js';
 import { warnDuplicates } from './shared/list.js';
-import { readJsonFile } from './shared/body.js';
 import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../output/format.js';
 import { stripControl } from '../output/sanitize.js';
 import { API_EXAMPLES, API_HELP } from '../help/topics.js';
@@ -25,7 +24,7 @@ const API_OPTIONS = [
   { flags: '-F, --field <key=value>', description: "a typed field: numbers, true, false and null as JSON, @file for a file's content, @- for stdin (repeatable)", parse: collect },
   { flags: '-H, --header <header>', description: "an extra request header 'Name: value' (repeatable; Authorization is sct's own)", parse: collect },
   { flags: '-i, --include', description: 'print the status line and the response headers before the body' },
-  { flags: '--input <file>', description: 'request body from a JSON file (- for stdin); fields then go in the query string' },
+  { flags: '--input <file>', description: 'request body from a file (- for stdin), sent as it is: JSON unless -H names another Content-Type; fields then go in the query string' },
   { flags: '--paginate', description: 'follow `next` links and print every result as one JSON array' },
   { ...DRY_RUN_OPTION, description: 'print the request (method, path, body) instead of sending it; not for a GET' },
 ] as const;
@@ -42,16 +41,37 @@ export const register = registerOf(defineLeaf({
   run: (ctx, opts, [path]) => api(ctx, path, opts),
 }));
 
+/**
+ * A -F number JavaScript cannot hold as typed (an integer past 2^53, more than 15 significant
+ * digits): sent with its digits as typed, as gh sends it, never rounded.
+ */
+export class TypedNumber {
+  constructor(readonly text: string) {}
+}
+
 /** A -F value as gh types it: true/false/null, a number, a file's content (@file, @- stdin), else the string. */
 export async function typedValue(raw: string, stdin: NodeJS.ReadableStream, signal?: AbortSignal): Promise<unknown> {
   if (raw === 'true') return true;
   if (raw === 'false') return false;
   if (raw === 'null') return null;
-  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw) && Number.isFinite(Number(raw))) return Number(raw);
+  if (/^-?(0|[1-9]\d*)(\.\d+)?$/.test(raw)) {
+    const digits = raw.replace(/^-/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+    const n = Number(raw);
+    return (Number.isInteger(n) && !raw.includes('.') ? Number.isSafeInteger(n) : digits.length <= 15) ? n : new TypedNumber(raw);
+  }
   if (raw.startsWith('@')) {
     return readInputText(raw.slice(1), stdin, { what: '-F', signal });
   }
   return raw;
+}
+
+/** A JSON body with each TypedNumber written as its digits. */
+export function jsonWithTypedNumbers(value: unknown): string {
+  const digits: string[] = [];
+  // A private-use character and a random tag: no string of the user's can be taken for a mark.
+  const mark = `\u{E000}${Math.random().toString(36).slice(2)}:`;
+  const text = JSON.stringify(value, (_k, v: unknown) => (v instanceof TypedNumber ? `${mark}${digits.push(v.text) - 1}` : v));
+  return digits.length === 0 ? text : text.replace(new RegExp(`"${mark}(\\d+)"`, 'gu'), (_m, i: string) => digits[Number(i)]!);
 }
 
 /** `Name: value` headers, checked: a reserved name is exit 2. */
@@ -63,6 +83,8 @@ export function parseHeaders(values: string[]): Record<string, string> {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`invalid -H "${h}": expected 'Name: value'`);
     const value = h.slice(i + 1).trim();
     if (/[\r\n\0]/.test(value)) throw new UsageError(`invalid -H "${name}": the value has a line break`);
+    // What Node (and HTTP/1.1) can put on the wire: a header is Latin-1 text.
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new UsageError(`-H ${name}: the value has characters a header cannot carry (only Latin-1 text): nothing was sent`);
     if (RESERVED_HEADERS.includes(name.toLowerCase())) {
       throw new UsageError(`-H ${name}: sct sets this header itself (the token goes only to the configured base URL)`, {}, 'use SCT_TOKEN or --profile for another token');
     }
@@ -86,12 +108,18 @@ export async function api(ctx: Context, path: string, opts: ApiOptions): Promise
 async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<void> {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path) || path.startsWith('//')) throw new UsageError('give a path relative to the base URL (e.g. /orders), not a full URL');
   const headers = parseHeaders(opts.header ?? []);
-  // Fields in the order given: -f strings, -F typed.
-  const fields: Array<[string, unknown]> = [];
-  for (const pair of opts.rawField ?? []) fields.push(splitKeyValue(pair, '-f'));
+  const fromStdin = [opts.input === '-' ? '--input -' : undefined, ...(opts.field ?? []).filter((f) => f.endsWith('=@-')).map((f) => `-F ${f}`)].filter(Boolean);
+  if (fromStdin.length > 1) throw new UsageError(`stdin can be read once: ${fromStdin.join(' and ')} both ask for it`);
+  // Fields in the order given: -f strings, -F typed; in a query string each as the user typed it.
+  const fields: Array<{ key: string; value: unknown; text: string }> = [];
+  for (const pair of opts.rawField ?? []) {
+    const [key, value] = splitKeyValue(pair, '-f');
+    fields.push({ key, value, text: value });
+  }
   for (const pair of opts.field ?? []) {
-    const [k, v] = splitKeyValue(pair, '-F');
-    fields.push([k, await typedValue(v, ctx.io.stdin, ctx.signal)]);
+    const [key, raw] = splitKeyValue(pair, '-F');
+    const value = await typedValue(raw, ctx.io.stdin, ctx.signal);
+    fields.push({ key, value, text: typeof value === 'string' ? value : value === null ? '' : raw });
   }
   const method = (opts.method ?? (fields.length || opts.input ? 'POST' : 'GET')).toUpperCase();
   if (!(METHODS as readonly string[]).includes(method)) throw new UsageError(`invalid method "${opts.method}": use one of ${METHODS.join(', ')}`);
@@ -100,20 +128,24 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   // the read is the whole command.
   if (opts.dryRun && method === 'GET') throw new UsageError('--dry-run shows a request that changes something: a GET changes nothing, run it without --dry-run');
   if (opts.paginate && opts.include) throw new UsageError('-i/--include shows one answer: it cannot be combined with --paginate');
-  const [pathname, search] = path.split('?', 2);
-  const query = new URLSearchParams(search ?? '');
+  // Only the first ? ends the path: a later one is part of a value.
+  const q = path.indexOf('?');
+  const pathname = q < 0 ? path : path.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? '' : path.slice(q + 1));
   let body: unknown;
+  let bodyAsIs: string | Buffer | undefined;
   if (opts.input) {
     if (method === 'GET' || method === 'DELETE') throw new UsageError(`--input sends a body, which ${method} does not take`);
-    body = await readJsonFile(opts.input, ctx.io.stdin, ctx.signal);
+    bodyAsIs = await inputBody(opts.input, headers, ctx);
   }
   if (method === 'GET' || method === 'DELETE' || opts.input) {
     // As gh: fields of a GET (or beside an --input body) are query parameters.
-    for (const [k, v] of fields) query.append(k, v === null ? '' : String(v));
+    for (const f of fields) query.append(f.key, f.text);
   } else if (fields.length) {
     const obj: Record<string, unknown> = {};
-    for (const [k, v] of fields) setField(obj, k, v);
-    body = obj;
+    for (const f of fields) setField(obj, f.key, f.value);
+    if (fields.some((f) => f.value instanceof TypedNumber)) bodyAsIs = jsonWithTypedNumbers(obj);
+    else body = obj;
   }
   const p = pathname.startsWith('/') ? pathname : '/' + pathname;
   const client = ctx.client();
@@ -141,10 +173,24 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
     await (writer ?? listWriter(ctx, format, [])).end();
     return warnDuplicates(ctx, duplicates, 'items');
   }
-  const res = await client.request({ method: method as Method, path: p, query, body, headers, anyAnswer: true });
+  let res;
+  try {
+    res = await client.request({ method: method as Method, path: p, query, body, bodyAsIs, headers, anyAnswer: true });
+  } catch (err) {
+    // As gh api -i: a failure's status line, headers and body are what -i is asked for.
+    if (opts.include && err instanceof ApiError && err.answer) {
+      const text = err.answer.text;
+      await ctx.io.write(statusBlock(ctx, err.status, err.answer.headers) + (ctx.io.stdoutIsTTY ? stripControl(text) : text) + (text && !text.endsWith('\n') ? '\n' : ''));
+    }
+    throw err;
+  }
   if (opts.include) await ctx.io.write(statusBlock(ctx, res.status, res.headers));
-  if (res.data === null || res.data === undefined) return;
-  if (res.data instanceof RawAnswer) return writeRaw(ctx, res.data);
+  // No body at all (204, an empty answer): nothing to print. A JSON null is printed as JSON.
+  if (res.data === undefined || (res.data === null && (res.status === 204 || res.status === 205 || res.headers['content-length'] === '0'))) return;
+  if (res.data instanceof RawAnswer) {
+    if (ctx.flags.jq !== undefined) throw new AnswerError(`--jq filters JSON, but ${method} ${p} answered ${res.data.type || 'data'} (${res.data.bytes.length.toLocaleString('en-US')} bytes), not JSON: nothing is printed`);
+    return writeRaw(ctx, res.data);
+  }
   const rows = listRows(res.data);
   if (format !== 'json' && ctx.flags.jq === undefined) {
     if (!rows) {
@@ -159,9 +205,33 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
     await w.write(rows);
     return w.end();
   }
+  // --columns of a list answer pick each row's fields, as they do on a list command's page.
+  if (ctx.flags.jq === undefined && ctx.columns() !== undefined && rows) {
+    const w = listWriter(ctx, 'json', rows);
+    await w.write(rows);
+    return w.end();
+  }
   if (ctx.flags.jq !== undefined || ctx.columns() !== undefined) return writeOne(ctx.io, res.data, { ...ctx.output([]), format: 'json' });
-  const data = terminalSafe(ctx.io)(res.data);
-  await ctx.io.write((typeof data === 'string' ? data : JSON.stringify(data, null, 2)) + '\n');
+  await ctx.io.write(JSON.stringify(terminalSafe(ctx.io)(res.data), null, 2) + '\n');
+}
+
+/**
+ * The body of --input as the file has it, as gh sends it: never parsed and written again, which
+ * would round an id past 2^53 or drop a duplicate key. Sent as JSON (no other Content-Type in
+ * -H), it must be JSON: a file that is none is exit 2 with nothing sent.
+ */
+async function inputBody(file: string, headers: Record<string, string>, ctx: Context): Promise<string | Buffer> {
+  const bytes = await readInput(file, ctx.io.stdin, { signal: ctx.signal });
+  const type = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+  if (type !== undefined && !/^application\/(json|[\w.+-]+\+json)\b|^text\/json\b/i.test(type)) return bytes;
+  // A byte-order mark, as Windows editors write one, is no part of JSON.
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  try {
+    JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${inputName(file)} is not valid JSON: ${(err as Error).message}`, {}, "give another type with -H 'Content-Type: …' to send it as it is");
+  }
+  return text;
 }
 
 /**
@@ -175,11 +245,12 @@ async function writeRaw(ctx: Context, answer: RawAnswer): Promise<void> {
   ctx.io.info(`${answer.bytes.length.toLocaleString('en-US')} bytes of ${answer.type || 'data'}, not shown at a terminal: send them to a file (sct api … > file)`);
 }
 
-/** A field into a JSON body: dotted keys nest, `key[]` appends to an array (as gh). */
+/** A field into a JSON body: dotted keys nest, `key[]` appends to an array (as gh), nested or not. */
 function setField(obj: Record<string, unknown>, key: string, value: unknown): void {
   if (key.endsWith('[]')) {
     const k = key.slice(0, -2);
-    const existing = Object.hasOwn(obj, k) ? obj[k] : undefined;
+    let existing: unknown = obj;
+    for (const part of k.split('.')) existing = existing && typeof existing === 'object' && Object.hasOwn(existing, part) ? (existing as Record<string, unknown>)[part] : undefined;
     setDotted(obj, k, Array.isArray(existing) ? [...existing, value] : [value]);
     return;
   }

@@ -1,0 +1,192 @@
+// sct api as a raw request tool, the built sct against a server on 127.0.0.1 that answers each
+// request as told and records it as it came (method, path and query, headers, the body's bytes):
+// what the user typed or gave in a file reaches the service unchanged, and every answer, a
+// failure included, is shown as gh api shows it.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { removeDir, runSct, tempDir } from '../helpers/sct.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+const seen: Seen[] = [];
+let server: Server;
+let base = '';
+let dir = '';
+
+/** What each path answers; anything else echoes the request as JSON. */
+const ANSWERS: Record<string, (res: ServerResponse) => void> = {
+  '/api/page': (res) => json(res, { count: 2, next: null, previous: null, results: [{ id: 1, name: 'a', x: 1 }, { id: 2, name: 'b', x: 2 }] }),
+  '/api/array': (res) => json(res, [{ id: 1, name: 'a' }, { id: 2, name: 'b' }]),
+  '/api/text': (res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end('hello');
+  },
+  '/api/string': (res) => json(res, 'abc'),
+  '/api/null': (res) => json(res, null),
+  '/api/nothing': (res) => {
+    res.writeHead(204);
+    res.end();
+  },
+  '/api/missing': (res) => {
+    res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': 'r-42' });
+    res.end(JSON.stringify({ detail: 'Not found.' }));
+  },
+};
+
+function json(res: ServerResponse, body: unknown, status = 200): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      const answer = ANSWERS[(req.url ?? '').split('?')[0]!];
+      if (answer) answer(res);
+      else json(res, { method: req.method, url: req.url });
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  server.unref();
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+beforeEach(() => {
+  seen.length = 0;
+  dir = tempDir();
+  return () => removeDir(dir);
+});
+
+const sct = (args: string[], input?: string) =>
+  runSct(args, { input, env: { SCT_BASE_URL: base, SCT_TOKEN: 'sct_test_token', SCT_CONFIG_DIR: dir, NO_COLOR: '1' } });
+const query = (i = 0) => Object.fromEntries(new URL(seen[i]!.url, base).searchParams);
+
+describe('what the user typed reaches the service unchanged', () => {
+  it('-F numbers past 2^53 keep their digits, in a body and in a query string', async () => {
+    const body = await sct(['api', '/things', '-F', 'big=12345678901234567890', '-F', 'n=7', '-F', 'price=1.50', '-F', 'long=0.12345678901234567890']);
+    expect(body.exitCode, body.stderr).toBe(0);
+    expect(seen[0]!.body).toBe('{"big":12345678901234567890,"n":7,"price":1.5,"long":0.12345678901234567890}');
+    const get = await sct(['api', '/things', '-X', 'GET', '-F', 'id=9007199254740993', '-F', 'x=1.50']);
+    expect(get.exitCode, get.stderr).toBe(0);
+    expect(query(1)).toEqual({ id: '9007199254740993', x: '1.50' });
+  });
+
+  it('--input sends the file as it is: its numbers, its spelling, and any content type -H names', async () => {
+    const text = '{"id": 9007199254740993, "price": 1.10, "name": "caf\\u00e9"}';
+    const file = join(dir, 'body.json');
+    writeFileSync(file, '\uFEFF' + text);
+    const r = await sct(['api', '/things', '--input', file]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(seen[0]!.method).toBe('POST');
+    expect(seen[0]!.body).toBe(text);
+    expect(seen[0]!.headers['content-type']).toBe('application/json');
+    const csv = join(dir, 'rows.csv');
+    writeFileSync(csv, 'a,b\n1,2\n');
+    const c = await sct(['api', '/things', '--input', csv, '-H', 'Content-Type: text/csv']);
+    expect(c.exitCode, c.stderr).toBe(0);
+    expect(seen[1]!.body).toBe('a,b\n1,2\n');
+    expect(seen[1]!.headers['content-type']).toBe('text/csv');
+    // Sent as JSON (no other type named), a file that is none is exit 2 with nothing sent.
+    const bad = await sct(['api', '/things', '--input', csv]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/rows\.csv is not valid JSON/);
+    expect(seen).toHaveLength(2);
+    // From stdin too.
+    const stdin = await sct(['api', '/things', '-X', 'PUT', '--input', '-'], '{"n": 1.0}');
+    expect(stdin.exitCode, stdin.stderr).toBe(0);
+    expect(seen[2]!.body).toBe('{"n": 1.0}');
+  });
+
+  it('-H Content-Type is honoured beside fields', async () => {
+    const r = await sct(['api', '/things', '-f', 'a=1', '-H', 'Content-Type: application/merge-patch+json', '-X', 'PATCH']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(seen[0]!.headers['content-type']).toBe('application/merge-patch+json');
+    expect(seen[0]!.body).toBe('{"a":"1"}');
+  });
+
+  it('a ? inside the query is part of a value, never the end of the query', async () => {
+    const r = await sct(['api', '/things?q=a?b&z=1']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(query()).toEqual({ q: 'a?b', z: '1' });
+  });
+
+  it('a nested key[] appends, as a top-level one does', async () => {
+    const r = await sct(['api', '/things', '-f', 'x.y[]=3', '-f', 'x.y[]=4', '-f', 't[]=1', '-f', 't[]=2']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(seen[0]!.body)).toEqual({ x: { y: ['3', '4'] }, t: ['1', '2'] });
+  });
+
+  it('a header value the wire cannot carry is exit 2, nothing sent', async () => {
+    const r = await sct(['api', '/things', '-H', 'X-Label: 日本']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/-H X-Label: .*Latin-1/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('stdin claimed by two options is exit 2 saying so, nothing sent', async () => {
+    const r = await sct(['api', '/things', '--input', '-', '-F', 'a=@-'], '{"z":1}');
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/stdin .*once/);
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe('every answer shown as gh api shows it', () => {
+  it('--json/--columns pick fields of each row of a list answer, a page or an array', async () => {
+    const page = await sct(['api', '/page', '--json', 'id,name']);
+    expect(page.exitCode, page.stderr).toBe(0);
+    expect(JSON.parse(page.stdout)).toEqual([{ id: 1, name: 'a' }, { id: 2, name: 'b' }]);
+    const array = await sct(['api', '/array', '--columns', 'id']);
+    expect(array.exitCode, array.stderr).toBe(0);
+    expect(JSON.parse(array.stdout)).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+
+  it('a JSON string or null answer is printed as JSON', async () => {
+    const s = await sct(['api', '/string']);
+    expect(s.exitCode, s.stderr).toBe(0);
+    expect(s.stdout).toBe('"abc"\n');
+    const n = await sct(['api', '/null']);
+    expect(n.exitCode, n.stderr).toBe(0);
+    expect(n.stdout).toBe('null\n');
+  });
+
+  it('a GET answered 204 is exit 0 with nothing printed', async () => {
+    const r = await sct(['api', '/nothing']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+  });
+
+  it('--jq on an answer that is not JSON is exit 1 saying so', async () => {
+    const r = await sct(['api', '/text', '--jq', '.a']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/--jq filters JSON, but GET \/text answered text\/plain \(5 bytes\), not JSON/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('-i on an error answer prints its status line, headers and body, and the run is still exit 1', async () => {
+    const r = await sct(['api', '-i', '/missing']);
+    expect(r.exitCode).toBe(1);
+    const [head, body] = r.stdout.split('\n\n');
+    expect(head!.split('\n')[0]).toBe('HTTP/1.1 404 Not Found');
+    expect(head).toMatch(/^X-Request-Id: r-42$/m);
+    expect(JSON.parse(body!)).toEqual({ detail: 'Not found.' });
+    expect(r.stderr).toMatch(/Not found\. \(404 Not Found on GET \/missing\)/);
+  });
+});
