@@ -42,7 +42,10 @@ export async function completion(ctx: Context, shell: string | undefined, tree: 
     }
     shell = fromEnv;
   }
-  if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`unsupported shell "${shell}": use one of ${SHELLS.join(', ')}`);
+  // An enum value in any case, as every other (`sct completion ZSH`).
+  const named = shell.toLowerCase();
+  if (!(SHELLS as readonly string[]).includes(named)) throw new UsageError(`unsupported shell "${shell}": use one of ${SHELLS.join(', ')}`);
+  shell = named;
   await ctx.io.write(completionScript(await tree(), shell as Shell));
 }
 

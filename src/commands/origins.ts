@@ -170,8 +170,9 @@ export async function parseLocationFlag(value: string | undefined): Promise<GeoP
   }
 }
 
-export async function originFields(opts: OriginFieldFlags, ctx: Context): Promise<Record<string, unknown>> {
+export async function originFields(opts: OriginFieldFlags & { file?: string }, ctx: Context): Promise<Record<string, unknown>> {
   if (opts.location !== undefined && opts.locationFile !== undefined) throw new UsageError('give either --location or --location-file, not both');
+  if (opts.locationFile === '-' && opts.file === '-') throw new UsageError('stdin can be read once: --file - and --location-file - both ask for it');
   return {
     name: opts.name,
     description: opts.description,

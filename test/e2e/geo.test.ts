@@ -314,6 +314,7 @@ describe('origins create --location-file', () => {
       [['origins', 'create', '--name', 'X', '--country-code', 'CI', '--location-file', plot], /ghana\.geojson: feature 1: error: position \[-2\.48593, 6\.204378\] lies \d+ km outside Côte d'Ivoire \(CI\)/],
       [['origins', 'create', '--name', 'X', '--country-code', 'GH', '--location-file', fixture('unclosed.geojson')], 'is not closed'],
       [['origins', 'create', '--name', 'X', '--country-code', 'GH', '--location', '6.2,-2.48', '--location-file', plot], 'give either --location or --location-file, not both'],
+      [['origins', 'create', '--country-code', 'GH', '--file', '-', '--location-file', '-'], 'stdin can be read once: --file - and --location-file - both ask for it', '{"name":"X"}'],
     ]);
   });
 

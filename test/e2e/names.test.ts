@@ -57,7 +57,7 @@ describe('the aliases are on every command of the tree', () => {
     const missing = tree.flatMap(({ path, cmd }) => {
       const has = (long: string) => cmd.options.some((o) => o.long === long);
       return visible(cmd).flatMap((o) => {
-        const wanted = o.long === '--country-code' ? '--country' : /<u?ids>$/.test(o.flags) && !o.long!.endsWith('s') ? `${o.long}s` : undefined;
+        const wanted = o.long === '--country-code' ? '--country' : /<(u?ids|uuids)>$/.test(o.flags) && !o.long!.endsWith('s') ? `${o.long}s` : undefined;
         return wanted && !has(wanted) ? [`${path} ${wanted}`] : [];
       });
     });
@@ -93,6 +93,29 @@ describe('the aliases are on every command of the tree', () => {
       expect(JSON.parse(update.stdout).at(-1).body).toEqual({ is_self_managed: value });
     }
     expect((await t.sct(['value-chains', 'create', '--help'])).stdout).not.toContain('--is-self-managed');
+  });
+
+  it('a switch and its opposite are exit 2 whichever spelling each takes, nothing sent', async () => {
+    await t.expectUsageErrors([
+      [['value-chains', 'create', '--company-name', 'C', '--self-managed', '--no-is-self-managed'], /choose one of --self-managed or --no-self-managed/],
+      [['value-chains', 'update', '2', '--no-self-managed', '--is-self-managed'], /choose one of --self-managed or --no-self-managed/],
+      [['orders', 'list', '--buying', '--no-dds', '--dds'], /choose one of --dds or --no-dds/],
+    ]);
+  });
+
+  it('the uuid lists of invitations answer to their plural too', async () => {
+    const [a, b, c] = ['03a80526-ef80-4dbe-83f6-fbed3ddd2cdc', '13a80526-ef80-4dbe-83f6-fbed3ddd2cdc', '23a80526-ef80-4dbe-83f6-fbed3ddd2cdc'];
+    const listed = await t.sct(['invitations', 'list', '--ids', `${a},${b}`, '--exclude-ids', c, '-o', 'json']);
+    expect(listed.exitCode, listed.stderr).toBe(0);
+    expect(t.queryOf()).toMatchObject({ id__in: `${a},${b}`, id__exclude_in: c });
+  });
+
+  it('a dotted --set key with an empty part is exit 2, never a field named ""', async () => {
+    await t.expectUsageErrors([
+      [['products', 'create', '--name', 'P', '--set', '.a=1'], /invalid key "\.a": a dotted key has an empty part/],
+      [['products', 'create', '--name', 'P', '--set', 'b..c=2'], /invalid key "b\.\.c"/],
+      [['products', 'create', '--name', 'P', '--set', 'd.=3'], /invalid key "d\."/],
+    ]);
   });
 });
 
@@ -170,6 +193,12 @@ describe('enum values are case-insensitive', () => {
     const d = await t.sct(['dds', 'create', '--type', 'eudr', '--dds-identifier', '25BE3XKQ9M4T2N']);
     expect(d.exitCode, d.stderr).toBe(0);
     expect(JSON.parse(sent('POST', '/due-diligence-statements')[0].body).type).toBe('EUDR');
+  });
+
+  it('completion takes its shell in any case', async () => {
+    const upper = await t.sct(['completion', 'ZSH']);
+    expect(upper.exitCode, upper.stderr).toBe(0);
+    expect(upper.stdout).toBe((await t.sct(['completion', 'zsh'])).stdout);
   });
 
   it('-o takes its format in any case', async () => {

@@ -13,6 +13,7 @@
 import * as z from 'zod';
 import { date, dateTime, id, str255, tags } from './common.js';
 import { requiredMessage } from './messages.js';
+import { countryCode as isoCountryCode } from './origins.js';
 import { ASSESSMENT_STATUSES } from '../enums.js';
 import { ID_MAX } from '../../util/numbers.js';
 import { BUYER_STATUSES, ORDER_TYPES, SELLER_STATUSES } from '../enums.js';
@@ -21,8 +22,9 @@ import { BUYER_STATUSES, ORDER_TYPES, SELLER_STATUSES } from '../enums.js';
 const requiredError = { error: requiredMessage };
 
 const optionalText = str255.nullable().optional();
-// Sent upper-cased, as the service stores ISO 3166 alpha-2 codes ("be" would not match filters).
-const countryCode = z.string().max(2, 'at most 2 characters').transform((s) => s.toUpperCase()).nullable().optional();
+// Sent upper-cased, as the service stores ISO 3166 alpha-2 codes ("be" would not match filters),
+// and checked as every country sct takes is: a code of no country is exit 2, nothing sent.
+const countryCode = isoCountryCode.nullable().optional();
 const nonEmptyStrings = z.array(z.string().min(1, 'must be non-empty strings'));
 
 export const orderItemSchema = z.looseObject({

@@ -117,8 +117,24 @@ export function parseWorded<S extends z.ZodType>(schema: S, value: unknown): z.Z
 /** Parses with a zod schema or fails with exit 2, naming each bad field. */
 export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
   const result = schema.safeParse(value, { error: requiredMessage });
-  if (!result.success) throw new UsageError(`invalid ${what}`, zodFieldErrors(result.error));
+  if (!result.success) throw new UsageError(`invalid ${what}`, zodFieldErrors(result.error), textAsJsonHint(result.error, value));
   return result.data;
+}
+
+/**
+ * `--set external_id=123` sends a number (a --set value is JSON when it parses): where text was
+ * expected and a number or true/false came, say how to give it as text.
+ */
+function textAsJsonHint(error: z.ZodError, value: unknown): string | undefined {
+  for (const issue of error.issues) {
+    if (issue.code !== 'invalid_type' || issue.expected !== 'string' || issue.path.length !== 1) continue;
+    const key = String(issue.path[0]);
+    const given = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    if (typeof given === 'number' || typeof given === 'boolean') {
+      return `${key} was read as ${typeof given === 'number' ? 'a number' : 'true/false'}: a --set value is JSON when it parses, so give text in quotes: --set '${key}="${String(given)}"'`;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { Option, type Command } from 'commander';
 import { TAKES_LIST, type ListFilters, type NamedFilter, type NamedFlags } from '../../api/filters/keys.js';
 import { UsageError } from '../../errors.js';
-import { appendList, enumOption, filterEnumList, parseDateRange, parseIdList, splitList } from './flags.js';
+import { appendList, enumOption, filterEnumList, parseDateRange, parseIdList, rejectBothForms, splitList } from './flags.js';
 import { parseCountryCodes, setOneOrIn } from './list.js';
 
 const FILTERS = new WeakMap<Command, ListFilters>();
@@ -22,6 +22,11 @@ export function addNamedFilters(cmd: Command, table: ListFilters): Command {
   for (const option of table.named.flatMap(optionsOf)) {
     // A `--no-x` whose `--x` is shown too needs no hidden twin.
     if (!(option.hidden && shown.has(option.flags))) cmd.addOption(option);
+  }
+  // `--no-dds` with its hidden `--dds` on one line: which one meant is not for sct to guess.
+  for (const f of table.named) {
+    const negated = /^--no-(\S+)$/.exec(f.flag);
+    if (negated && f.value === 'custom') rejectBothForms(cmd, negated[1]!);
   }
   return cmd;
 }

@@ -1,5 +1,6 @@
 // Parsing of flag values shared by many commands. Every failure is a UsageError (exit 2),
 // raised before anything is sent.
+import type { EventEmitter } from 'node:events';
 import { Argument, Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { closest } from '../../output/suggest.js';
@@ -33,6 +34,8 @@ export function splitKeyValue(pair: string, flag: string): [string, string] {
 /** Sets a dotted key ("metadata.supplementary_unit") in a nested object. */
 export function setDotted(target: Record<string, unknown>, key: string, value: unknown): void {
   const parts = key.split('.');
+  // `.a`, `b..c`, `d.`: a typo, never a field named "" to send.
+  if (parts.some((p) => p === '')) throw new UsageError(`invalid key "${key}": a dotted key has an empty part`);
   let cur = target;
   // Own properties only, defined rather than assigned: `--set __proto__.x=1` is a field named
   // __proto__ to send, never a walk into Object.prototype.
@@ -81,11 +84,12 @@ export function addAlias(cmd: Command, alias: string, of: string): Command {
   if (!target) throw new Error(`--${alias}: the command has no --${of}`);
   cmd.addOption(new Option(`--${alias} ${target.flags.slice(target.flags.indexOf(`--${of}`) + of.length + 2).trim()}`.trimEnd()).hideHelp());
   // A switch (`--is-self-managed` for `--self-managed`) takes no value: it sets the flag's own.
+  // Given as the flag itself, so the checks listening for it (rejectBothForms) hear the alias too.
   const isSwitch = !target.required && !target.optional;
   cmd.on(`option:${alias}`, (value: string) => {
     const key = target.attributeName();
     const previous = cmd.getOptionValue(key) as unknown;
-    if (isSwitch) return cmd.setOptionValueWithSource(key, !target.negate, 'cli');
+    if (isSwitch) return void (cmd as unknown as EventEmitter).emit(`option:${target.name()}`);
     cmd.setOptionValueWithSource(key, target.parseArg ? target.parseArg(value, previous) : value, 'cli');
   });
   return cmd;
@@ -102,7 +106,7 @@ export function addConventionalAliases(cmd: Command): void {
     if (o.hidden || !o.long) continue;
     const name = o.long.slice(2);
     // `--tag`'s field is `tags`: the API's name, as every field flag is named after its field.
-    const plural = (/<u?ids>$/.test(o.flags) && !name.endsWith('s')) || name === 'tag' ? `${name}s` : undefined;
+    const plural = (/<(u?ids|uuids)>$/.test(o.flags) && !name.endsWith('s')) || name === 'tag' ? `${name}s` : undefined;
     const alias = name === 'country-code' ? 'country' : plural;
     if (alias && !taken(alias)) addAlias(cmd, alias, name);
   }
