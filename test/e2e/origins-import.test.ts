@@ -295,7 +295,8 @@ describe('origins import', () => {
       'Loose;CI;;7,1;-5,1;',
       'Ferme Yao;GH;Q-2;6,25;-1,5;organic',
     ];
-    const quoted = plain.map((line) => line.split(';').map((c) => `"${c}"`).join(';'));
+    // Spaces outside quotes are no part of a cell, in either reader; inside quotes they are.
+    const quoted = plain.map((line) => line.split(';').map((c) => ` "${c.trim()}" `).join(';'));
     const run = async (lines: string[], name: string) => {
       const file = t.writeFile(name, lines.join('\n') + '\n');
       const dry = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);

@@ -116,6 +116,29 @@ describe('sync: an update row needs only external_id and the fields that change'
     ]);
   });
 
+  it('origins list -o csv of text with a leading tab, a CR, spaces at either end → origins sync plans nothing; the import sends it unchanged', async () => {
+    const texts = ['\ttab desc', ' leading space', '\rCR first', 'trailing space '];
+    const ids: number[] = [];
+    for (const [i, description] of texts.entries()) {
+      const r = await t.sct(['origins', 'create', '--country-code', 'CI', '--location', '6.820311,-5.289712', '--name', `Name ${i}`, '--external-id', `WS-${i}`, '--description', description, '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      ids.push(JSON.parse(r.stdout).id);
+    }
+    const rows: string[] = [];
+    for (const id of ids) {
+      const r = await t.sct(['origins', 'get', String(id), '-o', 'csv']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      rows.push(rows.length === 0 ? r.stdout : r.stdout.slice(r.stdout.indexOf('\n') + 1));
+    }
+    const file = t.writeFile('spaces.csv', rows.join(''));
+    const sync = await t.sct(['origins', 'sync', '--file', file, '--dry-run', '-o', 'json']);
+    expect(sync.exitCode, sync.stderr).toBe(0);
+    expect(JSON.parse(sync.stdout).update).toEqual([]);
+    const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+    expect(imported.exitCode, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout).map((q: { body: { description: string; name: string } }) => [q.body.name, q.body.description])).toEqual(texts.map((d, i) => [`Name ${i}`, d]));
+  });
+
   it('an origin the service does not have needs name and country_code: exit 2, or with --skip-invalid the update goes and the row is reported (exit 3)', async () => {
     const origin = await firstOrigin();
     const file = t.writeFile('mixed.csv', `external_id,latitude,longitude\n${origin.external_id},-12.25,-55.5\nORI-NEW-1,1.5,2.5\n`);

@@ -3,7 +3,8 @@
 // as text, numbers as numbers, dates as YYYY-MM-DD, formulas by their value, the sheet's own row
 // numbers in every message; any other binary file refused, saying what it looks like.
 import { describe, expect, it } from 'vitest';
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { strToU8, zipSync } from 'fflate';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -223,6 +224,22 @@ describe('workbooks: refusals', () => {
     const r = await t.sct(['dds', 'trace', '--file', zip]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('plots.xlsx is not a CSV file or a workbook: it looks like a ZIP archive (neither an .xlsx nor an .ods workbook)');
+    expect(sent()).toEqual([]);
+  });
+
+  it('origins import and sync name a ZIP that is neither a workbook nor plots, or a damaged one, as the other commands do', async () => {
+    const zip = join(t.dir, 'people.xlsx');
+    writeFileSync(zip, zipSync({ 'notes.txt': strToU8('hello') }));
+    const cut = join(t.dir, 'cut.xlsx');
+    writeFileSync(cut, readFileSync(fixture('workbook.xlsx')).subarray(0, 3000));
+    for (const [file, kind] of [[zip, 'a ZIP archive (neither an .xlsx nor an .ods workbook)'], [cut, 'a damaged ZIP archive']] as const) {
+      for (const args of [['origins', 'import', '--file', file, '--dry-run'], ['origins', 'sync', '--file', file, '--dry-run']]) {
+        const r = await t.sct(args);
+        expect(r.exitCode, args.join(' ')).toBe(2);
+        expect(r.stderr).toContain(`is not a CSV file or a workbook: it looks like ${kind}`);
+        expect(r.stderr).not.toContain('not a plot file');
+      }
+    }
     expect(sent()).toEqual([]);
   });
 

@@ -83,7 +83,12 @@ export function originFromRow(
     return undefined;
   }
   const body: Record<string, unknown> = {};
-  for (const field of ['name', 'country_code', 'description', 'external_id']) if (v(field)) body[field] = v(field);
+  // Free text (name, description) as the cell has it: an export's " leading space" or tab
+  // (guarded, then unguarded by the reader) reads back unchanged, or a sync would rewrite the
+  // service's text. A cell of spaces alone is still no value; codes and ids are trimmed.
+  for (const field of ['name', 'country_code', 'description', 'external_id']) {
+    if (v(field)) body[field] = field === 'name' || field === 'description' ? row.values[header(field)] : v(field);
+  }
 
   const lat = v('latitude');
   const lng = v('longitude');
@@ -342,9 +347,17 @@ export async function sniffInput(file: string, stdin: Readable, signal?: AbortSi
   }
   const format = formatByContent(head);
   if (format === 'shapefile') {
-    const { zipKind } = await import('../../bulk/zip-kind.js');
+    // A ZIP is plots when it holds them (a .shp, a .kml); any other (a workbook, an .xlsb, a
+    // damaged or unrelated archive) goes to the table reader, which says what it looks like.
+    const { unzipSync } = await import('fflate');
     const bytes = whole ? head : await readFile(file).catch(() => head);
-    return { plots: !('workbook' in zipKind(bytes)), stdin };
+    let plots = false;
+    try {
+      unzipSync(bytes, { filter: (f) => ((plots ||= /\.(shp|kml)$/i.test(f.name)), false) });
+    } catch {
+      plots = false;
+    }
+    return { plots, stdin };
   }
   return { plots: format !== undefined, stdin };
 }
