@@ -157,9 +157,11 @@ export class ConflictError extends SctError {
 /** Some rows of a bulk command were rejected, the others went through. */
 export class PartialFailureError extends SctError {
   override readonly exitCode = 3;
-  constructor(message: string) {
+  override readonly fields: FieldErrors;
+  constructor(message: string, fields: FieldErrors = {}) {
     super(message);
     this.name = 'PartialFailureError';
+    this.fields = fields;
   }
 }
 

@@ -166,11 +166,15 @@ const WRITABLE_STATUSES = ['pending', 'expired'] as const;
 export async function matchFilters(ctx: Context, opts: MatchInvitationsOptions): Promise<InvitationFilters> {
   const filters = invitationFilters(opts);
   if (opts.search !== undefined) filters.search = opts.search;
+  // A key a flag set already is exit 2, as on `invitations list`: with --yes nobody would see
+  // which of the two the write matched by.
+  const byFlags = new Set(Object.keys(filters));
   for (const pair of opts.filter ?? []) {
     const [key, value] = splitKeyValue(pair, '--filter');
     if (!(OPERATION_FILTER_KEYS as readonly string[]).includes(key)) {
       throw new UsageError(`unknown invitation filter "${key}" in --filter: use one of ${OPERATION_FILTER_KEYS.join(', ')}`);
     }
+    if (byFlags.has(key)) throw new UsageError(`--filter ${key}=${value}: the command's own flags set ${key} too (${String(filters[key])}); give it one way`);
     filters[key] = key === 'status' ? parseEnumList(value, '--filter status', INVITATION_STATUSES)! : value;
   }
   // Accepted and revoked invitations fall outside a bulk revoke or renew (accounts.md): a status

@@ -130,6 +130,8 @@ describe('dds get, create, update, delete', () => {
       [['dds', 'create', '--type', 'PPWR', '--assessment-run-ids', RUN], 'dds_identifier: required for a PPWR statement'],
       [['dds', 'create', '--type', 'EUDR'], 'assessment_run_ids: required and non-empty for an EUDR statement without dds_identifier'],
       [['dds', 'create', '--type', 'EUDR', '--dds-identifier', ''], 'assessment_run_ids: required and non-empty for an EUDR statement without dds_identifier'],
+      [['dds', 'create', '--type', 'EUDR', '--dds-identifier', '   '], 'assessment_run_ids: required and non-empty for an EUDR statement without dds_identifier'],
+      [['dds', 'create', '--type', 'PPWR', '--dds-identifier', ' ', '--assessment-run-ids', RUN], 'dds_identifier: required for a PPWR statement'],
       [['dds', 'create', '--type', 'EUDR', '--assessment-run-ids', 'nope'], 'assessment_run_ids[0]: expected a UUID'],
       [['dds', 'create', '--type', 'EUTR', '--order', '1,x'], 'invalid --order "x"'],
       [['dds', 'create', '--type', 'EUTR', '--name', 'n'.repeat(256)], 'name: at most 255 characters'],
@@ -346,6 +348,21 @@ describe('dds trace with flags', () => {
     expect([t.bodyOf(0).order_id.length, t.bodyOf(1).order_id.length]).toEqual([100, 50]);
     expect(t.bodyOf(0).dds_id).toEqual([25, 33]);
     expect(JSON.parse(r.stdout)).toHaveLength(4);
+  });
+
+  it('a request refused after others went through: what they added is printed, exit 3, the rest not sent', async () => {
+    const orders = await boughtOrders(150);
+    const dds = JSON.parse((await t.sct(['dds', 'create', '--type', 'EUTR', '--name', 'half', '-o', 'json'])).stdout).id;
+    t.sb.requests.length = 0;
+    // 100 orders, then a second request that holds one the service refuses.
+    const ids = [...orders.slice(0, 100), 999999, ...orders.slice(100, 150)];
+    const r = await t.sct(['dds', 'trace', '--dds', String(dds), '--order', ids.join(','), '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(t.sb.requests.map((q) => q.method)).toEqual(['POST', 'POST']);
+    expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ dds_id: dds, added_orders: orders.slice(0, 100) })]);
+    expect(r.stderr).toContain(`1 of 2 requests went through (100 orders added); the one of 51 orders from 999999 to statement ${dds} failed: `);
+    expect(r.stderr).toContain('order_id: Invalid pk "999999" - object does not exist.');
+    expect((await t.api(`/due-diligence-statements/${dds}`)).orders).toHaveLength(100);
   });
 
   it('exits 1 when the service refuses an order, and 2 for bad flags', async () => {

@@ -218,6 +218,9 @@ describe('invitations revoke', () => {
         // Accepted and revoked invitations fall outside a bulk revoke or renew (accounts.md).
         [['invitations', 'revoke', '--status', 'accepted', '--yes'], '--status accepted: a revoke or renew writes pending invitations only'],
         [['invitations', 'renew', '--status', 'revoked,accepted', '--yes'], '--status revoked,accepted: a revoke or renew writes pending invitations only'],
+        // A --filter of a key a flag set: which of the two matched would be unseen under --yes.
+        [['invitations', 'revoke', '--email', 'nobody@x.example', '--filter', 'email=julie@x.example', '--yes'], "--filter email=julie@x.example: the command's own flags set email too (nobody@x.example); give it one way"],
+        [['invitations', 'renew', '--search', 'a', '--filter', 'search=b', '--yes'], "the command's own flags set search too"],
       ],
       { inProcess: true },
     );

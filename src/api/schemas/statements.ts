@@ -31,7 +31,8 @@ export const statementCreateSchema = z
   })
   .superRefine((body, ctx) => {
     const runs = body.assessment_run_ids ?? [];
-    const identifier = body.dds_identifier ?? '';
+    // Spaces alone are no identifier: the service trims them and then asks for the runs.
+    const identifier = (body.dds_identifier ?? '').trim();
     if (body.type === 'PPWR') {
       if (runs.length === 0) ctx.addIssue({ code: 'custom', path: ['assessment_run_ids'], message: 'required and non-empty for a PPWR statement' });
       if (!identifier) ctx.addIssue({ code: 'custom', path: ['dds_identifier'], message: 'required for a PPWR statement' });

@@ -10,7 +10,7 @@ import type { ApiClient } from '../../api/client.js';
 import { PATHS } from '../../api/paths.js';
 import { COLUMNS } from '../../output/columns.js';
 import { writeList } from '../../output/format.js';
-import { ApiError, SctError, UsageError } from '../../errors.js';
+import { ApiError, PartialFailureError, SctError, UsageError } from '../../errors.js';
 import { traceOrdersResponseSchema, type TraceOrdersResponse } from '../../api/schemas/statements.js';
 import { endDryRun, idCell, readCsv, RowErrors, refuseUnknownColumns } from '../../bulk/csv.js';
 import type { Outcome } from '../../bulk/runner.js';
@@ -93,20 +93,37 @@ export async function traceOrders(ctx: Context, opts: TraceFlags): Promise<void>
   const results: TraceOrdersResponse['results'] = [];
   let added = 0;
   const spinner = await ctx.spinner('Tracing orders…');
+  const requests = chunk(ddsIds, TRACE_CHUNK).flatMap((dds) => chunk(orderIds, TRACE_CHUNK).map((orders) => ({ dds_id: dds, order_id: orders })));
+  let done = 0;
+  const orders = (n: number) => `${n} order${n === 1 ? '' : 's'}`;
   try {
-    for (const dds of chunk(ddsIds, TRACE_CHUNK)) {
-      for (const orders of chunk(orderIds, TRACE_CHUNK)) {
-        const answer = await postTrace(client, { dds_id: dds, order_id: orders });
-        results.push(...answer.results);
-        added += answer.summary?.total_orders_added ?? answer.results.reduce((n, r) => n + r.added_orders.length, 0);
-      }
+    for (const body of requests) {
+      const answer = await postTrace(client, body);
+      results.push(...answer.results);
+      added += answer.summary?.total_orders_added ?? answer.results.reduce((n, r) => n + r.added_orders.length, 0);
+      done++;
     }
+  } catch (err) {
+    // A request after others went through: what they added stays added, and is shown; the run
+    // is partial (exit 3) when the service refused the rest, else the failure's own code.
+    if (done === 0 || ctx.dryRun) throw err;
+    spinner.stop();
+    await writeList(ctx.io, results, ctx.output(COLUMNS.traceResult));
+    const failed = requests[done]!;
+    const went = `${done} of ${requests.length} requests went through (${orders(added)} added); the one of ${orders(failed.order_id.length)} from ${failed.order_id[0]} to statement${failed.dds_id.length === 1 ? '' : 's'} ${failed.dds_id.join(',')} failed${requests.length - done > 1 ? `, and ${requests.length - done - 1} more were not sent` : ''}`;
+    if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.exitCode === 1) {
+      const partial = new PartialFailureError(`${went}: ${err.message}`, err.fields);
+      partial.hint = 'fix or leave out the order the service refused and run it again: an order already traced to a statement is not added twice';
+      throw partial;
+    }
+    ctx.io.info(went);
+    throw err;
   } finally {
     spinner.stop();
   }
   if (ctx.dryRun) return;
   await writeList(ctx.io, results, ctx.output(COLUMNS.traceResult));
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${added} order${added === 1 ? '' : 's'} added to ${ddsIds.length} statement${ddsIds.length === 1 ? '' : 's'}`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${orders(added)} added to ${ddsIds.length} statement${ddsIds.length === 1 ? '' : 's'}`);
 }
 
 async function postTrace(client: ApiClient, body: { dds_id: number | number[]; order_id: number[] }, idempotencyKey?: string): Promise<TraceOrdersResponse> {
