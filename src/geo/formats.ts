@@ -155,7 +155,11 @@ async function fromZip(bytes: Buffer, name: string): Promise<GeoJsonFile> {
   }
   const features: Array<Feature<Geometry | null>> = [];
   for (const shp of shps) features.push(...(await shapefileLayer(entries, shp, name)));
-  return fromGeoJsonValue({ type: 'FeatureCollection', features }, name, bytes.length);
+  const file = fromGeoJsonValue({ type: 'FeatureCollection', features }, name, bytes.length);
+  // Without its .dbf a layer has shapes and no attributes: every name, country and area gone.
+  const bare = shps.filter((shp) => !Object.keys(entries).some((n) => n.toLowerCase() === shp.slice(0, -4).toLowerCase() + '.dbf'));
+  if (bare.length > 0) file.skipped = `${bare.join(', ')} has no .dbf beside it in the archive: its plots are read without their attributes (names, country, area)`;
+  return file;
 }
 
 /**

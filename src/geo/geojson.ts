@@ -151,6 +151,11 @@ export function fromGeoJsonValue(value: unknown, name: string, size: number): Ge
     file.problem = 'not GeoJSON: expected an object with a "type" (FeatureCollection, Feature or a geometry)';
     return file;
   }
+  const crs = crsProblem((value as { crs?: unknown }).crs);
+  if (crs) {
+    file.problem = crs;
+    return file;
+  }
   switch (typed.data.type) {
     case 'FeatureCollection': {
       const collection = collectionSchema.safeParse(value);
@@ -176,11 +181,32 @@ export function fromGeoJsonValue(value: unknown, name: string, size: number): Ge
   }
 }
 
+/**
+ * Why a `crs` member (GeoJSON of 2008, which GDAL still writes) says the coordinates are not WGS 84
+ * longitude/latitude, if it does. Read as WGS 84, a file on another datum lands hundreds of
+ * metres off, and a projected one (metres) is out of range: refused, naming the system.
+ */
+export function crsProblem(crs: unknown): string | undefined {
+  if (crs === undefined || crs === null) return undefined;
+  const props = crs && typeof crs === 'object' ? ((crs as { properties?: unknown }).properties as Record<string, unknown> | undefined) : undefined;
+  const named = typeof props?.name === 'string' ? props.name : props?.code !== undefined ? `EPSG:${String(props.code)}` : undefined;
+  if (named !== undefined && WGS84_NAMES.test(named.trim())) return undefined;
+  const said = named !== undefined ? named : JSON.stringify(crs).slice(0, 80);
+  return `not WGS 84: the file's "crs" member names ${said}, and GeoJSON plots are WGS 84 longitude and latitude (read as such they would land in the wrong place): convert it first, e.g. ogr2ogr -t_srs EPSG:4326 out.geojson in.geojson`;
+}
+
+/** The names a `crs` gives WGS 84 longitude/latitude by (GDAL writes the first for EPSG:4326). */
+const WGS84_NAMES = /^(urn:ogc:def:crs:OGC:1\.3:CRS84|urn:ogc:def:crs:OGC::CRS84|OGC:CRS84|CRS84|urn:ogc:def:crs:EPSG:[\d.]*:4326|EPSG:{1,2}4326|WGS ?84)$/i;
+
 function toFeature(value: unknown, index: number): RawFeature {
   const parsed = featureSchema.safeParse(value);
   if (!parsed.success) {
     const type = typedSchema.safeParse(value).data?.type;
-    return { index, properties: {}, geometry: undefined, problem: `not a GeoJSON Feature${type !== undefined ? ` (type ${JSON.stringify(type)})` : ''}` };
+    if (type !== 'Feature') return { index, properties: {}, geometry: undefined, problem: `not a GeoJSON Feature${type !== undefined ? ` (type ${JSON.stringify(type)})` : ''}` };
+    // A Feature by its type, with a member of the wrong kind: say which.
+    const member = String(parsed.error.issues[0]?.path[0] ?? '');
+    const why = member === 'properties' ? '"properties" must be an object or null' : member === 'id' ? '"id" must be a string or a number' : parsed.error.issues[0]?.message ?? 'malformed';
+    return { index, properties: {}, geometry: undefined, problem: `a malformed GeoJSON Feature: ${why}` };
   }
   const { id, geometry, properties } = parsed.data;
   const structure = memberProblems(value as object, 'Feature');

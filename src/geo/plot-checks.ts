@@ -345,9 +345,16 @@ function checkRings(g: Polygon | MultiPolygon, report: Report): boolean {
     outers.push(outer);
     rings.slice(1).forEach((hole, hi) => {
       holes++;
-      const { crossing, touches } = ringMeetings(outer, withoutRepeats(hole));
-      if (crossing) ok = fail(`${ringName(pi, hi + 1, several)} (a hole) crosses its outer ring at ${formatPosition(crossing.at)}`, crossing.at);
-      else if (touches.length > 1) ok = fail(`${ringName(pi, hi + 1, several)} (a hole) touches its outer ring at ${touches.length} points: only one is allowed`, touches[1]);
+      const inner = withoutRepeats(hole);
+      const { crossing, touches } = ringMeetings(outer, inner);
+      const name = `${ringName(pi, hi + 1, several)} (a hole)`;
+      if (crossing) ok = fail(`${name} ${crossing.kind === 'overlap' ? 'shares an edge with' : 'crosses'} its outer ring at ${formatPosition(crossing.at)}`, crossing.at);
+      else if (touches.length > 1) ok = fail(`${name} touches its outer ring at ${touches.length} points: only one is allowed`, touches[1]);
+      // Neither crossing nor inside: a hole beside its polygon, whose area would be taken off a
+      // plot it is no part of (RFC 7946 §3.1.6: holes bound holes within the surface).
+      else if (!probes(inner).some((p) => booleanPointInPolygon(p, { type: 'Polygon', coordinates: [outer] }, { ignoreBoundary: true }))) {
+        ok = fail(`${name} lies outside its outer ring: a hole must be inside the polygon it cuts`, inner[0]);
+      }
     });
   });
   if (g.type === 'MultiPolygon') ok = checkParts(outers, report) && ok;

@@ -4,7 +4,8 @@
 // points-source.geojson (test/fixtures/README.md); the UTM file is compared with GDAL's own
 // reprojection of it back to WGS 84.
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { unzipSync, zipSync } from 'fflate';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Position } from 'geojson';
@@ -227,6 +228,16 @@ describe('origins check reads KML, KMZ, zipped Shapefiles and GPX', () => {
     expect(origins.map((o) => [o.name, o.country_code, o.external_id, o.description])).toEqual(
       SOURCE.map((f: { properties: Record<string, string> }) => [f.properties.ProductionPlace, f.properties.ProducerCountry, f.properties.external_id, f.properties.description]),
     );
+  });
+
+  it('a zipped Shapefile without its .dbf is read with a warning that its attributes are missing', async () => {
+    const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
+    const shapes = Object.fromEntries(Object.entries(entries).filter(([n]) => !n.endsWith('.dbf')));
+    const zip = join(t.dir, 'no-dbf.zip');
+    writeFileSync(zip, zipSync(shapes));
+    const r = await t.sct(['origins', 'check', '-o', 'json', zip]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toContainEqual(expect.objectContaining({ feature: null, level: 'warning', message: 'plots.shp has no .dbf beside it in the archive: its plots are read without their attributes (names, country, area)' }));
   });
 });
 

@@ -100,6 +100,42 @@ describe('the registry’s rules (origins check)', () => {
     ]);
   });
 
+  it('a hole outside its outer ring, or sharing an edge with it, is refused as what it is; a Feature\'s malformed member is named', async () => {
+    const { exitCode, findings } = await check([
+      // 1: a hole wholly beside its polygon (its area would be taken off the plot)
+      feature({ type: 'Polygon', coordinates: [square(0, 0, 4), square(6, 0, 1)] }),
+      // 2: a hole along part of its outer ring's edge
+      feature({ type: 'Polygon', coordinates: [square(0, 0, 4), ring([0, 1], [2, 1], [2, 3], [0, 3])] }),
+      // 3, 4: properties that are no object, an id that is neither text nor a number
+      { type: 'Feature', properties: [1], geometry: { type: 'Point', coordinates: at(0, 0) } },
+      { type: 'Feature', id: { a: 1 }, properties: {}, geometry: { type: 'Point', coordinates: at(0, 0) } },
+    ]);
+    expect(exitCode).toBe(2);
+    expect(findings.filter((f) => f.level === 'error').map((f) => [f.feature, f.message.replace(/\[[^\]]*\]/g, '[…]')])).toEqual([
+      [1, 'ring 2 (a hole) lies outside its outer ring: a hole must be inside the polygon it cuts'],
+      [2, 'ring 2 (a hole) shares an edge with its outer ring at […]'],
+      [3, 'a malformed GeoJSON Feature: "properties" must be an object or null'],
+      [4, 'a malformed GeoJSON Feature: "id" must be a string or a number'],
+    ]);
+  });
+
+  it('a GeoJSON whose "crs" names another system than WGS 84 is refused whole, naming it; GDAL\'s CRS84 and EPSG:4326 pass', async () => {
+    const r = await t.sct(['origins', 'check', fixture('plots-accra-crs.geojson')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr + r.stdout).toContain('not WGS 84: the file\'s "crs" member names urn:ogc:def:crs:EPSG::4168');
+    const imported = await t.sct(['origins', 'import', '--file', fixture('plots-accra-crs.geojson'), '--dry-run']);
+    expect(imported.exitCode).toBe(2);
+    expect(t.sb.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+    expect((await t.sct(['origins', 'check', fixture('plots-utm30n-gdal.geojson')])).exitCode).toBe(0);
+    const plot = feature({ type: 'Point', coordinates: at(0, 0) }, { Area: 1 });
+    for (const name of ['EPSG:4326', 'urn:ogc:def:crs:EPSG::4326', 'urn:ogc:def:crs:OGC:1.3:CRS84']) {
+      expect((await check([plot], [], { crs: { type: 'name', properties: { name } } })).exitCode, name).toBe(0);
+    }
+    const projected = await check([plot], [], { crs: { type: 'name', properties: { name: 'urn:ogc:def:crs:EPSG::3857' } } });
+    expect(projected.exitCode).toBe(2);
+    expect(projected.findings[0]!.message).toMatch(/^not WGS 84: the file's "crs" member names urn:ogc:def:crs:EPSG::3857/);
+  });
+
   it('a FeatureCollection with members RFC 7946 keeps for features and geometries is refused', async () => {
     const plot = feature({ type: 'Point', coordinates: at(0, 0) }, { Area: 1 });
     for (const member of ['coordinates', 'geometries', 'geometry', 'properties']) {
