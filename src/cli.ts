@@ -20,6 +20,7 @@ import { refuseGeojson } from './cli/geojson-check.js';
 import { helpTextsOf, manualFilesOf } from './cli/prebuilt-help.js';
 import { environmentLine } from './help/environment.js';
 import { exitCodesLine } from './help/exit-codes.js';
+import { fitLines } from './help/wrap.js';
 
 export interface MainDeps {
   env?: NodeJS.ProcessEnv;
@@ -53,14 +54,9 @@ export function buildProgram(io: IOStreams): Command {
     // Usage errors exit 2 (commander's own default is 1); main() decides every exit code.
     .exitOverride()
     .hook('preAction', (_program, action) => refuseGeojson(action, () => fullProgram(io)));
-  program.addHelpText(
-    'after',
-    `
-${environmentLine()}
-${exitCodesLine()}
-Help topics: ${HELP_TOPICS.join(', ')} (\`sct help TOPIC\`).
-Run \`sct <command> --help\` for a command's options.`,
-  );
+  // Each line on its own, fitted to the width commander's help has.
+  const after = ['', environmentLine(), exitCodesLine(), `Help topics: ${HELP_TOPICS.join(', ')} (\`sct help TOPIC\`).`, "Run `sct <command> --help` for a command's options."];
+  program.addHelpText('after', () => after.map((line) => fitLines(line, io.stdoutIsTTY ? io.terminalWidth() : 80)).join('\n'));
   return program;
 }
 

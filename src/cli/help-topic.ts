@@ -22,7 +22,11 @@ export async function helpTopic(argv: string[], io: IOStreams, tree: (io: IOStre
       // The whole manual: the only topic that needs every command group loaded.
       const { renderReference } = await import('../help/manual.js');
       await io.write(renderReference(await tree(io), TOPICS));
-    } else await io.write(TOPICS[word].text());
+    } else {
+      // Written for 100 columns; fitted to the terminal, or to 80 in a pipe as commander's help.
+      const { fitLines } = await import('../help/wrap.js');
+      await io.write(fitLines(TOPICS[word].text(), io.stdoutIsTTY ? io.terminalWidth() : 80));
+    }
     return true;
   }
   if (word === undefined || isGroup(word) || word === 'help') return false;

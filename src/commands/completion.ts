@@ -16,11 +16,14 @@ type Shell = (typeof SHELLS)[number];
 
 export const INSTALL_HELP = `
 Install (then open a new shell):
-  bash: sct completion bash > ~/.local/share/bash-completion/completions/sct
+  bash: mkdir -p ~/.local/share/bash-completion/completions
+        sct completion bash > ~/.local/share/bash-completion/completions/sct
         (needs the bash-completion package; or add \`source <(sct completion bash)\` to ~/.bashrc)
-  zsh:  sct completion zsh > ~/.zfunc/_sct
+  zsh:  mkdir -p ~/.zfunc && sct completion zsh > ~/.zfunc/_sct
         and in ~/.zshrc, before compinit: fpath=(~/.zfunc $fpath); autoload -U compinit; compinit
-  fish: sct completion fish > ~/.config/fish/completions/sct.fish
+  fish: mkdir -p ~/.config/fish/completions
+        sct completion fish > ~/.config/fish/completions/sct.fish
+        (under $XDG_CONFIG_HOME/fish/completions when XDG_CONFIG_HOME is set)
 The same scripts are shipped in the package's completions/ directory.`;
 
 // The run needs the whole command tree, which only the Factory builds: the record is made with it.
@@ -30,7 +33,11 @@ export const register: Register = (program, f) =>
     summary: 'Print a shell completion script (bash, zsh or fish)',
     args: [{ name: '[shell]', description: `${SHELLS.join(', ')} (default: from $SHELL)`, values: SHELLS }],
     help: INSTALL_HELP,
-    examples: ['sct completion bash > ~/.local/share/bash-completion/completions/sct', 'sct completion zsh > ~/.zfunc/_sct', 'sct completion fish > ~/.config/fish/completions/sct.fish'],
+    examples: [
+      'mkdir -p ~/.local/share/bash-completion/completions && sct completion bash > ~/.local/share/bash-completion/completions/sct',
+      'mkdir -p ~/.zfunc && sct completion zsh > ~/.zfunc/_sct',
+      'mkdir -p ~/.config/fish/completions && sct completion fish > ~/.config/fish/completions/sct.fish',
+    ],
     run: (ctx, _o, [shell]) => completion(ctx, shell, () => f.fullProgram(ctx.io)),
   }))(program, f);
 

@@ -6,6 +6,7 @@ import type { Command, Help, Option } from 'commander';
 import type { EventEmitter } from 'node:events';
 import type { Topic } from './topics.js';
 import { examplesOf, formatExamples } from './examples.js';
+import { fitLines } from './wrap.js';
 import { GLOBAL_OPTIONS_LINE } from '../global-flags.js';
 
 interface Item {
@@ -138,7 +139,7 @@ function manPage(p: Page, topics: string[]): string {
   if (p.commands.length) sections.push(`.SH COMMANDS\n${p.commands.map((c) => `.TP\n\\fB${roff(slug(c.words))}\\fR(1)\n${roff(c.description)}`).join('\n')}`);
   if (p.options.length) sections.push(`.SH OPTIONS\n${manItems(p.options)}`);
   if (p.inherited.length) sections.push(`.SH INHERITED OPTIONS\n${manItems(p.inherited)}\n.PP\n${roff(GLOBAL_OPTIONS_LINE)}`);
-  if (p.notes) sections.push(`.SH NOTES\n${nofill(p.notes)}`);
+  if (p.notes) sections.push(`.SH NOTES\n${nofill(fitLines(p.notes, 72))}`);
   if (p.examples.length) sections.push(`.SH EXAMPLES\n${nofill(p.examples.join('\n'))}`);
   // The root page leads to the help topics' pages too.
   const related = [...p.words.map((_, i) => slug(p.words.slice(0, i))), ...p.commands.map((c) => slug(c.words)), ...(p.words.length ? [] : topics.map((t) => `sct-help-${t}`))];
@@ -152,7 +153,8 @@ function manTopic(topic: string, t: Topic): string {
     `.TH "${roff(id.toUpperCase())}" "1" "" "sct" "sct manual"`,
     NO_HYPHENS,
     `.SH NAME\n${roff(id)} \\- ${roff(t.summary)}`,
-    `.SH DESCRIPTION\n${nofill(t.text().trim())}`,
+    // Unfilled, as written, but within the 72 columns `man` leaves at 80 (it indents by 7).
+    `.SH DESCRIPTION\n${nofill(fitLines(t.text().trim(), 72))}`,
     `.SH SEE ALSO\n\\fBsct\\fR(1)`,
     '',
   ].join('\n');

@@ -11,3 +11,55 @@ export function wrap(text: string, width: number, indent: string): string {
   if (line) lines.push(indent + line);
   return lines.join('\n');
 }
+
+/**
+ * Text as written (a help topic, its tables of commands) fitted to `width` columns. A row of a
+ * table (text after a gap of two spaces or more, leaving it 20 columns) that does not fit wraps
+ * under its description column. A paragraph (lines of one indent, no table rows) with a line that
+ * does not fit is filled again under its indent. A word longer than a line (a URL) is left whole;
+ * what fits is as written.
+ */
+export function fitLines(text: string, width: number): string {
+  const lines = text.split('\n');
+  const out: string[] = [];
+  const indentOf = (line: string) => /^ */.exec(line)![0].length;
+  const rowColumn = (line: string) => {
+    const gap = /^( *\S.*?\S {2,})\S/.exec(line);
+    return gap && gap[1]!.length <= width - 20 ? gap[1]!.length : undefined;
+  };
+  for (let i = 0; i < lines.length; ) {
+    const line = lines[i]!;
+    if (line.trim() === '' || rowColumn(line) !== undefined) {
+      out.push(line.length <= width ? line : hanging(line, width, rowColumn(line) ?? indentOf(line)));
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < lines.length && lines[j]!.trim() !== '' && rowColumn(lines[j]!) === undefined && indentOf(lines[j]!) === indentOf(line)) j++;
+    const paragraph = lines.slice(i, j);
+    if (paragraph.every((l) => l.length <= width)) out.push(...paragraph);
+    else out.push(hanging(' '.repeat(indentOf(line)) + paragraph.map((l) => l.trim()).join(' '), width, indentOf(line)));
+    i = j;
+  }
+  return out.join('\n');
+}
+
+/** One line in lines of `width`, the first as it starts, the others indented by `hang`. */
+function hanging(line: string, width: number, hang: number): string {
+  const lead = /^ */.exec(line)![0].length;
+  const out: string[] = [];
+  let rest = line;
+  let indent = '';
+  while (indent.length + rest.length > width) {
+    const room = width - indent.length;
+    let cut = rest.lastIndexOf(' ', room);
+    // Never cut inside the indent or the row's first column.
+    if (cut <= (out.length === 0 ? Math.max(lead, hang - 2) : 0)) cut = rest.indexOf(' ', room);
+    if (cut < 0) break;
+    out.push(indent + rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut + 1).trimStart();
+    indent = ' '.repeat(hang);
+  }
+  out.push(indent + rest);
+  return out.join('\n');
+}

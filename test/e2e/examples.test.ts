@@ -5,8 +5,8 @@
 //
 // How a line is run — the rules an example must fit:
 // - It is read as the shell reads it (shell-quote): `a && b` runs b when a succeeded, `< file`
-//   is stdin, `> file` writes stdout to the file (its directory made first, as the user's would
-//   be), `| cmd` hands stdout to a program that is not sct: that program is not run, but sct's
+//   is stdin, `> file` writes stdout to the file (whose directory must exist, as in the user's
+//   shell: `mkdir -p DIR` is run), `| cmd` hands stdout to a program that is not sct: that program is not run, but sct's
 //   output must not be empty. A command other than sct (curl) is not run either; `$(sct …)` in
 //   it is, and is replaced by what it printed. `~` is HOME.
 // - The user works in a directory of their own (this process's working directory and HOME),
@@ -24,7 +24,7 @@
 //   directory to the next, so each one finds the demo data as `sct sandbox` starts with it. Only
 //   the sandbox's statement delay is shorter (200 ms, not 2 s), so `--wait` waits less.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse, type ParseEntry } from 'shell-quote';
 import type { Command } from 'commander';
@@ -202,6 +202,12 @@ async function runExample(example: string): Promise<void> {
     line = line.replace(m[0], r.stdout.trim());
   }
   for (const run of commandsOf(line, home)) {
+    // `mkdir -p DIR` runs, as the user's shell runs it: a `> file` into a directory that does not
+    // exist fails in their shell, and here.
+    if (run.argv[0] === 'mkdir' && run.argv[1] === '-p') {
+      for (const dir of run.argv.slice(2)) mkdirSync(dir, { recursive: true });
+      continue;
+    }
     if (run.argv[0] !== 'sct') continue;
     ran++;
     if (run.argv[1] === 'sandbox') {
@@ -212,7 +218,7 @@ async function runExample(example: string): Promise<void> {
     const r = await sct(run, home);
     expect(r.code, `${run.argv.join(' ')}\n${r.stderr}`).toBe(0);
     if (run.stdout) {
-      mkdirSync(dirname(run.stdout), { recursive: true });
+      expect(existsSync(dirname(run.stdout)), `${example}: > ${run.stdout}, whose directory does not exist (the shell would fail)`).toBe(true);
       writeFileSync(run.stdout, r.stdout);
     }
     if (run.piped) expect(r.stdout.trim(), `${run.argv.join(' ')} | …: nothing to pipe`).not.toBe('');

@@ -1,12 +1,27 @@
 // sct help TOPIC, sct version, unquoted defaults, and the --filter key warning.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { runSct, runSctIn } from '../helpers/sct.js';
+import { join } from 'node:path';
+import { ROOT, runSct, runSctIn } from '../helpers/sct.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const t = useSandbox();
 
 describe('sct help', () => {
+  it('each topic fits 80 columns in a pipe, and its man page the 72 man leaves at 80', async () => {
+    // A line over the width is only one word that cannot be cut (a URL), after its indent.
+    const over = (text: string, width: number) => text.split('\n').filter((l) => [...l].length > width && /\S\s+\S/.test(l.trim()));
+    for (const topic of ['config', 'environment', 'exit-codes', 'filters', 'formatting']) {
+      const r = await runSct(['help', topic]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(over(r.stdout, 80), topic).toEqual([]);
+      const man = readFileSync(join(ROOT, 'man', `sct-help-${topic}.1`), 'utf8');
+      const text = man.slice(man.indexOf('.nf\n') + 4, man.indexOf('\n.fi')).replace(/\\-/g, '-').replace(/\\\[u[0-9A-F]{4}\]/g, '?').replace(/\\&/g, '');
+      expect(over(text, 72), `man ${topic}`).toEqual([]);
+    }
+    expect(over((await runSct(['--help'])).stdout, 80)).toEqual([]);
+  });
+
   it('lists the commands and the help topics', async () => {
     const r = await runSct(['help']);
     expect(r.exitCode).toBe(0);

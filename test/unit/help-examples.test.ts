@@ -36,7 +36,7 @@ describe('help examples', () => {
       const at = help.lastIndexOf('\nExamples:\n');
       const block = at < 0 ? [] : help.slice(at + '\nExamples:\n'.length).split('\n');
       // Nothing after the block but its example lines, and at least one is this command's own.
-      const ok = block.length > 0 && block.every((l) => /^ {2}\S/.test(l)) && block.some((l) => l.startsWith(`  sct ${path}`));
+      const ok = block.length > 0 && block.every((l) => /^ {2}\S/.test(l)) && block.some((l) => l.startsWith(`  sct ${path}`) || l.includes(`&& sct ${path}`));
       if (!ok) missing.push(path);
     }
     expect(missing).toEqual([]);

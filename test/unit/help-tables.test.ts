@@ -8,13 +8,14 @@ import { EXIT_CODES, exitCodesLine, exitCodesText } from '../../src/help/exit-co
 import { AuthError, CancelledError, InterruptedError, PartialFailureError, SctError, UsageError } from '../../src/errors.js';
 import { ROOT } from '../helpers/sct.js';
 import { SIGNAL_EXIT_CODES } from '../../src/cli/signals.js';
+import { fitLines } from '../../src/help/wrap.js';
 
 const doc = (name: string) => readFileSync(join(ROOT, 'docs', name), 'utf8');
 const rootHelp = () => readFileSync(join(ROOT, 'dist', 'help', 'index.txt'), 'utf8');
 
 describe('one table of environment variables', () => {
   it('the root help names the main ones in one line, the topic and its page describe every one', () => {
-    expect(rootHelp()).toContain(`\n${environmentLine()}\n`);
+    expect(rootHelp()).toContain(`\n${fitLines(environmentLine(), 80)}\n`);
     for (const v of ENVIRONMENT_VARIABLES) {
       expect(environmentText()).toContain(`  ${v.names}\n`);
       expect(doc('sct-help-environment.md')).toContain(v.names);
@@ -37,7 +38,7 @@ describe('one table of exit codes', () => {
   });
 
   it('the root help has their line, the topic and its page each meaning; the guide links to it', () => {
-    expect(rootHelp()).toContain(`\n${exitCodesLine()}\n`);
+    expect(rootHelp()).toContain(`\n${fitLines(exitCodesLine(), 80)}\n`);
     for (const c of EXIT_CODES) {
       expect(exitCodesText()).toMatch(new RegExp(`^  ${c.code} +${c.meaning.split(' ').slice(0, 3).join(' ').replace(/[()]/g, '\\$&')}`, 'm'));
     }
