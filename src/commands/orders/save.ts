@@ -120,9 +120,10 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
   if (id !== undefined && Object.keys(body).length === 0) {
     throw new UsageError('nothing to update: give at least one field flag, --item, --set or --file');
   }
-  // The API requires a batch's tags; none given is none, as `orders import` sends it.
-  if (id === undefined && kind === 'batch' && body.tags === undefined) body.tags = [];
   if (id === undefined) await promptMissing(ctx, schema, body);
+  // The API requires a batch's tags: none given (and none asked, without a terminal) is none, as
+  // `orders import` sends it.
+  if (id === undefined && kind === 'batch' && body.tags === undefined) body.tags = [];
   const valid = validate(schema, body, `${kind} order`);
   if (id !== undefined && Array.isArray(valid.items)) await confirmDroppedItems(ctx, kind, id, valid.items as Item[]);
   const res = await ctx.client().request<Record<string, unknown> | null>({
