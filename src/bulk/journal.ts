@@ -12,13 +12,13 @@
 // A journal belongs to one file, command and service, and to the user and workspace the token
 // acts for: the same file run as another user, or after a workspace switch, is another run
 // (its rows were not done *there*). One process at a time runs a file: see lockRun.
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { tryLock } from '../config/lock.js';
-import { writeAtomically } from '../util/files.js';
+import { writeAllSync, writeAtomically } from '../util/files.js';
 import { SctError } from '../errors.js';
 import { idempotencyKey } from './idempotency.js';
 import { DoneTable, type DoneRecord } from './done-table.js';
@@ -359,7 +359,9 @@ export class Journal {
     let created = false;
     try {
       created = fstatSync(fd).size === 0;
-      writeSync(fd, lines.map((e) => JSON.stringify(e) + '\n').join(''));
+      // Whole, or an error: a write the full disk cut short returns what it wrote and raises
+      // nothing, and the requests those records announce would go out undescribed.
+      writeAllSync(fd, lines.map((e) => JSON.stringify(e) + '\n').join(''));
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -188,7 +188,12 @@ export class ConfigStore {
       const store = this.read();
       const profiles = this.profilesOf(store);
       if (!change(profiles)) return false;
-      writeAtomically(this.path, JSON.stringify({ ...store, profiles }, undefined, '\t'), CONFIG_FILE_MODE);
+      try {
+        writeAtomically(this.path, JSON.stringify({ ...store, profiles }, undefined, '\t'), CONFIG_FILE_MODE);
+      } catch (err) {
+        // The file as it was is kept (the write goes through a new file renamed into place).
+        throw new SctError(`writing the config file ${this.path}: ${(err as Error).message}; it is as it was`, { cause: err });
+      }
       return true;
     }, { signal: this.signal });
   }

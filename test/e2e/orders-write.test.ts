@@ -196,6 +196,28 @@ describe('orders trace', () => {
     expect(rest).toEqual(restBefore);
   });
 
+  it('a colleague who edits another item between the read and the PATCH keeps the edit', async () => {
+    const before = await t.api(`/orders/${purchaseId}`);
+    const [first, second] = before.items;
+    // The colleague's edit lands just before sct's PATCH is handled.
+    t.sb.setBeforeHandle(async (q) => {
+      if (q.method !== 'PATCH') return;
+      t.sb.setBeforeHandle(undefined);
+      await fetch(`${t.sb.url}/orders/purchase/${purchaseId}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${OWNER}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ items: [{ id: first.id }, { id: second.id, volume: 4242 }] }),
+      });
+    });
+    const r = await t.sct(['orders', 'trace', String(purchaseId), '--item', String(first.id), '--to-origin', '7', '--purchase']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const patch = t.sb.requests.filter((q) => q.method === 'PATCH').at(-1)!;
+    expect(JSON.parse(patch.body).items).toEqual([{ id: first.id, trace: expect.any(Object) }, { id: second.id }]);
+    const after = await t.api(`/orders/${purchaseId}`);
+    expect(after.items.find((i: any) => i.id === second.id).volume).toBe(4242);
+    expect(after.items.find((i: any) => i.id === first.id).trace.traced_origins).toContain(7);
+  });
+
   it('PATCHes through the sale endpoint when the company is the seller', async () => {
     const trader = t.sctAs(TRADER);
     const sale = (await t.api('/orders?order_action=selling&limit=20', TRADER)).results.find((o: any) => o.seller_company_id === 2 && o.buyer_company_id !== 2 && o.items.length > 1);

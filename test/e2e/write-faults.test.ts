@@ -321,9 +321,9 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
   });
 
   it('a journal that fails on a bulk answer: its rows are still reported as the service answered, and no row is created twice', async () => {
-    // Room for the lock, the record of the file's name and a page of the journal, whose rows are
-    // each on record twice (as sent, then its answer): it fills before the 300 rows are through.
-    const { dir, makeRoom } = fullDisk(32, 3);
+    // Room for the lock, the record of the file's name and a few pages of the journal, whose rows
+    // are each on record twice (as sent, then its answer): it fills before the 300 rows are through.
+    const { dir, makeRoom } = fullDisk(32, 12);
     const { file, domain } = people(300);
     // One chunk at a time, so some are left unsent when the journal fails, wherever the disk fills.
     const args = ['invitations', 'bulk-create', '--file', file, '--concurrency', '1', '-o', 'json'];
@@ -347,6 +347,28 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
     expect([...after.values()].every((n) => n === 1), 'an address invited twice').toBe(true);
   });
 
+  it('records of the requests about to go out that only part fits: nothing more is sent, and an edited rerun converges with no row rejected', async () => {
+    // Room for the lock and a few pages of records: the record of the first four requests in
+    // flight (400 rows) is cut short by the full disk, where a write of part of it raised nothing.
+    const { dir, makeRoom } = fullDisk(96, 4);
+    const { file, domain } = people(450);
+    const args = ['invitations', 'bulk-create', '--file', file, '--concurrency', '4', '--report', join(t.dir, `r${run}.csv`)];
+    const r = await t.sct(args, { env: { SCT_CONFIG_DIR: dir } });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/error: writing the journal .*(ENOSPC|no space left)/i);
+    const sentFirst = posts().length;
+    makeRoom();
+    // An ordinary edit: one row more, at the top.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('email,auth_group\n', `email,auth_group\nfirst@${domain},3\n`));
+    const again = await t.sct([...args, '--force'], { env: { SCT_CONFIG_DIR: dir } });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/rejected: [1-9]|\d+ rejected(?<!0 rejected)/);
+    const invited = (await t.api(`/accounts/user-invitations?limit=1000&search=${domain}`)).results as Array<{ email: string }>;
+    expect(invited).toHaveLength(451);
+    expect(new Set(invited.map((i) => i.email)).size).toBe(451);
+    expect(sentFirst).toBeLessThan(4);
+  });
+
   it('a config file that cannot be written: non-zero exit, the file as it was, no temporary file', async () => {
     const { dir, makeRoom } = fullDisk(4, 0);
     makeRoom();
@@ -364,6 +386,12 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
     const r = await t.sct(['config', 'set', 'output', 'ndjson'], { env: { SCT_CONFIG_DIR: dir } });
     expect(r.exitCode, r.stderr).not.toBe(0);
     expect(r.stderr).toMatch(/ENOSPC|no space left/i);
+    expect(r.stderr).toContain(`cannot create the lock file ${join(dir, 'config.json.lock')}: `);
+    // A page free: room for the lock, not for the new file: the file is named too.
+    rmSync(join(dir, '.fill0'));
+    const named = await t.sct(['config', 'set', 'output', 'ndjson'], { env: { SCT_CONFIG_DIR: dir } });
+    expect(named.exitCode, named.stderr).toBe(1);
+    expect(named.stderr).toMatch(new RegExp(`writing the config file ${join(dir, 'config.json').replace(/[.*+?^$()|[\]\\]/g, '\\$&')}: .*(ENOSPC|no space left).*; it is as it was`));
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
     expect(tempFiles(dir)).toEqual([]);
     expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);

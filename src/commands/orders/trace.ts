@@ -62,15 +62,6 @@ export function kindFor(order: OrderResponse, companyId: number): OrderKindName 
   return 'batch';
 }
 
-/** Fields of an item response that a nested item request takes back. */
-const WRITABLE = ['id', 'buyer_product', 'seller_product', 'volume', 'unit', 'line_number', 'external_id', 'metadata', 'excluded_propagation_identifiers'] as const;
-
-function itemRequest(item: Record<string, unknown>): OrderItemBody {
-  const out: Record<string, unknown> = {};
-  for (const k of WRITABLE) if (item[k] !== undefined && item[k] !== null) out[k] = item[k];
-  return out as OrderItemBody;
-}
-
 const union = (a: number[], b: number[]) => [...new Set([...a, ...b])];
 
 /** The items to PATCH: the traced one changed, every other one as it was. */
@@ -95,7 +86,10 @@ export function tracedItems(order: OrderResponse, plan: TracePlan): OrderItemBod
     traced_orders: plan.toOrders === undefined ? orders : plan.replace ? plan.toOrders : union(orders, plan.toOrders),
     traced_origins: plan.toOrigins === undefined ? origins : plan.replace ? plan.toOrigins : union(origins, plan.toOrigins),
   };
-  return order.items.map((it) => (it.id === plan.itemId ? { ...itemRequest(it), trace } : itemRequest(it)));
+  // Each item by its id alone, the traced one with its trace: what the service holds of the
+  // others (and of the traced one's own fields) is kept, a colleague's edit since the read too,
+  // as sync sends the items it does not change.
+  return order.items.map((it) => (it.id === plan.itemId ? { id: it.id, trace } : { id: it.id }));
 }
 
 const TRACE_COLUMNS: Column[] = [
