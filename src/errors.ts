@@ -20,6 +20,8 @@ export class SctError extends Error {
   hint?: string;
   /** Set by the API client on a failed POST, PATCH or DELETE. */
   delivery?: Delivery;
+  /** A POST that may have been carried out (`delivery` unknown): the key that learns its outcome without doing it again. */
+  idempotencyKey?: string;
 }
 
 /** Bad flag, missing option, invalid file: found before anything was sent. */
@@ -58,6 +60,8 @@ export class ApiError extends SctError {
   override readonly status: number;
   override readonly fields: FieldErrors;
   readonly body: unknown;
+  /** The request's method ("POST"), as apiErrorFrom names it. */
+  method?: string;
   /** The answer as it came (the token masked), for `sct api -i`, which prints a failure whole. */
   answer?: { headers: Record<string, string | string[] | undefined>; text: string };
   constructor(message: string, status: number, fields: FieldErrors, body: unknown) {

@@ -64,6 +64,7 @@ export class Call {
    */
   fail(err: SctError, arrived: boolean = this.mayHaveArrived): never {
     if (this.method !== 'GET') err.delivery = arrived ? 'unknown' : 'not_sent';
+    if (arrived && this.idempotencyKey) err.idempotencyKey = this.idempotencyKey;
     throw err;
   }
 

@@ -383,8 +383,9 @@ export class ApiClient {
     } catch (err) {
       deadline.clear();
       const timedOut = deadline.expired();
-      if (err instanceof InterruptedError || (!timedOut && call.wireSignal?.aborted)) call.fail(new InterruptedError());
       if (timedOut || !neverConnected(err)) call.mayHaveArrived = true;
+      // Stopped (Ctrl-C, a signal) once it may have gone out: a write that may have been done.
+      if (err instanceof InterruptedError || (!timedOut && call.wireSignal?.aborted)) call.fail(new InterruptedError());
       const reason = timedOut ? this.timeoutReason() : describeError(err);
       if (call.mayRetry && (timedOut || isRetryableError(err))) return call.retry(reason);
       return call.fail(new NetworkError(`${call.where()}: ${reason}`, { cause: err }));
@@ -455,7 +456,10 @@ export class ApiClient {
     err.answer = { headers: res.headers, text };
     // Every request 404s when the base URL lacks the /api prefix: say so where it shows.
     if (status === 404 && call.target.url.origin === this.origin && !this.baseUrlPrefixSaid) err.hint = missingApiPrefix(this.baseUrl);
-    if (status === 401) {
+    // An anonymous request (`invitations public`) carried no token: logging in changes nothing.
+    const sentToken = call.options.auth !== false && Boolean(this.token) && call.target.url.origin === this.origin;
+    if (status === 401 && !sentToken) err.hint = 'this request is sent without a token (the endpoint is public): logging in does not change its answer';
+    else if (status === 401) {
       call.fail(new AuthError(err.message, 401, rejectedTokenHint(this.token, this.tokenSource, this.loginCommand)), false);
     }
     return call.fail(err, status >= 500 ? call.mayHaveArrived : false);
@@ -683,8 +687,12 @@ export class ApiClient {
     const err = new NetworkError(
       `${where}: the service redirected (${status} ${statusText(status)}) from ${withoutCredentials(from.href)} to ${redactUrl(to.href)}, another ${what}: sct does not follow a redirect away from the base URL`,
     );
+    // The base URL the redirect points to: its path less the request's own part under the base
+    // (`/r1/api/orders/5` → `/api/orders/5` is `/api`); the old base path when it keeps none.
     const basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, '');
-    err.hint = `if the service lives there now, use that address as the base URL: --base-url ${to.origin}${basePath} (and sct auth login --base-url ${to.origin}${basePath} for a stored token)`;
+    const own = from.pathname.startsWith(basePath) ? from.pathname.slice(basePath.length) : '';
+    const newBase = own && to.pathname.endsWith(own) ? to.pathname.slice(0, -own.length).replace(/\/+$/, '') : basePath;
+    err.hint = `if the service lives there now, use that address as the base URL: --base-url ${to.origin}${newBase} (and sct auth login --base-url ${to.origin}${newBase} for a stored token)`;
     return err;
   }
 

@@ -103,7 +103,7 @@ export function apiErrorFrom(status: number, body: unknown, method: string, path
   } else if (Array.isArray(body)) {
     fields = flattenFieldErrors(body);
   } else if (body === HTML_PAGE) {
-    return new ApiError(`${status}${statusText(status) ? ' ' + statusText(status) : ''} (HTML page) on ${method} ${path}`, status, {}, null);
+    return Object.assign(new ApiError(`${status}${statusText(status) ? ' ' + statusText(status) : ''} (HTML page) on ${method} ${path}`, status, {}, null), { method });
   } else if (typeof body === 'string' && body.trim()) {
     // Plain text from a proxy says little; its first line is enough.
     detail = stripControl(body.trim().split('\n')[0]).slice(0, 200);
@@ -113,5 +113,5 @@ export function apiErrorFrom(status: number, body: unknown, method: string, path
     : Object.keys(fields).length
       ? `the request was rejected (${where})`
       : `request failed (${where})`;
-  return new ApiError(message, status, fields, body);
+  return Object.assign(new ApiError(message, status, fields, body), { method });
 }

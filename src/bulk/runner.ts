@@ -97,11 +97,15 @@ export interface RunResult {
 
 /**
  * The service's own verdict on this unit: a 4xx other than 401 and 403 (the token's, the same for
- * every row: the run stops at the first, the rows not sent) and 429 (a wait).
+ * every row: the run stops at the first, the rows not sent) and 429 (a wait). Nor is a request
+ * refused for what it is rather than for its rows: a 404 or 405 on a POST (a path the service
+ * does not have: a wrong base URL, an endpoint gone), a 413 or 415 (a proxy's limit, a type).
  */
 export function isRejection(err: unknown): boolean {
   if (err instanceof RejectedError) return true;
-  return err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 401 && err.status !== 403 && err.status !== 429;
+  if (!(err instanceof ApiError) || err.status < 400 || err.status >= 500) return false;
+  if (err.status === 401 || err.status === 403 || err.status === 429 || err.status === 413 || err.status === 415) return false;
+  return !((err.status === 404 || err.status === 405) && err.method === 'POST');
 }
 
 /**

@@ -8,12 +8,19 @@ import { exitCodeFor, SctError, isAbortError, ClosedPipeError } from '../errors.
 import { stripControl, stripControlDeep } from '../output/sanitize.js';
 import { isGroup } from './groups.js';
 
-/** The -o/--json value on the command line, if any. */
+/**
+ * The -o/--json value on the command line, if any: the last one given, as commander keeps it, in
+ * any case (`-o JSON`, as every enum value).
+ */
 function outputFlag(argv: string[]): string | undefined {
   if (argv.some((a) => a === '--json' || a.startsWith('--json=') || a === '--jq' || a.startsWith('--jq='))) return 'json';
-  const i = argv.findIndex((a) => a === '-o' || a === '--output');
-  if (i >= 0) return argv[i + 1];
-  return argv.find((a) => a.startsWith('--output=') || /^-o(json|ndjson|csv|table)$/.test(a))?.replace(/^--output=|^-o/, '');
+  let format: string | undefined;
+  argv.forEach((a, i) => {
+    if ((a === '-o' || a === '--output') && i + 1 < argv.length) format = argv[i + 1];
+    else if (a.startsWith('--output=')) format = a.slice('--output='.length);
+    else if (/^-o[a-z]+$/i.test(a)) format = a.slice(2);
+  });
+  return format?.toLowerCase();
 }
 
 /**

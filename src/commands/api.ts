@@ -7,7 +7,7 @@ import type { OptionsOf } from './shared/options.js';
 import type { Method } from '../api/request.js';
 import { statusText } from '../api/errors.js';
 import { RawAnswer } from '../api/answers.js';
-import { AnswerError, ApiError, UsageError } from '../errors.js';
+import { AnswerError, ApiError, SctError, UsageError } from '../errors.js';
 import { collect, setDotted, splitKeyValue } from './shared/flags.js';
 import { warnDuplicates } from './shared/list.js';
 import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../output/format.js';
@@ -177,6 +177,10 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   try {
     res = await client.request({ method: method as Method, path: p, query, body, bodyAsIs, headers, anyAnswer: true });
   } catch (err) {
+    // A POST whose answer never came may have been done: the key that learns its outcome.
+    if (err instanceof SctError && err.delivery === 'unknown' && err.idempotencyKey && err.hint === undefined) {
+      err.hint = `it may have been done (its answer never came): run the same command with -H 'Idempotency-Key: ${err.idempotencyKey}' to get its outcome without doing it twice`;
+    }
     // As gh api -i: a failure's status line, headers and body are what -i is asked for.
     if (opts.include && err instanceof ApiError && err.answer) {
       const text = err.answer.text;

@@ -18,7 +18,7 @@ import { byteProgress } from '../output/progress.js';
 import { formatBytes } from '../util/format.js';
 import { checkOutDirectory, resolveTarget } from '../output/download.js';
 import { SctError, UsageError } from '../errors.js';
-import { getLeaf, idempotencyKeyOf, listLeaf, parseId } from './shared/crud.js';
+import { getLeaf, idempotencyKeyOf, listLeaf, parseId, withRerunKey } from './shared/crud.js';
 import { collect } from './shared/flags.js';
 import { IDEMPOTENCY_KEY_OPTION, validate } from './shared/body.js';
 import { stripControl } from '../output/sanitize.js';
@@ -78,7 +78,7 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
   const idempotencyKey = idempotencyKeyOf(opts);
   const client = ctx.client();
   // A dry run goes on to the upload and the confirmation with what the answer would name.
-  const created = await client.post(PATHS.documents, body, { expect: 'created', idempotencyKey, dryRunAnswer: { id: '{id}', upload_url: '{upload_url}' } });
+  const created = await withRerunKey(client.post(PATHS.documents, body, { expect: 'created', idempotencyKey, dryRunAnswer: { id: '{id}', upload_url: '{upload_url}' } }));
   const target = ctx.dryRun ? { success: true as const, data: created as { id: string; upload_url: string } } : uploadTargetSchema.safeParse(created);
   if (!target.success) throw new SctError(`unexpected answer from POST ${PATHS.documents}: no upload_url`);
   const { id, upload_url: uploadUrl } = target.data;

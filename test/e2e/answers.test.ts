@@ -597,6 +597,38 @@ describe('a bulk request refused for want of permission', () => {
   });
 });
 
+describe('an anonymous request refused 401', () => {
+  it('invitations public sends no token: the hint does not send the user to log in', async () => {
+    const f = await fake((req, res) => json(res, { detail: 'Authentication credentials were not provided.', auth: req.headers.authorization ?? 'none' }, 401));
+    const r = await sctAt(f, ['invitations', 'public', '3f2b8c1e-1111-4111-8111-111111111111']);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr).toContain('hint: this request is sent without a token (the endpoint is public): logging in does not change its answer');
+    expect(r.stderr).not.toContain('auth login');
+  });
+});
+
+describe('a bulk request refused for what it is, not for its rows', () => {
+  it('a 404 or 405 on the endpoint, a 413 or 415 from a proxy: the run stops (exit 1, the rows not sent), not every row rejected', async () => {
+    for (const [status, body] of [[404, { detail: 'Not found.' }], [405, { detail: 'Method "POST" not allowed.' }], [413, '<html><body>413 Request Entity Too Large</body></html>'], [415, { detail: 'Unsupported media type.' }]] as const) {
+      const f = await fake((req, res) => {
+        if (req.method === 'GET' && req.url?.startsWith('/api/accounts/me')) return json(res, { id: 7, company: { id: 3, name: 'Co' }, auth_group: { id: 1, name: 'OWNER' }, active_user_company_id: 3 });
+        if (typeof body === 'string') {
+          res.writeHead(status, { 'content-type': 'text/html' });
+          return void res.end(body);
+        }
+        json(res, body, status);
+      });
+      const origins = join(t.dir, `origins-${status}.csv`);
+      writeFileSync(origins, 'name,country_code,latitude,longitude\nA,CI,6.8,-5.2\nB,CI,6.9,-5.3\nC,CI,7.0,-5.4\n');
+      const r = await sctAt(f, ['origins', 'import', '--file', origins, '--fresh', '--concurrency', '1', '-o', 'json']);
+      expect(r.exitCode, `${status}: ${r.stderr}`).toBe(1);
+      expect((JSON.parse(r.stdout) as Array<{ status: string }>).map((x) => x.status), String(status)).toEqual(['not_sent', 'not_sent', 'not_sent']);
+      expect(f.hits.filter((h) => h.method === 'POST'), String(status)).toHaveLength(1);
+      expect(r.stderr).not.toContain('fix the rejected rows');
+    }
+  });
+});
+
 describe('a bulk request refused whole with errors by position', () => {
   it('gives each row its own errors (operations[1] is the second row), and the others are not sent, not rejected', async () => {
     const f = await fake((req, res) => {

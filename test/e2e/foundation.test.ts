@@ -285,6 +285,16 @@ describe('errors', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('-o JSON in any case, and the last -o of several, decide the JSON object as they decide the output', async () => {
+    for (const args of [['-o', 'JSON'], ['-oNDJSON'], ['--output=Json'], ['-o', 'table', '-o', 'json']]) {
+      const r = await t.sct(['products', 'get', '999999', ...args]);
+      expect(r.exitCode, args.join(' ')).toBe(1);
+      expect(lastJsonLine(r.stderr), args.join(' ')).toMatchObject({ status: 404, exit_code: 1 });
+    }
+    const table = await t.sct(['products', 'get', '999999', '-o', 'json', '-o', 'table']);
+    expect(table.stderr).not.toMatch(/^\{/m);
+  });
+
   it('prints the JSON object too when the output format comes from the profile', async () => {
     expect((await t.sct(['config', 'set', 'output', 'json'])).exitCode).toBe(0);
     const r = await t.sct(['products', 'get', '999999']);

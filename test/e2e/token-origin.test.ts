@@ -186,6 +186,13 @@ describe('redirects', () => {
     expect(other.log).toHaveLength(1);
     expect(t.sb.requests).toHaveLength(0);
   });
+
+  it('the hint names the base URL the redirect leads to, its path as the redirect has it', async () => {
+    other.on('GET /api/accounts/me', answer(301, { location: 'https://moved.example/v2/api/accounts/me' }, {}));
+    const r = await t.sct(['whoami', '--base-url', other.url]);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('hint: if the service lives there now, use that address as the base URL: --base-url https://moved.example/v2/api ');
+  });
 });
 
 describe('secrets in URLs, controls in headers', () => {

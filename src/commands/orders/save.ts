@@ -7,7 +7,7 @@ import { stripControl } from '../../output/sanitize.js';
 import { addsItems, ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { buildBody, canonicalEnums, promptMissing, validate } from '../shared/body.js';
-import { idempotencyKeyOf } from '../shared/crud.js';
+import { idempotencyKeyOf, withRerunKey } from '../shared/crud.js';
 import { parseDate, parseInteger } from '../shared/flags.js';
 import { ID_MAX } from '../../util/numbers.js';
 import { orderKind } from './filters.js';
@@ -126,7 +126,7 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
   if (id === undefined && kind === 'batch' && body.tags === undefined) body.tags = [];
   const valid = validate(schema, body, `${kind} order`);
   if (id !== undefined && Array.isArray(valid.items)) await confirmDroppedItems(ctx, kind, id, valid.items as Item[]);
-  const res = await ctx.client().request<Record<string, unknown> | null>({
+  const res = await withRerunKey(ctx.client().request<Record<string, unknown> | null>({
     method: id === undefined ? 'POST' : 'PATCH',
     path: id === undefined ? PATHS.ordersOfKind(kind) : PATHS.orderOfKind(kind, id),
     body: valid,
@@ -134,7 +134,7 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
     expect: id === undefined ? 'created' : undefined,
     idempotencyKey,
     onceOnly: id !== undefined && addsItems(valid),
-  });
+  }));
   const saved = res.data ?? {};
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${id === undefined ? 'Created' : 'Updated'} ${kind} order ${stripControl(String(saved.id ?? id ?? ''))}`.trimEnd());
   await writeOrder(ctx, saved);

@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import type { DocumentedResource } from '../../api/schemas/fields.js';
 import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
-import { CancelledError, UsageError } from '../../errors.js';
+import { CancelledError, SctError, UsageError } from '../../errors.js';
 import { stripControl } from '../../output/sanitize.js';
 import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, buildBody, canonicalEnums, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
 import { parseInteger } from './flags.js';
@@ -27,6 +27,22 @@ export function idempotencyKeyOf(flags: Pick<BodyFlags, 'idempotencyKey'>): stri
     throw new UsageError(`invalid --idempotency-key ${JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key)}: use 1 to 255 printable ASCII characters, no spaces`);
   }
   return key;
+}
+
+/**
+ * A create whose answer never came (a 502 after the retries, a timeout, a signal once it was
+ * sent) may have been carried out: the hint gives the key that learns its outcome without
+ * creating it twice, which the user could not know (it is new for each run).
+ */
+export async function withRerunKey<T>(send: Promise<T>, flag: (key: string) => string = (key) => `--idempotency-key ${key}`): Promise<T> {
+  try {
+    return await send;
+  } catch (err) {
+    if (err instanceof SctError && err.delivery === 'unknown' && err.idempotencyKey && err.hint === undefined) {
+      err.hint = `it may have been created (its answer never came): run the same command with ${flag(err.idempotencyKey)} to get its outcome without creating it twice`;
+    }
+    throw err;
+  }
 }
 
 export async function showOne(ctx: Context, path: string, columns: Column[], detail?: Column[]): Promise<unknown> {
@@ -76,7 +92,7 @@ export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOpt
   if (o.method === 'POST') await promptMissing(ctx, o.schema, body, o.askers);
   const valid = validate(o.schema, body, o.what);
   // A create must answer the created object: anything else (a 2xx page, an empty body) is no proof.
-  const res = await ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined, idempotencyKey });
+  const res = await withRerunKey(ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined, idempotencyKey }));
   const saved = res.data as Record<string, unknown> | null;
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${o.method === 'POST' ? 'Created' : 'Updated'} ${o.what}${saved && saved.id !== undefined ? ` ${stripControl(String(saved.id))}` : ''}`);
   return saved;

@@ -1,0 +1,80 @@
+// A single create whose answer never came (a 500 after the service may have acted, a signal once
+// the request was out) may have been carried out: sct says so, and gives the Idempotency-Key
+// it sent, so the same command run with it learns the outcome instead of creating a twin. The
+// built sct against a server on 127.0.0.1 that records the key of each request.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { removeDir, runSct, spawnSct, tempDir } from '../helpers/sct.js';
+
+let server: Server;
+let base = '';
+let dir = '';
+const keys: string[] = [];
+/** What POST /api/origins does: answer 500, or never answer. */
+let mode: 'fail' | 'hang' = 'fail';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.method === 'POST') keys.push(String(req.headers['idempotency-key']));
+      if (req.method === 'POST' && mode === 'hang') return;
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ detail: 'Internal error after the commit.' }));
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  server.unref();
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+beforeEach(() => {
+  keys.length = 0;
+  mode = 'fail';
+  dir = tempDir();
+  return () => removeDir(dir);
+});
+
+const env = () => ({ SCT_BASE_URL: base, SCT_TOKEN: 'sct_test_token', SCT_CONFIG_DIR: dir, NO_COLOR: '1' });
+const CREATE = ['origins', 'create', '--name', 'Plot A', '--country-code', 'CI', '--location', '6.8,-5.2'];
+
+describe('a create whose answer never came', () => {
+  it('a 500 on the create: exit 1, and the hint gives the key it was sent under', async () => {
+    const r = await runSct(CREATE, { env: env() });
+    expect(r.exitCode).toBe(1);
+    expect(keys).toHaveLength(1);
+    expect(r.stderr).toContain(`hint: it may have been created (its answer never came): run the same command with --idempotency-key ${keys[0]} to get its outcome without creating it twice`);
+    // A key the user gave is the one named.
+    const again = await runSct([...CREATE, '--idempotency-key', 'plot-a-1'], { env: env() });
+    expect(again.stderr).toContain('--idempotency-key plot-a-1 to get its outcome');
+  });
+
+  it('sct api: the hint names the header', async () => {
+    const r = await runSct(['api', '/origins', '-f', 'name=x'], { env: env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`-H 'Idempotency-Key: ${keys[0]}' to get its outcome without doing it twice`);
+  });
+
+  it('stopped by SIGTERM once the create was out: exit 143, and the same hint', async () => {
+    mode = 'hang';
+    const child = spawnSct(CREATE, { env: env() });
+    for (let waited = 0; keys.length === 0 && waited < 20_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGTERM');
+    const r = await child;
+    expect(r.exitCode).toBe(143);
+    expect(String(r.stderr)).toContain('error: stopped by SIGTERM');
+    expect(String(r.stderr)).toContain(`--idempotency-key ${keys[0]} to get its outcome`);
+  });
+
+  it('a create that could not be sent (nothing listens) gives no such hint', async () => {
+    const r = await runSct(CREATE, { env: { ...env(), SCT_BASE_URL: 'http://127.0.0.1:1/api' } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).not.toContain('--idempotency-key');
+  });
+});
