@@ -2,13 +2,12 @@
 // request as told and records it as it came (method, path and query, headers, the body's bytes):
 // what the user typed or gave in a file reaches the service unchanged, and every answer, a
 // failure included, is shown as gh api shows it.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeDir, runSct, tempDir } from '../helpers/sct.js';
+import { useLocalServer } from '../helpers/local-server.js';
 
 interface Seen {
   method: string;
@@ -18,8 +17,6 @@ interface Seen {
 }
 
 const seen: Seen[] = [];
-let server: Server;
-let base = '';
 let dir = '';
 
 /** What each path answers; anything else echoes the request as JSON. */
@@ -47,26 +44,16 @@ function json(res: ServerResponse, body: unknown, status = 200): void {
   res.end(JSON.stringify(body));
 }
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      const answer = ANSWERS[(req.url ?? '').split('?')[0]!];
-      if (answer) answer(res);
-      else json(res, { method: req.method, url: req.url });
-    });
+const server = useLocalServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks).toString('utf8');
+    seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+    const answer = ANSWERS[(req.url ?? '').split('?')[0]!];
+    if (answer) answer(res);
+    else json(res, { method: req.method, url: req.url });
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  server.unref();
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
-});
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
 });
 beforeEach(() => {
   seen.length = 0;
@@ -75,8 +62,8 @@ beforeEach(() => {
 });
 
 const sct = (args: string[], input?: string) =>
-  runSct(args, { input, env: { SCT_BASE_URL: base, SCT_TOKEN: 'sct_test_token', SCT_CONFIG_DIR: dir, NO_COLOR: '1' } });
-const query = (i = 0) => Object.fromEntries(new URL(seen[i]!.url, base).searchParams);
+  runSct(args, { input, env: { SCT_BASE_URL: server.url, SCT_TOKEN: 'sct_test_token', SCT_CONFIG_DIR: dir, NO_COLOR: '1' } });
+const query = (i = 0) => Object.fromEntries(new URL(seen[i]!.url, server.url).searchParams);
 
 describe('what the user typed reaches the service unchanged', () => {
   it('-F numbers past 2^53 keep their digits, in a body and in a query string', async () => {

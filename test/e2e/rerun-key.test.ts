@@ -2,37 +2,23 @@
 // the request was out) may have been carried out: sct says so, and gives the Idempotency-Key
 // it sent, so the same command run with it learns the outcome instead of creating a twin. The
 // built sct against a server on 127.0.0.1 that records the key of each request.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { removeDir, runSct, spawnSct, tempDir } from '../helpers/sct.js';
+import { useLocalServer } from '../helpers/local-server.js';
 
-let server: Server;
-let base = '';
 let dir = '';
 const keys: string[] = [];
 /** What POST /api/origins does: answer 500, or never answer. */
 let mode: 'fail' | 'hang' = 'fail';
 
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      if (req.method === 'POST') keys.push(String(req.headers['idempotency-key']));
-      if (req.method === 'POST' && mode === 'hang') return;
-      res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ detail: 'Internal error after the commit.' }));
-    });
+const server = useLocalServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    if (req.method === 'POST') keys.push(String(req.headers['idempotency-key']));
+    if (req.method === 'POST' && mode === 'hang') return;
+    res.writeHead(500, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ detail: 'Internal error after the commit.' }));
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  server.unref();
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
-});
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
 });
 beforeEach(() => {
   keys.length = 0;
@@ -41,7 +27,7 @@ beforeEach(() => {
   return () => removeDir(dir);
 });
 
-const env = () => ({ SCT_BASE_URL: base, SCT_TOKEN: 'sct_test_token', SCT_CONFIG_DIR: dir, NO_COLOR: '1' });
+const env = () => ({ SCT_BASE_URL: server.url, SCT_TOKEN: 'sct_test_token', SCT_CONFIG_DIR: dir, NO_COLOR: '1' });
 const CREATE = ['origins', 'create', '--name', 'Plot A', '--country-code', 'CI', '--location', '6.8,-5.2'];
 
 describe('a create whose answer never came', () => {
