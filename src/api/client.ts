@@ -339,6 +339,7 @@ export class ApiClient {
   private async attempt(call: Call): Promise<Answer | typeof AGAIN> {
     if (call.options.signal?.aborted) call.fail(new InterruptedError());
     await this.waitForBudget(call);
+    if (call.options.beforeSend && !call.mayHaveArrived) await call.options.beforeSend();
     const deadline = this.deadline(call.wireSignal);
     const res = await this.sendAttempt(call, deadline);
     if (res === AGAIN) return AGAIN;

@@ -39,6 +39,13 @@ export interface RequestOptions {
    * RawAnswer, rather than an error (`sct api`). An HTML page is still the error it names.
    */
   anyAnswer?: boolean;
+  /**
+   * Run right before each attempt that could be the first to reach the service (after any wait
+   * for the rate limit or a retry's back-off): sync's read of the object it is about to write,
+   * whose verdict (a ConflictError) then stops the write. Not before an attempt after one that
+   * may have arrived: the object may then differ by this very write.
+   */
+  beforeSend?: () => Promise<void>;
   /** Gives up on this request (a page requested ahead that is no longer wanted): an InterruptedError. */
   signal?: AbortSignal;
   /** On a dry run, what a raw body stands for, as printed ("the 6 bytes of a.pdf"). */

@@ -203,9 +203,9 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
         const w = unit.payload;
         if (w.action === 'create') {
           if (appeared.has(unit.key)) throw new ConflictError(`${unit.key} was created on the service since the plan: not created again`);
-          // Read again right before the write, as an update's object is: one created meanwhile
-          // (a colleague, another sync) is not created a second time under its key.
-          await checkNotCreated(writer, run, unit.key);
+          // Read again right before the write (and before a retry after a 503, a wait for the
+          // rate limit), as an update's object is: one created meanwhile (a colleague, another
+          // sync) is not created a second time under its key.
           try {
             const res = await writer.request<{ id?: number } | null>({
               method: 'POST',
@@ -213,6 +213,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
               body: w.body,
               idempotencyKey: unitKey(journal, unit),
               expect: 'created',
+              beforeSend: () => checkNotCreated(writer, run, unit.key),
             });
             return { id: res.data?.id };
           } catch (err) {
@@ -222,9 +223,10 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
         // The plan may be minutes old (it waited for a "y"): a PATCH made from it would undo
         // what a colleague changed meanwhile (an item list sent back without their new item
         // deletes it). What changed since is not written; the rerun plans from the new state.
-        await checkUnchanged(writer, run, w.id, w.planned);
-        // Items without an id are made by the PATCH: sent twice, they would be made twice.
-        await writer.request({ method: 'PATCH', path: run.updatePath(w.id), body: w.body, onceOnly: addsItems(w.body) });
+        // Read right before each attempt: a 503's back-off or a wait for the rate limit is time
+        // for a colleague too. Items without an id are made by the PATCH: sent twice, they would
+        // be made twice.
+        await writer.request({ method: 'PATCH', path: run.updatePath(w.id), body: w.body, onceOnly: addsItems(w.body), beforeSend: () => checkUnchanged(writer, run, w.id, w.planned) });
         return { id: w.id, status: 'updated' };
       },
       onProgress: (done, all, rejected) => spinner.update(`Syncing ${run.noun}… ${done}/${all}${rejected ? ` (${rejected} rejected)` : ''}`),

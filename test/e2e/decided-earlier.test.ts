@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { hasScript, runAtTerminal, type Step } from '../helpers/terminal.js';
 import { OWNER } from '../sandbox/helpers.js';
+import { startHostile } from '../helpers/hostile.js';
+import { sctFor } from '../helpers/sct.js';
 
 const t = useSandbox({ rateLimit: 100_000 });
 let run = 0;
@@ -214,6 +216,32 @@ describe('origins sync: an origin created by someone else during the apply', () 
     expect(results[1]!.error).toMatch(new RegExp(`${keys[1]} was created on the service since the plan \\(id \\d+\\): not created again`));
     const held = (await send('GET', `/origins?external_id=${keys[1]}&limit=10`)).results;
     expect(held.map((o: { name: string }) => o.name)).toEqual(['Elsewhere']);
+  });
+});
+
+describe('origins sync: a change made while a write waits to be sent again', () => {
+  it('a colleague\'s edit during a 503\'s back-off is read before the retry: conflict, their edit kept', async () => {
+    run++;
+    const origin = (await send('GET', '/origins?limit=50')).results.find((o: { external_id: string | null }) => o.external_id);
+    const file = t.writeFile(`retry-${run}.csv`, `external_id,description\n${origin.external_id},from the nightly file ${run}\n`);
+    const h = await startHostile(t.sb.url);
+    try {
+      // The first PATCH is refused with a 503 (nothing done); the colleague edits meanwhile.
+      h.on(`PATCH /api/origins/${origin.id}`, async (_req, res) => {
+        await send('PATCH', `/origins/${origin.id}`, { description: `colleague's fix ${run}` });
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
+        res.end(JSON.stringify({ detail: 'Service temporarily unavailable.' }));
+      }, { times: 1 });
+      const r = await sctFor(h.url, OWNER, t.dir)(['origins', 'sync', '--file', file, '--yes', '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(3);
+      const results = JSON.parse(r.stdout).results as Array<{ key: string; status: string; error?: string }>;
+      expect(results.map((x) => [x.key, x.status])).toEqual([[origin.external_id, 'conflict']]);
+      expect(results[0]!.error).toMatch(/changed on the service since the plan: not written/);
+      expect((await send('GET', `/origins/${origin.id}`)).description).toBe(`colleague's fix ${run}`);
+      expect(h.log.filter((x) => x.method === 'PATCH')).toHaveLength(1);
+    } finally {
+      await h.close();
+    }
   });
 });
 
