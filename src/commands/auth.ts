@@ -92,7 +92,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   } finally {
     await client.close();
   }
-  await storeToken(ctx, s.profile, s.baseUrl, token, !opts.insecureStorage);
+  await storeToken(ctx, s.profile, s.baseUrl, s.baseUrlSource !== 'profile', token, !opts.insecureStorage);
   if (ctx.env.SCT_TOKEN) ctx.io.warn('SCT_TOKEN is set in the environment and takes precedence over the stored token');
   ctx.io.info(
     `${ctx.io.colorErr.green('✓')} Logged in to ${withoutCredentials(s.baseUrl)} as ${stripControl(displayName(me))}` +
@@ -106,7 +106,7 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
  * profile, or, without a usable keyring or with --insecure-storage, in the 0600 config file. A
  * keyring entry the profile named before and no longer uses is removed.
  */
-async function storeToken(ctx: Context, profile: string, baseUrl: string, token: string, useKeyring: boolean): Promise<void> {
+async function storeToken(ctx: Context, profile: string, baseUrl: string, named: boolean, token: string, useKeyring: boolean): Promise<void> {
   const store = ctx.config();
   const before = store.profile(profile);
   const account = keyringAccount(profile, baseUrl);
@@ -122,8 +122,8 @@ async function storeToken(ctx: Context, profile: string, baseUrl: string, token:
   // The new token belongs to this base URL: an older token's own URL goes with it, and so does
   // the workspace a switch recorded with the older token (another user's, perhaps: a workspace
   // this token may not be able to switch to).
-  if (inKeyring) await store.setMany(profile, { base_url: baseUrl, token_storage: 'keyring', token_account: account }, ['token', 'token_base_url', 'workspace']);
-  else await store.setMany(profile, { base_url: baseUrl, token }, ['token_storage', 'token_account', 'token_base_url', 'workspace']);
+  if (inKeyring) await store.storeToken(profile, baseUrl, named, { token_storage: 'keyring', token_account: account }, ['token', 'token_base_url', 'workspace']);
+  else await store.storeToken(profile, baseUrl, named, { token }, ['token_storage', 'token_account', 'token_base_url', 'workspace']);
   if (before.token_storage === 'keyring') {
     const old = before.token_account ?? keyringAccount(profile, before.token_base_url ?? before.base_url);
     if (!inKeyring || old !== account) {

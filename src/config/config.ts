@@ -103,6 +103,24 @@ export class ConfigStore {
   }
 
   /**
+   * Stores a token verified against `baseUrl`, under the lock. `baseUrl` becomes the profile's base
+   * URL when the login named it (`named`: a flag or SCT_BASE_URL), or when the profile still holds
+   * the one the login read: a `config set base_url` made while the login asked the service is
+   * kept, and the token is recorded for the URL it was verified against (token_base_url).
+   */
+  async storeToken(profile: string, baseUrl: string, named: boolean, values: Profile, remove: StoredKey[]): Promise<void> {
+    await this.update((profiles) => {
+      const current = ownProfile(profiles, profile);
+      const moved = !named && current?.base_url !== undefined && current.base_url !== baseUrl;
+      const next: Profile = { ...current, ...values, base_url: moved ? current!.base_url : baseUrl };
+      for (const k of remove) delete next[k];
+      if (moved) next.token_base_url = baseUrl;
+      profiles[profile] = next;
+      return true;
+    });
+  }
+
+  /**
    * Removes the profile's token, wherever the file says it is, under the lock; returns the
    * profile as it was read there (a logout then removes a keyring entry it names), or undefined
    * when it had no token.

@@ -69,6 +69,24 @@ describe('auth login goes through the client every command uses', () => {
   });
 });
 
+describe('a login beside a config set', () => {
+  it('a `config set base_url` made while the login asks the service is kept; the token is recorded for the URL it was checked against', async () => {
+    expect((await t.sct(['config', 'set', 'base_url', h.url], { env: noEnvToken })).exitCode).toBe(0);
+    // While the login's GET /accounts/me is out, the user points the profile elsewhere.
+    h.on('GET /api/accounts/me', async (_req, res, _body, forward) => {
+      expect((await t.sct(['config', 'set', 'base_url', t.sb.url], { env: noEnvToken })).exitCode).toBe(0);
+      const up = await forward();
+      res.writeHead(up.status, up.headers);
+      res.end(up.body);
+    }, { times: 1 });
+    const r = await t.sct(['auth', 'login', '--with-token', '--insecure-storage'], { input: OWNER, env: noEnvToken });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const profile = JSON.parse(readFileSync(join(t.dir, 'config.json'), 'utf8')).profiles.default;
+    expect(profile.base_url).toBe(t.sb.url);
+    expect(profile.token_base_url).toBe(h.url);
+  });
+});
+
 describe('a base URL with a query or a fragment', () => {
   it('is exit 2 wherever it is given, nothing sent: sct adds the paths and queries itself', async () => {
     const bad = `${t.sb.url}?x=1`;
