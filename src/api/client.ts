@@ -387,9 +387,9 @@ export class ApiClient {
       if (timedOut || !neverConnected(err)) call.mayHaveArrived = true;
       // Stopped (Ctrl-C, a signal) once it may have gone out: a write that may have been done.
       if (err instanceof InterruptedError || (!timedOut && call.wireSignal?.aborted)) call.fail(new InterruptedError());
-      const reason = timedOut ? this.timeoutReason() : describeError(err);
+      const reason = timedOut ? this.timeoutReason() : describeError(err, call.target.url.host);
       if (call.mayRetry && (timedOut || isRetryableError(err))) return call.retry(reason);
-      return call.fail(new NetworkError(`${call.where()}: ${reason}`, { cause: err }));
+      return call.fail(new NetworkError(`${call.where()}: ${reason}${call.retries.attemptsSaid}`, { cause: err }));
     }
   }
 
@@ -454,6 +454,7 @@ export class ApiClient {
     // does not have) say nothing was done. A row so answered is unknown, and goes again under its key.
     if (status >= 500 && status !== 503 && status !== 501) call.mayHaveArrived = true;
     const err = apiErrorFrom(status, parseErrorBody(text, res.headers), call.method, call.shown());
+    err.message += call.retries.attemptsSaid;
     err.answer = { headers: res.headers, text };
     // Every request 404s when the base URL lacks the /api prefix: say so where it shows.
     if (status === 404 && call.target.url.origin === this.origin && !this.baseUrlPrefixSaid) err.hint = missingApiPrefix(this.baseUrl);

@@ -68,6 +68,11 @@ export class Retries {
     return this.attempt > 0;
   }
 
+  /** " (after 4 attempts)" once the request was tried again, for the error that ends it; else "". */
+  get attemptsSaid(): string {
+    return this.attempt > 0 ? ` (after ${this.attempt + 1} attempts)` : '';
+  }
+
   /** Whether a failed attempt may be tried again. */
   get left(): boolean {
     return this.attempt < this.policy.maxRetries;
@@ -210,14 +215,24 @@ export function neverConnected(err: unknown): boolean {
 /** An error's message on one line, without the credentials a URL in it may carry. */
 const oneLineOf = (err: unknown) => credentialsInText(((err as Error)?.message ?? String(err)).replace(/\s*\n\s*/g, ' ').trim());
 
-export function describeError(err: unknown): string {
+/**
+ * A failure on the way to the service, in words: `host` (the request's, host:port) names where a
+ * connection could not be made, as the base URL may come from a profile or a variable the user
+ * does not have in mind.
+ */
+export function describeError(err: unknown, host?: string): string {
   const code = errorCode(err);
+  const at = host ? ` (${host})` : '';
+  if (code && CERTIFICATE_ERRORS.has(code)) {
+    const what = code === 'CERT_HAS_EXPIRED' ? 'has expired' : code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? 'is for another name' : `is not trusted (${oneLineOf(err).replace(/:$/, '')})`;
+    return `the TLS certificate of ${host ?? 'the server'} ${what}: behind a corporate TLS proxy, give its CA certificate in NODE_EXTRA_CA_CERTS=/path/to/ca.pem (sct doctor checks it)`;
+  }
   switch (code) {
     case 'ECONNREFUSED':
-      return 'connection refused (is the base URL right and the service up?)';
+      return `connection refused${at} (is the base URL right and the service up?)`;
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return 'host not found';
+      return `host not found${at}`;
     case 'ETIMEDOUT':
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
@@ -238,3 +253,15 @@ export function describeError(err: unknown): string {
       return oneLineOf(err);
   }
 }
+
+/** Node's and OpenSSL's codes for a certificate the connection refused. */
+const CERTIFICATE_ERRORS = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_UNTRUSTED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);

@@ -13,6 +13,7 @@ import { strToU8, zipSync } from 'fflate';
 import { until, useSandbox } from '../helpers/sandbox.js';
 import { sctFor, spawnSctFor, type InProcessOptions, type RunOptions } from '../helpers/sct.js';
 import { OWNER } from '../sandbox/helpers.js';
+import { startRelay } from '../helpers/relay.js';
 
 const t = useSandbox({}, { inProcess: true });
 
@@ -594,6 +595,29 @@ describe('a bulk request refused for want of permission', () => {
     expect((JSON.parse(each.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['not_sent', 'not_sent', 'not_sent']);
     // The first refusal stops the run: the others would be refused the same way.
     expect(f.hits.filter((h) => h.method === 'POST')).toHaveLength(1);
+  });
+});
+
+describe('a failure on the way names where, and how often it was tried', () => {
+  it('a refused connection names the host; a certificate not trusted says where its CA goes; a 502 after the retries says so', async () => {
+    const refused = await sctFor('http://127.0.0.1:1/api', OWNER, t.dir, { inProcess: true })(['orders', 'get', '5'], { clientOptions: { retryBaseMs: 1 } });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain('error: GET /orders/5: connection refused (127.0.0.1:1) (is the base URL right and the service up?)');
+    const relay = await startRelay(t.sb.port, { tls: true });
+    try {
+      const tls = await sctFor(relay.url, OWNER, t.dir, { inProcess: true })(['orders', 'get', '5']);
+      expect(tls.exitCode).toBe(1);
+      expect(tls.stderr).toMatch(new RegExp(`error: GET /orders/5: the TLS certificate of 127\\.0\\.0\\.1:${new URL(relay.url).port} is not trusted \\([^)]+\\): behind a corporate TLS proxy, give its CA certificate in NODE_EXTRA_CA_CERTS`));
+    } finally {
+      await relay.close();
+    }
+    const f = await fake((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><body>Bad gateway</body></html>');
+    });
+    const bad = await sctAt(f, ['orders', 'get', '5'], { clientOptions: { retryBaseMs: 1 } });
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toContain('error: 502 Bad Gateway (HTML page) on GET /orders/5 (after 4 attempts)');
   });
 });
 
