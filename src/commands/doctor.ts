@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import { fileErrorText } from '../util/files.js';
 import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import { CONFIG_FILE_MODE } from '../config/config.js';
@@ -6,7 +7,7 @@ import { missingApiPrefix } from '../api/endpoint.js';
 import { proxyFor, proxyFromEnv, proxyProblem } from '../api/proxy-env.js';
 import { discardBody } from '../api/transport.js';
 import { PATHS } from '../api/paths.js';
-import { AuthError, ConfigFileError, InterruptedError, RateLimitError, SctError, UsageError } from '../errors.js';
+import { ApiError, AuthError, ConfigFileError, InterruptedError, RateLimitError, SctError, UsageError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
 import { displayName } from '../api/me.js';
 import { parseMe } from './whoami.js';
@@ -56,7 +57,8 @@ function configDirCheck(dir: string): Omit<Check, 'name'> | null {
   }
   const owner = notMine(dir);
   if (owner) return { level: 'fail', detail: `${dir} ${owner}` };
-  if (mode & 0o022) return { level: 'warn', detail: `${dir} is writable by other users: chmod 700 "${dir}"` };
+  // As a config file others may write: whoever may write the directory may replace the file.
+  if (mode & 0o022) return { level: 'fail', detail: `${dir} is writable by other users, who could replace the config file (and the base URL your token is sent to): chmod 700 "${dir}"` };
   return { level: 'ok', detail: `${dir} (mode ${mode.toString(8)})` };
 }
 
@@ -91,21 +93,18 @@ export async function doctor(ctx: Context): Promise<void> {
   if (dirCheck) add('config_dir', dirCheck.level, dirCheck.detail);
   const mode = store.fileMode();
   const fileOwner = notMine(store.path);
-  if (mode === null) add('config', 'warn', `${store.path} does not exist yet (run sct auth login)`);
+  // Without a file, SCT_BASE_URL and SCT_TOKEN are enough (a CI job): nothing to advise then.
+  if (mode === null) add('config', ctx.env.SCT_BASE_URL && ctx.env.SCT_TOKEN ? 'ok' : 'warn', ctx.env.SCT_BASE_URL && ctx.env.SCT_TOKEN ? `${store.path} does not exist: SCT_BASE_URL and SCT_TOKEN are used` : `${store.path} does not exist yet (run sct auth login)`);
   else if (fileOwner) add('config', 'fail', `${store.path} ${fileOwner}`);
-  else if (mode !== CONFIG_FILE_MODE) add('config', 'fail', `${store.path} has mode ${mode.toString(8)}${exposure(mode)}, should be 600: chmod 600 "${store.path}"`);
+  // 600 or stricter (400: read-only to its owner) keeps the token to its owner.
+  else if ((mode & ~CONFIG_FILE_MODE) !== 0) add('config', 'fail', `${store.path} has mode ${mode.toString(8)}${exposure(mode)}, should be 600: chmod 600 "${store.path}"`);
+  else if (mode !== CONFIG_FILE_MODE) add('config', 'ok', `${store.path} (mode ${mode.toString(8)}: sct cannot write it, \`config set\` and \`auth login\` will fail)`);
   else add('config', 'ok', `${store.path} (mode 600)`);
 
   add('proxy', ...proxyCheck(ctx));
   const ca = ctx.env.NODE_EXTRA_CA_CERTS;
   if (ca) {
-    let readable = false;
-    try {
-      readable = existsSync(ca) && readFileSync(ca, 'utf8').includes('BEGIN CERTIFICATE');
-    } catch {
-      readable = false;
-    }
-    add('ca', readable ? 'ok' : 'fail', readable ? `NODE_EXTRA_CA_CERTS=${ca}` : `NODE_EXTRA_CA_CERTS=${ca} is not a readable PEM file`);
+    add('ca', ...(await caCheck(ca)));
   } else add('ca', 'ok', 'system certificates (NODE_EXTRA_CA_CERTS not set)');
 
   let s: Settings;
@@ -131,10 +130,14 @@ export async function doctor(ctx: Context): Promise<void> {
       const anon = ctx.client({ auth: false, checkBaseUrl: false, noWait: true });
       // Any HTTP answer proves reachability; the public endpoint 404s cheaply without a token.
       const res = await anon.stream({ path: PATHS.countries, query: { limit: 1 } }).catch((err) => {
-        if (err instanceof SctError && err.status !== null) return null;
+        if (err instanceof SctError && err.status !== null) {
+          // An answer all the same (401 without a token): its Date is the server's clock.
+          if (err instanceof ApiError) probeDate = err.answer?.headers.date;
+          return null;
+        }
         throw err;
       });
-      probeDate = res?.headers.date;
+      probeDate = res?.headers.date ?? probeDate;
       if (res) await discardBody(res.body);
       const answered = `${withoutCredentials(s.baseUrl)} answered in ${ctx.now() - started} ms (from ${s.baseUrlSource})`;
       const warning = missingApiPrefix(s.baseUrl);
@@ -152,11 +155,17 @@ export async function doctor(ctx: Context): Promise<void> {
     add('token', 'fail', 'no token (sct auth login or SCT_TOKEN)');
   } else if (s.baseUrl && checks.find((c) => c.name === 'base_url')?.level !== 'fail') {
     const tokenFrom = `${maskToken(s.token)} from ${s.tokenSource === 'env' ? 'SCT_TOKEN' : 'the profile'}`;
+    // The server's clock against ours, once known: the rate limit resets in the server's time.
+    let serverSkewMs = 0;
     const clock = (header: string | string[] | undefined) => {
       const date = Date.parse(String(header ?? ''));
       if (Number.isFinite(date)) {
         const skew = Math.round((ctx.now() - date) / 1000);
-        add('clock', Math.abs(skew) > 300 ? 'fail' : Math.abs(skew) > 30 ? 'warn' : 'ok', `local clock is ${Math.abs(skew)}s ${skew >= 0 ? 'ahead of' : 'behind'} the server`);
+        const level = Math.abs(skew) > 300 ? 'fail' : Math.abs(skew) > 30 ? 'warn' : 'ok';
+        const advice = level === 'ok' ? '' : ': set the clock right (NTP: `timedatectl set-ntp true`, or the system settings); rate-limit resets and dates read from it are off by as much';
+        const off = Math.abs(skew) < 60 ? `${Math.abs(skew)}s` : formatDuration(Math.abs(skew) * 1000);
+        add('clock', level, `local clock is ${off} ${skew >= 0 ? 'ahead of' : 'behind'} the server${advice}`);
+        serverSkewMs = ctx.now() - date;
       } else add('clock', 'warn', 'the server sent no Date header');
     };
     // Never sleeps through a spent rate limit: doctor reports it and goes on.
@@ -177,7 +186,7 @@ export async function doctor(ctx: Context): Promise<void> {
       const rl = client.rateLimit;
       if (rl.remaining !== undefined && rl.limit !== undefined) {
         const low = rl.remaining < rl.limit * 0.1;
-        const reset = rl.reset ? ` (resets in ${formatDuration(Math.max(0, rl.reset * 1000 - ctx.now()))})` : '';
+        const reset = rl.reset ? ` (resets in ${formatDuration(Math.max(0, rl.reset * 1000 - (ctx.now() - serverSkewMs)))})` : '';
         add('rate_limit', low ? 'warn' : 'ok', `${rl.remaining} of ${rl.limit} requests left this hour${reset}`);
       } else add('rate_limit', 'warn', 'the server sent no X-RateLimit headers');
     } catch (err) {
@@ -190,8 +199,18 @@ export async function doctor(ctx: Context): Promise<void> {
         add('rate_limit', 'warn', `spent, resets in ${formatDuration(Math.max(0, err.resetAt.getTime() - ctx.now()))}`);
         // Where the token came from and, when refused, the hint every command gives (set another
         // SCT_TOKEN, or log in); other hints (a base URL without /api) are the base_url line's.
+      } else if (err instanceof ApiError && (err.status === 404 || err.status >= 500)) {
+        // Not the token's verdict: no API at this URL (a wrong path), or a service failing.
+        const base = checks.find((c) => c.name === 'base_url')!;
+        base.level = 'fail';
+        const noApi = missingApiPrefix(s.baseUrl) ?? 'is the path right, ending in /api?';
+        base.detail = `${withoutCredentials(s.baseUrl)} answers, but ${err.status === 404 ? `has no API there (GET /accounts/me is 404): ${noApi}` : `fails (${err.message})`}`;
+        add('token', 'warn', `${tokenFrom}: not verified, the service did not answer it (base_url)`);
+        clock(err.answer?.headers.date ?? probeDate);
       } else add('token', 'fail', `${tokenFrom}: ${err instanceof AuthError ? withHint(err) : (err as Error).message}`);
     }
+    // A refused token still came with an answer: the base URL's tells the clock.
+    if (!checks.some((c) => c.name === 'clock') && probeDate !== undefined) clock(probeDate);
   } else if (s.baseUrl) {
     // The service did not answer: what only its answer tells is said as not checked, never left out.
     add('token', 'warn', `${maskToken(s.token)} from ${s.tokenSource === 'env' ? 'SCT_TOKEN' : 'the profile'}: not verified, the service did not answer (base_url)`);
@@ -239,7 +258,33 @@ function proxyCheck(ctx: Context): [Level, string] {
   }
   const proxy = proxyFromEnv(ctx.env, base);
   if (!proxy) return ['ok', 'no proxy configured'];
-  const set = `a proxy is configured in the environment${proxy.noProxy ? ' (NO_PROXY set)' : ''}`;
+  const userNoProxy = ctx.env.NO_PROXY ?? ctx.env.no_proxy;
+  const set = `a proxy is configured in the environment${userNoProxy ? ' (NO_PROXY set)' : ''}`;
   if (!base) return ['ok', set];
   return ['ok', proxyFor(base, proxy) ? `${set}: the base URL goes through it` : `${set}: the base URL is reached directly, not through it`];
+}
+
+/**
+ * The NODE_EXTRA_CA_CERTS line: the file read and each of its certificates parsed, as Node loads
+ * them at start (a certificate it cannot load is ignored with a warning, and the TLS proxy it was
+ * for is then refused with no word of why).
+ */
+async function caCheck(ca: string): Promise<[Level, string]> {
+  let text: string;
+  try {
+    text = readFileSync(ca, 'utf8');
+  } catch (err) {
+    return ['fail', `NODE_EXTRA_CA_CERTS=${ca} cannot be read: ${fileErrorText(err)}`];
+  }
+  const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) return ['fail', `NODE_EXTRA_CA_CERTS=${ca} holds no PEM certificate`];
+  const { X509Certificate } = await import('node:crypto');
+  for (const [i, pem] of blocks.entries()) {
+    try {
+      new X509Certificate(pem);
+    } catch (err) {
+      return ['fail', `NODE_EXTRA_CA_CERTS=${ca}: certificate ${i + 1} of ${blocks.length} does not load (${(err as Error).message}); Node ignores the file`];
+    }
+  }
+  return ['ok', `NODE_EXTRA_CA_CERTS=${ca} (${blocks.length} certificate${blocks.length === 1 ? '' : 's'})`];
 }

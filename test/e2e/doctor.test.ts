@@ -25,11 +25,12 @@ describe('doctor with the rate limit spent', () => {
 });
 
 describe('doctor with a base URL without /api', () => {
-  it('says so once, on the base_url line', async () => {
+  it('says so once, on the base_url line, which fails: the token is not what is wrong', async () => {
     const bare = t.sb.url.replace(/\/api$/, '');
     const r = await t.sct(['doctor', '--base-url', bare]);
     const sentence = `does not end in /api`;
-    expect(r.stdout).toMatch(new RegExp(`^warn\\s+base_url\\s+.*${sentence}`, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^fail\\s+base_url\\s+.*has no API there \\(GET /accounts/me is 404\\): .*${sentence}`, 'm'));
+    expect(r.stdout).toMatch(/^warn\s+token\s+.*not verified, the service did not answer it \(base_url\)$/m);
     expect((r.stdout + r.stderr).split(sentence)).toHaveLength(2);
   });
 });
