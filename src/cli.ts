@@ -111,8 +111,9 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     if (!topic) await program.parseAsync(resolveJsonFlag(program, attachDashValues(program, argv)), { from: 'user' });
     await io.endPager(signals.terminated);
     // SIGTERM or SIGHUP once the command had done its work (its output in the pager): still the
-    // signal's exit code, as at any other moment.
-    if (signals.terminated.aborted) throw new InterruptedError();
+    // signal's exit code, as at any other moment. Not for a server, which runs until stopped:
+    // a signal is how it ends (`docker stop`, a CI job's teardown), as Ctrl-C is.
+    if (signals.terminated.aborted && word !== 'sandbox') throw new InterruptedError();
     // Output that never arrived (a full disk) must not end as a success.
     await io.flush();
   } catch (caught) {

@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
 import { parseInteger } from './shared/flags.js';
-import { UsageError } from '../errors.js';
+import { SctError, UsageError } from '../errors.js';
 
 const SANDBOX_OPTIONS = [
   { flags: '--port <n>', description: 'port to listen on (0 picks a free one)', default: '0' },
@@ -29,10 +29,14 @@ export const register = registerOf(defineLeaf({
 
 function share(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new UsageError(`invalid ${flag} "${value}": expected a number from 0 to 1`);
+  // Decimals only: Number() reads " " as 0 and 0x1 as 1.
+  const n = Number(value.trim());
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value.trim()) || n > 1) throw new UsageError(`invalid ${flag} "${value}": expected a number from 0 to 1`);
   return n;
 }
+
+/** An address that listens on every interface: reached from here as this machine's loopback. */
+const EVERY_INTERFACE = new Set(['0.0.0.0', '::', '[::]']);
 
 export async function sandbox(ctx: Context, opts: SandboxCommandOptions): Promise<void> {
   const faults = {
@@ -41,23 +45,36 @@ export async function sandbox(ctx: Context, opts: SandboxCommandOptions): Promis
     dropRate: share(opts.dropRate, '--drop-rate'),
   };
   const { startSandbox } = await import('../sandbox/server.js');
-  const sb = await startSandbox({
-    port: parseInteger(opts.port, '--port', 0, 65535),
-    host: opts.host,
-    seed: parseInteger(opts.seed, '--seed'),
-    orders: parseInteger(opts.orders, '--orders', 0, 10_000_000),
-    rateLimit: parseInteger(opts.rateLimit, '--rate-limit', 1),
-    statementDelayMs: parseInteger(opts.statementDelay, '--statement-delay'),
-    faults,
-    log: opts.log ? (line) => ctx.io.error(line) : undefined,
-  });
+  const port = parseInteger(opts.port, '--port', 0, 65535)!;
+  const host = opts.host ?? '127.0.0.1';
+  let sb;
+  try {
+    sb = await startSandbox({
+      port,
+      host: opts.host,
+      seed: parseInteger(opts.seed, '--seed'),
+      orders: parseInteger(opts.orders, '--orders', 0, 10_000_000),
+      rateLimit: parseInteger(opts.rateLimit, '--rate-limit', 1),
+      statementDelayMs: parseInteger(opts.statementDelay, '--statement-delay'),
+      faults,
+      log: opts.log ? (line) => ctx.io.error(line) : undefined,
+    });
+  } catch (err) {
+    throw listenError(err, host, port);
+  }
   const { io } = ctx;
+  // Listening on every interface: the URL to use from here is the loopback one (sct sends a
+  // token over plain http only to this machine), and everyone who can reach it is told of.
+  const everywhere = EVERY_INTERFACE.has(host);
+  const listening = new URL(sb.url);
+  const url = everywhere ? `http://127.0.0.1:${listening.port}${listening.pathname}` : sb.url;
   // The base URL goes to stdout (scripts read it); the rest is for people, on stderr.
-  await io.write(sb.url + '\n');
-  io.info(`Sandbox listening on ${sb.url}  (max page size 1000; Ctrl-C to stop)`);
+  await io.write(url + '\n');
+  io.info(`Sandbox listening on ${everywhere ? `every interface (${host}), as ${url} from here` : url}  (max page size 1000; Ctrl-C to stop)`);
+  if (everywhere) io.warn('every machine that can reach this one can use the demo tokens, read the request log (/_sandbox/requests) and set faults: use --host 127.0.0.1 unless that is meant');
   io.info('Demo tokens:');
   for (const t of sb.tokens) io.info(`  ${t.token.padEnd(28)} ${t.user} <${t.email}>, ${t.role} at ${t.company} (company ${t.companyId})`);
-  io.info(`Try: SCT_BASE_URL=${sb.url} SCT_TOKEN=${sb.tokens[0]?.token ?? '…'} sct orders list --buying`);
+  io.info(`Try: SCT_BASE_URL=${url} SCT_TOKEN=${sb.tokens[0]?.token ?? '…'} sct orders list --buying`);
 
   await new Promise<void>((resolve) => {
     if (ctx.signal.aborted) return resolve();
@@ -65,4 +82,23 @@ export async function sandbox(ctx: Context, opts: SandboxCommandOptions): Promis
   });
   await sb.close();
   io.info('Sandbox stopped.');
+}
+
+/** Why the sandbox could not listen, in words and with what to do: a bad --host is a usage error. */
+function listenError(err: unknown, host: string, port: number): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EADDRNOTAVAIL') {
+    return new UsageError(`invalid --host "${host}": ${code === 'EADDRNOTAVAIL' ? 'not an address of this machine' : 'no such host'}`, {}, 'e.g. --host 127.0.0.1 (this machine only) or --host 0.0.0.0 (every interface)');
+  }
+  if (code === 'EADDRINUSE') {
+    const e = new SctError(`port ${port} on ${host} is in use (another sandbox, or another server)`);
+    e.hint = '--port 0 picks a free port, and prints its URL on stdout';
+    return e;
+  }
+  if (code === 'EACCES') {
+    const e = new SctError(`port ${port} on ${host} needs privileges this user does not have`);
+    e.hint = 'use a port above 1023, or --port 0 for a free one';
+    return e;
+  }
+  return err;
 }

@@ -2,7 +2,7 @@
 // header, is answered 400 (or refused when stored) and the sandbox goes on serving.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
-import { spawnSct } from '../helpers/sct.js';
+import { runSct, spawnSct } from '../helpers/sct.js';
 import { client, OWNER } from '../sandbox/helpers.js';
 import type { Sandbox } from '../../src/sandbox/server.js';
 
@@ -60,5 +60,58 @@ describe('sct sandbox never stops on one request', () => {
     const ok = await c.post('/documents', { name: 'a.txt', content_type: 'text/plain; charset=utf-8' });
     expect(ok.status).toBe(201);
     expect(await alive()).toBe(200);
+  });
+});
+
+/** `sct sandbox ARGS` until it prints its URL: the URL, stderr so far, and the process. */
+async function started(args: string[]): Promise<{ url: string; stderr: () => string; proc: ReturnType<typeof spawnSct> }> {
+  const proc = spawnSct(['sandbox', '--port', '0', ...args]);
+  let err = '';
+  proc.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const line = /^(http:\/\/\S+)\n/.exec(out);
+      if (line) resolve(line[1]);
+    });
+    proc.once('exit', () => reject(new Error(`sct sandbox ended: ${out}${err}`)));
+  });
+  return { url, stderr: () => err, proc };
+}
+
+describe('sct sandbox as a server', () => {
+  it('on every interface: prints the loopback URL sct can use, warns who else can reach it; SIGTERM and SIGHUP end it as Ctrl-C does', async () => {
+    const sb = await started(['--host', '0.0.0.0']);
+    expect(sb.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(sb.stderr()).toContain('every machine that can reach this one can use the demo tokens');
+    expect(sb.stderr()).toContain(`Try: SCT_BASE_URL=${sb.url} `);
+    const me = await runSct(['whoami', '-o', 'json'], { env: { SCT_BASE_URL: sb.url, SCT_TOKEN: OWNER } });
+    expect(me.exitCode, me.stderr).toBe(0);
+    sb.proc.kill('SIGTERM');
+    const end = await sb.proc;
+    expect(end.exitCode).toBe(0);
+    expect(String(end.stderr)).toContain('Sandbox stopped.');
+    expect(String(end.stderr)).not.toContain('error:');
+    const hup = await started([]);
+    hup.proc.kill('SIGHUP');
+    expect((await hup.proc).exitCode).toBe(0);
+  });
+
+  it('a port in use, a host that is none, a share that is no number: said, with what to do', async () => {
+    const port = new URL(url).port;
+    const taken = await runSct(['sandbox', '--port', port]);
+    expect(taken.exitCode).toBe(1);
+    expect(taken.stderr).toContain(`error: port ${port} on 127.0.0.1 is in use`);
+    expect(taken.stderr).toContain('hint: --port 0 picks a free port');
+    const host = await runSct(['sandbox', '--host', 'no-such-host.invalid']);
+    expect(host.exitCode).toBe(2);
+    expect(host.stderr).toContain('invalid --host "no-such-host.invalid"');
+    for (const value of [' ', '', '0x1']) {
+      const r = await runSct(['sandbox', '--fail-rate', value]);
+      expect(r.exitCode, JSON.stringify(value)).toBe(2);
+      expect(r.stderr).toContain(`invalid --fail-rate "${value}": expected a number from 0 to 1`);
+    }
   });
 });
