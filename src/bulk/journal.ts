@@ -12,13 +12,13 @@
 // A journal belongs to one file, command and service, and to the user and workspace the token
 // acts for: the same file run as another user, or after a workspace switch, is another run
 // (its rows were not done *there*). One process at a time runs a file: see lockRun.
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { tryLock } from '../config/lock.js';
-import { writeAllSync, writeAtomically } from '../util/files.js';
+import { fileErrorText, writeAllSync, writeAtomically } from '../util/files.js';
 import { SctError } from '../errors.js';
 import { idempotencyKey } from './idempotency.js';
 import { DoneTable, type DoneRecord } from './done-table.js';
@@ -133,7 +133,7 @@ export function lockRun(configDir: string, scope: RunScope): () => void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    const e = new SctError(`making the journals directory ${dir}: ${(err as Error).message}`);
+    const e = new SctError(`making the journals directory ${dir}: ${whyNotMade(err, dir)}`);
     e.hint = 'a bulk run keeps its journal there, before it sends anything: make room or fix the directory, or set SCT_CONFIG_DIR';
     throw e;
   }
@@ -468,4 +468,20 @@ export class JournalWriteError extends SctError {
     this.name = 'JournalWriteError';
     this.hint = 'make room where sct keeps its configuration (SCT_CONFIG_DIR)';
   }
+}
+
+/**
+ * Why a directory could not be made: Node's recursive mkdir says ENOENT on a read-only file
+ * system (it tries the parents too), which names no cause: the nearest existing parent is asked.
+ */
+function whyNotMade(err: unknown, dir: string): string {
+  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return (err as Error).message;
+  let parent = dirname(dir);
+  while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
+  try {
+    accessSync(parent, constants.W_OK);
+  } catch (cause) {
+    return `${parent} cannot be written (${fileErrorText(cause)})`;
+  }
+  return (err as Error).message;
 }

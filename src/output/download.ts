@@ -2,7 +2,7 @@
 // costs nothing), the bytes go to a temporary file beside it, and only a complete file is
 // renamed into place. Nothing is written outside the directory the user named, and nothing
 // is overwritten without --force.
-import { accessSync, constants, createWriteStream, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
 import { claimFile, existingTarget, fileState, NoReaderError, openToWriteInto, type FileState } from '../util/files.js';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -300,6 +300,7 @@ async function saveFile(body: Readable, target: Target, check: DownloadCheck | u
   // Beside a name of 255 bytes, `.<name>.<pid>.part` would be too long for the file system.
   const suffix = `.${process.pid}.part`;
   const tmp = join(target.dir, `.${fitBytes(basename(target.path), NAME_MAX - 1 - Buffer.byteLength(suffix))}${suffix}`);
+  removeDeadPartFiles(target.dir, basename(target.path));
   if (!removesOnExit) {
     removesOnExit = true;
     process.on('exit', removePartFiles);
@@ -343,4 +344,34 @@ async function buffer(body: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of body as AsyncIterable<Buffer>) chunks.push(chunk);
   return Buffer.concat(chunks);
+}
+
+/**
+ * The part files an earlier download of the same name left (killed with -9, a power cut: nothing
+ * ran to remove them), when the process named in them is no longer running. A running one's
+ * is its own, still being written.
+ */
+function removeDeadPartFiles(dir: string, name: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  const prefix = `.${fitBytes(name, NAME_MAX - 1 - '.4294967295.part'.length)}`;
+  for (const f of names) {
+    const pid = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.part$`).exec(f)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || running(Number(pid))) continue;
+    rmSync(join(dir, f), { force: true });
+  }
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it runs, as another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -68,6 +68,21 @@ describe('documents', () => {
     expect(picked.stdout).toBe('bytes\n19\n');
   });
 
+  it('a part file a download killed with -9 left is removed by the next download of that name; one of a running process is kept', async () => {
+    const file = t.writeFile('killed.csv', 'a,b\n1,2\n');
+    const id = JSON.parse((await t.sct(['documents', 'upload', file, '-o', 'json'])).stdout).id as number;
+    const out = join(t.dir, 'k9');
+    mkdirSync(out);
+    // pid 2^22+1 is beyond Linux's pid_max: no process runs under it; the test's parent process runs.
+    const dead = join(out, `.killed.csv.${2 ** 22 + 1}.part`);
+    const alive = join(out, `.killed.csv.${process.ppid}.part`);
+    writeFileSync(dead, 'a,b\n');
+    writeFileSync(alive, 'a,');
+    const r = await t.sct(['documents', 'download', String(id), '--out', out + '/']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(readdirSync(out).sort()).toEqual([`.killed.csv.${process.ppid}.part`, 'killed.csv']);
+  });
+
   it('--out /dev/stdout writes the bytes to standard output (never replacing the link), and a directory where the file would go is exit 2 before the download', async () => {
     const file = t.writeFile('notes.txt', 'line one\nline two\n');
     const id = JSON.parse((await t.sct(['documents', 'upload', file, '-o', 'json'])).stdout).id as number;

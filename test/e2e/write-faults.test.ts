@@ -369,6 +369,18 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
     expect(sentFirst).toBeLessThan(4);
   });
 
+  it('a configuration directory on a read-only file system: the bulk run says so (Node says "no such file"), nothing sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sct-ro-'));
+    const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,ro', 'tmpfs', dir], { encoding: 'utf8' });
+    if (m.status !== 0) throw new Error(`mount: ${m.stderr}`);
+    mounts.push(dir);
+    const { file } = people(2);
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file], { env: { SCT_CONFIG_DIR: dir } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`error: making the journals directory ${join(dir, 'journals')}: ${dir} cannot be written (a read-only file system)`);
+    expect(posts()).toHaveLength(0);
+  });
+
   it('a config file that cannot be written: non-zero exit, the file as it was, no temporary file', async () => {
     const { dir, makeRoom } = fullDisk(4, 0);
     makeRoom();
