@@ -339,7 +339,15 @@ export class ApiClient {
   private async attempt(call: Call): Promise<Answer | typeof AGAIN> {
     if (call.options.signal?.aborted) call.fail(new InterruptedError());
     await this.waitForBudget(call);
-    if (call.options.beforeSend && !call.mayHaveArrived) await call.options.beforeSend();
+    if (call.options.beforeSend && !call.mayHaveArrived) {
+      try {
+        await call.options.beforeSend();
+      } catch (err) {
+        // The read's failure is this write's, and the write never left: not sent.
+        if (err instanceof SctError) call.fail(err, false);
+        throw err;
+      }
+    }
     const deadline = this.deadline(call.wireSignal);
     const res = await this.sendAttempt(call, deadline);
     if (res === AGAIN) return AGAIN;

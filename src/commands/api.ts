@@ -166,7 +166,7 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
       }
     } catch (err) {
       // As a list command: what was read stays parseable, and the error says it is incomplete.
-      await writer?.end().catch(() => undefined);
+      if (!writer?.wholeOnly) await writer?.end().catch(() => undefined);
       warnDuplicates(ctx, duplicates, 'items');
       throw err;
     }

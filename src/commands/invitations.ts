@@ -215,6 +215,9 @@ export async function listInvitations(ctx: Context, opts: ListInvitationsOptions
 }
 
 export async function createInvitation(ctx: Context, opts: CreateInvitationOptions): Promise<void> {
+  // Named by its flag, as a question at a terminal would ask it (the field is auth_group).
+  const roleGiven = opts.role !== undefined || opts.file !== undefined || (opts.set ?? []).some((pair) => pair.trim().startsWith('auth_group='));
+  if (!roleGiven && !ctx.io.canPrompt()) throw new UsageError(`--role is required: the role the person gets, by name or id (${ctx.io.noPromptReason()})`, {}, 'e.g. sct invitations create --email ana@example.com --role member');
   await saveOne(ctx, {
     method: 'POST',
     path: PATHS.invitations,

@@ -52,6 +52,11 @@ export interface ListWriter {
   end(): Promise<void>;
   /** Rows written so far. */
   readonly count: number;
+  /**
+   * What it prints is about the whole list (--jq's `length`, a sum): a list cut short by an
+   * error is not ended, never printed as an answer about part of it.
+   */
+  readonly wholeOnly?: boolean;
   /** The rows are printed as the service sent them, so they may come unparsed (PageOptions.asJsonText). */
   readonly takesJsonText?: boolean;
   /** Nothing reaches stdout until end() (a table fitted to the terminal): progress may be shown meanwhile. */
@@ -211,6 +216,7 @@ function jqWriter(io: IOStreams, expr: string, pick: (row: unknown) => unknown):
     get count() {
       return rows.length;
     },
+    wholeOnly: true,
     async write(batch) {
       for (const r of batch) rows.push(pick(r));
     },

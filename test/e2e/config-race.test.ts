@@ -138,12 +138,12 @@ describe('profile names', () => {
 describe('doctor: who else may change the config', () => {
   const t = useSandbox();
 
-  it('warns about a config directory other users may write to, and fails on a config file they may', async () => {
+  it('fails a config directory other users may write to, as a config file they may', async () => {
     expect((await t.sct(['config', 'set', 'output', 'table'])).exitCode).toBe(0);
     chmodSync(t.dir, 0o777);
     const loose = await t.sct(['doctor']);
-    expect(loose.exitCode, loose.stdout).toBe(0);
-    expect(loose.stdout).toMatch(new RegExp(`^warn\\s+config_dir\\s+${t.dir} is writable by other users: chmod 700 "${t.dir}"`, 'm'));
+    expect(loose.exitCode, loose.stdout).toBe(1);
+    expect(loose.stdout).toMatch(new RegExp(`^fail\\s+config_dir\\s+${t.dir} is writable by other users, who could replace the config file .*: chmod 700 "${t.dir}"`, 'm'));
     expect(loose.stdout).toMatch(/^ok\s+config\s/m);
 
     chmodSync(t.dir, 0o700);

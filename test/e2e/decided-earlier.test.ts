@@ -245,6 +245,29 @@ describe('origins sync: a change made while a write waits to be sent again', () 
   });
 });
 
+describe('origins sync: the read before a write fails', () => {
+  it('the row whose write never left is not_sent, not unknown', async () => {
+    run++;
+    const key = `ORI-READFAIL-${run}`;
+    const file = t.writeFile(`readfail-${run}.csv`, `external_id,name,country_code,latitude,longitude\n${key},Read fail farm,CI,5.370001,-4.040001\n`);
+    const h = await startHostile(t.sb.url);
+    try {
+      // The check of the key, right before the create, fails: the POST is never sent.
+      h.on('GET /api/origins', (_req, res) => {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ detail: 'Server error.' }));
+      }, { times: 10, when: (u) => u.searchParams.get('external_id') === key });
+      const r = await sctFor(h.url, OWNER, t.dir)(['origins', 'sync', '--file', file, '--yes', '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(1);
+      const results = JSON.parse(r.stdout).results as Array<{ key: string; status: string }>;
+      expect(results.map((x) => [x.key, x.status])).toEqual([[key, 'not_sent']]);
+      expect(h.log.filter((x) => x.method === 'POST')).toHaveLength(0);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('orders sync: an order created by someone else during the apply', () => {
   it('the service refusing its taken external_id makes the row a conflict (the rerun plans from it), not a rejected row to fix', async () => {
     run++;

@@ -107,8 +107,10 @@ describe('invitations list, get, create', () => {
     await t.expectUsageErrors(
       [
         [['invitations', 'create', '--role', '3'], 'email: This field is required.'],
-        [['invitations', 'create', '--email', 'someone@example.com'], 'auth_group: This field is required.'],
+        [['invitations', 'create', '--email', 'someone@example.com'], '--role is required: the role the person gets, by name or id (no terminal to ask on)'],
+        [['invitations', 'create', '--email', 'someone@example.com', '--set', 'auth_group=x'], 'auth_group: expected a number'],
         [['invitations', 'create', '--email', 'not-an-address', '--role', '3'], 'email: Enter a valid email address.'],
+        [['invitations', 'create', '--email', `a@${'b'.repeat(1100)}.com`, '--role', '3'], 'email: at most 1024 characters'],
         [['invitations', 'get', '42'], 'invalid invitation id "42": expected a UUID'],
         [['invitations', 'list', '--status', 'open'], 'invalid --status "open"'],
         [['invitations', 'list', '--id', 'abc'], 'invalid --id "abc"'],

@@ -169,6 +169,11 @@ describe('pages in flight', () => {
       expect(items).toHaveLength(800);
     }
     expect(outcome['4'].stdout).toBe(outcome['1'].stdout);
+    // --jq's answer is about the whole list: on part of it, it would read as true. Nothing printed.
+    const jq = await viaHostile([...EXPORT, '--jq', 'length', '--parallel', '4']);
+    expect(jq.exitCode, jq.stderr).toBe(1);
+    expect(jq.stdout).toBe('');
+    expect(jq.stderr).toContain('(the page at offset 800)');
   });
 
   it('a next link that is not limit and offset (a cursor) is followed one page at a time', async () => {

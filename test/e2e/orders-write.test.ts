@@ -66,7 +66,7 @@ describe('orders create', () => {
   it('a border crossing of no country, or text --set read as a number, is exit 2 saying why, nothing sent', async () => {
     await t.expectUsageErrors([
       [['orders', 'create', '--purchase', '--type', 'order', '--external-id', 'E1', '--order-created-at', '2025-01-01', '--seller-company-id', '2', '--border-cross-country-code', 'zz'], /border_cross_country_code: "zz" is not an ISO 3166-1 alpha-2 country code/],
-      [['products', 'create', '--name', 'P', '--set', 'external_id=123'], /hint: external_id was read as a number: a --set value is JSON when it parses, so give text in quotes: --set 'external_id="123"'/],
+      [['products', 'create', '--name', 'P', '--set', 'external_id=123'], /hint: external_id is a number here: text is in quotes, in a --file body \("external_id": "123"\) and in --set, whose value is JSON when it parses \(--set 'external_id="123"'\)/],
     ]);
   });
 

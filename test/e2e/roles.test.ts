@@ -23,6 +23,14 @@ describe('roles by name', () => {
     expect((await t.sct(['roles', 'list', '-o', 'csv'])).stdout.split('\n')[0]).toBe('id,name');
   });
 
+  it('members list --filter auth_group__name=admin is sent as the service spells the role, never "the flags set it too"', async () => {
+    for (const key of ['auth_group__name', 'auth_group__name__in']) {
+      const r = await t.sct(['members', 'list', '--filter', `${key}=admin`, '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(new URLSearchParams(t.sb.requests.at(-1)!.query).get(key)).toBe('ADMIN');
+    }
+  });
+
   it('invitations create --role admin sends its id; an unknown name is exit 2 listing the roles, nothing written', async () => {
     const r = await t.sct(['invitations', 'create', '--email', 'roles-create@example.com', '--role', 'admin', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);

@@ -8,10 +8,13 @@ import { isPlainObject } from '../../util/objects.js';
 const INVITATION_EMAIL_MAX = 1024;
 
 /** The document's bound on an invitation e-mail; the same check runs on every CSV row. */
+// The length first, with its own words (a 1,100-character address is "too long", not "invalid"),
+// and one message for an empty one.
 export const invitationEmail = z
-  .email({ pattern: z.regexes.email, error: (issue) => (issue.input === undefined ? REQUIRED : 'Enter a valid email address.') })
-  .min(1)
-  .max(INVITATION_EMAIL_MAX);
+  .string({ error: (issue) => (issue.input === undefined ? REQUIRED : 'expected text') })
+  .min(1, { error: 'Enter a valid email address.', abort: true })
+  .max(INVITATION_EMAIL_MAX, { error: `at most ${INVITATION_EMAIL_MAX} characters`, abort: true })
+  .pipe(z.email({ pattern: z.regexes.email, error: 'Enter a valid email address.' }));
 
 /**
  * Whether invitationEmail accepts the address, at a fraction of the cost of a parse: a file of

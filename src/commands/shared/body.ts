@@ -131,7 +131,7 @@ function textAsJsonHint(error: z.ZodError, value: unknown): string | undefined {
     const key = String(issue.path[0]);
     const given = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
     if (typeof given === 'number' || typeof given === 'boolean') {
-      return `${key} was read as ${typeof given === 'number' ? 'a number' : 'true/false'}: a --set value is JSON when it parses, so give text in quotes: --set '${key}="${String(given)}"'`;
+      return `${key} is ${typeof given === 'number' ? 'a number' : 'true/false'} here: text is in quotes, in a --file body ("${key}": "${String(given)}") and in --set, whose value is JSON when it parses (--set '${key}="${String(given)}"')`;
     }
   }
   return undefined;

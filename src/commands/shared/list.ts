@@ -62,10 +62,12 @@ function checkFilterPairs(pairs: readonly string[] | undefined, sent: URLSearchP
   }
   for (const [k, values] of given) {
     if (k === 'limit' || k === 'offset') throw new UsageError(`--filter ${k}: sct pages the list itself; use --${k}${k === 'limit' ? ' (or --page-size)' : ''}`);
-    // Replaced by a flag's value, or sent beside one (--search beside --filter search=…).
-    const others = sent.getAll(k).filter((x) => !values.includes(x));
-    const v = values.find((x) => !sent.getAll(k).includes(x)) ?? values[0];
-    if (others.length > 0 || !sent.getAll(k).includes(v)) throw new UsageError(`--filter ${k}=${v}: the command's own flags set ${k} too (${others.join(', ')}); give it one way`);
+    // Replaced by a flag's value, or sent beside one (--search beside --filter search=…). A value
+    // sct respelt (a role name, `admin` sent as the service spells it, ADMIN) is the same one.
+    const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+    const others = sent.getAll(k).filter((x) => !values.some((y) => same(x, y)));
+    const v = values.find((x) => !sent.getAll(k).some((y) => same(x, y))) ?? values[0];
+    if (others.length > 0 || !sent.getAll(k).some((y) => same(y, v))) throw new UsageError(`--filter ${k}=${v}: the command's own flags set ${k} too (${others.join(', ')}); give it one way`);
   }
 }
 
@@ -144,9 +146,10 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
     }
   } catch (err) {
     // A failure half-way still leaves stdout parseable (the JSON array closed); the exit
-    // code and the error on stderr say the list is incomplete.
+    // code and the error on stderr say the list is incomplete. Not --jq's answer about the
+    // whole list: computed on part of it, it would read as true.
     spinner.stop();
-    if (writer.count > 0) await writer.end().catch(() => undefined);
+    if (writer.count > 0 && !writer.wholeOnly) await writer.end().catch(() => undefined);
     warnDuplicates(ctx, duplicates, o.noun);
     throw err;
   } finally {
