@@ -788,7 +788,6 @@ function redirectTarget(location: string | string[], from: URL): URL | undefined
   }
 }
 
-
 /**
  * A body sent as it is, as a dry run shows it: its JSON as an object when reading it changes no
  * number (no run of 16 digits or more), else its text, which is what would be sent.
