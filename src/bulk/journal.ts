@@ -18,7 +18,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { tryLock } from '../config/lock.js';
-import { fileErrorText, writeAllSync, writeAtomically } from '../util/files.js';
+import { fileErrorText, nearestExisting, writeAllSync, writeAtomically } from '../util/files.js';
 import { SctError } from '../errors.js';
 import { idempotencyKey } from './idempotency.js';
 import { DoneTable, type DoneRecord } from './done-table.js';
@@ -476,8 +476,7 @@ export class JournalWriteError extends SctError {
  */
 function whyNotMade(err: unknown, dir: string): string {
   if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return (err as Error).message;
-  let parent = dirname(dir);
-  while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
+  const parent = nearestExisting(dirname(dir));
   try {
     accessSync(parent, constants.W_OK);
   } catch (cause) {

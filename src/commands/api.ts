@@ -7,12 +7,13 @@ import type { OptionsOf } from './shared/options.js';
 import type { Method } from '../api/request.js';
 import { statusText } from '../api/errors.js';
 import { RawAnswer } from '../api/answers.js';
-import { AnswerError, ApiError, SctError, UsageError } from '../errors.js';
+import { AnswerError, ApiError, UsageError } from '../errors.js';
 import { collect, setDotted, splitKeyValue } from './shared/flags.js';
 import { warnDuplicates } from './shared/list.js';
 import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../output/format.js';
 import { stripControl } from '../output/sanitize.js';
 import { API_EXAMPLES, API_HELP } from '../help/topics.js';
+import { withRerunKey, type RerunKey } from './shared/crud.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** Headers sct owns: the token is sct's to send, and only to the configured origin. */
@@ -73,6 +74,9 @@ export function jsonWithTypedNumbers(value: unknown): string {
   const text = JSON.stringify(value, (_k, v: unknown) => (v instanceof TypedNumber ? `${mark}${digits.push(v.text) - 1}` : v));
   return digits.length === 0 ? text : text.replace(new RegExp(`"${mark}(\\d+)"`, 'gu'), (_m, i: string) => digits[Number(i)]!);
 }
+
+/** A POST whose answer never came is run again with its key as a header (gh's way). */
+const HEADER_KEY: RerunKey = { flag: (key) => `-H 'Idempotency-Key: ${key}'`, done: 'done', doing: 'doing' };
 
 /** `Name: value` headers, checked: a reserved name is exit 2. */
 export function parseHeaders(values: string[]): Record<string, string> {
@@ -175,12 +179,8 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   }
   let res;
   try {
-    res = await client.request({ method: method as Method, path: p, query, body, bodyAsIs, headers, anyAnswer: true });
+    res = await withRerunKey(client.request({ method: method as Method, path: p, query, body, bodyAsIs, headers, anyAnswer: true }), HEADER_KEY);
   } catch (err) {
-    // A POST whose answer never came may have been done: the key that learns its outcome.
-    if (err instanceof SctError && err.delivery === 'unknown' && err.idempotencyKey && err.hint === undefined) {
-      err.hint = `it may have been done (its answer never came): run the same command with -H 'Idempotency-Key: ${err.idempotencyKey}' to get its outcome without doing it twice`;
-    }
     // As gh api -i: a failure's status line, headers and body are what -i is asked for.
     if (opts.include && err instanceof ApiError && err.answer) {
       const text = err.answer.text;

@@ -94,7 +94,8 @@ export async function doctor(ctx: Context): Promise<void> {
   const mode = store.fileMode();
   const fileOwner = notMine(store.path);
   // Without a file, SCT_BASE_URL and SCT_TOKEN are enough (a CI job): nothing to advise then.
-  if (mode === null) add('config', ctx.env.SCT_BASE_URL && ctx.env.SCT_TOKEN ? 'ok' : 'warn', ctx.env.SCT_BASE_URL && ctx.env.SCT_TOKEN ? `${store.path} does not exist: SCT_BASE_URL and SCT_TOKEN are used` : `${store.path} does not exist yet (run sct auth login)`);
+  const fromEnvironment = Boolean(ctx.env.SCT_BASE_URL && ctx.env.SCT_TOKEN);
+  if (mode === null) add('config', fromEnvironment ? 'ok' : 'warn', fromEnvironment ? `${store.path} does not exist: SCT_BASE_URL and SCT_TOKEN are used` : `${store.path} does not exist yet (run sct auth login)`);
   else if (fileOwner) add('config', 'fail', `${store.path} ${fileOwner}`);
   // 600 or stricter (400: read-only to its owner) keeps the token to its owner.
   else if ((mode & ~CONFIG_FILE_MODE) !== 0) add('config', 'fail', `${store.path} has mode ${mode.toString(8)}${exposure(mode)}, should be 600: chmod 600 "${store.path}"`);

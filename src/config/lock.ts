@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InterruptedError, SctError } from '../errors.js';
 import { formatDuration } from '../util/format.js';
+import { isAlive } from '../util/process.js';
 
 /** Holder of a lock, as written in the lock file. */
 export interface LockHolder {
@@ -218,16 +219,6 @@ export function processStart(pid: number): string | undefined {
   // the fields after it start at field 3.
   const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3];
   return ticks && /^\d+$/.test(ticks) ? `${bootId}:${ticks}` : undefined;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, it is another user's.
-    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
 }
 
 /**

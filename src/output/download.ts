@@ -3,13 +3,14 @@
 // renamed into place. Nothing is written outside the directory the user named, and nothing
 // is overwritten without --force.
 import { accessSync, constants, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
-import { claimFile, existingTarget, fileState, NoReaderError, openToWriteInto, type FileState } from '../util/files.js';
+import { claimFile, existingTarget, fileState, nearestExisting, NoReaderError, openToWriteInto, type FileState } from '../util/files.js';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { once } from 'node:events';
 import { Readable, type Writable } from 'node:stream';
 import { SctError, UsageError } from '../errors.js';
 import { stripControl } from './sanitize.js';
+import { isAlive } from '../util/process.js';
 
 /** The longest file name most file systems take (ext4, XFS, Btrfs, APFS): 255 bytes of UTF-8. */
 const NAME_MAX = 255;
@@ -128,16 +129,6 @@ export function checkOutDirectory(out: string | undefined, cwd: string): void {
   // The directory, or the nearest of its parents there is (the rest is made): a file there is in the way.
   const d = nearestExisting(resolve(cwd, out));
   if (statSync(d, { throwIfNoEntry: false })?.isDirectory() === false) throw new UsageError(`--out ${out}: not a directory (a file is in the way)`);
-}
-
-/**
- * `path`, or the nearest of its parents there is. A path through a file is ENOTDIR to stat on
- * Node 20 and no entry on Node 22: existsSync is false for it on both, and its parents are asked.
- */
-function nearestExisting(path: string): string {
-  let d = path;
-  while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
-  return d;
 }
 
 /**
@@ -358,20 +349,11 @@ function removeDeadPartFiles(dir: string, name: string): void {
   } catch {
     return;
   }
-  const prefix = `.${fitBytes(name, NAME_MAX - 1 - '.4294967295.part'.length)}`;
+  const prefix = `.${fitBytes(name, NAME_MAX - 1 - '.4294967295.part'.length)}.`;
   for (const f of names) {
-    const pid = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.part$`).exec(f)?.[1];
-    if (pid === undefined || Number(pid) === process.pid || running(Number(pid))) continue;
+    if (!f.startsWith(prefix) || !f.endsWith('.part')) continue;
+    const pid = f.slice(prefix.length, -'.part'.length);
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid || isAlive(Number(pid))) continue;
     rmSync(join(dir, f), { force: true });
-  }
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it runs, as another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,8 +1,8 @@
 // Reading a file named on the command line (or stdin for "-"), and writing a file whole through
 // a new temporary file renamed into place: one way each, shared by every command.
-import { closeSync, constants, copyFileSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, copyFileSync, existsSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { Readable } from 'node:stream';
 import { InterruptedError, UsageError } from '../errors.js';
 
@@ -304,4 +304,14 @@ export function claimFile(tmp: string, path: string, replaces: FileState | undef
       throw copyErr;
     }
   }
+}
+
+/**
+ * `path`, or the nearest of its parents there is. A path through a file is ENOTDIR to stat on
+ * Node 20 and no entry on Node 22: existsSync is false for it on both, and its parents are asked.
+ */
+export function nearestExisting(path: string): string {
+  let d = path;
+  while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
+  return d;
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useSandbox } from '../helpers/sandbox.js';
 import { hasScript, runAtTerminal, type Step } from '../helpers/terminal.js';
 import { OWNER } from '../sandbox/helpers.js';
-import { startHostile } from '../helpers/hostile.js';
+import { startHostile, type Hostile } from '../helpers/hostile.js';
 import { sctFor } from '../helpers/sct.js';
 
 const t = useSandbox({ rateLimit: 100_000 });
@@ -19,6 +19,18 @@ async function send(method: string, path: string, body?: unknown): Promise<any> 
   const text = await r.text();
   if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
   return text ? JSON.parse(text) : null;
+}
+
+/** `origins sync --file FILE --yes -o json` through a proxy in front of the sandbox, which `arrange` sets up: the run, its results and what the proxy saw. */
+async function syncThroughProxy(file: string, arrange: (h: Hostile) => void) {
+  const h = await startHostile(t.sb.url);
+  try {
+    arrange(h);
+    const r = await sctFor(h.url, OWNER, t.dir)(['origins', 'sync', '--file', file, '--yes', '-o', 'json']);
+    return { r, results: JSON.parse(r.stdout).results as Array<{ key: string; status: string; error?: string }>, log: [...h.log] };
+  } finally {
+    await h.close();
+  }
 }
 
 const invite = async (emails: string[]): Promise<Array<{ id: string }>> =>
@@ -224,24 +236,19 @@ describe('origins sync: a change made while a write waits to be sent again', () 
     run++;
     const origin = (await send('GET', '/origins?limit=50')).results.find((o: { external_id: string | null }) => o.external_id);
     const file = t.writeFile(`retry-${run}.csv`, `external_id,description\n${origin.external_id},from the nightly file ${run}\n`);
-    const h = await startHostile(t.sb.url);
-    try {
-      // The first PATCH is refused with a 503 (nothing done); the colleague edits meanwhile.
+    // The first PATCH is refused with a 503 (nothing done); the colleague edits meanwhile.
+    const { r, results, log } = await syncThroughProxy(file, (h) =>
       h.on(`PATCH /api/origins/${origin.id}`, async (_req, res) => {
         await send('PATCH', `/origins/${origin.id}`, { description: `colleague's fix ${run}` });
         res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' });
         res.end(JSON.stringify({ detail: 'Service temporarily unavailable.' }));
-      }, { times: 1 });
-      const r = await sctFor(h.url, OWNER, t.dir)(['origins', 'sync', '--file', file, '--yes', '-o', 'json']);
-      expect(r.exitCode, r.stderr).toBe(3);
-      const results = JSON.parse(r.stdout).results as Array<{ key: string; status: string; error?: string }>;
-      expect(results.map((x) => [x.key, x.status])).toEqual([[origin.external_id, 'conflict']]);
-      expect(results[0]!.error).toMatch(/changed on the service since the plan: not written/);
-      expect((await send('GET', `/origins/${origin.id}`)).description).toBe(`colleague's fix ${run}`);
-      expect(h.log.filter((x) => x.method === 'PATCH')).toHaveLength(1);
-    } finally {
-      await h.close();
-    }
+      }, { times: 1 }),
+    );
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(results.map((x) => [x.key, x.status])).toEqual([[origin.external_id, 'conflict']]);
+    expect(results[0]!.error).toMatch(/changed on the service since the plan: not written/);
+    expect((await send('GET', `/origins/${origin.id}`)).description).toBe(`colleague's fix ${run}`);
+    expect(log.filter((x) => x.method === 'PATCH')).toHaveLength(1);
   });
 });
 
@@ -250,21 +257,16 @@ describe('origins sync: the read before a write fails', () => {
     run++;
     const key = `ORI-READFAIL-${run}`;
     const file = t.writeFile(`readfail-${run}.csv`, `external_id,name,country_code,latitude,longitude\n${key},Read fail farm,CI,5.370001,-4.040001\n`);
-    const h = await startHostile(t.sb.url);
-    try {
-      // The check of the key, right before the create, fails: the POST is never sent.
+    // The check of the key, right before the create, fails: the POST is never sent.
+    const { r, results, log } = await syncThroughProxy(file, (h) =>
       h.on('GET /api/origins', (_req, res) => {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ detail: 'Server error.' }));
-      }, { times: 10, when: (u) => u.searchParams.get('external_id') === key });
-      const r = await sctFor(h.url, OWNER, t.dir)(['origins', 'sync', '--file', file, '--yes', '-o', 'json']);
-      expect(r.exitCode, r.stderr).toBe(1);
-      const results = JSON.parse(r.stdout).results as Array<{ key: string; status: string }>;
-      expect(results.map((x) => [x.key, x.status])).toEqual([[key, 'not_sent']]);
-      expect(h.log.filter((x) => x.method === 'POST')).toHaveLength(0);
-    } finally {
-      await h.close();
-    }
+      }, { times: 10, when: (u) => u.searchParams.get('external_id') === key }),
+    );
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(results.map((x) => [x.key, x.status])).toEqual([[key, 'not_sent']]);
+    expect(log.filter((x) => x.method === 'POST')).toHaveLength(0);
   });
 });
 

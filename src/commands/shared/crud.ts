@@ -34,16 +34,25 @@ export function idempotencyKeyOf(flags: Pick<BodyFlags, 'idempotencyKey'>): stri
  * sent) may have been carried out: the hint gives the key that learns its outcome without
  * creating it twice, which the user could not know (it is new for each run).
  */
-export async function withRerunKey<T>(send: Promise<T>, flag: (key: string) => string = (key) => `--idempotency-key ${key}`): Promise<T> {
+export async function withRerunKey<T>(send: Promise<T>, how: RerunKey = CREATE_KEY): Promise<T> {
   try {
     return await send;
   } catch (err) {
     if (err instanceof SctError && err.delivery === 'unknown' && err.idempotencyKey && err.hint === undefined) {
-      err.hint = `it may have been created (its answer never came): run the same command with ${flag(err.idempotencyKey)} to get its outcome without creating it twice`;
+      err.hint = `it may have been ${how.done} (its answer never came): run the same command with ${how.flag(err.idempotencyKey)} to get its outcome without ${how.doing} it twice`;
     }
     throw err;
   }
 }
+
+/** How a rerun gives the key (a flag, a header), and the words for what may have been done. */
+export interface RerunKey {
+  flag: (key: string) => string;
+  done: string;
+  doing: string;
+}
+
+const CREATE_KEY: RerunKey = { flag: (key) => `--idempotency-key ${key}`, done: 'created', doing: 'creating' };
 
 export async function showOne(ctx: Context, path: string, columns: Column[], detail?: Column[]): Promise<unknown> {
   const data = await ctx.client().getObject(path);
