@@ -124,5 +124,19 @@ function binaryKind(bytes: Buffer): string | undefined {
   if (head.startsWith('\x89PNG\r\n\x1a\n')) return 'a PNG image';
   if (head.startsWith('\xff\xd8\xff')) return 'a JPEG image';
   if (head.startsWith('\x1f\x8b')) return 'a gzip archive';
-  return undefined;
+  return markupKind(bytes);
+}
+
+/**
+ * What a text file made of markup looks like: web applications save HTML tables as `.xls`, and
+ * Excel and LibreOffice can save XML spreadsheets. No CSV header starts with `<!doctype`,
+ * `<html`, `<table` or `<?xml`.
+ */
+function markupKind(bytes: Buffer): string | undefined {
+  const head = bytes.subarray(0, 2048).toString('latin1').replace(/^\xef\xbb\xbf/, '').trimStart().toLowerCase();
+  if (/^<(!doctype html|html|table)[\s>]/.test(head)) return 'an HTML page';
+  if (!head.startsWith('<?xml')) return undefined;
+  if (head.includes('urn:schemas-microsoft-com:office:spreadsheet')) return 'an Excel 2003 XML spreadsheet';
+  if (head.includes('urn:oasis:names:tc:opendocument')) return 'a flat OpenDocument (.fods) spreadsheet';
+  return 'an XML file';
 }

@@ -205,6 +205,8 @@ describe('workbooks: refusals', () => {
     ['workbook.xls', 'an old Excel (.xls) workbook'],
     ['workbook.pdf', 'a PDF'],
     ['image.png', 'a PNG image'],
+    ['workbook-html.xls', 'an HTML page'],
+    ['workbook-2003.xml', 'an Excel 2003 XML spreadsheet'],
   ])('%s is exit 2: it looks like %s', async (name, kind) => {
     for (const args of [
       ['invitations', 'bulk-create', '--file', fixture(name)],
