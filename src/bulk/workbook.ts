@@ -92,7 +92,7 @@ export function eachSheetRecord(
       case 'b':
         return cell.v ? 'true' : 'false';
       case 'd':
-        return dateText(cell.v instanceof Date ? cell.v : new Date(String(cell.v)));
+        return dateText(cell.v instanceof Date ? cell.v : new Date(String(cell.v)), showsTimeOfDay(typeof cell.z === 'string' ? cell.z : undefined));
       default:
         return '';
     }
@@ -101,10 +101,20 @@ export function eachSheetRecord(
 
 /**
  * cellDates: a date cell is a Date at midnight UTC of its day, read back in UTC (dateText) so that
- * the day is the same in any time zone. No formatted text, HTML or styles: only values; and only
- * the sheet asked for.
+ * the day is the same in any time zone. cellNF: a cell's number format, which says whether a date
+ * cell shows a time of day. No formatted text, HTML or styles: only values; and only the sheet
+ * asked for.
  */
-const readOptions = (sheets: string | number) => ({ type: 'buffer' as const, dense: true, cellDates: true, cellText: false, cellHTML: false, cellStyles: false, sheets });
+const readOptions = (sheets: string | number) => ({ type: 'buffer' as const, dense: true, cellDates: true, cellNF: true, cellText: false, cellHTML: false, cellStyles: false, sheets });
+
+/**
+ * Whether a date cell's number format shows a time of day (`yyyy-mm-dd hh:mm`, `[h]:mm`), read
+ * without its quoted and escaped literal text; a cell without a format is asked by its value.
+ */
+function showsTimeOfDay(format: string | undefined): boolean | undefined {
+  if (format === undefined || /^general$/i.test(format)) return undefined;
+  return /[hs]/i.test(format.replace(/"[^"]*"|\\./g, '').replace(/\[(?![hms]+\])[^\]]*\]/gi, ''));
+}
 
 /** The one sheet whose name --sheet gives in another case (`data` for `Data`), if there is one. */
 function sheetNamed(names: string[], wanted: string): string | undefined {
@@ -128,9 +138,14 @@ export function numberText(v: number): string {
   return /e/i.test(text) ? shown.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }) : text;
 }
 
-/** `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS` for a cell with a time of day (no zone: the sheet has none). */
-export function dateText(d: Date): string {
+/**
+ * `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS` for a cell with a time of day (no zone: the sheet has
+ * none). A cell whose format shows only the day (`withTime` false) is that day, whatever time it
+ * holds: what the user sees, and never the next day for a time just before midnight.
+ */
+export function dateText(d: Date, withTime?: boolean): string {
   if (Number.isNaN(d.getTime())) throw new Error('the date cell has no valid date');
+  if (withTime === false) return d.toISOString().slice(0, 10);
   // To the second: a sheet stores times as fractions of a day, which rarely land on whole milliseconds.
   const iso = new Date(Math.round(d.getTime() / 1000) * 1000).toISOString();
   return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19);

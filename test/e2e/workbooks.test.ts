@@ -52,6 +52,18 @@ describe('workbooks: values', () => {
     expect(r.stderr).toContain(`${name}: 2 purchase orders from 3 rows, all valid`);
   });
 
+  it.each(['dates.xlsx', 'dates.ods'])('%s: a date cell formatted as a day is that day, whatever time it holds; one formatted with a time keeps it', async (name) => {
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', fixture(name), '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const bodies = dryRunBodies(r.stdout) as Array<Record<string, unknown>>;
+    expect(bodies.map((b) => [b.external_id, b.order_created_at, b.signed_off_at])).toEqual([
+      // 10:30 and 23:59:59.7 behind a yyyy-mm-dd format: the day shown, never the next one.
+      ['PO-X', '2026-03-01', undefined],
+      ['PO-Y', '2026-03-01', undefined],
+      ['PO-Z', '2026-03-02', '2026-03-02T08:15:30'],
+    ]);
+  });
+
   it.each(WORKBOOKS)('the report of an import of %s names the sheet rows the orders came from (row 4 is blank)', async (name) => {
     const report = join(t.dir, 'report.csv');
     const r = await t.sct(['orders', 'import', '--purchase', '--file', fixture(name), '--report', report, '--fresh']);

@@ -26,6 +26,9 @@ describe('dateText', () => {
     expect(dateText(new Date(Date.UTC(2025, 3, 1, 14, 30, 0, 999.6)))).toBe('2025-04-01T14:30:01');
     expect(dateText(new Date(Date.UTC(2025, 11, 31, 23, 59, 59, 999.7)))).toBe('2026-01-01');
     expect(() => dateText(new Date('nonsense'))).toThrow('no valid date');
+    // A cell formatted to show the day alone is that day.
+    expect(dateText(new Date(Date.UTC(2025, 11, 31, 23, 59, 59, 999.7)), false)).toBe('2025-12-31');
+    expect(dateText(new Date(Date.UTC(2025, 3, 1, 10, 30)), false)).toBe('2025-04-01');
   });
 });
 
@@ -45,9 +48,10 @@ describe('zipKind', () => {
 
 describe('eachSheetRecord', () => {
   /** The records of a one-sheet workbook written by SheetJS, which writes dates with Excel's built-in format 14. */
-  function records(rows: unknown[][], bookType: 'xlsx' | 'ods') {
+  function records(rows: unknown[][], bookType: 'xlsx' | 'ods', formats: Record<string, string> = {}) {
     // UTC: the Dates are the days as given, whatever the time zone the test runs in.
     const ws = utils.aoa_to_sheet(rows, { cellDates: true, UTC: true });
+    for (const [cell, format] of Object.entries(formats)) ws[cell].z = format;
     const bytes = write({ SheetNames: ['S'], Sheets: { S: ws } }, { type: 'buffer', bookType, cellDates: true }) as Buffer;
     const out: Array<[number, string[]]> = [];
     eachSheetRecord(bytes, `book.${bookType}`, undefined, (cells, row) => out.push([row, cells]));
@@ -72,11 +76,14 @@ describe('eachSheetRecord', () => {
       [],
       [' A-1 ', new Date(Date.UTC(2025, 3, 1)), new Date(Date.UTC(2025, 3, 2, 9, 30)), true, ''],
       ['A-2', new Date(Date.UTC(2024, 1, 29)), null, false],
+      ['A-3', new Date(Date.UTC(2024, 1, 29, 23, 59, 59, 800)), new Date(Date.UTC(2024, 1, 29, 23, 59, 59, 800)), false],
     ];
-    expect(records(rows, bookType)).toEqual([
+    // C3 and C5 show their time of day (SheetJS writes few formats into an .ods); B5's format (Excel's built-in 14) shows the day alone.
+    expect(records(rows, bookType, bookType === 'xlsx' ? { C3: 'yyyy-mm-dd hh:mm', C5: '[$-409]yyyy-mm-dd h:mm:ss AM/PM' } : { C3: 'hh:mm', C5: 'hh:mm:ss' })).toEqual([
       [1, ['external_id', 'order_created_at', 'signed_off_at', 'send_information_request']],
       [3, ['A-1', '2025-04-01', '2025-04-02T09:30:00', 'true']],
       [4, ['A-2', '2024-02-29', '', 'false']],
+      [5, ['A-3', '2024-02-29', '2024-03-01', 'false']],
     ]);
   });
 
