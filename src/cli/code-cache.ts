@@ -26,6 +26,7 @@ import { homedir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Script } from 'node:vm';
 import { writeAtomically } from '../util/files.js';
+import { xdgDir } from '../config/paths.js';
 
 export interface HotModule<T> {
   exports: T;
@@ -36,7 +37,8 @@ export interface HotModule<T> {
 /** The directory the code cache is kept in, or undefined where there is none to use. */
 export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'sct');
+  const xdg = xdgDir(env.XDG_CACHE_HOME);
+  if (xdg) return join(xdg, 'sct');
   if (process.platform === 'win32') return env.LOCALAPPDATA ? join(env.LOCALAPPDATA, 'sct', 'Cache') : undefined;
   const home = homedir();
   if (!home) return undefined;

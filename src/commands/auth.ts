@@ -116,7 +116,8 @@ async function storeToken(ctx: Context, profile: string, baseUrl: string, named:
       keyringSet(account, token, ctx.env);
       inKeyring = true;
     } catch (err) {
-      ctx.io.info(`The system keyring cannot be used (${(err as Error).message}): the token is kept in the config file ${store.path} (mode 0600).`);
+      // A warning, not progress: where the secret went is said under -q too.
+      ctx.io.warn(`the system keyring cannot be used (${(err as Error).message}): the token is kept in the config file ${store.path} (mode 0600)`);
     }
   }
   // The new token belongs to this base URL: an older token's own URL goes with it, and so does

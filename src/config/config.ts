@@ -18,6 +18,7 @@ import { withLock } from './lock.js';
 import { fileErrorText, writeAtomically } from '../util/files.js';
 import { isPlainObject } from '../util/objects.js';
 import { FORMATS } from '../output/format.js';
+import { jsonErrorPlace } from '../util/json-error.js';
 
 export const PROFILE_KEYS = ['base_url', 'token', 'workspace', 'output'] as const;
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
@@ -179,7 +180,15 @@ export class ConfigStore {
       // A FIFO or a device would be waited on (a FIFO until something writes to it), past Ctrl-C:
       // the read blocks the one thread that would handle it.
       if (!statSync(this.path).isFile()) throw new Error('not a regular file');
-      return JSON.parse(readFileSync(this.path, 'utf8'));
+      // A byte-order mark (Notepad's UTF-8) is no part of the JSON; an empty file holds nothing
+      // yet (an editor's new file, a truncation), so it is a file with no profiles, as none is.
+      const text = readFileSync(this.path, 'utf8').replace(/^\uFEFF/, '');
+      if (text.trim() === '') return { profiles: {} };
+      try {
+        return JSON.parse(text);
+      } catch (err) {
+        throw new Error(`not valid JSON${jsonErrorPlace(text, (err as Error).message)}`);
+      }
     });
     if (!isPlainObject(store)) throw invalidFile(this.path, 'not a JSON object');
     return store as unknown as Store;

@@ -2,14 +2,22 @@
 // from the config store (config.ts) and the full settings (settings.ts), so that sct's start
 // (src/cli/early-connection.ts) can know where the command will connect without loading them.
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 
 /** SCT_CONFIG_DIR, else the platform's config directory ($XDG_CONFIG_HOME/sct, ~/.config/sct, %APPDATA%\sct). */
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.SCT_CONFIG_DIR) return env.SCT_CONFIG_DIR;
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'sct');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'sct');
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'sct');
+  return join(xdgDir(env.XDG_CONFIG_HOME) ?? join(homedir(), '.config'), 'sct');
+}
+
+/**
+ * An XDG base directory variable's value when it may be used: the XDG spec has a relative path
+ * ignored, which keeps the token file out of whatever directory sct happens to run in.
+ */
+export function xdgDir(value: string | undefined): string | undefined {
+  return value && isAbsolute(value) ? value : undefined;
 }
 
 /** The base URL in force and where it came from: --base-url, else SCT_BASE_URL, else the profile's (read only then). */
@@ -17,7 +25,9 @@ export function baseUrlOf(flag: string | undefined, env: NodeJS.ProcessEnv, stor
   // As `config set base_url` stores one: a paste's spaces and a trailing slash are no part of it
   // (a login would store them, and every message show them).
   const tidy = (url: string) => url.trim().replace(/\/+$/, '');
-  if (flag?.trim()) return [tidy(flag), 'flag'];
+  // An empty flag is given all the same (`--base-url "$UNSET"`): settings.ts refuses it, rather
+  // than send to the profile's service, with its token, what was meant for another.
+  if (flag !== undefined) return [tidy(flag), 'flag'];
   if (env.SCT_BASE_URL?.trim()) return [tidy(env.SCT_BASE_URL), 'env'];
   const url = stored();
   return url ? [url, 'profile'] : [undefined, 'none'];

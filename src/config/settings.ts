@@ -73,6 +73,9 @@ export function resolveSettings(
   const profileExists = store.profileNames().includes(profile);
   const p = store.profile(profile);
   const [baseUrl, baseUrlSource]: [string | undefined, Source] = baseUrlOf(flags.baseUrl, env, () => p.base_url);
+  if (baseUrlSource === 'flag' && !baseUrl) {
+    throw new UsageError('--base-url is empty', undefined, "give the service's URL (https://host/api), or leave the flag out to use the profile's");
+  }
   const storage = tokenStorage(p);
   const tokenSource: Settings['tokenSource'] = env.SCT_TOKEN ? 'env' : storage !== 'none' ? 'profile' : 'none';
   // A profile stored before token_base_url existed holds its token for its own base_url.

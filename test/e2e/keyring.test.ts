@@ -18,15 +18,19 @@ const storedProfile = (dir: string, name = 'default'): Record<string, string> =>
   JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles[name];
 
 describe('without a keyring (no D-Bus session): the config file', () => {
-  it('auth login falls back to the 0600 file with one info line; status, profiles, token and logout say and use it', async () => {
+  it('auth login falls back to the 0600 file with one warning, also under -q; status, profiles, token and logout say and use it', async () => {
     const login = await t.sct(['auth', 'login', '--base-url', t.sb.url, '--with-token'], { input: OWNER, env: noEnvToken });
     expect(login.exitCode, login.stderr).toBe(0);
     const info = login.stderr.split('\n').filter((l) => l.includes('keyring'));
     expect(info).toHaveLength(1);
-    expect(info[0]).toMatch(/system keyring cannot be used \(no D-Bus session, so no Secret Service\): the token is kept in the config file .*config\.json \(mode 0600\)/);
+    expect(info[0]).toMatch(/^warning: the system keyring cannot be used \(no D-Bus session, so no Secret Service\): the token is kept in the config file .*config\.json \(mode 0600\)/);
     expect(login.stdout + login.stderr).not.toContain(OWNER);
     expect(statSync(join(t.dir, 'config.json')).mode & 0o777).toBe(0o600);
     expect(storedProfile(t.dir)).toEqual({ base_url: t.sb.url, token: OWNER });
+    // Where the secret went is no progress line: -q does not hide it.
+    const quiet = await t.sct(['-q', 'auth', 'login', '--base-url', t.sb.url, '--with-token'], { input: OWNER, env: noEnvToken });
+    expect(quiet.exitCode, quiet.stderr).toBe(0);
+    expect(quiet.stderr).toMatch(/^warning: the system keyring cannot be used .*: the token is kept in the config file .*\(mode 0600\)/m);
 
     const status = await t.sct(['auth', 'status'], { env: noEnvToken });
     expect(status.exitCode, status.stderr).toBe(0);

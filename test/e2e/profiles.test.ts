@@ -2,6 +2,8 @@
 // (exit 2, the profiles listed, nothing sent), `config profiles` lists them, and a refused
 // SCT_TOKEN is named as the cause rather than sending the user to `auth login`.
 import { describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
 import { OWNER } from '../sandbox/helpers.js';
 
@@ -133,13 +135,31 @@ describe('a config file that is not a file', () => {
   });
 });
 
+describe('a config file as editors leave it', () => {
+  it('a UTF-8 byte-order mark (Notepad) is read past, an empty file is one with no profiles', async () => {
+    const { join } = await import('node:path');
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const file = join(t.dir, 'config.json');
+    writeFileSync(file, `\uFEFF${JSON.stringify({ profiles: { default: { output: 'json' } } })}`, { mode: 0o600 });
+    const bom = await t.sctBin(['config', 'get', 'output']);
+    expect(bom.exitCode, bom.stderr).toBe(0);
+    expect(bom.stdout.trim()).toBe('json');
+    writeFileSync(file, '', { mode: 0o600 });
+    const login = await t.sctBin(['auth', 'login', '--with-token', '--base-url', t.sb.url, '--insecure-storage'], { input: OWNER, env: { SCT_TOKEN: undefined } });
+    expect(login.exitCode, login.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default.base_url).toBe(t.sb.url);
+  });
+});
+
 describe('a config file sct can read but not use', () => {
   it('is exit 2 ("invalid file"), naming the file and what is wrong; doctor still prints every line', async () => {
     const { join } = await import('node:path');
     const { writeFileSync } = await import('node:fs');
     const file = join(t.dir, 'config.json');
     for (const [text, said] of [
-      ['{"profiles":{"default":{"base_url":"http://x"', /cannot read the config file .*config\.json: /],
+      ['{"profiles":{"default":{"base_url":"http://x"', /cannot read the config file .*config\.json: not valid JSON/],
+      // A trailing comma on line 3, as a hand edit leaves one: where it is, not a byte offset.
+      ['{\n  "profiles": {\n    "default": {"output": "json",}\n  }\n}\n', /cannot read the config file .*config\.json: not valid JSON at line 3, column 34 /],
       ['{"profiles":{"default":{"base_url":42,"token":"sct_demo_owner_cacao"}}}', /the config file .*config\.json is not valid: profile "default" has base_url 42, which is not text/],
       ['[1,2]', /the config file .*config\.json is not valid: not a JSON object/],
       // A profile that is no object is never read as an empty one (a later write would drop it).
@@ -169,5 +189,19 @@ describe('a config file sct can read but not use', () => {
     expect(lines.find((l) => l.name === 'config')?.level).toBe('fail');
     expect(lines.map((l) => l.name)).toEqual(expect.arrayContaining(['node', 'config', 'proxy', 'base_url', 'token']));
     expect(t.sb.requests).toHaveLength(0);
+  });
+
+  it('a relative XDG_CONFIG_HOME or XDG_CACHE_HOME is ignored (XDG base directories are absolute): no token file under the current directory', async () => {
+    const home = join(t.dir, 'home');
+    const project = join(t.dir, 'project');
+    mkdirSync(project, { recursive: true });
+    const env = { SCT_CONFIG_DIR: undefined, HOME: home, XDG_CONFIG_HOME: 'relcfg', XDG_CACHE_HOME: 'relcache', SCT_TOKEN: undefined };
+    const login = await t.sctBin(['auth', 'login', '--with-token', '--base-url', t.sb.url, '--insecure-storage'], { env, input: OWNER, cwd: project });
+    expect(login.exitCode, login.stderr).toBe(0);
+    const where = await t.sctBin(['config', 'path'], { env, cwd: project });
+    expect(where.stdout.trim()).toBe(join(home, '.config', 'sct', 'config.json'));
+    expect((await t.sctBin(['whoami'], { env, cwd: project })).exitCode).toBe(0);
+    expect(existsSync(join(project, 'relcfg'))).toBe(false);
+    expect(existsSync(join(project, 'relcache'))).toBe(false);
   });
 });

@@ -65,6 +65,18 @@ describe('a stored token goes to its own origin only', () => {
     expect(secret.stderr).not.toContain(':pw@');
   });
 
+  it('an empty --base-url (a script\'s unset variable) is exit 2, never the profile\'s service with its token', async () => {
+    await login();
+    const before = t.sb.requests.length;
+    for (const flag of [['--base-url', ''], ['--base-url', '   '], ['--base-url=']]) {
+      const r = await t.sct(['whoami', ...flag], { env: noEnvToken });
+      expect(r.exitCode, flag.join(' ')).toBe(2);
+      expect(r.stderr).toContain('--base-url is empty');
+      expect(r.stdout).toBe('');
+    }
+    expect(t.sb.requests.length).toBe(before);
+  });
+
   it('another scheme or port is another origin too', async () => {
     await login();
     const https = t.sb.url.replace('http:', 'https:');
