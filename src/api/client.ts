@@ -499,6 +499,9 @@ export class ApiClient {
       deadline.signal.removeEventListener('abort', onExpiry);
       deadline.clear();
     });
+    if (call.options.fileName !== undefined && isCompressedFile(call.options.fileName, res.headers['content-type'])) {
+      return { status: res.statusCode, headers: res.headers, body: checked };
+    }
     const decoded = await decodeBody(checked, res.headers, (e) => new AnswerError(`${where}: ${e.message}`)).catch((err: Error) =>
       call.fail(new AnswerError(`${where}: ${err.message}`), true),
     );
@@ -796,4 +799,9 @@ function shownAsIs(body: string | Buffer): unknown {
   if (typeof body !== 'string') return `(${body.length.toLocaleString('en-US')} bytes)`;
   if (/\d{16}/.test(body)) return body;
   return parseLoose(body);
+}
+
+/** A file compressed in itself, by its name or its type: its Content-Encoding is no transport's. */
+function isCompressedFile(name: string, contentType: string | string[] | undefined): boolean {
+  return /\.(gz|tgz|br)$/i.test(name) || /^application\/(x-)?gzip\b/i.test(String(contentType ?? ''));
 }

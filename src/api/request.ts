@@ -23,6 +23,13 @@ export interface RequestOptions {
   rawBody?: () => Readable | Buffer;
   headers?: Record<string, string>;
   accept?: string;
+  /**
+   * The name a download is saved under. A file that is itself compressed (a `.gz`, `.tgz` or
+   * `.br` name, or an `application/gzip` type) keeps a Content-Encoding its store sends with it
+   * (S3 and GCS send the one set on the object): the encoding is the file's own, and the file is
+   * saved as stored, as curl and a browser's download save it.
+   */
+  fileName?: string;
   /** false for anonymous endpoints and signed URLs. */
   auth?: boolean;
   /** Reused by every retry of this call; generated for each POST when not given. */

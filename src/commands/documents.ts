@@ -139,6 +139,6 @@ export async function downloadDocument(ctx: Context, id: number, opts: DownloadF
   if (!signed.success) throw new SctError(`unexpected answer from GET ${PATHS.documentDownload(id)}: no url`);
   // As every download: the file's own type, and JSON for an error body.
   const type = typeof doc.content_type === 'string' && /^[\w.+-]+\/[\w.+-]+$/.test(doc.content_type) ? doc.content_type : '*/*';
-  const res = await client.stream({ path: signed.data.url, auth: false, accept: `${type}, application/json` });
+  const res = await client.stream({ path: signed.data.url, auth: false, accept: `${type}, application/json`, fileName: name });
   await saveDownload(ctx, res, target, { id, label: `Downloading ${name}` });
 }
