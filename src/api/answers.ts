@@ -68,14 +68,26 @@ export function looksLikeHtml(text: string, headers: Headers): boolean {
   return contentType(headers).includes('html') || /^\s*<(!doctype|html|head|body|\?xml)/i.test(text);
 }
 
-/** An error answer's body: JSON when it is, a marker for an HTML page, else its text. */
+/** An error answer's body: JSON when it is, a storage service's XML error as its code and message, a marker for an HTML page, else its text. */
 export function parseErrorBody(text: string, headers: Headers): unknown {
   if (!text) return null;
   try {
     return JSON.parse(text);
   } catch {
-    return looksLikeHtml(text, headers) ? HTML_PAGE : text;
+    return storageError(text) ?? (looksLikeHtml(text, headers) ? HTML_PAGE : text);
   }
+}
+
+/**
+ * S3's, GCS's and Azure's errors on a signed link are XML, `<Error><Code>AccessDenied</Code>
+ * <Message>Request has expired</Message></Error>`: their code and message are what the user
+ * needs (an expired link, a wrong signature), as the text of a plain-text error is.
+ */
+function storageError(text: string): string | undefined {
+  if (!/^\s*(<\?xml[^>]*>\s*)?<Error>/.test(text)) return undefined;
+  const tag = (name: string) => /<(\w+)>([^<]*)<\/\1>/.exec(text.slice(text.indexOf(`<${name}>`)))?.[2]?.trim();
+  const said = [text.includes('<Code>') ? tag('Code') : undefined, text.includes('<Message>') ? tag('Message') : undefined].filter(Boolean);
+  return said.length > 0 ? said.join(': ') : undefined;
 }
 
 /** A 2xx answer's body: JSON, or nothing (204, an empty body). Anything else is not the API speaking. */

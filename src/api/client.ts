@@ -395,6 +395,8 @@ export class ApiClient {
       if (timedOut || !neverConnected(err)) call.mayHaveArrived = true;
       // Stopped (Ctrl-C, a signal) once it may have gone out: a write that may have been done.
       if (err instanceof InterruptedError || (!timedOut && call.wireSignal?.aborted)) call.fail(new InterruptedError());
+      // The body could not be sent as said (a file that changed under an upload): its own error, not retried.
+      if (err instanceof SctError && !(err instanceof NetworkError)) call.fail(err, false);
       const reason = timedOut ? this.timeoutReason() : describeError(err, call.target.url.host);
       if (call.mayRetry && (timedOut || isRetryableError(err))) return call.retry(reason);
       return call.fail(new NetworkError(`${call.where()}: ${reason}${call.retries.attemptsSaid}`, { cause: err }));

@@ -4,15 +4,17 @@
 // `upload_url`), PUT of the raw bytes to that URL, POST /documents/{id}/confirm_upload.
 // Download asks for a signed URL (GET /documents/{id}/download → {url}) and streams it to disk.
 // Signed URLs carry their own credential: sct never sends the token to them, wherever they point.
-import { createReadStream, statSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
+import { Readable } from 'node:stream';
 import type { Context } from '../context.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
-import { fileErrorText } from '../util/files.js';
+import { exactBytes, FileChangedError, fileErrorText } from '../util/files.js';
 import { writeOne } from '../output/format.js';
 import { byteProgress } from '../output/progress.js';
 import { formatBytes } from '../util/format.js';
@@ -75,14 +77,17 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
     { name: opts.name ?? basename(file), size, content_type: opts.contentType, description: opts.description, tags: opts.tag },
     'document',
   );
-  const idempotencyKey = idempotencyKeyOf(opts);
+  // The create's key, given or made here: a rerun with it finds this document and gives it its
+  // file, where a rerun without it would create a second document.
+  const givenKey = idempotencyKeyOf(opts);
+  const idempotencyKey = givenKey ?? randomUUID();
   const client = ctx.client();
   // A dry run goes on to the upload and the confirmation with what the answer would name.
   const created = await withRerunKey(client.post(PATHS.documents, body, { expect: 'created', idempotencyKey, dryRunAnswer: { id: '{id}', upload_url: '{upload_url}' } }));
   const target = ctx.dryRun ? { success: true as const, data: created as { id: string; upload_url: string } } : uploadTargetSchema.safeParse(created);
   if (!target.success) throw new SctError(`unexpected answer from POST ${PATHS.documents}: no upload_url`);
   const { id, upload_url: uploadUrl } = target.data;
-  if (idempotencyKey !== undefined && !ctx.dryRun) {
+  if (givenKey !== undefined && !ctx.dryRun) {
     // The key of an earlier run replays its answer, upload URL and all: when that run went on to
     // upload and confirm, the URL is spent, and the document is there to show.
     const now = await client.get<{ status?: unknown } | null>(PATHS.document(Number(id)));
@@ -103,21 +108,31 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
       headers: { 'content-type': answeredType(created) ?? body.content_type ?? 'application/octet-stream', 'content-length': String(size) },
       dryRunBody: `(the ${size} bytes of ${basename(file)})`,
       dryRunAnswer: null,
-      // A function, so a retried PUT reads the file again from the start.
-      rawBody: () => {
-        let sent = 0;
-        return createReadStream(file).on('data', (chunk) => progress((sent += chunk.length)));
-      },
+      // A function, so a retried PUT reads the file again from the start; never more or fewer
+      // bytes than the Content-Length said.
+      rawBody: () => Readable.from(exactBytes(file, size, progress)),
     });
   } catch (err) {
     spinner.stop();
-    (err as SctError).hint = `document ${id} was created but has no file yet; upload again to replace it, or delete it`;
-    throw err;
+    throw withUploadRerun(err, id, idempotencyKey);
   }
   spinner.stop();
-  const confirmed = await client.post(PATHS.documentConfirmUpload(id));
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Uploaded ${body.name} (${formatBytes(size)}) as document ${id}`);
+  const confirmed = await client.post(PATHS.documentConfirmUpload(id)).catch((err: unknown) => {
+    throw withUploadRerun(err, id, idempotencyKey);
+  });
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Uploaded ${stripControl(body.name)} (${formatBytes(size)}) as document ${id}`);
   await writeOne(ctx.io, confirmed, ctx.output(COLUMNS.document));
+}
+
+/** A failed upload or confirmation of a created document: the hint is the rerun that completes it. */
+function withUploadRerun(err: unknown, id: string | number, key: string): unknown {
+  if (err instanceof FileChangedError) {
+    // The create said the old size: the same key with another size is another request.
+    err.hint = `document ${id} was created for its earlier size and has no file: upload the file again once it is complete`;
+  } else if (err instanceof SctError) {
+    err.hint = `document ${id} was created but has no file yet: run the same command with --idempotency-key ${key} to upload its file to it`;
+  }
+  return err;
 }
 
 /** The content type the create answer recorded for the document, when it is one a header can carry. */

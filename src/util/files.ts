@@ -4,7 +4,8 @@ import { closeSync, constants, copyFileSync, existsSync, fchmodSync, fchownSync,
 import { createRequire } from 'node:module';
 import { basename, dirname } from 'node:path';
 import type { Readable } from 'node:stream';
-import { InterruptedError, UsageError } from '../errors.js';
+import { InterruptedError, SctError, UsageError } from '../errors.js';
+import { formatBytes } from './format.js';
 
 /** How messages name an input: "stdin" for "-", else the path as given. */
 export function inputName(file: string): string {
@@ -314,4 +315,39 @@ export function nearestExisting(path: string): string {
   let d = path;
   while (!existsSync(d) && dirname(d) !== d) d = dirname(d);
   return d;
+}
+
+/** A file read for a body that is not the size it was when the body's length was said. */
+export class FileChangedError extends SctError {}
+
+/**
+ * A file's bytes for a body whose length was said before it was read (an upload's
+ * Content-Length): exactly `size` of them, or an error before the last goes out. A file that grew
+ * or shrank meanwhile (still being written, a /proc file that says 0 and holds bytes) would
+ * otherwise send more than was said, read by the server as a request of its own, or a prefix
+ * stored as if it were the file.
+ */
+export async function* exactBytes(file: string, size: number, onBytes: (sent: number) => void = () => {}): AsyncGenerator<Buffer> {
+  const { open } = await import('node:fs/promises');
+  const handle = await open(file, 'r');
+  const changed = () => new FileChangedError(`${file} changed while it was uploaded (${formatBytes(size)} when the upload began): its file was not stored`);
+  let sentSoFar = 0;
+  try {
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - sentSoFar + 1), sentSoFar);
+      if (sentSoFar + bytesRead > size) throw changed();
+      // The last bytes wait until the file is known to end there (its size now, and no byte after them).
+      if (sentSoFar + bytesRead === size && (await handle.stat()).size !== size) throw changed();
+      if (bytesRead === 0) {
+        if (sentSoFar < size) throw changed();
+        return;
+      }
+      sentSoFar += bytesRead;
+      onBytes(sentSoFar);
+      yield Buffer.from(buffer.subarray(0, bytesRead));
+    }
+  } finally {
+    await handle.close();
+  }
 }

@@ -34,6 +34,26 @@ describe('documents', () => {
     expect(r.stderr).toContain(`Uploaded certificate.pdf (26 B) as document ${doc.id}`);
   });
 
+  it('a file whose bytes are not the size it had (a /proc file, one still being written) is never sent past its Content-Length: an error saying so', async () => {
+    // /proc files say size 0 and hold bytes: what a file growing under the upload looks like.
+    const r = await t.sct(['documents', 'upload', '/proc/self/status', '--name', 'status.txt']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('error: /proc/self/status changed while it was uploaded (0 B when the upload began): its file was not stored');
+    expect(r.stderr).toMatch(/hint: document \d+ was created for its earlier size and has no file: upload the file again once it is complete/);
+    const puts = t.sb.requests.filter((q) => q.method === 'PUT');
+    // Nothing past the length said went out (a second request parsed from the extra bytes was a 400).
+    expect(puts.every((q) => q.body.length === Number(q.headers['content-length']))).toBe(true);
+    expect(t.sb.requests.filter((q) => q.status === 400)).toEqual([]);
+  });
+
+  it("an uploaded file's name is stripped of control characters on the terminal, as the service's strings are", async () => {
+    const file = t.writeFile('evil\x1b]0;TITLE\x07.txt', 'x');
+    const r = await t.sct(['documents', 'upload', file]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Uploaded evil.txt (1 B)');
+    expect(r.stderr).not.toContain('\x1b');
+  });
+
   it('downloads to a directory under the document name, refuses to overwrite without --force', async () => {
     const file = t.writeFile('lab-report.csv', 'sample,result\nA,ok\n');
     const up = await t.sct(['documents', 'upload', file, '--name', 'lab report.csv', '-o', 'json']);
