@@ -15,6 +15,7 @@ import { waitCommand } from './dds/wait.js';
 import { AVAILABLE_ORDERS_OPTIONS, TRACE_OPTIONS, listAvailableOrders, traceOrders } from './dds/trace.js';
 import { DDS_FILTERS } from '../api/filters/dds.js';
 import { setNamedFilters } from './shared/filters.js';
+import { hasOffset, instantOf, WIDEST_OFFSET_MS } from '../util/dates.js';
 
 const LIST_STATEMENTS_OPTIONS = [{ filters: DDS_FILTERS }, ...LIST_OPTIONS] as const;
 
@@ -124,7 +125,7 @@ went through, and exit 3 says some rows were rejected.`,
 export function dateTimeBound(value: string | undefined, flag: string, end: 'from' | 'to'): string | undefined {
   if (value === undefined) return undefined;
   if (DATE_RE.test(value)) return `${parseDate(value, flag)}T${end === 'from' ? '00:00:00' : '23:59:59.999999'}Z`;
-  if (/^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value))) return value;
+  if (/^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(instantOf(value))) return value;
   throw new UsageError(`invalid ${flag} "${value}": expected YYYY-MM-DD or an ISO 8601 date-time (2025-03-01T14:30:00Z)`);
 }
 
@@ -142,7 +143,10 @@ export function statementListQuery(opts: ListStatementsOptions): URLSearchParams
     if (bound) query.set(param, bound);
   }
   for (const [from, to, what] of [[opts.createdFrom, opts.createdTo, 'created'], [opts.updatedFrom, opts.updatedTo, 'updated']] as const) {
-    if (from && to && Date.parse(query.get(`${what}_at__gte`)!) > Date.parse(query.get(`${what}_at__lte`)!)) {
+    const [gte, lte] = [query.get(`${what}_at__gte`)!, query.get(`${what}_at__lte`)!];
+    // An offset-less bound beside one with an offset: empty only if it is so in every zone the service may read it in.
+    const slack = from && to && hasOffset(gte) !== hasOffset(lte) ? WIDEST_OFFSET_MS : 0;
+    if (from && to && instantOf(gte) > instantOf(lte) + slack) {
       throw new UsageError(`--${what}-from ${from} is after --${what}-to ${to}: the range is empty`);
     }
   }

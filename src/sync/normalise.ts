@@ -6,6 +6,7 @@
 // The file's values arrive already parsed by the import readers (numbers as numbers, dates
 // checked, lists split, country codes upper-cased, `'`-guarded cells unguarded by readCsv), so
 // these functions only have to bridge what the service does to a value when it stores it.
+import { instantOf } from '../util/dates.js';
 
 /** How one field compares. */
 export type Compare =
@@ -41,7 +42,8 @@ export function canonical(how: Compare, value: unknown): unknown {
     case 'date':
       return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : String(value);
     case 'datetime': {
-      const t = typeof value === 'string' ? Date.parse(value) : NaN;
+      // Offset-less text in UTC, whatever the zone sct runs in (src/util/dates.ts).
+      const t = typeof value === 'string' ? instantOf(value) : NaN;
       return Number.isNaN(t) ? String(value) : t;
     }
     case 'set': {

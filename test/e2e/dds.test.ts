@@ -76,6 +76,20 @@ describe('dds list', () => {
     expect(csv.stdout.split('\n')[0]).toBe('id,type,metadata.was_filed');
   });
 
+  it('a range of an offset-less date-time and a day is judged the same in every zone sct runs in, and sent as typed', async () => {
+    for (const TZ of ['America/Los_Angeles', 'Pacific/Kiritimati']) {
+      const r = await t.sctBin(['dds', 'list', '--created-from', '2026-03-01T20:00', '--created-to', '2026-03-01', '-o', 'json'], { env: { TZ } });
+      expect(r.exitCode, `${TZ}: ${r.stderr}`).toBe(0);
+      const q = t.searchParamsOf(t.sb.requests.length - 1);
+      expect(q.get('created_at__gte')).toBe('2026-03-01T20:00');
+      expect(q.get('created_at__lte')).toBe('2026-03-01T23:59:59.999999Z');
+    }
+    // Empty in every zone: refused.
+    const empty = await t.sctBin(['dds', 'list', '--created-from', '2026-03-03T20:00', '--created-to', '2026-03-01']);
+    expect(empty.exitCode).toBe(2);
+    expect(empty.stderr).toContain('the range is empty');
+  });
+
   it('rejects bad filter values before sending anything', async () => {
     await t.expectUsageErrors([
       [['dds', 'list', '--type', 'EUXX'], 'invalid --type "EUXX": allowed values are EUDR, EUTR, PPWR'],
@@ -84,6 +98,9 @@ describe('dds list', () => {
       [['dds', 'list', '--created-from', '2025-13-01'], 'invalid --created-from "2025-13-01"'],
       [['dds', 'list', '--updated-to', 'yesterday'], 'invalid --updated-to "yesterday": expected YYYY-MM-DD or an ISO 8601 date-time'],
       [['dds', 'list', '--created-from', '2025-02-01', '--created-to', '2025-01-01'], '--created-from 2025-02-01 is after --created-to 2025-01-01'],
+      // A day its month lacks, with a time: no date-time (Date.parse would roll it into March).
+      [['dds', 'list', '--created-from', '2026-02-30T10:00:00Z'], 'invalid --created-from "2026-02-30T10:00:00Z"'],
+      [['dds', 'list', '--updated-to', '2026-02-31T00:00:00'], 'invalid --updated-to "2026-02-31T00:00:00"'],
       [['dds', 'list', '--order', '1,x'], 'invalid --order "x"'],
       [['dds', 'list', '--all', '--limit', '5'], '--all and --limit cannot be combined'],
     ]);

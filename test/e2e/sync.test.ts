@@ -209,6 +209,16 @@ describe('orders sync', () => {
     expect((await t.api(`/orders/${order.id}`)).items.filter((i: any) => i.line_number === 4)).toHaveLength(1);
   });
 
+  it('a signed_off_at without an offset is read in UTC whatever the zone sct runs in: the same plan in Los Angeles, Kiritimati and UTC', async () => {
+    await seedOrder('TZ-1', { signed_off_at: '2025-12-23T09:00:00Z' });
+    const file = t.writeFile('tz.csv', 'external_id,signed_off_at\nTZ-1,2025-12-23T09:00:00\n');
+    for (const TZ of ['UTC', 'America/Los_Angeles', 'Pacific/Kiritimati']) {
+      const r = await t.sctBin(['orders', 'sync', '--purchase', '--file', file, '--dry-run'], { env: { TZ } });
+      expect(r.exitCode, `${TZ}: ${r.stderr}`).toBe(0);
+      expect(r.stderr, TZ).toMatch(/0 to create, 0 to update, 1 unchanged/);
+    }
+  });
+
   it('leaves a field alone when its cell is empty, and an order without item rows keeps its items', async () => {
     const before = await seedOrder('EMPTY-1', { border_cross_country_code: 'BE', order_arrival_at: '2025-03-09' });
     const file = t.writeFile(
