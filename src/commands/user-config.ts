@@ -9,6 +9,7 @@ import { PATHS } from '../api/paths.js';
 import { writeOne } from '../output/format.js';
 import { UsageError } from '../errors.js';
 import { buildBody } from './shared/body.js';
+import { setDotted, splitKeyValue } from './shared/flags.js';
 import type { ApiClient } from '../api/client.js';
 import { isPlainObject } from '../util/objects.js';
 
@@ -46,11 +47,30 @@ export async function setUserConfig(ctx: Context, opts: OptionsOf<typeof SET_OPT
   if (pairs.length === 0 && !opts.file) throw new UsageError('nothing to set: give key=value pairs or --file');
   const bare = pairs.find((p) => !/^[^=]+=/.test(p));
   if (bare !== undefined) throw new UsageError(`invalid "${bare}": expected key=value (e.g. language=en)`);
+  // Every key checked as typed before anything is read or sent.
+  for (const pair of pairs) setDotted({}, splitKeyValue(pair, 'key=value')[0], null);
+  const fromFile = opts.file ? await buildBody({ file: opts.file }, {}, ctx.io.stdin, ctx.signal) : {};
   const client = ctx.client();
-  const body = await buildBody({ file: opts.file, set: pairs.map((p) => `config.${p}`) }, { config: opts.file ? undefined : await nestedNow(client, pairs) }, ctx.io.stdin, ctx.signal);
+  const config = withNested(fromFile.config, await nestedNow(client, pairs));
+  const body = await buildBody({ set: pairs.map((p) => `config.${p}`) }, { ...fromFile, config }, ctx.io.stdin, ctx.signal);
   const updated = await client.patch(PATHS.userConfig, body);
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Updated your configuration`);
   await writeOne(ctx.io, updated, ctx.output([]));
+}
+
+/**
+ * A --file body's `config` with the objects the dotted keys go into as the service holds them
+ * now, under what the file gives: the file's keys win, the others are kept.
+ */
+function withNested(filed: unknown, now: Record<string, unknown> | undefined): unknown {
+  if (now === undefined || (filed !== undefined && !isPlainObject(filed))) return filed;
+  const given = (filed ?? {}) as Record<string, unknown>;
+  const config: Record<string, unknown> = { ...now, ...given };
+  for (const [top, held] of Object.entries(now)) {
+    const mine = given[top];
+    if (isPlainObject(mine) && isPlainObject(held)) config[top] = { ...held, ...mine };
+  }
+  return config;
 }
 
 /**

@@ -285,6 +285,12 @@ describe('countries and user-config', () => {
     expect(fromFile.exitCode, fromFile.stderr).toBe(0);
     expect(t.bodyOf(5)).toEqual({ config: { theme: 'light' } });
     expect(fromFile.stdout).toMatch(/^config\s+\{.*"theme":"light"/m);
+
+    // --file and a dotted key: the object the key goes in is read and kept too.
+    const both = await sct(['user-config', 'set', '--file', file, 'table.rows=30', '-o', 'json']);
+    expect(both.exitCode, both.stderr).toBe(0);
+    expect(t.sb.requests.slice(6).map((r) => r.method)).toEqual(['GET', 'PATCH']);
+    expect(t.bodyOf(7)).toEqual({ config: { theme: 'light', table: { density: 'compact', rows: 30 } } });
   });
 
   it('user-config set rejects bad input before sending anything', async () => {
@@ -292,6 +298,8 @@ describe('countries and user-config', () => {
       [
         [['user-config', 'set'], 'nothing to set'],
         [['user-config', 'set', 'theme'], 'invalid "theme": expected key=value (e.g. language=en)'],
+        // Named as typed, and before the read the dotted key would need.
+        [['user-config', 'set', 'a..b=1'], 'invalid key "a..b": a dotted key has an empty part'],
         [['user-config', 'set', '--file', join(t.dir, 'missing.json')], 'cannot read'],
       ],
       { inProcess: true },
