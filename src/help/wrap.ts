@@ -14,8 +14,8 @@ export function wrap(text: string, width: number, indent: string): string {
 
 /**
  * Text as written (a help topic, its tables of commands) fitted to `width` columns. A row of a
- * table (text after a gap of two spaces or more, leaving it 20 columns) that does not fit wraps
- * under its description column. A paragraph (lines of one indent, no table rows) with a line that
+ * table (text after a gap of two spaces or more, leaving it 20 columns), with the lines that go
+ * on under its description column, that does not fit is filled again under that column. A paragraph (lines of one indent, no table rows) with a line that
  * does not fit is filled again under its indent. A word longer than a line (a URL) is left whole;
  * what fits is as written.
  */
@@ -24,14 +24,32 @@ export function fitLines(text: string, width: number): string {
   const out: string[] = [];
   const indentOf = (line: string) => /^ */.exec(line)![0].length;
   const rowColumn = (line: string) => {
-    const gap = /^( *\S.*?\S {2,})\S/.exec(line);
+    const gap = /^( *\S(?:.*?\S)? {2,})\S/.exec(line);
     return gap && gap[1]!.length <= width - 20 ? gap[1]!.length : undefined;
   };
   for (let i = 0; i < lines.length; ) {
     const line = lines[i]!;
-    if (line.trim() === '' || rowColumn(line) !== undefined) {
-      out.push(line.length <= width ? line : hanging(line, width, rowColumn(line) ?? indentOf(line)));
+    if (line.trim() === '') {
+      out.push(line);
       i++;
+      continue;
+    }
+    const column = rowColumn(line);
+    if (column !== undefined) {
+      // The row's own lines: those that go on under its description column.
+      let j = i + 1;
+      while (j < lines.length && lines[j]!.trim() !== '' && rowColumn(lines[j]!) === undefined && indentOf(lines[j]!) === column) j++;
+      const row = lines.slice(i, j);
+      // As written up to its first line that does not fit (a line break there may be meant: a
+      // command to copy, then prose), filled again from there.
+      const over = row.findIndex((l) => l.length > width);
+      if (over < 0) out.push(...row);
+      else {
+        out.push(...row.slice(0, over));
+        const start = over === 0 ? line.trimEnd() : ' '.repeat(column) + row[over]!.trim();
+        out.push(hanging([start, ...row.slice(over + 1).map((l) => l.trim())].join(' '), width, column));
+      }
+      i = j;
       continue;
     }
     let j = i + 1;

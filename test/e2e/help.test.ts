@@ -63,6 +63,15 @@ describe('sct help', () => {
     expect(extra.stderr).not.toContain('did you mean');
   });
 
+  it('help exit-codes and its man page have one row per code', async () => {
+    const r = await runSct(['help', 'exit-codes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const codes = r.stdout.split('\n').map((l) => /^\s+(\d+)\s{2,}\S/.exec(l)?.[1]).filter(Boolean);
+    expect(codes).toEqual(['0', '1', '2', '3', '4', '130', '143', '129']);
+    const man = readFileSync(join(__dirname, '..', '..', 'man', 'sct-help-exit-codes.1'), 'utf8');
+    for (const code of codes) expect(man, code).toMatch(new RegExp(`^\\s*${code}\\s{2,}\\S`, 'm'));
+  });
+
   it('a command still gets its own help', async () => {
     const r = await runSct(['help', 'orders']);
     expect(r.exitCode).toBe(0);

@@ -15,6 +15,20 @@ describe('fitLines', () => {
     for (const line of fitLines(`${row}\n${prose}`, 30).split('\n')) expect(line.length).toBeLessThanOrEqual(30);
   });
 
+  it('a row whose first column is one character (the exit codes) is a row of its own, never filled into the next', () => {
+    const rows = ['  0    success', '  1    the request failed: API error (4xx other than 401, 5xx after retries), network error', '  2    usage error'].join('\n');
+    expect(fitLines(rows, 60)).toBe(
+      ['  0    success', '  1    the request failed: API error (4xx other than 401,', '       5xx after retries), network error', '  2    usage error'].join('\n'),
+    );
+  });
+
+  it('a row written on two lines for a wider terminal is filled again as one', () => {
+    const rows = ['  1    the request failed: API error (4xx other than 401, 5xx after retries), network error, a', '       rate-limit wait longer than --max-wait', '  2    usage error'].join('\n');
+    expect(fitLines(rows, 60)).toBe(
+      ['  1    the request failed: API error (4xx other than 401,', '       5xx after retries), network error, a rate-limit wait', '       longer than --max-wait', '  2    usage error'].join('\n'),
+    );
+  });
+
   it('never splits a word: one longer than the line stays whole', () => {
     expect(fitLines('see https://example.com/a/very/long/address/indeed now', 20)).toBe('see\nhttps://example.com/a/very/long/address/indeed\nnow');
   });
