@@ -1,14 +1,21 @@
 # bash completion for sct — generated from the command tree by `sct completion bash`
+# File names one to a line (a space is part of a name), quoted and with a "/" after a directory.
+__sct_files() {
+  compopt -o filenames 2>/dev/null
+  local IFS=$'\n'
+  COMPREPLY=( $(compgen -f -- "$1") )
+}
 _sct() {
-  local cur prev cmdpath w i npos opts candidate
+  local cur prev cmdpath w i npos opts candidate afterdash
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
   # --type=<TAB>: bash splits the word at "=" (COMP_WORDBREAKS); the flag is the word before it.
   if [[ "$prev" == "=" ]]; then prev="${COMP_WORDS[COMP_CWORD-2]}"; fi
-  cmdpath="" npos=0
+  cmdpath="" npos=0 afterdash=0
   for ((i=1; i<COMP_CWORD; i++)); do
     w="${COMP_WORDS[i]}"
     case "$w" in
+      --) afterdash=1; continue ;;
       -*) case " -o --output --columns --jq --profile --base-url --timeout --max-wait --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --traced-origin --limit --page-size --offset --parallel --ordering --search --filter --tags --traced-origins --external-id --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --item --set --file --idempotency-key --buyer-company-status --seller-company-status --group-by --delimit-by --to-order --to-origin --to-orders --to-origins --report --concurrency --encoding --delimiter --sheet --composition --name --sku --description --hs-code --scientific-name --common-name --country-code --updated-from --updated-to --passing-min --failing-min --id --exclude-id --max-size --out --country --external-ids --ids --exclude-ids --location --location-file --name-property --map --status --company-name --contact-name --reciprocal-company-id --dds-identifier --order --product --orders --products --assessment-run-id --assessment-run-ids --exclude-dds --dds --identifier --origin --document --origins --documents --content-type --source --exclude-type --email --email-contains --role --role-name --invited-by --expires-from --expires-to --first-name --last-name --job-title --token -X --method -f --raw-field -F --field -H --header --input --port --host --seed --rate-limit --statement-delay --latency --fail-rate --drop-rate " in *" $w "*) i=$((i+1)); [[ "${COMP_WORDS[i]}" == "=" ]] && i=$((i+1)) ;; esac; continue ;;
     esac
     candidate="${cmdpath:+$cmdpath }$w"
@@ -55,7 +62,7 @@ _sct() {
     'orders create|--tag') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'orders create|--item') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'orders create|--set') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'orders create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders create|--file') __sct_files "$cur"; return ;;
     'orders create|--idempotency-key') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'orders update|--external-id') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'orders update|--type') COMPREPLY=( $(compgen -W 'order produced_batch manufactured_batch product_chain' -- "$cur") ); return ;;
@@ -75,7 +82,7 @@ _sct() {
     'orders update|--tag') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'orders update|--item') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'orders update|--set') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'orders update|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders update|--file') __sct_files "$cur"; return ;;
     'orders stats|--type') COMPREPLY=( $(compgen -W 'order produced_batch manufactured_batch product_chain' -- "$cur") ); return ;;
     'orders stats|--buyer-status') COMPREPLY=( $(compgen -W 'draft waiting_for_supplier ready_for_review statement_ready completed closed' -- "$cur") ); return ;;
     'orders stats|--seller-status') COMPREPLY=( $(compgen -W 'draft untraced pending passing failing completed closed' -- "$cur") ); return ;;
@@ -95,14 +102,14 @@ _sct() {
     'orders trace|--item') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'orders trace|--to-order') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'orders trace|--to-origin') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'orders import|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'orders import|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders import|--file') __sct_files "$cur"; return ;;
+    'orders import|--report') __sct_files "$cur"; return ;;
     'orders import|--concurrency') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'orders import|--encoding') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'orders import|--delimiter') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'orders import|--sheet') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'orders sync|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'orders sync|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'orders sync|--file') __sct_files "$cur"; return ;;
+    'orders sync|--report') __sct_files "$cur"; return ;;
     'orders sync|--concurrency') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'orders sync|--parallel') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'orders sync|--encoding') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
@@ -129,7 +136,7 @@ _sct() {
     'products create|--type') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'products create|--tag') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'products create|--set') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'products create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'products create|--file') __sct_files "$cur"; return ;;
     'products create|--idempotency-key') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'products update|--name') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'products update|--sku') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
@@ -143,7 +150,7 @@ _sct() {
     'products update|--type') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'products update|--tag') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'products update|--set') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'products update|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'products update|--file') __sct_files "$cur"; return ;;
     'origins list|--country-code') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins list|--assessment-status') COMPREPLY=( $(compgen -W 'pending in_progress passing failing mitigated' -- "$cur") ); return ;;
     'origins list|--name') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
@@ -158,7 +165,7 @@ _sct() {
     'origins list|--id') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins list|--exclude-id') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins list|--max-size') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'origins list|--out') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins list|--out') __sct_files "$cur"; return ;;
     'origins list|--limit') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins list|--page-size') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins list|--offset') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
@@ -173,36 +180,36 @@ _sct() {
     'origins create|--country-code') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins create|--external-id') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins create|--location') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'origins create|--location-file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins create|--location-file') __sct_files "$cur"; return ;;
     'origins create|--set') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'origins create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins create|--file') __sct_files "$cur"; return ;;
     'origins create|--idempotency-key') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins update|--name') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins update|--description') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins update|--country-code') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins update|--external-id') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins update|--location') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'origins update|--location-file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins update|--location-file') __sct_files "$cur"; return ;;
     'origins update|--set') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'origins update|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins update|--file') __sct_files "$cur"; return ;;
     'origins check|--country-code') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins check|--name-property') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins check|--commodity') COMPREPLY=( $(compgen -W 'cattle cocoa coffee palm_oil rubber soya wood' -- "$cur") ); return ;;
-    'origins check|--map') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'origins import|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins check|--map') __sct_files "$cur"; return ;;
+    'origins import|--file') __sct_files "$cur"; return ;;
     'origins import|--name-property') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins import|--country-code') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins import|--commodity') COMPREPLY=( $(compgen -W 'cattle cocoa coffee palm_oil rubber soya wood' -- "$cur") ); return ;;
-    'origins import|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins import|--report') __sct_files "$cur"; return ;;
     'origins import|--concurrency') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins import|--encoding') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins import|--delimiter') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins import|--sheet') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'origins sync|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins sync|--file') __sct_files "$cur"; return ;;
     'origins sync|--name-property') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins sync|--country-code') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins sync|--commodity') COMPREPLY=( $(compgen -W 'cattle cocoa coffee palm_oil rubber soya wood' -- "$cur") ); return ;;
-    'origins sync|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'origins sync|--report') __sct_files "$cur"; return ;;
     'origins sync|--concurrency') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins sync|--parallel') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'origins sync|--encoding') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
@@ -239,7 +246,7 @@ _sct() {
     'value-chains create|--reciprocal-company-id') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'value-chains create|--tag') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'value-chains create|--set') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'value-chains create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'value-chains create|--file') __sct_files "$cur"; return ;;
     'value-chains create|--idempotency-key') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'value-chains update|--company-name') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'value-chains update|--description') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
@@ -251,7 +258,7 @@ _sct() {
     'value-chains update|--reciprocal-company-id') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'value-chains update|--tag') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'value-chains update|--set') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'value-chains update|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'value-chains update|--file') __sct_files "$cur"; return ;;
     'dds list|--type') COMPREPLY=( $(compgen -W 'EUDR EUTR PPWR' -- "$cur") ); return ;;
     'dds list|--status') COMPREPLY=( $(compgen -W 'draft in_progress complete failed' -- "$cur") ); return ;;
     'dds list|--name') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
@@ -278,7 +285,7 @@ _sct() {
     'dds create|--product') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'dds create|--assessment-run-id') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'dds create|--set') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'dds create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'dds create|--file') __sct_files "$cur"; return ;;
     'dds create|--idempotency-key') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'dds create|--timeout') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'dds update|--status') COMPREPLY=( $(compgen -W 'draft in_progress complete failed' -- "$cur") ); return ;;
@@ -294,8 +301,8 @@ _sct() {
     'dds available-orders|--filter') COMPREPLY=( $(compgen -W 'exclude_dds=' -- "$cur") ); compopt -o nospace 2>/dev/null; return ;;
     'dds trace|--dds') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'dds trace|--order') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'dds trace|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'dds trace|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'dds trace|--file') __sct_files "$cur"; return ;;
+    'dds trace|--report') __sct_files "$cur"; return ;;
     'dds trace|--concurrency') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'dds trace|--encoding') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'dds trace|--delimiter') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
@@ -315,9 +322,9 @@ _sct() {
     'risk create|--product') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'risk create|--document') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'risk create|--set') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'risk create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'risk create|--file') __sct_files "$cur"; return ;;
     'risk create|--idempotency-key') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'risk evidence|--out') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'risk evidence|--out') __sct_files "$cur"; return ;;
     'documents list|--limit') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'documents list|--page-size') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'documents list|--offset') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
@@ -330,7 +337,7 @@ _sct() {
     'documents upload|--content-type') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'documents upload|--tag') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'documents upload|--idempotency-key') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'documents download|--out') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'documents download|--out') __sct_files "$cur"; return ;;
     'imports list|--limit') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'imports list|--page-size') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'imports list|--offset') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
@@ -343,10 +350,10 @@ _sct() {
     'imports create|--document') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'imports create|--name') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'imports create|--set') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'imports create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'imports create|--file') __sct_files "$cur"; return ;;
     'imports create|--idempotency-key') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'info-requests send|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    'info-requests send|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'info-requests send|--file') __sct_files "$cur"; return ;;
+    'info-requests send|--report') __sct_files "$cur"; return ;;
     'info-requests send|--concurrency') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'info-requests send|--encoding') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'info-requests send|--delimiter') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
@@ -384,11 +391,11 @@ _sct() {
     'invitations create|--email') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'invitations create|--role') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'invitations create|--set') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'invitations create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'invitations create|--file') __sct_files "$cur"; return ;;
     'invitations create|--idempotency-key') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'invitations bulk-create|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'invitations bulk-create|--file') __sct_files "$cur"; return ;;
     'invitations bulk-create|--role') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'invitations bulk-create|--report') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'invitations bulk-create|--report') __sct_files "$cur"; return ;;
     'invitations bulk-create|--concurrency') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'invitations bulk-create|--encoding') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'invitations bulk-create|--delimiter') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
@@ -453,12 +460,12 @@ _sct() {
     'countries list|--ordering') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'countries list|--search') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'countries list|--filter') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'user-config set|--file') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'user-config set|--file') __sct_files "$cur"; return ;;
     'api|-X'|'api|--method') COMPREPLY=( $(compgen -W 'GET POST PUT PATCH DELETE' -- "$cur") ); return ;;
     'api|-f'|'api|--raw-field') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'api|-F'|'api|--field') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'api|-H'|'api|--header') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'api|--input') COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+    'api|--input') __sct_files "$cur"; return ;;
     'sandbox|--port') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'sandbox|--host') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'sandbox|--seed') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
@@ -477,7 +484,8 @@ _sct() {
     *'|--max-wait') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
   esac
   opts=""
-  if [[ "$cur" == -* ]]; then
+  # After "--" every word is an argument: no flags.
+  if [[ "$cur" == -* && $afterdash == 0 ]]; then
     case "$cmdpath" in
     '') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'orders') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
@@ -685,10 +693,10 @@ _sct() {
     'help') opts='orders products origins value-chains dds risk documents imports info-requests workspaces invitations members users roles countries user-config auth config whoami api completion sandbox version doctor environment exit-codes formatting filters config reference' ;;
     esac
   fi
-  if [[ -z "$opts" && "$cur" != -* ]]; then
+  if [[ -z "$opts" && ( "$cur" != -* || $afterdash == 1 ) ]]; then
     # An argument: file names where it is a file, else nothing (not the default's file names).
     case "|origins check|documents upload|" in
-      *"|$cmdpath|"*) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+      *"|$cmdpath|"*) __sct_files "$cur"; return ;;
     esac
     compopt +o default 2>/dev/null; COMPREPLY=(); return
   fi

@@ -183,10 +183,11 @@ function valueCases(nodes: Node[], body: (o: Opt) => string): string {
 /** Shell code shared by bash and zsh: find the command path and count positionals before the cursor. */
 function pathLoop(nodes: Node[], words: string, first: number, last: string): string {
   const valueFlags = valueFlagsOf(nodes);
-  return `  cmdpath="" npos=0
+  return `  cmdpath="" npos=0 afterdash=0
   for ((i=${first}; i<${last}; i++)); do
     w="\${${words}[i]}"
     case "$w" in
+      --) afterdash=1; continue ;;
       -*) case " ${valueFlags.join(' ')} " in *" $w "*) i=$((i+1)); [[ "\${${words}[i]}" == "=" ]] && i=$((i+1)) ;; esac; continue ;;
     esac
     candidate="\${cmdpath:+$cmdpath }$w"
@@ -199,13 +200,19 @@ function pathLoop(nodes: Node[], words: string, first: number, last: string): st
 
 function bash(nodes: Node[]): string {
   const valCases = valueCases(nodes, (o) =>
-    o.profiles ? `COMPREPLY=( $(compgen -W "$(${PROFILES_CMD})" -- "$cur") ); return` : o.values ? `COMPREPLY=( $(compgen -W ${q(o.values.join(' '))} -- "$cur") );${o.open ? ' compopt -o nospace 2>/dev/null;' : ''} return` : o.files ? `COMPREPLY=( $(compgen -f -- "$cur") ); return` : 'compopt +o default 2>/dev/null; COMPREPLY=(); return',
+    o.profiles ? `COMPREPLY=( $(compgen -W "$(${PROFILES_CMD})" -- "$cur") ); return` : o.values ? `COMPREPLY=( $(compgen -W ${q(o.values.join(' '))} -- "$cur") );${o.open ? ' compopt -o nospace 2>/dev/null;' : ''} return` : o.files ? `__sct_files "$cur"; return` : 'compopt +o default 2>/dev/null; COMPREPLY=(); return',
   );
   const subCases = nodes.map((n) => `    ${q(n.path)}) opts=${q([...n.subcommands.map((s) => s.name), ...(n.positional ?? [])].join(' '))} ;;`).join('\n');
   const flagCases = nodes.map((n) => `    ${q(n.path)}) opts=${q(n.options.flatMap((o) => o.flags).join(' '))} ;;`).join('\n');
   return `# bash completion for sct — generated from the command tree by \`sct completion bash\`
+# File names one to a line (a space is part of a name), quoted and with a "/" after a directory.
+__sct_files() {
+  compopt -o filenames 2>/dev/null
+  local IFS=$'\\n'
+  COMPREPLY=( $(compgen -f -- "$1") )
+}
 _sct() {
-  local cur prev cmdpath w i npos opts candidate
+  local cur prev cmdpath w i npos opts candidate afterdash
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   # --type=<TAB>: bash splits the word at "=" (COMP_WORDBREAKS); the flag is the word before it.
@@ -215,7 +222,8 @@ ${pathLoop(nodes, 'COMP_WORDS', 1, 'COMP_CWORD')}
 ${valCases}
   esac
   opts=""
-  if [[ "$cur" == -* ]]; then
+  # After "--" every word is an argument: no flags.
+  if [[ "$cur" == -* && $afterdash == 0 ]]; then
     case "$cmdpath" in
 ${flagCases}
     esac
@@ -225,10 +233,10 @@ ${flagCases}
 ${subCases}
     esac
   fi
-  if [[ -z "$opts" && "$cur" != -* ]]; then
+  if [[ -z "$opts" && ( "$cur" != -* || $afterdash == 1 ) ]]; then
     # An argument: file names where it is a file, else nothing (not the default's file names).
     case "|${nodes.filter((n) => n.fileArguments).map((n) => n.path).join('|')}|" in
-      *"|$cmdpath|"*) COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
+      *"|$cmdpath|"*) __sct_files "$cur"; return ;;
     esac
     compopt +o default 2>/dev/null; COMPREPLY=(); return
   fi
@@ -259,7 +267,7 @@ function zsh(nodes: Node[]): string {
 # zsh completion for sct — generated from the command tree by \`sct completion zsh\`
 _sct() {
   # Not "path": in zsh that is $PATH.
-  local cur prev cmdpath w i npos candidate
+  local cur prev cmdpath w i npos candidate afterdash
   local -a items vals
   cur="\${words[CURRENT]}"
   prev="\${words[CURRENT-1]}"
@@ -273,7 +281,10 @@ ${pathLoop(nodes, 'words', 2, 'CURRENT')}
   case "$cmdpath|$prev" in
 ${valCases}
   esac
-  if [[ "$cur" == -* ]]; then
+  if [[ $afterdash == 1 ]]; then
+    # After "--" every word is an argument: no flags.
+    __sct_arguments
+  elif [[ "$cur" == -* ]]; then
     case "$cmdpath" in
 ${flagCases}
     esac

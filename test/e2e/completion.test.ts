@@ -143,6 +143,22 @@ for (const [shell, complete] of Object.entries(shells)) {
       expect(await complete('sct', 'orders', 'get', 'packa')).toEqual([]);
     });
 
+    it('offers a file name with a space as one name (a spreadsheet export\'s "People list.csv")', async () => {
+      // zsh runs in an empty directory, and its _files is the shell's own.
+      if (shell === 'zsh') return;
+      const spaced = join(dir, 'spaced');
+      mkdirSync(spaced, { recursive: true });
+      writeFileSync(join(spaced, 'People list.csv'), 'email\n');
+      const offered = names(await complete('sct', 'invitations', 'bulk-create', '--file', join(spaced, 'Peo')));
+      expect(offered.map((w) => w.replace(/\\ /g, ' '))).toEqual([join(spaced, 'People list.csv')]);
+      expect(names(await complete('sct', 'documents', 'upload', join(spaced, 'Peo'))).map((w) => w.replace(/\\ /g, ' '))).toEqual([join(spaced, 'People list.csv')]);
+    });
+
+    it('offers no flag after "--": every word there is an argument', async () => {
+      const after = names(await complete('sct', 'orders', 'list', '--', '--t'));
+      expect(after.filter((w) => w.startsWith('--'))).toEqual([]);
+    });
+
     it('offers the profile names from the config file for --profile', async () => {
       expect(names(await complete('sct', 'orders', 'list', '--profile', ''))).toEqual(expect.arrayContaining(['prod', 'staging']));
     });
