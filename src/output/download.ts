@@ -25,7 +25,7 @@ const EXTENSION = /\.[A-Za-z0-9]{1,16}$/;
  * extension is taken first, so an escape sequence before it cannot swallow it.
  */
 function nameParts(name: string): { stem: string; ext: string } {
-  const base = basename(name.replace(/\\/g, '/')).trim();
+  const base = oneSegment(name.replace(/\\/g, '/')).trim();
   const ext = EXTENSION.exec(base)?.[0] ?? '';
   const stem = stripControl(base.slice(0, base.length - ext.length))
     .replace(/[<>:"|?*\u0000-\u001f]/g, '_')
@@ -37,6 +37,17 @@ function nameParts(name: string): { stem: string; ext: string } {
 }
 
 const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
+
+/**
+ * A name with `/` in it as one path segment. An identifier's slashes (`EU/2025/001.zip`) become
+ * `_`, so that two assessments never share a file (`EU_2025_001.zip`, `US_2025_001.zip`); a
+ * name that walks the tree (`../../etc/passwd`, `/etc/x`) keeps its last segment alone.
+ */
+function oneSegment(name: string): string {
+  const segments = name.split('/');
+  const walks = segments.some((s) => s.trim() === '' || s.trim() === '.' || s.trim() === '..');
+  return walks ? basename(name) : segments.join('_');
+}
 
 /** The longest start of `text` that fits in `max` bytes of UTF-8, never half a character. */
 function fitBytes(text: string, max: number): string {
@@ -78,8 +89,10 @@ export function fileNameFromDisposition(header: string | string[] | undefined): 
       /* fall through to the plain form */
     }
   }
-  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(h);
-  return named(plain ? utf8Read(plain[1].trim()) : undefined);
+  // A quoted name may hold `;` and backslash-escaped quotes (RFC 6266's quoted-string).
+  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(h);
+  const given = plain ? (plain[1] !== undefined ? plain[1].replace(/\\(.)/g, '$1') : plain[2]!) : undefined;
+  return named(given !== undefined ? utf8Read(given.trim()) : undefined);
 }
 
 /**

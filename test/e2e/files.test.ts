@@ -206,6 +206,17 @@ describe('risk assessments', () => {
     expect((await t.sct(['risk', 'evidence', String(ra.id), '--out', join(cwd, 'copy.zip'), '--force'])).exitCode).toBe(0);
   });
 
+  it('identifiers with a slash (EU/2025/001, US/2025/001) are saved apart, the slashes as _', async () => {
+    const cwd = join(t.dir, 'slashes');
+    mkdirSync(cwd);
+    for (const identifier of ['EU/2025/001', 'US/2025/001']) {
+      const ra = JSON.parse((await t.sct(['risk', 'create', '--identifier', identifier, '-o', 'json'])).stdout);
+      const r = await t.sct(['risk', 'evidence', String(ra.id)], { cwd });
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
+    expect(readdirSync(cwd).sort()).toEqual(['EU_2025_001.zip', 'US_2025_001.zip']);
+  });
+
   it('leaves nothing behind when the download breaks half-way', async () => {
     // A service that sends the headers and part of the ZIP, then drops the connection.
     const server = createServer((req, res) => {

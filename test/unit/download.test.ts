@@ -18,6 +18,10 @@ describe('safeFileName', () => {
     expect(safeFileName('RA-2026-0042.zip')).toBe('RA-2026-0042.zip');
     expect(safeFileName('../../etc/passwd')).toBe('passwd');
     expect(safeFileName('..\\..\\boot.ini')).toBe('boot.ini');
+    expect(safeFileName('/etc/x')).toBe('x');
+    // An identifier's slashes are kept apart, not cut off: two assessments never share a file.
+    expect(safeFileName('EU/2025/001.zip')).toBe('EU_2025_001.zip');
+    expect(safeFileName('US\\2025\\001.zip')).toBe('US_2025_001.zip');
     // A name that is an extension alone gets a name in front, rather than becoming a bare "zip".
     expect(safeFileName('.hidden')).toBe('download.hidden');
     expect(safeFileName('.zip')).toBe('download.zip');
@@ -60,6 +64,10 @@ describe('safeFileName', () => {
   });
   it('reads Content-Disposition names', () => {
     expect(fileNameFromDisposition('attachment; filename="RA-1.zip"')).toBe('RA-1.zip');
+    // A quoted name's `;` and escaped quotes (RFC 6266).
+    expect(fileNameFromDisposition('attachment; filename="RA-7; final.zip"')).toBe('RA-7; final.zip');
+    expect(fileNameFromDisposition('attachment; filename="RA \\"7\\".zip"; size=3')).toBe('RA "7".zip');
+    expect(fileNameFromDisposition('attachment; filename=RA-8.zip; size=3')).toBe('RA-8.zip');
     expect(fileNameFromDisposition("attachment; filename*=UTF-8''%C3%A9vidence.zip")).toBe('évidence.zip');
     expect(fileNameFromDisposition(undefined)).toBeUndefined();
     expect(fileNameFromDisposition("attachment; FILENAME*=utf-8'en'r%C3%A9sum%C3%A9.pdf")).toBe('résumé.pdf');
