@@ -6,7 +6,7 @@
 //
 // A page is vouched for only in the shape list endpoints answer: valid UTF-8, an object with a
 // `results` array (or a bare array), and nothing but spaces and tabs between tokens (an item
-// holding a line break would break an ndjson line). Anything else — a pretty-printed page, a
+// holding a line break would break an ndjson line); line breaks before and after the page are fine. Anything else — a pretty-printed page, a
 // page that is not JSON at all, an unusual shape — is left to JSON.parse, which then reads it or
 // rejects it with the usual error: a page the scanner vouches for is one JSON.parse accepts.
 import { isUtf8 } from 'node:buffer';
@@ -23,6 +23,8 @@ export type ScannedPage = JsonText[] | { results: JsonText[]; count?: unknown; n
 // top-level consts into module variables, which V8 reads from memory on every comparison.
 const enum Byte {
   Tab = 0x09,
+  LineFeed = 0x0a,
+  Return = 0x0d,
   Space = 0x20,
   Quote = 0x22,
   Plus = 0x2b,
@@ -89,7 +91,7 @@ export function leadingNumericId(item: JsonText): number | undefined {
 /** The page, or undefined when it is not one the scanner vouches for (parse it instead). */
 export function scanListPage(bytes: Uint8Array): ScannedPage | undefined {
   if (!isUtf8(bytes)) return undefined;
-  let i = skipSpace(bytes, 0);
+  let i = skipLineSpace(bytes, 0);
   let page: ScannedPage | undefined;
   if (bytes[i] === Byte.OpenBracket) {
     const array = scanArray(bytes, i);
@@ -102,8 +104,14 @@ export function scanListPage(bytes: Uint8Array): ScannedPage | undefined {
     page = object.page;
     i = object.end;
   }
-  if (page === undefined || skipSpace(bytes, i) !== bytes.length) return undefined;
+  if (page === undefined || skipLineSpace(bytes, i) !== bytes.length) return undefined;
   return page;
+}
+
+/** Space around the page itself may hold line breaks (a body ended by a newline): no item is there to break. */
+function skipLineSpace(b: Uint8Array, i: number): number {
+  while (b[i] === Byte.Space || b[i] === Byte.Tab || b[i] === Byte.LineFeed || b[i] === Byte.Return) i++;
+  return i;
 }
 
 /** The page object: `results` as elements, the other fields skipped, `count` and `next` decoded. */

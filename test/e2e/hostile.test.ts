@@ -107,7 +107,8 @@ describe('answers that are not the API speaking', () => {
   });
 
   it('-o json writes a list page\'s numbers as the service wrote them, with or without --all (beyond 2^53, 1.10, 1e2)', async () => {
-    const page = '{"count": 2, "next": null, "previous": null, "results": [{"id": 9007199254740993, "v": 1.10, "w": 1e2}, {"id": 2, "volume": 12345678901234567890.5}]}';
+    // Ended by a line break, as many servers end a body.
+    const page = '{"count": 2, "next": null, "previous": null, "results": [{"id": 9007199254740993, "v": 1.10, "w": 1e2}, {"id": 2, "volume": 12345678901234567890.5}]}\r\n';
     h.on('GET /api/products', (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(page));
     for (const args of [['products', 'list', '-o', 'json'], ['products', 'list', '-o', 'json', '--all'], ['products', 'list', '-o', 'ndjson']]) {
       const r = await sct(args);

@@ -75,6 +75,12 @@ describe('scanListPage', () => {
     expect(asParsed(scanListPage(bytes(text)))).toEqual(listView(JSON.parse(text)));
   });
 
+  it('takes line breaks before and after the page (a body ended by a newline), as JSON.parse does', () => {
+    for (const text of ['{"count":1,"next":null,"results":[1]}\n', '\r\n{"count":1,"next":null,"results":[1]}\r\n', '[1]\n']) {
+      expect(asParsed(scanListPage(bytes(text))), JSON.stringify(text)).toEqual(listView(JSON.parse(text)));
+    }
+  });
+
   it('decodes escaped keys as JSON.parse does', () => {
     const text = '{"res\\u0075lts":[1],"count":1,"next":null}';
     expect(asParsed(scanListPage(bytes(text)))).toEqual(listView(JSON.parse(text)));
