@@ -99,7 +99,9 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
   try {
     for (;;) {
       const answer = await pending.answer;
-      const page = asPage<T>(answer.later ? await answer.later() : answer.data, path);
+      // A compressed page is decoded only now: its errors name the page as a fetch's do.
+      const data = answer.later ? await answer.later().catch((err: unknown) => Promise.reject(atPage(err, pending.query))) : answer.data;
+      const page = asPage<T>(data, path);
       firstCount ??= page.count;
       const items = options.unwrap ? (page.results.flatMap(options.unwrap) as T[]) : page.results;
       received += items.length;

@@ -176,6 +176,16 @@ describe('pages in flight', () => {
     expect(jq.stderr).toContain('(the page at offset 800)');
   });
 
+  it('a compressed page that fails to decode mid-way names its page too, in json as in csv', async () => {
+    for (const format of ['json', 'csv']) {
+      h.reset();
+      h.on('GET /api/orders', corruptGzip, { when: (u) => u.searchParams.get('offset') === '800' });
+      const r = await viaHostile([...EXPORT, '-o', format, '--parallel', '4']);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr, format).toMatch(/GET \/orders: the answer could not be decoded \(gzip: [^)]+\) \(the page at offset 800\)/);
+    }
+  });
+
   it('a next link that is not limit and offset (a cursor) is followed one page at a time', async () => {
     const plain = await t.sct([...EXPORT, '-o', 'csv', '--parallel', '1']);
     t.sb.setFaults({ latencyMs: 20, methods: ['GET'] });
