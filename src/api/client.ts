@@ -576,7 +576,10 @@ export class ApiClient {
     const parse = (text: string) => (apiAnswer ? parseAnswer(text, status, headers, () => call.where(), (e) => call.fail(e, true)) : parseLoose(text));
     const data = scanned ?? parse(bytes.toString('utf8'));
     if (options.expect === 'created' && !hasId(data)) {
-      call.fail(new AnswerError(`${call.where()}: the service answered ${status} ${statusText(status)} without the created object (no id): it may or may not have been created`), true);
+      const err = new AnswerError(`${call.where()}: the service answered ${status} ${statusText(status)} without the created object (no id): it may or may not have been created`);
+      // Its key would get this same answer again: the list says whether it is there.
+      err.hint = 'list them to see whether it was created before running the command again';
+      call.fail(err, true);
     }
     return data;
   }

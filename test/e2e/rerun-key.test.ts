@@ -8,14 +8,18 @@ import { useLocalServer } from '../helpers/local-server.js';
 
 let dir = '';
 const keys: string[] = [];
-/** What POST /api/origins does: answer 500, or never answer. */
-let mode: 'fail' | 'hang' = 'fail';
+/** What POST /api/origins does: answer 500, never answer, or answer 201 without the object's id. */
+let mode: 'fail' | 'hang' | 'noid' = 'fail';
 
 const server = useLocalServer((req, res) => {
   req.resume();
   req.on('end', () => {
     if (req.method === 'POST') keys.push(String(req.headers['idempotency-key']));
     if (req.method === 'POST' && mode === 'hang') return;
+    if (req.method === 'POST' && mode === 'noid') {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ name: 'Plot A' }));
+    }
     res.writeHead(500, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ detail: 'Internal error after the commit.' }));
   });
@@ -29,6 +33,17 @@ beforeEach(() => {
 
 const env = () => ({ SCT_BASE_URL: server.url, SCT_TOKEN: 'sct_test_token', SCT_CONFIG_DIR: dir, NO_COLOR: '1' });
 const CREATE = ['origins', 'create', '--name', 'Plot A', '--country-code', 'CI', '--location', '6.8,-5.2'];
+
+describe('a create whose answer came without the object', () => {
+  it('a 201 without an id: the hint sends the user to the list, not to a rerun that would get the same answer', async () => {
+    mode = 'noid';
+    const r = await runSct(CREATE, { env: env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('without the created object (no id): it may or may not have been created');
+    expect(r.stderr).toContain('hint: list them to see whether it was created before running the command again');
+    expect(r.stderr).not.toContain('its answer never came');
+  });
+});
 
 describe('a create whose answer never came', () => {
   it('a 500 on the create: exit 1, and the hint gives the key it was sent under', async () => {
