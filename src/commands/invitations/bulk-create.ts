@@ -147,8 +147,13 @@ export function invitationResults(answer: unknown, count: number): RowResult[] {
   return Array.from({ length: count }, (_, i): RowResult => {
     const r = byIndex.get(i);
     if (!r) return { ok: false, unknown: true, error: 'the answer holds no result for this row: it may have been created' };
-    if (r.invitation && (r.error === undefined || r.error === null)) return { ok: true, id: r.invitation.id };
-    const fields = flattenFieldErrors(r.error);
+    // An empty error (`{}`, `""`) is none: the invitation is there.
+    const fields = Object.fromEntries(Object.entries(flattenFieldErrors(r.error)).map(([k, v]) => [k, v.filter((m) => m.trim() !== '')]).filter(([, v]) => v.length > 0));
+    const erred = Object.keys(fields).length > 0;
+    if (r.invitation && !erred) return { ok: true, id: r.invitation.id };
+    // Neither an invitation nor an error (a status word such as "accepted"), or both: the
+    // service did not say the row was refused, and a rerun asks again under its key.
+    if (!erred || r.invitation) return { ok: false, unknown: true, error: `the result (status ${r.status}) ${r.invitation ? 'holds an invitation and an error' : 'holds neither an invitation nor an error'}: it may have been created` };
     return { ok: false, error: r.status === 'rejected' ? 'rejected' : `rejected (status ${r.status})`, fields: Object.keys(fields).length ? fields : undefined };
   });
 }

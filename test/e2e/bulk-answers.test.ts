@@ -1,0 +1,54 @@
+// What a bulk create's per-row results say, read as the service means them: a row with its
+// invitation and an empty error (`{}`, `""`) was created; a row with neither an invitation nor an
+// error (a status such as "accepted", which accounts.md says appears) is unknown, resent under
+// its key by the rerun, never called rejected. The built sct against a server on 127.0.0.1.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { removeDir, runSct, tempDir } from '../helpers/sct.js';
+import { useLocalServer } from '../helpers/local-server.js';
+
+const ME = { id: 1, first_name: 'A', last_name: 'B', active_user_company_id: 1, company: { id: 1, name: 'Co' }, auth_group: { id: 1, name: 'OWNER' } };
+let results: unknown[] = [];
+const keys: string[] = [];
+let dir = '';
+
+const server = useLocalServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
+    if (req.url === '/api/accounts/me') return res.end(JSON.stringify(ME));
+    keys.push(String(req.headers['idempotency-key']));
+    res.end(JSON.stringify({ results }));
+  });
+});
+
+beforeEach(() => {
+  keys.length = 0;
+  dir = tempDir();
+  return () => removeDir(dir);
+});
+
+const env = () => ({ SCT_BASE_URL: server.url, SCT_TOKEN: 'sct_test_token', SCT_CONFIG_DIR: dir, NO_COLOR: '1' });
+
+describe('bulk create results', () => {
+  it('an invitation with an empty error is created; neither an invitation nor an error is unknown, resent under its key', async () => {
+    const file = join(dir, 'people.csv');
+    writeFileSync(file, 'email,auth_group\na1@x.example,3\na2@x.example,3\na3@x.example,3\n');
+    results = [
+      { index: 0, status: 'created', invitation: { id: '11111111-1111-1111-1111-111111111111' }, error: {} },
+      { index: 1, status: 'created', invitation: { id: '21111111-1111-1111-1111-111111111111' }, error: '' },
+      { index: 2, status: 'accepted' },
+    ];
+    const r = await runSct(['invitations', 'bulk-create', '--file', file], { env: env() });
+    expect(r.stderr).toMatch(/2 created, 0 rejected/);
+    expect(r.stderr).not.toContain('rejected (status');
+    expect(r.exitCode).toBe(1);
+    // The rerun asks again under the key the request went out with (the service replays it, now settled).
+    results = [...results.slice(0, 2), { index: 2, status: 'created', invitation: { id: '31111111-1111-1111-1111-111111111111' } }];
+    const again = await runSct(['invitations', 'bulk-create', '--file', file], { env: env() });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+  });
+});
