@@ -5,13 +5,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeDir, runSct, tempDir } from '../helpers/sct.js';
-import { useLocalServer } from '../helpers/local-server.js';
+import { runSct } from '../helpers/sct.js';
+import { useLocalServer, useServerEnv } from '../helpers/local-server.js';
 
 const ME = { id: 1, first_name: 'A', last_name: 'B', active_user_company_id: 1, company: { id: 1, name: 'Co' }, auth_group: { id: 1, name: 'OWNER' } };
 let results: unknown[] = [];
 const keys: string[] = [];
-let dir = '';
 
 const server = useLocalServer((req, res) => {
   req.resume();
@@ -23,17 +22,17 @@ const server = useLocalServer((req, res) => {
   });
 });
 
+const run = useServerEnv(server);
+const env = () => run.env();
+
 beforeEach(() => {
   keys.length = 0;
-  dir = tempDir();
-  return () => removeDir(dir);
 });
 
-const env = () => ({ SCT_BASE_URL: server.url, SCT_TOKEN: 'sct_test_token', SCT_CONFIG_DIR: dir, NO_COLOR: '1' });
 
 describe('bulk create results', () => {
   it('an invitation with an empty error is created; neither an invitation nor an error is unknown, resent under its key', async () => {
-    const file = join(dir, 'people.csv');
+    const file = join(run.dir, 'people.csv');
     writeFileSync(file, 'email,auth_group\na1@x.example,3\na2@x.example,3\na3@x.example,3\n');
     results = [
       { index: 0, status: 'created', invitation: { id: '11111111-1111-1111-1111-111111111111' }, error: {} },

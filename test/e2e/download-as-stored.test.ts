@@ -7,13 +7,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { removeDir, runSct, tempDir } from '../helpers/sct.js';
-import { useLocalServer } from '../helpers/local-server.js';
+import { runSct } from '../helpers/sct.js';
+import { useLocalServer, useServerEnv } from '../helpers/local-server.js';
 
 /** 64 MB of zeros, about 64 kB as gzip: what the file is, on the store. */
 const STORED = gzipSync(Buffer.alloc(64 * 1024 * 1024));
 const asked: Array<string | undefined> = [];
-let dir = '';
 
 const server = useLocalServer((req, res) => {
   const base = `http://127.0.0.1:${req.socket.localPort}`;
@@ -35,19 +34,19 @@ const server = useLocalServer((req, res) => {
   res.end('{"detail":"Not found."}');
 });
 
+const run = useServerEnv(server);
+const env = () => run.env();
+
 beforeEach(() => {
   asked.length = 0;
-  dir = tempDir();
-  return () => removeDir(dir);
 });
 
-const env = () => ({ SCT_BASE_URL: server.url, SCT_TOKEN: 'sct_test_token', SCT_CONFIG_DIR: dir, NO_COLOR: '1' });
 
 describe('a download is saved as stored', () => {
   it('a .tar.gz served with Content-Encoding: gzip is saved as that gzip, byte for byte', async () => {
-    const r = await runSct(['documents', 'download', '1', '--out', join(dir, 'out') + '/'], { env: env() });
+    const r = await runSct(['documents', 'download', '1', '--out', join(run.dir, 'out') + '/'], { env: env() });
     expect(r.exitCode, r.stderr).toBe(0);
-    const saved = readFileSync(join(dir, 'out', 'backup.tar.gz'));
+    const saved = readFileSync(join(run.dir, 'out', 'backup.tar.gz'));
     expect(saved.length).toBe(STORED.length);
     expect(saved.equals(STORED)).toBe(true);
     // Asked as every request asks (cli-spec.md, "Compression").

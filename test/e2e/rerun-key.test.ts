@@ -3,10 +3,9 @@
 // it sent, so the same command run with it learns the outcome instead of creating a twin. The
 // built sct against a server on 127.0.0.1 that records the key of each request.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { removeDir, runSct, spawnSct, tempDir } from '../helpers/sct.js';
-import { useLocalServer } from '../helpers/local-server.js';
+import { runSct, spawnSct } from '../helpers/sct.js';
+import { useLocalServer, useServerEnv } from '../helpers/local-server.js';
 
-let dir = '';
 const keys: string[] = [];
 /** What POST /api/origins does: answer 500, never answer, or answer 201 without the object's id. */
 let mode: 'fail' | 'hang' | 'noid' = 'fail';
@@ -24,14 +23,14 @@ const server = useLocalServer((req, res) => {
     res.end(JSON.stringify({ detail: 'Internal error after the commit.' }));
   });
 });
+const run = useServerEnv(server);
+const env = () => run.env();
+
 beforeEach(() => {
   keys.length = 0;
   mode = 'fail';
-  dir = tempDir();
-  return () => removeDir(dir);
 });
 
-const env = () => ({ SCT_BASE_URL: server.url, SCT_TOKEN: 'sct_test_token', SCT_CONFIG_DIR: dir, NO_COLOR: '1' });
 const CREATE = ['origins', 'create', '--name', 'Plot A', '--country-code', 'CI', '--location', '6.8,-5.2'];
 
 describe('a create whose answer came without the object', () => {

@@ -4,8 +4,8 @@
 // creating a second one. The built sct against a server on 127.0.0.1 that plays the API (which
 // replays a create under a key it has seen) and the storage.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { removeDir, runSct, tempDir } from '../helpers/sct.js';
-import { useLocalServer } from '../helpers/local-server.js';
+import { runSct } from '../helpers/sct.js';
+import { useLocalServer, useServerEnv } from '../helpers/local-server.js';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 
@@ -13,7 +13,6 @@ const created = new Map<string, number>();
 let puts = 0;
 let failPuts = 0;
 let status = 'pending_upload';
-let dir = '';
 
 const server = useLocalServer((req, res) => {
   const base = `http://127.0.0.1:${req.socket.localPort}`;
@@ -44,20 +43,20 @@ const server = useLocalServer((req, res) => {
   });
 });
 
+const run = useServerEnv(server);
+const env = () => run.env();
+
 beforeEach(() => {
   created.clear();
   puts = 0;
   failPuts = 0;
   status = 'pending_upload';
-  dir = tempDir();
-  return () => removeDir(dir);
 });
 
-const env = () => ({ SCT_BASE_URL: server.url, SCT_TOKEN: 'sct_test_token', SCT_CONFIG_DIR: dir, NO_COLOR: '1' });
 
 describe('an upload whose file did not reach the storage', () => {
   it('the hint gives the key, and the same command with it gives the same document its file', async () => {
-    const file = join(dir, 'c.pdf');
+    const file = join(run.dir, 'c.pdf');
     writeFileSync(file, '%PDF-1.4 certificate\n');
     failPuts = 1;
     const r = await runSct(['documents', 'upload', file], { env: env() });
