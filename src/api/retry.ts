@@ -121,7 +121,10 @@ export function recordRateLimit(state: RateLimitState, headers: Headers, now: nu
   const remaining = num('x-ratelimit-remaining');
   const reset = resetTime(headers['x-ratelimit-reset'], now);
   if (limit !== undefined) state.limit = limit;
-  if (remaining !== undefined) state.remaining = remaining;
+  // Answers to requests in flight come in any order: within one window (the same reset) the
+  // budget only goes down, and an older answer's higher Remaining never undoes a newer 0.
+  const sameWindow = reset !== undefined && reset === state.reset && state.remaining !== undefined;
+  if (remaining !== undefined) state.remaining = sameWindow ? Math.min(state.remaining!, remaining) : remaining;
   if (reset !== undefined) state.reset = reset;
 }
 

@@ -135,6 +135,22 @@ describe('the budget: with fewer requests left than --concurrency, one at a time
   }
 });
 
+describe('the budget running out under --concurrency 4', () => {
+  // Six requests in a window that outlasts the run: the answers to the first requests in flight
+  // come back in any order (a 0 before a 1); the run stops at the 0, never provokes a 429.
+  const t = useSandbox({ rateLimit: 6, rateLimitWindowSeconds: 3600 }, { inProcess: true });
+
+  it('origins import of 10 rows: the rows the budget allows, then not_sent past --max-wait, no 429', { timeout: 60_000 }, async () => {
+    const rows = Array.from({ length: 10 }, (_, i) => `R${i},CI,RL-${i},6.1,-5.1`);
+    const file = t.writeFile('budget-origins.csv', ['name,country_code,external_id,latitude,longitude', ...rows].join('\n') + '\n');
+    t.sb.setFaults({ latencyMs: 30, methods: ['POST'] });
+    const r = await t.sct(['origins', 'import', '--file', file, '--max-wait', '1s']);
+    expect(r.exitCode).toBe(1);
+    expect(t.sb.requests.filter((x) => x.status === 429)).toEqual([]);
+    expect(r.stderr).toMatch(/not sent/);
+  });
+});
+
 describe('--concurrency: a whole number 1..16 on every bulk command', () => {
   const t = useSandbox({}, { inProcess: true });
 
