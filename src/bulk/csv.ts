@@ -556,7 +556,7 @@ export class RowErrors {
     const invalid = this.outcomes();
     if (!flags.skipInvalid) {
       if (flags.report) writeReportFile(flags.report, invalid, { csvFormulas: ctx.flags.csvFormulas });
-      this.throwIfAny(flags.report ? `every invalid row is in ${flags.report}; --skip-invalid sends the valid rows` : '--skip-invalid sends the valid rows and reports the others');
+      this.throwIfAny(flags.report ? `every invalid row is in ${flags.report}; --skip-invalid sends the valid rows (with --force to replace that report)` : '--skip-invalid sends the valid rows and reports the others');
     }
     ctx.io.warn(`${this.file}: ${invalid.length} invalid row${invalid.length > 1 ? 's' : ''} left out (--skip-invalid): ${invalid.slice(0, 10).map((o) => o.lines[0]).join(', ')}${invalid.length > 10 ? ', …' : ''}`);
     return invalid;

@@ -61,6 +61,9 @@ const fileRecordSchema = z.object({ path: z.string(), dev: z.number(), ino: z.nu
  * cannot be read (`-`, a pipe's) stays as given.
  */
 export function fileIdentity(configDir: string, file: string): string {
+  // Standard input is one input wherever sct runs from: the same rows piped in from another
+  // directory rerun the earlier run, never create everything again (nor is a file named `-` it).
+  if (file === '-') return '-';
   const given = resolve(file);
   let real: string;
   let st: ReturnType<typeof statSync>;

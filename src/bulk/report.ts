@@ -30,6 +30,8 @@ export const OUTCOME_COLUMNS = [
  */
 export function checkReportPath(path: string | undefined, force: boolean | undefined, input?: string): void {
   if (!path) return;
+  // Not a file named "-" in the current directory, which `-` is nowhere else in sct.
+  if (path === '-') throw new UsageError('--report -: the report is a CSV file: name one (stdout carries the run\'s own output; /dev/stdout if you mean it)');
   const dir = dirname(resolve(path));
   let isDir: boolean;
   try {

@@ -3,7 +3,7 @@
 // workspace, one run per file at a time, interrupts and waits that never make a row
 // "rejected", the rerun hint of a --fresh run, and a report that never writes through a link.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { linkSync, lstatSync, readFileSync, symlinkSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { holdPath, until, useSandbox } from '../helpers/sandbox.js';
@@ -87,6 +87,19 @@ describe('a journal belongs to the user and the workspace', () => {
 });
 
 describe('one file under several names is one run', () => {
+  it('rows piped in (--file -) from another directory rerun the earlier run: nothing created twice', async () => {
+    const rows = `name,country_code,external_id,latitude,longitude\nS1,CI,${domain()}-ST-1,6.1,-5.1\n`;
+    const [one, two] = [join(t.dir, 'one'), join(t.dir, 'two')];
+    mkdirSync(one);
+    mkdirSync(two);
+    writeFileSync(join(two, '-'), 'not the input\n');
+    const first = await t.sctBin(['origins', 'import', '--file', '-'], { input: rows, cwd: one });
+    expect(first.exitCode, first.stderr).toBe(0);
+    const again = await t.sctBin(['origins', 'import', '--file', '-'], { input: rows, cwd: two });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(t.sb.requests.filter((r) => r.method === 'POST' && r.path === '/api/origins')).toHaveLength(1);
+  });
+
   it('a symlink to the file and a hard link of it rerun the file: every row skipped, nothing sent again', async () => {
     const file = people(3);
     const first = await t.sct(['invitations', 'bulk-create', '--file', file]);

@@ -3,7 +3,7 @@
 // written into a device (/dev/null) or a FIFO rather than replacing it, and never waiting
 // for a FIFO's reader.
 import { describe, expect, it } from 'vitest';
-import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -32,6 +32,15 @@ describe('--report', () => {
     const r = await t.sct(['invitations', 'bulk-create', '--file', people('mine.csv'), '--report', report, '--force']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readFileSync(report, 'utf8')).toMatch(/^line,key,status,id,error\n2,/);
+  });
+
+  it('--report - is exit 2 before anything is sent, never a file named "-" in the current directory', async () => {
+    const cwd = join(t.dir, 'dash');
+    mkdirSync(cwd);
+    const r = await t.sctBin(['invitations', 'bulk-create', '--file', people('dash.csv'), '--report', '-'], { cwd });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--report -: the report is a CSV file: name one');
+    expect(existsSync(join(cwd, '-'))).toBe(false);
   });
 
   it('a device is written into, never replaced, without --force', async () => {

@@ -190,7 +190,7 @@ describe('files from spreadsheets: bad rows', () => {
     expect(r.exitCode).toBe(2);
     expect(sent()).toEqual([]);
     expect(r.stderr).toContain('6 invalid rows; nothing was sent');
-    expect(r.stderr).toContain(`every invalid row is in ${report}`);
+    expect(r.stderr).toContain(`every invalid row is in ${report}; --skip-invalid sends the valid rows (with --force to replace that report)`);
     const rows = reportRows(report);
     expect(rows.map((x) => [x.line, x.status])).toEqual([11, 51, 101, 201, 301, 401].map((l) => [String(l), 'invalid']));
     expect(rows[0].error).toMatch(/^invalid — email: /);
