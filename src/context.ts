@@ -236,7 +236,13 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       };
     },
     async confirm(message) {
-      if (flags.yes || dryRun) return true;
+      if (dryRun) return true;
+      // What was shown to be confirmed (a plan in the pager) is closed before what it confirms
+      // runs, as a prompt closes it: the writes' progress and results reach the terminal.
+      if (flags.yes) {
+        await io.endPager();
+        return true;
+      }
       if (!io.canPrompt()) throw new UsageError(`${message.replace(/\?$/, '')}: confirm with --yes (${io.noPromptReason()})`);
       return deps.prompter.confirm(message, false);
     },

@@ -79,6 +79,23 @@ describe.skipIf(!hasScript)('tables at 80 columns', () => {
   });
 });
 
+describe.skipIf(!hasScript)('a plan in the pager', () => {
+  it('sync --yes closes the pager on its plan before it writes: the results reach the terminal, not the pager', async () => {
+    const paged = join(t.dir, 'paged-plan.txt');
+    const pager = t.writeFile('pager-plan.sh', `#!/bin/sh\ncat > '${paged}'\n`);
+    chmodSync(pager, 0o755);
+    const rows = Array.from({ length: 12 }, (_, i) => `Plan ${i},CI,PAGED-${i},6.1,-5.1`);
+    const file = t.writeFile('paged-origins.csv', ['name,country_code,external_id,latitude,longitude', ...rows].join('\n') + '\n');
+    const r = await at80(['origins', 'sync', '--file', file, '--yes'], { rows: 8, env: { PAGER: pager } });
+    expect(r.exitCode, r.lines.join('\n')).toBe(0);
+    const plan = readFileSync(paged, 'utf8');
+    expect(plan).toContain('PAGED-11');
+    // What the run prints after its writes (the results table) is on the terminal, not in the pager.
+    expect(plan).not.toMatch(/^LINE\s+KEY\s+STATUS/m);
+    expect(r.lines.some((l) => /^LINE\s+KEY\s+STATUS/.test(l)), r.lines.join('\n')).toBe(true);
+  });
+});
+
 describe('tables into a pipe', () => {
   it('are unchanged: tab-separated, every default column, no lines about them', async () => {
     const r = await t.sct(['orders', 'list', '--buying'], { env: { COLUMNS: '80' } });
