@@ -3,6 +3,7 @@
 // anything else as compact JSON, one result per line.
 import { createRequire } from 'node:module';
 import { SctError, UsageError } from '../errors.js';
+import { withDefaultStopSignals } from '../util/process.js';
 
 interface Jq {
   /** `echo INPUT | jq FLAGS FILTER`: stdout, or a throw with jq's exit code and stderr. */
@@ -50,7 +51,8 @@ export async function runJq(document: unknown, expr: string): Promise<string> {
   const jq = await engine();
   let out: string | undefined;
   try {
-    out = jq.raw(JSON.stringify(document ?? null), expr, ['-r', '-c']);
+    const input = JSON.stringify(document ?? null);
+    out = withDefaultStopSignals(() => jq.raw(input, expr, ['-r', '-c']));
   } catch (err) {
     throw new SctError(`--jq: ${jqMessage(err)}`);
   }

@@ -1,4 +1,5 @@
-// Whether a process named in a file sct left (a lock, a download's part file) still runs.
+// Whether a process named in a file sct left (a lock, a download's part file) still runs; and
+// work that holds the one thread, during which the stop signals keep their default action.
 
 /** The process runs (EPERM: it does, as another user's); false once it has gone. */
 export function isAlive(pid: number): boolean {
@@ -7,5 +8,22 @@ export function isAlive(pid: number): boolean {
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Runs `work`, which holds the thread until it returns (a jq filter in WebAssembly): a handler
+ * of a stop signal could not run before it ends, however long that takes, so for its time the
+ * signals have no handler and end the process as they do any program's (130, 143, 129).
+ */
+export function withDefaultStopSignals<T>(work: () => T): T {
+  const held = STOP_SIGNALS.map((name) => [name, process.listeners(name)] as const);
+  for (const [name] of held) process.removeAllListeners(name);
+  try {
+    return work();
+  } finally {
+    for (const [name, listeners] of held) for (const l of listeners) process.on(name, l as NodeJS.SignalsListener);
   }
 }
