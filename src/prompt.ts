@@ -71,7 +71,17 @@ export function createPrompter(io: IOStreams, signal?: AbortSignal): Prompter {
       });
       return guard('a value', (p) => p.input({ message: s(message), validate, theme }, context));
     },
-    confirm: (message, defaultValue = false) => guard('confirmation (--yes)', (p) => p.confirm({ message: s(message), default: defaultValue, theme }, context)),
+    // Inquirer's confirm reads any answer that starts with "y" as yes ("you must be kidding, no"
+    // deleted): y, yes, n or no (any case), Enter for the default, anything else asked again.
+    confirm: (message, defaultValue = false) =>
+      guard('confirmation (--yes)', async (p) => {
+        const answer = await p.input(
+          { message: `${s(message)} ${defaultValue ? '(Y/n)' : '(y/N)'}`, validate: (v) => /^\s*(y|yes|n|no)?\s*$/i.test(v) || 'answer y or n', theme },
+          context,
+        );
+        const word = answer.trim().toLowerCase();
+        return word === '' ? defaultValue : word.startsWith('y');
+      }),
     select: (message, choices) =>
       guard('a choice', (p) => pick(p, s(message), choices.map((c) => ({ ...c, name: s(c.name), description: c.description === undefined ? undefined : s(c.description) })))),
   };

@@ -40,6 +40,18 @@ describe.skipIf(!hasScript)('service strings at a real terminal', () => {
     expectClean(r.screen);
   });
 
+  it('a confirmation takes y, yes, n or no: any other answer is asked again, never read as yes for its first letter', async () => {
+    const order = await send('POST', '/orders/purchase', { type: 'order', external_id: 'PO-CONFIRM-1', order_created_at: '2025-03-01', seller_company_id: 101 });
+    const r = await atTerminal(['orders', 'delete', String(order.id)], [
+      { when: '(y/N)', type: 'you must be kidding, no\r' },
+      // Ctrl-U clears the line, as in any readline prompt.
+      { when: 'answer y or n', type: '\u0015n\r' },
+    ]);
+    expect(r.exitCode, r.screen).toBe(2);
+    expect(r.screen).toContain('cancelled');
+    expect(t.sb.requests.filter((q) => q.method === 'DELETE')).toEqual([]);
+  });
+
   it('workspaces switch: the pick list and the answer', async () => {
     for (const c of t.sb.store.companies.values()) c.name = `${c.name} ${EVIL}`;
     const r = await atTerminal(['workspaces', 'switch'], [{ when: 'Switch to which workspace?', type: '\r' }], MULTI);
