@@ -13,14 +13,16 @@ import { isGroup } from './groups.js';
  * any case (`-o JSON`, as every enum value).
  */
 function outputFlag(argv: string[]): string | undefined {
-  if (argv.some((a) => a === '--json' || a.startsWith('--json=') || a === '--jq' || a.startsWith('--jq='))) return 'json';
   let format: string | undefined;
   argv.forEach((a, i) => {
     if ((a === '-o' || a === '--output') && i + 1 < argv.length) format = argv[i + 1];
     else if (a.startsWith('--output=')) format = a.slice('--output='.length);
     else if (/^-o[a-z]+$/i.test(a)) format = a.slice(2);
   });
-  return format?.toLowerCase();
+  // The -o given decides (`-o csv --jq .` asked for csv, and is told so in words); without one,
+  // --json and --jq are JSON output.
+  if (format !== undefined) return format.toLowerCase();
+  return argv.some((a) => a === '--json' || a.startsWith('--json=') || a === '--jq' || a.startsWith('--jq=')) ? 'json' : undefined;
 }
 
 /**

@@ -95,6 +95,19 @@ describe('--json FIELDS', () => {
     ]);
   });
 
+  it('a usage error with -o csv or -o table beside --jq or --json is no JSON object: the format asked for is not JSON', async () => {
+    for (const args of [['orders', 'list', '--buying', '-o', 'csv', '--jq', '.'], ['orders', 'list', '--buying', '-o', 'table', '--json', 'id']]) {
+      const r = await t.sctBin(args);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^error: /);
+      expect(r.stderr, args.join(' ')).not.toContain('"exit_code"');
+    }
+    // -o json with either still gets it.
+    const json = await t.sctBin(['orders', 'list', '--buying', '-o', 'json', '--jq', '.', '--columns', 'id', '--json', 'id']);
+    expect(json.exitCode).toBe(2);
+    expect(json.stderr).toContain('"exit_code":2');
+  });
+
   it('a dotted path is checked as deep as the documents list fields', async () => {
     await t.expectUsageErrors([
       [['orders', 'list', '--buying', '--json', 'id,seller_company.bogus'], /--json: orders list has no field "seller_company.bogus"[\s\S]*hint: valid fields of seller_company: .*default_currency/],
