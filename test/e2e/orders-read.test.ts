@@ -231,6 +231,10 @@ describe('orders stats', () => {
       [['orders', 'stats', '--buying', '--delimit-by', 'weekly'], /invalid --delimit-by "weekly": allowed values are daily, monthly, yearly/],
       [['orders', 'stats', '--group-by', 'type'], '--buying or --selling is required'],
       [['orders', 'stats', '--buying', '--limit', '5'], /unknown option '--limit'/],
+      // A --filter a flag replaces, or sends beside it, is said as on orders list: never a count of other orders.
+      [['orders', 'stats', '--buying', '--type', 'order', '--filter', 'type=produced_batch'], /--filter type=produced_batch: the command's own flags set type too \(order\)/],
+      [['orders', 'stats', '--selling', '--filter', 'order_action=buying'], /--filter order_action=buying: the command's own flags set order_action too \(selling\)/],
+      [['orders', 'stats', '--buying', '--search', 'A', '--filter', 'search=B'], /--filter search=B: the command's own flags set search too \(A\)/],
     ]);
   });
 });

@@ -5,7 +5,7 @@ import { COLUMNS, assessmentSummaryCell, cellValue, statementsCell, type Column 
 import { writeTable, writeList, writeOne } from '../../output/format.js';
 import { displayValue, getPath } from '../../output/values.js';
 import { cleanCell } from '../../output/sanitize.js';
-import { listQuery, runList } from '../shared/list.js';
+import { checkFilterPairs, listQuery, runList } from '../shared/list.js';
 import { parseEnum, parseEnumList, splitKeyValue } from '../shared/flags.js';
 import { UsageError } from '../../errors.js';
 import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY, type OrderAction } from '../../api/enums.js';
@@ -96,6 +96,8 @@ export function statsQuery(flags: StatsFlags): { query: URLSearchParams; groupBy
     query.append(k, v);
   }
   orderFilterQuery(flags, query);
+  // As a list's: a --filter that a flag replaced, or sent beside one, is said.
+  checkFilterPairs(flags.filter, query);
   const groupBy = [...new Set(parseEnumList(flags.groupBy, '--group-by', STATISTICS_GROUP_BY) ?? [])];
   if (flags.groupBy !== undefined && groupBy.length === 0) throw new UsageError(`--group-by needs a value: ${STATISTICS_GROUP_BY.join(', ')}`);
   // group_by is an array parameter: repeated, as list filters are sent by form-style clients.

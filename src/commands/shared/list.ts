@@ -54,7 +54,7 @@ export function listQuery(flags: ListFlags): URLSearchParams {
  * and `offset` are the paging flags', and a key a named flag also sets (`type` beside `--type`,
  * `order_action` beside `--buying`) has two values where the user meant one.
  */
-function checkFilterPairs(pairs: readonly string[] | undefined, sent: URLSearchParams): void {
+export function checkFilterPairs(pairs: readonly string[] | undefined, sent: URLSearchParams): void {
   const given = new Map<string, string[]>();
   for (const pair of pairs ?? []) {
     const [k, v] = splitKeyValue(pair, '--filter');
