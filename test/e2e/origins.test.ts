@@ -137,7 +137,8 @@ describe('origins get, create, update, delete', () => {
 
   it('rejects invalid fields before sending anything', async () => {
     await t.expectUsageErrors([
-      [['origins', 'create', '--country-code', 'CI'], /name: This field is required\./],
+      // Named as the flag to give: nothing is asked without a terminal.
+      [['origins', 'create', '--country-code', 'CI'], /name: This field is required\.[\s\S]*hint: give --name \(or --set KEY=VALUE, or --file\); values are asked only at a terminal/],
       [['origins', 'create', '--name', 'X'], /country_code: /],
       [['origins', 'create', '--name', 'X', '--country-code', 'CIV'], 'invalid --country-code "CIV": expected a 2-letter country code'],
       [['origins', 'create', '--name', 'X', '--country-code', 'ZZ'], 'invalid --country-code "ZZ": not an ISO 3166-1 alpha-2 country code'],

@@ -7,7 +7,7 @@ import { UsageError, type FieldErrors } from '../../errors.js';
 import { inputName, readInputText } from '../../util/files.js';
 import { collect, parseLooseValue, setDotted, splitKeyValue } from './flags.js';
 import type { OptionSpec, OptionsOf } from './options.js';
-import { requiredMessage } from '../../api/schemas/messages.js';
+import { REQUIRED, requiredMessage } from '../../api/schemas/messages.js';
 
 /** --set and --file: any field of the body, after the command's named field flags. */
 export const BODY_OPTIONS = [
@@ -117,8 +117,18 @@ export function parseWorded<S extends z.ZodType>(schema: S, value: unknown): z.Z
 /** Parses with a zod schema or fails with exit 2, naming each bad field. */
 export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
   const result = schema.safeParse(value, { error: requiredMessage });
-  if (!result.success) throw new UsageError(`invalid ${what}`, zodFieldErrors(result.error), textAsJsonHint(result.error, value));
+  if (!result.success) throw new UsageError(`invalid ${what}`, zodFieldErrors(result.error), textAsJsonHint(result.error, value) ?? requiredHint(result.error));
   return result.data;
+}
+
+/**
+ * Fields left out where nothing could ask for them (a script, a pipe): how to give them, by the
+ * flag names the fields have (`country_code` is `--country-code`) or else `--set` and `--file`.
+ */
+function requiredHint(error: z.ZodError): string | undefined {
+  const keys = [...new Set(error.issues.filter((i) => i.message === REQUIRED && i.path.length === 1).map((i) => String(i.path[0])))];
+  if (keys.length === 0) return undefined;
+  return `give ${keys.map((k) => `--${k.replace(/_/g, '-')}`).join(', ')} (or --set KEY=VALUE, or --file); values are asked only at a terminal`;
 }
 
 /**
