@@ -16,10 +16,12 @@ export interface InputOptions {
 }
 
 export interface Prompter {
-  password(message: string): Promise<string>;
+  /** A secret, masked; `validate` refuses an answer with its message, and the question is asked again. */
+  password(message: string, validate?: (value: string) => true | string): Promise<string>;
   input(message: string, options?: InputOptions): Promise<string>;
   confirm(message: string, defaultValue?: boolean): Promise<boolean>;
-  select<T>(message: string, choices: Choice<T>[]): Promise<T>;
+  /** A pick list; the cursor starts on `start` when it is one of the values (the current workspace). */
+  select<T>(message: string, choices: Choice<T>[], start?: T): Promise<T>;
 }
 
 /**
@@ -63,7 +65,7 @@ export function createPrompter(io: IOStreams, signal?: AbortSignal): Prompter {
   // name, a role's): stripped of control characters here, whoever built them.
   const s = stripControl;
   return {
-    password: (message) => guard('a value', (p) => p.password({ message: s(message), mask: '*', theme }, context)),
+    password: (message, validate) => guard('a value', (p) => p.password({ message: s(message), mask: '*', validate, theme }, context)),
     input: (message, options = {}) => {
       const validate = options.validate && ((v: string) => {
         const verdict = options.validate!(v);
@@ -82,8 +84,8 @@ export function createPrompter(io: IOStreams, signal?: AbortSignal): Prompter {
         const word = answer.trim().toLowerCase();
         return word === '' ? defaultValue : word.startsWith('y');
       }),
-    select: (message, choices) =>
-      guard('a choice', (p) => pick(p, s(message), choices.map((c) => ({ ...c, name: s(c.name), description: c.description === undefined ? undefined : s(c.description) })))),
+    select: (message, choices, start) =>
+      guard('a choice', (p) => pick(p, s(message), choices.map((c) => ({ ...c, name: s(c.name), description: c.description === undefined ? undefined : s(c.description) })), start)),
   };
 
   /**
@@ -91,13 +93,13 @@ export function createPrompter(io: IOStreams, signal?: AbortSignal): Prompter {
    * its menu reads as if it were still waiting. What remains is one line, as for the other
    * prompts: the question and the answer, or the question alone when it was interrupted.
    */
-  async function pick<T>(p: typeof import('@inquirer/prompts'), message: string, choices: Choice<T>[]): Promise<T> {
+  async function pick<T>(p: typeof import('@inquirer/prompts'), message: string, choices: Choice<T>[], start?: T): Promise<T> {
     const c = io.colorErr;
     try {
       // One line each: a service string (a workspace's name) with a line break would draw what
       // looks like another choice.
       const shown = choices.map((choice) => ({ ...choice, name: cleanCell(choice.name) }));
-      const value = await p.select({ message, choices: shown, theme }, { ...context, clearPromptOnDone: true });
+      const value = await p.select({ message, choices: shown, default: start, theme }, { ...context, clearPromptOnDone: true });
       const chosen = shown.find((choice) => choice.value === value);
       io.stderr.write(`${c.green('✔')} ${c.bold(message)} ${c.cyan(chosen?.name ?? String(value))}\n`);
       return value;

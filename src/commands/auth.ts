@@ -70,7 +70,8 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
     source = 'standard input (--with-token)';
     if (!token) throw new UsageError('no token on stdin (--with-token reads it from standard input)');
   } else if (ctx.io.canPrompt()) {
-    token = (await ctx.prompter.password('Paste your API token:')).trim();
+    // Enter before the paste arrived is asked again, as gh does, not the end of the login.
+    token = (await ctx.prompter.password('Paste your API token:', (v) => v.trim() !== '' || 'a token is required (Ctrl-C to stop)')).trim();
     source = 'the prompt';
     if (!token) throw new UsageError('no token given');
   } else {

@@ -96,6 +96,8 @@ async function pickWorkspace(ctx: Context): Promise<number> {
         .join(' · '),
       value: workspaceId(w)!,
     })),
+    // Enter keeps you where you are, as gh's pick lists start on the current value.
+    me.company?.id,
   );
 }
 

@@ -64,7 +64,8 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
   });
 
   it('auth login asks for the token without showing it, then stores it in a 0600 file', async () => {
-    const r = await atTerminal(['auth', 'login', '--base-url', t.sb.url], [{ when: 'Paste your API token:', type: `${OWNER}\r` }], {});
+    // Enter before the paste: asked again, not the end of the login.
+    const r = await atTerminal(['auth', 'login', '--base-url', t.sb.url], [{ when: 'Paste your API token:', type: '\r' }, { when: 'a token is required', type: `${OWNER}\r` }], {});
     expect(r.exitCode, r.screen).toBe(0);
     expect(r.screen).not.toContain(OWNER);
     expect(r.screen).toContain('Logged in');
@@ -80,6 +81,11 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     expect(r.exitCode, r.screen).toBe(0);
     const post = t.sb.requests.find((q) => q.method === 'POST')!;
     expect(JSON.parse(post.body)).toEqual({ company_id: listed[1] });
+    // The list then starts on the workspace you are in: Enter keeps it.
+    t.sb.requests.length = 0;
+    const stay = await atTerminal(['workspaces', 'switch'], [{ when: 'Switch to which workspace?', type: '\r' }], { SCT_TOKEN: MULTI });
+    expect(stay.exitCode, stay.screen).toBe(0);
+    expect(JSON.parse(t.sb.requests.find((q) => q.method === 'POST')!.body)).toEqual({ company_id: listed[1] });
   });
 
   it('Ctrl-C at a pick list erases the menu, keeps the question, exits 130 and sends nothing', async () => {
