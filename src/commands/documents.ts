@@ -85,7 +85,12 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
   // A dry run goes on to the upload and the confirmation with what the answer would name.
   const created = await withRerunKey(client.post(PATHS.documents, body, { expect: 'created', idempotencyKey, dryRunAnswer: { id: '{id}', upload_url: '{upload_url}' } }));
   const target = ctx.dryRun ? { success: true as const, data: created as { id: string; upload_url: string } } : uploadTargetSchema.safeParse(created);
-  if (!target.success) throw new SctError(`unexpected answer from POST ${PATHS.documents}: no upload_url`);
+  if (!target.success) {
+    // The document may be there, waiting for a file no URL leads to: named, with the key that finds it.
+    const made = (created as { id?: unknown } | null)?.id;
+    const err = new SctError(`unexpected answer from POST ${PATHS.documents}: no upload_url${made !== undefined ? ` (document ${String(made)} was created)` : ''}`);
+    throw made !== undefined ? withUploadRerun(err, String(made), idempotencyKey) : err;
+  }
   const { id, upload_url: uploadUrl } = target.data;
   if (givenKey !== undefined && !ctx.dryRun) {
     // The key of an earlier run replays its answer, upload URL and all: when that run went on to

@@ -13,6 +13,7 @@ const created = new Map<string, number>();
 let puts = 0;
 let failPuts = 0;
 let status = 'pending_upload';
+let noUrl = false;
 
 const server = useLocalServer((req, res) => {
   const base = `http://127.0.0.1:${req.socket.localPort}`;
@@ -25,7 +26,7 @@ const server = useLocalServer((req, res) => {
     if (req.method === 'POST' && req.url === '/api/documents') {
       const key = String(req.headers['idempotency-key']);
       if (!created.has(key)) created.set(key, 100 + created.size);
-      return json(201, { id: created.get(key), name: 'c.pdf', status: 'pending_upload', upload_url: `${base}/store/${created.get(key)}` });
+      return json(201, { id: created.get(key), name: 'c.pdf', status: 'pending_upload', upload_url: noUrl ? undefined : `${base}/store/${created.get(key)}` });
     }
     if (req.method === 'PUT' && req.url?.startsWith('/store/')) {
       puts++;
@@ -51,6 +52,7 @@ beforeEach(() => {
   puts = 0;
   failPuts = 0;
   status = 'pending_upload';
+  noUrl = false;
 });
 
 
@@ -71,5 +73,15 @@ describe('an upload whose file did not reach the storage', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ id: Number(id), status: 'uploaded' });
     expect(created.size).toBe(1);
     expect(puts).toBe(2);
+  });
+
+  it('a create answered without an upload URL names the document made and the key', async () => {
+    const file = join(run.dir, 'c.pdf');
+    writeFileSync(file, '%PDF-1.4 certificate\n');
+    noUrl = true;
+    const r = await runSct(['documents', 'upload', file], { env: env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/no upload_url \(document 100 was created\)/);
+    expect(r.stderr).toMatch(/--idempotency-key \S+ to upload its file to it/);
   });
 });
