@@ -31,6 +31,11 @@ export async function run(argv: string[]): Promise<void> {
   // Required here, not imported at the top: --version and help never load what it needs.
   // The connection of the command's first request is opened before sct's code loads, and let
   // out (a turn of the event loop: Node connects on its next tick) before that load begins.
+  // FORCE_COLOR that forces beside NO_COLOR: sct's rule (src/output/iostreams.ts) has colour on,
+  // and Node would say so in a warning of its own the first time a prompt asks a terminal for
+  // its colours, in the middle of the question.
+  const force = process.env.FORCE_COLOR;
+  if (force !== undefined && force !== '0' && force.toLowerCase() !== 'false') delete process.env.NO_COLOR;
   const { connectEarly } = require('./cli/early-connection.js') as typeof import('./cli/early-connection.js');
   const early = connectEarly(argv, process.env);
   if (early) await null;

@@ -61,6 +61,10 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     expect(plain.screen).not.toMatch(/\u001b\[(3\d|1|2|22|39)m/);
     const coloured = await ask([], { NO_COLOR: undefined });
     expect(coloured.screen).toMatch(/\u001b\[3\dm/);
+    // FORCE_COLOR beside NO_COLOR: colour, and no runtime warning in the middle of the question.
+    const forced = await ask([], { NO_COLOR: '1', FORCE_COLOR: '1' });
+    expect(forced.screen).toMatch(/\u001b\[3\dm/);
+    expect(forced.screen).not.toContain('Warning');
   });
 
   it('auth login asks for the token without showing it, then stores it in a 0600 file', async () => {
