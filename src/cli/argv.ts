@@ -60,7 +60,10 @@ export function groupHelpAsFlag(program: Command, argv: string[], group: string)
 export function resolveJsonFlag(program: Command, argv: string[]): string[] {
   return rewriteArgs(argv, (a, next, i) => {
     if (a !== '--json') return [[a], 1];
-    if (next !== undefined && FIELD_LIST.test(next) && !positionalExpected(program, argv, i + 1)) return [[`--json=${next}`], 2];
+    // A word meant as fields but mistyped (`id, external_id`, `id-x`), where no argument is due,
+    // is the field list too: its check names what is wrong, not "too many arguments".
+    const fieldsLike = (w: string) => FIELD_LIST.test(w) || (/^[A-Za-z_][\w., -]*$/.test(w) && /[,.\s-]/.test(w));
+    if (next !== undefined && fieldsLike(next) && !positionalExpected(program, argv, i + 1)) return [[`--json=${next}`], 2];
     return [['--json='], 1];
   });
 }

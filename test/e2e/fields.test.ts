@@ -91,8 +91,16 @@ describe('--json FIELDS', () => {
       [['members', 'list', '-o', 'ndjson', '--columns', 'user_detail.email,role'], /members list has no field "role"/],
       [['orders', 'list', '--buying', '--json', 'id', '--columns', 'id'], /give one of them/],
       [['orders', 'list', '--buying', '--json', '-o', 'csv'], /--json is -o json: it cannot be combined with -o csv/],
+      // A field list mistyped is read as one, and its check says what is wrong (not "too many arguments").
+      [['orders', 'list', '--buying', '--json', 'id-x'], /--json: orders list has no field "id-x"/],
       [['orders', 'list', '--buying', '-o', 'ndjson', '--json', 'id'], /--json is -o json: it cannot be combined with -o ndjson/],
     ]);
+  });
+
+  it('a field list typed with spaces after the commas after --json is read as --columns reads it', async () => {
+    const r = await t.sct(['orders', 'list', '--buying', '--json', 'id, external_id']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(r.stdout)[0])).toEqual(['id', 'external_id']);
   });
 
   it('a usage error with -o csv or -o table beside --jq or --json is no JSON object: the format asked for is not JSON', async () => {
