@@ -93,6 +93,19 @@ describe('orders update --item that would drop existing items', () => {
     expect((await send('GET', `/orders/${o.id}`)).items.map((i: any) => [i.id, i.volume])).toEqual([[a, 7]]);
   });
 
+  it('forty items dropped: five named on one line each, then a count; a line break in an external_id stays on its line', async () => {
+    run++;
+    const [p1] = (await send('GET', '/products?limit=1')).results.map((p: any) => p.id);
+    const items = Array.from({ length: 40 }, (_, i) => ({ buyer_product: p1, volume: 1, unit: 'kg', line_number: i + 1, external_id: i === 0 ? 'L0-first\nsecond' : `L${i}` }));
+    const order = await send('POST', '/orders/purchase', { type: 'order', external_id: `DROP-${run}`, order_created_at: '2025-03-01', seller_company_id: 101, items });
+    const refused = await t.sct(['orders', 'update', String(order.id), '--purchase', '--item', `product=${p1},volume=5,unit=kg`]);
+    expect(refused.exitCode, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('external_id L0-first second');
+    expect(refused.stderr).toContain('; and 35 more)');
+    expect(refused.stderr).not.toContain('external_id L5,');
+    expect(patches()).toHaveLength(0);
+  });
+
   it('in a script it needs --yes; naming every item asks nothing', async () => {
     const o = await twoItemOrder();
     const [a, b] = o.items.map((i) => i.id);

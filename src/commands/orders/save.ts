@@ -3,7 +3,7 @@
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { CancelledError, UsageError } from '../../errors.js';
-import { stripControl } from '../../output/sanitize.js';
+import { cleanCell, stripControl } from '../../output/sanitize.js';
 import { addsItems, ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { buildBody, canonicalEnums, promptMissing, validate } from '../shared/body.js';
@@ -151,7 +151,9 @@ async function confirmDroppedItems(ctx: Context, kind: OrderKindName, id: number
   const order = await ctx.client().get<{ items?: Item[] } | null>(PATHS.order(id));
   const dropped = (order?.items ?? []).filter((it) => !kept.has(it.id));
   if (dropped.length === 0) return;
-  const which = dropped.map(describeItem).join('; ');
+  // A few named, then a count: a question of forty items redraws forty lines at each keystroke.
+  const SHOWN = 5;
+  const which = [...dropped.slice(0, SHOWN).map(describeItem), ...(dropped.length > SHOWN ? [`and ${dropped.length - SHOWN} more`] : [])].join('; ');
   const question = `Update ${kind} order ${id} and delete ${dropped.length === 1 ? 'the item' : `the ${dropped.length} items`} the new list leaves out (${which})?`;
   // A dry run asks nothing, but says what the PATCH it prints would delete, and that the real
   // run asks (or needs --yes).
@@ -164,7 +166,8 @@ async function confirmDroppedItems(ctx: Context, kind: OrderKindName, id: number
 
 /** "item 416 (line 1, product 12, 100 kg)": what a person can recognise an item by. */
 function describeItem(it: Item): string {
-  const text = (v: unknown) => stripControl(String(v));
+  // One line each: a line break in an external_id would draw what looks like another line of sct's.
+  const text = (v: unknown) => cleanCell(String(v));
   const product = it.buyer_product ?? it.seller_product;
   const parts = [
     it.line_number != null && `line ${text(it.line_number)}`,
