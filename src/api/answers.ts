@@ -85,8 +85,8 @@ export function parseErrorBody(text: string, headers: Headers): unknown {
  */
 function storageError(text: string): string | undefined {
   if (!/^\s*(<\?xml[^>]*>\s*)?<Error>/.test(text)) return undefined;
-  const tag = (name: string) => /<(\w+)>([^<]*)<\/\1>/.exec(text.slice(text.indexOf(`<${name}>`)))?.[2]?.trim();
-  const said = [text.includes('<Code>') ? tag('Code') : undefined, text.includes('<Message>') ? tag('Message') : undefined].filter(Boolean);
+  const tag = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(text)?.[1]?.trim();
+  const said = [tag('Code'), tag('Message')].filter(Boolean);
   return said.length > 0 ? said.join(': ') : undefined;
 }
 

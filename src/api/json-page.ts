@@ -6,9 +6,10 @@
 //
 // A page is vouched for only in the shape list endpoints answer: valid UTF-8, an object with a
 // `results` array (or a bare array), and nothing but spaces and tabs between tokens (an item
-// holding a line break would break an ndjson line); line breaks before and after the page are fine. Anything else — a pretty-printed page, a
-// page that is not JSON at all, an unusual shape — is left to JSON.parse, which then reads it or
-// rejects it with the usual error: a page the scanner vouches for is one JSON.parse accepts.
+// holding a line break would break an ndjson line; before and after the page, line breaks are
+// fine). Anything else — a pretty-printed page, a page that is not JSON at all, an unusual shape
+// — is left to JSON.parse, which then reads it or rejects it with the usual error: a page the
+// scanner vouches for is one JSON.parse accepts.
 import { isUtf8 } from 'node:buffer';
 
 /** One JSON value as the service wrote it: valid JSON, on one line. */

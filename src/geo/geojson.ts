@@ -110,7 +110,6 @@ export function parseGeoJson(text: string, name: string, size = Buffer.byteLengt
   return fromGeoJsonValue(value, name, size);
 }
 
-
 /** A parsed GeoJSON value (also what the KML, Shapefile and GPX readers convert to) as a plot file. */
 export function fromGeoJsonValue(value: unknown, name: string, size: number): GeoJsonFile {
   const file: GeoJsonFile = { name, size, features: [] };

@@ -15,9 +15,9 @@ export function wrap(text: string, width: number, indent: string): string {
 /**
  * Text as written (a help topic, its tables of commands) fitted to `width` columns. A row of a
  * table (text after a gap of two spaces or more, leaving it 20 columns), with the lines that go
- * on under its description column, that does not fit is filled again under that column. A paragraph (lines of one indent, no table rows) with a line that
- * does not fit is filled again under its indent. A word longer than a line (a URL) is left whole;
- * what fits is as written.
+ * on under its description column, that does not fit is filled again under that column. A
+ * paragraph (lines of one indent, no table rows) with a line that does not fit is filled again
+ * under its indent. A word longer than a line (a URL) is left whole; what fits is as written.
  */
 export function fitLines(text: string, width: number): string {
   const lines = text.split('\n');

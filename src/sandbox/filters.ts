@@ -2,6 +2,7 @@
 // ordering and limit/offset pagination. A resource only declares its fields (name, type, accessor);
 // which suffixes work follows from the type, so every resource accepts the same lookup grammar.
 import { badRequest, type Ctx } from './router.js';
+import { instantOf } from '../util/dates.js';
 
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 1000;
@@ -136,12 +137,9 @@ export function parseBool(key: string, raw: string): boolean {
   return invalid(key, 'Enter a valid boolean.');
 }
 
-/** Date-times as the service accepts them: a date alone means midnight UTC. */
+/** Date-times as the service accepts them: a date alone means midnight UTC, and so does a time without an offset. */
 export function parseDateTime(raw: string): number | null {
-  const s = raw.trim().replace(' ', 'T');
-  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(s)) return null;
-  const withZone = /T/.test(s) && !/(Z|[+-]\d{2}:?\d{2})$/.test(s) ? `${s}Z` : s;
-  const ms = Date.parse(withZone);
+  const ms = instantOf(raw);
   return Number.isNaN(ms) ? null : ms;
 }
 
