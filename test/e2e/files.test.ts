@@ -46,6 +46,18 @@ describe('documents', () => {
     expect(t.sb.requests.filter((q) => q.status === 400)).toEqual([]);
   });
 
+  it('a --content-type that is no media type is exit 2 before the document is created', async () => {
+    const file = t.writeFile('typed.txt', 'x');
+    for (const bad of ['not a type', 'téxt/plain', 'text/plain\r\nX-Evil: 1']) {
+      const r = await t.sct(['documents', 'upload', file, '--content-type', bad]);
+      expect(r.exitCode, bad).toBe(2);
+      expect(r.stderr).toContain('content_type: expected a media type such as application/pdf');
+    }
+    expect(t.sb.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+    const good = await t.sct(['documents', 'upload', file, '--content-type', 'text/plain; charset=utf-8']);
+    expect(good.exitCode, good.stderr).toBe(0);
+  });
+
   it("an uploaded file's name is stripped of control characters on the terminal, as the service's strings are", async () => {
     const file = t.writeFile('evil\x1b]0;TITLE\x07.txt', 'x');
     const r = await t.sct(['documents', 'upload', file]);

@@ -6,7 +6,15 @@ import { id, str255, tags } from './common.js';
 
 export const documentCreateSchema = z.looseObject({
   name: str255,
-  content_type: z.string().min(3).max(255).optional(),
+  // A media type as HTTP carries it (type/subtype, then parameters): the service refuses another
+  // ("Enter a valid MIME type."), but only after the document is created; a header cannot carry a
+  // line break at all.
+  content_type: z
+    .string()
+    .min(3)
+    .max(255)
+    .regex(/^[\w!#$&^.+-]+\/[\w!#$&^.+-]+(\s*;\s*[\w!#$&^.+-]+=("[^"\r\n]*"|[\w!#$&^.+-]+))*$/, 'expected a media type such as application/pdf')
+    .optional(),
   size: z.number().int().min(0).optional(),
   description: z.string().nullish(),
   tags: tags.optional(),
