@@ -2,7 +2,7 @@
 // costs nothing), the bytes go to a temporary file beside it, and only a complete file is
 // renamed into place. Nothing is written outside the directory the user named, and nothing
 // is overwritten without --force.
-import { accessSync, constants, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, type Stats } from 'node:fs';
 import { claimFile, existingTarget, fileState, nearestExisting, NoReaderError, openToWriteInto, type FileState } from '../util/files.js';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -300,7 +300,9 @@ async function openInto(path: string): Promise<Writable> {
 }
 
 async function saveFile(body: Readable, target: Target, check: DownloadCheck | undefined): Promise<void> {
-  mkdirSync(target.dir, { recursive: true });
+  // The first directory made for the file, if any: a download that fails takes what it made away.
+  const made = mkdirSync(target.dir, { recursive: true });
+  let saved = false;
   // Beside a name of 255 bytes, `.<name>.<pid>.part` would be too long for the file system.
   const suffix = `.${process.pid}.part`;
   const tmp = join(target.dir, `.${fitBytes(basename(target.path), NAME_MAX - 1 - Buffer.byteLength(suffix))}${suffix}`);
@@ -326,12 +328,26 @@ async function saveFile(body: Readable, target: Target, check: DownloadCheck | u
     }
     if (check) check(readFileSync(tmp));
     claim(tmp, target);
+    saved = true;
   } finally {
     // A source that fails at once can beat the file's open: removed before the stream has
     // closed, the file would be created after the removal and left behind.
     if (!out.closed) await once(out, 'close').catch(() => undefined);
     rmSync(tmp, { force: true });
     partFiles.delete(tmp);
+    if (!saved && made !== undefined) removeEmptyDirs(target.dir, made);
+  }
+}
+
+/** `dir` and its parents up to `top`, each while it is empty (another process may have put something there meanwhile). */
+function removeEmptyDirs(dir: string, top: string): void {
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return;
+    }
+    if (d === top || dirname(d) === d) return;
   }
 }
 

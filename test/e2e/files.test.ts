@@ -246,6 +246,10 @@ describe('risk assessments', () => {
       expect(r.exitCode).toBe(1);
       expect(readdirSync(out)).toEqual([]);
       expect(existsSync(join(out, 'RA-BROKEN.zip'))).toBe(false);
+      // Directories the download made for its file go with it; the one that was there stays.
+      const deep = await sctFor(url, OWNER, t.dir)(['risk', 'evidence', '1', '--out', join(out, 'a', 'b', 'c') + '/']);
+      expect(deep.exitCode).toBe(1);
+      expect(readdirSync(out)).toEqual([]);
     } finally {
       server.close();
     }
