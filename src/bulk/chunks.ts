@@ -238,7 +238,7 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
         // Rows sent before without an answer, edited since: the service keeps the first request.
         const sentBefore = allSentIn(journal, unit.payload, key);
         const results = await run.send(payloads, keyFor, client).catch((err: unknown) => {
-          throw sentBefore ? editedSinceSent(err, unit.key) : err;
+          throw sentBefore ? editedSinceSent(err, unit.key, true) : err;
         });
         if (results.length !== payloads.length) throw new Error(`the service answered ${results.length} results for ${payloads.length} rows`);
         if (++sent === 1) warnIfBudgetShort(ctx, client.rateLimit, units.length - 1);

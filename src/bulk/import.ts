@@ -40,12 +40,14 @@ export interface ImportRun<T> {
  * first may exist). Not sent under another key, which could make it twice: it ends as a conflict
  * and stays on record as sent. Any other error is itself.
  */
-export function editedSinceSent(err: unknown, key: string): unknown {
+export function editedSinceSent(err: unknown, key: string, inRequestOfRows = false): unknown {
   if (!(err instanceof ApiError && err.status === 422)) return err;
-  return new ConflictError(
-    `${key} went out in an earlier run with other content and its answer was lost (it may exist): the edited row is not sent under another key; compare it with the service, or rerun with --fresh to send the file anew`,
-    true,
-  );
+  // A request of many rows (a chunk) differs as a whole when any of its rows does: one edited,
+  // or one removed from the file, which the replay can no longer send as it was.
+  const what = inRequestOfRows
+    ? `${key} went out in an earlier run in a request whose answer was lost (it may exist), and that request's rows are not all in the file as they were (one edited or removed)`
+    : `${key} went out in an earlier run with other content and its answer was lost (it may exist)`;
+  return new ConflictError(`${what}: it is not sent under another key; compare it with the service, or rerun with --fresh to send the file anew`, true);
 }
 
 /**

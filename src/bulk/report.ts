@@ -170,11 +170,11 @@ const CHANGED_SINCE_PLAN: ConflictWords = {
   hint: 'rerun the same command: it reads the service again and plans from what is there now',
 };
 
-/** A file command's: a row an earlier run sent without an answer was edited since. */
+/** A file command's: rows an earlier run sent without an answer are not in the file as they were sent (edited, or a row of their request removed). */
 export const EDITED_SINCE_SENT: ConflictWords = {
-  summary: 'not done (edited since an earlier run sent them without an answer: the service keeps what was sent then)',
-  error: 'edited since an earlier run sent them without an answer',
-  hint: 'put those rows back as they were sent, and the rerun has the service answer as it did; or check them on the service and rerun with --fresh',
+  summary: 'not done (changed since an earlier run sent them without an answer: the service keeps what was sent then)',
+  error: 'changed since an earlier run sent them without an answer',
+  hint: 'put those rows back as they were sent (a row removed, too), and the rerun has the service answer as it did; or check them on the service and rerun with --fresh',
 };
 
 export async function finishBulk(

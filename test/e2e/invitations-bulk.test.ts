@@ -253,6 +253,24 @@ describe('invitations bulk-create', () => {
     expect(new Set(found.map((i) => i.email)).size).toBe(152);
   });
 
+  it('a row removed from a chunk whose answer was lost: the other rows are said as changed, not as edited, and nothing is sent twice', async () => {
+    const file = people(150);
+    t.sb.setFaults({ dropFirst: 4, dropAfterProcessing: true, methods: ['POST'] });
+    const r = await t.sctIn(['invitations', 'bulk-create', '--file', file, '--concurrency', '1'], { clientOptions: { retryBaseMs: 1 } });
+    expect(r.exitCode).toBe(1);
+    t.sb.setFaults({});
+    // The tenth row of the lost chunk taken out of the file.
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    writeFileSync(file, [...lines.slice(0, 10), ...lines.slice(11)].join('\n') + '\n');
+    const again = await t.sct(['invitations', 'bulk-create', '--file', file]);
+    expect(again.exitCode).toBe(3);
+    expect(again.stderr).toContain("in a request whose answer was lost (it may exist), and that request's rows are not all in the file as they were (one edited or removed)");
+    expect(again.stderr).toContain('99 not done (changed since an earlier run sent them without an answer');
+    expect(again.stderr).not.toContain('the edited row');
+    const found = await invitationsOfDomain();
+    expect(new Set(found.map((i) => i.email)).size).toBe(found.length);
+  });
+
   it('--dry-run --skip-invalid with invalid rows ends as the real run would: exit 3, nothing sent', async () => {
     const file = t.writeFile('some-bad.csv', `email,auth_group\nok@${domain()},3\nnot-an-address,3\n`);
     const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--dry-run', '--skip-invalid']);

@@ -288,7 +288,7 @@ B-2,ordr,2025-02-30,x,1,5,kg
     expect(posts().map((q) => q.headers['idempotency-key'])).toEqual([key]);
     expect((JSON.parse(edited.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['conflict']);
     expect(edited.stderr).toContain('LOST-1 went out in an earlier run with other content and its answer was lost (it may exist)');
-    expect(edited.stderr).toContain('purchase orders: 0 created, 0 rejected, 1 not done (edited since an earlier run sent them without an answer: the service keeps what was sent then)');
+    expect(edited.stderr).toContain('purchase orders: 0 created, 0 rejected, 1 not done (changed since an earlier run sent them without an answer: the service keeps what was sent then)');
     // Still on record as sent: the next run keys it the same.
     t.sb.requests.length = 0;
     expect((await t.sct(['orders', 'import', '--purchase', '--file', file])).exitCode).toBe(3);
