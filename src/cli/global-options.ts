@@ -1,13 +1,24 @@
 // sct's global options, and how a sub-command's help shows them: its own options first, then
 // the few global ones that matter for it (as gh's INHERITED FLAGS) and one line for the rest.
-import { Option, type Command, type Help } from 'commander';
+import { InvalidArgumentError, Option, type Command, type Help } from 'commander';
 import { GLOBAL_OPTIONS, GLOBAL_OPTIONS_LINE } from '../global-flags.js';
 import { optionOf } from '../commands/shared/options.js';
 
 /** An option of choices that takes them in any case (`-o JSON`), as every enum value is taken. */
 function caseInsensitive(option: Option): Option {
   const check = option.parseArg!;
-  return option.argParser((value: string, previous: unknown) => check(value.toLowerCase(), previous));
+  const choices = option.argChoices ?? [];
+  return option.argParser((value: string, previous: unknown) => {
+    try {
+      return check(value.toLowerCase(), previous);
+    } catch (err) {
+      // geojson is one command's format (origins list and get), not every command's: not offered as one of all.
+      if (err instanceof InvalidArgumentError && choices.includes('geojson')) {
+        throw new InvalidArgumentError(`Allowed choices are ${choices.filter((c) => c !== 'geojson').join(', ')}, and geojson where a command's --help offers it.`);
+      }
+      throw err;
+    }
+  });
 }
 
 export function addGlobalOptions(program: Command): Command {

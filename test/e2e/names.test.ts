@@ -213,7 +213,7 @@ describe('enum values are case-insensitive', () => {
         [['products', 'list', '--commodity', 'cocoas'], /allowed values are .*cocoa/],
         [['products', 'list', '--commodity', 'cocao'], /allowed values are .*wood \(did you mean cocoa\?\)/],
         [['dds', 'list', '--type', 'eudrx'], /allowed values are EUDR/],
-        [['products', 'list', '-o', 'jsonx'], /Allowed choices are table, json/],
+        [['products', 'list', '-o', 'jsonx'], /Allowed choices are table, json, ndjson, csv, and geojson where a command's --help offers it/],
       ],
       { inProcess: true },
     );
