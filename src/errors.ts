@@ -90,14 +90,16 @@ export class RateLimitError extends SctError {
   /** 429 or 503 as the service answered; null when sct paused on its own, Remaining being 0. */
   override readonly status: number | null;
   readonly resetAt: Date;
-  constructor(resetAt: Date, waitMs: number, o: { rateLimit?: boolean; where?: string; answered?: boolean; waited?: number } = {}) {
+  constructor(resetAt: Date, waitMs: number, o: { rateLimit?: boolean; where?: string; answered?: boolean; waited?: number; untold?: boolean } = {}) {
     const when = formatWhen(resetAt, waitMs);
     // Waits add up against --max-wait: one that alone fits is too long after earlier ones.
     const total = o.waited ? `; with the ${formatWait(o.waited)} waited already, longer than --max-wait` : ', longer than --max-wait';
     super(
       (o.rateLimit === false
         ? `the service is unavailable and asks sct to retry ${when}`
-        : `rate limit exhausted: the budget resets ${when}`) + `${total}${o.where ? ` (${o.where})` : ''}`,
+        : o.untold
+          ? `rate limit exhausted, and the service gave no reset time: sct's next try would be ${when}`
+          : `rate limit exhausted: the budget resets ${when}`) + `${total}${o.where ? ` (${o.where})` : ''}`,
     );
     this.name = 'RateLimitError';
     this.status = o.answered === false ? null : o.rateLimit === false ? 503 : 429;
@@ -108,8 +110,8 @@ export class RateLimitError extends SctError {
 
 /** The wait of `ms` from `now` that would exceed --max-wait. */
 export class WaitTooLongError extends RateLimitError {
-  constructor(why: 'rate-limit' | 'retry-after' | 'budget', ms: number, now: number, where: string, waited = 0) {
-    super(new Date(now + ms), ms, { rateLimit: why !== 'retry-after', where, answered: why !== 'budget', waited });
+  constructor(why: 'rate-limit' | 'rate-limit-untold' | 'retry-after' | 'budget', ms: number, now: number, where: string, waited = 0) {
+    super(new Date(now + ms), ms, { rateLimit: why !== 'retry-after', where, answered: why !== 'budget', waited, untold: why === 'rate-limit-untold' });
   }
 }
 

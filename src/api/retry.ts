@@ -9,7 +9,8 @@ export const RETRYABLE_STATUS = new Set([502, 503, 504]);
 /** A wait the service asks for beyond this is not a time but a mistake. */
 const MAX_PLAUSIBLE_WAIT_MS = 366 * 24 * 3_600_000;
 /** A 429's wait, a Retry-After's, or the pause sct makes itself when the budget is spent (no 429 was sent for it). */
-type WaitReason = 'rate-limit' | 'retry-after' | 'budget';
+/** What a wait is for: a 429's reset (`rate-limit-untold`: a 429 that gave no time, sct's own back-off), a 503's Retry-After, the budget at 0. */
+type WaitReason = 'rate-limit' | 'rate-limit-untold' | 'retry-after' | 'budget';
 
 export interface RateLimitState {
   limit?: number;
@@ -85,7 +86,9 @@ export class Retries {
     this.policy.trace?.(
       why === 'budget'
         ? `* rate limit: none left, waiting ${formatWait(ms)} for the reset`
-        : `* ${why === 'rate-limit' ? 'rate limit' : 'service unavailable'}: waiting ${formatWait(ms)} as the service asks`,
+        : why === 'rate-limit-untold'
+          ? `* rate limit: the service gave no reset time, waiting ${formatWait(ms)} before trying again`
+          : `* ${why === 'rate-limit' ? 'rate limit' : 'service unavailable'}: waiting ${formatWait(ms)} as the service asks`,
     );
     if (why !== 'retry-after' && this.policy.onRateLimitWait) await this.policy.onRateLimitWait(ms, this.signal);
     else await this.policy.sleep(ms, this.signal);
@@ -93,7 +96,8 @@ export class Retries {
 
   /** After a 429: waits as the service asks, or longer with each 429 in a row when it does not say. */
   throttle(headers: Headers): Promise<void> {
-    return this.wait(throttleWaitMs(headers, this.throttled++, this.policy.now()), 'rate-limit');
+    const told = resetTime(headers['x-ratelimit-reset'], this.policy.now()) !== undefined || retryAfterMs(headers, this.policy.now()) !== undefined;
+    return this.wait(throttleWaitMs(headers, this.throttled++, this.policy.now()), told ? 'rate-limit' : 'rate-limit-untold');
   }
 
   /**

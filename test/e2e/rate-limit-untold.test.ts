@@ -1,0 +1,24 @@
+// A 429 that says neither Retry-After nor X-RateLimit-Reset: sct backs off on its own, and when
+// that is longer than --max-wait it says the service gave no reset time, never a reset time of
+// its own making as if the service had said it. The built sct against a server on 127.0.0.1.
+import { describe, expect, it } from 'vitest';
+import { runSct } from '../helpers/sct.js';
+import { useLocalServer, useServerEnv } from '../helpers/local-server.js';
+
+const server = useLocalServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(429, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ detail: 'Request was throttled.' }));
+  });
+});
+const run = useServerEnv(server);
+
+describe('a 429 that gives no time', () => {
+  it('past --max-wait: exit 1, "the service gave no reset time"', { timeout: 30_000 }, async () => {
+    const r = await runSct(['origins', 'create', '--name', 'Plot A', '--country-code', 'CI', '--location', '6.8,-5.2', '--max-wait', '2s'], { env: run.env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('rate limit exhausted, and the service gave no reset time');
+    expect(r.stderr).not.toContain('the budget resets');
+  });
+});
