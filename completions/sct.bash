@@ -19,7 +19,7 @@ _sct() {
       -*) case " -o --output --columns --jq --profile --base-url --timeout --max-wait --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --traced-origin --limit --page-size --offset --parallel --ordering --search --filter --tags --traced-origins --external-id --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --item --set --file --idempotency-key --buyer-company-status --seller-company-status --group-by --delimit-by --to-order --to-origin --to-orders --to-origins --report --concurrency --encoding --delimiter --sheet --composition --name --sku --description --hs-code --scientific-name --common-name --country-code --updated-from --updated-to --passing-min --failing-min --id --exclude-id --max-size --out --country --external-ids --ids --exclude-ids --location --location-file --name-property --map --status --company-name --contact-name --reciprocal-company-id --dds-identifier --order --product --orders --products --assessment-run-id --assessment-run-ids --exclude-dds --dds --identifier --origin --document --origins --documents --content-type --source --exclude-type --email --email-contains --role --role-name --invited-by --expires-from --expires-to --first-name --last-name --job-title --token -X --method -f --raw-field -F --field -H --header --input --port --host --seed --rate-limit --statement-delay --latency --fail-rate --drop-rate " in *" $w "*) i=$((i+1)); [[ "${COMP_WORDS[i]}" == "=" ]] && i=$((i+1)) ;; esac; continue ;;
     esac
     candidate="${cmdpath:+$cmdpath }$w"
-    case "|orders|orders list|orders get|orders create|orders update|orders delete|orders stats|orders trace|orders import|orders sync|products|products list|products get|products create|products update|products delete|origins|origins list|origins get|origins create|origins update|origins delete|origins check|origins import|origins sync|value-chains|value-chains list|value-chains get|value-chains create|value-chains update|value-chains delete|dds|dds list|dds get|dds create|dds update|dds delete|dds wait|dds available-orders|dds trace|risk|risk list|risk create|risk evidence|documents|documents list|documents get|documents upload|documents download|imports|imports list|imports get|imports create|info-requests|info-requests send|workspaces|workspaces list|workspaces switch|workspaces current|invitations|invitations list|invitations get|invitations create|invitations bulk-create|invitations revoke|invitations renew|invitations public|members|members list|members set-role|users|users list|roles|roles list|countries|countries list|countries get|user-config|user-config get|user-config set|auth|auth login|auth status|auth logout|auth token|config|config list|config get|config set|config unset|config path|config profiles|whoami|api|completion|sandbox|version|doctor|help|" in
+    case "|orders|orders list|orders get|orders create|orders update|orders delete|orders stats|orders trace|orders import|orders sync|products|products list|products get|products create|products update|products delete|origins|origins list|origins get|origins create|origins update|origins delete|origins check|origins import|origins sync|value-chains|value-chains list|value-chains get|value-chains create|value-chains update|value-chains delete|dds|dds list|dds get|dds create|dds update|dds delete|dds wait|dds available-orders|dds trace|risk|risk list|risk create|risk evidence|documents|documents list|documents get|documents upload|documents download|imports|imports list|imports get|imports create|info-requests|info-requests send|workspaces|workspaces list|workspaces switch|workspaces current|invitations|invitations list|invitations get|invitations create|invitations bulk-create|invitations revoke|invitations renew|invitations public|members|members list|members set-role|users|users list|roles|roles list|countries|countries list|countries get|user-config|user-config get|user-config set|auth|auth login|auth status|auth logout|auth token|config|config list|config get|config set|config unset|config path|config profiles|whoami|api|completion|sandbox|version|doctor|help|help orders|help products|help origins|help value-chains|help dds|help risk|help documents|help imports|help info-requests|help workspaces|help invitations|help members|help users|help roles|help countries|help user-config|help auth|help config|" in
       *"|$candidate|"*) cmdpath="$candidate" ;;
       *) npos=$((npos+1)) ;;
     esac
@@ -587,6 +587,24 @@ _sct() {
     'version') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'doctor') opts='-V --version -o --output --json --columns --jq --no-color -q --quiet -v --verbose -y --yes --profile --base-url --timeout --max-wait --csv-formulas --bom' ;;
     'help') opts='' ;;
+    'help orders') opts='' ;;
+    'help products') opts='' ;;
+    'help origins') opts='' ;;
+    'help value-chains') opts='' ;;
+    'help dds') opts='' ;;
+    'help risk') opts='' ;;
+    'help documents') opts='' ;;
+    'help imports') opts='' ;;
+    'help info-requests') opts='' ;;
+    'help workspaces') opts='' ;;
+    'help invitations') opts='' ;;
+    'help members') opts='' ;;
+    'help users') opts='' ;;
+    'help roles') opts='' ;;
+    'help countries') opts='' ;;
+    'help user-config') opts='' ;;
+    'help auth') opts='' ;;
+    'help config') opts='' ;;
     esac
   elif [[ $npos == 0 ]]; then
     # Subcommands (or the first argument's values) only: flags after a "-".
@@ -690,7 +708,25 @@ _sct() {
     'sandbox') opts='' ;;
     'version') opts='' ;;
     'doctor') opts='' ;;
-    'help') opts='orders products origins value-chains dds risk documents imports info-requests workspaces invitations members users roles countries user-config auth config whoami api completion sandbox version doctor environment exit-codes formatting filters config reference' ;;
+    'help') opts='orders products origins value-chains dds risk documents imports info-requests workspaces invitations members users roles countries user-config auth config whoami api completion sandbox version doctor environment exit-codes formatting filters reference' ;;
+    'help orders') opts='list get create update delete stats trace import sync' ;;
+    'help products') opts='list get create update delete' ;;
+    'help origins') opts='list get create update delete check import sync' ;;
+    'help value-chains') opts='list get create update delete' ;;
+    'help dds') opts='list get create update delete wait available-orders trace' ;;
+    'help risk') opts='list create evidence' ;;
+    'help documents') opts='list get upload download' ;;
+    'help imports') opts='list get create' ;;
+    'help info-requests') opts='send' ;;
+    'help workspaces') opts='list switch current' ;;
+    'help invitations') opts='list get create bulk-create revoke renew public' ;;
+    'help members') opts='list set-role' ;;
+    'help users') opts='list' ;;
+    'help roles') opts='list' ;;
+    'help countries') opts='list get' ;;
+    'help user-config') opts='get set' ;;
+    'help auth') opts='login status logout token' ;;
+    'help config') opts='list get set unset path profiles' ;;
     esac
   fi
   if [[ -z "$opts" && ( "$cur" != -* || $afterdash == 1 ) ]]; then

@@ -153,7 +153,12 @@ export function completionScript(program: Command, shell: Shell): string {
   const groups = nodes[0]!.subcommands.map((c) => c.name);
   if (!groups.includes('help')) {
     nodes[0]!.subcommands.push({ name: 'help', description: 'help for a command, or a topic (sct help TOPIC)' });
-    nodes.push({ path: 'help', description: 'help for a command, or a topic', subcommands: [], options: [], hiddenValueFlags: [], positional: [...groups, ...HELP_TOPICS] });
+    // A topic may share a group's name (config): offered once.
+    nodes.push({ path: 'help', description: 'help for a command, or a topic', subcommands: [], options: [], hiddenValueFlags: [], positional: [...new Set([...groups, ...HELP_TOPICS])] });
+    // `sct help orders WORD`: the group's commands.
+    for (const group of nodes.filter((n) => n.path !== '' && !n.path.includes(' ') && n.subcommands.length > 0)) {
+      nodes.push({ path: `help ${group.path}`, description: group.description, subcommands: [], options: [], hiddenValueFlags: [], positional: group.subcommands.map((c) => c.name) });
+    }
   }
   if (shell === 'fish') return fish(nodes);
   return shell === 'bash' ? bash(nodes) : zsh(nodes);

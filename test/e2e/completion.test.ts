@@ -159,6 +159,13 @@ for (const [shell, complete] of Object.entries(shells)) {
       expect(after.filter((w) => w.startsWith('--'))).toEqual([]);
     });
 
+    it('offers a group\'s commands after `sct help GROUP`, and each help word once', async () => {
+      expect(names(await complete('sct', 'help', 'orders', ''))).toEqual(expect.arrayContaining(['get', 'list', 'stats', 'sync']));
+      const words = names(await complete('sct', 'help', ''));
+      expect(words).toEqual(expect.arrayContaining(['config', 'exit-codes', 'orders']));
+      expect(new Set(words).size).toBe(words.length);
+    });
+
     it('offers the profile names from the config file for --profile', async () => {
       expect(names(await complete('sct', 'orders', 'list', '--profile', ''))).toEqual(expect.arrayContaining(['prod', 'staging']));
     });
