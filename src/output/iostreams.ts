@@ -248,8 +248,12 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
   // a full disk fails.
   const stdoutFile = opts.stdout === undefined ? regularFileFd(stdout as NodeJS.WriteStream) : undefined;
 
+  // Whether a command has taken stdin (`--file -`): read to its end, no prompt can read it.
+  let stdinTaken = false;
+  const stdinEnded = () => stdinTaken && (opts.stdin ?? process.stdin).readableEnded;
   const io: IOStreams = {
     get stdin() {
+      stdinTaken = true;
       return opts.stdin ?? process.stdin;
     },
     stdout,
@@ -272,9 +276,10 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
       return Number.isFinite(cols) && cols > 0 ? cols : 120;
     },
     canPrompt() {
-      return stdinIsTTY && stderrIsTTY && env.CI !== 'true';
+      return stdinIsTTY && stderrIsTTY && env.CI !== 'true' && !stdinEnded();
     },
     noPromptReason() {
+      if (stdinEnded()) return 'standard input was read to its end (--file -): nothing is left to ask on';
       return stdinIsTTY && stderrIsTTY && env.CI === 'true' ? 'CI=true: nothing is asked' : 'no terminal to ask on';
     },
     async write(chunk: string | Uint8Array) {

@@ -67,6 +67,16 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     expect(forced.screen).not.toContain('Warning');
   });
 
+  it('after --file - read the terminal to its end (Ctrl-D), nothing is asked: exit 2 naming what to give, not "interrupted"', async () => {
+    // Typed once sct reads the terminal (it shows nothing while it does), then Ctrl-D on a line of its own.
+    const wait = () => new Promise((r) => setTimeout(r, 1500));
+    const r = await atTerminal(['products', 'create', '--file', '-'], [{ when: '', before: wait, type: '{"sku":"a"}\n' }, { when: '{"sku"', before: wait, type: '\u0004' }]);
+    expect(r.exitCode, r.screen).toBe(2);
+    expect(r.screen).toContain('give --name');
+    expect(r.screen).not.toContain('interrupted');
+    expect(t.sb.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
+  });
+
   it('auth login asks for the token without showing it, then stores it in a 0600 file', async () => {
     // Enter before the paste: asked again, not the end of the login.
     const r = await atTerminal(['auth', 'login', '--base-url', t.sb.url], [{ when: 'Paste your API token:', type: '\r' }, { when: 'a token is required', type: `${OWNER}\r` }], {});

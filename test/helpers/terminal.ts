@@ -57,6 +57,9 @@ export async function runAtTerminal(
     screen += chunk.toString();
     void advance();
   });
+  // A step that waits for nothing (`when: ''`) is typed without any output first: input for a
+  // command that shows nothing while it reads the terminal.
+  void advance();
   const r = await child;
   child.stdin!.end();
   return { exitCode: r.exitCode ?? -1, screen };
