@@ -64,6 +64,7 @@ import { proxyFor, proxyFromEnv, proxyProblem, type ProxySettings } from './prox
 import { paginate, type Page, type PageOptions } from './pagination.js';
 import { AGAIN, Call, displayPath } from './call.js';
 import { isPlainObject } from '../util/objects.js';
+import { ASSUMED_PATHS } from './paths.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -468,6 +469,9 @@ export class ApiClient {
     err.answer = { headers: res.headers, text };
     // Every request 404s when the base URL lacks the /api prefix: say so where it shows.
     if (status === 404 && call.target.url.origin === this.origin && !this.baseUrlPrefixSaid) err.hint = missingApiPrefix(this.baseUrl);
+    if (status === 404 && !err.hint && ASSUMED_PATHS.has(call.options.path)) {
+      err.hint = `${call.options.path} is a path the API documents do not show, which sct assumes: this service may not have it, or have it under another path`;
+    }
     // An anonymous request (`invitations public`) carried no token: logging in changes nothing.
     const sentToken = call.options.auth !== false && Boolean(this.token) && call.target.url.origin === this.origin;
     if (status === 401 && !sentToken) err.hint = 'this request is sent without a token (the endpoint is public): logging in does not change its answer';

@@ -57,4 +57,25 @@ export const PATHS = {
   invitationsBulkRenew: '/accounts/user-invitations/bulk-renew',
 } as const;
 
+/**
+ * The fixed paths sct assumes where the API documents show none (cli-spec.md, "Paths the API
+ * documents do not show"): a 404 on one says the service has no such path, not no such object.
+ */
+export const ASSUMED_PATHS: ReadonlySet<string> = new Set([
+  PATHS.statements,
+  PATHS.statementAvailableOrders,
+  PATHS.statementTraceOrders,
+  PATHS.informationRequestsBulk,
+  PATHS.me,
+  PATHS.members,
+  PATHS.users,
+  PATHS.invitations,
+  PATHS.invitationsBulkCreate,
+  PATHS.invitationsBulkRevoke,
+  PATHS.invitationsRenew,
+  PATHS.invitationsBulkRenew,
+  PATHS.workspacesGrouped,
+  PATHS.workspaceSwitch,
+]);
+
 export type OrderKind = 'purchase' | 'sale' | 'batch';

@@ -106,6 +106,17 @@ describe('answers that are not the API speaking', () => {
     }
   });
 
+  it('a 404 on a path sct assumes (the documents show none) says so; on a documented one with an id, it is the id', async () => {
+    h.on('GET /api/due-diligence-statements', answer(404, {}, { detail: 'Not found.' }));
+    const r = await sct(['dds', 'list']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('hint: /due-diligence-statements is a path the API documents do not show, which sct assumes');
+    h.on('GET /api/products/999999', answer(404, {}, { detail: 'Not found.' }));
+    const missing = await sct(['products', 'get', '999999']);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).not.toContain('sct assumes');
+  });
+
   it('-o json writes a list page\'s numbers as the service wrote them, with or without --all (beyond 2^53, 1.10, 1e2)', async () => {
     // Ended by a line break, as many servers end a body.
     const page = '{"count": 2, "next": null, "previous": null, "results": [{"id": 9007199254740993, "v": 1.10, "w": 1e2}, {"id": 2, "volume": 12345678901234567890.5}]}\r\n';
@@ -289,7 +300,8 @@ describe('time limits', () => {
     h.on('GET /api/orders', answer(429, { 'x-ratelimit-reset': '1e20', 'x-ratelimit-remaining': '0' }));
     const r = await sct(['orders', 'list', '--buying', '--max-wait', '2s']);
     expect(r.exitCode, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(/error: rate limit exhausted: the budget resets at \S+ \(in 2s\); with the 1s waited already, longer than --max-wait \(GET \/orders\)/);
+    // A reset 1e20 seconds away is no time sct can use: its own back-off, said as such.
+    expect(r.stderr).toMatch(/error: rate limit exhausted, and the service gave no reset time: sct's next try would be at \S+ \(in 2s\); with the 1s waited already, longer than --max-wait \(GET \/orders\)/);
     noStack(r.stderr);
   });
 
