@@ -23,12 +23,10 @@ const server = useLocalServer((req, res) => {
 });
 
 const run = useServerEnv(server);
-const env = () => run.env();
 
 beforeEach(() => {
   keys.length = 0;
 });
-
 
 describe('bulk create results', () => {
   it('an invitation with an empty error is created; neither an invitation nor an error is unknown, resent under its key', async () => {
@@ -39,13 +37,13 @@ describe('bulk create results', () => {
       { index: 1, status: 'created', invitation: { id: '21111111-1111-1111-1111-111111111111' }, error: '' },
       { index: 2, status: 'accepted' },
     ];
-    const r = await runSct(['invitations', 'bulk-create', '--file', file], { env: env() });
+    const r = await runSct(['invitations', 'bulk-create', '--file', file], { env: run.env() });
     expect(r.stderr).toMatch(/2 created, 0 rejected/);
     expect(r.stderr).not.toContain('rejected (status');
     expect(r.exitCode).toBe(1);
     // The rerun asks again under the key the request went out with (the service replays it, now settled).
     results = [...results.slice(0, 2), { index: 2, status: 'created', invitation: { id: '31111111-1111-1111-1111-111111111111' } }];
-    const again = await runSct(['invitations', 'bulk-create', '--file', file], { env: env() });
+    const again = await runSct(['invitations', 'bulk-create', '--file', file], { env: run.env() });
     expect(again.exitCode, again.stderr).toBe(0);
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);

@@ -35,16 +35,14 @@ const server = useLocalServer((req, res) => {
 });
 
 const run = useServerEnv(server);
-const env = () => run.env();
 
 beforeEach(() => {
   asked.length = 0;
 });
 
-
 describe('a download is saved as stored', () => {
   it('a .tar.gz served with Content-Encoding: gzip is saved as that gzip, byte for byte', async () => {
-    const r = await runSct(['documents', 'download', '1', '--out', join(run.dir, 'out') + '/'], { env: env() });
+    const r = await runSct(['documents', 'download', '1', '--out', join(run.dir, 'out') + '/'], { env: run.env() });
     expect(r.exitCode, r.stderr).toBe(0);
     const saved = readFileSync(join(run.dir, 'out', 'backup.tar.gz'));
     expect(saved.length).toBe(STORED.length);

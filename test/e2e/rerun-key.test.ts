@@ -24,7 +24,6 @@ const server = useLocalServer((req, res) => {
   });
 });
 const run = useServerEnv(server);
-const env = () => run.env();
 
 beforeEach(() => {
   keys.length = 0;
@@ -36,7 +35,7 @@ const CREATE = ['origins', 'create', '--name', 'Plot A', '--country-code', 'CI',
 describe('a create whose answer came without the object', () => {
   it('a 201 without an id: the hint sends the user to the list, not to a rerun that would get the same answer', async () => {
     mode = 'noid';
-    const r = await runSct(CREATE, { env: env() });
+    const r = await runSct(CREATE, { env: run.env() });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('without the created object (no id): it may or may not have been created');
     expect(r.stderr).toContain('hint: list them to see whether it was created before running the command again');
@@ -46,24 +45,24 @@ describe('a create whose answer came without the object', () => {
 
 describe('a create whose answer never came', () => {
   it('a 500 on the create: exit 1, and the hint gives the key it was sent under', async () => {
-    const r = await runSct(CREATE, { env: env() });
+    const r = await runSct(CREATE, { env: run.env() });
     expect(r.exitCode).toBe(1);
     expect(keys).toHaveLength(1);
     expect(r.stderr).toContain(`hint: it may have been created (its answer never came): run the same command with --idempotency-key ${keys[0]} to get its outcome without creating it twice`);
     // A key the user gave is the one named.
-    const again = await runSct([...CREATE, '--idempotency-key', 'plot-a-1'], { env: env() });
+    const again = await runSct([...CREATE, '--idempotency-key', 'plot-a-1'], { env: run.env() });
     expect(again.stderr).toContain('--idempotency-key plot-a-1 to get its outcome');
   });
 
   it('sct api: the hint names the header', async () => {
-    const r = await runSct(['api', '/origins', '-f', 'name=x'], { env: env() });
+    const r = await runSct(['api', '/origins', '-f', 'name=x'], { env: run.env() });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`-H 'Idempotency-Key: ${keys[0]}' to get its outcome without doing it twice`);
   });
 
   it('stopped by SIGTERM once the create was out: exit 143, and the same hint', async () => {
     mode = 'hang';
-    const child = spawnSct(CREATE, { env: env() });
+    const child = spawnSct(CREATE, { env: run.env() });
     for (let waited = 0; keys.length === 0 && waited < 20_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGTERM');
     const r = await child;
@@ -73,7 +72,7 @@ describe('a create whose answer never came', () => {
   });
 
   it('a create that could not be sent (nothing listens) gives no such hint', async () => {
-    const r = await runSct(CREATE, { env: { ...env(), SCT_BASE_URL: 'http://127.0.0.1:1/api' } });
+    const r = await runSct(CREATE, { env: { ...run.env(), SCT_BASE_URL: 'http://127.0.0.1:1/api' } });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).not.toContain('--idempotency-key');
   });

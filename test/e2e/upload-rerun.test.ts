@@ -45,7 +45,6 @@ const server = useLocalServer((req, res) => {
 });
 
 const run = useServerEnv(server);
-const env = () => run.env();
 
 beforeEach(() => {
   created.clear();
@@ -55,20 +54,19 @@ beforeEach(() => {
   noUrl = false;
 });
 
-
 describe('an upload whose file did not reach the storage', () => {
   it('the hint gives the key, and the same command with it gives the same document its file', async () => {
     const file = join(run.dir, 'c.pdf');
     writeFileSync(file, '%PDF-1.4 certificate\n');
     failPuts = 1;
-    const r = await runSct(['documents', 'upload', file], { env: env() });
+    const r = await runSct(['documents', 'upload', file], { env: run.env() });
     expect(r.exitCode).toBe(1);
     const [, id, key] = /hint: document (\d+) was created but has no file yet: run the same command with --idempotency-key (\S+) to upload its file to it/.exec(r.stderr) ?? [];
     expect(key, r.stderr).toBeDefined();
     expect(r.stderr).not.toContain('delete it');
     // The storage's XML error said as its code and message, not as an HTML page.
     expect(r.stderr).toContain('error: AccessDenied: Request has expired (403 Forbidden on PUT');
-    const again = await runSct(['documents', 'upload', file, '--idempotency-key', key!, '-o', 'json'], { env: env() });
+    const again = await runSct(['documents', 'upload', file, '--idempotency-key', key!, '-o', 'json'], { env: run.env() });
     expect(again.exitCode, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ id: Number(id), status: 'uploaded' });
     expect(created.size).toBe(1);
@@ -79,7 +77,7 @@ describe('an upload whose file did not reach the storage', () => {
     const file = join(run.dir, 'c.pdf');
     writeFileSync(file, '%PDF-1.4 certificate\n');
     noUrl = true;
-    const r = await runSct(['documents', 'upload', file], { env: env() });
+    const r = await runSct(['documents', 'upload', file], { env: run.env() });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/no upload_url \(document 100 was created\)/);
     expect(r.stderr).toMatch(/--idempotency-key \S+ to upload its file to it/);
