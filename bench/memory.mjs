@@ -124,7 +124,7 @@ async function otherFileCommands(dir, env, rows) {
     'origins import': ['origins.csv', 'external_id,name,country_code,latitude,longitude', (i) => `CI-${i},Coop ${i},CI,6.8203,-5.2897`, ['origins', 'import'], 'CI-bad,Coop bad,XX,6.8203,-5.2897'],
     'orders import': ['orders.csv', 'external_id,type,order_created_at,seller_company_id,product,volume,unit', (i) => `X-${i},order,2025-05-01,101,5,${(i % 100) + 1},kg`, ['orders', 'import', '--purchase'], 'X-bad,order,2025-05-01,101,5,lots,kg'],
     // Quotes send a file to csv-parse, read as it parses (a workbook comes whole).
-    // Over 500 MB: a sync keeps every order of the file and of the service to plan (docs/decisions/memory.md).
+    // A plan only shown: the file read again as it is planned, its creates written as planned (docs/decisions/memory.md).
     'orders sync --purchase': ['sync.csv', 'external_id,type,order_created_at,seller_company_id,product,volume,unit', (i) => `SY-${i},order,2025-05-01,101,5,${(i % 100) + 1},kg`, ['orders', 'sync', '--purchase']],
     'orders import, quoted': ['orders-quoted.csv', 'external_id,type,order_created_at,seller_company_id,product,volume,unit', (i) => `"X-${i}",order,2025-05-01,101,5,${(i % 100) + 1},kg`, ['orders', 'import', '--purchase'], '"X-bad",order,2025-05-01,101,5,lots,kg'],
   };

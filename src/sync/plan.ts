@@ -98,6 +98,8 @@ export interface Unchanged {
 }
 
 export interface Plan {
+  /** How many objects to create; their entries are in `create` unless the plan was made without them (Planner). */
+  creates: number;
   create: PlannedCreate[];
   update: PlannedUpdate[];
   unchanged: Unchanged[];
@@ -120,24 +122,26 @@ export interface ServiceView {
  * object has a key, and no two items of an object share a line number (else they could not be
  * matched). Throws exit 2 with each problem's line.
  */
-export function checkFile(file: string, spec: SyncSpec, objects: FileObject[]): void {
+export function checkFile(file: string, spec: SyncSpec, objects: readonly FileObject[]): void {
   const errors = new RowErrors(file);
-  if (spec.items) {
-    const { field, key } = spec.items;
-    for (const o of objects) {
-      const items = o.body[field];
-      if (!Array.isArray(items)) continue;
-      const seen = new Map<unknown, number>();
-      items.forEach((item: Body, i) => {
-        const k = itemKey(spec.items!, item, i);
-        const line = o.itemLines?.[i] ?? o.lines[0];
-        const first = seen.get(k);
-        if (first !== undefined) errors.add(line, key, `${o.key} has two items with ${key} ${k} (line ${first} too): a sync matches items by ${key}`);
-        else seen.set(k, line);
-      });
-    }
-  }
+  for (const o of objects) checkObject(spec, o, errors);
   errors.throwIfAny();
+}
+
+/** checkFile's check of one object, its problems put into `errors`: for a file read object by object. */
+export function checkObject(spec: SyncSpec, o: FileObject, errors: RowErrors): void {
+  if (!spec.items) return;
+  const { field, key } = spec.items;
+  const items = o.body[field];
+  if (!Array.isArray(items)) return;
+  const seen = new Map<unknown, number>();
+  items.forEach((item: Body, i) => {
+    const k = itemKey(spec.items!, item, i);
+    const line = o.itemLines?.[i] ?? o.lines[0];
+    const first = seen.get(k);
+    if (first !== undefined) errors.add(line, key, `${o.key} has two items with ${key} ${k} (line ${first} too): a sync matches items by ${key}`);
+    else seen.set(k, line);
+  });
 }
 
 /** The key of a file item: its own, else its place in the list (1-based), as the service numbers it. */
@@ -146,25 +150,110 @@ function itemKey(spec: ItemsSpec, item: Body, index: number): number | string {
   return k === undefined || k === null ? index + 1 : (canonical('number', k) as number | string);
 }
 
-export function planSync(spec: SyncSpec, objects: FileObject[], service: ServiceView): Plan {
-  const plan: Plan = { create: [], update: [], unchanged: [], onlyOnService: service.onlyOnService, notCompared: [] };
-  const notCompared = new Set<string>();
-  for (const o of objects) {
-    const current = service.byKey.get(o.key);
+/**
+ * The objects of a file as a sync takes them: their keys and what some of them lack to be
+ * created, known from a first reading, and the objects themselves made again as often as asked.
+ * A file of a million rows is planned object by object as it is read again, so neither its
+ * objects nor the plan's creates need be held at once (cli-spec.md "When the world misbehaves":
+ * Memory); a workbook or a plot file is held, and handed on from memory.
+ */
+export interface FileObjects {
+  /** Every object's key. */
+  keys: ReadonlySet<string>;
+  /** The objects that lack something to be created (FileObject.createProblems), by key: few. */
+  lacking: ReadonlyMap<string, { lines: number[]; problems: RowProblem[] }>;
+  /**
+   * Hands on each object, in file order; `afterEach`, when given, is waited for after each
+   * (a writer making room), where the objects come from a reading.
+   */
+  each(take: (o: FileObject) => void, afterEach?: () => Promise<void> | undefined): Promise<void>;
+}
+
+/** Objects already made and held (a workbook's, a plot file's, a test's). */
+export function heldObjects(objects: readonly FileObject[]): FileObjects {
+  const lacking = new Map<string, { lines: number[]; problems: RowProblem[] }>();
+  for (const o of objects) if (o.createProblems?.length) lacking.set(o.key, { lines: o.lines, problems: o.createProblems });
+  return {
+    keys: new Set(objects.map((o) => o.key)),
+    lacking,
+    async each(take, afterEach) {
+      for (const o of objects) {
+        take(o);
+        await afterEach?.();
+      }
+    },
+  };
+}
+
+/**
+ * The objects of the file that cannot be created, once the service has been read: those not on
+ * it that lack a field only a create needs, or whose key an object outside the sync holds (a
+ * create would make a second object under it). Each with its lines and problems, in file order.
+ */
+export async function uncreatable(objects: FileObjects, service: ServiceView): Promise<Array<{ key: string; lines: number[]; problems: RowProblem[] }>> {
+  const found = new Map<string, { lines: number[]; problems: RowProblem[] }>();
+  for (const [key, l] of objects.lacking) if (!service.byKey.has(key)) found.set(key, { lines: l.lines, problems: [...l.problems] });
+  const outside = [...(service.outside ?? [])].filter(([key]) => !service.byKey.has(key));
+  // Rare (a key another company's order holds): the file is read again for those objects' lines.
+  if (outside.length) {
+    const why = new Map(outside);
+    await objects.each((o) => {
+      const message = why.get(o.key);
+      if (message === undefined) return;
+      const entry = found.get(o.key) ?? { lines: o.lines, problems: [] };
+      entry.problems.push({ line: o.lines[0], column: 'external_id', message });
+      found.set(o.key, entry);
+    });
+  }
+  return [...found].map(([key, v]) => ({ key, ...v })).sort((a, b) => a.lines[0] - b.lines[0]);
+}
+
+/**
+ * Makes a plan object by object. `keepCreates: false` counts the creates without keeping them
+ * (a plan only shown, whose creates are written as they are planned): the plan of a million new
+ * objects then holds none of them.
+ */
+export class Planner {
+  private readonly plan: Plan;
+  private readonly notCompared = new Set<string>();
+
+  constructor(
+    private readonly spec: SyncSpec,
+    private readonly service: ServiceView,
+    private readonly keepCreates = true,
+  ) {
+    this.plan = { creates: 0, create: [], update: [], unchanged: [], onlyOnService: service.onlyOnService, notCompared: [] };
+  }
+
+  /** Plans one object; a create is returned (to be written as it is planned), the rest kept. */
+  add(o: FileObject): PlannedCreate | undefined {
+    const current = this.service.byKey.get(o.key);
     if (!current) {
       // Under a key an object outside the sync already has, a create would make a second one:
       // the row is invalid as a row missing a field to create is.
-      const outside = service.outside?.get(o.key);
+      const outside = this.service.outside?.get(o.key);
       const problems = outside ? [...(o.createProblems ?? []), { line: o.lines[0], column: 'external_id', message: outside }] : o.createProblems;
-      plan.create.push({ key: o.key, lines: o.lines, body: o.body, problems });
-      continue;
+      const c: PlannedCreate = { key: o.key, lines: o.lines, body: o.body, problems };
+      this.plan.creates++;
+      if (this.keepCreates) this.plan.create.push(c);
+      return c;
     }
-    const { changes, body } = diffObject(spec, o, current, notCompared);
-    if (changes.length) plan.update.push({ key: o.key, id: current.id, lines: o.lines, changes, body, planned: current });
-    else plan.unchanged.push({ key: o.key, id: current.id, lines: o.lines });
+    const { changes, body } = diffObject(this.spec, o, current, this.notCompared);
+    if (changes.length) this.plan.update.push({ key: o.key, id: current.id, lines: o.lines, changes, body, planned: current });
+    else this.plan.unchanged.push({ key: o.key, id: current.id, lines: o.lines });
+    return undefined;
   }
-  plan.notCompared = [...notCompared];
-  return plan;
+
+  done(): Plan {
+    this.plan.notCompared = [...this.notCompared];
+    return this.plan;
+  }
+}
+
+export function planSync(spec: SyncSpec, objects: readonly FileObject[], service: ServiceView): Plan {
+  const planner = new Planner(spec, service);
+  for (const o of objects) planner.add(o);
+  return planner.done();
 }
 
 /** The fields where the file differs from the service, and the PATCH body that makes them agree. */
@@ -295,5 +384,5 @@ export function unchangedSince(planned: Snapshot, now: Snapshot): boolean {
 
 /** How many writes the plan needs: one request per create and per update. */
 export function writesOf(plan: Plan): number {
-  return plan.create.length + plan.update.length;
+  return plan.creates + plan.update.length;
 }

@@ -12,8 +12,8 @@
 import type { Context } from '../context.js';
 import type { RateLimitState } from '../api/retry.js';
 import { formatDuration } from '../util/format.js';
-import { writeList, writeOne } from '../output/format.js';
-import { writesOf, type Change, type Plan } from './plan.js';
+import { createListWriter, writeOne, type ListWriter } from '../output/format.js';
+import { writesOf, type Change, type Plan, type PlannedCreate } from './plan.js';
 
 const TABLE_ONLY_ON_SERVICE = 20;
 
@@ -57,44 +57,79 @@ export function planObject(plan: Plan, o: PlanContext, now: number) {
   };
 }
 
-export async function writePlan(ctx: Context, plan: Plan, o: PlanContext): Promise<void> {
-  const format = ctx.format();
-  if (o.data === false) {
-    // Nothing on stdout: it carries the results.
-  } else if (format === 'json') {
-    await writeOne(ctx.io, planObject(plan, o, ctx.now()), ctx.output(COLUMNS));
-  } else if (format === 'ndjson' || format === 'csv') {
-    // The lines as in -o json (an array) in NDJSON; a CSV cell holds them as "2 3".
-    const lines = (l: number[]) => (format === 'csv' ? l.join(' ') : l);
-    const rows = [
-      ...plan.create.map((c) => ({ action: 'create', external_id: c.key, id: null, lines: lines(c.lines), changes: null })),
-      ...plan.update.map((u) => ({ action: 'update', external_id: u.key, id: u.id, lines: lines(u.lines), changes: u.changes })),
-      ...plan.unchanged.map((u) => ({ action: 'unchanged', external_id: u.key, id: u.id, lines: lines(u.lines), changes: null })),
-      ...plan.onlyOnService.map((s) => ({ action: 'only_on_service', external_id: s.external_id ?? null, id: s.id ?? null, lines: null, changes: null })),
-    ];
-    await writeList(ctx.io, rows, ctx.output(COLUMNS));
-  } else {
-    const rows: Array<Record<string, unknown>> = [];
-    for (const c of plan.create) rows.push({ action: 'create', external_id: c.key, id: '', change: Array.isArray(c.body.items) ? `new, ${c.body.items.length} item${c.body.items.length === 1 ? '' : 's'}` : 'new' });
-    for (const u of plan.update) {
-      u.changes.forEach((ch, i) => rows.push(i === 0 ? { action: 'update', external_id: u.key, id: u.id, change: changeText(ch) } : { change: changeText(ch) }));
-    }
-    // At a terminal the first 20; into a pipe, as every table there, nothing cut.
-    const shown = ctx.io.stdoutIsTTY ? TABLE_ONLY_ON_SERVICE : plan.onlyOnService.length;
-    for (const s of plan.onlyOnService.slice(0, shown)) rows.push({ action: 'only on service', external_id: s.external_id, id: s.id, change: s.name ?? '' });
-    if (rows.length) await writeList(ctx.io, rows, ctx.output(COLUMNS));
-    const more = plan.onlyOnService.length - shown;
-    if (more > 0) await ctx.io.note(`… and ${more} more only on the service (-o json or csv lists them all)`);
-  }
-  for (const note of o.notes ?? []) await ctx.io.note(note);
-  await ctx.io.note(summaryLine(plan, o.noun));
-  if (plan.notCompared.length) {
-    await ctx.io.note(`not compared, as the service does not return them (sent only with a create): ${plan.notCompared.join(', ')}`);
-  }
+/** Writes a plan as it is made: each create as it is planned (create), the rest once it is made (end). */
+export interface PlanWriter {
+  create(c: PlannedCreate): void;
+  /** Waited for after each object of the file: writes the rows made so far when a batch is full. */
+  afterEach: () => Promise<void> | undefined;
+  /** The plan made: its other rows, then its notes and summary. */
+  end(plan: Plan): Promise<void>;
 }
 
+/**
+ * The plan's writer. With -o json the plan is one document, written whole at the end (its
+ * creates kept for it); in the other formats the creates are written a thousand at a time as
+ * they are planned, and the updates, the unchanged and the objects only on the service after
+ * them, in the same list: the rows, their order and the table are those of a plan written whole.
+ */
+export function planWriter(ctx: Context, o: PlanContext): PlanWriter {
+  const format = ctx.format();
+  const rowsOn = o.data !== false && format !== 'json';
+  // The lines as in -o json (an array) in NDJSON; a CSV cell holds them as "2 3".
+  const lines = (l: number[]) => (format === 'csv' ? l.join(' ') : l);
+  let list: ListWriter | undefined;
+  let batch: Array<Record<string, unknown>> = [];
+  const flush = () => {
+    const rows = batch;
+    batch = [];
+    list ??= createListWriter(ctx.io, ctx.output(COLUMNS));
+    return list.write(rows);
+  };
+  return {
+    create(c) {
+      if (!rowsOn) return;
+      if (format === 'table') batch.push({ action: 'create', external_id: c.key, id: '', change: Array.isArray(c.body.items) ? `new, ${c.body.items.length} item${c.body.items.length === 1 ? '' : 's'}` : 'new' });
+      else batch.push({ action: 'create', external_id: c.key, id: null, lines: lines(c.lines), changes: null });
+    },
+    afterEach: () => (batch.length >= PLAN_BATCH ? flush() : undefined),
+    async end(plan) {
+      if (o.data === false) {
+        // Nothing on stdout: it carries the results.
+      } else if (format === 'json') {
+        await writeOne(ctx.io, planObject(plan, o, ctx.now()), ctx.output(COLUMNS));
+      } else if (format === 'ndjson' || format === 'csv') {
+        for (const u of plan.update) batch.push({ action: 'update', external_id: u.key, id: u.id, lines: lines(u.lines), changes: u.changes });
+        for (const u of plan.unchanged) batch.push({ action: 'unchanged', external_id: u.key, id: u.id, lines: lines(u.lines), changes: null });
+        for (const s of plan.onlyOnService) batch.push({ action: 'only_on_service', external_id: s.external_id ?? null, id: s.id ?? null, lines: null, changes: null });
+        await flush();
+        await list!.end();
+      } else {
+        for (const u of plan.update) {
+          u.changes.forEach((ch, i) => batch.push(i === 0 ? { action: 'update', external_id: u.key, id: u.id, change: changeText(ch) } : { change: changeText(ch) }));
+        }
+        // At a terminal the first 20; into a pipe, as every table there, nothing cut.
+        const shown = ctx.io.stdoutIsTTY ? TABLE_ONLY_ON_SERVICE : plan.onlyOnService.length;
+        for (const s of plan.onlyOnService.slice(0, shown)) batch.push({ action: 'only on service', external_id: s.external_id, id: s.id, change: s.name ?? '' });
+        // A plan of no rows is no table.
+        if (batch.length || list) await flush();
+        await list?.end();
+        const more = plan.onlyOnService.length - shown;
+        if (more > 0) await ctx.io.note(`… and ${more} more only on the service (-o json or csv lists them all)`);
+      }
+      for (const note of o.notes ?? []) await ctx.io.note(note);
+      await ctx.io.note(summaryLine(plan, o.noun));
+      if (plan.notCompared.length) {
+        await ctx.io.note(`not compared, as the service does not return them (sent only with a create): ${plan.notCompared.join(', ')}`);
+      }
+    },
+  };
+}
+
+/** Rows of a plan written at a time, as a list's: a million rows' text is never held at once. */
+const PLAN_BATCH = 1000;
+
 export function summaryLine(plan: Plan, noun: string): string {
-  const parts = [`${plan.create.length} to create`, `${plan.update.length} to update`, `${plan.unchanged.length} unchanged`];
+  const parts = [`${plan.creates} to create`, `${plan.update.length} to update`, `${plan.unchanged.length} unchanged`];
   if (plan.onlyOnService.length) parts.push(`${plan.onlyOnService.length} only on the service (kept: sync never deletes)`);
   return `plan for ${noun}: ${parts.join(', ')}`;
 }

@@ -19,9 +19,9 @@ import { announceRun, sayStopping, unitKey } from '../bulk/import.js';
 import { ApiError, CancelledError, ConflictError, InterruptedError } from '../errors.js';
 import { endDryRun, RowErrors } from '../bulk/csv.js';
 import { fileLabel } from '../util/files.js';
-import { planSync, snapshotOf, unchangedSince, writesOf, type FileObject, type Plan, type Snapshot, type SyncSpec } from './plan.js';
+import { Planner, snapshotOf, unchangedSince, uncreatable, writesOf, type FileObjects, type Plan, type Snapshot, type SyncSpec } from './plan.js';
 import { readService, type ServiceSource, type ServiceState } from './read.js';
-import { costLines, planObject, writePlan, type PlanObject } from './render.js';
+import { costLines, planObject, planWriter, type PlanObject } from './render.js';
 import { addsItems } from '../api/schemas/orders.js';
 
 export interface SyncRun {
@@ -30,7 +30,7 @@ export interface SyncRun {
   file: string;
   /** What is synced, plural ("purchase orders"). */
   noun: string;
-  objects: FileObject[];
+  objects: FileObjects;
   spec: SyncSpec;
   source: ServiceSource;
   createPath: string;
@@ -62,8 +62,9 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
   }
   // Stopped (Ctrl-C, SIGTERM) before the plan, while the service was read: nothing was sent, and
   // the summary, the report and the rerun hint say so of every row.
-  const stoppedBeforeSending = () => {
-    const outcomes = run.objects.map((o): Outcome => ({ key: o.key, lines: o.lines, status: 'not_sent' }));
+  const stoppedBeforeSending = async () => {
+    const outcomes: Outcome[] = [];
+    await run.objects.each((o) => void outcomes.push({ key: o.key, lines: o.lines, status: 'not_sent' }));
     return finishBulk(ctx, { outcomes, interrupted: true }, { noun: run.noun, verb: 'created', report: run.report, fresh: run.fresh, invalid: run.invalid });
   };
   // The file's lock is held from the reads to the last write: a second sync of the same file
@@ -87,13 +88,13 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
     await confirm(ctx, plan);
     // A question may wait for minutes: what a colleague created meanwhile is not created again.
     // (Objects to update are each read again before their PATCH, asked or not.)
-    const appeared = !ctx.flags.yes && plan.create.length > 0 ? await createdSincePlan(ctx, run, plan) : new Set<string>();
+    const appeared = !ctx.flags.yes && plan.creates > 0 ? await createdSincePlan(ctx, run, plan) : new Set<string>();
     await apply(ctx, writer, journal, run, plan, appeared, document);
   }, stoppedBeforeSending);
 }
 
 async function confirm(ctx: Context, plan: Plan): Promise<void> {
-  const what = [plan.create.length && `create ${plan.create.length}`, plan.update.length && `update ${plan.update.length}`].filter(Boolean).join(' and ');
+  const what = [plan.creates && `create ${plan.creates}`, plan.update.length && `update ${plan.update.length}`].filter(Boolean).join(' and ');
   if (!(await ctx.confirm(`Apply the plan (${what})?`))) throw new CancelledError('cancelled: nothing was sent');
 }
 
@@ -108,7 +109,7 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
   const spinner = await ctx.spinner(`Reading ${run.noun} from the service…`);
   let state: ServiceState;
   try {
-    state = await readService(reader, run.source, run.spec, new Set(run.objects.map((o) => o.key)), {
+    state = await readService(reader, run.source, run.spec, run.objects.keys, {
       signal: ctx.signal,
       parallel: run.parallel,
       onPage: (fetched, count) => spinner.update(`Reading ${run.noun} from the service… ${fetched}${count !== null ? ` of ${count}` : ''}`),
@@ -117,17 +118,7 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
     spinner.stop();
   }
   const read = profile && process.cpuUsage(profile.start);
-  const plan = planSync(run.spec, run.objects, state);
-  settleCreates(ctx, run, plan);
-  if (profile && read) {
-    // SCT_SYNC_PROFILE: the CPU of reading (HTTP, JSON, snapshots) and of planning (matching
-    // and diffing), for bench/sync.mjs.
-    const planned = process.cpuUsage(profile.start);
-    const s = (u: NodeJS.CpuUsage) => ((u.user + u.system) / 1e6).toFixed(3);
-    const diffing = { user: planned.user - read.user, system: planned.system - read.system };
-    ctx.io.error(`sync profile: read ${s(read)} s CPU in ${state.reads} requests, plan ${s(diffing)} s CPU, process ${s(process.cpuUsage())} s CPU so far`);
-  }
-
+  const left = await settleCreates(ctx, run, state);
   for (const [key, ids] of state.duplicates) {
     ctx.io.warn(`${key} is on ${ids.length} ${run.noun} of the service (ids ${ids.join(', ')}): the sync compares the file with ${ids[0]} and leaves the others alone`);
   }
@@ -135,7 +126,26 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
   const format = ctx.format();
   const data = !(applying && format !== 'table');
   const shown = { noun: run.noun, reads: state.reads, rateLimit: reader.rateLimit, notes, data };
-  await writePlan(ctx, plan, shown);
+  // The file's objects are planned as they are read again, and each create is written as it is
+  // planned: a plan that is only shown (a dry run) holds none of its creates, so a file of a
+  // million new orders is planned in what the service's objects take. A plan to apply keeps them.
+  const planner = new Planner(run.spec, state, applying || format === 'json');
+  const out = planWriter(ctx, shown);
+  await run.objects.each((o) => {
+    if (left.has(o.key)) return;
+    const create = planner.add(o);
+    if (create) out.create(create);
+  }, out.afterEach);
+  const plan = planner.done();
+  if (profile && read) {
+    // SCT_SYNC_PROFILE: the CPU of reading (HTTP, JSON, snapshots) and of planning (matching
+    // and diffing, and writing the plan's creates as they are planned), for bench/sync.mjs.
+    const planned = process.cpuUsage(profile.start);
+    const s = (u: NodeJS.CpuUsage) => ((u.user + u.system) / 1e6).toFixed(3);
+    const diffing = { user: planned.user - read.user, system: planned.system - read.system };
+    ctx.io.error(`sync profile: read ${s(read)} s CPU in ${state.reads} requests, plan ${s(diffing)} s CPU, process ${s(process.cpuUsage())} s CPU so far`);
+  }
+  await out.end(plan);
   // After the plan's table, as its summary: inside the pager when one shows the table.
   for (const line of costLines({ writes: writesOf(plan), reads: state.reads, checks: checksOf(run, plan), rateLimit: reader.rateLimit, now: ctx.now(), maxWaitMs: reader.maxWaitMs })) await ctx.io.note(line);
   return { plan, json: applying && format === 'json' ? planObject(plan, shown, ctx.now()) : undefined };
@@ -144,24 +154,23 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
 /**
  * The objects to create that lack a field only a create needs: known once the service has been
  * read. They are invalid rows as any other (exit 2 with nothing written, or with --skip-invalid
- * left out of the plan and reported); the rows that update are not held up by them.
+ * left out of the plan and reported); the rows that update are not held up by them. Returns
+ * their keys, for the plan to leave out.
  */
-function settleCreates(ctx: Context, run: SyncRun, plan: Plan): void {
+async function settleCreates(ctx: Context, run: SyncRun, state: ServiceState): Promise<Set<string>> {
   const errors = new RowErrors(fileLabel(run.file));
   const bad = new Set<string>();
-  for (const c of plan.create) {
-    const problems = c.problems;
-    if (!problems?.length) continue;
+  for (const c of await uncreatable(run.objects, state)) {
     bad.add(c.key);
-    for (const p of problems) errors.add(p.line, p.column, p.message);
+    for (const p of c.problems) errors.add(p.line, p.column, p.message);
     // An object is sent whole or not at all: its other lines are reported with it.
-    const first = Math.min(...problems.map((p) => p.line));
-    for (const line of c.lines) if (!problems.some((p) => p.line === line)) errors.add(line, 'external_id', `not sent: line ${first} of ${c.key} is invalid`);
+    const first = Math.min(...c.problems.map((p) => p.line));
+    for (const line of c.lines) if (!c.problems.some((p) => p.line === line)) errors.add(line, 'external_id', `not sent: line ${first} of ${c.key} is invalid`);
   }
-  if (bad.size === 0) return;
+  if (bad.size === 0) return bad;
   const invalid = errors.settle(ctx, { skipInvalid: run.skipInvalid, report: run.report });
-  plan.create = plan.create.filter((c) => !bad.has(c.key));
   run.invalid = [...(run.invalid ?? []), ...invalid].sort((a, b) => a.lines[0] - b.lines[0]);
+  return bad;
 }
 
 /**
@@ -251,7 +260,7 @@ function takenKey(err: unknown, run: SyncRun, key: string): unknown {
 
 /** The reads right before the writes: each update's object, and each create's key where the listing can be asked for one. */
 function checksOf(run: SyncRun, plan: Plan): number {
-  return plan.update.length + (run.source.keyFilter ? plan.create.length : 0);
+  return plan.update.length + (run.source.keyFilter ? plan.creates : 0);
 }
 
 /** Throws ConflictError when the service now holds an object under `key` (where the listing can be asked by key). */

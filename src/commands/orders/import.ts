@@ -50,10 +50,10 @@ import { ID_MAX, isId } from '../../util/numbers.js';
 import { writeTemplateIf, type FileTemplate } from '../shared/bulk.js';
 import type { ImportFlags } from './options.js';
 import { postsOf, requestsAsMade, writeRequests } from '../shared/dry-run.js';
-import { readInput } from '../../util/files.js';
+import { fileLabel, readInput } from '../../util/files.js';
 import { parseWorded } from '../shared/body.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS } from '../../api/schemas/orders.js';
-import type { RowProblem } from '../../sync/plan.js';
+import { heldObjects, type FileObject, type FileObjects, type RowProblem } from '../../sync/plan.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { orderKind } from './filters.js';
 import { ITEM_COLUMNS, ORDER_COLUMNS, orderFileColumns, type Conv } from './columns.js';
@@ -539,7 +539,7 @@ async function readOrders(
 async function checkOrders(
   read: Reading,
   kind: OrderKindName,
-  o: { keep: boolean; sync?: boolean },
+  o: { keep: boolean; sync?: boolean; each?: (unit: OrderFromFile) => void },
 ): Promise<{ csv: CsvFile; scattered: ScatteredOrders; lineByLine: boolean; errors: RowErrors; units: OrderFromFile[]; count: number }> {
   const scattered = new ScatteredOrders();
   const rows: CsvRow[] = [];
@@ -555,29 +555,61 @@ async function checkOrders(
   const errors = new RowErrors(csv.name);
   if (!lineByLine) {
     const units = ordersFromCsv({ ...csv, columns, rows }, kind, errors, { sync: o.sync });
+    if (o.each) units.forEach(o.each);
     return { csv, scattered, lineByLine, errors, units, count: units.length };
   }
   const units: OrderFromFile[] = [];
   let count = 0;
   const take = (unit: OrderFromFile) => {
     count++;
+    o.each?.(unit);
     if (o.keep) units.push(unit);
   };
   await readOrders(read, kind, scattered, errors, take, { sync: o.sync });
   return { csv, scattered, lineByLine, errors, units, count };
 }
 
+/** One order of the file as a sync compares it: the body `orders import` would send. */
+function syncObject(o: OrderFromFile): FileObject {
+  return { key: o.key, lines: o.lines, body: o.payload, given: o.given, itemLines: o.itemLines, createProblems: o.createProblems };
+}
+
 /**
  * The file of a sync, once its flags are checked: its valid orders, made as `orders import`
- * makes them, and what was wrong with the others; no row of a CSV file is kept.
+ * makes them, what was wrong with the others (`errors`), and what the sync itself cannot take
+ * (`syncErrors`, from `check`). A CSV file is read as `orders import` reads it: checked first,
+ * keeping only the orders' keys, then its orders made again each time the sync asks for them
+ * (FileObjects); a workbook's orders are held.
  */
-export async function ordersToSync(ctx: Context, flags: ImportFlags): Promise<{ kind: OrderKindName; file: string; concurrency: number; name: string; orders: OrderFromFile[]; errors: RowErrors }> {
+export async function ordersToSync(
+  ctx: Context,
+  flags: ImportFlags,
+  check: (kind: OrderKindName, o: FileObject, errors: RowErrors) => void,
+): Promise<{ kind: OrderKindName; file: string; concurrency: number; objects: FileObjects; errors: RowErrors; syncErrors: RowErrors }> {
   const checked = checkOrderFlags(flags);
   // A sync leaves the items column of a list written with -o csv, so that an unchanged export
-  // plans no change to the items the service holds (an import reads it).
-  const read = await orderFileReading(ctx, flags, checked.file, checked.kind, orderFileColumns(checked.kind), true);
-  const { csv, units, errors } = await checkOrders(read, checked.kind, { keep: true, sync: true });
-  return { ...checked, name: csv.name, orders: units, errors };
+  // plans no change to the items the service holds (an import reads it). A plan only shown holds
+  // nothing of the file once it is checked; one applied holds what it creates.
+  const read = await orderFileReading(ctx, flags, checked.file, checked.kind, orderFileColumns(checked.kind), !flags.dryRun);
+  const syncErrors = new RowErrors(fileLabel(checked.file));
+  const keys = new Set<string>();
+  const lacking = new Map<string, { lines: number[]; problems: RowProblem[] }>();
+  const note = (unit: OrderFromFile) => {
+    const o = syncObject(unit);
+    keys.add(o.key);
+    if (o.createProblems?.length) lacking.set(o.key, { lines: o.lines, problems: o.createProblems });
+    check(checked.kind, o, syncErrors);
+  };
+  const { csv, scattered, lineByLine, units, errors } = await checkOrders(read, checked.kind, { keep: false, sync: true, each: note });
+  const objects: FileObjects = lineByLine
+    ? {
+        keys,
+        lacking,
+        // What the reading finds wrong was found and said by the first.
+        each: (take, afterEach) => readOrders(read, checked.kind, scattered, new RowErrors(csv.name), (unit) => take(syncObject(unit)), { afterRow: afterEach, sync: true }),
+      }
+    : heldObjects(units.map(syncObject));
+  return { ...checked, objects, errors, syncErrors };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { OrderKindName } from '../../api/enums.js';
 import { ordersToSync } from './import.js';
 import type { SyncOrdersFlags } from './options.js';
 import { ITEM_COLUMNS, ORDER_COLUMNS } from './columns.js';
-import { checkFile, type SyncSpec } from '../../sync/plan.js';
+import { checkObject, type SyncSpec } from '../../sync/plan.js';
 import type { Compare } from '../../sync/normalise.js';
 import type { ServiceSource } from '../../sync/read.js';
 import { runSync } from '../../sync/run.js';
@@ -78,11 +78,11 @@ export function orderSource(kind: OrderKindName): ServiceSource {
 export async function syncOrders(ctx: Context, flags: SyncOrdersFlags): Promise<void> {
   const parallel = parseParallel(flags.parallel);
   // The same bodies `orders import` would send: one reading of the file format for both.
-  const { kind, file, concurrency, name, orders, errors } = await ordersToSync(ctx, flags);
-  const spec = orderSyncSpec(kind);
+  let spec: SyncSpec | undefined;
+  const { kind, file, concurrency, objects, errors, syncErrors } = await ordersToSync(ctx, flags, (k, o, found) => checkObject((spec ??= orderSyncSpec(k)), o, found));
+  spec ??= orderSyncSpec(kind);
   const invalid = errors.settle(ctx, flags);
-  const objects = orders.map((o) => ({ key: o.key, lines: o.lines, body: o.payload, given: o.given, itemLines: o.itemLines, createProblems: o.createProblems }));
-  checkFile(name, spec, objects);
+  syncErrors.throwIfAny();
   await runSync(ctx, {
     // The kind is part of the run's identity, as for imports: the same file synced as sales is other orders.
     command: `orders-sync-${kind}`,

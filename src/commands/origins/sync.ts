@@ -13,7 +13,7 @@ import { parseConcurrency, parseParallel } from '../shared/flags.js';
 import type { SyncOriginsOptions } from './options.js';
 import { IMPORT_COLUMNS, importColumnNames, KNOWN_COLUMNS, originUnits, sniffInput, type OriginUnit } from './import.js';
 import { UsageError } from '../../errors.js';
-import type { SyncSpec } from '../../sync/plan.js';
+import { heldObjects, type SyncSpec } from '../../sync/plan.js';
 import { runSync } from '../../sync/run.js';
 
 /** What an origin sync compares; external_id is the key. */
@@ -31,7 +31,7 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
     command: 'origins-sync',
     file: opts.file,
     noun: 'origins',
-    objects: units.map((u) => ({ key: u.key, lines: u.lines, body: u.payload, createProblems: u.createProblems })),
+    objects: heldObjects(units.map((u) => ({ key: u.key, lines: u.lines, body: u.payload, createProblems: u.createProblems }))),
     spec: ORIGIN_SYNC_SPEC,
     source: {
       path: PATHS.origins,
