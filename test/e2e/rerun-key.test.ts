@@ -7,14 +7,22 @@ import { runSct, spawnSct } from '../helpers/sct.js';
 import { useLocalServer, useServerEnv } from '../helpers/local-server.js';
 
 const keys: string[] = [];
-/** What POST /api/origins does: answer 500, never answer, or answer 201 without the object's id. */
-let mode: 'fail' | 'hang' | 'noid' = 'fail';
+/**
+ * What POST /api/origins does: answer 500, never answer, answer 201 without the object's id, or
+ * never answer the first and ask the retries to come back in two hours (503, Retry-After).
+ */
+let mode: 'fail' | 'hang' | 'noid' | 'hang-then-later' = 'fail';
 
 const server = useLocalServer((req, res) => {
   req.resume();
   req.on('end', () => {
     if (req.method === 'POST') keys.push(String(req.headers['idempotency-key']));
     if (req.method === 'POST' && mode === 'hang') return;
+    if (req.method === 'POST' && mode === 'hang-then-later') {
+      if (keys.length === 1) return;
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '7200' });
+      return res.end(JSON.stringify({ detail: 'Down for maintenance.' }));
+    }
     if (req.method === 'POST' && mode === 'noid') {
       res.writeHead(201, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ name: 'Plot A' }));
@@ -52,6 +60,14 @@ describe('a create whose answer never came', () => {
     // A key the user gave is the one named.
     const again = await runSct([...CREATE, '--idempotency-key', 'plot-a-1'], { env: run.env() });
     expect(again.stderr).toContain('--idempotency-key plot-a-1 to get its outcome');
+  });
+
+  it('no answer, then a wait past --max-wait before the retry: both hints, the key among them', async () => {
+    mode = 'hang-then-later';
+    const r = await runSct([...CREATE, '--timeout', '1s'], { env: run.env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('longer than --max-wait');
+    expect(r.stderr).toContain(`run the same command with --idempotency-key ${keys[0]} to get its outcome without creating it twice`);
   });
 
   it('sct api: the hint names the header', async () => {

@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import type { DocumentedResource } from '../../api/schemas/fields.js';
 import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
-import { CancelledError, SctError, UsageError } from '../../errors.js';
+import { CancelledError, RateLimitError, SctError, UsageError } from '../../errors.js';
 import { stripControl } from '../../output/sanitize.js';
 import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, buildBody, canonicalEnums, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
 import { parseInteger } from './flags.js';
@@ -38,8 +38,12 @@ export async function withRerunKey<T>(send: Promise<T>, how: RerunKey = CREATE_K
   try {
     return await send;
   } catch (err) {
-    if (err instanceof SctError && err.delivery === 'unknown' && err.idempotencyKey && err.hint === undefined) {
-      err.hint = `it may have been ${how.done} (its answer never came): run the same command with ${how.flag(err.idempotencyKey)} to get its outcome without ${how.doing} it twice`;
+    // A wait's own hint ("rerun after that time") comes after it: a rerun without the key would
+    // follow it into a second object. Any other hint of its own (an answer that came without
+    // the object: a rerun with the key gets that answer again) is left alone.
+    if (err instanceof SctError && err.delivery === 'unknown' && err.idempotencyKey && (err.hint === undefined || err instanceof RateLimitError)) {
+      const key = `it may have been ${how.done} (its answer never came): run the same command with ${how.flag(err.idempotencyKey)} to get its outcome without ${how.doing} it twice`;
+      err.hint = err.hint === undefined ? key : `${key}; ${err.hint}`;
     }
     throw err;
   }
