@@ -25,6 +25,7 @@ export async function utf8Input(bytes: Buffer, name: string, encoding?: string):
     if (bom && bom.encoding !== decoder.encoding) {
       throw new UsageError(`${name} starts with a ${bom.encoding} byte-order mark, but --encoding ${encoding} was given`);
     }
+    if (!decoder.encoding.startsWith('utf-')) refuseUtf8(bytes, name, encoding);
     return await decoded(decoder, bytes, name, `--encoding ${encoding}`);
   }
   if (bom?.encoding === 'utf-8') return check(bytes.subarray(3), name);
@@ -102,18 +103,54 @@ async function windows1252(bytes: Buffer): Promise<string> {
   return text;
 }
 
+/**
+ * A file named to be in a one-byte code page (windows-1252, iso-8859-15) that is valid UTF-8 with
+ * letters beyond ASCII is UTF-8: read in the code page, each accented letter would become two
+ * (`Café` sent as `CafÃ©`). A script that always passes --encoding for an old system's exports
+ * meets this the day that system writes UTF-8. (Text in a code page that happens to be valid
+ * UTF-8 needs two or more letters such as `Ã©` side by side, which real names do not have.)
+ */
+function refuseUtf8(bytes: Buffer, name: string, encoding: string): void {
+  const beyondAscii = bytes.findIndex((b) => b >= 0x80);
+  if (beyondAscii < 0 || !isUtf8(bytes)) return;
+  throw new UsageError(
+    `${name} line ${lineAt(bytes, beyondAscii)} is UTF-8 text (accented letters as UTF-8 writes them), not ${encoding}: read as ${encoding}, its letters would reach the service changed`,
+    undefined,
+    'leave out --encoding (or give --encoding utf-8)',
+  );
+}
+
 /** The first line (1-based) whose bytes are not valid UTF-8. */
 function firstBadLine(bytes: Buffer): number {
-  let line = 1;
   let start = 0;
-  for (;;) {
-    const end = bytes.indexOf(0x0a, start);
-    const stop = end < 0 ? bytes.length : end;
-    if (!isUtf8(bytes.subarray(start, stop))) return line;
-    if (end < 0) return line;
-    line++;
-    start = end + 1;
+  for (const end of lineEnds(bytes)) {
+    if (!isUtf8(bytes.subarray(start, end.at))) return end.line;
+    start = end.next;
   }
+  return 1;
+}
+
+/** The line (1-based) of the byte at `offset`. */
+function lineAt(bytes: Buffer, offset: number): number {
+  for (const end of lineEnds(bytes)) if (offset < end.next) return end.line;
+  return 1;
+}
+
+/**
+ * Where each line ends: LF, CR LF, or CR alone (Excel for Mac's "CSV (Macintosh)"), as the
+ * reader counts lines; the last line ends at the end of the bytes.
+ */
+function* lineEnds(bytes: Buffer): Generator<{ line: number; at: number; next: number }> {
+  let line = 1;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b !== 0x0a && b !== 0x0d) continue;
+    const next = b === 0x0d && bytes[i + 1] === 0x0a ? i + 2 : i + 1;
+    yield { line, at: i, next };
+    line++;
+    i = next - 1;
+  }
+  yield { line, at: bytes.length, next: bytes.length };
 }
 
 /** What a binary file looks like, by first bytes no text file starts with; undefined for any other file. */

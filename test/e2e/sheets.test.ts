@@ -68,6 +68,28 @@ describe('files from spreadsheets: encodings', () => {
     expect(dryRunBodies(read.stdout)).toMatchObject([{ name: 'Finca', country_code: 'CI', external_id: 'E-3' }]);
   });
 
+  it('refuses a UTF-8 file (accents and all) given --encoding of a one-byte code page: read so, its accents would be sent changed', async () => {
+    for (const encoding of ['windows-1252', 'iso-8859-15', 'latin1']) {
+      const r = await t.sct(['origins', 'import', '--file', fixture('origins-utf8.csv'), '--encoding', encoding, '--dry-run']);
+      expect(r.exitCode, encoding).toBe(2);
+      expect(r.stderr).toContain(`origins-utf8.csv line 2 is UTF-8 text (accented letters as UTF-8 writes them), not ${encoding}`);
+      expect(r.stderr).toContain('leave out --encoding');
+    }
+    // ASCII alone reads the same either way, and --encoding utf-8 says what the file is.
+    const ascii = t.writeFile('ascii.csv', 'name,country_code,external_id,latitude,longitude\nFinca,CI,E-1,6.8203,-5.2897\n');
+    expect((await t.sct(['origins', 'import', '--file', ascii, '--encoding', 'windows-1252', '--dry-run'])).exitCode).toBe(0);
+    expect(await dryRunOrigins('origins-utf8.csv', '--encoding', 'utf-8')).toMatchObject(ORIGINS);
+    expect(sent()).toEqual([]);
+  });
+
+  it('names the right line of a bad byte in a file whose lines end in CR alone (Excel for Mac\'s "CSV (Macintosh)")', async () => {
+    const file = t.writeFile('mac.csv', '');
+    writeFileSync(file, Buffer.from('name,country_code,external_id,latitude,longitude\rFinca,CI,E-1,6.8203,-5.2897\rCaf\xe9,CI,E-3,6.8203,-5.2897\r', 'latin1'));
+    const r = await t.sct(['origins', 'import', '--file', file, '--dry-run']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('mac.csv line 3: not UTF-8 text');
+  });
+
   it('refuses an unknown --encoding, and a binary file whatever --encoding says, saying what it is', async () => {
     const bad = await t.sct(['origins', 'import', '--file', fixture('origins-utf8.csv'), '--encoding', 'klingon']);
     expect(bad.exitCode).toBe(2);
