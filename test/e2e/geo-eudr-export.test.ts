@@ -49,6 +49,14 @@ describe('origins list -o geojson --eudr', () => {
     expect(fc.features[1].geometry.type).toBe('Polygon');
   });
 
+  it('into stdout, as into --out, holds every origin that matches unless --limit is given (a file for a statement, never a first page)', async () => {
+    const r = await t.sct(['origins', 'list', ...FILTER, '-o', 'geojson', '--eudr']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).features).toHaveLength(PLOTS);
+    const some = await t.sct(['origins', 'list', ...FILTER, '--limit', '5', '-o', 'geojson', '--eudr']);
+    expect(JSON.parse(some.stdout).features).toHaveLength(5);
+  });
+
   it('--out naming a file (or a path through one) is exit 2 before any request', async () => {
     const file = t.writeFile('a-file', 'x');
     t.sb.requests.length = 0;

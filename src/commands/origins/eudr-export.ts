@@ -74,17 +74,19 @@ function warnLeftOut(ctx: Context, left: LeftOut): void {
 
 export async function exportForRegistry(ctx: Context, flags: EudrExportFlags, query: URLSearchParams): Promise<void> {
   const left: LeftOut = [];
+  // A file for a statement holds every origin that matches, unless --limit says otherwise:
+  // into stdout (`> plots.geojson`) as into --out, never the list's first page alone.
+  const every = { ...flags, all: flags.all || flags.limit === undefined };
   if (flags.out === undefined) {
     try {
-      await runList(ctx, { path: PATHS.origins, query, flags, columns: COLUMNS.origin, noun: 'origins', map: (origin) => registryProperties(origin, left) });
+      await runList(ctx, { path: PATHS.origins, query, flags: every, columns: COLUMNS.origin, noun: 'origins', map: (origin) => registryProperties(origin, left) });
     } finally {
       warnLeftOut(ctx, left);
     }
     return;
   }
   const maxBytes = flags.maxSize === undefined ? Infinity : parseSize(flags.maxSize);
-  // Files for a statement hold every origin that matches, unless --limit says otherwise.
-  const paging = pageOptions({ ...flags, all: flags.all || flags.limit === undefined });
+  const paging = pageOptions(every);
   const files = new FileSplitter(maxBytes);
   for await (const page of ctx.client().paginate(PATHS.origins, query, paging)) {
     for (const origin of page.results as Record<string, unknown>[]) {
