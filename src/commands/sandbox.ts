@@ -68,8 +68,15 @@ export async function sandbox(ctx: Context, opts: SandboxCommandOptions): Promis
   const everywhere = EVERY_INTERFACE.has(host);
   const listening = new URL(sb.url);
   const url = everywhere ? `http://127.0.0.1:${listening.port}${listening.pathname}` : sb.url;
-  // The base URL goes to stdout (scripts read it); the rest is for people, on stderr.
-  await io.write(url + '\n');
+  // The base URL goes to stdout (scripts read it); the rest is for people, on stderr. A script
+  // that cannot be told the URL (a full disk) gets no server left running without it.
+  try {
+    await io.write(url + '\n');
+    await io.flush();
+  } catch (err) {
+    await sb.close();
+    throw err;
+  }
   io.info(`Sandbox listening on ${everywhere ? `every interface (${host}), as ${url} from here` : url}  (max page size 1000; Ctrl-C to stop)`);
   if (everywhere) io.warn('every machine that can reach this one can use the demo tokens, read the request log (/_sandbox/requests) and set faults: use --host 127.0.0.1 unless that is meant');
   io.info('Demo tokens:');

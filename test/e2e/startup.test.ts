@@ -82,11 +82,18 @@ describe('start-up answers from data', () => {
   });
 
   it.skipIf(!existsSync('/dev/full'))('--version and help into a full device: exit 1, "writing output: …", never 0', async () => {
-    for (const args of ['--version', '--help', 'dds list --help']) {
+    for (const args of ['--version', '--help', 'dds list --help', 'orders', 'help orders', 'orders help', 'help']) {
       const r = await execa('bash', ['-c', `'${process.execPath}' '${BIN}' ${args} > /dev/full`], { reject: false });
       expect(r.exitCode, args).toBe(1);
       expect(r.stderr, args).toMatch(/^error: writing output: ENOSPC/);
     }
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('the sandbox into a full device: exit 1, no server left running without its URL told', async () => {
+    const r = await execa('bash', ['-c', `'${process.execPath}' '${BIN}' sandbox --port 0 > /dev/full`], { reject: false, timeout: 20_000 });
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^error: writing output: ENOSPC/);
   });
 
   it.skipIf(!existsSync('/usr/bin/script'))('at a terminal 150 columns wide, help is wrapped to the terminal, not read from the 80-column data', async () => {
