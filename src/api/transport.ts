@@ -460,12 +460,18 @@ export async function decodeBody(raw: Readable, headers: Headers, wrap: (err: De
     decoder = chain[0];
     return decoder;
   };
+  // The decoder's output waits for the reader, and the wire for the decoder: one wait at a time
+  // (held pieces fed in a row each find the decoder full).
+  let waiting = false;
   const feed = (chunk: Buffer) => {
     const d = decoder ?? start(chunk);
-    // The decoder's output waits for the reader, and the wire for the decoder.
-    if (!d.write(chunk)) {
+    if (!d.write(chunk) && !waiting) {
+      waiting = true;
       raw.pause();
-      d.once('drain', () => raw.resume());
+      d.once('drain', () => {
+        waiting = false;
+        raw.resume();
+      });
     }
   };
   // A small answer is held until it has all come, then decoded in one call: a decoding stream

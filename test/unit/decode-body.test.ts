@@ -48,6 +48,26 @@ describe('decodeBody', () => {
     }
   }
 
+  it('a held answer that grows past the size decoded at once waits for its reader on one listener, not one per piece', async () => {
+    // 30 MB of one letter: about 30 KB of gzip, held in 1 KB pieces until 64 KB, then streamed.
+    const wire = zlib.gzipSync(Buffer.alloc(30_000_000, 0x61), { level: 9 });
+    const bomb = Buffer.concat([wire, wire, wire]).subarray(0, 70_000);
+    const d = await decodeBody(body(bomb, 1000), { 'content-encoding': 'gzip' });
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      // A slow reader: the decoder fills, and the wire must wait for it.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      let n = 0;
+      for await (const c of d.body) if ((n += (c as Buffer).length) > 5_000_000) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   it('a small gzip answer cut short is a DecodeError, as a large one is', async () => {
     for (const raw of [JSON_TEXT, Buffer.alloc(3_000_000, 0x61)]) {
       const wire = zlib.gzipSync(raw);
