@@ -237,21 +237,22 @@ export async function finishBulk(
   if (notSent) parts.push(`${notSent} not sent`);
   if (unknown) parts.push(`${unknown} unknown (sent, no answer: they may exist)`);
   if (invalid) parts.push(`${invalid} invalid (not sent)`);
-  io.error(`${o.noun}: ${parts.join(', ')}${o.report && !reportFailure ? ` — report in ${o.report}` : ''}`);
+  // After the table (inside the pager when one shows it), never before it; --quiet keeps them.
+  await io.after(`${o.noun}: ${parts.join(', ')}${o.report && !reportFailure ? ` — report in ${o.report}` : ''}`);
   // Without its report or its journal, stderr is the one record of what became of each row.
   const journalFailure = result.fatal instanceof JournalWriteError;
   if (reportFailure || journalFailure) {
-    for (const f of outcomes) io.error(`  ${outcomeLine(f)}`);
+    for (const f of outcomes) await io.after(`  ${outcomeLine(f)}`);
   } else if (rejected > 0) {
     for (const f of first(20, only('rejected', outcomes))) {
-      io.error(`  line ${f.lines.join(',')} (${stripControl(f.key)}): ${stripControl(flatRow(f).error)}`);
+      await io.after(`  line ${f.lines.join(',')} (${stripControl(f.key)}): ${stripControl(flatRow(f).error)}`);
     }
-    if (rejected > 20) io.error(`  … and ${rejected - 20} more${o.report ? ` (see ${o.report})` : ''}`);
+    if (rejected > 20) await io.after(`  … and ${rejected - 20} more${o.report ? ` (see ${o.report})` : ''}`);
   }
 
   const resume = rerunHint(ctx, o);
   if (result.fatal) {
-    if (reportFailure) io.error(`error: ${reportFailure.message}`);
+    if (reportFailure) await io.after(`error: ${reportFailure.message}`);
     const err = result.fatal as Error & { hint?: string };
     err.hint = [err.hint, resume].filter(Boolean).join('; ');
     throw err;
@@ -270,14 +271,14 @@ export async function finishBulk(
   // that left them out): they may exist, so this is no success; the rerun sends them again
   // under the same key and the service answers as it did.
   if (unknown) {
-    for (const f of first(20, only('unknown', outcomes))) io.error(`  line ${f.lines.join(',')} (${stripControl(f.key)}): ${stripControl(f.error ?? 'no answer')}`);
-    if (unknown > 20) io.error(`  … and ${unknown - 20} more${o.report ? ` (see ${o.report})` : ''}`);
+    for (const f of first(20, only('unknown', outcomes))) await io.after(`  line ${f.lines.join(',')} (${stripControl(f.key)}): ${stripControl(f.error ?? 'no answer')}`);
+    if (unknown > 20) await io.after(`  … and ${unknown - 20} more${o.report ? ` (see ${o.report})` : ''}`);
     const e = new SctError(`${unknown} of ${outcomes.length} ${o.noun} sent without an answer about them: they may exist`);
     e.hint = resume;
     throw e;
   }
   if (conflict) {
-    for (const c of only('conflict', outcomes)) io.error(`  line ${c.lines.join(',')} (${stripControl(c.key)}): ${stripControl(c.error ?? '')}`);
+    for (const c of only('conflict', outcomes)) await io.after(`  line ${c.lines.join(',')} (${stripControl(c.key)}): ${stripControl(c.error ?? '')}`);
     const e = new PartialFailureError(`${[rejected && `${rejected} rejected`, `${conflict} ${words.error}`].filter(Boolean).join(', ')} (of ${outcomes.length} ${o.noun})`);
     e.hint = words.hint;
     throw e;

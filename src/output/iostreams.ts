@@ -110,6 +110,11 @@ export interface IOStreams {
    */
   note(line: string): Promise<void>;
   /**
+   * A line that follows the data and belongs with it, which --quiet does not suppress (a bulk
+   * run's summary after its table): placed as a note is, but not dimmed.
+   */
+  after(line: string): Promise<void>;
+  /**
    * Ends paging: output held back is written out, a running pager gets the end of its input and
    * is waited for. Called before a prompt (never paged) and when the command is done.
    */
@@ -331,11 +336,10 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
       stderr.write(line + '\n');
     },
     async note(line: string) {
-      if (quiet) return;
-      // Held: whether a pager shows the data is known at its end (endPager).
-      if (paging === 'held') notes.push(line);
-      else if (pagerProcess) await io.write(io.color.dim(line) + '\n');
-      else stderr.write(io.colorErr.dim(line) + '\n');
+      if (!quiet) await follow(line, true);
+    },
+    async after(line: string) {
+      await follow(line, false);
     },
     async endPager(stop) {
       if (paging === 'held') {
@@ -346,7 +350,7 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
       }
       paging = 'off';
       const after = notes.splice(0);
-      for (const line of after) await io.note(line);
+      for (const n of after) await follow(n.line, n.dim);
       const child = pagerProcess;
       if (!child) return;
       await new Promise<void>((resolve) => {
@@ -371,7 +375,18 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
   let paging: 'off' | 'held' = opts.pager && stdoutIsTTY && rows > 0 ? 'held' : 'off';
   let held = '';
   /** Notes written while the data was held: the pager's if one starts, else stderr's. */
-  const notes: string[] = [];
+  const notes: Array<{ line: string; dim: boolean }> = [];
+  /** A line after the data: held with it, else into the pager showing it, else on stderr. */
+  const follow = async (line: string, dim: boolean) => {
+    // Held: whether a pager shows the data is known at its end (endPager).
+    if (paging === 'held') notes.push({ line, dim });
+    else if (pagerProcess && dim) await io.write(io.color.dim(line) + '\n');
+    else if (pagerProcess) {
+      // A pager already quit (q): the line is still said, on stderr, and what it ends (a bulk
+      // run's exit code) is not taken for a closed pipe.
+      await io.write(line + '\n').catch(() => stderr.write(line + '\n'));
+    } else stderr.write((dim ? io.colorErr.dim(line) : line) + '\n');
+  };
   let pagerProcess: ChildProcess | undefined;
   let pagerGone = false;
   let pagerClosed = false;

@@ -315,8 +315,11 @@ describe('tables into a pipe', () => {
 
 describe.skipIf(!existsSync(SCRIPT))('the pager at a real terminal', () => {
   /** `sct products list` in a pseudo-terminal of `rows` lines, with SCT_PAGER as given. */
-  async function listAt(rows: number, pager: string, limit: number) {
-    const command = `stty rows ${rows} cols 120; '${process.execPath}' '${BIN}' products list --limit ${limit}`;
+  const listAt = (rows: number, pager: string, limit: number) => sctAt(rows, pager, `products list --limit ${limit}`);
+
+  /** sct with these arguments (shell words) in a pseudo-terminal of `rows` lines, with SCT_PAGER as given. */
+  async function sctAt(rows: number, pager: string, args: string) {
+    const command = `stty rows ${rows} cols 120; '${process.execPath}' '${BIN}' ${args}`;
     return execa(SCRIPT, ['-q', '-e', '-c', command, '/dev/null'], {
       env: { PATH: process.env.PATH ?? '', TERM: 'xterm', SCT_CONFIG_DIR: t.dir, HOME: t.dir, SCT_BASE_URL: t.sb.url, SCT_TOKEN: OWNER, NO_COLOR: '1', SCT_PAGER: pager },
       extendEnv: false,
@@ -343,6 +346,21 @@ describe.skipIf(!existsSync(SCRIPT))('the pager at a real terminal', () => {
     const off = await listAt(5, 'cat', 20);
     expect(off.exitCode).toBe(0);
     expect(off.stdout).toContain('NAME');
+  });
+
+  it('a bulk run\'s summary follows its table: after it when the table is short, inside the pager when it is long', async () => {
+    const file = t.writeFile('tty-origins.csv', ['name,country_code,external_id', ...Array.from({ length: 8 }, (_, i) => `Plot ${i},CI,TTY-P-${i}-${Date.now()}`)].join('\n') + '\n');
+    const run = (rows: number, pager: string) => sctAt(rows, pager, `origins import --file '${file}' --fresh`);
+    const short = await run(40, 'less -FRX');
+    expect(short.exitCode, short.stdout).toBe(0);
+    expect(short.stdout.indexOf('LINE')).toBeGreaterThan(-1);
+    expect(short.stdout.indexOf('origins: 8 created')).toBeGreaterThan(short.stdout.indexOf('TTY-P-7'));
+    const paged = join(t.dir, 'paged-run.txt');
+    const long = await run(5, `cat > '${paged}'`);
+    expect(long.exitCode, long.stdout).toBe(0);
+    const inPager = readFileSync(paged, 'utf8');
+    expect(inPager.indexOf('origins: 8 created')).toBeGreaterThan(inPager.indexOf('TTY-P-7'));
+    expect(long.stdout).not.toContain('origins: 8 created');
   });
 
   it('a pager that is not installed: the output still reaches the terminal, after a one-line warning', async () => {
