@@ -9,6 +9,7 @@ import { ID_MAX, parseInteger } from '../util/numbers.js';
 import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
 import { closest } from '../output/suggest.js';
+import { stripControl } from '../output/sanitize.js';
 import { isZip, notReadable, utf8Input } from './decode.js';
 import { holdHeapClose } from './heap.js';
 import { writeReportFile } from './report.js';
@@ -559,6 +560,12 @@ export class RowErrors {
       this.throwIfAny(flags.report ? `every invalid row is in ${flags.report}; --skip-invalid sends the valid rows (with --force to replace that report)` : '--skip-invalid sends the valid rows and reports the others');
     }
     ctx.io.warn(`${this.file}: ${invalid.length} invalid row${invalid.length > 1 ? 's' : ''} left out (--skip-invalid): ${invalid.slice(0, 10).map((o) => o.lines[0]).join(', ')}${invalid.length > 10 ? ', …' : ''}`);
+    // Without a report (a dry run has none), stderr is the one place that says why.
+    if (!flags.report) {
+      const shown = [...this.errors].sort((a, b) => a.line - b.line).slice(0, 10);
+      for (const e of shown) ctx.io.error(stripControl(`  line ${e.line}${e.column ? `, ${e.column}` : ''}: ${e.message}`));
+      if (this.errors.length > shown.length) ctx.io.error(`  … and ${this.errors.length - shown.length} more (--report FILE lists them all)`);
+    }
     return invalid;
   }
 

@@ -321,6 +321,9 @@ describe('origins import', () => {
     expect(r.exitCode, r.stderr).toBe(3);
     expect(r.stderr).toContain('2 invalid rows left out (--skip-invalid); nothing sent (dry run)');
     expect(r.stderr).toMatch(/2 invalid rows left out \(--skip-invalid\): 3, 5/);
+    // Without a report, stderr is the one place that says why each was left out.
+    expect(r.stderr).toMatch(/\n  line 3, country_code: [^\n]*XX/);
+    expect(r.stderr).toMatch(/\n  line 5, external_id: [^\n]*line 2/);
     expect((JSON.parse(r.stdout) as Array<{ body: { external_id: string } }>).map((x) => x.body.external_id)).toEqual(['S-1', 'S-3']);
     expect(r.stderr).toContain('2 valid origins in 2 requests; nothing sent (dry run)');
   });
