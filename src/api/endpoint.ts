@@ -77,6 +77,10 @@ export function missingApiPrefix(baseUrl: string): string | undefined {
  * here, before anything is sent, with where the token came from.
  */
 export function checkToken(token: string, source: string): void {
+  // What a paste brings along: an Authorization header's scheme, a shell's or a file's quotes.
+  const scheme = /^(Bearer|Token)\s+\S/i.exec(token);
+  if (scheme) throw new UsageError(`the token from ${source} starts with "${scheme[1]} "`, {}, `give the token alone, without the "${scheme[1]} " of an Authorization header`);
+  if (/^(["']).+\1$/.test(token)) throw new UsageError(`the token from ${source} is in quotes`, {}, 'give the token without its quotes');
   if (!/^[\x21-\x7e]+$/.test(token)) {
     throw new UsageError(
       `the token from ${source} contains invalid characters (control characters, spaces or non-ASCII)`,

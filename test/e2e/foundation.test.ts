@@ -119,6 +119,19 @@ describe('auth and config', () => {
     expect(t.sb.requests).toHaveLength(0);
   });
 
+  it('a token pasted with its "Bearer " or in quotes is named as such, nothing sent', async () => {
+    const bearer = await t.sct(['auth', 'login', '--base-url', t.sb.url, '--with-token'], { input: `Bearer ${OWNER}\n`, env: noEnvToken });
+    expect(bearer.exitCode).toBe(2);
+    expect(bearer.stderr).toContain('the token from standard input (--with-token) starts with "Bearer "');
+    expect(bearer.stderr).toContain('give the token alone');
+    for (const quoted of [`"${OWNER}"`, `'${OWNER}'`]) {
+      const r = await t.sct(['whoami'], { env: { SCT_TOKEN: quoted } });
+      expect(r.exitCode, quoted).toBe(2);
+      expect(r.stderr).toContain('the token from SCT_TOKEN is in quotes');
+    }
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
   it('needs --with-token without a terminal', async () => {
     const r = await t.sct(['auth', 'login', '--base-url', t.sb.url], { env: noEnvToken });
     expect(r.exitCode).toBe(2);
