@@ -64,8 +64,18 @@ export function isHelpOrVersion(err: unknown): boolean {
  * code the error has to the one the process ends with (130 → 143 when SIGTERM stopped the run),
  * so the JSON object says the same code as the process.
  */
-export async function reportError(err: unknown, io: IOStreams, argv: string[], asJson: boolean, exitCode: (code: number) => number = (c) => c): Promise<number> {
+export async function reportError(
+  err: unknown,
+  io: IOStreams,
+  argv: string[],
+  asJson: boolean,
+  exitCode: (code: number) => number = (c) => c,
+  /** The whole command tree, loaded only for a usage error's hint. */
+  tree?: () => Promise<Command>,
+): Promise<number> {
   if (err instanceof CommanderError) {
+    const hint = tree && (await usageHint(err, argv, tree));
+    if (hint) io.error(`hint: ${stripControl(hint)}`);
     // commander already printed its message ("error: unknown option '--x'").
     // `sct auth login --with-token TOKEN`: the token given where it is never taken.
     if (err.code === 'commander.excessArguments' && argv.includes('auth') && argv.includes('login')) {
@@ -76,7 +86,7 @@ export async function reportError(err: unknown, io: IOStreams, argv: string[], a
       io.error('hint: a token is never taken from a flag (it would land in shell history and `ps`): set SCT_TOKEN, or pipe it to `sct auth login --with-token`');
     }
     // No name close enough to suggest (`sct risk get`): where the names are.
-    if (err.code === 'commander.unknownCommand' && !/Did you mean/.test(err.message)) {
+    if (err.code === 'commander.unknownCommand' && !/Did you mean/.test(err.message) && !hint) {
       const unknown = /unknown command '([^']*)'/.exec(err.message)?.[1];
       const group = argv.find((w) => w !== unknown && isGroup(w));
       io.error(`hint: \`sct ${group ? `${group} ` : ''}--help\` lists ${group ? 'its' : 'the'} commands`);
@@ -112,3 +122,39 @@ export async function reportError(err: unknown, io: IOStreams, argv: string[], a
   return code;
 }
 
+/** Options that other CLIs spell another way, and sct's spelling. */
+const OTHER_SPELLINGS: Record<string, string> = { '--format': '-o/--output FORMAT (table, json, ndjson, csv)', '--fields': '--columns FIELDS (or --json FIELDS)', '--query': '--jq EXPR (or --search TEXT on a list)' };
+
+/**
+ * What a newcomer most likely meant by a usage error commander has no suggestion for: a command
+ * given without its group (`sct login`), a command's option before the command (`sct --limit 5
+ * orders list`), another CLI's option name (`--format`), a file given without --file.
+ */
+async function usageHint(err: CommanderError, argv: string[], tree: () => Promise<Command>): Promise<string | undefined> {
+  const groupAt = argv.findIndex((w) => isGroup(w));
+  if (err.code === 'commander.unknownCommand' && groupAt < 0 && !/Did you mean/.test(err.message)) {
+    const word = /unknown command '([^']*)'/.exec(err.message)?.[1];
+    if (!word) return undefined;
+    const found = (await tree()).commands.flatMap((g) => g.commands.filter((c) => c.name() === word || c.aliases().includes(word)).map((c) => `sct ${g.name()} ${c.name()}`));
+    return found.length ? `did you mean ${found.slice(0, 3).map((c) => `\`${c}\``).join(' or ')}?` : undefined;
+  }
+  if (err.code === 'commander.unknownOption') {
+    const flag = /unknown option '([^'=]*)/.exec(err.message)?.[1];
+    if (!flag) return undefined;
+    if (OTHER_SPELLINGS[flag]) return `sct's option for that is ${OTHER_SPELLINGS[flag]}`;
+    const at = argv.findIndex((a) => a === flag || a.startsWith(`${flag}=`));
+    if (groupAt < 0 || at < 0 || at > groupAt) return undefined;
+    const group = (await tree()).commands.find((g) => g.name() === argv[groupAt]);
+    const leaf = group?.commands.find((c) => c.name() === argv[groupAt + 1]);
+    const cmd = leaf ?? group;
+    if (!cmd?.options.some((o) => o.long === flag || o.short === flag)) return undefined;
+    return `${flag} is an option of \`sct ${[group!.name(), leaf?.name()].filter(Boolean).join(' ')}\`: give it after the command`;
+  }
+  if (err.code === 'commander.excessArguments' && groupAt >= 0) {
+    const group = (await tree()).commands.find((g) => g.name() === argv[groupAt]);
+    const leaf = group?.commands.find((c) => c.name() === argv[groupAt + 1]);
+    const file = argv.slice(groupAt + 2).find((a) => !a.startsWith('-') && (/\.(csv|tsv|txt|xlsx|ods|geojson|json|kml|kmz|gpx|zip|shp)$/i.test(a) || existsSync(a)));
+    if (leaf && file && leaf.options.some((o) => o.long === '--file')) return `give the file with --file: \`sct ${group!.name()} ${leaf.name()} --file ${file}\``;
+  }
+  return undefined;
+}

@@ -164,6 +164,25 @@ describe('sct help', () => {
   });
 });
 
+describe('what a newcomer most likely meant', () => {
+  it('a command without its group, an option before its command, another CLI\'s spelling, a file without --file: each hinted, exit 2', async () => {
+    const cases: Array<[string[], string]> = [
+      [['login'], 'hint: did you mean `sct auth login`?'],
+      [['--limit', '1', 'orders', 'list', '--buying'], 'hint: --limit is an option of `sct orders list`: give it after the command'],
+      [['orders', 'list', '--buying', '--format', 'json'], "hint: sct's option for that is -o/--output FORMAT"],
+      [['invitations', 'bulk-create', 'people.csv'], 'hint: give the file with --file: `sct invitations bulk-create --file people.csv`'],
+    ];
+    for (const [args, hint] of cases) {
+      const r = await runSct(args);
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain(hint);
+    }
+    // Nothing close: where the names are, as before.
+    const none = await runSct(['frobnicate']);
+    expect(none.stderr).toContain('hint: `sct --help` lists the commands');
+  });
+});
+
 describe('sct version', () => {
   it("prints sct's version, Node's and the platform", async () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
