@@ -120,7 +120,10 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   let spacers: number[] = [];
   let rowCount = 0;
   let lineByLine = false;
+  /** A first line `sep=;` (Excel's note of the separator): skipped, its separator used. */
+  let sepLine = false;
   const onRecord = (cells: string[], line: number, errorCells?: ReadonlyMap<number, string>): void | Promise<void> => {
+    if (sepLine && line === 1) return;
     // A row with no value in any cell is a row left blank in the sheet: spreadsheet programs
     // write it as `,` (or `;`, a tab), and a workbook's blank rows are skipped too.
     const filled = lastFilled(cells);
@@ -177,7 +180,9 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   else {
     if (opts.sheet !== undefined) throw new UsageError(`--sheet: ${name} is a CSV file, not a workbook (.xlsx, .ods)`);
     let bytes: Buffer | undefined = await utf8Input(input, name, opts.encoding);
-    delimiter = chooseDelimiter(bytes, name, opts.delimiter, opts.known ?? required);
+    const sep = excelSeparator(bytes);
+    sepLine = sep !== undefined;
+    delimiter = chooseDelimiter(bytes, name, opts.delimiter, opts.known ?? required, sep);
     const text = quoteFreeText(bytes);
     lineByLine = true;
     if (text === undefined) await eachParsedRecord(bytes, name, delimiter, onRecord);
@@ -218,16 +223,21 @@ async function eachWorkbookRecord(
  * to the first of `,`, `;`, tab, `|`). --delimiter wins; a header in which no separator finds a
  * known column is refused, saying what was found, rather than read as one strange column.
  */
-function chooseDelimiter(bytes: Buffer, name: string, given: string | undefined, known: readonly string[]): string {
-  const end = bytes.indexOf(0x0a);
-  const header = bytes.toString('utf8', 0, end < 0 ? Math.min(bytes.length, 65536) : end).replace(/\r$/, '');
+function chooseDelimiter(bytes: Buffer, name: string, flag: string | undefined, known: readonly string[], sep?: string): string {
+  // After a `sep=` line the header is the second line, and the separator is the one it names.
+  const afterSepLine = sep !== undefined;
+  const given = flag ?? sep;
+  const start = afterSepLine ? bytes.indexOf(0x0a) + 1 : 0;
+  const end = bytes.indexOf(0x0a, start);
+  const header = bytes.toString('utf8', start, end < 0 ? Math.min(bytes.length, start + 65536) : end).replace(/\r$/, '');
+  const at = afterSepLine ? 'line 2' : 'line 1';
   const names = (d: string) => header.split(d).map((c) => normalizeHeader(unguardFormula(c.trim().replace(/^"(.*)"$/, '$1'))));
   const hint = `the columns are ${[...new Set(known)].join(', ')}; give --delimiter if the file uses another separator`;
   if (given !== undefined) {
     const d = given === '\\t' || given.toLowerCase() === 'tab' ? '\t' : given;
     if ([...d].length !== 1 || d === '"' || d === '\n' || d === '\r') throw new UsageError(`--delimiter ${JSON.stringify(given)}: one character, e.g. ";" or tab`);
     if (known.length > 0 && header.trim() !== '' && !names(d).some((c) => known.includes(c))) {
-      throw new UsageError(`${name} line 1: no known column in the header (found: ${names(d).join(', ')}; tried the separator ${d === '\t' ? 'tab' : JSON.stringify(d)}, from --delimiter)`, undefined, hint);
+      throw new UsageError(`${name} ${at}: no known column in the header (found: ${names(d).join(', ')}; tried the separator ${d === '\t' ? 'tab' : JSON.stringify(d)}, from ${flag === undefined ? 'its sep= line' : '--delimiter'})`, undefined, hint);
     }
     return d;
   }
@@ -243,12 +253,22 @@ function chooseDelimiter(bytes: Buffer, name: string, given: string | undefined,
     // header read with commas would show as one name joined by underscores.
     const widest = DELIMITERS.map(names).reduce((a, b) => (b.length > a.length ? b : a));
     throw new UsageError(
-      `${name} line 1: no known column in the header (found: ${widest.join(', ')}; tried the separators , ; tab |)`,
+      `${name} ${at}: no known column in the header (found: ${widest.join(', ')}; tried the separators , ; tab |)`,
       undefined,
       hint,
     );
   }
   return best;
+}
+
+/**
+ * The separator a first line `sep=;` names (Excel reads it, and files made for Excel carry it;
+ * LibreOffice shows it as a row): undefined when the first line is anything else.
+ */
+function excelSeparator(bytes: Buffer): string | undefined {
+  const end = bytes.indexOf(0x0a);
+  const first = bytes.toString('utf8', 0, end < 0 ? Math.min(bytes.length, 16) : Math.min(end, 16)).replace(/\r$/, '');
+  return /^"?sep=([^"\r\n])"?$/i.exec(first)?.[1];
 }
 
 interface Records {

@@ -102,6 +102,18 @@ describe('files from spreadsheets: encodings', () => {
 });
 
 describe('files from spreadsheets: separators and decimal commas', () => {
+  it('a first line sep=; (Excel\'s note of the separator) is skipped and its separator used; lines keep their numbers', async () => {
+    const file = t.writeFile('sep-line.csv', 'sep=;\r\nname;country_code;external_id;latitude;longitude\r\nCafé;CI;SEP-1;6,820312;-5,289734\r\n');
+    const read = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+    expect(read.exitCode, read.stderr).toBe(0);
+    expect(dryRunBodies(read.stdout)).toEqual([{ name: 'Café', country_code: 'CI', external_id: 'SEP-1', location: { type: 'Point', coordinates: [-5.289734, 6.820312] } }]);
+    const quoted = t.writeFile('sep-quoted.csv', '"sep=,"\nname,country_code,external_id\n"Finca, alta",CI,SEP-2\nBad,XX,SEP-3\n');
+    const r = await t.sct(['origins', 'import', '--file', quoted, '--dry-run']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/line 4, country_code/);
+    expect(r.stderr).not.toContain('line 3');
+  });
+
   it('finds the ; of a German LibreOffice file and reads its decimal commas', async () => {
     expect(await dryRunOrigins('origins-semicolon-windows-1252.csv', '--encoding', 'windows-1252')).toMatchObject(ORIGINS);
   });
