@@ -5,6 +5,19 @@ import { UsageError } from '../errors.js';
 import { GROUPS, isGroup } from './groups.js';
 
 import { HELP_TOPICS } from '../help/topic-names.js';
+import { GLOBAL_OPTIONS } from '../global-flags.js';
+
+/** The global options that take a value (`-o json`): their values are no words of a topic. */
+const VALUE_FLAGS = new Set(GLOBAL_OPTIONS.filter((o) => o.flags.includes('<')).flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-'))));
+
+function wordsOf(args: string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (VALUE_FLAGS.has(args[i])) i++;
+    else if (!args[i].startsWith('-')) words.push(args[i]);
+  }
+  return words;
+}
 
 /**
  * `sct help WORD`: a help topic is printed here; a command goes on to commander's own help; any
@@ -12,7 +25,7 @@ import { HELP_TOPICS } from '../help/topic-names.js';
  * `tree` builds the whole command tree, which only the `reference` topic needs.
  */
 export async function helpTopic(argv: string[], io: IOStreams, tree: (io: IOStreams) => Promise<Command>): Promise<boolean> {
-  const words = argv.slice(argv.indexOf('help') + 1).filter((a) => !a.startsWith('-'));
+  const words = wordsOf(argv.slice(argv.indexOf('help') + 1));
   const word = words[0];
   // `config` is a topic and a command: the topic wins (it lists the commands; `sct config --help`
   // has their options), as the spec names it among the topics.

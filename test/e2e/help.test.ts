@@ -164,6 +164,16 @@ describe('sct help', () => {
   });
 });
 
+describe('sct help with a global option', () => {
+  it('the value of -o is no topic: `sct help -o json filters` and `sct help filters -o json` print the topic', async () => {
+    for (const args of [['help', '-o', 'json', 'filters'], ['help', 'filters', '-o', 'json'], ['help', '--profile', 'x', 'filters']]) {
+      const r = await runSct(args);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toContain('Documented filters of each list');
+    }
+  });
+});
+
 describe('what a newcomer most likely meant', () => {
   it('a command without its group, an option before its command, another CLI\'s spelling, a file without --file: each hinted, exit 2', async () => {
     const cases: Array<[string[], string]> = [
