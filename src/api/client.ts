@@ -558,7 +558,7 @@ export class ApiClient {
     call.mayHaveArrived = true;
     const reason = timedOut ? this.timeoutReason() : `the connection broke while reading the answer (${describeError(err)})`;
     if (call.mayRetry) return call.retry(reason);
-    return call.fail(new NetworkError(`${call.where()}: ${reason}`, { cause: err }));
+    return call.fail(new NetworkError(`${call.where()}: ${reason}${call.retries.attemptsSaid}`, { cause: err }));
   }
 
   /** A 2xx answer's bytes as data: a list page kept as the service's bytes, JSON, or for other hosts anything. */
