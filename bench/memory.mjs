@@ -126,6 +126,7 @@ async function otherFileCommands(dir, env, rows) {
     // Quotes send a file to csv-parse, read as it parses (a workbook comes whole).
     // A plan only shown: the file read again as it is planned, its creates written as planned (docs/decisions/memory.md).
     'orders sync --purchase': ['sync.csv', 'external_id,type,order_created_at,seller_company_id,product,volume,unit', (i) => `SY-${i},order,2025-05-01,101,5,${(i % 100) + 1},kg`, ['orders', 'sync', '--purchase']],
+    'origins sync': ['origins-sync.csv', 'external_id,name,country_code,latitude,longitude', (i) => `OS-${i},Coop ${i},CI,6.8203,-5.2897`, ['origins', 'sync']],
     'orders import, quoted': ['orders-quoted.csv', 'external_id,type,order_created_at,seller_company_id,product,volume,unit', (i) => `"X-${i}",order,2025-05-01,101,5,${(i % 100) + 1},kg`, ['orders', 'import', '--purchase'], '"X-bad",order,2025-05-01,101,5,lots,kg'],
   };
   const line = (name, r) => console.log(`    ${name.padEnd(24)} ${r.rssMb.toFixed(0).padStart(5)} MB, CPU ${(r.cpu / 1000).toFixed(1)} s  target < ${TARGET_MB} MB: ${r.rssMb < TARGET_MB ? 'within' : 'OVER'}`);

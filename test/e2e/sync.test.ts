@@ -330,6 +330,32 @@ OS-NEW,Farm New,CI,,5.1,-4.2\n`,
   });
 });
 
+describe('a plan only shown, made as the file is read again', () => {
+  it('origins: rows invalid at the first reading (no external_id, twice, a plot at sea, nothing to create with) are left out once each, the rest planned', async () => {
+    const sea = JSON.stringify({ type: 'Polygon', coordinates: [[[-3, 3], [-2.99, 3], [-2.99, 3.01], [-3, 3.01], [-3, 3]]] }).replace(/"/g, '""');
+    const file = t.writeFile(
+      'origins-left-out.csv',
+      `external_id,name,country_code,location
+OL-1,Farm One,CI,"6.13,-5.95"
+,Farm Nameless,CI,"6.1,-5.9"
+OL-1,Farm One Again,CI,"6.2,-5.9"
+OL-SEA,Farm at Sea,CI,"${sea}"
+OL-BARE,,,
+OL-2,Farm Two,CI,"6.3,-5.9"
+`,
+    );
+    const r = await t.sct(['origins', 'sync', '--file', file, '--dry-run', '--skip-invalid', '-o', 'ndjson']);
+    expect(r.exitCode, r.stderr).toBe(3);
+    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows.filter((x) => x.action === 'create').map((x) => [x.external_id, x.lines])).toEqual([['OL-1', [2]], ['OL-2', [7]]]);
+    // The file's own faults, then what only the service's state shows (nothing to create OL-BARE with).
+    expect(r.stderr).toContain('3 invalid rows left out (--skip-invalid): 3, 4, 5\n');
+    expect(r.stderr).toContain('1 invalid row left out (--skip-invalid): 6\n');
+    expect(r.stderr).toContain('4 invalid rows left out (--skip-invalid); nothing sent (dry run)');
+    expect(writes()).toHaveLength(0);
+  });
+});
+
 describe('a sync stopped while it reads the service', () => {
   it('writes its summary, its report (every row not sent) and the rerun hint, exit 130', async () => {
     const file = t.writeFile('stopped-early.csv', 'external_id,name,country_code\nSE-1,Early farm,CI\nSE-2,Early farm two,CI\n');

@@ -7,7 +7,8 @@ import { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { REQUIRED } from '../../api/schemas/messages.js';
 import { originCreateSchema, originUpdateSchema, parseLocationCell, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
-import type { RowProblem } from '../../sync/plan.js';
+import { heldObjects, type FileObject, type FileObjects, type RowProblem } from '../../sync/plan.js';
+import type { Outcome } from '../../bulk/runner.js';
 import { cellErrorsIn, endDryRun, decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle, type RowTaker } from '../../bulk/csv.js';
 import { readInput } from '../../util/files.js';
 import { PATHS } from '../../api/paths.js';
@@ -298,15 +299,84 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   await sendOrigins(ctx, opts, { name: csv.name, units, concurrency, invalid });
 }
 
+/** One origin of the file as a sync compares it: the body `origins import` would send. */
+export function syncObjectOf(u: OriginUnit): FileObject {
+  return { key: u.key, lines: u.lines, body: u.payload, createProblems: u.createProblems };
+}
+
+/**
+ * The CSV file of an origin sync, read as `origins import` reads it but with external_id required
+ * on every row: checked first, keeping only each origin's key and what the few that cannot be
+ * created lack, then its origins made again each time the sync asks for them (FileObjects). A
+ * workbook comes whole and its origins are held.
+ */
+export async function originsToSync(ctx: Context, opts: ImportOriginsOptions & { dryRun?: boolean }, stdin: Readable): Promise<{ objects: FileObjects; invalid: Outcome[] }> {
+  const bytes = await readInput(opts.file, stdin, { signal: ctx.signal });
+  // A plan only shown keeps nothing of the file: V8 may be held close to what is live.
+  const read = (first: boolean, take: TakeRows) => readOriginRows(ctx, opts, stdin, bytes, first, take, { required: ['external_id'], keepsAll: !opts.dryRun });
+  let errors: RowErrors | undefined;
+  let lineByLine = false;
+  const units: OriginUnit[] = [];
+  const lineOf = new Map<string, number>();
+  const lacking = new Map<string, { lines: number[]; problems: RowProblem[] }>();
+  const plots: PlotCell[] = [];
+  await read(true, (header, names) => {
+    lineByLine = header.lineByLine;
+    const found = (errors = new RowErrors(header.name));
+    const add = originUnitMaker(found, names, header.numbers, true, (unit) => {
+      if (!lineByLine) return void units.push(unit);
+      lineOf.set(unit.key, unit.lines[0]);
+      if (unit.createProblems?.length) lacking.set(unit.key, { lines: unit.lines, problems: unit.createProblems });
+    }, undefined, plots);
+    return (row) => {
+      // An import can create a row without one; a sync cannot find it again on the next night.
+      if (!row.values[names.external_id ?? 'external_id']?.trim()) found.add(row.line, 'external_id', 'required: a sync matches each row with an origin by its external_id');
+      add(row);
+    };
+  });
+  await checkPlotCells(plots, errors!);
+  const invalid = errors!.settle(ctx, opts);
+  const bad = errors!.lines();
+  if (!lineByLine) return { objects: heldObjects(units.filter((u) => !bad.has(u.lines[0])).map(syncObjectOf)), invalid };
+  // A row found invalid once its origin was taken (a plot outside its country) is no object.
+  for (const [key, line] of lineOf) {
+    if (!bad.has(line)) continue;
+    lineOf.delete(key);
+    lacking.delete(key);
+  }
+  const each: FileObjects['each'] = async (take, afterEach) => {
+    await read(false, (header, names) => {
+      const add = originUnitMaker(new RowErrors(header.name), names, header.numbers, true, (unit) => take(syncObjectOf(unit)), bad);
+      return (row) => {
+        add(row);
+        return afterEach?.();
+      };
+    });
+  };
+  return { objects: { keys: new Set(lineOf.keys()), lacking, each }, invalid };
+}
+
 /** What a reading does with the rows of a file whose header it has read (and checked). */
 type TakeRows = (header: FileHeader, names: Record<string, string>) => RowTaker;
 
-/** One reading of an origins CSV file from its bytes; the columns the service sets are announced on the first only. */
-function readOriginRows(ctx: Context, opts: ImportOriginsOptions, stdin: Readable, bytes: Buffer, first: boolean, takeRows: TakeRows): Promise<CsvFile> {
-  return readCsv(opts.file, stdin, [...REQUIRED_COLUMNS], {
+/**
+ * One reading of an origins CSV file from its bytes; the columns the service sets are announced
+ * on the first only. A sync requires only external_id (name and country_code only to create).
+ */
+function readOriginRows(
+  ctx: Context,
+  opts: ImportOriginsOptions,
+  stdin: Readable,
+  bytes: Buffer,
+  first: boolean,
+  takeRows: TakeRows,
+  o: { required?: readonly string[]; keepsAll?: boolean } = {},
+): Promise<CsvFile> {
+  return readCsv(opts.file, stdin, [...(o.required ?? REQUIRED_COLUMNS)], {
     ...opts,
     known: KNOWN_COLUMNS,
     input: bytes,
+    keepsAll: o.keepsAll,
     takeRows: (header) => {
       dropReadOnlyColumns(first ? ctx.io : { info: () => undefined }, header, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
       const names = importColumnNames(header.columns);
