@@ -76,8 +76,6 @@ export interface PlannedCreate {
   key: string;
   lines: number[];
   body: Body;
-  /** What the file lacks to create it (FileObject.createProblems). */
-  problems?: RowProblem[];
 }
 
 export interface PlannedUpdate {
@@ -124,24 +122,36 @@ export interface ServiceView {
  */
 export function checkFile(file: string, spec: SyncSpec, objects: readonly FileObject[]): void {
   const errors = new RowErrors(file);
-  for (const o of objects) checkObject(spec, o, errors);
+  for (const o of objects) for (const p of checkObject(spec, o)) errors.add(p.line, p.column, p.message);
   errors.throwIfAny();
 }
 
-/** checkFile's check of one object, its problems put into `errors`: for a file read object by object. */
-export function checkObject(spec: SyncSpec, o: FileObject, errors: RowErrors): void {
-  if (!spec.items) return;
+/** checkFile's check of one object: what a sync cannot take of it (for a file read object by object). */
+export function checkObject(spec: SyncSpec, o: FileObject): RowProblem[] {
+  const problems: RowProblem[] = [];
+  if (!spec.items) return problems;
   const { field, key } = spec.items;
   const items = o.body[field];
-  if (!Array.isArray(items)) return;
+  if (!Array.isArray(items)) return problems;
   const seen = new Map<unknown, number>();
   items.forEach((item: Body, i) => {
     const k = itemKey(spec.items!, item, i);
     const line = o.itemLines?.[i] ?? o.lines[0];
     const first = seen.get(k);
-    if (first !== undefined) errors.add(line, key, `${o.key} has two items with ${key} ${k} (line ${first} too): a sync matches items by ${key}`);
+    if (first !== undefined) problems.push({ line, column: key, message: `${o.key} has two items with ${key} ${k} (line ${first} too): a sync matches items by ${key}` });
     else seen.set(k, line);
   });
+  return problems;
+}
+
+/**
+ * Puts an object's problems into `errors`, and its other lines as not sent: an object is sent
+ * whole or not at all, and each of its lines is reported.
+ */
+export function addObjectProblems(errors: RowErrors, o: { key: string; lines: readonly number[] }, problems: readonly RowProblem[]): void {
+  for (const p of problems) errors.add(p.line, p.column, p.message);
+  const first = Math.min(...problems.map((p) => p.line));
+  for (const line of o.lines) if (!problems.some((p) => p.line === line)) errors.add(line, 'external_id', `not sent: line ${first} of ${o.key} is invalid`);
 }
 
 /** The key of a file item: its own, else its place in the list (1-based), as the service numbers it. */
@@ -229,11 +239,8 @@ export class Planner {
   add(o: FileObject): PlannedCreate | undefined {
     const current = this.service.byKey.get(o.key);
     if (!current) {
-      // Under a key an object outside the sync already has, a create would make a second one:
-      // the row is invalid as a row missing a field to create is.
-      const outside = this.service.outside?.get(o.key);
-      const problems = outside ? [...(o.createProblems ?? []), { line: o.lines[0], column: 'external_id', message: outside }] : o.createProblems;
-      const c: PlannedCreate = { key: o.key, lines: o.lines, body: o.body, problems };
+      // What cannot be created (uncreatable) was settled before the plan, and is not given here.
+      const c: PlannedCreate = { key: o.key, lines: o.lines, body: o.body };
       this.plan.creates++;
       if (this.keepCreates) this.plan.create.push(c);
       return c;

@@ -16,10 +16,11 @@ import { withBulkRun } from '../bulk/open.js';
 import { runUnits, type Outcome, type Unit } from '../bulk/runner.js';
 import { finishBulk } from '../bulk/report.js';
 import { announceRun, sayStopping, unitKey } from '../bulk/import.js';
-import { ApiError, CancelledError, ConflictError, InterruptedError } from '../errors.js';
+import { ApiError, CancelledError, ConflictError, InterruptedError, PartialFailureError } from '../errors.js';
 import { endDryRun, RowErrors } from '../bulk/csv.js';
 import { fileLabel } from '../util/files.js';
-import { Planner, snapshotOf, unchangedSince, uncreatable, writesOf, type FileObjects, type Plan, type Snapshot, type SyncSpec } from './plan.js';
+import { plural } from '../util/format.js';
+import { addObjectProblems, Planner, snapshotOf, unchangedSince, uncreatable, writesOf, type FileObjects, type Plan, type Snapshot, type SyncSpec } from './plan.js';
 import { readService, type ServiceSource, type ServiceState } from './read.js';
 import { costLines, planObject, planWriter, type PlanObject } from './render.js';
 import { addsItems } from '../api/schemas/orders.js';
@@ -50,14 +51,35 @@ export interface SyncRun {
 
 type Write = { action: 'create'; body: Record<string, unknown> } | { action: 'update'; id: number; body: Record<string, unknown>; planned: Snapshot };
 
+/**
+ * Whether a sync's plan is to be applied: not a dry run, and --yes or a terminal to ask at.
+ * Without a terminal and without --yes the plan is shown, then exit 2.
+ */
+function appliesPlan(ctx: Context, dryRun: boolean | undefined): boolean {
+  return !dryRun && (ctx.flags.yes || ctx.io.canPrompt());
+}
+
+/**
+ * Whether a sync keeps its file's objects: a plan to apply sends its creates, and a plan written
+ * as one JSON document lists them; else the file is read again as the plan is made, and none is
+ * held (FileObjects).
+ */
+export function holdsObjects(ctx: Context, dryRun: boolean | undefined): boolean {
+  return appliesPlan(ctx, dryRun) || ctx.format() === 'json';
+}
+
 export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
   // A plan that is only shown takes no lock and asks nobody who the token is: it costs the
-  // reads and nothing else. Without a terminal and without --yes it is shown, then exit 2.
-  const applying = !run.dryRun && (ctx.flags.yes || ctx.io.canPrompt());
+  // reads and nothing else.
+  const applying = appliesPlan(ctx, run.dryRun);
+  const name = run.file === '-' ? 'the file' : run.file;
   if (!applying) {
     const { plan } = await readAndPlan(ctx, run, false);
     if (!run.dryRun && writesOf(plan) > 0) await confirm(ctx, plan);
-    if (run.dryRun) endDryRun(run.file === '-' ? 'the file' : run.file, run.invalid);
+    if (run.dryRun) endDryRun(name, run.invalid);
+    // Nothing to write for the valid rows, and rows left out: exit 3, as the same file with
+    // --yes or --dry-run ends.
+    if (run.invalid?.length) throw new PartialFailureError(`${name}: ${plural(run.invalid.length, 'invalid row')} left out (--skip-invalid); the valid rows need no change`);
     return;
   }
   // Stopped (Ctrl-C, SIGTERM) before the plan, while the service was read: nothing was sent, and
@@ -77,7 +99,7 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
     // With -o json, stdout is the plan as step 3 prints it, the run's results in it (`results`).
     const document = json && ((results: object[]) => ({ ...json, results }));
     if (writesOf(plan) === 0) {
-      ctx.io.info(`nothing to do: the service matches ${run.file === '-' ? 'the file' : run.file}`);
+      ctx.io.info(run.invalid?.length ? `nothing to do for the valid rows: the service matches them (${plural(run.invalid.length, 'invalid row')} left out)` : `nothing to do: the service matches ${name}`);
       // A script reading the results gets an empty list (and --report an empty report), as
       // from any run that wrote nothing.
       if (ctx.format() !== 'table' || run.report || run.invalid?.length) {
@@ -129,7 +151,7 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
   // The file's objects are planned as they are read again, and each create is written as it is
   // planned: a plan that is only shown (a dry run) holds none of its creates, so a file of a
   // million new orders is planned in what the service's objects take. A plan to apply keeps them.
-  const planner = new Planner(run.spec, state, applying || format === 'json');
+  const planner = new Planner(run.spec, state, holdsObjects(ctx, run.dryRun));
   const out = planWriter(ctx, shown);
   await run.objects.each((o) => {
     if (left.has(o.key)) return;
@@ -162,10 +184,7 @@ async function settleCreates(ctx: Context, run: SyncRun, state: ServiceState): P
   const bad = new Set<string>();
   for (const c of await uncreatable(run.objects, state)) {
     bad.add(c.key);
-    for (const p of c.problems) errors.add(p.line, p.column, p.message);
-    // An object is sent whole or not at all: its other lines are reported with it.
-    const first = Math.min(...c.problems.map((p) => p.line));
-    for (const line of c.lines) if (!c.problems.some((p) => p.line === line)) errors.add(line, 'external_id', `not sent: line ${first} of ${c.key} is invalid`);
+    addObjectProblems(errors, c, c.problems);
   }
   if (bad.size === 0) return bad;
   const invalid = errors.settle(ctx, { skipInvalid: run.skipInvalid, report: run.report });

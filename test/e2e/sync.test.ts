@@ -356,6 +356,39 @@ OL-2,Farm Two,CI,"6.3,-5.9"
   });
 });
 
+describe('rows left out with --skip-invalid', () => {
+  it('an order the sync cannot match items of (two under one line number) is left out and reported, the others sent: exit 3', async () => {
+    const file = t.writeFile(
+      'two-items-one-line.csv',
+      `external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number
+SK-DUP,order,2025-01-01,101,${products[0]},5,kg,2
+SK-DUP,order,2025-01-01,101,${products[1]},6,kg,
+SK-OK,order,2025-01-01,101,${products[0]},7,kg,
+`,
+    );
+    const report = join(t.dir, 'two-items-report.csv');
+    t.sb.requests.length = 0;
+    const r = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes', '--skip-invalid', '--report', report]);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(writes().map((q) => JSON.parse(q.body).external_id)).toEqual(['SK-OK']);
+    const rows = parse(readFileSync(report, 'utf8'), { columns: true }) as Array<{ line: string; status: string; error: string }>;
+    expect(rows.filter((x) => x.status === 'invalid').map((x) => x.line)).toEqual(['2', '3']);
+    expect(rows.find((x) => x.line === '3')!.error).toContain('SK-DUP has two items with line_number 2');
+  });
+
+  it('a file whose valid rows need no change, with rows left out: exit 3 with or without --yes, never "the service matches the file"', async () => {
+    const file = t.writeFile('buying-export.csv', (await t.sct(['orders', 'list', '--buying', '--all', '-o', 'csv'])).stdout);
+    const shown = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--skip-invalid']);
+    expect(shown.stderr).toMatch(/0 to create, 0 to update, \d+ unchanged/);
+    expect(shown.exitCode, shown.stderr).toBe(3);
+    expect(shown.stderr).toMatch(/invalid rows left out \(--skip-invalid\); the valid rows need no change/);
+    const applied = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--skip-invalid', '--yes']);
+    expect(applied.exitCode, applied.stderr).toBe(3);
+    expect(applied.stderr).toMatch(/nothing to do for the valid rows: the service matches them \(\d+ invalid rows left out\)/);
+    expect(applied.stderr).not.toContain('the service matches buying-export.csv');
+  });
+});
+
 describe('a sync stopped while it reads the service', () => {
   it('writes its summary, its report (every row not sent) and the rerun hint, exit 130', async () => {
     const file = t.writeFile('stopped-early.csv', 'external_id,name,country_code\nSE-1,Early farm,CI\nSE-2,Early farm two,CI\n');

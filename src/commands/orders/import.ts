@@ -42,7 +42,7 @@ import { PATHS } from '../../api/paths.js';
 import { UsageError } from '../../errors.js';
 import { endDryRun, decimalText, dropReadOnlyColumns, readCsv, RowErrors, unknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle, type RowTaker } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
-import type { Unit } from '../../bulk/runner.js';
+import type { Outcome, Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
@@ -50,10 +50,10 @@ import { ID_MAX, isId } from '../../util/numbers.js';
 import { writeTemplateIf, type FileTemplate } from '../shared/bulk.js';
 import type { ImportFlags } from './options.js';
 import { postsOf, requestsAsMade, writeRequests } from '../shared/dry-run.js';
-import { fileLabel, readInput } from '../../util/files.js';
+import { readInput } from '../../util/files.js';
 import { parseWorded } from '../shared/body.js';
 import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS } from '../../api/schemas/orders.js';
-import { heldObjects, type FileObject, type FileObjects, type RowProblem } from '../../sync/plan.js';
+import { addObjectProblems, heldObjects, type FileObject, type FileObjects, type RowProblem } from '../../sync/plan.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { orderKind } from './filters.js';
 import { ITEM_COLUMNS, ORDER_COLUMNS, orderFileColumns, type Conv } from './columns.js';
@@ -576,40 +576,50 @@ function syncObject(o: OrderFromFile): FileObject {
 
 /**
  * The file of a sync, once its flags are checked: its valid orders, made as `orders import`
- * makes them, what was wrong with the others (`errors`), and what the sync itself cannot take
- * (`syncErrors`, from `check`). A CSV file is read as `orders import` reads it: checked first,
+ * makes them, and the rows left out (--skip-invalid), what the sync itself cannot take (`check`:
+ * two items under one line number) among them. A plan to apply, or written as one JSON document,
+ * holds the orders (`holds`); else a CSV file is read as `orders import` reads it: checked first,
  * keeping only the orders' keys, then its orders made again each time the sync asks for them
- * (FileObjects); a workbook's orders are held.
+ * (FileObjects). A workbook's orders are always held.
  */
 export async function ordersToSync(
   ctx: Context,
   flags: ImportFlags,
-  check: (kind: OrderKindName, o: FileObject, errors: RowErrors) => void,
-): Promise<{ kind: OrderKindName; file: string; concurrency: number; objects: FileObjects; errors: RowErrors; syncErrors: RowErrors }> {
+  check: (kind: OrderKindName, o: FileObject) => RowProblem[],
+  holds: boolean,
+): Promise<{ kind: OrderKindName; file: string; concurrency: number; objects: FileObjects; invalid: Outcome[] }> {
   const checked = checkOrderFlags(flags);
   // A sync leaves the items column of a list written with -o csv, so that an unchanged export
-  // plans no change to the items the service holds (an import reads it). A plan only shown holds
-  // nothing of the file once it is checked; one applied holds what it creates.
-  const read = await orderFileReading(ctx, flags, checked.file, checked.kind, orderFileColumns(checked.kind), !flags.dryRun);
-  const syncErrors = new RowErrors(fileLabel(checked.file));
+  // plans no change to the items the service holds (an import reads it).
+  const read = await orderFileReading(ctx, flags, checked.file, checked.kind, orderFileColumns(checked.kind), holds);
+  const refused = new Map<string, { lines: number[]; problems: RowProblem[] }>();
   const keys = new Set<string>();
   const lacking = new Map<string, { lines: number[]; problems: RowProblem[] }>();
   const note = (unit: OrderFromFile) => {
     const o = syncObject(unit);
+    const problems = check(checked.kind, o);
+    if (problems.length) return void refused.set(o.key, { lines: o.lines, problems });
     keys.add(o.key);
     if (o.createProblems?.length) lacking.set(o.key, { lines: o.lines, problems: o.createProblems });
-    check(checked.kind, o, syncErrors);
   };
-  const { csv, scattered, lineByLine, units, errors } = await checkOrders(read, checked.kind, { keep: false, sync: true, each: note });
-  const objects: FileObjects = lineByLine
-    ? {
-        keys,
-        lacking,
-        // What the reading finds wrong was found and said by the first.
-        each: (take, afterEach) => readOrders(read, checked.kind, scattered, new RowErrors(csv.name), (unit) => take(syncObject(unit)), { afterRow: afterEach, sync: true }),
-      }
-    : heldObjects(units.map(syncObject));
-  return { ...checked, objects, errors, syncErrors };
+  const { csv, scattered, lineByLine, units, errors } = await checkOrders(read, checked.kind, { keep: holds, sync: true, each: note });
+  for (const [key, r] of refused) addObjectProblems(errors, { key, lines: r.lines }, r.problems);
+  const invalid = errors.settle(ctx, flags);
+  const objects: FileObjects =
+    lineByLine && !holds
+      ? {
+          keys,
+          lacking,
+          // What the reading finds wrong was found and said by the first.
+          each: async (take, afterEach) => {
+            const emit = (unit: OrderFromFile) => {
+              if (!refused.has(unit.key)) take(syncObject(unit));
+            };
+            await readOrders(read, checked.kind, scattered, new RowErrors(csv.name), emit, { afterRow: afterEach, sync: true });
+          },
+        }
+      : heldObjects(units.filter((u) => !refused.has(u.key)).map(syncObject));
+  return { ...checked, objects, invalid };
 }
 
 /**

@@ -19,7 +19,7 @@ import { ITEM_COLUMNS, ORDER_COLUMNS } from './columns.js';
 import { checkObject, type SyncSpec } from '../../sync/plan.js';
 import type { Compare } from '../../sync/normalise.js';
 import type { ServiceSource } from '../../sync/read.js';
-import { runSync } from '../../sync/run.js';
+import { holdsObjects, runSync } from '../../sync/run.js';
 import { parseParallel } from '../shared/flags.js';
 
 /** The flags of `orders import`: one file format, one set of bulk options. */
@@ -79,10 +79,8 @@ export async function syncOrders(ctx: Context, flags: SyncOrdersFlags): Promise<
   const parallel = parseParallel(flags.parallel);
   // The same bodies `orders import` would send: one reading of the file format for both.
   let spec: SyncSpec | undefined;
-  const { kind, file, concurrency, objects, errors, syncErrors } = await ordersToSync(ctx, flags, (k, o, found) => checkObject((spec ??= orderSyncSpec(k)), o, found));
+  const { kind, file, concurrency, objects, invalid } = await ordersToSync(ctx, flags, (k, o) => checkObject((spec ??= orderSyncSpec(k)), o), holdsObjects(ctx, flags.dryRun));
   spec ??= orderSyncSpec(kind);
-  const invalid = errors.settle(ctx, flags);
-  syncErrors.throwIfAny();
   await runSync(ctx, {
     // The kind is part of the run's identity, as for imports: the same file synced as sales is other orders.
     command: `orders-sync-${kind}`,

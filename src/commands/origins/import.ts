@@ -306,14 +306,15 @@ export function syncObjectOf(u: OriginUnit): FileObject {
 
 /**
  * The CSV file of an origin sync, read as `origins import` reads it but with external_id required
- * on every row: checked first, keeping only each origin's key and what the few that cannot be
- * created lack, then its origins made again each time the sync asks for them (FileObjects). A
- * workbook comes whole and its origins are held.
+ * on every row. A plan to apply, or written as one JSON document, holds the origins (`holds`);
+ * else the file is checked first, keeping only each origin's key and what the few that cannot
+ * be created lack, then its origins are made again each time the sync asks for them
+ * (FileObjects). A workbook comes whole and its origins are held.
  */
-export async function originsToSync(ctx: Context, opts: ImportOriginsOptions & { dryRun?: boolean }, stdin: Readable): Promise<{ objects: FileObjects; invalid: Outcome[] }> {
+export async function originsToSync(ctx: Context, opts: ImportOriginsOptions, stdin: Readable, holds: boolean): Promise<{ objects: FileObjects; invalid: Outcome[] }> {
   const bytes = await readInput(opts.file, stdin, { signal: ctx.signal });
   // A plan only shown keeps nothing of the file: V8 may be held close to what is live.
-  const read = (first: boolean, take: TakeRows) => readOriginRows(ctx, opts, stdin, bytes, first, take, { required: ['external_id'], keepsAll: !opts.dryRun });
+  const read = (first: boolean, take: TakeRows) => readOriginRows(ctx, opts, stdin, bytes, first, take, { required: ['external_id'], keepsAll: holds });
   let errors: RowErrors | undefined;
   let lineByLine = false;
   const units: OriginUnit[] = [];
@@ -324,7 +325,7 @@ export async function originsToSync(ctx: Context, opts: ImportOriginsOptions & {
     lineByLine = header.lineByLine;
     const found = (errors = new RowErrors(header.name));
     const add = originUnitMaker(found, names, header.numbers, true, (unit) => {
-      if (!lineByLine) return void units.push(unit);
+      if (!lineByLine || holds) return void units.push(unit);
       lineOf.set(unit.key, unit.lines[0]);
       if (unit.createProblems?.length) lacking.set(unit.key, { lines: unit.lines, problems: unit.createProblems });
     }, undefined, plots);
@@ -337,7 +338,7 @@ export async function originsToSync(ctx: Context, opts: ImportOriginsOptions & {
   await checkPlotCells(plots, errors!);
   const invalid = errors!.settle(ctx, opts);
   const bad = errors!.lines();
-  if (!lineByLine) return { objects: heldObjects(units.filter((u) => !bad.has(u.lines[0])).map(syncObjectOf)), invalid };
+  if (!lineByLine || holds) return { objects: heldObjects(units.filter((u) => !bad.has(u.lines[0])).map(syncObjectOf)), invalid };
   // A row found invalid once its origin was taken (a plot outside its country) is no object.
   for (const [key, line] of lineOf) {
     if (!bad.has(line)) continue;

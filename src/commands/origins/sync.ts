@@ -12,7 +12,7 @@ import type { SyncOriginsOptions } from './options.js';
 import { originsToSync, sniffInput, syncObjectOf } from './import.js';
 import { UsageError } from '../../errors.js';
 import { heldObjects, type FileObjects, type SyncSpec } from '../../sync/plan.js';
-import { runSync } from '../../sync/run.js';
+import { holdsObjects, runSync } from '../../sync/run.js';
 
 /** What an origin sync compares; external_id is the key. */
 export const ORIGIN_SYNC_SPEC: SyncSpec = {
@@ -68,5 +68,5 @@ async function csvObjects(ctx: Context, opts: SyncOriginsOptions, stdin: Readabl
   }
   // The same bodies `origins import` would send (empty cells left out: never compared, never
   // sent); name and country_code only for the rows that create: an update needs only what changes.
-  return originsToSync(ctx, opts, stdin);
+  return originsToSync(ctx, opts, stdin, holdsObjects(ctx, opts.dryRun));
 }
