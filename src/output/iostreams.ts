@@ -36,13 +36,15 @@ function colors(enabled: boolean): ColorFns {
  * The one place that decides colour, per stream. chalk's own detection ignores NO_COLOR and
  * looks at process.stdout only, so it is not used. In order: `--no-color` removes colour;
  * `FORCE_COLOR` (set, and not `0`/`false`) or `CLICOLOR_FORCE` (set, not `0`) force it, even
- * into a pipe and over NO_COLOR; `NO_COLOR` (non-empty) or `TERM=dumb` remove it; otherwise a
- * terminal has colour and a pipe or a file has none.
+ * into a pipe and over NO_COLOR; `FORCE_COLOR=0` (or `false`), `NO_COLOR` (non-empty) or
+ * `TERM=dumb` remove it, as Node and chalk read them; otherwise a terminal has colour and a pipe
+ * or a file has none.
  */
 export function colorDecision(isTTY: boolean, noColorFlag: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
   if (noColorFlag) return false;
   const force = env.FORCE_COLOR;
   if (force !== undefined && force !== '0' && force.toLowerCase() !== 'false') return true;
+  if (force !== undefined) return false;
   if (env.CLICOLOR_FORCE !== undefined && env.CLICOLOR_FORCE !== '' && env.CLICOLOR_FORCE !== '0') return true;
   if (env.NO_COLOR || env.TERM === 'dumb') return false;
   return isTTY;

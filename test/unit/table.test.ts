@@ -224,6 +224,9 @@ describe('colour', () => {
     expect(colorDecision(false, false, { FORCE_COLOR: '1' })).toBe(true);
     expect(colorDecision(false, false, { CLICOLOR_FORCE: '1' })).toBe(true);
     expect(colorDecision(false, false, { FORCE_COLOR: '0' })).toBe(false);
+    // FORCE_COLOR=0 turns colour off, as Node and chalk read it, at a terminal too.
+    expect(colorDecision(true, false, { FORCE_COLOR: '0' })).toBe(false);
+    expect(colorDecision(true, false, { FORCE_COLOR: 'false' })).toBe(false);
     expect(colorDecision(true, false, { NO_COLOR: '1' })).toBe(false);
     expect(colorDecision(true, true, { FORCE_COLOR: '1' })).toBe(false);
   });
