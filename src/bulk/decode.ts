@@ -104,20 +104,31 @@ async function windows1252(bytes: Buffer): Promise<string> {
 }
 
 /**
- * A file named to be in a one-byte code page (windows-1252, iso-8859-15) that is valid UTF-8 with
- * letters beyond ASCII is UTF-8: read in the code page, each accented letter would become two
+ * A file named to be in a one-byte code page (windows-1252, iso-8859-15) that is UTF-8 text of
+ * a Latin-script language is UTF-8: read in the code page, each accented letter would become two
  * (`Café` sent as `CafÃ©`). A script that always passes --encoding for an old system's exports
- * meets this the day that system writes UTF-8. (Text in a code page that happens to be valid
- * UTF-8 needs two or more letters such as `Ã©` side by side, which real names do not have.)
+ * meets this the day that system writes UTF-8. Text in a code page is seldom valid UTF-8 at all
+ * (`ß”` is, as an N'Ko letter), and then hardly ever as Latin letters only: such a file is
+ * read as the flag says.
  */
 function refuseUtf8(bytes: Buffer, name: string, encoding: string): void {
+  if (!readsAsLatinUtf8(bytes)) return;
   const beyondAscii = bytes.findIndex((b) => b >= 0x80);
-  if (beyondAscii < 0 || !isUtf8(bytes)) return;
   throw new UsageError(
     `${name} line ${lineAt(bytes, beyondAscii)} is UTF-8 text (accented letters as UTF-8 writes them), not ${encoding}: read as ${encoding}, its letters would reach the service changed`,
     undefined,
     'leave out --encoding (or give --encoding utf-8)',
   );
+}
+
+/**
+ * Whether the bytes are valid UTF-8 whose letters beyond ASCII are all Latin (accented
+ * letters, Latin Extended), the typographic punctuation of a word processor (’ “ ” – — …),
+ * € or ™: what a Latin-script spreadsheet saved as UTF-8 holds.
+ */
+export function readsAsLatinUtf8(bytes: Buffer): boolean {
+  if (!bytes.some((b) => b >= 0x80) || !isUtf8(bytes)) return false;
+  return /^[\u0000-\u007f\u00a0-\u024f\u1e00-\u1eff\u2010-\u203a\u20ac\u2122\ufeff]*$/.test(bytes.toString('utf8'));
 }
 
 /** The first line (1-based) whose bytes are not valid UTF-8. */

@@ -28,7 +28,7 @@ function nameParts(name: string): { stem: string; ext: string } {
   const base = oneSegment(name.replace(/\\/g, '/')).trim();
   const ext = EXTENSION.exec(base)?.[0] ?? '';
   const stem = stripControl(base.slice(0, base.length - ext.length))
-    .replace(/[<>:"|?*\u0000-\u001f]/g, '_')
+    .replace(/[<>:"|?*\u0000-\u001f\u2028\u2029]/g, '_')
     .replace(/^[\s.]+/, '')
     // Windows drops a trailing dot or space, and reads CON, NUL, COM1… (whatever follows) as a device.
     .replace(/[\s.]+$/, '')
@@ -54,10 +54,12 @@ function fitBytes(text: string, max: number): string {
   if (Buffer.byteLength(text) <= max) return text;
   let out = '';
   let bytes = 0;
-  for (const char of text) {
-    bytes += Buffer.byteLength(char);
+  // Letter by letter as a person sees them: a flag, an accented letter or an emoji family is
+  // several code points, never cut in two.
+  for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(text)) {
+    bytes += Buffer.byteLength(segment);
     if (bytes > max) break;
-    out += char;
+    out += segment;
   }
   return out;
 }

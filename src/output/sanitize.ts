@@ -9,17 +9,21 @@ const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u
 
 // Every character that ESCAPES, CONTROLS or a cell's tab and newline rule can act on: text
 // without any (nearly every cell of a large table) is returned as it is, unscanned by those.
-const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 export function stripControl(text: string): string {
   if (!ANY_CONTROL.test(text)) return text;
   return text.replace(ESCAPES, '').replace(CONTROLS, '');
 }
 
-/** For one table cell: newlines and tabs become spaces too. */
+/**
+ * For one table cell: newlines and tabs become spaces too, and so do the Unicode line and
+ * paragraph separators (U+2028, U+2029), which break a line as a newline does and which a
+ * terminal measures as no width.
+ */
 export function cleanCell(text: string): string {
   if (!ANY_CONTROL.test(text)) return text;
-  return stripControl(text).replace(/[\t\n]+/g, ' ');
+  return stripControl(text).replace(/[\t\n\u2028\u2029]+/g, ' ');
 }
 
 /**

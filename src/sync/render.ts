@@ -13,6 +13,7 @@ import type { Context } from '../context.js';
 import type { RateLimitState } from '../api/retry.js';
 import { formatDuration } from '../util/format.js';
 import { createListWriter, writeOne, type ListWriter } from '../output/format.js';
+import { cleanCell } from '../output/sanitize.js';
 import { writesOf, type Change, type Plan, type PlannedCreate } from './plan.js';
 
 const TABLE_ONLY_ON_SERVICE = 20;
@@ -137,7 +138,29 @@ export function summaryLine(plan: Plan, noun: string): string {
 /** `field: old → new`, values as a person reads them. */
 export function changeText(ch: Change): string {
   if (ch.old === null && ch.new !== null && typeof ch.new === 'object' && !Array.isArray(ch.new)) return `${ch.field}: new ${valueText(ch.new)}`;
+  if (typeof ch.old === 'string' && typeof ch.new === 'string') {
+    const alike = alikeText(ch.old, ch.new);
+    if (alike) return `${ch.field}: ${alike}`;
+  }
   return `${ch.field}: ${valueText(ch.old)} → ${valueText(ch.new)}`;
+}
+
+/** Characters a terminal shows as nothing, or as a space in a cell: format and control characters. */
+const UNSEEN = /[\p{Cf}\p{Cc}\u2028\u2029]/gu;
+
+/**
+ * Two texts a plan's cell would print alike (a zero-width space, a byte-order mark, CR LF for
+ * LF, a letter and its accent composed or not): the change said so that it can be judged, or
+ * undefined for texts that look different.
+ */
+function alikeText(old: string, neu: string): string | undefined {
+  const seen = (s: string) => cleanCell(s).replace(UNSEEN, '');
+  if (seen(old) === seen(neu)) {
+    const spelt = (s: string) => s.replace(UNSEEN, (c) => `\\u{${c.codePointAt(0)!.toString(16).toUpperCase()}}`);
+    return `${spelt(old)} → ${spelt(neu)} (they differ in characters a terminal does not show)`;
+  }
+  if (seen(old).normalize('NFC') === seen(neu).normalize('NFC')) return `${old} → ${neu} (the same letters, composed differently: Unicode normalisation)`;
+  return undefined;
 }
 
 function valueText(v: unknown): string {

@@ -356,6 +356,16 @@ OL-2,Farm Two,CI,"6.3,-5.9"
   });
 });
 
+describe('a change a terminal would not show', () => {
+  it('a name that differs only by a zero-width space is planned as an update whose table row spells it out', async () => {
+    await send('POST', '/origins', { name: 'Zero\u200bWidth Farm', country_code: 'CI', external_id: 'ZW-1' });
+    const file = t.writeFile('zero-width.csv', 'external_id,name\nZW-1,ZeroWidth Farm\n');
+    const r = await t.sct(['origins', 'sync', '--file', file, '--dry-run']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('name: Zero\\u{200B}Width Farm → ZeroWidth Farm (they differ in characters a terminal does not show)');
+  });
+});
+
 describe('rows left out with --skip-invalid', () => {
   it('an order the sync cannot match items of (two under one line number) is left out and reported, the others sent: exit 3', async () => {
     const file = t.writeFile(

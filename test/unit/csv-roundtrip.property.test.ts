@@ -8,6 +8,7 @@ import iconv from 'iconv-lite';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
 import { readCsv } from '../../src/bulk/csv.js';
+import { readsAsLatinUtf8 } from '../../src/bulk/decode.js';
 import { createListWriter } from '../../src/output/format.js';
 import { CSV_WRITE_OPTIONS, guardFormula } from '../../src/output/spreadsheet.js';
 import { createTestIO } from '../helpers/io.js';
@@ -122,6 +123,9 @@ describe('a table written as sct writes CSV and saved in any encoding reads back
         const saved = (saving.bom ? '\ufeff' : '') + text;
         if (f.separator === ',' && f.eol === '\n') expect(await exported(f.header, f.rows, saving.bom)).toBe(saved);
         const bytes = saving.encode(saved);
+        // A file in a code page whose bytes read as UTF-8 Latin text (`Ã©` side by side) is taken
+        // for UTF-8 and refused under --encoding of a code page (src/bulk/decode.ts).
+        if (saving.flag !== undefined && !saving.flag.startsWith('utf') && readsAsLatinUtf8(bytes)) return;
         const read = readCsv('-', Readable.from([bytes]), [], { known: f.header, encoding: saving.flag, delimiter: f.giveSeparator ? f.separator : undefined });
         if (expected.length === 0) return void (await expect(read).rejects.toThrow('stdin has no data rows'));
         const csv = await read;
@@ -131,5 +135,14 @@ describe('a table written as sct writes CSV and saved in any encoding reads back
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('a code page file whose bytes happen to be valid UTF-8', () => {
+  it('is read as the flag says unless it reads as Latin letters', () => {
+    // `ß”` in windows-1252 is DF 94: valid UTF-8, an N'Ko letter, so no UTF-8 file of Latin text.
+    expect(readsAsLatinUtf8(iconv.encode('Straße”', 'windows-1252'))).toBe(false);
+    expect(readsAsLatinUtf8(Buffer.from('Café crème, “Été” – 5 €'))).toBe(true);
+    expect(readsAsLatinUtf8(Buffer.from('plain ASCII'))).toBe(false);
   });
 });

@@ -38,6 +38,13 @@ describe('safeFileName', () => {
     expect(Buffer.byteLength(emoji)).toBe(252);
     expect(emoji).toBe('😀'.repeat(62) + '.zip');
     expect(Buffer.byteLength(safeFileName('x'.repeat(400)))).toBe(255);
+    // Nor a letter made of several code points: a flag (two regional indicators), a letter and
+    // its accent, a family joined by ZWJ.
+    const flags = safeFileName('abcd' + '🇧🇪'.repeat(40) + '.pdf');
+    expect(flags).toBe('abcd' + '🇧🇪'.repeat(30) + '.pdf');
+    expect(safeFileName('e\u0301'.repeat(100) + '.zip')).toBe('e\u0301'.repeat(83) + '.zip');
+    // The Unicode line and paragraph separators are no part of a file name.
+    expect(safeFileName('line\u2028sep\u2029x.pdf')).toBe('line_sep_x.pdf');
     // Without a short extension the name is cut at its end.
     expect(safeFileName('b'.repeat(200) + '.' + 'c'.repeat(100))).toBe('b'.repeat(200) + '.' + 'c'.repeat(54));
   });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { canonical, same } from '../../src/sync/normalise.js';
 import { checkFile, planSync, snapshotOf, type FileObject, type Snapshot } from '../../src/sync/plan.js';
 import { readService } from '../../src/sync/read.js';
-import { costLines } from '../../src/sync/render.js';
+import { changeText, costLines } from '../../src/sync/render.js';
 import { orderSource, orderSyncSpec } from '../../src/commands/orders/sync.js';
 import { ORIGIN_SYNC_SPEC } from '../../src/commands/origins/sync.js';
 import { ordersFromCsv } from '../../src/commands/orders/import.js';
@@ -276,5 +276,16 @@ describe('planning speed', () => {
     expect(plan.update).toHaveLength(99);
     expect(plan.unchanged).toHaveLength(9_801);
     expect((cpu.user + cpu.system) / 1e6).toBeLessThan(2);
+  });
+});
+
+describe('a change whose two sides print alike', () => {
+  it('spells out the characters a terminal does not show, and names a difference of composition', () => {
+    expect(changeText({ field: 'name', old: 'zero\u200bwidth', new: 'zerowidth' })).toBe('name: zero\\u{200B}width → zerowidth (they differ in characters a terminal does not show)');
+    expect(changeText({ field: 'name', old: 'mid\ufeffBOM', new: 'midBOM' })).toBe('name: mid\\u{FEFF}BOM → midBOM (they differ in characters a terminal does not show)');
+    expect(changeText({ field: 'name', old: 'a\r\nb', new: 'a\nb' })).toBe('name: a\\u{D}\\u{A}b → a\\u{A}b (they differ in characters a terminal does not show)');
+    expect(changeText({ field: 'name', old: 'Cafe\u0301', new: 'Café' })).toBe('name: Cafe\u0301 → Café (the same letters, composed differently: Unicode normalisation)');
+    // Anything else as before; an emoji family keeps its joiners.
+    expect(changeText({ field: 'name', old: 'Farm 👨‍👩‍👧', new: 'Farm B' })).toBe('name: Farm 👨‍👩‍👧 → Farm B');
   });
 });
