@@ -210,5 +210,8 @@ export async function logout(ctx: Context): Promise<void> {
 export async function printToken(ctx: Context): Promise<void> {
   const s = ctx.settings();
   if (!s.token) throw notLoggedIn(s, `not logged in (profile "${s.profile}")`);
-  await ctx.io.write(s.token + '\n');
+  // As `config get`: JSON when -o json (or --json) is given on the command line, else the bare
+  // token for $(sct auth token).
+  if (ctx.flags.output !== undefined || ctx.flags.json !== undefined) await writeOne(ctx.io, { token: s.token }, ctx.output([]));
+  else await ctx.io.write(s.token + '\n');
 }

@@ -234,9 +234,10 @@ const CHECK_COLUMNS: Column[] = [
 
 async function report(ctx: Context, checks: Check[]): Promise<void> {
   const output = ctx.output(CHECK_COLUMNS);
-  // The checks are a list like any other for -o, --columns and --jq; only the plain table is
-  // doctor's own, its levels coloured.
-  if (output.format !== 'table' || output.columns || output.jq !== undefined) {
+  // The checks are a list like any other for -o, --columns and --jq, and into a pipe (a header,
+  // then tab-separated lines); only the plain table at a terminal is doctor's own, its levels
+  // coloured.
+  if (output.format !== 'table' || output.columns || output.jq !== undefined || !ctx.io.stdoutIsTTY) {
     await writeList(ctx.io, checks, output);
   } else {
     const c = ctx.io.color;

@@ -44,7 +44,7 @@ export const ENVIRONMENT_VARIABLES: readonly Variable[] = [
     effect: 'the proxy to send requests through; --verbose says a proxy is used without printing its URL.',
   },
   { names: 'NODE_EXTRA_CA_CERTS', effect: 'extra CA certificates (a corporate TLS proxy); sct doctor checks the file.' },
-  { names: 'CI=true', effect: 'never prompt.' },
+  { names: 'CI', effect: 'never prompt, even at a terminal (any value but empty, false or 0, as CI services set it).' },
   {
     names: 'SCT_PAGER, PAGER',
     effect:

@@ -232,6 +232,9 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
   const stderr = opts.stderr ?? process.stderr;
   const stdoutIsTTY = opts.stdoutIsTTY ?? Boolean((stdout as NodeJS.WriteStream).isTTY);
   const stderrIsTTY = opts.stderrIsTTY ?? Boolean((stderr as NodeJS.WriteStream).isTTY);
+  // A CI job asks nobody, even at a pseudo-terminal: CI set to anything but empty, false or 0,
+  // as CI services set it (true, 1, yes).
+  const inCi = env.CI !== undefined && !['', 'false', '0'].includes(env.CI.trim().toLowerCase());
   // process.stdin is made when first read (a command that reads no input never pays the few ms
   // Node takes to set it up); whether it is a terminal is asked of the descriptor.
   const stdinIsTTY = opts.stdinIsTTY ?? (opts.stdin ? Boolean((opts.stdin as NodeJS.ReadStream).isTTY) : isatty(0));
@@ -283,11 +286,11 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
       return Number.isFinite(cols) && cols > 0 ? cols : 120;
     },
     canPrompt() {
-      return stdinIsTTY && stderrIsTTY && env.CI !== 'true' && !stdinEnded();
+      return stdinIsTTY && stderrIsTTY && !inCi && !stdinEnded();
     },
     noPromptReason() {
       if (stdinEnded()) return 'standard input was read to its end (--file -): nothing is left to ask on';
-      return stdinIsTTY && stderrIsTTY && env.CI === 'true' ? 'CI=true: nothing is asked' : 'no terminal to ask on';
+      return stdinIsTTY && stderrIsTTY && inCi ? `CI=${env.CI}: nothing is asked` : 'no terminal to ask on';
     },
     async write(chunk: string | Uint8Array) {
       if (paging === 'held' && opts.stop?.aborted) {

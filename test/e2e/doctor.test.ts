@@ -18,6 +18,9 @@ describe('doctor with the rate limit spent', () => {
     expect(r.stdout).toMatch(/^warn\s+rate_limit\s+spent, resets in \d+[hms]( \d+[ms])?$/m);
     expect(r.stdout).toMatch(/^warn\s+token\s+.*not verified, the rate limit is spent$/m);
     expect(r.stdout).toMatch(/^ok\s+clock\s+local clock is \d+s/m);
+    // Into a pipe, as every table there: a header, then tab-separated lines (`cut -f2`).
+    expect(r.stdout.split('\n')[0]).toBe('LEVEL\tNAME\tDETAIL');
+    expect(r.stdout).toMatch(/^ok\tclock\tlocal clock is \d+s/m);
     for (const name of ['node', 'config', 'proxy', 'ca', 'base_url']) expect(r.stdout).toMatch(new RegExp(`^\\w+\\s+${name}\\s`, 'm'));
     expect(r.stdout).not.toMatch(/^fail/m);
     expect(r.stdout + r.stderr).not.toMatch(/\d{4}-\d\d-\d\dT/); // no timestamp with seconds

@@ -132,6 +132,16 @@ describe('auth and config', () => {
     expect(t.sb.requests).toHaveLength(0);
   });
 
+  it('auth token with -o json (or --json) is one JSON object; without, the bare token', async () => {
+    const bare = await t.sct(['auth', 'token'], { env: { SCT_TOKEN: OWNER } });
+    expect(bare.stdout).toBe(`${OWNER}\n`);
+    for (const flags of [['-o', 'json'], ['--json']]) {
+      const r = await t.sct(['auth', 'token', ...flags], { env: { SCT_TOKEN: OWNER } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ token: OWNER });
+    }
+  });
+
   it('needs --with-token without a terminal', async () => {
     const r = await t.sct(['auth', 'login', '--base-url', t.sb.url], { env: noEnvToken });
     expect(r.exitCode).toBe(2);

@@ -483,6 +483,14 @@ describe.skipIf(!existsSync(SCRIPT))('stopping a list at a real terminal, with l
     const r = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['products', 'delete', '999999'], [], { SCT_TOKEN: OWNER, CI: 'true' });
     expect(r.exitCode, r.screen).toBe(2);
     expect(r.screen).toContain('confirm with --yes (CI=true: nothing is asked)');
+    // Any CI value but false or 0, as CI services set it (CI=1, CI=yes).
+    for (const ci of ['1', 'yes', 'TRUE']) {
+      const other = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['products', 'delete', '999999'], [], { SCT_TOKEN: OWNER, CI: ci });
+      expect(other.exitCode, other.screen).toBe(2);
+      expect(other.screen).toContain(`confirm with --yes (CI=${ci}: nothing is asked)`);
+    }
+    const asked = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['products', 'delete', '999999'], [{ when: 'Delete product 999999?', type: 'n\r' }], { SCT_TOKEN: OWNER, CI: 'false' });
+    expect(asked.screen).toContain('Delete product 999999?');
     const dry = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['workspaces', 'switch', '--dry-run'], [], { SCT_TOKEN: OWNER });
     expect(dry.exitCode, dry.screen).toBe(2);
     expect(dry.screen).toContain('(a dry run asks nothing)');
