@@ -20,6 +20,9 @@ export const GLOBAL_OPTIONS = [
   { flags: '--bom', description: 'start -o csv with a UTF-8 byte-order mark, so Excel reads accented text correctly' },
 ] as const satisfies readonly OptionSpec[];
 
+/** The global options that take a value (`-o json`, `--profile x`): what reads argv before commander skips their values. */
+export const GLOBAL_VALUE_FLAGS: ReadonlySet<string> = new Set(GLOBAL_OPTIONS.filter((o) => o.flags.includes('<')).flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-'))));
+
 /** The global flags as a run reads them (`--json` bare is '' as src/cli/argv.ts passes it). */
 export type GlobalFlags = OptionsOf<typeof GLOBAL_OPTIONS>;
 

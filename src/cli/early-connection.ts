@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { GLOBAL_OPTIONS } from '../global-flags.js';
+import { GLOBAL_VALUE_FLAGS } from '../global-flags.js';
 import { baseUrlOf, configDir } from '../config/paths.js';
 import { hostAndPort, isLoopback, proxyFromEnv } from '../api/proxy-env.js';
 import type { EarlyConnection } from '../api/transport.js';
@@ -22,12 +22,9 @@ const LOCAL_FLAGS = new Set(['-h', '--help', '--template']);
 /** How long the connection waits for its request (src/api/transport.ts keeps idle ones as long). */
 const IDLE_MS = 4_000;
 
-/**
- * The global options that take a value: the word after one is not a command. `--json` takes one
- * only maybe (`--json id`): after it, a word is taken for the command, so `sct --json id config
- * list` connects, unused, and closes the connection.
- */
-const VALUE_FLAGS = new Set(GLOBAL_OPTIONS.filter((o) => o.flags.includes('<')).flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-'))));
+// The global options that take a value (GLOBAL_VALUE_FLAGS): the word after one is not a
+// command. `--json` takes one only maybe (`--json id`): after it, a word is taken for the
+// command, so `sct --json id config list` connects, unused, and closes the connection.
 
 /**
  * The base_url of the profile the run uses, as far as it can be read here: a guess for where to
@@ -66,7 +63,7 @@ export function connectEarly(argv: readonly string[], env: NodeJS.ProcessEnv, o:
     if (arg === '--') break;
     if (LOCAL_FLAGS.has(arg)) return undefined;
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (VALUE_FLAGS.has(flag)) {
+    if (GLOBAL_VALUE_FLAGS.has(flag)) {
       const value = inline ?? argv[++i];
       if (flag === '--profile') given.profile = value;
       if (flag === '--base-url') given.baseUrl = value;

@@ -5,15 +5,13 @@ import { UsageError } from '../errors.js';
 import { GROUPS, isGroup } from './groups.js';
 
 import { HELP_TOPICS } from '../help/topic-names.js';
-import { GLOBAL_OPTIONS } from '../global-flags.js';
+import { GLOBAL_VALUE_FLAGS } from '../global-flags.js';
 
-/** The global options that take a value (`-o json`): their values are no words of a topic. */
-const VALUE_FLAGS = new Set(GLOBAL_OPTIONS.filter((o) => o.flags.includes('<')).flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-'))));
-
+/** The words of `sct help …`: the values of global options (`-o json`) are none. */
 function wordsOf(args: string[]): string[] {
   const words: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    if (VALUE_FLAGS.has(args[i])) i++;
+    if (GLOBAL_VALUE_FLAGS.has(args[i])) i++;
     else if (!args[i].startsWith('-')) words.push(args[i]);
   }
   return words;

@@ -4,7 +4,7 @@ import { CommanderError, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadColor, type IOStreams } from '../output/iostreams.js';
-import { exitCodeFor, SctError, isAbortError, ClosedPipeError } from '../errors.js';
+import { exitCodeFor, SctError, isAbortError, ClosedPipeError, UsageError } from '../errors.js';
 import { stripControl, stripControlDeep } from '../output/sanitize.js';
 import { isGroup } from './groups.js';
 
@@ -99,6 +99,11 @@ export async function reportError(
   }
   // `sct … | head`: the reader has gone, and there is nobody to tell.
   if (err instanceof ClosedPipeError) return err.exitCode;
+  // A path taken from the current directory (a relative --report, SCT_CONFIG_DIR) once that
+  // directory was removed under the shell: Node's words are "ENOENT …, uv_cwd".
+  if ((err as NodeJS.ErrnoException | undefined)?.syscall === 'uv_cwd') {
+    err = new UsageError('the current directory no longer exists (it was removed)', {}, 'run sct from a directory that exists, or give every path in full');
+  }
   await loadColor(io);
   const own = exitCodeFor(err);
   const code = exitCode(own);

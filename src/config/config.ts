@@ -51,11 +51,19 @@ export class ConfigStore {
   ) {
     this.dir = dir;
     this.path = join(dir, 'config.json');
+  }
+
+  /**
+   * Makes the directory for a write. A read needs none: with the environment alone (SCT_TOKEN,
+   * SCT_BASE_URL) a command runs where no directory can be made (a container's read-only HOME),
+   * and a read never leaves one behind.
+   */
+  makeDir(): void {
     try {
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     } catch (err) {
       // SCT_CONFIG_DIR naming a file, a read-only place: said of the directory, not as mkdir's EEXIST.
-      const e = new ConfigFileError(`the config directory ${dir} cannot be made: ${fileErrorText(err)}`);
+      const e = new ConfigFileError(`the config directory ${this.dir} cannot be made: ${fileErrorText(err)}`);
       e.hint = 'set SCT_CONFIG_DIR to a directory sct may write in';
       throw e;
     }
@@ -210,6 +218,7 @@ export class ConfigStore {
 
   /** Applies `change` to the profiles read under the lock and writes them back if it says so. */
   private update(change: (profiles: Record<string, unknown>) => boolean): Promise<boolean> {
+    this.makeDir();
     return withLock(`${this.path}.lock`, () => {
       // Read inside the lock: what another process wrote a moment ago is part of what is written back.
       const store = this.read();

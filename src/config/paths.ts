@@ -2,11 +2,16 @@
 // from the config store (config.ts) and the full settings (settings.ts), so that sct's start
 // (src/cli/early-connection.ts) can know where the command will connect without loading them.
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 
-/** SCT_CONFIG_DIR, else the platform's config directory ($XDG_CONFIG_HOME/sct, ~/.config/sct, %APPDATA%\sct). */
+/**
+ * SCT_CONFIG_DIR, else the platform's config directory ($XDG_CONFIG_HOME/sct, ~/.config/sct,
+ * %APPDATA%\sct). A relative SCT_CONFIG_DIR is taken from the current directory once, here: a
+ * directory removed under the shell is then an error at once (Node 20's recursive mkdir of a
+ * relative path there loops for ever, deaf to signals).
+ */
 export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.SCT_CONFIG_DIR) return env.SCT_CONFIG_DIR;
+  if (env.SCT_CONFIG_DIR) return resolve(env.SCT_CONFIG_DIR);
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'sct');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'sct');
   return join(xdgDir(env.XDG_CONFIG_HOME) ?? join(homedir(), '.config'), 'sct');

@@ -282,7 +282,9 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
     colorEnabled,
     colorErrEnabled,
     terminalWidth() {
-      const cols = opts.columns ?? (stdout as NodeJS.WriteStream).columns ?? Number(env.COLUMNS);
+      // A terminal that says 0 (a pseudo-terminal of `docker run -t`, `script` in CI) says nothing.
+      const own = opts.columns ?? (stdout as NodeJS.WriteStream).columns;
+      const cols = own !== undefined && own > 0 ? own : Number(env.COLUMNS);
       return Number.isFinite(cols) && cols > 0 ? cols : 120;
     },
     canPrompt() {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
+import { BIN } from '../helpers/sct.js';
 import { OWNER } from '../sandbox/helpers.js';
 
 const t = useSandbox({}, { inProcess: true });
@@ -203,5 +204,35 @@ describe('a config file sct can read but not use', () => {
     expect((await t.sctBin(['whoami'], { env, cwd: project })).exitCode).toBe(0);
     expect(existsSync(join(project, 'relcfg'))).toBe(false);
     expect(existsSync(join(project, 'relcache'))).toBe(false);
+  });
+});
+
+describe('a config directory sct cannot make', () => {
+  it('reads need none: the environment alone runs a command, and nothing is created for a read', async () => {
+    const file = t.writeFile('a-file', 'x');
+    const blocked = join(file, 'sct');
+    const env = { SCT_CONFIG_DIR: blocked, SCT_TOKEN: OWNER };
+    const list = await t.sctBin(['orders', 'list', '--buying', '--limit', '1', '-o', 'json'], { env });
+    expect(list.exitCode, list.stderr).toBe(0);
+    // Roles asked of the service are used even when they cannot be kept (a read-only mount).
+    const invite = await t.sctBin(['invitations', 'create', '--email', 'ro@example.com', '--role', 'admin', '--dry-run', '-o', 'json'], { env });
+    expect(invite.exitCode, invite.stderr).toBe(0);
+    expect(invite.stdout).toContain('"auth_group":2');
+    // A write says where it could not go.
+    const set = await t.sctBin(['config', 'set', 'output', 'json'], { env });
+    expect(set.exitCode).toBe(2);
+    expect(set.stderr).toContain(`the config directory ${blocked} cannot be made`);
+    const fresh = join(t.dir, 'never', 'made');
+    expect((await t.sctBin(['orders', 'get', '1'], { env: { SCT_CONFIG_DIR: fresh, SCT_TOKEN: OWNER } })).exitCode).toBe(0);
+    expect(existsSync(fresh)).toBe(false);
+  });
+
+  it('a relative SCT_CONFIG_DIR in a directory that was removed is an error at once, never a hang', async () => {
+    const { execa } = await import('execa');
+    const script = `mkdir -p gone && cd gone && rmdir ../gone && exec '${process.execPath}' '${BIN}' config set output json`;
+    const r = await execa('bash', ['-c', script], { cwd: t.dir, reject: false, timeout: 15_000, env: { SCT_CONFIG_DIR: 'rel/cfg', HOME: t.dir } });
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('the current directory no longer exists');
   });
 });

@@ -217,6 +217,16 @@ describe('piped tables', () => {
   });
 });
 
+describe('the terminal width', () => {
+  it('a terminal that says 0 columns (docker run -t, script in CI) leaves it to COLUMNS, then 120', () => {
+    const zero = Object.assign(new PassThrough(), { columns: 0 });
+    expect(createIO({ stdout: zero, stderr: new PassThrough(), stdoutIsTTY: true }, { COLUMNS: '60' }).terminalWidth()).toBe(60);
+    expect(createIO({ stdout: zero, stderr: new PassThrough(), stdoutIsTTY: true }, {}).terminalWidth()).toBe(120);
+    const own = Object.assign(new PassThrough(), { columns: 100 });
+    expect(createIO({ stdout: own, stderr: new PassThrough(), stdoutIsTTY: true }, { COLUMNS: '60' }).terminalWidth()).toBe(100);
+  });
+});
+
 describe('colour', () => {
   it('is decided in one place: --no-color, then FORCE_COLOR/CLICOLOR_FORCE, then NO_COLOR, then the terminal', () => {
     expect(colorDecision(true, false, {})).toBe(true);

@@ -51,6 +51,7 @@ function remember(ctx: Context, baseUrl: string, roles: Role[]): void {
   for (const r of roles) ofService[r.id] = r.name;
   const next = Object.assign(Object.create(null), cache, { [baseUrl]: ofService });
   try {
+    ctx.config().makeDir();
     writeAtomically(cachePath(ctx), JSON.stringify(next, null, 2) + '\n', 0o600);
   } catch {
     // A cache that cannot be written is asked for again next time: never a reason to fail.
@@ -82,7 +83,11 @@ export async function learnRoles(ctx: Context): Promise<Role[]> {
     if (!(err instanceof ApiError && err.status === 403)) throw err;
   }
   remember(ctx, client.baseUrl, found);
-  return seen(ctx, client.baseUrl);
+  // What was just asked, with what was seen before: a cache that could not be written (a
+  // read-only config directory) must not lose the answer.
+  const all = new Map(seen(ctx, client.baseUrl).map((r) => [r.id, r]));
+  for (const r of found) all.set(r.id, r);
+  return [...all.values()].sort((a, b) => a.id - b.id);
 }
 
 /**
