@@ -217,6 +217,9 @@ describe('--filter keys', () => {
     expect(r.stderr).toContain('warning: --filter extrnal_id: not a documented filter of origins list (did you mean external_id?)');
     expect(r.stderr).not.toContain('name__icontains');
     expect(t.queryOf()).toMatchObject({ extrnal_id: 'ORI-1', name__icontains: 'farm' });
+    // Said once per key, however often the key is given.
+    const twice = await t.sct(['origins', 'list', '--filter', 'tagz=a', '--filter', 'tagz=b', '-o', 'json']);
+    expect(twice.stderr.match(/--filter tagz: not a documented filter/g)).toHaveLength(1);
   });
 
   it('a --filter that is no KEY=VALUE is exit 2, with no warning that it went out', async () => {

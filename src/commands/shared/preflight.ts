@@ -43,10 +43,13 @@ function warnUndocumentedFilters(ctx: Context, cmd: Command, filters: unknown): 
   const documented = filtersOf(cmd)?.keys;
   if (!documented?.length || !Array.isArray(filters)) return;
   const command = commandPath(cmd);
+  const said = new Set<string>();
   for (const pair of filters as string[]) {
     // A pair that is none is the usage error it is, said before any warning that it went out.
     const key = splitKeyValue(pair, '--filter')[0].trim();
-    if (!key || documented.includes(key)) continue;
+    // Once per key, however often it is given (`--filter tagz=a --filter tagz=b`).
+    if (!key || documented.includes(key) || said.has(key)) continue;
+    said.add(key);
     const guess = closest(key, documented);
     ctx.io.warn(`--filter ${key}: not a documented filter of ${command}${guess ? ` (did you mean ${guess}?)` : ''}; sent anyway (see sct help filters)`);
   }
