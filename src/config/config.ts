@@ -183,7 +183,12 @@ export class ConfigStore {
    * parses is an error to show, never data to drop. A missing "profiles" reads as none.
    */
   private read(): Store {
-    if (!existsSync(this.path)) return { profiles: {} };
+    if (!existsSync(this.path)) {
+      // SCT_CONFIG_DIR naming a file is a mistake said at once, never read as no configuration
+      // (a stored login would seem gone); a directory that is not there is no configuration yet.
+      if (isNonDirectory(this.dir)) this.makeDir();
+      return { profiles: {} };
+    }
     const store: unknown = readingConfig(this.path, () => {
       // A FIFO or a device would be waited on (a FIFO until something writes to it), past Ctrl-C:
       // the read blocks the one thread that would handle it.
@@ -272,3 +277,11 @@ function readingConfig<T>(path: string, read: () => T): T {
   }
 }
 
+/** Whether something other than a directory is at `path` (nothing there, or no way to it, is not). */
+function isNonDirectory(path: string): boolean {
+  try {
+    return !statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
