@@ -116,17 +116,10 @@ export interface ServiceView {
 }
 
 /**
- * Checks what a sync needs of the file beyond what an import needs, before any request: every
- * object has a key, and no two items of an object share a line number (else they could not be
- * matched). Throws exit 2 with each problem's line.
+ * What a sync needs of an object beyond what an import needs, checked before any request: no two
+ * of its items share a line number (else they could not be matched). Its problems, each with
+ * its line.
  */
-export function checkFile(file: string, spec: SyncSpec, objects: readonly FileObject[]): void {
-  const errors = new RowErrors(file);
-  for (const o of objects) for (const p of checkObject(spec, o)) errors.add(p.line, p.column, p.message);
-  errors.throwIfAny();
-}
-
-/** checkFile's check of one object: what a sync cannot take of it (for a file read object by object). */
 export function checkObject(spec: SyncSpec, o: FileObject): RowProblem[] {
   const problems: RowProblem[] = [];
   if (!spec.items) return problems;
@@ -255,12 +248,6 @@ export class Planner {
     this.plan.notCompared = [...this.notCompared];
     return this.plan;
   }
-}
-
-export function planSync(spec: SyncSpec, objects: readonly FileObject[], service: ServiceView): Plan {
-  const planner = new Planner(spec, service);
-  for (const o of objects) planner.add(o);
-  return planner.done();
 }
 
 /** The fields where the file differs from the service, and the PATCH body that makes them agree. */

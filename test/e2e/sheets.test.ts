@@ -2,7 +2,7 @@
 // test/fixtures/README.md): the encoding is read, never guessed; the separator is found from the
 // header; decimal commas read in a ;-separated file; text reaches the service unchanged.
 import { describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -57,8 +57,7 @@ describe('files from spreadsheets: encodings', () => {
 
   it('names UTF-16 text without a byte-order mark (ASCII in it is valid UTF-8 with NULs), and reads it with --encoding utf-16le', async () => {
     // Plain ASCII: as UTF-16 every other byte is a NUL, and the whole is valid UTF-8.
-    const file = t.writeFile('no-bom.txt', '');
-    writeFileSync(file, Buffer.from('name\tcountry_code\texternal_id\nFinca\tCI\tE-3\n', 'utf16le'));
+    const file = t.writeFile('no-bom.txt', Buffer.from('name\tcountry_code\texternal_id\nFinca\tCI\tE-3\n', 'utf16le'));
     const r = await t.sct(['origins', 'import', '--file', file, '--dry-run']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('no-bom.txt is not a CSV file or a workbook: it looks like UTF-16 text without a byte-order mark: give --encoding utf-16le');
@@ -83,8 +82,7 @@ describe('files from spreadsheets: encodings', () => {
   });
 
   it('names the right line of a bad byte in a file whose lines end in CR alone (Excel for Mac\'s "CSV (Macintosh)")', async () => {
-    const file = t.writeFile('mac.csv', '');
-    writeFileSync(file, Buffer.from('name,country_code,external_id,latitude,longitude\rFinca,CI,E-1,6.8203,-5.2897\rCaf\xe9,CI,E-3,6.8203,-5.2897\r', 'latin1'));
+    const file = t.writeFile('mac.csv', Buffer.from('name,country_code,external_id,latitude,longitude\rFinca,CI,E-1,6.8203,-5.2897\rCaf\xe9,CI,E-3,6.8203,-5.2897\r', 'latin1'));
     const r = await t.sct(['origins', 'import', '--file', file, '--dry-run']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('mac.csv line 3: not UTF-8 text');

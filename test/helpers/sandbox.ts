@@ -87,8 +87,8 @@ export function useSandbox(options: SandboxOptions = {}, how: { inProcess?: bool
     searchParamsOf: (i = 0) => new URLSearchParams(sb().requests[i].query),
     /** The JSON body of the i-th request the sandbox received. */
     bodyOf: (i = 0) => JSON.parse(sb().requests[i].body),
-    /** Writes a file into the test's dir and returns its path. */
-    writeFile(name: string, text: string): string {
+    /** Writes a file (text, or bytes as a program saved them) into the test's dir and returns its path. */
+    writeFile(name: string, text: string | Buffer): string {
       const file = join(dir(), name);
       writeFileSync(file, text);
       return file;

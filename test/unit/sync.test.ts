@@ -4,15 +4,29 @@
 // planning 10,000 rows against 100,000 orders.
 import { describe, expect, it } from 'vitest';
 import { canonical, same } from '../../src/sync/normalise.js';
-import { checkFile, planSync, snapshotOf, type FileObject, type Snapshot } from '../../src/sync/plan.js';
+import { checkObject, Planner, snapshotOf, type FileObject, type Plan, type ServiceView, type Snapshot, type SyncSpec } from '../../src/sync/plan.js';
 import { readService } from '../../src/sync/read.js';
 import { changeText, costLines } from '../../src/sync/render.js';
 import { orderSource, orderSyncSpec } from '../../src/commands/orders/sync.js';
 import { ORIGIN_SYNC_SPEC } from '../../src/commands/origins/sync.js';
 import { ordersFromCsv } from '../../src/commands/orders/import.js';
 import type { ApiClient } from '../../src/api/client.js';
-import type { CsvFile } from '../../src/bulk/csv.js';
+import { RowErrors, type CsvFile } from '../../src/bulk/csv.js';
 import { UsageError } from '../../src/errors.js';
+
+/** A plan of objects at hand, as a sync makes it object by object (src/sync/run.ts). */
+function planSync(spec: SyncSpec, objects: readonly FileObject[], service: ServiceView): Plan {
+  const planner = new Planner(spec, service);
+  for (const o of objects) planner.add(o);
+  return planner.done();
+}
+
+/** The sync's own check of every object, exit 2 as the command ends it. */
+function checkFile(file: string, spec: SyncSpec, objects: readonly FileObject[]): void {
+  const errors = new RowErrors(file);
+  for (const o of objects) for (const p of checkObject(spec, o)) errors.add(p.line, p.column, p.message);
+  errors.throwIfAny();
+}
 
 function csv(text: string): CsvFile {
   const [header, ...lines] = text.trim().split('\n');

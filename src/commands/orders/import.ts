@@ -599,6 +599,8 @@ export async function ordersToSync(
     const o = syncObject(unit);
     const problems = check(checked.kind, o);
     if (problems.length) return void refused.set(o.key, { lines: o.lines, problems });
+    // Held objects give their own keys (heldObjects); only a file read again needs them noted.
+    if (holds) return;
     keys.add(o.key);
     if (o.createProblems?.length) lacking.set(o.key, { lines: o.lines, problems: o.createProblems });
   };
