@@ -12,10 +12,53 @@ interface Jq {
 let loaded: Promise<Jq> | undefined;
 
 function engine(): Promise<Jq> {
-  // jq-web is a CommonJS file whose module.exports is a promise of the engine: required, since a
-  // namespace made of a promise would itself look like one. It stays outside the bundle
-  // (scripts/build.mjs): its loader finds jq.wasm beside its own file in node_modules.
-  return (loaded ??= Promise.resolve().then(() => createRequire(import.meta.url)('jq-web') as Promise<Jq>));
+  return (loaded ??= Promise.resolve().then(load));
+}
+
+/** jq-web's loader, made to fail as one error of sct's where its WebAssembly cannot start. */
+async function load(): Promise<Jq> {
+  // Not in TypeScript's lib for Node: read from globalThis.
+  const wasm = (globalThis as { WebAssembly?: { RuntimeError: abstract new () => Error } }).WebAssembly;
+  if (!wasm) throw cannotRun('this Node has no WebAssembly (is it started with --jitless?)');
+  // Where WebAssembly cannot start (too little address space: `ulimit -v`), jq-web's loader (Emscripten)
+  // writes its own lines to stderr and rejects a promise of its own that nobody awaits, which
+  // Node would print with a stack after sct's error. Its writer is bound to console.error as it
+  // loads, so it is given one that is quiet until the engine has started; and the rejection of
+  // that failure alone is taken here, any other still ends the process as Node would.
+  let started = false;
+  const write = console.error;
+  const quietUntilStarted = (...args: unknown[]): void => {
+    if (started) write.apply(console, args);
+  };
+  let failure: unknown;
+  const takeOwnRejection = (reason: unknown): void => {
+    if (reason !== failure && !(reason instanceof wasm.RuntimeError)) throw reason;
+  };
+  process.on('unhandledRejection', takeOwnRejection);
+  console.error = quietUntilStarted;
+  try {
+    // jq-web is a CommonJS file whose module.exports is a promise of the engine: required, since a
+    // namespace made of a promise would itself look like one. It stays outside the bundle
+    // (scripts/build.mjs): its loader finds jq.wasm beside its own file in node_modules.
+    const pending = createRequire(import.meta.url)('jq-web') as Promise<Jq>;
+    console.error = write;
+    const jq = await pending;
+    started = true;
+    process.off('unhandledRejection', takeOwnRejection);
+    return jq;
+  } catch (err) {
+    console.error = write;
+    failure = err;
+    const message = String((err as Error)?.message ?? err)
+      .replace(/\. Build with -sASSERTIONS.*$/s, '')
+      .replace(/^Aborted\((.*)\)$/s, '$1')
+      .replace(/^\w*Error: WebAssembly\.\w+\(\): /, '');
+    throw cannotRun(`its WebAssembly could not start (${message})`);
+  }
+}
+
+function cannotRun(why: string): SctError {
+  return new SctError(`--jq cannot run here: ${why}`);
 }
 
 /** jq's own message, without its "jq: error" prefixes, the exit-code line and the count line. */
