@@ -25,15 +25,49 @@ export async function readPlotFile(file: string, stdin: Readable, signal?: Abort
   const format = byName ?? formatByContent(bytes);
   switch (format) {
     case 'kml':
-      return fromKml(bytes.toString('utf8'), name, bytes.length);
-    case 'gpx':
-      return fromGpx(bytes.toString('utf8'), name, bytes.length);
+    case 'gpx': {
+      const text = xmlText(bytes, name, format.toUpperCase());
+      if (typeof text !== 'string') return text;
+      return format === 'kml' ? fromKml(text, name, bytes.length) : fromGpx(text, name, bytes.length);
+    }
+    case 'shapefile-part':
+      throw new UsageError(`${name}: a Shapefile is read from a .zip of its .shp, .shx, .dbf and .prj, not from one of them alone`, {}, `zip them together (zip plots.zip ${file.replace(/\.\w+$/, '').split(/[\\/]/).pop()}.*) and give the .zip`);
     case 'kmz':
     case 'shapefile':
       return fromZip(bytes, name);
     default:
       // Not recognisable as anything else: read as GeoJSON, whose reader says what is wrong.
       return parseGeoJson(bytes.toString('utf8'), name, bytes.length);
+  }
+}
+
+/**
+ * An XML file's text in the encoding its declaration names (GDAL and Google Earth write UTF-8;
+ * older GPS software and hand-made files ISO-8859-1 or Windows-1252), UTF-16 by its byte-order
+ * mark; bytes that are not UTF-8 where nothing else is declared are refused, since read as UTF-8
+ * they would reach the service as U+FFFD.
+ */
+function xmlText(bytes: Uint8Array, name: string, format: string): string | GeoJsonFile {
+  const refused = (why: string): GeoJsonFile => ({ name, size: bytes.length, features: [], problem: `not ${format}: ${why}` });
+  let label = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : undefined;
+  if (!label) {
+    const declaration = /^(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?\sencoding\s*=\s*["']([^"']+)["']/i.exec(Buffer.from(bytes.subarray(0, 512)).toString('latin1'));
+    label = declaration?.[1]?.trim().toLowerCase();
+  }
+  let decoder: InstanceType<typeof TextDecoder>;
+  try {
+    decoder = new TextDecoder(label ?? 'utf-8', { fatal: true });
+  } catch {
+    return refused(`its XML declaration names the encoding "${label}", which sct cannot read: save it as UTF-8`);
+  }
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return refused(
+      decoder.encoding === 'utf-8'
+        ? `the file is not UTF-8${label ? '' : ' and its XML declaration names no other encoding'}: save it as UTF-8, or declare its encoding (<?xml version="1.0" encoding="ISO-8859-1"?>)`
+        : `the file is not valid ${decoder.encoding} as its XML declaration says`,
+    );
   }
 }
 
@@ -58,6 +92,12 @@ async function fromKml(text: string, name: string, size: number): Promise<GeoJso
 /** The plots of a parsed KML document. */
 async function kmlPlots(doc: XmlDocument, name: string, size: number): Promise<GeoJsonFile> {
   const { kml } = await import('@tmcw/togeojson');
+  // "lon, lat, alt" with a space after each comma is read by GDAL and Google Earth; togeojson
+  // splits tuples at white space and would make each number a position of its own.
+  for (const coordinates of Array.from(doc.getElementsByTagName('coordinates'))) {
+    const text = coordinates.textContent ?? '';
+    if (/\s,|,\s/.test(text)) coordinates.textContent = text.replace(/\s*,\s*/g, ',');
+  }
   const collection = kml(doc);
   // togeojson makes a feature of a NetworkLink (a link to another file: fromKmz follows those
   // inside a KMZ) and of a GroundOverlay (an image laid over the map): neither is a plot. Both
@@ -148,8 +188,21 @@ async function fromZip(bytes: Buffer, name: string): Promise<GeoJsonFile> {
   }
   const names = Object.keys(entries);
   const kmlName = names.find((n) => /(^|\/)doc\.kml$/i.test(n)) ?? names.find((n) => /\.kml$/i.test(n));
-  if (kmlName) return fromKmz(entries, kmlName, name, bytes.length);
   const shps = names.filter((n) => /\.shp$/i.test(n));
+  if (kmlName) {
+    const read = new Set<string>();
+    const file = await fromKmz(entries, kmlName, name, bytes.length, read);
+    // A plot left out without a word is a plot the registry never sees: what a KMZ's main KML
+    // neither is nor links to is refused, not skipped.
+    const unread = [...names.filter((n) => /\.kml$/i.test(n) && !read.has(n)), ...shps];
+    if (file.problem || unread.length === 0) return file;
+    return {
+      name,
+      size: bytes.length,
+      features: [],
+      problem: `the archive holds plot files sct would not read: ${unread.join(', ')} (a ZIP's plots are its main KML, ${kmlName}, and the KML files it links to; or its Shapefiles): give each file on its own`,
+    };
+  }
   if (shps.length === 0) {
     return { name, size: bytes.length, features: [], problem: 'not a plot file: the ZIP archive holds neither a .kml (KMZ) nor a .shp (Shapefile)' };
   }
@@ -167,9 +220,12 @@ async function fromZip(bytes: Buffer, name: string): Promise<GeoJsonFile> {
  * GDAL's LIBKML driver (and QGIS) write `doc.kml` as a NetworkLink to each layer's own file
  * (`layers/plots.kml`); a link to anything outside the archive is not followed.
  */
-async function fromKmz(entries: Record<string, Uint8Array>, main: string, name: string, size: number): Promise<GeoJsonFile> {
-  const text = (entry: string) => Buffer.from(entries[entry]).toString('utf8');
-  const doc = xmlDocument(text(main), name, 'KML');
+async function fromKmz(entries: Record<string, Uint8Array>, main: string, name: string, size: number, read: Set<string>): Promise<GeoJsonFile> {
+  const text = (entry: string) => xmlText(entries[entry]!, name, 'KML');
+  read.add(main);
+  const mainText = text(main);
+  if (typeof mainText !== 'string') return { ...mainText, problem: `${main}: ${mainText.problem}` };
+  const doc = xmlDocument(mainText, name, 'KML');
   if (!('nodeType' in doc)) return doc;
   const file = await kmlPlots(doc, name, size);
   if (file.problem) return file;
@@ -182,7 +238,9 @@ async function fromKmz(entries: Record<string, Uint8Array>, main: string, name: 
     if (entry !== main && Object.hasOwn(entries, entry) && /\.kml$/i.test(entry)) linked.add(entry);
   }
   for (const entry of linked) {
-    const part = await fromKml(text(entry), name, size);
+    read.add(entry);
+    const partText = text(entry);
+    const part = typeof partText === 'string' ? await fromKml(partText, name, size) : partText;
     if (part.problem) return { ...file, features: [], problem: `${entry}: ${part.problem}` };
     file.features.push(...part.features);
     if (part.structure) file.structure = [...(file.structure ?? []), ...part.structure];
@@ -266,7 +324,18 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
   } catch (err) {
     throw new UsageError(`${name}: ${shp} is not a readable Shapefile (${(err as Error).message})`);
   }
-  return geometries.map((geometry, i) => ({ type: 'Feature', geometry: geometry && plainGeometry(geometry, toWgs84), properties: fullNames(records[i] ?? {}) }));
+  const dbf = sibling('dbf');
+  const features = geometries.map((geometry, i): Feature<Geometry | null> => ({ type: 'Feature', geometry: geometry && plainGeometry(geometry, toWgs84), properties: fullNames(records[i] ?? {}) }));
+  // A record whose flag is "*" was deleted in the GIS, and GDAL and QGIS read it as gone;
+  // shpjs reads it as any other. Its shape goes with it.
+  return dbf ? features.filter((_f, i) => !dbfRecordDeleted(dbf, i)) : features;
+}
+
+function dbfRecordDeleted(dbf: Uint8Array, index: number): boolean {
+  const view = Buffer.from(dbf.buffer, dbf.byteOffset, dbf.byteLength);
+  if (view.length < 12) return false;
+  const at = view.readUInt16LE(8) + index * view.readUInt16LE(10);
+  return at < view.length && view[at] === 0x2a;
 }
 
 /**
@@ -376,6 +445,9 @@ function fullNames(record: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) {
     const full = DBF_FULL_NAMES[k];
+    // A DBF has no way to leave a field out: an empty number is written as "****" or blanks
+    // (GDAL, QGIS, ArcGIS), which shpjs reads as NaN. Such a field is absent, as GDAL reads it.
+    if (typeof v === 'number' && Number.isNaN(v)) continue;
     out[full !== undefined && !(full in record) ? full : k] = typeof v === 'string' ? v.trim() : v;
   }
   return out;

@@ -2,9 +2,10 @@
 // sync` decide a plot file from a CSV file with, before anything heavy is loaded.
 import { extname } from 'node:path';
 
-export type PlotFormat = 'geojson' | 'kml' | 'kmz' | 'shapefile' | 'gpx';
+// 'shapefile-part': a .shp, .shx or .dbf alone, which is a Shapefile's piece and never a table.
+export type PlotFormat = 'geojson' | 'kml' | 'kmz' | 'shapefile' | 'shapefile-part' | 'gpx';
 
-const BY_EXTENSION: Readonly<Record<string, PlotFormat>> = { '.geojson': 'geojson', '.json': 'geojson', '.kml': 'kml', '.kmz': 'kmz', '.gpx': 'gpx', '.zip': 'shapefile' };
+const BY_EXTENSION: Readonly<Record<string, PlotFormat>> = { '.geojson': 'geojson', '.json': 'geojson', '.kml': 'kml', '.kmz': 'kmz', '.gpx': 'gpx', '.zip': 'shapefile', '.shp': 'shapefile-part', '.shx': 'shapefile-part', '.dbf': 'shapefile-part' };
 
 /** The plot format a file name says, if it says one. */
 export function formatByName(file: string): PlotFormat | undefined {

@@ -241,6 +241,88 @@ describe('origins check reads KML, KMZ, zipped Shapefiles and GPX', () => {
   });
 });
 
+describe('plot files as suppliers send them, read whole or refused', () => {
+  const kmlText = () => readFileSync(fixture('plots.kml'), 'utf8');
+  const zipOf = (files: Record<string, Uint8Array | string>) => {
+    const file = join(t.dir, `archive-${Object.keys(files).join('-').replace(/[^\w.-]/g, '_')}.zip`);
+    writeFileSync(file, zipSync(Object.fromEntries(Object.entries(files).map(([n, v]) => [n, typeof v === 'string' ? Buffer.from(v) : v]))));
+    return file;
+  };
+
+  it('a ZIP holding a second KML, or a KML and a Shapefile, is exit 2 naming what would not be read, nothing sent', async () => {
+    const second = kmlText().replaceAll('Asante farm', 'Second farm');
+    const shp = unzipSync(readFileSync(fixture('plots-shp.zip')));
+    for (const [zip, unread] of [
+      [zipOf({ 'farm1.kml': kmlText(), 'farm2.kml': second }), 'farm2.kml'],
+      [zipOf({ 'overview.kml': kmlText(), ...shp }), 'plots.shp'],
+    ] as const) {
+      const check = await t.sct(['origins', 'check', zip]);
+      expect(check.exitCode, check.stdout).toBe(2);
+      expect(check.stdout + check.stderr).toContain(unread);
+      const before = t.sb.requests.length;
+      const imported = await t.sct(['origins', 'import', '--file', zip, '--yes']);
+      expect(imported.exitCode).toBe(2);
+      expect(imported.stderr).toContain(unread);
+      expect(t.sb.requests.length).toBe(before);
+    }
+  });
+
+  it('a KML or GPX declaring ISO-8859-1 is read in it; one that is not UTF-8 and declares nothing else is exit 2', async () => {
+    const latin1 = (text: string) => Buffer.from(text.replace(/^<\?xml[^>]*\?>/, '<?xml version="1.0" encoding="ISO-8859-1"?>'), 'latin1');
+    const kml = join(t.dir, 'latin1.kml');
+    writeFileSync(kml, latin1(kmlText().replaceAll('Asante farm', 'Côte Asante')));
+    const origins = await dryRun(kml);
+    expect(origins.map((o) => o.name)).toContain('Côte Asante, Sefwi Wiawso');
+    const gpx = join(t.dir, 'latin1.gpx');
+    writeFileSync(gpx, latin1(readFileSync(fixture('points.gpx'), 'utf8').replaceAll('Mensah farm', 'Parcelle Côte')));
+    const points = await dryRun(gpx, '--country-code', 'GH');
+    expect(points.map((o) => o.name)).toContain('GH-SEF-0201 Parcelle Côte');
+    const undeclared = join(t.dir, 'undeclared.kml');
+    writeFileSync(undeclared, Buffer.from(kmlText().replace(' encoding="utf-8"', '').replaceAll('Asante farm', 'Côte Asante'), 'latin1'));
+    const r = await t.sct(['origins', 'check', undeclared]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout + r.stderr).toMatch(/not UTF-8/);
+  });
+
+  it('a point whose DBF "Area" is null (GDAL writes ****) has no Area: the 4 ha warning, not an error', async () => {
+    const r = await t.sct(['origins', 'check', fixture('points-null-area.zip')]);
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(r.stdout).toContain('feature 2 (GH-P-2 "Darko farm"): warning: a point without an "Area" property: the registry assumes 4 ha');
+    expect(r.stdout).not.toContain('too large');
+  });
+
+  it('a DBF record marked deleted is not a plot, as GDAL reads it', async () => {
+    const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
+    const dbf = Buffer.from(entries['plots.dbf']!);
+    const headerLength = dbf.readUInt16LE(8);
+    const recordLength = dbf.readUInt16LE(10);
+    dbf[headerLength + recordLength] = 0x2a; // the second record's deletion flag
+    const origins = await dryRun(zipOf({ ...entries, 'plots.dbf': dbf }));
+    expect(origins.map((o) => o.external_id)).toEqual([SOURCE[0].properties.external_id, SOURCE[2].properties.external_id]);
+  });
+
+  it('a .shp, .shx or .dbf given alone is exit 2 saying a Shapefile is read from a ZIP of its files', async () => {
+    const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
+    for (const part of ['plots.shp', 'plots.dbf', 'plots.shx']) {
+      const file = join(t.dir, part);
+      writeFileSync(file, entries[part]!);
+      for (const args of [['origins', 'check', file], ['origins', 'import', '--file', file, '--dry-run']]) {
+        const r = await t.sct(args);
+        expect(r.exitCode).toBe(2);
+        expect(r.stdout + r.stderr).toContain('a Shapefile is read from a .zip of its .shp, .shx, .dbf and .prj');
+      }
+    }
+  });
+
+  it('reads KML coordinates written "lon, lat, alt" with a space after each comma, as GDAL does', async () => {
+    const spaced = kmlText().replace(/<coordinates>([^<]*)<\/coordinates>/g, (_all, c: string) => `<coordinates>${c.replaceAll(',', ', ')}</coordinates>`);
+    expect(spaced).toContain(', ');
+    const file = t.writeFile('spaced.kml', spaced);
+    const [plain, r] = [await dryRun(fixture('plots.kml')), await dryRun(file)];
+    expect(r.map((o) => o.location)).toEqual(plain.map((o) => o.location));
+  });
+});
+
 describe('origins import and sync from KML, Shapefile, GPX', () => {
   it('imports a KML file: one origin per placemark, the geometries as in the source', async () => {
     const r = await t.sct(['origins', 'import', '--file', fixture('plots.kml'), '-o', 'json']);
