@@ -109,8 +109,10 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   if (!opts.keepsAll) holdHeapClose(input.length);
   const workbook = isZip(input);
   // The guard sct puts on formula-like cells of a CSV file comes off, so a cell reads as it was
-  // before it was written; a workbook's cells are read as stored.
-  const unguard = workbook ? (cell: string) => cell : unguardFormula;
+  // before it was written: in a workbook too, which LibreOffice (and Excel) made from that CSV
+  // with the `'` kept as text. Typed into a cell, a `'` is never stored: it only marks the cell
+  // as text.
+  const unguard = unguardFormula;
   const rows: CsvRow[] = [];
   let take: RowTaker = (row) => void rows.push(row);
   let columns: string[] | undefined;

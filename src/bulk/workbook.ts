@@ -85,8 +85,10 @@ export function eachSheetRecord(
     }
     switch (cell.t) {
       case 's':
-        // Trimmed as the CSV reader trims cells.
-        return String(cell.v).trim();
+        // As stored, as a quoted CSV cell is read: a text's spaces at either end were quoted in
+        // the CSV sct exported and are the service's (ids and codes are trimmed where read). A
+        // cell of spaces alone is empty.
+        return String(cell.v).trim() === '' ? '' : String(cell.v);
       case 'n':
         return numberText(cell.v as number);
       case 'b':
@@ -133,6 +135,12 @@ function lastFilled(cells: string[]): number {
  * 0.1+0.2 is 0.3, as in the cell, and never in exponent notation.
  */
 export function numberText(v: number): string {
+  // A spreadsheet shows 15 digits (and Excel keeps no more of what is typed): a whole number
+  // whose digits go past them is a long id saved as a number, and read to 15 it would be
+  // another id.
+  if (Number.isInteger(v) && Number(v.toPrecision(15)) !== v) {
+    throw new Error(`the number ${v.toPrecision(15).replace(/\.?0*e\+/, 'E+')} has too many digits to be read exactly: format the column as text in the spreadsheet and type the value again`);
+  }
   const shown = Number(v.toPrecision(15));
   const text = String(shown);
   return /e/i.test(text) ? shown.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }) : text;

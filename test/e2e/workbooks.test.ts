@@ -270,3 +270,41 @@ describe('workbooks: refusals', () => {
     expect(sent()).toEqual([]);
   });
 });
+
+// `origins list -o csv` opened in LibreOffice (or Excel) and saved as a workbook: the `'` sct puts
+// before a formula-like text is kept there as text (LibreOffice shows it), and a text's spaces at
+// either end were quoted in the CSV and stay in the cell. Read back, both are what the service
+// holds: a sync plans nothing, however many times the file goes round.
+describe('workbooks: a CSV export saved by LibreOffice reads back as exported', () => {
+  const ORIGINS_GUARDED = [
+    { external_id: 'RT-A', name: '=HYPERLINK("http://x","y")', description: '+32 2 555 01 01' },
+    { external_id: '-RT-E', name: '-10 farm', description: '  indented text' },
+    { external_id: 'RT-T', name: 'Tab farm', description: '\ttab first' },
+  ];
+
+  it.each(['origins-guarded.xlsx', 'origins-guarded.ods'])('%s: the guard comes off, the spaces stay; origins sync plans nothing', async (name) => {
+    for (const o of ORIGINS_GUARDED) {
+      const r = await t.sct(['origins', 'create', '--country-code', 'BE', '--location', '50.85,4.35', '--name', o.name, '--external-id', o.external_id, '--description', o.description]);
+      expect(r.exitCode, r.stderr).toBe(0);
+    }
+    const sync = await t.sct(['origins', 'sync', '--file', fixture(name), '--dry-run', '-o', 'json']);
+    expect(sync.exitCode, sync.stderr).toBe(0);
+    const plan = JSON.parse(sync.stdout);
+    expect(plan.create).toEqual([]);
+    expect(plan.update).toEqual([]);
+    const imported = await t.sct(['origins', 'import', '--file', fixture(name), '--dry-run', '-o', 'json']);
+    expect(imported.exitCode, imported.stderr).toBe(0);
+    expect(dryRunBodies(imported.stdout).map((b) => { const o = b as { external_id: string; name: string; description: string }; return { external_id: o.external_id, name: o.name, description: o.description }; })).toEqual(ORIGINS_GUARDED);
+  });
+
+  it('a number cell past 2^53 in a text column (a long numeric id saved as a number) is exit 2 naming the cell, nothing sent', async () => {
+    const before = sent().length;
+    for (const args of [['origins', 'sync', '--file', fixture('origins-long-id.xlsx'), '--dry-run'], ['origins', 'import', '--file', fixture('origins-long-id.xlsx'), '--dry-run']]) {
+      const r = await t.sct(args);
+      expect(r.exitCode, r.stdout).toBe(2);
+      expect(r.stderr).toContain('line 2, external_id (cell A2)');
+      expect(r.stderr).toMatch(/too many digits to be read exactly/);
+    }
+    expect(sent().length).toBe(before);
+  });
+});

@@ -18,6 +18,12 @@ describe('numberText', () => {
     expect(numberText(1e-7)).toBe('0.0000001');
     expect(numberText(1.5e21)).toBe('1500000000000000000000');
   });
+
+  it('a whole number whose digits go past the 15 a spreadsheet shows (a long id saved as a number) is refused', () => {
+    expect(() => numberText(1234567890123456789)).toThrow('the number 1.23456789012346E+18 has too many digits to be read exactly');
+    expect(() => numberText(1234567890123456)).toThrow('too many digits');
+    expect(numberText(123456789012345)).toBe('123456789012345');
+  });
 });
 
 describe('dateText', () => {
@@ -81,7 +87,7 @@ describe('eachSheetRecord', () => {
     // C3 and C5 show their time of day (SheetJS writes few formats into an .ods); B5's format (Excel's built-in 14) shows the day alone.
     expect(records(rows, bookType, bookType === 'xlsx' ? { C3: 'yyyy-mm-dd hh:mm', C5: '[$-409]yyyy-mm-dd h:mm:ss AM/PM' } : { C3: 'hh:mm', C5: 'hh:mm:ss' })).toEqual([
       [1, ['external_id', 'order_created_at', 'signed_off_at', 'send_information_request']],
-      [3, ['A-1', '2025-04-01', '2025-04-02T09:30:00', 'true']],
+      [3, [' A-1 ', '2025-04-01', '2025-04-02T09:30:00', 'true']],
       [4, ['A-2', '2024-02-29', '', 'false']],
       [5, ['A-3', '2024-02-29', '2024-03-01', 'false']],
     ]);
