@@ -17,7 +17,7 @@ import { writeTemplateIf } from './shared/bulk.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION } from './shared/body.js';
 import { stripControl } from '../output/sanitize.js';
-import { collect, parseEnumList, parseUuid, parseUuidList, splitKeyValue } from './shared/flags.js';
+import { collect, filterEnumList, parseUuid, parseUuidList, splitKeyValue } from './shared/flags.js';
 import { chunk } from '../bulk/runner.js';
 import { BULK_LIMIT } from '../api/enums.js';
 import { BULK_CREATE_OPTIONS, type BulkCreateOptions } from './invitations/options.js';
@@ -140,7 +140,7 @@ export function invitationFilters(opts: InvitationFilterFlags): InvitationFilter
     id: (v) => setOneOrIn(filters, 'id', parseUuidList(v, '--id')),
     excludeId: (v) => (filters.id__exclude_in = parseUuidList(v, '--exclude-id').join(',')),
     status: (v) => {
-      const status = parseEnumList(v, '--status', INVITATION_STATUSES);
+      const status = filterEnumList(v, '--status', INVITATION_STATUSES);
       if (status?.length) filters.status = status;
     },
     invitedBy: (v) => (filters.invited_by = String(parseId(v, '--invited-by'))),
@@ -165,6 +165,9 @@ const WRITABLE_STATUSES = ['pending', 'expired'] as const;
  */
 export async function matchFilters(ctx: Context, opts: MatchInvitationsOptions): Promise<InvitationFilters> {
   const filters = invitationFilters(opts);
+  // An empty value (a script's unset variable) would be sent as no filter at all, matching
+  // every pending invitation.
+  if (opts.search !== undefined && opts.search.trim() === '') throw new UsageError('--search needs a value');
   if (opts.search !== undefined) filters.search = opts.search;
   // A key a flag set already is exit 2, as on `invitations list`: with --yes nobody would see
   // which of the two the write matched by.
@@ -174,8 +177,9 @@ export async function matchFilters(ctx: Context, opts: MatchInvitationsOptions):
     if (!(OPERATION_FILTER_KEYS as readonly string[]).includes(key)) {
       throw new UsageError(`unknown invitation filter "${key}" in --filter: use one of ${OPERATION_FILTER_KEYS.join(', ')}`);
     }
+    if (value.trim() === '') throw new UsageError(`--filter ${key}= needs a value`);
     if (byFlags.has(key)) throw new UsageError(`--filter ${key}=${value}: the command's own flags set ${key} too (${String(filters[key])}); give it one way`);
-    filters[key] = key === 'status' ? parseEnumList(value, '--filter status', INVITATION_STATUSES)! : value;
+    filters[key] = key === 'status' ? filterEnumList(value, '--filter status', INVITATION_STATUSES)! : value;
   }
   // Accepted and revoked invitations fall outside a bulk revoke or renew (accounts.md): a status
   // filter keeps only the pending ones it names (an expired one is pending underneath).

@@ -4,7 +4,7 @@ import { COLUMNS, DETAILS } from '../output/columns.js';
 import { COMMODITIES, COMPOSITIONS } from '../api/enums.js';
 import { LIST_OPTIONS, listQuery, runList } from './shared/list.js';
 import { crudLeaves } from './shared/crud.js';
-import { appendList, parseEnumList } from './shared/flags.js';
+import { appendList, filterEnumList } from './shared/flags.js';
 import { TAGS_OPTION } from './shared/body.js';
 import type { OptionSpec, OptionsOf } from './shared/options.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
@@ -68,9 +68,9 @@ export const register = registerOf({
 
 export async function listProducts(ctx: Context, opts: ListProductsOptions): Promise<void> {
   const query = listQuery(opts);
-  const commodities = parseEnumList(opts.commodity, '--commodity', COMMODITIES);
+  const commodities = filterEnumList(opts.commodity, '--commodity', COMMODITIES);
   if (commodities) query.set(commodities.length > 1 ? 'commodity__in' : 'commodity', commodities.join(','));
-  const composition = parseEnumList(opts.composition, '--composition', COMPOSITIONS);
+  const composition = filterEnumList(opts.composition, '--composition', COMPOSITIONS);
   if (composition) query.set(composition.length > 1 ? 'composition__in' : 'composition', composition.join(','));
   await runList(ctx, { path: PATHS.products, query, flags: opts, columns: COLUMNS.product, noun: 'products' });
 }

@@ -223,6 +223,17 @@ describe('invitations revoke', () => {
         // A --filter of a key a flag set: which of the two matched would be unseen under --yes.
         [['invitations', 'revoke', '--email', 'nobody@x.example', '--filter', 'email=julie@x.example', '--yes'], "--filter email=julie@x.example: the command's own flags set email too (nobody@x.example); give it one way"],
         [['invitations', 'renew', '--search', 'a', '--filter', 'search=b', '--yes'], "the command's own flags set search too"],
+        // An empty value (a script's unset variable) is no filter: it would match every pending invitation.
+        [['invitations', 'revoke', '--email', '', '--yes'], '--email needs a value'],
+        [['invitations', 'revoke', '--email-contains', ' ', '--yes'], '--email-contains needs a value'],
+        [['invitations', 'revoke', '--search', '', '--yes'], '--search needs a value'],
+        [['invitations', 'revoke', '--filter', 'email=', '--yes'], '--filter email= needs a value'],
+        [['invitations', 'renew', '--email', '', '--dry-run'], '--email needs a value'],
+        [['invitations', 'list', '--email', ''], '--email needs a value'],
+        [['invitations', 'list', '--status', ''], '--status needs a value'],
+        [['invitations', 'list', '--status', ','], '--status needs a value'],
+        [['products', 'list', '--commodity', ''], '--commodity needs a value'],
+        [['products', 'list', '--composition', ''], '--composition needs a value'],
       ],
       { inProcess: true },
     );

@@ -102,7 +102,10 @@ export function setNamedFilters<T extends ListFilters>(
     if (value === undefined) continue;
     const values = (() => {
       switch (f.value) {
-        case 'text': return [value];
+        case 'text':
+          // Empty is no filter, which on a revoke or renew would match everything.
+          if (value.trim() === '') throw new UsageError(`${name} needs a value`);
+          return [value];
         case 'list': return splitList(value, name);
         case 'ids': return parseIdList(value, name);
         case 'countries': return parseCountryCodes(value, name);
