@@ -7,9 +7,10 @@
 // process sees the holder is gone and takes the lock over. A pid alone does not say the holder
 // is gone: after a reboot or a container restart the same pid is handed to another process, so
 // a holder is alive only if the process with its pid started when the holder did.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InterruptedError, SctError } from '../errors.js';
 import { formatDuration } from '../util/format.js';
@@ -83,7 +84,7 @@ export function tryLock(path: string): { release: () => void } | { holder: LockH
  * its holder pid. The wait gives way to the event loop, so `signal` (the run's Ctrl-C, SIGTERM)
  * ends it at once with an InterruptedError; fn itself runs without a pause, holding the lock.
  */
-export async function withLock<T>(path: string, fn: () => T, o: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<T> {
+export async function withLock<T>(path: string, fn: () => T | Promise<T>, o: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<T> {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const deadline = Date.now() + timeoutMs;
   let pause = 2;
@@ -92,7 +93,7 @@ export async function withLock<T>(path: string, fn: () => T, o: { timeoutMs?: nu
     const got = tryLock(path);
     if ('release' in got) {
       try {
-        return fn();
+        return await fn();
       } finally {
         got.release();
       }
@@ -112,6 +113,27 @@ export async function withLock<T>(path: string, fn: () => T, o: { timeoutMs?: nu
     pause = Math.min(pause * 2, 50);
   }
 }
+
+/**
+ * Runs fn holding the lock of one object of the service that a command reads and then writes
+ * whole (an order's item list): two sct processes of this user, a script's loop run in the
+ * background for one, never interleave their read and their write of it, and neither loses the
+ * other's change. The API has no precondition for a write, so across machines the last writer
+ * still wins. Where the config directory cannot be written, fn runs without the lock.
+ */
+export async function withObjectLock<T>(configDir: string, object: readonly string[], fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  const dir = join(configDir, 'locks');
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    return fn();
+  }
+  const name = createHash('sha256').update(object.join('\u0000')).digest('hex').slice(0, 20);
+  return withLock(join(dir, `${name}.lock`), fn, { timeoutMs: OBJECT_LOCK_TIMEOUT_MS, signal });
+}
+
+/** A read and a write of one object, retried through 503s and 429s, finish well within this. */
+const OBJECT_LOCK_TIMEOUT_MS = 5 * 60_000;
 
 function create(file: string, me: LockHolder): boolean {
   let fd: number;

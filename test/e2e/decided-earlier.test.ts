@@ -93,6 +93,26 @@ describe('orders update --item that would drop existing items', () => {
     expect((await send('GET', `/orders/${o.id}`)).items.map((i: any) => [i.id, i.volume])).toEqual([[a, 7]]);
   });
 
+  it('an item a colleague adds while the question waits is never deleted unnamed: nothing is sent, exit 1', async () => {
+    const o = await twoItemOrder();
+    const [a, b] = o.items.map((i) => i.id);
+    let added = 0;
+    const r = await atTerminal(['orders', 'update', String(o.id), '--purchase', '--item', `id=${a},volume=7`], [
+      {
+        when: '(y/N)',
+        before: async () => {
+          const order = await send('PATCH', `/orders/purchase/${o.id}`, { items: [{ id: a }, { id: b }, { buyer_product: o.product, volume: 9, unit: 'kg', line_number: 3 }] });
+          added = order.items.find((i: any) => i.line_number === 3).id;
+        },
+        type: 'y\r',
+      },
+    ]);
+    expect(r.exitCode, r.screen).toBe(1);
+    expect(r.screen.replace(/\s*\r?\n\s*/g, ' ')).toContain(`order ${o.id} changed while the question waited: item ${added} (line 3`);
+    expect(r.screen.replace(/\s*\r?\n\s*/g, ' ')).toContain('nothing was sent');
+    expect((await send('GET', `/orders/${o.id}`)).items.map((i: any) => [i.id, i.volume])).toEqual([[a, 100], [b, 5], [added, 9]]);
+  });
+
   it('forty items dropped: five named on one line each, then a count; a line break in an external_id stays on its line', async () => {
     run++;
     const [p1] = (await send('GET', '/products?limit=1')).results.map((p: any) => p.id);

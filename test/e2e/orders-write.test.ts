@@ -175,7 +175,8 @@ describe('orders trace', () => {
     t.sb.requests.length = 0;
     const r = await t.sct(['orders', 'trace', String(purchaseId), '--item', String(first.id), '--to-origin', '1,2', '--to-order', '5']);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(sent()).toEqual([`GET /api/orders/${purchaseId}`, 'GET /api/accounts/me', `PATCH /api/orders/purchase/${purchaseId}`]);
+    // Who the company is first: the order's read and its write are then one round trip apart.
+    expect(sent()).toEqual(['GET /api/accounts/me', `GET /api/orders/${purchaseId}`, `PATCH /api/orders/purchase/${purchaseId}`]);
     const body = t.bodyOf(2);
     expect(body.items.map((i: any) => i.id)).toEqual([first.id, second.id]);
     expect(body.items[0].trace).toEqual({ traced_orders: [5], traced_origins: [1, 2] });
@@ -218,6 +219,41 @@ describe('orders trace', () => {
     expect(after.items.find((i: any) => i.id === first.id).trace.traced_origins).toContain(7);
   });
 
+  it('an item a colleague adds while sct learns which company it acts for is kept', async () => {
+    const before = await t.api(`/orders/${purchaseId}`);
+    const [p1] = await productOf(OWNER);
+    let added: number | undefined;
+    t.sb.setBeforeHandle(async (q) => {
+      if (q.method !== 'GET' || !q.path.endsWith('/accounts/me')) return;
+      t.sb.setBeforeHandle(undefined);
+      const r = await fetch(`${t.sb.url}/orders/purchase/${purchaseId}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${OWNER}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ items: [...before.items.map((i: any) => ({ id: i.id })), { buyer_product: p1, volume: 3, unit: 'kg', line_number: 9 }] }),
+      });
+      added = ((await r.json()) as any).items.find((i: any) => i.line_number === 9).id;
+    });
+    const r = await t.sct(['orders', 'trace', String(purchaseId), '--item', String(before.items[0].id), '--to-origin', '8']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(added).toBeDefined();
+    expect((await t.api(`/orders/${purchaseId}`)).items.map((i: any) => i.id)).toContain(added);
+  });
+
+  it('two traces of one item at once (a script loop in the background) both stay', async () => {
+    const before = await t.api(`/orders/${purchaseId}`);
+    const item = before.items[0];
+    const had: number[] = item.trace?.traced_origins ?? [];
+    // Each read of the order answered late: both runs would read before either writes.
+    t.sb.setBeforeHandle(async (q) => {
+      if (q.method === 'GET' && q.path === `/api/orders/${purchaseId}`) await new Promise((res) => setTimeout(res, 400));
+    });
+    const runs = await Promise.all(['11', '12'].map((origin) => t.sctBin(['orders', 'trace', String(purchaseId), '--item', String(item.id), '--to-origin', origin, '--purchase'])));
+    t.sb.setBeforeHandle(undefined);
+    for (const r of runs) expect(r.exitCode, r.stderr).toBe(0);
+    const after = (await t.api(`/orders/${purchaseId}`)).items.find((i: any) => i.id === item.id);
+    expect([...after.trace.traced_origins].sort((x: number, y: number) => x - y)).toEqual([...new Set([...had, 11, 12])].sort((x, y) => x - y));
+  });
+
   it('PATCHes through the sale endpoint when the company is the seller', async () => {
     const trader = t.sctAs(TRADER);
     const sale = (await t.api('/orders?order_action=selling&limit=20', TRADER)).results.find((o: any) => o.seller_company_id === 2 && o.buyer_company_id !== 2 && o.items.length > 1);
@@ -254,7 +290,7 @@ describe('orders trace', () => {
     // The order was read, so this is a failed request (1), not a usage error (2: nothing sent).
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`item 999999 is not an item of order ${purchaseId}`);
-    expect(sent()).toEqual([`GET /api/orders/${purchaseId}`]);
+    expect(sent()).toEqual(['GET /api/accounts/me', `GET /api/orders/${purchaseId}`]);
     t.sb.requests.length = 0;
     await t.expectUsageErrors([
       [['orders', 'trace', '5', '--to-origin', '1'], '--item ITEM_ID is required'],

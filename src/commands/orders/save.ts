@@ -2,7 +2,7 @@
 // --set and --file; the body is validated with the kind's schema before it is sent.
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
-import { CancelledError, UsageError } from '../../errors.js';
+import { CancelledError, SctError, UsageError } from '../../errors.js';
 import { cleanCell, stripControl } from '../../output/sanitize.js';
 import { addsItems, ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
 import { type OrderKindName } from '../../api/enums.js';
@@ -162,6 +162,18 @@ async function confirmDroppedItems(ctx: Context, kind: OrderKindName, id: number
     return;
   }
   if (!(await ctx.confirm(question))) throw new CancelledError(`cancelled: order ${id} was not updated (to keep an item, name it: --item id=N)`);
+  // The question may have waited minutes: an item a colleague added meanwhile would be deleted
+  // too, never named. Read again, as sync reads before it writes what was decided earlier.
+  const named = new Set(dropped.map((it) => it.id));
+  const now = await ctx.client().get<{ items?: Item[] } | null>(PATHS.order(id));
+  const unnamed = (now?.items ?? []).filter((it) => !kept.has(it.id) && !named.has(it.id));
+  if (unnamed.length > 0) {
+    const err = new SctError(
+      `order ${id} changed while the question waited: ${unnamed.slice(0, SHOWN).map(describeItem).join('; ')}${unnamed.length > SHOWN ? `; and ${unnamed.length - SHOWN} more` : ''} would be deleted too; nothing was sent`,
+    );
+    err.hint = 'run the command again to be asked about the order as it is now';
+    throw err;
+  }
 }
 
 /** "item 416 (line 1, product 12, 100 kg)": what a person can recognise an item by. */

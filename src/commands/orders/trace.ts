@@ -12,12 +12,18 @@
 //   the same whether the service merges nested items or replaces them; the other items go
 //   without their trace, which is left as it is: it may name orders of the counterparty that
 //   this company cannot see, and the service would reject them as unknown.
+// - The API has no precondition for a write and the PATCH sends the whole item list, so the
+//   company is looked up before the order is read (the read and the write are one round trip
+//   apart), and the read and the write hold a lock of the order in the config directory: two
+//   sct processes of this user tracing one order take turns instead of dropping each other's
+//   trace. Across machines the last writer still wins.
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { SctError, UsageError } from '../../errors.js';
 import { COLUMNS, type Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { asMe } from '../../api/me.js';
+import { withObjectLock } from '../../config/lock.js';
 import { ORDER_UPDATE_SCHEMAS, orderResponseSchema, type OrderItemBody, type OrderResponse } from '../../api/schemas/orders.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { validate } from '../shared/body.js';
@@ -102,24 +108,41 @@ const TRACE_COLUMNS: Column[] = [
 export async function traceItem(ctx: Context, orderIdArg: string, flags: TraceFlags): Promise<void> {
   const plan = tracePlan(orderIdArg, flags);
   const client = ctx.client();
-  const raw = await client.get(PATHS.order(plan.orderId));
-  const parsed = orderResponseSchema.safeParse(raw);
-  if (!parsed.success) throw new SctError(`unexpected answer from GET ${PATHS.order(plan.orderId)}: not an order`);
-  const order = parsed.data;
-  const items = tracedItems(order, plan);
-  let kind = plan.kind;
-  if (!kind) {
-    const me = asMe(await client.get(PATHS.me));
-    const companyId = me ? (me.company?.id ?? (me as { user_company?: { company_id?: number } }).user_company?.company_id) : undefined;
-    if (companyId === undefined) throw new SctError('cannot tell which company you act for; pass --purchase, --sale or --batch');
-    kind = kindFor(order, companyId);
-  }
-  const body = validate(ORDER_UPDATE_SCHEMAS[kind], { items }, `${kind} order`);
-  const updated = await client.patch<Record<string, unknown>>(PATHS.orderOfKind(kind, plan.orderId), body);
+  // Which company this is, before the order is read: its read and its write are then one round
+  // trip apart, and nothing a colleague adds in between is long enough to be lost.
+  const companyId = plan.kind ? undefined : await myCompanyId(ctx);
+  // The item list is sent whole: two traces of one order at once (a script's loop in the
+  // background) would each write what it read, and the last would drop the other's trace.
+  const { items, updated } = await lockedUnlessDryRun(
+    ctx,
+    [client.baseUrl, 'order', String(plan.orderId)],
+    async () => {
+      const raw = await client.get(PATHS.order(plan.orderId));
+      const parsed = orderResponseSchema.safeParse(raw);
+      if (!parsed.success) throw new SctError(`unexpected answer from GET ${PATHS.order(plan.orderId)}: not an order`);
+      const order = parsed.data;
+      const items = tracedItems(order, plan);
+      const kind = plan.kind ?? kindFor(order, companyId!);
+      const body = validate(ORDER_UPDATE_SCHEMAS[kind], { items }, `${kind} order`);
+      return { items, updated: await client.patch<Record<string, unknown>>(PATHS.orderOfKind(kind, plan.orderId), body) };
+    },
+  );
   const item = (Array.isArray(updated?.items) ? (updated.items as Record<string, unknown>[]) : []).find((it) => it.id === plan.itemId);
   const t = items.find((it) => it.id === plan.itemId)!.trace!;
   ctx.io.info(
     `${ctx.io.colorErr.green('✓')} Item ${plan.itemId} of order ${plan.orderId} is traced to ${t.traced_orders!.length} order(s) and ${t.traced_origins!.length} origin(s)`,
   );
   await writeOne(ctx.io, item ?? updated, { ...ctx.output(TRACE_COLUMNS), detail: TRACE_COLUMNS });
+}
+
+/** A dry run writes nothing, so it takes no lock (and makes no directory for one). */
+function lockedUnlessDryRun<T>(ctx: Context, object: readonly string[], fn: () => Promise<T>): Promise<T> {
+  return ctx.dryRun ? fn() : withObjectLock(ctx.config().dir, object, fn, ctx.signal);
+}
+
+async function myCompanyId(ctx: Context): Promise<number> {
+  const me = asMe(await ctx.client().get(PATHS.me));
+  const companyId = me ? (me.company?.id ?? (me as { user_company?: { company_id?: number } }).user_company?.company_id) : undefined;
+  if (companyId === undefined) throw new SctError('cannot tell which company you act for; pass --purchase, --sale or --batch');
+  return companyId;
 }
