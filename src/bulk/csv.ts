@@ -628,29 +628,38 @@ export function idCell(raw: string | undefined, line: number, column: string, er
  * a decimal point (a `,`-separated file, whose cells cannot hold a bare comma; a workbook, whose
  * numbers are numbers), or either (tab or `|`: the separator does not say).
  */
-export type NumberStyle = 'comma' | 'point' | 'either';
+/**
+ * 'comma': --decimal-comma was given. 'semicolon': the file is ;-separated, as spreadsheets
+ * with decimal commas write it, but LibreOffice and Excel in an English locale write `;` files
+ * with decimal points too, so a dot that may be either is refused there.
+ */
+export type NumberStyle = 'comma' | 'semicolon' | 'point' | 'either';
 
 function numberStyle(delimiter: string, decimalComma: boolean): NumberStyle {
-  if (decimalComma || delimiter === ';') return 'comma';
+  if (decimalComma) return 'comma';
+  if (delimiter === ';') return 'semicolon';
   return delimiter === ',' || delimiter === '' ? 'point' : 'either';
 }
 
 /** `1.234`, `12.500.000`: dots that group thousands when a comma is the decimal mark. */
 const DOT_GROUPED = /^[+-]?[1-9]\d{0,2}(\.\d{3})+(,\d*)?$/;
+/** `1.234`: one group of three after the dot, nothing else; a decimal in the other convention. */
+const ONE_DOT_GROUP = /^[+-]?[1-9]\d{0,2}\.\d{3}$/;
 /** `1,250.50`: commas that group thousands beside a decimal point. */
 const COMMA_GROUPED_POINT = /^[+-]?[1-9]\d{0,2}(,\d{3})+\.\d+$/;
 
 /**
  * A number cell in the file's convention, as the plain decimal the service takes (`1234.5`).
  * With decimal commas, `1.234,5` and `12,5` read as 1234.5 and 12.5, and `12.5` (which cannot
- * be a thousands group) as 12.5. Otherwise a comma is refused rather than read one way or the
+ * be a thousands group) as 12.5; `1.234` alone is 1234 only with --decimal-comma, since a
+ * ;-separated file from an English locale writes one point two three four so. Otherwise a comma is refused rather than read one way or the
  * other: `1,234` is a thousand in one convention and one point two in the other; and where the
  * separator does not settle the convention, so is `1.250`. Throws an Error saying what is
  * wrong; callers add the line and column.
  */
 export function decimalText(raw: string, numbers: NumberStyle): string {
   const s = raw.trim();
-  if (numbers !== 'comma') {
+  if (numbers !== 'comma' && numbers !== 'semicolon') {
     // 1,250.50 (a US sheet's grouping): commas that group and a decimal point, one reading only.
     if (COMMA_GROUPED_POINT.test(s)) return s.replace(/,/g, '');
     if (s.includes(',')) throw new Error(`"${raw}" has a comma: if it is a decimal comma, give --decimal-comma (or save the file with ; as separator)`);
@@ -661,6 +670,12 @@ export function decimalText(raw: string, numbers: NumberStyle): string {
       );
     }
     return s;
+  }
+  if (numbers === 'semicolon' && ONE_DOT_GROUP.test(s)) {
+    const comma = s.replace('.', '');
+    throw new Error(
+      `"${raw}" reads as ${comma} with a decimal comma and as ${Number(s)} with a decimal point, and a ;-separated file may be written either way: write ${comma} or ${s.replace('.', ',')}, or give --decimal-comma if its dots group thousands`,
+    );
   }
   if (DOT_GROUPED.test(s)) return s.replace(/\./g, '').replace(',', '.');
   if (s.includes(',') && s.includes('.')) throw new Error(`"${raw}" is not a number with a decimal comma (e.g. 1.234,5)`);

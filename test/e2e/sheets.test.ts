@@ -123,6 +123,22 @@ describe('files from spreadsheets: separators and decimal commas', () => {
     expect(dryRunBodies(r.stdout)[0].location).toEqual({ type: 'Point', coordinates: [-0.001, 6.8] });
   });
 
+  it('in a ;-separated file, "1.234" alone (1234 with decimal commas, 1.234 as LibreOffice in English writes it) is exit 2 naming the line; --decimal-comma reads 1234', async () => {
+    const file = t.writeFile('semicolon-points.csv', 'external_id;type;order_created_at;seller_company_id;volume;unit\nSP-1;order;2025-04-01;101;1250.5;kg\nSP-1;order;2025-04-01;101;1.234;kg\n');
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('line 3, volume: "1.234" reads as 1234 with a decimal comma and as 1.234 with a decimal point');
+    const comma = await t.sct(['orders', 'import', '--purchase', '--file', file, '--dry-run', '-o', 'json', '--decimal-comma']);
+    expect(comma.exitCode, comma.stderr).toBe(0);
+    expect(dryRunBodies(comma.stdout)[0].items).toEqual([{ volume: 1250.5, unit: 'kg' }, { volume: 1234, unit: 'kg' }]);
+    // Grouped twice, or with its decimal comma, a number reads one way only.
+    const plain = t.writeFile('semicolon-grouped.csv', 'external_id;type;order_created_at;seller_company_id;volume;unit\nSP-2;order;2025-04-01;101;1.234,5;kg\nSP-2;order;2025-04-01;101;1.234.567;kg\n');
+    const ok = await t.sct(['orders', 'import', '--purchase', '--file', plain, '--dry-run', '-o', 'json']);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(dryRunBodies(ok.stdout)[0].items).toEqual([{ volume: 1234.5, unit: 'kg' }, { volume: 1234567, unit: 'kg' }]);
+    expect(sent()).toEqual([]);
+  });
+
   it('reads a US sheet\'s grouped volume ("1,250.50") in a comma-separated file as 1250.5', async () => {
     const product = (await t.api('/products?limit=1')).results[0].id;
     const file = t.writeFile('us-grouping.csv', `external_id,type,order_created_at,seller_company_id,product,volume,unit\nUS-1,order,2025-04-01,101,${product},"1,250.50",kg\n`);

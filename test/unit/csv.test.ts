@@ -205,7 +205,7 @@ describe('files from spreadsheets', () => {
       const csv = await read(`name${d}volume\n"a${d}b"${d}1\nc${d}2\n`);
       expect(csv.delimiter).toBe(d);
       expect(csv.rows.map((r) => r.values)).toEqual([{ name: `a${d}b`, volume: '1' }, { name: 'c', volume: '2' }]);
-      expect(csv.numbers).toBe(d === ';' ? 'comma' : d === ',' ? 'point' : 'either');
+      expect(csv.numbers).toBe(d === ';' ? 'semicolon' : d === ',' ? 'point' : 'either');
     }
     expect((await usage(read('name;volume\nx;1\n', { delimiter: ',' }))).message).toBe('stdin line 1: no known column in the header (found: name;volume; tried the separator ",", from --delimiter)');
     expect((await read('name;volume\nx;1\n', { delimiter: ';' })).columns).toEqual(['name', 'volume']);
@@ -253,5 +253,13 @@ describe('files from spreadsheets', () => {
     expect(() => decimalText('1.250', 'either')).toThrow('"1.250" reads as 1.25 with a decimal point and as 1250 with a decimal comma');
     expect(() => decimalText('-12.500', 'either')).toThrow('as -12500 with a decimal comma');
     expect(() => decimalText('1,5', 'either')).toThrow('give --decimal-comma');
+    // A ;-separated file without --decimal-comma: one group of three after a dot reads both ways.
+    expect(() => decimalText('1.234', 'semicolon')).toThrow('"1.234" reads as 1234 with a decimal comma and as 1.234 with a decimal point');
+    expect(decimalText('1.234', 'comma')).toBe('1234');
+    expect(decimalText('1.234,5', 'semicolon')).toBe('1234.5');
+    expect(decimalText('1.234.567', 'semicolon')).toBe('1234567');
+    expect(decimalText('12,5', 'semicolon')).toBe('12.5');
+    expect(decimalText('1250.5', 'semicolon')).toBe('1250.5');
+    expect(decimalText('0.001', 'semicolon')).toBe('0.001');
   });
 });
