@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify/sync';
-import { decimalText, parsedRecords, quoteFreeRecords, readCsv } from '../../src/bulk/csv.js';
+import { decimalText, parsedRecords, quoteFreeRecords, readCsv, type NumberStyle } from '../../src/bulk/csv.js';
 import { UsageError } from '../../src/errors.js';
 import { CSV_WRITE_OPTIONS, guardFormula } from '../../src/output/spreadsheet.js';
 
@@ -255,11 +255,14 @@ describe('files from spreadsheets', () => {
     expect(() => decimalText('1,5', 'either')).toThrow('give --decimal-comma');
     // A ;-separated file without --decimal-comma: one group of three after a dot reads both ways.
     expect(() => decimalText('1.234', 'semicolon')).toThrow('"1.234" reads as 1234 with a decimal comma and as 1.234 with a decimal point');
-    expect(decimalText('1.234', 'comma')).toBe('1234');
-    expect(decimalText('1.234,5', 'semicolon')).toBe('1234.5');
-    expect(decimalText('1.234.567', 'semicolon')).toBe('1234567');
-    expect(decimalText('12,5', 'semicolon')).toBe('12.5');
-    expect(decimalText('1250.5', 'semicolon')).toBe('1250.5');
-    expect(decimalText('0.001', 'semicolon')).toBe('0.001');
+    const readOneWay: Array<[string, NumberStyle, string]> = [
+      ['1.234', 'comma', '1234'],
+      ['1.234,5', 'semicolon', '1234.5'],
+      ['1.234.567', 'semicolon', '1234567'],
+      ['12,5', 'semicolon', '12.5'],
+      ['1250.5', 'semicolon', '1250.5'],
+      ['0.001', 'semicolon', '0.001'],
+    ];
+    for (const [text, style, read] of readOneWay) expect(decimalText(text, style), `${text} (${style})`).toBe(read);
   });
 });
