@@ -218,7 +218,10 @@ export class ApiClient {
         ? () => proxyTransport(proxy)
         : async () => nodeTransport(options.early);
     this.now = options.now ?? Date.now;
-    this.trace = options.trace;
+    // A token the user typed into a path, a field or a header (`sct api "/echo?t=$SCT_TOKEN"`) is
+    // masked in the trace as the Authorization header is.
+    const trace = options.trace;
+    this.trace = trace && ((line) => trace(withoutToken(line, this.token)));
     this.retryPolicy = {
       maxRetries: this.opts.maxRetries,
       retryBaseMs: this.opts.retryBaseMs,
@@ -321,6 +324,31 @@ export class ApiClient {
    * carried it out (`delivery`, see Call.fail).
    */
   private async send(options: RequestOptions, mode: AnswerMode): Promise<Answer> {
+    try {
+      return await this.sendUnmasked(options, mode);
+    } catch (err) {
+      throw this.withoutTokenIn(err);
+    }
+  }
+
+  /**
+   * An error names its request, and the request may carry the token the user typed into its
+   * path or a field: it is masked there, as in the service's own words about it.
+   */
+  private withoutTokenIn(err: unknown): unknown {
+    if (!(err instanceof SctError) || this.token === undefined) return err;
+    err.message = withoutToken(err.message, this.token);
+    if (err.hint) err.hint = withoutToken(err.hint, this.token);
+    for (const [field, messages] of Object.entries(err.fields)) {
+      const masked = withoutToken(field, this.token);
+      const list = messages.map((m) => withoutToken(m, this.token));
+      if (masked !== field) delete err.fields[field];
+      err.fields[masked] = list;
+    }
+    return err;
+  }
+
+  private async sendUnmasked(options: RequestOptions, mode: AnswerMode): Promise<Answer> {
     const method = options.method ?? 'GET';
     const url = this.resolve(options.path, options.query);
     if (this.dryRun && method !== 'GET') return this.plan(options, method, url);
@@ -730,7 +758,11 @@ export class ApiClient {
       : options.path.startsWith('/')
         ? decodeURI(displayPath(url, this.baseUrl)) + url.search
         : options.path;
-    this.dryRun!.push({ method, path, body: options.rawBody ? (options.dryRunBody ?? '(raw bytes)') : options.bodyAsIs !== undefined ? shownAsIs(options.bodyAsIs) : (options.body ?? null) });
+    const body = options.rawBody ? (options.dryRunBody ?? '(raw bytes)') : options.bodyAsIs !== undefined ? shownAsIs(options.bodyAsIs) : (options.body ?? null);
+    // The token the user may have typed into a field or the path: never printed, as anywhere else.
+    const token = this.token;
+    const masked = token !== undefined && JSON.stringify(body)?.includes(token) ? JSON.parse(withoutToken(JSON.stringify(body), token)) : body;
+    this.dryRun!.push({ method, path: withoutToken(path, token), body: masked });
     if (!('dryRunAnswer' in options)) throw new DryRunEnd();
     return { status: 0, headers: {}, data: options.dryRunAnswer };
   }

@@ -103,3 +103,36 @@ describe('sct api paths', () => {
     expect(r.stderr).toContain('which ends in /api already: did you mean /orders?order_action=buying&limit=1?');
   });
 });
+
+// "The token never appears in output, logs or --verbose traces": not when the user typed it into
+// the request either (a path, a field, a header), as the service's echoes of it are masked.
+describe('sct api: a token typed into the request is masked', () => {
+  const TOKEN = 'sct_demo_owner_cacao';
+  const masked = 'sct_…****';
+
+  it('in the --verbose trace of the URL, the body and a header', async () => {
+    const r = await t.sctBin(['api', '-v', '-X', 'PATCH', `/origins/1?t=${TOKEN}`, '-f', `description=key ${TOKEN}`, '-H', `X-Note: ${TOKEN}`]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain(TOKEN);
+    expect(r.stderr).toContain(`?t=${masked}`);
+    expect(r.stderr).toContain(`"description":"key ${masked}"`);
+    expect(r.stderr).toContain(`x-note: ${masked}`);
+    // What was sent is the token itself: only what is shown is masked.
+    expect(t.bodyOf()).toEqual({ description: `key ${TOKEN}` });
+  });
+
+  it('in an error naming the request, as text and as the JSON error object', async () => {
+    const r = await t.sctBin(['api', `/no-such-thing/${TOKEN}`, '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).not.toContain(TOKEN);
+    expect(r.stderr).toContain(`/no-such-thing/${masked}`);
+  });
+
+  it('in a dry run', async () => {
+    const r = await t.sctBin(['api', '-X', 'POST', `/origins?t=${TOKEN}`, '-f', `name=${TOKEN}`, '--dry-run']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain(TOKEN);
+    expect(r.stdout).toContain(masked);
+    expect(t.sb.requests.filter((q) => q.method === 'POST')).toEqual([]);
+  });
+});
