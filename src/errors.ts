@@ -115,7 +115,12 @@ export class WaitTooLongError extends RateLimitError {
   }
 }
 
+/** A wait the service asks for beyond this is not a time but a mistake: it is said as "more than a year". */
+export const MAX_PLAUSIBLE_WAIT_MS = 366 * 24 * 3_600_000;
+
 function formatWhen(at: Date, waitMs: number): string {
+  // Held at a year and a day, the time is sct's, not the service's: never told as its.
+  if (waitMs >= MAX_PLAUSIBLE_WAIT_MS) return 'more than a year from now';
   // Whole seconds, rounded up: a wait told as shorter than it is would be retried too early.
   const inText = formatWait(waitMs);
   return Number.isFinite(at.getTime()) ? `at ${at.toISOString()} (in ${inText})` : `in ${inText}`;

@@ -1,13 +1,11 @@
 // The retry policy: which failures are tried again, the backoff between attempts, the waits the
 // service asks for (429, Retry-After, X-RateLimit-*) and the --max-wait bound on them.
 import type { Headers } from './transport.js';
-import { InterruptedError, WaitTooLongError, isAbortError } from '../errors.js';
+import { InterruptedError, MAX_PLAUSIBLE_WAIT_MS, WaitTooLongError, isAbortError } from '../errors.js';
 import { credentialsInText } from '../output/redact.js';
 import { formatWait } from '../util/format.js';
 
 export const RETRYABLE_STATUS = new Set([502, 503, 504]);
-/** A wait the service asks for beyond this is not a time but a mistake. */
-const MAX_PLAUSIBLE_WAIT_MS = 366 * 24 * 3_600_000;
 /** A 429's wait, a Retry-After's, or the pause sct makes itself when the budget is spent (no 429 was sent for it). */
 /** What a wait is for: a 429's reset (`rate-limit-untold`: a 429 that gave no time, sct's own back-off), a 503's Retry-After, the budget at 0. */
 type WaitReason = 'rate-limit' | 'rate-limit-untold' | 'retry-after' | 'budget';
@@ -96,7 +94,7 @@ export class Retries {
 
   /** After a 429: waits as the service asks, or longer with each 429 in a row when it does not say. */
   throttle(headers: Headers): Promise<void> {
-    const told = resetTime(headers['x-ratelimit-reset'], this.policy.now()) !== undefined || retryAfterMs(headers, this.policy.now()) !== undefined;
+    const told = resetTime(headers, this.policy.now()) !== undefined || retryAfterMs(headers, this.policy.now()) !== undefined;
     return this.wait(throttleWaitMs(headers, this.throttled++, this.policy.now()), told ? 'rate-limit' : 'rate-limit-untold');
   }
 
@@ -123,7 +121,7 @@ export function recordRateLimit(state: RateLimitState, headers: Headers, now: nu
   };
   const limit = num('x-ratelimit-limit');
   const remaining = num('x-ratelimit-remaining');
-  const reset = resetTime(headers['x-ratelimit-reset'], now);
+  const reset = resetTime(headers, now);
   if (limit !== undefined) state.limit = limit;
   // Answers to requests in flight come in any order: within one window (the same reset) the
   // budget only goes down, and an older answer's higher Remaining never undoes a newer 0.
@@ -145,7 +143,7 @@ export function budgetPauseMs(state: RateLimitState, now: number): number {
  * without either, a backoff that grows with each 429 in a row, so a 429 is never hammered.
  */
 function throttleWaitMs(headers: Headers, inARow: number, now: number): number {
-  const reset = resetTime(headers['x-ratelimit-reset'], now);
+  const reset = resetTime(headers, now);
   const fromReset = reset !== undefined ? reset * 1000 - now : undefined;
   const fromRetryAfter = retryAfterMs(headers, now);
   const told = Math.max(fromReset ?? -1, fromRetryAfter ?? -1);
@@ -161,7 +159,7 @@ function throttleWaitMs(headers: Headers, inARow: number, now: number): number {
 export function unavailableWaitMs(headers: Headers, now: number): number | undefined {
   const fromRetryAfter = retryAfterMs(headers, now);
   if (fromRetryAfter === undefined) return undefined;
-  const reset = resetTime(headers['x-ratelimit-reset'], now);
+  const reset = resetTime(headers, now);
   return Math.max(fromRetryAfter, reset !== undefined ? Math.min(reset * 1000 - now, MAX_PLAUSIBLE_WAIT_MS) : 0);
 }
 
@@ -172,19 +170,35 @@ export function retryAfterMs(headers: Headers, now: number): number | undefined 
   const s = String(Array.isArray(v) ? v[0] : v).trim();
   if (/^\d+(\.\d+)?$/.test(s)) return Math.min(Number(s) * 1000, MAX_PLAUSIBLE_WAIT_MS);
   const date = Date.parse(s);
-  return Number.isFinite(date) ? Math.min(Math.max(date - now, 0), MAX_PLAUSIBLE_WAIT_MS) : undefined;
+  return Number.isFinite(date) ? Math.min(Math.max(date - now - serviceClockAhead(headers, now), 0), MAX_PLAUSIBLE_WAIT_MS) : undefined;
 }
 
 /**
- * X-RateLimit-Reset as Unix seconds. Small values are read as seconds from now (some services
- * send a delay there); a time further out than a year, or not a number, is no time at all.
+ * X-RateLimit-Reset as Unix seconds, on this machine's clock. Small values are read as seconds
+ * from now (some services send a delay there); a time further out than a year, or not a number,
+ * is no time at all.
  */
-function resetTime(v: string | string[] | undefined, now: number): number | undefined {
+function resetTime(headers: Headers, now: number): number | undefined {
+  const v = headers['x-ratelimit-reset'];
   if (v === undefined) return undefined;
   const n = Number(Array.isArray(v) ? v[0] : v);
   if (!Number.isFinite(n) || n < 0) return undefined;
-  const seconds = n < 1e9 ? now / 1000 + n : n;
+  const seconds = n < 1e9 ? now / 1000 + n : n - serviceClockAhead(headers, now) / 1000;
   return seconds * 1000 - now > MAX_PLAUSIBLE_WAIT_MS ? undefined : seconds;
+}
+
+/**
+ * How far the service's clock runs ahead of this one (ms; behind is negative), by the Date of
+ * the answer: a time it gives (a reset, a Retry-After date) is its clock's, and a laptop's clock
+ * a day off turned a reset ten seconds away into a wait of a day. Within 2 s it is none: Date
+ * has whole seconds, and the answer took time to come.
+ */
+function serviceClockAhead(headers: Headers, now: number): number {
+  const v = headers.date;
+  const date = Date.parse(String(Array.isArray(v) ? v[0] : (v ?? '')));
+  if (!Number.isFinite(date)) return 0;
+  const ahead = date - now;
+  return Math.abs(ahead) < 2000 ? 0 : ahead;
 }
 
 const RETRYABLE_CODES = new Set([

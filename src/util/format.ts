@@ -23,7 +23,10 @@ export function formatDuration(ms: number): string {
   if (secs < 60) return `${secs}s`;
   if (secs < 3600) return `${Math.floor(secs / 60)}m${secs % 60 ? ` ${secs % 60}s` : ''}`;
   const mins = Math.round(secs / 60);
-  return `${Math.floor(mins / 60)}h${mins % 60 ? ` ${mins % 60}m` : ''}`;
+  const hours = Math.floor(mins / 60);
+  // Days past two of them: "366d", not "8784h".
+  if (hours >= 48) return `${Math.floor(hours / 24)}d${hours % 24 ? ` ${hours % 24}h` : ''}`;
+  return `${hours}h${mins % 60 ? ` ${mins % 60}m` : ''}`;
 }
 
 /** A wait as it is announced or counted down: whole seconds, rounded up ("59s", "1m 30s"). */

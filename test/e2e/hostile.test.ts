@@ -277,6 +277,15 @@ describe('time limits', () => {
     expect(h.log).toHaveLength(1);
   });
 
+  it('a Retry-After past a year (a date in 2099, a number of seconds past it) is "more than a year from now", not a date of sct\'s making', async () => {
+    for (const retryAfter of ['Thu, 01 Jan 2099 00:00:00 GMT', '99999999999']) {
+      h.on('GET /api/orders', answer(503, { 'retry-after': retryAfter }, { detail: 'Down for maintenance.' }));
+      const r = await sct(['orders', 'list', '--buying']);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toContain('error: the service is unavailable and asks sct to retry more than a year from now, longer than --max-wait (GET /orders)');
+    }
+  });
+
   it('waits add up against --max-wait, and the stop says the time already waited', async () => {
     h.on('GET /api/orders', answer(503, { 'retry-after': '2' }, { detail: 'Busy.' }));
     const r = await sct(['orders', 'list', '--buying', '--max-wait', '3s']);

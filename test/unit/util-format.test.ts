@@ -13,6 +13,9 @@ describe('formatDuration: one style for every wait, timeout and limit', () => {
     [3_599_000, '59m 59s'],
     [3_600_000, '1h'],
     [7_500_000, '2h 5m'],
+    [86_400_000, '24h'],
+    [2 * 86_400_000 + 3_600_000, '2d 1h'],
+    [366 * 86_400_000, '366d'],
   ])('%d ms is %s', (ms, text) => expect(formatDuration(ms)).toBe(text));
 });
 
