@@ -174,8 +174,9 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
             : s.tokenStorage === 'keyring'
               ? `profile "${s.profile}" (system keyring)`
               : `profile "${s.profile}" in ${ctx.config().path}`),
-        timeoutMs: flags.timeout ? parseDuration(flags.timeout, '--timeout') : 30_000,
-        maxWaitMs: options.noWait ? 0 : flags.maxWait ? parseDuration(flags.maxWait, '--max-wait', { allowZero: true }) : 600_000,
+        // Given empty (`--timeout "$T"` with T unset), a value is refused, as `dds wait --timeout ''` is.
+        timeoutMs: flags.timeout !== undefined ? parseDuration(flags.timeout, '--timeout') : 30_000,
+        maxWaitMs: options.noWait ? 0 : flags.maxWait !== undefined ? parseDuration(flags.maxWait, '--max-wait', { allowZero: true }) : 600_000,
         env,
         signal: deps.signal,
         abortInFlight: !options.finishInFlight,

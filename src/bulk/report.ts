@@ -29,7 +29,9 @@ export const OUTCOME_COLUMNS = [
  * an existing report (a link too, even a dangling one) is only replaced with --force.
  */
 export function checkReportPath(path: string | undefined, force: boolean | undefined, input?: string): void {
-  if (!path) return;
+  if (path === undefined) return;
+  // `--report "$R"` with R unset: a run that writes no report would go by unsaid.
+  if (path.trim() === '') throw new UsageError('--report needs a file name');
   // Not a file named "-" in the current directory, which `-` is nowhere else in sct.
   if (path === '-') throw new UsageError('--report -: the report is a CSV file: name one (stdout carries the run\'s own output; /dev/stdout if you mean it)');
   const dir = dirname(resolve(path));

@@ -252,11 +252,15 @@ describe('time limits', () => {
   });
 
   it('--timeout must be more than 0: 0 and 0.0001 are usage errors, sent nowhere', async () => {
-    for (const v of ['0', '0.0001', '0ms', '-1', 'soon']) {
+    for (const v of ['0', '0.0001', '0ms', '-1', 'soon', '']) {
       const r = await sct(['orders', 'list', '--buying', '--timeout', v]);
       expect(r.exitCode, `${v}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toContain(`invalid --timeout "${v}"`);
     }
+    // Empty (`--max-wait "$W"` with W unset) is no default either.
+    const empty = await sct(['orders', 'list', '--buying', '--max-wait=']);
+    expect(empty.exitCode, empty.stderr).toBe(2);
+    expect(empty.stderr).toContain('invalid --max-wait ""');
     expect(h.log).toHaveLength(0);
   });
 

@@ -43,6 +43,13 @@ describe('--report', () => {
     expect(existsSync(join(cwd, '-'))).toBe(false);
   });
 
+  it('--report given empty (a script\'s unset variable) is exit 2, not a run without its report', async () => {
+    const r = await t.sctBin(['invitations', 'bulk-create', '--file', people('empty-report.csv'), '--report', '']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--report needs a file name');
+    expect(t.sb.requests.filter((q) => q.method === 'POST')).toEqual([]);
+  });
+
   it('a device is written into, never replaced, without --force', async () => {
     const r = await t.sct(['invitations', 'bulk-create', '--file', people('null.csv'), '--report', '/dev/null']);
     expect(r.exitCode, r.stderr).toBe(0);
