@@ -17,11 +17,33 @@ export function parseIdList(value: string, flag: string): number[] {
 
 /** A value as JSON when it parses ("3", "true", "[1,2]"), else the string itself. */
 export function parseLooseValue(raw: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(raw);
+    value = JSON.parse(raw);
   } catch {
     return raw;
   }
+  // JSON.parse rounds what a double cannot hold (an id past 2^53, 1e309 to Infinity, sent as
+  // null): the value sent would not be the one typed.
+  if (typeof value === 'number' || (value !== null && typeof value === 'object')) {
+    const changed = typeof value === 'number' ? !sameNumber(raw.trim(), value) : hasInfinity(value);
+    if (changed) throw new UsageError(`"${raw}" holds a number JSON cannot carry as typed: write it within range and to 15 digits, or in double quotes ("${raw}") to send it as text`);
+  }
+  return value;
+}
+
+/** Whether the number written `text` is `n` exactly: an integer past 2^53 or more than 15 digits is not. */
+function sameNumber(text: string, n: number): boolean {
+  if (!Number.isFinite(n)) return false;
+  if (/^-?\d+$/.test(text)) return Number.isSafeInteger(n);
+  const digits = text.replace(/[eE].*$/, '').replace(/[-+.]/g, '').replace(/^0+/, '').replace(/0+$/, '');
+  return digits.length <= 15;
+}
+
+function hasInfinity(v: unknown): boolean {
+  if (typeof v === 'number') return !Number.isFinite(v);
+  if (Array.isArray(v)) return v.some(hasInfinity);
+  return v !== null && typeof v === 'object' && Object.values(v).some(hasInfinity);
 }
 
 /** KEY=VALUE; the value may itself contain "=". */
