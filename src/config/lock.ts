@@ -92,8 +92,21 @@ export async function withLock<T>(path: string, fn: () => T | Promise<T>, o: { t
     if (o.signal?.aborted) throw new InterruptedError();
     const got = tryLock(path);
     if ('release' in got) {
+      // A synchronous fn gives the lock back before withLock returns (the config store's writes
+      // count on it); an async one when it has settled.
+      let result: T | Promise<T>;
       try {
-        return await fn();
+        result = fn();
+      } catch (err) {
+        got.release();
+        throw err;
+      }
+      if (!(result instanceof Promise)) {
+        got.release();
+        return result;
+      }
+      try {
+        return await result;
       } finally {
         got.release();
       }

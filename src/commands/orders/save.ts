@@ -163,7 +163,9 @@ async function confirmDroppedItems(ctx: Context, kind: OrderKindName, id: number
   }
   if (!(await ctx.confirm(question))) throw new CancelledError(`cancelled: order ${id} was not updated (to keep an item, name it: --item id=N)`);
   // The question may have waited minutes: an item a colleague added meanwhile would be deleted
-  // too, never named. Read again, as sync reads before it writes what was decided earlier.
+  // too, never named. Read again, as sync reads before it writes what was decided earlier
+  // (--yes asked nobody, and waited for nothing).
+  if (ctx.flags.yes) return;
   const named = new Set(dropped.map((it) => it.id));
   const now = await ctx.client().get<{ items?: Item[] } | null>(PATHS.order(id));
   const unnamed = (now?.items ?? []).filter((it) => !kept.has(it.id) && !named.has(it.id));
