@@ -135,10 +135,11 @@ function lastFilled(cells: string[]): number {
  * 0.1+0.2 is 0.3, as in the cell, and never in exponent notation.
  */
 export function numberText(v: number): string {
-  // A spreadsheet shows 15 digits (and Excel keeps no more of what is typed): a whole number
-  // whose digits go past them is a long id saved as a number, and read to 15 it would be
-  // another id.
-  if (Number.isInteger(v) && Number(v.toPrecision(15)) !== v) {
+  // A spreadsheet keeps 15 digits of a number (Excel of what is typed, LibreOffice of what it
+  // saves as .xlsx): a whole number of 16 digits or more is a long id taken for a number, whose
+  // last digits are gone (1234567890123456789 is stored as 1.23456789012346E+18), and read as it
+  // is stored it would be another id.
+  if (Number.isInteger(v) && Math.abs(v) >= 1e15) {
     throw new Error(`the number ${v.toPrecision(15).replace(/\.?0*e\+/, 'E+')} has too many digits to be read exactly: format the column as text in the spreadsheet and type the value again`);
   }
   const shown = Number(v.toPrecision(15));
