@@ -219,18 +219,25 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       // it sent finish (their outcome goes in its report), and says so while it waits.
       const STOPPING = ' — stopping: waiting for the requests already sent (Ctrl-C again quits at once)';
       let stopping = false;
+      let shown = oneLine(text);
+      /** A rate-limit wait's countdown, drawn as part of the spinner's line rather than over it. */
+      let note: string | undefined;
+      const draw = () => void (s.text = shown + (note ? ` — ${note}` : '') + (stopping ? STOPPING : ''));
       const onAbort = () => {
         stopping = true;
-        s.text += STOPPING;
+        draw();
       };
       deps.signal?.addEventListener('abort', onAbort, { once: true });
+      const noted = { note: (n: string | undefined) => ((note = n), draw()) };
+      spinning.set(ctx, noted);
       return {
         // Callers strip the service's and the user's strings in a spinner's text: the rest is
         // sct's own, coloured words (a status), which stripping here would lose.
         // One line: a service string with a line break would draw a second one.
-        update: (t) => void (s.text = oneLine(stopping ? t + STOPPING : t)),
+        update: (t) => ((shown = oneLine(t)), draw()),
         stop: (finalLine) => {
           deps.signal?.removeEventListener('abort', onAbort);
+          if (spinning.get(ctx) === noted) spinning.delete(ctx);
           if (finalLine) s.succeed(finalLine);
           else s.stop();
         },
@@ -279,11 +286,20 @@ async function rateLimitCountdown(ctx: Context, ms: number, signal?: AbortSignal
     io.info(`rate limit reached: waiting ${formatWait(ms)} for the budget to reset`);
     return ctx.sleep(ms, signal);
   }
-  for (;;) {
-    const left = end - ctx.now();
-    if (left <= 0) break;
-    io.stderr.write(`\r\u001b[2Krate limit reached: resuming in ${formatWait(left)} (Ctrl-C to stop)`);
-    await ctx.sleep(Math.min(1000, left), signal);
+  // A spinner redraws its line many times a second: the countdown is drawn on it, not under it.
+  const spinner = spinning.get(ctx);
+  const say = (text: string | undefined) => (spinner ? spinner.note(text) : io.stderr.write(`\r\u001b[2K${text ?? ''}`));
+  try {
+    for (;;) {
+      const left = end - ctx.now();
+      if (left <= 0) break;
+      say(`rate limit reached: resuming in ${formatWait(left)} (Ctrl-C to stop)`);
+      await ctx.sleep(Math.min(1000, left), signal);
+    }
+  } finally {
+    say(undefined);
   }
-  io.stderr.write('\r\u001b[2K');
 }
+
+/** The spinner a context shows now, which a rate-limit countdown is drawn on. */
+const spinning = new WeakMap<Context, { note(text: string | undefined): void }>();

@@ -90,6 +90,14 @@ describe('terminal vs pipe', () => {
     expect(r.stderr).toMatch(/rate limit reached: resuming in \ds \(Ctrl-C to stop\)/);
   });
 
+  it('a rate-limit wait under a spinner is counted down on the spinner\'s line, not drawn over by it', async () => {
+    t.sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 2 });
+    const r = await run(['products', 'list', '--all', '--page-size', '5', '-o', 'csv'], { tty: true, stdoutTTY: false });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Fetch[^\n\r]*… — rate limit reached: resuming in \ds \(Ctrl-C to stop\)/);
+    expect(r.stderr).not.toMatch(/\u001b\[2Krate limit reached/);
+  });
+
   it('says a rate-limit wait off a terminal in whole seconds, as every duration is written', async () => {
     t.sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 2 });
     const r = await run(['whoami']);
