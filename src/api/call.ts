@@ -45,7 +45,7 @@ export class Call {
     this.target = { url, method: this.method, withBody: true };
     this.waitSignal = joinSignals(signals.client, options.signal);
     this.wireSignal = joinSignals(signals.clientWire, options.signal);
-    this.retries = new Retries(policy, () => this.where(), this.waitSignal);
+    this.retries = new Retries(policy, () => this.where(), this.waitSignal, options.onWait);
   }
 
   /** Where the request goes now, as messages and the trace show it: never a signed link's secret. */

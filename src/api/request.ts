@@ -55,6 +55,11 @@ export interface RequestOptions {
   beforeSend?: () => Promise<void>;
   /** Gives up on this request (a page requested ahead that is no longer wanted): an InterruptedError. */
   signal?: AbortSignal;
+  /**
+   * Told of each wait the service asks for before this request is tried again (a 429's reset,
+   * a 503's Retry-After, the budget spent): `dds wait` names it when its own deadline ends one.
+   */
+  onWait?: (why: 'rate-limit' | 'retry-after', ms: number) => void;
   /** On a dry run, what a raw body stands for, as printed ("the 6 bytes of a.pdf"). */
   dryRunBody?: string;
   /**

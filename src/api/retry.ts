@@ -60,6 +60,7 @@ export class Retries {
     /** The request, as messages name it ("GET /orders"). */
     private readonly where: () => string,
     private readonly signal: AbortSignal | undefined,
+    private readonly onWait?: (why: 'rate-limit' | 'retry-after', ms: number) => void,
   ) {}
 
   /** Whether an earlier attempt of this request was made. */
@@ -81,6 +82,7 @@ export class Retries {
   async wait(ms: number, why: WaitReason): Promise<void> {
     if (this.waited + ms > this.policy.maxWaitMs) throw new WaitTooLongError(why, ms, this.policy.now(), this.where(), this.waited);
     this.waited += ms;
+    this.onWait?.(why === 'retry-after' ? 'retry-after' : 'rate-limit', ms);
     this.policy.trace?.(
       why === 'budget'
         ? `* rate limit: none left, waiting ${formatWait(ms)} for the reset`

@@ -109,7 +109,7 @@ describe('--dry-run on the single writes', () => {
 
   it('still sends the reads a write is built from, and says so in help', async () => {
     // orders trace reads the order (and who you are) to send every item back.
-    const trace = await planned(['orders', 'trace', '217', '--item', '416', '--to-origin', '24'], { reads: ['GET /orders/217', 'GET /accounts/me'] });
+    const trace = await planned(['orders', 'trace', '217', '--item', '416', '--to-origin', '24'], { reads: ['GET /accounts/me', 'GET /orders/217'] });
     expect(trace).toHaveLength(1);
     expect(trace[0]).toMatchObject({ method: 'PATCH', path: '/orders/purchase/217' });
     const items = (trace[0].body as { items: Array<{ id: number; trace?: { traced_origins: number[] } }> }).items;

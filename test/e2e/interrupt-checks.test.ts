@@ -62,4 +62,20 @@ describe('dds wait --timeout against a service that does not answer', () => {
     expect(r.stderr).toContain('timed out after 2s: statement 1 did not answer');
     expect(Date.now() - started).toBeLessThan(10_000);
   });
+
+  it('ends at the deadline while the service asks it to wait (a 429, a 503 with Retry-After), and says that', async () => {
+    for (const [status, said] of [[429, 'rate limit reached'], [503, 'service unavailable']] as const) {
+      const url = await listen(
+        createServer((req, res) => {
+          req.resume();
+          res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '60' });
+          res.end(JSON.stringify({ detail: 'Wait.' }));
+        }),
+      );
+      const r = await t.sctBin(['dds', 'wait', '1', '--timeout', '2s'], { env: { SCT_BASE_URL: url }, timeout: 60_000 });
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`timed out after 2s: the service asked sct to wait 1m( \\ds)? \\(${said}\\) before asking about statement 1 again`));
+      expect(r.stderr).not.toContain('did not answer');
+    }
+  });
 });

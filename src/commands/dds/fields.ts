@@ -26,7 +26,8 @@ export const CREATE_OPTIONS = [
   { alias: 'assessment-run-ids', of: 'assessment-run-id' },
   IDEMPOTENCY_KEY_OPTION,
   { flags: '--wait', description: 'wait until the service has finished the statement (complete: exit 0, failed: exit 1)' },
-  WAIT_TIMEOUT_OPTION,
+  // Without --wait the global --timeout, per request, as on every command.
+  { flags: '--timeout <duration>', description: 'with --wait: how long to wait for the statement in all, e.g. 90s, 10m (default 10m); without it, the timeout of each request (default 30s)' },
   DRY_RUN_OPTION,
 ] as const;
 

@@ -14,7 +14,7 @@ import { stripControl } from '../../output/sanitize.js';
 import { colorStatus } from '../../output/iostreams.js';
 import { FINAL_DDS_STATUSES, statementResponseSchema, type DdsStatus, type StatementResponse } from '../../api/schemas/statements.js';
 import { parseDuration } from '../shared/flags.js';
-import { formatDuration } from '../../util/format.js';
+import { formatDuration, formatWait } from '../../util/format.js';
 
 export const DEFAULT_WAIT_MS = 10 * 60_000;
 /** The first poll follows the create at once; then 1 s, growing by half each time up to 15 s. */
@@ -81,7 +81,7 @@ async function pollStatement(ctx: Context, id: number, timeoutMs: number, seen?:
   try {
     let last: string | undefined;
     for (;;) {
-      const s = asStatement(await pollOnce(ctx, client, id, deadline, () => timedOut(id, timeoutMs, last)), 'GET');
+      const s = asStatement(await pollOnce(ctx, client, id, deadline, (asked) => timedOut(id, timeoutMs, last, asked)), 'GET');
       last = s.status;
       seen?.(s);
       if (FINAL_DDS_STATUSES.includes(s.status as DdsStatus)) return s;
@@ -133,8 +133,13 @@ export function failureReason(data: unknown): string {
   return 'the service gave no reason';
 }
 
-function timedOut(id: number, timeoutMs: number, status: string | undefined): SctError {
-  const err = new SctError(`timed out after ${formatDuration(timeoutMs)}: statement ${id} ${status === undefined ? 'did not answer' : `is still ${stripControl(status)}`}`);
+function timedOut(id: number, timeoutMs: number, status: string | undefined, asked?: AskedWait): SctError {
+  // The deadline may come while sct waits as the service asked (a 429, a 503's Retry-After):
+  // that is what held it, not a statement that does not answer.
+  const why = asked
+    ? `the service asked sct to wait ${formatWait(asked.ms)} (${asked.why === 'rate-limit' ? 'rate limit reached' : 'service unavailable'}) before asking about statement ${id} again`
+    : `statement ${id} ${status === undefined ? 'did not answer' : `is still ${stripControl(status)}`}`;
+  const err = new SctError(`timed out after ${formatDuration(timeoutMs)}: ${why}`);
   err.hint = `wait longer with \`sct dds wait ${id} --timeout 30m\``;
   return err;
 }
@@ -147,16 +152,22 @@ const LAST_POLL_MS = 1_000;
  * would otherwise hold a poll for the per-request timeout and its retries, minutes past a
  * `--timeout 2s`.
  */
-async function pollOnce(ctx: Context, client: ApiClient, id: number, deadline: number, late: () => SctError): Promise<unknown> {
+interface AskedWait {
+  why: 'rate-limit' | 'retry-after';
+  ms: number;
+}
+
+async function pollOnce(ctx: Context, client: ApiClient, id: number, deadline: number, late: (asked?: AskedWait) => SctError): Promise<unknown> {
   const poll = new AbortController();
+  let asked: AskedWait | undefined;
   const stop = () => poll.abort();
   // The poll made at the deadline still gets a moment to answer (it may say complete).
   const timer = setTimeout(stop, Math.max(LAST_POLL_MS, deadline - ctx.now()));
   // Ctrl-C reaches the request through the client, which has the run's signal too.
   try {
-    return (await client.request({ path: PATHS.statement(id), signal: poll.signal })).data;
+    return (await client.request({ path: PATHS.statement(id), signal: poll.signal, onWait: (why, ms) => (asked = { why, ms }) })).data;
   } catch (err) {
-    if (poll.signal.aborted && !ctx.signal.aborted) throw late();
+    if (poll.signal.aborted && !ctx.signal.aborted) throw late(asked);
     throw err;
   } finally {
     clearTimeout(timer);
