@@ -461,7 +461,7 @@ _sct() {
     'countries list|--search') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'countries list|--filter') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'user-config set|--file') __sct_files "$cur"; return ;;
-    'api|-X'|'api|--method') COMPREPLY=( $(compgen -W 'GET POST PUT PATCH DELETE' -- "$cur") ); return ;;
+    'api|-X'|'api|--method') COMPREPLY=( $(compgen -W 'GET HEAD POST PUT PATCH DELETE' -- "$cur") ); return ;;
     'api|-f'|'api|--raw-field') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'api|-F'|'api|--field') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'api|-H'|'api|--header') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;

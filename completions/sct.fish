@@ -2105,7 +2105,7 @@ complete -c sct -n 'test (__sct_path) = '\''whoami'\''' -l timeout -x -d 'per-re
 complete -c sct -n 'test (__sct_path) = '\''whoami'\''' -l max-wait -x -d 'longest rate-limit wait to sleep through'
 complete -c sct -n 'test (__sct_path) = '\''whoami'\''' -l csv-formulas -d 'write CSV cells exactly as the service sent them, without the leading '\'' that stops spreadsheet formulas'
 complete -c sct -n 'test (__sct_path) = '\''whoami'\''' -l bom -d 'start -o csv with a UTF-8 byte-order mark, so Excel reads accented text correctly'
-complete -c sct -n 'test (__sct_path) = '\''api'\''' -s X -l method -x -a 'GET POST PUT PATCH DELETE' -d 'HTTP method: GET, POST, PUT, PATCH, DELETE (default GET, or POST when fields are given)'
+complete -c sct -n 'test (__sct_path) = '\''api'\''' -s X -l method -x -a 'GET HEAD POST PUT PATCH DELETE' -d 'HTTP method: GET, HEAD, POST, PUT, PATCH, DELETE (default GET, or POST when fields are given)'
 complete -c sct -n 'test (__sct_path) = '\''api'\''' -s f -l raw-field -x -d 'a string field, sent as given: -f name=1984 sends "1984" (repeatable)'
 complete -c sct -n 'test (__sct_path) = '\''api'\''' -s F -l field -x -d 'a typed field: numbers, true, false and null as JSON, @file for a file'\''s content, @- for stdin (repeatable)'
 complete -c sct -n 'test (__sct_path) = '\''api'\''' -s H -l header -x -d 'an extra request header '\''Name: value'\'' (repeatable; Authorization is sct'\''s own)'

@@ -63,7 +63,7 @@ export class Call {
    * carried it out (`delivery`): a bulk run reports such a row as unknown, never as rejected.
    */
   fail(err: SctError, arrived: boolean = this.mayHaveArrived): never {
-    if (this.method !== 'GET') err.delivery = arrived ? 'unknown' : 'not_sent';
+    if (this.method !== 'GET' && this.method !== 'HEAD') err.delivery = arrived ? 'unknown' : 'not_sent';
     if (arrived && this.idempotencyKey) err.idempotencyKey = this.idempotencyKey;
     throw err;
   }

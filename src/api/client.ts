@@ -351,7 +351,7 @@ export class ApiClient {
   private async sendUnmasked(options: RequestOptions, mode: AnswerMode): Promise<Answer> {
     const method = options.method ?? 'GET';
     const url = this.resolve(options.path, options.query);
-    if (this.dryRun && method !== 'GET') return this.plan(options, method, url);
+    if (this.dryRun && method !== 'GET' && method !== 'HEAD') return this.plan(options, method, url);
     // A key the caller chose (`sct api -H 'Idempotency-Key: K'`, `create --idempotency-key K`) is
     // sent unchanged: only then does a rerun of the same write find the first one's outcome.
     // node:crypto is loaded by the first POST that needs a key of its own: a GET never does.
@@ -602,6 +602,9 @@ export class ApiClient {
     if (options.anyAnswer && apiAnswer && bytes.length > 0 && !saysJson(headers) && !looksLikeHtml(bytes.toString('utf8', 0, 1024), headers)) {
       return new RawAnswer(bytes, mediaType(headers));
     }
+    // `sct api` prints what came: an answer with no body at all (chunked and empty, or an empty
+    // gzip) is nothing, not a JSON null the service never sent.
+    if (options.anyAnswer && bytes.length === 0) return undefined;
     const pageToScan = call.mode === 'export-page' || (call.mode === 'page' && (bytes.length >= this.opts.scanFromBytes || mayNotRoundTrip(bytes)));
     const scan = pageToScan && apiAnswer && !contentType(headers).includes('html');
     const scanned = scan ? scanListPage(bytes) : undefined;

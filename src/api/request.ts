@@ -3,7 +3,7 @@
 
 import type { Readable } from 'node:stream';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
 export type Query = URLSearchParams | Record<string, QueryValue>;
 

@@ -15,7 +15,8 @@ import { stripControl } from '../output/sanitize.js';
 import { API_EXAMPLES, API_HELP } from '../help/topics.js';
 import { withRerunKey, type RerunKey } from './shared/crud.js';
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+// HEAD: a GET's status and headers alone (`-i` shows them), as gh takes any method.
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** Headers sct owns: the token is sct's to send, and only to the configured origin. */
 const RESERVED_HEADERS = ['authorization', 'host', 'content-length', 'cookie', 'proxy-authorization'];
 
@@ -130,7 +131,7 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works with GET only');
   // The reads of other commands go out on a dry run because a write is built from them; here
   // the read is the whole command.
-  if (opts.dryRun && method === 'GET') throw new UsageError('--dry-run shows a request that changes something: a GET changes nothing, run it without --dry-run');
+  if (opts.dryRun && (method === 'GET' || method === 'HEAD')) throw new UsageError(`--dry-run shows a request that changes something: a ${method} changes nothing, run it without --dry-run`);
   if (opts.paginate && opts.include) throw new UsageError('-i/--include shows one answer: it cannot be combined with --paginate');
   // Only the first ? ends the path: a later one is part of a value.
   const q = path.indexOf('?');
@@ -139,10 +140,10 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   let body: unknown;
   let bodyAsIs: string | Buffer | undefined;
   if (opts.input) {
-    if (method === 'GET' || method === 'DELETE') throw new UsageError(`--input sends a body, which ${method} does not take`);
+    if (method === 'GET' || method === 'HEAD' || method === 'DELETE') throw new UsageError(`--input sends a body, which ${method} does not take`);
     bodyAsIs = await inputBody(opts.input, headers, ctx);
   }
-  if (method === 'GET' || method === 'DELETE' || opts.input) {
+  if (method === 'GET' || method === 'HEAD' || method === 'DELETE' || opts.input) {
     // As gh: fields of a GET (or beside an --input body) are query parameters.
     for (const f of fields) query.append(f.key, f.text);
   } else if (fields.length) {

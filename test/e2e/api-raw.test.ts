@@ -33,6 +33,11 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(204);
     res.end();
   },
+  '/api/empty': (res) => {
+    // 200, chunked, no byte of body.
+    res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+    res.end();
+  },
   '/api/missing': (res) => {
     res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': 'r-42' });
     res.end(JSON.stringify({ detail: 'Not found.' }));
@@ -158,6 +163,23 @@ describe('every answer shown as gh api shows it', () => {
     const r = await sct(['api', '/nothing']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
+  });
+
+  it('a 200 with no body at all (chunked and empty) prints nothing, not a null the service never sent', async () => {
+    const r = await sct(['api', '/empty']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+  });
+
+  it('-X HEAD asks for the status and headers alone: -i shows them, nothing else is printed', async () => {
+    const r = await sct(['api', '-X', 'head', '-i', '/page']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(seen.at(-1)!.method).toBe('HEAD');
+    expect(r.stdout.split('\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^[A-Z][\w-]*: /);
+    const quiet = await sct(['api', '-X', 'HEAD', '/page']);
+    expect(quiet.exitCode, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toBe('');
   });
 
   it('--jq on an answer that is not JSON is exit 1 saying so', async () => {
