@@ -180,7 +180,8 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   }
   let res;
   try {
-    res = await withRerunKey(client.request({ method: method as Method, path: p, query, body, bodyAsIs, headers, anyAnswer: true }), HEADER_KEY);
+    const givenKey = Object.entries(headers).find(([name]) => name.toLowerCase() === 'idempotency-key')?.[1];
+    res = await withRerunKey(client.request({ method: method as Method, path: p, query, body, bodyAsIs, headers, anyAnswer: true }), HEADER_KEY, givenKey);
   } catch (err) {
     // As gh api -i: a failure's status line, headers and body are what -i is asked for.
     if (opts.include && err instanceof ApiError && err.answer) {

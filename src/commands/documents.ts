@@ -83,7 +83,7 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
   const idempotencyKey = givenKey ?? randomUUID();
   const client = ctx.client();
   // A dry run goes on to the upload and the confirmation with what the answer would name.
-  const created = await withRerunKey(client.post(PATHS.documents, body, { expect: 'created', idempotencyKey, dryRunAnswer: { id: '{id}', upload_url: '{upload_url}' } }));
+  const created = await withRerunKey(client.post(PATHS.documents, body, { expect: 'created', idempotencyKey, dryRunAnswer: { id: '{id}', upload_url: '{upload_url}' } }), undefined, givenKey);
   const target = ctx.dryRun ? { success: true as const, data: created as { id: string; upload_url: string } } : uploadTargetSchema.safeParse(created);
   if (!target.success) {
     // The document may be there, waiting for a file no URL leads to: named, with the key that finds it.

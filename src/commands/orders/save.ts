@@ -134,7 +134,7 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
     expect: id === undefined ? 'created' : undefined,
     idempotencyKey,
     onceOnly: id !== undefined && addsItems(valid),
-  }));
+  }), undefined, idempotencyKey);
   const saved = res.data ?? {};
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${id === undefined ? 'Created' : 'Updated'} ${kind} order ${stripControl(String(saved.id ?? id ?? ''))}`.trimEnd());
   await writeOrder(ctx, saved);

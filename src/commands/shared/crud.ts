@@ -34,7 +34,7 @@ export function idempotencyKeyOf(flags: Pick<BodyFlags, 'idempotencyKey'>): stri
  * sent) may have been carried out: the hint gives the key that learns its outcome without
  * creating it twice, which the user could not know (it is new for each run).
  */
-export async function withRerunKey<T>(send: Promise<T>, how: RerunKey = CREATE_KEY): Promise<T> {
+export async function withRerunKey<T>(send: Promise<T>, how: RerunKey = CREATE_KEY, given?: string): Promise<T> {
   try {
     return await send;
   } catch (err) {
@@ -42,7 +42,11 @@ export async function withRerunKey<T>(send: Promise<T>, how: RerunKey = CREATE_K
     // follow it into a second object. Any other hint of its own (an answer that came without
     // the object: a rerun with the key gets that answer again) is left alone.
     if (err instanceof SctError && err.delivery === 'unknown' && err.idempotencyKey && (err.hint === undefined || err instanceof RateLimitError)) {
-      const key = `it may have been ${how.done} (its answer never came): run the same command with ${how.flag(err.idempotencyKey)} to get its outcome without ${how.doing} it twice`;
+      // An answer that came (a 500 after the retries) says nothing of whether it was done either.
+      const why = typeof err.status === 'number' ? `the service answered ${err.status}` : 'its answer never came';
+      // A key the user gave is in the command already: running it again is enough.
+      const rerun = given === err.idempotencyKey ? 'run the same command again (it sends the same key)' : `run the same command with ${how.flag(err.idempotencyKey)}`;
+      const key = `it may have been ${how.done} (${why}): ${rerun} to get its outcome without ${how.doing} it twice`;
       err.hint = err.hint === undefined ? key : `${key}; ${err.hint}`;
     }
     throw err;
@@ -105,7 +109,7 @@ export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOpt
   if (o.method === 'POST') await promptMissing(ctx, o.schema, body, o.askers);
   const valid = validate(o.schema, body, o.what);
   // A create must answer the created object: anything else (a 2xx page, an empty body) is no proof.
-  const res = await withRerunKey(ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined, idempotencyKey }));
+  const res = await withRerunKey(ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined, idempotencyKey }), undefined, idempotencyKey);
   const saved = res.data as Record<string, unknown> | null;
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${o.method === 'POST' ? 'Created' : 'Updated'} ${o.what}${saved && saved.id !== undefined ? ` ${stripControl(String(saved.id))}` : ''}`);
   return saved;
