@@ -600,11 +600,10 @@ export class RowErrors {
     for (const e of shown) (fields[`line ${e.line}${e.column ? `, ${e.column}` : ''}`] ??= []).push(e.message);
     const more = this.errors.length - shown.length;
     const rows = new Set(this.errors.map((e) => e.line)).size;
-    throw new UsageError(
-      `${this.file}: ${rows} invalid row${rows > 1 ? 's' : ''}; nothing was sent`,
-      fields,
-      [more > 0 ? `${more} more error${more > 1 ? 's' : ''} not shown` : '', hint ?? ''].filter(Boolean).join('; ') || undefined,
-    );
+    // Said in the message, which the JSON error object carries too: a script reading its
+    // `fields` learns that they are not all there.
+    const notShown = more > 0 ? ` (the first ${shown.length} errors are listed, ${more} more are not: --report FILE lists them all)` : '';
+    throw new UsageError(`${this.file}: ${rows} invalid row${rows > 1 ? 's' : ''}; nothing was sent${notShown}`, fields, hint);
   }
 }
 

@@ -109,6 +109,15 @@ describe('invitations bulk-create', () => {
     expect(r.stderr).toContain('line 7, auth_group: unknown role "boss": the roles are OWNER (1), ADMIN (2), MEMBER (3)');
   });
 
+  it('more invalid rows than the error lists: its message says so, in the JSON error object too', async () => {
+    const file = people(60, () => 'boss');
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file, '-o', 'json']);
+    expect(r.exitCode).toBe(2);
+    const error = JSON.parse(r.stderr.trim().split('\n').at(-1)!);
+    expect(error.error).toBe('people.csv: 60 invalid rows; nothing was sent (the first 50 errors are listed, 10 more are not: --report FILE lists them all)');
+    expect(Object.keys(error.fields)).toHaveLength(50);
+  });
+
   it('--skip-invalid: the rows left out stand in the report and on stdout at their lines, between the rows sent', async () => {
     const file = join(t.dir, 'skip-middle.csv');
     writeFileSync(file, `email,auth_group\nfirst@${domain()},3\nnot-an-address,3\nthird@${domain()},3\nfirst@${domain()},3\nfifth@${domain()},3\n`);
