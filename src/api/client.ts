@@ -772,9 +772,10 @@ export class ApiClient {
 
   private resolve(path: string, query?: Query): URL {
     const url = /^https?:\/\//i.test(path) ? new URL(path) : new URL(this.baseUrl + (path.startsWith('/') ? path : '/' + path));
-    if (query) {
-      for (const [k, v] of toSearchParams(query)) url.searchParams.append(k, v);
-    }
+    // Added after a query the path already has, which stays as written (searchParams would
+    // write it again its own way: `b` as `b=`, `%E9` as U+FFFD).
+    const added = query ? toSearchParams(query).toString() : '';
+    if (added) url.search = url.search.length > 1 ? `${url.search}&${added}` : `?${added}`;
     return url;
   }
 

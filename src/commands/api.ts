@@ -136,7 +136,10 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   // Only the first ? ends the path: a later one is part of a value.
   const q = path.indexOf('?');
   const pathname = q < 0 ? path : path.slice(0, q);
-  const query = new URLSearchParams(q < 0 ? '' : path.slice(q + 1));
+  // As typed, for the one request sent (`?a=1&b`, `%E9`, `%ZZ` unchanged); parsed for --paginate,
+  // which sets the page's limit and offset in it.
+  const typedQuery = q < 0 ? '' : path.slice(q + 1).replace(/#.*$/s, '');
+  const query = new URLSearchParams(opts.paginate ? typedQuery : '');
   let body: unknown;
   let bodyAsIs: string | Buffer | undefined;
   if (opts.input) {
@@ -181,7 +184,7 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   let res;
   try {
     const givenKey = Object.entries(headers).find(([name]) => name.toLowerCase() === 'idempotency-key')?.[1];
-    res = await withRerunKey(client.request({ method: method as Method, path: p, query, body, bodyAsIs, headers, anyAnswer: true }), HEADER_KEY, givenKey);
+    res = await withRerunKey(client.request({ method: method as Method, path: typedQuery ? `${p}?${typedQuery}` : p, query, body, bodyAsIs, headers, anyAnswer: true }), HEADER_KEY, givenKey);
   } catch (err) {
     // As gh api -i: a failure's status line, headers and body are what -i is asked for.
     if (opts.include && err instanceof ApiError && err.answer) {

@@ -80,6 +80,15 @@ describe('what the user typed reaches the service unchanged', () => {
     expect(query(1)).toEqual({ id: '9007199254740993', x: '1.50' });
   });
 
+  it('a query string in the path is sent as typed, the fields after it; a fragment is not sent', async () => {
+    const r = await sct(['api', '/things?a=1&b&q=caf%E9&r=%ZZ', '-X', 'GET', '-f', 'z=9']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(seen[0]!.url).toBe('/api/things?a=1&b&q=caf%E9&r=%ZZ&z=9');
+    const fragment = await sct(['api', '/things?x=1#frag']);
+    expect(fragment.exitCode, fragment.stderr).toBe(0);
+    expect(seen[1]!.url).toBe('/api/things?x=1');
+  });
+
   it('--input sends the file as it is: its numbers, its spelling, and any content type -H names', async () => {
     const text = '{"id": 9007199254740993, "price": 1.10, "name": "caf\\u00e9"}';
     const file = join(dir, 'body.json');
