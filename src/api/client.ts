@@ -806,12 +806,16 @@ interface Deadline {
   expired: () => boolean;
 }
 
-/** Reads what is left of an answer sct does not use, so the connection can be reused, and ends the attempt's time limit. */
 /** A body that is not what its encoding says, or too large, is the same however often it is asked for: the call's error. */
 function failUnreadable(call: Call, err: unknown): void {
+  // An encoding the user asked for (`sct api -H 'Accept-Encoding: zstd'`) was asked for.
+  if (err instanceof UnknownEncodingError && headerValue(call.options.headers, 'accept-encoding') !== undefined) {
+    call.fail(new AnswerError(`${call.where()}: the answer is encoded as "${err.encoding}", as -H Accept-Encoding asked, which sct cannot decode (it decodes gzip, deflate and br)`), true);
+  }
   if (err instanceof SctError || err instanceof DecodeError || err instanceof UnknownEncodingError) call.fail(new AnswerError(`${call.where()}: ${err.message}`), true);
 }
 
+/** Reads what is left of an answer sct does not use, so the connection can be reused, and ends the attempt's time limit. */
 async function drain(res: WireResponse, deadline: Deadline): Promise<void> {
   await discardBody(res.body);
   deadline.clear();
@@ -841,7 +845,13 @@ function redirectTarget(location: string | string[], from: URL): URL | undefined
  * number (no run of 16 digits or more), else its text, which is what would be sent.
  */
 function shownAsIs(body: string | Buffer): unknown {
-  if (typeof body !== 'string') return `(${body.length.toLocaleString('en-US')} bytes)`;
+  if (typeof body !== 'string') {
+    // A text body (`--input rows.csv -H 'Content-Type: text/csv'`) is shown as the text it is;
+    // bytes that are not UTF-8 text, by their count.
+    const text = new TextDecoder('utf-8', { fatal: false }).decode(body);
+    const isText = !text.includes('\uFFFD') && !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(text);
+    return isText ? text : `(${body.length.toLocaleString('en-US')} bytes)`;
+  }
   if (/\d{16}/.test(body)) return body;
   return parseLoose(body);
 }

@@ -38,6 +38,10 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
     res.end();
   },
+  '/api/zstd': (res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' });
+    res.end(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0, 0]));
+  },
   '/api/missing': (res) => {
     res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': 'r-42' });
     res.end(JSON.stringify({ detail: 'Not found.' }));
@@ -78,6 +82,19 @@ describe('what the user typed reaches the service unchanged', () => {
     const get = await sct(['api', '/things', '-X', 'GET', '-F', 'id=9007199254740993', '-F', 'x=1.50']);
     expect(get.exitCode, get.stderr).toBe(0);
     expect(query(1)).toEqual({ id: '9007199254740993', x: '1.50' });
+  });
+
+  it('--dry-run shows a text --input body as its text, bytes by their count', async () => {
+    const csv = join(dir, 'rows.csv');
+    writeFileSync(csv, 'a,b\n1,2\n');
+    const r = await sct(['api', '--dry-run', '-X', 'PUT', '--input', csv, '-H', 'Content-Type: text/csv', '/things', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ method: 'PUT', path: '/things', body: 'a,b\n1,2\n' }]);
+    const bin = join(dir, 'blob.bin');
+    writeFileSync(bin, Buffer.from([0, 1, 2, 0xff]));
+    const b = await sct(['api', '--dry-run', '-X', 'PUT', '--input', bin, '-H', 'Content-Type: application/octet-stream', '/things', '-o', 'json']);
+    expect(JSON.parse(b.stdout)[0].body).toBe('(4 bytes)');
+    expect(seen).toEqual([]);
   });
 
   it('a query string in the path is sent as typed, the fields after it; a fragment is not sent', async () => {
@@ -178,6 +195,15 @@ describe('every answer shown as gh api shows it', () => {
     const r = await sct(['api', '/empty']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
+  });
+
+  it('an encoding sct cannot decode is named as asked for when -H Accept-Encoding asked for it', async () => {
+    const asked = await sct(['api', '-H', 'Accept-Encoding: zstd', '/zstd']);
+    expect(asked.exitCode).toBe(1);
+    expect(asked.stderr).toContain('GET /zstd: the answer is encoded as "zstd", as -H Accept-Encoding asked, which sct cannot decode (it decodes gzip, deflate and br)');
+    const unasked = await sct(['api', '/zstd']);
+    expect(unasked.exitCode).toBe(1);
+    expect(unasked.stderr).toContain('which sct did not ask for and cannot decode');
   });
 
   it('-X HEAD asks for the status and headers alone: -i shows them, nothing else is printed', async () => {
