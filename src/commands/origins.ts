@@ -181,6 +181,19 @@ export async function originFields(opts: OriginFieldFlags & { file?: string }, c
     location:
       opts.locationFile !== undefined
         ? await (await import('./origins/location-file.js')).readLocationFile(ctx, opts.locationFile, opts.countryCode)
-        : await parseLocationFlag(opts.location),
+        : await checkedLocationFlag(opts.location, opts.countryCode),
   };
+}
+
+/**
+ * --location with --country-code: a point that lies outside the country (latitude and longitude
+ * typed the other way round, the mistake people make) is refused as --location-file refuses it.
+ * Its warnings (no Area, few decimals) are a plot file's business, not a typed point's.
+ */
+async function checkedLocationFlag(value: string | undefined, countryCode: string | undefined): Promise<GeoPoint | undefined> {
+  const point = await parseLocationFlag(value);
+  if (point === undefined || countryCode === undefined) return point;
+  const { checkLocation } = await import('./origins/location-file.js');
+  checkLocation(point, countryCode, `--location ${value}`);
+  return point;
 }

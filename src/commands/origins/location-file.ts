@@ -1,7 +1,7 @@
 // `origins create|update --location-file plot.geojson`: one plot's geometry from a file, checked
 // as `origins check` checks it (an error: exit 2, nothing sent), sent as the origin's location.
 import type { Context } from '../../context.js';
-import { checkPlots, readGeoJsonFile, type PlotGeometry } from '../../geo/index.js';
+import { checkPlots, parseGeoJson, readGeoJsonFile, type PlotGeometry } from '../../geo/index.js';
 import { UsageError } from '../../errors.js';
 import { findingLines, parseCountryFlag } from './check.js';
 
@@ -21,4 +21,13 @@ export async function readLocationFile(ctx: Context, file: string, countryCode: 
     throw new UsageError(`${parsed.name}: ${result.summary.errors === 1 ? 'an error' : `${result.summary.errors} errors`} in the location; nothing was sent`);
   }
   return result.features[0].geometry!;
+}
+
+/** A point typed with --location, checked against its country: its errors only, exit 2. */
+export function checkLocation(point: unknown, countryCode: string, name: string): void {
+  const text = JSON.stringify({ type: 'Feature', properties: {}, geometry: point });
+  const result = checkPlots(parseGeoJson(text, name, text.length), { countryCode: parseCountryFlag(countryCode), forceCountry: true });
+  const errors = result.findings.filter((f) => f.level === 'error');
+  if (errors.length === 0) return;
+  throw new UsageError(`${name}: ${errors.map((f) => f.message).join('; ')}; nothing was sent`);
 }
