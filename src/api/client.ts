@@ -400,7 +400,8 @@ export class ApiClient {
     }
     if (call.mode === 'stream') return this.streamAnswer(call, res, deadline);
     if (call.mode === 'export-page' && isCompressed(res.headers)) return this.deferredPage(call, res, deadline);
-    const bytes = await this.readBody(res).catch((err: unknown) => this.brokenAnswer(call, err, deadline));
+    // A HEAD's answer names the encoding and length its GET would have, and has no body to decode.
+    const bytes = call.method === 'HEAD' ? await discardBody(res.body).then(() => Buffer.alloc(0)) : await this.readBody(res).catch((err: unknown) => this.brokenAnswer(call, err, deadline));
     if (bytes === AGAIN) return AGAIN;
     deadline.clear();
     return { status, headers: res.headers, data: this.parseBody(call, status, res.headers, bytes) };

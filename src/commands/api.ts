@@ -14,6 +14,7 @@ import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../ou
 import { stripControl } from '../output/sanitize.js';
 import { API_EXAMPLES, API_HELP } from '../help/topics.js';
 import { withRerunKey, type RerunKey } from './shared/crud.js';
+import { withoutToken } from '../output/redact.js';
 
 // HEAD: a GET's status and headers alone (`-i` shows them), as gh takes any method.
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -104,7 +105,8 @@ export async function api(ctx: Context, path: string, opts: ApiOptions): Promise
   } catch (err) {
     // `sct api /api/orders`: the path doubled the base URL's /api.
     if (err instanceof ApiError && err.status === 404 && /^\/api(\/|$)/.test(path) && /\/api\/?$/.test(ctx.client().baseUrl)) {
-      err.hint = `paths are relative to the base URL (${ctx.client().baseUrl}), which ends in /api already: did you mean ${path.slice(4) || '/'}?`;
+      // The path as typed may hold the token (`?t=$SCT_TOKEN`): masked as in the error above it.
+      err.hint = withoutToken(`paths are relative to the base URL (${ctx.client().baseUrl}), which ends in /api already: did you mean ${path.slice(4) || '/'}?`, ctx.settings().token);
     }
     throw err;
   }

@@ -5,6 +5,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { removeDir, runSct, tempDir } from '../helpers/sct.js';
 import { useLocalServer } from '../helpers/local-server.js';
@@ -37,6 +38,12 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     // 200, chunked, no byte of body.
     res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
     res.end();
+  },
+  '/api/gzipped': (res) => {
+    // As a real server answers a HEAD: the GET's encoding and length, no body.
+    const body = gzipSync(JSON.stringify({ a: 1 }));
+    res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(body.length) });
+    res.end(res.req.method === 'HEAD' ? undefined : body);
   },
   '/api/zstd': (res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' });
@@ -215,6 +222,11 @@ describe('every answer shown as gh api shows it', () => {
     const quiet = await sct(['api', '-X', 'HEAD', '/page']);
     expect(quiet.exitCode, quiet.stderr).toBe(0);
     expect(quiet.stdout).toBe('');
+    // Content-Encoding: gzip and a length, and no body: nothing to decode.
+    const gzipped = await sct(['api', '-X', 'HEAD', '-i', '/gzipped']);
+    expect(gzipped.exitCode, gzipped.stderr).toBe(0);
+    expect(gzipped.stdout).toMatch(/^Content-Encoding: gzip$/m);
+    expect((await sct(['api', '/gzipped'])).stdout).toBe('{\n  "a": 1\n}\n');
   });
 
   it('--jq on an answer that is not JSON is exit 1 saying so', async () => {

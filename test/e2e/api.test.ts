@@ -128,6 +128,23 @@ describe('sct api: a token typed into the request is masked', () => {
     expect(r.stderr).toContain(`/no-such-thing/${masked}`);
   });
 
+  it('in the hint of a path that doubles /api', async () => {
+    const r = await t.sctBin(['api', `/api/orders?t=${TOKEN}`]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`did you mean /orders?t=${masked}?`);
+    expect(r.stderr).not.toContain(TOKEN);
+  });
+
+  it('in the dry run of a bulk file whose cell holds it, as the --verbose trace of its request does', async () => {
+    const file = t.writeFile('tok.csv', `external_id,name,country_code,latitude,longitude,description\nTK-1,Farm,GH,6.5,-1.5,${TOKEN}\n`);
+    for (const format of [[], ['-o', 'json']]) {
+      const r = await t.sctBin(['origins', 'import', '--file', file, '--dry-run', ...format]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).not.toContain(TOKEN);
+      expect(r.stdout).toContain(masked);
+    }
+  });
+
   it('in a dry run', async () => {
     const r = await t.sctBin(['api', '-X', 'POST', `/origins?t=${TOKEN}`, '-f', `name=${TOKEN}`, '--dry-run']);
     expect(r.exitCode, r.stderr).toBe(0);

@@ -8,6 +8,7 @@ import type { Column } from '../../output/columns.js';
 import type { OptionSpec } from './options.js';
 import { createListWriter, writeInBatches } from '../../output/format.js';
 import { stripControl } from '../../output/sanitize.js';
+import { withoutToken } from '../../output/redact.js';
 
 /** How much of a dry run's text is written at once. */
 const WRITE_BYTES = 64 * 1024;
@@ -64,12 +65,16 @@ export interface RequestWriter {
 
 /** A writer of requests in the output format: for a command that makes its requests as it reads its file. */
 export function requestWriter(ctx: Context): RequestWriter {
+  // A token in a file's cell (a description a user pasted it into) is never printed, as the
+  // --verbose trace of the same request masks it.
+  const token = tokenOf(ctx);
   if (ctx.format() !== 'table') {
     // Requests, not the resource the command prints: the resource's CSV columns are not theirs
     // (each request was a line of empty cells under an origin's header). --json, --columns and
     // --jq pick among the requests' fields.
     const list = createListWriter(ctx.io, { ...ctx.output(REQUEST_COLUMNS), csvColumns: undefined });
-    return { write: (requests) => list.write(requests as unknown[]), end: () => list.end() };
+    const masked = (r: PlannedRequest): PlannedRequest => (token !== undefined && holdsText(r, token) ? JSON.parse(withoutToken(JSON.stringify(r), token)) : r);
+    return { write: (requests) => list.write(requests.map(masked) as unknown[]), end: () => list.end() };
   }
   // Written as it is made, a piece of about WRITE_BYTES at a time: the requests of a file of a
   // million rows, joined into one text first, held several times the file in memory.
@@ -85,15 +90,30 @@ export function requestWriter(ctx: Context): RequestWriter {
         text += `${any ? '\n\n' : ''}${r.method} ${stripControl(r.path)}${body}`;
         any = true;
         if (text.length >= WRITE_BYTES) {
-          await ctx.io.write(text);
+          await ctx.io.write(withoutToken(text, token));
           text = '';
         }
       }
     },
     async end() {
-      if (any) await ctx.io.write(`${text}\n`);
+      if (any) await ctx.io.write(`${withoutToken(text, token)}\n`);
     },
   };
+}
+
+function tokenOf(ctx: Context): string | undefined {
+  try {
+    return ctx.settings().token;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a string anywhere in v contains text. */
+function holdsText(v: unknown, text: string): boolean {
+  if (typeof v === 'string') return v.includes(text);
+  if (Array.isArray(v)) return v.some((x) => holdsText(x, text));
+  return v !== null && typeof v === 'object' && Object.values(v).some((x) => holdsText(x, text));
 }
 
 /** A POST of each unit's payload to `path`, made as it is written (a file's million units are not copied first). */
