@@ -9,7 +9,7 @@ import { PATHS } from '../api/paths.js';
 import { writeOne } from '../output/format.js';
 import { UsageError } from '../errors.js';
 import { buildBody } from './shared/body.js';
-import { setDotted, splitKeyValue } from './shared/flags.js';
+import { parseLooseValue, setDotted, splitKeyValue } from './shared/flags.js';
 import type { ApiClient } from '../api/client.js';
 import { isPlainObject } from '../util/objects.js';
 
@@ -48,7 +48,10 @@ export async function setUserConfig(ctx: Context, opts: OptionsOf<typeof SET_OPT
   const bare = pairs.find((p) => !/^[^=]+=/.test(p));
   if (bare !== undefined) throw new UsageError(`invalid "${bare}": expected key=value (e.g. language=en)`);
   // Every key checked as typed before anything is read or sent.
-  for (const pair of pairs) setDotted({}, splitKeyValue(pair, 'key=value')[0], null);
+  for (const pair of pairs) {
+    const [key, value] = splitKeyValue(pair, 'key=value');
+    setDotted({}, key, parseLooseValue(value, pair));
+  }
   const fromFile = opts.file ? await buildBody({ file: opts.file }, {}, ctx.io.stdin, ctx.signal) : {};
   const client = ctx.client();
   const config = withNested(fromFile.config, await nestedNow(client, pairs));

@@ -302,9 +302,11 @@ describe('countries and user-config', () => {
         [['user-config', 'set', 'a..b=1'], 'invalid key "a..b": a dotted key has an empty part'],
         [['user-config', 'set', '--file', join(t.dir, 'missing.json')], 'cannot read'],
         // A number JSON would change (1e309 sent as null, wiping the setting; 2^53 + 1 rounded).
-        [['user-config', 'set', 'page_size=1e309'], '"1e309" holds a number JSON cannot carry as typed'],
-        [['user-config', 'set', 'id=9007199254740993'], '"9007199254740993" holds a number JSON cannot carry as typed'],
-        [['origins', 'create', '--name', 'A', '--country-code', 'CI', '--location', '6.8,-5.2', '--set', 'x=[1,2e400]'], '"[1,2e400]" holds a number JSON cannot carry as typed'],
+        [['user-config', 'set', 'page_size=1e309'], `page_size=1e309: 1e309 is a number JSON cannot carry as typed (past 2^53, more than 15 digits, or out of range): give it as text in JSON quotes ('page_size="1e309"')`],
+        [['user-config', 'set', 'ids=[9007199254740993]'], 'ids=[9007199254740993]: 9007199254740993 is a number JSON cannot carry as typed'],
+        [['origins', 'create', '--name', 'A', '--country-code', 'CI', '--location', '6.8,-5.2', '--set', 'x=[1,2e400]'], '--set x=[1,2e400]: 2e400 is a number JSON cannot carry as typed'],
+        [['origins', 'create', '--name', 'A', '--country-code', 'CI', '--location', '6.8,-5.2', '--set', 'x={"a":9007199254740993}'], '9007199254740993 is a number JSON cannot carry'],
+        [['origins', 'create', '--name', 'A', '--country-code', 'CI', '--location', '6.8,-5.2', '--set', 'x=1e-400'], `--set x=1e-400: 1e-400 is a number JSON cannot carry as typed (past 2^53, more than 15 digits, or out of range): give it as text in JSON quotes (--set 'x="1e-400"')`],
       ],
       { inProcess: true },
     );

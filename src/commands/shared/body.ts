@@ -57,7 +57,7 @@ export async function buildBody(
   for (const [k, v] of Object.entries(named)) if (v !== undefined) body[k] = v;
   for (const pair of flags.set ?? []) {
     const [k, v] = splitKeyValue(pair, '--set');
-    setDotted(body, k, parseLooseValue(v));
+    setDotted(body, k, parseLooseValue(v, `--set ${pair}`));
   }
   return body;
 }

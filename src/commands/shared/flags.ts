@@ -16,34 +16,42 @@ export function parseIdList(value: string, flag: string): number[] {
 }
 
 /** A value as JSON when it parses ("3", "true", "[1,2]"), else the string itself. */
-export function parseLooseValue(raw: string): unknown {
+export function parseLooseValue(raw: string, label = raw): unknown {
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
     return raw;
   }
-  // JSON.parse rounds what a double cannot hold (an id past 2^53, 1e309 to Infinity, sent as
-  // null): the value sent would not be the one typed.
+  // JSON.parse rounds what a double cannot hold (an id past 2^53 rounded, 1e309 to Infinity and
+  // sent as null, 1e-400 to 0): the value sent would not be the one typed.
   if (typeof value === 'number' || (value !== null && typeof value === 'object')) {
-    const changed = typeof value === 'number' ? !sameNumber(raw.trim(), value) : hasInfinity(value);
-    if (changed) throw new UsageError(`"${raw}" holds a number JSON cannot carry as typed: write it within range and to 15 digits, or in double quotes ("${raw}") to send it as text`);
+    const changed = numbersIn(raw).find((n) => !keptAsTyped(n));
+    if (changed !== undefined) {
+      const [flag, key] = /^(--set )?([^=]*)/.exec(label)!.slice(1);
+      const asText = typeof value === 'number' ? `give it as text in JSON quotes (${flag ?? ''}'${key}="${changed}"')` : `write it as text in JSON quotes ("${changed}")`;
+      throw new UsageError(`${label}: ${changed} is a number JSON cannot carry as typed (past 2^53, more than 15 digits, or out of range): ${asText}, or within range and to 15 digits`);
+    }
   }
   return value;
 }
 
-/** Whether the number written `text` is `n` exactly: an integer past 2^53 or more than 15 digits is not. */
-function sameNumber(text: string, n: number): boolean {
+/** The number literals of a JSON text, outside its strings. */
+function numbersIn(json: string): string[] {
+  const found: string[] = [];
+  const token = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+  for (const m of json.matchAll(token)) if (!m[0].startsWith('"')) found.push(m[0]);
+  return found;
+}
+
+/** Whether the number written `text` is read as exactly that: an integer past 2^53, more than 15 digits, or a value that over- or underflows is not. */
+function keptAsTyped(text: string): boolean {
+  const n = Number(text);
   if (!Number.isFinite(n)) return false;
   if (/^-?\d+$/.test(text)) return Number.isSafeInteger(n);
   const digits = text.replace(/[eE].*$/, '').replace(/[-+.]/g, '').replace(/^0+/, '').replace(/0+$/, '');
+  if (n === 0 && digits !== '') return false;
   return digits.length <= 15;
-}
-
-function hasInfinity(v: unknown): boolean {
-  if (typeof v === 'number') return !Number.isFinite(v);
-  if (Array.isArray(v)) return v.some(hasInfinity);
-  return v !== null && typeof v === 'object' && Object.values(v).some(hasInfinity);
 }
 
 /** KEY=VALUE; the value may itself contain "=". */
