@@ -4,6 +4,7 @@
 // so every format gets the same checks. The libraries load only with the commands that read
 // plot files, and togeojson, shpjs and proj4 only when such a file is read.
 import { fileLabel, readInput } from '../util/files.js';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Feature, Geometry } from 'geojson';
@@ -16,7 +17,11 @@ import { AREA_PROPERTIES } from './feature-fields.js';
 import { ringLengthOrClosure, ringName } from './plot-checks.js';
 
 export async function readPlotFile(file: string, stdin: Readable, signal?: AbortSignal): Promise<GeoJsonFile> {
-  const byName = file === '-' ? undefined : formatByName(file);
+  const named = file === '-' ? undefined : formatByName(file);
+  // What the first bytes say wins over the name where both name a text format (a GPX saved as
+  // .kml, a KML as .geojson): read by its name, its plots were none, and the check said so with
+  // exit 0.
+  const byName = named === 'geojson' || named === 'kml' || named === 'gpx' ? (textFormatByContent(firstBytes(file)) ?? named) : named;
   // GeoJSON is read as text directly: the largest files are GeoJSON, and a Buffer kept beside
   // the text would add its size to the peak.
   if (byName === 'geojson') return readGeoJsonFile(file, stdin, signal);
@@ -31,7 +36,7 @@ export async function readPlotFile(file: string, stdin: Readable, signal?: Abort
       return format === 'kml' ? fromKml(text, name, bytes.length) : fromGpx(text, name, bytes.length);
     }
     case 'shapefile-part':
-      throw new UsageError(`${name}: a Shapefile is read from a .zip of its .shp, .shx, .dbf and .prj, not from one of them alone`, {}, `zip them together (zip plots.zip ${file.replace(/\.\w+$/, '').split(/[\\/]/).pop()}.*) and give the .zip`);
+      throw new UsageError(`${name}: a Shapefile is read from a .zip of its .shp, .shx, .dbf and .prj, not from one of them alone`, {}, file === '-' ? 'zip the .shp, .shx, .dbf and .prj together and give the .zip' : `zip them together (zip plots.zip ${file.replace(/\.\w+$/, '').split(/[\\/]/).pop()}.*) and give the .zip`);
     case 'kmz':
     case 'shapefile':
       return fromZip(bytes, name);
@@ -47,6 +52,31 @@ export async function readPlotFile(file: string, stdin: Readable, signal?: Abort
  * mark; bytes that are not UTF-8 where nothing else is declared are refused, since read as UTF-8
  * they would reach the service as U+FFFD.
  */
+/**
+ * The first KB of a regular file, to look at before reading it as its name says (empty if it
+ * cannot be read: the reading says why). A FIFO or a device is read once, by the reading.
+ */
+function firstBytes(file: string): Uint8Array {
+  try {
+    if (!statSync(file).isFile()) return new Uint8Array(0);
+    const fd = openSync(file, 'r');
+    try {
+      const head = Buffer.alloc(1024);
+      return head.subarray(0, readSync(fd, head, 0, head.length, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return new Uint8Array(0);
+  }
+}
+
+/** KML, GPX or GeoJSON by the first bytes, where they say one of them. */
+function textFormatByContent(head: Uint8Array): 'geojson' | 'kml' | 'gpx' | undefined {
+  const format = formatByContent(head);
+  return format === 'geojson' || format === 'kml' || format === 'gpx' ? format : undefined;
+}
+
 function xmlText(bytes: Uint8Array, name: string, format: string): string | GeoJsonFile {
   const refused = (why: string): GeoJsonFile => ({ name, size: bytes.length, features: [], problem: `not ${format}: ${why}` });
   let label = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : undefined;
@@ -189,20 +219,25 @@ async function fromZip(bytes: Buffer, name: string): Promise<GeoJsonFile> {
   const names = Object.keys(entries);
   const kmlName = names.find((n) => /(^|\/)doc\.kml$/i.test(n)) ?? names.find((n) => /\.kml$/i.test(n));
   const shps = names.filter((n) => /\.shp$/i.test(n));
+  // A plot left out without a word is a plot the registry never sees: a plot file of the archive
+  // that is not read (what a KMZ's main KML neither is nor links to, a Shapefile beside a KML, a
+  // GPX or GeoJSON file in either) is refused, not skipped.
+  const unreadOf = (read: (n: string) => boolean) => names.filter((n) => /\.(kml|shp|gpx|geojson|json)$/i.test(n) && !read(n));
+  const refused = (unread: string[], main: string): GeoJsonFile => ({
+    name,
+    size: bytes.length,
+    features: [],
+    problem: `the archive holds plot files sct would not read: ${unread.join(', ')} (a ZIP's plots are ${main}): give each file on its own`,
+  });
   if (kmlName) {
     const read = new Set<string>();
     const file = await fromKmz(entries, kmlName, name, bytes.length, read);
-    // A plot left out without a word is a plot the registry never sees: what a KMZ's main KML
-    // neither is nor links to is refused, not skipped.
-    const unread = [...names.filter((n) => /\.kml$/i.test(n) && !read.has(n)), ...shps];
+    const unread = unreadOf((n) => read.has(n));
     if (file.problem || unread.length === 0) return file;
-    return {
-      name,
-      size: bytes.length,
-      features: [],
-      problem: `the archive holds plot files sct would not read: ${unread.join(', ')} (a ZIP's plots are its main KML, ${kmlName}, and the KML files it links to; or its Shapefiles): give each file on its own`,
-    };
+    return refused(unread, `its main KML, ${kmlName}, and the KML files it links to; or its Shapefiles`);
   }
+  const unread = unreadOf((n) => /\.shp$/i.test(n));
+  if (shps.length > 0 && unread.length > 0) return refused(unread, 'its Shapefiles; or a KML and the KML files it links to');
   if (shps.length === 0) {
     return { name, size: bytes.length, features: [], problem: 'not a plot file: the ZIP archive holds neither a .kml (KMZ) nor a .shp (Shapefile)' };
   }

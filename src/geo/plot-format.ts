@@ -17,6 +17,8 @@ export function formatByContent(head: Uint8Array): PlotFormat | undefined {
   const text = Buffer.from(head.subarray(0, 1024)).toString('utf8').replace(/^\uFEFF/, '').trimStart();
   if (text.startsWith('{')) return 'geojson';
   if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return 'shapefile';
+  // A .shp or .shx starts with its file code, 9994 big-endian: a piece of a Shapefile, on stdin.
+  if (head[0] === 0 && head[1] === 0 && head[2] === 0x27 && head[3] === 0x0a) return 'shapefile-part';
   if (text.startsWith('<')) {
     if (/<kml[\s>]/.test(text)) return 'kml';
     if (/<gpx[\s>]/.test(text)) return 'gpx';

@@ -314,6 +314,40 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     }
   });
 
+  it('a GPX or GeoJSON file in a ZIP beside a Shapefile or a KML is exit 2 naming it, never left out', async () => {
+    const shp = unzipSync(readFileSync(fixture('plots-shp.zip')));
+    const gpx = readFileSync(fixture('points.gpx'));
+    for (const [zip, unread] of [
+      [zipOf({ ...shp, 'points.gpx': gpx }), 'points.gpx'],
+      [zipOf({ ...shp, 'more.geojson': readFileSync(fixture('valid.geojson')) }), 'more.geojson'],
+      [zipOf({ 'plots.kml': kmlText(), 'points.gpx': gpx }), 'points.gpx'],
+    ] as const) {
+      const r = await t.sct(['origins', 'check', zip]);
+      expect(r.exitCode, r.stdout).toBe(2);
+      expect(r.stdout + r.stderr).toContain(`the archive holds plot files sct would not read: ${unread}`);
+    }
+  });
+
+  it('a .shp on stdin is known by its file code, as by its name', async () => {
+    const shp = Buffer.from(unzipSync(readFileSync(fixture('plots-shp.zip')))['plots.shp']!);
+    for (const args of [['origins', 'check', '-'], ['origins', 'import', '--file', '-', '--dry-run']]) {
+      const r = await t.sct(args, { input: shp });
+      expect(r.exitCode).toBe(2);
+      expect(r.stdout + r.stderr).toContain('a Shapefile is read from a .zip of its .shp, .shx, .dbf and .prj');
+    }
+  });
+
+  it('a KML saved as .gpx or .geojson, a GPX saved as .kml, is read by what it holds', async () => {
+    for (const [name, content] of [['plots.gpx', kmlText()], ['plots.geojson', kmlText()]] as const) {
+      const r = await t.sct(['origins', 'check', t.writeFile(name, content)]);
+      expect(r.exitCode, r.stdout).toBe(0);
+      expect(r.stdout).toContain('3 features (0 points, 3 polygons, 23.97 ha): no findings');
+    }
+    const points = await t.sct(['origins', 'check', '--country-code', 'GH', t.writeFile('points.kml', readFileSync(fixture('points.gpx')))]);
+    expect(points.exitCode, points.stdout).toBe(0);
+    expect(points.stdout).toContain('2 features (2 points, 0 polygons, 0 ha)');
+  });
+
   it('reads KML coordinates written "lon, lat, alt" with a space after each comma, as GDAL does', async () => {
     const spaced = kmlText().replace(/<coordinates>([^<]*)<\/coordinates>/g, (_all, c: string) => `<coordinates>${c.replaceAll(',', ', ')}</coordinates>`);
     expect(spaced).toContain(', ');
