@@ -294,6 +294,25 @@ describe('-o geojson', () => {
   });
 });
 
+describe('origins import of a plot file: what is read back as sent', () => {
+  it('more invalid features than the error lists: its message says so, in the JSON error object too', async () => {
+    const features = Array.from({ length: 60 }, (_, i) => ({ type: 'Feature', properties: { country_code: 'GH' }, geometry: { type: 'Point', coordinates: [-2.48 + i / 1000, 6.2] } }));
+    const file = t.writeFile('noname.geojson', JSON.stringify({ type: 'FeatureCollection', features }));
+    const r = await t.sct(['origins', 'import', '--file', file, '-o', 'json']);
+    expect(r.exitCode).toBe(2);
+    const error = JSON.parse(r.stderr.trim().split('\n').at(-1)!);
+    expect(error.error).toMatch(/^noname\.geojson: 60 invalid features; nothing was sent \(the first 50 errors are listed, 10 more are not: --report FILE lists them all\)$/);
+    expect(Object.keys(error.fields)).toHaveLength(50);
+  });
+
+  it('a description keeps its spaces at either end, as the CSV reader keeps them: an export synced back plans nothing', async () => {
+    const file = t.writeFile('spaced.geojson', JSON.stringify({ type: 'Feature', properties: { name: 'Spaced', country_code: 'GH', description: '  lead desc ' }, geometry: { type: 'Point', coordinates: [-2.481036, 6.209874] } }));
+    const r = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(dryRunBodies(r.stdout)[0].description).toBe('  lead desc ');
+  });
+});
+
 describe('origins create --location-file', () => {
   it('sends the geometry of a Feature as the location', async () => {
     const r = await t.sct(['origins', 'create', '--name', 'Mensah plantation', '--country-code', 'GH', '--location-file', fixture('bowtie.geojson').replace('bowtie', 'valid'), '-o', 'json']);

@@ -68,11 +68,10 @@ export async function readPlotUnits(
     reportInvalid(ctx, opts.report, problems, keysOf(checked.features));
     const shown = Object.fromEntries(Object.entries(problems).slice(0, SHOWN_ERRORS));
     const features = new Set(invalid.map((k) => k.split(',')[0])).size;
-    throw new UsageError(
-      `${file.name}: ${features} invalid feature${features === 1 ? '' : 's'}; nothing was sent`,
-      shown,
-      invalid.length > SHOWN_ERRORS ? `${invalid.length - SHOWN_ERRORS} more not shown` : undefined,
-    );
+    // Said in the message, which the JSON error object carries too, as a CSV file's.
+    const more = Object.keys(problems).length - Object.keys(shown).length;
+    const notShown = more > 0 ? ` (the first ${Object.keys(shown).length} errors are listed, ${more} more are not: --report FILE lists them all)` : '';
+    throw new UsageError(`${file.name}: ${features} invalid feature${features === 1 ? '' : 's'}; nothing was sent${notShown}`, shown);
   }
   // As a CSV file without rows: a run that would send nothing and say "0 created" is no success.
   if (units.length === 0) throw new UsageError(`${file.name}: no plots to ${purpose}; nothing was sent`);
@@ -151,7 +150,8 @@ export function plotUnits(
       name,
       country_code: country,
       ...(ext !== undefined && { external_id: ext }),
-      ...(typeof description === 'string' && description.trim() !== '' && { description: description.trim() }),
+      // As the file has it, spaces at either end too (an export's, read back, plans no change).
+      ...(typeof description === 'string' && description.trim() !== '' && { description }),
       location: geometry,
     };
     const parsed = parseWorded(o.sync ? originUpdateSchema : originCreateSchema, body);
