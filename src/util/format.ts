@@ -24,8 +24,12 @@ export function formatDuration(ms: number): string {
   if (secs < 3600) return `${Math.floor(secs / 60)}m${secs % 60 ? ` ${secs % 60}s` : ''}`;
   const mins = Math.round(secs / 60);
   const hours = Math.floor(mins / 60);
-  // Days past two of them: "366d", not "8784h".
-  if (hours >= 48) return `${Math.floor(hours / 24)}d${hours % 24 ? ` ${hours % 24}h` : ''}`;
+  // Days past two of them: "366d", not "8784h"; to the hour, rounded up (a wait is never told
+  // as shorter than it is).
+  if (hours >= 48) {
+    const whole = Math.ceil(secs / 3600);
+    return `${Math.floor(whole / 24)}d${whole % 24 ? ` ${whole % 24}h` : ''}`;
+  }
   return `${hours}h${mins % 60 ? ` ${mins % 60}m` : ''}`;
 }
 

@@ -12,11 +12,12 @@ export function isId(text: string): boolean {
 
 /** "10m", "90s", "1h", "500ms" or plain seconds. */
 export function parseDuration(value: string, flag: string, o: { allowZero?: boolean } = {}): number {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  // Days too: a long wait is said in days ("3d 4h"), and may be allowed in them.
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(value.trim());
   if (!m) throw new UsageError(`invalid ${flag} "${value}": use e.g. 30s, 10m, 1h`);
   const n = Number(m[1]);
   const unit = m[2] ?? 's';
-  const ms = Math.round(n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!);
+  const ms = Math.round(n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit]!);
   // 0 would switch the limit off (and 0.0001s rounds to 0): a limit is a positive time.
   if (ms < 1 && !(o.allowZero && n === 0)) throw new UsageError(`invalid ${flag} "${value}": must be more than 0 (at least 1ms)`);
   // A timer holds at most 2^31-1 ms (24.8 days); a longer one fires at once. Longer than that is

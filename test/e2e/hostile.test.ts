@@ -271,6 +271,9 @@ describe('time limits', () => {
       expect(r.exitCode, `${v}: ${r.stderr}`).toBe(0);
       expect(r.stderr).not.toContain('TimeoutOverflowWarning');
     }
+    // Waits are said in days past two of them, and may be allowed in days.
+    const days = await sct(['orders', 'list', '--buying', '--max-wait', '2d', '-o', 'json']);
+    expect(days.exitCode, days.stderr).toBe(0);
   });
 
   it('a 503 asking to retry in a day stops at once with exit 1 and says when, instead of sleeping', async () => {

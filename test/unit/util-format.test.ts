@@ -16,6 +16,7 @@ describe('formatDuration: one style for every wait, timeout and limit', () => {
     [86_400_000, '24h'],
     [2 * 86_400_000 + 3_600_000, '2d 1h'],
     [366 * 86_400_000, '366d'],
+    [2 * 86_400_000 + 60_000, '2d 1h'],
   ])('%d ms is %s', (ms, text) => expect(formatDuration(ms)).toBe(text));
 });
 
