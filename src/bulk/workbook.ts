@@ -58,7 +58,12 @@ export function eachSheetRecord(
         cells.push(cellText(cell));
       } catch (err) {
         const column = header?.[c - first] || utils.encode_col(c);
-        throw new UsageError(`${name} line ${r + 1}, ${column} (cell ${utils.encode_cell({ r, c })}): ${(err as Error).message}`);
+        if (!header) throw new UsageError(`${name} line ${r + 1}, ${column} (cell ${utils.encode_cell({ r, c })}): ${(err as Error).message}`);
+        // A value that cannot be read (a long id taken for a number, a formula without its value)
+        // makes its row invalid, as an error value does: --skip-invalid and --report take it,
+        // and in a column the command does not read it is nothing.
+        cells.push(cell?.v === undefined || cell.v === null ? '' : String(cell.v));
+        (errors ??= new Map()).set(c - first, `the cell (${utils.encode_cell({ r, c })}): ${(err as Error).message}`);
       }
     }
     if (cells.every((t) => t === '')) continue;
