@@ -45,6 +45,18 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(body.length) });
     res.end(res.req.method === 'HEAD' ? undefined : body);
   },
+  '/api/latin1': (res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=iso-8859-1' });
+    res.end(Buffer.from('{"name":"Caf\u00e9"}', 'latin1'));
+  },
+  '/api/not-utf8': (res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(Buffer.from('{"name":"Caf\u00e9"}', 'latin1'));
+  },
+  '/api/bom': (res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name":"Café"}')]));
+  },
   '/api/zstd': (res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' });
     res.end(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0, 0]));
@@ -202,6 +214,19 @@ describe('every answer shown as gh api shows it', () => {
     const r = await sct(['api', '/empty']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
+  });
+
+  it('an answer in the charset its Content-Type names is read in it; bytes that are not UTF-8 and name nothing else are an error, never U+FFFD; a byte-order mark is no part of the JSON', async () => {
+    const latin1 = await sct(['api', '/latin1']);
+    expect(latin1.exitCode, latin1.stderr).toBe(0);
+    expect(JSON.parse(latin1.stdout)).toEqual({ name: 'Café' });
+    const bad = await sct(['api', '/not-utf8']);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toContain('GET /not-utf8: the answer is not valid UTF-8 text, and names no other charset');
+    expect(bad.stdout).toBe('');
+    const bom = await sct(['api', '/bom']);
+    expect(bom.exitCode, bom.stderr).toBe(0);
+    expect(JSON.parse(bom.stdout)).toEqual({ name: 'Café' });
   });
 
   it('an encoding sct cannot decode is named as asked for when -H Accept-Encoding asked for it', async () => {
