@@ -72,6 +72,19 @@ describe('answers that are not the API speaking', () => {
     expect(await countOrders([`H${run}-1`, `H${run}-2`])).toBe(2);
   });
 
+  it('an update answered with a list is an error, not "Updated"; a create answered with an HTML page says its answer could not be read', async () => {
+    h.on('PATCH /api/products/1', answer(201, {}, [{ id: 1 }]), { times: 1 });
+    const r = await sct(['products', 'update', '1', '--name', 'Z', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('PATCH /products/1: the service answered 201 with a list, not the product: it may or may not have been changed');
+    expect(r.stderr).not.toContain('✓ Updated');
+    expect(r.stdout).toBe('');
+    h.on('POST /api/products', htmlPage(200), { times: 1 });
+    const created = await sct(['products', 'create', '--name', 'Cocoa', '--commodity', 'cocoa']);
+    expect(created.exitCode).toBe(1);
+    expect(created.stderr).toContain('it may have been created (its answer was not one sct can read)');
+  });
+
   it('a create answered 201 without an object is an error, not "created"', async () => {
     h.on('POST /api/products', answer(201, {}, { ok: true }));
     const r = await sct(['products', 'create', '--name', 'Cocoa', '--commodity', 'cocoa']);

@@ -5,7 +5,8 @@ import type { Context } from '../../context.js';
 import type { DocumentedResource } from '../../api/schemas/fields.js';
 import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
-import { CancelledError, RateLimitError, SctError, UsageError } from '../../errors.js';
+import { AnswerError, CancelledError, RateLimitError, SctError, UsageError } from '../../errors.js';
+import { isPlainObject } from '../../util/objects.js';
 import { stripControl } from '../../output/sanitize.js';
 import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, buildBody, canonicalEnums, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
 import { parseInteger } from './flags.js';
@@ -42,8 +43,9 @@ export async function withRerunKey<T>(send: Promise<T>, how: RerunKey = CREATE_K
     // follow it into a second object. Any other hint of its own (an answer that came without
     // the object: a rerun with the key gets that answer again) is left alone.
     if (err instanceof SctError && err.delivery === 'unknown' && err.idempotencyKey && (err.hint === undefined || err instanceof RateLimitError)) {
-      // An answer that came (a 500 after the retries) says nothing of whether it was done either.
-      const why = typeof err.status === 'number' ? `the service answered ${err.status}` : 'its answer never came';
+      // An answer that came (a 500 after the retries, a 200 that is not JSON) says nothing of
+      // whether it was done either.
+      const why = typeof err.status === 'number' ? `the service answered ${err.status}` : err instanceof AnswerError ? 'its answer was not one sct can read' : 'its answer never came';
       // A key the user gave is in the command already: running it again is enough.
       const rerun = given === err.idempotencyKey ? 'run the same command again (it sends the same key)' : `run the same command with ${how.flag(err.idempotencyKey)}`;
       const key = `it may have been ${how.done} (${why}): ${rerun} to get its outcome without ${how.doing} it twice`;
@@ -110,6 +112,11 @@ export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOpt
   const valid = validate(o.schema, body, o.what);
   // A create must answer the created object: anything else (a 2xx page, an empty body) is no proof.
   const res = await withRerunKey(ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined, idempotencyKey }), undefined, idempotencyKey);
+  // An update answers the object, or nothing (204): a list or a bare value is no sign it was
+  // done, and a script reading `.id` from it would read garbage.
+  if (res.data !== null && res.data !== undefined && !isPlainObject(res.data)) {
+    throw new AnswerError(`${o.method} ${o.path}: the service answered ${res.status} with ${Array.isArray(res.data) ? 'a list' : `a ${typeof res.data}`}, not the ${o.what}: it may or may not have been changed`);
+  }
   const saved = res.data as Record<string, unknown> | null;
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${o.method === 'POST' ? 'Created' : 'Updated'} ${o.what}${saved && saved.id !== undefined ? ` ${stripControl(String(saved.id))}` : ''}`);
   return saved;
