@@ -90,6 +90,15 @@ describe('roles by name', () => {
   });
 });
 
+describe('a role given empty', () => {
+  it('(a script\'s unset variable) is exit 2 saying a role is needed, not "the roles are none seen yet"', async () => {
+    await t.expectUsageErrors([
+      [['members', 'set-role', '1', ''], "ROLE needs a value: a role's name (any case) or its id"],
+      [['invitations', 'create', '--email', 'a@roles-empty.example', '--role', ' '], "--role needs a value: a role's name (any case) or its id"],
+    ]);
+  });
+});
+
 describe('looking role names up', () => {
   it('Ctrl-C while the roles are read is exit 130, never "unknown role": the rows are not judged on no answer', async () => {
     const file = t.writeFile('ctrlc.csv', 'email,auth_group\nc1@roles-ctrlc.example,member\nc2@roles-ctrlc.example,admin\n');

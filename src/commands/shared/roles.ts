@@ -158,6 +158,8 @@ const unknownRoles = (what: string, raws: string[], known: Role[]) =>
 
 /** One role given as a flag or argument: its id, or exit 2 listing the known roles. */
 export async function roleId(ctx: Context, raw: string, what: string): Promise<number> {
+  // Empty (a script's unset variable): no role to look up, and none to list as "seen yet".
+  if (raw.trim() === '') throw new UsageError(`${what} needs a value: a role's name (any case) or its id`);
   const { ids, known } = await roleIds(ctx, [raw]);
   const id = ids.get(raw);
   if (id !== undefined) return id;
