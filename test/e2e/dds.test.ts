@@ -111,7 +111,8 @@ describe('dds get, create, update, delete', () => {
   it('creates an EUTR statement with every field flag and shows it', async () => {
     const [order] = await boughtOrders(1);
     const r = await t.sct([
-      'dds', 'create', '--type', 'EUTR', '--name', 'Timber 2025', '--orders', String(order), '--products', '1',
+      // An id given twice is one (as dds trace takes it).
+      'dds', 'create', '--type', 'EUTR', '--name', 'Timber 2025', '--orders', `${order},${order}`, '--products', '1', '--product', '1',
       '--assessment-run-ids', RUN, '--set', 'excluded_propagation_identifiers=["x"]', '-o', 'json',
     ]);
     expect(r.exitCode, r.stderr).toBe(0);

@@ -17,8 +17,9 @@ export function statementFields(opts: CreateFlags): Record<string, unknown> {
     type: opts.type,
     name: opts.name,
     dds_identifier: opts.ddsIdentifier,
-    orders: opts.order === undefined ? undefined : parseIdList(opts.order, '--order'),
-    products: opts.product === undefined ? undefined : parseIdList(opts.product, '--product'),
+    // An id given twice is one order (as `dds trace` takes it), never sent twice.
+    orders: opts.order === undefined ? undefined : [...new Set(parseIdList(opts.order, '--order'))],
+    products: opts.product === undefined ? undefined : [...new Set(parseIdList(opts.product, '--product'))],
     assessment_run_ids: splitList(opts.assessmentRunId, '--assessment-run-id'),
   };
 }
