@@ -428,7 +428,7 @@ export class ApiClient {
       if (err instanceof InterruptedError || (!timedOut && call.wireSignal?.aborted)) call.fail(new InterruptedError());
       // The body could not be sent as said (a file that changed under an upload): its own error, not retried.
       if (err instanceof SctError && !(err instanceof NetworkError)) call.fail(err, false);
-      const reason = timedOut ? this.timeoutReason() : describeError(err, call.target.url.host);
+      const reason = timedOut ? this.timeoutReason() + this.throughProxy(call.target.url) : describeError(err, call.target.url.host);
       if (call.mayRetry && (timedOut || isRetryableError(err))) return call.retry(reason);
       return call.fail(new NetworkError(`${call.where()}: ${reason}${call.retries.attemptsSaid}`, { cause: err }));
     }
@@ -644,6 +644,18 @@ export class ApiClient {
 
   private timeoutReason(): string {
     return `no complete answer within ${formatDuration(this.opts.timeoutMs)} (--timeout)`;
+  }
+
+  /**
+   * A request that timed out before its answer began went through the proxy, when one is used:
+   * a proxy that takes the connection and never answers its CONNECT is where to look, not the
+   * service. Named without its credentials.
+   */
+  private throughProxy(url: URL): string {
+    const proxy = this.proxy && proxyFor(url, this.proxy);
+    if (!proxy) return '';
+    const u = new URL(proxy);
+    return ` through the proxy ${u.protocol}//${u.host} (HTTPS_PROXY/HTTP_PROXY), which may not have answered`;
   }
 
   /** One attempt on the wire, as the call's target says: resolves with the answer's headers, its body still to read. */

@@ -526,6 +526,21 @@ describe('a proxy that will not connect', () => {
     expect(r.stderr).toContain(`the proxy http://127.0.0.1:${port} did not open a tunnel (CONNECT): connection refused`);
   });
 
+  it('a proxy that takes the connection and never answers its CONNECT: the timeout names the proxy, never its credentials', async () => {
+    const server = createNetServer((socket) => socket.on('error', () => undefined));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    servers.push(() => {
+      server.close();
+      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+    });
+    const port = (server.address() as AddressInfo).port;
+    const r = await via(`http://bob:s3cret@127.0.0.1:${port}`, ['products', 'list', '--timeout', '300ms']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`no complete answer within 300ms (--timeout) through the proxy http://127.0.0.1:${port} (HTTPS_PROXY/HTTP_PROXY), which may not have answered`);
+    expect(r.stderr).not.toContain('s3cret');
+  });
+
   it('a proxy that opens the tunnel and then says nothing: the process ends with its error, not seconds later', async () => {
     const server = createNetServer((socket) => {
       socket.on('error', () => undefined);
