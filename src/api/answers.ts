@@ -1,6 +1,7 @@
 // Answer checks: what an answer's status and body must be for sct to use it — the status
 // classes it cannot use (204 to a read, 304, 206), the size caps on what it reads, JSON or not,
 // and a streamed body that ends as it should.
+import { isUtf8 } from 'node:buffer';
 import { Transform, type Readable } from 'node:stream';
 import { decodeBody, type Headers, type WireResponse } from './transport.js';
 import type { Method } from './request.js';
@@ -27,7 +28,44 @@ const MAX_ERROR_BYTES = 1024 * 1024;
 
 /** An answer's body as text, within the same cap as readCappedBytes. */
 async function readCapped(body: Readable, headers: Headers, max: number): Promise<string> {
-  return (await readCappedBytes(body, headers, max)).toString('utf8');
+  const bytes = await readCappedBytes(body, headers, max);
+  // An error's text as well as it can be read: in its charset, else as UTF-8.
+  try {
+    return answerUtf8(headers, bytes).toString('utf8');
+  } catch {
+    return bytes.toString('utf8');
+  }
+}
+
+/**
+ * An answer's text as UTF-8, which JSON is: in the charset its Content-Type names when another
+ * (a server that sends ISO-8859-1), without a byte-order mark (.NET writes one). Bytes that are
+ * not the text they claim throw, saying so: read leniently they became U+FFFD, and an export
+ * synced back would send that. A charset name Node does not know, on bytes that are UTF-8, is
+ * read as UTF-8.
+ */
+export function answerUtf8(headers: Headers, bytes: Buffer): Buffer {
+  const charset = /;\s*charset\s*=\s*["']?([^"';\s]+)/i.exec(contentType(headers))?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    let decoder: InstanceType<typeof TextDecoder> | undefined;
+    try {
+      decoder = new TextDecoder(charset, { fatal: true });
+    } catch {
+      if (!isUtf8(bytes)) throw new Error(`in the charset "${charset}", which sct cannot read`);
+    }
+    if (decoder) {
+      let text: string;
+      try {
+        text = decoder.decode(bytes);
+      } catch {
+        throw new Error(`not valid ${charset} text as its Content-Type says`);
+      }
+      return Buffer.from(text.replace(/^\uFEFF/, ''), 'utf8');
+    }
+  }
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  if (!isUtf8(bytes.subarray(start))) throw new Error('not valid UTF-8 text, and names no other charset');
+  return start ? bytes.subarray(start) : bytes;
 }
 
 /**

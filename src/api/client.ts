@@ -4,7 +4,6 @@
 // (what an answer must be), pagination.ts, call.ts (a request's state across attempts),
 // endpoint.ts (the base URL, token and proxy checked), transport.ts (the wire). Redaction is
 // src/output/redact.ts.
-import { isUtf8 } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import {
   ACCEPT_ENCODING,
@@ -34,6 +33,7 @@ import { toSearchParams, type Method, type Query, type RequestOptions } from './
 import {
   MAX_JSON_BYTES,
   checkedBody,
+  answerUtf8,
   contentType,
   hasId,
   looksLikeHtml,
@@ -600,11 +600,11 @@ export class ApiClient {
     // items as the service's bytes; any other answer is parsed.
     // The token the service may echo is masked in what sct shows of the answer (a file a
     // download writes is not an API answer, and is left as sent).
-    if (apiAnswer) bytes = bytesWithoutToken(bytes, this.token);
     if (options.anyAnswer && apiAnswer && bytes.length > 0 && !saysJson(headers) && !looksLikeHtml(bytes.toString('utf8', 0, 1024), headers)) {
-      return new RawAnswer(bytes, mediaType(headers));
+      return new RawAnswer(bytesWithoutToken(bytes, this.token), mediaType(headers));
     }
-    if (apiAnswer) bytes = asUtf8(call, headers, bytes);
+    // As UTF-8 first: a token in an answer sent in UTF-16 is masked as one sent in UTF-8.
+    if (apiAnswer) bytes = bytesWithoutToken(asUtf8(call, headers, bytes), this.token);
     // `sct api` prints what came: an answer with no body at all (chunked and empty, or an empty
     // gzip) is nothing, not a JSON null the service never sent.
     if (options.anyAnswer && bytes.length === 0) return undefined;
@@ -821,27 +821,13 @@ interface Deadline {
   expired: () => boolean;
 }
 
-/**
- * An answer's text as UTF-8, which JSON is: in the charset its Content-Type names when another
- * (a server that sends ISO-8859-1), without a byte-order mark (.NET writes one). Bytes that are
- * not the text they claim are the call's error: read leniently they became U+FFFD, and an export
- * synced back would send that.
- */
+/** An answer's text as UTF-8 (answerUtf8): bytes that are not the text they claim are the call's error. */
 function asUtf8(call: Call, headers: Headers, bytes: Buffer): Buffer {
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType(headers))?.[1]?.toLowerCase();
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    let text: string;
-    try {
-      text = new TextDecoder(charset, { fatal: true }).decode(bytes);
-    } catch (err) {
-      const why = err instanceof RangeError ? `in the charset "${charset}", which sct cannot read` : `not valid ${charset} text as its Content-Type says`;
-      call.fail(new AnswerError(`${call.where()}: the answer is ${why}`), true);
-    }
-    return Buffer.from(text!.replace(/^\uFEFF/, ''), 'utf8');
+  try {
+    return answerUtf8(headers, bytes);
+  } catch (err) {
+    return call.fail(new AnswerError(`${call.where()}: the answer is ${(err as Error).message}`), true);
   }
-  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  if (!isUtf8(bytes.subarray(start))) call.fail(new AnswerError(`${call.where()}: the answer is not valid UTF-8 text, and names no other charset`), true);
-  return start ? bytes.subarray(start) : bytes;
 }
 
 /** A body that is not what its encoding says, or too large, is the same however often it is asked for: the call's error. */

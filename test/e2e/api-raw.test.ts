@@ -57,6 +57,18 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"name":"Café"}')]));
   },
+  '/api/utf16': (res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-16le' });
+    res.end(Buffer.from('{"echo":"tok sct_test_token"}', 'utf16le'));
+  },
+  '/api/single-quoted': (res) => {
+    res.writeHead(200, { 'content-type': "application/json; charset='utf-8'" });
+    res.end('{"name":"Café"}');
+  },
+  '/api/error-latin1': (res) => {
+    res.writeHead(400, { 'content-type': 'application/json; charset=iso-8859-1' });
+    res.end(Buffer.from('{"name":["C\u00f4te invalide"]}', 'latin1'));
+  },
   '/api/zstd': (res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' });
     res.end(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0, 0]));
@@ -224,6 +236,15 @@ describe('every answer shown as gh api shows it', () => {
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toContain('GET /not-utf8: the answer is not valid UTF-8 text, and names no other charset');
     expect(bad.stdout).toBe('');
+    // A token echoed in UTF-16 is masked as one in UTF-8; a quoted charset is a charset; an
+    // error's text is read in its charset too.
+    const utf16 = await sct(['api', '/utf16']);
+    expect(utf16.exitCode, utf16.stderr).toBe(0);
+    expect(JSON.parse(utf16.stdout)).toEqual({ echo: 'tok sct_…****' });
+    expect((await sct(['api', '/single-quoted'])).stdout).toContain('Café');
+    const error = await sct(['api', '/error-latin1']);
+    expect(error.exitCode).toBe(1);
+    expect(error.stderr).toContain('name: Côte invalide');
     const bom = await sct(['api', '/bom']);
     expect(bom.exitCode, bom.stderr).toBe(0);
     expect(JSON.parse(bom.stdout)).toEqual({ name: 'Café' });
