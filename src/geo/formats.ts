@@ -27,7 +27,9 @@ export async function readPlotFile(file: string, stdin: Readable, signal?: Abort
   if (byName === 'geojson') return readGeoJsonFile(file, stdin, signal);
   const bytes = await readInput(file, stdin, { signal });
   const name = fileLabel(file);
-  const format = byName ?? formatByContent(bytes);
+  // Looked at again once read: a FIFO could not be looked at before, and a UTF-16 file is known
+  // by its whole head.
+  const format = byName === 'kml' || byName === 'gpx' ? (textFormatByContent(bytes) ?? byName) : (byName ?? formatByContent(bytes));
   switch (format) {
     case 'kml':
     case 'gpx': {
@@ -222,7 +224,7 @@ async function fromZip(bytes: Buffer, name: string): Promise<GeoJsonFile> {
   // A plot left out without a word is a plot the registry never sees: a plot file of the archive
   // that is not read (what a KMZ's main KML neither is nor links to, a Shapefile beside a KML, a
   // GPX or GeoJSON file in either) is refused, not skipped.
-  const unreadOf = (read: (n: string) => boolean) => names.filter((n) => /\.(kml|shp|gpx|geojson|json)$/i.test(n) && !read(n));
+  const unreadOf = (read: (n: string) => boolean) => names.filter((n) => isPlotEntry(n, entries[n]!) && !read(n));
   const refused = (unread: string[], main: string): GeoJsonFile => ({
     name,
     size: bytes.length,
@@ -248,6 +250,17 @@ async function fromZip(bytes: Buffer, name: string): Promise<GeoJsonFile> {
   const bare = shps.filter((shp) => !Object.keys(entries).some((n) => n.toLowerCase() === shp.slice(0, -4).toLowerCase() + '.dbf'));
   if (bare.length > 0) file.skipped = `${bare.join(', ')} has no .dbf beside it in the archive: its plots are read without their attributes (names, country, area)`;
   return file;
+}
+
+/**
+ * Whether an entry of a ZIP is a plot file: a .kml, .shp, .gpx or .geojson; a .json only when it
+ * holds GeoJSON (a survey's metadata.json beside its Shapefile is none).
+ */
+function isPlotEntry(name: string, bytes: Uint8Array): boolean {
+  if (/\.(kml|shp|gpx|geojson)$/i.test(name)) return true;
+  if (!/\.json$/i.test(name)) return false;
+  const head = Buffer.from(bytes.subarray(0, 4096)).toString('utf8');
+  return /^\uFEFF?\s*\{[\s\S]*"type"\s*:\s*"(FeatureCollection|Feature|Point|Polygon|MultiPolygon|MultiPoint|LineString|MultiLineString|GeometryCollection)"/.test(head);
 }
 
 /**

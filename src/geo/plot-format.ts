@@ -14,7 +14,9 @@ export function formatByName(file: string): PlotFormat | undefined {
 
 /** The plot format the first bytes of a file show (a ZIP is told apart when it is opened). */
 export function formatByContent(head: Uint8Array): PlotFormat | undefined {
-  const text = Buffer.from(head.subarray(0, 1024)).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  // UTF-16 by its byte-order mark (a KML saved as "Unicode" on Windows), else UTF-8.
+  const encoding = head[0] === 0xff && head[1] === 0xfe ? 'utf-16le' : head[0] === 0xfe && head[1] === 0xff ? 'utf-16be' : 'utf-8';
+  const text = new TextDecoder(encoding).decode(head.subarray(0, 1024)).replace(/^\uFEFF/, '').trimStart();
   if (text.startsWith('{')) return 'geojson';
   if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return 'shapefile';
   // A .shp or .shx starts with its file code, 9994 big-endian: a piece of a Shapefile, on stdin.

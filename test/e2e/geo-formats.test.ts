@@ -328,6 +328,13 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     }
   });
 
+  it('a .json in a ZIP that holds no GeoJSON (a survey\'s metadata) is no plot file: the Shapefile is read', async () => {
+    const shp = unzipSync(readFileSync(fixture('plots-shp.zip')));
+    const r = await t.sct(['origins', 'check', zipOf({ ...shp, 'metadata.json': '{"source":"survey"}' })]);
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(r.stdout).toContain('3 features (0 points, 3 polygons, 23.97 ha): no findings');
+  });
+
   it('a .shp on stdin is known by its file code, as by its name', async () => {
     const shp = Buffer.from(unzipSync(readFileSync(fixture('plots-shp.zip')))['plots.shp']!);
     for (const args of [['origins', 'check', '-'], ['origins', 'import', '--file', '-', '--dry-run']]) {
@@ -343,6 +350,11 @@ describe('plot files as suppliers send them, read whole or refused', () => {
       expect(r.exitCode, r.stdout).toBe(0);
       expect(r.stdout).toContain('3 features (0 points, 3 polygons, 23.97 ha): no findings');
     }
+    // In UTF-16 (Windows' "Unicode"), by its byte-order mark.
+    const utf16 = t.writeFile('utf16.gpx', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(kmlText().replace('encoding="utf-8"', 'encoding="utf-16"'), 'utf16le')]));
+    const u = await t.sct(['origins', 'check', utf16]);
+    expect(u.exitCode, u.stdout).toBe(0);
+    expect(u.stdout).toContain('3 features (0 points, 3 polygons, 23.97 ha): no findings');
     const points = await t.sct(['origins', 'check', '--country-code', 'GH', t.writeFile('points.kml', readFileSync(fixture('points.gpx')))]);
     expect(points.exitCode, points.stdout).toBe(0);
     expect(points.stdout).toContain('2 features (2 points, 0 polygons, 0 ha)');

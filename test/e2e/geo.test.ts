@@ -335,7 +335,7 @@ describe('origins create --location-file', () => {
       [['origins', 'create', '--name', 'X', '--country-code', 'GH', '--location', '6.2,-2.48', '--location-file', plot], 'give either --location or --location-file, not both'],
       [['origins', 'create', '--country-code', 'GH', '--file', '-', '--location-file', '-'], 'stdin can be read once: --file - and --location-file - both ask for it', '{"name":"X"}'],
       // A typed point is held to its country too: latitude and longitude the other way round.
-      [['origins', 'create', '--name', 'X', '--country-code', 'CI', '--location', '-4.0,5.3'], /--location -4\.0,5\.3: latitude and longitude look swapped: \[5\.3, -4\] lies [\d,]+ km outside Côte d'Ivoire \(CI\), \[-4, 5\.3\] lies in it/],
+      [['origins', 'create', '--name', 'X', '--country-code', 'CI', '--location', '-4.0,5.3'], /--location -4\.0,5\.3: latitude and longitude look swapped: the point lies outside the country \([\d,]+ km outside Côte d'Ivoire \(CI\)\); did you mean --location 5\.3,-4\?/],
       [['origins', 'create', '--name', 'X', '--country-code', 'CI', '--location', '{"type":"Point","coordinates":[5.3,-4.0]}'], 'latitude and longitude look swapped'],
     ]);
     // The right way round it goes, with no warning of a plot file's (no Area, few decimals).

@@ -29,5 +29,13 @@ export function checkLocation(point: unknown, countryCode: string, name: string)
   const result = checkPlots(parseGeoJson(text, name, text.length), { countryCode: parseCountryFlag(countryCode), forceCountry: true });
   const errors = result.findings.filter((f) => f.level === 'error');
   if (errors.length === 0) return;
-  throw new UsageError(`${name}: ${errors.map((f) => f.message).join('; ')}; nothing was sent`);
+  // --location takes latitude first: the swap is said in its own terms, not GeoJSON's.
+  const coordinates = (point as { coordinates?: number[] }).coordinates ?? [];
+  const typed = !name.includes('{');
+  const messages = errors.map((f) =>
+    typed && /look swapped/.test(f.message)
+      ? `latitude and longitude look swapped: the point lies outside the country${/lies ([\d,]+ km outside [^,]+)/.exec(f.message)?.[1] ? ` (${/lies ([\d,]+ km outside [^,]+)/.exec(f.message)![1]})` : ''}; did you mean --location ${coordinates[0]},${coordinates[1]}?`
+      : f.message,
+  );
+  throw new UsageError(`${name}: ${messages.join('; ')}; nothing was sent`);
 }
