@@ -9,6 +9,7 @@ import { PATHS } from '../api/paths.js';
 import { writeOne } from '../output/format.js';
 import { UsageError } from '../errors.js';
 import { buildBody } from './shared/body.js';
+import { savedObject } from './shared/crud.js';
 import { parseLooseValue, setDotted, splitKeyValue } from './shared/flags.js';
 import type { ApiClient } from '../api/client.js';
 import { isPlainObject } from '../util/objects.js';
@@ -56,7 +57,7 @@ export async function setUserConfig(ctx: Context, opts: OptionsOf<typeof SET_OPT
   const client = ctx.client();
   const config = withNested(fromFile.config, await nestedNow(client, pairs));
   const body = await buildBody({ set: pairs.map((p) => `config.${p}`) }, { ...fromFile, config }, ctx.io.stdin, ctx.signal);
-  const updated = await client.patch(PATHS.userConfig, body);
+  const updated = savedObject(await client.request({ method: 'PATCH', path: PATHS.userConfig, body }), 'PATCH', PATHS.userConfig, 'configuration');
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Updated your configuration`);
   await writeOne(ctx.io, updated, ctx.output([]));
 }

@@ -79,6 +79,15 @@ describe('answers that are not the API speaking', () => {
     expect(r.stderr).toContain('PATCH /products/1: the service answered 201 with a list, not the product: it may or may not have been changed');
     expect(r.stderr).not.toContain('✓ Updated');
     expect(r.stdout).toBe('');
+    h.on('PATCH /api/orders/purchase/9', answer(200, {}, [{ id: 9 }, { id: 10 }]), { times: 1 });
+    const order = await sct(['orders', 'update', '9', '--purchase', '--external-id', 'E10']);
+    expect(order.exitCode, order.stderr).toBe(1);
+    expect(order.stderr).toContain('PATCH /orders/purchase/9: the service answered 200 with a list, not the purchase order');
+    expect(order.stderr).not.toContain('✓ Updated');
+    h.on('PATCH /api/accounts/user-config', answer(200, {}, [{ id: 9 }]), { times: 1 });
+    const config = await sct(['user-config', 'set', 'page_size=20']);
+    expect(config.exitCode, config.stderr).toBe(1);
+    expect(config.stderr).toContain('the service answered 200 with a list, not the configuration');
     h.on('POST /api/products', htmlPage(200), { times: 1 });
     const created = await sct(['products', 'create', '--name', 'Cocoa', '--commodity', 'cocoa']);
     expect(created.exitCode).toBe(1);

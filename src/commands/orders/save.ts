@@ -7,7 +7,7 @@ import { cleanCell, stripControl } from '../../output/sanitize.js';
 import { addsItems, ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { buildBody, canonicalEnums, promptMissing, validate } from '../shared/body.js';
-import { idempotencyKeyOf, withRerunKey } from '../shared/crud.js';
+import { idempotencyKeyOf, savedObject, withRerunKey } from '../shared/crud.js';
 import { parseDate, parseInteger } from '../shared/flags.js';
 import { ID_MAX } from '../../util/numbers.js';
 import { orderKind } from './filters.js';
@@ -135,7 +135,7 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
     idempotencyKey,
     onceOnly: id !== undefined && addsItems(valid),
   }), undefined, idempotencyKey);
-  const saved = res.data ?? {};
+  const saved = savedObject(res, id === undefined ? 'POST' : 'PATCH', id === undefined ? PATHS.ordersOfKind(kind) : PATHS.orderOfKind(kind, id), `${kind} order`) ?? {};
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${id === undefined ? 'Created' : 'Updated'} ${kind} order ${stripControl(String(saved.id ?? id ?? ''))}`.trimEnd());
   await writeOrder(ctx, saved);
 }

@@ -55,6 +55,18 @@ export async function withRerunKey<T>(send: Promise<T>, how: RerunKey = CREATE_K
   }
 }
 
+/**
+ * What a write answered: the object, or nothing (a 204). A list or a bare value is no sign the
+ * change was made, and a script reading `.id` from it would read garbage: an error naming the
+ * request.
+ */
+export function savedObject(res: { status: number; data: unknown }, method: string, path: string, what: string): Record<string, unknown> | null {
+  if (res.data === null || res.data === undefined) return null;
+  if (isPlainObject(res.data)) return res.data;
+  const err = new AnswerError(`${method} ${path}: the service answered ${res.status} with ${Array.isArray(res.data) ? 'a list' : `a ${typeof res.data}`}, not the ${what}: it may or may not have been ${method === 'POST' ? 'created' : 'changed'}`);
+  throw err;
+}
+
 /** How a rerun gives the key (a flag, a header), and the words for what may have been done. */
 export interface RerunKey {
   flag: (key: string) => string;
@@ -112,12 +124,7 @@ export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOpt
   const valid = validate(o.schema, body, o.what);
   // A create must answer the created object: anything else (a 2xx page, an empty body) is no proof.
   const res = await withRerunKey(ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined, idempotencyKey }), undefined, idempotencyKey);
-  // An update answers the object, or nothing (204): a list or a bare value is no sign it was
-  // done, and a script reading `.id` from it would read garbage.
-  if (res.data !== null && res.data !== undefined && !isPlainObject(res.data)) {
-    throw new AnswerError(`${o.method} ${o.path}: the service answered ${res.status} with ${Array.isArray(res.data) ? 'a list' : `a ${typeof res.data}`}, not the ${o.what}: it may or may not have been changed`);
-  }
-  const saved = res.data as Record<string, unknown> | null;
+  const saved = savedObject(res, o.method, o.path, o.what);
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${o.method === 'POST' ? 'Created' : 'Updated'} ${o.what}${saved && saved.id !== undefined ? ` ${stripControl(String(saved.id))}` : ''}`);
   return saved;
 }
