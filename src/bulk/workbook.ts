@@ -49,9 +49,10 @@ export function eachSheetRecord(
     for (let c = first; c < row.length; c++) {
       const cell = row[c];
       if (cell?.t === 'e') {
-        const shown = utils.format_cell(cell);
+        // An error cell written without its value (SheetJS writes them so) has no text to name.
+        const shown = utils.format_cell(cell) || '';
         cells.push(shown);
-        (errors ??= new Map()).set(c - first, `the cell (${utils.encode_cell({ r, c })}) holds the error ${shown}`);
+        (errors ??= new Map()).set(c - first, `the cell (${utils.encode_cell({ r, c })}) holds ${shown ? `the error ${shown}` : 'an error value'}`);
         continue;
       }
       try {

@@ -1,7 +1,7 @@
 // The cell conversions and ZIP recognition of the workbook reader, for the cases the LibreOffice
 // fixtures (test/e2e/workbooks.test.ts) do not have.
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { strToU8, zipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { utils, write } from '@e965/xlsx';
 import { dateText, eachSheetRecord, numberText } from '../../src/bulk/workbook.js';
 import { zipKind } from '../../src/bulk/zip-kind.js';
@@ -66,6 +66,18 @@ describe('eachSheetRecord', () => {
     eachSheetRecord(bytes, `book.${bookType}`, undefined, (cells, row) => out.push([row, cells]));
     return out;
   }
+
+  it('an error cell written without its value is "an error value", not "the error undefined"', () => {
+    const ws = utils.aoa_to_sheet([['external_id', 'latitude'], ['A-1', 1]]);
+    const written = unzipSync(write({ SheetNames: ['S'], Sheets: { S: ws } }, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
+    // As some writers leave it: the cell typed as an error, no <v> in it.
+    const sheet = strFromU8(written['xl/worksheets/sheet1.xml']!).replace(/<c r="B2"[^>]*>.*?<\/c>/, '<c r="B2" t="e"/>');
+    expect(sheet).toContain('<c r="B2" t="e"/>');
+    const bytes = Buffer.from(zipSync({ ...written, 'xl/worksheets/sheet1.xml': strToU8(sheet) }));
+    const said: string[] = [];
+    eachSheetRecord(bytes, 'book.xlsx', undefined, (_cells, _row, errors) => said.push(...(errors?.values() ?? [])));
+    expect(said).toEqual(['the cell (B2) holds an error value']);
+  });
 
   // The day a sheet says, in any time zone sct runs in (a user's, CI's): never shifted by the offset.
   it.each([
