@@ -7,7 +7,6 @@
 // process sees the holder is gone and takes the lock over. A pid alone does not say the holder
 // is gone: after a reboot or a container restart the same pid is handed to another process, so
 // a holder is alive only if the process with its pid started when the holder did.
-import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -141,6 +140,8 @@ export async function withObjectLock<T>(configDir: string, object: readonly stri
   } catch {
     return fn();
   }
+  // node:crypto loads with the first lock of an object: the hot path of every command has this file.
+  const { createHash } = await import('node:crypto');
   const name = createHash('sha256').update(object.join('\u0000')).digest('hex').slice(0, 20);
   return withLock(join(dir, `${name}.lock`), fn, { timeoutMs: OBJECT_LOCK_TIMEOUT_MS, signal });
 }
