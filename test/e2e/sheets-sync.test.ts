@@ -139,6 +139,18 @@ describe('sync: an update row needs only external_id and the fields that change'
     expect(JSON.parse(imported.stdout).map((q: { body: { description: string; name: string } }) => [q.body.name, q.body.description])).toEqual(texts.map((d, i) => [`Name ${i}`, d]));
   });
 
+  it('a token pasted into a cell is masked in the plan, as in a dry run\'s requests', async () => {
+    const TOKEN = 'sct_demo_owner_cacao';
+    const made = await t.sct(['origins', 'create', '--country-code', 'CI', '--location', '6.820311,-5.289712', '--name', 'Tok', '--external-id', 'WS-TOK']);
+    expect(made.exitCode, made.stderr).toBe(0);
+    const file = t.writeFile('tok.csv', `external_id,description\nWS-TOK,key ${TOKEN}\nWS-NEW-TOK,${TOKEN}\n`);
+    for (const format of [[], ['-o', 'json'], ['-o', 'csv']]) {
+      const r = await t.sct(['origins', 'sync', '--file', file, '--dry-run', '--skip-invalid', ...format]);
+      expect(r.stdout, format.join(' ')).not.toContain(TOKEN);
+      expect(r.stdout, format.join(' ')).toContain('sct_…****');
+    }
+  });
+
   it('an origin the service does not have needs name and country_code: exit 2, or with --skip-invalid the update goes and the row is reported (exit 3)', async () => {
     const origin = await firstOrigin();
     const file = t.writeFile('mixed.csv', `external_id,latitude,longitude\n${origin.external_id},-12.25,-55.5\nORI-NEW-1,1.5,2.5\n`);
