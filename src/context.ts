@@ -261,6 +261,15 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
   return ctx;
 }
 
+/** The run's token, to mask where it could be printed; undefined when there is none (or none can be read). */
+export function tokenOf(ctx: Context): string | undefined {
+  try {
+    return ctx.settings().token;
+  } catch {
+    return undefined;
+  }
+}
+
 function safeProfileOutput(ctx: Context): string | undefined {
   // A missing or unreadable config must not break `-o`-less commands that never touch it.
   try {

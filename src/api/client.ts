@@ -4,6 +4,7 @@
 // (what an answer must be), pagination.ts, call.ts (a request's state across attempts),
 // endpoint.ts (the base URL, token and proxy checked), transport.ts (the wire). Redaction is
 // src/output/redact.ts.
+import { isUtf8 } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import {
   ACCEPT_ENCODING,
@@ -26,7 +27,7 @@ import { AnswerError, AuthError, NetworkError, SctError, InterruptedError, Usage
 import { apiErrorFrom, statusText } from './errors.js';
 import { stripControl } from '../output/sanitize.js';
 import { scanListPage } from './json-page.js';
-import { bytesWithoutToken, credentialsInText, maskToken, redactSignedUrl, redactUrl, withoutCredentials, withoutSignedUrl, withoutToken } from '../output/redact.js';
+import { bytesWithoutToken, credentialsInText, maskToken, redactSignedUrl, redactUrl, valueWithoutToken, withoutCredentials, withoutSignedUrl, withoutToken } from '../output/redact.js';
 import { USER_AGENT } from '../version.js';
 import { formatDuration } from '../util/format.js';
 import { toSearchParams, type Method, type Query, type RequestOptions } from './request.js';
@@ -778,9 +779,7 @@ export class ApiClient {
         : options.path;
     const body = options.rawBody ? (options.dryRunBody ?? '(raw bytes)') : options.bodyAsIs !== undefined ? shownAsIs(options.bodyAsIs) : (options.body ?? null);
     // The token the user may have typed into a field or the path: never printed, as anywhere else.
-    const token = this.token;
-    const masked = token !== undefined && JSON.stringify(body)?.includes(token) ? JSON.parse(withoutToken(JSON.stringify(body), token)) : body;
-    this.dryRun!.push({ method, path: withoutToken(path, token), body: masked });
+    this.dryRun!.push({ method, path: withoutToken(path, this.token), body: valueWithoutToken(body, this.token) });
     if (!('dryRunAnswer' in options)) throw new DryRunEnd();
     return { status: 0, headers: {}, data: options.dryRunAnswer };
   }
@@ -872,9 +871,8 @@ function shownAsIs(body: string | Buffer): unknown {
   if (typeof body !== 'string') {
     // A text body (`--input rows.csv -H 'Content-Type: text/csv'`) is shown as the text it is;
     // bytes that are not UTF-8 text, by their count.
-    const text = new TextDecoder('utf-8', { fatal: false }).decode(body);
-    const isText = !text.includes('\uFFFD') && !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(text);
-    return isText ? text : `(${body.length.toLocaleString('en-US')} bytes)`;
+    const text = isUtf8(body) ? body.toString('utf8') : undefined;
+    return text !== undefined && !/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(text) ? text : `(${body.length.toLocaleString('en-US')} bytes)`;
   }
   if (/\d{16}/.test(body)) return body;
   return parseLoose(body);

@@ -600,11 +600,17 @@ export class RowErrors {
     for (const e of shown) (fields[`line ${e.line}${e.column ? `, ${e.column}` : ''}`] ??= []).push(e.message);
     const more = this.errors.length - shown.length;
     const rows = new Set(this.errors.map((e) => e.line)).size;
-    // Said in the message, which the JSON error object carries too: a script reading its
-    // `fields` learns that they are not all there.
-    const notShown = more > 0 ? ` (the first ${shown.length} errors are listed, ${more} more are not: --report FILE lists them all)` : '';
-    throw new UsageError(`${this.file}: ${rows} invalid row${rows > 1 ? 's' : ''}; nothing was sent${notShown}`, fields, hint);
+    throw new UsageError(`${this.file}: ${rows} invalid row${rows > 1 ? 's' : ''}; nothing was sent${notAllListed(shown.length, more)}`, fields, hint);
   }
+}
+
+/**
+ * " (the first 50 errors are listed, 32 more are not: …)" when an error lists some of its
+ * problems: said in its message, which the JSON error object carries too, so a script reading
+ * its `fields` learns that they are not all there. "" when none is left out.
+ */
+export function notAllListed(listed: number, more: number): string {
+  return more > 0 ? ` (the first ${listed} errors are listed, ${more} more are not: --report FILE lists them all)` : '';
 }
 
 /** A required id cell, or undefined after recording what is wrong with it. */

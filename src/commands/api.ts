@@ -1,6 +1,6 @@
 // sct api: any request through the same client (auth, retries, rate limits), with gh api's flags.
 import { inputName, readInput, readInputText } from '../util/files.js';
-import type { Context } from '../context.js';
+import { tokenOf, type Context } from '../context.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
@@ -106,7 +106,7 @@ export async function api(ctx: Context, path: string, opts: ApiOptions): Promise
     // `sct api /api/orders`: the path doubled the base URL's /api.
     if (err instanceof ApiError && err.status === 404 && /^\/api(\/|$)/.test(path) && /\/api\/?$/.test(ctx.client().baseUrl)) {
       // The path as typed may hold the token (`?t=$SCT_TOKEN`): masked as in the error above it.
-      err.hint = withoutToken(`paths are relative to the base URL (${ctx.client().baseUrl}), which ends in /api already: did you mean ${path.slice(4) || '/'}?`, ctx.settings().token);
+      err.hint = withoutToken(`paths are relative to the base URL (${ctx.client().baseUrl}), which ends in /api already: did you mean ${path.slice(4) || '/'}?`, tokenOf(ctx));
     }
     throw err;
   }

@@ -3,8 +3,7 @@
 // Each is converted by a well-kept library to GeoJSON and from there read like a GeoJSON file,
 // so every format gets the same checks. The libraries load only with the commands that read
 // plot files, and togeojson, shpjs and proj4 only when such a file is read.
-import { fileLabel, readInput } from '../util/files.js';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { fileLabel, readInput, regularFileHead } from '../util/files.js';
 import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Feature, Geometry } from 'geojson';
@@ -20,15 +19,15 @@ export async function readPlotFile(file: string, stdin: Readable, signal?: Abort
   const named = file === '-' ? undefined : formatByName(file);
   // What the first bytes say wins over the name where both name a text format (a GPX saved as
   // .kml, a KML as .geojson): read by its name, its plots were none, and the check said so with
-  // exit 0.
-  const byName = named === 'geojson' || named === 'kml' || named === 'gpx' ? (textFormatByContent(firstBytes(file)) ?? named) : named;
+  // exit 0. A GeoJSON name is checked before the file is read as GeoJSON text; a KML or GPX once
+  // it is read.
+  const byName = named === 'geojson' ? (textFormatByContent((await regularFileHead(file)) ?? new Uint8Array(0)) ?? named) : named;
   // GeoJSON is read as text directly: the largest files are GeoJSON, and a Buffer kept beside
   // the text would add its size to the peak.
   if (byName === 'geojson') return readGeoJsonFile(file, stdin, signal);
   const bytes = await readInput(file, stdin, { signal });
   const name = fileLabel(file);
-  // Looked at again once read: a FIFO could not be looked at before, and a UTF-16 file is known
-  // by its whole head.
+  // A FIFO is known by its content only once read; a UTF-16 file by its byte-order mark.
   const format = byName === 'kml' || byName === 'gpx' ? (textFormatByContent(bytes) ?? byName) : (byName ?? formatByContent(bytes));
   switch (format) {
     case 'kml':
@@ -54,25 +53,6 @@ export async function readPlotFile(file: string, stdin: Readable, signal?: Abort
  * mark; bytes that are not UTF-8 where nothing else is declared are refused, since read as UTF-8
  * they would reach the service as U+FFFD.
  */
-/**
- * The first KB of a regular file, to look at before reading it as its name says (empty if it
- * cannot be read: the reading says why). A FIFO or a device is read once, by the reading.
- */
-function firstBytes(file: string): Uint8Array {
-  try {
-    if (!statSync(file).isFile()) return new Uint8Array(0);
-    const fd = openSync(file, 'r');
-    try {
-      const head = Buffer.alloc(1024);
-      return head.subarray(0, readSync(fd, head, 0, head.length, 0));
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    return new Uint8Array(0);
-  }
-}
-
 /** KML, GPX or GeoJSON by the first bytes, where they say one of them. */
 function textFormatByContent(head: Uint8Array): 'geojson' | 'kml' | 'gpx' | undefined {
   const format = formatByContent(head);

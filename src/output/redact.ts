@@ -105,6 +105,13 @@ function tokenForms(token: string): string[] {
   return [...new Set([token, token.replaceAll('/', '\\/'), encodeURIComponent(token)])];
 }
 
+/** A value (a request's body, a plan) with the token masked in every string of it; the value itself when the token is not in it. */
+export function valueWithoutToken<T>(value: T, token: string | undefined): T {
+  if (token === undefined || token.length < 8) return value;
+  const text = JSON.stringify(value);
+  return text !== undefined && text.includes(token) ? (JSON.parse(withoutToken(text, token)) as T) : value;
+}
+
 /** The same for an answer's bytes: the buffer itself when the token is not in it (the usual case, a scan). */
 export function bytesWithoutToken(bytes: Buffer, token: string | undefined): Buffer {
   if (token === undefined || token.length < 8) return bytes;

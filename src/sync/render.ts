@@ -9,12 +9,12 @@
 // - ndjson, csv: one row per object of the file and per object only on the service, with its
 //   action.
 // The counts, the cost and the rate-limit outlook go to stderr as info lines.
-import type { Context } from '../context.js';
+import { tokenOf, type Context } from '../context.js';
 import type { RateLimitState } from '../api/retry.js';
 import { formatDuration } from '../util/format.js';
 import { createListWriter, writeOne, type ListWriter } from '../output/format.js';
 import { cleanCell } from '../output/sanitize.js';
-import { withoutToken } from '../output/redact.js';
+import { valueWithoutToken } from '../output/redact.js';
 import { writesOf, type Change, type Plan, type PlannedCreate } from './plan.js';
 
 const TABLE_ONLY_ON_SERVICE = 20;
@@ -83,9 +83,9 @@ export function planWriter(ctx: Context, o: PlanContext): PlanWriter {
   let batch: Array<Record<string, unknown>> = [];
   // A token in a file's cell (a description it was pasted into) is never printed: the plan shows
   // the file's values, as a dry run's requests do, masked alike.
-  const masked = maskerOf(ctx);
+  const token = tokenOf(ctx);
   const flush = () => {
-    const rows = masked(batch);
+    const rows = valueWithoutToken(batch, token);
     batch = [];
     list ??= createListWriter(ctx.io, ctx.output(COLUMNS));
     return list.write(rows);
@@ -101,7 +101,7 @@ export function planWriter(ctx: Context, o: PlanContext): PlanWriter {
       if (o.data === false) {
         // Nothing on stdout: it carries the results.
       } else if (format === 'json') {
-        await writeOne(ctx.io, masked(planObject(plan, o, ctx.now())), ctx.output(COLUMNS));
+        await writeOne(ctx.io, valueWithoutToken(planObject(plan, o, ctx.now()), token), ctx.output(COLUMNS));
       } else if (format === 'ndjson' || format === 'csv') {
         for (const u of plan.update) batch.push({ action: 'update', external_id: u.key, id: u.id, lines: lines(u.lines), changes: u.changes });
         for (const u of plan.unchanged) batch.push({ action: 'unchanged', external_id: u.key, id: u.id, lines: lines(u.lines), changes: null });
@@ -127,21 +127,6 @@ export function planWriter(ctx: Context, o: PlanContext): PlanWriter {
         await ctx.io.note(`not compared, as the service does not return them (sent only with a create): ${plan.notCompared.join(', ')}`);
       }
     },
-  };
-}
-
-/** Masks the run's token wherever it is in a value (the value itself when it is not there, the usual case). */
-function maskerOf(ctx: Context): <T>(value: T) => T {
-  let token: string | undefined;
-  try {
-    token = ctx.settings().token;
-  } catch {
-    token = undefined;
-  }
-  return (value) => {
-    if (token === undefined || token.length < 8) return value;
-    const text = JSON.stringify(value);
-    return text.includes(token) ? JSON.parse(withoutToken(text, token)) : value;
   };
 }
 

@@ -30,6 +30,28 @@ export interface ReadOptions {
 }
 
 /**
+ * The first bytes of a regular file, to look at before it is read; undefined for a FIFO or a
+ * device (read once, by the reading: looked at first, it would have nothing left for it, which
+ * would then wait for a writer that has gone) and for a file that cannot be read (the reading
+ * says why).
+ */
+export async function regularFileHead(file: string, length = 1024): Promise<Buffer | undefined> {
+  const { open, stat } = await import('node:fs/promises');
+  if (!(await stat(file).catch(() => undefined))?.isFile()) return undefined;
+  try {
+    const handle = await open(file);
+    try {
+      const head = Buffer.alloc(length);
+      return head.subarray(0, (await handle.read(head, 0, length, 0)).bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A file's bytes, or stdin's for "-"; one that cannot be read is a usage error naming it
  * (`what` says what it was for: "cannot read a.json for -F: …"). Ctrl-C stops the read at once
  * (InterruptedError, exit 130), even while a pipe or a FIFO waits for its writer.

@@ -216,14 +216,9 @@ describe('every answer shown as gh api shows it', () => {
     expect(n.stdout).toBe('null\n');
   });
 
-  it('a GET answered 204 is exit 0 with nothing printed', async () => {
-    const r = await sct(['api', '/nothing']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toBe('');
-  });
-
-  it('a 200 with no body at all (chunked and empty) prints nothing, not a null the service never sent', async () => {
-    const r = await sct(['api', '/empty']);
+  // A 204, and a 200 with no body at all (chunked and empty): nothing, not a null the service never sent.
+  it.each(['/nothing', '/empty'])('GET %s answered with no body is exit 0 with nothing printed', async (path) => {
+    const r = await sct(['api', path]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
   });

@@ -10,6 +10,7 @@ import type { RowProblem } from '../../sync/plan.js';
 import { checkPlots, countryOf, externalIdOf, nameOf, readPlotFile, COUNTRY_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { writeReportFile } from '../../bulk/report.js';
+import { notAllListed } from '../../bulk/csv.js';
 import { UsageError, type FieldErrors } from '../../errors.js';
 import { parseWorded, zodFieldErrors } from '../shared/body.js';
 import { findingLines, parseCommodity, parseCountryFlag } from './check.js';
@@ -68,10 +69,8 @@ export async function readPlotUnits(
     reportInvalid(ctx, opts.report, problems, keysOf(checked.features));
     const shown = Object.fromEntries(Object.entries(problems).slice(0, SHOWN_ERRORS));
     const features = new Set(invalid.map((k) => k.split(',')[0])).size;
-    // Said in the message, which the JSON error object carries too, as a CSV file's.
-    const more = Object.keys(problems).length - Object.keys(shown).length;
-    const notShown = more > 0 ? ` (the first ${Object.keys(shown).length} errors are listed, ${more} more are not: --report FILE lists them all)` : '';
-    throw new UsageError(`${file.name}: ${features} invalid feature${features === 1 ? '' : 's'}; nothing was sent${notShown}`, shown);
+    const listed = Object.keys(shown).length;
+    throw new UsageError(`${file.name}: ${features} invalid feature${features === 1 ? '' : 's'}; nothing was sent${notAllListed(listed, Object.keys(problems).length - listed)}`, shown);
   }
   // As a CSV file without rows: a run that would send nothing and say "0 created" is no success.
   if (units.length === 0) throw new UsageError(`${file.name}: no plots to ${purpose}; nothing was sent`);

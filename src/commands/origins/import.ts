@@ -2,7 +2,7 @@
 // import run (journal, deterministic Idempotency-Keys, report, exit 3 on partial failure).
 // A plot file (GeoJSON, KML/KMZ, zipped Shapefile, GPX) goes to import-plots.ts instead, one origin per feature.
 import { createHash } from 'node:crypto';
-import { open, readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { REQUIRED } from '../../api/schemas/messages.js';
@@ -10,7 +10,7 @@ import { originCreateSchema, originUpdateSchema, parseLocationCell, pointFromLat
 import { heldObjects, type FileObject, type FileObjects, type RowProblem } from '../../sync/plan.js';
 import type { Outcome } from '../../bulk/runner.js';
 import { cellErrorsIn, endDryRun, decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle, type RowTaker } from '../../bulk/csv.js';
-import { readInput } from '../../util/files.js';
+import { readInput, regularFileHead } from '../../util/files.js';
 import { PATHS } from '../../api/paths.js';
 import { requestsAsMade } from '../shared/dry-run.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
@@ -400,21 +400,11 @@ export async function sniffInput(file: string, stdin: Readable, signal?: AbortSi
     head = await readInput('-', stdin, { signal });
     stdin = Readable.from([head]);
   } else {
-    // A FIFO or a device is read once: looked at here, it would have nothing left for the
-    // reading, which would then wait for a writer that has gone. Read as CSV, or as the plot
-    // file its name says.
-    if (!(await stat(file).catch(() => undefined))?.isFile()) return { plots: false, stdin };
-    try {
-      const handle = await open(file);
-      try {
-        head = Buffer.alloc(1024);
-        head = head.subarray(0, (await handle.read(head, 0, head.length, 0)).bytesRead);
-      } finally {
-        await handle.close();
-      }
-    } catch {
-      return { plots: false, stdin }; // the CSV reader says what is wrong with the file
-    }
+    // A FIFO or a device (read as CSV, or as the plot file its name says), or a file that cannot
+    // be read (the CSV reader says what is wrong with it).
+    const read = await regularFileHead(file);
+    if (!read) return { plots: false, stdin };
+    head = read;
   }
   const format = formatByContent(head);
   if (format === 'shapefile') {

@@ -32,10 +32,10 @@ export function checkLocation(point: unknown, countryCode: string, name: string)
   // --location takes latitude first: the swap is said in its own terms, not GeoJSON's.
   const coordinates = (point as { coordinates?: number[] }).coordinates ?? [];
   const typed = !name.includes('{');
-  const messages = errors.map((f) =>
-    typed && /look swapped/.test(f.message)
-      ? `latitude and longitude look swapped: the point lies outside the country${/lies ([\d,]+ km outside [^,]+)/.exec(f.message)?.[1] ? ` (${/lies ([\d,]+ km outside [^,]+)/.exec(f.message)![1]})` : ''}; did you mean --location ${coordinates[0]},${coordinates[1]}?`
-      : f.message,
-  );
+  const messages = errors.map((f) => {
+    if (!typed || !/look swapped/.test(f.message)) return f.message;
+    const outside = /lies ([\d,]+ km outside [^,]+)/.exec(f.message)?.[1];
+    return `latitude and longitude look swapped: the point lies outside the country${outside ? ` (${outside})` : ''}; did you mean --location ${coordinates[0]},${coordinates[1]}?`;
+  });
   throw new UsageError(`${name}: ${messages.join('; ')}; nothing was sent`);
 }

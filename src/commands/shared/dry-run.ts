@@ -2,13 +2,13 @@
 // are printed. The client records them (api/client.ts, ClientOptions.dryRun); the command
 // wrapper (command.ts) prints them when the run ends.
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
+import { tokenOf, type Context } from '../../context.js';
 import type { PlannedRequest } from '../../api/client.js';
 import type { Column } from '../../output/columns.js';
 import type { OptionSpec } from './options.js';
 import { createListWriter, writeInBatches } from '../../output/format.js';
 import { stripControl } from '../../output/sanitize.js';
-import { withoutToken } from '../../output/redact.js';
+import { valueWithoutToken, withoutToken } from '../../output/redact.js';
 
 /** How much of a dry run's text is written at once. */
 const WRITE_BYTES = 64 * 1024;
@@ -73,8 +73,7 @@ export function requestWriter(ctx: Context): RequestWriter {
     // (each request was a line of empty cells under an origin's header). --json, --columns and
     // --jq pick among the requests' fields.
     const list = createListWriter(ctx.io, { ...ctx.output(REQUEST_COLUMNS), csvColumns: undefined });
-    const masked = (r: PlannedRequest): PlannedRequest => (token !== undefined && holdsText(r, token) ? JSON.parse(withoutToken(JSON.stringify(r), token)) : r);
-    return { write: (requests) => list.write(requests.map(masked) as unknown[]), end: () => list.end() };
+    return { write: (requests) => list.write(valueWithoutToken(requests, token) as unknown[]), end: () => list.end() };
   }
   // Written as it is made, a piece of about WRITE_BYTES at a time: the requests of a file of a
   // million rows, joined into one text first, held several times the file in memory.
@@ -99,21 +98,6 @@ export function requestWriter(ctx: Context): RequestWriter {
       if (any) await ctx.io.write(`${withoutToken(text, token)}\n`);
     },
   };
-}
-
-function tokenOf(ctx: Context): string | undefined {
-  try {
-    return ctx.settings().token;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether a string anywhere in v contains text. */
-function holdsText(v: unknown, text: string): boolean {
-  if (typeof v === 'string') return v.includes(text);
-  if (Array.isArray(v)) return v.some((x) => holdsText(x, text));
-  return v !== null && typeof v === 'object' && Object.values(v).some((x) => holdsText(x, text));
 }
 
 /** A POST of each unit's payload to `path`, made as it is written (a file's million units are not copied first). */
