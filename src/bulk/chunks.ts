@@ -18,7 +18,7 @@ import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import type { FieldErrors } from '../errors.js';
 import type { Journal } from './journal.js';
-import { withBulkRun } from './open.js';
+import { stoppedEarly, withBulkRun } from './open.js';
 import { chunk, journalKeyOf, runUnits, SENT_BY_AN_EARLIER_RUN, type Outcome, type Outcomes, type RunResult, type Status, type Unit, type UnitRecords } from './runner.js';
 import { EDITED_SINCE_SENT, finishBulk } from './report.js';
 import { announceRun, editedSinceSent, sayStopping, warnIfBudgetShort } from './import.js';
@@ -162,10 +162,13 @@ export function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<void> {
   const connections = Math.max(1, Math.min(run.concurrency, Math.ceil(run.rows.length / run.size)));
   return withBulkRun(
     ctx,
-    { ...run, connections },
+    {
+      ...run,
+      connections,
+      // Every row not sent: a RowOutcomes starts so.
+      stoppedBeforeSending: (err) => finishBulk(ctx, { outcomes: new RowOutcomes(run.rows), ...stoppedEarly(err) }, { noun: run.noun, verb: run.verb, report: run.report, invalid: run.invalid }),
+    },
     (client, journal) => sendRows(ctx, client, journal, run),
-    // Every row not sent: a RowOutcomes starts so.
-    () => finishBulk(ctx, { outcomes: new RowOutcomes(run.rows), interrupted: true }, { noun: run.noun, verb: run.verb, report: run.report, fresh: run.fresh, invalid: run.invalid }),
   );
 }
 

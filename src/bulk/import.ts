@@ -12,7 +12,7 @@ import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import type { RateLimitState } from '../api/retry.js';
 import type { Journal } from './journal.js';
-import { withBulkRun } from './open.js';
+import { stoppedEarly, withBulkRun } from './open.js';
 import { journalKeyOf, runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
 import { EDITED_SINCE_SENT, finishBulk } from './report.js';
 import { stripControl } from '../output/sanitize.js';
@@ -74,15 +74,11 @@ export function unitKey(journal: Journal, unit: Unit<unknown>): string {
 
 export function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<void> {
   const connections = Math.max(1, Math.min(run.concurrency, run.units.length));
-  return withBulkRun(
-    ctx,
-    { ...run, connections },
-    (client, journal) => importUnits(ctx, client, journal, run),
-    () => {
-      const outcomes = run.units.map((u): Outcome => ({ key: u.key, lines: u.lines, status: 'not_sent' }));
-      return finishBulk(ctx, { outcomes, interrupted: true }, { noun: run.noun, verb: 'created', report: run.report, fresh: run.fresh, invalid: run.invalid });
-    },
-  );
+  const stoppedBeforeSending = (err: unknown) => {
+    const outcomes = run.units.map((u): Outcome => ({ key: u.key, lines: u.lines, status: 'not_sent' }));
+    return finishBulk(ctx, { outcomes, ...stoppedEarly(err) }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid });
+  };
+  return withBulkRun(ctx, { ...run, connections, stoppedBeforeSending }, (client, journal) => importUnits(ctx, client, journal, run));
 }
 
 async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal, run: ImportRun<T>): Promise<void> {

@@ -21,6 +21,22 @@ export interface OpenRun {
   connections?: number;
   /** The workspace the profile was switched to (`workspaces switch`), when its own token is used. */
   recorded?: { profile: string; workspace: string };
+  /**
+   * Reports a run that stopped once it held the file's lock, before its first row went out
+   * (Ctrl-C, SIGTERM, or GET /accounts/me failing): the report, the summary and the rerun hint,
+   * every row not sent. Not for a run refused the lock: the report is the other run's.
+   */
+  stoppedBeforeSending?: (err: unknown) => Promise<void>;
+}
+
+/**
+ * How a run stopped before its first row went out ends: as the signal's, or with the error.
+ * Its finishBulk is given no `fresh`: the new generation of a --fresh run begins when the journal
+ * opens, which it did not, so the rerun hint keeps --fresh.
+ */
+export function stoppedEarly(err: unknown): { interrupted: boolean; fatal?: Error } {
+  if (err instanceof InterruptedError) return { interrupted: true };
+  return { interrupted: false, fatal: err instanceof Error ? err : new Error(String(err)) };
 }
 
 export interface OpenedRun {
@@ -53,7 +69,11 @@ export async function openRun(configDir: string, client: ApiClient, o: OpenRun, 
     const journal = Journal.open(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl, identity, user: me.id, workspace }, o.fresh);
     return { journal, release };
   } catch (err) {
-    release();
+    try {
+      await o.stoppedBeforeSending?.(err);
+    } finally {
+      release();
+    }
     throw err;
   }
 }
@@ -66,23 +86,11 @@ export async function withBulkRun(
   ctx: Context,
   run: OpenRun,
   body: (client: ApiClient, journal: Journal) => Promise<void>,
-  /**
-   * Reports a run stopped (Ctrl-C, SIGTERM) before its first row went out, while it asked who the
-   * token acts for: the report, the summary and the rerun hint, every row not sent.
-   */
-  stoppedBeforeSending?: () => Promise<void>,
 ): Promise<void> {
   const client = ctx.client(BULK_CLIENT);
   const s = ctx.settings();
   const recorded = s.tokenSource === 'profile' && s.workspace !== undefined ? { profile: s.profile, workspace: s.workspace } : undefined;
-  let opened: OpenedRun;
-  try {
-    opened = await openRun(ctx.config().dir, client, { ...run, recorded }, ctx.signal);
-  } catch (err) {
-    if (err instanceof InterruptedError && stoppedBeforeSending) await stoppedBeforeSending();
-    throw err;
-  }
-  const { journal, release } = opened;
+  const { journal, release } = await openRun(ctx.config().dir, client, { ...run, recorded }, ctx.signal);
   try {
     if (journal.repaired) ctx.io.warn(journal.repaired);
     await body(client, journal);

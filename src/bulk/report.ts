@@ -309,7 +309,7 @@ function rerunHint(ctx: Context, o: { report?: string; fresh?: boolean }, fix?: 
   const how = fix ?? (o.fresh ? 'to continue this run, rerun it without --fresh' : 'to continue, rerun');
   const why = 'what went through is skipped, rows without an answer are resent under the same key';
   if (!ctx.argv) return `${how}: the same command (${why})`;
-  const args = ctx.argv.filter((a) => a !== '--fresh');
+  const args = o.fresh ? ctx.argv.filter((a) => a !== '--fresh') : [...ctx.argv];
   if (o.report && !args.includes('--force')) args.push('--force');
   // A password in a URL typed on the line (--base-url) is not repeated: it would land in CI logs.
   return `${how}: ${['sct', ...args].map((a) => shellWord(credentialsInText(a))).join(' ')} (${why})`;

@@ -12,11 +12,11 @@
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import type { Journal } from '../bulk/journal.js';
-import { withBulkRun } from '../bulk/open.js';
+import { stoppedEarly, withBulkRun } from '../bulk/open.js';
 import { runUnits, type Outcome, type Unit } from '../bulk/runner.js';
 import { finishBulk } from '../bulk/report.js';
 import { announceRun, sayStopping, unitKey } from '../bulk/import.js';
-import { ApiError, CancelledError, ConflictError, InterruptedError, PartialFailureError } from '../errors.js';
+import { ApiError, CancelledError, ConflictError, PartialFailureError } from '../errors.js';
 import { endDryRun, RowErrors } from '../bulk/csv.js';
 import { fileLabel } from '../util/files.js';
 import { plural } from '../util/format.js';
@@ -82,18 +82,18 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
     if (run.invalid?.length) throw new PartialFailureError(`${name}: ${plural(run.invalid.length, 'invalid row')} left out (--skip-invalid); the valid rows need no change`);
     return;
   }
-  // Stopped (Ctrl-C, SIGTERM) before the plan, while the service was read: nothing was sent, and
-  // the summary, the report and the rerun hint say so of every row.
-  const stoppedBeforeSending = async () => {
+  // Stopped (Ctrl-C, SIGTERM, a read that failed) before the plan, while the service was read:
+  // nothing was sent, and the summary, the report and the rerun hint say so of every row.
+  const stoppedBeforeSending = async (err: unknown) => {
     const outcomes: Outcome[] = [];
     await run.objects.each((o) => void outcomes.push({ key: o.key, lines: o.lines, status: 'not_sent' }));
-    return finishBulk(ctx, { outcomes, interrupted: true }, { noun: run.noun, verb: 'created', report: run.report, fresh: run.fresh, invalid: run.invalid });
+    return finishBulk(ctx, { outcomes, ...stoppedEarly(err) }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid });
   };
   // The file's lock is held from the reads to the last write: a second sync of the same file
   // cannot plan from a state the first is changing.
-  await withBulkRun(ctx, { command: run.command, file: run.file, fresh: run.fresh }, async (writer, journal) => {
+  await withBulkRun(ctx, { command: run.command, file: run.file, fresh: run.fresh, stoppedBeforeSending }, async (writer, journal) => {
     const { plan, json } = await readAndPlan(ctx, run, true).catch(async (err: unknown) => {
-      if (err instanceof InterruptedError) await stoppedBeforeSending();
+      await stoppedBeforeSending(err);
       throw err;
     });
     // With -o json, stdout is the plan as step 3 prints it, the run's results in it (`results`).
@@ -112,7 +112,7 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
     // (Objects to update are each read again before their PATCH, asked or not.)
     const appeared = !ctx.flags.yes && plan.creates > 0 ? await createdSincePlan(ctx, run, plan) : new Set<string>();
     await apply(ctx, writer, journal, run, plan, appeared, document);
-  }, stoppedBeforeSending);
+  });
 }
 
 async function confirm(ctx: Context, plan: Plan): Promise<void> {

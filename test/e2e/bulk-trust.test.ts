@@ -366,6 +366,74 @@ describe('--fresh', () => {
   });
 });
 
+describe('stopped before the first row was sent', () => {
+  it('a --fresh run stopped while it asks who the token is: the hint keeps --fresh (nothing fresh began), and that rerun sends every row', async () => {
+    const file = ordersCsv(3, await productId());
+    const first = await t.sct(['orders', 'import', '--purchase', '--file', file]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    // The service lost them: a fresh run is how they are sent again.
+    for (const o of (await t.api(`/orders?order_action=buying&limit=100&external_id__in=T${run}-1,T${run}-2,T${run}-3`)).results) {
+      await fetch(`${t.sb.url}/orders/${o.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${OWNER}` } });
+    }
+    expect(Object.values(await ordersOf(3))).toEqual([0, 0, 0]);
+    const hold = holdPath(t.sb, '/accounts/me');
+    let stderr: string;
+    try {
+      const child = t.spawnSct(['orders', 'import', '--purchase', '--file', file, '--fresh']);
+      await until(hold.asked, 'GET /accounts/me');
+      child.kill('SIGTERM');
+      const r = await child;
+      expect(r.exitCode, String(r.stderr)).toBe(143);
+      stderr = String(r.stderr);
+    } finally {
+      hold.release();
+    }
+    expect(stderr).toContain(`to continue, rerun: sct orders import --purchase --file ${file} --fresh (`);
+    expect(stderr).not.toContain('without --fresh');
+    const again = await t.sct(['orders', 'import', '--purchase', '--file', file, '--fresh']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain('purchase orders: 3 created, 0 rejected');
+    expect(Object.values(await ordersOf(3))).toEqual([1, 1, 1]);
+  });
+
+  it('a run whose GET /accounts/me fails (503s, a rate limit past --max-wait) still writes its report and summary: every row not sent', async () => {
+    const file = people(2);
+    const report = join(t.dir, 'failed-early.csv');
+    t.sb.setFaults({ failFirst: 10, methods: ['GET'] });
+    try {
+      const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--report', report]);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toContain('/accounts/me');
+      expect(r.stderr).toContain('invitations: 0 created, 0 rejected, 2 not sent — report in');
+      expect(r.stderr).toMatch(/to continue, rerun: sct invitations bulk-create --file \S+ --report \S+ --force/);
+      const lines = parse(readFileSync(report, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+      expect(lines.map((l) => l.status)).toEqual(['not_sent', 'not_sent']);
+    } finally {
+      t.sb.setFaults({});
+    }
+    expect(posts()).toHaveLength(0);
+  });
+
+  it('a second run of the same file refused by the lock writes no report (the first run owns it)', async () => {
+    const file = people(2);
+    const report = join(t.dir, 'locked.csv');
+    const hold = holdPath(t.sb, '/accounts/me');
+    try {
+      const child = t.spawnSct(['invitations', 'bulk-create', '--file', file]);
+      await until(hold.asked, 'GET /accounts/me');
+      const second = await t.sct(['invitations', 'bulk-create', '--file', file, '--report', report]);
+      expect(second.exitCode).toBe(1);
+      expect(second.stderr).toContain('another run of this file is in progress');
+      expect(second.stderr).not.toContain('not sent —');
+      expect(() => lstatSync(report)).toThrow();
+      child.kill('SIGINT');
+      await child.catch(() => undefined);
+    } finally {
+      hold.release();
+    }
+  });
+});
+
 describe('report files', () => {
   it('never write through a symlink: one at the report path is replaced with --force, its target untouched', async () => {
     const victim = t.writeFile('victim.txt', 'precious\n');
