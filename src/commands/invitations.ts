@@ -17,7 +17,7 @@ import { writeTemplateIf } from './shared/bulk.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION } from './shared/body.js';
 import { stripControl } from '../output/sanitize.js';
-import { collect, filterEnumList, parseUuid, parseUuidList, splitKeyValue } from './shared/flags.js';
+import { collect, filterEnumList, parseUuid, parseUuidList, splitKeyValue, textValue } from './shared/flags.js';
 import { chunk } from '../bulk/runner.js';
 import { BULK_LIMIT } from '../api/enums.js';
 import { BULK_CREATE_OPTIONS, type BulkCreateOptions } from './invitations/options.js';
@@ -165,10 +165,7 @@ const WRITABLE_STATUSES = ['pending', 'expired'] as const;
  */
 export async function matchFilters(ctx: Context, opts: MatchInvitationsOptions): Promise<InvitationFilters> {
   const filters = invitationFilters(opts);
-  // An empty value (a script's unset variable) would be sent as no filter at all, matching
-  // every pending invitation.
-  if (opts.search !== undefined && opts.search.trim() === '') throw new UsageError('--search needs a value');
-  if (opts.search !== undefined) filters.search = opts.search;
+  if (opts.search !== undefined) filters.search = textValue(opts.search, '--search');
   // A key a flag set already is exit 2, as on `invitations list`: with --yes nobody would see
   // which of the two the write matched by.
   const byFlags = new Set(Object.keys(filters));
@@ -177,7 +174,7 @@ export async function matchFilters(ctx: Context, opts: MatchInvitationsOptions):
     if (!(OPERATION_FILTER_KEYS as readonly string[]).includes(key)) {
       throw new UsageError(`unknown invitation filter "${key}" in --filter: use one of ${OPERATION_FILTER_KEYS.join(', ')}`);
     }
-    if (value.trim() === '') throw new UsageError(`--filter ${key}= needs a value`);
+    textValue(value, `--filter ${key}=`);
     if (byFlags.has(key)) throw new UsageError(`--filter ${key}=${value}: the command's own flags set ${key} too (${String(filters[key])}); give it one way`);
     filters[key] = key === 'status' ? filterEnumList(value, '--filter status', INVITATION_STATUSES)! : value;
   }

@@ -96,6 +96,18 @@ describe('orders list', () => {
       [['orders', 'list', '--buying', '--has-dds', '--no-dds'], '--has-dds or --no-dds'],
       [['orders', 'list', '--buying', '--traced-origin', '1,x'], /invalid --traced-origin "x"/],
       [['orders', 'list', '--buying', '--limit', '0'], /invalid --limit 0/],
+      // An empty value (a script's unset variable) would list, and export, everything.
+      [['orders', 'list', '--buying', '--search', '', '--all', '-o', 'csv'], '--search needs a value'],
+      [['orders', 'list', '--buying', '--ordering', ''], '--ordering needs a value'],
+      [['orders', 'list', '--buying', '--filter', 'external_id='], '--filter external_id= needs a value'],
+      [['products', 'list', '--search', ' '], '--search needs a value'],
+      [['dds', 'list', '--search', ''], '--search needs a value'],
+      [['members', 'list', '--ordering', ''], '--ordering needs a value'],
+      [['origins', 'list', '--filter', 'country_code='], '--filter country_code= needs a value'],
+      [['orders', 'list', '--buying', '--parallel', '2'], '--parallel goes with --all'],
+      [['products', 'list', '--parallel', '8'], '--parallel goes with --all'],
+      [['orders', 'stats', '--buying', '--search', ''], '--search needs a value'],
+      [['orders', 'stats', '--buying', '--filter', 'type='], '--filter type= needs a value'],
     ]);
   });
 

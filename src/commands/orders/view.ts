@@ -6,7 +6,7 @@ import { writeTable, writeList, writeOne } from '../../output/format.js';
 import { displayValue, getPath } from '../../output/values.js';
 import { cleanCell } from '../../output/sanitize.js';
 import { checkFilterPairs, listQuery, runList } from '../shared/list.js';
-import { parseEnum, parseEnumList, splitKeyValue } from '../shared/flags.js';
+import { parseEnum, parseEnumList, splitKeyValue, textValue } from '../shared/flags.js';
 import { UsageError } from '../../errors.js';
 import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY, type OrderAction } from '../../api/enums.js';
 import { orderAction, orderFilterQuery } from './filters.js';
@@ -89,11 +89,11 @@ export async function writeOrder(ctx: Context, order: Record<string, unknown>): 
 /** The statistics query: the list's filters plus group_by (one parameter per value) and delimit_by. */
 export function statsQuery(flags: StatsFlags): { query: URLSearchParams; groupBy: string[]; delimitBy?: string } {
   const query = new URLSearchParams();
-  if (flags.search) query.set('search', flags.search);
+  if (flags.search !== undefined) query.set('search', textValue(flags.search, '--search'));
   for (const pair of flags.filter ?? []) {
     const [k, v] = splitKeyValue(pair, '--filter');
     if (['limit', 'offset', 'ordering'].includes(k)) throw new UsageError(`--filter ${k}: statistics take no ${k}`);
-    query.append(k, v);
+    query.append(k, textValue(v, `--filter ${k}=`));
   }
   orderFilterQuery(flags, query);
   // As a list's: a --filter that a flag replaced, or sent beside one, is said.

@@ -5,7 +5,7 @@
 import { Option, type Command } from 'commander';
 import { TAKES_LIST, type ListFilters, type NamedFilter, type NamedFlags } from '../../api/filters/keys.js';
 import { UsageError } from '../../errors.js';
-import { appendList, enumOption, filterEnumList, parseDateRange, parseIdList, rejectBothForms, splitList } from './flags.js';
+import { appendList, enumOption, filterEnumList, parseDateRange, parseIdList, rejectBothForms, splitList, textValue } from './flags.js';
 import { parseCountryCodes, setOneOrIn } from './list.js';
 
 const FILTERS = new WeakMap<Command, ListFilters>();
@@ -103,9 +103,7 @@ export function setNamedFilters<T extends ListFilters>(
     const values = (() => {
       switch (f.value) {
         case 'text':
-          // Empty is no filter, which on a revoke or renew would match everything.
-          if (value.trim() === '') throw new UsageError(`${name} needs a value`);
-          return [value];
+          return [textValue(value, name)];
         case 'list': return splitList(value, name);
         case 'ids': return parseIdList(value, name);
         case 'countries': return parseCountryCodes(value, name);

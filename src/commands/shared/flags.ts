@@ -200,6 +200,15 @@ export function parseParallel(value: string | undefined): number {
   return parseInteger(value ?? '4', '--parallel', 1, 16)!;
 }
 
+/**
+ * A text filter's value. Empty (a script's unset variable) is a usage error: sent or dropped,
+ * it is no filter, and the service would match everything (a list, an export, a revoke).
+ */
+export function textValue(value: string, flag: string): string {
+  if (value.trim() === '') throw new UsageError(`${flag} needs a value`);
+  return value;
+}
+
 /** A filter's comma list of allowed values; an empty one is a mistake, not "no filter". */
 export function filterEnumList<T extends string>(value: string | undefined, flag: string, allowed: readonly T[]): T[] | undefined {
   const list = parseEnumList(value, flag, allowed);

@@ -8,7 +8,7 @@ import { DEFAULT_LIMIT, type PageOptions } from '../../api/pagination.js';
 import { UsageError } from '../../errors.js';
 import { COUNTRY_CODE_RE } from '../../api/enums.js';
 import { unknownCountryProblem } from '../../geo/country-codes.js';
-import { collect, parseInteger, parseParallel, splitKeyValue } from './flags.js';
+import { collect, parseInteger, parseParallel, splitKeyValue, textValue } from './flags.js';
 import type { OptionSpec, OptionsOf } from './options.js';
 
 /** --parallel's help, the same for --all and sync's reads. */
@@ -30,6 +30,8 @@ export type ListFlags = OptionsOf<typeof LIST_OPTIONS>;
 
 export function pageOptions(flags: ListFlags): PageOptions {
   if (flags.all && flags.limit !== undefined) throw new UsageError('--all and --limit cannot be combined');
+  // Pages in flight are those of --all: given alone, it would be taken and do nothing.
+  if (flags.parallel !== undefined && !flags.all) throw new UsageError('--parallel goes with --all (the pages requested at the same time)');
   const limit = parseInteger(flags.limit, '--limit', 1);
   const pageSize = parseInteger(flags.pageSize, '--page-size', 1);
   const offset = parseInteger(flags.offset, '--offset', 0);
@@ -40,11 +42,11 @@ export function pageOptions(flags: ListFlags): PageOptions {
 /** Query parameters from --ordering, --search and --filter (named flags are added by the command). */
 export function listQuery(flags: ListFlags): URLSearchParams {
   const q = new URLSearchParams();
-  if (flags.ordering) q.set('ordering', flags.ordering);
-  if (flags.search) q.set('search', flags.search);
+  if (flags.ordering !== undefined) q.set('ordering', textValue(flags.ordering, '--ordering'));
+  if (flags.search !== undefined) q.set('search', textValue(flags.search, '--search'));
   for (const pair of flags.filter ?? []) {
     const [k, v] = splitKeyValue(pair, '--filter');
-    q.append(k, v);
+    q.append(k, textValue(v, `--filter ${k}=`));
   }
   return q;
 }
