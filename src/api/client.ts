@@ -75,6 +75,8 @@ export interface ClientOptions {
   tokenSource?: string;
   /** The command that logs this profile in, for the hint of a 401 (`sct auth login --profile p`). */
   loginCommand?: string;
+  /** Whether the profile keeps a token of its own, which SCT_TOKEN set is used instead of. */
+  profileHasToken?: boolean;
   /** A base URL without /api was already warned of: a 404 does not hint it again. */
   baseUrlPrefixSaid?: boolean;
   timeoutMs?: number;
@@ -169,6 +171,7 @@ export class ApiClient {
   private readonly token?: string;
   private readonly tokenSource?: string;
   private readonly loginCommand?: string;
+  private readonly profileHasToken?: boolean;
   private readonly baseUrlPrefixSaid: boolean;
   private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxWaitMs' | 'maxRetries' | 'retryBaseMs' | 'scanFromBytes'>>;
   /** Made at the first request: undici, when it is needed at all, is loaded only then. */
@@ -200,6 +203,7 @@ export class ApiClient {
     this.token = options.token;
     this.tokenSource = options.tokenSource;
     this.loginCommand = options.loginCommand;
+    this.profileHasToken = options.profileHasToken;
     this.baseUrlPrefixSaid = options.baseUrlPrefixSaid === true;
     this.opts = {
       timeoutMs: options.timeoutMs ?? 30_000,
@@ -507,7 +511,7 @@ export class ApiClient {
     const sentToken = call.options.auth !== false && Boolean(this.token) && call.target.url.origin === this.origin;
     if (status === 401 && !sentToken) err.hint = 'this request is sent without a token (the endpoint is public): logging in does not change its answer';
     else if (status === 401) {
-      call.fail(new AuthError(err.message, 401, rejectedTokenHint(this.token, this.tokenSource, this.loginCommand)), false);
+      call.fail(new AuthError(err.message, 401, rejectedTokenHint(this.token, this.tokenSource, this.loginCommand, this.profileHasToken)), false);
     }
     return call.fail(err, status >= 500 ? call.mayHaveArrived : false);
   }

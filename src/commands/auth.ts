@@ -37,6 +37,7 @@ export const register = registerOf({
     defineLeaf({
       name: 'status',
       summary: 'Show base URL, user, company and where the token comes from (exit 4 when not logged in)',
+      prints: 'authStatus',
       examples: ['sct auth status', 'sct auth status --profile staging'],
       run: (ctx) => status(ctx),
     }),

@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import { SETTABLE_KEYS, PROFILE_KEYS, type SettableKey, type ProfileKey } from '../config/config.js';
-import { profileName, tokenStorage } from '../config/settings.js';
+import { DEFAULT_PROFILE, profileName, tokenStorage } from '../config/settings.js';
 import { maskToken, withoutCredentials } from '../output/redact.js';
 import { ConfigFileError, UsageError } from '../errors.js';
 import { parseFormat, writeList, writeOne } from '../output/format.js';
@@ -36,9 +36,10 @@ export const register = registerOf({
       examples: ['sct config unset output', 'sct config unset workspace --profile staging'],
       run: (ctx, _o, [key]) => unset(ctx, key),
     }),
-    defineLeaf({ name: 'path', summary: 'Print the config file path', examples: ['sct config path'], run: (ctx) => path(ctx) }),
+    defineLeaf({ name: 'path', summary: 'Print the config file path', prints: 'configPath', examples: ['sct config path'], run: (ctx) => path(ctx) }),
     defineLeaf({
       name: 'profiles',
+      prints: 'profile',
       summary: 'List the profiles: the current one marked, base URL, where the token is kept',
       examples: ['sct config profiles', 'sct config profiles --json'],
       run: (ctx) => profiles(ctx),
@@ -53,7 +54,10 @@ const PROFILE_COLUMNS = [
   { header: 'TOKEN', path: 'token_storage' },
 ];
 
-/** Every profile of the config file, and the one this run uses even when it is not there yet. */
+/**
+ * Every profile of the config file, the one this run uses even when it is not there yet, and
+ * the default one, which exists without an entry (the "no profile" error names it too).
+ */
 async function profiles(ctx: Context): Promise<void> {
   const store = ctx.config();
   // The current profile is the one --profile / SCT_PROFILE name: one they name that does not
@@ -65,7 +69,9 @@ async function profiles(ctx: Context): Promise<void> {
     const p = store.profile(name);
     return { name, current: name === current, base_url: p.base_url === undefined ? null : withoutCredentials(p.base_url), token_storage: tokenStorage(p) };
   });
-  if (!names.includes(current)) rows.push({ name: current, current: true, base_url: null, token_storage: 'none' });
+  for (const name of [current, DEFAULT_PROFILE]) {
+    if (!rows.some((r) => r.name === name)) rows.push({ name, current: name === current, base_url: null, token_storage: 'none' });
+  }
   await writeList(ctx.io, rows, ctx.output(PROFILE_COLUMNS));
   if (ctx.env.SCT_TOKEN) ctx.io.info('SCT_TOKEN is set: it is used instead of any profile\'s token');
 }

@@ -28,6 +28,7 @@ export interface Check {
 export const register = registerOf(defineLeaf({
   name: 'doctor',
   summary: 'Check config and file mode, token, base URL, proxy and CA settings, clock skew, rate budget and Node version',
+  prints: 'doctorCheck',
   examples: ['sct doctor', 'sct doctor --verbose'],
   run: (ctx) => doctor(ctx),
 }));

@@ -70,6 +70,7 @@ export const register = registerOf({
     defineLeaf({
       name: 'trace',
       summary: "Trace an order item to other orders and origins (adds to the item's trace)",
+      prints: 'orderItem',
       args: [{ name: '<order-id>', description: 'the order holding the item' }],
       options: TRACE_OPTIONS,
       help: `

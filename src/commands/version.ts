@@ -10,6 +10,7 @@ export function versionLine(): string {
 export const register = registerOf(defineLeaf({
   name: 'version',
   summary: "Print sct's version, Node's and the platform",
+  prints: 'version',
   examples: ['sct version', 'sct version --json'],
   run: async (ctx) => {
     const output = ctx.output([]);

@@ -43,6 +43,7 @@ export const register = registerOf({
     defineLeaf({
       name: 'switch',
       summary: 'Make another workspace the active one, and record it in the profile',
+      prints: 'workspaceSwitch',
       args: [{ name: '[company-id]', description: 'workspace (company) id from `sct workspaces list`; a picker on a terminal when left out' }],
       options: [DRY_RUN_OPTION],
       examples: ['sct workspaces switch 1', 'sct workspaces switch'],

@@ -157,6 +157,9 @@ function notLoggedInHint(s: Settings, hint = s.baseUrl ? `run \`${loginCommand(s
   return s.tokenStorage === 'keyring' && s.tokenProblem ? `its token is kept in the system keyring, which failed: ${s.tokenProblem}; ${hint}` : hint;
 }
 
+/** The profile used when none is named: it exists without an entry in the config file. */
+export const DEFAULT_PROFILE = 'default';
+
 /**
  * A profile named with --profile or SCT_PROFILE that the config file does not hold is a typo far
  * more often than a wish for an empty profile: exit 2 naming it and the profiles there are.
@@ -164,9 +167,9 @@ function notLoggedInHint(s: Settings, hint = s.baseUrl ? `run \`${loginCommand(s
  */
 export function checkProfileExists(s: Settings, names: () => string[], creating = false): void {
   // The default profile needs no entry, however it is named: the environment alone is enough.
-  if (creating || s.profileExists || s.profile === 'default') return;
+  if (creating || s.profileExists || s.profile === DEFAULT_PROFILE) return;
   // The default profile is there without an entry, as `config profiles` lists it.
-  const known = names().includes('default') ? names() : ['default', ...names()];
+  const known = names().includes(DEFAULT_PROFILE) ? names() : [DEFAULT_PROFILE, ...names()];
   const from = s.profileSource === 'flag' ? '--profile' : 'SCT_PROFILE';
   throw new UsageError(
     `no profile "${s.profile}" (${from}): the profiles are ${known.join(', ')}`,

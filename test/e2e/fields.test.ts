@@ -134,6 +134,22 @@ describe('--json FIELDS', () => {
     expect(r.exitCode, r.stderr).toBe(0);
   });
 
+  it("a write's printed object and sct's own objects refuse an unknown field too: exit 2, nothing sent (the trace's PATCH not either)", async () => {
+    await t.expectUsageErrors([
+      [['orders', 'trace', '217', '--item', '416', '--to-origin', '1', '--json', 'bogus'], /--json: orders trace has no field "bogus"[\s\S]*hint: valid fields: .*traced_origin_count/],
+      [['orders', 'trace', '217', '--item', '416', '--to-origin', '1', '--columns', 'id,trace.bogus'], /orders trace has no field "trace.bogus"/],
+      [['workspaces', 'switch', '1', '--json', 'bogus'], /--json: workspaces switch has no field "bogus"[\s\S]*hint: valid fields: company_id, message, profile/],
+      [['version', '--json', 'bogus'], /--json: version has no field "bogus"[\s\S]*hint: valid fields: arch, node, platform, version/],
+      [['auth', 'status', '--json', 'tokn_storage'], /--json: auth status has no field "tokn_storage" \(did you mean token_storage\?\)/],
+      [['config', 'profiles', '--json', 'nme'], /config profiles has no field "nme" \(did you mean name\?\)/],
+      [['config', 'path', '--columns', 'file'], /config path has no field "file"/],
+      [['doctor', '--json', 'name,status'], /doctor has no field "status"/],
+    ]);
+    const v = await t.sctBin(['version', '--json', 'version,node']);
+    expect(v.exitCode, v.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(v.stdout))).toEqual(['version', 'node']);
+  });
+
   it('resources whose fields the documents do not show take any name', async () => {
     const r = await t.sct(['risk', 'list', '--json', 'id,anything_at_all']);
     expect(r.exitCode, r.stderr).toBe(0);

@@ -188,6 +188,10 @@ describe('orders trace', () => {
     expect(JSON.parse(again.stdout).trace).toEqual({ traced_orders: [5], traced_origins: [1, 2, 3] });
     const replaced = await t.sct(['orders', 'trace', String(purchaseId), '--item', String(first.id), '--to-origin', '4', '--to-order', '', '--replace', '--purchase', '-o', 'json']);
     expect(JSON.parse(replaced.stdout).trace).toEqual({ traced_orders: [], traced_origins: [4] });
+    // The item printed is a documented resource: its fields picked, the trace among them.
+    const picked = await t.sct(['orders', 'trace', String(purchaseId), '--item', String(first.id), '--to-origin', '4', '--purchase', '--json', 'id,trace.traced_origins']);
+    expect(picked.exitCode, picked.stderr).toBe(0);
+    expect(JSON.parse(picked.stdout)).toEqual({ id: first.id, trace: { traced_origins: [4] } });
 
     const after = await t.api(`/orders/${purchaseId}`);
     const strip = (it: any) => ({ ...it, updated_at: undefined });

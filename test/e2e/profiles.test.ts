@@ -86,6 +86,8 @@ describe('profiles', () => {
     expect(JSON.parse(list.stdout)).toEqual([
       { name: 'ci', current: true, base_url: t.sb.url, token_storage: 'config file' },
       { name: 'other', current: false, base_url: 'http://x.test/api', token_storage: 'none' },
+      // There without an entry, as the "no profile" error says.
+      { name: 'default', current: false, base_url: null, token_storage: 'none' },
     ]);
     const table = await t.sct(['config', 'profiles'], { env: { SCT_PROFILE: 'other' } });
     expect(table.stdout).toMatch(/^\*\s+other\s+http:\/\/x\.test\/api\s+none$/m);
@@ -116,8 +118,21 @@ describe('profiles', () => {
   it('a token from SCT_TOKEN that the service refuses: the hint names SCT_TOKEN, not auth login', async () => {
     const r = await t.sct(['orders', 'list', '--buying'], { env: { SCT_TOKEN: 'sct_not_a_real_token' } });
     expect(r.exitCode).toBe(4);
-    expect(r.stderr).toContain("the token in SCT_TOKEN was rejected: set SCT_TOKEN to a valid token, or unset it to use the profile's stored token");
-    expect(r.stderr).not.toContain('auth login');
+    // This profile stores no token: unsetting the variable alone would leave none.
+    expect(r.stderr).toContain('the token in SCT_TOKEN was rejected: set SCT_TOKEN to a valid token, or unset it and run `sct auth login` (the profile stores no token)');
+    const stored = await t.sct(['auth', 'login', '--with-token', '--profile', 'keeps', '--base-url', t.sb.url, '--insecure-storage'], { input: OWNER + '\n', env: { SCT_TOKEN: undefined, SCT_BASE_URL: undefined } });
+    expect(stored.exitCode, stored.stderr).toBe(0);
+    const over = await t.sct(['orders', 'list', '--buying', '--profile', 'keeps'], { env: { SCT_TOKEN: 'sct_not_a_real_token' } });
+    expect(over.exitCode).toBe(4);
+    expect(over.stderr).toContain("the token in SCT_TOKEN was rejected: set SCT_TOKEN to a valid token, or unset it to use the profile's stored token");
+    expect(over.stderr).not.toContain('auth login');
+  });
+
+  it('config profiles lists the default profile whichever is current, as the "no profile" error names it', async () => {
+    expect((await t.sct(['config', 'set', 'output', 'json', '--profile', 'work'])).exitCode).toBe(0);
+    const r = await t.sctBin(['config', 'profiles', '--profile', 'work', '--json', 'name,current']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ name: 'work', current: true }, { name: 'default', current: false }]);
   });
 });
 

@@ -27,6 +27,14 @@ describe('output facts declared by the commands', () => {
       'orders stats': 'orderStatistics',
       'dds available-orders': 'availableOrder',
       'invitations public': 'publicInvitation',
+      'orders trace': 'orderItem',
+      'workspaces switch': 'workspaceSwitch',
+      // sct's own objects.
+      version: 'version',
+      'auth status': 'authStatus',
+      'config path': 'configPath',
+      'config profiles': 'profile',
+      doctor: 'doctorCheck',
     });
     expect(printedBy(tree.get('workspaces list')!)?.extraFields).toBeUndefined();
     expect(printedBy(tree.get('workspaces current')!)?.extraFields).toEqual(['role']);

@@ -94,8 +94,23 @@ export const RESOURCE_SHAPES = shapes({
   ],
   // A role as the documents show one wherever it is embedded (auth_group_detail: id, name).
   role: ROLE,
+  // An item as `orders trace` prints it from the PATCH's answer: with the trace it was sent
+  // (the request's item fields), which the service gives back.
+  orderItem: [...ORDER_ITEM, { trace: ['traced_orders', 'traced_origins'] }],
   // Not the service's: what a dry run prints of each request it would send (any path under body).
   plannedRequest: ['method', 'path', 'body'],
+  // Not the service's either: objects sct makes itself, whose fields it knows. A typo in --json
+  // is refused here as for the service's resources, not answered with {}.
+  version: ['version', 'node', 'platform', 'arch'],
+  authStatus: [
+    'profile', 'base_url', 'base_url_source', { user: ['id', 'name', 'email'] }, { company: ['id', 'name'] }, 'role', 'token', 'token_source',
+    'token_storage',
+  ],
+  configPath: ['path'],
+  profile: ['name', 'current', 'base_url', 'token_storage'],
+  doctorCheck: ['name', 'level', 'detail'],
+  // `workspaces switch` with -o json: the accounts.md answer (message) and what sct recorded.
+  workspaceSwitch: ['company_id', 'message', 'profile'],
   workspace: ['workspace_id', 'workspace_name', 'id', 'name', 'type', 'country', 'member_count', 'is_mfa_enabled', ...STAMPS],
   member: ['id', 'user', { user_detail: PERSON }, 'auth_group', { auth_group_detail: ROLE }, 'data_room_consumer_id', ...STAMPS],
   user: ['id', 'username', 'first_name', 'last_name', 'account', 'user_group', 'auth_group'],
