@@ -1,6 +1,8 @@
 // Reading argv before commander does: which command a run names (so only its group is loaded),
 // and the rewrites that keep commander from guessing (`--json FIELDS`, values starting with `-`).
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
 import { isGroup } from './groups.js';
 import { globalValueFlags } from './global-options.js';
 
@@ -64,6 +66,10 @@ export function resolveJsonFlag(program: Command, argv: string[]): string[] {
     // is the field list too: its check names what is wrong, not "too many arguments".
     const fieldsLike = (w: string) => FIELD_LIST.test(w) || (/^[A-Za-z_][\w., -]*$/.test(w) && /[,.\s-]/.test(w));
     if (next !== undefined && fieldsLike(next) && !positionalExpected(program, argv, i + 1)) return [[`--json=${next}`], 2];
+    // `--json "$FIELDS"` with FIELDS unset: the empty word is no positional either.
+    if (next !== undefined && /^[\s,]*$/.test(next) && !positionalExpected(program, argv, i + 1)) {
+      throw new UsageError('--json needs at least one field name', {}, 'a bare --json (no word after it) is -o json with every field');
+    }
     return [['--json='], 1];
   });
 }
@@ -125,7 +131,10 @@ function positionalExpected(program: Command, argv: string[], skip: number): boo
     else given++;
   }
   const args = cmd.registeredArguments;
-  if (args.some((x) => x.variadic)) return true;
+  // A list of arguments (files, key=value pairs) takes any number of words, but once it has one,
+  // a field list after --json is fields (`origins check a.geojson --json feature,level`), unless a
+  // file of that name is there (`origins check a.geojson --json b.geojson`).
+  if (args.some((x) => x.variadic)) return given < args.length || existsSync(argv[skip] ?? '');
   return given < args.length;
 }
 

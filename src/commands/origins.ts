@@ -107,6 +107,7 @@ export const register = registerOf({
     defineLeaf({
       name: 'check',
       summary: 'Check plot files the way the EU registry will (offline: no token, no request)',
+      prints: 'finding',
       args: [{ name: '<files...>', description: 'GeoJSON, KML/KMZ, zipped Shapefile or GPX files (- for stdin)' }],
       options: CHECK_OPTIONS,
       help: CHECK_HELP,

@@ -37,10 +37,11 @@ export function csvColumnsOf(printed: Printed | undefined): string[] | undefined
 
 /** Exit 2 naming the fields the resource does not have, and listing those it has. */
 export function checkFields(command: string, printed: Printed | undefined, flag: string, option = '--columns'): void {
+  const paths = splitFields(flag);
+  // Whatever the resource: an empty list would print every field, or objects with none.
+  if (paths.length === 0) throw new UsageError(`${option} needs at least one field name`);
   const known = documentedFields(printed);
   if (!known) return;
-  const paths = splitFields(flag);
-  if (paths.length === 0) throw new UsageError(`${option} needs at least one field name`);
   const shape: readonly Field[] = [...RESOURCE_SHAPES[printed!.resource], ...(printed!.extraFields ?? [])];
   const bad = paths.map((p) => unknownField(shape, p.split('.'))).filter((b) => b !== undefined);
   if (bad.length === 0) return;

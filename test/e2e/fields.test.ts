@@ -94,6 +94,12 @@ describe('--json FIELDS', () => {
       // A field list mistyped is read as one, and its check says what is wrong (not "too many arguments").
       [['orders', 'list', '--buying', '--json', 'id-x'], /--json: orders list has no field "id-x"/],
       [['orders', 'list', '--buying', '-o', 'ndjson', '--json', 'id'], /--json is -o json: it cannot be combined with -o ndjson/],
+      // A script's `--json "$FIELDS"` with FIELDS unset names --json, not "too many arguments".
+      [['orders', 'get', '1', '--json', ''], /error: --json needs at least one field name\n[\s\S]*hint: a bare --json/],
+      [['products', 'list', '--json', ','], '--json needs at least one field name'],
+      // Resources whose fields are not documented too: no field is no output.
+      [['risk', 'list', '--columns', ''], '--columns needs at least one field name'],
+      [['risk', 'list', '--json=,'], '--json needs at least one field name'],
     ]);
   });
 
@@ -148,6 +154,26 @@ describe('--json FIELDS', () => {
     const v = await t.sctBin(['version', '--json', 'version,node']);
     expect(v.exitCode, v.stderr).toBe(0);
     expect(Object.keys(JSON.parse(v.stdout))).toEqual(['version', 'node']);
+  });
+
+  it('after the files or pairs of a command that takes many, a field list after --json is fields; a file of that name is a file', async () => {
+    const plot = (id: string) => JSON.stringify({ type: 'Feature', id, properties: { name: id, country_code: 'CI' }, geometry: { type: 'Point', coordinates: [-5.54708, 7.539989] } });
+    const a = t.writeFile('a.geojson', plot('pa'));
+    t.writeFile('b.geojson', plot('pb'));
+    const picked = await t.sctBin(['origins', 'check', a, '--json', 'feature,level']);
+    expect(picked.exitCode, picked.stderr).toBe(0);
+    expect(JSON.parse(picked.stdout)).toEqual([{ feature: 1, level: 'warning' }]);
+    // A second file after --json, there by that name: checked, not taken for fields.
+    const both = await t.sctBin(['origins', 'check', 'a.geojson', '--json', 'b.geojson'], { cwd: t.dir });
+    expect(both.exitCode, both.stderr).toBe(0);
+    expect(JSON.parse(both.stdout).map((f: { id: string }) => f.id)).toEqual(['pa', 'pb']);
+    // A name that is neither: the field check says so (a file missed would say so too).
+    const typo = await t.sctBin(['origins', 'check', a, '--json', 'levle']);
+    expect(typo.exitCode).toBe(2);
+    expect(typo.stderr).toContain('--json: origins check has no field "levle" (did you mean level?)');
+    const set = await t.sctBin(['user-config', 'set', 'theme=light', '--json', 'config.theme']);
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ config: { theme: 'light' } });
   });
 
   it('resources whose fields the documents do not show take any name', async () => {

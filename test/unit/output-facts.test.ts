@@ -28,6 +28,7 @@ describe('output facts declared by the commands', () => {
       'dds available-orders': 'availableOrder',
       'invitations public': 'publicInvitation',
       'orders trace': 'orderItem',
+      'origins check': 'finding',
       'workspaces switch': 'workspaceSwitch',
       // sct's own objects.
       version: 'version',

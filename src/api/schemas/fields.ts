@@ -107,6 +107,8 @@ export const RESOURCE_SHAPES = shapes({
     'token_storage',
   ],
   configPath: ['path'],
+  // A finding of `origins check` (cli-spec "Geolocation of origins"; code: the registry's).
+  finding: ['file', 'feature', 'id', 'name', 'level', 'message', 'position', 'code'],
   profile: ['name', 'current', 'base_url', 'token_storage'],
   doctorCheck: ['name', 'level', 'detail'],
   // `workspaces switch` with -o json: the accounts.md answer (message) and what sct recorded.
