@@ -116,6 +116,13 @@ describe('sct help', () => {
     expect(group.exitCode).toBe(0);
     expect(group.stderr).toBe('');
     expect(group.stdout).toBe((await runSct(['orders', '--help'])).stdout);
+    // `sct help help` is `sct help`, on stdout too (it was the root help on stderr).
+    for (const [args, same] of [[['help', 'help'], ['--help']], [['help', 'help', 'orders'], ['orders', '--help']]]) {
+      const r = await runSct(args);
+      expect(r.exitCode, args.join(' ')).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe((await runSct(same)).stdout);
+    }
   });
 
   it('an unknown command with no name close to it says where the names are', async () => {

@@ -43,6 +43,21 @@ describe('roles by name', () => {
     expect(writes()).toHaveLength(0);
   });
 
+  it('0 is no role id: exit 2 listing the roles, in a flag, an argument and a CSV cell', async () => {
+    const zero = t.writeFile('zero.csv', 'email,auth_group\nz1@roles.example,0\n');
+    for (const [args, message] of [
+      [['invitations', 'create', '--email', 'zero@example.com', '--role', '0'], 'error: --role: unknown role "0": the roles are OWNER (1), ADMIN (2), MEMBER (3)'],
+      [['members', 'set-role', '2', '0'], 'unknown role "0": the roles are OWNER (1), ADMIN (2), MEMBER (3)'],
+      [['invitations', 'bulk-create', '--file', zero], 'line 2, auth_group: unknown role "0": the roles are OWNER (1), ADMIN (2), MEMBER (3)'],
+    ] as const) {
+      const r = await t.sctBin([...args]);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain(message);
+    }
+    // The roles are read to list them; nothing is written.
+    expect(writes()).toHaveLength(0);
+  });
+
   it('the CSV auth_group column takes names in any case and ids; an unknown name is named with its line', async () => {
     const file = t.writeFile('people.csv', 'email,auth_group\nr1@roles.example,admin\nr2@roles.example,Member\nr3@roles.example,3\n');
     const r = await t.sct(['invitations', 'bulk-create', '--file', file]);

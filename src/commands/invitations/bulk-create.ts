@@ -1,7 +1,7 @@
 // `sct invitations bulk-create --file people.csv`: every row checked first, then 100 rows per
 // request to the bulk create endpoint, each row reported with its line and the service's answer.
 import type { Context } from '../../context.js';
-import { describeRoles, roleId, roleIds, type Role } from '../shared/roles.js';
+import { describeRoles, isRoleId, roleId, roleIds, type Role } from '../shared/roles.js';
 import { PATHS } from '../../api/paths.js';
 import { writeRequests } from '../shared/dry-run.js';
 import type { PlannedRequest } from '../../api/client.js';
@@ -15,7 +15,6 @@ import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
 import { parseConcurrency } from '../shared/flags.js';
-import { isId } from '../../util/numbers.js';
 import { BULK_LIMIT } from '../../api/enums.js';
 import type { FileTemplate } from '../shared/bulk.js';
 import type { BulkCreateOptions } from './options.js';
@@ -71,7 +70,7 @@ export class InvitationRows {
     }
     let authGroup: number | string | undefined = this.role;
     if (cell) {
-      if (isId(cell)) authGroup = Number(cell);
+      if (isRoleId(cell)) authGroup = Number(cell);
       else {
         authGroup = cell;
         this.named++;

@@ -123,14 +123,18 @@ export function describeRoles(roles: Role[]): string {
   return roles.length ? roles.map((r) => `${r.name} (${r.id})`).join(', ') : 'none seen yet';
 }
 
+/** A role's id as written: a whole number from 1 (no role has id 0). */
+export const isRoleId = (text: string) => isId(text) && Number(text) > 0;
+
 /**
  * The ids of role names or ids (`admin`, `2`): ids as they are; names from what sct has seen,
- * asking the service once when one is new. Names still unknown are left out of the map.
+ * asking the service once when one is new. Names still unknown are left out of the map (`0`
+ * among them, looked up so that its error lists the roles).
  */
 export async function roleIds(ctx: Context, raws: string[]): Promise<{ ids: Map<string, number>; known: Role[] }> {
   const ids = new Map<string, number>();
-  const names = [...new Set(raws.map((r) => r.trim()).filter((r) => r && !/^\d+$/.test(r)))];
-  for (const raw of raws) if (isId(raw.trim())) ids.set(raw, Number(raw));
+  const names = [...new Set(raws.map((r) => r.trim()).filter((r) => r && !isRoleId(r)))];
+  for (const raw of raws) if (isRoleId(raw.trim())) ids.set(raw, Number(raw));
   if (names.length === 0) return { ids, known: [] };
   const baseUrl = ctx.client().baseUrl;
   let known = seen(ctx, baseUrl);
