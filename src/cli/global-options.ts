@@ -43,6 +43,9 @@ const INHERITED_OPTIONS = ['--output', '--json', '--jq', '--columns', '--profile
 
 export const LEAF_HELP: Partial<Help> = {
   showGlobalOptions: true,
+  // Commander wraps descriptions only where 40 columns are left for them: `members`, whose
+  // `set-role [options] <member-id> <role>` leaves 39 at 80, printed its lines whole.
+  minWidthToWrap: 30,
   visibleGlobalOptions(cmd: Command): Option[] {
     let root = cmd;
     while (root.parent) root = root.parent;

@@ -108,6 +108,7 @@ Creation rules, checked before anything is sent:
       help: `
 With --dds and --order every order is traced to every statement (in requests of at most 100
 ids each).
+
 Columns of --file (CSV, header row, names case-insensitive): dds_id and order_id (whole numbers;
 another column is an error naming the closest). Each row traces one order to one statement; the rows of a statement go
 in requests of 100, every row is checked before the first is sent, a rerun skips the rows that

@@ -13,22 +13,23 @@ export interface Topic {
 
 export const API_HELP = `
 Fields (gh api's rules):
-  -f key=value   a string, always: -f name=1984 sends "1984"
-  -F key=value   typed: numbers, true, false and null as JSON; @file sends the file's content, @- stdin
-                 (a number keeps its digits as typed, past 2^53 too)
-  key.sub=v nests, key[]=v appends to an array. Fields make the default method POST; with GET
-  (or DELETE, or beside --input) they go in the query string.
-  -H 'Name: value' adds a header; Authorization, Host, Cookie and Content-Length are sct's own
-  (exit 2): the token is always the profile's or SCT_TOKEN's, sent only to the base URL.
-  -H 'Idempotency-Key: K' on a POST is sent unchanged (else a new key per run): a rerun with
-  the same K finds the first request's outcome instead of creating again.
-  --input FILE sends the file's bytes as they are (JSON, checked, unless -H names another
-  Content-Type).
-  -i prints "HTTP/1.1 200 OK" and the response headers, a blank line, then the body; a failure's
-  too, and the run is still exit 1.
-  --paginate follows next links and prints one array; -o csv/ndjson/table print list answers
-  (an array, or a page's results) as rows, and --columns picks each row's fields; --jq filters
-  the whole answer (exit 1 when it is not JSON).`;
+  -f key=value             a string, always: -f name=1984 sends "1984"
+  -F key=value             typed: numbers, true, false and null as JSON; @file sends the file's content,
+                           @- stdin (a number keeps its digits as typed, past 2^53 too)
+  key.sub=v, key[]=v       nests; appends to an array. Fields make the default method POST; with GET (or
+                           DELETE, or beside --input) they go in the query string.
+  -H 'Name: value'         adds a header; Authorization, Host, Cookie and Content-Length are sct's own
+                           (exit 2): the token is always the profile's or SCT_TOKEN's, sent only to the
+                           base URL.
+  -H 'Idempotency-Key: K'  on a POST, sent unchanged (else a new key per run): a rerun with the same K
+                           finds the first request's outcome instead of creating again.
+  --input FILE             sends the file's bytes as they are (JSON, checked, unless -H names another
+                           Content-Type).
+  -i                       prints "HTTP/1.1 200 OK" and the response headers, a blank line, then the
+                           body; a failure's too, and the run is still exit 1.
+  --paginate               follows next links and prints one array; -o csv/ndjson/table print list
+                           answers (an array, or a page's results) as rows, and --columns picks each
+                           row's fields; --jq filters the whole answer (exit 1 when it is not JSON).`;
 
 export const API_EXAMPLES = [
   'sct api /accounts/me',
@@ -47,6 +48,8 @@ const FORMATTING = `Output formats (-o, --output):
   csv      a header row, then one row per object: the resource's documented fields, the same
            columns whatever the data; documented objects become dotted columns; true and false
            as such, null as an empty cell
+  geojson  origins list and get only: a FeatureCollection (or one Feature), each origin's location
+           its geometry; --eudr writes the EU registry's properties (sct help reference, origins)
 
 --columns a,b.c
   picks fields in every format: table and csv columns; in json/ndjson each object keeps only those

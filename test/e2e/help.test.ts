@@ -1,6 +1,6 @@
 // sct help TOPIC, sct version, unquoted defaults, and the --filter key warning.
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, runSct, runSctIn } from '../helpers/sct.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -22,6 +22,21 @@ describe('sct help', () => {
     expect(over((await runSct(['--help'])).stdout, 80)).toEqual([]);
   });
 
+  it("every command's own help fits 80 columns in a pipe, but for its examples (commands to copy whole)", async () => {
+    // dist/help/ holds what `sct … --help` prints into a pipe, rendered by the build as sct renders it.
+    const files = readdirSync(join(ROOT, 'dist', 'help'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('index.txt'));
+    expect(files.length).toBeGreaterThan(80);
+    const long: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(ROOT, 'dist', 'help', file), 'utf8');
+      const beforeExamples = text.split('\nExamples:\n')[0]!;
+      for (const line of beforeExamples.split('\n')) if ([...line].length > 80 && /\S\s+\S/.test(line.trim())) long.push(`${file}: ${line}`);
+    }
+    expect(long).toEqual([]);
+    const piped = await runSct(['orders', 'import', '--help']);
+    expect(piped.stdout).toBe(readFileSync(join(ROOT, 'dist', 'help', 'orders', 'import', 'index.txt'), 'utf8'));
+  });
+
   it('lists the commands and the help topics', async () => {
     const r = await runSct(['help']);
     expect(r.exitCode).toBe(0);
@@ -41,6 +56,11 @@ describe('sct help', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toContain(text);
     expect(r.stderr).toBe('');
+  });
+
+  it('the formatting topic names every format -o takes', async () => {
+    const r = await runSct(['help', 'formatting']);
+    for (const format of ['table', 'json', 'ndjson', 'csv', 'geojson']) expect(r.stdout).toMatch(new RegExp(`^  ${format} `, 'm'));
   });
 
   it('the filters topic shows which keys each named flag of a list sends', async () => {

@@ -11,6 +11,7 @@ import { addAlias, addConventionalAliases, argumentOf, rejectBothForms } from '.
 import { addNamedFilters, filteredBy } from './filters.js';
 import { addDryRunOption } from './dry-run.js';
 import { optionOf, type OptionEntry, type OptionSpec, type OptionsOf } from './options.js';
+import { fitLines } from '../../help/wrap.js';
 import { connectEarly } from '../../bulk/connect.js';
 
 export interface ArgumentSpec {
@@ -92,7 +93,12 @@ function commandOf(parent: Command, f: Factory, spec: Leaf): Command {
   }
   addConventionalAliases(cmd);
   if (spec.exclusive) rejectBothForms(cmd, ...spec.exclusive);
-  if (spec.help) cmd.addHelpText('after', typeof spec.help === 'function' ? spec.help() : spec.help);
+  if (spec.help) {
+    // Worked out once, for the command registered. Written for 100 columns, fitted as the topics
+    // are: to the terminal, or 80 in a pipe.
+    const text = typeof spec.help === 'function' ? spec.help() : spec.help;
+    cmd.addHelpText('after', ({ command }) => fitLines(text, command.configureOutput().getOutHelpWidth?.() ?? 80));
+  }
   addExamples(cmd, spec.examples);
   cmd.action(f.action(spec.bulk ? connectingFirst(spec.run) : (spec.run as Run)));
   return cmd;
