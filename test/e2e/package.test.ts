@@ -4,7 +4,7 @@
 // leaves outside (jq-web, the keyring's native package).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execa, type ResultPromise } from 'execa';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, removeDir, tempDir } from '../helpers/sct.js';
 
@@ -52,6 +52,21 @@ beforeAll(async () => {
 afterAll(() => {
   sandbox?.kill();
   if (work) removeDir(work);
+});
+
+describe('a checkout', () => {
+  it('run before its build says so in one line, no stack (a clone linked with npm install -g .)', async () => {
+    const dir = tempDir('sct-unbuilt-');
+    try {
+      mkdirSync(join(dir, 'bin'));
+      for (const f of ['bin/sct.js', 'bin/package.json', 'package.json']) writeFileSync(join(dir, f), readFileSync(join(ROOT, f)));
+      const r = await execa(process.execPath, [join(dir, 'bin', 'sct.js'), '--version'], { reject: false });
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toBe(`error: sct is not built: run \`npm run build\` in ${dir}`);
+    } finally {
+      removeDir(dir);
+    }
+  });
 });
 
 describe('the package', () => {
