@@ -189,14 +189,21 @@ function valueCases(nodes: Node[], body: (o: Opt) => string): string {
 function pathLoop(nodes: Node[], words: string, first: number, last: string): string {
   const valueFlags = valueFlagsOf(nodes);
   return `  cmdpath="" npos=0 afterdash=0
+  paths="|${nodes.map((n) => n.path).filter(Boolean).join('|')}|"
+  # What --json takes as its field list (src/cli/argv.ts): names, dotted, comma-separated.
+  fieldre='^[A-Za-z_][A-Za-z0-9_]*([.][A-Za-z0-9_]+)*(,[A-Za-z_][A-Za-z0-9_]*([.][A-Za-z0-9_]+)*)*$'
   for ((i=${first}; i<${last}; i++)); do
     w="\${${words}[i]}"
     case "$w" in
       --) afterdash=1; continue ;;
+      # --json id,name: the fields are no argument, unless the word is a command (sct --json whoami).
+      --json) w="\${${words}[i+1]}"
+        if [[ "$w" =~ $fieldre && "$paths" != *"|\${cmdpath:+$cmdpath }$w|"* ]]; then i=$((i+1)); fi
+        continue ;;
       -*) case " ${valueFlags.join(' ')} " in *" $w "*) i=$((i+1)); [[ "\${${words}[i]}" == "=" ]] && i=$((i+1)) ;; esac; continue ;;
     esac
     candidate="\${cmdpath:+$cmdpath }$w"
-    case "|${nodes.map((n) => n.path).filter(Boolean).join('|')}|" in
+    case "$paths" in
       *"|$candidate|"*) cmdpath="$candidate" ;;
       *) npos=$((npos+1)) ;;
     esac
@@ -217,7 +224,7 @@ __sct_files() {
   COMPREPLY=( $(compgen -f -- "$1") )
 }
 _sct() {
-  local cur prev cmdpath w i npos opts candidate afterdash
+  local cur prev cmdpath w i npos opts candidate afterdash paths fieldre
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   # --type=<TAB>: bash splits the word at "=" (COMP_WORDBREAKS); the flag is the word before it.
@@ -272,7 +279,7 @@ function zsh(nodes: Node[]): string {
 # zsh completion for sct — generated from the command tree by \`sct completion zsh\`
 _sct() {
   # Not "path": in zsh that is $PATH.
-  local cur prev cmdpath w i npos candidate afterdash
+  local cur prev cmdpath w i npos candidate afterdash paths fieldre
   local -a items vals
   cur="\${words[CURRENT]}"
   prev="\${words[CURRENT-1]}"

@@ -81,6 +81,11 @@ const names = (lines: string[]) => lines.map((l) => l.split('\t')[0]).sort();
 
 for (const [shell, complete] of Object.entries(shells)) {
   describe.skipIf(!has(shell))(`${shell} completion${skipReason(shell)}`, () => {
+    it('a field list after --json is no argument: the command after it still completes', async () => {
+      expect(names(await complete('sct', '--json', 'id,name', 'orders', 'li'))).toEqual(['list']);
+      expect(names(await complete('sct', '--json', 'orders', 'li'))).toEqual(['list']);
+    });
+
     it('offers the shells for `sct completion` and the setting keys for `sct config get/set/unset`', async () => {
       expect(names(await complete('sct', 'completion', ''))).toEqual(['bash', 'fish', 'zsh']);
       expect(names(await complete('sct', 'config', 'get', ''))).toEqual(['base_url', 'output', 'workspace']);
