@@ -165,7 +165,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
         baseUrl: s.baseUrl,
         token: options.token?.value ?? (auth ? s.token : undefined),
         loginCommand: loginCommand(s),
-        profileHasToken: s.tokenStorage !== 'none',
+        profileHasToken: s.storedTokenUsable,
         // Said once as a warning already: a 404's hint does not say it again.
         baseUrlPrefixSaid: s.baseUrlSource === 'flag' && options.checkBaseUrl !== false && missingApiPrefix(s.baseUrl) !== undefined,
         tokenSource:

@@ -75,7 +75,7 @@ export interface ClientOptions {
   tokenSource?: string;
   /** The command that logs this profile in, for the hint of a 401 (`sct auth login --profile p`). */
   loginCommand?: string;
-  /** Whether the profile keeps a token of its own, which SCT_TOKEN set is used instead of. */
+  /** Whether the profile keeps a token for this base URL, which SCT_TOKEN set is used instead of. */
   profileHasToken?: boolean;
   /** A base URL without /api was already warned of: a 404 does not hint it again. */
   baseUrlPrefixSaid?: boolean;

@@ -31,7 +31,7 @@ export function rejectedTokenHint(token: string | undefined, source: string | un
   if (!token) return `run \`${login}\``;
   if (source === 'SCT_TOKEN') {
     // Unsetting it helps only where the profile keeps a token of its own.
-    return `the token in SCT_TOKEN was rejected: set SCT_TOKEN to a valid token, ${profileHasToken ? "or unset it to use the profile's stored token" : `or unset it and run \`${login}\` (the profile stores no token)`}`;
+    return `the token in SCT_TOKEN was rejected: set SCT_TOKEN to a valid token, ${profileHasToken ? "or unset it to use the profile's stored token" : `or unset it and run \`${login}\` (the profile stores no token for this base URL)`}`;
   }
   return `the token was rejected: run \`${login}\``;
 }

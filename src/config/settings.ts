@@ -37,6 +37,8 @@ export interface Settings {
    * or SCT_BASE_URL naming another service): `token` is then undefined, and never read.
    */
   tokenWithheld: boolean;
+  /** The profile keeps a token for the base URL in force, whether or not SCT_TOKEN is used instead. */
+  storedTokenUsable: boolean;
   /** Why a token kept in the keyring could not be read (set once `token` has been read). */
   readonly tokenProblem?: string;
   output?: string;
@@ -101,7 +103,8 @@ export function resolveSettings(
       }
     } else token = p.token;
   };
-  const settings = { profile, profileSource, profileExists, baseUrl, baseUrlSource, tokenSource, tokenStorage: storage, tokenBaseUrl, tokenWithheld, output: p.output, workspace: p.workspace };
+  const storedTokenUsable = storage !== 'none' && (baseUrl === undefined || sameOrigin(baseUrl, tokenBaseUrl));
+  const settings = { profile, profileSource, profileExists, baseUrl, baseUrlSource, tokenSource, tokenStorage: storage, tokenBaseUrl, tokenWithheld, storedTokenUsable, output: p.output, workspace: p.workspace };
   Object.defineProperties(settings, {
     token: { enumerable: true, get: () => (readToken(), token) },
     tokenProblem: { enumerable: true, get: () => (readToken(), problem) },

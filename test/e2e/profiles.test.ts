@@ -119,13 +119,17 @@ describe('profiles', () => {
     const r = await t.sct(['orders', 'list', '--buying'], { env: { SCT_TOKEN: 'sct_not_a_real_token' } });
     expect(r.exitCode).toBe(4);
     // This profile stores no token: unsetting the variable alone would leave none.
-    expect(r.stderr).toContain('the token in SCT_TOKEN was rejected: set SCT_TOKEN to a valid token, or unset it and run `sct auth login` (the profile stores no token)');
+    expect(r.stderr).toContain('the token in SCT_TOKEN was rejected: set SCT_TOKEN to a valid token, or unset it and run `sct auth login` (the profile stores no token for this base URL)');
     const stored = await t.sct(['auth', 'login', '--with-token', '--profile', 'keeps', '--base-url', t.sb.url, '--insecure-storage'], { input: OWNER + '\n', env: { SCT_TOKEN: undefined, SCT_BASE_URL: undefined } });
     expect(stored.exitCode, stored.stderr).toBe(0);
     const over = await t.sct(['orders', 'list', '--buying', '--profile', 'keeps'], { env: { SCT_TOKEN: 'sct_not_a_real_token' } });
     expect(over.exitCode).toBe(4);
     expect(over.stderr).toContain("the token in SCT_TOKEN was rejected: set SCT_TOKEN to a valid token, or unset it to use the profile's stored token");
     expect(over.stderr).not.toContain('auth login');
+    // Stored for another origin than the one in force: unsetting SCT_TOKEN would not send it.
+    const elsewhere = await t.sct(['orders', 'list', '--buying', '--profile', 'keeps'], { env: { SCT_TOKEN: 'sct_not_a_real_token', SCT_BASE_URL: t.sb.url.replace('127.0.0.1', 'localhost') } });
+    expect(elsewhere.exitCode).toBe(4);
+    expect(elsewhere.stderr).toContain('or unset it and run `sct auth login --profile keeps` (the profile stores no token for this base URL)');
   });
 
   it('config profiles lists the default profile whichever is current, as the "no profile" error names it', async () => {
