@@ -6,7 +6,7 @@ import type { ApiClient } from '../api/client.js';
 import type { Context } from '../context.js';
 import { PATHS } from '../api/paths.js';
 import { asMe } from '../api/me.js';
-import { AnswerError, InterruptedError, SctError } from '../errors.js';
+import { AnswerError, ApiError, InterruptedError, NetworkError, RateLimitError, SctError } from '../errors.js';
 import { fileIdentity, Journal, lockRun } from './journal.js';
 import { BULK_CLIENT } from './connect.js';
 
@@ -23,10 +23,27 @@ export interface OpenRun {
   recorded?: { profile: string; workspace: string };
   /**
    * Reports a run that stopped once it held the file's lock, before its first row went out
-   * (Ctrl-C, SIGTERM, or GET /accounts/me failing): the report, the summary and the rerun hint,
-   * every row not sent. Not for a run refused the lock: the report is the other run's.
+   * (Ctrl-C, SIGTERM, or GET /accounts/me failing as reportsStopBeforeSending says): the report,
+   * the summary and the rerun hint, every row not sent. Not for a run refused the lock: the
+   * report is the other run's.
    */
   stoppedBeforeSending?: (err: unknown) => Promise<void>;
+}
+
+/**
+ * Whether a run stopped by err before its first row went out reports every row not sent, with
+ * the rerun hint: stopped by a signal, or by a failure a rerun gets past (the service down or
+ * slow, its rate limit, an answer lost or unreadable). Not a bad file (its report is written
+ * already), a refused token or a switched workspace: rerunning as is would not help.
+ */
+export function reportsStopBeforeSending(err: unknown): boolean {
+  return (
+    err instanceof InterruptedError ||
+    err instanceof NetworkError ||
+    err instanceof RateLimitError ||
+    err instanceof AnswerError ||
+    (err instanceof ApiError && (err.status >= 500 || err.status === 408))
+  );
 }
 
 /**
@@ -70,7 +87,7 @@ export async function openRun(configDir: string, client: ApiClient, o: OpenRun, 
     return { journal, release };
   } catch (err) {
     try {
-      await o.stoppedBeforeSending?.(err);
+      if (reportsStopBeforeSending(err)) await o.stoppedBeforeSending?.(err);
     } finally {
       release();
     }

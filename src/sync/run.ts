@@ -12,7 +12,7 @@
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import type { Journal } from '../bulk/journal.js';
-import { stoppedEarly, withBulkRun } from '../bulk/open.js';
+import { reportsStopBeforeSending, stoppedEarly, withBulkRun } from '../bulk/open.js';
 import { runUnits, type Outcome, type Unit } from '../bulk/runner.js';
 import { finishBulk } from '../bulk/report.js';
 import { announceRun, sayStopping, unitKey } from '../bulk/import.js';
@@ -93,7 +93,7 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
   // cannot plan from a state the first is changing.
   await withBulkRun(ctx, { command: run.command, file: run.file, fresh: run.fresh, stoppedBeforeSending }, async (writer, journal) => {
     const { plan, json } = await readAndPlan(ctx, run, true).catch(async (err: unknown) => {
-      await stoppedBeforeSending(err);
+      if (reportsStopBeforeSending(err)) await stoppedBeforeSending(err);
       throw err;
     });
     // With -o json, stdout is the plan as step 3 prints it, the run's results in it (`results`).

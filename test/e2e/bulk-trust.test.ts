@@ -414,6 +414,27 @@ describe('stopped before the first row was sent', () => {
     expect(posts()).toHaveLength(0);
   });
 
+  it('a sync whose file has an invalid row still ends as a bad file does: its report of that row, nothing on stdout, no rerun hint', async () => {
+    const file = t.writeFile('origins-bad.csv', `name,country_code,external_id\n,CI,BAD-${run}\nGood ${run},CI,GOOD-${run}\n`);
+    const report = join(t.dir, 'sync-bad.csv');
+    const r = await t.sctBin(['origins', 'sync', '--file', file, '--yes', '--report', report]);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).not.toMatch(/already exists|not sent|to continue, rerun/);
+    const lines = parse(readFileSync(report, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(lines.map((l) => l.status)).toEqual(['invalid']);
+    expect(t.sb.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
+  });
+
+  it('a refused token at GET /accounts/me: its own hint, no "rerun" (rerunning as is would not help), and no report', async () => {
+    const file = people(2);
+    const report = join(t.dir, 'refused.csv');
+    const r = await t.sctBin(['invitations', 'bulk-create', '--file', file, '--report', report], { env: { SCT_TOKEN: 'sct_not_a_real_token' } });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).not.toContain('to continue, rerun');
+    expect(() => lstatSync(report)).toThrow();
+  });
+
   it('a second run of the same file refused by the lock writes no report (the first run owns it)', async () => {
     const file = people(2);
     const report = join(t.dir, 'locked.csv');
