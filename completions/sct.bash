@@ -19,9 +19,11 @@ _sct() {
     w="${COMP_WORDS[i]}"
     case "$w" in
       --) afterdash=1; continue ;;
-      # --json id,name: the fields are no argument, unless the word is a command (sct --json whoami).
+      # --json id,name: the fields are no argument, unless the word is a command (sct --json whoami);
+      # --json=id,name comes as three words in bash (COMP_WORDBREAKS), the fields always.
       --json) w="${COMP_WORDS[i+1]}"
-        if [[ "$w" =~ $fieldre && "$paths" != *"|${cmdpath:+$cmdpath }$w|"* ]]; then i=$((i+1)); fi
+        if [[ "$w" == "=" ]]; then i=$((i+2))
+        elif [[ "$w" =~ $fieldre && "$paths" != *"|${cmdpath:+$cmdpath }$w|"* ]]; then i=$((i+1)); fi
         continue ;;
       -*) case " -o --output --columns --jq --profile --base-url --timeout --max-wait --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --traced-origin --limit --page-size --offset --parallel --ordering --search --filter --tags --traced-origins --external-id --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --item --set --file --idempotency-key --buyer-company-status --seller-company-status --group-by --delimit-by --to-order --to-origin --to-orders --to-origins --report --concurrency --encoding --delimiter --sheet --composition --name --sku --description --hs-code --scientific-name --common-name --country-code --updated-from --updated-to --passing-min --failing-min --id --exclude-id --max-size --out --country --external-ids --ids --exclude-ids --location --location-file --name-property --map --status --company-name --contact-name --reciprocal-company-id --dds-identifier --order --product --orders --products --assessment-run-id --assessment-run-ids --exclude-dds --dds --identifier --origin --document --origins --documents --content-type --source --exclude-type --email --email-contains --role --role-name --invited-by --expires-from --expires-to --first-name --last-name --job-title --token -X --method -f --raw-field -F --field -H --header --input --port --host --seed --rate-limit --statement-delay --latency --fail-rate --drop-rate " in *" $w "*) i=$((i+1)); [[ "${COMP_WORDS[i]}" == "=" ]] && i=$((i+1)) ;; esac; continue ;;
     esac

@@ -92,8 +92,10 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
       // `sct help help` is `sct help`: commander's help command found no command `help` and
       // wrote the root help to stderr.
       const first = argv.indexOf('help');
-      const second = argv.indexOf('help', first + 1);
-      if (commandWord(program, argv.slice(first + 1)) === 'help') argv = argv.filter((_, i) => i !== second);
+      while (commandWord(program, argv.slice(first + 1)) === 'help') {
+        const again = argv.indexOf('help', first + 1);
+        argv = argv.filter((_, i) => i !== again);
+      }
       argv = leafHelpAsFlag(program, argv);
       word = commandWord(program, argv);
     }

@@ -61,10 +61,13 @@ export function groupHelpAsFlag(program: Command, argv: string[], group: string)
  */
 export function resolveJsonFlag(program: Command, argv: string[]): string[] {
   return rewriteArgs(argv, (a, next, i) => {
+    // `--json="$FIELDS"` with FIELDS unset: an empty list, as `--columns=` is (a bare --json has no "=").
+    if (a === '--json=') throw new UsageError('--json needs at least one field name', {}, 'a bare --json (no word after it) is -o json with every field');
     if (a !== '--json') return [[a], 1];
-    // A word meant as fields but mistyped (`id, external_id`, `id-x`), where no argument is due,
-    // is the field list too: its check names what is wrong, not "too many arguments".
-    const fieldsLike = (w: string) => FIELD_LIST.test(w) || (/^[A-Za-z_][\w., -]*$/.test(w) && /[,.\s-]/.test(w));
+    // A word meant as fields but mistyped (`id, external_id`, `id-x`, `,id` of "$A,$B" with A
+    // unset), where no argument is due, is the field list too: its check names what is wrong,
+    // not "too many arguments".
+    const fieldsLike = (w: string) => FIELD_LIST.test(w) || (/^[\s,]*[A-Za-z_][\w., -]*$/.test(w) && /[,.\s-]/.test(w));
     if (next !== undefined && fieldsLike(next) && !positionalExpected(program, argv, i + 1)) return [[`--json=${next}`], 2];
     // `--json "$FIELDS"` with FIELDS unset: the empty word is no positional either.
     if (next !== undefined && /^[\s,]*$/.test(next) && !positionalExpected(program, argv, i + 1)) {
@@ -122,7 +125,8 @@ function positionalExpected(program: Command, argv: string[], skip: number): boo
       if (i + 1 !== skip && FIELD_LIST.test(argv[i + 1] ?? '')) i++;
       continue;
     }
-    if (a.startsWith('-')) {
+    // `-` alone is an argument (stdin), not an option.
+    if (a.startsWith('-') && a !== '-') {
       if (!a.includes('=') && takesValue(cmd, a)) i++;
       continue;
     }

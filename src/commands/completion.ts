@@ -14,16 +14,22 @@ import { HELP_TOPICS } from '../help/topic-names.js';
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
 
+// Commands and lines to copy, each on a line of its own within 80 columns: help is fitted to the
+// terminal (80 in a pipe), and a line that fits is never filled again.
 export const INSTALL_HELP = `
 Install (then open a new shell):
-  bash: mkdir -p ~/.local/share/bash-completion/completions
-        sct completion bash > ~/.local/share/bash-completion/completions/sct
-        (needs the bash-completion package; or add \`source <(sct completion bash)\` to ~/.bashrc)
-  zsh:  mkdir -p ~/.zfunc && sct completion zsh > ~/.zfunc/_sct
-        and in ~/.zshrc, before compinit: fpath=(~/.zfunc $fpath); autoload -U compinit; compinit
-  fish: mkdir -p ~/.config/fish/completions
-        sct completion fish > ~/.config/fish/completions/sct.fish
-        (under $XDG_CONFIG_HOME/fish/completions when XDG_CONFIG_HOME is set)
+  bash, with the bash-completion package:
+    mkdir -p ~/.local/share/bash-completion/completions
+    sct completion bash > ~/.local/share/bash-completion/completions/sct
+  bash, without it, this line in ~/.bashrc:
+    source <(sct completion bash)
+  zsh:
+    mkdir -p ~/.zfunc && sct completion zsh > ~/.zfunc/_sct
+  and in ~/.zshrc, before its compinit (or as it, if it has none):
+    fpath=(~/.zfunc $fpath); autoload -U compinit; compinit
+  fish (under $XDG_CONFIG_HOME/fish/completions when XDG_CONFIG_HOME is set):
+    mkdir -p ~/.config/fish/completions
+    sct completion fish > ~/.config/fish/completions/sct.fish
 The same scripts are shipped in the package's completions/ directory.`;
 
 // The run needs the whole command tree, which only the Factory builds: the record is made with it.
@@ -196,9 +202,11 @@ function pathLoop(nodes: Node[], words: string, first: number, last: string): st
     w="\${${words}[i]}"
     case "$w" in
       --) afterdash=1; continue ;;
-      # --json id,name: the fields are no argument, unless the word is a command (sct --json whoami).
+      # --json id,name: the fields are no argument, unless the word is a command (sct --json whoami);
+      # --json=id,name comes as three words in bash (COMP_WORDBREAKS), the fields always.
       --json) w="\${${words}[i+1]}"
-        if [[ "$w" =~ $fieldre && "$paths" != *"|\${cmdpath:+$cmdpath }$w|"* ]]; then i=$((i+1)); fi
+        if [[ "$w" == "=" ]]; then i=$((i+2))
+        elif [[ "$w" =~ $fieldre && "$paths" != *"|\${cmdpath:+$cmdpath }$w|"* ]]; then i=$((i+1)); fi
         continue ;;
       -*) case " ${valueFlags.join(' ')} " in *" $w "*) i=$((i+1)); [[ "\${${words}[i]}" == "=" ]] && i=$((i+1)) ;; esac; continue ;;
     esac

@@ -84,6 +84,9 @@ for (const [shell, complete] of Object.entries(shells)) {
     it('a field list after --json is no argument: the command after it still completes', async () => {
       expect(names(await complete('sct', '--json', 'id,name', 'orders', 'li'))).toEqual(['list']);
       expect(names(await complete('sct', '--json', 'orders', 'li'))).toEqual(['list']);
+      // bash splits the word at "=" before _sct sees it (COMP_WORDBREAKS); zsh and fish hand it whole.
+      const joined = shell === 'bash' ? ['--json', '=', 'id,name'] : ['--json=id,name'];
+      expect(names(await complete('sct', ...joined, 'orders', 'li'))).toEqual(['list']);
     });
 
     it('offers the shells for `sct completion` and the setting keys for `sct config get/set/unset`', async () => {

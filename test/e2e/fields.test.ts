@@ -100,7 +100,13 @@ describe('--json FIELDS', () => {
       // Resources whose fields are not documented too: no field is no output.
       [['risk', 'list', '--columns', ''], '--columns needs at least one field name'],
       [['risk', 'list', '--json=,'], '--json needs at least one field name'],
+      // `--json="$FIELDS"` with FIELDS unset, as `--columns=`.
+      [['orders', 'list', '--buying', '--json='], '--json needs at least one field name'],
     ]);
+    // A list with an empty name in it (`"$A,$B"`, A unset) is the names there are.
+    const lead = await t.sctBin(['orders', 'list', '--buying', '--limit', '1', '--json', ',id']);
+    expect(lead.exitCode, lead.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(lead.stdout)[0])).toEqual(['id']);
   });
 
   it('a field list typed with spaces after the commas after --json is read as --columns reads it', async () => {
@@ -171,6 +177,10 @@ describe('--json FIELDS', () => {
     const typo = await t.sctBin(['origins', 'check', a, '--json', 'levle']);
     expect(typo.exitCode).toBe(2);
     expect(typo.stderr).toContain('--json: origins check has no field "levle" (did you mean level?)');
+    // stdin (`-`) is a file given too.
+    const stdin = await t.sctBin(['origins', 'check', '-', '--json', 'feature,level'], { input: plot('ps') });
+    expect(stdin.exitCode, stdin.stderr).toBe(0);
+    expect(JSON.parse(stdin.stdout)).toEqual([{ feature: 1, level: 'warning' }]);
     const set = await t.sctBin(['user-config', 'set', 'theme=light', '--json', 'config.theme']);
     expect(set.exitCode, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout)).toEqual({ config: { theme: 'light' } });

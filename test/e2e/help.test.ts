@@ -58,6 +58,19 @@ describe('sct help', () => {
     expect(r.stderr).toBe('');
   });
 
+  it("completion's install lines are printed whole, each a command or line to copy", async () => {
+    const r = await runSct(['completion', '--help']);
+    for (const line of [
+      'sct completion bash > ~/.local/share/bash-completion/completions/sct',
+      'source <(sct completion bash)',
+      'mkdir -p ~/.zfunc && sct completion zsh > ~/.zfunc/_sct',
+      'fpath=(~/.zfunc $fpath); autoload -U compinit; compinit',
+      'sct completion fish > ~/.config/fish/completions/sct.fish',
+    ]) {
+      expect(r.stdout).toContain(`\n    ${line}\n`);
+    }
+  });
+
   it('the formatting topic names every format -o takes', async () => {
     const r = await runSct(['help', 'formatting']);
     for (const format of ['table', 'json', 'ndjson', 'csv', 'geojson']) expect(r.stdout).toMatch(new RegExp(`^  ${format} `, 'm'));
@@ -137,7 +150,7 @@ describe('sct help', () => {
     expect(group.stderr).toBe('');
     expect(group.stdout).toBe((await runSct(['orders', '--help'])).stdout);
     // `sct help help` is `sct help`, on stdout too (it was the root help on stderr).
-    for (const [args, same] of [[['help', 'help'], ['--help']], [['help', 'help', 'orders'], ['orders', '--help']]]) {
+    for (const [args, same] of [[['help', 'help'], ['--help']], [['help', 'help', 'help'], ['--help']], [['help', 'help', 'orders'], ['orders', '--help']]]) {
       const r = await runSct(args);
       expect(r.exitCode, args.join(' ')).toBe(0);
       expect(r.stderr).toBe('');

@@ -99,6 +99,7 @@ describe('orders list', () => {
       // An empty value (a script's unset variable) would list, and export, everything.
       [['orders', 'list', '--buying', '--search', '', '--all', '-o', 'csv'], '--search needs a value'],
       [['orders', 'list', '--buying', '--ordering', ''], '--ordering needs a value'],
+      [['orders', 'list', '--buying', '--ordering', ' , '], '--ordering needs a value'],
       [['orders', 'list', '--buying', '--filter', 'external_id='], '--filter external_id= needs a value'],
       [['products', 'list', '--search', ' '], '--search needs a value'],
       [['dds', 'list', '--search', ''], '--search needs a value'],

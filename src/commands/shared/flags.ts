@@ -204,8 +204,8 @@ export function parseParallel(value: string | undefined): number {
  * A text filter's value. Empty (a script's unset variable) is a usage error: sent or dropped,
  * it is no filter, and the service would match everything (a list, an export, a revoke).
  */
-export function textValue(value: string, flag: string): string {
-  if (value.trim() === '') throw new UsageError(`${flag} needs a value`);
+export function textValue(value: string, flag: string, empty = /^\s*$/): string {
+  if (empty.test(value)) throw new UsageError(`${flag} needs a value`);
   return value;
 }
 

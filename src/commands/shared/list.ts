@@ -42,7 +42,8 @@ export function pageOptions(flags: ListFlags): PageOptions {
 /** Query parameters from --ordering, --search and --filter (named flags are added by the command). */
 export function listQuery(flags: ListFlags): URLSearchParams {
   const q = new URLSearchParams();
-  if (flags.ordering !== undefined) q.set('ordering', textValue(flags.ordering, '--ordering'));
+  // `--ordering "$A,$B"` with both unset is no ordering either.
+  if (flags.ordering !== undefined) q.set('ordering', textValue(flags.ordering, '--ordering', /^[\s,]*$/));
   if (flags.search !== undefined) q.set('search', textValue(flags.search, '--search'));
   for (const pair of flags.filter ?? []) {
     const [k, v] = splitKeyValue(pair, '--filter');

@@ -191,6 +191,6 @@ export async function roleFilterIds(ctx: Context, value: string | undefined, fla
 export async function askInvitationRole(ctx: Context): Promise<number> {
   const roles = (await learnRoles(ctx)).filter((r) => r.name.toUpperCase() !== 'OWNER');
   if (roles.length > 0) return ctx.prompter.select('Invite as which role?', roles.map((r) => ({ name: `${r.name} (${r.id})`, value: r.id })));
-  const typed = await ctx.prompter.input('role id:', { validate: (v) => (/^\d+$/.test(v.trim()) ? true : `unknown role "${v.trim()}": give its id (no role names seen on this service)`) });
+  const typed = await ctx.prompter.input('role id:', { validate: (v) => (isRoleId(v.trim()) ? true : `unknown role "${v.trim()}": give its id (no role names seen on this service)`) });
   return Number(typed.trim());
 }
