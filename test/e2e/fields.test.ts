@@ -177,6 +177,11 @@ describe('--json FIELDS', () => {
     const typo = await t.sctBin(['origins', 'check', a, '--json', 'levle']);
     expect(typo.exitCode).toBe(2);
     expect(typo.stderr).toContain('--json: origins check has no field "levle" (did you mean level?)');
+    // --columns picks fields in every format: the lines for people become a table of them.
+    const table = await t.sctBin(['origins', 'check', a, '--columns', 'level,message']);
+    expect(table.exitCode, table.stderr).toBe(0);
+    expect(table.stdout.split('\n')[0]).toBe('LEVEL\tMESSAGE');
+    expect(table.stdout.split('\n')[1]).toMatch(/^warning\ta point without an "Area" property/);
     // stdin (`-`) is a file given too.
     const stdin = await t.sctBin(['origins', 'check', '-', '--json', 'feature,level'], { input: plot('ps') });
     expect(stdin.exitCode, stdin.stderr).toBe(0);

@@ -51,7 +51,8 @@ export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, file
   }
 
   const format = ctx.format();
-  if (format === 'table') {
+  // The findings as lines for people; --columns asks for a table of those fields, as in every format.
+  if (format === 'table' && ctx.columns() === undefined) {
     await ctx.io.write(results.map((r) => [...findingLines(ctx.io, r.findings, 'stdout'), summaryLine(r.summary)].join('\n') + '\n').join(''));
     if (results.length > 1) await ctx.io.write(summaryLine(total(results)) + '\n');
   } else {
