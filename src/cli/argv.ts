@@ -138,7 +138,12 @@ function positionalExpected(program: Command, argv: string[], skip: number): boo
   // A list of arguments (files, key=value pairs) takes any number of words, but once it has one,
   // a field list after --json is fields (`origins check a.geojson --json feature,level`), unless a
   // file of that name is there (`origins check a.geojson --json b.geojson`).
-  if (args.some((x) => x.variadic)) return given < args.length || existsSync(argv[skip] ?? '');
+  const list = args.find((x) => x.variadic);
+  if (list) {
+    // A list of key=value pairs never takes a word without "=" (`user-config set --file f --json config.theme`).
+    if (list.name().includes('=') && !(argv[skip] ?? '').includes('=')) return false;
+    return given < args.length || existsSync(argv[skip] ?? '');
+  }
   return given < args.length;
 }
 

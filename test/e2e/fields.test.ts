@@ -189,6 +189,11 @@ describe('--json FIELDS', () => {
     const set = await t.sctBin(['user-config', 'set', 'theme=light', '--json', 'config.theme']);
     expect(set.exitCode, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout)).toEqual({ config: { theme: 'light' } });
+    // No pair given (a --file body): a word without "=" is still no pair.
+    const body = t.writeFile('uc.json', '{"config":{"theme":"dark"}}');
+    const fromFile = await t.sctBin(['user-config', 'set', '--file', body, '--json', 'config.theme']);
+    expect(fromFile.exitCode, fromFile.stderr).toBe(0);
+    expect(JSON.parse(fromFile.stdout)).toEqual({ config: { theme: 'dark' } });
   });
 
   it('resources whose fields the documents do not show take any name', async () => {
