@@ -14,22 +14,22 @@ import { HELP_TOPICS } from '../help/topic-names.js';
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
 
-// Commands and lines to copy, each on a line of its own within 80 columns: help is fitted to the
-// terminal (80 in a pipe), and a line that fits is never filled again.
+// Commands to copy start with "$ ", which help never fills again (src/help/wrap.ts); a line to
+// put in a file stands alone under its own words, within 80 columns.
 export const INSTALL_HELP = `
 Install (then open a new shell):
   bash, with the bash-completion package:
-    mkdir -p ~/.local/share/bash-completion/completions
-    sct completion bash > ~/.local/share/bash-completion/completions/sct
+    $ mkdir -p ~/.local/share/bash-completion/completions
+    $ sct completion bash > ~/.local/share/bash-completion/completions/sct
   bash, without it, this line in ~/.bashrc:
     source <(sct completion bash)
   zsh:
-    mkdir -p ~/.zfunc && sct completion zsh > ~/.zfunc/_sct
+    $ mkdir -p ~/.zfunc && sct completion zsh > ~/.zfunc/_sct
   and in ~/.zshrc, before its compinit (or as it, if it has none):
     fpath=(~/.zfunc $fpath); autoload -U compinit; compinit
   fish (under $XDG_CONFIG_HOME/fish/completions when XDG_CONFIG_HOME is set):
-    mkdir -p ~/.config/fish/completions
-    sct completion fish > ~/.config/fish/completions/sct.fish
+    $ mkdir -p ~/.config/fish/completions
+    $ sct completion fish > ~/.config/fish/completions/sct.fish
 The same scripts are shipped in the package's completions/ directory.`;
 
 // The run needs the whole command tree, which only the Factory builds: the record is made with it.

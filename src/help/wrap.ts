@@ -18,6 +18,7 @@ export function wrap(text: string, width: number, indent: string): string {
  * on under its description column, that does not fit is filled again under that column. A
  * paragraph (lines of one indent, no table rows) with a line that does not fit is filled again
  * under its indent. A word longer than a line (a URL) is left whole; what fits is as written.
+ * A command to copy (`$ mkdir -p …`) is a line of its own, never filled: cut, it would not run.
  */
 export function fitLines(text: string, width: number): string {
   const lines = text.split('\n');
@@ -30,6 +31,11 @@ export function fitLines(text: string, width: number): string {
   for (let i = 0; i < lines.length; ) {
     const line = lines[i]!;
     if (line.trim() === '') {
+      out.push(line);
+      i++;
+      continue;
+    }
+    if (isCommand(line)) {
       out.push(line);
       i++;
       continue;
@@ -53,7 +59,7 @@ export function fitLines(text: string, width: number): string {
       continue;
     }
     let j = i + 1;
-    while (j < lines.length && lines[j]!.trim() !== '' && rowColumn(lines[j]!) === undefined && indentOf(lines[j]!) === indentOf(line)) j++;
+    while (j < lines.length && lines[j]!.trim() !== '' && rowColumn(lines[j]!) === undefined && !isCommand(lines[j]!) && indentOf(lines[j]!) === indentOf(line)) j++;
     const paragraph = lines.slice(i, j);
     if (paragraph.every((l) => l.length <= width)) out.push(...paragraph);
     else out.push(hanging(' '.repeat(indentOf(line)) + paragraph.map((l) => l.trim()).join(' '), width, indentOf(line)));
@@ -61,6 +67,8 @@ export function fitLines(text: string, width: number): string {
   }
   return out.join('\n');
 }
+
+const isCommand = (line: string) => line.trimStart().startsWith('$ ');
 
 /** One line in lines of `width`, the first as it starts, the others indented by `hang`. */
 function hanging(line: string, width: number, hang: number): string {

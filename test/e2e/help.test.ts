@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, runSct, runSctIn } from '../helpers/sct.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { hasScript, runAtTerminal } from '../helpers/terminal.js';
 
 const t = useSandbox();
 
@@ -59,16 +60,21 @@ describe('sct help', () => {
   });
 
   it("completion's install lines are printed whole, each a command or line to copy", async () => {
-    const r = await runSct(['completion', '--help']);
-    for (const line of [
-      'sct completion bash > ~/.local/share/bash-completion/completions/sct',
+    const lines = [
+      '$ mkdir -p ~/.local/share/bash-completion/completions',
+      '$ sct completion bash > ~/.local/share/bash-completion/completions/sct',
       'source <(sct completion bash)',
-      'mkdir -p ~/.zfunc && sct completion zsh > ~/.zfunc/_sct',
+      '$ mkdir -p ~/.zfunc && sct completion zsh > ~/.zfunc/_sct',
       'fpath=(~/.zfunc $fpath); autoload -U compinit; compinit',
-      'sct completion fish > ~/.config/fish/completions/sct.fish',
-    ]) {
-      expect(r.stdout).toContain(`\n    ${line}\n`);
-    }
+      '$ sct completion fish > ~/.config/fish/completions/sct.fish',
+    ];
+    const r = await runSct(['completion', '--help']);
+    for (const line of lines) expect(r.stdout).toContain(`\n    ${line}\n`);
+    // At a terminal narrower than a command, the command is still one line (a split tmux pane).
+    if (!hasScript) return;
+    const narrow = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['completion', '--help'], [], { SCT_PAGER: 'cat' }, { columns: 50 });
+    const screen = narrow.screen.replace(/\r/g, '');
+    for (const line of lines.filter((l) => l.startsWith('$ '))) expect(screen).toContain(`\n    ${line}\n`);
   });
 
   it('the formatting topic names every format -o takes', async () => {

@@ -100,6 +100,7 @@ describe('orders list', () => {
       [['orders', 'list', '--buying', '--search', '', '--all', '-o', 'csv'], '--search needs a value'],
       [['orders', 'list', '--buying', '--ordering', ''], '--ordering needs a value'],
       [['orders', 'list', '--buying', '--ordering', ' , '], '--ordering needs a value'],
+      [['orders', 'list', '--buying', '--filter', 'ordering=,'], '--filter ordering= needs a value'],
       [['orders', 'list', '--buying', '--filter', 'external_id='], '--filter external_id= needs a value'],
       [['products', 'list', '--search', ' '], '--search needs a value'],
       [['dds', 'list', '--search', ''], '--search needs a value'],

@@ -130,6 +130,11 @@ describe('profiles', () => {
     const elsewhere = await t.sct(['orders', 'list', '--buying', '--profile', 'keeps'], { env: { SCT_TOKEN: 'sct_not_a_real_token', SCT_BASE_URL: t.sb.url.replace('127.0.0.1', 'localhost') } });
     expect(elsewhere.exitCode).toBe(4);
     expect(elsewhere.stderr).toContain('or unset it and run `sct auth login --profile keeps` (the profile stores no token for this base URL)');
+    // Given as --base-url, the login that helps names it (without, it would log in to the profile's own).
+    const other = t.sb.url.replace('127.0.0.1', 'localhost');
+    const flag = await t.sct(['orders', 'list', '--buying', '--profile', 'keeps', '--base-url', other], { env: { SCT_TOKEN: 'sct_not_a_real_token' } });
+    expect(flag.exitCode).toBe(4);
+    expect(flag.stderr).toContain(`or unset it and run \`sct auth login --profile keeps --base-url ${other}\` (the profile stores no token for this base URL)`);
   });
 
   it('config profiles lists the default profile whichever is current, as the "no profile" error names it', async () => {

@@ -43,11 +43,12 @@ export function pageOptions(flags: ListFlags): PageOptions {
 export function listQuery(flags: ListFlags): URLSearchParams {
   const q = new URLSearchParams();
   // `--ordering "$A,$B"` with both unset is no ordering either.
-  if (flags.ordering !== undefined) q.set('ordering', textValue(flags.ordering, '--ordering', /^[\s,]*$/));
+  const noOrdering = /^[\s,]*$/;
+  if (flags.ordering !== undefined) q.set('ordering', textValue(flags.ordering, '--ordering', noOrdering));
   if (flags.search !== undefined) q.set('search', textValue(flags.search, '--search'));
   for (const pair of flags.filter ?? []) {
     const [k, v] = splitKeyValue(pair, '--filter');
-    q.append(k, textValue(v, `--filter ${k}=`));
+    q.append(k, textValue(v, `--filter ${k}=`, k === 'ordering' ? noOrdering : undefined));
   }
   return q;
 }
