@@ -219,9 +219,11 @@ export async function finishBulk(
   if (!(o.report && ctx.io.stdoutIsTTY && format === 'table')) {
     // Each row made as it is written: a million outcomes are not copied into a million rows first.
     const rows = mapped<Outcome, object>(outcomes, format === 'json' || format === 'ndjson' ? jsonRow : flatRow);
+    // The report's columns in -o csv, not the field check's list (which has -o json's names too).
+    const output = { ...ctx.output(OUTCOME_COLUMNS), csvColumns: undefined };
     try {
-      if (o.document && format === 'json') await writeOne(io, o.document([...rows]), ctx.output(OUTCOME_COLUMNS));
-      else await writeList(io, rows, ctx.output(OUTCOME_COLUMNS));
+      if (o.document && format === 'json') await writeOne(io, o.document([...rows]), output);
+      else await writeList(io, rows, output);
       await io.flush();
     } catch (err) {
       // A reader that has gone (`| head`) changes nothing about the run: its exit code stays the rows'.

@@ -40,6 +40,7 @@ export const register = registerOf({
       name: 'send',
       summary: 'Send information requests from a CSV file (legacy bulk call, 100 per request)',
       bulk: true,
+      prints: 'bulkOutcome',
       options: SEND_OPTIONS,
       help: `
 Columns (header row, any order, names case-insensitive): order_id (an order you buy) and/or

@@ -90,6 +90,7 @@ export const register = registerOf({
       name: 'bulk-create',
       summary: 'Invite everyone in a CSV file, 100 per request, with a per-row report',
       bulk: true,
+      prints: 'bulkOutcome',
       options: BULK_CREATE_OPTIONS,
       help: `
 Columns (CSV, header row, any order): email (required) and auth_group (the role: its name, e.g.

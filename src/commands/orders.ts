@@ -84,6 +84,7 @@ choose it yourself. Every other item of the order is sent back unchanged.`,
       name: 'import',
       summary: 'Create orders from a CSV file (rows sharing external_id are one order)',
       bulk: true,
+      prints: 'bulkOutcome',
       options: IMPORT_OPTIONS,
       help: () => `
 ${orderColumnsHelp()}

@@ -119,6 +119,7 @@ export const register = registerOf({
       name: 'import',
       summary: 'Create one origin per CSV row or GeoJSON feature',
       bulk: true,
+      prints: 'bulkOutcome',
       options: IMPORT_OPTIONS,
       help: IMPORT_HELP,
       examples: ['sct origins import --file origins.csv --report result.csv', 'sct origins import --file plots.geojson --country-code CI'],

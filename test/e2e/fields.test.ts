@@ -157,6 +157,18 @@ describe('--json FIELDS', () => {
       [['config', 'path', '--columns', 'file'], /config path has no field "file"/],
       [['doctor', '--json', 'name,status'], /doctor has no field "status"/],
     ]);
+    // A bulk run's rows are sct's own too: a typo stops it before any row is sent.
+    const orders = t.writeFile('typo-orders.csv', 'external_id,type,order_created_at,seller_company_id,product,volume,unit\nTYPO-1,order,2025-04-01,2,17,10,kg\n');
+    const people = t.writeFile('typo-people.csv', 'email,auth_group\ntypo@fields.example,3\n');
+    await t.expectUsageErrors([
+      [['orders', 'import', '--purchase', '--file', orders, '--json', 'bogus'], /--json: orders import has no field "bogus"[\s\S]*hint: valid fields: error, fields, id, key, line, lines, status/],
+      [['invitations', 'bulk-create', '--file', people, '--columns', 'stauts'], /invitations bulk-create has no field "stauts" \(did you mean status\?\)/],
+    ]);
+    const picked = await t.sctBin(['invitations', 'bulk-create', '--file', people, '--json', 'key,status']);
+    expect(picked.exitCode, picked.stderr).toBe(0);
+    expect(JSON.parse(picked.stdout)).toEqual([{ key: 'typo@fields.example', status: 'created' }]);
+    const csv = await t.sctBin(['invitations', 'bulk-create', '--file', people, '-o', 'csv']);
+    expect(csv.stdout.split('\n')[0]).toBe('line,key,status,id,error');
     const v = await t.sctBin(['version', '--json', 'version,node']);
     expect(v.exitCode, v.stderr).toBe(0);
     expect(Object.keys(JSON.parse(v.stdout))).toEqual(['version', 'node']);

@@ -29,6 +29,10 @@ describe('output facts declared by the commands', () => {
       'invitations public': 'publicInvitation',
       'orders trace': 'orderItem',
       'origins check': 'finding',
+      'orders import': 'bulkOutcome',
+      'origins import': 'bulkOutcome',
+      'invitations bulk-create': 'bulkOutcome',
+      'info-requests send': 'bulkOutcome',
       'workspaces switch': 'workspaceSwitch',
       // sct's own objects.
       version: 'version',

@@ -107,6 +107,9 @@ export const RESOURCE_SHAPES = shapes({
     'token_storage',
   ],
   configPath: ['path'],
+  // A row's outcome in a bulk run: -o json's fields (lines, fields) and the table's and the
+  // report's (line). Its -o csv keeps the report's columns (src/bulk/report.ts).
+  bulkOutcome: ['line', 'lines', 'key', 'status', 'id', 'error', 'fields'],
   // A finding of `origins check` (cli-spec "Geolocation of origins"; code: the registry's).
   finding: ['file', 'feature', 'id', 'name', 'level', 'message', 'position', 'code'],
   profile: ['name', 'current', 'base_url', 'token_storage'],
