@@ -8,7 +8,6 @@ import { configDir } from './config/paths.js';
 import { checkProfileExists, loginCommand, notLoggedIn, resolveSettings, type Settings } from './config/settings.js';
 import { ApiClient, type ClientOptions, type PlannedRequest } from './api/client.js';
 import { missingApiPrefix } from './api/endpoint.js';
-import { withoutCredentials } from './output/redact.js';
 import { abortableSleep } from './api/retry.js';
 import { UsageError } from './errors.js';
 import { parseFormat, type Format, type OutputOptions } from './output/format.js';
@@ -165,9 +164,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       const client = new ApiClient({
         baseUrl: s.baseUrl,
         token: options.token?.value ?? (auth ? s.token : undefined),
-        // A --base-url of this run only: the login that helps stores a token for it (a URL with a
-        // password in it is not repeated).
-        loginCommand: s.baseUrlSource === 'flag' && withoutCredentials(s.baseUrl) === s.baseUrl ? `${loginCommand(s)} --base-url ${s.baseUrl}` : loginCommand(s),
+        loginCommand: loginCommand(s),
         profileHasToken: s.storedTokenUsable,
         // Said once as a warning already: a 404's hint does not say it again.
         baseUrlPrefixSaid: s.baseUrlSource === 'flag' && options.checkBaseUrl !== false && missingApiPrefix(s.baseUrl) !== undefined,

@@ -14,19 +14,20 @@ import { HELP_TOPICS } from '../help/topic-names.js';
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
 
-// Commands to copy start with "$ ", which help never fills again (src/help/wrap.ts); a line to
-// put in a file stands alone under its own words, within 80 columns.
+// Commands to copy start with "$ ", which help never fills again at any width (src/help/wrap.ts).
+// zsh's fpath goes in ~/.zshenv, which zsh reads before ~/.zshrc runs compinit.
 export const INSTALL_HELP = `
 Install (then open a new shell):
   bash, with the bash-completion package:
     $ mkdir -p ~/.local/share/bash-completion/completions
     $ sct completion bash > ~/.local/share/bash-completion/completions/sct
-  bash, without it, this line in ~/.bashrc:
-    source <(sct completion bash)
+  bash, without it:
+    $ echo 'source <(sct completion bash)' >> ~/.bashrc
   zsh:
     $ mkdir -p ~/.zfunc && sct completion zsh > ~/.zfunc/_sct
-  and in ~/.zshrc, before its compinit (or as it, if it has none):
-    fpath=(~/.zfunc $fpath); autoload -U compinit; compinit
+    $ echo 'fpath=(~/.zfunc $fpath)' >> ~/.zshenv
+  and, if ~/.zshrc runs no compinit:
+    $ echo 'autoload -U compinit; compinit' >> ~/.zshrc
   fish (under $XDG_CONFIG_HOME/fish/completions when XDG_CONFIG_HOME is set):
     $ mkdir -p ~/.config/fish/completions
     $ sct completion fish > ~/.config/fish/completions/sct.fish

@@ -150,9 +150,14 @@ export function notLoggedIn(s: Settings, message = 'not logged in', hint?: strin
   return new AuthError(message, null, notLoggedInHint(s, hint));
 }
 
-/** The login that stores a token for this profile: run as written, it never logs another profile in. */
-export function loginCommand(s: Pick<Settings, 'profile'>): string {
-  return `sct auth login${s.profile === 'default' ? '' : ` --profile ${s.profile}`}`;
+/**
+ * The login that stores a token for this profile: run as written, it never logs another profile
+ * in, and it names a --base-url of this run (without it, the login would be for the profile's
+ * own); a URL holding a password is not repeated.
+ */
+export function loginCommand(s: Pick<Settings, 'profile' | 'baseUrl' | 'baseUrlSource'>): string {
+  const url = s.baseUrlSource === 'flag' && s.baseUrl && withoutCredentials(s.baseUrl) === s.baseUrl ? ` --base-url ${s.baseUrl}` : '';
+  return `sct auth login${s.profile === 'default' ? '' : ` --profile ${s.profile}`}${url}`;
 }
 
 /** The hint of a "not logged in" error, saying why a keyring-kept token could not be read. */

@@ -161,9 +161,20 @@ describe('--json FIELDS', () => {
     const orders = t.writeFile('typo-orders.csv', 'external_id,type,order_created_at,seller_company_id,product,volume,unit\nTYPO-1,order,2025-04-01,2,17,10,kg\n');
     const people = t.writeFile('typo-people.csv', 'email,auth_group\ntypo@fields.example,3\n');
     await t.expectUsageErrors([
-      [['orders', 'import', '--purchase', '--file', orders, '--json', 'bogus'], /--json: orders import has no field "bogus"[\s\S]*hint: valid fields: error, fields, id, key, line, lines, status/],
+      [['orders', 'import', '--purchase', '--file', orders, '--json', 'bogus'], /--json: orders import has no field "bogus"[\s\S]*hint: valid fields: error, fields, id, key, lines, status/],
       [['invitations', 'bulk-create', '--file', people, '--columns', 'stauts'], /invitations bulk-create has no field "stauts" \(did you mean status\?\)/],
     ]);
+    // -o json's rows have `lines`; a table's and -o csv's a `line` cell: each is checked as it prints.
+    await t.expectUsageErrors([
+      [['orders', 'import', '--purchase', '--file', orders, '--json', 'line,key'], /--json: orders import has no field "line" \(did you mean lines\?\)/],
+      [['orders', 'import', '--purchase', '--file', orders, '-o', 'csv', '--columns', 'lines,status'], /--columns: orders import has no field "lines" \(did you mean line\?\)/],
+    ]);
+    // A dry run prints the requests it would send, and --template a header: not the rows' shape.
+    const dry = await t.sctBin(['orders', 'import', '--purchase', '--file', orders, '--dry-run', '--json', 'method,path']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toEqual([{ method: 'POST', path: '/orders/purchase' }]);
+    await t.expectUsageErrors([[['invitations', 'bulk-create', '--file', people, '--dry-run', '--json', 'status'], /invitations bulk-create --dry-run has no field "status"|has no field "status"/]]);
+    expect((await t.sctBin(['orders', 'import', '--purchase', '--template', '--json', 'anything'])).exitCode).toBe(0);
     const picked = await t.sctBin(['invitations', 'bulk-create', '--file', people, '--json', 'key,status']);
     expect(picked.exitCode, picked.stderr).toBe(0);
     expect(JSON.parse(picked.stdout)).toEqual([{ key: 'typo@fields.example', status: 'created' }]);

@@ -137,6 +137,12 @@ describe('profiles', () => {
     expect(flag.stderr).toContain(`or unset it and run \`sct auth login --profile keeps --base-url ${other}\` (the profile stores no token for this base URL)`);
   });
 
+  it('not logged in with a --base-url given: the login to run names it (without, it would have no base URL)', async () => {
+    const r = await t.sctBin(['whoami', '--base-url', t.sb.url], { env: { SCT_TOKEN: undefined } });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain(`hint: run \`sct auth login --base-url ${t.sb.url}\` or set SCT_TOKEN`);
+  });
+
   it('config profiles lists the default profile whichever is current, as the "no profile" error names it', async () => {
     expect((await t.sct(['config', 'set', 'output', 'json', '--profile', 'work'])).exitCode).toBe(0);
     const r = await t.sctBin(['config', 'profiles', '--profile', 'work', '--json', 'name,current']);

@@ -107,9 +107,10 @@ export const RESOURCE_SHAPES = shapes({
     'token_storage',
   ],
   configPath: ['path'],
-  // A row's outcome in a bulk run: -o json's fields (lines, fields) and the table's and the
-  // report's (line). Its -o csv keeps the report's columns (src/bulk/report.ts).
-  bulkOutcome: ['line', 'lines', 'key', 'status', 'id', 'error', 'fields'],
+  // A row's outcome in a bulk run, in -o json and ndjson; in a table or -o csv, as the report
+  // has it (bulkOutcomeRow: one `line` cell, the field errors in `error`).
+  bulkOutcome: ['lines', 'key', 'status', 'id', 'error', 'fields'],
+  bulkOutcomeRow: ['line', 'key', 'status', 'id', 'error'],
   // A finding of `origins check` (cli-spec "Geolocation of origins"; code: the registry's).
   finding: ['file', 'feature', 'id', 'name', 'level', 'message', 'position', 'code'],
   profile: ['name', 'current', 'base_url', 'token_storage'],
@@ -147,6 +148,9 @@ export const RESOURCE_SHAPES = shapes({
 });
 
 export type DocumentedResource = keyof typeof RESOURCE_SHAPES;
+
+/** Resources whose rows in a table and -o csv have other fields than in -o json: those rows' shape. */
+export const FLAT_ROWS: Partial<Record<DocumentedResource, DocumentedResource>> = { bulkOutcome: 'bulkOutcomeRow' };
 
 const topLevel = (shape: readonly Field[]): string[] => shape.flatMap((f) => (typeof f === 'string' ? [f] : Object.keys(f)));
 

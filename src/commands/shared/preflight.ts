@@ -3,7 +3,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { checkFields } from '../../output/fields.js';
+import { checkFields, type Printed } from '../../output/fields.js';
+import { FLAT_ROWS } from '../../api/schemas/fields.js';
 import { printedBy } from './output-facts.js';
 import { closest } from '../../output/suggest.js';
 import { filtersOf } from './filters.js';
@@ -27,11 +28,21 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
     throw new UsageError(`--jq filters JSON output: it cannot be combined with -o ${flags.output}`);
   }
   const columns = ctx.columns();
-  // A dry run prints requests (method, path, body), not the command's resource.
-  const printed = ctx.dryRun ? { resource: 'plannedRequest' as const } : printedBy(cmd);
+  // A dry run prints requests (method, path, body), not the command's resource (a bulk command's
+  // --dry-run is its own option; a sync's prints its plan, of no known shape); --template prints
+  // a file's header, whatever the fields.
+  const own = cmd.opts() as { dryRun?: boolean; template?: boolean };
+  const rows = printedBy(cmd);
+  const printed = ctx.dryRun || (own.dryRun && rows) ? { resource: 'plannedRequest' as const } : own.template ? undefined : rowsAsPrinted(rows, ctx.format());
   if (columns !== undefined) checkFields(ctx.dryRun ? `${commandPath(cmd)} --dry-run` : commandPath(cmd), printed, columns, jsonFields ? '--json' : '--columns');
   if (flags.jq !== undefined) await (await import('../../output/jq.js')).checkJq(flags.jq);
   warnUndocumentedFilters(ctx, cmd, cmd.opts().filter);
+}
+
+/** A resource whose table and CSV rows are flattened under other names is checked as those rows. */
+function rowsAsPrinted(printed: Printed | undefined, format: string): Printed | undefined {
+  const flat = printed && FLAT_ROWS[printed.resource];
+  return flat && format !== 'json' && format !== 'ndjson' ? { ...printed, resource: flat } : printed;
 }
 
 /**
