@@ -41,6 +41,10 @@ const jsonAsString = {
 // module from dist/cli.cjs, so no module exists twice in one run. The chunks are split as ES
 // modules (esbuild splits only those) and then each made CommonJS, for the same reasons: no ES
 // module loader, and V8's code cache on Node 20 (src/cli/code-cache.ts) for them too.
+// Source maps for a checkout (a stack read against src/); none for the package, which ships no
+// .map files, so that no file it ships names one (npm runs `prepack` for `npm pack` and publish).
+const SOURCEMAP = process.env.npm_lifecycle_event === 'prepack' ? false : 'linked';
+
 const HOT_ROOTS = ['src/cli.ts', 'src/commands/orders.ts', 'src/commands/products.ts', 'chalk', 'string-width'];
 
 const common = {
@@ -140,7 +144,7 @@ try {
     define: { ...common.define, ...OWN_URL.define },
     // A chunk is required (step 4), never import()ed: see NO_IMPORT.
     supported: NO_IMPORT,
-    sourcemap: 'linked',
+    sourcemap: SOURCEMAP,
     plugins: [lazyChildProcessForCommander, jsonAsString, {
       name: 'hot-entry',
       setup(b) {
@@ -190,7 +194,7 @@ try {
     format: 'esm',
     // The chunk's own URL once it is CommonJS (step 3b's banner).
     define: { ...common.define, ...OWN_URL.define },
-    sourcemap: 'linked',
+    sourcemap: SOURCEMAP,
     plugins: [lazyChildProcessForCommander, jsonAsString, {
       name: 'from-hot',
       setup(b) {
@@ -225,7 +229,7 @@ try {
     // Strict, as the ES modules they were; their URL as the hot file's is.
     banner: { js: `'use strict';${OWN_URL.banner}` },
     supported: NO_IMPORT,
-    sourcemap: 'linked',
+    sourcemap: SOURCEMAP,
     plugins: [{
       name: 'chunk-by-chunk',
       setup(b) {
@@ -275,7 +279,7 @@ try {
     outfile: 'dist/main.cjs',
     format: 'cjs',
     banner: { js: "const __sctMainUrl = require('node:url').pathToFileURL(__filename).href;" },
-    sourcemap: 'linked',
+    sourcemap: SOURCEMAP,
     // The code cache of cli.cjs is named by its content (src/cli/code-cache.ts).
     define: { ...common.define, 'import.meta.url': '__sctMainUrl', SCT_HOT_BUILD: JSON.stringify(createHash('sha256').update(text).digest('hex').slice(0, 16)) },
     external: ['./cli.cjs'],

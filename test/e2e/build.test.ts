@@ -32,6 +32,13 @@ describe('the build', () => {
       expect(Object.keys(builds[0]).filter((f) => f.startsWith('chunks')).length).toBeGreaterThan(50);
       expect(builds[1]).toEqual(builds[0]);
       expect(builds[2]).toEqual(builds[0]);
+      // The package's build (npm runs prepack for pack and publish): no map, and no file naming one.
+      execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: dir, stdio: 'pipe', env: { ...process.env, npm_lifecycle_event: 'prepack' } });
+      const files = readdirSync(join(dir, 'dist'), { recursive: true }).map(String);
+      expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+      expect(files.filter((f) => f.endsWith('.cjs') && readFileSync(join(dir, 'dist', f), 'utf8').includes('sourceMappingURL'))).toEqual([]);
+      // The same files, their names hashes of their content (without the comment, other names).
+      expect(Object.keys(built(dir)).length).toBe(Object.keys(builds[0]).length);
     } finally {
       removeDir(dir);
     }
