@@ -1,7 +1,8 @@
 // The entry bin/sct.js loads. `--version` and help are answered here, from data, before
 // commander or any command is loaded: a script that asks them pays for little more than Node.
 // Everything else goes to cli.ts (built as dist/cli.cjs).
-import { fstatSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { existsSync, fstatSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VERSION } from './version.js';
 
@@ -44,7 +45,18 @@ export async function run(argv: string[]): Promise<void> {
   // 10% more time collecting garbage when sct's file was compiled through vm.Script (measured
   // in docs/decisions/startup.md) than a code cache saves it.
   const server = argv.find((a) => !a.startsWith('-')) === 'sandbox';
-  const hot = requireHot<typeof import('./cli.js')>(fileURLToPath(new URL('./cli.cjs', import.meta.url)), server ? undefined : HOT_BUILD, process.env, argv);
+  const hotFile = fileURLToPath(new URL('./cli.cjs', import.meta.url));
+  let hot;
+  try {
+    hot = requireHot<typeof import('./cli.js')>(hotFile, server ? undefined : HOT_BUILD, process.env, argv);
+  } catch (err) {
+    // A build cut short (main.cjs written, cli.cjs not): said in one line, as bin/sct.js says none.
+    if (existsSync(hotFile)) throw err;
+    early?.close();
+    process.stderr.write(`error: sct is not built completely (${hotFile} is missing): run \`npm run build\` in ${dirname(dirname(hotFile))}\n`);
+    process.exitCode = 1;
+    return;
+  }
   await hot.exports.main(argv, { clientOptions: { early } });
   hot.saveCache();
 }

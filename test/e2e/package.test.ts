@@ -63,6 +63,12 @@ describe('a checkout', () => {
       const r = await execa(process.execPath, [join(dir, 'bin', 'sct.js'), '--version'], { reject: false });
       expect(r.exitCode).toBe(1);
       expect(r.stderr).toBe(`error: sct is not built: run \`npm run build\` in ${dir}`);
+      // A build cut short: dist/main.cjs written, dist/cli.cjs not.
+      mkdirSync(join(dir, 'dist'));
+      writeFileSync(join(dir, 'dist', 'main.cjs'), readFileSync(join(ROOT, 'dist', 'main.cjs')));
+      const half = await execa(process.execPath, [join(dir, 'bin', 'sct.js'), 'orders', 'list', '--buying'], { reject: false, env: { XDG_CACHE_HOME: join(dir, 'cache') } });
+      expect(half.exitCode).toBe(1);
+      expect(half.stderr).toBe(`error: sct is not built completely (${join(dir, 'dist', 'cli.cjs')} is missing): run \`npm run build\` in ${dir}`);
     } finally {
       removeDir(dir);
     }
