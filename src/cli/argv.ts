@@ -62,7 +62,7 @@ export function groupHelpAsFlag(program: Command, argv: string[], group: string)
 export function resolveJsonFlag(program: Command, argv: string[]): string[] {
   return rewriteArgs(argv, (a, next, i) => {
     // `--json="$FIELDS"` with FIELDS unset: an empty list, as `--columns=` is (a bare --json has no "=").
-    if (a === '--json=') throw new UsageError('--json needs at least one field name', {}, 'a bare --json (no word after it) is -o json with every field');
+    if (a === '--json=') throw noFields();
     if (a !== '--json') return [[a], 1];
     // A word meant as fields but mistyped (`id, external_id`, `id-x`, `,id` of "$A,$B" with A
     // unset), where no argument is due, is the field list too: its check names what is wrong,
@@ -70,12 +70,12 @@ export function resolveJsonFlag(program: Command, argv: string[]): string[] {
     const fieldsLike = (w: string) => FIELD_LIST.test(w) || (/^[\s,]*[A-Za-z_][\w., -]*$/.test(w) && /[,.\s-]/.test(w));
     if (next !== undefined && fieldsLike(next) && !positionalExpected(program, argv, i + 1)) return [[`--json=${next}`], 2];
     // `--json "$FIELDS"` with FIELDS unset: the empty word is no positional either.
-    if (next !== undefined && /^[\s,]*$/.test(next) && !positionalExpected(program, argv, i + 1)) {
-      throw new UsageError('--json needs at least one field name', {}, 'a bare --json (no word after it) is -o json with every field');
-    }
+    if (next !== undefined && /^[\s,]*$/.test(next) && !positionalExpected(program, argv, i + 1)) throw noFields();
     return [['--json='], 1];
   });
 }
+
+const noFields = () => new UsageError('--json needs at least one field name', {}, 'a bare --json (no word after it) is -o json with every field');
 
 /**
  * argv rewritten word by word up to a `--` (which and what follows it are copied as they are):

@@ -14,6 +14,9 @@ export function tokenStorage(p: Profile): TokenStorage {
   return p.token_storage === 'keyring' ? 'keyring' : p.token ? 'config file' : 'none';
 }
 
+/** The profile used when none is named: it exists without an entry in the config file. */
+export const DEFAULT_PROFILE = 'default';
+
 export interface Settings {
   profile: string;
   /** Where the profile's name came from: a name the user gave must name a profile that exists. */
@@ -55,7 +58,7 @@ const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
  * SCT_PROFILE is unset, as for any variable.
  */
 export function profileName(flag: string | undefined, env: NodeJS.ProcessEnv): string {
-  const [name, from] = flag !== undefined ? [flag, '--profile'] : env.SCT_PROFILE ? [env.SCT_PROFILE, 'SCT_PROFILE'] : ['default', ''];
+  const [name, from] = flag !== undefined ? [flag, '--profile'] : env.SCT_PROFILE ? [env.SCT_PROFILE, 'SCT_PROFILE'] : [DEFAULT_PROFILE, ''];
   if (!PROFILE_NAME.test(name)) {
     const shown = JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
     throw new UsageError(
@@ -82,7 +85,9 @@ export function resolveSettings(
   const tokenSource: Settings['tokenSource'] = env.SCT_TOKEN ? 'env' : storage !== 'none' ? 'profile' : 'none';
   // A profile stored before token_base_url existed holds its token for its own base_url.
   const tokenBaseUrl = p.token_base_url ?? p.base_url;
-  const tokenWithheld = tokenSource === 'profile' && baseUrl !== undefined && !sameOrigin(baseUrl, tokenBaseUrl);
+  // The profile's token goes to the base URL in force only when it was stored for its origin.
+  const storedForBaseUrl = baseUrl === undefined || sameOrigin(baseUrl, tokenBaseUrl);
+  const tokenWithheld = tokenSource === 'profile' && !storedForBaseUrl;
   let read = false;
   let token: string | undefined;
   let problem: string | undefined;
@@ -103,7 +108,7 @@ export function resolveSettings(
       }
     } else token = p.token;
   };
-  const storedTokenUsable = storage !== 'none' && (baseUrl === undefined || sameOrigin(baseUrl, tokenBaseUrl));
+  const storedTokenUsable = storage !== 'none' && storedForBaseUrl;
   const settings = { profile, profileSource, profileExists, baseUrl, baseUrlSource, tokenSource, tokenStorage: storage, tokenBaseUrl, tokenWithheld, storedTokenUsable, output: p.output, workspace: p.workspace };
   Object.defineProperties(settings, {
     token: { enumerable: true, get: () => (readToken(), token) },
@@ -138,7 +143,7 @@ function sameOrigin(baseUrl: string, storedWith: string | undefined): boolean {
 export function notLoggedIn(s: Settings, message = 'not logged in', hint?: string): AuthError {
   if (s.tokenWithheld && s.baseUrl) {
     const url = withoutCredentials(s.baseUrl);
-    const profile = s.profile === 'default' ? '' : ` --profile ${s.profile}`;
+    const profile = s.profile === DEFAULT_PROFILE ? '' : ` --profile ${s.profile}`;
     const storedFor = s.tokenBaseUrl ? ` holds a token for ${withoutCredentials(s.tokenBaseUrl)}, which` : "'s token";
     return new AuthError(
       `not logged in to ${url}`,
@@ -157,16 +162,13 @@ export function notLoggedIn(s: Settings, message = 'not logged in', hint?: strin
  */
 export function loginCommand(s: Pick<Settings, 'profile' | 'baseUrl' | 'baseUrlSource'>): string {
   const url = s.baseUrlSource === 'flag' && s.baseUrl && withoutCredentials(s.baseUrl) === s.baseUrl ? ` --base-url ${s.baseUrl}` : '';
-  return `sct auth login${s.profile === 'default' ? '' : ` --profile ${s.profile}`}${url}`;
+  return `sct auth login${s.profile === DEFAULT_PROFILE ? '' : ` --profile ${s.profile}`}${url}`;
 }
 
 /** The hint of a "not logged in" error, saying why a keyring-kept token could not be read. */
 function notLoggedInHint(s: Settings, hint = s.baseUrl ? `run \`${loginCommand(s)}\` or set SCT_TOKEN` : `run \`${loginCommand(s)} --base-url https://…/api\`, or set SCT_TOKEN and SCT_BASE_URL`): string {
   return s.tokenStorage === 'keyring' && s.tokenProblem ? `its token is kept in the system keyring, which failed: ${s.tokenProblem}; ${hint}` : hint;
 }
-
-/** The profile used when none is named: it exists without an entry in the config file. */
-export const DEFAULT_PROFILE = 'default';
 
 /**
  * A profile named with --profile or SCT_PROFILE that the config file does not hold is a typo far
