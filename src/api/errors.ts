@@ -65,22 +65,26 @@ export function statusText(status: number): string {
  * `{"items[1].volume": ["…"]}`, `{"tags": {"0": ["…"]}}` becomes `{"tags[0]": ["…"]}`; a bare
  * list or string becomes `non_field_errors`.
  */
+const MAX_ERROR_DEPTH = 32;
+
 export function flattenFieldErrors(body: unknown, prefix = ''): FieldErrors {
   const out: FieldErrors = {};
   const add = (key: string, msg: string) => {
     const k = key || 'non_field_errors';
     (out[k] ??= []).push(cleanCell(msg));
   };
-  const walk = (value: unknown, key: string) => {
+  const walk = (value: unknown, key: string, depth = 0) => {
     if (value === null || value === undefined) return;
+    // No document nests errors this deep; a body that does must not cost its status (a 401's exit 4).
+    if (depth > MAX_ERROR_DEPTH) return add(key, `(nested more than ${MAX_ERROR_DEPTH} levels: not shown)`);
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
       add(key, String(value));
     } else if (Array.isArray(value)) {
       if (value.every((v) => typeof v === 'string')) value.forEach((v) => add(key, v as string));
-      else value.forEach((v, i) => walk(v, `${key}[${i}]`));
+      else value.forEach((v, i) => walk(v, `${key}[${i}]`, depth + 1));
     } else if (typeof value === 'object') {
       // DRF keys a list's element errors by index ({"tags": {"0": [...]}}): shown as tags[0].
-      for (const [k, v] of Object.entries(value as Record<string, unknown>)) walk(v, key ? (/^\d+$/.test(k) ? `${key}[${k}]` : `${key}.${k}`) : k);
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) walk(v, key ? (/^\d+$/.test(k) ? `${key}[${k}]` : `${key}.${k}`) : k, depth + 1);
     }
   };
   walk(body, prefix);

@@ -1,6 +1,6 @@
 // Pagination: following a list's next links page by page, the pages requested ahead of the
 // caller (--all with pages in flight), the ids already written, and the links that never end.
-import { InterruptedError, NetworkError, SctError } from '../errors.js';
+import { AnswerError, InterruptedError, NetworkError, SctError } from '../errors.js';
 import { JsonText, leadingNumericId } from './json-page.js';
 import { toSearchParams, type Query } from './request.js';
 import { plural } from '../util/format.js';
@@ -112,9 +112,11 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
 
       // Only the next link's query is used, on our own base URL: a server behind a proxy often
       // builds links with an internal host or scheme, and the token must not follow those.
-      const link = page.next && fetched < total ? new URL(page.next, source.baseUrl + '/').searchParams : undefined;
+      const linked = page.next && fetched < total ? nextQuery(page.next, source.baseUrl) : undefined;
+      const link = linked instanceof URLSearchParams ? linked : undefined;
       // Without a next link only the count can be wrong: a last page (or the only one) that takes
       // the items past twice the count is the same fault, whatever the page size.
+      const broken = typeof linked === 'string' ? linked : undefined;
       const stuck = link
         ? stuckReason({ emptyPage: page.results.length === 0, linkAsked: asked.has(pageKey(link)), items: items.length, fresh: fresh.length, firstCount, received })
         : options.all
@@ -129,6 +131,7 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
       if (link && next) ahead.fill(pending.query, link, firstCount, get);
       else ahead.drop();
       yield { results, count: page.count, request: requests, duplicates };
+      if (broken) throw new AnswerError(`GET ${path}: ${broken} (stopped after ${plural(fetched, 'item')} in ${plural(requests, 'request')})`);
       if (stuck) {
         // Following such a link would never end (--all) or return the same items again.
         throw new SctError(`the server's pagination does not advance on GET ${path}: ${stuck} (stopped after ${plural(fetched, 'item')} in ${plural(requests, 'request')})`);
@@ -303,4 +306,16 @@ function stuckReason(p: { emptyPage: boolean; linkAsked: boolean; items: number;
 function beyondCount(firstCount: number | null | undefined, received: number): string | undefined {
   if (firstCount !== null && firstCount !== undefined && received > 2 * Math.max(firstCount, 1)) return `more items than twice the ${firstCount} the list counts`;
   return undefined;
+}
+
+/**
+ * The query of a next link, or why it cannot be followed: a link that is no URL (the service's
+ * fault) ends the listing as one that does not advance does, the page that came written first.
+ */
+function nextQuery(next: string, baseUrl: string): URLSearchParams | string {
+  try {
+    return new URL(next, baseUrl + '/').searchParams;
+  } catch {
+    return `the answer's next link is no URL (${JSON.stringify(next.length > 200 ? `${next.slice(0, 200)}…` : next)})`;
+  }
 }

@@ -104,6 +104,11 @@ export async function reportError(
   if ((err as NodeJS.ErrnoException | undefined)?.syscall === 'uv_cwd') {
     err = new UsageError('the current directory no longer exists (it was removed)', {}, 'run sct from a directory that exists, or give every path in full');
   }
+  // Data nested past what a call stack walks (an answer or a file of arrays in arrays, thousands
+  // deep): said as what it is, not as V8's words.
+  if (err instanceof RangeError && err.message.includes('Maximum call stack size exceeded')) {
+    err = new SctError('the data is nested too deeply to handle (an array or object inside thousands of others): stopped there');
+  }
   await loadColor(io);
   const own = exitCodeFor(err);
   const code = exitCode(own);

@@ -252,10 +252,14 @@ function jsonArrayWriter(io: IOStreams, pick: (row: unknown) => unknown = (r) =>
     async write(rows) {
       if (rows.length === 0) return;
       if (takesJsonText && isJsonTexts(rows)) return writeJsonTexts(io, rows, (row, out) => out.push(count++ === 0 ? open : separator, row.bytes));
+      // Counted once the rows are text: a row that cannot be made text (nested past what a stack
+      // walks) leaves count as written, so end() never closes an array it did not open.
       let chunk = '';
+      let made = count;
       for (const row of rows) {
-        chunk += (count++ === 0 ? frame.open : frame.separator) + JSON.stringify(safe(pick(row)));
+        chunk += (made++ === 0 ? frame.open : frame.separator) + JSON.stringify(safe(pick(row)));
       }
+      count = made;
       await io.write(chunk);
     },
     async end() {

@@ -19,6 +19,16 @@ beforeAll(async () => {
     const mode = u.pathname.split('/')[1];
     const limit = Number(u.searchParams.get('limit') ?? 10);
     const offset = Number(u.searchParams.get('offset') ?? 0);
+    // An array nested deeper than any document (and than a stack can walk): in an item, or in a 401's body.
+    const deep = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+    if (mode === 'deep401') {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      return res.end(`{"detail":${deep(5000)}}`);
+    }
+    if (mode === 'deep') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(`{"count":1,"next":null,"previous":null,"results":[{"id":1,"name":${deep(12000)}}]}`);
+    }
     if (mode === 'unimplemented') {
       res.writeHead(501, { 'content-type': 'application/json' });
       return res.end('{"detail":"not here"}');
@@ -29,7 +39,7 @@ beforeAll(async () => {
     }
     // One item again on the second page, as a list that changed while it was read serves it.
     if (mode === 'repeat' && offset > 0 && offset < 20) results.unshift({ id: 1, name: 'item 1' });
-    const next = offset + limit < N ? `http://127.0.0.1:${(server.address() as { port: number }).port}/${mode}/api/x?limit=${limit}&offset=${offset + limit}` : null;
+    const next = mode === 'badlink' ? 'http://[::1' : offset + limit < N ? `http://127.0.0.1:${(server.address() as { port: number }).port}/${mode}/api/x?limit=${limit}&offset=${offset + limit}` : null;
     let body = Buffer.from(JSON.stringify({ count: mode === 'countlow' ? 5 : N, next, previous: null, results }));
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (mode === 'stacked') {
@@ -82,6 +92,28 @@ describe('lists from a server of its own ways', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).map((x: { id: number }) => x.id)).toEqual([1, 2, 3]);
     expect(r.stderr).toMatch(/\* content-encoding gzip, br: [\d,]+ bytes received, [\d,]+ decoded/);
+  });
+
+  it('a next link that is no URL: the page that came is written, then the link is named (exit 1)', async () => {
+    const r = await sct('badlink', ['risk', 'list', '--all', '--page-size', '10', '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stdout)).toHaveLength(10);
+    expect(r.stderr).toContain('error: GET /compliance/risk-assessments: the answer\'s next link is no URL ("http://[::1")');
+    expect(r.stderr).not.toContain('Invalid URL');
+  });
+
+  it('nesting deeper than a stack: a 401 stays exit 4 with its status; -o json stays one document', async () => {
+    const denied = await sct('deep401', ['risk', 'list', '-o', 'json']);
+    expect(denied.exitCode, denied.stderr).toBe(4);
+    expect(denied.stderr).toContain('401 Unauthorized');
+    expect(denied.stderr).toContain('"status":401');
+    expect(denied.stderr).not.toContain('Maximum call stack');
+    const nested = await sct('deep', ['risk', 'list', '-o', 'json']);
+    expect(nested.exitCode).toBe(1);
+    // Nothing of the list was written, or a whole document: never a closing bracket alone.
+    if (nested.stdout.trim() !== '') expect(() => JSON.parse(nested.stdout)).not.toThrow();
+    expect(nested.stderr).not.toContain('Maximum call stack');
+    expect(nested.stderr).toContain('nested too deeply');
   });
 
   it('a status is named with its reason phrase, and one item that came twice is one', async () => {
