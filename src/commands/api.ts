@@ -237,6 +237,7 @@ async function inputBody(file: string, headers: Record<string, string>, ctx: Con
   if (type !== undefined && !/^application\/(json|[\w.+-]+\+json)\b|^text\/json\b/i.test(type)) return bytes;
   // A byte-order mark, as Windows editors write one, is no part of JSON.
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  if (text.trim() === '') throw new UsageError(`${inputName(file)} is empty: --input sends it as JSON, and there is none`, {}, 'leave out --input to send no body');
   try {
     JSON.parse(text);
   } catch (err) {

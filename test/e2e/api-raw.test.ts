@@ -156,6 +156,10 @@ describe('what the user typed reaches the service unchanged', () => {
     const bad = await sct(['api', '/things', '--input', csv]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/rows\.csv is not valid JSON/);
+    const none = await sct(['api', '/things', '--input', '-'], '');
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('error: stdin is empty: --input sends it as JSON');
+    expect(none.stderr).not.toContain('Unexpected end');
     expect(seen).toHaveLength(2);
     // From stdin too.
     const stdin = await sct(['api', '/things', '-X', 'PUT', '--input', '-'], '{"n": 1.0}');

@@ -128,6 +128,8 @@ describe('orders create', () => {
       [['orders', 'create', '--sale', '--type', 'order', '--external-id', 'X', '--order-created-at', '2025-01-01', '--set', 'items=[{"volume":"ten"}]'], 'items[0].volume: expected a number'],
       [['orders', 'create', '--sale', '--type', 'order', '--external-id', 'X', '--order-created-at', '2025-01-01', '--set', 'items=5'], 'items: expected a list'],
       [['orders', 'create', '--sale', '--file', '-'], 'stdin is not valid JSON', '{nope'],
+      // Nothing at all (a closed stdin, an empty file): said as such, not as JSON's end.
+      [['orders', 'create', '--sale', '--file', '-'], 'stdin is empty: it should hold one JSON object', ' \n'],
       [['orders', 'update', '5', '--sale'], 'nothing to update'],
       [['orders', 'update', '5', '--sale', '--border-cross-country-code', 'BEL'], /border_cross_country_code: expected a 2-letter country code/],
     ]);

@@ -33,6 +33,8 @@ export type BodyFlags = OptionsOf<readonly [...typeof BODY_OPTIONS, typeof IDEMP
 
 export async function readJsonFile(file: string, stdin: Readable, signal?: AbortSignal): Promise<unknown> {
   const text = await readInputText(file, stdin, { signal });
+  // A closed stdin or an empty file: said as such, not as the end of JSON it never began.
+  if (text.trim() === '') throw new UsageError(`${inputName(file)} is empty: it should hold one JSON object`);
   try {
     return JSON.parse(text);
   } catch (err) {
