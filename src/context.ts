@@ -57,6 +57,11 @@ export interface Context {
    * abandoning them.
    */
   client(options?: ClientChoice): ApiClient;
+  /**
+   * --timeout and --max-wait as the clients take them (milliseconds); a bad value is a usage
+   * error, whether or not a client is made (doctor checks them before its checks).
+   */
+  requestLimits(): { timeoutMs: number; maxWaitMs: number };
   /** Output format: -o/--json/--jq > profile's output > table. */
   format(): Format;
   /** The fields chosen with --columns or --json FIELDS. */
@@ -161,6 +166,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       const warning = s.baseUrlSource === 'flag' && !checkedBaseUrl && options.checkBaseUrl !== false ? missingApiPrefix(s.baseUrl) : undefined;
       checkedBaseUrl = true;
       if (warning) io.warn(warning);
+      const limits = ctx.requestLimits();
       const client = new ApiClient({
         baseUrl: s.baseUrl,
         token: options.token?.value ?? (auth ? s.token : undefined),
@@ -175,9 +181,8 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
             : s.tokenStorage === 'keyring'
               ? `profile "${s.profile}" (system keyring)`
               : `profile "${s.profile}" in ${ctx.config().path}`),
-        // Given empty (`--timeout "$T"` with T unset), a value is refused, as `dds wait --timeout ''` is.
-        timeoutMs: flags.timeout !== undefined ? parseDuration(flags.timeout, '--timeout') : 30_000,
-        maxWaitMs: options.noWait ? 0 : flags.maxWait !== undefined ? parseDuration(flags.maxWait, '--max-wait', { allowZero: true }) : 600_000,
+        timeoutMs: limits.timeoutMs,
+        maxWaitMs: options.noWait ? 0 : limits.maxWaitMs,
         env,
         signal: deps.signal,
         abortInFlight: !options.finishInFlight,
@@ -192,6 +197,13 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       // One given token's client is the caller's to close; it is closed at the end of the run too.
       clients.set(options.token ? `${key}+given${clients.size}` : key, client);
       return client;
+    },
+    requestLimits() {
+      return {
+        // Given empty (`--timeout "$T"` with T unset), a value is refused, as `dds wait --timeout ''` is.
+        timeoutMs: flags.timeout !== undefined ? parseDuration(flags.timeout, '--timeout') : 30_000,
+        maxWaitMs: flags.maxWait !== undefined ? parseDuration(flags.maxWait, '--max-wait', { allowZero: true }) : 600_000,
+      };
     },
     format() {
       if (flags.json !== undefined) return 'json';

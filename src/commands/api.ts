@@ -113,6 +113,8 @@ export async function api(ctx: Context, path: string, opts: ApiOptions): Promise
 }
 
 async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<void> {
+  // A script's unset `$P` (`sct api "$P" -X DELETE`) must not become a request to the API's root.
+  if (path.trim() === '') throw new UsageError('give the API path, e.g. /orders (an empty one was given)');
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path) || path.startsWith('//')) throw new UsageError('give a path relative to the base URL (e.g. /orders), not a full URL');
   const headers = parseHeaders(opts.header ?? []);
   const fromStdin = [opts.input === '-' ? '--input -' : undefined, ...(opts.field ?? []).filter((f) => f.endsWith('=@-')).map((f) => `-F ${f}`)].filter(Boolean);

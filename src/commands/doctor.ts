@@ -86,6 +86,8 @@ function exposure(mode: number): string {
 export async function doctor(ctx: Context): Promise<void> {
   const checks: Check[] = [];
   const add = (name: string, level: Level, detail: string) => checks.push({ name, level, detail });
+  // A bad --timeout or --max-wait is the command line's fault (exit 2), not the base URL's.
+  ctx.requestLimits();
 
   add('node', nodeVersionOk(process.versions.node) ? 'ok' : 'fail', `Node ${process.versions.node} (needs >= ${MIN_NODE.join('.')})`);
 

@@ -5,7 +5,7 @@
 // Download asks for a signed URL (GET /documents/{id}/download → {url}) and streams it to disk.
 // Signed URLs carry their own credential: sct never sends the token to them, wherever they point.
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context } from '../context.js';
@@ -63,6 +63,8 @@ export const register = registerOf({
 });
 
 export async function uploadDocument(ctx: Context, file: string, opts: UploadFlags): Promise<void> {
+  // The document is created with its size before a byte goes: a stream of unknown length cannot be.
+  if (file === '-' && !existsSync(file)) throw new UsageError('documents upload reads a file, not stdin (its size goes to the service before its bytes): save it to a file first');
   let size: number;
   try {
     const st = statSync(file);

@@ -10,7 +10,7 @@ import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
 import { UsageError } from '../errors.js';
-import { LIST_OPTIONS, listQuery, runList } from './shared/list.js';
+import { checkFilterPairs, LIST_OPTIONS, listQuery, pageOptions, runList } from './shared/list.js';
 import { parseId } from './shared/crud.js';
 import { fetchMe } from './whoami.js';
 import { WORKSPACE_FILTERS } from '../api/filters/workspaces.js';
@@ -68,6 +68,9 @@ export async function listWorkspaces(ctx: Context, opts: ListWorkspacesOptions):
   // profiles` marks its current one. JSON, NDJSON and CSV are the objects as the service sent
   // them (the spec's output rules): no field of sct's own in them.
   const table = ctx.format() === 'table' && ctx.flags.jq === undefined;
+  // Its flags are checked before the read of the current workspace, as runList would after it.
+  pageOptions(opts);
+  checkFilterPairs(opts.filter, query);
   const activeId = table ? (await fetchMe(ctx.client())).company?.id : undefined;
   await runList(ctx, {
     path: PATHS.workspaces,

@@ -49,6 +49,24 @@ describe('sct api headers', () => {
   });
 });
 
+describe('flags checked before the first request', () => {
+  it('an empty path (an unset $P), a bad list flag beside a read of its own, doctor\'s --timeout and --max-wait: exit 2, nothing sent', async () => {
+    t.sb.requests.length = 0;
+    await t.expectUsageErrors([
+      [['api', ''], /give the API path, e.g\. \/orders/],
+      [['api', ' '], /give the API path/],
+      [['api', '', '-X', 'DELETE'], /give the API path/],
+      [['api', '', '-f', 'a=1', '--dry-run'], /give the API path/],
+      // workspaces list reads /accounts/me for its table's "current" mark: not before its flags are checked.
+      [['workspaces', 'list', '--offset='], /invalid --offset ""/],
+      [['workspaces', 'list', '--limit', 'abc'], /invalid --limit "abc"/],
+      [['workspaces', 'list', '--all', '--parallel', '99'], /--parallel/],
+      [['doctor', '--timeout', '0'], /invalid --timeout "0"/],
+      [['doctor', '--max-wait', 'x'], /invalid --max-wait "x"/],
+    ]);
+  });
+});
+
 describe('sct api output', () => {
   it('--jq filters the answer', async () => {
     const me = await t.api('/accounts/me');

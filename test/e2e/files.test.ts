@@ -46,6 +46,12 @@ describe('documents', () => {
     expect(t.sb.requests.filter((q) => q.status === 400)).toEqual([]);
   });
 
+  it("'-' is no file to upload: said so (a document's size is sent before its bytes), exit 2", async () => {
+    const r = await t.sct(['documents', 'upload', '-'], { input: 'x' });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('error: documents upload reads a file, not stdin (its size goes to the service before its bytes): save it to a file first');
+  });
+
   it('a --content-type that is no media type is exit 2 before the document is created', async () => {
     const file = t.writeFile('typed.txt', 'x');
     for (const bad of ['not a type', 'téxt/plain', 'text/plain\r\nX-Evil: 1']) {
