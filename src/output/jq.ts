@@ -97,6 +97,8 @@ export async function runJq(document: unknown, expr: string): Promise<string> {
     const input = JSON.stringify(document ?? null);
     out = withDefaultStopSignals(() => jq.raw(input, expr, ['-r', '-c']));
   } catch (err) {
+    // The document nested past what a stack walks (JSON.stringify's): that, as report-error says it.
+    if (err instanceof RangeError && err.message.includes('Maximum call stack size exceeded')) throw err;
     throw new SctError(`--jq: ${jqMessage(err)}`);
   }
   // jq-web drops the last newline of jq's output, and gives undefined when there is none at

@@ -114,6 +114,9 @@ describe('lists from a server of its own ways', () => {
     if (nested.stdout.trim() !== '') expect(() => JSON.parse(nested.stdout)).not.toThrow();
     expect(nested.stderr).not.toContain('Maximum call stack');
     expect(nested.stderr).toContain('nested too deeply');
+    const filtered = await sct('deep', ['risk', 'list', '--jq', '.[].id']);
+    expect(filtered.exitCode).toBe(1);
+    expect(filtered.stderr).toContain('error: the data is nested too deeply to handle');
   });
 
   it('a status is named with its reason phrase, and one item that came twice is one', async () => {
