@@ -37,6 +37,8 @@ export interface PageOptions {
    * allows it (see json-page.ts), else parsed as always: for output that prints them unchanged.
    */
   asJsonText?: boolean;
+  /** Items of any kind (`sct api --paginate`, which prints what a list holds); else every item is an object. */
+  anyItems?: boolean;
   /**
    * With all: how many pages may be under way at once when the next links page by limit and
    * offset (default 1, one at a time). See PagesAhead.
@@ -103,7 +105,9 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
       const data = answer.later ? await answer.later().catch((err: unknown) => Promise.reject(atPage(err, pending.query))) : answer.data;
       const page = asPage<T>(data, path);
       firstCount ??= page.count;
+      if (!options.anyItems) refuseNonObjects(page.results, path);
       const items = options.unwrap ? (page.results.flatMap(options.unwrap) as T[]) : page.results;
+      if (!options.anyItems && options.unwrap) refuseNonObjects(items, path);
       received += items.length;
       const fresh = unseen(items, seen);
       duplicates += items.length - fresh.length;
@@ -244,6 +248,25 @@ function asPage<T>(data: unknown, path: string): { results: T[]; count: number |
     return { results: d.results, count: typeof d.count === 'number' ? d.count : null, next: d.next ?? null };
   }
   throw new NetworkError(`unexpected response from GET ${path}: not a paginated list`);
+}
+
+/**
+ * Every documented list holds objects: a null, a number or a string among them is the service's
+ * fault (a row of nothing in a table, a TypeError in a sync), said as an answer error.
+ */
+function refuseNonObjects(items: readonly unknown[], path: string): void {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (item instanceof JsonText ? firstByte(item) === 0x7b : item !== null && typeof item === 'object' && !Array.isArray(item)) continue;
+    const value = item instanceof JsonText ? JSON.parse(Buffer.from(item.bytes).toString('utf8')) : item;
+    const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'boolean' ? String(value) : `a ${typeof value}`;
+    throw new AnswerError(`unexpected answer from GET ${path}: result ${i + 1} of the page is ${what}, not an object`);
+  }
+}
+
+/** The first byte of a JSON text that is no white space. */
+function firstByte(text: JsonText): number | undefined {
+  return text.bytes.find((b) => b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d);
 }
 
 /**

@@ -171,7 +171,7 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
     const offset = Number(query.get('offset')) || 0;
     let duplicates = 0;
     try {
-      for await (const page of client.paginate(p, query, { all: true, pageSize, offset })) {
+      for await (const page of client.paginate(p, query, { all: true, pageSize, offset, anyItems: true })) {
         writer ??= listWriter(ctx, format, page.results);
         await writer.write(page.results);
         duplicates = page.duplicates;

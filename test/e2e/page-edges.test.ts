@@ -29,6 +29,12 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(`{"count":1,"next":null,"previous":null,"results":[{"id":1,"name":${deep(12000)}}]}`);
     }
+    // A list whose items are not all objects: a null among them, or no objects at all.
+    if (mode === 'nullitem' || mode === 'scalars') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const items = mode === 'nullitem' ? [{ id: 1, name: 'one' }, null] : [1, 'x', null];
+      return res.end(JSON.stringify({ count: items.length, next: null, previous: null, results: items }));
+    }
     if (mode === 'unimplemented') {
       res.writeHead(501, { 'content-type': 'application/json' });
       return res.end('{"detail":"not here"}');
@@ -117,6 +123,25 @@ describe('lists from a server of its own ways', () => {
     const filtered = await sct('deep', ['risk', 'list', '--jq', '.[].id']);
     expect(filtered.exitCode).toBe(1);
     expect(filtered.stderr).toContain('error: the data is nested too deeply to handle');
+  });
+
+  it('a list item that is no object (null, a number, a string) is an answer error naming the request, never a blank row', async () => {
+    for (const [mode, args] of [
+      ['nullitem', ['risk', 'list']],
+      ['nullitem', ['risk', 'list', '-o', 'json']],
+      ['nullitem', ['risk', 'list', '-o', 'csv', '--all']],
+      ['scalars', ['risk', 'list', '-o', 'ndjson']],
+      ['scalars', ['risk', 'list', '--jq', 'length']],
+    ] as const) {
+      const r = await sct(mode, [...args]);
+      expect(r.exitCode, `${mode} ${args.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toMatch(/error: unexpected answer from GET \/compliance\/risk-assessments: result \d of the page is (null|a number|a string), not an object/);
+      expect(r.stderr).not.toContain('Cannot read properties');
+    }
+    // sct api --paginate prints whatever a list holds: no shape of its own to expect.
+    const raw = await sct('scalars', ['api', '/x', '--paginate']);
+    expect(raw.exitCode, raw.stderr).toBe(0);
+    expect(JSON.parse(raw.stdout)).toEqual([1, 'x', null]);
   });
 
   it('a status is named with its reason phrase, and one item that came twice is one', async () => {

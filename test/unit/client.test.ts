@@ -487,10 +487,10 @@ describe('ApiClient', () => {
       });
 
       it('keeps --limit across pages', async () => {
-        ctx.pool.intercept({ path: '/api/origins?limit=3&offset=0', method: 'GET' }).reply(200, '{"count":9,"next":"x?limit=3&offset=3","results":[1,2,3,4]}', { headers: json });
+        ctx.pool.intercept({ path: '/api/origins?limit=3&offset=0', method: 'GET' }).reply(200, '{"count":9,"next":"x?limit=3&offset=3","results":[{"id":1},{"id":2},{"id":3},{"id":4}]}', { headers: json });
         const seen: unknown[] = [];
         for await (const p of ctx.client.paginate('/origins', {}, { limit: 3, asJsonText: true })) seen.push(...texts(p.results));
-        expect(seen).toEqual(['1', '2', '3']);
+        expect(seen).toEqual(['{"id":1}', '{"id":2}', '{"id":3}']);
       });
 
       it.each([
