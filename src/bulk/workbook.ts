@@ -3,6 +3,7 @@
 // workbook (src/bulk/zip-kind.ts); docs/decisions/workbooks.md has the comparison behind it.
 import { read, utils, type CellObject } from '@e965/xlsx';
 import { UsageError } from '../errors.js';
+import { damagedFile, damagedText } from '../util/zip-check.js';
 
 /**
  * Each record of the sheet named `sheet`, or of the first sheet, in order: its cells as text
@@ -16,6 +17,8 @@ export function eachSheetRecord(
   sheet: string | undefined,
   onRecord: (cells: string[], row: number, errors?: ReadonlyMap<number, string>) => void,
 ): void {
+  const damaged = damagedFile(bytes);
+  if (damaged !== undefined) throw new UsageError(`${name} is ${damagedText(damaged)}`);
   let book: ReturnType<typeof read>;
   try {
     book = read(bytes, readOptions(sheet ?? 0));

@@ -4,6 +4,7 @@
 // so every format gets the same checks. The libraries load only with the commands that read
 // plot files, and togeojson, shpjs and proj4 only when such a file is read.
 import { fileLabel, readInput, regularFileHead } from '../util/files.js';
+import { damagedText, mismatchedFile, recordedChecksums } from '../util/zip-check.js';
 import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Feature, Geometry } from 'geojson';
@@ -198,6 +199,9 @@ async function fromZip(bytes: Buffer, name: string): Promise<GeoJsonFile> {
   } catch (err) {
     return { name, size: bytes.length, features: [], problem: `not a plot file: not a readable ZIP archive (${(err as Error).message})` };
   }
+  const crcs = recordedChecksums(bytes);
+  const damaged = crcs && mismatchedFile(entries, crcs);
+  if (damaged !== undefined) return { name, size: bytes.length, features: [], problem: `the archive is ${damagedText(damaged)}` };
   const names = Object.keys(entries);
   const kmlName = names.find((n) => /(^|\/)doc\.kml$/i.test(n)) ?? names.find((n) => /\.kml$/i.test(n));
   const shps = names.filter((n) => /\.shp$/i.test(n));

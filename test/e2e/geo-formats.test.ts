@@ -27,6 +27,27 @@ async function dryRun(file: string, ...args: string[]) {
 
 const positions = (c: unknown): Position[] => (typeof (c as unknown[])[0] === 'number' ? [c as Position] : (c as unknown[]).flatMap(positions));
 
+describe('a damaged archive (its bytes do not match the checksum it records)', () => {
+  it.each([
+    ['plots-shp.zip', 'GH-SEF-0101', 'GH-SEF-0901', /plots\.dbf/],
+    ['plots.kmz', 'Asante', 'Esante', /doc\.kml/],
+  ])('%s: exit 2 naming the file in it, nothing read into other values', async (name, was, now, part) => {
+    const stored = Buffer.from(zipSync(unzipSync(readFileSync(fixture(name))), { level: 0 }));
+    const at = stored.indexOf(was);
+    expect(at).toBeGreaterThan(0);
+    stored.write(now, at);
+    const bad = join(t.dir, `damaged-${name}`);
+    writeFileSync(bad, stored);
+    for (const args of [['origins', 'check', bad], ['origins', 'import', '--file', bad, '--dry-run', '-o', 'json']]) {
+      const r = await t.sct(args);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr + r.stdout).toMatch(new RegExp(`is damaged: its part .*${part.source}.* does not match the checksum the archive records \\(CRC-32\\)`));
+      expect(r.stdout).not.toContain(now);
+    }
+    expect(t.sb.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+  });
+});
+
 describe('origins check reads KML, KMZ, zipped Shapefiles and GPX', () => {
   it.each([
     ['plots.kml', 'plots.kml: 3 features (0 points, 3 polygons, 23.97 ha): no findings'],

@@ -4,7 +4,7 @@
 // numbers in every message; any other binary file refused, saying what it looks like.
 import { describe, expect, it } from 'vitest';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { strToU8, zipSync } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -254,6 +254,23 @@ describe('workbooks: refusals', () => {
         expect(r.stderr).not.toContain('not a plot file');
       }
     }
+    expect(sent()).toEqual([]);
+  });
+
+  it('a workbook whose bytes do not match its checksum (a damaged copy) is exit 2 naming the part, never read into other values', async () => {
+    // Stored uncompressed, one digit changed: what a bad disk or a cut download leaves, which
+    // inflates (or reads) without complaint into another latitude.
+    const members = unzipSync(readFileSync(fixture('origins.xlsx')));
+    const stored = Buffer.from(zipSync(members, { level: 0 }));
+    const at = stored.indexOf('<v>6.8203</v>');
+    expect(at).toBeGreaterThan(0);
+    stored[at + 3] = '7'.charCodeAt(0);
+    const bad = join(t.dir, 'damaged.xlsx');
+    writeFileSync(bad, stored);
+    const r = await t.sct(['origins', 'import', '--file', bad, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stdout).toBe(2);
+    expect(r.stderr).toMatch(/damaged\.xlsx is damaged: its part xl\/worksheets\/sheet1\.xml does not match the checksum the archive records \(CRC-32\)/);
+    expect(r.stdout).not.toContain('7.8203');
     expect(sent()).toEqual([]);
   });
 
