@@ -540,13 +540,29 @@ export function dropReadOnlyColumns(io: { info(line: string): void }, csv: Named
   io.info(`${csv.name}: ignoring ${readOnly.length} column${readOnly.length > 1 ? 's' : ''} the service sets itself (${shown})`);
 }
 
+/** A quoted cell past this is cut in a row's message (stderr and the report alike). */
+const QUOTED_MAX = 60;
+
+/**
+ * A row's message with the cells it quotes as they are: a control character shown as its escape
+ * (a NUL before `217`, stripped before a terminal, made a good id look refused), and a cell of
+ * 100,000 characters cut to its start and its length.
+ */
+function asQuoted(message: string): string {
+  return message.replace(/"([^"]*)"/g, (whole, cell: string) => {
+    const shown = cell.length > QUOTED_MAX ? `${cell.slice(0, QUOTED_MAX)}…` : cell;
+    const visible = shown.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return cell.length > QUOTED_MAX ? `"${visible}" (${cell.length.toLocaleString('en-US')} characters)` : visible === cell ? whole : `"${visible}"`;
+  });
+}
+
 /** Collects every row error before failing, so one run shows all that must be fixed. */
 export class RowErrors {
   private readonly errors: { line: number; column?: string; message: string }[] = [];
   constructor(private readonly file: string) {}
 
   add(line: number, column: string | undefined, message: string): void {
-    this.errors.push({ line, column, message });
+    this.errors.push({ line, column, message: asQuoted(message) });
   }
 
   get size(): number {

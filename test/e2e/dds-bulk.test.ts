@@ -64,6 +64,10 @@ describe('dds trace --file', () => {
       [['dds', 'trace', '--file', good, '--concurrency', '99'], 'invalid --concurrency'],
       [['dds', 'trace', '--file', join(t.dir, 'nope.csv')], 'nope.csv: no such file'],
       [['dds', 'trace', '--file', t.dir], `cannot read ${t.dir}: it is a directory`],
+      // A cell's value as it is: a control character shown, not hidden (a NUL before 217 looked
+      // like a good id); a value of 100,000 characters cut, with its length.
+      [['dds', 'trace', '--file', t.writeFile('nul.csv', 'dds_id,order_id\n1,\u0000217\n')], 'line 2, order_id: "\\u0000217" is not a whole number'],
+      [['dds', 'trace', '--file', t.writeFile('long.csv', `dds_id,order_id\n${'X'.repeat(100_000)},2\n`)], /line 2, dds_id: "X{60}…" \(100,000 characters\) is not a whole number/],
     ]);
     expect(readFileSync(existing, 'utf8')).toBe('keep me');
   });
