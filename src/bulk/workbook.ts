@@ -85,6 +85,11 @@ export function eachSheetRecord(
     while (cells.length < header.length) cells.push('');
     onRecord(cells, r + 1, errors);
   }
+  // The first sheet taken by default is empty (a cover sheet, a blank one Excel added): said with
+  // the others, not as a file with no rows.
+  if (!header && sheet === undefined && book.SheetNames.length > 1) {
+    throw new UsageError(`${name}: its first sheet, ${JSON.stringify(sheetName)}, is empty (its sheets: ${book.SheetNames.join(', ')})`, undefined, 'give --sheet NAME to read another');
+  }
 
   /** A cell's value as the text a CSV file would hold; throws for a cell with no value to give. */
   function cellText(cell: CellObject | undefined): string {

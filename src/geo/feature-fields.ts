@@ -36,6 +36,32 @@ function firstText(props: Record<string, unknown>, names: readonly string[]): st
   return undefined;
 }
 
+/**
+ * Why the property firstText would take (of names, in order) is not taken as sent: a number past
+ * 2^53, which JSON.parse has already rounded (an id read so is another id), or, where none is
+ * taken, a value that is no text (an object, an array, a boolean) — said, not called missing.
+ */
+export function valueProblem(props: Record<string, unknown>, names: readonly string[]): string | undefined {
+  let other: string | undefined;
+  for (const n of names) {
+    const v = props[n];
+    if (typeof v === 'string' && v.trim() !== '') return undefined;
+    if (typeof v === 'number' && Number.isFinite(v)) return inexact(v);
+    if (v !== null && v !== undefined && typeof v !== 'string') other ??= `expected text or a number, not ${Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`}`;
+  }
+  return other;
+}
+
+/** The feature's own id, when it is a number read rounded. */
+export function idProblem(f: RawFeature): string | undefined {
+  const why = typeof f.id === 'number' ? inexact(f.id) : undefined;
+  return why && `the feature's id is ${why}`;
+}
+
+function inexact(n: number): string | undefined {
+  return Number.isInteger(n) && !Number.isSafeInteger(n) ? `a number past what one holds exactly (read as ${String(n)}): write it as text, in quotes` : undefined;
+}
+
 /** The feature's country code (upper-cased), else the one given for every feature. */
 export function countryOf(f: RawFeature, fallback?: string): string | undefined {
   return firstText(f.properties, COUNTRY_PROPERTIES)?.toUpperCase() ?? fallback?.toUpperCase();

@@ -34,3 +34,27 @@ export function parseInteger(value: string | undefined, flag: string, min = 0, m
   if (n < min || n > max) throw new UsageError(`invalid ${flag} ${value}: expected ${min}..${max}`);
   return n;
 }
+
+/**
+ * Whether `n` is the value the decimal text says, digit for digit: `0.30000000000000004`,
+ * `1250.500` and `1.5e3` are; `12345678901234567890` (read as …67000) is not. A number sent as
+ * JSON is the double, so a text that names another value would reach the service changed.
+ */
+export function isExactly(text: string, n: number): boolean {
+  const a = canonicalDecimal(text);
+  const b = canonicalDecimal(String(n));
+  return a !== undefined && b !== undefined && a === b;
+}
+
+/** A decimal's significant digits and where its point falls (`0.D × 10^E`), sign aside. */
+function canonicalDecimal(text: string): string | undefined {
+  const m = /^[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
+  if (!m) return undefined;
+  const [, whole = '', fraction = '', exponent = '0'] = m;
+  let digits = whole + fraction;
+  let point = whole.length + Number(exponent);
+  const lead = digits.length - digits.replace(/^0+/, '').length;
+  digits = digits.slice(lead).replace(/0+$/, '');
+  point -= lead;
+  return digits === '' ? '0' : `${digits}e${point}`;
+}

@@ -166,6 +166,28 @@ describe('origins import --file plots.geojson', () => {
     expect(t.sb.requests).toHaveLength(0);
   });
 
+  it('an id past what a number holds exactly, or a name, country or external_id that is no text, is exit 2 naming the feature: never sent rounded, dropped or called missing', async () => {
+    const square = { type: 'Polygon', coordinates: [[[-2.100001, 6.200001], [-2.090001, 6.200001], [-2.090001, 6.210001], [-2.100001, 6.210001], [-2.100001, 6.200001]]] };
+    const text = (features: string[]) => `{"type":"FeatureCollection","features":[${features.join(',')}]}`;
+    const feature = (head: string, props: string) => `{"type":"Feature",${head}"properties":${props},"geometry":${JSON.stringify(square)}}`;
+    const file = t.writeFile('odd-values.geojson', text([
+      feature('"id":12345678901234567890,', '{"name":"a","country_code":"GH"}'),
+      feature('', '{"name":"b","country_code":"GH","external_id":98765432109876543210}'),
+      feature('', '{"name":"c","country_code":"GH","external_id":{"a":1}}'),
+      feature('"id":"X-4",', '{"name":{"a":1},"country_code":"GH"}'),
+      feature('"id":"X-5",', '{"name":"e","country_code":["GH"]}'),
+    ]));
+    const r = await t.sct(['origins', 'import', '--file', file, '--dry-run']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('odd-values.geojson: 5 invalid features; nothing was sent');
+    expect(r.stderr).toMatch(/feature 1, external_id: the feature's id is a number past what one holds exactly \(read as 12345678901234567000\): write it as text, in quotes/);
+    expect(r.stderr).toMatch(/feature 2, external_id: a number past what one holds exactly \(read as 98765432109876540000\): write it as text, in quotes/);
+    expect(r.stderr).toMatch(/feature 3, external_id: expected text or a number, not an object/);
+    expect(r.stderr).toMatch(/feature 4, name: expected text or a number, not an object/);
+    expect(r.stderr).toMatch(/feature 5, country_code: expected text or a number, not an array/);
+    expect(t.sb.requests).toHaveLength(0);
+  });
+
   it('--skip-invalid leaves out a feature that lacks a field (exit 3, reported), never a plot the registry would refuse', async () => {
     const point = (props: Record<string, unknown>, lng: number) => ({ type: 'Feature', properties: props, geometry: { type: 'Point', coordinates: [lng, 6.691238] } });
     const mixed = t.writeFile('mixed.geojson', JSON.stringify({ type: 'FeatureCollection', features: [point({ ProducerCountry: 'GH', Area: 1 }, -1.623412), point({ name: 'Named farm', ProducerCountry: 'GH', Area: 1 }, -1.633412)] }));

@@ -241,6 +241,20 @@ B-2,ordr,2025-02-30,x,1,5,kg
     expect(t.sb.requests).toHaveLength(0);
   });
 
+  it('a number with more digits than one holds exactly is exit 2 (it would go changed); one that goes as written is taken, whatever its spelling', async () => {
+    const head = 'external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number';
+    const long = writeCsv('long-volume.csv', `${head}\nL-1,order,2025-01-01,101,1,12345678901234567890,kg,1\nL-2,order,2025-01-01,101,1,0.1234567890123456789,kg,1`);
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', long, '--dry-run']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('line 2, volume: "12345678901234567890" has more digits than a number holds exactly (it would be sent as 12345678901234567000)');
+    expect(r.stderr).toContain('line 3, volume: "0.1234567890123456789" has more digits than a number holds exactly (it would be sent as 0.12345678901234568)');
+    const fine = writeCsv('fine-volume.csv', `${head}\nF-1,order,2025-01-01,101,1,0.30000000000000004,kg,1\nF-2,order,2025-01-01,101,1,1250.500,kg,1\nF-3,order,2025-01-01,101,1,1.5e3,kg,1\nF-4,order,2025-01-01,101,1,007,kg,1`);
+    const ok = await t.sct(['orders', 'import', '--purchase', '--file', fine, '--dry-run', '-o', 'json']);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect((JSON.parse(ok.stdout) as Array<{ body: { items: Array<{ volume: number }> } }>).map((q) => q.body.items[0]!.volume)).toEqual([0.30000000000000004, 1250.5, 1500, 7]);
+    expect(t.sb.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+  });
+
   it('stops on Ctrl-C with exit 130, and a rerun creates the rest without duplicates', async () => {
     const ids = Array.from({ length: 8 }, (_, i) => `INT-${i + 1}`);
     const file = writeCsv(

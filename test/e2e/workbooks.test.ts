@@ -274,6 +274,21 @@ describe('workbooks: refusals', () => {
     expect(sent()).toEqual([]);
   });
 
+  it('a workbook whose first sheet is empty names it and the others, rather than "no data rows"', async () => {
+    const { utils, write } = await import('@e965/xlsx');
+    const book = utils.book_new();
+    utils.book_append_sheet(book, utils.aoa_to_sheet([]), 'Cover');
+    utils.book_append_sheet(book, utils.aoa_to_sheet([['name', 'country_code', 'latitude', 'longitude'], ['Farm', 'GH', 6.5, -1.5]]), 'Plots');
+    const file = join(t.dir, 'cover.xlsx');
+    writeFileSync(file, write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
+    const r = await t.sct(['origins', 'import', '--file', file, '--dry-run']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('cover.xlsx: its first sheet, "Cover", is empty (its sheets: Cover, Plots)');
+    expect(r.stderr).toContain('hint: give --sheet NAME to read another');
+    const named = await t.sct(['origins', 'import', '--file', file, '--sheet', 'plots', '--dry-run']);
+    expect(named.exitCode, named.stderr).toBe(0);
+  });
+
   it('--sheet on a CSV file, and --encoding or --delimiter on a workbook, are exit 2', async () => {
     const csv = await t.sct(['origins', 'import', '--file', fixture('origins-utf8.csv'), '--sheet', 'Origins']);
     expect(csv.exitCode).toBe(2);

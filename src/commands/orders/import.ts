@@ -46,7 +46,7 @@ import type { Outcome, Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
-import { ID_MAX, isId } from '../../util/numbers.js';
+import { ID_MAX, isExactly, isId } from '../../util/numbers.js';
 import { writeTemplateIf, type FileTemplate } from '../shared/bulk.js';
 import type { ImportFlags } from './options.js';
 import { postsOf, requestsAsMade, writeRequests } from '../shared/dry-run.js';
@@ -80,6 +80,7 @@ function convert(raw: string, conv: Conv, numbers: NumberStyle = 'point'): unkno
       }
       const n = Number(text);
       if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) || !Number.isFinite(n)) throw new CellError(`"${raw}" is not a number`);
+      if (!isExactly(text, n)) throw new CellError(`"${raw}" has more digits than a number holds exactly (it would be sent as ${String(n)})`);
       return n;
     }
     case 'bool': {

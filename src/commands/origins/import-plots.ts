@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { originCreateSchema, originUpdateSchema, type OriginCreate } from '../../api/schemas/origins.js';
 import type { RowProblem } from '../../sync/plan.js';
-import { checkPlots, countryOf, externalIdOf, nameOf, readPlotFile, COUNTRY_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
+import { checkPlots, countryOf, externalIdOf, idProblem, nameOf, readPlotFile, valueProblem, COUNTRY_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { writeReportFile } from '../../bulk/report.js';
 import { notAllListed } from '../../bulk/csv.js';
@@ -137,9 +137,16 @@ export function plotUnits(
     // what a create needs besides is for the plan to judge, as for a CSV row (src/sync/run.ts).
     const toCreate: RowProblem[] = [];
     const required = (column: string, message: string) => (o.sync ? toCreate.push({ line: raw.index, column, message }) : add(column, message));
-    if (name === undefined) required('name', missingName);
-    if (country === undefined) required('country_code', missingCountry);
-    if (ext === undefined && o.sync) add('external_id', `required: a sync matches each feature with an origin by its external_id (an external_id property or the feature's id)`);
+    // A value of another kind is said as such (not "missing"), and a number read rounded is no id.
+    const nameProblem = valueProblem(raw.properties, o.nameProperty ? [o.nameProperty] : NAME_PROPERTIES);
+    const countryProblem = valueProblem(raw.properties, COUNTRY_PROPERTIES);
+    const extProblem = valueProblem(raw.properties, ['external_id']) ?? (raw.properties.external_id === undefined ? idProblem(raw) : undefined);
+    if (nameProblem) add('name', nameProblem);
+    else if (name === undefined) required('name', missingName);
+    if (countryProblem) add('country_code', countryProblem);
+    else if (country === undefined) required('country_code', missingCountry);
+    if (extProblem) add('external_id', extProblem);
+    else if (ext === undefined && o.sync) add('external_id', `required: a sync matches each feature with an origin by its external_id (an external_id property or the feature's id)`);
     if (ext !== undefined) {
       const first = externalIndex.get(ext);
       if (first !== undefined) add('external_id', `"${ext}" is also feature ${first}'s; each origin needs its own external_id`);
