@@ -171,10 +171,15 @@ export function parseLoose(text: string): unknown {
   }
 }
 
-export function hasId(data: unknown): boolean {
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return false;
+/** Why a create's answer names no object sct can say was created, or undefined when it does. */
+export function createdIdProblem(data: unknown): string | undefined {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return 'without the created object (no id)';
   const id = (data as { id?: unknown }).id;
-  return (typeof id === 'number' && Number.isFinite(id)) || (typeof id === 'string' && id !== '');
+  if (id === undefined || id === null) return 'without the created object (no id)';
+  // An id a user acts on next (`sct orders get ID`): a whole number of the service's, or a
+  // UUID's text; -1, 1.5 or a number JSON.parse rounded would name no object, or another.
+  if ((typeof id === 'number' && Number.isSafeInteger(id) && id > 0) || (typeof id === 'string' && id.trim() !== '')) return undefined;
+  return `without a usable id (id ${typeof id === 'string' ? JSON.stringify(id) : String(id)})`;
 }
 
 /**

@@ -36,7 +36,7 @@ import {
   checkedBody,
   answerUtf8,
   contentType,
-  hasId,
+  createdIdProblem,
   looksLikeHtml,
   mediaType,
   parseAnswer,
@@ -618,8 +618,9 @@ export class ApiClient {
     const scanned = scan ? scanListPage(bytes) : undefined;
     const parse = (text: string) => (apiAnswer ? parseAnswer(text, status, headers, () => call.where(), (e) => call.fail(e, true)) : parseLoose(text));
     const data = scanned ?? parse(bytes.toString('utf8'));
-    if (options.expect === 'created' && !hasId(data)) {
-      const err = new AnswerError(`${call.where()}: the service answered ${status} ${statusText(status)} without the created object (no id): it may or may not have been created`);
+    const noId = options.expect === 'created' ? createdIdProblem(data) : undefined;
+    if (noId) {
+      const err = new AnswerError(`${call.where()}: the service answered ${status} ${statusText(status)} ${noId}: it may or may not have been created`);
       // Its key would get this same answer again: the list says whether it is there.
       err.hint = 'list them to see whether it was created before running the command again';
       call.fail(err, true);

@@ -101,6 +101,16 @@ describe('answers that are not the API speaking', () => {
     expect(r.stderr).toMatch(/POST \/products: the service answered 201 Created without the created object \(no id\)/);
   });
 
+  it('a create answered with an id that is none (-1, 0, 1.5, a blank, past 2^53) is an error, not "Created -1"', async () => {
+    for (const [id, said] of [[-1, 'id -1'], [0, 'id 0'], [1.5, 'id 1.5'], [' ', 'id " "'], [9007199254740993, 'id 9007199254740992']] as const) {
+      h.on('POST /api/products', answer(201, {}, { id, name: 'Cocoa' }), { times: 1 });
+      const r = await sct(['products', 'create', '--name', 'Cocoa', '--commodity', 'cocoa']);
+      expect(r.exitCode, `${id}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toContain(`POST /products: the service answered 201 Created without a usable id (${said}`);
+      expect(r.stderr).not.toContain('✓ Created');
+    }
+  });
+
   it('an order created without an object (201 with no id, or 204) is an error, not "Created"', async () => {
     const product = await productId();
     h.on('POST /api/orders/purchase', answer(201, {}, { name: 'x' }), { times: 1 });
