@@ -6,7 +6,7 @@ import { cellReaders, cellValue, columnsFromFlag, tableColumnsFromFlag, type Col
 import { fitColumns, layoutTable, loadMeasure, tsvCell, tsvLine, type TableColumn } from './table.js';
 import { colorStatus, isStatusField } from './iostreams.js';
 import { csvValue, displayValue, flattenKeys, mergeColumnKeys } from './values.js';
-import { cleanCell, stripControl, stripControlDeep } from './sanitize.js';
+import { cleanCell, escapedForTerminal, stripControl, stripControlDeep } from './sanitize.js';
 import { csvCell, csvLine, spreadsheetCell } from './spreadsheet.js';
 import { UsageError } from '../errors.js';
 import { FEATURE_COLLECTION, toFeature, writeFeature } from './geojson.js';
@@ -79,9 +79,10 @@ const SLICE = 100;
 
 export function createListWriter(io: IOStreams, options: OutputOptions): ListWriter {
   if (options.jq !== undefined) return jqWriter(io, options.jq, picker(options));
-  // Whole objects into a file or a pipe are the service's bytes unchanged; picking fields or
-  // cleaning strings for a terminal needs the values.
-  const asSent = !options.columns && !io.stdoutIsTTY;
+  // Whole objects are the service's bytes unchanged (at a terminal with its controls escaped, the
+  // text still the same JSON: an id past 2^53 shown as sent, never rounded); picking fields needs
+  // the values.
+  const asSent = !options.columns;
   switch (options.format) {
     case 'json':
       return jsonArrayWriter(io, picker(options), JSON_ARRAY, asSent);
@@ -231,10 +232,11 @@ function isJsonTexts(rows: unknown[]): rows is JsonText[] {
 }
 
 /** JsonText rows, SLICE at a time, each with the bytes `parts` puts around it. */
-async function writeJsonTexts(io: IOStreams, rows: JsonText[], parts: (row: JsonText, out: Uint8Array[]) => void): Promise<void> {
+async function writeJsonTexts(io: IOStreams, rows: JsonText[], parts: (row: Uint8Array, out: Uint8Array[]) => void): Promise<void> {
+  const shown = io.stdoutIsTTY ? escapedForTerminal : (bytes: Uint8Array) => bytes;
   for (let i = 0; i < rows.length; i += SLICE) {
     const out: Uint8Array[] = [];
-    for (let j = i; j < Math.min(i + SLICE, rows.length); j++) parts(rows[j], out);
+    for (let j = i; j < Math.min(i + SLICE, rows.length); j++) parts(shown(rows[j]!.bytes), out);
     await io.write(Buffer.concat(out));
   }
 }
@@ -251,7 +253,7 @@ function jsonArrayWriter(io: IOStreams, pick: (row: unknown) => unknown = (r) =>
     },
     async write(rows) {
       if (rows.length === 0) return;
-      if (takesJsonText && isJsonTexts(rows)) return writeJsonTexts(io, rows, (row, out) => out.push(count++ === 0 ? open : separator, row.bytes));
+      if (takesJsonText && isJsonTexts(rows)) return writeJsonTexts(io, rows, (row, out) => out.push(count++ === 0 ? open : separator, row));
       // Counted once the rows are text: a row that cannot be made text (nested past what a stack
       // walks) leaves count as written, so end() never closes an array it did not open.
       let chunk = '';
@@ -282,7 +284,7 @@ function ndjsonWriter(io: IOStreams, pick: (row: unknown) => unknown, takesJsonT
       if (rows.length === 0) return;
       count += rows.length;
       // A JsonText is on one line (json-page.ts): each is ended by a newline.
-      if (takesJsonText && isJsonTexts(rows)) return writeJsonTexts(io, rows, (row, out) => out.push(row.bytes, NEWLINE));
+      if (takesJsonText && isJsonTexts(rows)) return writeJsonTexts(io, rows, (row, out) => out.push(row, NEWLINE));
       await io.write(rows.map((r) => JSON.stringify(safe(pick(r))) + '\n').join(''));
     },
     async end() {},

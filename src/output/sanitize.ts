@@ -38,3 +38,19 @@ export function stripControlDeep(value: unknown): unknown {
   }
   return value;
 }
+
+/** The characters valid JSON text may hold raw that a terminal acts on: DEL, C1, line separators, bidi. */
+const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON text as the service sent it, for a terminal: each character a terminal would act on written
+ * as its \u escape, so the text is the same JSON (the same strings, every number as sent). Valid
+ * JSON holds no raw C0 character; its escapes (`\u001b`) are printed as the six characters they are.
+ */
+export function escapedForTerminal(bytes: Uint8Array): Uint8Array {
+  // DEL, and the lead bytes of C1 (0xC2) and of U+2028–U+2069 (0xE2): most rows hold none.
+  if (!bytes.some((b) => b === 0x7f || b === 0xc2 || b === 0xe2)) return bytes;
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const escaped = text.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return escaped === text ? bytes : Buffer.from(escaped);
+}

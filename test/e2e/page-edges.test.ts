@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { removeDir, sctFor, tempDir } from '../helpers/sct.js';
+import { runAtTerminal } from '../helpers/terminal.js';
 
 const N = 45;
 let server: Server;
@@ -34,6 +35,11 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       const items = mode === 'nullitem' ? [{ id: 1, name: 'one' }, null] : [1, 'x', null];
       return res.end(JSON.stringify({ count: items.length, next: null, previous: null, results: items }));
+    }
+    // An id past 2^53, and a name with a bidi override and a C1 control as raw characters.
+    if (mode === 'bigid') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end('{"count":1,"next":null,"previous":null,"results":[{"id":9007199254740993,"name":"evil\u202egnp.exe\u009b31m"}]}');
     }
     if (mode === 'unimplemented') {
       res.writeHead(501, { 'content-type': 'application/json' });
@@ -142,6 +148,20 @@ describe('lists from a server of its own ways', () => {
     const raw = await sct('scalars', ['api', '/x', '--paginate']);
     expect(raw.exitCode, raw.stderr).toBe(0);
     expect(JSON.parse(raw.stdout)).toEqual([1, 'x', null]);
+  });
+
+  it('-o json and ndjson at a terminal keep an id past 2^53 as sent, its bidi and C1 characters escaped, not the id rounded', async () => {
+    for (const format of ['json', 'ndjson']) {
+      const { exitCode, screen } = await runAtTerminal({ dir, url: `${base}/bigid/api` }, ['risk', 'list', '-o', format], [], { SCT_TOKEN: 'sct_demo_owner_cacao', SCT_PAGER: 'cat' });
+      expect(exitCode, screen).toBe(0);
+      expect(screen).toContain('"id":9007199254740993');
+      expect(screen).toContain('"name":"evil\\u202egnp.exe\\u009b31m"');
+      expect(screen).not.toMatch(/[\u202e\u009b]/);
+    }
+    // Into a pipe, the bytes as sent.
+    const piped = await sct('bigid', ['risk', 'list', '-o', 'json']);
+    expect(piped.stdout).toContain('"id":9007199254740993');
+    expect(piped.stdout).toContain('evil\u202egnp.exe\u009b31m');
   });
 
   it('a status is named with its reason phrase, and one item that came twice is one', async () => {
