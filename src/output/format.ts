@@ -6,7 +6,7 @@ import { cellReaders, cellValue, columnsFromFlag, tableColumnsFromFlag, type Col
 import { fitColumns, layoutTable, loadMeasure, tsvCell, tsvLine, type TableColumn } from './table.js';
 import { colorStatus, isStatusField } from './iostreams.js';
 import { csvValue, displayValue, flattenKeys, mergeColumnKeys } from './values.js';
-import { cleanCell, escapedForTerminal, stripControl, stripControlDeep } from './sanitize.js';
+import { cleanCell, cleanJsonText, stripControl, stripControlDeep } from './sanitize.js';
 import { csvCell, csvLine, spreadsheetCell } from './spreadsheet.js';
 import { UsageError } from '../errors.js';
 import { FEATURE_COLLECTION, toFeature, writeFeature } from './geojson.js';
@@ -79,9 +79,8 @@ const SLICE = 100;
 
 export function createListWriter(io: IOStreams, options: OutputOptions): ListWriter {
   if (options.jq !== undefined) return jqWriter(io, options.jq, picker(options));
-  // Whole objects are the service's bytes unchanged (at a terminal with its controls escaped, the
-  // text still the same JSON: an id past 2^53 shown as sent, never rounded); picking fields needs
-  // the values.
+  // Whole objects are the service's bytes unchanged (at a terminal their strings cleaned one by
+  // one, the numbers as sent: an id past 2^53 is never shown rounded); picking fields needs the values.
   const asSent = !options.columns;
   switch (options.format) {
     case 'json':
@@ -233,7 +232,7 @@ function isJsonTexts(rows: unknown[]): rows is JsonText[] {
 
 /** JsonText rows, SLICE at a time, each with the bytes `parts` puts around it. */
 async function writeJsonTexts(io: IOStreams, rows: JsonText[], parts: (row: Uint8Array, out: Uint8Array[]) => void): Promise<void> {
-  const shown = io.stdoutIsTTY ? escapedForTerminal : (bytes: Uint8Array) => bytes;
+  const shown = io.stdoutIsTTY ? cleanJsonText : (bytes: Uint8Array) => bytes;
   for (let i = 0; i < rows.length; i += SLICE) {
     const out: Uint8Array[] = [];
     for (let j = i; j < Math.min(i + SLICE, rows.length); j++) parts(shown(rows[j]!.bytes), out);

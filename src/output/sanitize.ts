@@ -39,18 +39,26 @@ export function stripControlDeep(value: unknown): unknown {
   return value;
 }
 
-/** The characters valid JSON text may hold raw that a terminal acts on: DEL, C1, line separators, bidi. */
-const RAW_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** A JSON string literal, escapes and all. */
+const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
+/** A literal holding, raw or escaped, a character stripControl removes. */
+const CONTROL_IN_LITERAL = /\\u00[01][0-9a-fA-F]|\\u007[fF]|\\u00[89][0-9a-fA-F]|\\u20(?:2[a-eA-E]|6[6-9])|[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /**
- * JSON text as the service sent it, for a terminal: each character a terminal would act on written
- * as its \u escape, so the text is the same JSON (the same strings, every number as sent). Valid
- * JSON holds no raw C0 character; its escapes (`\u001b`) are printed as the six characters they are.
+ * JSON text as the service sent it, for a terminal: each string literal holding a control
+ * character (raw, or as its escape) is cleaned as stripControlDeep cleans a parsed value's
+ * strings, and everything else is left as sent — the numbers above all (an id past 2^53, which
+ * JSON.parse would round into another id).
  */
-export function escapedForTerminal(bytes: Uint8Array): Uint8Array {
-  // DEL, and the lead bytes of C1 (0xC2) and of U+2028–U+2069 (0xE2): most rows hold none.
-  if (!bytes.some((b) => b === 0x7f || b === 0xc2 || b === 0xe2)) return bytes;
+export function cleanJsonText(bytes: Uint8Array): Uint8Array {
+  // A backslash (an escape) or the lead byte of DEL, C1 (0xC2) or the bidi controls (0xE2): most rows hold none.
+  if (!bytes.some((b) => b === 0x5c || b === 0x7f || b === 0xc2 || b === 0xe2)) return bytes;
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  const escaped = text.replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return escaped === text ? bytes : Buffer.from(escaped);
+  const cleaned = text.replace(JSON_STRING, (literal) => {
+    if (!CONTROL_IN_LITERAL.test(literal)) return literal;
+    const value = JSON.parse(literal) as string;
+    const clean = stripControl(value);
+    return clean === value ? literal : JSON.stringify(clean);
+  });
+  return cleaned === text ? bytes : Buffer.from(cleaned);
 }

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { createTestIO } from '../helpers/io.js';
 import { createListWriter, writeOne, parseFormat } from '../../src/output/format.js';
-import { cleanCell, stripControl } from '../../src/output/sanitize.js';
+import { cleanCell, cleanJsonText, stripControl, stripControlDeep } from '../../src/output/sanitize.js';
 import { displayValue, flattenKeys, getPath } from '../../src/output/values.js';
 
 const cols = [
@@ -192,6 +192,20 @@ describe('values', () => {
         if (!CONTROL.test(text) && !/[\t\n\u2028\u2029]/.test(text)) expect(cleanCell(text)).toBe(text);
       }
     }
+  });
+});
+
+describe('JSON text for a terminal', () => {
+  const clean = (text: string) => Buffer.from(cleanJsonText(Buffer.from(text))).toString('utf8');
+  it('cleans each string as a parsed value is cleaned, and leaves the numbers as they were written', () => {
+    const text = '{"id":9007199254740993,"v":1.10,"n":"a\\u001b]0;t\\u0007b\u009b31mc","\u202ek":"x\\"y","t":"tab\\there"}';
+    const out = clean(text);
+    expect(out).toBe('{"id":9007199254740993,"v":1.10,"n":"abc","k":"x\\"y","t":"tab\\there"}');
+    expect(JSON.parse(out)).toEqual(stripControlDeep(JSON.parse(text)));
+  });
+  it('gives back text without a control character untouched (the same bytes)', () => {
+    const bytes = Buffer.from('{"id":1,"name":"Café \\"Ω\\" \\u00e9"}');
+    expect(cleanJsonText(bytes)).toBe(bytes);
   });
 });
 
