@@ -336,9 +336,13 @@ function beyondCount(firstCount: number | null | undefined, received: number): s
  * fault) ends the listing as one that does not advance does, the page that came written first.
  */
 function nextQuery(next: string, baseUrl: string): URLSearchParams | string {
+  const quoted = JSON.stringify(next.length > 200 ? `${next.slice(0, 200)}…` : next);
+  let url: URL;
   try {
-    return new URL(next, baseUrl + '/').searchParams;
+    url = new URL(next, baseUrl + '/');
   } catch {
-    return `the answer's next link is no URL (${JSON.stringify(next.length > 200 ? `${next.slice(0, 200)}…` : next)})`;
+    return `the answer's next link is no URL (${quoted})`;
   }
+  // Only its query is followed, on the base URL: a file: or javascript: link is no page of the list.
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.searchParams : `the answer's next link is no http(s) URL (${quoted})`;
 }

@@ -157,8 +157,12 @@ export async function downloadDocument(ctx: Context, id: number, opts: DownloadF
   const target = resolveTarget(opts.out, name, { cwd: process.cwd(), force: opts.force });
 
   const { downloadUrlSchema } = await import('../api/schemas/files.js');
-  const signed = downloadUrlSchema.safeParse(await client.get(PATHS.documentDownload(id)));
-  if (!signed.success) throw new SctError(`unexpected answer from GET ${PATHS.documentDownload(id)}: no url`);
+  const answer = await client.get<{ url?: unknown }>(PATHS.documentDownload(id));
+  const signed = downloadUrlSchema.safeParse(answer);
+  if (!signed.success) {
+    const given = answer?.url;
+    throw new SctError(`unexpected answer from GET ${PATHS.documentDownload(id)}: ${typeof given === 'string' && given !== '' ? `its url is no http(s) URL (${JSON.stringify(given.slice(0, 200))})` : 'no url'}`);
+  }
   // As every download: the file's own type, and JSON for an error body.
   const type = typeof doc.content_type === 'string' && /^[\w.+-]+\/[\w.+-]+$/.test(doc.content_type) ? doc.content_type : '*/*';
   const res = await client.stream({ path: signed.data.url, auth: false, accept: `${type}, application/json`, fileName: name });

@@ -101,6 +101,15 @@ describe('answers that are not the API speaking', () => {
     expect(r.stderr).toMatch(/POST \/products: the service answered 201 Created without the created object \(no id\)/);
   });
 
+  it('a download link that is no http(s) URL (file:///etc/passwd) is an answer error, never a request to the base URL', async () => {
+    h.on('GET /api/documents/4/download', answer(200, {}, { url: 'file:///etc/passwd' }), { times: 1 });
+    const out = join(t.dir, 'dl-file');
+    const r = await sct(['documents', 'download', '4', '--out', out]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('unexpected answer from GET /documents/4/download: its url is no http(s) URL ("file:///etc/passwd")');
+    expect(r.stderr).not.toContain('404');
+  });
+
   it('a create answered with an id that is none (-1, 0, 1.5, a blank, past 2^53) is an error, not "Created -1"', async () => {
     for (const [id, said] of [[-1, 'id -1'], [0, 'id 0'], [1.5, 'id 1.5'], [' ', 'id " "'], [9007199254740993, 'id 9007199254740992']] as const) {
       h.on('POST /api/products', answer(201, {}, { id, name: 'Cocoa' }), { times: 1 });

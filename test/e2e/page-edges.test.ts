@@ -51,7 +51,7 @@ beforeAll(async () => {
     }
     // One item again on the second page, as a list that changed while it was read serves it.
     if (mode === 'repeat' && offset > 0 && offset < 20) results.unshift({ id: 1, name: 'item 1' });
-    const next = mode === 'badlink' ? 'http://[::1' : offset + limit < N ? `http://127.0.0.1:${(server.address() as { port: number }).port}/${mode}/api/x?limit=${limit}&offset=${offset + limit}` : null;
+    const next = mode === 'badlink' ? 'http://[::1' : mode === 'filelink' ? 'file:///etc/passwd?limit=10&offset=10' : offset + limit < N ? `http://127.0.0.1:${(server.address() as { port: number }).port}/${mode}/api/x?limit=${limit}&offset=${offset + limit}` : null;
     let body = Buffer.from(JSON.stringify({ count: mode === 'countlow' ? 5 : N, next, previous: null, results }));
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (mode === 'stacked') {
@@ -112,6 +112,13 @@ describe('lists from a server of its own ways', () => {
     expect(JSON.parse(r.stdout)).toHaveLength(10);
     expect(r.stderr).toContain('error: GET /compliance/risk-assessments: the answer\'s next link is no URL ("http://[::1")');
     expect(r.stderr).not.toContain('Invalid URL');
+  });
+
+  it('a next link that is no http(s) URL is named too, not followed for its query alone', async () => {
+    const r = await sct('filelink', ['risk', 'list', '--all', '--page-size', '10', '-o', 'ndjson']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout.trim().split('\n')).toHaveLength(10);
+    expect(r.stderr).toContain('error: GET /compliance/risk-assessments: the answer\'s next link is no http(s) URL ("file:///etc/passwd?limit=10&offset=10")');
   });
 
   it('nesting deeper than a stack: a 401 stays exit 4 with its status; -o json stays one document', async () => {
