@@ -9,7 +9,7 @@ import type { OptionsOf } from './shared/options.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
-import { UsageError } from '../errors.js';
+import { SctError, UsageError } from '../errors.js';
 import { checkFilterPairs, LIST_OPTIONS, listQuery, pageOptions, runList } from './shared/list.js';
 import { parseId } from './shared/crud.js';
 import { fetchMe } from './whoami.js';
@@ -118,6 +118,11 @@ export async function switchWorkspace(ctx: Context, id: string | undefined): Pro
     path: PATHS.workspaceSwitch,
     body: { company_id: companyId },
   });
+  // The documents show only a message; an answer that names another workspace is not recorded as this one.
+  const answered = res.data && typeof res.data === 'object' ? (res.data as { company_id?: unknown }).company_id : undefined;
+  if (typeof answered === 'number' && answered !== companyId) {
+    throw new SctError(`POST ${PATHS.workspaceSwitch}: the service answered that it switched to workspace ${answered}, not ${companyId}: nothing was recorded`);
+  }
   const s = ctx.settings();
   // A profile with a token of its own records that token's workspace: a switch made with
   // SCT_TOKEN (another user, perhaps) is that token's, and recorded there it could be a
@@ -134,7 +139,12 @@ export async function currentWorkspace(ctx: Context): Promise<void> {
   const me = await fetchMe(ctx.client());
   const s = ctx.settings();
   const company = me.company ?? null;
-  if (company && s.workspace !== undefined && s.workspace !== String(company.id)) {
+  if (!company) {
+    const e = new SctError(`no active workspace: GET ${PATHS.me} names no company`);
+    e.hint = 'run `sct workspaces list`, then `sct workspaces switch ID`';
+    throw e;
+  }
+  if (s.workspace !== undefined && s.workspace !== String(company.id)) {
     ctx.io.warn(
       `profile "${s.profile}" records workspace ${s.workspace}, but the active one is ${company.id} ` +
         `(switched elsewhere?); \`sct workspaces switch ${company.id}\` records it, \`sct workspaces switch ${s.workspace}\` goes back`,

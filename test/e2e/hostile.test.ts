@@ -101,6 +101,41 @@ describe('answers that are not the API speaking', () => {
     expect(r.stderr).toMatch(/POST \/products: the service answered 201 Created without the created object \(no id\)/);
   });
 
+  it('an answer about another object than the one asked or changed is an error, never its success', async () => {
+    // dds wait: the statement polled is 1; an answer about 2 (complete) must not end the wait as 1's.
+    h.on('GET /api/due-diligence-statements/1', answer(200, {}, { id: 2, status: 'complete', dds_identifier: 'X', dds_data: null }), { times: 1 });
+    const other = await sct(['dds', 'wait', '1', '--timeout', '5s']);
+    expect(other.exitCode).toBe(1);
+    expect(other.stderr).toContain('error: unexpected answer from GET /due-diligence-statements/1: statement 2, not 1');
+    expect(other.stderr).not.toContain('is complete');
+    h.on('GET /api/due-diligence-statements/1', answer(200, {}, { id: 1, dds_data: null }), { times: 1 });
+    const statusless = await sct(['dds', 'wait', '1', '--timeout', '5s']);
+    expect(statusless.exitCode).toBe(1);
+    expect(statusless.stderr).toContain('error: unexpected answer from GET /due-diligence-statements/1: not a statement (no status)');
+    // members set-role: the member as answered has another role than the one sent.
+    const member = (await t.api('/accounts/user-companies?limit=1')).results[0].id;
+    h.on(`PATCH /api/accounts/user-companies/${member}`, answer(200, {}, { id: member, auth_group: 1, auth_group_detail: { id: 1, name: 'OWNER' } }), { times: 1 });
+    const role = await sct(['members', 'set-role', String(member), '3']);
+    expect(role.exitCode).toBe(1);
+    expect(role.stderr).toContain(`error: PATCH /accounts/user-companies/${member}: the service answered that member ${member} has role 1 (OWNER), not 3`);
+    expect(role.stderr).not.toContain('✓');
+    h.on(`PATCH /api/accounts/user-companies/${member}`, answer(200, {}, {}), { times: 1 });
+    const empty = await sct(['members', 'set-role', String(member), '3']);
+    expect(empty.exitCode).toBe(1);
+    expect(empty.stderr).toContain(`unexpected answer from PATCH /accounts/user-companies/${member}: not the member (no auth_group)`);
+    // workspaces switch: an answer naming another workspace is not recorded as the one asked.
+    h.on('POST /api/accounts/workspaces/switch', answer(200, {}, { company_id: 999, message: 'Switched.' }), { times: 1 });
+    const switched = await sct(['workspaces', 'switch', '1']);
+    expect(switched.exitCode).toBe(1);
+    expect(switched.stderr).toContain('error: POST /accounts/workspaces/switch: the service answered that it switched to workspace 999, not 1: nothing was recorded');
+    // workspaces current: a profile without a company is no workspace of blanks.
+    const me = await t.api('/accounts/me');
+    h.on('GET /api/accounts/me', answer(200, {}, { ...me, company: null, active_user_company_id: null }), { times: 1 });
+    const none = await sct(['workspaces', 'current']);
+    expect(none.exitCode).toBe(1);
+    expect(none.stderr).toContain('error: no active workspace: GET /accounts/me names no company');
+  });
+
   it('a download link that is no http(s) URL (file:///etc/passwd) is an answer error, never a request to the base URL', async () => {
     h.on('GET /api/documents/4/download', answer(200, {}, { url: 'file:///etc/passwd' }), { times: 1 });
     const out = join(t.dir, 'dl-file');

@@ -121,11 +121,23 @@ describe('invitationResults', () => {
         { index: 0, status: 'accepted', invitation: { id: 'u-0' } },
       ],
     };
-    expect(invitationResults(answer, 3)).toEqual([
+    const rows = [{ email: 'a@x.example' }, { email: 'b@x.example' }, { email: 'c@x.example' }];
+    expect(invitationResults(answer, rows)).toEqual([
       { ok: true, id: 'u-0' },
       { ok: false, unknown: true, error: 'the answer holds no result for this row: it may have been created' },
       { ok: false, error: 'rejected', fields: { email: ['Taken.'] } },
     ]);
-    expect(() => invitationResults({ detail: 'x' }, 1)).toThrow(/no per-row results/);
+    expect(() => invitationResults({ detail: 'x' }, rows.slice(0, 1))).toThrow(/no per-row results/);
+    expect(() => invitationResults({ results: [{ index: '0', status: 'created' }] }, rows.slice(0, 1))).toThrow(/its per-row results are not as the documents show them/);
+  });
+
+  it('a result holding another row\'s invitation (indexes mixed up) leaves this row unknown', () => {
+    const swapped = { results: [{ index: 0, status: 'created', invitation: { id: 'u-1', email: 'B@x.example' } }, { index: 1, status: 'created', invitation: { id: 'u-0', email: 'a@x.example' } }] };
+    expect(invitationResults(swapped, [{ email: 'a@x.example' }, { email: 'b@x.example' }])).toEqual([
+      { ok: false, unknown: true, error: 'the result for this row holds the invitation of B@x.example: it may have been created' },
+      { ok: false, unknown: true, error: 'the result for this row holds the invitation of a@x.example: it may have been created' },
+    ]);
+    const matching = { results: [{ index: 0, status: 'created', invitation: { id: 'u-0', email: 'A@X.example' } }] };
+    expect(invitationResults(matching, [{ email: 'a@x.example' }])).toEqual([{ ok: true, id: 'u-0' }]);
   });
 });

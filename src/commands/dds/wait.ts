@@ -81,7 +81,7 @@ async function pollStatement(ctx: Context, id: number, timeoutMs: number, seen?:
   try {
     let last: string | undefined;
     for (;;) {
-      const s = asStatement(await pollOnce(ctx, client, id, deadline, (asked) => timedOut(id, timeoutMs, last, asked)), 'GET');
+      const s = asStatement(await pollOnce(ctx, client, id, deadline, (asked) => timedOut(id, timeoutMs, last, asked)), 'GET', id);
       last = s.status;
       seen?.(s);
       if (FINAL_DDS_STATUSES.includes(s.status as DdsStatus)) return s;
@@ -114,8 +114,15 @@ function statusOnStderr(ctx: Context, status: string): string {
   return colorStatus(ctx.io.colorErr, status);
 }
 
-function asStatement(data: unknown, method: string): StatementResponse {
-  if (!statementResponseSchema.safeParse(data).success) throw new SctError(`unexpected answer from ${method} ${PATHS.statements}: not a statement`);
+function asStatement(data: unknown, method: string, id?: number): StatementResponse {
+  const where = `unexpected answer from ${method} ${id === undefined ? PATHS.statements : PATHS.statement(id)}`;
+  const parsed = statementResponseSchema.safeParse(data);
+  if (!parsed.success) {
+    const field = parsed.error.issues[0]?.path[0];
+    throw new SctError(`${where}: not a statement${typeof field === 'string' ? ` (${(data as Record<string, unknown>)[field] === undefined ? 'no' : 'a bad'} ${field})` : ''}`);
+  }
+  // Another statement's answer must not end the wait for this one (a script's `wait 1 && submit`).
+  if (id !== undefined && parsed.data.id !== id) throw new SctError(`${where}: statement ${parsed.data.id}, not ${id}`);
   // The object as the API sent it (zod's copy would reorder the fields in the output).
   return data as StatementResponse;
 }

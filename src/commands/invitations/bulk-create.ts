@@ -10,6 +10,7 @@ import { bulkCreateResults, invitationEmail, isInvitationEmail, type InvitationC
 import { flattenFieldErrors } from '../../api/errors.js';
 import { SctError, UsageError } from '../../errors.js';
 import { fileLabel } from '../../util/files.js';
+import { cleanCell } from '../../output/sanitize.js';
 import { cellErrorsIn, endDryRun, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
@@ -139,13 +140,22 @@ type PendingRole = Omit<InvitationCreate, 'auth_group'> & { auth_group: number |
  * is read from its invitation and error, not from the status word: the document leaves the
  * status values open.
  */
-export function invitationResults(answer: unknown, count: number): RowResult[] {
+export function invitationResults(answer: unknown, sent: ReadonlyArray<{ email: string }>): RowResult[] {
   const results = bulkCreateResults(answer);
-  if (!results) throw new SctError(`unexpected answer from POST ${PATHS.invitationsBulkCreate}: no per-row results`);
+  if (!results) {
+    const given = answer && typeof answer === 'object' && Array.isArray((answer as { results?: unknown }).results);
+    throw new SctError(`unexpected answer from POST ${PATHS.invitationsBulkCreate}: ${given ? 'its per-row results are not as the documents show them (index, status, an invitation with its id)' : 'no per-row results'}`);
+  }
   const byIndex = new Map(results.map((r) => [r.index, r]));
-  return Array.from({ length: count }, (_, i): RowResult => {
+  return sent.map((row, i): RowResult => {
     const r = byIndex.get(i);
     if (!r) return { ok: false, unknown: true, error: 'the answer holds no result for this row: it may have been created' };
+    // The invitation a result holds is this row's when it names an address: another's (indexes
+    // the service mixed up) makes this row's outcome unknown, never another row's id recorded.
+    const email = (r.invitation as { email?: unknown } | null | undefined)?.email;
+    if (typeof email === 'string' && email.toLowerCase() !== row.email.toLowerCase()) {
+      return { ok: false, unknown: true, error: `the result for this row holds the invitation of ${cleanCell(email)}: it may have been created` };
+    }
     // An empty error (`{}`, `""`) is none: the invitation is there.
     const fields = Object.fromEntries(Object.entries(flattenFieldErrors(r.error)).map(([k, v]) => [k, v.filter((m) => m.trim() !== '')]).filter(([, v]) => v.length > 0));
     const erred = Object.keys(fields).length > 0;
@@ -207,7 +217,7 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
     invalid,
     send: async (operations, keyFor, client) => {
       const res = await client.request({ method: 'POST', path: PATHS.invitationsBulkCreate, body: { operations }, idempotencyKey: keyFor(operations) });
-      return invitationResults(res.data, operations.length);
+      return invitationResults(res.data, operations);
     },
   });
 }
