@@ -179,6 +179,8 @@ export function createdIdProblem(data: unknown): string | undefined {
   // An id a user acts on next (`sct orders get ID`): a whole number of the service's, or a
   // UUID's text; -1, 1.5 or a number JSON.parse rounded would name no object, or another.
   if ((typeof id === 'number' && Number.isSafeInteger(id) && id > 0) || (typeof id === 'string' && id.trim() !== '')) return undefined;
+  // Past 2^53 the number read is not the one sent: not quoted as if it were.
+  if (typeof id === 'number' && Number.isInteger(id) && !Number.isSafeInteger(id)) return 'without a usable id (a number past 2^53, which JSON reads as another)';
   return `without a usable id (id ${typeof id === 'string' ? JSON.stringify(id) : String(id)})`;
 }
 

@@ -41,8 +41,8 @@ export function stripControlDeep(value: unknown): unknown {
 
 /** A JSON string literal, escapes and all. */
 const JSON_STRING = /"(?:[^"\\]|\\.)*"/g;
-/** A literal holding, raw or escaped, a character stripControl removes. */
-const CONTROL_IN_LITERAL = /\\u00[01][0-9a-fA-F]|\\u007[fF]|\\u00[89][0-9a-fA-F]|\\u20(?:2[a-eA-E]|6[6-9])|[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/** A literal holding, raw or escaped, a character stripControl removes (or an escaped backslash before b, f, r: parsed, found clean, kept). */
+const CONTROL_IN_LITERAL = /\\[bfr]|\\u00[01][0-9a-fA-F]|\\u007[fF]|\\u00[89][0-9a-fA-F]|\\u20(?:2[a-eA-E]|6[6-9])|[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * JSON text as the service sent it, for a terminal: each string literal holding a control

@@ -176,10 +176,13 @@ describe('origins import --file plots.geojson', () => {
       feature('', '{"name":"c","country_code":"GH","external_id":{"a":1}}'),
       feature('"id":"X-4",', '{"name":{"a":1},"country_code":"GH"}'),
       feature('"id":"X-5",', '{"name":"e","country_code":["GH"]}'),
+      // GDAL writes an empty attribute as null: the feature's id is still the one taken.
+      feature('"id":12345678901234567891,', '{"name":"f","country_code":"GH","external_id":null}'),
     ]));
     const r = await t.sct(['origins', 'import', '--file', file, '--dry-run']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('odd-values.geojson: 5 invalid features; nothing was sent');
+    expect(r.stderr).toContain('odd-values.geojson: 6 invalid features; nothing was sent');
+    expect(r.stderr).toMatch(/feature 6, external_id: the feature's id is a number past what one holds exactly/);
     expect(r.stderr).toMatch(/feature 1, external_id: the feature's id is a number past what one holds exactly \(read as 12345678901234567000\): write it as text, in quotes/);
     expect(r.stderr).toMatch(/feature 2, external_id: a number past what one holds exactly \(read as 98765432109876540000\): write it as text, in quotes/);
     expect(r.stderr).toMatch(/feature 3, external_id: expected text or a number, not an object/);

@@ -248,6 +248,9 @@ B-2,ordr,2025-02-30,x,1,5,kg
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('line 2, volume: "12345678901234567890" has more digits than a number holds exactly (it would be sent as 12345678901234567000)');
     expect(r.stderr).toContain('line 3, volume: "0.1234567890123456789" has more digits than a number holds exactly (it would be sent as 0.12345678901234568)');
+    const tiny = writeCsv('tiny-volume.csv', `${head}\nT-1,order,2025-01-01,101,1,1e-400,kg,1`);
+    const small = await t.sct(['orders', 'import', '--purchase', '--file', tiny, '--dry-run']);
+    expect(small.stderr).toContain('line 2, volume: "1e-400" is closer to 0 than a number holds (it would be sent as 0)');
     const fine = writeCsv('fine-volume.csv', `${head}\nF-1,order,2025-01-01,101,1,0.30000000000000004,kg,1\nF-2,order,2025-01-01,101,1,1250.500,kg,1\nF-3,order,2025-01-01,101,1,1.5e3,kg,1\nF-4,order,2025-01-01,101,1,007,kg,1`);
     const ok = await t.sct(['orders', 'import', '--purchase', '--file', fine, '--dry-run', '-o', 'json']);
     expect(ok.exitCode, ok.stderr).toBe(0);

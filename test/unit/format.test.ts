@@ -203,6 +203,10 @@ describe('JSON text for a terminal', () => {
     expect(out).toBe('{"id":9007199254740993,"v":1.10,"n":"abc","k":"x\\"y","t":"tab\\there"}');
     expect(JSON.parse(out)).toEqual(stripControlDeep(JSON.parse(text)));
   });
+  it('cleans the short escapes of control characters (\\b, \\f, \\r) as the others, and keeps an escaped backslash', () => {
+    expect(clean('{"a":"x\\ry\\bz\\fw","b":"c:\\\\bin","t":"a\\tb\\nc"}')).toBe('{"a":"xyzw","b":"c:\\\\bin","t":"a\\tb\\nc"}');
+  });
+
   it('gives back text without a control character untouched (the same bytes)', () => {
     const bytes = Buffer.from('{"id":1,"name":"Café \\"Ω\\" \\u00e9"}');
     expect(cleanJsonText(bytes)).toBe(bytes);

@@ -80,7 +80,7 @@ function convert(raw: string, conv: Conv, numbers: NumberStyle = 'point'): unkno
       }
       const n = Number(text);
       if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) || !Number.isFinite(n)) throw new CellError(`"${raw}" is not a number`);
-      if (!isExactly(text, n)) throw new CellError(`"${raw}" has more digits than a number holds exactly (it would be sent as ${String(n)})`);
+      if (!isExactly(text, n)) throw new CellError(`"${raw}" ${n === 0 ? 'is closer to 0 than a number holds' : 'has more digits than a number holds exactly'} (it would be sent as ${String(n)})`);
       return n;
     }
     case 'bool': {

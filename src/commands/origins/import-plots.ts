@@ -140,7 +140,8 @@ export function plotUnits(
     // A value of another kind is said as such (not "missing"), and a number read rounded is no id.
     const nameProblem = valueProblem(raw.properties, o.nameProperty ? [o.nameProperty] : NAME_PROPERTIES);
     const countryProblem = valueProblem(raw.properties, COUNTRY_PROPERTIES);
-    const extProblem = valueProblem(raw.properties, ['external_id']) ?? (raw.properties.external_id === undefined ? idProblem(raw) : undefined);
+    // The feature's id is taken wherever the property gives no text (absent, null, blank: GDAL writes null).
+    const extProblem = valueProblem(raw.properties, ['external_id']) ?? (givesText(raw.properties.external_id) ? undefined : idProblem(raw));
     if (nameProblem) add('name', nameProblem);
     else if (name === undefined) required('name', missingName);
     if (countryProblem) add('country_code', countryProblem);
@@ -177,4 +178,9 @@ export function plotUnits(
     }
   }
   return units;
+}
+
+/** Whether a property's value is taken as text (firstText's rule): a non-blank string or a finite number. */
+function givesText(v: unknown): boolean {
+  return (typeof v === 'string' && v.trim() !== '') || (typeof v === 'number' && Number.isFinite(v));
 }
