@@ -116,7 +116,7 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
 
       // Only the next link's query is used, on our own base URL: a server behind a proxy often
       // builds links with an internal host or scheme, and the token must not follow those.
-      const linked = page.next && fetched < total ? nextQuery(page.next, source.baseUrl) : undefined;
+      const linked = page.next && fetched < total ? nextQuery(page.next, source.baseUrl, params) : undefined;
       const link = linked instanceof URLSearchParams ? linked : undefined;
       // Without a next link only the count can be wrong: a last page (or the only one) that takes
       // the items past twice the count is the same fault, whatever the page size.
@@ -335,7 +335,8 @@ function beyondCount(firstCount: number | null | undefined, received: number): s
  * The query of a next link, or why it cannot be followed: a link that is no URL (the service's
  * fault) ends the listing as one that does not advance does, the page that came written first.
  */
-function nextQuery(next: string, baseUrl: string): URLSearchParams | string {
+function nextQuery(next: unknown, baseUrl: string, asked: URLSearchParams): URLSearchParams | string {
+  if (typeof next !== 'string') return `the answer's next link is no URL (${JSON.stringify(next)})`;
   const quoted = JSON.stringify(next.length > 200 ? `${next.slice(0, 200)}…` : next);
   let url: URL;
   try {
@@ -344,5 +345,19 @@ function nextQuery(next: string, baseUrl: string): URLSearchParams | string {
     return `the answer's next link is no URL (${quoted})`;
   }
   // Only its query is followed, on the base URL: a file: or javascript: link is no page of the list.
-  return url.protocol === 'http:' || url.protocol === 'https:' ? url.searchParams : `the answer's next link is no http(s) URL (${quoted})`;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `the answer's next link is no http(s) URL (${quoted})`;
+  if ([...url.searchParams.keys()].length === 0) return `the answer's next link names no page (${quoted}: no query)`;
+  // A link that pages by offset keeps the request's own filters: one that left them out would
+  // list what was not asked for (every order, where one supplier's were). A cursor is opaque:
+  // it may carry them itself (and some services refuse them beside it).
+  if (!url.searchParams.has('offset')) return url.searchParams;
+  for (const key of new Set(asked.keys())) {
+    if (PAGING.has(key)) continue;
+    const wanted = asked.getAll(key).sort().join(',');
+    if (url.searchParams.getAll(key).sort().join(',') !== wanted) return `the answer's next link leaves out the request's ${key}=${wanted} (${quoted})`;
+  }
+  return url.searchParams;
 }
+
+/** The parameters a next link changes from page to page. */
+const PAGING = new Set(['limit', 'offset', 'cursor', 'page', 'page_size']);

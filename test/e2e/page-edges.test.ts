@@ -51,7 +51,15 @@ beforeAll(async () => {
     }
     // One item again on the second page, as a list that changed while it was read serves it.
     if (mode === 'repeat' && offset > 0 && offset < 20) results.unshift({ id: 1, name: 'item 1' });
-    const next = mode === 'badlink' ? 'http://[::1' : mode === 'filelink' ? 'file:///etc/passwd?limit=10&offset=10' : offset + limit < N ? `http://127.0.0.1:${(server.address() as { port: number }).port}/${mode}/api/x?limit=${limit}&offset=${offset + limit}` : null;
+    const port = (server.address() as { port: number }).port;
+    const next =
+      mode === 'badlink' ? 'http://[::1'
+      : mode === 'filelink' ? 'file:///etc/passwd?limit=10&offset=10'
+      : mode === 'numlink' ? 5
+      : mode === 'noquery' ? `http://127.0.0.1:${port}/${mode}/api/x`
+      // A link that leaves out the request's own filter (a search): followed, it would list everything.
+      : mode === 'dropfilter' && offset === 0 ? `http://127.0.0.1:${port}/${mode}/api/x?limit=${limit}&offset=${offset + limit}`
+      : offset + limit < N ? `http://127.0.0.1:${(server.address() as { port: number }).port}/${mode}/api/x?limit=${limit}&offset=${offset + limit}` : null;
     let body = Buffer.from(JSON.stringify({ count: mode === 'countlow' ? 5 : N, next, previous: null, results }));
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (mode === 'stacked') {
@@ -119,6 +127,20 @@ describe('lists from a server of its own ways', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout.trim().split('\n')).toHaveLength(10);
     expect(r.stderr).toContain('error: GET /compliance/risk-assessments: the answer\'s next link is no http(s) URL ("file:///etc/passwd?limit=10&offset=10")');
+  });
+
+  it('a next link that is no text, or that leaves out the request\'s own filters, is named, not followed', async () => {
+    const num = await sct('numlink', ['risk', 'list', '--all', '--page-size', '10', '-o', 'ndjson']);
+    expect(num.exitCode).toBe(1);
+    expect(num.stdout.trim().split('\n')).toHaveLength(10);
+    expect(num.stderr).toContain('the answer\'s next link is no URL (5)');
+    const dropped = await sct('dropfilter', ['risk', 'list', '--all', '--page-size', '10', '--search', 'item', '-o', 'ndjson']);
+    expect(dropped.exitCode).toBe(1);
+    expect(dropped.stdout.trim().split('\n')).toHaveLength(10);
+    expect(dropped.stderr).toContain('the answer\'s next link leaves out the request\'s search=item');
+    const bare = await sct('noquery', ['risk', 'list', '--all', '--page-size', '10', '-o', 'ndjson']);
+    expect(bare.exitCode).toBe(1);
+    expect(bare.stderr).toContain('the answer\'s next link names no page');
   });
 
   it('nesting deeper than a stack: a 401 stays exit 4 with its status; -o json stays one document', async () => {
