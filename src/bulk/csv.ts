@@ -548,7 +548,7 @@ const QUOTED_MAX = 60;
  * (a NUL before `217`, stripped before a terminal, made a good id look refused), and a cell of
  * 100,000 characters cut to its start and its length.
  */
-function asQuoted(message: string): string {
+export function asQuoted(message: string): string {
   return message.replace(/"([^"]*)"/g, (whole, cell: string) => {
     const shown = cell.length > QUOTED_MAX ? `${cell.slice(0, QUOTED_MAX)}…` : cell;
     const visible = shown.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -152,7 +152,7 @@ export function originListQuery(opts: ListOriginsOptions): URLSearchParams {
 
 export async function listOrigins(ctx: Context, opts: ListOriginsOptions): Promise<void> {
   const query = originListQuery(opts);
-  if (opts.eudr || opts.maxSize !== undefined || opts.out !== undefined) {
+  if (opts.eudr || opts.maxSize !== undefined || opts.out !== undefined || opts.force) {
     const eudr = await import('./origins/eudr-export.js');
     eudr.checkEudrFlags(opts, ctx.format(), ctx.columns());
     return eudr.exportForRegistry(ctx, opts, query);

@@ -93,10 +93,14 @@ export function externalIdOf(f: RawFeature): string | undefined {
   return firstText(f.properties, ['external_id']) ?? (f.id !== undefined && String(f.id).trim() !== '' ? String(f.id).trim() : undefined);
 }
 
+const LABEL_MAX = 60;
+
 /** How messages name a feature: its index, and its id or name when it has one. */
 export function featureLabel(f: RawFeature, nameProperty?: string): string {
+  // A label, not the value: an id or name of thousands of characters is cut.
+  const cut = (text: string) => (text.length > LABEL_MAX ? `${text.slice(0, LABEL_MAX)}…` : text);
   const id = externalIdOf(f);
   const name = nameOf(f, nameProperty);
-  const extra = [id, name !== undefined && name !== id ? JSON.stringify(name) : undefined].filter(Boolean);
+  const extra = [id && cut(id), name !== undefined && name !== id ? JSON.stringify(cut(name)) : undefined].filter(Boolean);
   return `feature ${f.index}${extra.length ? ` (${extra.join(' ')})` : ''}`;
 }

@@ -151,6 +151,8 @@ describe('origins list -o geojson --eudr', () => {
       [['origins', 'list', '--eudr'], '--eudr writes the registry\'s GeoJSON: use it with -o geojson'],
       [['origins', 'list', '-o', 'geojson', '--eudr', '--max-size', '25MB'], '--max-size splits the export into files: give the directory with --out DIR'],
       [['origins', 'list', '-o', 'geojson', '--out', dir], '--max-size and --out go with --eudr'],
+      [['origins', 'list', '--force'], '--force goes with --out'],
+      [['origins', 'list', '-o', 'geojson', '--eudr', '--force'], '--force goes with --out'],
       [['origins', 'list', '-o', 'geojson', '--eudr', '--max-size', 'big', '--out', dir], 'invalid --max-size "big"'],
     ]);
     const tiny = await t.sct(['origins', 'list', ...FILTER, '-o', 'geojson', '--eudr', '--max-size', '100', '--out', dir]);

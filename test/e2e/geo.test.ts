@@ -178,10 +178,15 @@ describe('origins import --file plots.geojson', () => {
       feature('"id":"X-5",', '{"name":"e","country_code":["GH"]}'),
       // GDAL writes an empty attribute as null: the feature's id is still the one taken.
       feature('"id":12345678901234567891,', '{"name":"f","country_code":"GH","external_id":null}'),
+      // An id of 100,000 characters twice: quoted cut, as a CSV cell is.
+      feature('', `{"name":"g","country_code":"GH","external_id":"${'Y'.repeat(100_000)}"}`),
+      feature('', `{"name":"h","country_code":"GH","external_id":"${'Y'.repeat(100_000)}"}`),
     ]));
     const r = await t.sct(['origins', 'import', '--file', file, '--dry-run']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('odd-values.geojson: 6 invalid features; nothing was sent');
+    expect(r.stderr).toContain('odd-values.geojson: 8 invalid features; nothing was sent');
+    expect(r.stderr).not.toContain('Y'.repeat(61));
+    expect(r.stderr).toMatch(/feature 8, external_id: "Y{60}…" \(100,000 characters\) is also feature 7's/);
     expect(r.stderr).toMatch(/feature 6, external_id: the feature's id is a number past what one holds exactly/);
     expect(r.stderr).toMatch(/feature 1, external_id: the feature's id is a number past what one holds exactly \(read as 12345678901234567000\): write it as text, in quotes/);
     expect(r.stderr).toMatch(/feature 2, external_id: a number past what one holds exactly \(read as 98765432109876540000\): write it as text, in quotes/);

@@ -136,6 +136,17 @@ describe('answers that are not the API speaking', () => {
     expect(none.stderr).toContain('error: no active workspace: GET /accounts/me names no company');
   });
 
+  it('an order read before an update whose items hold a null is an answer error, not a TypeError', async () => {
+    const order = (await t.api('/orders?order_action=buying&limit=1')).results[0];
+    const full = await t.api(`/orders/${order.id}`);
+    h.on(`GET /api/orders/${order.id}`, answer(200, {}, { ...full, items: [null, ...full.items] }), { times: 1 });
+    const product = await productId();
+    const r = await sct(['orders', 'update', String(order.id), '--purchase', '--item', `product=${product},volume=2`, '--dry-run']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`error: unexpected answer from GET /orders/${order.id}: item 1 is null`);
+    expect(r.stderr).not.toContain('Cannot read properties');
+  });
+
   it('a download link that is no http(s) URL (file:///etc/passwd) is an answer error, never a request to the base URL', async () => {
     h.on('GET /api/documents/4/download', answer(200, {}, { url: 'file:///etc/passwd' }), { times: 1 });
     const out = join(t.dir, 'dl-file');

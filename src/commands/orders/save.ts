@@ -146,10 +146,20 @@ type Item = Record<string, unknown>;
  * The service replaces an order's item list with the one a PATCH sends, so an item the new list
  * does not name by id is deleted. Those items are named and confirmed first (--yes in scripts).
  */
+/** The items of an order as read, each an object: a null among them is the service's fault, said as such. */
+function itemsOf(order: unknown, id: number): Item[] {
+  const items = order && typeof order === 'object' ? (order as { items?: unknown }).items : undefined;
+  if (items === undefined || items === null) return [];
+  if (!Array.isArray(items)) throw new SctError(`unexpected answer from GET ${PATHS.order(id)}: its items are not a list`);
+  const bad = items.findIndex((it) => !it || typeof it !== 'object' || Array.isArray(it));
+  if (bad >= 0) throw new SctError(`unexpected answer from GET ${PATHS.order(id)}: item ${bad + 1} is ${items[bad] === null ? 'null' : 'not an object'}`);
+  return items as Item[];
+}
+
 async function confirmDroppedItems(ctx: Context, kind: OrderKindName, id: number, items: Item[]): Promise<void> {
   const kept = new Set<unknown>(items.map((it) => it.id).filter((x) => x !== undefined));
-  const order = await ctx.client().get<{ items?: Item[] } | null>(PATHS.order(id));
-  const dropped = (order?.items ?? []).filter((it) => !kept.has(it.id));
+  const order = await ctx.client().get(PATHS.order(id));
+  const dropped = itemsOf(order, id).filter((it) => !kept.has(it.id));
   if (dropped.length === 0) return;
   // A few named, then a count: a question of forty items redraws forty lines at each keystroke.
   const SHOWN = 5;
@@ -167,8 +177,8 @@ async function confirmDroppedItems(ctx: Context, kind: OrderKindName, id: number
   // (--yes asked nobody, and waited for nothing).
   if (ctx.flags.yes) return;
   const named = new Set(dropped.map((it) => it.id));
-  const now = await ctx.client().get<{ items?: Item[] } | null>(PATHS.order(id));
-  const unnamed = (now?.items ?? []).filter((it) => !kept.has(it.id) && !named.has(it.id));
+  const now = await ctx.client().get(PATHS.order(id));
+  const unnamed = itemsOf(now, id).filter((it) => !kept.has(it.id) && !named.has(it.id));
   if (unnamed.length > 0) {
     const err = new SctError(
       `order ${id} changed while the question waited: ${unnamed.slice(0, SHOWN).map(describeItem).join('; ')}${unnamed.length > SHOWN ? `; and ${unnamed.length - SHOWN} more` : ''} would be deleted too; nothing was sent`,

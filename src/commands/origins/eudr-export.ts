@@ -29,6 +29,7 @@ export function parseSize(text: string): number {
 
 /** The flags that only make sense together, checked before any request. */
 export function checkEudrFlags(flags: EudrExportFlags, format: string, columns: string | undefined): void {
+  if (flags.force && flags.out === undefined) throw new UsageError('--force goes with --out (it replaces an earlier export in that directory)');
   if (!flags.eudr) {
     if (flags.maxSize !== undefined || flags.out !== undefined) throw new UsageError('--max-size and --out go with --eudr (the registry\'s GeoJSON files)');
     return;

@@ -10,7 +10,7 @@ import type { RowProblem } from '../../sync/plan.js';
 import { checkPlots, countryOf, externalIdOf, idProblem, nameOf, readPlotFile, valueProblem, COUNTRY_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { writeReportFile } from '../../bulk/report.js';
-import { notAllListed } from '../../bulk/csv.js';
+import { asQuoted, notAllListed } from '../../bulk/csv.js';
 import { UsageError, type FieldErrors } from '../../errors.js';
 import { parseWorded, zodFieldErrors } from '../shared/body.js';
 import { findingLines, parseCommodity, parseCountryFlag } from './check.js';
@@ -124,7 +124,7 @@ export function plotUnits(
   const externalIndex = new Map<string, number>();
   const seen = new Map<string, number>();
   for (const { raw, geometry } of features) {
-    const add = (field: string, message: string) => (problems[`feature ${raw.index}, ${field}`] ??= []).push(message);
+    const add = (field: string, message: string) => (problems[`feature ${raw.index}, ${field}`] ??= []).push(asQuoted(message));
     const name = nameOf(raw, o.nameProperty);
     const country = countryOf(raw, o.countryCode);
     const ext = externalIdOf(raw);

@@ -12,7 +12,7 @@ const EUDR_OPTIONS = [
   { flags: '--eudr', description: "with -o geojson: the EU registry's format (ProductionPlace, ProducerCountry, Area for points, external_id), every matching origin unless --limit" },
   { flags: '--max-size <size>', description: 'with --eudr --out: split into files of at most this size (e.g. 25MB; kB and MB are 1,000 and 1,000,000 bytes)' },
   { flags: '--out <dir>', description: 'with --eudr: write numbered files origins-001.geojson… into this directory (every matching origin unless --limit)' },
-  { flags: '--force', description: 'with --out: overwrite files of the same names' },
+  { flags: '--force', description: 'with --out: replace an earlier export in DIR (its origins-NNN files this one does not write are removed)' },
 ] as const;
 
 export const LIST_ORIGINS_OPTIONS = [{ filters: ORIGIN_FILTERS }, { alias: 'country', of: 'country-code' }, ...EUDR_OPTIONS, ...LIST_OPTIONS] as const;
