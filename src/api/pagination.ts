@@ -347,10 +347,10 @@ function nextQuery(next: unknown, baseUrl: string, asked: URLSearchParams): URLS
   // Only its query is followed, on the base URL: a file: or javascript: link is no page of the list.
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `the answer's next link is no http(s) URL (${quoted})`;
   if ([...url.searchParams.keys()].length === 0) return `the answer's next link names no page (${quoted}: no query)`;
-  // A link that pages by offset keeps the request's own filters: one that left them out would
-  // list what was not asked for (every order, where one supplier's were). A cursor is opaque:
-  // it may carry them itself (and some services refuse them beside it).
-  if (!url.searchParams.has('offset')) return url.searchParams;
+  // A link that pages by offset or page number keeps the request's own filters: one that left
+  // them out would list what was not asked for (every order, where one supplier's were). A cursor
+  // is opaque: it may carry them itself (and some services refuse them beside it).
+  if (!url.searchParams.has('offset') && !url.searchParams.has('page')) return url.searchParams;
   for (const key of new Set(asked.keys())) {
     if (PAGING.has(key)) continue;
     const wanted = asked.getAll(key).sort().join(',');

@@ -549,7 +549,8 @@ const QUOTED_MAX = 60;
  * 100,000 characters cut to its start and its length.
  */
 export function asQuoted(message: string): string {
-  return message.replace(/"([^"]*)"/g, (whole, cell: string) => {
+  // A quoted cell may hold an escaped quote (`"dup\"q"`, as JSON.stringify writes one).
+  return message.replace(/"((?:[^"\\]|\\.)*)"/g, (whole, cell: string) => {
     const shown = cell.length > QUOTED_MAX ? `${cell.slice(0, QUOTED_MAX)}…` : cell;
     const visible = shown.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     return cell.length > QUOTED_MAX ? `"${visible}" (${cell.length.toLocaleString('en-US')} characters)` : visible === cell ? whole : `"${visible}"`;

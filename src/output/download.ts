@@ -140,6 +140,7 @@ export function isDirectoryTarget(out: string, cwd: string): boolean {
  * usage error before anything is sent, rather than the file system's words after the request.
  */
 export function checkOutDirectory(out: string | undefined, cwd: string): void {
+  checkOutGiven(out);
   if (out === undefined || out === '-' || !/[\\/]$/.test(out)) return;
   // The directory, or the nearest of its parents there is (the rest is made): a file there is in the way.
   const d = nearestExisting(resolve(cwd, out));
@@ -151,7 +152,16 @@ export function checkOutDirectory(out: string | undefined, cwd: string): void {
  * that file; `--out -` → standard output; no --out → <cwd>/<name>. Refuses an existing file
  * without `force`; an existing target that is not a file (a device, a FIFO) is written into.
  */
+/**
+ * An --out given empty or blank (a script's unset `$DIR`) is refused: read as a directory it
+ * would be the current one, or the root (`'' + '/'`), never the one the user meant.
+ */
+export function checkOutGiven(out: string | undefined): void {
+  if (out !== undefined && out.trim() === '') throw new UsageError('--out needs a directory or file name (an empty one was given)');
+}
+
 export function resolveTarget(out: string | undefined, name: string, o: { cwd: string; force?: boolean }): Target {
+  checkOutGiven(out);
   if (out === '-') return { path: '-', dir: o.cwd, kind: 'stdout' };
   const fileName = safeFileName(name);
   let dir: string;

@@ -6,7 +6,7 @@
 // the compared fields), the others summarised as "only on the service". Nothing else of the
 // page is kept, so memory follows the file, not the service.
 import type { ApiClient } from '../api/client.js';
-import { InterruptedError } from '../errors.js';
+import { AnswerError, InterruptedError } from '../errors.js';
 import { snapshotOf, type ServiceView, type Snapshot, type SyncSpec } from './plan.js';
 
 type Obj = Record<string, unknown>;
@@ -74,6 +74,7 @@ export async function readService(
       if (k !== undefined && wanted.has(k)) {
         const first = state.byKey.get(k);
         if (!first) {
+          refuseOddItems(spec, source, obj, k);
           state.byKey.set(k, snapshotOf(spec, source.keyField, obj));
           continue;
         }
@@ -89,4 +90,12 @@ export async function readService(
     if (o.signal.aborted) throw new InterruptedError();
   }
   return state;
+}
+
+/** An object's items as the plan compares them: a null among them is the service's fault, named, never a TypeError. */
+function refuseOddItems(spec: SyncSpec, source: ServiceSource, obj: Obj, key: string): void {
+  const items = spec.items ? obj[spec.items.field] : undefined;
+  if (!Array.isArray(items)) return;
+  const bad = items.findIndex((it) => !it || typeof it !== 'object' || Array.isArray(it));
+  if (bad >= 0) throw new AnswerError(`unexpected answer from GET ${source.path}: ${source.keyField} ${key}: item ${bad + 1} is ${items[bad] === null ? 'null' : 'not an object'}`);
 }

@@ -152,6 +152,11 @@ describe('origins list -o geojson --eudr', () => {
       [['origins', 'list', '-o', 'geojson', '--eudr', '--max-size', '25MB'], '--max-size splits the export into files: give the directory with --out DIR'],
       [['origins', 'list', '-o', 'geojson', '--out', dir], '--max-size and --out go with --eudr'],
       [['origins', 'list', '--force'], '--force goes with --out'],
+      // A script's unset $DIR: never the root directory (`'' + '/'`), nor the current one.
+      [['origins', 'list', '-o', 'geojson', '--eudr', '--out', ''], '--out needs a directory or file name (an empty one was given)'],
+      [['origins', 'list', '-o', 'geojson', '--eudr', '--out', ' ', '--force'], '--out needs a directory or file name'],
+      [['documents', 'download', '4', '--out', ''], '--out needs a directory or file name'],
+      [['risk', 'evidence', '12', '--out', ''], '--out needs a directory or file name'],
       [['origins', 'list', '-o', 'geojson', '--eudr', '--force'], '--force goes with --out'],
       [['origins', 'list', '-o', 'geojson', '--eudr', '--max-size', 'big', '--out', dir], 'invalid --max-size "big"'],
     ]);

@@ -181,10 +181,14 @@ describe('origins import --file plots.geojson', () => {
       // An id of 100,000 characters twice: quoted cut, as a CSV cell is.
       feature('', `{"name":"g","country_code":"GH","external_id":"${'Y'.repeat(100_000)}"}`),
       feature('', `{"name":"h","country_code":"GH","external_id":"${'Y'.repeat(100_000)}"}`),
+      // An id holding a quote and a control character twice: quoted whole, the control shown.
+      feature('', '{"name":"i","country_code":"GH","external_id":"dup\\"q,\\u0001x"}'),
+      feature('', '{"name":"j","country_code":"GH","external_id":"dup\\"q,\\u0001x"}'),
     ]));
     const r = await t.sct(['origins', 'import', '--file', file, '--dry-run']);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain('odd-values.geojson: 8 invalid features; nothing was sent');
+    expect(r.stderr).toContain('odd-values.geojson: 9 invalid features; nothing was sent');
+    expect(r.stderr).toContain('feature 10, external_id: "dup\\"q,\\u0001x" is also feature 9\'s');
     expect(r.stderr).not.toContain('Y'.repeat(61));
     expect(r.stderr).toMatch(/feature 8, external_id: "Y{60}…" \(100,000 characters\) is also feature 7's/);
     expect(r.stderr).toMatch(/feature 6, external_id: the feature's id is a number past what one holds exactly/);

@@ -147,6 +147,17 @@ describe('answers that are not the API speaking', () => {
     expect(r.stderr).not.toContain('Cannot read properties');
   });
 
+  it('a sync whose listing holds an order with a null item is an answer error naming it, not a TypeError', async () => {
+    const order = (await t.api('/orders?order_action=buying&limit=1')).results[0];
+    const full = await t.api(`/orders/${order.id}`);
+    h.on('GET /api/orders', answer(200, {}, { count: 1, next: null, previous: null, results: [{ ...full, items: [null] }] }), { times: 1 });
+    const file = t.writeFile('sync-null.csv', `external_id,volume,line_number\n${full.external_id},99,1\n`);
+    const r = await sct(['orders', 'sync', full.type === 'batch' ? '--batch' : '--purchase', '--file', file, '--dry-run']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`unexpected answer from GET /orders: external_id ${full.external_id}: item 1 is null`);
+    expect(r.stderr).not.toContain('Cannot read properties');
+  });
+
   it('a download link that is no http(s) URL (file:///etc/passwd) is an answer error, never a request to the base URL', async () => {
     h.on('GET /api/documents/4/download', answer(200, {}, { url: 'file:///etc/passwd' }), { times: 1 });
     const out = join(t.dir, 'dl-file');

@@ -59,6 +59,7 @@ beforeAll(async () => {
       : mode === 'noquery' ? `http://127.0.0.1:${port}/${mode}/api/x`
       // A link that leaves out the request's own filter (a search): followed, it would list everything.
       : mode === 'dropfilter' && offset === 0 ? `http://127.0.0.1:${port}/${mode}/api/x?limit=${limit}&offset=${offset + limit}`
+      : mode === 'droppage' ? `http://127.0.0.1:${port}/${mode}/api/x?page=2`
       : offset + limit < N ? `http://127.0.0.1:${(server.address() as { port: number }).port}/${mode}/api/x?limit=${limit}&offset=${offset + limit}` : null;
     let body = Buffer.from(JSON.stringify({ count: mode === 'countlow' ? 5 : N, next, previous: null, results }));
     const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -138,6 +139,9 @@ describe('lists from a server of its own ways', () => {
     expect(dropped.exitCode).toBe(1);
     expect(dropped.stdout.trim().split('\n')).toHaveLength(10);
     expect(dropped.stderr).toContain('the answer\'s next link leaves out the request\'s search=item');
+    const paged = await sct('droppage', ['risk', 'list', '--all', '--page-size', '10', '--search', 'item', '-o', 'ndjson']);
+    expect(paged.exitCode).toBe(1);
+    expect(paged.stderr).toContain('the answer\'s next link leaves out the request\'s search=item');
     const bare = await sct('noquery', ['risk', 'list', '--all', '--page-size', '10', '-o', 'ndjson']);
     expect(bare.exitCode).toBe(1);
     expect(bare.stderr).toContain('the answer\'s next link names no page');

@@ -79,7 +79,8 @@ function convert(raw: string, conv: Conv, numbers: NumberStyle = 'point'): unkno
         throw new CellError((e as Error).message);
       }
       const n = Number(text);
-      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) || !Number.isFinite(n)) throw new CellError(`"${raw}" is not a number`);
+      if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) throw new CellError(`"${raw}" is not a number`);
+      if (!Number.isFinite(n)) throw new CellError(`"${raw}" is larger than a number holds`);
       if (!isExactly(text, n)) throw new CellError(`"${raw}" ${n === 0 ? 'is closer to 0 than a number holds' : 'has more digits than a number holds exactly'} (it would be sent as ${String(n)})`);
       return n;
     }

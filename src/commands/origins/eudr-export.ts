@@ -10,7 +10,7 @@ import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { COLUMNS } from '../../output/columns.js';
 import { FEATURE_COLLECTION, toFeature } from '../../output/geojson.js';
-import { checkOutDirectory, resolveTarget, saveStream } from '../../output/download.js';
+import { checkOutDirectory, checkOutGiven, resolveTarget, saveStream } from '../../output/download.js';
 import { UsageError } from '../../errors.js';
 import { pageOptions, runList } from '../shared/list.js';
 import type { EudrExportFlags } from './options.js';
@@ -29,6 +29,7 @@ export function parseSize(text: string): number {
 
 /** The flags that only make sense together, checked before any request. */
 export function checkEudrFlags(flags: EudrExportFlags, format: string, columns: string | undefined): void {
+  checkOutGiven(flags.out);
   if (flags.force && flags.out === undefined) throw new UsageError('--force goes with --out (it replaces an earlier export in that directory)');
   if (!flags.eudr) {
     if (flags.maxSize !== undefined || flags.out !== undefined) throw new UsageError('--max-size and --out go with --eudr (the registry\'s GeoJSON files)');

@@ -150,7 +150,7 @@ export function plotUnits(
     else if (ext === undefined && o.sync) add('external_id', `required: a sync matches each feature with an origin by its external_id (an external_id property or the feature's id)`);
     if (ext !== undefined) {
       const first = externalIndex.get(ext);
-      if (first !== undefined) add('external_id', `"${ext}" is also feature ${first}'s; each origin needs its own external_id`);
+      if (first !== undefined) add('external_id', `${JSON.stringify(ext)} is also feature ${first}'s; each origin needs its own external_id`);
       else externalIndex.set(ext, raw.index);
     }
     const body = {
