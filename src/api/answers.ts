@@ -9,6 +9,7 @@ import { AnswerError, InterruptedError, NetworkError, SctError } from '../errors
 import { statusText, HTML_PAGE } from './errors.js';
 import { describeError } from './retry.js';
 import { formatBytes } from '../util/format.js';
+import { isPlainObject } from '../util/objects.js';
 
 /** How an answer is read: parsed whole, parsed as a list page (json-page.ts), or streamed to the caller. */
 /**
@@ -248,4 +249,15 @@ export async function readErrorText(res: WireResponse): Promise<string> {
   } catch {
     return '';
   }
+}
+
+/**
+ * What a write answered: the object, or nothing (a 204). A list or a bare value is no sign the
+ * change was made, and a script reading `.id` from it would read garbage: an error naming the
+ * request.
+ */
+export function savedObject(res: { status: number; data: unknown }, method: string, path: string, what: string): Record<string, unknown> | null {
+  if (res.data === null || res.data === undefined) return null;
+  if (isPlainObject(res.data)) return res.data;
+  throw new AnswerError(`${method} ${path}: the service answered ${res.status} with ${Array.isArray(res.data) ? 'a list' : `a ${typeof res.data}`}, not the ${what}: it may or may not have been ${method === 'POST' ? 'created' : 'changed'}`);
 }

@@ -266,7 +266,24 @@ interface OperationResult {
 function operationResults(data: unknown, path: string): OperationResult[] {
   const results = (data as { results?: unknown } | null)?.results;
   if (!Array.isArray(results)) throw new SctError(`unexpected answer from POST ${path}: no results`);
+  const bad = results.findIndex((r) => !r || typeof r !== 'object' || Array.isArray(r));
+  // Sent and answered: what went through is for the list to say, never a TypeError.
+  if (bad >= 0) throw new SctError(`unexpected answer from POST ${path}: result ${bad + 1} is ${results[bad] === null ? 'null' : 'not an object'}, so what it did is unknown (\`sct invitations list\` shows)`);
   return results as OperationResult[];
+}
+
+/**
+ * Ends a write by ids whose answer names fewer than were asked: the ones left are named (accepted
+ * or changed since the question?), exit 3 as for rows a bulk run could not write; one that names
+ * invitations never asked for is an answer error.
+ */
+function checkWritten(verb: string, path: string, asked: readonly string[], written: readonly string[]): void {
+  const wanted = new Set(asked);
+  const foreign = written.filter((id) => !wanted.has(id));
+  if (foreign.length) throw new SctError(`unexpected answer from POST ${path}: it names as ${verb}d invitations not asked for: ${foreign.slice(0, 5).map((id) => stripControl(String(id))).join(', ')}${foreign.length > 5 ? ', …' : ''}`);
+  const done = new Set(written);
+  const left = asked.filter((id) => !done.has(id));
+  if (left.length) throw new PartialFailureError(`${left.length} of ${asked.length} invitation${asked.length === 1 ? ' was' : 's were'} not ${verb}d (accepted or changed since?): ${left.slice(0, 5).join(', ')}${left.length > 5 ? ', …' : ''}`);
 }
 
 /**
@@ -291,10 +308,11 @@ export async function revokeInvitations(ctx: Context, opts: MatchInvitationsOpti
   }
   const { accepted, rejected, errors } = await writeByIds(client, PATHS.invitationsBulkRevoke, ids);
   if (ctx.dryRun) return;
-  const revokedIds = accepted.flatMap((r) => r.revoked_ids ?? []);
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Revoked ${revokedIds.length} of ${n}`);
+  const revokedIds = accepted.flatMap((r) => (Array.isArray(r.revoked_ids) ? r.revoked_ids : []));
+  ctx.io.info(`${revokedIds.length === ids.length ? ctx.io.colorErr.green('✓') : ctx.io.colorErr.yellow('!')} Revoked ${revokedIds.length} of ${n}`);
   await writeOne(ctx.io, { revoked_count: revokedIds.length, revoked_ids: revokedIds }, ctx.output([]));
   throwIfRejected('revoke', rejected, errors, revokedIds.length);
+  checkWritten('revoke', PATHS.invitationsBulkRevoke, ids, revokedIds);
 }
 
 /** Without a terminal to ask on, a write by filter needs --yes: refused before the matches are read. */
@@ -383,8 +401,11 @@ async function renewMatching(ctx: Context, filters: InvitationFilters): Promise<
   if (!(await ctx.confirm(`Renew ${n} (each gets a new e-mail; the old links stop working)?`))) throw new CancelledError('cancelled: nothing was renewed');
   const { accepted, rejected, errors } = await writeByIds(client, PATHS.invitationsBulkRenew, ids);
   if (ctx.dryRun) return;
-  const renewed = accepted.flatMap((r) => r.invitations ?? []);
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Renewed ${renewed.length} of ${n}`);
+  const renewed = accepted.flatMap((r) => (Array.isArray(r.invitations) ? r.invitations : []));
+  const oddOne = renewed.findIndex((i) => !i || typeof i !== 'object' || Array.isArray(i));
+  if (oddOne >= 0) throw new SctError(`unexpected answer from POST ${PATHS.invitationsBulkRenew}: invitation ${oddOne + 1} is ${renewed[oddOne] === null ? 'null' : 'not an object'}, so what it did is unknown (\`sct invitations list\` shows)`);
+  ctx.io.info(`${renewed.length === ids.length ? ctx.io.colorErr.green('✓') : ctx.io.colorErr.yellow('!')} Renewed ${renewed.length} of ${n}`);
   await writeList(ctx.io, renewed, ctx.output(COLUMNS.invitation));
   throwIfRejected('renew', rejected, errors, renewed.length);
+  if (renewed.length < ids.length) throw new PartialFailureError(`${ids.length - renewed.length} of ${ids.length} invitation${ids.length === 1 ? ' was' : 's were'} not renewed (accepted or changed since?)`);
 }

@@ -9,7 +9,7 @@ import { PATHS } from '../api/paths.js';
 import { writeOne } from '../output/format.js';
 import { UsageError } from '../errors.js';
 import { buildBody } from './shared/body.js';
-import { savedObject } from './shared/crud.js';
+import { savedObject } from '../api/answers.js';
 import { parseLooseValue, setDotted, splitKeyValue } from './shared/flags.js';
 import type { ApiClient } from '../api/client.js';
 import { isPlainObject } from '../util/objects.js';

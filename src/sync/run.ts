@@ -24,6 +24,7 @@ import { addObjectProblems, Planner, snapshotOf, unchangedSince, uncreatable, wr
 import { readService, type ServiceSource, type ServiceState } from './read.js';
 import { costLines, planObject, planWriter, type PlanObject } from './render.js';
 import { addsItems } from '../api/schemas/orders.js';
+import { savedObject } from '../api/answers.js';
 
 export interface SyncRun {
   /** Names the journal, the lock and the keys ("orders-sync-purchase"). */
@@ -254,7 +255,9 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
         // Read right before each attempt: a 503's back-off or a wait for the rate limit is time
         // for a colleague too. Items without an id are made by the PATCH: sent twice, they would
         // be made twice.
-        await writer.request({ method: 'PATCH', path: run.updatePath(w.id), body: w.body, onceOnly: addsItems(w.body), beforeSend: () => checkUnchanged(writer, run, w.id, w.planned) });
+        const res = await writer.request({ method: 'PATCH', path: run.updatePath(w.id), body: w.body, onceOnly: addsItems(w.body), beforeSend: () => checkUnchanged(writer, run, w.id, w.planned) });
+        // As `orders update` reads its answer: a list or a bare value is no sign the change was made (unknown, not "updated").
+        savedObject(res, 'PATCH', run.updatePath(w.id), run.noun.replace(/s$/, ''));
         return { id: w.id, status: 'updated' };
       },
       onProgress: (done, all, rejected) => spinner.update(`Syncing ${run.noun}… ${done}/${all}${rejected ? ` (${rejected} rejected)` : ''}`),

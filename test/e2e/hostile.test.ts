@@ -3,7 +3,7 @@
 // headers and bad redirects. Each ends in a clear error naming the request, exit 1, no crash
 // and no hang — and in a bulk run, never a row counted as created, or rejected, wrongly.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -156,6 +156,43 @@ describe('answers that are not the API speaking', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`unexpected answer from GET /orders: external_id ${full.external_id}: item 1 is null`);
     expect(r.stderr).not.toContain('Cannot read properties');
+  });
+
+  it('a sync\'s update answered with a list is unknown, not "updated" (as orders update reads it)', async () => {
+    const file = ordersCsv(1, await productId());
+    const first = await sct(['orders', 'import', '--purchase', '--file', file]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const created = (await t.api(`/orders?order_action=buying&search=H${run}-1`)).results[0];
+    writeFileSync(file, readFileSync(file, 'utf8').replace(',10,kg', ',11,kg'));
+    h.on(`PATCH /api/orders/purchase/${created.id}`, answer(200, {}, [{ id: created.id }]), { times: 1 });
+    const r = await sct(['orders', 'sync', '--purchase', '--file', file, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`PATCH /orders/purchase/${created.id}: the service answered 200 with a list, not the purchase order: it may or may not have been changed`);
+    expect(r.stderr).not.toMatch(/1 updated/);
+  });
+
+  it('a revoke answered with a null result, fewer ids than asked, or ids never asked for is no green "Revoked"', async () => {
+    const made: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const c = await sct(['invitations', 'create', '--email', `h${run}-${i}@revoke.example`, '--role', '3', '-o', 'json']);
+      expect(c.exitCode, c.stderr).toBe(0);
+      made.push(JSON.parse(c.stdout).id as string);
+    }
+    const ids = made.join(',');
+    h.on('POST /api/accounts/user-invitations/bulk-revoke', answer(200, {}, { results: [null] }), { times: 1 });
+    const nul = await sct(['invitations', 'revoke', '--id', ids, '--yes']);
+    expect(nul.exitCode).toBe(1);
+    expect(nul.stderr).toContain('unexpected answer from POST /accounts/user-invitations/bulk-revoke: result 1 is null, so what it did is unknown');
+    expect(nul.stderr).not.toContain('Cannot read properties');
+    h.on('POST /api/accounts/user-invitations/bulk-revoke', answer(200, {}, { results: [{ index: 0, status: 'ok', revoked_count: 1, revoked_ids: [made[0]] }] }), { times: 1 });
+    const fewer = await sct(['invitations', 'revoke', '--id', ids, '--yes']);
+    expect(fewer.exitCode).toBe(3);
+    expect(fewer.stderr).toContain('! Revoked 1 of 2 pending invitations');
+    expect(fewer.stderr).toContain(`1 of 2 invitations were not revoked (accepted or changed since?): ${made[1]}`);
+    h.on('POST /api/accounts/user-invitations/bulk-revoke', answer(200, {}, { results: [{ index: 0, status: 'ok', revoked_count: 3, revoked_ids: [...made, '03a80526-ef80-4dbe-83f6-fbed3ddd2cdc'] }] }), { times: 1 });
+    const foreign = await sct(['invitations', 'revoke', '--id', ids, '--yes']);
+    expect(foreign.exitCode).toBe(1);
+    expect(foreign.stderr).toContain('it names as revoked invitations not asked for: 03a80526-ef80-4dbe-83f6-fbed3ddd2cdc');
   });
 
   it('a download link that is no http(s) URL (file:///etc/passwd) is an answer error, never a request to the base URL', async () => {

@@ -6,8 +6,8 @@ import type { DocumentedResource } from '../../api/schemas/fields.js';
 import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { AnswerError, CancelledError, RateLimitError, SctError, UsageError } from '../../errors.js';
-import { isPlainObject } from '../../util/objects.js';
 import { stripControl } from '../../output/sanitize.js';
+import { savedObject } from '../../api/answers.js';
 import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, buildBody, canonicalEnums, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
 import { parseInteger } from './flags.js';
 import { LIST_OPTIONS, listQuery, runList } from './list.js';
@@ -53,18 +53,6 @@ export async function withRerunKey<T>(send: Promise<T>, how: RerunKey = CREATE_K
     }
     throw err;
   }
-}
-
-/**
- * What a write answered: the object, or nothing (a 204). A list or a bare value is no sign the
- * change was made, and a script reading `.id` from it would read garbage: an error naming the
- * request.
- */
-export function savedObject(res: { status: number; data: unknown }, method: string, path: string, what: string): Record<string, unknown> | null {
-  if (res.data === null || res.data === undefined) return null;
-  if (isPlainObject(res.data)) return res.data;
-  const err = new AnswerError(`${method} ${path}: the service answered ${res.status} with ${Array.isArray(res.data) ? 'a list' : `a ${typeof res.data}`}, not the ${what}: it may or may not have been ${method === 'POST' ? 'created' : 'changed'}`);
-  throw err;
 }
 
 /** How a rerun gives the key (a flag, a header), and the words for what may have been done. */
