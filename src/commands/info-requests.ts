@@ -152,11 +152,31 @@ async function sendChunk(client: ApiClient, requests: InformationRequest[], idem
   const parsed = informationRequestsResponseSchema.safeParse(res.data);
   if (!parsed.success) throw new SctError(`unexpected answer from POST ${PATHS.informationRequestsBulk}: no per-row results`);
   const results: RowResult[] = requests.map(() => ({ ok: false, unknown: true, error: 'the service did not report on this row: it may have acted on it' }));
+  // A result is this row's when the order and value chain it names (where it names them) are
+  // the row's: one that names another's (indexes the service mixed up) leaves the row unknown,
+  // as one said both processed and failed does, never another row's outcome recorded.
+  // (A row that names only its order gets the order's value chain from the service, and the reverse.)
+  const differs = (given: number | null | undefined, named: unknown) => typeof given === 'number' && typeof named === 'number' && named !== given;
+  const other = (i: number, order: unknown, chain: unknown) => differs(requests[i]!.order_id, order) || differs(requests[i]!.value_chain_id, chain);
+  const mixedUp = (i: number, order: unknown, chain: unknown): RowResult => ({
+    ok: false,
+    unknown: true,
+    error: `the result for this row names order ${String(order)}, value chain ${String(chain)}: it may have acted on it`,
+  });
+  const processed = new Set<number>();
   for (const p of parsed.data.results.processed) {
-    if (results[p.index]) results[p.index] = { ok: true, id: p.invitation_action ?? undefined };
+    if (!results[p.index]) continue;
+    processed.add(p.index);
+    results[p.index] = other(p.index, p.order_id, p.value_chain_id) ? mixedUp(p.index, p.order_id, p.value_chain_id) : { ok: true, id: p.invitation_action ?? undefined };
   }
   for (const f of parsed.data.results.failed) {
-    if (results[f.index]) results[f.index] = { ok: false, error: typeof f.error === 'string' ? f.error : JSON.stringify(f.error) };
+    if (!results[f.index]) continue;
+    const data = (f.data && typeof f.data === 'object' ? f.data : {}) as { order_id?: unknown; value_chain_id?: unknown };
+    if (processed.has(f.index)) {
+      results[f.index] = { ok: false, unknown: true, error: 'the answer says this row was both processed and failed: it may have acted on it' };
+    } else if (other(f.index, data.order_id, data.value_chain_id)) {
+      results[f.index] = mixedUp(f.index, data.order_id, data.value_chain_id);
+    } else results[f.index] = { ok: false, error: typeof f.error === 'string' ? f.error : JSON.stringify(f.error) };
   }
   return results;
 }

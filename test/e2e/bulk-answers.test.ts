@@ -9,7 +9,7 @@ import { runSct } from '../helpers/sct.js';
 import { useLocalServer, useServerEnv } from '../helpers/local-server.js';
 
 const ME = { id: 1, first_name: 'A', last_name: 'B', active_user_company_id: 1, company: { id: 1, name: 'Co' }, auth_group: { id: 1, name: 'OWNER' } };
-let results: unknown[] = [];
+let results: unknown[] | Record<string, unknown> = [];
 const keys: string[] = [];
 
 const server = useLocalServer((req, res) => {
@@ -47,5 +47,24 @@ describe('bulk create results', () => {
     expect(again.exitCode, again.stderr).toBe(0);
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
+  });
+
+  it('info-requests send: a result naming another row\'s order, or a row said both processed and failed, leaves the row unknown', async () => {
+    const file = join(run.dir, 'requests.csv');
+    writeFileSync(file, 'order_id,value_chain_id\n217,1\n218,2\n219,3\n');
+    results = {
+      processed: [
+        { index: 0, order_id: 218, value_chain_id: 2, invitation_action: 'request_sent' },
+        { index: 1, order_id: 217, value_chain_id: 1, invitation_action: 'request_sent' },
+        { index: 2, order_id: 219, value_chain_id: 3, invitation_action: 'request_sent' },
+      ],
+      failed: [{ index: 2, data: { order_id: 219, value_chain_id: 3 }, error: 'nope' }],
+    };
+    const r = await runSct(['info-requests', 'send', '--file', file, '-o', 'json'], { env: run.env() });
+    expect(r.exitCode, r.stderr).toBe(1);
+    const rows = JSON.parse(r.stdout) as Array<{ key: string; status: string; error: string | null }>;
+    expect(rows.map((x) => x.status)).toEqual(['unknown', 'unknown', 'unknown']);
+    expect(rows[0]!.error).toBe('the result for this row names order 218, value chain 2: it may have acted on it');
+    expect(rows[2]!.error).toBe('the answer says this row was both processed and failed: it may have acted on it');
   });
 });

@@ -135,7 +135,7 @@ describe('info-requests send', () => {
     const file = t.writeFile('requests.csv', lines.join('\n') + '\n');
     const report = join(t.dir, 'sent.csv');
     const r = await t.sct(['info-requests', 'send', '--file', file, '--report', report, '--concurrency', '1']);
-    expect(r.exitCode).toBe(3);
+    expect(r.exitCode, r.stderr).toBe(3);
     expect(r.stderr).toContain('information requests: 122 sent, 1 rejected');
     expect(r.stderr).toContain(`line 122 (order ${foreign}): Order ${foreign} does not exist or is not bought by your company.`);
     expect(r.stderr).toMatch(/what was sent: \d+ \w+_sent/);

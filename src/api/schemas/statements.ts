@@ -85,7 +85,7 @@ export const informationRequestsResponseSchema = z.looseObject({
   message: z.string().nullish(),
   results: z.looseObject({
     summary: z.looseObject({}).nullish(),
-    processed: z.array(z.looseObject({ index: z.number(), value_chain_id: z.number().nullish(), invitation_action: z.string().nullish() })).default([]),
-    failed: z.array(z.looseObject({ index: z.number(), error: z.unknown() })).default([]),
+    processed: z.array(z.looseObject({ index: z.number(), order_id: z.number().nullish(), value_chain_id: z.number().nullish(), invitation_action: z.string().nullish() })).default([]),
+    failed: z.array(z.looseObject({ index: z.number(), data: z.unknown().optional(), error: z.unknown() })).default([]),
   }),
 });
