@@ -618,7 +618,7 @@ export class ApiClient {
     const scanned = scan ? scanListPage(bytes) : undefined;
     const parse = (text: string) => (apiAnswer ? parseAnswer(text, status, headers, () => call.where(), (e) => call.fail(e, true)) : parseLoose(text));
     const data = scanned ?? parse(bytes.toString('utf8'));
-    const noId = options.expect === 'created' ? createdIdProblem(data) : undefined;
+    const noId = options.expect === 'created' ? (createdIdProblem(data) ?? otherObject(options.body, data)) : undefined;
     if (noId) {
       const err = new AnswerError(`${call.where()}: the service answered ${status} ${statusText(status)} ${noId}: it may or may not have been created`);
       // Its key would get this same answer again: the list says whether it is there.
@@ -886,4 +886,15 @@ function shownAsIs(body: string | Buffer): unknown {
 /** A file compressed in itself, by its name or its type: its Content-Encoding is no transport's. */
 function isCompressedFile(name: string, contentType: string | string[] | undefined): boolean {
   return /\.(gz|tgz|br)$/i.test(name) || /^application\/(x-)?gzip\b/i.test(String(contentType ?? ''));
+}
+
+/**
+ * A create answered with an object whose external_id is not the one sent (another object's, a
+ * service mixing up answers): said as such, never recorded as this row's creation.
+ */
+function otherObject(sent: unknown, answer: unknown): string | undefined {
+  const mine = sent && typeof sent === 'object' ? (sent as { external_id?: unknown }).external_id : undefined;
+  const theirs = answer && typeof answer === 'object' ? (answer as { external_id?: unknown }).external_id : undefined;
+  if (typeof mine !== 'string' || typeof theirs !== 'string' || mine.trim() === theirs.trim()) return undefined;
+  return `with the object of external_id ${JSON.stringify(theirs.slice(0, 100))}, not ${JSON.stringify(mine.slice(0, 100))}`;
 }

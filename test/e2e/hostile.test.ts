@@ -195,6 +195,16 @@ describe('answers that are not the API speaking', () => {
     expect(foreign.stderr).toContain('it names as revoked invitations not asked for: 03a80526-ef80-4dbe-83f6-fbed3ddd2cdc');
   });
 
+  it('a create answered with another object (another external_id) leaves the row unknown, never created under that id', async () => {
+    const file = ordersCsv(2, await productId());
+    h.on('POST /api/orders/purchase', answer(201, {}, { id: 1, external_id: 'OTHER', type: 'order' }));
+    const r = await sct(['orders', 'import', '--purchase', '--file', file, '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    const rows = JSON.parse(r.stdout) as Array<{ status: string; id: unknown; error: string }>;
+    expect(rows.map((x) => x.status)).toEqual(['unknown', 'unknown']);
+    expect(rows[0]!.error).toContain(`the service answered 201 Created with the object of external_id "OTHER", not "H${run}-1": it may or may not have been created`);
+  });
+
   it('a download link that is no http(s) URL (file:///etc/passwd) is an answer error, never a request to the base URL', async () => {
     h.on('GET /api/documents/4/download', answer(200, {}, { url: 'file:///etc/passwd' }), { times: 1 });
     const out = join(t.dir, 'dl-file');
