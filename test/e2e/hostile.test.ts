@@ -205,6 +205,18 @@ describe('answers that are not the API speaking', () => {
     expect(rows[0]!.error).toContain(`the service answered 201 Created with the object of external_id "OTHER", not "H${run}-1": it may or may not have been created`);
   });
 
+  it('dds trace --file answered with no result for the statement (none, or another\'s) leaves its rows unknown, never traced', async () => {
+    const file = t.writeFile('pairs-h.csv', 'dds_id,order_id\n31,217\n31,195\n');
+    for (const results of [[], [{ dds_id: 999, added_orders: [217, 195], total_orders: 2, message: 'ok' }]]) {
+      h.on('POST /api/due-diligence-statements/trace-orders', answer(200, {}, { results, summary: { total_dds_processed: 1, total_orders_added: 2 } }), { times: 1 });
+      const r = await sct(['dds', 'trace', '--file', file, '--fresh', '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(1);
+      const rows = JSON.parse(r.stdout) as Array<{ status: string; error: string }>;
+      expect(rows.map((x) => x.status)).toEqual(['unknown', 'unknown']);
+      expect(rows[0]!.error).toBe('the answer holds no result for statement 31: it may have traced these orders');
+    }
+  });
+
   it('a download link that is no http(s) URL (file:///etc/passwd) is an answer error, never a request to the base URL', async () => {
     h.on('GET /api/documents/4/download', answer(200, {}, { url: 'file:///etc/passwd' }), { times: 1 });
     const out = join(t.dir, 'dl-file');

@@ -217,7 +217,13 @@ const traceBody = (pairs: TracePair[]) => ({ dds_id: pairs[0].dds_id, order_id: 
  */
 async function sendPairs(pairs: TracePair[], keyFor: (p: TracePair[]) => string, client: ApiClient): Promise<RowResult[]> {
   try {
-    await postTrace(client, traceBody(pairs), keyFor(pairs));
+    const answer = await postTrace(client, traceBody(pairs), keyFor(pairs));
+    // The answer reports per statement: one that says nothing of this one (no results, another
+    // statement's) is no sign its orders were traced, nor that they were not.
+    const dds = pairs[0]!.dds_id;
+    if (!answer.results.some((r) => r.dds_id === dds)) {
+      return pairs.map(() => ({ ok: false, unknown: true, error: `the answer holds no result for statement ${dds}: it may have traced these orders` }));
+    }
     return pairs.map(() => ({ ok: true }));
   } catch (err) {
     const rejected = rejectedOrders(err);
