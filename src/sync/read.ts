@@ -65,7 +65,9 @@ export async function readService(
     state.reads = page.request;
     for (const obj of page.results) {
       const key = obj[source.keyField];
-      const k = typeof key === 'string' ? key : key === null || key === undefined ? undefined : String(key);
+      // As the file's keys are read: trimmed (a key stored with spaces around it, exported and
+      // synced back, is the same object, never a twin created beside it).
+      const k = typeof key === 'string' ? key.trim() : key === null || key === undefined ? undefined : String(key);
       if (source.manages && !source.manages(obj)) {
         state.others++;
         if (k !== undefined && wanted.has(k) && source.outside && !state.outside.has(k)) state.outside.set(k, source.outside(obj));

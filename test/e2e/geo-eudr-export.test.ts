@@ -157,6 +157,7 @@ describe('origins list -o geojson --eudr', () => {
       [['origins', 'list', '-o', 'geojson', '--eudr', '--out', ' ', '--force'], '--out needs a directory or file name'],
       [['documents', 'download', '4', '--out', ''], '--out needs a directory or file name'],
       [['risk', 'evidence', '12', '--out', ''], '--out needs a directory or file name'],
+      [['origins', 'list', '-o', 'geojson', '--eudr', '--out', '-'], 'the registry export goes to a directory (--out DIR), or to stdout without --out'],
       [['origins', 'list', '-o', 'geojson', '--eudr', '--force'], '--force goes with --out'],
       [['origins', 'list', '-o', 'geojson', '--eudr', '--max-size', 'big', '--out', dir], 'invalid --max-size "big"'],
     ]);

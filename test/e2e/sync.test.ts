@@ -330,6 +330,20 @@ OS-NEW,Farm New,CI,,5.1,-4.2\n`,
   });
 });
 
+describe('a key stored with spaces around it', () => {
+  it('is matched by the key the file gives (cells are read trimmed): an export synced back creates no twin', async () => {
+    const spaced = await send('POST', '/origins', { name: 'Spaced plot', country_code: 'CI', external_id: '  OS-SP 1  ', location: { type: 'Point', coordinates: [-4.0, 5.3] } });
+    const file = t.writeFile('spaced.csv', 'external_id,name,country_code,lat,lng\n"  OS-SP 1  ",Spaced plot,CI,5.3,-4.0\n');
+    t.sb.requests.length = 0;
+    const dry = await t.sct(['origins', 'sync', '--file', file, '--dry-run', '-o', 'json']);
+    expect(dry.exitCode, dry.stderr).toBe(0);
+    const plan = JSON.parse(dry.stdout);
+    expect(plan.create).toEqual([]);
+    expect(plan.unchanged.map((u: { id: number }) => u.id)).toEqual([spaced.id]);
+    expect(writes()).toHaveLength(0);
+  });
+});
+
 describe('a plan only shown, made as the file is read again', () => {
   it('origins: rows invalid at the first reading (no external_id, twice, a plot at sea, nothing to create with) are left out once each, the rest planned', async () => {
     const sea = JSON.stringify({ type: 'Polygon', coordinates: [[[-3, 3], [-2.99, 3], [-2.99, 3.01], [-3, 3.01], [-3, 3]]] }).replace(/"/g, '""');

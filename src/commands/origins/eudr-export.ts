@@ -30,6 +30,8 @@ export function parseSize(text: string): number {
 /** The flags that only make sense together, checked before any request. */
 export function checkEudrFlags(flags: EudrExportFlags, format: string, columns: string | undefined): void {
   checkOutGiven(flags.out);
+  // `-` is stdout elsewhere; here --out is a directory of files: stdout is no --out at all.
+  if (flags.out === '-') throw new UsageError('--out - : the registry export goes to a directory (--out DIR), or to stdout without --out');
   if (flags.force && flags.out === undefined) throw new UsageError('--force goes with --out (it replaces an earlier export in that directory)');
   if (!flags.eudr) {
     if (flags.maxSize !== undefined || flags.out !== undefined) throw new UsageError('--max-size and --out go with --eudr (the registry\'s GeoJSON files)');
