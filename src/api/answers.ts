@@ -174,8 +174,8 @@ export function parseLoose(text: string): unknown {
 
 /** Why a create's answer names no object sct can say was created, or undefined when it does. */
 export function createdIdProblem(data: unknown): string | undefined {
-  if (!data || typeof data !== 'object' || Array.isArray(data)) return 'without the created object (no id)';
-  const id = (data as { id?: unknown }).id;
+  if (!isPlainObject(data)) return 'without the created object (no id)';
+  const id = data.id;
   if (id === undefined || id === null) return 'without the created object (no id)';
   // An id a user acts on next (`sct orders get ID`): a whole number of the service's, or a
   // UUID's text; -1, 1.5 or a number JSON.parse rounded would name no object, or another.

@@ -60,13 +60,14 @@ export function statusText(status: number): string {
   return STATUS_TEXT[status] ?? '';
 }
 
+/** Field errors are read this deep: no document nests them further. */
+const MAX_ERROR_DEPTH = 32;
+
 /**
  * Flattens DRF's nested error shapes: `{"items": [{}, {"volume": ["…"]}]}` becomes
  * `{"items[1].volume": ["…"]}`, `{"tags": {"0": ["…"]}}` becomes `{"tags[0]": ["…"]}`; a bare
  * list or string becomes `non_field_errors`.
  */
-const MAX_ERROR_DEPTH = 32;
-
 export function flattenFieldErrors(body: unknown, prefix = ''): FieldErrors {
   const out: FieldErrors = {};
   const add = (key: string, msg: string) => {

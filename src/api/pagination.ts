@@ -4,6 +4,7 @@ import { AnswerError, InterruptedError, NetworkError, SctError } from '../errors
 import { JsonText, leadingNumericId } from './json-page.js';
 import { toSearchParams, type Query } from './request.js';
 import { plural } from '../util/format.js';
+import { isPlainObject } from '../util/objects.js';
 
 /** With --all and no --page-size sct asks for this many; the server clamps it to its maximum. */
 const ALL_PAGE_SIZE = 10_000;
@@ -257,7 +258,7 @@ function asPage<T>(data: unknown, path: string): { results: T[]; count: number |
 function refuseNonObjects(items: readonly unknown[], path: string): void {
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    if (item instanceof JsonText ? firstByte(item) === 0x7b : item !== null && typeof item === 'object' && !Array.isArray(item)) continue;
+    if (item instanceof JsonText ? firstByte(item) === 0x7b : isPlainObject(item)) continue;
     const value = item instanceof JsonText ? JSON.parse(Buffer.from(item.bytes).toString('utf8')) : item;
     const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'boolean' ? String(value) : `a ${typeof value}`;
     throw new AnswerError(`unexpected answer from GET ${path}: result ${i + 1} of the page is ${what}, not an object`);

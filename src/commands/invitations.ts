@@ -17,6 +17,7 @@ import { writeTemplateIf } from './shared/bulk.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION } from './shared/body.js';
 import { stripControl } from '../output/sanitize.js';
+import { nonObjectIn } from '../util/objects.js';
 import { collect, filterEnumList, parseUuid, parseUuidList, splitKeyValue, textValue } from './shared/flags.js';
 import { chunk } from '../bulk/runner.js';
 import { BULK_LIMIT } from '../api/enums.js';
@@ -266,9 +267,9 @@ interface OperationResult {
 function operationResults(data: unknown, path: string): OperationResult[] {
   const results = (data as { results?: unknown } | null)?.results;
   if (!Array.isArray(results)) throw new SctError(`unexpected answer from POST ${path}: no results`);
-  const bad = results.findIndex((r) => !r || typeof r !== 'object' || Array.isArray(r));
   // Sent and answered: what went through is for the list to say, never a TypeError.
-  if (bad >= 0) throw new SctError(`unexpected answer from POST ${path}: result ${bad + 1} is ${results[bad] === null ? 'null' : 'not an object'}, so what it did is unknown (\`sct invitations list\` shows)`);
+  const odd = nonObjectIn(results, 'result');
+  if (odd) throw new SctError(`unexpected answer from POST ${path}: ${odd}, so what it did is unknown (\`sct invitations list\` shows)`);
   return results as OperationResult[];
 }
 
@@ -402,8 +403,8 @@ async function renewMatching(ctx: Context, filters: InvitationFilters): Promise<
   const { accepted, rejected, errors } = await writeByIds(client, PATHS.invitationsBulkRenew, ids);
   if (ctx.dryRun) return;
   const renewed = accepted.flatMap((r) => (Array.isArray(r.invitations) ? r.invitations : []));
-  const oddOne = renewed.findIndex((i) => !i || typeof i !== 'object' || Array.isArray(i));
-  if (oddOne >= 0) throw new SctError(`unexpected answer from POST ${PATHS.invitationsBulkRenew}: invitation ${oddOne + 1} is ${renewed[oddOne] === null ? 'null' : 'not an object'}, so what it did is unknown (\`sct invitations list\` shows)`);
+  const odd = nonObjectIn(renewed, 'invitation');
+  if (odd) throw new SctError(`unexpected answer from POST ${PATHS.invitationsBulkRenew}: ${odd}, so what it did is unknown (\`sct invitations list\` shows)`);
   ctx.io.info(`${renewed.length === ids.length ? ctx.io.colorErr.green('✓') : ctx.io.colorErr.yellow('!')} Renewed ${renewed.length} of ${n}`);
   await writeList(ctx.io, renewed, ctx.output(COLUMNS.invitation));
   throwIfRejected('renew', rejected, errors, renewed.length);

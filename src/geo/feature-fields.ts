@@ -30,10 +30,14 @@ export function misspelledProperties(f: RawFeature): Array<{ found: string; regi
 function firstText(props: Record<string, unknown>, names: readonly string[]): string | undefined {
   for (const n of names) {
     const v = props[n];
-    if (typeof v === 'string' && v.trim() !== '') return v.trim();
-    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+    if (givesText(v)) return typeof v === 'string' ? v.trim() : String(v);
   }
   return undefined;
+}
+
+/** Whether a property's value is taken as text: a non-blank string, or a finite number. */
+export function givesText(v: unknown): v is string | number {
+  return (typeof v === 'string' && v.trim() !== '') || (typeof v === 'number' && Number.isFinite(v));
 }
 
 /**
@@ -45,8 +49,7 @@ export function valueProblem(props: Record<string, unknown>, names: readonly str
   let other: string | undefined;
   for (const n of names) {
     const v = props[n];
-    if (typeof v === 'string' && v.trim() !== '') return undefined;
-    if (typeof v === 'number' && Number.isFinite(v)) return inexact(v);
+    if (givesText(v)) return typeof v === 'number' ? inexact(v) : undefined;
     if (v !== null && v !== undefined && typeof v !== 'string') other ??= `expected text or a number, not ${Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`}`;
   }
   return other;
@@ -95,12 +98,15 @@ export function externalIdOf(f: RawFeature): string | undefined {
 
 const LABEL_MAX = 60;
 
+/** An id or name in a label, not the value: thousands of characters are cut. */
+export function labelText(text: string): string {
+  return text.length > LABEL_MAX ? `${text.slice(0, LABEL_MAX)}…` : text;
+}
+
 /** How messages name a feature: its index, and its id or name when it has one. */
 export function featureLabel(f: RawFeature, nameProperty?: string): string {
-  // A label, not the value: an id or name of thousands of characters is cut.
-  const cut = (text: string) => (text.length > LABEL_MAX ? `${text.slice(0, LABEL_MAX)}…` : text);
   const id = externalIdOf(f);
   const name = nameOf(f, nameProperty);
-  const extra = [id && cut(id), name !== undefined && name !== id ? JSON.stringify(cut(name)) : undefined].filter(Boolean);
+  const extra = [id && labelText(id), name !== undefined && name !== id ? JSON.stringify(labelText(name)) : undefined].filter(Boolean);
   return `feature ${f.index}${extra.length ? ` (${extra.join(' ')})` : ''}`;
 }

@@ -7,6 +7,7 @@
 // page is kept, so memory follows the file, not the service.
 import type { ApiClient } from '../api/client.js';
 import { AnswerError, InterruptedError } from '../errors.js';
+import { nonObjectIn } from '../util/objects.js';
 import { snapshotOf, type ServiceView, type Snapshot, type SyncSpec } from './plan.js';
 
 type Obj = Record<string, unknown>;
@@ -98,6 +99,6 @@ export async function readService(
 function refuseOddItems(spec: SyncSpec, source: ServiceSource, obj: Obj, key: string): void {
   const items = spec.items ? obj[spec.items.field] : undefined;
   if (!Array.isArray(items)) return;
-  const bad = items.findIndex((it) => !it || typeof it !== 'object' || Array.isArray(it));
-  if (bad >= 0) throw new AnswerError(`unexpected answer from GET ${source.path}: ${source.keyField} ${key}: item ${bad + 1} is ${items[bad] === null ? 'null' : 'not an object'}`);
+  const odd = nonObjectIn(items, 'item');
+  if (odd) throw new AnswerError(`unexpected answer from GET ${source.path}: ${source.keyField} ${key}: ${odd}`);
 }

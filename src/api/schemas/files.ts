@@ -35,10 +35,10 @@ export const riskCreateSchema = z.looseObject({
   documents: z.array(id).optional(),
 });
 
-/** What sct reads from a created document: where its bytes go. */
 /** Where a file goes or comes from: http(s) only (a file: or other link is never resolved against the base URL). */
 const webUrl = z.url({ protocol: /^https?$/ });
 
+/** What sct reads from a created document: where its bytes go. */
 export const uploadTargetSchema = z.looseObject({ id: z.number(), upload_url: webUrl });
 /** What sct reads from a download request: the signed URL. */
 export const downloadUrlSchema = z.looseObject({ url: webUrl });

@@ -11,6 +11,7 @@ import { idempotencyKeyOf, withRerunKey } from '../shared/crud.js';
 import { savedObject } from '../../api/answers.js';
 import { parseDate, parseInteger } from '../shared/flags.js';
 import { ID_MAX } from '../../util/numbers.js';
+import { nonObjectIn } from '../../util/objects.js';
 import { orderKind } from './filters.js';
 import { writeOrder } from './view.js';
 import type { OrderFieldFlags } from './fields.js';
@@ -143,20 +144,20 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
 
 type Item = Record<string, unknown>;
 
-/**
- * The service replaces an order's item list with the one a PATCH sends, so an item the new list
- * does not name by id is deleted. Those items are named and confirmed first (--yes in scripts).
- */
 /** The items of an order as read, each an object: a null among them is the service's fault, said as such. */
 function itemsOf(order: unknown, id: number): Item[] {
   const items = order && typeof order === 'object' ? (order as { items?: unknown }).items : undefined;
   if (items === undefined || items === null) return [];
   if (!Array.isArray(items)) throw new SctError(`unexpected answer from GET ${PATHS.order(id)}: its items are not a list`);
-  const bad = items.findIndex((it) => !it || typeof it !== 'object' || Array.isArray(it));
-  if (bad >= 0) throw new SctError(`unexpected answer from GET ${PATHS.order(id)}: item ${bad + 1} is ${items[bad] === null ? 'null' : 'not an object'}`);
+  const odd = nonObjectIn(items, 'item');
+  if (odd) throw new SctError(`unexpected answer from GET ${PATHS.order(id)}: ${odd}`);
   return items as Item[];
 }
 
+/**
+ * The service replaces an order's item list with the one a PATCH sends, so an item the new list
+ * does not name by id is deleted. Those items are named and confirmed first (--yes in scripts).
+ */
 async function confirmDroppedItems(ctx: Context, kind: OrderKindName, id: number, items: Item[]): Promise<void> {
   const kept = new Set<unknown>(items.map((it) => it.id).filter((x) => x !== undefined));
   const order = await ctx.client().get(PATHS.order(id));

@@ -94,9 +94,8 @@ function messagesOf(findings: Finding[], index: number): string[] {
 export function findingLines(io: IOStreams, findings: Finding[], stream: 'stdout' | 'stderr'): string[] {
   const color = stream === 'stdout' ? io.color : io.colorErr;
   return findings.map((x) => {
-    // A label, not the value: an id or name of thousands of characters is cut (the finding keeps it whole in -o json).
-    const cut = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}…` : text);
-    const extra = [x.id && cut(x.id), x.name !== undefined && x.name !== x.id ? JSON.stringify(cut(x.name)) : undefined].filter(Boolean).join(' ');
+    // Cut as a label (the finding keeps them whole in -o json).
+    const extra = [x.id && geo.labelText(x.id), x.name !== undefined && x.name !== x.id ? JSON.stringify(geo.labelText(x.name)) : undefined].filter(Boolean).join(' ');
     const where = x.feature === null ? '' : ` feature ${x.feature}${extra ? ` (${extra})` : ''}:`;
     const level = x.level === 'error' ? color.red('error') : color.yellow('warning');
     return cleanCell(`${x.file}:${where} `) + `${level}: ${cleanCell(x.message)}`;

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { originCreateSchema, originUpdateSchema, type OriginCreate } from '../../api/schemas/origins.js';
 import type { RowProblem } from '../../sync/plan.js';
-import { checkPlots, countryOf, externalIdOf, idProblem, nameOf, readPlotFile, valueProblem, COUNTRY_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
+import { checkPlots, countryOf, externalIdOf, givesText, idProblem, nameOf, readPlotFile, valueProblem, COUNTRY_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { writeReportFile } from '../../bulk/report.js';
 import { asQuoted, notAllListed } from '../../bulk/csv.js';
@@ -178,9 +178,4 @@ export function plotUnits(
     }
   }
   return units;
-}
-
-/** Whether a property's value is taken as text (firstText's rule): a non-blank string or a finite number. */
-function givesText(v: unknown): boolean {
-  return (typeof v === 'string' && v.trim() !== '') || (typeof v === 'number' && Number.isFinite(v));
 }
