@@ -6,6 +6,7 @@ import { CONFIG_FILE_MODE } from '../config/config.js';
 import { missingApiPrefix } from '../api/endpoint.js';
 import { proxyFor, proxyFromEnv, proxyProblem } from '../api/proxy-env.js';
 import { discardBody } from '../api/transport.js';
+import { mediaType } from '../api/answers.js';
 import { PATHS } from '../api/paths.js';
 import { ApiError, AuthError, ConfigFileError, InterruptedError, RateLimitError, SctError, UsageError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
@@ -144,8 +145,14 @@ export async function doctor(ctx: Context): Promise<void> {
       probeDate = res?.headers.date ?? probeDate;
       if (res) await discardBody(res.body);
       const answered = `${withoutCredentials(s.baseUrl)} answered in ${ctx.now() - started} ms (from ${s.baseUrlSource})`;
-      const warning = missingApiPrefix(s.baseUrl);
-      add('base_url', warning ? 'warn' : 'ok', warning ? `${answered}; ${warning}` : answered);
+      // A 200 that is no JSON is something else answering at that URL: a captive portal, a web
+      // page, a proxy's sign-in page. Reachable, but not the API.
+      const type = res ? mediaType(res.headers) : '';
+      const notJson = res && type !== '' && !/^application\/([\w.+-]+\+)?json$/.test(type)
+        ? `${withoutCredentials(s.baseUrl)} answered with ${stripControl(type)}, not the API's JSON (GET ${PATHS.countries}): is it the service's URL, or a proxy's or network's sign-in page?`
+        : undefined;
+      const warning = notJson ?? missingApiPrefix(s.baseUrl);
+      add('base_url', warning ? 'warn' : 'ok', notJson ?? (warning ? `${answered}; ${warning}` : answered));
     } catch (err) {
       // Ctrl-C is the user stopping doctor, not a check that failed.
       if (err instanceof InterruptedError) throw err;
@@ -170,7 +177,8 @@ export async function doctor(ctx: Context): Promise<void> {
         const off = Math.abs(skew) < 60 ? `${Math.abs(skew)}s` : formatDuration(Math.abs(skew) * 1000);
         add('clock', level, `local clock is ${off} ${skew >= 0 ? 'ahead of' : 'behind'} the server${advice}`);
         serverSkewMs = ctx.now() - date;
-      } else add('clock', 'warn', 'the server sent no Date header');
+      } else if (header === undefined) add('clock', 'warn', 'the server sent no Date header');
+      else add('clock', 'warn', `the server's Date header cannot be read (${quotedHeader(header)})`);
     };
     // Never sleeps through a spent rate limit: doctor reports it and goes on.
     let client: ApiClient;
@@ -192,7 +200,12 @@ export async function doctor(ctx: Context): Promise<void> {
         const low = rl.remaining < rl.limit * 0.1;
         const reset = rl.reset ? ` (resets in ${formatDuration(Math.max(0, rl.reset * 1000 - (ctx.now() - serverSkewMs)))})` : '';
         add('rate_limit', low ? 'warn' : 'ok', `${rl.remaining} of ${rl.limit} requests left this hour${reset}`);
-      } else add('rate_limit', 'warn', 'the server sent no X-RateLimit headers');
+      } else if (res.headers['x-ratelimit-remaining'] === undefined && res.headers['x-ratelimit-limit'] === undefined) {
+        add('rate_limit', 'warn', 'the server sent no X-RateLimit headers');
+      } else {
+        const sent = (['remaining', 'limit'] as const).map((k) => `${k[0]!.toUpperCase()}${k.slice(1)} ${quotedHeader(res.headers[`x-ratelimit-${k}`])}`);
+        add('rate_limit', 'warn', `the server's X-RateLimit headers cannot be read (${sent.join(', ')})`);
+      }
     } catch (err) {
       if (err instanceof InterruptedError) throw err;
       if (err instanceof RateLimitError && err.status !== 503) {
@@ -292,4 +305,11 @@ async function caCheck(ca: string): Promise<[Level, string]> {
     }
   }
   return ['ok', `NODE_EXTRA_CA_CERTS=${ca} (${blocks.length} certificate${blocks.length === 1 ? '' : 's'})`];
+}
+
+/** A header's value as a message quotes it: cleaned of control characters, cut when long; "none" when absent. */
+function quotedHeader(value: string | string[] | undefined): string {
+  if (value === undefined) return 'none';
+  const text = stripControl(Array.isArray(value) ? value.join(', ') : value);
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }

@@ -10,7 +10,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { BIN, sctFor } from '../helpers/sct.js';
 import { execa } from 'execa';
 import { OWNER } from '../sandbox/helpers.js';
-import { answer, cutAfterHeaders, htmlPage, hugeJson, startHostile, trickle, type Hostile } from '../helpers/hostile.js';
+import { answer, cutAfterHeaders, htmlPage, hugeJson, startHostile, trickle, withHeaders, type Hostile } from '../helpers/hostile.js';
 
 const t = useSandbox();
 let h: Hostile;
@@ -145,6 +145,20 @@ describe('answers that are not the API speaking', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`error: unexpected answer from GET /orders/${order.id}: item 1 is null`);
     expect(r.stderr).not.toContain('Cannot read properties');
+  });
+
+  it('orders get of an order read with a null item is an answer error before anything is shown, not a blank item row', async () => {
+    const order = (await t.api('/orders?order_action=buying&limit=1')).results[0];
+    const full = await t.api(`/orders/${order.id}`);
+    h.on(`GET /api/orders/${order.id}`, answer(200, {}, { ...full, items: [...full.items, null] }), { times: 2 });
+    const r = await sct(['orders', 'get', String(order.id)]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain(`error: unexpected answer from GET /orders/${order.id}: item ${full.items.length + 1} is null`);
+    expect(r.stdout).toBe('');
+    // JSON shows the answer as it came: the null is there for the reader to see.
+    const json = await sct(['orders', 'get', String(order.id), '-o', 'json']);
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout).items.at(-1)).toBeNull();
   });
 
   it('a sync whose listing holds an order with a null item is an answer error naming it, not a TypeError', async () => {
@@ -534,5 +548,21 @@ describe('broken connections and redirects', () => {
     const r = await sct(['orders', 'list', '--buying']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('error: GET /orders: too many redirects (more than 5)');
+  });
+});
+
+describe('doctor against answers that are not what it reads', () => {
+  it('says a Date or X-RateLimit header it cannot read is unreadable, not missing', async () => {
+    h.on('GET /api/accounts/me', withHeaders({ date: 'yesterday-ish', 'x-ratelimit-remaining': 'lots', 'x-ratelimit-limit': '1000' }), { times: 1 });
+    const r = await sct(['doctor']);
+    expect(r.stdout).toMatch(/^warn\s+clock\s+the server's Date header cannot be read \("yesterday-ish"\)$/m);
+    expect(r.stdout).toMatch(/^warn\s+rate_limit\s+the server's X-RateLimit headers cannot be read \(Remaining "lots", Limit "1000"\)$/m);
+    expect(r.stdout).not.toMatch(/sent no/);
+  });
+
+  it('takes an HTML page at the base URL for what it is, not the API answering', async () => {
+    h.on('GET /api/accounts/countries', htmlPage(200), { times: 1 });
+    const r = await sct(['doctor']);
+    expect(r.stdout).toMatch(/^warn\s+base_url\s+http:\/\/127\.0\.0\.1:\d+\/api answered with text\/html, not the API's JSON \(GET \/accounts\/countries\): is it the service's URL, or a proxy's or network's sign-in page\?$/m);
   });
 });

@@ -137,9 +137,10 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
     idempotencyKey,
     onceOnly: id !== undefined && addsItems(valid),
   }), undefined, idempotencyKey);
-  const saved = savedObject(res, id === undefined ? 'POST' : 'PATCH', id === undefined ? PATHS.ordersOfKind(kind) : PATHS.orderOfKind(kind, id), `${kind} order`) ?? {};
+  const [method, path] = id === undefined ? ['POST', PATHS.ordersOfKind(kind)] : ['PATCH', PATHS.orderOfKind(kind, id)];
+  const saved = savedObject(res, method, path, `${kind} order`) ?? {};
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${id === undefined ? 'Created' : 'Updated'} ${kind} order ${stripControl(String(saved.id ?? id ?? ''))}`.trimEnd());
-  await writeOrder(ctx, saved);
+  await writeOrder(ctx, saved, `${method} ${path}`);
 }
 
 type Item = Record<string, unknown>;

@@ -7,7 +7,8 @@ import { displayValue, getPath } from '../../output/values.js';
 import { cleanCell } from '../../output/sanitize.js';
 import { checkFilterPairs, listQuery, runList } from '../shared/list.js';
 import { parseEnum, parseEnumList, splitKeyValue, textValue } from '../shared/flags.js';
-import { UsageError } from '../../errors.js';
+import { AnswerError, UsageError } from '../../errors.js';
+import { nonObjectIn } from '../../util/objects.js';
 import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY, type OrderAction } from '../../api/enums.js';
 import { orderAction, orderFilterQuery } from './filters.js';
 import type { ListOrdersFlags, StatsFlags } from './options.js';
@@ -66,17 +67,23 @@ export const ORDER_DETAIL: Column[] = [
 ];
 
 export async function showOrder(ctx: Context, id: number): Promise<void> {
-  await writeOrder(ctx, await ctx.client().getObject(PATHS.order(id)));
+  await writeOrder(ctx, await ctx.client().getObject(PATHS.order(id)), `GET ${PATHS.order(id)}`);
 }
 
-/** One order: JSON as returned, or the key/value view followed by a table of its items. */
-export async function writeOrder(ctx: Context, order: Record<string, unknown>): Promise<void> {
+/**
+ * One order: JSON as returned, or the key/value view followed by a table of its items. `request`
+ * names where it came from, for an item that is no object (a blank row would hide it).
+ */
+export async function writeOrder(ctx: Context, order: Record<string, unknown>, request: string): Promise<void> {
   const output = ctx.output(COLUMNS.order);
-  await writeOne(ctx.io, order, { ...output, detail: ORDER_DETAIL });
   // For people the items follow as a table of their own; JSON/CSV already hold them, and
   // --columns shows only the fields it names.
-  if (output.format !== 'table' || output.columns) return;
+  const itemTable = output.format === 'table' && !output.columns;
   const items = Array.isArray(order.items) ? (order.items as Record<string, unknown>[]) : [];
+  const odd = itemTable ? nonObjectIn(items, 'item') : undefined;
+  if (odd) throw new AnswerError(`unexpected answer from ${request}: ${odd}`);
+  await writeOne(ctx.io, order, { ...output, detail: ORDER_DETAIL });
+  if (!itemTable) return;
   if (items.length === 0) {
     await ctx.io.write(`\n${ctx.io.color.bold('ITEMS')}  none\n`);
     return;
