@@ -97,8 +97,18 @@ function pickInto(dst: Record<string, unknown>, src: Record<string, unknown>, pa
   if (existing === value) return;
   if (Array.isArray(value)) {
     if (existing !== undefined && !Array.isArray(existing)) return;
-    const picked = (existing as unknown[] | undefined) ?? value.map((el) => (isObject(el) ? {} : el));
-    if (existing === undefined) defineField(dst, key, picked);
+    const [index, ...after] = rest as [string, ...string[]];
+    // `errors.0.message`: the element asked for, as the table and CSV read it (pathGetter).
+    if (/^\d+$/.test(index) && Object.hasOwn(value, index)) return pickElement(dst, key, value, Number(index), after);
+    let picked = existing as unknown[] | undefined;
+    const byIndex = picked && indexPicks.get(picked);
+    if (!picked || byIndex) {
+      // Every element now: the ones picked by index keep what was picked of them.
+      const whole = value.map((el) => (isObject(el) ? {} : el));
+      for (const [i, at] of byIndex ?? []) whole[i] = picked![at];
+      picked = whole;
+      defineField(dst, key, picked);
+    }
     value.forEach((el, i) => {
       if (isObject(el) && isObject(picked[i])) pickInto(picked[i] as Record<string, unknown>, el, rest);
     });
@@ -107,6 +117,37 @@ function pickInto(dst: Record<string, unknown>, src: Record<string, unknown>, pa
   if (existing !== undefined && !isObject(existing)) return;
   if (existing === undefined) defineField(dst, key, {});
   pickInto(dst[key] as Record<string, unknown>, value as Record<string, unknown>, rest);
+}
+
+/**
+ * The lists made of elements picked by index (`orders.1`, `errors.0.message`): which element of
+ * the answer's list each of their places holds. A list picked through every element is not here.
+ */
+const indexPicks = new WeakMap<unknown[], Map<number, number>>();
+
+/** Picks element `i` of `list` (the whole of it, or `rest` of it) into `dst[key]`. */
+function pickElement(dst: Record<string, unknown>, key: string, list: unknown[], i: number, rest: string[]): void {
+  let picked = Object.hasOwn(dst, key) ? (dst[key] as unknown[]) : undefined;
+  if (!picked) {
+    picked = [];
+    indexPicks.set(picked, new Map());
+    defineField(dst, key, picked);
+  }
+  const places = indexPicks.get(picked);
+  let at = i;
+  if (places) {
+    // Kept in the answer's order, whatever order the paths came in.
+    if (!places.has(i)) {
+      const before = [...places.keys()].filter((k) => k < i).length;
+      for (const [k, p] of places) if (p >= before) places.set(k, p + 1);
+      places.set(i, before);
+      picked.splice(before, 0, isObject(list[i]) ? {} : list[i]);
+    }
+    at = places.get(i)!;
+  }
+  const el = list[i];
+  if (rest.length === 0 || !isObject(el)) picked[at] = el;
+  else if (isObject(picked[at])) pickInto(picked[at] as Record<string, unknown>, el, rest);
 }
 
 /** Sets a key as an own data property (a key such as "__proto__" stays an ordinary field). */

@@ -140,7 +140,11 @@ describe('--json FIELDS', () => {
       [['whoami', '--json', 'email'], /--json: whoami has no field "email"/],
       [['whoami', '--json', 'company.nmae'], /whoami has no field "company.nmae" \(did you mean company.name\?\)/],
       [['workspaces', 'current', '--json', 'id,bogus'], /workspaces current has no field "bogus"/],
+      // An order item's metadata is its own (supply-chain.md, "Nested order item request"), not a product's.
+      [['orders', 'list', '--buying', '--json', 'items.metadata.species'], /has no field "items.metadata.species"[\s\S]*hint: valid fields of items.metadata: percentage_estimation_or_deviation, supplementary_unit, supplementary_unit_qualifier/],
     ]);
+    const item = await t.sct(['orders', 'list', '--buying', '--limit', '1', '--json', 'id,items.metadata.supplementary_unit,items.metadata.supplementary_unit_qualifier']);
+    expect(item.exitCode, item.stderr).toBe(0);
     // Below a field whose own fields the documents do not list, any path goes.
     const r = await t.sct(['orders', 'list', '--buying', '--limit', '1', '--json', 'id,seller_company.name,items.seller_traced_suggestions.anything,value_chain_detail.country.alpha_2']);
     expect(r.exitCode, r.stderr).toBe(0);
@@ -217,6 +221,17 @@ describe('--json FIELDS', () => {
     const fromFile = await t.sctBin(['user-config', 'set', '--file', body, '--json', 'config.theme']);
     expect(fromFile.exitCode, fromFile.stderr).toBe(0);
     expect(JSON.parse(fromFile.stdout)).toEqual({ config: { theme: 'dark' } });
+  });
+
+  it('an index in a path picks that element in json as in the table and csv', async () => {
+    const risk = (await t.api('/compliance/risk-assessments?limit=5')).results.find((r: any) => Array.isArray(r.orders) && r.orders.length > 1);
+    expect(risk, 'a risk assessment with two orders in the sandbox').toBeDefined();
+    const args = ['risk', 'list', '--limit', '5', '--columns', 'id,orders.1'];
+    const json = await t.sct([...args, '-o', 'json']);
+    expect(json.exitCode, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout).find((r: any) => r.id === risk.id)).toEqual({ id: risk.id, orders: [risk.orders[1]] });
+    const csv = await t.sct([...args, '-o', 'csv']);
+    expect(parse(csv.stdout, { columns: true }).find((r: any) => r.id === String(risk.id))).toEqual({ id: String(risk.id), 'orders.1': String(risk.orders[1]) });
   });
 
   it('resources whose fields the documents do not show take any name', async () => {

@@ -18,6 +18,20 @@ describe('pickPaths', () => {
     expect(pickPaths(withItems, ['items', 'items.id'])).toEqual({ items: withItems.items });
     expect(pickPaths(withItems, ['tags.x'])).toEqual({ tags: ['a'] });
   });
+
+  it('takes an index as the table and CSV read it: the elements asked for, in the list\'s order', () => {
+    const imp = { id: 10, errors: [{ message: 'a', row: 1 }, { message: 'b', row: 2 }, { message: 'c', row: 3 }], orders: [71, 110, 116] };
+    expect(pickPaths(imp, ['id', 'errors.0.message'])).toEqual({ id: 10, errors: [{ message: 'a' }] });
+    expect(pickPaths(imp, ['orders.1', 'orders.0'])).toEqual({ orders: [71, 110] });
+    expect(pickPaths(imp, ['errors.2.row', 'errors.0.message', 'errors.2.message'])).toEqual({ errors: [{ message: 'a' }, { row: 3, message: 'c' }] });
+    expect(pickPaths(imp, ['errors.1'])).toEqual({ errors: [{ message: 'b', row: 2 }] });
+    // With a path through every element, an index adds to its element.
+    expect(pickPaths(imp, ['errors.row', 'errors.1.message'])).toEqual({ errors: [{ row: 1 }, { row: 2, message: 'b' }, { row: 3 }] });
+    expect(pickPaths(imp, ['errors.1.message', 'errors.row'])).toEqual({ errors: [{ row: 1 }, { message: 'b', row: 2 }, { row: 3 }] });
+    expect(pickPaths(imp, ['orders.2', 'orders'])).toEqual({ orders: [71, 110, 116] });
+    // An index the list does not have is a field name, read in each element, as the table reads it.
+    expect(pickPaths(imp, ['errors.7.message'])).toEqual({ errors: [{}, {}, {}] });
+  });
 });
 
 describe('checkFields', () => {

@@ -55,10 +55,12 @@ const PRODUCT: Field[] = [
   'id', 'company_id', 'sku', 'name', 'description', 'scientific_name', 'common_name', 'hs_code', 'external_id', 'type', 'commodity',
   'composition', { metadata: [{ species: listOf(SPECIES) }] }, 'tags', 'due_diligence_statements', ...ASSESSED, ...STAMPS,
 ];
+/** An order item's metadata ("Nested order item request"; the response's is "as above"). */
+const ITEM_METADATA = ['percentage_estimation_or_deviation', 'supplementary_unit', 'supplementary_unit_qualifier'];
 /** Order item (response). */
 const ORDER_ITEM: Field[] = [
   'id', 'order', 'buyer_product', 'seller_product', { buyer_product_detail: PRODUCT }, { seller_product_detail: PRODUCT }, 'volume', 'unit',
-  'line_number', 'external_id', { metadata: [{ species: listOf(SPECIES) }] }, 'is_complete_match', 'seller_traced_suggestions',
+  'line_number', 'external_id', { metadata: ITEM_METADATA }, 'is_complete_match', 'seller_traced_suggestions',
   'traced_order_count', 'traced_origin_count', 'pulse_params', ...STAMPS, ...ASSESSED,
 ];
 /** A statement embedded in an order's due_diligence_statements. */
