@@ -91,10 +91,35 @@ describe('origins import', () => {
     expect((JSON.parse(ok.stdout) as Array<{ body: { external_id: string } }>).map((q) => q.body.external_id)).toEqual(['CELL-2']);
   });
 
+  it('checks a point of latitude and longitude against its country as origins create does: swapped or far outside is exit 2, nothing sent', async () => {
+    const file = csvFile(
+      'name,country_code,external_id,latitude,longitude,location\n' +
+        'Swapped,CI,PT-1,-4.0,5.3,\n' +
+        'Good,CI,PT-2,6.8203,-5.2897,\n' +
+        'Elsewhere,PY,PT-3,-12.0,-55.0,\n' +
+        'Cell,CI,PT-4,,,"-4.0,5.3"\n',
+      'points.csv',
+    );
+    const r = await t.sct(['origins', 'import', '--file', file, '--dry-run']);
+    expect(r.exitCode).toBe(2);
+    expect(t.sb.requests).toHaveLength(0);
+    expect(r.stderr).toContain('error: points.csv: 3 invalid rows; nothing was sent');
+    expect(r.stderr).toMatch(/line 2, latitude: latitude and longitude look swapped: the point lies [\d,]+ km outside Côte d'Ivoire \(CI\); did you mean latitude 5\.3, longitude -4\?/);
+    expect(r.stderr).toMatch(/line 4, latitude: the point \(latitude -12, longitude -55\) lies [\d,]+ km outside Paraguay \(PY\)/);
+    expect(r.stderr).toMatch(/line 5, location: latitude and longitude look swapped/);
+    const ok = await t.sct(['origins', 'import', '--file', file, '--skip-invalid', '--dry-run', '-o', 'json']);
+    expect(ok.exitCode, ok.stderr).toBe(3);
+    expect((JSON.parse(ok.stdout) as Array<{ body: { external_id: string } }>).map((q) => q.body.external_id)).toEqual(['PT-2']);
+    // A sync reads its file as an import does.
+    const sync = await t.sct(['origins', 'sync', '--file', file, '--dry-run']);
+    expect(sync.exitCode).toBe(2);
+    expect(sync.stderr).toMatch(/line 2, latitude: latitude and longitude look swapped/);
+  });
+
   it('rejects a file with bad rows before sending anything, naming line and column', async () => {
     const file = csvFile(
       'name,country_code,external_id,latitude,longitude,location\n' +
-        'Good,CI,BAD-1,1,2,\n' +
+        'Good,CI,BAD-1,6.82,-5.29,\n' +
         ',CIV,BAD-2,95,0,\n' +
         'Other,GH,BAD-3,,7,\n' +
         'Third,GH,BAD-1,,,"1,2,3"\n' +

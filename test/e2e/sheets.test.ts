@@ -117,7 +117,7 @@ describe('files from spreadsheets: separators and decimal commas', () => {
   });
 
   it('a number whose dot cannot group thousands (0.001) is a decimal point even in a ;-separated file', async () => {
-    const file = t.writeFile('semicolon-small.csv', 'name;country_code;latitude;longitude\nFerme Petite;CI;6,8;-0.001\n');
+    const file = t.writeFile('semicolon-small.csv', 'name;country_code;latitude;longitude\nFerme Petite;GH;6,8;-0.001\n');
     const r = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(dryRunBodies(r.stdout)[0].location).toEqual({ type: 'Point', coordinates: [-0.001, 6.8] });

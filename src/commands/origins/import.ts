@@ -151,10 +151,10 @@ import type { OriginUnit } from './import-plots.js';
  */
 export async function originUnits(rows: CsvRow[], errors: RowErrors, names: Record<string, string> = {}, numbers: NumberStyle = 'point', sync = false): Promise<OriginUnit[]> {
   const units: OriginUnit[] = [];
-  const plots: PlotCell[] = [];
+  const plots = new PlotCells();
   const add = originUnitMaker(errors, names, numbers, sync, (unit) => units.push(unit), undefined, plots);
   for (const row of rows) add(row);
-  await checkPlotCells(plots, errors);
+  await plots.check(errors);
   return units;
 }
 
@@ -167,14 +167,57 @@ interface PlotCell {
 }
 
 /**
- * Plots given in location cells are held to the rules of a plot file's (`origins check`): a
- * ring that crosses itself, a plot outside its country, a LineString. The geo code is loaded only
- * for a file that has such a cell; a Point's cell is checked as latitude and longitude are.
+ * The plots and points of a CSV file's rows, checked once the file is read as a plot file's are
+ * (`origins check`): a ring that crosses itself, a plot or point outside its country, latitude
+ * and longitude swapped, a LineString. A point is five numbers (a file may hold a million): its
+ * line, longitude, latitude, and its country and column as indexes of `texts`.
  */
-async function checkPlotCells(plots: PlotCell[], errors: RowErrors): Promise<void> {
-  if (plots.length === 0) return;
-  const { plotErrors } = await import('../../geo/plot-checks.js');
-  for (const p of plots) for (const message of plotErrors(p.geometry, p.country)) errors.add(p.line, p.column, message);
+class PlotCells {
+  private readonly plots: PlotCell[] = [];
+  private readonly points: number[] = [];
+  private readonly texts: string[] = [];
+  private readonly textIndex = new Map<string, number>();
+
+  get size(): number {
+    return this.plots.length + this.points.length / 5;
+  }
+
+  add(line: number, column: string, geometry: { type?: unknown; coordinates?: unknown }, country: string | undefined): void {
+    if (geometry.type !== 'Point') return void this.plots.push({ line, column, geometry, country });
+    // A point is checked against its country only: its numbers are in range (the schema's).
+    const [lng, lat] = geometry.coordinates as [number, number];
+    if (country !== undefined) this.points.push(line, lng, lat, this.indexOf(country), this.indexOf(column));
+  }
+
+  /** Loads the geo code only for a file that has something to check. */
+  async check(errors: RowErrors): Promise<void> {
+    if (this.size === 0) return;
+    const { plotErrors } = await import('../../geo/plot-checks.js');
+    for (const p of this.plots) for (const message of plotErrors(p.geometry, p.country)) errors.add(p.line, p.column, message);
+    const pts = this.points;
+    for (let i = 0; i < pts.length; i += 5) {
+      const [line, lng, lat] = [pts[i]!, pts[i + 1]!, pts[i + 2]!];
+      for (const message of plotErrors({ type: 'Point', coordinates: [lng, lat] }, this.texts[pts[i + 3]!])) errors.add(line, this.texts[pts[i + 4]!]!, pointMessage(message, lat, lng));
+    }
+  }
+
+  private indexOf(text: string): number {
+    let at = this.textIndex.get(text);
+    if (at === undefined) this.textIndex.set(text, (at = this.texts.push(text) - 1));
+    return at;
+  }
+}
+
+/**
+ * A point's finding in a CSV row's terms: latitude first, as its columns (and --location) are,
+ * where the plot checks speak GeoJSON's `[longitude, latitude]`.
+ */
+function pointMessage(message: string, lat: number, lng: number): string {
+  if (/look swapped/.test(message)) {
+    const outside = /lies ([\d,]+ km outside [^,]+)/.exec(message)?.[1];
+    return `latitude and longitude look swapped: the point lies ${outside ?? 'outside its country'}; did you mean latitude ${lng}, longitude ${lat}?`;
+  }
+  return message.replace(/^position \[[^\]]*\]/, `the point (latitude ${lat}, longitude ${lng})`);
 }
 
 /**
@@ -190,7 +233,7 @@ function originUnitMaker(
   sync: boolean,
   emit?: (unit: OriginUnit) => void,
   invalid?: ReadonlySet<number>,
-  plots?: PlotCell[],
+  plots?: PlotCells,
 ): (row: CsvRow) => void {
   const externalLines = new Map<string, number>();
   const seen = new Map<string, number>();
@@ -199,7 +242,10 @@ function originUnitMaker(
     const toCreate: RowProblem[] | undefined = sync ? [] : undefined;
     const body = originFromRow(row, errors, names, numbers, toCreate);
     const location = body?.location as { type?: unknown } | null | undefined;
-    if (plots && location && location.type !== 'Point') plots.push({ line: row.line, column: names.location ?? 'location', geometry: location, country: body!.country_code });
+    if (plots && location) {
+      const column = row.values[names.latitude ?? 'latitude']?.trim() ? (names.latitude ?? 'latitude') : (names.location ?? 'location');
+      plots.add(row.line, column, location, body!.country_code);
+    }
     const ext = row.values[names.external_id ?? 'external_id']?.trim();
     if (ext && !invalid) {
       const first = externalLines.get(ext);
@@ -267,14 +313,14 @@ export async function importOrigins(ctx: Context, opts: ImportOriginsOptions): P
   // cost as much as the first time, and write nothing sooner).
   let lineByLine = false;
   let units: OriginUnit[] = [];
-  const plots: PlotCell[] = [];
+  const plots = new PlotCells();
   const csv = await read(true, (header, names) => {
     lineByLine = header.lineByLine;
     return originUnitMaker((errors = new RowErrors(header.name)), names, header.numbers, false, lineByLine ? undefined : (unit) => units.push(unit), undefined, plots);
   });
-  await checkPlotCells(plots, errors!);
+  await plots.check(errors!);
   const invalid = errors!.settle(ctx, opts);
-  if (plots.length > 0) {
+  if (plots.size > 0) {
     const bad = errors!.lines();
     units = units.filter((u) => !bad.has(u.lines[0]!));
   }
@@ -320,7 +366,7 @@ export async function originsToSync(ctx: Context, opts: ImportOriginsOptions, st
   const units: OriginUnit[] = [];
   const lineOf = new Map<string, number>();
   const lacking = new Map<string, { lines: number[]; problems: RowProblem[] }>();
-  const plots: PlotCell[] = [];
+  const plots = new PlotCells();
   await read(true, (header, names) => {
     lineByLine = header.lineByLine;
     const found = (errors = new RowErrors(header.name));
@@ -335,7 +381,7 @@ export async function originsToSync(ctx: Context, opts: ImportOriginsOptions, st
       add(row);
     };
   });
-  await checkPlotCells(plots, errors!);
+  await plots.check(errors!);
   const invalid = errors!.settle(ctx, opts);
   const bad = errors!.lines();
   if (!lineByLine || holds) return { objects: heldObjects(units.filter((u) => !bad.has(u.lines[0])).map(syncObjectOf)), invalid };
