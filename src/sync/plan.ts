@@ -20,6 +20,7 @@
 //   replaces the list or merges into it.
 import { RowErrors } from '../bulk/csv.js';
 import { canonical, same, type Compare } from './normalise.js';
+import { isPlainObject } from '../util/objects.js';
 
 type Body = Record<string, unknown>;
 
@@ -311,6 +312,8 @@ function diffItems(spec: ItemsSpec, fileItems: Body[], serviceItems: Snapshot[],
         setIn(patch, path, value);
       }
     }
+    // A nested object (an item's metadata) goes whole: the service may replace it, not merge.
+    for (const [k, v] of Object.entries(patch)) if (v && typeof v === 'object' && !Array.isArray(v) && isPlainObject(item[k])) patch[k] = item[k];
     if (Object.keys(patch).length) patches.set(current.id, patch);
   });
   if (added.length === 0 && patches.size === 0) return;

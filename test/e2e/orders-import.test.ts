@@ -105,6 +105,8 @@ IMP-C,order,2025-04-03,103,priority,,,,,`,
         unit: it.unit,
         line_number: it.line_number ?? undefined,
         external_id: it.external_id ?? undefined,
+        metadata: it.metadata ?? undefined,
+        trace: it.trace ?? undefined,
       }));
       expect(bodies[i]!.external_id).toBe(`COPY-${row.external_id}`);
       expect(bodies[i]!.items).toEqual(items.map((it) => Object.fromEntries(Object.entries(it).filter(([, v]) => v !== undefined && v !== null))));

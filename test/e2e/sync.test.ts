@@ -400,6 +400,35 @@ SK-OK,order,2025-01-01,101,${products[0]},7,kg,
     expect(rows.find((x) => x.line === '3')!.error).toContain('SK-DUP has two items with line_number 2');
   });
 
+  it('the items column\'s metadata is compared and sent whole when edited, and a trace typed into it is planned: neither dropped in silence', async () => {
+    const order = (await t.api('/orders?order_action=buying&limit=200')).results.find((o: any) => o.company_id === 1 && o.buyer_company_id !== o.seller_company_id && o.items.length > 0 && o.items[0].metadata?.supplementary_unit);
+    expect(order, 'a purchase order whose first item has metadata').toBeDefined();
+    const exported = await t.sct(['orders', 'list', '--buying', '--search', order.external_id, '-o', 'csv']);
+    const rows = (parse(exported.stdout, { columns: true }) as Array<Record<string, string>>).filter((r) => r.external_id === order.external_id);
+    const header = Object.keys(rows[0]!);
+    const line = (row: Record<string, string>) => header.map((h) => `"${(row[h] ?? '').replace(/"/g, '""')}"`).join(',');
+    const unedited = t.writeFile('meta-same.csv', `${header.join(',')}\n${line(rows[0]!)}\n`);
+    const same = await t.sct(['orders', 'sync', '--purchase', '--file', unedited, '--dry-run']);
+    expect(same.exitCode, same.stderr).toBe(0);
+    expect(same.stderr).toMatch(/0 to create, 0 to update, 1 unchanged/);
+    const items = JSON.parse(rows[0]!.items);
+    items[0].metadata = { ...items[0].metadata, supplementary_unit: 'boxes' };
+    const edited = t.writeFile('meta-edited.csv', `${header.join(',')}\n${line({ ...rows[0]!, items: JSON.stringify(items) })}\n`);
+    const plan = await t.sct(['orders', 'sync', '--purchase', '--file', edited, '--yes']);
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(plan.stderr).toMatch(/0 to create, 1 to update/);
+    const patch = t.sb.requests.filter((q) => q.method === 'PATCH').at(-1)!;
+    expect(JSON.parse(patch.body as string).items.find((it: any) => it.id === items[0].id).metadata).toEqual(items[0].metadata);
+    expect((await t.api(`/orders/${order.id}`)).items.find((it: any) => it.id === items[0].id).metadata.supplementary_unit).toBe('boxes');
+    // A trace typed into the column is part of the item, as the item rows' traced_origins column.
+    items[0].trace = { traced_origins: [1] };
+    const traced = t.writeFile('meta-trace.csv', `${header.join(',')}\n${line({ ...rows[0]!, items: JSON.stringify(items) })}\n`);
+    const noted = await t.sct(['orders', 'sync', '--purchase', '--file', traced, '--dry-run']);
+    expect(noted.exitCode, noted.stderr).toBe(0);
+    expect(noted.stderr).toMatch(/0 to create, 1 to update/);
+    expect(noted.stdout).toContain('trace.traced_origins');
+  });
+
   it('a file whose valid rows need no change, with rows left out: exit 3 with or without --yes, never "the service matches the file"', async () => {
     const file = t.writeFile('buying-export.csv', (await t.sct(['orders', 'list', '--buying', '--all', '-o', 'csv'])).stdout);
     const shown = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--skip-invalid']);

@@ -56,11 +56,11 @@ const PRODUCT: Field[] = [
   'composition', { metadata: [{ species: listOf(SPECIES) }] }, 'tags', 'due_diligence_statements', ...ASSESSED, ...STAMPS,
 ];
 /** An order item's metadata ("Nested order item request"; the response's is "as above"). */
-const ITEM_METADATA = ['percentage_estimation_or_deviation', 'supplementary_unit', 'supplementary_unit_qualifier'];
+export const ITEM_METADATA_KEYS = ['percentage_estimation_or_deviation', 'supplementary_unit', 'supplementary_unit_qualifier'] as const;
 /** Order item (response). */
 const ORDER_ITEM: Field[] = [
   'id', 'order', 'buyer_product', 'seller_product', { buyer_product_detail: PRODUCT }, { seller_product_detail: PRODUCT }, 'volume', 'unit',
-  'line_number', 'external_id', { metadata: ITEM_METADATA }, 'is_complete_match', 'seller_traced_suggestions',
+  'line_number', 'external_id', { metadata: [...ITEM_METADATA_KEYS] }, 'is_complete_match', 'seller_traced_suggestions',
   'traced_order_count', 'traced_origin_count', 'pulse_params', ...STAMPS, ...ASSESSED,
 ];
 /** A statement embedded in an order's due_diligence_statements. */

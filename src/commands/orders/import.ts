@@ -30,7 +30,7 @@
 //     item_external_id                   the item's own identifier
 //     traced_orders, traced_origins      ids separated by | or ;
 //   Or the items of an order in one cell, as `sct orders list -o csv` writes them:
-//     items                              a JSON list of the service's items (import only)
+//     items                              a JSON list of the service's items, as -o csv writes them
 //
 // Every row is checked before the first request; any error stops the run with exit 2 and
 // names the line and column. The run itself is src/bulk/import.ts: a journal and deterministic
@@ -154,8 +154,8 @@ const ITEMS_COLUMN = 'items';
 
 /**
  * The items of an `items` cell as `-o csv` writes them (the service's item objects, as JSON),
- * as a create takes them: the kind's products, volume, unit, line number and external id. A
- * message when the cell is not such a list.
+ * as a create takes them: the kind's products, volume, unit, line number, external id, metadata
+ * and a trace typed in. A message when the cell is not such a list.
  */
 function itemsOfColumn(text: string, kind: OrderKindName): Body[] | string {
   let value: unknown;
@@ -167,7 +167,7 @@ function itemsOfColumn(text: string, kind: OrderKindName): Body[] | string {
   if (!Array.isArray(value) || !value.every((v) => v !== null && typeof v === 'object' && !Array.isArray(v))) {
     return 'not a JSON list of items, as -o csv writes them (or give each item a row: product, volume, unit)';
   }
-  const taken = ['volume', 'unit', 'line_number', 'external_id', ...(kind === 'sale' ? [] : ['buyer_product']), ...(kind === 'purchase' ? [] : ['seller_product'])];
+  const taken = ['volume', 'unit', 'line_number', 'external_id', 'metadata', 'trace', ...(kind === 'sale' ? [] : ['buyer_product']), ...(kind === 'purchase' ? [] : ['seller_product'])];
   return (value as Body[]).map((it) => Object.fromEntries(taken.filter((f) => it[f] !== null && it[f] !== undefined).map((f) => [f, it[f]])));
 }
 

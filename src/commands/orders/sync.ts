@@ -16,6 +16,7 @@ import type { OrderKindName } from '../../api/enums.js';
 import { ordersToSync } from './import.js';
 import type { SyncOrdersFlags } from './options.js';
 import { ITEM_COLUMNS, ORDER_COLUMNS } from './columns.js';
+import { ITEM_METADATA_KEYS } from '../../api/schemas/fields.js';
 import { checkObject, type SyncSpec } from '../../sync/plan.js';
 import type { Compare } from '../../sync/normalise.js';
 import type { ServiceSource } from '../../sync/read.js';
@@ -42,6 +43,8 @@ export function orderSyncSpec(kind: OrderKindName): SyncSpec {
     if (field === 'product') continue; // read into buyer_product and/or seller_product, which have their own entries
     items[field === 'trace' ? `trace.${column}` : field] = BY_CONVERSION[conv];
   }
+  // The items column (`-o csv`'s JSON) carries each item's metadata too.
+  for (const key of ITEM_METADATA_KEYS) items[`metadata.${key}`] = 'text';
   return { fields, items: { field: 'items', key: 'line_number', fields: items } };
 }
 
