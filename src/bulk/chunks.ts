@@ -120,7 +120,7 @@ export function planChunks<T>(rows: ChunkRow<T>[], size: number, journal: Journa
     else if (resent.has(key)) resent.get(key)!.push(row);
     else resent.set(key, [row]);
   }
-  chunks.push(...resent.values());
+  for (const chunk of resent.values()) chunks.push(chunk);
   for (const rowsOfChunk of chunkRows(others, size, group)) {
     const pending = rowsOfChunk.filter((r) => !journal.get(idOf(r)));
     if (pending.length === 0) continue;
@@ -134,7 +134,8 @@ export function planChunks<T>(rows: ChunkRow<T>[], size: number, journal: Journa
     if (asBefore) chunks.push(rowsOfChunk);
     else leftovers.push(...pending);
   }
-  chunks.push(...chunkRows(leftovers, size, group));
+  // One by one, not push(...): a rerun may leave more chunks than a call takes arguments.
+  for (const chunk of chunkRows(leftovers, size, group)) chunks.push(chunk);
   return byFirstLine(chunks);
 }
 

@@ -497,9 +497,11 @@ function normalizeHeader(h: string): string {
  */
 function headerProblem(file: string, line: number, raw: string[], names: string[]): UsageError | undefined {
   // A blank header between named ones is a spacer column (its cells are checked row by row).
+  const firstOf = new Map<string, number>();
   for (let i = 0; i < names.length; i++) {
     if (names[i] === '') continue;
-    const first = names.indexOf(names[i]);
+    const first = firstOf.get(names[i]) ?? i;
+    firstOf.set(names[i], first);
     if (first !== i) {
       return new UsageError(`${file} line ${line}: columns ${first + 1} ("${raw[first].trim()}") and ${i + 1} ("${raw[i].trim()}") are the same column, ${names[i]}`);
     }

@@ -330,7 +330,7 @@ async function pendingIds(client: ApiClient, filters: InvitationFilters): Promis
   const query = new URLSearchParams();
   appendFilters(query, { status: [...WRITABLE_STATUSES], ...filters });
   const ids: string[] = [];
-  for await (const page of client.paginate<{ id: string }>(PATHS.invitations, query, { all: true })) ids.push(...page.results.map((i) => i.id));
+  for await (const page of client.paginate<{ id: string }>(PATHS.invitations, query, { all: true })) for (const i of page.results) ids.push(i.id);
   return ids;
 }
 

@@ -107,7 +107,7 @@ async function pickWorkspace(ctx: Context): Promise<number> {
 
 async function collect<T>(pages: AsyncIterable<{ results: T[] }>): Promise<T[]> {
   const out: T[] = [];
-  for await (const p of pages) out.push(...p.results);
+  for await (const p of pages) for (const w of p.results) out.push(w);
   return out;
 }
 

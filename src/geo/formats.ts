@@ -228,7 +228,8 @@ async function fromZip(bytes: Buffer, name: string): Promise<GeoJsonFile> {
     return { name, size: bytes.length, features: [], problem: 'not a plot file: the ZIP archive holds neither a .kml (KMZ) nor a .shp (Shapefile)' };
   }
   const features: Array<Feature<Geometry | null>> = [];
-  for (const shp of shps) features.push(...(await shapefileLayer(entries, shp, name)));
+  // One by one, not push(...layer): a layer of 130,000 points is more arguments than a call takes.
+  for (const shp of shps) for (const feature of await shapefileLayer(entries, shp, name)) features.push(feature);
   const file = fromGeoJsonValue({ type: 'FeatureCollection', features }, name, bytes.length);
   // Without its .dbf a layer has shapes and no attributes: every name, country and area gone.
   const bare = shps.filter((shp) => !Object.keys(entries).some((n) => n.toLowerCase() === shp.slice(0, -4).toLowerCase() + '.dbf'));
@@ -274,7 +275,7 @@ async function fromKmz(entries: Record<string, Uint8Array>, main: string, name: 
     const partText = text(entry);
     const part = typeof partText === 'string' ? await fromKml(partText, name, size) : partText;
     if (part.problem) return { ...file, features: [], problem: `${entry}: ${part.problem}` };
-    file.features.push(...part.features);
+    for (const feature of part.features) file.features.push(feature);
     if (part.structure) file.structure = [...(file.structure ?? []), ...part.structure];
   }
   return file;

@@ -175,7 +175,8 @@ function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, 
 
   if (type === 'Point') checkPointArea(raw, geometry.coordinates as Position, options, report);
   if (!scan.precise) {
-    const decimals = Math.min(LIMITS.decimals - 1, Math.max(...scan.positions.flatMap(([lng, lat]) => [decimalsOf(lng), decimalsOf(lat)])));
+    // A loop, not Math.max(...positions): a ring of 65,000 positions is more arguments than a call takes.
+    const decimals = Math.min(LIMITS.decimals - 1, scan.positions.reduce((most, [lng, lat]) => Math.max(most, decimalsOf(lng), decimalsOf(lat)), 0));
     report('warning', `positions have at most ${decimals} decimal place${decimals === 1 ? '' : 's'}: the registry expects ${LIMITS.decimals} (about 10 cm)`);
   }
   const first = seen.firstOf(raw.index, geometry);

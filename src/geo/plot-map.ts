@@ -99,13 +99,18 @@ function plotShape(p: MapPlot, project: (p: Position) => [number, number]): stri
 const MIN_PLOT_PX = 9;
 
 function visible(polygons: Position[][][], project: (p: Position) => [number, number]): (p: Position) => [number, number] {
-  const pts = polygons.flat(2).map(project);
-  const xs = pts.map((p) => p[0]);
-  const ys = pts.map((p) => p[1]);
-  const size = Math.max(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
+  // The box by a loop, not Math.min(...xs): a plot of 130,000 positions is more arguments than a call takes.
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const ring of polygons.flat(1)) {
+    for (const position of ring) {
+      const [x, y] = project(position);
+      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+    }
+  }
+  const size = Math.max(x1 - x0, y1 - y0);
   if (size >= MIN_PLOT_PX) return project;
-  const cx = (Math.max(...xs) + Math.min(...xs)) / 2;
-  const cy = (Math.max(...ys) + Math.min(...ys)) / 2;
+  const cx = (x1 + x0) / 2;
+  const cy = (y1 + y0) / 2;
   const k = size > 0 ? MIN_PLOT_PX / size : 1;
   return (p) => {
     const [x, y] = project(p);

@@ -144,8 +144,9 @@ export function checkObject(spec: SyncSpec, o: FileObject): RowProblem[] {
  */
 export function addObjectProblems(errors: RowErrors, o: { key: string; lines: readonly number[] }, problems: readonly RowProblem[]): void {
   for (const p of problems) errors.add(p.line, p.column, p.message);
-  const first = Math.min(...problems.map((p) => p.line));
-  for (const line of o.lines) if (!problems.some((p) => p.line === line)) errors.add(line, 'external_id', `not sent: line ${first} of ${o.key} is invalid`);
+  const invalid = new Set(problems.map((p) => p.line));
+  const first = problems.reduce((least, p) => Math.min(least, p.line), Infinity);
+  for (const line of o.lines) if (!invalid.has(line)) errors.add(line, 'external_id', `not sent: line ${first} of ${o.key} is invalid`);
 }
 
 /** The key of a file item: its own, else its place in the list (1-based), as the service numbers it. */

@@ -386,3 +386,29 @@ describe('origins create --location-file', () => {
     expect(posts()).toHaveLength(1);
   });
 });
+
+describe('plots of many positions', () => {
+  /** An open ring (so not closed: an error) of n positions round a point in Ghana, with `digits` decimals. */
+  const openRing = (n: number, digits: number) => {
+    const ring = Array.from({ length: n }, (_, i) => {
+      const a = (1.5 * Math.PI * i) / n; // three quarters of a circle: its ends apart
+      return [Number((-1.62 + 0.05 * Math.cos(a)).toFixed(digits)), Number((6.7 + 0.05 * Math.sin(a)).toFixed(digits))];
+    });
+    return JSON.stringify({ type: 'Feature', properties: { name: 'wide', ProducerCountry: 'GH' }, geometry: { type: 'Polygon', coordinates: [ring] } });
+  };
+
+  it('a ring of 70,000 positions with few decimals, and a map of one of 130,000, are checked, not "nested too deeply"', async () => {
+    const low = t.writeFile('open5.geojson', openRing(70_000, 5));
+    const r = await t.sct(['origins', 'check', low]);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stdout + r.stderr).toMatch(/ring 1 \(outer\) is not closed/);
+    expect(r.stdout + r.stderr).toMatch(/positions have at most 5 decimal places/);
+    const big = t.writeFile('open7.geojson', openRing(130_000, 7));
+    const map = join(t.dir, 'open7.svg');
+    const m = await t.sct(['origins', 'check', big, '--map', map]);
+    expect(m.exitCode, m.stderr).toBe(2);
+    expect(m.stdout + m.stderr).toMatch(/ring 1 \(outer\) is not closed/);
+    expect(m.stderr).not.toMatch(/nested too deeply/);
+    expect(readFileSync(map, 'utf8')).toMatch(/^<svg|<\?xml/);
+  });
+});

@@ -264,3 +264,17 @@ describe('default columns', () => {
     expect(rank(COLUMNS.invitation, 'EMAIL')).toBeGreaterThan(rank(COLUMNS.invitation, 'EXPIRES'));
   });
 });
+
+describe('tables of any size', () => {
+  it('fits 200,000 rows (no argument list as long as the rows)', () => {
+    const rows = Array.from({ length: 200_000 }, (_, i) => [String(i), `name ${i}`, 'note']);
+    expect(fitColumns(columns.slice(0, 3), rows, 80).shown).toEqual([0, 1, 2]);
+  });
+
+  it('tells a long string of dots and @ from an e-mail address in one pass (no backtracking over it)', () => {
+    const evil = `x@${'.'.repeat(200_000)}@`;
+    expect(isFixedColumn({ header: 'SELLER', path: 'seller' }, [evil])).toBe(false);
+    expect(isFixedColumn({ header: 'SELLER', path: 'seller' }, [`x@${'a.'.repeat(100_000)}`])).toBe(false);
+    expect(isFixedColumn({ header: 'CONTACT', path: 'contact' }, ['ama@example.com', 'kofi.mensah@cocoa.example.co.uk'])).toBe(true);
+  });
+});

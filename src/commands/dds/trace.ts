@@ -99,7 +99,7 @@ export async function traceOrders(ctx: Context, opts: TraceFlags): Promise<void>
   try {
     for (const body of requests) {
       const answer = await postTrace(client, body);
-      results.push(...answer.results);
+      for (const result of answer.results) results.push(result);
       added += answer.summary?.total_orders_added ?? answer.results.reduce((n, r) => n + r.added_orders.length, 0);
       done++;
     }
