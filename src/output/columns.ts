@@ -29,7 +29,8 @@ const count = (path: string) => (row: Record<string, unknown>) => {
 };
 const date = (path: string) => (row: Record<string, unknown>) => {
   const v = getPath(row, path);
-  return typeof v === 'string' ? v.slice(0, 10) : v;
+  // The date of a date-time; any other text is shown as it came, never cut (a pipe cuts nothing).
+  return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}(?:[T ]|$)/.test(v) ? v.slice(0, 10) : v;
 };
 
 export const COLUMNS = {

@@ -147,6 +147,18 @@ describe('answers that are not the API speaking', () => {
     expect(r.stderr).not.toContain('Cannot read properties');
   });
 
+  it('a date column shows the date of a date-time, and any other text whole: nothing cut into a pipe', async () => {
+    const page = await t.api('/products?limit=2');
+    const [a, b] = page.results;
+    h.on('GET /api/products', answer(200, {}, { count: 2, next: null, previous: null, results: [{ ...a, created_at: 'sometime in 2026, maybe' }, { ...b, created_at: '2026-03-04T05:06:07Z' }] }), { times: 1 });
+    const r = await sct(['products', 'list', '--limit', '2']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const [header, first, second] = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const at = header!.indexOf('CREATED');
+    expect(first![at]).toBe('sometime in 2026, maybe');
+    expect(second![at]).toBe('2026-03-04');
+  });
+
   it('orders get of an order read with a null item is an answer error before anything is shown, not a blank item row', async () => {
     const order = (await t.api('/orders?order_action=buying&limit=1')).results[0];
     const full = await t.api(`/orders/${order.id}`);
