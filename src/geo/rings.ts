@@ -60,39 +60,99 @@ export function withoutRepeats(ring: Position[]): Position[] {
 }
 
 /**
+ * Calls `visit(i, j)` for every pair of segments whose boxes overlap: the segments of `ring` among
+ * themselves (i < j), or with `other` those of `ring` (i) and of `other` (j). A sweep along
+ * longitude keeps the segments whose span reaches the current one, so a ring of 200,000
+ * positions compares each segment with its few neighbours, not with every other (a field team's
+ * traced boundary took minutes, a registry-sized file hours).
+ */
+/** Below this many segments in all, every pair is compared: cheaper than sorting them. */
+const SMALL = 24;
+
+function overlappingSegments(ring: Position[], other: Position[] | undefined, visit: (i: number, j: number) => void): void {
+  const own = ring.length - 1;
+  const total = own + (other ? other.length - 1 : 0);
+  if (total <= 0) return;
+  // A few segments (the parts of a MultiPolygon, compared two by two): every pair, without
+  // the sweep's arrays.
+  if (total <= SMALL) {
+    const segment = (k: number) => (k < own ? [ring[k], ring[k + 1]] : [other![k - own], other![k - own + 1]]);
+    for (let k = 0; k < total; k++) {
+      for (let m = k + 1; m < total; m++) {
+        if (other && (k < own) === (m < own)) continue;
+        const [[a, b], [c, d]] = [segment(k), segment(m)];
+        if (Math.max(a[0], b[0]) < Math.min(c[0], d[0]) || Math.max(c[0], d[0]) < Math.min(a[0], b[0])) continue;
+        visit(k, other ? m - own : m);
+      }
+    }
+    return;
+  }
+  const [x0, x1, y0, y1] = [new Float64Array(total), new Float64Array(total), new Float64Array(total), new Float64Array(total)];
+  for (let k = 0; k < total; k++) {
+    const [r, at] = k < own ? [ring, k] : [other!, k - own];
+    const [a, b] = [r[at], r[at + 1]];
+    [x0[k], x1[k], y0[k], y1[k]] = [Math.min(a[0], b[0]), Math.max(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[1], b[1])];
+  }
+  const order = Array.from({ length: total }, (_, k) => k).sort((p, q) => x0[p] - x0[q]);
+  let active: number[] = [];
+  for (const k of order) {
+    active = active.filter((m) => x1[m] >= x0[k]);
+    for (const m of active) {
+      if (y1[m] < y0[k] || y1[k] < y0[m]) continue;
+      if (!other) visit(Math.min(k, m), Math.max(k, m));
+      else if ((k < own) !== (m < own)) visit(Math.min(k, m), Math.max(k, m) - own);
+    }
+    active.push(k);
+  }
+}
+
+/**
  * The first place a closed ring (no repeats) crosses or touches itself: two segments that are
- * not neighbours meeting, or a segment doubling back over the one before (a spike).
+ * not neighbours meeting, or a segment doubling back over the one before (a spike). "First" in
+ * the ring's order: the lowest segment, then the lowest it meets, a spike at a segment before its
+ * meetings.
  */
 export function selfMeeting(ring: Position[]): Meeting | undefined {
   const n = ring.length - 1; // segments
-  for (let i = 0; i < n; i++) {
-    const a = ring[i];
-    const b = ring[i + 1];
+  let best: { i: number; j: number; m: Meeting } | undefined;
+  for (let i = 0; i < n && n > 2; i++) {
+    const [a, b] = [ring[i], ring[i + 1]];
     const next = ring[(i + 2) % ring.length === 0 ? 1 : i + 2];
-    if (n > 2 && orient(a, b, next) === 0 && (b[0] - a[0]) * (next[0] - b[0]) + (b[1] - a[1]) * (next[1] - b[1]) < 0) {
-      return { kind: 'overlap', at: b };
-    }
-    for (let j = i + 2; j < n; j++) {
-      if (i === 0 && j === n - 1) continue; // the first and last segments share the closing position
-      const m = meet(a, b, ring[j], ring[j + 1]);
-      if (m) return m;
+    if (orient(a, b, next) === 0 && (b[0] - a[0]) * (next[0] - b[0]) + (b[1] - a[1]) * (next[1] - b[1]) < 0) {
+      best = { i, j: -1, m: { kind: 'overlap', at: b } };
+      break;
     }
   }
-  return undefined;
+  overlappingSegments(ring, undefined, (i, j) => {
+    if (j < i + 2 || (i === 0 && j === n - 1)) return; // neighbours; the first and last share the closing position
+    if (best && (best.i < i || (best.i === i && best.j < j))) return;
+    const m = meet(ring[i], ring[i + 1], ring[j], ring[j + 1]);
+    if (m) best = { i, j, m };
+  });
+  return best?.m;
 }
 
-/** How two rings meet: whether some segments cross or overlap, and the distinct points where they only touch. */
+/**
+ * How two rings meet: the first place (in r's order, then s's) where segments cross or overlap,
+ * and the distinct points where they only touch before it.
+ */
 export function ringMeetings(r: Position[], s: Position[]): { crossing?: Meeting; touches: Position[] } {
+  let crossing: { i: number; j: number; m: Meeting } | undefined;
+  const touching: Array<{ i: number; j: number; at: Position }> = [];
+  overlappingSegments(r, s, (i, j) => {
+    if (crossing && (crossing.i < i || (crossing.i === i && crossing.j < j))) return;
+    const m = meet(r[i], r[i + 1], s[j], s[j + 1]);
+    if (!m) return;
+    if (m.kind === 'touch') touching.push({ i, j, at: m.at });
+    else crossing = { i, j, m };
+  });
   const touches: Position[] = [];
-  for (let i = 0; i + 1 < r.length; i++) {
-    for (let j = 0; j + 1 < s.length; j++) {
-      const m = meet(r[i], r[i + 1], s[j], s[j + 1]);
-      if (!m) continue;
-      if (m.kind !== 'touch') return { crossing: m, touches };
-      if (!touches.some((p) => p[0] === m.at[0] && p[1] === m.at[1])) touches.push(m.at);
-    }
+  touching.sort((p, q) => p.i - q.i || p.j - q.j);
+  for (const t of touching) {
+    if (crossing && (crossing.i < t.i || (crossing.i === t.i && crossing.j < t.j))) break;
+    if (!touches.some((p) => p[0] === t.at[0] && p[1] === t.at[1])) touches.push(t.at);
   }
-  return { touches };
+  return crossing ? { crossing: crossing.m, touches } : { touches };
 }
 
 /**

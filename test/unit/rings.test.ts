@@ -1,0 +1,66 @@
+// How ring segments meet, found by a sweep along longitude: the same first meeting, and the same
+// touches, as comparing every segment with every other (the reference below), on random rings
+// whose positions sit on a small grid, so that crossings, touches and shared edges are common.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { Position } from 'geojson';
+import { meet, ringMeetings, selfMeeting } from '../../src/geo/rings.js';
+
+function selfMeetingByPairs(ring: Position[]) {
+  const n = ring.length - 1;
+  for (let i = 0; i < n; i++) {
+    const [a, b] = [ring[i]!, ring[i + 1]!];
+    const next = ring[(i + 2) % ring.length === 0 ? 1 : i + 2]!;
+    const turn = (b[0] - a[0]) * (next[1] - a[1]) - (b[1] - a[1]) * (next[0] - a[0]);
+    if (n > 2 && turn === 0 && (b[0] - a[0]) * (next[0] - b[0]) + (b[1] - a[1]) * (next[1] - b[1]) < 0) return { kind: 'overlap', at: b };
+    for (let j = i + 2; j < n; j++) {
+      if (i === 0 && j === n - 1) continue;
+      const m = meet(a, b, ring[j]!, ring[j + 1]!);
+      if (m) return m;
+    }
+  }
+  return undefined;
+}
+
+function ringMeetingsByPairs(r: Position[], s: Position[]) {
+  const touches: Position[] = [];
+  for (let i = 0; i + 1 < r.length; i++) {
+    for (let j = 0; j + 1 < s.length; j++) {
+      const m = meet(r[i]!, r[i + 1]!, s[j]!, s[j + 1]!);
+      if (!m) continue;
+      if (m.kind !== 'touch') return { crossing: m, touches };
+      if (!touches.some((p) => p[0] === m.at[0] && p[1] === m.at[1])) touches.push(m.at);
+    }
+  }
+  return { touches };
+}
+
+/** A closed ring of 3–60 distinct-in-a-row positions on a 6×6 grid. */
+const ring = fc
+  .array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 5 })), { minLength: 3, maxLength: 60 })
+  .map((ps) => ps.filter((p, i) => i === 0 || p[0] !== ps[i - 1]![0] || p[1] !== ps[i - 1]![1]))
+  .filter((ps) => ps.length >= 3 && (ps[0]![0] !== ps.at(-1)![0] || ps[0]![1] !== ps.at(-1)![1]))
+  .map((ps): Position[] => [...ps, ps[0]!].map(([x, y]) => [x / 2, y / 3]));
+
+describe('ring meetings by a sweep', () => {
+  it('a ring meets itself first where comparing every pair finds it', () => {
+    fc.assert(fc.property(ring, (r) => {
+      expect(selfMeeting(r)).toEqual(selfMeetingByPairs(r));
+    }), { numRuns: 2000 });
+  });
+
+  it('two rings cross and touch where comparing every pair finds it', () => {
+    fc.assert(fc.property(ring, ring, (r, s) => {
+      expect(ringMeetings(r, s)).toEqual(ringMeetingsByPairs(r, s));
+    }), { numRuns: 2000 });
+  });
+
+  it('a ring of 200,000 positions round a circle is found not to meet itself, segment by segment near each other only', () => {
+    const n = 200_000;
+    const r: Position[] = Array.from({ length: n }, (_, i) => [-1.62 + 0.01 * Math.cos((2 * Math.PI * i) / n), 6.7 + 0.01 * Math.sin((2 * Math.PI * i) / n)]);
+    r.push(r[0]!);
+    expect(selfMeeting(r)).toBeUndefined();
+    const hole = r.map(([x, y]) => [x! * 0.5 + -1.62 * 0.5, y! * 0.5 + 6.7 * 0.5]);
+    expect(ringMeetings(r, hole)).toEqual({ touches: [] });
+  });
+});
