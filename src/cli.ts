@@ -117,6 +117,9 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     if (argv.length === 1 && argv[0] === word && (program.commands.find((c) => c.name() === word)?.commands.length ?? 0) > 0) argv = [word, '--help'];
     if (!topic) await program.parseAsync(resolveJsonFlag(program, attachDashValues(program, argv)), { from: 'user' });
     await io.endPager(signals.terminated);
+    // A signal that came during a long synchronous stretch (a large plot file checked) is
+    // handled on the event loop's next turn: given that turn, so it is not lost with the run.
+    await new Promise((resolve) => setImmediate(resolve));
     // SIGTERM or SIGHUP once the command had done its work (its output in the pager): still the
     // signal's exit code, as at any other moment. Not for a server, which runs until stopped:
     // a signal is how it ends (`docker stop`, a CI job's teardown), as Ctrl-C is.
@@ -134,6 +137,10 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
       // it gone ended the run as a closed pipe, and the failure is what to report, never a crash.
       if (err instanceof ClosedPipeError) err = pagerFailure;
     }
+    // As after a success: a SIGTERM or SIGHUP that came during the command's last synchronous
+    // stretch is the run's end, not the error that stretch ended with.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (signals.terminated.aborted && !(err instanceof InterruptedError) && commandWord(program, argv) !== 'sandbox') err = new InterruptedError();
     signals.explain(err);
     // --help and --version end as commander "errors" too: they must not pay for reading the
     // config. What they wrote must have arrived (`sct orders > /dev/full` is no success).

@@ -38,5 +38,13 @@ export function formatHectares(ha: number): string {
   // A stated area may be anything a file holds, negative too.
   const size = Math.abs(ha);
   const digits = size === 0 || size >= 1 ? 2 : Math.min(8, 1 - Math.floor(Math.log10(size)));
-  return `${ha.toLocaleString('en-US', { maximumFractionDigits: digits })} ha`;
+  return `${hectareFormat(digits).format(ha)} ha`;
+}
+
+/** One formatter per number of decimals: toLocaleString with options builds one at each call (40,000 plots: seconds). */
+const hectareFormats = new Map<number, Intl.NumberFormat>();
+function hectareFormat(digits: number): Intl.NumberFormat {
+  let f = hectareFormats.get(digits);
+  if (!f) hectareFormats.set(digits, (f = new Intl.NumberFormat('en-US', { maximumFractionDigits: digits })));
+  return f;
 }

@@ -147,7 +147,12 @@ describe('--all never loops', () => {
     const r = await sctAt(f, ['products', 'list', '--all', '--page-size', '2', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(1);
     expect(JSON.parse(r.stdout).map((x: { id: number }) => x.id)).toEqual([1, 2]);
-    expect(f.hits).toHaveLength(2);
+    // The first page, and the pages already in flight (--parallel 4) when the repeat was seen;
+    // none after. (Counted once the server has read them all: a request sent just before the
+    // end reaches it a moment later.)
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(f.hits.length).toBeGreaterThanOrEqual(2);
+    expect(f.hits.length).toBeLessThanOrEqual(5);
   });
 
   it('an item served on two pages (the list changed meanwhile) is written once, with one warning at the end', async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { useSandbox } from '../helpers/sandbox.js';
-import { runSct } from '../helpers/sct.js';
+import { runSct, spawnSct } from '../helpers/sct.js';
 import { dryRunBodies } from '../helpers/dry-run.js';
 
 const t = useSandbox({}, { inProcess: true });
@@ -410,5 +410,16 @@ describe('plots of many positions', () => {
     expect(m.stdout + m.stderr).toMatch(/ring 1 \(outer\) is not closed/);
     expect(m.stderr).not.toMatch(/nested too deeply/);
     expect(readFileSync(map, 'utf8')).toMatch(/^<svg|<\?xml/);
+  });
+
+  it('SIGTERM while a large file is being checked (one long synchronous stretch) is exit 143, not lost with the check\'s own exit code', async () => {
+    const features = Array.from({ length: 150_000 }, (_, i) => ({ type: 'Feature', properties: { name: `p${i}`, ProducerCountry: 'GH', Area: 9 }, geometry: { type: 'Point', coordinates: [-1.6 + (i % 400) * 0.001, 6.4 + Math.floor(i / 400) * 0.001] } }));
+    const file = t.writeFile('many-points.geojson', JSON.stringify({ type: 'FeatureCollection', features }));
+    const child = spawnSct(['origins', 'check', file], { env: { SCT_CONFIG_DIR: t.dir } });
+    await new Promise((r) => setTimeout(r, 1_200));
+    child.kill('SIGTERM');
+    const r = await child;
+    expect(r.exitCode, String(r.stderr).slice(-300)).toBe(143);
+    expect(String(r.stderr)).toContain('stopped by SIGTERM');
   });
 });
