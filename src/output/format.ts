@@ -5,7 +5,8 @@ import type { IOStreams } from './iostreams.js';
 import { cellReaders, cellValue, columnsFromFlag, tableColumnsFromFlag, type Column } from './columns.js';
 import { fitColumns, layoutTable, loadMeasure, tsvCell, tsvLine, type TableColumn } from './table.js';
 import { colorStatus, isStatusField } from './iostreams.js';
-import { csvValue, displayValue, flattenKeys, mergeColumnKeys } from './values.js';
+import { csvValue, displayValue, flattenKeys, getPath, mergeColumnKeys, parentKeys } from './values.js';
+import { isPlainObject } from '../util/objects.js';
 import { cleanCell, cleanJsonText, stripControl, stripControlDeep } from './sanitize.js';
 import { csvCell, csvLine, spreadsheetCell } from './spreadsheet.js';
 import { UsageError } from '../errors.js';
@@ -347,8 +348,12 @@ function csvWriter(io: IOStreams, options: OutputOptions): ListWriter {
       if (rows.length === 0) return;
       if (!columns) {
         const keys = new Set<string>();
-        for (const r of rows) for (const k of flattenKeys(r)) keys.add(k);
-        columns = byPath(mergeColumnKeys([...keys]));
+        const values = new Set<string>();
+        for (const r of rows) for (const k of flattenKeys(r, '', [], values)) keys.add(k);
+        const merged = mergeColumnKeys([...keys], values);
+        // A field that is an object in other rows: its own column holds the rows' other values.
+        const parents = parentKeys(merged);
+        columns = merged.map((k) => (parents.has(k) ? { header: k, path: k, value: (row: Row) => notAnObject(getPath(row, k)) } : { header: k, path: k }));
         late = new LateFields(columns.map((c) => c.path));
       } else if (late) for (const r of rows) late.note(r);
       const read = (readers ??= cellReaders(columns));
@@ -458,4 +463,9 @@ async function laidOutTable(io: IOStreams, columns: TableColumn[], rows: string[
   if (fit.dropped.length === 0) return { text: table };
   const leftOut = fit.dropped.map((i) => columns[i].header).join(', ');
   return { text: table, leftOut: `columns left out to fit ${width} columns: ${leftOut} (widen the terminal, or --columns)` };
+}
+
+/** A value, or nothing where it is an object (whose fields have columns of their own). */
+function notAnObject(value: unknown): unknown {
+  return isPlainObject(value) ? undefined : value;
 }

@@ -66,14 +66,18 @@ export function csvValue(value: unknown): string | number | boolean | null {
  * Flattens nested objects into dotted keys (`seller_company.name`); arrays stay whole
  * (JSON-encoded later), so a row keeps one column per field whatever its item count.
  */
-export function flattenKeys(obj: unknown, prefix = '', out: string[] = []): string[] {
+export function flattenKeys(obj: unknown, prefix = '', out: string[] = [], values?: Set<string>): string[] {
   if (obj && typeof obj === 'object' && !Array.isArray(obj)) {
     const entries = Object.entries(obj as Record<string, unknown>);
     if (entries.length === 0 && prefix) out.push(prefix);
     for (const [k, v] of entries) {
       const key = prefix ? `${prefix}.${k}` : k;
-      if (v && typeof v === 'object' && !Array.isArray(v)) flattenKeys(v, key, out);
-      else out.push(key);
+      if (v && typeof v === 'object' && !Array.isArray(v)) flattenKeys(v, key, out, values);
+      else {
+        out.push(key);
+        // `values`: the keys that hold something (not null, not ""), for mergeColumnKeys.
+        if (values && v !== null && v !== undefined && v !== '') values.add(key);
+      }
     }
   } else if (prefix) {
     out.push(prefix);
@@ -81,26 +85,46 @@ export function flattenKeys(obj: unknown, prefix = '', out: string[] = []): stri
   return out;
 }
 
+/** Every key that another key continues (`a` and `a.b` of `a.b.c`). */
+export function parentKeys(keys: Iterable<string>): Set<string> {
+  const parents = new Set<string>();
+  for (const k of keys) for (let at = k.indexOf('.'); at > 0; at = k.indexOf('.', at + 1)) parents.add(k.slice(0, at));
+  return parents;
+}
+
 /**
  * The CSV columns from the keys of several rows: a field that is null (or {}) in one row and an
  * object in another becomes the object's dotted columns, placed where the field first appeared,
- * rather than those columns plus a JSON copy of the whole object.
+ * rather than those columns plus a JSON copy of the whole object. A field that holds something
+ * else (text, a number, a list: `values`, from flattenKeys) in a row keeps its own column too,
+ * before the dotted ones, or that value would have none.
  */
-export function mergeColumnKeys(keys: string[]): string[] {
-  const isParent = (k: string) => keys.some((o) => o.startsWith(k + '.'));
+export function mergeColumnKeys(keys: string[], values: ReadonlySet<string> = new Set()): string[] {
+  const parents = parentKeys(keys);
   const out: string[] = [];
   const placed = new Set<string>();
+  const emit = (k: string) => {
+    // Its own column first, where a parent holds a value in some row.
+    for (let at = k.indexOf('.'); at > 0; at = k.indexOf('.', at + 1)) {
+      const p = k.slice(0, at);
+      if (values.has(p) && !placed.has(p)) {
+        placed.add(p);
+        out.push(p);
+      }
+    }
+    out.push(k);
+  };
   for (const k of keys) {
-    if (placed.has(k)) continue;
-    placed.add(k);
-    if (!isParent(k)) {
-      out.push(k);
+    if (placed.has(k) && !parents.has(k)) continue;
+    if (!parents.has(k)) {
+      placed.add(k);
+      emit(k);
       continue;
     }
     for (const d of keys) {
-      if (d.startsWith(k + '.') && !placed.has(d) && !isParent(d)) {
-        out.push(d);
+      if (d.startsWith(k + '.') && !placed.has(d) && !parents.has(d)) {
         placed.add(d);
+        emit(d);
       }
     }
   }

@@ -147,6 +147,13 @@ describe('answers that are not the API speaking', () => {
     expect(r.stderr).not.toContain('Cannot read properties');
   });
 
+  it('-o csv of a list whose field is text in one item and an object in another keeps the text in a column of its own', async () => {
+    h.on('GET /api/documents', answer(200, {}, { count: 2, next: null, previous: null, results: [{ id: 1, name: { en: 'Permit', fr: 'Permis' } }, { id: 2, name: '=Plain' }] }), { times: 1 });
+    const r = await sct(['documents', 'list', '-o', 'csv']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe("id,name,name.en,name.fr\n1,,Permit,Permis\n2,'=Plain,,\n");
+  });
+
   it('a date column shows the date of a date-time, and any other text whole: nothing cut into a pipe', async () => {
     const page = await t.api('/products?limit=2');
     const [a, b] = page.results;

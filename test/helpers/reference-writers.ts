@@ -3,7 +3,7 @@
 // json writer that stringified every item again, value for value.
 import { stringify } from 'csv-stringify/sync';
 import { cellReaders, columnsFromFlag, type Column } from '../../src/output/columns.js';
-import { csvValue, flattenKeys, mergeColumnKeys } from '../../src/output/values.js';
+import { csvValue, flattenKeys, getPath, mergeColumnKeys } from '../../src/output/values.js';
 import { stripControl } from '../../src/output/sanitize.js';
 import { CSV_WRITE_OPTIONS, spreadsheetCell } from '../../src/output/spreadsheet.js';
 
@@ -32,8 +32,15 @@ export function referenceCsv(pages: unknown[][], o: ReferenceCsvOptions = {}): s
     if (rows.length === 0) continue;
     if (!columns) {
       const keys = new Set<string>();
-      for (const r of rows) for (const k of flattenKeys(r)) keys.add(k);
-      columns = mergeColumnKeys([...keys]).map((k) => ({ header: k, path: k }));
+      const values = new Set<string>();
+      for (const r of rows) for (const k of flattenKeys(r, '', [], values)) keys.add(k);
+      const merged = mergeColumnKeys([...keys], values);
+      // A field that is an object in other rows: its own column holds the rows' other values only.
+      columns = merged.map((k) =>
+        merged.some((o) => o.startsWith(`${k}.`))
+          ? { header: k, path: k, value: (row: Record<string, unknown>) => { const v = getPath(row, k); return v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : v; } }
+          : { header: k, path: k },
+      );
     }
     const read = cellReaders(columns);
     for (let i = 0; i < rows.length; i += 100) {

@@ -59,6 +59,20 @@ describe('list output', () => {
     expect(lines.slice(1)).toEqual(['1,,,,[]', '2,3,Ghana,,[]', '3,4,,Sweden,[]']);
   });
 
+  it('csv: a field that is text in one row and an object in another keeps a column of its own for the text, beside the dotted ones', async () => {
+    const t = await render('csv', [
+      [
+        { id: 1, name: { en: 'Cocoa', fr: 'Cacao' }, size: 3 },
+        { id: 2, name: 'Coffee', size: { value: 2, unit: 't' } },
+        { id: 3, name: null, size: [1, 'two'] },
+        { id: 4, name: false, size: {} },
+      ],
+    ]);
+    const lines = t.stdout().trim().split('\n');
+    expect(lines[0]).toBe('id,name,name.en,name.fr,size,size.value,size.unit');
+    expect(lines.slice(1)).toEqual(['1,,Cocoa,Cacao,3,,', '2,Coffee,,,,2,t', '3,,,,"[1,""two""]",,', '4,false,,,,,']);
+  });
+
   it('--columns naming a field no row has warns once (a typo prints empty cells otherwise)', async () => {
     const t = await render('csv', [[rows[0]], [rows[1]]], 'id,selller_company.name,seller_company.nmae');
     expect(t.stderr()).toBe('warning: --columns: no field "selller_company.name" in the results (check the spelling; -o json shows every field)\n');
