@@ -118,8 +118,8 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     if (!topic) await program.parseAsync(resolveJsonFlag(program, attachDashValues(program, argv)), { from: 'user' });
     await io.endPager(signals.terminated);
     // A signal that came during a long synchronous stretch (a large plot file checked) is
-    // handled on the event loop's next turn: given that turn, so it is not lost with the run.
-    await new Promise((resolve) => setImmediate(resolve));
+    // handled when the event loop next polls: given that, so it is not lost with the run.
+    await signalsDelivered();
     // SIGTERM or SIGHUP once the command had done its work (its output in the pager): still the
     // signal's exit code, as at any other moment. Not for a server, which runs until stopped:
     // a signal is how it ends (`docker stop`, a CI job's teardown), as Ctrl-C is.
@@ -139,7 +139,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     }
     // As after a success: a SIGTERM or SIGHUP that came during the command's last synchronous
     // stretch is the run's end, not the error that stretch ended with.
-    await new Promise((resolve) => setImmediate(resolve));
+    await signalsDelivered();
     if (signals.terminated.aborted && !(err instanceof InterruptedError) && commandWord(program, argv) !== 'sandbox') err = new InterruptedError();
     signals.explain(err);
     // --help and --version end as commander "errors" too: they must not pay for reading the
@@ -181,4 +181,13 @@ export async function renderManualFiles(): Promise<Map<string, string>> {
 /** Every command's help as a pipe gets it, for dist/help/ (scripts/build.mjs). */
 export async function renderHelpTexts(): Promise<Map<string, string>> {
   return helpTextsOf(await detachedProgram(), main);
+}
+
+/**
+ * Lets the event loop poll once more, so a signal that arrived while JavaScript was busy reaches
+ * its handler. One setImmediate is not enough when the busy stretch ran in the loop's poll phase
+ * (a file read's callback): its check phase comes before the next poll. The second comes after.
+ */
+async function signalsDelivered(): Promise<void> {
+  for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
 }

@@ -145,10 +145,11 @@ export async function doctor(ctx: Context): Promise<void> {
       probeDate = res?.headers.date ?? probeDate;
       if (res) await discardBody(res.body);
       const answered = `${withoutCredentials(s.baseUrl)} answered in ${ctx.now() - started} ms (from ${s.baseUrlSource})`;
-      // A 200 that is no JSON is something else answering at that URL: a captive portal, a web
-      // page, a proxy's sign-in page. Reachable, but not the API.
+      // A web page is something else answering at that URL: a captive portal, a web app, a
+      // proxy's sign-in page. Reachable, but not the API. (JSON under another name, text/plain
+      // or text/json, is read as JSON by every command: no warning.)
       const type = res ? mediaType(res.headers) : '';
-      const notJson = res && type !== '' && !/^application\/([\w.+-]+\+)?json$/.test(type)
+      const notJson = res && /^(text\/html|application\/xhtml\+xml)$/.test(type)
         ? `${withoutCredentials(s.baseUrl)} answered with ${stripControl(type)}, not the API's JSON (GET ${PATHS.countries}): is it the service's URL, or a proxy's or network's sign-in page?`
         : undefined;
       const warning = notJson ?? missingApiPrefix(s.baseUrl);

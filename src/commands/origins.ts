@@ -38,8 +38,9 @@ export type OriginFieldFlags = OptionsOf<typeof ORIGIN_FIELDS>;
 /** The CSV columns origins import and origins sync read, listed in both helps. */
 const ORIGIN_CSV_COLUMNS = `Columns (CSV, header row, any order): name and country_code (required), description, external_id,
 and either latitude + longitude (or lat + lng/lon) or location ("lat,lng" or a GeoJSON Point).
-Each point or plot is checked against its country_code as \`origins check\` checks a plot file:
-latitude and longitude swapped, or more than 25 km outside the country, is an error on its line.`;
+A plot in location is checked against its country_code as \`origins check\` checks a plot file;
+a point whose latitude and longitude look swapped (outside its country, inside it the other way
+round) is an error on its line.`;
 
 const CHECK_HELP = `
 Errors (exit 2): not a plot file; a geometry other than Point, Polygon, MultiPolygon; a position

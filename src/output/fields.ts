@@ -100,6 +100,9 @@ function pickInto(dst: Record<string, unknown>, src: Record<string, unknown>, pa
     const [index, ...after] = rest as [string, ...string[]];
     // `errors.0.message`: the element asked for, as the table and CSV read it (pathGetter).
     if (/^\d+$/.test(index) && Object.hasOwn(value, index)) return pickElement(dst, key, value, Number(index), after);
+    // An index past the list's end (`orders.9` of three) is nothing, as the table shows it, unless
+    // the elements have a field of that name.
+    if (/^\d+$/.test(index) && !value.some((el) => isObject(el) && Object.hasOwn(el, index))) return;
     let picked = existing as unknown[] | undefined;
     const byIndex = picked && indexPicks.get(picked);
     if (!picked || byIndex) {

@@ -415,11 +415,16 @@ describe('plots of many positions', () => {
   it('SIGTERM while a large file is being checked (one long synchronous stretch) is exit 143, not lost with the check\'s own exit code', async () => {
     const features = Array.from({ length: 150_000 }, (_, i) => ({ type: 'Feature', properties: { name: `p${i}`, ProducerCountry: 'GH', Area: 9 }, geometry: { type: 'Point', coordinates: [-1.6 + (i % 400) * 0.001, 6.4 + Math.floor(i / 400) * 0.001] } }));
     const file = t.writeFile('many-points.geojson', JSON.stringify({ type: 'FeatureCollection', features }));
-    const child = spawnSct(['origins', 'check', file], { env: { SCT_CONFIG_DIR: t.dir } });
-    await new Promise((r) => setTimeout(r, 1_200));
-    child.kill('SIGTERM');
-    const r = await child;
-    expect(r.exitCode, String(r.stderr).slice(-300)).toBe(143);
-    expect(String(r.stderr)).toContain('stopped by SIGTERM');
+    // Into pipes, and into files (whose writes leave the event loop nothing else to wait for).
+    for (const files of [false, true]) {
+      const [stdoutFile, stderrFile] = files ? [join(t.dir, 'check-out.txt'), join(t.dir, 'check-err.txt')] : [];
+      const child = spawnSct(['origins', 'check', file], { env: { SCT_CONFIG_DIR: t.dir }, stdoutFile, stderrFile });
+      await new Promise((r) => setTimeout(r, 1_200));
+      child.kill('SIGTERM');
+      const r = await child;
+      const stderr = stderrFile ? readFileSync(stderrFile, 'utf8') : String(r.stderr);
+      expect(r.exitCode, `${files ? 'files' : 'pipes'}: ${stderr.slice(-300)}`).toBe(143);
+      expect(stderr).toContain('stopped by SIGTERM');
+    }
   });
 });

@@ -166,6 +166,20 @@ describe('answers that are not the API speaking', () => {
     expect(second![at]).toBe('2026-03-04');
   });
 
+  it('a create answered with a null item is still a create that went through: exit 0, the item said, not an error a script would retry', async () => {
+    const product = await productId();
+    h.on('POST /api/orders/purchase', async (_req, res, _body, forward) => {
+      const up = await forward({ identity: true });
+      const created = JSON.parse(up.body.toString('utf8'));
+      res.writeHead(up.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ...created, items: [...(created.items ?? []), null] }));
+    }, { times: 1 });
+    const r = await sct(['orders', 'create', '--purchase', '--external-id', `NULL-ITEM-${run}`, '--type', 'order', '--order-created-at', '2025-01-01', '--item', `product=${product},volume=2,unit=kg`]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/✓ Created purchase order \d+/);
+    expect(r.stderr).toMatch(/warning: unexpected answer from POST \/orders\/purchase: item 2 is null: the items that are no object are not shown/);
+  });
+
   it('orders get of an order read with a null item is an answer error before anything is shown, not a blank item row', async () => {
     const order = (await t.api('/orders?order_action=buying&limit=1')).results[0];
     const full = await t.api(`/orders/${order.id}`);
@@ -579,7 +593,10 @@ describe('doctor against answers that are not what it reads', () => {
     expect(r.stdout).not.toMatch(/sent no/);
   });
 
-  it('takes an HTML page at the base URL for what it is, not the API answering', async () => {
+  it('takes an HTML page at the base URL for what it is, not the API answering; JSON under another type is the API', async () => {
+    h.on('GET /api/accounts/countries', withHeaders({ 'content-type': 'text/json' }), { times: 1 });
+    const json = await sct(['doctor']);
+    expect(json.stdout).toMatch(/^ok\s+base_url\s+/m);
     h.on('GET /api/accounts/countries', htmlPage(200), { times: 1 });
     const r = await sct(['doctor']);
     expect(r.stdout).toMatch(/^warn\s+base_url\s+http:\/\/127\.0\.0\.1:\d+\/api answered with text\/html, not the API's JSON \(GET \/accounts\/countries\): is it the service's URL, or a proxy's or network's sign-in page\?$/m);

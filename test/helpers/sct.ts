@@ -21,6 +21,9 @@ export interface RunOptions {
   input?: string | Buffer;
   cwd?: string;
   timeout?: number;
+  /** Standard output and error to these files rather than pipes (spawnSct only). */
+  stdoutFile?: string;
+  stderrFile?: string;
 }
 
 /** What only an in-process run can be given (a spawned run is never a terminal). */
@@ -72,6 +75,10 @@ export function spawnSct(args: string[], opts: RunOptions = {}): ResultPromise {
     reject: false,
     timeout: opts.timeout ?? 60_000,
     stripFinalNewline: false,
+    ...(opts.stdoutFile ? { stdout: { file: opts.stdoutFile } } : {}),
+    ...(opts.stderrFile ? { stderr: { file: opts.stderrFile } } : {}),
+    // As a shell's background job with its output in files: nothing on stdin either.
+    ...(opts.stdoutFile && opts.input === undefined ? { stdin: 'ignore' as const } : {}),
   });
 }
 

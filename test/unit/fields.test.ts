@@ -29,8 +29,9 @@ describe('pickPaths', () => {
     expect(pickPaths(imp, ['errors.row', 'errors.1.message'])).toEqual({ errors: [{ row: 1 }, { row: 2, message: 'b' }, { row: 3 }] });
     expect(pickPaths(imp, ['errors.1.message', 'errors.row'])).toEqual({ errors: [{ row: 1 }, { message: 'b', row: 2 }, { row: 3 }] });
     expect(pickPaths(imp, ['orders.2', 'orders'])).toEqual({ orders: [71, 110, 116] });
-    // An index the list does not have is a field name, read in each element, as the table reads it.
-    expect(pickPaths(imp, ['errors.7.message'])).toEqual({ errors: [{}, {}, {}] });
+    // An index the list does not have picks nothing, as the table shows nothing for it.
+    expect(pickPaths(imp, ['id', 'errors.7.message', 'orders.9'])).toEqual({ id: 10 });
+    expect(pickPaths({ rows: [{ 7: 'x' }, { 7: 'y' }] }, ['rows.7'])).toEqual({ rows: [{ 7: 'x' }, { 7: 'y' }] });
   });
 });
 

@@ -140,7 +140,7 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
   const [method, path] = id === undefined ? ['POST', PATHS.ordersOfKind(kind)] : ['PATCH', PATHS.orderOfKind(kind, id)];
   const saved = savedObject(res, method, path, `${kind} order`) ?? {};
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${id === undefined ? 'Created' : 'Updated'} ${kind} order ${stripControl(String(saved.id ?? id ?? ''))}`.trimEnd());
-  await writeOrder(ctx, saved, `${method} ${path}`);
+  await writeOrder(ctx, saved, `${method} ${path}`, true);
 }
 
 type Item = Record<string, unknown>;

@@ -8,7 +8,7 @@ import { cleanCell } from '../../output/sanitize.js';
 import { checkFilterPairs, listQuery, runList } from '../shared/list.js';
 import { parseEnum, parseEnumList, splitKeyValue, textValue } from '../shared/flags.js';
 import { AnswerError, UsageError } from '../../errors.js';
-import { nonObjectIn } from '../../util/objects.js';
+import { isPlainObject, nonObjectIn } from '../../util/objects.js';
 import { STATISTICS_DELIMIT_BY, STATISTICS_GROUP_BY, type OrderAction } from '../../api/enums.js';
 import { orderAction, orderFilterQuery } from './filters.js';
 import type { ListOrdersFlags, StatsFlags } from './options.js';
@@ -72,16 +72,22 @@ export async function showOrder(ctx: Context, id: number): Promise<void> {
 
 /**
  * One order: JSON as returned, or the key/value view followed by a table of its items. `request`
- * names where it came from, for an item that is no object (a blank row would hide it).
+ * names where it came from, for an item that is no object (a blank row would hide it): an error
+ * for a read; after a write that went through (`written`), a warning, the write's exit code kept
+ * (an exit 1 would have a script create the order again).
  */
-export async function writeOrder(ctx: Context, order: Record<string, unknown>, request: string): Promise<void> {
+export async function writeOrder(ctx: Context, order: Record<string, unknown>, request: string, written = false): Promise<void> {
   const output = ctx.output(COLUMNS.order);
   // For people the items follow as a table of their own; JSON/CSV already hold them, and
   // --columns shows only the fields it names.
   const itemTable = output.format === 'table' && !output.columns;
-  const items = Array.isArray(order.items) ? (order.items as Record<string, unknown>[]) : [];
+  let items = Array.isArray(order.items) ? (order.items as Record<string, unknown>[]) : [];
   const odd = itemTable ? nonObjectIn(items, 'item') : undefined;
-  if (odd) throw new AnswerError(`unexpected answer from ${request}: ${odd}`);
+  if (odd && !written) throw new AnswerError(`unexpected answer from ${request}: ${odd}`);
+  if (odd) {
+    ctx.io.warn(`unexpected answer from ${request}: ${odd}: the items that are no object are not shown (-o json shows the answer as it came)`);
+    items = items.filter(isPlainObject);
+  }
   await writeOne(ctx.io, order, { ...output, detail: ORDER_DETAIL });
   if (!itemTable) return;
   if (items.length === 0) {

@@ -194,10 +194,15 @@ class PlotCells {
     if (this.size === 0) return;
     const { plotErrors } = await import('../../geo/plot-checks.js');
     for (const p of this.plots) for (const message of plotErrors(p.geometry, p.country)) errors.add(p.line, p.column, message);
+    // A point only when its latitude and longitude look swapped (outside its country, inside it
+    // the other way round): the country outlines leave out small islands (San Andrés, Fernando de
+    // Noronha), whose farms a plain "outside the country" would refuse.
     const pts = this.points;
     for (let i = 0; i < pts.length; i += 5) {
       const [line, lng, lat] = [pts[i]!, pts[i + 1]!, pts[i + 2]!];
-      for (const message of plotErrors({ type: 'Point', coordinates: [lng, lat] }, this.texts[pts[i + 3]!])) errors.add(line, this.texts[pts[i + 4]!]!, pointMessage(message, lat, lng));
+      for (const message of plotErrors({ type: 'Point', coordinates: [lng, lat] }, this.texts[pts[i + 3]!])) {
+        if (/look swapped/.test(message)) errors.add(line, this.texts[pts[i + 4]!]!, pointMessage(message, lat, lng));
+      }
     }
   }
 
@@ -209,15 +214,12 @@ class PlotCells {
 }
 
 /**
- * A point's finding in a CSV row's terms: latitude first, as its columns (and --location) are,
+ * A swapped point in a CSV row's terms: latitude first, as its columns (and --location) are,
  * where the plot checks speak GeoJSON's `[longitude, latitude]`.
  */
 function pointMessage(message: string, lat: number, lng: number): string {
-  if (/look swapped/.test(message)) {
-    const outside = /lies ([\d,]+ km outside [^,]+)/.exec(message)?.[1];
-    return `latitude and longitude look swapped: the point lies ${outside ?? 'outside its country'}; did you mean latitude ${lng}, longitude ${lat}?`;
-  }
-  return message.replace(/^position \[[^\]]*\]/, `the point (latitude ${lat}, longitude ${lng})`);
+  const outside = /lies ([\d,]+ km outside [^,]+)/.exec(message)?.[1];
+  return `latitude and longitude look swapped: the point lies ${outside ?? 'outside its country'}; did you mean latitude ${lng}, longitude ${lat}?`;
 }
 
 /**
@@ -243,7 +245,9 @@ function originUnitMaker(
     const body = originFromRow(row, errors, names, numbers, toCreate);
     const location = body?.location as { type?: unknown } | null | undefined;
     if (plots && location) {
-      const column = row.values[names.latitude ?? 'latitude']?.trim() ? (names.latitude ?? 'latitude') : (names.location ?? 'location');
+      const column = row.values[names.latitude ?? 'latitude']?.trim()
+        ? (names.latitude ?? 'latitude')
+        : row.values[names.location ?? 'location']?.trim() ? (names.location ?? 'location') : 'location.coordinates';
       plots.add(row.line, column, location, body!.country_code);
     }
     const ext = row.values[names.external_id ?? 'external_id']?.trim();
