@@ -149,11 +149,11 @@ export async function doctor(ctx: Context): Promise<void> {
       // proxy's sign-in page. Reachable, but not the API. (JSON under another name, text/plain
       // or text/json, is read as JSON by every command: no warning.)
       const type = res ? mediaType(res.headers) : '';
-      const notJson = res && /^(text\/html|application\/xhtml\+xml)$/.test(type)
+      const webPage = res && /^(text\/html|application\/xhtml\+xml)$/.test(type)
         ? `${withoutCredentials(s.baseUrl)} answered with ${stripControl(type)}, not the API's JSON (GET ${PATHS.countries}): is it the service's URL, or a proxy's or network's sign-in page?`
         : undefined;
-      const warning = notJson ?? missingApiPrefix(s.baseUrl);
-      add('base_url', warning ? 'warn' : 'ok', notJson ?? (warning ? `${answered}; ${warning}` : answered));
+      const warning = webPage ?? missingApiPrefix(s.baseUrl);
+      add('base_url', warning ? 'warn' : 'ok', webPage ?? (warning ? `${answered}; ${warning}` : answered));
     } catch (err) {
       // Ctrl-C is the user stopping doctor, not a check that failed.
       if (err instanceof InterruptedError) throw err;

@@ -155,7 +155,7 @@ const ITEMS_COLUMN = 'items';
 /**
  * The items of an `items` cell as `-o csv` writes them (the service's item objects, as JSON),
  * as a create takes them: the kind's products, volume, unit, line number, external id, metadata
- * and a trace typed in. A message when the cell is not such a list.
+ * and trace. A message when the cell is not such a list.
  */
 function itemsOfColumn(text: string, kind: OrderKindName): Body[] | string {
   let value: unknown;

@@ -167,10 +167,10 @@ interface PlotCell {
 }
 
 /**
- * The plots and points of a CSV file's rows, checked once the file is read as a plot file's are
- * (`origins check`): a ring that crosses itself, a plot or point outside its country, latitude
- * and longitude swapped, a LineString. A point is five numbers (a file may hold a million): its
- * line, longitude, latitude, and its country and column as indexes of `texts`.
+ * The plots and points of a CSV file's rows, checked once the file is read: a plot as a plot
+ * file's is (`origins check`: a ring that crosses itself, a plot outside its country, a
+ * LineString), a point for latitude and longitude swapped. A point is five numbers (a file may
+ * hold a million): its line, longitude, latitude, and its country and column as indexes of `texts`.
  */
 class PlotCells {
   private readonly plots: PlotCell[] = [];
