@@ -48,7 +48,18 @@ export function abortOnStopSignals(controller: AbortController, external?: Abort
       return code === SIGNAL_EXIT_CODES.SIGINT && firstSignal ? SIGNAL_EXIT_CODES[firstSignal.name] : code;
     },
     release() {
-      if (!external) for (const [name, handler] of handlers) process.off(name, handler);
+      if (external) return;
+      for (const [name, handler] of handlers) process.off(name, handler);
+      // A SIGTERM or SIGHUP that came while JavaScript was busy can reach Node only after the
+      // run (how many turns of the event loop that takes differs between Node versions): it
+      // still ends the process with its exit code and a word, not killed by the default action
+      // with the run's own code lost. A second one ends it at once, as before.
+      for (const name of ['SIGTERM', 'SIGHUP'] as const) {
+        process.once(name, () => {
+          process.stderr.write(`error: stopped by ${name}\n`);
+          process.exitCode = SIGNAL_EXIT_CODES[name];
+        });
+      }
     },
   };
 }
