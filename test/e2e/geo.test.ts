@@ -2,11 +2,11 @@
 // import, `-o geojson` and its round trip, `--location-file`, against the sandbox (the offline
 // check with the built binary, the rest in-process).
 import { describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { useSandbox } from '../helpers/sandbox.js';
+import { until, useSandbox } from '../helpers/sandbox.js';
 import { runSct, spawnSct } from '../helpers/sct.js';
 import { dryRunBodies } from '../helpers/dry-run.js';
 
@@ -419,7 +419,19 @@ describe('plots of many positions', () => {
     for (const files of [false, true]) {
       const [stdoutFile, stderrFile] = files ? [join(t.dir, 'check-out.txt'), join(t.dir, 'check-err.txt')] : [];
       const child = spawnSct(['origins', 'check', file], { env: { SCT_CONFIG_DIR: t.dir }, stdoutFile, stderrFile });
-      await new Promise((r) => setTimeout(r, 1_200));
+      // Once it has read more bytes than the file holds, its handlers are in place (a signal
+      // before then, on a busy machine, meets Node's default action, as any program's would) and
+      // the check has begun.
+      const size = statSync(file).size;
+      const read = () => {
+        try {
+          return Number(/^rchar: (\d+)$/m.exec(readFileSync(`/proc/${child.pid}/io`, 'utf8'))?.[1] ?? 0) > size;
+        } catch {
+          return false;
+        }
+      };
+      await until(read, 'sct to read the file', 30_000);
+      await new Promise((r) => setTimeout(r, 200));
       child.kill('SIGTERM');
       const r = await child;
       const stderr = stderrFile ? readFileSync(stderrFile, 'utf8') : String(r.stderr);
