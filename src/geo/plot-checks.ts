@@ -423,6 +423,15 @@ function checkLand(scan: Scan, report: Report): void {
   report('error', `position ${formatPosition(sea)} is in the sea, on no land${hint}`, sea);
 }
 
+/**
+ * How far outside its country a swapped position lies, as outsideMessage says it ("1,360 km
+ * outside Côte d'Ivoire (CI)"): for the commands that say the swap in their own terms (latitude
+ * first). Undefined for any other finding.
+ */
+export function swappedOutside(message: string): string | undefined {
+  return /^latitude and longitude look swapped: .* lies ([\d,]+ km outside [^,]+)/.exec(message)?.[1];
+}
+
 function outsideMessage(outline: CountryOutline, p: Position): string {
   const km = Math.round(outline.distanceKm(p)).toLocaleString('en-US');
   const where = `${outline.name} (${outline.code})`;

@@ -3,6 +3,7 @@
 import { UsageError } from '../errors.js';
 import { flattenShape, RESOURCE_FIELDS, RESOURCE_SHAPES, type DocumentedResource, type Field } from '../api/schemas/fields.js';
 import { closest } from './suggest.js';
+import { isPlainObject } from '../util/objects.js';
 
 /**
  * What a command prints: a documented resource, and any field sct adds to it. Declared next to
@@ -79,13 +80,12 @@ function unknownField(shape: readonly Field[], parts: string[]): { path: string;
  * of the path is picked in each element (`items.id` → `items: [{id: 1}, {id: 2}]`).
  */
 export function pickPaths(obj: unknown, paths: string[]): unknown {
-  if (!isObject(obj)) return obj;
+  if (!isPlainObject(obj)) return obj;
   const out: Record<string, unknown> = {};
   for (const path of paths) pickInto(out, obj, path.split('.'));
   return out;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function pickInto(dst: Record<string, unknown>, src: Record<string, unknown>, parts: string[]): void {
   const [key, ...rest] = parts as [string, ...string[]];
@@ -102,22 +102,22 @@ function pickInto(dst: Record<string, unknown>, src: Record<string, unknown>, pa
     if (/^\d+$/.test(index) && Object.hasOwn(value, index)) return pickElement(dst, key, value, Number(index), after);
     // An index past the list's end (`orders.9` of three) is nothing, as the table shows it, unless
     // the elements have a field of that name.
-    if (/^\d+$/.test(index) && !value.some((el) => isObject(el) && Object.hasOwn(el, index))) return;
+    if (/^\d+$/.test(index) && !value.some((el) => isPlainObject(el) && Object.hasOwn(el, index))) return;
     let picked = existing as unknown[] | undefined;
     const byIndex = picked && indexPicks.get(picked);
     if (!picked || byIndex) {
       // Every element now: the ones picked by index keep what was picked of them.
-      const whole = value.map((el) => (isObject(el) ? {} : el));
+      const whole = value.map((el) => (isPlainObject(el) ? {} : el));
       for (const [i, at] of byIndex ?? []) whole[i] = picked![at];
       picked = whole;
       defineField(dst, key, picked);
     }
     value.forEach((el, i) => {
-      if (isObject(el) && isObject(picked[i])) pickInto(picked[i] as Record<string, unknown>, el, rest);
+      if (isPlainObject(el) && isPlainObject(picked[i])) pickInto(picked[i] as Record<string, unknown>, el, rest);
     });
     return;
   }
-  if (existing !== undefined && !isObject(existing)) return;
+  if (existing !== undefined && !isPlainObject(existing)) return;
   if (existing === undefined) defineField(dst, key, {});
   pickInto(dst[key] as Record<string, unknown>, value as Record<string, unknown>, rest);
 }
@@ -144,13 +144,13 @@ function pickElement(dst: Record<string, unknown>, key: string, list: unknown[],
       const before = [...places.keys()].filter((k) => k < i).length;
       for (const [k, p] of places) if (p >= before) places.set(k, p + 1);
       places.set(i, before);
-      picked.splice(before, 0, isObject(list[i]) ? {} : list[i]);
+      picked.splice(before, 0, isPlainObject(list[i]) ? {} : list[i]);
     }
     at = places.get(i)!;
   }
   const el = list[i];
-  if (rest.length === 0 || !isObject(el)) picked[at] = el;
-  else if (isObject(picked[at])) pickInto(picked[at] as Record<string, unknown>, el, rest);
+  if (rest.length === 0 || !isPlainObject(el)) picked[at] = el;
+  else if (isPlainObject(picked[at])) pickInto(picked[at] as Record<string, unknown>, el, rest);
 }
 
 /** Sets a key as an own data property (a key such as "__proto__" stays an ordinary field). */

@@ -192,7 +192,7 @@ class PlotCells {
   /** Loads the geo code only for a file that has something to check. */
   async check(errors: RowErrors): Promise<void> {
     if (this.size === 0) return;
-    const { plotErrors } = await import('../../geo/plot-checks.js');
+    const { plotErrors, swappedOutside } = await import('../../geo/plot-checks.js');
     for (const p of this.plots) for (const message of plotErrors(p.geometry, p.country)) errors.add(p.line, p.column, message);
     // A point only when its latitude and longitude look swapped (outside its country, inside it
     // the other way round): the country outlines leave out small islands (San Andrés, Fernando de
@@ -201,7 +201,8 @@ class PlotCells {
     for (let i = 0; i < pts.length; i += 5) {
       const [line, lng, lat] = [pts[i]!, pts[i + 1]!, pts[i + 2]!];
       for (const message of plotErrors({ type: 'Point', coordinates: [lng, lat] }, this.texts[pts[i + 3]!])) {
-        if (/look swapped/.test(message)) errors.add(line, this.texts[pts[i + 4]!]!, pointMessage(message, lat, lng));
+        const outside = swappedOutside(message);
+        if (outside) errors.add(line, this.texts[pts[i + 4]!]!, `latitude and longitude look swapped: the point lies ${outside}; did you mean latitude ${lng}, longitude ${lat}?`);
       }
     }
   }
@@ -211,15 +212,6 @@ class PlotCells {
     if (at === undefined) this.textIndex.set(text, (at = this.texts.push(text) - 1));
     return at;
   }
-}
-
-/**
- * A swapped point in a CSV row's terms: latitude first, as its columns (and --location) are,
- * where the plot checks speak GeoJSON's `[longitude, latitude]`.
- */
-function pointMessage(message: string, lat: number, lng: number): string {
-  const outside = /lies ([\d,]+ km outside [^,]+)/.exec(message)?.[1];
-  return `latitude and longitude look swapped: the point lies ${outside ?? 'outside its country'}; did you mean latitude ${lng}, longitude ${lat}?`;
 }
 
 /**

@@ -1,7 +1,7 @@
 // `origins create|update --location-file plot.geojson`: one plot's geometry from a file, checked
 // as `origins check` checks it (an error: exit 2, nothing sent), sent as the origin's location.
 import type { Context } from '../../context.js';
-import { checkPlots, parseGeoJson, readGeoJsonFile, type PlotGeometry } from '../../geo/index.js';
+import { checkPlots, parseGeoJson, readGeoJsonFile, swappedOutside, type PlotGeometry } from '../../geo/index.js';
 import { UsageError } from '../../errors.js';
 import { findingLines, parseCountryFlag } from './check.js';
 
@@ -33,9 +33,9 @@ export function checkLocation(point: unknown, countryCode: string, name: string)
   const coordinates = (point as { coordinates?: number[] }).coordinates ?? [];
   const typed = !name.includes('{');
   const messages = errors.map((f) => {
-    if (!typed || !/look swapped/.test(f.message)) return f.message;
-    const outside = /lies ([\d,]+ km outside [^,]+)/.exec(f.message)?.[1];
-    return `latitude and longitude look swapped: the point lies outside the country${outside ? ` (${outside})` : ''}; did you mean --location ${coordinates[0]},${coordinates[1]}?`;
+    const outside = swappedOutside(f.message);
+    if (!typed || !outside) return f.message;
+    return `latitude and longitude look swapped: the point lies outside the country (${outside}); did you mean --location ${coordinates[0]},${coordinates[1]}?`;
   });
   throw new UsageError(`${name}: ${messages.join('; ')}; nothing was sent`);
 }
