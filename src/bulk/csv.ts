@@ -562,7 +562,21 @@ export function asQuoted(message: string): string {
 /** Collects every row error before failing, so one run shows all that must be fixed. */
 export class RowErrors {
   private readonly errors: { line: number; column?: string; message: string }[] = [];
-  constructor(private readonly file: string) {}
+  /** `unit`: what the file's numbers count, its rows' lines or a plot file's features ("feature 3, name: …"). */
+  constructor(
+    private readonly file: string,
+    private readonly unit: 'row' | 'feature' = 'row',
+  ) {}
+
+  /** "line 4" or "feature 4". */
+  private at(line: number): string {
+    return `${this.unit === 'row' ? 'line' : 'feature'} ${line}`;
+  }
+
+  /** "2 invalid rows", "1 invalid feature". */
+  private invalid(n: number): string {
+    return `${n} invalid ${this.unit}${n > 1 ? 's' : ''}`;
+  }
 
   add(line: number, column: string | undefined, message: string): void {
     this.errors.push({ line, column, message: asQuoted(message) });
@@ -582,7 +596,7 @@ export class RowErrors {
     const byLine = new Map<number, Outcome>();
     for (const e of this.errors) {
       let o = byLine.get(e.line);
-      if (!o) byLine.set(e.line, (o = { key: `line ${e.line}`, lines: [e.line], status: 'invalid', error: 'invalid', fields: {} }));
+      if (!o) byLine.set(e.line, (o = { key: this.at(e.line), lines: [e.line], status: 'invalid', error: 'invalid', fields: {} }));
       (o.fields![e.column ?? 'row'] ??= []).push(e.message);
     }
     return [...byLine.values()].sort((a, b) => a.lines[0] - b.lines[0]);
@@ -598,13 +612,14 @@ export class RowErrors {
     const invalid = this.outcomes();
     if (!flags.skipInvalid) {
       if (flags.report) writeReportFile(flags.report, invalid, { csvFormulas: ctx.flags.csvFormulas });
-      this.throwIfAny(flags.report ? `every invalid row is in ${flags.report}; --skip-invalid sends the valid rows (with --force to replace that report)` : '--skip-invalid sends the valid rows and reports the others');
+      const u = this.unit;
+      this.throwIfAny(flags.report ? `every invalid ${u} is in ${flags.report}; --skip-invalid sends the valid ${u}s (with --force to replace that report)` : `--skip-invalid sends the valid ${u}s and reports the others`);
     }
-    ctx.io.warn(`${this.file}: ${invalid.length} invalid row${invalid.length > 1 ? 's' : ''} left out (--skip-invalid): ${invalid.slice(0, 10).map((o) => o.lines[0]).join(', ')}${invalid.length > 10 ? ', …' : ''}`);
+    ctx.io.warn(`${this.file}: ${this.invalid(invalid.length)} left out (--skip-invalid): ${invalid.slice(0, 10).map((o) => o.lines[0]).join(', ')}${invalid.length > 10 ? ', …' : ''}`);
     // Without a report (a dry run has none), stderr is the one place that says why.
     if (!flags.report) {
       const shown = [...this.errors].sort((a, b) => a.line - b.line).slice(0, 10);
-      for (const e of shown) ctx.io.error(stripControl(`  line ${e.line}${e.column ? `, ${e.column}` : ''}: ${e.message}`));
+      for (const e of shown) ctx.io.error(stripControl(`  ${this.at(e.line)}${e.column ? `, ${e.column}` : ''}: ${e.message}`));
       if (this.errors.length > shown.length) ctx.io.error(`  … and ${this.errors.length - shown.length} more (--report FILE lists them all)`);
     }
     return invalid;
@@ -616,10 +631,10 @@ export class RowErrors {
     const fields: FieldErrors = {};
     // In file order, whatever order the checks found them in (role names are looked up last).
     const shown = [...this.errors].sort((a, b) => a.line - b.line).slice(0, 50);
-    for (const e of shown) (fields[`line ${e.line}${e.column ? `, ${e.column}` : ''}`] ??= []).push(e.message);
+    for (const e of shown) (fields[`${this.at(e.line)}${e.column ? `, ${e.column}` : ''}`] ??= []).push(e.message);
     const more = this.errors.length - shown.length;
     const rows = new Set(this.errors.map((e) => e.line)).size;
-    throw new UsageError(`${this.file}: ${rows} invalid row${rows > 1 ? 's' : ''}; nothing was sent${notAllListed(shown.length, more)}`, fields, hint);
+    throw new UsageError(`${this.file}: ${this.invalid(rows)}; nothing was sent${notAllListed(shown.length, more)}`, fields, hint);
   }
 }
 

@@ -172,6 +172,21 @@ export interface FileObjects {
    * (a writer making room), where the objects come from a reading.
    */
   each(take: (o: FileObject) => void, afterEach?: () => Promise<void> | undefined): Promise<void>;
+  /**
+   * What only the service's state shows wrong with some objects, by key, once it has been read
+   * (an origin's point checked against the country the service holds for it, where the file
+   * gives none).
+   */
+  againstService?: (service: ReadonlyMap<string, Snapshot>) => Promise<ObjectProblems[]>;
+  /** The objects are a plot file's features: its problems name `feature 3`, not a line. */
+  features?: boolean;
+}
+
+/** An object of the file found invalid, and why (RowErrors takes the problems). */
+export interface ObjectProblems {
+  key: string;
+  lines: number[];
+  problems: RowProblem[];
 }
 
 /** Objects already made and held (a workbook's, a plot file's, a test's). */
@@ -195,7 +210,7 @@ export function heldObjects(objects: readonly FileObject[]): FileObjects {
  * it that lack a field only a create needs, or whose key an object outside the sync holds (a
  * create would make a second object under it). Each with its lines and problems, in file order.
  */
-export async function uncreatable(objects: FileObjects, service: ServiceView): Promise<Array<{ key: string; lines: number[]; problems: RowProblem[] }>> {
+export async function uncreatable(objects: FileObjects, service: ServiceView): Promise<ObjectProblems[]> {
   const found = new Map<string, { lines: number[]; problems: RowProblem[] }>();
   for (const [key, l] of objects.lacking) if (!service.byKey.has(key)) found.set(key, { lines: l.lines, problems: [...l.problems] });
   const outside = [...(service.outside ?? [])].filter(([key]) => !service.byKey.has(key));

@@ -141,7 +141,7 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
     spinner.stop();
   }
   const read = profile && process.cpuUsage(profile.start);
-  const left = await settleCreates(ctx, run, state);
+  const left = await settleInvalid(ctx, run, state);
   for (const [key, ids] of state.duplicates) {
     ctx.io.warn(`${key} is on ${ids.length} ${run.noun} of the service (ids ${ids.join(', ')}): the sync compares the file with ${ids[0]} and leaves the others alone`);
   }
@@ -175,15 +175,17 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
 }
 
 /**
- * The objects to create that lack a field only a create needs: known once the service has been
- * read. They are invalid rows as any other (exit 2 with nothing written, or with --skip-invalid
- * left out of the plan and reported); the rows that update are not held up by them. Returns
- * their keys, for the plan to leave out.
+ * The objects found invalid once the service has been read: those to create that lack a field
+ * only a create needs, and what the file's own reader checks against the service's state. They
+ * are invalid rows as any other (exit 2 with nothing written, or with --skip-invalid left out of
+ * the plan and reported); the other rows are not held up by them. Returns their keys, for the
+ * plan to leave out.
  */
-async function settleCreates(ctx: Context, run: SyncRun, state: ServiceState): Promise<Set<string>> {
-  const errors = new RowErrors(fileLabel(run.file));
+async function settleInvalid(ctx: Context, run: SyncRun, state: ServiceState): Promise<Set<string>> {
+  const errors = new RowErrors(fileLabel(run.file), run.objects.features ? 'feature' : 'row');
   const bad = new Set<string>();
-  for (const c of await uncreatable(run.objects, state)) {
+  const found = [...(await uncreatable(run.objects, state)), ...((await run.objects.againstService?.(state.byKey)) ?? [])];
+  for (const c of found.sort((a, b) => a.lines[0]! - b.lines[0]!)) {
     bad.add(c.key);
     addObjectProblems(errors, c, c.problems);
   }

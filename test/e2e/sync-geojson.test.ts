@@ -122,13 +122,13 @@ describe('origins sync --file plots.geojson', () => {
     const newOnly = t.writeFile('GJNEW.geojson', JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', id: 'GJNEW-1', properties: { name: 'Farm 1', country_code: 'CI' }, geometry: NEW }] }));
     const nameless = await t.sct(['origins', 'sync', '--file', newOnly, '--dry-run', '--name-property', 'nom']);
     expect(nameless.exitCode).toBe(2);
-    expect(nameless.stderr).toMatch(/line 1, name: required: no nom property/);
+    expect(nameless.stderr).toMatch(/1 invalid feature; nothing was sent\n  feature 1, name: required: no nom property/);
     expect(writes()).toEqual([]);
   });
 });
 
 describe('a feature that only updates', () => {
-  it('needs no name or country when it matches an origin on the service; a new one without them is an invalid row', async () => {
+  it('needs no name or country when it matches an origin on the service; a new one without them is an invalid feature', async () => {
     const held = await send('POST', '/origins', { name: 'Nameless update farm', country_code: 'CI', external_id: 'UPD-ONLY-1', location: WAS });
     t.sb.requests.length = 0;
     const file = t.writeFile(
@@ -152,7 +152,7 @@ describe('a feature that only updates', () => {
     const fresh = t.writeFile('create-nameless.geojson', JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { external_id: 'UPD-ONLY-NEW', Area: 1 }, geometry: NEW }] }));
     const refused = await t.sct(['origins', 'sync', '--file', fresh, '--dry-run', '--country-code', 'CI']);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr).toMatch(/line 1, name: required: no name, ProductionPlace/);
+    expect(refused.stderr).toMatch(/feature 1, name: required: no name, ProductionPlace/);
     expect(writes()).toEqual([]);
   });
 });

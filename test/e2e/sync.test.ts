@@ -330,6 +330,38 @@ OS-NEW,Farm New,CI,,5.1,-4.2\n`,
   });
 });
 
+describe('a point a sync row gives without its country', () => {
+  it('is checked for latitude and longitude swapped against the country the service holds for the origin: exit 2, nothing written; --skip-invalid leaves it out', async () => {
+    const ci = await send('POST', '/origins', { name: 'Farm Soubre', country_code: 'CI', external_id: 'OS-SWAP-CI', location: { type: 'Point', coordinates: [-6.59, 5.78] } });
+    await send('POST', '/origins', { name: 'Farm Island', country_code: 'CO', external_id: 'OS-SWAP-CO', location: { type: 'Point', coordinates: [-81.7, 12.5] } });
+    await send('POST', '/origins', { name: 'Farm Kumasi', country_code: 'GH', external_id: 'OS-SWAP-GH', location: { type: 'Point', coordinates: [-1.6, 6.7] } });
+    await send('POST', '/origins', { name: 'Finca Huila', country_code: 'CO', external_id: 'OS-SWAP-HUILA', location: { type: 'Point', coordinates: [-75.6, 2.5] } });
+    // An update needs only what changes: the key and the point. Line 2 is swapped; line 3 is a
+    // farm of San Andrés (outside the country outlines, not swapped); line 4 moves within Ghana.
+    const csv = t.writeFile('moved.csv', 'external_id,latitude,longitude\nOS-SWAP-CI,-6.6,5.79\nOS-SWAP-CO,12.55,-81.72\nOS-SWAP-GH,6.71,-1.61\n');
+    // Swapped, this one lies on land (in Antarctica): the check of a feature naming no country
+    // (at sea?) lets it through; the country the service holds does not.
+    const geojson = t.writeFile('moved.geojson', JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { external_id: 'OS-SWAP-HUILA' }, geometry: { type: 'Point', coordinates: [2.51, -75.61] } }] }));
+    t.sb.requests.length = 0;
+    const r = await t.sct(['origins', 'sync', '--file', csv, '--dry-run']);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/line 2, latitude: latitude and longitude look swapped: the point lies [\d,]+ km outside Côte d'Ivoire \(CI\), the origin's country on the service; did you mean latitude 5\.79, longitude -6\.6\?/);
+    expect(r.stderr).not.toMatch(/line [34]/);
+    const applied = await t.sct(['origins', 'sync', '--file', csv, '--yes']);
+    expect(applied.exitCode).toBe(2);
+    expect(writes()).toHaveLength(0);
+    const skipped = await t.sct(['origins', 'sync', '--file', csv, '--dry-run', '--skip-invalid', '-o', 'json']);
+    expect(skipped.exitCode, skipped.stderr).toBe(3);
+    expect(JSON.parse(skipped.stdout).update.map((u: { external_id: string }) => u.external_id)).toEqual(['OS-SWAP-CO', 'OS-SWAP-GH']);
+    const plots = await t.sct(['origins', 'sync', '--file', geojson, '--dry-run']);
+    expect(plots.exitCode).toBe(2);
+    expect(plots.stderr).toContain('error: moved.geojson: 1 invalid feature; nothing was sent');
+    expect(plots.stderr).toMatch(/feature 1, geometry: latitude and longitude look swapped: the point lies [\d,]+ km outside Colombia \(CO\), the origin's country on the service; did you mean latitude 2\.51, longitude -75\.61\?/);
+    expect(writes()).toHaveLength(0);
+    expect((await t.api(`/origins/${ci.id}`)).location.coordinates).toEqual([-6.59, 5.78]);
+  });
+});
+
 describe('a key stored with spaces around it', () => {
   it('is matched by the key the file gives (cells are read trimmed): an export synced back creates no twin', async () => {
     const spaced = await send('POST', '/origins', { name: 'Spaced plot', country_code: 'CI', external_id: '  OS-SP 1  ', location: { type: 'Point', coordinates: [-4.0, 5.3] } });

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { REQUIRED } from '../../api/schemas/messages.js';
 import { originCreateSchema, originUpdateSchema, parseLocationCell, pointFromLatLng, type OriginCreate } from '../../api/schemas/origins.js';
-import { heldObjects, type FileObject, type FileObjects, type RowProblem } from '../../sync/plan.js';
+import { heldObjects, type FileObject, type FileObjects, type ObjectProblems, type RowProblem, type Snapshot } from '../../sync/plan.js';
 import type { Outcome } from '../../bulk/runner.js';
 import { cellErrorsIn, endDryRun, decimalText, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle, type RowTaker } from '../../bulk/csv.js';
 import { readInput, regularFileHead } from '../../util/files.js';
@@ -177,16 +177,22 @@ class PlotCells {
   private readonly points: number[] = [];
   private readonly texts: string[] = [];
   private readonly textIndex = new Map<string, number>();
+  readonly countryless = new PointsWithoutCountry();
 
   get size(): number {
     return this.plots.length + this.points.length / 5;
   }
 
-  add(line: number, column: string, geometry: { type?: unknown; coordinates?: unknown }, country: string | undefined): void {
+  /**
+   * Without a country, a sync row's point (`key`: its external_id) waits in `countryless` for the
+   * country the service holds for it.
+   */
+  add(line: number, column: string, geometry: { type?: unknown; coordinates?: unknown }, country: string | undefined, key?: string): void {
     if (geometry.type !== 'Point') return void this.plots.push({ line, column, geometry, country });
     // A point is checked against its country only: its numbers are in range (the schema's).
     const [lng, lat] = geometry.coordinates as [number, number];
     if (country !== undefined) this.points.push(line, lng, lat, this.indexOf(country), this.indexOf(column));
+    else if (key !== undefined) this.countryless.add(key, line, column, [lng, lat]);
   }
 
   /** Loads the geo code only for a file that has something to check. */
@@ -202,7 +208,7 @@ class PlotCells {
       const [line, lng, lat] = [pts[i]!, pts[i + 1]!, pts[i + 2]!];
       for (const message of plotErrors({ type: 'Point', coordinates: [lng, lat] }, this.texts[pts[i + 3]!])) {
         const outside = swappedOutside(message);
-        if (outside) errors.add(line, this.texts[pts[i + 4]!]!, `latitude and longitude look swapped: the point lies ${outside}; did you mean latitude ${lng}, longitude ${lat}?`);
+        if (outside) errors.add(line, this.texts[pts[i + 4]!]!, swapMessage(outside, [lng, lat]));
       }
     }
   }
@@ -211,6 +217,49 @@ class PlotCells {
     let at = this.textIndex.get(text);
     if (at === undefined) this.textIndex.set(text, (at = this.texts.push(text) - 1));
     return at;
+  }
+}
+
+/** A point's swap, said latitude first as a CSV row gives it ("outside" as swappedOutside reads it). */
+function swapMessage(outside: string, [lng, lat]: readonly [number, number]): string {
+  return `latitude and longitude look swapped: the point lies ${outside}; did you mean latitude ${lng}, longitude ${lat}?`;
+}
+
+/**
+ * The points a sync's file gives without a country (a row that updates needs only its key and
+ * what changes), each checked for latitude and longitude swapped against the country the service
+ * holds for its origin, once the service has been read. Kept as numbers, as PlotCells keeps its
+ * points: an update-only file may hold a million.
+ */
+export class PointsWithoutCountry {
+  private readonly keys: string[] = [];
+  /** Per point: its line, longitude, latitude and its column as an index of `columns`. */
+  private readonly numbers: number[] = [];
+  private readonly columns: string[] = [];
+
+  add(key: string, line: number, column: string, [lng, lat]: readonly [number, number]): void {
+    let at = this.columns.indexOf(column);
+    if (at < 0) at = this.columns.push(column) - 1;
+    this.keys.push(key);
+    this.numbers.push(line, lng, lat, at);
+  }
+
+  /** The problems of the points whose origin the service holds with a country; `wanted` leaves out rows already refused. */
+  async check(service: ReadonlyMap<string, Snapshot>, wanted: (key: string, line: number) => boolean): Promise<ObjectProblems[]> {
+    if (this.keys.length === 0) return [];
+    const { plotErrors, swappedOutside } = await import('../../geo/plot-checks.js');
+    const found: ObjectProblems[] = [];
+    for (let i = 0; i < this.keys.length; i++) {
+      const key = this.keys[i]!;
+      const [line, lng, lat, column] = this.numbers.slice(i * 4, i * 4 + 4) as [number, number, number, number];
+      const country = service.get(key)?.country_code;
+      if (typeof country !== 'string' || country === '' || !wanted(key, line)) continue;
+      for (const message of plotErrors({ type: 'Point', coordinates: [lng, lat] }, country.toUpperCase())) {
+        const outside = swappedOutside(message);
+        if (outside) found.push({ key, lines: [line], problems: [{ line, column: this.columns[column]!, message: swapMessage(`${outside}, the origin's country on the service`, [lng, lat]) }] });
+      }
+    }
+    return found;
   }
 }
 
@@ -236,13 +285,13 @@ function originUnitMaker(
     const toCreate: RowProblem[] | undefined = sync ? [] : undefined;
     const body = originFromRow(row, errors, names, numbers, toCreate);
     const location = body?.location as { type?: unknown } | null | undefined;
+    const ext = row.values[names.external_id ?? 'external_id']?.trim();
     if (plots && location) {
       const column = row.values[names.latitude ?? 'latitude']?.trim()
         ? (names.latitude ?? 'latitude')
         : row.values[names.location ?? 'location']?.trim() ? (names.location ?? 'location') : 'location.coordinates';
-      plots.add(row.line, column, location, body!.country_code);
+      plots.add(row.line, column, location, body!.country_code, sync && ext ? ext : undefined);
     }
-    const ext = row.values[names.external_id ?? 'external_id']?.trim();
     if (ext && !invalid) {
       const first = externalLines.get(ext);
       if (first !== undefined) {
@@ -380,7 +429,8 @@ export async function originsToSync(ctx: Context, opts: ImportOriginsOptions, st
   await plots.check(errors!);
   const invalid = errors!.settle(ctx, opts);
   const bad = errors!.lines();
-  if (!lineByLine || holds) return { objects: heldObjects(units.filter((u) => !bad.has(u.lines[0])).map(syncObjectOf)), invalid };
+  const againstService = (service: ReadonlyMap<string, Snapshot>) => plots.countryless.check(service, (_key, line) => !bad.has(line));
+  if (!lineByLine || holds) return { objects: { ...heldObjects(units.filter((u) => !bad.has(u.lines[0])).map(syncObjectOf)), againstService }, invalid };
   // A row found invalid once its origin was taken (a plot outside its country) is no object.
   for (const [key, line] of lineOf) {
     if (!bad.has(line)) continue;
@@ -396,7 +446,7 @@ export async function originsToSync(ctx: Context, opts: ImportOriginsOptions, st
       };
     });
   };
-  return { objects: { keys: new Set(lineOf.keys()), lacking, each }, invalid };
+  return { objects: { keys: new Set(lineOf.keys()), lacking, each, againstService }, invalid };
 }
 
 /** What a reading does with the rows of a file whose header it has read (and checked). */

@@ -9,7 +9,7 @@ import { PATHS } from '../../api/paths.js';
 import { checkReportPath } from '../../bulk/report.js';
 import { parseConcurrency, parseParallel } from '../shared/flags.js';
 import type { SyncOriginsOptions } from './options.js';
-import { originsToSync, sniffInput, syncObjectOf } from './import.js';
+import { originsToSync, PointsWithoutCountry, sniffInput, syncObjectOf } from './import.js';
 import { UsageError } from '../../errors.js';
 import { heldObjects, type FileObjects, type SyncSpec } from '../../sync/plan.js';
 import { holdsObjects, runSync } from '../../sync/run.js';
@@ -59,7 +59,14 @@ export async function syncOrigins(ctx: Context, opts: SyncOriginsOptions): Promi
 async function plotObjects(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<{ objects: FileObjects; invalid: Outcome[] }> {
   const { readPlotUnits } = await import('./import-plots.js');
   const { units, invalid } = await readPlotUnits(ctx, opts, stdin, 'sync');
-  return { objects: heldObjects(units.map(syncObjectOf)), invalid };
+  // A feature naming no country is checked at sea only ("look swapped" when swapping lands): its
+  // point meets the country the service holds for it once the service is read.
+  const countryless = new PointsWithoutCountry();
+  for (const u of units) {
+    const location = u.payload.location as { type?: unknown; coordinates?: [number, number] } | null | undefined;
+    if (location?.type === 'Point' && !u.payload.country_code) countryless.add(u.key, u.lines[0]!, 'geometry', location.coordinates!);
+  }
+  return { objects: { ...heldObjects(units.map(syncObjectOf)), againstService: (service) => countryless.check(service, () => true), features: true }, invalid };
 }
 
 async function csvObjects(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<{ objects: FileObjects; invalid: Outcome[] }> {
