@@ -22,11 +22,10 @@
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it turns off Node's own.
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
-import { homedir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Script } from 'node:vm';
 import { writeAtomically } from '../util/files.js';
-import { xdgDir } from '../config/paths.js';
+import { homeDir, xdgDir } from '../config/paths.js';
 
 export interface HotModule<T> {
   exports: T;
@@ -40,8 +39,12 @@ export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
   const xdg = xdgDir(env.XDG_CACHE_HOME);
   if (xdg) return join(xdg, 'sct');
   if (process.platform === 'win32') return env.LOCALAPPDATA ? join(env.LOCALAPPDATA, 'sct', 'Cache') : undefined;
-  const home = homedir();
-  if (!home) return undefined;
+  let home;
+  try {
+    home = homeDir();
+  } catch {
+    return undefined;
+  }
   return process.platform === 'darwin' ? join(home, 'Library', 'Caches', 'sct') : join(home, '.cache', 'sct');
 }
 

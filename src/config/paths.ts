@@ -1,8 +1,9 @@
 // Where sct's configuration lives, and the one rule for which base URL a run uses: kept apart
 // from the config store (config.ts) and the full settings (settings.ts), so that sct's start
 // (src/cli/early-connection.ts) can know where the command will connect without loading them.
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { ConfigFileError } from '../errors.js';
 
 /**
  * SCT_CONFIG_DIR, else the platform's config directory ($XDG_CONFIG_HOME/sct, ~/.config/sct,
@@ -13,8 +14,26 @@ import { isAbsolute, join, resolve } from 'node:path';
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.SCT_CONFIG_DIR) return resolve(env.SCT_CONFIG_DIR);
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'sct');
-  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'sct');
-  return join(xdgDir(env.XDG_CONFIG_HOME) ?? join(homedir(), '.config'), 'sct');
+  if (process.platform === 'darwin') return join(homeDir(), 'Library', 'Preferences', 'sct');
+  return join(xdgDir(env.XDG_CONFIG_HOME) ?? join(homeDir(), '.config'), 'sct');
+}
+
+/**
+ * The user's home directory: HOME when it is an absolute path, else the system's record of the
+ * user, as Node takes it when HOME is unset. An empty or relative HOME (`HOME= sct …`, a service
+ * unit's) would put config.json, token and all, under whatever directory sct runs in.
+ */
+export function homeDir(): string {
+  const home = homedir();
+  if (isAbsolute(home)) return home;
+  let recorded = '';
+  try {
+    recorded = userInfo().homedir;
+  } catch {
+    // No record of the user (a container's unknown uid): the error below says what to set.
+  }
+  if (isAbsolute(recorded)) return recorded;
+  throw new ConfigFileError(`no home directory: HOME is ${home ? `"${home}", not an absolute path` : 'empty'} and the system has none for this user; set HOME or SCT_CONFIG_DIR`);
 }
 
 /**

@@ -2,7 +2,8 @@
 // (exit 2, the profiles listed, nothing sent), `config profiles` lists them, and a refused
 // SCT_TOKEN is named as the cause rather than sending the user to `auth login`.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
 import { BIN } from '../helpers/sct.js';
@@ -234,6 +235,20 @@ describe('a config file sct can read but not use', () => {
     expect((await t.sctBin(['whoami'], { env, cwd: project })).exitCode).toBe(0);
     expect(existsSync(join(project, 'relcfg'))).toBe(false);
     expect(existsSync(join(project, 'relcache'))).toBe(false);
+  });
+
+  it('an empty or relative HOME is no home: the system\'s record of the user is, as when HOME is unset — never the current directory', async () => {
+    const project = join(t.dir, 'project-home');
+    mkdirSync(project, { recursive: true });
+    const passwd = userInfo().homedir;
+    for (const HOME of ['', 'relhome']) {
+      const env = { SCT_CONFIG_DIR: undefined, HOME, XDG_CONFIG_HOME: undefined, XDG_CACHE_HOME: undefined, SCT_TOKEN: undefined };
+      const where = await t.sctBin(['config', 'path'], { env, cwd: project });
+      expect(where.exitCode, where.stderr).toBe(0);
+      expect(where.stdout.trim()).toBe(join(passwd, '.config', 'sct', 'config.json'));
+      // The code cache too (`config path` loads the hot file, whose cache is written after it).
+      expect(readdirSync(project)).toEqual([]);
+    }
   });
 });
 
