@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigFileError, SctError } from '../errors.js';
 import { withLock } from './lock.js';
-import { fileErrorText, writeAtomically } from '../util/files.js';
+import { fileErrorText, removeStaleTemps, writeAtomically } from '../util/files.js';
 import { isPlainObject } from '../util/objects.js';
 import { FORMATS } from '../output/format.js';
 import { jsonErrorPlace } from '../util/json-error.js';
@@ -228,6 +228,8 @@ export class ConfigStore {
       // Read inside the lock: what another process wrote a moment ago is part of what is written back.
       const store = this.read();
       const profiles = this.profilesOf(store);
+      // A write cut short left its new file beside this one, maybe with a token in it.
+      removeStaleTemps(this.path);
       if (!change(profiles)) return false;
       try {
         writeAtomically(this.path, JSON.stringify({ ...store, profiles }, undefined, '\t'), CONFIG_FILE_MODE);

@@ -1,11 +1,12 @@
 // Reading a file named on the command line (or stdin for "-"), and writing a file whole through
 // a new temporary file renamed into place: one way each, shared by every command.
-import { closeSync, constants, copyFileSync, existsSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, copyFileSync, existsSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { InterruptedError, SctError, UsageError } from '../errors.js';
 import { formatBytes } from './format.js';
+import { isAlive } from './process.js';
 
 /** How messages name an input: "stdin" for "-", else the path as given. */
 export function inputName(file: string): string {
@@ -242,6 +243,26 @@ export function writeAtomically(path: string, data: string | Uint8Array | Iterab
   } catch (err) {
     unlinkQuietly(tmp);
     throw err;
+  }
+}
+
+/**
+ * Removes what writeAtomically left of `path` in processes that ended between writing their new
+ * file and renaming it (kill -9, a power cut): `path.<pid>.<hex>.tmp` of a pid no longer running.
+ * A config file's holds a token that a logout would otherwise leave on disk. Call it where no
+ * writer of ours can be at work on `path` (under its lock); a writer still running keeps its file.
+ */
+export function removeStaleTemps(path: string): void {
+  const prefix = `${basename(path)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = name.startsWith(prefix) ? /^(\d+)\.[0-9a-f]+\.tmp$/.exec(name.slice(prefix.length))?.[1] : undefined;
+    if (pid !== undefined && !isAlive(Number(pid))) unlinkQuietly(join(dirname(path), name));
   }
 }
 

@@ -1,7 +1,8 @@
 // The config file is shared by every sct process of the user: parallel runs (a script's `&`,
 // make -j, two terminals) must never lose each other's changes, nor let a token survive a logout.
 import { describe, it, expect, beforeEach } from 'vitest';
-import { chmodSync, chownSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { removeDir, runSct, spawnSct, tempDir, type RunOptions } from '../helpers/sct.js';
 import { tryLock } from '../../src/config/lock.js';
@@ -169,5 +170,23 @@ describe('doctor: who else may change the config', () => {
     expect(file.exitCode).toBe(1);
     expect(file.stdout).toMatch(/^ok\s+config_dir\s/m);
     expect(file.stdout).toMatch(/^fail\s+config\s+.*config\.json is owned by uid 65534, not by you \(uid 0\)/m);
+  });
+});
+
+describe('a config write cut short (kill -9, a power cut) between its new file and the rename', () => {
+  it('leaves a temporary file that the next change of the config removes, token and all: a logout leaves no token on disk', async () => {
+    writeFileSync(configFile(), JSON.stringify({ profiles: { default: { output: 'csv' } } }), { mode: 0o600 });
+    // The pid of a process that has ended: its writer can never rename the file.
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const stale = join(dir, `config.json.${gone}.0123456789ab.tmp`);
+    writeFileSync(stale, JSON.stringify({ profiles: { default: { token: 'sct_left_behind' } } }), { mode: 0o600 });
+    // A writer alive (this process) is left alone: it may be about to rename its file.
+    const live = join(dir, `config.json.${process.pid}.ba9876543210.tmp`);
+    writeFileSync(live, '{}', { mode: 0o600 });
+    const r = await sct(['auth', 'logout']);
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    expect(readdirSync(dir).some((f) => readFileSync(join(dir, f), 'utf8').includes('sct_left_behind'))).toBe(false);
   });
 });
