@@ -59,6 +59,8 @@ function configDirCheck(dir: string): Omit<Check, 'name'> | null {
   }
   const owner = notMine(dir);
   if (owner) return { level: 'fail', detail: `${dir} ${owner}` };
+  // Its owner's own access taken away (chmod 000): every read of the config then fails.
+  if ((mode & 0o700) !== 0o700) return { level: 'fail', detail: `${dir} (mode ${mode.toString(8)}) is not readable, writable and searchable by its owner: chmod 700 "${dir}"` };
   // As a config file others may write: whoever may write the directory may replace the file.
   if (mode & 0o022) return { level: 'fail', detail: `${dir} is writable by other users, who could replace the config file (and the base URL your token is sent to): chmod 700 "${dir}"` };
   return { level: 'ok', detail: `${dir} (mode ${mode.toString(8)})` };

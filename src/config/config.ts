@@ -11,7 +11,7 @@
 // through a symlinked config.json to wherever it points), which left it reading one JSON file,
 // for 37 ms of CPU per command loading it and ajv (bench/results.md): a one-request command's
 // whole budget. The file is read here, afresh on every access, as conf did.
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigFileError, SctError } from '../errors.js';
 import { withLock } from './lock.js';
@@ -173,7 +173,25 @@ export class ConfigStore {
     }
   }
 
-  /** The profiles as the file holds them now. */
+  /**
+   * Whether config.json is there. Only a file that is not (or a directory on its path that is
+   * not) counts as none: one that cannot be reached (a directory its owner cannot read, root's
+   * after a `sudo sct …`; a link that loops) is an error, never "not logged in".
+   */
+  private fileExists(): boolean {
+    try {
+      statSync(this.path);
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+      return readingConfig(this.path, () => {
+        throw err;
+      });
+    }
+  }
+
+    /** The profiles as the file holds them now. */
   private profiles(): Record<string, unknown> {
     return this.profilesOf(this.read());
   }
@@ -183,7 +201,7 @@ export class ConfigStore {
    * parses is an error to show, never data to drop. A missing "profiles" reads as none.
    */
   private read(): Store {
-    if (!existsSync(this.path)) {
+    if (!this.fileExists()) {
       // SCT_CONFIG_DIR naming a file is a mistake said at once, never read as no configuration
       // (a stored login would seem gone); a directory that is not there is no configuration yet.
       if (isNonDirectory(this.dir)) this.makeDir();

@@ -1,7 +1,7 @@
 // The config file is shared by every sct process of the user: parallel runs (a script's `&`,
 // make -j, two terminals) must never lose each other's changes, nor let a token survive a logout.
 import { describe, it, expect, beforeEach } from 'vitest';
-import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { removeDir, runSct, spawnSct, tempDir, type RunOptions } from '../helpers/sct.js';
@@ -188,5 +188,29 @@ describe('a config write cut short (kill -9, a power cut) between its new file a
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(live)).toBe(true);
     expect(readdirSync(dir).some((f) => readFileSync(join(dir, f), 'utf8').includes('sct_left_behind'))).toBe(false);
+  });
+});
+
+describe('a config file that is there but cannot be reached', () => {
+  it('is said as such, exit 2, never taken for no configuration ("not logged in", empty settings)', async () => {
+    // A link to itself: stat fails with ELOOP, as it fails with EACCES in a directory its owner
+    // cannot read (chmod 000, root's after a `sudo sct …`): both once read as "no config file".
+    symlinkSync('config.json', configFile());
+    for (const args of [['whoami'], ['config', 'list'], ['orders', 'list', '--buying']]) {
+      const r = await sct(args, { env: { SCT_BASE_URL: 'http://127.0.0.1:9/api' } });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain(`cannot read the config file ${configFile()}`);
+      expect(r.stderr).not.toContain('not logged in');
+    }
+    const doctor = await sct(['doctor']);
+    expect(doctor.stdout).toMatch(/^fail\s+config\s+.*cannot read the config file/m);
+    // The directory its owner cannot read is said too (root, running this, still can).
+    chmodSync(dir, 0o000);
+    try {
+      const closed = await sct(['doctor']);
+      expect(closed.stdout).toContain(`fail\tconfig_dir\t${dir} (mode 0) is not readable, writable and searchable by its owner: chmod 700 "${dir}"`);
+    } finally {
+      chmodSync(dir, 0o700);
+    }
   });
 });
