@@ -151,16 +151,17 @@ class CachedLoader {
 
   /**
    * This copy's files of other builds go (and those of the one-file cache before this one:
-   * cli-<copy>-…), and another copy's that none of its runs has written for a month: a copy
-   * deleted, or a version npx kept in a directory of its own and no longer runs. A copy in use
-   * whose files are that old writes them again on its next run.
+   * cli-<copy>-…); and any other file none of whose runs has written for a month: another copy's
+   * (a copy deleted, or a version npx kept in a directory of its own and no longer runs), or this
+   * build's under a Node no longer run (an upgrade that keeps sct). A copy or Node in use whose
+   * files are that old writes them again on its next run; this run's own are kept.
    */
   private forgetOtherBuilds(): void {
     const longAgo = Date.now() - STALE_COPY_MS;
     for (const name of readdirSync(this.dir)) {
-      if (!name.endsWith('.v8')) continue;
+      if (!name.endsWith('.v8') || name.startsWith(this.prefix)) continue;
       const ours = name.startsWith(`${this.copy}-`) || name.startsWith(`cli-${this.copy}-`);
-      const other = ours ? !name.startsWith(this.ofBuild) : writtenBefore(join(this.dir, name), longAgo);
+      const other = (ours && !name.startsWith(this.ofBuild)) || writtenBefore(join(this.dir, name), longAgo);
       if (!other) continue;
       try {
         unlinkSync(join(this.dir, name));

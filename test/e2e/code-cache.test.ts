@@ -88,19 +88,25 @@ describe('the code cache', () => {
     expect(c.files()).toContain(planted[2]);
   });
 
-  it("another copy's files that none of its runs has written for a month go too (a copy deleted, an npx version no longer run)", async () => {
+  it("another copy's files that none of its runs has written for a month go too (a copy deleted, an npx version no longer run), and so do this copy's of a Node no longer run", async () => {
     const c = cacheHome();
     const env = { XDG_CACHE_HOME: c.home };
     mkdirSync(c.dir, { recursive: true, mode: 0o700 });
+    expect((await t.sctBin(['whoami'], { env })).exitCode).toBe(0);
+    const [ourCopy, build] = c.files()[0]!.split('-');
     const name = (copy: string) => `${copy}-0000000000000000-whoami-node${process.version}-${process.arch}-cli.cjs.v8`;
-    const [stale, recent, notOurs] = [name('eeeeeeee'), name('dddddddd'), 'notes.txt'];
-    for (const f of [stale, recent, notOurs]) writeFileSync(join(c.dir, f), 'old', { mode: 0o600 });
+    // This copy and build, under a Node upgraded since (brew, apt, nvm keep the same sct).
+    const olderNode = (node: string) => `${ourCopy}-${build}-whoami-node${node}-${process.arch}-cli.cjs.v8`;
+    const [stale, recent, notOurs, oldNode, otherNode] = [name('eeeeeeee'), name('dddddddd'), 'notes.txt', olderNode('v20.11.0'), olderNode('v22.1.0')];
+    for (const f of [stale, recent, notOurs, oldNode, otherNode]) writeFileSync(join(c.dir, f), 'old', { mode: 0o600 });
     const fortyDaysAgo = new Date(Date.now() - 40 * 24 * 3600_000);
-    utimesSync(join(c.dir, stale), fortyDaysAgo, fortyDaysAgo);
-    utimesSync(join(c.dir, notOurs), fortyDaysAgo, fortyDaysAgo);
+    for (const f of [stale, notOurs, oldNode]) utimesSync(join(c.dir, f), fortyDaysAgo, fortyDaysAgo);
     expect((await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env })).exitCode).toBe(0);
     expect(c.files()).not.toContain(stale);
     expect(c.files()).toContain(recent);
+    expect(c.files()).not.toContain(oldNode);
+    // A Node run this month (two Nodes side by side) keeps its files.
+    expect(c.files()).toContain(otherNode);
     // Only cache files: anything else in the directory is left as it is.
     expect(existsSync(join(c.dir, notOurs))).toBe(true);
   });
