@@ -1,7 +1,10 @@
-// The user's own profile (GET /me): who is logged in, in which company, with which role.
+// The user's own profile (GET /accounts/me): who is logged in, in which company, with which role.
 // Checked here without zod: whoami, workspaces current and auth status read nothing else, and
 // a zod schema would load zod's 582 KB chunk for these few fields. The profile is loose: the API
 // may add fields, and sct passes them through to JSON output untouched.
+import type { ApiClient } from './client.js';
+import { PATHS } from './paths.js';
+import { SctError } from '../errors.js';
 
 interface Named {
   id: number;
@@ -33,6 +36,17 @@ export function asMe(data: unknown): Me | undefined {
   if (data.active_user_company_id != null && !isNumber(data.active_user_company_id)) return undefined;
   if (!isNamed(data.company, ['name', 'type', 'country']) || !isNamed(data.auth_group, ['name'])) return undefined;
   return data as Me;
+}
+
+/** The logged-in user's profile, read from the service; an answer that is none is an error. */
+export async function fetchMe(client: ApiClient): Promise<Me> {
+  return parseMe(await client.get(PATHS.me));
+}
+
+export function parseMe(data: unknown): Me {
+  const me = asMe(data);
+  if (!me) throw new SctError(`unexpected answer from GET ${PATHS.me}: not a user profile`);
+  return me;
 }
 
 export function displayName(me: Me): string {

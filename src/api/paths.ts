@@ -1,6 +1,8 @@
 // Every API path sct uses, relative to the base URL (which ends in /api). Paths the API
 // documents leave out ("not shown") are the ones cli-spec.md assumes; a change is one line here.
 
+import type { OrderKindName as OrderKind } from './enums.js';
+
 const id = (v: string | number) => encodeURIComponent(String(v));
 
 export const PATHS = {
@@ -78,4 +80,3 @@ export const ASSUMED_PATHS: ReadonlySet<string> = new Set([
   PATHS.workspaceSwitch,
 ]);
 
-export type OrderKind = 'purchase' | 'sale' | 'batch';

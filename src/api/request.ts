@@ -3,7 +3,9 @@
 
 import type { Readable } from 'node:stream';
 
-export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** The HTTP methods sct sends (`sct api -X` takes these). */
+export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type Method = (typeof METHODS)[number];
 export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
 export type Query = URLSearchParams | Record<string, QueryValue>;
 

@@ -15,7 +15,7 @@ export const BULK_CLIENT = { finishInFlight: true } as const;
  * all (not a dry run, not --template) is its record's to say (src/commands/shared/spec.ts); a
  * dry run's client opens nothing in any case.
  */
-export async function connectEarly(ctx: Context): Promise<void> {
+export async function connectBulkRun(ctx: Context): Promise<void> {
   let client;
   try {
     client = ctx.client(BULK_CLIENT);

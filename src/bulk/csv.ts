@@ -371,7 +371,7 @@ export function quoteFreeRecords(bytes: Buffer, delimiter = ','): Records | unde
 
 /**
  * The text of a file without a `"` in it and with one kind of line end (LF, or CRLF), which
- * eachQuoteFreeRecord reads as csv-parse would (a test holds the two to the same answers) at a
+ * quoteFreeRecordsOf reads as csv-parse would (a test holds the two to the same answers) at a
  * fraction of its cost per row. Undefined for any other file (UTF-16, quotes, CR or mixed line
  * ends): csv-parse reads those.
  */

@@ -4,7 +4,7 @@ import { tokenOf, type Context } from '../context.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
-import type { Method } from '../api/request.js';
+import { METHODS, type Method } from '../api/request.js';
 import { statusText } from '../api/errors.js';
 import { RawAnswer } from '../api/answers.js';
 import { AnswerError, ApiError, UsageError } from '../errors.js';
@@ -17,7 +17,6 @@ import { withRerunKey, type RerunKey } from './shared/crud.js';
 import { withoutToken } from '../output/redact.js';
 
 // HEAD: a GET's status and headers alone (`-i` shows them), as gh takes any method.
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** Headers sct owns: the token is sct's to send, and only to the configured origin. */
 const RESERVED_HEADERS = ['authorization', 'host', 'content-length', 'cookie', 'proxy-authorization'];
 

@@ -7,7 +7,7 @@ import { notLoggedIn } from '../config/settings.js';
 import { maskToken, withoutCredentials } from '../output/redact.js';
 import { KEYRING_SERVICE, keyringAccount, keyringDelete, keyringSet } from '../config/keyring.js';
 import { displayName, type Me } from '../api/me.js';
-import { fetchMe } from './whoami.js';
+import { fetchMe } from '../api/me.js';
 import { readInputText } from '../util/files.js';
 import { writeOne } from '../output/format.js';
 import { stripControl } from '../output/sanitize.js';

@@ -11,7 +11,7 @@ import { PATHS } from '../api/paths.js';
 import { ApiError, AuthError, ConfigFileError, InterruptedError, RateLimitError, SctError, UsageError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
 import { displayName } from '../api/me.js';
-import { parseMe } from './whoami.js';
+import { parseMe } from '../api/me.js';
 import { maskToken, withoutCredentials } from '../output/redact.js';
 import { notLoggedIn, type Settings } from '../config/settings.js';
 import { stripControl } from '../output/sanitize.js';

@@ -1,11 +1,8 @@
 import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
-import { PATHS } from '../api/paths.js';
-import { asMe, type Me } from '../api/me.js';
+import { fetchMe, type Me } from '../api/me.js';
 import { writeOne } from '../output/format.js';
-import { SctError } from '../errors.js';
 import { withoutCredentials } from '../output/redact.js';
-import type { ApiClient } from '../api/client.js';
 
 export const register = registerOf(defineLeaf({
   name: 'whoami',
@@ -14,16 +11,6 @@ export const register = registerOf(defineLeaf({
   examples: ['sct whoami', 'sct whoami --json first_name,last_name,company.name'],
   run: (ctx) => whoami(ctx),
 }));
-
-export async function fetchMe(client: ApiClient): Promise<Me> {
-  return parseMe(await client.get(PATHS.me));
-}
-
-export function parseMe(data: unknown): Me {
-  const me = asMe(data);
-  if (!me) throw new SctError(`unexpected answer from GET ${PATHS.me}: not a user profile`);
-  return me;
-}
 
 export async function whoami(ctx: Context): Promise<void> {
   const me = await fetchMe(ctx.client());

@@ -12,7 +12,7 @@ import { writeOne } from '../output/format.js';
 import { SctError, UsageError } from '../errors.js';
 import { checkFilterPairs, LIST_OPTIONS, listQuery, pageOptions, runList } from './shared/list.js';
 import { parseId } from './shared/crud.js';
-import { fetchMe } from './whoami.js';
+import { fetchMe } from '../api/me.js';
 import { WORKSPACE_FILTERS } from '../api/filters/workspaces.js';
 import { setNamedFilters } from './shared/filters.js';
 

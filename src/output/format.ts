@@ -1,6 +1,7 @@
-// The four output formats. Lists are written page by page (json stays one array), so an
-// export of 100,000 rows never holds more than a page in memory — except the table, which
-// sizes its columns over every row and is meant for people, not exports.
+// The output formats (table, json, ndjson, csv; geojson for origins). Lists are written page by
+// page (json stays one array), so an export of 100,000 rows never holds more than a page in
+// memory — except the table, which sizes its columns over every row and is meant for people,
+// not exports.
 import type { IOStreams } from './iostreams.js';
 import { cellReaders, cellValue, columnsFromFlag, tableColumnsFromFlag, type Column } from './columns.js';
 import { fitColumns, layoutTable, loadMeasure, tsvCell, tsvLine, type TableColumn } from './table.js';

@@ -20,7 +20,8 @@ export const INVITATION_FILTERS = {
     { flag: '--email-contains <text>', help: 'e-mail contains (case-insensitive)', value: 'text', key: 'email__icontains' },
     // Several statuses repeat the key (status=a&status=b): the list has no status__in.
     { flag: '--status <list>', help: 'status, comma-separated or repeated', value: 'custom', list: true, values: INVITATION_STATUSES, keys: ['status'] },
-    // Role names are looked up on the service (GET /roles) when sct does not know them.
+    // Role names sct does not know yet are learnt from the service (the user's profile and the
+    // company's members: src/commands/shared/roles.ts).
     { flag: '--role <roles>', help: 'role(s): names (admin, any case) or ids, comma-separated or repeated', value: 'custom', list: true, keys: ['auth_group', 'auth_group__in'] },
     { flag: '--role-name <names>', help: 'role name(s), comma-separated or repeated (e.g. ADMIN)', value: 'list', key: 'auth_group__name' },
     { flag: '--invited-by <user-id>', help: 'invited by this user id', value: 'custom', keys: ['invited_by'] },

@@ -12,7 +12,8 @@ export const MEMBER_FILTERS = {
     ...PAGING,
   ],
   named: [
-    // Role names are looked up on the service (GET /roles) when sct does not know them.
+    // Role names sct does not know yet are learnt from the service (the user's profile and the
+    // company's members: src/commands/shared/roles.ts).
     { flag: '--role <roles>', help: 'role(s): names (admin, any case) or ids, comma-separated or repeated', value: 'custom', keys: ['auth_group', 'auth_group__in'], list: true },
     { flag: '--role-name <names>', help: 'role name(s), comma-separated or repeated (e.g. ADMIN)', value: 'list', key: 'auth_group__name' },
     { flag: '--email <address>', help: 'this e-mail address exactly (as on invitations list)', value: 'text', key: 'user__email' },

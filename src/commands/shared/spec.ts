@@ -12,7 +12,7 @@ import { addNamedFilters, filteredBy } from './filters.js';
 import { addDryRunOption } from './dry-run.js';
 import { optionOf, type OptionEntry, type OptionSpec, type OptionsOf } from './options.js';
 import { fitLines } from '../../help/wrap.js';
-import { connectEarly } from '../../bulk/connect.js';
+import { connectBulkRun } from '../../bulk/connect.js';
 
 export interface ArgumentSpec {
   /** As commander spells it: `<id>`, `[shell]`, `<files...>`. */
@@ -110,7 +110,7 @@ type Run = (ctx: Context, opts: unknown, args: string[], cmd: Command) => Promis
 function connectingFirst(run: CommandSpec['run']): Run {
   return async (ctx, opts, args, cmd) => {
     const o = opts as { file?: string; template?: boolean; dryRun?: boolean };
-    if (o.file !== undefined && !o.template && !o.dryRun) await connectEarly(ctx);
+    if (o.file !== undefined && !o.template && !o.dryRun) await connectBulkRun(ctx);
     return (run as Run)(ctx, opts, args, cmd);
   };
 }
