@@ -55,6 +55,8 @@ function configDirCheck(dir: string): Omit<Check, 'name'> | null {
   try {
     mode = statSync(dir).mode & 0o777;
   } catch (err) {
+    // Made by the first write (a login, a config set): the environment alone (a CI job) needs none.
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { level: 'ok', detail: `${dir} does not exist yet (nothing is stored)` };
     return { level: 'fail', detail: `${dir}: ${(err as Error).message}` };
   }
   const owner = notMine(dir);

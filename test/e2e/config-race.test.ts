@@ -139,6 +139,14 @@ describe('profile names', () => {
 describe('doctor: who else may change the config', () => {
   const t = useSandbox();
 
+  it('a config directory not made yet is no failure: SCT_BASE_URL and SCT_TOKEN alone (a CI job) pass, exit 0', async () => {
+    const none = join(t.dir, 'not-made');
+    const r = await t.sct(['doctor'], { env: { SCT_CONFIG_DIR: none } });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain(`ok\tconfig_dir\t${none} does not exist yet (nothing is stored)`);
+    expect(existsSync(none)).toBe(false);
+  });
+
   it('fails a config directory other users may write to, as a config file they may', async () => {
     expect((await t.sct(['config', 'set', 'output', 'table'])).exitCode).toBe(0);
     chmodSync(t.dir, 0o777);
