@@ -15,6 +15,7 @@ import { stripControl } from '../output/sanitize.js';
 import { API_EXAMPLES, API_HELP } from '../help/topics.js';
 import { withRerunKey, type RerunKey } from './shared/crud.js';
 import { withoutToken } from '../output/redact.js';
+import { jsonErrorPlace } from '../util/json-error.js';
 
 // HEAD: a GET's status and headers alone (`-i` shows them), as gh takes any method.
 /** Headers sct owns: the token is sct's to send, and only to the configured origin. */
@@ -242,7 +243,7 @@ async function inputBody(file: string, headers: Record<string, string>, ctx: Con
   try {
     JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${inputName(file)} is not valid JSON: ${(err as Error).message}`, {}, "give another type with -H 'Content-Type: …' to send it as it is");
+    throw new UsageError(`${inputName(file)} is not valid JSON${jsonErrorPlace(text, (err as Error).message)}`, {}, "give another type with -H 'Content-Type: …' to send it as it is");
   }
   return text;
 }

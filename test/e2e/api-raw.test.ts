@@ -155,7 +155,7 @@ describe('what the user typed reaches the service unchanged', () => {
     // Sent as JSON (no other type named), a file that is none is exit 2 with nothing sent.
     const bad = await sct(['api', '/things', '--input', csv]);
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toMatch(/rows\.csv is not valid JSON/);
+    expect(bad.stderr).toMatch(/rows\.csv is not valid JSON at line 1, column 1 \(/);
     const none = await sct(['api', '/things', '--input', '-'], '');
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toContain('error: stdin is empty: --input sends it as JSON');

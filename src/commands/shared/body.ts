@@ -8,6 +8,7 @@ import { inputName, readInputText } from '../../util/files.js';
 import { collect, parseLooseValue, setDotted, splitKeyValue } from './flags.js';
 import type { OptionSpec, OptionsOf } from './options.js';
 import { REQUIRED, requiredMessage } from '../../api/schemas/messages.js';
+import { jsonErrorPlace } from '../../util/json-error.js';
 
 /** --set and --file: any field of the body, after the command's named field flags. */
 export const BODY_OPTIONS = [
@@ -38,7 +39,7 @@ export async function readJsonFile(file: string, stdin: Readable, signal?: Abort
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new UsageError(`${inputName(file)} is not valid JSON: ${(err as Error).message}`);
+    throw new UsageError(`${inputName(file)} is not valid JSON${jsonErrorPlace(text, (err as Error).message)}`);
   }
 }
 
