@@ -247,7 +247,10 @@ export function describeError(err: unknown, host?: string): string {
   const code = errorCode(err);
   const at = host ? ` (${host})` : '';
   if (code && CERTIFICATE_ERRORS.has(code)) {
-    const what = code === 'CERT_HAS_EXPIRED' ? 'has expired' : code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? 'is for another name' : `is not trusted (${oneLineOf(err).replace(/:$/, '')})`;
+    // Node 24 adds advice for whoever runs `node` itself ("; if the root CA is installed locally,
+    // try running Node.js with --use-system-ca"): sct's user runs sct, and is told what to do below.
+    const why = oneLineOf(err).replace(/;[^;]*\bNode\.js\b.*$/, '').replace(/:$/, '');
+    const what = code === 'CERT_HAS_EXPIRED' ? 'has expired' : code === 'ERR_TLS_CERT_ALTNAME_INVALID' ? 'is for another name' : `is not trusted (${why})`;
     return `the TLS certificate of ${host ?? 'the server'} ${what}: behind a corporate TLS proxy, give its CA certificate in NODE_EXTRA_CA_CERTS=/path/to/ca.pem (sct doctor checks it)`;
   }
   switch (code) {

@@ -627,7 +627,7 @@ describe('a failure on the way names where, and how often it was tried', () => {
     try {
       const tls = await sctFor(relay.url, OWNER, t.dir, { inProcess: true })(['orders', 'get', '5']);
       expect(tls.exitCode).toBe(1);
-      expect(tls.stderr).toMatch(new RegExp(`error: GET /orders/5: the TLS certificate of 127\\.0\\.0\\.1:${new URL(relay.url).port} is not trusted \\([^)]+\\): behind a corporate TLS proxy, give its CA certificate in NODE_EXTRA_CA_CERTS`));
+      expect(tls.stderr).toMatch(new RegExp(`error: GET /orders/5: the TLS certificate of 127\\.0\\.0\\.1:${new URL(relay.url).port} is not trusted \\(self-signed certificate\\): behind a corporate TLS proxy, give its CA certificate in NODE_EXTRA_CA_CERTS`));
     } finally {
       await relay.close();
     }
