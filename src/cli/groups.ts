@@ -71,8 +71,11 @@ export async function registerGroups(program: Command, factory: Factory, load: '
       const mod = await group.load();
       mod.register(program, leaf === undefined ? factory : only);
       // The group's line in every list of commands (help, completion, the manual) is its summary
-      // here, whatever longer description its own help opens with.
-      program.commands.find((c) => c.name() === group.name)?.summary(group.summary);
+      // here, whatever longer description its own help opens with; and that description, where
+      // the group gives none.
+      const registered = program.commands.find((c) => c.name() === group.name);
+      registered?.summary(group.summary);
+      if (registered && !registered.description()) registered.description(group.summary);
     } else if (leaf === undefined) {
       program.command(group.name).description(group.summary);
     } else {

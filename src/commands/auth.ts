@@ -24,7 +24,6 @@ export type LoginOptions = OptionsOf<typeof LOGIN_OPTIONS>;
 
 export const register = registerOf({
   name: 'auth',
-  description: 'Log in, log out and show the login status',
   leaves: [
     defineLeaf({
       name: 'login',

@@ -9,7 +9,6 @@ import { defineLeaf, registerOf } from './shared/spec.js';
 
 export const register = registerOf({
   name: 'countries',
-  description: 'Country reference data',
   leaves: [
     defineLeaf({
       name: 'list',

@@ -39,7 +39,6 @@ export type UploadFlags = OptionsOf<typeof UPLOAD_OPTIONS>;
 
 export const register = registerOf({
   name: 'documents',
-  description: 'Upload, list and download documents',
   leaves: [
     listLeaf({ summary: 'List the company’s documents', path: PATHS.documents, columns: COLUMNS.document, noun: 'documents', examples: ['sct documents list --search satellite', 'sct documents list --columns id,name,status --json'] }),
     getLeaf({ noun: 'document', path: PATHS.document, columns: COLUMNS.document, examples: ['sct documents get 4', 'sct documents get 4 --json name,status'] }),

@@ -25,7 +25,6 @@ export type ImportRunFlags = OptionsOf<typeof CREATE_IMPORT_OPTIONS>;
 
 export const register = registerOf({
   name: 'imports',
-  description: 'Data exchange runs (imports)',
   leaves: [
     listLeaf({ summary: 'List the company’s data exchange runs', path: PATHS.imports, columns: COLUMNS.importRun, noun: 'imports', examples: ['sct imports list', 'sct imports list --ordering -created_at --limit 5'] }),
     getLeaf({ noun: 'data exchange run', path: PATHS.importRun, columns: COLUMNS.importRun, examples: ['sct imports get 10', 'sct imports get 10 --json status'] }),

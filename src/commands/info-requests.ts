@@ -34,7 +34,6 @@ export type SendFlags = OptionsOf<typeof SEND_OPTIONS>;
 
 export const register = registerOf({
   name: 'info-requests',
-  description: 'Send information requests to suppliers',
   leaves: [
     defineLeaf({
       name: 'send',

@@ -40,7 +40,6 @@ export type ListMembersOptions = OptionsOf<typeof LIST_MEMBERS_OPTIONS>;
 
 export const register = registerOf({
   name: 'members',
-  description: 'List company members and change their roles',
   leaves: [
     defineLeaf({
       name: 'list',

@@ -14,7 +14,6 @@ const idArg = [{ name: '<id>', description: 'order id' }];
 // and `orders list` load neither zod nor csv-parse.
 export const register = registerOf({
   name: 'orders',
-  description: 'List, create, import and trace orders',
   leaves: [
     defineLeaf({
       name: 'list',

@@ -77,7 +77,6 @@ after a confirmation (--yes without a terminal); --dry-run only plans.`;
 
 export const register = registerOf({
   name: 'origins',
-  description: 'Manage origins (places of production)',
   leaves: [
     defineLeaf({
       name: 'list',

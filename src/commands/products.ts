@@ -36,7 +36,6 @@ export type ProductFieldFlags = OptionsOf<typeof PRODUCT_FIELDS>;
 
 export const register = registerOf({
   name: 'products',
-  description: 'Manage products',
   leaves: [
     defineLeaf({
       name: 'list',

@@ -36,7 +36,6 @@ export type RiskFieldFlags = OptionsOf<typeof CREATE_RISK_OPTIONS>;
 
 export const register = registerOf({
   name: 'risk',
-  description: 'Risk assessments and their evidence packages',
   leaves: [
     listLeaf({ summary: 'List risk assessments', path: PATHS.riskAssessments, columns: COLUMNS.riskAssessment, noun: 'risk assessments', examples: ['sct risk list', 'sct risk list --search cocoa --columns id,identifier,status'] }),
     defineLeaf({

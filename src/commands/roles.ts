@@ -7,7 +7,6 @@ import { writeList } from '../output/format.js';
 
 export const register = registerOf({
   name: 'roles',
-  description: 'The roles of the workspace, by name and id',
   leaves: [
     defineLeaf({
       name: 'list',

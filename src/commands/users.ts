@@ -9,7 +9,6 @@ import { USER_FILTERS } from '../api/filters/users.js';
 
 export const register = registerOf({
   name: 'users',
-  description: 'List the users of the company',
   leaves: [
     defineLeaf({
       name: 'list',

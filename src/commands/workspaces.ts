@@ -30,7 +30,6 @@ export type ListWorkspacesOptions = OptionsOf<typeof LIST_WORKSPACES_OPTIONS>;
 
 export const register = registerOf({
   name: 'workspaces',
-  description: 'List your workspaces and switch the active one',
   leaves: [
     defineLeaf({
       name: 'list',

@@ -62,8 +62,11 @@ export function defineLeaf<const E extends readonly OptionEntry[] = readonly []>
 
 export interface GroupSpec {
   readonly name: string;
-  /** What the group's own help opens with (its line in lists is its summary in src/cli/groups.ts). */
-  readonly description: string;
+  /**
+   * What the group's own help opens with, when it says more than the group's line in lists (its
+   * summary in src/cli/groups.ts), which it is otherwise.
+   */
+  readonly description?: string;
   readonly leaves: readonly Leaf[];
 }
 
@@ -117,7 +120,8 @@ function connectingFirst(run: CommandSpec['run']): Run {
 
 /** The group's command and the commands of its leaves, in the records' order. */
 export function addGroup(program: Command, f: Factory, spec: GroupSpec): Command {
-  const group = program.command(spec.name).description(spec.description);
+  const group = program.command(spec.name);
+  if (spec.description !== undefined) group.description(spec.description);
   for (const l of spec.leaves) addLeaf(group, f, l);
   return group;
 }
