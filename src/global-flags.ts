@@ -3,6 +3,9 @@
 // from them, so a new global flag is one entry here.
 import type { OptionSpec, OptionsOf } from './option-types.js';
 
+/** The per-request --timeout, whose default other commands' help names. */
+export const TIMEOUT_OPTION = { flags: '--timeout <seconds>', description: 'per-request timeout (e.g. 30, 30s, 2m)', default: '30' } as const;
+
 export const GLOBAL_OPTIONS = [
   { flags: '-o, --output <format>', description: 'output format (geojson: origins list and get)', values: ['table', 'json', 'ndjson', 'csv', 'geojson'] },
   { flags: '--json [fields]', description: 'short for --output json; --json FIELDS also picks the fields (= -o json --columns FIELDS)' },
@@ -14,7 +17,7 @@ export const GLOBAL_OPTIONS = [
   { flags: '-y, --yes', description: 'answer yes to confirmations' },
   { flags: '--profile <name>', description: 'configuration profile (env SCT_PROFILE)' },
   { flags: '--base-url <url>', description: 'API base URL ending in /api (env SCT_BASE_URL)' },
-  { flags: '--timeout <seconds>', description: 'per-request timeout (e.g. 30, 30s, 2m)', default: '30' },
+  TIMEOUT_OPTION,
   { flags: '--max-wait <duration>', description: 'longest rate-limit wait to sleep through', default: '10m' },
   { flags: '--csv-formulas', description: "write CSV cells exactly as the service sent them, without the leading ' that stops spreadsheet formulas" },
   { flags: '--bom', description: 'start -o csv with a UTF-8 byte-order mark, so Excel reads accented text correctly' },

@@ -8,7 +8,7 @@ import { isPlainObject } from '../util/objects.js';
 
 /** With --all and no --page-size sct asks for this many; the server clamps it to its maximum. */
 const ALL_PAGE_SIZE = 10_000;
-const DEFAULT_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 100;
 export const DEFAULT_LIMIT = 10;
 
 export interface Page<T> {

@@ -5,12 +5,17 @@ import { DDS_STATUSES, DDS_TYPES } from '../../api/enums.js';
 import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION } from '../shared/body.js';
 import { DRY_RUN_OPTION } from '../shared/dry-run.js';
 import { appendList } from '../shared/flags.js';
+import { formatDuration } from '../../util/format.js';
+import { TIMEOUT_OPTION } from '../../global-flags.js';
 import type { OptionsOf } from '../shared/options.js';
+
+/** How long a wait lasts when no --timeout is given (wait.ts). */
+export const DEFAULT_WAIT_MS = 10 * 60_000;
 
 /** The wait's --timeout (wait.ts reads it: commander hands it to the global one of the same name). */
 export const WAIT_TIMEOUT_OPTION = {
   flags: '--timeout <duration>',
-  description: 'how long to wait for the statement in all, e.g. 90s, 10m, 1h (default 10m); here it is not the per-request timeout',
+  description: `how long to wait for the statement in all, e.g. 90s, 10m, 1h (default ${formatDuration(DEFAULT_WAIT_MS)}); here it is not the per-request timeout`,
 } as const;
 
 export const CREATE_OPTIONS = [
@@ -27,7 +32,7 @@ export const CREATE_OPTIONS = [
   IDEMPOTENCY_KEY_OPTION,
   { flags: '--wait', description: 'wait until the service has finished the statement (complete: exit 0, failed: exit 1)' },
   // Without --wait the global --timeout, per request, as on every command.
-  { flags: '--timeout <duration>', description: 'with --wait: how long to wait for the statement in all, e.g. 90s, 10m (default 10m); without it, the timeout of each request (default 30s)' },
+  { flags: '--timeout <duration>', description: `with --wait: how long to wait for the statement in all, e.g. 90s, 10m (default ${formatDuration(DEFAULT_WAIT_MS)}); without it, the timeout of each request (default ${TIMEOUT_OPTION.default}s)` },
   DRY_RUN_OPTION,
 ] as const;
 

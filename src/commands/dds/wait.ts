@@ -15,8 +15,8 @@ import { colorStatus } from '../../output/iostreams.js';
 import { FINAL_DDS_STATUSES, statementResponseSchema, type DdsStatus, type StatementResponse } from '../../api/schemas/statements.js';
 import { parseDuration } from '../shared/flags.js';
 import { formatDuration, formatWait } from '../../util/format.js';
+import { DEFAULT_WAIT_MS } from './fields.js';
 
-export const DEFAULT_WAIT_MS = 10 * 60_000;
 /** The first poll follows the create at once; then 1 s, growing by half each time up to 15 s. */
 const FIRST_INTERVAL_MS = 1000;
 const MAX_INTERVAL_MS = 15_000;

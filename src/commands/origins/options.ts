@@ -2,6 +2,7 @@
 // of them, and the modules their runs load on demand (check.ts, import.ts, sync.ts, eudr-export.ts)
 // take their options types from here, so a new flag is one entry.
 import { COMMODITIES } from '../../api/enums.js';
+import { NAME_PROPERTIES } from '../../geo/feature-fields.js';
 import { ORIGIN_FILTERS } from '../../api/filters/origins.js';
 import { LIST_OPTIONS } from '../shared/list.js';
 import { TEMPLATE_OPTION, bulkRunOptions } from '../shared/bulk.js';
@@ -22,7 +23,7 @@ export type EudrExportFlags = OptionsOf<readonly [...typeof EUDR_OPTIONS, ...typ
 
 export const CHECK_OPTIONS = [
   { flags: '--country-code <code>', description: 'country of the features that name none (country_code, ProducerCountry or COUNTRY_CODE property)' },
-  { flags: '--name-property <name>', description: 'the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)' },
+  { flags: '--name-property <name>', description: `the property that names a feature (default: ${NAME_PROPERTIES.join(', ')})` },
   { flags: '--commodity <name>', description: (v: readonly string[]) => `the statement's commodity (${v.join(', ')}): cattle plots may be points of any area`, values: COMMODITIES },
   { flags: '--map <file.svg>', description: 'also draw the plots over their countries as an SVG picture (errors in red)' },
 ] as const;
@@ -33,7 +34,7 @@ export type CheckOriginsOptions = OptionsOf<typeof CHECK_OPTIONS>;
 const PLOT_FILE_OPTIONS = [
   TEMPLATE_OPTION,
   { flags: '--file <file>', description: 'CSV file, .xlsx/.ods workbook or plot file: GeoJSON, KML/KMZ, zipped Shapefile, GPX (- for stdin)' },
-  { flags: '--name-property <name>', description: 'plot files: the property that names a feature (default: name, ProductionPlace, PRODUCTION_PLACE)' },
+  { flags: '--name-property <name>', description: `plot files: the property that names a feature (default: ${NAME_PROPERTIES.join(', ')})` },
   { flags: '--country-code <code>', description: 'plot files: country of the features that name none' },
   { flags: '--commodity <name>', description: (v: readonly string[]) => `plot files: the commodity (${v.join(', ')}): cattle plots may be points of any area`, values: COMMODITIES },
 ] as const;

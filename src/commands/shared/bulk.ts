@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { csvLine } from '../../output/spreadsheet.js';
 import type { OptionSpec, OptionsOf } from './options.js';
+import { IN_FLIGHT_HELP } from './flags.js';
 
 /** Which of the optional bulk flags a command takes. */
 export interface BulkShape {
@@ -35,8 +36,8 @@ export function bulkRunOptions<const O extends BulkShape = {}>(o: O = {} as O) {
   return [
     { flags: '--report <file>', description: `${only}also write the per-row report to this CSV file` },
     { flags: '--force', description: 'overwrite an existing --report file' },
-    ...when(o, 'concurrency', [{ flags: '--concurrency <n>', description: `${only}requests at the same time (1..16, default 4; one at a time while the rate limit has fewer left)` }]),
-    ...when(o, 'reads', [{ flags: '--parallel <n>', description: "pages of the service's listing requested at the same time (1..16, default 4; one at a time while the rate limit has fewer left)" }]),
+    ...when(o, 'concurrency', [{ flags: '--concurrency <n>', description: `${only}requests at the same time (${IN_FLIGHT_HELP})` }]),
+    ...when(o, 'reads', [{ flags: '--parallel <n>', description: `pages of the service's listing requested at the same time (${IN_FLIGHT_HELP})` }]),
     { flags: '--fresh', description: `${only}forget what earlier runs of this file did and send every row again` },
     ...when(o, 'dryRun', [
       {

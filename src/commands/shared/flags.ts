@@ -190,14 +190,20 @@ export function parseEnumList<T extends string>(value: string | undefined, flag:
   return value.split(',').map((s) => s.trim()).filter(Boolean).map((v) => parseEnum(v, flag, allowed)!);
 }
 
+/** --concurrency's and --parallel's bounds and default: requests or pages under way at once. */
+export const IN_FLIGHT = { min: 1, max: 16, default: 4 } as const;
+
+/** "1..16, default 4; one at a time while the rate limit has fewer left": both flags' help says it so. */
+export const IN_FLIGHT_HELP = `${IN_FLIGHT.min}..${IN_FLIGHT.max}, default ${IN_FLIGHT.default}; one at a time while the rate limit has fewer left`;
+
 /** Bulk commands' --concurrency. More in flight does not go faster against a per-hour rate limit; it only bunches the 429s. */
 export function parseConcurrency(value: string | undefined): number {
-  return parseInteger(value ?? '4', '--concurrency', 1, 16)!;
+  return parseInteger(value ?? String(IN_FLIGHT.default), '--concurrency', IN_FLIGHT.min, IN_FLIGHT.max)!;
 }
 
 /** --parallel of --all and sync's reads: pages under way at once, bounded as --concurrency is. */
 export function parseParallel(value: string | undefined): number {
-  return parseInteger(value ?? '4', '--parallel', 1, 16)!;
+  return parseInteger(value ?? String(IN_FLIGHT.default), '--parallel', IN_FLIGHT.min, IN_FLIGHT.max)!;
 }
 
 /**

@@ -4,20 +4,20 @@ import { singular } from '../../util/format.js';
 import type { Context } from '../../context.js';
 import type { Column } from '../../output/columns.js';
 import { createListWriter } from '../../output/format.js';
-import { DEFAULT_LIMIT, type PageOptions } from '../../api/pagination.js';
+import { DEFAULT_LIMIT, DEFAULT_PAGE_SIZE, type PageOptions } from '../../api/pagination.js';
 import { UsageError } from '../../errors.js';
 import { COUNTRY_CODE_RE } from '../../api/enums.js';
 import { unknownCountryProblem } from '../../geo/country-codes.js';
-import { collect, parseInteger, parseParallel, splitKeyValue, textValue } from './flags.js';
+import { collect, IN_FLIGHT_HELP, parseInteger, parseParallel, splitKeyValue, textValue } from './flags.js';
 import type { OptionSpec, OptionsOf } from './options.js';
 
 /** --parallel's help, the same for --all and sync's reads. */
-export const PARALLEL_HELP = 'with --all: pages requested at the same time when the service pages by offset (1..16, default 4; one at a time while the rate limit has fewer left)';
+export const PARALLEL_HELP = `with --all: pages requested at the same time when the service pages by offset (${IN_FLIGHT_HELP})`;
 
 /** The options every list takes, after its own (its filters and flags). */
 export const LIST_OPTIONS = [
   { flags: '--limit <n>', description: `how many items to return in total (default ${DEFAULT_LIMIT})` },
-  { flags: '--page-size <n>', description: 'items per request (default 100, never more than --limit; with --all the server maximum)' },
+  { flags: '--page-size <n>', description: `items per request (default ${DEFAULT_PAGE_SIZE}, never more than --limit; with --all the server maximum)` },
   { flags: '--offset <n>', description: 'skip this many items first' },
   { flags: '--all', description: 'fetch every page (streams as pages arrive)' },
   { flags: '--parallel <n>', description: PARALLEL_HELP },
