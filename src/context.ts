@@ -37,6 +37,8 @@ export interface Context {
   signal: AbortSignal;
   /** The command line as typed after `sct` (a bulk run's rerun hint repeats it). */
   argv?: readonly string[];
+  /** The directory a relative --out is taken from, and that a file written there must stay in. */
+  cwd: string;
   /**
    * --dry-run of a command that writes: its clients record every write in `planned` instead of
    * sending it; nothing is asked (a confirmation is taken as yes, a missing field is an error).
@@ -95,6 +97,8 @@ export interface ContextDeps {
   prompter: Prompter;
   signal: AbortSignal;
   argv?: readonly string[];
+  /** The current directory (process.cwd() when not given). */
+  cwd?: string;
   /** Overrides for the client (tests inject a MockAgent dispatcher or fast retries). */
   clientOptions?: Partial<ClientOptions>;
   now?: () => number;
@@ -130,6 +134,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
     prompter: deps.prompter,
     signal: deps.signal,
     argv: deps.argv,
+    cwd: deps.cwd ?? process.cwd(),
     dryRun,
     planned,
     now,

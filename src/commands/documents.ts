@@ -148,12 +148,12 @@ function answeredType(created: unknown): string | undefined {
 }
 
 export async function downloadDocument(ctx: Context, id: number, opts: DownloadFlags): Promise<void> {
-  checkOutDirectory(opts.out, process.cwd());
+  checkOutDirectory(opts.out, ctx.cwd);
   const client = ctx.client();
   // The name first: the target is settled (and an existing file refused) before any bytes move.
   const doc = (await client.get<{ name?: unknown; content_type?: unknown }>(PATHS.document(id))) ?? {};
   const name = typeof doc.name === 'string' && doc.name ? doc.name : `document-${id}`;
-  const target = resolveTarget(opts.out, name, { cwd: process.cwd(), force: opts.force });
+  const target = resolveTarget(opts.out, name, { cwd: ctx.cwd, force: opts.force });
 
   const { downloadUrlSchema } = await import('../api/schemas/files.js');
   const answer = await client.get<{ url?: unknown }>(PATHS.documentDownload(id));

@@ -160,7 +160,7 @@ export async function listOrigins(ctx: Context, opts: ListOriginsOptions): Promi
   const query = originListQuery(opts);
   if (opts.eudr || opts.maxSize !== undefined || opts.out !== undefined || opts.force) {
     const eudr = await import('./origins/eudr-export.js');
-    eudr.checkEudrFlags(opts, ctx.format(), ctx.columns());
+    eudr.checkEudrFlags(opts, ctx.format(), ctx.columns(), ctx.cwd);
     return eudr.exportForRegistry(ctx, opts, query);
   }
   await runList(ctx, { path: PATHS.origins, query, flags: opts, columns: COLUMNS.origin, noun: 'origins' });

@@ -82,14 +82,14 @@ async function createRisk(ctx: Context, opts: RiskFieldFlags): Promise<void> {
 }
 
 /** `--out FILE`: the target is settled (and an existing file refused) before anything is sent. */
-function fixedTarget(out: string | undefined, force?: boolean): Target | undefined {
-  if (out === undefined || isDirectoryTarget(out, process.cwd())) return undefined;
-  return resolveTarget(out, 'evidence.zip', { cwd: process.cwd(), force });
+function fixedTarget(out: string | undefined, cwd: string, force?: boolean): Target | undefined {
+  if (out === undefined || isDirectoryTarget(out, cwd)) return undefined;
+  return resolveTarget(out, 'evidence.zip', { cwd: cwd, force });
 }
 
 export async function downloadEvidence(ctx: Context, id: number, opts: DownloadFlags): Promise<void> {
-  checkOutDirectory(opts.out, process.cwd());
-  const fixed = fixedTarget(opts.out, opts.force);
+  checkOutDirectory(opts.out, ctx.cwd);
+  const fixed = fixedTarget(opts.out, ctx.cwd, opts.force);
   const client = ctx.client();
   const path = PATHS.riskEvidence(id);
   let res = await client.stream({ method: 'POST', path, accept: 'application/zip, application/json' });
@@ -106,7 +106,7 @@ export async function downloadEvidence(ctx: Context, id: number, opts: DownloadF
   }
   let target: Target;
   try {
-    target = fixed ?? resolveTarget(opts.out, zipName(fileNameFromDisposition(res.headers['content-disposition']), id), { cwd: process.cwd(), force: opts.force });
+    target = fixed ?? resolveTarget(opts.out, zipName(fileNameFromDisposition(res.headers['content-disposition']), id), { cwd: ctx.cwd, force: opts.force });
   } catch (err) {
     // Refused before a byte is written (exit 2, like the same refusal before the request).
     await discardBody(res.body);

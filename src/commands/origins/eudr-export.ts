@@ -28,7 +28,7 @@ export function parseSize(text: string): number {
 }
 
 /** The flags that only make sense together, checked before any request. */
-export function checkEudrFlags(flags: EudrExportFlags, format: string, columns: string | undefined): void {
+export function checkEudrFlags(flags: EudrExportFlags, format: string, columns: string | undefined, cwd: string): void {
   checkOutGiven(flags.out);
   // `-` is stdout elsewhere; here --out is a directory of files: stdout is no --out at all.
   if (flags.out === '-') throw new UsageError('--out - : the registry export goes to a directory (--out DIR), or to stdout without --out');
@@ -41,7 +41,7 @@ export function checkEudrFlags(flags: EudrExportFlags, format: string, columns: 
   if (columns !== undefined) throw new UsageError('--columns does not go with --eudr: the registry\'s files carry its own properties (ProductionPlace, ProducerCountry, Area, external_id)');
   if (flags.maxSize !== undefined && flags.out === undefined) throw new UsageError('--max-size splits the export into files: give the directory with --out DIR');
   // --out is always a directory here: a file in the way is said before the pages are read.
-  if (flags.out !== undefined) checkOutDirectory(`${flags.out}/`, process.cwd());
+  if (flags.out !== undefined) checkOutDirectory(`${flags.out}/`, cwd);
 }
 
 const GEOMETRIES = new Set(['Point', 'Polygon', 'MultiPolygon']);
@@ -101,7 +101,7 @@ export async function exportForRegistry(ctx: Context, flags: EudrExportFlags, qu
   const texts = files.texts();
   const width = Math.max(3, String(texts.length).length);
   // Every name checked before the first is written: a refusal leaves the directory as it was.
-  const targets = texts.map((_, i) => resolveTarget(`${flags.out}/`, `origins-${String(i + 1).padStart(width, '0')}.geojson`, { cwd: process.cwd(), force: flags.force }));
+  const targets = texts.map((_, i) => resolveTarget(`${flags.out}/`, `origins-${String(i + 1).padStart(width, '0')}.geojson`, { cwd: ctx.cwd, force: flags.force }));
   // Files of an earlier export the new ones do not replace would be read as part of the same
   // statement: named (exit 2) unless --force, which removes them once the new files are written.
   const earlier = earlierExportFiles(flags.out, new Set(targets.map((t) => basename(t.path))));
