@@ -34,6 +34,13 @@ module.exports = {
       to: { path: '^src/(commands/|cli/|cli\\.ts$)' },
     },
     {
+      name: 'http-only-in-the-client',
+      comment: 'all HTTP behaviour is in one client (src/api): no other module opens a request of its own (the sandbox is the service side; sct\'s start only connects, src/cli/early-connection.ts)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(api/|sandbox/)' },
+      to: { path: '^(node:)?(http|https|http2|tls)$|node_modules/undici/' },
+    },
+    {
       name: 'util-is-the-bottom',
       comment: 'src/util holds helpers every layer may use; it uses only errors.ts and Node',
       severity: 'error',
@@ -45,6 +52,5 @@ module.exports = {
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: 'node_modules' },
   },
 };

@@ -2,6 +2,7 @@
 // a prompter, the interrupt signal and the clock. Tests build one with fakes instead of
 // patching globals (see test/helpers/context.ts).
 import type { IOStreams } from './output/iostreams.js';
+import { startSpinner, type Spinner } from './output/spinner.js';
 import type { Prompter } from './prompt.js';
 import { ConfigStore } from './config/config.js';
 import { configDir } from './config/paths.js';
@@ -21,13 +22,6 @@ import type { GlobalFlags } from './global-flags.js';
 
 export type { GlobalFlags };
 
-/** A spinner's text on one line: its colours kept (callers strip what came from the service). */
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
-
-export interface Spinner {
-  update(text: string): void;
-  stop(finalLine?: string): void;
-}
 
 export interface Context {
   io: IOStreams;
@@ -225,39 +219,15 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       return typeof flags.json === 'string' && flags.json !== '' ? flags.json : flags.columns;
     },
     async spinner(text) {
-      // A terminal that reports 0 columns (script, some CI ptys) makes ora's line arithmetic
-      // divide by zero and redraw forever: no spinner there.
-      const columns = (io.stderr as NodeJS.WriteStream).columns;
-      // TERM=dumb: a terminal that cannot move its cursor, which a spinner redraws with.
-      if (!io.stderrIsTTY || io.quiet || deps.env.TERM === 'dumb' || !(typeof columns === 'number' && columns > 0)) return { update() {}, stop() {} };
-      const { default: ora } = await import('ora');
-      // ora colours its spinner whatever NO_COLOR says: told here, as every other colour is.
-      const s = ora({ text: oneLine(text), stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: io.colorErrEnabled ? 'cyan' : false }).start();
-      // Ctrl-C: work that stops at once takes the spinner with it; a bulk run lets the requests
-      // it sent finish (their outcome goes in its report), and says so while it waits.
-      const STOPPING = ' — stopping: waiting for the requests already sent (Ctrl-C again quits at once)';
-      let stopping = false;
-      let shown = oneLine(text);
-      /** A rate-limit wait's countdown, drawn as part of the spinner's line rather than over it. */
-      let note: string | undefined;
-      const draw = () => void (s.text = shown + (note ? ` — ${note}` : '') + (stopping ? STOPPING : ''));
-      const onAbort = () => {
-        stopping = true;
-        draw();
-      };
-      deps.signal?.addEventListener('abort', onAbort, { once: true });
-      const noted = { note: (n: string | undefined) => ((note = n), draw()) };
+      const shown = await startSpinner(io, deps.env, text, deps.signal);
+      if (!shown.note) return shown;
+      const noted = { note: shown.note };
       spinning.set(ctx, noted);
       return {
-        // Callers strip the service's and the user's strings in a spinner's text: the rest is
-        // sct's own, coloured words (a status), which stripping here would lose.
-        // One line: a service string with a line break would draw a second one.
-        update: (t) => ((shown = oneLine(t)), draw()),
+        update: shown.update,
         stop: (finalLine) => {
-          deps.signal?.removeEventListener('abort', onAbort);
           if (spinning.get(ctx) === noted) spinning.delete(ctx);
-          if (finalLine) s.succeed(finalLine);
-          else s.stop();
+          shown.stop(finalLine);
         },
       };
     },

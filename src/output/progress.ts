@@ -1,7 +1,7 @@
 // Byte progress for uploads and downloads, drawn through the command's spinner (so it is
 // silent off a terminal and with --quiet) and redrawn at most ten times a second however
 // small the chunks are.
-import type { Spinner } from '../context.js';
+import type { Spinner } from './spinner.js';
 import { stripControl } from './sanitize.js';
 import { formatBytes } from '../util/format.js';
 
