@@ -6,8 +6,8 @@ import { AuthError, SctError, UsageError } from '../errors.js';
 import { notLoggedIn } from '../config/settings.js';
 import { maskToken, withoutCredentials } from '../output/redact.js';
 import { KEYRING_SERVICE, keyringAccount, keyringDelete, keyringSet } from '../config/keyring.js';
-import { displayName, type Me } from '../api/me.js';
-import { fetchMe } from '../api/me.js';
+import { displayName, fetchMe, type Me } from '../api/me.js';
+import { openToOthers } from '../config/config.js';
 import { readInputText } from '../util/files.js';
 import { writeOne } from '../output/format.js';
 import { stripControl } from '../output/sanitize.js';
@@ -125,7 +125,12 @@ async function storeToken(ctx: Context, profile: string, baseUrl: string, named:
   // the workspace a switch recorded with the older token (another user's, perhaps: a workspace
   // this token may not be able to switch to).
   if (inKeyring) await store.storeToken(profile, baseUrl, named, { token_storage: 'keyring', token_account: account }, ['token', 'token_base_url', 'workspace']);
-  else await store.storeToken(profile, baseUrl, named, { token }, ['token_storage', 'token_account', 'token_base_url', 'workspace']);
+  else {
+    await store.storeToken(profile, baseUrl, named, { token }, ['token_storage', 'token_account', 'token_base_url', 'workspace']);
+    // Said where the secret is written, not only by doctor: the file is 0600, its directory may not be.
+    const open = openToOthers(store.dir);
+    if (open) ctx.io.warn(`the config directory ${store.dir} ${open}, who could replace the file holding the token (and the base URL it is sent to): chmod 700 "${store.dir}" (sct doctor checks it)`);
+  }
   if (before.token_storage === 'keyring') {
     const old = before.token_account ?? keyringAccount(profile, before.token_base_url ?? before.base_url);
     if (!inKeyring || old !== account) {

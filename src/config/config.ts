@@ -305,3 +305,22 @@ function isNonDirectory(path: string): boolean {
     return false;
   }
 }
+
+/**
+ * Why someone else could change what is in the directory (replace the config file, and with it
+ * the base URL a token is sent to, or read a token written there later), or undefined: it is
+ * writable by other users, or another user owns it. Undefined where the system does not say.
+ */
+export function openToOthers(dir: string): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  let st;
+  try {
+    st = statSync(dir);
+  } catch {
+    return undefined;
+  }
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) return `is owned by uid ${st.uid}, not by you (uid ${uid})`;
+  if (st.mode & 0o022) return 'is writable by other users';
+  return undefined;
+}

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { removeDir, runSct, spawnSct, tempDir, type RunOptions } from '../helpers/sct.js';
 import { tryLock } from '../../src/config/lock.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { OWNER } from '../sandbox/helpers.js';
 
 let dir: string;
 beforeEach(() => {
@@ -145,6 +146,19 @@ describe('doctor: who else may change the config', () => {
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain(`ok\tconfig_dir\t${none} does not exist yet (nothing is stored)`);
     expect(existsSync(none)).toBe(false);
+  });
+
+  it('a token written into a config directory other users may write to is warned of as it is written, not only by doctor', async () => {
+    chmodSync(t.dir, 0o777);
+    try {
+      const r = await t.sct(['auth', 'login', '--with-token', '--insecure-storage'], { input: OWNER, env: { SCT_TOKEN: undefined } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`warning: the config directory ${t.dir} is writable by other users, who could replace the file holding the token (and the base URL it is sent to): chmod 700 "${t.dir}"`);
+    } finally {
+      chmodSync(t.dir, 0o700);
+    }
+    const kept = await t.sct(['auth', 'login', '--with-token', '--insecure-storage'], { input: OWNER, env: { SCT_TOKEN: undefined } });
+    expect(kept.stderr).not.toContain('writable by other users');
   });
 
   it('fails a config directory other users may write to, as a config file they may', async () => {
