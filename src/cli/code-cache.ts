@@ -26,6 +26,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { Script } from 'node:vm';
 import { writeAtomically } from '../util/files.js';
 import { homeDir, xdgDir } from '../config/paths.js';
+import { GLOBAL_VALUE_FLAGS } from '../global-flags.js';
 
 export interface HotModule<T> {
   exports: T;
@@ -174,12 +175,13 @@ class CachedLoader {
 
 /**
  * The command a run's cache files are named for: its first two words (`orders-get`, `whoami`),
- * or `sct`. Ids, paths and values with a dot or a digit first are no words, and a word after an
- * option is taken for its value (`-o json`), so `orders get 17 -o json` and `orders get 18`
- * share their files. Only a name: a word taken wrongly costs a file, never a wrong answer.
+ * or `sct`. Ids, paths and values with a dot or a digit first are no words, and a word after a
+ * global option that takes a value is that value (`--profile ci`), so `orders get 17 -o json`,
+ * `-q orders get 18` and `orders get 19` share their files. Only a name: a word taken wrongly
+ * costs a file, never a wrong answer.
  */
 export function commandKey(argv: readonly string[]): string {
-  const words = argv.filter((a, i) => /^[a-z][a-z-]{0,30}$/.test(a) && !(i > 0 && /^-[^=]*$/.test(argv[i - 1]!)));
+  const words = argv.filter((a, i) => /^[a-z][a-z-]{0,30}$/.test(a) && !(i > 0 && GLOBAL_VALUE_FLAGS.has(argv[i - 1]!)));
   return words.slice(0, 2).join('-') || 'sct';
 }
 

@@ -123,6 +123,8 @@ describe('the code cache', () => {
     // The same command with other values reads the same file.
     const mtime = statSync(join(c.dir, mine[0]!)).mtimeMs;
     expect((await t.sctBin(['orders', 'get', '2', '-o', 'json'], { env })).exitCode).toBe(0);
+    // So does the same command after a global flag that takes no value (-q is no value of `orders`).
+    expect((await t.sctBin(['-q', '--no-color', 'orders', 'get', '3', '-o', 'json'], { env })).exitCode).toBe(0);
     expect(statSync(join(c.dir, mine[0]!)).mtimeMs).toBe(mtime);
     expect(c.files()).toHaveLength(typo.length + 1);
   });
