@@ -159,9 +159,13 @@ class CachedLoader {
    */
   private forgetOtherBuilds(): void {
     const longAgo = Date.now() - STALE_COPY_MS;
+    const thisNode = `-node${process.version}-${process.arch}-`;
     for (const name of readdirSync(this.dir)) {
-      if (!name.endsWith('.v8') || name.startsWith(this.prefix)) continue;
+      if (!name.endsWith('.v8')) continue;
       const ours = name.startsWith(`${this.copy}-`) || name.startsWith(`cli-${this.copy}-`);
+      // This build's files under this Node are read and never written again: their age says
+      // nothing of their use.
+      if (ours && name.startsWith(this.ofBuild) && name.includes(thisNode)) continue;
       const other = (ours && !name.startsWith(this.ofBuild)) || writtenBefore(join(this.dir, name), longAgo);
       if (!other) continue;
       try {
@@ -176,12 +180,13 @@ class CachedLoader {
 /**
  * The command a run's cache files are named for: its first two words (`orders-get`, `whoami`),
  * or `sct`. Ids, paths and values with a dot or a digit first are no words, and a word after a
- * global option that takes a value is that value (`--profile ci`), so `orders get 17 -o json`,
- * `-q orders get 18` and `orders get 19` share their files. Only a name: a word taken wrongly
- * costs a file, never a wrong answer.
+ * global option that takes a value is that value (`--profile ci`; `--json id`, whose value is
+ * optional), so `orders get 17 -o json`, `-q orders get 18` and `orders get 19` share their
+ * files. Only a name: a word taken wrongly costs a file, never a wrong answer.
  */
 export function commandKey(argv: readonly string[]): string {
-  const words = argv.filter((a, i) => /^[a-z][a-z-]{0,30}$/.test(a) && !(i > 0 && GLOBAL_VALUE_FLAGS.has(argv[i - 1]!)));
+  const valueOf = (flag: string | undefined) => flag !== undefined && (GLOBAL_VALUE_FLAGS.has(flag) || flag === '--json');
+  const words = argv.filter((a, i) => /^[a-z][a-z-]{0,30}$/.test(a) && !valueOf(argv[i - 1]));
   return words.slice(0, 2).join('-') || 'sct';
 }
 

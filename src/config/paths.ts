@@ -24,7 +24,12 @@ export function configDir(env: NodeJS.ProcessEnv): string {
  * unit's) would put config.json, token and all, under whatever directory sct runs in.
  */
 export function homeDir(): string {
-  const home = homedir();
+  let home = '';
+  try {
+    home = homedir();
+  } catch {
+    // HOME unset and no record of the user: Node throws (uv_os_homedir ENOENT); said below.
+  }
   if (isAbsolute(home)) return home;
   let recorded = '';
   try {
@@ -33,7 +38,9 @@ export function homeDir(): string {
     // No record of the user (a container's unknown uid): the error below says what to set.
   }
   if (isAbsolute(recorded)) return recorded;
-  throw new ConfigFileError(`no home directory: HOME is ${home ? `"${home}", not an absolute path` : 'empty'} and the system has none for this user; set HOME or SCT_CONFIG_DIR`);
+  const given = process.env.HOME;
+  const said = given === undefined ? 'not set' : given ? `"${given}", not an absolute path` : 'empty';
+  throw new ConfigFileError(`no home directory: HOME is ${said} and the system has none for this user; set HOME or SCT_CONFIG_DIR`);
 }
 
 /**

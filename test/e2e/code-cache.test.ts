@@ -101,10 +101,14 @@ describe('the code cache', () => {
     for (const f of [stale, recent, notOurs, oldNode, otherNode]) writeFileSync(join(c.dir, f), 'old', { mode: 0o600 });
     const fortyDaysAgo = new Date(Date.now() - 40 * 24 * 3600_000);
     for (const f of [stale, notOurs, oldNode]) utimesSync(join(c.dir, f), fortyDaysAgo, fortyDaysAgo);
+    // This build's files under this Node are written once and read from then on: old, and in use.
+    const whoami = c.files().find((f) => f.includes(`-whoami-node${process.version}-`))!;
+    utimesSync(join(c.dir, whoami), fortyDaysAgo, fortyDaysAgo);
     expect((await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env })).exitCode).toBe(0);
     expect(c.files()).not.toContain(stale);
     expect(c.files()).toContain(recent);
     expect(c.files()).not.toContain(oldNode);
+    expect(c.files()).toContain(whoami);
     // A Node run this month (two Nodes side by side) keeps its files.
     expect(c.files()).toContain(otherNode);
     // Only cache files: anything else in the directory is left as it is.
@@ -125,6 +129,7 @@ describe('the code cache', () => {
     expect((await t.sctBin(['orders', 'get', '2', '-o', 'json'], { env })).exitCode).toBe(0);
     // So does the same command after a global flag that takes no value (-q is no value of `orders`).
     expect((await t.sctBin(['-q', '--no-color', 'orders', 'get', '3', '-o', 'json'], { env })).exitCode).toBe(0);
+    expect((await t.sctBin(['--json', 'id', 'orders', 'get', '4'], { env })).exitCode).toBe(0);
     expect(statSync(join(c.dir, mine[0]!)).mtimeMs).toBe(mtime);
     expect(c.files()).toHaveLength(typo.length + 1);
   });
