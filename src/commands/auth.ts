@@ -129,7 +129,7 @@ async function storeToken(ctx: Context, profile: string, baseUrl: string, named:
     await store.storeToken(profile, baseUrl, named, { token }, ['token_storage', 'token_account', 'token_base_url', 'workspace']);
     // Said where the secret is written, not only by doctor: the file is 0600, its directory may not be.
     const open = openToOthers(store.dir);
-    if (open) ctx.io.warn(`the config directory ${store.dir} ${open}, who could replace the file holding the token (and the base URL it is sent to): chmod 700 "${store.dir}" (sct doctor checks it)`);
+    if (open) ctx.io.warn(`the config directory ${store.dir} ${open} (sct doctor checks it)`);
   }
   if (before.token_storage === 'keyring') {
     const old = before.token_account ?? keyringAccount(profile, before.token_base_url ?? before.base_url);

@@ -308,8 +308,8 @@ function isNonDirectory(path: string): boolean {
 
 /**
  * Why someone else could change what is in the directory (replace the config file, and with it
- * the base URL a token is sent to, or read a token written there later), or undefined: it is
- * writable by other users, or another user owns it. Undefined where the system does not say.
+ * the base URL a token is sent to), and what to do, or undefined: it is writable by other users,
+ * or another user owns it. Undefined where the system does not say.
  */
 export function openToOthers(dir: string): string | undefined {
   if (process.platform === 'win32') return undefined;
@@ -320,7 +320,8 @@ export function openToOthers(dir: string): string | undefined {
     return undefined;
   }
   const uid = process.getuid?.();
-  if (uid !== undefined && st.uid !== uid) return `is owned by uid ${st.uid}, not by you (uid ${uid})`;
-  if (st.mode & 0o022) return 'is writable by other users';
+  const what = 'could replace the file holding the token (and the base URL it is sent to)';
+  if (uid !== undefined && st.uid !== uid) return `is owned by uid ${st.uid}, not by you (uid ${uid}): that user ${what}; use a directory of your own (SCT_CONFIG_DIR) or chown it`;
+  if (st.mode & 0o022) return `is writable by other users, who ${what}: chmod 700 "${dir}"`;
   return undefined;
 }

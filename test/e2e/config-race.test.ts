@@ -1,7 +1,7 @@
 // The config file is shared by every sct process of the user: parallel runs (a script's `&`,
 // make -j, two terminals) must never lose each other's changes, nor let a token survive a logout.
 import { describe, it, expect, beforeEach } from 'vitest';
-import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { removeDir, runSct, spawnSct, tempDir, type RunOptions } from '../helpers/sct.js';
@@ -176,6 +176,15 @@ describe('doctor: who else may change the config', () => {
     const checks: { name: string; level: string; detail: string }[] = JSON.parse(file.stdout);
     expect(checks.find((c) => c.name === 'config_dir')).toMatchObject({ level: 'ok' });
     expect(checks.find((c) => c.name === 'config')).toMatchObject({ level: 'fail', detail: expect.stringMatching(/mode 666 \(writable by other users\).*chmod 600/) });
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('a login into a config directory another user owns says so, and what to do (chmod would not help)', async () => {
+    const theirs = join(t.dir, 'theirs');
+    mkdirSync(theirs, { mode: 0o700 });
+    chownSync(theirs, 65534, 65534);
+    const r = await t.sct(['auth', 'login', '--with-token', '--insecure-storage'], { input: OWNER, env: { SCT_TOKEN: undefined, SCT_CONFIG_DIR: theirs } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`warning: the config directory ${theirs} is owned by uid 65534, not by you (uid 0): that user could replace the file holding the token (and the base URL it is sent to); use a directory of your own (SCT_CONFIG_DIR) or chown it (sct doctor checks it)`);
   });
 
   it.skipIf(process.getuid?.() !== 0)('fails on a config directory or file owned by another user', async () => {
