@@ -185,9 +185,11 @@ export class ConfigStore {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return false;
-      return readingConfig(this.path, () => {
-        throw err;
-      });
+      const e = new ConfigFileError(`cannot read the config file ${this.path}: ${(err as Error).message}`, { cause: err });
+      // The file may be fine: what keeps it out of reach is on its way (moving it away would
+      // only lose the stored login).
+      e.hint = code === 'EACCES' || code === 'EPERM' ? `a directory on its path does not let you in: check their permissions (ls -ld "${this.dir}"; sct doctor)` : 'fix the path to it, or move it away to start over';
+      throw e;
     }
   }
 

@@ -6,7 +6,7 @@
  * the token is within it when that text fails on the same kind of error, not on its end.
  */
 export function jsonErrorPlace(text: string, message: string): string {
-  const said = message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '').replace(/ in JSON at position \d+(?: \(line \d+ column \d+\))?$/, '');
+  const said = message.replace(/, (?:\.\.\.)?".*"(?:\.\.\.)? is not valid JSON$/s, '').replace(/ (in|after) JSON at position \d+(?: \(line \d+ column \d+\))?$/, (_, word: string) => (word === 'after' ? ' after JSON' : ''));
   let at = Number(/at position (\d+)/.exec(message)?.[1] ?? NaN);
   if (Number.isNaN(at) && message.startsWith('Unexpected token')) {
     const failsWithin = (end: number) => {

@@ -232,6 +232,8 @@ describe('a config file that is there but cannot be reached', () => {
       expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toContain(`cannot read the config file ${configFile()}`);
       expect(r.stderr).not.toContain('not logged in');
+      // Not "move it away": the file may be fine, and with it goes the stored login.
+      expect(r.stderr).toContain('hint: fix the path to it, or move it away to start over');
     }
     const doctor = await sct(['doctor']);
     expect(doctor.stdout).toMatch(/^fail\s+config\s+.*cannot read the config file/m);

@@ -73,7 +73,8 @@ describe('orders create', () => {
   it('creates a sale (product = the seller product) and a batch (both sides) from --file and --set', async () => {
     const [p1] = await productOf(OWNER);
     t.sb.requests.length = 0;
-    const file = t.writeFile('body.json', JSON.stringify({ type: 'order', external_id: 'FROM-FILE', order_created_at: '2025-01-01', custom: { keep: true } }));
+    // With a byte-order mark, as Notepad saves UTF-8 (sct api --input takes one too).
+    const file = t.writeFile('body.json', '\uFEFF' + JSON.stringify({ type: 'order', external_id: 'FROM-FILE', order_created_at: '2025-01-01', custom: { keep: true } }));
     const [sale, batch] = await Promise.all([
       t.sct(['orders', 'create', '--sale', '--file', file, '--external-id', 'E2E-SO-1', '--buyer-company-id', '110', '--seller-status', 'pending', '--item', `product=${p1},volume=1,unit=kg`, '-o', 'json']),
       t.sct(

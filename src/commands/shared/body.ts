@@ -33,7 +33,8 @@ export const TAGS_OPTION = { flags: '--tag <tag>', description: 'a tag (repeatab
 export type BodyFlags = OptionsOf<readonly [...typeof BODY_OPTIONS, typeof IDEMPOTENCY_KEY_OPTION]>;
 
 export async function readJsonFile(file: string, stdin: Readable, signal?: AbortSignal): Promise<unknown> {
-  const text = await readInputText(file, stdin, { signal });
+  // A byte-order mark (Notepad's UTF-8) is no part of JSON, as sct api --input reads it.
+  const text = (await readInputText(file, stdin, { signal })).replace(/^\uFEFF/, '');
   // A closed stdin or an empty file: said as such, not as the end of JSON it never began.
   if (text.trim() === '') throw new UsageError(`${inputName(file)} is empty: it should hold one JSON object`);
   try {
