@@ -12,7 +12,7 @@ import { closest } from '../output/suggest.js';
 import { stripControl } from '../output/sanitize.js';
 import { isZip, notReadable, utf8Input } from './decode.js';
 import { holdHeapClose } from './heap.js';
-import { writeReportFile } from './report.js';
+import { invalidCount, writeReportFile, type FileUnit } from './report.js';
 import type { Outcome } from './runner.js';
 import type { Context } from '../context.js';
 
@@ -562,20 +562,26 @@ export function asQuoted(message: string): string {
 /** Collects every row error before failing, so one run shows all that must be fixed. */
 export class RowErrors {
   private readonly errors: { line: number; column?: string; message: string }[] = [];
+  /** A feature's key (its external_id) by its number: the report names it so, as a plot file's reading does. */
+  private readonly keys = new Map<number, string>();
   /** `unit`: what the file's numbers count, its rows' lines or a plot file's features ("feature 3, name: …"). */
   constructor(
     private readonly file: string,
-    private readonly unit: 'row' | 'feature' = 'row',
+    private readonly unit: FileUnit = 'row',
   ) {}
+
+  /** The key the report and the warning name a line's unit by (a feature's external_id), instead of "feature 4". */
+  name(line: number, key: string): void {
+    this.keys.set(line, key);
+  }
 
   /** "line 4" or "feature 4". */
   private at(line: number): string {
     return `${this.unit === 'row' ? 'line' : 'feature'} ${line}`;
   }
 
-  /** "2 invalid rows", "1 invalid feature". */
   private invalid(n: number): string {
-    return `${n} invalid ${this.unit}${n > 1 ? 's' : ''}`;
+    return invalidCount(n, this.unit);
   }
 
   add(line: number, column: string | undefined, message: string): void {
@@ -596,7 +602,7 @@ export class RowErrors {
     const byLine = new Map<number, Outcome>();
     for (const e of this.errors) {
       let o = byLine.get(e.line);
-      if (!o) byLine.set(e.line, (o = { key: this.at(e.line), lines: [e.line], status: 'invalid', error: 'invalid', fields: {} }));
+      if (!o) byLine.set(e.line, (o = { key: this.keys.get(e.line) ?? this.at(e.line), lines: [e.line], status: 'invalid', error: 'invalid', fields: {} }));
       (o.fields![e.column ?? 'row'] ??= []).push(e.message);
     }
     return [...byLine.values()].sort((a, b) => a.lines[0] - b.lines[0]);
@@ -615,7 +621,9 @@ export class RowErrors {
       const u = this.unit;
       this.throwIfAny(flags.report ? `every invalid ${u} is in ${flags.report}; --skip-invalid sends the valid ${u}s (with --force to replace that report)` : `--skip-invalid sends the valid ${u}s and reports the others`);
     }
-    ctx.io.warn(`${this.file}: ${this.invalid(invalid.length)} left out (--skip-invalid): ${invalid.slice(0, 10).map((o) => o.lines[0]).join(', ')}${invalid.length > 10 ? ', …' : ''}`);
+    // Rows by their lines; features by their keys, as a plot file's reading names them.
+    const named = invalid.slice(0, 10).map((o) => (this.keys.has(o.lines[0]!) ? o.key : o.lines[0]));
+    ctx.io.warn(`${this.file}: ${this.invalid(invalid.length)} left out (--skip-invalid): ${named.join(', ')}${invalid.length > 10 ? ', …' : ''}`);
     // Without a report (a dry run has none), stderr is the one place that says why.
     if (!flags.report) {
       const shown = [...this.errors].sort((a, b) => a.line - b.line).slice(0, 10);
@@ -725,7 +733,7 @@ export function decimalText(raw: string, numbers: NumberStyle): string {
  * The end of a dry run that --skip-invalid let go on past invalid rows: exit 3, as the real run
  * would end, so a script trying a file first learns that rows would be left out.
  */
-export function endDryRun(file: string, invalid: readonly Outcome[] | undefined): void {
+export function endDryRun(file: string, invalid: readonly Outcome[] | undefined, unit: FileUnit = 'row'): void {
   if (!invalid?.length) return;
-  throw new PartialFailureError(`${file}: ${invalid.length} invalid row${invalid.length > 1 ? 's' : ''} left out (--skip-invalid); nothing sent (dry run)`);
+  throw new PartialFailureError(`${file}: ${invalidCount(invalid.length, unit)} left out (--skip-invalid); nothing sent (dry run)`);
 }

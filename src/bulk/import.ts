@@ -14,7 +14,7 @@ import type { RateLimitState } from '../api/retry.js';
 import type { Journal } from './journal.js';
 import { stoppedEarly, withBulkRun } from './open.js';
 import { journalKeyOf, runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
-import { EDITED_SINCE_SENT, finishBulk } from './report.js';
+import { EDITED_SINCE_SENT, finishBulk, type FileUnit } from './report.js';
 import { stripControl } from '../output/sanitize.js';
 import { ApiError, ConflictError } from '../errors.js';
 import { countOf } from '../util/format.js';
@@ -32,6 +32,8 @@ export interface ImportRun<T> {
   report?: string;
   /** The rows --skip-invalid left out, for the report. */
   invalid?: Outcome[];
+  /** What the file's units are called where they are counted: rows, or a plot file's features. */
+  unit?: FileUnit;
 }
 
 /**
@@ -76,7 +78,7 @@ export function runImport<T>(ctx: Context, run: ImportRun<T>): Promise<void> {
   const connections = Math.max(1, Math.min(run.concurrency, run.units.length));
   const stoppedBeforeSending = (err: unknown) => {
     const outcomes = run.units.map((u): Outcome => ({ key: u.key, lines: u.lines, status: 'not_sent' }));
-    return finishBulk(ctx, { outcomes, ...stoppedEarly(err) }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid });
+    return finishBulk(ctx, { outcomes, ...stoppedEarly(err) }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid, unit: run.unit });
   };
   return withBulkRun(ctx, { ...run, connections, stoppedBeforeSending }, (client, journal) => importUnits(ctx, client, journal, run));
 }
@@ -124,7 +126,7 @@ async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal,
   } finally {
     spinner.stop();
   }
-  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid, conflicts: EDITED_SINCE_SENT });
+  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid, conflicts: EDITED_SINCE_SENT, unit: run.unit });
 }
 
 /** Before the first request: what an earlier run did, and on a terminal what this one will send. */

@@ -193,6 +193,8 @@ export async function finishBulk(
     document?: (rows: object[]) => object;
     /** What a `conflict` row is in this run, when not a sync's write that found the object changed. */
     conflicts?: ConflictWords;
+    /** What the file's invalid units are: rows, or a plot file's features. */
+    unit?: FileUnit;
   },
 ): Promise<void> {
   const outcomes = o.invalid?.length ? withInvalid(o.invalid, result.outcomes) : result.outcomes;
@@ -288,11 +290,20 @@ export async function finishBulk(
     throw e;
   }
   if (rejected || invalid) {
-    const what = [rejected ? `${rejected} of ${outcomes.length} ${o.noun} rejected` : '', invalid ? `${invalid} invalid row${invalid > 1 ? 's' : ''} not sent` : ''];
+    const unit = o.unit ?? 'row';
+    const what = [rejected ? `${rejected} of ${outcomes.length} ${o.noun} rejected` : '', invalid ? `${invalidCount(invalid, unit)} not sent` : ''];
     const e = new PartialFailureError(what.filter(Boolean).join(', '));
-    e.hint = rerunHint(ctx, o, `fix the ${rejected ? 'rejected' : 'invalid'} rows in the file, then rerun`);
+    e.hint = rerunHint(ctx, o, `fix the ${rejected ? 'rejected' : 'invalid'} ${unit}s in the file, then rerun`);
     throw e;
   }
+}
+
+/** What a file's numbers count: its rows' lines, or a plot file's features. */
+export type FileUnit = 'row' | 'feature';
+
+/** "2 invalid rows", "1 invalid feature". */
+export function invalidCount(n: number, unit: FileUnit): string {
+  return `${n} invalid ${unit}${n === 1 ? '' : 's'}`;
 }
 
 /** One row's outcome for stderr with its status, then its id or error: `line 3 (F-1): created 412`. */

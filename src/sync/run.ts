@@ -18,8 +18,8 @@ import { finishBulk } from '../bulk/report.js';
 import { announceRun, sayStopping, unitKey } from '../bulk/import.js';
 import { ApiError, CancelledError, ConflictError, PartialFailureError } from '../errors.js';
 import { endDryRun, RowErrors } from '../bulk/csv.js';
+import { invalidCount } from '../bulk/report.js';
 import { fileLabel } from '../util/files.js';
-import { plural } from '../util/format.js';
 import { addObjectProblems, Planner, snapshotOf, unchangedSince, uncreatable, writesOf, type FileObjects, type Plan, type Snapshot, type SyncSpec } from './plan.js';
 import { readService, type ServiceSource, type ServiceState } from './read.js';
 import { costLines, planObject, planWriter, type PlanObject } from './render.js';
@@ -74,13 +74,14 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
   // reads and nothing else.
   const applying = appliesPlan(ctx, run.dryRun);
   const name = run.file === '-' ? 'the file' : run.file;
+  const unit = run.objects.features ? 'feature' : 'row';
   if (!applying) {
     const { plan } = await readAndPlan(ctx, run, false);
     if (!run.dryRun && writesOf(plan) > 0) await confirm(ctx, plan);
-    if (run.dryRun) endDryRun(name, run.invalid);
+    if (run.dryRun) endDryRun(name, run.invalid, unit);
     // Nothing to write for the valid rows, and rows left out: exit 3, as the same file with
     // --yes or --dry-run ends.
-    if (run.invalid?.length) throw new PartialFailureError(`${name}: ${plural(run.invalid.length, 'invalid row')} left out (--skip-invalid); the valid rows need no change`);
+    if (run.invalid?.length) throw new PartialFailureError(`${name}: ${invalidCount(run.invalid.length, unit)} left out (--skip-invalid); the valid ${unit}s need no change`);
     return;
   }
   // Stopped (Ctrl-C, SIGTERM, a read that failed) before the plan, while the service was read:
@@ -88,7 +89,7 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
   const stoppedBeforeSending = async (err: unknown) => {
     const outcomes: Outcome[] = [];
     await run.objects.each((o) => void outcomes.push({ key: o.key, lines: o.lines, status: 'not_sent' }));
-    return finishBulk(ctx, { outcomes, ...stoppedEarly(err) }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid });
+    return finishBulk(ctx, { outcomes, ...stoppedEarly(err) }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid, unit });
   };
   // The file's lock is held from the reads to the last write: a second sync of the same file
   // cannot plan from a state the first is changing.
@@ -100,11 +101,11 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
     // With -o json, stdout is the plan as step 3 prints it, the run's results in it (`results`).
     const document = json && ((results: object[]) => ({ ...json, results }));
     if (writesOf(plan) === 0) {
-      ctx.io.info(run.invalid?.length ? `nothing to do for the valid rows: the service matches them (${plural(run.invalid.length, 'invalid row')} left out)` : `nothing to do: the service matches ${name}`);
+      ctx.io.info(run.invalid?.length ? `nothing to do for the valid ${unit}s: the service matches them (${invalidCount(run.invalid.length, unit)} left out)` : `nothing to do: the service matches ${name}`);
       // A script reading the results gets an empty list (and --report an empty report), as
       // from any run that wrote nothing.
       if (ctx.format() !== 'table' || run.report || run.invalid?.length) {
-        await finishBulk(ctx, { outcomes: [], interrupted: false }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid, document });
+        await finishBulk(ctx, { outcomes: [], interrupted: false }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid, document, unit });
       }
       return;
     }
@@ -186,6 +187,7 @@ async function settleInvalid(ctx: Context, run: SyncRun, state: ServiceState): P
   const bad = new Set<string>();
   const found = [...(await uncreatable(run.objects, state)), ...((await run.objects.againstService?.(state.byKey)) ?? [])];
   for (const c of found.sort((a, b) => a.lines[0]! - b.lines[0]!)) {
+    if (run.objects.features) errors.name(c.lines[0]!, c.key);
     bad.add(c.key);
     addObjectProblems(errors, c, c.problems);
   }
@@ -268,7 +270,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
   } finally {
     spinner.stop();
   }
-  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid, document });
+  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid, document, unit: run.objects.features ? 'feature' : 'row' });
 }
 
 /**

@@ -357,6 +357,17 @@ describe('a point a sync row gives without its country', () => {
     expect(plots.exitCode).toBe(2);
     expect(plots.stderr).toContain('error: moved.geojson: 1 invalid feature; nothing was sent');
     expect(plots.stderr).toMatch(/feature 1, geometry: latitude and longitude look swapped: the point lies [\d,]+ km outside Colombia \(CO\), the origin's country on the service; did you mean latitude 2\.51, longitude -75\.61\?/);
+    // Left out, it is a feature throughout, named in the report by its key as a feature refused
+    // while the file is read is.
+    const report = join(t.dir, 'moved-report.csv');
+    const left = await t.sct(['origins', 'sync', '--file', geojson, '--yes', '--skip-invalid', '--report', report]);
+    expect(left.exitCode, left.stderr).toBe(3);
+    expect(left.stderr).toContain('moved.geojson: 1 invalid feature left out (--skip-invalid): OS-SWAP-HUILA');
+    expect(left.stderr).toContain('(1 invalid feature left out)');
+    expect(left.stderr).not.toMatch(/invalid rows?\b/);
+    expect(readFileSync(report, 'utf8')).toMatch(/^1,OS-SWAP-HUILA,invalid,/m);
+    const dry = await t.sct(['origins', 'sync', '--file', geojson, '--dry-run', '--skip-invalid']);
+    expect(dry.stderr).toMatch(/error: \S*moved\.geojson: 1 invalid feature left out \(--skip-invalid\); nothing sent \(dry run\)/);
     expect(writes()).toHaveLength(0);
     expect((await t.api(`/origins/${ci.id}`)).location.coordinates).toEqual([-6.59, 5.78]);
   });

@@ -24,7 +24,7 @@ const SHOWN_ERRORS = 50;
 
 export async function importPlots(ctx: Context, opts: ImportOriginsOptions, concurrency: number, stdin: Readable): Promise<void> {
   const { name, units, invalid } = await readPlotUnits(ctx, opts, stdin, 'import');
-  await sendOrigins(ctx, opts, { name, units, concurrency, invalid });
+  await sendOrigins(ctx, opts, { name, units, concurrency, invalid, unit: 'feature' });
 }
 
 /**

@@ -7,6 +7,7 @@ import type { OriginCreate } from '../../api/schemas/origins.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { runImport } from '../../bulk/import.js';
 import { endDryRun } from '../../bulk/csv.js';
+import type { FileUnit } from '../../bulk/report.js';
 import type { ImportOriginsOptions } from './options.js';
 
 /**
@@ -16,12 +17,12 @@ import type { ImportOriginsOptions } from './options.js';
 export async function sendOrigins(
   ctx: Context,
   opts: ImportOriginsOptions,
-  o: { name: string; units: Unit<OriginCreate>[]; concurrency: number; invalid?: Outcome[] },
+  o: { name: string; units: Unit<OriginCreate>[]; concurrency: number; invalid?: Outcome[]; unit?: FileUnit },
 ): Promise<void> {
   if (opts.dryRun) {
     await writeRequests(ctx, postsOf(PATHS.origins, o.units));
     dryRunSummary(ctx, o.name, o.units.length);
-    return endDryRun(o.name, o.invalid);
+    return endDryRun(o.name, o.invalid, o.unit);
   }
   await runImport(ctx, {
     command: 'origins-import',
@@ -33,6 +34,7 @@ export async function sendOrigins(
     fresh: opts.fresh,
     report: opts.report,
     invalid: o.invalid,
+    unit: o.unit,
   });
 }
 
