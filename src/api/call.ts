@@ -1,7 +1,7 @@
 // One logical request across its attempts: where it goes now (a redirect moves it), what its
 // attempts have learnt (whether one may have landed), and how its errors are marked.
 import type { SctError } from '../errors.js';
-import { redactSignedUrl, redactUrl } from '../output/redact.js';
+import { redactSignedUrl, redactUrl } from '../util/redact.js';
 import type { AnswerMode } from './answers.js';
 import type { Method, RequestOptions } from './request.js';
 import { Retries, type RetryPolicy } from './retry.js';

@@ -3,7 +3,7 @@
 // trace). Its other jobs are files beside it: retry.ts (retries, rate limits, waits), answers.ts
 // (what an answer must be), pagination.ts, call.ts (a request's state across attempts),
 // endpoint.ts (the base URL, token and proxy checked), transport.ts (the wire). Redaction is
-// src/output/redact.ts.
+// src/util/redact.ts.
 import { isUtf8 } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import {
@@ -27,7 +27,7 @@ import { AnswerError, AuthError, NetworkError, SctError, InterruptedError, Usage
 import { apiErrorFrom, statusText } from './errors.js';
 import { stripControl } from '../output/sanitize.js';
 import { scanListPage } from './json-page.js';
-import { bytesWithoutToken, credentialsInText, maskToken, redactSignedUrl, redactUrl, valueWithoutToken, withoutCredentials, withoutSignedUrl, withoutToken } from '../output/redact.js';
+import { bytesWithoutToken, credentialsInText, maskToken, redactSignedUrl, redactUrl, valueWithoutToken, withoutCredentials, withoutSignedUrl, withoutToken } from '../util/redact.js';
 import { USER_AGENT } from '../version.js';
 import { formatDuration } from '../util/format.js';
 import { toSearchParams, type Method, type Query, type RequestOptions } from './request.js';

@@ -2,7 +2,7 @@
 // http, the /api prefix) and the token (what a header can carry, what to do when it is refused).
 // The proxy the environment names: proxy-env.ts.
 import { UsageError } from '../errors.js';
-import { credentialsInText, withoutCredentials } from '../output/redact.js';
+import { credentialsInText, withoutCredentials } from '../util/redact.js';
 import { isLoopback } from './proxy-env.js';
 
 /** The base URL as given, or a usage error that names it without its credentials. */

@@ -2,7 +2,7 @@
 // service asks for (429, Retry-After, X-RateLimit-*) and the --max-wait bound on them.
 import type { Headers } from './transport.js';
 import { InterruptedError, MAX_PLAUSIBLE_WAIT_MS, WaitTooLongError, isAbortError } from '../errors.js';
-import { credentialsInText } from '../output/redact.js';
+import { credentialsInText } from '../util/redact.js';
 import { formatWait } from '../util/format.js';
 
 export const RETRYABLE_STATUS = new Set([502, 503, 504]);

@@ -12,7 +12,7 @@ import { JournalWriteError } from './journal.js';
 import { writeList, writeOne } from '../output/format.js';
 import { ClosedPipeError, InterruptedError, OutputError, PartialFailureError, SctError, UsageError } from '../errors.js';
 import { stripControl } from '../output/sanitize.js';
-import { credentialsInText } from '../output/redact.js';
+import { credentialsInText } from '../util/redact.js';
 import { countOf } from '../util/format.js';
 
 export const OUTCOME_COLUMNS = [

@@ -14,7 +14,7 @@ import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../ou
 import { stripControl } from '../output/sanitize.js';
 import { API_EXAMPLES, API_HELP } from '../help/topics.js';
 import { withRerunKey, type RerunKey } from './shared/crud.js';
-import { withoutToken } from '../output/redact.js';
+import { withoutToken } from '../util/redact.js';
 import { jsonErrorPlace } from '../util/json-error.js';
 
 // HEAD: a GET's status and headers alone (`-i` shows them), as gh takes any method.

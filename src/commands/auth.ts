@@ -4,7 +4,7 @@ import type { OptionsOf } from './shared/options.js';
 import { missingApiPrefix } from '../api/endpoint.js';
 import { AuthError, SctError, UsageError } from '../errors.js';
 import { notLoggedIn } from '../config/settings.js';
-import { maskToken, withoutCredentials } from '../output/redact.js';
+import { maskToken, withoutCredentials } from '../util/redact.js';
 import { KEYRING_SERVICE, keyringAccount, keyringDelete, keyringSet } from '../config/keyring.js';
 import { displayName, fetchMe, type Me } from '../api/me.js';
 import { openToOthers } from '../config/config.js';

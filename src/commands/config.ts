@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import { SETTABLE_KEYS, PROFILE_KEYS, type SettableKey, type ProfileKey } from '../config/config.js';
 import { DEFAULT_PROFILE, profileName, tokenStorage } from '../config/settings.js';
-import { maskToken, withoutCredentials } from '../output/redact.js';
+import { maskToken, withoutCredentials } from '../util/redact.js';
 import { ConfigFileError, UsageError } from '../errors.js';
 import { parseFormat, writeList, writeOne } from '../output/format.js';
 import { missingApiPrefix, parseBaseUrl } from '../api/endpoint.js';

@@ -12,7 +12,7 @@ import { ApiError, AuthError, ConfigFileError, InterruptedError, RateLimitError,
 import type { ApiClient } from '../api/client.js';
 import { displayName } from '../api/me.js';
 import { parseMe } from '../api/me.js';
-import { maskToken, withoutCredentials } from '../output/redact.js';
+import { maskToken, withoutCredentials } from '../util/redact.js';
 import { notLoggedIn, type Settings } from '../config/settings.js';
 import { stripControl } from '../output/sanitize.js';
 import { writeList } from '../output/format.js';

@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import { fetchMe, type Me } from '../api/me.js';
 import { writeOne } from '../output/format.js';
-import { withoutCredentials } from '../output/redact.js';
+import { withoutCredentials } from '../util/redact.js';
 
 export const register = registerOf(defineLeaf({
   name: 'whoami',

@@ -3,7 +3,7 @@
 import type { ConfigStore, Profile } from './config.js';
 import { keyringAccount, keyringGet } from './keyring.js';
 import { AuthError, UsageError } from '../errors.js';
-import { withoutCredentials } from '../output/redact.js';
+import { withoutCredentials } from '../util/redact.js';
 import { baseUrlOf } from './paths.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'none';

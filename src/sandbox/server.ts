@@ -15,7 +15,7 @@ import { registerInformationRequests } from './routes/information.js';
 import { registerInvitations } from './routes/invitations.js';
 import { registerOrders } from './routes/orders.js';
 import { registerStatements } from './routes/statements.js';
-import { maskAuthorization } from '../output/redact.js';
+import { maskAuthorization } from '../util/redact.js';
 
 export { MAX_PAGE_SIZE };
 

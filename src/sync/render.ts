@@ -14,7 +14,7 @@ import type { RateLimitState } from '../api/retry.js';
 import { formatDuration } from '../util/format.js';
 import { createListWriter, writeOne, type ListWriter } from '../output/format.js';
 import { cleanCell } from '../output/sanitize.js';
-import { valueWithoutToken } from '../output/redact.js';
+import { valueWithoutToken } from '../util/redact.js';
 import { writesOf, type Change, type Plan, type PlannedCreate } from './plan.js';
 
 const TABLE_ONLY_ON_SERVICE = 20;

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, 
 import { join } from 'node:path';
 import { ConfigStore } from '../../src/config/config.js';
 import { profileName, resolveSettings } from '../../src/config/settings.js';
-import { maskToken } from '../../src/output/redact.js';
+import { maskToken } from '../../src/util/redact.js';
 import { SctError, UsageError } from '../../src/errors.js';
 import { tempDir, removeDir } from '../helpers/sct.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { credentialsInText, maskAuthorization, redactSignedUrl, redactUrl, withoutCredentials } from '../../src/output/redact.js';
+import { credentialsInText, maskAuthorization, redactSignedUrl, redactUrl, withoutCredentials } from '../../src/util/redact.js';
 
 describe('redact', () => {
   it('hides the user and password of a URL, leaving the rest', () => {

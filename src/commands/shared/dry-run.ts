@@ -8,7 +8,7 @@ import type { Column } from '../../output/columns.js';
 import type { OptionSpec } from './options.js';
 import { createListWriter, writeInBatches } from '../../output/format.js';
 import { stripControl } from '../../output/sanitize.js';
-import { valueWithoutToken, withoutToken } from '../../output/redact.js';
+import { valueWithoutToken, withoutToken } from '../../util/redact.js';
 
 /** How much of a dry run's text is written at once. */
 const WRITE_BYTES = 64 * 1024;
