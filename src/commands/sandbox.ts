@@ -63,11 +63,7 @@ export async function sandbox(ctx: Context, opts: SandboxCommandOptions): Promis
     throw listenError(err, host, port);
   }
   const { io } = ctx;
-  // Listening on every interface: the URL to use from here is the loopback one (sct sends a
-  // token over plain http only to this machine), and everyone who can reach it is told of.
-  const everywhere = EVERY_INTERFACE.has(host);
-  const listening = new URL(sb.url);
-  const url = everywhere ? `http://127.0.0.1:${listening.port}${listening.pathname}` : sb.url;
+  const { url, where, warning } = announcement(host, sb.url);
   // The base URL goes to stdout (scripts read it); the rest is for people, on stderr. A script
   // that cannot be told the URL (a full disk) gets no server left running without it.
   try {
@@ -77,8 +73,8 @@ export async function sandbox(ctx: Context, opts: SandboxCommandOptions): Promis
     await sb.close();
     throw err;
   }
-  io.info(`Sandbox listening on ${everywhere ? `every interface (${host}), as ${url} from here` : url}  (max page size 1000; Ctrl-C to stop)`);
-  if (everywhere) io.warn('every machine that can reach this one can use the demo tokens, read the request log (/_sandbox/requests) and set faults: use --host 127.0.0.1 unless that is meant');
+  io.info(`Sandbox listening on ${where}  (max page size 1000; Ctrl-C to stop)`);
+  if (warning) io.warn(warning);
   io.info('Demo tokens:');
   for (const t of sb.tokens) io.info(`  ${t.token.padEnd(28)} ${t.user} <${t.email}>, ${t.role} at ${t.company} (company ${t.companyId})`);
   io.info(`Try: SCT_BASE_URL=${url} SCT_TOKEN=${sb.tokens[0]?.token ?? '…'} sct orders list --buying`);
@@ -89,6 +85,23 @@ export async function sandbox(ctx: Context, opts: SandboxCommandOptions): Promis
   });
   await sb.close();
   io.info('Sandbox stopped.');
+}
+
+/**
+ * What a sandbox listening on `host` (at `listening`, the server's own URL) says: the URL to use
+ * from here, where it listens, and a warning when that is every interface. There the URL is the
+ * loopback one (sct sends a token over plain http only to this machine), and everyone who can
+ * reach it is told of.
+ */
+export function announcement(host: string, listening: string): { url: string; where: string; warning?: string } {
+  if (!EVERY_INTERFACE.has(host)) return { url: listening, where: listening };
+  const u = new URL(listening);
+  const url = `http://127.0.0.1:${u.port}${u.pathname}`;
+  return {
+    url,
+    where: `every interface (${host}), as ${url} from here`,
+    warning: 'every machine that can reach this one can use the demo tokens, read the request log (/_sandbox/requests) and set faults: use --host 127.0.0.1 unless that is meant',
+  };
 }
 
 /** Why the sandbox could not listen, in words and with what to do: a bad --host is a usage error. */

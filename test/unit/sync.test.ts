@@ -273,8 +273,9 @@ describe('costLines', () => {
   });
 });
 
-describe('planning speed', () => {
-  it('plans 10,000 file orders against 100,000 on the service in well under 2 s', () => {
+// How fast is bench/sync.mjs's (CPU of planning against its floor): here only what the plan holds.
+describe('a plan of 10,000 file orders against 100,000 on the service', () => {
+  it('creates, updates and leaves unchanged exactly what differs', () => {
     const svc = new Map<string, Snapshot>();
     for (let i = 0; i < 100_000; i++) {
       const o = serviceOrder(i + 1, `PO-${i}`);
@@ -282,14 +283,11 @@ describe('planning speed', () => {
     }
     const rows = ['external_id,type,order_created_at,buyer_company_status,product,volume,unit,line_number'];
     for (let i = 0; i < 10_000; i++) rows.push(`PO-${i < 9_900 ? i : `N${i}`},order,2025-01-02,draft,1,${i % 100 === 0 ? 11 : 10},kg,1`);
-    const started = process.cpuUsage();
     const file = fileOrders(rows.join('\n'));
     const plan = planSync(purchaseSpec, file, { byKey: svc, onlyOnService: [] });
-    const cpu = process.cpuUsage(started);
     expect(plan.create).toHaveLength(100);
     expect(plan.update).toHaveLength(99);
     expect(plan.unchanged).toHaveLength(9_801);
-    expect((cpu.user + cpu.system) / 1e6).toBeLessThan(2);
   });
 });
 
