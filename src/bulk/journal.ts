@@ -260,7 +260,7 @@ export class Journal {
     if (file.torn) {
       j.rewrite();
       j.repaired =
-        `the journal ${path} was damaged by a crash or power cut (${file.unreadable ? `${file.unreadable} unreadable bytes` : 'its last record without its newline'}) and is repaired; ` +
+        `the journal ${path} was damaged by a crash, a power cut or a full disk (${file.unreadable ? `${file.unreadable} unreadable bytes` : 'its last record without its newline'}) and is repaired; ` +
         'rows it no longer records are sent again under their original Idempotency-Keys: the service answers as before and acts only once';
     }
     return j;

@@ -89,7 +89,9 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
   const stoppedBeforeSending = async (err: unknown) => {
     const outcomes: Outcome[] = [];
     await run.objects.each((o) => void outcomes.push({ key: o.key, lines: o.lines, status: 'not_sent' }));
-    return finishBulk(ctx, { outcomes, ...stoppedEarly(err) }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid, unit });
+    // With -o json, stdout is an object as after a plan (`.results`), though no plan was made.
+    const document = ctx.format() === 'json' ? (results: object[]) => ({ results }) : undefined;
+    return finishBulk(ctx, { outcomes, ...stoppedEarly(err) }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid, unit, document });
   };
   // The file's lock is held from the reads to the last write: a second sync of the same file
   // cannot plan from a state the first is changing.

@@ -82,7 +82,7 @@ describe('a damaged journal', () => {
     tear(7);
     const second = await t.sct(['origins', 'import', '--file', file]);
     expect(second.exitCode, second.stderr).toBe(0);
-    expect(second.stderr).toMatch(/warning: the journal .* was damaged by a crash or power cut .*repaired/);
+    expect(second.stderr).toMatch(/warning: the journal .* was damaged by a crash, a power cut or a full disk .*repaired/);
     expect(readFileSync(journalPath(), 'utf8').endsWith('\n')).toBe(true);
 
     // A tail of zeros, as a file system leaves after a power cut, then a third run.

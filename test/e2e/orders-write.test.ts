@@ -13,7 +13,34 @@ async function productOf(token: string): Promise<number[]> {
   return (await t.api('/products?limit=3', token)).results.map((p: any) => p.id);
 }
 
-let purchaseId: number;
+let made = 0;
+
+/**
+ * A purchase order of the test's own with two items, made through the API as the web app would:
+ * no test depends on another's order, or on the order they run in.
+ */
+async function newPurchase(): Promise<number> {
+  const [p1, p2] = await productOf(OWNER);
+  const r = await fetch(`${t.sb.url}/orders/purchase`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${OWNER}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      type: 'order',
+      external_id: `E2E-PO-OWN-${++made}`,
+      order_created_at: '2025-03-01',
+      seller_company_id: 101,
+      buyer_company_status: 'draft',
+      items: [
+        { buyer_product: p1, volume: 2500, unit: 'kg', line_number: 1 },
+        { buyer_product: p2, volume: 12.5, unit: 't', line_number: 2 },
+      ],
+    }),
+  });
+  const order = (await r.json()) as { id: number };
+  if (!r.ok) throw new Error(`POST /orders/purchase: ${r.status} ${JSON.stringify(order)}`);
+  t.sb.requests.length = 0;
+  return order.id;
+}
 
 describe('orders create', () => {
   it('creates a purchase order with items from flags', async () => {
@@ -54,7 +81,6 @@ describe('orders create', () => {
     expect(r.stdout).toMatch(/^EXTERNAL ID\s+E2E-PO-1$/m);
     expect(r.stdout).toContain('ITEMS (2)');
     expect(r.stdout).toMatch(/^BORDER CROSSING\s+\S+ Belgium$/m);
-    purchaseId = Number(/Created purchase order (\d+)/.exec(r.stderr)![1]);
   });
 
   it('a batch without --tag is sent with no tags, as orders import sends it', async () => {
@@ -147,6 +173,7 @@ describe('orders create', () => {
 
 describe('orders update', () => {
   it('PATCHes the kind endpoint with only the fields given', async () => {
+    const purchaseId = await newPurchase();
     const order = await t.api(`/orders/${purchaseId}`);
     t.sb.requests.length = 0;
     const r = await t.sct(['orders', 'update', String(purchaseId), '--purchase', '--buyer-status', 'ready_for_review', '--tag', 'audited', '--item', `id=${order.items[0].id},volume=3000`, '--item', `id=${order.items[1].id}`, '-o', 'json']);
@@ -158,8 +185,14 @@ describe('orders update', () => {
   });
 
   it('updates a sale and a batch through their own endpoints', async () => {
-    const sale = (await t.api('/orders?order_action=selling&ordering=-id&limit=5')).results.find((o: any) => o.external_id === 'E2E-SO-1');
-    const batch = (await t.api('/orders?order_action=buying&ordering=-id&limit=5')).results.find((o: any) => o.external_id === 'E2E-B-1');
+    // Its own sale and batch, made as `orders create` makes them.
+    const [p1] = await productOf(OWNER);
+    const made = await Promise.all([
+      t.sct(['orders', 'create', '--sale', '--type', 'order', '--external-id', 'E2E-SO-UPD', '--order-created-at', '2025-01-01', '--buyer-company-id', '110', '--seller-status', 'pending', '--item', `product=${p1},volume=1,unit=kg`, '-o', 'json']),
+      t.sct(['orders', 'create', '--batch', '--type', 'produced_batch', '--external-id', 'E2E-B-UPD', '--order-created-at', '2025-02-01', '--company-id', '1', '--buyer-company-id', '1', '--seller-company-id', '1', '--item', `product=${p1},volume=3,unit=kg`, '-o', 'json']),
+    ]);
+    for (const m of made) expect(m.exitCode, m.stderr).toBe(0);
+    const [sale, batch] = made.map((m) => JSON.parse(m.stdout) as { id: number });
     t.sb.requests.length = 0;
     const [s, b] = await Promise.all([
       t.sct(['orders', 'update', String(sale.id), '--sale', '--seller-status', 'passing']),
@@ -174,6 +207,7 @@ describe('orders update', () => {
 
 describe('orders trace', () => {
   it('adds to one item, keeps the other items, PATCHes through the buyer side', async () => {
+    const purchaseId = await newPurchase();
     const before = await t.api(`/orders/${purchaseId}`);
     const [first, second] = before.items;
     t.sb.requests.length = 0;
@@ -206,6 +240,7 @@ describe('orders trace', () => {
   });
 
   it('a colleague who edits another item between the read and the PATCH keeps the edit', async () => {
+    const purchaseId = await newPurchase();
     const before = await t.api(`/orders/${purchaseId}`);
     const [first, second] = before.items;
     // The colleague's edit lands just before sct's PATCH is handled.
@@ -228,6 +263,7 @@ describe('orders trace', () => {
   });
 
   it('an item a colleague adds while sct learns which company it acts for is kept', async () => {
+    const purchaseId = await newPurchase();
     const before = await t.api(`/orders/${purchaseId}`);
     const [p1] = await productOf(OWNER);
     let added: number | undefined;
@@ -248,6 +284,7 @@ describe('orders trace', () => {
   });
 
   it('two traces of one item at once (a script loop in the background) both stay', async () => {
+    const purchaseId = await newPurchase();
     const before = await t.api(`/orders/${purchaseId}`);
     const item = before.items[0];
     const had: number[] = item.trace?.traced_origins ?? [];
@@ -294,6 +331,7 @@ describe('orders trace', () => {
   });
 
   it('stops before any PATCH when the item is not in the order, and checks flags first', async () => {
+    const purchaseId = await newPurchase();
     const r = await t.sct(['orders', 'trace', String(purchaseId), '--item', '999999', '--to-origin', '1']);
     // The order was read, so this is a failed request (1), not a usage error (2: nothing sent).
     expect(r.exitCode).toBe(1);

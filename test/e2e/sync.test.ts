@@ -500,6 +500,15 @@ describe('a sync stopped while it reads the service', () => {
       expect(r.stderr).toContain('origins: 0 created, 0 rejected, 2 not sent');
       expect(r.stderr).toContain('to continue, rerun');
       expect(readFileSync(report, 'utf8')).toMatch(/^line,key,status,id,error\n2,SE-1,not_sent,,\n3,SE-2,not_sent,,\n$/);
+      // -o json: stdout is the object a sync always writes (`.results` as after a plan), never a bare list.
+      const json = new AbortController();
+      t.sb.requests.length = 0;
+      const asJson = t.sctIn(['origins', 'sync', '--file', file, '--yes', '-o', 'json'], { signal: json.signal });
+      await until(() => t.sb.requests.some((r) => r.method === 'GET'), 'the first read');
+      json.abort();
+      const j = await asJson;
+      expect(j.exitCode, j.stderr).toBe(130);
+      expect(JSON.parse(j.stdout)).toEqual({ results: [expect.objectContaining({ key: 'SE-1', status: 'not_sent' }), expect.objectContaining({ key: 'SE-2', status: 'not_sent' })] });
     } finally {
       t.sb.setFaults({});
     }
