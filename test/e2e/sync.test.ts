@@ -625,9 +625,10 @@ describe('interrupted origins syncs converge', () => {
   });
 });
 
+// Each test has a sandbox of its own: 7 requests per 5-second window, so a plan outgrows the
+// budget, and no test depends on what another left of it. The tests' own reads use another token
+// of the company: they spend none of sct's budget.
 describe('rate budget', () => {
-  // A sandbox of its own: 7 requests per 5-second window, so a plan outgrows the budget. The
-  // test's own reads use another token of the company: they spend none of sct's budget.
   const small = useSandbox({ rateLimit: 7, rateLimitWindowSeconds: 5 }, { inProcess: true });
 
   it('says when a plan needs more requests than are left, stops past --max-wait, and a rerun continues', { timeout: 30_000 }, async () => {
@@ -655,9 +656,12 @@ describe('rate budget', () => {
     expect(second.stderr).toContain(`${8 - created} to create, 0 to update, ${created} unchanged`);
     expect([...(await orderCounts(small, ids)).values()]).toEqual(Array(8).fill(1));
   });
+});
+
+describe('rate budget of the reads before writes', () => {
+  const small = useSandbox({ rateLimit: 7, rateLimitWindowSeconds: 5 }, { inProcess: true });
 
   it('counts the read each origin create and each update makes right before its write', { timeout: 30_000 }, async () => {
-    await new Promise((r) => setTimeout(r, 5_000)); // a window of its own
     const file = small.writeFile('rate-origins.csv', ['external_id,name,country_code', ...Array.from({ length: 4 }, (_, i) => `RO-${i},Rate farm ${i},CI`)].join('\n') + '\n');
     const dry = await small.sct(['origins', 'sync', '--file', file, '--dry-run', '--max-wait', '0']);
     expect(dry.exitCode, dry.stderr).toBe(0);
