@@ -201,6 +201,7 @@ export async function finishBulk(
   const counts: Record<Outcome['status'], number> = { created: 0, updated: 0, skipped: 0, rejected: 0, conflict: 0, not_sent: 0, unknown: 0, invalid: 0 };
   for (const o of outcomes) counts[o.status]++;
   const { created, updated, skipped, rejected, conflict, not_sent: notSent, unknown, invalid } = counts;
+  const unit = o.unit ?? 'row';
   const { io } = ctx;
 
   // Every row was sent or settled by now: a file or an output that fails is reported after the
@@ -248,10 +249,10 @@ export async function finishBulk(
   // Without its report or its journal, stderr is the one record of what became of each row.
   const journalFailure = result.fatal instanceof JournalWriteError;
   if (reportFailure || journalFailure) {
-    for (const f of outcomes) await io.after(`  ${outcomeLine(f)}`);
+    for (const f of outcomes) await io.after(`  ${outcomeLine(f, unit)}`);
   } else if (rejected > 0) {
     for (const f of first(20, only('rejected', outcomes))) {
-      await io.after(`  line ${f.lines.join(',')} (${stripControl(f.key)}): ${stripControl(flatRow(f).error)}`);
+      await io.after(`  ${placeOf(f, unit)}: ${stripControl(flatRow(f).error)}`);
     }
     if (rejected > 20) await io.after(`  … and ${rejected - 20} more${o.report ? ` (see ${o.report})` : ''}`);
   }
@@ -277,20 +278,19 @@ export async function finishBulk(
   // that left them out): they may exist, so this is no success; the rerun sends them again
   // under the same key and the service answers as it did.
   if (unknown) {
-    for (const f of first(20, only('unknown', outcomes))) await io.after(`  line ${f.lines.join(',')} (${stripControl(f.key)}): ${stripControl(f.error ?? 'no answer')}`);
+    for (const f of first(20, only('unknown', outcomes))) await io.after(`  ${placeOf(f, unit)}: ${stripControl(f.error ?? 'no answer')}`);
     if (unknown > 20) await io.after(`  … and ${unknown - 20} more${o.report ? ` (see ${o.report})` : ''}`);
     const e = new SctError(`${unknown} of ${outcomes.length} ${o.noun} sent without an answer about them: they may exist`);
     e.hint = resume;
     throw e;
   }
   if (conflict) {
-    for (const c of only('conflict', outcomes)) await io.after(`  line ${c.lines.join(',')} (${stripControl(c.key)}): ${stripControl(c.error ?? '')}`);
+    for (const c of only('conflict', outcomes)) await io.after(`  ${placeOf(c, unit)}: ${stripControl(c.error ?? '')}`);
     const e = new PartialFailureError(`${[rejected && `${rejected} rejected`, `${conflict} ${words.error}`].filter(Boolean).join(', ')} (of ${outcomes.length} ${o.noun})`);
     e.hint = words.hint;
     throw e;
   }
   if (rejected || invalid) {
-    const unit = o.unit ?? 'row';
     const what = [rejected ? `${rejected} of ${outcomes.length} ${o.noun} rejected` : '', invalid ? `${invalidCount(invalid, unit)} not sent` : ''];
     const e = new PartialFailureError(what.filter(Boolean).join(', '));
     e.hint = rerunHint(ctx, o, `fix the ${rejected ? 'rejected' : 'invalid'} ${unit}s in the file, then rerun`);
@@ -306,11 +306,16 @@ export function invalidCount(n: number, unit: FileUnit): string {
   return `${n} invalid ${unit}${n === 1 ? '' : 's'}`;
 }
 
+/** Where a unit is in its file, for stderr: `line 3 (F-1)`, or a plot file's `feature 3 (F-1)`. */
+function placeOf(o: Outcome, unit: FileUnit): string {
+  return `${unit === 'row' ? 'line' : 'feature'} ${o.lines.join(',')} (${stripControl(o.key)})`;
+}
+
 /** One row's outcome for stderr with its status, then its id or error: `line 3 (F-1): created 412`. */
-function outcomeLine(o: Outcome): string {
+function outcomeLine(o: Outcome, unit: FileUnit): string {
   const r = flatRow(o);
   const detail = [r.id, r.error].filter((x) => x !== '').map((x) => stripControl(String(x)));
-  return `line ${o.lines.join(',')} (${stripControl(o.key)}): ${o.status}${detail.length ? ` ${detail.join(' ')}` : ''}`;
+  return `${placeOf(o, unit)}: ${o.status}${detail.length ? ` ${detail.join(' ')}` : ''}`;
 }
 
 /**
@@ -318,9 +323,9 @@ function outcomeLine(o: Outcome): string {
  * the report this run wrote (--force), and continues a run started with --fresh without it
  * (with it, the rerun would forget this run and send every row again).
  */
-function rerunHint(ctx: Context, o: { report?: string; fresh?: boolean }, fix?: string): string {
+function rerunHint(ctx: Context, o: { report?: string; fresh?: boolean; unit?: FileUnit }, fix?: string): string {
   const how = fix ?? (o.fresh ? 'to continue this run, rerun it without --fresh' : 'to continue, rerun');
-  const why = 'what went through is skipped, rows without an answer are resent under the same key';
+  const why = `what went through is skipped, ${o.unit ?? 'row'}s without an answer are resent under the same key`;
   if (!ctx.argv) return `${how}: the same command (${why})`;
   const args = o.fresh ? ctx.argv.filter((a) => a !== '--fresh') : [...ctx.argv];
   if (o.report && !args.includes('--force')) args.push('--force');

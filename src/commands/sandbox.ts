@@ -36,7 +36,8 @@ function share(value: string | undefined, flag: string): number | undefined {
 }
 
 /** An address that listens on every interface: reached from here as this machine's loopback. */
-const EVERY_INTERFACE = new Set(['0.0.0.0', '::', '[::]']);
+/** The addresses of every interface, as the system reports a server bound to them. */
+const EVERY_INTERFACE = new Set(['0.0.0.0', '::']);
 
 export async function sandbox(ctx: Context, opts: SandboxCommandOptions): Promise<void> {
   const faults = {
@@ -63,7 +64,7 @@ export async function sandbox(ctx: Context, opts: SandboxCommandOptions): Promis
     throw listenError(err, host, port);
   }
   const { io } = ctx;
-  const { url, where, warning } = announcement(host, sb.url);
+  const { url, where, warning } = announcement(host, sb.address, sb.url);
   // The base URL goes to stdout (scripts read it); the rest is for people, on stderr. A script
   // that cannot be told the URL (a full disk) gets no server left running without it.
   try {
@@ -88,13 +89,13 @@ export async function sandbox(ctx: Context, opts: SandboxCommandOptions): Promis
 }
 
 /**
- * What a sandbox listening on `host` (at `listening`, the server's own URL) says: the URL to use
- * from here, where it listens, and a warning when that is every interface. There the URL is the
- * loopback one (sct sends a token over plain http only to this machine), and everyone who can
- * reach it is told of.
+ * What a sandbox listening on `host` (bound to `address`, at `listening`, the server's own URL)
+ * says: the URL to use from here, where it listens, and a warning when that is every interface,
+ * however --host spelled it (`0`, `::0`). There the URL is the loopback one (sct sends a token
+ * over plain http only to this machine), and everyone who can reach it is told of.
  */
-export function announcement(host: string, listening: string): { url: string; where: string; warning?: string } {
-  if (!EVERY_INTERFACE.has(host)) return { url: listening, where: listening };
+export function announcement(host: string, address: string, listening: string): { url: string; where: string; warning?: string } {
+  if (!EVERY_INTERFACE.has(address)) return { url: listening, where: listening };
   const u = new URL(listening);
   const url = `http://127.0.0.1:${u.port}${u.pathname}`;
   return {

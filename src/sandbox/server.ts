@@ -80,6 +80,8 @@ export interface Sandbox {
   url: string; // base URL ending in /api, e.g. http://127.0.0.1:43123/api
   origin: string; // http://127.0.0.1:43123
   port: number;
+  /** The address the system bound, whatever --host spelled it ('0.0.0.0' and '::' for every interface). */
+  address: string;
   tokens: DemoToken[];
   requests: RequestRecord[]; // every request received (admin endpoints excluded), for tests to assert on
   store: Store; // the data behind the answers, for tests that compare the two
@@ -487,7 +489,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       const raw = Buffer.concat(chunks);
       let url: URL;
       try {
-        url = new URL(req.url ?? '/', `http://${host}`);
+        url = requestTarget(req.url, host);
       } catch {
         // Node's parser lets through a request target the URL parser refuses (`http://[`).
         send(res, 400, JSON_TYPE, json({ detail: 'Malformed request target.' }));
@@ -543,8 +545,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
-  const displayHost = host.includes(':') ? `[${host}]` : host;
+  const { port, address } = server.address() as AddressInfo;
+  const displayHost = urlHost(host);
   const origin = `http://${displayHost}:${port}`;
 
   const tokens: DemoToken[] = tokenSpecs.map((t) => {
@@ -563,6 +565,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   return {
     url: `${origin}/api`,
+    address,
     origin,
     port,
     tokens,
@@ -605,4 +608,17 @@ function normaliseFaults(f: FaultOptions = {}): Required<FaultOptions> {
     methods: Array.isArray(f.methods) ? f.methods.map((m) => String(m).toUpperCase()) : [],
     dropAfterProcessing: f.dropAfterProcessing === true,
   };
+}
+
+/** A host as a URL writes it: an IPv6 address in brackets (`[::1]`). */
+function urlHost(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/**
+ * The URL a request asks for, on the host the sandbox listens on. Throws for a target the URL
+ * parser refuses (Node's own lets `http://[` through).
+ */
+export function requestTarget(target: string | undefined, host: string): URL {
+  return new URL(target ?? '/', `http://${urlHost(host)}`);
 }

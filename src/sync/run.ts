@@ -84,13 +84,14 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
     if (run.invalid?.length) throw new PartialFailureError(`${name}: ${invalidCount(run.invalid.length, unit)} left out (--skip-invalid); the valid ${unit}s need no change`);
     return;
   }
-  // Stopped (Ctrl-C, SIGTERM, a read that failed) before the plan, while the service was read:
-  // nothing was sent, and the summary, the report and the rerun hint say so of every row.
-  const stoppedBeforeSending = async (err: unknown) => {
+  // Stopped (Ctrl-C, SIGTERM, a read that failed) before the first write (while the service was
+  // read, or at the question after the plan): nothing was sent, and the summary, the report and
+  // the rerun hint say so of every row. With -o json, stdout is the plan's object with its
+  // `results`, or `{"results": …}` where no plan was made.
+  const stoppedBeforeSending = async (err: unknown, planned?: (results: object[]) => object) => {
     const outcomes: Outcome[] = [];
     await run.objects.each((o) => void outcomes.push({ key: o.key, lines: o.lines, status: 'not_sent' }));
-    // With -o json, stdout is an object as after a plan (`.results`), though no plan was made.
-    const document = ctx.format() === 'json' ? (results: object[]) => ({ results }) : undefined;
+    const document = planned ?? (ctx.format() === 'json' ? (results: object[]) => ({ results }) : undefined);
     return finishBulk(ctx, { outcomes, ...stoppedEarly(err) }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid, unit, document });
   };
   // The file's lock is held from the reads to the last write: a second sync of the same file
@@ -111,10 +112,18 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
       }
       return;
     }
-    await confirm(ctx, plan);
-    // A question may wait for minutes: what a colleague created meanwhile is not created again.
-    // (Objects to update are each read again before their PATCH, asked or not.)
-    const appeared = !ctx.flags.yes && plan.creates > 0 ? await createdSincePlan(ctx, run, plan) : new Set<string>();
+    // Stopped at the question (Ctrl-C) or by the read after it: still before the first write,
+    // reported as a stop during the reads is (a "no" is no stop: nothing to rerun).
+    let appeared: Set<string>;
+    try {
+      await confirm(ctx, plan);
+      // A question may wait for minutes: what a colleague created meanwhile is not created again.
+      // (Objects to update are each read again before their PATCH, asked or not.)
+      appeared = !ctx.flags.yes && plan.creates > 0 ? await createdSincePlan(ctx, run, plan) : new Set<string>();
+    } catch (err) {
+      if (reportsStopBeforeSending(err)) await stoppedBeforeSending(err, document);
+      throw err;
+    }
     await apply(ctx, writer, journal, run, plan, appeared, document);
   });
 }

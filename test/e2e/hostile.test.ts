@@ -602,3 +602,22 @@ describe('doctor against answers that are not what it reads', () => {
     expect(r.stdout).toMatch(/^warn\s+base_url\s+http:\/\/127\.0\.0\.1:\d+\/api answered with text\/html, not the API's JSON \(GET \/accounts\/countries\): is it the service's URL, or a proxy's or network's sign-in page\?$/m);
   });
 });
+
+describe('a plot file whose features the service rejects', () => {
+  it('names each by its feature and key, never a line; the rerun hint speaks of features', async () => {
+    h.on('POST /api/origins', answer(400, {}, { name: ['This name is taken.'] }));
+    const file = t.writeFile(
+      'rejected.geojson',
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: [1, 2].map((n) => ({ type: 'Feature', properties: { external_id: `HOSTILE-PLOT-${run}-${n}`, name: `Plot ${n}`, country_code: 'CI', Area: 1 }, geometry: { type: 'Point', coordinates: [-5.289712, 6.820341] } })),
+      }),
+    );
+    const r = await sct(['origins', 'import', '--file', file]);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`  feature 1 (HOSTILE-PLOT-${run}-1): `);
+    expect(r.stderr).toContain(`  feature 2 (HOSTILE-PLOT-${run}-2): `);
+    expect(r.stderr).not.toMatch(/\bline \d|\brows?\b/);
+    expect(r.stderr).toContain('hint: fix the rejected features in the file, then rerun');
+  });
+});

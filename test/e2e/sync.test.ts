@@ -11,6 +11,7 @@ import { until, useSandbox } from '../helpers/sandbox.js';
 import { rng } from '../helpers/random.js';
 import { ADMIN, OWNER } from '../sandbox/helpers.js';
 import type { Prompter } from '../../src/prompt.js';
+import { InterruptedError } from '../../src/errors.js';
 
 const t = useSandbox({ rateLimit: 100_000 }, { inProcess: true });
 let products: number[];
@@ -258,6 +259,23 @@ EMPTY-1,order,2025-03-01,,,,be,,,,,,\n`,
     expect(declined.exitCode, declined.stderr).toBe(2);
     expect(declined.stderr).toContain('cancelled: nothing was sent');
     expect(asked).toEqual(['Apply the plan (create 1 and update 1)?']);
+    expect(writes()).toHaveLength(0);
+
+    // Ctrl-C at the question: nothing was sent, and the run says so of every row, as a stop during
+    // the reads does (its report, its summary, its rerun hint; -o json the plan with `results`).
+    const report = join(t.dir, 'asked-report.csv');
+    const stopped = await t.sctIn(['orders', 'sync', '--purchase', '--file', file, '--report', report, '-o', 'json'], {
+      tty: true,
+      prompter: { confirm: () => Promise.reject(new InterruptedError()) } as unknown as Prompter,
+      env: { CI: undefined },
+    });
+    expect(stopped.exitCode, stopped.stderr).toBe(130);
+    expect(stopped.stderr).toMatch(/purchase orders: 0 created, 0 rejected, \d+ not sent — report in /);
+    expect(stopped.stderr).toContain('to continue, rerun');
+    const doc = JSON.parse(stopped.stdout);
+    expect(doc.update.map((u: { external_id: string }) => u.external_id)).toEqual(['ASK-CHANGED']);
+    expect(doc.results.every((r: { status: string }) => r.status === 'not_sent')).toBe(true);
+    expect(readFileSync(report, 'utf8')).toMatch(/,ASK-CHANGED,not_sent,/);
     expect(writes()).toHaveLength(0);
 
     const accepted = await t.sctIn(['orders', 'sync', '--purchase', '--file', file], { tty: true, prompter: prompter(true), env: { CI: undefined } });
