@@ -53,12 +53,22 @@ export function createPrompter(io: IOStreams, signal?: AbortSignal): Prompter {
   const guard = async <T>(what: string, run: (p: typeof import('@inquirer/prompts')) => Promise<T>): Promise<T> => {
     if (!io.canPrompt()) throw new UsageError(`${what} is required (${io.noPromptReason()})`);
     const prompts = await import('@inquirer/prompts');
+    // Ctrl-D (the end of the terminal's input) closes inquirer's reader without settling its
+    // question: nothing is left to run, and the process would end 0, a success with nothing done.
+    // Node says so before it ends (beforeExit): the question is then interrupted.
+    let drained: (() => void) | undefined;
+    const ended = new Promise<never>((_, reject) => {
+      drained = () => reject(new InterruptedError());
+      process.once('beforeExit', drained);
+    });
     try {
-      return await run(prompts);
+      return await Promise.race([run(prompts), ended]);
     } catch (err) {
       // Ctrl-C typed at the prompt (ExitPromptError), or a signal sent to the process (the run's signal aborts it).
       if (err instanceof Error && (err.name === 'ExitPromptError' || err.name === 'AbortPromptError')) throw new InterruptedError();
       throw err;
+    } finally {
+      process.off('beforeExit', drained!);
     }
   };
   // Questions and choices name what the service holds (an order's external_id, a workspace's

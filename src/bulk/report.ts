@@ -162,21 +162,22 @@ export function writeReportFile(path: string, outcomes: Iterable<Outcome>, o: { 
 export interface ConflictWords {
   summary: string;
   error: string;
-  hint: string;
+  /** What to do, of the file's units (rows, or a plot file's features). */
+  hint: (unit: FileUnit) => string;
 }
 
 /** A sync's: the object changed on the service between the plan and the write. */
 const CHANGED_SINCE_PLAN: ConflictWords = {
   summary: 'not written (changed on the service since the plan)',
   error: 'changed on the service since the plan',
-  hint: 'rerun the same command: it reads the service again and plans from what is there now',
+  hint: () => 'rerun the same command: it reads the service again and plans from what is there now',
 };
 
 /** A file command's: rows an earlier run sent without an answer are not in the file as they were sent (edited, or a row of their request removed). */
 export const EDITED_SINCE_SENT: ConflictWords = {
   summary: 'not done (changed since an earlier run sent them without an answer: the service keeps what was sent then)',
   error: 'changed since an earlier run sent them without an answer',
-  hint: 'put those rows back as they were sent (a row removed, too), and the rerun has the service answer as it did; or check them on the service and rerun with --fresh',
+  hint: (unit) => `put those ${unit}s back as they were sent (a ${unit} removed, too), and the rerun has the service answer as it did; or check them on the service and rerun with --fresh`,
 };
 
 export async function finishBulk(
@@ -287,7 +288,7 @@ export async function finishBulk(
   if (conflict) {
     for (const c of only('conflict', outcomes)) await io.after(`  ${placeOf(c, unit)}: ${stripControl(c.error ?? '')}`);
     const e = new PartialFailureError(`${[rejected && `${rejected} rejected`, `${conflict} ${words.error}`].filter(Boolean).join(', ')} (of ${outcomes.length} ${o.noun})`);
-    e.hint = words.hint;
+    e.hint = words.hint(unit);
     throw e;
   }
   if (rejected || invalid) {

@@ -207,7 +207,8 @@ function compress(encoding: Encoding, body: Buffer): Buffer {
 const sleep = (ms: number) => new Promise<void>((res) => setTimeout(res, ms).unref());
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const host = opts.host ?? '127.0.0.1';
+  // An IPv6 address as a URL writes it (`[::1]`, as the sandbox prints its own) is listened on without the brackets.
+  const host = (opts.host ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
   const seed = opts.seed ?? 1;
   const rateLimit = opts.rateLimit ?? 1000;
   const windowMs = (opts.rateLimitWindowSeconds ?? 3600) * 1000;
@@ -398,7 +399,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const run = async (): Promise<StoredReply> => {
       const ctx: Ctx = {
         path, params: match.params, query: url.searchParams, body,
-        auth: auth as Auth, store, origin: `http://${req.headers.host ?? `${host}:${port}`}`, options,
+        auth: auth as Auth, store, origin: `http://${req.headers.host ?? `${urlHost(host)}:${port}`}`, options,
       };
       try {
         const reply = await match.handler(ctx);

@@ -90,7 +90,9 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
   // `results`, or `{"results": …}` where no plan was made.
   const stoppedBeforeSending = async (err: unknown, planned?: (results: object[]) => object) => {
     const outcomes: Outcome[] = [];
-    await run.objects.each((o) => void outcomes.push({ key: o.key, lines: o.lines, status: 'not_sent' }));
+    // A row --skip-invalid left out (found once the service was read, too) is reported invalid, once.
+    const leftOut = new Set(run.invalid?.map((o) => o.lines[0]));
+    await run.objects.each((o) => void (leftOut.has(o.lines[0]!) || outcomes.push({ key: o.key, lines: o.lines, status: 'not_sent' })));
     const document = planned ?? (ctx.format() === 'json' ? (results: object[]) => ({ results }) : undefined);
     return finishBulk(ctx, { outcomes, ...stoppedEarly(err) }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid, unit, document });
   };

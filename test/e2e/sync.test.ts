@@ -503,6 +503,23 @@ SK-OK,order,2025-01-01,101,${products[0]},7,kg,
   });
 });
 
+describe('a sync stopped at its question', () => {
+  it('reports a row --skip-invalid left out as invalid, once, and every other row not sent', async () => {
+    const file = t.writeFile('asked-left-out.csv', 'external_id,name,country_code\nAQ-1,Asked farm,CI\nAQ-BARE,,\n');
+    const report = join(t.dir, 'asked-left-out-report.csv');
+    const r = await t.sctIn(['origins', 'sync', '--file', file, '--skip-invalid', '--report', report], {
+      tty: true,
+      prompter: { confirm: () => Promise.reject(new InterruptedError()) } as unknown as Prompter,
+      env: { CI: undefined },
+    });
+    expect(r.exitCode, r.stderr).toBe(130);
+    expect(r.stderr).toContain('origins: 0 created, 0 rejected, 1 not sent, 1 invalid (not sent)');
+    const rows = readFileSync(report, 'utf8').trim().split('\n').slice(1);
+    expect(rows.map((l) => l.split(',').slice(0, 3).join(','))).toEqual(['2,AQ-1,not_sent', '3,line 3,invalid']);
+    expect(writes()).toHaveLength(0);
+  });
+});
+
 describe('a sync stopped while it reads the service', () => {
   it('writes its summary, its report (every row not sent) and the rerun hint, exit 130', async () => {
     const file = t.writeFile('stopped-early.csv', 'external_id,name,country_code\nSE-1,Early farm,CI\nSE-2,Early farm two,CI\n');

@@ -77,6 +77,14 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     expect(t.sb.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
   });
 
+  it('Ctrl-D at a question ends the run as interrupted (130), never as a success with nothing done', async () => {
+    const id = (await t.api('/products?limit=1&ordering=-id')).results[0].id;
+    const r = await atTerminal(['products', 'delete', String(id)], [{ when: `Delete product ${id}?`, type: '\u0004' }], { SCT_TOKEN: OWNER });
+    expect(r.exitCode, r.screen).toBe(130);
+    expect(r.screen).toContain('interrupted');
+    expect(t.sb.requests.filter((q) => q.method === 'DELETE')).toHaveLength(0);
+  });
+
   it('auth login asks for the token without showing it, then stores it in a 0600 file', async () => {
     // Enter before the paste: asked again, not the end of the login.
     const r = await atTerminal(['auth', 'login', '--base-url', t.sb.url], [{ when: 'Paste your API token:', type: '\r' }, { when: 'a token is required', type: `${OWNER}\r` }], {});
