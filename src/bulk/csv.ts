@@ -12,7 +12,7 @@ import { closest } from '../output/suggest.js';
 import { stripControl } from '../output/sanitize.js';
 import { isZip, notReadable, utf8Input } from './decode.js';
 import { holdHeapClose } from './heap.js';
-import { invalidCount, writeReportFile, type FileUnit } from './report.js';
+import { invalidCount, placeName, writeReportFile, type FileUnit } from './report.js';
 import type { Outcome } from './runner.js';
 import type { Context } from '../context.js';
 
@@ -577,11 +577,7 @@ export class RowErrors {
 
   /** "line 4" or "feature 4". */
   private at(line: number): string {
-    return `${this.unit === 'row' ? 'line' : 'feature'} ${line}`;
-  }
-
-  private invalid(n: number): string {
-    return invalidCount(n, this.unit);
+    return placeName(this.unit, line);
   }
 
   add(line: number, column: string | undefined, message: string): void {
@@ -623,7 +619,7 @@ export class RowErrors {
     }
     // Rows by their lines; features by their keys, as a plot file's reading names them.
     const named = invalid.slice(0, 10).map((o) => (this.keys.has(o.lines[0]!) ? o.key : o.lines[0]));
-    ctx.io.warn(`${this.file}: ${this.invalid(invalid.length)} left out (--skip-invalid): ${named.join(', ')}${invalid.length > 10 ? ', …' : ''}`);
+    ctx.io.warn(`${this.file}: ${invalidCount(invalid.length, this.unit)} left out (--skip-invalid): ${named.join(', ')}${invalid.length > 10 ? ', …' : ''}`);
     // Without a report (a dry run has none), stderr is the one place that says why.
     if (!flags.report) {
       const shown = [...this.errors].sort((a, b) => a.line - b.line).slice(0, 10);
@@ -642,7 +638,7 @@ export class RowErrors {
     for (const e of shown) (fields[`${this.at(e.line)}${e.column ? `, ${e.column}` : ''}`] ??= []).push(e.message);
     const more = this.errors.length - shown.length;
     const rows = new Set(this.errors.map((e) => e.line)).size;
-    throw new UsageError(`${this.file}: ${this.invalid(rows)}; nothing was sent${notAllListed(shown.length, more)}`, fields, hint);
+    throw new UsageError(`${this.file}: ${invalidCount(rows, this.unit)}; nothing was sent${notAllListed(shown.length, more)}`, fields, hint);
   }
 }
 

@@ -307,9 +307,14 @@ export function invalidCount(n: number, unit: FileUnit): string {
   return `${n} invalid ${unit}${n === 1 ? '' : 's'}`;
 }
 
+/** "line 3" of a file's rows, "feature 3" of a plot file's features. */
+export function placeName(unit: FileUnit, at: number | string): string {
+  return `${unit === 'row' ? 'line' : 'feature'} ${at}`;
+}
+
 /** Where a unit is in its file, for stderr: `line 3 (F-1)`, or a plot file's `feature 3 (F-1)`. */
 function placeOf(o: Outcome, unit: FileUnit): string {
-  return `${unit === 'row' ? 'line' : 'feature'} ${o.lines.join(',')} (${stripControl(o.key)})`;
+  return `${placeName(unit, o.lines.join(','))} (${stripControl(o.key)})`;
 }
 
 /** One row's outcome for stderr with its status, then its id or error: `line 3 (F-1): created 412`. */

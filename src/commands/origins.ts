@@ -12,9 +12,7 @@ import { writeTemplateIf } from './shared/bulk.js';
 import type { OptionSpec, OptionsOf } from './shared/options.js';
 import { UsageError } from '../errors.js';
 import { COUNTRY_PROPERTIES, NAME_PROPERTIES } from '../geo/feature-fields.js';
-
-/** "a, b or c". */
-const either = (words: readonly string[]) => `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+import { orList } from '../util/format.js';
 import { ORIGIN_FILTERS } from '../api/filters/origins.js';
 import { setNamedFilters } from './shared/filters.js';
 import {
@@ -61,8 +59,8 @@ Point without Area, no country, a registry property spelt otherwise, a file over
 const IMPORT_HELP = `
 ${ORIGIN_CSV_COLUMNS}
 A plot file (GeoJSON, KML/KMZ, zipped Shapefile or GPX, by extension or content): one origin per
-feature, checked as \`sct origins check\` does first; name from the ${either(NAME_PROPERTIES)} property,
-country_code from ${either(COUNTRY_PROPERTIES)}, external_id from the external_id
+feature, checked as \`sct origins check\` does first; name from the ${orList(NAME_PROPERTIES)} property,
+country_code from ${orList(COUNTRY_PROPERTIES)}, external_id from the external_id
 property or the feature's id, description from description, location = the geometry as is.
 Every row or feature is checked before the first request; any error stops the run with nothing sent.
 A rerun of the same file skips what went through, so an interrupted or partly failed import is

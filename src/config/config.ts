@@ -11,7 +11,7 @@
 // through a symlinked config.json to wherever it points), which left it reading one JSON file,
 // for 37 ms of CPU per command loading it and ajv (bench/results.md): a one-request command's
 // whole budget. The file is read here, afresh on every access, as conf did.
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigFileError, SctError } from '../errors.js';
 import { withLock } from './lock.js';
@@ -174,17 +174,17 @@ export class ConfigStore {
   }
 
   /**
-   * Whether config.json is there. Only a file that is not (or a directory on its path that is
-   * not) counts as none: one that cannot be reached (a directory its owner cannot read, root's
-   * after a `sudo sct …`; a link that loops) is an error, never "not logged in".
+   * config.json's stat, or undefined when it is not there. Only a file that is not (or a
+   * directory on its path that is not) counts as none: one that cannot be reached (a directory
+   * its owner cannot read, root's after a `sudo sct …`; a link that loops) is an error, never
+   * "not logged in".
    */
-  private fileExists(): boolean {
+  private fileStat(): Stats | undefined {
     try {
-      statSync(this.path);
-      return true;
+      return statSync(this.path);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
       const e = new ConfigFileError(`cannot read the config file ${this.path}: ${(err as Error).message}`, { cause: err });
       // The file may be fine: what keeps it out of reach is on its way (moving it away would
       // only lose the stored login).
@@ -203,7 +203,8 @@ export class ConfigStore {
    * parses is an error to show, never data to drop. A missing "profiles" reads as none.
    */
   private read(): Store {
-    if (!this.fileExists()) {
+    const found = this.fileStat();
+    if (!found) {
       // SCT_CONFIG_DIR naming a file is a mistake said at once, never read as no configuration
       // (a stored login would seem gone); a directory that is not there is no configuration yet.
       if (isNonDirectory(this.dir)) this.makeDir();
@@ -212,7 +213,7 @@ export class ConfigStore {
     const store: unknown = readingConfig(this.path, () => {
       // A FIFO or a device would be waited on (a FIFO until something writes to it), past Ctrl-C:
       // the read blocks the one thread that would handle it.
-      if (!statSync(this.path).isFile()) throw new Error('not a regular file');
+      if (!found.isFile()) throw new Error('not a regular file');
       // A byte-order mark (Notepad's UTF-8) is no part of the JSON; an empty file holds nothing
       // yet (an editor's new file, a truncation), so it is a file with no profiles, as none is.
       const text = readFileSync(this.path, 'utf8').replace(/^\uFEFF/, '');

@@ -19,6 +19,7 @@
 //   deleted — and with every item listed the update means the same whether the service
 //   replaces the list or merges into it.
 import { RowErrors } from '../bulk/csv.js';
+import type { FileUnit } from '../bulk/report.js';
 import { canonical, same, type Compare } from './normalise.js';
 import { isPlainObject } from '../util/objects.js';
 
@@ -178,8 +179,8 @@ export interface FileObjects {
    * gives none).
    */
   againstService?: (service: ReadonlyMap<string, Snapshot>) => Promise<ObjectProblems[]>;
-  /** The objects are a plot file's features: its problems name `feature 3`, not a line. */
-  features?: boolean;
+  /** What the file's objects are counted as: rows of lines (the default), or a plot file's features ("feature 3"). */
+  unit?: FileUnit;
 }
 
 /** An object of the file found invalid, and why (RowErrors takes the problems). */

@@ -73,7 +73,7 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
   // reads and nothing else.
   const applying = appliesPlan(ctx, run.dryRun);
   const name = run.file === '-' ? 'the file' : run.file;
-  const unit = run.objects.features ? 'feature' : 'row';
+  const unit = run.objects.unit ?? 'row';
   if (!applying) {
     const { plan } = await readAndPlan(ctx, run, false);
     if (!run.dryRun && writesOf(plan) > 0) await confirm(ctx, plan);
@@ -195,11 +195,11 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
  * plan to leave out.
  */
 async function settleInvalid(ctx: Context, run: SyncRun, state: ServiceState): Promise<Set<string>> {
-  const errors = new RowErrors(fileLabel(run.file), run.objects.features ? 'feature' : 'row');
+  const errors = new RowErrors(fileLabel(run.file), run.objects.unit);
   const bad = new Set<string>();
   const found = [...(await uncreatable(run.objects, state)), ...((await run.objects.againstService?.(state.byKey)) ?? [])];
   for (const c of found.sort((a, b) => a.lines[0]! - b.lines[0]!)) {
-    if (run.objects.features) errors.name(c.lines[0]!, c.key);
+    if (run.objects.unit === 'feature') errors.name(c.lines[0]!, c.key);
     bad.add(c.key);
     addObjectProblems(errors, c, c.problems);
   }
@@ -282,7 +282,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
   } finally {
     spinner.stop();
   }
-  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid, document, unit: run.objects.features ? 'feature' : 'row' });
+  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid, document, unit: run.objects.unit });
 }
 
 /**

@@ -52,3 +52,8 @@ export function countOf(n: number, nouns: string): string {
 export function singular(nouns: string): string {
   return nouns.replace(/ies$/, 'y').replace(/s$/, '');
 }
+
+/** "a, b or c": a list of choices in a sentence. */
+export function orList(words: readonly string[]): string {
+  return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+}

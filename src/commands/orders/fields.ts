@@ -6,13 +6,14 @@ import { collect } from '../shared/flags.js';
 import type { OptionsOf } from '../shared/options.js';
 import { ASSESSMENT_STATUSES, BUYER_STATUSES, ORDER_TYPES, SELLER_STATUSES } from '../../api/enums.js';
 import { kindOptions } from './filters.js';
+import { orList } from '../../util/format.js';
 
 /** The kind, the order's fields, then --set and --file; `verb` begins the kinds' descriptions. */
 const orderFields = (verb: string) =>
   [
     ...kindOptions(verb),
     { flags: '--external-id <id>', description: 'your identifier of the order (required on create)' },
-    { flags: '--type <type>', description: (v: readonly string[]) => `${v.slice(0, -1).join(', ')} or ${v.at(-1)} (required on create)`, values: ORDER_TYPES },
+    { flags: '--type <type>', description: (v: readonly string[]) => `${orList(v)} (required on create)`, values: ORDER_TYPES },
     { flags: '--order-created-at <date>', description: 'order date YYYY-MM-DD (required on create)' },
     { flags: '--order-arrival-at <date>', description: 'arrival date YYYY-MM-DD' },
     { flags: '--buyer-external-id <id>', description: "the buyer's identifier of the order" },
@@ -22,7 +23,7 @@ const orderFields = (verb: string) =>
     // The API fields' own names, kebab-cased as every other field flag is.
     { alias: 'buyer-company-status', of: 'buyer-status' },
     { alias: 'seller-company-status', of: 'seller-status' },
-    { flags: '--assessment-status <status>', description: (v: readonly string[]) => `${v.slice(0, -1).join(', ')} or ${v.at(-1)}`, values: ASSESSMENT_STATUSES },
+    { flags: '--assessment-status <status>', description: orList, values: ASSESSMENT_STATUSES },
     { flags: '--value-chain <id>', description: 'value chain id' },
     { flags: '--buyer-company-id <id>', description: 'the buying company (sale, batch)' },
     { flags: '--seller-company-id <id>', description: 'the selling company (purchase, batch)' },

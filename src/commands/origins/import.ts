@@ -198,18 +198,16 @@ class PlotCells {
   /** Loads the geo code only for a file that has something to check. */
   async check(errors: RowErrors): Promise<void> {
     if (this.size === 0) return;
-    const { plotErrors, swappedOutside } = await import('../../geo/plot-checks.js');
-    for (const p of this.plots) for (const message of plotErrors(p.geometry, p.country)) errors.add(p.line, p.column, message);
+    const geo = await import('../../geo/plot-checks.js');
+    for (const p of this.plots) for (const message of geo.plotErrors(p.geometry, p.country)) errors.add(p.line, p.column, message);
     // A point only when its latitude and longitude look swapped (outside its country, inside it
     // the other way round): the country outlines leave out small islands (San Andrés, Fernando de
     // Noronha), whose farms a plain "outside the country" would refuse.
     const pts = this.points;
     for (let i = 0; i < pts.length; i += 5) {
       const [line, lng, lat] = [pts[i]!, pts[i + 1]!, pts[i + 2]!];
-      for (const message of plotErrors({ type: 'Point', coordinates: [lng, lat] }, this.texts[pts[i + 3]!])) {
-        const outside = swappedOutside(message);
-        if (outside) errors.add(line, this.texts[pts[i + 4]!]!, swapMessage(outside, [lng, lat]));
-      }
+      const outside = swapOf(geo, [lng, lat], this.texts[pts[i + 3]!]!);
+      if (outside) errors.add(line, this.texts[pts[i + 4]!]!, swapMessage(outside, [lng, lat]));
     }
   }
 
@@ -220,7 +218,20 @@ class PlotCells {
   }
 }
 
-/** A point's swap, said latitude first as a CSV row gives it ("outside" as swappedOutside reads it). */
+/**
+ * How far outside `country` a point lies when its latitude and longitude look swapped ("1,360 km
+ * outside Côte d'Ivoire (CI)"), or undefined: only a swap, never a point merely outside the
+ * country's outline (the outlines leave out small islands: San Andrés, Fernando de Noronha).
+ */
+function swapOf(geo: typeof import('../../geo/plot-checks.js'), [lng, lat]: readonly [number, number], country: string): string | undefined {
+  for (const message of geo.plotErrors({ type: 'Point', coordinates: [lng, lat] }, country)) {
+    const outside = geo.swappedOutside(message);
+    if (outside) return outside;
+  }
+  return undefined;
+}
+
+/** A point's swap, said latitude first as a CSV row gives it ("outside" as swapOf says it). */
 function swapMessage(outside: string, [lng, lat]: readonly [number, number]): string {
   return `latitude and longitude look swapped: the point lies ${outside}; did you mean latitude ${lng}, longitude ${lat}?`;
 }
@@ -247,17 +258,15 @@ export class PointsWithoutCountry {
   /** The problems of the points whose origin the service holds with a country; `wanted` leaves out rows already refused. */
   async check(service: ReadonlyMap<string, Snapshot>, wanted: (key: string, line: number) => boolean): Promise<ObjectProblems[]> {
     if (this.keys.length === 0) return [];
-    const { plotErrors, swappedOutside } = await import('../../geo/plot-checks.js');
+    const geo = await import('../../geo/plot-checks.js');
     const found: ObjectProblems[] = [];
     for (let i = 0; i < this.keys.length; i++) {
       const key = this.keys[i]!;
-      const [line, lng, lat, column] = this.numbers.slice(i * 4, i * 4 + 4) as [number, number, number, number];
+      const [line, lng, lat, column] = [this.numbers[i * 4]!, this.numbers[i * 4 + 1]!, this.numbers[i * 4 + 2]!, this.numbers[i * 4 + 3]!];
       const country = service.get(key)?.country_code;
       if (typeof country !== 'string' || country === '' || !wanted(key, line)) continue;
-      for (const message of plotErrors({ type: 'Point', coordinates: [lng, lat] }, country.toUpperCase())) {
-        const outside = swappedOutside(message);
-        if (outside) found.push({ key, lines: [line], problems: [{ line, column: this.columns[column]!, message: swapMessage(`${outside}, the origin's country on the service`, [lng, lat]) }] });
-      }
+      const outside = swapOf(geo, [lng, lat], country.toUpperCase());
+      if (outside) found.push({ key, lines: [line], problems: [{ line, column: this.columns[column]!, message: swapMessage(`${outside}, the origin's country on the service`, [lng, lat]) }] });
     }
     return found;
   }

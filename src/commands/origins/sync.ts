@@ -66,7 +66,7 @@ async function plotObjects(ctx: Context, opts: SyncOriginsOptions, stdin: Readab
     const location = u.payload.location as { type?: unknown; coordinates?: [number, number] } | null | undefined;
     if (location?.type === 'Point' && !u.payload.country_code) countryless.add(u.key, u.lines[0]!, 'geometry', location.coordinates!);
   }
-  return { objects: { ...heldObjects(units.map(syncObjectOf)), againstService: (service) => countryless.check(service, () => true), features: true }, invalid };
+  return { objects: { ...heldObjects(units.map(syncObjectOf)), againstService: (service) => countryless.check(service, () => true), unit: 'feature' }, invalid };
 }
 
 async function csvObjects(ctx: Context, opts: SyncOriginsOptions, stdin: Readable): Promise<{ objects: FileObjects; invalid: Outcome[] }> {
