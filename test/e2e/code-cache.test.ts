@@ -102,7 +102,8 @@ describe('the code cache', () => {
     const fortyDaysAgo = new Date(Date.now() - 40 * 24 * 3600_000);
     for (const f of [stale, notOurs, oldNode]) utimesSync(join(c.dir, f), fortyDaysAgo, fortyDaysAgo);
     // This build's files under this Node are written once and read from then on: old, and in use.
-    const whoami = c.files().find((f) => f.includes(`-whoami-node${process.version}-`))!;
+    // Found by this copy's name: the planted files match the rest, and sort before or after ours.
+    const whoami = c.files().find((f) => f.startsWith(`${ourCopy}-${build}-whoami-node${process.version}-`))!;
     utimesSync(join(c.dir, whoami), fortyDaysAgo, fortyDaysAgo);
     expect((await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env })).exitCode).toBe(0);
     expect(c.files()).not.toContain(stale);
