@@ -63,7 +63,8 @@ export async function networkBench({ quick = false, runs = quick ? 1 : 3, before
       url = sb.url;
     }
     const client = link?.client ?? [];
-    const env = { ...process.env, SCT_CONFIG_DIR: dir, SCT_BASE_URL: url, SCT_TOKEN: TOKEN, NO_COLOR: '1', CI: 'true' };
+    // A code cache of its own, written by the first runs (see run.mjs, one-request).
+    const env = { ...process.env, SCT_CONFIG_DIR: dir, XDG_CACHE_HOME: join(dir, 'cache'), SCT_BASE_URL: url, SCT_TOKEN: TOKEN, NO_COLOR: '1', CI: 'true' };
     // The far end of a namespace link is not loopback: sct refuses plain http there without it.
     if (link) env.SCT_ALLOW_HTTP = '1';
     delete env.NODE_EXTRA_CA_CERTS;

@@ -152,7 +152,9 @@ async function oneRequestBench() {
   const sb = await startSandboxProcess(['--rate-limit', '1000000']);
   const config = mkdtempSync(join(tmpdir(), 'sct-bench-'));
   try {
-    const env = { ...process.env, SCT_CONFIG_DIR: config, SCT_BASE_URL: sb.url, SCT_TOKEN: TOKEN, NO_COLOR: '1' };
+    // A code cache of the benchmark's own, written by its warm-up runs as a user's first run of
+    // each command writes it: the user's could hold a cache of another path (src/cli/code-cache.ts).
+    const env = { ...process.env, SCT_CONFIG_DIR: config, XDG_CACHE_HOME: join(config, 'cache'), SCT_BASE_URL: sb.url, SCT_TOKEN: TOKEN, NO_COLOR: '1' };
     delete env.NODE_EXTRA_CA_CERTS;
     const variants = { 'without NODE_EXTRA_CA_CERTS': env };
     if (EXTRA_CA) variants[`with NODE_EXTRA_CA_CERTS=${EXTRA_CA}`] = { ...env, NODE_EXTRA_CA_CERTS: EXTRA_CA };

@@ -57,8 +57,8 @@ export async function run(argv: string[]): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  await hot.exports.main(argv, { clientOptions: { early } });
-  hot.saveCache();
+  const code = await hot.exports.main(argv, { clientOptions: { early } });
+  hot.saveCache(code);
 }
 
 /**

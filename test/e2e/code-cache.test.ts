@@ -5,8 +5,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { useSandbox } from '../helpers/sandbox.js';
-import { removeDir, tempDir } from '../helpers/sct.js';
+import { BIN, removeDir, tempDir } from '../helpers/sct.js';
 
 const t = useSandbox();
 
@@ -57,7 +58,9 @@ describe('the code cache', () => {
     }
     expect(c.files().some((f) => /-whoami-node.*-chunks_whoami-\w+\.cjs\.v8$/.test(f))).toBe(true);
     // Each command has its own: a cache holds what the run that wrote it compiled.
-    expect(c.files().filter((f) => f.endsWith('-cli.cjs.v8')).map((f) => f.replace(/^\w+-\w+-(.*)-node.*$/, '$1')).sort()).toEqual(['orders-update', 'whoami']);
+    // The usage error's cache is partial (see below); read, not written, by the second round.
+    expect(c.files().filter((f) => f.endsWith('-cli.cjs.v8')).map((f) => f.replace(/^\w+-\w+-(.*)-node.*$/, '$1'))).toEqual(['whoami']);
+    expect(c.files().filter((f) => f.endsWith('-cli.cjs.partial.v8')).map((f) => f.replace(/^\w+-\w+-(.*)-node.*$/, '$1'))).toEqual(['orders-update']);
     for (const f of c.files()) expect(statSync(join(c.dir, f)).mode & 0o777).toBe(0o600);
     // The second round read every file and wrote none.
     expect(mtimes()).toEqual(before);
@@ -114,6 +117,54 @@ describe('the code cache', () => {
     expect(c.files()).toContain(otherNode);
     // Only cache files: anything else in the directory is left as it is.
     expect(existsSync(join(c.dir, notOurs))).toBe(true);
+  });
+
+  it("a run that fails writes a partial cache, which the command's first run that succeeds replaces with its own; failing again writes nothing", async () => {
+    // A run that stops at an error compiles the error's path, not the command's: kept as the
+    // command's cache, every later run compiled the rest of its path at each start (the cache of
+    // a --jq run that could not start jq: 169 KB, `orders get 1` 134 ms against 105 ms).
+    const c = cacheHome();
+    const env = { XDG_CACHE_HOME: c.home };
+    const ofCli = () => c.files().filter((f) => /-orders-get-node.*-cli\.cjs\./.test(f));
+    expect((await t.sctBin(['orders', 'get', '1', '--jq', '.['], { env })).exitCode).toBe(2);
+    const [partial] = ofCli();
+    expect(partial).toMatch(/-cli\.cjs\.partial\.v8$/);
+    const partialSize = statSync(join(c.dir, partial!)).size;
+    // Read by the next failing run, not written again.
+    const mtime = statSync(join(c.dir, partial!)).mtimeMs;
+    expect((await t.sctBin(['orders', 'get', '1', '--jq', '.['], { env })).exitCode).toBe(2);
+    expect(statSync(join(c.dir, partial!)).mtimeMs).toBe(mtime);
+    // The first run that succeeds writes the command's own cache; the partial one goes.
+    const ok = await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env });
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(ok.stderr).toBe('');
+    const [full] = ofCli();
+    expect(ofCli()).toHaveLength(1);
+    expect(full).toMatch(/-orders-get-node.*-cli\.cjs\.v8$/);
+    expect(statSync(join(c.dir, full!)).size).toBeGreaterThan(partialSize);
+    // From then on a failing run (a 404) and a succeeding one read it and write nothing.
+    const written = statSync(join(c.dir, full!)).mtimeMs;
+    expect((await t.sctBin(['orders', 'get', '999999', '-o', 'json'], { env })).exitCode).toBe(1);
+    expect((await t.sctBin(['orders', 'get', '1', '-o', 'json'], { env })).exitCode).toBe(0);
+    expect(ofCli()).toEqual([full]);
+    expect(statSync(join(c.dir, full!)).mtimeMs).toBe(written);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/script'))("a command's help at a terminal (made by cli.cjs there) writes a partial cache too: the command's first run writes its own", async () => {
+    const c = cacheHome();
+    const env = { XDG_CACHE_HOME: c.home };
+    const help = await execa('/usr/bin/script', ['-q', '-e', '-c', `stty cols 150; '${process.execPath}' '${BIN}' orders list --help`, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', TERM: 'xterm', NO_COLOR: '1', SCT_PAGER: 'cat', XDG_CACHE_HOME: c.home },
+      extendEnv: false,
+      reject: false,
+      timeout: 20_000,
+    });
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain('Usage: sct orders list');
+    const ofCli = () => c.files().filter((f) => /-orders-list-node.*-cli\.cjs\./.test(f));
+    expect(ofCli()).toEqual([expect.stringMatching(/-cli\.cjs\.partial\.v8$/)]);
+    expect((await t.sctBin(['orders', 'list', '--buying', '-o', 'json'], { env })).exitCode).toBe(0);
+    expect(ofCli()).toEqual([expect.stringMatching(/-orders-list-node.*-cli\.cjs\.v8$/)]);
   });
 
   it("a command's cache is its own: a mistyped first command leaves orders get none of its making, which its first run then writes", async () => {

@@ -4,7 +4,7 @@
 // a server on 127.0.0.1.
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { BIN, spawnSct } from '../helpers/sct.js';
+import { BIN, spawnSct, TEST_CACHE_HOME } from '../helpers/sct.js';
 import { useLocalServer, useServerEnv } from '../helpers/local-server.js';
 
 let asked = 0;
@@ -46,7 +46,7 @@ describe('--jq where WebAssembly cannot start', () => {
       // Too little address space for WebAssembly's memory, plenty for Node itself.
       (args) =>
         execa('/bin/sh', ['-c', 'ulimit -v 2000000 && exec "$0" "$@"', process.execPath, BIN, ...args], {
-          env: { PATH: process.env.PATH ?? '', CI: 'true', ...run.env() },
+          env: { PATH: process.env.PATH ?? '', CI: 'true', XDG_CACHE_HOME: TEST_CACHE_HOME, ...run.env() },
           extendEnv: false,
           reject: false,
           timeout: 25_000,

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderHelpTexts } from '../../src/cli.js';
-import { BIN, ROOT, runSct } from '../helpers/sct.js';
+import { BIN, ROOT, runSct, TEST_CACHE_HOME } from '../helpers/sct.js';
 
 const HELP_DIR = join(ROOT, 'dist', 'help');
 const helpFile = (path: string) => join(HELP_DIR, ...path.split(' ').filter(Boolean), 'index.txt');
@@ -71,7 +71,7 @@ describe('start-up answers from data', () => {
         expect(loaded, args.join(' ')).not.toContain('NativeModule tty');
       }
       // /dev/null is a character device, as a terminal is, and no terminal: no stream is made for it either.
-      const quiet = await execa('bash', ['-c', `'${process.execPath}' '${BIN}' --help > /dev/null`], { env: { NODE_OPTIONS: `--require ${preload}` }, reject: false });
+      const quiet = await execa('bash', ['-c', `'${process.execPath}' '${BIN}' --help > /dev/null`], { env: { NODE_OPTIONS: `--require ${preload}`, XDG_CACHE_HOME: TEST_CACHE_HOME }, reject: false });
       expect(quiet.exitCode).toBe(0);
       const loaded: string[] = JSON.parse(/^MODULES (.*)$/m.exec(quiet.stderr)![1]);
       expect(loaded).not.toContain('NativeModule internal/fs/sync_write_stream');
@@ -83,7 +83,7 @@ describe('start-up answers from data', () => {
 
   it.skipIf(!existsSync('/dev/full'))('--version and help into a full device: exit 1, "writing output: …", never 0', async () => {
     for (const args of ['--version', '--help', 'dds list --help', 'orders', 'help orders', 'orders help', 'help']) {
-      const r = await execa('bash', ['-c', `'${process.execPath}' '${BIN}' ${args} > /dev/full`], { reject: false });
+      const r = await execa('bash', ['-c', `'${process.execPath}' '${BIN}' ${args} > /dev/full`], { reject: false, env: { XDG_CACHE_HOME: TEST_CACHE_HOME } });
       expect(r.exitCode, args).toBe(1);
       expect(r.stderr, args).toMatch(/^error: writing output: ENOSPC/);
     }
@@ -98,7 +98,7 @@ describe('start-up answers from data', () => {
 
   it.skipIf(!existsSync('/usr/bin/script'))('at a terminal 150 columns wide, help is wrapped to the terminal, not read from the 80-column data', async () => {
     const r = await execa('/usr/bin/script', ['-q', '-e', '-c', `stty cols 150; '${process.execPath}' '${BIN}' orders list --help`, '/dev/null'], {
-      env: { PATH: process.env.PATH ?? '', TERM: 'xterm', NO_COLOR: '1', SCT_PAGER: 'cat' },
+      env: { PATH: process.env.PATH ?? '', TERM: 'xterm', NO_COLOR: '1', SCT_PAGER: 'cat', XDG_CACHE_HOME: TEST_CACHE_HOME },
       extendEnv: false,
       reject: false,
       timeout: 20_000,

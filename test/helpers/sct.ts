@@ -43,7 +43,8 @@ export interface RunResult {
   stderr: string;
 }
 
-const TEST_CACHE_HOME = join(tmpdir(), 'sct-test-cache');
+/** Where the test runs keep sct's code cache: never the user's own (a test's odd run would be every later run's cache). */
+export const TEST_CACHE_HOME = join(tmpdir(), 'sct-test-cache');
 
 export function tempDir(prefix = 'sct-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
