@@ -5,9 +5,9 @@ import { missingApiPrefix } from '../api/endpoint.js';
 import { AuthError, SctError, UsageError } from '../errors.js';
 import { notLoggedIn } from '../config/settings.js';
 import { maskToken, withoutCredentials } from '../util/redact.js';
-import { KEYRING_SERVICE, keyringAccount, keyringDelete, keyringSet } from '../config/keyring.js';
+import { KEYRING_SERVICE, KeyringUnavailable, keyringAccount, keyringDelete, keyringSet } from '../config/keyring.js';
 import { displayName, fetchMe, type Me } from '../api/me.js';
-import { openToOthers } from '../config/config.js';
+import { openToOthers, type Profile } from '../config/config.js';
 import { readInputText } from '../util/files.js';
 import { writeOne } from '../output/format.js';
 import { stripControl } from '../output/sanitize.js';
@@ -117,6 +117,8 @@ async function storeToken(ctx: Context, profile: string, baseUrl: string, named:
       keyringSet(account, token, ctx.env);
       inKeyring = true;
     } catch (err) {
+      // Only a keyring that cannot be used sends the token to the file: a stopped run stores it nowhere.
+      if (!(err instanceof KeyringUnavailable)) throw err;
       // A warning, not progress: where the secret went is said under -q too.
       ctx.io.warn(`the system keyring cannot be used (${(err as Error).message}): the token is kept in the config file ${store.path} (mode 0600)`);
     }
@@ -189,27 +191,44 @@ export async function status(ctx: Context): Promise<void> {
 
 export async function logout(ctx: Context): Promise<void> {
   const s = ctx.settings();
+  const store = ctx.config();
+  const accountOf = (p: Profile) => p.token_account ?? keyringAccount(s.profile, p.token_base_url ?? p.base_url);
+  // The keyring's entry goes before the profile forgets it: a run stopped in between (Ctrl-C
+  // reaches the keyring helper too, a kill) leaves a profile that still names the entry, and a
+  // rerun removes it. The other way round, the secret stayed with nothing pointing at it.
+  const seen = store.profile(s.profile);
+  const first = seen.token_storage === 'keyring' ? removeFromKeyring(accountOf(seen), ctx.env) : undefined;
   // Whether there was a token is decided by the write itself, under the config lock: a check made
   // before it could be undone by another process's write in between.
-  const before = await ctx.config().forgetToken(s.profile);
+  const before = await store.forgetToken(s.profile);
   let from = 'token removed from the config file';
   if (before?.token_storage === 'keyring') {
-    from = 'token removed from the system keyring';
-    const account = before.token_account ?? keyringAccount(s.profile, before.token_base_url ?? before.base_url);
-    try {
-      // An entry removed meanwhile (by hand, by the keyring's own tool) is no token removed now.
-      if (!keyringDelete(account, ctx.env)) from = 'the system keyring held no token for it any more';
-    } catch (err) {
+    const account = accountOf(before);
+    // Another process's login in between may have named another entry: that one goes too.
+    const removal = first?.account === account ? first : removeFromKeyring(account, ctx.env);
+    if (removal.failure) {
       // The profile no longer uses the token, but the secret is still there: never "removed", and
       // not exit 0, which a script would take for a token forgotten.
       if (ctx.env.SCT_TOKEN) ctx.io.warn('SCT_TOKEN is still set in the environment and is used by every command');
-      const failed = new SctError(`logged out of profile "${s.profile}", but the token is still in the system keyring: it could not be removed (${(err as Error).message})`);
+      const failed = new SctError(`logged out of profile "${s.profile}", but the token is still in the system keyring: it could not be removed (${removal.failure.message})`);
       failed.hint = `remove it with the keyring's own tool where it can be reached (Linux: secret-tool clear service ${KEYRING_SERVICE} account '${account}'; macOS: Keychain Access, "${KEYRING_SERVICE}"; Windows: Credential Manager)`;
       throw failed;
     }
+    // An entry removed meanwhile (by hand, by the keyring's own tool) is no token removed now.
+    from = removal.had ? 'token removed from the system keyring' : 'the system keyring held no token for it any more';
   }
   ctx.io.info(before ? `Logged out of profile "${s.profile}" (${from}).` : `Profile "${s.profile}" had no stored token.`);
   if (ctx.env.SCT_TOKEN) ctx.io.warn('SCT_TOKEN is still set in the environment and is used by every command');
+}
+
+/** Removes a keyring entry: whether it was there, or why it could not be removed. A stop signal (InterruptedError) ends the run. */
+function removeFromKeyring(account: string, env: NodeJS.ProcessEnv): { account: string; had?: boolean; failure?: KeyringUnavailable } {
+  try {
+    return { account, had: keyringDelete(account, env) };
+  } catch (err) {
+    if (err instanceof KeyringUnavailable) return { account, failure: err };
+    throw err;
+  }
 }
 
 export async function printToken(ctx: Context): Promise<void> {

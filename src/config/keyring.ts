@@ -14,6 +14,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { InterruptedError } from '../errors.js';
 
 export const KEYRING_SERVICE = 'sct';
 export const KEYRING_TIMEOUT_MS = 3000;
@@ -72,6 +73,11 @@ function call(op: 'get' | 'set' | 'delete', account: string, env: NodeJS.Process
     const timedOut = (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT';
     throw new KeyringUnavailable(timedOut ? `the keyring did not answer within ${KEYRING_TIMEOUT_MS / 1000} s` : `cannot start the keyring helper: ${r.error.message}`);
   }
+  // Ctrl-C at a terminal, a closed terminal or a service manager's stop reaches the whole process
+  // group: the helper too, while sct's own handler waits for this blocking call to end. That is
+  // the user stopping sct, never a keyring that cannot be used: a login falling back to the file
+  // would store the token there in plain text.
+  if (r.signal === 'SIGINT' || r.signal === 'SIGTERM' || r.signal === 'SIGHUP') throw new InterruptedError();
   let answer: { ok: boolean; value?: string | boolean | null; error?: string };
   try {
     answer = JSON.parse(r.stdout);
@@ -82,7 +88,7 @@ function call(op: 'get' | 'set' | 'delete', account: string, env: NodeJS.Process
   return answer.value ?? null;
 }
 
-/** The stored token, or null when the entry does not exist. Throws KeyringUnavailable. */
+/** The stored token, or null when the entry does not exist. Throws KeyringUnavailable, or InterruptedError when a stop signal reached the helper. */
 export function keyringGet(account: string, env: NodeJS.ProcessEnv): string | null {
   const v = call('get', account, env);
   return typeof v === 'string' ? v : null;

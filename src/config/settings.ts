@@ -2,7 +2,7 @@
 // flag > environment > profile, exactly as the spec's configuration table orders them.
 import type { ConfigStore, Profile } from './config.js';
 import { keyringAccount, keyringGet } from './keyring.js';
-import { AuthError, UsageError } from '../errors.js';
+import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import { withoutCredentials } from '../util/redact.js';
 import { baseUrlOf } from './paths.js';
 
@@ -103,6 +103,7 @@ export function resolveSettings(
         token = keyringGet(p.token_account ?? keyringAccount(profile, tokenBaseUrl), env) ?? p.token;
         if (token === undefined) problem = 'the keyring has no entry for it';
       } catch (err) {
+        if (err instanceof InterruptedError) throw err;
         token = p.token;
         problem = (err as Error).message;
       }

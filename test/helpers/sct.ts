@@ -24,6 +24,8 @@ export interface RunOptions {
   /** Standard output and error to these files rather than pipes (spawnSct only). */
   stdoutFile?: string;
   stderrFile?: string;
+  /** A process group of its own, as a command a shell runs at a terminal (spawnSct only): kill(-pid) then reaches it and its children, as Ctrl-C does. */
+  detached?: boolean;
 }
 
 /** What only an in-process run can be given (a spawned run is never a terminal). */
@@ -75,6 +77,7 @@ export function spawnSct(args: string[], opts: RunOptions = {}): ResultPromise {
     cwd: opts.cwd,
     reject: false,
     timeout: opts.timeout ?? 60_000,
+    detached: opts.detached,
     stripFinalNewline: false,
     ...(opts.stdoutFile ? { stdout: { file: opts.stdoutFile } } : {}),
     ...(opts.stderrFile ? { stderr: { file: opts.stderrFile } } : {}),
