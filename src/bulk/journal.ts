@@ -308,6 +308,11 @@ export class Journal {
     return this.unknown.has(key);
   }
 
+  /** The keys of every such unit. */
+  unknownKeys(): string[] {
+    return [...this.unknown.keys()];
+  }
+
   /**
    * The Idempotency-Key an earlier run sent this unit under without learning what became of it:
    * the rerun sends it again under that key (the spec's "original Idempotency-Key"), even when

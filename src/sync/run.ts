@@ -19,6 +19,7 @@ import { announceRun, sayStopping, unitKey } from '../bulk/import.js';
 import { ApiError, CancelledError, ConflictError, PartialFailureError } from '../errors.js';
 import { endDryRun, RowErrors } from '../bulk/csv.js';
 import { fileLabel } from '../util/files.js';
+import { countOf } from '../util/format.js';
 import { addObjectProblems, Planner, snapshotOf, unchangedSince, uncreatable, writesOf, type FileObjects, type Plan, type Snapshot, type SyncSpec } from './plan.js';
 import { readService, type ServiceSource, type ServiceState } from './read.js';
 import { costLines, planObject, planWriter, type PlanObject } from './render.js';
@@ -98,10 +99,11 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
   // The file's lock is held from the reads to the last write: a second sync of the same file
   // cannot plan from a state the first is changing.
   await withBulkRun(ctx, { command: run.command, file: run.file, fresh: run.fresh, stoppedBeforeSending }, async (writer, journal) => {
-    const { plan, json } = await readAndPlan(ctx, run, true).catch(async (err: unknown) => {
+    const { plan, json, state } = await readAndPlan(ctx, run, true).catch(async (err: unknown) => {
       if (reportsStopBeforeSending(err)) await stoppedBeforeSending(err);
       throw err;
     });
+    settleFoundCreates(ctx, journal, run, state);
     // With -o json, stdout is the plan as step 3 prints it, the run's results in it (`results`).
     const document = json && ((results: object[]) => ({ ...json, results }));
     if (writesOf(plan) === 0) {
@@ -138,7 +140,7 @@ async function confirm(ctx: Context, plan: Plan): Promise<void> {
  * The plan, shown; applying with -o json, its JSON object is returned instead of written: it is
  * written with the results once the plan is applied.
  */
-async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promise<{ plan: Plan; json?: PlanObject }> {
+async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promise<{ plan: Plan; json?: PlanObject; state: ServiceState }> {
   // The reads go through the ordinary client: Ctrl-C drops a read in flight, which costs nothing.
   const reader = ctx.client();
   const profile = ctx.env.SCT_SYNC_PROFILE ? { start: process.cpuUsage() } : undefined;
@@ -184,7 +186,7 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
   await out.end(plan);
   // After the plan's table, as its summary: inside the pager when one shows the table.
   for (const line of costLines({ writes: writesOf(plan), reads: state.reads, checks: checksOf(run, plan), rateLimit: reader.rateLimit, now: ctx.now(), maxWaitMs: reader.maxWaitMs })) await ctx.io.note(line);
-  return { plan, json: applying && format === 'json' ? planObject(plan, shown, ctx.now()) : undefined };
+  return { plan, json: applying && format === 'json' ? planObject(plan, shown, ctx.now()) : undefined, state };
 }
 
 /**
@@ -218,6 +220,26 @@ function attemptKey(journal: Journal, action: string, key: string): string {
   let n = 0;
   while (journal.get(`${action}:${key}#${n}`)) n++;
   return `${action}:${key}#${n}`;
+}
+
+/**
+ * Creates an earlier run sent without learning their outcome that the service now holds went
+ * through: on record as done, so that the key's next create (the object deleted since) is a new
+ * attempt under a new Idempotency-Key. Under the old one the service replays its first answer,
+ * and the sync reported the deleted object "created" with nothing made.
+ */
+function settleFoundCreates(ctx: Context, journal: Journal, run: SyncRun, state: ServiceState): void {
+  const found: string[] = [];
+  for (const journalKey of journal.unknownKeys()) {
+    if (!journalKey.startsWith('create:')) continue;
+    const key = journalKey.slice('create:'.length, journalKey.lastIndexOf('#'));
+    const id = state.byKey.get(key)?.id;
+    if (id === undefined) continue;
+    journal.record({ key: journalKey, status: 'done', id });
+    found.push(`${key} (id ${id})`);
+  }
+  if (found.length === 0) return;
+  ctx.io.info(`${countOf(found.length, run.noun)} an earlier run sent without learning the outcome ${found.length === 1 ? 'is' : 'are'} on the service: ${found.join(', ')}`);
 }
 
 /** The keys of the planned creates that the service now holds: one listing, as the plan's. */

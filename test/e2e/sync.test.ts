@@ -210,6 +210,30 @@ describe('orders sync', () => {
     expect((await t.api(`/orders/${order.id}`)).items.filter((i: any) => i.line_number === 4)).toHaveLength(1);
   });
 
+  it('a create whose answer was lost and which a rerun finds on the service went through: deleted since, the next sync creates it under a new key, not the old one (whose replay answers with the deleted order)', async () => {
+    const file = t.writeFile('lost-create.csv', `external_id,type,order_created_at,seller_company_id,product,volume,unit\nLOST-1,order,2025-03-01,101,${products[0]},9,kg\n`);
+    // Carried out, every answer lost (the first try and its retries): unknown.
+    t.sb.setFaults({ dropFirst: 10, dropAfterProcessing: true, methods: ['POST'] });
+    const first = await t.sctIn(['orders', 'sync', '--purchase', '--file', file, '--yes', '-o', 'json'], { clientOptions: { retryBaseMs: 1 } });
+    t.sb.setFaults({});
+    expect(first.exitCode, first.stderr).toBe(1);
+    expect(JSON.parse(first.stdout).results.map((x: any) => x.status)).toEqual(['unknown']);
+    const [made] = (await ordersById(['LOST-1'])).get('LOST-1')!;
+    // The rerun finds it: nothing to write, and it says the earlier create went through.
+    const again = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain('0 to create, 0 to update, 1 unchanged');
+    expect(again.stderr).toMatch(/1 purchase order an earlier run sent without learning the outcome is on the service: LOST-1 \(id \d+\)/);
+    await send('DELETE', `/orders/${made.id}`, undefined).catch(() => undefined);
+    expect((await ordersById(['LOST-1'])).get('LOST-1')).toEqual([]);
+    const recreate = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes', '-o', 'json']);
+    expect(recreate.exitCode, recreate.stderr).toBe(0);
+    const [row] = JSON.parse(recreate.stdout).results;
+    expect(row.status).toBe('created');
+    expect(row.id).not.toBe(made.id);
+    expect((await ordersById(['LOST-1'])).get('LOST-1')!.map((o) => o.id)).toEqual([row.id]);
+  });
+
   it('a signed_off_at without an offset is read in UTC whatever the zone sct runs in: the same plan in Los Angeles, Kiritimati and UTC', async () => {
     await seedOrder('TZ-1', { signed_off_at: '2025-12-23T09:00:00Z' });
     const file = t.writeFile('tz.csv', 'external_id,signed_off_at\nTZ-1,2025-12-23T09:00:00\n');
