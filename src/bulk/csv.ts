@@ -95,6 +95,13 @@ export interface ReadOptions extends FileReadFlags {
 /** What takes each row of a file as it is read (ReadOptions.takeRows). */
 export type RowTaker = (row: CsvRow) => void | Promise<void>;
 
+/**
+ * A number as Excel (General: `1.23457E+11`) and LibreOffice (`1.23456789012346E+018`) write one
+ * too long for their cells, a decimal comma too; the sign after the E tells it from a code
+ * such as `12E3`.
+ */
+const SCIENTIFIC_ID = /^\d+(?:[.,]\d+)?E[+-]\d+$/i;
+
 /** The separators spreadsheet programs write, in the order a tie is settled. */
 const DELIMITERS = [',', ';', '\t', '|'];
 
@@ -120,6 +127,8 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   let named: string[] = [];
   /** Where the header has a blank cell between named ones: a spacer column, empty in every row. */
   let spacers: number[] = [];
+  /** The columns that hold external ids (text, however many digits). */
+  let idColumns: string[] = [];
   let rowCount = 0;
   let lineByLine = false;
   /** A first line `sep=;` (Excel's note of the separator): skipped, its separator used. */
@@ -140,6 +149,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
       if (problem) throw problem;
       spacers = columns.flatMap((c, j) => (c === '' ? [j] : []));
       named = columns.filter((c) => c !== '');
+      idColumns = named.filter((c) => c.endsWith('external_id'));
       const missing = required.filter((c) => !named.includes(c));
       if (missing.length) {
         // A misspelt column is named with the closest known one, as refuseUnknownColumns does.
@@ -173,6 +183,15 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     rowCount++;
     let cellErrors: Record<string, string> | undefined;
     if (errorCells) for (const [j, message] of errorCells) if (j < columns.length) (cellErrors ??= {})[columns[j]] = message;
+    // A long id a spreadsheet took for a number and saved in scientific notation has lost its
+    // digits: read as text, it is a new key (a sync's twin, two orders merged into one). A
+    // workbook's number cells are checked as they are read (workbook.ts).
+    if (delimiter !== '') {
+      for (const column of idColumns) {
+        const v = values[column]?.trim();
+        if (v && SCIENTIFIC_ID.test(v)) (cellErrors ??= {})[column] = `"${v}" is a number a spreadsheet wrote in scientific notation: the id's digits are lost; format the column as text in the spreadsheet, type the ids again and save`;
+      }
+    }
     const taken = take(cellErrors ? { line, values, cellErrors } : { line, values });
     if (taken && !lineByLine) throw new Error('a row taker may wait only where the file is read line by line');
     return taken;
@@ -309,6 +328,10 @@ async function eachParsedRecord(bytes: Buffer, name: string, delimiter: string, 
   const parser = parse({
     bom: true,
     delimiter,
+    // Every line end, as an editor shows lines: left to itself csv-parse takes the first it meets
+    // for the whole file, and rows added with `echo >>` to a file Excel saved (CRLF) were read as
+    // one record with a line end inside a cell.
+    record_delimiter: ['\r\n', '\n', '\r'],
     trim: true,
     skip_empty_lines: true,
     // Cells are counted by the caller, so that every message names the line its record starts on.

@@ -329,6 +329,38 @@ describe('workbooks: a CSV export saved by LibreOffice reads back as exported', 
     expect(dryRunBodies(imported.stdout).map((b) => { const o = b as { external_id: string; name: string; description: string }; return { external_id: o.external_id, name: o.name, description: o.description }; })).toEqual(ORIGINS_GUARDED);
   });
 
+  it('a CSV file Excel saved (CRLF) with rows added by `echo >>` (LF) reads every row on its own line, through the binary', async () => {
+    const file = t.writeFile('people-mixed.csv', 'email,auth_group\r\n"a@x.example",member\r\nb@x.example,admin\nc@x.example,member\n');
+    const r = await t.sctBin(['invitations', 'bulk-create', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.stringify(JSON.parse(r.stdout))).toMatch(/a@x\.example.*b@x\.example.*c@x\.example/);
+  });
+
+  it('an id a spreadsheet saved to CSV in scientific notation (its digits lost) is exit 2 naming the line, nothing sent: never a new external_id', async () => {
+    const before = sent().length;
+    // LibreOffice's (the fixture) and Excel's (General format: 1.23457E+11) ways of writing a long number.
+    const excel = t.writeFile('orders-excel.csv', `external_id,type,order_created_at,seller_company_id,product,volume,unit\n1.23457E+11,order,2025-04-01,101,17,100,kg\n1.23457E+11,order,2025-04-01,101,17,250,kg\n`);
+    const runs = [
+      ['origins', 'sync', '--file', fixture('origins-long-ids-libreoffice.csv'), '--dry-run'],
+      ['origins', 'import', '--file', fixture('origins-long-ids-libreoffice.csv'), '--dry-run'],
+      ['orders', 'import', '--purchase', '--file', excel, '--dry-run'],
+      ['orders', 'sync', '--purchase', '--file', excel, '--dry-run'],
+    ];
+    for (const args of runs) {
+      const r = await t.sct(args);
+      expect(r.exitCode, r.stdout + r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/line [23], external_id: "1\.23\d*E\+0?1[18]" is a number a spreadsheet wrote in scientific notation: the id's digits are lost; format the column as text in the spreadsheet, type the ids again and save/);
+    }
+    // The 12-digit id LibreOffice kept whole is read as it is.
+    const skipped = await t.sct(['origins', 'import', '--file', fixture('origins-long-ids-libreoffice.csv'), '--dry-run', '--skip-invalid', '-o', 'json']);
+    expect(dryRunBodies(skipped.stdout).map((b) => (b as { external_id: string }).external_id)).toEqual(['123456789012']);
+    // A code with an E but no sign is no number a spreadsheet wrote: read as it is.
+    const code = t.writeFile('origins-code.csv', 'external_id,name,country_code,latitude,longitude\n12E3,Farm,CI,6.5,-6.0\n');
+    const coded = await t.sct(['origins', 'import', '--file', code, '--dry-run', '-o', 'json']);
+    expect(coded.exitCode, coded.stderr).toBe(0);
+    expect(sent().length).toBe(before);
+  });
+
   it('a number cell past 2^53 in a text column (a long numeric id saved as a number) is exit 2 naming the cell, nothing sent', async () => {
     const before = sent().length;
     for (const args of [['origins', 'sync', '--file', fixture('origins-long-id.xlsx'), '--dry-run'], ['origins', 'import', '--file', fixture('origins-long-id.xlsx'), '--dry-run']]) {

@@ -73,6 +73,26 @@ describe('readCsv', () => {
       }
     });
 
+    it('reads a file whose line ends are mixed (rows added by `echo >>` to a file Excel saved) as the lines an editor shows', async () => {
+      for (const quoted of [false, true]) {
+        const first = quoted ? '"a@x.example",member' : 'a@x.example,member';
+        const csv = await fromText(`email,auth_group\r\n${first}\r\nb@x.example,admin\nc@x.example,member\rd@x.example,member\n`);
+        expect(csv.rows.map((r) => [r.line, r.values.email, r.values.auth_group]), String(quoted)).toEqual([
+          [2, 'a@x.example', 'member'],
+          [3, 'b@x.example', 'admin'],
+          [4, 'c@x.example', 'member'],
+          [5, 'd@x.example', 'member'],
+        ]);
+      }
+      // A CRLF where the parser is handed the file's next 64 kB: one line end, not a line and a blank one.
+      const rows = Array.from({ length: 3000 }, (_, i) => `"r${String(i).padStart(5, '0')}",${'x'.repeat(20)}`);
+      const text = `a,b\n${rows.join('\r\n')}\n`;
+      const csv = await fromText(text);
+      expect(csv.rows).toHaveLength(3000);
+      expect(csv.rows.map((r) => r.line)).toEqual(rows.map((_, i) => i + 2));
+      expect(csv.rows.every((r) => r.values.b === 'x'.repeat(20))).toBe(true);
+    });
+
     it('counts the blank lines before it, and those inside other records', async () => {
       const csv = await fromText('a,b\n\n  \n"p\n\nq",1\n\n"r",2\r\n\r\n5,6');
       expect(csv.rows.map((r) => r.line)).toEqual([4, 8, 10]);
