@@ -171,17 +171,16 @@ export async function doctor(ctx: Context): Promise<void> {
     add('token', 'fail', 'no token (sct auth login or SCT_TOKEN)');
   } else if (s.baseUrl && checks.find((c) => c.name === 'base_url')?.level !== 'fail') {
     const tokenFrom = `${maskToken(s.token)} from ${s.tokenSource === 'env' ? 'SCT_TOKEN' : 'the profile'}`;
-    // The server's clock against ours, once known: the rate limit resets in the server's time.
-    let serverSkewMs = 0;
     const clock = (header: string | string[] | undefined) => {
       const date = Date.parse(String(header ?? ''));
       if (Number.isFinite(date)) {
         const skew = Math.round((ctx.now() - date) / 1000);
         const level = Math.abs(skew) > 300 ? 'fail' : Math.abs(skew) > 30 ? 'warn' : 'ok';
-        const advice = level === 'ok' ? '' : ': set the clock right (NTP: `timedatectl set-ntp true`, or the system settings); rate-limit resets and dates read from it are off by as much';
+        // sct reads the service's times (a rate limit's reset) against the service's own clock;
+        // what else on this machine reads the clock is off by as much.
+        const advice = level === 'ok' ? '' : ': set the clock right (NTP: `timedatectl set-ntp true`, or the system settings)';
         const off = Math.abs(skew) < 60 ? `${Math.abs(skew)}s` : formatDuration(Math.abs(skew) * 1000);
         add('clock', level, `local clock is ${off} ${skew >= 0 ? 'ahead of' : 'behind'} the server${advice}`);
-        serverSkewMs = ctx.now() - date;
       } else if (header === undefined) add('clock', 'warn', 'the server sent no Date header');
       else add('clock', 'warn', `the server's Date header cannot be read (${quotedHeader(header)})`);
     };
@@ -203,7 +202,8 @@ export async function doctor(ctx: Context): Promise<void> {
       const rl = client.rateLimit;
       if (rl.remaining !== undefined && rl.limit !== undefined) {
         const low = rl.remaining < rl.limit * 0.1;
-        const reset = rl.reset ? ` (resets in ${formatDuration(Math.max(0, rl.reset * 1000 - (ctx.now() - serverSkewMs)))})` : '';
+        // The client has put the reset on this machine's clock already (by the answer's Date).
+        const reset = rl.reset ? ` (resets in ${formatDuration(Math.max(0, rl.reset * 1000 - ctx.now()))})` : '';
         add('rate_limit', low ? 'warn' : 'ok', `${rl.remaining} of ${rl.limit} requests left this hour${reset}`);
       } else if (res.headers['x-ratelimit-remaining'] === undefined && res.headers['x-ratelimit-limit'] === undefined) {
         add('rate_limit', 'warn', 'the server sent no X-RateLimit headers');

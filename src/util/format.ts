@@ -33,9 +33,13 @@ export function formatDuration(ms: number): string {
   return `${hours}h${mins % 60 ? ` ${mins % 60}m` : ''}`;
 }
 
-/** A wait as it is announced or counted down: whole seconds, rounded up ("59s", "1m 30s"). */
+/**
+ * A wait as it is announced or counted down: whole seconds, rounded up ("59s", "1m 30s"); past an
+ * hour, told to the minute, whole minutes rounded up ("1h 31m" for 1h 30m 29s).
+ */
 export function formatWait(ms: number): string {
-  return formatDuration(Math.ceil(ms / 1000) * 1000);
+  const unit = ms > 3_600_000 ? 60_000 : 1000;
+  return formatDuration(Math.ceil(ms / unit) * unit);
 }
 
 /** 1, 'request' → "1 request"; 3 → "3 requests". */

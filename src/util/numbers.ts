@@ -19,7 +19,7 @@ export function parseDuration(value: string, flag: string, o: { allowZero?: bool
   const unit = m[2] ?? 's';
   const ms = Math.round(n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[unit]!);
   // 0 would switch the limit off (and 0.0001s rounds to 0): a limit is a positive time.
-  if (ms < 1 && !(o.allowZero && n === 0)) throw new UsageError(`invalid ${flag} "${value}": must be more than 0 (at least 1ms)`);
+  if (ms < 1 && !(o.allowZero && n === 0)) throw new UsageError(`invalid ${flag} "${value}": must be ${o.allowZero ? '0 or ' : 'more than 0 ('}at least 1ms${o.allowZero ? '' : ')'}`);
   // A timer holds at most 2^31-1 ms (24.8 days); a longer one fires at once. Longer than that is
   // meant as "no limit", which the longest timer is.
   return Math.min(ms, MAX_TIMER_MS);

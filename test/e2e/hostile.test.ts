@@ -593,6 +593,17 @@ describe('doctor against answers that are not what it reads', () => {
     expect(r.stdout).not.toMatch(/sent no/);
   });
 
+  it('a clock an hour off: the reset is told as the service counts it (an hour away), not corrected for the skew twice', async () => {
+    for (const skew of [-3600, 3600]) {
+      // The service's clock `skew` seconds from ours; its reset an hour away by its own clock.
+      const server = Math.floor(Date.now() / 1000) + skew;
+      h.on('GET /api/accounts/me', withHeaders({ date: new Date(server * 1000).toUTCString(), 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '50', 'x-ratelimit-reset': String(server + 3600) }), { times: 1 });
+      const r = await sct(['doctor']);
+      expect(r.stdout, String(skew)).toMatch(/^fail\s+clock\s+local clock is 1h (ahead of|behind) the server/m);
+      expect(r.stdout, String(skew)).toMatch(/^ok\s+rate_limit\s+50 of 100 requests left this hour \(resets in (1h|59m)\)$/m);
+    }
+  });
+
   it('takes an HTML page at the base URL for what it is, not the API answering; JSON under another type is the API', async () => {
     h.on('GET /api/accounts/countries', withHeaders({ 'content-type': 'text/json' }), { times: 1 });
     const json = await sct(['doctor']);

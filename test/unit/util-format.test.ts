@@ -26,6 +26,10 @@ describe('formatWait: a wait in whole seconds, never told as shorter than it is'
     [1500, '2s'],
     [59_001, '1m'],
     [89_200, '1m 30s'],
+    // Past an hour it is told to the minute: rounded up too, never "1h 30m" for 1h 30m 29s.
+    [5_429_000, '1h 31m'],
+    [5_400_000, '1h 30m'],
+    [3_600_001, '1h 1m'],
   ])('%d ms is %s', (ms, text) => expect(formatWait(ms)).toBe(text));
 });
 
