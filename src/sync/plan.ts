@@ -237,6 +237,8 @@ export async function uncreatable(objects: FileObjects, service: ServiceView): P
 export class Planner {
   private readonly plan: Plan;
   private readonly notCompared = new Set<string>();
+  /** Objects left out of the plan: their text lost letters to a code page (codePageLoss). */
+  readonly lossy: ObjectProblems[] = [];
 
   constructor(
     private readonly spec: SyncSpec,
@@ -257,6 +259,12 @@ export class Planner {
       return c;
     }
     const { changes, body } = diffObject(this.spec, o, current, this.notCompared);
+    const lost = changes.filter((c) => codePageLoss(c.new, c.old));
+    if (lost.length) {
+      const problems = lost.map((c) => ({ line: o.lines[0]!, column: c.field, message: `${JSON.stringify(c.new)} has "?" where the service has ${JSON.stringify(c.old)}: the file was saved in an encoding without those letters (Excel's "CSV", Windows-1252); save it as UTF-8 ("CSV UTF-8") and run again` }));
+      this.lossy.push({ key: o.key, lines: o.lines, problems });
+      return undefined;
+    }
     if (changes.length) this.plan.update.push({ key: o.key, id: current.id, lines: o.lines, changes, body, planned: current });
     else this.plan.unchanged.push({ key: o.key, id: current.id, lines: o.lines });
     return undefined;
@@ -266,6 +274,25 @@ export class Planner {
     this.plan.notCompared = [...this.notCompared];
     return this.plan;
   }
+}
+
+/**
+ * `text` is `was` with letters a code page lacks written as "?", nothing else changed: a file
+ * saved as Windows-1252 (Excel's "CSV", LibreOffice's default) from text that had them. Synced,
+ * it would write the "?" over the service's letters.
+ */
+export function codePageLoss(text: unknown, was: unknown): boolean {
+  if (typeof text !== 'string' || typeof was !== 'string' || !text.includes('?')) return false;
+  const now = [...text];
+  const before = [...was.normalize('NFC')];
+  if (now.length !== before.length) return false;
+  let lost = false;
+  for (let i = 0; i < now.length; i++) {
+    if (now[i] === before[i]) continue;
+    if (now[i] !== '?' || before[i]!.codePointAt(0)! < 0x80) return false;
+    lost = true;
+  }
+  return lost;
 }
 
 /** The fields where the file differs from the service, and the PATCH body that makes them agree. */

@@ -20,7 +20,7 @@ import { ApiError, CancelledError, ConflictError, PartialFailureError } from '..
 import { endDryRun, RowErrors } from '../bulk/csv.js';
 import { fileLabel } from '../util/files.js';
 import { countOf } from '../util/format.js';
-import { addObjectProblems, Planner, snapshotOf, unchangedSince, uncreatable, writesOf, type FileObjects, type Plan, type Snapshot, type SyncSpec } from './plan.js';
+import { addObjectProblems, Planner, snapshotOf, unchangedSince, uncreatable, writesOf, type FileObjects, type ObjectProblems, type Plan, type Snapshot, type SyncSpec } from './plan.js';
 import { readService, type ServiceSource, type ServiceState } from './read.js';
 import { costLines, planObject, planWriter, type PlanObject } from './render.js';
 import { addsItems } from '../api/schemas/orders.js';
@@ -184,6 +184,8 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
     ctx.io.error(`sync profile: read ${s(read)} s CPU in ${state.reads} requests, plan ${s(diffing)} s CPU, process ${s(process.cpuUsage())} s CPU so far`);
   }
   await out.end(plan);
+  // After the plan: the rows a code page spoilt are named under it (exit 2, or left out).
+  if (planner.lossy.length) settleProblems(ctx, run, planner.lossy);
   // After the plan's table, as its summary: inside the pager when one shows the table.
   for (const line of costLines({ writes: writesOf(plan), reads: state.reads, checks: checksOf(run, plan), rateLimit: reader.rateLimit, now: ctx.now(), maxWaitMs: reader.maxWaitMs })) await ctx.io.note(line);
   return { plan, json: applying && format === 'json' ? planObject(plan, shown, ctx.now()) : undefined, state };
@@ -197,18 +199,20 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
  * plan to leave out.
  */
 async function settleInvalid(ctx: Context, run: SyncRun, state: ServiceState): Promise<Set<string>> {
-  const errors = new RowErrors(fileLabel(run.file), run.objects.unit);
-  const bad = new Set<string>();
   const found = [...(await uncreatable(run.objects, state)), ...((await run.objects.againstService?.(state.byKey)) ?? [])];
+  if (found.length) settleProblems(ctx, run, found);
+  return new Set(found.map((c) => c.key));
+}
+
+/** Objects found invalid after the file's own reading: exit 2 with nothing written, or with --skip-invalid left out and reported. */
+function settleProblems(ctx: Context, run: SyncRun, found: ObjectProblems[]): void {
+  const errors = new RowErrors(fileLabel(run.file), run.objects.unit);
   for (const c of found.sort((a, b) => a.lines[0]! - b.lines[0]!)) {
     if (run.objects.unit === 'feature') errors.name(c.lines[0]!, c.key);
-    bad.add(c.key);
     addObjectProblems(errors, c, c.problems);
   }
-  if (bad.size === 0) return bad;
   const invalid = errors.settle(ctx, { skipInvalid: run.skipInvalid, report: run.report });
   run.invalid = [...(run.invalid ?? []), ...invalid].sort((a, b) => a.lines[0] - b.lines[0]);
-  return bad;
 }
 
 /**

@@ -325,6 +325,23 @@ EMPTY-1,order,2025-03-01,,,,be,,,,,,\n`,
 });
 
 describe('origins sync', () => {
+  it('a file saved in a code page that lacks some letters (each a "?") is refused rather than synced over the service: exit 2, nothing written; a "?" typed where the service has no letter to lose is planned', async () => {
+    const lost = await send('POST', '/origins', { name: 'Farm Phạm 16 (Đắk Lắk)', country_code: 'VN', external_id: 'OS-CP1252', description: 'Café Nguyễn', location: { type: 'Point', coordinates: [108.05, 12.67] } });
+    const kept = await send('POST', '/origins', { name: 'Farm Kept', country_code: 'CI', external_id: 'OS-ASKED', location: { type: 'Point', coordinates: [-5.95, 6.13] } });
+    const file = t.writeFile('origins-cp1252.csv', `external_id,name,country_code,description\nOS-CP1252,Farm Ph?m 16 (??k L?k),VN,Café Nguy?n\nOS-ASKED,Farm Kept?,CI,\n`);
+    t.sb.requests.length = 0;
+    const r = await t.sct(['origins', 'sync', '--file', file, '--dry-run']);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain('line 2, name: "Farm Ph?m 16 (??k L?k)" has "?" where the service has "Farm Phạm 16 (Đắk Lắk)": the file was saved in an encoding without those letters');
+    expect(r.stderr).toContain('line 2, description: "Café Nguy?n" has "?" where the service has "Café Nguyễn"');
+    expect(r.stderr).toContain('save it as UTF-8');
+    const skipped = await t.sct(['origins', 'sync', '--file', file, '--yes', '--skip-invalid', '-o', 'json']);
+    expect(skipped.exitCode, skipped.stderr).toBe(3);
+    expect(JSON.parse(skipped.stdout).update.map((u: any) => u.external_id)).toEqual(['OS-ASKED']);
+    expect((await t.api(`/origins/${lost.id}`)).name).toBe('Farm Phạm 16 (Đắk Lắk)');
+    expect((await t.api(`/origins/${kept.id}`)).name).toBe('Farm Kept?');
+  });
+
   it('creates, updates only what differs, leaves empty cells alone, and a second sync sends nothing', async () => {
     const same = await send('POST', '/origins', { name: 'Farm Same', country_code: 'CI', external_id: 'OS-SAME', description: 'kept', location: { type: 'Point', coordinates: [-5.95, 6.13] } });
     const moved = await send('POST', '/origins', { name: 'Farm Moved', country_code: 'GH', external_id: 'OS-MOVED', location: { type: 'Point', coordinates: [-1.5, 6.5] } });
