@@ -312,9 +312,43 @@ async function openInto(path: string): Promise<Writable> {
 }
 
 async function saveFile(body: Readable, target: Target, check: DownloadCheck | undefined): Promise<void> {
+  const staged = await stageFile(body, target, check);
+  try {
+    staged.claim();
+  } finally {
+    staged.discard();
+  }
+}
+
+/**
+ * Files that belong together (an export split into numbered files): each written whole under a
+ * part name, then all claimed under their names once every one is written. A failure before (a
+ * full disk, Ctrl-C) takes the part files away and leaves the directory as it was: never some
+ * files of the new set beside the old set's others, each looking whole.
+ */
+export async function saveTogether(bodies: readonly Readable[], targets: readonly Target[]): Promise<void> {
+  const staged: Staged[] = [];
+  try {
+    for (let i = 0; i < bodies.length; i++) staged.push(await stageFile(bodies[i]!, targets[i]!, undefined));
+    for (const s of staged) s.claim();
+  } finally {
+    // In reverse: the first part file's directory, if sct made it, goes once it is empty.
+    for (const s of staged.reverse()) s.discard();
+  }
+}
+
+interface Staged {
+  /** The part file under the target's name (claimFile). */
+  claim(): void;
+  /** The part file removed, if it was not claimed, and a directory made for it while empty. */
+  discard(): void;
+}
+
+/** The body written whole (and checked) into a part file beside the target. */
+async function stageFile(body: Readable, target: Target, check: DownloadCheck | undefined): Promise<Staged> {
   // The first directory made for the file, if any: a download that fails takes what it made away.
   const made = mkdirSync(target.dir, { recursive: true });
-  let saved = false;
+  let claimed = false;
   // Beside a name of 255 bytes, `.<name>.<pid>.part` would be too long for the file system.
   const suffix = `.${process.pid}.part`;
   const tmp = join(target.dir, `.${fitBytes(basename(target.path), NAME_MAX - 1 - Buffer.byteLength(suffix))}${suffix}`);
@@ -324,6 +358,11 @@ async function saveFile(body: Readable, target: Target, check: DownloadCheck | u
     process.on('exit', removePartFiles);
   }
   partFiles.add(tmp);
+  const discard = () => {
+    rmSync(tmp, { force: true });
+    partFiles.delete(tmp);
+    if (!claimed && made !== undefined) removeEmptyDirs(target.dir, made);
+  };
   const out = createWriteStream(tmp, { flags: 'wx', mode: 0o644 });
   // Which stream failed first: pipeline then destroys the other with the same error (Node 22 the
   // file's stream with the body's, a cut answer or Ctrl-C; Node 20 the body with the file's).
@@ -339,16 +378,22 @@ async function saveFile(body: Readable, target: Target, check: DownloadCheck | u
       throw err;
     }
     if (check) check(readFileSync(tmp));
-    claim(tmp, target);
-    saved = true;
-  } finally {
+  } catch (err) {
     // A source that fails at once can beat the file's open: removed before the stream has
     // closed, the file would be created after the removal and left behind.
     if (!out.closed) await once(out, 'close').catch(() => undefined);
-    rmSync(tmp, { force: true });
-    partFiles.delete(tmp);
-    if (!saved && made !== undefined) removeEmptyDirs(target.dir, made);
+    discard();
+    throw err;
   }
+  // Closed before it is renamed (Windows renames no open file).
+  if (!out.closed) await once(out, 'close').catch(() => undefined);
+  return {
+    claim: () => {
+      claim(tmp, target);
+      claimed = true;
+    },
+    discard,
+  };
 }
 
 /** `dir` and its parents up to `top`, each while it is empty (another process may have put something there meanwhile). */

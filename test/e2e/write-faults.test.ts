@@ -208,6 +208,38 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
     expect(full.stdout.length, 'the export is larger than the room left').toBeGreaterThan(PAGE);
   });
 
+  it('an export for the registry split into files that the disk cannot hold whole: no file of it is written, and an earlier export stays as it was', async () => {
+    const { dir, makeRoom } = fullDisk(64, 2);
+    const out = join(dir, 'exp');
+    const args = ['origins', 'list', '-o', 'geojson', '--eudr', '--max-size', '2kB', '--out', `${out}/`];
+    const cut = await t.sct(args);
+    expect(cut.exitCode, cut.stderr).toBe(1);
+    expect(cut.stderr).toMatch(/error: writing .*origins-\d+\.geojson: .*(ENOSPC|no space left)/i);
+    // Neither some files of the set nor their part files: the directory made for them goes too.
+    expect(existsSync(out)).toBe(false);
+    makeRoom();
+    const whole = await t.sct(args);
+    expect(whole.exitCode, whole.stderr).toBe(0);
+    const before = new Map(readdirSync(out).map((f) => [f, readFileSync(join(out, f), 'utf8')]));
+    expect(before.size, 'the export is split into several files').toBeGreaterThan(2);
+    // A new origin, the disk full again: the rerun with --force fails, and the earlier set is whole.
+    expect((await t.sct(['origins', 'create', '--name', 'Farm Late', '--country-code', 'CI', '--location', '6.1,-5.9'])).exitCode).toBe(0);
+    const filler = join(dir, '.filler2');
+    mkdirSync(filler);
+    for (let i = 0; ; i++) {
+      try {
+        writeFileSync(join(filler, String(i)), Buffer.alloc(PAGE, 1));
+      } catch {
+        rmSync(join(filler, String(i)), { force: true });
+        rmSync(join(filler, String(i - 1)));
+        break;
+      }
+    }
+    const again = await t.sct([...args, '--force']);
+    expect(again.exitCode, again.stderr).toBe(1);
+    expect(new Map(readdirSync(out).map((f) => [f, readFileSync(join(out, f), 'utf8')]))).toEqual(before);
+  });
+
   it('a --report in a read-only directory is refused before the first request: exit 2', async () => {
     const { dir } = fullDisk(4, 4);
     const ro = spawnSync('mount', ['-o', 'remount,ro', dir], { encoding: 'utf8' });

@@ -10,7 +10,7 @@ import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { COLUMNS } from '../../output/columns.js';
 import { FEATURE_COLLECTION, toFeature } from '../../output/geojson.js';
-import { checkOutDirectory, checkOutGiven, resolveTarget, saveStream } from '../../output/download.js';
+import { checkOutDirectory, checkOutGiven, resolveTarget, saveTogether } from '../../output/download.js';
 import { UsageError } from '../../errors.js';
 import { pageOptions, runList } from '../shared/list.js';
 import type { EudrExportFlags } from './options.js';
@@ -108,8 +108,10 @@ export async function exportForRegistry(ctx: Context, flags: EudrExportFlags, qu
   if (earlier.length > 0 && !flags.force) {
     throw new UsageError(`${flags.out} holds files of an earlier export that this one would not replace: ${earlier.slice(0, 5).join(', ')}${earlier.length > 5 ? ', …' : ''}; nothing was written`, {}, 'pass --force to replace the export (they are removed), or choose another --out');
   }
+  // All written before any takes its name: a full disk or Ctrl-C half-way leaves the earlier
+  // export as it was, never some new files beside the old set's others (features twice, or missing).
+  await saveTogether(texts.map((text) => Readable.from([text])), targets);
   for (let i = 0; i < texts.length; i++) {
-    await saveStream(Readable.from([texts[i]]), targets[i]);
     ctx.io.info(`${targets[i].path}: ${files.counts[i]} feature${files.counts[i] === 1 ? '' : 's'}, ${Buffer.byteLength(texts[i]).toLocaleString('en-US')} bytes`);
   }
   for (const name of earlier) unlinkSync(join(flags.out, name));
