@@ -181,7 +181,13 @@ function fullDisk(pages: number, free: number): { dir: string; makeRoom: () => v
   const m = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${pages * PAGE}`, 'tmpfs', dir], { encoding: 'utf8' });
   if (m.status !== 0) throw new Error(`mount: ${m.stderr}`);
   mounts.push(dir);
-  const filler = join(dir, '.filler');
+  const filler = fillUp(dir, free, '.filler');
+  return { dir, makeRoom: () => rmSync(filler, { recursive: true, force: true }) };
+}
+
+/** Fills the disk of `dir` but for `free` pages, with files in the directory `name`; returns that directory. */
+function fillUp(dir: string, free: number, name: string): string {
+  const filler = join(dir, name);
   mkdirSync(filler);
   for (let i = 0; ; i++) {
     try {
@@ -189,13 +195,12 @@ function fullDisk(pages: number, free: number): { dir: string; makeRoom: () => v
     } catch {
       rmSync(join(filler, String(i)), { force: true });
       for (let j = 0; j < free; j++) rmSync(join(filler, String(i - 1 - j)));
-      break;
+      return filler;
     }
   }
-  return { dir, makeRoom: () => rmSync(filler, { recursive: true, force: true }) };
 }
 
-const listFiles = (dir: string) => readdirSync(dir).filter((f) => f !== '.filler');
+const listFiles = (dir: string) => readdirSync(dir).filter((f) => !f.startsWith('.filler'));
 
 describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipped: ${mountProblem})` : ''}`, () => {
   it('stdout redirected into a file on a full disk: exit 1, "writing output: …", never exit 0', async () => {
@@ -224,17 +229,7 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
     expect(before.size, 'the export is split into several files').toBeGreaterThan(2);
     // A new origin, the disk full again: the rerun with --force fails, and the earlier set is whole.
     expect((await t.sct(['origins', 'create', '--name', 'Farm Late', '--country-code', 'CI', '--location', '6.1,-5.9'])).exitCode).toBe(0);
-    const filler = join(dir, '.filler2');
-    mkdirSync(filler);
-    for (let i = 0; ; i++) {
-      try {
-        writeFileSync(join(filler, String(i)), Buffer.alloc(PAGE, 1));
-      } catch {
-        rmSync(join(filler, String(i)), { force: true });
-        rmSync(join(filler, String(i - 1)));
-        break;
-      }
-    }
+    fillUp(dir, 1, '.filler2');
     const again = await t.sct([...args, '--force']);
     expect(again.exitCode, again.stderr).toBe(1);
     expect(new Map(readdirSync(out).map((f) => [f, readFileSync(join(out, f), 'utf8')]))).toEqual(before);
