@@ -103,8 +103,14 @@ export function eachSheetRecord(
         // the CSV sct exported and are the service's (ids and codes are trimmed where read). A
         // cell of spaces alone is empty.
         return String(cell.v).trim() === '' ? '' : String(cell.v);
-      case 'n':
-        return numberText(cell.v as number);
+      case 'n': {
+        // A whole number in a format of zeros alone (`00000`: shown `00123`) is how a sheet keeps
+        // an id's or a postcode's leading zeros: read as it is shown.
+        const v = cell.v as number;
+        const format = typeof cell.z === 'string' ? cell.z : '';
+        if (/^0{2,}$/.test(format) && Number.isInteger(v) && v >= 0 && v < 1e15) return String(v).padStart(format.length, '0');
+        return numberText(v);
+      }
       case 'b':
         return cell.v ? 'true' : 'false';
       case 'd':

@@ -336,6 +336,14 @@ describe('workbooks: a CSV export saved by LibreOffice reads back as exported', 
     expect(JSON.stringify(JSON.parse(r.stdout))).toMatch(/a@x\.example.*b@x\.example.*c@x\.example/);
   });
 
+  it('a number cell whose format pads it with zeros (00000, the usual way to keep an id\'s zeros) is read as shown: 00123', async () => {
+    for (const name of ['origins-zero-padded.xlsx', 'origins-zero-padded.ods']) {
+      const r = await t.sct(['origins', 'import', '--file', fixture(name), '--dry-run', '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(dryRunBodies(r.stdout).map((b) => (b as { external_id: string }).external_id), name).toEqual(['00123', '45']);
+    }
+  });
+
   it('an id a spreadsheet saved to CSV in scientific notation (its digits lost) is exit 2 naming the line, nothing sent: never a new external_id', async () => {
     const before = sent().length;
     // LibreOffice's (the fixture) and Excel's (General format: 1.23457E+11) ways of writing a long number.
