@@ -69,7 +69,8 @@ function jqMessage(err: unknown): string {
     .split('\n')
     .filter((l) => l.trim() && !/^jq: \d+ compile errors?$/.test(l.trim()) && !/^Non-zero exit code/.test(l))
     .map((l) => l.replace(/^jq: error(: )?/, '').trim())
-    .join('; ');
+    // A line ending "line 1:" names the place of the expression's line that follows it.
+    .reduce((text, l) => (!text ? l : text.endsWith(':') ? `${text} ${l}` : `${text}; ${l}`), '');
 }
 
 /** Exit 2 when the expression does not compile (jq's exit code 3); nothing of it runs here. */

@@ -277,7 +277,8 @@ describe('--jq', () => {
 
   it('a bad expression is exit 2 before any request; a runtime error is exit 1', async () => {
     await t.expectUsageErrors([
-      [['orders', 'list', '--buying', '--jq', '.['], /invalid --jq expression: syntax error/],
+      // jq's line naming the place and the expression's line it quotes: one sentence, not "line 1:; .[".
+      [['orders', 'list', '--buying', '--jq', '.['], /invalid --jq expression: syntax error, unexpected end of file .*at <top-level>, line 1: \.\[$/m],
       [['orders', 'list', '--buying', '--jq', 'nosuchfn(1)'], /invalid --jq expression: nosuchfn\/1 is not defined/],
       [['orders', 'list', '--buying', '--jq', '.', '-o', 'csv'], /--jq filters JSON output/],
     ]);

@@ -200,12 +200,14 @@ B-1,produced_batch,2025-04-01,101,1,5,kg
 B-2,ordr,2025-02-30,x,1,5,kg
 ,order,2025-04-01,101,1,5,kg`,
     );
+    // Tags separated by a comma (as in a sentence) are one tag "eudr, organic" if taken as written.
+    const commaTags = writeCsv('comma-tags.csv', 'external_id,type,order_created_at,tags\nT-1,order,2025-01-01,"eudr, organic"\nT-2,order,2025-01-01,"[""eudr, organic""]"');
     const twice = writeCsv('twice.csv', 'external_id,type,Type,order_created_at\nX,order,order,2025-01-01');
     const signed = writeCsv('signed.csv', 'external_id,type,order_created_at,signed_off_at\nX,order,2025-01-01,1 Jan 2025');
     const unknown = writeCsv('unknown.csv', 'external_id,company_id,colour\nX,1,red');
     const good = writeCsv('good.csv', `external_id,type,order_created_at\nD-1,order,2025-01-01\nD-2,order,2025-01-02`);
     const existingReport = writeCsv('exists.csv', 'x');
-    const [r, u, noKind, noFile, report, dry, dup, when] = await Promise.all([
+    const [r, u, noKind, noFile, report, dry, dup, when, tags] = await Promise.all([
       t.sct(['orders', 'import', '--purchase', '--file', bad]),
       t.sct(['orders', 'import', '--purchase', '--file', unknown]),
       t.sct(['orders', 'import', '--file', good]),
@@ -214,7 +216,11 @@ B-2,ordr,2025-02-30,x,1,5,kg
       t.sct(['orders', 'import', '--sale', '--file', good, '--dry-run', '-o', 'json']),
       t.sct(['orders', 'import', '--purchase', '--file', twice]),
       t.sct(['orders', 'import', '--purchase', '--file', signed]),
+      t.sct(['orders', 'import', '--purchase', '--file', commaTags]),
     ]);
+    expect(tags.exitCode).toBe(2);
+    expect(tags.stderr).toContain('comma-tags.csv: 1 invalid row; nothing was sent');
+    expect(tags.stderr).toContain('line 2, tags: "eudr, organic" has a comma: the values of a list are separated by | or ; (eudr|organic); one that holds a comma is written in a JSON list, ["eudr, organic"]');
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('bad.csv: 4 invalid rows; nothing was sent');
     expect(r.stderr).toMatch(/line 2, volume: "abc" is not a number/);

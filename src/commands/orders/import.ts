@@ -96,6 +96,11 @@ function convert(raw: string, conv: Conv, numbers: NumberStyle = 'point'): unkno
         const parsed = jsonStrings(raw);
         if (parsed) return parsed;
       }
+      // "eudr, organic" as a sentence writes it would be one tag, comma and all.
+      if (raw.includes(',')) {
+        const parts = raw.split(/[,|;]/).map((s) => s.trim()).filter(Boolean);
+        throw new CellError(`"${raw}" has a comma: the values of a list are separated by | or ; (${parts.join('|')}); one that holds a comma is written in a JSON list, ${JSON.stringify([raw])}`);
+      }
       return raw.split(LIST_SEPARATOR).map((s) => s.trim()).filter(Boolean);
     case 'idlist':
       return raw
