@@ -78,6 +78,7 @@ Creation rules, checked before anything is sent:
           ctx,
           PATHS.statement(parseId(id)),
           `statement ${id}`,
+          `sct dds get ${parseId(id)}`,
           opts.withdraw ? { has_withdraw_request: 'true' } : undefined,
           opts.withdraw ? { ask: 'and withdraw it from the EU registry', done: 'and asked the EU registry to withdraw it' } : undefined,
         ),

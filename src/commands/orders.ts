@@ -130,7 +130,7 @@ export async function deleteOrder(ctx: Context, id: number): Promise<void> {
   if (!ctx.flags.yes && ctx.io.canPrompt()) {
     what = describeOrder(await ctx.client().get<Record<string, unknown> | null>(PATHS.order(id)), id);
   }
-  await deleteOne(ctx, PATHS.order(id), what);
+  await deleteOne(ctx, PATHS.order(id), what, `sct orders get ${id}`);
 }
 
 /** "purchase order 17 (PO-2025-0017)": the kind as the recording company sees it, and its external id. */

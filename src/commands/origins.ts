@@ -92,6 +92,7 @@ export const register = registerOf({
     }),
     ...crudLeaves({
       resource: 'origin',
+      group: 'origins',
       noun: 'origin',
       article: 'an',
       paths: { all: PATHS.origins, one: PATHS.origin },

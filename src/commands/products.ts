@@ -47,6 +47,7 @@ export const register = registerOf({
     }),
     ...crudLeaves({
       resource: 'product',
+      group: 'products',
       noun: 'product',
       article: 'a',
       paths: { all: PATHS.products, one: PATHS.product },

@@ -57,6 +57,7 @@ export const register = registerOf({
     }),
     ...crudLeaves({
       resource: 'valueChain',
+      group: 'value-chains',
       noun: 'value chain',
       article: 'a',
       paths: { all: PATHS.valueChains, one: PATHS.valueChain },

@@ -48,5 +48,6 @@ export async function updateStatement(ctx: Context, id: number, opts: UpdateFlag
     what: 'statement',
     columns: COLUMNS.statement,
     detail: DETAILS.statement,
+    getCommand: `sct dds get ${id}`,
   });
 }

@@ -43,13 +43,33 @@ export async function withRerunKey<T>(send: Promise<T>, how: RerunKey = CREATE_K
     // follow it into a second object. Any other hint of its own (an answer that came without
     // the object: a rerun with the key gets that answer again) is left alone.
     if (err instanceof SctError && err.delivery === 'unknown' && err.idempotencyKey && (err.hint === undefined || err instanceof RateLimitError)) {
-      // An answer that came (a 500 after the retries, a 200 that is not JSON) says nothing of
-      // whether it was done either.
-      const why = typeof err.status === 'number' ? `the service answered ${err.status}` : err instanceof AnswerError ? 'its answer was not one sct can read' : 'its answer never came';
+      const why = whyUnknown(err);
       // A key the user gave is in the command already: running it again is enough.
       const rerun = given === err.idempotencyKey ? 'run the same command again (it sends the same key)' : `run the same command with ${how.flag(err.idempotencyKey)}`;
       const key = `it may have been ${how.done} (${why}): ${rerun} to get its outcome without ${how.doing} it twice`;
       err.hint = err.hint === undefined ? key : `${key}; ${err.hint}`;
+    }
+    throw err;
+  }
+}
+
+/** Why a change may have been made: an answer that came (a 500 after the retries, a 200 that is not JSON) says nothing of whether it was either. */
+function whyUnknown(err: SctError): string {
+  return typeof err.status === 'number' ? `the service answered ${err.status}` : err instanceof AnswerError ? 'its answer was not one sct can read' : 'its answer never came';
+}
+
+/**
+ * An update or a delete that may have been made (its answer lost, cut or unreadable) has no key
+ * to learn its outcome by: said so, with the command that shows whether it was, before it is
+ * sent again (a delete that went through answers 404 the second time).
+ */
+export async function withUnknownOutcome<T>(send: Promise<T>, done: 'updated' | 'deleted', getCommand: string): Promise<T> {
+  try {
+    return await send;
+  } catch (err) {
+    if (err instanceof SctError && err.delivery === 'unknown' && err.hint === undefined) {
+      const see = done === 'deleted' ? 'shows whether it is still there' : 'shows whether it was, before you send the change again';
+      err.hint = `it may have been ${done} (${whyUnknown(err)}): \`${getCommand}\` ${see}`;
     }
     throw err;
   }
@@ -71,9 +91,9 @@ export async function showOne(ctx: Context, path: string, columns: Column[], det
 }
 
 /** `also`: what the delete does besides, as asked (`and withdraw it …`) and as done (`and asked … to withdraw it`). */
-export async function deleteOne(ctx: Context, path: string, what: string, query?: Record<string, string>, also?: { ask: string; done: string }): Promise<void> {
+export async function deleteOne(ctx: Context, path: string, what: string, getCommand: string, query?: Record<string, string>, also?: { ask: string; done: string }): Promise<void> {
   if (!(await ctx.confirm(`Delete ${what}${also ? ` ${also.ask}` : ''}?`))) throw new CancelledError(`cancelled: ${what} was not deleted`);
-  await ctx.client().delete(path, query);
+  await withUnknownOutcome(ctx.client().delete(path, query), 'deleted', getCommand);
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Deleted ${stripControl(what)}${also ? ` ${also.done}` : ''}`);
 }
 
@@ -89,6 +109,8 @@ export interface SaveOptions<S extends z.ZodType> {
   detail?: Column[];
   /** Fields a create asks in their own way at a terminal when left out. */
   askers?: FieldAskers;
+  /** An update's `sct … get ID`: what shows whether an update whose answer was lost was made. */
+  getCommand?: string;
 }
 
 /** Builds, validates and sends a create/update body; prints the saved resource. */
@@ -111,7 +133,8 @@ export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOpt
   if (o.method === 'POST') await promptMissing(ctx, o.schema, body, o.askers);
   const valid = validate(o.schema, body, o.what);
   // A create must answer the created object: anything else (a 2xx page, an empty body) is no proof.
-  const res = await withRerunKey(ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined, idempotencyKey }), undefined, idempotencyKey);
+  const send = ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined, idempotencyKey });
+  const res = await (o.method === 'POST' || o.getCommand === undefined ? withRerunKey(send, undefined, idempotencyKey) : withUnknownOutcome(send, 'updated', o.getCommand));
   const saved = savedObject(res, o.method, o.path, o.what);
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${o.method === 'POST' ? 'Created' : 'Updated'} ${o.what}${saved && saved.id !== undefined ? ` ${stripControl(String(saved.id))}` : ''}`);
   return saved;
@@ -120,6 +143,8 @@ export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOpt
 export interface CrudOptions<E extends readonly OptionEntry[]> {
   /** The resource as messages name it ("value chain"). */
   noun: string;
+  /** The command group (`value-chains`). */
+  group: string;
   /** What the descriptions put before the noun ("Create an origin"). */
   article: 'a' | 'an';
   /** The collection (create) and one resource (get, update, delete). */
@@ -160,6 +185,7 @@ export function crudLeaves<const E extends readonly OptionEntry[]>(o: CrudOption
       what: o.noun,
       columns: o.columns,
       detail: o.detail,
+      getCommand: id === undefined ? undefined : `sct ${o.group} get ${id}`,
     });
   };
   // The run's options are the fields' and the body's; checked here once for all four verbs.
@@ -191,7 +217,7 @@ export function crudLeaves<const E extends readonly OptionEntry[]>(o: CrudOption
       args: idArg,
       options: [DRY_RUN_OPTION],
       examples: o.examples.delete,
-      run: (ctx, _flags, [id]) => deleteOne(ctx, o.paths.one(parseId(id)), `${o.noun} ${id}`),
+      run: (ctx, _flags, [id]) => deleteOne(ctx, o.paths.one(parseId(id)), `${o.noun} ${id}`, `sct ${o.group} get ${parseId(id)}`),
     }),
   ];
 }
