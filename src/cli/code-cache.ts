@@ -76,6 +76,8 @@ interface Compiled {
   script: Script;
   /** Where its code came from: a succeeding run's file, a failed run's, or none (missing or refused by V8). */
   from: 'full' | 'partial' | 'none';
+  /** A full file was there and V8 refused it. */
+  refusedFull?: boolean;
 }
 
 /**
@@ -114,7 +116,7 @@ class CachedLoader {
     const cachedData = full ?? readOwnFile(this.cacheFileOf(file, 'partial'));
     const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(file, 'utf8')}\n})`, { filename: file, cachedData });
     const from = cachedData === undefined || script.cachedDataRejected ? 'none' : full ? 'full' : 'partial';
-    this.compiled.set(file, { script, from });
+    this.compiled.set(file, { script, from, refusedFull: full !== undefined && script.cachedDataRejected });
     const mod = new Module(file);
     mod.filename = file;
     requireNative.cache[file] = mod;
@@ -160,7 +162,9 @@ class CachedLoader {
       for (const [file, c] of fresh) {
         // Not flushed: after a power cut a torn file is refused by V8's own check and written again.
         writeAtomically(this.cacheFileOf(file, kind), c.script.createCachedData(), 0o600, { flush: false });
-        removeFile(this.cacheFileOf(file, ownPath ? 'partial' : 'full'));
+        // Only the full file V8 refused: one a run beside this one wrote meanwhile is kept.
+        if (ownPath) removeFile(this.cacheFileOf(file, 'partial'));
+        else if (c.refusedFull) removeFile(this.cacheFileOf(file, 'full'));
         c.from = kind;
       }
       this.forgetOtherBuilds();

@@ -138,8 +138,9 @@ async function storeToken(ctx: Context, profile: string, baseUrl: string, named:
     if (!inKeyring || old !== account) {
       try {
         keyringDelete(old, ctx.env);
-      } catch {
-        // The old entry stays behind; nothing reads it any more.
+      } catch (err) {
+        // The old entry stays behind; nothing reads it any more. A stopped run is still stopped.
+        if (!(err instanceof KeyringUnavailable)) throw err;
       }
     }
   }

@@ -77,7 +77,8 @@ function call(op: 'get' | 'set' | 'delete', account: string, env: NodeJS.Process
   // group: the helper too, while sct's own handler waits for this blocking call to end. That is
   // the user stopping sct, never a keyring that cannot be used: a login falling back to the file
   // would store the token there in plain text.
-  if (r.signal === 'SIGINT' || r.signal === 'SIGTERM' || r.signal === 'SIGHUP') throw new InterruptedError();
+  // (A helper stopped alone, by someone else, is said as what it is, and stops the run too.)
+  if (r.signal === 'SIGINT' || r.signal === 'SIGTERM' || r.signal === 'SIGHUP') throw new InterruptedError(`interrupted (the keyring helper was stopped by ${r.signal})`);
   let answer: { ok: boolean; value?: string | boolean | null; error?: string };
   try {
     answer = JSON.parse(r.stdout);

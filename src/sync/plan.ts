@@ -279,12 +279,29 @@ export class Planner {
 /**
  * `text` is `was` with letters a code page lacks written as "?", nothing else changed: a file
  * saved as Windows-1252 (Excel's "CSV", LibreOffice's default) from text that had them. Synced,
- * it would write the "?" over the service's letters.
+ * it would write the "?" over the service's letters. A list (tags) is so when each of its texts
+ * is the same or so; the service's text is compared as it is, composed (NFC) and decomposed (NFD:
+ * an encoder writes a "?" for each accent it cannot map).
  */
 export function codePageLoss(text: unknown, was: unknown): boolean {
+  if (Array.isArray(text) && Array.isArray(was)) {
+    if (text.length !== was.length) return false;
+    let lost = false;
+    for (let i = 0; i < text.length; i++) {
+      if (text[i] === was[i]) continue;
+      if (!codePageLoss(text[i], was[i])) return false;
+      lost = true;
+    }
+    return lost;
+  }
   if (typeof text !== 'string' || typeof was !== 'string' || !text.includes('?')) return false;
+  return [was, was.normalize('NFC'), was.normalize('NFD')].some((form) => questionMarksFor(text, form));
+}
+
+/** `text` is `was` with some of its letters outside ASCII, one by one, written as "?". */
+function questionMarksFor(text: string, was: string): boolean {
   const now = [...text];
-  const before = [...was.normalize('NFC')];
+  const before = [...was];
   if (now.length !== before.length) return false;
   let lost = false;
   for (let i = 0; i < now.length; i++) {

@@ -183,9 +183,10 @@ async function readAndPlan(ctx: Context, run: SyncRun, applying: boolean): Promi
     const diffing = { user: planned.user - read.user, system: planned.system - read.system };
     ctx.io.error(`sync profile: read ${s(read)} s CPU in ${state.reads} requests, plan ${s(diffing)} s CPU, process ${s(process.cpuUsage())} s CPU so far`);
   }
-  await out.end(plan);
-  // After the plan: the rows a code page spoilt are named under it (exit 2, or left out).
+  // Before the plan is printed, as every invalid row: exit 2 with no plan on stdout (a script
+  // would take a plan without the row for the whole), or with --skip-invalid left out of it.
   if (planner.lossy.length) settleProblems(ctx, run, planner.lossy);
+  await out.end(plan);
   // After the plan's table, as its summary: inside the pager when one shows the table.
   for (const line of costLines({ writes: writesOf(plan), reads: state.reads, checks: checksOf(run, plan), rateLimit: reader.rateLimit, now: ctx.now(), maxWaitMs: reader.maxWaitMs })) await ctx.io.note(line);
   return { plan, json: applying && format === 'json' ? planObject(plan, shown, ctx.now()) : undefined, state };

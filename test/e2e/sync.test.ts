@@ -332,6 +332,8 @@ describe('origins sync', () => {
     t.sb.requests.length = 0;
     const r = await t.sct(['origins', 'sync', '--file', file, '--dry-run']);
     expect(r.exitCode, r.stderr).toBe(2);
+    // No plan on stdout, as for any invalid row: a script would take a plan without the row for the whole.
+    expect((await t.sct(['origins', 'sync', '--file', file, '--dry-run', '-o', 'json'])).stdout).toBe('');
     expect(r.stderr).toContain('line 2, name: "Farm Ph?m 16 (??k L?k)" has "?" where the service has "Farm Phạm 16 (Đắk Lắk)": the file was saved in an encoding without those letters');
     expect(r.stderr).toContain('line 2, description: "Café Nguy?n" has "?" where the service has "Café Nguyễn"');
     expect(r.stderr).toContain('save it as UTF-8');
@@ -340,6 +342,24 @@ describe('origins sync', () => {
     expect(JSON.parse(skipped.stdout).update.map((u: any) => u.external_id)).toEqual(['OS-ASKED']);
     expect((await t.api(`/origins/${lost.id}`)).name).toBe('Farm Phạm 16 (Đắk Lắk)');
     expect((await t.api(`/origins/${kept.id}`)).name).toBe('Farm Kept?');
+
+    // Text the service holds decomposed (NFD): an encoder writes a "?" for each accent it cannot map.
+    const nfd = await send('POST', '/origins', { name: 'Farm Trần (Đắk Lắk)'.normalize('NFD'), country_code: 'VN', external_id: 'OS-NFD', location: { type: 'Point', coordinates: [108.05, 12.67] } });
+    const spoilt = Buffer.from('Farm Trần (Đắk Lắk)'.normalize('NFD'), 'utf8').toString('utf8').replace(/[^\x00-\xff]/gu, '?');
+    const nfdFile = t.writeFile('origins-nfd.csv', `external_id,name\nOS-NFD,${spoilt}\n`);
+    const refused = await t.sct(['origins', 'sync', '--file', nfdFile, '--dry-run']);
+    expect(refused.exitCode, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`line 2, name: ${JSON.stringify(spoilt)} has "?" where the service has`);
+    expect((await t.api(`/origins/${nfd.id}`)).name).toBe('Farm Trần (Đắk Lắk)'.normalize('NFD'));
+  });
+
+  it('a list (tags) a code page spoilt is refused as a text is', async () => {
+    const order = await seedOrder('CP-TAGS', { tags: ['Đắk Lắk', 'eudr'] });
+    const file = t.writeFile('tags-cp1252.csv', `external_id,tags\nCP-TAGS,??k L?k|eudr\n`);
+    const r = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--dry-run']);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain('line 2, tags: ["??k L?k","eudr"] has "?" where the service has ["Đắk Lắk","eudr"]');
+    expect((await t.api(`/orders/${order.id}`)).tags).toEqual(['Đắk Lắk', 'eudr']);
   });
 
   it('creates, updates only what differs, leaves empty cells alone, and a second sync sends nothing', async () => {
