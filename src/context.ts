@@ -11,7 +11,7 @@ import { ApiClient, type ClientOptions, type PlannedRequest } from './api/client
 import { missingApiPrefix } from './api/endpoint.js';
 import { abortableSleep } from './api/retry.js';
 import { UsageError } from './errors.js';
-import { parseFormat, type Format, type OutputOptions } from './output/format.js';
+import { FORMATS, parseFormat, type Format, type OutputOptions } from './output/format.js';
 import type { Column } from './output/columns.js';
 import { csvColumnsOf, type Printed } from './output/fields.js';
 import { parseDuration } from './util/numbers.js';
@@ -209,7 +209,11 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       if (flags.jq !== undefined) return 'json';
       if (flags.output) return parseFormat(flags.output, { geojson: true });
       const fromProfile = safeProfileOutput(ctx);
-      return fromProfile ? parseFormat(fromProfile) : 'table';
+      if (!fromProfile) return 'table';
+      if (!(FORMATS as readonly string[]).includes(fromProfile)) {
+        throw new UsageError(`the profile "${ctx.settings().profile}" has output ${JSON.stringify(fromProfile)} (in the config file), which is not one of ${FORMATS.join(', ')}`, {}, 'give -o FORMAT, or set it: sct config set output table');
+      }
+      return fromProfile as Format;
     },
     output(defaults) {
       const csvColumns = csvColumnsOf(run.printed);

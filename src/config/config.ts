@@ -17,7 +17,6 @@ import { ConfigFileError, SctError } from '../errors.js';
 import { withLock } from './lock.js';
 import { fileErrorText, removeStaleTemps, writeAtomically } from '../util/files.js';
 import { isPlainObject } from '../util/objects.js';
-import { FORMATS } from '../output/format.js';
 import { jsonErrorPlace } from '../util/json-error.js';
 
 export const PROFILE_KEYS = ['base_url', 'token', 'workspace', 'output'] as const;
@@ -81,14 +80,13 @@ export class ConfigStore {
     for (const key of STORED_KEYS) {
       const value: unknown = found[key];
       if (value === undefined || typeof value === 'string' || (key === 'workspace' && typeof value === 'number')) continue;
-      throw invalidFile(this.path, `profile "${name}" has ${key} ${JSON.stringify(value)}, which is not text`);
+      // Its kind, never its value: a token kept in another shape (a newer sct's) is still a secret.
+      throw invalidFile(this.path, `profile "${name}" has a ${key} that is ${kindOf(value)}, not text`);
     }
-    // An output written by hand in capitals is the format it names, as `-o JSON` is; one that
-    // names none is the file's fault, said as such (every command would fail on it otherwise).
+    // An output written by hand in capitals is the format it names, as `-o JSON` is. One that
+    // names none (a newer sct's, a typo) is refused where it would be used (Context.format), so
+    // that `-o` and `config set output` still work.
     const output = found.output?.toLowerCase();
-    if (output !== undefined && !(FORMATS as readonly string[]).includes(output)) {
-      throw invalidFile(this.path, `profile "${name}" has output ${JSON.stringify(found.output)}, which is not one of ${FORMATS.join(', ')}`);
-    }
     return { ...found, ...(output !== undefined && { output }), ...(found.workspace !== undefined && { workspace: String(found.workspace) }) };
   }
 
@@ -327,4 +325,11 @@ export function openToOthers(dir: string): string | undefined {
   if (uid !== undefined && st.uid !== uid) return `is owned by uid ${st.uid}, not by you (uid ${uid}): that user ${what}; use a directory of your own (SCT_CONFIG_DIR) or chown it`;
   if (st.mode & 0o022) return `is writable by other users, who ${what}: chmod 700 "${dir}"`;
   return undefined;
+}
+
+/** What a JSON value is, in words: "a number", "a list", "an object". */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value === 'boolean' ? 'true or false' : typeof value}`;
 }

@@ -192,19 +192,35 @@ describe('a config file sct can read but not use', () => {
       ['{"profiles":{"default":{"base_url":"http://x"', /cannot read the config file .*config\.json: not valid JSON/],
       // A trailing comma on line 3, as a hand edit leaves one: where it is, not a byte offset.
       ['{\n  "profiles": {\n    "default": {"output": "json",}\n  }\n}\n', /cannot read the config file .*config\.json: not valid JSON at line 3, column 34 /],
-      ['{"profiles":{"default":{"base_url":42,"token":"sct_demo_owner_cacao"}}}', /the config file .*config\.json is not valid: profile "default" has base_url 42, which is not text/],
+      ['{"profiles":{"default":{"base_url":42,"token":"sct_demo_owner_cacao"}}}', /the config file .*config\.json is not valid: profile "default" has a base_url that is a number, not text/],
+      // A token kept in another shape (a newer sct's, a hand edit's) is never printed.
+      ['{"profiles":{"default":{"base_url":"http://x","token":{"value":"sct_live_SUPERSECRET123"}}}}', /the config file .*config\.json is not valid: profile "default" has a token that is an object, not text/],
+      ['{"profiles":{"default":{"base_url":"http://x","token":["sct_live_SUPERSECRET123"]}}}', /profile "default" has a token that is a list, not text/],
       ['[1,2]', /the config file .*config\.json is not valid: not a JSON object/],
       // A profile that is no object is never read as an empty one (a later write would drop it).
       ['{"profiles":{"default":["a","b"]}}', /the config file .*config\.json is not valid: profile "default" is not an object/],
-      ['{"profiles":{"default":{"output":"yaml","token":"sct_demo_owner_cacao"}}}', /the config file .*config\.json is not valid: profile "default" has output "yaml", which is not one of table, json, ndjson, csv/],
     ] as const) {
       writeFileSync(file, text, { mode: 0o600 });
       const r = await t.sctBin(['whoami']);
       expect(r.exitCode, `${text}: ${r.stderr}`).toBe(2);
       expect(r.stderr).toMatch(said);
+      expect(r.stderr).not.toContain('SUPERSECRET');
+      expect((await t.sctBin(['doctor', '-o', 'json'])).stdout).not.toContain('SUPERSECRET');
       expect(r.stderr).toContain('fix the file, or move it away to start over');
       expect(r.stderr).not.toContain('is not a function');
     }
+    // An output this sct does not know (a newer sct's `yaml`, a typo) stops only what would use
+    // it: -o wins, and config set/unset mend it; the file is never to be moved away, token and all.
+    writeFileSync(file, JSON.stringify({ profiles: { default: { base_url: t.sb.url, token: 'sct_demo_owner_cacao', output: 'yaml' } } }), { mode: 0o600 });
+    const unknown = await t.sctBin(['whoami'], { env: { SCT_TOKEN: undefined } });
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain('error: the profile "default" has output "yaml" (in the config file), which is not one of table, json, ndjson, csv');
+    expect(unknown.stderr).toContain('hint: give -o FORMAT, or set it: sct config set output table');
+    expect((await t.sctBin(['whoami', '-o', 'json'], { env: { SCT_TOKEN: undefined } })).exitCode).toBe(0);
+    expect((await t.sctBin(['config', 'profiles', '-o', 'json'], { env: { SCT_TOKEN: undefined } })).exitCode).toBe(0);
+    expect((await t.sctBin(['config', 'unset', 'output'], { env: { SCT_TOKEN: undefined } })).exitCode).toBe(0);
+    expect((await t.sctBin(['config', 'set', 'output', 'json'], { env: { SCT_TOKEN: undefined } })).exitCode).toBe(0);
+    expect((await t.sctBin(['whoami'], { env: { SCT_TOKEN: undefined } })).exitCode).toBe(0);
     // An output written in capitals by hand is the format it names, as `-o JSON` is.
     writeFileSync(file, JSON.stringify({ profiles: { default: { base_url: t.sb.url, token: 'sct_demo_owner_cacao', output: 'JSON' } } }), { mode: 0o600 });
     const upper = await t.sctBin(['whoami'], { env: { SCT_TOKEN: undefined } });

@@ -33,8 +33,12 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
   // a file's header, whatever the fields.
   const own = cmd.opts() as { dryRun?: boolean; template?: boolean };
   const rows = printedBy(cmd);
-  const printed = ctx.dryRun || (own.dryRun && rows) ? { resource: 'plannedRequest' as const } : own.template ? undefined : rowsAsPrinted(rows, ctx.format());
-  if (columns !== undefined) checkFields(ctx.dryRun ? `${commandPath(cmd)} --dry-run` : commandPath(cmd), printed, columns, jsonFields ? '--json' : '--columns');
+  if (columns !== undefined) {
+    // The format only where fields are picked: a profile's output this sct does not know stops
+    // what prints with it, never `config set output` that mends it.
+    const printed = ctx.dryRun || (own.dryRun && rows) ? { resource: 'plannedRequest' as const } : own.template ? undefined : rowsAsPrinted(rows, ctx.format());
+    checkFields(ctx.dryRun ? `${commandPath(cmd)} --dry-run` : commandPath(cmd), printed, columns, jsonFields ? '--json' : '--columns');
+  }
   if (flags.jq !== undefined) await (await import('../../output/jq.js')).checkJq(flags.jq);
   warnUndocumentedFilters(ctx, cmd, cmd.opts().filter);
 }
