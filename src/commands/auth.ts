@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
 import { missingApiPrefix } from '../api/endpoint.js';
-import { AuthError, SctError, UsageError } from '../errors.js';
+import { AuthError, InterruptedError, SctError, UsageError } from '../errors.js';
 import { notLoggedIn } from '../config/settings.js';
 import { maskToken, withoutCredentials } from '../util/redact.js';
 import { KEYRING_SERVICE, KeyringUnavailable, keyringAccount, keyringDelete, keyringSet } from '../config/keyring.js';
@@ -139,8 +139,10 @@ async function storeToken(ctx: Context, profile: string, baseUrl: string, named:
       try {
         keyringDelete(old, ctx.env);
       } catch (err) {
-        // The old entry stays behind; nothing reads it any more. A stopped run is still stopped.
-        if (!(err instanceof KeyringUnavailable)) throw err;
+        // The old entry stays behind; nothing reads it any more. Stopped here, the login is done
+        // (the profile names the new token): said so, with the old secret's way out.
+        if (err instanceof InterruptedError) ctx.io.warn(`the earlier token is still in the system keyring (its removal was stopped): secret-tool clear service ${KEYRING_SERVICE} account '${old}' (Linux), Keychain Access (macOS) or Credential Manager (Windows) removes it`);
+        else if (!(err instanceof KeyringUnavailable)) throw err;
       }
     }
   }

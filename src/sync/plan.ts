@@ -285,31 +285,37 @@ export class Planner {
  */
 export function codePageLoss(text: unknown, was: unknown): boolean {
   if (Array.isArray(text) && Array.isArray(was)) {
-    if (text.length !== was.length) return false;
+    // Lists whose order and repeats mean nothing (tags): each text not on the service is one of
+    // the service's that lost letters.
+    const now = new Set(text);
+    const before = new Set(was);
+    if (now.size !== before.size) return false;
+    const unmatched = [...before].filter((w) => !now.has(w));
     let lost = false;
-    for (let i = 0; i < text.length; i++) {
-      if (text[i] === was[i]) continue;
-      if (!codePageLoss(text[i], was[i])) return false;
+    for (const t of now) {
+      if (before.has(t)) continue;
+      const i = unmatched.findIndex((w) => codePageLoss(t, w));
+      if (i < 0) return false;
+      unmatched.splice(i, 1);
       lost = true;
     }
     return lost;
   }
-  if (typeof text !== 'string' || typeof was !== 'string' || !text.includes('?')) return false;
-  return [was, was.normalize('NFC'), was.normalize('NFD')].some((form) => questionMarksFor(text, form));
+  if (typeof text !== 'string' || typeof was !== 'string' || !text.includes('?') || text === was) return false;
+  return [was, was.normalize('NFC'), was.normalize('NFD')].some((form) => questionMarksFor(form).test(text));
 }
 
-/** `text` is `was` with some of its letters outside ASCII, one by one, written as "?". */
-function questionMarksFor(text: string, was: string): boolean {
-  const now = [...text];
-  const before = [...was];
-  if (now.length !== before.length) return false;
-  let lost = false;
-  for (let i = 0; i < now.length; i++) {
-    if (now[i] === before[i]) continue;
-    if (now[i] !== '?' || before[i]!.codePointAt(0)! < 0x80) return false;
-    lost = true;
+/**
+ * `was` with each of its characters outside ASCII either kept or written as "?": one "?" for a
+ * code point, or one for each UTF-16 unit of it (Windows' converter writes "??" for an emoji).
+ */
+function questionMarksFor(was: string): RegExp {
+  let pattern = '';
+  for (const c of was) {
+    const literal = c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    pattern += c.codePointAt(0)! < 0x80 ? literal : `(?:${literal}|\\?${c.length > 1 ? '\\??' : ''})`;
   }
-  return lost;
+  return new RegExp(`^${pattern}$`, 'u');
 }
 
 /** The fields where the file differs from the service, and the PATCH body that makes them agree. */
