@@ -12,6 +12,7 @@
 // A journal belongs to one file, command and service, and to the user and workspace the token
 // acts for: the same file run as another user, or after a workspace switch, is another run
 // (its rows were not done *there*). One process at a time runs a file: see lockRun.
+import { hostname } from 'node:os';
 import { accessSync, closeSync, constants, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createHash, randomUUID } from 'node:crypto';
@@ -143,9 +144,15 @@ export function lockRun(configDir: string, scope: RunScope): () => void {
   const path = join(dir, `${scope.command.replace(/\W+/g, '-')}-${hashOf([scope.command, scope.identity ?? fileIdentity(configDir, scope.file), scope.baseUrl])}.lock`);
   const got = tryLock(path);
   if ('holder' in got) {
-    const who = got.holder.pid ? ` (process ${got.holder.pid}${got.holder.since ? `, since ${got.holder.since}` : ''})` : '';
+    const h = got.holder;
+    // A holder on another host (a shared config directory, or journals a CI cache brought back
+    // into a new container) cannot be asked whether it still runs: said, with how to go on.
+    const elsewhere = h.pid && h.host !== hostname() ? h.host : undefined;
+    const who = h.pid ? ` (${elsewhere ? `on host ${elsewhere}, ` : ''}process ${h.pid}${h.since ? `, since ${h.since}` : ''})` : '';
     const err = new SctError(`another run of this file is in progress${who}: nothing was sent`);
-    err.hint = `wait for it to finish, then rerun (the lock is ${path})`;
+    err.hint = elsewhere
+      ? `sct cannot tell whether a process on ${elsewhere} still runs: wait for it to finish, or, if it is gone (a container that ended), remove ${path} and rerun`
+      : `wait for it to finish, then rerun (the lock is ${path})`;
     throw err;
   }
   return got.release;

@@ -200,6 +200,13 @@ export async function logout(ctx: Context): Promise<void> {
   // reaches the keyring helper too, a kill) leaves a profile that still names the entry, and a
   // rerun removes it. The other way round, the secret stayed with nothing pointing at it.
   const seen = store.profile(s.profile);
+  // A storage a newer sct wrote: forgetting its note of where the token is would leave the secret
+  // there, and say it was removed.
+  if (seen.token_storage !== undefined && seen.token_storage !== 'keyring') {
+    const unknown = new SctError(`profile "${s.profile}" keeps its token in ${JSON.stringify(seen.token_storage)}, which this version of sct does not know: nothing was removed`);
+    unknown.hint = 'log out with the sct that logged in (a newer version), or remove the token with the tool that stored it';
+    throw unknown;
+  }
   const first = seen.token_storage === 'keyring' ? removeFromKeyring(accountOf(seen), ctx.env) : undefined;
   // Whether there was a token is decided by the write itself, under the config lock: a check made
   // before it could be undone by another process's write in between.

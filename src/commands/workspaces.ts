@@ -127,7 +127,17 @@ export async function switchWorkspace(ctx: Context, id: string | undefined): Pro
   // SCT_TOKEN (another user, perhaps) is that token's, and recorded there it could be a
   // workspace the profile's own user cannot use. A profile without a token goes by SCT_TOKEN.
   const recorded = !(s.tokenSource === 'env' && s.tokenStorage !== 'none');
-  if (recorded) await ctx.config().set(s.profile, 'workspace', String(companyId));
+  if (recorded) {
+    try {
+      await ctx.config().set(s.profile, 'workspace', String(companyId));
+    } catch (err) {
+      // The service has switched (for the web app and every profile of this user too): never a
+      // failure that reads as nothing done.
+      const e = new SctError(`switched to workspace ${companyId} on the service, but profile "${s.profile}" could not record it: ${(err as Error).message}`);
+      e.hint = `run \`sct workspaces switch ${companyId}\` again once the config file can be written (\`sct workspaces current\` shows where the service is)`;
+      throw e;
+    }
+  }
   const message = typeof res.data?.message === 'string' ? res.data.message : `Switched to workspace ${companyId}.`;
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${cleanCell(message)} (${recorded ? `recorded in profile "${s.profile}"` : `not recorded in profile "${s.profile}": the token is SCT_TOKEN's, not the profile's own`})`);
   // Scripts get the answer as data; people have the line above.

@@ -12,7 +12,10 @@ import { ConfigFileError } from '../errors.js';
  * relative path there loops for ever, deaf to signals).
  */
 export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.SCT_CONFIG_DIR) return resolve(env.SCT_CONFIG_DIR);
+  // Blank is unset, as for SCT_BASE_URL; a `~` no shell expanded (a quoted one in an .env file,
+  // a service unit's) is the home, never a directory named `~` under the current one.
+  const given = env.SCT_CONFIG_DIR?.trim();
+  if (given) return given === '~' || given.startsWith('~/') ? join(homeDir(), given.slice(1)) : resolve(given);
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'sct');
   if (process.platform === 'darwin') return join(homeDir(), 'Library', 'Preferences', 'sct');
   return join(xdgDir(env.XDG_CONFIG_HOME) ?? join(homeDir(), '.config'), 'sct');

@@ -3,7 +3,7 @@
 // workspace, one run per file at a time, interrupts and waits that never make a row
 // "rejected", the rerun hint of a --fresh run, and a report that never writes through a link.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { linkSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { holdPath, until, useSandbox } from '../helpers/sandbox.js';
@@ -139,6 +139,28 @@ describe('one file under several names is one run', () => {
 });
 
 describe('one run per journal', () => {
+  it("a lock left by a run on another host (journals a CI cache brought back into a new container) names the host and how to go on; removed as told, the rerun goes", async () => {
+    const file = ordersCsv(3, await productId());
+    t.sb.setFaults({ latencyMs: 3000 });
+    const first = t.spawnSct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '1']);
+    const journals = join(t.dir, 'journals');
+    const lockOf = () => (existsSync(journals) ? readdirSync(journals).find((f) => f.endsWith('.lock')) : undefined);
+    await until(() => lockOf() !== undefined, 'the lock');
+    first.kill('SIGKILL');
+    await first;
+    t.sb.setFaults({});
+    const lock = join(journals, lockOf()!);
+    const holder = JSON.parse(readFileSync(lock, 'utf8'));
+    writeFileSync(lock, JSON.stringify({ ...holder, host: 'ci-runner-old' }));
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/error: another run of this file is in progress \(on host ci-runner-old, process \d+, since \S+\): nothing was sent/);
+    expect(r.stderr).toContain(`if it is gone (a container that ended), remove ${lock} and rerun`);
+    rmSync(lock);
+    const rerun = await t.sct(['orders', 'import', '--purchase', '--file', file]);
+    expect(rerun.exitCode, rerun.stderr).toBe(0);
+  });
+
   it('a second and third run of the same file while the first is going exit 1 at once and send nothing', async () => {
     // Long enough (20 × 300 ms, one at a time) that the others start while it runs, even on a busy machine.
     const file = ordersCsv(20, await productId());

@@ -253,6 +253,31 @@ describe('a config file sct can read but not use', () => {
     expect(existsSync(join(project, 'relcache'))).toBe(false);
   });
 
+  it('an SCT_CONFIG_DIR of blanks is unset, and one starting with a ~ no shell expanded is under the home: never a token file under the current directory', async () => {
+    const home = join(t.dir, 'home-tilde');
+    const project = join(t.dir, 'project-tilde');
+    mkdirSync(project, { recursive: true });
+    for (const [given, expected] of [[' ', join(home, '.config', 'sct')], ['~/sct-conf', join(home, 'sct-conf')], ['~', home]] as const) {
+      const env = { SCT_CONFIG_DIR: given, HOME: home, XDG_CONFIG_HOME: undefined, SCT_TOKEN: undefined };
+      const where = await t.sctBin(['config', 'path'], { env, cwd: project });
+      expect(where.stdout.trim(), JSON.stringify(given)).toBe(join(expected, 'config.json'));
+    }
+    const login = await t.sctBin(['auth', 'login', '--with-token', '--base-url', t.sb.url, '--insecure-storage'], { env: { SCT_CONFIG_DIR: '~/sct-conf', HOME: home, SCT_TOKEN: undefined }, input: OWNER, cwd: project });
+    expect(login.exitCode, login.stderr).toBe(0);
+    expect(readdirSync(project)).toEqual([]);
+  });
+
+  it('auth logout of a profile whose token a newer sct keeps elsewhere removes nothing and says so, never "token removed"', async () => {
+    const { writeFileSync, readFileSync } = await import('node:fs');
+    const file = join(t.dir, 'config.json');
+    const stored = { base_url: t.sb.url, token_storage: 'credential-helper', token_account: `default@${t.sb.url}` };
+    writeFileSync(file, JSON.stringify({ profiles: { default: stored } }), { mode: 0o600 });
+    const r = await t.sctBin(['auth', 'logout'], { env: { SCT_TOKEN: undefined } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('profile "default" keeps its token in "credential-helper", which this version of sct does not know: nothing was removed');
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toEqual(stored);
+  });
+
   it('an empty or relative HOME is no home: the system\'s record of the user is, as when HOME is unset — never the current directory', async () => {
     const project = join(t.dir, 'project-home');
     mkdirSync(project, { recursive: true });

@@ -408,6 +408,18 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
     expect(posts()).toHaveLength(0);
   });
 
+  it('a workspace switch the profile cannot record: the service has switched, and the error says so', async () => {
+    const { dir } = fullDisk(16, 8);
+    const env = { SCT_CONFIG_DIR: dir, SCT_TOKEN: undefined };
+    const login = await t.sct(['auth', 'login', '--base-url', t.sb.url, '--with-token', '--insecure-storage'], { env, input: 'sct_demo_multi' });
+    expect(login.exitCode, login.stderr).toBe(0);
+    fillUp(dir, 0, '.filler2');
+    const r = await t.sct(['workspaces', 'switch', '3'], { env });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('error: switched to workspace 3 on the service, but profile "default" could not record it: ');
+    expect(r.stderr).toContain('hint: run `sct workspaces switch 3` again once the config file can be written');
+  });
+
   it('a config file that cannot be written: non-zero exit, the file as it was, no temporary file', async () => {
     const { dir, makeRoom } = fullDisk(4, 0);
     makeRoom();
