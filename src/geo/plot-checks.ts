@@ -335,6 +335,15 @@ function checkRings(g: Polygon | MultiPolygon, report: Report): boolean {
         const at = m.at.map((n) => round(n, 7));
         return fail(`${where} ${m.kind === 'cross' ? 'crosses' : 'touches'} itself at ${formatPosition(at)}`, at);
       }
+      // The registry judges the ring it keeps: cut to 6 decimals, a ring sound as written can
+      // cross or touch itself (asked only of a ring with more decimals than that).
+      if (clean.some((p) => truncated(p[0]) !== p[0] || truncated(p[1]) !== p[1])) {
+        const cut = selfMeeting(withoutRepeats(clean.map((p) => [truncated(p[0]), truncated(p[1])])));
+        if (cut) {
+          const at = cut.at.map((n) => round(n, 7));
+          return fail(`${where} ${cut.kind === 'cross' ? 'crosses' : 'touches'} itself once the registry truncates it to ${LIMITS.decimals} decimals, at ${formatPosition(at)}`, at);
+        }
+      }
       return true;
     });
     if (!sound.every(Boolean)) {
@@ -344,9 +353,11 @@ function checkRings(g: Polygon | MultiPolygon, report: Report): boolean {
     }
     const outer = withoutRepeats(rings[0]);
     outers.push(outer);
+    const inners: Position[][] = [];
     rings.slice(1).forEach((hole, hi) => {
       holes++;
       const inner = withoutRepeats(hole);
+      inners.push(inner);
       const { crossing, touches } = ringMeetings(outer, inner);
       const name = `${ringName(pi, hi + 1, several)} (a hole)`;
       if (crossing) ok = fail(`${name} ${crossing.kind === 'overlap' ? 'shares an edge with' : 'crosses'} its outer ring at ${formatPosition(crossing.at)}`, crossing.at);
@@ -357,6 +368,9 @@ function checkRings(g: Polygon | MultiPolygon, report: Report): boolean {
         ok = fail(`${name} lies outside its outer ring: a hole must be inside the polygon it cuts`, inner[0]);
       }
     });
+    // Holes of one polygon, as the parts of a MultiPolygon: they may meet at single points only.
+    const met = ok && inners.length > 1 ? firstOverlap(inners) : undefined;
+    if (met) ok = fail(`${ringName(pi, met.i + 1, several)} and ${ringName(pi, met.j + 1, several)} (holes) ${met.how}: holes may meet only at single points`, met.at);
   });
   if (g.type === 'MultiPolygon') ok = checkParts(outers, report) && ok;
   if (holes > 0) report('warning', `${holes === 1 ? 'a hole' : `${holes} holes`}: the registry keeps only the outer ring of each polygon`);
@@ -372,27 +386,30 @@ function probes(ring: Position[]): Position[] {
 
 /** Parts of a MultiPolygon may meet at single points, never overlap or share an edge. */
 function checkParts(outers: Array<Position[] | undefined>, report: Report): boolean {
-  const boxes = outers.map((r) => r && bboxOf([r]));
-  for (let i = 0; i < outers.length; i++) {
-    for (let j = i + 1; j < outers.length; j++) {
-      const a = outers[i];
-      const b = outers[j];
+  const met = firstOverlap(outers);
+  if (!met) return true;
+  report('error', `polygons ${met.i + 1} and ${met.j + 1} ${met.how}: parts of a MultiPolygon may meet only at single points`, met.at, REGISTRY_CODES.geometry);
+  return false;
+}
+
+/** The first two rings (by index) that overlap or share an edge, where they may meet at single points only. */
+function firstOverlap(rings: Array<Position[] | undefined>): { i: number; j: number; how: 'share an edge' | 'overlap'; at?: Position } | undefined {
+  const boxes = rings.map((r) => r && bboxOf([r]));
+  for (let i = 0; i < rings.length; i++) {
+    for (let j = i + 1; j < rings.length; j++) {
+      const a = rings[i];
+      const b = rings[j];
       const ba = boxes[i];
       const bb = boxes[j];
       if (!a || !b || !ba || !bb || ba[2] < bb[0] || bb[2] < ba[0] || ba[3] < bb[1] || bb[3] < ba[1]) continue;
       const { crossing } = ringMeetings(a, b);
-      // With no crossing, one part is inside the other if a corner of it is, or (its corners
+      // With no crossing, one ring is inside the other if a corner of it is, or (its corners
       // all on the other's edges: a diamond in a square) the middle of one of its sides is.
       const within = (r: Position[], other: Position[]) => probes(r).some((p) => booleanPointInPolygon(p, { type: 'Polygon', coordinates: [other] }, { ignoreBoundary: true }));
-      const inside = !crossing && (within(a, b) || within(b, a));
-      if (crossing || inside) {
-        const how = crossing?.kind === 'overlap' ? 'share an edge' : 'overlap';
-        report('error', `polygons ${i + 1} and ${j + 1} ${how}: parts of a MultiPolygon may meet only at single points`, crossing?.at, REGISTRY_CODES.geometry);
-        return false;
-      }
+      if (crossing || within(a, b) || within(b, a)) return { i, j, how: crossing?.kind === 'overlap' ? 'share an edge' : 'overlap', at: crossing?.at };
     }
   }
-  return true;
+  return undefined;
 }
 
 function checkCountry(code: string, scan: Scan, checked: CheckedFeature, report: Report): void {

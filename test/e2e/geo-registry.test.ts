@@ -119,6 +119,29 @@ describe('the registry’s rules (origins check)', () => {
     ]);
   });
 
+  it('holes of one polygon may meet at single points only; a ring sound as written that crosses itself once cut to 6 decimals is refused (GDAL agrees)', async () => {
+    const { exitCode, findings } = await check([
+      // 1: two holes that overlap
+      feature({ type: 'Polygon', coordinates: [square(0, 0, 10), square(2, 2, 3), square(4, 4, 3)] }),
+      // 2: a hole inside another
+      feature({ type: 'Polygon', coordinates: [square(0, 0, 10), square(2, 2, 6), square(4, 4, 1)] }),
+      // 3: two holes sharing an edge
+      feature({ type: 'Polygon', coordinates: [square(0, 0, 10), square(2, 2, 2), square(4, 2, 2)] }),
+      // 4: two holes meeting at one corner: allowed
+      feature({ type: 'Polygon', coordinates: [square(0, 0, 10), square(2, 2, 2), square(4, 4, 2)] }),
+      // 5: a bow-tie only once the registry truncates to 6 decimals (GDAL: valid as written,
+      // "Self-intersection" once truncated)
+      feature({ type: 'Polygon', coordinates: [[[-2.489312, 6.209871], [-2.487312, 6.2118729], [-2.487312, 6.212871], [-2.488311, 6.212871], [-2.488312, 6.21087197], [-2.488313, 6.212871], [-2.489312, 6.212871], [-2.489312, 6.209871]]] }),
+    ]);
+    expect(exitCode).toBe(2);
+    expect(findings.filter((f) => f.level === 'error').map((f) => [f.feature, f.message.replace(/\[[^\]]*\]/g, '[…]')])).toEqual([
+      [1, 'ring 2 and ring 3 (holes) overlap: holes may meet only at single points'],
+      [2, 'ring 2 and ring 3 (holes) overlap: holes may meet only at single points'],
+      [3, 'ring 2 and ring 3 (holes) share an edge: holes may meet only at single points'],
+      [5, 'ring 1 (outer) crosses itself once the registry truncates it to 6 decimals, at […]'],
+    ]);
+  });
+
   it('a GeoJSON whose "crs" names another system than WGS 84 is refused whole, naming it; GDAL\'s CRS84 and EPSG:4326 pass', async () => {
     const r = await t.sct(['origins', 'check', fixture('plots-accra-crs.geojson')]);
     expect(r.exitCode).toBe(2);
