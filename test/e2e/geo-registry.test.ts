@@ -30,6 +30,9 @@ function feature(geometry: unknown, properties: Record<string, unknown> = {}, ex
   return { type: 'Feature', properties: { ProducerCountry: 'GH', ...properties }, geometry, ...extra };
 }
 
+/** The errors found, by feature, their positions left out. */
+const errorsOf = (findings: Finding[]) => findings.filter((f) => f.level === 'error').map((f) => [f.feature, f.message.replace(/\[[^\]]*\]/g, '[…]')]);
+
 async function check(features: unknown[], args: string[] = [], collection: Record<string, unknown> = {}) {
   const file = t.writeFile(`plots-${Math.random().toString(36).slice(2)}.geojson`, JSON.stringify({ type: 'FeatureCollection', ...collection, features }));
   const r = await t.sct(['origins', 'check', '-o', 'json', ...args, file]);
@@ -111,7 +114,7 @@ describe('the registry’s rules (origins check)', () => {
       { type: 'Feature', id: { a: 1 }, properties: {}, geometry: { type: 'Point', coordinates: at(0, 0) } },
     ]);
     expect(exitCode).toBe(2);
-    expect(findings.filter((f) => f.level === 'error').map((f) => [f.feature, f.message.replace(/\[[^\]]*\]/g, '[…]')])).toEqual([
+    expect(errorsOf(findings)).toEqual([
       [1, 'ring 2 (a hole) lies outside its outer ring: a hole must be inside the polygon it cuts'],
       [2, 'ring 2 (a hole) shares an edge with its outer ring at […]'],
       [3, 'a malformed GeoJSON Feature: "properties" must be an object or null'],
@@ -134,7 +137,7 @@ describe('the registry’s rules (origins check)', () => {
       feature({ type: 'Polygon', coordinates: [[[-2.489312, 6.209871], [-2.487312, 6.2118729], [-2.487312, 6.212871], [-2.488311, 6.212871], [-2.488312, 6.21087197], [-2.488313, 6.212871], [-2.489312, 6.212871], [-2.489312, 6.209871]]] }),
     ]);
     expect(exitCode).toBe(2);
-    expect(findings.filter((f) => f.level === 'error').map((f) => [f.feature, f.message.replace(/\[[^\]]*\]/g, '[…]')])).toEqual([
+    expect(errorsOf(findings)).toEqual([
       [1, 'ring 2 and ring 3 (holes) overlap: holes may meet only at single points'],
       [2, 'ring 2 and ring 3 (holes) overlap: holes may meet only at single points'],
       [3, 'ring 2 and ring 3 (holes) share an edge: holes may meet only at single points'],
