@@ -123,10 +123,11 @@ export function checkPlots(file: GeoJsonFile, options: CheckOptions = {}): Check
 
 /**
  * The errors a plot file's checks find in one geometry, checked against `country`: a plot given
- * in a CSV cell (origins import and sync), which is held to the rules of a plot file's.
+ * in a CSV cell (origins import and sync), which is held to the rules of a plot file's; or an
+ * origin the registry export writes (`properties`: its Area).
  */
-export function plotErrors(geometry: unknown, country: string | undefined): string[] {
-  const file = fromGeoJsonValue({ type: 'Feature', geometry, properties: {} }, 'cell', 0);
+export function plotErrors(geometry: unknown, country: string | undefined, properties: Record<string, unknown> = {}): string[] {
+  const file = fromGeoJsonValue({ type: 'Feature', geometry, properties }, 'cell', 0);
   return checkPlots(file, { countryCode: country, forceCountry: country !== undefined })
     .findings.filter((f) => f.level === 'error')
     .map((f) => (f.position && !f.message.includes(formatPosition(f.position)) ? `${f.message} at ${formatPosition(f.position)}` : f.message));

@@ -310,6 +310,25 @@ describe('-o geojson', () => {
     expect(JSON.parse(one.stdout)).toEqual({ type: 'Feature', geometry: o.location, properties: { name: o.name } });
   });
 
+  it('--eudr names the origins the registry would refuse (a ring that crosses itself, a point of more than 4 ha written through the API), into stdout and into --out', async () => {
+    const make = async (body: unknown) => {
+      const r = await fetch(`${t.sb.url}/origins`, { method: 'POST', headers: { Authorization: 'Bearer sct_demo_owner_cacao', 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      return ((await r.json()) as { id: number }).id;
+    };
+    const bow = await make({ name: 'Bow tie', country_code: 'GH', external_id: 'EX-BOW', location: { type: 'Polygon', coordinates: [[[-1.62, 6.69], [-1.61, 6.70], [-1.61, 6.69], [-1.62, 6.70], [-1.62, 6.69]]] } });
+    const big = await make({ name: 'Big point', country_code: 'GH', external_id: 'EX-BIG', location: { type: 'Point', coordinates: [-1.6, 6.7], Area: 7 } });
+    const query = ['--external-id', 'EX-BOW,EX-BIG'];
+    const out = await t.sct(['origins', 'list', ...query, '-o', 'geojson', '--eudr']);
+    expect(out.exitCode, out.stderr).toBe(0);
+    expect(JSON.parse(out.stdout).features).toHaveLength(2);
+    for (const r of [out, await t.sct(['origins', 'list', ...query, '-o', 'geojson', '--eudr', '--out', join(t.dir, 'eudr-refused') + '/'])]) {
+      expect(r.stderr).toContain('warning: 2 origins in the file the registry would refuse:');
+      expect(r.stderr).toContain(`origin ${bow} (EX-BOW): ring 1 (outer) crosses itself`);
+      expect(r.stderr).toContain(`origin ${big} (EX-BIG): a point for a plot of 7 ha`);
+      expect(r.stderr).toContain('sct origins check FILE lists every finding');
+    }
+  });
+
   it('--columns does not go with --eudr, whose properties are the registry\'s: exit 2, nothing sent', async () => {
     await t.expectUsageErrors([[['origins', 'list', '-o', 'geojson', '--eudr', '--columns', 'name'], '--columns does not go with --eudr']], { inProcess: true });
   });

@@ -12,6 +12,7 @@ import { COLUMNS } from '../../output/columns.js';
 import { FEATURE_COLLECTION, toFeature } from '../../output/geojson.js';
 import { checkOutDirectory, checkOutGiven, resolveTarget, saveTogether } from '../../output/download.js';
 import { UsageError } from '../../errors.js';
+import { stripControl } from '../../output/sanitize.js';
 import { pageOptions, runList } from '../shared/list.js';
 import type { EudrExportFlags } from './options.js';
 
@@ -78,14 +79,24 @@ function warnLeftOut(ctx: Context, left: LeftOut): void {
 
 export async function exportForRegistry(ctx: Context, flags: EudrExportFlags, query: URLSearchParams): Promise<void> {
   const left: LeftOut = [];
+  // What the service holds was written by any client: each plot is held to the rules sct holds a
+  // file to before it is sent, and those the registry would refuse are named (the file is still
+  // written whole: it is what the service holds).
+  const refused = new RefusedPlots(await import('../../geo/plot-checks.js'));
+  const propertiesOf = (origin: Record<string, unknown>) => {
+    const properties = registryProperties(origin, left);
+    if (properties) refused.check(origin, properties);
+    return properties;
+  };
   // A file for a statement holds every origin that matches, unless --limit says otherwise:
   // into stdout (`> plots.geojson`) as into --out, never the list's first page alone.
   const every = { ...flags, all: flags.all || flags.limit === undefined };
   if (flags.out === undefined) {
     try {
-      await runList(ctx, { path: PATHS.origins, query, flags: every, columns: COLUMNS.origin, noun: 'origins', map: (origin) => registryProperties(origin, left) });
+      await runList(ctx, { path: PATHS.origins, query, flags: every, columns: COLUMNS.origin, noun: 'origins', map: propertiesOf });
     } finally {
       warnLeftOut(ctx, left);
+      refused.warn(ctx);
     }
     return;
   }
@@ -94,7 +105,7 @@ export async function exportForRegistry(ctx: Context, flags: EudrExportFlags, qu
   const files = new FileSplitter(maxBytes);
   for await (const page of ctx.client().paginate(PATHS.origins, query, paging)) {
     for (const origin of page.results as Record<string, unknown>[]) {
-      const properties = registryProperties(origin, left);
+      const properties = propertiesOf(origin);
       if (properties) files.add(JSON.stringify(toFeature(properties)), String(origin.id ?? ''));
     }
   }
@@ -117,6 +128,30 @@ export async function exportForRegistry(ctx: Context, flags: EudrExportFlags, qu
   for (const name of earlier) unlinkSync(join(flags.out, name));
   if (earlier.length > 0) ctx.io.info(`removed ${earlier.length} file${earlier.length === 1 ? '' : 's'} of an earlier export: ${earlier.join(', ')}`);
   warnLeftOut(ctx, left);
+  refused.warn(ctx);
+}
+
+/** The origins of an export whose plot the registry would refuse, each with its first reason. */
+class RefusedPlots {
+  private readonly found: string[] = [];
+  private count = 0;
+
+  constructor(private readonly geo: typeof import('../../geo/plot-checks.js')) {}
+
+  check(origin: Record<string, unknown>, properties: Record<string, unknown>): void {
+    const area = properties.Area === undefined ? {} : { Area: properties.Area };
+    const [first] = this.geo.plotErrors(properties.location, typeof properties.ProducerCountry === 'string' ? properties.ProducerCountry : undefined, area);
+    if (first === undefined) return;
+    this.count++;
+    const ext = origin.external_id === undefined || origin.external_id === null ? '' : ` (${stripControl(String(origin.external_id))})`;
+    if (this.found.length < 20) this.found.push(`origin ${stripControl(String(origin.id))}${ext}: ${first}`);
+  }
+
+  warn(ctx: Context): void {
+    if (this.count === 0) return;
+    const more = this.count > this.found.length ? `\n  … and ${this.count - this.found.length} more` : '';
+    ctx.io.warn(`${this.count} origin${this.count === 1 ? '' : 's'} in the file the registry would refuse:\n  ${this.found.join('\n  ')}${more}\nsct origins check FILE lists every finding; mend them on the service (sct origins update ID --location-file …)`);
+  }
 }
 
 /** The `origins-NNN.geojson` files (or links) in dir that are not among `written`. */
