@@ -35,17 +35,21 @@ export async function readPlotFile(file: string, stdin: Readable, signal?: Abort
     case 'gpx': {
       const text = xmlText(bytes, name, format.toUpperCase());
       if (typeof text !== 'string') return text;
-      return format === 'kml' ? fromKml(text, name, bytes.length) : fromGpx(text, name, bytes.length);
+      return converted(await (format === 'kml' ? fromKml(text, name, bytes.length) : fromGpx(text, name, bytes.length)));
     }
     case 'shapefile-part':
       throw new UsageError(`${name}: a Shapefile is read from a .zip of its .shp, .shx, .dbf and .prj, not from one of them alone`, {}, file === '-' ? 'zip the .shp, .shx, .dbf and .prj together and give the .zip' : `zip them together (zip plots.zip ${file.replace(/\.\w+$/, '').split(/[\\/]/).pop()}.*) and give the .zip`);
     case 'kmz':
     case 'shapefile':
-      return fromZip(bytes, name);
+      return converted(await fromZip(bytes, name));
     default:
       // Not recognisable as anything else: read as GeoJSON, whose reader says what is wrong.
       return parseGeoJson(bytes.toString('utf8'), name, bytes.length);
   }
+}
+
+function converted(file: GeoJsonFile): GeoJsonFile {
+  return { ...file, converted: true };
 }
 
 /**

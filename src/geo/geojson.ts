@@ -46,6 +46,8 @@ export interface GeoJsonFile {
   structure?: string[];
   /** What a reader of another format left out of the file, and why (a warning). */
   skipped?: string;
+  /** Read from another format (KML, KMZ, a Shapefile, GPX): its size says nothing of the GeoJSON the registry receives. */
+  converted?: boolean;
 }
 
 /** Why a `bbox` member breaks RFC 7946 §5 (2 × 2 or 2 × 3 numbers, south before north), if it does. */

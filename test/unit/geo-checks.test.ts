@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { checkPlots, parseGeoJson, readGeoJsonFile, type CheckResult } from '../../src/geo/index.js';
+import { checkPlots, parseGeoJson, readGeoJsonFile, readPlotFile, type CheckResult } from '../../src/geo/index.js';
 
 const FIXTURES = new URL('../fixtures/geo/', import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, FIXTURES), 'utf8');
@@ -197,5 +197,22 @@ describe('reading GeoJSON', () => {
     const file = parseGeoJson(text, 'bom');
     expect(file.problem).toBeUndefined();
     expect(file.size).toBe(Buffer.byteLength(text));
+  });
+});
+
+describe('the registry\'s 25 MB limit', () => {
+  it('is on the GeoJSON the registry receives: a converted file (KMZ, a Shapefile) is measured as that, not by its own bytes', () => {
+    const big = parseGeoJson(`{"type":"FeatureCollection","features":[${point([-5.95, 6.13], { ProducerCountry: 'CI', Area: 1, note: 'x'.repeat(26_000_000) })}]}`, 'plots.kmz');
+    const small = parseGeoJson(`{"type":"FeatureCollection","features":[${point([-5.95, 6.13], { ProducerCountry: 'CI', Area: 1 })}]}`, 'plots.kml');
+    // A KMZ of 2 MB whose plots are 26 MB of GeoJSON; a KML of 50 MB (styles, descriptions) whose plots are small.
+    expect(brief(checkPlots({ ...big, size: 2_000_000, converted: true }))).toContain('warning null: as GeoJSON (what the registry receives), the file is 26.0 MB, over the registry\'s 25 MB limit for one statement: split it');
+    expect(brief(checkPlots({ ...small, size: 50_000_000, converted: true })).filter((l) => l.includes('MB'))).toEqual([]);
+    expect(brief(checkPlots({ ...small, size: 26_000_000 }))).toContain('warning null: the file is 26.0 MB, over the registry\'s 25 MB limit for one statement: split it');
+  });
+
+  it('a KMZ, a zipped Shapefile and a KML are read as converted; a GeoJSON file is not', async () => {
+    const read = (name: string) => readPlotFile(new URL(name, FIXTURES).pathname, new PassThrough());
+    for (const name of ['plots-libkml.kmz', 'plots-shp.zip']) expect((await read(name)).converted, name).toBe(true);
+    expect((await read('valid.geojson')).converted).toBeUndefined();
   });
 });
