@@ -58,11 +58,16 @@ export interface Context {
    * error, whether or not a client is made (doctor checks them before its checks).
    */
   requestLimits(): { timeoutMs: number; maxWaitMs: number };
-  /** Output format: -o/--json/--jq > profile's output > table. */
-  format(): Format;
+  /**
+   * Output format: -o/--json/--jq > profile's output > table. A profile output this sct does not
+   * know is a usage error (`orTable`: table, for doctor, which reports it as a check).
+   */
+  format(o?: { orTable?: boolean }): Format;
   /** The fields chosen with --columns or --json FIELDS. */
   columns(): string | undefined;
-  output(defaults: Column[]): OutputOptions;
+  output(defaults: Column[], o?: { orTable?: boolean }): OutputOptions;
+  /** Why the profile's output cannot be used (a format this sct does not know), if it cannot. */
+  profileOutputProblem(): string | undefined;
   /** A spinner on stderr when it is a terminal and not --quiet; otherwise silent. */
   spinner(text: string): Promise<Spinner>;
   /** Answers a yes/no question: --yes, else a prompt on a TTY, else a usage error. */
@@ -204,20 +209,25 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
         maxWaitMs: flags.maxWait !== undefined ? parseDuration(flags.maxWait, '--max-wait', { allowZero: true }) : 600_000,
       };
     },
-    format() {
+    format(o) {
       if (flags.json !== undefined) return 'json';
       if (flags.jq !== undefined) return 'json';
       if (flags.output) return parseFormat(flags.output, { geojson: true });
-      const fromProfile = safeProfileOutput(ctx);
-      if (!fromProfile) return 'table';
-      if (!(FORMATS as readonly string[]).includes(fromProfile)) {
-        throw new UsageError(`the profile "${ctx.settings().profile}" has output ${JSON.stringify(fromProfile)} (in the config file), which is not one of ${FORMATS.join(', ')}`, {}, 'give -o FORMAT, or set it: sct config set output table');
+      const problem = ctx.profileOutputProblem();
+      if (problem) {
+        if (o?.orTable) return 'table';
+        throw new UsageError(problem, {}, 'give -o FORMAT, or set it: sct config set output table');
       }
-      return fromProfile as Format;
+      return (safeProfileOutput(ctx) as Format | undefined) ?? 'table';
     },
-    output(defaults) {
+    profileOutputProblem() {
+      const fromProfile = safeProfileOutput(ctx);
+      if (fromProfile === undefined || (FORMATS as readonly string[]).includes(fromProfile)) return undefined;
+      return `the profile "${ctx.settings().profile}" has output ${JSON.stringify(fromProfile)} (in the config file), which is not one of ${FORMATS.join(', ')}`;
+    },
+    output(defaults, o) {
       const csvColumns = csvColumnsOf(run.printed);
-      return { format: ctx.format(), columns: ctx.columns(), csvFormulas: flags.csvFormulas, bom: flags.bom, defaults, csvColumns, jq: flags.jq };
+      return { format: ctx.format(o), columns: ctx.columns(), csvFormulas: flags.csvFormulas, bom: flags.bom, defaults, csvColumns, jq: flags.jq };
     },
     columns() {
       return typeof flags.json === 'string' && flags.json !== '' ? flags.json : flags.columns;

@@ -22,6 +22,7 @@ import { tryLock } from '../config/lock.js';
 import { fileErrorText, nearestExisting, writeAllSync, writeAtomically } from '../util/files.js';
 import { SctError } from '../errors.js';
 import { idempotencyKey } from './idempotency.js';
+import { stripControl } from '../output/sanitize.js';
 import { DoneTable, type DoneRecord } from './done-table.js';
 
 export interface RunScope {
@@ -147,7 +148,7 @@ export function lockRun(configDir: string, scope: RunScope): () => void {
     const h = got.holder;
     // A holder on another host (a shared config directory, or journals a CI cache brought back
     // into a new container) cannot be asked whether it still runs: said, with how to go on.
-    const elsewhere = h.pid && h.host !== hostname() ? h.host : undefined;
+    const elsewhere = h.pid && h.host !== hostname() ? stripControl(h.host) || 'unnamed' : undefined;
     const who = h.pid ? ` (${elsewhere ? `on host ${elsewhere}, ` : ''}process ${h.pid}${h.since ? `, since ${h.since}` : ''})` : '';
     const err = new SctError(`another run of this file is in progress${who}: nothing was sent`);
     err.hint = elsewhere

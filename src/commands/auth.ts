@@ -141,8 +141,12 @@ async function storeToken(ctx: Context, profile: string, baseUrl: string, named:
       } catch (err) {
         // The old entry stays behind; nothing reads it any more. Stopped here, the login is done
         // (the profile names the new token): said so, with the old secret's way out.
-        if (err instanceof InterruptedError) ctx.io.warn(`the earlier token is still in the system keyring (its removal was stopped): secret-tool clear service ${KEYRING_SERVICE} account '${old}' (Linux), Keychain Access (macOS) or Credential Manager (Windows) removes it`);
-        else if (!(err instanceof KeyringUnavailable)) throw err;
+        if (err instanceof InterruptedError) {
+          const stopped = new InterruptedError(`interrupted after the login was stored: the earlier token is still in the system keyring (its removal was stopped)`);
+          stopped.hint = `secret-tool clear service ${KEYRING_SERVICE} account '${old}' (Linux), Keychain Access (macOS) or Credential Manager (Windows) removes it`;
+          throw stopped;
+        }
+        if (!(err instanceof KeyringUnavailable)) throw err;
       }
     }
   }
@@ -202,7 +206,7 @@ export async function logout(ctx: Context): Promise<void> {
   const seen = store.profile(s.profile);
   // A storage a newer sct wrote: forgetting its note of where the token is would leave the secret
   // there, and say it was removed.
-  if (seen.token_storage !== undefined && seen.token_storage !== 'keyring') {
+  if (seen.token_storage !== undefined && seen.token_storage !== 'keyring' && seen.token === undefined) {
     const unknown = new SctError(`profile "${s.profile}" keeps its token in ${JSON.stringify(seen.token_storage)}, which this version of sct does not know: nothing was removed`);
     unknown.hint = 'log out with the sct that logged in (a newer version), or remove the token with the tool that stored it';
     throw unknown;

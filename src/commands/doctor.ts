@@ -109,6 +109,9 @@ export async function doctor(ctx: Context): Promise<void> {
   else if ((mode & ~CONFIG_FILE_MODE) !== 0) add('config', 'fail', `${store.path} has mode ${mode.toString(8)}${exposure(mode)}, should be 600: chmod 600 "${store.path}"`);
   else if (mode !== CONFIG_FILE_MODE) add('config', 'ok', `${store.path} (mode ${mode.toString(8)}: sct cannot write it, \`config set\` and \`auth login\` will fail)`);
   else add('config', 'ok', `${store.path} (mode 600)`);
+  // Every other command stops on it before it sends anything; doctor says it, with its checks.
+  const outputProblem = ctx.profileOutputProblem();
+  if (outputProblem) add('config', 'fail', `${outputProblem}: sct config set output table`);
 
   add('proxy', ...proxyCheck(ctx));
   const ca = ctx.env.NODE_EXTRA_CA_CERTS;
@@ -254,7 +257,7 @@ const CHECK_COLUMNS: Column[] = [
 ];
 
 async function report(ctx: Context, checks: Check[]): Promise<void> {
-  const output = ctx.output(CHECK_COLUMNS);
+  const output = ctx.output(CHECK_COLUMNS, { orTable: true });
   // The checks are a list like any other for -o, --columns and --jq, and into a pipe (a header,
   // then tab-separated lines); only the plain table at a terminal is doctor's own, its levels
   // coloured.

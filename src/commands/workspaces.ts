@@ -9,7 +9,7 @@ import type { OptionsOf } from './shared/options.js';
 import { PATHS } from '../api/paths.js';
 import { COLUMNS } from '../output/columns.js';
 import { writeOne } from '../output/format.js';
-import { SctError, UsageError } from '../errors.js';
+import { InterruptedError, SctError, UsageError } from '../errors.js';
 import { checkFilterPairs, LIST_OPTIONS, listQuery, pageOptions, runList } from './shared/list.js';
 import { parseId } from './shared/crud.js';
 import { fetchMe } from '../api/me.js';
@@ -132,9 +132,10 @@ export async function switchWorkspace(ctx: Context, id: string | undefined): Pro
       await ctx.config().set(s.profile, 'workspace', String(companyId));
     } catch (err) {
       // The service has switched (for the web app and every profile of this user too): never a
-      // failure that reads as nothing done.
+      // failure that reads as nothing done. Ctrl-C while the lock is waited for stays Ctrl-C.
+      if (err instanceof InterruptedError) throw err;
       const e = new SctError(`switched to workspace ${companyId} on the service, but profile "${s.profile}" could not record it: ${(err as Error).message}`);
-      e.hint = `run \`sct workspaces switch ${companyId}\` again once the config file can be written (\`sct workspaces current\` shows where the service is)`;
+      e.hint = `run \`sct workspaces switch ${companyId}\` again once the config file can be written (\`sct workspaces current\` shows where the service is)${err instanceof SctError && err.hint ? `; ${err.hint}` : ''}`;
       throw e;
     }
   }

@@ -331,5 +331,5 @@ export function openToOthers(dir: string): string | undefined {
 function kindOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value === 'boolean' ? 'true or false' : typeof value}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

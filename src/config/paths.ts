@@ -3,7 +3,7 @@
 // (src/cli/early-connection.ts) can know where the command will connect without loading them.
 import { homedir, userInfo } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { ConfigFileError } from '../errors.js';
+import { ConfigFileError, UsageError } from '../errors.js';
 
 /**
  * SCT_CONFIG_DIR, else the platform's config directory ($XDG_CONFIG_HOME/sct, ~/.config/sct,
@@ -15,7 +15,10 @@ export function configDir(env: NodeJS.ProcessEnv): string {
   // Blank is unset, as for SCT_BASE_URL; a `~` no shell expanded (a quoted one in an .env file,
   // a service unit's) is the home, never a directory named `~` under the current one.
   const given = env.SCT_CONFIG_DIR?.trim();
-  if (given) return given === '~' || given.startsWith('~/') ? join(homeDir(), given.slice(1)) : resolve(given);
+  if (given === '~' || given?.startsWith('~/')) return join(homeDir(), given.slice(1));
+  // `~user/…` is a shell's to expand; taken as written it would be a directory named so here.
+  if (given?.startsWith('~')) throw new UsageError(`SCT_CONFIG_DIR ${JSON.stringify(given)}: only ~ and ~/… are taken as the home; give the directory as an absolute path`);
+  if (given) return resolve(given);
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'sct');
   if (process.platform === 'darwin') return join(homeDir(), 'Library', 'Preferences', 'sct');
   return join(xdgDir(env.XDG_CONFIG_HOME) ?? join(homeDir(), '.config'), 'sct');

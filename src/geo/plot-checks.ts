@@ -85,6 +85,8 @@ export interface CheckOptions {
   nameProperty?: string;
   /** --commodity: cattle plots are exempt from the 4 ha limit of points. */
   commodity?: string;
+  /** The errors of geometry and area rules only: no country or land, no polygon's area (the registry export of what the service holds: fast). */
+  geometryOnly?: boolean;
 }
 
 export function checkPlots(file: GeoJsonFile, options: CheckOptions = {}): CheckResult {
@@ -136,9 +138,9 @@ function geoJsonBytes(file: GeoJsonFile): number {
  * in a CSV cell (origins import and sync), which is held to the rules of a plot file's; or an
  * origin the registry export writes (`properties`: its Area).
  */
-export function plotErrors(geometry: unknown, country: string | undefined, properties: Record<string, unknown> = {}): string[] {
+export function plotErrors(geometry: unknown, country: string | undefined, properties: Record<string, unknown> = {}, geometryOnly = false): string[] {
   const file = fromGeoJsonValue({ type: 'Feature', geometry, properties }, 'cell', 0);
-  return checkPlots(file, { countryCode: country, forceCountry: country !== undefined })
+  return checkPlots(file, { countryCode: country, forceCountry: country !== undefined, geometryOnly })
     .findings.filter((f) => f.level === 'error')
     .map((f) => (f.position && !f.message.includes(formatPosition(f.position)) ? `${f.message} at ${formatPosition(f.position)}` : f.message));
 }
@@ -178,7 +180,8 @@ function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, 
 
   const ringsOk = type === 'Point' || checkRings(geometry as Polygon | MultiPolygon, report);
   const country = options.forceCountry && options.countryCode ? options.countryCode : countryOf(raw, options.countryCode);
-  if (country !== undefined) checkCountry(country, scan, checked, report);
+  if (options.geometryOnly) checked.country = country;
+  else if (country !== undefined) checkCountry(country, scan, checked, report);
   else {
     report('warning', 'the feature names no country (a ProducerCountry property, or --country-code): the registry needs one; checked against land only');
     checkLand(scan, report);
@@ -193,7 +196,8 @@ function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, 
   const first = seen.firstOf(raw.index, geometry);
   if (first !== undefined) report('warning', `the same geometry as feature ${first}`);
 
-  if (type !== 'Point' && ringsOk) {
+  // The area says only warnings and the summary: not asked where the errors alone are wanted.
+  if (type !== 'Point' && ringsOk && !options.geometryOnly) {
     const ha = hectares(geometry as Polygon | MultiPolygon);
     summary.hectares += ha;
     if (ha < LIMITS.minHa) report('warning', `a polygon of ${formatHectares(ha)}, under ${LIMITS.minHa} ha: is it a plot?`);
@@ -298,6 +302,12 @@ function checkPointArea(raw: RawFeature, at: Position, options: CheckOptions, re
 }
 
 /** The truncation the registry applies: 6 decimals, cut, not rounded (a written 1.234567 stays itself). */
+/** More decimals than the registry keeps (as truncated() tells a value already at 6 from one past them). */
+function beyondDecimals(n: number): boolean {
+  const scaled = n * 1e6;
+  return Math.abs(scaled - Math.round(scaled)) >= 1e-6;
+}
+
 function truncated(n: number): number {
   const scaled = n * 1e6;
   const near = Math.round(scaled);
@@ -348,8 +358,8 @@ function checkRings(g: Polygon | MultiPolygon, report: Report): boolean {
       }
       // The registry judges the ring it keeps: cut to 6 decimals, a ring sound as written can
       // cross or touch itself (asked only of a ring with more decimals than that).
-      if (clean.some((p) => truncated(p[0]) !== p[0] || truncated(p[1]) !== p[1])) {
-        const cut = selfMeeting(withoutRepeats(clean.map((p) => [truncated(p[0]), truncated(p[1])])));
+      if (clean.some((p) => beyondDecimals(p[0]) || beyondDecimals(p[1]))) {
+        const cut = selfMeeting(withoutRepeats(clean.map((p) => [truncated(p[0]) / 1e6, truncated(p[1]) / 1e6])));
         if (cut) {
           const at = cut.at.map((n) => round(n, 7));
           return fail(`${where} ${cut.kind === 'cross' ? 'crosses' : 'touches'} itself once the registry truncates it to ${LIMITS.decimals} decimals, at ${formatPosition(at)}`, at);

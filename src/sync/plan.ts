@@ -302,20 +302,30 @@ export function codePageLoss(text: unknown, was: unknown): boolean {
     return lost;
   }
   if (typeof text !== 'string' || typeof was !== 'string' || !text.includes('?') || text === was) return false;
-  return [was, was.normalize('NFC'), was.normalize('NFD')].some((form) => questionMarksFor(form).test(text));
+  return [was, was.normalize('NFC'), was.normalize('NFD')].some((form) => questionMarksFor(text, form));
 }
 
 /**
- * `was` with each of its characters outside ASCII either kept or written as "?": one "?" for a
- * code point, or one for each UTF-16 unit of it (Windows' converter writes "??" for an emoji).
+ * `text` is `was` with some of its characters outside ASCII written as "?": one "?" for a code
+ * point, or one for each UTF-16 unit of it (Windows' converter writes "??" for an emoji). Where
+ * in `text` each character of `was` may end is kept as a set, so the check is linear in the
+ * text (a pattern with a choice per emoji backtracked for minutes on a text that differs).
  */
-function questionMarksFor(was: string): RegExp {
-  let pattern = '';
+function questionMarksFor(text: string, was: string): boolean {
+  let ends = new Set([0]);
   for (const c of was) {
-    const literal = c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    pattern += c.codePointAt(0)! < 0x80 ? literal : `(?:${literal}|\\?${c.length > 1 ? '\\??' : ''})`;
+    const next = new Set<number>();
+    for (const j of ends) {
+      if (text.startsWith(c, j)) next.add(j + c.length);
+      if (c.codePointAt(0)! >= 0x80 && text[j] === '?') {
+        next.add(j + 1);
+        if (c.length > 1 && text[j + 1] === '?') next.add(j + 2);
+      }
+    }
+    if (next.size === 0) return false;
+    ends = next;
   }
-  return new RegExp(`^${pattern}$`, 'u');
+  return ends.has(text.length);
 }
 
 /** The fields where the file differs from the service, and the PATCH body that makes them agree. */

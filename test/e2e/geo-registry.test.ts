@@ -143,6 +143,8 @@ describe('the registry’s rules (origins check)', () => {
       [3, 'ring 2 and ring 3 (holes) share an edge: holes may meet only at single points'],
       [5, 'ring 1 (outer) crosses itself once the registry truncates it to 6 decimals, at […]'],
     ]);
+    // Where, in degrees.
+    expect(findings.find((f) => f.feature === 5)!.message).toMatch(/at \[-2\.488\d*, 6\.21\d*\]$/);
   });
 
   it('a GeoJSON whose "crs" names another system than WGS 84 is refused whole, naming it; GDAL\'s CRS84 and EPSG:4326 pass', async () => {

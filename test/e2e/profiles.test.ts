@@ -217,6 +217,17 @@ describe('a config file sct can read but not use', () => {
     expect(unknown.stderr).toContain('error: the profile "default" has output "yaml" (in the config file), which is not one of table, json, ndjson, csv');
     expect(unknown.stderr).toContain('hint: give -o FORMAT, or set it: sct config set output table');
     expect((await t.sctBin(['whoami', '-o', 'json'], { env: { SCT_TOKEN: undefined } })).exitCode).toBe(0);
+    // Refused before anything is sent: a write whose output came after it would be made, then fail.
+    t.sb.requests.length = 0;
+    const write = await t.sctBin(['products', 'create', '--name', 'Yaml product', '--commodity', 'cocoa'], { env: { SCT_TOKEN: undefined } });
+    expect(write.exitCode).toBe(2);
+    expect(t.sb.requests.filter((q) => q.method !== 'GET')).toEqual([]);
+    // doctor says it as a check, with the others.
+    const checks = await t.sctBin(['doctor'], { env: { SCT_TOKEN: undefined } });
+    expect(checks.exitCode).toBe(1);
+    expect(checks.stdout).toMatch(/^fail\s+config\s+the profile "default" has output "yaml" \(in the config file\), which is not one of table, json, ndjson, csv: sct config set output table$/m);
+    expect(checks.stdout).toMatch(/^ok\s+token\s/m);
+    expect((await t.sctBin(['config', 'get', 'output'], { env: { SCT_TOKEN: undefined } })).stdout).toBe('yaml\n');
     expect((await t.sctBin(['config', 'profiles', '-o', 'json'], { env: { SCT_TOKEN: undefined } })).exitCode).toBe(0);
     expect((await t.sctBin(['config', 'unset', 'output'], { env: { SCT_TOKEN: undefined } })).exitCode).toBe(0);
     expect((await t.sctBin(['config', 'set', 'output', 'json'], { env: { SCT_TOKEN: undefined } })).exitCode).toBe(0);
@@ -262,6 +273,10 @@ describe('a config file sct can read but not use', () => {
       const where = await t.sctBin(['config', 'path'], { env, cwd: project });
       expect(where.stdout.trim(), JSON.stringify(given)).toBe(join(expected, 'config.json'));
     }
+    // `~user/…` is no home sct can find: refused, never a directory of that name here.
+    const other = await t.sctBin(['config', 'set', 'output', 'json'], { env: { SCT_CONFIG_DIR: '~root/sctx', HOME: home }, cwd: project });
+    expect(other.exitCode).toBe(2);
+    expect(other.stderr).toContain('SCT_CONFIG_DIR "~root/sctx": only ~ and ~/… are taken as the home');
     const login = await t.sctBin(['auth', 'login', '--with-token', '--base-url', t.sb.url, '--insecure-storage'], { env: { SCT_CONFIG_DIR: '~/sct-conf', HOME: home, SCT_TOKEN: undefined }, input: OWNER, cwd: project });
     expect(login.exitCode, login.stderr).toBe(0);
     expect(readdirSync(project)).toEqual([]);

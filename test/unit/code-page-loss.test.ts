@@ -19,6 +19,12 @@ describe('a text a code page spoilt: letters outside ASCII written as "?"', () =
     ['a+b?', 'a.bé', false],
   ])('%s against %s: %s', (text, was, lost) => expect(codePageLoss(text, was)).toBe(lost));
 
+  it('is linear in the text: many emoji and a text that differs beside them answer at once', () => {
+    expect(codePageLoss(`${'?'.repeat(68)} edited`, `${'🍫'.repeat(34)}x`)).toBe(false);
+    expect(codePageLoss('?'.repeat(68), '🍫'.repeat(34))).toBe(true);
+    expect(codePageLoss('?'.repeat(34), '🍫'.repeat(34))).toBe(true);
+  });
+
   it('compares lists as sets (tags): order and repeats mean nothing', () => {
     expect(codePageLoss(['eudr', '??k L?k'], ['Đắk Lắk', 'eudr'])).toBe(true);
     expect(codePageLoss(['??k L?k', 'eudr', 'eudr'], ['Đắk Lắk', 'eudr'])).toBe(true);

@@ -140,7 +140,9 @@ class RefusedPlots {
 
   check(origin: Record<string, unknown>, properties: Record<string, unknown>): void {
     const area = properties.Area === undefined ? {} : { Area: properties.Area };
-    const [first] = this.geo.plotErrors(properties.location, typeof properties.ProducerCountry === 'string' ? properties.ProducerCountry : undefined, area);
+    // The geometry and area rules: a country's outline for every plot of a large export cost
+    // more than the export itself (300 plots of 300 positions: 0.27 s became 0.75 s).
+    const [first] = this.geo.plotErrors(properties.location, typeof properties.ProducerCountry === 'string' ? properties.ProducerCountry : undefined, area, true);
     if (first === undefined) return;
     this.count++;
     const ext = origin.external_id === undefined || origin.external_id === null ? '' : ` (${stripControl(String(origin.external_id))})`;

@@ -28,6 +28,9 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
     throw new UsageError(`--jq filters JSON output: it cannot be combined with -o ${flags.output}`);
   }
   const columns = ctx.columns();
+  // A profile output this sct does not know stops a command here, before it sends anything (its
+  // output comes after its write); not those that mend the config, nor doctor, which reports it.
+  if (!SAY_OWN_OUTPUT.has(commandPath(cmd))) ctx.format();
   // A dry run prints requests (method, path, body), not the command's resource (a bulk command's
   // --dry-run is its own option; a sync's prints its plan, of no known shape); --template prints
   // a file's header, whatever the fields.
@@ -42,6 +45,9 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
   if (flags.jq !== undefined) await (await import('../../output/jq.js')).checkJq(flags.jq);
   warnUndocumentedFilters(ctx, cmd, cmd.opts().filter);
 }
+
+/** Commands that run with a profile output this sct does not know. */
+const SAY_OWN_OUTPUT = new Set(['config set', 'config unset', 'config get', 'config path', 'doctor']);
 
 /** A resource whose table and CSV rows are flattened under other names is checked as those rows. */
 function rowsAsPrinted(printed: Printed | undefined, format: string): Printed | undefined {
