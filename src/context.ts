@@ -6,7 +6,7 @@ import { startSpinner, type Spinner } from './output/spinner.js';
 import type { Prompter } from './prompt.js';
 import { ConfigStore } from './config/config.js';
 import { configDir } from './config/paths.js';
-import { checkProfileExists, loginCommand, notLoggedIn, resolveSettings, type Settings } from './config/settings.js';
+import { checkProfileExists, loginCommand, notLoggedIn, resolveSettings, setOutputCommand, type Settings } from './config/settings.js';
 import { ApiClient, type ClientOptions, type PlannedRequest } from './api/client.js';
 import { missingApiPrefix } from './api/endpoint.js';
 import { abortableSleep } from './api/retry.js';
@@ -216,7 +216,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       const problem = ctx.profileOutputProblem();
       if (problem) {
         if (o?.orTable) return 'table';
-        throw new UsageError(problem, {}, 'give -o FORMAT, or set it: sct config set output table');
+        throw new UsageError(problem, {}, `give -o FORMAT, or set it: ${setOutputCommand(ctx.settings().profile)}`);
       }
       return (safeProfileOutput(ctx) as Format | undefined) ?? 'table';
     },

@@ -147,6 +147,7 @@ async function storeToken(ctx: Context, profile: string, baseUrl: string, named:
           throw stopped;
         }
         if (!(err instanceof KeyringUnavailable)) throw err;
+        ctx.io.warn(`the earlier token is still in the system keyring (${err.message}): secret-tool clear service ${KEYRING_SERVICE} account '${old}' (Linux), Keychain Access (macOS) or Credential Manager (Windows) removes it`);
       }
     }
   }

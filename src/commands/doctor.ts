@@ -13,7 +13,7 @@ import type { ApiClient } from '../api/client.js';
 import { displayName } from '../api/me.js';
 import { parseMe } from '../api/me.js';
 import { maskToken, withoutCredentials } from '../util/redact.js';
-import { notLoggedIn, type Settings } from '../config/settings.js';
+import { notLoggedIn, type Settings, setOutputCommand } from '../config/settings.js';
 import { stripControl } from '../output/sanitize.js';
 import { writeList } from '../output/format.js';
 import type { Column } from '../output/columns.js';
@@ -111,7 +111,7 @@ export async function doctor(ctx: Context): Promise<void> {
   else add('config', 'ok', `${store.path} (mode 600)`);
   // Every other command stops on it before it sends anything; doctor says it, with its checks.
   const outputProblem = ctx.profileOutputProblem();
-  if (outputProblem) add('config', 'fail', `${outputProblem}: sct config set output table`);
+  if (outputProblem) add('config', 'fail', `${outputProblem}: ${setOutputCommand(ctx.settings().profile)}`);
 
   add('proxy', ...proxyCheck(ctx));
   const ca = ctx.env.NODE_EXTRA_CA_CERTS;

@@ -133,7 +133,11 @@ export async function switchWorkspace(ctx: Context, id: string | undefined): Pro
     } catch (err) {
       // The service has switched (for the web app and every profile of this user too): never a
       // failure that reads as nothing done. Ctrl-C while the lock is waited for stays Ctrl-C.
-      if (err instanceof InterruptedError) throw err;
+      if (err instanceof InterruptedError) {
+        const stopped = new InterruptedError(`interrupted after the service switched to workspace ${companyId}: profile "${s.profile}" did not record it`);
+        stopped.hint = `run \`sct workspaces switch ${companyId}\` again to record it`;
+        throw stopped;
+      }
       const e = new SctError(`switched to workspace ${companyId} on the service, but profile "${s.profile}" could not record it: ${(err as Error).message}`);
       e.hint = `run \`sct workspaces switch ${companyId}\` again once the config file can be written (\`sct workspaces current\` shows where the service is)${err instanceof SctError && err.hint ? `; ${err.hint}` : ''}`;
       throw e;

@@ -161,6 +161,11 @@ export function notLoggedIn(s: Settings, message = 'not logged in', hint?: strin
  * in, and it names a --base-url of this run (without it, the login would be for the profile's
  * own); a URL holding a password is not repeated.
  */
+/** The command that sets a profile's output to table (a profile's output this sct does not know). */
+export function setOutputCommand(profile: string): string {
+  return `sct${profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`} config set output table`;
+}
+
 export function loginCommand(s: Pick<Settings, 'profile' | 'baseUrl' | 'baseUrlSource'>): string {
   const url = s.baseUrlSource === 'flag' && s.baseUrl && withoutCredentials(s.baseUrl) === s.baseUrl ? ` --base-url ${s.baseUrl}` : '';
   return `sct auth login${s.profile === DEFAULT_PROFILE ? '' : ` --profile ${s.profile}`}${url}`;

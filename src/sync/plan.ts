@@ -311,6 +311,8 @@ export function codePageLoss(text: unknown, was: unknown): boolean {
  * in `text` each character of `was` may end is kept as a set, so the check is linear in the
  * text (a pattern with a choice per emoji backtracked for minutes on a text that differs).
  */
+const MAX_ENDS = 64;
+
 function questionMarksFor(text: string, was: string): boolean {
   let ends = new Set([0]);
   for (const c of was) {
@@ -322,7 +324,10 @@ function questionMarksFor(text: string, was: string): boolean {
         if (c.length > 1 && text[j + 1] === '?') next.add(j + 2);
       }
     }
-    if (next.size === 0) return false;
+    // Each emoji read as one "?" or two adds a place the rest may start: past this many (a text
+    // of hundreds of emoji beside hundreds of "?"), the change is taken for the edit it may be,
+    // rather than a check that grows with the square of the text.
+    if (next.size === 0 || next.size > MAX_ENDS) return false;
     ends = next;
   }
   return ends.has(text.length);

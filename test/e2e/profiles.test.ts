@@ -228,6 +228,13 @@ describe('a config file sct can read but not use', () => {
     expect(checks.stdout).toMatch(/^fail\s+config\s+the profile "default" has output "yaml" \(in the config file\), which is not one of table, json, ndjson, csv: sct config set output table$/m);
     expect(checks.stdout).toMatch(/^ok\s+token\s/m);
     expect((await t.sctBin(['config', 'get', 'output'], { env: { SCT_TOKEN: undefined } })).stdout).toBe('yaml\n');
+    // Commands that never print with the profile's output run as ever.
+    expect((await t.sctBin(['auth', 'token'], { env: { SCT_TOKEN: undefined } })).stdout).toBe('sct_demo_owner_cacao\n');
+    expect((await t.sctBin(['completion', 'bash'], { env: { SCT_TOKEN: undefined } })).exitCode).toBe(0);
+    expect((await t.sctBin(['api', '/accounts/me'], { env: { SCT_TOKEN: undefined } })).exitCode).toBe(0);
+    // The way out names the profile it is for.
+    writeFileSync(file, JSON.stringify({ profiles: { default: { base_url: t.sb.url, token: 'sct_demo_owner_cacao' }, other: { base_url: t.sb.url, token: 'sct_demo_owner_cacao', output: 'yaml' } } }), { mode: 0o600 });
+    expect((await t.sctBin(['--profile', 'other', 'whoami'], { env: { SCT_TOKEN: undefined } })).stderr).toContain('hint: give -o FORMAT, or set it: sct --profile other config set output table');
     expect((await t.sctBin(['config', 'profiles', '-o', 'json'], { env: { SCT_TOKEN: undefined } })).exitCode).toBe(0);
     expect((await t.sctBin(['config', 'unset', 'output'], { env: { SCT_TOKEN: undefined } })).exitCode).toBe(0);
     expect((await t.sctBin(['config', 'set', 'output', 'json'], { env: { SCT_TOKEN: undefined } })).exitCode).toBe(0);

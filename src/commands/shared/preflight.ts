@@ -46,8 +46,12 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
   warnUndocumentedFilters(ctx, cmd, cmd.opts().filter);
 }
 
-/** Commands that run with a profile output this sct does not know. */
-const SAY_OWN_OUTPUT = new Set(['config set', 'config unset', 'config get', 'config path', 'doctor']);
+/**
+ * Commands that run with a profile output this sct does not know: those that mend the config or
+ * report on it, and those that never print with the profile's output (`api` prints JSON, `auth
+ * token` the bare token, `completion` a script).
+ */
+const SAY_OWN_OUTPUT = new Set(['config set', 'config unset', 'config get', 'config path', 'doctor', 'api', 'auth token', 'auth login', 'auth logout', 'completion', 'sandbox', 'version']);
 
 /** A resource whose table and CSV rows are flattened under other names is checked as those rows. */
 function rowsAsPrinted(printed: Printed | undefined, format: string): Printed | undefined {
