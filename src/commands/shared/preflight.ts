@@ -29,7 +29,7 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
   }
   const columns = ctx.columns();
   // A profile output this sct does not know stops a command here, before it sends anything (its
-  // output comes after its write); not those that mend the config, nor doctor, which reports it.
+  // output comes after its write); not those listed in SAY_OWN_OUTPUT.
   if (!SAY_OWN_OUTPUT.has(commandPath(cmd))) ctx.format();
   // A dry run prints requests (method, path, body), not the command's resource (a bulk command's
   // --dry-run is its own option; a sync's prints its plan, of no known shape); --template prints
@@ -37,8 +37,7 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
   const own = cmd.opts() as { dryRun?: boolean; template?: boolean };
   const rows = printedBy(cmd);
   if (columns !== undefined) {
-    // The format only where fields are picked: a profile's output this sct does not know stops
-    // what prints with it, never `config set output` that mends it.
+    // Fields picked are checked against what the command prints in its format.
     const printed = ctx.dryRun || (own.dryRun && rows) ? { resource: 'plannedRequest' as const } : own.template ? undefined : rowsAsPrinted(rows, ctx.format());
     checkFields(ctx.dryRun ? `${commandPath(cmd)} --dry-run` : commandPath(cmd), printed, columns, jsonFields ? '--json' : '--columns');
   }
