@@ -111,6 +111,10 @@ async function storeToken(ctx: Context, profile: string, baseUrl: string, named:
   const store = ctx.config();
   const before = store.profile(profile);
   const account = keyringAccount(profile, baseUrl);
+  // A storage a newer sct wrote: its note goes with this login, the secret it names does not.
+  if (before.token_storage !== undefined && before.token_storage !== 'keyring') {
+    ctx.io.warn(`profile "${profile}" kept its earlier token in ${JSON.stringify(before.token_storage)}, which this version of sct does not know: that token stays there (remove it with the sct or the tool that stored it)`);
+  }
   let inKeyring = false;
   if (useKeyring) {
     try {

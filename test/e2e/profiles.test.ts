@@ -298,6 +298,10 @@ describe('a config file sct can read but not use', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('profile "default" keeps its token in "credential-helper", which this version of sct does not know: nothing was removed');
     expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toEqual(stored);
+    // A login over it says the earlier token stays where that sct put it.
+    const login = await t.sctBin(['auth', 'login', '--base-url', t.sb.url, '--with-token', '--insecure-storage'], { env: { SCT_TOKEN: undefined }, input: OWNER });
+    expect(login.exitCode, login.stderr).toBe(0);
+    expect(login.stderr).toContain('warning: profile "default" kept its earlier token in "credential-helper", which this version of sct does not know: that token stays there');
   });
 
   it('an empty or relative HOME is no home: the system\'s record of the user is, as when HOME is unset — never the current directory', async () => {
