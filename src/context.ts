@@ -213,12 +213,11 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       if (flags.json !== undefined) return 'json';
       if (flags.jq !== undefined) return 'json';
       if (flags.output) return parseFormat(flags.output, { geojson: true });
-      const problem = ctx.profileOutputProblem();
-      if (problem) {
-        if (o?.orTable) return 'table';
-        throw new UsageError(problem, {}, `give -o FORMAT, or set it: ${setOutputCommand(ctx.settings().profile)}`);
-      }
-      return (safeProfileOutput(ctx) as Format | undefined) ?? 'table';
+      const fromProfile = safeProfileOutput(ctx);
+      if (fromProfile === undefined) return 'table';
+      if ((FORMATS as readonly string[]).includes(fromProfile)) return fromProfile as Format;
+      if (o?.orTable) return 'table';
+      throw new UsageError(ctx.profileOutputProblem()!, {}, `give -o FORMAT, or set it: ${setOutputCommand(ctx.settings().profile)}`);
     },
     profileOutputProblem() {
       const fromProfile = safeProfileOutput(ctx);

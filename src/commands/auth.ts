@@ -112,9 +112,8 @@ async function storeToken(ctx: Context, profile: string, baseUrl: string, named:
   const before = store.profile(profile);
   const account = keyringAccount(profile, baseUrl);
   // A storage a newer sct wrote: its note goes with this login, the secret it names does not.
-  if (before.token_storage !== undefined && before.token_storage !== 'keyring') {
-    ctx.io.warn(`profile "${profile}" kept its earlier token in ${JSON.stringify(before.token_storage)}, which this version of sct does not know: that token stays there (remove it with the sct or the tool that stored it)`);
-  }
+  const unknown = unknownStorage(before);
+  if (unknown) ctx.io.warn(`profile "${profile}" kept its earlier token in ${unknown}, which this version of sct does not know: that token stays there (remove it with the sct or the tool that stored it)`);
   let inKeyring = false;
   if (useKeyring) {
     try {
@@ -140,19 +139,19 @@ async function storeToken(ctx: Context, profile: string, baseUrl: string, named:
   if (before.token_storage === 'keyring') {
     const old = before.token_account ?? keyringAccount(profile, before.token_base_url ?? before.base_url);
     if (!inKeyring || old !== account) {
+      // The old entry stays behind where it cannot be removed; nothing reads it any more. Stopped
+      // here, the login is done (the profile names the new token): said so, with the old
+      // secret's way out.
+      let removal;
       try {
-        keyringDelete(old, ctx.env);
+        removal = removeFromKeyring(old, ctx.env);
       } catch (err) {
-        // The old entry stays behind; nothing reads it any more. Stopped here, the login is done
-        // (the profile names the new token): said so, with the old secret's way out.
-        if (err instanceof InterruptedError) {
-          const stopped = new InterruptedError(`interrupted after the login was stored: the earlier token is still in the system keyring (its removal was stopped)`);
-          stopped.hint = `secret-tool clear service ${KEYRING_SERVICE} account '${old}' (Linux), Keychain Access (macOS) or Credential Manager (Windows) removes it`;
-          throw stopped;
-        }
-        if (!(err instanceof KeyringUnavailable)) throw err;
-        ctx.io.warn(`the earlier token is still in the system keyring (${err.message}): secret-tool clear service ${KEYRING_SERVICE} account '${old}' (Linux), Keychain Access (macOS) or Credential Manager (Windows) removes it`);
+        if (!(err instanceof InterruptedError)) throw err;
+        const stopped = new InterruptedError(`interrupted after the login was stored: the earlier token is still in the system keyring (its removal was stopped)`);
+        stopped.hint = keyringByHand(old);
+        throw stopped;
       }
+      if (removal.failure) ctx.io.warn(`the earlier token is still in the system keyring (${removal.failure.message}): ${keyringByHand(old)}`);
     }
   }
 }
@@ -211,10 +210,11 @@ export async function logout(ctx: Context): Promise<void> {
   const seen = store.profile(s.profile);
   // A storage a newer sct wrote: forgetting its note of where the token is would leave the secret
   // there, and say it was removed.
-  if (seen.token_storage !== undefined && seen.token_storage !== 'keyring' && seen.token === undefined) {
-    const unknown = new SctError(`profile "${s.profile}" keeps its token in ${JSON.stringify(seen.token_storage)}, which this version of sct does not know: nothing was removed`);
-    unknown.hint = 'log out with the sct that logged in (a newer version), or remove the token with the tool that stored it';
-    throw unknown;
+  const unknown = seen.token === undefined ? unknownStorage(seen) : undefined;
+  if (unknown) {
+    const refused = new SctError(`profile "${s.profile}" keeps its token in ${unknown}, which this version of sct does not know: nothing was removed`);
+    refused.hint = 'log out with the sct that logged in (a newer version), or remove the token with the tool that stored it';
+    throw refused;
   }
   const first = seen.token_storage === 'keyring' ? removeFromKeyring(accountOf(seen), ctx.env) : undefined;
   // Whether there was a token is decided by the write itself, under the config lock: a check made
@@ -230,7 +230,7 @@ export async function logout(ctx: Context): Promise<void> {
       // not exit 0, which a script would take for a token forgotten.
       if (ctx.env.SCT_TOKEN) ctx.io.warn('SCT_TOKEN is still set in the environment and is used by every command');
       const failed = new SctError(`logged out of profile "${s.profile}", but the token is still in the system keyring: it could not be removed (${removal.failure.message})`);
-      failed.hint = `remove it with the keyring's own tool where it can be reached (Linux: secret-tool clear service ${KEYRING_SERVICE} account '${account}'; macOS: Keychain Access, "${KEYRING_SERVICE}"; Windows: Credential Manager)`;
+      failed.hint = keyringByHand(account);
       throw failed;
     }
     // An entry removed meanwhile (by hand, by the keyring's own tool) is no token removed now.
@@ -238,6 +238,16 @@ export async function logout(ctx: Context): Promise<void> {
   }
   ctx.io.info(before ? `Logged out of profile "${s.profile}" (${from}).` : `Profile "${s.profile}" had no stored token.`);
   if (ctx.env.SCT_TOKEN) ctx.io.warn('SCT_TOKEN is still set in the environment and is used by every command');
+}
+
+/** A token storage a newer sct wrote (quoted), which this one does not know; undefined for the file and the keyring. */
+function unknownStorage(p: Profile): string | undefined {
+  return p.token_storage !== undefined && p.token_storage !== 'keyring' ? JSON.stringify(p.token_storage) : undefined;
+}
+
+/** How to remove a keyring entry sct could not: each system's own tool. */
+function keyringByHand(account: string): string {
+  return `remove it with the keyring's own tool where it can be reached (Linux: secret-tool clear service ${KEYRING_SERVICE} account '${account}'; macOS: Keychain Access, "${KEYRING_SERVICE}"; Windows: Credential Manager)`;
 }
 
 /** Removes a keyring entry: whether it was there, or why it could not be removed. A stop signal (InterruptedError) ends the run. */
