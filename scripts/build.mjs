@@ -72,16 +72,13 @@ async function resolveFully(b, args) {
 }
 
 /**
- * The absolute paths of the ES modules reachable from entries by static imports. CommonJS ones
- * (commander's files, lazy-child-process.cjs) are left out: the chunks import commander through
- * its ES module entry, and making a CommonJS module's exports a namespace reads every one of
- * them (the stand-in for child_process would load it).
+ * A build of `entries` that writes nothing, read for its metafile: ES modules split, dynamic
+ * imports left out.
  */
-async function staticClosure(entries) {
-  const scan = await build({
+function scan(entries) {
+  return build({
     ...common,
     entryPoints: entries,
-    // Nothing is written: only the metafile is read.
     outdir: 'dist-scan',
     write: false,
     format: 'esm',
@@ -93,7 +90,28 @@ async function staticClosure(entries) {
       },
     }],
   });
-  return new Set([...Object.entries(scan.metafile.inputs).filter(([, i]) => i.format !== 'cjs').map(([f]) => resolve(f)), ...entries]);
+}
+
+/**
+ * The absolute paths of the ES modules reachable from entries by static imports. CommonJS ones
+ * (commander's files, lazy-child-process.cjs) are left out: the chunks import commander through
+ * its ES module entry, and making a CommonJS module's exports a namespace reads every one of
+ * them (the stand-in for child_process would load it).
+ */
+async function staticClosure(entries) {
+  const { metafile } = await scan(entries);
+  return new Set([...Object.entries(metafile.inputs).filter(([, i]) => i.format !== 'cjs').map(([f]) => resolve(f)), ...entries]);
+}
+
+/**
+ * The names each module exports (an ES module's, as esbuild sees them), by absolute path. The hot
+ * file makes a module's namespace for the chunks from them only when a chunk first asks for it:
+ * made at load, as `import * as` makes them, the 84 namespaces cost every command about 1 ms of
+ * its start (bench/results.md), and `orders get` needs none of them.
+ */
+async function exportNames(modules) {
+  const { metafile } = await scan(modules);
+  return new Map(Object.values(metafile.outputs).filter((o) => o.entryPoint).map((o) => [resolve(o.entryPoint), o.exports]));
 }
 
 const LAZY_MARK = '__sct_lazy__:';
@@ -150,13 +168,22 @@ try {
       setup(b) {
         // cli.ts's exports, and every hot module by its path for the chunks of step 3.
         b.onResolve({ filter: /^hot-entry$/ }, () => ({ path: 'hot-entry', namespace: 'sct' }));
-        b.onLoad({ filter: /.*/, namespace: 'sct' }, () => {
+        b.onLoad({ filter: /.*/, namespace: 'sct' }, async () => {
           const mods = [...shared].filter((f) => /\.[cm]?[jt]s$/.test(f));
+          const names = await exportNames(mods);
+          // A namespace as esbuild makes one (a getter per export, so a chunk sees the module's
+          // bindings as they are now), made when a chunk first asks for it.
+          const namespace = (f, i) => {
+            const getters = (names.get(f) ?? []).map((n, j) => `${JSON.stringify(n)}: () => m${i}_${j}`);
+            return `get ${JSON.stringify(relative('.', f))}() { return made[${i}] ??= namespaceOf({${getters.join(', ')}}); }`;
+          };
           return {
             contents: [
               `export * from ${JSON.stringify(resolve('src/cli.ts'))};`,
-              ...mods.map((f, i) => `import * as m${i} from ${JSON.stringify(f)};`),
-              `export const __sctModules = {${mods.map((f, i) => `${JSON.stringify(relative('.', f))}: m${i}`).join(', ')}};`,
+              ...mods.map((f, i) => `import { ${(names.get(f) ?? []).map((n, j) => `${JSON.stringify(n)} as m${i}_${j}`).join(', ')} } from ${JSON.stringify(f)};`),
+              'const made = [];',
+              'const namespaceOf = (getters) => Object.defineProperties({}, Object.fromEntries(Object.entries(getters).map(([n, get]) => [n, { get, enumerable: true }])));',
+              `export const __sctModules = {${mods.map(namespace).join(', ')}};`,
             ].join('\n'),
             resolveDir: resolve('.'),
             loader: 'js',
