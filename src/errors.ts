@@ -159,6 +159,12 @@ export class ConflictError extends SctError {
   constructor(
     message: string,
     readonly sentBefore = false,
+    /**
+     * The unit went through in an earlier run as this object, gone from the service since: on
+     * record as done, so a later run sends it anew under a new key (under the old one the
+     * service would only replay its first answer).
+     */
+    readonly madeAs?: string | number,
   ) {
     super(message);
     this.name = 'ConflictError';

@@ -278,6 +278,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
           // Read again right before the write (and before a retry after a 503, a wait for the
           // rate limit), as an update's object is: one created meanwhile (a colleague, another
           // sync) is not created a second time under its key.
+          let id;
           try {
             const res = await writer.request<{ id?: number } | null>({
               method: 'POST',
@@ -287,10 +288,14 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
               expect: 'created',
               beforeSend: () => checkNotCreated(writer, run, unit.key),
             });
-            return { id: res.data?.id };
+            id = res.data?.id;
           } catch (err) {
             throw takenKey(err, run, unit.key);
           }
+          // Sent again under the key of an earlier run that never learnt its outcome: the answer
+          // may be the service's replay of that run's create, whose object is gone since.
+          if (id !== undefined && journal.wasUnknown(unit.journalKey!)) await checkStillThere(writer, run, unit.key, id);
+          return { id };
         }
         // The plan may be minutes old (it waited for a "y"): a PATCH made from it would undo
         // what a colleague changed meanwhile (an item list sent back without their new item
@@ -335,6 +340,20 @@ async function checkNotCreated(client: ApiClient, run: SyncRun, key: string): Pr
   const page = await client.get<{ results?: Array<{ id?: unknown }> } | null>(run.source.path, { ...run.source.query, [filter]: key, limit: '1' });
   const found = page?.results?.[0];
   if (found) throw new ConflictError(`${key} was created on the service since the plan (id ${String(found.id)}): not created again`);
+}
+
+/**
+ * Throws ConflictError when the object a resent create answered with is not on the service: the
+ * earlier run created it and it was deleted since (its key found nothing before the resend). The
+ * create is on record as done, so the next run creates the row anew, under a new key.
+ */
+async function checkStillThere(client: ApiClient, run: SyncRun, key: string, id: number): Promise<void> {
+  try {
+    await client.get(run.readPath(id));
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 404)) throw err;
+    throw new ConflictError(`${key}: the earlier run created it (id ${id}), and it is no longer on the service (deleted since): not created again; the next run creates it anew`, false, id);
+  }
 }
 
 /** Reads the object again; throws ConflictError when it is gone or differs from what the plan read. */

@@ -234,6 +234,28 @@ describe('orders sync', () => {
     expect((await ordersById(['LOST-1'])).get('LOST-1')!.map((o) => o.id)).toEqual([row.id]);
   });
 
+  it('a create whose answer was lost, deleted by a colleague before the rerun, is no "created" of the replayed answer: a conflict naming it, and the next rerun creates it under a new key', async () => {
+    const file = t.writeFile('lost-deleted.csv', `external_id,type,order_created_at,seller_company_id,product,volume,unit\nLOST-2,order,2025-03-01,101,${products[0]},9,kg\n`);
+    t.sb.setFaults({ dropFirst: 10, dropAfterProcessing: true, methods: ['POST'] });
+    const first = await t.sctIn(['orders', 'sync', '--purchase', '--file', file, '--yes', '-o', 'json'], { clientOptions: { retryBaseMs: 1 } });
+    t.sb.setFaults({});
+    expect(first.exitCode, first.stderr).toBe(1);
+    const [made] = (await ordersById(['LOST-2'])).get('LOST-2')!;
+    // The colleague deletes it before the rerun reads the service.
+    await send('DELETE', `/orders/${made.id}`, undefined).catch(() => undefined);
+    const again = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes', '-o', 'json']);
+    expect(again.exitCode, again.stderr).toBe(3);
+    const [row] = JSON.parse(again.stdout).results;
+    expect(row.status).toBe('conflict');
+    expect(row.error).toContain(`the earlier run created it (id ${made.id}), and it is no longer on the service`);
+    expect((await ordersById(['LOST-2'])).get('LOST-2')).toEqual([]);
+    const recreate = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes', '-o', 'json']);
+    expect(recreate.exitCode, recreate.stderr).toBe(0);
+    const [created] = JSON.parse(recreate.stdout).results;
+    expect(created.status).toBe('created');
+    expect((await ordersById(['LOST-2'])).get('LOST-2')!.map((o) => o.id)).toEqual([created.id]);
+  });
+
   it('a signed_off_at without an offset is read in UTC whatever the zone sct runs in: the same plan in Los Angeles, Kiritimati and UTC', async () => {
     await seedOrder('TZ-1', { signed_off_at: '2025-12-23T09:00:00Z' });
     const file = t.writeFile('tz.csv', 'external_id,signed_off_at\nTZ-1,2025-12-23T09:00:00\n');
