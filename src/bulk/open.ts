@@ -56,8 +56,40 @@ export function stoppedEarly(err: unknown): { interrupted: boolean; fatal?: Erro
   return { interrupted: false, fatal: err instanceof Error ? err : new Error(String(err)) };
 }
 
+/** Whom a run's token acts for: the user and workspace its journal is kept under, and the workspace's company. */
+export interface ActingIn {
+  user: string | number;
+  workspace: string | number;
+  company?: number;
+}
+
+/** The membership the token acts in (a switch changes it); the company stands in where a service does not say. */
+async function actingIn(client: ApiClient, signal?: AbortSignal): Promise<ActingIn> {
+  // A read, before anything is sent: Ctrl-C abandons it at once (the run's writes, once sent,
+  // are let finish so their outcome is known; this one has none).
+  const me = asMe((await client.request({ path: PATHS.me, signal })).data);
+  if (!me) throw new AnswerError(`GET ${PATHS.me}: the answer is not a user profile, so sct cannot tell whose run this is`);
+  return { user: me.id, workspace: me.active_user_company_id ?? (me.company ? `company ${me.company.id}` : 'none'), company: me.company?.id };
+}
+
+/**
+ * Throws when the token acts in another workspace than `before`: the service keeps one active
+ * workspace per user, which the web app or another terminal may have switched while a plan
+ * waited for its answer, and the run would write into another company.
+ */
+export async function checkStillActingIn(client: ApiClient, before: ActingIn, signal?: AbortSignal): Promise<void> {
+  const now = await actingIn(client, signal);
+  if (now.workspace === before.workspace) return;
+  const name = (a: ActingIn) => String(a.company ?? a.workspace);
+  const e = new SctError(`the service now acts in workspace ${name(now)}, not ${name(before)} as when the plan was made (switched elsewhere meanwhile): nothing was sent`);
+  e.hint = `run \`sct workspaces switch ${name(before)}\` and run this again, or run it again as it is to plan in workspace ${name(now)}`;
+  throw e;
+}
+
 export interface OpenedRun {
   journal: Journal;
+  /** Whom the token acts for as the run opened. */
+  acting: ActingIn;
   /** Gives the file's lock back; call it when the run is over, however it ended. */
   release: () => void;
 }
@@ -68,23 +100,18 @@ export async function openRun(configDir: string, client: ApiClient, o: OpenRun, 
   const release = lockRun(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl, identity });
   try {
     void client.preconnect(o.connections ?? 1);
-    // A read, before anything is sent: Ctrl-C abandons it at once (the run's writes, once sent,
-    // are let finish so their outcome is known; this one has none).
-    const me = asMe((await client.request({ path: PATHS.me, signal })).data);
-    if (!me) throw new AnswerError(`GET ${PATHS.me}: the answer is not a user profile, so sct cannot tell whose run this is`);
-    // The workspace is the membership the token acts in (a switch changes it); the company
-    // stands in where a service does not say.
-    const workspace = me.active_user_company_id ?? (me.company ? `company ${me.company.id}` : 'none');
+    const acting = await actingIn(client, signal);
+    const { user, workspace, company } = acting;
     // The service keeps one active workspace per user: switched elsewhere since (the web app,
     // another profile of the same user), the run would write into another company.
     // (A workspace is a company id, as `workspaces switch` takes it; the profile's `company` is the active one.)
-    if (o.recorded && me.company && String(me.company.id) !== o.recorded.workspace) {
-      const e = new SctError(`profile "${o.recorded.profile}" is switched to workspace ${o.recorded.workspace}, but the service acts in workspace ${me.company.id} (switched since, elsewhere): nothing was sent`);
-      e.hint = `run \`sct workspaces switch ${o.recorded.workspace}\` and run this again, or \`sct config unset workspace\` to work in ${me.company.id}`;
+    if (o.recorded && company !== undefined && String(company) !== o.recorded.workspace) {
+      const e = new SctError(`profile "${o.recorded.profile}" is switched to workspace ${o.recorded.workspace}, but the service acts in workspace ${company} (switched since, elsewhere): nothing was sent`);
+      e.hint = `run \`sct workspaces switch ${o.recorded.workspace}\` and run this again, or \`sct config unset workspace\` to work in ${company}`;
       throw e;
     }
-    const journal = Journal.open(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl, identity, user: me.id, workspace }, o.fresh);
-    return { journal, release };
+    const journal = Journal.open(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl, identity, user, workspace }, o.fresh);
+    return { journal, release, acting };
   } catch (err) {
     try {
       if (reportsStopBeforeSending(err)) await o.stoppedBeforeSending?.(err);
@@ -102,15 +129,15 @@ export async function openRun(configDir: string, client: ApiClient, o: OpenRun, 
 export async function withBulkRun(
   ctx: Context,
   run: OpenRun,
-  body: (client: ApiClient, journal: Journal) => Promise<void>,
+  body: (client: ApiClient, journal: Journal, acting: ActingIn) => Promise<void>,
 ): Promise<void> {
   const client = ctx.client(BULK_CLIENT);
   const s = ctx.settings();
   const recorded = s.tokenSource === 'profile' && s.workspace !== undefined ? { profile: s.profile, workspace: s.workspace } : undefined;
-  const { journal, release } = await openRun(ctx.config().dir, client, { ...run, recorded }, ctx.signal);
+  const { journal, release, acting } = await openRun(ctx.config().dir, client, { ...run, recorded }, ctx.signal);
   try {
     if (journal.repaired) ctx.io.warn(journal.repaired);
-    await body(client, journal);
+    await body(client, journal, acting);
   } finally {
     release();
   }

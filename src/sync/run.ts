@@ -12,7 +12,7 @@
 import type { Context } from '../context.js';
 import type { ApiClient } from '../api/client.js';
 import type { Journal } from '../bulk/journal.js';
-import { reportsStopBeforeSending, stoppedEarly, withBulkRun } from '../bulk/open.js';
+import { checkStillActingIn, reportsStopBeforeSending, stoppedEarly, withBulkRun } from '../bulk/open.js';
 import { runUnits, type Outcome, type Unit } from '../bulk/runner.js';
 import { finishBulk, invalidCount } from '../bulk/report.js';
 import { announceRun, sayStopping, unitKey } from '../bulk/import.js';
@@ -98,7 +98,7 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
   };
   // The file's lock is held from the reads to the last write: a second sync of the same file
   // cannot plan from a state the first is changing.
-  await withBulkRun(ctx, { command: run.command, file: run.file, fresh: run.fresh, stoppedBeforeSending }, async (writer, journal) => {
+  await withBulkRun(ctx, { command: run.command, file: run.file, fresh: run.fresh, stoppedBeforeSending }, async (writer, journal, acting) => {
     const { plan, json, state } = await readAndPlan(ctx, run, true).catch(async (err: unknown) => {
       if (reportsStopBeforeSending(err)) await stoppedBeforeSending(err);
       throw err;
@@ -120,8 +120,10 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
     let appeared: Set<string>;
     try {
       await confirm(ctx, plan);
-      // A question may wait for minutes: what a colleague created meanwhile is not created again.
-      // (Objects to update are each read again before their PATCH, asked or not.)
+      // A question may wait for minutes: the workspace may have been switched elsewhere (the
+      // plan was made in another company), and what a colleague created meanwhile is not created
+      // again. (Objects to update are each read again before their PATCH, asked or not.)
+      if (!ctx.flags.yes) await checkStillActingIn(ctx.client(), acting, ctx.signal);
       appeared = !ctx.flags.yes && plan.creates > 0 ? await createdSincePlan(ctx, run, plan) : new Set<string>();
     } catch (err) {
       if (reportsStopBeforeSending(err)) await stoppedBeforeSending(err, document);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { until, useSandbox } from '../helpers/sandbox.js';
 import { rng } from '../helpers/random.js';
-import { ADMIN, OWNER } from '../sandbox/helpers.js';
+import { ADMIN, MULTI, OWNER } from '../sandbox/helpers.js';
 import type { Prompter } from '../../src/prompt.js';
 import { InterruptedError } from '../../src/errors.js';
 
@@ -329,6 +329,25 @@ EMPTY-1,order,2025-03-01,,,,be,,,,,,\n`,
     expect(accepted.stdout).toMatch(/update\s+ASK-CHANGED/);
     expect(accepted.stdout).toMatch(/ASK-CHANGED\s+updated/);
     expect(writes().map((q) => q.method).sort()).toEqual(['PATCH', 'POST']);
+  });
+
+  it('a workspace switched elsewhere while the plan waited for its answer: nothing is sent, and both workspaces are named', async () => {
+    const env = { SCT_TOKEN: MULTI, CI: undefined };
+    const file = t.writeFile('switched.csv', 'external_id,name,country_code,latitude,longitude\nSWITCH-NEW-1,New farm,CI,6.123456,-5.123456\n');
+    const switchTo = (company: number) =>
+      fetch(`${t.sb.url}/accounts/workspaces/switch`, { method: 'POST', headers: { Authorization: `Bearer ${MULTI}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ company_id: company }) });
+    await switchTo(1);
+    try {
+      const prompter = { confirm: async () => (await switchTo(3), true) } as unknown as Prompter;
+      t.sb.requests.length = 0;
+      const r = await t.sctIn(['origins', 'sync', '--file', file], { tty: true, prompter, env });
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toContain('the service now acts in workspace 3, not 1 as when the plan was made (switched elsewhere meanwhile): nothing was sent');
+      expect(r.stderr).toContain('sct workspaces switch 1');
+      expect(writes().filter((q) => !q.path.includes('/workspaces/switch'))).toHaveLength(0);
+    } finally {
+      await switchTo(1);
+    }
   });
 
   it('refuses a file a sync cannot match before sending anything', async () => {
