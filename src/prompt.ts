@@ -2,7 +2,7 @@
 // tests can drive them. @inquirer/prompts is loaded only when a prompt is actually shown.
 import type { IOStreams } from './output/iostreams.js';
 import { InterruptedError, UsageError } from './errors.js';
-import { cleanCell, stripControl } from './output/sanitize.js';
+import { cleanCell } from './output/sanitize.js';
 
 export interface Choice<T> {
   name: string;
@@ -72,8 +72,9 @@ export function createPrompter(io: IOStreams, signal?: AbortSignal): Prompter {
     }
   };
   // Questions and choices name what the service holds (an order's external_id, a workspace's
-  // name, a role's): stripped of control characters here, whoever built them.
-  const s = stripControl;
+  // name, a role's): stripped of control characters here, whoever built them, and kept on one
+  // line (a line break in an external_id would draw a question of its own).
+  const s = cleanCell;
   return {
     password: (message, validate) => guard('a value', (p) => p.password({ message: s(message), mask: '*', validate, theme }, context)),
     input: (message, options = {}) => {

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadColor, type IOStreams } from '../output/iostreams.js';
 import { exitCodeFor, SctError, isAbortError, ClosedPipeError, UsageError } from '../errors.js';
-import { stripControl, stripControlDeep } from '../output/sanitize.js';
+import { cleanCell, stripControlDeep } from '../output/sanitize.js';
 import { isGroup } from './groups.js';
 
 /**
@@ -75,7 +75,7 @@ export async function reportError(
 ): Promise<number> {
   if (err instanceof CommanderError) {
     const hint = tree && (await usageHint(err, argv, tree));
-    if (hint) io.error(`hint: ${stripControl(hint)}`);
+    if (hint) io.error(`hint: ${cleanCell(hint)}`);
     // commander already printed its message ("error: unknown option '--x'").
     // `sct auth login --with-token TOKEN`: the token given where it is never taken.
     if (err.code === 'commander.excessArguments' && argv.includes('auth') && argv.includes('login')) {
@@ -114,15 +114,16 @@ export async function reportError(
   const code = exitCode(own);
   const verbose = argv.includes('-v') || argv.includes('--verbose');
   const e = err instanceof Error ? err : new Error(String(err));
-  // Messages quote what the service holds (a name, an id, a field error): never raw to a terminal.
-  const message = own === 130 && isAbortError(err) ? 'interrupted' : stripControl(e.message);
+  // Messages quote what the service holds (a name, an id, a field error): never raw to a
+  // terminal, and each on its line (a line break in a role's name would draw an error line).
+  const message = own === 130 && isAbortError(err) ? 'interrupted' : cleanCell(e.message);
   const red = io.colorErr.red;
   io.error(`${red('error:')} ${message}`);
   const fields = err instanceof SctError ? err.fields : {};
   for (const [field, msgs] of Object.entries(fields)) {
-    for (const m of msgs) io.error(`  ${stripControl(field)}: ${stripControl(m)}`);
+    for (const m of msgs) io.error(`  ${cleanCell(field)}: ${cleanCell(m)}`);
   }
-  if (err instanceof SctError && err.hint) io.error(io.colorErr.dim(`hint: ${stripControl(err.hint)}`));
+  if (err instanceof SctError && err.hint) io.error(io.colorErr.dim(`hint: ${cleanCell(err.hint)}`));
   if (verbose && !(err instanceof SctError) && e.stack) io.error(io.colorErr.dim(e.stack));
   if (asJson) {
     const status = err instanceof SctError ? err.status : null;

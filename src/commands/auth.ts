@@ -10,7 +10,7 @@ import { displayName, fetchMe, type Me } from '../api/me.js';
 import { openToOthers, type Profile } from '../config/config.js';
 import { readInputText } from '../util/files.js';
 import { writeOne } from '../output/format.js';
-import { stripControl } from '../output/sanitize.js';
+import { cleanCell } from '../output/sanitize.js';
 import type { Column } from '../output/columns.js';
 
 const LOGIN_OPTIONS = [
@@ -96,8 +96,8 @@ export async function login(ctx: Context, opts: LoginOptions): Promise<void> {
   await storeToken(ctx, s.profile, s.baseUrl, s.baseUrlSource !== 'profile', token, !opts.insecureStorage);
   if (ctx.env.SCT_TOKEN) ctx.io.warn('SCT_TOKEN is set in the environment and takes precedence over the stored token');
   ctx.io.info(
-    `${ctx.io.colorErr.green('✓')} Logged in to ${withoutCredentials(s.baseUrl)} as ${stripControl(displayName(me))}` +
-      (me.company?.name ? ` (${stripControl(me.company.name)})` : '') +
+    `${ctx.io.colorErr.green('✓')} Logged in to ${withoutCredentials(s.baseUrl)} as ${cleanCell(displayName(me))}` +
+      (me.company?.name ? ` (${cleanCell(me.company.name)})` : '') +
       ` — profile "${s.profile}"`,
   );
 }

@@ -14,7 +14,7 @@ import { displayName } from '../api/me.js';
 import { parseMe } from '../api/me.js';
 import { maskToken, withoutCredentials } from '../util/redact.js';
 import { notLoggedIn, type Settings, setOutputCommand } from '../config/settings.js';
-import { stripControl } from '../output/sanitize.js';
+import { cleanCell, stripControl } from '../output/sanitize.js';
 import { writeList } from '../output/format.js';
 import type { Column } from '../output/columns.js';
 import { formatDuration } from '../util/format.js';
@@ -266,7 +266,8 @@ async function report(ctx: Context, checks: Check[]): Promise<void> {
   } else {
     const c = ctx.io.color;
     const tag = { ok: c.green('ok  '), warn: c.yellow('warn'), fail: c.red('fail') };
-    await ctx.io.write(checks.map((k) => `${tag[k.level]}  ${k.name.padEnd(10)}  ${k.detail}`).join('\n') + '\n');
+    // A detail quotes the service (the token's user): one line each, as a table's cells.
+    await ctx.io.write(checks.map((k) => `${tag[k.level]}  ${k.name.padEnd(10)}  ${cleanCell(k.detail)}`).join('\n') + '\n');
   }
   const failed = checks.filter((k) => k.level === 'fail');
   if (failed.length) throw new SctError(`${failed.length} check${failed.length > 1 ? 's' : ''} failed: ${failed.map((k) => k.name).join(', ')}`);

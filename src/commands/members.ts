@@ -10,7 +10,7 @@ import { getPath } from '../output/values.js';
 import { writeOne } from '../output/format.js';
 import { LIST_OPTIONS, listQuery, runList, setOneOrIn } from './shared/list.js';
 import { parseId } from './shared/crud.js';
-import { stripControl } from '../output/sanitize.js';
+import { cleanCell } from '../output/sanitize.js';
 import { SctError } from '../errors.js';
 import { MEMBER_FILTERS } from '../api/filters/members.js';
 import { setNamedFilters } from './shared/filters.js';
@@ -89,8 +89,8 @@ export async function setRole(ctx: Context, member: string, role: string): Promi
   const heldId = typeof held === 'number' ? held : held && typeof held === 'object' ? (held as { id?: unknown }).id : undefined;
   if (heldId === undefined || heldId === null) throw new SctError(`unexpected answer from PATCH ${PATHS.member(id)}: not the member (no auth_group)`);
   if (heldId !== body.auth_group) {
-    throw new SctError(`PATCH ${PATHS.member(id)}: the service answered that member ${id} has role ${stripControl(String(heldId))}${roleName ? ` (${stripControl(roleName)})` : ''}, not ${body.auth_group}`);
+    throw new SctError(`PATCH ${PATHS.member(id)}: the service answered that member ${id} has role ${cleanCell(String(heldId))}${roleName ? ` (${cleanCell(roleName)})` : ''}, not ${body.auth_group}`);
   }
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Member ${id} now has role ${stripControl(String(roleName ?? body.auth_group))}`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Member ${id} now has role ${cleanCell(String(roleName ?? body.auth_group))}`);
   await writeOne(ctx.io, updated, { ...ctx.output(COLUMNS.member), detail: MEMBER_DETAIL });
 }

@@ -94,6 +94,38 @@ describe.skipIf(!hasScript)('service strings at a real terminal', () => {
     expectClean(setRole.screen);
   });
 
+  it('a line break in a service string stays on its line: the question of orders delete, the "unknown role" error, doctor\'s token line', async () => {
+    const FAKE = '\n? Delete order 1 (harmless test)? (y/N) y\nerror: FAKE LINE\u2028fail  token  FAKE';
+    const order = await send('POST', '/orders/purchase', { type: 'order', external_id: `PO-1${FAKE}`, order_created_at: '2025-03-01', seller_company_id: 101 });
+    // Wide enough that the prompt does not wrap the question itself.
+    const asked = await atTerminal(['orders', 'delete', String(order.id)], [{ when: '(y/N)', type: 'n\r' }], OWNER, { columns: 250 });
+    expect(asked.exitCode, asked.screen).toBe(2);
+    expect(asked.screen).not.toMatch(/(^|\n)\? Delete order 1/);
+    expect(asked.screen).not.toMatch(/(^|\n)(error: FAKE|fail {2}token {2}FAKE)/);
+    const member = [...t.sb.store.authGroups.values()].find((g) => g.name === 'MEMBER')!;
+    t.sb.store.authGroups.set(98, { ...member, id: 98, name: `Auditor${FAKE}` as 'MEMBER' });
+    const colleague = [...t.sb.store.memberships.values()].find((m) => m.company_id === 1 && m.auth_group_id === member.id)!;
+    colleague.auth_group_id = 98;
+    try {
+      const unknown = await atTerminal(['members', 'set-role', String(colleague.id), 'nosuch'], []);
+      expect(unknown.exitCode, unknown.screen).toBe(2);
+      expect(unknown.screen).toContain('nosuch');
+      expect(unknown.screen).not.toMatch(/(^|\n)(error: FAKE|fail {2}token {2}FAKE|\? Delete order 1)/);
+    } finally {
+      colleague.auth_group_id = member.id;
+    }
+    const users = [...t.sb.store.users.values()];
+    const names = users.map((u) => u.first_name);
+    for (const u of users) u.first_name = `${u.first_name}${FAKE}`;
+    try {
+      const doctor = await atTerminal(['doctor'], []);
+      expect(doctor.screen).toContain('token');
+      expect(doctor.screen).not.toMatch(/(^|\n)(error: FAKE|fail {2}token {2}FAKE|\? Delete order 1)/);
+    } finally {
+      users.forEach((u, i) => (u.first_name = names[i]!));
+    }
+  });
+
   it('documents download: the download line', async () => {
     const doc = await send('POST', '/documents', { name: `report ${EVIL}.txt`, content_type: 'text/plain' });
     await send('PUT', doc.upload_url, undefined, { 'Content-Type': 'text/plain' }, 'hello');
