@@ -71,7 +71,8 @@ const MAX_ERROR_DEPTH = 32;
 export function flattenFieldErrors(body: unknown, prefix = ''): FieldErrors {
   const out: FieldErrors = {};
   const add = (key: string, msg: string) => {
-    const k = key || 'non_field_errors';
+    // A field's name is the service's as its message is: cleaned alike (reports, -o json errors).
+    const k = cleanCell(key) || 'non_field_errors';
     (out[k] ??= []).push(cleanCell(msg));
   };
   const walk = (value: unknown, key: string, depth = 0) => {

@@ -11,7 +11,7 @@ import { AnswerError, ApiError, UsageError } from '../errors.js';
 import { collect, setDotted, splitKeyValue } from './shared/flags.js';
 import { warnDuplicates } from './shared/list.js';
 import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../output/format.js';
-import { stripControl } from '../output/sanitize.js';
+import { cleanCell, stripControl } from '../output/sanitize.js';
 import { API_EXAMPLES, API_HELP } from '../help/topics.js';
 import { withRerunKey, type RerunKey } from './shared/crud.js';
 import { withoutToken } from '../util/redact.js';
@@ -281,7 +281,8 @@ function listRows(data: unknown): unknown[] | undefined {
 /** Table columns of a raw answer: the first row's fields (there are no resource defaults here). */
 function listWriter(ctx: Context, format: ReturnType<Context['format']>, sample: unknown[]): ListWriter {
   const first = sample.find((r) => r && typeof r === 'object') as Record<string, unknown> | undefined;
-  const defaults = first ? Object.keys(first).map((k) => ({ header: k, path: k })) : [];
+  // The headers are the service's keys: cleaned as its values are, into a pipe too.
+  const defaults = first ? Object.keys(first).map((k) => ({ header: cleanCell(k), path: k })) : [];
   return createListWriter(ctx.io, { ...ctx.output(defaults), format });
 }
 

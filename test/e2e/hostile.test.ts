@@ -613,6 +613,21 @@ describe('doctor against answers that are not what it reads', () => {
     const r = await sct(['doctor']);
     expect(r.stdout).toMatch(/^warn\s+base_url\s+http:\/\/127\.0\.0\.1:\d+\/api answered with text\/html, not the API's JSON \(GET \/accounts\/countries\): is it the service's URL, or a proxy's or network's sign-in page\?$/m);
   });
+  it('keys of the service are no column headers raw: sct api -o table, and a rejected field in a bulk report', async () => {
+    const key = 'k\u001b]0;PWNED\u001b\\ey\u202e';
+    h.on('GET /api/products', answer(200, {}, { count: 1, next: null, previous: null, results: [{ id: 1, [key]: 'v' }] }), { times: 1 });
+    const table = await sct(['api', '/products', '-o', 'table']);
+    expect(table.exitCode, table.stderr).toBe(0);
+    expect(table.stdout).toContain('key');
+    expect(table.stdout).not.toMatch(/[\u001b\u202e]/);
+    const report = join(t.dir, `rejected-${run}.csv`);
+    h.on('POST /api/accounts/user-invitations/bulk-create', answer(200, {}, { results: [{ index: 0, status: 'rejected', invitation: null, error: { [`f${key}`]: ['x'] } }] }), { times: 1 });
+    const file = t.writeFile(`people-${run}.csv`, 'email,auth_group\nrow1@example.com,3\n');
+    const bulk = await sct(['invitations', 'bulk-create', '--file', file, '--report', report]);
+    expect(bulk.exitCode, bulk.stderr).toBe(3);
+    expect(readFileSync(report, 'utf8')).toContain('fkey');
+    expect(readFileSync(report, 'utf8')).not.toMatch(/[\u001b\u202e]/);
+  });
 });
 
 describe('a plot file whose features the service rejects', () => {
