@@ -21,6 +21,12 @@ export class Call {
   readonly method: Method;
   /** A signed link (an absolute URL the service handed out) carries its credential in its path or query. */
   readonly signed: boolean;
+  /**
+   * A file to save (a stream that accepts the file's type): its redirect to storage on another
+   * host is followed, without the token, as a signed link's is (cli-spec.md: "a redirect … on
+   * another host gets no Authorization header").
+   */
+  readonly file: boolean;
   target: Target;
   redirects = 0;
   /** Whether an attempt may have reached the service and been carried out, its answer lost. */
@@ -42,6 +48,7 @@ export class Call {
   ) {
     this.method = options.method ?? 'GET';
     this.signed = /^https?:\/\//i.test(options.path);
+    this.file = mode === 'stream' && options.accept !== undefined;
     this.target = { url, method: this.method, withBody: true };
     this.waitSignal = joinSignals(signals.client, options.signal);
     this.wireSignal = joinSignals(signals.clientWire, options.signal);
@@ -50,7 +57,12 @@ export class Call {
 
   /** Where the request goes now, as messages and the trace show it: never a signed link's secret. */
   shown(): string {
-    return this.signed ? redactSignedUrl(this.target.url.href) : displayPath(this.target.url, this.baseUrl);
+    return this.offOrigin() ? redactSignedUrl(this.target.url.href) : displayPath(this.target.url, this.baseUrl);
+  }
+
+  /** Whether it goes elsewhere than the base URL's origin now: a signed link, or where a download's redirect led (storage, whose links carry their credential). */
+  offOrigin(): boolean {
+    return this.signed || this.target.url.origin !== new URL(this.baseUrl).origin;
   }
 
   /** The request as messages name it: "GET /orders". */

@@ -482,8 +482,9 @@ export class ApiClient {
     // token; it means the base URL is not the service's own address, which is what to say.
     // A signed link (a download the service handed out) is followed wherever it leads, as a
     // browser follows it: its own credential is in it, and the token goes to the base URL's
-    // origin only, whichever request carries it (requestParts).
-    if (from.origin === this.origin && target.origin !== this.origin && !call.signed) call.fail(this.leavingOrigin(call.where(), status, from, target));
+    // origin only, whichever request carries it (requestParts). So is a file download's
+    // redirect to the storage that holds the file.
+    if (from.origin === this.origin && target.origin !== this.origin && !call.signed && !call.file) call.fail(this.leavingOrigin(call.where(), status, from, target));
     call.target = status === 303 ? { url: target, method: 'GET', withBody: false } : { ...call.target, url: target };
   }
 
@@ -506,6 +507,13 @@ export class ApiClient {
     if (status === 404 && call.target.url.origin === this.origin && !this.baseUrlPrefixSaid) err.hint = missingApiPrefix(this.baseUrl);
     if (status === 404 && !err.hint && ASSUMED_PATHS.has(call.options.path)) {
       err.hint = `${call.options.path} is a path the API documents do not show, which sct assumes: this service may not have it, or have it under another path`;
+    }
+    // Storage refusing the link it was sent to (an expired or refused signature) says nothing of
+    // the token: exit 1, not 4, and a new link is one run away.
+    if ((status === 401 || status === 403) && call.offOrigin()) {
+      const refused = new SctError(`${err.message}: the storage the service's link points to refused it (the link may have expired)`);
+      refused.hint = 'run the command again: it asks the service for a new link';
+      return call.fail(refused, false);
     }
     // An anonymous request (`invitations public`) carried no token: logging in changes nothing.
     const sentToken = call.options.auth !== false && Boolean(this.token) && call.target.url.origin === this.origin;
@@ -674,7 +682,7 @@ export class ApiClient {
     const transport = await (this.transport ??= this.makeTransport());
     const res = await transport.send(url, { method, headers, body, signal, idleTimeoutMs: this.opts.timeoutMs });
     this.maskTokenInHeaders(res.headers);
-    this.traceAnswer(res, started);
+    this.traceAnswer(res, started, call);
     return res;
   }
 
@@ -741,13 +749,19 @@ export class ApiClient {
   }
 
   /** --verbose: the status, the time it took and the headers that say what came back. */
-  private traceAnswer(res: WireResponse, started: number): void {
+  private traceAnswer(res: WireResponse, started: number, call: Call): void {
     if (!this.trace) return;
     this.trace(`< ${res.statusCode} ${statusText(res.statusCode)} (${this.now() - started} ms)`);
     for (const k of ['content-type', 'content-encoding', 'content-length', 'content-disposition', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location']) {
       // The service's headers are untrusted text bound for a terminal, C1 controls included.
-      if (res.headers[k] !== undefined) this.trace(`< ${k}: ${stripControl(k === 'location' ? redactUrl(String(res.headers[k])) : String(res.headers[k]))}`);
+      if (res.headers[k] !== undefined) this.trace(`< ${k}: ${stripControl(k === 'location' ? this.shownLocation(String(res.headers[k]), call) : String(res.headers[k]))}`);
     }
+  }
+
+  /** A redirect's target as the trace shows it: off the base URL's origin (storage), as a signed link, whose credential may be its last path segment. */
+  private shownLocation(location: string, call: Call): string {
+    const target = redirectTarget(location, call.target.url);
+    return target && (call.offOrigin() || target.origin !== this.origin) ? redactSignedUrl(target.href) : redactUrl(location);
   }
 
   /** --verbose: what an encoded answer weighed on the wire and once decoded. */

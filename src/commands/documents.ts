@@ -155,15 +155,10 @@ export async function downloadDocument(ctx: Context, id: number, opts: DownloadF
   const name = typeof doc.name === 'string' && doc.name ? doc.name : `document-${id}`;
   const target = resolveTarget(opts.out, name, { cwd: ctx.cwd, force: opts.force });
 
-  const { downloadUrlSchema } = await import('../api/schemas/files.js');
-  const answer = await client.get<{ url?: unknown }>(PATHS.documentDownload(id));
-  const signed = downloadUrlSchema.safeParse(answer);
-  if (!signed.success) {
-    const given = answer?.url;
-    throw new SctError(`unexpected answer from GET ${PATHS.documentDownload(id)}: ${typeof given === 'string' && given !== '' ? `its url is no http(s) URL (${JSON.stringify(given.slice(0, 200))})` : 'no url'}`);
-  }
+  const { signedUrlOf } = await import('../api/schemas/files.js');
+  const url = signedUrlOf(await client.get(PATHS.documentDownload(id)), `GET ${PATHS.documentDownload(id)}`);
   // As every download: the file's own type, and JSON for an error body.
   const type = typeof doc.content_type === 'string' && /^[\w.+-]+\/[\w.+-]+$/.test(doc.content_type) ? doc.content_type : '*/*';
-  const res = await client.stream({ path: signed.data.url, auth: false, accept: `${type}, application/json`, fileName: name });
+  const res = await client.stream({ path: url, auth: false, accept: `${type}, application/json`, fileName: name });
   await saveDownload(ctx, res, target, { id, label: `Downloading ${name}` });
 }

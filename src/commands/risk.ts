@@ -101,8 +101,9 @@ export async function downloadEvidence(ctx: Context, id: number, opts: DownloadF
       if (err instanceof SctError) throw err;
       return null;
     })) as { url?: unknown } | null;
-    if (typeof answer?.url !== 'string') throw new SctError(`unexpected answer from POST ${path}: neither a ZIP nor a download URL`);
-    res = await client.stream({ path: answer.url, auth: false, accept: 'application/zip, application/json' });
+    if (answer?.url === undefined) throw new SctError(`unexpected answer from POST ${path}: neither a ZIP nor a download URL`);
+    const { signedUrlOf } = await import('../api/schemas/files.js');
+    res = await client.stream({ path: signedUrlOf(answer, `POST ${path}`), auth: false, accept: 'application/zip, application/json' });
   }
   let target: Target;
   try {

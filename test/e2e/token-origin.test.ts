@@ -273,6 +273,73 @@ describe('secrets in URLs, controls in headers', () => {
     storageServer.close();
   });
 
+  it('a signed link whose storage redirects again: -v shows the next link without its credential, in the location line too', async () => {
+    const storageServer = createHttpServer((req, res) => {
+      if (req.url!.startsWith('/dl/')) {
+        res.writeHead(302, { location: `http://127.0.0.1:${(storageServer.address() as AddressInfo).port}/blob/SECONDSIGNEDSEGMENT777` });
+        return res.end();
+      }
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok\n');
+    });
+    storageServer.listen(0, '127.0.0.1');
+    await once(storageServer, 'listening');
+    try {
+      const port = (storageServer.address() as AddressInfo).port;
+      other.on('GET /api/documents/11', answer(200, {}, { id: 11, name: 'a.txt', content_type: 'text/plain' }));
+      other.on('GET /api/documents/11/download', answer(200, {}, { url: `http://127.0.0.1:${port}/dl/FIRSTSIGNEDSEGMENT999` }));
+      const r = await t.sct(['documents', 'download', '11', '--out', join(t.dir, 'a11.txt'), '--base-url', other.url, '-v']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).toContain('< location: ');
+      expect(r.stderr).not.toContain('SIGNEDSEGMENT');
+    } finally {
+      storageServer.close();
+    }
+  });
+
+  it('a download endpoint that redirects to storage on another host is followed without the token; storage refusing the link is no "not authenticated"', async () => {
+    const seen: (string | undefined)[] = [];
+    let refuse = false;
+    const storageServer = createHttpServer((req, res) => {
+      seen.push(req.headers.authorization);
+      if (refuse) {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        return res.end('{"detail":"Signature expired"}');
+      }
+      res.writeHead(200, { 'content-type': 'application/zip' });
+      res.end(Buffer.from('504b0506000000000000000000000000000000000000', 'hex'));
+    });
+    storageServer.listen(0, '127.0.0.1');
+    await once(storageServer, 'listening');
+    try {
+      const storage = `http://127.0.0.1:${(storageServer.address() as AddressInfo).port}/bucket/ev.zip?X-Amz-Signature=SIG12345678`;
+      other.on('POST /api/compliance/risk-assessments/1/evidence-downloads', answer(303, { location: storage }, {}));
+      const r = await t.sct(['risk', 'evidence', '1', '--out', join(t.dir, 'ev1.zip'), '--base-url', other.url]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(seen).toEqual([undefined]);
+      refuse = true;
+      const refused = await t.sct(['risk', 'evidence', '1', '--out', join(t.dir, 'ev2.zip'), '--base-url', other.url]);
+      expect(refused.exitCode, refused.stderr).toBe(1);
+      expect(refused.stderr).toContain('Signature expired');
+      expect(refused.stderr).toContain('the link may have expired');
+      expect(refused.stderr).not.toContain('public');
+      expect(refused.stderr).not.toContain('SIG12345678');
+    } finally {
+      storageServer.close();
+    }
+  });
+
+  it('risk evidence: a url in the answer that is no http(s) URL is refused, nothing requested with it', async () => {
+    for (const url of ['file:///etc/passwd', 'javascript:alert(1)', '//evil.example/x', '/api/evil']) {
+      other.reset();
+      other.on('POST /api/compliance/risk-assessments/1/evidence-downloads', answer(200, {}, { url }));
+      const r = await t.sct(['risk', 'evidence', '1', '--out', join(t.dir, 'never.zip'), '--base-url', other.url]);
+      expect(r.exitCode, `${url}: ${r.stderr}`).toBe(1);
+      expect(r.stderr, url).toContain('its url is no http(s) URL');
+      expect(other.log, url).toHaveLength(1);
+    }
+  });
+
   it('credentials in the base URL are masked in -v, errors and doctor', async () => {
     const withCredentials = other.url.replace('http://', 'http://someone:hunter2@');
     const v = await t.sct(['whoami', '--base-url', withCredentials, '-v']);

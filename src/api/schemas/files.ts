@@ -2,6 +2,7 @@
 // documents only that a risk assessment needs an identifier; sct also requires a document's
 // name (it is what the upload is known by) and checks ids, and passes every other field through.
 import * as z from 'zod';
+import { SctError } from '../../errors.js';
 import { id, str255, tags } from './common.js';
 
 export const documentCreateSchema = z.looseObject({
@@ -41,4 +42,16 @@ const webUrl = z.url({ protocol: /^https?$/ });
 /** What sct reads from a created document: where its bytes go. */
 export const uploadTargetSchema = z.looseObject({ id: z.number(), upload_url: webUrl });
 /** What sct reads from a download request: the signed URL. */
-export const downloadUrlSchema = z.looseObject({ url: webUrl });
+const downloadUrlSchema = z.looseObject({ url: webUrl });
+
+/**
+ * The signed URL of a download answer (`{"url": …}`); an answer without one, or whose url is no
+ * http(s) URL (a `file:` link, a path that would be read against the base URL), is an error
+ * naming the request.
+ */
+export function signedUrlOf(answer: unknown, request: string): string {
+  const signed = downloadUrlSchema.safeParse(answer);
+  if (signed.success) return signed.data.url;
+  const given = (answer as { url?: unknown } | null)?.url;
+  throw new SctError(`unexpected answer from ${request}: ${typeof given === 'string' && given !== '' ? `its url is no http(s) URL (${JSON.stringify(given.slice(0, 200))})` : 'no url'}`);
+}
