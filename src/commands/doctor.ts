@@ -103,7 +103,7 @@ export async function doctor(ctx: Context): Promise<void> {
   const fileOwner = notMine(store.path);
   // Without a file, SCT_BASE_URL and SCT_TOKEN are enough (a CI job): nothing to advise then.
   const fromEnvironment = Boolean(ctx.env.SCT_BASE_URL && ctx.env.SCT_TOKEN);
-  if (mode === null) add('config', fromEnvironment ? 'ok' : 'warn', fromEnvironment ? `${store.path} does not exist: SCT_BASE_URL and SCT_TOKEN are used` : `${store.path} does not exist yet (run sct auth login)`);
+  if (mode === null) add('config', fromEnvironment ? 'ok' : 'warn', fromEnvironment ? `${store.path} does not exist: SCT_BASE_URL and SCT_TOKEN are used` : `${store.path} does not exist yet (run \`sct auth login --base-url https://…/api\`)`);
   else if (fileOwner) add('config', 'fail', `${store.path} ${fileOwner}`);
   // 600 or stricter (400: read-only to its owner) keeps the token to its owner.
   else if ((mode & ~CONFIG_FILE_MODE) !== 0) add('config', 'fail', `${store.path} has mode ${mode.toString(8)}${exposure(mode)}, should be 600: chmod 600 "${store.path}"`);
@@ -168,25 +168,25 @@ export async function doctor(ctx: Context): Promise<void> {
     }
   }
 
+  const clock = (header: string | string[] | undefined) => {
+    const date = Date.parse(String(header ?? ''));
+    if (Number.isFinite(date)) {
+      const skew = Math.round((ctx.now() - date) / 1000);
+      const level = Math.abs(skew) > 300 ? 'fail' : Math.abs(skew) > 30 ? 'warn' : 'ok';
+      // sct reads the service's times (a rate limit's reset) against the service's own clock;
+      // what else on this machine reads the clock is off by as much.
+      const advice = level === 'ok' ? '' : ': set the clock right (NTP: `timedatectl set-ntp true`, or the system settings)';
+      const off = Math.abs(skew) < 60 ? `${Math.abs(skew)}s` : formatDuration(Math.abs(skew) * 1000);
+      add('clock', level, `local clock is ${off} ${skew >= 0 ? 'ahead of' : 'behind'} the server${advice}`);
+    } else if (header === undefined) add('clock', 'warn', 'the server sent no Date header');
+    else add('clock', 'warn', `the server's Date header cannot be read (${quotedHeader(header)})`);
+  };
   if (s.tokenWithheld) {
     add('token', 'fail', withHint(notLoggedIn(s)));
   } else if (!s.token) {
-    add('token', 'fail', 'no token (sct auth login or SCT_TOKEN)');
+    add('token', 'fail', `no token: ${s.baseUrl ? 'run `sct auth login` or set SCT_TOKEN' : 'run `sct auth login --base-url https://…/api`, or set SCT_TOKEN and SCT_BASE_URL'}`);
   } else if (s.baseUrl && checks.find((c) => c.name === 'base_url')?.level !== 'fail') {
     const tokenFrom = `${maskToken(s.token)} from ${s.tokenSource === 'env' ? 'SCT_TOKEN' : 'the profile'}`;
-    const clock = (header: string | string[] | undefined) => {
-      const date = Date.parse(String(header ?? ''));
-      if (Number.isFinite(date)) {
-        const skew = Math.round((ctx.now() - date) / 1000);
-        const level = Math.abs(skew) > 300 ? 'fail' : Math.abs(skew) > 30 ? 'warn' : 'ok';
-        // sct reads the service's times (a rate limit's reset) against the service's own clock;
-        // what else on this machine reads the clock is off by as much.
-        const advice = level === 'ok' ? '' : ': set the clock right (NTP: `timedatectl set-ntp true`, or the system settings)';
-        const off = Math.abs(skew) < 60 ? `${Math.abs(skew)}s` : formatDuration(Math.abs(skew) * 1000);
-        add('clock', level, `local clock is ${off} ${skew >= 0 ? 'ahead of' : 'behind'} the server${advice}`);
-      } else if (header === undefined) add('clock', 'warn', 'the server sent no Date header');
-      else add('clock', 'warn', `the server's Date header cannot be read (${quotedHeader(header)})`);
-    };
     // Never sleeps through a spent rate limit: doctor reports it and goes on.
     let client: ApiClient;
     try {
@@ -240,6 +240,8 @@ export async function doctor(ctx: Context): Promise<void> {
     // The service did not answer: what only its answer tells is said as not checked, never left out.
     add('token', 'warn', `${maskToken(s.token)} from ${s.tokenSource === 'env' ? 'SCT_TOKEN' : 'the profile'}: not verified, the service did not answer (base_url)`);
   }
+  // Without a token to check (none, or withheld from this base URL), the base URL's answer still tells the clock.
+  if (!checks.some((c) => c.name === 'clock') && probeDate !== undefined) clock(probeDate);
   if (!checks.some((c) => c.name === 'clock')) add('clock', 'warn', 'not checked: no answer from the service to compare with');
   if (!checks.some((c) => c.name === 'rate_limit')) add('rate_limit', 'warn', 'not checked: no answer from the service');
 

@@ -79,3 +79,16 @@ describe('doctor with a token the service refuses', () => {
     expect(r.stdout).not.toContain('sct_refused_token_0000');
   });
 });
+
+describe('doctor before a login', () => {
+  it('the base URL answered, no token: the clock is read from that answer, and each hint is a command that works', async () => {
+    const r = await t.sct(['doctor'], { env: { SCT_TOKEN: undefined } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(/^ok\s+base_url\s/m);
+    expect(r.stdout).toMatch(/^ok\s+clock\s+local clock is \d+s/m);
+    expect(r.stdout).toMatch(/^fail\s+token\s+no token: run `sct auth login` or set SCT_TOKEN$/m);
+    const none = await t.sct(['doctor'], { env: { SCT_TOKEN: undefined, SCT_BASE_URL: undefined } });
+    expect(none.stdout).toMatch(/^fail\s+token\s+no token: run `sct auth login --base-url https:\/\/…\/api`, or set SCT_TOKEN and SCT_BASE_URL$/m);
+    expect(none.stdout).toMatch(/^warn\s+config\s+.*does not exist yet \(run `sct auth login --base-url https:\/\/…\/api`\)$/m);
+  });
+});
