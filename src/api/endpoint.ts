@@ -48,10 +48,13 @@ export function checkPlainHttp(base: URL, env: NodeJS.ProcessEnv, warn?: (messag
     return;
   }
   const secure = `https://${base.host}${base.pathname.replace(/\/+$/, '')}`;
+  const given = env.SCT_ALLOW_HTTP;
   throw new UsageError(
-    `the token is never sent over plain http to a host other than this machine (${origin})`,
+    `the token is never sent over plain http to a host other than this machine's loopback (${origin}; 127.0.0.1, ::1 and localhost are)`,
     {},
-    `use ${secure}, or set SCT_ALLOW_HTTP=1 to send it unencrypted all the same`,
+    given === undefined || given === ''
+      ? `use ${secure}, or set SCT_ALLOW_HTTP=1 to send it unencrypted all the same`
+      : `use ${secure}, or set SCT_ALLOW_HTTP=1 to send it unencrypted all the same (it is ${JSON.stringify(given.slice(0, 20))}: only 1 allows it)`,
   );
 }
 

@@ -95,7 +95,11 @@ export function hostAndPort(url: URL): { host: string; port: number } {
   return { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port) || (url.protocol === 'https:' ? 443 : 80) };
 }
 
-/** 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine. */
+/**
+ * 127.0.0.0/8 (as an IPv4-mapped IPv6 address too), ::1 and localhost: traffic that never leaves
+ * the machine. Not `localhost.`: a name with its root dot may be asked of DNS, which could
+ * answer with another host.
+ */
 export function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname) || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(hostname);
 }

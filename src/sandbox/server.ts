@@ -15,7 +15,7 @@ import { registerInformationRequests } from './routes/information.js';
 import { registerInvitations } from './routes/invitations.js';
 import { registerOrders } from './routes/orders.js';
 import { registerStatements } from './routes/statements.js';
-import { maskAuthorization } from '../util/redact.js';
+import { maskAuthorization, withoutToken } from '../util/redact.js';
 
 export { MAX_PAGE_SIZE };
 
@@ -240,18 +240,24 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     const path = url.pathname
       .replace(/^\/(_uploads|_downloads)\/[^/]+/, '/$1/…')
       .replace(/(\/user-invitations\/public\/)([0-9a-f]{8})[^/]*/i, '$1$2…');
+    // The log is served at /_sandbox/requests to anyone who asks: tokens are masked in it, the
+    // request's own wherever it repeats it (a query, another header, the body).
+    const token = req.headers.authorization?.split(/\s+/, 2)[1];
+    const masked = (text: string) => withoutToken(text, token);
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, v === undefined ? v : Array.isArray(v) ? v.map(masked) : masked(v)]));
+    if (req.headers.authorization !== undefined) headers.authorization = maskAuthorization(req.headers.authorization);
+    const query = masked(url.search.replace(/^\?/, ''));
     requests.push({
       method: req.method ?? 'GET',
-      path,
-      query: url.search.replace(/^\?/, ''),
-      // The log is served at /_sandbox/requests to anyone who asks: tokens are masked in it.
-      headers: req.headers.authorization === undefined ? { ...req.headers } : { ...req.headers, authorization: maskAuthorization(req.headers.authorization) },
-      body: body.subarray(0, LOGGED_BODY_LIMIT).toString('utf8'),
+      path: masked(path),
+      query,
+      headers,
+      body: masked(body.subarray(0, LOGGED_BODY_LIMIT).toString('utf8')),
       status,
       inFlight,
     });
     if (requests.length > REQUEST_LOG_LIMIT) requests.splice(0, requests.length - REQUEST_LOG_LIMIT);
-    log?.(`${req.method} ${path}${url.search} ${status === 0 ? 'dropped' : status} ${Date.now() - started}ms`);
+    log?.(`${req.method} ${masked(path)}${query ? `?${query}` : ''} ${status === 0 ? 'dropped' : status} ${Date.now() - started}ms`);
   }
 
   function send(res: http.ServerResponse, status: number, headers: Record<string, string>, payload: Payload): void {

@@ -173,9 +173,16 @@ describe('plain http', () => {
     expect(connections).toBeGreaterThan(0);
   });
 
+  it('SCT_ALLOW_HTTP set to anything but 1 is said to be so: it allows nothing', async () => {
+    const r = await t.sct(['whoami', '--base-url', 'http://sct-test.invalid/api'], { env: { ...viaProxy(), SCT_ALLOW_HTTP: 'true' } });
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain('(it is "true": only 1 allows it)');
+    expect(connections).toBe(0);
+  });
+
   it('loopback is exempt: 127.0.0.0/8, localhost and ::1', async () => {
     const port = t.sb.port;
-    for (const host of ['127.0.0.2', 'localhost', '[::1]']) {
+    for (const host of ['127.0.0.2', 'localhost', '[::1]', '[::ffff:127.0.0.1]']) {
       const r = await t.sct(['whoami', '--base-url', `http://${host}:${port}/api`, '--timeout', '5s']);
       expect(r.exitCode, `${host}: ${r.stderr}`).not.toBe(2);
       expect(r.stderr).not.toContain('SCT_ALLOW_HTTP');
@@ -404,8 +411,10 @@ describe('secrets in URLs, controls in headers', () => {
     expect(r.stderr).not.toMatch(/[\u0080-\u009f]/);
   });
 
-  it("the sandbox's request log masks tokens", async () => {
+  it("the sandbox's request log masks tokens, wherever a request repeats its own (query, another header, body)", async () => {
     expect((await t.sct(['whoami'])).exitCode).toBe(0);
+    await fetch(`${t.sb.url}/products?t=${OWNER}`, { headers: { Authorization: `Bearer ${OWNER}`, 'X-Debug': OWNER } });
+    await fetch(`${t.sb.url}/products`, { method: 'POST', headers: { Authorization: `Bearer ${OWNER}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: OWNER }) });
     const log = await (await fetch(`${t.sb.origin}/_sandbox/requests`)).text();
     expect(log).toContain('"authorization"');
     expect(log).not.toContain(OWNER);
