@@ -503,9 +503,11 @@ export class ApiClient {
     const err = apiErrorFrom(status, parseErrorBody(text, res.headers), call.method, call.shown());
     err.message += call.retries.attemptsSaid;
     err.answer = { headers: res.headers, text };
-    // Every request 404s when the base URL lacks the /api prefix: say so where it shows.
-    if (status === 404 && call.target.url.origin === this.origin && !this.baseUrlPrefixSaid) err.hint = missingApiPrefix(this.baseUrl);
-    if (status === 404 && !err.hint && ASSUMED_PATHS.has(call.options.path)) {
+    // Every request 404s when the base URL lacks the /api prefix: say so where it shows (unless
+    // a warning of this run said it already), and make no other guess at the cause.
+    const noPrefix = status === 404 && call.target.url.origin === this.origin ? missingApiPrefix(this.baseUrl) : undefined;
+    if (noPrefix && !this.baseUrlPrefixSaid) err.hint = noPrefix;
+    if (status === 404 && !noPrefix && ASSUMED_PATHS.has(call.options.path)) {
       err.hint = `${call.options.path} is a path the API documents do not show, which sct assumes: this service may not have it, or have it under another path`;
     }
     // Storage refusing the link it was sent to (an expired or refused signature) says nothing of

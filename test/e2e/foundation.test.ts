@@ -214,6 +214,8 @@ describe('auth and config', () => {
     expect(flag.stderr).toMatch(/^warning: the base URL .* does not end in \/api/m);
     expect(flag.stderr).toMatch(/^error: .*404 Not Found on GET \/accounts\/me/m);
     expect(flag.stderr.split(meant)).toHaveLength(2);
+    // Nor does it guess at another cause (a path the documents do not show).
+    expect(flag.stderr).not.toContain('the API documents do not show');
     // From the profile (no warning on this run): the 404's hint says it.
     const stored = await t.sct(['whoami'], { env: { SCT_BASE_URL: undefined } });
     expect(stored.exitCode).toBe(1);
