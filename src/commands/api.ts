@@ -9,7 +9,7 @@ import { statusText } from '../api/errors.js';
 import { RawAnswer } from '../api/answers.js';
 import { AnswerError, ApiError, UsageError } from '../errors.js';
 import { collect, setDotted, splitKeyValue } from './shared/flags.js';
-import { warnDuplicates } from './shared/list.js';
+import { noteChanges, warnChanged, type ListChanges } from './shared/list.js';
 import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../output/format.js';
 import { cleanCell, stripControl } from '../output/sanitize.js';
 import { API_EXAMPLES, API_HELP } from '../help/topics.js';
@@ -169,21 +169,21 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
     // A limit in the path sets the page size; --paginate always goes to the end.
     const pageSize = Number(query.get('limit')) || undefined;
     const offset = Number(query.get('offset')) || 0;
-    let duplicates = 0;
+    const changes: ListChanges = { duplicates: 0, first: null, last: null };
     try {
       for await (const page of client.paginate(p, query, { all: true, pageSize, offset, anyItems: true })) {
         writer ??= listWriter(ctx, format, page.results);
         await writer.write(page.results);
-        duplicates = page.duplicates;
+        noteChanges(changes, page);
       }
     } catch (err) {
       // As a list command: what was read stays parseable, and the error says it is incomplete.
       if (!writer?.wholeOnly) await writer?.end().catch(() => undefined);
-      warnDuplicates(ctx, duplicates, 'items');
+      warnChanged(ctx, changes, 'items');
       throw err;
     }
     await (writer ?? listWriter(ctx, format, [])).end();
-    return warnDuplicates(ctx, duplicates, 'items');
+    return warnChanged(ctx, changes, 'items');
   }
   let res;
   try {

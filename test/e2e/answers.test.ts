@@ -175,6 +175,29 @@ describe('--all never loops', () => {
     }
   });
 
+  it('a list whose count moves while it is read (items deleted, a workspace switched elsewhere) is said to have changed, at the end', async () => {
+    // 9 at first; from the second page on the service counts 5 (and serves what is left).
+    const f = await fake((req, res, me) => {
+      const offset = Number(new URL(req.url!, 'http://x').searchParams.get('offset') ?? 0);
+      const count = offset === 0 ? 9 : 5;
+      json(res, { count, next: offset + 3 < count ? `${me.url}/products?limit=3&offset=${offset + 3}` : null, results: ids(offset === 0 ? 1 : 20 + offset, offset === 0 ? 3 : 2) });
+    });
+    for (const args of [
+      ['products', 'list', '--all', '--page-size', '3', '--parallel', '1', '-o', 'json'],
+      ['api', '/products?limit=3', '--paginate'],
+    ]) {
+      const r = await sctAt(f, args);
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stderr, args.join(' ')).toMatch(/warning: the list changed while it was read \(9 \w+ at its first page, 5 at its last\): some may be missing or repeated; run it again for a consistent copy/);
+    }
+    const steady = await fake((req, res, me) => {
+      const offset = Number(new URL(req.url!, 'http://x').searchParams.get('offset') ?? 0);
+      json(res, { count: 6, next: offset + 3 < 6 ? `${me.url}/products?limit=3&offset=${offset + 3}` : null, results: ids(offset + 1, 3) });
+    });
+    const r = await sctAt(steady, ['products', 'list', '--all', '--page-size', '3', '-o', 'json']);
+    expect(r.stderr).not.toContain('changed');
+  });
+
   it('sct api --paginate stops the same way on a repeating token', async () => {
     let token = 0;
     const f = await fake((_req, res, me) => json(res, { count: 10, next: `${me.url}/products?cursor=${++token}`, results: ids(1, 5) }));

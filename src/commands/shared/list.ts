@@ -129,11 +129,11 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
   let announced = false;
   let total: number | undefined;
   let matching: number | null = null;
-  let duplicates = 0;
+  const changes = { duplicates: 0, first: null as number | null, last: null as number | null };
   try {
     for await (const p of client.paginate(o.path, o.query, page)) {
       matching ??= p.count;
-      duplicates = p.duplicates;
+      noteChanges(changes, p);
       if (!announced && page.all && p.count !== null) {
         announced = true;
         spinner.stop();
@@ -154,13 +154,13 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
     // whole list: computed on part of it, it would read as true.
     spinner.stop();
     if (writer.count > 0 && !writer.wholeOnly) await writer.end().catch(() => undefined);
-    warnDuplicates(ctx, duplicates, o.noun);
+    warnChanged(ctx, changes, o.noun);
     throw err;
   } finally {
     spinner.stop();
   }
   await writer.end();
-  warnDuplicates(ctx, duplicates, o.noun);
+  warnChanged(ctx, changes, o.noun);
   // As gh does: a person at a terminal learns that the list is a first page, and how to get more.
   // After a table the line follows its rows (in the pager too); JSON or CSV keep stdout to themselves.
   const shown = writer.count;
@@ -181,8 +181,30 @@ function announceLongRun(ctx: Context, total: number, perPage: number, noun: str
   ctx.io.info(`Fetching ${total} ${noun} in about ${requests} requests${budget}.`);
 }
 
-/** Once, at the end of a listing: items the service served on more than one page were written once. */
-export function warnDuplicates(ctx: Context, duplicates: number, noun: string): void {
+/** How a list read page by page changed meanwhile: items served twice, and its count at the first page and the last. */
+export interface ListChanges {
+  duplicates: number;
+  first: number | null;
+  last: number | null;
+}
+
+export function noteChanges(changes: ListChanges, page: { duplicates: number; count: number | null; request: number }): void {
+  changes.duplicates = page.duplicates;
+  if (page.request === 1) changes.first = page.count;
+  changes.last = page.count;
+}
+
+/**
+ * Once, at the end of a listing: items the service served on more than one page were written
+ * once; a count that moved between the first page and the last means items may have shifted
+ * past a page boundary unseen (offset paging), or the list is another one (a workspace switched
+ * elsewhere while it was read).
+ */
+export function warnChanged(ctx: Context, changes: ListChanges, noun: string): void {
+  const { duplicates, first, last } = changes;
   if (duplicates === 1) ctx.io.warn(`1 ${singular(noun)} came twice (the list changed while it was read): it was written once`);
   else if (duplicates > 0) ctx.io.warn(`${duplicates} ${noun} came twice (the list changed while it was read): each was written once`);
+  if (first !== null && last !== null && first !== last) {
+    ctx.io.warn(`the list changed while it was read (${first} ${noun} at its first page, ${last} at its last): some may be missing or repeated; run it again for a consistent copy`);
+  }
 }
