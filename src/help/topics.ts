@@ -100,13 +100,23 @@ except for auth login and config set.
 Run \`sct config --help\` for the config commands' options.
 `;
 
+/**
+ * Keys the documents list that --filter refuses: the paging flags' (`--filter limit=5` says to use
+ * --limit), and the orders' side, which --buying or --selling always sets.
+ */
+const NOT_FILTERS = new Set(['limit', 'offset']);
+const SET_BY_FLAGS: Record<string, string[]> = { orders: ['order_action'] };
+
 function filtersText(): string {
   let out = `Documented filters of each list (--filter KEY=VALUE sends any key; one not listed here gets a
 warning naming the closest documented key, and is still sent). Lists not named here (products,
 value chains, countries, documents, imports, risk) have no documented filters: any key goes.
+limit and offset are the paging flags' (--limit, --offset, --page-size); the orders' side
+(order_action) is --buying or --selling.
 Suffixes: __in (comma list), __icontains, __startswith, __endswith, __isnull, __gte, __lte.
 `;
-  for (const { noun, command, keys, named } of LIST_FILTERS) {
+  for (const { noun, command, keys: documented, named } of LIST_FILTERS) {
+    const keys = documented.filter((k) => !NOT_FILTERS.has(k) && !(SET_BY_FLAGS[noun] ?? []).includes(k));
     out += `\nsct ${command ?? `${noun} list`}:\n`;
     if (named.length) {
       const flags = named.map((f) => flagsOf(f).join(', '));

@@ -143,7 +143,7 @@ describe('dds get, create, update, delete', () => {
     await t.expectUsageErrors([
       [['dds', 'create'], 'type: This field is required.'],
       [['dds', 'create', '--type', 'XX'], 'type: "XX" is not one of the allowed values: EUDR, EUTR, PPWR'],
-      [['dds', 'create', '--type', 'PPWR'], /assessment_run_ids: required and non-empty for a PPWR statement\n\s+dds_identifier: required for a PPWR statement/],
+      [['dds', 'create', '--type', 'PPWR'], /assessment_run_ids: required and non-empty for a PPWR statement \(--assessment-run-id ID, the assessment_run_id of `sct risk list -o json`\)\n\s+dds_identifier: required for a PPWR statement \(--dds-identifier\)/],
       [['dds', 'create', '--type', 'PPWR', '--dds-identifier', 'P-1'], 'assessment_run_ids: required and non-empty for a PPWR statement'],
       [['dds', 'create', '--type', 'PPWR', '--assessment-run-ids', RUN], 'dds_identifier: required for a PPWR statement'],
       [['dds', 'create', '--type', 'EUDR'], 'assessment_run_ids: required and non-empty for an EUDR statement without dds_identifier'],

@@ -30,18 +30,20 @@ export const statementCreateSchema = z
     excluded_propagation_identifiers: z.unknown().optional(),
   })
   .superRefine((body, ctx) => {
+    // Said by flag too: a script that left them out sees the field's name only otherwise.
+    const RUNS_GIVEN = '--assessment-run-id ID, the assessment_run_id of `sct risk list -o json`';
     const runs = body.assessment_run_ids ?? [];
     // Spaces alone are no identifier: the service trims them and then asks for the runs.
     const identifier = (body.dds_identifier ?? '').trim();
     if (body.type === 'PPWR') {
-      if (runs.length === 0) ctx.addIssue({ code: 'custom', path: ['assessment_run_ids'], message: 'required and non-empty for a PPWR statement' });
-      if (!identifier) ctx.addIssue({ code: 'custom', path: ['dds_identifier'], message: 'required for a PPWR statement' });
+      if (runs.length === 0) ctx.addIssue({ code: 'custom', path: ['assessment_run_ids'], message: `required and non-empty for a PPWR statement (${RUNS_GIVEN})` });
+      if (!identifier) ctx.addIssue({ code: 'custom', path: ['dds_identifier'], message: 'required for a PPWR statement (--dds-identifier)' });
     }
     if (body.type === 'EUDR' && !identifier && runs.length === 0) {
       ctx.addIssue({
         code: 'custom',
         path: ['assessment_run_ids'],
-        message: 'required and non-empty for an EUDR statement without dds_identifier (give dds_identifier to retrieve a filed statement)',
+        message: `required and non-empty for an EUDR statement without dds_identifier (${RUNS_GIVEN}; or give dds_identifier, --dds-identifier, to retrieve a filed statement)`,
       });
     }
   });
