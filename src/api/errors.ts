@@ -60,6 +60,15 @@ export function statusText(status: number): string {
   return STATUS_TEXT[status] ?? '';
 }
 
+/** The longest message of the service's sct prints: a page of it says nothing a line does not. */
+const MAX_SAID = 500;
+
+/** A message of the service's as one line, cut past MAX_SAID characters (saying how many more there were). */
+function said(text: string): string {
+  const line = cleanCell(text);
+  return line.length > MAX_SAID ? `${line.slice(0, MAX_SAID)}… (${(line.length - MAX_SAID).toLocaleString('en-US')} more characters)` : line;
+}
+
 /** Field errors are read this deep: no document nests them further. */
 const MAX_ERROR_DEPTH = 32;
 
@@ -73,7 +82,7 @@ export function flattenFieldErrors(body: unknown, prefix = ''): FieldErrors {
   const add = (key: string, msg: string) => {
     // A field's name is the service's as its message is: cleaned alike (reports, -o json errors).
     const k = cleanCell(key) || 'non_field_errors';
-    (out[k] ??= []).push(cleanCell(msg));
+    (out[k] ??= []).push(said(msg));
   };
   const walk = (value: unknown, key: string, depth = 0) => {
     if (value === null || value === undefined) return;
@@ -100,11 +109,11 @@ export function apiErrorFrom(status: number, body: unknown, method: string, path
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const { detail: d, ...rest } = body as Record<string, unknown>;
     // One line: a detail with line breaks could draw what looks like more of sct's own output.
-    if (typeof d === 'string') detail = cleanCell(d);
+    if (typeof d === 'string') detail = said(d);
     // A serializer's field named detail, or a handler's own shape ({code, message}): its message
     // when it has one, else its errors among the fields; never dropped.
-    else if (Array.isArray(d) && d.length > 0 && d.every((x) => typeof x === 'string')) detail = cleanCell(d.join(' '));
-    else if (isPlainObject(d) && typeof d.message === 'string') detail = cleanCell(d.message);
+    else if (Array.isArray(d) && d.length > 0 && d.every((x) => typeof x === 'string')) detail = said(d.join(' '));
+    else if (isPlainObject(d) && typeof d.message === 'string') detail = said(d.message);
     fields = flattenFieldErrors(detail === undefined && d !== undefined ? body : rest);
   } else if (Array.isArray(body)) {
     fields = flattenFieldErrors(body);

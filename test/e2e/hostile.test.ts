@@ -613,6 +613,16 @@ describe('doctor against answers that are not what it reads', () => {
     const r = await sct(['doctor']);
     expect(r.stdout).toMatch(/^warn\s+base_url\s+http:\/\/127\.0\.0\.1:\d+\/api answered with text\/html, not the API's JSON \(GET \/accounts\/countries\): is it the service's URL, or a proxy's or network's sign-in page\?$/m);
   });
+  it("a service's message of 200,000 characters is cut to a line's worth, saying how much more there was, in text and in -o json", async () => {
+    for (const json of [[], ['-o', 'json']]) {
+      h.on('GET /api/products/907', answer(404, {}, { detail: 'x'.repeat(200_000), name: ['y'.repeat(200_000)] }), { times: 1 });
+      const r = await sct(['products', 'get', '907', ...json]);
+      expect(r.exitCode).toBe(1);
+      expect(r.stderr).toContain('… (199,500 more characters)');
+      expect(r.stderr.length).toBeLessThan(4_000);
+    }
+  });
+
   it('keys of the service are no column headers raw: sct api -o table, and a rejected field in a bulk report', async () => {
     const key = 'k\u001b]0;PWNED\u001b\\ey\u202e';
     h.on('GET /api/products', answer(200, {}, { count: 1, next: null, previous: null, results: [{ id: 1, [key]: 'v' }] }), { times: 1 });
