@@ -23,7 +23,7 @@ import {
   type WireResponse,
 } from './transport.js';
 import type { Readable } from 'node:stream';
-import { AnswerError, AuthError, NetworkError, SctError, InterruptedError, UsageError } from '../errors.js';
+import { AnswerError, AuthError, LinkRefusedError, NetworkError, SctError, InterruptedError, UsageError } from '../errors.js';
 import { apiErrorFrom, statusText } from './errors.js';
 import { stripControl } from '../output/sanitize.js';
 import { scanListPage } from './json-page.js';
@@ -485,7 +485,10 @@ export class ApiClient {
     // origin only, whichever request carries it (requestParts). So is a file download's
     // redirect to the storage that holds the file.
     if (from.origin === this.origin && target.origin !== this.origin && !call.signed && !call.file) call.fail(this.leavingOrigin(call.where(), status, from, target));
-    call.target = status === 303 ? { url: target, method: 'GET', withBody: false } : { ...call.target, url: target };
+    // As the fetch standard (and curl, and browsers): a 303 is a GET, and so is a 301 or 302 to a
+    // POST; only a 307 or 308 keeps the method and its body.
+    const asGet = (status === 303 && call.target.method !== 'HEAD') || ((status === 301 || status === 302) && call.target.method === 'POST');
+    call.target = asGet ? { url: target, method: 'GET', withBody: false } : { ...call.target, url: target };
   }
 
   /** An error answer (4xx, or a 5xx no longer retried): the service's message, as the error thrown. */
@@ -494,7 +497,7 @@ export class ApiClient {
     // A service echoing the token in its error (a detail, a field) never gets it printed.
     const echoed = withoutToken(await readErrorText(res), this.token);
     // A storage service's error page may repeat the signed link it refused: never its credential.
-    const text = call.signed ? withoutSignedUrl(echoed, call.target.url.href) : echoed;
+    const text = call.offOrigin() ? withoutSignedUrl(echoed, call.target.url.href) : echoed;
     deadline.clear();
     // A 500 may come after the service did the work (it failed writing its answer, or after its
     // commit), as a gateway's 502/504 may: only a 503 (a refusal to start) and a 501 (a method it
@@ -513,9 +516,7 @@ export class ApiClient {
     // Storage refusing the link it was sent to (an expired or refused signature) says nothing of
     // the token: exit 1, not 4, and a new link is one run away.
     if ((status === 401 || status === 403) && call.offOrigin()) {
-      const refused = new SctError(`${err.message}: the storage the service's link points to refused it (the link may have expired)`);
-      refused.hint = 'run the command again: it asks the service for a new link';
-      return call.fail(refused, false);
+      return call.fail(new LinkRefusedError(`${err.message}: the storage the service's link points to refused it (the link may have expired)`), false);
     }
     // An anonymous request (`invitations public`) carried no token: logging in changes nothing.
     const sentToken = call.options.auth !== false && Boolean(this.token) && call.target.url.origin === this.origin;
@@ -717,7 +718,8 @@ export class ApiClient {
     // upload/download URL on another host.
     const sendAuth = options.auth !== false && this.token && url.origin === this.origin;
     if (sendAuth) headers.authorization = `Bearer ${this.token}`;
-    if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
+    // The key is the service's: storage a download's redirect led to has no use for it.
+    if (call.idempotencyKey && url.origin === this.origin) headers['idempotency-key'] = call.idempotencyKey;
     if (withBody && options.rawBody) return { headers, body: options.rawBody() };
     if (withBody && options.bodyAsIs !== undefined) {
       headers['content-type'] ??= 'application/json';
@@ -741,7 +743,7 @@ export class ApiClient {
       this.proxySaid = true;
       this.trace('* through the proxy from the environment (HTTPS_PROXY/HTTP_PROXY; NO_PROXY honoured)');
     }
-    this.trace(`> ${method} ${call.signed ? redactSignedUrl(url.href) : url.origin === this.origin ? withoutCredentials(url.href) : redactUrl(url.href)}`);
+    this.trace(`> ${method} ${call.offOrigin() ? redactSignedUrl(url.href) : withoutCredentials(url.href)}`);
     for (const [k, v] of Object.entries(headers)) {
       this.trace(`> ${k}: ${k === 'authorization' ? `Bearer ${maskToken(this.token ?? '')}` : stripControl(v)}`);
     }
@@ -774,14 +776,20 @@ export class ApiClient {
   /** A redirect away from the base URL's origin, as an error naming both URLs. */
   private leavingOrigin(where: string, status: number, from: URL, to: URL): NetworkError {
     const what = from.protocol !== to.protocol ? 'scheme' : from.hostname !== to.hostname ? 'host' : 'port';
-    const err = new NetworkError(
-      `${where}: the service redirected (${status} ${statusText(status)}) from ${withoutCredentials(from.href)} to ${redactUrl(to.href)}, another ${what}: sct does not follow a redirect away from the base URL`,
-    );
     // The base URL the redirect points to: its path less the request's own part under the base
-    // (`/r1/api/orders/5` → `/api/orders/5` is `/api`); the old base path when it keeps none.
+    // (`/r1/api/orders/5` → `/api/orders/5` is `/api`); the old base path when it keeps none
+    // (`https://moved.example/` for `/api/accounts/me`). A redirect whose path keeps neither
+    // (`/bucket/…?X-Amz-Signature=…`: storage) is no service that moved, and its URL may be a
+    // signed link: shown as one, with no advice to send the token there.
     const basePath = new URL(this.baseUrl).pathname.replace(/\/+$/, '');
     const own = from.pathname.startsWith(basePath) ? from.pathname.slice(basePath.length) : '';
-    const newBase = own && to.pathname.endsWith(own) ? to.pathname.slice(0, -own.length).replace(/\/+$/, '') : basePath;
+    const moved = own !== '' && to.pathname.replace(/\/+$/, '').endsWith(own.replace(/\/+$/, ''));
+    const sameRoot = to.pathname === '/' || to.pathname === '';
+    const err = new NetworkError(
+      `${where}: the service redirected (${status} ${statusText(status)}) from ${withoutCredentials(from.href)} to ${moved || sameRoot ? redactUrl(to.href) : redactSignedUrl(to.href)}, another ${what}: sct does not follow a redirect away from the base URL`,
+    );
+    if (!moved && !sameRoot) return err;
+    const newBase = moved ? to.pathname.replace(/\/+$/, '').slice(0, -own.replace(/\/+$/, '').length).replace(/\/+$/, '') : basePath;
     err.hint = `if the service lives there now, use that address as the base URL: --base-url ${to.origin}${newBase} (and sct auth login --base-url ${to.origin}${newBase} for a stored token)`;
     return err;
   }

@@ -9,7 +9,7 @@ import { ID_MAX, parseInteger } from '../util/numbers.js';
 import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
 import { closest } from '../output/suggest.js';
-import { stripControl } from '../output/sanitize.js';
+import { cleanCell } from '../output/sanitize.js';
 import { isZip, notReadable, utf8Input } from './decode.js';
 import { holdHeapClose } from './heap.js';
 import { invalidCount, placeName, writeReportFile, type FileUnit } from './report.js';
@@ -646,7 +646,7 @@ export class RowErrors {
     // Without a report (a dry run has none), stderr is the one place that says why.
     if (!flags.report) {
       const shown = [...this.errors].sort((a, b) => a.line - b.line).slice(0, 10);
-      for (const e of shown) ctx.io.error(stripControl(`  ${this.at(e.line)}${e.column ? `, ${e.column}` : ''}: ${e.message}`));
+      for (const e of shown) ctx.io.error(cleanCell(`  ${this.at(e.line)}${e.column ? `, ${e.column}` : ''}: ${e.message}`));
       if (this.errors.length > shown.length) ctx.io.error(`  … and ${this.errors.length - shown.length} more (--report FILE lists them all)`);
     }
     return invalid;

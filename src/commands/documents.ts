@@ -19,11 +19,11 @@ import { writeOne } from '../output/format.js';
 import { byteProgress } from '../output/progress.js';
 import { formatBytes } from '../util/format.js';
 import { checkOutDirectory, resolveTarget } from '../output/download.js';
-import { SctError, UsageError } from '../errors.js';
+import { LinkRefusedError, SctError, UsageError } from '../errors.js';
 import { getLeaf, idempotencyKeyOf, listLeaf, parseId, withRerunKey } from './shared/crud.js';
 import { collect } from './shared/flags.js';
 import { IDEMPOTENCY_KEY_OPTION, validate } from './shared/body.js';
-import { stripControl } from '../output/sanitize.js';
+import { cleanCell, stripControl } from '../output/sanitize.js';
 import { downloadOptions, saveDownload, type DownloadFlags } from './shared/download.js';
 
 const UPLOAD_OPTIONS = [
@@ -98,7 +98,7 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
     // upload and confirm, the URL is spent, and the document is there to show.
     const now = await client.get<{ status?: unknown } | null>(PATHS.document(Number(id)));
     if (now && typeof now.status === 'string' && now.status !== 'pending_upload') {
-      ctx.io.info(`document ${id} was uploaded by an earlier run with this --idempotency-key (${stripControl(now.status)}): nothing uploaded again`);
+      ctx.io.info(`document ${id} was uploaded by an earlier run with this --idempotency-key (${cleanCell(now.status)}): nothing uploaded again`);
       return writeOne(ctx.io, now, ctx.output(COLUMNS.document));
     }
   }
@@ -126,7 +126,7 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
   const confirmed = await client.post(PATHS.documentConfirmUpload(id)).catch((err: unknown) => {
     throw withUploadRerun(err, id, idempotencyKey);
   });
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Uploaded ${stripControl(body.name)} (${formatBytes(size)}) as document ${id}`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Uploaded ${cleanCell(body.name)} (${formatBytes(size)}) as document ${id}`);
   await writeOne(ctx.io, confirmed, ctx.output(COLUMNS.document));
 }
 
@@ -135,6 +135,9 @@ function withUploadRerun(err: unknown, id: string | number, key: string): unknow
   if (err instanceof FileChangedError) {
     // The create said the old size: the same key with another size is another request.
     err.hint = `document ${id} was created for its earlier size and has no file: upload the file again once it is complete`;
+  } else if (err instanceof LinkRefusedError) {
+    // The same key replays the first answer, this very link: only a new document has a new one.
+    err.hint = `document ${id} was created but its upload link was refused: run the command again without --idempotency-key, which creates a new document with a new link (document ${id} stays without a file)`;
   } else if (err instanceof SctError) {
     err.hint = `document ${id} was created but has no file yet: run the same command with --idempotency-key ${key} to upload its file to it`;
   }

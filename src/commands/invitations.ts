@@ -16,7 +16,7 @@ import { parseId, saveOne, showOne } from './shared/crud.js';
 import { writeTemplateIf } from './shared/bulk.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION } from './shared/body.js';
-import { stripControl } from '../output/sanitize.js';
+import { cleanCell } from '../output/sanitize.js';
 import { nonObjectIn } from '../util/objects.js';
 import { collect, filterEnumList, parseUuid, parseUuidList, splitKeyValue, textValue } from './shared/flags.js';
 import { chunk } from '../bulk/runner.js';
@@ -281,7 +281,7 @@ function operationResults(data: unknown, path: string): OperationResult[] {
 function checkWritten(verb: string, path: string, asked: readonly string[], written: readonly string[]): void {
   const wanted = new Set(asked);
   const foreign = written.filter((id) => !wanted.has(id));
-  if (foreign.length) throw new SctError(`unexpected answer from POST ${path}: it names as ${verb}d invitations not asked for: ${foreign.slice(0, 5).map((id) => stripControl(String(id))).join(', ')}${foreign.length > 5 ? ', …' : ''}`);
+  if (foreign.length) throw new SctError(`unexpected answer from POST ${path}: it names as ${verb}d invitations not asked for: ${foreign.slice(0, 5).map((id) => cleanCell(String(id))).join(', ')}${foreign.length > 5 ? ', …' : ''}`);
   const done = new Set(written);
   const left = asked.filter((id) => !done.has(id));
   if (left.length) throw new PartialFailureError(`${left.length} of ${asked.length} invitation${asked.length === 1 ? ' was' : 's were'} not ${verb}d (accepted or changed since?): ${left.slice(0, 5).join(', ')}${left.length > 5 ? ', …' : ''}`);
@@ -378,7 +378,7 @@ export async function renewInvitations(ctx: Context, opts: MatchInvitationsOptio
     // answer without one is an error, never "Renewed".
     const res = await ctx.client().request({ method: 'POST', path: PATHS.invitationsRenew, body: { invitation: id }, expect: 'created' });
     const renewed = res.data as Record<string, unknown> | null;
-    ctx.io.info(`${ctx.io.colorErr.green('✓')} Renewed invitation ${id}${renewed?.id ? `: the new one is ${stripControl(String(renewed.id))}` : ''}`);
+    ctx.io.info(`${ctx.io.colorErr.green('✓')} Renewed invitation ${id}${renewed?.id ? `: the new one is ${cleanCell(String(renewed.id))}` : ''}`);
     await writeOne(ctx.io, renewed, { ...ctx.output(COLUMNS.invitation), detail: DETAILS.invitation });
     return;
   }

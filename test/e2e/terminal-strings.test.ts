@@ -102,6 +102,10 @@ describe.skipIf(!hasScript)('service strings at a real terminal', () => {
     expect(asked.exitCode, asked.screen).toBe(2);
     expect(asked.screen).not.toMatch(/(^|\n)\? Delete order 1/);
     expect(asked.screen).not.toMatch(/(^|\n)(error: FAKE|fail {2}token {2}FAKE)/);
+    const deleted = await atTerminal(['orders', 'delete', String(order.id)], [{ when: '(y/N)', type: 'y\r' }], OWNER, { columns: 250 });
+    expect(deleted.exitCode, deleted.screen).toBe(0);
+    expect(deleted.screen).toContain('Deleted');
+    expect(deleted.screen).not.toMatch(/(^|\n)(error: FAKE|fail {2}token {2}FAKE|\? Delete order 1)/);
     const member = [...t.sb.store.authGroups.values()].find((g) => g.name === 'MEMBER')!;
     t.sb.store.authGroups.set(98, { ...member, id: 98, name: `Auditor${FAKE}` as 'MEMBER' });
     const colleague = [...t.sb.store.memberships.values()].find((m) => m.company_id === 1 && m.auth_group_id === member.id)!;

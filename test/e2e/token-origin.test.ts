@@ -238,6 +238,8 @@ describe('secrets in URLs, controls in headers', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('denied for');
     expect(r.stderr).not.toContain('SIGNATURE-IN');
+    // The same key would replay this very link: the way out is a new document.
+    expect(r.stderr).toContain('hint: document 5 was created but its upload link was refused: run the command again without --idempotency-key');
   });
 
   it("a storage service's error page repeating a signed link's signature alone never shows it", async () => {
@@ -306,12 +308,14 @@ describe('secrets in URLs, controls in headers', () => {
 
   it('a download endpoint that redirects to storage on another host is followed without the token; storage refusing the link is no "not authenticated"', async () => {
     const seen: (string | undefined)[] = [];
+    const sent: { method?: string; key?: string | string[] }[] = [];
     let refuse = false;
     const storageServer = createHttpServer((req, res) => {
       seen.push(req.headers.authorization);
+      sent.push({ method: req.method, key: req.headers['idempotency-key'] });
       if (refuse) {
         res.writeHead(401, { 'content-type': 'application/json' });
-        return res.end('{"detail":"Signature expired"}');
+        return res.end(`{"detail":"Signature expired for ${req.url}"}`);
       }
       res.writeHead(200, { 'content-type': 'application/zip' });
       res.end(Buffer.from('504b0506000000000000000000000000000000000000', 'hex'));
@@ -319,21 +323,36 @@ describe('secrets in URLs, controls in headers', () => {
     storageServer.listen(0, '127.0.0.1');
     await once(storageServer, 'listening');
     try {
-      const storage = `http://127.0.0.1:${(storageServer.address() as AddressInfo).port}/bucket/ev.zip?X-Amz-Signature=SIG12345678`;
-      other.on('POST /api/compliance/risk-assessments/1/evidence-downloads', answer(303, { location: storage }, {}));
-      const r = await t.sct(['risk', 'evidence', '1', '--out', join(t.dir, 'ev1.zip'), '--base-url', other.url]);
+      const storage = `http://127.0.0.1:${(storageServer.address() as AddressInfo).port}/bucket/SECRETPATHSEGMENT0123?X-Amz-Signature=SIG12345678`;
+      // A 302 to a POST is a GET there, as curl and browsers send it; the Idempotency-Key stays with the service.
+      other.on('POST /api/compliance/risk-assessments/1/evidence-downloads', answer(302, { location: storage }, {}));
+      const r = await t.sct(['risk', 'evidence', '1', '--out', join(t.dir, 'ev1.zip'), '--base-url', other.url, '-v']);
       expect(r.exitCode, r.stderr).toBe(0);
       expect(seen).toEqual([undefined]);
+      expect(sent).toEqual([{ method: 'GET', key: undefined }]);
+      expect(r.stderr).not.toMatch(/SECRETPATHSEGMENT|SIG12345678/);
       refuse = true;
-      const refused = await t.sct(['risk', 'evidence', '1', '--out', join(t.dir, 'ev2.zip'), '--base-url', other.url]);
-      expect(refused.exitCode, refused.stderr).toBe(1);
-      expect(refused.stderr).toContain('Signature expired');
-      expect(refused.stderr).toContain('the link may have expired');
-      expect(refused.stderr).not.toContain('public');
-      expect(refused.stderr).not.toContain('SIG12345678');
+      for (const json of [[], ['-o', 'json']]) {
+        const refused = await t.sct(['risk', 'evidence', '1', '--out', join(t.dir, 'ev2.zip'), '--base-url', other.url, '-v', ...json]);
+        expect(refused.exitCode, refused.stderr).toBe(1);
+        expect(refused.stderr).toContain('Signature expired');
+        expect(refused.stderr).toContain('the link may have expired');
+        expect(refused.stderr).not.toContain('public');
+        expect(refused.stderr).not.toMatch(/SECRETPATHSEGMENT|SIG12345678/);
+      }
     } finally {
       storageServer.close();
     }
+  });
+
+  it("documents download: the link's endpoint answering with a redirect to storage is refused, the link masked, and no advice to log in there", async () => {
+    other.on('GET /api/documents/2', answer(200, {}, { id: 2, name: 'x.pdf' }));
+    other.on('GET /api/documents/2/download', answer(302, { location: 'http://127.0.0.1:9/bucket/SECRETPATHSEGMENT0123?X-Amz-Signature=SIG12345678' }, {}));
+    const r = await t.sct(['documents', 'download', '2', '--out', join(t.dir, 'x2.pdf'), '--base-url', other.url]);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('sct does not follow a redirect away from the base URL');
+    expect(r.stderr).not.toMatch(/SECRETPATHSEGMENT|SIG12345678/);
+    expect(r.stderr).not.toContain('auth login');
   });
 
   it('risk evidence: a url in the answer that is no http(s) URL is refused, nothing requested with it', async () => {

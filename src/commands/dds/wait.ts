@@ -10,7 +10,7 @@ import { PATHS } from '../../api/paths.js';
 import { COLUMNS, DETAILS } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { InterruptedError, SctError } from '../../errors.js';
-import { stripControl } from '../../output/sanitize.js';
+import { cleanCell, stripControl } from '../../output/sanitize.js';
 import { colorStatus } from '../../output/iostreams.js';
 import { FINAL_DDS_STATUSES, statementResponseSchema, type DdsStatus, type StatementResponse } from '../../api/schemas/statements.js';
 import { parseDuration } from '../shared/flags.js';
@@ -69,7 +69,7 @@ async function finish(ctx: Context, s: StatementResponse): Promise<void> {
   if (s.status === 'failed') {
     throw new SctError(`statement ${s.id} failed: ${failureReason(s.dds_data)}`);
   }
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Statement ${s.id} is ${statusOnStderr(ctx, 'complete')}${s.dds_identifier ? ` (${stripControl(s.dds_identifier)})` : ''}`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Statement ${s.id} is ${statusOnStderr(ctx, 'complete')}${s.dds_identifier ? ` (${cleanCell(s.dds_identifier)})` : ''}`);
 }
 
 async function pollStatement(ctx: Context, id: number, timeoutMs: number, seen?: (s: StatementResponse) => void): Promise<StatementResponse> {

@@ -3,7 +3,7 @@
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { CancelledError, SctError, UsageError } from '../../errors.js';
-import { cleanCell, stripControl } from '../../output/sanitize.js';
+import { cleanCell } from '../../output/sanitize.js';
 import { addsItems, ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { buildBody, canonicalEnums, promptMissing, validate } from '../shared/body.js';
@@ -140,7 +140,7 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
   const res = await (id === undefined ? withRerunKey(send, undefined, idempotencyKey) : withUnknownOutcome(send, 'updated', `sct orders get ${id}`));
   const [method, path] = id === undefined ? ['POST', PATHS.ordersOfKind(kind)] : ['PATCH', PATHS.orderOfKind(kind, id)];
   const saved = savedObject(res, method, path, `${kind} order`) ?? {};
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${id === undefined ? 'Created' : 'Updated'} ${kind} order ${stripControl(String(saved.id ?? id ?? ''))}`.trimEnd());
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${id === undefined ? 'Created' : 'Updated'} ${kind} order ${cleanCell(String(saved.id ?? id ?? ''))}`.trimEnd());
   await writeOrder(ctx, saved, `${method} ${path}`, true);
 }
 

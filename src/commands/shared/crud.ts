@@ -6,7 +6,7 @@ import type { DocumentedResource } from '../../api/schemas/fields.js';
 import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { AnswerError, CancelledError, RateLimitError, SctError, UsageError } from '../../errors.js';
-import { stripControl } from '../../output/sanitize.js';
+import { cleanCell } from '../../output/sanitize.js';
 import { savedObject } from '../../api/answers.js';
 import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, buildBody, canonicalEnums, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
 import { parseInteger } from './flags.js';
@@ -94,7 +94,7 @@ export async function showOne(ctx: Context, path: string, columns: Column[], det
 export async function deleteOne(ctx: Context, path: string, what: string, getCommand: string, query?: Record<string, string>, also?: { ask: string; done: string }): Promise<void> {
   if (!(await ctx.confirm(`Delete ${what}${also ? ` ${also.ask}` : ''}?`))) throw new CancelledError(`cancelled: ${what} was not deleted`);
   await withUnknownOutcome(ctx.client().delete(path, query), 'deleted', getCommand);
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Deleted ${stripControl(what)}${also ? ` ${also.done}` : ''}`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Deleted ${cleanCell(what)}${also ? ` ${also.done}` : ''}`);
 }
 
 export interface SaveOptions<S extends z.ZodType> {
@@ -136,7 +136,7 @@ export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOpt
   const send = ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined, idempotencyKey });
   const res = await (o.method === 'POST' || o.getCommand === undefined ? withRerunKey(send, undefined, idempotencyKey) : withUnknownOutcome(send, 'updated', o.getCommand));
   const saved = savedObject(res, o.method, o.path, o.what);
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${o.method === 'POST' ? 'Created' : 'Updated'} ${o.what}${saved && saved.id !== undefined ? ` ${stripControl(String(saved.id))}` : ''}`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} ${o.method === 'POST' ? 'Created' : 'Updated'} ${o.what}${saved && saved.id !== undefined ? ` ${cleanCell(String(saved.id))}` : ''}`);
   return saved;
 }
 

@@ -9,7 +9,7 @@ import { saveStream, type DownloadCheck, type Target } from '../../output/downlo
 import { byteProgress } from '../../output/progress.js';
 import { formatBytes } from '../../util/format.js';
 import { writeOne } from '../../output/format.js';
-import { stripControl } from '../../output/sanitize.js';
+import { cleanCell, stripControl } from '../../output/sanitize.js';
 import type { OptionsOf } from './options.js';
 
 /** --out and --force of a download; `fallback` names the file written without --out. */
@@ -50,7 +50,7 @@ export async function saveDownload(ctx: Context, res: StreamResponse, target: Ta
     spinner.stop();
   }
   const where = target.kind === 'stdout' ? 'standard output' : target.path;
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Saved ${formatBytes(bytes)}${checked ? ` (${checked})` : ''} to ${stripControl(where)}`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Saved ${formatBytes(bytes)}${checked ? ` (${checked})` : ''} to ${cleanCell(where)}`);
   if (target.kind === 'stdout') return;
   const saved = { id: o.id, path: target.path, bytes };
   // At -o table without --columns the path alone, for `$(sct documents download 4)`; every other
