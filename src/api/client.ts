@@ -62,7 +62,7 @@ import {
   type RetryPolicy,
 } from './retry.js';
 import { checkPlainHttp, checkToken, missingApiPrefix, parseBaseUrl, rejectedTokenHint } from './endpoint.js';
-import { proxyFor, proxyFromEnv, proxyProblem, type ProxySettings } from './proxy-env.js';
+import { isLoopback, proxyFor, proxyFromEnv, proxyProblem, type ProxySettings } from './proxy-env.js';
 import { paginate, type Page, type PageOptions } from './pagination.js';
 import { AGAIN, Call, displayPath } from './call.js';
 import { isPlainObject } from '../util/objects.js';
@@ -485,6 +485,11 @@ export class ApiClient {
     // origin only, whichever request carries it (requestParts). So is a file download's
     // redirect to the storage that holds the file.
     if (from.origin === this.origin && target.origin !== this.origin && !call.signed && !call.file) call.fail(this.leavingOrigin(call.where(), status, from, target));
+    // Followed elsewhere (a signed link, a download's storage), never from https down to plain
+    // http: what comes back would come unencrypted, open to anyone on the way.
+    if (from.protocol === 'https:' && target.protocol === 'http:' && !isLoopback(target.hostname)) {
+      call.fail(new NetworkError(`${call.where()}: the service redirected (${status} ${statusText(status)}) from https to plain http (${redactSignedUrl(target.href)}): not followed, the answer would come unencrypted`));
+    }
     // As the fetch standard (and curl, and browsers): a 303 is a GET, and so is a 301 or 302 to a
     // POST; only a 307 or 308 keeps the method and its body.
     const asGet = (status === 303 && call.target.method !== 'HEAD') || ((status === 301 || status === 302) && call.target.method === 'POST');

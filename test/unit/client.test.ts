@@ -355,6 +355,15 @@ describe('ApiClient', () => {
     expect(text).not.toContain('authorization:');
   });
 
+  it('a signed link or a download redirected from https to plain http elsewhere is not followed: the file would come unencrypted', async () => {
+    ctx.pool.intercept({ path: '/_downloads/s3cr3t-download-token', method: 'GET' }).reply(302, '', { headers: { location: 'http://files.test/blob/s3cr3t-2?sig=abc' } });
+    const err = await failure(ctx.client.request({ path: 'https://api.test/_downloads/s3cr3t-download-token', auth: false, accept: '*/*' }));
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.message).toContain('from https to plain http');
+    expect(err.message).not.toMatch(/s3cr3t|sig=abc/);
+    ctx.agent.assertNoPendingInterceptors();
+  });
+
   describe('paginate', () => {
     it('uses --limit as the total and --page-size per request, following next', async () => {
       ctx.pool
