@@ -136,8 +136,9 @@ function withUploadRerun(err: unknown, id: string | number, key: string): unknow
     // The create said the old size: the same key with another size is another request.
     err.hint = `document ${id} was created for its earlier size and has no file: upload the file again once it is complete`;
   } else if (err instanceof LinkRefusedError) {
-    // The same key replays the first answer, this very link: only a new document has a new one.
-    err.hint = `document ${id} was created but its upload link was refused: run the command again without --idempotency-key, which creates a new document with a new link (document ${id} stays without a file)`;
+    // The same key replays the first answer, this very link: once it has expired, only a new
+    // document has a new one.
+    err.hint = `document ${id} was created but has no file yet: run the same command with --idempotency-key ${key} to upload its file to it; if its link has expired, that key gives the same link again: run the command without it (a new document; ${id} stays without a file)`;
   } else if (err instanceof SctError) {
     err.hint = `document ${id} was created but has no file yet: run the same command with --idempotency-key ${key} to upload its file to it`;
   }

@@ -239,7 +239,7 @@ describe('secrets in URLs, controls in headers', () => {
     expect(r.stderr).toContain('denied for');
     expect(r.stderr).not.toContain('SIGNATURE-IN');
     // The same key would replay this very link: the way out is a new document.
-    expect(r.stderr).toContain('hint: document 5 was created but its upload link was refused: run the command again without --idempotency-key');
+    expect(r.stderr).toContain('if its link has expired, that key gives the same link again: run the command without it (a new document; 5 stays without a file)');
   });
 
   it("a storage service's error page repeating a signed link's signature alone never shows it", async () => {
