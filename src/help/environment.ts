@@ -44,11 +44,11 @@ export const ENVIRONMENT_VARIABLES: readonly Variable[] = [
     effect: 'the proxy to send requests through; --verbose says a proxy is used without printing its URL.',
   },
   { names: 'NODE_EXTRA_CA_CERTS', effect: 'extra CA certificates (a corporate TLS proxy); sct doctor checks the file.' },
-  { names: 'CI', effect: 'never prompt, even at a terminal (any value but empty, false or 0, as CI services set it).' },
+  { names: 'CI', effect: 'never prompt, page or draw a spinner, even at a terminal (any value but empty, false or 0, as CI services set it); only SCT_PAGER still pages.' },
   {
     names: 'SCT_PAGER, PAGER',
     effect:
-      'at a terminal, data longer than the screen goes through this pager: SCT_PAGER, else PAGER, else less -FRX when installed; cat or empty turns it off. Never when stdout is not a terminal, never for prompts. A pager that is not installed is not started: one warning, and the output goes to the terminal.',
+      'at a terminal, data longer than the screen goes through this pager: SCT_PAGER, else PAGER, else less -FRX when installed (and TERM is set, not dumb); cat or empty turns it off. Never when stdout is not a terminal, never for prompts, and in a CI job only SCT_PAGER. A pager that is not installed is not started: one warning, and the output goes to the terminal.',
   },
   { names: 'LESS', effect: "the pager's own options; FRX when it is not set." },
   { names: 'SHELL', effect: 'the shell `sct completion` writes a script for when none is named.' },

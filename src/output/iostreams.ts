@@ -149,11 +149,24 @@ export interface IOOptions {
  * The pager for data at a terminal, as gh: SCT_PAGER, else PAGER, else `less -FRX` when it is
  * installed. `cat` or an empty value turns paging off (SCT_PAGER='' wins over PAGER).
  */
+/**
+ * A CI job, even at a pseudo-terminal (`docker run -t`, `script`): nobody to answer a question,
+ * page through a pager or watch a spinner. CI set to anything but empty, false or 0, as CI
+ * services set it (true, 1, yes).
+ */
+export function inCi(env: NodeJS.ProcessEnv): boolean {
+  return env.CI !== undefined && !['', 'false', '0'].includes(env.CI.trim().toLowerCase());
+}
+
 export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
+  // A CI job's log has nobody to press q: a pager there waits until the job is killed. Only
+  // SCT_PAGER, named for sct alone, is taken there (a PAGER set for the image is not).
+  if (inCi(env) && env.SCT_PAGER === undefined) return undefined;
   const chosen = env.SCT_PAGER !== undefined ? env.SCT_PAGER : env.PAGER;
   if (chosen !== undefined) return chosen.trim() === '' || chosen.trim() === 'cat' ? undefined : chosen;
-  // A dumb terminal (an editor's shell) cannot draw less: it would wait for RETURN and run the lines together.
-  if (env.TERM === 'dumb') return undefined;
+  // A dumb terminal (an editor's shell) cannot draw less: it would wait for RETURN and run the
+  // lines together; so would one that names no TERM at all.
+  if (env.TERM === 'dumb' || !env.TERM) return undefined;
   return onPath('less', env) ? 'less -FRX' : undefined;
 }
 
@@ -232,9 +245,7 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
   const stderr = opts.stderr ?? process.stderr;
   const stdoutIsTTY = opts.stdoutIsTTY ?? Boolean((stdout as NodeJS.WriteStream).isTTY);
   const stderrIsTTY = opts.stderrIsTTY ?? Boolean((stderr as NodeJS.WriteStream).isTTY);
-  // A CI job asks nobody, even at a pseudo-terminal: CI set to anything but empty, false or 0,
-  // as CI services set it (true, 1, yes).
-  const inCi = env.CI !== undefined && !['', 'false', '0'].includes(env.CI.trim().toLowerCase());
+  const ci = inCi(env);
   // process.stdin is made when first read (a command that reads no input never pays the few ms
   // Node takes to set it up); whether it is a terminal is asked of the descriptor.
   const stdinIsTTY = opts.stdinIsTTY ?? (opts.stdin ? Boolean((opts.stdin as NodeJS.ReadStream).isTTY) : isatty(0));
@@ -288,11 +299,11 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
       return Number.isFinite(cols) && cols > 0 ? cols : 120;
     },
     canPrompt() {
-      return stdinIsTTY && stderrIsTTY && !inCi && !stdinEnded();
+      return stdinIsTTY && stderrIsTTY && !ci && !stdinEnded();
     },
     noPromptReason() {
       if (stdinEnded()) return 'standard input was read to its end (--file -): nothing is left to ask on';
-      return stdinIsTTY && stderrIsTTY && inCi ? `CI=${env.CI}: nothing is asked` : 'no terminal to ask on';
+      return stdinIsTTY && stderrIsTTY && ci ? `CI=${env.CI}: nothing is asked` : 'no terminal to ask on';
     },
     async write(chunk: string | Uint8Array) {
       if (paging === 'held' && opts.stop?.aborted) {

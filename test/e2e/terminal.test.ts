@@ -337,6 +337,21 @@ describe.skipIf(!existsSync(SCRIPT))('the pager at a real terminal', () => {
     });
   }
 
+  it('a CI job at a pseudo-terminal (docker run -t) gets no pager, even with PAGER set, and no spinner: nothing waits for a q', async () => {
+    const command = `stty rows 5 cols 120; '${process.execPath}' '${BIN}' products list --limit 20`;
+    const r = await execa(SCRIPT, ['-q', '-e', '-c', command, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '', TERM: 'xterm', SCT_CONFIG_DIR: t.dir, HOME: t.dir, SCT_BASE_URL: t.sb.url, SCT_TOKEN: OWNER, NO_COLOR: '1', CI: 'true', PAGER: 'less' },
+      extendEnv: false,
+      reject: false,
+      timeout: 20_000,
+      stdin: 'pipe',
+    });
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(r.stdout).toContain('NAME');
+    expect(r.stdout).toMatch(/Showing 20 of \d+ products/);
+    expect(r.stdout).not.toMatch(/[\u2800-\u28ff]/);
+  });
+
   it('long output goes through SCT_PAGER; short output, or SCT_PAGER=cat, does not', async () => {
     const paged = join(t.dir, 'paged.txt');
     const long = await listAt(5, `cat > '${paged}'`, 20);

@@ -25,7 +25,14 @@ describe('pager', () => {
     expect(pagerCommand({ SCT_PAGER: 'cat', PAGER: 'more' })).toBeUndefined();
     expect(pagerCommand({ PAGER: 'cat' })).toBeUndefined();
     expect(pagerCommand({ PATH: '/nonexistent' })).toBeUndefined();
-    if (existsSync('/usr/bin/less')) expect(pagerCommand({ PATH: '/usr/bin' })).toBe('less -FRX');
+    if (existsSync('/usr/bin/less')) expect(pagerCommand({ PATH: '/usr/bin', TERM: 'xterm' })).toBe('less -FRX');
+    // A terminal that names no TERM (less: "not fully functional", waiting for RETURN), and a CI
+    // job even at a pseudo-terminal, get none; in CI only SCT_PAGER is taken.
+    expect(pagerCommand({ PATH: '/usr/bin' })).toBeUndefined();
+    expect(pagerCommand({ PATH: '/usr/bin', TERM: 'xterm', CI: 'true' })).toBeUndefined();
+    expect(pagerCommand({ PATH: '/usr/bin', TERM: 'xterm', CI: '1', PAGER: 'less' })).toBeUndefined();
+    expect(pagerCommand({ PATH: '/usr/bin', TERM: 'xterm', CI: 'true', SCT_PAGER: 'most' })).toBe('most');
+    expect(pagerCommand({ PATH: '/usr/bin', TERM: 'xterm', CI: 'false', PAGER: 'more' })).toBe('more');
   });
 
   it('output longer than the terminal goes through the pager; shorter output does not', async () => {
