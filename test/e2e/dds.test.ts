@@ -312,6 +312,20 @@ describe('dds wait and create --wait', () => {
       const r = await running;
       expect(r.exitCode).toBe(130);
       expect(r.stderr).toContain('error: interrupted');
+
+      // Stopped while a create waits: the statement it made is named, with how to keep waiting
+      // (a rerun of the create would make another).
+      const ctl2 = new AbortController();
+      const before = slow.requests.filter((x) => x.method === 'GET').length;
+      const creating = t.sctIn(['dds', 'create', '--type', 'EUDR', '--dds-identifier', 'SLOW-2', '--wait', '-o', 'json'], { env, tty: true, signal: ctl2.signal });
+      await until(() => slow.requests.filter((x) => x.method === 'GET').length > before, 'the first poll');
+      ctl2.abort();
+      const stopped = await creating;
+      expect(stopped.exitCode).toBe(130);
+      const made = JSON.parse(stopped.stdout).id;
+      expect(stopped.stderr).toContain(`statement ${made} was created`);
+      expect(stopped.stderr).toContain(`hint: keep waiting with \`sct dds wait ${made}\``);
+      expect(stopped.stderr).toMatch(new RegExp(`"error":"[^"]*statement ${made} was created`));
     } finally {
       await slow.close();
     }

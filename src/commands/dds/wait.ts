@@ -58,6 +58,12 @@ export async function waitAfterCreate(ctx: Context, created: unknown, timeoutMs:
     final = await pollStatement(ctx, s.id, timeoutMs, (seen) => (latest = seen));
   } catch (err) {
     await writeOne(ctx.io, latest, { ...ctx.output(COLUMNS.statement), detail: DETAILS.statement });
+    // Stopped (Ctrl-C, SIGTERM from a CI's timeout) or failed while waiting: the error names the
+    // statement made, as the deadline's does, so a retry waits for it rather than creating another.
+    if (err instanceof SctError && !err.hint) {
+      err.message = `${err.message} (statement ${s.id} was created; it was ${cleanCell(String(latest.status))})`;
+      err.hint = `keep waiting with \`sct dds wait ${s.id}\`; running this create again makes another statement`;
+    }
     throw err;
   }
   await finish(ctx, final);
