@@ -292,7 +292,7 @@ async function rateLimitCountdown(ctx: Context, ms: number, signal?: AbortSignal
   const end = ctx.now() + ms;
   if (end <= (waitSaidUntil.get(ctx) ?? 0) + 1000) return ctx.sleep(ms, signal);
   waitSaidUntil.set(ctx, end);
-  if (!io.stderrIsTTY || io.quiet) {
+  if (!io.stderrRedraws || io.quiet) {
     io.info(`rate limit reached: waiting ${formatWait(ms)} for the budget to reset`);
     return ctx.sleep(ms, signal);
   }

@@ -156,9 +156,12 @@ export class RejectedError extends SctError {
  * an expired or refused signature). Exit 1: it says nothing of the token.
  */
 export class LinkRefusedError extends SctError {
-  constructor(message: string) {
+  /** Storage's own status (401 or 403), for -o json's error object. */
+  override readonly status: number;
+  constructor(message: string, status: number) {
     super(message);
     this.name = 'LinkRefusedError';
+    this.status = status;
     this.hint = 'run the command again: it asks the service for a new link';
   }
 }

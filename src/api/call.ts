@@ -67,7 +67,8 @@ export class Call {
 
   /** The request as messages name it: "GET /orders". */
   where(): string {
-    return `${this.method} ${this.shown()}`;
+    // The method sent: a 303 (or a download's 302) turned a POST into a GET.
+    return `${this.target.method} ${this.shown()}`;
   }
 
   /**

@@ -364,6 +364,11 @@ export class ApiClient {
     const idempotencyKey =
       method === 'POST' ? (options.idempotencyKey ?? headerValue(options.headers, 'idempotency-key') ?? (await import('node:crypto')).randomUUID()) : undefined;
     const call = new Call(options, mode, url, this.baseUrl, idempotencyKey, this.retryPolicy, { client: this.signal, clientWire: this.requestSignal });
+    // A link the service handed out (an upload's, a download's) that is plain http while the
+    // service is reached over https: the file would go unencrypted, open to anyone on the way.
+    if (call.signed && this.origin.startsWith('https:') && url.protocol === 'http:' && !isLoopback(url.hostname)) {
+      throw new SctError(`${call.where()}: the service (over https) handed out a plain http link: not used, the file would go unencrypted`);
+    }
     for (;;) {
       const answer = await this.attempt(call);
       if (answer !== AGAIN) return answer;
@@ -474,7 +479,7 @@ export class ApiClient {
       const to = String(Array.isArray(location) ? location[0] : location).slice(0, 300);
       call.fail(
         new NetworkError(
-          `${call.where()}: the service redirected (${status} ${statusText(status)}) from ${call.signed ? redactSignedUrl(from.href) : withoutCredentials(from.href)} to ${JSON.stringify(credentialsInText(to))}, which is not an http or https URL: not followed`,
+          `${call.where()}: the service redirected (${status} ${statusText(status)}) from ${call.offOrigin() ? redactSignedUrl(from.href) : withoutCredentials(from.href)} to ${JSON.stringify(credentialsInText(to))}, which is not an http or https URL: not followed`,
         ),
       );
     }
@@ -490,9 +495,10 @@ export class ApiClient {
     if (from.protocol === 'https:' && target.protocol === 'http:' && !isLoopback(target.hostname)) {
       call.fail(new NetworkError(`${call.where()}: the service redirected (${status} ${statusText(status)}) from https to plain http (${redactSignedUrl(target.href)}): not followed, the answer would come unencrypted`));
     }
-    // As the fetch standard (and curl, and browsers): a 303 is a GET, and so is a 301 or 302 to a
-    // POST; only a 307 or 308 keeps the method and its body.
-    const asGet = (status === 303 && call.target.method !== 'HEAD') || ((status === 301 || status === 302) && call.target.method === 'POST');
+    // A 303 is a GET; so is a file download's 301 or 302 to a POST (the evidence's, to its storage),
+    // as the fetch standard, curl and browsers have it. An API request's 301 or 302 keeps its
+    // method and body, as sct always sent it: a create is never turned into a read.
+    const asGet = (status === 303 && call.target.method !== 'HEAD') || ((status === 301 || status === 302) && call.target.method === 'POST' && call.file);
     call.target = asGet ? { url: target, method: 'GET', withBody: false } : { ...call.target, url: target };
   }
 
@@ -521,7 +527,7 @@ export class ApiClient {
     // Storage refusing the link it was sent to (an expired or refused signature) says nothing of
     // the token: exit 1, not 4, and a new link is one run away.
     if ((status === 401 || status === 403) && call.offOrigin()) {
-      return call.fail(new LinkRefusedError(`${err.message}: the storage the service's link points to refused it (the link may have expired)`), false);
+      return call.fail(new LinkRefusedError(`${err.message}: the storage the service's link points to refused it (the link may have expired)`, status), false);
     }
     // An anonymous request (`invitations public`) carried no token: logging in changes nothing.
     const sentToken = call.options.auth !== false && Boolean(this.token) && call.target.url.origin === this.origin;
@@ -724,7 +730,7 @@ export class ApiClient {
     const sendAuth = options.auth !== false && this.token && url.origin === this.origin;
     if (sendAuth) headers.authorization = `Bearer ${this.token}`;
     // The key is the service's: storage a download's redirect led to has no use for it.
-    if (call.idempotencyKey && url.origin === this.origin) headers['idempotency-key'] = call.idempotencyKey;
+    if (call.idempotencyKey && url.origin === this.origin && call.target.method === 'POST') headers['idempotency-key'] = call.idempotencyKey;
     if (withBody && options.rawBody) return { headers, body: options.rawBody() };
     if (withBody && options.bodyAsIs !== undefined) {
       headers['content-type'] ??= 'application/json';

@@ -63,10 +63,16 @@ export function statusText(status: number): string {
 /** The longest message of the service's sct prints: a page of it says nothing a line does not. */
 const MAX_SAID = 500;
 
-/** A message of the service's as one line, cut past MAX_SAID characters (saying how many more there were). */
-function said(text: string): string {
+/** The most fields of an error answer sct shows; a name longer than this many characters is cut too. */
+const MAX_FIELDS = 50;
+const MAX_FIELD_NAME = 100;
+
+/** A message of the service's as one line, cut past `max` characters (whole ones: never half an emoji), saying how many more there were. */
+function said(text: string, max = MAX_SAID): string {
   const line = cleanCell(text);
-  return line.length > MAX_SAID ? `${line.slice(0, MAX_SAID)}… (${(line.length - MAX_SAID).toLocaleString('en-US')} more characters)` : line;
+  if (line.length <= max) return line;
+  const chars = Array.from(line);
+  return chars.length > max ? `${chars.slice(0, max).join('')}… (${(chars.length - max).toLocaleString('en-US')} more characters)` : line;
 }
 
 /** Field errors are read this deep: no document nests them further. */
@@ -79,9 +85,12 @@ const MAX_ERROR_DEPTH = 32;
  */
 export function flattenFieldErrors(body: unknown, prefix = ''): FieldErrors {
   const out: FieldErrors = {};
+  let left = 0;
   const add = (key: string, msg: string) => {
-    // A field's name is the service's as its message is: cleaned alike (reports, -o json errors).
-    const k = cleanCell(key) || 'non_field_errors';
+    // A field's name is the service's as its message is: cleaned and cut alike (reports, -o json errors).
+    const k = said(key, MAX_FIELD_NAME) || 'non_field_errors';
+    // Past MAX_FIELDS fields (an answer of thousands), one line says how many more there were.
+    if (!(k in out) && Object.keys(out).length >= MAX_FIELDS) return void left++;
     (out[k] ??= []).push(said(msg));
   };
   const walk = (value: unknown, key: string, depth = 0) => {
@@ -99,6 +108,7 @@ export function flattenFieldErrors(body: unknown, prefix = ''): FieldErrors {
     }
   };
   walk(body, prefix);
+  if (left > 0) out['…'] = [`${left.toLocaleString('en-US')} more field errors not shown`];
   return out;
 }
 

@@ -153,7 +153,8 @@ export function announceRun(
  */
 export function sayStopping(ctx: Context): (inFlight: number) => void {
   return (n) => {
-    if (ctx.io.stderrIsTTY) return;
+    // Where a spinner is drawn, it says so on its line.
+    if (ctx.io.stderrRedraws) return;
     const limit = ctx.flags.timeout ?? '30';
     const them = n === 1 ? 'it' : 'them';
     ctx.io.info(

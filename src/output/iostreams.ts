@@ -82,6 +82,11 @@ export interface IOStreams {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /**
+   * Whether stderr is a terminal a line can be drawn over (a spinner, a countdown): not a dumb
+   * one or one that names no TERM, and not a CI job's pseudo-terminal, which is a log.
+   */
+  stderrRedraws: boolean;
   quiet: boolean;
   verbose: boolean;
   /** Colour for what goes to stdout / stderr. */
@@ -282,6 +287,7 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
     stdinIsTTY,
     stdoutIsTTY,
     stderrIsTTY,
+    stderrRedraws: stderrIsTTY && !ci && Boolean(env.TERM) && env.TERM !== 'dumb',
     quiet,
     verbose: Boolean(opts.verbose),
     get color() {

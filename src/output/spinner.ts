@@ -1,6 +1,6 @@
 // The spinner a command shows on stderr while it waits (ora): only at a terminal that can redraw
 // a line, and not with --quiet. A rate-limit countdown is drawn on its line (`note`), not under it.
-import { inCi, type IOStreams } from './iostreams.js';
+import type { IOStreams } from './iostreams.js';
 
 export interface Spinner {
   update(text: string): void;
@@ -19,9 +19,9 @@ export async function startSpinner(io: IOStreams, env: NodeJS.ProcessEnv, text: 
   // A terminal that reports 0 columns (script, some CI ptys) makes ora's line arithmetic
   // divide by zero and redraw forever: no spinner there.
   const columns = (io.stderr as NodeJS.WriteStream).columns;
-  // TERM=dumb: a terminal that cannot move its cursor, which a spinner redraws with. A CI job's
-  // pseudo-terminal is a log: a spinner there is frames of braille and cursor codes.
-  if (!io.stderrIsTTY || io.quiet || env.TERM === 'dumb' || inCi(env) || !(typeof columns === 'number' && columns > 0)) return { update() {}, stop() {} };
+  // A terminal that cannot move its cursor (TERM dumb or none), which a spinner redraws with, and
+  // a CI job's pseudo-terminal, a log where a spinner is frames of braille and cursor codes.
+  if (!io.stderrRedraws || io.quiet || !(typeof columns === 'number' && columns > 0)) return { update() {}, stop() {} };
   const { default: ora } = await import('ora');
   // ora colours its spinner whatever NO_COLOR says: told here, as every other colour is.
   const s = ora({ text: oneLine(text), stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: io.colorErrEnabled ? 'cyan' : false }).start();

@@ -621,6 +621,20 @@ describe('doctor against answers that are not what it reads', () => {
       expect(r.stderr).toContain('… (199,500 more characters)');
       expect(r.stderr.length).toBeLessThan(4_000);
     }
+    // Thousands of fields, names of thousands of characters, an emoji where the cut falls.
+    const many = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`f${i}`, ['m'.repeat(500)]]));
+    h.on('GET /api/products/908', answer(400, {}, { ['n'.repeat(3000)]: ['x'], ...many }), { times: 1 });
+    const fields = await sct(['products', 'get', '908']);
+    expect(fields.exitCode).toBe(1);
+    expect(fields.stderr).toContain('1,951 more field errors not shown');
+    expect(fields.stderr.length).toBeLessThan(40_000);
+    h.on('GET /api/products/909', answer(404, {}, { detail: `${'a'.repeat(499)}😀${'b'.repeat(10)}` }), { times: 1 });
+    const emoji = await sct(['products', 'get', '909', '-o', 'json']);
+    expect(emoji.stderr).toContain('😀… (10 more characters)');
+    // Whole characters: no half of the emoji's surrogate pair is left before the cut.
+    // (Half of one is written as U+FFFD, or escaped as the text \ud83d in JSON.)
+    expect(emoji.stderr).not.toContain('\uFFFD');
+    expect(emoji.stderr).not.toContain('\\ud83d');
   });
 
   it('keys of the service are no column headers raw: sct api -o table, and a rejected field in a bulk report', async () => {

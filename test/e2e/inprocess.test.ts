@@ -16,7 +16,8 @@ async function run(
   o: { tty?: boolean; stdoutTTY?: boolean; env?: Record<string, string>; prompter?: Partial<Prompter>; input?: string; columns?: number } = {},
 ) {
   const io = createTestIO({ stdoutIsTTY: o.stdoutTTY ?? o.tty, stderrIsTTY: o.tty, stdinIsTTY: o.tty, columns: o.columns ?? 80, input: o.input });
-  const env = { SCT_CONFIG_DIR: t.dir, SCT_BASE_URL: t.sb.url, SCT_TOKEN: OWNER, ...o.env };
+  // A terminal names its TERM (one that does not is drawn on as a dumb one).
+  const env = { SCT_CONFIG_DIR: t.dir, SCT_BASE_URL: t.sb.url, SCT_TOKEN: OWNER, ...(o.tty ? { TERM: 'xterm' } : {}), ...o.env };
   const prompter = {
     password: async () => {
       throw new Error('unexpected prompt');

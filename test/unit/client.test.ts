@@ -279,13 +279,13 @@ describe('ApiClient', () => {
   it('never sends the token to an absolute URL on another origin', async () => {
     let auth: string | undefined = 'unset';
     ctx.agent
-      .get('http://uploads.test')
+      .get('https://uploads.test')
       .intercept({ path: '/put/1', method: 'PUT' })
       .reply(200, (o) => {
         auth = (o.headers as Record<string, string>).authorization;
         return '';
       });
-    await ctx.client.request({ method: 'PUT', path: 'http://uploads.test/put/1', rawBody: () => Buffer.from('bytes') });
+    await ctx.client.request({ method: 'PUT', path: 'https://uploads.test/put/1', rawBody: () => Buffer.from('bytes') });
     expect(auth).toBeUndefined();
   });
 
@@ -343,16 +343,34 @@ describe('ApiClient', () => {
   });
 
   it('keeps the secret of a signed URL out of the --verbose trace, and sends it no token', async () => {
-    const files = ctx.agent.get('http://files.test');
+    const files = ctx.agent.get('https://files.test');
     files.intercept({ path: '/_uploads/s3cr3t-upload-token?X-Signature=abc', method: 'PUT' }).reply(200, '');
     ctx.pool.intercept({ path: '/_downloads/s3cr3t-download-token', method: 'GET' }).reply(200, 'bytes');
-    await ctx.client.request({ method: 'PUT', path: 'http://files.test/_uploads/s3cr3t-upload-token?X-Signature=abc', auth: false, rawBody: () => Buffer.from('x') });
+    await ctx.client.request({ method: 'PUT', path: 'https://files.test/_uploads/s3cr3t-upload-token?X-Signature=abc', auth: false, rawBody: () => Buffer.from('x') });
     await ctx.client.request({ path: 'https://api.test/_downloads/s3cr3t-download-token', auth: false, accept: '*/*' });
     const text = ctx.trace.join('\n');
-    expect(text).toContain('> PUT http://files.test/_uploads/…?…');
+    expect(text).toContain('> PUT https://files.test/_uploads/…?…');
     expect(text).toContain('> GET https://api.test/_downloads/…');
     expect(text).not.toMatch(/s3cr3t|X-Signature/);
     expect(text).not.toContain('authorization:');
+  });
+
+  it("an API POST's same-origin 302 keeps its method and body: a create is never turned into a read", async () => {
+    ctx.pool.intercept({ path: '/api/products', method: 'POST' }).reply(302, '', { headers: { location: '/api/products/v2' } });
+    let body: unknown;
+    ctx.pool.intercept({ path: '/api/products/v2', method: 'POST' }).reply(201, (o) => {
+      body = JSON.parse(String(o.body));
+      return { id: 5 };
+    });
+    expect(await ctx.client.post('/products', { name: 'W' })).toEqual({ id: 5 });
+    expect(body).toEqual({ name: 'W' });
+  });
+
+  it('a plain http link handed out by a service reached over https is not used: the file would go unencrypted', async () => {
+    const err = await failure(ctx.client.request({ method: 'PUT', path: 'http://files.test/up/77?X-Amz-Signature=SECRET', auth: false, rawBody: () => Buffer.from('x') }));
+    expect(err.message).toContain('handed out a plain http link: not used');
+    expect(err.message).not.toContain('SECRET');
+    ctx.agent.assertNoPendingInterceptors();
   });
 
   it('a signed link or a download redirected from https to plain http elsewhere is not followed: the file would come unencrypted', async () => {

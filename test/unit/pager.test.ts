@@ -35,6 +35,15 @@ describe('pager', () => {
     expect(pagerCommand({ PATH: '/usr/bin', TERM: 'xterm', CI: 'false', PAGER: 'more' })).toBe('more');
   });
 
+  it('a line is drawn over (a spinner, a rate-limit countdown) only at a terminal that names its TERM, not dumb, outside CI', () => {
+    const at = (env: NodeJS.ProcessEnv) => createIO({ stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(), stdoutIsTTY: true, stderrIsTTY: true, stdinIsTTY: true }, env).stderrRedraws;
+    expect(at({ TERM: 'xterm' })).toBe(true);
+    expect(at({ TERM: 'xterm', CI: 'true' })).toBe(false);
+    expect(at({ TERM: 'dumb' })).toBe(false);
+    expect(at({})).toBe(false);
+    expect(at({ TERM: 'xterm', CI: 'false' })).toBe(true);
+  });
+
   it('output longer than the terminal goes through the pager; shorter output does not', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sct-pager-'));
     const long = terminal(`cat > ${join(dir, 'long.txt')}`, 5);

@@ -60,9 +60,11 @@ export async function waitAfterCreate(ctx: Context, created: unknown, timeoutMs:
     await writeOne(ctx.io, latest, { ...ctx.output(COLUMNS.statement), detail: DETAILS.statement });
     // Stopped (Ctrl-C, SIGTERM from a CI's timeout) or failed while waiting: the error names the
     // statement made, as the deadline's does, so a retry waits for it rather than creating another.
-    if (err instanceof SctError && !err.hint) {
+    // (The deadline's own error names it already.)
+    if (err instanceof SctError && !err.hint?.includes(`sct dds wait ${s.id}`)) {
       err.message = `${err.message} (statement ${s.id} was created; it was ${cleanCell(String(latest.status))})`;
-      err.hint = `keep waiting with \`sct dds wait ${s.id}\`; running this create again makes another statement`;
+      const wait = `keep waiting with \`sct dds wait ${s.id}\`; running this create again makes another statement`;
+      err.hint = err.hint ? `${err.hint}; then ${wait}` : wait;
     }
     throw err;
   }
