@@ -166,6 +166,14 @@ export class LinkRefusedError extends SctError {
   }
 }
 
+/** A plain http link handed out by a service reached over https: never used to send or fetch a file. */
+export class PlainLinkError extends SctError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PlainLinkError';
+  }
+}
+
 export class ConflictError extends SctError {
   /**
    * @param sentBefore the unit went out in an earlier run and may have been carried out: it stays

@@ -23,7 +23,7 @@ import {
   type WireResponse,
 } from './transport.js';
 import type { Readable } from 'node:stream';
-import { AnswerError, AuthError, LinkRefusedError, NetworkError, SctError, InterruptedError, UsageError } from '../errors.js';
+import { AnswerError, AuthError, LinkRefusedError, NetworkError, PlainLinkError, SctError, InterruptedError, UsageError } from '../errors.js';
 import { apiErrorFrom, statusText } from './errors.js';
 import { stripControl } from '../output/sanitize.js';
 import { scanListPage } from './json-page.js';
@@ -367,7 +367,7 @@ export class ApiClient {
     // A link the service handed out (an upload's, a download's) that is plain http while the
     // service is reached over https: the file would go unencrypted, open to anyone on the way.
     if (call.signed && this.origin.startsWith('https:') && url.protocol === 'http:' && !isLoopback(url.hostname)) {
-      throw new SctError(`${call.where()}: the service (over https) handed out a plain http link: not used, the file would go unencrypted`);
+      throw new PlainLinkError(`${call.where()}: the service (over https) handed out a plain http link: not used, the file would go unencrypted`);
     }
     for (;;) {
       const answer = await this.attempt(call);
@@ -496,9 +496,16 @@ export class ApiClient {
       call.fail(new NetworkError(`${call.where()}: the service redirected (${status} ${statusText(status)}) from https to plain http (${redactSignedUrl(target.href)}): not followed, the answer would come unencrypted`));
     }
     // A 303 is a GET; so is a file download's 301 or 302 to a POST (the evidence's, to its storage),
-    // as the fetch standard, curl and browsers have it. An API request's 301 or 302 keeps its
-    // method and body, as sct always sent it: a create is never turned into a read.
-    const asGet = (status === 303 && call.target.method !== 'HEAD') || ((status === 301 || status === 302) && call.target.method === 'POST' && call.file);
+    // as the fetch standard, curl and browsers have it. An API write's 301 or 302 is followed
+    // neither way: as a GET, a create would read as done when it may not be; sent again, one the
+    // service carried out (a redirect after the write) would be made twice. Its outcome is unknown.
+    if ((status === 301 || status === 302) && call.target.method === 'POST' && !call.file) {
+      call.fail(
+        new NetworkError(`${call.where()}: the service answered ${status} ${statusText(status)}, a redirect to ${target.origin === this.origin ? displayPath(target, this.baseUrl) : redactSignedUrl(target.href)}, which sct does not follow for a write: it may have been carried out`),
+        true,
+      );
+    }
+    const asGet = (status === 303 && call.target.method !== 'HEAD') || ((status === 301 || status === 302) && call.target.method === 'POST');
     call.target = asGet ? { url: target, method: 'GET', withBody: false } : { ...call.target, url: target };
   }
 

@@ -63,8 +63,7 @@ export function statusText(status: number): string {
 /** The longest message of the service's sct prints: a page of it says nothing a line does not. */
 const MAX_SAID = 500;
 
-/** The most fields of an error answer sct shows; a name longer than this many characters is cut too. */
-const MAX_FIELDS = 50;
+/** A field's name longer than this many characters is cut. */
 const MAX_FIELD_NAME = 100;
 
 /** A message of the service's as one line, cut past `max` characters (whole ones: never half an emoji), saying how many more there were. */
@@ -85,12 +84,11 @@ const MAX_ERROR_DEPTH = 32;
  */
 export function flattenFieldErrors(body: unknown, prefix = ''): FieldErrors {
   const out: FieldErrors = {};
-  let left = 0;
   const add = (key: string, msg: string) => {
-    // A field's name is the service's as its message is: cleaned and cut alike (reports, -o json errors).
+    // A field's name is the service's as its message is: cleaned and cut alike (reports, -o json
+    // errors). All are kept: a bulk run reads each row's own from them (how many are shown is
+    // the error line's business).
     const k = said(key, MAX_FIELD_NAME) || 'non_field_errors';
-    // Past MAX_FIELDS fields (an answer of thousands), one line says how many more there were.
-    if (!(k in out) && Object.keys(out).length >= MAX_FIELDS) return void left++;
     (out[k] ??= []).push(said(msg));
   };
   const walk = (value: unknown, key: string, depth = 0) => {
@@ -108,7 +106,6 @@ export function flattenFieldErrors(body: unknown, prefix = ''): FieldErrors {
     }
   };
   walk(body, prefix);
-  if (left > 0) out['…'] = [`${left.toLocaleString('en-US')} more field errors not shown`];
   return out;
 }
 

@@ -119,16 +119,17 @@ export async function reportError(
   const message = own === 130 && isAbortError(err) ? 'interrupted' : cleanCell(e.message);
   const red = io.colorErr.red;
   io.error(`${red('error:')} ${message}`);
-  const fields = err instanceof SctError ? err.fields : {};
+  const { fields, notShown } = shownFields(err instanceof SctError ? err.fields : {});
   for (const [field, msgs] of Object.entries(fields)) {
     for (const m of msgs) io.error(`  ${cleanCell(field)}: ${cleanCell(m)}`);
   }
+  if (notShown > 0) io.error(`  (${notShown.toLocaleString('en-US')} more field errors not shown)`);
   if (err instanceof SctError && err.hint) io.error(io.colorErr.dim(`hint: ${cleanCell(err.hint)}`));
   if (verbose && !(err instanceof SctError) && e.stack) io.error(io.colorErr.dim(e.stack));
   if (asJson) {
     const status = err instanceof SctError ? err.status : null;
     // Field names are the service's too: stripped as their messages are.
-    io.error(JSON.stringify(stripControlDeep({ error: message, status, fields, exit_code: code })));
+    io.error(JSON.stringify(stripControlDeep({ error: message, status, fields, ...(notShown > 0 && { fields_not_shown: notShown }), exit_code: code })));
   }
   return code;
 }
@@ -168,4 +169,23 @@ async function usageHint(err: CommanderError, argv: string[], tree: () => Promis
     if (leaf && file && leaf.options.some((o) => o.long === '--file')) return `give the file with --file: \`sct ${group!.name()} ${leaf.name()} --file ${file}\``;
   }
   return undefined;
+}
+
+/** The most field errors an error prints: an answer of thousands (a page of them) says nothing the first ones do not. */
+const MAX_FIELD_ERRORS = 50;
+
+/** The first MAX_FIELD_ERRORS field errors, in order, and how many more there were. */
+function shownFields(all: Record<string, string[]>): { fields: Record<string, string[]>; notShown: number } {
+  const fields: Record<string, string[]> = {};
+  let shown = 0;
+  let notShown = 0;
+  for (const [field, msgs] of Object.entries(all)) {
+    for (const m of msgs) {
+      if (shown < MAX_FIELD_ERRORS) {
+        (fields[field] ??= []).push(m);
+        shown++;
+      } else notShown++;
+    }
+  }
+  return { fields, notShown };
 }

@@ -19,7 +19,7 @@ import { writeOne } from '../output/format.js';
 import { byteProgress } from '../output/progress.js';
 import { formatBytes } from '../util/format.js';
 import { checkOutDirectory, resolveTarget } from '../output/download.js';
-import { LinkRefusedError, SctError, UsageError } from '../errors.js';
+import { LinkRefusedError, PlainLinkError, SctError, UsageError } from '../errors.js';
 import { getLeaf, idempotencyKeyOf, listLeaf, parseId, withRerunKey } from './shared/crud.js';
 import { collect } from './shared/flags.js';
 import { IDEMPOTENCY_KEY_OPTION, validate } from './shared/body.js';
@@ -135,6 +135,9 @@ function withUploadRerun(err: unknown, id: string | number, key: string): unknow
   if (err instanceof FileChangedError) {
     // The create said the old size: the same key with another size is another request.
     err.hint = `document ${id} was created for its earlier size and has no file: upload the file again once it is complete`;
+  } else if (err instanceof PlainLinkError) {
+    // The same key replays the same link, and a new document gets one of the same kind.
+    err.hint = `document ${id} was created but has no file: its upload link is plain http, over which sct sends no file; the service's operators can say why it hands such links out`;
   } else if (err instanceof LinkRefusedError) {
     // The same key replays the first answer, this very link: once it has expired, only a new
     // document has a new one.

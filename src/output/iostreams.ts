@@ -163,6 +163,14 @@ export function inCi(env: NodeJS.ProcessEnv): boolean {
   return env.CI !== undefined && !['', 'false', '0'].includes(env.CI.trim().toLowerCase());
 }
 
+/**
+ * Whether the terminal is one that can move its cursor: TERM set and not dumb. Windows consoles
+ * (cmd, PowerShell, Windows Terminal) set no TERM and can.
+ */
+function namesTerminal(env: NodeJS.ProcessEnv): boolean {
+  return env.TERM ? env.TERM !== 'dumb' : process.platform === 'win32';
+}
+
 export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
   // A CI job's log has nobody to press q: a pager there waits until the job is killed. Only
   // SCT_PAGER, named for sct alone, is taken there (a PAGER set for the image is not).
@@ -171,7 +179,7 @@ export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
   if (chosen !== undefined) return chosen.trim() === '' || chosen.trim() === 'cat' ? undefined : chosen;
   // A dumb terminal (an editor's shell) cannot draw less: it would wait for RETURN and run the
   // lines together; so would one that names no TERM at all.
-  if (env.TERM === 'dumb' || !env.TERM) return undefined;
+  if (!namesTerminal(env)) return undefined;
   return onPath('less', env) ? 'less -FRX' : undefined;
 }
 
@@ -287,7 +295,7 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
     stdinIsTTY,
     stdoutIsTTY,
     stderrIsTTY,
-    stderrRedraws: stderrIsTTY && !ci && Boolean(env.TERM) && env.TERM !== 'dumb',
+    stderrRedraws: stderrIsTTY && !ci && namesTerminal(env),
     quiet,
     verbose: Boolean(opts.verbose),
     get color() {

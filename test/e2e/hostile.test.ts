@@ -626,8 +626,17 @@ describe('doctor against answers that are not what it reads', () => {
     h.on('GET /api/products/908', answer(400, {}, { ['n'.repeat(3000)]: ['x'], ...many }), { times: 1 });
     const fields = await sct(['products', 'get', '908']);
     expect(fields.exitCode).toBe(1);
-    expect(fields.stderr).toContain('1,951 more field errors not shown');
+    expect(fields.stderr).toContain('(1,951 more field errors not shown)');
     expect(fields.stderr.length).toBeLessThan(40_000);
+    // One field of 1,900 messages, in text and in -o json (where the count is a member of its own).
+    h.on('GET /api/products/910', answer(400, {}, { name: Array.from({ length: 1900 }, (_, i) => `message ${i} ${'m'.repeat(480)}`) }), { times: 2 });
+    const one = await sct(['products', 'get', '910']);
+    expect(one.stderr).toContain('(1,850 more field errors not shown)');
+    expect(one.stderr.length).toBeLessThan(40_000);
+    const oneJson = await sct(['products', 'get', '910', '-o', 'json']);
+    const object = JSON.parse(oneJson.stderr.trim().split('\n').pop()!);
+    expect(object.fields.name).toHaveLength(50);
+    expect(object.fields_not_shown).toBe(1850);
     h.on('GET /api/products/909', answer(404, {}, { detail: `${'a'.repeat(499)}😀${'b'.repeat(10)}` }), { times: 1 });
     const emoji = await sct(['products', 'get', '909', '-o', 'json']);
     expect(emoji.stderr).toContain('😀… (10 more characters)');
@@ -635,6 +644,24 @@ describe('doctor against answers that are not what it reads', () => {
     // (Half of one is written as U+FFFD, or escaped as the text \ud83d in JSON.)
     expect(emoji.stderr).not.toContain('\uFFFD');
     expect(emoji.stderr).not.toContain('\\ud83d');
+  });
+
+  it('a chunk refused whole for the errors of 60 of its 100 rows: each of them reported with its own, the others not sent', async () => {
+    h.on('POST /api/information-requests/bulk', (req, res, body) => {
+      const n = JSON.parse(body.toString()).information_requests.length;
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ information_requests: Array.from({ length: n }, (_, i) => (i < 60 ? { order_id: [`order ${i} is not yours`] } : {})) }));
+    }, { times: 1 });
+    const file = t.writeFile(`requests-${run}.csv`, ['order_id', ...Array.from({ length: 100 }, (_, i) => String(1001 + i))].join('\n') + '\n');
+    const report = join(t.dir, `requests-${run}-report.csv`);
+    const r = await sct(['info-requests', 'send', '--file', file, '--report', report]);
+    expect(r.exitCode, r.stderr).toBe(3);
+    const rows = parse(readFileSync(report, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    expect(rows.filter((x) => x.status === 'rejected')).toHaveLength(60);
+    expect(rows[55]).toMatchObject({ status: 'rejected' });
+    expect(Object.values(rows[55]).join(' ')).toContain('order 55 is not yours');
+    expect(Object.values(rows[55]).join(' ')).not.toContain('order 54 is not yours');
+    expect(rows.slice(60).every((x) => x.status === 'not_sent')).toBe(true);
   });
 
   it('keys of the service are no column headers raw: sct api -o table, and a rejected field in a bulk report', async () => {

@@ -3,7 +3,7 @@ import { MockAgent } from 'undici';
 import { ApiClient, DryRunEnd, type PlannedRequest } from '../../src/api/client.js';
 import { missingApiPrefix } from '../../src/api/endpoint.js';
 import { JsonText } from '../../src/api/json-page.js';
-import { ApiError, AuthError, NetworkError, RateLimitError, UsageError } from '../../src/errors.js';
+import { ApiError, AuthError, NetworkError, RateLimitError, SctError, UsageError } from '../../src/errors.js';
 
 const BASE = 'https://api.test/api';
 
@@ -355,15 +355,12 @@ describe('ApiClient', () => {
     expect(text).not.toContain('authorization:');
   });
 
-  it("an API POST's same-origin 302 keeps its method and body: a create is never turned into a read", async () => {
-    ctx.pool.intercept({ path: '/api/products', method: 'POST' }).reply(302, '', { headers: { location: '/api/products/v2' } });
-    let body: unknown;
-    ctx.pool.intercept({ path: '/api/products/v2', method: 'POST' }).reply(201, (o) => {
-      body = JSON.parse(String(o.body));
-      return { id: 5 };
-    });
-    expect(await ctx.client.post('/products', { name: 'W' })).toEqual({ id: 5 });
-    expect(body).toEqual({ name: 'W' });
+  it("an API POST answered with a 301 or 302 is followed neither as a GET nor again: its outcome is unknown", async () => {
+    ctx.pool.intercept({ path: '/api/products', method: 'POST' }).reply(302, '', { headers: { location: '/api/products/1' } });
+    const err = await failure(ctx.client.post('/products', { name: 'W' }));
+    expect(err.message).toBe('POST /products: the service answered 302 Found, a redirect to /products/1, which sct does not follow for a write: it may have been carried out');
+    expect((err as SctError).delivery).toBe('unknown');
+    ctx.agent.assertNoPendingInterceptors();
   });
 
   it('a plain http link handed out by a service reached over https is not used: the file would go unencrypted', async () => {
