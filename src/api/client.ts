@@ -489,22 +489,19 @@ export class ApiClient {
     // browser follows it: its own credential is in it, and the token goes to the base URL's
     // origin only, whichever request carries it (requestParts). So is a file download's
     // redirect to the storage that holds the file.
-    if (from.origin === this.origin && target.origin !== this.origin && !call.signed && !call.file) call.fail(this.leavingOrigin(call.where(), status, from, target));
+    // Not followed, a write's redirect still came from the service, which may have acted on it:
+    // its outcome is unknown, never "not sent" (a bulk row then goes again under its own key).
+    const wrote = call.target.method !== 'GET' && call.target.method !== 'HEAD';
+    if (from.origin === this.origin && target.origin !== this.origin && !call.signed && !call.file) call.fail(this.leavingOrigin(call.where(), status, from, target), wrote);
     // Followed elsewhere (a signed link, a download's storage), never from https down to plain
     // http: what comes back would come unencrypted, open to anyone on the way.
     if (from.protocol === 'https:' && target.protocol === 'http:' && !isLoopback(target.hostname)) {
-      call.fail(new NetworkError(`${call.where()}: the service redirected (${status} ${statusText(status)}) from https to plain http (${redactSignedUrl(target.href)}): not followed, the answer would come unencrypted`));
+      call.fail(new NetworkError(`${call.where()}: the service redirected (${status} ${statusText(status)}) from https to plain http (${redactSignedUrl(target.href)}): not followed, the answer would come unencrypted`), wrote);
     }
-    // A 303 is a GET; so is a file download's 301 or 302 to a POST (the evidence's, to its storage),
-    // as the fetch standard, curl and browsers have it. An API write's 301 or 302 is followed
-    // neither way: as a GET, a create would read as done when it may not be; sent again, one the
-    // service carried out (a redirect after the write) would be made twice. Its outcome is unknown.
-    if ((status === 301 || status === 302) && call.target.method === 'POST' && !call.file) {
-      call.fail(
-        new NetworkError(`${call.where()}: the service answered ${status} ${statusText(status)}, a redirect to ${target.origin === this.origin ? displayPath(target, this.baseUrl) : redactSignedUrl(target.href)}, which sct does not follow for a write: it may have been carried out`),
-        true,
-      );
-    }
+    // A 303 is a GET, and so is a 301 or 302 to a POST, as the fetch standard, curl, browsers and
+    // gh (Go's client) have it: a redirect after a write is read, never written a second time. A
+    // create then reads its object from what the GET answers (none: "it may or may not have been
+    // created", an unknown outcome); only a 307 or 308 sends the POST again.
     const asGet = (status === 303 && call.target.method !== 'HEAD') || ((status === 301 || status === 302) && call.target.method === 'POST');
     call.target = asGet ? { url: target, method: 'GET', withBody: false } : { ...call.target, url: target };
   }

@@ -137,3 +137,26 @@ export function apiErrorFrom(status: number, body: unknown, method: string, path
       : `request failed (${where})`;
   return Object.assign(new ApiError(message, status, fields, body), { method });
 }
+
+/** The most field errors shown of one answer or one row: an answer of thousands (a page of them) says nothing the first ones do not. */
+const MAX_FIELD_ERRORS = 50;
+
+/**
+ * The first MAX_FIELD_ERRORS field errors, in order, and how many more there were: what an error
+ * line, a bulk run's row and its report show. The errors themselves are kept whole (a chunked
+ * run reads each row's own from their names).
+ */
+export function shownFieldErrors(all: FieldErrors): { fields: FieldErrors; notShown: number } {
+  const fields: FieldErrors = {};
+  let shown = 0;
+  let notShown = 0;
+  for (const [field, msgs] of Object.entries(all)) {
+    for (const m of msgs) {
+      if (shown < MAX_FIELD_ERRORS) {
+        (fields[field] ??= []).push(m);
+        shown++;
+      } else notShown++;
+    }
+  }
+  return { fields, notShown };
+}

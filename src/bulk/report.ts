@@ -13,6 +13,7 @@ import { writeList, writeOne } from '../output/format.js';
 import { ClosedPipeError, InterruptedError, OutputError, PartialFailureError, SctError, UsageError } from '../errors.js';
 import { stripControl } from '../output/sanitize.js';
 import { credentialsInText } from '../util/redact.js';
+import { shownFieldErrors } from '../api/errors.js';
 import { countOf } from '../util/format.js';
 
 export const OUTCOME_COLUMNS = [
@@ -87,7 +88,9 @@ function sameFile(a: string, b: string): boolean {
 }
 
 function flatRow(o: Outcome) {
-  const fieldText = o.fields ? Object.entries(o.fields).map(([k, v]) => `${k}: ${v.join(' ')}`).join('; ') : '';
+  const shown = o.fields && shownFieldErrors(o.fields);
+  const more = shown?.notShown ? `; (${shown.notShown.toLocaleString('en-US')} more field errors not shown)` : '';
+  const fieldText = shown ? Object.entries(shown.fields).map(([k, v]) => `${k}: ${v.join(' ')}`).join('; ') + more : '';
   return {
     line: o.lines.join(' '),
     key: o.key,
@@ -102,7 +105,8 @@ function flatRow(o: Outcome) {
  * the API gave it (null when there is none), and the API's field errors as an object.
  */
 function jsonRow(o: Outcome) {
-  return { lines: o.lines, key: o.key, status: o.status, id: o.id ?? null, error: o.error ?? null, fields: o.fields ?? null };
+  const shown = o.fields && shownFieldErrors(o.fields);
+  return { lines: o.lines, key: o.key, status: o.status, id: o.id ?? null, error: o.error ?? null, fields: shown?.fields ?? null, ...(shown?.notShown ? { fields_not_shown: shown.notShown } : {}) };
 }
 
 /** The report's CSV, line by line as it is written: a million rows are never one string. */

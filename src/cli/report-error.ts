@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadColor, type IOStreams } from '../output/iostreams.js';
 import { exitCodeFor, SctError, isAbortError, ClosedPipeError, UsageError } from '../errors.js';
 import { cleanCell, stripControlDeep } from '../output/sanitize.js';
+import { shownFieldErrors } from '../api/errors.js';
 import { isGroup } from './groups.js';
 
 /**
@@ -119,7 +120,7 @@ export async function reportError(
   const message = own === 130 && isAbortError(err) ? 'interrupted' : cleanCell(e.message);
   const red = io.colorErr.red;
   io.error(`${red('error:')} ${message}`);
-  const { fields, notShown } = shownFields(err instanceof SctError ? err.fields : {});
+  const { fields, notShown } = shownFieldErrors(err instanceof SctError ? err.fields : {});
   for (const [field, msgs] of Object.entries(fields)) {
     for (const m of msgs) io.error(`  ${cleanCell(field)}: ${cleanCell(m)}`);
   }
@@ -171,21 +172,3 @@ async function usageHint(err: CommanderError, argv: string[], tree: () => Promis
   return undefined;
 }
 
-/** The most field errors an error prints: an answer of thousands (a page of them) says nothing the first ones do not. */
-const MAX_FIELD_ERRORS = 50;
-
-/** The first MAX_FIELD_ERRORS field errors, in order, and how many more there were. */
-function shownFields(all: Record<string, string[]>): { fields: Record<string, string[]>; notShown: number } {
-  const fields: Record<string, string[]> = {};
-  let shown = 0;
-  let notShown = 0;
-  for (const [field, msgs] of Object.entries(all)) {
-    for (const m of msgs) {
-      if (shown < MAX_FIELD_ERRORS) {
-        (fields[field] ??= []).push(m);
-        shown++;
-      } else notShown++;
-    }
-  }
-  return { fields, notShown };
-}

@@ -646,6 +646,22 @@ describe('doctor against answers that are not what it reads', () => {
     expect(emoji.stderr).not.toContain('\\ud83d');
   });
 
+  it("a row rejected with 2,000 field errors: its report line, summary line and -o json row show 50 and say how many more", async () => {
+    const many = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`f${i}`, ['x'.repeat(400)]]));
+    h.on('POST /api/origins', answer(400, {}, many), { times: 2 });
+    const file = t.writeFile(`plots-${run}.csv`, 'name,country_code,latitude,longitude\nPlot A,CI,6.8,-5.3\n');
+    const report = join(t.dir, `plots-${run}-report.csv`);
+    const r = await sct(['origins', 'import', '--file', file, '--report', report, '--fresh']);
+    expect(r.exitCode, r.stderr.slice(0, 500)).toBe(3);
+    expect(r.stderr).toContain('(1,950 more field errors not shown)');
+    expect(r.stderr.length).toBeLessThan(60_000);
+    expect(readFileSync(report, 'utf8').length).toBeLessThan(60_000);
+    const json = await sct(['origins', 'import', '--file', file, '--fresh', '-o', 'json']);
+    const [row] = JSON.parse(json.stdout);
+    expect(Object.keys(row.fields)).toHaveLength(50);
+    expect(row.fields_not_shown).toBe(1950);
+  });
+
   it('a chunk refused whole for the errors of 60 of its 100 rows: each of them reported with its own, the others not sent', async () => {
     h.on('POST /api/information-requests/bulk', (req, res, body) => {
       const n = JSON.parse(body.toString()).information_requests.length;

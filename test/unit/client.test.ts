@@ -355,12 +355,23 @@ describe('ApiClient', () => {
     expect(text).not.toContain('authorization:');
   });
 
-  it("an API POST answered with a 301 or 302 is followed neither as a GET nor again: its outcome is unknown", async () => {
+  it("an API POST answered with a 301 or 302 reads the Location with a GET, without its key (as curl and gh): never written twice", async () => {
     ctx.pool.intercept({ path: '/api/products', method: 'POST' }).reply(302, '', { headers: { location: '/api/products/1' } });
-    const err = await failure(ctx.client.post('/products', { name: 'W' }));
-    expect(err.message).toBe('POST /products: the service answered 302 Found, a redirect to /products/1, which sct does not follow for a write: it may have been carried out');
-    expect((err as SctError).delivery).toBe('unknown');
+    let key: unknown = 'unset';
+    ctx.pool.intercept({ path: '/api/products/1', method: 'GET' }).reply(200, (o) => {
+      key = (o.headers as Record<string, string>)['idempotency-key'];
+      return { id: 1, name: 'W' };
+    });
+    expect(await ctx.client.post('/products', { name: 'W' })).toEqual({ id: 1, name: 'W' });
+    expect(key).toBeUndefined();
     ctx.agent.assertNoPendingInterceptors();
+  });
+
+  it("a write's redirect to another origin is not followed, and its outcome is unknown: the service answered it", async () => {
+    ctx.pool.intercept({ path: '/api/products', method: 'POST' }).reply(302, '', { headers: { location: 'https://elsewhere.test/api/products/1' } });
+    const err = await failure(ctx.client.post('/products', { name: 'W' }));
+    expect(err.message).toContain('sct does not follow a redirect away from the base URL');
+    expect((err as SctError).delivery).toBe('unknown');
   });
 
   it('a plain http link handed out by a service reached over https is not used: the file would go unencrypted', async () => {
