@@ -472,6 +472,11 @@ export class ApiClient {
 
   /** Points the call at where a redirect leads, or fails it when sct does not follow there. */
   private redirect(call: Call, status: number, location: string | string[]): void {
+    // A write the service answered with a redirect reached it, and may have been carried out
+    // (a redirect after the write): whatever follows, its outcome is never "not sent", and the
+    // checks made before sending it (a sync's "not created since") are not made again.
+    const wrote = call.method !== 'GET' && call.method !== 'HEAD';
+    if (wrote) call.mayHaveArrived = true;
     if (++call.redirects > MAX_REDIRECTS) call.fail(new NetworkError(`${call.where()}: too many redirects (more than ${MAX_REDIRECTS})`));
     const from = call.target.url;
     const target = redirectTarget(location, from);
@@ -491,7 +496,6 @@ export class ApiClient {
     // redirect to the storage that holds the file.
     // Not followed, a write's redirect still came from the service, which may have acted on it:
     // its outcome is unknown, never "not sent" (a bulk row then goes again under its own key).
-    const wrote = call.target.method !== 'GET' && call.target.method !== 'HEAD';
     if (from.origin === this.origin && target.origin !== this.origin && !call.signed && !call.file) call.fail(this.leavingOrigin(call.where(), status, from, target), wrote);
     // Followed elsewhere (a signed link, a download's storage), never from https down to plain
     // http: what comes back would come unencrypted, open to anyone on the way.
@@ -518,7 +522,8 @@ export class ApiClient {
     // commit), as a gateway's 502/504 may: only a 503 (a refusal to start) and a 501 (a method it
     // does not have) say nothing was done. A row so answered is unknown, and goes again under its key.
     if (status >= 500 && status !== 503 && status !== 501) call.mayHaveArrived = true;
-    const err = apiErrorFrom(status, parseErrorBody(text, res.headers), call.method, call.shown());
+    // The method sent: after a redirect, a GET of where a write's answer pointed.
+    const err = apiErrorFrom(status, parseErrorBody(text, res.headers), call.target.method, call.shown());
     err.message += call.retries.attemptsSaid;
     err.answer = { headers: res.headers, text };
     // Every request 404s when the base URL lacks the /api prefix: say so where it shows (unless
@@ -539,7 +544,9 @@ export class ApiClient {
     else if (status === 401) {
       call.fail(new AuthError(err.message, 401, rejectedTokenHint(this.token, this.tokenSource, this.loginCommand, this.profileHasToken)), false);
     }
-    return call.fail(err, status >= 500 ? call.mayHaveArrived : false);
+    // A 4xx says the request it answers was not carried out: after a write's redirect, that
+    // request is the GET, and the write's own outcome stays unknown.
+    return call.fail(err, status >= 500 || call.redirects > 0 ? call.mayHaveArrived : false);
   }
 
   /**

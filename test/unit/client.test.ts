@@ -367,6 +367,16 @@ describe('ApiClient', () => {
     ctx.agent.assertNoPendingInterceptors();
   });
 
+  it("after a write's redirect, a 4xx on the GET leaves the write's outcome unknown, names the GET, and the checks before the write are not made again", async () => {
+    ctx.pool.intercept({ path: '/api/origins', method: 'POST' }).reply(302, '', { headers: { location: '/api/gone' } });
+    ctx.pool.intercept({ path: '/api/gone', method: 'GET' }).reply(404, { detail: 'Not found.' });
+    let checks = 0;
+    const err = await failure(ctx.client.request({ method: 'POST', path: '/origins', body: { name: 'X' }, beforeSend: async () => void checks++ }));
+    expect(err.message).toContain('GET /gone');
+    expect((err as SctError).delivery).toBe('unknown');
+    expect(checks).toBe(1);
+  });
+
   it("a write's redirect to another origin is not followed, and its outcome is unknown: the service answered it", async () => {
     ctx.pool.intercept({ path: '/api/products', method: 'POST' }).reply(302, '', { headers: { location: 'https://elsewhere.test/api/products/1' } });
     const err = await failure(ctx.client.post('/products', { name: 'W' }));
