@@ -662,6 +662,20 @@ describe('doctor against answers that are not what it reads', () => {
     expect(row.fields_not_shown).toBe(1950);
   });
 
+  it("a create answered 302 to its object (\"created, see Location\") reads it with a GET, without the key, and says it was created", async () => {
+    const id = await productId();
+    h.on('POST /api/products', answer(302, { location: `/api/products/${id}` }, {}), { times: 1 });
+    const r = await sct(['products', 'create', '--name', `Redirected ${run}`, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).id).toBe(id);
+    expect(r.stderr).toContain(`Created product ${id}`);
+    const sent = h.log.filter((q) => q.path.startsWith('/api/products'));
+    expect(sent.map((q) => [q.method, q.path, q.key === undefined])).toEqual([
+      ['POST', '/api/products', false],
+      ['GET', `/api/products/${id}`, true],
+    ]);
+  });
+
   it('a chunk refused whole for the errors of 60 of its 100 rows: each of them reported with its own, the others not sent', async () => {
     h.on('POST /api/information-requests/bulk', (req, res, body) => {
       const n = JSON.parse(body.toString()).information_requests.length;
