@@ -232,7 +232,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       return typeof flags.json === 'string' && flags.json !== '' ? flags.json : flags.columns;
     },
     async spinner(text) {
-      const shown = await startSpinner(io, deps.env, text, deps.signal);
+      const shown = await startSpinner(io, text, deps.signal);
       if (!shown.note) return shown;
       const noted = { note: shown.note };
       spinning.set(ctx, noted);

@@ -148,10 +148,6 @@ export class RejectedError extends SctError {
 }
 
 /**
- * A write decided on an earlier reading of an object that has changed since: it is not sent,
- * and the unit ends as `conflict` (a rerun reads and decides again).
- */
-/**
  * Storage refused the signed link the service handed out (401 or 403 off the base URL's origin:
  * an expired or refused signature). Exit 1: it says nothing of the token.
  */
@@ -174,6 +170,10 @@ export class PlainLinkError extends SctError {
   }
 }
 
+/**
+ * A write decided on an earlier reading of an object that has changed since: it is not sent,
+ * and the unit ends as `conflict` (a rerun reads and decides again).
+ */
 export class ConflictError extends SctError {
   /**
    * @param sentBefore the unit went out in an earlier run and may have been carried out: it stays

@@ -27,6 +27,8 @@ export class Call {
    * another host gets no Authorization header").
    */
   readonly file: boolean;
+  /** The base URL's origin, where the token and the service are. */
+  private readonly baseOrigin: string;
   target: Target;
   redirects = 0;
   /** Whether an attempt may have reached the service and been carried out, its answer lost. */
@@ -49,6 +51,7 @@ export class Call {
     this.method = options.method ?? 'GET';
     this.signed = /^https?:\/\//i.test(options.path);
     this.file = mode === 'stream' && options.accept !== undefined;
+    this.baseOrigin = new URL(baseUrl).origin;
     this.target = { url, method: this.method, withBody: true };
     this.waitSignal = joinSignals(signals.client, options.signal);
     this.wireSignal = joinSignals(signals.clientWire, options.signal);
@@ -62,7 +65,7 @@ export class Call {
 
   /** Whether it goes elsewhere than the base URL's origin now: a signed link, or where a download's redirect led (storage, whose links carry their credential). */
   offOrigin(): boolean {
-    return this.signed || this.target.url.origin !== new URL(this.baseUrl).origin;
+    return this.signed || this.target.url.origin !== this.baseOrigin;
   }
 
   /** The request as messages name it: "GET /orders". */

@@ -171,4 +171,3 @@ async function usageHint(err: CommanderError, argv: string[], tree: () => Promis
   }
   return undefined;
 }
-

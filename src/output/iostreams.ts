@@ -151,15 +151,11 @@ export interface IOOptions {
 }
 
 /**
- * The pager for data at a terminal, as gh: SCT_PAGER, else PAGER, else `less -FRX` when it is
- * installed. `cat` or an empty value turns paging off (SCT_PAGER='' wins over PAGER).
- */
-/**
  * A CI job, even at a pseudo-terminal (`docker run -t`, `script`): nobody to answer a question,
  * page through a pager or watch a spinner. CI set to anything but empty, false or 0, as CI
  * services set it (true, 1, yes).
  */
-export function inCi(env: NodeJS.ProcessEnv): boolean {
+function inCi(env: NodeJS.ProcessEnv): boolean {
   return env.CI !== undefined && !['', 'false', '0'].includes(env.CI.trim().toLowerCase());
 }
 
@@ -171,6 +167,10 @@ function namesTerminal(env: NodeJS.ProcessEnv): boolean {
   return env.TERM ? env.TERM !== 'dumb' : process.platform === 'win32';
 }
 
+/**
+ * The pager for data at a terminal, as gh: SCT_PAGER, else PAGER, else `less -FRX` when it is
+ * installed. `cat` or an empty value turns paging off (SCT_PAGER='' wins over PAGER).
+ */
 export function pagerCommand(env: NodeJS.ProcessEnv): string | undefined {
   // A CI job's log has nobody to press q: a pager there waits until the job is killed. Only
   // SCT_PAGER, named for sct alone, is taken there (a PAGER set for the image is not).

@@ -15,7 +15,7 @@ export interface ShownSpinner extends Spinner {
 /** A spinner's text on one line: its colours kept (callers strip what came from the service). */
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
 
-export async function startSpinner(io: IOStreams, env: NodeJS.ProcessEnv, text: string, signal?: AbortSignal): Promise<ShownSpinner> {
+export async function startSpinner(io: IOStreams, text: string, signal?: AbortSignal): Promise<ShownSpinner> {
   // A terminal that reports 0 columns (script, some CI ptys) makes ora's line arithmetic
   // divide by zero and redraw forever: no spinner there.
   const columns = (io.stderr as NodeJS.WriteStream).columns;

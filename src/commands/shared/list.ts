@@ -129,7 +129,7 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
   let announced = false;
   let total: number | undefined;
   let matching: number | null = null;
-  const changes = { duplicates: 0, first: null as number | null, last: null as number | null };
+  const changes: ListChanges = { duplicates: 0, first: null, last: null };
   try {
     for await (const p of client.paginate(o.path, o.query, page)) {
       matching ??= p.count;
