@@ -201,6 +201,20 @@ export async function matchFilters(ctx: Context, opts: MatchInvitationsOptions):
   return filters;
 }
 
+/**
+ * What the matched invitations are called: "expired" when only those were asked for, else
+ * "pending" (an expired invitation is pending underneath).
+ */
+function statusWord(filters: InvitationFilters): string {
+  const st = filters.status;
+  return Array.isArray(st) && st.length > 0 && st.every((x) => x === 'expired') ? 'expired' : 'pending';
+}
+
+/** "3 pending invitations", "1 expired invitation". */
+function countOf(ids: readonly string[], filters: InvitationFilters): string {
+  return `${ids.length} ${statusWord(filters)} invitation${ids.length === 1 ? '' : 's'}`;
+}
+
 function describeFilters(filters: InvitationFilters): string {
   const parts = Object.entries(filters).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : v}`);
   return parts.length ? parts.join(' ') : '(every pending invitation)';
@@ -299,11 +313,11 @@ export async function revokeInvitations(ctx: Context, opts: MatchInvitationsOpti
   const client = ctx.client();
   const ids = await pendingIds(client, filters);
   if (ids.length === 0) {
-    ctx.io.info(`No pending invitation matches ${describeFilters(filters)}: nothing to revoke`);
+    ctx.io.info(`No ${statusWord(filters)} invitation matches ${describeFilters(filters)}: nothing to revoke`);
     if (!ctx.dryRun) await writeOne(ctx.io, { revoked_count: 0, revoked_ids: [] }, ctx.output([]));
     return;
   }
-  const n = `${ids.length} pending invitation${ids.length === 1 ? '' : 's'}`;
+  const n = countOf(ids, filters);
   if (!(await ctx.confirm(`Revoke ${n} matching ${describeFilters(filters)}?`))) {
     throw new CancelledError('cancelled: nothing was revoked');
   }
@@ -394,11 +408,11 @@ async function renewMatching(ctx: Context, filters: InvitationFilters): Promise<
   const client = ctx.client();
   const ids = await pendingIds(client, filters);
   if (ids.length === 0) {
-    ctx.io.info(`No pending invitation matches ${describeFilters(filters)}: nothing to renew`);
+    ctx.io.info(`No ${statusWord(filters)} invitation matches ${describeFilters(filters)}: nothing to renew`);
     if (!ctx.dryRun) await writeList(ctx.io, [], ctx.output(COLUMNS.invitation));
     return;
   }
-  const n = `${ids.length} pending invitation${ids.length === 1 ? '' : 's'}`;
+  const n = countOf(ids, filters);
   if (!(await ctx.confirm(`Renew ${n} (each gets a new e-mail; the old links stop working)?`))) throw new CancelledError('cancelled: nothing was renewed');
   const { accepted, rejected, errors } = await writeByIds(client, PATHS.invitationsBulkRenew, ids);
   if (ctx.dryRun) return;

@@ -310,6 +310,28 @@ describe('invitations renew', () => {
   });
 });
 
+describe('invitations renew/revoke --status expired', () => {
+  it('calls what it matched expired invitations, not pending ones', async () => {
+    const questions: string[] = [];
+    const prompter = {
+      confirm: async (m: string) => {
+        questions.push(m);
+        return false;
+      },
+    } as unknown as Prompter;
+    const renew = await t.sctIn(['invitations', 'renew', '--status', 'expired'], { tty: true, prompter, env: { CI: undefined } });
+    expect(renew.exitCode).toBe(2);
+    const revoke = await t.sctIn(['invitations', 'revoke', '--status', 'expired'], { tty: true, prompter, env: { CI: undefined } });
+    expect(revoke.exitCode).toBe(2);
+    expect(questions).toHaveLength(2);
+    expect(questions[0]).toMatch(/^Renew \d+ expired invitations \(each gets a new e-mail/);
+    expect(questions[1]).toMatch(/^Revoke \d+ expired invitations matching status=expired\?$/);
+    const none = await t.sct(['invitations', 'renew', '--status', 'expired', '--email', `nobody.${run}@nowhere.example`, '--yes']);
+    expect(none.exitCode, none.stderr).toBe(0);
+    expect(none.stderr).toMatch(/^No expired invitation matches email=nobody\.\d+@nowhere\.example status=expired: nothing to renew$/m);
+  });
+});
+
 describe('invitations public', () => {
   it('shows the public view without a token, and sends none', async () => {
     const [inv] = await invite([`pub.${run}@invited.example`]);
