@@ -10,6 +10,16 @@ beforeEach(() => {
   run++;
 });
 
+/** A terminal's user who answers every question no, and the questions asked. */
+function answeringNo(questions: string[]): Prompter {
+  return {
+    confirm: async (m: string) => {
+      questions.push(m);
+      return false;
+    },
+  } as unknown as Prompter;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Invites the addresses through the API directly; returns the invitations. */
@@ -172,12 +182,7 @@ describe('invitations revoke', () => {
   it('asks on a terminal, saying how many match; no is exit 2 with nothing revoked', async () => {
     await invite([`rv.ask1.${run}@invited.example`, `rv.ask2.${run}@invited.example`]);
     const questions: string[] = [];
-    const prompter = {
-      confirm: async (m: string) => {
-        questions.push(m);
-        return false;
-      },
-    } as unknown as Prompter;
+    const prompter = answeringNo(questions);
     t.sb.requests.length = 0;
     const r = await t.sctIn(['invitations', 'revoke', '--email-contains', `.${run}@invited`], { tty: true, prompter, env: { CI: undefined } });
     expect(r.exitCode).toBe(2);
@@ -293,12 +298,7 @@ describe('invitations renew', () => {
     await invite([`rn.ask.${run}@invited.example`]);
     t.sb.requests.length = 0;
     const questions: string[] = [];
-    const prompter = {
-      confirm: async (m: string) => {
-        questions.push(m);
-        return false;
-      },
-    } as unknown as Prompter;
+    const prompter = answeringNo(questions);
     const r = await t.sctIn(['invitations', 'renew', '--email', `rn.ask.${run}@invited.example`], { tty: true, prompter, env: { CI: undefined } });
     expect(r.exitCode).toBe(2);
     expect(questions).toEqual(['Renew 1 pending invitation (each gets a new e-mail; the old links stop working)?']);
@@ -313,12 +313,7 @@ describe('invitations renew', () => {
 describe('invitations renew/revoke --status expired', () => {
   it('calls what it matched expired invitations, not pending ones', async () => {
     const questions: string[] = [];
-    const prompter = {
-      confirm: async (m: string) => {
-        questions.push(m);
-        return false;
-      },
-    } as unknown as Prompter;
+    const prompter = answeringNo(questions);
     const renew = await t.sctIn(['invitations', 'renew', '--status', 'expired'], { tty: true, prompter, env: { CI: undefined } });
     expect(renew.exitCode).toBe(2);
     const revoke = await t.sctIn(['invitations', 'revoke', '--status', 'expired'], { tty: true, prompter, env: { CI: undefined } });
