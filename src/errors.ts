@@ -22,6 +22,11 @@ export class SctError extends Error {
   delivery?: Delivery;
   /** A POST that may have been carried out (`delivery` unknown): the key that learns its outcome without doing it again. */
   idempotencyKey?: string;
+  /**
+   * A write the service answered with a redirect sct does not follow: sent again, with its key
+   * or not, it gets the same redirect, so no rerun learns its outcome.
+   */
+  redirectNotFollowed?: boolean;
 }
 
 /** Bad flag, missing option, invalid file: found before anything was sent. */

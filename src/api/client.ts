@@ -483,8 +483,11 @@ export class ApiClient {
     if (!target) {
       const to = String(Array.isArray(location) ? location[0] : location).slice(0, 300);
       call.fail(
-        new NetworkError(
-          `${call.where()}: the service redirected (${status} ${statusText(status)}) from ${call.offOrigin() ? redactSignedUrl(from.href) : withoutCredentials(from.href)} to ${JSON.stringify(credentialsInText(to))}, which is not an http or https URL: not followed`,
+        notFollowed(
+          new NetworkError(
+            `${call.where()}: the service redirected (${status} ${statusText(status)}) from ${call.offOrigin() ? redactSignedUrl(from.href) : withoutCredentials(from.href)} to ${JSON.stringify(credentialsInText(to))}, which is not an http or https URL: not followed`,
+          ),
+          wrote,
         ),
       );
     }
@@ -496,11 +499,11 @@ export class ApiClient {
     // redirect to the storage that holds the file.
     // Not followed, a write's redirect still came from the service, which may have acted on it:
     // its outcome is unknown, never "not sent" (a bulk row then goes again under its own key).
-    if (from.origin === this.origin && target.origin !== this.origin && !call.signed && !call.file) call.fail(this.leavingOrigin(call.where(), status, from, target), wrote);
+    if (from.origin === this.origin && target.origin !== this.origin && !call.signed && !call.file) call.fail(notFollowed(this.leavingOrigin(call.where(), status, from, target), wrote), wrote);
     // Followed elsewhere (a signed link, a download's storage), never from https down to plain
     // http: what comes back would come unencrypted, open to anyone on the way.
     if (from.protocol === 'https:' && target.protocol === 'http:' && !isLoopback(target.hostname)) {
-      call.fail(new NetworkError(`${call.where()}: the service redirected (${status} ${statusText(status)}) from https to plain http (${redactSignedUrl(target.href)}): not followed, the answer would come unencrypted`), wrote);
+      call.fail(notFollowed(new NetworkError(`${call.where()}: the service redirected (${status} ${statusText(status)}) from https to plain http (${redactSignedUrl(target.href)}): not followed, the answer would come unencrypted`), wrote), wrote);
     }
     // A 303 is a GET, and so is a 301 or 302 to a POST, as the fetch standard, curl, browsers and
     // gh (Go's client) have it: a redirect after a write is read, never written a second time. A
@@ -943,4 +946,10 @@ function otherObject(sent: unknown, answer: unknown): string | undefined {
   const theirs = answer && typeof answer === 'object' ? (answer as { external_id?: unknown }).external_id : undefined;
   if (typeof mine !== 'string' || typeof theirs !== 'string' || mine.trim() === theirs.trim()) return undefined;
   return `with the object of external_id ${JSON.stringify(theirs.slice(0, 100))}, not ${JSON.stringify(mine.slice(0, 100))}`;
+}
+
+/** A write's redirect sct does not follow: marked so that no hint offers a rerun to learn its outcome. */
+function notFollowed(err: NetworkError, wrote: boolean): NetworkError {
+  if (wrote) err.redirectNotFollowed = true;
+  return err;
 }

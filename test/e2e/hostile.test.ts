@@ -410,6 +410,27 @@ describe('answers that are not the API speaking', () => {
     expect(included.stdout).not.toContain(OWNER);
   });
 
+  it('a write redirected to another host may have been made: the hint never offers a rerun that only gets the same redirect', async () => {
+    h.on('POST /api/products', (_req, res) => {
+      res.writeHead(302, { location: 'http://127.0.0.2:9/products/created' });
+      res.end();
+    }, { times: 1 });
+    const create = await sct(['products', 'create', '--name', `Redirected ${run}`]);
+    expect(create.exitCode).toBe(1);
+    expect(create.stderr).toContain('another host');
+    expect(create.stderr).toContain('it may have been created (the service answered with a redirect sct does not follow)');
+    expect(create.stderr).toContain('a rerun with its key gets the same redirect');
+    expect(create.stderr).not.toContain('--idempotency-key');
+    const id = await productId();
+    h.on(`PATCH /api/products/${id}`, (_req, res) => {
+      res.writeHead(302, { location: 'http://127.0.0.2:9/products/updated' });
+      res.end();
+    }, { times: 1 });
+    const update = await sct(['products', 'update', String(id), '--name', `Renamed ${run}`]);
+    expect(update.exitCode).toBe(1);
+    expect(update.stderr).toContain(`it may have been updated (the service answered with a redirect sct does not follow): \`sct products get ${id}\``);
+  });
+
   it("a service error's detail and field names with line breaks or controls: one line each, stripped in the JSON too", async () => {
     h.on('GET /api/products', answer(400, {}, { detail: 'bad\nerror: fake second line', ['na\u202eme\u009b']: ['line one\nline two'] }), { times: 2 });
     const r = await sct(['products', 'list']);
