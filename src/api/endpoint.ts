@@ -72,8 +72,10 @@ export function missingApiPrefix(baseUrl: string): string | undefined {
   }
   const path = u.pathname.replace(/\/+$/, '');
   if (path.endsWith('/api')) return undefined;
-  const at = path.lastIndexOf('/api/');
-  const meant = at >= 0 ? path.slice(0, at + 4) : `${path}/api`;
+  // `/API` or `/Api/orders` is the /api the documents name, typed in another case: meant as it, not below it.
+  const lower = path.toLowerCase();
+  const at = lower.endsWith('/api') ? path.length - 4 : lower.lastIndexOf('/api/');
+  const meant = at >= 0 ? `${path.slice(0, at)}/api` : `${path}/api`;
   return `the base URL ${u.origin}${path} does not end in /api, as the API's base URL does: did you mean ${u.origin}${meant}?`;
 }
 

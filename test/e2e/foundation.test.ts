@@ -221,6 +221,11 @@ describe('auth and config', () => {
     expect(stored.exitCode).toBe(1);
     expect(stored.stderr).toMatch(new RegExp(`^hint: .*${meant.replace(/[?.]/g, '\\$&')}`, 'm'));
 
+    // /API for /api: the path as the API has it, not /API/api.
+    const upper = await t.sct(['whoami', '--base-url', `${origin}/API`]);
+    expect(upper.exitCode).toBe(1);
+    expect(upper.stderr).toContain(`does not end in /api, as the API's base URL does: did you mean ${origin}/api?`);
+
     const login = await t.sct(['auth', 'login', '--base-url', origin, '--with-token'], { input: OWNER, env: noEnvToken });
     expect(login.exitCode).toBe(1);
     expect(login.stderr).toContain(meant);

@@ -325,6 +325,8 @@ describe('ApiClient', () => {
   it('missingApiPrefix: only base URLs whose path does not end in /api', () => {
     expect(missingApiPrefix('http://127.0.0.1:8080')).toContain('did you mean http://127.0.0.1:8080/api?');
     expect(missingApiPrefix('https://sct.example.com/v1/')).toContain('did you mean https://sct.example.com/v1/api?');
+    expect(missingApiPrefix('https://sct.example.com/API')).toContain('did you mean https://sct.example.com/api?');
+    expect(missingApiPrefix('https://sct.example.com/gw/Api/orders')).toContain('did you mean https://sct.example.com/gw/api?');
     expect(missingApiPrefix('https://sct.example.com/api')).toBeUndefined();
     expect(missingApiPrefix('https://sct.example.com/gateway/api/')).toBeUndefined();
     // A path past /api (a version, a resource) is cut back to it, not given another /api.
