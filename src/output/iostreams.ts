@@ -38,7 +38,8 @@ function colors(enabled: boolean): ColorFns {
  * `FORCE_COLOR` (set, and not `0`/`false`) or `CLICOLOR_FORCE` (set, not `0`) force it, even
  * into a pipe and over NO_COLOR; `FORCE_COLOR=0` (or `false`), `NO_COLOR` (non-empty) or
  * `TERM=dumb` remove it, as Node and chalk read them; otherwise a terminal has colour and a pipe
- * or a file has none.
+ * or a file has none. A terminal that names no TERM is not known to show colour (Node and chalk
+ * read it so), but on Windows, whose consoles set none and have it.
  */
 export function colorDecision(isTTY: boolean, noColorFlag: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
   if (noColorFlag) return false;
@@ -47,7 +48,7 @@ export function colorDecision(isTTY: boolean, noColorFlag: boolean, env: NodeJS.
   if (force !== undefined) return false;
   if (env.CLICOLOR_FORCE !== undefined && env.CLICOLOR_FORCE !== '' && env.CLICOLOR_FORCE !== '0') return true;
   if (env.NO_COLOR || env.TERM === 'dumb') return false;
-  return isTTY;
+  return isTTY && (env.TERM ? true : process.platform === 'win32');
 }
 
 const GREEN_STATUSES = new Set(['passing', 'complete', 'completed', 'accepted', 'created', 'succeeded', 'success', 'mitigated']);

@@ -61,6 +61,11 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     expect(plain.screen).not.toMatch(/\u001b\[(3\d|1|2|22|39)m/);
     const coloured = await ask([], { NO_COLOR: undefined });
     expect(coloured.screen).toMatch(/\u001b\[3\dm/);
+    // A terminal that names no TERM is not known to show colour (Node and chalk read it so).
+    const noTerm = await ask([], { NO_COLOR: undefined, TERM: undefined });
+    expect(noTerm.exitCode, noTerm.screen).toBe(2);
+    expect(noTerm.screen).toContain(`Delete product ${id}?`);
+    expect(noTerm.screen).not.toMatch(/\u001b\[(3\d|1|2|22|39)m/);
     // FORCE_COLOR beside NO_COLOR: colour, and no runtime warning in the middle of the question.
     const forced = await ask([], { NO_COLOR: '1', FORCE_COLOR: '1' });
     expect(forced.screen).toMatch(/\u001b\[3\dm/);

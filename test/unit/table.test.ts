@@ -229,7 +229,10 @@ describe('the terminal width', () => {
 
 describe('colour', () => {
   it('is decided in one place: --no-color, then FORCE_COLOR/CLICOLOR_FORCE, then NO_COLOR, then the terminal', () => {
-    expect(colorDecision(true, false, {})).toBe(true);
+    expect(colorDecision(true, false, { TERM: 'xterm-256color' })).toBe(true);
+    // A terminal that names no TERM (Windows consoles set none, and have colour).
+    expect(colorDecision(true, false, {})).toBe(process.platform === 'win32');
+    expect(colorDecision(true, false, { TERM: 'dumb' })).toBe(false);
     expect(colorDecision(false, false, {})).toBe(false);
     expect(colorDecision(false, false, { FORCE_COLOR: '1' })).toBe(true);
     expect(colorDecision(false, false, { CLICOLOR_FORCE: '1' })).toBe(true);
@@ -237,7 +240,7 @@ describe('colour', () => {
     // FORCE_COLOR=0 turns colour off, as Node and chalk read it, at a terminal too.
     expect(colorDecision(true, false, { FORCE_COLOR: '0' })).toBe(false);
     expect(colorDecision(true, false, { FORCE_COLOR: 'false' })).toBe(false);
-    expect(colorDecision(true, false, { NO_COLOR: '1' })).toBe(false);
+    expect(colorDecision(true, false, { TERM: 'xterm', NO_COLOR: '1' })).toBe(false);
     expect(colorDecision(true, true, { FORCE_COLOR: '1' })).toBe(false);
   });
 
