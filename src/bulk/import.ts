@@ -16,6 +16,7 @@ import { stoppedEarly, withBulkRun } from './open.js';
 import { journalKeyOf, runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
 import { EDITED_SINCE_SENT, finishBulk, type FileUnit } from './report.js';
 import { stripControl } from '../output/sanitize.js';
+import { drawsSpinner } from '../output/spinner.js';
 import { ApiError, ConflictError } from '../errors.js';
 import { countOf } from '../util/format.js';
 
@@ -154,7 +155,7 @@ export function announceRun(
 export function sayStopping(ctx: Context): (inFlight: number) => void {
   return (n) => {
     // Where a spinner is drawn, it says so on its line.
-    if (ctx.io.stderrRedraws) return;
+    if (drawsSpinner(ctx.io)) return;
     const limit = ctx.flags.timeout ?? '30';
     const them = n === 1 ? 'it' : 'them';
     ctx.io.info(

@@ -15,13 +15,20 @@ export interface ShownSpinner extends Spinner {
 /** A spinner's text on one line: its colours kept (callers strip what came from the service). */
 const oneLine = (text: string) => text.replace(/[\r\n]+/g, ' ');
 
-export async function startSpinner(io: IOStreams, text: string, signal?: AbortSignal): Promise<ShownSpinner> {
-  // A terminal that reports 0 columns (script, some CI ptys) makes ora's line arithmetic
-  // divide by zero and redraw forever: no spinner there.
+/**
+ * Whether a spinner is drawn on stderr: not with --quiet, nor at a terminal that cannot move its
+ * cursor (TERM dumb or none), which a spinner redraws with, nor at a CI job's pseudo-terminal, a
+ * log where a spinner is frames of braille and cursor codes; nor at one that reports 0 columns
+ * (script, some CI ptys), which makes ora's line arithmetic divide by zero and redraw forever.
+ * What a spinner would say on its line is said as a line of its own where none is drawn.
+ */
+export function drawsSpinner(io: IOStreams): boolean {
   const columns = (io.stderr as NodeJS.WriteStream).columns;
-  // A terminal that cannot move its cursor (TERM dumb or none), which a spinner redraws with, and
-  // a CI job's pseudo-terminal, a log where a spinner is frames of braille and cursor codes.
-  if (!io.stderrRedraws || io.quiet || !(typeof columns === 'number' && columns > 0)) return { update() {}, stop() {} };
+  return io.stderrRedraws && !io.quiet && typeof columns === 'number' && columns > 0;
+}
+
+export async function startSpinner(io: IOStreams, text: string, signal?: AbortSignal): Promise<ShownSpinner> {
+  if (!drawsSpinner(io)) return { update() {}, stop() {} };
   const { default: ora } = await import('ora');
   // ora colours its spinner whatever NO_COLOR says: told here, as every other colour is.
   const s = ora({ text: oneLine(text), stream: io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false, color: io.colorErrEnabled ? 'cyan' : false }).start();

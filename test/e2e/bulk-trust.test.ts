@@ -6,7 +6,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { execFileSync } from 'node:child_process';
 import { holdPath, until, useSandbox } from '../helpers/sandbox.js';
+import { hasScript, runAtTerminal } from '../helpers/terminal.js';
+import { BIN } from '../helpers/sct.js';
 import { MULTI, OWNER, TRADER } from '../sandbox/helpers.js';
 
 const t = useSandbox({}, { inProcess: true });
@@ -342,6 +345,23 @@ describe('a run stopped while its requests await their answers', () => {
     const r = await child;
     expect(r.exitCode, String(r.stderr)).toBe(143);
     expect(String(r.stderr)).toMatch(/stopping: waiting for the answers? to [1-4] requests? already sent \(up to --timeout, 30s\), so the journal knows what became of them; a second signal stops at once/);
+  });
+});
+
+describe.skipIf(!hasScript)('a run stopped at a terminal that reports 0 columns (script, some CI ptys)', () => {
+  it('says it waits for the answers, as no spinner is drawn there to say it', async () => {
+    const file = people(400);
+    const hold = holdPath(t.sb, '/accounts/user-invitations/bulk-create');
+    const stop = async () => {
+      await until(() => hold.asked(), 'a request held');
+      await new Promise((r) => setTimeout(r, 200));
+      execFileSync('pkill', ['-TERM', '-f', `${BIN} invitations bulk-create --file ${file}`]);
+      await new Promise((r) => setTimeout(r, 500));
+      hold.release();
+    };
+    const r = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['invitations', 'bulk-create', '--file', file, '--concurrency', '4'], [{ when: '', before: stop, type: '' }], { SCT_TOKEN: OWNER });
+    expect(r.exitCode, r.screen).toBe(143);
+    expect(r.screen).toMatch(/stopping: waiting for the answers? to [1-4] requests? already sent/);
   });
 });
 
