@@ -23,10 +23,11 @@ export class SctError extends Error {
   /** A POST that may have been carried out (`delivery` unknown): the key that learns its outcome without doing it again. */
   idempotencyKey?: string;
   /**
-   * A write the service answered with a redirect sct does not follow: sent again, with its key
-   * or not, it gets the same redirect, so no rerun learns its outcome.
+   * A write the service answered with a redirect (not followed, or whose GET failed): why its
+   * outcome is unknown. Sent again, with its key or not, it gets the same redirect, so no rerun
+   * learns its outcome.
    */
-  redirectNotFollowed?: boolean;
+  afterRedirect?: string;
 }
 
 /** Bad flag, missing option, invalid file: found before anything was sent. */

@@ -58,6 +58,13 @@ export class Call {
     this.retries = new Retries(policy, () => this.where(), this.waitSignal, options.onWait);
   }
 
+  /**
+   * A write the service answered with a redirect that turns it into a GET (a 303, or a 301 or
+   * 302 to anything but a GET): what is sent now reads where the answer points, and the write
+   * itself may have been carried out. Its status, for messages.
+   */
+  readAfter?: number;
+
   /** Where the request goes now, as messages and the trace show it: never a signed link's secret. */
   shown(): string {
     return this.offOrigin() ? redactSignedUrl(this.target.url.href) : displayPath(this.target.url, this.baseUrl);

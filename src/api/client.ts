@@ -394,7 +394,7 @@ export class ApiClient {
     this.recordAnswer(res.headers);
     if (await this.followOrWait(call, res, deadline)) return AGAIN;
     const status = res.statusCode;
-    if (status === 404 && call.method === 'DELETE' && call.retries.retried && call.mayHaveArrived) {
+    if (status === 404 && call.target.method === 'DELETE' && call.retries.retried && call.mayHaveArrived) {
       // An earlier attempt reached the server and deleted the resource, and only its answer
       // was lost: the resource is gone, which is what was asked. After attempts that cannot have
       // reached it (503s, refused connections) a 404 is the service's: there is no such id.
@@ -472,11 +472,13 @@ export class ApiClient {
 
   /** Points the call at where a redirect leads, or fails it when sct does not follow there. */
   private redirect(call: Call, status: number, location: string | string[]): void {
-    // A write the service answered with a redirect reached it, and may have been carried out
-    // (a redirect after the write): whatever follows, its outcome is never "not sent", and the
-    // checks made before sending it (a sync's "not created since") are not made again.
-    const wrote = call.method !== 'GET' && call.method !== 'HEAD';
-    if (wrote) call.mayHaveArrived = true;
+    // A write answered with a 301, 302 or 303 reached the service, and may have been carried out
+    // (a redirect after the write, "created: see there"): whatever follows, its outcome is never
+    // "not sent", and the checks made before sending it (a sync's "not created since") are not
+    // made again. A 307 or 308 asks for the write itself to be sent there: nothing was done yet.
+    const wrote = call.target.method !== 'GET' && call.target.method !== 'HEAD';
+    const doneHere = wrote && status !== 307 && status !== 308;
+    if (doneHere) call.mayHaveArrived = true;
     if (++call.redirects > MAX_REDIRECTS) call.fail(new NetworkError(`${call.where()}: too many redirects (more than ${MAX_REDIRECTS})`));
     const from = call.target.url;
     const target = redirectTarget(location, from);
@@ -487,7 +489,7 @@ export class ApiClient {
           new NetworkError(
             `${call.where()}: the service redirected (${status} ${statusText(status)}) from ${call.offOrigin() ? redactSignedUrl(from.href) : withoutCredentials(from.href)} to ${JSON.stringify(credentialsInText(to))}, which is not an http or https URL: not followed`,
           ),
-          wrote,
+          doneHere,
         ),
       );
     }
@@ -499,18 +501,28 @@ export class ApiClient {
     // redirect to the storage that holds the file.
     // Not followed, a write's redirect still came from the service, which may have acted on it:
     // its outcome is unknown, never "not sent" (a bulk row then goes again under its own key).
-    if (from.origin === this.origin && target.origin !== this.origin && !call.signed && !call.file) call.fail(notFollowed(this.leavingOrigin(call.where(), status, from, target), wrote), wrote);
+    if (from.origin === this.origin && target.origin !== this.origin && !call.signed && !call.file) call.fail(notFollowed(this.leavingOrigin(call.where(), status, from, target), doneHere));
     // Followed elsewhere (a signed link, a download's storage), never from https down to plain
     // http: what comes back would come unencrypted, open to anyone on the way.
     if (from.protocol === 'https:' && target.protocol === 'http:' && !isLoopback(target.hostname)) {
-      call.fail(notFollowed(new NetworkError(`${call.where()}: the service redirected (${status} ${statusText(status)}) from https to plain http (${redactSignedUrl(target.href)}): not followed, the answer would come unencrypted`), wrote), wrote);
+      call.fail(notFollowed(new NetworkError(`${call.where()}: the service redirected (${status} ${statusText(status)}) from https to plain http (${redactSignedUrl(target.href)}): not followed, the answer would come unencrypted`), doneHere));
     }
-    // A 303 is a GET, and so is a 301 or 302 to a POST, as the fetch standard, curl, browsers and
-    // gh (Go's client) have it: a redirect after a write is read, never written a second time. A
-    // create then reads its object from what the GET answers (none: "it may or may not have been
-    // created", an unknown outcome); only a 307 or 308 sends the POST again.
-    const asGet = (status === 303 && call.target.method !== 'HEAD') || ((status === 301 || status === 302) && call.target.method === 'POST');
-    call.target = asGet ? { url: target, method: 'GET', withBody: false } : { ...call.target, url: target };
+    // A 303 is a GET, and so is a 301 or 302 to any write, as gh (Go's client) and Python's
+    // requests have it: a redirect after a write is read, never written a second time (a DELETE
+    // sent again to where it points would delete another object). A create then reads its object
+    // from what the GET answers (none: "it may or may not have been created", an unknown
+    // outcome); only a 307 or 308 sends the write again.
+    if (doneHere) {
+      // An upload answered so never reached the storage it was for: what a GET there answers (a
+      // sign-in page) says nothing of the file, which must not be taken as stored.
+      if (call.signed) {
+        call.fail(new NetworkError(`${call.where()}: the storage answered the upload with a redirect (${status} ${statusText(status)}) to ${redactSignedUrl(target.href)}: not followed, the file was not taken`), true);
+      }
+      call.readAfter ??= status;
+      call.target = { url: target, method: 'GET', withBody: false };
+    } else {
+      call.target = { ...call.target, url: target, method: status === 303 && call.target.method !== 'HEAD' ? 'GET' : call.target.method };
+    }
   }
 
   /** An error answer (4xx, or a 5xx no longer retried): the service's message, as the error thrown. */
@@ -541,15 +553,24 @@ export class ApiClient {
     if ((status === 401 || status === 403) && call.offOrigin()) {
       return call.fail(new LinkRefusedError(`${err.message}: the storage the service's link points to refused it (the link may have expired)`, status), false);
     }
+    // The GET of where a write's redirect pointed failed: the write's own outcome is unknown,
+    // whatever the GET was answered (a 404, a 401 of a sign-in page): never the write's
+    // rejection, nor the token's.
+    if (call.readAfter !== undefined) {
+      // A 401 there is a sign-in page's, or the token's for a page the write did not need: exit 1, not 4.
+      const unknown = status === 401 ? new AnswerError(err.message) : err;
+      unknown.afterRedirect = `the service answered with a redirect (${call.readAfter} ${statusText(call.readAfter)}), and the GET of where it pointed answered ${status}`;
+      return call.fail(unknown, true);
+    }
     // An anonymous request (`invitations public`) carried no token: logging in changes nothing.
     const sentToken = call.options.auth !== false && Boolean(this.token) && call.target.url.origin === this.origin;
     if (status === 401 && !sentToken) err.hint = 'this request is sent without a token (the endpoint is public): logging in does not change its answer';
     else if (status === 401) {
       call.fail(new AuthError(err.message, 401, rejectedTokenHint(this.token, this.tokenSource, this.loginCommand, this.profileHasToken)), false);
     }
-    // A 4xx says the request it answers was not carried out: after a write's redirect, that
-    // request is the GET, and the write's own outcome stays unknown.
-    return call.fail(err, status >= 500 || call.redirects > 0 ? call.mayHaveArrived : false);
+    // A 4xx says the request it answers was not carried out (a write a 307 or 308 sent again
+    // included: the answer is its own).
+    return call.fail(err, status >= 500 ? call.mayHaveArrived : false);
   }
 
   /**
@@ -739,6 +760,9 @@ export class ApiClient {
       'accept-encoding': ACCEPT_ENCODING,
       ...lowerKeys(options.headers ?? {}),
     };
+    // A GET a write's redirect made carries none of the write's body headers, nor its key (a
+    // service that checks keys would take it for the key reused on another request).
+    if (!withBody) for (const name of ['content-length', 'content-type', 'content-encoding', 'idempotency-key']) delete headers[name];
     // The token goes to the configured origin only: never to a redirect target or a signed
     // upload/download URL on another host.
     const sendAuth = options.auth !== false && this.token && url.origin === this.origin;
@@ -949,7 +973,7 @@ function otherObject(sent: unknown, answer: unknown): string | undefined {
 }
 
 /** A write's redirect sct does not follow: marked so that no hint offers a rerun to learn its outcome. */
-function notFollowed(err: NetworkError, wrote: boolean): NetworkError {
-  if (wrote) err.redirectNotFollowed = true;
+function notFollowed(err: NetworkError, doneHere: boolean): NetworkError {
+  if (doneHere) err.afterRedirect = 'the service answered with a redirect sct does not follow';
   return err;
 }

@@ -103,6 +103,8 @@ export interface RunResult {
  */
 export function isRejection(err: unknown): boolean {
   if (err instanceof RejectedError) return true;
+  // A write the service may have carried out (the GET its redirect led to was refused) has no verdict.
+  if (err instanceof SctError && err.delivery === 'unknown') return false;
   if (!(err instanceof ApiError) || err.status < 400 || err.status >= 500) return false;
   if (err.status === 401 || err.status === 403 || err.status === 429 || err.status === 413 || err.status === 415) return false;
   return !((err.status === 404 || err.status === 405) && err.method === 'POST');

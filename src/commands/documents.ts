@@ -87,10 +87,12 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
   const created = await withRerunKey(client.post(PATHS.documents, body, { expect: 'created', idempotencyKey, dryRunAnswer: { id: '{id}', upload_url: '{upload_url}' } }), undefined, givenKey);
   const target = ctx.dryRun ? { success: true as const, data: created as { id: string; upload_url: string } } : uploadTargetSchema.safeParse(created);
   if (!target.success) {
-    // The document may be there, waiting for a file no URL leads to: named, with the key that finds it.
+    // The document may be there, waiting for a file no URL leads to: named. Its key would only
+    // replay this same answer (or the redirect that led to it), without a link either.
     const made = (created as { id?: unknown } | null)?.id;
-    const err = new SctError(`unexpected answer from POST ${PATHS.documents}: no upload_url${made !== undefined ? ` (document ${String(made)} was created)` : ''}`);
-    throw made !== undefined ? withUploadRerun(err, String(made), idempotencyKey) : err;
+    const err = new SctError(`unexpected answer from POST ${PATHS.documents}: no upload_url${made !== undefined ? ` (document ${cleanCell(String(made))} was created)` : ''}`);
+    if (made !== undefined) err.hint = `document ${cleanCell(String(made))} has no file, and no rerun gives it one (its key gets the same answer again): \`sct documents get ${cleanCell(String(made))}\` shows it`;
+    throw err;
   }
   const { id, upload_url: uploadUrl } = target.data;
   if (givenKey !== undefined && !ctx.dryRun) {

@@ -73,13 +73,14 @@ describe('an upload whose file did not reach the storage', () => {
     expect(puts).toBe(2);
   });
 
-  it('a create answered without an upload URL names the document made and the key', async () => {
+  it('a create answered without an upload URL names the document made, and offers no rerun (its key replays the same answer)', async () => {
     const file = join(run.dir, 'c.pdf');
     writeFileSync(file, '%PDF-1.4 certificate\n');
     noUrl = true;
     const r = await runSct(['documents', 'upload', file], { env: run.env() });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/no upload_url \(document 100 was created\)/);
-    expect(r.stderr).toMatch(/--idempotency-key \S+ to upload its file to it/);
+    expect(r.stderr).toContain('hint: document 100 has no file, and no rerun gives it one (its key gets the same answer again): `sct documents get 100` shows it');
+    expect(r.stderr).not.toContain('--idempotency-key');
   });
 });

@@ -6,6 +6,7 @@
 //
 //   const h = await startHostile(sandbox.url);
 //   h.on('POST /api/orders/purchase', htmlPage(200), { times: 1 });
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
@@ -35,6 +36,25 @@ export interface Hostile {
   on(route: string, behaviour: Behaviour, o?: { times?: number; when?: (url: URL) => boolean }): void;
   reset(): void;
   close(): Promise<void>;
+}
+
+/**
+ * A hostile server in front of the test file's sandbox for all its tests, reset before each:
+ * `h()` is it (started in beforeAll, so only a test may ask for it).
+ */
+export function useHostile(sb: () => { url: string }): () => Hostile {
+  let h: Hostile | undefined;
+  beforeAll(async () => {
+    h = await startHostile(sb().url);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  beforeEach(() => h?.reset());
+  return () => {
+    if (!h) throw new Error('the hostile server starts before the tests');
+    return h;
+  };
 }
 
 export async function startHostile(upstreamApiUrl: string): Promise<Hostile> {

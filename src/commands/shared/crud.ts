@@ -42,7 +42,7 @@ export async function withRerunKey<T>(send: Promise<T>, how: RerunKey = CREATE_K
     // A wait's own hint ("rerun after that time") comes after it: a rerun without the key would
     // follow it into a second object. Any other hint of its own (an answer that came without
     // the object: a rerun with the key gets that answer again) is left alone.
-    if (err instanceof SctError && err.delivery === 'unknown' && err.redirectNotFollowed && err.hint === undefined) {
+    if (err instanceof SctError && err.delivery === 'unknown' && err.afterRedirect !== undefined && err.hint === undefined) {
       err.hint = `it may have been ${how.done} (${whyUnknown(err)}): a rerun with its key gets the same redirect; see whether it was ${how.done} before ${how.doing} it again`;
     } else if (err instanceof SctError && err.delivery === 'unknown' && err.idempotencyKey && (err.hint === undefined || err instanceof RateLimitError)) {
       const why = whyUnknown(err);
@@ -57,7 +57,7 @@ export async function withRerunKey<T>(send: Promise<T>, how: RerunKey = CREATE_K
 
 /** Why a change may have been made: an answer that came (a 500 after the retries, a 200 that is not JSON) says nothing of whether it was either. */
 function whyUnknown(err: SctError): string {
-  if (err.redirectNotFollowed) return 'the service answered with a redirect sct does not follow';
+  if (err.afterRedirect !== undefined) return err.afterRedirect;
   return typeof err.status === 'number' ? `the service answered ${err.status}` : err instanceof AnswerError ? 'its answer was not one sct can read' : 'its answer never came';
 }
 
