@@ -117,8 +117,10 @@ export async function switchWorkspace(ctx: Context, id: string | undefined): Pro
     path: PATHS.workspaceSwitch,
     body: { company_id: companyId },
   });
-  // The documents show only a message; an answer that names another workspace is not recorded as this one.
-  const answered = res.data && typeof res.data === 'object' ? (res.data as { company_id?: unknown }).company_id : undefined;
+  // The documents show only a message; an answer that names another workspace is not recorded as
+  // this one (a user's profile too, as a redirect to /accounts/me answers: its active company).
+  const data = res.data && typeof res.data === 'object' ? (res.data as { company_id?: unknown; active_user_company_id?: unknown }) : undefined;
+  const answered = typeof data?.company_id === 'number' ? data.company_id : data?.active_user_company_id;
   if (typeof answered === 'number' && answered !== companyId) {
     throw new SctError(`POST ${PATHS.workspaceSwitch}: the service answered that it switched to workspace ${answered}, not ${companyId}: nothing was recorded`);
   }

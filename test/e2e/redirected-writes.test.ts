@@ -114,4 +114,11 @@ describe('a write answered with a redirect', () => {
       hostile().on('POST /api/documents', answer(201, {}, { id: 78, name: 'f.txt', upload_url: signed }), { times: 1 });
     }
   });
+
+  it('a workspace switch answered 302 to the user\'s profile, which names another active workspace, is not recorded as switched', async () => {
+    hostile().on('POST /api/accounts/workspaces/switch', redirect(302, '/api/accounts/me'), { times: 1 });
+    const r = await sct(['workspaces', 'switch', '2']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('the service answered that it switched to workspace 1, not 2: nothing was recorded');
+  });
 });
