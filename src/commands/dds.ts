@@ -72,7 +72,7 @@ Creation rules, checked before anything is sent:
       summary: 'Delete a statement (asks for confirmation unless --yes)',
       args: idArg,
       options: [{ flags: '--withdraw', description: 'also withdraw it from the EU registry (EUDR statements the service filed)' }, DRY_RUN_OPTION],
-      examples: ['sct dds delete 31', 'sct dds delete 31 --yes'],
+      examples: ['sct dds delete 23', 'sct dds delete 23 --yes'],
       run: (ctx, opts, [id]) =>
         deleteOne(
           ctx,

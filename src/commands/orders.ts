@@ -55,7 +55,7 @@ export const register = registerOf({
       summary: 'Delete an order (asks for confirmation unless --yes)',
       args: idArg,
       options: [DRY_RUN_OPTION],
-      examples: ['sct orders delete 217', 'sct orders delete 217 --yes'],
+      examples: ['sct orders delete 229', 'sct orders delete 229 --yes'],
       run: (ctx, _o, [id]) => deleteOrder(ctx, parseId(id)),
     }),
     defineLeaf({

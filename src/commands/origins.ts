@@ -105,7 +105,7 @@ export const register = registerOf({
         get: ['sct origins get 24', 'sct origins get 24 -o geojson'],
         create: ['sct origins create --name "Farm Kouassi 12 (Daloa)" --country-code CI --location 6.877,-6.450', 'sct origins create --name "Plot 7" --country-code GH --location-file plot7.geojson'],
         update: ['sct origins update 24 --name "Farm Costa 50 (Mato Grosso, north)"', 'sct origins update 24 --location -12.65,-55.42'],
-        delete: ['sct origins delete 24', 'sct origins delete 24 --yes'],
+        delete: ['sct origins delete 31', 'sct origins delete 31 --yes'],
       },
       geojson: true,
     }),

@@ -60,7 +60,7 @@ export const register = registerOf({
         get: ['sct products get 17', 'sct products get 17 --json name,commodity,hs_code'],
         create: ['sct products create --name "Cocoa butter" --commodity cocoa --external-id BCC-P09001', 'sct products create --file product.json'],
         update: ['sct products update 17 --name "Bovine gelatine, 250 bloom"', 'sct products update 17 --set tags=\'["halal"]\''],
-        delete: ['sct products delete 17', 'sct products delete 17 --yes'],
+        delete: ['sct products delete 22', 'sct products delete 22 --yes'],
       },
     }),
   ],

@@ -71,7 +71,7 @@ export const register = registerOf({
         get: ['sct value-chains get 3', 'sct value-chains get 3 --json company_name,status'],
         create: ['sct value-chains create --company-name "Kumasi Cocoa Traders Ltd" --country-code GH --external-id VC-1-0900', 'sct value-chains create --file partner.json'],
         update: ['sct value-chains update 3 --contact-name "Kwame Mensah"', 'sct value-chains update 3 --tag cocoa --tag ghana'],
-        delete: ['sct value-chains delete 3', 'sct value-chains delete 3 --yes'],
+        delete: ['sct value-chains delete 9', 'sct value-chains delete 9 --yes'],
       },
     }),
   ],

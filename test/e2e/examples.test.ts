@@ -244,6 +244,22 @@ describe('help examples', () => {
     expect(EXAMPLES.length).toBeGreaterThan(150);
   });
 
+  // Each runs on a sandbox of its own here; someone trying them in the manual's order runs them
+  // on one: what an example deletes is what no other example (nor a file they read) names.
+  it('an id an example deletes is one no other example, nor a file examples read, uses', () => {
+    const deleted = EXAMPLES.flatMap(({ example }) => [...example.matchAll(/\bsct ([a-z-]+) delete (\d+)\b/g)].map((m) => ({ noun: m[1]!, id: m[2]! })));
+    expect(deleted.length).toBeGreaterThan(3);
+    for (const { noun, id } of deleted) {
+      // The same kind of object: its own commands, another's flag or column named for it (--to-origin, value_chain_id).
+      const kind = new RegExp(`\\bsct ${noun} |${noun.replace(/s$/, '').replace('-', '[-_]')}`);
+      const word = new RegExp(`(^|[\\s,=])${id}(?=$|[\\s,])`, 'm');
+      const others = EXAMPLES.filter(({ example }) => !example.includes(`${noun} delete ${id}`) && kind.test(example) && word.test(example));
+      expect(others.map((o) => o.example), `${noun} ${id}`).toEqual([]);
+      const files = Object.entries(FIXTURES).filter(([, text]) => typeof text === 'string' && kind.test(text) && new RegExp(`(^|,)${id}(,|$)`, 'm').test(text));
+      expect(files.map(([name]) => name), `${noun} ${id}`).toEqual([]);
+    }
+  });
+
   for (const { command, example } of EXAMPLES) {
     it(`${command}: ${example}`, async () => {
       await freshDir();
