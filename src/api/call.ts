@@ -60,7 +60,7 @@ export class Call {
 
   /**
    * A write the service answered with a redirect that turns it into a GET (a 303, or a 301 or
-   * 302 to anything but a GET): what is sent now reads where the answer points, and the write
+   * 302 to anything but a GET), read where it points (`sct api`, a file download): the write
    * itself may have been carried out. Its status, for messages.
    */
   readAfter?: number;
@@ -87,6 +87,9 @@ export class Call {
    */
   fail(err: SctError, arrived: boolean = this.mayHaveArrived): never {
     if (this.method !== 'GET' && this.method !== 'HEAD') err.delivery = arrived ? 'unknown' : 'not_sent';
+    // Whatever failed after a write's redirect was read (a timeout, an answer sct cannot read), a
+    // rerun gets the same redirect: no hint may offer one to learn the outcome.
+    if (arrived && this.readAfter !== undefined) err.afterRedirect ??= `the service answered with a redirect (${this.readAfter}), and what it led to failed`;
     if (arrived && this.idempotencyKey) err.idempotencyKey = this.idempotencyKey;
     throw err;
   }

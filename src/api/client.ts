@@ -489,7 +489,7 @@ export class ApiClient {
           new NetworkError(
             `${call.where()}: the service redirected (${status} ${statusText(status)}) from ${call.offOrigin() ? redactSignedUrl(from.href) : withoutCredentials(from.href)} to ${JSON.stringify(credentialsInText(to))}, which is not an http or https URL: not followed`,
           ),
-          doneHere,
+          doneHere || call.readAfter !== undefined,
         ),
       );
     }
@@ -501,11 +501,11 @@ export class ApiClient {
     // redirect to the storage that holds the file.
     // Not followed, a write's redirect still came from the service, which may have acted on it:
     // its outcome is unknown, never "not sent" (a bulk row then goes again under its own key).
-    if (from.origin === this.origin && target.origin !== this.origin && !call.signed && !call.file) call.fail(notFollowed(this.leavingOrigin(call.where(), status, from, target), doneHere));
+    if (from.origin === this.origin && target.origin !== this.origin && !call.signed && !call.file) call.fail(notFollowed(this.leavingOrigin(call.where(), status, from, target), doneHere || call.readAfter !== undefined));
     // Followed elsewhere (a signed link, a download's storage), never from https down to plain
     // http: what comes back would come unencrypted, open to anyone on the way.
     if (from.protocol === 'https:' && target.protocol === 'http:' && !isLoopback(target.hostname)) {
-      call.fail(notFollowed(new NetworkError(`${call.where()}: the service redirected (${status} ${statusText(status)}) from https to plain http (${redactSignedUrl(target.href)}): not followed, the answer would come unencrypted`), doneHere));
+      call.fail(notFollowed(new NetworkError(`${call.where()}: the service redirected (${status} ${statusText(status)}) from https to plain http (${redactSignedUrl(target.href)}): not followed, the answer would come unencrypted`), doneHere || call.readAfter !== undefined));
     }
     // A 303 is a GET, and so is a 301 or 302 to any write, as gh (Go's client) and Python's
     // requests have it: a redirect after a write is read, never written a second time (a DELETE
@@ -513,10 +513,17 @@ export class ApiClient {
     // from what the GET answers (none: "it may or may not have been created", an unknown
     // outcome); only a 307 or 308 sends the write again.
     if (doneHere) {
-      // An upload answered so never reached the storage it was for: what a GET there answers (a
-      // sign-in page) says nothing of the file, which must not be taken as stored.
+      // What a GET of where it points answers is no write's outcome: a trailing slash's 301 leads
+      // back to the object the DELETE was for, still there; a 302 to a profile, a list or a
+      // sign-in page answers 200 whatever was done. Only `sct api` reads it (and prints it, as gh
+      // does), and a file download the service answers with its storage's link; any other write
+      // so answered has an unknown outcome.
+      const to = target.origin === this.origin ? displayPath(target, this.baseUrl) : redactSignedUrl(target.href);
       if (call.signed) {
-        call.fail(new NetworkError(`${call.where()}: the storage answered the upload with a redirect (${status} ${statusText(status)}) to ${redactSignedUrl(target.href)}: not followed, the file was not taken`), true);
+        call.fail(notFollowed(new NetworkError(`${call.where()}: the storage answered the upload with a redirect (${status} ${statusText(status)}) to ${to}: not followed, the file was not taken`), true));
+      }
+      if (!call.options.anyAnswer && !call.file) {
+        call.fail(notFollowed(new NetworkError(`${call.where()}: the service answered with a redirect (${status} ${statusText(status)}) to ${to}: not followed, as what is there says nothing of what became of the ${call.target.method}`), true));
       }
       call.readAfter ??= status;
       call.target = { url: target, method: 'GET', withBody: false };
@@ -553,12 +560,14 @@ export class ApiClient {
     if ((status === 401 || status === 403) && call.offOrigin()) {
       return call.fail(new LinkRefusedError(`${err.message}: the storage the service's link points to refused it (the link may have expired)`, status), false);
     }
-    // The GET of where a write's redirect pointed failed: the write's own outcome is unknown,
-    // whatever the GET was answered (a 404, a 401 of a sign-in page): never the write's
-    // rejection, nor the token's.
+    // The GET of where a write's redirect pointed failed (`sct api`, which reads it): the write's
+    // own outcome is unknown, whatever the GET was answered (a 404, a sign-in page's 401): never
+    // the write's rejection, nor the token's, nor a path of the write's that the service lacks.
     if (call.readAfter !== undefined) {
       // A 401 there is a sign-in page's, or the token's for a page the write did not need: exit 1, not 4.
       const unknown = status === 401 ? new AnswerError(err.message) : err;
+      // The hints above are of the write's path, not of where its redirect led.
+      unknown.hint = undefined;
       unknown.afterRedirect = `the service answered with a redirect (${call.readAfter} ${statusText(call.readAfter)}), and the GET of where it pointed answered ${status}`;
       return call.fail(unknown, true);
     }

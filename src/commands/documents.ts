@@ -140,6 +140,9 @@ function withUploadRerun(err: unknown, id: string | number, key: string): unknow
   } else if (err instanceof PlainLinkError) {
     // The same key replays the same link, and a new document gets one of the same kind.
     err.hint = `document ${id} was created but has no file: its upload link is plain http, over which sct sends no file; the service's operators can say why it hands such links out`;
+  } else if (err instanceof SctError && err.afterRedirect !== undefined) {
+    // The same key replays the same link, which storage answers with the same redirect.
+    err.hint = `document ${id} was created but has no file: storage answers its upload link with a redirect, and a rerun with its key gets the same link (the command without the key makes a new document; the service's operators can say why)`;
   } else if (err instanceof LinkRefusedError) {
     // The same key replays the first answer, this very link: once it has expired, only a new
     // document has a new one.

@@ -37,14 +37,27 @@ describe('a write answered with a redirect', () => {
     expect(sent('POST')).toEqual(['/api/origins']);
   });
 
-  it('a DELETE answered 302 reads where it points, never deletes there; a 307 then 503 then 404 is no "Deleted"', async () => {
-    const [a, b] = (await t.api('/products?limit=2&ordering=-id')).results as Array<{ id: number }>;
+  it('a DELETE or PATCH answered 301/302 is not taken as done from where it points, nor sent there; a 307 then 503 then 404 is no "Deleted"', async () => {
+    const [a, b] = (await t.api('/products?limit=2&ordering=-id')).results as Array<{ id: number; name: string }>;
     hostile().on(`DELETE /api/products/${a.id}`, redirect(302, `/api/products/${b.id}`), { times: 1 });
     const moved = await sct(['products', 'delete', String(a.id), '--yes']);
-    expect(sent('DELETE')).toEqual([`/api/products/${a.id}`]);
-    expect(sent('GET')).toContain(`/api/products/${b.id}`);
-    expect(moved.exitCode, moved.stderr).toBe(0);
+    expect(moved.exitCode).toBe(1);
+    expect(moved.stderr).not.toContain('Deleted');
+    expect(moved.stderr).toContain(`it may have been deleted (the service answered with a redirect sct does not follow): \`sct products get ${a.id}\``);
+    // A trailing slash's 301 leads back to the same object, still there: no "Deleted" either.
+    hostile().on(`DELETE /api/products/${a.id}`, redirect(301, `/api/products/${a.id}/`), { times: 1 });
+    const slash = await sct(['products', 'delete', String(a.id), '--yes']);
+    expect(slash.exitCode).toBe(1);
+    expect(slash.stderr).not.toContain('Deleted');
+    hostile().on(`PATCH /api/products/${a.id}`, redirect(302, `/api/products/${a.id}`), { times: 1 });
+    const patched = await sct(['products', 'update', String(a.id), '--name', `Renamed ${run}`]);
+    expect(patched.exitCode).toBe(1);
+    expect(patched.stderr).not.toContain('Updated');
+    expect(sent('DELETE')).toEqual([`/api/products/${a.id}`, `/api/products/${a.id}`]);
+    expect(sent('PATCH')).toEqual([`/api/products/${a.id}`]);
+    expect(sent('GET').filter((p) => p.startsWith('/api/products/'))).toEqual([]);
     expect((await t.api(`/products/${b.id}`)).id).toBe(b.id);
+    expect((await t.api(`/products/${a.id}`)).name).toBe(a.name);
 
     hostile().reset();
     hostile().on('DELETE /api/products/999999', redirect(307, '/api/v2/products/999999'));
@@ -66,20 +79,30 @@ describe('a write answered with a redirect', () => {
     expect(sent('POST')).toEqual(['/api/products', '/api/products/']);
   });
 
-  it("a create answered 302 whose GET 404s or 401s: unknown, exit 1, never the token's fault, and no rerun hint that only replays it", async () => {
+  it('a create answered 302 is unknown, exit 1, and no rerun hint that only replays it; so is a bulk row redirected to an object of its kind', async () => {
     hostile().on('POST /api/origins', redirect(302, '/api/missing'), { times: 1 });
     const missing = await sct(['origins', 'create', '--name', `Farm M${run}`, '--country-code', 'CI']);
     expect(missing.exitCode).toBe(1);
-    expect(missing.stderr).toContain('it may have been created (the service answered with a redirect (302 Found), and the GET of where it pointed answered 404)');
-    expect(missing.stderr).toContain('a rerun with its key gets the same redirect');
+    expect(missing.stderr).toContain('it may have been created (the service answered with a redirect sct does not follow): a rerun with its key gets the same redirect');
     expect(missing.stderr).not.toContain('--idempotency-key');
 
-    hostile().on('POST /api/products', redirect(302, '/app/products/1'), { times: 1 });
-    hostile().on('GET /app/products/1', answer(401, {}, { detail: 'Sign in first.' }));
-    const signIn = await sct(['products', 'create', '--name', `Signed ${run}`, '-o', 'json']);
-    expect(signIn.exitCode).toBe(1);
-    expect(signIn.stderr).not.toContain('rejected');
-    expect(signIn.stderr).toContain('it may have been created');
+    const other = (await t.api('/origins?limit=1')).results[0] as { id: number };
+    hostile().on('POST /api/origins', redirect(302, `/api/origins/${other.id}`), { times: 1 });
+    const file = t.writeFile('redirected-to-another.csv', `name,country_code,external_id\nFarm N${run},CI,REDIR-N-${run}\n`);
+    const r = await sct(['origins', 'import', '--file', file, '-o', 'json']);
+    expect((JSON.parse(r.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['unknown']);
+    const again = await sct(['origins', 'import', '--file', file, '-o', 'json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect((JSON.parse(again.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['created']);
+  });
+
+  it("sct api reads where a write's 302 points, as gh does; a second hop it does not follow gets no hint to rerun with the key", async () => {
+    hostile().on('POST /api/origins', redirect(302, '/api/origins/landing'), { times: 1 });
+    hostile().on('GET /api/origins/landing', redirect(302, 'https://login.example.com/sso'), { times: 1 });
+    const r = await sct(['api', '-X', 'POST', '/origins', '-f', 'name=x']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('a rerun with its key gets the same redirect');
+    expect(r.stderr).not.toContain('Idempotency-Key:');
   });
 
   it("sct api: the user's Idempotency-Key and the body's headers stay with the POST, not the GET its 302 makes", async () => {
@@ -108,6 +131,7 @@ describe('a write answered with a redirect', () => {
       const r = await sct(['documents', 'upload', file]);
       expect(r.exitCode, `${status}: ${r.stderr}`).toBe(1);
       expect(r.stderr).toContain('the storage answered the upload with a redirect');
+      expect(r.stderr).toContain('a rerun with its key gets the same link');
       expect(r.stderr).not.toContain('Uploaded');
       expect(sent('POST').filter((p) => p.includes('confirm'))).toEqual([]);
       expect(sent('GET')).not.toContain('/login');
@@ -115,10 +139,11 @@ describe('a write answered with a redirect', () => {
     }
   });
 
-  it('a workspace switch answered 302 to the user\'s profile, which names another active workspace, is not recorded as switched', async () => {
+  it('a workspace switch answered 302 is not taken as switched: nothing recorded', async () => {
     hostile().on('POST /api/accounts/workspaces/switch', redirect(302, '/api/accounts/me'), { times: 1 });
     const r = await sct(['workspaces', 'switch', '2']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('the service answered that it switched to workspace 1, not 2: nothing was recorded');
+    expect(r.stderr).toContain('not followed');
+    expect(r.stderr).not.toContain('Switched');
   });
 });
