@@ -247,7 +247,7 @@ export async function finishBulk(
   const words = o.conflicts ?? CHANGED_SINCE_PLAN;
   if (conflict) parts.push(`${conflict} ${words.summary}`);
   if (notSent) parts.push(`${notSent} not sent`);
-  if (unknown) parts.push(`${unknown} unknown (sent, no answer: they may exist)`);
+  if (unknown) parts.push(`${unknown} unknown (sent, no answer says what became of them: they may exist)`);
   if (invalid) parts.push(`${invalid} invalid (not sent)`);
   // After the table (inside the pager when one shows it), never before it; --quiet keeps them.
   await io.after(`${o.noun}: ${parts.join(', ')}${o.report && !reportFailure ? ` — report in ${o.report}` : ''}`);

@@ -219,7 +219,7 @@ describe('invitations bulk-create', () => {
     // One chunk at a time: the second is never sent, as the first's fault stops the run.
     const r = await t.sctIn(['invitations', 'bulk-create', '--file', file, '--concurrency', '1'], { clientOptions: { retryBaseMs: 1 } });
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('invitations: 0 created, 0 rejected, 50 not sent, 100 unknown (sent, no answer: they may exist)');
+    expect(r.stderr).toContain('invitations: 0 created, 0 rejected, 50 not sent, 100 unknown (sent, no answer says what became of them: they may exist)');
     expect(r.stderr).toContain('to continue, rerun: sct ');
     const lostKey = posts()[0].headers['idempotency-key'];
     // The service did create the first chunk's 100 invitations.
