@@ -70,13 +70,14 @@ export class ApiError extends SctError {
   method?: string;
   /** The answer as it came (the token masked), for `sct api -i`, which prints a failure whole. */
   answer?: { headers: Record<string, string | string[] | undefined>; text: string };
-  constructor(message: string, status: number, fields: FieldErrors, body: unknown) {
+  /** `exitCode`: a 401 is the token's (4), but for a page a write's redirect led to (1). */
+  constructor(message: string, status: number, fields: FieldErrors, body: unknown, exitCode = status === 401 ? 4 : 1) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.fields = fields;
     this.body = body;
-    this.exitCode = status === 401 ? 4 : 1;
+    this.exitCode = exitCode;
   }
 }
 

@@ -23,7 +23,7 @@ import {
   type WireResponse,
 } from './transport.js';
 import type { Readable } from 'node:stream';
-import { AnswerError, AuthError, LinkRefusedError, NetworkError, PlainLinkError, SctError, InterruptedError, UsageError } from '../errors.js';
+import { AnswerError, ApiError, AuthError, LinkRefusedError, NetworkError, PlainLinkError, SctError, InterruptedError, UsageError } from '../errors.js';
 import { apiErrorFrom, statusText } from './errors.js';
 import { stripControl } from '../output/sanitize.js';
 import { scanListPage } from './json-page.js';
@@ -394,7 +394,7 @@ export class ApiClient {
     this.recordAnswer(res.headers);
     if (await this.followOrWait(call, res, deadline)) return AGAIN;
     const status = res.statusCode;
-    if (status === 404 && call.target.method === 'DELETE' && call.retries.retried && call.mayHaveArrived) {
+    if (status === 404 && call.target.method === 'DELETE' && call.retries.retried && call.mayHaveArrived && call.redirects === 0) {
       // An earlier attempt reached the server and deleted the resource, and only its answer
       // was lost: the resource is gone, which is what was asked. After attempts that cannot have
       // reached it (503s, refused connections) a 404 is the service's: there is no such id.
@@ -407,7 +407,10 @@ export class ApiClient {
     const unusable = call.options.anyAnswer && (status === 204 || status === 205) ? undefined : unusableAnswer(status, call.method, call.mode);
     if (unusable) {
       await drain(res, deadline);
-      call.fail(new AnswerError(`${call.where()}: ${unusable}`), true);
+      const err = new AnswerError(`${call.where()}: ${unusable}`);
+      // A redirect that leads nowhere answers a rerun under the same key the same way.
+      if (status >= 300 && status < 400 && call.method !== 'GET' && call.method !== 'HEAD') err.afterRedirect = `the service answered with a redirect (${status} ${statusText(status)}) that names no place`;
+      call.fail(err, true);
     }
     if (call.mode === 'stream') return this.streamAnswer(call, res, deadline);
     if (call.mode === 'export-page' && isCompressed(res.headers)) return this.deferredPage(call, res, deadline);
@@ -501,7 +504,12 @@ export class ApiClient {
     // redirect to the storage that holds the file.
     // Not followed, a write's redirect still came from the service, which may have acted on it:
     // its outcome is unknown, never "not sent" (a bulk row then goes again under its own key).
-    if (from.origin === this.origin && target.origin !== this.origin && !call.signed && !call.file) call.fail(notFollowed(this.leavingOrigin(call.where(), status, from, target), doneHere || call.readAfter !== undefined));
+    if (from.origin === this.origin && target.origin !== this.origin && !call.signed && !call.file) {
+      const err = notFollowed(this.leavingOrigin(call.where(), status, from, target), doneHere || call.readAfter !== undefined);
+      // "The service lives there now" is no word on what it did with this write.
+      if (err.afterRedirect !== undefined && err.hint !== undefined) err.hint = `the ${call.method} may have been carried out (${err.afterRedirect}): see whether it was before you send it again; ${err.hint}`;
+      call.fail(err);
+    }
     // Followed elsewhere (a signed link, a download's storage), never from https down to plain
     // http: what comes back would come unencrypted, open to anyone on the way.
     if (from.protocol === 'https:' && target.protocol === 'http:' && !isLoopback(target.hostname)) {
@@ -565,7 +573,7 @@ export class ApiClient {
     // the write's rejection, nor the token's, nor a path of the write's that the service lacks.
     if (call.readAfter !== undefined) {
       // A 401 there is a sign-in page's, or the token's for a page the write did not need: exit 1, not 4.
-      const unknown = status === 401 ? new AnswerError(err.message) : err;
+      const unknown = status === 401 ? Object.assign(new ApiError(err.message, 401, err.fields, err.body, 1), { method: err.method, answer: err.answer }) : err;
       // The hints above are of the write's path, not of where its redirect led.
       unknown.hint = undefined;
       unknown.afterRedirect = `the service answered with a redirect (${call.readAfter} ${statusText(call.readAfter)}), and the GET of where it pointed answered ${status}`;

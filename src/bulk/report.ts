@@ -265,8 +265,11 @@ export async function finishBulk(
   const resume = rerunHint(ctx, o);
   if (result.fatal) {
     if (reportFailure) await io.after(`error: ${reportFailure.message}`);
-    const err = result.fatal as Error & { hint?: string };
-    err.hint = [err.hint, resume].filter(Boolean).join('; ');
+    const err = result.fatal as Error & { hint?: string; afterRedirect?: string };
+    // A write the service answered with a redirect sct does not follow gets the same redirect under
+    // the same key at every rerun, which would stop at it again: it is taken out first.
+    const go = err.afterRedirect === undefined ? resume : `a rerun resends it under the same key and gets the same redirect: see whether it went through, take it out of the file, ${rerunHint(ctx, o, 'then rerun for the rest')}`;
+    err.hint = [err.hint, go].filter(Boolean).join('; ');
     throw err;
   }
   if (reportFailure) {

@@ -122,25 +122,28 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
     });
   } catch (err) {
     spinner.stop();
-    throw withUploadRerun(err, id, idempotencyKey);
+    throw withUploadRerun(err, id, idempotencyKey, 'upload');
   }
   spinner.stop();
   const confirmed = await client.post(PATHS.documentConfirmUpload(id)).catch((err: unknown) => {
-    throw withUploadRerun(err, id, idempotencyKey);
+    throw withUploadRerun(err, id, idempotencyKey, 'confirm');
   });
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Uploaded ${cleanCell(body.name)} (${formatBytes(size)}) as document ${id}`);
   await writeOne(ctx.io, confirmed, ctx.output(COLUMNS.document));
 }
 
-/** A failed upload or confirmation of a created document: the hint is the rerun that completes it. */
-function withUploadRerun(err: unknown, id: string | number, key: string): unknown {
+/**
+ * A failed upload or confirmation of a created document: the hint is the rerun that completes it
+ * (the key replays the create; the rerun then sees the document's status and does what is left).
+ */
+function withUploadRerun(err: unknown, id: string | number, key: string, stage: 'upload' | 'confirm'): unknown {
   if (err instanceof FileChangedError) {
     // The create said the old size: the same key with another size is another request.
     err.hint = `document ${id} was created for its earlier size and has no file: upload the file again once it is complete`;
   } else if (err instanceof PlainLinkError) {
     // The same key replays the same link, and a new document gets one of the same kind.
     err.hint = `document ${id} was created but has no file: its upload link is plain http, over which sct sends no file; the service's operators can say why it hands such links out`;
-  } else if (err instanceof SctError && err.afterRedirect !== undefined) {
+  } else if (err instanceof SctError && err.afterRedirect !== undefined && stage === 'upload') {
     // The same key replays the same link, which storage answers with the same redirect.
     err.hint = `document ${id} was created but has no file: storage answers its upload link with a redirect, and a rerun with its key gets the same link (the command without the key makes a new document; the service's operators can say why)`;
   } else if (err instanceof LinkRefusedError) {

@@ -139,6 +139,61 @@ describe('a write answered with a redirect', () => {
     }
   });
 
+  it('a DELETE retried after a 502, then sent on by a 307 and answered 404 there, is no "Deleted": that 404 is of another URL', async () => {
+    const [a] = (await t.api('/products?limit=1&ordering=-id')).results as Array<{ id: number }>;
+    let tries = 0;
+    hostile().on(`DELETE /api/products/${a.id}`, (req, res, body, forward) => (tries++ === 0 ? answer(502, {}, { detail: 'bad gateway' })(req, res, body, forward) : redirect(307, '/api/products/99999')(req, res)), { times: 2 });
+    const r = await sct(['products', 'delete', String(a.id), '--yes', '-v']);
+    expect(sent('DELETE'), r.stderr).toEqual([`/api/products/${a.id}`, `/api/products/${a.id}`, '/api/products/99999']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).not.toContain('Deleted');
+    expect((await t.api(`/products/${a.id}`)).id).toBe(a.id);
+  });
+
+  it('a bulk run stopped at a row its service answers with a redirect: the hint takes that row out before the rerun, which would stop there again', async () => {
+    hostile().on('POST /api/accounts/user-invitations/bulk-create', redirect(303, '/api/accounts/user-invitations'));
+    const file = t.writeFile('redirected-people.csv', `email,auth_group\nr${run}@redirected.example,member\n`);
+    const r = await sct(['invitations', 'bulk-create', '--file', file]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('a rerun resends it under the same key and gets the same redirect: see whether it went through, take it out of the file, then rerun for the rest');
+  });
+
+  it('a write answered 301 to another origin where the service seems to have moved: the hint says it may have been done before naming the new base URL', async () => {
+    hostile().on('POST /api/products', redirect(301, 'http://127.0.0.2:9/api/products'), { times: 1 });
+    const r = await sct(['products', 'create', '--name', `Moved ${run}`]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/hint: the POST may have been carried out \(the service answered with a redirect sct does not follow\): see whether it was before you send it again; if the service lives there now, use that address as the base URL/);
+  });
+
+  it('a write answered with a redirect that names no place: no hint to rerun under the key, which gets the same', async () => {
+    hostile().on('POST /api/products', answer(303, {}, ''), { times: 1 });
+    const r = await sct(['products', 'create', '--name', `Nowhere ${run}`]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('a rerun with its key gets the same redirect');
+    expect(r.stderr).not.toContain('--idempotency-key');
+  });
+
+  it("sct api: a 401 on the page a write's redirect led to is exit 1 with its status and answer, never the token's", async () => {
+    hostile().on('POST /api/origins', redirect(302, '/api/after'), { times: 1 });
+    hostile().on('GET /api/after', answer(401, {}, { detail: 'Sign in first.' }), { times: 1 });
+    const r = await sct(['api', '-X', 'POST', '/origins', '-f', 'name=x', '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stderr.split('\n').find((l) => l.startsWith('{'))!)).toMatchObject({ status: 401, exit_code: 1 });
+  });
+
+  it("an upload whose confirmation the service answers with a redirect: the hint is the rerun under the key, not storage's", async () => {
+    const signed = `${new URL(hostile().url).origin}/bucket/79?sig=C${run}`;
+    hostile().on('POST /api/documents', answer(201, {}, { id: 79, name: 'g.txt', upload_url: signed }), { times: 1 });
+    hostile().on('PUT /bucket/79', answer(200, {}, ''), { times: 1 });
+    hostile().on('POST /api/documents/79/confirm_upload', redirect(302, '/api/documents/'), { times: 1 });
+    const file = join(t.dir, 'g.txt');
+    writeFileSync(file, 'hello\n');
+    const r = await sct(['documents', 'upload', file]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).not.toContain('storage answers its upload link');
+    expect(r.stderr).toMatch(/run the same command with --idempotency-key \S+/);
+  });
+
   it('a workspace switch answered 302 is not taken as switched: nothing recorded', async () => {
     hostile().on('POST /api/accounts/workspaces/switch', redirect(302, '/api/accounts/me'), { times: 1 });
     const r = await sct(['workspaces', 'switch', '2']);

@@ -42,8 +42,9 @@ export async function withRerunKey<T>(send: Promise<T>, how: RerunKey = CREATE_K
     // A wait's own hint ("rerun after that time") comes after it: a rerun without the key would
     // follow it into a second object. Any other hint of its own (an answer that came without
     // the object: a rerun with the key gets that answer again) is left alone.
-    if (err instanceof SctError && err.delivery === 'unknown' && err.afterRedirect !== undefined && err.hint === undefined) {
-      err.hint = `it may have been ${how.done} (${whyUnknown(err)}): a rerun with its key gets the same redirect; see whether it was ${how.done} before ${how.doing} it again`;
+    if (err instanceof SctError && err.delivery === 'unknown' && err.afterRedirect !== undefined && (err.hint === undefined || err instanceof RateLimitError)) {
+      const same = `it may have been ${how.done} (${whyUnknown(err)}): a rerun with its key gets the same redirect; see whether it was ${how.done} before ${how.doing} it again`;
+      err.hint = err.hint === undefined ? same : `${same}; ${err.hint}`;
     } else if (err instanceof SctError && err.delivery === 'unknown' && err.idempotencyKey && (err.hint === undefined || err instanceof RateLimitError)) {
       const why = whyUnknown(err);
       // A key the user gave is in the command already: running it again is enough.
