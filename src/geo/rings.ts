@@ -61,18 +61,21 @@ export function withoutRepeats(ring: Position[]): Position[] {
 
 /**
  * Calls `visit(i, j)` for every pair of segments whose boxes overlap: the segments of `ring` among
- * themselves (i < j), or with `other` those of `ring` (i) and of `other` (j). A sweep along
- * longitude keeps the segments whose span reaches the current one, so a ring of 200,000
+ * themselves (i < j), or with `other` those of `ring` (i) and of `other` (j). A sweep along the
+ * rings' longer side keeps the segments whose span reaches the current one, so a ring of 200,000
  * positions compares each segment with its few neighbours, not with every other (a field team's
- * traced boundary took minutes, a registry-sized file hours).
+ * traced boundary took minutes, a registry-sized file hours). Along the longer side: a strip of
+ * land running north–south has every segment's longitudes overlapping every other's, and a sweep
+ * along longitude compared them all (100,000 positions: 34 s, against 0.7 s turned east–west).
  */
 /** Below this many segments in all, every pair is compared: cheaper than sorting them. */
 const SMALL = 24;
 
-function overlappingSegments(ring: Position[], other: Position[] | undefined, visit: (i: number, j: number) => void): void {
+/** @returns how many pairs of boxes it compared: the sweep's work, which a test holds to about linear. */
+export function overlappingSegments(ring: Position[], other: Position[] | undefined, visit: (i: number, j: number) => void): number {
   const own = ring.length - 1;
   const total = own + (other ? other.length - 1 : 0);
-  if (total <= 0) return;
+  if (total <= 0) return 0;
   // A few segments (the parts of a MultiPolygon, compared two by two): every pair, without
   // the sweep's arrays.
   if (total <= SMALL) {
@@ -85,7 +88,7 @@ function overlappingSegments(ring: Position[], other: Position[] | undefined, vi
         visit(k, other ? m - own : m);
       }
     }
-    return;
+    return (total * (total - 1)) / 2;
   }
   const [x0, x1, y0, y1] = [new Float64Array(total), new Float64Array(total), new Float64Array(total), new Float64Array(total)];
   for (let k = 0; k < total; k++) {
@@ -93,17 +96,22 @@ function overlappingSegments(ring: Position[], other: Position[] | undefined, vi
     const [a, b] = [r[at], r[at + 1]];
     [x0[k], x1[k], y0[k], y1[k]] = [Math.min(a[0], b[0]), Math.max(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[1], b[1])];
   }
-  const order = Array.from({ length: total }, (_, k) => k).sort((p, q) => x0[p] - x0[q]);
+  const spanOf = (lo: Float64Array, hi: Float64Array) => hi.reduce((a, b) => Math.max(a, b), -Infinity) - lo.reduce((a, b) => Math.min(a, b), Infinity);
+  const [s0, s1, t0, t1] = spanOf(y0, y1) > spanOf(x0, x1) ? [y0, y1, x0, x1] : [x0, x1, y0, y1];
+  const order = Array.from({ length: total }, (_, k) => k).sort((p, q) => s0[p] - s0[q]);
   let active: number[] = [];
+  let compared = 0;
   for (const k of order) {
-    active = active.filter((m) => x1[m] >= x0[k]);
+    compared += active.length;
+    active = active.filter((m) => s1[m] >= s0[k]);
     for (const m of active) {
-      if (y1[m] < y0[k] || y1[k] < y0[m]) continue;
+      if (t1[m] < t0[k] || t1[k] < t0[m]) continue;
       if (!other) visit(Math.min(k, m), Math.max(k, m));
       else if ((k < own) !== (m < own)) visit(Math.min(k, m), Math.max(k, m) - own);
     }
     active.push(k);
   }
+  return compared;
 }
 
 /**

@@ -1,10 +1,10 @@
-// How ring segments meet, found by a sweep along longitude: the same first meeting, and the same
+// How ring segments meet, found by a sweep along the rings' longer side: the same first meeting, and the same
 // touches, as comparing every segment with every other (the reference below), on random rings
 // whose positions sit on a small grid, so that crossings, touches and shared edges are common.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Position } from 'geojson';
-import { meet, ringMeetings, selfMeeting } from '../../src/geo/rings.js';
+import { meet, overlappingSegments, ringMeetings, selfMeeting } from '../../src/geo/rings.js';
 
 function selfMeetingByPairs(ring: Position[]) {
   const n = ring.length - 1;
@@ -62,5 +62,26 @@ describe('ring meetings by a sweep', () => {
     expect(selfMeeting(r)).toBeUndefined();
     const hole = r.map(([x, y]) => [x! * 0.5 + -1.62 * 0.5, y! * 0.5 + 6.7 * 0.5]);
     expect(ringMeetings(r, hole)).toEqual({ touches: [] });
+  });
+});
+
+describe('the sweep on a long, thin plot', () => {
+  /** A strip 0.002° wide and 0.05° long of n positions, its two long sides jittered; turned east–west when asked. */
+  function strip(n: number, eastWest: boolean): Position[] {
+    let seed = 1;
+    const jitter = () => ((seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5) * 2e-5;
+    const half = n / 2;
+    const east = Array.from({ length: half }, (_, i) => [-5.298 + jitter(), 6.8 + (0.05 * i) / half]);
+    const west = Array.from({ length: half }, (_, i) => [-5.3 + jitter(), 6.85 - (0.05 * i) / half]);
+    const ring = [...east, ...west, east[0]!].map(([x, y]) => [Number(x!.toFixed(6)), Number(y!.toFixed(6))]);
+    return eastWest ? ring.map(([x, y]) => [Number((-5.299 - (y! - 6.825)).toFixed(6)), Number((6.825 + (x! + 5.299)).toFixed(6))]) : ring;
+  }
+
+  it('compares each segment with a few others, whichever way the strip runs (north–south compared them all)', () => {
+    for (const eastWest of [false, true]) {
+      const ring = strip(20_000, eastWest);
+      const compared = overlappingSegments(ring, undefined, () => undefined);
+      expect(compared, eastWest ? 'east–west' : 'north–south').toBeLessThan(20 * ring.length);
+    }
   });
 });
