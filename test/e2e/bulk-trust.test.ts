@@ -365,6 +365,23 @@ describe.skipIf(!hasScript)('a run stopped at a terminal that reports 0 columns 
   });
 });
 
+describe('a dry run stopped part-way', () => {
+  it('Ctrl-C ends it at once, exit 130, its requests not all written', async () => {
+    const n = 100_000;
+    const file = ordersCsv(n, await productId());
+    const before = t.sb.requests.length;
+    const child = t.spawnSct(['orders', 'import', '--purchase', '--file', file, '--dry-run']);
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    await until(() => out.length > 0, 'the first requests written');
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode).toBe(130);
+    expect(String(r.stdout).match(/^POST /gm)?.length ?? 0).toBeLessThan(n);
+    expect(t.sb.requests.slice(before).filter((q) => q.method !== 'GET')).toEqual([]);
+  });
+});
+
 describe('a rate-limit wait of requests in flight', () => {
   it('four requests answered 429 at once (no Retry-After) say the wait once, not once each', async () => {
     const file = people(400);
