@@ -155,8 +155,8 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
         // A misspelt column is named with the closest known one, as refuseUnknownColumns does.
         const known = opts.known ?? required;
         const unknown = named.filter((c) => !known.includes(c));
-        const guessed = unknown.length > 0 && unknown.some((c) => closest(c, known)) ? `; ${unknownColumns(name, unknown, known).slice(name.length + 2)}` : '';
-        throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${named.join(', ') || 'none'})${guessed}`);
+        const guessed = unknown.length > 0 && unknown.slice(0, NAMED_COLUMNS).some((c) => closest(c, known)) ? `; ${unknownColumns(name, unknown, known).slice(name.length + 2)}` : '';
+        throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${listedColumns(named) || 'none'})${guessed}`);
       }
       if (opts.takeRows) take = opts.takeRows({ name, columns: named, numbers: numberStyle(delimiter, opts.decimalComma === true), lineByLine });
       return;
@@ -542,13 +542,21 @@ export function refuseUnknownColumns(csv: NamedColumns, used: readonly string[],
   if (unknown.length) throw new UsageError(unknownColumns(csv.name, unknown, known), {}, `the columns are ${known.join(', ')}`);
 }
 
+/** Column names said in a message: the first 20, and how many more (a header may have a million). */
+const NAMED_COLUMNS = 20;
+
+function listedColumns(names: readonly string[]): string {
+  const more = names.length - NAMED_COLUMNS;
+  return more > 0 ? `${names.slice(0, NAMED_COLUMNS).join(', ')} and ${more.toLocaleString('en-US')} more` : names.join(', ');
+}
+
 /** `file: unknown columns colour (did you mean color?), note`. */
 export function unknownColumns(file: string, unknown: readonly string[], known: readonly string[]): string {
-  const named = unknown.map((c) => {
-    const guess = closest(c, known);
+  const named = unknown.map((c, i) => {
+    const guess = i < NAMED_COLUMNS ? closest(c, known) : undefined;
     return guess ? `${c} (did you mean ${guess}?)` : c;
   });
-  return `${file}: unknown column${unknown.length > 1 ? 's' : ''} ${named.join(', ')}`;
+  return `${file}: unknown column${unknown.length > 1 ? 's' : ''} ${listedColumns(named)}`;
 }
 
 /**
