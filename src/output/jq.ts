@@ -100,7 +100,12 @@ export async function runJq(document: unknown, expr: string): Promise<string> {
   } catch (err) {
     // The document nested past what a stack walks (JSON.stringify's): that, as report-error says it.
     if (err instanceof RangeError && err.message.includes('Maximum call stack size exceeded')) throw err;
-    throw new SctError(`--jq: ${jqMessage(err)}`);
+    const said = err instanceof RangeError && /Invalid string length/.test(err.message) ? 'the JSON is too large to hand to jq' : jqMessage(err);
+    const e = new SctError(`--jq: ${said}`);
+    // jq here is WebAssembly, at most 4 GB, holding the whole document (an --all list of 60,000
+    // orders) and what the expression makes of it; jq itself reads a stream of objects.
+    if (/cannot allocate memory|too large/.test(said)) e.hint = 'jq ran out of the memory sct can give it, which holds the whole JSON: for a large list, write it one object a line (-o ndjson) and give that to jq';
+    throw e;
   }
   // jq-web drops the last newline of jq's output, and gives undefined when there is none at
   // all; '' is one empty result (`--jq '""'`), which jq prints as an empty line.

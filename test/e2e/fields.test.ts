@@ -287,3 +287,11 @@ describe('--jq', () => {
     expect(r.stderr).toContain('Cannot index array with string "a"');
   });
 });
+describe('--jq out of memory', () => {
+  it('says jq ran out of memory and how to hand a large list to jq instead', async () => {
+    const r = await t.sct(['orders', 'get', '1', '--jq', 'reduce range(40) as $i ("x"; . + .) | length']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('error: --jq: cannot allocate memory');
+    expect(r.stderr).toContain('hint: jq ran out of the memory sct can give it, which holds the whole JSON: for a large list, write it one object a line (-o ndjson) and give that to jq');
+  });
+});
