@@ -3,7 +3,7 @@
 // written again; a 307 or 308 sends the write itself again, and the answer there is its own.
 // Whatever the GET then meets, the write's outcome is unknown, never a rejection nor the token's.
 import { beforeEach, describe, expect, it } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
 import { sctFor } from '../helpers/sct.js';
@@ -192,6 +192,21 @@ describe('a write answered with a redirect', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).not.toContain('storage answers its upload link');
     expect(r.stderr).toMatch(/run the same command with --idempotency-key \S+/);
+  });
+
+  it("a document's link that storage redirects to a sign-in page: the page is not saved as the document", async () => {
+    const origin = new URL(hostile().url).origin;
+    hostile().on('GET /api/documents/4', answer(200, {}, { id: 4, name: `report-${run}.pdf`, content_type: 'application/pdf' }), { times: 1 });
+    hostile().on('GET /api/documents/4/download', answer(200, {}, { url: `${origin}/file/s?sig=SECRET${run}` }), { times: 1 });
+    hostile().on('GET /file/s', redirect(302, '/file2/x'), { times: 1 });
+    hostile().on('GET /file2/x', answer(200, { 'content-type': 'text/html; charset=utf-8' }, '<html>Sign in</html>'), { times: 1 });
+    const dir = join(t.dir, `dl-${run}`);
+    mkdirSync(dir);
+    const r = await sct(['documents', 'download', '4', '--out', `${dir}/`]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain("storage answered with an HTML page (a sign-in or error page), not the document's application/pdf: nothing saved");
+    expect(r.stderr).not.toContain(`SECRET${run}`);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('a workspace switch answered 302 is not taken as switched: nothing recorded', async () => {
