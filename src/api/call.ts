@@ -31,8 +31,19 @@ export class Call {
   private readonly baseOrigin: string;
   target: Target;
   redirects = 0;
+  private arrived = false;
+  /** The URL of the last attempt that may have reached the service: a 404 there, once retried, is its own doing. */
+  arrivedAt?: string;
+
   /** Whether an attempt may have reached the service and been carried out, its answer lost. */
-  mayHaveArrived = false;
+  get mayHaveArrived(): boolean {
+    return this.arrived;
+  }
+
+  set mayHaveArrived(value: boolean) {
+    this.arrived = value;
+    if (value) this.arrivedAt = this.target.url.href;
+  }
   readonly retries: Retries;
   /** Ends the request's waits: the client's signal or the caller's own (a page no longer wanted). */
   readonly waitSignal?: AbortSignal;

@@ -394,7 +394,7 @@ export class ApiClient {
     this.recordAnswer(res.headers);
     if (await this.followOrWait(call, res, deadline)) return AGAIN;
     const status = res.statusCode;
-    if (status === 404 && call.target.method === 'DELETE' && call.retries.retried && call.mayHaveArrived && call.redirects === 0) {
+    if (status === 404 && call.target.method === 'DELETE' && call.retries.retried && call.mayHaveArrived && call.arrivedAt === call.target.url.href) {
       // An earlier attempt reached the server and deleted the resource, and only its answer
       // was lost: the resource is gone, which is what was asked. After attempts that cannot have
       // reached it (503s, refused connections) a 404 is the service's: there is no such id.
@@ -409,7 +409,7 @@ export class ApiClient {
       await drain(res, deadline);
       const err = new AnswerError(`${call.where()}: ${unusable}`);
       // A redirect that leads nowhere answers a rerun under the same key the same way.
-      if (status >= 300 && status < 400 && call.method !== 'GET' && call.method !== 'HEAD') err.afterRedirect = `the service answered with a redirect (${status} ${statusText(status)}) that names no place`;
+      if (status >= 300 && status < 400 && status !== 304 && call.method !== 'GET' && call.method !== 'HEAD') err.afterRedirect = `the service answered with a redirect (${status} ${statusText(status)}) that names no place`;
       call.fail(err, true);
     }
     if (call.mode === 'stream') return this.streamAnswer(call, res, deadline);

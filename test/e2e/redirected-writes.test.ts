@@ -150,6 +150,15 @@ describe('a write answered with a redirect', () => {
     expect((await t.api(`/products/${a.id}`)).id).toBe(a.id);
   });
 
+  it('a DELETE sent on by a 308, answered 502 there, retried and answered 404 there: the first attempt there deleted it', async () => {
+    let tries = 0;
+    hostile().on('DELETE /api/products/777777', redirect(308, '/api/products/777777/'), { times: 2 });
+    hostile().on('DELETE /api/products/777777/', (req, res, body, forward) => (tries++ === 0 ? answer(502, {}, { detail: 'bad gateway' }) : answer(404, {}, { detail: 'Not found.' }))(req, res, body, forward), { times: 2 });
+    const r = await sct(['products', 'delete', '777777', '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Deleted product 777777');
+  });
+
   it('a bulk run stopped at a row its service answers with a redirect: the hint takes that row out before the rerun, which would stop there again', async () => {
     hostile().on('POST /api/accounts/user-invitations/bulk-create', redirect(303, '/api/accounts/user-invitations'));
     const file = t.writeFile('redirected-people.csv', `email,auth_group\nr${run}@redirected.example,member\n`);
