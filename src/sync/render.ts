@@ -15,6 +15,7 @@ import { formatDuration } from '../util/format.js';
 import { createListWriter, writeOne, type ListWriter } from '../output/format.js';
 import { cleanCell } from '../output/sanitize.js';
 import { valueWithoutToken } from '../util/redact.js';
+import { stopPoint } from '../util/process.js';
 import { writesOf, type Change, type Plan, type PlannedCreate } from './plan.js';
 
 const TABLE_ONLY_ON_SERVICE = 20;
@@ -84,7 +85,9 @@ export function planWriter(ctx: Context, o: PlanContext): PlanWriter {
   // A token in a file's cell (a description it was pasted into) is never printed: the plan shows
   // the file's values, as a dry run's requests do, masked alike.
   const token = tokenOf(ctx);
-  const flush = () => {
+  const flush = async () => {
+    // A plan of a million rows is seconds of output: a stop signal ends it between two batches.
+    await stopPoint(ctx.signal);
     const rows = valueWithoutToken(batch, token);
     batch = [];
     list ??= createListWriter(ctx.io, ctx.output(COLUMNS));

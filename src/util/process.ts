@@ -1,5 +1,6 @@
 // Whether a process named in a file sct left (a lock, a download's part file) still runs; and
 // work that holds the one thread, during which the stop signals keep their default action.
+import { InterruptedError } from '../errors.js';
 
 /** The process runs (EPERM: it does, as another user's); false once it has gone. */
 export function isAlive(pid: number): boolean {
@@ -26,4 +27,14 @@ export function withDefaultStopSignals<T>(work: () => T): T {
   } finally {
     for (const [name, listeners] of held) for (const l of listeners) process.on(name, l as NodeJS.SignalsListener);
   }
+}
+
+/**
+ * A place in long work that never waits (writes to a file or a terminal are synchronous in Node)
+ * where a stop signal that came meanwhile reaches its handler, and stops the work if it stopped
+ * the run. The loop turns twice: one check phase may come before the poll that reads the signal.
+ */
+export async function stopPoint(signal: AbortSignal): Promise<void> {
+  for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+  if (signal.aborted) throw new InterruptedError();
 }

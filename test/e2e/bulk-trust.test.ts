@@ -366,20 +366,31 @@ describe.skipIf(!hasScript)('a run stopped at a terminal that reports 0 columns 
 });
 
 describe('a dry run stopped part-way', () => {
-  it('Ctrl-C ends it at once, exit 130, its requests not all written', async () => {
-    const n = 100_000;
-    const file = ordersCsv(n, await productId());
-    const before = t.sb.requests.length;
-    const child = t.spawnSct(['orders', 'import', '--purchase', '--file', file, '--dry-run']);
-    let out = '';
-    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-    await until(() => out.length > 0, 'the first requests written');
-    child.kill('SIGINT');
-    const r = await child;
-    expect(r.exitCode).toBe(130);
-    expect(String(r.stdout).match(/^POST /gm)?.length ?? 0).toBeLessThan(n);
-    expect(t.sb.requests.slice(before).filter((q) => q.method !== 'GET')).toEqual([]);
-  });
+  // Into a file the writes are synchronous and never let the signal's handler run on their own.
+  for (const [what, args] of [
+    ['orders import', ['orders', 'import', '--purchase', '--dry-run']],
+    ['orders sync', ['orders', 'sync', '--purchase', '--dry-run', '-o', 'ndjson']],
+  ] as const) {
+    it(`${what}: Ctrl-C ends it at once, exit 130, into a pipe or a file, its output not all written`, async () => {
+      const n = 100_000;
+      const file = ordersCsv(n, await productId());
+      for (const into of ['pipe', 'file'] as const) {
+        const out = join(t.dir, `dry-${run}-${into}.txt`);
+        const before = t.sb.requests.length;
+        const child = t.spawnSct([...args, '--file', file], into === 'file' ? { stdoutFile: out } : {});
+        let piped = '';
+        if (into === 'pipe') child.stdout!.on('data', (c: Buffer) => (piped += c.toString()));
+        const written = () => (into === 'pipe' ? piped.length : existsSync(out) ? lstatSync(out).size : 0);
+        await until(() => written() > 0, 'the first of the dry run written');
+        child.kill('SIGINT');
+        const r = await child;
+        expect(r.exitCode, `${into}: ${String(r.stderr)}`).toBe(130);
+        const text = into === 'pipe' ? piped : readFileSync(out, 'utf8');
+        expect(text.split('\n').filter((l) => /^POST |"action":"create"/.test(l)).length, into).toBeLessThan(n);
+        expect(t.sb.requests.slice(before).filter((q) => q.method !== 'GET')).toEqual([]);
+      }
+    });
+  }
 });
 
 describe('a rate-limit wait of requests in flight', () => {

@@ -8,7 +8,7 @@ import type { Column } from '../../output/columns.js';
 import type { OptionSpec } from './options.js';
 import { createListWriter, writeInBatches } from '../../output/format.js';
 import { stripControl } from '../../output/sanitize.js';
-import { InterruptedError } from '../../errors.js';
+import { stopPoint } from '../../util/process.js';
 import { valueWithoutToken, withoutToken } from '../../util/redact.js';
 
 /** How much of a dry run's text is written at once. */
@@ -71,17 +71,15 @@ export function requestWriter(ctx: Context): RequestWriter {
   const token = tokenOf(ctx);
   // Ctrl-C (or SIGTERM) stops the writing between two batches: a file of a million rows is
   // seconds of output, which nobody stopping it wants finished.
-  const stopIfAsked = () => {
-    if (ctx.signal.aborted) throw new InterruptedError();
-  };
+  const stopIfAsked = () => stopPoint(ctx.signal);
   if (ctx.format() !== 'table') {
     // Requests, not the resource the command prints: the resource's CSV columns are not theirs
     // (each request was a line of empty cells under an origin's header). --json, --columns and
     // --jq pick among the requests' fields.
     const list = createListWriter(ctx.io, { ...ctx.output(REQUEST_COLUMNS), csvColumns: undefined });
     return {
-      write: (requests) => {
-        stopIfAsked();
+      write: async (requests) => {
+        await stopIfAsked();
         return list.write(valueWithoutToken(requests, token) as unknown[]);
       },
       end: () => list.end(),
@@ -96,7 +94,7 @@ export function requestWriter(ctx: Context): RequestWriter {
   const shown = ctx.io.stdoutIsTTY ? stripControl : (t: string) => t;
   return {
     async write(requests) {
-      stopIfAsked();
+      await stopIfAsked();
       for (const r of requests) {
         const body = r.body === null ? '' : `\n${typeof r.body === 'string' ? stripControl(r.body) : shown(JSON.stringify(r.body, null, 2))}`;
         text += `${any ? '\n\n' : ''}${r.method} ${stripControl(r.path)}${body}`;
