@@ -155,7 +155,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
         // A misspelt column is named with the closest known one, as refuseUnknownColumns does.
         const known = opts.known ?? required;
         const unknown = named.filter((c) => !known.includes(c));
-        const guessed = unknown.length > 0 && unknown.slice(0, NAMED_COLUMNS).some((c) => closest(c, known)) ? `; ${unknownColumns(name, unknown, known).slice(name.length + 2)}` : '';
+        const guessed = unknown.length > 0 && unknown.slice(0, GUESSED_COLUMNS).some((c) => closest(c, known)) ? `; ${unknownColumns(name, unknown, known).slice(name.length + 2)}` : '';
         throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${listedColumns(named) || 'none'})${guessed}`);
       }
       if (opts.takeRows) take = opts.takeRows({ name, columns: named, numbers: numberStyle(delimiter, opts.decimalComma === true), lineByLine });
@@ -258,7 +258,7 @@ function chooseDelimiter(bytes: Buffer, name: string, flag: string | undefined, 
     const d = given === '\\t' || given.toLowerCase() === 'tab' ? '\t' : given;
     if ([...d].length !== 1 || d === '"' || d === '\n' || d === '\r') throw new UsageError(`--delimiter ${JSON.stringify(given)}: one character, e.g. ";" or tab`);
     if (known.length > 0 && header.trim() !== '' && !names(d).some((c) => known.includes(c))) {
-      throw new UsageError(`${name} ${at}: no known column in the header (found: ${names(d).join(', ')}; tried the separator ${d === '\t' ? 'tab' : JSON.stringify(d)}, from ${flag === undefined ? 'its sep= line' : '--delimiter'})`, undefined, hint);
+      throw new UsageError(`${name} ${at}: no known column in the header (found: ${listedColumns(names(d))}; tried the separator ${d === '\t' ? 'tab' : JSON.stringify(d)}, from ${flag === undefined ? 'its sep= line' : '--delimiter'})`, undefined, hint);
     }
     return d;
   }
@@ -274,7 +274,7 @@ function chooseDelimiter(bytes: Buffer, name: string, flag: string | undefined, 
     // header read with commas would show as one name joined by underscores.
     const widest = DELIMITERS.map(names).reduce((a, b) => (b.length > a.length ? b : a));
     throw new UsageError(
-      `${name} ${at}: no known column in the header (found: ${widest.join(', ')}; tried the separators , ; tab |)`,
+      `${name} ${at}: no known column in the header (found: ${listedColumns(widest)}; tried the separators , ; tab |)`,
       undefined,
       hint,
     );
@@ -542,21 +542,36 @@ export function refuseUnknownColumns(csv: NamedColumns, used: readonly string[],
   if (unknown.length) throw new UsageError(unknownColumns(csv.name, unknown, known), {}, `the columns are ${known.join(', ')}`);
 }
 
-/** Column names said in a message: the first 20, and how many more (a header may have a million). */
+/** Column names said in a message: the first 20, each cut to 160 characters, and how many more (a header may have a million, a cell a megabyte). */
 const NAMED_COLUMNS = 20;
 
 function listedColumns(names: readonly string[]): string {
+  const cut = (n: string) => (n.length > 160 ? `${n.slice(0, 160)}…` : n);
   const more = names.length - NAMED_COLUMNS;
-  return more > 0 ? `${names.slice(0, NAMED_COLUMNS).join(', ')} and ${more.toLocaleString('en-US')} more` : names.join(', ');
+  return more > 0 ? `${names.slice(0, NAMED_COLUMNS).map(cut).join(', ')} and ${more.toLocaleString('en-US')} more` : names.map(cut).join(', ');
+}
+
+/**
+ * Unknown columns a close name is looked for among: past them (a header of a million columns) the
+ * search would take seconds, and no one misspells the millionth.
+ */
+const GUESSED_COLUMNS = 10_000;
+
+/** The unknown columns with a close known name first (`colour (did you mean color?)`), then the others. */
+function withGuesses(unknown: readonly string[], known: readonly string[]): string[] {
+  const guessed: string[] = [];
+  const others: string[] = [];
+  unknown.forEach((c, i) => {
+    const guess = i < GUESSED_COLUMNS ? closest(c, known) : undefined;
+    if (guess) guessed.push(`${c.length > 100 ? `${c.slice(0, 100)}…` : c} (did you mean ${guess}?)`);
+    else others.push(c);
+  });
+  return [...guessed, ...others];
 }
 
 /** `file: unknown columns colour (did you mean color?), note`. */
 export function unknownColumns(file: string, unknown: readonly string[], known: readonly string[]): string {
-  const named = unknown.map((c, i) => {
-    const guess = i < NAMED_COLUMNS ? closest(c, known) : undefined;
-    return guess ? `${c} (did you mean ${guess}?)` : c;
-  });
-  return `${file}: unknown column${unknown.length > 1 ? 's' : ''} ${listedColumns(named)}`;
+  return `${file}: unknown column${unknown.length > 1 ? 's' : ''} ${listedColumns(withGuesses(unknown, known))}`;
 }
 
 /**

@@ -334,4 +334,17 @@ describe('a header of very many columns', () => {
       expect(r.stderr.length).toBeLessThan(5_000);
     }
   });
+
+  it('a misspelt column past the 20th is still named with the close name, first; a header of no known column and huge cells stays short', async () => {
+    const wide = ['email', ...Array.from({ length: 24 }, (_, i) => `survey_q${i}`), 'auth_grup'];
+    const misspelt = await t.sct(['invitations', 'bulk-create', '--file', t.writeFile('wide-typo.csv', `${wide.join(',')}\nx@wide.example\n`), '--dry-run']);
+    expect(misspelt.exitCode).toBe(2);
+    expect(misspelt.stderr).toContain('auth_grup (did you mean auth_group?)');
+    const huge = Array.from({ length: 30 }, (_, i) => `h${i}${'x'.repeat(100_000)}`);
+    const none = await t.sct(['invitations', 'bulk-create', '--file', t.writeFile('wide-none.csv', `${huge.join(',')}\n${huge.map(() => 'y').join(',')}\n`), '--dry-run']);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('no known column in the header');
+    expect(none.stderr).toContain('and 10 more');
+    expect(none.stderr.length).toBeLessThan(10_000);
+  });
 });
