@@ -100,11 +100,15 @@ export async function runJq(document: unknown, expr: string): Promise<string> {
   } catch (err) {
     // The document nested past what a stack walks (JSON.stringify's): that, as report-error says it.
     if (err instanceof RangeError && err.message.includes('Maximum call stack size exceeded')) throw err;
-    const said = err instanceof RangeError && /Invalid string length/.test(err.message) ? 'the JSON is too large to hand to jq' : jqMessage(err);
+    const tooLarge = err instanceof RangeError && /Invalid string length/.test(err.message);
+    const said = tooLarge ? 'the JSON is too large to hand to jq' : jqMessage(err);
     const e = new SctError(`--jq: ${said}`);
     // jq here is WebAssembly, at most 4 GB, holding the whole document (an --all list of 60,000
-    // orders) and what the expression makes of it; jq itself reads a stream of objects.
-    if (/cannot allocate memory|too large/.test(said)) e.hint = 'jq ran out of the memory sct can give it, which holds the whole JSON: for a large list, write it one object a line (-o ndjson) and give that to jq';
+    // orders) and what the expression makes of it; jq itself reads a stream of objects. Its own
+    // words for it, not a user's error("… too large") of the expression.
+    if (tooLarge || /^(cannot allocate memory|memory access out of bounds)$/.test(said.trim())) {
+      e.hint = 'jq ran out of the memory sct can give it (at most 4 GB, for the whole JSON and all the expression makes of it): for a large list, write it one object a line (-o ndjson) and give that to jq';
+    }
     throw e;
   }
   // jq-web drops the last newline of jq's output, and gives undefined when there is none at

@@ -292,6 +292,10 @@ describe('--jq out of memory', () => {
     const r = await t.sct(['orders', 'get', '1', '--jq', 'reduce range(40) as $i ("x"; . + .) | length']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('error: --jq: cannot allocate memory');
-    expect(r.stderr).toContain('hint: jq ran out of the memory sct can give it, which holds the whole JSON: for a large list, write it one object a line (-o ndjson) and give that to jq');
+    expect(r.stderr).toContain('hint: jq ran out of the memory sct can give it (at most 4 GB, for the whole JSON and all the expression makes of it): for a large list, write it one object a line (-o ndjson) and give that to jq');
+    // The expression's own error naming a size is no memory of sct's.
+    const own = await t.sct(['orders', 'get', '1', '--jq', 'error("upload too large")']);
+    expect(own.exitCode).toBe(1);
+    expect(own.stderr).not.toContain('ran out of the memory');
   });
 });
