@@ -31,6 +31,13 @@ export class Call {
   private readonly baseOrigin: string;
   target: Target;
   redirects = 0;
+  /**
+   * A write the service answered with a redirect that turns it into a GET (a 303, or a 301 or
+   * 302 to anything but a GET), read where it points (`sct api`, a file download): the write
+   * itself may have been carried out. Its status, for messages.
+   */
+  readAfter?: number;
+
   private arrived = false;
   /** The URL of the last attempt that may have reached the service: a 404 there, once retried, is its own doing. */
   arrivedAt?: string;
@@ -44,6 +51,7 @@ export class Call {
     this.arrived = value;
     if (value) this.arrivedAt = this.target.url.href;
   }
+
   readonly retries: Retries;
   /** Ends the request's waits: the client's signal or the caller's own (a page no longer wanted). */
   readonly waitSignal?: AbortSignal;
@@ -68,13 +76,6 @@ export class Call {
     this.wireSignal = joinSignals(signals.clientWire, options.signal);
     this.retries = new Retries(policy, () => this.where(), this.waitSignal, options.onWait);
   }
-
-  /**
-   * A write the service answered with a redirect that turns it into a GET (a 303, or a 301 or
-   * 302 to anything but a GET), read where it points (`sct api`, a file download): the write
-   * itself may have been carried out. Its status, for messages.
-   */
-  readAfter?: number;
 
   /** Where the request goes now, as messages and the trace show it: never a signed link's secret. */
   shown(): string {

@@ -515,17 +515,14 @@ export class ApiClient {
     if (from.protocol === 'https:' && target.protocol === 'http:' && !isLoopback(target.hostname)) {
       call.fail(notFollowed(new NetworkError(`${call.where()}: the service redirected (${status} ${statusText(status)}) from https to plain http (${redactSignedUrl(target.href)}): not followed, the answer would come unencrypted`), doneHere || call.readAfter !== undefined));
     }
-    // A 303 is a GET, and so is a 301 or 302 to any write, as gh (Go's client) and Python's
-    // requests have it: a redirect after a write is read, never written a second time (a DELETE
-    // sent again to where it points would delete another object). A create then reads its object
-    // from what the GET answers (none: "it may or may not have been created", an unknown
-    // outcome); only a 307 or 308 sends the write again.
+    // A write answered 301, 302 or 303 is never written a second time where it points (a DELETE
+    // sent on would delete another object); only a 307 or 308 sends the write again. Nor is what
+    // a GET there answers its outcome: a trailing slash's 301 leads back to the object the DELETE
+    // was for, still there; a 302 to a profile, a list or a sign-in page answers 200 whatever was
+    // done. So only `sct api` reads it with a GET (and prints it, as gh does), and a file
+    // download the service answers with its storage's link; any other write so answered has an
+    // unknown outcome (docs/decisions/token.md).
     if (doneHere) {
-      // What a GET of where it points answers is no write's outcome: a trailing slash's 301 leads
-      // back to the object the DELETE was for, still there; a 302 to a profile, a list or a
-      // sign-in page answers 200 whatever was done. Only `sct api` reads it (and prints it, as gh
-      // does), and a file download the service answers with its storage's link; any other write
-      // so answered has an unknown outcome.
       const to = target.origin === this.origin ? displayPath(target, this.baseUrl) : redactSignedUrl(target.href);
       if (call.signed) {
         call.fail(notFollowed(new NetworkError(`${call.where()}: the storage answered the upload with a redirect (${status} ${statusText(status)}) to ${to}: not followed, the file was not taken`), true));
