@@ -106,7 +106,7 @@ export async function runJq(document: unknown, expr: string): Promise<string> {
     // jq here is WebAssembly, at most 4 GB, holding the whole document (an --all list of 60,000
     // orders) and what the expression makes of it; jq itself reads a stream of objects. Its own
     // words for it, not a user's error("… too large") of the expression.
-    if (tooLarge || /^(cannot allocate memory|memory access out of bounds)$/.test(said.trim())) {
+    if (tooLarge || said.split(';').some((part) => /^(cannot allocate memory|memory access out of bounds)$/.test(part.trim()))) {
       e.hint = 'jq ran out of the memory sct can give it (at most 4 GB, for the whole JSON and all the expression makes of it): for a large list, write it one object a line (-o ndjson) and give that to jq';
     }
     throw e;

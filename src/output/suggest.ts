@@ -24,8 +24,13 @@ export function closest(word: string, known: readonly string[]): string | undefi
   let best: string | undefined;
   let bestScore = Infinity;
   const mostOf = (part: string, whole: string) => part.length >= 3 && part.length * 2 >= whole.length && whole.includes(part);
+  const limit = Math.max(2, Math.ceil(w.length / 3));
   for (const k of known) {
     const kl = k.toLowerCase();
+    // Lengths further apart than the limit, and one more than twice the other, can be neither
+    // near (the distance is at least their difference) nor one most of the other: not scored (a
+    // header cell of a kilobyte against thirty names took seconds).
+    if (Math.abs(w.length - kl.length) > limit && (w.length > 2 * kl.length || kl.length > 2 * w.length)) continue;
     const d = editDistance(w, kl);
     const score = mostOf(w, kl) || mostOf(kl, w) ? Math.min(d, 1.5) : d;
     if (score < bestScore) {
@@ -34,5 +39,5 @@ export function closest(word: string, known: readonly string[]): string | undefi
     }
   }
   if (best === undefined) return undefined;
-  return bestScore <= Math.max(2, Math.ceil(w.length / 3)) ? best : undefined;
+  return bestScore <= limit ? best : undefined;
 }

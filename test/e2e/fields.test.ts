@@ -293,6 +293,9 @@ describe('--jq out of memory', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('error: --jq: cannot allocate memory');
     expect(r.stderr).toContain('hint: jq ran out of the memory sct can give it (at most 4 GB, for the whole JSON and all the expression makes of it): for a large list, write it one object a line (-o ndjson) and give that to jq');
+    // jq's words after a debug line of the expression's own still get it.
+    const debugged = await t.sct(['orders', 'get', '1', '--jq', '"start" | debug | reduce range(40) as $i ("x"; . + .) | length']);
+    expect(debugged.stderr).toContain('hint: jq ran out of the memory');
     // The expression's own error naming a size is no memory of sct's.
     const own = await t.sct(['orders', 'get', '1', '--jq', 'error("upload too large")']);
     expect(own.exitCode).toBe(1);
