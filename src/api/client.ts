@@ -482,6 +482,8 @@ export class ApiClient {
     const wrote = call.target.method !== 'GET' && call.target.method !== 'HEAD';
     const doneHere = wrote && status !== 307 && status !== 308;
     if (doneHere) call.mayHaveArrived = true;
+    // Stopped here, a write answered so (now, or on an earlier hop) has an unknown outcome.
+    const unknownIfStopped = doneHere || call.readAfter !== undefined;
     if (++call.redirects > MAX_REDIRECTS) call.fail(new NetworkError(`${call.where()}: too many redirects (more than ${MAX_REDIRECTS})`));
     const from = call.target.url;
     const target = redirectTarget(location, from);
@@ -492,7 +494,7 @@ export class ApiClient {
           new NetworkError(
             `${call.where()}: the service redirected (${status} ${statusText(status)}) from ${call.offOrigin() ? redactSignedUrl(from.href) : withoutCredentials(from.href)} to ${JSON.stringify(credentialsInText(to))}, which is not an http or https URL: not followed`,
           ),
-          doneHere || call.readAfter !== undefined,
+          unknownIfStopped,
         ),
       );
     }
@@ -505,7 +507,7 @@ export class ApiClient {
     // Not followed, a write's redirect still came from the service, which may have acted on it:
     // its outcome is unknown, never "not sent" (a bulk row then goes again under its own key).
     if (from.origin === this.origin && target.origin !== this.origin && !call.signed && !call.file) {
-      const err = notFollowed(this.leavingOrigin(call.where(), status, from, target), doneHere || call.readAfter !== undefined);
+      const err = notFollowed(this.leavingOrigin(call.where(), status, from, target), unknownIfStopped);
       // "The service lives there now" is no word on what it did with this write.
       if (err.afterRedirect !== undefined && err.hint !== undefined) err.hint = `the ${call.method} may have been carried out (${err.afterRedirect}): see whether it was before you send it again; ${err.hint}`;
       call.fail(err);
@@ -513,7 +515,7 @@ export class ApiClient {
     // Followed elsewhere (a signed link, a download's storage), never from https down to plain
     // http: what comes back would come unencrypted, open to anyone on the way.
     if (from.protocol === 'https:' && target.protocol === 'http:' && !isLoopback(target.hostname)) {
-      call.fail(notFollowed(new NetworkError(`${call.where()}: the service redirected (${status} ${statusText(status)}) from https to plain http (${redactSignedUrl(target.href)}): not followed, the answer would come unencrypted`), doneHere || call.readAfter !== undefined));
+      call.fail(notFollowed(new NetworkError(`${call.where()}: the service redirected (${status} ${statusText(status)}) from https to plain http (${redactSignedUrl(target.href)}): not followed, the answer would come unencrypted`), unknownIfStopped));
     }
     // A write answered 301, 302 or 303 is never written a second time where it points (a DELETE
     // sent on would delete another object); only a 307 or 308 sends the write again. Nor is what
@@ -987,7 +989,7 @@ function otherObject(sent: unknown, answer: unknown): string | undefined {
 }
 
 /** A write's redirect sct does not follow: marked so that no hint offers a rerun to learn its outcome. */
-function notFollowed(err: NetworkError, doneHere: boolean): NetworkError {
-  if (doneHere) err.afterRedirect = 'the service answered with a redirect sct does not follow';
+function notFollowed(err: NetworkError, unknownOutcome: boolean): NetworkError {
+  if (unknownOutcome) err.afterRedirect = 'the service answered with a redirect sct does not follow';
   return err;
 }

@@ -155,7 +155,8 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
         // A misspelt column is named with the closest known one, as refuseUnknownColumns does.
         const known = opts.known ?? required;
         const unknown = named.filter((c) => !known.includes(c));
-        const guessed = unknown.length > 0 && unknown.slice(0, GUESSED_COLUMNS).some((c) => closest(c, known)) ? `; ${unknownColumns(name, unknown, known).slice(name.length + 2)}` : '';
+        const said = unknownColumnsSaid(unknown, known);
+        const guessed = said.guessed ? `; ${said.text}` : '';
         throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${listedColumns(named) || 'none'})${guessed}`);
       }
       if (opts.takeRows) take = opts.takeRows({ name, columns: named, numbers: numberStyle(delimiter, opts.decimalComma === true), lineByLine });
@@ -542,13 +543,16 @@ export function refuseUnknownColumns(csv: NamedColumns, used: readonly string[],
   if (unknown.length) throw new UsageError(unknownColumns(csv.name, unknown, known), {}, `the columns are ${known.join(', ')}`);
 }
 
-/** Column names said in a message: the first 20, each cut to 160 characters, and how many more (a header may have a million, a cell a megabyte). */
+/** Column names said in a message: the first 20, and how many more (a header may have a million). */
 const NAMED_COLUMNS = 20;
 
+/** A name as a message says it: cut, as a header cell may be a megabyte. */
+const shortName = (name: string, max: number) => (name.length > max ? `${name.slice(0, max)}…` : name);
+
 function listedColumns(names: readonly string[]): string {
-  const cut = (n: string) => (n.length > 160 ? `${n.slice(0, 160)}…` : n);
   const more = names.length - NAMED_COLUMNS;
-  return more > 0 ? `${names.slice(0, NAMED_COLUMNS).map(cut).join(', ')} and ${more.toLocaleString('en-US')} more` : names.map(cut).join(', ');
+  const shown = names.slice(0, NAMED_COLUMNS).map((n) => shortName(n, 160));
+  return more > 0 ? `${shown.join(', ')} and ${more.toLocaleString('en-US')} more` : shown.join(', ');
 }
 
 /**
@@ -557,21 +561,24 @@ function listedColumns(names: readonly string[]): string {
  */
 const GUESSED_COLUMNS = 10_000;
 
-/** The unknown columns with a close known name first (`colour (did you mean color?)`), then the others. */
-function withGuesses(unknown: readonly string[], known: readonly string[]): string[] {
+/**
+ * `unknown columns colour (did you mean color?), note`: those with a close known name first, and
+ * whether any has one.
+ */
+function unknownColumnsSaid(unknown: readonly string[], known: readonly string[]): { text: string; guessed: boolean } {
   const guessed: string[] = [];
   const others: string[] = [];
   unknown.forEach((c, i) => {
     const guess = i < GUESSED_COLUMNS ? closest(c, known) : undefined;
-    if (guess) guessed.push(`${c.length > 100 ? `${c.slice(0, 100)}…` : c} (did you mean ${guess}?)`);
+    if (guess) guessed.push(`${shortName(c, 100)} (did you mean ${guess}?)`);
     else others.push(c);
   });
-  return [...guessed, ...others];
+  return { text: `unknown column${unknown.length > 1 ? 's' : ''} ${listedColumns([...guessed, ...others])}`, guessed: guessed.length > 0 };
 }
 
 /** `file: unknown columns colour (did you mean color?), note`. */
 export function unknownColumns(file: string, unknown: readonly string[], known: readonly string[]): string {
-  return `${file}: unknown column${unknown.length > 1 ? 's' : ''} ${listedColumns(withGuesses(unknown, known))}`;
+  return `${file}: ${unknownColumnsSaid(unknown, known).text}`;
 }
 
 /**
