@@ -144,6 +144,8 @@ export interface ApiResponse<T> {
   status: number;
   headers: Headers;
   data: T;
+  /** A write's 301/302/303, when this is the answer to the GET of where it pointed (`sct api`). */
+  redirectedBy?: number;
 }
 
 export interface StreamResponse {
@@ -157,6 +159,8 @@ interface Answer {
   status: number;
   headers: Headers;
   data?: unknown;
+  /** See ApiResponse. */
+  redirectedBy?: number;
   /** An export page's data, made from its bytes when asked for (see deferredPage). */
   later?: () => Promise<unknown>;
   body?: Readable;
@@ -272,7 +276,7 @@ export class ApiClient {
    */
   async request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>> {
     const res = await this.send(options, 'json');
-    return { status: res.status, headers: res.headers, data: res.data as T };
+    return { status: res.status, headers: res.headers, data: res.data as T, redirectedBy: res.redirectedBy };
   }
 
   /**
@@ -418,7 +422,7 @@ export class ApiClient {
     const bytes = call.method === 'HEAD' ? await discardBody(res.body).then(() => Buffer.alloc(0)) : await this.readBody(res).catch((err: unknown) => this.brokenAnswer(call, err, deadline));
     if (bytes === AGAIN) return AGAIN;
     deadline.clear();
-    return { status, headers: res.headers, data: this.parseBody(call, status, res.headers, bytes) };
+    return { status, headers: res.headers, data: this.parseBody(call, status, res.headers, bytes), redirectedBy: call.readAfter };
   }
 
   /** Remaining hit 0: waits for the reset rather than provoke a 429. */

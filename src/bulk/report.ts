@@ -200,6 +200,8 @@ export async function finishBulk(
     conflicts?: ConflictWords;
     /** What the file's invalid units are: rows, or a plot file's features. */
     unit?: FileUnit;
+    /** A sync's: its rerun plans again from what the service has, instead of skipping by its journal. */
+    replans?: boolean;
   },
 ): Promise<void> {
   const outcomes = o.invalid?.length ? withInvalid(o.invalid, result.outcomes) : result.outcomes;
@@ -265,10 +267,12 @@ export async function finishBulk(
   const resume = rerunHint(ctx, o);
   if (result.fatal) {
     if (reportFailure) await io.after(`error: ${reportFailure.message}`);
-    const err = result.fatal as Error & { hint?: string; afterRedirect?: string };
-    // A write the service answered with a redirect sct does not follow gets the same redirect under
-    // the same key at every rerun, which would stop at it again: it is taken out first.
-    const go = err.afterRedirect === undefined ? resume : `a rerun resends it under the same key and gets the same redirect: see whether it went through, take it out of the file, ${rerunHint(ctx, o, 'then rerun for the rest')}`;
+    const err = result.fatal as Error & { hint?: string; afterRedirect?: string; idempotencyKey?: string };
+    // A write the service answered with a redirect sct does not follow gets the same redirect at
+    // every rerun (a create under the same key; an update, which has none, sent again), which
+    // would stop at it again: it is taken out first.
+    const again = err.idempotencyKey === undefined ? 'a rerun sends it again' : 'a rerun resends it under the same key';
+    const go = err.afterRedirect === undefined ? resume : `${again} and gets the same redirect: see whether it went through, take it out of the file, ${rerunHint(ctx, o, 'then rerun for the rest')}`;
     err.hint = [err.hint, go].filter(Boolean).join('; ');
     throw err;
   }
@@ -336,9 +340,11 @@ function outcomeLine(o: Outcome, unit: FileUnit): string {
  * the report this run wrote (--force), and continues a run started with --fresh without it
  * (with it, the rerun would forget this run and send every row again).
  */
-function rerunHint(ctx: Context, o: { report?: string; fresh?: boolean; unit?: FileUnit }, fix?: string): string {
+function rerunHint(ctx: Context, o: { report?: string; fresh?: boolean; unit?: FileUnit; replans?: boolean }, fix?: string): string {
   const how = fix ?? (o.fresh ? 'to continue this run, rerun it without --fresh' : 'to continue, rerun');
-  const why = `what went through is skipped, ${o.unit ?? 'row'}s without an answer are resent under the same key`;
+  const why = o.replans
+    ? 'it plans again from what the service has: what went through is not sent again, creates without an answer are resent under the same key'
+    : `what went through is skipped, ${o.unit ?? 'row'}s without an answer are resent under the same key`;
   if (!ctx.argv) return `${how}: the same command (${why})`;
   const args = o.fresh ? ctx.argv.filter((a) => a !== '--fresh') : [...ctx.argv];
   if (o.report && !args.includes('--force')) args.push('--force');

@@ -212,7 +212,8 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
       // Known only once the answer came, so never exit 2 ("nothing sent"): the answer is written
       // as JSON (a write's, a created object's id, is never lost) and the run is exit 1.
       await ctx.io.write(JSON.stringify(terminalSafe(ctx.io)(res.data), null, 2) + '\n');
-      throw new AnswerError(`${method} ${p} went through (${res.status}), but -o ${format} needs a list answer (an array, or an object with results): the answer is written to stdout as JSON`);
+      const answered = res.redirectedBy === undefined ? `went through (${res.status})` : `was answered with a redirect (${res.redirectedBy} ${statusText(res.redirectedBy)}), and the GET of where it pointed answered ${res.status}`;
+      throw new AnswerError(`${method} ${p} ${answered}, but -o ${format} needs a list answer (an array, or an object with results): the answer is written to stdout as JSON`);
     }
     const w = listWriter(ctx, format, rows);
     await w.write(rows);

@@ -152,6 +152,13 @@ function withUploadRerun(err: unknown, id: string | number, key: string, stage: 
     // The same key replays the first answer, this very link: once it has expired, only a new
     // document has a new one.
     err.hint = `document ${id} was created but has no file yet: run the same command with --idempotency-key ${key} to upload its file to it; if its link has expired, that key gives the same link again: run the command without it (a new document; ${id} stays without a file)`;
+  } else if (err instanceof SctError && stage === 'confirm') {
+    // The file reached storage; a confirmation without an answer may have been carried out, and
+    // the rerun under the key sees the document's status before it sends anything again.
+    err.hint =
+      err.delivery === 'unknown'
+        ? `document ${id} has its file, and its confirmation may have been carried out: run the same command with --idempotency-key ${key}: it shows the document if it was, and sends and confirms its file again if not`
+        : `document ${id} was created and its file sent, but not confirmed: run the same command with --idempotency-key ${key} to send and confirm its file again`;
   } else if (err instanceof SctError) {
     err.hint = `document ${id} was created but has no file yet: run the same command with --idempotency-key ${key} to upload its file to it`;
   }

@@ -94,7 +94,7 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
     const leftOut = new Set(run.invalid?.map((o) => o.lines[0]));
     await run.objects.each((o) => void (leftOut.has(o.lines[0]!) || outcomes.push({ key: o.key, lines: o.lines, status: 'not_sent' })));
     const document = planned ?? (ctx.format() === 'json' ? (results: object[]) => ({ results }) : undefined);
-    return finishBulk(ctx, { outcomes, ...stoppedEarly(err) }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid, unit, document });
+    return finishBulk(ctx, { outcomes, ...stoppedEarly(err) }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid, unit, document, replans: true });
   };
   // The file's lock is held from the reads to the last write: a second sync of the same file
   // cannot plan from a state the first is changing.
@@ -111,7 +111,7 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
       // A script reading the results gets an empty list (and --report an empty report), as
       // from any run that wrote nothing.
       if (ctx.format() !== 'table' || run.report || run.invalid?.length) {
-        await finishBulk(ctx, { outcomes: [], interrupted: false }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid, document, unit });
+        await finishBulk(ctx, { outcomes: [], interrupted: false }, { noun: run.noun, verb: 'created', report: run.report, invalid: run.invalid, document, unit, replans: true });
       }
       return;
     }
@@ -316,7 +316,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
   } finally {
     spinner.stop();
   }
-  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid, document, unit: run.objects.unit });
+  await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid, document, unit: run.objects.unit, replans: true });
 }
 
 /**

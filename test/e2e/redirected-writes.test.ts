@@ -105,6 +105,14 @@ describe('a write answered with a redirect', () => {
     expect(r.stderr).not.toContain('Idempotency-Key:');
   });
 
+  it("sct api -o csv: a write whose 302 led to one object says the POST was answered 302, not that it went through with the GET's 200", async () => {
+    hostile().on('POST /api/origins', redirect(302, '/api/origins/1'), { times: 1 });
+    const r = await sct(['api', '-X', 'POST', '/origins', '-f', 'name=x', '-o', 'csv']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).not.toContain('went through (200)');
+    expect(r.stderr).toContain('POST /origins was answered with a redirect (302 Found), and the GET of where it pointed answered 200');
+  });
+
   it("sct api: the user's Idempotency-Key and the body's headers stay with the POST, not the GET its 302 makes", async () => {
     hostile().on('POST /api/origins', redirect(302, '/api/missing'), { times: 1 });
     let getHeaders: Record<string, unknown> = {};
@@ -201,6 +209,9 @@ describe('a write answered with a redirect', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).not.toContain('storage answers its upload link');
     expect(r.stderr).toMatch(/run the same command with --idempotency-key \S+/);
+    // The file reached storage, and the confirmation may have been carried out.
+    expect(r.stderr).not.toContain('has no file yet');
+    expect(r.stderr).toContain('document 79 has its file, and its confirmation may have been carried out');
   });
 
   it("a document's link that storage redirects to a sign-in page: the page is not saved as the document", async () => {
@@ -218,11 +229,34 @@ describe('a write answered with a redirect', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('dds trace over two requests, the second answered with a redirect: it may have gone through, never "failed"', async () => {
+    let posts = 0;
+    const traced = answer(200, {}, { results: [{ dds_id: 5, added_orders: [1, 2] }], summary: { total_orders_added: 2 } });
+    hostile().on('POST /api/due-diligence-statements/trace-orders', (req, res, body, forward) => (++posts === 1 ? traced(req, res, body, forward) : redirect(302, '/api/due-diligence-statements/5')(req, res)));
+    const orders = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
+    const r = await sct(['dds', 'trace', '--dds', '5', '--order', orders, '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(posts).toBe(2);
+    expect(r.stderr).toContain('1 of 2 requests went through (2 orders added); the one of 1 order from 101 to statement 5 may have gone through (no answer says whether)');
+    expect(r.stderr).not.toContain('failed');
+  });
+
   it('a workspace switch answered 302 is not taken as switched: nothing recorded', async () => {
     hostile().on('POST /api/accounts/workspaces/switch', redirect(302, '/api/accounts/me'), { times: 1 });
     const r = await sct(['workspaces', 'switch', '2']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('not followed');
     expect(r.stderr).not.toContain('Switched');
+  });
+  it("a sync's update answered with a redirect: the hint speaks of no key (an update has none) and takes the row out before the rerun", async () => {
+    const made = await fetch(`${t.sb.url}/origins`, { method: 'POST', headers: { Authorization: `Bearer ${OWNER}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: `Farm S${run}`, country_code: 'CI', external_id: `SYNC-REDIR-${run}` }) }).then((r) => r.json() as Promise<{ id: number }>);
+    hostile().on(`PATCH /api/origins/${made.id}`, redirect(302, `/api/origins/${made.id}`));
+    const file = t.writeFile('redirected-sync.csv', `external_id,name,country_code\nSYNC-REDIR-${run},Farm S${run} renamed,CI\n`);
+    const r = await sct(['origins', 'sync', '--file', file, '--yes']);
+    expect(r.exitCode).toBe(1);
+    expect(sent('PATCH')).toEqual([`/api/origins/${made.id}`]);
+    expect(r.stderr).toContain('a rerun sends it again and gets the same redirect: see whether it went through, take it out of the file, then rerun for the rest');
+    expect(r.stderr).toContain('(it plans again from what the service has');
+    expect(r.stderr).not.toContain('same key and');
   });
 });

@@ -110,7 +110,9 @@ export async function traceOrders(ctx: Context, opts: TraceFlags): Promise<void>
     spinner.stop();
     await writeList(ctx.io, results, ctx.output(COLUMNS.traceResult));
     const failed = requests[done]!;
-    const went = `${done} of ${requests.length} requests went through (${orders(added)} added); the one of ${orders(failed.order_id.length)} from ${failed.order_id[0]} to statement${failed.dds_id.length === 1 ? '' : 's'} ${failed.dds_id.join(',')} failed${requests.length - done > 1 ? `, and ${requests.length - done - 1} more were not sent` : ''}`;
+    // Sent, and no answer says what became of it (a redirect, a timeout, a 502): it may have traced them.
+    const fate = err instanceof SctError && err.delivery === 'unknown' ? 'may have gone through (no answer says whether)' : 'failed';
+    const went = `${done} of ${requests.length} requests went through (${orders(added)} added); the one of ${orders(failed.order_id.length)} from ${failed.order_id[0]} to statement${failed.dds_id.length === 1 ? '' : 's'} ${failed.dds_id.join(',')} ${fate}${requests.length - done > 1 ? `, and ${requests.length - done - 1} more were not sent` : ''}`;
     if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.exitCode === 1) {
       const partial = new PartialFailureError(`${went}: ${err.message}`, err.fields);
       partial.hint = 'fix or leave out the order the service refused and run it again: an order already traced to a statement is not added twice';
