@@ -12,6 +12,7 @@ import { closest } from '../output/suggest.js';
 import { cleanCell } from '../output/sanitize.js';
 import { isZip, notReadable, utf8Input } from './decode.js';
 import { holdHeapClose } from './heap.js';
+import { stopPoint } from '../util/process.js';
 import { invalidCount, placeName, writeReportFile, type FileUnit } from './report.js';
 import type { Outcome } from './runner.js';
 import type { Context } from '../context.js';
@@ -69,7 +70,7 @@ export interface FileReadFlags {
 }
 
 export interface ReadOptions extends FileReadFlags {
-  /** The run's signal: Ctrl-C stops the read of the file (or of stdin, or a FIFO waiting for its writer). */
+  /** The run's signal: Ctrl-C stops the read of the file (or of stdin, or a FIFO waiting for its writer), and of its records. */
   signal?: AbortSignal;
   /** Every column the command reads (aliases included): the separator is the one that finds them. */
   known?: readonly string[];
@@ -101,6 +102,12 @@ export type RowTaker = (row: CsvRow) => void | Promise<void>;
  * such as `12E3`.
  */
 const SCIENTIFIC_ID = /^\d+(?:[.,]\d+)?E[+-]\d+$/i;
+
+/**
+ * Records read between two stop points: a file of a million rows is seconds of synchronous
+ * work, during which a stop signal's handler would not otherwise run (src/util/process.ts).
+ */
+const STOP_EVERY = 2000;
 
 /** The separators spreadsheet programs write, in the order a tie is settled. */
 const DELIMITERS = [',', ';', '\t', '|'];
@@ -207,13 +214,18 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     delimiter = chooseDelimiter(bytes, name, opts.delimiter, opts.known ?? required, sep);
     const text = quoteFreeText(bytes);
     lineByLine = true;
-    if (text === undefined) await eachParsedRecord(bytes, name, delimiter, onRecord);
+    if (text === undefined) await eachParsedRecord(bytes, name, delimiter, onRecord, opts.signal);
     else {
       // The cells are slices of the text: the file's bytes are no longer needed while they are read.
       bytes = undefined;
+      let sinceStop = 0;
       for (const [cells, line] of quoteFreeRecordsOf(text, delimiter)) {
         const taken = onRecord(cells, line);
         if (taken) await taken;
+        if (opts.signal && ++sinceStop === STOP_EVERY) {
+          sinceStop = 0;
+          await stopPoint(opts.signal);
+        }
       }
     }
   }
@@ -322,7 +334,7 @@ export async function parsedRecords(bytes: Buffer, name: string, onHeader: (cell
  * A parse error is raised once the records before it were taken: a message names the first bad
  * line, whatever came before it.
  */
-async function eachParsedRecord(bytes: Buffer, name: string, delimiter: string, onRecord: OnRecord): Promise<void> {
+async function eachParsedRecord(bytes: Buffer, name: string, delimiter: string, onRecord: OnRecord, signal?: AbortSignal): Promise<void> {
   const lines = new LineCounter(bytes, delimiter);
   let parsed: Array<[string[], number]> = [];
   let failure: unknown;
@@ -360,6 +372,7 @@ async function eachParsedRecord(bytes: Buffer, name: string, delimiter: string, 
       failure ??= parser.errored ?? undefined;
       await handOn();
       if (failure) break;
+      if (signal) await stopPoint(signal);
     }
     if (!failure) {
       // The last record may end with the file, and an open quote is found only there.

@@ -82,6 +82,7 @@ export function planWriter(ctx: Context, o: PlanContext): PlanWriter {
   const lines = (l: number[]) => (format === 'csv' ? l.join(' ') : l);
   let list: ListWriter | undefined;
   let batch: Array<Record<string, unknown>> = [];
+  let sinceStop = 0;
   // A token in a file's cell (a description it was pasted into) is never printed: the plan shows
   // the file's values, as a dry run's requests do, masked alike.
   const token = tokenOf(ctx);
@@ -99,11 +100,18 @@ export function planWriter(ctx: Context, o: PlanContext): PlanWriter {
       if (format === 'table') batch.push({ action: 'create', external_id: c.key, id: '', change: Array.isArray(c.body.items) ? `new, ${c.body.items.length} item${c.body.items.length === 1 ? '' : 's'}` : 'new' });
       else batch.push({ action: 'create', external_id: c.key, id: null, lines: lines(c.lines), changes: null });
     },
-    afterEach: () => (batch.length >= PLAN_BATCH ? flush() : undefined),
+    afterEach: () => {
+      if (batch.length >= PLAN_BATCH) return flush();
+      // With -o json (or no rows shown) nothing is written while planning: a stop point all the same.
+      if (++sinceStop < PLAN_BATCH) return undefined;
+      sinceStop = 0;
+      return stopPoint(ctx.signal);
+    },
     async end(plan) {
       if (o.data === false) {
         // Nothing on stdout: it carries the results.
       } else if (format === 'json') {
+        await stopPoint(ctx.signal);
         await writeOne(ctx.io, valueWithoutToken(planObject(plan, o, ctx.now()), token), ctx.output(COLUMNS));
       } else if (format === 'ndjson' || format === 'csv') {
         for (const u of plan.update) batch.push({ action: 'update', external_id: u.key, id: u.id, lines: lines(u.lines), changes: u.changes });

@@ -393,6 +393,23 @@ describe('a dry run stopped part-way', () => {
   }
 });
 
+describe('a file stopped part-way through its reading (seconds of synchronous work for a large one)', () => {
+  it('orders sync -o json: Ctrl-C while the rows are read ends it at once, exit 130: the service never read, no plan written', async () => {
+    const file = ordersCsv(200_000, await productId());
+    const before = t.sb.requests.length;
+    const child = t.spawnSct(['orders', 'sync', '--purchase', '--dry-run', '-o', 'json', '--file', file]);
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    // Node's start and the file's first rows: the service is read only once all are.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode, String(r.stderr)).toBe(130);
+    expect(t.sb.requests.slice(before).filter((q) => q.path.startsWith('/api/orders'))).toEqual([]);
+    expect(out).toBe('');
+  });
+});
+
 describe('a rate-limit wait of requests in flight', () => {
   it('four requests answered 429 at once (no Retry-After) say the wait once, not once each', async () => {
     const file = people(400);

@@ -509,6 +509,7 @@ async function orderFileReading(ctx: Context, flags: ImportFlags, file: string, 
       known: KNOWN_COLUMNS,
       input: bytes,
       keepsAll,
+      signal: ctx.signal,
       takeRows: (header) => {
         dropReadOnlyColumns(first ? ctx.io : { info: () => undefined }, header, columns, RESOURCE_FIELDS.order);
         checkOrderColumns(header, kind);

@@ -479,6 +479,7 @@ function readOriginRows(
     known: KNOWN_COLUMNS,
     input: bytes,
     keepsAll: o.keepsAll,
+    signal: ctx.signal,
     takeRows: (header) => {
       dropReadOnlyColumns(first ? ctx.io : { info: () => undefined }, header, KNOWN_COLUMNS, RESOURCE_FIELDS.origin);
       const names = importColumnNames(header.columns);
