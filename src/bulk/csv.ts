@@ -267,11 +267,17 @@ function chooseDelimiter(bytes: Buffer, name: string, flag: string | undefined, 
   const at = afterSepLine ? 'line 2' : 'line 1';
   const names = (d: string) => header.split(d).map((c) => normalizeHeader(unguardFormula(c.trim().replace(/^"(.*)"$/, '$1'))));
   const hint = `the columns are ${[...new Set(known)].join(', ')}; give --delimiter if the file uses another separator`;
+  // Misspelt names are said with the known ones they are close to, as beside a known column; a
+  // name holding a separator is the header cut with the wrong one, close to nothing it meant.
+  const guesses = (found: string[]) => {
+    const said = unknownColumnsSaid(found.filter((c) => !DELIMITERS.some((d) => c.includes(d))), known);
+    return said.guessed ? `; ${said.text}` : '';
+  };
   if (given !== undefined) {
     const d = given === '\\t' || given.toLowerCase() === 'tab' ? '\t' : given;
     if ([...d].length !== 1 || d === '"' || d === '\n' || d === '\r') throw new UsageError(`--delimiter ${JSON.stringify(given)}: one character, e.g. ";" or tab`);
     if (known.length > 0 && header.trim() !== '' && !names(d).some((c) => known.includes(c))) {
-      throw new UsageError(`${name} ${at}: no known column in the header (found: ${listedColumns(names(d))}; tried the separator ${d === '\t' ? 'tab' : JSON.stringify(d)}, from ${flag === undefined ? 'its sep= line' : '--delimiter'})`, undefined, hint);
+      throw new UsageError(`${name} ${at}: no known column in the header (found: ${listedColumns(names(d))}; tried the separator ${d === '\t' ? 'tab' : JSON.stringify(d)}, from ${flag === undefined ? 'its sep= line' : '--delimiter'})${guesses(names(d))}`, undefined, hint);
     }
     return d;
   }
@@ -287,7 +293,7 @@ function chooseDelimiter(bytes: Buffer, name: string, flag: string | undefined, 
     // header read with commas would show as one name joined by underscores.
     const widest = DELIMITERS.map(names).reduce((a, b) => (b.length > a.length ? b : a));
     throw new UsageError(
-      `${name} ${at}: no known column in the header (found: ${listedColumns(widest)}; tried the separators , ; tab |)`,
+      `${name} ${at}: no known column in the header (found: ${listedColumns(widest)}; tried the separators , ; tab |)${guesses(widest)}`,
       undefined,
       hint,
     );

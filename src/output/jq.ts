@@ -68,7 +68,8 @@ function jqMessage(err: unknown): string {
   return text
     .split('\n')
     .filter((l) => l.trim() && !/^jq: \d+ compile errors?$/.test(l.trim()) && !/^Non-zero exit code/.test(l))
-    .map((l) => l.replace(/^jq: error(: )?/, '').trim())
+    // jq-web's name for the input, where jq says <stdin>.
+    .map((l) => l.replace(/^jq: error(: )?/, '').trim().replace(/^\(at inputString:/, '(at <stdin>:'))
     // A line ending "line 1:" names the place of the expression's line that follows it.
     .reduce((text, l) => (!text ? l : text.endsWith(':') ? `${text} ${l}` : `${text}; ${l}`), '');
 }
@@ -90,6 +91,17 @@ export async function checkJq(expr: string): Promise<void> {
   }
 }
 
+/**
+ * jq's own out-of-memory: the WebAssembly ended (no exit code of jq's), and jq's line said so as
+ * jq writes it (an expression's error() is "jq: error (at …): …"), or its memory was overrun.
+ */
+function outOfMemory(err: unknown): boolean {
+  const e = err as { stderr?: unknown; message?: unknown; exitCode?: unknown };
+  if (!(err instanceof Error) || err.name !== 'RuntimeError' || e.exitCode !== undefined) return false;
+  const lines = typeof e.stderr === 'string' ? e.stderr.split('\n').map((l) => l.trim()) : [];
+  return lines.includes('jq: error: cannot allocate memory') || /memory access out of bounds/.test(String(e.message));
+}
+
 /** The output of `jq -r -c EXPR` on the document, each result on its own line (nothing when none). */
 export async function runJq(document: unknown, expr: string): Promise<string> {
   const jq = await engine();
@@ -106,7 +118,7 @@ export async function runJq(document: unknown, expr: string): Promise<string> {
     // jq here is WebAssembly, at most 4 GB, holding the whole document (an --all list of 60,000
     // orders) and what the expression makes of it; jq itself reads a stream of objects. Its own
     // words for it, not a user's error("… too large") of the expression.
-    if (tooLarge || said.split(';').some((part) => /^(cannot allocate memory|memory access out of bounds)$/.test(part.trim()))) {
+    if (tooLarge || outOfMemory(err)) {
       e.hint = 'jq ran out of the memory sct can give it (at most 4 GB, for the whole JSON and all the expression makes of it): for a large list, write it one object a line (-o ndjson) and give that to jq';
     }
     throw e;

@@ -284,7 +284,7 @@ describe('--jq', () => {
     ]);
     const r = await t.sct(['orders', 'list', '--buying', '--limit', '1', '--jq', '.a']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('Cannot index array with string "a"');
+    expect(r.stderr).toContain('error: --jq: (at <stdin>:0): Cannot index array with string "a"');
   });
 });
 describe('--jq out of memory', () => {
@@ -300,5 +300,11 @@ describe('--jq out of memory', () => {
     const own = await t.sct(['orders', 'get', '1', '--jq', 'error("upload too large")']);
     expect(own.exitCode).toBe(1);
     expect(own.stderr).not.toContain('ran out of the memory');
+    // Nor are jq's words written by the expression itself, in its error or on stderr.
+    for (const expr of ['error("x; cannot allocate memory")', 'error("boom\\ncannot allocate memory")', '"jq: error: cannot allocate memory\\n" | stderr | error("bad")']) {
+      const written = await t.sct(['orders', 'get', '1', '--jq', expr]);
+      expect(written.exitCode, expr).toBe(1);
+      expect(written.stderr, expr).not.toContain('ran out of the memory');
+    }
   });
 });

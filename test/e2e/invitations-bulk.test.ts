@@ -347,4 +347,13 @@ describe('a header of very many columns', () => {
     expect(none.stderr).toContain('and 10 more');
     expect(none.stderr.length).toBeLessThan(10_000);
   });
+
+  it('a header whose only columns are misspelt names the close ones, as a header with one known column does', async () => {
+    const one = await t.sct(['invitations', 'bulk-create', '--file', t.writeFile('only-typo.csv', 'emial\na@typo.example\n'), '--dry-run']);
+    expect(one.exitCode).toBe(2);
+    expect(one.stderr).toContain('only-typo.csv line 1: no known column in the header (found: emial; tried the separators , ; tab |); unknown column emial (did you mean email?)');
+    const two = await t.sct(['invitations', 'bulk-create', '--file', t.writeFile('two-typos.csv', 'emial;auth_grup\na@typo.example;member\n'), '--dry-run', '--delimiter', ';']);
+    expect(two.exitCode).toBe(2);
+    expect(two.stderr).toContain('unknown columns emial (did you mean email?), auth_grup (did you mean auth_group?)');
+  });
 });
