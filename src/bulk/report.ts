@@ -92,7 +92,7 @@ function flatRow(o: Outcome) {
   const more = shown?.notShown ? `; (${shown.notShown.toLocaleString('en-US')} more field errors not shown)` : '';
   const fieldText = shown ? Object.entries(shown.fields).map(([k, v]) => `${k}: ${v.join(' ')}`).join('; ') + more : '';
   return {
-    line: o.lines.join(' '),
+    line: lineRanges(o.lines, ' '),
     key: o.key,
     status: o.status,
     id: o.id ?? '',
@@ -325,7 +325,23 @@ export function placeName(unit: FileUnit, at: number | string): string {
 
 /** Where a unit is in its file, for stderr: `line 3 (F-1)`, or a plot file's `feature 3 (F-1)`. */
 function placeOf(o: Outcome, unit: FileUnit): string {
-  return `${placeName(unit, o.lines.join(','))} (${stripControl(o.key)})`;
+  return `${placeName(unit, lineRanges(o.lines, ','))} (${stripControl(o.key)})`;
+}
+
+/**
+ * A unit's lines with three or more in a row as a range ("2-8001 8003"): an order of 20,000
+ * item rows names its lines in a few characters, not in more than a spreadsheet cell holds.
+ */
+export function lineRanges(lines: readonly number[], separator: string): string {
+  const parts: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    let j = i;
+    while (j + 1 < lines.length && lines[j + 1] === lines[j]! + 1) j++;
+    if (j - i >= 2) parts.push(`${lines[i]}-${lines[j]}`);
+    else for (let k = i; k <= j; k++) parts.push(String(lines[k]));
+    i = j + 1;
+  }
+  return parts.join(separator);
 }
 
 /** One row's outcome for stderr with its status, then its id or error: `line 3 (F-1): created 412`. */

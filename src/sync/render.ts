@@ -16,6 +16,7 @@ import { createListWriter, writeOne, type ListWriter } from '../output/format.js
 import { cleanCell } from '../output/sanitize.js';
 import { valueWithoutToken } from '../util/redact.js';
 import { stopPoint } from '../util/process.js';
+import { lineRanges } from '../bulk/report.js';
 import { writesOf, type Change, type Plan, type PlannedCreate } from './plan.js';
 
 const TABLE_ONLY_ON_SERVICE = 20;
@@ -78,8 +79,8 @@ export interface PlanWriter {
 export function planWriter(ctx: Context, o: PlanContext): PlanWriter {
   const format = ctx.format();
   const rowsOn = o.data !== false && format !== 'json';
-  // The lines as in -o json (an array) in NDJSON; a CSV cell holds them as "2 3".
-  const lines = (l: number[]) => (format === 'csv' ? l.join(' ') : l);
+  // The lines as in -o json (an array) in NDJSON; a CSV cell holds them as "2 3" ("2-8001": a range).
+  const lines = (l: number[]) => (format === 'csv' ? lineRanges(l, ' ') : l);
   let list: ListWriter | undefined;
   let batch: Array<Record<string, unknown>> = [];
   let sinceStop = 0;

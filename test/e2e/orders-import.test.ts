@@ -28,6 +28,27 @@ const posts = () => t.sb.requests.filter((q) => q.method === 'POST');
 const writeCsv = (name: string, text: string): string => t.writeFile(name, text.trim() + '\n');
 
 describe('orders import', () => {
+  it("an order of 8,000 item rows: the report's line cell names them as a range, within a spreadsheet cell's 32,767 characters", async () => {
+    const [a] = products;
+    const rows = Array.from({ length: 8000 }, (_, i) => (i === 0 ? `BIG-1,order,2025-04-01,101,${a},1,kg,${i + 1}` : `BIG-1,,,,${a},1,kg,${i + 1}`));
+    const file = writeCsv('big-order.csv', `external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number\n${rows.join('\n')}\nBIG-2,order,2025-04-01,101,${a},1,kg,1\nBIG-3,order,2025-04-01,101,${a},1,kg,1\nBIG-2,,,,${a},2,kg,2`);
+    const report = join(t.dir, 'big-report.csv');
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file, '--report', report, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const cells = (parse(readFileSync(report, 'utf8'), { columns: true }) as Record<string, string>[]).map((x) => [x.line, x.key]);
+    expect(cells).toEqual([['2-8001', 'BIG-1'], ['8002 8004', 'BIG-2'], ['8003', 'BIG-3']]);
+    // -o json keeps every line, as numbers.
+    expect((JSON.parse(r.stdout) as Array<{ lines: number[] }>)[0]!.lines).toHaveLength(8000);
+    // A sync's plan as CSV names them alike.
+    const plan = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--dry-run', '-o', 'csv']);
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect((parse(plan.stdout, { columns: true }) as Record<string, string>[]).filter((x) => x.external_id.startsWith('BIG-')).map((x) => [x.lines, x.external_id, x.action])).toEqual([
+      ['2-8001', 'BIG-1', 'unchanged'],
+      ['8002 8004', 'BIG-2', 'unchanged'],
+      ['8003', 'BIG-3', 'unchanged'],
+    ]);
+  });
+
   it('creates one order per external_id with its rows as items, reports it, and skips it on a rerun', async () => {
     const [a, b, c] = products;
     const file = writeCsv(
