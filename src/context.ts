@@ -7,7 +7,7 @@ import type { Prompter } from './prompt.js';
 import { ConfigStore } from './config/config.js';
 import { configDir } from './config/paths.js';
 import { checkProfileExists, loginCommand, notLoggedIn, resolveSettings, setOutputCommand, type Settings } from './config/settings.js';
-import { ApiClient, type ClientOptions, type PlannedRequest } from './api/client.js';
+import { ApiClient, IN_FLIGHT_GRACE_MS, type ClientOptions, type PlannedRequest } from './api/client.js';
 import { missingApiPrefix } from './api/endpoint.js';
 import { abortableSleep } from './api/retry.js';
 import { UsageError } from './errors.js';
@@ -190,6 +190,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
         env,
         signal: deps.signal,
         abortInFlight: !options.finishInFlight,
+        inFlightGraceMs: options.finishInFlight ? Math.min(limits.timeoutMs, IN_FLIGHT_GRACE_MS) : undefined,
         trace: flags.verbose ? (line) => io.error(io.colorErr.dim(line)) : undefined,
         warn: warnOnce,
         onRateLimitWait: (ms, signal) => rateLimitCountdown(ctx, ms, signal),

@@ -95,6 +95,11 @@ export interface ClientOptions {
    * the wire finish, so a bulk run interrupted with Ctrl-C knows the outcome of every unit it sent.
    */
   abortInFlight?: boolean;
+  /**
+   * With abortInFlight false: how long after the signal a request already on the wire is given
+   * for its answer before it is let go (its outcome then unknown, resent under its key by a rerun).
+   */
+  inFlightGraceMs?: number;
   /** --verbose: one line per call. */
   trace?: (line: string) => void;
   /** A warning for stderr (a token sent over plain http because SCT_ALLOW_HTTP=1 allows it). */
@@ -138,6 +143,22 @@ export class DryRunEnd extends Error {
     super('dry run: stopped at the first write');
     this.name = 'DryRunEnd';
   }
+}
+
+/**
+ * How long a bulk run stopped by a signal waits for the answers to requests already sent (at
+ * most --timeout): long enough for a service's usual answer, short enough that the report is
+ * written before the kill that follows a stop (execa 5 s after its SIGTERM, GitHub Actions 7.5 s
+ * after its SIGINT, Docker 10 s). A request let go is unknown, and a rerun resends it under its key.
+ */
+export const IN_FLIGHT_GRACE_MS = 3_000;
+
+/** A signal aborted `ms` after `signal` is. */
+function afterGrace(signal: AbortSignal | undefined, ms: number): AbortSignal | undefined {
+  if (!signal) return undefined;
+  const late = new AbortController();
+  signal.addEventListener('abort', () => setTimeout(() => late.abort(), ms).unref(), { once: true });
+  return late.signal;
 }
 
 export interface ApiResponse<T> {
@@ -243,7 +264,7 @@ export class ApiClient {
       onRateLimitWait: options.onRateLimitWait,
     };
     this.signal = options.signal;
-    this.requestSignal = options.abortInFlight === false ? undefined : options.signal;
+    this.requestSignal = options.abortInFlight !== false ? options.signal : options.inFlightGraceMs === undefined ? undefined : afterGrace(options.signal, options.inFlightGraceMs);
     this.dryRun = options.dryRun;
   }
 

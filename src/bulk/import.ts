@@ -9,7 +9,7 @@
 // instead of creating a duplicate, while --fresh (a new generation) really sends everything
 // again.
 import type { Context } from '../context.js';
-import type { ApiClient } from '../api/client.js';
+import { IN_FLIGHT_GRACE_MS, type ApiClient } from '../api/client.js';
 import type { RateLimitState } from '../api/retry.js';
 import type { Journal } from './journal.js';
 import { stoppedEarly, withBulkRun } from './open.js';
@@ -18,7 +18,7 @@ import { EDITED_SINCE_SENT, finishBulk, type FileUnit } from './report.js';
 import { stripControl } from '../output/sanitize.js';
 import { drawsSpinner } from '../output/spinner.js';
 import { ApiError, ConflictError } from '../errors.js';
-import { countOf } from '../util/format.js';
+import { countOf, formatDuration } from '../util/format.js';
 
 export interface ImportRun<T> {
   /** Names the journal and the keys: the same file run as another command is another run. */
@@ -150,16 +150,17 @@ export function announceRun(
 
 /**
  * Said at the first stop signal while requests are out, where no spinner says it (a log, a pipe):
- * the run waits for their answers, up to --timeout, so that its journal knows what they did.
+ * the run waits a few seconds for their answers (IN_FLIGHT_GRACE_MS, at most --timeout), so that
+ * its journal knows what they did.
  */
 export function sayStopping(ctx: Context): (inFlight: number) => void {
   return (n) => {
     // Where a spinner is drawn, it says so on its line.
     if (drawsSpinner(ctx.io)) return;
-    const limit = ctx.flags.timeout ?? '30';
+    const grace = Math.min(ctx.requestLimits().timeoutMs, IN_FLIGHT_GRACE_MS);
     const them = n === 1 ? 'it' : 'them';
     ctx.io.info(
-      `stopping: waiting for the answer${n === 1 ? '' : 's'} to ${n} request${n === 1 ? '' : 's'} already sent (up to --timeout, ${/^\d+(\.\d+)?$/.test(limit) ? `${limit}s` : limit}), ` +
+      `stopping: waiting up to ${formatDuration(grace)} for the answer${n === 1 ? '' : 's'} to ${n} request${n === 1 ? '' : 's'} already sent, ` +
         `so the journal knows what became of ${them}; a second signal stops at once`,
     );
   };

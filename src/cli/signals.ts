@@ -32,7 +32,11 @@ export function abortOnStopSignals(controller: AbortController, external?: Abort
     // A SIGINT re-raised within moments of the first is not a person pressing again: conf's
     // atomic-write library re-sent the signal after its own clean-up; another may.
     const now = Date.now();
-    if (firstSignal && now - firstSignal.at > 300) process.exit(SIGNAL_EXIT_CODES[name]);
+    if (firstSignal && now - firstSignal.at > 300) {
+      // Said, so that a log (a CI job's, cancelled) shows why the run ended without its report.
+      process.stderr.write(`error: stopped at once by a second signal (${name})\n`);
+      process.exit(SIGNAL_EXIT_CODES[name]);
+    }
     firstSignal ??= { name, at: now };
     controller.abort();
   };

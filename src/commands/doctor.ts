@@ -1,5 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
-import { fileErrorText } from '../util/files.js';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { fileErrorText, nearestExisting } from '../util/files.js';
 import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import { CONFIG_FILE_MODE } from '../config/config.js';
@@ -56,7 +56,17 @@ function configDirCheck(dir: string): Omit<Check, 'name'> | null {
     mode = statSync(dir).mode & 0o777;
   } catch (err) {
     // Made by the first write (a login, a config set): the environment alone (a CI job) needs none.
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { level: 'ok', detail: `${dir} does not exist yet (nothing is stored)` };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      // Reads need none, but bulk runs, sync (their journals) and a login do: a directory that
+      // cannot be made (HOME=/ for a container's user, a read-only file system) is said now.
+      const parent = nearestExisting(dir);
+      try {
+        accessSync(parent, constants.W_OK);
+      } catch (cause) {
+        return { level: 'warn', detail: `${dir} does not exist and cannot be made: ${parent} cannot be written (${fileErrorText(cause)}); bulk runs, sync and a login need it: set SCT_CONFIG_DIR to a directory you can write` };
+      }
+      return { level: 'ok', detail: `${dir} does not exist yet (nothing is stored)` };
+    }
     return { level: 'fail', detail: `${dir}: ${(err as Error).message}` };
   }
   const owner = notMine(dir);

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { until, useSandbox } from '../helpers/sandbox.js';
+import { holdPath, until, useSandbox } from '../helpers/sandbox.js';
 import type { FaultOptions } from '../../src/sandbox/server.js';
 import { rng } from '../helpers/random.js';
 
@@ -185,11 +185,35 @@ describe('stopping signals: SIGINT, SIGTERM and SIGHUP at seeded points of a bul
     const r = await child;
     t.sb.setFaults({});
     expect(r.exitCode, String(r.stderr)).toBe(143);
+    // Said, not a silent exit: a CI log shows why the run ended there.
+    expect(String(r.stderr)).toContain('error: stopped at once by a second signal (SIGTERM)');
     expect(tempFiles(t.dir)).toEqual([]);
     const rest = await t.sct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '3', '--report', report, '--force']);
     expect(rest.exitCode, rest.stderr).toBe(0);
     const after = await counts();
     expect(after.size).toBe(30);
     expect([...after.values()].every((x) => x === 1), 'an order created twice').toBe(true);
+  });
+
+  it('a stop signal while the answers are slow: a few seconds for them, not --timeout, then the report with those orders unknown (execa, as a CI runner, kills 5 s after its SIGTERM)', { timeout: 60_000 }, async () => {
+    const { file } = await ordersFile('S3');
+    const report = join(t.dir, 'report-slow.csv');
+    const hold = holdPath(t.sb, '/orders/purchase');
+    try {
+      const child = t.spawnSct(['orders', 'import', '--purchase', '--file', file, '--concurrency', '3', '--report', report, '--timeout', '120s', '-o', 'json']);
+      await until(hold.asked, 'an order in flight', 30_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      child.kill('SIGTERM');
+      const r = await child;
+      expect(r.exitCode, String(r.stderr)).toBe(143);
+      expect(String(r.stderr)).toMatch(/stopping: waiting up to 3s for the answers? to [1-3] requests? already sent, so the journal knows what became of them/);
+      const rows = parse(readFileSync(report), { columns: true }) as Array<{ status: string }>;
+      const unknown = rows.filter((x) => x.status === 'unknown').length;
+      expect(unknown).toBeGreaterThan(0);
+      expect(rows.map((x) => x.status)).toEqual([...Array(unknown).fill('unknown'), ...Array(30 - unknown).fill('not_sent')]);
+      expect(JSON.parse(String(r.stdout)).filter((x: { status: string }) => x.status === 'unknown')).toHaveLength(unknown);
+    } finally {
+      hold.release();
+    }
   });
 });

@@ -408,6 +408,18 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
     expect(posts()).toHaveLength(0);
   });
 
+  it('doctor: a configuration directory that cannot be made (its parent on a read-only file system) is said, not "ok"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sct-ro-'));
+    const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,ro', 'tmpfs', dir], { encoding: 'utf8' });
+    if (m.status !== 0) throw new Error(`mount: ${m.stderr}`);
+    mounts.push(dir);
+    const r = await t.sct(['doctor', '-o', 'json'], { env: { SCT_CONFIG_DIR: join(dir, 'sct') } });
+    const check = (JSON.parse(r.stdout) as Array<{ name: string; level: string; detail: string }>).find((c) => c.name === 'config_dir');
+    expect(check).toMatchObject({ level: 'warn' });
+    expect(check!.detail).toContain(`${join(dir, 'sct')} does not exist and cannot be made: ${dir} cannot be written (a read-only file system)`);
+    expect(check!.detail).toContain('SCT_CONFIG_DIR');
+  });
+
   it('a workspace switch the profile cannot record: the service has switched, and the error says so', async () => {
     const { dir } = fullDisk(16, 8);
     const env = { SCT_CONFIG_DIR: dir, SCT_TOKEN: undefined };
