@@ -265,6 +265,9 @@ export async function finishBulk(
   }
 
   const resume = rerunHint(ctx, o);
+  // Thrown below is the run's own failure or the report's: an output cut short beside it is said
+  // here, so that neither goes unsaid.
+  if (outputFailure && (result.fatal || reportFailure)) await io.after(`error: ${outputFailure.message}`);
   if (result.fatal) {
     if (reportFailure) await io.after(`error: ${reportFailure.message}`);
     const err = result.fatal as Error & { hint?: string; afterRedirect?: string; idempotencyKey?: string };

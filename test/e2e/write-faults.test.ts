@@ -259,6 +259,16 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
     expect((await invitedCounts(domain)).size).toBe(199);
   });
 
+  it('stdout and the report both on a full disk: each failure is said, not the report alone', async () => {
+    const { dir } = fullDisk(4, 0);
+    const { file } = people(120);
+    const report = join(dir, 'report.csv');
+    const r = await bash(`$SCT invitations bulk-create --file '${file}' --report '${report}' -o json > '${join(dir, 'rows.json')}'`);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`error: writing the report ${report}: .*(ENOSPC|no space left)`, 'i'));
+    expect(r.stderr).toMatch(/error: writing output: .*(ENOSPC|no space left)/i);
+  });
+
   it('a report that cannot be written after the rows went through: the rows and the summary on stderr, exit 1, no temporary file', async () => {
     const { dir, makeRoom } = fullDisk(4, 0);
     const { file, domain } = people(5, (i) => (i === 2 ? '1' : '3'));
