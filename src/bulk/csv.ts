@@ -205,7 +205,11 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     return taken;
   };
   let delimiter = '';
-  if (workbook) await eachWorkbookRecord(input, name, opts, onRecord);
+  if (workbook) {
+    await eachWorkbookRecord(input, name, opts, onRecord);
+    // Read in one synchronous stretch (seconds for a large sheet): a signal that came meanwhile stops it here.
+    if (opts.signal) await stopPoint(opts.signal);
+  }
   else {
     if (opts.sheet !== undefined) throw new UsageError(`--sheet: ${name} is a CSV file, not a workbook (.xlsx, .ods)`);
     let bytes: Buffer | undefined = await utf8Input(input, name, opts.encoding);

@@ -249,7 +249,8 @@ export async function finishBulk(
   const words = o.conflicts ?? CHANGED_SINCE_PLAN;
   if (conflict) parts.push(`${conflict} ${words.summary}`);
   if (notSent) parts.push(`${notSent} not sent`);
-  if (unknown) parts.push(`${unknown} unknown (sent, no answer says what became of them: they may exist)`);
+  // A sync's may be updates, which exist either way.
+  if (unknown) parts.push(`${unknown} unknown (sent, no answer says what became of them: ${o.replans ? 'they may have been carried out' : 'they may exist'})`);
   if (invalid) parts.push(`${invalid} invalid (not sent)`);
   // After the table (inside the pager when one shows it), never before it; --quiet keeps them.
   await io.after(`${o.noun}: ${parts.join(', ')}${o.report && !reportFailure ? ` — report in ${o.report}` : ''}`);
@@ -274,8 +275,14 @@ export async function finishBulk(
     // A write the service answered with a redirect sct does not follow gets the same redirect at
     // every rerun (a create under the same key; an update, which has none, sent again), which
     // would stop at it again: it is taken out first.
+    // A sync's rerun plans again: only what did not go through is sent again, to the same redirect.
     const again = err.idempotencyKey === undefined ? 'a rerun sends it again' : 'a rerun resends it under the same key';
-    const go = err.afterRedirect === undefined ? resume : `${again} and gets the same redirect: see whether it went through, take it out of the file, ${rerunHint(ctx, o, 'then rerun for the rest')}`;
+    const go =
+      err.afterRedirect === undefined
+        ? resume
+        : o.replans
+          ? `the rerun plans again from what the service has: if it went through, it is not sent again; if it gets the same redirect again, ${rerunHint(ctx, o, 'take it out of the file')}`
+          : `${again} and gets the same redirect: see whether it went through, take it out of the file, ${rerunHint(ctx, o, 'then rerun for the rest')}`;
     err.hint = [err.hint, go].filter(Boolean).join('; ');
     throw err;
   }
@@ -295,7 +302,7 @@ export async function finishBulk(
   if (unknown) {
     for (const f of first(20, only('unknown', outcomes))) await io.after(`  ${placeOf(f, unit)}: ${stripControl(f.error ?? 'no answer')}`);
     if (unknown > 20) await io.after(`  … and ${unknown - 20} more${o.report ? ` (see ${o.report})` : ''}`);
-    const e = new SctError(`${unknown} of ${outcomes.length} ${o.noun} sent without an answer about them: they may exist`);
+    const e = new SctError(`${unknown} of ${outcomes.length} ${o.noun} sent without an answer about them: ${o.replans ? 'they may have been carried out' : 'they may exist'}`);
     e.hint = resume;
     throw e;
   }
@@ -332,15 +339,16 @@ function placeOf(o: Outcome, unit: FileUnit): string {
 }
 
 /**
- * A unit's lines with three or more in a row as a range ("2-8001 8003"): an order of 20,000
+ * A unit's lines with three or more in a row as a range ("2..8001 8003"): an order of 20,000
  * item rows names its lines in a few characters, not in more than a spreadsheet cell holds.
+ * Two dots, not a dash: a spreadsheet reads a cell `2-4` as a date (4 February).
  */
 export function lineRanges(lines: readonly number[], separator: string): string {
   const parts: string[] = [];
   for (let i = 0; i < lines.length; ) {
     let j = i;
     while (j + 1 < lines.length && lines[j + 1] === lines[j]! + 1) j++;
-    if (j - i >= 2) parts.push(`${lines[i]}-${lines[j]}`);
+    if (j - i >= 2) parts.push(`${lines[i]}..${lines[j]}`);
     else for (let k = i; k <= j; k++) parts.push(String(lines[k]));
     i = j + 1;
   }

@@ -14,6 +14,7 @@
 import { JournalWriteError, type Journal, type JournalEntry } from './journal.js';
 import type { RateLimitState } from '../api/retry.js';
 import { ApiError, ConflictError, InterruptedError, RejectedError, SctError, type FieldErrors } from '../errors.js';
+import { turnTheLoop } from '../util/process.js';
 
 export interface Unit<T> {
   /** Stable identity across reruns (an external_id, an e-mail, a chunk's first line). */
@@ -275,7 +276,10 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
     }
   };
 
-  if (o.journal && !budgetShort()) {
+  // A signal that came during the synchronous work before (a file read, its rows made into
+  // units) reaches its handler before the first request, which it then stops: nothing is sent.
+  await turnTheLoop();
+  if (o.journal && !budgetShort() && !o.signal.aborted) {
     for (let i = 0; i < units.length && firstWave.size < o.concurrency; i++) if (!doneBefore(units[i])) firstWave.add(i);
     record([...firstWave].flatMap((i) => records.sending(units[i])));
   }

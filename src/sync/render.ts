@@ -79,7 +79,7 @@ export interface PlanWriter {
 export function planWriter(ctx: Context, o: PlanContext): PlanWriter {
   const format = ctx.format();
   const rowsOn = o.data !== false && format !== 'json';
-  // The lines as in -o json (an array) in NDJSON; a CSV cell holds them as "2 3" ("2-8001": a range).
+  // The lines as in -o json (an array) in NDJSON; a CSV cell holds them as "2 3" ("2..8001": a range).
   const lines = (l: number[]) => (format === 'csv' ? lineRanges(l, ' ') : l);
   let list: ListWriter | undefined;
   let batch: Array<Record<string, unknown>> = [];

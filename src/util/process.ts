@@ -35,6 +35,11 @@ export function withDefaultStopSignals<T>(work: () => T): T {
  * the run. The loop turns twice: one check phase may come before the poll that reads the signal.
  */
 export async function stopPoint(signal: AbortSignal): Promise<void> {
-  for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+  await turnTheLoop();
   if (signal.aborted) throw new InterruptedError();
+}
+
+/** Two turns of the event loop: a signal that came meanwhile has reached its handler after them. */
+export async function turnTheLoop(): Promise<void> {
+  for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { execFileSync } from 'node:child_process';
 import { holdPath, until, useSandbox } from '../helpers/sandbox.js';
+import { utils, write } from '@e965/xlsx';
 import { hasScript, runAtTerminal } from '../helpers/terminal.js';
 import { BIN } from '../helpers/sct.js';
 import { MULTI, OWNER, TRADER } from '../sandbox/helpers.js';
@@ -407,6 +408,22 @@ describe('a file stopped part-way through its reading (seconds of synchronous wo
     expect(r.exitCode, String(r.stderr)).toBe(130);
     expect(t.sb.requests.slice(before).filter((q) => q.path.startsWith('/api/orders'))).toEqual([]);
     expect(out).toBe('');
+  });
+
+  it('orders import of a workbook (read in one synchronous stretch): Ctrl-C while it is read ends it with nothing sent', async () => {
+    const product = await productId();
+    const rows = [['external_id', 'type', 'order_created_at', 'seller_company_id', 'product', 'volume', 'unit', 'line_number'], ...Array.from({ length: 150_000 }, (_, i) => [`WB-STOP-${run}-${Math.floor(i / 3)}`, 'order', '2025-03-01', 101, product, 1, 'kg', (i % 3) + 1])];
+    const book = utils.book_new();
+    utils.book_append_sheet(book, utils.aoa_to_sheet(rows), 'Orders');
+    const file = join(t.dir, `stop-${run}.xlsx`);
+    writeFileSync(file, write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer);
+    const before = t.sb.requests.length;
+    const child = t.spawnSct(['orders', 'import', '--purchase', '--file', file]);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    child.kill('SIGINT');
+    const r = await child;
+    expect(r.exitCode, String(r.stderr)).toBe(130);
+    expect(t.sb.requests.slice(before).filter((q) => q.method === 'POST')).toEqual([]);
   });
 });
 

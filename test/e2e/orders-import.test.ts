@@ -36,14 +36,14 @@ describe('orders import', () => {
     const r = await t.sct(['orders', 'import', '--purchase', '--file', file, '--report', report, '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     const cells = (parse(readFileSync(report, 'utf8'), { columns: true }) as Record<string, string>[]).map((x) => [x.line, x.key]);
-    expect(cells).toEqual([['2-8001', 'BIG-1'], ['8002 8004', 'BIG-2'], ['8003', 'BIG-3']]);
+    expect(cells).toEqual([['2..8001', 'BIG-1'], ['8002 8004', 'BIG-2'], ['8003', 'BIG-3']]);
     // -o json keeps every line, as numbers.
     expect((JSON.parse(r.stdout) as Array<{ lines: number[] }>)[0]!.lines).toHaveLength(8000);
     // A sync's plan as CSV names them alike.
     const plan = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--dry-run', '-o', 'csv']);
     expect(plan.exitCode, plan.stderr).toBe(0);
     expect((parse(plan.stdout, { columns: true }) as Record<string, string>[]).filter((x) => x.external_id.startsWith('BIG-')).map((x) => [x.lines, x.external_id, x.action])).toEqual([
-      ['2-8001', 'BIG-1', 'unchanged'],
+      ['2..8001', 'BIG-1', 'unchanged'],
       ['8002 8004', 'BIG-2', 'unchanged'],
       ['8003', 'BIG-3', 'unchanged'],
     ]);

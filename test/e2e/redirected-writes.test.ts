@@ -255,7 +255,10 @@ describe('a write answered with a redirect', () => {
     const r = await sct(['origins', 'sync', '--file', file, '--yes']);
     expect(r.exitCode).toBe(1);
     expect(sent('PATCH')).toEqual([`/api/origins/${made.id}`]);
-    expect(r.stderr).toContain('a rerun sends it again and gets the same redirect: see whether it went through, take it out of the file, then rerun for the rest');
+    // A sync's rerun plans again: what went through is not sent again, and only what was not
+    // meets the same redirect.
+    expect(r.stderr).toContain('origins: 0 created, 0 rejected, 1 unknown (sent, no answer says what became of them: they may have been carried out)');
+    expect(r.stderr).toContain('hint: the rerun plans again from what the service has: if it went through, it is not sent again; if it gets the same redirect again, take it out of the file: sct origins sync');
     expect(r.stderr).toContain('(it plans again from what the service has');
     expect(r.stderr).not.toContain('same key and');
   });
