@@ -92,6 +92,15 @@ export async function checkJq(expr: string): Promise<void> {
 }
 
 /**
+ * The largest JSON (in characters) handed to jq. jq here is WebAssembly holding the whole
+ * document in at most 4 GB (a list of 250 MB is already past what it can parse), and jq-web
+ * gathers its output a character at a time in a JavaScript array, which V8 cannot grow past
+ * ~134 million: beyond, Node ends with a native crash (exit 133), none of sct's errors. A list
+ * `.[]` writes out about as large as it came in: under this, it fits.
+ */
+const MAX_JQ_INPUT = 128e6;
+
+/**
  * jq's own out-of-memory: the WebAssembly ended (no exit code of jq's), and jq's line said so as
  * jq writes it (an expression's error() is "jq: error (at …): …"), or its memory was overrun.
  */
@@ -108,8 +117,14 @@ export async function runJq(document: unknown, expr: string): Promise<string> {
   let out: string | undefined;
   try {
     const input = JSON.stringify(document ?? null);
+    if (input.length > MAX_JQ_INPUT) {
+      const e = new SctError(`--jq: the JSON is ${Math.round(input.length / 1e6)} MB, more than the ${MAX_JQ_INPUT / 1e6} MB jq takes here`);
+      e.hint = 'write it one object a line (-o ndjson) and give that to jq';
+      throw e;
+    }
     out = withDefaultStopSignals(() => jq.raw(input, expr, ['-r', '-c']));
   } catch (err) {
+    if (err instanceof SctError) throw err;
     // The document nested past what a stack walks (JSON.stringify's): that, as report-error says it.
     if (err instanceof RangeError && err.message.includes('Maximum call stack size exceeded')) throw err;
     const tooLarge = err instanceof RangeError && /Invalid string length/.test(err.message);

@@ -1,0 +1,34 @@
+// --jq over a JSON too large for jq here (jq-web: WebAssembly of at most 4 GB holding the whole
+// document, its output gathered a character at a time in a JavaScript array, which V8 cannot
+// grow past ~134 M elements and then ends the process with a native crash). The built sct
+// against a server on 127.0.0.1 answering a list of 140 MB.
+import { describe, expect, it } from 'vitest';
+import { runSct } from '../helpers/sct.js';
+import { useLocalServer, useServerEnv } from '../helpers/local-server.js';
+
+const item = JSON.stringify({ id: 1, note: 'y'.repeat(1000) });
+let big: Buffer | undefined;
+const server = useLocalServer((req, res) => {
+  req.resume();
+  res.writeHead(200, { 'content-type': 'application/json' });
+  if (req.url?.startsWith('/api/big')) res.end((big ??= Buffer.from(`[${Array(140_000).fill(item).join(',')}]`)));
+  else res.end(`[${Array(100).fill(item).join(',')}]`);
+});
+const run = useServerEnv(server);
+
+describe('--jq and the size of the JSON', () => {
+  it('a JSON over 128 MB is refused at once with the way round it, never a crash of Node', { timeout: 60_000 }, async () => {
+    const r = await runSct(['api', '/big', '--jq', '.[]'], { env: run.env(), timeout: 55_000 });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/error: --jq: the JSON is 14\d MB, more than the 128 MB jq takes here/);
+    expect(r.stderr).toContain('hint: write it one object a line (-o ndjson) and give that to jq');
+    expect(r.stderr).not.toContain('Fatal');
+    expect(r.stdout).toBe('');
+  });
+
+  it('a JSON under it is filtered as before', async () => {
+    const r = await runSct(['api', '/small', '--jq', '.[0].id'], { env: run.env() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('1\n');
+  });
+});
