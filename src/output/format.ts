@@ -204,7 +204,8 @@ export function terminalSafe(io: IOStreams): (value: unknown) => unknown {
 /** jq's results for the document; on a terminal its strings lose their escape sequences first. */
 async function writeJq(io: IOStreams, document: unknown, expr: string): Promise<void> {
   const { runJq } = await import('./jq.js');
-  const out = await runJq(terminalSafe(io)(document), expr);
+  // jq's own stderr lines (`debug`, `stderr`) as jq writes them, the service's text in them cleaned at a terminal.
+  const out = await runJq(terminalSafe(io)(document), expr, (text) => io.error(io.stderrIsTTY ? stripControl(text) : text));
   if (out) await io.write(out);
 }
 

@@ -28,7 +28,7 @@ async function load(): Promise<Jq> {
   let started = false;
   const write = console.error;
   const quietUntilStarted = (...args: unknown[]): void => {
-    if (started) write.apply(console, args);
+    if (started && !jqRunning) write.apply(console, args);
   };
   let failure: unknown;
   const takeOwnRejection = (reason: unknown): void => {
@@ -111,8 +111,34 @@ function outOfMemory(err: unknown): boolean {
   return lines.includes('jq: error: cannot allocate memory') || /memory access out of bounds/.test(String(e.message));
 }
 
+/**
+ * While jq runs, the lines its WebAssembly writes of itself ("Aborted()" before an out-of-memory
+ * error, which sct says in its own words) are not written.
+ */
+let jqRunning = false;
+
+/**
+ * jq.raw with jq's own stderr (`debug`, `stderr`) handed back as jq wrote it: jq-web prints it
+ * with console.warn as `stderr: …` once jq has run without failing.
+ */
+function runQuietly(jq: Jq, input: string, expr: string): { out: string | undefined; stderr?: string } {
+  const warn = console.warn;
+  let stderr: string | undefined;
+  console.warn = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].startsWith('%cstderr%c:') && typeof args[4] === 'string') stderr = args[4];
+    else warn.apply(console, args);
+  };
+  jqRunning = true;
+  try {
+    return { out: jq.raw(input, expr, ['-r', '-c']), stderr };
+  } finally {
+    jqRunning = false;
+    console.warn = warn;
+  }
+}
+
 /** The output of `jq -r -c EXPR` on the document, each result on its own line (nothing when none). */
-export async function runJq(document: unknown, expr: string): Promise<string> {
+export async function runJq(document: unknown, expr: string, onStderr: (text: string) => void): Promise<string> {
   const jq = await engine();
   let out: string | undefined;
   try {
@@ -122,7 +148,9 @@ export async function runJq(document: unknown, expr: string): Promise<string> {
       e.hint = 'write it one object a line (-o ndjson) and give that to jq';
       throw e;
     }
-    out = withDefaultStopSignals(() => jq.raw(input, expr, ['-r', '-c']));
+    const ran = withDefaultStopSignals(() => runQuietly(jq, input, expr));
+    out = ran.out;
+    if (ran.stderr !== undefined) onStderr(ran.stderr);
   } catch (err) {
     if (err instanceof SctError) throw err;
     // The document nested past what a stack walks (JSON.stringify's): that, as report-error says it.

@@ -26,6 +26,20 @@ describe('--jq and the size of the JSON', () => {
     expect(r.stdout).toBe('');
   });
 
+  it("jq's memory running out is said once, as sct's error: no stray line of its WebAssembly before it", { timeout: 60_000 }, async () => {
+    const r = await runSct(['api', '/small', '--jq', 'reduce range(40) as $i ("x"; . + .) | length'], { env: run.env(), timeout: 55_000 });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr.split('\n')[0]).toBe('error: --jq: cannot allocate memory');
+    expect(r.stderr).not.toContain('Aborted()');
+  });
+
+  it("jq's debug and stderr lines reach stderr as jq writes them", async () => {
+    const r = await runSct(['api', '/small', '--jq', '.[0].id | debug | "x" | stderr | 2'], { env: run.env() });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('2\n');
+    expect(r.stderr).toBe('["DEBUG:",1]\nx\n');
+  });
+
   it('a JSON under it is filtered as before', async () => {
     const r = await runSct(['api', '/small', '--jq', '.[0].id'], { env: run.env() });
     expect(r.exitCode, r.stderr).toBe(0);
