@@ -157,8 +157,15 @@ export const IN_FLIGHT_GRACE_MS = 3_000;
 function afterGrace(signal: AbortSignal | undefined, ms: number): AbortSignal | undefined {
   if (!signal) return undefined;
   const late = new AbortController();
-  signal.addEventListener('abort', () => setTimeout(() => late.abort(), ms).unref(), { once: true });
+  // The reason is what a row let go says in the report.
+  signal.addEventListener('abort', () => setTimeout(() => late.abort(new InterruptedError(`interrupted: no answer within ${formatDuration(ms)} of the stop`)), ms).unref(), { once: true });
   return late.signal;
+}
+
+/** The error of a call stopped on the wire: the grace's own words when its time ran out (afterGrace). */
+function stopped(call: Call): InterruptedError {
+  const reason: unknown = call.wireSignal?.reason;
+  return reason instanceof InterruptedError ? new InterruptedError(reason.message) : new InterruptedError();
 }
 
 export interface ApiResponse<T> {
@@ -402,7 +409,9 @@ export class ApiClient {
 
   /** One attempt of a call, from the rate-limit budget to the answer read: AGAIN when another is due. */
   private async attempt(call: Call): Promise<Answer | typeof AGAIN> {
-    if (call.options.signal?.aborted) call.fail(new InterruptedError());
+    // Nothing new leaves after a stop: not a retry, not a redirect's next request, not a write
+    // after its read (a bulk run's client lets only what is already on the wire finish).
+    if (call.waitSignal?.aborted) call.fail(new InterruptedError());
     await this.waitForBudget(call);
     if (call.options.beforeSend && !call.mayHaveArrived) {
       try {
@@ -412,6 +421,8 @@ export class ApiClient {
         if (err instanceof SctError) call.fail(err, false);
         throw err;
       }
+      // A stop that came while the read was out: the write does not follow it.
+      if (call.waitSignal?.aborted) call.fail(new InterruptedError());
     }
     const deadline = this.deadline(call.wireSignal);
     const res = await this.sendAttempt(call, deadline);
@@ -463,7 +474,7 @@ export class ApiClient {
       const timedOut = deadline.expired();
       if (timedOut || !neverConnected(err)) call.mayHaveArrived = true;
       // Stopped (Ctrl-C, a signal) once it may have gone out: a write that may have been done.
-      if (err instanceof InterruptedError || (!timedOut && call.wireSignal?.aborted)) call.fail(new InterruptedError());
+      if (err instanceof InterruptedError || (!timedOut && call.wireSignal?.aborted)) call.fail(stopped(call));
       // The body could not be sent as said (a file that changed under an upload): its own error, not retried.
       if (err instanceof SctError && !(err instanceof NetworkError)) call.fail(err, false);
       const reason = timedOut ? this.timeoutReason() + this.throughProxy(call.target.url) : describeError(err, call.target.url.host);
@@ -687,7 +698,7 @@ export class ApiClient {
     const timedOut = deadline.expired();
     deadline.clear();
     failUnreadable(call, err);
-    if (!timedOut && call.wireSignal?.aborted) call.fail(new InterruptedError(), true);
+    if (!timedOut && call.wireSignal?.aborted) call.fail(stopped(call), true);
     call.mayHaveArrived = true;
     const reason = timedOut ? this.timeoutReason() : `the connection broke while reading the answer (${describeError(err)})`;
     if (call.mayRetry) return call.retry(reason);

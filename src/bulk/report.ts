@@ -268,7 +268,7 @@ export async function finishBulk(
   const resume = rerunHint(ctx, o);
   // Thrown below is the run's own failure or the report's: an output cut short beside it is said
   // here, so that neither goes unsaid.
-  if (outputFailure && (result.fatal || reportFailure)) await io.after(`error: ${outputFailure.message}`);
+  if (outputFailure && (result.fatal || reportFailure || result.interrupted)) await io.after(`error: ${outputFailure.message}`);
   if (result.fatal) {
     if (reportFailure) await io.after(`error: ${reportFailure.message}`);
     const err = result.fatal as Error & { hint?: string; afterRedirect?: string; idempotencyKey?: string };
@@ -281,7 +281,7 @@ export async function finishBulk(
       err.afterRedirect === undefined
         ? resume
         : o.replans
-          ? `the rerun plans again from what the service has: if it went through, it is not sent again; if it gets the same redirect again, ${rerunHint(ctx, o, 'take it out of the file')}`
+          ? `if it went through, a rerun does not send it again; if the rerun meets the same redirect, take it out of the file then; ${rerunHint(ctx, o, 'rerun')}`
           : `${again} and gets the same redirect: see whether it went through, take it out of the file, ${rerunHint(ctx, o, 'then rerun for the rest')}`;
     err.hint = [err.hint, go].filter(Boolean).join('; ');
     throw err;

@@ -1,4 +1,5 @@
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileErrorText, nearestExisting } from '../util/files.js';
 import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
@@ -59,6 +60,8 @@ function configDirCheck(dir: string): Omit<Check, 'name'> | null {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
       // Reads need none, but bulk runs, sync (their journals) and a login do: a directory that
       // cannot be made (HOME=/ for a container's user, a read-only file system) is said now.
+      const link = danglingLinkOn(dir);
+      if (link) return { level: 'warn', detail: `${dir} does not exist and cannot be made: ${link} is a link to ${readlinkSync(link)}, which does not exist; bulk runs, sync and a login need it: set SCT_CONFIG_DIR to a directory you can write` };
       const parent = nearestExisting(dir);
       try {
         accessSync(parent, constants.W_OK);
@@ -76,6 +79,23 @@ function configDirCheck(dir: string): Omit<Check, 'name'> | null {
   // As a config file others may write: whoever may write the directory may replace the file.
   if (mode & 0o022) return { level: 'fail', detail: `${dir} is writable by other users, who could replace the config file (and the base URL your token is sent to): chmod 700 "${dir}"` };
   return { level: 'ok', detail: `${dir} (mode ${mode.toString(8)})` };
+}
+
+/**
+ * The nearest part of `path` there is, when it is a link to nothing (a moved dotfiles folder, a
+ * volume not mounted): existsSync looks through it, and a directory under it cannot be made.
+ */
+function danglingLinkOn(path: string): string | undefined {
+  for (let p = path; ; p = dirname(p)) {
+    let entry;
+    try {
+      entry = lstatSync(p, { throwIfNoEntry: false });
+    } catch {
+      return undefined;
+    }
+    if (entry) return entry.isSymbolicLink() && !existsSync(p) ? p : undefined;
+    if (dirname(p) === p) return undefined;
+  }
 }
 
 /** Why a file of ours owned by someone else is a failure, or null when it is ours (or cannot be told). */

@@ -69,7 +69,7 @@ const FORMATTING = `Output formats (-o, --output):
   filters the JSON output with jq (jq itself, built in: no jq program needed), once over the whole
   document — a list's single array, across every page of --all — and prints each result on its own
   line, strings raw as jq -r does. Implies JSON output (another -o is exit 2). An expression that
-  does not compile is exit 2 before any request. The list is held in memory for jq, up to 128 MB
+  does not compile is exit 2 before any request. The list is held in memory for jq, up to 100 MB
   of JSON (exit 1 beyond: give -o ndjson to a jq program instead).
     sct orders list --buying --all --jq 'map(select(.assessment_status == "failing")) | length'
 

@@ -92,13 +92,13 @@ export async function checkJq(expr: string): Promise<void> {
 }
 
 /**
- * The largest JSON (in characters) handed to jq. jq here is WebAssembly holding the whole
+ * The largest JSON (in UTF-8 bytes) handed to jq. jq here is WebAssembly holding the whole
  * document in at most 4 GB (a list of 250 MB is already past what it can parse), and jq-web
- * gathers its output a character at a time in a JavaScript array, which V8 cannot grow past
- * ~134 million: beyond, Node ends with a native crash (exit 133), none of sct's errors. A list
- * `.[]` writes out about as large as it came in: under this, it fits.
+ * gathers its output a byte at a time in a JavaScript array, which V8 cannot grow past a
+ * capacity of ~113 million (it grows by half): beyond, Node ends with a native crash (exit 133),
+ * none of sct's errors. A list `.[]` writes out about as large as it came in: under this, it fits.
  */
-const MAX_JQ_INPUT = 128e6;
+const MAX_JQ_INPUT = 100e6;
 
 /**
  * jq's own out-of-memory: the WebAssembly ended (no exit code of jq's), and jq's line said so as
@@ -143,8 +143,10 @@ export async function runJq(document: unknown, expr: string, onStderr: (text: st
   let out: string | undefined;
   try {
     const input = JSON.stringify(document ?? null);
-    if (input.length > MAX_JQ_INPUT) {
-      const e = new SctError(`--jq: the JSON is ${Math.round(input.length / 1e6)} MB, more than the ${MAX_JQ_INPUT / 1e6} MB jq takes here`);
+    // In UTF-8, as jq's output is gathered: a character of Chinese text is three of its elements.
+    const bytes = input.length > MAX_JQ_INPUT / 3 ? Buffer.byteLength(input) : input.length;
+    if (bytes > MAX_JQ_INPUT) {
+      const e = new SctError(`--jq: the JSON is ${Math.round(bytes / 1e6)} MB, more than the ${MAX_JQ_INPUT / 1e6} MB jq takes here`);
       e.hint = 'write it one object a line (-o ndjson) and give that to jq';
       throw e;
     }

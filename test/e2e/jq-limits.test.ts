@@ -8,22 +8,31 @@ import { useLocalServer, useServerEnv } from '../helpers/local-server.js';
 
 const item = JSON.stringify({ id: 1, note: 'y'.repeat(1000) });
 let big: Buffer | undefined;
+let wide: Buffer | undefined;
 const server = useLocalServer((req, res) => {
   req.resume();
   res.writeHead(200, { 'content-type': 'application/json' });
   if (req.url?.startsWith('/api/big')) res.end((big ??= Buffer.from(`[${Array(140_000).fill(item).join(',')}]`)));
+  // 42 million characters, 126 MB of UTF-8.
+  else if (req.url?.startsWith('/api/wide')) res.end((wide ??= Buffer.from(`[${Array(1200).fill(JSON.stringify('中'.repeat(35_000))).join(',')}]`)));
   else res.end(`[${Array(100).fill(item).join(',')}]`);
 });
 const run = useServerEnv(server);
 
 describe('--jq and the size of the JSON', () => {
-  it('a JSON over 128 MB is refused at once with the way round it, never a crash of Node', { timeout: 60_000 }, async () => {
+  it('a JSON over 100 MB is refused at once with the way round it, never a crash of Node', { timeout: 60_000 }, async () => {
     const r = await runSct(['api', '/big', '--jq', '.[]'], { env: run.env(), timeout: 55_000 });
     expect(r.exitCode, r.stderr).toBe(1);
-    expect(r.stderr).toMatch(/error: --jq: the JSON is 14\d MB, more than the 128 MB jq takes here/);
+    expect(r.stderr).toMatch(/error: --jq: the JSON is 14\d MB, more than the 100 MB jq takes here/);
     expect(r.stderr).toContain('hint: write it one object a line (-o ndjson) and give that to jq');
     expect(r.stderr).not.toContain('Fatal');
     expect(r.stdout).toBe('');
+  });
+
+  it('the size is counted in bytes: 42 million characters of Chinese text are 126 MB', { timeout: 60_000 }, async () => {
+    const r = await runSct(['api', '/wide', '--jq', '.[]'], { env: run.env(), timeout: 55_000 });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('error: --jq: the JSON is 126 MB, more than the 100 MB jq takes here');
   });
 
   it("jq's memory running out is said once, as sct's error: no stray line of its WebAssembly before it", { timeout: 60_000 }, async () => {

@@ -258,7 +258,7 @@ describe('a write answered with a redirect', () => {
     // A sync's rerun plans again: what went through is not sent again, and only what was not
     // meets the same redirect.
     expect(r.stderr).toContain('origins: 0 created, 0 rejected, 1 unknown (sent, no answer says what became of them: they may have been carried out)');
-    expect(r.stderr).toContain('hint: the rerun plans again from what the service has: if it went through, it is not sent again; if it gets the same redirect again, take it out of the file: sct origins sync');
+    expect(r.stderr).toContain('hint: if it went through, a rerun does not send it again; if the rerun meets the same redirect, take it out of the file then; rerun: sct origins sync');
     expect(r.stderr).toContain('(it plans again from what the service has');
     expect(r.stderr).not.toContain('same key and');
   });

@@ -9,7 +9,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { execa } from 'execa';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -428,6 +428,14 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
     expect(check).toMatchObject({ level: 'warn' });
     expect(check!.detail).toContain(`${join(dir, 'sct')} does not exist and cannot be made: ${dir} cannot be written (a read-only file system)`);
     expect(check!.detail).toContain('SCT_CONFIG_DIR');
+    // A link to nothing on the way (a moved dotfiles folder): said too, not looked through.
+    const home = mkdtempSync(join(tmpdir(), 'sct-link-'));
+    symlinkSync(join(home, 'gone'), join(home, '.config'));
+    const linked = await t.sct(['doctor', '-o', 'json'], { env: { SCT_CONFIG_DIR: join(home, '.config', 'sct') } });
+    const said = (JSON.parse(linked.stdout) as Array<{ name: string; level: string; detail: string }>).find((c) => c.name === 'config_dir');
+    expect(said).toMatchObject({ level: 'warn' });
+    expect(said!.detail).toContain(`${join(home, '.config')} is a link to ${join(home, 'gone')}, which does not exist`);
+    rmSync(home, { recursive: true, force: true });
   });
 
   it('a workspace switch the profile cannot record: the service has switched, and the error says so', async () => {
