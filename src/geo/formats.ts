@@ -124,7 +124,13 @@ async function kmlPlots(doc: XmlDocument, name: string, size: number): Promise<G
   // GeometryCollection: of polygons only, it is a MultiPolygon.
   for (const f of collection.features) {
     f.geometry = joinedPolygons(f.geometry);
-    if (f.properties) numericAreas(f.properties);
+    // A Placemark's XML id is the writer's (LIBKML's `layer.1`, `layer.2`: the row number), not
+    // the plot's: taken as its external id, a file in another order would swap plots on a sync.
+    delete f.id;
+    if (f.properties) {
+      textOfHtml(f.properties);
+      numericAreas(f.properties);
+    }
   }
   const file = fromGeoJsonValue(collection, name, size);
   // togeojson closes an open ring and drops one of fewer than 4 positions without a word; the
@@ -136,6 +142,14 @@ async function kmlPlots(doc: XmlDocument, name: string, size: number): Promise<G
     if (problems.length > 0 && feature) feature.structure = [...(feature.structure ?? []), ...problems];
   });
   return file;
+}
+
+/** A value togeojson read from CDATA (`{"@type": "html", value}`: a description so written) is its text. */
+function textOfHtml(properties: Record<string, unknown>): void {
+  for (const [key, v] of Object.entries(properties)) {
+    const html = v as { '@type'?: unknown; value?: unknown } | null;
+    if (html && typeof html === 'object' && html['@type'] === 'html' && typeof html.value === 'string') properties[key] = html.value;
+  }
 }
 
 /**
@@ -279,7 +293,8 @@ async function fromKmz(entries: Record<string, Uint8Array>, main: string, name: 
     const partText = text(entry);
     const part = typeof partText === 'string' ? await fromKml(partText, name, size) : partText;
     if (part.problem) return { ...file, features: [], problem: `${entry}: ${part.problem}` };
-    for (const feature of part.features) file.features.push(feature);
+    // Numbered across the archive, as one file: each layer's own numbers start again at 1.
+    for (const feature of part.features) file.features.push({ ...feature, index: file.features.length + 1 });
     if (part.structure) file.structure = [...(file.structure ?? []), ...part.structure];
   }
   return file;
@@ -294,6 +309,8 @@ const DBF_FULL_NAMES: Readonly<Record<string, string>> = {
   ProducerCo: 'ProducerCountry',
   ProducerNa: 'ProducerName',
   COUNTRY_CO: 'COUNTRY_CODE',
+  // sct's own export (`origins list -o geojson`) made a Shapefile.
+  country_co: 'country_code',
   PRODUCTION: 'PRODUCTION_PLACE',
   external_i: 'external_id',
   descriptio: 'description',
@@ -357,7 +374,7 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
     // fails on it, silently not at all (metres read as degrees).
     geometries = parseShp(entries[shp]);
     const dbf = sibling('dbf');
-    records = dbf ? parseDbf(dbf, sibling('cpg') ?? Buffer.from(dbfEncoding(dbf))) : [];
+    records = dbf ? parseDbf(dbf, Buffer.from(cpgEncoding(sibling('cpg')) ?? dbfEncoding(dbf))) : [];
   } catch (err) {
     throw new UsageError(`${name}: ${shp} is not a readable Shapefile (${(err as Error).message})`);
   }
@@ -403,6 +420,28 @@ const LDID_ENCODINGS: Readonly<Record<number, string>> = {
   0xca: 'windows-1254',
   0xcb: 'windows-1253',
 };
+
+/**
+ * The encoding a .cpg names, as TextDecoder knows it: ESRI writes code pages as numbers (`88591`
+ * for ISO 8859-1, `1252`, `65001` for UTF-8), GDAL as names (`ISO-8859-1`, `UTF-8`). Undefined
+ * for one neither (`System`, the machine's own): the DBF's code page byte is asked then.
+ */
+function cpgEncoding(cpg: Uint8Array | undefined): string | undefined {
+  if (!cpg) return undefined;
+  const text = Buffer.from(cpg).toString('latin1').trim();
+  const known = (label: string) => {
+    try {
+      return new TextDecoder(label).encoding;
+    } catch {
+      return undefined;
+    }
+  };
+  const iso = /^(?:ISO[-_ ]?)?8859[-_ ]?(\d{1,2})$/i.exec(text) ?? /^8859(\d{1,2})$/.exec(text);
+  if (iso) return known(`iso-8859-${iso[1]}`);
+  if (/^65001$/.test(text)) return 'utf-8';
+  if (/^\d{3,4}$/.test(text)) return known(`windows-${text}`) ?? known(`cp${text}`);
+  return /^\d+$/.test(text) ? undefined : known(text);
+}
 
 function dbfEncoding(dbf: Uint8Array): string {
   const named = LDID_ENCODINGS[dbf[29] ?? 0];

@@ -164,8 +164,11 @@ export function crsProblem(crs: unknown): string | undefined {
   return `not WGS 84: the file's "crs" member names ${said}, and GeoJSON plots are WGS 84 longitude and latitude (read as such they would land in the wrong place): convert it first, e.g. ogr2ogr -t_srs EPSG:4326 out.geojson in.geojson`;
 }
 
-/** The names a `crs` gives WGS 84 longitude/latitude by (GDAL writes the first for EPSG:4326). */
-const WGS84_NAMES = /^(urn:ogc:def:crs:OGC:1\.3:CRS84|urn:ogc:def:crs:OGC::CRS84|OGC:CRS84|CRS84|urn:ogc:def:crs:EPSG:[\d.]*:4326|EPSG:{1,2}4326|WGS ?84)$/i;
+/**
+ * The names a `crs` gives WGS 84 longitude/latitude by (GDAL writes the first for EPSG:4326), in
+ * 2D or 3D (EPSG:4979, CRS84h: the same longitude and latitude, with a height).
+ */
+const WGS84_NAMES = /^(urn:ogc:def:crs:OGC:1\.3:CRS84h?|urn:ogc:def:crs:OGC::CRS84h?|OGC:CRS84h?|CRS84h?|urn:ogc:def:crs:EPSG:[\d.]*:(4326|4979)|EPSG:{1,2}(4326|4979)|WGS ?84)$/i;
 
 function toFeature(value: unknown, index: number): RawFeature {
   const parsed = featureSchema.safeParse(value);

@@ -469,3 +469,42 @@ describe('origins import and sync from KML, Shapefile, GPX', () => {
     expect(t.sb.requests.filter((q) => q.method !== 'GET')).toHaveLength(0);
   });
 });
+
+describe('plot files as GIS programs write them, read as they mean (test/fixtures/README.md)', () => {
+  it('a KMZ of two layers (QGIS, GDAL LIBKML) numbers its features across the archive: --skip-invalid leaves out the one without a name, no other', async () => {
+    const check = await t.sct(['origins', 'check', fixture('two-layers.kmz'), '-o', 'json']);
+    const findings = JSON.parse(check.stdout) as Array<{ feature: number; id?: string; level: string }>;
+    expect(findings.filter((f) => f.level === 'error')).toEqual([]);
+    const r = await t.sct(['origins', 'import', '--file', fixture('two-layers.kmz'), '--skip-invalid', '--dry-run', '-o', 'json']);
+    expect((dryRunBodies(r.stdout) as Array<{ external_id: string }>).map((b) => b.external_id)).toEqual(['N-2', 'S-1', 'S-2']);
+    expect(r.stderr).toContain('1 invalid feature left out (--skip-invalid): N-1');
+  });
+
+  it("a Placemark's XML id (LIBKML writes `farms.1`, `farms.2`, by row) is no external id: a file in another order swaps nothing", async () => {
+    const bodies = await dryRun(fixture('farms-libkml.kmz'));
+    expect(bodies.map((b) => [b.name, b.external_id])).toEqual([
+      ['Kouassi farm', undefined],
+      ['Yao farm', undefined],
+    ]);
+  });
+
+  it("a Shapefile written from sct's own export reads its country: GDAL cuts country_code to country_co", async () => {
+    const bodies = await dryRun(fixture('export-shp.zip'));
+    expect(bodies.map((b) => [b.name, b.country_code, b.external_id])).toEqual([['Farm A', 'GH', 'GH-EXP-1']]);
+  });
+
+  it('a .cpg naming Latin-1 as ESRI writes it (88591) is read as Latin-1, never as U+FFFD', async () => {
+    const bodies = await dryRun(fixture('cpg-88591.zip'));
+    expect(bodies.map((b) => b.name)).toEqual(['Côte farm']);
+  });
+
+  it('a KML description in CDATA is kept', async () => {
+    const bodies = await dryRun(fixture('cdata.kml'));
+    expect(bodies.map((b) => b.description)).toEqual(['Cocoa, planted 2015']);
+  });
+
+  it('a GeoJSON whose crs is WGS 84 3D (EPSG:4979, as GDAL writes a 3D WGS 84 layer) is WGS 84', async () => {
+    const r = await t.sct(['origins', 'check', fixture('wgs84-3d.geojson')]);
+    expect(r.exitCode, r.stderr + r.stdout).toBe(0);
+  });
+});
