@@ -165,11 +165,18 @@ export function ringMeetings(r: Position[], s: Position[]): { crossing?: Meeting
 
 /**
  * Whether every position lies on one line (a ring with no area). Decimal coordinates are not
- * exact in binary, so "on the line" allows 1e-12 square degrees (about 0.01 m²).
+ * exact in binary, so "on the line" allows 1e-12 square degrees (about 0.01 m²), measured along
+ * the line to the position farthest from the first: along two positions a hair apart, any ring
+ * would be "on" it.
  */
 export function collinear(ring: Position[]): boolean {
   const a = ring[0];
-  const b = ring.find((p) => p[0] !== a[0] || p[1] !== a[1]);
+  let b: Position | undefined;
+  let far = 0;
+  for (const p of ring) {
+    const d = (p[0] - a[0]) ** 2 + (p[1] - a[1]) ** 2;
+    if (d > far) [b, far] = [p, d];
+  }
   if (!b) return true;
   return ring.every((c) => Math.abs(orient(a, b, c)) < 1e-12);
 }

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Position } from 'geojson';
-import { meet, overlappingSegments, ringMeetings, selfMeeting } from '../../src/geo/rings.js';
+import { collinear, meet, overlappingSegments, ringMeetings, selfMeeting } from '../../src/geo/rings.js';
 
 function selfMeetingByPairs(ring: Position[]) {
   const n = ring.length - 1;
@@ -83,5 +83,14 @@ describe('the sweep on a long, thin plot', () => {
       const compared = overlappingSegments(ring, undefined, () => undefined);
       expect(compared, eastWest ? 'east–west' : 'north–south').toBeLessThan(20 * ring.length);
     }
+  });
+});
+
+describe('collinear', () => {
+  it('measures against the ring’s widest pair, not its first two positions: two corners 2e-10° apart start a 49 ha plot', () => {
+    const plot: Position[] = [[-2.48, 6.2099999999], [-2.48, 6.2100000001], [-2.476, 6.22], [-2.476, 6.2], [-2.48, 6.2099999999]];
+    expect(collinear(plot)).toBe(false);
+    expect(collinear([[0, 0], [1, 1], [2, 2], [0, 0]])).toBe(true);
+    expect(collinear([[0, 0], [1e-9, 0], [2, 1e-14], [0, 0]])).toBe(true);
   });
 });
