@@ -328,7 +328,8 @@ function checkRings(g: Polygon | MultiPolygon, report: Report): boolean {
   };
   let ok = true;
   let holes = 0;
-  const outers: Array<Position[] | undefined> = [];
+  /** Each polygon's rings without repeated positions, when every ring of it is sound. */
+  const kept: Array<Position[][] | undefined> = [];
   const several = g.type === 'MultiPolygon';
   polygons.forEach((rings, pi) => {
     const sound = rings.map((ring, ri) => {
@@ -369,32 +370,52 @@ function checkRings(g: Polygon | MultiPolygon, report: Report): boolean {
     });
     if (!sound.every(Boolean)) {
       ok = false;
-      outers.push(undefined);
+      kept.push(undefined);
       return;
     }
-    const outer = withoutRepeats(rings[0]);
-    outers.push(outer);
-    const inners: Position[][] = [];
-    rings.slice(1).forEach((hole, hi) => {
-      holes++;
-      const inner = withoutRepeats(hole);
-      inners.push(inner);
-      const { crossing, touches } = ringMeetings(outer, inner);
+    holes += rings.length - 1;
+    kept.push(rings.map(withoutRepeats));
+  });
+  ok = ringsMeet(kept, several, fail, '') && ok;
+  // The registry judges the rings it keeps, cut to 6 decimals: holes and parts apart as written
+  // may then touch or overlap (asked only of a geometry with more decimals than that).
+  if (ok && polygons.some((rings) => rings.some((ring) => ring.some((p) => beyondDecimals(p[0]) || beyondDecimals(p[1]))))) {
+    const cut = kept.map((rings) => rings?.map((ring) => withoutRepeats(ring.map((p) => [truncated(p[0]) / 1e6, truncated(p[1]) / 1e6]))));
+    ok = ringsMeet(cut, several, fail, ` once the registry truncates them to ${LIMITS.decimals} decimals`);
+  }
+  if (holes > 0) report('warning', `${holes === 1 ? 'a hole' : `${holes} holes`}: the registry keeps only the outer ring of each polygon`);
+  return ok;
+}
+
+/**
+ * How the sound polygons' rings meet one another (each polygon's rings, undefined for one with an
+ * unsound ring): a hole may touch its outer ring at one point and lie inside it, holes and the
+ * parts of a MultiPolygon may meet at single points only. `after` ends each message.
+ */
+function ringsMeet(kept: Array<Position[][] | undefined>, several: boolean, fail: (message: string, at?: Position) => boolean, after: string): boolean {
+  let ok = true;
+  kept.forEach((rings, pi) => {
+    if (!rings) return;
+    const [outer, ...inners] = rings;
+    inners.forEach((inner, hi) => {
+      const { crossing, touches } = ringMeetings(outer!, inner);
       const name = `${ringName(pi, hi + 1, several)} (a hole)`;
-      if (crossing) ok = fail(`${name} ${crossing.kind === 'overlap' ? 'shares an edge with' : 'crosses'} its outer ring at ${formatPosition(crossing.at)}`, crossing.at);
-      else if (touches.length > 1) ok = fail(`${name} touches its outer ring at ${touches.length} points: only one is allowed`, touches[1]);
+      if (crossing) ok = fail(`${name} ${crossing.kind === 'overlap' ? 'shares an edge with' : 'crosses'} its outer ring at ${formatPosition(crossing.at)}${after}`, crossing.at);
+      else if (touches.length > 1) ok = fail(`${name} touches its outer ring at ${touches.length} points: only one is allowed${after}`, touches[1]);
       // Neither crossing nor inside: a hole beside its polygon, whose area would be taken off a
       // plot it is no part of (RFC 7946 §3.1.6: holes bound holes within the surface).
-      else if (!probes(inner).some((p) => booleanPointInPolygon(p, { type: 'Polygon', coordinates: [outer] }, { ignoreBoundary: true }))) {
-        ok = fail(`${name} lies outside its outer ring: a hole must be inside the polygon it cuts`, inner[0]);
+      else if (!probes(inner).some((p) => booleanPointInPolygon(p, { type: 'Polygon', coordinates: [outer!] }, { ignoreBoundary: true }))) {
+        ok = fail(`${name} lies outside its outer ring: a hole must be inside the polygon it cuts${after}`, inner[0]);
       }
     });
     // Holes of one polygon, as the parts of a MultiPolygon: they may meet at single points only.
     const met = ok && inners.length > 1 ? firstOverlap(inners) : undefined;
-    if (met) ok = fail(`${ringName(pi, met.i + 1, several)} and ${ringName(pi, met.j + 1, several)} (holes) ${met.how}: holes may meet only at single points`, met.at);
+    if (met) ok = fail(`${ringName(pi, met.i + 1, several)} and ${ringName(pi, met.j + 1, several)} (holes) ${met.how}: holes may meet only at single points${after}`, met.at);
   });
-  if (g.type === 'MultiPolygon') ok = checkParts(outers, report) && ok;
-  if (holes > 0) report('warning', `${holes === 1 ? 'a hole' : `${holes} holes`}: the registry keeps only the outer ring of each polygon`);
+  if (several) {
+    const met = firstOverlap(kept.map((rings) => rings?.[0]));
+    if (met) ok = fail(`polygons ${met.i + 1} and ${met.j + 1} ${met.how}: parts of a MultiPolygon may meet only at single points${after}`, met.at);
+  }
   return ok;
 }
 
@@ -403,14 +424,6 @@ function probes(ring: Position[]): Position[] {
   const out = [...ring];
   for (let i = 1; i < ring.length; i++) out.push([(ring[i - 1][0] + ring[i][0]) / 2, (ring[i - 1][1] + ring[i][1]) / 2]);
   return out;
-}
-
-/** Parts of a MultiPolygon may meet at single points, never overlap or share an edge. */
-function checkParts(outers: Array<Position[] | undefined>, report: Report): boolean {
-  const met = firstOverlap(outers);
-  if (!met) return true;
-  report('error', `polygons ${met.i + 1} and ${met.j + 1} ${met.how}: parts of a MultiPolygon may meet only at single points`, met.at, REGISTRY_CODES.geometry);
-  return false;
 }
 
 /** The first two rings (by index) that overlap or share an edge, where they may meet at single points only. */

@@ -147,6 +147,27 @@ describe('the registry’s rules (origins check)', () => {
     expect(findings.find((f) => f.feature === 5)!.message).toMatch(/at \[-2\.488\d*, 6\.21\d*\]$/);
   });
 
+  it('holes and the parts of a MultiPolygon apart as written that meet once cut to 6 decimals are refused (GEOS agrees on the cut file)', async () => {
+    const close = (ring: number[][]) => [...ring, ring[0]!];
+    const { exitCode, findings } = await check([
+      // 1: two parts 4e-7° apart: one edge once cut
+      feature({
+        type: 'MultiPolygon',
+        coordinates: [
+          [close([[-2.48, 6.2], [-2.4700005, 6.2], [-2.4700005, 6.21], [-2.48, 6.21]])],
+          [close([[-2.4700001, 6.2], [-2.46, 6.2], [-2.46, 6.21], [-2.4700001, 6.21]])],
+        ],
+      }),
+      // 2: a hole 9e-7° from its outer ring's side: touching it at two points once cut
+      feature({ type: 'Polygon', coordinates: [close([[-2.48, 6.2], [-2.47, 6.2], [-2.47, 6.21], [-2.48, 6.21]]), [[-2.479, 6.205], [-2.475, 6.2000009], [-2.4700009, 6.205], [-2.475, 6.209], [-2.479, 6.205]]] }),
+    ]);
+    expect(exitCode).toBe(2);
+    expect(errorsOf(findings)).toEqual([
+      [1, 'polygons 1 and 2 share an edge: parts of a MultiPolygon may meet only at single points once the registry truncates them to 6 decimals'],
+      [2, 'ring 2 (a hole) touches its outer ring at 2 points: only one is allowed once the registry truncates them to 6 decimals'],
+    ]);
+  });
+
   it('a GeoJSON whose "crs" names another system than WGS 84 is refused whole, naming it; GDAL\'s CRS84 and EPSG:4326 pass', async () => {
     const r = await t.sct(['origins', 'check', fixture('plots-accra-crs.geojson')]);
     expect(r.exitCode).toBe(2);
