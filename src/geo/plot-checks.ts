@@ -426,22 +426,31 @@ function probes(ring: Position[]): Position[] {
   return out;
 }
 
-/** The first two rings (by index) that overlap or share an edge, where they may meet at single points only. */
+/**
+ * The first two rings (by index) that overlap or share an edge, where they may meet at single
+ * points only. Only rings whose boxes meet are compared, found by a sweep along longitude: a
+ * MultiPolygon of 80,000 small parts took 36 s compared pair by pair.
+ */
 function firstOverlap(rings: Array<Position[] | undefined>): { i: number; j: number; how: 'share an edge' | 'overlap'; at?: Position } | undefined {
   const boxes = rings.map((r) => r && bboxOf([r]));
-  for (let i = 0; i < rings.length; i++) {
-    for (let j = i + 1; j < rings.length; j++) {
-      const a = rings[i];
-      const b = rings[j];
-      const ba = boxes[i];
-      const bb = boxes[j];
-      if (!a || !b || !ba || !bb || ba[2] < bb[0] || bb[2] < ba[0] || ba[3] < bb[1] || bb[3] < ba[1]) continue;
-      const { crossing } = ringMeetings(a, b);
-      // With no crossing, one ring is inside the other if a corner of it is, or (its corners
-      // all on the other's edges: a diamond in a square) the middle of one of its sides is.
-      const within = (r: Position[], other: Position[]) => probes(r).some((p) => booleanPointInPolygon(p, { type: 'Polygon', coordinates: [other] }, { ignoreBoundary: true }));
-      if (crossing || within(a, b) || within(b, a)) return { i, j, how: crossing?.kind === 'overlap' ? 'share an edge' : 'overlap', at: crossing?.at };
-    }
+  const order = boxes.flatMap((b, k) => (b ? [k] : [])).sort((a, b) => boxes[a]![0] - boxes[b]![0]);
+  const pairs: Array<[number, number]> = [];
+  let active: number[] = [];
+  for (const k of order) {
+    const b = boxes[k]!;
+    active = active.filter((a) => boxes[a]![2] >= b[0]);
+    for (const a of active) if (boxes[a]![3] >= b[1] && b[3] >= boxes[a]![1]) pairs.push(a < k ? [a, k] : [k, a]);
+    active.push(k);
+  }
+  pairs.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+  for (const [i, j] of pairs) {
+    const a = rings[i]!;
+    const b = rings[j]!;
+    const { crossing } = ringMeetings(a, b);
+    // With no crossing, one ring is inside the other if a corner of it is, or (its corners
+    // all on the other's edges: a diamond in a square) the middle of one of its sides is.
+    const within = (r: Position[], other: Position[]) => probes(r).some((p) => booleanPointInPolygon(p, { type: 'Polygon', coordinates: [other] }, { ignoreBoundary: true }));
+    if (crossing || within(a, b) || within(b, a)) return { i, j, how: crossing?.kind === 'overlap' ? 'share an edge' : 'overlap', at: crossing?.at };
   }
   return undefined;
 }

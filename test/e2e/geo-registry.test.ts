@@ -147,6 +147,19 @@ describe('the registry’s rules (origins check)', () => {
     expect(findings.find((f) => f.feature === 5)!.message).toMatch(/at \[-2\.488\d*, 6\.21\d*\]$/);
   });
 
+  it('the parts of a MultiPolygon: the first pair that overlaps, by number, is named, whatever their places on the map', async () => {
+    const { findings } = await check([
+      // Parts 1 and 4 overlap in the east, 2 and 3 in the west: "1 and 4" comes first by number.
+      feature({ type: 'MultiPolygon', coordinates: [[square(20, 0)], [square(0, 0)], [square(1, 1)], [square(21, 1)], [square(40, 0)]] }),
+      // Many parts apart, on a grid, the last two overlapping.
+      feature({ type: 'MultiPolygon', coordinates: [...Array.from({ length: 400 }, (_, i) => [square((i % 20) * 3, Math.floor(i / 20) * 3, 1)]), [square(0.5, 0.5, 1)]] }),
+    ]);
+    expect(errorsOf(findings)).toEqual([
+      [1, 'polygons 1 and 4 overlap: parts of a MultiPolygon may meet only at single points'],
+      [2, 'polygons 1 and 401 overlap: parts of a MultiPolygon may meet only at single points'],
+    ]);
+  });
+
   it('holes and the parts of a MultiPolygon apart as written that meet once cut to 6 decimals are refused (GEOS agrees on the cut file)', async () => {
     const close = (ring: number[][]) => [...ring, ring[0]!];
     const { exitCode, findings } = await check([
