@@ -160,11 +160,12 @@ function textOfHtml(properties: Record<string, unknown>): void {
 function numericAreas(properties: Record<string, unknown>): void {
   for (const key of AREA_PROPERTIES) {
     const v = properties[key];
-    if (typeof v === 'string' && NUMBER.test(v)) properties[key] = Number(v.trim());
+    if (typeof v === 'string' && NUMBER.test(v)) properties[key] = Number(v.trim().replace(',', '.'));
   }
 }
 
-const NUMBER = /^\s*-?\d+(\.\d+)?\s*$/;
+/** A number as typed into Google Earth's fields: with a decimal point, or a decimal comma (1,5). */
+const NUMBER = /^\s*-?\d+([.,]\d+)?\s*$/;
 
 /** The rings of a Placemark's polygons that are not closed, or have fewer than 4 positions, as written. */
 function kmlRingProblems(placemark: XmlElement): string[] {

@@ -503,6 +503,20 @@ describe('plot files as GIS programs write them, read as they mean (test/fixture
     expect(bodies.map((b) => b.description)).toEqual(['Cocoa, planted 2015']);
   });
 
+  it("a KML Area typed with a decimal comma (1,5, as Google Earth's fields take it in much of the world) is 1.5 ha, as a GeoJSON's is", async () => {
+    const kml = t.writeFile('comma-area.kml', readFileSync(fixture('cdata.kml'), 'utf8').replace('<value>2</value>', '<value>1,5</value>'));
+    const r = await t.sct(['origins', 'check', kml, '-o', 'json']);
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+
+  it('one file sct cannot read among several (a .prj it cannot use) is that file\'s finding: the others are still checked', async () => {
+    const r = await t.sct(['origins', 'check', fixture('plots-source.geojson'), fixture('plots-bad-prj.zip')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout).toContain('plots-source.geojson: 3 features');
+    expect(r.stdout).toContain('plots-bad-prj.zip: error: plots.prj names a coordinate system sct cannot read');
+  });
+
   it('a GeoJSON whose crs is WGS 84 3D (EPSG:4979, as GDAL writes a 3D WGS 84 layer) is WGS 84', async () => {
     const r = await t.sct(['origins', 'check', fixture('wgs84-3d.geojson')]);
     expect(r.exitCode, r.stderr + r.stdout).toBe(0);

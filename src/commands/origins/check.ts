@@ -10,7 +10,7 @@ import type { IOStreams } from '../../output/iostreams.js';
 import { writeList } from '../../output/format.js';
 import { cleanCell } from '../../output/sanitize.js';
 import { UsageError } from '../../errors.js';
-import { inputName } from '../../util/files.js';
+import { fileLabel, inputName } from '../../util/files.js';
 import { parseCountryCodes } from '../shared/list.js';
 import { parseEnum } from '../shared/flags.js';
 import { COMMODITIES } from '../../api/enums.js';
@@ -46,7 +46,16 @@ export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, file
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   const results: CheckResult[] = [];
   for (const file of files) {
-    const parsed = await geo.readPlotFile(file, ctx.io.stdin, ctx.signal);
+    let parsed;
+    try {
+      parsed = await geo.readPlotFile(file, ctx.io.stdin, ctx.signal);
+    } catch (err) {
+      // One file sct cannot read (a .prj it cannot use) among several is that file's finding:
+      // the others are still checked, as beside a file that is not GeoJSON.
+      if (!(err instanceof UsageError) || files.length === 1) throw err;
+      const name = fileLabel(file);
+      parsed = { name, size: 0, features: [], problem: err.message.startsWith(`${name}: `) ? err.message.slice(name.length + 2) : err.message };
+    }
     results.push(geo.checkPlots(parsed, { countryCode, nameProperty: opts.nameProperty, commodity }));
   }
 
