@@ -213,6 +213,9 @@ const isRings = (rs: unknown): rs is Position[][] => Array.isArray(rs) && rs.len
 /** Why the coordinates do not have the geometry type's shape (nesting, numbers), if they do not. */
 function shapeProblem(type: PlotGeometry['type'], c: unknown): string | undefined {
   const position = '[longitude, latitude] (numbers)';
+  // A measure after the height (a GIS's XYZM export): said as such, not as a shape gone wrong.
+  const long = longPosition(c);
+  if (long) return `a position has ${long.length} values (${JSON.stringify(long).slice(0, 80)}): GeoJSON positions have 2 or 3 (longitude, latitude, height); export the layer without M values`;
   switch (type) {
     case 'Point':
       return isPosition(c) ? undefined : `a Point's coordinates must be one position ${position}`;
@@ -221,6 +224,17 @@ function shapeProblem(type: PlotGeometry['type'], c: unknown): string | undefine
     case 'MultiPolygon':
       return Array.isArray(c) && c.length > 0 && c.every(isRings) ? undefined : `a MultiPolygon's coordinates must be a list of polygons, each a list of rings of positions ${position}`;
   }
+}
+
+/** The first list of numbers longer than a position may be (2 or 3), in nested coordinates. */
+function longPosition(c: unknown): unknown[] | undefined {
+  if (!Array.isArray(c)) return undefined;
+  if (c.length > 3 && c.every((n) => typeof n === 'number')) return c;
+  for (const inner of c) {
+    const found = longPosition(inner);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 interface Scan {

@@ -147,6 +147,11 @@ describe('the registry’s rules (origins check)', () => {
     expect(findings.find((f) => f.feature === 5)!.message).toMatch(/at \[-2\.488\d*, 6\.21\d*\]$/);
   });
 
+  it('a position of 4 values (a measure after the height, as an XYZM export writes) is said as such', async () => {
+    const { findings } = await check([feature({ type: 'Point', coordinates: [...at(0, 0), 120, 7] }, { Area: 1 })]);
+    expect(errorsOf(findings)).toEqual([[1, 'a position has 4 values ([…]): GeoJSON positions have 2 or 3 (longitude, latitude, height); export the layer without M values']]);
+  });
+
   it('the parts of a MultiPolygon: the first pair that overlaps, by number, is named, whatever their places on the map', async () => {
     const { findings } = await check([
       // Parts 1 and 4 overlap in the east, 2 and 3 in the west: "1 and 4" comes first by number.
