@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { BIN } from '../helpers/sct.js';
 import { screenLines } from '../helpers/screen.js';
 import { runAtTerminal, SCRIPT, type Step } from '../helpers/terminal.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { holdPath, until, useSandbox } from '../helpers/sandbox.js';
 import { MULTI, OWNER } from '../sandbox/helpers.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 
@@ -297,14 +297,19 @@ describe.skipIf(!existsSync(SCRIPT))('progress and Ctrl-C at a real terminal', (
   it('Ctrl-C during a bulk run says it is waiting for the requests already sent, then reports them', async () => {
     const lines = ['email,auth_group', ...Array.from({ length: 3 }, (_, i) => `stop${i}@ctrlc-${Date.now()}.example,3`)];
     const file = t.writeFile('stop.csv', lines.join('\n') + '\n');
-    t.sb.setFaults({ latencyMs: 2000, methods: ['POST'] });
+    // Ctrl-C once the request is out (nothing leaves after it), its answer held a moment longer.
+    const hold = holdPath(t.sb, '/accounts/user-invitations/bulk-create');
     try {
-      const r = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['invitations', 'bulk-create', '--file', file], [{ when: 'Sending invitations', type: '\u0003' }], { SCT_TOKEN: OWNER }, { columns: 200 });
+      const out = async () => {
+        await until(hold.asked, 'the request out');
+        setTimeout(() => hold.release(), 800);
+      };
+      const r = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['invitations', 'bulk-create', '--file', file], [{ when: 'Sending invitations', before: out, type: '\u0003' }], { SCT_TOKEN: OWNER }, { columns: 200 });
       expect(r.exitCode, r.screen).toBe(130);
       expect(r.screen).toContain('stopping: waiting for the requests already sent (Ctrl-C again quits at once)');
       expect(r.screen).toContain('invitations: 3 created');
     } finally {
-      t.sb.setFaults({});
+      hold.release();
     }
   });
 });
