@@ -61,7 +61,7 @@ ${ORIGIN_CSV_COLUMNS}
 A plot file (GeoJSON, KML/KMZ, zipped Shapefile or GPX, by extension or content): one origin per
 feature, checked as \`sct origins check\` does first; name from the ${orList(NAME_PROPERTIES)} property,
 country_code from ${orList(COUNTRY_PROPERTIES)}, external_id from the external_id
-property or the feature's id, description from description, location = the geometry as is.
+property or a GeoJSON feature's id, description from description, location = the geometry as is.
 Every row or feature is checked before the first request; any error stops the run with nothing sent.
 A rerun of the same file skips what went through, so an interrupted or partly failed import is
 finished by running the same command again.`;
@@ -72,7 +72,7 @@ external_id is required on every row (it matches the row with an origin); name a
 only on the rows that create: a row that updates needs only the fields that change. A plot file
 (GeoJSON, KML/KMZ, zipped Shapefile or GPX, by extension or content) is checked as
 \`sct origins check\` does first (any error: nothing is read or sent), then read as origins import
-reads it: one origin per feature, each needing an external_id (property or the feature's id);
+reads it: one origin per feature, each needing an external_id (property, or a GeoJSON feature's id);
 locations compare as geometries. Plans create, update (only the fields that differ), unchanged
 and only on the service (listed, never deleted); an empty cell is never compared or sent. Applied
 after a confirmation (--yes without a terminal); --dry-run only plans.`;

@@ -437,12 +437,26 @@ function cpgEncoding(cpg: Uint8Array | undefined): string | undefined {
       return undefined;
     }
   };
-  const iso = /^(?:ISO[-_ ]?)?8859[-_ ]?(\d{1,2})$/i.exec(text) ?? /^8859(\d{1,2})$/.exec(text);
+  const iso = /^(?:ISO[-_ ]?)?8859[-_ ]?(\d{1,2})$/i.exec(text) ?? /^2859(\d)$/.exec(text);
   if (iso) return known(`iso-8859-${iso[1]}`);
-  if (/^65001$/.test(text)) return 'utf-8';
-  if (/^\d{3,4}$/.test(text)) return known(`windows-${text}`) ?? known(`cp${text}`);
-  return /^\d+$/.test(text) ? undefined : known(text);
+  // A Windows code page by its number (`1251`, `CP936`, `ANSI 1251`, as ESRI, GDAL and QGIS write it).
+  const page = /^(?:CP|ANSI[ _]?|WINDOWS-)?(\d{3,5})$/i.exec(text)?.[1];
+  if (page) return CODE_PAGES[page] ?? known(`windows-${page}`);
+  return known(text);
 }
+
+/** Code pages TextDecoder names otherwise than `windows-N`. */
+const CODE_PAGES: Readonly<Record<string, string>> = {
+  '65001': 'utf-8',
+  '932': 'shift_jis',
+  '936': 'gbk',
+  '949': 'euc-kr',
+  '950': 'big5',
+  '874': 'windows-874',
+  '866': 'ibm866',
+  '20866': 'koi8-r',
+  '21866': 'koi8-u',
+};
 
 function dbfEncoding(dbf: Uint8Array): string {
   const named = LDID_ENCODINGS[dbf[29] ?? 0];

@@ -442,18 +442,24 @@ function probes(ring: Position[]): Position[] {
 
 /**
  * The first two rings (by index) that overlap or share an edge, where they may meet at single
- * points only. Only rings whose boxes meet are compared, found by a sweep along longitude: a
- * MultiPolygon of 80,000 small parts took 36 s compared pair by pair.
+ * points only. Only rings whose boxes meet are compared, found by a sweep along the longer side
+ * of them all (a row of parts or a column): a MultiPolygon of 80,000 small parts took 36 s
+ * compared pair by pair.
  */
 function firstOverlap(rings: Array<Position[] | undefined>): { i: number; j: number; how: 'share an edge' | 'overlap'; at?: Position } | undefined {
   const boxes = rings.map((r) => r && bboxOf([r]));
-  const order = boxes.flatMap((b, k) => (b ? [k] : [])).sort((a, b) => boxes[a]![0] - boxes[b]![0]);
+  const all = bboxOf(boxes.flatMap((b) => (b ? [[[b[0], b[1]], [b[2], b[3]]]] : [])));
+  // [west, south, east, north]: swept along x (0 to 2), compared across y (1 to 3), or the other way.
+  const [lo, hi, across, acrossHi] = all[3] - all[1] > all[2] - all[0] ? [1, 3, 0, 2] : [0, 2, 1, 3];
+  const order = boxes.flatMap((b, k) => (b ? [k] : [])).sort((a, b) => boxes[a]![lo] - boxes[b]![lo]);
   const pairs: Array<[number, number]> = [];
-  let active: number[] = [];
+  const active: number[] = [];
   for (const k of order) {
     const b = boxes[k]!;
-    active = active.filter((a) => boxes[a]![2] >= b[0]);
-    for (const a of active) if (boxes[a]![3] >= b[1] && b[3] >= boxes[a]![1]) pairs.push(a < k ? [a, k] : [k, a]);
+    let kept = 0;
+    for (const a of active) if (boxes[a]![hi] >= b[lo]) active[kept++] = a;
+    active.length = kept;
+    for (const a of active) if (boxes[a]![acrossHi] >= b[across] && b[acrossHi] >= boxes[a]![across]) pairs.push(a < k ? [a, k] : [k, a]);
     active.push(k);
   }
   pairs.sort((p, q) => p[0] - q[0] || p[1] - q[1]);

@@ -155,6 +155,17 @@ export async function runJq(document: unknown, expr: string, onStderr: (text: st
     if (ran.stderr !== undefined) onStderr(ran.stderr);
   } catch (err) {
     if (err instanceof SctError) throw err;
+    // What the expression wrote (`debug`, `stderr`) before jq's error: written as it came, as
+    // jq writes it, and not made part of the error (its last piece may lack its newline).
+    const failed = err as { stderr?: unknown };
+    if (typeof failed?.stderr === 'string') {
+      const at = failed.stderr.lastIndexOf('jq: error');
+      if (at > 0) {
+        const own = failed.stderr.slice(0, at).replace(/\n$/, '');
+        if (own) onStderr(own);
+        failed.stderr = failed.stderr.slice(at);
+      }
+    }
     // The document nested past what a stack walks (JSON.stringify's): that, as report-error says it.
     if (err instanceof RangeError && err.message.includes('Maximum call stack size exceeded')) throw err;
     const tooLarge = err instanceof RangeError && /Invalid string length/.test(err.message);

@@ -498,6 +498,11 @@ describe('plot files as GIS programs write them, read as they mean (test/fixture
     expect(bodies.map((b) => b.name)).toEqual(['Côte farm']);
   });
 
+  it('a .cpg naming a Chinese code page (GDAL writes CP936) is read as GBK', async () => {
+    const bodies = await dryRun(fixture('cpg-cp936.zip'));
+    expect(bodies.map((b) => [b.name, b.external_id])).toEqual([['张家农场', '农-1']]);
+  });
+
   it('a KML description in CDATA is kept', async () => {
     const bodies = await dryRun(fixture('cdata.kml'));
     expect(bodies.map((b) => b.description)).toEqual(['Cocoa, planted 2015']);

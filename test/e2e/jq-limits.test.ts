@@ -49,6 +49,12 @@ describe('--jq and the size of the JSON', () => {
     expect(r.stderr).toBe('["DEBUG:",1]\nx\n');
   });
 
+  it("what the expression wrote before its error is written as it came, and the error is jq's alone", async () => {
+    const r = await runSct(['api', '/small', '--jq', '.[0].id | debug | "RED\\n2nd" | stderr | error("boom")'], { env: run.env() });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr.split('\n').slice(0, 4)).toEqual(['["DEBUG:",1]', 'RED', '2nd', 'error: --jq: (at <stdin>:0): boom']);
+  });
+
   it('a JSON under it is filtered as before', async () => {
     const r = await runSct(['api', '/small', '--jq', '.[0].id'], { env: run.env() });
     expect(r.exitCode, r.stderr).toBe(0);

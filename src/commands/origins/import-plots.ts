@@ -147,7 +147,7 @@ export function plotUnits(
     if (countryProblem) add('country_code', countryProblem);
     else if (country === undefined) required('country_code', missingCountry);
     if (extProblem) add('external_id', extProblem);
-    else if (ext === undefined && o.sync) add('external_id', `required: a sync matches each feature with an origin by its external_id (an external_id property or the feature's id)`);
+    else if (ext === undefined && o.sync) add('external_id', `required: a sync matches each feature with an origin by its external_id (an external_id property, or a GeoJSON Feature's id; a KML Placemark's id attribute is the writer's, not read)`);
     if (ext !== undefined) {
       const first = externalIndex.get(ext);
       if (first !== undefined) add('external_id', `${JSON.stringify(ext)} is also feature ${first}'s; each origin needs its own external_id`);
