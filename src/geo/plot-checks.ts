@@ -215,7 +215,7 @@ function shapeProblem(type: PlotGeometry['type'], c: unknown): string | undefine
   const position = '[longitude, latitude] (numbers)';
   // A measure after the height (a GIS's XYZM export): said as such, not as a shape gone wrong.
   const long = longPosition(c);
-  if (long) return `a position has ${long.length} values (${JSON.stringify(long).slice(0, 80)}): GeoJSON positions have 2 or 3 (longitude, latitude, height); export the layer without M values`;
+  if (long) return `a position has 4 values (${JSON.stringify(long)}): GeoJSON positions have 2 or 3 (longitude, latitude, height); a 4th (a measure, as an XYZM export writes) is not taken: export the layer without M values`;
   switch (type) {
     case 'Point':
       return isPosition(c) ? undefined : `a Point's coordinates must be one position ${position}`;
@@ -226,10 +226,13 @@ function shapeProblem(type: PlotGeometry['type'], c: unknown): string | undefine
   }
 }
 
-/** The first list of numbers longer than a position may be (2 or 3), in nested coordinates. */
+/**
+ * The first position of 4 numbers (XYZM) in nested coordinates. A longer list of numbers is some
+ * other shape (a ring written flat), said as such by the caller.
+ */
 function longPosition(c: unknown): unknown[] | undefined {
   if (!Array.isArray(c)) return undefined;
-  if (c.length > 3 && c.every((n) => typeof n === 'number')) return c;
+  if (c.length === 4 && c.every((n) => typeof n === 'number')) return c;
   for (const inner of c) {
     const found = longPosition(inner);
     if (found) return found;

@@ -159,10 +159,13 @@ export async function runJq(document: unknown, expr: string, onStderr: (text: st
     // jq writes it, and not made part of the error (its last piece may lack its newline).
     const failed = err as { stderr?: unknown };
     if (typeof failed?.stderr === 'string') {
-      const at = failed.stderr.lastIndexOf('jq: error');
+      // jq's own line begins with its name for the input, which the expression's text does not
+      // (an error("… jq: error …") of its own is all jq's message).
+      const own = failed.stderr.indexOf('jq: error (at inputString:');
+      const at = own >= 0 ? own : failed.stderr.indexOf('jq: error: ');
       if (at > 0) {
-        const own = failed.stderr.slice(0, at).replace(/\n$/, '');
-        if (own) onStderr(own);
+        const written = failed.stderr.slice(0, at).replace(/\n$/, '');
+        if (written) onStderr(written);
         failed.stderr = failed.stderr.slice(at);
       }
     }

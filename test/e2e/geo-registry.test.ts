@@ -149,7 +149,10 @@ describe('the registry’s rules (origins check)', () => {
 
   it('a position of 4 values (a measure after the height, as an XYZM export writes) is said as such', async () => {
     const { findings } = await check([feature({ type: 'Point', coordinates: [...at(0, 0), 120, 7] }, { Area: 1 })]);
-    expect(errorsOf(findings)).toEqual([[1, 'a position has 4 values ([…]): GeoJSON positions have 2 or 3 (longitude, latitude, height); export the layer without M values']]);
+    expect(errorsOf(findings)).toEqual([[1, 'a position has 4 values ([…]): GeoJSON positions have 2 or 3 (longitude, latitude, height); a 4th (a measure, as an XYZM export writes) is not taken: export the layer without M values']]);
+    // A ring written as one flat list of numbers is a wrong shape, no measure.
+    const flat = await check([feature({ type: 'Polygon', coordinates: [[-5.5, 7.5, -5.49, 7.5, -5.49, 7.51, -5.5, 7.51, -5.5, 7.5]] }, { Area: 1 })]);
+    expect(errorsOf(flat.findings)[0]![1]).toContain("a Polygon's coordinates must be a list of rings");
   });
 
   it('the parts of a MultiPolygon: the first pair that overlaps, by number, is named, whatever their places on the map', async () => {

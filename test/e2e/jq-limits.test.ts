@@ -55,6 +55,12 @@ describe('--jq and the size of the JSON', () => {
     expect(r.stderr.split('\n').slice(0, 4)).toEqual(['["DEBUG:",1]', 'RED', '2nd', 'error: --jq: (at <stdin>:0): boom']);
   });
 
+  it("an error whose own text says 'jq: error' is jq's message whole", async () => {
+    const r = await runSct(['api', '/small', '--jq', '"q" | stderr | error("see jq: error here")'], { env: run.env() });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr.split('\n').slice(0, 2)).toEqual(['q', 'error: --jq: (at <stdin>:0): see jq: error here']);
+  });
+
   it('a JSON under it is filtered as before', async () => {
     const r = await runSct(['api', '/small', '--jq', '.[0].id'], { env: run.env() });
     expect(r.exitCode, r.stderr).toBe(0);
