@@ -12,7 +12,7 @@ import { closest } from '../output/suggest.js';
 import { cleanCell } from '../output/sanitize.js';
 import { isZip, notReadable, utf8Input } from './decode.js';
 import { holdHeapClose } from './heap.js';
-import { stopPoint } from '../util/process.js';
+import { stopEvery, stopPoint } from '../util/process.js';
 import { invalidCount, placeName, writeReportFile, type FileUnit } from './report.js';
 import type { Outcome } from './runner.js';
 import type { Context } from '../context.js';
@@ -222,14 +222,12 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     else {
       // The cells are slices of the text: the file's bytes are no longer needed while they are read.
       bytes = undefined;
-      let sinceStop = 0;
+      const pause = opts.signal && stopEvery(opts.signal, STOP_EVERY);
       for (const [cells, line] of quoteFreeRecordsOf(text, delimiter)) {
         const taken = onRecord(cells, line);
         if (taken) await taken;
-        if (opts.signal && ++sinceStop === STOP_EVERY) {
-          sinceStop = 0;
-          await stopPoint(opts.signal);
-        }
+        const paused = pause?.();
+        if (paused) await paused;
       }
     }
   }

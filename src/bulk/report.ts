@@ -250,7 +250,8 @@ export async function finishBulk(
   if (conflict) parts.push(`${conflict} ${words.summary}`);
   if (notSent) parts.push(`${notSent} not sent`);
   // A sync's may be updates, which exist either way.
-  if (unknown) parts.push(`${unknown} unknown (sent, no answer says what became of them: ${o.replans ? 'they may have been carried out' : 'they may exist'})`);
+  const mayBe = o.replans ? 'they may have been carried out' : 'they may exist';
+  if (unknown) parts.push(`${unknown} unknown (sent, no answer says what became of them: ${mayBe})`);
   if (invalid) parts.push(`${invalid} invalid (not sent)`);
   // After the table (inside the pager when one shows it), never before it; --quiet keeps them.
   await io.after(`${o.noun}: ${parts.join(', ')}${o.report && !reportFailure ? ` — report in ${o.report}` : ''}`);
@@ -274,8 +275,8 @@ export async function finishBulk(
     const err = result.fatal as Error & { hint?: string; afterRedirect?: string; idempotencyKey?: string };
     // A write the service answered with a redirect sct does not follow gets the same redirect at
     // every rerun (a create under the same key; an update, which has none, sent again), which
-    // would stop at it again: it is taken out first.
-    // A sync's rerun plans again: only what did not go through is sent again, to the same redirect.
+    // would stop at it again: it is taken out first. A sync's rerun plans again, and sends it
+    // (to the same redirect) only if it did not go through.
     const again = err.idempotencyKey === undefined ? 'a rerun sends it again' : 'a rerun resends it under the same key';
     const go =
       err.afterRedirect === undefined
@@ -302,7 +303,7 @@ export async function finishBulk(
   if (unknown) {
     for (const f of first(20, only('unknown', outcomes))) await io.after(`  ${placeOf(f, unit)}: ${stripControl(f.error ?? 'no answer')}`);
     if (unknown > 20) await io.after(`  … and ${unknown - 20} more${o.report ? ` (see ${o.report})` : ''}`);
-    const e = new SctError(`${unknown} of ${outcomes.length} ${o.noun} sent without an answer about them: ${o.replans ? 'they may have been carried out' : 'they may exist'}`);
+    const e = new SctError(`${unknown} of ${outcomes.length} ${o.noun} sent without an answer about them: ${mayBe}`);
     e.hint = resume;
     throw e;
   }

@@ -325,6 +325,11 @@ function beyondDecimals(n: number): boolean {
   return Math.abs(scaled - Math.round(scaled)) >= 1e-6;
 }
 
+const positionBeyondDecimals = (p: Position) => beyondDecimals(p[0]) || beyondDecimals(p[1]);
+
+/** A ring as the registry keeps it: each position truncated to 6 decimals. */
+const cutRing = (ring: Position[]): Position[] => ring.map((p) => [truncated(p[0]) / 1e6, truncated(p[1]) / 1e6]);
+
 function truncated(n: number): number {
   const scaled = n * 1e6;
   const near = Math.round(scaled);
@@ -376,8 +381,8 @@ function checkRings(g: Polygon | MultiPolygon, report: Report): boolean {
       }
       // The registry judges the ring it keeps: cut to 6 decimals, a ring sound as written can
       // cross or touch itself (asked only of a ring with more decimals than that).
-      if (clean.some((p) => beyondDecimals(p[0]) || beyondDecimals(p[1]))) {
-        const cut = selfMeeting(withoutRepeats(clean.map((p) => [truncated(p[0]) / 1e6, truncated(p[1]) / 1e6])));
+      if (clean.some(positionBeyondDecimals)) {
+        const cut = selfMeeting(withoutRepeats(cutRing(clean)));
         if (cut) {
           const at = cut.at.map((n) => round(n, 7));
           return fail(`${where} ${cut.kind === 'cross' ? 'crosses' : 'touches'} itself once the registry truncates it to ${LIMITS.decimals} decimals, at ${formatPosition(at)}`, at);
@@ -396,8 +401,8 @@ function checkRings(g: Polygon | MultiPolygon, report: Report): boolean {
   ok = ringsMeet(kept, several, fail, '') && ok;
   // The registry judges the rings it keeps, cut to 6 decimals: holes and parts apart as written
   // may then touch or overlap (asked only of a geometry with more decimals than that).
-  if (ok && polygons.some((rings) => rings.some((ring) => ring.some((p) => beyondDecimals(p[0]) || beyondDecimals(p[1]))))) {
-    const cut = kept.map((rings) => rings?.map((ring) => withoutRepeats(ring.map((p) => [truncated(p[0]) / 1e6, truncated(p[1]) / 1e6]))));
+  if (ok && polygons.some((rings) => rings.some((ring) => ring.some(positionBeyondDecimals)))) {
+    const cut = kept.map((rings) => rings?.map((ring) => withoutRepeats(cutRing(ring))));
     ok = ringsMeet(cut, several, fail, ` once the registry truncates them to ${LIMITS.decimals} decimals`);
   }
   if (holes > 0) report('warning', `${holes === 1 ? 'a hole' : `${holes} holes`}: the registry keeps only the outer ring of each polygon`);
@@ -421,7 +426,7 @@ function ringsMeet(kept: Array<Position[][] | undefined>, several: boolean, fail
       else if (touches.length > 1) ok = fail(`${name} touches its outer ring at ${touches.length} points: only one is allowed${after}`, touches[1]);
       // Neither crossing nor inside: a hole beside its polygon, whose area would be taken off a
       // plot it is no part of (RFC 7946 §3.1.6: holes bound holes within the surface).
-      else if (!probes(inner).some((p) => booleanPointInPolygon(p, { type: 'Polygon', coordinates: [outer!] }, { ignoreBoundary: true }))) {
+      else if (!within(inner, outer!)) {
         ok = fail(`${name} lies outside its outer ring: a hole must be inside the polygon it cuts${after}`, inner[0]);
       }
     });
@@ -434,6 +439,14 @@ function ringsMeet(kept: Array<Position[][] | undefined>, several: boolean, fail
     if (met) ok = fail(`polygons ${met.i + 1} and ${met.j + 1} ${met.how}: parts of a MultiPolygon may meet only at single points${after}`, met.at);
   }
   return ok;
+}
+
+/**
+ * Whether ring r lies inside the other, met at no crossing: a corner of it is inside, or (its
+ * corners all on the other's edges: a diamond in a square) the middle of one of its sides is.
+ */
+function within(r: Position[], other: Position[]): boolean {
+  return probes(r).some((p) => booleanPointInPolygon(p, { type: 'Polygon', coordinates: [other] }, { ignoreBoundary: true }));
 }
 
 /** A ring's corners and the middle of each of its sides. */
@@ -451,7 +464,7 @@ function probes(ring: Position[]): Position[] {
  */
 function firstOverlap(rings: Array<Position[] | undefined>): { i: number; j: number; how: 'share an edge' | 'overlap'; at?: Position } | undefined {
   const boxes = rings.map((r) => r && bboxOf([r]));
-  const all = bboxOf(boxes.flatMap((b) => (b ? [[[b[0], b[1]], [b[2], b[3]]]] : [])));
+  const all = bboxOf(rings.filter((r): r is Position[] => r !== undefined));
   // [west, south, east, north]: swept along x (0 to 2), compared across y (1 to 3), or the other way.
   const [lo, hi, across, acrossHi] = all[3] - all[1] > all[2] - all[0] ? [1, 3, 0, 2] : [0, 2, 1, 3];
   const order = boxes.flatMap((b, k) => (b ? [k] : [])).sort((a, b) => boxes[a]![lo] - boxes[b]![lo]);
@@ -459,9 +472,9 @@ function firstOverlap(rings: Array<Position[] | undefined>): { i: number; j: num
   const active: number[] = [];
   for (const k of order) {
     const b = boxes[k]!;
-    let kept = 0;
-    for (const a of active) if (boxes[a]![hi] >= b[lo]) active[kept++] = a;
-    active.length = kept;
+    let open = 0;
+    for (const a of active) if (boxes[a]![hi] >= b[lo]) active[open++] = a;
+    active.length = open;
     for (const a of active) if (boxes[a]![acrossHi] >= b[across] && b[acrossHi] >= boxes[a]![across]) pairs.push(a < k ? [a, k] : [k, a]);
     active.push(k);
   }
@@ -470,9 +483,6 @@ function firstOverlap(rings: Array<Position[] | undefined>): { i: number; j: num
     const a = rings[i]!;
     const b = rings[j]!;
     const { crossing } = ringMeetings(a, b);
-    // With no crossing, one ring is inside the other if a corner of it is, or (its corners
-    // all on the other's edges: a diamond in a square) the middle of one of its sides is.
-    const within = (r: Position[], other: Position[]) => probes(r).some((p) => booleanPointInPolygon(p, { type: 'Polygon', coordinates: [other] }, { ignoreBoundary: true }));
     if (crossing || within(a, b) || within(b, a)) return { i, j, how: crossing?.kind === 'overlap' ? 'share an edge' : 'overlap', at: crossing?.at };
   }
   return undefined;

@@ -48,7 +48,7 @@ export function colorDecision(isTTY: boolean, noColorFlag: boolean, env: NodeJS.
   if (force !== undefined) return false;
   if (env.CLICOLOR_FORCE !== undefined && env.CLICOLOR_FORCE !== '' && env.CLICOLOR_FORCE !== '0') return true;
   if (env.NO_COLOR || env.TERM === 'dumb') return false;
-  return isTTY && (env.TERM ? true : process.platform === 'win32');
+  return isTTY && namesTerminal(env);
 }
 
 const GREEN_STATUSES = new Set(['passing', 'complete', 'completed', 'accepted', 'created', 'succeeded', 'success', 'mitigated']);

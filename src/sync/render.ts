@@ -15,7 +15,7 @@ import { formatDuration } from '../util/format.js';
 import { createListWriter, writeOne, type ListWriter } from '../output/format.js';
 import { cleanCell } from '../output/sanitize.js';
 import { valueWithoutToken } from '../util/redact.js';
-import { stopPoint } from '../util/process.js';
+import { stopEvery, stopPoint } from '../util/process.js';
 import { lineRanges } from '../bulk/report.js';
 import { writesOf, type Change, type Plan, type PlannedCreate } from './plan.js';
 
@@ -83,7 +83,8 @@ export function planWriter(ctx: Context, o: PlanContext): PlanWriter {
   const lines = (l: number[]) => (format === 'csv' ? lineRanges(l, ' ') : l);
   let list: ListWriter | undefined;
   let batch: Array<Record<string, unknown>> = [];
-  let sinceStop = 0;
+  // With -o json (or no rows shown) nothing is written while planning: a stop point all the same.
+  const pause = stopEvery(ctx.signal, PLAN_BATCH);
   // A token in a file's cell (a description it was pasted into) is never printed: the plan shows
   // the file's values, as a dry run's requests do, masked alike.
   const token = tokenOf(ctx);
@@ -101,13 +102,7 @@ export function planWriter(ctx: Context, o: PlanContext): PlanWriter {
       if (format === 'table') batch.push({ action: 'create', external_id: c.key, id: '', change: Array.isArray(c.body.items) ? `new, ${c.body.items.length} item${c.body.items.length === 1 ? '' : 's'}` : 'new' });
       else batch.push({ action: 'create', external_id: c.key, id: null, lines: lines(c.lines), changes: null });
     },
-    afterEach: () => {
-      if (batch.length >= PLAN_BATCH) return flush();
-      // With -o json (or no rows shown) nothing is written while planning: a stop point all the same.
-      if (++sinceStop < PLAN_BATCH) return undefined;
-      sinceStop = 0;
-      return stopPoint(ctx.signal);
-    },
+    afterEach: () => (batch.length >= PLAN_BATCH ? flush() : pause()),
     async end(plan) {
       if (o.data === false) {
         // Nothing on stdout: it carries the results.

@@ -39,6 +39,16 @@ export async function stopPoint(signal: AbortSignal): Promise<void> {
   if (signal.aborted) throw new InterruptedError();
 }
 
+/** A stop point at every `n`th call, the calls between costing a count: for loops of many small steps. */
+export function stopEvery(signal: AbortSignal, n: number): () => Promise<void> | undefined {
+  let since = 0;
+  return () => {
+    if (++since < n) return undefined;
+    since = 0;
+    return stopPoint(signal);
+  };
+}
+
 /** Two turns of the event loop: a signal that came meanwhile has reached its handler after them. */
 export async function turnTheLoop(): Promise<void> {
   for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
