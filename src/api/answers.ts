@@ -10,6 +10,7 @@ import { statusText, HTML_PAGE } from './errors.js';
 import { describeError } from './retry.js';
 import { formatBytes } from '../util/format.js';
 import { isPlainObject } from '../util/objects.js';
+import { decodeWhole } from '../util/text.js';
 
 /** How an answer is read: parsed whole, parsed as a list page (json-page.ts), or streamed to the caller. */
 /**
@@ -57,7 +58,7 @@ export function answerUtf8(headers: Headers, bytes: Buffer): Buffer {
     if (decoder) {
       let text: string;
       try {
-        text = decoder.decode(bytes);
+        text = decodeWhole(decoder, bytes);
       } catch {
         throw new Error(`not valid ${charset} text as its Content-Type says`);
       }

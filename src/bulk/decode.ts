@@ -3,6 +3,7 @@
 // encoding is named by the user. Never a guess: a wrong guess would send changed text.
 import { isUtf8 } from 'node:buffer';
 import { UsageError } from '../errors.js';
+import { textReader, type TextReader } from '../util/text.js';
 
 export const ENCODING_HINT = '--encoding windows-1252';
 
@@ -16,20 +17,18 @@ export async function utf8Input(bytes: Buffer, name: string, encoding?: string):
   const bom = byteOrderMark(bytes);
   if (encoding !== undefined) {
     const label = encoding.trim().toLowerCase();
-    let decoder: InstanceType<typeof TextDecoder>;
-    try {
-      decoder = new TextDecoder(label, { fatal: true, ignoreBOM: false });
-    } catch {
+    const decoder = await textReader(label, { fatal: true });
+    if (decoder === undefined) {
       throw new UsageError(`--encoding ${encoding}: not an encoding sct knows (e.g. utf-8, windows-1252, iso-8859-1, iso-8859-15, utf-16le)`);
     }
     if (bom && bom.encoding !== decoder.encoding) {
       throw new UsageError(`${name} starts with a ${bom.encoding} byte-order mark, but --encoding ${encoding} was given`);
     }
     if (!decoder.encoding.startsWith('utf-')) refuseUtf8(bytes, name, encoding);
-    return await decoded(decoder, bytes, name, `--encoding ${encoding}`);
+    return decoded(decoder, bytes, name, `--encoding ${encoding}`);
   }
   if (bom?.encoding === 'utf-8') return check(bytes.subarray(3), name);
-  if (bom) return await decoded(new TextDecoder(bom.encoding, { fatal: true }), bytes, name, `its ${bom.encoding} byte-order mark`);
+  if (bom) return decoded((await textReader(bom.encoding, { fatal: true }))!, bytes, name, `its ${bom.encoding} byte-order mark`);
   // ASCII saved as UTF-16 is valid UTF-8, every other byte a NUL: asked first.
   if (looksLikeUtf16(bytes)) throw notReadable(name, UTF16_WITHOUT_BOM);
   if (isUtf8(bytes)) return bytes;
@@ -80,27 +79,15 @@ function check(bytes: Buffer, name: string): Buffer {
   );
 }
 
-async function decoded(decoder: InstanceType<typeof TextDecoder>, bytes: Buffer, name: string, by: string): Promise<Buffer> {
+function decoded(decoder: TextReader, bytes: Buffer, name: string, by: string): Buffer {
   let text: string;
   try {
-    text = decoder.encoding === 'windows-1252' ? await windows1252(bytes) : decoder.decode(bytes);
+    text = decoder.decode(bytes);
   } catch {
     throw new UsageError(`${name}: not valid ${decoder.encoding} text (read by ${by})`);
   }
   // TextDecoder drops a leading byte-order mark itself (ignoreBOM false).
   return Buffer.from(text, 'utf8');
-}
-
-/**
- * Node 20's TextDecoder reads windows-1252 as ISO-8859-1: the bytes 0x80-0x9F (€, —, ’, …)
- * become invisible control characters. iconv-lite has the real table; the five bytes the table
- * leaves undefined come out as U+FFFD and are refused, as the fatal decoder would.
- */
-async function windows1252(bytes: Buffer): Promise<string> {
-  const { default: iconv } = await import('iconv-lite');
-  const text = iconv.decode(bytes, 'windows-1252');
-  if (text.includes('\ufffd')) throw new Error('undefined byte');
-  return text;
 }
 
 /**

@@ -5,6 +5,7 @@
 // plot files, and togeojson, shpjs and proj4 only when such a file is read.
 import { fileLabel, readInput, regularFileHead } from '../util/files.js';
 import { damagedText, mismatchedFile, recordedChecksums } from '../util/zip-check.js';
+import { textReader, withTextReader } from '../util/text.js';
 import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Feature, Geometry } from 'geojson';
@@ -33,7 +34,7 @@ export async function readPlotFile(file: string, stdin: Readable, signal?: Abort
   switch (format) {
     case 'kml':
     case 'gpx': {
-      const text = xmlText(bytes, name, format.toUpperCase());
+      const text = await xmlText(bytes, name, format.toUpperCase());
       if (typeof text !== 'string') return text;
       return converted(await (format === 'kml' ? fromKml(text, name, bytes.length) : fromGpx(text, name, bytes.length)));
     }
@@ -64,17 +65,15 @@ function textFormatByContent(head: Uint8Array): 'geojson' | 'kml' | 'gpx' | unde
   return format === 'geojson' || format === 'kml' || format === 'gpx' ? format : undefined;
 }
 
-function xmlText(bytes: Uint8Array, name: string, format: string): string | GeoJsonFile {
+async function xmlText(bytes: Uint8Array, name: string, format: string): Promise<string | GeoJsonFile> {
   const refused = (why: string): GeoJsonFile => ({ name, size: bytes.length, features: [], problem: `not ${format}: ${why}` });
   let label = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : undefined;
   if (!label) {
     const declaration = /^(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?\sencoding\s*=\s*["']([^"']+)["']/i.exec(Buffer.from(bytes.subarray(0, 512)).toString('latin1'));
     label = declaration?.[1]?.trim().toLowerCase();
   }
-  let decoder: InstanceType<typeof TextDecoder>;
-  try {
-    decoder = new TextDecoder(label ?? 'utf-8', { fatal: true });
-  } catch {
+  const decoder = await textReader(label ?? 'utf-8', { fatal: true });
+  if (decoder === undefined) {
     return refused(`its XML declaration names the encoding "${label}", which sct cannot read: save it as UTF-8`);
   }
   try {
@@ -275,7 +274,7 @@ function isPlotEntry(name: string, bytes: Uint8Array): boolean {
 async function fromKmz(entries: Record<string, Uint8Array>, main: string, name: string, size: number, read: Set<string>): Promise<GeoJsonFile> {
   const text = (entry: string) => xmlText(entries[entry]!, name, 'KML');
   read.add(main);
-  const mainText = text(main);
+  const mainText = await text(main);
   if (typeof mainText !== 'string') return { ...mainText, problem: `${main}: ${mainText.problem}` };
   const doc = xmlDocument(mainText, name, 'KML');
   if (!('nodeType' in doc)) return doc;
@@ -291,7 +290,7 @@ async function fromKmz(entries: Record<string, Uint8Array>, main: string, name: 
   }
   for (const entry of linked) {
     read.add(entry);
-    const partText = text(entry);
+    const partText = await text(entry);
     const part = typeof partText === 'string' ? await fromKml(partText, name, size) : partText;
     if (part.problem) return { ...file, features: [], problem: `${entry}: ${part.problem}` };
     // Numbered across the archive, as one file: each layer's own numbers start again at 1.
@@ -375,7 +374,13 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
     // fails on it, silently not at all (metres read as degrees).
     geometries = parseShp(entries[shp]);
     const dbf = sibling('dbf');
-    records = dbf ? parseDbf(dbf, Buffer.from(cpgEncoding(sibling('cpg')) ?? dbfEncoding(dbf))) : [];
+    if (dbf) {
+      const encoding = cpgEncoding(sibling('cpg')) ?? dbfEncoding(dbf);
+      const reader = await textReader(encoding);
+      records = reader ? withTextReader(reader, () => parseDbf(dbf, Buffer.from(encoding))) : parseDbf(dbf, Buffer.from(encoding));
+    } else {
+      records = [];
+    }
   } catch (err) {
     throw new UsageError(`${name}: ${shp} is not a readable Shapefile (${(err as Error).message})`);
   }

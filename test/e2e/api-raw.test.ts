@@ -49,6 +49,11 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(200, { 'content-type': 'application/json; charset=iso-8859-1' });
     res.end(Buffer.from('{"name":"Caf\u00e9"}', 'latin1'));
   },
+  // What a Windows server means by ISO-8859-1 (and the Encoding Standard reads so): 0x92 is ’.
+  '/api/windows-1252': (res) => {
+    res.writeHead(200, { 'content-type': 'application/json; charset=iso-8859-1' });
+    res.end(Buffer.from([...Buffer.from('{"name":"Caf\u00e9 d', 'latin1'), 0x92, 0x80, ...Buffer.from('"}')]));
+  },
   '/api/not-utf8': (res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(Buffer.from('{"name":"Caf\u00e9"}', 'latin1'));
@@ -231,6 +236,9 @@ describe('every answer shown as gh api shows it', () => {
     const latin1 = await sct(['api', '/latin1']);
     expect(latin1.exitCode, latin1.stderr).toBe(0);
     expect(JSON.parse(latin1.stdout)).toEqual({ name: 'Café' });
+    const windows = await sct(['api', '/windows-1252']);
+    expect(windows.exitCode, windows.stderr).toBe(0);
+    expect(JSON.parse(windows.stdout)).toEqual({ name: 'Café d’€' });
     const bad = await sct(['api', '/not-utf8']);
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toContain('GET /not-utf8: the answer is not valid UTF-8 text, and names no other charset');

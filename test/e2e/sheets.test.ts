@@ -51,6 +51,18 @@ describe('files from spreadsheets: encodings', () => {
     expect(JSON.stringify(bodies)).not.toContain('\ufffd');
   });
 
+  it('reads code page 949 as Korean Excel saves it (--encoding euc-kr or windows-949): the syllables only 949 has are sent whole', async () => {
+    // 똠 and 힣 are beyond EUC-KR proper: Node's own euc-kr decoder drops or refuses them.
+    const { default: iconv } = await import('iconv-lite');
+    const file = t.writeFile('ko.csv', iconv.encode('name,country_code,external_id,latitude,longitude\n똠방 농장,CI,힣-1,6.8203,-5.2897\n', 'cp949'));
+    for (const encoding of ['euc-kr', 'windows-949']) {
+      const r = await t.sct(['origins', 'import', '--file', file, '--encoding', encoding, '--dry-run', '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(dryRunBodies(r.stdout)).toMatchObject([{ name: '똠방 농장', external_id: '힣-1' }]);
+    }
+    expect(sent()).toEqual([]);
+  });
+
   it('reads UTF-16 "Unicode text" (tab-separated, with a byte-order mark) without flags', async () => {
     expect(await dryRunOrigins('origins-utf16le.txt')).toMatchObject(ORIGINS);
   });

@@ -1,0 +1,89 @@
+// Text in a named encoding, as the Encoding Standard reads it. Node's TextDecoder gets two of
+// them wrong. Node 20, decoding in one call, reads windows-1252 (and the labels that name it:
+// iso-8859-1, latin1, us-ascii) as ISO-8859-1, the bytes 0x80-0x9F (€ ’ — Š Ž œ) becoming
+// invisible control characters; decoding as a stream it reads them right. And every Node reads
+// euc-kr as EUC-KR proper, not as the Windows code page 949 the standard means, silently
+// dropping the first byte of the 8,822 syllables only code page 949 has (똠 read as "c"):
+// Korean Excel and ArcGIS write code page 949. That one is read by iconv-lite, loaded only then.
+
+export interface TextReader {
+  /** The encoding's name in the Encoding Standard (`windows-1252` for `latin1`). */
+  readonly encoding: string;
+  /** The whole text; with `fatal`, bytes that are not this encoding's text throw. */
+  decode(bytes: Uint8Array): string;
+}
+
+/**
+ * The whole text of `bytes`, read as a stream that ends with them: Node 20 reads windows-1252
+ * right only so.
+ */
+export function decodeWhole(decoder: InstanceType<typeof TextDecoder>, bytes: Uint8Array): string {
+  return decoder.decode(bytes, { stream: true }) + decoder.decode();
+}
+
+/**
+ * A reader of text in the encoding `label` names (any label TextDecoder knows), or undefined
+ * for a label it does not know. A leading byte-order mark of a UTF is dropped.
+ */
+export async function textReader(label: string, options: { fatal?: boolean } = {}): Promise<TextReader | undefined> {
+  let decoder: InstanceType<typeof TextDecoder>;
+  try {
+    decoder = new TextDecoder(label.trim(), { fatal: options.fatal ?? false });
+  } catch {
+    return undefined;
+  }
+  const fail = () => new TypeError(`The encoded data was not valid for encoding ${decoder.encoding}`);
+  if (decoder.encoding === 'euc-kr') {
+    const { default: iconv } = await import('iconv-lite');
+    return {
+      encoding: decoder.encoding,
+      decode(bytes) {
+        const text = iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'cp949');
+        // Code page 949 has no character for U+FFFD: one in the text is bytes it does not define.
+        if (options.fatal && text.includes('\ufffd')) throw fail();
+        return text;
+      },
+    };
+  }
+  return {
+    encoding: decoder.encoding,
+    decode(bytes) {
+      const text = decodeWhole(decoder, bytes);
+      // The five bytes windows-1252 leaves undefined (0x81 0x8D 0x8F 0x90 0x9D) the standard reads
+      // as control characters: no text a person typed has one, so fatal refuses them.
+      if (options.fatal && decoder.encoding === 'windows-1252' && /[\u0081\u008d\u008f\u0090\u009d]/.test(text)) throw fail();
+      return text;
+    },
+  };
+}
+
+/**
+ * Runs `read` (synchronous) with the global TextDecoder reading `reader`'s encoding by it: for a
+ * package that decodes with TextDecoder itself and takes only a label (parsedbf, the DBF reader
+ * of shpjs). Any other encoding is Node's own; the global is Node's again once `read` returns.
+ */
+export function withTextReader<T>(reader: TextReader, read: () => T): T {
+  const NodeTextDecoder = globalThis.TextDecoder;
+  class ReaderTextDecoder {
+    readonly #reader: TextReader | InstanceType<typeof TextDecoder>;
+    constructor(label = 'utf-8', options?: { fatal?: boolean }) {
+      const node = new NodeTextDecoder(label, options);
+      this.#reader = node.encoding === reader.encoding ? reader : node;
+    }
+    get encoding(): string {
+      return this.#reader.encoding;
+    }
+    // Each call is whole text: parsedbf decodes every field in one call, and an empty call
+    // after it, which ends the stream.
+    decode(bytes?: Uint8Array): string {
+      if (bytes === undefined) return '';
+      return this.#reader instanceof NodeTextDecoder ? decodeWhole(this.#reader, bytes) : this.#reader.decode(bytes);
+    }
+  }
+  globalThis.TextDecoder = ReaderTextDecoder as unknown as typeof TextDecoder;
+  try {
+    return read();
+  } finally {
+    globalThis.TextDecoder = NodeTextDecoder;
+  }
+}
