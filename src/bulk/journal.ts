@@ -482,7 +482,22 @@ export class JournalWriteError extends SctError {
   constructor(path: string, cause: Error) {
     super(`writing the journal ${path}: ${cause.message}`, { cause });
     this.name = 'JournalWriteError';
-    this.hint = 'make room where sct keeps its configuration (SCT_CONFIG_DIR)';
+    this.hint = journalHint((cause as NodeJS.ErrnoException).code);
+  }
+}
+
+/** What to do about a journal that cannot be written, by why (a full disk is the usual). */
+function journalHint(code: string | undefined): string {
+  switch (code) {
+    case 'EROFS':
+      return 'the file system where sct keeps its configuration (SCT_CONFIG_DIR) is read-only now: make it writable, or give SCT_CONFIG_DIR on one that is';
+    case 'ELOOP':
+      return 'the journal is not a regular file (a symbolic link): sct writes none through one; move it away';
+    case 'EACCES':
+    case 'EPERM':
+      return 'sct may not write where it keeps its configuration (SCT_CONFIG_DIR): give it permission, or give SCT_CONFIG_DIR elsewhere';
+    default:
+      return 'make room where sct keeps its configuration (SCT_CONFIG_DIR)';
   }
 }
 

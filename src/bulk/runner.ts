@@ -294,10 +294,14 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
   }
   // Put on record as sent with the first, but never sent (the run stopped first).
   if (firstWave.size > 0) record([...firstWave].flatMap((i) => records.ended(units[i], 'cleared')));
+  // Units the run never reached: one an earlier run carried out is still skipped, with its id.
   for (let i = 0; i < units.length; i++) {
-    outcomes[i] ??= sentBefore(units[i])
-      ? { key: units[i].key, lines: units[i].lines, status: 'unknown', error: SENT_BY_AN_EARLIER_RUN }
-      : { key: units[i].key, lines: units[i].lines, status: 'not_sent' };
+    const earlier = doneBefore(units[i]);
+    outcomes[i] ??= earlier
+      ? { key: units[i].key, lines: units[i].lines, status: 'skipped', id: earlier.id }
+      : sentBefore(units[i])
+        ? { key: units[i].key, lines: units[i].lines, status: 'unknown', error: SENT_BY_AN_EARLIER_RUN }
+        : { key: units[i].key, lines: units[i].lines, status: 'not_sent' };
   }
   return { outcomes, interrupted, fatal };
 }

@@ -202,6 +202,41 @@ function fillUp(dir: string, free: number, name: string): string {
 
 const listFiles = (dir: string) => readdirSync(dir).filter((f) => !f.startsWith('.filler'));
 
+describe('a journal that cannot be written', () => {
+  it('rows an earlier run created are reported skipped, with their ids, not "not sent"; the hint says what is wrong with the journal', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sct-journal-link-'));
+    try {
+      const origins = (from: number, to: number) =>
+        Array.from({ length: to - from + 1 }, (_, k) => `Farm ${from + k},CI,JL${run}-${from + k},6.8${from + k},-5.2${from + k}`);
+      const header = 'name,country_code,external_id,latitude,longitude';
+      const file = t.writeFile(`journal-link${++run}.csv`, [header, ...origins(1, 5)].join('\n') + '\n');
+      const first = await t.sct(['origins', 'import', '--file', file, '-q'], { env: { SCT_CONFIG_DIR: dir } });
+      expect(first.exitCode, first.stderr).toBe(0);
+      // The file grows (an export newest first), and its journal is now a link: nothing may be written through it.
+      writeFileSync(file, [header, ...origins(1, 5), ...origins(6, 8)].join('\n') + '\n');
+      const journal = readdirSync(join(dir, 'journals')).find((f) => f.endsWith('.ndjson'))!;
+      const path = join(dir, 'journals', journal);
+      writeFileSync(join(dir, 'elsewhere.ndjson'), readFileSync(path));
+      rmSync(path);
+      symlinkSync(join(dir, 'elsewhere.ndjson'), path);
+      const report = join(dir, 'report.csv');
+      const r = await t.sct(['origins', 'import', '--file', file, '--report', report], { env: { SCT_CONFIG_DIR: dir } });
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toContain('5 of 8 origins were created by an earlier run');
+      expect(r.stderr).toContain("origins: 0 created, 5 skipped (done in an earlier run), 0 rejected, 3 not sent");
+      expect(r.stderr).not.toContain('make room');
+      expect(r.stderr).toContain('not a regular file');
+      const rows = parse(readFileSync(report), { columns: true }) as Array<{ line: string; status: string; id: string }>;
+      expect(rows.map((x) => [x.line, x.status, x.id !== ''])).toEqual([
+        ['2', 'skipped', true], ['3', 'skipped', true], ['4', 'skipped', true], ['5', 'skipped', true], ['6', 'skipped', true],
+        ['7', 'not_sent', false], ['8', 'not_sent', false], ['9', 'not_sent', false],
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipped: ${mountProblem})` : ''}`, () => {
   it('stdout redirected into a file on a full disk: exit 1, "writing output: …", never exit 0', async () => {
     const { dir } = fullDisk(8, 1);
