@@ -21,7 +21,7 @@ export function eachSheetRecord(
   if (damaged !== undefined) throw new UsageError(`${name} is ${damagedText(damaged)}`);
   let book: ReturnType<typeof read>;
   try {
-    book = read(bytes, readOptions(sheet ?? 0));
+    book = readBook(bytes, sheet ?? 0);
   } catch (err) {
     throw new UsageError(`${name}: the workbook cannot be read (${(err as Error).message})`, undefined, 'open it in a spreadsheet program and save it again, or save the sheet as CSV');
   }
@@ -30,17 +30,28 @@ export function eachSheetRecord(
     // `--sheet data` for the sheet named Data: read again for it (only the sheet asked for is parsed).
     const folded = sheetNamed(book.SheetNames, sheet);
     if (folded !== undefined) {
-      book = read(bytes, readOptions(folded));
+      book = readBook(bytes, folded);
       sheetName = folded;
     }
   }
   const ws = sheetName === undefined ? undefined : book.Sheets[sheetName];
   if (!ws) {
+    // SheetJS leaves out a sheet it failed to read, the error unsaid.
+    if (sheetName !== undefined && book.SheetNames.includes(sheetName)) {
+      throw new UsageError(`${name}: its sheet ${JSON.stringify(sheetName)} cannot be read`, undefined, 'open it in a spreadsheet program and save it again, or save the sheet as CSV');
+    }
     if (sheet === undefined) throw new UsageError(`${name}: the workbook has no sheet`);
     throw new UsageError(`${name} has no sheet ${JSON.stringify(sheet)} (its sheets: ${book.SheetNames.join(', ')})`);
   }
   const data = (ws['!data'] ?? []) as Array<Array<CellObject | undefined> | undefined>;
-  const first = ws['!ref'] ? utils.decode_range(ws['!ref']).s.c : 0;
+  // The first column that holds a cell, from the cells: a file's <dimension> may be stale
+  // (SheetJS takes it as the range; Excel and LibreOffice show every cell).
+  let first = Infinity;
+  for (const row of data) {
+    const at = row?.findIndex((cell) => cell !== undefined) ?? -1;
+    if (at >= 0 && at < first) first = at;
+  }
+  if (first === Infinity) first = 0;
   let header: string[] | undefined;
   for (let r = 0; r < data.length; r++) {
     const row = data[r];
@@ -122,10 +133,24 @@ export function eachSheetRecord(
 }
 
 /**
+ * The workbook, with the sheet `sheets` names parsed. A file may name a format by its number
+ * alone (currency 5-8, accounting 41-44, the East Asian dates 27-36 and 50-58, as openpyxl and
+ * Excel in Chinese or Japanese write them); SheetJS knows their text only as it makes each
+ * cell's formatted text, and without it leaves out, unsaid, a sheet with such a number cell.
+ * Such a sheet is read again with that text made: slower, and only then.
+ */
+function readBook(bytes: Buffer, sheets: string | number): ReturnType<typeof read> {
+  const book = read(bytes, readOptions(sheets));
+  const wanted = typeof sheets === 'number' ? book.SheetNames[sheets] : sheets;
+  if (wanted !== undefined && book.SheetNames.includes(wanted) && !book.Sheets[wanted]) return read(bytes, { ...readOptions(sheets), cellText: true });
+  return book;
+}
+
+/**
  * cellDates: a date cell is a Date at midnight UTC of its day, read back in UTC (dateText) so that
  * the day is the same in any time zone. cellNF: a cell's number format, which says whether a date
- * cell shows a time of day. No formatted text, HTML or styles: only values; and only the sheet
- * asked for.
+ * cell shows a time of day. No formatted text (see readBook), HTML or styles: only values; and
+ * only the sheet asked for.
  */
 const readOptions = (sheets: string | number) => ({ type: 'buffer' as const, dense: true, cellDates: true, cellNF: true, cellText: false, cellHTML: false, cellStyles: false, sheets });
 

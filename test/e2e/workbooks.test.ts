@@ -344,6 +344,21 @@ describe('workbooks: a CSV export saved by LibreOffice reads back as exported', 
     }
   });
 
+  it('cells in the built-in formats a file names by number alone (currency 8, accounting 44, East Asian dates 30 and 57, as openpyxl and Excel in Chinese or Japanese write them) are read, not the sheet lost', async () => {
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', fixture('builtin-formats.xlsx'), '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(dryRunBodies(r.stdout)).toMatchObject([
+      { external_id: 'BF-1', order_created_at: '2025-04-01', items: [{ volume: 1250.5 }] },
+      { external_id: 'BF-2', order_created_at: '2025-04-02', items: [{ volume: 7 }] },
+    ]);
+  });
+
+  it('columns left of a <dimension> that says less than the sheet holds (a writer that left it stale) are read, as Excel and LibreOffice show them', async () => {
+    const r = await t.sct(['origins', 'import', '--file', fixture('stale-dimension.xlsx'), '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(dryRunBodies(r.stdout)).toMatchObject([{ external_id: 'SD-1', name: 'Ferme A', description: 'Main warehouse plot' }]);
+  });
+
   it('an id a spreadsheet saved to CSV in scientific notation (its digits lost) is exit 2 naming the line, nothing sent: never a new external_id', async () => {
     const before = sent().length;
     // LibreOffice's (the fixture) and Excel's (General format: 1.23457E+11) ways of writing a long number.
