@@ -61,15 +61,32 @@ function cannotRun(why: string): SctError {
   return new SctError(`--jq cannot run here: ${why}`);
 }
 
-/** jq's own message, without its "jq: error" prefixes, the exit-code line and the count line. */
+/**
+ * Where jq's own error line begins in its stderr, by `marker`, or -1: on the last line that holds
+ * the marker, the first time it does. jq writes its error last, right after what the expression
+ * wrote with `stderr` (which may end without a newline); an expression's error may say the
+ * marker again later on its own line.
+ */
+function jqErrorAt(text: string, marker: string): number {
+  const last = text.lastIndexOf(marker);
+  if (last < 0) return -1;
+  return text.indexOf(marker, text.lastIndexOf('\n', last) + 1);
+}
+
+/**
+ * jq's own message, without its "jq: error" prefix, the exit-code line and the count line. A
+ * compile error is a "jq: error: …" line for each; a runtime error one prefix, the rest of its
+ * lines the expression's own.
+ */
 function jqMessage(err: unknown): string {
-  const e = err as { stderr?: unknown; message?: unknown };
+  const e = err as { stderr?: unknown; message?: unknown; exitCode?: unknown };
   const text = typeof e?.stderr === 'string' && e.stderr.trim() ? e.stderr : String(e?.message ?? err);
+  const compile = e?.exitCode === 3;
   return text
     .split('\n')
     .filter((l) => l.trim() && !/^jq: \d+ compile errors?$/.test(l.trim()) && !/^Non-zero exit code/.test(l))
     // jq-web's name for the input, where jq says <stdin>.
-    .map((l) => l.replace(/^jq: error(: )?/, '').trim().replace(/^\(at inputString:/, '(at <stdin>:'))
+    .map((l, i) => (compile || i === 0 ? l.replace(/^jq: error(: )?/, '') : l).trim().replace(/^\(at inputString:/, '(at <stdin>:'))
     // A line ending "line 1:" names the place of the expression's line that follows it.
     .reduce((text, l) => (!text ? l : text.endsWith(':') ? `${text} ${l}` : `${text}; ${l}`), '');
 }
@@ -159,10 +176,10 @@ export async function runJq(document: unknown, expr: string, onStderr: (text: st
     // jq writes it, and not made part of the error (its last piece may lack its newline).
     const failed = err as { stderr?: unknown };
     if (typeof failed?.stderr === 'string') {
-      // jq's own line begins with its name for the input, which the expression's text does not
-      // (an error("… jq: error …") of its own is all jq's message).
-      const own = failed.stderr.indexOf('jq: error (at inputString:');
-      const at = own >= 0 ? own : failed.stderr.indexOf('jq: error: ');
+      // jq's own line begins with its name for the input (an error("… jq: error …") of its own
+      // is all jq's message).
+      const own = jqErrorAt(failed.stderr, 'jq: error (at inputString:');
+      const at = own >= 0 ? own : jqErrorAt(failed.stderr, 'jq: error: ');
       if (at > 0) {
         const written = failed.stderr.slice(0, at).replace(/\n$/, '');
         if (written) onStderr(written);

@@ -61,6 +61,21 @@ describe('--jq and the size of the JSON', () => {
     expect(r.stderr.split('\n').slice(0, 2)).toEqual(['q', 'error: --jq: (at <stdin>:0): see jq: error here']);
   });
 
+  it("debug and stderr lines that say jq's own words before the error are written whole; the error is the last one's", async () => {
+    const debug = await runSct(['api', '/small', '--jq', 'debug("jq: error (at inputString:0): fake") | error("real")'], { env: run.env() });
+    expect(debug.exitCode).toBe(1);
+    expect(debug.stderr.split('\n').slice(0, 2)).toEqual(['["DEBUG:","jq: error (at inputString:0): fake"]', 'error: --jq: (at <stdin>:0): real']);
+    const stderr = await runSct(['api', '/small', '--jq', '("jq: error (at inputString:0): fake\\n" | stderr) | error("real")'], { env: run.env() });
+    expect(stderr.exitCode).toBe(1);
+    expect(stderr.stderr.split('\n').slice(0, 2)).toEqual(['jq: error (at inputString:0): fake', 'error: --jq: (at <stdin>:0): real']);
+  });
+
+  it("an error's own later lines keep their words, 'jq: error:' too", async () => {
+    const r = await runSct(['api', '/small', '--jq', 'error("a\\njq: error: b")'], { env: run.env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr.split('\n')[0]).toBe('error: --jq: (at <stdin>:0): a; jq: error: b');
+  });
+
   it('a JSON under it is filtered as before', async () => {
     const r = await runSct(['api', '/small', '--jq', '.[0].id'], { env: run.env() });
     expect(r.exitCode, r.stderr).toBe(0);
