@@ -226,6 +226,9 @@ export function checkedBody(body: Readable, headers: Headers, where: string, sig
   body.once('error', (err) => {
     // A body cut off at the time limit breaks as any aborted one: the limit is what to say.
     const late = timedOut?.();
+    // Stopped: the stop is what to say, whichever error the body ended with (undici's own, when a
+    // proxy variable is set, comes before the one onAbort gives).
+    if (!late && signal?.aborted) return void checked.destroy(new InterruptedError());
     checked.destroy(late ?? (err instanceof SctError ? err : new NetworkError(`${where}: the connection broke while reading the answer (${describeError(err)})`, { cause: err })));
   });
   // Whoever reads it stops (done, or failed writing): the connection goes with it.

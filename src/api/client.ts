@@ -697,8 +697,10 @@ export class ApiClient {
   private async brokenAnswer(call: Call, err: unknown, deadline: Deadline): Promise<typeof AGAIN> {
     const timedOut = deadline.expired();
     deadline.clear();
-    failUnreadable(call, err);
+    // The stop first: a body cut short by it may end with the stop's own error as its reason
+    // (undici's, when a proxy variable is set), which is no unreadable answer.
     if (!timedOut && call.wireSignal?.aborted) call.fail(stopped(call), true);
+    failUnreadable(call, err);
     call.mayHaveArrived = true;
     const reason = timedOut ? this.timeoutReason() : `the connection broke while reading the answer (${describeError(err)})`;
     if (call.mayRetry) return call.retry(reason);

@@ -3,6 +3,7 @@
 // "interrupted" (both said exit 1 before: a failed check, an unexpected answer). And a wait's
 // own deadline holds against a service that does not answer (dds wait ran on for minutes).
 import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -22,8 +23,8 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as { port: number }).port}/api`;
 }
 
-async function pressCtrlC(args: string[], baseUrl: string) {
-  const child = t.spawnSct(args, { env: { SCT_BASE_URL: baseUrl }, timeout: 20_000 });
+async function pressCtrlC(args: string[], baseUrl: string, env: Record<string, string> = {}) {
+  const child = t.spawnSct(args, { env: { SCT_BASE_URL: baseUrl, ...env }, timeout: 20_000 });
   await new Promise((r) => setTimeout(r, 2000));
   child.kill('SIGINT');
   const r = await child;
@@ -50,6 +51,69 @@ describe('Ctrl-C while an answer is awaited', () => {
     expect(r.exitCode, r.stderr).toBe(130);
     expect(r.stderr).toContain('interrupted');
     expect(r.stderr).not.toContain('unexpected answer');
+  });
+});
+
+// A proxy variable set (the loopback service is not reached through it) has sct's requests made
+// by another HTTP stack, which ends a body cut short by the stop with its own error.
+describe('Ctrl-C while an answer arrives, a proxy variable set', () => {
+  const PROXY = { HTTPS_PROXY: 'http://proxy.invalid:3128', HTTP_PROXY: 'http://proxy.invalid:3128' };
+  const stalling = () =>
+    createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"url": "http');
+    });
+
+  it('risk evidence whose JSON answer stalls mid-body: exit 130, "interrupted"', async () => {
+    const r = await pressCtrlC(['risk', 'evidence', '1', '--out', `${t.dir}/`], await listen(stalling()), PROXY);
+    expect(r.exitCode, r.stderr).toBe(130);
+    expect(r.stderr).toContain('interrupted');
+    expect(r.stderr).not.toContain('connection broke');
+  });
+
+  it('a bulk run whose answer stalls mid-body: exit 130, its rows unknown', async () => {
+    const file = t.writeFile('stall-people.csv', 'email,auth_group\nstall@example.org,3\n');
+    // Reads go to the sandbox; the write's answer stalls.
+    const front = createServer((req, res) => {
+      if (req.method === 'POST') {
+        req.resume();
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"results": [');
+        return;
+      }
+      void fetch(new URL(req.url!, t.sb.url).href, { headers: { authorization: req.headers.authorization ?? '' } }).then(async (answer) => {
+        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+        res.end(Buffer.from(await answer.arrayBuffer()));
+      });
+    });
+    const r = await pressCtrlC(['invitations', 'bulk-create', '--file', file], await listen(front), PROXY);
+    expect(r.exitCode, r.stderr).toBe(130);
+    expect(r.stderr).toContain('1 without an answer');
+  });
+
+  it('a download whose file stalls mid-body: exit 130, "interrupted", no file', async () => {
+    const sandbox = new URL(t.sb.url).origin;
+    let front = '';
+    const server = createServer((req, res) => {
+      if (req.url!.includes('_downloads')) {
+        res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': '100000' });
+        res.write('%PDF-1.4 ');
+        return;
+      }
+      void fetch(sandbox + req.url, { headers: { authorization: req.headers.authorization ?? '' } }).then(async (answer) => {
+        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+        res.end((await answer.text()).replaceAll(sandbox, front));
+      });
+    });
+    const url = await listen(server);
+    front = new URL(url).origin;
+    const out = `${t.dir}/stalled.pdf`;
+    const r = await pressCtrlC(['documents', 'download', '4', '--out', out], url, PROXY);
+    expect(r.exitCode, r.stderr).toBe(130);
+    expect(r.stderr).toContain('interrupted');
+    expect(r.stderr).not.toContain('connection broke');
+    expect(existsSync(out)).toBe(false);
   });
 });
 
