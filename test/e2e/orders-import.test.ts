@@ -348,6 +348,29 @@ B-2,ordr,2025-02-30,x,1,5,kg
     expect(await existing(['LOST-1'])).toEqual({ 'LOST-1': 1 });
   });
 
+  it("an order's item rows sorted otherwise since a run that lost its answer (the same items by line_number) replay under its key, no conflict; a done order is not said to differ", async () => {
+    const header = 'external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number';
+    const rows = (id: string) => [`${id},order,2025-07-02,101,${products[0]},10,kg,1`, `${id},order,2025-07-02,101,${products[1]},20,kg,2`];
+    const file = writeCsv('sorted.csv', [header, ...rows('SORT-1')].join('\n'));
+    t.sb.setFaults({ dropFirst: 4, dropAfterProcessing: true, methods: ['POST'] });
+    const first = await t.sctIn(['orders', 'import', '--purchase', '--file', file], { clientOptions: { retryBaseMs: 1 } });
+    t.sb.setFaults({});
+    expect(first.exitCode, first.stderr).toBe(1);
+    const done = writeCsv('sorted-done.csv', [header, ...rows('SORT-2')].join('\n'));
+    expect((await t.sct(['orders', 'import', '--purchase', '--file', done])).exitCode).toBe(0);
+
+    // Sorted by product, descending, in a spreadsheet: the item rows swap.
+    writeCsv('sorted.csv', [header, ...rows('SORT-1').reverse()].join('\n'));
+    const again = await t.sct(['orders', 'import', '--purchase', '--file', file, '-o', 'json']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect((JSON.parse(again.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['created']);
+    expect(await existing(['SORT-1'])).toEqual({ 'SORT-1': 1 });
+    writeCsv('sorted-done.csv', [header, ...rows('SORT-2').reverse()].join('\n'));
+    const skipped = await t.sct(['orders', 'import', '--purchase', '--file', done]);
+    expect(skipped.exitCode, skipped.stderr).toBe(0);
+    expect(skipped.stderr).not.toContain('differs from the file now');
+  });
+
   it('an order an earlier run sent without an answer stays unknown when a rerun cannot get it through: edited after, a conflict, never a second order', async () => {
     const header = 'external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number';
     const rowsOf = (volume: number) => [`LOST-2,order,2025-07-03,101,${products[0]},${volume},kg,1`];

@@ -154,6 +154,23 @@ export interface OrderFromFile extends Unit<Body> {
   createProblems?: RowProblem[];
 }
 
+/**
+ * An order's items in the order of their line numbers, when each has one: its body, and so its
+ * key, are the same however the file's rows are sorted (a spreadsheet sorted by product between a
+ * run that lost an answer and its rerun would otherwise send another body under the first key).
+ * Items without line numbers stay in the file's order, which is then all that tells them apart.
+ */
+function inLineNumberOrder(unit: OrderFromFile): void {
+  const items = unit.payload.items;
+  if (!Array.isArray(items) || items.length < 2) return;
+  const numbers = items.map((it) => (it as Body).line_number);
+  if (!numbers.every((n): n is number => typeof n === 'number')) return;
+  if (numbers.every((n, i) => i === 0 || numbers[i - 1]! <= n)) return;
+  const order = numbers.map((n, i) => ({ n, i })).sort((a, b) => a.n - b.n);
+  unit.payload.items = order.map(({ i }) => items[i]);
+  unit.itemLines = order.map(({ i }) => unit.itemLines[i]!);
+}
+
 /** The column `-o csv` writes an order's items to, as JSON. */
 const ITEMS_COLUMN = 'items';
 
@@ -367,6 +384,7 @@ class OrderAssembler {
       if (full.success) unit.payload = full.data as Body;
       else unit.createProblems = issuesAt(order, full.error.issues);
     }
+    inLineNumberOrder(unit);
     const first = order.lines.find((l) => this.badLines.has(l));
     if (first === undefined) return unit;
     if (this.o.leaveOut) {
