@@ -214,7 +214,7 @@ const isRings = (rs: unknown): rs is Position[][] => Array.isArray(rs) && rs.len
 function shapeProblem(type: PlotGeometry['type'], c: unknown): string | undefined {
   const position = '[longitude, latitude] (numbers)';
   // A measure after the height (a GIS's XYZM export): said as such, not as a shape gone wrong.
-  const long = longPosition(c);
+  const long = longPosition(c, POSITION_DEPTH[type]);
   if (long) return `a position has 4 values (${JSON.stringify(long)}): GeoJSON positions have 2 or 3 (longitude, latitude, height); a 4th (a measure, as an XYZM export writes) is not taken: export the layer without M values`;
   switch (type) {
     case 'Point':
@@ -226,15 +226,19 @@ function shapeProblem(type: PlotGeometry['type'], c: unknown): string | undefine
   }
 }
 
+/** How deep in a geometry type's coordinates its positions are. */
+const POSITION_DEPTH: Readonly<Record<PlotGeometry['type'], number>> = { Point: 0, Polygon: 2, MultiPolygon: 3 };
+
 /**
- * The first position of 4 numbers (XYZM) in nested coordinates. A longer list of numbers is some
- * other shape (a ring written flat), said as such by the caller.
+ * The first position of 4 numbers (XYZM) where the type's positions are, `depth` lists deep. A
+ * longer list of numbers, or 4 numbers elsewhere (a box given as a Polygon's coordinates), is
+ * some other shape, said as such by the caller.
  */
-function longPosition(c: unknown): unknown[] | undefined {
+function longPosition(c: unknown, depth: number): unknown[] | undefined {
   if (!Array.isArray(c)) return undefined;
-  if (c.length === 4 && c.every((n) => typeof n === 'number')) return c;
+  if (depth === 0) return c.length === 4 && c.every((n) => typeof n === 'number') ? c : undefined;
   for (const inner of c) {
-    const found = longPosition(inner);
+    const found = longPosition(inner, depth - 1);
     if (found) return found;
   }
   return undefined;

@@ -153,6 +153,17 @@ describe('the registry’s rules (origins check)', () => {
     // A ring written as one flat list of numbers is a wrong shape, no measure.
     const flat = await check([feature({ type: 'Polygon', coordinates: [[-5.5, 7.5, -5.49, 7.5, -5.49, 7.51, -5.5, 7.51, -5.5, 7.5]] }, { Area: 1 })]);
     expect(errorsOf(flat.findings)[0]![1]).toContain("a Polygon's coordinates must be a list of rings");
+    // 4 numbers where no position goes (a box as a Polygon's coordinates, as a ring, as a MultiPolygon's part) are a wrong shape too.
+    const boxes = await check([
+      feature({ type: 'Polygon', coordinates: [-5.5, 7.5, -5.49, 7.51] }, { Area: 1 }),
+      feature({ type: 'Polygon', coordinates: [[-5.5, 7.5, -5.49, 7.51]] }, { Area: 1 }),
+      feature({ type: 'MultiPolygon', coordinates: [[-5.5, 7.5, -5.49, 7.51]] }, { Area: 1 }),
+    ]);
+    expect(errorsOf(boxes.findings).map(([n, m]) => [n, m.slice(0, 40)])).toEqual([
+      [1, "a Polygon's coordinates must be a list o"],
+      [2, "a Polygon's coordinates must be a list o"],
+      [3, "a MultiPolygon's coordinates must be a l"],
+    ]);
   });
 
   it('the parts of a MultiPolygon: the first pair that overlaps, by number, is named, whatever their places on the map', async () => {
