@@ -214,6 +214,7 @@ export class ApiClient {
   private readonly now: () => number;
   private readonly trace?: (line: string) => void;
   private readonly retryPolicy: RetryPolicy;
+  private pausedCount = 0;
   private readonly signal?: AbortSignal;
   private readonly requestSignal?: AbortSignal;
   private readonly dryRun?: PlannedRequest[];
@@ -260,19 +261,34 @@ export class ApiClient {
     // masked in the trace as the Authorization header is.
     const trace = options.trace;
     this.trace = trace && ((line) => trace(withoutToken(line, this.token)));
+    const sleep = options.sleep ?? abortableSleep;
+    const onRateLimitWait = options.onRateLimitWait;
     this.retryPolicy = {
       maxRetries: this.opts.maxRetries,
       retryBaseMs: this.opts.retryBaseMs,
       maxWaitMs: this.opts.maxWaitMs,
-      sleep: options.sleep ?? abortableSleep,
+      sleep: (ms, signal) => this.paused(sleep(ms, signal)),
       now: this.now,
       random: options.random ?? Math.random,
       trace: this.trace,
-      onRateLimitWait: options.onRateLimitWait,
+      onRateLimitWait: onRateLimitWait && ((ms, signal) => this.paused(onRateLimitWait(ms, signal))),
     };
     this.signal = options.signal;
     this.requestSignal = options.abortInFlight !== false ? options.signal : options.inFlightGraceMs === undefined ? undefined : afterGrace(options.signal, options.inFlightGraceMs);
     this.dryRun = options.dryRun;
+  }
+
+  /**
+   * Requests of this client waiting to be sent again (a back-off, a rate limit): none of theirs
+   * is on the wire, and a stop ends them at once.
+   */
+  get pausedRequests(): number {
+    return this.pausedCount;
+  }
+
+  private paused(wait: Promise<void>): Promise<void> {
+    this.pausedCount++;
+    return wait.finally(() => this.pausedCount--);
   }
 
   /** --max-wait: the longest wait on the service's say-so this client sleeps through. */

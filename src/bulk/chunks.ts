@@ -230,7 +230,7 @@ async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, ru
       journal,
       records,
       rateLimit: client.rateLimit,
-      onStopping: sayStopping(ctx),
+      onStopping: sayStopping(ctx, client),
       work: async (unit) => {
         // Keys are computed before the chunk's rows are journaled, so a retried send keys the
         // same. A payload the send built itself (not one of the rows') is keyed by its content alone.

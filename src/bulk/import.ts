@@ -122,7 +122,7 @@ async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal,
         return { id: res.data?.id };
       },
       onProgress: (done, all, rejected) => spinner.update(`Creating ${run.noun}… ${done}/${all}${rejected ? ` (${rejected} rejected)` : ''}`),
-      onStopping: sayStopping(ctx),
+      onStopping: sayStopping(ctx, client),
     });
   } finally {
     spinner.stop();
@@ -153,10 +153,12 @@ export function announceRun(
  * the run waits a few seconds for their answers (IN_FLIGHT_GRACE_MS, at most --timeout), so that
  * its journal knows what they did.
  */
-export function sayStopping(ctx: Context): (inFlight: number) => void {
-  return (n) => {
-    // Where a spinner is drawn, it says so on its line.
-    if (drawsSpinner(ctx.io)) return;
+export function sayStopping(ctx: Context, client: ApiClient): (inFlight: number) => void {
+  return (inFlight) => {
+    // Where a spinner is drawn, it says so on its line. Requests waiting to be sent again (a
+    // back-off, a rate limit) are not waited for: they end at once.
+    const n = inFlight - client.pausedRequests;
+    if (drawsSpinner(ctx.io) || n < 1) return;
     const grace = Math.min(ctx.requestLimits().timeoutMs, IN_FLIGHT_GRACE_MS);
     const them = n === 1 ? 'it' : 'them';
     ctx.io.info(

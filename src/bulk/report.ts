@@ -292,7 +292,8 @@ export async function finishBulk(
     throw reportFailure;
   }
   if (result.interrupted) {
-    const e = new InterruptedError(`interrupted: ${countOf(notSent, o.noun)} not sent${unknown ? `, ${unknown} without an answer` : ''}`);
+    const said = notSent && unknown ? `${countOf(notSent, o.noun)} not sent, ${unknown} without an answer` : notSent ? `${countOf(notSent, o.noun)} not sent` : unknown ? `${countOf(unknown, o.noun)} without an answer` : '';
+    const e = new InterruptedError(said ? `interrupted: ${said}` : 'interrupted');
     e.hint = resume;
     throw e;
   }

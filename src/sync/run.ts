@@ -311,7 +311,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
         return { id: w.id, status: 'updated' };
       },
       onProgress: (done, all, rejected) => spinner.update(`Syncing ${run.noun}… ${done}/${all}${rejected ? ` (${rejected} rejected)` : ''}`),
-      onStopping: sayStopping(ctx),
+      onStopping: sayStopping(ctx, writer),
     });
   } finally {
     spinner.stop();

@@ -334,6 +334,22 @@ describe('interrupts and waits never make a row rejected', () => {
 });
 
 describe('a run stopped while its requests await their answers', () => {
+  it('says nothing of waiting when its request waits for the rate limit to let it go again: it ends at once', async () => {
+    const file = people(2);
+    t.sb.setFaults({ rateLimitBurst: 1, rateLimitResetSeconds: 20, rateLimitRetryAfterSeconds: 20, methods: ['POST'] });
+    try {
+      const child = t.spawnSct(['invitations', 'bulk-create', '--file', file, '--concurrency', '1']);
+      await until(() => posts().length >= 1, 'the 429');
+      await new Promise((r) => setTimeout(r, 300));
+      child.kill('SIGTERM');
+      const r = await child;
+      expect(r.exitCode, String(r.stderr)).toBe(143);
+      expect(String(r.stderr)).not.toContain('stopping: waiting');
+    } finally {
+      t.sb.setFaults({});
+    }
+  });
+
   it('says it waits for them, in a log as at a terminal, then ends as stopped', async () => {
     const file = people(400);
     const hold = holdPath(t.sb, '/accounts/user-invitations/bulk-create');

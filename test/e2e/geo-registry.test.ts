@@ -159,7 +159,7 @@ describe('the registry’s rules (origins check)', () => {
       feature({ type: 'Polygon', coordinates: [[-5.5, 7.5, -5.49, 7.51]] }, { Area: 1 }),
       feature({ type: 'MultiPolygon', coordinates: [[-5.5, 7.5, -5.49, 7.51]] }, { Area: 1 }),
     ]);
-    expect(errorsOf(boxes.findings).map(([n, m]) => [n, m.slice(0, 40)])).toEqual([
+    expect(errorsOf(boxes.findings).map(([n, m]) => [n, String(m).slice(0, 40)])).toEqual([
       [1, "a Polygon's coordinates must be a list o"],
       [2, "a Polygon's coordinates must be a list o"],
       [3, "a MultiPolygon's coordinates must be a l"],

@@ -89,7 +89,7 @@ describe('Ctrl-C while an answer arrives, a proxy variable set', () => {
     });
     const r = await pressCtrlC(['invitations', 'bulk-create', '--file', file], await listen(front), PROXY);
     expect(r.exitCode, r.stderr).toBe(130);
-    expect(r.stderr).toContain('1 without an answer');
+    expect(r.stderr).toContain('interrupted: 1 invitation without an answer');
   });
 
   it('a download whose file stalls mid-body: exit 130, "interrupted", no file', async () => {
