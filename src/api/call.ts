@@ -38,6 +38,12 @@ export class Call {
    */
   readAfter?: number;
 
+  /**
+   * An earlier attempt of this write was answered 503: a refusal to start by the service's
+   * rule, but a proxy in front of it (Envoy's "reset before headers") may have passed it on.
+   */
+  refusedBefore = false;
+
   private arrived = false;
   /** The URL of the last attempt that may have reached the service: a 404 there, once retried, is its own doing. */
   arrivedAt?: string;

@@ -431,7 +431,7 @@ export class ApiClient {
     await this.waitForBudget(call);
     if (call.options.beforeSend && !call.mayHaveArrived) {
       try {
-        await call.options.beforeSend();
+        await call.options.beforeSend(call.refusedBefore);
       } catch (err) {
         // The read's failure is this write's, and the write never left: not sent.
         if (err instanceof SctError) call.fail(err, false);
@@ -516,6 +516,7 @@ export class ApiClient {
     }
     // A gateway's 502/504 may come after the service did the work; a 503 is a refusal to start.
     if (RETRYABLE_STATUS.has(status) && status !== 503) call.mayHaveArrived = true;
+    if (status === 503) call.refusedBefore = true;
     if (RETRYABLE_STATUS.has(status) && call.mayRetry) {
       await drain(res, deadline);
       const hint = status === 503 ? unavailableWaitMs(res.headers, this.now()) : undefined;

@@ -52,9 +52,10 @@ export interface RequestOptions {
    * Run right before each attempt that could be the first to reach the service (after any wait
    * for the rate limit or a retry's back-off): sync's read of the object it is about to write,
    * whose verdict (a ConflictError) then stops the write. Not before an attempt after one that
-   * may have arrived: the object may then differ by this very write.
+   * may have arrived: the object may then differ by this very write. `refusedBefore`: an
+   * earlier attempt was answered 503, after which the object may, rarely, differ by this write.
    */
-  beforeSend?: () => Promise<void>;
+  beforeSend?: (refusedBefore: boolean) => Promise<void>;
   /** Gives up on this request (a page requested ahead that is no longer wanted): an InterruptedError. */
   signal?: AbortSignal;
   /**

@@ -22,6 +22,7 @@ import { fileLabel } from '../util/files.js';
 import { countOf } from '../util/format.js';
 import { addObjectProblems, Planner, snapshotOf, unchangedSince, uncreatable, writesOf, type FileObjects, type ObjectProblems, type Plan, type Snapshot, type SyncSpec } from './plan.js';
 import { readService, type ServiceSource, type ServiceState } from './read.js';
+import { same } from './normalise.js';
 import { costLines, planObject, planWriter, type PlanObject } from './render.js';
 import { addsItems } from '../api/schemas/orders.js';
 import { savedObject } from '../api/answers.js';
@@ -288,10 +289,11 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
               body: w.body,
               idempotencyKey: unitKey(journal, unit),
               expect: 'created',
-              beforeSend: () => checkNotCreated(writer, run, unit.key),
+              beforeSend: (refusedBefore) => checkNotCreated(writer, run, unit.key, refusedBefore ? w.body : undefined),
             });
             id = res.data?.id;
           } catch (err) {
+            if (err instanceof WrittenMeanwhile) return { id: err.id };
             throw takenKey(err, run, unit.key);
           }
           // Sent again under the key of an earlier run that never learnt its outcome: the answer
@@ -305,7 +307,19 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
         // Read right before each attempt: a 503's back-off or a wait for the rate limit is time
         // for a colleague too. Items without an id are made by the PATCH: sent twice, they would
         // be made twice.
-        const res = await writer.request({ method: 'PATCH', path: run.updatePath(w.id), body: w.body, onceOnly: addsItems(w.body), beforeSend: () => checkUnchanged(writer, run, w.id, w.planned) });
+        let res;
+        try {
+          res = await writer.request({
+            method: 'PATCH',
+            path: run.updatePath(w.id),
+            body: w.body,
+            onceOnly: addsItems(w.body),
+            beforeSend: (refusedBefore) => checkUnchanged(writer, run, w.id, w.planned, refusedBefore ? w.body : undefined),
+          });
+        } catch (err) {
+          if (err instanceof WrittenMeanwhile) return { id: w.id, status: 'updated' };
+          throw err;
+        }
         // As `orders update` reads its answer: a list or a bare value is no sign the change was made (unknown, not "updated").
         savedObject(res, 'PATCH', run.updatePath(w.id), run.noun.replace(/s$/, ''));
         return { id: w.id, status: 'updated' };
@@ -336,12 +350,40 @@ function checksOf(run: SyncRun, plan: Plan): number {
 }
 
 /** Throws ConflictError when the service now holds an object under `key` (where the listing can be asked by key). */
-async function checkNotCreated(client: ApiClient, run: SyncRun, key: string): Promise<void> {
+async function checkNotCreated(client: ApiClient, run: SyncRun, key: string, refusedBody?: Record<string, unknown>): Promise<void> {
   const filter = run.source.keyFilter;
   if (!filter) return;
-  const page = await client.get<{ results?: Array<{ id?: unknown }> } | null>(run.source.path, { ...run.source.query, [filter]: key, limit: '1' });
+  const page = await client.get<{ results?: Array<{ id?: unknown } & Record<string, unknown>> } | null>(run.source.path, { ...run.source.query, [filter]: key, limit: '1' });
   const found = page?.results?.[0];
-  if (found) throw new ConflictError(`${key} was created on the service since the plan (id ${String(found.id)}): not created again`);
+  if (!found) return;
+  if (refusedBody && typeof found.id === 'number' && holds(run, refusedBody, found)) throw new WrittenMeanwhile(found.id);
+  throw new ConflictError(`${key} was created on the service since the plan (id ${String(found.id)})${refusedBody ? MAYBE_THIS_WRITE : ''}: not created again`);
+}
+
+/**
+ * What a write's recheck found when an earlier attempt was answered 503 and the service now holds
+ * what the write sends: the write went through (a proxy passed it on, then answered 503 for the
+ * service), and is not sent again. Not an SctError: the client hands it to the caller as it is.
+ */
+class WrittenMeanwhile extends Error {
+  constructor(readonly id: number) {
+    super('written meanwhile');
+  }
+}
+
+const MAYBE_THIS_WRITE = ' (perhaps by this very write: the service answered an attempt 503, which a proxy in front of it may say after passing the write on)';
+
+/**
+ * Whether the object holds every value of a write's body that can be compared: the items of an
+ * order cannot be (their ids are the service's), so a body with items never holds.
+ */
+function holds(run: SyncRun, body: Record<string, unknown>, obj: Record<string, unknown>): boolean {
+  const now = snapshotOf(run.spec, run.source.keyField, obj);
+  return Object.entries(body).every(([field, value]) => {
+    if (field === run.spec.items?.field) return false;
+    const how = run.spec.fields[field];
+    return field === run.source.keyField || how === undefined || !Object.hasOwn(now, field) || same(how, value, now[field]);
+  });
 }
 
 /**
@@ -359,7 +401,7 @@ async function checkStillThere(client: ApiClient, run: SyncRun, key: string, id:
 }
 
 /** Reads the object again; throws ConflictError when it is gone or differs from what the plan read. */
-async function checkUnchanged(client: ApiClient, run: SyncRun, id: number, planned: Snapshot): Promise<void> {
+async function checkUnchanged(client: ApiClient, run: SyncRun, id: number, planned: Snapshot, refusedBody?: Record<string, unknown>): Promise<void> {
   let now: Record<string, unknown> | null;
   try {
     now = await client.get<Record<string, unknown> | null>(run.readPath(id));
@@ -368,6 +410,7 @@ async function checkUnchanged(client: ApiClient, run: SyncRun, id: number, plann
     throw err;
   }
   if (!now || !unchangedSince(planned, snapshotOf(run.spec, run.source.keyField, now))) {
-    throw new ConflictError(`${run.noun.replace(/s$/, '')} ${id} changed on the service since the plan: not written`);
+    if (now && refusedBody && holds(run, refusedBody, now)) throw new WrittenMeanwhile(id);
+    throw new ConflictError(`${run.noun.replace(/s$/, '')} ${id} changed on the service since the plan${refusedBody ? MAYBE_THIS_WRITE : ''}: not written`);
   }
 }

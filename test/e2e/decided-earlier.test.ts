@@ -279,9 +279,42 @@ describe('origins sync: a change made while a write waits to be sent again', () 
     );
     expect(r.exitCode, r.stderr).toBe(3);
     expect(results.map((x) => [x.key, x.status])).toEqual([[origin.external_id, 'conflict']]);
-    expect(results[0]!.error).toMatch(/changed on the service since the plan: not written/);
+    expect(results[0]!.error).toMatch(/changed on the service since the plan \(perhaps by this very write: .*\): not written/);
     expect((await send('GET', `/origins/${origin.id}`)).description).toBe(`colleague's fix ${run}`);
     expect(log.filter((x) => x.method === 'PATCH')).toHaveLength(1);
+  });
+
+  it('a 503 a proxy says after passing the write on (Envoy\'s "reset before headers"): the write found done is updated, not a colleague\'s change', async () => {
+    run++;
+    const origin = (await send('GET', '/origins?limit=50')).results.find((o: { external_id: string | null }) => o.external_id);
+    const file = t.writeFile(`proxied-${run}.csv`, `external_id,description\n${origin.external_id},proxied ${run}\n`);
+    const { r, results, log } = await syncThroughProxy(file, (h) =>
+      h.on(`PATCH /api/origins/${origin.id}`, async (_req, res, _body, forward) => {
+        await forward();
+        res.writeHead(503, { 'content-type': 'text/plain' });
+        res.end('upstream connect error or disconnect/reset before headers');
+      }, { times: 1 }),
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(results.map((x) => [x.key, x.status])).toEqual([[origin.external_id, 'updated']]);
+    expect((await send('GET', `/origins/${origin.id}`)).description).toBe(`proxied ${run}`);
+    expect(log.filter((x) => x.method === 'PATCH')).toHaveLength(1);
+  });
+
+  it('the same for a create: the origin found with what it sends is created, once', async () => {
+    run++;
+    const key = `ORI-PROXIED-${run}`;
+    const file = t.writeFile(`proxied-create-${run}.csv`, `external_id,name,country_code,latitude,longitude\n${key},Proxied farm,CI,5.380001,-4.050001\n`);
+    const { r, results } = await syncThroughProxy(file, (h) =>
+      h.on('POST /api/origins', async (_req, res, _body, forward) => {
+        await forward();
+        res.writeHead(503, { 'content-type': 'text/plain' });
+        res.end('upstream connect error or disconnect/reset before headers');
+      }, { times: 1 }),
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(results.map((x) => [x.key, x.status])).toEqual([[key, 'created']]);
+    expect((await send('GET', `/origins?external_id=${key}&limit=10`)).results).toHaveLength(1);
   });
 });
 
