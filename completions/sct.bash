@@ -413,7 +413,7 @@ _sct() {
     'invitations revoke|--exclude-id') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'invitations revoke|--email') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'invitations revoke|--email-contains') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'invitations revoke|--status') COMPREPLY=( $(compgen -W 'pending accepted revoked expired' -- "$cur") ); return ;;
+    'invitations revoke|--status') COMPREPLY=( $(compgen -W 'pending expired' -- "$cur") ); return ;;
     'invitations revoke|--role') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'invitations revoke|--role-name') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'invitations revoke|--invited-by') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
@@ -427,7 +427,7 @@ _sct() {
     'invitations renew|--exclude-id') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'invitations renew|--email') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'invitations renew|--email-contains') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
-    'invitations renew|--status') COMPREPLY=( $(compgen -W 'pending accepted revoked expired' -- "$cur") ); return ;;
+    'invitations renew|--status') COMPREPLY=( $(compgen -W 'pending expired' -- "$cur") ); return ;;
     'invitations renew|--role') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'invitations renew|--role-name') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;
     'invitations renew|--invited-by') compopt +o default 2>/dev/null; COMPREPLY=(); return ;;

@@ -22,7 +22,7 @@ import { collect, filterEnumList, parseUuid, parseUuidList, splitKeyValue, textV
 import { chunk } from '../bulk/runner.js';
 import { BULK_LIMIT } from '../api/enums.js';
 import { BULK_CREATE_OPTIONS, type BulkCreateOptions } from './invitations/options.js';
-import { INVITATION_FILTERS, OPERATION_FILTER_KEYS } from '../api/filters/invitations.js';
+import { INVITATION_FILTERS, INVITATION_OPERATION_FILTERS, OPERATION_FILTER_KEYS, WRITABLE_INVITATION_STATUSES } from '../api/filters/invitations.js';
 import { setNamedFilters } from './shared/filters.js';
 import type { NamedFlags } from '../api/filters/keys.js';
 
@@ -37,7 +37,7 @@ export type ListInvitationsOptions = OptionsOf<typeof LIST_INVITATIONS_OPTIONS>;
 
 /** revoke and renew: the list's named filters, and a --filter and --search of their own. */
 const MATCH_OPTIONS = [
-  { filters: INVITATION_FILTERS, flagsOnly: true },
+  { filters: INVITATION_OPERATION_FILTERS, flagsOnly: true },
   { flags: '--search <text>', description: 'e-mail contains (as the list search)' },
   { flags: '--filter <key=value>', description: `any other invitation filter (repeatable): ${OPERATION_FILTER_KEYS.join(', ')}`, parse: collect },
   { flags: '--all-pending', description: 'match every pending invitation of the workspace (no filter)' },
@@ -158,9 +158,6 @@ function appendFilters(query: URLSearchParams, filters: InvitationFilters): void
   }
 }
 
-/** What a revoke or renew may write: pending invitations, an expired one being pending underneath. */
-const WRITABLE_STATUSES = ['pending', 'expired'] as const;
-
 /**
  * The filters of a revoke or renew. No filter at all would match every pending invitation of
  * the workspace: that takes --all-pending, so a forgotten flag never revokes everything.
@@ -181,14 +178,13 @@ export async function matchFilters(ctx: Context, opts: MatchInvitationsOptions):
     filters[key] = key === 'status' ? filterEnumList(value, '--filter status', INVITATION_STATUSES)! : value;
   }
   // Accepted and revoked invitations fall outside a bulk revoke or renew (accounts.md): a status
-  // filter keeps only the pending ones it names (an expired one is pending underneath).
+  // filter names pending or expired ones only (an expired one is pending underneath).
   if (filters.status !== undefined) {
     const asked = Array.isArray(filters.status) ? filters.status : [filters.status];
-    const writable = asked.filter((st) => (WRITABLE_STATUSES as readonly string[]).includes(st));
-    if (writable.length === 0) {
-      throw new UsageError(`--status ${asked.join(',')}: a revoke or renew writes pending invitations only (accepted and revoked ones stay as they are); use --status pending or expired`);
+    const refused = asked.filter((st) => !(WRITABLE_INVITATION_STATUSES as readonly string[]).includes(st));
+    if (refused.length > 0) {
+      throw new UsageError(`--status ${refused.join(',')}: a revoke or renew writes pending invitations only, an expired one being pending underneath (accepted and revoked ones stay as they are): give --status pending or expired`);
     }
-    filters.status = writable;
   }
   const given = Object.keys(filters).length > 0 || opts.role !== undefined;
   if (given && opts.allPending) throw new UsageError('--all-pending matches every pending invitation: give it without filters');
@@ -342,7 +338,7 @@ function refuseUnconfirmed(ctx: Context, verb: string): void {
  */
 async function pendingIds(client: ApiClient, filters: InvitationFilters): Promise<string[]> {
   const query = new URLSearchParams();
-  appendFilters(query, { status: [...WRITABLE_STATUSES], ...filters });
+  appendFilters(query, { status: [...WRITABLE_INVITATION_STATUSES], ...filters });
   const ids: string[] = [];
   for await (const page of client.paginate<{ id: string }>(PATHS.invitations, query, { all: true })) for (const i of page.results) ids.push(i.id);
   return ids;

@@ -90,7 +90,7 @@ ${orderColumnsHelp()}
 
 Every row is checked before anything is sent (exit 2 names each bad line and column). A rerun
 of the same file skips the orders already created; exit 3 when some orders were rejected.`,
-      examples: ['sct orders import --purchase --file purchases.csv --dry-run', 'sct orders import --purchase --file purchases.csv --report result.csv'],
+      examples: ['sct orders import --purchase --file purchases.csv --dry-run', 'sct orders import --purchase --file purchases.csv --report purchases-result.csv'],
       run: async (ctx, opts) => {
         const { importOrders, writeOrderTemplate } = await import('./orders/import.js');
         if (!(await writeOrderTemplate(ctx, opts))) await importOrders(ctx, opts);

@@ -127,7 +127,7 @@ export const register = registerOf({
       prints: 'bulkOutcome',
       options: IMPORT_OPTIONS,
       help: IMPORT_HELP,
-      examples: ['sct origins import --file origins.csv --report result.csv', 'sct origins import --file plots.geojson --country-code CI'],
+      examples: ['sct origins import --file origins.csv --report origins-result.csv', 'sct origins import --file plots.geojson --country-code CI'],
       run: async (ctx, opts) => {
         const { importOrigins, ORIGIN_TEMPLATE } = await import('./origins/import.js');
         if (!(await writeTemplateIf(ctx, opts, () => ORIGIN_TEMPLATE))) await importOrigins(ctx, opts as ImportOriginsOptions);

@@ -33,6 +33,19 @@ async function invite(emails: string[], role = 3, token?: string): Promise<Array
   return body.results.map((x) => x.invitation);
 }
 
+describe('invitations revoke and renew --status, as help and completion offer it', () => {
+  it('offers only the statuses they write: pending and expired', async () => {
+    for (const verb of ['revoke', 'renew']) {
+      const help = await t.sct(['invitations', verb, '--help']);
+      expect(help.stdout.replace(/\s+/g, ' ')).toContain('(pending, expired)');
+      expect(help.stdout).not.toMatch(/--status[^\n]*\n[^\n]*accepted/);
+    }
+    const bash = await t.sct(['completion', 'bash']);
+    expect(bash.stdout).toContain("'invitations revoke|--status') COMPREPLY=( $(compgen -W 'pending expired' -- \"$cur\") )");
+    expect(bash.stdout).toContain("'invitations list|--status') COMPREPLY=( $(compgen -W 'pending accepted revoked expired' -- \"$cur\") )");
+  });
+});
+
 describe('invitations list, get, create', () => {
   it('list maps the filters; status repeats as the API takes it', async () => {
     const r = await t.sct([
@@ -225,6 +238,8 @@ describe('invitations revoke', () => {
         // Accepted and revoked invitations fall outside a bulk revoke or renew (accounts.md).
         [['invitations', 'revoke', '--status', 'accepted', '--yes'], '--status accepted: a revoke or renew writes pending invitations only'],
         [['invitations', 'renew', '--status', 'revoked,accepted', '--yes'], '--status revoked,accepted: a revoke or renew writes pending invitations only'],
+        // One status it cannot write among others is refused too, never dropped unsaid.
+        [['invitations', 'revoke', '--status', 'pending,accepted', '--yes'], '--status accepted: a revoke or renew writes pending invitations only'],
         // A --filter of a key a flag set: which of the two matched would be unseen under --yes.
         [['invitations', 'revoke', '--email', 'nobody@x.example', '--filter', 'email=julie@x.example', '--yes'], "--filter email=julie@x.example: the command's own flags set email too (nobody@x.example); give it one way"],
         [['invitations', 'renew', '--search', 'a', '--filter', 'search=b', '--yes'], "the command's own flags set search too"],

@@ -30,6 +30,20 @@ export const INVITATION_FILTERS = {
   ],
 } as const satisfies ListFilters;
 
+/** What a revoke or renew may write: pending invitations, an expired one being pending underneath. */
+export const WRITABLE_INVITATION_STATUSES = ['pending', 'expired'] as const;
+
+/**
+ * The same flags for revoke and renew, whose --status (in help and completion) offers only the
+ * statuses they write.
+ */
+export const INVITATION_OPERATION_FILTERS = {
+  ...INVITATION_FILTERS,
+  named: INVITATION_FILTERS.named.map((f) =>
+    f.flag === '--status <list>' ? { ...f, help: 'status, comma-separated or repeated; an expired invitation is pending underneath', values: WRITABLE_INVITATION_STATUSES } : f,
+  ),
+} as unknown as typeof INVITATION_FILTERS;
+
 /**
  * The keys api/accounts.md allows in the invitation_filters of a bulk revoke or renew operation
  * (a list of its own in the documents, beside the list's query filters above).
