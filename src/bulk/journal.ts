@@ -19,7 +19,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { tryLock } from '../config/lock.js';
-import { fileErrorText, nearestExisting, writeAllSync, writeAtomically } from '../util/files.js';
+import { fileErrorText, nearestExisting, syncDirectory, writeAllSync, writeAtomically } from '../util/files.js';
 import { SctError } from '../errors.js';
 import { idempotencyKey } from './idempotency.js';
 import { stripControl } from '../output/sanitize.js';
@@ -249,7 +249,7 @@ export class Journal {
       // generation with an empty journal, whose rerun only replays what that generation sent.
       rmSync(path, { force: true });
       writeAtomically(generationFile, `${randomUUID()}\n`, 0o600);
-      syncDir(dir);
+      syncDirectory(dir);
     }
     const generation = readGeneration(generationFile);
     // Read line by line, each record noted as it comes: a run of a million rows left two million
@@ -281,7 +281,7 @@ export class Journal {
       for (const e of records) yield JSON.stringify(e) + '\n';
     }
     writeAtomically(this.path, lines(journalRecords(this.path, { unreadable: 0, torn: false })), 0o600);
-    syncDir(dirname(this.path));
+    syncDirectory(dirname(this.path));
   }
 
   /**
@@ -383,7 +383,7 @@ export class Journal {
       closeSync(fd);
     }
     // A new file's name is in its directory, which a power cut can lose too.
-    if (created) syncDir(dir);
+    if (created) syncDirectory(dir);
   }
 }
 
@@ -462,19 +462,6 @@ function readGeneration(path: string): string | undefined {
     throw err;
   }
   return generation;
-}
-
-/** Makes a directory's entries durable (a file created or renamed in it); not possible everywhere (Windows). */
-function syncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, constants.O_RDONLY);
-    fsyncSync(fd);
-  } catch {
-    // Where a directory cannot be opened or synced, the file's own fsync is what there is.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }
 
 /** A write of the journal that failed (a full disk): the run cannot go on knowing what it sent. */

@@ -3,7 +3,7 @@
 // renamed into place. Nothing is written outside the directory the user named, and nothing
 // is overwritten without --force.
 import { accessSync, constants, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, type Stats } from 'node:fs';
-import { claimFile, existingTarget, fileState, nearestExisting, NoReaderError, openToWriteInto, type FileState } from '../util/files.js';
+import { claimFile, existingTarget, fileState, nearestExisting, NoReaderError, openToWriteInto, syncDirectory, type FileState } from '../util/files.js';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { once } from 'node:events';
@@ -363,7 +363,9 @@ async function stageFile(body: Readable, target: Target, check: DownloadCheck | 
     partFiles.delete(tmp);
     if (!claimed && made !== undefined) removeEmptyDirs(target.dir, made);
   };
-  const out = createWriteStream(tmp, { flags: 'wx', mode: 0o644 });
+  // Flushed to the disk as it closes, before it takes its name: a power cut after "Saved" leaves
+  // the whole file, never one cut short under the final name.
+  const out = createWriteStream(tmp, { flags: 'wx', mode: 0o644, flush: true });
   // Which stream failed first: pipeline then destroys the other with the same error (Node 22 the
   // file's stream with the body's, a cut answer or Ctrl-C; Node 20 the body with the file's).
   let first: 'file' | 'body' | undefined;
@@ -391,6 +393,7 @@ async function stageFile(body: Readable, target: Target, check: DownloadCheck | 
     claim: () => {
       claim(tmp, target);
       claimed = true;
+      syncDirectory(target.dir);
     },
     discard,
   };

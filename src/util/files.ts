@@ -350,6 +350,19 @@ export function claimFile(tmp: string, path: string, replaces: FileState | undef
   }
 }
 
+/** Makes a directory's entries durable (a file created or renamed in it); not possible everywhere (Windows). */
+export function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, constants.O_RDONLY);
+    fsyncSync(fd);
+  } catch {
+    // Where a directory cannot be opened or synced, the file's own fsync is what there is.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /**
  * `path`, or the nearest of its parents there is. A path through a file is ENOTDIR to stat on
  * Node 20 and no entry on Node 22: existsSync is false for it on both, and its parents are asked.
