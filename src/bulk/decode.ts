@@ -75,8 +75,16 @@ function check(bytes: Buffer, name: string): Buffer {
   throw new UsageError(
     `${name} line ${firstBadLine(bytes)}: not UTF-8 text (a spreadsheet program saved it in another encoding)`,
     undefined,
-    `give its encoding: ${ENCODING_HINT} (Excel and LibreOffice on Windows), or iso-8859-15, utf-16le, …`,
+    crLinesOnly(bytes)
+      ? // Excel for Mac's "CSV (Macintosh)": lines ended by CR alone, text in Mac Roman.
+        'give its encoding: --encoding macintosh (Excel for Mac\'s "CSV (Macintosh)", whose lines end in CR alone), or windows-1252, iso-8859-15, …'
+      : `give its encoding: ${ENCODING_HINT} (Excel and LibreOffice on Windows), or iso-8859-15, utf-16le, …`,
   );
+}
+
+/** Whether the lines end in CR alone (no LF anywhere), as old Mac programs write them. */
+function crLinesOnly(bytes: Buffer): boolean {
+  return bytes.includes(0x0d) && !bytes.includes(0x0a);
 }
 
 function decoded(decoder: TextReader, bytes: Buffer, name: string, by: string): Buffer {

@@ -100,6 +100,17 @@ describe('files from spreadsheets: encodings', () => {
     expect(r.stderr).toContain('mac.csv line 3: not UTF-8 text');
   });
 
+  it('a file of Excel for Mac\'s "CSV (Macintosh)" (lines ended by CR, Mac Roman) is hinted --encoding macintosh, which reads it', async () => {
+    // é is 0x8E in Mac Roman, ü 0x9F, § 0xA4; as windows-1252 they would be Ž, Ÿ and ¤.
+    const file = t.writeFile('mac-roman.csv', Buffer.from([...Buffer.from('name,country_code,external_id,latitude,longitude\rCaf'), 0x8e, ...Buffer.from(' M'), 0x9f, ...Buffer.from('ller,CI,MAC-1,6.8203,-5.2897\r')]));
+    const r = await t.sct(['origins', 'import', '--file', file, '--dry-run']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--encoding macintosh');
+    const read = await t.sct(['origins', 'import', '--file', file, '--encoding', 'macintosh', '--dry-run', '-o', 'json']);
+    expect(read.exitCode, read.stderr).toBe(0);
+    expect(dryRunBodies(read.stdout)).toMatchObject([{ name: 'Café Müller' }]);
+  });
+
   it('refuses an unknown --encoding, and a binary file whatever --encoding says, saying what it is', async () => {
     const bad = await t.sct(['origins', 'import', '--file', fixture('origins-utf8.csv'), '--encoding', 'klingon']);
     expect(bad.exitCode).toBe(2);
