@@ -53,8 +53,12 @@ function looksLikeUtf16(bytes: Buffer): boolean {
   return (nuls[1] >= 0.6 * half && nuls[0] <= 0.05 * half) || (nuls[0] >= 0.6 * half && nuls[1] <= 0.05 * half);
 }
 
+/** A workbook saved with a password (an .xlsx so saved is an encrypted OLE file, an .ods a ZIP of encrypted parts). */
+export const PASSWORD_PROTECTED = 'a workbook saved with a password';
+
 /** A file that is neither a CSV file nor a workbook, said as what it looks like. */
 export function notReadable(name: string, kind: string): UsageError {
+  if (kind === PASSWORD_PROTECTED) return new UsageError(`${name} is ${kind}: sct cannot open it`, undefined, 'save it without a password, or save the sheet as CSV (UTF-8)');
   return new UsageError(`${name} is not a CSV file or a workbook: it looks like ${kind}`, undefined, 'save it as CSV (UTF-8), .xlsx or .ods from the program that made it');
 }
 
@@ -159,11 +163,16 @@ function* lineEnds(bytes: Buffer): Generator<{ line: number; at: number; next: n
   yield { line, at: bytes.length, next: bytes.length };
 }
 
+const ENCRYPTED_PACKAGE = Buffer.from('EncryptedPackage', 'utf16le');
+
 /** What a binary file looks like, by first bytes no text file starts with; undefined for any other file. */
 function binaryKind(bytes: Buffer): string | undefined {
   const head = bytes.subarray(0, 8).toString('latin1');
   if (head.startsWith('%PDF-')) return 'a PDF';
-  if (head.startsWith('\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1')) return 'an old Excel (.xls) workbook';
+  if (head.startsWith('\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1')) {
+    // An .xlsx saved with a password is an OLE file too, holding the workbook as "EncryptedPackage".
+    return bytes.includes(ENCRYPTED_PACKAGE) ? PASSWORD_PROTECTED : 'an old Excel (.xls) workbook';
+  }
   if (head.startsWith('\x89PNG\r\n\x1a\n')) return 'a PNG image';
   if (head.startsWith('\xff\xd8\xff')) return 'a JPEG image';
   if (head.startsWith('\x1f\x8b')) return 'a gzip archive';

@@ -353,6 +353,23 @@ describe('workbooks: a CSV export saved by LibreOffice reads back as exported', 
     ]);
   });
 
+  it('a workbook saved with a password (.xlsx, .ods) is said to be one, with the way out, nothing sent', async () => {
+    const xlsx = await t.sct(['origins', 'import', '--file', fixture('password.xlsx'), '--dry-run']);
+    expect(xlsx.exitCode).toBe(2);
+    expect(xlsx.stderr).toContain('password.xlsx is a workbook saved with a password: sct cannot open it');
+    expect(xlsx.stderr).toContain('save it without a password');
+    // An .ods so saved: its parts encrypted, the manifest saying how (as LibreOffice writes it).
+    const ods = t.writeFile('password.ods', Buffer.from(zipSync({
+      mimetype: strToU8('application/vnd.oasis.opendocument.spreadsheet'),
+      'META-INF/manifest.xml': strToU8('<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml" manifest:size="1000"><manifest:encryption-data manifest:checksum-type="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0#sha256-1k" manifest:checksum="x"><manifest:algorithm manifest:algorithm-name="http://www.w3.org/2001/04/xmlenc#aes256-cbc" manifest:initialisation-vector="x"/></manifest:encryption-data></manifest:file-entry></manifest:manifest>'),
+      'content.xml': new Uint8Array([1, 2, 3, 4]),
+    })));
+    const r = await t.sct(['origins', 'import', '--file', ods, '--dry-run']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('password.ods is a workbook saved with a password: sct cannot open it');
+    expect(sent()).toEqual([]);
+  });
+
   it('columns left of a <dimension> that says less than the sheet holds (a writer that left it stale) are read, as Excel and LibreOffice show them', async () => {
     const r = await t.sct(['origins', 'import', '--file', fixture('stale-dimension.xlsx'), '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
