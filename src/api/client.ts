@@ -493,7 +493,7 @@ export class ApiClient {
       if (err instanceof InterruptedError || (!timedOut && call.wireSignal?.aborted)) call.fail(stopped(call));
       // The body could not be sent as said (a file that changed under an upload): its own error, not retried.
       if (err instanceof SctError && !(err instanceof NetworkError)) call.fail(err, false);
-      const reason = timedOut ? this.timeoutReason() + this.throughProxy(call.target.url) : describeError(err, call.target.url.host);
+      const reason = timedOut ? this.timeoutReason() + (await this.throughProxy(call.target.url)) : describeError(err, call.target.url.host);
       if (call.mayRetry && (timedOut || isRetryableError(err))) return call.retry(reason);
       return call.fail(new NetworkError(`${call.where()}: ${reason}${call.retries.attemptsSaid}`, { cause: err }));
     }
@@ -785,11 +785,14 @@ export class ApiClient {
    * a proxy that takes the connection and never answers its CONNECT is where to look, not the
    * service. Named without its credentials.
    */
-  private throughProxy(url: URL): string {
+  private async throughProxy(url: URL): Promise<string> {
     const proxy = this.proxy && proxyFor(url, this.proxy);
     if (!proxy) return '';
     const u = new URL(proxy);
-    return ` through the proxy ${u.protocol}//${u.host} (HTTPS_PROXY/HTTP_PROXY), which may not have answered`;
+    const named = ` through the proxy ${u.protocol}//${u.host} (HTTPS_PROXY/HTTP_PROXY)`;
+    // A proxy that opened a tunnel has done its part: the service behind it is what was slow.
+    const tunnels = (await this.transport?.catch(() => undefined))?.tunnelsOpened?.() ?? 0;
+    return url.protocol === 'https:' && tunnels > 0 ? `${named}, which opened the tunnel to the service` : `${named}, which may not have answered`;
   }
 
   /** One attempt on the wire, as the call's target says: resolves with the answer's headers, its body still to read. */

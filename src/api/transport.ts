@@ -40,6 +40,8 @@ export interface Transport {
    * being opened.
    */
   preconnect?(url: URL, count: number): Promise<void>;
+  /** Through a proxy: how many tunnels (CONNECT) it has opened so far. */
+  tunnelsOpened?(): number;
 }
 
 /**
@@ -205,6 +207,7 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
   // not ended by the agent's destroy(), and held the process for undici's 10 s connect limit
   // after the run was over. Closing the transport ends them.
   const tunnels = new Set<Socket>();
+  let opened = 0;
   class ProxyConnection extends undici.Pool {
     private readonly proxyName: string;
     constructor(url: string | URL, options: ConstructorParameters<typeof undici.Pool>[1]) {
@@ -222,6 +225,7 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
         (data) => {
           if (data.statusCode === 200) {
             const tunnel = data.socket as Socket;
+            opened++;
             tunnels.add(tunnel);
             tunnel.once('close', () => tunnels.delete(tunnel));
             return data;
@@ -249,6 +253,7 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
       await transport.close();
       for (const tunnel of tunnels) tunnel.destroy();
     },
+    tunnelsOpened: () => opened,
   };
 }
 
