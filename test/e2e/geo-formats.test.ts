@@ -535,6 +535,12 @@ describe('plot files as GIS programs write them, read as they mean (test/fixture
     expect(r.exitCode).toBe(2);
     expect(r.stdout).toContain('plots-source.geojson: 3 features');
     expect(r.stdout).toContain('plots-bad-prj.zip: error: plots.prj names a coordinate system sct cannot read');
+    // No verdict of the registry's on a file sct could not read, nor on one that is not there.
+    expect(r.stderr).toContain('error: sct cannot read plots-bad-prj.zip');
+    expect(r.stderr).not.toContain('registry would refuse');
+    const missing = await t.sct(['origins', 'check', fixture('plots-source.geojson'), join(t.dir, 'not-there.geojson')]);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain('error: sct cannot read not-there.geojson');
   });
 
   it('a GeoJSON whose crs is WGS 84 3D (EPSG:4979, as GDAL writes a 3D WGS 84 layer) is WGS 84', async () => {
