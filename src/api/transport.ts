@@ -233,7 +233,9 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
           // A refusal (407 wants credentials, 403 a forbidden host) is the proxy's answer, named
           // as such; undici's own words do not say which proxy.
           data.socket.on('error', () => {}).destroy();
-          throw failed(`it answered ${data.statusCode}${statusText(data.statusCode) ? ` ${statusText(data.statusCode)}` : ''}`);
+          // 407: the proxy wants a user and password, which its URL carries (never a flag).
+          const credentials = data.statusCode === 407 ? ' (it wants a user name and password: give them in the proxy URL, before its host)' : '';
+          throw failed(`it answered ${data.statusCode}${statusText(data.statusCode) ? ` ${statusText(data.statusCode)}` : ''}${credentials}`);
         },
         (err: Error) => {
           throw failed(proxyFailure(err), err);
@@ -260,6 +262,7 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
 function proxyFailure(err: Error): string {
   const code = (err as { code?: string }).code;
   if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'its host was not found (is HTTPS_PROXY/HTTP_PROXY right?)';
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET') return 'it closed the connection';
   return err.message;
 }

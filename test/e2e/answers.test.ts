@@ -538,9 +538,19 @@ describe('a proxy that will not connect', () => {
       const r = await via(`http://puser:ppass@127.0.0.1:${port}`, ['products', 'list']);
       expect(r.exitCode, r.stderr).toBe(1);
       expect(r.stderr).toContain(`error: GET /products: the proxy http://127.0.0.1:${port} did not open a tunnel (CONNECT): it answered ${status} ${text}`);
+      // A 407 says where the credentials go.
+      if (status === 407) expect(r.stderr).toContain('it wants a user name and password: give them in the proxy URL, before its host');
+      else expect(r.stderr).not.toContain('user name and password');
       expect(r.stderr).not.toContain('ppass');
       expect(connects).toBe(1);
     }
+  });
+
+  it('a proxy whose host is not found: said as such, as a service host is', async () => {
+    const r = await via('http://proxy.invalid:3128', ['products', 'list', '--timeout', '5s']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('the proxy http://proxy.invalid:3128 did not open a tunnel (CONNECT): its host was not found (is HTTPS_PROXY/HTTP_PROXY right?)');
+    expect(r.stderr).not.toContain('ENOTFOUND');
   });
 
   it('a proxy port where nothing listens: the proxy named, connection refused', async () => {
