@@ -140,7 +140,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   let lineByLine = false;
   /** A first line `sep=;` (Excel's note of the separator): skipped, its separator used. */
   let sepLine = false;
-  const onRecord = (cells: string[], line: number, errorCells?: ReadonlyMap<number, string>): void | Promise<void> => {
+  const onRecord = (cells: string[], line: number, errorCells?: ReadonlyMap<number, string>, cellOf?: (column: number) => string): void | Promise<void> => {
     if (sepLine && line === 1) return;
     // A row with no value in any cell is a row left blank in the sheet: spreadsheet programs
     // write it as `,` (or `;`, a tab), and a workbook's blank rows are skipped too.
@@ -171,7 +171,10 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
     }
     // A spacer column holds nothing: a value there has no field to go to, which is said.
     for (const j of spacers) {
-      if (j < cells.length && cells[j]!.trim() !== '') throw new UsageError(`${name} line ${line}: column ${j + 1} has a value (${JSON.stringify(cells[j]!.trim().slice(0, 40))}), but no header`);
+      if (j < cells.length && cells[j]!.trim() !== '') {
+        // A workbook's cell by its name (C2): its columns need not start at A.
+        throw new UsageError(`${name} line ${line}: ${cellOf ? `cell ${cellOf(j)}` : `column ${j + 1}`} has a value (${JSON.stringify(cells[j]!.trim().slice(0, 40))}), but no header`);
+      }
     }
     // Empty cells past the header's columns are the empty column it left out; a value there is
     // refused below, as any row of another length.
@@ -244,7 +247,7 @@ async function eachWorkbookRecord(
   bytes: Buffer,
   name: string,
   opts: ReadOptions,
-  onRecord: (cells: string[], line: number, errors?: ReadonlyMap<number, string>) => void,
+  onRecord: (cells: string[], line: number, errors?: ReadonlyMap<number, string>, cellOf?: (column: number) => string) => void,
 ): Promise<void> {
   const kind = (await import('./zip-kind.js')).zipKind(bytes);
   if ('looksLike' in kind) throw notReadable(name, kind.looksLike);

@@ -15,7 +15,7 @@ export function eachSheetRecord(
   bytes: Buffer,
   name: string,
   sheet: string | undefined,
-  onRecord: (cells: string[], row: number, errors?: ReadonlyMap<number, string>) => void,
+  onRecord: (cells: string[], row: number, errors?: ReadonlyMap<number, string>, cellOf?: (column: number) => string) => void,
 ): void {
   const damaged = damagedFile(bytes);
   if (damaged !== undefined) throw new UsageError(`${name} is ${damagedText(damaged)}`);
@@ -94,7 +94,7 @@ export function eachSheetRecord(
       cells.length = header.length;
     }
     while (cells.length < header.length) cells.push('');
-    onRecord(cells, r + 1, errors);
+    onRecord(cells, r + 1, errors, (column) => utils.encode_cell({ r, c: first + column }));
   }
   // The first sheet taken by default is empty (a cover sheet, a blank one Excel added): said with
   // the others, not as a file with no rows.

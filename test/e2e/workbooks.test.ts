@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { strToU8, unzipSync, zipSync } from 'fflate';
+import { utils, write } from '@e965/xlsx';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -351,6 +352,16 @@ describe('workbooks: a CSV export saved by LibreOffice reads back as exported', 
       { external_id: 'BF-1', order_created_at: '2025-04-01', items: [{ volume: 1250.5 }] },
       { external_id: 'BF-2', order_created_at: '2025-04-02', items: [{ volume: 7 }] },
     ]);
+  });
+
+  it('a value under a column without a header, in a sheet whose columns start at B, is named by its cell', async () => {
+    const sheet = utils.aoa_to_sheet([[null, 'email', null, 'auth_group'], [null, 'spacer@example.org', 'note', '3']]);
+    const book = utils.book_new();
+    utils.book_append_sheet(book, sheet, 'People');
+    const file = t.writeFile('spacer.xlsx', Buffer.from(write(book, { type: 'buffer', bookType: 'xlsx' })));
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--dry-run']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('spacer.xlsx line 2: cell C2 has a value ("note"), but no header');
   });
 
   it('a workbook saved with a password (.xlsx, .ods) is said to be one, with the way out, nothing sent', async () => {
