@@ -1,10 +1,12 @@
-// Text in a named encoding, as the Encoding Standard reads it. Node's TextDecoder gets two of
+// Text in a named encoding, as the Encoding Standard reads it. Node's TextDecoder gets some of
 // them wrong. Node 20, decoding in one call, reads windows-1252 (and the labels that name it:
 // iso-8859-1, latin1, us-ascii) as ISO-8859-1, the bytes 0x80-0x9F (€ ’ — Š Ž œ) becoming
 // invisible control characters; decoding as a stream it reads them right. And every Node reads
-// euc-kr as EUC-KR proper, not as the Windows code page 949 the standard means, silently
-// dropping the first byte of the 8,822 syllables only code page 949 has (똠 read as "c"):
-// Korean Excel and ArcGIS write code page 949. That one is read by iconv-lite, loaded only then.
+// three East Asian ones by ICU's tables, not the standard's: euc-kr as EUC-KR proper, not the
+// Windows code page 949 the standard means (the first byte of the 8,822 syllables only 949 has
+// silently dropped: 똠 read as "c"; Korean Excel and ArcGIS write 949); big5 without the Hong
+// Kong characters (sent as private-use ones); gbk and big5 taking bytes they do not define as
+// characters, even when told to refuse them. Those three are read by iconv-lite, loaded only then.
 
 export interface TextReader {
   /** The encoding's name in the Encoding Standard (`windows-1252` for `latin1`). */
@@ -12,6 +14,9 @@ export interface TextReader {
   /** The whole text; with `fatal`, bytes that are not this encoding's text throw. */
   decode(bytes: Uint8Array): string;
 }
+
+/** The encodings (by their names in the standard) read by iconv-lite, and its names for them. */
+const READ_BY_ICONV: Readonly<Record<string, string>> = { 'euc-kr': 'cp949', big5: 'big5hkscs', gbk: 'gb18030', gb18030: 'gb18030' };
 
 /**
  * The whole text of `bytes`, read as a stream that ends with them: Node 20 reads windows-1252
@@ -33,13 +38,14 @@ export async function textReader(label: string, options: { fatal?: boolean } = {
     return undefined;
   }
   const fail = () => new TypeError(`The encoded data was not valid for encoding ${decoder.encoding}`);
-  if (decoder.encoding === 'euc-kr') {
+  const iconvName = READ_BY_ICONV[decoder.encoding];
+  if (iconvName !== undefined) {
     const { default: iconv } = await import('iconv-lite');
     return {
       encoding: decoder.encoding,
       decode(bytes) {
-        const text = iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), 'cp949');
-        // Code page 949 has no character for U+FFFD: one in the text is bytes it does not define.
+        const text = iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), iconvName);
+        // None of them has a character for U+FFFD: one in the text is bytes it does not define.
         if (options.fatal && text.includes('\ufffd')) throw fail();
         return text;
       },

@@ -63,6 +63,21 @@ describe('files from spreadsheets: encodings', () => {
     expect(sent()).toEqual([]);
   });
 
+  it('reads big5 with the Hong Kong characters as the Encoding Standard has them, and refuses bytes big5 or gbk do not define', async () => {
+    const header = 'name,country_code,external_id,latitude,longitude\n';
+    const hk = t.writeFile('hk.csv', Buffer.concat([Buffer.from(header), Buffer.from([0x87, 0x40]), Buffer.from(',CI,HK-1,6.8203,-5.2897\n')]));
+    const read = await t.sct(['origins', 'import', '--file', hk, '--encoding', 'big5', '--dry-run', '-o', 'json']);
+    expect(read.exitCode, read.stderr).toBe(0);
+    expect(dryRunBodies(read.stdout)).toMatchObject([{ name: '䏰' }]);
+    for (const [encoding, byte] of [['big5', 0x80], ['gbk', 0xff]] as const) {
+      const file = t.writeFile(`bad-${encoding}.csv`, Buffer.concat([Buffer.from(header), Buffer.from([0x41, byte, 0x42]), Buffer.from(',CI,X-1,6.8203,-5.2897\n')]));
+      const r = await t.sct(['origins', 'import', '--file', file, '--encoding', encoding, '--dry-run']);
+      expect(r.exitCode, encoding).toBe(2);
+      expect(r.stderr).toContain(`bad-${encoding}.csv: not valid ${encoding} text`);
+    }
+    expect(sent()).toEqual([]);
+  });
+
   it('reads UTF-16 "Unicode text" (tab-separated, with a byte-order mark) without flags', async () => {
     expect(await dryRunOrigins('origins-utf16le.txt')).toMatchObject(ORIGINS);
   });
