@@ -35,6 +35,8 @@ export interface ImportRun<T> {
   invalid?: Outcome[];
   /** What the file's units are called where they are counted: rows, or a plot file's features. */
   unit?: FileUnit;
+  /** Says a rejection in the file's terms (an order's items[N] by its line), before it is reported. */
+  placeRejection?: (unit: Unit<T>, err: unknown) => void;
 }
 
 /**
@@ -115,6 +117,7 @@ async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal,
             expect: 'created',
           })
           .catch((err: unknown) => {
+            run.placeRejection?.(unit, err);
             throw sentBefore ? editedSinceSent(err, unit.key) : err;
           });
         // The first answer carries the rate-limit headers the budget warning needs.

@@ -124,8 +124,11 @@ export function eachSheetRecord(
       }
       case 'b':
         return cell.v ? 'true' : 'false';
-      case 'd':
-        return dateText(cell.v instanceof Date ? cell.v : new Date(String(cell.v)), showsTimeOfDay(typeof cell.z === 'string' ? cell.z : undefined));
+      case 'd': {
+        // A sheet read again for its built-in formats (readBook) has the cell's text, not its format.
+        const shows = typeof cell.z === 'string' ? showsTimeOfDay(cell.z) : typeof cell.w === 'string' ? /\d:\d/.test(cell.w) : undefined;
+        return dateText(cell.v instanceof Date ? cell.v : new Date(String(cell.v)), shows);
+      }
       default:
         return '';
     }

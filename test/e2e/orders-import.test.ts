@@ -172,7 +172,7 @@ P-OK-2,order,2025-05-04,101,${products[1]},2,kg`,
       ['5', 'P-OK-2', 'created'],
     ]);
     expect(rows[1].error).toContain('external_id: order with this external id already exists.');
-    expect(rows[2].error).toContain('items[0].buyer_product: Invalid pk "999999"');
+    expect(rows[2].error).toContain('items[0].buyer_product (line 4): Invalid pk "999999"');
     expect(Number(rows[0].id)).toBeGreaterThan(0);
   });
 
@@ -369,6 +369,14 @@ B-2,ordr,2025-02-30,x,1,5,kg
     const skipped = await t.sct(['orders', 'import', '--purchase', '--file', done]);
     expect(skipped.exitCode, skipped.stderr).toBe(0);
     expect(skipped.stderr).not.toContain('differs from the file now');
+  });
+
+  it("a rejected item is named with its file line, though the body holds the items in line-number order", async () => {
+    const header = 'external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number';
+    const file = writeCsv('item-line.csv', [header, `ITEMLINE-1,order,2025-07-04,101,${products[0]},10,kg,3`, 'ITEMLINE-1,order,2025-07-04,101,99999,20,kg,1', `ITEMLINE-1,order,2025-07-04,101,${products[1]},30,kg,2`].join('\n'));
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file]);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/items\[0\]\.buyer_product \(line 3\): Invalid pk "99999"/);
   });
 
   it('an order an earlier run sent without an answer stays unknown when a rerun cannot get it through: edited after, a conflict, never a second order', async () => {
