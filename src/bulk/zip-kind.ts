@@ -6,7 +6,6 @@ import { PASSWORD_PROTECTED } from './decode.js';
 
 export type WorkbookKind = 'xlsx' | 'ods';
 
-
 const ODS_MIMETYPE = 'application/vnd.oasis.opendocument.spreadsheet';
 /** The content types of a workbook's main part: .xlsx and the same with macros (.xlsm). */
 const XLSX_MAIN = /application\/vnd\.(openxmlformats-officedocument\.spreadsheetml\.sheet|ms-excel\.sheet\.macroEnabled)\.main\+xml/;
@@ -18,7 +17,7 @@ const XLSX_MAIN = /application\/vnd\.(openxmlformats-officedocument\.spreadsheet
 export function zipKind(bytes: Uint8Array): { workbook: WorkbookKind } | { looksLike: string } {
   let entries: Record<string, Uint8Array>;
   try {
-    // Only the two small entries are inflated.
+    // Only the three small entries that say what it is are inflated.
     entries = unzipSync(bytes, { filter: (f) => f.name === 'mimetype' || f.name === '[Content_Types].xml' || f.name === 'META-INF/manifest.xml' });
   } catch {
     return { looksLike: 'a damaged ZIP archive' };

@@ -45,7 +45,8 @@ export async function textReader(label: string, options: { fatal?: boolean } = {
       encoding: decoder.encoding,
       decode(bytes) {
         const text = iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), iconvName);
-        // None of them has a character for U+FFFD: one in the text is bytes it does not define.
+        // U+FFFD in the text is bytes the encoding does not define (only gb18030 could write the
+        // character itself, which no one types into a spreadsheet).
         if (options.fatal && text.includes('\ufffd')) throw fail();
         return text;
       },
