@@ -791,8 +791,8 @@ export class ApiClient {
     const u = new URL(proxy);
     const named = ` through the proxy ${u.protocol}//${u.host} (HTTPS_PROXY/HTTP_PROXY)`;
     // A proxy that opened a tunnel has done its part: the service behind it is what was slow.
-    const tunnels = (await this.transport?.catch(() => undefined))?.tunnelsOpened?.() ?? 0;
-    return url.protocol === 'https:' && tunnels > 0 ? `${named}, which opened the tunnel to the service` : `${named}, which may not have answered`;
+    const opened = (await this.transport?.catch(() => undefined))?.lastTunnelOpened?.() ?? false;
+    return url.protocol === 'https:' && opened ? `${named}, which opened the tunnel to the service` : `${named}, which may not have answered`;
   }
 
   /** One attempt on the wire, as the call's target says: resolves with the answer's headers, its body still to read. */

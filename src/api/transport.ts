@@ -40,8 +40,8 @@ export interface Transport {
    * being opened.
    */
   preconnect?(url: URL, count: number): Promise<void>;
-  /** Through a proxy: how many tunnels (CONNECT) it has opened so far. */
-  tunnelsOpened?(): number;
+  /** Through a proxy: whether the latest CONNECT it was sent was answered with a tunnel. */
+  lastTunnelOpened?(): boolean;
 }
 
 /**
@@ -207,7 +207,9 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
   // not ended by the agent's destroy(), and held the process for undici's 10 s connect limit
   // after the run was over. Closing the transport ends them.
   const tunnels = new Set<Socket>();
-  let opened = 0;
+  // Whether the latest CONNECT was answered with a tunnel: a timeout after it is the service's
+  // doing, one while it waits (or after one left unanswered) may be the proxy's.
+  let lastOpened = false;
   class ProxyConnection extends undici.Pool {
     private readonly proxyName: string;
     constructor(url: string | URL, options: ConstructorParameters<typeof undici.Pool>[1]) {
@@ -219,13 +221,14 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
     override connect(options: Dispatcher.ConnectOptions, callback: (err: Error | null, data: Dispatcher.ConnectData) => void): void;
     override connect(options: Dispatcher.ConnectOptions, callback?: (err: Error | null, data: Dispatcher.ConnectData) => void): Promise<Dispatcher.ConnectData> | void {
       if (callback) return super.connect(options, callback);
+      lastOpened = false;
       const failed = (why: string, cause?: Error) =>
         Object.assign(new Error(`the proxy ${this.proxyName} did not open a tunnel (CONNECT): ${why}`, { cause }), { code: 'SCT_PROXY_CONNECT' });
       return super.connect(options).then(
         (data) => {
           if (data.statusCode === 200) {
             const tunnel = data.socket as Socket;
-            opened++;
+            lastOpened = true;
             tunnels.add(tunnel);
             tunnel.once('close', () => tunnels.delete(tunnel));
             return data;
@@ -234,7 +237,13 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
           // as such; undici's own words do not say which proxy.
           data.socket.on('error', () => {}).destroy();
           // 407: the proxy wants a user and password, which its URL carries (never a flag).
-          const credentials = data.statusCode === 407 ? ' (it wants a user name and password: give them in the proxy URL, before its host)' : '';
+          const sent = Object.keys((options.headers ?? {}) as Record<string, unknown>).some((h) => h.toLowerCase() === 'proxy-authorization');
+          const credentials =
+            data.statusCode !== 407
+              ? ''
+              : sent
+                ? ' (it refused the user name and password of the proxy URL)'
+                : ' (it wants a user name and password: give them in the proxy URL, before its host)';
           throw failed(`it answered ${data.statusCode}${statusText(data.statusCode) ? ` ${statusText(data.statusCode)}` : ''}${credentials}`);
         },
         (err: Error) => {
@@ -255,7 +264,7 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
       await transport.close();
       for (const tunnel of tunnels) tunnel.destroy();
     },
-    tunnelsOpened: () => opened,
+    lastTunnelOpened: () => lastOpened,
   };
 }
 

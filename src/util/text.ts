@@ -18,6 +18,31 @@ export interface TextReader {
 /** The encodings (by their names in the standard) read by iconv-lite, and its names for them. */
 const READ_BY_ICONV: Readonly<Record<string, string>> = { 'euc-kr': 'cp949', big5: 'big5hkscs', gbk: 'gb18030', gb18030: 'gb18030' };
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Whether gb18030 bytes hold a four-byte sequence the standard does not define: its pointer
+ * between the BMP's ranges and the supplementary planes' (39420-188999), or past U+10FFFF.
+ */
+function undefinedGb18030(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    if (b < 0x81 || b > 0xfe) {
+      i++;
+      continue;
+    }
+    const second = bytes[i + 1] ?? 0;
+    if (second < 0x30 || second > 0x39) {
+      i += 2;
+      continue;
+    }
+    const pointer = (b - 0x81) * 12600 + (second - 0x30) * 1260 + ((bytes[i + 2] ?? 0x81) - 0x81) * 10 + ((bytes[i + 3] ?? 0x30) - 0x30);
+    if ((pointer > 39419 && pointer < 189000) || pointer > 1237575) return true;
+    i += 4;
+  }
+  return false;
+}
+
 /**
  * The whole text of `bytes`, read as a stream that ends with them: Node 20 reads windows-1252
  * right only so.
@@ -46,8 +71,9 @@ export async function textReader(label: string, options: { fatal?: boolean } = {
       decode(bytes) {
         const text = iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), iconvName);
         // U+FFFD in the text is bytes the encoding does not define (only gb18030 could write the
-        // character itself, which no one types into a spreadsheet).
-        if (options.fatal && text.includes('\ufffd')) throw fail();
+        // character itself, which no one types into a spreadsheet); iconv-lite reads gb18030's
+        // four-byte sequences the standard leaves undefined as characters all the same.
+        if (options.fatal && (text.includes('\ufffd') || LONE_SURROGATE.test(text) || (iconvName === 'gb18030' && undefinedGb18030(bytes)))) throw fail();
         return text;
       },
     };

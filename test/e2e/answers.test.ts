@@ -538,11 +538,15 @@ describe('a proxy that will not connect', () => {
       const r = await via(`http://puser:ppass@127.0.0.1:${port}`, ['products', 'list']);
       expect(r.exitCode, r.stderr).toBe(1);
       expect(r.stderr).toContain(`error: GET /products: the proxy http://127.0.0.1:${port} did not open a tunnel (CONNECT): it answered ${status} ${text}`);
-      // A 407 says where the credentials go.
-      if (status === 407) expect(r.stderr).toContain('it wants a user name and password: give them in the proxy URL, before its host');
+      // A 407 to the credentials of the proxy URL says they were refused; without them, where they go.
+      if (status === 407) expect(r.stderr).toContain('it refused the user name and password of the proxy URL');
       else expect(r.stderr).not.toContain('user name and password');
       expect(r.stderr).not.toContain('ppass');
       expect(connects).toBe(1);
+      if (status === 407) {
+        const bare = await via(`http://127.0.0.1:${port}`, ['products', 'list']);
+        expect(bare.stderr).toContain('it wants a user name and password: give them in the proxy URL, before its host');
+      }
     }
   });
 

@@ -4,9 +4,9 @@
 // points-source.geojson (test/fixtures/README.md); the UTM file is compared with GDAL's own
 // reprojection of it back to WGS 84.
 import { describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { unzipSync, zipSync } from 'fflate';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Position } from 'geojson';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -541,6 +541,13 @@ describe('plot files as GIS programs write them, read as they mean (test/fixture
     const missing = await t.sct(['origins', 'check', fixture('plots-source.geojson'), join(t.dir, 'not-there.geojson')]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain('error: sct cannot read not-there.geojson');
+    // Of the same name as a file the registry would refuse: both are said.
+    const refused = join(t.dir, 'a', 'plots.geojson');
+    mkdirSync(dirname(refused), { recursive: true });
+    writeFileSync(refused, '{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"P2"},"geometry":{"type":"Polygon","coordinates":[[[-5.5,6.5],[-5.49,6.5],[-5.5,6.5]]]}}]}');
+    const both = await t.sct(['origins', 'check', refused, join(t.dir, 'b', 'plots.geojson')]);
+    expect(both.exitCode).toBe(2);
+    expect(both.stderr).toMatch(/error: \d+ errors? in plots\.geojson: the registry would refuse this file; sct cannot read plots\.geojson/);
   });
 
   it('a GeoJSON whose crs is WGS 84 3D (EPSG:4979, as GDAL writes a 3D WGS 84 layer) is WGS 84', async () => {

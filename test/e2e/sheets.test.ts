@@ -69,8 +69,9 @@ describe('files from spreadsheets: encodings', () => {
     const read = await t.sct(['origins', 'import', '--file', hk, '--encoding', 'big5', '--dry-run', '-o', 'json']);
     expect(read.exitCode, read.stderr).toBe(0);
     expect(dryRunBodies(read.stdout)).toMatchObject([{ name: '䏰' }]);
-    for (const [encoding, byte] of [['big5', 0x80], ['gbk', 0xff]] as const) {
-      const file = t.writeFile(`bad-${encoding}.csv`, Buffer.concat([Buffer.from(header), Buffer.from([0x41, byte, 0x42]), Buffer.from(',CI,X-1,6.8203,-5.2897\n')]));
+    // gbk's four-byte sequences the standard leaves undefined: between the planes, past U+10FFFF.
+    for (const [encoding, bytes] of [['big5', [0x80]], ['gbk', [0xff]], ['gbk', [0x85, 0x30, 0x81, 0x30]], ['gbk', [0xe3, 0x32, 0x9a, 0x36]]] as const) {
+      const file = t.writeFile(`bad-${encoding}.csv`, Buffer.concat([Buffer.from(header), Buffer.from([0x41, ...bytes, 0x42]), Buffer.from(',CI,X-1,6.8203,-5.2897\n')]));
       const r = await t.sct(['origins', 'import', '--file', file, '--encoding', encoding, '--dry-run']);
       expect(r.exitCode, encoding).toBe(2);
       expect(r.stderr).toContain(`bad-${encoding}.csv: not valid ${encoding} text`);

@@ -46,7 +46,7 @@ export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, file
   if (files.filter((f) => f === '-').length > 1) throw new UsageError('stdin (-) can be read only once');
   const results: CheckResult[] = [];
   // Files sct could not read at all (not there, a .prj it cannot use): no verdict of the registry's.
-  const unread = new Set<string>();
+  const unread = new Set<CheckResult>();
   for (const file of files) {
     let parsed;
     try {
@@ -57,7 +57,10 @@ export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, file
       if (!(err instanceof UsageError) || files.length === 1) throw err;
       const name = fileLabel(file);
       parsed = { name, size: 0, features: [], problem: err.message.startsWith(`${name}: `) ? err.message.slice(name.length + 2) : err.message };
-      unread.add(name);
+      const result = geo.checkPlots(parsed, { countryCode, nameProperty: opts.nameProperty, commodity });
+      unread.add(result);
+      results.push(result);
+      continue;
     }
     results.push(geo.checkPlots(parsed, { countryCode, nameProperty: opts.nameProperty, commodity }));
   }
@@ -79,11 +82,11 @@ export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, file
 
   const errors = results.reduce((n, r) => n + r.summary.errors, 0);
   if (errors > 0) {
-    const bad = results.filter((r) => r.summary.errors > 0 && !unread.has(r.summary.file));
+    const bad = results.filter((r) => r.summary.errors > 0 && !unread.has(r));
     const refused = bad.length
       ? `${count(bad.reduce((n, r) => n + r.summary.errors, 0), 'error')} in ${bad.map((r) => r.summary.file).join(', ')}: the registry would refuse ${bad.length === 1 ? 'this file' : 'these files'}`
       : undefined;
-    const cannotRead = unread.size ? `sct cannot read ${[...unread].join(', ')}` : undefined;
+    const cannotRead = unread.size ? `sct cannot read ${[...unread].map((r) => r.summary.file).join(', ')}` : undefined;
     throw new UsageError([refused, cannotRead].filter(Boolean).join('; '));
   }
 }
