@@ -133,6 +133,20 @@ async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal,
   await finishBulk(ctx, result, { noun: run.noun, verb: 'created', report: run.report, journalPath: journal.path, fresh: run.fresh, invalid: run.invalid, conflicts: EDITED_SINCE_SENT, unit: run.unit });
 }
 
+/**
+ * An order's rejected items said with their file lines: the service names an item by its place in
+ * the body (`items[0].buyer_product`), which is line-number order, not always the file's.
+ */
+export function nameItemLines(err: unknown, itemLines: readonly number[] | undefined): void {
+  if (!(err instanceof ApiError) || !itemLines) return;
+  const named = Object.entries(err.fields).map(([field, messages]) => {
+    const line = itemLines[Number(/^items\[(\d+)\]/.exec(field)?.[1] ?? NaN)];
+    return [line === undefined ? field : `${field} (line ${line})`, messages] as const;
+  });
+  for (const field of Object.keys(err.fields)) delete err.fields[field];
+  for (const [field, messages] of named) err.fields[field] = messages;
+}
+
 /** Before the first request: what an earlier run did, and on a terminal what this one will send. */
 export function announceRun(
   ctx: Context,

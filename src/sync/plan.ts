@@ -78,6 +78,8 @@ export interface PlannedCreate {
   key: string;
   lines: number[];
   body: Body;
+  /** The line of each of the body's items, in order (an order's). */
+  itemLines?: number[];
 }
 
 export interface PlannedUpdate {
@@ -253,7 +255,7 @@ export class Planner {
     const current = this.service.byKey.get(o.key);
     if (!current) {
       // What cannot be created (uncreatable) was settled before the plan, and is not given here.
-      const c: PlannedCreate = { key: o.key, lines: o.lines, body: o.body };
+      const c: PlannedCreate = { key: o.key, lines: o.lines, body: o.body, itemLines: o.itemLines };
       this.plan.creates++;
       if (this.keepCreates) this.plan.create.push(c);
       return c;

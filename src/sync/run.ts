@@ -15,7 +15,7 @@ import type { Journal } from '../bulk/journal.js';
 import { checkStillActingIn, reportsStopBeforeSending, stoppedEarly, withBulkRun } from '../bulk/open.js';
 import { runUnits, type Outcome, type Unit } from '../bulk/runner.js';
 import { finishBulk, invalidCount } from '../bulk/report.js';
-import { announceRun, sayStopping, unitKey } from '../bulk/import.js';
+import { announceRun, nameItemLines, sayStopping, unitKey } from '../bulk/import.js';
 import { ApiError, CancelledError, ConflictError, PartialFailureError } from '../errors.js';
 import { endDryRun, RowErrors } from '../bulk/csv.js';
 import { fileLabel } from '../util/files.js';
@@ -262,6 +262,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
     ...plan.create.map((c) => ({ key: c.key, lines: c.lines, journalKey: attemptKey(journal, 'create', c.key), payload: { action: 'create' as const, body: c.body } })),
     ...plan.update.map((u) => ({ key: u.key, lines: u.lines, journalKey: attemptKey(journal, 'update', u.key), payload: { action: 'update' as const, id: u.id, body: u.body, planned: u.planned } })),
   ].sort((a, b) => a.lines[0] - b.lines[0]);
+  const itemLinesOf = new Map(plan.create.map((c) => [c.key, c.itemLines]));
   // Only a create carries an Idempotency-Key to resend under; a PATCH is simply sent again.
   const unknown = units.filter((u) => u.payload.action === 'create' && journal.wasUnknown(u.journalKey!)).length;
   announceRun(ctx, { total: units.length, pending: units.length, unknown, requests: units.length + checksOf(run, plan), noun: run.noun, verb: 'written', concurrency: run.concurrency, rateLimit: writer.rateLimit });
@@ -294,6 +295,8 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
             id = res.data?.id;
           } catch (err) {
             if (err instanceof WrittenMeanwhile) return { id: err.id };
+            // Not in the payload, whose content makes the key.
+            nameItemLines(err, itemLinesOf.get(unit.key));
             throw takenKey(err, run, unit.key);
           }
           // Sent again under the key of an earlier run that never learnt its outcome: the answer

@@ -377,6 +377,11 @@ B-2,ordr,2025-02-30,x,1,5,kg
     const r = await t.sct(['orders', 'import', '--purchase', '--file', file]);
     expect(r.exitCode, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/items\[0\]\.buyer_product \(line 3\): Invalid pk "99999"/);
+    // orders sync creates it with the same body, and says the same.
+    writeCsv('item-line.csv', readFileSync(file, 'utf8').replaceAll('ITEMLINE-1', 'ITEMLINE-2'));
+    const sync = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes']);
+    expect(sync.exitCode, sync.stderr).toBe(3);
+    expect(sync.stderr).toMatch(/items\[0\]\.buyer_product \(line 3\): Invalid pk "99999"/);
   });
 
   it('an order an earlier run sent without an answer stays unknown when a rerun cannot get it through: edited after, a conflict, never a second order', async () => {

@@ -39,12 +39,12 @@
 import type { Context } from '../../context.js';
 import type * as z from 'zod';
 import { PATHS } from '../../api/paths.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { endDryRun, decimalText, dropReadOnlyColumns, readCsv, RowErrors, unknownColumns, type CsvFile, type CsvRow, type FileHeader, type NumberStyle, type RowTaker } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { checkReportPath } from '../../bulk/report.js';
-import { runImport } from '../../bulk/import.js';
+import { nameItemLines, runImport } from '../../bulk/import.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { ID_MAX, isExactly, isId } from '../../util/numbers.js';
 import { writeTemplateIf, type FileTemplate } from '../shared/bulk.js';
@@ -780,17 +780,6 @@ export async function importOrders(ctx: Context, flags: ImportFlags): Promise<vo
     fresh: flags.fresh,
     report: flags.report,
     invalid,
-    // The service names an item by its place in the body, which is line-number order, not
-    // always the file's: each item's field error says the item's line.
-    placeRejection: (unit, err) => {
-      if (!(err instanceof ApiError)) return;
-      const lines = (unit as OrderFromFile).itemLines;
-      const named = Object.entries(err.fields).map(([field, messages]) => {
-        const line = lines[Number(/^items\[(\d+)\]/.exec(field)?.[1] ?? NaN)];
-        return [line === undefined ? field : `${field} (line ${line})`, messages] as const;
-      });
-      for (const field of Object.keys(err.fields)) delete err.fields[field];
-      for (const [field, messages] of named) err.fields[field] = messages;
-    },
+    placeRejection: (unit, err) => nameItemLines(err, (unit as OrderFromFile).itemLines),
   });
 }
