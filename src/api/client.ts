@@ -792,7 +792,7 @@ export class ApiClient {
     const named = ` through the proxy ${u.protocol}//${u.host} (HTTPS_PROXY/HTTP_PROXY)`;
     // A proxy that opened a tunnel has done its part: the service behind it is what was slow.
     const opened = (await this.transport?.catch(() => undefined))?.lastTunnelOpened?.() ?? false;
-    return url.protocol === 'https:' && opened ? `${named}, which opened the tunnel to the service` : `${named}, which may not have answered`;
+    return opened ? `${named}, which opened the tunnel to the service` : `${named}, which may not have answered`;
   }
 
   /** One attempt on the wire, as the call's target says: resolves with the answer's headers, its body still to read. */

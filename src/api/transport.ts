@@ -243,7 +243,9 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
               ? ''
               : sent
                 ? ' (it refused the user name and password of the proxy URL)'
-                : ' (it wants a user name and password: give them in the proxy URL, before its host)';
+                : halfCredentials(proxy)
+                  ? ' (it wants a user name and password; the proxy URL gives only one of them, and none is sent without the other)'
+                  : ' (it wants a user name and password: give them in the proxy URL, before its host)';
           throw failed(`it answered ${data.statusCode}${statusText(data.statusCode) ? ` ${statusText(data.statusCode)}` : ''}${credentials}`);
         },
         (err: Error) => {
@@ -266,6 +268,18 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
     },
     lastTunnelOpened: () => lastOpened,
   };
+}
+
+/** Whether a proxy URL gives a user name without a password, or a password without a user name. */
+function halfCredentials(proxy: ProxySettings): boolean {
+  return [proxy.httpsProxy, proxy.httpProxy].some((url) => {
+    try {
+      const u = new URL(url ?? '');
+      return Boolean(u.username) !== Boolean(u.password);
+    } catch {
+      return false;
+    }
+  });
 }
 
 function proxyFailure(err: Error): string {

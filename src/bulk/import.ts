@@ -137,7 +137,7 @@ async function importUnits<T>(ctx: Context, client: ApiClient, journal: Journal,
  * An order's rejected items said with their file lines: the service names an item by its place in
  * the body (`items[0].buyer_product`), which is line-number order, not always the file's.
  */
-export function nameItemLines(err: unknown, itemLines: readonly number[] | undefined): void {
+export function nameItemLines(err: unknown, itemLines: ReadonlyArray<number | undefined> | undefined): void {
   if (!(err instanceof ApiError) || !itemLines) return;
   const named = Object.entries(err.fields).map(([field, messages]) => {
     const line = itemLines[Number(/^items\[(\d+)\]/.exec(field)?.[1] ?? NaN)];

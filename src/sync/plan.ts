@@ -91,6 +91,8 @@ export interface PlannedUpdate {
   body: Body;
   /** What the service held when the plan was made: the object is read again and compared before the PATCH. */
   planned: Snapshot;
+  /** The file line of each item of the body's item list (none for one the file does not name). */
+  itemLines?: Array<number | undefined>;
 }
 
 export interface Unchanged {
@@ -260,14 +262,14 @@ export class Planner {
       if (this.keepCreates) this.plan.create.push(c);
       return c;
     }
-    const { changes, body } = diffObject(this.spec, o, current, this.notCompared);
+    const { changes, body, itemLines } = diffObject(this.spec, o, current, this.notCompared);
     const lost = changes.filter((c) => codePageLoss(c.new, c.old));
     if (lost.length) {
       const problems = lost.map((c) => ({ line: o.lines[0]!, column: c.field, message: `${JSON.stringify(c.new)} has "?" where the service has ${JSON.stringify(c.old)}: the file was saved in an encoding without those letters (Excel's "CSV", Windows-1252); save it as UTF-8 ("CSV UTF-8") and run again` }));
       this.lossy.push({ key: o.key, lines: o.lines, problems });
       return undefined;
     }
-    if (changes.length) this.plan.update.push({ key: o.key, id: current.id, lines: o.lines, changes, body, planned: current });
+    if (changes.length) this.plan.update.push({ key: o.key, id: current.id, lines: o.lines, changes, body, planned: current, itemLines });
     else this.plan.unchanged.push({ key: o.key, id: current.id, lines: o.lines });
     return undefined;
   }
@@ -336,7 +338,7 @@ function questionMarksFor(text: string, was: string): boolean {
 }
 
 /** The fields where the file differs from the service, and the PATCH body that makes them agree. */
-export function diffObject(spec: SyncSpec, o: FileObject, current: Snapshot, notCompared: Set<string>): { changes: Change[]; body: Body } {
+export function diffObject(spec: SyncSpec, o: FileObject, current: Snapshot, notCompared: Set<string>): { changes: Change[]; body: Body; itemLines?: Array<number | undefined> } {
   const changes: Change[] = [];
   const body: Body = {};
   const itemsField = spec.items?.field;
@@ -355,12 +357,16 @@ export function diffObject(spec: SyncSpec, o: FileObject, current: Snapshot, not
   }
   if (spec.items && Array.isArray(o.body[spec.items.field]) && (!o.given || o.given.has(spec.items.field))) {
     if (!Object.hasOwn(current, spec.items.field)) notCompared.add(spec.items.field);
-    else diffItems(spec.items, o.body[spec.items.field] as Body[], current[spec.items.field] as Snapshot[], changes, body, notCompared);
+    else {
+      const itemLines = diffItems(spec.items, o.body[spec.items.field] as Body[], current[spec.items.field] as Snapshot[], changes, body, notCompared, o.itemLines);
+      return { changes, body, itemLines };
+    }
   }
   return { changes, body };
 }
 
-function diffItems(spec: ItemsSpec, fileItems: Body[], serviceItems: Snapshot[], changes: Change[], body: Body, notCompared: Set<string>): void {
+/** Sets the body's item list when an item changed; returns the file line of each of its items (none for one the file does not name). */
+function diffItems(spec: ItemsSpec, fileItems: Body[], serviceItems: Snapshot[], changes: Change[], body: Body, notCompared: Set<string>, fileLines?: readonly number[]): Array<number | undefined> | undefined {
   // The first service item with a line number is the one matched; a second one (the service
   // does not forbid it) is kept as it is.
   const byKey = new Map<unknown, Snapshot>();
@@ -370,6 +376,8 @@ function diffItems(spec: ItemsSpec, fileItems: Body[], serviceItems: Snapshot[],
   }
   const patches = new Map<number, Body>();
   const added: Body[] = [];
+  const addedLines: Array<number | undefined> = [];
+  const lineOf = new Map<unknown, number | undefined>();
   fileItems.forEach((item, i) => {
     const k = itemKey(spec, item, i);
     const label = `${spec.field}[${spec.key === 'line_number' ? 'line ' : ''}${k}]`;
@@ -378,9 +386,11 @@ function diffItems(spec: ItemsSpec, fileItems: Body[], serviceItems: Snapshot[],
       // Sent with its key, so the service stores the number it was matched by.
       const fresh = { ...item, [spec.key]: k };
       added.push(fresh);
+      addedLines.push(fileLines?.[i]);
       changes.push({ field: label, old: null, new: fresh });
       return;
     }
+    lineOf.set(current.id, fileLines?.[i]);
     const patch: Body = {};
     for (const path of leafPaths(item)) {
       if (path === spec.key) continue;
@@ -400,8 +410,9 @@ function diffItems(spec: ItemsSpec, fileItems: Body[], serviceItems: Snapshot[],
     for (const [k, v] of Object.entries(patch)) if (v && typeof v === 'object' && !Array.isArray(v) && isPlainObject(item[k])) patch[k] = item[k];
     if (Object.keys(patch).length) patches.set(current.id, patch);
   });
-  if (added.length === 0 && patches.size === 0) return;
+  if (added.length === 0 && patches.size === 0) return undefined;
   body[spec.field] = [...serviceItems.map((it) => ({ id: it.id, ...patches.get(it.id) })), ...added];
+  return [...serviceItems.map((it) => lineOf.get(it.id)), ...addedLines];
 }
 
 /** The dotted paths of an item's values (`volume`, `trace.traced_origins`); arrays are values. */

@@ -262,7 +262,8 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
     ...plan.create.map((c) => ({ key: c.key, lines: c.lines, journalKey: attemptKey(journal, 'create', c.key), payload: { action: 'create' as const, body: c.body } })),
     ...plan.update.map((u) => ({ key: u.key, lines: u.lines, journalKey: attemptKey(journal, 'update', u.key), payload: { action: 'update' as const, id: u.id, body: u.body, planned: u.planned } })),
   ].sort((a, b) => a.lines[0] - b.lines[0]);
-  const itemLinesOf = new Map(plan.create.map((c) => [c.key, c.itemLines]));
+  // Beside the payloads, not in them: a create's content makes its key.
+  const itemLinesOf = new Map<string, ReadonlyArray<number | undefined> | undefined>([...plan.create.map((c) => [c.key, c.itemLines] as const), ...plan.update.map((u) => [u.key, u.itemLines] as const)]);
   // Only a create carries an Idempotency-Key to resend under; a PATCH is simply sent again.
   const unknown = units.filter((u) => u.payload.action === 'create' && journal.wasUnknown(u.journalKey!)).length;
   announceRun(ctx, { total: units.length, pending: units.length, unknown, requests: units.length + checksOf(run, plan), noun: run.noun, verb: 'written', concurrency: run.concurrency, rateLimit: writer.rateLimit });
@@ -295,7 +296,6 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
             id = res.data?.id;
           } catch (err) {
             if (err instanceof WrittenMeanwhile) return { id: err.id };
-            // Not in the payload, whose content makes the key.
             nameItemLines(err, itemLinesOf.get(unit.key));
             throw takenKey(err, run, unit.key);
           }
@@ -321,6 +321,7 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
           });
         } catch (err) {
           if (err instanceof WrittenMeanwhile) return { id: w.id, status: 'updated' };
+          nameItemLines(err, itemLinesOf.get(unit.key));
           throw err;
         }
         // As `orders update` reads its answer: a list or a bare value is no sign the change was made (unknown, not "updated").

@@ -546,6 +546,9 @@ describe('a proxy that will not connect', () => {
       if (status === 407) {
         const bare = await via(`http://127.0.0.1:${port}`, ['products', 'list']);
         expect(bare.stderr).toContain('it wants a user name and password: give them in the proxy URL, before its host');
+        // A user name alone is never sent: said so, not "give them".
+        const half = await via(`http://alice@127.0.0.1:${port}`, ['products', 'list']);
+        expect(half.stderr).toContain('the proxy URL gives only one of them, and none is sent without the other');
       }
     }
   });

@@ -382,6 +382,13 @@ B-2,ordr,2025-02-30,x,1,5,kg
     const sync = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes']);
     expect(sync.exitCode, sync.stderr).toBe(3);
     expect(sync.stderr).toMatch(/items\[0\]\.buyer_product \(line 3\): Invalid pk "99999"/);
+    // An update's item list is the service's items, then the new: each said with its file line.
+    const made = writeCsv('item-line-update.csv', [header, `ITEMLINE-3,order,2025-07-04,101,${products[0]},10,kg,1`, `ITEMLINE-3,order,2025-07-04,101,${products[0]},20,kg,2`].join('\n'));
+    expect((await t.sct(['orders', 'sync', '--purchase', '--file', made, '--yes'])).exitCode).toBe(0);
+    writeCsv('item-line-update.csv', [header, 'ITEMLINE-3,order,2025-07-04,101,99999,20,kg,2', `ITEMLINE-3,order,2025-07-04,101,${products[0]},11,kg,1`].join('\n'));
+    const update = await t.sct(['orders', 'sync', '--purchase', '--file', made, '--yes']);
+    expect(update.exitCode, update.stderr).toBe(3);
+    expect(update.stderr).toMatch(/items\[1\]\.buyer_product \(line 2\): Invalid pk "99999"/);
   });
 
   it('an order an earlier run sent without an answer stays unknown when a rerun cannot get it through: edited after, a conflict, never a second order', async () => {

@@ -47,16 +47,22 @@ export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, file
   const results: CheckResult[] = [];
   // Files sct could not read at all (not there, a .prj it cannot use): no verdict of the registry's.
   const unread = new Set<CheckResult>();
-  for (const file of files) {
+  // Files are named by their base names, unless two share one (a/plots.geojson, b/plots.geojson):
+  // then by the paths given, so that each finding says which.
+  const labels = files.map(fileLabel);
+  const named = (i: number) => (labels.indexOf(labels[i]!) !== labels.lastIndexOf(labels[i]!) ? inputName(files[i]!) : labels[i]!);
+  for (const [i, file] of files.entries()) {
     let parsed;
     try {
       parsed = await geo.readPlotFile(file, ctx.io.stdin, ctx.signal);
+      parsed.name = named(i);
     } catch (err) {
       // One file sct cannot read (a .prj it cannot use) among several is that file's finding:
       // the others are still checked, as beside a file that is not GeoJSON.
       if (!(err instanceof UsageError) || files.length === 1) throw err;
-      const name = fileLabel(file);
-      parsed = { name, size: 0, features: [], problem: err.message.startsWith(`${name}: `) ? err.message.slice(name.length + 2) : err.message };
+      const label = labels[i]!;
+      const name = named(i);
+      parsed = { name, size: 0, features: [], problem: err.message.startsWith(`${label}: `) ? err.message.slice(label.length + 2) : err.message };
       const result = geo.checkPlots(parsed, { countryCode, nameProperty: opts.nameProperty, commodity });
       unread.add(result);
       results.push(result);
