@@ -243,7 +243,7 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
               ? ''
               : sent
                 ? ' (it refused the user name and password of the proxy URL)'
-                : halfCredentials(proxy)
+                : halfCredentials(proxy, this.proxyName)
                   ? ' (it wants a user name and password; the proxy URL gives only one of them, and none is sent without the other)'
                   : ' (it wants a user name and password: give them in the proxy URL, before its host)';
           throw failed(`it answered ${data.statusCode}${statusText(data.statusCode) ? ` ${statusText(data.statusCode)}` : ''}${credentials}`);
@@ -270,12 +270,15 @@ export async function proxyTransport(proxy: ProxySettings): Promise<Transport> {
   };
 }
 
-/** Whether a proxy URL gives a user name without a password, or a password without a user name. */
-function halfCredentials(proxy: ProxySettings): boolean {
+/**
+ * Whether the URL of the proxy named (`http://host:port`, as ProxyConnection names it) gives a
+ * user name without a password, or a password without a user name.
+ */
+function halfCredentials(proxy: ProxySettings, proxyName: string): boolean {
   return [proxy.httpsProxy, proxy.httpProxy].some((url) => {
     try {
       const u = new URL(url ?? '');
-      return Boolean(u.username) !== Boolean(u.password);
+      return `${u.protocol}//${u.host}` === proxyName && Boolean(u.username) !== Boolean(u.password);
     } catch {
       return false;
     }

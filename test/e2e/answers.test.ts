@@ -549,6 +549,9 @@ describe('a proxy that will not connect', () => {
         // A user name alone is never sent: said so, not "give them".
         const half = await via(`http://alice@127.0.0.1:${port}`, ['products', 'list']);
         expect(half.stderr).toContain('the proxy URL gives only one of them, and none is sent without the other');
+        // The other variable's URL, not used for an https service, is not the one judged.
+        const other = await sctFor('https://sct.test/api', OWNER, t.dir, { inProcess: true })(['products', 'list'], { env: { HTTPS_PROXY: `http://127.0.0.1:${port}`, HTTP_PROXY: 'http://alice@127.0.0.1:9' }, timeout: 20_000 });
+        expect(other.stderr).toContain('it wants a user name and password: give them in the proxy URL, before its host');
       }
     }
   });

@@ -550,6 +550,10 @@ describe('plot files as GIS programs write them, read as they mean (test/fixture
     // Named alike, each is named by the path given.
     expect(both.stderr).toContain(`in ${refused}: the registry would refuse this file; sct cannot read ${join(t.dir, 'b', 'plots.geojson')}`);
     expect(both.stdout).toContain(`${refused}: feature 1 ("P2"): error:`);
+    // Standard input beside a file named stdin: told apart too.
+    writeFileSync(join(t.dir, 'stdin'), readFileSync(fixture('plots-source.geojson')));
+    const piped = await t.sct(['origins', 'check', '-', 'stdin'], { input: readFileSync(refused), cwd: t.dir });
+    expect(piped.stderr).toContain('in standard input (-): the registry would refuse this file');
   });
 
   it('a GeoJSON whose crs is WGS 84 3D (EPSG:4979, as GDAL writes a 3D WGS 84 layer) is WGS 84', async () => {

@@ -50,7 +50,8 @@ export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, file
   // Files are named by their base names, unless two share one (a/plots.geojson, b/plots.geojson):
   // then by the paths given, so that each finding says which.
   const labels = files.map(fileLabel);
-  const named = (i: number) => (labels.indexOf(labels[i]!) !== labels.lastIndexOf(labels[i]!) ? inputName(files[i]!) : labels[i]!);
+  // Standard input is "stdin", unless a file is named so too.
+  const named = (i: number) => (labels.indexOf(labels[i]!) !== labels.lastIndexOf(labels[i]!) ? (files[i] === '-' ? 'standard input (-)' : inputName(files[i]!)) : labels[i]!);
   for (const [i, file] of files.entries()) {
     let parsed;
     try {
