@@ -239,6 +239,18 @@ describe('a write answered with a redirect', () => {
     expect(posts).toBe(2);
     expect(r.stderr).toContain('1 of 2 requests went through (2 orders added); the one of 1 order from 101 to statement 5 may have gone through (no answer says whether)');
     expect(r.stderr).not.toContain('failed');
+    expect(r.stderr).not.toContain('run the same command again');
+  });
+
+  it('dds trace over two requests, the second failing with 500s: the rest is said to be sent by the same command again', async () => {
+    let posts = 0;
+    const traced = answer(200, {}, { results: [{ dds_id: 5, added_orders: [1, 2] }], summary: { total_orders_added: 2 } });
+    hostile().on('POST /api/due-diligence-statements/trace-orders', (req, res, body, forward) => (++posts === 1 ? traced(req, res, body, forward) : answer(500, {}, { detail: 'Server error.' })(req, res, body, forward)));
+    const orders = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
+    const r = await sct(['dds', 'trace', '--dds', '5', '--order', orders, '-o', 'json']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('1 of 2 requests went through (2 orders added)');
+    expect(r.stderr).toContain('to send the rest, run the same command again: an order already traced to a statement is not added twice');
   });
 
   it('a workspace switch answered 302 is not taken as switched: nothing recorded', async () => {

@@ -119,6 +119,11 @@ export async function traceOrders(ctx: Context, opts: TraceFlags): Promise<void>
       throw partial;
     }
     ctx.io.info(went);
+    // Tracing an order already traced adds nothing: the same command sends the rest safely (not
+    // after a redirect, which the rerun would meet again).
+    if (err instanceof SctError && err.afterRedirect === undefined) {
+      err.hint = [err.hint, 'to send the rest, run the same command again: an order already traced to a statement is not added twice'].filter(Boolean).join('; ');
+    }
     throw err;
   } finally {
     spinner.stop();
