@@ -54,6 +54,24 @@ describe('Ctrl-C while an answer is awaited', () => {
   });
 });
 
+describe('Ctrl-C while origins check works through a plot that takes long', () => {
+  it('ends sct at once, not when the check is done', async () => {
+    // 3,000 thin strips whose boxes all meet: compared pair by pair, about ten seconds of work.
+    const parts = Array.from({ length: 3000 }, (_, i) => {
+      const x = -5.5 + i * 1e-5;
+      return [[[x, 6.5], [x + 0.05, 6.55], [x + 0.050001, 6.55], [x + 0.000001, 6.5], [x, 6.5]]];
+    });
+    const file = t.writeFile('strips.geojson', JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { ProducerCountry: 'CI', Area: 1 }, geometry: { type: 'MultiPolygon', coordinates: parts } }] }));
+    const child = t.spawnSct(['origins', 'check', file], { timeout: 60_000 });
+    await new Promise((r) => setTimeout(r, 2500));
+    const pressed = Date.now();
+    child.kill('SIGINT');
+    const r = await child;
+    expect(Date.now() - pressed, String(r.stderr)).toBeLessThan(3000);
+    expect(String(r.signal ?? r.exitCode)).toMatch(/SIGINT|130/);
+  });
+});
+
 // A proxy variable set (the loopback service is not reached through it) has sct's requests made
 // by another HTTP stack, which ends a body cut short by the stop with its own error.
 describe('Ctrl-C while an answer arrives, a proxy variable set', () => {

@@ -11,6 +11,7 @@ import { writeList } from '../../output/format.js';
 import { cleanCell } from '../../output/sanitize.js';
 import { UsageError } from '../../errors.js';
 import { fileLabel, inputName } from '../../util/files.js';
+import { withDefaultStopSignals } from '../../util/process.js';
 import { parseCountryCodes } from '../shared/list.js';
 import { parseEnum } from '../shared/flags.js';
 import { COMMODITIES } from '../../api/enums.js';
@@ -69,7 +70,10 @@ export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, file
       results.push(result);
       continue;
     }
-    results.push(geo.checkPlots(parsed, { countryCode, nameProperty: opts.nameProperty, commodity }));
+    // The checks are long synchronous work at worst (a MultiPolygon of thousands of parts that all
+    // meet: minutes), during which no signal handler can run: Ctrl-C then ends sct at once, as
+    // for any command that has written nothing.
+    results.push(withDefaultStopSignals(() => geo.checkPlots(parsed, { countryCode, nameProperty: opts.nameProperty, commodity })));
   }
 
   const format = ctx.format();
