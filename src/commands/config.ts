@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import { SETTABLE_KEYS, PROFILE_KEYS, type SettableKey, type ProfileKey } from '../config/config.js';
-import { DEFAULT_PROFILE, profileName, tokenStorage } from '../config/settings.js';
+import { DEFAULT_PROFILE, profileName, tokenHeldBack, tokenStorage } from '../config/settings.js';
 import { maskToken, withoutCredentials } from '../util/redact.js';
 import { ConfigFileError, UsageError } from '../errors.js';
 import { parseFormat, writeList, writeOne } from '../output/format.js';
@@ -51,7 +51,8 @@ const PROFILE_COLUMNS = [
   { header: 'CURRENT', path: 'current', value: (r: Record<string, unknown>) => (r.current ? '*' : '') },
   { header: 'PROFILE', path: 'name' },
   { header: 'BASE URL', path: 'base_url' },
-  { header: 'TOKEN', path: 'token_storage' },
+  // A token kept for another URL than the profile's is never sent to it: said beside its storage.
+  { header: 'TOKEN', path: 'token_storage', value: (r: Record<string, unknown>) => `${String(r.token_storage)}${r.token_held_back ? ' (for another URL: not sent)' : ''}` },
 ];
 
 /**
@@ -67,10 +68,10 @@ async function profiles(ctx: Context): Promise<void> {
   if (!names.includes(current) && (ctx.flags.profile !== undefined || ctx.env.SCT_PROFILE)) ctx.settings();
   const rows = names.map((name) => {
     const p = store.profile(name);
-    return { name, current: name === current, base_url: p.base_url === undefined ? null : withoutCredentials(p.base_url), token_storage: tokenStorage(p) };
+    return { name, current: name === current, base_url: p.base_url === undefined ? null : withoutCredentials(p.base_url), token_storage: tokenStorage(p), token_held_back: tokenHeldBack(p) };
   });
   for (const name of [current, DEFAULT_PROFILE]) {
-    if (!rows.some((r) => r.name === name)) rows.push({ name, current: name === current, base_url: null, token_storage: 'none' });
+    if (!rows.some((r) => r.name === name)) rows.push({ name, current: name === current, base_url: null, token_storage: 'none', token_held_back: false });
   }
   await writeList(ctx.io, rows, ctx.output(PROFILE_COLUMNS));
   if (ctx.env.SCT_TOKEN) ctx.io.info('SCT_TOKEN is set: it is used instead of any profile\'s token');
@@ -140,9 +141,14 @@ async function get(ctx: Context, raw: string): Promise<void> {
 async function set(ctx: Context, key: string, value: string): Promise<void> {
   const k = settable(key);
   const checked = checkValue(k, value);
-  await ctx.config().set(ctx.settings({ creating: true }).profile, k, checked);
+  const profile = ctx.settings({ creating: true }).profile;
+  await ctx.config().set(profile, k, checked);
   const warning = k === 'base_url' ? missingApiPrefix(checked) : undefined;
   if (warning) ctx.io.warn(warning);
+  if (k === 'base_url' && tokenHeldBack(ctx.config().profile(profile))) {
+    const flag = profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`;
+    ctx.io.warn(`profile "${profile}"'s token was stored for another URL: it is not sent to ${withoutCredentials(checked)}; run \`sct auth login${flag} --base-url ${withoutCredentials(checked)}\` to log in there`);
+  }
 }
 
 async function unset(ctx: Context, key: string): Promise<void> {

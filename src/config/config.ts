@@ -28,8 +28,9 @@ export type SettableKey = (typeof SETTABLE_KEYS)[number];
 /**
  * `token_storage: "keyring"` says the profile's token is in the OS keyring under `token_account`
  * (see keyring.ts), never in this file; a `token` here is one kept in the file.
- * `token_base_url`: the base URL the token was stored with, once `base_url` was changed since;
- * without it, `base_url` is that URL (settings.ts sends the token to that origin only).
+ * `token_base_url`: the base URL the token was stored with, once `base_url` was changed since
+ * (empty: stored with none); without it, `base_url` is that URL (settings.ts sends the token to
+ * that origin only).
  */
 export type StoredKey = ProfileKey | 'token_storage' | 'token_account' | 'token_base_url';
 export type Profile = Partial<Record<StoredKey, string>>;
@@ -267,8 +268,10 @@ export class ConfigStore {
  * not follow the change to another service. A login stores a new token and removes it.
  */
 function keepTokenBaseUrl(before: Profile | undefined, next: Profile): void {
-  if (!before || before.base_url === undefined || next.base_url === before.base_url || next.token_base_url !== undefined) return;
-  if (Object.hasOwn(before, 'token') || Object.hasOwn(before, 'token_storage')) next.token_base_url = before.base_url;
+  if (!before || next.base_url === before.base_url || next.token_base_url !== undefined) return;
+  // A token stored with no base URL at all (a file written by hand) was stored for no origin:
+  // recorded as such (empty), it goes to none, rather than to the first URL set after it.
+  if (Object.hasOwn(before, 'token') || Object.hasOwn(before, 'token_storage')) next.token_base_url = before.base_url ?? '';
 }
 
 function ownProfile(profiles: Record<string, unknown>, name: string): Profile | undefined {

@@ -123,6 +123,11 @@ export function resolveSettings(
  * one it was stored with. A base URL that does not parse, or is not http(s), is let through here,
  * for the client to report as invalid (exit 2) before anything is sent.
  */
+/** Whether a profile holds a token it does not send to its own base URL (stored for another, or for none). */
+export function tokenHeldBack(p: Profile): boolean {
+  return tokenStorage(p) !== 'none' && p.base_url !== undefined && p.token_base_url !== undefined && !sameOrigin(p.base_url, p.token_base_url);
+}
+
 function sameOrigin(baseUrl: string, storedWith: string | undefined): boolean {
   let inForce: URL;
   try {

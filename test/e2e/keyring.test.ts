@@ -40,7 +40,7 @@ describe('without a keyring (no D-Bus session): the config file', () => {
     expect(json).toMatchObject({ token_source: 'profile', token_storage: 'config file' });
 
     const profiles = JSON.parse((await t.sct(['config', 'profiles', '--json'], { env: noEnvToken })).stdout);
-    expect(profiles).toEqual([{ name: 'default', current: true, base_url: t.sb.url, token_storage: 'config file' }]);
+    expect(profiles).toEqual([{ name: 'default', current: true, base_url: t.sb.url, token_storage: 'config file', token_held_back: false }]);
 
     expect((await t.sct(['auth', 'token'], { env: noEnvToken })).stdout).toBe(OWNER + '\n');
 
@@ -141,7 +141,7 @@ describe.skipIf(missing.length > 0)(
       const status = step('status');
       expect(status.rc, status.err).toBe(0);
       expect(JSON.parse(status.out)).toMatchObject({ token_source: 'profile', token_storage: 'keyring', user: { id: 1 } });
-      expect(JSON.parse(step('profiles').out)).toEqual([{ name: 'default', current: true, base_url: t.sb.url, token_storage: 'keyring' }]);
+      expect(JSON.parse(step('profiles').out)).toEqual([{ name: 'default', current: true, base_url: t.sb.url, token_storage: 'keyring', token_held_back: false }]);
       const token = step('token');
       expect(token.rc, token.err).toBe(0);
       expect(token.out).toBe(OWNER + '\n');

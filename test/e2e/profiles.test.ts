@@ -2,7 +2,7 @@
 // (exit 2, the profiles listed, nothing sent), `config profiles` lists them, and a refused
 // SCT_TOKEN is named as the cause rather than sending the user to `auth login`.
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -12,6 +12,22 @@ import { OWNER } from '../sandbox/helpers.js';
 const t = useSandbox({}, { inProcess: true });
 
 describe('profiles', () => {
+  it('a token stored with no base URL (a file written by hand) goes to no URL set after it; config says so', async () => {
+    const dir = join(t.dir, `handwritten-${Date.now()}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { token: OWNER } } }), { mode: 0o600 });
+    const env = { SCT_CONFIG_DIR: dir, SCT_TOKEN: undefined, SCT_BASE_URL: undefined };
+    const set = await t.sct(['config', 'set', 'base_url', t.sb.url], { env });
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(set.stderr).toContain(`profile "default"'s token was stored for another URL: it is not sent to ${t.sb.url}`);
+    const before = t.sb.requests.length;
+    const who = await t.sct(['whoami'], { env });
+    expect(who.exitCode).toBe(4);
+    expect(t.sb.requests.length).toBe(before);
+    const list = await t.sct(['config', 'profiles'], { env });
+    expect(list.stdout).toMatch(/default\s+\S+\s+config file \(for another URL: not sent\)/);
+  });
+
   it('a --profile or SCT_PROFILE naming no profile is exit 2 naming it and the profiles, nothing sent', async () => {
     const empty = await t.sct(['whoami', '--profile', 'other']);
     expect(empty.exitCode).toBe(2);
@@ -85,10 +101,10 @@ describe('profiles', () => {
     const list = await t.sct(['config', 'profiles', '--profile', 'ci', '-o', 'json']);
     expect(list.exitCode, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual([
-      { name: 'ci', current: true, base_url: t.sb.url, token_storage: 'config file' },
-      { name: 'other', current: false, base_url: 'http://x.test/api', token_storage: 'none' },
+      { name: 'ci', current: true, base_url: t.sb.url, token_storage: 'config file', token_held_back: false },
+      { name: 'other', current: false, base_url: 'http://x.test/api', token_storage: 'none', token_held_back: false },
       // There without an entry, as the "no profile" error says.
-      { name: 'default', current: false, base_url: null, token_storage: 'none' },
+      { name: 'default', current: false, base_url: null, token_storage: 'none', token_held_back: false },
     ]);
     const table = await t.sct(['config', 'profiles'], { env: { SCT_PROFILE: 'other' } });
     expect(table.stdout).toMatch(/^\*\s+other\s+http:\/\/x\.test\/api\s+none$/m);

@@ -124,7 +124,7 @@ describe('a stored token goes to its own origin only', () => {
 
     const profiles = await t.sct(['config', 'profiles', '--base-url', other.url, '-o', 'json'], { env: noEnvToken });
     expect(profiles.exitCode, profiles.stderr).toBe(0);
-    expect(JSON.parse(profiles.stdout)).toEqual([{ name: 'default', current: true, base_url: t.sb.url, token_storage: 'config file' }]);
+    expect(JSON.parse(profiles.stdout)).toEqual([{ name: 'default', current: true, base_url: t.sb.url, token_storage: 'config file', token_held_back: false }]);
 
     other.reset();
     const invitation = JSON.parse((await t.sct(['invitations', 'create', '--email', 'public.view@invited.example', '--role', '3', '-o', 'json'])).stdout);
