@@ -633,6 +633,11 @@ export class ApiClient {
     }
     // An anonymous request (`invitations public`) carried no token: logging in changes nothing.
     const sentToken = call.options.auth !== false && Boolean(this.token) && call.target.url.origin === this.origin;
+    // Refused to this token's user: which token, and where its role is seen (several profiles
+    // and SCT_TOKEN make "you" unclear).
+    if (status === 403 && sentToken) {
+      err.hint = `refused to the user of this token (${this.tokenSource ?? 'the configuration'}): \`sct auth status\` says who that is and their role in the workspace`;
+    }
     if (status === 401 && !sentToken) err.hint = 'this request is sent without a token (the endpoint is public): logging in does not change its answer';
     else if (status === 401) {
       call.fail(new AuthError(err.message, 401, rejectedTokenHint(this.token, this.tokenSource, this.loginCommand, this.profileHasToken)), false);

@@ -651,6 +651,8 @@ describe('a bulk request refused for want of permission', () => {
     expect((JSON.parse(bulk.stdout) as Array<{ status: string }>).map((x) => x.status)).toEqual(['not_sent', 'not_sent']);
     expect(bulk.stderr).toContain('You do not have permission to perform this action. (403 Forbidden on POST /accounts/user-invitations/bulk-create)');
     expect(bulk.stderr).not.toContain('fix the rejected rows');
+    // Whose token was refused, and where its role is seen.
+    expect(bulk.stderr).toMatch(/refused to the user of this token \([^)]*\): `sct auth status` says who that is and their role/);
 
     const origins = join(t.dir, 'origins-403.csv');
     writeFileSync(origins, 'name,country_code,latitude,longitude\nA,CI,6.8,-5.2\nB,CI,6.9,-5.3\nC,CI,7.0,-5.4\n');
