@@ -49,6 +49,7 @@ export const register = registerOf({
     defineLeaf({
       name: 'token',
       summary: 'Print the token (for piping into other tools)',
+      prints: 'authToken',
       examples: ['sct auth token', 'curl -H "Authorization: Bearer $(sct auth token)" http://127.0.0.1:8080/api/accounts/me'],
       run: (ctx) => printToken(ctx),
     }),

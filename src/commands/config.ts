@@ -14,10 +14,11 @@ export const register = registerOf({
   name: 'config',
   description: 'Read and write profile settings (base_url, output, workspace)',
   leaves: [
-    defineLeaf({ name: 'list', summary: "Show the profile's settings (token masked)", examples: ['sct config list', 'sct config list --profile staging'], run: (ctx) => list(ctx) }),
+    defineLeaf({ name: 'list', summary: "Show the profile's settings (token masked)", prints: 'configList', examples: ['sct config list', 'sct config list --profile staging'], run: (ctx) => list(ctx) }),
     defineLeaf({
       name: 'get',
       summary: 'Print one setting',
+      prints: 'configSetting',
       args: [{ name: '<key>', description: `one of ${GETTABLE_KEYS.join(', ')}`, values: GETTABLE_KEYS }],
       examples: ['sct config get base_url', 'sct config get output --profile staging'],
       run: (ctx, _o, [key]) => get(ctx, key),
@@ -111,7 +112,8 @@ function checkValue(key: SettableKey, value: string): string {
  * not turn it into JSON: `config get output` would print its own answer as JSON.
  */
 async function writeSetting(ctx: Context, name: string, value: string | undefined): Promise<void> {
-  if (ctx.flags.output !== undefined || ctx.flags.json !== undefined) {
+  // --jq filters the JSON: {"<name>": value}.
+  if (ctx.flags.output !== undefined || ctx.flags.json !== undefined || ctx.flags.jq !== undefined) {
     await writeOne(ctx.io, { [name]: value ?? null }, ctx.output([]));
     return;
   }
@@ -132,6 +134,9 @@ async function get(ctx: Context, raw: string): Promise<void> {
   const key = normalize(raw);
   if (!(PROFILE_KEYS as readonly string[]).includes(key)) throw new UsageError(`unknown setting "${key}": use one of ${SETTABLE_KEYS.join(', ')}`);
   if (key === 'token') throw new UsageError('use `sct auth token` to print the token');
+  // The one field printed is the key asked for: another named in --json/--columns would be {}.
+  const other = ctx.columns()?.split(',').map((f) => f.trim()).find((f) => f && f !== key);
+  if (other !== undefined) throw new UsageError(`config get ${key} prints the field "${key}" alone, not "${other}"`, undefined, `give --json ${key}, or \`sct config get ${other}\``);
   const value = ctx.config().profile(ctx.settings().profile)[key as ProfileKey];
   // As `gh config get`: a known key that is not set prints nothing and succeeds, so a script
   // can read it with $(…) without guarding against a failure (with -o json: null).

@@ -172,7 +172,7 @@ function answeredType(created: unknown): string | undefined {
 }
 
 export async function downloadDocument(ctx: Context, id: number, opts: DownloadFlags): Promise<void> {
-  checkOutDirectory(opts.out, ctx.cwd);
+  checkOutDirectory(opts.out, ctx.cwd, ctx.flags);
   const client = ctx.client();
   // The name first: the target is settled (and an existing file refused) before any bytes move.
   const doc = (await client.get<{ name?: unknown; content_type?: unknown }>(PATHS.document(id))) ?? {};

@@ -88,7 +88,7 @@ function fixedTarget(out: string | undefined, cwd: string, force?: boolean): Tar
 }
 
 export async function downloadEvidence(ctx: Context, id: number, opts: DownloadFlags): Promise<void> {
-  checkOutDirectory(opts.out, ctx.cwd);
+  checkOutDirectory(opts.out, ctx.cwd, ctx.flags);
   const fixed = fixedTarget(opts.out, ctx.cwd, opts.force);
   const client = ctx.client();
   const path = PATHS.riskEvidence(id);

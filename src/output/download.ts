@@ -139,8 +139,12 @@ export function isDirectoryTarget(out: string, cwd: string): boolean {
  * `--out DIR/` naming something that is not a directory (a file, or a path through one): a
  * usage error before anything is sent, rather than the file system's words after the request.
  */
-export function checkOutDirectory(out: string | undefined, cwd: string): void {
+export function checkOutDirectory(out: string | undefined, cwd: string, asked: { jq?: string; json?: string | true } = {}): void {
   checkOutGiven(out);
+  // With --out - the file's bytes are the output: no JSON record for --jq or --json to shape.
+  if (out === '-' && (asked.jq !== undefined || asked.json !== undefined)) {
+    throw new UsageError(`${asked.jq !== undefined ? '--jq' : '--json'} shapes the JSON record of a download, and --out - writes the file's bytes instead`, undefined, 'leave out --out - to save the file and print its record');
+  }
   if (out === undefined || out === '-' || !/[\\/]$/.test(out)) return;
   // The directory, or the nearest of its parents there is (the rest is made): a file there is in the way.
   const d = nearestExisting(resolve(cwd, out));

@@ -168,6 +168,22 @@ describe('profiles', () => {
   });
 });
 
+describe('config and auth token output as the flags ask', () => {
+  it('config get and config path filter with --jq; a field they do not print is exit 2, as on every command', async () => {
+    const dir = join(t.dir, `shaped-${Date.now()}`);
+    const env = { SCT_CONFIG_DIR: dir, SCT_TOKEN: undefined };
+    expect((await t.sct(['config', 'set', 'output', 'csv'], { env })).exitCode).toBe(0);
+    const bogus = await t.sct(['config', 'get', 'output', '--jq', '.bogus'], { env });
+    expect([bogus.exitCode, bogus.stdout]).toEqual([0, 'null\n']);
+    expect((await t.sct(['config', 'get', 'output', '--jq', '.output'], { env })).stdout).toBe('csv\n');
+    expect((await t.sct(['config', 'path', '--jq', '.path | length'], { env })).stdout).toBe(`${join(dir, 'config.json').length}\n`);
+    for (const args of [['config', 'get', 'output', '--json', 'base_url'], ['config', 'list', '--json', 'bogus'], ['auth', 'token', '--json', 'bogus']]) {
+      const r = await t.sct(args, { env: { ...env, SCT_TOKEN: args[0] === 'auth' ? OWNER : undefined } });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+    }
+  });
+});
+
 describe('a config file that is not a file', () => {
   it('a FIFO at config.json is an error at once, never a wait that Ctrl-C cannot end', async () => {
     const { execFileSync } = await import('node:child_process');

@@ -109,13 +109,18 @@ export const RESOURCE_SHAPES = shapes({
     'token_storage',
   ],
   configPath: ['path'],
+  // `config list` (the profile's stored keys, the token masked), `config get KEY` (one of them, by
+  // its name) and `auth token`.
+  configList: ['profile', 'base_url', 'token', 'workspace', 'output', 'token_storage'],
+  configSetting: ['base_url', 'token', 'workspace', 'output'],
+  authToken: ['token'],
   // A row's outcome in a bulk run, in -o json and ndjson; in a table or -o csv, as the report
   // has it (bulkOutcomeRow: one `line` cell, the field errors in `error`).
   bulkOutcome: ['lines', 'key', 'status', 'id', 'error', 'fields'],
   bulkOutcomeRow: ['line', 'key', 'status', 'id', 'error'],
   // A finding of `origins check` (cli-spec "Geolocation of origins"; code: the registry's).
   finding: ['file', 'feature', 'id', 'name', 'level', 'message', 'position', 'code'],
-  profile: ['name', 'current', 'base_url', 'token_storage'],
+  profile: ['name', 'current', 'base_url', 'token_storage', 'token_held_back'],
   doctorCheck: ['name', 'level', 'detail'],
   // `workspaces switch` with -o json: the accounts.md answer (message) and what sct recorded.
   workspaceSwitch: ['company_id', 'message', 'profile'],
