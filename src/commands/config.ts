@@ -18,7 +18,6 @@ export const register = registerOf({
     defineLeaf({
       name: 'get',
       summary: 'Print one setting',
-      prints: 'configSetting',
       args: [{ name: '<key>', description: `one of ${GETTABLE_KEYS.join(', ')}`, values: GETTABLE_KEYS }],
       examples: ['sct config get base_url', 'sct config get output --profile staging'],
       run: (ctx, _o, [key]) => get(ctx, key),
@@ -136,7 +135,10 @@ async function get(ctx: Context, raw: string): Promise<void> {
   if (key === 'token') throw new UsageError('use `sct auth token` to print the token');
   // The one field printed is the key asked for: another named in --json/--columns would be {}.
   const other = ctx.columns()?.split(',').map((f) => f.trim()).find((f) => f && f !== key);
-  if (other !== undefined) throw new UsageError(`config get ${key} prints the field "${key}" alone, not "${other}"`, undefined, `give --json ${key}, or \`sct config get ${other}\``);
+  if (other !== undefined) {
+    const gettable = (GETTABLE_KEYS as readonly string[]).includes(other);
+    throw new UsageError(`config get ${key} prints the field "${key}" alone, not "${other}"`, undefined, gettable ? `give --json ${key}, or \`sct config get ${other}\`` : `give --json ${key}`);
+  }
   const value = ctx.config().profile(ctx.settings().profile)[key as ProfileKey];
   // As `gh config get`: a known key that is not set prints nothing and succeeds, so a script
   // can read it with $(…) without guarding against a failure (with -o json: null).

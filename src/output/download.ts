@@ -139,11 +139,13 @@ export function isDirectoryTarget(out: string, cwd: string): boolean {
  * `--out DIR/` naming something that is not a directory (a file, or a path through one): a
  * usage error before anything is sent, rather than the file system's words after the request.
  */
-export function checkOutDirectory(out: string | undefined, cwd: string, asked: { jq?: string; json?: string | true } = {}): void {
+export function checkOutDirectory(out: string | undefined, cwd: string, asked: { jq?: string; json?: string | true; output?: string; columns?: string } = {}): void {
   checkOutGiven(out);
-  // With --out - the file's bytes are the output: no JSON record for --jq or --json to shape.
-  if (out === '-' && (asked.jq !== undefined || asked.json !== undefined)) {
-    throw new UsageError(`${asked.jq !== undefined ? '--jq' : '--json'} shapes the JSON record of a download, and --out - writes the file's bytes instead`, undefined, 'leave out --out - to save the file and print its record');
+  // With --out - the file's bytes are the output: no record for a format or a filter to shape
+  // (a profile's default output is no such ask).
+  const shaping = asked.jq !== undefined ? '--jq' : asked.json !== undefined ? '--json' : asked.output !== undefined ? `-o ${asked.output}` : asked.columns !== undefined ? '--columns' : undefined;
+  if (out === '-' && shaping) {
+    throw new UsageError(`${shaping} shapes the record of a download, and --out - writes the file's bytes instead`, undefined, 'leave out --out - to save the file and print its record');
   }
   if (out === undefined || out === '-' || !/[\\/]$/.test(out)) return;
   // The directory, or the nearest of its parents there is (the rest is made): a file there is in the way.

@@ -334,11 +334,11 @@ describe('documents download: the final name is claimed, never taken over', () =
     expect(stdout.stdout).toBe(PDF.toString());
     expect(stdout.stderr).toContain('Saved 20 kB to standard output');
     // --jq and --json shape a JSON record, which --out - does not write: refused before any request.
-    for (const flag of [['--jq', '.path'], ['--json', 'path']]) {
+    for (const flag of [['--jq', '.path'], ['--json', 'path'], ['-o', 'json'], ['--columns', 'name']]) {
       f.hits.length = 0;
       const shaped = await sctFor(f.url, OWNER, t.dir)(['documents', 'download', '1', '--out', '-', ...flag]);
       expect(shaped.exitCode, flag[0]).toBe(2);
-      expect(shaped.stderr).toContain(`${flag[0]} shapes the JSON record of a download, and --out - writes the file's bytes instead`);
+      expect(shaped.stderr).toContain(`${flag[0] === '-o' ? '-o json' : flag[0]} shapes the record of a download, and --out - writes the file's bytes instead`);
       expect(f.hits).toEqual([]);
     }
   });

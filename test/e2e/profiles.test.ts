@@ -177,10 +177,13 @@ describe('config and auth token output as the flags ask', () => {
     expect([bogus.exitCode, bogus.stdout]).toEqual([0, 'null\n']);
     expect((await t.sct(['config', 'get', 'output', '--jq', '.output'], { env })).stdout).toBe('csv\n');
     expect((await t.sct(['config', 'path', '--jq', '.path | length'], { env })).stdout).toBe(`${join(dir, 'config.json').length}\n`);
-    for (const args of [['config', 'get', 'output', '--json', 'base_url'], ['config', 'list', '--json', 'bogus'], ['auth', 'token', '--json', 'bogus']]) {
+    for (const args of [['config', 'get', 'output', '--json', 'base_url'], ['config', 'get', 'output', '--json', 'token'], ['config', 'list', '--json', 'bogus'], ['auth', 'token', '--json', 'bogus']]) {
       const r = await t.sct(args, { env: { ...env, SCT_TOKEN: args[0] === 'auth' ? OWNER : undefined } });
       expect(r.exitCode, args.join(' ')).toBe(2);
+      expect(r.stderr).not.toContain('`sct config get token`');
     }
+    // -o csv of one setting: its one column.
+    expect((await t.sct(['config', 'get', 'output', '-o', 'csv'], { env })).stdout).toBe('output\ncsv\n');
   });
 });
 

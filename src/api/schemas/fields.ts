@@ -109,10 +109,9 @@ export const RESOURCE_SHAPES = shapes({
     'token_storage',
   ],
   configPath: ['path'],
-  // `config list` (the profile's stored keys, the token masked), `config get KEY` (one of them, by
-  // its name) and `auth token`.
+  // `config list` (the profile's stored keys, the token masked) and `auth token`; `config get KEY`
+  // prints the field KEY alone, and refuses another itself.
   configList: ['profile', 'base_url', 'token', 'workspace', 'output', 'token_storage'],
-  configSetting: ['base_url', 'token', 'workspace', 'output'],
   authToken: ['token'],
   // A row's outcome in a bulk run, in -o json and ndjson; in a table or -o csv, as the report
   // has it (bulkOutcomeRow: one `line` cell, the field errors in `error`).

@@ -11,7 +11,7 @@ import { writeList } from '../../output/format.js';
 import { cleanCell } from '../../output/sanitize.js';
 import { UsageError } from '../../errors.js';
 import { fileLabel, inputName } from '../../util/files.js';
-import { withDefaultStopSignals } from '../../util/process.js';
+import { stopPoint, withDefaultStopSignals } from '../../util/process.js';
 import { parseCountryCodes } from '../shared/list.js';
 import { parseEnum } from '../shared/flags.js';
 import { COMMODITIES } from '../../api/enums.js';
@@ -73,6 +73,8 @@ export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, file
     // The checks are long synchronous work at worst (a MultiPolygon of thousands of parts that all
     // meet: minutes), during which no signal handler can run: Ctrl-C then ends sct at once, as
     // for any command that has written nothing.
+    // A stop while the file was read is heard before the check.
+    await stopPoint(ctx.signal);
     results.push(withDefaultStopSignals(() => geo.checkPlots(parsed, { countryCode, nameProperty: opts.nameProperty, commodity })));
   }
 

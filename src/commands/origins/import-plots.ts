@@ -16,6 +16,7 @@ import { parseWorded, zodFieldErrors } from '../shared/body.js';
 import { findingLines, parseCommodity, parseCountryFlag } from './check.js';
 import { sendOrigins } from './send.js';
 import type { ImportOriginsOptions } from './options.js';
+import { stopPoint, withDefaultStopSignals } from '../../util/process.js';
 
 /** One origin of a file (a plot file's or a CSV file's); a sync's says what it lacks to create it. */
 export type OriginUnit = Unit<OriginCreate> & { createProblems?: RowProblem[] };
@@ -44,7 +45,10 @@ export async function readPlotUnits(
   const countryCode = parseCountryFlag(opts.countryCode);
   const commodity = parseCommodity(opts.commodity);
   const file = await readPlotFile(opts.file, stdin, ctx.signal);
-  const checked = checkPlots(file, { countryCode, nameProperty: opts.nameProperty, commodity });
+  // A stop while the file was read; then the check, synchronous (minutes at worst), during which
+  // Ctrl-C ends sct at once: nothing has been sent.
+  await stopPoint(ctx.signal);
+  const checked = withDefaultStopSignals(() => checkPlots(file, { countryCode, nameProperty: opts.nameProperty, commodity }));
   for (const line of findingLines(ctx.io, checked.findings, 'stderr')) ctx.io.error(line);
   const errors = checked.summary.errors;
   if (errors > 0) {
