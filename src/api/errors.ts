@@ -67,7 +67,7 @@ const MAX_SAID = 500;
 const MAX_FIELD_NAME = 100;
 
 /** A message of the service's as one line, cut past `max` characters (whole ones: never half an emoji), saying how many more there were. */
-function said(text: string, max = MAX_SAID): string {
+export function said(text: string, max = MAX_SAID): string {
   const line = cleanCell(text);
   if (line.length <= max) return line;
   const chars = Array.from(line);

@@ -113,7 +113,9 @@ function jsonRow(o: Outcome) {
 function* reportLines(outcomes: Iterable<Outcome>, o: { csvFormulas?: boolean }): Iterable<string> {
   const guard = o.csvFormulas ? (v: string) => v : guardFormula;
   yield csvLine(['line', 'key', 'status', 'id', 'error']);
-  for (const r of mapped(outcomes, flatRow)) yield csvLine([r.line, guard(r.key), r.status, typeof r.id === 'string' ? guard(r.id) : r.id, guard(r.error)]);
+  // The id and the error are the service's words (a status, an echoed external_id): no control
+  // character of theirs reaches a report, which `--report /dev/stdout` puts on a terminal.
+  for (const r of mapped(outcomes, flatRow)) yield csvLine([r.line, guard(r.key), r.status, typeof r.id === 'string' ? guard(stripControl(r.id)) : r.id, guard(stripControl(r.error))]);
 }
 
 /**

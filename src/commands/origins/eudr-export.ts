@@ -73,7 +73,7 @@ type LeftOut = unknown[];
 
 function warnLeftOut(ctx: Context, left: LeftOut): void {
   if (left.length === 0) return;
-  const shown = left.slice(0, 20).map(String).join(', ') + (left.length > 20 ? `, … (${left.length - 20} more)` : '');
+  const shown = left.slice(0, 20).map((id) => stripControl(String(id))).join(', ') + (left.length > 20 ? `, … (${left.length - 20} more)` : '');
   ctx.io.warn(`${left.length} origin${left.length === 1 ? '' : 's'} without a location left out (the registry refuses a plot without geometry): ${shown}`);
 }
 

@@ -8,6 +8,7 @@ import { writeOne } from '../../output/format.js';
 import { AnswerError, CancelledError, RateLimitError, SctError, UsageError } from '../../errors.js';
 import { cleanCell } from '../../output/sanitize.js';
 import { savedObject } from '../../api/answers.js';
+import { said } from '../../api/errors.js';
 import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, buildBody, canonicalEnums, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
 import { parseInteger } from './flags.js';
 import { LIST_OPTIONS, listQuery, runList } from './list.js';
@@ -95,10 +96,13 @@ export async function showOne(ctx: Context, path: string, columns: Column[], det
 }
 
 /** `also`: what the delete does besides, as asked (`and withdraw it …`) and as done (`and asked … to withdraw it`). */
-export async function deleteOne(ctx: Context, path: string, what: string, getCommand: string, query?: Record<string, string>, also?: { ask: string; done: string }): Promise<void> {
+export async function deleteOne(ctx: Context, path: string, whatGiven: string, getCommand: string, query?: Record<string, string>, also?: { ask: string; done: string }): Promise<void> {
+  // Named with the service's words (an external id, a name), one line and cut: a question of
+  // 200,000 characters is redrawn at each key.
+  const what = said(whatGiven, 200);
   if (!(await ctx.confirm(`Delete ${what}${also ? ` ${also.ask}` : ''}?`))) throw new CancelledError(`cancelled: ${what} was not deleted`);
   await withUnknownOutcome(ctx.client().delete(path, query), 'deleted', getCommand);
-  ctx.io.info(`${ctx.io.colorErr.green('✓')} Deleted ${cleanCell(what)}${also ? ` ${also.done}` : ''}`);
+  ctx.io.info(`${ctx.io.colorErr.green('✓')} Deleted ${what}${also ? ` ${also.done}` : ''}`);
 }
 
 export interface SaveOptions<S extends z.ZodType> {
