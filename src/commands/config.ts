@@ -52,7 +52,7 @@ const PROFILE_COLUMNS = [
   { header: 'PROFILE', path: 'name' },
   { header: 'BASE URL', path: 'base_url' },
   // A token kept for another URL than the profile's is never sent to it: said beside its storage.
-  { header: 'TOKEN', path: 'token_storage', value: (r: Record<string, unknown>) => `${String(r.token_storage)}${r.token_held_back ? ' (for another URL: not sent)' : ''}` },
+  { header: 'TOKEN', path: 'token_storage', value: (r: Record<string, unknown>) => `${String(r.token_storage)}${r.token_held_back ? ' (stored for another URL: not sent)' : ''}` },
 ];
 
 /**
@@ -154,7 +154,8 @@ async function set(ctx: Context, key: string, value: string): Promise<void> {
   if (warning) ctx.io.warn(warning);
   if (k === 'base_url' && tokenHeldBack(ctx.config().profile(profile))) {
     const flag = profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`;
-    ctx.io.warn(`profile "${profile}"'s token was stored for another URL: it is not sent to ${withoutCredentials(checked)}; run \`sct auth login${flag} --base-url ${withoutCredentials(checked)}\` to log in there`);
+    const storedFor = ctx.config().profile(profile).token_base_url ? 'another URL' : 'no URL';
+    ctx.io.warn(`profile "${profile}"'s token was stored for ${storedFor}: it is not sent to ${withoutCredentials(checked)}; run \`sct auth login${flag} --base-url ${withoutCredentials(checked)}\` to log in there`);
   }
 }
 

@@ -19,13 +19,13 @@ describe('profiles', () => {
     const env = { SCT_CONFIG_DIR: dir, SCT_TOKEN: undefined, SCT_BASE_URL: undefined };
     const set = await t.sct(['config', 'set', 'base_url', t.sb.url], { env });
     expect(set.exitCode, set.stderr).toBe(0);
-    expect(set.stderr).toContain(`profile "default"'s token was stored for another URL: it is not sent to ${t.sb.url}`);
+    expect(set.stderr).toContain(`profile "default"'s token was stored for no URL: it is not sent to ${t.sb.url}`);
     const before = t.sb.requests.length;
     const who = await t.sct(['whoami'], { env });
     expect(who.exitCode).toBe(4);
     expect(t.sb.requests.length).toBe(before);
     const list = await t.sct(['config', 'profiles'], { env });
-    expect(list.stdout).toMatch(/default\s+\S+\s+config file \(for another URL: not sent\)/);
+    expect(list.stdout).toMatch(/default\s+\S+\s+config file \(stored for another URL: not sent\)/);
   });
 
   it('a --profile or SCT_PROFILE naming no profile is exit 2 naming it and the profiles, nothing sent', async () => {
