@@ -11,7 +11,7 @@ import type { Outcome, Outcomes, RunResult } from './runner.js';
 import { JournalWriteError } from './journal.js';
 import { writeList, writeOne } from '../output/format.js';
 import { ClosedPipeError, InterruptedError, OutputError, PartialFailureError, SctError, UsageError } from '../errors.js';
-import { stripControl } from '../output/sanitize.js';
+import { cleanCell, stripControl } from '../output/sanitize.js';
 import { credentialsInText } from '../util/redact.js';
 import { shownFieldErrors } from '../api/errors.js';
 import { countOf } from '../util/format.js';
@@ -263,7 +263,7 @@ export async function finishBulk(
     for (const f of outcomes) await io.after(`  ${outcomeLine(f, unit)}`);
   } else if (rejected > 0) {
     for (const f of first(20, only('rejected', outcomes))) {
-      await io.after(`  ${placeOf(f, unit)}: ${stripControl(flatRow(f).error)}`);
+      await io.after(`  ${placeOf(f, unit)}: ${cleanCell(flatRow(f).error)}`);
     }
     if (rejected > 20) await io.after(`  … and ${rejected - 20} more${o.report ? ` (see ${o.report})` : ''}`);
   }
@@ -304,14 +304,14 @@ export async function finishBulk(
   // that left them out): they may exist, so this is no success; the rerun sends them again
   // under the same key and the service answers as it did.
   if (unknown) {
-    for (const f of first(20, only('unknown', outcomes))) await io.after(`  ${placeOf(f, unit)}: ${stripControl(f.error ?? 'no answer')}`);
+    for (const f of first(20, only('unknown', outcomes))) await io.after(`  ${placeOf(f, unit)}: ${cleanCell(f.error ?? 'no answer')}`);
     if (unknown > 20) await io.after(`  … and ${unknown - 20} more${o.report ? ` (see ${o.report})` : ''}`);
     const e = new SctError(`${unknown} of ${outcomes.length} ${o.noun} sent without an answer about them: ${mayBe}`);
     e.hint = resume;
     throw e;
   }
   if (conflict) {
-    for (const c of only('conflict', outcomes)) await io.after(`  ${placeOf(c, unit)}: ${stripControl(c.error ?? '')}`);
+    for (const c of only('conflict', outcomes)) await io.after(`  ${placeOf(c, unit)}: ${cleanCell(c.error ?? '')}`);
     const e = new PartialFailureError(`${[rejected && `${rejected} rejected`, `${conflict} ${words.error}`].filter(Boolean).join(', ')} (of ${outcomes.length} ${o.noun})`);
     e.hint = words.hint(unit);
     throw e;
@@ -362,7 +362,8 @@ export function lineRanges(lines: readonly number[], separator: string): string 
 /** One row's outcome for stderr with its status, then its id or error: `line 3 (F-1): created 412`. */
 function outcomeLine(o: Outcome, unit: FileUnit): string {
   const r = flatRow(o);
-  const detail = [r.id, r.error].filter((x) => x !== '').map((x) => stripControl(String(x)));
+  // The service's words on one line each: a line break of theirs would draw a line of sct's.
+  const detail = [r.id, r.error].filter((x) => x !== '').map((x) => cleanCell(String(x)));
   return `${placeOf(o, unit)}: ${o.status}${detail.length ? ` ${detail.join(' ')}` : ''}`;
 }
 

@@ -5,7 +5,7 @@
 // case-insensitive); each row names an order, a value chain or both; another column is an
 // error naming the closest known one; the same row twice is an error (the service would reject the second).
 import type { Context } from '../context.js';
-import { stripControl } from '../output/sanitize.js';
+import { cleanCell } from '../output/sanitize.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
@@ -132,7 +132,7 @@ export async function sendInformationRequests(ctx: Context, opts: SendFlags & { 
     });
   } finally {
     // The actions are the service's words.
-    if (actions.size) ctx.io.info(`what was sent: ${[...actions].map(([action, n]) => `${n} ${stripControl(action)}`).join(', ')}`);
+    if (actions.size) ctx.io.info(`what was sent: ${[...actions].map(([action, n]) => `${n} ${cleanCell(action)}`).join(', ')}`);
   }
 }
 

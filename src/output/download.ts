@@ -38,7 +38,7 @@ function nameParts(name: string): { stem: string; ext: string } {
 
 // The name before its first dot, as Windows reads it (`nul.tar.gz` is the NUL device too); COM and
 // LPT take the superscript digits as well, and the console has CONIN$ and CONOUT$.
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|conin\$|conout\$|com[1-9¹²³]|lpt[1-9¹²³])(?=\.|$)/i;
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|conin\$|conout\$|com[1-9¹²³]|lpt[1-9¹²³])(?=\s*(\.|$))/i;
 
 /**
  * A name with `/` in it as one path segment. An identifier's slashes (`EU/2025/001.zip`) become

@@ -10,7 +10,8 @@ import { useLocalServer, useServerEnv } from '../helpers/local-server.js';
 import { runSct } from '../helpers/sct.js';
 import { hasScript, runAtTerminal } from '../helpers/terminal.js';
 
-const HOSTILE = 'A\x1b]0;PWNED\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J\u202eB';
+// And a line break before a line that reads as sct's own.
+const HOSTILE = 'A\x1b]0;PWNED\x07\x1b]52;c;ZXZpbA==\x07\x1b[2J\u202eB\nerror: forged\u2028line';
 const RAW = /[\x1b\x07\u202e]/;
 
 function json(res: ServerResponse, status: number, body: unknown): void {
@@ -36,6 +37,8 @@ const server = useLocalServer((req: IncomingMessage, res: ServerResponse) => {
       return res.end();
     }
     if (path === '/api/documents/4') return json(res, 200, { id: 4, name: 'nul.tar.gz', content_type: 'application/gzip', status: 'uploaded' });
+    if (path === '/api/documents/6') return json(res, 200, { id: 6, name: 'con  .tar.gz', content_type: 'application/gzip', status: 'uploaded' });
+    if (path === '/api/documents/6/download') return json(res, 200, { url: `http://${req.headers.host}/dl/4` });
     if (path === '/api/documents/4/download') return json(res, 200, { url: `http://${req.headers.host}/dl/4` });
     if (path === '/dl/4') {
       res.writeHead(200, { 'content-type': 'application/gzip' });
@@ -52,8 +55,9 @@ describe("the service's words, never raw", () => {
     writeFileSync(join(env.dir, 'ir.csv'), 'order_id,value_chain_id\n217,1\n');
     const r = await sct(['info-requests', 'send', '--file', join(env.dir, 'ir.csv')]);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain('what was sent: 1 AB');
+    expect(r.stderr).toContain('what was sent: 1 AB error: forged line');
     expect(r.stderr).not.toMatch(RAW);
+    expect(r.stderr).not.toMatch(/^error: forged/m);
   });
 
   it("a bulk run's report: the status a rejected row was answered with", async () => {
@@ -64,12 +68,16 @@ describe("the service's words, never raw", () => {
     const text = readFileSync(report, 'utf8');
     expect(text).toContain('AB');
     expect(text).not.toMatch(RAW);
+    // Each rejected row on stderr is one line.
+    expect(r.stderr).not.toMatch(/^error: forged/m);
+    expect(r.stderr).not.toContain('\u2028');
   });
 
   it('origins list --eudr: the id of an origin left out for want of a location', async () => {
     const r = await sct(['origins', 'list', '-o', 'geojson', '--eudr']);
     expect(r.stderr).toContain('without a location left out');
     expect(r.stderr).not.toMatch(RAW);
+    expect(r.stderr).not.toMatch(/^error: forged/m);
   });
 
   it.skipIf(!hasScript)('a delete asks about the order with its external id cut: 200,000 characters are no question to read', async () => {
@@ -83,5 +91,8 @@ describe("the service's words, never raw", () => {
     const r = await sct(['documents', 'download', '4']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readdirSync(env.dir)).toContain('_nul.tar.gz');
+    // Spaces before the dot are Windows's to drop: still the device.
+    expect((await sct(['documents', 'download', '6'])).exitCode).toBe(0);
+    expect(readdirSync(env.dir)).toContain('_con  .tar.gz');
   });
 });

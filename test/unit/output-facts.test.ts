@@ -37,6 +37,8 @@ describe('output facts declared by the commands', () => {
       // sct's own objects.
       version: 'version',
       'auth status': 'authStatus',
+      'auth token': 'authToken',
+      'config list': 'configList',
       'config path': 'configPath',
       'config profiles': 'profile',
       doctor: 'doctorCheck',

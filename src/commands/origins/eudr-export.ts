@@ -12,7 +12,7 @@ import { COLUMNS } from '../../output/columns.js';
 import { FEATURE_COLLECTION, toFeature } from '../../output/geojson.js';
 import { checkOutDirectory, checkOutGiven, resolveTarget, saveTogether } from '../../output/download.js';
 import { UsageError } from '../../errors.js';
-import { stripControl } from '../../output/sanitize.js';
+import { cleanCell, stripControl } from '../../output/sanitize.js';
 import { pageOptions, runList } from '../shared/list.js';
 import type { EudrExportFlags } from './options.js';
 
@@ -73,7 +73,7 @@ type LeftOut = unknown[];
 
 function warnLeftOut(ctx: Context, left: LeftOut): void {
   if (left.length === 0) return;
-  const shown = left.slice(0, 20).map((id) => stripControl(String(id))).join(', ') + (left.length > 20 ? `, … (${left.length - 20} more)` : '');
+  const shown = left.slice(0, 20).map((id) => cleanCell(String(id))).join(', ') + (left.length > 20 ? `, … (${left.length - 20} more)` : '');
   ctx.io.warn(`${left.length} origin${left.length === 1 ? '' : 's'} without a location left out (the registry refuses a plot without geometry): ${shown}`);
 }
 
