@@ -637,8 +637,8 @@ export class ApiClient {
     // and SCT_TOKEN make "you" unclear).
     if (status === 403 && sentToken) {
       // The same profile and base URL as this run (`--profile adm`): another's status would name another user.
-      const status = (this.loginCommand ?? 'sct auth login').replace(/^sct auth login/, 'sct auth status');
-      err.hint = `refused to the user of this token (${this.tokenSource ?? 'the configuration'}): \`${status}\` says who that is and their role in the workspace`;
+      const statusCommand = (this.loginCommand ?? 'sct auth login').replace(/^sct auth login/, 'sct auth status');
+      err.hint = `refused to the user of this token (${this.tokenSource ?? 'the configuration'}): \`${statusCommand}\` says who that is and their role in the workspace`;
     }
     if (status === 401 && !sentToken) err.hint = 'this request is sent without a token (the endpoint is public): logging in does not change its answer';
     else if (status === 401) {

@@ -70,10 +70,10 @@ export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, file
       results.push(result);
       continue;
     }
-    // The checks are long synchronous work at worst (a MultiPolygon of thousands of parts that all
-    // meet: minutes), during which no signal handler can run: Ctrl-C then ends sct at once, as
-    // for any command that has written nothing.
-    // A stop while the file was read is heard before the check.
+    // A stop while the file was read is heard before the check. The check is long synchronous
+    // work at worst (a MultiPolygon of thousands of parts that all meet: minutes), during which
+    // no signal handler can run: Ctrl-C then ends sct at once, as for any command that has
+    // written nothing.
     await stopPoint(ctx.signal);
     results.push(withDefaultStopSignals(() => geo.checkPlots(parsed, { countryCode, nameProperty: opts.nameProperty, commodity })));
   }
