@@ -66,7 +66,7 @@ import { isLoopback, proxyFor, proxyFromEnv, proxyProblem, type ProxySettings } 
 import { paginate, type Page, type PageOptions } from './pagination.js';
 import { AGAIN, Call, displayPath } from './call.js';
 import { isPlainObject } from '../util/objects.js';
-import { ASSUMED_PATHS } from './paths.js';
+import { ASSUMED_PATHS, PATHS } from './paths.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -635,7 +635,9 @@ export class ApiClient {
     const sentToken = call.options.auth !== false && Boolean(this.token) && call.target.url.origin === this.origin;
     // Refused to this token's user: which token, and where its role is seen (several profiles
     // and SCT_TOKEN make "you" unclear).
-    if (status === 403 && sentToken) {
+    // Not for the user's own profile (what `auth status`, `whoami` and a login ask): that status
+    // is the request that was refused.
+    if (status === 403 && sentToken && call.options.path !== PATHS.me) {
       // The same profile and base URL as this run (`--profile adm`): another's status would name another user.
       const statusCommand = (this.loginCommand ?? 'sct auth login').replace(/^sct auth login/, 'sct auth status');
       err.hint = `refused to the user of this token (${this.tokenSource ?? 'the configuration'}): \`${statusCommand}\` says who that is and their role in the workspace`;

@@ -339,7 +339,8 @@ export function placeName(unit: FileUnit, at: number | string): string {
 
 /** Where a unit is in its file, for stderr: `line 3 (F-1)`, or a plot file's `feature 3 (F-1)`. */
 function placeOf(o: Outcome, unit: FileUnit): string {
-  return `${placeName(unit, lineRanges(o.lines, ','))} (${stripControl(o.key)})`;
+  // The key is the file's, from whoever made it: one line, as the service's words are.
+  return `${placeName(unit, lineRanges(o.lines, ','))} (${cleanCell(o.key)})`;
 }
 
 /**

@@ -661,6 +661,11 @@ describe('a bulk request refused for want of permission', () => {
     expect(bulk.stderr).not.toContain('fix the rejected rows');
     // Whose token was refused, and where its role is seen.
     expect(bulk.stderr).toMatch(/refused to the user of this token \([^)]*\): `sct auth status` says who that is and their role/);
+    // Not when the refused request is the user's own profile, which that status asks too.
+    const me = await fake((_req, res) => json(res, { detail: 'You do not have permission to perform this action.' }, 403));
+    const whoami = await sctAt(me, ['whoami']);
+    expect(whoami.exitCode).toBe(1);
+    expect(whoami.stderr).not.toContain('sct auth status');
 
     const origins = join(t.dir, 'origins-403.csv');
     writeFileSync(origins, 'name,country_code,latitude,longitude\nA,CI,6.8,-5.2\nB,CI,6.9,-5.3\nC,CI,7.0,-5.4\n');

@@ -371,6 +371,16 @@ B-2,ordr,2025-02-30,x,1,5,kg
     expect(skipped.stderr).not.toContain('differs from the file now');
   });
 
+  it("a rejected row's key from the file is one line on stderr: a line break in it forges no line of sct's", async () => {
+    const header = 'external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number';
+    const file = writeCsv('forged-key.csv', [header, `"FORGED-1
+error: forged	T",order,2025-07-04,101,99999,10,kg,1`].join('\n'));
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file]);
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stderr).toContain('(FORGED-1 error: forged T)');
+    expect(r.stderr).not.toMatch(/^error: forged/m);
+  });
+
   it("a rejected item is named with its file line, though the body holds the items in line-number order", async () => {
     const header = 'external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number';
     const file = writeCsv('item-line.csv', [header, `ITEMLINE-1,order,2025-07-04,101,${products[0]},10,kg,3`, 'ITEMLINE-1,order,2025-07-04,101,99999,20,kg,1', `ITEMLINE-1,order,2025-07-04,101,${products[1]},30,kg,2`].join('\n'));
