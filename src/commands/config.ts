@@ -152,9 +152,10 @@ async function set(ctx: Context, key: string, value: string): Promise<void> {
   await ctx.config().set(profile, k, checked);
   const warning = k === 'base_url' ? missingApiPrefix(checked) : undefined;
   if (warning) ctx.io.warn(warning);
-  if (k === 'base_url' && tokenHeldBack(ctx.config().profile(profile))) {
+  const stored = ctx.config().profile(profile);
+  if (k === 'base_url' && tokenHeldBack(stored)) {
     const flag = profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`;
-    const storedFor = ctx.config().profile(profile).token_base_url ? 'another URL' : 'no URL';
+    const storedFor = stored.token_base_url ? 'another URL' : 'no URL';
     ctx.io.warn(`profile "${profile}"'s token was stored for ${storedFor}: it is not sent to ${withoutCredentials(checked)}; run \`sct auth login${flag} --base-url ${withoutCredentials(checked)}\` to log in there`);
   }
 }

@@ -498,24 +498,15 @@ describe('plot files as GIS programs write them, read as they mean (test/fixture
     expect(bodies.map((b) => b.name)).toEqual(['Côte farm']);
   });
 
-  it('a .cpg naming a Chinese code page (GDAL writes CP936) is read as GBK', async () => {
-    const bodies = await dryRun(fixture('cpg-cp936.zip'));
-    expect(bodies.map((b) => [b.name, b.external_id])).toEqual([['张家农场', '农-1']]);
-  });
-
-  it('a .cpg naming the Korean code page (GDAL writes CP949) is read as code page 949: its own syllables are not dropped', async () => {
-    const bodies = await dryRun(fixture('cpg-cp949.zip'));
-    expect(bodies.map((b) => [b.name, b.external_id])).toEqual([['똠방 농장', '힣-1']]);
-  });
-
-  it('a .cpg naming Windows-1252 as ESRI writes it (1252) reads ’ — Š Œ', async () => {
-    const bodies = await dryRun(fixture('cpg-1252.zip'));
-    expect(bodies.map((b) => [b.name, b.external_id])).toEqual([['Côte d’Ivoire — Šaric farm', 'CI–Œ-1']]);
-  });
-
-  it('a KML whose XML declaration names windows-1252 reads ’ — Š Œ as such', async () => {
-    const bodies = await dryRun(fixture('windows-1252.kml'));
-    expect(bodies.map((b) => [b.name, b.external_id])).toEqual([['Côte d’Ivoire — Šaric farm', 'CI–Œ-1']]);
+  // Names and external ids in a named encoding, as GIS programs write them (test/fixtures/README.md).
+  it.each([
+    ['a .cpg naming a Chinese code page (GDAL writes CP936) is read as GBK', 'cpg-cp936.zip', '张家农场', '农-1'],
+    ['a .cpg naming the Korean code page (GDAL writes CP949) is read as code page 949: its own syllables are not dropped', 'cpg-cp949.zip', '똠방 농장', '힣-1'],
+    ['a .cpg naming Windows-1252 as ESRI writes it (1252) reads ’ — Š Œ', 'cpg-1252.zip', 'Côte d’Ivoire — Šaric farm', 'CI–Œ-1'],
+    ['a KML whose XML declaration names windows-1252 reads ’ — Š Œ as such', 'windows-1252.kml', 'Côte d’Ivoire — Šaric farm', 'CI–Œ-1'],
+  ])('%s', async (_title, file, name, externalId) => {
+    const bodies = await dryRun(fixture(file));
+    expect(bodies.map((b) => [b.name, b.external_id])).toEqual([[name, externalId]]);
   });
 
   it('a KML description in CDATA is kept', async () => {

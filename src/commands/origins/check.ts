@@ -55,6 +55,7 @@ export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, file
   const named = (i: number) => (labels.indexOf(labels[i]!) !== labels.lastIndexOf(labels[i]!) ? (files[i] === '-' ? 'standard input (-)' : inputName(files[i]!)) : labels[i]!);
   for (const [i, file] of files.entries()) {
     let parsed;
+    let readable = true;
     try {
       parsed = await geo.readPlotFile(file, ctx.io.stdin, ctx.signal);
       parsed.name = named(i);
@@ -63,19 +64,17 @@ export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, file
       // the others are still checked, as beside a file that is not GeoJSON.
       if (!(err instanceof UsageError) || files.length === 1) throw err;
       const label = labels[i]!;
-      const name = named(i);
-      parsed = { name, size: 0, features: [], problem: err.message.startsWith(`${label}: `) ? err.message.slice(label.length + 2) : err.message };
-      const result = geo.checkPlots(parsed, { countryCode, nameProperty: opts.nameProperty, commodity });
-      unread.add(result);
-      results.push(result);
-      continue;
+      parsed = { name: named(i), size: 0, features: [], problem: err.message.startsWith(`${label}: `) ? err.message.slice(label.length + 2) : err.message };
+      readable = false;
     }
     // A stop while the file was read is heard before the check. The check is long synchronous
     // work at worst (a MultiPolygon of thousands of parts that all meet: minutes), during which
     // no signal handler can run: Ctrl-C then ends sct at once, as for any command that has
     // written nothing.
     await stopPoint(ctx.signal);
-    results.push(withDefaultStopSignals(() => geo.checkPlots(parsed, { countryCode, nameProperty: opts.nameProperty, commodity })));
+    const result = withDefaultStopSignals(() => geo.checkPlots(parsed, { countryCode, nameProperty: opts.nameProperty, commodity }));
+    if (!readable) unread.add(result);
+    results.push(result);
   }
 
   const format = ctx.format();
