@@ -9,7 +9,7 @@ import { ID_MAX, parseInteger } from '../util/numbers.js';
 import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
 import { closest } from '../output/suggest.js';
-import { cleanCell } from '../output/sanitize.js';
+import { cleanCell, keyShown } from '../output/sanitize.js';
 import { isZip, notReadable, utf8Input } from './decode.js';
 import { holdHeapClose } from './heap.js';
 import { stopEvery, stopPoint } from '../util/process.js';
@@ -695,7 +695,7 @@ export class RowErrors {
       this.throwIfAny(flags.report ? `every invalid ${u} is in ${flags.report}; --skip-invalid sends the valid ${u}s (with --force to replace that report)` : `--skip-invalid sends the valid ${u}s and reports the others`);
     }
     // Rows by their lines; features by their keys, as a plot file's reading names them.
-    const named = invalid.slice(0, 10).map((o) => (this.keys.has(o.lines[0]!) ? o.key : o.lines[0]));
+    const named = invalid.slice(0, 10).map((o) => (this.keys.has(o.lines[0]!) ? keyShown(o.key) : o.lines[0]));
     ctx.io.warn(`${this.file}: ${invalidCount(invalid.length, this.unit)} left out (--skip-invalid): ${named.join(', ')}${invalid.length > 10 ? ', …' : ''}`);
     // Without a report (a dry run has none), stderr is the one place that says why.
     if (!flags.report) {

@@ -15,7 +15,7 @@ import type { Journal } from './journal.js';
 import { stoppedEarly, withBulkRun } from './open.js';
 import { journalKeyOf, runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
 import { EDITED_SINCE_SENT, finishBulk, type FileUnit } from './report.js';
-import { stripControl } from '../output/sanitize.js';
+import { keyShown } from '../output/sanitize.js';
 import { drawsSpinner } from '../output/spinner.js';
 import { ApiError, ConflictError } from '../errors.js';
 import { countOf, formatDuration } from '../util/format.js';
@@ -66,7 +66,7 @@ function warnChangedSinceDone<T>(ctx: Context, journal: Journal, run: ImportRun<
     return sent !== undefined && sent !== unitKey(journal, u);
   });
   if (changed.length === 0) return;
-  const named = changed.slice(0, 5).map((u) => stripControl(u.key)).join(', ') + (changed.length > 5 ? ', …' : '');
+  const named = changed.slice(0, 5).map((u) => keyShown(u.key)).join(', ') + (changed.length > 5 ? ', …' : '');
   ctx.io.warn(
     `${countOf(changed.length, run.noun)} created by an earlier run ${changed.length === 1 ? 'differs' : 'differ'} from the file now (${named}): an import does not change what it created, and skips ${changed.length === 1 ? 'it' : 'them'}; \`sync\` updates what exists`,
   );

@@ -11,7 +11,7 @@ import type { Outcome, Outcomes, RunResult } from './runner.js';
 import { JournalWriteError } from './journal.js';
 import { writeList, writeOne } from '../output/format.js';
 import { ClosedPipeError, InterruptedError, OutputError, PartialFailureError, SctError, UsageError } from '../errors.js';
-import { cleanCell, stripControl } from '../output/sanitize.js';
+import { cleanCell, keyShown, stripControl } from '../output/sanitize.js';
 import { credentialsInText } from '../util/redact.js';
 import { shownFieldErrors } from '../api/errors.js';
 import { countOf } from '../util/format.js';
@@ -339,8 +339,7 @@ export function placeName(unit: FileUnit, at: number | string): string {
 
 /** Where a unit is in its file, for stderr: `line 3 (F-1)`, or a plot file's `feature 3 (F-1)`. */
 function placeOf(o: Outcome, unit: FileUnit): string {
-  // The key is the file's, from whoever made it: one line, as the service's words are.
-  return `${placeName(unit, lineRanges(o.lines, ','))} (${cleanCell(o.key)})`;
+  return `${placeName(unit, lineRanges(o.lines, ','))} (${keyShown(o.key)})`;
 }
 
 /**

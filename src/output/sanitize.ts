@@ -26,6 +26,17 @@ export function cleanCell(text: string): string {
   return stripControl(text).replace(/[\t\n\u2028\u2029]+/g, ' ');
 }
 
+const KEY_SHOWN_MAX = 80;
+
+/**
+ * A row's or feature's key from the user's file, named in a line on stderr: one line, as
+ * cleanCell makes it, and cut (a key of thousands of characters is why its row was refused).
+ */
+export function keyShown(key: string): string {
+  const one = cleanCell(key);
+  return one.length > KEY_SHOWN_MAX ? `${one.slice(0, KEY_SHOWN_MAX)}…` : one;
+}
+
 /**
  * Every string in a JSON value, keys included, through stripControl: what JSON output prints
  * on a terminal. JSON.stringify escapes C0 characters but lets C1, DEL and bidi controls through.

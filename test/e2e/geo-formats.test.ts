@@ -480,6 +480,23 @@ describe('plot files as GIS programs write them, read as they mean (test/fixture
     expect(r.stderr).toContain('1 invalid feature left out (--skip-invalid): N-1');
   });
 
+  it("--skip-invalid names the features it leaves out on one line, escapes stripped, a long id cut", async () => {
+    // Left out for want of a name; the long id for its length too.
+    const point = (id: string, coordinates: number[], name?: string) => ({ type: 'Feature', properties: { external_id: id, name }, geometry: { type: 'Point', coordinates } });
+    const file = t.writeFile('forged-ids.geojson', JSON.stringify({
+      type: 'FeatureCollection',
+      features: [point('P-1\nerror: forged line\u001b]0;pwned\u0007', [-5.2, 6.8]), point('L'.repeat(100_000), [-5.25, 6.85]), point('P-2', [-5.3, 6.9], 'Farm')],
+    }));
+    for (const verb of ['import', 'sync']) {
+      const r = await t.sct(['origins', verb, '--file', file, '--skip-invalid', '--country-code', 'CI', '--dry-run']);
+      const warnings = r.stderr.split('\n').filter((l) => l.includes('left out (--skip-invalid)'));
+      expect(warnings.join('\n'), r.stderr).toContain('P-1 error: forged line');
+      expect(r.stderr).not.toMatch(/^error: forged line/m);
+      expect(r.stderr).not.toContain('\u001b');
+      for (const w of warnings) expect(w.length).toBeLessThan(400);
+    }
+  });
+
   it("a Placemark's XML id (LIBKML writes `farms.1`, `farms.2`, by row) is no external id: a file in another order swaps nothing", async () => {
     const bodies = await dryRun(fixture('farms-libkml.kmz'));
     expect(bodies.map((b) => [b.name, b.external_id])).toEqual([

@@ -381,6 +381,19 @@ error: forged	T",order,2025-07-04,101,99999,10,kg,1`].join('\n'));
     expect(r.stderr).not.toMatch(/^error: forged/m);
   });
 
+  it("an earlier run's order whose key holds a line break is named on one line when the file says otherwise of it now", async () => {
+    const header = 'external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number';
+    const key = `"CHANGED-1
+error: forged	T"`;
+    const file = writeCsv('changed-key.csv', [header, `${key},order,2025-07-02,101,${products[0]},10,kg,1`].join('\n'));
+    expect((await t.sct(['orders', 'import', '--purchase', '--file', file])).exitCode).toBe(0);
+    writeCsv('changed-key.csv', [header, `${key},order,2025-07-02,101,${products[0]},11,kg,1`].join('\n'));
+    const again = await t.sct(['orders', 'import', '--purchase', '--file', file]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain('differs from the file now (CHANGED-1 error: forged T)');
+    expect(again.stderr).not.toMatch(/^error: forged/m);
+  });
+
   it("a rejected item is named with its file line, though the body holds the items in line-number order", async () => {
     const header = 'external_id,type,order_created_at,seller_company_id,product,volume,unit,line_number';
     const file = writeCsv('item-line.csv', [header, `ITEMLINE-1,order,2025-07-04,101,${products[0]},10,kg,3`, 'ITEMLINE-1,order,2025-07-04,101,99999,20,kg,1', `ITEMLINE-1,order,2025-07-04,101,${products[1]},30,kg,2`].join('\n'));

@@ -12,6 +12,7 @@ import type { Outcome, Unit } from '../../bulk/runner.js';
 import { writeReportFile } from '../../bulk/report.js';
 import { asQuoted, notAllListed } from '../../bulk/csv.js';
 import { UsageError, type FieldErrors } from '../../errors.js';
+import { keyShown } from '../../output/sanitize.js';
 import { parseWorded, zodFieldErrors } from '../shared/body.js';
 import { findingLines, parseCommodity, parseCountryFlag } from './check.js';
 import { sendOrigins } from './send.js';
@@ -66,7 +67,7 @@ export async function readPlotUnits(
     // As a CSV file's invalid rows: left out and reported, the others sent, exit 3 at the end.
     const left = invalidOutcomes(problems, keysOf(checked.features));
     const lines = new Set(left.map((o) => o.lines[0]!));
-    ctx.io.warn(`${file.name}: ${left.length} invalid feature${left.length === 1 ? '' : 's'} left out (--skip-invalid): ${left.slice(0, 5).map((o) => o.key).join(', ')}${left.length > 5 ? ', …' : ''}`);
+    ctx.io.warn(`${file.name}: ${left.length} invalid feature${left.length === 1 ? '' : 's'} left out (--skip-invalid): ${left.slice(0, 5).map((o) => keyShown(o.key)).join(', ')}${left.length > 5 ? ', …' : ''}`);
     return { name: file.name, units: units.filter((u) => !lines.has(u.lines[0]!)), invalid: left };
   }
   if (invalid.length > 0) {
