@@ -4,7 +4,7 @@ import type { OptionsOf } from './shared/options.js';
 import { missingApiPrefix } from '../api/endpoint.js';
 import { AuthError, InterruptedError, SctError, UsageError } from '../errors.js';
 import { notLoggedIn } from '../config/settings.js';
-import { maskToken, withoutCredentials } from '../util/redact.js';
+import { credentialsInText, maskToken, withoutCredentials } from '../util/redact.js';
 import { KEYRING_SERVICE, KeyringUnavailable, keyringAccount, keyringDelete, keyringSet } from '../config/keyring.js';
 import { displayName, fetchMe, type Me } from '../api/me.js';
 import { openToOthers, type Profile } from '../config/config.js';
@@ -248,7 +248,8 @@ function unknownStorage(p: Profile): string | undefined {
 
 /** How to remove a keyring entry sct could not: each system's own tool. */
 function keyringByHand(account: string): string {
-  return `remove it with the keyring's own tool where it can be reached (Linux: secret-tool clear service ${KEYRING_SERVICE} account '${account}'; macOS: Keychain Access, "${KEYRING_SERVICE}"; Windows: Credential Manager)`;
+  // An entry an earlier sct named with a base URL's password: not repeated.
+  return `remove it with the keyring's own tool where it can be reached (Linux: secret-tool clear service ${KEYRING_SERVICE} account '${credentialsInText(account)}'; macOS: Keychain Access, "${KEYRING_SERVICE}"; Windows: Credential Manager)`;
 }
 
 /** Removes a keyring entry: whether it was there, or why it could not be removed. A stop signal (InterruptedError) ends the run. */

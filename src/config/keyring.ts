@@ -15,6 +15,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { InterruptedError } from '../errors.js';
+import { withoutCredentials } from '../util/redact.js';
 
 export const KEYRING_SERVICE = 'sct';
 export const KEYRING_TIMEOUT_MS = 3000;
@@ -22,9 +23,13 @@ export const KEYRING_TIMEOUT_MS = 3000;
 /** The keyring cannot be used here; `message` says why (no secret in it). */
 export class KeyringUnavailable extends Error {}
 
-/** The account of a profile's entry: the profile and the service it logged in to. */
+/**
+ * The account of a profile's entry: the profile and the service it logged in to. Never the user
+ * and password a base URL may hold: a Secret Service's attributes are stored unencrypted, and
+ * any program of the session can list them.
+ */
 export function keyringAccount(profile: string, baseUrl: string | undefined): string {
-  return `${profile}@${baseUrl ?? ''}`;
+  return `${profile}@${baseUrl === undefined ? '' : withoutCredentials(baseUrl, '')}`;
 }
 
 const CHILD = `

@@ -15,8 +15,8 @@ export function maskAuthorization(value: string): string {
   return credential === undefined ? maskToken(value) : `${scheme} ${maskToken(credential)}`;
 }
 
-/** A URL with the user and password it may carry hidden: `https://***@host/api`. */
-export function withoutCredentials(href: string): string {
+/** A URL with the user and password it may carry hidden: `https://***@host/api` (or left out, `shownAs` ''). */
+export function withoutCredentials(href: string, shownAs = '***'): string {
   let u: URL;
   try {
     u = new URL(href);
@@ -24,7 +24,7 @@ export function withoutCredentials(href: string): string {
     return credentialsInText(href);
   }
   if (!u.username && !u.password) return href;
-  u.username = '***';
+  u.username = shownAs;
   u.password = '';
   return u.href;
 }

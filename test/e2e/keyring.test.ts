@@ -82,6 +82,21 @@ describe('without a keyring (no D-Bus session): the config file', () => {
     expect(storedProfile(t.dir)).toEqual({ base_url: t.sb.url });
   });
 
+  it("a base URL's password is no part of the keyring entry's name, nor of the command that removes it", async () => {
+    const withPassword = t.sb.url.replace('://', '://alice:S3cretPassw0rd@');
+    writeFileSync(join(t.dir, 'config.json'), JSON.stringify({ profiles: { default: { base_url: withPassword, token_storage: 'keyring' } } }), { mode: 0o600 });
+    const logout = await t.sct(['auth', 'logout'], { env: noEnvToken });
+    expect(logout.exitCode).toBe(1);
+    expect(logout.stderr).toContain(`secret-tool clear service sct account 'default@${t.sb.url}'`);
+    expect(logout.stderr).not.toContain('S3cretPassw0rd');
+    // An entry an earlier sct named with the password: the command shows it hidden.
+    writeFileSync(join(t.dir, 'config.json'), JSON.stringify({ profiles: { default: { base_url: withPassword, token_storage: 'keyring', token_account: `default@${withPassword}` } } }), { mode: 0o600 });
+    const old = await t.sct(['auth', 'logout'], { env: noEnvToken });
+    expect(old.exitCode).toBe(1);
+    expect(old.stderr).toContain(`account 'default@${t.sb.url.replace('://', '://***@')}'`);
+    expect(old.stderr).not.toContain('S3cretPassw0rd');
+  });
+
   it('read-only auth status creates no config file', async () => {
     const dir = join(tempDir(), 'cfg');
     try {
@@ -177,6 +192,29 @@ describe.skipIf(missing.length > 0)(
         ...o,
       });
     };
+
+    it("login with a base URL holding a password keeps the password out of the entry's attributes", async () => {
+      const dir = t.dir;
+      writeFileSync(join(dir, 'token'), OWNER, { mode: 0o600 });
+      const script = `
+        printf pass | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
+        node "$BIN" auth login --base-url "$URL" --with-token < "$D/token" 2>/dev/null || exit 9
+        node -e "console.log(JSON.stringify(require('@napi-rs/keyring').findCredentials('sct').map((c) => c.account)))"
+        node "$BIN" auth token
+      `;
+      const r = await execa('dbus-run-session', ['--', 'sh', '-c', script], {
+        cwd: join(BIN, '..', '..'),
+        env: { PATH: process.env.PATH ?? '', HOME: dir, SCT_CONFIG_DIR: dir, D: dir, BIN, URL: t.sb.url.replace('://', '://alice:S3cretPassw0rd@'), NO_COLOR: '1' },
+        extendEnv: false,
+        reject: false,
+        timeout: 60_000,
+      });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const [accounts, token] = r.stdout.split('\n');
+      expect(JSON.parse(accounts!)).toEqual([`default@${t.sb.url}`]);
+      expect(token).toBe(OWNER);
+      expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain('"token_account":"default@http://alice');
+    });
 
     it('logout of a token whose keyring entry was removed meanwhile says the keyring held none', async () => {
       const r = await loggedInToKeyring(`
