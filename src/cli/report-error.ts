@@ -50,10 +50,11 @@ async function profileOutput(program: Command, env: NodeJS.ProcessEnv): Promise<
 
 /**
  * A usage error's text with the value of a flag that carries a secret (`--token=…`, a mistyped
- * `--password=…`) left out: commander repeats an unknown option as typed.
+ * `--password=…`) left out, and any value given to an unknown option (`--tokn=…`, `--bearer=…`:
+ * no name tells which hold one): commander repeats an unknown option as typed, into CI logs.
  */
 export function withoutFlagSecrets(text: string): string {
-  return text.replace(/(--[\w-]*(?:token|password|secret)[\w-]*=)[^'\s]*/gi, '$1…');
+  return text.replace(/(--[\w-]*(?:token|password|secret)[\w-]*=)[^'\s]*/gi, '$1…').replace(/(unknown option '-[^'=]*=)[^']*/g, '$1…');
 }
 
 export function isHelpOrVersion(err: unknown): boolean {
