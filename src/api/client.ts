@@ -75,6 +75,8 @@ export interface ClientOptions {
   tokenSource?: string;
   /** The command that logs this profile in, for the hint of a 401 (`sct auth login --profile p`). */
   loginCommand?: string;
+  /** The `auth status` that says who this token's user is, quoted for a hint (settings.ts statusCommand). */
+  statusCommand?: string;
   /** Whether the profile keeps a token for this base URL, which SCT_TOKEN set is used instead of. */
   profileHasToken?: boolean;
   /** A base URL without /api was already warned of: a 404 does not hint it again. */
@@ -203,6 +205,7 @@ export class ApiClient {
   private readonly token?: string;
   private readonly tokenSource?: string;
   private readonly loginCommand?: string;
+  private readonly statusCommand?: string;
   private readonly profileHasToken?: boolean;
   private readonly baseUrlPrefixSaid: boolean;
   private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxWaitMs' | 'maxRetries' | 'retryBaseMs' | 'scanFromBytes'>>;
@@ -236,6 +239,7 @@ export class ApiClient {
     this.token = options.token;
     this.tokenSource = options.tokenSource;
     this.loginCommand = options.loginCommand;
+    this.statusCommand = options.statusCommand;
     this.profileHasToken = options.profileHasToken;
     this.baseUrlPrefixSaid = options.baseUrlPrefixSaid === true;
     this.opts = {
@@ -637,10 +641,8 @@ export class ApiClient {
     // and SCT_TOKEN make "you" unclear).
     // Not for the user's own profile (what `auth status`, `whoami` and a login ask): that status
     // is the request that was refused.
-    if (status === 403 && sentToken && call.options.path !== PATHS.me) {
-      // The same profile and base URL as this run (`--profile adm`): another's status would name another user.
-      const statusCommand = (this.loginCommand ?? 'sct auth login').replace(/^sct auth login/, 'sct auth status');
-      err.hint = `refused to the user of this token (${this.tokenSource ?? 'the configuration'}): \`${statusCommand}\` says who that is and their role in the workspace`;
+    if (status === 403 && sentToken && !isOwnProfile(call.options.path)) {
+      err.hint = `refused to the user of this token (${this.tokenSource ?? 'the configuration'}): ${this.statusCommand ?? '`sct auth status`'} says who that is and their role in the workspace`;
     }
     if (status === 401 && !sentToken) err.hint = 'this request is sent without a token (the endpoint is public): logging in does not change its answer';
     else if (status === 401) {
@@ -1015,6 +1017,15 @@ function lowerKeys(h: Record<string, string>): Record<string, string> {
 }
 
 /** Where a redirect leads, or undefined when its Location is not an http(s) URL. */
+/**
+ * Whether a request is for the user's own profile (what `auth status`, `whoami` and a login ask),
+ * however `sct api` wrote its path: a query, a trailing slash.
+ */
+function isOwnProfile(path: string): boolean {
+  const bare = `/${path.split(/[?#]/)[0]!.replace(/^\/+|\/+$/g, '')}`;
+  return bare === PATHS.me.replace(/\/+$/, '');
+}
+
 function redirectTarget(location: string | string[], from: URL): URL | undefined {
   try {
     const url = new URL(String(Array.isArray(location) ? location[0] : location), from);

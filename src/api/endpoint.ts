@@ -47,7 +47,7 @@ export function checkPlainHttp(base: URL, env: NodeJS.ProcessEnv, warn?: (messag
     warn?.(`the token goes over plain http to ${origin}, unencrypted (SCT_ALLOW_HTTP=1)`);
     return;
   }
-  const secure = `https://${base.host}${base.pathname.replace(/\/+$/, '')}`;
+  const secure = httpsTwin(base);
   const given = env.SCT_ALLOW_HTTP;
   throw new UsageError(
     `the token is never sent over plain http to a host other than this machine's loopback (${origin}; 127.0.0.1, ::1 and localhost are)`,
@@ -56,6 +56,26 @@ export function checkPlainHttp(base: URL, env: NodeJS.ProcessEnv, warn?: (messag
       ? `use ${secure}, or set SCT_ALLOW_HTTP=1 to send it unencrypted all the same`
       : `use ${secure}, or set SCT_ALLOW_HTTP=1 to send it unencrypted all the same (it is ${JSON.stringify(given.slice(0, 20))}: only 1 allows it)`,
   );
+}
+
+/**
+ * The https form of a base URL whose token checkPlainHttp would refuse to send (plain http to
+ * another host, SCT_ALLOW_HTTP not 1): what a login hint names instead of one sct then refuses.
+ * Undefined for any other URL.
+ */
+export function httpsInstead(baseUrl: string, env: NodeJS.ProcessEnv): string | undefined {
+  let base: URL;
+  try {
+    base = new URL(baseUrl);
+  } catch {
+    return undefined;
+  }
+  return base.protocol === 'http:' && !isLoopback(base.hostname) && env.SCT_ALLOW_HTTP !== '1' ? httpsTwin(base) : undefined;
+}
+
+/** Host, port and path as given; never the user and password. */
+function httpsTwin(base: URL): string {
+  return `https://${base.host}${base.pathname.replace(/\/+$/, '')}`;
 }
 
 /**

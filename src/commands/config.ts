@@ -156,7 +156,10 @@ async function set(ctx: Context, key: string, value: string): Promise<void> {
   if (k === 'base_url' && tokenHeldBack(stored)) {
     const flag = profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`;
     const storedFor = stored.token_base_url ? 'another URL' : 'no URL';
-    ctx.io.warn(`profile "${profile}"'s token was stored for ${storedFor}: it is not sent to ${withoutCredentials(checked)}; run \`sct auth login${flag} --base-url ${withoutCredentials(checked)}\` to log in there`);
+    const shown = withoutCredentials(checked);
+    // A URL holding a password is masked: no command to copy, which would log in as "***".
+    const login = shown === checked ? `\`sct auth login${flag} --base-url ${checked}\`` : `\`sct auth login${flag} --base-url URL\` with that URL`;
+    ctx.io.warn(`profile "${profile}"'s token was stored for ${storedFor}: it is not sent to ${shown}; run ${login} to log in there`);
   }
 }
 

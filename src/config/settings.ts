@@ -5,6 +5,7 @@ import { keyringAccount, keyringGet } from './keyring.js';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import { withoutCredentials } from '../util/redact.js';
 import { baseUrlOf } from './paths.js';
+import { httpsInstead } from '../api/endpoint.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'none';
 export type TokenStorage = 'keyring' | 'config file' | 'none';
@@ -46,6 +47,11 @@ export interface Settings {
   readonly tokenProblem?: string;
   output?: string;
   workspace?: string;
+  /**
+   * The base URL's https form when sct refuses to send a token over its plain http (another
+   * host; src/api/endpoint.ts): the URL a login hint names.
+   */
+  httpsBaseUrl?: string;
 }
 
 /** What a profile may be called: a plain name, never one that means something to an object or a path. */
@@ -110,7 +116,8 @@ export function resolveSettings(
     } else token = p.token;
   };
   const storedTokenUsable = storage !== 'none' && storedForBaseUrl;
-  const settings = { profile, profileSource, profileExists, baseUrl, baseUrlSource, tokenSource, tokenStorage: storage, tokenBaseUrl, tokenWithheld, storedTokenUsable, output: p.output, workspace: p.workspace };
+  const httpsBaseUrl = baseUrl === undefined ? undefined : httpsInstead(baseUrl, env);
+  const settings = { profile, profileSource, profileExists, baseUrl, baseUrlSource, tokenSource, tokenStorage: storage, tokenBaseUrl, tokenWithheld, storedTokenUsable, output: p.output, workspace: p.workspace, httpsBaseUrl };
   Object.defineProperties(settings, {
     token: { enumerable: true, get: () => (readToken(), token) },
     tokenProblem: { enumerable: true, get: () => (readToken(), problem) },
@@ -161,20 +168,40 @@ export function notLoggedIn(s: Settings, message = 'not logged in', hint?: strin
   return new AuthError(message, null, notLoggedInHint(s, hint));
 }
 
-/**
- * The login that stores a token for this profile: run as written, it never logs another profile
- * in, and it names a --base-url of this run (without it, the login would be for the profile's
- * own); a URL holding a password is not repeated.
- */
 /** The command that sets a profile's output to table (a profile's output this sct does not know). */
 export function setOutputCommand(profile: string): string {
   return `sct${profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`} config set output table`;
 }
 
-export function loginCommand(s: Pick<Settings, 'profile' | 'baseUrl' | 'baseUrlSource'>): string {
-  const url = s.baseUrlSource === 'flag' && s.baseUrl && withoutCredentials(s.baseUrl) === s.baseUrl ? ` --base-url ${s.baseUrl}` : '';
-  return `sct auth login${s.profile === DEFAULT_PROFILE ? '' : ` --profile ${s.profile}`}${url}`;
+/**
+ * The login that stores a token for this profile: run as written, it never logs another profile
+ * in, and it names a --base-url of this run (without it, the login would be for the profile's
+ * own), or the https one of a plain http URL sct would refuse; a URL holding a password is not
+ * repeated.
+ */
+export function loginCommand(s: Pick<Settings, 'profile' | 'baseUrl' | 'baseUrlSource' | 'httpsBaseUrl'>): string {
+  return `sct auth login${profileFlag(s.profile)}${baseUrlFlag(s)}`;
 }
+
+/**
+ * The `auth status` that asks about the user of this run's token: the same profile and base URL
+ * (another's would name another user). A base URL holding a password cannot be named in a
+ * command to copy, so it is asked for in words.
+ */
+export function statusCommand(s: Pick<Settings, 'profile' | 'baseUrl' | 'baseUrlSource' | 'httpsBaseUrl'>): string {
+  const command = `\`sct auth status${profileFlag(s.profile)}${baseUrlFlag(s)}\``;
+  return baseUrlHidden(s) ? `${command} with --base-url and the base URL you gave` : command;
+}
+
+const profileFlag = (profile: string) => (profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`);
+
+function baseUrlFlag(s: Pick<Settings, 'baseUrl' | 'baseUrlSource' | 'httpsBaseUrl'>): string {
+  if (s.httpsBaseUrl) return ` --base-url ${s.httpsBaseUrl}`;
+  return s.baseUrlSource === 'flag' && s.baseUrl && !baseUrlHidden(s) ? ` --base-url ${s.baseUrl}` : '';
+}
+
+const baseUrlHidden = (s: Pick<Settings, 'baseUrl' | 'baseUrlSource' | 'httpsBaseUrl'>) =>
+  !s.httpsBaseUrl && s.baseUrlSource === 'flag' && s.baseUrl !== undefined && withoutCredentials(s.baseUrl) !== s.baseUrl;
 
 /** The hint of a "not logged in" error, saying why a keyring-kept token could not be read. */
 function notLoggedInHint(s: Settings, hint = s.baseUrl ? `run \`${loginCommand(s)}\` or set SCT_TOKEN` : `run \`${loginCommand(s)} --base-url https://…/api\`, or set SCT_TOKEN and SCT_BASE_URL`): string {

@@ -666,6 +666,18 @@ describe('a bulk request refused for want of permission', () => {
     const whoami = await sctAt(me, ['whoami']);
     expect(whoami.exitCode).toBe(1);
     expect(whoami.stderr).not.toContain('sct auth status');
+    // However `sct api` spells that path: a query, a trailing slash.
+    for (const path of ['/accounts/me?x=1', '/accounts/me/', 'accounts/me']) {
+      const api = await sctAt(me, ['api', path]);
+      expect(api.exitCode, path).toBe(1);
+      expect(api.stderr, path).not.toContain('sct auth status');
+    }
+    // A --base-url holding a password cannot be repeated in a command: asked for in words, never
+    // left out (the profile's own service would answer for another user).
+    const hidden = await sctAt(f, ['products', 'list', '--base-url', f.url.replace('://', '://u:p@')]);
+    expect(hidden.exitCode).toBe(1);
+    expect(hidden.stderr).toContain('`sct auth status` with --base-url and the base URL you gave says who that is');
+    expect(hidden.stderr).not.toContain(':p@');
 
     const origins = join(t.dir, 'origins-403.csv');
     writeFileSync(origins, 'name,country_code,latitude,longitude\nA,CI,6.8,-5.2\nB,CI,6.9,-5.3\nC,CI,7.0,-5.4\n');

@@ -28,6 +28,27 @@ describe('profiles', () => {
     expect(list.stdout).toMatch(/default\s+\S+\s+config file \(stored for another URL: not sent\)/);
   });
 
+  it('config set base_url to a URL holding a password names no login to copy that would log in as "***"', async () => {
+    const dir = join(t.dir, `masked-${Date.now()}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { adm: { base_url: t.sb.url, token: OWNER, token_base_url: t.sb.url } } }), { mode: 0o600 });
+    const set = await t.sct(['--profile', 'adm', 'config', 'set', 'base_url', 'http://u:pw@127.0.0.1:9/api'], { env: { SCT_CONFIG_DIR: dir, SCT_TOKEN: undefined, SCT_BASE_URL: undefined } });
+    expect(set.exitCode, set.stderr).toBe(0);
+    expect(set.stderr).toContain('it is not sent to http://***@127.0.0.1:9/api; run `sct auth login --profile adm --base-url URL` with that URL to log in there');
+    expect(set.stderr).not.toContain('pw@');
+  });
+
+  it('not logged in at a plain http URL of another host: the login hint names its https form, not one sct refuses', async () => {
+    const dir = join(t.dir, `plain-${Date.now()}`);
+    mkdirSync(dir, { recursive: true });
+    const r = await t.sct(['whoami', '--base-url', 'http://sct.test:443/api'], { env: { SCT_CONFIG_DIR: dir, SCT_TOKEN: undefined, SCT_BASE_URL: undefined } });
+    expect(r.exitCode).toBe(4);
+    expect(r.stderr).toContain('run `sct auth login --base-url https://sct.test:443/api`');
+    // Loopback over http is let through: the hint keeps the URL given.
+    const local = await t.sct(['whoami', '--base-url', 'http://127.0.0.1:9/api'], { env: { SCT_CONFIG_DIR: dir, SCT_TOKEN: undefined, SCT_BASE_URL: undefined } });
+    expect(local.stderr).toContain('run `sct auth login --base-url http://127.0.0.1:9/api`');
+  });
+
   it('a --profile or SCT_PROFILE naming no profile is exit 2 naming it and the profiles, nothing sent', async () => {
     const empty = await t.sct(['whoami', '--profile', 'other']);
     expect(empty.exitCode).toBe(2);
