@@ -69,11 +69,11 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
   // Long data at a terminal goes through a pager (SCT_PAGER, PAGER, less -FRX), as gh does.
   // Looked up only for a terminal: a pipe or a file is never paged, and start-up stays lean.
   const paging: Pick<IOOptions, 'pager' | 'rows'> = deps.streams || !process.stdout.isTTY ? {} : { pager: pagerCommand(env), rows: process.stdout.rows };
+  const signals = abortOnStopSignals(controller, deps.signal);
   const io = createIO(
-    { ...paging, ...deps.streams, noColor, quiet, verbose, stop: controller.signal },
+    { ...paging, ...deps.streams, noColor, quiet, verbose, stop: controller.signal, terminated: signals.terminated },
     env,
   );
-  const signals = abortOnStopSignals(controller, deps.signal);
 
   let program = buildProgram(io);
   const factory = createFactory({
@@ -116,7 +116,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     // `sct orders` alone is `sct orders --help`, on stdout (commander writes it to stderr).
     if (argv.length === 1 && argv[0] === word && (program.commands.find((c) => c.name() === word)?.commands.length ?? 0) > 0) argv = [word, '--help'];
     if (!topic) await program.parseAsync(resolveJsonFlag(program, attachDashValues(program, argv)), { from: 'user' });
-    await io.endPager(signals.terminated);
+    await io.endPager();
     // A signal that came during a long synchronous stretch (a large plot file checked) is
     // handled when the event loop next polls: given that, so it is not lost with the run.
     await signalsDelivered();

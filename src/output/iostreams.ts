@@ -124,7 +124,8 @@ export interface IOStreams {
   after(line: string): Promise<void>;
   /**
    * Ends paging: output held back is written out, a running pager gets the end of its input and
-   * is waited for. Called before a prompt (never paged) and when the command is done.
+   * is waited for (ended at once when `stop` aborts; by default, the run's SIGTERM or SIGHUP).
+   * Called before a prompt (never paged) and when the command is done.
    */
   endPager(stop?: AbortSignal): Promise<void>;
 }
@@ -149,6 +150,12 @@ export interface IOOptions {
    * terminal as it is, and no pager is started to wait on.
    */
   stop?: AbortSignal;
+  /**
+   * SIGTERM or SIGHUP (a CI's cancel, a closed terminal): what ends a pager that shows the output
+   * rather than wait for a person to quit it, wherever it is closed (a question after a plan
+   * included). Ctrl-C is the pager's own to handle.
+   */
+  terminated?: AbortSignal;
 }
 
 /**
@@ -374,7 +381,7 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
     async after(line: string) {
       await follow(line, false);
     },
-    async endPager(stop) {
+    async endPager(stop = opts.terminated) {
       if (paging === 'held') {
         paging = 'off';
         const rest = held;

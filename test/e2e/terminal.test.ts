@@ -90,6 +90,19 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     expect(t.sb.requests.filter((q) => q.method === 'DELETE')).toHaveLength(0);
   });
 
+  it('Ctrl-D at a question or a pick list: the screen keeps the question, then "interrupted" on a line of its own', async () => {
+    const text = await atTerminal(['products', 'create'], [{ when: 'name:', type: '\u0004' }]);
+    expect(text.exitCode, text.screen).toBe(130);
+    const textLines = screenLines(text.screen).filter((l) => l.trim() !== '');
+    expect(textLines.at(-1), textLines.join('\n')).toBe('error: interrupted');
+    expect(textLines.at(-2)).toMatch(/^\? name:/);
+    const pick = await atTerminal(['orders', 'create'], [{ when: 'Create which kind of order?', type: '\u0004' }]);
+    expect(pick.exitCode, pick.screen).toBe(130);
+    const pickLines = screenLines(pick.screen).filter((l) => l.trim() !== '');
+    expect(pickLines.at(-1), pickLines.join('\n')).toBe('error: interrupted');
+    expect(pickLines.filter((l) => l.includes('Create which kind of order?'))).toHaveLength(1);
+  });
+
   it('auth login asks for the token without showing it, then stores it in a 0600 file', async () => {
     // Enter before the paste: asked again, not the end of the login.
     const r = await atTerminal(['auth', 'login', '--base-url', t.sb.url], [{ when: 'Paste your API token:', type: '\r' }, { when: 'a token is required', type: `${OWNER}\r` }], {});
@@ -471,6 +484,48 @@ describe.skipIf(!existsSync(SCRIPT))('the pager at a real terminal', () => {
       expect(r.screen).toContain(`stopped by SIG${signal}`);
       expect(Date.now() - started, signal).toBeLessThan(10_000);
     }
+  });
+});
+
+describe.skipIf(!existsSync(SCRIPT))('stopping a sync whose plan less shows', () => {
+  /** A plan of 12 creates, longer than the terminal's 8 rows: less shows it. */
+  const planFile = (name: string) => t.writeFile(name, ['external_id,name,country_code', ...Array.from({ length: 12 }, (_, i) => `${name}-${i},Paged origin ${i},CI`)].join('\n') + '\n');
+  const wait = (ms: number) => new Promise<void>((go) => setTimeout(go, ms));
+
+  it('SIGTERM while less shows the plan (asked or --yes) ends the pager and the run: 143, nothing sent', async () => {
+    const { execFileSync } = await import('node:child_process');
+    for (const yes of [[], ['--yes']]) {
+      const file = planFile(`term-plan-${yes.length}-${Date.now()}.csv`);
+      const started = Date.now();
+      t.sb.requests.length = 0;
+      const r = await runAtTerminal(
+        { dir: t.dir, url: t.sb.url },
+        ['origins', 'sync', '--file', file, ...yes],
+        [{ when: 'ACTION', before: async () => (await wait(300), execFileSync('pkill', ['-TERM', '-f', `${BIN} origins sync --file ${file}`])), type: '' }],
+        { SCT_TOKEN: OWNER, SCT_PAGER: 'less', NO_COLOR: '1' },
+        { rows: 8, columns: 120 },
+      );
+      expect(r.exitCode, `${yes.join('')}: ${r.screen}`).toBe(143);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(t.sb.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
+    }
+  });
+
+  it('Ctrl-C while less shows the plan, then q: exit 130 at once, no question left holding the terminal', async () => {
+    const file = planFile(`int-plan-${Date.now()}.csv`);
+    const started = Date.now();
+    t.sb.requests.length = 0;
+    const r = await runAtTerminal(
+      { dir: t.dir, url: t.sb.url },
+      ['origins', 'sync', '--file', file],
+      [{ when: 'ACTION', before: () => wait(300), type: '\u0003' }, { when: 'ACTION', before: () => wait(300), type: 'q' }],
+      { SCT_TOKEN: OWNER, SCT_PAGER: 'less', NO_COLOR: '1' },
+      { rows: 8, columns: 120 },
+    );
+    expect(r.exitCode, r.screen).toBe(130);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(r.screen).not.toContain('Apply the plan');
+    expect(t.sb.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
   });
 });
 
