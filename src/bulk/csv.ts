@@ -692,7 +692,7 @@ export class RowErrors {
     if (!flags.skipInvalid) {
       if (flags.report) writeReportFile(flags.report, invalid, { csvFormulas: ctx.flags.csvFormulas });
       const u = this.unit;
-      this.throwIfAny(flags.report ? `every invalid ${u} is in ${flags.report}; --skip-invalid sends the valid ${u}s (with --force to replace that report)` : `--skip-invalid sends the valid ${u}s and reports the others`);
+      this.throwIfAny(flags.report ? `every invalid ${u} is in ${cleanCell(flags.report)}; --skip-invalid sends the valid ${u}s (with --force to replace that report)` : `--skip-invalid sends the valid ${u}s and reports the others`);
     }
     // Rows by their lines; features by their keys, as a plot file's reading names them.
     const named = invalid.slice(0, 10).map((o) => (this.keys.has(o.lines[0]!) ? keyShown(o.key) : o.lines[0]));

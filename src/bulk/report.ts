@@ -221,7 +221,7 @@ export async function finishBulk(
       if (REPORT_START.get(resolve(o.report)) === 'stdout') await writeReportToStdout(ctx.io, outcomes, { csvFormulas: ctx.flags.csvFormulas });
       else writeReportFile(o.report, outcomes, { csvFormulas: ctx.flags.csvFormulas });
     } catch (err) {
-      reportFailure = new SctError(`writing the report ${o.report}: ${(err as Error).message}`, { cause: err });
+      reportFailure = new SctError(`writing the report ${cleanCell(o.report)}: ${(err as Error).message}`, { cause: err });
     }
   }
   const format = ctx.format();
@@ -256,7 +256,7 @@ export async function finishBulk(
   if (unknown) parts.push(`${unknown} unknown (sent, no answer says what became of them: ${mayBe})`);
   if (invalid) parts.push(`${invalid} invalid (not sent)`);
   // After the table (inside the pager when one shows it), never before it; --quiet keeps them.
-  await io.after(`${o.noun}: ${parts.join(', ')}${o.report && !reportFailure ? ` — report in ${o.report}` : ''}`);
+  await io.after(`${o.noun}: ${parts.join(', ')}${o.report && !reportFailure ? ` — report in ${cleanCell(o.report)}` : ''}`);
   // Without its report or its journal, stderr is the one record of what became of each row.
   const journalFailure = result.fatal instanceof JournalWriteError;
   if (reportFailure || journalFailure) {
@@ -265,7 +265,7 @@ export async function finishBulk(
     for (const f of first(20, only('rejected', outcomes))) {
       await io.after(`  ${placeOf(f, unit)}: ${cleanCell(flatRow(f).error)}`);
     }
-    if (rejected > 20) await io.after(`  … and ${rejected - 20} more${o.report ? ` (see ${o.report})` : ''}`);
+    if (rejected > 20) await io.after(`  … and ${rejected - 20} more${o.report ? ` (see ${cleanCell(o.report)})` : ''}`);
   }
 
   const resume = rerunHint(ctx, o);
@@ -305,7 +305,7 @@ export async function finishBulk(
   // under the same key and the service answers as it did.
   if (unknown) {
     for (const f of first(20, only('unknown', outcomes))) await io.after(`  ${placeOf(f, unit)}: ${cleanCell(f.error ?? 'no answer')}`);
-    if (unknown > 20) await io.after(`  … and ${unknown - 20} more${o.report ? ` (see ${o.report})` : ''}`);
+    if (unknown > 20) await io.after(`  … and ${unknown - 20} more${o.report ? ` (see ${cleanCell(o.report)})` : ''}`);
     const e = new SctError(`${unknown} of ${outcomes.length} ${o.noun} sent without an answer about them: ${mayBe}`);
     e.hint = resume;
     throw e;

@@ -1,6 +1,5 @@
-import { accessSync, constants, existsSync, lstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { fileErrorText, nearestExisting } from '../util/files.js';
+import { accessSync, constants, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { danglingLinkOn, fileErrorText, nearestExisting } from '../util/files.js';
 import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import { CONFIG_FILE_MODE } from '../config/config.js';
@@ -79,23 +78,6 @@ function configDirCheck(dir: string): Omit<Check, 'name'> | null {
   // As a config file others may write: whoever may write the directory may replace the file.
   if (mode & 0o022) return { level: 'fail', detail: `${dir} is writable by other users, who could replace the config file (and the base URL your token is sent to): chmod 700 "${dir}"` };
   return { level: 'ok', detail: `${dir} (mode ${mode.toString(8)})` };
-}
-
-/**
- * The nearest part of `path` there is, when it is a link to nothing (a moved dotfiles folder, a
- * volume not mounted): existsSync looks through it, and a directory under it cannot be made.
- */
-function danglingLinkOn(path: string): string | undefined {
-  for (let p = path; ; p = dirname(p)) {
-    let entry;
-    try {
-      entry = lstatSync(p, { throwIfNoEntry: false });
-    } catch {
-      return undefined;
-    }
-    if (entry) return entry.isSymbolicLink() && !existsSync(p) ? p : undefined;
-    if (dirname(p) === p) return undefined;
-  }
 }
 
 /** Why a file of ours owned by someone else is a failure, or null when it is ours (or cannot be told). */

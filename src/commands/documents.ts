@@ -5,7 +5,7 @@
 // Download asks for a signed URL (GET /documents/{id}/download → {url}) and streams it to disk.
 // Signed URLs carry their own credential: sct never sends the token to them, wherever they point.
 import { randomUUID } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context } from '../context.js';
@@ -71,6 +71,9 @@ export async function uploadDocument(ctx: Context, file: string, opts: UploadFla
     const st = statSync(file);
     if (!st.isFile()) throw new Error('not a regular file');
     size = st.size;
+    // Opened now, not when its bytes go: a file sct may not read would leave a document created
+    // with no file, and the run failed half-way.
+    closeSync(openSync(file, 'r'));
   } catch (err) {
     throw new UsageError(`cannot read ${file}: ${fileErrorText(err)}`);
   }

@@ -2,8 +2,8 @@
 // costs nothing), the bytes go to a temporary file beside it, and only a complete file is
 // renamed into place. Nothing is written outside the directory the user named, and nothing
 // is overwritten without --force.
-import { accessSync, constants, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, type Stats } from 'node:fs';
-import { claimFile, existingTarget, fileState, nearestExisting, NoReaderError, openToWriteInto, syncDirectory, type FileState } from '../util/files.js';
+import { accessSync, constants, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, rmSync, statSync, type Stats } from 'node:fs';
+import { claimFile, danglingLinkOn, existingTarget, fileErrorText, fileState, nearestExisting, NoReaderError, openToWriteInto, syncDirectory, type FileState } from '../util/files.js';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { once } from 'node:events';
@@ -149,17 +149,31 @@ export function checkOutDirectory(out: string | undefined, cwd: string, asked: {
   if (out === '-' && shaping) {
     throw new UsageError(`${shaping} shapes the record of a download, and --out - writes the file's bytes instead`, undefined, 'leave out --out - to save the file and print its record');
   }
-  if (out === undefined || out === '-' || !/[\\/]$/.test(out)) return;
-  // The directory, or the nearest of its parents there is (the rest is made): a file there is in the way.
-  const d = nearestExisting(resolve(cwd, out));
-  if (statSync(d, { throwIfNoEntry: false })?.isDirectory() === false) throw new UsageError(`--out ${out}: not a directory (a file is in the way)`);
+  if (out === undefined || out === '-') return;
+  if (/[\\/]$/.test(out)) checkOutIsDirectory(out, cwd);
+  // A file's directory made through a link to nothing fails (the file's own name may be one:
+  // replaced with --force, never followed).
+  else refuseDanglingLink(dirname(resolve(cwd, out)), `--out ${out}`);
 }
 
 /**
- * Where a download goes: `--out DIR/` or an existing directory → DIR/<name>; `--out FILE` →
- * that file; `--out -` → standard output; no --out → <cwd>/<name>. Refuses an existing file
- * without `force`; an existing target that is not a file (a device, a FIFO) is written into.
+ * An --out that names a directory (`DIR/`; the registry export's, always one): the directory,
+ * or the nearest of its parents there is (the rest is made). A file there is in the way, and so
+ * is a link to nothing, through which no directory can be made.
  */
+export function checkOutIsDirectory(out: string, cwd: string): void {
+  const target = resolve(cwd, out);
+  const d = nearestExisting(target);
+  if (statSync(d, { throwIfNoEntry: false })?.isDirectory() === false) throw new UsageError(`--out ${out}: not a directory (a file is in the way)`);
+  refuseDanglingLink(target, `--out ${out}`);
+}
+
+/** A directory to be made through a link to nothing is refused before the download, naming the link. */
+function refuseDanglingLink(dir: string, what: string): void {
+  const link = danglingLinkOn(dir);
+  if (link) throw new UsageError(`${what}: ${link} is a symbolic link to ${readlinkSync(link)}, which does not exist`);
+}
+
 /**
  * An --out given empty or blank (a script's unset `$DIR`) is refused: read as a directory it
  * would be the current one, or the root (`'' + '/'`), never the one the user meant.
@@ -168,6 +182,11 @@ export function checkOutGiven(out: string | undefined): void {
   if (out !== undefined && out.trim() === '') throw new UsageError('--out needs a directory or file name (an empty one was given)');
 }
 
+/**
+ * Where a download goes: `--out DIR/` or an existing directory → DIR/<name>; `--out FILE` →
+ * that file; `--out -` → standard output; no --out → <cwd>/<name>. Refuses an existing file
+ * without `force`; an existing target that is not a file (a device, a FIFO) is written into.
+ */
 export function resolveTarget(out: string | undefined, name: string, o: { cwd: string; force?: boolean }): Target {
   checkOutGiven(out);
   if (out === '-') return { path: '-', dir: o.cwd, kind: 'stdout' };
@@ -220,13 +239,14 @@ function lstatOrNothing(path: string): Stats | undefined {
  * error before anything is downloaded, not the file system's words after it.
  */
 function checkWritableDirectory(dir: string): void {
+  refuseDanglingLink(dir, `cannot make ${dir}`);
   const d = nearestExisting(dir);
   const st = statSync(d, { throwIfNoEntry: false });
   if (st && !st.isDirectory()) throw new UsageError(`cannot make ${dir}: ${d} is not a directory`);
   try {
     accessSync(d, constants.W_OK);
   } catch (err) {
-    throw new UsageError(`cannot write in ${d}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}${d === dir ? '' : ` (to make ${dir})`}`);
+    throw new UsageError(`cannot write in ${d}: ${fileErrorText(err)}${d === dir ? '' : ` (to make ${dir})`}`);
   }
 }
 

@@ -373,6 +373,23 @@ export function nearestExisting(path: string): string {
   return d;
 }
 
+/**
+ * The nearest part of `path` there is, when it is a link to nothing (a moved dotfiles folder, a
+ * volume not mounted): existsSync looks through it, and a directory under it cannot be made.
+ */
+export function danglingLinkOn(path: string): string | undefined {
+  for (let p = path; ; p = dirname(p)) {
+    let entry;
+    try {
+      entry = lstatSync(p, { throwIfNoEntry: false });
+    } catch {
+      return undefined;
+    }
+    if (entry) return entry.isSymbolicLink() && !existsSync(p) ? p : undefined;
+    if (dirname(p) === p) return undefined;
+  }
+}
+
 /** A file read for a body that is not the size it was when the body's length was said. */
 export class FileChangedError extends SctError {}
 

@@ -3,14 +3,15 @@
 // (never the token to a signed URL), what lands on disk (only complete files, never outside the
 // target, never over an existing file without --force).
 import { describe, expect, it } from 'vitest';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execa } from 'execa';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { useSandbox } from '../helpers/sandbox.js';
-import { sctFor } from '../helpers/sct.js';
+import { BIN, sctFor } from '../helpers/sct.js';
 import { OWNER } from '../sandbox/helpers.js';
 
 const t = useSandbox({ statementDelayMs: 50 }, { inProcess: true });
@@ -177,6 +178,52 @@ describe('documents', () => {
       [['documents', 'download', '4', '--out', `${file}/`], `--out ${file}/: not a directory (a file is in the way)`],
       [['risk', 'evidence', '7', '--out', `${file}/`], `--out ${file}/: not a directory (a file is in the way)`],
     ]);
+    // A link to nothing where the directory would be made: named, before the request.
+    const link = join(t.dir, 'dangling');
+    symlinkSync(join(t.dir, 'not-yet'), link);
+    await t.expectUsageErrors([
+      [['documents', 'download', '4', '--out', `${link}/`], `--out ${link}/: ${link} is a symbolic link to ${join(t.dir, 'not-yet')}, which does not exist`],
+      [['risk', 'evidence', '7', '--out', `${link}/`], `--out ${link}/: ${link} is a symbolic link to ${join(t.dir, 'not-yet')}, which does not exist`],
+      [['risk', 'evidence', '7', '--out', `${link}/sub/x.zip`], `--out ${link}/sub/x.zip: ${link} is a symbolic link to ${join(t.dir, 'not-yet')}, which does not exist`],
+    ]);
+  });
+
+  it.skipIf(process.platform === 'win32' || !existsSync('/usr/bin/setpriv'))('a file sct may not read is exit 2 before the document is created: nothing left on the service; a directory it may not write in is said in words', async () => {
+    // As a user who may not read it (root reads any file): setpriv runs sct as nobody.
+    // Under /tmp itself: the test run's own temporary directory is not one nobody may enter.
+    const dir = mkdtempSync('/tmp/sct-noperm-');
+    try {
+      chmodSync(dir, 0o777);
+      const file = join(dir, 'noperm.pdf');
+      writeFileSync(file, 'secret');
+      chmodSync(file, 0o000);
+      const asNobody = process.getuid?.() === 0 ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [];
+      t.sb.requests.length = 0;
+      const r = await execa(asNobody[0] ?? process.execPath, [...asNobody.slice(1), ...(asNobody.length ? [process.execPath] : []), BIN, 'documents', 'upload', file], {
+        env: { PATH: process.env.PATH ?? '', HOME: dir, SCT_CONFIG_DIR: join(dir, 'cfg'), XDG_CACHE_HOME: join(dir, 'cache'), SCT_BASE_URL: t.sb.url, SCT_TOKEN: OWNER, NO_COLOR: '1' },
+        extendEnv: false,
+        reject: false,
+        timeout: 20_000,
+      });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`cannot read ${file}: permission denied`);
+      expect(t.sb.requests).toHaveLength(0);
+      // A directory they may not write in is said in words too, not as Node's code.
+      if (asNobody.length) {
+        const ro = join(dir, 'ro');
+        mkdirSync(ro, { mode: 0o555 });
+        const down = await execa(asNobody[0]!, [...asNobody.slice(1), process.execPath, BIN, 'documents', 'download', '4', '--out', `${ro}/`], {
+          env: { PATH: process.env.PATH ?? '', HOME: dir, SCT_CONFIG_DIR: join(dir, 'cfg'), XDG_CACHE_HOME: join(dir, 'cache'), SCT_BASE_URL: t.sb.url, SCT_TOKEN: OWNER, NO_COLOR: '1' },
+          extendEnv: false,
+          reject: false,
+          timeout: 20_000,
+        });
+        expect(down.exitCode, down.stderr).toBe(2);
+        expect(down.stderr).toContain(`cannot write in ${ro}: permission denied`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

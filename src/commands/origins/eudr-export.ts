@@ -10,7 +10,7 @@ import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { COLUMNS } from '../../output/columns.js';
 import { FEATURE_COLLECTION, toFeature } from '../../output/geojson.js';
-import { checkOutDirectory, checkOutGiven, resolveTarget, saveTogether } from '../../output/download.js';
+import { checkOutGiven, checkOutIsDirectory, resolveTarget, saveTogether } from '../../output/download.js';
 import { UsageError } from '../../errors.js';
 import { cleanCell, stripControl } from '../../output/sanitize.js';
 import { pageOptions, runList } from '../shared/list.js';
@@ -42,7 +42,7 @@ export function checkEudrFlags(flags: EudrExportFlags, format: string, columns: 
   if (columns !== undefined) throw new UsageError('--columns does not go with --eudr: the registry\'s files carry its own properties (ProductionPlace, ProducerCountry, Area, external_id)');
   if (flags.maxSize !== undefined && flags.out === undefined) throw new UsageError('--max-size splits the export into files: give the directory with --out DIR');
   // --out is always a directory here: a file in the way is said before the pages are read.
-  if (flags.out !== undefined) checkOutDirectory(`${flags.out}/`, cwd);
+  if (flags.out !== undefined) checkOutIsDirectory(flags.out, cwd);
 }
 
 const GEOMETRIES = new Set(['Point', 'Polygon', 'MultiPolygon']);
