@@ -246,9 +246,18 @@ async function fromZip(bytes: Buffer, name: string): Promise<GeoJsonFile> {
     return { name, size: bytes.length, features: [], problem: 'not a plot file: the ZIP archive holds neither a .kml (KMZ) nor a .shp (Shapefile)' };
   }
   const features: Array<Feature<Geometry | null>> = [];
+  const structure: Array<string[] | undefined> = [];
   // One by one, not push(...layer): a layer of 130,000 points is more arguments than a call takes.
-  for (const shp of shps) for (const feature of await shapefileLayer(entries, shp, name)) features.push(feature);
+  for (const shp of shps) {
+    for (const read of await shapefileLayer(entries, shp, name)) {
+      features.push(read.feature);
+      structure.push(read.structure);
+    }
+  }
   const file = fromGeoJsonValue({ type: 'FeatureCollection', features }, name, bytes.length);
+  file.features.forEach((feature, i) => {
+    if (structure[i]) feature.structure = [...(feature.structure ?? []), ...structure[i]];
+  });
   // Without its .dbf a layer has shapes and no attributes: every name, country and area gone.
   const bare = shps.filter((shp) => !Object.keys(entries).some((n) => n.toLowerCase() === shp.slice(0, -4).toLowerCase() + '.dbf'));
   if (bare.length > 0) file.skipped = `${bare.join(', ')} has no .dbf beside it in the archive: its plots are read without their attributes (names, country, area)`;
@@ -316,7 +325,13 @@ const DBF_FULL_NAMES: Readonly<Record<string, string>> = {
   descriptio: 'description',
 };
 
-async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, name: string): Promise<Array<Feature<Geometry | null>>> {
+/** A record of a Shapefile layer as a feature, with what the file holds that the feature cannot (RawFeature.structure). */
+interface ShapefileRecord {
+  feature: Feature<Geometry | null>;
+  structure?: string[];
+}
+
+async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, name: string): Promise<ShapefileRecord[]> {
   const base = shp.slice(0, -4);
   const sibling = (ext: string) => {
     const key = Object.keys(entries).find((n) => n.toLowerCase() === `${base}.${ext}`.toLowerCase());
@@ -368,11 +383,13 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
   }
   const { parseShp, parseDbf } = await import('shpjs');
   let geometries: Array<Geometry | null>;
+  let written: Array<number | undefined>;
   let records: Array<Record<string, unknown>>;
   try {
     // Reprojected here, not by shpjs: it reads the .prj with proj4 as it stands, and when proj4
     // fails on it, silently not at all (metres read as degrees).
     geometries = parseShp(entries[shp]);
+    written = shpRecordRings(entries[shp]!);
     const dbf = sibling('dbf');
     if (dbf) {
       const encoding = cpgEncoding(sibling('cpg')) ?? dbfEncoding(dbf);
@@ -385,10 +402,56 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
     throw new UsageError(`${name}: ${shp} is not a readable Shapefile (${(err as Error).message})`);
   }
   const dbf = sibling('dbf');
-  const features = geometries.map((geometry, i): Feature<Geometry | null> => ({ type: 'Feature', geometry: geometry && plainGeometry(geometry, toWgs84), properties: fullNames(records[i] ?? {}) }));
+  const features = geometries.map((geometry, i): ShapefileRecord => {
+    const feature: Feature<Geometry | null> = { type: 'Feature', geometry: geometry && plainGeometry(geometry, toWgs84), properties: fullNames(records[i] ?? {}) };
+    // shpjs places each counter-clockwise ring (a hole) in the outer ring around it, and leaves
+    // out one that lies in none: the plot would reach the registry without it.
+    const lost = (written[i] ?? 0) - ringCount(geometry);
+    if (lost <= 0) return { feature };
+    const holes = lost === 1 ? '1 is a hole (counter-clockwise) that lies' : `${lost} are holes (counter-clockwise) that lie`;
+    return { feature, structure: [`${shp} record ${i + 1} holds ${written[i]} rings, of which ${holes} inside no outer ring: a hole must be inside the polygon it cuts`] };
+  });
   // A record whose flag is "*" was deleted in the GIS, and GDAL and QGIS read it as gone;
   // shpjs reads it as any other. Its shape goes with it.
   return dbf ? features.filter((_f, i) => !dbfRecordDeleted(dbf, i)) : features;
+}
+
+function ringCount(g: Geometry | null): number {
+  if (g?.type === 'Polygon') return g.coordinates.length;
+  if (g?.type === 'MultiPolygon') return g.coordinates.reduce((n, rings) => n + rings.length, 0);
+  return 0;
+}
+
+/**
+ * The rings of each record of a .shp as written (its non-empty parts; undefined for a record
+ * that is no polygon), read from the file's own bytes: shpjs's polygons may hold fewer.
+ */
+function shpRecordRings(shp: Uint8Array): Array<number | undefined> {
+  const view = new DataView(shp.buffer, shp.byteOffset, shp.byteLength);
+  const rings: Array<number | undefined> = [];
+  // Each record: its number and content length (16-bit words), big-endian, then the content.
+  for (let at = 100; at + 8 <= shp.length; ) {
+    const content = at + 8;
+    const length = view.getInt32(at + 4) * 2;
+    at = content + length;
+    if (at > shp.length) break;
+    // Polygon, PolygonZ, PolygonM: the number of parts at 36, of points at 40, the parts' starts at 44.
+    const type = length >= 4 ? view.getInt32(content, true) : 0;
+    if (type !== 5 && type !== 15 && type !== 25) {
+      rings.push(undefined);
+      continue;
+    }
+    const parts = view.getInt32(content + 36, true);
+    const points = view.getInt32(content + 40, true);
+    let count = 0;
+    for (let p = 0; p < parts; p++) {
+      const start = view.getInt32(content + 44 + 4 * p, true);
+      const end = p + 1 < parts ? view.getInt32(content + 48 + 4 * p, true) : points;
+      if (end !== start) count++;
+    }
+    rings.push(count);
+  }
+  return rings;
 }
 
 function dbfRecordDeleted(dbf: Uint8Array, index: number): boolean {

@@ -322,6 +322,19 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     expect(origins.map((o) => o.external_id)).toEqual([SOURCE[0].properties.external_id, SOURCE[2].properties.external_id]);
   });
 
+  it('a Shapefile polygon with a hole outside every outer ring is refused naming the layer and record, never read without that ring', async () => {
+    // orphan-hole-shp.zip: ring 1 clockwise, ring 2 counter-clockwise (a hole) beside it, not in it.
+    const file = fixture('orphan-hole-shp.zip');
+    const r = await t.sct(['origins', 'check', file]);
+    expect(r.exitCode, r.stdout).toBe(2);
+    expect(r.stdout).toContain('orphan-hole-shp.zip: feature 1 (CI-ORPH-1 "Kone farm, Daloa"): error: plots.shp record 1 holds 2 rings, of which 1 is a hole (counter-clockwise) that lies inside no outer ring: a hole must be inside the polygon it cuts');
+    const before = t.sb.requests.length;
+    const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+    expect(imported.exitCode).toBe(2);
+    expect(imported.stdout + imported.stderr).toContain('plots.shp record 1 holds 2 rings, of which 1 is a hole (counter-clockwise) that lies inside no outer ring');
+    expect(t.sb.requests.length).toBe(before);
+  });
+
   it('a .shp, .shx or .dbf given alone is exit 2 saying a Shapefile is read from a ZIP of its files', async () => {
     const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
     for (const part of ['plots.shp', 'plots.dbf', 'plots.shx']) {
