@@ -333,8 +333,9 @@ interface ShapefileRecord {
 
 async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, name: string): Promise<ShapefileRecord[]> {
   const base = shp.slice(0, -4);
+  const siblingName = (ext: string) => Object.keys(entries).find((n) => n.toLowerCase() === `${base}.${ext}`.toLowerCase());
   const sibling = (ext: string) => {
-    const key = Object.keys(entries).find((n) => n.toLowerCase() === `${base}.${ext}`.toLowerCase());
+    const key = siblingName(ext);
     return key === undefined ? undefined : entries[key];
   };
   const prjBytes = sibling('prj');
@@ -383,7 +384,7 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
   }
   const { parseShp, parseDbf } = await import('shpjs');
   let geometries: Array<Geometry | null>;
-  let written: Array<number | undefined>;
+  let written: ShpRecords;
   let records: Array<Record<string, unknown>>;
   try {
     // Reprojected here, not by shpjs: it reads the .prj with proj4 as it stands, and when proj4
@@ -401,15 +402,30 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
   } catch (err) {
     throw new UsageError(`${name}: ${shp} is not a readable Shapefile (${(err as Error).message})`);
   }
+  // shpjs stops without a word at a record the file ends inside, and gives a record the .dbf
+  // lacks no attributes: a plot fewer, or plots without their names, country and id.
+  if (written.cut) throw new UsageError(`${name}: ${shp} ${written.cut}: the file is cut short`, {}, 'export the layer again, or send the files as the GIS wrote them');
   const dbf = sibling('dbf');
+  if (dbf) {
+    const dbfName = siblingName('dbf')!;
+    const cut = dbfCut(dbf);
+    if (cut) throw new UsageError(`${name}: ${dbfName} ${cut}: the file is cut short`, {}, 'export the layer again, or send the files as the GIS wrote them');
+    if (records.length !== geometries.length) {
+      throw new UsageError(
+        `${name}: ${shp} holds ${geometries.length} shape${geometries.length === 1 ? '' : 's'} and ${dbfName} ${records.length} record${records.length === 1 ? '' : 's'}: which attributes are whose cannot be told`,
+        {},
+        'send the .shp, .shx and .dbf of one export of the layer',
+      );
+    }
+  }
   const features = geometries.map((geometry, i): ShapefileRecord => {
     const feature: Feature<Geometry | null> = { type: 'Feature', geometry: geometry && plainGeometry(geometry, toWgs84), properties: fullNames(records[i] ?? {}) };
     // shpjs places each counter-clockwise ring (a hole) in the outer ring around it, and leaves
     // out one that lies in none: the plot would reach the registry without it.
-    const lost = (written[i] ?? 0) - ringCount(geometry);
+    const lost = (written.rings[i] ?? 0) - ringCount(geometry);
     if (lost <= 0) return { feature };
     const holes = lost === 1 ? '1 is a hole (counter-clockwise) that lies' : `${lost} are holes (counter-clockwise) that lie`;
-    return { feature, structure: [`${shp} record ${i + 1} holds ${written[i]} rings, of which ${holes} inside no outer ring: a hole must be inside the polygon it cuts`] };
+    return { feature, structure: [`${shp} record ${i + 1} holds ${written.rings[i]} rings, of which ${holes} inside no outer ring: a hole must be inside the polygon it cuts`] };
   });
   // A record whose flag is "*" was deleted in the GIS, and GDAL and QGIS read it as gone;
   // shpjs reads it as any other. Its shape goes with it.
@@ -422,19 +438,31 @@ function ringCount(g: Geometry | null): number {
   return 0;
 }
 
-/**
- * The rings of each record of a .shp as written (its non-empty parts; undefined for a record
- * that is no polygon), read from the file's own bytes: shpjs's polygons may hold fewer.
- */
-function shpRecordRings(shp: Uint8Array): Array<number | undefined> {
+interface ShpRecords {
+  /** The rings of each record as written (its non-empty parts; undefined for a record that is no polygon). */
+  rings: Array<number | undefined>;
+  /** Where the file ends short of what its header gives, if it does. */
+  cut?: string;
+}
+
+/** The records of a .shp as its own bytes give them: shpjs's polygons may hold fewer rings. */
+function shpRecordRings(shp: Uint8Array): ShpRecords {
   const view = new DataView(shp.buffer, shp.byteOffset, shp.byteLength);
   const rings: Array<number | undefined> = [];
-  // Each record: its number and content length (16-bit words), big-endian, then the content.
-  for (let at = 100; at + 8 <= shp.length; ) {
+  // The file's length in 16-bit words at 24, big-endian; each record its number and content
+  // length so, then the content.
+  if (shp.length < 100) return { rings, cut: `ends inside its header (${shp.length} bytes of 100)` };
+  const declared = view.getInt32(24) * 2;
+  let at = 100;
+  while (at < shp.length) {
     const content = at + 8;
-    const length = view.getInt32(at + 4) * 2;
+    const length = content <= shp.length ? view.getInt32(at + 4) * 2 : 0;
+    // shpjs fails on a negative length first; this loop would not end.
+    if (length < 0) throw new Error(`record ${rings.length + 1} gives a negative length`);
+    if (content > shp.length || content + length > shp.length) {
+      return { rings, cut: `ends inside record ${rings.length + 1} (its header gives ${declared} bytes, the file has ${shp.length})` };
+    }
     at = content + length;
-    if (at > shp.length) break;
     // Polygon, PolygonZ, PolygonM: the number of parts at 36, of points at 40, the parts' starts at 44.
     const type = length >= 4 ? view.getInt32(content, true) : 0;
     if (type !== 5 && type !== 15 && type !== 25) {
@@ -451,7 +479,20 @@ function shpRecordRings(shp: Uint8Array): Array<number | undefined> {
     }
     rings.push(count);
   }
-  return rings;
+  return declared > shp.length ? { rings, cut: `ends after record ${rings.length} (its header gives ${declared} bytes, the file has ${shp.length})` } : { rings };
+}
+
+/** Where a .dbf ends inside the records its header counts, if it does. */
+function dbfCut(dbf: Uint8Array): string | undefined {
+  const view = Buffer.from(dbf.buffer, dbf.byteOffset, dbf.byteLength);
+  // One shorter than its header fails in shpjs's reading first.
+  if (view.length < 12) return undefined;
+  const records = view.readUInt32LE(4);
+  const headerLength = view.readUInt16LE(8);
+  const recordLength = view.readUInt16LE(10);
+  if (headerLength + records * recordLength <= view.length) return undefined;
+  const whole = Math.max(0, Math.floor((view.length - headerLength) / (recordLength || 1)));
+  return `ends inside record ${whole + 1} of the ${records} its header counts`;
 }
 
 function dbfRecordDeleted(dbf: Uint8Array, index: number): boolean {

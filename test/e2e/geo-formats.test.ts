@@ -335,6 +335,30 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     expect(t.sb.requests.length).toBe(before);
   });
 
+  it('a .shp cut short, or a .dbf of fewer records than the .shp has shapes, is exit 2 naming the layer, never a plot fewer or one without its attributes', async () => {
+    const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
+    const shp = entries['plots.shp']!;
+    const dbf = Buffer.from(entries['plots.dbf']!);
+    const twoRecords = Buffer.concat([dbf.subarray(0, dbf.readUInt16LE(8) + 2 * dbf.readUInt16LE(10)), Buffer.from([0x1a])]);
+    twoRecords.writeUInt32LE(2, 4);
+    for (const [zip, files, said] of [
+      // As `truncate -s -30 plots.shp` leaves it.
+      ['shp-cut.zip', { 'plots.shp': shp.subarray(0, shp.length - 30) }, `shp-cut.zip: plots.shp ends inside record 3 (its header gives ${shp.length} bytes, the file has ${shp.length - 30}): the file is cut short`],
+      ['dbf-short.zip', { 'plots.dbf': twoRecords }, 'dbf-short.zip: plots.shp holds 3 shapes and plots.dbf 2 records: which attributes are whose cannot be told'],
+      ['dbf-cut.zip', { 'plots.dbf': dbf.subarray(0, dbf.length - 30) }, 'dbf-cut.zip: plots.dbf ends inside record 3 of the 3 its header counts: the file is cut short'],
+    ] as const) {
+      const file = t.writeFile(zip, Buffer.from(zipSync({ ...entries, ...files })));
+      const check = await t.sct(['origins', 'check', file]);
+      expect(check.exitCode, check.stdout).toBe(2);
+      expect(check.stderr).toContain(`error: ${said}`);
+      const before = t.sb.requests.length;
+      const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+      expect(imported.exitCode).toBe(2);
+      expect(imported.stderr).toContain(said);
+      expect(t.sb.requests.length).toBe(before);
+    }
+  });
+
   it('a .shp, .shx or .dbf given alone is exit 2 saying a Shapefile is read from a ZIP of its files', async () => {
     const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
     for (const part of ['plots.shp', 'plots.dbf', 'plots.shx']) {
