@@ -105,8 +105,39 @@ async function fromKml(text: string, name: string, size: number): Promise<GeoJso
   return 'nodeType' in doc ? kmlPlots(doc, name, size) : doc;
 }
 
-/** The plots of a parsed KML document. */
-async function kmlPlots(doc: XmlDocument, name: string, size: number): Promise<GeoJsonFile> {
+interface NetworkLink {
+  name?: string;
+  href?: string;
+}
+
+/** A KML document's NetworkLinks, in document order: each its own name and the href of its Link (KML 2.0: Url). */
+function networkLinks(doc: XmlDocument): NetworkLink[] {
+  return Array.from(doc.getElementsByTagName('NetworkLink')).map((link) => {
+    const name = Array.from(link.childNodes).find((n) => n.nodeName === 'name')?.textContent?.trim();
+    const target = link.getElementsByTagName('Link')[0] ?? link.getElementsByTagName('Url')[0] ?? link;
+    const href = target.getElementsByTagName('href')[0]?.textContent?.trim();
+    return { ...(name && { name }), ...(href && { href }) };
+  });
+}
+
+/**
+ * What a KML's NetworkLinks that are not read say: their plots are in another file, fetched by
+ * Google Earth and never by sct, and left out without a word they would be plots the registry
+ * never sees. `missing`: an href a KMZ's main KML names that is not in the archive.
+ */
+function unreadLinks(links: NetworkLink[], plots: number, missing: (link: NetworkLink) => boolean = () => false): string | undefined {
+  if (links.length === 0) return undefined;
+  const list = links.map((l) => {
+    const target = `${l.href ?? 'no href'}${missing(l) ? ' (not in the archive)' : ''}`;
+    return l.name ? `"${l.name}" (${target})` : target;
+  });
+  const count = `${links.length} NetworkLink${links.length === 1 ? '' : 's'}`;
+  const what = plots === 0 ? `the file holds no plots, only ${count}, not read` : `${count} not read, so ${links.length === 1 ? 'its' : 'their'} plots are not checked`;
+  return `${what}: ${list.join(', ')}: sct follows only the links of a KMZ to KML files inside it; give the linked file${links.length === 1 ? '' : 's'} itself`;
+}
+
+/** The plots of a parsed KML document; its NetworkLinks a warning, unless `linksSaid` (a KMZ's main KML, whose reader says them). */
+async function kmlPlots(doc: XmlDocument, name: string, size: number, linksSaid = false): Promise<GeoJsonFile> {
   const { kml } = await import('@tmcw/togeojson');
   // "lon, lat, alt" with a space after each comma is read by GDAL and Google Earth; togeojson
   // splits tuples at white space and would make each number a position of its own.
@@ -116,8 +147,8 @@ async function kmlPlots(doc: XmlDocument, name: string, size: number): Promise<G
   }
   const collection = kml(doc);
   // togeojson makes a feature of a NetworkLink (a link to another file: fromKmz follows those
-  // inside a KMZ) and of a GroundOverlay (an image laid over the map): neither is a plot. Both
-  // come after the Placemarks, whose order the ring problems below count on.
+  // inside a KMZ, the others are a warning) and of a GroundOverlay (an image laid over the map):
+  // neither is a plot. Both come after the Placemarks, whose order the ring problems below count on.
   collection.features = collection.features.filter((f) => !NOT_PLOTS.has(String(f.properties?.['@geometry-type'])));
   // Google Earth writes a plot of several pieces as a MultiGeometry, which togeojson reads as a
   // GeometryCollection: of polygons only, it is a MultiPolygon.
@@ -132,6 +163,8 @@ async function kmlPlots(doc: XmlDocument, name: string, size: number): Promise<G
     }
   }
   const file = fromGeoJsonValue(collection, name, size);
+  const unread = linksSaid ? undefined : unreadLinks(networkLinks(doc), file.features.length);
+  if (unread) file.skipped = unread;
   // togeojson closes an open ring and drops one of fewer than 4 positions without a word; the
   // registry refuses both, so they are read from the file as written. One feature a Placemark,
   // in document order, as togeojson yields them.
@@ -287,16 +320,23 @@ async function fromKmz(entries: Record<string, Uint8Array>, main: string, name: 
   if (typeof mainText !== 'string') return { ...mainText, problem: `${main}: ${mainText.problem}` };
   const doc = xmlDocument(mainText, name, 'KML');
   if (!('nodeType' in doc)) return doc;
-  const file = await kmlPlots(doc, name, size);
-  if (file.problem) return file;
   const dir = main.includes('/') ? main.slice(0, main.lastIndexOf('/') + 1) : '';
-  const linked = new Set<string>();
-  for (const link of Array.from(doc.getElementsByTagName('NetworkLink'))) {
-    const href = link.getElementsByTagName('href')[0]?.textContent?.trim();
-    if (!href || /^[a-z][a-z0-9+.-]*:/i.test(href)) continue;
-    const entry = posix.normalize(dir + href);
-    if (entry !== main && Object.hasOwn(entries, entry) && /\.kml$/i.test(entry)) linked.add(entry);
-  }
+  // The archive's entry a link names; undefined for a URL or none.
+  const entryOf = ({ href }: NetworkLink) => (!href || /^[a-z][a-z0-9+.-]*:/i.test(href) ? undefined : posix.normalize(dir + href));
+  const followed = (link: NetworkLink) => {
+    const entry = entryOf(link);
+    return entry !== undefined && entry !== main && Object.hasOwn(entries, entry) && /\.kml$/i.test(entry);
+  };
+  const missing = (link: NetworkLink) => {
+    const entry = entryOf(link);
+    return entry !== undefined && !Object.hasOwn(entries, entry);
+  };
+  const file = await kmlPlots(doc, name, size, true);
+  if (file.problem) return file;
+  const links = networkLinks(doc);
+  const linked = new Set(links.filter(followed).map((l) => entryOf(l)!));
+  // What the linked files' own NetworkLinks (not followed: one level, as GDAL writes) leave out.
+  const skipped: string[] = [];
   for (const entry of linked) {
     read.add(entry);
     const partText = await text(entry);
@@ -305,7 +345,11 @@ async function fromKmz(entries: Record<string, Uint8Array>, main: string, name: 
     // Numbered across the archive, as one file: each layer's own numbers start again at 1.
     for (const feature of part.features) file.features.push({ ...feature, index: file.features.length + 1 });
     if (part.structure) file.structure = [...(file.structure ?? []), ...part.structure];
+    if (part.skipped) skipped.push(`${entry}: ${part.skipped}`);
   }
+  const unread = unreadLinks(links.filter((l) => !followed(l)), file.features.length, missing);
+  if (unread) skipped.unshift(unread);
+  if (skipped.length > 0) file.skipped = skipped.join('; ');
   return file;
 }
 

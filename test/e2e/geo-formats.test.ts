@@ -418,6 +418,29 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     expect(points.stdout).toContain('2 features (2 points, 0 polygons, 0 ha)');
   });
 
+  it('a KML NetworkLink (plots in another file, not fetched) is a warning naming it; a file of links alone says so', async () => {
+    const link = '<NetworkLink><name>Sefwi plots</name><Link><href>https://example.com/sefwi-plots.kml</href></Link></NetworkLink>';
+    const only = t.writeFile('links-only.kml', `<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>Cooperative</name>${link}</Document></kml>`);
+    const r = await t.sct(['origins', 'check', only]);
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(r.stdout).toContain(
+      'links-only.kml: warning: the file holds no plots, only 1 NetworkLink, not read: "Sefwi plots" (https://example.com/sefwi-plots.kml): sct follows only the links of a KMZ to KML files inside it; give the linked file itself',
+    );
+    const beside = t.writeFile('link-beside.kml', kmlText().replace('</Document>', `${link}</Document>`));
+    const b = await t.sct(['origins', 'check', beside]);
+    expect(b.exitCode, b.stdout).toBe(0);
+    expect(b.stdout).toContain('link-beside.kml: warning: 1 NetworkLink not read, so its plots are not checked: "Sefwi plots" (https://example.com/sefwi-plots.kml): sct follows only the links of a KMZ to KML files inside it; give the linked file itself');
+    expect(b.stdout).toContain('3 features (0 points, 3 polygons, 23.97 ha): 1 warning');
+    // A KMZ whose doc.kml links to a layer missing from the archive.
+    const layers = unzipSync(readFileSync(fixture('two-layers.kmz')));
+    delete layers['layers/south.kml'];
+    const kmz = t.writeFile('half.kmz', Buffer.from(zipSync(layers)));
+    const k = await t.sct(['origins', 'check', kmz]);
+    expect(k.stdout).toContain('half.kmz: warning: 1 NetworkLink not read, so its plots are not checked: layers/south.kml (not in the archive)');
+    const imported = await t.sct(['origins', 'import', '--file', kmz, '--skip-invalid', '--dry-run', '-o', 'json']);
+    expect(imported.stderr).toContain('half.kmz: warning: 1 NetworkLink not read, so its plots are not checked: layers/south.kml (not in the archive)');
+  });
+
   it('reads KML coordinates written "lon, lat, alt" with a space after each comma, as GDAL does', async () => {
     const spaced = kmlText().replace(/<coordinates>([^<]*)<\/coordinates>/g, (_all, c: string) => `<coordinates>${c.replaceAll(',', ', ')}</coordinates>`);
     expect(spaced).toContain(', ');
