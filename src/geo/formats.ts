@@ -19,18 +19,18 @@ import { ringLengthOrClosure, ringName } from './plot-checks.js';
 
 export async function readPlotFile(file: string, stdin: Readable, signal?: AbortSignal): Promise<GeoJsonFile> {
   const named = file === '-' ? undefined : formatByName(file);
-  // What the first bytes say wins over the name where both name a text format (a GPX saved as
-  // .kml, a KML as .geojson): read by its name, its plots were none, and the check said so with
-  // exit 0. A GeoJSON name is checked before the file is read as GeoJSON text; a KML or GPX once
-  // it is read.
-  const byName = named === 'geojson' ? (textFormatByContent((await regularFileHead(file)) ?? new Uint8Array(0)) ?? named) : named;
+  // What the first bytes say wins over a text format's name (a GPX saved as .kml, a KML as
+  // .geojson, a KMZ as .kml): read by its name, its plots were none, and the check said so with
+  // exit 0, or a ZIP's bytes were "not UTF-8". A GeoJSON name is checked before the file is read
+  // as GeoJSON text; a KML or GPX once it is read.
+  const byName = named === 'geojson' ? (formatByContent((await regularFileHead(file)) ?? new Uint8Array(0)) ?? named) : named;
   // GeoJSON is read as text directly: the largest files are GeoJSON, and a Buffer kept beside
   // the text would add its size to the peak.
   if (byName === 'geojson') return readGeoJsonFile(file, stdin, signal);
   const bytes = await readInput(file, stdin, { signal });
   const name = fileLabel(file);
   // A FIFO is known by its content only once read; a UTF-16 file by its byte-order mark.
-  const format = byName === 'kml' || byName === 'gpx' ? (textFormatByContent(bytes) ?? byName) : (byName ?? formatByContent(bytes));
+  const format = byName === 'kml' || byName === 'gpx' ? (formatByContent(bytes) ?? byName) : (byName ?? formatByContent(bytes));
   switch (format) {
     case 'kml':
     case 'gpx': {
@@ -59,12 +59,6 @@ function converted(file: GeoJsonFile): GeoJsonFile {
  * mark; bytes that are not UTF-8 where nothing else is declared are refused, since read as UTF-8
  * they would reach the service as U+FFFD.
  */
-/** KML, GPX or GeoJSON by the first bytes, where they say one of them. */
-function textFormatByContent(head: Uint8Array): 'geojson' | 'kml' | 'gpx' | undefined {
-  const format = formatByContent(head);
-  return format === 'geojson' || format === 'kml' || format === 'gpx' ? format : undefined;
-}
-
 async function xmlText(bytes: Uint8Array, name: string, format: string): Promise<string | GeoJsonFile> {
   const refused = (why: string): GeoJsonFile => ({ name, size: bytes.length, features: [], problem: `not ${format}: ${why}` });
   let label = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : undefined;

@@ -441,6 +441,19 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     expect(imported.stderr).toContain('half.kmz: warning: 1 NetworkLink not read, so its plots are not checked: layers/south.kml (not in the archive)');
   });
 
+  it('a KMZ or zipped Shapefile saved under a text name (.kml, .gpx, .geojson, .json) is read as the ZIP it is', async () => {
+    for (const [source, name] of [
+      ['plots.kmz', 'zipped.kml'],
+      ['plots.kmz', 'zipped.gpx'],
+      ['plots.kmz', 'zipped.geojson'],
+      ['plots-shp.zip', 'zipped.json'],
+    ] as const) {
+      const r = await t.sct(['origins', 'check', t.writeFile(name, readFileSync(fixture(source)))]);
+      expect(r.exitCode, r.stdout).toBe(0);
+      expect(r.stdout).toBe(`${name}: 3 features (0 points, 3 polygons, 23.97 ha): no findings\n`);
+    }
+  });
+
   it('reads KML coordinates written "lon, lat, alt" with a space after each comma, as GDAL does', async () => {
     const spaced = kmlText().replace(/<coordinates>([^<]*)<\/coordinates>/g, (_all, c: string) => `<coordinates>${c.replaceAll(',', ', ')}</coordinates>`);
     expect(spaced).toContain(', ');
