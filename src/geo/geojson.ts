@@ -153,15 +153,17 @@ export function fromGeoJsonValue(value: unknown, name: string, size: number): Ge
 /**
  * Why a `crs` member (GeoJSON of 2008, which GDAL still writes) says the coordinates are not WGS 84
  * longitude/latitude, if it does. Read as WGS 84, a file on another datum lands hundreds of
- * metres off, and a projected one (metres) is out of range: refused, naming the system.
+ * metres off, and a projected one (metres) is out of range: refused, naming the system. That
+ * GeoJSON let a Feature or a geometry carry its own, for its positions alone (`whose`).
  */
-export function crsProblem(crs: unknown): string | undefined {
+export function crsProblem(crs: unknown, whose = "the file's"): string | undefined {
   if (crs === undefined || crs === null) return undefined;
   const props = crs && typeof crs === 'object' ? ((crs as { properties?: unknown }).properties as Record<string, unknown> | undefined) : undefined;
   const named = typeof props?.name === 'string' ? props.name : props?.code !== undefined ? `EPSG:${String(props.code)}` : undefined;
   if (named !== undefined && WGS84_NAMES.test(named.trim())) return undefined;
   const said = named !== undefined ? named : JSON.stringify(crs).slice(0, 80);
-  return `not WGS 84: the file's "crs" member names ${said}, and GeoJSON plots are WGS 84 longitude and latitude (read as such they would land in the wrong place): convert it first, e.g. ogr2ogr -t_srs EPSG:4326 out.geojson in.geojson`;
+  const fix = whose === "the file's" ? 'convert it first, e.g. ogr2ogr -t_srs EPSG:4326 out.geojson in.geojson' : 'give its positions in WGS 84';
+  return `not WGS 84: ${whose} "crs" member names ${said}, and GeoJSON plots are WGS 84 longitude and latitude (read as such they would land in the wrong place): ${fix}`;
 }
 
 /**
@@ -181,6 +183,10 @@ function toFeature(value: unknown, index: number): RawFeature {
     return { index, properties: {}, geometry: undefined, problem: `a malformed GeoJSON Feature: ${why}` };
   }
   const { id, geometry, properties } = parsed.data;
+  // A crs of the feature's own, or of its geometry's, places its positions as one on the file would.
+  const geometryCrs = geometry !== null && typeof geometry === 'object' ? (geometry as { crs?: unknown }).crs : undefined;
+  const crs = crsProblem((value as { crs?: unknown }).crs, "the feature's") ?? crsProblem(geometryCrs, "its geometry's");
+  if (crs) return { index, id, properties: properties ?? {}, geometry, problem: crs };
   const structure = memberProblems(value as object, 'Feature');
   return { index, id, properties: properties ?? {}, geometry, ...(structure.length > 0 && { structure }) };
 }

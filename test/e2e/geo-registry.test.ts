@@ -217,6 +217,17 @@ describe('the registry’s rules (origins check)', () => {
     expect(projected.findings[0]!.message).toMatch(/^not WGS 84: the file's "crs" member names urn:ogc:def:crs:EPSG::3857/);
   });
 
+  it('a "crs" on a feature or on its geometry is checked as one on the file: another system than WGS 84 is that feature\'s error', async () => {
+    const plot = (extra: Record<string, unknown> = {}, geometryExtra: Record<string, unknown> = {}) => feature({ type: 'Point', coordinates: at(0, 0), ...geometryExtra }, { Area: 1 }, extra);
+    const accra = { type: 'name', properties: { name: 'urn:ogc:def:crs:EPSG::4168' } };
+    const { exitCode, findings } = await check([plot({ crs: accra }), plot({}, { crs: accra }), plot({ crs: { type: 'name', properties: { name: 'urn:ogc:def:crs:OGC:1.3:CRS84' } } })]);
+    expect(exitCode).toBe(2);
+    expect(errorsOf(findings)).toEqual([
+      [1, 'not WGS 84: the feature\'s "crs" member names urn:ogc:def:crs:EPSG::4168, and GeoJSON plots are WGS 84 longitude and latitude (read as such they would land in the wrong place): give its positions in WGS 84'],
+      [2, 'not WGS 84: its geometry\'s "crs" member names urn:ogc:def:crs:EPSG::4168, and GeoJSON plots are WGS 84 longitude and latitude (read as such they would land in the wrong place): give its positions in WGS 84'],
+    ]);
+  });
+
   it('a FeatureCollection with members RFC 7946 keeps for features and geometries is refused', async () => {
     const plot = feature({ type: 'Point', coordinates: at(0, 0) }, { Area: 1 });
     for (const member of ['coordinates', 'geometries', 'geometry', 'properties']) {
