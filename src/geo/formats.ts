@@ -157,6 +157,10 @@ async function kmlPlots(doc: XmlDocument, name: string, size: number, linksSaid 
     }
   }
   const file = fromGeoJsonValue(collection, name, size);
+  for (const feature of file.features) {
+    const mixed = mixedMultiGeometry(feature.geometry);
+    if (mixed) feature.problem = mixed;
+  }
   const unread = linksSaid ? undefined : unreadLinks(networkLinks(doc), file.features.length);
   if (unread) file.skipped = unread;
   // togeojson closes an open ring and drops one of fewer than 4 positions without a word; the
@@ -216,6 +220,24 @@ function joinedPolygons(g: Geometry | null): Geometry | null {
   if (g.geometries.length === 1) return g.geometries[0];
   if (!g.geometries.every((p) => p.type === 'Polygon')) return g;
   return { type: 'MultiPolygon', coordinates: g.geometries.map((p) => (p.type === 'Polygon' ? p.coordinates : [])) };
+}
+
+/**
+ * What a MultiGeometry joinedPolygons could not make a plot of holds (togeojson reads it as a
+ * GeometryCollection, a type no plot file has): said in the KML's own words.
+ */
+function mixedMultiGeometry(g: unknown): string | undefined {
+  const collection = g as { type?: unknown; geometries?: Array<{ type?: unknown }> } | null;
+  if (collection?.type !== 'GeometryCollection' || !Array.isArray(collection.geometries)) return undefined;
+  const counts = new Map<string, number>();
+  for (const part of collection.geometries) {
+    const word = part.type === 'LineString' ? 'line' : part.type === 'GeometryCollection' ? 'MultiGeometry' : String(part.type).toLowerCase();
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  const phrase = (word: string) => (counts.get(word) === 1 ? `a ${word}` : `${counts.get(word)} ${word}s`);
+  const others = [...counts.keys()].filter((w) => w !== 'polygon').map(phrase).join(' and ');
+  const held = counts.has('polygon') ? `mixes ${others} with ${phrase('polygon')}` : `holds ${others}`;
+  return `its MultiGeometry ${held}: a plot is one Point, or polygons only (a Polygon or MultiPolygon)`;
 }
 
 async function fromGpx(text: string, name: string, size: number): Promise<GeoJsonFile> {

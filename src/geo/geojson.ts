@@ -179,7 +179,14 @@ function toFeature(value: unknown, index: number): RawFeature {
     if (type !== 'Feature') return { index, properties: {}, geometry: undefined, problem: `not a GeoJSON Feature${type !== undefined ? ` (type ${JSON.stringify(type)})` : ''}` };
     // A Feature by its type, with a member of the wrong kind: say which.
     const member = String(parsed.error.issues[0]?.path[0] ?? '');
-    const why = member === 'properties' ? '"properties" must be an object or null' : member === 'id' ? '"id" must be a string or a number' : parsed.error.issues[0]?.message ?? 'malformed';
+    const why =
+      member === 'properties'
+        ? '"properties" must be an object or null'
+        : member === 'id'
+          ? '"id" must be a string or a number'
+          : member === 'geometry'
+            ? 'it has no "geometry" member (RFC 7946 wants one, null where the feature has no place)'
+            : (parsed.error.issues[0]?.message ?? 'malformed');
     return { index, properties: {}, geometry: undefined, problem: `a malformed GeoJSON Feature: ${why}` };
   }
   const { id, geometry, properties } = parsed.data;

@@ -157,6 +157,7 @@ function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, 
   const g = raw.geometry as { type?: unknown; coordinates?: unknown } | null | undefined;
   if (g === null || g === undefined) return report('error', 'no geometry', undefined, invalid);
   if (typeof g !== 'object' || Array.isArray(g)) return report('error', 'the geometry is not a GeoJSON object', undefined, invalid);
+  if (g.type === undefined) return report('error', 'the geometry has no "type": a plot is a Point, Polygon or MultiPolygon', undefined, invalid);
   if (!(PLOT_TYPES as readonly unknown[]).includes(g.type)) {
     return report('error', `geometry type ${JSON.stringify(g.type ?? null)} is not accepted: a plot is a Point, Polygon or MultiPolygon`, undefined, invalid);
   }
@@ -188,7 +189,8 @@ function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, 
   }
 
   if (type === 'Point') checkPointArea(raw, geometry.coordinates as Position, options, report);
-  if (!scan.precise) {
+  // Rings without positions are their own error: a precision of none says nothing.
+  if (!scan.precise && scan.positions.length > 0) {
     // A loop, not Math.max(...positions): a ring of 65,000 positions is more arguments than a call takes.
     const decimals = Math.min(LIMITS.decimals - 1, scan.positions.reduce((most, [lng, lat]) => Math.max(most, decimalsOf(lng), decimalsOf(lat)), 0));
     report('warning', `positions have at most ${decimals} decimal place${decimals === 1 ? '' : 's'}: the registry expects ${LIMITS.decimals} (about 10 cm)`);

@@ -118,6 +118,21 @@ describe('origins check reads KML, KMZ, zipped Shapefiles and GPX', () => {
     expect(t.sb.requests.filter((q) => q.method === 'POST')).toEqual([]);
   });
 
+  it('a KML MultiGeometry mixing a point with polygons is said as such, not as a GeometryCollection', async () => {
+    const polygon = '<Polygon><outerBoundaryIs><LinearRing><coordinates>-2.491,6.201 -2.481,6.201 -2.481,6.211 -2.491,6.201</coordinates></LinearRing></outerBoundaryIs></Polygon>';
+    const placemark = (name: string, parts: string) => `<Placemark><name>${name}</name><MultiGeometry>${parts}</MultiGeometry></Placemark>`;
+    const kml = t.writeFile(
+      'mixed.kml',
+      `<?xml version="1.0" encoding="UTF-8"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document>${placemark('Mixed farm', `<Point><coordinates>-2.49,6.2</coordinates></Point>${polygon}`)}${placemark('Two wells', '<Point><coordinates>-2.49,6.2</coordinates></Point><Point><coordinates>-2.48,6.2</coordinates></Point>')}</Document></kml>`,
+    );
+    const r = await t.sct(['origins', 'check', '--country-code', 'GH', kml]);
+    expect(r.exitCode, r.stdout).toBe(2);
+    expect(r.stdout.split('\n').filter((l) => l.includes(': error: '))).toEqual([
+      'mixed.kml: feature 1 ("Mixed farm"): error: its MultiGeometry mixes a point with a polygon: a plot is one Point, or polygons only (a Polygon or MultiPolygon)',
+      'mixed.kml: feature 2 ("Two wells"): error: its MultiGeometry holds 2 points: a plot is one Point, or polygons only (a Polygon or MultiPolygon)',
+    ]);
+  });
+
   it('names the feature of a KML file by its placemark when a check fails', async () => {
     const kml = readFileSync(fixture('plots.kml'), 'utf8').replace('<description>cocoa, shaded</description>', '<name>Asante farm</name>').replace('-2.489312,6.209871 -2.486904', '6.209871,-2.489312 -2.486904');
     const r = await t.sct(['origins', 'check', t.writeFile('swapped.kml', kml)]);

@@ -228,6 +228,23 @@ describe('the registry’s rules (origins check)', () => {
     ]);
   });
 
+  it('a Feature without a "geometry" member, a geometry without a type, a ring without positions: each said as such, no precision warning without positions', async () => {
+    const named = { ProducerCountry: 'GH', ProductionPlace: 'P' };
+    const { exitCode, findings } = await check([
+      { type: 'Feature', properties: named },
+      feature({}),
+      feature({ type: 'Polygon', coordinates: [[]] }),
+      feature({ type: 'MultiPolygon', coordinates: [[[]]] }),
+    ]);
+    expect(exitCode).toBe(2);
+    expect(findings.map((f) => [f.feature, f.level, f.message])).toEqual([
+      [1, 'error', 'a malformed GeoJSON Feature: it has no "geometry" member (RFC 7946 wants one, null where the feature has no place)'],
+      [2, 'error', 'the geometry has no "type": a plot is a Point, Polygon or MultiPolygon'],
+      [3, 'error', 'ring 1 (outer) has 0 positions: a ring needs at least 4, the last repeating the first'],
+      [4, 'error', 'polygon 1, ring 1 (outer) has 0 positions: a ring needs at least 4, the last repeating the first'],
+    ]);
+  });
+
   it('a FeatureCollection with members RFC 7946 keeps for features and geometries is refused', async () => {
     const plot = feature({ type: 'Point', coordinates: at(0, 0) }, { Area: 1 });
     for (const member of ['coordinates', 'geometries', 'geometry', 'properties']) {
