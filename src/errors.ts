@@ -142,6 +142,17 @@ export class AnswerError extends SctError {
 }
 
 /**
+ * --jq could not filter the document (jq's own error, a document too large for it): the document
+ * itself is sound, and a write's answer is written without the filter (`sct api`).
+ */
+export class JqError extends SctError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JqError';
+  }
+}
+
+/**
  * A bulk endpoint answered 2xx but rejected the operation sct sent (its per-operation error):
  * the request failed as surely as a 4xx would, so exit 1, with the service's field errors.
  */

@@ -7,7 +7,7 @@ import type { OptionsOf } from './shared/options.js';
 import { METHODS, type Method } from '../api/request.js';
 import { statusText } from '../api/errors.js';
 import { RawAnswer } from '../api/answers.js';
-import { AnswerError, ApiError, UsageError } from '../errors.js';
+import { AnswerError, ApiError, JqError, UsageError } from '../errors.js';
 import { collect, setDotted, splitKeyValue } from './shared/flags.js';
 import { noteChanges, warnChanged, type ListChanges } from './shared/list.js';
 import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../output/format.js';
@@ -200,10 +200,20 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   if (opts.include) await ctx.io.write(statusBlock(ctx, res.status, res.headers));
   // No body at all (204, an empty answer): nothing to print. A JSON null is printed as JSON.
   if (res.data === undefined || (res.data === null && (res.status === 204 || res.status === 205 || res.headers['content-length'] === '0'))) return;
+  const answered = res.redirectedBy === undefined ? `went through (${res.status})` : `was answered with a redirect (${res.redirectedBy} ${statusText(res.redirectedBy)}), and the GET of where it pointed answered ${res.status}`;
+  // A write's answer (a created object's id) is never lost to a filter that fails on it: it is
+  // written as it came, and the run is exit 1 saying the write went through. A read's can be
+  // asked for again.
+  const wrote = method !== 'GET' && method !== 'HEAD';
   if (res.data instanceof RawAnswer) {
+    if (ctx.flags.jq !== undefined && wrote) {
+      await writeRaw(ctx, res.data);
+      throw new AnswerError(`${method} ${p} ${answered}, but --jq filters JSON and the answer is ${res.data.type || 'data'} (${res.data.bytes.length.toLocaleString('en-US')} bytes): it is written to stdout as it came`);
+    }
     if (ctx.flags.jq !== undefined) throw new AnswerError(`--jq filters JSON, but ${method} ${p} answered ${res.data.type || 'data'} (${res.data.bytes.length.toLocaleString('en-US')} bytes), not JSON: nothing is printed`);
     return writeRaw(ctx, res.data);
   }
+  const asJson = () => ctx.io.write(JSON.stringify(terminalSafe(ctx.io)(res.data), null, 2) + '\n');
   const rows = listRows(res.data);
   if (format !== 'json' && ctx.flags.jq === undefined) {
     if (!rows) {
@@ -211,8 +221,7 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
       if (format === 'ndjson' || format === 'table') return writeOne(ctx.io, res.data, ctx.output([]));
       // Known only once the answer came, so never exit 2 ("nothing sent"): the answer is written
       // as JSON (a write's, a created object's id, is never lost) and the run is exit 1.
-      await ctx.io.write(JSON.stringify(terminalSafe(ctx.io)(res.data), null, 2) + '\n');
-      const answered = res.redirectedBy === undefined ? `went through (${res.status})` : `was answered with a redirect (${res.redirectedBy} ${statusText(res.redirectedBy)}), and the GET of where it pointed answered ${res.status}`;
+      await asJson();
       throw new AnswerError(`${method} ${p} ${answered}, but -o ${format} needs a list answer (an array, or an object with results): the answer is written to stdout as JSON`);
     }
     const w = listWriter(ctx, format, rows);
@@ -225,8 +234,16 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
     await w.write(rows);
     return w.end();
   }
-  if (ctx.flags.jq !== undefined || ctx.columns() !== undefined) return writeOne(ctx.io, res.data, { ...ctx.output([]), format: 'json' });
-  await ctx.io.write(JSON.stringify(terminalSafe(ctx.io)(res.data), null, 2) + '\n');
+  if (ctx.flags.jq !== undefined || ctx.columns() !== undefined) {
+    try {
+      return await writeOne(ctx.io, res.data, { ...ctx.output([]), format: 'json' });
+    } catch (err) {
+      if (!(err instanceof JqError && wrote)) throw err;
+      await asJson();
+      throw new AnswerError(`${method} ${p} ${answered}, but --jq failed: ${err.message.replace(/^--jq:? /, '')}; the answer is written to stdout as JSON`);
+    }
+  }
+  await asJson();
 }
 
 /**

@@ -2,7 +2,7 @@
 // package), loaded only when --jq is given. Results print as `jq -r` prints them: strings raw,
 // anything else as compact JSON, one result per line.
 import { createRequire } from 'node:module';
-import { SctError, UsageError } from '../errors.js';
+import { JqError, SctError, UsageError } from '../errors.js';
 import { withDefaultStopSignals } from '../util/process.js';
 
 interface Jq {
@@ -57,8 +57,8 @@ async function load(): Promise<Jq> {
   }
 }
 
-function cannotRun(why: string): SctError {
-  return new SctError(`--jq cannot run here: ${why}`);
+function cannotRun(why: string): JqError {
+  return new JqError(`--jq cannot run here: ${why}`);
 }
 
 /**
@@ -163,7 +163,7 @@ export async function runJq(document: unknown, expr: string, onStderr: (text: st
     // In UTF-8, as jq's output is gathered: a character of Chinese text is three of its elements.
     const bytes = input.length > MAX_JQ_INPUT / 3 ? Buffer.byteLength(input) : input.length;
     if (bytes > MAX_JQ_INPUT) {
-      const e = new SctError(`--jq: the JSON is ${Math.round(bytes / 1e6)} MB, more than the ${MAX_JQ_INPUT / 1e6} MB jq takes here`);
+      const e = new JqError(`--jq: the JSON is ${Math.round(bytes / 1e6)} MB, more than the ${MAX_JQ_INPUT / 1e6} MB jq takes here`);
       e.hint = 'write it one object a line (-o ndjson) and give that to jq';
       throw e;
     }
@@ -190,7 +190,7 @@ export async function runJq(document: unknown, expr: string, onStderr: (text: st
     if (err instanceof RangeError && err.message.includes('Maximum call stack size exceeded')) throw err;
     const tooLarge = err instanceof RangeError && /Invalid string length/.test(err.message);
     const said = tooLarge ? 'the JSON is too large to hand to jq' : jqMessage(err);
-    const e = new SctError(`--jq: ${said}`);
+    const e = new JqError(`--jq: ${said}`);
     // jq here is WebAssembly, at most 4 GB, holding the whole document (an --all list of 60,000
     // orders) and what the expression makes of it; jq itself reads a stream of objects. Its own
     // words for it, not a user's error("… too large") of the expression.

@@ -287,6 +287,11 @@ describe('every answer shown as gh api shows it', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/--jq filters JSON, but GET \/text answered text\/plain \(5 bytes\), not JSON/);
     expect(r.stdout).toBe('');
+    // A write's answer is not lost to the filter: written as it came, the run saying it went through.
+    const post = await sct(['api', '-X', 'POST', '/text', '--jq', '.a']);
+    expect(post.exitCode).toBe(1);
+    expect(post.stderr).toContain('POST /text went through (200), but --jq filters JSON and the answer is text/plain (5 bytes): it is written to stdout as it came');
+    expect(post.stdout).toBe('hello');
   });
 
   it('-i on an error answer prints its status line, headers and body, and the run is still exit 1', async () => {

@@ -112,6 +112,19 @@ describe('sct api output', () => {
     expect(created.name).toBe('CSV write');
     expect(t.sb.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
   });
+
+  it('--jq failing on a write\'s answer: the answer written as JSON, exit 1 saying it went through', async () => {
+    const r = await t.sct(['api', '-X', 'POST', '/products', '-f', 'name=Jq write', '-f', 'sku=JQ-1', '-f', 'type=raw_material', '-f', 'commodity=cocoa', '--jq', '.id | .x']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('POST /products went through (201), but --jq failed: (at <stdin>:0): Cannot index number with string "x"');
+    const created = JSON.parse(r.stdout);
+    expect(created).toMatchObject({ id: expect.any(Number), name: 'Jq write' });
+    expect(t.sb.requests.filter((q) => q.method === 'POST')).toHaveLength(1);
+    // A GET's answer can be asked for again: its failed filter is the error alone.
+    const read = await t.sct(['api', `/products/${created.id}`, '--jq', '.id | .x']);
+    expect(read.exitCode).toBe(1);
+    expect(read.stdout).toBe('');
+  });
 });
 
 describe('sct api paths', () => {
