@@ -28,6 +28,11 @@ export class SctError extends Error {
    * learns its outcome.
    */
   afterRedirect?: string;
+  /**
+   * The answer the failure came with, as it came (the token masked): its status, its headers,
+   * and its body where it was read. `sct api -i` prints it.
+   */
+  answer?: { status: number; headers: Record<string, string | string[] | undefined>; text: string };
 }
 
 /** Bad flag, missing option, invalid file: found before anything was sent. */
@@ -68,8 +73,6 @@ export class ApiError extends SctError {
   readonly body: unknown;
   /** The request's method ("POST"), as apiErrorFrom names it. */
   method?: string;
-  /** The answer as it came (the token masked), for `sct api -i`, which prints a failure whole. */
-  answer?: { headers: Record<string, string | string[] | undefined>; text: string };
   /** `exitCode`: a 401 is the token's (4), but for a page a write's redirect led to (1). */
   constructor(message: string, status: number, fields: FieldErrors, body: unknown, exitCode = status === 401 ? 4 : 1) {
     super(message);

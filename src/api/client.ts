@@ -447,6 +447,19 @@ export class ApiClient {
     const deadline = this.deadline(call.wireSignal);
     const res = await this.sendAttempt(call, deadline);
     if (res === AGAIN) return AGAIN;
+    try {
+      return await this.takeAnswer(call, res, deadline);
+    } catch (err) {
+      // A failure once an answer came (its status, a redirect not followed, a body sct cannot
+      // use) carries that answer for `sct api -i`, which prints a failure's whole: its status and
+      // headers, and its body where it was read (failWithErrorAnswer, parseBody).
+      if (err instanceof SctError && !(err instanceof InterruptedError)) err.answer ??= { status: res.statusCode, headers: res.headers, text: '' };
+      throw err;
+    }
+  }
+
+  /** An attempt's answer, from its headers: followed, waited on, failed, or read and parsed. */
+  private async takeAnswer(call: Call, res: WireResponse, deadline: Deadline): Promise<Answer | typeof AGAIN> {
     this.recordAnswer(res.headers);
     if (await this.followOrWait(call, res, deadline)) return AGAIN;
     const status = res.statusCode;
@@ -611,7 +624,7 @@ export class ApiClient {
     // The method sent: after a redirect, a GET of where a write's answer pointed.
     const err = apiErrorFrom(status, parseErrorBody(text, res.headers), call.target.method, call.shown());
     err.message += call.retries.attemptsSaid;
-    err.answer = { headers: res.headers, text };
+    err.answer = { status, headers: res.headers, text };
     // Every request 404s when the base URL lacks the /api prefix: say so where it shows (unless
     // a warning of this run said it already), and make no other guess at the cause.
     const noPrefix = status === 404 && call.target.url.origin === this.origin ? missingApiPrefix(this.baseUrl) : undefined;
@@ -646,7 +659,7 @@ export class ApiClient {
     }
     if (status === 401 && !sentToken) err.hint = 'this request is sent without a token (the endpoint is public): logging in does not change its answer';
     else if (status === 401) {
-      call.fail(new AuthError(err.message, 401, rejectedTokenHint(this.token, this.tokenSource, this.loginCommand, this.profileHasToken)), false);
+      call.fail(Object.assign(new AuthError(err.message, 401, rejectedTokenHint(this.token, this.tokenSource, this.loginCommand, this.profileHasToken)), { answer: err.answer }), false);
     }
     // A 4xx says the request it answers was not carried out (a write a 307 or 308 sent again
     // included: the answer is its own).
@@ -755,7 +768,7 @@ export class ApiClient {
     const pageToScan = call.mode === 'export-page' || (call.mode === 'page' && (bytes.length >= this.opts.scanFromBytes || mayNotRoundTrip(bytes)));
     const scan = pageToScan && apiAnswer && !contentType(headers).includes('html');
     const scanned = scan ? scanListPage(bytes) : undefined;
-    const parse = (text: string) => (apiAnswer ? parseAnswer(text, status, headers, () => call.where(), (e) => call.fail(e, true)) : parseLoose(text));
+    const parse = (text: string) => (apiAnswer ? parseAnswer(text, status, headers, () => call.where(), (e) => call.fail(Object.assign(e, { answer: { status, headers, text } }), true)) : parseLoose(text));
     const data = scanned ?? parse(bytes.toString('utf8'));
     const noId = options.expect === 'created' ? (createdIdProblem(data) ?? otherObject(options.body, data)) : undefined;
     if (noId) {

@@ -7,7 +7,7 @@ import type { OptionsOf } from './shared/options.js';
 import { METHODS, type Method } from '../api/request.js';
 import { statusText } from '../api/errors.js';
 import { RawAnswer } from '../api/answers.js';
-import { AnswerError, ApiError, JqError, UsageError } from '../errors.js';
+import { AnswerError, ApiError, JqError, SctError, UsageError } from '../errors.js';
 import { collect, setDotted, splitKeyValue } from './shared/flags.js';
 import { noteChanges, warnChanged, type ListChanges } from './shared/list.js';
 import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../output/format.js';
@@ -191,9 +191,9 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
     res = await withRerunKey(client.request({ method: method as Method, path: typedQuery ? `${p}?${typedQuery}` : p, query, body, bodyAsIs, headers, anyAnswer: true }), HEADER_KEY, givenKey);
   } catch (err) {
     // As gh api -i: a failure's status line, headers and body are what -i is asked for.
-    if (opts.include && err instanceof ApiError && err.answer) {
+    if (opts.include && err instanceof SctError && err.answer) {
       const text = err.answer.text;
-      await ctx.io.write(statusBlock(ctx, err.status, err.answer.headers) + (ctx.io.stdoutIsTTY ? stripControl(text) : text) + (text && !text.endsWith('\n') ? '\n' : ''));
+      await ctx.io.write(statusBlock(ctx, err.answer.status, err.answer.headers) + (ctx.io.stdoutIsTTY ? stripControl(text) : text) + (text && !text.endsWith('\n') ? '\n' : ''));
     }
     throw err;
   }

@@ -26,7 +26,8 @@ Fields (gh api's rules):
   --input FILE             sends the file's bytes as they are (JSON, checked, unless -H names another
                            Content-Type).
   -i                       prints "HTTP/1.1 200 OK" and the response headers, a blank line, then the
-                           body; a failure's too, and the run is still exit 1.
+                           body; a failure's too (a 401, a redirect not followed, an answer that is
+                           not JSON), and the run still ends with the failure's exit code.
   --paginate               follows next links and prints one array; -o csv/ndjson/table print list
                            answers (an array, or a page's results) as rows, and --columns picks each
                            row's fields; --jq filters the whole answer (exit 1 when it is not JSON).`;

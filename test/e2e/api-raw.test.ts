@@ -78,6 +78,22 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'zstd' });
     res.end(Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0, 0, 0, 0]));
   },
+  '/api/unauthorized': (res) => {
+    res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="api"' });
+    res.end(JSON.stringify({ detail: 'Invalid token.' }));
+  },
+  '/api/html': (res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<html><body>Sign in</body></html>');
+  },
+  '/api/broken': (res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'r-7' });
+    res.end('{"id": 1,');
+  },
+  '/api/away': (res) => {
+    res.writeHead(302, { location: 'http://127.0.0.2:9/api/away' });
+    res.end();
+  },
   '/api/missing': (res) => {
     res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': 'r-42' });
     res.end(JSON.stringify({ detail: 'Not found.' }));
@@ -302,5 +318,25 @@ describe('every answer shown as gh api shows it', () => {
     expect(head).toMatch(/^X-Request-Id: r-42$/m);
     expect(JSON.parse(body!)).toEqual({ detail: 'Not found.' });
     expect(r.stderr).toMatch(/Not found\. \(404 Not Found on GET \/missing\)/);
+  });
+
+  it('-i prints the answer of every failure that had one: a 401, an HTML page, broken JSON, a redirect not followed; the exit code is the failure\'s', async () => {
+    const unauthorized = await sct(['api', '-i', '/unauthorized']);
+    expect(unauthorized.exitCode).toBe(4);
+    const [head, body] = unauthorized.stdout.split('\n\n');
+    expect(head!.split('\n')[0]).toBe('HTTP/1.1 401 Unauthorized');
+    expect(head).toMatch(/^Www-Authenticate: Bearer realm="api"$/m);
+    expect(JSON.parse(body!)).toEqual({ detail: 'Invalid token.' });
+    const html = await sct(['api', '-i', '/html']);
+    expect(html.exitCode).toBe(1);
+    expect(html.stdout).toMatch(/^HTTP\/1\.1 200 OK\n(.+\n)*Content-Type: text\/html\n(.+\n)*\n<html><body>Sign in<\/body><\/html>\n$/);
+    expect(html.stderr).toContain('the answer is not JSON (200 OK, an HTML page)');
+    const broken = await sct(['api', '-i', '/broken']);
+    expect(broken.exitCode).toBe(1);
+    expect(broken.stdout).toMatch(/^HTTP\/1\.1 200 OK\n(.+\n)*X-Request-Id: r-7\n(.+\n)*\n\{"id": 1,\n$/);
+    const away = await sct(['api', '-i', '/away']);
+    expect(away.exitCode).toBe(1);
+    expect(away.stdout).toMatch(/^HTTP\/1\.1 302 Found\n(.+\n)*Location: http:\/\/127\.0\.0\.2:9\/api\/away\n(.+\n)*\n$/);
+    expect(away.stderr).toContain('sct does not follow a redirect away from the base URL');
   });
 });
