@@ -37,6 +37,11 @@ export class Call {
    * itself may have been carried out. Its status, for messages.
    */
   readAfter?: number;
+  /**
+   * The latest answer's Location as it came: the answer's headers have the token masked, and
+   * redirect() alone may need it back.
+   */
+  sentLocation?: string | string[];
 
   /**
    * An earlier attempt of this write was answered 503: a refusal to start by the service's

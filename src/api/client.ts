@@ -556,7 +556,12 @@ export class ApiClient {
     const unknownIfStopped = doneHere || call.readAfter !== undefined;
     if (++call.redirects > MAX_REDIRECTS) call.fail(new NetworkError(`${call.where()}: too many redirects (more than ${MAX_REDIRECTS})`));
     const from = call.target.url;
-    const target = redirectTarget(location, from);
+    // A Location holding the token is followed masked, as the headers have it: a service that
+    // puts the token in a URL never gets it sent there. But a URL the user put it in
+    // (`sct api "/x?key=$SCT_TOKEN"`) redirected on the base URL's origin (a trailing slash's
+    // 301) leads where the request goes on with it as typed.
+    const asSent = redirectTarget(call.sentLocation ?? location, from);
+    const target = asSent?.origin === this.origin && this.token !== undefined && withoutToken(from.href, this.token) !== from.href ? asSent : redirectTarget(location, from);
     if (!target) {
       const to = String(Array.isArray(location) ? location[0] : location).slice(0, 300);
       call.fail(
@@ -828,6 +833,7 @@ export class ApiClient {
     this.traceRequest(call, headers, body);
     const transport = await (this.transport ??= this.makeTransport());
     const res = await transport.send(url, { method, headers, body, signal, idleTimeoutMs: this.opts.timeoutMs });
+    call.sentLocation = res.headers.location;
     this.maskTokenInHeaders(res.headers);
     this.traceAnswer(res, started, call);
     return res;

@@ -94,6 +94,11 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(302, { location: 'http://127.0.0.2:9/api/away' });
     res.end();
   },
+  // A trailing slash's 301, keeping the query as sent.
+  '/api/tslash': (res) => {
+    res.writeHead(301, { location: `/api/tslash/${(res.req.url ?? '').replace(/^[^?]*/, '')}` });
+    res.end();
+  },
   '/api/missing': (res) => {
     res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': 'r-42' });
     res.end(JSON.stringify({ detail: 'Not found.' }));
@@ -219,6 +224,15 @@ describe('what the user typed reaches the service unchanged', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/stdin .*once/);
     expect(seen).toHaveLength(0);
+  });
+
+  it('a token typed into the path is sent again where a redirect on the same origin leads, masked only in what is shown', async () => {
+    const r = await sct(['api', '-v', '/tslash?key=sct_test_token&x=1']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(seen.map((x) => x.url)).toEqual(['/api/tslash?key=sct_test_token&x=1', '/api/tslash/?key=sct_test_token&x=1']);
+    expect(JSON.parse(r.stdout)).toEqual({ method: 'GET', url: '/api/tslash/?key=sct_…****&x=1' });
+    expect(r.stderr).toContain('< location: /api/tslash/?key=sct_…****&x=1');
+    expect(r.stderr).not.toContain('sct_test_token');
   });
 });
 
