@@ -368,8 +368,8 @@ export class ApiClient {
   async *paginate<T = unknown>(path: string, query: Query = {}, options: PageOptions = {}): AsyncGenerator<Page<T>> {
     const fetch =
       options.asJsonText && !options.unwrap
-        ? (query: URLSearchParams, signal: AbortSignal) => this.send({ path, query, signal }, options.all ? 'export-page' : 'page').then((r) => ({ data: r.data, later: r.later }))
-        : (query: URLSearchParams, signal: AbortSignal) => this.request<unknown>({ path, query, signal });
+        ? (query: URLSearchParams, signal: AbortSignal) => this.send({ path, query, signal }, options.all ? 'export-page' : 'page').then((r) => ({ status: r.status, headers: r.headers, data: r.data, later: r.later }))
+        : (query: URLSearchParams, signal: AbortSignal) => this.request<unknown>({ path, query, signal, anyAnswer: options.anyAnswer });
     yield* paginate<T>({ baseUrl: this.baseUrl, fetch, remaining: () => this.rateLimit.remaining }, path, query, options);
   }
 

@@ -3,6 +3,7 @@
 import { AnswerError, InterruptedError, NetworkError, SctError } from '../errors.js';
 import { JsonText, leadingNumericId } from './json-page.js';
 import { toSearchParams, type Query } from './request.js';
+import type { Headers } from './transport.js';
 import { plural } from '../util/format.js';
 import { isPlainObject } from '../util/objects.js';
 
@@ -40,6 +41,11 @@ export interface PageOptions {
   asJsonText?: boolean;
   /** Items of any kind (`sct api --paginate`, which prints what a list holds); else every item is an object. */
   anyItems?: boolean;
+  /**
+   * Pages asked for as `sct api` asks (RequestOptions.anyAnswer): a first answer that is no
+   * list (an object, a 204, a CSV) ends the listing as NotAList, holding it.
+   */
+  anyAnswer?: boolean;
   /**
    * With all: how many pages may be under way at once when the next links page by limit and
    * offset (default 1, one at a time). See PagesAhead.
@@ -104,7 +110,7 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
       const answer = await pending.answer;
       // A compressed page is decoded only now: its errors name the page as a fetch's do.
       const data = answer.later ? await answer.later().catch((err: unknown) => Promise.reject(atPage(err, pending.query))) : answer.data;
-      const page = asPage<T>(data, path);
+      const page = asPage<T>(data, path, options.anyAnswer && requests === 1 ? answer : undefined);
       firstCount ??= page.count;
       if (!options.anyItems) refuseNonObjects(page.results, path);
       const items = options.unwrap ? (page.results.flatMap(options.unwrap) as T[]) : page.results;
@@ -151,6 +157,8 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
 }
 
 export interface PageAnswer {
+  status: number;
+  headers: Headers;
   data?: unknown;
   later?: () => Promise<unknown>;
 }
@@ -242,13 +250,25 @@ function offsetStep(current: URLSearchParams, next: URLSearchParams): OffsetStep
   return { offset, limit, params: new URLSearchParams(next) };
 }
 
-function asPage<T>(data: unknown, path: string): { results: T[]; count: number | null; next: string | null } {
+function asPage<T>(data: unknown, path: string, first?: PageAnswer): { results: T[]; count: number | null; next: string | null } {
   if (Array.isArray(data)) return { results: data as T[], count: data.length, next: null };
   if (data && typeof data === 'object' && Array.isArray((data as { results?: unknown }).results)) {
     const d = data as { results: T[]; count?: number; next?: string | null };
     return { results: d.results, count: typeof d.count === 'number' ? d.count : null, next: d.next ?? null };
   }
+  if (first) throw new NotAList(`unexpected response from GET ${path}: not a paginated list`, { ...first, data });
   throw new NetworkError(`unexpected response from GET ${path}: not a paginated list`);
+}
+
+/** A first answer that is no list, for a listing that takes one (PageOptions.anyAnswer): it ends the listing, and is the caller's to use. */
+export class NotAList extends NetworkError {
+  constructor(
+    message: string,
+    readonly page: PageAnswer,
+  ) {
+    super(message);
+    this.name = 'NotAList';
+  }
 }
 
 /**

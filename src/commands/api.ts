@@ -7,6 +7,8 @@ import type { OptionsOf } from './shared/options.js';
 import { METHODS, type Method } from '../api/request.js';
 import { statusText } from '../api/errors.js';
 import { RawAnswer } from '../api/answers.js';
+import { NotAList } from '../api/pagination.js';
+import type { ApiResponse } from '../api/client.js';
 import { AnswerError, ApiError, JqError, SctError, UsageError } from '../errors.js';
 import { collect, setDotted, splitKeyValue } from './shared/flags.js';
 import { noteChanges, warnChanged, type ListChanges } from './shared/list.js';
@@ -171,12 +173,15 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
     const offset = Number(query.get('offset')) || 0;
     const changes: ListChanges = { duplicates: 0, first: null, last: null };
     try {
-      for await (const page of client.paginate(p, query, { all: true, pageSize, offset, anyItems: true })) {
+      for await (const page of client.paginate(p, query, { all: true, pageSize, offset, anyItems: true, anyAnswer: true })) {
         writer ??= listWriter(ctx, format, page.results);
         await writer.write(page.results);
         noteChanges(changes, page);
       }
     } catch (err) {
+      // As gh api --paginate: an answer that is no list (an object, a 204, a CSV) has no next
+      // page, and is printed as without --paginate.
+      if (err instanceof NotAList) return printAnswer(ctx, { status: err.page.status, headers: err.page.headers, data: err.page.data }, method, p, format);
       // As a list command: what was read stays parseable, and the error says it is incomplete.
       if (!writer?.wholeOnly) await writer?.end().catch(() => undefined);
       warnChanged(ctx, changes, 'items');
@@ -198,6 +203,11 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
     throw err;
   }
   if (opts.include) await ctx.io.write(statusBlock(ctx, res.status, res.headers));
+  return printAnswer(ctx, res, method, p, format);
+}
+
+/** An answer as the output asked for has it (after -i's status block). */
+async function printAnswer(ctx: Context, res: ApiResponse<unknown>, method: string, p: string, format: ReturnType<Context['format']>): Promise<void> {
   // No body at all (204, an empty answer): nothing to print. A JSON null is printed as JSON.
   if (res.data === undefined || (res.data === null && (res.status === 204 || res.status === 205 || res.headers['content-length'] === '0'))) return;
   const answered = res.redirectedBy === undefined ? `went through (${res.status})` : `was answered with a redirect (${res.redirectedBy} ${statusText(res.redirectedBy)}), and the GET of where it pointed answered ${res.status}`;

@@ -28,9 +28,10 @@ Fields (gh api's rules):
   -i                       prints "HTTP/1.1 200 OK" and the response headers, a blank line, then the
                            body; a failure's too (a 401, a redirect not followed, an answer that is
                            not JSON), and the run still ends with the failure's exit code.
-  --paginate               follows next links and prints one array; -o csv/ndjson/table print list
-                           answers (an array, or a page's results) as rows, and --columns picks each
-                           row's fields; --jq filters the whole answer (exit 1 when it is not JSON).`;
+  --paginate               follows next links and prints one array (an answer that is no list as
+                           without --paginate); -o csv/ndjson/table print list answers (an array,
+                           or a page's results) as rows, and --columns picks each row's fields;
+                           --jq filters the whole answer (exit 1 when it is not JSON).`;
 
 export const API_EXAMPLES = [
   'sct api /accounts/me',

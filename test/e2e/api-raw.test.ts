@@ -312,6 +312,15 @@ describe('every answer shown as gh api shows it', () => {
     expect((await sct(['api', '/gzipped'])).stdout).toBe('{\n  "a": 1\n}\n');
   });
 
+  it('--paginate on an answer that is no list (a 204, text) prints it as without --paginate', async () => {
+    const nothing = await sct(['api', '/nothing', '--paginate']);
+    expect(nothing.exitCode, nothing.stderr).toBe(0);
+    expect(nothing.stdout).toBe('');
+    const text = await sct(['api', '/text', '--paginate']);
+    expect(text.exitCode, text.stderr).toBe(0);
+    expect(text.stdout).toBe('hello');
+  });
+
   it('--jq on an answer that is not JSON is exit 1 saying so', async () => {
     const r = await sct(['api', '/text', '--jq', '.a']);
     expect(r.exitCode).toBe(1);

@@ -85,6 +85,15 @@ describe('sct api output', () => {
     expect(jq.stdout).toBe(`${count}\n`);
   });
 
+  it('--paginate on an answer that is no list prints it as without --paginate', async () => {
+    const r = await t.sct(['api', '/accounts/me', '--paginate']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: expect.any(Number), email: expect.any(String) });
+    const jq = await t.sct(['api', '/accounts/me', '--paginate', '--jq', '.id']);
+    expect(jq.exitCode, jq.stderr).toBe(0);
+    expect(jq.stdout).toBe(`${JSON.parse(r.stdout).id}\n`);
+  });
+
   it('-o csv and ndjson print the rows of a list answer', async () => {
     const csv = await t.sct(['api', '/products', '-X', 'GET', '-f', 'limit=2', '-o', 'csv', '--columns', 'id,name']);
     expect(csv.exitCode, csv.stderr).toBe(0);
