@@ -1,5 +1,5 @@
 // sct api: any request through the same client (auth, retries, rate limits), with gh api's flags.
-import { inputName, readInput, readInputText } from '../util/files.js';
+import { inputName, inputText, readInput, readInputText } from '../util/files.js';
 import { tokenOf, type Context } from '../context.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
@@ -266,7 +266,7 @@ async function inputBody(file: string, headers: Record<string, string>, ctx: Con
   const type = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
   if (type !== undefined && !/^application\/(json|[\w.+-]+\+json)\b|^text\/json\b/i.test(type)) return bytes;
   // A byte-order mark, as Windows editors write one, is no part of JSON.
-  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  const text = inputText(bytes, file, { what: '--input' }).replace(/^\uFEFF/, '');
   if (text.trim() === '') throw new UsageError(`${inputName(file)} is empty: --input sends it as JSON, and there is none`, {}, 'leave out --input to send no body');
   try {
     JSON.parse(text);

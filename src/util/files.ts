@@ -1,6 +1,7 @@
 // Reading a file named on the command line (or stdin for "-"), and writing a file whole through
 // a new temporary file renamed into place: one way each, shared by every command.
 import { closeSync, constants, copyFileSync, existsSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { constants as bufferConstants } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -73,9 +74,18 @@ export async function readInput(file: string, stdin: Readable | NodeJS.ReadableS
  * common, and a Buffer kept beside the string would be that much more memory at the peak.
  */
 export async function readInputText(file: string, stdin: Readable | NodeJS.ReadableStream, o: ReadOptions = {}): Promise<string> {
-  if (file === '-' || isFifo(file)) return (await readInput(file, stdin, o)).toString('utf8');
+  if (file === '-' || isFifo(file)) return inputText(await readInput(file, stdin, o), file, o);
   try {
     return await (await import('node:fs/promises')).readFile(file, { encoding: 'utf8', signal: o.signal });
+  } catch (err) {
+    throw readError(file, err, o);
+  }
+}
+
+/** An input's bytes read whole as UTF-8 text: more than a string holds is said as a read's failure, naming the input. */
+export function inputText(bytes: Buffer, file: string, o: ReadOptions = {}): string {
+  try {
+    return bytes.toString('utf8');
   } catch (err) {
     throw readError(file, err, o);
   }
@@ -86,9 +96,16 @@ function readError(file: string, err: unknown, o: ReadOptions): Error {
   return new UsageError(`cannot read ${inputName(file)}${o.what ? ` for ${o.what}` : ''}: ${fileErrorText(err)}`);
 }
 
+const MAX_STRING_LENGTH = bufferConstants.MAX_STRING_LENGTH;
+
 /** Why a file could not be read: the few reasons a person meets in words, the system's own text for the rest. */
 export function fileErrorText(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
+  // Read whole as text, a file is one string, which V8 caps: Node says so as ERR_STRING_TOO_LONG
+  // (Buffer.toString) or as a bare RangeError (readFile with an encoding).
+  if (code === 'ERR_STRING_TOO_LONG' || (err instanceof RangeError && err.message === 'Invalid string length')) {
+    return `it is too large to read as text (more than ${MAX_STRING_LENGTH.toLocaleString('en-US')} characters, about ${formatBytes(MAX_STRING_LENGTH)})`;
+  }
   return (code && FILE_ERRORS[code]) ?? (err as Error).message;
 }
 

@@ -4,7 +4,7 @@
 // failure included, is shown as gh api shows it.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { truncateSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { removeDir, runSct, tempDir } from '../helpers/sct.js';
@@ -216,6 +216,19 @@ describe('what the user typed reaches the service unchanged', () => {
     const r = await sct(['api', '/things', '-H', 'X-Label: 日本']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(/-H X-Label: .*Latin-1/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('a file too large for a string (--input, -F @file) is exit 2 naming it and the limit, nothing sent', async () => {
+    const big = join(dir, 'big');
+    writeFileSync(big, '');
+    truncateSync(big, 600 * 2 ** 20);
+    const input = await sct(['api', '/things', '--input', big]);
+    expect(input.exitCode).toBe(2);
+    expect(input.stderr).toContain(`cannot read ${big} for --input: it is too large to read as text (more than 536,870,888 characters, about 537 MB)`);
+    const field = await sct(['api', '/things', '-F', `a=@${big}`]);
+    expect(field.exitCode).toBe(2);
+    expect(field.stderr).toContain(`cannot read ${big} for -F: it is too large to read as text (more than 536,870,888 characters, about 537 MB)`);
     expect(seen).toHaveLength(0);
   });
 
