@@ -129,6 +129,8 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   }
   for (const pair of opts.field ?? []) {
     const [key, raw] = splitKeyValue(pair, '-F');
+    // `-F a=@$FILE` with $FILE unset: no file to name in "cannot read … for -F".
+    if (raw === '@') throw new UsageError(`invalid -F "${pair}": the file name after @ is missing (@- reads stdin)`);
     const value = await typedValue(raw, ctx.io.stdin, ctx.signal);
     fields.push({ key, value, text: typeof value === 'string' ? value : value === null ? '' : raw });
   }

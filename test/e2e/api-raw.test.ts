@@ -232,6 +232,13 @@ describe('what the user typed reaches the service unchanged', () => {
     expect(seen).toHaveLength(0);
   });
 
+  it('-F key=@ with no file name (an empty $FILE) is exit 2 saying the name is missing, nothing sent', async () => {
+    const r = await sct(['api', '/things', '-F', 'a=@']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('error: invalid -F "a=@": the file name after @ is missing (@- reads stdin)');
+    expect(seen).toHaveLength(0);
+  });
+
   it('stdin claimed by two options is exit 2 saying so, nothing sent', async () => {
     const r = await sct(['api', '/things', '--input', '-', '-F', 'a=@-'], '{"z":1}');
     expect(r.exitCode).toBe(2);
