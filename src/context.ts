@@ -166,6 +166,15 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       if (auth && !s.token && !options.token) {
         throw notLoggedIn(s);
       }
+      // The token is kept in a 0600 file: one others may read (a chmod, a copy, a backup restored)
+      // is said each time it is sent, as doctor says it, without changing the file behind the user's back.
+      if (auth && !options.token && s.tokenSource === 'profile' && s.tokenStorage === 'config file') {
+        const mode = ctx.config().fileMode();
+        if (mode !== null && (mode & 0o077) !== 0) {
+          const path = ctx.config().path;
+          warnOnce(`${path} holds the token and has mode ${mode.toString(8)}: other users of this machine may read it; \`chmod 600 "${path}"\``);
+        }
+      }
       // A stored base URL was checked when it was set; a --base-url is checked on each run.
       const warning = s.baseUrlSource === 'flag' && !checkedBaseUrl && options.checkBaseUrl !== false ? missingApiPrefix(s.baseUrl) : undefined;
       checkedBaseUrl = true;

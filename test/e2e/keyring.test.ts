@@ -5,7 +5,7 @@
 // installed by .ci/run in CI); that part is skipped only when either program is missing.
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -49,6 +49,19 @@ describe('without a keyring (no D-Bus session): the config file', () => {
     expect(logout.stderr).toContain('Logged out of profile "default" (token removed from the config file).');
     expect(storedProfile(t.dir)).toEqual({ base_url: t.sb.url });
     expect((await t.sct(['auth', 'token'], { env: noEnvToken })).exitCode).toBe(4);
+  });
+
+  it('a config file holding the token that others may read is warned of when the token is used; 0600 is not', async () => {
+    writeFileSync(join(t.dir, 'config.json'), JSON.stringify({ profiles: { default: { base_url: t.sb.url, token: OWNER } } }), { mode: 0o600 });
+    const quiet = await t.sct(['whoami'], { env: noEnvToken });
+    expect(quiet.exitCode, quiet.stderr).toBe(0);
+    expect(quiet.stderr).not.toContain('mode');
+    chmodSync(join(t.dir, 'config.json'), 0o644);
+    const open = await t.sct(['whoami'], { env: noEnvToken });
+    expect(open.exitCode, open.stderr).toBe(0);
+    expect(open.stderr).toContain(`warning: ${join(t.dir, 'config.json')} holds the token and has mode 644: other users of this machine may read it; \`chmod 600 "${join(t.dir, 'config.json')}"\``);
+    // SCT_TOKEN is what is sent then: the file's token is not.
+    expect((await t.sct(['whoami'], { env: { SCT_TOKEN: OWNER } })).stderr).not.toContain('holds the token');
   });
 
   it('--insecure-storage chooses the file without a word about the keyring', async () => {
