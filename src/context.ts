@@ -84,6 +84,8 @@ export interface ClientChoice {
    * warning on stderr says it a second time.
    */
   checkBaseUrl?: boolean;
+  /** false: the caller reports a config file others may read itself (doctor's config line): no warning says it twice. */
+  checkConfigFile?: boolean;
   /** Never sleep through a rate-limit or Retry-After wait: fail at once (doctor only looks). */
   noWait?: boolean;
   /** A token to send instead of the stored one (auth login checks it before storing it); never cached. */
@@ -168,7 +170,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       }
       // The token is kept in a 0600 file: one others may read (a chmod, a copy, a backup restored)
       // is said each time it is sent, as doctor says it, without changing the file behind the user's back.
-      if (auth && !options.token && s.tokenSource === 'profile' && s.tokenStorage === 'config file') {
+      if (auth && !options.token && options.checkConfigFile !== false && s.tokenSource === 'profile' && s.tokenStorage === 'config file') {
         const mode = ctx.config().fileMode();
         if (mode !== null && (mode & 0o077) !== 0) {
           const path = ctx.config().path;

@@ -1041,8 +1041,9 @@ function lowerKeys(h: Record<string, string>): Record<string, string> {
  * however `sct api` wrote its path: a query, a trailing slash.
  */
 function isOwnProfile(path: string): boolean {
-  const bare = `/${path.split(/[?#]/)[0]!.replace(/^\/+|\/+$/g, '')}`;
-  return bare === PATHS.me.replace(/\/+$/, '');
+  // As sent: `/accounts/./me` is `/accounts/me`.
+  const sent = new URL(path.replace(/^\/*/, '/'), 'http://sct.invalid').pathname;
+  return sent.replace(/\/+$/, '') === PATHS.me.replace(/\/+$/, '');
 }
 
 function redirectTarget(location: string | string[], from: URL): URL | undefined {

@@ -10,6 +10,7 @@ import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
 import { closest } from '../output/suggest.js';
 import { cleanCell, keyShown } from '../output/sanitize.js';
+import { shellWord } from '../util/shell.js';
 import { isZip, notReadable, utf8Input } from './decode.js';
 import { holdHeapClose } from './heap.js';
 import { stopEvery, stopPoint } from '../util/process.js';
@@ -692,7 +693,7 @@ export class RowErrors {
     if (!flags.skipInvalid) {
       if (flags.report) writeReportFile(flags.report, invalid, { csvFormulas: ctx.flags.csvFormulas });
       const u = this.unit;
-      this.throwIfAny(flags.report ? `every invalid ${u} is in ${cleanCell(flags.report)}; --skip-invalid sends the valid ${u}s (with --force to replace that report)` : `--skip-invalid sends the valid ${u}s and reports the others`);
+      this.throwIfAny(flags.report ? `every invalid ${u} is in ${shellWord(flags.report)}; --skip-invalid sends the valid ${u}s (with --force to replace that report)` : `--skip-invalid sends the valid ${u}s and reports the others`);
     }
     // Rows by their lines; features by their keys, as a plot file's reading names them.
     const named = invalid.slice(0, 10).map((o) => (this.keys.has(o.lines[0]!) ? keyShown(o.key) : o.lines[0]));

@@ -12,6 +12,7 @@ import { JournalWriteError } from './journal.js';
 import { writeList, writeOne } from '../output/format.js';
 import { ClosedPipeError, InterruptedError, OutputError, PartialFailureError, SctError, UsageError } from '../errors.js';
 import { cleanCell, keyShown, stripControl } from '../output/sanitize.js';
+import { shellWord } from '../util/shell.js';
 import { credentialsInText } from '../util/redact.js';
 import { shownFieldErrors } from '../api/errors.js';
 import { countOf } from '../util/format.js';
@@ -221,7 +222,7 @@ export async function finishBulk(
       if (REPORT_START.get(resolve(o.report)) === 'stdout') await writeReportToStdout(ctx.io, outcomes, { csvFormulas: ctx.flags.csvFormulas });
       else writeReportFile(o.report, outcomes, { csvFormulas: ctx.flags.csvFormulas });
     } catch (err) {
-      reportFailure = new SctError(`writing the report ${cleanCell(o.report)}: ${(err as Error).message}`, { cause: err });
+      reportFailure = new SctError(`writing the report ${shellWord(o.report)}: ${(err as Error).message}`, { cause: err });
     }
   }
   const format = ctx.format();
@@ -256,7 +257,7 @@ export async function finishBulk(
   if (unknown) parts.push(`${unknown} unknown (sent, no answer says what became of them: ${mayBe})`);
   if (invalid) parts.push(`${invalid} invalid (not sent)`);
   // After the table (inside the pager when one shows it), never before it; --quiet keeps them.
-  await io.after(`${o.noun}: ${parts.join(', ')}${o.report && !reportFailure ? ` — report in ${cleanCell(o.report)}` : ''}`);
+  await io.after(`${o.noun}: ${parts.join(', ')}${o.report && !reportFailure ? ` — report in ${shellWord(o.report)}` : ''}`);
   // Without its report or its journal, stderr is the one record of what became of each row.
   const journalFailure = result.fatal instanceof JournalWriteError;
   if (reportFailure || journalFailure) {
@@ -265,7 +266,7 @@ export async function finishBulk(
     for (const f of first(20, only('rejected', outcomes))) {
       await io.after(`  ${placeOf(f, unit)}: ${cleanCell(flatRow(f).error)}`);
     }
-    if (rejected > 20) await io.after(`  … and ${rejected - 20} more${o.report ? ` (see ${cleanCell(o.report)})` : ''}`);
+    if (rejected > 20) await io.after(`  … and ${rejected - 20} more${o.report ? ` (see ${shellWord(o.report)})` : ''}`);
   }
 
   const resume = rerunHint(ctx, o);
@@ -305,7 +306,7 @@ export async function finishBulk(
   // under the same key and the service answers as it did.
   if (unknown) {
     for (const f of first(20, only('unknown', outcomes))) await io.after(`  ${placeOf(f, unit)}: ${cleanCell(f.error ?? 'no answer')}`);
-    if (unknown > 20) await io.after(`  … and ${unknown - 20} more${o.report ? ` (see ${cleanCell(o.report)})` : ''}`);
+    if (unknown > 20) await io.after(`  … and ${unknown - 20} more${o.report ? ` (see ${shellWord(o.report)})` : ''}`);
     const e = new SctError(`${unknown} of ${outcomes.length} ${o.noun} sent without an answer about them: ${mayBe}`);
     e.hint = resume;
     throw e;
@@ -382,11 +383,6 @@ function rerunHint(ctx: Context, o: { report?: string; fresh?: boolean; unit?: F
   if (o.report && !args.includes('--force')) args.push('--force');
   // A password in a URL typed on the line (--base-url) is not repeated: it would land in CI logs.
   return `${how}: ${['sct', ...args].map((a) => shellWord(credentialsInText(a))).join(' ')} (${why})`;
-}
-
-/** A word as a POSIX shell reads it back: quoted unless it is plainly safe. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /** Each item as f makes it, one at a time: never a second array as long as the first. */

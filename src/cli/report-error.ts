@@ -54,7 +54,11 @@ async function profileOutput(program: Command, env: NodeJS.ProcessEnv): Promise<
  * no name tells which hold one): commander repeats an unknown option as typed, into CI logs.
  */
 export function withoutFlagSecrets(text: string): string {
-  return text.replace(/(--[\w-]*(?:token|password|secret)[\w-]*=)[^'\s]*/gi, '$1…').replace(/(unknown option '-[^'=]*=)[^']*/g, '$1…');
+  // An unknown option is named alone, up to its `=` or, short, its one letter (`-xVALUE`,
+  // `-qxVALUE`: commander names the rest as typed, quotes and all).
+  return text
+    .replace(/(--[\w-]*(?:token|password|secret)[\w-]*=)[^'\s]*/gi, '$1…')
+    .replace(/(unknown option ')(--[^=\s']+|-[^-\s'])[^\n]*'/g, "$1$2'");
 }
 
 export function isHelpOrVersion(err: unknown): boolean {

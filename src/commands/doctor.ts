@@ -202,7 +202,7 @@ export async function doctor(ctx: Context): Promise<void> {
     // Never sleeps through a spent rate limit: doctor reports it and goes on.
     let client: ApiClient;
     try {
-      client = ctx.client({ checkBaseUrl: false, noWait: true });
+      client = ctx.client({ checkBaseUrl: false, checkConfigFile: false, noWait: true });
     } catch (err) {
       // A token refused before anything is sent (plain http to another host) is this check's failure.
       if (!(err instanceof UsageError)) throw err;

@@ -57,7 +57,8 @@ export const register = registerOf({
 });
 
 export function riskFields(opts: RiskFieldFlags): Record<string, unknown> {
-  const ids = (value: string | undefined, flag: string) => (value === undefined ? undefined : parseIdList(value, flag));
+  // An id given twice is linked once, as dds create links it.
+  const ids = (value: string | undefined, flag: string) => (value === undefined ? undefined : [...new Set(parseIdList(value, flag))]);
   return {
     identifier: opts.identifier,
     name: opts.name,

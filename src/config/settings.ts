@@ -6,6 +6,7 @@ import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import { withoutCredentials } from '../util/redact.js';
 import { baseUrlOf } from './paths.js';
 import { httpsInstead } from '../api/endpoint.js';
+import { shellWord } from '../util/shell.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'none';
 export type TokenStorage = 'keyring' | 'config file' | 'none';
@@ -195,13 +196,16 @@ export function statusCommand(s: Pick<Settings, 'profile' | 'baseUrl' | 'baseUrl
 
 const profileFlag = (profile: string) => (profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`);
 
+/** The --base-url of a command to copy, quoted as a shell reads it back (a space, an `&` in a gateway's path). */
 function baseUrlFlag(s: Pick<Settings, 'baseUrl' | 'baseUrlSource' | 'httpsBaseUrl'>): string {
-  if (s.httpsBaseUrl) return ` --base-url ${s.httpsBaseUrl}`;
-  return s.baseUrlSource === 'flag' && s.baseUrl && !baseUrlHidden(s) ? ` --base-url ${s.baseUrl}` : '';
+  if (baseUrlHidden(s)) return '';
+  if (s.httpsBaseUrl) return ` --base-url ${shellWord(s.httpsBaseUrl)}`;
+  return s.baseUrlSource === 'flag' && s.baseUrl ? ` --base-url ${shellWord(s.baseUrl)}` : '';
 }
 
+/** A base URL holding a user or password (a gateway's) is never repeated in a command: its https form would drop them. */
 const baseUrlHidden = (s: Pick<Settings, 'baseUrl' | 'baseUrlSource' | 'httpsBaseUrl'>) =>
-  !s.httpsBaseUrl && s.baseUrlSource === 'flag' && s.baseUrl !== undefined && withoutCredentials(s.baseUrl) !== s.baseUrl;
+  (s.baseUrlSource === 'flag' || s.httpsBaseUrl !== undefined) && s.baseUrl !== undefined && withoutCredentials(s.baseUrl) !== s.baseUrl;
 
 /** The hint of a "not logged in" error, saying why a keyring-kept token could not be read. */
 function notLoggedInHint(s: Settings, hint = s.baseUrl ? `run \`${loginCommand(s)}\` or set SCT_TOKEN` : `run \`${loginCommand(s)} --base-url https://…/api\`, or set SCT_TOKEN and SCT_BASE_URL`): string {

@@ -171,7 +171,8 @@ export function checkOutIsDirectory(out: string, cwd: string): void {
 /** A directory to be made through a link to nothing is refused before the download, naming the link. */
 function refuseDanglingLink(dir: string, what: string): void {
   const link = danglingLinkOn(dir);
-  if (link) throw new UsageError(`${what}: ${link} is a symbolic link to ${readlinkSync(link)}, which does not exist`);
+  // What it names may be a link itself, or itself: "leads to nothing" holds for a chain and a loop.
+  if (link) throw new UsageError(`${what}: ${link} is a symbolic link (to ${readlinkSync(link)}) that leads to no file or directory`);
 }
 
 /**

@@ -34,7 +34,10 @@ const KEY_SHOWN_MAX = 80;
  */
 export function keyShown(key: string): string {
   const one = cleanCell(key);
-  return one.length > KEY_SHOWN_MAX ? `${one.slice(0, KEY_SHOWN_MAX)}…` : one;
+  if (one.length <= KEY_SHOWN_MAX) return one;
+  // By code point: a character of two UTF-16 units (an emoji) is never cut in half.
+  const points = Array.from(one);
+  return points.length <= KEY_SHOWN_MAX ? one : `${points.slice(0, KEY_SHOWN_MAX).join('')}…`;
 }
 
 /**

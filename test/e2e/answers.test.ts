@@ -667,7 +667,7 @@ describe('a bulk request refused for want of permission', () => {
     expect(whoami.exitCode).toBe(1);
     expect(whoami.stderr).not.toContain('sct auth status');
     // However `sct api` spells that path: a query, a trailing slash.
-    for (const path of ['/accounts/me?x=1', '/accounts/me/', 'accounts/me']) {
+    for (const path of ['/accounts/me?x=1', '/accounts/me/', 'accounts/me', '/accounts/./me']) {
       const api = await sctAt(me, ['api', path]);
       expect(api.exitCode, path).toBe(1);
       expect(api.stderr, path).not.toContain('sct auth status');
@@ -678,6 +678,9 @@ describe('a bulk request refused for want of permission', () => {
     expect(hidden.exitCode).toBe(1);
     expect(hidden.stderr).toContain('`sct auth status` with --base-url and the base URL you gave says who that is');
     expect(hidden.stderr).not.toContain(':p@');
+    // A base URL with a space in its path, quoted as a shell reads it back.
+    const spaced = await sctAt(f, ['products', 'list', '--base-url', `${f.url.replace(/\/api$/, '')}/a b/api`]);
+    expect(spaced.stderr).toContain(`\`sct auth status --base-url '${f.url.replace(/\/api$/, '')}/a b/api'\` says who that is`);
 
     const origins = join(t.dir, 'origins-403.csv');
     writeFileSync(origins, 'name,country_code,latitude,longitude\nA,CI,6.8,-5.2\nB,CI,6.9,-5.3\nC,CI,7.0,-5.4\n');

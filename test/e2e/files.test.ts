@@ -182,9 +182,18 @@ describe('documents', () => {
     const link = join(t.dir, 'dangling');
     symlinkSync(join(t.dir, 'not-yet'), link);
     await t.expectUsageErrors([
-      [['documents', 'download', '4', '--out', `${link}/`], `--out ${link}/: ${link} is a symbolic link to ${join(t.dir, 'not-yet')}, which does not exist`],
-      [['risk', 'evidence', '7', '--out', `${link}/`], `--out ${link}/: ${link} is a symbolic link to ${join(t.dir, 'not-yet')}, which does not exist`],
-      [['risk', 'evidence', '7', '--out', `${link}/sub/x.zip`], `--out ${link}/sub/x.zip: ${link} is a symbolic link to ${join(t.dir, 'not-yet')}, which does not exist`],
+      [['documents', 'download', '4', '--out', `${link}/`], `--out ${link}/: ${link} is a symbolic link (to ${join(t.dir, 'not-yet')}) that leads to no file or directory`],
+      [['risk', 'evidence', '7', '--out', `${link}/`], `--out ${link}/: ${link} is a symbolic link (to ${join(t.dir, 'not-yet')}) that leads to no file or directory`],
+      [['risk', 'evidence', '7', '--out', `${link}/sub/x.zip`], `--out ${link}/sub/x.zip: ${link} is a symbolic link (to ${join(t.dir, 'not-yet')}) that leads to no file or directory`],
+    ]);
+    // A link to a link to nothing, and a link to itself: each leads to nothing.
+    const chain = join(t.dir, 'chain');
+    const loop = join(t.dir, 'loop');
+    symlinkSync(link, chain);
+    symlinkSync(loop, loop);
+    await t.expectUsageErrors([
+      [['documents', 'download', '4', '--out', `${chain}/x.pdf`], `--out ${chain}/x.pdf: ${chain} is a symbolic link (to ${link}) that leads to no file or directory`],
+      [['documents', 'download', '4', '--out', `${loop}/`], `--out ${loop}/: ${loop} is a symbolic link (to ${loop}) that leads to no file or directory`],
     ]);
   });
 
@@ -229,7 +238,8 @@ describe('documents', () => {
 
 describe('risk assessments', () => {
   it('creates one from flags, with the ids in scope', async () => {
-    const r = await t.sct(['risk', 'create', '--identifier', 'RA-E2E-1', '--origin', '5', '--origin', '9', '--order', '4', '-o', 'json']);
+    // An id given twice is sent once, as dds create sends it.
+    const r = await t.sct(['risk', 'create', '--identifier', 'RA-E2E-1', '--origin', '5', '--origin', '9', '--origin', '5', '--order', '4,4', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(t.bodyOf()).toEqual({ identifier: 'RA-E2E-1', origins: [5, 9], orders: [4] });
     expect(JSON.parse(r.stdout)).toMatchObject({ identifier: 'RA-E2E-1', status: 'in_progress' });
@@ -237,6 +247,8 @@ describe('risk assessments', () => {
     await t.expectUsageErrors([
       [['risk', 'create', '--name', 'x'], 'identifier: This field is required.'],
       [['risk', 'create', '--identifier', 'X', '--origin', '5,x'], 'invalid --origin "x"'],
+      // The service trims it, then refuses it blank: refused here, nothing sent.
+      [['risk', 'create', '--identifier', '   '], 'identifier: must not be spaces alone'],
     ]);
   });
 

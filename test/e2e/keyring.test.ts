@@ -60,6 +60,10 @@ describe('without a keyring (no D-Bus session): the config file', () => {
     const open = await t.sct(['whoami'], { env: noEnvToken });
     expect(open.exitCode, open.stderr).toBe(0);
     expect(open.stderr).toContain(`warning: ${join(t.dir, 'config.json')} holds the token and has mode 644: other users of this machine may read it; \`chmod 600 "${join(t.dir, 'config.json')}"\``);
+    // doctor says it as its own check's failure, not a second time as a warning.
+    const doctor = await t.sct(['doctor'], { env: noEnvToken });
+    expect(doctor.stdout).toMatch(/^fail\s+config\s.*mode 644/m);
+    expect(doctor.stderr).not.toContain('holds the token');
     // SCT_TOKEN is what is sent then: the file's token is not.
     expect((await t.sct(['whoami'], { env: { SCT_TOKEN: OWNER } })).stderr).not.toContain('holds the token');
   });

@@ -47,6 +47,14 @@ describe('profiles', () => {
     // Loopback over http is let through: the hint keeps the URL given.
     const local = await t.sct(['whoami', '--base-url', 'http://127.0.0.1:9/api'], { env: { SCT_CONFIG_DIR: dir, SCT_TOKEN: undefined, SCT_BASE_URL: undefined } });
     expect(local.stderr).toContain('run `sct auth login --base-url http://127.0.0.1:9/api`');
+    // As a shell reads it back: an & in a gateway's path quoted.
+    const amp = await t.sct(['whoami', '--base-url', 'http://sct.test/a&b/api'], { env: { SCT_CONFIG_DIR: dir, SCT_TOKEN: undefined, SCT_BASE_URL: undefined } });
+    expect(amp.stderr).toContain("run `sct auth login --base-url 'https://sct.test/a&b/api'`");
+    // A gateway's user and password are never dropped into an https form to copy, nor shown.
+    const creds = await t.sct(['whoami', '--base-url', 'http://u:pw@sct.test/api'], { env: { SCT_CONFIG_DIR: dir, SCT_TOKEN: undefined, SCT_BASE_URL: undefined } });
+    expect(creds.exitCode).toBe(4);
+    expect(creds.stderr).not.toContain('https://sct.test/api');
+    expect(creds.stderr).not.toContain('pw@');
   });
 
   it('a --profile or SCT_PROFILE naming no profile is exit 2 naming it and the profiles, nothing sent', async () => {

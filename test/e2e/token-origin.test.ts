@@ -406,12 +406,12 @@ describe('secrets in URLs, controls in headers', () => {
     const r = await t.sct(['invitations', 'bulk-create', '--file', people, '--skip-invalid', '--base-url', withCredentials]);
     expect(r.stderr).toContain('--base-url');
     expect(r.stderr).not.toContain('hunter2');
-    for (const args of [['whoami', '--token=sct_secret_value_123'], ['whoami', '--token=sct_secret_value_123', '-o', 'json'], ['orders', 'list', '--token', 'sct_secret_value_123'], ['whoami', '--tokn=sct_secret_value_123'], ['whoami', '--bearer=sct_secret_value_123', '-o', 'json'], ['whoami', '--api-key=sct_secret_value_123']]) {
+    for (const args of [['whoami', '--token=sct_secret_value_123'], ['whoami', '--token=sct_secret_value_123', '-o', 'json'], ['orders', 'list', '--token', 'sct_secret_value_123'], ['whoami', '--tokn=sct_secret_value_123'], ['whoami', '--bearer=sct_secret_value_123', '-o', 'json'], ['whoami', '--api-key=sct_secret_value_123'], ['orders', 'list', '-xsct_secret_value_123'], ['orders', 'list', '-qxsct_secret_value_123'], ['orders', 'list', "--tokn=ab'sct_secret_value_123"]]) {
       const bad = await t.sct(args);
       expect(bad.exitCode, args.join(' ')).toBe(2);
       expect(bad.stderr, args.join(' ')).not.toContain('sct_secret_value_123');
       // The option is named, as gh names an unknown flag; what followed its = is not repeated.
-      expect(bad.stderr, args.join(' ')).toMatch(/--(token|tokn|bearer|api-key)/);
+      expect(bad.stderr, args.join(' ')).toMatch(/--(token|tokn|bearer|api-key)|'-x'/);
     }
   });
 

@@ -27,7 +27,8 @@ export const importCreateSchema = z.looseObject({
 });
 
 export const riskCreateSchema = z.looseObject({
-  identifier: str255,
+  // The service trims a value before it asks for one: spaces alone are refused there, so here.
+  identifier: str255.refine((v) => v.trim() !== '', 'must not be spaces alone'),
   name: z.string().max(255).optional(),
   description: z.string().nullish(),
   orders: z.array(id).optional(),
