@@ -442,6 +442,11 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
       return [out[0]!, out[1]!, ...position.slice(2)];
     };
   }
+  // shpjs reads every record by the layer's shape type less 20 (a MultiPatch, 31, as a PointZ:
+  // its box's corner, with the largest X as altitude), whatever the record's own type.
+  const type = entries[shp]!.length >= 36 ? Buffer.from(entries[shp]!).readInt32LE(32) : undefined;
+  const advice = type === undefined ? undefined : UNREAD_SHAPES[type];
+  if (advice) throw new UsageError(`${name}: ${shp}: ${SHAPE_TYPES[type!]} shapes are not read: ${advice}`);
   const { parseShp, parseDbf } = await import('shpjs');
   let geometries: Array<Geometry | null>;
   let written: ShpRecords;
@@ -449,8 +454,8 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
   try {
     // Reprojected here, not by shpjs: it reads the .prj with proj4 as it stands, and when proj4
     // fails on it, silently not at all (metres read as degrees).
-    geometries = parseShp(entries[shp]);
     written = shpRecordRings(entries[shp]!);
+    geometries = parseShp(entries[shp]);
     const dbf = sibling('dbf');
     if (dbf) {
       const encoding = cpgEncoding(sibling('cpg')) ?? dbfEncoding(dbf);
@@ -498,6 +503,36 @@ function ringCount(g: Geometry | null): number {
   return 0;
 }
 
+/** The Shapefile's shape types by their code. */
+const SHAPE_TYPES: Readonly<Record<number, string>> = {
+  0: 'Null',
+  1: 'Point',
+  3: 'PolyLine',
+  5: 'Polygon',
+  8: 'MultiPoint',
+  11: 'PointZ',
+  13: 'PolyLineZ',
+  15: 'PolygonZ',
+  18: 'MultiPointZ',
+  21: 'PointM',
+  23: 'PolyLineM',
+  25: 'PolygonM',
+  28: 'MultiPointM',
+  31: 'MultiPatch',
+};
+
+/**
+ * Layer types shpjs reads wrong, and what to export instead: a MultiPatch as points, a
+ * MultiPointZ of one point with its altitude from the wrong bytes (or past the record's end), a
+ * Null layer not at all. The others shpjs reads right (a multipoint of one point as that point);
+ * a line or a multipoint of several is then that feature's error.
+ */
+const UNREAD_SHAPES: Readonly<Record<number, string>> = {
+  0: 'export the layer with its geometry',
+  18: 'export the layer as points',
+  31: 'export the layer as polygons',
+};
+
 interface ShpRecords {
   /** The rings of each record as written (its non-empty parts; undefined for a record that is no polygon). */
   rings: Array<number | undefined>;
@@ -513,11 +548,14 @@ function shpRecordRings(shp: Uint8Array): ShpRecords {
   // length so, then the content.
   if (shp.length < 100) return { rings, cut: `ends inside its header (${shp.length} bytes of 100)` };
   const declared = view.getInt32(24) * 2;
+  const layerType = view.getInt32(32, true);
+  if (!SHAPE_TYPES[layerType]) throw new Error(`its header gives shape type ${layerType}, which is none of the Shapefile's`);
+  const shape = (type: number) => (SHAPE_TYPES[type] ? `a ${SHAPE_TYPES[type]} shape` : `of shape type ${type}`);
   let at = 100;
   while (at < shp.length) {
     const content = at + 8;
     const length = content <= shp.length ? view.getInt32(at + 4) * 2 : 0;
-    // shpjs fails on a negative length first; this loop would not end.
+    // Read on, a negative length would never end this loop.
     if (length < 0) throw new Error(`record ${rings.length + 1} gives a negative length`);
     if (content > shp.length || content + length > shp.length) {
       return { rings, cut: `ends inside record ${rings.length + 1} (its header gives ${declared} bytes, the file has ${shp.length})` };
@@ -525,6 +563,9 @@ function shpRecordRings(shp: Uint8Array): ShpRecords {
     at = content + length;
     // Polygon, PolygonZ, PolygonM: the number of parts at 36, of points at 40, the parts' starts at 44.
     const type = length >= 4 ? view.getInt32(content, true) : 0;
+    if (type !== 0 && type !== layerType) {
+      throw new Error(`record ${rings.length + 1} is ${shape(type)} in a layer of ${SHAPE_TYPES[layerType]} shapes: a layer holds shapes of one type`);
+    }
     if (type !== 5 && type !== 15 && type !== 25) {
       rings.push(undefined);
       continue;

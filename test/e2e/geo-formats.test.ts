@@ -374,6 +374,31 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     }
   });
 
+  it('a MultiPatch layer (shpjs would read each record as a point at its box\'s corner), a MultiPointZ layer, or a record of another type than its layer is exit 2 naming the layer, nothing sent', async () => {
+    const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
+    const retyped = (at: number, type: number) => {
+      const shp = Buffer.from(entries['plots.shp']!);
+      shp.writeInt32LE(type, at);
+      return shp;
+    };
+    // plots.shp's records start at 100, 252 and 472; a shape's type is the first word of its content.
+    for (const [file, said] of [
+      [fixture('multipatch-shp.zip'), 'multipatch-shp.zip: plots.shp: MultiPatch shapes are not read: export the layer as polygons'],
+      [t.writeFile('multipointz.zip', Buffer.from(zipSync({ ...entries, 'plots.shp': retyped(32, 18) }))), 'multipointz.zip: plots.shp: MultiPointZ shapes are not read: export the layer as points'],
+      [t.writeFile('mixed-types.zip', Buffer.from(zipSync({ ...entries, 'plots.shp': retyped(252 + 8, 31) }))), 'mixed-types.zip: plots.shp is not a readable Shapefile (record 2 is a MultiPatch shape in a layer of Polygon shapes: a layer holds shapes of one type)'],
+    ] as const) {
+      const check = await t.sct(['origins', 'check', file]);
+      expect(check.exitCode, check.stdout).toBe(2);
+      expect(check.stderr).toContain(`error: ${said}`);
+      expect(check.stdout).not.toContain('point');
+      const before = t.sb.requests.length;
+      const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+      expect(imported.exitCode).toBe(2);
+      expect(imported.stderr).toContain(said);
+      expect(t.sb.requests.length).toBe(before);
+    }
+  });
+
   it('a .shp, .shx or .dbf given alone is exit 2 saying a Shapefile is read from a ZIP of its files', async () => {
     const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
     for (const part of ['plots.shp', 'plots.dbf', 'plots.shx']) {
