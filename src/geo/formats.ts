@@ -454,8 +454,13 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
   try {
     // Reprojected here, not by shpjs: it reads the .prj with proj4 as it stands, and when proj4
     // fails on it, silently not at all (metres read as degrees).
-    written = shpRecordRings(entries[shp]!);
-    geometries = parseShp(entries[shp]);
+    const shx = siblingName('shx');
+    written = shpRecordRings(entries[shp]!, shx === undefined ? undefined : { name: shx, bytes: entries[shx]! });
+    // shpjs stops without a word at a record the file ends inside: a plot fewer.
+    if (written.cut) throw new UsageError(`${name}: ${shp} ${written.cut}: the file is cut short`, {}, 'export the layer again, or send the files as the GIS wrote them');
+    // What follows the length the header gives is no record (GDAL writes none; a copy may add
+    // zeros), and shpjs would read 8 zero bytes as a record without a shape.
+    geometries = parseShp(entries[shp]!.subarray(0, written.end));
     const dbf = sibling('dbf');
     if (dbf) {
       const encoding = cpgEncoding(sibling('cpg')) ?? dbfEncoding(dbf);
@@ -465,11 +470,10 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
       records = [];
     }
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     throw new UsageError(`${name}: ${shp} is not a readable Shapefile (${(err as Error).message})`);
   }
-  // shpjs stops without a word at a record the file ends inside, and gives a record the .dbf
-  // lacks no attributes: a plot fewer, or plots without their names, country and id.
-  if (written.cut) throw new UsageError(`${name}: ${shp} ${written.cut}: the file is cut short`, {}, 'export the layer again, or send the files as the GIS wrote them');
+  // shpjs gives a record the .dbf lacks no attributes: plots without their names, country and id.
   const dbf = sibling('dbf');
   if (dbf) {
     const dbfName = siblingName('dbf')!;
@@ -538,27 +542,31 @@ interface ShpRecords {
   rings: Array<number | undefined>;
   /** Where the file ends short of what its header gives, if it does. */
   cut?: string;
+  /** Where the records end: the length the header gives, or the file's when it is shorter. */
+  end: number;
 }
 
 /** The records of a .shp as its own bytes give them: shpjs's polygons may hold fewer rings. */
-function shpRecordRings(shp: Uint8Array): ShpRecords {
+function shpRecordRings(shp: Uint8Array, shx?: { name: string; bytes: Uint8Array }): ShpRecords {
   const view = new DataView(shp.buffer, shp.byteOffset, shp.byteLength);
   const rings: Array<number | undefined> = [];
   // The file's length in 16-bit words at 24, big-endian; each record its number and content
   // length so, then the content.
-  if (shp.length < 100) return { rings, cut: `ends inside its header (${shp.length} bytes of 100)` };
+  if (shp.length < 100) return { rings, cut: `ends inside its header (${shp.length} bytes of 100)`, end: shp.length };
   const declared = view.getInt32(24) * 2;
+  const end = Math.min(declared, shp.length);
   const layerType = view.getInt32(32, true);
   if (!SHAPE_TYPES[layerType]) throw new Error(`its header gives shape type ${layerType}, which is none of the Shapefile's`);
   const shape = (type: number) => (SHAPE_TYPES[type] ? `a ${SHAPE_TYPES[type]} shape` : `of shape type ${type}`);
   let at = 100;
-  while (at < shp.length) {
+  while (at < end) {
     const content = at + 8;
-    const length = content <= shp.length ? view.getInt32(at + 4) * 2 : 0;
+    const length = content <= end ? view.getInt32(at + 4) * 2 : 0;
     // Read on, a negative length would never end this loop.
     if (length < 0) throw new Error(`record ${rings.length + 1} gives a negative length`);
-    if (content > shp.length || content + length > shp.length) {
-      return { rings, cut: `ends inside record ${rings.length + 1} (its header gives ${declared} bytes, the file has ${shp.length})` };
+    if (content > end || content + length > end) {
+      if (end < shp.length) throw new Error(`record ${rings.length + 1} runs past the ${declared} bytes its header gives`);
+      return { rings, cut: `ends inside record ${rings.length + 1} (its header gives ${declared} bytes, the file has ${shp.length})`, end };
     }
     at = content + length;
     // Polygon, PolygonZ, PolygonM: the number of parts at 36, of points at 40, the parts' starts at 44.
@@ -580,7 +588,14 @@ function shpRecordRings(shp: Uint8Array): ShpRecords {
     }
     rings.push(count);
   }
-  return declared > shp.length ? { rings, cut: `ends after record ${rings.length} (its header gives ${declared} bytes, the file has ${shp.length})` } : { rings };
+  if (declared <= shp.length) return { rings, end };
+  // A header that gives more than the file holds is read by GDAL when the records its .shx
+  // lists (one 8-byte entry each after a 100-byte header) are whole.
+  const shxView = shx && shx.bytes.length >= 100 ? Buffer.from(shx.bytes.buffer, shx.bytes.byteOffset, shx.bytes.byteLength) : undefined;
+  const listed = shxView && Math.floor((Math.min(shxView.readInt32BE(24) * 2, shxView.length) - 100) / 8);
+  if (listed !== undefined && rings.length >= listed) return { rings, end };
+  const lists = listed === undefined ? '' : `, and ${shx!.name} lists ${listed} record${listed === 1 ? '' : 's'}`;
+  return { rings, cut: `ends after record ${rings.length} (its header gives ${declared} bytes, the file has ${shp.length}${lists})`, end };
 }
 
 /** Where a .dbf ends inside the records its header counts, if it does. */

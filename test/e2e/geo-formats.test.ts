@@ -374,6 +374,34 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     }
   });
 
+  it('a .shp longer than its header gives (padding after the last record) is read to that length; one whose header gives more is cut only when it holds fewer records than its .shx lists', async () => {
+    const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
+    const shp = Buffer.from(entries['plots.shp']!);
+    // GDAL reads each of these as the three plots.
+    for (const padding of [4, 8, 100]) {
+      const file = t.writeFile(`padded-${padding}.zip`, Buffer.from(zipSync({ ...entries, 'plots.shp': Buffer.concat([shp, Buffer.alloc(padding)]) })));
+      const r = await t.sct(['origins', 'check', file]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout).toBe(`padded-${padding}.zip: 3 features (0 points, 3 polygons, 23.97 ha): no findings\n`);
+    }
+    const overstated = Buffer.from(shp);
+    overstated.writeInt32BE((shp.length + 200) / 2, 24);
+    const over = t.writeFile('overstated.zip', Buffer.from(zipSync({ ...entries, 'plots.shp': overstated })));
+    const o = await t.sct(['origins', 'check', over]);
+    expect(o.exitCode, o.stderr).toBe(0);
+    expect(o.stdout).toBe('overstated.zip: 3 features (0 points, 3 polygons, 23.97 ha): no findings\n');
+    // Without its .shx nothing says how many records there are: the header's length is all.
+    const { 'plots.shx': _shx, ...noShx } = entries;
+    const bare = await t.sct(['origins', 'check', t.writeFile('overstated-no-shx.zip', Buffer.from(zipSync({ ...noShx, 'plots.shp': overstated })))]);
+    expect(bare.exitCode).toBe(2);
+    expect(bare.stderr).toContain(`error: overstated-no-shx.zip: plots.shp ends after record 3 (its header gives ${shp.length + 200} bytes, the file has ${shp.length}): the file is cut short`);
+    // Cut after record 2 (it starts at 472): whole records, one fewer than plots.shx lists.
+    const cut = t.writeFile('cut-whole.zip', Buffer.from(zipSync({ ...entries, 'plots.shp': shp.subarray(0, 472) })));
+    const c = await t.sct(['origins', 'check', cut]);
+    expect(c.exitCode).toBe(2);
+    expect(c.stderr).toContain(`error: cut-whole.zip: plots.shp ends after record 2 (its header gives ${shp.length} bytes, the file has 472, and plots.shx lists 3 records): the file is cut short`);
+  });
+
   it('a MultiPatch layer (shpjs would read each record as a point at its box\'s corner), a MultiPointZ layer, or a record of another type than its layer is exit 2 naming the layer, nothing sent', async () => {
     const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
     const retyped = (at: number, type: number) => {
