@@ -127,10 +127,10 @@ function unreadLinks(links: NetworkLink[], plots: number, missing: (link: Networ
   });
   const count = `${links.length} NetworkLink${links.length === 1 ? '' : 's'}`;
   const what = plots === 0 ? `the file holds no plots, only ${count}, not read` : `${count} not read, so ${links.length === 1 ? 'its' : 'their'} plots are not checked`;
-  return `${what}: ${list.join(', ')}: sct follows only the links of a KMZ to KML files inside it; give the linked file${links.length === 1 ? '' : 's'} itself`;
+  return `${what}: ${list.join(', ')}: sct follows only the links of a KMZ to KML files inside it; ${links.length === 1 ? 'give the linked file itself' : 'give the linked files themselves'}`;
 }
 
-/** The plots of a parsed KML document; its NetworkLinks a warning, unless `linksSaid` (a KMZ's main KML, whose reader says them). */
+/** The plots of a parsed KML document; its NetworkLinks a warning, unless `linksSaid` (a KML of a KMZ, whose reader says them). */
 async function kmlPlots(doc: XmlDocument, name: string, size: number, linksSaid = false): Promise<GeoJsonFile> {
   const { kml } = await import('@tmcw/togeojson');
   // "lon, lat, alt" with a space after each comma is read by GDAL and Google Earth; togeojson
@@ -336,34 +336,40 @@ async function fromKmz(entries: Record<string, Uint8Array>, main: string, name: 
   if (typeof mainText !== 'string') return { ...mainText, problem: `${main}: ${mainText.problem}` };
   const doc = xmlDocument(mainText, name, 'KML');
   if (!('nodeType' in doc)) return doc;
-  const dir = main.includes('/') ? main.slice(0, main.lastIndexOf('/') + 1) : '';
-  // The archive's entry a link names; undefined for a URL or none.
-  const entryOf = ({ href }: NetworkLink) => (!href || /^[a-z][a-z0-9+.-]*:/i.test(href) ? undefined : posix.normalize(dir + href));
+  // The archive's entry a link of `from` names, relative to from's own directory; undefined for a URL or none.
+  const entryOf = (from: string, { href }: NetworkLink) =>
+    !href || /^[a-z][a-z0-9+.-]*:/i.test(href) ? undefined : posix.normalize(from.slice(0, from.lastIndexOf('/') + 1) + href);
   const followed = (link: NetworkLink) => {
-    const entry = entryOf(link);
+    const entry = entryOf(main, link);
     return entry !== undefined && entry !== main && Object.hasOwn(entries, entry) && /\.kml$/i.test(entry);
   };
-  const missing = (link: NetworkLink) => {
-    const entry = entryOf(link);
+  const missing = (from: string) => (link: NetworkLink) => {
+    const entry = entryOf(from, link);
     return entry !== undefined && !Object.hasOwn(entries, entry);
   };
   const file = await kmlPlots(doc, name, size, true);
   if (file.problem) return file;
   const links = networkLinks(doc);
-  const linked = new Set(links.filter(followed).map((l) => entryOf(l)!));
-  // What the linked files' own NetworkLinks (not followed: one level, as GDAL writes) leave out.
+  const linked = new Set(links.filter(followed).map((l) => entryOf(main, l)!));
+  // A link to a file that is read (a layer's back to doc.kml or to a sibling layer, doc.kml's to
+  // itself) leaves no plot out; one to any other is not followed (one level, as GDAL writes).
+  const isRead = (entry: string | undefined) => entry === main || (entry !== undefined && linked.has(entry));
+  const unreadOf = (from: string, of: NetworkLink[]) => of.filter((l) => !isRead(entryOf(from, l)));
   const skipped: string[] = [];
   for (const entry of linked) {
     read.add(entry);
     const partText = await text(entry);
-    const part = typeof partText === 'string' ? await fromKml(partText, name, size) : partText;
+    const partDoc = typeof partText === 'string' ? xmlDocument(partText, name, 'KML') : partText;
+    if (!('nodeType' in partDoc)) return { ...file, features: [], problem: `${entry}: ${partDoc.problem}` };
+    const part = await kmlPlots(partDoc, name, size, true);
     if (part.problem) return { ...file, features: [], problem: `${entry}: ${part.problem}` };
     // Numbered across the archive, as one file: each layer's own numbers start again at 1.
     for (const feature of part.features) file.features.push({ ...feature, index: file.features.length + 1 });
     if (part.structure) file.structure = [...(file.structure ?? []), ...part.structure];
-    if (part.skipped) skipped.push(`${entry}: ${part.skipped}`);
+    const partUnread = unreadLinks(unreadOf(entry, networkLinks(partDoc)), part.features.length, missing(entry));
+    if (partUnread) skipped.push(`${entry}: ${partUnread}`);
   }
-  const unread = unreadLinks(links.filter((l) => !followed(l)), file.features.length, missing);
+  const unread = unreadLinks(unreadOf(main, links), file.features.length, missing(main));
   if (unread) skipped.unshift(unread);
   if (skipped.length > 0) file.skipped = skipped.join('; ');
   return file;

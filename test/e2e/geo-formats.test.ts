@@ -509,6 +509,24 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     expect(imported.stderr).toContain('half.kmz: warning: 1 NetworkLink not read, so its plots are not checked: layers/south.kml (not in the archive)');
   });
 
+  it("a KMZ layer's NetworkLinks to files sct reads (back to doc.kml, to a sibling layer, doc.kml to itself) are no warning; a layer's links to files not read are, resolved from the layer's own directory", async () => {
+    const layers = unzipSync(readFileSync(fixture('two-layers.kmz')));
+    const link = (href: string) => `<NetworkLink><Link><href>${href}</href></Link></NetworkLink>`;
+    const withLinks = (entry: string, ...hrefs: string[]) => Buffer.from(Buffer.from(layers[entry]!).toString('utf8').replace('</Document>', `${hrefs.map(link).join('')}</Document>`));
+    const linked = { ...layers, 'doc.kml': withLinks('doc.kml', 'doc.kml'), 'layers/north.kml': withLinks('layers/north.kml', '../doc.kml', 'south.kml') };
+    const r = await t.sct(['origins', 'check', t.writeFile('linked.kmz', Buffer.from(zipSync(linked)))]);
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(r.stdout).not.toContain('NetworkLink');
+    expect(r.stdout).toContain('linked.kmz: 4 features (4 points, 0 polygons, 0 ha): 4 warnings');
+    const further = { ...linked, 'layers/north.kml': withLinks('layers/north.kml', '../doc.kml', 'south.kml', 'east.kml', 'https://example.com/west.kml') };
+    const f = await t.sct(['origins', 'check', t.writeFile('further.kmz', Buffer.from(zipSync(further)))]);
+    expect(f.exitCode, f.stdout).toBe(0);
+    expect(f.stdout).toContain(
+      'further.kmz: warning: layers/north.kml: 2 NetworkLinks not read, so their plots are not checked: east.kml (not in the archive), https://example.com/west.kml: sct follows only the links of a KMZ to KML files inside it; give the linked files themselves',
+    );
+    expect(f.stdout).toContain('further.kmz: 4 features (4 points, 0 polygons, 0 ha): 5 warnings');
+  });
+
   it('a KMZ or zipped Shapefile saved under a text name (.kml, .gpx, .geojson, .json) is read as the ZIP it is', async () => {
     for (const [source, name] of [
       ['plots.kmz', 'zipped.kml'],
