@@ -168,9 +168,11 @@ export function crsProblem(crs: unknown, whose = "the file's"): string | undefin
 
 /**
  * The names a `crs` gives WGS 84 longitude/latitude by (GDAL writes the first for EPSG:4326), in
- * 2D or 3D (EPSG:4979, CRS84h: the same longitude and latitude, with a height).
+ * 2D or 3D (EPSG:4979, CRS84h: the same longitude and latitude, with a height): as URNs (the
+ * older `urn:x-ogc:` too), as the OGC's http URIs (OGC API, QGIS), and short.
  */
-const WGS84_NAMES = /^(urn:ogc:def:crs:OGC:1\.3:CRS84h?|urn:ogc:def:crs:OGC::CRS84h?|OGC:CRS84h?|CRS84h?|urn:ogc:def:crs:EPSG:[\d.]*:(4326|4979)|EPSG:{1,2}(4326|4979)|WGS ?84)$/i;
+const WGS84_NAMES =
+  /^(urn:(x-)?ogc:def:crs:OGC:(1\.3)?:CRS84h?|https?:\/\/www\.opengis\.net\/def\/crs\/OGC\/(1\.3|0)\/CRS84h?|OGC:CRS84h?|CRS84h?|urn:(x-)?ogc:def:crs:EPSG:([\d.]*:)?(4326|4979)|https?:\/\/www\.opengis\.net\/def\/crs\/EPSG\/[\d.]+\/(4326|4979)|EPSG:{1,2}(4326|4979)|WGS ?84)$/i;
 
 function toFeature(value: unknown, index: number): RawFeature {
   const parsed = featureSchema.safeParse(value);

@@ -228,6 +228,29 @@ describe('the registry’s rules (origins check)', () => {
     ]);
   });
 
+  it("the OGC URIs of WGS 84 in a \"crs\" pass, on the file and on a feature; another system's URI is still refused", async () => {
+    const crs = (name: string) => ({ crs: { type: 'name', properties: { name } } });
+    const plot = (extra: Record<string, unknown> = {}) => feature({ type: 'Point', coordinates: at(0, 0) }, { Area: 1 }, extra);
+    for (const name of [
+      'http://www.opengis.net/def/crs/OGC/1.3/CRS84',
+      'http://www.opengis.net/def/crs/OGC/0/CRS84h',
+      'http://www.opengis.net/def/crs/EPSG/0/4326',
+      'http://www.opengis.net/def/crs/EPSG/0/4979',
+      'urn:x-ogc:def:crs:EPSG:4326',
+      'urn:x-ogc:def:crs:EPSG::4326',
+    ]) {
+      const onFile = await check([plot()], [], crs(name));
+      expect(onFile.exitCode, `${name}: ${JSON.stringify(onFile.findings)}`).toBe(0);
+      const onFeature = await check([plot(crs(name))]);
+      expect(onFeature.exitCode, `${name}: ${JSON.stringify(onFeature.findings)}`).toBe(0);
+    }
+    const { exitCode, findings } = await check([plot(crs('http://www.opengis.net/def/crs/EPSG/0/4168'))], [], crs('http://www.opengis.net/def/crs/EPSG/0/3857'));
+    expect(exitCode).toBe(2);
+    expect(findings[0]!.message).toMatch(/^not WGS 84: the file's "crs" member names http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/3857/);
+    const onFeature = await check([plot(crs('http://www.opengis.net/def/crs/EPSG/0/4168'))]);
+    expect(errorsOf(onFeature.findings)[0]![1]).toMatch(/^not WGS 84: the feature's "crs" member names http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/4168/);
+  });
+
   it('a Feature without a "geometry" member, a geometry without a type, a ring without positions: each said as such, no precision warning without positions', async () => {
     const named = { ProducerCountry: 'GH', ProductionPlace: 'P' };
     const { exitCode, findings } = await check([
