@@ -544,7 +544,7 @@ const UNREAD_SHAPES: Readonly<Record<number, string>> = {
 };
 
 interface ShpRecords {
-  /** The rings of each record as written (its non-empty parts; undefined for a record that is no polygon). */
+  /** The rings of each record as written (its parts; undefined for a record that is no polygon). */
   rings: Array<number | undefined>;
   /** Where the file ends short of what its header gives, if it does. */
   cut?: string;
@@ -586,13 +586,15 @@ function shpRecordRings(shp: Uint8Array, shx?: { name: string; bytes: Uint8Array
     }
     const parts = view.getInt32(content + 36, true);
     const points = view.getInt32(content + 40, true);
-    let count = 0;
     for (let p = 0; p < parts; p++) {
       const start = view.getInt32(content + 44 + 4 * p, true);
       const end = p + 1 < parts ? view.getInt32(content + 48 + 4 * p, true) : points;
-      if (end !== start) count++;
+      // GDAL refuses such a record ("Corrupted .shp file"); shpjs skips an empty part and then
+      // reads a PolygonZ's altitudes 4 bytes early, and parts out of order from anywhere.
+      if (end === start) throw new Error(`record ${rings.length + 1} is damaged: its part ${p + 1} holds no points`);
+      if (start < 0 || end < start || end > points) throw new Error(`record ${rings.length + 1} is damaged: its part ${p + 1} runs from point ${start} to ${end} of ${points}`);
     }
-    rings.push(count);
+    rings.push(parts);
   }
   if (declared <= shp.length) return { rings, end };
   // A header that gives more than the file holds is read by GDAL when the records its .shx

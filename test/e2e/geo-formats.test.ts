@@ -427,6 +427,51 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     }
   });
 
+  it('a polygon record with an empty part (GDAL: "Corrupted .shp file") is exit 2 naming the layer and record, its altitudes never read from the wrong bytes', async () => {
+    // orphan-hole-shp.zip's plot as one PolygonZ record whose parts start at 0 and 0 over its 5 points.
+    const ring = [[-5.512345, 6.812345, 210], [-5.512345, 6.822345, 211], [-5.502345, 6.822345, 212], [-5.502345, 6.812345, 213], [-5.512345, 6.812345, 210]];
+    const content = Buffer.alloc(4 + 32 + 4 + 4 + 2 * 4 + ring.length * 16 + 16 + ring.length * 8);
+    content.writeInt32LE(15, 0);
+    [-5.512345, 6.812345, -5.502345, 6.822345].forEach((v, i) => content.writeDoubleLE(v, 4 + 8 * i));
+    content.writeInt32LE(2, 36);
+    content.writeInt32LE(ring.length, 40);
+    // Both parts start at 0: the first holds no points.
+    ring.forEach(([x, y, z], i) => {
+      content.writeDoubleLE(x!, 52 + 16 * i);
+      content.writeDoubleLE(y!, 60 + 16 * i);
+      content.writeDoubleLE(z!, 52 + 16 * ring.length + 16 + 8 * i);
+    });
+    content.writeDoubleLE(210, 52 + 16 * ring.length);
+    content.writeDoubleLE(213, 60 + 16 * ring.length);
+    const header = (length: number) => {
+      const h = Buffer.alloc(100);
+      h.writeInt32BE(9994, 0);
+      h.writeInt32BE(length / 2, 24);
+      h.writeInt32LE(1000, 28);
+      h.writeInt32LE(15, 32);
+      content.copy(h, 36, 4, 36);
+      return h;
+    };
+    const record = Buffer.alloc(8);
+    record.writeInt32BE(1, 0);
+    record.writeInt32BE(content.length / 2, 4);
+    const index = Buffer.alloc(8);
+    index.writeInt32BE(50, 0);
+    index.writeInt32BE(content.length / 2, 4);
+    const entries = unzipSync(readFileSync(fixture('orphan-hole-shp.zip')));
+    const shp = Buffer.concat([header(108 + content.length), record, content]);
+    const file = t.writeFile('empty-part.zip', Buffer.from(zipSync({ ...entries, 'plots.shp': shp, 'plots.shx': Buffer.concat([header(108), index]) })));
+    const said = 'empty-part.zip: plots.shp is not a readable Shapefile (record 1 is damaged: its part 1 holds no points)';
+    const check = await t.sct(['origins', 'check', file]);
+    expect(check.exitCode, check.stdout).toBe(2);
+    expect(check.stderr).toContain(`error: ${said}`);
+    const before = t.sb.requests.length;
+    const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+    expect(imported.exitCode, imported.stdout).toBe(2);
+    expect(imported.stderr).toContain(said);
+    expect(t.sb.requests.length).toBe(before);
+  });
+
   it('a .shp, .shx or .dbf given alone is exit 2 saying a Shapefile is read from a ZIP of its files', async () => {
     const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
     for (const part of ['plots.shp', 'plots.dbf', 'plots.shx']) {
