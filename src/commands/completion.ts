@@ -174,7 +174,8 @@ export function completionScript(program: Command, shell: Shell): string {
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 // Without SCT_PROFILE: one naming a profile not made yet (the moment its name is wanted) makes
 // `config profiles` exit 2, and the completion would offer nothing.
-const PROFILES_CMD = `env -u SCT_PROFILE sct config profiles -o json --jq '.[].name' 2>/dev/null`;
+// Only names sct takes as --profile (src/config/settings.ts): a config file edited by hand may hold others.
+const PROFILES_CMD = `env -u SCT_PROFILE sct config profiles -o json --jq '.[].name | select(test("^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"))' 2>/dev/null`;
 
 /** `path|flag` case patterns: global options once for every path, then each command's own. */
 function valueCases(nodes: Node[], body: (o: Opt) => string): string {
@@ -209,7 +210,9 @@ function pathLoop(nodes: Node[], words: string, first: number, last: string): st
         if [[ "$w" == "=" ]]; then i=$((i+2))
         elif [[ "$w" =~ $fieldre && "$paths" != *"|\${cmdpath:+$cmdpath }$w|"* ]]; then i=$((i+1)); fi
         continue ;;
-      -*) case " ${valueFlags.join(' ')} " in *" $w "*) i=$((i+1)); [[ "\${${words}[i]}" == "=" ]] && i=$((i+1)) ;; esac; continue ;;
+      # A value bash split at ":" (COMP_WORDBREAKS: a URL, https : //host : 8080/api) is one value.
+      -*) case " ${valueFlags.join(' ')} " in *" $w "*) i=$((i+1)); [[ "\${${words}[i]}" == "=" ]] && i=$((i+1))
+            while [[ "\${${words}[i+1]}" == ":" ]] && (( i+2 < ${last} )); do i=$((i+2)); done ;; esac; continue ;;
     esac
     candidate="\${cmdpath:+$cmdpath }$w"
     case "$paths" in
@@ -221,7 +224,8 @@ function pathLoop(nodes: Node[], words: string, first: number, last: string): st
 
 function bash(nodes: Node[]): string {
   const valCases = valueCases(nodes, (o) =>
-    o.profiles ? `COMPREPLY=( $(compgen -W "$(${PROFILES_CMD})" -- "$cur") ); return` : o.values ? `COMPREPLY=( $(compgen -W ${q(o.values.join(' '))} -- "$cur") );${o.open ? ' compopt -o nospace 2>/dev/null;' : ''} return` : o.files ? `__sct_files "$cur"; return` : 'compopt +o default 2>/dev/null; COMPREPLY=(); return',
+    // Matched here, not by compgen -W, which would expand a $(…) in a name from the config file.
+    o.profiles ? `COMPREPLY=(); while IFS= read -r w; do [[ "$w" == "$cur"* ]] && COMPREPLY+=( "$w" ); done < <(${PROFILES_CMD}); return` : o.values ? `COMPREPLY=( $(compgen -W ${q(o.values.join(' '))} -- "$cur") );${o.open ? ' compopt -o nospace 2>/dev/null;' : ''} return` : o.files ? `__sct_files "$cur"; return` : 'COMPREPLY=(); return',
   );
   const subCases = nodes.map((n) => `    ${q(n.path)}) opts=${q([...n.subcommands.map((s) => s.name), ...(n.positional ?? [])].join(' '))} ;;`).join('\n');
   const flagCases = nodes.map((n) => `    ${q(n.path)}) opts=${q(n.options.flatMap((o) => o.flags).join(' '))} ;;`).join('\n');
@@ -255,15 +259,17 @@ ${subCases}
     esac
   fi
   if [[ -z "$opts" && ( "$cur" != -* || $afterdash == 1 ) ]]; then
-    # An argument: file names where it is a file, else nothing (not the default's file names).
+    # An argument: file names where it is a file, else nothing.
     case "|${nodes.filter((n) => n.fileArguments).map((n) => n.path).join('|')}|" in
       *"|$cmdpath|"*) __sct_files "$cur"; return ;;
     esac
-    compopt +o default 2>/dev/null; COMPREPLY=(); return
+    COMPREPLY=(); return
   fi
   COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
 }
-complete -o default -F _sct sct
+# Without -o default: where nothing sct knows matches, nothing is offered (never file names in
+# place of a flag's value or a command); file names only where a file is taken (__sct_files).
+complete -F _sct sct
 `;
 }
 
@@ -338,10 +344,18 @@ fi
 function fish(nodes: Node[]): string {
   const valueFlags = valueFlagsOf(nodes);
   // Both functions skip flags and the word after a flag that takes a value.
-  const skip = ['        if test $skip = 1; set skip 0; continue; end', '        if string match -q -- "-*" $w; contains -- $w $__sct_value_flags; and set skip 1; continue; end'];
+  // And, after --json, a field list (no command's name), as the bash and zsh loops do.
+  const skip = [
+    '        if test $skip = 1; set skip 0; continue; end',
+    '        if test $skip = 2; set skip 0; if string match -qr -- $__sct_fieldre $w; and not contains -- $w $__sct_names; continue; end; end',
+    '        if test $w = --json; set skip 2; continue; end',
+    '        if string match -q -- "-*" $w; contains -- $w $__sct_value_flags; and set skip 1; continue; end',
+  ];
   const lines = [
     '# fish completion for sct — generated from the command tree by `sct completion fish`',
     `set -g __sct_value_flags ${valueFlags.map(q).join(' ')}`,
+    `set -g __sct_names ${[...new Set(nodes.flatMap((n) => n.subcommands.map((c) => c.name)))].map(q).join(' ')}`,
+    `set -g __sct_fieldre ${q('^[A-Za-z_][A-Za-z0-9_]*([.][A-Za-z0-9_]+)*(,[A-Za-z_][A-Za-z0-9_]*([.][A-Za-z0-9_]+)*)*$')}`,
     'function __sct_path',
     '    set -l words (commandline -opc)',
     '    set -e words[1]',

@@ -2,7 +2,7 @@
 // foundation.test.ts) run in the real shells: bash, zsh and fish. A shell that is not installed
 // skips its tests, saying so (.ci/run installs zsh and fish).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { mkdtempSync, mkdirSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, writeFileSync, chmodSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +79,26 @@ const shells: Record<'bash' | 'zsh' | 'fish', Complete> = {
 
 const names = (lines: string[]) => lines.map((l) => l.split('\t')[0]).sort();
 
+describe.skipIf(!has('bash') || !existsSync('/usr/bin/script'))('bash at a real terminal', () => {
+  it('offers nothing where nothing sct knows matches: never a file name in place of a value, a shell or a profile', async () => {
+    const cwd = mkdtempSync(join(dir, 'files-'));
+    writeFileSync(join(cwd, 'plain.csv'), '');
+    // Typed at an interactive bash as a person would; each line is cancelled (Ctrl-C) after its TAB.
+    const typed = [`source ${join(root, 'completions/sct.bash')}\n`, 'sct orders list --type pl\t', '\u0003', 'sct completion pl\t', '\u0003', 'sct --profile pl\t', '\u0003', 'sct documents upload pl\t', '\u0003', 'exit\n'];
+    const child = execa('script', ['-qfec', 'bash --norc --noprofile -i', '/dev/null'], { cwd, env: { ...env, TERM: 'dumb', PS1: '$ ' }, reject: false, timeout: 20_000 });
+    for (const keys of typed) {
+      child.stdin!.write(keys);
+      await new Promise((go) => setTimeout(go, 400));
+    }
+    const r = await child;
+    const screen = String(r.stdout);
+    expect(screen).toContain('sct orders list --type pl');
+    // A file is taken by documents upload: completed there, and only there.
+    expect(screen.match(/plain\.csv/g) ?? [], screen).toHaveLength(1);
+    expect(screen).toContain('sct documents upload plain.csv');
+  });
+});
+
 for (const [shell, complete] of Object.entries(shells)) {
   describe.skipIf(!has(shell))(`${shell} completion${skipReason(shell)}`, () => {
     it('a field list after --json is no argument: the command after it still completes', async () => {
@@ -87,6 +107,14 @@ for (const [shell, complete] of Object.entries(shells)) {
       // bash splits the word at "=" before _sct sees it (COMP_WORDBREAKS); zsh and fish hand it whole.
       const joined = shell === 'bash' ? ['--json', '=', 'id,name'] : ['--json=id,name'];
       expect(names(await complete('sct', ...joined, 'orders', 'li'))).toEqual(['list']);
+      // A positional's values after the field list: the help topics, the shells.
+      expect(names(await complete('sct', '--json', 'id,name', 'completion', ''))).toEqual(['bash', 'fish', 'zsh']);
+    });
+
+    it("a flag's value holding \":\" (a URL) is one value: the command after it still completes", async () => {
+      // bash splits the word at ":" before _sct sees it (COMP_WORDBREAKS); zsh and fish hand it whole.
+      const url = shell === 'bash' ? ['https', ':', '//sct.example.com', ':', '8443/api'] : ['https://sct.example.com:8443/api'];
+      expect(names(await complete('sct', '--base-url', ...url, 'orders', 'l'))).toEqual(['list']);
     });
 
     it('offers the shells for `sct completion` and the setting keys for `sct config get/set/unset`', async () => {
@@ -176,6 +204,22 @@ for (const [shell, complete] of Object.entries(shells)) {
 
     it('offers the profile names from the config file for --profile', async () => {
       expect(names(await complete('sct', 'orders', 'list', '--profile', ''))).toEqual(expect.arrayContaining(['prod', 'staging']));
+    });
+
+    it('offers only the profile names sct takes, as written: a name from a file edited by hand is never run', async () => {
+      const hostile = join(dir, 'hostile');
+      mkdirSync(hostile, { recursive: true });
+      const touched = join(dir, 'pwned');
+      writeFileSync(join(hostile, 'config.json'), JSON.stringify({ profiles: { prod: {}, 'a b': {}, [`$(touch ${touched})`]: {} } }), { mode: 0o600 });
+      const before = env.SCT_CONFIG_DIR;
+      env.SCT_CONFIG_DIR = hostile;
+      try {
+        expect(names(await complete('sct', '--profile', ''))).toEqual(expect.arrayContaining(['prod']));
+        expect(names(await complete('sct', '--profile', '')).filter((n) => n !== 'default')).toEqual(['prod']);
+        expect(existsSync(touched)).toBe(false);
+      } finally {
+        env.SCT_CONFIG_DIR = before!;
+      }
     });
 
     it('offers subcommands first and flags only after a "-"', async () => {
