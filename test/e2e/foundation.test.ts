@@ -598,7 +598,7 @@ describe('completion', () => {
       expect(r.stdout).toContain('orders');
       expect(r.stdout).toContain('--buying');
     }
-    expect((await runSctIn(['completion', 'bash'])).stdout).toContain('complete -o default -F _sct sct');
+    expect((await runSctIn(['completion', 'bash'])).stdout).toContain('complete -F _sct sct');
     expect((await runSctIn(['completion', 'powershell'])).exitCode).toBe(2);
     // The shell from $SHELL when not named.
     expect((await runSctIn(['completion'], { env: { SHELL: '/usr/bin/zsh' } })).stdout).toMatch(/^#compdef sct\n/);
