@@ -443,6 +443,9 @@ export class ApiClient {
       }
       // A stop that came while the read was out: the write does not follow it.
       if (call.waitSignal?.aborted) call.fail(new InterruptedError());
+      // The read may have spent the budget's last request: the write waits as any request does,
+      // never sent into a 429.
+      await this.waitForBudget(call);
     }
     const deadline = this.deadline(call.wireSignal);
     const res = await this.sendAttempt(call, deadline);

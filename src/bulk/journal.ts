@@ -138,8 +138,9 @@ export function lockRun(configDir: string, scope: RunScope): () => void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    const e = new SctError(`making the journals directory ${dir}: ${whyNotMade(err, dir)}`);
-    e.hint = 'a bulk run keeps its journal there, before it sends anything: make room or fix the directory, or set SCT_CONFIG_DIR';
+    const why = whyNotMade(err, dir);
+    const e = new SctError(`making the journals directory ${dir}: ${why.text}`);
+    e.hint = `a bulk run keeps its journal there, before it sends anything: ${journalHint(why.code, 'directory')}`;
     throw e;
   }
   const path = join(dir, `${scope.command.replace(/\W+/g, '-')}-${hashOf([scope.command, scope.identity ?? fileIdentity(configDir, scope.file), scope.baseUrl])}.lock`);
@@ -473,13 +474,16 @@ export class JournalWriteError extends SctError {
   }
 }
 
-/** What to do about a journal that cannot be written, by why (a full disk is the usual). */
-function journalHint(code: string | undefined): string {
+/** What to do about a journal (or its directory) that cannot be written, by why (a full disk is the usual). */
+function journalHint(code: string | undefined, what: 'file' | 'directory' = 'file'): string {
   switch (code) {
+    case 'EEXIST':
+    case 'ENOTDIR':
+      return 'a file is in the way of the directory where sct keeps its journals (SCT_CONFIG_DIR): move it, or give SCT_CONFIG_DIR elsewhere';
     case 'EROFS':
       return 'the file system where sct keeps its configuration (SCT_CONFIG_DIR) is read-only now: make it writable, or give SCT_CONFIG_DIR on one that is';
     case 'ELOOP':
-      return 'the journal is not a regular file (a symbolic link): sct writes none through one; move it away';
+      return what === 'file' ? 'the journal is not a regular file (a symbolic link): sct writes none through one; move it away' : 'a link on the way to the journals directory leads nowhere: fix it, or give SCT_CONFIG_DIR elsewhere';
     case 'EACCES':
     case 'EPERM':
       return 'sct may not write where it keeps its configuration (SCT_CONFIG_DIR): give it permission, or give SCT_CONFIG_DIR elsewhere';
@@ -492,13 +496,14 @@ function journalHint(code: string | undefined): string {
  * Why a directory could not be made: Node's recursive mkdir says ENOENT on a read-only file
  * system (it tries the parents too), which names no cause: the nearest existing parent is asked.
  */
-function whyNotMade(err: unknown, dir: string): string {
-  if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return (err as Error).message;
+function whyNotMade(err: unknown, dir: string): { text: string; code?: string } {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code !== 'ENOENT') return { text: fileErrorText(err), code };
   const parent = nearestExisting(dirname(dir));
   try {
     accessSync(parent, constants.W_OK);
   } catch (cause) {
-    return `${parent} cannot be written (${fileErrorText(cause)})`;
+    return { text: `${parent} cannot be written (${fileErrorText(cause)})`, code: (cause as NodeJS.ErrnoException).code };
   }
-  return (err as Error).message;
+  return { text: (err as Error).message, code };
 }

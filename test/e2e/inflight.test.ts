@@ -6,6 +6,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { until, useSandbox } from '../helpers/sandbox.js';
+import { sctFor } from '../helpers/sct.js';
+import { OWNER } from '../sandbox/helpers.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 
 /** A file of `n` purchase orders with ids `tag-1`…, in the columns of `orders import`. */
 async function ordersCsv(t: ReturnType<typeof useSandbox>, tag: string, n: number): Promise<{ file: string; ids: string[] }> {
@@ -148,6 +151,24 @@ describe('the budget running out under --concurrency 4', () => {
     expect(r.exitCode).toBe(1);
     expect(t.sb.requests.filter((x) => x.status === 429)).toEqual([]);
     expect(r.stderr).toMatch(/not sent/);
+  });
+
+  it("origins sync, whose read right before each create may spend the budget's last request: the create waits, never sent into a 429", { timeout: 60_000 }, async () => {
+    for (const [concurrency, budget] of [['1', 11], ['1', 12], ['4', 11], ['4', 12]] as const) {
+      // A budget for the plan's reads and a few creates, each with its read: it ends mid-run, on a
+      // read (11: the plan's 3, four pairs, a read) or on a create.
+      const small = await startSandbox({ port: 0, rateLimit: budget });
+      try {
+        const rows = Array.from({ length: 10 }, (_, i) => `S${i},CI,RLS-${concurrency}-${budget}-${i},6.1,-5.1`);
+        const file = t.writeFile(`budget-sync-${concurrency}-${budget}.csv`, ['name,country_code,external_id,latitude,longitude', ...rows].join('\n') + '\n');
+        const r = await sctFor(small.url, OWNER, t.dir)(['origins', 'sync', '--file', file, '--yes', '--concurrency', concurrency, '--max-wait', '1s']);
+        expect(r.exitCode, r.stderr).toBe(1);
+        expect(small.requests.some((x) => x.method === 'POST' && x.status === 201), r.stderr).toBe(true);
+        expect(small.requests.filter((x) => x.status === 429).map((x) => `${x.method} ${x.path}`), r.stderr).toEqual([]);
+      } finally {
+        await small.close();
+      }
+    }
   });
 });
 

@@ -450,6 +450,8 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
     const r = await t.sct(['invitations', 'bulk-create', '--file', file], { env: { SCT_CONFIG_DIR: dir } });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain(`error: making the journals directory ${join(dir, 'journals')}: ${dir} cannot be written (a read-only file system)`);
+    expect(r.stderr).toContain('is read-only now: make it writable, or give SCT_CONFIG_DIR on one that is');
+    expect(r.stderr).not.toContain('make room');
     expect(posts()).toHaveLength(0);
   });
 
