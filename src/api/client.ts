@@ -30,7 +30,7 @@ import { scanListPage } from './json-page.js';
 import { bytesWithoutToken, credentialsInText, maskToken, redactSignedUrl, redactUrl, valueWithoutToken, withoutCredentials, withoutSignedUrl, withoutToken } from '../util/redact.js';
 import { USER_AGENT } from '../version.js';
 import { formatDuration } from '../util/format.js';
-import { toSearchParams, type Method, type Query, type RequestOptions } from './request.js';
+import { toSearchParams, writtenJson, type Method, type Query, type RequestOptions } from './request.js';
 import {
   MAX_JSON_BYTES,
   checkedBody,
@@ -409,13 +409,17 @@ export class ApiClient {
   private async sendUnmasked(options: RequestOptions, mode: AnswerMode): Promise<Answer> {
     const method = options.method ?? 'GET';
     const url = this.resolve(options.path, options.query);
+    // A JSON body is written once, before anything goes out (a dry run's plan included), and
+    // every attempt sends that text as it is.
+    const body = options.body;
+    const json = body !== undefined && options.rawBody === undefined && options.bodyAsIs === undefined ? writtenJson(`${method} ${displayPath(url, this.baseUrl)}`, () => JSON.stringify(body)) : undefined;
     if (this.dryRun && method !== 'GET' && method !== 'HEAD') return this.plan(options, method, url);
     // A key the caller chose (`sct api -H 'Idempotency-Key: K'`, `create --idempotency-key K`) is
     // sent unchanged: only then does a rerun of the same write find the first one's outcome.
     // node:crypto is loaded by the first POST that needs a key of its own: a GET never does.
     const idempotencyKey =
       method === 'POST' ? (options.idempotencyKey ?? headerValue(options.headers, 'idempotency-key') ?? (await import('node:crypto')).randomUUID()) : undefined;
-    const call = new Call(options, mode, url, this.baseUrl, idempotencyKey, this.retryPolicy, { client: this.signal, clientWire: this.requestSignal });
+    const call = new Call(json === undefined ? options : { ...options, bodyAsIs: json }, mode, url, this.baseUrl, idempotencyKey, this.retryPolicy, { client: this.signal, clientWire: this.requestSignal });
     // A link the service handed out (an upload's, a download's) that is plain http while the
     // service is reached over https: the file would go unencrypted, open to anyone on the way.
     if (call.signed && this.origin.startsWith('https:') && url.protocol === 'http:' && !isLoopback(url.hostname)) {
@@ -880,10 +884,6 @@ export class ApiClient {
     if (withBody && options.bodyAsIs !== undefined) {
       headers['content-type'] ??= 'application/json';
       return { headers, body: options.bodyAsIs };
-    }
-    if (withBody && options.body !== undefined) {
-      headers['content-type'] ??= 'application/json';
-      return { headers, body: JSON.stringify(options.body) };
     }
     // "Requests send Content-Type: application/json" (the API document), a body or not; a
     // signed URL on another host is no request of the API's.

@@ -2,6 +2,8 @@
 // the query, as every part of src/api names them.
 
 import type { Readable } from 'node:stream';
+import { UsageError } from '../errors.js';
+import { isStringTooLong, STRING_LIMIT } from '../util/format.js';
 
 /** The HTTP methods sct sends (`sct api -X` takes these). */
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -81,4 +83,18 @@ export function toSearchParams(query: Query): URLSearchParams {
     params.append(k, Array.isArray(v) ? v.join(',') : String(v));
   }
   return params;
+}
+
+/**
+ * A JSON body written as the text to send, before anything goes out: one too large for a string
+ * (a file's control characters take six characters each as JSON) is the user's to mend, exit 2,
+ * never a request that may have been sent. `where` names the request ("POST /sink").
+ */
+export function writtenJson(where: string, write: () => string): string {
+  try {
+    return write();
+  } catch (err) {
+    if (isStringTooLong(err)) throw new UsageError(`${where}: the request body is too large to send (as JSON, ${STRING_LIMIT}): nothing was sent`);
+    throw err;
+  }
 }

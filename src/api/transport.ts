@@ -103,7 +103,9 @@ export function nodeTransport(early?: EarlyConnection): Transport {
           w.body.once('error', (err) => req.destroy(err));
           w.body.pipe(req);
         } else {
-          req.end(w.body);
+          // As bytes: node:http joins a string body with the request's headers into one string,
+          // which a body near a string's limit (a 512 MB --input) would take past it.
+          req.end(typeof w.body === 'string' ? Buffer.from(w.body) : w.body);
         }
         // The decoder a compressed answer needs is loaded while the request is on the wire,
         // when the process has nothing else to do, rather than once the answer is here.

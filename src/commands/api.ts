@@ -4,7 +4,7 @@ import { tokenOf, type Context } from '../context.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
-import { METHODS, type Method } from '../api/request.js';
+import { METHODS, writtenJson, type Method } from '../api/request.js';
 import { statusText } from '../api/errors.js';
 import { RawAnswer } from '../api/answers.js';
 import { NotAList } from '../api/pagination.js';
@@ -148,6 +148,7 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   // which sets the page's limit and offset in it.
   const typedQuery = q < 0 ? '' : path.slice(q + 1).replace(/#.*$/s, '');
   const query = new URLSearchParams(opts.paginate ? typedQuery : '');
+  const p = pathname.startsWith('/') ? pathname : '/' + pathname;
   let body: unknown;
   let bodyAsIs: string | Buffer | undefined;
   if (opts.input) {
@@ -160,10 +161,9 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
   } else if (fields.length) {
     const obj: Record<string, unknown> = {};
     for (const f of fields) setField(obj, f.key, f.value);
-    if (fields.some((f) => f.value instanceof TypedNumber)) bodyAsIs = jsonWithTypedNumbers(obj);
+    if (fields.some((f) => f.value instanceof TypedNumber)) bodyAsIs = writtenJson(`${method} ${p}`, () => jsonWithTypedNumbers(obj));
     else body = obj;
   }
-  const p = pathname.startsWith('/') ? pathname : '/' + pathname;
   const client = ctx.client();
   // sct api prints JSON unless -o asks for another format (the profile's table is not for raw answers).
   const format = ctx.flags.output !== undefined ? ctx.format() : 'json';

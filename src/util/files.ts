@@ -1,12 +1,11 @@
 // Reading a file named on the command line (or stdin for "-"), and writing a file whole through
 // a new temporary file renamed into place: one way each, shared by every command.
 import { closeSync, constants, copyFileSync, existsSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
-import { constants as bufferConstants } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { InterruptedError, SctError, UsageError } from '../errors.js';
-import { formatBytes } from './format.js';
+import { formatBytes, isStringTooLong, STRING_LIMIT } from './format.js';
 import { isAlive } from './process.js';
 
 /** How messages name an input: "stdin" for "-", else the path as given. */
@@ -96,16 +95,11 @@ function readError(file: string, err: unknown, o: ReadOptions): Error {
   return new UsageError(`cannot read ${inputName(file)}${o.what ? ` for ${o.what}` : ''}: ${fileErrorText(err)}`);
 }
 
-const MAX_STRING_LENGTH = bufferConstants.MAX_STRING_LENGTH;
-
 /** Why a file could not be read: the few reasons a person meets in words, the system's own text for the rest. */
 export function fileErrorText(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
-  // Read whole as text, a file is one string, which V8 caps: Node says so as ERR_STRING_TOO_LONG
-  // (Buffer.toString) or as a bare RangeError (readFile with an encoding).
-  if (code === 'ERR_STRING_TOO_LONG' || (err instanceof RangeError && err.message === 'Invalid string length')) {
-    return `it is too large to read as text (more than ${MAX_STRING_LENGTH.toLocaleString('en-US')} characters, about ${formatBytes(MAX_STRING_LENGTH)})`;
-  }
+  // Read whole as text, a file is one string, which V8 caps.
+  if (isStringTooLong(err)) return `it is too large to read as text (${STRING_LIMIT})`;
   return (code && FILE_ERRORS[code]) ?? (err as Error).message;
 }
 

@@ -1,4 +1,5 @@
 // Durations and sizes as sct prints them, one style each for every message.
+import { constants as bufferConstants } from 'node:buffer';
 
 /** 1536 → "1.5 kB" (powers of 1000, as file managers and the EU registry count sizes). */
 export function formatBytes(n: number): string {
@@ -10,6 +11,17 @@ export function formatBytes(n: number): string {
     u++;
   }
   return `${u === 0 ? v : v.toFixed(v < 10 ? 1 : 0)} ${units[u]}`;
+}
+
+/**
+ * The most characters one string holds (V8's limit), said as messages say it: a file read whole
+ * as text, a request body written as JSON, is one string.
+ */
+export const STRING_LIMIT = `more than ${bufferConstants.MAX_STRING_LENGTH.toLocaleString('en-US')} characters, about ${formatBytes(bufferConstants.MAX_STRING_LENGTH)}`;
+
+/** Node's error for a string past that limit: ERR_STRING_TOO_LONG (Buffer.toString), or a bare RangeError (readFile with an encoding, JSON.stringify). */
+export function isStringTooLong(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | undefined)?.code === 'ERR_STRING_TOO_LONG' || (err instanceof RangeError && err.message === 'Invalid string length');
 }
 
 /**

@@ -5,6 +5,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { truncateSync, writeFileSync } from 'node:fs';
+import { constants as bufferConstants } from 'node:buffer';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { removeDir, runSct, tempDir } from '../helpers/sct.js';
@@ -114,7 +115,9 @@ const server = useLocalServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
   req.on('end', () => {
-    const body = Buffer.concat(chunks).toString('utf8');
+    const bytes = Buffer.concat(chunks);
+    // A body of hundreds of MB is recorded by its size.
+    const body = bytes.length > 2 ** 20 ? `(${bytes.length} bytes)` : bytes.toString('utf8');
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
     const answer = ANSWERS[(req.url ?? '').split('?')[0]!];
     if (answer) answer(res);
@@ -231,6 +234,31 @@ describe('what the user typed reaches the service unchanged', () => {
     expect(field.stderr).toContain(`cannot read ${big} for -F: it is too large to read as text (more than 536,870,888 characters, about 537 MB)`);
     expect(seen).toHaveLength(0);
   });
+
+  it('a body too large to build (-F @file of NULs, six characters each as JSON) is exit 2 saying so, nothing sent, on a dry run too', async () => {
+    const nul = join(dir, 'nul.bin');
+    writeFileSync(nul, '');
+    truncateSync(nul, 100 * 2 ** 20);
+    const said = 'error: POST /sink: the request body is too large to send (as JSON, more than 536,870,888 characters, about 537 MB): nothing was sent';
+    for (const extra of [[], ['--dry-run'], ['-F', 'n=12345678901234567890']]) {
+      const r = await sct(['api', '-X', 'POST', '/sink', '-F', `a=@${nul}`, ...extra]);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain(said);
+      expect(r.stderr).not.toContain('may have been');
+    }
+    expect(seen).toHaveLength(0);
+  }, 120_000);
+
+  it('an --input body of as many bytes as a string holds is sent whole', async () => {
+    // A JSON string, quotes included, of exactly the longest string's length.
+    const body = Buffer.alloc(bufferConstants.MAX_STRING_LENGTH, 'a');
+    body[0] = body[body.length - 1] = 0x22;
+    const big = join(dir, 'big.json');
+    writeFileSync(big, body);
+    const r = await sct(['api', '-X', 'POST', '/sink', '--input', big]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(seen.map((x) => x.body)).toEqual([`(${bufferConstants.MAX_STRING_LENGTH} bytes)`]);
+  }, 120_000);
 
   it('-F key=@ with no file name (an empty $FILE) is exit 2 saying the name is missing, nothing sent', async () => {
     const r = await sct(['api', '/things', '-F', 'a=@']);
