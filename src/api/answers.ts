@@ -130,8 +130,11 @@ function storageError(text: string): string | undefined {
   return said.length > 0 ? said.join(': ') : undefined;
 }
 
-/** A 2xx answer's body: JSON, or nothing (204, an empty body). Anything else is not the API speaking. */
-export function parseAnswer(text: string, status: number, headers: Headers, where: () => string, fail: (e: SctError) => never): unknown {
+/**
+ * A 2xx answer's body: JSON, or nothing (204, an empty body). Anything else is not the API
+ * speaking: `fail` is given the error, and what the answer is instead ("an HTML page").
+ */
+export function parseAnswer(text: string, status: number, headers: Headers, where: () => string, fail: (e: SctError, what: string) => unknown): unknown {
   if (!text.trim()) return null;
   if (!looksLikeHtml(text, headers)) {
     try {
@@ -140,13 +143,8 @@ export function parseAnswer(text: string, status: number, headers: Headers, wher
       /* named below */
     }
   }
-  const type = mediaType(headers) || 'no content type';
-  return fail(
-    new AnswerError(
-      `${where()}: the answer is not JSON (${status} ${statusText(status)}, ${looksLikeHtml(text, headers) ? 'an HTML page' : type}): ` +
-        'a proxy, captive portal or wrong base URL may be in the way',
-    ),
-  );
+  const what = looksLikeHtml(text, headers) ? 'an HTML page' : mediaType(headers) || 'no content type';
+  return fail(new AnswerError(`${where()}: the answer is not JSON (${status} ${statusText(status)}, ${what}): a proxy, captive portal or wrong base URL may be in the way`), what);
 }
 
 /** An answer that is not JSON, kept as its bytes (RequestOptions.anyAnswer). */
@@ -155,6 +153,11 @@ export class RawAnswer {
     readonly bytes: Buffer,
     /** The content type as sent, without its parameters (`application/zip`). */
     readonly type: string,
+    /**
+     * A write's 2xx answer that should have been JSON and is not (broken, an HTML page): what it
+     * is instead, as parseAnswer says it.
+     */
+    readonly notJson?: string,
   ) {}
 }
 

@@ -780,7 +780,13 @@ export class ApiClient {
     const pageToScan = call.mode === 'export-page' || (call.mode === 'page' && (bytes.length >= this.opts.scanFromBytes || mayNotRoundTrip(bytes)));
     const scan = pageToScan && apiAnswer && !contentType(headers).includes('html');
     const scanned = scan ? scanListPage(bytes) : undefined;
-    const parse = (text: string) => (apiAnswer ? parseAnswer(text, status, headers, () => call.where(), (e) => call.fail(Object.assign(e, { answer: { status, headers, text } }), true)) : parseLoose(text));
+    // A write the service said it did (`sct api`'s 2xx) is not failed as one that may have been
+    // done for an answer that is not JSON: the answer is kept as it came, for the command to say.
+    const kept = options.anyAnswer && call.method !== 'GET' && call.method !== 'HEAD';
+    const parse = (text: string) =>
+      apiAnswer
+        ? parseAnswer(text, status, headers, () => call.where(), (e, what) => (kept ? new RawAnswer(bytes, mediaType(headers), what) : call.fail(Object.assign(e, { answer: { status, headers, text } }), true)))
+        : parseLoose(text);
     const data = scanned ?? parse(bytes.toString('utf8'));
     const noId = options.expect === 'created' ? (createdIdProblem(data) ?? otherObject(options.body, data)) : undefined;
     if (noId) {

@@ -47,7 +47,9 @@ export interface RequestOptions {
   expect?: 'created';
   /**
    * An answer whose content type says it is not JSON (a ZIP, a CSV) is data as it came, a
-   * RawAnswer, rather than an error (`sct api`). An HTML page is still the error it names.
+   * RawAnswer, rather than an error (`sct api`). An HTML page, or JSON that does not parse, is
+   * still the error it names, but for a write the service answered 2xx (it said the write was
+   * done): a RawAnswer saying what it is instead (RawAnswer.notJson).
    */
   anyAnswer?: boolean;
   /**

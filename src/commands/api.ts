@@ -218,6 +218,12 @@ async function printAnswer(ctx: Context, res: ApiResponse<unknown>, method: stri
   // asked for again.
   const wrote = method !== 'GET' && method !== 'HEAD';
   if (res.data instanceof RawAnswer) {
+    // A write the service said it did, whose answer is not the JSON it should be: never "it may
+    // have been done", which would have it sent again.
+    if (res.data.notJson !== undefined) {
+      await writeRaw(ctx, res.data);
+      throw new AnswerError(`${method} ${p} ${answered}, but its answer is not JSON (${res.data.notJson}, ${res.data.bytes.length.toLocaleString('en-US')} bytes): it is written to stdout as it came`);
+    }
     if (ctx.flags.jq !== undefined && wrote) {
       await writeRaw(ctx, res.data);
       throw new AnswerError(`${method} ${p} ${answered}, but --jq filters JSON and the answer is ${res.data.type || 'data'} (${res.data.bytes.length.toLocaleString('en-US')} bytes): it is written to stdout as it came`);
@@ -285,7 +291,8 @@ async function inputBody(file: string, headers: Record<string, string>, ctx: Con
  */
 async function writeRaw(ctx: Context, answer: RawAnswer): Promise<void> {
   if (!ctx.io.stdoutIsTTY) return ctx.io.write(answer.bytes);
-  if (/^text\/|\/(csv|xml|x-ndjson)$/i.test(answer.type)) return ctx.io.write(stripControl(answer.bytes.toString('utf8')));
+  // One that should have been JSON is text (read as UTF-8 already), whatever its type.
+  if (answer.notJson !== undefined || /^text\/|\/(csv|xml|x-ndjson)$/i.test(answer.type)) return ctx.io.write(stripControl(answer.bytes.toString('utf8')));
   ctx.io.info(`${answer.bytes.length.toLocaleString('en-US')} bytes of ${answer.type || 'data'}, not shown at a terminal: send them to a file (sct api … > file)`);
 }
 

@@ -8,7 +8,7 @@ import { truncateSync, writeFileSync } from 'node:fs';
 import { constants as bufferConstants } from 'node:buffer';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { removeDir, runSct, tempDir } from '../helpers/sct.js';
+import { removeDir, runSct, runSctIn, tempDir } from '../helpers/sct.js';
 import { useLocalServer } from '../helpers/local-server.js';
 
 interface Seen {
@@ -91,6 +91,14 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'r-7' });
     res.end('{"id": 1,');
   },
+  '/api/created-broken': (res) => {
+    res.writeHead(201, { 'content-type': 'application/json' });
+    res.end('{"id": 1,');
+  },
+  '/api/created-html': (res) => {
+    res.writeHead(201, { 'content-type': 'text/html' });
+    res.end('<html><body>Created</body></html>');
+  },
   '/api/away': (res) => {
     res.writeHead(302, { location: 'http://127.0.0.2:9/api/away' });
     res.end();
@@ -132,6 +140,8 @@ beforeEach(() => {
 
 const sct = (args: string[], input?: string) =>
   runSct(args, { input, env: { SCT_BASE_URL: server.url, SCT_TOKEN: 'sct_test_token', SCT_CONFIG_DIR: dir, NO_COLOR: '1' } });
+/** The same at a terminal (a fake one, in this process). */
+const sctAtTerminal = (args: string[]) => runSctIn(args, { tty: true, env: { SCT_BASE_URL: server.url, SCT_TOKEN: 'sct_test_token', SCT_CONFIG_DIR: dir, NO_COLOR: '1' } });
 const query = (i = 0) => Object.fromEntries(new URL(seen[i]!.url, server.url).searchParams);
 
 describe('what the user typed reaches the service unchanged', () => {
@@ -379,6 +389,29 @@ describe('every answer shown as gh api shows it', () => {
     expect(post.exitCode).toBe(1);
     expect(post.stderr).toContain('POST /text went through (200), but --jq filters JSON and the answer is text/plain (5 bytes): it is written to stdout as it came');
     expect(post.stdout).toBe('hello');
+  });
+
+  it('a write answered 2xx with what is not JSON (broken, an HTML page) writes it as it came, exit 1 saying it went through', async () => {
+    const broken = await sct(['api', '-X', 'POST', '/created-broken']);
+    expect(broken.exitCode).toBe(1);
+    expect(broken.stdout).toBe('{"id": 1,');
+    expect(broken.stderr).toContain('error: POST /created-broken went through (201), but its answer is not JSON (application/json, 9 bytes): it is written to stdout as it came');
+    expect(broken.stderr).not.toContain('may have been');
+    const html = await sct(['api', '-X', 'PUT', '-i', '/created-html', '--jq', '.id']);
+    expect(html.exitCode).toBe(1);
+    expect(html.stdout).toMatch(/^HTTP\/1\.1 201 Created\n(.+\n)*\n<html><body>Created<\/body><\/html>$/);
+    expect(html.stderr).toContain('error: PUT /created-html went through (201), but its answer is not JSON (an HTML page, 33 bytes): it is written to stdout as it came');
+    expect(html.stderr).not.toContain('may have been');
+    // At a terminal too, as the text it is.
+    const shown = await sctAtTerminal(['api', '-X', 'POST', '/created-broken']);
+    expect(shown.exitCode).toBe(1);
+    expect(shown.stdout).toBe('{"id": 1,');
+    expect(seen).toHaveLength(3);
+    // A read's can be asked for again: still the error that names what may be in the way.
+    const read = await sct(['api', '/created-broken']);
+    expect(read.exitCode).toBe(1);
+    expect(read.stdout).toBe('');
+    expect(read.stderr).toContain('the answer is not JSON (201 Created, application/json): a proxy, captive portal or wrong base URL may be in the way');
   });
 
   it('-i on an error answer prints its status line, headers and body, and the run is still exit 1', async () => {
