@@ -218,18 +218,21 @@ async function printAnswer(ctx: Context, res: ApiResponse<unknown>, method: stri
   // asked for again.
   const wrote = method !== 'GET' && method !== 'HEAD';
   if (res.data instanceof RawAnswer) {
-    // A write the service said it did, whose answer is not the JSON it should be: never "it may
-    // have been done", which would have it sent again.
-    if (res.data.notJson !== undefined) {
-      await writeRaw(ctx, res.data);
-      throw new AnswerError(`${method} ${p} ${answered}, but its answer is not JSON (${res.data.notJson}, ${res.data.bytes.length.toLocaleString('en-US')} bytes): it is written to stdout as it came`);
-    }
-    if (ctx.flags.jq !== undefined && wrote) {
-      await writeRaw(ctx, res.data);
-      throw new AnswerError(`${method} ${p} ${answered}, but --jq filters JSON and the answer is ${res.data.type || 'data'} (${res.data.bytes.length.toLocaleString('en-US')} bytes): it is written to stdout as it came`);
-    }
-    if (ctx.flags.jq !== undefined) throw new AnswerError(`--jq filters JSON, but ${method} ${p} answered ${res.data.type || 'data'} (${res.data.bytes.length.toLocaleString('en-US')} bytes), not JSON: nothing is printed`);
-    return writeRaw(ctx, res.data);
+    const raw = res.data;
+    const size = `${raw.bytes.length.toLocaleString('en-US')} bytes`;
+    if (ctx.flags.jq !== undefined && !wrote) throw new AnswerError(`--jq filters JSON, but ${method} ${p} answered ${raw.type || 'data'} (${size}), not JSON: nothing is printed`);
+    // Why a write's run fails once its answer is written: not the JSON it should be (the service
+    // said it was done: never "it may have been done", which would have it sent again), or not
+    // the JSON --jq filters.
+    const why = raw.notJson !== undefined ? `its answer is not JSON (${raw.notJson}, ${size})` : ctx.flags.jq !== undefined ? `--jq filters JSON and the answer is ${raw.type || 'data'} (${size})` : undefined;
+    const shown = await writeRaw(ctx, raw);
+    if (shown && why !== undefined) throw new AnswerError(`${method} ${p} ${answered}, but ${why}: it is written to stdout as it came`);
+    if (shown) return;
+    // A read's bytes can be asked for again, into a file; a write's cannot be without doing it twice.
+    const twice = `would do it a second time (-i or > file would show only that second answer)`;
+    if (why !== undefined) throw Object.assign(new AnswerError(`${method} ${p} ${answered}, but ${why}, not shown at a terminal`), { hint: `sending the ${method} again to see its answer ${twice}` });
+    ctx.io.info(`${size} of ${raw.type || 'data'}, not shown at a terminal: ${wrote ? `the ${method} was done, and sending it again to see them ${twice}` : 'send them to a file (sct api … > file)'}`);
+    return;
   }
   const asJson = () => ctx.io.write(JSON.stringify(terminalSafe(ctx.io)(res.data), null, 2) + '\n');
   const rows = listRows(res.data);
@@ -287,13 +290,14 @@ async function inputBody(file: string, headers: Record<string, string>, ctx: Con
 /**
  * An answer that is not JSON, as gh api prints it: its bytes as they came into a pipe or a file
  * (`sct api … > evidence.zip`). At a terminal text is shown stripped of control characters, and
- * anything else is said, not dumped: its bytes would garble the terminal.
+ * anything else is not written (false), for the caller to say: its bytes would garble the terminal.
  */
-async function writeRaw(ctx: Context, answer: RawAnswer): Promise<void> {
-  if (!ctx.io.stdoutIsTTY) return ctx.io.write(answer.bytes);
+async function writeRaw(ctx: Context, answer: RawAnswer): Promise<boolean> {
+  if (!ctx.io.stdoutIsTTY) await ctx.io.write(answer.bytes);
   // One that should have been JSON is text (read as UTF-8 already), whatever its type.
-  if (answer.notJson !== undefined || /^text\/|\/(csv|xml|x-ndjson)$/i.test(answer.type)) return ctx.io.write(stripControl(answer.bytes.toString('utf8')));
-  ctx.io.info(`${answer.bytes.length.toLocaleString('en-US')} bytes of ${answer.type || 'data'}, not shown at a terminal: send them to a file (sct api … > file)`);
+  else if (answer.notJson !== undefined || /^text\/|\/(csv|xml|x-ndjson)$/i.test(answer.type)) await ctx.io.write(stripControl(answer.bytes.toString('utf8')));
+  else return false;
+  return true;
 }
 
 /** A field into a JSON body: dotted keys nest, `key[]` appends to an array (as gh), nested or not. */

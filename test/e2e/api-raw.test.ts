@@ -99,6 +99,10 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(201, { 'content-type': 'text/html' });
     res.end('<html><body>Created</body></html>');
   },
+  '/api/zip': (res) => {
+    res.writeHead(201, { 'content-type': 'application/zip' });
+    res.end('PK\u0003\u0004abc');
+  },
   '/api/away': (res) => {
     res.writeHead(302, { location: 'http://127.0.0.2:9/api/away' });
     res.end();
@@ -412,6 +416,25 @@ describe('every answer shown as gh api shows it', () => {
     expect(read.exitCode).toBe(1);
     expect(read.stdout).toBe('');
     expect(read.stderr).toContain('the answer is not JSON (201 Created, application/json): a proxy, captive portal or wrong base URL may be in the way');
+  });
+
+  it('at a terminal, bytes not shown of a write\'s answer are said so, with no advice to send the write again', async () => {
+    const jq = await sctAtTerminal(['api', '-X', 'POST', '/zip', '--jq', '.id']);
+    expect(jq.exitCode).toBe(1);
+    expect(jq.stdout).toBe('');
+    expect(jq.stderr).toContain('error: POST /zip went through (201), but --jq filters JSON and the answer is application/zip (7 bytes), not shown at a terminal');
+    expect(jq.stderr).toContain('hint: sending the POST again to see its answer would do it a second time (-i or > file would show only that second answer)');
+    expect(jq.stderr).not.toContain('written to stdout');
+    expect(jq.stderr).not.toContain('send them to a file');
+    const plain = await sctAtTerminal(['api', '-X', 'POST', '/zip']);
+    expect(plain.exitCode, plain.stderr).toBe(0);
+    expect(plain.stderr).toContain('7 bytes of application/zip, not shown at a terminal: the POST was done, and sending it again to see them would do it a second time (-i or > file would show only that second answer)');
+    expect(plain.stderr).not.toContain('send them to a file');
+    expect(seen).toHaveLength(2);
+    // A read's can be asked for again, into a file.
+    const read = await sctAtTerminal(['api', '/zip']);
+    expect(read.exitCode, read.stderr).toBe(0);
+    expect(read.stderr).toContain('7 bytes of application/zip, not shown at a terminal: send them to a file (sct api … > file)');
   });
 
   it('-i on an error answer prints its status line, headers and body, and the run is still exit 1', async () => {
