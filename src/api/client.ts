@@ -564,11 +564,13 @@ export class ApiClient {
     if (++call.redirects > MAX_REDIRECTS) call.fail(new NetworkError(`${call.where()}: too many redirects (more than ${MAX_REDIRECTS})`));
     const from = call.target.url;
     // A Location holding the token is followed masked, as the headers have it: a service that
-    // puts the token in a URL never gets it sent there. But a URL the user put it in
-    // (`sct api "/x?key=$SCT_TOKEN"`) redirected on the base URL's origin (a trailing slash's
-    // 301) leads where the request goes on with it as typed.
+    // puts the token in a URL never gets it sent there. But one that leaves it where the user
+    // typed it (`sct api "/x?key=$SCT_TOKEN"` answered with a trailing slash's 301) is followed as
+    // it came: the same URL on the base URL's origin, the token masked in both, but for a
+    // trailing slash. Anywhere else (`/echo/$SCT_TOKEN`), the token would be sent somewhere new.
     const asSent = redirectTarget(call.sentLocation ?? location, from);
-    const target = asSent?.origin === this.origin && this.token !== undefined && withoutToken(from.href, this.token) !== from.href ? asSent : redirectTarget(location, from);
+    const shape = (u: URL) => withoutToken(`${u.origin}${u.pathname.replace(/\/+$/, '')}${u.search}`, this.token);
+    const target = asSent?.origin === this.origin && shape(asSent) === shape(from) ? asSent : redirectTarget(location, from);
     if (!target) {
       const to = String(Array.isArray(location) ? location[0] : location).slice(0, 300);
       call.fail(

@@ -112,6 +112,11 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(301, { location: `/api/tslash/${(res.req.url ?? '').replace(/^[^?]*/, '')}` });
     res.end();
   },
+  // A redirect that puts the token of the query into the path.
+  '/api/addtok': (res) => {
+    res.writeHead(302, { location: `/api/echo/${new URL(res.req.url ?? '', 'http://x').searchParams.get('key')}` });
+    res.end();
+  },
   '/api/missing': (res) => {
     res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': 'r-42' });
     res.end(JSON.stringify({ detail: 'Not found.' }));
@@ -295,6 +300,12 @@ describe('what the user typed reaches the service unchanged', () => {
     expect(JSON.parse(r.stdout)).toEqual({ method: 'GET', url: '/api/tslash/?key=sct_…****&x=1' });
     expect(r.stderr).toContain('< location: /api/tslash/?key=sct_…****&x=1');
     expect(r.stderr).not.toContain('sct_test_token');
+  });
+
+  it('a same-origin redirect that puts the typed token somewhere new is followed masked', async () => {
+    const r = await sct(['api', '/addtok?key=sct_test_token']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(seen.map((x) => x.url)).toEqual(['/api/addtok?key=sct_test_token', '/api/echo/sct_%E2%80%A6****']);
   });
 });
 
