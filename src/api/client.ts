@@ -532,9 +532,12 @@ export class ApiClient {
       return true;
     }
     if (status === 429) {
-      // Never a rejection: the service has not looked at the request. Wait as it asks.
-      await drain(res, deadline);
-      await call.retries.throttle(res.headers).catch((e) => call.fail(e));
+      // Never a rejection: the service has not looked at the request. Wait as it asks. Its
+      // body (read as an error's is, within the same cap) is the answer of a wait too long,
+      // which `sct api -i` prints; a stop during the wait is no failure of this answer's.
+      const text = withoutToken(await readErrorText(res), this.token);
+      deadline.clear();
+      await call.retries.throttle(res.headers).catch((e: SctError) => call.fail(e instanceof InterruptedError ? e : Object.assign(e, { answer: { status, headers: res.headers, text } })));
       this.rateLimit.remaining = undefined;
       return true;
     }

@@ -117,6 +117,10 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(302, { location: `/api/echo/${new URL(res.req.url ?? '', 'http://x').searchParams.get('key')}` });
     res.end();
   },
+  '/api/throttled': (res) => {
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3600' });
+    res.end(JSON.stringify({ detail: 'Request was throttled.' }));
+  },
   '/api/missing': (res) => {
     res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': 'r-42' });
     res.end(JSON.stringify({ detail: 'Not found.' }));
@@ -458,7 +462,7 @@ describe('every answer shown as gh api shows it', () => {
     expect(r.stderr).toMatch(/Not found\. \(404 Not Found on GET \/missing\)/);
   });
 
-  it('-i prints the answer of every failure that had one: a 401, an HTML page, broken JSON, a redirect not followed; the exit code is the failure\'s', async () => {
+  it('-i prints the answer of every failure that had one: a 401, an HTML page, broken JSON, a 429, a redirect not followed; the exit code is the failure\'s', async () => {
     const unauthorized = await sct(['api', '-i', '/unauthorized']);
     expect(unauthorized.exitCode).toBe(4);
     const [head, body] = unauthorized.stdout.split('\n\n');
@@ -472,6 +476,10 @@ describe('every answer shown as gh api shows it', () => {
     const broken = await sct(['api', '-i', '/broken']);
     expect(broken.exitCode).toBe(1);
     expect(broken.stdout).toMatch(/^HTTP\/1\.1 200 OK\n(.+\n)*X-Request-Id: r-7\n(.+\n)*\n\{"id": 1,\n$/);
+    // A 429 whose wait is longer than --max-wait: its body too.
+    const throttled = await sct(['api', '-i', '/throttled', '--max-wait', '1s']);
+    expect(throttled.stdout).toMatch(/^HTTP\/1\.1 429 Too Many Requests\n(.+\n)*Retry-After: 3600\n(.+\n)*\n\{"detail":"Request was throttled\."\}\n$/);
+    expect(throttled.stderr).toContain('longer than --max-wait');
     const away = await sct(['api', '-i', '/away']);
     expect(away.exitCode).toBe(1);
     expect(away.stdout).toMatch(/^HTTP\/1\.1 302 Found\n(.+\n)*Location: http:\/\/127\.0\.0\.2:9\/api\/away\n(.+\n)*\n$/);
