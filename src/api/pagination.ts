@@ -110,7 +110,7 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
       const answer = await pending.answer;
       // A compressed page is decoded only now: its errors name the page as a fetch's do.
       const data = answer.later ? await answer.later().catch((err: unknown) => Promise.reject(atPage(err, pending.query))) : answer.data;
-      const page = asPage<T>(data, path, options.anyAnswer && requests === 1 ? answer : undefined);
+      const page = asPage<T>(data, path, options.anyAnswer && requests === 1 ? answer : undefined, requests > 1 ? { fetched, requests, query: pending.query } : undefined);
       firstCount ??= page.count;
       if (!options.anyItems) refuseNonObjects(page.results, path);
       const items = options.unwrap ? (page.results.flatMap(options.unwrap) as T[]) : page.results;
@@ -250,14 +250,26 @@ function offsetStep(current: URLSearchParams, next: URLSearchParams): OffsetStep
   return { offset, limit, params: new URLSearchParams(next) };
 }
 
-function asPage<T>(data: unknown, path: string, first?: PageAnswer): { results: T[]; count: number | null; next: string | null } {
+/**
+ * A page's list. An answer that is none ends the listing: a `first` page taken as any answer as
+ * NotAList; a `later` one naming the page and what was written before it.
+ */
+function asPage<T>(
+  data: unknown,
+  path: string,
+  first?: PageAnswer,
+  later?: { fetched: number; requests: number; query: URLSearchParams },
+): { results: T[]; count: number | null; next: string | null } {
   if (Array.isArray(data)) return { results: data as T[], count: data.length, next: null };
   if (data && typeof data === 'object' && Array.isArray((data as { results?: unknown }).results)) {
     const d = data as { results: T[]; count?: number; next?: string | null };
     return { results: d.results, count: typeof d.count === 'number' ? d.count : null, next: d.next ?? null };
   }
   if (first) throw new NotAList(`unexpected response from GET ${path}: not a paginated list`, { ...first, data });
-  throw new NetworkError(`unexpected response from GET ${path}: not a paginated list`);
+  if (!later) throw new NetworkError(`unexpected response from GET ${path}: not a paginated list`);
+  const offset = Number(later.query.get('offset'));
+  const page = offset > 0 ? `the page at offset ${offset}` : `page ${later.requests}`;
+  throw new NetworkError(`unexpected response from GET ${path}: ${page} is not a paginated list (stopped after ${plural(later.fetched, 'item')} in ${plural(later.requests, 'request')})`);
 }
 
 /** A first answer that is no list, for a listing that takes one (PageOptions.anyAnswer): it ends the listing, and is the caller's to use. */

@@ -121,6 +121,11 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3600' });
     res.end(JSON.stringify({ detail: 'Request was throttled.' }));
   },
+  // A list whose second page is no list.
+  '/api/list': (res) => {
+    if (new URL(res.req.url ?? '', 'http://x').searchParams.get('offset') === '2') return json(res, { detail: 'maintenance' });
+    json(res, { count: 4, next: 'http://127.0.0.1/api/list?limit=2&offset=2', previous: null, results: [{ id: 1 }, { id: 2 }] });
+  },
   '/api/missing': (res) => {
     res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': 'r-42' });
     res.end(JSON.stringify({ detail: 'Not found.' }));
@@ -396,6 +401,13 @@ describe('every answer shown as gh api shows it', () => {
     const text = await sct(['api', '/text', '--paginate']);
     expect(text.exitCode, text.stderr).toBe(0);
     expect(text.stdout).toBe('hello');
+  });
+
+  it('--paginate whose later page is no list names the page and what was written before it', async () => {
+    const r = await sct(['api', '/list?limit=2', '--paginate']);
+    expect(r.exitCode).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual([{ id: 1 }, { id: 2 }]);
+    expect(r.stderr).toContain('error: unexpected response from GET /list: the page at offset 2 is not a paginated list (stopped after 2 items in 2 requests)');
   });
 
   it('--jq on an answer that is not JSON is exit 1 saying so', async () => {
