@@ -860,14 +860,17 @@ export class ApiClient {
   /**
    * A service that echoes the token in a header (a redirect's Location, a file name, a debugging
    * header) never gets it shown, followed or saved: every header value holding it is masked, as
-   * the body's are.
+   * the body's are, and every name (which Node gives in lower case, so looked for so).
    */
   private maskTokenInHeaders(headers: Headers): void {
     const token = this.token;
     if (token === undefined) return;
+    const lower = token.toLowerCase();
     for (const [k, v] of Object.entries(headers)) {
-      if (typeof v === 'string') headers[k] = withoutToken(v, token);
-      else if (Array.isArray(v)) headers[k] = v.map((x) => withoutToken(x, token));
+      const value = typeof v === 'string' ? withoutToken(v, token) : Array.isArray(v) ? v.map((x) => withoutToken(x, token)) : v;
+      const name = lower.length >= 8 && k.includes(lower) ? k.replaceAll(lower, maskToken(token)) : k;
+      if (name !== k) delete headers[k];
+      headers[name] = value;
     }
   }
 

@@ -126,6 +126,11 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     if (new URL(res.req.url ?? '', 'http://x').searchParams.get('offset') === '2') return json(res, { detail: 'maintenance' });
     json(res, { count: 4, next: 'http://127.0.0.1/api/list?limit=2&offset=2', previous: null, results: [{ id: 1 }, { id: 2 }] });
   },
+  // The token sent, echoed as a header's name.
+  '/api/name-echo': (res) => {
+    res.writeHead(200, { 'content-type': 'application/json', [`x-seen-${String(res.req.headers.authorization).slice(7)}`]: '1' });
+    res.end('{}');
+  },
   '/api/missing': (res) => {
     res.writeHead(404, { 'content-type': 'application/json', 'x-request-id': 'r-42' });
     res.end(JSON.stringify({ detail: 'Not found.' }));
@@ -462,6 +467,14 @@ describe('every answer shown as gh api shows it', () => {
     const read = await sctAtTerminal(['api', '/zip']);
     expect(read.exitCode, read.stderr).toBe(0);
     expect(read.stderr).toContain('7 bytes of application/zip, not shown at a terminal: send them to a file (sct api … > file)');
+  });
+
+  it('-i and -v mask the token in a response header\'s name too, in whatever case it comes', async () => {
+    const token = 'sct_MiXeD_Case_Token';
+    const r = await runSct(['api', '-i', '-v', '/name-echo'], { env: { SCT_BASE_URL: server.url, SCT_TOKEN: token, SCT_CONFIG_DIR: dir, NO_COLOR: '1' } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^X-Seen-Sct_…\*\*\*\*: 1$/m);
+    expect((r.stdout + r.stderr).toLowerCase()).not.toContain(token.toLowerCase());
   });
 
   it('-i on an error answer prints its status line, headers and body, and the run is still exit 1', async () => {
