@@ -251,6 +251,17 @@ describe('orders stats', () => {
       [['orders', 'stats', '--buying', '--search', 'A', '--filter', 'search=B'], /--filter search=B: the command's own flags set search too \(A\)/],
     ]);
   });
+
+  it('takes what the rows are grouped and cut by only from --group-by and --delimit-by', async () => {
+    // Through --filter, a value beside the flag's was dropped or sent with it, and one alone
+    // printed counts with no column saying what each row counts.
+    await t.expectUsageErrors([
+      [['orders', 'stats', '--buying', '--delimit-by', 'yearly', '--filter', 'delimit_by=monthly'], '--filter delimit_by: use --delimit-by (daily, monthly, yearly)'],
+      [['orders', 'stats', '--buying', '--group-by', 'type', '--filter', 'group_by=assessment_status'], '--filter group_by: use --group-by (assessment_status, buyer_company_status, seller_company_status, type, value_chain_id)'],
+      [['orders', 'stats', '--buying', '--filter', 'group_by=type'], '--filter group_by: use --group-by'],
+      [['orders', 'stats', '--selling', '--filter', 'delimit_by=daily'], '--filter delimit_by: use --delimit-by'],
+    ]);
+  });
 });
 
 describe('orders delete', () => {

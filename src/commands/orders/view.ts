@@ -106,6 +106,10 @@ export function statsQuery(flags: StatsFlags): { query: URLSearchParams; groupBy
   for (const pair of flags.filter ?? []) {
     const [k, v] = splitKeyValue(pair, '--filter');
     if (['limit', 'offset', 'ordering'].includes(k)) throw new UsageError(`--filter ${k}: statistics take no ${k}`);
+    // The table's columns are those the flags ask for: a grouping given here would print counts
+    // with no column saying what each counts, or be sent beside the flag's.
+    if (k === 'group_by') throw new UsageError(`--filter group_by: use --group-by (${STATISTICS_GROUP_BY.join(', ')})`);
+    if (k === 'delimit_by') throw new UsageError(`--filter delimit_by: use --delimit-by (${STATISTICS_DELIMIT_BY.join(', ')})`);
     query.append(k, textValue(v, `--filter ${k}=`));
   }
   orderFilterQuery(flags, query);
