@@ -92,6 +92,9 @@ describe('orders create', () => {
   it('a border crossing of no country, or text --set read as a number, is exit 2 saying why, nothing sent', async () => {
     await t.expectUsageErrors([
       [['orders', 'create', '--purchase', '--type', 'order', '--external-id', 'E1', '--order-created-at', '2025-01-01', '--seller-company-id', '2', '--border-cross-country-code', 'zz'], /border_cross_country_code: "zz" is not an ISO 3166-1 alpha-2 country code/],
+      // A --set of a field a flag gives too: never the last one winning without a word.
+      [['orders', 'create', '--purchase', '--type', 'order', '--external-id', 'S-2', '--order-created-at', '2026-01-01', '--seller-company-id', '2', '--set', 'external_id=S-3'], '--set external_id=S-3: a flag of this command gives external_id too; give it one way'],
+      [['products', 'create', '--name', 'P', '--tag', 'a', '--set', 'tags=["b"]'], '--set tags=["b"]: a flag of this command gives tags too; give it one way'],
       [['products', 'create', '--name', 'P', '--set', 'external_id=123'], /hint: external_id is a number here: text is in quotes, in a --file body \("external_id": "123"\) and in --set, whose value is JSON when it parses \(--set 'external_id="123"'\)/],
     ]);
   });

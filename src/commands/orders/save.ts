@@ -6,7 +6,7 @@ import { CancelledError, SctError, UsageError } from '../../errors.js';
 import { cleanCell } from '../../output/sanitize.js';
 import { addsItems, ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
 import { type OrderKindName } from '../../api/enums.js';
-import { buildBody, canonicalEnums, promptMissing, validate } from '../shared/body.js';
+import { buildBody, canonicalEnums, refuseSetBesideFlags, promptMissing, validate } from '../shared/body.js';
 import { idempotencyKeyOf, withRerunKey, withUnknownOutcome } from '../shared/crud.js';
 import { savedObject } from '../../api/answers.js';
 import { parseDate, parseInteger } from '../shared/flags.js';
@@ -118,7 +118,9 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
   const idempotencyKey = id === undefined ? idempotencyKeyOf(opts) : undefined;
   const kind = orderKind(opts, !(id === undefined && ctx.io.canPrompt())) ?? (await askKind(ctx));
   const schema = id === undefined ? ORDER_CREATE_SCHEMAS[kind] : ORDER_UPDATE_SCHEMAS[kind];
-  const body = await buildBody(opts, canonicalEnums(schema, namedFields(opts, kind)), ctx.io.stdin, ctx.signal);
+  const named = namedFields(opts, kind);
+  refuseSetBesideFlags(opts.set, named);
+  const body = await buildBody(opts, canonicalEnums(schema, named), ctx.io.stdin, ctx.signal);
   if (id !== undefined && Object.keys(body).length === 0) {
     throw new UsageError('nothing to update: give at least one field flag, --item, --set or --file');
   }

@@ -66,6 +66,20 @@ export async function buildBody(
   return body;
 }
 
+/**
+ * A --set of a field a flag gives too (`--external-id S-2 --set external_id=S-3`) is refused:
+ * applied last, it would win without a word, as a --filter beside its own flag would. Dotted
+ * keys count by their first part (`--item … --set items.0.unit=t`). A --file field is replaced
+ * by its flag, as help says: that is no clash.
+ */
+export function refuseSetBesideFlags(set: readonly string[] | undefined, named: Record<string, unknown>): void {
+  for (const pair of set ?? []) {
+    const [key] = splitKeyValue(pair, '--set');
+    const field = key.split('.')[0]!.replace(/\[.*$/, '');
+    if (named[field] !== undefined) throw new UsageError(`--set ${pair}: a flag of this command gives ${field} too; give it one way`);
+  }
+}
+
 /** The enum a field takes, through optional() and nullable(); undefined when it is no enum. */
 function enumOptions(field: z.ZodType | undefined): string[] | undefined {
   let f = field as unknown as { options?: unknown[]; unwrap?: () => unknown } | undefined;

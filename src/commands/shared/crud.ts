@@ -9,7 +9,7 @@ import { AnswerError, CancelledError, RateLimitError, SctError, UsageError } fro
 import { cleanCell } from '../../output/sanitize.js';
 import { savedObject } from '../../api/answers.js';
 import { said } from '../../api/errors.js';
-import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, buildBody, canonicalEnums, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
+import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, buildBody, canonicalEnums, refuseSetBesideFlags, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
 import { parseInteger } from './flags.js';
 import { LIST_OPTIONS, listQuery, runList } from './list.js';
 import { DRY_RUN_OPTION } from './dry-run.js';
@@ -134,6 +134,7 @@ export async function saveOne<S extends z.ZodType>(ctx: Context, o: SaveOptions<
  */
 export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOptions<S>, 'columns' | 'detail'>): Promise<Record<string, unknown> | null> {
   const idempotencyKey = o.method === 'POST' ? idempotencyKeyOf(o.flags) : undefined;
+  refuseSetBesideFlags(o.flags.set, o.named);
   const body = await buildBody(o.flags, canonicalEnums(o.schema, o.named), ctx.io.stdin, ctx.signal);
   if (o.method === 'PATCH' && Object.keys(body).length === 0) {
     throw new UsageError(`nothing to update: give at least one field flag, --set or --file`);
