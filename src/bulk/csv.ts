@@ -255,7 +255,7 @@ async function eachWorkbookRecord(
   for (const [flag, given] of [['--encoding', opts.encoding], ['--delimiter', opts.delimiter]] as const) {
     if (given !== undefined) throw new UsageError(`${flag}: ${name} is a workbook (an .${kind.workbook}); its text is read as it is stored`, undefined, `give ${flag} only for a CSV file`);
   }
-  (await import('./workbook.js')).eachSheetRecord(bytes, name, opts.sheet, onRecord);
+  (await import('./workbook.js')).eachSheetRecord(bytes, name, kind.workbook, opts.sheet, onRecord);
 }
 
 /**

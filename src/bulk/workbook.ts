@@ -3,6 +3,7 @@
 // workbook (src/bulk/zip-kind.ts); docs/decisions/workbooks.md has the comparison behind it.
 import { read, utils, type CellObject } from '@e965/xlsx';
 import { UsageError } from '../errors.js';
+import type { WorkbookKind } from './zip-kind.js';
 import { damagedFile, damagedText } from '../util/zip-check.js';
 
 /**
@@ -14,6 +15,7 @@ import { damagedFile, damagedText } from '../util/zip-check.js';
 export function eachSheetRecord(
   bytes: Buffer,
   name: string,
+  kind: WorkbookKind,
   sheet: string | undefined,
   onRecord: (cells: string[], row: number, errors?: ReadonlyMap<number, string>, cellOf?: (column: number) => string) => void,
 ): void {
@@ -21,7 +23,7 @@ export function eachSheetRecord(
   if (damaged !== undefined) throw new UsageError(`${name} is ${damagedText(damaged)}`);
   let book: ReturnType<typeof read>;
   try {
-    book = readBook(bytes, sheet ?? 0);
+    book = readBook(bytes, kind, sheet ?? 0);
   } catch (err) {
     throw new UsageError(`${name}: the workbook cannot be read (${(err as Error).message})`, undefined, 'open it in a spreadsheet program and save it again, or save the sheet as CSV');
   }
@@ -30,7 +32,7 @@ export function eachSheetRecord(
     // `--sheet data` for the sheet named Data: read again for it (only the sheet asked for is parsed).
     const folded = sheetNamed(book.SheetNames, sheet);
     if (folded !== undefined) {
-      book = readBook(bytes, folded);
+      book = readBook(bytes, kind, folded);
       sheetName = folded;
     }
   }
@@ -120,6 +122,10 @@ export function eachSheetRecord(
         const v = cell.v as number;
         const format = typeof cell.z === 'string' ? cell.z : '';
         if (/^0{2,}$/.test(format) && Number.isInteger(v) && v >= 0 && v < 1e15) return String(v).padStart(format.length, '0');
+        // An .ods keeps the format on the column when all its cells share it, and SheetJS reads
+        // only a cell's own: the text the cell shows, which the .ods holds beside the value, says
+        // the same when it is the number with zeros before it.
+        if (typeof cell.w === 'string' && /^0\d+$/.test(cell.w) && Number(cell.w) === v && v < 1e15) return cell.w;
         return numberText(v);
       }
       case 'b':
@@ -142,20 +148,21 @@ export function eachSheetRecord(
  * cell's formatted text, and without it leaves out, unsaid, a sheet with such a number cell.
  * Such a sheet is read again with that text made: slower, and only then.
  */
-function readBook(bytes: Buffer, sheets: string | number): ReturnType<typeof read> {
-  const book = read(bytes, readOptions(sheets));
+function readBook(bytes: Buffer, kind: WorkbookKind, sheets: string | number): ReturnType<typeof read> {
+  const book = read(bytes, readOptions(kind, sheets));
   const wanted = typeof sheets === 'number' ? book.SheetNames[sheets] : sheets;
-  if (wanted !== undefined && book.SheetNames.includes(wanted) && !book.Sheets[wanted]) return read(bytes, { ...readOptions(sheets), cellText: true });
+  if (wanted !== undefined && book.SheetNames.includes(wanted) && !book.Sheets[wanted]) return read(bytes, { ...readOptions(kind, sheets), cellText: true });
   return book;
 }
 
 /**
  * cellDates: a date cell is a Date at midnight UTC of its day, read back in UTC (dateText) so that
  * the day is the same in any time zone. cellNF: a cell's number format, which says whether a date
- * cell shows a time of day. No formatted text (see readBook), HTML or styles: only values; and
- * only the sheet asked for.
+ * cell shows a time of day. No formatted text for an .xlsx (SheetJS would format every cell; see
+ * readBook); an .ods holds each cell's shown text as written, kept as it is (cellText), because
+ * a format on a column is not read. No HTML or styles; only the sheet asked for.
  */
-const readOptions = (sheets: string | number) => ({ type: 'buffer' as const, dense: true, cellDates: true, cellNF: true, cellText: false, cellHTML: false, cellStyles: false, sheets });
+const readOptions = (kind: WorkbookKind, sheets: string | number) => ({ type: 'buffer' as const, dense: true, cellDates: true, cellNF: true, cellText: kind === 'ods', cellHTML: false, cellStyles: false, sheets });
 
 /**
  * Whether a date cell's number format shows a time of day (`yyyy-mm-dd hh:mm`, `[h]:mm`), read

@@ -345,6 +345,14 @@ describe('workbooks: a CSV export saved by LibreOffice reads back as exported', 
     }
   });
 
+  it('a whole column formatted 00000 (an .ods keeps the format on the column, not on each cell) is read as shown, as the .xlsx is', async () => {
+    for (const name of ['column-formats.xlsx', 'column-formats.ods']) {
+      const r = await t.sct(['origins', 'import', '--file', fixture(name), '--dry-run', '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(dryRunBodies(r.stdout).map((b) => (b as { external_id: string }).external_id), name).toEqual(['00123', '00045']);
+    }
+  });
+
   it('cells in the built-in formats a file names by number alone (currency 8, accounting 44, East Asian dates 30 and 57, as openpyxl and Excel in Chinese or Japanese write them) are read, not the sheet lost', async () => {
     const r = await t.sct(['orders', 'import', '--purchase', '--file', fixture('builtin-formats.xlsx'), '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);

@@ -63,7 +63,7 @@ describe('eachSheetRecord', () => {
     for (const [cell, format] of Object.entries(formats)) ws[cell].z = format;
     const bytes = write({ SheetNames: ['S'], Sheets: { S: ws } }, { type: 'buffer', bookType, cellDates: true }) as Buffer;
     const out: Array<[number, string[]]> = [];
-    eachSheetRecord(bytes, `book.${bookType}`, undefined, (cells, row) => out.push([row, cells]));
+    eachSheetRecord(bytes, `book.${bookType}`, bookType, undefined, (cells, row) => out.push([row, cells]));
     return out;
   }
 
@@ -75,7 +75,7 @@ describe('eachSheetRecord', () => {
     expect(sheet).toContain('<c r="B2" t="e"/>');
     const bytes = Buffer.from(zipSync({ ...written, 'xl/worksheets/sheet1.xml': strToU8(sheet) }));
     const said: string[] = [];
-    eachSheetRecord(bytes, 'book.xlsx', undefined, (_cells, _row, errors) => said.push(...(errors?.values() ?? [])));
+    eachSheetRecord(bytes, 'book.xlsx', 'xlsx', undefined, (_cells, _row, errors) => said.push(...(errors?.values() ?? [])));
     expect(said).toEqual(['the cell (B2) holds an error value']);
   });
 
