@@ -132,7 +132,11 @@ export function eachSheetRecord(
         return cell.v ? 'true' : 'false';
       case 'd': {
         // A sheet read again for its built-in formats (readBook) has the cell's text, not its format.
-        const shows = typeof cell.z === 'string' ? showsTimeOfDay(cell.z) : typeof cell.w === 'string' ? /\d:\d/.test(cell.w) : undefined;
+        // An .ods keeps a format all cells of a column share on the column, which SheetJS does not
+        // read (the cell gets its default, m/d/yy): the shown text the .ods holds says the time.
+        const byFormat = typeof cell.z === 'string' ? showsTimeOfDay(cell.z) : undefined;
+        const byText = typeof cell.w === 'string' ? /\d:\d/.test(cell.w) : undefined;
+        const shows = byFormat === true || byText === true ? true : (byFormat ?? byText);
         return dateText(cell.v instanceof Date ? cell.v : new Date(String(cell.v)), shows);
       }
       default:

@@ -353,6 +353,18 @@ describe('workbooks: a CSV export saved by LibreOffice reads back as exported', 
     }
   });
 
+  it('a date-time column (yyyy-mm-dd hh:mm on the column of an .ods) keeps its time of day: signed_off_at is taken, a text column gets the time', async () => {
+    for (const name of ['column-formats.xlsx', 'column-formats.ods']) {
+      const origins = await t.sct(['origins', 'import', '--file', fixture(name), '--dry-run', '-o', 'json']);
+      expect(origins.exitCode, origins.stderr).toBe(0);
+      expect(dryRunBodies(origins.stdout)[0]!.description, name).toBe('2026-11-25T10:30:00');
+      // Row 3 holds midnight, the test after this one.
+      const orders = await t.sct(['orders', 'import', '--purchase', '--sheet', 'Orders', '--file', fixture(name), '--dry-run', '-o', 'json', '--skip-invalid']);
+      expect(orders.stderr, name).not.toContain('line 2, signed_off_at');
+      expect(dryRunBodies(orders.stdout).find((b) => b.external_id === 'PO-T1')?.signed_off_at, name).toBe('2026-11-25T10:30:00');
+    }
+  });
+
   it('cells in the built-in formats a file names by number alone (currency 8, accounting 44, East Asian dates 30 and 57, as openpyxl and Excel in Chinese or Japanese write them) are read, not the sheet lost', async () => {
     const r = await t.sct(['orders', 'import', '--purchase', '--file', fixture('builtin-formats.xlsx'), '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
