@@ -17,6 +17,7 @@ import { stopEvery, stopPoint } from '../util/process.js';
 import { invalidCount, placeName, writeReportFile, type FileUnit } from './report.js';
 import type { Outcome } from './runner.js';
 import type { Context } from '../context.js';
+import type { SheetRead } from './workbook.js';
 
 export interface CsvRow {
   /** 1-based line number in the file where the record starts (a quoted cell may span lines). */
@@ -141,6 +142,8 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   let lineByLine = false;
   /** A first line `sep=;` (Excel's note of the separator): skipped, its separator used. */
   let sepLine = false;
+  /** A workbook's sheet being read. */
+  let sheetRead: SheetRead | undefined;
   const onRecord = (cells: string[], line: number, errorCells?: ReadonlyMap<number, string>, cellOf?: (column: number) => string): void | Promise<void> => {
     if (sepLine && line === 1) return;
     // A row with no value in any cell is a row left blank in the sheet: spreadsheet programs
@@ -159,13 +162,19 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
       named = columns.filter((c) => c !== '');
       idColumns = named.filter((c) => c.endsWith('external_id'));
       const missing = required.filter((c) => !named.includes(c));
+      const known = opts.known ?? required;
       if (missing.length) {
         // A misspelt column is named with the closest known one, as refuseUnknownColumns does.
-        const known = opts.known ?? required;
         const unknown = named.filter((c) => !known.includes(c));
         const said = unknownColumnsSaid(unknown, known);
         const guessed = said.guessed ? `; ${said.text}` : '';
-        throw new UsageError(`${name}: missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${listedColumns(named) || 'none'})${guessed}`);
+        const problem = `missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${listedColumns(named) || 'none'})${guessed}`;
+        if (sheetRead) throw sheetHeaderProblem(name, problem, line, sheetRead);
+        throw new UsageError(`${name}: ${problem}`);
+      }
+      // A CSV header without a known column is refused where its separator is chosen.
+      if (sheetRead && known.length > 0 && !named.some((c) => known.includes(c))) {
+        throw sheetHeaderProblem(name, `no known column in the header (found: ${listedColumns(named)})`, line, sheetRead);
       }
       if (opts.takeRows) take = opts.takeRows({ name, columns: named, numbers: numberStyle(delimiter, opts.decimalComma === true), lineByLine });
       return;
@@ -210,7 +219,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
   };
   let delimiter = '';
   if (workbook) {
-    await eachWorkbookRecord(input, name, opts, onRecord);
+    await eachWorkbookRecord(input, name, opts, onRecord, (read) => (sheetRead = read));
     // Read in one synchronous stretch (seconds for a large sheet): a signal that came meanwhile stops it here.
     if (opts.signal) await stopPoint(opts.signal);
   }
@@ -249,13 +258,29 @@ async function eachWorkbookRecord(
   name: string,
   opts: ReadOptions,
   onRecord: (cells: string[], line: number, errors?: ReadonlyMap<number, string>, cellOf?: (column: number) => string) => void,
+  onSheet: (read: SheetRead) => void,
 ): Promise<void> {
   const kind = (await import('./zip-kind.js')).zipKind(bytes);
   if ('looksLike' in kind) throw notReadable(name, kind.looksLike);
   for (const [flag, given] of [['--encoding', opts.encoding], ['--delimiter', opts.delimiter]] as const) {
     if (given !== undefined) throw new UsageError(`${flag}: ${name} is a workbook (an .${kind.workbook}); its text is read as it is stored`, undefined, `give ${flag} only for a CSV file`);
   }
-  (await import('./workbook.js')).eachSheetRecord(bytes, name, kind.workbook, opts.sheet, onRecord);
+  (await import('./workbook.js')).eachSheetRecord(bytes, name, kind.workbook, opts.sheet, onRecord, onSheet);
+}
+
+/**
+ * A workbook's header that is not the one the command reads, with where it was found: the
+ * header is a sheet's first row that is not blank, so a first sheet of instructions or a title
+ * above the header is read as it.
+ */
+function sheetHeaderProblem(name: string, problem: string, row: number, read: SheetRead): UsageError {
+  const several = read.sheets.length > 1;
+  const sheet = read.chosen ? `its sheet ${JSON.stringify(read.sheet)}` : `its ${several ? 'first' : 'only'} sheet, ${JSON.stringify(read.sheet)}`;
+  return new UsageError(
+    `${name}: ${problem}; the header is row ${row} of ${sheet}${several ? ` (its sheets: ${read.sheets.join(', ')})` : ''}`,
+    undefined,
+    `${several ? 'give --sheet NAME to read another sheet; ' : ''}sct reads a sheet's first row that is not blank as its header: delete any title rows above the header`,
+  );
 }
 
 /**

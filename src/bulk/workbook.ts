@@ -6,6 +6,15 @@ import { UsageError } from '../errors.js';
 import type { WorkbookKind } from './zip-kind.js';
 import { damagedFile, damagedText } from '../util/zip-check.js';
 
+/** The sheet read, told before its records: where a header that is not one was found. */
+export interface SheetRead {
+  sheet: string;
+  /** The workbook's sheets, in order. */
+  sheets: string[];
+  /** Named by --sheet, not taken as the first. */
+  chosen: boolean;
+}
+
 /**
  * Each record of the sheet named `sheet`, or of the first sheet, in order: its cells as text
  * from the sheet's first used column, and its sheet row number. Text cells stay as stored
@@ -18,6 +27,7 @@ export function eachSheetRecord(
   kind: WorkbookKind,
   sheet: string | undefined,
   onRecord: (cells: string[], row: number, errors?: ReadonlyMap<number, string>, cellOf?: (column: number) => string) => void,
+  onSheet?: (read: SheetRead) => void,
 ): void {
   const damaged = damagedFile(bytes);
   if (damaged !== undefined) throw new UsageError(`${name} is ${damagedText(damaged)}`);
@@ -37,7 +47,7 @@ export function eachSheetRecord(
     }
   }
   const ws = sheetName === undefined ? undefined : book.Sheets[sheetName];
-  if (!ws) {
+  if (!ws || sheetName === undefined) {
     // SheetJS leaves out a sheet it failed to read, the error unsaid.
     if (sheetName !== undefined && book.SheetNames.includes(sheetName)) {
       throw new UsageError(`${name}: its sheet ${JSON.stringify(sheetName)} cannot be read`, undefined, 'open it in a spreadsheet program and save it again, or save the sheet as CSV');
@@ -45,6 +55,7 @@ export function eachSheetRecord(
     if (sheet === undefined) throw new UsageError(`${name}: the workbook has no sheet`);
     throw new UsageError(`${name} has no sheet ${JSON.stringify(sheet)} (its sheets: ${book.SheetNames.join(', ')})`);
   }
+  onSheet?.({ sheet: sheetName, sheets: book.SheetNames, chosen: sheet !== undefined });
   const data = (ws['!data'] ?? []) as Array<Array<CellObject | undefined> | undefined>;
   // The first column that holds a cell, from the cells: a file's <dimension> may be stale
   // (SheetJS takes it as the range; Excel and LibreOffice show every cell).

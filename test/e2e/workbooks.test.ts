@@ -290,6 +290,25 @@ describe('workbooks: refusals', () => {
     expect(named.exitCode, named.stderr).toBe(0);
   });
 
+  it('a first sheet of instructions, or a title above the header, is refused naming the sheet and row read as the header, the sheets, and --sheet', async () => {
+    const r = await t.sct(['origins', 'import', '--file', fixture('read-me-first.xlsx'), '--dry-run']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('read-me-first.xlsx: missing columns name, country_code (found: how_to_fill_in_this_template); the header is row 1 of its first sheet, "Read me" (its sheets: Read me, Origins)');
+    expect(r.stderr).toContain('hint: give --sheet NAME to read another sheet');
+    // A command that requires no one column says it the same way.
+    const info = await t.sct(['info-requests', 'send', '--file', fixture('read-me-first.xlsx'), '--dry-run']);
+    expect(info.exitCode).toBe(2);
+    expect(info.stderr).toContain('read-me-first.xlsx: no known column in the header (found: how_to_fill_in_this_template); the header is row 1 of its first sheet, "Read me" (its sheets: Read me, Origins)');
+    const sheet = await t.sct(['origins', 'import', '--file', fixture('read-me-first.xlsx'), '--sheet', 'Origins', '--dry-run']);
+    expect(sheet.exitCode, sheet.stderr).toBe(0);
+    const title = await t.sct(['origins', 'import', '--file', fixture('title-row.xlsx'), '--dry-run']);
+    expect(title.exitCode).toBe(2);
+    expect(title.stderr).toContain('title-row.xlsx: missing columns name, country_code (found: supplier_plots_q4_2026); the header is row 1 of its only sheet, "Plots"');
+    expect(title.stderr).toContain("hint: sct reads a sheet's first row that is not blank as its header: delete any title rows above the header");
+    expect(title.stderr).not.toContain('--sheet');
+    expect(sent()).toEqual([]);
+  });
+
   it('--sheet on a CSV file, and --encoding or --delimiter on a workbook, are exit 2', async () => {
     const csv = await t.sct(['origins', 'import', '--file', fixture('origins-utf8.csv'), '--sheet', 'Origins']);
     expect(csv.exitCode).toBe(2);
