@@ -156,7 +156,7 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
       cells = cells.slice(0, filled + 1);
       const names = cells.map(unguard);
       columns = names.map(normalizeHeader);
-      const problem = headerProblem(name, line, names, columns);
+      const problem = headerProblem(name, line, names, columns, cellOf);
       if (problem) throw problem;
       spacers = columns.flatMap((c, j) => (c === '' ? [j] : []));
       named = columns.filter((c) => c !== '');
@@ -569,7 +569,7 @@ function normalizeHeader(h: string): string {
  * Two headers that read as the same column (`type` and `Type`) would leave one of them silently
  * ignored: refused before any row is read. (A nameless one is a spacer column, read empty.)
  */
-function headerProblem(file: string, line: number, raw: string[], names: string[]): UsageError | undefined {
+function headerProblem(file: string, line: number, raw: string[], names: string[], cellOf?: (column: number) => string): UsageError | undefined {
   // A blank header between named ones is a spacer column (its cells are checked row by row).
   const firstOf = new Map<string, number>();
   for (let i = 0; i < names.length; i++) {
@@ -577,7 +577,9 @@ function headerProblem(file: string, line: number, raw: string[], names: string[
     const first = firstOf.get(names[i]) ?? i;
     firstOf.set(names[i], first);
     if (first !== i) {
-      return new UsageError(`${file} line ${line}: columns ${first + 1} ("${raw[first].trim()}") and ${i + 1} ("${raw[i].trim()}") are the same column, ${names[i]}`);
+      // A workbook's by their cells (B1, D1): its columns need not start at A.
+      const [one, other] = cellOf ? [`cells ${cellOf(first)}`, cellOf(i)] : [`columns ${first + 1}`, `${i + 1}`];
+      return new UsageError(`${file} line ${line}: ${one} ("${raw[first].trim()}") and ${other} ("${raw[i].trim()}") are the same column, ${names[i]}`);
     }
   }
   return undefined;

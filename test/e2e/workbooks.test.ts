@@ -417,6 +417,17 @@ describe('workbooks: a CSV export saved by LibreOffice reads back as exported', 
     expect(r.stderr).toContain('spacer.xlsx line 2: cell C2 has a value ("note"), but no header');
   });
 
+  it('a column given twice, in a sheet whose columns start at B, is named by its cells', async () => {
+    const sheet = utils.aoa_to_sheet([[null, 'email', 'auth_group', 'Email'], [null, 'twice@example.org', 'member', 'twice@example.org']]);
+    const book = utils.book_new();
+    utils.book_append_sheet(book, sheet, 'People');
+    const file = t.writeFile('twice.xlsx', Buffer.from(write(book, { type: 'buffer', bookType: 'xlsx' })));
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--dry-run']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('twice.xlsx line 1: cells B1 ("email") and D1 ("Email") are the same column, email');
+    expect(sent()).toEqual([]);
+  });
+
   it('a workbook saved with a password (.xlsx, .ods) is said to be one, with the way out, nothing sent', async () => {
     const xlsx = await t.sct(['origins', 'import', '--file', fixture('password.xlsx'), '--dry-run']);
     expect(xlsx.exitCode).toBe(2);
