@@ -258,6 +258,26 @@ describe('files from spreadsheets: separators and decimal commas', () => {
   });
 });
 
+describe('files from spreadsheets: date-times', () => {
+  it('a date-time as LibreOffice\'s CSV export writes it (2026-11-25 10:30:00, a space for the T) is read as 2026-11-25T10:30:00, by import and by sync', async () => {
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', fixture('orders-datetime-libreoffice.csv'), '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(dryRunBodies(r.stdout).map((b) => [b.external_id, b.signed_off_at])).toEqual([
+      ['PO-T1', '2026-11-25T10:30:00'],
+      ['PO-T2', '2026-11-25T00:00:00'],
+    ]);
+    const sync = await t.sct(['orders', 'sync', '--purchase', '--file', fixture('orders-datetime-libreoffice.csv'), '--dry-run', '-o', 'json']);
+    expect(sync.exitCode, sync.stderr).toBe(0);
+    expect(JSON.parse(sync.stdout).create.map((o: { body: { signed_off_at: string } }) => o.body.signed_off_at)).toEqual(['2026-11-25T10:30:00', '2026-11-25T00:00:00']);
+    // Any other text is still refused: a space alone is no date-time.
+    const day = t.writeFile('spaced.csv', 'external_id,type,order_created_at,signed_off_at\nX,order,2025-01-01,2025-01-01 noon\n');
+    const refused = await t.sct(['orders', 'import', '--purchase', '--file', day, '--dry-run']);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('line 2, signed_off_at: expected an ISO 8601 date-time');
+    expect(sent()).toEqual([]);
+  });
+});
+
 describe('files from spreadsheets: bad rows', () => {
   /** 500 people of which lines 11, 51, 101, 201, 301, 401 are invalid (bad address, unknown role). */
   function people(domain: string): string {

@@ -5,8 +5,8 @@ import type { OrderItemBody } from '../../api/schemas/orders.js';
 import type { OrderKindName } from '../../api/enums.js';
 import { wrap } from '../../help/wrap.js';
 
-/** How a cell is read: text as it is, a whole number, a number, yes/no, a list, a list of ids. */
-export type Conv = 'text' | 'int' | 'number' | 'bool' | 'list' | 'idlist';
+/** How a cell is read: text as it is, a date-time, a whole number, a number, yes/no, a list, a list of ids. */
+export type Conv = 'text' | 'datetime' | 'int' | 'number' | 'bool' | 'list' | 'idlist';
 
 const COMMON_ORDER_COLUMNS: Record<string, Conv> = {
   external_id: 'text',
@@ -18,7 +18,7 @@ const COMMON_ORDER_COLUMNS: Record<string, Conv> = {
   assessment_status: 'text',
   value_chain: 'int',
   border_cross_country_code: 'text',
-  signed_off_at: 'text',
+  signed_off_at: 'datetime',
   tags: 'list',
 };
 

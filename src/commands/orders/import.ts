@@ -68,6 +68,10 @@ function convert(raw: string, conv: Conv, numbers: NumberStyle = 'point'): unkno
   switch (conv) {
     case 'text':
       return raw;
+    case 'datetime':
+      // LibreOffice's CSV export writes a date-time `2026-11-25 10:30:00`: RFC 3339 allows the
+      // space for the T and the service reads it, but the schema's ISO 8601 takes only the T.
+      return /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(raw) ? raw.replace(' ', 'T') : raw;
     case 'int':
       if (!isId(raw)) throw new CellError(`"${raw}" is not a whole number 0..${ID_MAX}`);
       return Number(raw);

@@ -31,7 +31,7 @@ const ORDER_FIELD_COMPARE: Record<string, Compare> = {
   signed_off_at: 'datetime',
   border_cross_country_code: 'upper',
 };
-const BY_CONVERSION: Record<string, Compare> = { text: 'text', int: 'number', number: 'number', bool: 'text', list: 'set', idlist: 'set' };
+const BY_CONVERSION: Record<string, Compare> = { text: 'text', datetime: 'datetime', int: 'number', number: 'number', bool: 'text', list: 'set', idlist: 'set' };
 
 /** What an order sync compares: every column of `orders import`, each as the service stores it. */
 export function orderSyncSpec(kind: OrderKindName): SyncSpec {
