@@ -220,14 +220,12 @@ export function numberText(v: number): string {
 /**
  * `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS` for a cell with a time of day (no zone: the sheet has
  * none). A cell whose format shows only the day (`withTime` false) is that day, whatever time it
- * holds: what the user sees, and never the next day for a time just before midnight. One whose
- * format shows the time (`withTime` true) keeps it at midnight too (`2026-11-25 00:00` is a
- * date-time); without a format to say, a cell at midnight is a day.
+ * holds: what the user sees, and never the next day for a time just before midnight.
  */
 export function dateText(d: Date, withTime?: boolean): string {
   if (Number.isNaN(d.getTime())) throw new Error('the date cell has no valid date');
   if (withTime === false) return d.toISOString().slice(0, 10);
   // To the second: a sheet stores times as fractions of a day, which rarely land on whole milliseconds.
   const iso = new Date(Math.round(d.getTime() / 1000) * 1000).toISOString();
-  return withTime !== true && iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19);
+  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19);
 }
