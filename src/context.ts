@@ -6,7 +6,7 @@ import { startSpinner, type Spinner } from './output/spinner.js';
 import type { Prompter } from './prompt.js';
 import { ConfigStore } from './config/config.js';
 import { configDir } from './config/paths.js';
-import { checkProfileExists, loginCommand, notLoggedIn, resolveSettings, setOutputCommand, statusCommand, type Settings } from './config/settings.js';
+import { checkProfileExists, loginHint, notLoggedIn, resolveSettings, setOutputCommand, statusCommand, type Settings } from './config/settings.js';
 import { ApiClient, IN_FLIGHT_GRACE_MS, type ClientOptions, type PlannedRequest } from './api/client.js';
 import { missingApiPrefix } from './api/endpoint.js';
 import { abortableSleep } from './api/retry.js';
@@ -185,7 +185,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       const client = new ApiClient({
         baseUrl: s.baseUrl,
         token: options.token?.value ?? (auth ? s.token : undefined),
-        loginCommand: loginCommand(s),
+        loginHint: loginHint(s),
         statusCommand: statusCommand(s),
         profileHasToken: s.storedTokenUsable,
         // Said once as a warning already: a 404's hint does not say it again.

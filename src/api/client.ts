@@ -73,8 +73,8 @@ export interface ClientOptions {
   token?: string;
   /** Where the token came from ("SCT_TOKEN"), for the message when it cannot be sent. */
   tokenSource?: string;
-  /** The command that logs this profile in, for the hint of a 401 (`sct auth login --profile p`). */
-  loginCommand?: string;
+  /** The login of this profile, quoted for the hint of a 401 (settings.ts loginHint: `` `sct auth login --profile p` ``). */
+  loginHint?: string;
   /** The `auth status` that says who this token's user is, quoted for a hint (settings.ts statusCommand). */
   statusCommand?: string;
   /** Whether the profile keeps a token for this base URL, which SCT_TOKEN set is used instead of. */
@@ -204,7 +204,7 @@ export class ApiClient {
   private readonly origin: string;
   private readonly token?: string;
   private readonly tokenSource?: string;
-  private readonly loginCommand?: string;
+  private readonly loginHint?: string;
   private readonly statusCommand?: string;
   private readonly profileHasToken?: boolean;
   private readonly baseUrlPrefixSaid: boolean;
@@ -222,6 +222,8 @@ export class ApiClient {
   private readonly requestSignal?: AbortSignal;
   private readonly dryRun?: PlannedRequest[];
   readonly rateLimit: RateLimitState = {};
+  /** Requests on the wire whose answer has not come: each will spend one of rateLimit.remaining. */
+  private unanswered = 0;
   /** The Date header of the service's last answer, whatever its status (doctor's clock check). */
   serverDate?: string;
   /** Requests sent, retries included (benchmarks and the bulk summary report it). */
@@ -238,7 +240,7 @@ export class ApiClient {
     if (options.token !== undefined) checkToken(options.token, options.tokenSource ?? 'the configuration');
     this.token = options.token;
     this.tokenSource = options.tokenSource;
-    this.loginCommand = options.loginCommand;
+    this.loginHint = options.loginHint;
     this.statusCommand = options.statusCommand;
     this.profileHasToken = options.profileHasToken;
     this.baseUrlPrefixSaid = options.baseUrlPrefixSaid === true;
@@ -454,6 +456,8 @@ export class ApiClient {
     const deadline = this.deadline(call.wireSignal);
     const res = await this.sendAttempt(call, deadline);
     if (res === AGAIN) return AGAIN;
+    // Counted out as its Remaining is read (takeAnswer's first step, in the same turn).
+    this.unanswered--;
     try {
       return await this.takeAnswer(call, res, deadline);
     } catch (err) {
@@ -499,7 +503,7 @@ export class ApiClient {
 
   /** Remaining hit 0: waits for the reset rather than provoke a 429. */
   private async waitForBudget(call: Call): Promise<void> {
-    const budgetMs = budgetPauseMs(this.rateLimit, this.now());
+    const budgetMs = budgetPauseMs(this.rateLimit, this.now(), this.unanswered);
     if (budgetMs <= 0) return;
     await call.retries.wait(budgetMs, 'budget').catch((err) => call.fail(err));
     this.rateLimit.remaining = undefined;
@@ -507,9 +511,11 @@ export class ApiClient {
 
   /** Sends the attempt and waits for the answer's headers; a failure on the way is retried when it may be. */
   private async sendAttempt(call: Call, deadline: Deadline): Promise<WireResponse | typeof AGAIN> {
+    this.unanswered++;
     try {
       return await this.once(call, deadline.signal);
     } catch (err) {
+      this.unanswered--;
       deadline.clear();
       const timedOut = deadline.expired();
       if (timedOut || !neverConnected(err)) call.mayHaveArrived = true;
@@ -676,7 +682,7 @@ export class ApiClient {
     }
     if (status === 401 && !sentToken) err.hint = 'this request is sent without a token (the endpoint is public): logging in does not change its answer';
     else if (status === 401) {
-      call.fail(Object.assign(new AuthError(err.message, 401, rejectedTokenHint(this.token, this.tokenSource, this.loginCommand, this.profileHasToken)), { answer: err.answer }), false);
+      call.fail(Object.assign(new AuthError(err.message, 401, rejectedTokenHint(this.token, this.tokenSource, this.loginHint, this.profileHasToken)), { answer: err.answer }), false);
     }
     // A 4xx says the request it answers was not carried out (a write a 307 or 308 sent again
     // included: the answer is its own).
@@ -777,17 +783,24 @@ export class ApiClient {
     if (options.anyAnswer && apiAnswer && bytes.length > 0 && !saysJson(headers) && !looksLikeHtml(bytes.toString('utf8', 0, 1024), headers)) {
       return new RawAnswer(bytesWithoutToken(bytes, this.token), mediaType(headers));
     }
+    // A write the service said it did (`sct api`'s 2xx) is not failed as one that may have been
+    // done for an answer that is not JSON, nor text in its charset: the answer is kept as it came,
+    // for the command to say.
+    const kept = options.anyAnswer && call.method !== 'GET' && call.method !== 'HEAD';
     // As UTF-8 first: a token in an answer sent in UTF-16 is masked as one sent in UTF-8.
-    if (apiAnswer) bytes = bytesWithoutToken(asUtf8(call, headers, bytes), this.token);
+    if (apiAnswer && kept) {
+      try {
+        bytes = bytesWithoutToken(answerUtf8(headers, bytes), this.token);
+      } catch (err) {
+        return new RawAnswer(bytesWithoutToken(bytes, this.token), mediaType(headers), (err as Error).message);
+      }
+    } else if (apiAnswer) bytes = bytesWithoutToken(asUtf8(call, headers, bytes), this.token);
     // `sct api` prints what came: an answer with no body at all (chunked and empty, or an empty
     // gzip) is nothing, not a JSON null the service never sent.
     if (options.anyAnswer && bytes.length === 0) return undefined;
     const pageToScan = call.mode === 'export-page' || (call.mode === 'page' && (bytes.length >= this.opts.scanFromBytes || mayNotRoundTrip(bytes)));
     const scan = pageToScan && apiAnswer && !contentType(headers).includes('html');
     const scanned = scan ? scanListPage(bytes) : undefined;
-    // A write the service said it did (`sct api`'s 2xx) is not failed as one that may have been
-    // done for an answer that is not JSON: the answer is kept as it came, for the command to say.
-    const kept = options.anyAnswer && call.method !== 'GET' && call.method !== 'HEAD';
     const parse = (text: string) =>
       apiAnswer
         ? parseAnswer(text, status, headers, () => call.where(), (e, what) => (kept ? new RawAnswer(bytes, mediaType(headers), what) : call.fail(Object.assign(e, { answer: { status, headers, text } }), true)))

@@ -27,13 +27,14 @@ export function parseBaseUrl(baseUrl: string): URL {
  * What to do about a 401. While SCT_TOKEN is set it wins over the profile, so `sct auth login`
  * could not help: the hint names the variable.
  */
-export function rejectedTokenHint(token: string | undefined, source: string | undefined, login = 'sct auth login', profileHasToken = true): string {
-  if (!token) return `run \`${login}\``;
+/** `login`: the login to run, quoted for a hint (settings.ts loginHint). */
+export function rejectedTokenHint(token: string | undefined, source: string | undefined, login = '`sct auth login`', profileHasToken = true): string {
+  if (!token) return `run ${login}`;
   if (source === 'SCT_TOKEN') {
     // Unsetting it helps only where the profile keeps a token of its own.
-    return `the token in SCT_TOKEN was rejected: set SCT_TOKEN to a valid token, ${profileHasToken ? "or unset it to use the profile's stored token" : `or unset it and run \`${login}\` (the profile stores no token for this base URL)`}`;
+    return `the token in SCT_TOKEN was rejected: set SCT_TOKEN to a valid token, ${profileHasToken ? "or unset it to use the profile's stored token" : `or unset it and run ${login} (the profile stores no token for this base URL)`}`;
   }
-  return `the token was rejected: run \`${login}\``;
+  return `the token was rejected: run ${login}`;
 }
 
 /**

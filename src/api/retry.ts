@@ -133,9 +133,10 @@ export function recordRateLimit(state: RateLimitState, headers: Headers, now: nu
 }
 
 /** Remaining hit 0: how long to wait for the reset rather than provoke a 429 (0: no wait). */
-export function budgetPauseMs(state: RateLimitState, now: number): number {
+export function budgetPauseMs(state: RateLimitState, now: number, inFlight = 0): number {
   const { remaining, reset } = state;
-  if (remaining !== 0 || reset === undefined) return 0;
+  // Requests sent and not yet answered each spend one of what the last answer said was left.
+  if (remaining === undefined || remaining - inFlight > 0 || reset === undefined) return 0;
   return Math.max(reset * 1000 - now, 0);
 }
 

@@ -169,7 +169,9 @@ export async function readCsv(file: string, stdin: Readable, required: string[] 
         const said = unknownColumnsSaid(unknown, known);
         const guessed = said.guessed ? `; ${said.text}` : '';
         const problem = `missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (found: ${listedColumns(named) || 'none'})${guessed}`;
-        if (sheetRead) throw sheetHeaderProblem(name, problem, line, sheetRead);
+        // Another sheet or a title row is the likely cause only when the row read holds none of
+        // the command's columns: a real header that lacks one is said as a CSV's is.
+        if (sheetRead && !named.some((c) => known.includes(c))) throw sheetHeaderProblem(name, problem, line, sheetRead);
         throw new UsageError(`${name}: ${problem}`);
       }
       // A CSV header without a known column is refused where its separator is chosen.

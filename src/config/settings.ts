@@ -185,13 +185,21 @@ export function loginCommand(s: Pick<Settings, 'profile' | 'baseUrl' | 'baseUrlS
 }
 
 /**
+ * loginCommand quoted for a hint. A base URL holding a user or password cannot be repeated in a
+ * command to copy, and left out the login would be the profile's own service's: asked for in words.
+ */
+export function loginHint(s: Pick<Settings, 'profile' | 'baseUrl' | 'baseUrlSource' | 'httpsBaseUrl'>): string {
+  return baseUrlHidden(s) ? `\`${loginCommand(s)} --base-url URL\` with the base URL you gave` : `\`${loginCommand(s)}\``;
+}
+
+/**
  * The `auth status` that asks about the user of this run's token: the same profile and base URL
  * (another's would name another user). A base URL holding a password cannot be named in a
  * command to copy, so it is asked for in words.
  */
 export function statusCommand(s: Pick<Settings, 'profile' | 'baseUrl' | 'baseUrlSource' | 'httpsBaseUrl'>): string {
-  const command = `\`sct auth status${profileFlag(s.profile)}${baseUrlFlag(s)}\``;
-  return baseUrlHidden(s) ? `${command} with --base-url and the base URL you gave` : command;
+  const command = `sct auth status${profileFlag(s.profile)}${baseUrlFlag(s)}`;
+  return baseUrlHidden(s) ? `\`${command} --base-url URL\` with the base URL you gave` : `\`${command}\``;
 }
 
 const profileFlag = (profile: string) => (profile === DEFAULT_PROFILE ? '' : ` --profile ${profile}`);
@@ -208,7 +216,7 @@ const baseUrlHidden = (s: Pick<Settings, 'baseUrl' | 'baseUrlSource' | 'httpsBas
   (s.baseUrlSource === 'flag' || s.httpsBaseUrl !== undefined) && s.baseUrl !== undefined && withoutCredentials(s.baseUrl) !== s.baseUrl;
 
 /** The hint of a "not logged in" error, saying why a keyring-kept token could not be read. */
-function notLoggedInHint(s: Settings, hint = s.baseUrl ? `run \`${loginCommand(s)}\` or set SCT_TOKEN` : `run \`${loginCommand(s)} --base-url https://…/api\`, or set SCT_TOKEN and SCT_BASE_URL`): string {
+function notLoggedInHint(s: Settings, hint = s.baseUrl ? `run ${loginHint(s)} or set SCT_TOKEN` : `run \`${loginCommand(s)} --base-url https://…/api\`, or set SCT_TOKEN and SCT_BASE_URL`): string {
   return s.tokenStorage === 'keyring' && s.tokenProblem ? `its token is kept in the system keyring, which failed: ${s.tokenProblem}; ${hint}` : hint;
 }
 

@@ -20,6 +20,7 @@ function escaped(ch: string): string {
   if (ch === '\t') return '\\t';
   if (ch === '\r') return '\\r';
   if (!UNSHOWABLE.test(ch)) return ch;
-  const code = ch.codePointAt(0)!;
-  return code < 0x80 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  // Its UTF-8 bytes, each as \xHH: bash reads \u escapes only in a UTF-8 locale (and bash 3.2,
+  // macOS's, never), zsh refuses them in the C locale; bytes read back the same in every one.
+  return [...Buffer.from(ch, 'utf8')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
 }

@@ -676,7 +676,7 @@ describe('a bulk request refused for want of permission', () => {
     // left out (the profile's own service would answer for another user).
     const hidden = await sctAt(f, ['products', 'list', '--base-url', f.url.replace('://', '://u:p@')]);
     expect(hidden.exitCode).toBe(1);
-    expect(hidden.stderr).toContain('`sct auth status` with --base-url and the base URL you gave says who that is');
+    expect(hidden.stderr).toContain('`sct auth status --base-url URL` with the base URL you gave says who that is');
     expect(hidden.stderr).not.toContain(':p@');
     // A base URL with a space in its path, quoted as a shell reads it back.
     const spaced = await sctAt(f, ['products', 'list', '--base-url', `${f.url.replace(/\/api$/, '')}/a b/api`]);

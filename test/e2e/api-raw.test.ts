@@ -91,6 +91,11 @@ const ANSWERS: Record<string, (res: ServerResponse) => void> = {
     res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'r-7' });
     res.end('{"id": 1,');
   },
+  // JSON in Latin-1 where UTF-8 is the default: é as the one byte 0xE9.
+  '/api/created-latin1': (res) => {
+    res.writeHead(201, { 'content-type': 'application/json' });
+    res.end(Buffer.from('{"id":1,"n":"\xe9"}', 'latin1'));
+  },
   '/api/created-broken': (res) => {
     res.writeHead(201, { 'content-type': 'application/json' });
     res.end('{"id": 1,');
@@ -438,11 +443,17 @@ describe('every answer shown as gh api shows it', () => {
     expect(html.stdout).toMatch(/^HTTP\/1\.1 201 Created\n(.+\n)*\n<html><body>Created<\/body><\/html>$/);
     expect(html.stderr).toContain('error: PUT /created-html went through (201), but its answer is not JSON (an HTML page, 33 bytes): it is written to stdout as it came');
     expect(html.stderr).not.toContain('may have been');
+    // Nor text in its charset: its bytes as they came.
+    const latin1 = await sct(['api', '-X', 'POST', '/created-latin1']);
+    expect(latin1.exitCode).toBe(1);
+    expect(latin1.stdout).toMatch(/^\{"id":1,"n":".\"\}$/);
+    expect(latin1.stderr).toContain('POST /created-latin1 went through (201), but its answer is not JSON (not valid UTF-8 text');
+    expect(latin1.stderr).not.toContain('may have been');
     // At a terminal too, as the text it is.
     const shown = await sctAtTerminal(['api', '-X', 'POST', '/created-broken']);
     expect(shown.exitCode).toBe(1);
     expect(shown.stdout).toBe('{"id": 1,');
-    expect(seen).toHaveLength(3);
+    expect(seen).toHaveLength(4);
     // A read's can be asked for again: still the error that names what may be in the way.
     const read = await sct(['api', '/created-broken']);
     expect(read.exitCode).toBe(1);

@@ -55,6 +55,8 @@ describe('profiles', () => {
     expect(creds.exitCode).toBe(4);
     expect(creds.stderr).not.toContain('https://sct.test/api');
     expect(creds.stderr).not.toContain('pw@');
+    // Nor left out, which would log in to the profile's own service: asked for in words.
+    expect(creds.stderr).toContain('run `sct auth login --base-url URL` with the base URL you gave or set SCT_TOKEN');
   });
 
   it('a --profile or SCT_PROFILE naming no profile is exit 2 naming it and the profiles, nothing sent', async () => {

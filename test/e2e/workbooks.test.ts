@@ -306,6 +306,17 @@ describe('workbooks: refusals', () => {
     expect(title.stderr).toContain('title-row.xlsx: missing columns name, country_code (found: supplier_plots_q4_2026); the header is row 1 of its only sheet, "Plots"');
     expect(title.stderr).toContain("hint: sct reads a sheet's first row that is not blank as its header: delete any title rows above the header");
     expect(title.stderr).not.toContain('--sheet');
+    // A real header that lacks a column is said as a CSV's is: no other sheet or title row to look for.
+    const book = utils.book_new();
+    utils.book_append_sheet(book, utils.aoa_to_sheet([['name', 'latitude', 'longitude', 'external_id'], ['Farm', 6.8, -5.2, 'F-1']]), 'Origins');
+    utils.book_append_sheet(book, utils.aoa_to_sheet([['countries'], ['CI']]), 'Lists');
+    const file = join(t.dir, 'lacking.xlsx');
+    writeFileSync(file, write(book, { type: 'buffer', bookType: 'xlsx' }));
+    const lacking = await t.sct(['origins', 'import', '--file', file, '--dry-run']);
+    expect(lacking.exitCode).toBe(2);
+    expect(lacking.stderr).toContain('lacking.xlsx: missing column country_code (found: name, latitude, longitude, external_id)');
+    expect(lacking.stderr).not.toContain('title rows');
+    expect(lacking.stderr).not.toContain('--sheet');
     expect(sent()).toEqual([]);
   });
 

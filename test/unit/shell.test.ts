@@ -10,15 +10,17 @@ describe('shellWord', () => {
     ['my report.csv', "'my report.csv'"],
     ["it's", "'it'\\''s'"],
     ['r\u001b]0;t\u0007\nx.csv', "$'r\\x1b]0;t\\x07\\nx.csv'"],
-    ['a\u202eb', "$'a\\u202eb'"],
+    ['a\u202eb', "$'a\\xe2\\x80\\xaeb'"],
   ])('%j is written %s', (word, shown) => {
     expect(shellWord(word)).toBe(shown);
   });
 
   it.each(['my report.csv', "it's", 'r\u001b]0;t\u0007\nx.csv', "a\\'b\tc", 'a\u2028b\u0085'])('bash reads %j back as the same word', (word) => {
-    // In a UTF-8 locale, where bash writes \u escapes as the characters they name.
-    const echoed = execFileSync('bash', ['-c', `printf %s ${shellWord(word)}`], { env: { ...process.env, LC_ALL: 'C.UTF-8' } }).toString();
-    expect(echoed).toBe(word);
+    // In a UTF-8 locale and in the C locale alike.
+    for (const locale of ['C.UTF-8', 'C']) {
+      const echoed = execFileSync('bash', ['-c', `printf %s ${shellWord(word)}`], { env: { ...process.env, LC_ALL: locale } }).toString();
+      expect(echoed, locale).toBe(word);
+    }
   });
 });
 
