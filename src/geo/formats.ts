@@ -464,8 +464,8 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
     written = shpRecordRings(entries[shp]!, shx === undefined ? undefined : { name: shx, bytes: entries[shx]! });
     // shpjs stops without a word at a record the file ends inside: a plot fewer.
     if (written.cut) throw new UsageError(`${name}: ${shp} ${written.cut}: the file is cut short`, {}, 'export the layer again, or send the files as the GIS wrote them');
-    // What follows the length the header gives is no record (GDAL writes none; a copy may add
-    // zeros), and shpjs would read 8 zero bytes as a record without a shape.
+    // What follows the last record is no record (GDAL writes none; a copy may add zeros), and
+    // shpjs would read 8 zero bytes as a record without a shape.
     geometries = parseShp(entries[shp]!.subarray(0, written.end));
     const dbf = sibling('dbf');
     if (dbf) {
@@ -546,13 +546,18 @@ const UNREAD_SHAPES: Readonly<Record<number, string>> = {
 interface ShpRecords {
   /** The rings of each record as written (its parts; undefined for a record that is no polygon). */
   rings: Array<number | undefined>;
-  /** Where the file ends short of what its header gives, if it does. */
+  /** Where the file ends short of its records, if it does. */
   cut?: string;
-  /** Where the records end: the length the header gives, or the file's when it is shorter. */
+  /** Where the last record ends: what shpjs is handed. */
   end: number;
 }
 
-/** The records of a .shp as its own bytes give them: shpjs's polygons may hold fewer rings. */
+/**
+ * The records of a .shp as its own bytes give them: shpjs's polygons may hold fewer rings. They
+ * are read one after another from byte 100, as GDAL reads them by the .shx: the length the header
+ * gives is no bound (GDAL reads a file whose header says 0 or too few bytes whole), zeros after the
+ * last record are padding a copy appended, and with a .shx as many records are read as it lists.
+ */
 function shpRecordRings(shp: Uint8Array, shx?: { name: string; bytes: Uint8Array }): ShpRecords {
   const view = new DataView(shp.buffer, shp.byteOffset, shp.byteLength);
   const rings: Array<number | undefined> = [];
@@ -560,19 +565,24 @@ function shpRecordRings(shp: Uint8Array, shx?: { name: string; bytes: Uint8Array
   // length so, then the content.
   if (shp.length < 100) return { rings, cut: `ends inside its header (${shp.length} bytes of 100)`, end: shp.length };
   const declared = view.getInt32(24) * 2;
-  const end = Math.min(declared, shp.length);
   const layerType = view.getInt32(32, true);
   if (!SHAPE_TYPES[layerType]) throw new Error(`its header gives shape type ${layerType}, which is none of the Shapefile's`);
   const shape = (type: number) => (SHAPE_TYPES[type] ? `a ${SHAPE_TYPES[type]} shape` : `of shape type ${type}`);
+  // The .shx: a 100-byte header, then one 8-byte entry a record.
+  const shxView = shx && shx.bytes.length >= 100 ? Buffer.from(shx.bytes.buffer, shx.bytes.byteOffset, shx.bytes.byteLength) : undefined;
+  const shxListed = shxView && Math.floor((Math.min(shxView.readInt32BE(24) * 2, shxView.length) - 100) / 8);
+  const listed = shxListed !== undefined && shxListed >= 0 ? shxListed : undefined;
+  const zeros = (from: number) => shp.subarray(from).every((b) => b === 0);
   let at = 100;
-  while (at < end) {
+  while (listed === undefined || rings.length < listed) {
+    // A record header of zeros (records are numbered from 1) is padding, as is the file's end.
+    if (at + 8 > shp.length ? zeros(at) : view.getInt32(at) === 0 && view.getInt32(at + 4) === 0) break;
     const content = at + 8;
-    const length = content <= end ? view.getInt32(at + 4) * 2 : 0;
+    const length = content <= shp.length ? view.getInt32(at + 4) * 2 : 0;
     // Read on, a negative length would never end this loop.
     if (length < 0) throw new Error(`record ${rings.length + 1} gives a negative length`);
-    if (content > end || content + length > end) {
-      if (end < shp.length) throw new Error(`record ${rings.length + 1} runs past the ${declared} bytes its header gives`);
-      return { rings, cut: `ends inside record ${rings.length + 1} (its header gives ${declared} bytes, the file has ${shp.length})`, end };
+    if (content + length > shp.length) {
+      return { rings, cut: `ends inside record ${rings.length + 1} (its header gives ${declared} bytes, the file has ${shp.length})`, end: at };
     }
     at = content + length;
     // Polygon, PolygonZ, PolygonM: the number of parts at 36, of points at 40, the parts' starts at 44.
@@ -596,14 +606,14 @@ function shpRecordRings(shp: Uint8Array, shx?: { name: string; bytes: Uint8Array
     }
     rings.push(parts);
   }
-  if (declared <= shp.length) return { rings, end };
-  // A header that gives more than the file holds is read by GDAL when the records its .shx
-  // lists (one 8-byte entry each after a 100-byte header) are whole.
-  const shxView = shx && shx.bytes.length >= 100 ? Buffer.from(shx.bytes.buffer, shx.bytes.byteOffset, shx.bytes.byteLength) : undefined;
-  const listed = shxView && Math.floor((Math.min(shxView.readInt32BE(24) * 2, shxView.length) - 100) / 8);
-  if (listed !== undefined && rings.length >= listed) return { rings, end };
-  const lists = listed === undefined ? '' : `, and ${shx!.name} lists ${listed} record${listed === 1 ? '' : 's'}`;
-  return { rings, cut: `ends after record ${rings.length} (its header gives ${declared} bytes, the file has ${shp.length}${lists})`, end };
+  if (listed !== undefined && rings.length < listed) {
+    return { rings, cut: `ends after record ${rings.length} (its header gives ${declared} bytes, the file has ${shp.length}, and ${shx!.name} lists ${listed} record${listed === 1 ? '' : 's'})`, end: at };
+  }
+  // Without a .shx, a header that gives more than the file holds is all that says records are missing.
+  if (listed === undefined && declared > shp.length) {
+    return { rings, cut: `ends after record ${rings.length} (its header gives ${declared} bytes, the file has ${shp.length})`, end: at };
+  }
+  return { rings, end: at };
 }
 
 /** Where a .dbf ends inside the records its header counts, if it does. */

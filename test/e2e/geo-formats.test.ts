@@ -402,6 +402,28 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     expect(c.stderr).toContain(`error: cut-whole.zip: plots.shp ends after record 2 (its header gives ${shp.length} bytes, the file has 472, and plots.shx lists 3 records): the file is cut short`);
   });
 
+  it('a .shp whose header gives fewer bytes than its records take (236, 0, under 100, negative) is read whole, as GDAL reads it by its .shx, with or without the .shx', async () => {
+    const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
+    const shp = Buffer.from(entries['plots.shp']!);
+    const { 'plots.shx': _shx, ...noShx } = entries;
+    for (const words of [118, 0, 40, -1]) {
+      const understated = Buffer.from(shp);
+      understated.writeInt32BE(words, 24);
+      for (const [label, others] of [['shx', entries], ['no-shx', noShx]] as const) {
+        const file = t.writeFile(`understated-${words}-${label}.zip`, Buffer.from(zipSync({ ...others, 'plots.shp': understated })));
+        const r = await t.sct(['origins', 'check', file]);
+        expect(r.exitCode, r.stderr).toBe(0);
+        expect(r.stdout).toContain(`understated-${words}-${label}.zip: 3 features (0 points, 3 polygons, 23.97 ha)`);
+      }
+    }
+    // Zeros after the records, under such a header too, are padding.
+    const padded = Buffer.concat([shp, Buffer.alloc(16)]);
+    padded.writeInt32BE(50, 24);
+    const p = await t.sct(['origins', 'check', t.writeFile('understated-padded.zip', Buffer.from(zipSync({ ...entries, 'plots.shp': padded })))]);
+    expect(p.exitCode, p.stderr).toBe(0);
+    expect(p.stdout).toBe('understated-padded.zip: 3 features (0 points, 3 polygons, 23.97 ha): no findings\n');
+  });
+
   it('a MultiPatch layer (shpjs would read each record as a point at its box\'s corner), a MultiPointZ layer, or a record of another type than its layer is exit 2 naming the layer, nothing sent', async () => {
     const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
     const retyped = (at: number, type: number) => {
