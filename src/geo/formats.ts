@@ -594,15 +594,27 @@ function shpRecordRings(shp: Uint8Array, shx?: { name: string; bytes: Uint8Array
       rings.push(undefined);
       continue;
     }
+    const damaged = (why: string) => new Error(`record ${rings.length + 1} is damaged: ${why}`);
+    // Read on, counts the record cannot hold would reach past its end (a DataView's error, or a
+    // negative part count read by shpjs as some other shape).
+    if (length < 44) throw damaged(`it holds ${length} bytes, fewer than the 44 of a polygon's counts`);
     const parts = view.getInt32(content + 36, true);
     const points = view.getInt32(content + 40, true);
+    if (parts < 0) throw damaged(`it gives ${parts} parts`);
+    if (points < 0) throw damaged(`it gives ${points} points`);
+    const needs = 44 + 4 * parts + 16 * points;
+    if (needs > length) throw damaged(`its ${parts} part${parts === 1 ? '' : 's'} and ${points} point${points === 1 ? '' : 's'} take ${needs} bytes, and the record holds ${length}`);
+    // shpjs reads the first ring from point 0 whatever the record gives, GDAL from where it says:
+    // either way not the ring the GIS wrote.
+    const first = parts > 0 ? view.getInt32(content + 44, true) : 0;
+    if (first > 0 && first < points) throw damaged(`its part 1 starts at point ${first}, not at its first point (0)`);
     for (let p = 0; p < parts; p++) {
       const start = view.getInt32(content + 44 + 4 * p, true);
       const end = p + 1 < parts ? view.getInt32(content + 48 + 4 * p, true) : points;
       // GDAL refuses such a record ("Corrupted .shp file"); shpjs skips an empty part and then
       // reads a PolygonZ's altitudes 4 bytes early, and parts out of order from anywhere.
-      if (end === start) throw new Error(`record ${rings.length + 1} is damaged: its part ${p + 1} holds no points`);
-      if (start < 0 || end < start || end > points) throw new Error(`record ${rings.length + 1} is damaged: its part ${p + 1} runs from point ${start} to ${end} of ${points}`);
+      if (end === start) throw damaged(`its part ${p + 1} holds no points`);
+      if (start < 0 || end < start || end > points) throw damaged(`its part ${p + 1} runs from point ${start} to ${end} of ${points}`);
     }
     rings.push(parts);
   }

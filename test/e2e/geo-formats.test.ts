@@ -494,6 +494,60 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     expect(t.sb.requests.length).toBe(before);
   });
 
+  it('a polygon record whose first part does not start at point 0, of a negative part count, or of more points than it holds is exit 2 naming the layer and record, nothing sent', async () => {
+    // Two closed rings of 5 points as one Polygon record, its parts and point count as given.
+    const polygonShp = (parts: number[], partCount = parts.length, pointCount = 10) => {
+      const ring = (x: number) => [[x, 6.81], [x, 6.82], [x + 0.01, 6.82], [x + 0.01, 6.81], [x, 6.81]];
+      const points = [...ring(-5.51), ...ring(-5.49)];
+      const content = Buffer.alloc(44 + 4 * parts.length + 16 * points.length);
+      content.writeInt32LE(5, 0);
+      [-5.51, 6.81, -5.48, 6.82].forEach((v, i) => content.writeDoubleLE(v, 4 + 8 * i));
+      content.writeInt32LE(partCount, 36);
+      content.writeInt32LE(pointCount, 40);
+      parts.forEach((start, i) => content.writeInt32LE(start, 44 + 4 * i));
+      points.forEach(([x, y], i) => {
+        content.writeDoubleLE(x!, 44 + 4 * parts.length + 16 * i);
+        content.writeDoubleLE(y!, 52 + 4 * parts.length + 16 * i);
+      });
+      const header = (length: number) => {
+        const h = Buffer.alloc(100);
+        h.writeInt32BE(9994, 0);
+        h.writeInt32BE(length / 2, 24);
+        h.writeInt32LE(1000, 28);
+        h.writeInt32LE(5, 32);
+        content.copy(h, 36, 4, 36);
+        return h;
+      };
+      const record = Buffer.alloc(8);
+      record.writeInt32BE(1, 0);
+      record.writeInt32BE(content.length / 2, 4);
+      const index = Buffer.alloc(8);
+      index.writeInt32BE(50, 0);
+      index.writeInt32BE(content.length / 2, 4);
+      return { 'plots.shp': Buffer.concat([header(108 + content.length), record, content]), 'plots.shx': Buffer.concat([header(108), index]) };
+    };
+    const entries = unzipSync(readFileSync(fixture('orphan-hole-shp.zip')));
+    const good = await t.sct(['origins', 'check', t.writeFile('two-parts.zip', Buffer.from(zipSync({ ...entries, ...polygonShp([0, 5]) })))]);
+    expect(good.exitCode, good.stderr).toBe(0);
+    for (const [label, shp, why] of [
+      // shpjs reads the first ring from point 0 whatever the record gives; GDAL from point 1 ("Non closed ring").
+      ['first-part-at-1', polygonShp([1, 5]), 'record 1 is damaged: its part 1 starts at point 1, not at its first point (0)'],
+      ['negative-parts', polygonShp([0], -1), 'record 1 is damaged: it gives -1 parts'],
+      ['points-past-end', polygonShp([0, 5], 2, 1000), 'record 1 is damaged: its 2 parts and 1000 points take 16052 bytes, and the record holds 212'],
+    ] as const) {
+      const file = t.writeFile(`${label}.zip`, Buffer.from(zipSync({ ...entries, ...shp })));
+      const said = `${label}.zip: plots.shp is not a readable Shapefile (${why})`;
+      const check = await t.sct(['origins', 'check', file]);
+      expect(check.exitCode, check.stdout).toBe(2);
+      expect(check.stderr).toContain(`error: ${said}`);
+      const before = t.sb.requests.length;
+      const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+      expect(imported.exitCode, imported.stdout).toBe(2);
+      expect(imported.stderr).toContain(said);
+      expect(t.sb.requests.length).toBe(before);
+    }
+  });
+
   it('a .shp, .shx or .dbf given alone is exit 2 saying a Shapefile is read from a ZIP of its files', async () => {
     const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
     for (const part of ['plots.shp', 'plots.dbf', 'plots.shx']) {
