@@ -287,7 +287,9 @@ async function fromZip(bytes: Buffer, name: string): Promise<GeoJsonFile> {
     const file = await fromKmz(entries, kmlName, name, bytes.length, read);
     const unread = unreadOf((n) => read.has(n));
     if (file.problem || unread.length === 0) return file;
-    return refused(unread, `its main KML, ${kmlName}, and the KML files it links to; or its Shapefiles`);
+    const archive = refused(unread, `its main KML, ${kmlName}, and the KML files it links to; or its Shapefiles`);
+    // A link that names no entry is most often why a file is not read: the refusal says it too.
+    return file.skipped ? { ...archive, problem: `${archive.problem}; ${file.skipped}` } : archive;
   }
   const unread = unreadOf((n) => /\.shp$/i.test(n));
   if (shps.length > 0 && unread.length > 0) return refused(unread, 'its Shapefiles; or a KML and the KML files it links to');
@@ -337,8 +339,20 @@ async function fromKmz(entries: Record<string, Uint8Array>, main: string, name: 
   const doc = xmlDocument(mainText, name, 'KML');
   if (!('nodeType' in doc)) return doc;
   // The archive's entry a link of `from` names, relative to from's own directory; undefined for a URL or none.
-  const entryOf = (from: string, { href }: NetworkLink) =>
-    !href || /^[a-z][a-z0-9+.-]*:/i.test(href) ? undefined : posix.normalize(from.slice(0, from.lastIndexOf('/') + 1) + href);
+  const entryOf = (from: string, { href }: NetworkLink) => {
+    if (!href || /^[a-z][a-z0-9+.-]*:/i.test(href)) return undefined;
+    // An href is a URL: the entry `layers/My Plots.kml` is linked as `layers/My%20Plots.kml`, and
+    // a #fragment or ?query is no part of the file's name; one of the fragment alone is the file itself.
+    const path = href.replace(/[?#].*$/s, '');
+    if (path === '') return from;
+    let decoded = path;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      // A % not followed by two hex digits: the name as written.
+    }
+    return posix.normalize(from.slice(0, from.lastIndexOf('/') + 1) + decoded);
+  };
   const followed = (link: NetworkLink) => {
     const entry = entryOf(main, link);
     return entry !== undefined && entry !== main && Object.hasOwn(entries, entry) && /\.kml$/i.test(entry);

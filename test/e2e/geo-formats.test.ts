@@ -648,6 +648,27 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     expect(f.stdout).toContain('further.kmz: 4 features (4 points, 0 polygons, 0 ha): 5 warnings');
   });
 
+  it("a KMZ link is a URL: layers/My%20Plots.kml names the entry layers/My Plots.kml, a #fragment or ?query is no part of the entry; an archive refused for unread files keeps the link warning", async () => {
+    const layers = unzipSync(readFileSync(fixture('two-layers.kmz')));
+    const { 'layers/south.kml': south, ...rest } = layers;
+    const docWith = (href: string) => Buffer.from(Buffer.from(layers['doc.kml']!).toString('utf8').replace('layers/south.kml', href));
+    for (const [label, href, entry] of [
+      ['escaped', 'layers/My%20Plots.kml', 'layers/My Plots.kml'],
+      ['fragment', 'layers/south.kml#f', 'layers/south.kml'],
+      ['query', 'layers/south.kml?layer=1', 'layers/south.kml'],
+    ] as const) {
+      const r = await t.sct(['origins', 'check', t.writeFile(`${label}.kmz`, Buffer.from(zipSync({ ...rest, 'doc.kml': docWith(href), [entry]: south! })))]);
+      expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).not.toContain('NetworkLink');
+      expect(r.stdout).toContain(`${label}.kmz: 4 features (4 points, 0 polygons, 0 ha)`);
+    }
+    // A link that names no entry (a misspelt name) beside the file it meant: the refusal says both.
+    const r = await t.sct(['origins', 'check', t.writeFile('misspelt.kmz', Buffer.from(zipSync({ ...rest, 'doc.kml': docWith('layers/My%20Plot.kml'), 'layers/My Plots.kml': south! })))]);
+    expect(r.exitCode, r.stdout).toBe(2);
+    expect(r.stdout + r.stderr).toContain('the archive holds plot files sct would not read: layers/My Plots.kml');
+    expect(r.stdout + r.stderr).toContain('1 NetworkLink not read, so its plots are not checked: layers/My%20Plot.kml (not in the archive)');
+  });
+
   it('a KMZ or zipped Shapefile saved under a text name (.kml, .gpx, .geojson, .json) is read as the ZIP it is', async () => {
     for (const [source, name] of [
       ['plots.kmz', 'zipped.kml'],
