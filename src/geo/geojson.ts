@@ -168,11 +168,13 @@ export function crsProblem(crs: unknown, whose = "the file's"): string | undefin
 
 /**
  * The names a `crs` gives WGS 84 longitude/latitude by (GDAL writes the first for EPSG:4326), in
- * 2D or 3D (EPSG:4979, CRS84h: the same longitude and latitude, with a height): as URNs (the
- * older `urn:x-ogc:` too), as the OGC's http URIs (OGC API, QGIS), and short.
+ * 2D or 3D (EPSG:4979, CRS84h: the same longitude and latitude, with a height), in each spelling
+ * GDAL reads: as URNs (the older `urn:x-ogc:` too; the version slot empty, given or left out), as
+ * the OGC's http(s) URIs (OGC API, QGIS; with or without www, a trailing slash), and short
+ * (CRS:84 as WMS writes it). Another code so spelt is another system.
  */
 const WGS84_NAMES =
-  /^(urn:(x-)?ogc:def:crs:OGC:(1\.3)?:CRS84h?|https?:\/\/www\.opengis\.net\/def\/crs\/OGC\/(1\.3|0)\/CRS84h?|OGC:CRS84h?|CRS84h?|urn:(x-)?ogc:def:crs:EPSG:([\d.]*:)?(4326|4979)|https?:\/\/www\.opengis\.net\/def\/crs\/EPSG\/[\d.]+\/(4326|4979)|EPSG:{1,2}(4326|4979)|WGS ?84)$/i;
+  /^(urn:(x-)?ogc:def:crs:(OGC:([\d.]*:)?CRS84h?|EPSG:([\d.]*:)?(4326|4979))|https?:\/\/(www\.)?opengis\.net\/def\/crs\/(OGC\/[\d.]+\/CRS84h?|EPSG\/[\d.]+\/(4326|4979))\/?|OGC:CRS84h?|CRS:?84h?|EPSG:{1,2}(4326|4979)|WGS ?84)$/i;
 
 function toFeature(value: unknown, index: number): RawFeature {
   const parsed = featureSchema.safeParse(value);

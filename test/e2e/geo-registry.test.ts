@@ -251,6 +251,31 @@ describe('the registry’s rules (origins check)', () => {
     expect(errorsOf(onFeature.findings)[0]![1]).toMatch(/^not WGS 84: the feature's "crs" member names http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/4168/);
   });
 
+  it('the other spellings of WGS 84 GDAL reads (CRS:84, the OGC URN without or with another version, a URI without www or with a trailing slash) pass; other codes so spelt are refused', async () => {
+    const crs = (name: string) => ({ crs: { type: 'name', properties: { name } } });
+    const plot = (extra: Record<string, unknown> = {}) => feature({ type: 'Point', coordinates: at(0, 0) }, { Area: 1 }, extra);
+    for (const name of [
+      'CRS:84',
+      'urn:ogc:def:crs:OGC:CRS84',
+      'urn:ogc:def:crs:OGC:0:CRS84',
+      'urn:ogc:def:crs:OGC::CRS84h',
+      'http://www.opengis.net/def/crs/OGC/1.3/CRS84/',
+      'http://opengis.net/def/crs/EPSG/0/4326',
+      'https://opengis.net/def/crs/EPSG/0/4979/',
+      'urn:ogc:def:crs:EPSG:4326',
+    ]) {
+      const onFile = await check([plot()], [], crs(name));
+      expect(onFile.exitCode, `${name}: ${JSON.stringify(onFile.findings)}`).toBe(0);
+      const onFeature = await check([plot(crs(name))]);
+      expect(onFeature.exitCode, `${name}: ${JSON.stringify(onFeature.findings)}`).toBe(0);
+    }
+    for (const name of ['CRS:83', 'urn:ogc:def:crs:OGC:CRS83', 'http://opengis.net/def/crs/EPSG/0/3857/', 'urn:ogc:def:crs:EPSG::43260']) {
+      const { exitCode, findings } = await check([plot()], [], crs(name));
+      expect(exitCode, name).toBe(2);
+      expect(findings[0]!.message).toContain(`not WGS 84: the file's "crs" member names ${name},`);
+    }
+  });
+
   it('a Feature without a "geometry" member, a geometry without a type, a ring without positions: each said as such, no precision warning without positions', async () => {
     const named = { ProducerCountry: 'GH', ProductionPlace: 'P' };
     const { exitCode, findings } = await check([
