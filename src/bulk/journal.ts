@@ -13,13 +13,13 @@
 // acts for: the same file run as another user, or after a workspace switch, is another run
 // (its rows were not done *there*). One process at a time runs a file: see lockRun.
 import { hostname } from 'node:os';
-import { accessSync, closeSync, constants, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { tryLock } from '../config/lock.js';
-import { fileErrorText, nearestExisting, syncDirectory, writeAllSync, writeAtomically } from '../util/files.js';
+import { danglingLinkOn, fileErrorText, nearestExisting, syncDirectory, writeAllSync, writeAtomically } from '../util/files.js';
 import { SctError } from '../errors.js';
 import { idempotencyKey } from './idempotency.js';
 import { stripControl } from '../output/sanitize.js';
@@ -483,7 +483,7 @@ function journalHint(code: string | undefined, what: 'file' | 'directory' = 'fil
     case 'EROFS':
       return 'the file system where sct keeps its configuration (SCT_CONFIG_DIR) is read-only now: make it writable, or give SCT_CONFIG_DIR on one that is';
     case 'ELOOP':
-      return what === 'file' ? 'the journal is not a regular file (a symbolic link): sct writes none through one; move it away' : 'a link on the way to the journals directory leads nowhere: fix it, or give SCT_CONFIG_DIR elsewhere';
+      return what === 'file' ? 'the journal is not a regular file (a symbolic link): sct writes none through one; move it away' : 'fix or remove the link, or give SCT_CONFIG_DIR elsewhere';
     case 'EACCES':
     case 'EPERM':
       return 'sct may not write where it keeps its configuration (SCT_CONFIG_DIR): give it permission, or give SCT_CONFIG_DIR elsewhere';
@@ -498,6 +498,9 @@ function journalHint(code: string | undefined, what: 'file' | 'directory' = 'fil
  */
 function whyNotMade(err: unknown, dir: string): { text: string; code?: string } {
   const code = (err as NodeJS.ErrnoException).code;
+  // A link to nothing on the way (a moved dotfiles folder): named, whatever Node calls it.
+  const link = code === 'ENOENT' || code === 'ELOOP' ? danglingLinkOn(dir) : undefined;
+  if (link) return { text: `${link} is a symbolic link (to ${readlinkSync(link)}) that leads to no file or directory`, code: 'ELOOP' };
   if (code !== 'ENOENT') return { text: fileErrorText(err), code };
   const parent = nearestExisting(dirname(dir));
   try {

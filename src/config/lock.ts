@@ -9,11 +9,12 @@
 // a holder is alive only if the process with its pid started when the holder did.
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InterruptedError, SctError } from '../errors.js';
 import { formatDuration } from '../util/format.js';
 import { isAlive } from '../util/process.js';
+import { fileErrorText } from '../util/files.js';
 
 /** Holder of a lock, as written in the lock file. */
 export interface LockHolder {
@@ -313,7 +314,23 @@ function unknownHolder(mtimeMs: number): LockHolder {
 }
 
 function lockError(file: string, cause: unknown): SctError {
-  return new SctError(`cannot create the lock file ${file}: ${(cause as Error).message}`, { cause });
+  const e = new SctError(`cannot create the lock file ${file}: ${fileErrorText(cause)}`, { cause });
+  const dir = dirname(file);
+  // What to do follows why (a CI job's read-only home, a directory of another user's).
+  switch ((cause as NodeJS.ErrnoException).code) {
+    case 'EACCES':
+    case 'EPERM':
+      e.hint = `sct may not write in ${dir}: give it permission, or set SCT_CONFIG_DIR to a directory you can write`;
+      break;
+    case 'EROFS':
+      e.hint = `${dir} is on a read-only file system: set SCT_CONFIG_DIR to a directory on one that is not`;
+      break;
+    case 'ENOSPC':
+    case 'EDQUOT':
+      e.hint = `make room where sct keeps its configuration (${dir}), or set SCT_CONFIG_DIR elsewhere`;
+      break;
+  }
+  return e;
 }
 
 function lstatQuietly(file: string) {

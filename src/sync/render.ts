@@ -217,12 +217,19 @@ export function costLines(o: { writes: number; reads: number; checks?: number; r
   const longestWait = resets > 1 ? Math.max(firstWait, 3_600_000) : firstWait;
   const what = checks ? `${plural(needed, 'request')} (${plural(writes, 'write')}, ${plural(checks, 'read')} before them)` : plural(writes, 'write');
   const head = `the plan needs ${what} but ${rl.remaining} ${rl.remaining === 1 ? 'is' : 'are'} left this hour: it would finish after ${clock(finish, now)}${resets > 1 ? ` (${resets} budget resets away)` : ''}`;
+  const rerun = `(or with a longer --max-wait) to continue — the rerun reads the service again (${plural(reads, 'request')}) and plans only what is left`;
   if (longestWait <= o.maxWaitMs) {
     lines.push(`${head}; sct waits for the budget (${formatDuration(firstWait)}, within --max-wait ${formatDuration(o.maxWaitMs)})`);
+  } else if (firstWait <= o.maxWaitMs) {
+    // The first reset is waited for; the hour after it is not.
+    lines.push(
+      `${head}; sct waits for the first reset (${formatDuration(firstWait)}), but the next wait, an hour, is longer than --max-wait (${formatDuration(o.maxWaitMs)}), so the run stops when that budget is spent: ` +
+        `rerun after ${clock(resetMs + 3_600_000, now)} ${rerun}`,
+    );
   } else {
     lines.push(
       `${head}; waiting ${formatDuration(firstWait)} is longer than --max-wait (${formatDuration(o.maxWaitMs)}), so the run stops when the budget is spent: ` +
-        `rerun after ${clock(resetMs, now)} (or with a longer --max-wait) to continue — the rerun reads the service again (${plural(reads, 'request')}) and plans only what is left`,
+        `rerun after ${clock(resetMs, now)} ${rerun}`,
     );
   }
   return lines;

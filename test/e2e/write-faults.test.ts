@@ -455,6 +455,20 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
     expect(posts()).toHaveLength(0);
   });
 
+  it("a journals directory that is there but on a read-only file system: the lock file's error says so in words, with what to do", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sct-rojournals-'));
+    mkdirSync(join(dir, 'journals'));
+    const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,ro', 'tmpfs', join(dir, 'journals')], { encoding: 'utf8' });
+    if (m.status !== 0) throw new Error(`mount: ${m.stderr}`);
+    mounts.push(join(dir, 'journals'));
+    const { file } = people(2);
+    const r = await t.sct(['invitations', 'bulk-create', '--file', file], { env: { SCT_CONFIG_DIR: dir } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/error: cannot create the lock file .*: a read-only file system/);
+    expect(r.stderr).toContain(`hint: ${join(dir, 'journals')} is on a read-only file system: set SCT_CONFIG_DIR to a directory on one that is not`);
+    expect(posts()).toHaveLength(0);
+  });
+
   it('doctor: a configuration directory that cannot be made (its parent on a read-only file system) is said, not "ok"', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sct-ro-'));
     const m = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,ro', 'tmpfs', dir], { encoding: 'utf8' });

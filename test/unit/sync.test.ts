@@ -270,6 +270,9 @@ describe('costLines', () => {
     expect(stops).toContain('longer than --max-wait (10m), so the run stops when the budget is spent: rerun after 14:00');
     const [, waits] = costLines({ writes: 90, reads: 2, rateLimit: { limit: 100, remaining: 40, reset }, now, maxWaitMs: 3_600_000 });
     expect(waits).toBe('the plan needs 90 writes but 40 are left this hour: it would finish after 14:00; sct waits for the budget (40m, within --max-wait 1h)');
+    // The first wait within --max-wait, the hour after it not: waits once, then stops.
+    const [, once] = costLines({ writes: 150, reads: 2, rateLimit: { limit: 100, remaining: 40, reset }, now, maxWaitMs: 45 * 60_000 });
+    expect(once).toContain('sct waits for the first reset (40m), but the next wait, an hour, is longer than --max-wait (45m), so the run stops when that budget is spent: rerun after 15:00');
   });
 });
 
