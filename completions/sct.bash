@@ -25,9 +25,10 @@ _sct() {
         if [[ "$w" == "=" ]]; then i=$((i+2))
         elif [[ "$w" =~ $fieldre && "$paths" != *"|${cmdpath:+$cmdpath }$w|"* ]]; then i=$((i+1)); fi
         continue ;;
-      # A value bash split at ":" (COMP_WORDBREAKS: a URL, https : //host : 8080/api) is one value.
+      # A value bash split at its word breaks (COMP_WORDBREAKS: a URL, https : //u : p @ host : 8080/api,
+      # an IPv6 host's "::") is one value.
       -*) case " -o --output --columns --jq --profile --base-url --timeout --max-wait --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --traced-origin --limit --page-size --offset --parallel --ordering --search --filter --tags --traced-origins --external-id --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --item --set --file --idempotency-key --buyer-company-status --seller-company-status --group-by --delimit-by --to-order --to-origin --to-orders --to-origins --report --concurrency --encoding --delimiter --sheet --composition --name --sku --description --hs-code --scientific-name --common-name --country-code --updated-from --updated-to --passing-min --failing-min --id --exclude-id --max-size --out --country --external-ids --ids --exclude-ids --location --location-file --name-property --map --status --company-name --contact-name --reciprocal-company-id --dds-identifier --order --product --orders --products --assessment-run-id --assessment-run-ids --exclude-dds --dds --identifier --origin --document --origins --documents --content-type --source --exclude-type --email --email-contains --role --role-name --invited-by --expires-from --expires-to --first-name --last-name --job-title --token -X --method -f --raw-field -F --field -H --header --input --port --host --seed --rate-limit --statement-delay --latency --fail-rate --drop-rate " in *" $w "*) i=$((i+1)); [[ "${COMP_WORDS[i]}" == "=" ]] && i=$((i+1))
-            while [[ "${COMP_WORDS[i+1]}" == ":" ]] && (( i+2 < COMP_CWORD )); do i=$((i+2)); done ;; esac; continue ;;
+            while [[ "${COMP_WORDS[i+1]}" =~ ^[:@=]+$ ]] && (( i+2 < COMP_CWORD )); do i=$((i+2)); done ;; esac; continue ;;
     esac
     candidate="${cmdpath:+$cmdpath }$w"
     case "$paths" in

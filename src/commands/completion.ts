@@ -210,9 +210,10 @@ function pathLoop(nodes: Node[], words: string, first: number, last: string): st
         if [[ "$w" == "=" ]]; then i=$((i+2))
         elif [[ "$w" =~ $fieldre && "$paths" != *"|\${cmdpath:+$cmdpath }$w|"* ]]; then i=$((i+1)); fi
         continue ;;
-      # A value bash split at ":" (COMP_WORDBREAKS: a URL, https : //host : 8080/api) is one value.
+      # A value bash split at its word breaks (COMP_WORDBREAKS: a URL, https : //u : p @ host : 8080/api,
+      # an IPv6 host's "::") is one value.
       -*) case " ${valueFlags.join(' ')} " in *" $w "*) i=$((i+1)); [[ "\${${words}[i]}" == "=" ]] && i=$((i+1))
-            while [[ "\${${words}[i+1]}" == ":" ]] && (( i+2 < ${last} )); do i=$((i+2)); done ;; esac; continue ;;
+            while [[ "\${${words}[i+1]}" =~ ^[:@=]+$ ]] && (( i+2 < ${last} )); do i=$((i+2)); done ;; esac; continue ;;
     esac
     candidate="\${cmdpath:+$cmdpath }$w"
     case "$paths" in

@@ -115,6 +115,11 @@ for (const [shell, complete] of Object.entries(shells)) {
       // bash splits the word at ":" before _sct sees it (COMP_WORDBREAKS); zsh and fish hand it whole.
       const url = shell === 'bash' ? ['https', ':', '//sct.example.com', ':', '8443/api'] : ['https://sct.example.com:8443/api'];
       expect(names(await complete('sct', '--base-url', ...url, 'orders', 'l'))).toEqual(['list']);
+      // A gateway's user and password, an IPv6 host: bash splits at "@" too, and hands "::" whole.
+      const creds = shell === 'bash' ? ['https', ':', '//u', ':', 'p', '@', 'gw.example', ':', '8443/api'] : ['https://u:p@gw.example:8443/api'];
+      expect(names(await complete('sct', '--base-url', ...creds, 'orders', 'l'))).toEqual(['list']);
+      const ipv6 = shell === 'bash' ? ['http', ':', '//[', '::', '1]', ':', '8080/api'] : ['http://[::1]:8080/api'];
+      expect(names(await complete('sct', '--base-url', ...ipv6, 'orders', 'l'))).toEqual(['list']);
     });
 
     it('offers the shells for `sct completion` and the setting keys for `sct config get/set/unset`', async () => {
