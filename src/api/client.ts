@@ -4,6 +4,7 @@
 // (what an answer must be), pagination.ts, call.ts (a request's state across attempts),
 // endpoint.ts (the base URL, token and proxy checked), transport.ts (the wire). Redaction is
 // src/util/redact.ts.
+import { setMaxListeners } from 'node:events';
 import { isUtf8 } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import {
@@ -281,6 +282,9 @@ export class ApiClient {
     };
     this.signal = options.signal;
     this.requestSignal = options.abortInFlight !== false ? options.signal : options.inFlightGraceMs === undefined ? undefined : afterGrace(options.signal, options.inFlightGraceMs);
+    // Each request in flight listens to the run's signal while it is out (up to --concurrency 16,
+    // with their waits): as many listeners as that are no leak for Node to warn of mid-run.
+    for (const s of [this.signal, this.requestSignal]) if (s) setMaxListeners(64, s);
     this.dryRun = options.dryRun;
   }
 

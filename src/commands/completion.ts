@@ -213,7 +213,9 @@ function pathLoop(nodes: Node[], words: string, first: number, last: string): st
       # A value bash split at its word breaks (COMP_WORDBREAKS: a URL, https : //u : p @ host : 8080/api,
       # an IPv6 host's "::") is one value.
       -*) case " ${valueFlags.join(' ')} " in *" $w "*) i=$((i+1)); [[ "\${${words}[i]}" == "=" ]] && i=$((i+1))
-            while [[ "\${${words}[i+1]}" =~ ^[:@=]+$ ]] && (( i+2 < ${last} )); do i=$((i+2)); done ;; esac; continue ;;
+            # (A command after a value that ends at a break is no piece of it.)
+            while [[ "\${${words}[i+1]}" =~ ^[:@=]+$ ]] && (( i+2 < ${last} )) && [[ "$paths" != *"|\${cmdpath:+$cmdpath }\${${words}[i+2]}|"* ]]; do i=$((i+2)); done
+            [[ "\${${words}[i+1]}" =~ ^[:@=]+$ ]] && (( i+1 < ${last} )) && i=$((i+1)) ;; esac; continue ;;
     esac
     candidate="\${cmdpath:+$cmdpath }$w"
     case "$paths" in

@@ -475,12 +475,12 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
     // Reprojected here, not by shpjs: it reads the .prj with proj4 as it stands, and when proj4
     // fails on it, silently not at all (metres read as degrees).
     const shx = siblingName('shx');
-    written = shpRecordRings(entries[shp]!, shx === undefined ? undefined : { name: shx, bytes: entries[shx]! });
+    written = shpRecordRings(entries[shp]!, shp, shx === undefined ? undefined : { name: shx, bytes: entries[shx]! });
     // shpjs stops without a word at a record the file ends inside: a plot fewer.
     if (written.cut) throw new UsageError(`${name}: ${shp} ${written.cut}: the file is cut short`, {}, 'export the layer again, or send the files as the GIS wrote them');
-    // What follows the last record is no record (GDAL writes none; a copy may add zeros), and
-    // shpjs would read 8 zero bytes as a record without a shape.
-    geometries = parseShp(entries[shp]!.subarray(0, written.end));
+    // The records GDAL reads, in its order: shpjs would read 8 zero bytes of padding as a record
+    // without a shape, and the stale bytes of a record a GIS moved as the record.
+    geometries = parseShp(written.bytes);
     const dbf = sibling('dbf');
     if (dbf) {
       const encoding = cpgEncoding(sibling('cpg')) ?? dbfEncoding(dbf);
@@ -501,7 +501,7 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
     if (cut) throw new UsageError(`${name}: ${dbfName} ${cut}: the file is cut short`, {}, 'export the layer again, or send the files as the GIS wrote them');
     if (records.length !== geometries.length) {
       throw new UsageError(
-        `${name}: ${shp} holds ${geometries.length} shape${geometries.length === 1 ? '' : 's'} and ${dbfName} ${records.length} record${records.length === 1 ? '' : 's'}: which attributes are whose cannot be told`,
+        `${name}: ${written.counted} ${written.counted === shp ? 'holds' : 'lists'} ${geometries.length} shape${geometries.length === 1 ? '' : 's'} and ${dbfName} ${records.length} record${records.length === 1 ? '' : 's'}: which attributes are whose cannot be told`,
         {},
         'send the .shp, .shx and .dbf of one export of the layer',
       );
@@ -562,42 +562,58 @@ interface ShpRecords {
   rings: Array<number | undefined>;
   /** Where the file ends short of its records, if it does. */
   cut?: string;
-  /** Where the last record ends: what shpjs is handed. */
-  end: number;
+  /** The header and the records read, one after another: what shpjs is handed. */
+  bytes: Uint8Array;
+  /** The file that says how many shapes there are (the .shx when there is one). */
+  counted: string;
 }
 
 /**
- * The records of a .shp as its own bytes give them: shpjs's polygons may hold fewer rings. They
- * are read one after another from byte 100, as GDAL reads them by the .shx: the length the header
- * gives is no bound (GDAL reads a file whose header says 0 or too few bytes whole), zeros after the
- * last record are padding a copy appended, and with a .shx as many records are read as it lists.
+ * The records of a .shp as GDAL reads them, and what they hold that shpjs's polygons may not (it
+ * leaves out a ring it cannot place). With a .shx, each record is read where the .shx says: a GIS
+ * that edits a layer in place writes a grown record at the file's end and points the .shx at it,
+ * the old bytes left where they were. Without one, records follow one another from byte 100:
+ * zeros after the last are padding a copy appended, and bytes past the length the header gives
+ * that make no whole record are no record (a copy's tail, an end-of-file mark); a record the file
+ * ends inside, within that length, is a file cut short.
  */
-function shpRecordRings(shp: Uint8Array, shx?: { name: string; bytes: Uint8Array }): ShpRecords {
+function shpRecordRings(shp: Uint8Array, shpName: string, shx?: { name: string; bytes: Uint8Array }): ShpRecords {
   const view = new DataView(shp.buffer, shp.byteOffset, shp.byteLength);
   const rings: Array<number | undefined> = [];
   // The file's length in 16-bit words at 24, big-endian; each record its number and content
   // length so, then the content.
-  if (shp.length < 100) return { rings, cut: `ends inside its header (${shp.length} bytes of 100)`, end: shp.length };
+  if (shp.length < 100) return { rings, cut: `ends inside its header (${shp.length} bytes of 100)`, bytes: shp, counted: shpName };
   const declared = view.getInt32(24) * 2;
   const layerType = view.getInt32(32, true);
   if (!SHAPE_TYPES[layerType]) throw new Error(`its header gives shape type ${layerType}, which is none of the Shapefile's`);
   const shape = (type: number) => (SHAPE_TYPES[type] ? `a ${SHAPE_TYPES[type]} shape` : `of shape type ${type}`);
-  // The .shx: a 100-byte header, then one 8-byte entry a record.
+  // The .shx: a 100-byte header, then one 8-byte entry a record, its offset in 16-bit words.
   const shxView = shx && shx.bytes.length >= 100 ? Buffer.from(shx.bytes.buffer, shx.bytes.byteOffset, shx.bytes.byteLength) : undefined;
   const shxListed = shxView && Math.floor((Math.min(shxView.readInt32BE(24) * 2, shxView.length) - 100) / 8);
   const listed = shxListed !== undefined && shxListed >= 0 ? shxListed : undefined;
   const zeros = (from: number) => shp.subarray(from).every((b) => b === 0);
+  const taken: Uint8Array[] = [shp.subarray(0, 100)];
   let at = 100;
-  while (listed === undefined || rings.length < listed) {
-    // A record header of zeros (records are numbered from 1) is padding, as is the file's end.
-    if (at + 8 > shp.length ? zeros(at) : view.getInt32(at) === 0 && view.getInt32(at + 4) === 0) break;
+  for (;;) {
+    if (listed !== undefined) {
+      if (rings.length === listed) break;
+      at = shxView!.readInt32BE(100 + 8 * rings.length) * 2;
+      if (at < 100 || at + 8 > shp.length) {
+        return { rings, cut: `ends before record ${rings.length + 1}, which ${shx!.name} places at byte ${at} (the file has ${shp.length})`, bytes: shp, counted: shx!.name };
+      }
+    } else if (at >= shp.length || (at + 8 > shp.length ? zeros(at) : view.getInt32(at) === 0 && view.getInt32(at + 4) === 0)) {
+      // A record header of zeros (records are numbered from 1) is padding, as is the file's end.
+      break;
+    }
     const content = at + 8;
     const length = content <= shp.length ? view.getInt32(at + 4) * 2 : 0;
-    // Read on, a negative length would never end this loop.
-    if (length < 0) throw new Error(`record ${rings.length + 1} gives a negative length`);
-    if (content + length > shp.length) {
-      return { rings, cut: `ends inside record ${rings.length + 1} (its header gives ${declared} bytes, the file has ${shp.length})`, end: at };
+    if (content > shp.length || length < 0 || content + length > shp.length) {
+      // Past the length the header gives, what makes no whole record is no record.
+      if (listed === undefined && at >= declared && declared >= 100) break;
+      if (length < 0) throw new Error(`record ${rings.length + 1} gives a negative length`);
+      return { rings, cut: `ends inside record ${rings.length + 1} (its header gives ${declared} bytes, the file has ${shp.length})`, bytes: shp, counted: shpName };
     }
+    taken.push(shp.subarray(at, content + length));
     at = content + length;
     // Polygon, PolygonZ, PolygonM: the number of parts at 36, of points at 40, the parts' starts at 44.
     const type = length >= 4 ? view.getInt32(content, true) : 0;
@@ -632,14 +648,14 @@ function shpRecordRings(shp: Uint8Array, shx?: { name: string; bytes: Uint8Array
     }
     rings.push(parts);
   }
-  if (listed !== undefined && rings.length < listed) {
-    return { rings, cut: `ends after record ${rings.length} (its header gives ${declared} bytes, the file has ${shp.length}, and ${shx!.name} lists ${listed} record${listed === 1 ? '' : 's'})`, end: at };
-  }
   // Without a .shx, a header that gives more than the file holds is all that says records are missing.
   if (listed === undefined && declared > shp.length) {
-    return { rings, cut: `ends after record ${rings.length} (its header gives ${declared} bytes, the file has ${shp.length})`, end: at };
+    return { rings, cut: `ends after record ${rings.length} (its header gives ${declared} bytes, the file has ${shp.length})`, bytes: shp, counted: shpName };
   }
-  return { rings, end: at };
+  // shpjs reads records one after another to the length its header gives: that of what was read.
+  const bytes = Buffer.concat(taken);
+  bytes.writeInt32BE(bytes.length / 2, 24);
+  return { rings, bytes, counted: listed === undefined ? shpName : shx!.name };
 }
 
 /** Where a .dbf ends inside the records its header counts, if it does. */

@@ -120,6 +120,9 @@ for (const [shell, complete] of Object.entries(shells)) {
       expect(names(await complete('sct', '--base-url', ...creds, 'orders', 'l'))).toEqual(['list']);
       const ipv6 = shell === 'bash' ? ['http', ':', '//[', '::', '1]', ':', '8080/api'] : ['http://[::1]:8080/api'];
       expect(names(await complete('sct', '--base-url', ...ipv6, 'orders', 'l'))).toEqual(['list']);
+      // A value that ends at a break: the command after it is no piece of it.
+      const trailing = shell === 'bash' ? ['http', ':', '//h', ':'] : ['http://h:'];
+      expect(names(await complete('sct', '--base-url', ...trailing, 'orders', 'l'))).toEqual(['list']);
     });
 
     it('offers the shells for `sct completion` and the setting keys for `sct config get/set/unset`', async () => {

@@ -359,7 +359,7 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     for (const [zip, files, said] of [
       // As `truncate -s -30 plots.shp` leaves it.
       ['shp-cut.zip', { 'plots.shp': shp.subarray(0, shp.length - 30) }, `shp-cut.zip: plots.shp ends inside record 3 (its header gives ${shp.length} bytes, the file has ${shp.length - 30}): the file is cut short`],
-      ['dbf-short.zip', { 'plots.dbf': twoRecords }, 'dbf-short.zip: plots.shp holds 3 shapes and plots.dbf 2 records: which attributes are whose cannot be told'],
+      ['dbf-short.zip', { 'plots.dbf': twoRecords }, 'dbf-short.zip: plots.shx lists 3 shapes and plots.dbf 2 records: which attributes are whose cannot be told'],
       ['dbf-cut.zip', { 'plots.dbf': dbf.subarray(0, dbf.length - 30) }, 'dbf-cut.zip: plots.dbf ends inside record 3 of the 3 its header counts: the file is cut short'],
     ] as const) {
       const file = t.writeFile(zip, Buffer.from(zipSync({ ...entries, ...files })));
@@ -399,7 +399,34 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     const cut = t.writeFile('cut-whole.zip', Buffer.from(zipSync({ ...entries, 'plots.shp': shp.subarray(0, 472) })));
     const c = await t.sct(['origins', 'check', cut]);
     expect(c.exitCode).toBe(2);
-    expect(c.stderr).toContain(`error: cut-whole.zip: plots.shp ends after record 2 (its header gives ${shp.length} bytes, the file has 472, and plots.shx lists 3 records): the file is cut short`);
+    expect(c.stderr).toContain('error: cut-whole.zip: plots.shp ends before record 3, which plots.shx places at byte 472 (the file has 472): the file is cut short');
+  });
+
+  it('records are read where the .shx places them (a GIS editing in place writes a grown record at the end); without a .shx, bytes past the header that make no record are none', async () => {
+    const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
+    const shp = Buffer.from(entries['plots.shp']!);
+    const shx = Buffer.from(entries['plots.shx']!);
+    // Record 1 rewritten at the end (here: as the third plot), the .shx pointing there; its old bytes stay.
+    const third = shp.subarray(472);
+    const moved = Buffer.concat([shp, third]);
+    moved.writeInt32BE(1, shp.length);
+    moved.writeInt32BE(moved.length / 2, 24);
+    const edited = Buffer.from(shx);
+    edited.writeInt32BE(shp.length / 2, 100);
+    const file = t.writeFile('edited-in-place.zip', Buffer.from(zipSync({ ...entries, 'plots.shp': moved, 'plots.shx': edited })));
+    const r = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const bodies = dryRunBodies(r.stdout) as Array<{ location: unknown }>;
+    expect(bodies).toHaveLength(3);
+    expect(bodies[0]!.location).toEqual(bodies[2]!.location);
+    // No .shx: a tail that is no record past the header's length (an end-of-file mark, a copy's tail) is left.
+    const { 'plots.shx': _shx, ...noShx } = entries;
+    for (const tail of ['\u001a', 'GARBAGE-GARBAGE!']) {
+      const tailed = t.writeFile(`tail-${tail.length}.zip`, Buffer.from(zipSync({ ...noShx, 'plots.shp': Buffer.concat([shp, Buffer.from(tail)]) })));
+      const c = await t.sct(['origins', 'check', tailed]);
+      expect(c.exitCode, c.stderr).toBe(0);
+      expect(c.stdout).toBe(`tail-${tail.length}.zip: 3 features (0 points, 3 polygons, 23.97 ha): no findings\n`);
+    }
   });
 
   it('a .shp whose header gives fewer bytes than its records take (236, 0, under 100, negative) is read whole, as GDAL reads it by its .shx, with or without the .shx', async () => {

@@ -175,6 +175,20 @@ describe('the budget running out under --concurrency 4', () => {
 describe('--concurrency: a whole number 1..16 on every bulk command', () => {
   const t = useSandbox({}, { inProcess: true });
 
+  it('at 16, the most, a run says nothing of its own listeners (no Node warning mid-run)', async () => {
+    const rows = Array.from({ length: 20 }, (_, i) => `M${i},CI,MAXL-${i},6.1,-5.1`);
+    const file = t.writeFile('sixteen.csv', ['name,country_code,external_id,latitude,longitude', ...rows].join('\n') + '\n');
+    t.sb.setFaults({ latencyMs: 100, methods: ['POST'] });
+    try {
+      // As a process of its own: Node's warnings go to its stderr.
+      const r = await sctFor(t.sb.url, OWNER, t.dir)(['origins', 'import', '--file', file, '--concurrency', '16']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      t.sb.setFaults({});
+    }
+  });
+
   it('anything else is exit 2, naming the flag, before the file is read or anything sent', async () => {
     const files = {
       orders: t.writeFile('orders.csv', 'external_id,type,order_created_at,seller_company_id,product,volume,unit\nV-1,order,2025-06-01,101,1,1,kg\n'),
