@@ -3,7 +3,7 @@
 
 import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { isStringTooLong, STRING_LIMIT } from '../util/format.js';
+import { isStringTooLong, stringLimit } from '../util/format.js';
 
 /** The HTTP methods sct sends (`sct api -X` takes these). */
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -96,7 +96,7 @@ export function writtenJson(where: string, write: () => string): string {
   try {
     return write();
   } catch (err) {
-    if (isStringTooLong(err)) throw new UsageError(`${where}: the request body is too large to send (as JSON, ${STRING_LIMIT}): nothing was sent`);
+    if (isStringTooLong(err)) throw new UsageError(`${where}: the request body is too large to send (as JSON, ${stringLimit()}): nothing was sent`);
     throw err;
   }
 }

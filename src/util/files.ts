@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { InterruptedError, SctError, UsageError } from '../errors.js';
-import { formatBytes, isStringTooLong, STRING_LIMIT } from './format.js';
+import { formatBytes, isStringTooLong, stringLimit } from './format.js';
 import { isAlive } from './process.js';
 
 /** How messages name an input: "stdin" for "-", else the path as given. */
@@ -99,7 +99,7 @@ function readError(file: string, err: unknown, o: ReadOptions): Error {
 export function fileErrorText(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
   // Read whole as text, a file is one string, which V8 caps.
-  if (isStringTooLong(err)) return `it is too large to read as text (${STRING_LIMIT})`;
+  if (isStringTooLong(err)) return `it is too large to read as text (${stringLimit()})`;
   return (code && FILE_ERRORS[code]) ?? (err as Error).message;
 }
 

@@ -15,9 +15,12 @@ export function formatBytes(n: number): string {
 
 /**
  * The most characters one string holds (V8's limit), said as messages say it: a file read whole
- * as text, a request body written as JSON, is one string.
+ * as text, a request body written as JSON, is one string. Made when a message needs it: a
+ * toLocaleString at load would set up ICU's number formats on every run (about 10 ms).
  */
-export const STRING_LIMIT = `more than ${bufferConstants.MAX_STRING_LENGTH.toLocaleString('en-US')} characters, about ${formatBytes(bufferConstants.MAX_STRING_LENGTH)}`;
+export function stringLimit(): string {
+  return `more than ${bufferConstants.MAX_STRING_LENGTH.toLocaleString('en-US')} characters, about ${formatBytes(bufferConstants.MAX_STRING_LENGTH)}`;
+}
 
 /** Node's error for a string past that limit: ERR_STRING_TOO_LONG (Buffer.toString), or a bare RangeError (readFile with an encoding, JSON.stringify). */
 export function isStringTooLong(err: unknown): boolean {
