@@ -3,6 +3,7 @@ import { defineLeaf, registerOf } from './shared/spec.js';
 import { SETTABLE_KEYS, PROFILE_KEYS, type SettableKey, type ProfileKey } from '../config/config.js';
 import { DEFAULT_PROFILE, profileName, tokenHeldBack, tokenStorage } from '../config/settings.js';
 import { maskToken, withoutCredentials } from '../util/redact.js';
+import { shellWord } from '../util/shell.js';
 import { ConfigFileError, UsageError } from '../errors.js';
 import { parseFormat, writeList, writeOne } from '../output/format.js';
 import { missingApiPrefix, parseBaseUrl } from '../api/endpoint.js';
@@ -158,7 +159,7 @@ async function set(ctx: Context, key: string, value: string): Promise<void> {
     const storedFor = stored.token_base_url ? 'another URL' : 'no URL';
     const shown = withoutCredentials(checked);
     // A URL holding a password is masked: no command to copy, which would log in as "***".
-    const login = shown === checked ? `\`sct auth login${flag} --base-url ${checked}\`` : `\`sct auth login${flag} --base-url URL\` with that URL`;
+    const login = shown === checked ? `\`sct auth login${flag} --base-url ${shellWord(checked)}\`` : `\`sct auth login${flag} --base-url URL\` with that URL`;
     ctx.io.warn(`profile "${profile}"'s token was stored for ${storedFor}: it is not sent to ${shown}; run ${login} to log in there`);
   }
 }

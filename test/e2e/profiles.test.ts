@@ -36,6 +36,9 @@ describe('profiles', () => {
     expect(set.exitCode, set.stderr).toBe(0);
     expect(set.stderr).toContain('it is not sent to http://***@127.0.0.1:9/api; run `sct auth login --profile adm --base-url URL` with that URL to log in there');
     expect(set.stderr).not.toContain('pw@');
+    // A URL it can repeat, quoted as a shell reads it back.
+    const spaced = await t.sct(['--profile', 'adm', 'config', 'set', 'base_url', 'http://127.0.0.1:9/a b/api'], { env: { SCT_CONFIG_DIR: dir, SCT_TOKEN: undefined, SCT_BASE_URL: undefined } });
+    expect(spaced.stderr).toContain("run `sct auth login --profile adm --base-url 'http://127.0.0.1:9/a b/api'` to log in there");
   });
 
   it('not logged in at a plain http URL of another host: the login hint names its https form, not one sct refuses', async () => {
