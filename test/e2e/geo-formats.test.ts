@@ -13,6 +13,29 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { dryRunBodies } from '../helpers/dry-run.js';
 
 const t = useSandbox({ rateLimit: 100_000 }, { inProcess: true });
+
+/**
+ * One record's content (its shape type first, then its box) as a layer of its own: the .shp,
+ * its header's type and box the record's, and the .shx placing the record at byte 100.
+ */
+function oneRecordLayer(content: Buffer): { 'plots.shp': Buffer; 'plots.shx': Buffer } {
+  const header = (length: number) => {
+    const h = Buffer.alloc(100);
+    h.writeInt32BE(9994, 0);
+    h.writeInt32BE(length / 2, 24);
+    h.writeInt32LE(1000, 28);
+    h.writeInt32LE(content.readInt32LE(0), 32);
+    content.copy(h, 36, 4, 36);
+    return h;
+  };
+  const record = Buffer.alloc(8);
+  record.writeInt32BE(1, 0);
+  record.writeInt32BE(content.length / 2, 4);
+  const index = Buffer.alloc(8);
+  index.writeInt32BE(50, 0);
+  index.writeInt32BE(content.length / 2, 4);
+  return { 'plots.shp': Buffer.concat([header(108 + content.length), record, content]), 'plots.shx': Buffer.concat([header(108), index]) };
+}
 const fixture = (name: string) => join(fileURLToPath(new URL('../fixtures/geo/', import.meta.url)), name);
 const geojson = (name: string) => JSON.parse(readFileSync(fixture(name), 'utf8'));
 const posts = () => t.sb.requests.filter((r) => r.method === 'POST' && r.path === '/api/origins').map((r) => JSON.parse(r.body));
@@ -492,24 +515,8 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     });
     content.writeDoubleLE(210, 52 + 16 * ring.length);
     content.writeDoubleLE(213, 60 + 16 * ring.length);
-    const header = (length: number) => {
-      const h = Buffer.alloc(100);
-      h.writeInt32BE(9994, 0);
-      h.writeInt32BE(length / 2, 24);
-      h.writeInt32LE(1000, 28);
-      h.writeInt32LE(15, 32);
-      content.copy(h, 36, 4, 36);
-      return h;
-    };
-    const record = Buffer.alloc(8);
-    record.writeInt32BE(1, 0);
-    record.writeInt32BE(content.length / 2, 4);
-    const index = Buffer.alloc(8);
-    index.writeInt32BE(50, 0);
-    index.writeInt32BE(content.length / 2, 4);
     const entries = unzipSync(readFileSync(fixture('orphan-hole-shp.zip')));
-    const shp = Buffer.concat([header(108 + content.length), record, content]);
-    const file = t.writeFile('empty-part.zip', Buffer.from(zipSync({ ...entries, 'plots.shp': shp, 'plots.shx': Buffer.concat([header(108), index]) })));
+    const file = t.writeFile('empty-part.zip', Buffer.from(zipSync({ ...entries, ...oneRecordLayer(content) })));
     const said = 'empty-part.zip: plots.shp is not a readable Shapefile (record 1 is damaged: its part 1 holds no points)';
     const check = await t.sct(['origins', 'check', file]);
     expect(check.exitCode, check.stdout).toBe(2);
@@ -536,22 +543,7 @@ describe('plot files as suppliers send them, read whole or refused', () => {
         content.writeDoubleLE(x!, 44 + 4 * parts.length + 16 * i);
         content.writeDoubleLE(y!, 52 + 4 * parts.length + 16 * i);
       });
-      const header = (length: number) => {
-        const h = Buffer.alloc(100);
-        h.writeInt32BE(9994, 0);
-        h.writeInt32BE(length / 2, 24);
-        h.writeInt32LE(1000, 28);
-        h.writeInt32LE(5, 32);
-        content.copy(h, 36, 4, 36);
-        return h;
-      };
-      const record = Buffer.alloc(8);
-      record.writeInt32BE(1, 0);
-      record.writeInt32BE(content.length / 2, 4);
-      const index = Buffer.alloc(8);
-      index.writeInt32BE(50, 0);
-      index.writeInt32BE(content.length / 2, 4);
-      return { 'plots.shp': Buffer.concat([header(108 + content.length), record, content]), 'plots.shx': Buffer.concat([header(108), index]) };
+      return oneRecordLayer(content);
     };
     const entries = unzipSync(readFileSync(fixture('orphan-hole-shp.zip')));
     const good = await t.sct(['origins', 'check', t.writeFile('two-parts.zip', Buffer.from(zipSync({ ...entries, ...polygonShp([0, 5]) })))]);

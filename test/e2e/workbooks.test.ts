@@ -12,6 +12,13 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { dryRunBodies } from '../helpers/dry-run.js';
 
 const t = useSandbox({}, { inProcess: true });
+
+/** An .xlsx of the sheets given, each its rows of cells, as SheetJS writes one. */
+function xlsxOf(sheets: Record<string, unknown[][]>): Buffer {
+  const book = utils.book_new();
+  for (const [name, rows] of Object.entries(sheets)) utils.book_append_sheet(book, utils.aoa_to_sheet(rows), name);
+  return Buffer.from(write(book, { type: 'buffer', bookType: 'xlsx' }));
+}
 const fixture = (name: string) => join(__dirname, '..', 'fixtures', 'sheets', name);
 const sent = () => t.sb.requests.filter((q) => q.method !== 'GET');
 const WORKBOOKS = ['workbook.xlsx', 'workbook.ods'];
@@ -307,11 +314,7 @@ describe('workbooks: refusals', () => {
     expect(title.stderr).toContain("hint: sct reads a sheet's first row that is not blank as its header: delete any title rows above the header");
     expect(title.stderr).not.toContain('--sheet');
     // A real header that lacks a column is said as a CSV's is: no other sheet or title row to look for.
-    const book = utils.book_new();
-    utils.book_append_sheet(book, utils.aoa_to_sheet([['name', 'latitude', 'longitude', 'external_id'], ['Farm', 6.8, -5.2, 'F-1']]), 'Origins');
-    utils.book_append_sheet(book, utils.aoa_to_sheet([['countries'], ['CI']]), 'Lists');
-    const file = join(t.dir, 'lacking.xlsx');
-    writeFileSync(file, write(book, { type: 'buffer', bookType: 'xlsx' }));
+    const file = t.writeFile('lacking.xlsx', xlsxOf({ Origins: [['name', 'latitude', 'longitude', 'external_id'], ['Farm', 6.8, -5.2, 'F-1']], Lists: [['countries'], ['CI']] }));
     const lacking = await t.sct(['origins', 'import', '--file', file, '--dry-run']);
     expect(lacking.exitCode).toBe(2);
     expect(lacking.stderr).toContain('lacking.xlsx: missing column country_code (found: name, latitude, longitude, external_id)');
@@ -405,20 +408,14 @@ describe('workbooks: a CSV export saved by LibreOffice reads back as exported', 
   });
 
   it('a value under a column without a header, in a sheet whose columns start at B, is named by its cell', async () => {
-    const sheet = utils.aoa_to_sheet([[null, 'email', null, 'auth_group'], [null, 'spacer@example.org', 'note', '3']]);
-    const book = utils.book_new();
-    utils.book_append_sheet(book, sheet, 'People');
-    const file = t.writeFile('spacer.xlsx', Buffer.from(write(book, { type: 'buffer', bookType: 'xlsx' })));
+    const file = t.writeFile('spacer.xlsx', xlsxOf({ People: [[null, 'email', null, 'auth_group'], [null, 'spacer@example.org', 'note', '3']] }));
     const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--dry-run']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('spacer.xlsx line 2: cell C2 has a value ("note"), but no header');
   });
 
   it('a column given twice, in a sheet whose columns start at B, is named by its cells', async () => {
-    const sheet = utils.aoa_to_sheet([[null, 'email', 'auth_group', 'Email'], [null, 'twice@example.org', 'member', 'twice@example.org']]);
-    const book = utils.book_new();
-    utils.book_append_sheet(book, sheet, 'People');
-    const file = t.writeFile('twice.xlsx', Buffer.from(write(book, { type: 'buffer', bookType: 'xlsx' })));
+    const file = t.writeFile('twice.xlsx', xlsxOf({ People: [[null, 'email', 'auth_group', 'Email'], [null, 'twice@example.org', 'member', 'twice@example.org']] }));
     const r = await t.sct(['invitations', 'bulk-create', '--file', file, '--dry-run']);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('twice.xlsx line 1: cells B1 ("email") and D1 ("Email") are the same column, email');
