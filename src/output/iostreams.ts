@@ -36,10 +36,11 @@ function colors(enabled: boolean): ColorFns {
  * The one place that decides colour, per stream. chalk's own detection ignores NO_COLOR and
  * looks at process.stdout only, so it is not used. In order: `--no-color` removes colour;
  * `FORCE_COLOR` (set, and not `0`/`false`) or `CLICOLOR_FORCE` (set, not `0`) force it, even
- * into a pipe and over NO_COLOR; `FORCE_COLOR=0` (or `false`), `NO_COLOR` (non-empty) or
- * `TERM=dumb` remove it, as Node and chalk read them; otherwise a terminal has colour and a pipe
- * or a file has none. A terminal that names no TERM is not known to show colour (Node and chalk
- * read it so), but on Windows, whose consoles set none and have it.
+ * into a pipe and over NO_COLOR; `FORCE_COLOR=0` (or `false`), `NO_COLOR` (non-empty),
+ * `CLICOLOR=0` (CLICOLOR_FORCE's convention, as gh and ls read it) or `TERM=dumb` remove it;
+ * otherwise a terminal has colour and a pipe or a file has none. A terminal that names no TERM
+ * is not known to show colour (Node and chalk read it so), but on Windows, whose consoles set
+ * none and have it.
  */
 export function colorDecision(isTTY: boolean, noColorFlag: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
   if (noColorFlag) return false;
@@ -47,7 +48,7 @@ export function colorDecision(isTTY: boolean, noColorFlag: boolean, env: NodeJS.
   if (force !== undefined && force !== '0' && force.toLowerCase() !== 'false') return true;
   if (force !== undefined) return false;
   if (env.CLICOLOR_FORCE !== undefined && env.CLICOLOR_FORCE !== '' && env.CLICOLOR_FORCE !== '0') return true;
-  if (env.NO_COLOR || env.TERM === 'dumb') return false;
+  if (env.NO_COLOR || env.CLICOLOR === '0' || env.TERM === 'dumb') return false;
   return isTTY && namesTerminal(env);
 }
 
@@ -85,7 +86,8 @@ export interface IOStreams {
   stderrIsTTY: boolean;
   /**
    * Whether stderr is a terminal a line can be drawn over (a spinner, a countdown): not a dumb
-   * one or one that names no TERM, and not a CI job's pseudo-terminal, which is a log.
+   * one or one that names no TERM, not a CI job's pseudo-terminal, which is a log, and not while
+   * stdout is a pipe.
    */
   stderrRedraws: boolean;
   quiet: boolean;
@@ -137,6 +139,8 @@ export interface IOOptions {
   stdinIsTTY?: boolean;
   stdoutIsTTY?: boolean;
   stderrIsTTY?: boolean;
+  /** Whether stdout is a pipe (decided from the stream when stdout is not given). */
+  stdoutIsPipe?: boolean;
   noColor?: boolean;
   quiet?: boolean;
   verbose?: boolean;
@@ -233,6 +237,18 @@ function regularFileFd(stream: NodeJS.WriteStream): number | undefined {
   }
 }
 
+/** Whether `stream` writes into a pipe or a socket (a program reading it), not a terminal or a file. */
+function isPipe(stream: NodeJS.WriteStream): boolean {
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd !== 'number' || stream.isTTY) return false;
+  try {
+    const st = fstatSync(fd);
+    return st.isFIFO() || st.isSocket();
+  } catch {
+    return false;
+  }
+}
+
 /** Resolves when `stream` can take more, or will never take any (closed, failed). */
 function drained(stream: Writable): Promise<void> {
   // The listeners are removed after each wait, so a long export does not pile them up.
@@ -303,7 +319,11 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
     stdinIsTTY,
     stdoutIsTTY,
     stderrIsTTY,
-    stderrRedraws: stderrIsTTY && !ci && namesTerminal(env),
+    // Nor when stdout is a pipe: its reader may print to the same terminal (`sct … | cat`, `| jq`),
+    // where a line redrawn on stderr is drawn over that output and clears its last line. As gh,
+    // which draws its progress only when stdout is a terminal too; to a file there is nothing to
+    // draw over.
+    stderrRedraws: stderrIsTTY && !ci && namesTerminal(env) && !(opts.stdoutIsPipe ?? (opts.stdout === undefined && isPipe(stdout as NodeJS.WriteStream))),
     quiet,
     verbose: Boolean(opts.verbose),
     get color() {

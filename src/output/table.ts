@@ -40,9 +40,15 @@ export async function loadMeasure(): Promise<void> {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 }
 
+/**
+ * A soft hyphen (U+00AD, in names pasted from documents) takes a cell at a terminal (xterm, VTE
+ * and glibc's wcwidth give it one), where string-width counts none.
+ */
+const SOFT_HYPHENS = /\u00ad/g;
+
 export function displayWidth(s: string): number {
   if (!measure) throw new Error('displayWidth before loadMeasure()');
-  return measure(s);
+  return measure(s) + (s.includes('\u00ad') ? s.match(SOFT_HYPHENS)!.length : 0);
 }
 
 /**

@@ -279,6 +279,19 @@ describe.skipIf(!existsSync(SCRIPT))('tables at a real terminal', () => {
     });
   }
 
+  it('counts a soft hyphen as the cell a terminal gives it: a name pasted from a document fits', async () => {
+    const name = 'Kakao\u00adbohnen\u00adver\u00adar\u00adbei\u00adtungs\u00adge\u00adsell\u00adschaft Ham\u00adburg Nord \u00ad\u00ad\u00ad\u00ad\u00ad\u00ad\u00ad\u00ad\u00ad\u00ad';
+    const created = await t.sct(['products', 'create', '--name', name, '--sku', 'SHY-1', '--commodity', 'cocoa', '--json', 'id']);
+    expect(created.exitCode, created.stderr).toBe(0);
+    const r = await atWidth(80, ['products', 'list', '--ordering', '-id', '--limit', '3']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    // xterm, VTE and glibc's wcwidth give U+00AD one cell (string-width none): the columns after
+    // the name stay under their headers, and no line is wider than the terminal.
+    const row = r.lines.find((l) => l.includes('SHY-1'))!;
+    expect([...row.slice(0, row.indexOf('cocoa'))].length, row).toBe(r.lines[0].indexOf('COMMODITY'));
+    for (const l of r.lines) expect(width(l), l).toBeLessThanOrEqual(80);
+  });
+
   it('a table left short of columns names them in one line after its rows: on stderr, no pager showing them', async () => {
     const r = await atWidth(40, ['orders', 'list', '--buying', '--limit', '3']);
     expect(r.exitCode).toBe(0);
@@ -287,11 +300,16 @@ describe.skipIf(!existsSync(SCRIPT))('tables at a real terminal', () => {
     for (const l of r.lines) expect(width(l), l).toBeLessThanOrEqual(40);
   });
 
-  it('colours statuses at a terminal, not with NO_COLOR', async () => {
+  it('colours statuses at a terminal, not with NO_COLOR nor CLICOLOR=0', async () => {
     const coloured = await atWidth(200, ['invitations', 'list'], { NO_COLOR: '' });
     expect(coloured.raw).toMatch(/\u001b\[3[123]m(pending|accepted|revoked|expired)\u001b\[39m/);
     const plain = await atWidth(200, ['invitations', 'list']);
     expect(plain.raw).not.toMatch(/\u001b\[3\dm/);
+    // CLICOLOR=0 as gh and ls read it (CLICOLOR_FORCE's convention).
+    const off = await atWidth(200, ['invitations', 'list'], { NO_COLOR: '', CLICOLOR: '0' });
+    expect(off.raw).toContain('pending');
+    expect(off.raw).not.toMatch(/\u001b\[3\dm/);
+    expect((await atWidth(200, ['invitations', 'list'], { NO_COLOR: '', CLICOLOR: '1' })).raw).toMatch(/\u001b\[3\dm/);
   });
 });
 
@@ -453,6 +471,29 @@ describe.skipIf(!existsSync(SCRIPT))('the pager at a real terminal', () => {
     expect(dumb.exitCode, dumb.screen).toBe(0);
     expect(dumb.screen).not.toContain('Fetching products');
     expect(dumb.screen).not.toContain('\u001b[?25l');
+  });
+
+  it('draws no spinner when stdout is a pipe, whose reader may print to the same terminal (`| cat`); to a file it does', async () => {
+    const at = async (redirect: string) => {
+      const command = `stty cols 120; ${[process.execPath, BIN, 'products', 'list', '--limit', '3', '-o', 'json'].map((a) => `'${a}'`).join(' ')} ${redirect}`;
+      const r = await execa(SCRIPT, ['-q', '-e', '-c', command, '/dev/null'], {
+        env: { PATH: process.env.PATH ?? '', TERM: 'xterm', SCT_CONFIG_DIR: t.dir, HOME: t.dir, SCT_BASE_URL: t.sb.url, SCT_TOKEN: OWNER, NO_COLOR: '1' },
+        extendEnv: false,
+        reject: false,
+        timeout: 20_000,
+        stdin: 'pipe',
+      });
+      return { exitCode: r.exitCode ?? -1, screen: String(r.stdout) };
+    };
+    const piped = await at('| cat');
+    expect(piped.exitCode, piped.screen).toBe(0);
+    expect(piped.screen).not.toContain('Fetching products');
+    // No line of the reader's is cleared: each of the three products is on the screen.
+    expect(piped.screen).not.toContain('\u001b[0K');
+    expect(piped.screen.match(/"sku"/g)).toHaveLength(3);
+    const toFile = await at(`> '${join(t.dir, 'products.json')}'`);
+    expect(toFile.exitCode, toFile.screen).toBe(0);
+    expect(toFile.screen).toContain('Fetching products');
   });
 
   it('a request body printed at a terminal (--dry-run, -v) carries no C1 control character, which JSON does not escape', async () => {

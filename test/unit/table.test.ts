@@ -242,6 +242,10 @@ describe('colour', () => {
     expect(colorDecision(true, false, { FORCE_COLOR: 'false' })).toBe(false);
     expect(colorDecision(true, false, { TERM: 'xterm', NO_COLOR: '1' })).toBe(false);
     expect(colorDecision(true, true, { FORCE_COLOR: '1' })).toBe(false);
+    // CLICOLOR=0 removes it at a terminal; CLICOLOR_FORCE still forces it.
+    expect(colorDecision(true, false, { TERM: 'xterm', CLICOLOR: '0' })).toBe(false);
+    expect(colorDecision(true, false, { TERM: 'xterm', CLICOLOR: '1' })).toBe(true);
+    expect(colorDecision(false, false, { CLICOLOR: '0', CLICOLOR_FORCE: '1' })).toBe(true);
   });
 
   it('colours statuses the same everywhere', () => {
