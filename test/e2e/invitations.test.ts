@@ -103,6 +103,21 @@ describe('invitations list, get, create', () => {
     expect(missing.stderr).toContain('404');
   });
 
+  it('sends an address of any shape the service may take (a=b@, x&y@, an IDN domain) and lets it judge', async () => {
+    for (const email of [`a=b.${run}@invited.example`, `x&y!${run}@invited.example`, `ana.${run}@bücher.example`]) {
+      const r = await t.sct(['invitations', 'create', '--email', email, '--role', '3', '--json', 'email']);
+      expect(r.exitCode, `${email}: ${r.stderr}`).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual({ email });
+    }
+    // What the service refuses (Django's validator: no letter outside ASCII before the @) is its
+    // answer, exit 1, sent once.
+    const before = t.sb.requests.length;
+    const refused = await t.sct(['invitations', 'create', '--email', `ü.${run}@invited.example`, '--role', '3']);
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr).toContain('email: Enter a valid email address.');
+    expect(t.sb.requests.slice(before).filter((q) => q.method === 'POST')).toHaveLength(1);
+  });
+
   it('create asks for the e-mail and offers the roles by name on a terminal', async () => {
     const email = `prompted.${run}@invited.example`;
     const asked: string[] = [];

@@ -20,6 +20,7 @@
 //   pending from accepted/expired. GET /accounts/user-invitations/{id}/status is the deprecated
 //   anonymous status lookup.
 // - Invitations are valid for 14 days.
+import { domainToASCII } from 'node:url';
 import * as z from 'zod';
 import { INVITATION_STATUSES, isoDateTime, nowIso, ROLE, type Invitation } from '../data.js';
 import { compileFilters, paramsFromObject, type ListSpec, type Params } from '../filters.js';
@@ -78,7 +79,23 @@ function companyInvitations(ctx: Ctx): Invitation[] {
   return [...ctx.store.invitations.values()].filter((i) => i.company_id === me);
 }
 
-const createBody = z.object({ email: z.email().min(1).max(1024), auth_group: id() });
+// Django's EmailValidator, which the service runs: a dot-atom of ASCII letters, digits and
+// !#$%&'*+/=?^_`{|}~- (or a quoted string) before the @; after it a domain of letter-digit-hyphen
+// labels (one in another script read as its punycode), localhost, or an address literal.
+const EMAIL_USER = /^[-!#$%&'*+/=?^_`{}|~0-9A-Z]+(\.[-!#$%&'*+/=?^_`{}|~0-9A-Z]+)*$|^"([\x01-\x08\x0b\x0c\x0e-\x1f!#-[\]-\x7f]|\\[\x01-\x09\x0b\x0c\x0e-\x7f])*"$/i;
+const EMAIL_DOMAIN = /^((?:[A-Z0-9](?:[A-Z0-9-]{0,61}[A-Z0-9])?\.)+)(?:[A-Z0-9-]{2,63}(?<!-))$/i;
+const EMAIL_LITERAL = /^\[[A-F0-9:.]+\]$/i;
+
+function isServiceEmail(value: string): boolean {
+  const at = value.lastIndexOf('@');
+  if (at < 1 || at === value.length - 1 || !EMAIL_USER.test(value.slice(0, at))) return false;
+  const domain = value.slice(at + 1);
+  if (domain === 'localhost' || EMAIL_DOMAIN.test(domain) || EMAIL_LITERAL.test(domain)) return true;
+  const ascii = domainToASCII(domain);
+  return ascii !== '' && EMAIL_DOMAIN.test(ascii);
+}
+
+const createBody = z.object({ email: z.string().min(1).max(1024).refine(isServiceEmail, { message: 'Enter a valid email address.' }), auth_group: id() });
 
 /** Why an invitation cannot be created, as a field error object and its status code; null when it can. */
 function refusal(ctx: Ctx, email: string, group: number): { status: number; error: Record<string, string[]> } | null {
