@@ -34,6 +34,13 @@ module.exports = {
       to: { path: '^src/(commands/|cli/|cli\\.ts$)' },
     },
     {
+      name: 'api-imports-output',
+      comment: 'output writes what api reads (src/output imports api/json-page, api/schemas): the client never imports the writers, so the two folders need each other in one direction only',
+      severity: 'error',
+      from: { path: '^src/api/' },
+      to: { path: '^src/output/' },
+    },
+    {
       name: 'http-only-in-the-client',
       comment: 'all HTTP behaviour is in one client (src/api): no other module opens a request of its own (the sandbox is the service side; sct\'s start only connects, src/cli/early-connection.ts)',
       severity: 'error',

@@ -11,7 +11,8 @@ import { ApiClient, IN_FLIGHT_GRACE_MS, type ClientOptions, type PlannedRequest 
 import { missingApiPrefix } from './api/endpoint.js';
 import { abortableSleep } from './api/retry.js';
 import { UsageError } from './errors.js';
-import { FORMATS, parseFormat, type Format, type OutputOptions } from './output/format.js';
+import { parseFormat, type OutputOptions } from './output/format.js';
+import { FORMATS, type Format } from './output/formats.js';
 import type { Column } from './output/columns.js';
 import { csvColumnsOf, type Printed } from './output/fields.js';
 import { parseDuration } from './util/numbers.js';

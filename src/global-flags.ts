@@ -2,12 +2,13 @@
 // makes commander's options of them, and the flags every run reads (Context.flags) are typed
 // from them, so a new global flag is one entry here.
 import type { OptionSpec, OptionsOf } from './option-types.js';
+import { FORMATS, GEOJSON } from './output/formats.js';
 
 /** The per-request --timeout, whose default other commands' help names. */
 export const TIMEOUT_OPTION = { flags: '--timeout <seconds>', description: 'per-request timeout (e.g. 30, 30s, 2m)', default: '30' } as const;
 
 export const GLOBAL_OPTIONS = [
-  { flags: '-o, --output <format>', description: 'output format (geojson: origins list and get)', values: ['table', 'json', 'ndjson', 'csv', 'geojson'] },
+  { flags: '-o, --output <format>', description: 'output format (geojson: origins list and get)', values: [...FORMATS, GEOJSON] },
   { flags: '--json [fields]', description: 'short for --output json; --json FIELDS also picks the fields (= -o json --columns FIELDS)' },
   { flags: '--columns <list>', description: 'fields to show, comma-separated, dotted paths allowed (every format; json keeps them nested)' },
   { flags: '--jq <expr>', description: 'filter the JSON output with a jq expression (strings printed raw, one result per line)' },

@@ -3,7 +3,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { IOStreams } from './output/iostreams.js';
 import { InterruptedError, UsageError } from './errors.js';
-import { cleanCell } from './output/sanitize.js';
+import { cleanCell } from './util/sanitize.js';
 
 export interface Choice<T> {
   name: string;

@@ -26,7 +26,7 @@ import {
 import type { Readable } from 'node:stream';
 import { AnswerError, ApiError, AuthError, LinkRefusedError, NetworkError, PlainLinkError, SctError, InterruptedError, UsageError } from '../errors.js';
 import { apiErrorFrom, statusText } from './errors.js';
-import { stripControl } from '../output/sanitize.js';
+import { stripControl } from '../util/sanitize.js';
 import { scanListPage } from './json-page.js';
 import { bytesWithoutToken, credentialsInText, maskToken, redactSignedUrl, redactUrl, valueWithoutToken, withoutCredentials, withoutSignedUrl, withoutToken } from '../util/redact.js';
 import { USER_AGENT } from '../version.js';

@@ -1,6 +1,6 @@
 // Turning DRF error bodies into readable messages and flat field errors.
 import { ApiError, type FieldErrors } from '../errors.js';
-import { cleanCell, stripControl } from '../output/sanitize.js';
+import { cleanCell, stripControl } from '../util/sanitize.js';
 import { isPlainObject } from '../util/objects.js';
 
 const STATUS_TEXT: Record<number, string> = {

@@ -9,7 +9,7 @@ import { ID_MAX, parseInteger } from '../util/numbers.js';
 import { REQUIRED } from '../api/schemas/messages.js';
 import { unguardFormula } from '../output/spreadsheet.js';
 import { closest } from '../output/suggest.js';
-import { cleanCell, keyShown } from '../output/sanitize.js';
+import { cleanCell, keyShown } from '../util/sanitize.js';
 import { shellWord } from '../util/shell.js';
 import { isZip, notReadable, utf8Input } from './decode.js';
 import { holdHeapClose } from './heap.js';

@@ -15,7 +15,7 @@ import type { Journal } from './journal.js';
 import { stoppedEarly, withBulkRun } from './open.js';
 import { journalKeyOf, runUnits, type Outcome, type RunResult, type Unit } from './runner.js';
 import { EDITED_SINCE_SENT, finishBulk, type FileUnit } from './report.js';
-import { keyShown } from '../output/sanitize.js';
+import { keyShown } from '../util/sanitize.js';
 import { drawsSpinner } from '../output/spinner.js';
 import { ApiError, ConflictError } from '../errors.js';
 import { countOf, formatDuration } from '../util/format.js';

@@ -22,7 +22,7 @@ import { tryLock } from '../config/lock.js';
 import { danglingLinkOn, fileErrorText, nearestExisting, syncDirectory, writeAllSync, writeAtomically } from '../util/files.js';
 import { SctError } from '../errors.js';
 import { idempotencyKey } from './idempotency.js';
-import { stripControl } from '../output/sanitize.js';
+import { stripControl } from '../util/sanitize.js';
 import { DoneTable, type DoneRecord } from './done-table.js';
 
 export interface RunScope {

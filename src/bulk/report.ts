@@ -11,7 +11,7 @@ import type { Outcome, Outcomes, RunResult } from './runner.js';
 import { JournalWriteError } from './journal.js';
 import { writeList, writeOne } from '../output/format.js';
 import { ClosedPipeError, InterruptedError, OutputError, PartialFailureError, SctError, UsageError } from '../errors.js';
-import { cleanCell, keyShown, stripControl } from '../output/sanitize.js';
+import { cleanCell, keyShown, stripControl } from '../util/sanitize.js';
 import { shellWord } from '../util/shell.js';
 import { credentialsInText } from '../util/redact.js';
 import { shownFieldErrors } from '../api/errors.js';

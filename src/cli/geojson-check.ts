@@ -2,6 +2,8 @@
 // definition) is a usage error, before anything is read or sent.
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
+import { FORMATS } from '../output/formats.js';
+import { orList } from '../util/format.js';
 import { isGeojsonCommand } from '../commands/shared/output-facts.js';
 import { commandPath } from '../commands/shared/preflight.js';
 
@@ -14,5 +16,5 @@ function geojsonCommands(tree: Command): string[] {
 export async function refuseGeojson(action: Command, tree: () => Promise<Command>): Promise<void> {
   if (action.optsWithGlobals().output !== 'geojson' || isGeojsonCommand(action)) return;
   const writers = geojsonCommands(await tree());
-  throw new UsageError(`-o geojson is for ${writers.map((c) => `sct ${c}`).join(' and ')}: sct ${commandPath(action)} writes table, json, ndjson or csv`);
+  throw new UsageError(`-o geojson is for ${writers.map((c) => `sct ${c}`).join(' and ')}: sct ${commandPath(action)} writes ${orList(FORMATS)}`);
 }

@@ -5,9 +5,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadColor, type IOStreams } from '../output/iostreams.js';
 import { exitCodeFor, SctError, isAbortError, ClosedPipeError, UsageError } from '../errors.js';
-import { cleanCell, stripControlDeep } from '../output/sanitize.js';
+import { cleanCell, stripControlDeep } from '../util/sanitize.js';
 import { shownFieldErrors } from '../api/errors.js';
 import { isGroup } from './groups.js';
+import { FORMATS } from '../output/formats.js';
 
 /**
  * The -o/--json value on the command line, if any: the last one given, as commander keeps it, in
@@ -141,7 +142,7 @@ export async function reportError(
 }
 
 /** Options that other CLIs spell another way, and sct's spelling. */
-const OTHER_SPELLINGS: Record<string, string> = { '--format': '-o/--output FORMAT (table, json, ndjson, csv)', '--fields': '--columns FIELDS (or --json FIELDS)', '--query': '--jq EXPR (or --search TEXT on a list)' };
+const OTHER_SPELLINGS: Record<string, string> = { '--format': `-o/--output FORMAT (${FORMATS.join(', ')})`, '--fields': '--columns FIELDS (or --json FIELDS)', '--query': '--jq EXPR (or --search TEXT on a list)' };
 
 /**
  * What a newcomer most likely meant by a usage error commander has no suggestion for: a command

@@ -13,7 +13,7 @@ import { AnswerError, ApiError, JqError, SctError, UsageError } from '../errors.
 import { collect, setDotted, splitKeyValue } from './shared/flags.js';
 import { noteChanges, warnChanged, type ListChanges } from './shared/list.js';
 import { createListWriter, terminalSafe, writeOne, type ListWriter } from '../output/format.js';
-import { cleanCell, stripControl } from '../output/sanitize.js';
+import { cleanCell, stripControl } from '../util/sanitize.js';
 import { API_EXAMPLES, API_HELP } from '../help/topics.js';
 import { withRerunKey, type RerunKey } from './shared/crud.js';
 import { withoutToken } from '../util/redact.js';

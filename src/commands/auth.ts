@@ -10,7 +10,7 @@ import { displayName, fetchMe, type Me } from '../api/me.js';
 import { openToOthers, type Profile } from '../config/config.js';
 import { readInputText } from '../util/files.js';
 import { writeOne } from '../output/format.js';
-import { cleanCell } from '../output/sanitize.js';
+import { cleanCell } from '../util/sanitize.js';
 import type { Column } from '../output/columns.js';
 
 const LOGIN_OPTIONS = [

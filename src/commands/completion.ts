@@ -10,13 +10,14 @@ import { filtersOf } from './shared/filters.js';
 import { PAGING } from '../api/filters/keys.js';
 import { isGeojsonCommand } from './shared/output-facts.js';
 import { HELP_TOPICS } from '../help/topic-names.js';
+import { orList } from '../util/format.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
 
 // Commands to copy start with "$ ", which help never fills again at any width (src/help/wrap.ts).
 // zsh's fpath goes in ~/.zshenv, which zsh reads before ~/.zshrc runs compinit.
-export const INSTALL_HELP = `
+const INSTALL_HELP = `
 Install (then open a new shell):
   bash, with the bash-completion package:
     $ mkdir -p ~/.local/share/bash-completion/completions
@@ -37,14 +38,11 @@ The same scripts are shipped in the package's completions/ directory.`;
 export const register: Register = (program, f) =>
   registerOf(defineLeaf({
     name: 'completion',
-    summary: 'Print a shell completion script (bash, zsh or fish)',
+    summary: `Print a shell completion script (${orList(SHELLS)})`,
     args: [{ name: '[shell]', description: `${SHELLS.join(', ')} (default: from $SHELL)`, values: SHELLS }],
     help: INSTALL_HELP,
-    examples: [
-      'mkdir -p ~/.local/share/bash-completion/completions && sct completion bash > ~/.local/share/bash-completion/completions/sct',
-      'mkdir -p ~/.zfunc && sct completion zsh > ~/.zfunc/_sct',
-      'mkdir -p ~/.config/fish/completions && sct completion fish > ~/.config/fish/completions/sct.fish',
-    ],
+    // Installing is the help text above, step by step: the examples only print a script.
+    examples: ['sct completion zsh', 'sct completion bash | less'],
     run: (ctx, _o, [shell]) => completion(ctx, shell, () => f.fullProgram(ctx.io)),
   }))(program, f);
 

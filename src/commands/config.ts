@@ -13,7 +13,7 @@ const GETTABLE_KEYS = PROFILE_KEYS.filter((k) => k !== 'token');
 
 export const register = registerOf({
   name: 'config',
-  description: 'Read and write profile settings (base_url, output, workspace)',
+  description: `Read and write profile settings (${SETTABLE_KEYS.join(', ')})`,
   leaves: [
     defineLeaf({ name: 'list', summary: "Show the profile's settings (token masked)", prints: 'configList', examples: ['sct config list', 'sct config list --profile staging'], run: (ctx) => list(ctx) }),
     defineLeaf({

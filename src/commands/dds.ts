@@ -25,7 +25,6 @@ const idArg = [{ name: '<id>', description: 'statement id' }];
 
 export const register = registerOf({
   name: 'dds',
-  description: 'Due diligence statements: list, create, wait for, and trace orders to them',
   leaves: [
     defineLeaf({
       name: 'list',

@@ -14,7 +14,7 @@ import { displayName } from '../api/me.js';
 import { parseMe } from '../api/me.js';
 import { maskToken, withoutCredentials } from '../util/redact.js';
 import { notLoggedIn, type Settings, setOutputCommand } from '../config/settings.js';
-import { cleanCell, stripControl } from '../output/sanitize.js';
+import { cleanCell, stripControl } from '../util/sanitize.js';
 import { writeList } from '../output/format.js';
 import type { Column } from '../output/columns.js';
 import { formatDuration } from '../util/format.js';

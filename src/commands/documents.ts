@@ -23,7 +23,7 @@ import { LinkRefusedError, PlainLinkError, SctError, UsageError } from '../error
 import { getLeaf, idempotencyKeyOf, listLeaf, parseId, withRerunKey } from './shared/crud.js';
 import { collect } from './shared/flags.js';
 import { IDEMPOTENCY_KEY_OPTION, validate } from './shared/body.js';
-import { cleanCell, stripControl } from '../output/sanitize.js';
+import { cleanCell, stripControl } from '../util/sanitize.js';
 import { mediaType } from '../api/answers.js';
 import { redactSignedUrl } from '../util/redact.js';
 import { downloadOptions, saveDownload, type DownloadFlags } from './shared/download.js';

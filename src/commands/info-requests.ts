@@ -5,7 +5,7 @@
 // case-insensitive); each row names an order, a value chain or both; another column is an
 // error naming the closest known one; the same row twice is an error (the service would reject the second).
 import type { Context } from '../context.js';
-import { cleanCell } from '../output/sanitize.js';
+import { cleanCell } from '../util/sanitize.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';

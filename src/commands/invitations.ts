@@ -16,7 +16,7 @@ import { parseId, saveOne, showOne } from './shared/crud.js';
 import { writeTemplateIf } from './shared/bulk.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION } from './shared/body.js';
-import { cleanCell } from '../output/sanitize.js';
+import { cleanCell } from '../util/sanitize.js';
 import { nonObjectIn } from '../util/objects.js';
 import { collect, filterEnumList, parseUuid, parseUuidList, splitKeyValue, textValue } from './shared/flags.js';
 import { chunk } from '../bulk/runner.js';

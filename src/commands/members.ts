@@ -10,7 +10,7 @@ import { getPath } from '../output/values.js';
 import { writeOne } from '../output/format.js';
 import { LIST_OPTIONS, listQuery, runList, setOneOrIn } from './shared/list.js';
 import { parseId } from './shared/crud.js';
-import { cleanCell } from '../output/sanitize.js';
+import { cleanCell } from '../util/sanitize.js';
 import { SctError } from '../errors.js';
 import { MEMBER_FILTERS } from '../api/filters/members.js';
 import { setNamedFilters } from './shared/filters.js';

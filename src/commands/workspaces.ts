@@ -1,7 +1,7 @@
 // workspaces list/switch/current. The service keeps the active workspace per user (POST
 // /accounts/workspaces/switch); the profile records the last one switched to, so `current` can
 // say when the service's differs (switched in the web app, or with another profile).
-import { cleanCell } from '../output/sanitize.js';
+import { cleanCell } from '../util/sanitize.js';
 import type { Context } from '../context.js';
 import { DRY_RUN_OPTION } from './shared/dry-run.js';
 import { defineLeaf, registerOf } from './shared/spec.js';

@@ -7,14 +7,14 @@
 // process sees the holder is gone and takes the lock over. A pid alone does not say the holder
 // is gone: after a reboot or a container restart the same pid is handed to another process, so
 // a holder is alive only if the process with its pid started when the holder did.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InterruptedError, SctError } from '../errors.js';
 import { formatDuration } from '../util/format.js';
 import { isAlive } from '../util/process.js';
-import { fileErrorText } from '../util/files.js';
+import { fileErrorText, unlinkQuietly } from '../util/files.js';
 
 /** Holder of a lock, as written in the lock file. */
 export interface LockHolder {
@@ -341,10 +341,3 @@ function lstatQuietly(file: string) {
   }
 }
 
-function unlinkQuietly(file: string): void {
-  try {
-    unlinkSync(file);
-  } catch {
-    // Already gone: someone else cleaned it up.
-  }
-}

@@ -9,7 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { once } from 'node:events';
 import { Readable, type Writable } from 'node:stream';
 import { SctError, UsageError } from '../errors.js';
-import { stripControl } from './sanitize.js';
+import { stripControl } from '../util/sanitize.js';
 import { isAlive } from '../util/process.js';
 
 /** The longest file name most file systems take (ext4, XFS, Btrfs, APFS): 255 bytes of UTF-8. */

@@ -8,20 +8,17 @@ import { fitColumns, layoutTable, loadMeasure, tsvCell, tsvLine, type TableColum
 import { colorStatus, isStatusField } from './iostreams.js';
 import { csvValue, displayValue, flattenKeys, getPath, mergeColumnKeys, parentKeys } from './values.js';
 import { isPlainObject } from '../util/objects.js';
-import { cleanCell, cleanJsonText, stripControl, stripControlDeep } from './sanitize.js';
+import { cleanCell, cleanJsonText, stripControl, stripControlDeep } from '../util/sanitize.js';
 import { csvCell, csvLine, spreadsheetCell } from './spreadsheet.js';
 import { UsageError } from '../errors.js';
 import { FEATURE_COLLECTION, toFeature, writeFeature } from './geojson.js';
 import type { JsonFrame } from './json-frame.js';
 import { pickPaths, splitFields } from './fields.js';
 import { JsonText } from '../api/json-page.js';
-
-export const FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
-/** `geojson` is a flag value only, never a profile default: the few commands that write it say so (writesGeojson, src/cli/geojson-check.ts). */
-export type Format = (typeof FORMATS)[number] | 'geojson';
+import { FORMATS, GEOJSON, type Format } from './formats.js';
 
 export function parseFormat(value: string, o: { geojson?: boolean } = {}): Format {
-  if ((FORMATS as readonly string[]).includes(value) || (o.geojson && value === 'geojson')) return value as Format;
+  if ((FORMATS as readonly string[]).includes(value) || (o.geojson && value === GEOJSON)) return value as Format;
   throw new UsageError(`invalid output format "${value}": use one of ${FORMATS.join(', ')}`);
 }
 

@@ -4,7 +4,7 @@
 // page by page, like the JSON array of -o json (format.ts streams both).
 import type { IOStreams } from './iostreams.js';
 import type { JsonFrame } from './json-frame.js';
-import { stripControlDeep } from './sanitize.js';
+import { stripControlDeep } from '../util/sanitize.js';
 
 const GEOMETRY_TYPES = new Set(['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection']);
 

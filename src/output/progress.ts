@@ -2,7 +2,7 @@
 // silent off a terminal and with --quiet) and redrawn at most ten times a second however
 // small the chunks are.
 import type { Spinner } from './spinner.js';
-import { stripControl } from './sanitize.js';
+import { stripControl } from '../util/sanitize.js';
 import { formatBytes } from '../util/format.js';
 
 

@@ -13,7 +13,7 @@ import { tokenOf, type Context } from '../context.js';
 import type { RateLimitState } from '../api/retry.js';
 import { formatDuration } from '../util/format.js';
 import { createListWriter, writeOne, type ListWriter } from '../output/format.js';
-import { cleanCell } from '../output/sanitize.js';
+import { cleanCell } from '../util/sanitize.js';
 import { valueWithoutToken } from '../util/redact.js';
 import { stopEvery, stopPoint } from '../util/process.js';
 import { lineRanges } from '../bulk/report.js';

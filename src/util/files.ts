@@ -313,11 +313,11 @@ function keepOwner(fd: number, path: string): void {
   if (st.isFile() && (st.uid !== 0 || st.gid !== 0)) fchownSync(fd, st.uid, st.gid);
 }
 
-function unlinkQuietly(file: string): void {
+export function unlinkQuietly(file: string): void {
   try {
     unlinkSync(file);
   } catch {
-    // Never created, or already gone.
+    // Never created, or already gone (someone else cleaned it up).
   }
 }
 

@@ -4,7 +4,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { cellReaders, columnsFromFlag, type Column } from '../../src/output/columns.js';
 import { csvValue, flattenKeys, getPath, mergeColumnKeys } from '../../src/output/values.js';
-import { stripControl } from '../../src/output/sanitize.js';
+import { stripControl } from '../../src/util/sanitize.js';
 import { CSV_WRITE_OPTIONS, spreadsheetCell } from '../../src/output/spreadsheet.js';
 
 /** Text as it reaches a file: UTF-8 (a lone surrogate becomes U+FFFD, as it always did). */

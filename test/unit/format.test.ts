@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { createTestIO } from '../helpers/io.js';
 import { createListWriter, writeOne, parseFormat } from '../../src/output/format.js';
-import { cleanCell, cleanJsonText, stripControl, stripControlDeep } from '../../src/output/sanitize.js';
+import { cleanCell, cleanJsonText, stripControl, stripControlDeep } from '../../src/util/sanitize.js';
 import { displayValue, flattenKeys, getPath } from '../../src/output/values.js';
 
 const cols = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { shellWord } from '../../src/util/shell.js';
-import { keyShown } from '../../src/output/sanitize.js';
+import { keyShown } from '../../src/util/sanitize.js';
 
 describe('shellWord', () => {
   // A plain word as it is, the others quoted, what no line may show as escapes.

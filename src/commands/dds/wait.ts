@@ -10,7 +10,7 @@ import { PATHS } from '../../api/paths.js';
 import { COLUMNS, DETAILS } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { InterruptedError, SctError } from '../../errors.js';
-import { cleanCell, stripControl } from '../../output/sanitize.js';
+import { cleanCell, stripControl } from '../../util/sanitize.js';
 import { colorStatus } from '../../output/iostreams.js';
 import { FINAL_DDS_STATUSES, statementResponseSchema, type DdsStatus, type StatementResponse } from '../../api/schemas/statements.js';
 import { parseDuration } from '../shared/flags.js';
@@ -162,16 +162,17 @@ function timedOut(id: number, timeoutMs: number, status: string | undefined, ask
 /** How long the poll made at the deadline may take. */
 const LAST_POLL_MS = 1_000;
 
-/**
- * One GET of the statement, ended when the wait's deadline passes: a service that does not answer
- * would otherwise hold a poll for the per-request timeout and its retries, minutes past a
- * `--timeout 2s`.
- */
+/** A wait the service asked for (a 429's or a 503's Retry-After) during a poll. */
 interface AskedWait {
   why: 'rate-limit' | 'retry-after';
   ms: number;
 }
 
+/**
+ * One GET of the statement, ended when the wait's deadline passes: a service that does not answer
+ * would otherwise hold a poll for the per-request timeout and its retries, minutes past a
+ * `--timeout 2s`.
+ */
 async function pollOnce(ctx: Context, client: ApiClient, id: number, deadline: number, late: (asked?: AskedWait) => SctError): Promise<unknown> {
   const poll = new AbortController();
   let asked: AskedWait | undefined;

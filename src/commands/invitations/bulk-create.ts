@@ -10,7 +10,7 @@ import { bulkCreateResults, invitationEmail, isInvitationEmail, type InvitationC
 import { flattenFieldErrors } from '../../api/errors.js';
 import { SctError, UsageError } from '../../errors.js';
 import { fileLabel } from '../../util/files.js';
-import { cleanCell } from '../../output/sanitize.js';
+import { cleanCell } from '../../util/sanitize.js';
 import { cellErrorsIn, endDryRun, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';

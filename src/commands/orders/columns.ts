@@ -53,6 +53,9 @@ export function orderFileColumns(kind: OrderKindName): string[] {
   return [...Object.keys(ORDER_COLUMNS[kind]), ...Object.keys(ITEM_COLUMNS)];
 }
 
+/** The column `-o csv` writes an order's items to, as JSON, which an import reads back. */
+export const ITEMS_COLUMN = 'items';
+
 /** What the help says beside a column (after the last of a run of columns it covers). */
 const NOTES: Record<string, string> = {
   external_id: 'groups rows into one order',
@@ -76,6 +79,6 @@ export function orderColumnsHelp(): string {
     }
   }
   const groups = [...byKinds].map(([which, columns]) => `${which}: ${named(columns)}`);
-  const text = `Columns: ${named(Object.keys(COMMON_ORDER_COLUMNS))}; ${groups.join('; ')}. Item columns, one item per row: ${named(Object.keys(ITEM_COLUMNS))}.`;
+  const text = `Columns: ${named(Object.keys(COMMON_ORDER_COLUMNS))}; ${groups.join('; ')}. Item columns, one item per row: ${named(Object.keys(ITEM_COLUMNS))}; or an order's items in one ${ITEMS_COLUMN} column, as \`sct orders list -o csv\` writes them.`;
   return wrap(text, 100, '');
 }

@@ -1,36 +1,10 @@
 // `sct orders import --purchase|--sale|--batch --file orders.csv`: one create per order, rows
 // sharing an external_id being that order's items.
 //
-// The CSV format (header names are case-insensitive; spaces and dashes read as underscores):
-//
-//   Order columns — the same on every row of an order; a blank cell means "as on the other rows":
-//     external_id (required)             groups the rows into orders
-//     type                               order, produced_batch, manufactured_batch, product_chain
-//     order_created_at, order_arrival_at YYYY-MM-DD
-//     buyer_external_id, seller_external_id
-//     assessment_status                  pending, in_progress, passing, failing, mitigated
-//     value_chain                        value chain id
-//     border_cross_country_code          two letters
-//     signed_off_at                      ISO 8601 date-time
-//     tags                               separated by | or ; (a batch without tags gets [])
-//     buyer_company_status               purchase, batch
-//     seller_company_status              sale, batch
-//     seller_company_id                  purchase, batch
-//     buyer_company_id                   sale, batch
-//     company_id                         batch (required)
-//     send_information_request           purchase, sale: true/false, yes/no, 1/0
-//     dds_identifiers                    purchase, sale: separated by | or ;
-//   Item columns — one item per row; a row whose item cells are all blank adds no item:
-//     product                            the buyer's product on a purchase, the seller's on a
-//                                        sale, both on a batch (ids)
-//     buyer_product, seller_product      a side named explicitly
-//     volume                             a number
-//     unit                               kg, t, m3, …
-//     line_number                        a whole number
-//     item_external_id                   the item's own identifier
-//     traced_orders, traced_origins      ids separated by | or ;
-//   Or the items of an order in one cell, as `sct orders list -o csv` writes them:
-//     items                              a JSON list of the service's items, as -o csv writes them
+// The columns, what each holds and which orders take it are data (src/commands/orders/columns.ts):
+// help, `--template` and the manual are made from them. Order columns are the same on every row
+// of an order (a blank cell means "as on the other rows"); item columns give one item per row, or
+// all of an order's items in one `items` cell, as `sct orders list -o csv` writes them.
 //
 // Every row is checked before the first request; any error stops the run with exit 2 and
 // names the line and column. The run itself is src/bulk/import.ts: a journal and deterministic
@@ -56,7 +30,7 @@ import { ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS } from '../../api/schemas/or
 import { addObjectProblems, heldObjects, type FileObject, type FileObjects, type RowProblem } from '../../sync/plan.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { orderKind } from './filters.js';
-import { ITEM_COLUMNS, ORDER_COLUMNS, orderFileColumns, type Conv } from './columns.js';
+import { ITEM_COLUMNS, ITEMS_COLUMN, ORDER_COLUMNS, orderFileColumns, type Conv } from './columns.js';
 
 
 type Body = Record<string, unknown>;
@@ -174,9 +148,6 @@ function inLineNumberOrder(unit: OrderFromFile): void {
   unit.payload.items = order.map(({ i }) => items[i]);
   unit.itemLines = order.map(({ i }) => unit.itemLines[i]!);
 }
-
-/** The column `-o csv` writes an order's items to, as JSON. */
-const ITEMS_COLUMN = 'items';
 
 /**
  * The items of an `items` cell as `-o csv` writes them (the service's item objects, as JSON),

@@ -3,7 +3,7 @@
 import type { Context } from '../../context.js';
 import { PATHS } from '../../api/paths.js';
 import { CancelledError, SctError, UsageError } from '../../errors.js';
-import { cleanCell } from '../../output/sanitize.js';
+import { cleanCell } from '../../util/sanitize.js';
 import { addsItems, ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
 import { type OrderKindName } from '../../api/enums.js';
 import { buildBody, canonicalEnums, refuseSetBesideFlags, promptMissing, validate } from '../shared/body.js';

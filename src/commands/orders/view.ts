@@ -4,7 +4,7 @@ import { PATHS } from '../../api/paths.js';
 import { COLUMNS, assessmentSummaryCell, cellValue, statementsCell, type Column } from '../../output/columns.js';
 import { writeTable, writeList, writeOne } from '../../output/format.js';
 import { displayValue, getPath } from '../../output/values.js';
-import { cleanCell } from '../../output/sanitize.js';
+import { cleanCell } from '../../util/sanitize.js';
 import { checkFilterPairs, listQuery, runList } from '../shared/list.js';
 import { parseEnum, parseEnumList, splitKeyValue, textValue } from '../shared/flags.js';
 import { AnswerError, UsageError } from '../../errors.js';

@@ -8,7 +8,7 @@ import * as geo from '../../geo/index.js';
 import type { CheckResult, Finding, Summary } from '../../geo/index.js';
 import type { IOStreams } from '../../output/iostreams.js';
 import { writeList } from '../../output/format.js';
-import { cleanCell } from '../../output/sanitize.js';
+import { cleanCell } from '../../util/sanitize.js';
 import { UsageError } from '../../errors.js';
 import { fileLabel, inputName } from '../../util/files.js';
 import { stopPoint, withDefaultStopSignals } from '../../util/process.js';

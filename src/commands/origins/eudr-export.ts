@@ -12,7 +12,7 @@ import { COLUMNS } from '../../output/columns.js';
 import { FEATURE_COLLECTION, toFeature } from '../../output/geojson.js';
 import { checkOutGiven, checkOutIsDirectory, resolveTarget, saveTogether } from '../../output/download.js';
 import { UsageError } from '../../errors.js';
-import { cleanCell, stripControl } from '../../output/sanitize.js';
+import { cleanCell, stripControl } from '../../util/sanitize.js';
 import { pageOptions, runList } from '../shared/list.js';
 import type { EudrExportFlags } from './options.js';
 

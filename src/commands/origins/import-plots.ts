@@ -12,7 +12,7 @@ import type { Outcome, Unit } from '../../bulk/runner.js';
 import { writeReportFile } from '../../bulk/report.js';
 import { asQuoted, notAllListed } from '../../bulk/csv.js';
 import { UsageError, type FieldErrors } from '../../errors.js';
-import { keyShown } from '../../output/sanitize.js';
+import { keyShown } from '../../util/sanitize.js';
 import { parseWorded, zodFieldErrors } from '../shared/body.js';
 import { findingLines, parseCommodity, parseCountryFlag } from './check.js';
 import { sendOrigins } from './send.js';

@@ -6,7 +6,7 @@ import type { DocumentedResource } from '../../api/schemas/fields.js';
 import type { Column } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
 import { AnswerError, CancelledError, RateLimitError, SctError, UsageError } from '../../errors.js';
-import { cleanCell } from '../../output/sanitize.js';
+import { cleanCell } from '../../util/sanitize.js';
 import { savedObject } from '../../api/answers.js';
 import { said } from '../../api/errors.js';
 import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, buildBody, canonicalEnums, refuseSetBesideFlags, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';

@@ -9,7 +9,7 @@ import { saveStream, type DownloadCheck, type Target } from '../../output/downlo
 import { byteProgress } from '../../output/progress.js';
 import { formatBytes } from '../../util/format.js';
 import { writeOne } from '../../output/format.js';
-import { cleanCell, stripControl } from '../../output/sanitize.js';
+import { cleanCell, stripControl } from '../../util/sanitize.js';
 import type { OptionsOf } from './options.js';
 
 /** --out and --force of a download; `fallback` names the file written without --out. */

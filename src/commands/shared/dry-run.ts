@@ -7,7 +7,7 @@ import type { PlannedRequest } from '../../api/client.js';
 import type { Column } from '../../output/columns.js';
 import type { OptionSpec } from './options.js';
 import { createListWriter, writeInBatches } from '../../output/format.js';
-import { stripControl } from '../../output/sanitize.js';
+import { stripControl } from '../../util/sanitize.js';
 import { stopPoint } from '../../util/process.js';
 import { valueWithoutToken, withoutToken } from '../../util/redact.js';
 
