@@ -477,6 +477,8 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
     const shx = siblingName('shx');
     written = shpRecordRings(entries[shp]!, shp, shx === undefined ? undefined : { name: shx, bytes: entries[shx]! });
     // shpjs stops without a word at a record the file ends inside: a plot fewer.
+    // The records can be read without the index: so sct reads a layer zipped without its .shx.
+    if (written.index) throw new UsageError(`${name}: ${written.index}`, {}, `export the layer again, or zip it without ${shx}: sct then reads the records of ${shp} one after another`);
     if (written.cut) throw new UsageError(`${name}: ${shp} ${written.cut}: the file is cut short`, {}, 'export the layer again, or send the files as the GIS wrote them');
     // The records GDAL reads, in its order: shpjs would read 8 zero bytes of padding as a record
     // without a shape, and the stale bytes of a record a GIS moved as the record.
@@ -562,6 +564,8 @@ interface ShpRecords {
   rings: Array<number | undefined>;
   /** Where the file ends short of its records, if it does. */
   cut?: string;
+  /** Why the .shx is no index of the .shp's records, if it is not. */
+  index?: string;
   /** The header and the records read, one after another: what shpjs is handed. */
   bytes: Uint8Array;
   /** The file that says how many shapes there are (the .shx when there is one). */
@@ -587,18 +591,79 @@ function shpRecordRings(shp: Uint8Array, shpName: string, shx?: { name: string; 
   const layerType = view.getInt32(32, true);
   if (!SHAPE_TYPES[layerType]) throw new Error(`its header gives shape type ${layerType}, which is none of the Shapefile's`);
   const shape = (type: number) => (SHAPE_TYPES[type] ? `a ${SHAPE_TYPES[type]} shape` : `of shape type ${type}`);
-  // The .shx: a 100-byte header, then one 8-byte entry a record, its offset in 16-bit words.
-  const shxView = shx && shx.bytes.length >= 100 ? Buffer.from(shx.bytes.buffer, shx.bytes.byteOffset, shx.bytes.byteLength) : undefined;
-  const shxListed = shxView && Math.floor((Math.min(shxView.readInt32BE(24) * 2, shxView.length) - 100) / 8);
-  const listed = shxListed !== undefined && shxListed >= 0 ? shxListed : undefined;
+  // The .shx: a 100-byte header, then one 8-byte entry a record, its offset and content length in
+  // 16-bit words. GDAL opens no layer whose .shx is none ("unreadable, or corrupt"): read one
+  // after another, its records would be sent as though nothing were wrong.
+  const shxView = shx && Buffer.from(shx.bytes.buffer, shx.bytes.byteOffset, shx.bytes.byteLength);
+  if (shxView) {
+    const noIndex = (why: string) => ({ rings, index: `${shx!.name} is no Shapefile index: ${why}`, bytes: shp, counted: shx!.name });
+    if (shxView.length < 100) return noIndex(`it holds ${shxView.length} bytes, fewer than its 100-byte header`);
+    if (shxView.readInt32BE(0) !== 9994) return noIndex(`its file code is ${shxView.readInt32BE(0)}, not 9994`);
+    const indexLength = shxView.readInt32BE(24) * 2;
+    if (indexLength < 100) return noIndex(`its header gives a length of ${indexLength} bytes, less than the header's own 100`);
+    if (indexLength > shxView.length) {
+      return { rings, index: `${shx!.name} ends before the entries its header gives (${indexLength} bytes, the file has ${shxView.length}): the file is cut short`, bytes: shp, counted: shx!.name };
+    }
+  }
+  // Bytes past the last whole entry are no entry, as GDAL reads them.
+  const listed = shxView && Math.floor((shxView.readInt32BE(24) * 2 - 100) / 8);
+  const entryAt = (i: number) => shxView!.readInt32BE(100 + 8 * i) * 2;
   const zeros = (from: number) => shp.subarray(from).every((b) => b === 0);
+  // GDAL reads a record where the .shx says and never looks at its number; a writer that numbers
+  // records otherwise than 1, 2, 3… (from 0, all 1) is read so. Where most records carry their
+  // own number, one that carries another's is an entry placed on the wrong record.
+  let numbered: boolean | undefined;
+  const numberedInOrder = () => {
+    let own = 0;
+    for (let i = 0; i < listed!; i++) {
+      const x = entryAt(i);
+      if (x >= 100 && x + 8 <= shp.length && view.getInt32(x) === i + 1) own++;
+    }
+    return own * 2 > listed!;
+  };
+  // Where the records of the .shp start read one after another from byte 100, and where the last ends.
+  let bounds: number[] | undefined;
+  const walk = () => {
+    const found = [100];
+    for (let start = 100; start + 8 <= shp.length; ) {
+      const end = start + 8 + view.getInt32(start + 4) * 2;
+      if (end < start + 8 || end > shp.length) break;
+      found.push((start = end));
+    }
+    return found;
+  };
+  // The record so read that holds byte x past its start.
+  const around = (x: number) => {
+    bounds ??= walk();
+    let low = 0;
+    let high = bounds.length - 1;
+    if (x <= bounds[0]! || x >= bounds[high]!) return undefined;
+    while (high - low > 1) {
+      const mid = (low + high) >> 1;
+      if (bounds[mid]! <= x) low = mid;
+      else high = mid;
+    }
+    const start = bounds[low]!;
+    return x === start ? undefined : { number: view.getInt32(start), start, end: bounds[high]! };
+  };
+  const misplaced = (x: number, where: string) => ({
+    rings,
+    index: `${shx!.name} places record ${rings.length + 1} at byte ${x}, ${where}`,
+    bytes: shp,
+    counted: shx!.name,
+  });
+  const inside = (x: number) => {
+    const record = around(x);
+    return record && misplaced(x, `inside record ${record.number} of ${shpName} (bytes ${record.start} to ${record.end - 1}), where no record starts`);
+  };
   const taken: Uint8Array[] = [shp.subarray(0, 100)];
   let at = 100;
   for (;;) {
     if (listed !== undefined) {
       if (rings.length === listed) break;
-      at = shxView!.readInt32BE(100 + 8 * rings.length) * 2;
-      if (at < 100 || at + 8 > shp.length) {
+      at = entryAt(rings.length);
+      if (at < 100) return misplaced(at, `inside the 100-byte header of ${shpName}, where no record starts`);
+      if (at + 8 > shp.length) {
         return { rings, cut: `ends before record ${rings.length + 1}, which ${shx!.name} places at byte ${at} (the file has ${shp.length})`, bytes: shp, counted: shx!.name };
       }
     } else if (at >= shp.length || (at + 8 > shp.length ? zeros(at) : view.getInt32(at) === 0 && view.getInt32(at + 4) === 0)) {
@@ -610,8 +675,19 @@ function shpRecordRings(shp: Uint8Array, shpName: string, shx?: { name: string; 
     if (content > shp.length || length < 0 || content + length > shp.length) {
       // Past the length the header gives, what makes no whole record is no record.
       if (listed === undefined && at >= declared && declared >= 100) break;
+      if (listed !== undefined) {
+        // A record the file ends inside has the length its .shx entry gives (or that and its
+        // 8-byte header, as some writers give it); other bytes read as a header are no record.
+        const indexed = shxView!.readInt32BE(104 + 8 * rings.length) * 2;
+        const whereNone = `where no record of ${shpName} starts: the record header read there gives a length of ${length} bytes, and the file has ${shp.length}`;
+        if (length < 0 || (length !== indexed && length + 8 !== indexed)) return inside(at) ?? misplaced(at, whereNone);
+      }
       if (length < 0) throw new Error(`record ${rings.length + 1} gives a negative length`);
       return { rings, cut: `ends inside record ${rings.length + 1} (its header gives ${declared} bytes, the file has ${shp.length})`, bytes: shp, counted: shpName };
+    }
+    if (listed !== undefined && view.getInt32(at) !== rings.length + 1) {
+      const wrong = inside(at) ?? ((numbered ??= numberedInOrder()) ? misplaced(at, `where the record header of ${shpName} gives record number ${view.getInt32(at)}`) : undefined);
+      if (wrong) return wrong;
     }
     taken.push(shp.subarray(at, content + length));
     at = content + length;

@@ -452,6 +452,69 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     }
   });
 
+  it('a .shx entry that places a record where none starts (in the header, inside a record, on another record, on bytes that are no record) is exit 2 naming the .shx, nothing sent', async () => {
+    const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
+    const shp = Buffer.from(entries['plots.shp']!);
+    // plots.shp's records start at 100, 252 and 472; a .shx entry gives the offset in 16-bit words.
+    const placing = (record: number, at: number) => {
+      const shx = Buffer.from(entries['plots.shx']!);
+      shx.writeInt32BE(at / 2, 100 + 8 * (record - 1));
+      return shx;
+    };
+    const tailed = Buffer.concat([shp, Buffer.from('GARBAGE-GARBAGE!')]);
+    for (const [zip, files, said] of [
+      ['mid-record.zip', { 'plots.shx': placing(2, 256) }, 'plots.shx places record 2 at byte 256, inside record 2 of plots.shp (bytes 252 to 471), where no record starts'],
+      ['mid-last.zip', { 'plots.shx': placing(3, 480) }, 'plots.shx places record 3 at byte 480, inside record 3 of plots.shp (bytes 472 to 607), where no record starts'],
+      // The .shp copied in as the .shx: its first entry is record 1's header, 1 and its length.
+      ['shp-as-shx.zip', { 'plots.shx': shp }, 'plots.shx places record 1 at byte 2, inside the 100-byte header of plots.shp, where no record starts'],
+      ['on-another.zip', { 'plots.shx': placing(2, 472) }, 'plots.shx places record 2 at byte 472, where the record header of plots.shp gives record number 3'],
+      ['on-no-record.zip', { 'plots.shp': tailed, 'plots.shx': placing(3, 608) }, 'plots.shx places record 3 at byte 608, where no record of plots.shp starts: the record header read there gives a length of 2190379610 bytes, and the file has 624'],
+    ] as const) {
+      const file = t.writeFile(zip, Buffer.from(zipSync({ ...entries, ...files })));
+      const check = await t.sct(['origins', 'check', file]);
+      expect(check.exitCode, check.stdout).toBe(2);
+      expect(check.stderr).toContain(`error: ${zip}: ${said}\n`);
+      expect(check.stderr).toContain('hint: export the layer again, or zip it without plots.shx: sct then reads the records of plots.shp one after another');
+      const before = t.sb.requests.length;
+      const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+      expect(imported.exitCode).toBe(2);
+      expect(imported.stderr).toContain(said);
+      expect(t.sb.requests.length).toBe(before);
+    }
+    // Without the .shx the same records are read one after another, as the hint says.
+    const { 'plots.shx': _shx, ...noShx } = entries;
+    const bare = await t.sct(['origins', 'check', t.writeFile('mid-record-no-shx.zip', Buffer.from(zipSync(noShx)))]);
+    expect(bare.exitCode, bare.stderr).toBe(0);
+    expect(bare.stdout).toBe('mid-record-no-shx.zip: 3 features (0 points, 3 polygons, 23.97 ha): no findings\n');
+  });
+
+  it('a .shx that is no index (another file code, a header length under 100 or past its end, under 100 bytes, a .dbf renamed) is exit 2 naming it, as GDAL refuses it', async () => {
+    const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
+    const shx = Buffer.from(entries['plots.shx']!);
+    const withWord = (at: number, value: number) => {
+      const edited = Buffer.from(shx);
+      edited.writeInt32BE(value, at);
+      return edited;
+    };
+    for (const [zip, index, said] of [
+      ['code-1234.zip', withWord(0, 1234), 'plots.shx is no Shapefile index: its file code is 1234, not 9994'],
+      ['dbf-as-shx.zip', Buffer.from(entries['plots.dbf']!), `plots.shx is no Shapefile index: its file code is ${Buffer.from(entries['plots.dbf']!).readInt32BE(0)}, not 9994`],
+      ['shx-short.zip', shx.subarray(0, 60), 'plots.shx is no Shapefile index: it holds 60 bytes, fewer than its 100-byte header'],
+      ['shx-length-0.zip', withWord(24, 0), 'plots.shx is no Shapefile index: its header gives a length of 0 bytes, less than the header\'s own 100'],
+      ['shx-length-over.zip', withWord(24, (shx.length + 16) / 2), `plots.shx ends before the entries its header gives (${shx.length + 16} bytes, the file has ${shx.length}): the file is cut short`],
+    ] as const) {
+      const file = t.writeFile(zip, Buffer.from(zipSync({ ...entries, 'plots.shx': index })));
+      const check = await t.sct(['origins', 'check', file]);
+      expect(check.exitCode, check.stdout).toBe(2);
+      expect(check.stderr).toContain(`error: ${zip}: ${said}\n`);
+      expect(check.stderr).toContain('hint: export the layer again, or zip it without plots.shx: sct then reads the records of plots.shp one after another');
+      const before = t.sb.requests.length;
+      const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+      expect(imported.exitCode).toBe(2);
+      expect(t.sb.requests.length).toBe(before);
+    }
+  });
+
   it('a .shp whose header gives fewer bytes than its records take (236, 0, under 100, negative) is read whole, as GDAL reads it by its .shx, with or without the .shx', async () => {
     const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
     const shp = Buffer.from(entries['plots.shp']!);
