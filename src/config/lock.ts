@@ -132,7 +132,10 @@ export async function withLock<T>(path: string, fn: () => T | Promise<T>, o: { t
  * whole (an order's item list): two sct processes of this user, a script's loop run in the
  * background for one, never interleave their read and their write of it, and neither loses the
  * other's change. The API has no precondition for a write, so across machines the last writer
- * still wins. Where the config directory cannot be written, fn runs without the lock.
+ * still wins. Where the config directory cannot be written, fn runs without the lock: as where
+ * `locks/` cannot be made, so where it is there but sct may not write in it (a CI cache restored
+ * read-only). A bulk run's journal lock (withLock) stays strict: it alone keeps two runs of one
+ * file from sending its rows twice.
  */
 export async function withObjectLock<T>(configDir: string, object: readonly string[], fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   const dir = join(configDir, 'locks');
@@ -144,8 +147,25 @@ export async function withObjectLock<T>(configDir: string, object: readonly stri
   // node:crypto loads with the first lock of an object: the hot path of every command has this file.
   const { createHash } = await import('node:crypto');
   const name = createHash('sha256').update(object.join('\u0000')).digest('hex').slice(0, 20);
-  return withLock(join(dir, `${name}.lock`), fn, { timeoutMs: OBJECT_LOCK_TIMEOUT_MS, signal });
+  let ran = false;
+  try {
+    return await withLock(
+      join(dir, `${name}.lock`),
+      () => {
+        ran = true;
+        return fn();
+      },
+      { timeoutMs: OBJECT_LOCK_TIMEOUT_MS, signal },
+    );
+  } catch (err) {
+    // fn's own failure is its own; only a lock file that could not be written lets fn run unlocked.
+    if (ran || !(err instanceof SctError) || !UNWRITABLE.has((err.cause as NodeJS.ErrnoException | undefined)?.code ?? '')) throw err;
+    return fn();
+  }
 }
+
+/** Why a lock file cannot be created that no wait mends: sct may not write there, or nothing can. */
+const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
 
 /** A read and a write of one object, retried through 503s and 429s, finish well within this. */
 const OBJECT_LOCK_TIMEOUT_MS = 5 * 60_000;

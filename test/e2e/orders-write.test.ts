@@ -1,10 +1,18 @@
 // sct orders create/update/trace against the sandbox: the bodies it sends per kind, the local
 // checks that stop a bad body before anything is sent, and tracing that keeps other items.
 import { describe, expect, it } from 'vitest';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
 import { useSandbox } from '../helpers/sandbox.js';
+import { BIN } from '../helpers/sct.js';
 import { OWNER, TRADER } from '../sandbox/helpers.js';
 
 const t = useSandbox({}, { inProcess: true });
+
+/** As root, sct runs without the capabilities that write past file modes (as in files.test.ts). */
+const refused = process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search'] : [];
+const canBeRefused = process.platform !== 'win32' && (refused.length === 0 || existsSync('/usr/bin/setpriv'));
 
 const sent = () => t.sb.requests.map((q) => `${q.method} ${q.path}`);
 
@@ -300,6 +308,28 @@ describe('orders trace', () => {
     for (const r of runs) expect(r.exitCode, r.stderr).toBe(0);
     const after = (await t.api(`/orders/${purchaseId}`)).items.find((i: any) => i.id === item.id);
     expect([...after.trace.traced_origins].sort((x: number, y: number) => x - y)).toEqual([...new Set([...had, 11, 12])].sort((x, y) => x - y));
+  });
+
+  it.skipIf(!canBeRefused)('a config directory sct may not write in traces without the order\'s lock, whether or not it holds locks/ already (a CI cache restored read-only)', async () => {
+    const purchaseId = await newPurchase();
+    const item = (await t.api(`/orders/${purchaseId}`)).items[0];
+    const dir = mkdtempSync(join(t.dir, 'read-only-config-'));
+    for (const [label, origin] of [['without-locks', '21'], ['with-locks', '22']] as const) {
+      const config = join(dir, label);
+      mkdirSync(config);
+      if (label === 'with-locks') {
+        mkdirSync(join(config, 'locks'));
+        chmodSync(join(config, 'locks'), 0o555);
+      }
+      chmodSync(config, 0o555);
+      const env = { PATH: process.env.PATH ?? '', HOME: dir, SCT_CONFIG_DIR: config, XDG_CACHE_HOME: join(dir, 'cache'), SCT_BASE_URL: t.sb.url, SCT_TOKEN: OWNER, NO_COLOR: '1' };
+      const args = ['orders', 'trace', String(purchaseId), '--item', String(item.id), '--to-origin', origin, '--purchase'];
+      const r = await execa(refused[0] ?? process.execPath, [...refused.slice(1), ...(refused.length ? [process.execPath] : []), BIN, ...args], { env, extendEnv: false, reject: false, timeout: 20_000 });
+      chmodSync(config, 0o755);
+      expect(r.exitCode, `${label}: ${r.stderr}`).toBe(0);
+    }
+    const after = (await t.api(`/orders/${purchaseId}`)).items.find((i: any) => i.id === item.id);
+    expect(after.trace.traced_origins).toEqual(expect.arrayContaining([21, 22]));
   });
 
   it('PATCHes through the sale endpoint when the company is the seller', async () => {
