@@ -492,6 +492,16 @@ function journalHint(code: string | undefined, what: 'file' | 'directory' = 'fil
   }
 }
 
+/** Whether a link that leads to nothing does so because it leads back to itself (a→b→a): ELOOP, not ENOENT. */
+function loops(link: string): boolean {
+  try {
+    statSync(link);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ELOOP';
+  }
+}
+
 /**
  * Why a directory could not be made: Node's recursive mkdir says ENOENT on a read-only file
  * system (it tries the parents too), which names no cause: the nearest existing parent is asked.
@@ -500,7 +510,7 @@ function whyNotMade(err: unknown, dir: string): { text: string; code?: string } 
   const code = (err as NodeJS.ErrnoException).code;
   // A link to nothing on the way (a moved dotfiles folder): named, whatever Node calls it.
   const link = code === 'ENOENT' || code === 'ELOOP' ? danglingLinkOn(dir) : undefined;
-  if (link) return { text: `${link} is a symbolic link (to ${readlinkSync(link)}) that leads to no file or directory`, code: 'ELOOP' };
+  if (link) return { text: `${link} is a symbolic link (to ${readlinkSync(link)}) ${loops(link) ? 'in a loop of links: it leads' : 'that leads'} to no file or directory`, code: 'ELOOP' };
   if (code !== 'ENOENT') return { text: fileErrorText(err), code };
   const parent = nearestExisting(dirname(dir));
   try {

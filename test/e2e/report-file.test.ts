@@ -110,14 +110,19 @@ describe('--report', () => {
     expect(r.stderr).toContain('hint: a bulk run keeps its journal there, before it sends anything: a file is in the way of the directory where sct keeps its journals (SCT_CONFIG_DIR)');
     expect(r.stderr).not.toContain('make room');
     expect(t.sb.requests.filter((q) => q.method === 'POST')).toEqual([]);
-    // A link to nothing where the directory goes, and one to itself: named as such.
-    for (const target of ['/nonexistent/journals', 'journals']) {
+    // A link to nothing where the directory goes, one to itself, and two to each other: named as such.
+    for (const [target, said] of [
+      ['/nonexistent/journals', 'that leads to no file or directory'],
+      ['journals', 'in a loop of links: it leads to no file or directory'],
+      ['other', 'in a loop of links: it leads to no file or directory'],
+    ] as const) {
       const linked = join(t.dir, `config-with-a-link-${target.length}`);
       mkdirSync(linked);
       symlinkSync(target, join(linked, 'journals'));
+      if (target === 'other') symlinkSync('journals', join(linked, 'other'));
       const l = await t.sct(['invitations', 'bulk-create', '--file', people('nojournal.csv')], { env: { SCT_CONFIG_DIR: linked } });
       expect(l.exitCode).toBe(1);
-      expect(l.stderr).toContain(`error: making the journals directory ${join(linked, 'journals')}: ${join(linked, 'journals')} is a symbolic link (to ${target}) that leads to no file or directory`);
+      expect(l.stderr).toContain(`error: making the journals directory ${join(linked, 'journals')}: ${join(linked, 'journals')} is a symbolic link (to ${target}) ${said}\n`);
       expect(l.stderr).toContain('fix or remove the link, or give SCT_CONFIG_DIR elsewhere');
     }
   });
