@@ -166,11 +166,20 @@ export function sendInChunks<T>(ctx: Context, run: ChunkRun<T>): Promise<void> {
     {
       ...run,
       connections,
-      // Every row not sent: a RowOutcomes starts so.
-      stoppedBeforeSending: (err) => finishBulk(ctx, { outcomes: new RowOutcomes(run.rows), ...stoppedEarly(err) }, { noun: run.noun, verb: run.verb, report: run.report, invalid: run.invalid }),
+      stoppedBeforeSending: (err) => stoppedBeforeChunks(ctx, run, err),
     },
     (client, journal) => sendRows(ctx, client, journal, run),
   );
+}
+
+/**
+ * How a chunked run ends when stopped before its first row went out (as reportsStopBeforeSending
+ * says): every row not sent, the report, the summary and the rerun hint. Also for what a command
+ * asks the service before its run opens (the role names of invitations).
+ */
+export function stoppedBeforeChunks<T>(ctx: Context, run: Pick<ChunkRun<T>, 'rows' | 'noun' | 'verb' | 'report' | 'invalid'>, err: unknown): Promise<void> {
+  // Every row not sent: a RowOutcomes starts so.
+  return finishBulk(ctx, { outcomes: new RowOutcomes(run.rows), ...stoppedEarly(err) }, { noun: run.noun, verb: run.verb, report: run.report, invalid: run.invalid });
 }
 
 async function sendRows<T>(ctx: Context, client: ApiClient, journal: Journal, run: ChunkRun<T>): Promise<void> {

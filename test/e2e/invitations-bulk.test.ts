@@ -369,3 +369,42 @@ describe('a header of very many columns', () => {
     expect(two.stderr).toContain('unknown columns emial (did you mean email?), auth_grup (did you mean auth_group?)');
   });
 });
+
+describe('role names looked up when the service cannot answer', () => {
+  it('ends as a run stopped before its first write: every row not sent, the report, the summary and the rerun hint', async () => {
+    const file = t.writeFile('named.csv', `email,auth_group\nn1@${domain()},admin\nn2@${domain()},3\n`);
+    const report = join(t.dir, 'named-report.csv');
+    // The first read of the roles (GET /accounts/me) and its three retries are answered 503.
+    t.sb.setFaults({ failFirst: 4, methods: ['GET'] });
+    const r = await t.sctBin(['invitations', 'bulk-create', '--file', file, '--report', report, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(JSON.parse(r.stdout).map((x: { lines: number[]; status: string }) => [x.lines[0], x.status])).toEqual([
+      [2, 'not_sent'],
+      [3, 'not_sent'],
+    ]);
+    expect((parse(readFileSync(report, 'utf8'), { columns: true }) as Array<{ status: string }>).map((x) => x.status)).toEqual(['not_sent', 'not_sent']);
+    expect(r.stderr).toContain('invitations: 0 created, 0 rejected, 2 not sent — report in');
+    expect(r.stderr).toContain(`hint: to continue, rerun: sct invitations bulk-create --file ${file} --report ${report} -o json --force`);
+    expect(posts()).toHaveLength(0);
+  });
+
+  it('--role by name, the service down: the same end, the rows read first', async () => {
+    const file = t.writeFile('emails.csv', `email\nd1@${domain()}\n`);
+    const report = join(t.dir, 'down-report.csv');
+    const r = await t.sctBin(['invitations', 'bulk-create', '--file', file, '--role', 'admin', '--report', report, '-o', 'json'], { env: { SCT_BASE_URL: 'http://127.0.0.1:9/api' } });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(JSON.parse(r.stdout).map((x: { status: string }) => x.status)).toEqual(['not_sent']);
+    expect(r.stderr).toContain('invitations: 0 created, 0 rejected, 1 not sent — report in');
+    expect(r.stderr).toContain('connection refused');
+    expect(r.stderr).toContain('hint: to continue, rerun: sct invitations bulk-create');
+    expect(readFileSync(report, 'utf8')).toContain('not_sent');
+  });
+
+  it('an unknown --role name stays exit 2 naming the flag, nothing sent', async () => {
+    const file = t.writeFile('emails.csv', `email\nu1@${domain()}\n`);
+    const r = await t.sctBin(['invitations', 'bulk-create', '--file', file, '--role', 'boss']);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain('error: --role: unknown role "boss": the roles are OWNER (1), ADMIN (2), MEMBER (3)');
+    expect(t.sb.requests.filter((q) => q.method !== 'GET')).toHaveLength(0);
+  });
+});

@@ -1,7 +1,7 @@
 // `sct invitations bulk-create --file people.csv`: every row checked first, then 100 rows per
 // request to the bulk create endpoint, each row reported with its line and the service's answer.
 import type { Context } from '../../context.js';
-import { describeRoles, isRoleId, roleId, roleIds, type Role } from '../shared/roles.js';
+import { describeRoles, isRoleId, roleAsGiven, roleIds, unknownRoles, type Role } from '../shared/roles.js';
 import { PATHS } from '../../api/paths.js';
 import { writeRequests } from '../shared/dry-run.js';
 import type { PlannedRequest } from '../../api/client.js';
@@ -14,7 +14,8 @@ import { cleanCell } from '../../util/sanitize.js';
 import { cellErrorsIn, endDryRun, dropReadOnlyColumns, readCsv, RowErrors, refuseUnknownColumns, type CsvRow } from '../../bulk/csv.js';
 import { RESOURCE_FIELDS } from '../../api/schemas/fields.js';
 import { checkReportPath } from '../../bulk/report.js';
-import { sendInChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
+import { sendInChunks, stoppedBeforeChunks, type ChunkRow, type RowResult } from '../../bulk/chunks.js';
+import { reportsStopBeforeSending } from '../../bulk/open.js';
 import { parseConcurrency } from '../shared/flags.js';
 import { BULK_LIMIT } from '../../api/enums.js';
 import type { FileTemplate } from '../shared/bulk.js';
@@ -24,12 +25,15 @@ export const PEOPLE_COLUMNS = ['email', 'auth_group'] as const;
 
 export const PEOPLE_TEMPLATE: FileTemplate = { columns: PEOPLE_COLUMNS, example: { email: 'ana.silva@example.com', auth_group: 'member' } };
 
+/** What the summary counts, and what became of the rows that went through. */
+const WORDS = { noun: 'invitations', verb: 'created' };
+
 /**
  * One invitation per row, made as each row is read (a file of a million rows is never held as
  * rows beside its invitations). A row's own auth_group wins; --role stands in for a blank or
  * missing one. The same address twice (in any letter case) is an error: the service allows one
- * pending invitation per e-mail, so the second row could only be rejected. Role names are looked
- * up once every row is read (`finish`).
+ * pending invitation per e-mail, so the second row could only be rejected. Role names (--role's
+ * too) are looked up once every row is read (`finish`).
  */
 export class InvitationRows {
   private readonly units: ChunkRow<InvitationCreate | PendingRole>[] = [];
@@ -38,7 +42,7 @@ export class InvitationRows {
 
   constructor(
     private readonly errors: RowErrors,
-    private readonly role: number | undefined,
+    private readonly role: number | string | undefined,
   ) {}
 
   add(row: CsvRow): void {
@@ -70,21 +74,19 @@ export class InvitationRows {
       }
     }
     let authGroup: number | string | undefined = this.role;
-    if (cell) {
-      if (isRoleId(cell)) authGroup = Number(cell);
-      else {
-        authGroup = cell;
-        this.named++;
-      }
-    } else if (authGroup === undefined) {
+    if (cell) authGroup = isRoleId(cell) ? Number(cell) : cell;
+    else if (authGroup === undefined) {
       this.errors.add(row.line, 'auth_group', `${REQUIRED} (or give --role for rows without one)`);
       ok = false;
     }
-    if (!ok) {
-      if (typeof authGroup === 'string') this.named--;
-      return;
-    }
+    if (!ok) return;
+    if (typeof authGroup === 'string') this.named++;
     this.units.push(new InvitationRow(row.line, { email, auth_group: authGroup! }));
+  }
+
+  /** The rows read valid so far, role names not yet looked up. */
+  read(): ChunkRow<unknown>[] {
+    return this.units;
   }
 
   /** The role names the rows give, each once, for one lookup. */
@@ -170,7 +172,7 @@ export function invitationResults(answer: unknown, sent: ReadonlyArray<{ email: 
 export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOptions): Promise<void> {
   checkReportPath(opts.report, opts.force, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
-  const role = opts.role === undefined ? undefined : await roleId(ctx, opts.role, '--role');
+  const role = opts.role === undefined ? undefined : roleAsGiven(opts.role, '--role');
   const errors = new RowErrors(fileLabel(opts.file));
   const people = new InvitationRows(errors, role);
   const csv = await readCsv(opts.file, ctx.io.stdin, ['email'], {
@@ -187,9 +189,13 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
       return (row) => people.add(row);
     },
   });
-  // Role names are looked up once, when every row is read.
+  // Role names are looked up once, when every row is read: a lookup that fails then (the service
+  // down, its rate limit) has rows to report as not sent.
   const names = people.roleNames();
-  const units = people.finish(names.length ? await roleIds(ctx, names) : undefined);
+  if (typeof role === 'string' && !names.includes(role)) names.push(role);
+  const roles = names.length ? await roleIds(ctx, names).catch((err: unknown) => stoppedBeforeLookup(ctx, opts, people, errors, err)) : undefined;
+  if (typeof role === 'string' && !roles?.ids.has(role)) throw unknownRoles('--role', [role], roles?.known ?? []);
+  const units = people.finish(roles);
   const invalid = errors.settle(ctx, opts);
 
   if (opts.dryRun) {
@@ -207,8 +213,7 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
     file: opts.file,
     rows: units,
     size: BULK_LIMIT,
-    noun: 'invitations',
-    verb: 'created',
+    ...WORDS,
     // Chunks may go out together: an address is on one row only (checked above), so no two
     // requests ask the service's one-pending-invitation-per-address check about the same one.
     concurrency,
@@ -220,4 +225,16 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
       return invitationResults(res.data, operations);
     },
   });
+}
+
+/**
+ * The roles could not be read: nothing was sent, and the run ends as one stopped before its first
+ * write (every row not sent, the report, the rerun hint) where a rerun would get past it. A bad
+ * row is still exit 2 first, as in a file of role ids; a dry run has no report to write.
+ */
+async function stoppedBeforeLookup(ctx: Context, opts: BulkCreateOptions, people: InvitationRows, errors: RowErrors, err: unknown): Promise<never> {
+  if (!opts.dryRun && reportsStopBeforeSending(err)) {
+    await stoppedBeforeChunks(ctx, { rows: people.read(), ...WORDS, report: opts.report, invalid: errors.settle(ctx, opts) }, err);
+  }
+  throw err;
 }

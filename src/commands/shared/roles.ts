@@ -153,17 +153,23 @@ export async function roleIds(ctx: Context, raws: string[]): Promise<{ ids: Map<
   return { ids, known };
 }
 
-const unknownRoles = (what: string, raws: string[], known: Role[]) =>
+export const unknownRoles = (what: string, raws: string[], known: Role[]) =>
   new UsageError(
     `${what}: unknown role${raws.length > 1 ? 's' : ''} ${raws.map((r) => `"${r}"`).join(', ')}: the roles are ${describeRoles(known)}`,
     {},
     'a role is its name (any case) or its id; `sct roles list` shows them',
   );
 
-/** One role given as a flag or argument: its id, or exit 2 listing the known roles. */
-export async function roleId(ctx: Context, raw: string, what: string): Promise<number> {
+/** A role flag's value before any lookup: its id, or the name to look up (trimmed). */
+export function roleAsGiven(raw: string, what: string): number | string {
   // Empty (a script's unset variable): no role to look up, and none to list as "seen yet".
   if (raw.trim() === '') throw new UsageError(`${what} needs a value: a role's name (any case) or its id`);
+  return isRoleId(raw.trim()) ? Number(raw.trim()) : raw.trim();
+}
+
+/** One role given as a flag or argument: its id, or exit 2 listing the known roles. */
+export async function roleId(ctx: Context, raw: string, what: string): Promise<number> {
+  roleAsGiven(raw, what);
   const { ids, known } = await roleIds(ctx, [raw]);
   const id = ids.get(raw);
   if (id !== undefined) return id;
