@@ -87,7 +87,15 @@ export interface CheckOptions {
   commodity?: string;
   /** The errors of geometry and area rules only: no country or land, no polygon's area (the registry export of what the service holds: fast). */
   geometryOnly?: boolean;
+  /**
+   * A sync's file: a feature without a geometry (`"geometry": null`, as `origins list -o geojson`
+   * writes an origin without a location) gives no location, as an empty location cell: no finding.
+   */
+  noGeometryIsNoLocation?: boolean;
 }
+
+/** The finding of a feature without a geometry: the registry needs a plot for every feature. */
+export const NO_GEOMETRY = 'no geometry';
 
 export function checkPlots(file: GeoJsonFile, options: CheckOptions = {}): CheckResult {
   const findings: Finding[] = [];
@@ -155,7 +163,7 @@ function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, 
     report('warning', `property "${found}": the registry reads "${registry}" (names are case-sensitive), so it would not see this one`);
   }
   const g = raw.geometry as { type?: unknown; coordinates?: unknown } | null | undefined;
-  if (g === null || g === undefined) return report('error', 'no geometry', undefined, invalid);
+  if (g === null || g === undefined) return options.noGeometryIsNoLocation ? undefined : report('error', NO_GEOMETRY, undefined, invalid);
   if (typeof g !== 'object' || Array.isArray(g)) return report('error', 'the geometry is not a GeoJSON object', undefined, invalid);
   if (g.type === undefined) return report('error', 'the geometry has no "type": a plot is a Point, Polygon or MultiPolygon', undefined, invalid);
   if (!(PLOT_TYPES as readonly unknown[]).includes(g.type)) {

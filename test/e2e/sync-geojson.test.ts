@@ -156,3 +156,40 @@ describe('a feature that only updates', () => {
     expect(writes()).toEqual([]);
   });
 });
+
+describe('a feature with "geometry": null (an origin without a location, as origins list -o geojson writes it)', () => {
+  it('syncs as an empty location cell: never compared, never sent, created without one; import and check refuse it saying what is wrong', async () => {
+    const kept = await send('POST', '/origins', { name: 'Farm kept, Daloa', country_code: 'CI', external_id: 'GJNULL-KEPT', location: WAS });
+    await send('POST', '/origins', { name: 'No plot yet', country_code: 'GH', external_id: 'GJNULL-BARE' });
+    const exported = await t.sct(['origins', 'list', '--external-id', 'GJNULL-BARE,GJNULL-KEPT', '-o', 'geojson']);
+    expect(exported.exitCode, exported.stderr).toBe(0);
+    const file = t.writeFile('GJNULL.geojson', exported.stdout);
+    // The export of the service's own origins plans nothing.
+    const same = await t.sctBin(['origins', 'sync', '--file', file, '--dry-run']);
+    expect(same.exitCode, same.stderr).toBe(0);
+    expect(same.stderr).toMatch(/0 to create, 0 to update, 2 unchanged/);
+
+    // A null geometry against an origin with a location: no value given, no change; a new one is created without a location.
+    const features = JSON.parse(exported.stdout).features;
+    const kept2 = { ...features.find((f: any) => f.properties.external_id === 'GJNULL-KEPT'), geometry: null };
+    const fresh = { type: 'Feature', geometry: null, properties: { name: 'New, no plot', country_code: 'GH', external_id: 'GJNULL-NEW' } };
+    const mixed = t.writeFile('GJNULL-2.geojson', JSON.stringify({ type: 'FeatureCollection', features: [kept2, fresh] }));
+    t.sb.requests.length = 0;
+    const r = await t.sctBin(['origins', 'sync', '--file', mixed, '--yes']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('origins: 1 created, 0 rejected');
+    expect(writes().map((q) => [q.method, JSON.parse(q.body)])).toEqual([['POST', { name: 'New, no plot', country_code: 'GH', external_id: 'GJNULL-NEW' }]]);
+    expect((await t.api(`/origins/${kept.id}`)).location).toEqual(WAS);
+
+    t.sb.requests.length = 0;
+    const imported = await t.sctBin(['origins', 'import', '--file', mixed]);
+    expect(imported.exitCode).toBe(2);
+    expect(imported.stderr).toContain('error: GJNULL-2.geojson: features 1 (GJNULL-KEPT), 2 (GJNULL-NEW) have no geometry: an origin is imported with its plot; nothing was sent');
+    expect(imported.stderr).not.toContain('the registry would refuse');
+    expect(imported.stderr).toMatch(/hint: give each one a Point, Polygon or MultiPolygon, or leave it out; `sct origins sync --file FILE` creates an origin without a location/);
+    const checked = await t.sctBin(['origins', 'check', file]);
+    expect(checked.exitCode).toBe(2);
+    expect(checked.stderr).toContain('error: 1 error in GJNULL.geojson: feature 1 (GJNULL-BARE) has no geometry: the registry needs a Point, Polygon or MultiPolygon for every feature; give it one, or leave it out');
+    expect(writes()).toHaveLength(0);
+  });
+});

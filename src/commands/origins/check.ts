@@ -95,9 +95,16 @@ export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, file
   const errors = results.reduce((n, r) => n + r.summary.errors, 0);
   if (errors > 0) {
     const bad = results.filter((r) => r.summary.errors > 0 && !unread.has(r));
-    const refused = bad.length
-      ? `${count(bad.reduce((n, r) => n + r.summary.errors, 0), 'error')} in ${bad.map((r) => r.summary.file).join(', ')}: the registry would refuse ${bad.length === 1 ? 'this file' : 'these files'}`
-      : undefined;
+    // Features without a geometry are said as such, with what to do: "would refuse" alone leaves
+    // the reader to find which rule, and an export of origins without a location meets it.
+    const missing = bad.map((r) => withoutGeometry(r.findings, bad.length > 1 ? `${r.summary.file} ` : '')).filter((m) => m !== undefined);
+    const errors = count(bad.reduce((n, r) => n + r.summary.errors, 0), 'error');
+    const others = bad.reduce((n, r) => n + r.summary.errors, 0) - missing.reduce((n, m) => n + m.count, 0);
+    const refused = !bad.length
+      ? undefined
+      : missing.length
+        ? `${errors} in ${bad.map((r) => r.summary.file).join(', ')}: ${missing.map((m) => m.text).join('; ')}: the registry needs a Point, Polygon or MultiPolygon for every feature; give ${missing.length === 1 && missing[0]!.count === 1 ? 'it one, or leave it out' : 'each one, or leave it out'}${others ? `; it would refuse the ${count(others, 'other error')} too` : ''}`
+        : `${errors} in ${bad.map((r) => r.summary.file).join(', ')}: the registry would refuse ${bad.length === 1 ? 'this file' : 'these files'}`;
     const cannotRead = unread.size ? `sct cannot read ${[...unread].map((r) => r.summary.file).join(', ')}` : undefined;
     throw new UsageError([refused, cannotRead].filter(Boolean).join('; '));
   }
@@ -140,6 +147,21 @@ export function findingLines(io: IOStreams, findings: Finding[], stream: 'stdout
     const level = x.level === 'error' ? color.red('error') : color.yellow('warning');
     return cleanCell(`${x.file}:${where} `) + `${level}: ${cleanCell(x.message)}`;
   });
+}
+
+/**
+ * The features of a file that have no geometry, said as "feature 3 (GH-0042) has no geometry" or
+ * "features 1 (A), 4 (B) have no geometry" (the first 10 named), and how many; undefined when none.
+ */
+export function withoutGeometry(findings: Finding[], file = ''): { text: string; count: number } | undefined {
+  const found = findings.filter((x) => x.level === 'error' && x.feature !== null && x.message === geo.NO_GEOMETRY);
+  if (found.length === 0) return undefined;
+  const named = found.slice(0, 10).map((x) => {
+    const label = x.id ?? x.name;
+    return `${x.feature}${label !== undefined ? ` (${geo.labelText(label)})` : ''}`;
+  });
+  const more = found.length > 10 ? ` and ${(found.length - 10).toLocaleString('en-US')} more` : '';
+  return { text: cleanCell(`${file}feature${found.length === 1 ? '' : 's'} ${named.join(', ')}${more} ${found.length === 1 ? 'has' : 'have'} no geometry`), count: found.length };
 }
 
 export function summaryLine(s: Summary): string {

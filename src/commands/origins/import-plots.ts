@@ -14,7 +14,7 @@ import { asQuoted, notAllListed } from '../../bulk/csv.js';
 import { UsageError, type FieldErrors } from '../../errors.js';
 import { keyShown } from '../../util/sanitize.js';
 import { parseWorded, zodFieldErrors } from '../shared/body.js';
-import { findingLines, parseCommodity, parseCountryFlag } from './check.js';
+import { findingLines, parseCommodity, parseCountryFlag, withoutGeometry } from './check.js';
 import { sendOrigins } from './send.js';
 import type { ImportOriginsOptions } from './options.js';
 import { stopPoint, withDefaultStopSignals } from '../../util/process.js';
@@ -49,7 +49,9 @@ export async function readPlotUnits(
   // A stop while the file was read; then the check, synchronous (minutes at worst), during which
   // Ctrl-C ends sct at once: nothing has been sent.
   await stopPoint(ctx.signal);
-  const checked = withDefaultStopSignals(() => checkPlots(file, { countryCode, nameProperty: opts.nameProperty, commodity }));
+  // A sync reads a feature without a geometry as one without a location (never compared, never
+  // sent), as it reads an empty location cell: `origins list -o geojson` writes such origins so.
+  const checked = withDefaultStopSignals(() => checkPlots(file, { countryCode, nameProperty: opts.nameProperty, commodity, noGeometryIsNoLocation: purpose === 'sync' }));
   for (const line of findingLines(ctx.io, checked.findings, 'stderr')) ctx.io.error(line);
   const errors = checked.summary.errors;
   if (errors > 0) {
@@ -57,6 +59,15 @@ export async function readPlotUnits(
     for (const f of checked.findings) if (f.level === 'error') (refused[`${f.feature === null ? 'file' : `feature ${f.feature}`}, geometry`] ??= []).push(f.message);
     reportInvalid(ctx, opts.report, refused, keysOf(checked.features));
     const skipping = opts.skipInvalid ? '--skip-invalid does not leave out plots the registry would refuse: ' : '';
+    const missing = withoutGeometry(checked.findings);
+    if (missing) {
+      const others = errors - missing.count;
+      throw new UsageError(
+        `${file.name}: ${missing.text}: an origin is imported with its plot${others ? `, and ${others === 1 ? 'an error' : `${others} errors`} the registry would refuse` : ''}; nothing was sent`,
+        {},
+        `${skipping}give ${missing.count === 1 ? 'it' : 'each one'} a Point, Polygon or MultiPolygon, or leave it out; \`sct origins sync --file FILE\` creates an origin without a location from a feature whose geometry is null`,
+      );
+    }
     throw new UsageError(`${file.name}: ${errors === 1 ? 'an error' : `${errors} errors`} the registry would refuse; nothing was sent`, {}, `${skipping}fix them and ${purpose} again (\`sct origins check FILE --map plots.svg\` draws where the plots are)`);
   }
 
@@ -164,7 +175,8 @@ export function plotUnits(
       ...(ext !== undefined && { external_id: ext }),
       // As the file has it, spaces at either end too (an export's, read back, plans no change).
       ...(typeof description === 'string' && description.trim() !== '' && { description }),
-      location: geometry,
+      // None only in a sync's feature without a geometry: no value given, as an empty cell.
+      ...(geometry !== undefined && { location: geometry }),
     };
     const parsed = parseWorded(o.sync ? originUpdateSchema : originCreateSchema, body);
     if (!parsed.success) {
