@@ -6,11 +6,26 @@ __sct_files() {
   COMPREPLY=( $(compgen -f -- "$1") )
 }
 _sct() {
-  local cur prev cmdpath w i npos opts candidate afterdash paths fieldre
+  local cur prev cmdpath w i npos opts candidate afterdash paths fieldre at blanks
+  local -a glued
+  # bash splits a word at its COMP_WORDBREAKS (--type=order as --type = order, a URL as
+  # https : //u : p @ host : 8443/api): a word no blank precedes in the line is a piece of the
+  # word before it (glued). COMP_WORDS holds each word as typed, quotes included; from a word the
+  # line does not hold there on, every word is taken whole.
+  at=0
+  for ((i=0; i<=COMP_CWORD; i++)); do
+    blanks="${COMP_LINE:at}"; blanks="${blanks%%[^[:space:]]*}"
+    at=$((at+${#blanks}))
+    [[ "${COMP_LINE:at:${#COMP_WORDS[i]}}" == "${COMP_WORDS[i]}" ]] || break
+    (( i > 0 && ${#blanks} == 0 )) && glued[i]=1
+    at=$((at+${#COMP_WORDS[i]}))
+  done
   cur="${COMP_WORDS[COMP_CWORD]}"
   prev="${COMP_WORDS[COMP_CWORD-1]}"
-  # --type=<TAB>: bash splits the word at "=" (COMP_WORDBREAKS); the flag is the word before it.
-  if [[ "$prev" == "=" ]]; then prev="${COMP_WORDS[COMP_CWORD-2]}"; fi
+  # --type=<TAB>: the word at the cursor is the "=" itself, and what is completed comes after it.
+  if [[ "$cur" == "=" && -n "${glued[COMP_CWORD]}" ]]; then cur=""
+  # --type=or<TAB>: the flag is the word before the "=".
+  elif [[ "$prev" == "=" ]]; then prev="${COMP_WORDS[COMP_CWORD-2]}"; fi
   cmdpath="" npos=0 afterdash=0
   paths="|orders|orders list|orders get|orders create|orders update|orders delete|orders stats|orders trace|orders import|orders sync|products|products list|products get|products create|products update|products delete|origins|origins list|origins get|origins create|origins update|origins delete|origins check|origins import|origins sync|value-chains|value-chains list|value-chains get|value-chains create|value-chains update|value-chains delete|dds|dds list|dds get|dds create|dds update|dds delete|dds wait|dds available-orders|dds trace|risk|risk list|risk create|risk evidence|documents|documents list|documents get|documents upload|documents download|imports|imports list|imports get|imports create|info-requests|info-requests send|workspaces|workspaces list|workspaces switch|workspaces current|invitations|invitations list|invitations get|invitations create|invitations bulk-create|invitations revoke|invitations renew|invitations public|members|members list|members set-role|users|users list|roles|roles list|countries|countries list|countries get|user-config|user-config get|user-config set|auth|auth login|auth status|auth logout|auth token|config|config list|config get|config set|config unset|config path|config profiles|whoami|api|completion|sandbox|version|doctor|help|help orders|help products|help origins|help value-chains|help dds|help risk|help documents|help imports|help info-requests|help workspaces|help invitations|help members|help users|help roles|help countries|help user-config|help auth|help config|"
   # What --json takes as its field list (src/cli/argv.ts): names, dotted, comma-separated.

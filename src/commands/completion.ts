@@ -238,11 +238,26 @@ __sct_files() {
   COMPREPLY=( $(compgen -f -- "$1") )
 }
 _sct() {
-  local cur prev cmdpath w i npos opts candidate afterdash paths fieldre
+  local cur prev cmdpath w i npos opts candidate afterdash paths fieldre at blanks
+  local -a glued
+  # bash splits a word at its COMP_WORDBREAKS (--type=order as --type = order, a URL as
+  # https : //u : p @ host : 8443/api): a word no blank precedes in the line is a piece of the
+  # word before it (glued). COMP_WORDS holds each word as typed, quotes included; from a word the
+  # line does not hold there on, every word is taken whole.
+  at=0
+  for ((i=0; i<=COMP_CWORD; i++)); do
+    blanks="\${COMP_LINE:at}"; blanks="\${blanks%%[^[:space:]]*}"
+    at=$((at+\${#blanks}))
+    [[ "\${COMP_LINE:at:\${#COMP_WORDS[i]}}" == "\${COMP_WORDS[i]}" ]] || break
+    (( i > 0 && \${#blanks} == 0 )) && glued[i]=1
+    at=$((at+\${#COMP_WORDS[i]}))
+  done
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  # --type=<TAB>: bash splits the word at "=" (COMP_WORDBREAKS); the flag is the word before it.
-  if [[ "$prev" == "=" ]]; then prev="\${COMP_WORDS[COMP_CWORD-2]}"; fi
+  # --type=<TAB>: the word at the cursor is the "=" itself, and what is completed comes after it.
+  if [[ "$cur" == "=" && -n "\${glued[COMP_CWORD]}" ]]; then cur=""
+  # --type=or<TAB>: the flag is the word before the "=".
+  elif [[ "$prev" == "=" ]]; then prev="\${COMP_WORDS[COMP_CWORD-2]}"; fi
 ${pathLoop(nodes, 'COMP_WORDS', 1, 'COMP_CWORD')}
   case "$cmdpath|$prev" in
 ${valCases}

@@ -31,21 +31,31 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-type Complete = (...words: string[]) => Promise<string[]>;
+type Complete = (line: string) => Promise<string[]>;
 
-/** What each shell offers with the cursor on the last word (fish and zsh: "word\tdescription"). */
+const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * COMP_WORDS as bash makes them of a line: split at blanks, then each run of COMP_WORDBREAKS
+ * characters is a word of its own ("::" one word); after a blank the cursor's word is empty.
+ */
+function bashWords(line: string): string[] {
+  return line.split(/[ \t\n]+/).flatMap((chunk) => chunk.match(/["'@><=;|&(:]+|[^"'@><=;|&(:]+/g) ?? ['']);
+}
+
+/** What each shell offers with the cursor at the end of the line typed (fish and zsh: "word\tdescription"). */
 const shells: Record<'bash' | 'zsh' | 'fish', Complete> = {
-  bash: async (...words) => {
-    const line = words.map((w) => `'${w}'`).join(' ');
-    const script = `source completions/sct.bash; COMP_WORDS=(${line}); COMP_CWORD=${words.length - 1}; _sct; printf '%s\\n' "\${COMPREPLY[@]}"`;
+  bash: async (line) => {
+    const words = bashWords(line);
+    const script = `source completions/sct.bash; COMP_WORDS=(${words.map(sq).join(' ')}); COMP_CWORD=${words.length - 1}; COMP_LINE=${sq(line)}; COMP_POINT=${line.length}; _sct; printf '%s\\n' "\${COMPREPLY[@]}"`;
     const r = await execa('bash', ['--norc', '-c', script], { cwd: root, env, reject: false });
     return r.stdout.split('\n').filter(Boolean);
   },
   // zsh's own completion engine at a pseudo-terminal (test/helpers/zsh-complete.zsh): the line
   // typed, then the list-choices key; what zsh lists is read off the screen. A listed line is
   // "name  -- description" (names sharing a description on one line), or names side by side.
-  zsh: async (...words) => {
-    const r = await execa('zsh', ['-f', join(root, 'test/helpers/zsh-complete.zsh'), join(root, 'completions'), words.join(' ')], {
+  zsh: async (line) => {
+    const r = await execa('zsh', ['-f', join(root, 'test/helpers/zsh-complete.zsh'), join(root, 'completions'), line], {
       cwd: emptyDir,
       env,
       reject: false,
@@ -66,8 +76,8 @@ const shells: Record<'bash' | 'zsh' | 'fish', Complete> = {
       return names.trim().split(/ +/).map((name) => (description === undefined ? name : `${name}\t${description}`));
     });
   },
-  fish: async (...words) => {
-    const r = await execa('fish', ['--no-config', '-c', 'source completions/sct.fish; complete -C -- $argv[1]', words.slice(1).join(' ').replace(/^/, 'sct ')], {
+  fish: async (line) => {
+    const r = await execa('fish', ['--no-config', '-c', 'source completions/sct.fish; complete -C -- $argv[1]', line], {
       cwd: root,
       env,
       reject: false,
@@ -80,11 +90,11 @@ const shells: Record<'bash' | 'zsh' | 'fish', Complete> = {
 const names = (lines: string[]) => lines.map((l) => l.split('\t')[0]).sort();
 
 describe.skipIf(!has('bash') || !existsSync('/usr/bin/script'))('bash at a real terminal', () => {
-  it('offers nothing where nothing sct knows matches: never a file name in place of a value, a shell or a profile', async () => {
+  it('offers nothing where nothing sct knows matches: never a file name in place of a value, a shell or a profile; after --type= its values', async () => {
     const cwd = mkdtempSync(join(dir, 'files-'));
     writeFileSync(join(cwd, 'plain.csv'), '');
     // Typed at an interactive bash as a person would; each line is cancelled (Ctrl-C) after its TAB.
-    const typed = [`source ${join(root, 'completions/sct.bash')}\n`, 'sct orders list --type pl\t', '\u0003', 'sct completion pl\t', '\u0003', 'sct --profile pl\t', '\u0003', 'sct documents upload pl\t', '\u0003', 'exit\n'];
+    const typed = [`source ${join(root, 'completions/sct.bash')}\n`, 'sct orders list --type pl\t', '\u0003', 'sct completion pl\t', '\u0003', 'sct --profile pl\t', '\u0003', 'sct documents upload pl\t', '\u0003', 'sct orders list --type=\t\t', '\u0003', 'exit\n'];
     const child = execa('script', ['-qfec', 'bash --norc --noprofile -i', '/dev/null'], { cwd, env: { ...env, TERM: 'dumb', PS1: '$ ' }, reject: false, timeout: 20_000 });
     for (const keys of typed) {
       child.stdin!.write(keys);
@@ -96,95 +106,93 @@ describe.skipIf(!has('bash') || !existsSync('/usr/bin/script'))('bash at a real 
     // A file is taken by documents upload: completed there, and only there.
     expect(screen.match(/plain\.csv/g) ?? [], screen).toHaveLength(1);
     expect(screen).toContain('sct documents upload plain.csv');
+    // --type=: bash hands the "=" as the word at the cursor; the values go after it.
+    expect(screen).toMatch(/manufactured_batch +produced_batch/);
   });
 });
 
 for (const [shell, complete] of Object.entries(shells)) {
   describe.skipIf(!has(shell))(`${shell} completion${skipReason(shell)}`, () => {
     it('a field list after --json is no argument: the command after it still completes', async () => {
-      expect(names(await complete('sct', '--json', 'id,name', 'orders', 'li'))).toEqual(['list']);
-      expect(names(await complete('sct', '--json', 'orders', 'li'))).toEqual(['list']);
+      expect(names(await complete('sct --json id,name orders li'))).toEqual(['list']);
+      expect(names(await complete('sct --json orders li'))).toEqual(['list']);
       // bash splits the word at "=" before _sct sees it (COMP_WORDBREAKS); zsh and fish hand it whole.
-      const joined = shell === 'bash' ? ['--json', '=', 'id,name'] : ['--json=id,name'];
-      expect(names(await complete('sct', ...joined, 'orders', 'li'))).toEqual(['list']);
+      expect(names(await complete('sct --json=id,name orders li'))).toEqual(['list']);
       // A positional's values after the field list: the help topics, the shells.
-      expect(names(await complete('sct', '--json', 'id,name', 'completion', ''))).toEqual(['bash', 'fish', 'zsh']);
+      expect(names(await complete('sct --json id,name completion '))).toEqual(['bash', 'fish', 'zsh']);
     });
 
     it("a flag's value holding \":\" (a URL) is one value: the command after it still completes", async () => {
       // bash splits the word at ":" before _sct sees it (COMP_WORDBREAKS); zsh and fish hand it whole.
-      const url = shell === 'bash' ? ['https', ':', '//sct.example.com', ':', '8443/api'] : ['https://sct.example.com:8443/api'];
-      expect(names(await complete('sct', '--base-url', ...url, 'orders', 'l'))).toEqual(['list']);
+      expect(names(await complete('sct --base-url https://sct.example.com:8443/api orders l'))).toEqual(['list']);
       // A gateway's user and password, an IPv6 host: bash splits at "@" too, and hands "::" whole.
-      const creds = shell === 'bash' ? ['https', ':', '//u', ':', 'p', '@', 'gw.example', ':', '8443/api'] : ['https://u:p@gw.example:8443/api'];
-      expect(names(await complete('sct', '--base-url', ...creds, 'orders', 'l'))).toEqual(['list']);
-      const ipv6 = shell === 'bash' ? ['http', ':', '//[', '::', '1]', ':', '8080/api'] : ['http://[::1]:8080/api'];
-      expect(names(await complete('sct', '--base-url', ...ipv6, 'orders', 'l'))).toEqual(['list']);
+      expect(names(await complete('sct --base-url https://u:p@gw.example:8443/api orders l'))).toEqual(['list']);
+      expect(names(await complete('sct --base-url http://[::1]:8080/api orders l'))).toEqual(['list']);
       // A value that ends at a break: the command after it is no piece of it.
-      const trailing = shell === 'bash' ? ['http', ':', '//h', ':'] : ['http://h:'];
-      expect(names(await complete('sct', '--base-url', ...trailing, 'orders', 'l'))).toEqual(['list']);
+      expect(names(await complete('sct --base-url http://h: orders l'))).toEqual(['list']);
     });
 
     it('offers the shells for `sct completion` and the setting keys for `sct config get/set/unset`', async () => {
-      expect(names(await complete('sct', 'completion', ''))).toEqual(['bash', 'fish', 'zsh']);
-      expect(names(await complete('sct', 'config', 'get', ''))).toEqual(['base_url', 'output', 'workspace']);
-      expect(names(await complete('sct', 'config', 'set', ''))).toEqual(['base_url', 'output', 'workspace']);
-      expect(names(await complete('sct', 'config', 'unset', 'w'))).toEqual(['workspace']);
+      expect(names(await complete('sct completion '))).toEqual(['bash', 'fish', 'zsh']);
+      expect(names(await complete('sct config get '))).toEqual(['base_url', 'output', 'workspace']);
+      expect(names(await complete('sct config set '))).toEqual(['base_url', 'output', 'workspace']);
+      expect(names(await complete('sct config unset w'))).toEqual(['workspace']);
       // The value after the key is not a key again.
-      expect(names(await complete('sct', 'config', 'set', 'base_url', '')).filter((w) => w !== '<files>')).toEqual([]);
+      expect(names(await complete('sct config set base_url ')).filter((w) => w !== '<files>')).toEqual([]);
     });
 
     it('offers an enum flag\'s values after --flag= as after --flag and a space', async () => {
-      // bash splits the word at "=" before _sct sees it (COMP_WORDBREAKS); zsh and fish hand it whole.
-      const words = shell === 'bash' ? ['sct', 'orders', 'list', '--type', '=', ''] : ['sct', 'orders', 'list', '--type='];
-      expect(names(await complete(...words)).map((w) => w.replace(/^--type=/, ''))).toEqual(['manufactured_batch', 'order', 'produced_batch', 'product_chain']);
-      const after = shell === 'bash' ? ['sct', 'orders', 'list', '--type', '=', 'order', '--assessment-status', ''] : ['sct', 'orders', 'list', '--type=order', '--assessment-status', ''];
-      expect(names(await complete(...after))).toEqual(['failing', 'in_progress', 'mitigated', 'passing', 'pending']);
+      // bash splits the word at "=" before _sct sees it (COMP_WORDBREAKS): with nothing after it, the
+      // word at the cursor is the "=" itself. zsh and fish hand it whole.
+      expect(names(await complete('sct orders list --type=')).map((w) => w.replace(/^--type=/, ''))).toEqual(['manufactured_batch', 'order', 'produced_batch', 'product_chain']);
+      expect(names(await complete('sct orders list --type=pro')).map((w) => w.replace(/^--type=/, ''))).toEqual(['produced_batch', 'product_chain']);
+      expect(names(await complete('sct orders list --type=order --assessment-status '))).toEqual(['failing', 'in_progress', 'mitigated', 'passing', 'pending']);
+      expect(names(await complete('sct orders list --type=order --assessment-status=')).map((w) => w.replace(/^--assessment-status=/, ''))).toEqual(['failing', 'in_progress', 'mitigated', 'passing', 'pending']);
     });
 
     it('offers the profile names even when SCT_PROFILE names one not made yet', async () => {
       env.SCT_PROFILE = 'nope';
       try {
-        expect(names(await complete('sct', 'orders', 'list', '--profile', ''))).toEqual(expect.arrayContaining(['prod', 'staging']));
+        expect(names(await complete('sct orders list --profile '))).toEqual(expect.arrayContaining(['prod', 'staging']));
       } finally {
         delete env.SCT_PROFILE;
       }
     });
 
     it('offers the allowed values of enum flags, per command', async () => {
-      expect(names(await complete('sct', 'orders', 'list', '--assessment-status', ''))).toEqual(['failing', 'in_progress', 'mitigated', 'passing', 'pending']);
-      expect(names(await complete('sct', 'products', 'list', '--commodity', ''))).toEqual(['cattle', 'cocoa', 'coffee', 'palm_oil', 'rubber', 'soya', 'wood']);
-      expect(names(await complete('sct', 'dds', 'list', '--type', ''))).toEqual(['EUDR', 'EUTR', 'PPWR']);
-      expect(names(await complete('sct', 'orders', 'list', '--type', ''))).toEqual(['manufactured_batch', 'order', 'produced_batch', 'product_chain']);
+      expect(names(await complete('sct orders list --assessment-status '))).toEqual(['failing', 'in_progress', 'mitigated', 'passing', 'pending']);
+      expect(names(await complete('sct products list --commodity '))).toEqual(['cattle', 'cocoa', 'coffee', 'palm_oil', 'rubber', 'soya', 'wood']);
+      expect(names(await complete('sct dds list --type '))).toEqual(['EUDR', 'EUTR', 'PPWR']);
+      expect(names(await complete('sct orders list --type '))).toEqual(['manufactured_batch', 'order', 'produced_batch', 'product_chain']);
       // -o geojson only where it is taken: origins list and get.
-      expect(names(await complete('sct', 'orders', 'list', '-o', ''))).toEqual(['csv', 'json', 'ndjson', 'table']);
-      expect(names(await complete('sct', 'origins', 'list', '-o', ''))).toEqual(['csv', 'geojson', 'json', 'ndjson', 'table']);
-      expect(names(await complete('sct', 'origins', 'get', '1', '-o', ''))).toEqual(['csv', 'geojson', 'json', 'ndjson', 'table']);
+      expect(names(await complete('sct orders list -o '))).toEqual(['csv', 'json', 'ndjson', 'table']);
+      expect(names(await complete('sct origins list -o '))).toEqual(['csv', 'geojson', 'json', 'ndjson', 'table']);
+      expect(names(await complete('sct origins get 1 -o '))).toEqual(['csv', 'geojson', 'json', 'ndjson', 'table']);
     });
 
     it("offers a list's documented filter keys for --filter, from its filter table", async () => {
-      expect(names(await complete('sct', 'origins', 'list', '--filter', 'external_id__i'))).toEqual([
+      expect(names(await complete('sct origins list --filter external_id__i'))).toEqual([
         'external_id__icontains=', 'external_id__iendswith=', 'external_id__in=', 'external_id__istartswith=',
       ]);
-      expect(names(await complete('sct', 'dds', 'list', '--filter', 'orders'))).toEqual(['orders__in=']);
+      expect(names(await complete('sct dds list --filter orders'))).toEqual(['orders__in=']);
     });
 
     it('offers file names only for a value that is a file or a directory', async () => {
       // A role, an id, a text: nothing to offer (bash falls back to no file names either).
-      expect(await complete('sct', 'invitations', 'create', '--role', '')).toEqual([]);
-      expect(await complete('sct', 'invitations', 'bulk-create', '--role', '')).toEqual([]);
-      expect(await complete('sct', 'orders', 'list', '--search', '')).toEqual([]);
+      expect(await complete('sct invitations create --role ')).toEqual([]);
+      expect(await complete('sct invitations bulk-create --role ')).toEqual([]);
+      expect(await complete('sct orders list --search ')).toEqual([]);
       // zsh runs in an empty directory: no file to list there.
-      if (shell !== 'zsh') expect(names(await complete('sct', 'invitations', 'bulk-create', '--file', 'packa'))).toContain('package.json');
+      if (shell !== 'zsh') expect(names(await complete('sct invitations bulk-create --file packa'))).toContain('package.json');
     });
 
     it('offers file names for an argument that is a file (documents upload, origins check), none for an id', async () => {
       // zsh runs in an empty directory: no file to list there.
       if (shell !== 'zsh') {
-        expect(names(await complete('sct', 'documents', 'upload', 'packa'))).toContain('package.json');
-        expect(names(await complete('sct', 'origins', 'check', 'README.md', 'packa'))).toContain('package.json');
+        expect(names(await complete('sct documents upload packa'))).toContain('package.json');
+        expect(names(await complete('sct origins check README.md packa'))).toContain('package.json');
       }
-      expect(await complete('sct', 'orders', 'get', 'packa')).toEqual([]);
+      expect(await complete('sct orders get packa')).toEqual([]);
     });
 
     it('offers a file name with a space as one name (a spreadsheet export\'s "People list.csv")', async () => {
@@ -193,25 +201,25 @@ for (const [shell, complete] of Object.entries(shells)) {
       const spaced = join(dir, 'spaced');
       mkdirSync(spaced, { recursive: true });
       writeFileSync(join(spaced, 'People list.csv'), 'email\n');
-      const offered = names(await complete('sct', 'invitations', 'bulk-create', '--file', join(spaced, 'Peo')));
+      const offered = names(await complete(`sct invitations bulk-create --file ${join(spaced, 'Peo')}`));
       expect(offered.map((w) => w.replace(/\\ /g, ' '))).toEqual([join(spaced, 'People list.csv')]);
-      expect(names(await complete('sct', 'documents', 'upload', join(spaced, 'Peo'))).map((w) => w.replace(/\\ /g, ' '))).toEqual([join(spaced, 'People list.csv')]);
+      expect(names(await complete(`sct documents upload ${join(spaced, 'Peo')}`)).map((w) => w.replace(/\\ /g, ' '))).toEqual([join(spaced, 'People list.csv')]);
     });
 
     it('offers no flag after "--": every word there is an argument', async () => {
-      const after = names(await complete('sct', 'orders', 'list', '--', '--t'));
+      const after = names(await complete('sct orders list -- --t'));
       expect(after.filter((w) => w.startsWith('--'))).toEqual([]);
     });
 
     it('offers a group\'s commands after `sct help GROUP`, and each help word once', async () => {
-      expect(names(await complete('sct', 'help', 'orders', ''))).toEqual(expect.arrayContaining(['get', 'list', 'stats', 'sync']));
-      const words = names(await complete('sct', 'help', ''));
+      expect(names(await complete('sct help orders '))).toEqual(expect.arrayContaining(['get', 'list', 'stats', 'sync']));
+      const words = names(await complete('sct help '));
       expect(words).toEqual(expect.arrayContaining(['config', 'exit-codes', 'orders']));
       expect(new Set(words).size).toBe(words.length);
     });
 
     it('offers the profile names from the config file for --profile', async () => {
-      expect(names(await complete('sct', 'orders', 'list', '--profile', ''))).toEqual(expect.arrayContaining(['prod', 'staging']));
+      expect(names(await complete('sct orders list --profile '))).toEqual(expect.arrayContaining(['prod', 'staging']));
     });
 
     it('offers only the profile names sct takes, as written: a name from a file edited by hand is never run', async () => {
@@ -222,8 +230,8 @@ for (const [shell, complete] of Object.entries(shells)) {
       const before = env.SCT_CONFIG_DIR;
       env.SCT_CONFIG_DIR = hostile;
       try {
-        expect(names(await complete('sct', '--profile', ''))).toEqual(expect.arrayContaining(['prod']));
-        expect(names(await complete('sct', '--profile', '')).filter((n) => n !== 'default')).toEqual(['prod']);
+        expect(names(await complete('sct --profile '))).toEqual(expect.arrayContaining(['prod']));
+        expect(names(await complete('sct --profile ')).filter((n) => n !== 'default')).toEqual(['prod']);
         expect(existsSync(touched)).toBe(false);
       } finally {
         env.SCT_CONFIG_DIR = before!;
@@ -231,19 +239,19 @@ for (const [shell, complete] of Object.entries(shells)) {
     });
 
     it('offers subcommands first and flags only after a "-"', async () => {
-      const subs = names(await complete('sct', 'dds', ''));
+      const subs = names(await complete('sct dds '));
       expect(subs).toEqual(['available-orders', 'create', 'delete', 'get', 'list', 'trace', 'update', 'wait']);
-      const flags = names(await complete('sct', 'dds', 'list', '--'));
+      const flags = names(await complete('sct dds list --'));
       expect(flags).toEqual(expect.arrayContaining(['--type', '--status', '--output', '--profile']));
       expect(flags.every((f) => f.startsWith('--'))).toBe(true);
       // A flag's value is not taken for a command: `-o json` before the command path.
-      expect(names(await complete('sct', '-o', 'json', 'dds', 'l'))).toEqual(['list']);
+      expect(names(await complete('sct -o json dds l'))).toEqual(['list']);
     });
 
     if (shell !== 'bash') {
       it('shows descriptions of commands and flags', async () => {
-        expect(await complete('sct', 'dds', 'li')).toEqual(['list\tList due diligence statements']);
-        expect(await complete('sct', 'dds', 'list', '--stat')).toEqual([expect.stringMatching(/^--status\tstatus, comma-separated/)]);
+        expect(await complete('sct dds li')).toEqual(['list\tList due diligence statements']);
+        expect(await complete('sct dds list --stat')).toEqual([expect.stringMatching(/^--status\tstatus, comma-separated/)]);
       });
     }
   });
