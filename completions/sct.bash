@@ -7,7 +7,7 @@ __sct_files() {
 }
 _sct() {
   local cur prev cmdpath w i npos opts candidate afterdash paths fieldre at blanks
-  local -a glued
+  local -a glued whole
   # bash splits a word at its COMP_WORDBREAKS (--type=order as --type = order, a URL as
   # https : //u : p @ host : 8443/api): a word no blank precedes in the line is a piece of the
   # word before it (glued). COMP_WORDS holds each word as typed, quotes included; from a word the
@@ -26,26 +26,27 @@ _sct() {
   if [[ "$cur" == "=" && -n "${glued[COMP_CWORD]}" ]]; then cur=""
   # --type=or<TAB>: the flag is the word before the "=".
   elif [[ "$prev" == "=" ]]; then prev="${COMP_WORDS[COMP_CWORD-2]}"; fi
+  # The words before the one at the cursor, each piece joined to the word it was split from: a
+  # value is one word, whatever its pieces are (a URL's host called "api" is no command).
+  at=$COMP_CWORD
+  while [[ -n "${glued[at]}" ]]; do at=$((at-1)); done
+  for ((i=0; i<at; i++)); do
+    if [[ -n "${glued[i]}" ]]; then whole[${#whole[@]}-1]+="${COMP_WORDS[i]}"; else whole+=( "${COMP_WORDS[i]}" ); fi
+  done
   cmdpath="" npos=0 afterdash=0
   paths="|orders|orders list|orders get|orders create|orders update|orders delete|orders stats|orders trace|orders import|orders sync|products|products list|products get|products create|products update|products delete|origins|origins list|origins get|origins create|origins update|origins delete|origins check|origins import|origins sync|value-chains|value-chains list|value-chains get|value-chains create|value-chains update|value-chains delete|dds|dds list|dds get|dds create|dds update|dds delete|dds wait|dds available-orders|dds trace|risk|risk list|risk create|risk evidence|documents|documents list|documents get|documents upload|documents download|imports|imports list|imports get|imports create|info-requests|info-requests send|workspaces|workspaces list|workspaces switch|workspaces current|invitations|invitations list|invitations get|invitations create|invitations bulk-create|invitations revoke|invitations renew|invitations public|members|members list|members set-role|users|users list|roles|roles list|countries|countries list|countries get|user-config|user-config get|user-config set|auth|auth login|auth status|auth logout|auth token|config|config list|config get|config set|config unset|config path|config profiles|whoami|api|completion|sandbox|version|doctor|help|help orders|help products|help origins|help value-chains|help dds|help risk|help documents|help imports|help info-requests|help workspaces|help invitations|help members|help users|help roles|help countries|help user-config|help auth|help config|"
   # What --json takes as its field list (src/cli/argv.ts): names, dotted, comma-separated.
   fieldre='^[A-Za-z_][A-Za-z0-9_]*([.][A-Za-z0-9_]+)*(,[A-Za-z_][A-Za-z0-9_]*([.][A-Za-z0-9_]+)*)*$'
-  for ((i=1; i<COMP_CWORD; i++)); do
-    w="${COMP_WORDS[i]}"
+  for ((i=1; i<${#whole[@]}; i++)); do
+    w="${whole[i]}"
     case "$w" in
       --) afterdash=1; continue ;;
-      # --json id,name: the fields are no argument, unless the word is a command (sct --json whoami);
-      # --json=id,name comes as three words in bash (COMP_WORDBREAKS), the fields always.
-      --json) w="${COMP_WORDS[i+1]}"
-        if [[ "$w" == "=" ]]; then i=$((i+2))
-        elif [[ "$w" =~ $fieldre && "$paths" != *"|${cmdpath:+$cmdpath }$w|"* ]]; then i=$((i+1)); fi
+      # --json id,name: the fields are no argument, unless the word is a command (sct --json whoami).
+      --json) w="${whole[i+1]}"
+        if [[ "$w" =~ $fieldre && "$paths" != *"|${cmdpath:+$cmdpath }$w|"* ]]; then i=$((i+1)); fi
         continue ;;
-      # A value bash split at its word breaks (COMP_WORDBREAKS: a URL, https : //u : p @ host : 8080/api,
-      # an IPv6 host's "::") is one value.
-      -*) case " -o --output --columns --jq --profile --base-url --timeout --max-wait --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --traced-origin --limit --page-size --offset --parallel --ordering --search --filter --tags --traced-origins --external-id --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --item --set --file --idempotency-key --buyer-company-status --seller-company-status --group-by --delimit-by --to-order --to-origin --to-orders --to-origins --report --concurrency --encoding --delimiter --sheet --composition --name --sku --description --hs-code --scientific-name --common-name --country-code --updated-from --updated-to --passing-min --failing-min --id --exclude-id --max-size --out --country --external-ids --ids --exclude-ids --location --location-file --name-property --map --status --company-name --contact-name --reciprocal-company-id --dds-identifier --order --product --orders --products --assessment-run-id --assessment-run-ids --exclude-dds --dds --identifier --origin --document --origins --documents --content-type --source --exclude-type --email --email-contains --role --role-name --invited-by --expires-from --expires-to --first-name --last-name --job-title --token -X --method -f --raw-field -F --field -H --header --input --port --host --seed --rate-limit --statement-delay --latency --fail-rate --drop-rate " in *" $w "*) i=$((i+1)); [[ "${COMP_WORDS[i]}" == "=" ]] && i=$((i+1))
-            # (A command after a value that ends at a break is no piece of it.)
-            while [[ "${COMP_WORDS[i+1]}" =~ ^[:@=]+$ ]] && (( i+2 < COMP_CWORD )) && [[ "$paths" != *"|${cmdpath:+$cmdpath }${COMP_WORDS[i+2]}|"* ]]; do i=$((i+2)); done
-            [[ "${COMP_WORDS[i+1]}" =~ ^[:@=]+$ ]] && (( i+1 < COMP_CWORD )) && i=$((i+1)) ;; esac; continue ;;
+      # The word after a flag that takes a value is its value (--flag=value is one word: both).
+      -*) case " -o --output --columns --jq --profile --base-url --timeout --max-wait --type --buyer-status --seller-status --assessment-status --created-from --created-to --arrival-from --arrival-to --value-chain --tag --commodity --traced-origin --limit --page-size --offset --parallel --ordering --search --filter --tags --traced-origins --external-id --order-created-at --order-arrival-at --buyer-external-id --seller-external-id --buyer-company-id --seller-company-id --company-id --border-cross-country-code --signed-off-at --item --set --file --idempotency-key --buyer-company-status --seller-company-status --group-by --delimit-by --to-order --to-origin --to-orders --to-origins --report --concurrency --encoding --delimiter --sheet --composition --name --sku --description --hs-code --scientific-name --common-name --country-code --updated-from --updated-to --passing-min --failing-min --id --exclude-id --max-size --out --country --external-ids --ids --exclude-ids --location --location-file --name-property --map --status --company-name --contact-name --reciprocal-company-id --dds-identifier --order --product --orders --products --assessment-run-id --assessment-run-ids --exclude-dds --dds --identifier --origin --document --origins --documents --content-type --source --exclude-type --email --email-contains --role --role-name --invited-by --expires-from --expires-to --first-name --last-name --job-title --token -X --method -f --raw-field -F --field -H --header --input --port --host --seed --rate-limit --statement-delay --latency --fail-rate --drop-rate " in *" $w "*) i=$((i+1)) ;; esac; continue ;;
     esac
     candidate="${cmdpath:+$cmdpath }$w"
     case "$paths" in

@@ -191,7 +191,10 @@ function valueCases(nodes: Node[], body: (o: Opt) => string): string {
   return [...lines.filter((l) => !l.global), ...lines.filter((l) => l.global)].map((l) => l.text).join('\n');
 }
 
-/** Shell code shared by bash and zsh: find the command path and count positionals before the cursor. */
+/**
+ * Shell code shared by bash and zsh: find the command path and count positionals before the
+ * cursor. The words are whole, as the shell took them (bash's pieces joined again by _sct).
+ */
 function pathLoop(nodes: Node[], words: string, first: number, last: string): string {
   const valueFlags = valueFlagsOf(nodes);
   return `  cmdpath="" npos=0 afterdash=0
@@ -202,18 +205,12 @@ function pathLoop(nodes: Node[], words: string, first: number, last: string): st
     w="\${${words}[i]}"
     case "$w" in
       --) afterdash=1; continue ;;
-      # --json id,name: the fields are no argument, unless the word is a command (sct --json whoami);
-      # --json=id,name comes as three words in bash (COMP_WORDBREAKS), the fields always.
+      # --json id,name: the fields are no argument, unless the word is a command (sct --json whoami).
       --json) w="\${${words}[i+1]}"
-        if [[ "$w" == "=" ]]; then i=$((i+2))
-        elif [[ "$w" =~ $fieldre && "$paths" != *"|\${cmdpath:+$cmdpath }$w|"* ]]; then i=$((i+1)); fi
+        if [[ "$w" =~ $fieldre && "$paths" != *"|\${cmdpath:+$cmdpath }$w|"* ]]; then i=$((i+1)); fi
         continue ;;
-      # A value bash split at its word breaks (COMP_WORDBREAKS: a URL, https : //u : p @ host : 8080/api,
-      # an IPv6 host's "::") is one value.
-      -*) case " ${valueFlags.join(' ')} " in *" $w "*) i=$((i+1)); [[ "\${${words}[i]}" == "=" ]] && i=$((i+1))
-            # (A command after a value that ends at a break is no piece of it.)
-            while [[ "\${${words}[i+1]}" =~ ^[:@=]+$ ]] && (( i+2 < ${last} )) && [[ "$paths" != *"|\${cmdpath:+$cmdpath }\${${words}[i+2]}|"* ]]; do i=$((i+2)); done
-            [[ "\${${words}[i+1]}" =~ ^[:@=]+$ ]] && (( i+1 < ${last} )) && i=$((i+1)) ;; esac; continue ;;
+      # The word after a flag that takes a value is its value (--flag=value is one word: both).
+      -*) case " ${valueFlags.join(' ')} " in *" $w "*) i=$((i+1)) ;; esac; continue ;;
     esac
     candidate="\${cmdpath:+$cmdpath }$w"
     case "$paths" in
@@ -239,7 +236,7 @@ __sct_files() {
 }
 _sct() {
   local cur prev cmdpath w i npos opts candidate afterdash paths fieldre at blanks
-  local -a glued
+  local -a glued whole
   # bash splits a word at its COMP_WORDBREAKS (--type=order as --type = order, a URL as
   # https : //u : p @ host : 8443/api): a word no blank precedes in the line is a piece of the
   # word before it (glued). COMP_WORDS holds each word as typed, quotes included; from a word the
@@ -258,7 +255,14 @@ _sct() {
   if [[ "$cur" == "=" && -n "\${glued[COMP_CWORD]}" ]]; then cur=""
   # --type=or<TAB>: the flag is the word before the "=".
   elif [[ "$prev" == "=" ]]; then prev="\${COMP_WORDS[COMP_CWORD-2]}"; fi
-${pathLoop(nodes, 'COMP_WORDS', 1, 'COMP_CWORD')}
+  # The words before the one at the cursor, each piece joined to the word it was split from: a
+  # value is one word, whatever its pieces are (a URL's host called "api" is no command).
+  at=$COMP_CWORD
+  while [[ -n "\${glued[at]}" ]]; do at=$((at-1)); done
+  for ((i=0; i<at; i++)); do
+    if [[ -n "\${glued[i]}" ]]; then whole[\${#whole[@]}-1]+="\${COMP_WORDS[i]}"; else whole+=( "\${COMP_WORDS[i]}" ); fi
+  done
+${pathLoop(nodes, 'whole', 1, '${#whole[@]}')}
   case "$cmdpath|$prev" in
 ${valCases}
   esac

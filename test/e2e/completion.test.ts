@@ -90,11 +90,11 @@ const shells: Record<'bash' | 'zsh' | 'fish', Complete> = {
 const names = (lines: string[]) => lines.map((l) => l.split('\t')[0]).sort();
 
 describe.skipIf(!has('bash') || !existsSync('/usr/bin/script'))('bash at a real terminal', () => {
-  it('offers nothing where nothing sct knows matches: never a file name in place of a value, a shell or a profile; after --type= its values', async () => {
+  it('offers nothing where nothing sct knows matches: never a file name in place of a value, a shell or a profile; after --type= its values, after a URL the commands', async () => {
     const cwd = mkdtempSync(join(dir, 'files-'));
     writeFileSync(join(cwd, 'plain.csv'), '');
     // Typed at an interactive bash as a person would; each line is cancelled (Ctrl-C) after its TAB.
-    const typed = [`source ${join(root, 'completions/sct.bash')}\n`, 'sct orders list --type pl\t', '\u0003', 'sct completion pl\t', '\u0003', 'sct --profile pl\t', '\u0003', 'sct documents upload pl\t', '\u0003', 'sct orders list --type=\t\t', '\u0003', 'exit\n'];
+    const typed = [`source ${join(root, 'completions/sct.bash')}\n`, 'sct orders list --type pl\t', '\u0003', 'sct completion pl\t', '\u0003', 'sct --profile pl\t', '\u0003', 'sct documents upload pl\t', '\u0003', 'sct orders list --type=\t\t', '\u0003', 'sct --base-url https://u:p@api:8443/api ord\t', '\u0003', 'exit\n'];
     const child = execa('script', ['-qfec', 'bash --norc --noprofile -i', '/dev/null'], { cwd, env: { ...env, TERM: 'dumb', PS1: '$ ' }, reject: false, timeout: 20_000 });
     for (const keys of typed) {
       child.stdin!.write(keys);
@@ -108,6 +108,8 @@ describe.skipIf(!has('bash') || !existsSync('/usr/bin/script'))('bash at a real 
     expect(screen).toContain('sct documents upload plain.csv');
     // --type=: bash hands the "=" as the word at the cursor; the values go after it.
     expect(screen).toMatch(/manufactured_batch +produced_batch/);
+    // A URL's pieces that bash split at its breaks are one value, "api" among them no command.
+    expect(screen).toContain('sct --base-url https://u:p@api:8443/api orders ');
   });
 });
 
@@ -130,6 +132,11 @@ for (const [shell, complete] of Object.entries(shells)) {
       expect(names(await complete('sct --base-url http://[::1]:8080/api orders l'))).toEqual(['list']);
       // A value that ends at a break: the command after it is no piece of it.
       expect(names(await complete('sct --base-url http://h: orders l'))).toEqual(['list']);
+      // Pieces after a break that are a command's name (a gateway host called api, a password
+      // orders): one value all the same, up to the blank.
+      expect(names(await complete('sct --base-url https://u:p@api:8443/api ord'))).toEqual(['orders']);
+      expect(names(await complete('sct --base-url https://u:orders@host:8443/api prod'))).toEqual(['products']);
+      expect(names(await complete('sct --base-url=https://u:p@api:8443/api orders l'))).toEqual(['list']);
     });
 
     it('offers the shells for `sct completion` and the setting keys for `sct config get/set/unset`', async () => {
