@@ -33,7 +33,7 @@ export const ENVIRONMENT_VARIABLES: readonly Variable[] = [
     effect: 'profile name (as --profile); a name that is no profile is exit 2, except for auth login and config set, which create it.',
   },
   { names: 'SCT_CONFIG_DIR', inRootHelp: true, effect: 'directory of config.json and of bulk-run journals.' },
-  { names: 'XDG_CONFIG_HOME', effect: 'without SCT_CONFIG_DIR, the configuration is in $XDG_CONFIG_HOME/sct (else ~/.config/sct; %APPDATA%\\sct on Windows).' },
+  { names: 'XDG_CONFIG_HOME', effect: 'without SCT_CONFIG_DIR, the configuration is in $XDG_CONFIG_HOME/sct (else ~/.config/sct); on macOS in ~/Library/Preferences/sct and on Windows in %APPDATA%\\sct, whatever it says.' },
   { names: 'NO_COLOR', inRootHelp: true, effect: 'no colour (any non-empty value); also --no-color and CLICOLOR=0.' },
   { names: 'FORCE_COLOR, CLICOLOR_FORCE=1', effect: 'colour even when not at a terminal (--no-color still wins); FORCE_COLOR=0 turns it off.' },
   { names: 'TERM=dumb', effect: 'a terminal that cannot draw: no colour and no spinners; so is one that names no TERM (but on Windows).' },

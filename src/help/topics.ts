@@ -84,7 +84,8 @@ Strings from the API lose control characters and escape sequences on a terminal.
 
 const CONFIG = `Configuration:
 
-  config.json in $SCT_CONFIG_DIR, else $XDG_CONFIG_HOME/sct (~/.config/sct), mode 0600.
+  config.json in $SCT_CONFIG_DIR, else $XDG_CONFIG_HOME/sct (~/.config/sct; on macOS
+  ~/Library/Preferences/sct, on Windows %APPDATA%\\sct), mode 0600.
   A profile holds base_url, token, workspace and output; --profile NAME or SCT_PROFILE picks one
   (default "default"). Without a config file, SCT_BASE_URL and SCT_TOKEN are enough.
 

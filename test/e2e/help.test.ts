@@ -59,6 +59,13 @@ describe('sct help', () => {
     expect(r.stderr).toBe('');
   });
 
+  it('the config and environment topics say where macOS keeps the configuration, which XDG_CONFIG_HOME does not move', async () => {
+    for (const topic of ['config', 'environment']) {
+      const r = await runSct(['help', topic]);
+      expect(r.stdout.replace(/\s+/g, ' '), topic).toContain('macOS ~/Library/Preferences/sct'.replace('macOS', topic === 'config' ? 'macOS' : 'macOS in'));
+    }
+  });
+
   it("completion's install lines are printed whole, each a command or line to copy", async () => {
     const lines = [
       '$ mkdir -p ~/.local/share/bash-completion/completions',
