@@ -13,13 +13,13 @@
 // acts for: the same file run as another user, or after a workspace switch, is another run
 // (its rows were not done *there*). One process at a time runs a file: see lockRun.
 import { hostname } from 'node:os';
-import { accessSync, closeSync, constants, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { createHash, randomUUID } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { tryLock } from '../config/lock.js';
-import { danglingLinkOn, fileErrorText, nearestExisting, syncDirectory, writeAllSync, writeAtomically } from '../util/files.js';
+import { danglingLinkOn, danglingLinkText, fileErrorText, nearestExisting, syncDirectory, writeAllSync, writeAtomically } from '../util/files.js';
 import { SctError } from '../errors.js';
 import { idempotencyKey } from './idempotency.js';
 import { stripControl } from '../util/sanitize.js';
@@ -492,16 +492,6 @@ function journalHint(code: string | undefined, what: 'file' | 'directory' = 'fil
   }
 }
 
-/** Whether a link that leads to nothing does so because it leads back to itself (a→b→a): ELOOP, not ENOENT. */
-function loops(link: string): boolean {
-  try {
-    statSync(link);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ELOOP';
-  }
-}
-
 /**
  * Why a directory could not be made: Node's recursive mkdir says ENOENT on a read-only file
  * system (it tries the parents too), which names no cause: the nearest existing parent is asked.
@@ -510,7 +500,7 @@ function whyNotMade(err: unknown, dir: string): { text: string; code?: string } 
   const code = (err as NodeJS.ErrnoException).code;
   // A link to nothing on the way (a moved dotfiles folder): named, whatever Node calls it.
   const link = code === 'ENOENT' || code === 'ELOOP' ? danglingLinkOn(dir) : undefined;
-  if (link) return { text: `${link} is a symbolic link (to ${readlinkSync(link)}) ${loops(link) ? 'in a loop of links: it leads' : 'that leads'} to no file or directory`, code: 'ELOOP' };
+  if (link) return { text: danglingLinkText(link), code: 'ELOOP' };
   if (code !== 'ENOENT') return { text: fileErrorText(err), code };
   const parent = nearestExisting(dirname(dir));
   try {

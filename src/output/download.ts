@@ -2,8 +2,8 @@
 // costs nothing), the bytes go to a temporary file beside it, and only a complete file is
 // renamed into place. Nothing is written outside the directory the user named, and nothing
 // is overwritten without --force.
-import { accessSync, constants, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, rmSync, statSync, type Stats } from 'node:fs';
-import { claimFile, danglingLinkOn, existingTarget, fileErrorText, fileState, nearestExisting, NoReaderError, openToWriteInto, syncDirectory, type FileState } from '../util/files.js';
+import { accessSync, constants, createWriteStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, type Stats } from 'node:fs';
+import { claimFile, danglingLinkOn, danglingLinkText, existingTarget, fileErrorText, fileState, nearestExisting, NoReaderError, openToWriteInto, syncDirectory, type FileState } from '../util/files.js';
 import { basename, dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { once } from 'node:events';
@@ -171,8 +171,7 @@ export function checkOutIsDirectory(out: string, cwd: string): void {
 /** A directory to be made through a link to nothing is refused before the download, naming the link. */
 function refuseDanglingLink(dir: string, what: string): void {
   const link = danglingLinkOn(dir);
-  // What it names may be a link itself, or itself: "leads to nothing" holds for a chain and a loop.
-  if (link) throw new UsageError(`${what}: ${link} is a symbolic link (to ${readlinkSync(link)}) that leads to no file or directory`);
+  if (link) throw new UsageError(`${what}: ${danglingLinkText(link)}`);
 }
 
 /**

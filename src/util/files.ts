@@ -1,6 +1,6 @@
 // Reading a file named on the command line (or stdin for "-"), and writing a file whole through
 // a new temporary file renamed into place: one way each, shared by every command.
-import { closeSync, constants, copyFileSync, existsSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, constants, copyFileSync, existsSync, fchmodSync, fchownSync, fstatSync, fsyncSync, linkSync, lstatSync, openSync, readdirSync, readlinkSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -399,6 +399,20 @@ export function danglingLinkOn(path: string): string | undefined {
     if (entry) return entry.isSymbolicLink() && !existsSync(p) ? p : undefined;
     if (dirname(p) === p) return undefined;
   }
+}
+
+/**
+ * What a link danglingLinkOn found is, in words: one that leads to nothing, or one in a loop of
+ * links (a→b→a, or to itself), which leads to nothing too but is mended otherwise.
+ */
+export function danglingLinkText(link: string): string {
+  let loop = false;
+  try {
+    statSync(link);
+  } catch (err) {
+    loop = (err as NodeJS.ErrnoException).code === 'ELOOP';
+  }
+  return `${link} is a symbolic link (to ${readlinkSync(link)}) ${loop ? 'in a loop of links: it leads' : 'that leads'} to no file or directory`;
 }
 
 /** A file read for a body that is not the size it was when the body's length was said. */

@@ -201,7 +201,7 @@ describe('documents', () => {
     symlinkSync(loop, loop);
     await t.expectUsageErrors([
       [['documents', 'download', '4', '--out', `${chain}/x.pdf`], `--out ${chain}/x.pdf: ${chain} is a symbolic link (to ${link}) that leads to no file or directory`],
-      [['documents', 'download', '4', '--out', `${loop}/`], `--out ${loop}/: ${loop} is a symbolic link (to ${loop}) that leads to no file or directory`],
+      [['documents', 'download', '4', '--out', `${loop}/`], `--out ${loop}/: ${loop} is a symbolic link (to ${loop}) in a loop of links: it leads to no file or directory`],
     ]);
   });
 
