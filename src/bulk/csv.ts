@@ -815,8 +815,12 @@ export function decimalText(raw: string, numbers: NumberStyle): string {
     if (s.includes(',')) throw new Error(`"${raw}" has a comma: if it is a decimal comma, give --decimal-comma (or save the file with ; as separator)`);
     if (numbers === 'either' && DOT_GROUPED.test(s)) {
       const comma = s.replace(/\./g, '');
+      // Two dots are no decimal point: 12.500.000 has the one reading.
+      if (s.indexOf('.') !== s.lastIndexOf('.')) return comma;
+      // Offered as it reads one way only: 1.234 as itself would be refused again, 1.2340 is not.
+      const point = String(Number(s)) === s.replace(/^\+/, '') ? `${s}0` : String(Number(s));
       throw new Error(
-        `"${raw}" reads as ${Number(s)} with a decimal point and as ${comma} with a decimal comma, and the file's separator does not say which: write ${Number(s)} or ${comma}, give --decimal-comma, or save the file with , or ; as separator`,
+        `"${raw}" reads as ${Number(s)} with a decimal point and as ${comma} with a decimal comma, and the file's separator does not say which: write ${point} or ${comma}, give --decimal-comma, or save the file with , or ; as separator`,
       );
     }
     return s;

@@ -217,6 +217,13 @@ describe('files from spreadsheets: separators and decimal commas', () => {
       const ok = await t.sct(['orders', 'import', '--purchase', '--file', t.writeFile('tab.csv', row('1.25')), '--dry-run', '-o', 'json']);
       expect(ok.exitCode, ok.stderr).toBe(0);
       expect(dryRunBodies(ok.stdout)[0].items).toEqual([{ volume: 1.25, unit: 'kg' }]);
+      // What it offers to write reads one way only: 1.234 as itself would be refused again.
+      const same = await t.sct(['orders', 'import', '--purchase', '--file', t.writeFile('tab.csv', row('1.234')), '--dry-run', '-o', 'json']);
+      expect(same.stderr).toContain('write 1.2340 or 1234,');
+      // Two groups of dots are no decimal point: thousands, the one reading.
+      const grouped = await t.sct(['orders', 'import', '--purchase', '--file', t.writeFile('tab.csv', row('12.500.000')), '--dry-run', '-o', 'json']);
+      expect(grouped.exitCode, grouped.stderr).toBe(0);
+      expect(dryRunBodies(grouped.stdout)[0].items).toEqual([{ volume: 12500000, unit: 'kg' }]);
       const comma = await t.sct(['orders', 'import', '--purchase', '--file', t.writeFile('tab.csv', row('1.250')), '--dry-run', '-o', 'json', '--decimal-comma']);
       expect(comma.exitCode, comma.stderr).toBe(0);
       expect(dryRunBodies(comma.stdout)[0].items).toEqual([{ volume: 1250, unit: 'kg' }]);

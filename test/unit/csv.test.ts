@@ -272,6 +272,10 @@ describe('files from spreadsheets', () => {
     expect(decimalText('1250', 'either')).toBe('1250');
     expect(() => decimalText('1.250', 'either')).toThrow('"1.250" reads as 1.25 with a decimal point and as 1250 with a decimal comma');
     expect(() => decimalText('-12.500', 'either')).toThrow('as -12500 with a decimal comma');
+    expect(() => decimalText('1.234', 'either')).toThrow('write 1.2340 or 1234,');
+    expect(() => decimalText('1.250', 'either')).toThrow('write 1.25 or 1250,');
+    expect(decimalText('12.500.000', 'either')).toBe('12500000');
+    expect(decimalText('-1.000.000', 'either')).toBe('-1000000');
     expect(() => decimalText('1,5', 'either')).toThrow('give --decimal-comma');
     // A ;-separated file without --decimal-comma: one group of three after a dot reads both ways.
     expect(() => decimalText('1.234', 'semicolon')).toThrow('"1.234" reads as 1234 with a decimal comma and as 1.234 with a decimal point');
