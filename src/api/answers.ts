@@ -190,6 +190,14 @@ export function createdIdProblem(data: unknown): string | undefined {
 }
 
 /**
+ * What a bulk write's answer lacks when it holds no per-row results: an answer without a body (a
+ * 204) is named by its status, as a create's answer without its object is.
+ */
+export function withoutResults(status: number | undefined, data: unknown, what: string): string {
+  return status !== undefined && (data === undefined || data === null) ? `the service answered ${status} ${statusText(status)} without ${what}` : `no ${what}`;
+}
+
+/**
  * Why an answer that is neither an error nor a followed redirect still cannot be used, or
  * undefined when it can. A 204 is the whole answer to a change (a DELETE), never to a read: a
  * GET or a download answered with nothing would print `null` or save an empty file as if it were

@@ -11,6 +11,7 @@ import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
 import type { ApiClient } from '../api/client.js';
 import { PATHS } from '../api/paths.js';
+import { withoutResults } from '../api/answers.js';
 import { SctError, UsageError } from '../errors.js';
 import { informationRequestsResponseSchema, type InformationRequest } from '../api/schemas/statements.js';
 import { endDryRun, idCell, readCsv, RowErrors, refuseUnknownColumns } from '../bulk/csv.js';
@@ -151,7 +152,7 @@ async function sendChunk(client: ApiClient, requests: InformationRequest[], idem
     dryRunAnswer: { results: { processed: [], failed: [] } },
   });
   const parsed = informationRequestsResponseSchema.safeParse(res.data);
-  if (!parsed.success) throw new SctError(`unexpected answer from POST ${PATHS.informationRequestsBulk}: no per-row results`);
+  if (!parsed.success) throw new SctError(`unexpected answer from POST ${PATHS.informationRequestsBulk}: ${withoutResults(res.status, res.data, 'per-row results')}`);
   const results: RowResult[] = requests.map(() => ({ ok: false, unknown: true, error: 'the service did not report on this row: it may have acted on it' }));
   // A result is this row's when the order and value chain it names (where it names them) are
   // the row's: one that names another's (indexes the service mixed up) leaves the row unknown,

@@ -748,6 +748,32 @@ describe('a bulk request refused for what it is, not for its rows', () => {
   });
 });
 
+describe('a bulk write answered 204 No Content', () => {
+  it('is named as the creates name it: the status, and what the answer lacks', async () => {
+    const f = await fake((req, res) => {
+      if (req.method === 'GET' && req.url?.startsWith('/api/accounts/me')) return json(res, { id: 7, company: { id: 3, name: 'Co' }, auth_group: { id: 1, name: 'OWNER' }, active_user_company_id: 3 });
+      res.writeHead(204);
+      res.end();
+    });
+    const files = {
+      invitations: ['people-204.csv', 'email,auth_group\nw1@example.com,2\n'],
+      'info-requests': ['requests-204.csv', 'order_id,value_chain_id\n217,1\n'],
+      dds: ['pairs-204.csv', 'dds_id,order_id\n1,217\n'],
+    } as const;
+    const runs: Array<[string[], string]> = [
+      [['invitations', 'bulk-create'], files.invitations[0]],
+      [['info-requests', 'send'], files['info-requests'][0]],
+      [['dds', 'trace'], files.dds[0]],
+    ];
+    for (const [name, content] of Object.values(files)) writeFileSync(join(t.dir, name), content);
+    for (const [command, file] of runs) {
+      const r = await sctAt(f, [...command, '--file', join(t.dir, file), '--fresh']);
+      expect(r.exitCode, `${command.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(r.stderr, command.join(' ')).toMatch(/: the service answered 204 No Content without (per-row )?results/);
+    }
+  });
+});
+
 describe('a bulk request refused whole with errors by position', () => {
   it('gives each row its own errors (operations[1] is the second row), and the others are not sent, not rejected', async () => {
     const f = await fake((req, res) => {

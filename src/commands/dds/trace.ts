@@ -8,6 +8,7 @@
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
 import { PATHS } from '../../api/paths.js';
+import { withoutResults } from '../../api/answers.js';
 import { COLUMNS } from '../../output/columns.js';
 import { writeList } from '../../output/format.js';
 import { ApiError, PartialFailureError, SctError, UsageError } from '../../errors.js';
@@ -137,7 +138,7 @@ async function postTrace(client: ApiClient, body: { dds_id: number | number[]; o
   // A dry run goes on to the next chunk as if this one had added nothing.
   const res = await client.request({ method: 'POST', path: PATHS.statementTraceOrders, body, idempotencyKey, dryRunAnswer: { results: [] } });
   const parsed = traceOrdersResponseSchema.safeParse(res.data);
-  if (!parsed.success) throw new SctError(`unexpected answer from POST ${PATHS.statementTraceOrders}: no results`);
+  if (!parsed.success) throw new SctError(`unexpected answer from POST ${PATHS.statementTraceOrders}: ${withoutResults(res.status, res.data, 'results')}`);
   return parsed.data;
 }
 

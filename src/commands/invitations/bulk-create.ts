@@ -3,6 +3,7 @@
 import type { Context } from '../../context.js';
 import { describeRoles, isRoleId, roleAsGiven, roleIds, unknownRoles, type Role } from '../shared/roles.js';
 import { PATHS } from '../../api/paths.js';
+import { withoutResults } from '../../api/answers.js';
 import { writeRequests } from '../shared/dry-run.js';
 import type { PlannedRequest } from '../../api/client.js';
 import { REQUIRED } from '../../api/schemas/messages.js';
@@ -142,11 +143,11 @@ type PendingRole = Omit<InvitationCreate, 'auth_group'> & { auth_group: number |
  * is read from its invitation and error, not from the status word: the document leaves the
  * status values open.
  */
-export function invitationResults(answer: unknown, sent: ReadonlyArray<{ email: string }>): RowResult[] {
+export function invitationResults(answer: unknown, sent: ReadonlyArray<{ email: string }>, status?: number): RowResult[] {
   const results = bulkCreateResults(answer);
   if (!results) {
     const given = answer && typeof answer === 'object' && Array.isArray((answer as { results?: unknown }).results);
-    throw new SctError(`unexpected answer from POST ${PATHS.invitationsBulkCreate}: ${given ? 'its per-row results are not as the documents show them (index, status, an invitation with its id)' : 'no per-row results'}`);
+    throw new SctError(`unexpected answer from POST ${PATHS.invitationsBulkCreate}: ${given ? 'its per-row results are not as the documents show them (index, status, an invitation with its id)' : withoutResults(status, answer, 'per-row results')}`);
   }
   const byIndex = new Map(results.map((r) => [r.index, r]));
   return sent.map((row, i): RowResult => {
@@ -222,7 +223,7 @@ export async function bulkCreateInvitations(ctx: Context, opts: BulkCreateOption
     invalid,
     send: async (operations, keyFor, client) => {
       const res = await client.request({ method: 'POST', path: PATHS.invitationsBulkCreate, body: { operations }, idempotencyKey: keyFor(operations) });
-      return invitationResults(res.data, operations);
+      return invitationResults(res.data, operations, res.status);
     },
   });
 }
