@@ -77,7 +77,7 @@ export interface Context {
   dispose(): Promise<void>;
 }
 
-export interface ClientChoice {
+interface ClientChoice {
   auth?: boolean;
   finishInFlight?: boolean;
   /**

@@ -20,7 +20,7 @@ export interface OptionSpec {
 }
 
 /** Where a list's named filter flags go among its options (src/api/filters/<noun>.ts). */
-export interface FilterEntry<T extends ListFilters = ListFilters> {
+interface FilterEntry<T extends ListFilters = ListFilters> {
   readonly filters: T;
   /**
    * The table's named flags alone: the command is no list of it (`help filters`, completion and
@@ -30,7 +30,7 @@ export interface FilterEntry<T extends ListFilters = ListFilters> {
 }
 
 /** Another spelling of an option given before it, hidden from help (flags.ts, addAlias). */
-export interface AliasEntry {
+interface AliasEntry {
   readonly alias: string;
   readonly of: string;
 }

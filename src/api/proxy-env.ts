@@ -23,7 +23,7 @@ function proxyVariables(env: NodeJS.ProcessEnv): { http?: [string, string]; http
  * A proxy variable's value as the URL it names. Without a scheme, http is meant, as curl and Go
  * take `host:port` and `user:password@host:port`; undefined when it names no http(s) proxy.
  */
-export function proxyUrl(value: string): string | undefined {
+function proxyUrl(value: string): string | undefined {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
   try {
     const u = new URL(withScheme);

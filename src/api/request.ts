@@ -8,7 +8,7 @@ import { isStringTooLong, stringLimit } from '../util/format.js';
 /** The HTTP methods sct sends (`sct api -X` takes these). */
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type Method = (typeof METHODS)[number];
-export type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
+type QueryValue = string | number | boolean | undefined | null | Array<string | number>;
 export type Query = URLSearchParams | Record<string, QueryValue>;
 
 export interface RequestOptions {

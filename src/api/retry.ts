@@ -167,7 +167,7 @@ export function unavailableWaitMs(headers: Headers, now: number): number | undef
 }
 
 /** Retry-After in ms from now: delay-seconds or an HTTP date. Nonsense (negative, unparsable) is ignored. */
-export function retryAfterMs(headers: Headers, now: number): number | undefined {
+function retryAfterMs(headers: Headers, now: number): number | undefined {
   const v = headers['retry-after'];
   if (v === undefined) return undefined;
   const s = String(Array.isArray(v) ? v[0] : v).trim();

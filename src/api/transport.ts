@@ -15,7 +15,7 @@ import { hostAndPort, type ProxySettings } from './proxy-env.js';
 
 export type Headers = Record<string, string | string[] | undefined>;
 
-export interface WireRequest {
+interface WireRequest {
   method: string;
   headers: Record<string, string>;
   body?: string | Buffer | Readable;

@@ -63,7 +63,7 @@ export type FileHeader = Pick<CsvFile, 'name' | 'columns' | 'numbers'> & {
 };
 
 /** The flags of every command that reads a CSV file. */
-export interface FileReadFlags {
+interface FileReadFlags {
   encoding?: string;
   delimiter?: string;
   decimalComma?: boolean;

@@ -5,7 +5,7 @@ import { isUtf8 } from 'node:buffer';
 import { UsageError } from '../errors.js';
 import { textReader, type TextReader } from '../util/text.js';
 
-export const ENCODING_HINT = '--encoding windows-1252';
+const ENCODING_HINT = '--encoding windows-1252';
 
 /**
  * UTF-8 bytes without a byte-order mark. A valid UTF-8 file is returned as it is (no copy), so

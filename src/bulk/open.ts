@@ -86,7 +86,7 @@ export async function checkStillActingIn(client: ApiClient, before: ActingIn, si
   throw e;
 }
 
-export interface OpenedRun {
+interface OpenedRun {
   journal: Journal;
   /** Whom the token acts for as the run opened. */
   acting: ActingIn;
@@ -94,7 +94,7 @@ export interface OpenedRun {
   release: () => void;
 }
 
-export async function openRun(configDir: string, client: ApiClient, o: OpenRun, signal?: AbortSignal): Promise<OpenedRun> {
+async function openRun(configDir: string, client: ApiClient, o: OpenRun, signal?: AbortSignal): Promise<OpenedRun> {
   // Worked out once: the lock and the journal name the file alike.
   const identity = fileIdentity(configDir, o.file);
   const release = lockRun(configDir, { command: o.command, file: o.file, baseUrl: client.baseUrl, identity });

@@ -17,7 +17,7 @@ import { credentialsInText } from '../util/redact.js';
 import { shownFieldErrors } from '../api/errors.js';
 import { countOf } from '../util/format.js';
 
-export const OUTCOME_COLUMNS = [
+const OUTCOME_COLUMNS = [
   { header: 'LINE', path: 'line' },
   { header: 'KEY', path: 'key' },
   { header: 'STATUS', path: 'status' },

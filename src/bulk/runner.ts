@@ -102,7 +102,7 @@ export interface RunResult {
  * refused for what it is rather than for its rows: a 404 or 405 on a POST (a path the service
  * does not have: a wrong base URL, an endpoint gone), a 413 or 415 (a proxy's limit, a type).
  */
-export function isRejection(err: unknown): boolean {
+function isRejection(err: unknown): boolean {
   if (err instanceof RejectedError) return true;
   // A write the service may have carried out (the GET its redirect led to was refused) has no verdict.
   if (err instanceof SctError && err.delivery === 'unknown') return false;

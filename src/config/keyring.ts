@@ -18,7 +18,7 @@ import { InterruptedError } from '../errors.js';
 import { withoutCredentials } from '../util/redact.js';
 
 export const KEYRING_SERVICE = 'sct';
-export const KEYRING_TIMEOUT_MS = 3000;
+const KEYRING_TIMEOUT_MS = 3000;
 
 /** The keyring cannot be used here; `message` says why (no secret in it). */
 export class KeyringUnavailable extends Error {}

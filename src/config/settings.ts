@@ -8,7 +8,7 @@ import { baseUrlOf } from './paths.js';
 import { httpsInstead } from '../api/endpoint.js';
 import { shellWord } from '../util/shell.js';
 
-export type Source = 'flag' | 'env' | 'profile' | 'none';
+type Source = 'flag' | 'env' | 'profile' | 'none';
 export type TokenStorage = 'keyring' | 'config file' | 'none';
 
 /** Where a stored profile keeps its token, as `auth status` and `config profiles` say it. */
@@ -180,7 +180,7 @@ export function setOutputCommand(profile: string): string {
  * own), or the https one of a plain http URL sct would refuse; a URL holding a password is not
  * repeated.
  */
-export function loginCommand(s: Pick<Settings, 'profile' | 'baseUrl' | 'baseUrlSource' | 'httpsBaseUrl'>): string {
+function loginCommand(s: Pick<Settings, 'profile' | 'baseUrl' | 'baseUrlSource' | 'httpsBaseUrl'>): string {
   return `sct auth login${profileFlag(s.profile)}${baseUrlFlag(s)}`;
 }
 

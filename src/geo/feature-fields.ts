@@ -8,7 +8,7 @@ export const NAME_PROPERTIES = ['name', 'ProductionPlace', 'PRODUCTION_PLACE'] a
 export const AREA_PROPERTIES = ['area', 'AREA', 'Area'] as const;
 
 /** The property names of the registry's GeoJSON file description (case-sensitive there). */
-export const REGISTRY_PROPERTIES = ['ProductionPlace', 'ProducerCountry', 'ProducerName', 'Area'] as const;
+const REGISTRY_PROPERTIES = ['ProductionPlace', 'ProducerCountry', 'ProducerName', 'Area'] as const;
 export const REGISTRY_AREA = 'Area';
 
 const squeeze = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');

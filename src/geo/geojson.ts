@@ -51,7 +51,7 @@ export interface GeoJsonFile {
 }
 
 /** Why a `bbox` member breaks RFC 7946 §5 (2 × 2 or 2 × 3 numbers, south before north), if it does. */
-export function bboxProblem(bbox: unknown): string | undefined {
+function bboxProblem(bbox: unknown): string | undefined {
   if (bbox === undefined) return undefined;
   const ok = Array.isArray(bbox) && (bbox.length === 4 || bbox.length === 6) && bbox.every((n) => typeof n === 'number' && Number.isFinite(n));
   if (!ok) return `a malformed "bbox": RFC 7946 wants 4 numbers (or 6 with altitude), got ${JSON.stringify(bbox).slice(0, 60)}`;
@@ -156,7 +156,7 @@ export function fromGeoJsonValue(value: unknown, name: string, size: number): Ge
  * metres off, and a projected one (metres) is out of range: refused, naming the system. That
  * GeoJSON let a Feature or a geometry carry its own, for its positions alone (`whose`).
  */
-export function crsProblem(crs: unknown, whose = "the file's"): string | undefined {
+function crsProblem(crs: unknown, whose = "the file's"): string | undefined {
   if (crs === undefined || crs === null) return undefined;
   const props = crs && typeof crs === 'object' ? ((crs as { properties?: unknown }).properties as Record<string, unknown> | undefined) : undefined;
   const named = typeof props?.name === 'string' ? props.name : props?.code !== undefined ? `EPSG:${String(props.code)}` : undefined;

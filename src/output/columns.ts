@@ -18,7 +18,7 @@ export interface Column {
  * secondary facts (a type, counts), 1 what is derived or seldom looked at (the buyer's own status
  * of an order, who sent an invitation). The reasons are in docs/decisions/tables.md.
  */
-export type Priority = 1 | 2 | 3 | 4 | 5;
+type Priority = 1 | 2 | 3 | 4 | 5;
 
 const col = (header: string, path: string, priority: Priority, value?: Column['value']): Column => ({ header, path, priority, value });
 /** A row of a key/value view (DETAILS): every row is shown, so none has a priority. */

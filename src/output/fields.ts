@@ -24,7 +24,7 @@ export function splitFields(flag: string): string[] {
 }
 
 /** The documented field names of what a command prints, or undefined: any name. */
-export function documentedFields(printed: Printed | undefined): readonly string[] | undefined {
+function documentedFields(printed: Printed | undefined): readonly string[] | undefined {
   return printed && [...RESOURCE_FIELDS[printed.resource], ...(printed.extraFields ?? [])];
 }
 

@@ -96,7 +96,7 @@ export function createListWriter(io: IOStreams, options: OutputOptions): ListWri
 }
 
 /** The `--columns` paths whose first field no row has: most likely typos. */
-export function unknownColumns(flag: string, rows: unknown[]): string[] {
+function unknownColumns(flag: string, rows: unknown[]): string[] {
   return columnsFromFlag(flag)
     .map((c) => c.path)
     .filter((path) => !rows.some((r) => r !== null && typeof r === 'object' && Object.hasOwn(r, path.split('.')[0])));

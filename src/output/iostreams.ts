@@ -219,7 +219,7 @@ function isProgram(file: string, env: NodeJS.ProcessEnv): boolean {
  * Only a command that starts with a plain word is checked; anything else (`LESS=R less`, a
  * quoted path) is left to the shell.
  */
-export function missingPager(command: string, env: NodeJS.ProcessEnv): string | undefined {
+function missingPager(command: string, env: NodeJS.ProcessEnv): string | undefined {
   const program = /^\s*([\w./+-]+)(\s|$)/.exec(command)?.[1];
   if (program === undefined) return undefined;
   const found = program.includes('/') ? isProgram(program, env) : onPath(program, env);

@@ -1,6 +1,6 @@
 // "did you mean …?": the closest of some known names, by edit distance.
 
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let diag = prev[0];

@@ -8,7 +8,7 @@
 // one-request command's start-up, bench/results.md), and only a table fitted to a terminal needs
 // it: it is loaded then (loadMeasure), never for a pipe or a file.
 
-export const GAP = 2;
+const GAP = 2;
 const ELLIPSIS = '…';
 /** A free-text column is not shrunk below this (or its header, if shorter than its content). */
 const MIN_FREE = 6;

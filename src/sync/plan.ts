@@ -32,7 +32,7 @@ export interface SyncSpec {
   items?: ItemsSpec;
 }
 
-export interface ItemsSpec {
+interface ItemsSpec {
   /** The field holding the list (`items`). */
   field: string;
   /** The field that matches a file item with a service item (`line_number`). */
@@ -82,7 +82,7 @@ export interface PlannedCreate {
   itemLines?: number[];
 }
 
-export interface PlannedUpdate {
+interface PlannedUpdate {
   key: string;
   id: number;
   lines: number[];
@@ -95,7 +95,7 @@ export interface PlannedUpdate {
   itemLines?: Array<number | undefined>;
 }
 
-export interface Unchanged {
+interface Unchanged {
   key: string;
   id: number;
   lines: number[];
@@ -338,7 +338,7 @@ function questionMarksFor(text: string, was: string): boolean {
 }
 
 /** The fields where the file differs from the service, and the PATCH body that makes them agree. */
-export function diffObject(spec: SyncSpec, o: FileObject, current: Snapshot, notCompared: Set<string>): { changes: Change[]; body: Body; itemLines?: Array<number | undefined> } {
+function diffObject(spec: SyncSpec, o: FileObject, current: Snapshot, notCompared: Set<string>): { changes: Change[]; body: Body; itemLines?: Array<number | undefined> } {
   const changes: Change[] = [];
   const body: Body = {};
   const itemsField = spec.items?.field;

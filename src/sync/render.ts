@@ -140,7 +140,7 @@ export function planWriter(ctx: Context, o: PlanContext): PlanWriter {
 /** Rows of a plan written at a time, as a list's: a million rows' text is never held at once. */
 const PLAN_BATCH = 1000;
 
-export function summaryLine(plan: Plan, noun: string): string {
+function summaryLine(plan: Plan, noun: string): string {
   const parts = [`${plan.creates} to create`, `${plan.update.length} to update`, `${plan.unchanged.length} unchanged`];
   if (plan.onlyOnService.length) parts.push(`${plan.onlyOnService.length} only on the service (kept: sync never deletes)`);
   return `plan for ${noun}: ${parts.join(', ')}`;

@@ -67,7 +67,7 @@ function quote(value: unknown): string {
 }
 
 /** One issue in a plain sentence; undefined leaves zod's (for codes that carry their own message). */
-export function plainMessage(issue: ZodIssueLike): string | undefined {
+function plainMessage(issue: ZodIssueLike): string | undefined {
   const n = (v: number | bigint | undefined) => String(v);
   switch (issue.code) {
     case 'invalid_type': {

@@ -27,7 +27,7 @@ const optionalText = str255.nullable().optional();
 const countryCode = isoCountryCode.nullable().optional();
 const nonEmptyStrings = z.array(z.string().min(1, 'must be non-empty strings'));
 
-export const orderItemSchema = z.looseObject({
+const orderItemSchema = z.looseObject({
   id: id.optional(),
   buyer_product: id.optional(),
   seller_product: id.optional(),
@@ -68,21 +68,21 @@ const tradeFields = {
   excluded_propagation_identifiers: z.unknown().optional(),
 };
 
-export const saleOrderCreateSchema = z.looseObject({
+const saleOrderCreateSchema = z.looseObject({
   ...shared,
   ...tradeFields,
   seller_company_status: z.enum(SELLER_STATUSES).optional(),
   buyer_company_id: id.nullable().optional(),
 });
 
-export const purchaseOrderCreateSchema = z.looseObject({
+const purchaseOrderCreateSchema = z.looseObject({
   ...shared,
   ...tradeFields,
   buyer_company_status: z.enum(BUYER_STATUSES).optional(),
   seller_company_id: id.nullable().optional(),
 });
 
-export const batchOrderCreateSchema = z.looseObject({
+const batchOrderCreateSchema = z.looseObject({
   ...shared,
   company_id: z.number(requiredError).int().min(0).max(ID_MAX),
   buyer_company_status: z.enum(BUYER_STATUSES).optional(),

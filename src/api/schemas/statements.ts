@@ -78,7 +78,7 @@ export const traceOrdersResponseSchema = z.looseObject({
 export type TraceOrdersResponse = z.infer<typeof traceOrdersResponseSchema>;
 
 /** An element of the legacy bulk information request: an order, a value chain, or both. */
-export const informationRequestSchema = z
+const informationRequestSchema = z
   .object({ order_id: id.optional(), value_chain_id: id.optional() })
   .refine((r) => r.order_id !== undefined || r.value_chain_id !== undefined, 'needs order_id or value_chain_id');
 export type InformationRequest = z.infer<typeof informationRequestSchema>;
