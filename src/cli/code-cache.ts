@@ -35,14 +35,14 @@ import { writeAtomically } from '../util/files.js';
 import { homeDir, xdgDir } from '../config/paths.js';
 import { GLOBAL_VALUE_FLAGS } from '../global-flags.js';
 
-export interface HotModule<T> {
+interface HotModule<T> {
   exports: T;
   /** Writes the cache when there was none, V8 refused it, or a failed run's is replaced by a succeeding one's; never throws. */
   saveCache(exitCode: number): void;
 }
 
 /** The directory the code cache is kept in, or undefined where there is none to use. */
-export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
+function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
   if (env.NODE_DISABLE_COMPILE_CACHE) return undefined;
   const xdg = xdgDir(env.XDG_CACHE_HOME);
   if (xdg) return join(xdg, 'sct');
@@ -210,7 +210,7 @@ function removeFile(file: string): void {
  * optional), so `orders get 17 -o json`, `-q orders get 18` and `orders get 19` share their
  * files. Only a name: a word taken wrongly costs a file, never a wrong answer.
  */
-export function commandKey(argv: readonly string[]): string {
+function commandKey(argv: readonly string[]): string {
   const valueOf = (flag: string | undefined) => flag !== undefined && (GLOBAL_VALUE_FLAGS.has(flag) || flag === '--json');
   const words = argv.filter((a, i) => /^[a-z][a-z-]{0,30}$/.test(a) && !valueOf(argv[i - 1]));
   return words.slice(0, 2).join('-') || 'sct';

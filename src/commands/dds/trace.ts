@@ -26,7 +26,7 @@ import type { OptionsOf } from '../shared/options.js';
 import { AVAILABLE_ORDER_FILTERS } from '../../api/filters/dds.js';
 
 /** The service takes at most this many statement ids and order ids in one request. */
-export const TRACE_CHUNK = 100;
+const TRACE_CHUNK = 100;
 
 export const AVAILABLE_ORDERS_OPTIONS = [{ filters: AVAILABLE_ORDER_FILTERS }, ...LIST_OPTIONS] as const;
 
@@ -44,9 +44,9 @@ export const TRACE_OPTIONS = [
 export type TraceFlags = OptionsOf<typeof TRACE_OPTIONS>;
 
 /** The columns of pairs.csv, and the example row of `--template`. */
-export const PAIR_TEMPLATE: FileTemplate = { columns: ['dds_id', 'order_id'], example: { dds_id: '1', order_id: '217' } };
+const PAIR_TEMPLATE: FileTemplate = { columns: ['dds_id', 'order_id'], example: { dds_id: '1', order_id: '217' } };
 
-export interface TracePair {
+interface TracePair {
   dds_id: number;
   order_id: number;
 }
@@ -143,7 +143,7 @@ async function postTrace(client: ApiClient, body: { dds_id: number | number[]; o
 }
 
 /** Every row of pairs.csv checked (exit 2 naming each bad line, or left out with --skip-invalid), as chunk rows. */
-export async function readPairs(ctx: Context, file: string, flags: BulkRunFlags = {}): Promise<{ rows: ChunkRow<TracePair>[]; invalid: Outcome[] }> {
+async function readPairs(ctx: Context, file: string, flags: BulkRunFlags = {}): Promise<{ rows: ChunkRow<TracePair>[]; invalid: Outcome[] }> {
   let errors: RowErrors | undefined;
   // The line of each pair seen, by statement then order: numbers, not a string per pair.
   const seen = new Map<number, Map<number, number>>();

@@ -22,7 +22,7 @@ import { BULK_LIMIT } from '../../api/enums.js';
 import type { FileTemplate } from '../shared/bulk.js';
 import type { BulkCreateOptions } from './options.js';
 
-export const PEOPLE_COLUMNS = ['email', 'auth_group'] as const;
+const PEOPLE_COLUMNS = ['email', 'auth_group'] as const;
 
 export const PEOPLE_TEMPLATE: FileTemplate = { columns: PEOPLE_COLUMNS, example: { email: 'ana.silva@example.com', auth_group: 'member' } };
 
@@ -36,7 +36,7 @@ const WORDS = { noun: 'invitations', verb: 'created' };
  * pending invitation per e-mail, so the second row could only be rejected. Role names (--role's
  * too) are looked up once every row is read (`finish`).
  */
-export class InvitationRows {
+class InvitationRows {
   private readonly units: ChunkRow<InvitationCreate | PendingRole>[] = [];
   private readonly firstLine = new Map<string, number>();
   private named = 0;

@@ -34,7 +34,7 @@ const date = (path: string) => (row: Record<string, unknown>) => {
 };
 
 /** The key/value view of one order: who, what state, which dates, and how it is traced. */
-export const ORDER_DETAIL: Column[] = [
+const ORDER_DETAIL: Column[] = [
   { header: 'ID', path: 'id' },
   { header: 'EXTERNAL ID', path: 'external_id' },
   { header: 'TYPE', path: 'type' },

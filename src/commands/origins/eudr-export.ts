@@ -20,7 +20,7 @@ import type { EudrExportFlags } from './options.js';
 const DEFAULT_POINT_HA = 4;
 
 /** "25MB", "500kB", "2000000": bytes, with kB and MB as 1,000 and 1,000,000 (as the registry counts). */
-export function parseSize(text: string): number {
+function parseSize(text: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb)?\s*$/i.exec(text);
   const factor = { b: 1, kb: 1_000, mb: 1_000_000 }[(m?.[2] ?? 'b').toLowerCase() as 'b' | 'kb' | 'mb'];
   const bytes = m ? Math.floor(Number(m[1]) * factor) : NaN;
@@ -52,7 +52,7 @@ const GEOMETRIES = new Set(['Point', 'Polygon', 'MultiPolygon']);
  * coordinates only (an `Area` the location carries is a property there). Undefined for an origin
  * without a location: the registry refuses a feature without geometry (`left` counts them).
  */
-export function registryProperties(origin: Record<string, unknown>, left?: LeftOut): Record<string, unknown> | undefined {
+function registryProperties(origin: Record<string, unknown>, left?: LeftOut): Record<string, unknown> | undefined {
   const location = origin.location as { type?: unknown; coordinates?: unknown; Area?: unknown; area?: unknown } | null | undefined;
   if (!location || typeof location !== 'object' || !GEOMETRIES.has(location.type as string) || !Array.isArray(location.coordinates)) {
     left?.push(origin.id);

@@ -24,7 +24,7 @@ import type { ImportOriginsOptions } from './options.js';
 import type { FileTemplate } from '../shared/bulk.js';
 
 
-export const IMPORT_COLUMNS = ['name', 'country_code', 'description', 'external_id', 'latitude', 'longitude', 'location'] as const;
+const IMPORT_COLUMNS = ['name', 'country_code', 'description', 'external_id', 'latitude', 'longitude', 'location'] as const;
 const REQUIRED_COLUMNS = ['name', 'country_code'] as const;
 
 /** `--template` of origins import and sync: location is left out, as latitude and longitude say it. */
@@ -47,7 +47,7 @@ const COLUMN_ALIASES: Record<string, string[]> = { latitude: ['lat'], longitude:
 const EXPORTED_LOCATION = ['location.type', 'location.coordinates'] as const;
 
 /** Every header an origins file may have, aliases and an export's location columns included. */
-export const KNOWN_COLUMNS = [...IMPORT_COLUMNS, ...Object.values(COLUMN_ALIASES).flat(), ...EXPORTED_LOCATION];
+const KNOWN_COLUMNS = [...IMPORT_COLUMNS, ...Object.values(COLUMN_ALIASES).flat(), ...EXPORTED_LOCATION];
 
 export function importColumnNames(columns: string[]): Record<string, string> {
   const names: Record<string, string> = {};

@@ -32,7 +32,7 @@ export const TAGS_OPTION = { flags: '--tag <tag>', description: 'a tag (repeatab
 /** --idempotency-key on creates only. */
 export type BodyFlags = OptionsOf<readonly [...typeof BODY_OPTIONS, typeof IDEMPOTENCY_KEY_OPTION]>;
 
-export async function readJsonFile(file: string, stdin: Readable, signal?: AbortSignal): Promise<unknown> {
+async function readJsonFile(file: string, stdin: Readable, signal?: AbortSignal): Promise<unknown> {
   // A byte-order mark (Notepad's UTF-8) is no part of JSON, as sct api --input reads it.
   const text = (await readInputText(file, stdin, { signal })).replace(/^\uFEFF/, '');
   // A closed stdin or an empty file: said as such, not as the end of JSON it never began.
@@ -226,7 +226,7 @@ async function askField(
 }
 
 /** The prompt's label: the field's name, with the format it wants (a date, a comma list). */
-export function fieldLabel(key: string, field: z.ZodType): string {
+function fieldLabel(key: string, field: z.ZodType): string {
   const label = key.replace(/_/g, ' ');
   const accepts = (v: unknown) => field.safeParse(v).success;
   if (accepts('2024-01-31') && !accepts('2024-01-31T00') && !accepts('text')) return `${label} (YYYY-MM-DD)`;

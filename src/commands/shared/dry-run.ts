@@ -59,13 +59,13 @@ export async function writeRequests(ctx: Context, requests: Iterable<PlannedRequ
 }
 
 /** Requests written a batch at a time, as writeRequests writes them all. */
-export interface RequestWriter {
+interface RequestWriter {
   write(requests: PlannedRequest[]): Promise<void>;
   end(): Promise<void>;
 }
 
 /** A writer of requests in the output format: for a command that makes its requests as it reads its file. */
-export function requestWriter(ctx: Context): RequestWriter {
+function requestWriter(ctx: Context): RequestWriter {
   // A token in a file's cell (a description a user pasted it into) is never printed, as the
   // --verbose trace of the same request masks it.
   const token = tokenOf(ctx);

@@ -191,7 +191,7 @@ export function parseEnumList<T extends string>(value: string | undefined, flag:
 }
 
 /** --concurrency's and --parallel's bounds and default: requests or pages under way at once. */
-export const IN_FLIGHT = { min: 1, max: 16, default: 4 } as const;
+const IN_FLIGHT = { min: 1, max: 16, default: 4 } as const;
 
 /** "1..16, default 4; one at a time while the rate limit has fewer left": both flags' help says it so. */
 export const IN_FLIGHT_HELP = `${IN_FLIGHT.min}..${IN_FLIGHT.max}, default ${IN_FLIGHT.default}; one at a time while the rate limit has fewer left`;

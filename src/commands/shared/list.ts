@@ -12,7 +12,7 @@ import { collect, IN_FLIGHT_HELP, parseInteger, parseParallel, splitKeyValue, te
 import type { OptionSpec, OptionsOf } from './options.js';
 
 /** --parallel's help, the same for --all and sync's reads. */
-export const PARALLEL_HELP = `with --all: pages requested at the same time when the service pages by offset (${IN_FLIGHT_HELP})`;
+const PARALLEL_HELP = `with --all: pages requested at the same time when the service pages by offset (${IN_FLIGHT_HELP})`;
 
 /** The options every list takes, after its own (its filters and flags). */
 export const LIST_OPTIONS = [

@@ -14,7 +14,7 @@ import { optionOf, type OptionEntry, type OptionSpec, type OptionsOf } from './o
 import { fitLines } from '../../help/wrap.js';
 import { connectBulkRun } from '../../bulk/connect.js';
 
-export interface ArgumentSpec {
+interface ArgumentSpec {
   /** As commander spells it: `<id>`, `[shell]`, `<files...>`. */
   readonly name: string;
   readonly description?: string;
@@ -77,7 +77,7 @@ const isAlias = (e: OptionEntry): e is Extract<OptionEntry, { alias: string }> =
  * The commander command of spec on group, when the run wants it (`f.leaf`: a run that names its
  * command registers that one alone).
  */
-export function addLeaf(group: Command, f: Factory, spec: Leaf): Command | undefined {
+function addLeaf(group: Command, f: Factory, spec: Leaf): Command | undefined {
   return f.leaf(spec.name) ? commandOf(group, f, spec) : undefined;
 }
 
