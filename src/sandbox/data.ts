@@ -4,10 +4,10 @@
 import { createHash } from 'node:crypto';
 import { CATALOGUE, COMMODITIES, COUNTRIES, FIRST_NAMES, JOB_TITLES, LAST_NAMES, PLACES, type Commodity, type Country, type ProductType } from './reference.js';
 
-export { COMMODITIES, type Commodity };
+export { COMMODITIES };
 export const COMPOSITIONS = ['simple', 'composite'] as const;
 export const ORDER_TYPES = ['order', 'produced_batch', 'manufactured_batch', 'product_chain'] as const;
-export type OrderType = (typeof ORDER_TYPES)[number];
+type OrderType = (typeof ORDER_TYPES)[number];
 export const BUYER_STATUSES = ['draft', 'waiting_for_supplier', 'ready_for_review', 'statement_ready', 'completed', 'closed'] as const;
 export const SELLER_STATUSES = ['draft', 'untraced', 'pending', 'passing', 'failing', 'completed', 'closed'] as const;
 export const ASSESSMENT_STATUSES = ['pending', 'in_progress', 'passing', 'failing', 'mitigated'] as const;
@@ -162,7 +162,7 @@ export interface ValueChain {
   deleted_at: string | null;
 }
 
-export interface ItemMetadata {
+interface ItemMetadata {
   percentage_estimation_or_deviation?: string;
   supplementary_unit?: string;
   supplementary_unit_qualifier?: string;
@@ -213,7 +213,7 @@ export interface Order {
   deleted_at: string | null;
 }
 
-export interface StatementMetadata {
+interface StatementMetadata {
   eu_registry_status: string;
   eu_registry_status_observed_at: string | null;
   submitted_at: string | null;
@@ -354,7 +354,7 @@ export class Rng {
   }
 }
 
-export const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 export const isoDateTime = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 export const nowIso = (): string => isoDateTime(Date.now());
 
@@ -526,7 +526,7 @@ export class Store {
   }
 }
 
-export interface DemoTokenSpec {
+interface DemoTokenSpec {
   token: string;
   userId: number;
   companyId: number;

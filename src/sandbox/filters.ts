@@ -4,10 +4,10 @@
 import { badRequest, type Ctx } from './router.js';
 import { instantOf } from '../util/dates.js';
 
-export const DEFAULT_PAGE_SIZE = 10;
+const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 1000;
 
-export type FieldType = 'int' | 'number' | 'string' | 'enum' | 'bool' | 'date' | 'datetime' | 'uuid';
+type FieldType = 'int' | 'number' | 'string' | 'enum' | 'bool' | 'date' | 'datetime' | 'uuid';
 
 export interface FieldSpec<T> {
   type: FieldType;
@@ -138,7 +138,7 @@ export function parseBool(key: string, raw: string): boolean {
 }
 
 /** Date-times as the service accepts them: a date alone means midnight UTC, and so does a time without an offset. */
-export function parseDateTime(raw: string): number | null {
+function parseDateTime(raw: string): number | null {
   const ms = instantOf(raw);
   return Number.isNaN(ms) ? null : ms;
 }
@@ -283,7 +283,7 @@ function compare(a: unknown, b: unknown): number {
   return String(a).localeCompare(String(b), 'en');
 }
 
-export function orderingKeys<T>(spec: ListSpec<T>, params: Params): string[] {
+function orderingKeys<T>(spec: ListSpec<T>, params: Params): string[] {
   const raw = params.get('ordering');
   const keys = raw ? splitList(raw) : [];
   if (!keys.length) return spec.defaultOrdering ?? [];
@@ -339,7 +339,7 @@ export interface Page<R> {
   results: R[];
 }
 
-export function pageWindow(q: URLSearchParams): { limit: number; offset: number } {
+function pageWindow(q: URLSearchParams): { limit: number; offset: number } {
   let limit = intOr(q.get('limit'), DEFAULT_PAGE_SIZE);
   if (limit <= 0) limit = DEFAULT_PAGE_SIZE;
   return { limit: Math.min(limit, MAX_PAGE_SIZE), offset: intOr(q.get('offset'), 0) };

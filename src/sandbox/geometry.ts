@@ -34,7 +34,7 @@ function polygonProblem(rings: unknown): string | undefined {
 }
 
 /** Why a location cannot be stored, or undefined when it can (null clears it). */
-export function locationProblem(value: unknown): string | undefined {
+function locationProblem(value: unknown): string | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) return 'Invalid geometry: expected a GeoJSON object.';
   const { type, coordinates } = value as { type?: unknown; coordinates?: unknown };

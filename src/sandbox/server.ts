@@ -54,9 +54,9 @@ export interface SandboxOptions {
   compression?: Encoding[] | false;
 }
 
-export type Encoding = 'gzip' | 'br' | 'deflate';
+type Encoding = 'gzip' | 'br' | 'deflate';
 
-export interface DemoToken {
+interface DemoToken {
   token: string;
   user: string;
   email: string;
@@ -65,7 +65,7 @@ export interface DemoToken {
   role: string;
 }
 
-export interface RequestRecord {
+interface RequestRecord {
   method: string;
   path: string;
   query: string;
@@ -102,7 +102,7 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-export type BeforeHandle = (request: { method: string; path: string; query: string }) => void | Promise<void>;
+type BeforeHandle = (request: { method: string; path: string; query: string }) => void | Promise<void>;
 
 const REQUEST_LOG_LIMIT = 10_000;
 const IDEMPOTENCY_LIMIT = 10_000;
@@ -185,7 +185,7 @@ const COMPRESSIBLE = /^(text\/|application\/(json|geo\+json|xml|javascript)|imag
 const MIN_COMPRESSED_BYTES = 20;
 
 /** The first of `offered` that an Accept-Encoding header accepts (q=0 refuses), or undefined. */
-export function chooseEncoding(accept: string | string[] | undefined, offered: readonly Encoding[]): Encoding | undefined {
+function chooseEncoding(accept: string | string[] | undefined, offered: readonly Encoding[]): Encoding | undefined {
   const accepted = new Set<string>();
   for (const part of String(accept ?? '').toLowerCase().split(',')) {
     const [name, ...params] = part.trim().split(';').map((x) => x.trim());

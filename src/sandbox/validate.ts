@@ -134,7 +134,7 @@ const expectsObject = (iss: z.core.$ZodIssue) => iss.code === 'invalid_type' && 
  * values (DRF `ListField`) answers an object keyed by index: {"tags": {"0": ["This field may not
  * be blank."]}}. An element that should have been an object counts as a nested object.
  */
-export function toFieldErrors(issues: readonly z.core.$ZodIssue[]): Record<string, unknown> {
+function toFieldErrors(issues: readonly z.core.$ZodIssue[]): Record<string, unknown> {
   const root: ErrorNode = {};
   for (const iss of issues) {
     const path = iss.path.length ? iss.path.map((p) => (typeof p === 'number' ? p : String(p))) : ['non_field_errors'];

@@ -50,7 +50,7 @@ const embeddedStatement = (s: Statement) => ({
 });
 
 /** Active statements linked to an object, found through the given link list. */
-export function statementsLinking(ctx: Ctx, field: 'orders' | 'products', id: number) {
+function statementsLinking(ctx: Ctx, field: 'orders' | 'products', id: number) {
   const out: ReturnType<typeof embeddedStatement>[] = [];
   for (const s of ctx.store.statements.values())
     if (!s.deleted_at && s[field].includes(id)) out.push(embeddedStatement(ctx.store.settle(s)));
@@ -85,7 +85,7 @@ export function productObject(p: Product | undefined, ctx?: Ctx) {
   };
 }
 
-export function originObject(o: Origin) {
+function originObject(o: Origin) {
   return {
     id: o.id,
     name: o.name,

@@ -261,7 +261,7 @@ function createRisk(ctx: Ctx) {
 const safeName = (s: string) => s.replace(/[^\w.\- ]+/g, '_').replace(/^\.+/, '_').slice(0, 120) || 'file';
 
 /** The evidence package: one folder per kind of evidence under the assessment identifier. */
-export function evidenceZip(store: Store, r: RiskAssessment): Buffer {
+function evidenceZip(store: Store, r: RiskAssessment): Buffer {
   const root = safeName(r.identifier);
   const mtime = new Date(BASE_DATE);
   const files: Zippable = {};

@@ -34,7 +34,7 @@ const BULK_LIMIT = 100;
 
 type Status = (typeof INVITATION_STATUSES)[number];
 
-export function statusOf(inv: Invitation, now = Date.now()): Status {
+function statusOf(inv: Invitation, now = Date.now()): Status {
   return inv.status === 'pending' && Date.parse(inv.expires_at) <= now ? 'expired' : inv.status;
 }
 

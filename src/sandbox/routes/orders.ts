@@ -34,7 +34,7 @@ import { bool, date, dateTime, id, idList, int, invalidPk, nonEmptyStrings, num,
 import { embeddedStatement, productObject, valueChainObject } from './catalog.js';
 import { companyObject, countryObject, isOwned, myCompany, once, pulseParams, refErrors, timestampFields } from './common.js';
 
-export const ORDER_ACTIONS = ['buying', 'selling'] as const;
+const ORDER_ACTIONS = ['buying', 'selling'] as const;
 
 export function visibleTo(o: Order | undefined, company: number): o is Order {
   return !!o && !o.deleted_at && (o.buyer_company_id === company || o.seller_company_id === company || o.company_id === company);
@@ -42,7 +42,7 @@ export function visibleTo(o: Order | undefined, company: number): o is Order {
 
 /** Active statements per order id, built once per request: lists render and filter by it. */
 const statementIndexCache = new WeakMap<Ctx, Map<number, Statement[]>>();
-export function statementIndex(ctx: Ctx): Map<number, Statement[]> {
+function statementIndex(ctx: Ctx): Map<number, Statement[]> {
   let idx = statementIndexCache.get(ctx);
   if (idx) return idx;
   idx = new Map();
