@@ -145,7 +145,7 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
       if (broken) throw new AnswerError(`GET ${path}: ${broken} (stopped after ${plural(fetched, 'item')} in ${plural(requests, 'request')})`);
       if (stuck) {
         // Following such a link would never end (--all) or return the same items again.
-        throw new SctError(`the server's pagination does not advance on GET ${path}: ${stuck} (stopped after ${plural(fetched, 'item')} in ${plural(requests, 'request')})`);
+        throw new StuckPaginationError(`the server's pagination does not advance on GET ${path}: ${stuck} (stopped after ${plural(fetched, 'item')} in ${plural(requests, 'request')})`);
       }
       if (!next) return;
       pending = next;
@@ -273,6 +273,12 @@ function asPage<T>(
 }
 
 /** A first answer that is no list, for a listing that takes one (PageOptions.anyAnswer): it ends the listing, and is the caller's to use. */
+/**
+ * A listing stopped because its pages do not advance: the items it served again are this fault,
+ * not a list that changed while it was read (src/commands/shared/list.ts says nothing of them then).
+ */
+export class StuckPaginationError extends SctError {}
+
 export class NotAList extends NetworkError {
   constructor(
     message: string,

@@ -186,7 +186,7 @@ async function callApi(ctx: Context, path: string, opts: ApiOptions): Promise<vo
       if (err instanceof NotAList) return printAnswer(ctx, { status: err.page.status, headers: err.page.headers, data: err.page.data }, method, p, format);
       // As a list command: what was read stays parseable, and the error says it is incomplete.
       if (!writer?.wholeOnly) await writer?.end().catch(() => undefined);
-      warnChanged(ctx, changes, 'items');
+      warnChanged(ctx, changes, 'items', err);
       throw err;
     }
     await (writer ?? listWriter(ctx, format, [])).end();

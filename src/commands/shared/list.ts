@@ -4,7 +4,7 @@ import { singular } from '../../util/format.js';
 import type { Context } from '../../context.js';
 import type { Column } from '../../output/columns.js';
 import { createListWriter } from '../../output/format.js';
-import { DEFAULT_LIMIT, DEFAULT_PAGE_SIZE, type PageOptions } from '../../api/pagination.js';
+import { DEFAULT_LIMIT, DEFAULT_PAGE_SIZE, StuckPaginationError, type PageOptions } from '../../api/pagination.js';
 import { UsageError } from '../../errors.js';
 import { COUNTRY_CODE_RE } from '../../api/enums.js';
 import { unknownCountryProblem } from '../../geo/country-codes.js';
@@ -154,7 +154,7 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
     // whole list: computed on part of it, it would read as true.
     spinner.stop();
     if (writer.count > 0 && !writer.wholeOnly) await writer.end().catch(() => undefined);
-    warnChanged(ctx, changes, o.noun);
+    warnChanged(ctx, changes, o.noun, err);
     throw err;
   } finally {
     spinner.stop();
@@ -198,9 +198,11 @@ export function noteChanges(changes: ListChanges, page: { duplicates: number; co
  * Once, at the end of a listing: items the service served on more than one page were written
  * once; a count that moved between the first page and the last means items may have shifted
  * past a page boundary unseen (offset paging), or the list is another one (a workspace switched
- * elsewhere while it was read).
+ * elsewhere while it was read). Nothing when pages that do not advance stopped it (`stoppedBy`):
+ * its error names that fault.
  */
-export function warnChanged(ctx: Context, changes: ListChanges, noun: string): void {
+export function warnChanged(ctx: Context, changes: ListChanges, noun: string, stoppedBy?: unknown): void {
+  if (stoppedBy instanceof StuckPaginationError) return;
   const { duplicates, first, last } = changes;
   if (duplicates === 1) ctx.io.warn(`1 ${singular(noun)} came twice (the list changed while it was read): it was written once`);
   else if (duplicates > 0) ctx.io.warn(`${duplicates} ${noun} came twice (the list changed while it was read): each was written once`);
