@@ -20,8 +20,15 @@ import { withoutToken } from '../util/redact.js';
 import { jsonErrorPlace } from '../util/json-error.js';
 
 // HEAD: a GET's status and headers alone (`-i` shows them), as gh takes any method.
-/** Headers sct owns: the token is sct's to send, and only to the configured origin. */
-const RESERVED_HEADERS = ['authorization', 'host', 'content-length', 'cookie', 'proxy-authorization'];
+/** Headers sct owns, each with why (the token is sct's to send, and only to the configured origin) and what to do instead. */
+const TOKEN_HINT = 'use SCT_TOKEN or --profile for another token';
+const RESERVED_HEADERS: Record<string, { why: string; hint?: string }> = {
+  authorization: { why: 'sct sends the token itself, and only to the configured base URL', hint: TOKEN_HINT },
+  'proxy-authorization': { why: 'sct sends a proxy its user and password from HTTPS_PROXY (https://user:pass@proxy:port)' },
+  cookie: { why: 'sct sends no cookie: the token is the one credential it sends, and only to the configured base URL', hint: TOKEN_HINT },
+  host: { why: 'sct sets it from the base URL (--base-url to ask another host)' },
+  'content-length': { why: 'sct sets it from the body it sends' },
+};
 
 const API_OPTIONS = [
   { flags: '-X, --method <method>', description: (v: readonly string[]) => `HTTP method: ${v.join(', ')} (default GET, or POST when fields are given)`, values: METHODS },
@@ -93,8 +100,9 @@ export function parseHeaders(values: string[]): Record<string, string> {
     if (/[\r\n\0]/.test(value)) throw new UsageError(`invalid -H "${name}": the value has a line break`);
     // What Node (and HTTP/1.1) can put on the wire: a header is Latin-1 text.
     if (/[^\t\x20-\x7e\x80-\xff]/.test(value)) throw new UsageError(`-H ${name}: the value has characters a header cannot carry (only Latin-1 text): nothing was sent`);
-    if (RESERVED_HEADERS.includes(name.toLowerCase())) {
-      throw new UsageError(`-H ${name}: sct sets this header itself (the token goes only to the configured base URL)`, {}, 'use SCT_TOKEN or --profile for another token');
+    const reserved = Object.hasOwn(RESERVED_HEADERS, name.toLowerCase()) ? RESERVED_HEADERS[name.toLowerCase()] : undefined;
+    if (reserved) {
+      throw new UsageError(`-H ${name}: ${reserved.why}`, {}, reserved.hint);
     }
     headers[name] = value;
   }

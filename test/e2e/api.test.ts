@@ -41,7 +41,11 @@ describe('sct api headers', () => {
 
   it('refuses an Authorization header: the token is sct\'s own', async () => {
     await t.expectUsageErrors([
-      [['api', '/accounts/me', '-H', 'Authorization: Bearer other'], /-H Authorization: sct sets this header itself/],
+      [['api', '/accounts/me', '-H', 'Authorization: Bearer other'], /-H Authorization: sct sends the token itself, and only to the configured base URL/],
+      // Each header sct owns is refused for its own reason, never with the token's words.
+      [['api', '/accounts/me', '-H', 'Cookie: a=b'], /-H Cookie: sct sends no cookie: the token is the one credential it sends/],
+      [['api', '/accounts/me', '-H', 'Host: other.example'], /-H Host: sct sets it from the base URL \(--base-url to ask another host\)/],
+      [['api', '/accounts/me', '-H', 'Content-Length: 5'], /-H Content-Length: sct sets it from the body it sends/],
       [['api', '/accounts/me', '-H', 'no colon'], /expected 'Name: value'/],
       [['api', '/origins', '-X', 'POST', '--paginate'], /--paginate works with GET only/],
       [['api', 'https://elsewhere.example/api/orders'], /not a full URL/],
