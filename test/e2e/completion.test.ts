@@ -93,15 +93,39 @@ describe.skipIf(!has('bash') || !existsSync('/usr/bin/script'))('bash at a real 
   it('offers nothing where nothing sct knows matches: never a file name in place of a value, a shell or a profile; after --type= its values, after a URL the commands', async () => {
     const cwd = mkdtempSync(join(dir, 'files-'));
     writeFileSync(join(cwd, 'plain.csv'), '');
-    // Typed at an interactive bash as a person would; each line is cancelled (Ctrl-C) after its TAB.
-    const typed = [`source ${join(root, 'completions/sct.bash')}\n`, 'sct orders list --type pl\t', '\u0003', 'sct completion pl\t', '\u0003', 'sct --profile pl\t', '\u0003', 'sct documents upload pl\t', '\u0003', 'sct orders list --type=\t\t', '\u0003', 'sct --base-url https://u:p@api:8443/api ord\t', '\u0003', 'exit\n'];
-    const child = execa('script', ['-qfec', 'bash --norc --noprofile -i', '/dev/null'], { cwd, env: { ...env, TERM: 'dumb', PS1: '$ ' }, reject: false, timeout: 20_000 });
-    for (const keys of typed) {
+    // Typed at an interactive bash as a person would; each line is cancelled (Ctrl-C) after its
+    // TAB. The next line is typed once bash has shown what it completes (or, where it completes
+    // nothing, a moment after) and its prompt again: a busy machine runs a completion slowly.
+    const lines: Array<[keys: string, shows?: string]> = [
+      ['sct orders list --type pl\t'],
+      ['sct completion pl\t'],
+      ['sct --profile pl\t'],
+      ['sct documents upload pl\t', 'plain.csv'],
+      ['sct orders list --type=\t\t', 'produced_batch'],
+      ['sct --base-url https://u:p@api:8443/api ord\t', 'api orders '],
+    ];
+    const child = execa('script', ['-qfec', 'bash --norc --noprofile -i', '/dev/null'], { cwd, env: { ...env, TERM: 'dumb' }, reject: false, timeout: 60_000 });
+    let screen = '';
+    child.stdout!.on('data', (d: Buffer) => (screen += d.toString()));
+    // A prompt of its own, which the line that sets it does not echo ('PRO''MPT> ').
+    const prompts = () => screen.split('PROMPT> ').length - 1;
+    const until = async (ready: () => boolean) => {
+      for (const end = Date.now() + 15_000; !ready() && Date.now() < end; ) await new Promise((go) => setTimeout(go, 50));
+    };
+    child.stdin!.write(`PS1='PRO''MPT> '; source ${join(root, 'completions/sct.bash')}\n`);
+    await until(() => prompts() >= 1);
+    for (const [keys, shows] of lines) {
+      const from = screen.length;
       child.stdin!.write(keys);
-      await new Promise((go) => setTimeout(go, 400));
+      if (shows) await until(() => screen.slice(from).includes(shows));
+      // A list of choices is followed by the prompt and line drawn again: that too is waited for.
+      await new Promise((go) => setTimeout(go, shows ? 300 : 1000));
+      const shown = prompts();
+      child.stdin!.write('\u0003');
+      await until(() => prompts() > shown);
     }
-    const r = await child;
-    const screen = String(r.stdout);
+    child.stdin!.write('exit\n');
+    await child;
     expect(screen).toContain('sct orders list --type pl');
     // A file is taken by documents upload: completed there, and only there.
     expect(screen.match(/plain\.csv/g) ?? [], screen).toHaveLength(1);
@@ -110,7 +134,7 @@ describe.skipIf(!has('bash') || !existsSync('/usr/bin/script'))('bash at a real 
     expect(screen).toMatch(/manufactured_batch +produced_batch/);
     // A URL's pieces that bash split at its breaks are one value, "api" among them no command.
     expect(screen).toContain('sct --base-url https://u:p@api:8443/api orders ');
-  });
+  }, 90_000);
 });
 
 for (const [shell, complete] of Object.entries(shells)) {
