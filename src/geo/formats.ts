@@ -477,9 +477,14 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
     const shx = siblingName('shx');
     written = shpRecordRings(entries[shp]!, shp, shx === undefined ? undefined : { name: shx, bytes: entries[shx]! });
     // shpjs stops without a word at a record the file ends inside: a plot fewer.
-    // The records can be read without the index: so sct reads a layer zipped without its .shx.
-    if (written.index) throw new UsageError(`${name}: ${written.index}`, {}, `export the layer again, or zip it without ${shx}: sct then reads the records of ${shp} one after another`);
+    // The records can be read without the index: so sct reads a layer zipped without its .shx, and
+    // says so where that reading gets through (an old record's tail a GIS left stops it).
+    if (written.index) {
+      const bare = readsWithoutIndex(entries[shp]!, shp);
+      throw new UsageError(`${name}: ${written.index}`, {}, bare ? `export the layer again, or zip it without ${shx}: sct then reads the records of ${shp} one after another` : 'export the layer again');
+    }
     if (written.cut) throw new UsageError(`${name}: ${shp} ${written.cut}: the file is cut short`, {}, 'export the layer again, or send the files as the GIS wrote them');
+    if (written.noRecord) throw new UsageError(`${name}: ${shp} ${written.noRecord}`, {}, 'export the layer again, and send its .shx with it: the records are then read where it places them');
     // The records GDAL reads, in its order: shpjs would read 8 zero bytes of padding as a record
     // without a shape, and the stale bytes of a record a GIS moved as the record.
     geometries = parseShp(written.bytes);
@@ -564,6 +569,8 @@ interface ShpRecords {
   rings: Array<number | undefined>;
   /** Where the file ends short of its records, if it does. */
   cut?: string;
+  /** Where, read one after another, the records reach bytes that are none (the file not cut short). */
+  noRecord?: string;
   /** Why the .shx is no index of the .shp's records, if it is not. */
   index?: string;
   /** The header and the records read, one after another: what shpjs is handed. */
@@ -608,6 +615,7 @@ function shpRecordRings(shp: Uint8Array, shpName: string, shx?: { name: string; 
   // Bytes past the last whole entry are no entry, as GDAL reads them.
   const listed = shxView && Math.floor((shxView.readInt32BE(24) * 2 - 100) / 8);
   const entryAt = (i: number) => shxView!.readInt32BE(100 + 8 * i) * 2;
+  const entryLength = (i: number) => shxView!.readInt32BE(104 + 8 * i) * 2;
   const zeros = (from: number) => shp.subarray(from).every((b) => b === 0);
   // GDAL reads a record where the .shx says and never looks at its number; a writer that numbers
   // records otherwise than 1, 2, 3… (from 0, all 1) is read so. Where most records carry their
@@ -632,7 +640,16 @@ function shpRecordRings(shp: Uint8Array, shpName: string, shx?: { name: string; 
     }
     return found;
   };
-  // The record so read that holds byte x past its start.
+  // Where the .shx has a record start or end, and the header's and the file's ends.
+  let vouched: Set<number> | undefined;
+  const vouch = () => {
+    const at = new Set([100, shp.length]);
+    for (let i = 0; i < listed!; i++) at.add(entryAt(i)).add(entryAt(i) + 8 + entryLength(i));
+    return at;
+  };
+  // The record so read that holds byte x past its start. Read so, bytes that are no record (the tail
+  // of a record a GIS rewrote shorter in place) are taken for a record header, and what follows is
+  // misread: a record is named only where the .shx has a record start or end at both its ends.
   const around = (x: number) => {
     bounds ??= walk();
     let low = 0;
@@ -644,7 +661,10 @@ function shpRecordRings(shp: Uint8Array, shpName: string, shx?: { name: string; 
       else high = mid;
     }
     const start = bounds[low]!;
-    return x === start ? undefined : { number: view.getInt32(start), start, end: bounds[high]! };
+    const end = bounds[high]!;
+    vouched ??= vouch();
+    if (x === start || !vouched.has(start) || !vouched.has(end)) return undefined;
+    return { number: view.getInt32(start), start, end };
   };
   const misplaced = (x: number, where: string) => ({
     rings,
@@ -654,7 +674,9 @@ function shpRecordRings(shp: Uint8Array, shpName: string, shx?: { name: string; 
   });
   const inside = (x: number) => {
     const record = around(x);
-    return record && misplaced(x, `inside record ${record.number} of ${shpName} (bytes ${record.start} to ${record.end - 1}), where no record starts`);
+    // A record's number names it only in a layer numbered 1, 2, 3…
+    const which = record && ((numbered ??= numberedInOrder()) ? `record ${record.number} of ${shpName}` : `a record of ${shpName}`);
+    return record && misplaced(x, `inside ${which} (bytes ${record.start} to ${record.end - 1}), where no record starts`);
   };
   const taken: Uint8Array[] = [shp.subarray(0, 100)];
   let at = 100;
@@ -672,23 +694,34 @@ function shpRecordRings(shp: Uint8Array, shpName: string, shx?: { name: string; 
     }
     const content = at + 8;
     const length = content <= shp.length ? view.getInt32(at + 4) * 2 : 0;
-    if (content > shp.length || length < 0 || content + length > shp.length) {
+    const past = content > shp.length || length < 0 || content + length > shp.length;
+    // A record has the length its .shx entry gives (or 8 bytes less: some writers count the record
+    // header in the entry); bytes read as a header that give another are no record the .shx places.
+    const indexed = listed === undefined ? length : entryLength(rings.length);
+    const unlike = listed !== undefined && (length < 0 || (length !== indexed && length + 8 !== indexed));
+    if (past) {
       // Past the length the header gives, what makes no whole record is no record.
       if (listed === undefined && at >= declared && declared >= 100) break;
-      if (listed !== undefined) {
-        // A record the file ends inside has the length its .shx entry gives (or that and its
-        // 8-byte header, as some writers give it); other bytes read as a header are no record.
-        const indexed = shxView!.readInt32BE(104 + 8 * rings.length) * 2;
-        const whereNone = `where no record of ${shpName} starts: the record header read there gives a length of ${length} bytes, and the file has ${shp.length}`;
-        if (length < 0 || (length !== indexed && length + 8 !== indexed)) return inside(at) ?? misplaced(at, whereNone);
+      if (unlike) return inside(at) ?? misplaced(at, `where no record of ${shpName} starts: the record header read there gives a length of ${length} bytes, and the file has ${shp.length}`);
+      // Read one after another, the file is cut short only where its header says it holds more;
+      // else these bytes are none (the tail of a record a GIS rewrote shorter in place).
+      if (listed === undefined && (length < 0 || declared <= shp.length)) {
+        const read = content > shp.length ? `${shp.length - at} bytes are left there, fewer than a record header's 8` : `the record header read there gives a length of ${length} bytes, and the file has ${shp.length}`;
+        return {
+          rings,
+          noRecord: `holds no record at byte ${at}, where record ${rings.length + 1} would start, its records read one after another: ${read}`,
+          bytes: shp,
+          counted: shpName,
+        };
       }
-      if (length < 0) throw new Error(`record ${rings.length + 1} gives a negative length`);
-      return { rings, cut: `ends inside record ${rings.length + 1} (its header gives ${declared} bytes, the file has ${shp.length})`, bytes: shp, counted: shpName };
+      const end = content + length;
+      const cut = declared > shp.length ? `its header gives ${declared} bytes` : `bytes ${at} to ${end - 1} by its record header and ${shx!.name}`;
+      return { rings, cut: `ends inside record ${rings.length + 1} (${cut}, the file has ${shp.length})`, bytes: shp, counted: shpName };
     }
-    if (listed !== undefined && view.getInt32(at) !== rings.length + 1) {
-      const wrong = inside(at) ?? ((numbered ??= numberedInOrder()) ? misplaced(at, `where the record header of ${shpName} gives record number ${view.getInt32(at)}`) : undefined);
-      if (wrong) return wrong;
+    if (listed !== undefined && view.getInt32(at) !== rings.length + 1 && (numbered ??= numberedInOrder())) {
+      return inside(at) ?? misplaced(at, `where the record header of ${shpName} gives record number ${view.getInt32(at)}`);
     }
+    if (unlike) return inside(at) ?? misplaced(at, `where the record header of ${shpName} gives a length of ${length} bytes, and ${shx!.name} ${indexed}`);
     taken.push(shp.subarray(at, content + length));
     at = content + length;
     // Polygon, PolygonZ, PolygonM: the number of parts at 36, of points at 40, the parts' starts at 44.
@@ -732,6 +765,16 @@ function shpRecordRings(shp: Uint8Array, shpName: string, shx?: { name: string; 
   const bytes = Buffer.concat(taken);
   bytes.writeInt32BE(bytes.length / 2, 24);
   return { rings, bytes, counted: listed === undefined ? shpName : shx!.name };
+}
+
+/** Whether the records of a .shp can be read one after another, as without its .shx. */
+function readsWithoutIndex(shp: Uint8Array, shpName: string): boolean {
+  try {
+    const read = shpRecordRings(shp, shpName);
+    return !read.cut && !read.noRecord;
+  } catch {
+    return false;
+  }
 }
 
 /** Where a .dbf ends inside the records its header counts, if it does. */

@@ -434,8 +434,10 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     const moved = Buffer.concat([shp, third]);
     moved.writeInt32BE(1, shp.length);
     moved.writeInt32BE(moved.length / 2, 24);
+    // The entry gives the new record's place and length (GDAL reads none where it gives the old length).
     const edited = Buffer.from(shx);
     edited.writeInt32BE(shp.length / 2, 100);
+    edited.writeInt32BE((third.length - 8) / 2, 104);
     const file = t.writeFile('edited-in-place.zip', Buffer.from(zipSync({ ...entries, 'plots.shp': moved, 'plots.shx': edited })));
     const r = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
@@ -452,13 +454,18 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     }
   });
 
-  it('a .shx entry that places a record where none starts (in the header, inside a record, on another record, on bytes that are no record) is exit 2 naming the .shx, nothing sent', async () => {
+  it('a .shx entry that places a record where none starts (in the header, inside a record, on another record, on bytes that are no record, on a record of another length) is exit 2 naming the .shx, nothing sent', async () => {
     const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
     const shp = Buffer.from(entries['plots.shp']!);
     // plots.shp's records start at 100, 252 and 472; a .shx entry gives the offset in 16-bit words.
     const placing = (record: number, at: number) => {
       const shx = Buffer.from(entries['plots.shx']!);
       shx.writeInt32BE(at / 2, 100 + 8 * (record - 1));
+      return shx;
+    };
+    const giving = (record: number, bytes: number) => {
+      const shx = Buffer.from(entries['plots.shx']!);
+      shx.writeInt32BE(bytes / 2, 104 + 8 * (record - 1));
       return shx;
     };
     const tailed = Buffer.concat([shp, Buffer.from('GARBAGE-GARBAGE!')]);
@@ -469,6 +476,8 @@ describe('plot files as suppliers send them, read whole or refused', () => {
       ['shp-as-shx.zip', { 'plots.shx': shp }, 'plots.shx places record 1 at byte 2, inside the 100-byte header of plots.shp, where no record starts'],
       ['on-another.zip', { 'plots.shx': placing(2, 472) }, 'plots.shx places record 2 at byte 472, where the record header of plots.shp gives record number 3'],
       ['on-no-record.zip', { 'plots.shp': tailed, 'plots.shx': placing(3, 608) }, 'plots.shx places record 3 at byte 608, where no record of plots.shp starts: the record header read there gives a length of 2190379610 bytes, and the file has 624'],
+      // Record 2's entry giving 200 bytes where its record header gives 212.
+      ['other-length.zip', { 'plots.shx': giving(2, 200) }, 'plots.shx places record 2 at byte 252, where the record header of plots.shp gives a length of 212 bytes, and plots.shx 200'],
     ] as const) {
       const file = t.writeFile(zip, Buffer.from(zipSync({ ...entries, ...files })));
       const check = await t.sct(['origins', 'check', file]);
@@ -486,6 +495,78 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     const bare = await t.sct(['origins', 'check', t.writeFile('mid-record-no-shx.zip', Buffer.from(zipSync(noShx)))]);
     expect(bare.exitCode, bare.stderr).toBe(0);
     expect(bare.stdout).toBe('mid-record-no-shx.zip: 3 features (0 points, 3 polygons, 23.97 ha): no findings\n');
+  });
+
+  it('a layer numbered from 0 (or all 1) with a record rewritten shorter in place, its old tail left (GDAL\'s SHPWriteObject), is read by its .shx as GDAL reads it; an entry inside a record is still refused', async () => {
+    // rewritten-shp.zip (test/fixtures/README.md): record 2 ends at 372, its old tail runs to 436,
+    // where record 3 starts; read as a record header, the tail gives number 0 and bytes 372 to 11003.
+    const entries = unzipSync(readFileSync(fixture('rewritten-shp.zip')));
+    const numbered = (number: (i: number) => number) => {
+      const shp = Buffer.from(entries['plots.shp']!);
+      const shx = Buffer.from(entries['plots.shx']!);
+      for (let i = 0; 108 + 8 * i <= shx.length; i++) shp.writeInt32BE(number(i), shx.readInt32BE(100 + 8 * i) * 2);
+      return shp;
+    };
+    for (const [zip, files] of [
+      ['rewritten-shp.zip', {}],
+      ['rewritten-1-based.zip', { 'plots.shp': numbered((i) => i + 1) }],
+      ['rewritten-all-1.zip', { 'plots.shp': numbered(() => 1) }],
+    ] as const) {
+      const file = t.writeFile(zip, Buffer.from(zipSync({ ...entries, ...files })));
+      const check = await t.sct(['origins', 'check', file]);
+      expect(check.exitCode, check.stderr).toBe(0);
+      expect(check.stdout).toBe(`${zip}: 10 features (0 points, 10 polygons, 39.81 ha): no findings\n`);
+      const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+      expect(imported.exitCode, imported.stderr).toBe(0);
+      const bodies = dryRunBodies(imported.stdout) as Array<{ external_id: string; location: { coordinates: number[][][] } }>;
+      expect(bodies.map((b) => b.external_id)).toEqual(Array.from({ length: 10 }, (_v, i) => `CI-RW-${i + 1}`));
+      // Record 2 as rewritten: its ring's first 4 points, closed.
+      expect(bodies[1]!.location.coordinates).toEqual([[[-5.001234, 5.998766], [-5.001234, 6.001234], [-4.998766, 6.001234], [-4.998766, 5.998766], [-5.001234, 5.998766]]]);
+    }
+    // Entry 3 moved 4 bytes into record 3: refused, the walk from byte 100 (lost in the old tail) not named;
+    // the records cannot be read one after another either, so that is not offered.
+    const shx = Buffer.from(entries['plots.shx']!);
+    shx.writeInt32BE(440 / 2, 100 + 8 * 2);
+    const moved = t.writeFile('rewritten-moved.zip', Buffer.from(zipSync({ ...entries, 'plots.shx': shx })));
+    const said = 'plots.shx places record 3 at byte 440, where no record of plots.shp starts: the record header read there gives a length of 167772160 bytes, and the file has 13300';
+    const check = await t.sct(['origins', 'check', moved]);
+    expect(check.exitCode, check.stdout).toBe(2);
+    expect(check.stderr).toBe(`error: rewritten-moved.zip: ${said}\nhint: export the layer again\n`);
+    const before = t.sb.requests.length;
+    const imported = await t.sct(['origins', 'import', '--file', moved, '--dry-run', '-o', 'json']);
+    expect(imported.exitCode).toBe(2);
+    expect(imported.stderr).toContain(said);
+    expect(t.sb.requests.length).toBe(before);
+    // Without the .shx the old tail is read as a record header (as GDAL's SHAPE_RESTORE_SHX reads it:
+    // "Invalid length for entity 3"), and what follows is no record: not a file cut short.
+    const { 'plots.shx': _shx, ...noShx } = entries;
+    const bare = await t.sct(['origins', 'check', t.writeFile('rewritten-no-shx.zip', Buffer.from(zipSync(noShx)))]);
+    expect(bare.exitCode, bare.stdout).toBe(2);
+    expect(bare.stderr).toMatch(/^error: rewritten-no-shx\.zip: plots\.shp holds no record at byte 11004, where record 4 would start, its records read one after another: the record header read there gives a length of -?\d+ bytes, and the file has 13300\n/);
+    expect(bare.stderr).toContain('hint: export the layer again, and send its .shx with it: the records are then read where it places them\n');
+    expect(bare.stderr).not.toContain('cut short');
+  });
+
+  it('a .shp whose records, read one after another, reach a record header giving more than the file holds is cut short only where its header gives more too', async () => {
+    const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
+    const shp = Buffer.from(entries['plots.shp']!);
+    const { 'plots.shx': _shx, ...noShx } = entries;
+    // plots.shp's records end at 608; after them a record header, number 4 and 200 bytes, and 8 bytes.
+    const tail = Buffer.alloc(16);
+    tail.writeInt32BE(4, 0);
+    tail.writeInt32BE(100, 4);
+    const tailed = Buffer.concat([shp, tail]);
+    tailed.writeInt32BE(tailed.length / 2, 24);
+    const r = await t.sct(['origins', 'check', t.writeFile('tail-header.zip', Buffer.from(zipSync({ ...noShx, 'plots.shp': tailed })))]);
+    expect(r.exitCode, r.stdout).toBe(2);
+    expect(r.stderr).toBe('error: tail-header.zip: plots.shp holds no record at byte 608, where record 4 would start, its records read one after another: the record header read there gives a length of 200 bytes, and the file has 624\nhint: export the layer again, and send its .shx with it: the records are then read where it places them\n');
+    // With its .shx, record 3 (bytes 472 to 607 by its record header and the .shx) cut 30 bytes short
+    // under a header giving the cut length.
+    const cut = Buffer.from(shp.subarray(0, shp.length - 30));
+    cut.writeInt32BE(cut.length / 2, 24);
+    const c = await t.sct(['origins', 'check', t.writeFile('cut-restated.zip', Buffer.from(zipSync({ ...entries, 'plots.shp': cut })))]);
+    expect(c.exitCode, c.stdout).toBe(2);
+    expect(c.stderr).toContain(`error: cut-restated.zip: plots.shp ends inside record 3 (bytes 472 to 607 by its record header and plots.shx, the file has ${shp.length - 30}): the file is cut short\n`);
   });
 
   it('a .shx that is no index (another file code, a header length under 100 or past its end, under 100 bytes, a .dbf renamed) is exit 2 naming it, as GDAL refuses it', async () => {
