@@ -31,7 +31,7 @@ import { scanListPage } from './json-page.js';
 import { bytesWithoutToken, credentialsInText, maskToken, redactSignedUrl, redactUrl, valueWithoutToken, withoutCredentials, withoutSignedUrl, withoutToken } from '../util/redact.js';
 import { USER_AGENT } from '../version.js';
 import { formatDuration } from '../util/format.js';
-import { toSearchParams, writtenJson, type Method, type Query, type RequestOptions } from './request.js';
+import { toSearchParams, writtenJson, type Method, type Query, type RequestOptions, type TimeLimit } from './request.js';
 import {
   MAX_JSON_BYTES,
   checkedBody,
@@ -425,16 +425,40 @@ export class ApiClient {
     // node:crypto is loaded by the first POST that needs a key of its own: a GET never does.
     const idempotencyKey =
       method === 'POST' ? (options.idempotencyKey ?? headerValue(options.headers, 'idempotency-key') ?? (await import('node:crypto')).randomUUID()) : undefined;
-    const call = new Call(json === undefined ? options : { ...options, bodyAsIs: json }, mode, url, this.baseUrl, idempotencyKey, this.retryPolicy, { client: this.signal, clientWire: this.requestSignal });
-    // A link the service handed out (an upload's, a download's) that is plain http while the
-    // service is reached over https: the file would go unencrypted, open to anyone on the way.
-    if (call.signed && this.origin.startsWith('https:') && url.protocol === 'http:' && !isLoopback(url.hostname)) {
-      throw new PlainLinkError(`${call.where()}: the service (over https) handed out a plain http link: not used, the file would go unencrypted`);
+    // The whole command's limit ends this request's attempts and waits as the caller's own
+    // signal would; what it ends is then said as the timeout it is (below).
+    const limit = options.timeLimit && this.limitSignal(options.timeLimit);
+    const signal = limit && options.signal ? AbortSignal.any([options.signal, limit.signal]) : (limit?.signal ?? options.signal);
+    const call = new Call({ ...options, signal, ...(json === undefined ? {} : { bodyAsIs: json }) }, mode, url, this.baseUrl, idempotencyKey, this.retryPolicy, { client: this.signal, clientWire: this.requestSignal });
+    try {
+      // A link the service handed out (an upload's, a download's) that is plain http while the
+      // service is reached over https: the file would go unencrypted, open to anyone on the way.
+      if (call.signed && this.origin.startsWith('https:') && url.protocol === 'http:' && !isLoopback(url.hostname)) {
+        throw new PlainLinkError(`${call.where()}: the service (over https) handed out a plain http link: not used, the file would go unencrypted`);
+      }
+      for (;;) {
+        const answer = await this.attempt(call);
+        if (answer !== AGAIN) return answer;
+      }
+    } catch (err) {
+      // Ended by the limit, not by a stop (Ctrl-C, the caller's giving up): a timeout (exit 1),
+      // named as the user gave it, and as likely to have been carried out as the stop found it.
+      if (limit?.signal.aborted && err instanceof InterruptedError && !this.signal?.aborted && !options.signal?.aborted) {
+        call.fail(new NetworkError(`${call.where()}: ${this.timeoutReason(options.timeLimit!.ms)}${call.retries.attemptsSaid}`), err.delivery === 'unknown');
+      }
+      throw err;
+    } finally {
+      limit?.clear();
     }
-    for (;;) {
-      const answer = await this.attempt(call);
-      if (answer !== AGAIN) return answer;
-    }
+  }
+
+  /** A command's time limit as a signal: aborted when it ends, at once when it has. */
+  private limitSignal(limit: TimeLimit): { signal: AbortSignal; clear: () => void } {
+    const controller = new AbortController();
+    const left = limit.at - this.now();
+    if (left <= 0) controller.abort();
+    const timer = left > 0 ? setTimeout(() => controller.abort(), left) : undefined;
+    return { signal: controller.signal, clear: () => clearTimeout(timer) };
   }
 
   /** One attempt of a call, from the rate-limit budget to the answer read: AGAIN when another is due. */
@@ -840,8 +864,8 @@ export class ApiClient {
     };
   }
 
-  private timeoutReason(): string {
-    return `no complete answer within ${formatDuration(this.opts.timeoutMs)} (--timeout)`;
+  private timeoutReason(ms = this.opts.timeoutMs): string {
+    return `no complete answer within ${formatDuration(ms)} (--timeout)`;
   }
 
   /**

@@ -67,6 +67,13 @@ export interface RequestOptions {
    * a 503's Retry-After, the budget spent): `dds wait` names it when its own deadline ends one.
    */
   onWait?: (why: 'rate-limit' | 'retry-after', ms: number) => void;
+  /**
+   * A limit on the whole command this request is part of (`dds create --wait --timeout 3s`: the
+   * create and the polls after it). The request, its retries and waits included, gets what is
+   * left of it; cut off by it, it fails as timed out, naming the limit as the user gave it. For a
+   * JSON answer, read within it; a stream's body is read after.
+   */
+  timeLimit?: TimeLimit;
   /** On a dry run, what a raw body stands for, as printed ("the 6 bytes of a.pdf"). */
   dryRunBody?: string;
   /**
@@ -75,6 +82,12 @@ export interface RequestOptions {
    * what follows would act on an answer that never came.
    */
   dryRunAnswer?: unknown;
+}
+
+/** A limit on a whole command: when it ends (the client's clock, ms) and how long it is, as given. */
+export interface TimeLimit {
+  at: number;
+  ms: number;
 }
 
 export function toSearchParams(query: Query): URLSearchParams {

@@ -161,3 +161,46 @@ describe('dds wait --timeout against a service that does not answer', () => {
     }
   });
 });
+
+describe('dds create --wait --timeout bounds the create too', () => {
+  const RUN = '3f6c2a1e-8b4d-4c9a-9e2f-1a2b3c4d5e6f';
+
+  it('a create that is never answered ends at the deadline: may have been created, with the key a rerun sends', async () => {
+    const url = await listen(createTcpServer(() => undefined) as unknown as Server);
+    const create = ['dds', 'create', '--type', 'EUDR', '--assessment-run-id', RUN, '--wait', '--timeout', '3s'];
+    const started = Date.now();
+    const r = await t.sctBin(create, { env: { SCT_BASE_URL: url }, timeout: 60_000 });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(r.exitCode, r.stderr).toBe(1);
+    // The limit the user gave, not the per-request 30 s the create had kept.
+    expect(r.stderr).toContain('error: POST /due-diligence-statements: no complete answer within 3s (--timeout)\n');
+    expect(r.stderr).toMatch(/hint: it may have been created \(its answer never came\): run the same command with --idempotency-key [0-9a-f-]{36} to get its outcome without creating it twice/);
+    expect(r.stdout).toBe('');
+
+    const given = await t.sctBin([...create, '--idempotency-key', 'cocoa-q3'], { env: { SCT_BASE_URL: url }, timeout: 60_000 });
+    expect(given.exitCode, given.stderr).toBe(1);
+    expect(given.stderr).toContain('hint: it may have been created (its answer never came): run the same command again (it sends the same key)');
+  });
+
+  it('the wait after a slow create gets what is left of --timeout, not all of it again', async () => {
+    const url = await listen(
+      createServer((req, res) => {
+        req.resume();
+        // The create is answered after 4 s; the statement's polls never are.
+        if (req.method !== 'POST') return;
+        setTimeout(() => {
+          res.writeHead(201, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ id: 7, type: 'EUDR', status: 'in_progress', dds_identifier: null, dds_data: {} }));
+        }, 4000);
+      }),
+    );
+    const started = Date.now();
+    const r = await t.sctBin(['dds', 'create', '--type', 'EUDR', '--assessment-run-id', RUN, '--wait', '--timeout', '5s', '--json', 'id,status'], { env: { SCT_BASE_URL: url }, timeout: 60_000 });
+    const took = Date.now() - started;
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('timed out after 5s: statement 7 did not answer');
+    expect(JSON.parse(r.stdout)).toEqual({ id: 7, status: 'in_progress' });
+    // 5 s in all (the poll at the deadline gets a second more), not 4 s + 5 s.
+    expect(took).toBeLessThan(8000);
+  });
+});

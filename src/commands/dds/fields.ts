@@ -32,7 +32,7 @@ export const CREATE_OPTIONS = [
   IDEMPOTENCY_KEY_OPTION,
   { flags: '--wait', description: 'wait until the service has finished the statement (complete: exit 0, failed: exit 1)' },
   // Without --wait the global --timeout, per request, as on every command.
-  { flags: '--timeout <duration>', description: `with --wait: how long to wait for the statement in all, e.g. 90s, 10m (default ${formatDuration(DEFAULT_WAIT_MS)}); without it, the timeout of each request (default ${TIMEOUT_OPTION.default}s)` },
+  { flags: '--timeout <duration>', description: `with --wait: how long the command may take in all, the create and the wait, e.g. 90s, 10m (default ${formatDuration(DEFAULT_WAIT_MS)}); without it, the timeout of each request (default ${TIMEOUT_OPTION.default}s)` },
   DRY_RUN_OPTION,
 ] as const;
 

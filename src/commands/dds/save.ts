@@ -9,7 +9,7 @@ import { UsageError } from '../../errors.js';
 import { statementCreateSchema, statementUpdateSchema } from '../../api/schemas/statements.js';
 import { saveOne, sendOne } from '../shared/crud.js';
 import { parseIdList, splitList } from '../shared/flags.js';
-import { waitAfterCreate, waitTimeoutMs } from './wait.js';
+import { waitAfterCreate, waitLimit } from './wait.js';
 
 
 export function statementFields(opts: CreateFlags): Record<string, unknown> {
@@ -26,13 +26,14 @@ export function statementFields(opts: CreateFlags): Record<string, unknown> {
 
 export async function createStatement(ctx: Context, opts: CreateFlags, cmd: Command): Promise<void> {
   // Read before sending, so a bad --timeout is a usage error with nothing created.
-  const timeoutMs = opts.wait ? waitTimeoutMs(ctx, cmd) : undefined;
+  const limit = opts.wait ? waitLimit(ctx, cmd) : undefined;
   const request = { method: 'POST' as const, path: PATHS.statements, flags: opts, named: statementFields(opts), schema: statementCreateSchema, what: 'statement' };
-  if (timeoutMs === undefined) {
+  if (limit === undefined) {
     await saveOne(ctx, { ...request, columns: COLUMNS.statement, detail: DETAILS.statement });
     return;
   }
-  await waitAfterCreate(ctx, await sendOne(ctx, request), timeoutMs);
+  // --timeout is the whole command's: the create gets what is left of it, and the wait the rest.
+  await waitAfterCreate(ctx, await sendOne(ctx, { ...request, timeLimit: limit }), limit);
 }
 
 export async function updateStatement(ctx: Context, id: number, opts: UpdateFlags): Promise<void> {

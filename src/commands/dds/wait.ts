@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
+import type { TimeLimit } from '../../api/request.js';
 import { PATHS } from '../../api/paths.js';
 import { COLUMNS, DETAILS } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
@@ -22,26 +23,28 @@ const FIRST_INTERVAL_MS = 1000;
 const MAX_INTERVAL_MS = 15_000;
 
 /**
- * The wait's deadline. The global --timeout (seconds per request) has the same name, and
+ * The wait's deadline, from now: a waiting command's --timeout bounds the whole command (a
+ * create's request included). The global --timeout (seconds per request) has the same name, and
  * commander hands the value to whichever option the program defines first — the global one —
  * so on a waiting command a --timeout the user typed is read as the wait's length, and each
- * poll keeps the default per-request timeout.
+ * request keeps the default per-request timeout within it.
  */
-export function waitTimeoutMs(ctx: Context, cmd: Command): number {
-  if (cmd.getOptionValueSourceWithGlobals('timeout') !== 'cli') return DEFAULT_WAIT_MS;
-  const ms = parseDuration(String(ctx.flags.timeout), '--timeout');
-  ctx.flags.timeout = undefined;
-  return ms;
+export function waitLimit(ctx: Context, cmd: Command): TimeLimit {
+  let ms = DEFAULT_WAIT_MS;
+  if (cmd.getOptionValueSourceWithGlobals('timeout') === 'cli') {
+    ms = parseDuration(String(ctx.flags.timeout), '--timeout');
+    ctx.flags.timeout = undefined;
+  }
+  return { at: ctx.now() + ms, ms };
 }
 
 export async function waitCommand(ctx: Context, id: number, cmd: Command): Promise<void> {
-  const timeoutMs = waitTimeoutMs(ctx, cmd);
-  const statement = await pollStatement(ctx, id, timeoutMs);
+  const statement = await pollStatement(ctx, id, waitLimit(ctx, cmd));
   await finish(ctx, statement);
 }
 
 /** After a create with --wait: a statement already final (EUTR) or draft (PPWR) needs no polling. */
-export async function waitAfterCreate(ctx: Context, created: unknown, timeoutMs: number): Promise<void> {
+export async function waitAfterCreate(ctx: Context, created: unknown, limit: TimeLimit): Promise<void> {
   const s = asStatement(created, 'POST');
   if (s.status === 'draft') {
     ctx.io.info(`statement ${s.id} is a ${statusOnStderr(ctx, 'draft')}: nothing to wait for (it changes only with \`sct dds update ${s.id} --status …\`)`);
@@ -55,7 +58,7 @@ export async function waitAfterCreate(ctx: Context, created: unknown, timeoutMs:
   let latest = s;
   let final: StatementResponse;
   try {
-    final = await pollStatement(ctx, s.id, timeoutMs, (seen) => (latest = seen));
+    final = await pollStatement(ctx, s.id, limit, (seen) => (latest = seen));
   } catch (err) {
     await writeOne(ctx.io, latest, { ...ctx.output(COLUMNS.statement), detail: DETAILS.statement });
     // Stopped (Ctrl-C, SIGTERM from a CI's timeout) or failed while waiting: the error names the
@@ -80,10 +83,10 @@ async function finish(ctx: Context, s: StatementResponse): Promise<void> {
   ctx.io.info(`${ctx.io.colorErr.green('✓')} Statement ${s.id} is ${statusOnStderr(ctx, 'complete')}${s.dds_identifier ? ` (${cleanCell(s.dds_identifier)})` : ''}`);
 }
 
-async function pollStatement(ctx: Context, id: number, timeoutMs: number, seen?: (s: StatementResponse) => void): Promise<StatementResponse> {
+async function pollStatement(ctx: Context, id: number, limit: TimeLimit, seen?: (s: StatementResponse) => void): Promise<StatementResponse> {
   const client = ctx.client();
   const started = ctx.now();
-  const deadline = started + timeoutMs;
+  const { at: deadline, ms: timeoutMs } = limit;
   const spinner = await ctx.spinner(`Waiting for statement ${id}…`);
   let interval = FIRST_INTERVAL_MS;
   try {
