@@ -1,7 +1,7 @@
 // One logical request across its attempts: where it goes now (a redirect moves it), what its
 // attempts have learnt (whether one may have landed), and how its errors are marked.
 import type { SctError } from '../errors.js';
-import { redactSignedUrl, redactUrl } from '../util/redact.js';
+import { redactSignedUrl, redactUrl, withoutCredentials } from '../util/redact.js';
 import type { AnswerMode } from './answers.js';
 import type { Method, RequestOptions } from './request.js';
 import { Retries, type RetryPolicy } from './retry.js';
@@ -85,7 +85,19 @@ export class Call {
     this.target = { url, method: this.method, withBody: true };
     this.waitSignal = joinSignals(signals.client, options.signal);
     this.wireSignal = joinSignals(signals.clientWire, options.signal);
-    this.retries = new Retries(policy, () => this.where(), this.waitSignal, options.onWait);
+    this.retries = new Retries(policy, () => this.where(), () => this.traced(), this.waitSignal, options.onWait);
+  }
+
+  /**
+   * The request as the --verbose trace names it on the lines of its answer, its retries and its
+   * waits: as its `>` line shows it (a signed link's secret left out), without the base URL, so
+   * that the requests a bulk run or an export has in flight together can be told apart.
+   */
+  traced(): string {
+    const { url, method } = this.target;
+    const href = this.offOrigin() ? redactSignedUrl(url.href) : withoutCredentials(url.href);
+    const base = withoutCredentials(this.baseUrl) + '/';
+    return `${method} ${href.startsWith(base) ? href.slice(base.length - 1) : href}`;
   }
 
   /** Where the request goes now, as messages and the trace show it: never a signed link's secret. */

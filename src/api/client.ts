@@ -507,7 +507,7 @@ export class ApiClient {
       // was lost: the resource is gone, which is what was asked. After attempts that cannot have
       // reached it (503s, refused connections) a 404 is the service's: there is no such id.
       await drain(res, deadline);
-      this.trace?.('* 404 on a retried DELETE: an earlier attempt already deleted it');
+      this.trace?.(`* ${call.traced()}: 404 on a retried DELETE: an earlier attempt already deleted it`);
       return { status: 204, headers: res.headers, data: null };
     }
     if (status >= 400) return this.failWithErrorAnswer(call, res, deadline);
@@ -523,7 +523,7 @@ export class ApiClient {
     if (call.mode === 'stream') return this.streamAnswer(call, res, deadline);
     if (call.mode === 'export-page' && isCompressed(res.headers)) return this.deferredPage(call, res, deadline);
     // A HEAD's answer names the encoding and length its GET would have, and has no body to decode.
-    const bytes = call.method === 'HEAD' ? await discardBody(res.body).then(() => Buffer.alloc(0)) : await this.readBody(res).catch((err: unknown) => this.brokenAnswer(call, err, deadline));
+    const bytes = call.method === 'HEAD' ? await discardBody(res.body).then(() => Buffer.alloc(0)) : await this.readBody(call, res).catch((err: unknown) => this.brokenAnswer(call, err, deadline));
     if (bytes === AGAIN) return AGAIN;
     deadline.clear();
     return { status, headers: res.headers, data: this.parseBody(call, status, res.headers, bytes), redirectedBy: call.readAfter };
@@ -748,7 +748,7 @@ export class ApiClient {
       call.fail(new AnswerError(`${where}: ${err.message}`), true),
     );
     if (!decoded.encoding) return { status: res.statusCode, headers: res.headers, body: decoded.body };
-    decoded.body.once('end', () => this.traceDecoded(decoded));
+    decoded.body.once('end', () => this.traceDecoded(call, decoded));
     // The caller reads the decoded bytes: the wire's length says nothing of how many they are.
     const headers = { ...res.headers };
     delete headers['content-length'];
@@ -768,7 +768,7 @@ export class ApiClient {
     const { statusCode: status, headers } = res;
     const later = async () => {
       const { Readable } = await import('node:stream');
-      const bytes = await this.readBody({ statusCode: status, headers, body: Readable.from([raw]) }).catch((err: unknown) => {
+      const bytes = await this.readBody(call, { statusCode: status, headers, body: Readable.from([raw]) }).catch((err: unknown) => {
         failUnreadable(call, err);
         throw err;
       });
@@ -778,10 +778,10 @@ export class ApiClient {
   }
 
   /** The answer's bytes, decoded, at most MAX_JSON_BYTES of them. */
-  private async readBody(res: WireResponse): Promise<Buffer> {
+  private async readBody(call: Call, res: WireResponse): Promise<Buffer> {
     const decoded = await decodeBody(res.body, res.headers);
     const bytes = await readCappedBytes(decoded.body, decoded.encoding ? {} : res.headers, MAX_JSON_BYTES);
-    if (decoded.encoding) this.traceDecoded(decoded);
+    if (decoded.encoding) this.traceDecoded(call, decoded);
     return bytes;
   }
 
@@ -963,10 +963,14 @@ export class ApiClient {
     if (typeof body === 'string') this.trace(`> ${stripControl(body.length > 2000 ? body.slice(0, 2000) + '…' : body)}`);
   }
 
-  /** --verbose: the status, the time it took and the headers that say what came back. */
+  /**
+   * --verbose: the status, the time it took and the headers that say what came back. The status
+   * line names its request: with requests in flight together (--concurrency, --parallel) the
+   * `>` lines it answers are not the ones just before it. Its headers follow it at once.
+   */
   private traceAnswer(res: WireResponse, started: number, call: Call): void {
     if (!this.trace) return;
-    this.trace(`< ${res.statusCode} ${statusText(res.statusCode)} (${this.now() - started} ms)`);
+    this.trace(`< ${call.traced()}: ${res.statusCode} ${statusText(res.statusCode)} (${this.now() - started} ms)`);
     for (const k of ['content-type', 'content-encoding', 'content-length', 'content-disposition', 'retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'location']) {
       // The service's headers are untrusted text bound for a terminal, C1 controls included.
       if (res.headers[k] !== undefined) this.trace(`< ${k}: ${stripControl(k === 'location' ? this.shownLocation(String(res.headers[k]), call) : String(res.headers[k]))}`);
@@ -979,9 +983,9 @@ export class ApiClient {
     return target && (call.offOrigin() || target.origin !== this.origin) ? redactSignedUrl(target.href) : redactUrl(location);
   }
 
-  /** --verbose: what an encoded answer weighed on the wire and once decoded. */
-  private traceDecoded(d: DecodedBody): void {
-    this.trace?.(`* content-encoding ${d.encoding}: ${d.wireBytes().toLocaleString('en-US')} bytes received, ${d.decodedBytes().toLocaleString('en-US')} decoded`);
+  /** --verbose: what an encoded answer weighed on the wire and once decoded (said once it is read, after other answers' lines). */
+  private traceDecoded(call: Call, d: DecodedBody): void {
+    this.trace?.(`* ${call.traced()}: content-encoding ${d.encoding}: ${d.wireBytes().toLocaleString('en-US')} bytes received, ${d.decodedBytes().toLocaleString('en-US')} decoded`);
   }
 
   /** A redirect away from the base URL's origin, as an error naming both URLs. */

@@ -59,6 +59,8 @@ export class Retries {
     private readonly policy: RetryPolicy,
     /** The request, as messages name it ("GET /orders"). */
     private readonly where: () => string,
+    /** The request, as the --verbose trace names it (its query too: Call.traced). */
+    private readonly traced: () => string,
     private readonly signal: AbortSignal | undefined,
     private readonly onWait?: (why: 'rate-limit' | 'retry-after', ms: number) => void,
   ) {}
@@ -84,11 +86,12 @@ export class Retries {
     this.waited += ms;
     this.onWait?.(why === 'retry-after' ? 'retry-after' : 'rate-limit', ms);
     this.policy.trace?.(
-      why === 'budget'
-        ? `* rate limit: none left, waiting ${formatWait(ms)} for the reset`
-        : why === 'rate-limit-untold'
-          ? `* rate limit: the service gave no reset time, waiting ${formatWait(ms)} before trying again`
-          : `* ${why === 'rate-limit' ? 'rate limit' : 'service unavailable'}: waiting ${formatWait(ms)} as the service asks`,
+      `* ${this.traced()}: ` +
+        (why === 'budget'
+          ? `rate limit: none left, waiting ${formatWait(ms)} for the reset`
+          : why === 'rate-limit-untold'
+            ? `rate limit: the service gave no reset time, waiting ${formatWait(ms)} before trying again`
+            : `${why === 'rate-limit' ? 'rate limit' : 'service unavailable'}: waiting ${formatWait(ms)} as the service asks`),
     );
     if (why !== 'retry-after' && this.policy.onRateLimitWait) await this.policy.onRateLimitWait(ms, this.signal);
     else await this.policy.sleep(ms, this.signal);
@@ -108,7 +111,7 @@ export class Retries {
     const attempt = this.attempt++;
     const ceiling = this.policy.retryBaseMs * 2 ** attempt;
     const jittered = Math.min(Math.round(ceiling / 2 + (this.policy.random() * ceiling) / 2), 60_000);
-    this.policy.trace?.(`* ${reason}: retry ${attempt + 1}/${this.policy.maxRetries}`);
+    this.policy.trace?.(`* ${this.traced()}: ${reason}: retry ${attempt + 1}/${this.policy.maxRetries}`);
     if (serverHintMs !== undefined && serverHintMs > jittered) return this.wait(serverHintMs, 'retry-after');
     await this.policy.sleep(jittered, this.signal);
   }

@@ -356,10 +356,26 @@ describe('HTTP behaviour against real sockets', () => {
     t.sb.setFaults({ failFirst: 2 });
     const r = await t.sct(['whoami', '-o', 'json', '--verbose'], FAST_RETRIES);
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain('503 Service Unavailable: retry 1/3');
+    expect(r.stderr).toContain('* GET /accounts/me: 503 Service Unavailable: retry 1/3');
     t.sb.setFaults({ dropFirst: 1 });
     const r2 = await t.sct(['whoami', '-o', 'json']);
     expect(r2.exitCode).toBe(0);
+  });
+
+  it('--verbose names the request of each answer and retry line: pages in flight together are told apart', async () => {
+    t.sb.setFaults({ dropFirst: 1 });
+    const r = await t.sct(['orders', 'list', '--buying', '--all', '--page-size', '20', '--parallel', '3', '-o', 'json', '--verbose'], FAST_RETRIES);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stderr.split('\n');
+    // As each `>` line names it, the base URL left out: the query tells one page from another.
+    const sent = lines.filter((l) => l.startsWith('> GET ')).map((l) => `GET ${l.slice('> GET '.length).replace(t.sb.url, '')}`);
+    expect(new Set(sent).size).toBeGreaterThan(3);
+    const answered = lines.filter((l) => l.startsWith('< ') && !/^< [a-z-]+: /.test(l));
+    for (const l of answered) expect(l).toMatch(/^< GET \/orders\?order_action=buying&limit=20&offset=\d+: 200 OK \(\d+ ms\)$/);
+    expect(new Set(answered.map((l) => l.slice(2).replace(/: 200 OK.*/, '')))).toEqual(new Set(sent));
+    expect(r.stderr).toMatch(/^\* GET \/orders\?order_action=buying&limit=20&offset=0: connection reset by the server: retry 1\/3$/m);
+    // A page's decoding is said once its body is read, after other pages' lines: named too.
+    expect(r.stderr).toMatch(/^\* GET \/orders\?order_action=buying&limit=20&offset=\d+: content-encoding gzip: [\d,]+ bytes received/m);
   });
 
   it('retries a POST with the same Idempotency-Key and creates one object', async () => {
