@@ -104,7 +104,7 @@ describe('invitations list, get, create', () => {
   });
 
   it('sends an address of any shape the service may take (a=b@, x&y@, an IDN domain) and lets it judge', async () => {
-    for (const email of [`a=b.${run}@invited.example`, `x&y!${run}@invited.example`, `ana.${run}@bücher.example`]) {
+    for (const email of [`a=b.${run}@invited.example`, `x&y!${run}@invited.example`, `ana.${run}@bücher.example`, `"a@b.${run}"@invited.example`]) {
       const r = await t.sct(['invitations', 'create', '--email', email, '--role', '3', '--json', 'email']);
       expect(r.exitCode, `${email}: ${r.stderr}`).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual({ email });
@@ -116,6 +116,13 @@ describe('invitations list, get, create', () => {
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toContain('email: Enter a valid email address.');
     expect(t.sb.requests.slice(before).filter((q) => q.method === 'POST')).toHaveLength(1);
+    // An invisible character pasted with an address (a soft hyphen, a zero-width space) makes it
+    // another address to the service, which would invite the person twice: refused, nothing sent.
+    t.sb.requests.length = 0;
+    await t.expectUsageErrors([
+      [['invitations', 'create', '--email', `ana@exam\u00adple.com`, '--role', '3'], 'email: Enter a valid email address.'],
+      [['invitations', 'create', '--email', `ana@example.com\u200b`, '--role', '3'], 'email: Enter a valid email address.'],
+    ]);
   });
 
   it('create asks for the e-mail and offers the roles by name on a terminal', async () => {

@@ -8,12 +8,14 @@ import { isPlainObject } from '../../util/objects.js';
 const INVITATION_EMAIL_MAX = 1024;
 
 /**
- * An e-mail address as far as sct can tell it without the service: one "@" between a local part
- * and a domain, no space or control character. What else an address may hold (`a=b@…`, `x&y@…`,
+ * An e-mail address as far as sct can tell it without the service: a local part (or a quoted
+ * string, which may hold an "@"), one "@", a domain; no space, control character or invisible
+ * format character (a soft hyphen or zero-width space pasted with it makes another address to
+ * the service, and the person is invited twice). What else an address may hold (`a=b@…`, `x&y@…`,
  * a domain in another script) is the service's to judge (the document says "e-mail string"):
  * zod's pattern, stricter than the service's own, refused addresses it takes, and nothing was sent.
  */
-const EMAIL_SHAPE = /^[^\s\p{Cc}@]+@[^\s\p{Cc}@]+$/u;
+const EMAIL_SHAPE = /^(?:"[^"\p{Cc}\p{Cf}]+"|[^\s\p{Cc}\p{Cf}@"]+)@[^\s\p{Cc}\p{Cf}@]+$/u;
 
 /** The document's bound on an invitation e-mail; the same check runs on every CSV row. */
 // The length first, with its own words (a 1,100-character address is "too long", not "invalid"),
