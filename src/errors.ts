@@ -93,6 +93,23 @@ export class NetworkError extends SctError {
 }
 
 /**
+ * A file's body that broke on the way: the connection cut or reset, fewer bytes than its
+ * Content-Length. A fault of the network, not of the file: the client asks for the file
+ * again from its first byte while the request has retries left (ApiClient.download). `reason` is
+ * the message without the request, as a retry's trace line says it.
+ */
+export class BrokenBodyError extends NetworkError {
+  constructor(
+    where: string,
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${where}: ${reason}`, options);
+    this.name = 'BrokenBodyError';
+  }
+}
+
+/**
  * A wait the service asks for (429 until the rate limit resets, a 503's Retry-After) longer than
  * what is left of --max-wait: sct stops rather than sleep, and says when to resume.
  */

@@ -5,7 +5,7 @@ import { isUtf8 } from 'node:buffer';
 import { Transform, type Readable } from 'node:stream';
 import { decodeBody, type Headers, type WireResponse } from './transport.js';
 import type { Method } from './request.js';
-import { AnswerError, InterruptedError, NetworkError, SctError } from '../errors.js';
+import { AnswerError, InterruptedError, BrokenBodyError, SctError } from '../errors.js';
 import { statusText, HTML_PAGE } from './errors.js';
 import { describeError } from './retry.js';
 import { formatBytes } from '../util/format.js';
@@ -215,8 +215,8 @@ export function unusableAnswer(status: number, method: Method, mode: AnswerMode)
 
 /**
  * A streamed body that ends as it should, or with an error naming the request: a connection cut
- * mid-way (Node says only "aborted"), a body shorter than its Content-Length, or Ctrl-C, which
- * stops a download however long its body takes.
+ * mid-way (Node says only "aborted") or a body shorter than its Content-Length (a BrokenBodyError,
+ * which a download asks for again), or Ctrl-C, which stops a download however long its body takes.
  */
 export function checkedBody(body: Readable, headers: Headers, where: string, signal: AbortSignal | undefined, timedOut?: () => SctError | undefined): Readable {
   const declared = contentLength(headers);
@@ -227,7 +227,7 @@ export function checkedBody(body: Readable, headers: Headers, where: string, sig
       done(null, chunk);
     },
     flush(done) {
-      if (declared !== undefined && seen < declared) done(new NetworkError(`${where}: the answer was cut off after ${seen} of its ${declared} bytes (Content-Length)`));
+      if (declared !== undefined && seen < declared) done(new BrokenBodyError(where, `the answer was cut off after ${seen} of its ${declared} bytes (Content-Length)`));
       else done();
     },
   });
@@ -240,7 +240,7 @@ export function checkedBody(body: Readable, headers: Headers, where: string, sig
     // Stopped: the stop is what to say, whichever error the body ended with (undici's own, when a
     // proxy variable is set, comes before the one onAbort gives).
     if (!late && signal?.aborted) return void checked.destroy(new InterruptedError());
-    checked.destroy(late ?? (err instanceof SctError ? err : new NetworkError(`${where}: the connection broke while reading the answer (${describeError(err)})`, { cause: err })));
+    checked.destroy(late ?? (err instanceof SctError ? err : new BrokenBodyError(where, `the connection broke while reading the answer (${describeError(err)})`, { cause: err })));
   });
   // Whoever reads it stops (done, or failed writing): the connection goes with it.
   checked.once('close', () => {

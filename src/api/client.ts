@@ -24,7 +24,7 @@ import {
   type WireResponse,
 } from './transport.js';
 import type { Readable } from 'node:stream';
-import { AnswerError, ApiError, AuthError, LinkRefusedError, NetworkError, PlainLinkError, SctError, InterruptedError, UsageError } from '../errors.js';
+import { AnswerError, ApiError, AuthError, BrokenBodyError, LinkRefusedError, NetworkError, PlainLinkError, SctError, InterruptedError, UsageError } from '../errors.js';
 import { apiErrorFrom, statusText } from './errors.js';
 import { stripControl } from '../util/sanitize.js';
 import { scanListPage } from './json-page.js';
@@ -342,6 +342,37 @@ export class ApiClient {
     return { status: res.status, headers: res.headers, body: res.body! };
   }
 
+  /**
+   * A file download: `save` reads the streamed body (as `stream` gives it) to its end. A body that
+   * breaks on the way (cut, reset, short of its Content-Length) is asked for again from
+   * its first byte, within the request's retries and backoff as any request's connection error;
+   * `save` is then called again with the new answer and starts over (a part file made anew). What
+   * `save` throws otherwise (a file that is no ZIP, a refused target, Ctrl-C) ends the download.
+   */
+  async download<T>(options: RequestOptions, save: (res: StreamResponse) => Promise<T>): Promise<T> {
+    try {
+      const call = await this.newCall(options, 'stream');
+      if (!(call instanceof Call)) return await save({ status: call.status, headers: call.headers, body: call.body! });
+      for (;;) {
+        const answer = await this.attempt(call);
+        if (answer === AGAIN) continue;
+        try {
+          return await save({ status: answer.status, headers: answer.headers, body: answer.body! });
+        } catch (err) {
+          if (!(err instanceof BrokenBodyError)) throw err;
+          call.mayHaveArrived = true;
+          if (!call.mayRetry) {
+            err.message += call.retries.attemptsSaid;
+            throw err;
+          }
+          await call.retry(err.reason);
+        }
+      }
+    } catch (err) {
+      throw this.withoutTokenIn(err);
+    }
+  }
+
   get<T = unknown>(path: string, query?: Query): Promise<T> {
     return this.request<T>({ path, query }).then((r) => r.data);
   }
@@ -413,6 +444,32 @@ export class ApiClient {
   }
 
   private async sendUnmasked(options: RequestOptions, mode: AnswerMode): Promise<Answer> {
+    // The whole command's limit ends this request's attempts and waits as the caller's own
+    // signal would; what it ends is then said as the timeout it is (below).
+    const limit = options.timeLimit && this.limitSignal(options.timeLimit);
+    const signal = limit && options.signal ? AbortSignal.any([options.signal, limit.signal]) : (limit?.signal ?? options.signal);
+    let call: Call | Answer | undefined;
+    try {
+      call = await this.newCall({ ...options, signal }, mode);
+      if (!(call instanceof Call)) return call;
+      for (;;) {
+        const answer = await this.attempt(call);
+        if (answer !== AGAIN) return answer;
+      }
+    } catch (err) {
+      // Ended by the limit, not by a stop (Ctrl-C, the caller's giving up): a timeout (exit 1),
+      // named as the user gave it, and as likely to have been carried out as the stop found it.
+      if (call instanceof Call && limit?.signal.aborted && err instanceof InterruptedError && !this.signal?.aborted && !options.signal?.aborted) {
+        call.fail(new NetworkError(`${call.where()}: ${this.timeoutReason(options.timeLimit!.ms)}${call.retries.attemptsSaid}`), err.delivery === 'unknown');
+      }
+      throw err;
+    } finally {
+      limit?.clear();
+    }
+  }
+
+  /** A request's state across its attempts, checked before the first goes; a dry run's write is planned instead (its answer). */
+  private async newCall(options: RequestOptions, mode: AnswerMode): Promise<Call | Answer> {
     const method = options.method ?? 'GET';
     const url = this.resolve(options.path, options.query);
     // A JSON body is written once, before anything goes out (a dry run's plan included), and
@@ -425,31 +482,13 @@ export class ApiClient {
     // node:crypto is loaded by the first POST that needs a key of its own: a GET never does.
     const idempotencyKey =
       method === 'POST' ? (options.idempotencyKey ?? headerValue(options.headers, 'idempotency-key') ?? (await import('node:crypto')).randomUUID()) : undefined;
-    // The whole command's limit ends this request's attempts and waits as the caller's own
-    // signal would; what it ends is then said as the timeout it is (below).
-    const limit = options.timeLimit && this.limitSignal(options.timeLimit);
-    const signal = limit && options.signal ? AbortSignal.any([options.signal, limit.signal]) : (limit?.signal ?? options.signal);
-    const call = new Call({ ...options, signal, ...(json === undefined ? {} : { bodyAsIs: json }) }, mode, url, this.baseUrl, idempotencyKey, this.retryPolicy, { client: this.signal, clientWire: this.requestSignal });
-    try {
-      // A link the service handed out (an upload's, a download's) that is plain http while the
-      // service is reached over https: the file would go unencrypted, open to anyone on the way.
-      if (call.signed && this.origin.startsWith('https:') && url.protocol === 'http:' && !isLoopback(url.hostname)) {
-        throw new PlainLinkError(`${call.where()}: the service (over https) handed out a plain http link: not used, the file would go unencrypted`);
-      }
-      for (;;) {
-        const answer = await this.attempt(call);
-        if (answer !== AGAIN) return answer;
-      }
-    } catch (err) {
-      // Ended by the limit, not by a stop (Ctrl-C, the caller's giving up): a timeout (exit 1),
-      // named as the user gave it, and as likely to have been carried out as the stop found it.
-      if (limit?.signal.aborted && err instanceof InterruptedError && !this.signal?.aborted && !options.signal?.aborted) {
-        call.fail(new NetworkError(`${call.where()}: ${this.timeoutReason(options.timeLimit!.ms)}${call.retries.attemptsSaid}`), err.delivery === 'unknown');
-      }
-      throw err;
-    } finally {
-      limit?.clear();
+    const call = new Call(json === undefined ? options : { ...options, bodyAsIs: json }, mode, url, this.baseUrl, idempotencyKey, this.retryPolicy, { client: this.signal, clientWire: this.requestSignal });
+    // A link the service handed out (an upload's, a download's) that is plain http while the
+    // service is reached over https: the file would go unencrypted, open to anyone on the way.
+    if (call.signed && this.origin.startsWith('https:') && url.protocol === 'http:' && !isLoopback(url.hostname)) {
+      throw new PlainLinkError(`${call.where()}: the service (over https) handed out a plain http link: not used, the file would go unencrypted`);
     }
+    return call;
   }
 
   /** A command's time limit as a signal: aborted when it ends, at once when it has. */

@@ -186,13 +186,14 @@ export async function downloadDocument(ctx: Context, id: number, opts: DownloadF
   const url = signedUrlOf(await client.get(PATHS.documentDownload(id)), `GET ${PATHS.documentDownload(id)}`);
   // As every download: the file's own type, and JSON for an error body.
   const type = typeof doc.content_type === 'string' && /^[\w.+-]+\/[\w.+-]+$/.test(doc.content_type) ? doc.content_type : '*/*';
-  const res = await client.stream({ path: url, auth: false, accept: `${type}, application/json`, fileName: name });
-  // A page where a file of another type was asked for is storage's sign-in or error page (a link
-  // redirected to a login), never the document: saved under its name, it would pass for it.
-  const answered = mediaType(res.headers);
-  if (answered === 'text/html' && type !== '*/*' && type.toLowerCase() !== 'text/html') {
-    res.body.destroy();
-    throw new SctError(`GET ${redactSignedUrl(url)}: storage answered with an HTML page (a sign-in or error page), not the document's ${stripControl(type)}: nothing saved`);
-  }
-  await saveDownload(ctx, res, target, { id, label: `Downloading ${name}` });
+  await client.download({ path: url, auth: false, accept: `${type}, application/json`, fileName: name }, async (res) => {
+    // A page where a file of another type was asked for is storage's sign-in or error page (a link
+    // redirected to a login), never the document: saved under its name, it would pass for it.
+    const answered = mediaType(res.headers);
+    if (answered === 'text/html' && type !== '*/*' && type.toLowerCase() !== 'text/html') {
+      res.body.destroy();
+      throw new SctError(`GET ${redactSignedUrl(url)}: storage answered with an HTML page (a sign-in or error page), not the document's ${stripControl(type)}: nothing saved`);
+    }
+    await saveDownload(ctx, res, target, { id, label: `Downloading ${name}` });
+  });
 }

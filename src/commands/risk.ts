@@ -17,6 +17,7 @@ import { appendList, parseIdList } from './shared/flags.js';
 import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION } from './shared/body.js';
 import { downloadOptions, saveDownload, type DownloadFlags } from './shared/download.js';
 import { discardBody } from '../api/transport.js';
+import type { StreamResponse } from '../api/client.js';
 import { json } from 'node:stream/consumers';
 
 const CREATE_RISK_OPTIONS = [
@@ -93,10 +94,23 @@ export async function downloadEvidence(ctx: Context, id: number, opts: DownloadF
   const fixed = fixedTarget(opts.out, ctx.cwd, opts.force);
   const client = ctx.client();
   const path = PATHS.riskEvidence(id);
-  let res = await client.stream({ method: 'POST', path, accept: 'application/zip, application/json' });
-  if (String(res.headers['content-type'] ?? '').startsWith('application/json')) {
+  // Called again for each attempt of a download whose body broke: the target settled anew.
+  const save = async (res: StreamResponse): Promise<void> => {
+    let target: Target;
+    try {
+      target = fixed ?? resolveTarget(opts.out, zipName(fileNameFromDisposition(res.headers['content-disposition']), id), { cwd: ctx.cwd, force: opts.force });
+    } catch (err) {
+      // Refused before a byte is written (exit 2, like the same refusal before the request).
+      await discardBody(res.body);
+      throw err;
+    }
+    const { unzipSync } = await import('fflate');
+    await saveDownload(ctx, res, target, { id, label: 'Downloading evidence', check: (bytes) => listZip(unzipSync, bytes, `POST ${path}`) });
+  };
+  const link = await client.download({ method: 'POST', path, accept: 'application/zip, application/json' }, async (res) => {
+    if (!String(res.headers['content-type'] ?? '').startsWith('application/json')) return save(res);
     // A service may hand the package out as a signed link rather than inline.
-    // Not JSON is an unexpected answer; Ctrl-C or --timeout while it is read is what it is.
+    // Not JSON is an unexpected answer; Ctrl-C, --timeout or a broken connection while it is read is what it is.
     const answer = (await json(res.body).catch((err: unknown) => {
       if (ctx.signal.aborted) throw new InterruptedError();
       if (err instanceof SctError) throw err;
@@ -104,18 +118,9 @@ export async function downloadEvidence(ctx: Context, id: number, opts: DownloadF
     })) as { url?: unknown } | null;
     if (answer?.url === undefined) throw new SctError(`unexpected answer from POST ${path}: neither a ZIP nor a download URL`);
     const { signedUrlOf } = await import('../api/schemas/files.js');
-    res = await client.stream({ path: signedUrlOf(answer, `POST ${path}`), auth: false, accept: 'application/zip, application/json' });
-  }
-  let target: Target;
-  try {
-    target = fixed ?? resolveTarget(opts.out, zipName(fileNameFromDisposition(res.headers['content-disposition']), id), { cwd: ctx.cwd, force: opts.force });
-  } catch (err) {
-    // Refused before a byte is written (exit 2, like the same refusal before the request).
-    await discardBody(res.body);
-    throw err;
-  }
-  const { unzipSync } = await import('fflate');
-  await saveDownload(ctx, res, target, { id, label: 'Downloading evidence', check: (bytes) => listZip(unzipSync, bytes, `POST ${path}`) });
+    return signedUrlOf(answer, `POST ${path}`);
+  });
+  if (link !== undefined) await client.download({ path: link, auth: false, accept: 'application/zip, application/json' }, save);
 }
 
 /**

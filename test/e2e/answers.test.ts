@@ -508,6 +508,125 @@ describe('interrupted downloads leave nothing behind', () => {
   }
 });
 
+describe('a download whose body breaks on the way is asked for again, from its first byte', () => {
+  const zipHeaders = { 'content-type': 'application/zip', 'content-disposition': 'attachment; filename="RA-7.zip"' };
+  /** The evidence endpoint: the first `broken` answers go through `breaking`, the next is the whole ZIP. */
+  const evidenceServer = (broken: number, breaking: (res: ServerResponse) => void) => {
+    const keys: string[] = [];
+    return fake((req, res, me) => {
+      if (req.method !== 'POST' || req.url !== EVIDENCE) return json(res, { detail: 'Not found.' }, 404);
+      keys.push(String(req.headers['idempotency-key']));
+      if (me.hits.length <= broken) return breaking(res);
+      res.writeHead(200, { ...zipHeaders, 'content-length': String(ZIP.length) });
+      res.end(ZIP);
+    }).then((f) => Object.assign(f, { keys }));
+  };
+  /** Headers and the first bytes, then the connection reset. */
+  const resetMidBody = (res: ServerResponse) => {
+    res.writeHead(200, { ...zipHeaders, 'content-length': String(ZIP.length) });
+    res.write(ZIP.subarray(0, 60));
+    setTimeout(() => res.socket?.resetAndDestroy(), 30);
+  };
+
+  it('risk evidence cut mid-body: retried under the same Idempotency-Key, the whole ZIP saved, "retry 1/3" with -v', async () => {
+    const f = await evidenceServer(1, resetMidBody);
+    const out = join(t.dir, 'ev');
+    const r = await sctAt(f, ['-v', 'risk', 'evidence', '1', '--out', out + '/']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/\* the connection broke while reading the answer \(connection reset by the server\): retry 1\/3/);
+    expect(f.hits).toHaveLength(2);
+    expect(new Set(f.keys).size).toBe(1);
+    expect(readdirSync(out)).toEqual(['RA-7.zip']);
+    expect(readFileSync(join(out, 'RA-7.zip'))).toEqual(ZIP);
+  });
+
+  it('to standard output, evidence held until complete: the retried ZIP written once', async () => {
+    const f = await evidenceServer(1, resetMidBody);
+    const r = await sctFor(f.url, OWNER, t.dir)(['risk', 'evidence', '1', '--out', '-']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    // Decoded as the harness decodes it: the ZIP's bytes once, nothing of the cut attempt.
+    expect(r.stdout).toBe(ZIP.toString());
+    expect(f.hits).toHaveLength(2);
+  });
+
+  it('a body cut each time: exit 1 after 4 attempts, no file; a complete body that is no ZIP is not asked for again', async () => {
+    const f = await evidenceServer(99, resetMidBody);
+    const out = join(t.dir, 'ev');
+    mkdirSync(out);
+    const r = await sctAt(f, ['risk', 'evidence', '1', '--out', out + '/']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('error: POST /compliance/risk-assessments/1/evidence-downloads: the connection broke while reading the answer (connection reset by the server) (after 4 attempts)');
+    expect(f.hits).toHaveLength(4);
+    expect(readdirSync(out)).toEqual([]);
+
+    const html = await evidenceServer(99, (res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!DOCTYPE html><html><body>Sign in</body></html>');
+    });
+    const notZip = await sctAt(html, ['risk', 'evidence', '1', '--out', out + '/']);
+    expect(notZip.exitCode, notZip.stderr).toBe(1);
+    expect(notZip.stderr).toContain('the evidence package is not a complete ZIP');
+    expect(html.hits).toHaveLength(1);
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('documents download whose signed link answers short of its Content-Length: asked for again, the part file made anew', async () => {
+    let files = 0;
+    const f = await documentServer((res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(PDF.length) });
+      // The first answer: 5,000 bytes of another version of the file, then the connection closed (a FIN, not a reset).
+      if (++files === 1) return void res.write(Buffer.alloc(5_000, 'y'), () => res.socket?.end());
+      res.end(PDF);
+    });
+    const out = join(t.dir, 'docs');
+    const r = await sctAt(f, ['-v', 'documents', 'download', '1', '--out', out + '/']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/\* the answer was cut off after 5000 of its 20010 bytes \(Content-Length\): retry 1\/3|\* the connection broke while reading the answer .*: retry 1\/3/);
+    expect(files).toBe(2);
+    expect(readdirSync(out)).toEqual(['same.pdf']);
+    expect(readFileSync(join(out, 'same.pdf'))).toEqual(PDF);
+  });
+
+  it('documents download --out -: bytes already on standard output are never followed by a second attempt\'s', async () => {
+    const f = await documentServer((res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(PDF.length) });
+      res.write(PDF.subarray(0, 100));
+      setTimeout(() => res.socket?.resetAndDestroy(), 30);
+    });
+    const r = await sctFor(f.url, OWNER, t.dir)(['documents', 'download', '1', '--out', '-']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/error: GET http:\/\/127\.0\.0\.1:\d+\/files\/….*the connection broke while reading the answer/);
+    expect(r.stderr).toContain('not asked for again: its first 100 bytes are on standard output already');
+    expect(f.hits.filter((h) => h.url === '/files/1')).toHaveLength(1);
+  });
+
+  it('Ctrl-C during the second attempt\'s body stops it at once: exit 130, no file', async () => {
+    const g = gate();
+    let files = 0;
+    const f = await documentServer((res) => {
+      if (++files === 1) {
+        res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(PDF.length) });
+        res.write(PDF.subarray(0, 100));
+        return void setTimeout(() => res.socket?.resetAndDestroy(), 30);
+      }
+      sendPdf(res, g);
+    });
+    const out = join(t.dir, 'int');
+    mkdirSync(out);
+    const ctrlC = new AbortController();
+    const run = sctAt(f, ['documents', 'download', '1', '--out', out + '/'], { signal: ctrlC.signal });
+    await until(() => g.waiting === 1, 'the second attempt under way');
+    await until(() => partFiles(out).length === 1, 'its part file');
+    const stopped = Date.now();
+    ctrlC.abort();
+    const r = await run;
+    g.release();
+    expect(r.exitCode, r.stderr).toBe(130);
+    expect(Date.now() - stopped).toBeLessThan(2_000);
+    expect(readdirSync(out)).toEqual([]);
+  });
+});
+
 describe('a proxy that will not connect', () => {
   const via = (proxy: string, args: string[], o: InProcessOptions = {}) =>
     sctFor('https://sct.test/api', OWNER, t.dir, { inProcess: true })(args, { env: { HTTPS_PROXY: proxy }, timeout: 20_000, ...o });

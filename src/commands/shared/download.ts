@@ -11,6 +11,7 @@ import { formatBytes } from '../../util/format.js';
 import { writeOne } from '../../output/format.js';
 import { cleanCell, stripControl } from '../../util/sanitize.js';
 import type { OptionsOf } from './options.js';
+import { BrokenBodyError, NetworkError } from '../../errors.js';
 
 /** --out and --force of a download; `fallback` names the file written without --out. */
 export function downloadOptions(fallback: string) {
@@ -43,9 +44,23 @@ export async function saveDownload(ctx: Context, res: StreamResponse, target: Ta
   // sequences and control characters stripped (into a pipe or a file the bytes are as sent).
   const shown = target.kind === 'stdout' && ctx.io.stdoutIsTTY ? new StringDecoder('utf8') : undefined;
   const write = shown ? (chunk: Uint8Array) => ctx.io.write(stripControl(shown.write(Buffer.from(chunk)))) : (chunk: Uint8Array) => ctx.io.write(chunk);
+  const progress = byteProgress(spinner, o.label, total);
+  let got = 0;
+  const onBytes = (n: number) => {
+    got = n;
+    progress(n);
+  };
   try {
-    bytes = await saveStream(res.body, target, { onBytes: byteProgress(spinner, o.label, total), check, write });
+    bytes = await saveStream(res.body, target, { onBytes, check, write });
     if (shown) await ctx.io.write(stripControl(shown.end()));
+  } catch (err) {
+    // Written into as they come (stdout, a FIFO, a device), the bytes of a broken body are out
+    // already: a second attempt's would follow them, and the whole is no file.
+    if (err instanceof BrokenBodyError && (target.kind === 'stdout' || target.kind === 'into') && !check && got > 0) {
+      const where = target.kind === 'stdout' ? 'on standard output' : `written to ${cleanCell(target.path)}`;
+      throw new NetworkError(`${err.message}: not asked for again: its first ${got.toLocaleString('en-US')} bytes are ${where} already`, { cause: err });
+    }
+    throw err;
   } finally {
     spinner.stop();
   }
