@@ -94,7 +94,7 @@ export class NetworkError extends SctError {
 
 /**
  * A file's body that broke on the way: the connection cut or reset, fewer bytes than its
- * Content-Length. A fault of the network, not of the file: the client asks for the file
+ * Content-Length, a stall. A fault of the network, not of the file: the client asks for the file
  * again from its first byte while the request has retries left (ApiClient.download). `reason` is
  * the message without the request, as a retry's trace line says it.
  */

@@ -126,6 +126,9 @@ export interface ClientOptions {
   scanFromBytes?: number;
 }
 
+/** The shortest silence in a download's body taken for a stall (streamAnswer): a third of --timeout when that is longer. */
+const STALL_MS = 10_000;
+
 /** About where the scanner overtakes JSON.parse on a cold start (bench notes: docs/decisions/startup.md). */
 const SCAN_FROM_BYTES = 1024 * 1024;
 
@@ -344,7 +347,7 @@ export class ApiClient {
 
   /**
    * A file download: `save` reads the streamed body (as `stream` gives it) to its end. A body that
-   * breaks on the way (cut, reset, short of its Content-Length) is asked for again from
+   * breaks on the way (cut, reset, short of its Content-Length, stalled) is asked for again from
    * its first byte, within the request's retries and backoff as any request's connection error;
    * `save` is then called again with the new answer and starts over (a part file made anew). What
    * `save` throws otherwise (a file that is no ZIP, a refused target, Ctrl-C) ends the download.
@@ -763,8 +766,22 @@ export class ApiClient {
    */
   private async streamAnswer(call: Call, res: WireResponse, deadline: Deadline): Promise<Answer> {
     const where = call.where();
+    const timeoutMs = this.opts.timeoutMs;
+    let received = 0;
+    let lastByteAt = this.now();
+    // "Nothing came for 10s after the first 2,500 bytes: the connection seems to have stalled."
+    const stalled = (silentMs: number, within = '') => {
+      const after = received > 0 ? `after the first ${received.toLocaleString('en-US')} bytes` : 'after its headers';
+      const err = new BrokenBodyError(where, `${within ? `${within}, and nothing came for its last ${formatDuration(silentMs)}, ` : `nothing came for ${formatDuration(silentMs)} `}${after}: the connection seems to have stalled`);
+      err.hint = 'run it again: a new connection may not stall';
+      return err;
+    };
+    // At the limit, a body that got nothing in the last third of it stalled (a network fault,
+    // asked for again); one whose bytes kept coming was slow, and would be as slow again.
     const tooLate = () => {
       if (!deadline.expired()) return undefined;
+      const silentMs = this.now() - lastByteAt;
+      if (silentMs >= timeoutMs / 3 && !res.body.isPaused()) return stalled(silentMs, this.timeoutReason());
       const err = new NetworkError(`${where}: ${this.timeoutReason()}`);
       err.hint = `the file was still arriving: give it longer with --timeout (e.g. --timeout 10m)`;
       return err;
@@ -776,7 +793,22 @@ export class ApiClient {
     deadline.signal.addEventListener('abort', onExpiry, { once: true });
     // Content-Length counts the bytes on the wire, checked before they are decoded.
     const checked = checkedBody(res.body, res.headers, where, call.wireSignal, tooLate);
+    // A stall is cut before the limit (no byte for STALL_MS or a third of --timeout, whichever is
+    // longer): at --timeout 10m a dead connection would hold the download for the rest of it. A
+    // reader that is behind (the body paused for it: a slow disk, a pager) is no stall.
+    const stallMs = Math.max(STALL_MS, timeoutMs / 3);
+    const stall = setTimeout(() => {
+      if (res.body.isPaused()) return void stall.refresh();
+      res.body.destroy(stalled(this.now() - lastByteAt));
+    }, stallMs);
+    stall.unref();
+    res.body.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      lastByteAt = this.now();
+      stall.refresh();
+    });
     checked.once('close', () => {
+      clearTimeout(stall);
       deadline.signal.removeEventListener('abort', onExpiry);
       deadline.clear();
     });

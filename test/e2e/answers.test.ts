@@ -600,6 +600,61 @@ describe('a download whose body breaks on the way is asked for again, from its f
     expect(f.hits.filter((h) => h.url === '/files/1')).toHaveLength(1);
   });
 
+  /** A document whose first `stalling` answers send 2,500 bytes and then nothing, the connection left open; the next is whole. */
+  const stallingDocument = async (stalling: number) => {
+    let files = 0;
+    const f = await documentServer((res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(PDF.length) });
+      if (++files <= stalling) return void res.write(PDF.subarray(0, 2_500));
+      res.end(PDF);
+    });
+    return Object.assign(f, { files: () => files });
+  };
+
+  it('a body that stalls: cut after 10s with no byte (at the default --timeout 30s), asked for again and saved; the trace says how long nothing came', async () => {
+    const f = await stallingDocument(1);
+    const out = join(t.dir, 'stalled');
+    const started = Date.now();
+    const r = await sctAt(f, ['-v', 'documents', 'download', '1', '--out', out + '/'], { timeout: 40_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/\* nothing came for 10s after the first 2,500 bytes: the connection seems to have stalled: retry 1\/3/);
+    expect(r.stderr).not.toContain('still arriving');
+    expect(Date.now() - started).toBeLessThan(25_000);
+    expect(f.files()).toBe(2);
+    expect(readFileSync(join(out, 'same.pdf'))).toEqual(PDF);
+  }, 45_000);
+
+  it('a body that stalls until --timeout each time: said as a stall (how long nothing came, run it again), not "still arriving"; retried, no file', async () => {
+    const f = await stallingDocument(99);
+    const out = join(t.dir, 'stalled');
+    mkdirSync(out);
+    const r = await sctAt(f, ['documents', 'download', '1', '--out', out + '/', '--timeout', '2s'], { timeout: 25_000 });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/error: GET http:\/\/127\.0\.0\.1:\d+\/files\/…: no complete answer within 2s \(--timeout\), and nothing came for its last [\d.]+m?s, after the first 2,500 bytes: the connection seems to have stalled \(after 4 attempts\)/);
+    expect(r.stderr).toMatch(/hint: run it again/);
+    expect(r.stderr).not.toContain('still arriving');
+    expect(f.files()).toBe(4);
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('a body still arriving at --timeout is not asked for again: the hint is a longer --timeout', async () => {
+    let files = 0;
+    const f = await documentServer((res) => {
+      files++;
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(PDF.length) });
+      const tick = setInterval(() => res.write(PDF.subarray(0, 10)), 50);
+      res.on('close', () => clearInterval(tick));
+    });
+    const out = join(t.dir, 'slow');
+    mkdirSync(out);
+    const r = await sctAt(f, ['documents', 'download', '1', '--out', out + '/', '--timeout', '1s']);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/no complete answer within 1s \(--timeout\)\n/);
+    expect(r.stderr).toContain('hint: the file was still arriving: give it longer with --timeout');
+    expect(files).toBe(1);
+    expect(readdirSync(out)).toEqual([]);
+  });
+
   it('Ctrl-C during the second attempt\'s body stops it at once: exit 130, no file', async () => {
     const g = gate();
     let files = 0;
