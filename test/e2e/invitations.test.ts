@@ -104,7 +104,7 @@ describe('invitations list, get, create', () => {
   });
 
   it('sends an address of any shape the service may take (a=b@, x&y@, an IDN domain) and lets it judge', async () => {
-    for (const email of [`a=b.${run}@invited.example`, `x&y!${run}@invited.example`, `ana.${run}@bücher.example`, `"a@b.${run}"@invited.example`]) {
+    for (const email of [`a=b.${run}@invited.example`, `x&y!${run}@invited.example`, `ana.${run}@bücher.example`, `"a@b.${run}"@invited.example`, `"a\\"b.${run}"@invited.example`]) {
       const r = await t.sct(['invitations', 'create', '--email', email, '--role', '3', '--json', 'email']);
       expect(r.exitCode, `${email}: ${r.stderr}`).toBe(0);
       expect(JSON.parse(r.stdout)).toEqual({ email });
@@ -120,8 +120,14 @@ describe('invitations list, get, create', () => {
     // another address to the service, which would invite the person twice: refused, nothing sent.
     t.sb.requests.length = 0;
     await t.expectUsageErrors([
-      [['invitations', 'create', '--email', `ana@exam\u00adple.com`, '--role', '3'], 'email: Enter a valid email address.'],
-      [['invitations', 'create', '--email', `ana@example.com\u200b`, '--role', '3'], 'email: Enter a valid email address.'],
+      [['invitations', 'create', '--email', `ana@exam\u00adple.com`, '--role', '3'], 'email: has an invisible character (U+00AD) after "ana@exam": type the address again'],
+      [['invitations', 'create', '--email', `ana@example.com\u200b`, '--role', '3'], 'email: has an invisible character (U+200B) after "ana@example.com"'],
+      // Every character a terminal shows as nothing: a combining grapheme joiner, a variation
+      // selector, a braille blank, a Hangul filler.
+      [['invitations', 'create', '--email', `ana@exam\u034fple.com`, '--role', '3'], '(U+034F)'],
+      [['invitations', 'create', '--email', `ana@example.com\ufe0f`, '--role', '3'], '(U+FE0F)'],
+      [['invitations', 'create', '--email', `ana@exam\u2800ple.com`, '--role', '3'], '(U+2800)'],
+      [['invitations', 'create', '--email', `\u3164ana@example.com`, '--role', '3'], 'has an invisible character (U+3164) at its start'],
     ]);
   });
 

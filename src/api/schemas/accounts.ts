@@ -9,13 +9,28 @@ const INVITATION_EMAIL_MAX = 1024;
 
 /**
  * An e-mail address as far as sct can tell it without the service: a local part (or a quoted
- * string, which may hold an "@"), one "@", a domain; no space, control character or invisible
- * format character (a soft hyphen or zero-width space pasted with it makes another address to
- * the service, and the person is invited twice). What else an address may hold (`a=b@…`, `x&y@…`,
- * a domain in another script) is the service's to judge (the document says "e-mail string"):
- * zod's pattern, stricter than the service's own, refused addresses it takes, and nothing was sent.
+ * string, which may hold an "@" and escaped quotes), one "@", a domain, with no space or control
+ * character. What else an address may hold (`a=b@…`, `x&y@…`, a domain in another script) is the
+ * service's to judge (the document says "e-mail string"): zod's pattern, stricter than the
+ * service's own, refused addresses it takes, and nothing was sent.
  */
-const EMAIL_SHAPE = /^(?:"[^"\p{Cc}\p{Cf}]+"|[^\s\p{Cc}\p{Cf}@"]+)@[^\s\p{Cc}\p{Cf}@]+$/u;
+const EMAIL_SHAPE = /^(?:"(?:[^"\\\p{Cc}]|\\[^\p{Cc}])*"|[^\s\p{Cc}@"]+)@[^\s\p{Cc}@]+$/u;
+
+/**
+ * What a terminal shows as nothing (a soft hyphen, a zero-width space, a variation selector, a
+ * Hangul filler, a braille blank), pasted with an address: the service takes it for another
+ * address (Django's validator lets it through), and the person is invited twice.
+ */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u2800]/u;
+
+/** Where an address holds an invisible character, in words; undefined when it holds none. */
+function invisibleIn(email: string): string | undefined {
+  const at = email.search(INVISIBLE);
+  if (at < 0) return undefined;
+  const code = email.codePointAt(at)!.toString(16).toUpperCase().padStart(4, '0');
+  const before = email.slice(0, at).replace(new RegExp(INVISIBLE.source, 'gu'), '');
+  return `has an invisible character (U+${code}) ${before ? `after ${JSON.stringify(before)}` : 'at its start'}: type the address again`;
+}
 
 /** The document's bound on an invitation e-mail; the same check runs on every CSV row. */
 // The length first, with its own words (a 1,100-character address is "too long", not "invalid"),
@@ -24,6 +39,10 @@ export const invitationEmail = z
   .string({ error: (issue) => (issue.input === undefined ? REQUIRED : 'expected text') })
   .min(1, { error: 'Enter a valid email address.', abort: true })
   .max(INVITATION_EMAIL_MAX, { error: `at most ${INVITATION_EMAIL_MAX} characters`, abort: true })
+  .superRefine((email, ctx) => {
+    const invisible = invisibleIn(email);
+    if (invisible) ctx.addIssue({ code: 'custom', message: invisible, abort: true });
+  })
   .regex(EMAIL_SHAPE, { error: 'Enter a valid email address.' });
 
 /**
@@ -31,7 +50,7 @@ export const invitationEmail = z
  * thousands of rows checks every one. Only a refused address needs the parse, for its message.
  */
 export function isInvitationEmail(email: string): boolean {
-  return email.length >= 1 && email.length <= INVITATION_EMAIL_MAX && EMAIL_SHAPE.test(email);
+  return email.length >= 1 && email.length <= INVITATION_EMAIL_MAX && !INVISIBLE.test(email) && EMAIL_SHAPE.test(email);
 }
 
 export const invitationCreateSchema = z.looseObject({ email: invitationEmail, auth_group: id });
