@@ -1,6 +1,6 @@
 // The one list engine every resource goes through: django-filter style lookups, DRF search,
-// ordering and limit/offset pagination. A resource only declares its fields (name, type, accessor);
-// which suffixes work follows from the type, so every resource accepts the same lookup grammar.
+// ordering and limit/offset pagination. A resource declares its fields (name, type, accessor) and
+// the filter parameters its document lists; how each lookup reads a value follows from the type.
 import { badRequest, type Ctx } from './router.js';
 import { instantOf } from '../util/dates.js';
 
@@ -22,6 +22,14 @@ export interface FieldSpec<T> {
 
 export interface ListSpec<T> {
   fields: Record<string, FieldSpec<T>>;
+  /**
+   * The filter parameters the resource's document lists (a field or alias, with its lookup). The
+   * service's filter set declares just these and django-filter ignores any other parameter, so a
+   * script filtering on another gets every row there: the sandbox must not narrow the list for it.
+   * Absent only where the documents do not show a resource's filters: then each field takes every
+   * lookup its type fits.
+   */
+  filters?: readonly string[];
   /** Parameter names that are a field plus lookup under another spelling, e.g. passing_percentage_gte. */
   aliases?: Record<string, string>;
   ordering?: Record<string, (row: T) => unknown>;
@@ -55,6 +63,11 @@ const allowedLookups: Record<FieldType, Set<Lookup>> = {
   datetime: new Set([...COMMON, ...RANGE, ...DATE_PART]),
   bool: new Set(['exact', 'isnull']),
 };
+
+/** A field's parameter names: the field itself and the field with each lookup, as the documents list them. */
+export function withLookups(field: string, ...lookups: Lookup[]): string[] {
+  return [field, ...lookups.map((l) => `${field}__${l}`)];
+}
 
 /** Query parameters as ordered [key, values] pairs; a filter object (bulk invitation filters) fits too. */
 export type Params = Map<string, string[]>;
@@ -246,12 +259,13 @@ function resolveKey<T>(spec: ListSpec<T>, key: string): { field: string; lookup:
   return null;
 }
 
-/** Predicates for every recognised filter parameter; unknown parameters are ignored as DRF does. */
+/** Predicates for every recognised filter parameter; unknown parameters are ignored as django-filter does. */
 export function compileFilters<T>(spec: ListSpec<T>, params: Params): Pred<T>[] {
   const preds: Pred<T>[] = [];
   const reserved = new Set([...RESERVED, ...(spec.reserved ?? [])]);
   for (const [key, values] of params) {
     if (reserved.has(key)) continue;
+    if (spec.filters && !spec.filters.includes(key)) continue;
     const r = resolveKey(spec, key);
     if (!r) continue;
     const p = buildPredicate(key, r.lookup, r.fs, values);

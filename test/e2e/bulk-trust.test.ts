@@ -46,7 +46,7 @@ function ordersCsv(n: number, product: number): string {
 
 async function ordersOf(n: number): Promise<Record<string, number>> {
   const ids = Array.from({ length: n }, (_, i) => `T${run}-${i + 1}`);
-  const list = await t.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
+  const list = { results: await t.ordersWith(ids) };
   const counts: Record<string, number> = Object.fromEntries(ids.map((i) => [i, 0]));
   for (const o of list.results) counts[o.external_id]++;
   return counts;
@@ -460,9 +460,9 @@ describe('--fresh', () => {
     const file = ordersCsv(8, await productId());
     const first = await t.sct(['orders', 'import', '--purchase', '--file', file]);
     expect(first.exitCode, first.stderr).toBe(0);
-    const deleted = await t.api(`/orders?order_action=buying&external_id=T${run}-1`);
+    const deleted = { results: await t.ordersWith([`T${run}-1`]) };
     // The service loses everything: a fresh run is how a user sends it all again.
-    for (const o of (await t.api(`/orders?order_action=buying&limit=100&external_id__in=${Array.from({ length: 8 }, (_, i) => `T${run}-${i + 1}`).join(',')}`)).results) {
+    for (const o of await t.ordersWith(Array.from({ length: 8 }, (_, i) => `T${run}-${i + 1}`))) {
       await fetch(`${t.sb.url}/orders/${o.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${OWNER}` } });
     }
     expect(deleted.results).toHaveLength(1);
@@ -492,7 +492,7 @@ describe('stopped before the first row was sent', () => {
     const first = await t.sct(['orders', 'import', '--purchase', '--file', file]);
     expect(first.exitCode, first.stderr).toBe(0);
     // The service lost them: a fresh run is how they are sent again.
-    for (const o of (await t.api(`/orders?order_action=buying&limit=100&external_id__in=T${run}-1,T${run}-2,T${run}-3`)).results) {
+    for (const o of await t.ordersWith([`T${run}-1`, `T${run}-2`, `T${run}-3`])) {
       await fetch(`${t.sb.url}/orders/${o.id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${OWNER}` } });
     }
     expect(Object.values(await ordersOf(3))).toEqual([0, 0, 0]);

@@ -230,7 +230,7 @@ describe.skipIf(!hasScript)('orders sync: an order created while the question wa
     const r = await atTerminal(['orders', 'sync', '--purchase', '--file', file], [{ when: 'Apply the plan', before: colleagueCreates, type: 'y\r' }]);
     expect(r.exitCode, r.screen).toBe(3);
     expect(r.screen).toContain(`${key} was created on the service since the plan: not created again`);
-    const ofKey = async () => (await send('GET', `/orders?order_action=buying&external_id__in=${key}`)).results;
+    const ofKey = () => t.ordersWith([key]);
     expect(await ofKey()).toHaveLength(1);
 
     const rerun = await t.sct(['orders', 'sync', '--purchase', '--file', file, '--yes', '-o', 'json']);

@@ -105,7 +105,7 @@ describe('fault suite: kill -9, Ctrl-C, 503s, dropped connections and 429 bursts
       const logs = await runUntilDone(['orders', 'import', '--purchase', '--file', file, '--concurrency', '4', '-o', 'json'], '/api/orders/purchase', seed, 30);
       expect(logs.at(-1)?.exitCode, JSON.stringify(logs)).toBe(0);
 
-      const list = await t.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
+      const list = { results: await t.ordersWith(ids) };
       const counts = new Map<string, number>();
       for (const o of list.results as Array<{ external_id: string }>) counts.set(o.external_id, (counts.get(o.external_id) ?? 0) + 1);
       expect(counts.size).toBe(30);
@@ -125,7 +125,7 @@ describe('stopping signals: SIGINT, SIGTERM and SIGHUP at seeded points of a bul
     const lines = ['external_id,type,order_created_at,seller_company_id,product,volume,unit', ...ids.map((id, i) => `${id},order,2025-06-01,101,${product},${i + 1},kg`)];
     const file = t.writeFile(`${tag}.csv`, lines.join('\n') + '\n');
     const counts = async () => {
-      const list = await t.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
+      const list = { results: await t.ordersWith(ids) };
       const c = new Map<string, number>();
       for (const o of list.results as Array<{ external_id: string }>) c.set(o.external_id, (c.get(o.external_id) ?? 0) + 1);
       return c;

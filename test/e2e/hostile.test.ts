@@ -45,7 +45,7 @@ function ordersCsv(n: number, product: number): string {
 }
 
 async function countOrders(ids: string[]): Promise<number> {
-  const list = await t.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
+  const list = { results: await t.ordersWith(ids) };
   return list.results.length;
 }
 

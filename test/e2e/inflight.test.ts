@@ -56,7 +56,7 @@ describe('answers in any order, reported in the file\'s order', () => {
   const posts = () => t.sb.requests.filter((r) => r.method === 'POST' && r.path === '/api/orders/purchase');
   const keyOf = (r: { headers: Record<string, unknown>; body: string }) => [JSON.parse(r.body).external_id as string, String(r.headers['idempotency-key'])] as const;
   async function countsOf(ids: string[]): Promise<number[]> {
-    const list = await t.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
+    const list = { results: await t.ordersWith(ids) };
     return ids.map((id) => (list.results as Array<{ external_id: string }>).filter((o) => o.external_id === id).length);
   }
 

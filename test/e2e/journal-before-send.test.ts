@@ -84,7 +84,7 @@ describe('a row is on record as sent before its request leaves', () => {
     expect(again.stderr.match(RESENT)![1]).toBe('1');
     const keys = t.sb.requests.filter((r) => r.method === 'POST' && r.body.includes(`J${run}-1`)).map((r) => r.headers['idempotency-key']);
     expect(keys).toEqual([firstKey, firstKey]);
-    const list = await t.api(`/orders?order_action=buying&limit=100&external_id__in=J${run}-1,J${run}-2`);
+    const list = { results: await t.ordersWith([`J${run}-1`, `J${run}-2`]) };
     expect(list.results.map((o: { external_id: string }) => o.external_id).sort()).toEqual([`J${run}-1`, `J${run}-2`]);
   });
 

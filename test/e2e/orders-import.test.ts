@@ -17,7 +17,7 @@ beforeAll(async () => {
 
 /** How many of the company's purchase orders carry each external id. */
 async function existing(ids: string[]): Promise<Record<string, number>> {
-  const list = await t.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
+  const list = { results: await t.ordersWith(ids) };
   const counts: Record<string, number> = Object.fromEntries(ids.map((i) => [i, 0]));
   for (const o of list.results) counts[o.external_id]++;
   return counts;
@@ -97,7 +97,7 @@ IMP-C,order,2025-04-03,103,priority,,,,,`,
 
     // --fresh sends everything under new keys: an order deleted since is created again (not a
     // replay of the first answer), the others are refused by the service as existing.
-    const deleted = (await t.api('/orders?order_action=buying&external_id=IMP-B')).results[0];
+    const deleted = (await t.ordersWith(['IMP-B']))[0];
     expect((await t.sct(['orders', 'delete', String(deleted.id), '--yes'])).exitCode).toBe(0);
     t.sb.requests.length = 0;
     const fresh = await t.sct(['orders', 'import', '--purchase', '--file', file, '--fresh']);
@@ -105,7 +105,7 @@ IMP-C,order,2025-04-03,103,priority,,,,,`,
     expect(fresh.stderr).toContain('purchase orders: 1 created, 2 rejected');
     expect(posts().map((q) => q.headers['idempotency-key']).filter((k) => keys.includes(k))).toEqual([]);
     expect(await existing(['IMP-A', 'IMP-B', 'IMP-C'])).toEqual({ 'IMP-A': 1, 'IMP-B': 1, 'IMP-C': 1 });
-    expect((await t.api('/orders?order_action=buying&external_id=IMP-B')).results[0].id).not.toBe(deleted.id);
+    expect((await t.ordersWith(['IMP-B']))[0].id).not.toBe(deleted.id);
   });
 
   it('a list written with -o csv imports back with its items (the items column, as JSON), new external ids aside', async () => {

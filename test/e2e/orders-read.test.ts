@@ -172,6 +172,18 @@ describe('orders list', () => {
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(count);
     expect(requests).toBe(Math.ceil(count / 40));
   });
+  it('an undocumented --filter key is sent with its warning and narrows nothing, as on the service (the sandbox ignores it too)', async () => {
+    const first = await t.api('/orders?order_action=buying&limit=1');
+    const key = first.results[0].external_id;
+    t.sb.requests.length = 0;
+    const r = await t.sct(['orders', 'list', '--buying', '--all', '--filter', `external_id=${key}`, '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('--filter external_id: not a documented filter of orders list');
+    expect(t.searchParamsOf(0).get('external_id')).toBe(key);
+    const rows = JSON.parse(r.stdout);
+    expect(rows).toHaveLength(first.count);
+    expect(rows.filter((o: { external_id: string }) => o.external_id !== key).length).toBeGreaterThan(0);
+  });
 });
 
 describe('orders get', () => {

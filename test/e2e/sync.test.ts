@@ -47,7 +47,7 @@ function seedOrder(externalId: string, extra: Record<string, unknown> = {}): Pro
 
 /** The company's purchase orders with these external ids, by external id (each a list: twice is a bug). */
 async function ordersById(ids: string[]): Promise<Map<string, any[]>> {
-  const list = await t.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
+  const list = { results: await t.ordersWith(ids) };
   const out = new Map<string, any[]>(ids.map((i) => [i, []]));
   for (const o of list.results) out.get(o.external_id)?.push(o);
   return out;
@@ -808,8 +808,8 @@ describe('rate budget of the reads before writes', () => {
   });
 });
 
-async function orderCounts(s: { api: (p: string, token?: string) => Promise<any> }, ids: string[]): Promise<Map<string, number>> {
-  const list = await s.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`, ADMIN);
+async function orderCounts(s: { ordersWith: (ids: string[], token?: string) => Promise<any[]> }, ids: string[]): Promise<Map<string, number>> {
+  const list = { results: await s.ordersWith(ids, ADMIN) };
   const counts = new Map<string, number>(ids.map((i) => [i, 0]));
   for (const o of list.results) counts.set(o.external_id, (counts.get(o.external_id) ?? 0) + 1);
   return counts;

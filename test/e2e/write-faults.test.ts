@@ -333,7 +333,7 @@ describe.skipIf(mountProblem !== undefined)(`full disks${mountProblem ? ` (skipp
     const file = t.writeFile(`orders${++run}.csv`, lines.join('\n') + '\n');
     const args = ['orders', 'import', '--purchase', '--file', file, '--concurrency', '3', '-o', 'json'];
     const orderCounts = async () => {
-      const list = await t.api(`/orders?order_action=buying&limit=1000&external_id__in=${encodeURIComponent(ids.join(','))}`);
+      const list = { results: await t.ordersWith(ids) };
       const counts = new Map<string, number>();
       for (const o of list.results as Array<{ external_id: string }>) counts.set(o.external_id, (counts.get(o.external_id) ?? 0) + 1);
       return counts;

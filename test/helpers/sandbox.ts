@@ -81,6 +81,20 @@ export function useSandbox(options: SandboxOptions = {}, how: { inProcess?: bool
       const r = await fetch(sb().url + path, { headers: { Authorization: `Bearer ${token}` } });
       return r.json();
     },
+    /**
+     * The company's buying-side orders whose external_id is one of `ids`. The order list has no
+     * external_id filter (the service ignores one), so every page is read and the rows picked here.
+     */
+    async ordersWith(ids: readonly string[], token = OWNER): Promise<any[]> {
+      const wanted = new Set(ids);
+      const out: any[] = [];
+      for (let next: string | null = `${sb().url}/orders?order_action=buying&limit=1000`; next; ) {
+        const page: any = await (await fetch(next, { headers: { Authorization: `Bearer ${token}` } })).json();
+        out.push(...page.results.filter((o: { external_id: string }) => wanted.has(o.external_id)));
+        next = page.next;
+      }
+      return out;
+    },
     /** The query string of the i-th request the sandbox received, as an object. */
     queryOf: (i = 0): Record<string, string> => Object.fromEntries(new URLSearchParams(sb().requests[i].query)),
     /** The same query, where a parameter may repeat. */

@@ -47,6 +47,19 @@ describe('members and users', () => {
     expect((await member.get('/accounts/user-companies?ordering=salary')).status).toBe(400);
   });
 
+  it('ignores member, workspace and invitation filters their document does not list', async () => {
+    const members = (await member.get('/accounts/user-companies?limit=1')).body.count;
+    for (const q of ['id=1', 'user=1', 'user__email__iexact=x', 'auth_group__gt=5', 'user__job_title__istartswith=zz', 'created_at__gt=2100-01-01'])
+      expect((await member.get(`/accounts/user-companies?limit=1&${q}`)).body.count, q).toBe(members);
+    const workspaces = (await client(sb, MULTI).get('/accounts/workspaces?limit=1')).body.count;
+    expect(workspaces).toBeGreaterThan(1);
+    for (const q of ['id=1', 'name__startswith=zz', 'country__iexact=zz', 'type__exact=zz'])
+      expect((await client(sb, MULTI).get(`/accounts/workspaces?limit=1&${q}`)).body.count, q).toBe(workspaces);
+    const invitations = (await owner.get('/accounts/user-invitations?limit=1')).body.count;
+    for (const q of ['email__startswith=zz', 'invited_by__in=9999', 'status__in=revoked', 'expires_at__gt=2100-01-01', 'auth_group__name__icontains=zz'])
+      expect((await owner.get(`/accounts/user-invitations?limit=1&${q}`)).body.count, q).toBe(invitations);
+  });
+
   it('changes roles by the rules', async () => {
     const rows = await all(owner, '/accounts/user-companies?limit=100&auth_group=3');
     const target = rows.find((m) => m.user_detail.last_name !== 'De Smet');

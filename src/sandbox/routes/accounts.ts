@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { WORKSPACE_TYPES, nowIso, type Company, type Membership } from '../data.js';
-import type { ListSpec } from '../filters.js';
+import { withLookups, type ListSpec } from '../filters.js';
 import type { Country } from '../reference.js';
 import { badRequest, fieldError, forbidden, intParam, notFound, ok, type Ctx, type Router } from '../router.js';
 import { id, invalidPk, parseBody } from '../validate.js';
@@ -59,21 +59,32 @@ function memberObject(ctx: Ctx, m: Membership) {
   };
 }
 
+/** The member list filters of api/accounts.md. */
+const MEMBER_FILTERS = [
+  ...withLookups('auth_group', 'in', 'isnull'),
+  ...withLookups('auth_group__name', 'icontains', 'in'),
+  ...withLookups('created_at', 'gte', 'lte', 'date', 'date__gte', 'date__lte'),
+  ...withLookups('updated_at', 'gte', 'lte', 'date', 'date__gte', 'date__lte'),
+  ...withLookups('user__email', 'icontains', 'istartswith'),
+  ...withLookups('user__first_name', 'icontains', 'istartswith'),
+  ...withLookups('user__last_name', 'icontains', 'istartswith'),
+  ...withLookups('user__job_title', 'icontains'),
+];
+
 function memberSpec(ctx: Ctx): ListSpec<Membership> {
   const user = (m: Membership) => ctx.store.users.get(m.user_id)!;
   const group = (m: Membership) => ctx.store.authGroups.get(m.auth_group_id)?.name ?? null;
   return {
     fields: {
-      id: { type: 'int', get: (m) => m.id },
       auth_group: { type: 'int', get: (m) => m.auth_group_id },
       auth_group__name: { type: 'string', get: group },
-      user: { type: 'int', get: (m) => m.user_id },
       user__email: { type: 'string', get: (m) => user(m).email },
       user__first_name: { type: 'string', get: (m) => user(m).first_name },
       user__last_name: { type: 'string', get: (m) => user(m).last_name },
       user__job_title: { type: 'string', get: (m) => user(m).job_title },
       ...timestampFields<Membership>(),
     },
+    filters: MEMBER_FILTERS,
     search: (m) => [user(m).first_name, user(m).last_name, user(m).email, user(m).job_title, group(m)],
     ordering: {
       created_at: (m) => m.created_at, updated_at: (m) => m.updated_at,
@@ -111,13 +122,20 @@ const workspaceObject = (w: Workspace) => ({
   updated_at: w.company.updated_at,
 });
 
+/** The workspace list filters of api/accounts.md. */
+const WORKSPACE_FILTERS = [
+  ...withLookups('country', 'icontains', 'iendswith', 'istartswith', 'in'),
+  ...withLookups('name', 'icontains', 'iendswith', 'istartswith'),
+  ...withLookups('type', 'exclude', 'in'),
+];
+
 const workspaceSpec: ListSpec<Workspace> = {
   fields: {
-    id: { type: 'int', get: (w) => w.company.id },
     name: { type: 'string', get: (w) => w.company.name },
     country: { type: 'string', get: (w) => w.company.country },
     type: { type: 'enum', values: WORKSPACE_TYPES, get: (w) => w.company.type },
   },
+  filters: WORKSPACE_FILTERS,
   search: (w) => [w.company.name],
   ordering: {
     id: (w) => w.company.id, name: (w) => w.company.name, type: (w) => w.company.type, country: (w) => w.company.country,

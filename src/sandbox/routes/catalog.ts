@@ -28,7 +28,7 @@ import {
   ASSESSMENT_STATUSES, COMMODITIES, COMPOSITIONS, VALUE_CHAIN_STATUSES, VALUE_CHAIN_TYPES,
   nowIso, type Origin, type Product, type Statement, type ValueChain,
 } from '../data.js';
-import type { ListSpec } from '../filters.js';
+import { withLookups, type ListSpec } from '../filters.js';
 import { PRODUCT_TYPES } from '../reference.js';
 import { badRequest, created, intParam, noContent, ok, type Ctx, type Router } from '../router.js';
 import { bool, id, nonEmptyStrings, parseBody, str } from '../validate.js';
@@ -224,6 +224,22 @@ const originBody = z.object({
   excluded_propagation_identifiers: z.unknown().optional(),
 });
 
+/** The origin list filters of api/supply-chain.md: no plain id, only id__in and id__exclude_in. */
+const ORIGIN_TEXT = ['startswith', 'endswith', 'icontains', 'iendswith', 'istartswith'] as const;
+const ORIGIN_FILTERS = [
+  ...withLookups('assessment_status', 'in'),
+  ...withLookups('country_code', 'in'),
+  ...withLookups('created_at', 'gte', 'lte', 'date', 'date__gte', 'date__lte'),
+  ...withLookups('updated_at', 'gte', 'lte', 'date', 'date__gte', 'date__lte'),
+  ...withLookups('description', ...ORIGIN_TEXT),
+  ...withLookups('name', ...ORIGIN_TEXT),
+  ...withLookups('external_id', ...ORIGIN_TEXT, 'in'),
+  'failing_percentage_gte',
+  'passing_percentage_gte',
+  'id__in',
+  'id__exclude_in',
+];
+
 const originSpec: ListSpec<Origin> = {
   fields: {
     id: { type: 'int', get: (o) => o.id },
@@ -236,6 +252,7 @@ const originSpec: ListSpec<Origin> = {
     failing_percentage: { type: 'number', min: 0, max: 100, get: (o) => o.assessment_summary?.failing_percentage ?? 0 },
     ...timestampFields<Origin>(),
   },
+  filters: ORIGIN_FILTERS,
   aliases: { passing_percentage_gte: 'passing_percentage__gte', failing_percentage_gte: 'failing_percentage__gte' },
   search: (o) => [o.name, o.description],
   ordering: {

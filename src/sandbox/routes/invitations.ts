@@ -23,7 +23,7 @@
 import { domainToASCII } from 'node:url';
 import * as z from 'zod';
 import { INVITATION_STATUSES, isoDateTime, nowIso, ROLE, type Invitation } from '../data.js';
-import { compileFilters, paramsFromObject, type ListSpec, type Params } from '../filters.js';
+import { compileFilters, paramsFromObject, withLookups, type ListSpec, type Params } from '../filters.js';
 import { ApiError, badRequest, created, fieldError, forbidden, notFound, ok, type Ctx, type Router } from '../router.js';
 import { check, id, invalidPk, parseBody, uuid } from '../validate.js';
 import { authGroupDetail, userDetail } from './accounts.js';
@@ -52,6 +52,18 @@ function invitationObject(ctx: Ctx, inv: Invitation) {
   };
 }
 
+/** The invitation list filters of api/accounts.md (bulk revoke and renew take FILTER_KEYS below). */
+const INVITATION_FILTERS = [
+  ...withLookups('auth_group', 'in'),
+  ...withLookups('auth_group__name', 'in'),
+  ...withLookups('created_at', 'gte', 'lte', 'date', 'date__gte', 'date__lte'),
+  ...withLookups('expires_at', 'gte', 'lte', 'date', 'date__gte', 'date__lte'),
+  ...withLookups('email', 'icontains'),
+  ...withLookups('id', 'in', 'exclude_in'),
+  'invited_by',
+  'status',
+];
+
 function invitationSpec(ctx: Ctx): ListSpec<Invitation> {
   const groupName = (i: Invitation) => ctx.store.authGroups.get(i.auth_group_id)?.name ?? null;
   return {
@@ -65,6 +77,7 @@ function invitationSpec(ctx: Ctx): ListSpec<Invitation> {
       created_at: { type: 'datetime', get: (i) => i.created_at },
       expires_at: { type: 'datetime', get: (i) => i.expires_at },
     },
+    filters: INVITATION_FILTERS,
     search: (i) => [i.email],
     ordering: {
       status: (i) => statusOf(i), created_at: (i) => i.created_at, email: (i) => i.email,

@@ -28,7 +28,7 @@ import {
   ASSESSMENT_STATUSES, BUYER_STATUSES, COMMODITIES, COMPOSITIONS, ORDER_TYPES, SELLER_STATUSES, nowIso, slugify, summarize,
   type Order, type OrderItem, type OrderKind, type Product, type Statement, type Store,
 } from '../data.js';
-import { pageJson, paginate, paramsFromQuery, query, type FieldSpec, type ListSpec, type Params } from '../filters.js';
+import { pageJson, paginate, paramsFromQuery, query, withLookups, type FieldSpec, type ListSpec, type Params } from '../filters.js';
 import { ApiError, badRequest, created, fieldError, forbidden, intParam, noContent, notFound, ok, okJson, type Ctx, type Reply, type Router } from '../router.js';
 import { bool, date, dateTime, id, idList, int, invalidPk, nonEmptyStrings, num, parseBody, str } from '../validate.js';
 import { embeddedStatement, productObject, valueChainObject } from './catalog.js';
@@ -178,26 +178,51 @@ function productFields(ctx: Ctx, side: 'buyer_product' | 'seller_product'): Reco
   };
 }
 
+const productFilters = (side: 'buyer_product' | 'seller_product') => [
+  ...withLookups(`items__${side}`, 'in', 'isnull'),
+  ...withLookups(`items__${side}__sku`, 'icontains', 'startswith', 'endswith'),
+  ...withLookups(`items__${side}__name`, 'icontains', 'startswith', 'endswith'),
+  ...withLookups(`items__${side}__commodity`, 'in'),
+  ...withLookups(`items__${side}__composition`, 'in'),
+];
+
+/** The order list filters of api/supply-chain.md (the statistics and bulk information requests take them too). */
+const ORDER_FILTERS = [
+  ...withLookups('type', 'in'),
+  ...withLookups('buyer_company_status', 'in'),
+  ...withLookups('seller_company_status', 'in'),
+  ...withLookups('assessment_status', 'in'),
+  ...withLookups('order_created_at', 'gte', 'lte'),
+  ...withLookups('order_arrival_at', 'gte', 'lte'),
+  'value_chain',
+  ...withLookups('border_cross_country_code', 'in'),
+  ...withLookups('id', 'in', 'exclude_in'),
+  'due_diligence_statements__isnull',
+  ...withLookups('tags__name', 'icontains', 'in'),
+  ...withLookups('tags__slug', 'in'),
+  ...productFilters('buyer_product'),
+  ...productFilters('seller_product'),
+  ...withLookups('items__external_id', 'icontains', 'startswith', 'endswith', 'in'),
+  'items__unit',
+  ...withLookups('items__volume', 'gte', 'lte'),
+  ...withLookups('items__traced_origins', 'in'),
+  'passing_percentage_gte',
+  'failing_percentage_gte',
+];
+
 export function orderSpec(ctx: Ctx): ListSpec<Order> {
   const dds = statementIndex(ctx);
   return {
     fields: {
       id: { type: 'int', get: (o) => o.id },
-      company_id: { type: 'int', get: (o) => o.company_id },
       type: { type: 'enum', values: ORDER_TYPES, get: (o) => o.type },
-      external_id: { type: 'string', get: (o) => o.external_id },
-      buyer_external_id: { type: 'string', get: (o) => o.buyer_external_id },
-      seller_external_id: { type: 'string', get: (o) => o.seller_external_id },
       buyer_company_status: { type: 'enum', values: BUYER_STATUSES, get: (o) => o.buyer_company_status },
       seller_company_status: { type: 'enum', values: SELLER_STATUSES, get: (o) => o.seller_company_status },
       assessment_status: { type: 'enum', values: ASSESSMENT_STATUSES, get: (o) => o.assessment_status },
       order_created_at: { type: 'date', get: (o) => o.order_created_at },
       order_arrival_at: { type: 'date', get: (o) => o.order_arrival_at },
       value_chain: { type: 'int', get: (o) => o.value_chain },
-      buyer_company_id: { type: 'int', get: (o) => o.buyer_company_id },
-      seller_company_id: { type: 'int', get: (o) => o.seller_company_id },
       border_cross_country_code: { type: 'string', get: (o) => o.border_cross_country_code },
-      signed_off_at: { type: 'datetime', get: (o) => o.signed_off_at },
       due_diligence_statements: { type: 'int', get: (o) => (dds.get(o.id) ?? []).map((s) => s.id) },
       tags__name: { type: 'string', get: (o) => o.tags },
       tags__slug: { type: 'string', get: (o) => o.tags.map(slugify) },
@@ -207,11 +232,10 @@ export function orderSpec(ctx: Ctx): ListSpec<Order> {
       items__unit: { type: 'string', get: (o) => o.items.map((i) => i.unit) },
       items__volume: { type: 'number', get: (o) => o.items.map((i) => i.volume) },
       items__traced_origins: { type: 'int', get: (o) => o.items.flatMap((i) => i.trace.traced_origins) },
-      items__traced_orders: { type: 'int', get: (o) => o.items.flatMap((i) => i.trace.traced_orders) },
       passing_percentage: { type: 'number', min: 0, max: 100, get: (o) => o.assessment_summary?.passing_percentage ?? 0 },
       failing_percentage: { type: 'number', min: 0, max: 100, get: (o) => o.assessment_summary?.failing_percentage ?? 0 },
-      ...timestampFields<Order>(),
     },
+    filters: ORDER_FILTERS,
     aliases: { passing_percentage_gte: 'passing_percentage__gte', failing_percentage_gte: 'failing_percentage__gte' },
     reserved: ['order_action', 'group_by', 'delimit_by'],
     search: (o) => [o.buyer_external_id, o.seller_external_id, ...o.tags],

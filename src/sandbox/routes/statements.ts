@@ -17,10 +17,10 @@
 //   outcome is recorded as metadata.withdrawal and eu_registry_status WITHDRAWN.
 import * as z from 'zod';
 import {
-  ASSESSMENT_STATUSES, DDS_STATUSES, DDS_TYPES, nowIso, registryData,
+  DDS_STATUSES, DDS_TYPES, nowIso, registryData,
   type DdsStatus, type Order, type Statement,
 } from '../data.js';
-import { paginate, paramsFromQuery, parseBool, query, type ListSpec } from '../filters.js';
+import { paginate, paramsFromQuery, parseBool, query, withLookups, type ListSpec } from '../filters.js';
 import { badRequest, created, fieldError, intParam, noContent, ok, type Ctx, type Router } from '../router.js';
 import { id, idList, parseBody, rejectUnknown, uuid } from '../validate.js';
 import { productObject } from './catalog.js';
@@ -71,6 +71,20 @@ function statementDetail(ctx: Ctx, s: Statement) {
   };
 }
 
+/** The statement list filters of api/supply-chain.md. */
+const STATEMENT_FILTERS = [
+  ...withLookups('created_at', 'gte', 'lte'),
+  ...withLookups('updated_at', 'gte', 'lte'),
+  ...withLookups('dds_identifier', 'icontains', 'in'),
+  ...withLookups('id', 'in', 'exclude_in'),
+  ...withLookups('name', 'icontains', 'in'),
+  'object_pulse_identifier',
+  'orders__in',
+  'products__in',
+  ...withLookups('status', 'in'),
+  ...withLookups('type', 'in'),
+];
+
 const statementSpec: ListSpec<Statement> = {
   fields: {
     id: { type: 'int', get: (s) => s.id },
@@ -80,10 +94,10 @@ const statementSpec: ListSpec<Statement> = {
     type: { type: 'enum', values: DDS_TYPES, get: (s) => s.type },
     orders: { type: 'int', get: (s) => s.orders },
     products: { type: 'int', get: (s) => s.products },
-    assessment_status: { type: 'enum', values: ASSESSMENT_STATUSES, get: (s) => s.assessment_status },
     object_pulse_identifier: { type: 'string', get: (s) => [`dds:${s.id}`, ...s.orders.map((o) => `order:${o}`), ...s.products.map((p) => `product:${p}`)] },
     ...timestampFields<Statement>(),
   },
+  filters: STATEMENT_FILTERS,
   search: (s) => [s.name, s.dds_identifier],
   ordering: {
     id: (s) => s.id, name: (s) => s.name, type: (s) => s.type, status: (s) => s.status,
