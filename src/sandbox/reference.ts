@@ -1,4 +1,6 @@
 // Fixed reference data the demo data is drawn from: countries, product catalogue, places.
+import { ISO_NUMERIC } from '../geo/country-codes.js';
+import { OTHER_COUNTRIES } from './countries.js';
 export const COMMODITIES = ['cattle', 'cocoa', 'coffee', 'palm_oil', 'rubber', 'soya', 'wood'] as const;
 export type Commodity = (typeof COMMODITIES)[number];
 
@@ -70,6 +72,9 @@ export const COUNTRIES: Country[] = [
   C('United Kingdom', 'GB', 'GBR', '826', 'United Kingdom of Great Britain and Northern Ireland', false),
   C('United States', 'US', 'USA', '840', 'United States of America', false),
   C('Viet Nam', 'VN', 'VNM', '704', 'Socialist Republic of Viet Nam', false),
+  // Every other country a country_code may name, so that an origin in Paraguay or an order crossing
+  // into India has its country object, as on the service, and not null.
+  ...OTHER_COUNTRIES.map(([a2, a3, name, official]) => C(name, a2, a3, ISO_NUMERIC[a2]!, official ?? name, false)),
 ];
 
 export const COUNTRY_BY_A2 = new Map(COUNTRIES.map((c) => [c.alpha_2, c]));

@@ -260,6 +260,20 @@ describe('countries and user-config', () => {
     await t.expectUsageErrors([[['countries', 'get', '../orders'], 'invalid country id']], { inProcess: true });
   });
 
+  it('every ISO 3166-1 country is there, as on the service: get PY, and an origin in Paraguay has its country object', async () => {
+    const py = await t.sct(['countries', 'get', 'PY', '-o', 'json']);
+    expect(py.exitCode, py.stderr).toBe(0);
+    expect(JSON.parse(py.stdout)).toEqual({ name: 'Paraguay', alpha_2: 'PY', alpha_3: 'PRY', numeric: '600', official_name: 'Republic of Paraguay', flag: '🇵🇾', eu_status: 'non_member' });
+    for (const code of ['AR', 'IND', '156', 'KE', 'HN', 'XK']) expect((await t.sct(['countries', 'get', code])).exitCode, code).toBe(0);
+    const all = await t.sct(['countries', 'list', '--all', '-o', 'json']);
+    const rows = JSON.parse(all.stdout) as Array<{ alpha_2: string; eu_status: string }>;
+    expect(rows).toHaveLength(250);
+    expect(rows.filter((c) => c.eu_status === 'member')).toHaveLength(27);
+    const origin = await t.sct(['origins', 'create', '--name', 'Chaco plot', '--country-code', 'PY', '-o', 'json']);
+    expect(origin.exitCode, origin.stderr).toBe(0);
+    expect(JSON.parse(origin.stdout).country).toMatchObject({ alpha_2: 'PY', name: 'Paraguay' });
+  });
+
   it('user-config get shows the configuration; set patches the keys under config', async () => {
     const sct = t.sctAs(MULTI);
     const got = await sct(['user-config', 'get', '-o', 'json']);

@@ -251,6 +251,18 @@ describe('order bodies', () => {
     });
   });
 
+  it('answers a country object for every ISO 3166-1 code a border crossing names, not only the demo data\'s', async () => {
+    const o = (await cacao.post('/orders/purchase', { ...body, external_id: 'PO-TEST-BORDER', border_cross_country_code: 'IN' })).body;
+    expect(o.border_cross_country).toMatchObject({ alpha_2: 'IN', alpha_3: 'IND', numeric: '356', name: 'India', official_name: 'Republic of India', eu_status: 'non_member' });
+    const r = await cacao.patch(`/orders/purchase/${o.id}`, { border_cross_country_code: 'HN' });
+    expect(r.body.border_cross_country).toMatchObject({ alpha_2: 'HN', name: 'Honduras' });
+    for (const code of ['AR', 'CN', 'KE', 'PY']) {
+      const origin = (await cacao.post('/origins', { name: `Plot in ${code}`, country_code: code })).body;
+      expect(origin.country?.alpha_2, code).toBe(code);
+      await cacao.delete(`/origins/${origin.id}`);
+    }
+  });
+
   it('patches partially, replacing the item list', async () => {
     const o = (await cacao.post('/orders/purchase', { ...body, external_id: 'PO-TEST-PATCH' })).body;
     const [first] = o.items;
