@@ -131,18 +131,6 @@ describe('dds get, create, update, delete', () => {
     expect(table.stdout).toMatch(new RegExp(`^ORDERS\\s+${order}$`, 'm'));
   });
 
-  it('a statement\'s products are the objects products get prints, their statements included', async () => {
-    const r = await t.sct(['dds', 'create', '--type', 'EUTR', '--name', 'Embedded', '--products', '2', '-o', 'json']);
-    expect(r.exitCode, r.stderr).toBe(0);
-    const id = JSON.parse(r.stdout).id;
-    const product = await t.sct(['products', 'get', '2', '-o', 'json']);
-    expect(product.exitCode, product.stderr).toBe(0);
-    const got = await t.sct(['dds', 'get', String(id), '-o', 'json']);
-    const [detail] = JSON.parse(got.stdout).products_detail;
-    expect(detail).toEqual(JSON.parse(product.stdout));
-    expect(detail.due_diligence_statements).toContainEqual(expect.objectContaining({ id, type: 'EUTR', status: 'complete' }));
-  });
-
   it('takes a whole body from --file and the creation rules from it', async () => {
     const file = t.writeFile('dds.json', JSON.stringify({ type: 'PPWR', dds_identifier: 'PPWR-1', assessment_run_ids: [RUN] }));
     const r = await t.sct(['dds', 'create', '--file', file, '--name', 'Packaging', '-o', 'json']);

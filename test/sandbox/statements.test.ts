@@ -35,27 +35,6 @@ describe('creation rules and lifecycle', () => {
     expect(done.body).toHaveProperty('products_detail');
   });
 
-  it('embeds products as GET /products/{id} answers them, due_diligence_statements included, in orders and statements alike', async () => {
-    const order = (await cacao.get(`/orders/${bought[1]}`)).body;
-    const pid = order.items.find((i: any) => i.buyer_product !== null).buyer_product;
-    const r = await cacao.post(base, { type: 'EUDR', dds_identifier: '25BEEMBED00001', products: [pid] });
-    const product = (await cacao.get(`/products/${pid}`)).body;
-    expect(product.due_diligence_statements).toContainEqual(expect.objectContaining({ id: r.body.id }));
-    const inOrder = async () => (await cacao.get(`/orders/${bought[1]}`)).body.items.find((i: any) => i.buyer_product === pid).buyer_product_detail;
-    // While the registry work runs (it may end between two requests), the same fields.
-    const early = await inOrder();
-    expect(Object.keys(early)).toEqual(Object.keys(product));
-    expect(early.due_diligence_statements).toContainEqual(expect.objectContaining({ id: r.body.id }));
-    // It finishes with no write: the order shown before must not keep the old status.
-    await sleep(DELAY + 50);
-    const settled = (await cacao.get(`/products/${pid}`)).body;
-    expect(settled.due_diligence_statements).toContainEqual(expect.objectContaining({ id: r.body.id, status: 'complete' }));
-    expect(await inOrder()).toEqual(settled);
-    expect((await cacao.get(`${base}/${r.body.id}`)).body.products_detail).toEqual([settled]);
-    const page = (await cacao.get(`/orders?order_action=buying&id=${bought[1]}`)).body.results[0];
-    expect(page.items.find((i: any) => i.buyer_product === pid).buyer_product_detail).toEqual(settled);
-  });
-
   it('fails a retrieval whose identifier starts with FAIL, with a reason', async () => {
     const r = await cacao.post(base, { type: 'EUDR', dds_identifier: 'FAIL-0001' });
     expect(r.body.status).toBe('in_progress');

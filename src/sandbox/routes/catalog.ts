@@ -59,8 +59,7 @@ function statementsLinking(ctx: Ctx, field: 'orders' | 'products', id: number) {
 
 export { embeddedStatement };
 
-/** A product as GET /products/{id} answers it, and as orders and statements embed it: one shape everywhere. */
-export function productObject(p: Product | undefined, ctx: Ctx) {
+export function productObject(p: Product | undefined, ctx?: Ctx) {
   if (!p) return null;
   return {
     id: p.id,
@@ -80,7 +79,7 @@ export function productObject(p: Product | undefined, ctx: Ctx) {
     assessment_summary: p.assessment_summary,
     excluded_propagation_identifiers: p.excluded_propagation_identifiers,
     tags: p.tags,
-    due_diligence_statements: statementsLinking(ctx, 'products', p.id),
+    ...(ctx ? { due_diligence_statements: statementsLinking(ctx, 'products', p.id) } : {}),
     created_at: p.created_at,
     updated_at: p.updated_at,
   };

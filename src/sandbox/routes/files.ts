@@ -261,8 +261,7 @@ function createRisk(ctx: Ctx) {
 const safeName = (s: string) => s.replace(/[^\w.\- ]+/g, '_').replace(/^\.+/, '_').slice(0, 120) || 'file';
 
 /** The evidence package: one folder per kind of evidence under the assessment identifier. */
-function evidenceZip(ctx: Ctx, r: RiskAssessment): Buffer {
-  const store = ctx.store;
+function evidenceZip(store: Store, r: RiskAssessment): Buffer {
   const root = safeName(r.identifier);
   const mtime = new Date(BASE_DATE);
   const files: Zippable = {};
@@ -300,7 +299,7 @@ function evidenceZip(ctx: Ctx, r: RiskAssessment): Buffer {
     'supply-chain/orders.csv',
     ['id,external_id,type,order_created_at,buyer_company_id,seller_company_id,assessment_status', ...orders.map((o) => [o.id, o.external_id, o.type, o.order_created_at, o.buyer_company_id ?? '', o.seller_company_id ?? '', o.assessment_status].join(','))].join('\n') + '\n',
   );
-  put('supply-chain/products.json', JSON.stringify(products.map((p) => productObject(p, ctx)), null, 2));
+  put('supply-chain/products.json', JSON.stringify(products.map((p) => productObject(p)), null, 2));
   put('geolocation/README.txt', `${origins.length} plot(s); coordinates are WGS 84 longitude, latitude.\n`);
   return Buffer.from(zipSync(files, { level: 6 }));
 }
@@ -336,7 +335,7 @@ export function registerFiles(r: Router): void {
     const ascii = safeName(ra.identifier).replace(/[^\x20-\x7e]/g, '_');
     return {
       status: 200,
-      raw: evidenceZip(ctx, ra),
+      raw: evidenceZip(ctx.store, ra),
       headers: {
         'Content-Type': 'application/zip',
         'Content-Disposition': `attachment; filename="${ascii}.zip"; filename*=UTF-8''${encodeURIComponent(ra.identifier)}.zip`,

@@ -58,17 +58,6 @@ function statementIndex(ctx: Ctx): Map<number, Statement[]> {
   return idx;
 }
 
-/** Products with a statement whose registry work still runs, once per request (see orderJson). */
-const pendingProductsCache = new WeakMap<Ctx, Set<number>>();
-function pendingProducts(ctx: Ctx): Set<number> {
-  let ids = pendingProductsCache.get(ctx);
-  if (ids) return ids;
-  ids = new Set();
-  for (const s of ctx.store.statements.values()) if (!s.deleted_at && s.pending) for (const pid of s.products) ids.add(pid);
-  pendingProductsCache.set(ctx, ids);
-  return ids;
-}
-
 function itemObject(ctx: Ctx, it: OrderItem) {
   const products = ctx.store.products;
   const bp = it.buyer_product !== null ? products.get(it.buyer_product) : undefined;
@@ -78,8 +67,8 @@ function itemObject(ctx: Ctx, it: OrderItem) {
     order: it.order,
     buyer_product: it.buyer_product,
     seller_product: it.seller_product,
-    buyer_product_detail: bp ? once(ctx, `p${bp.id}`, () => productObject(bp, ctx)) : null,
-    seller_product_detail: sp ? once(ctx, `p${sp.id}`, () => productObject(sp, ctx)) : null,
+    buyer_product_detail: bp ? once(ctx, `p${bp.id}`, () => productObject(bp)) : null,
+    seller_product_detail: sp ? once(ctx, `p${sp.id}`, () => productObject(sp)) : null,
     volume: it.volume,
     unit: it.unit,
     line_number: it.line_number,
@@ -140,9 +129,8 @@ export function orderObject(ctx: Ctx, o: Order) {
  * 1,000-order page is 6–7 MB, and JSON.stringify of it on every request was most of the time
  * the sandbox spent on a page. An order's JSON embeds other objects (products, companies, value
  * chains, statements), so any write empties the cache (the store's version changes) instead of
- * naming the orders it touched. An order with a statement whose registry work is still running,
- * its own or one of its products' (embedded with their statements), is never kept: its JSON
- * changes when that work finishes, with no write. Past ORDER_JSON_BUDGET
+ * naming the orders it touched. An order with a statement whose registry work is still running is
+ * never kept: its JSON changes when that work finishes, with no write. Past ORDER_JSON_BUDGET
  * bytes the least recently used go first.
  */
 const ORDER_JSON_BUDGET = 64 * 1024 * 1024;
@@ -165,8 +153,6 @@ function orderJson(ctx: Ctx, o: Order): Buffer {
   }
   const json = Buffer.from(JSON.stringify(orderObject(ctx, o)));
   if ((statementIndex(ctx).get(o.id) ?? []).some((s) => s.pending)) return json;
-  const pending = pendingProducts(ctx);
-  if (pending.size && o.items.some((i) => [i.buyer_product, i.seller_product].some((pid) => pid !== null && pending.has(pid)))) return json;
   cache.byId.set(o.id, json);
   cache.bytes += json.length;
   for (const [id, old] of cache.byId) {

@@ -67,7 +67,7 @@ function statementDetail(ctx: Ctx, s: Statement) {
       seller_company_status: o.seller_company_status,
       assessment_status: o.assessment_status,
     })),
-    products_detail: products.map((p) => productObject(p, ctx)),
+    products_detail: products.map((p) => productObject(p)),
   };
 }
 
