@@ -182,6 +182,9 @@ function buildPredicate<T>(key: string, lookup: Lookup, spec: FieldSpec<T>, valu
     return fn(norm(type, lookup, raw));
   };
   if (lookup === 'isnull') {
+    // django-filter's BooleanWidget reads anything but true, false, 1 or 0 as no value: no filter.
+    const v = last.toLowerCase();
+    if (!['true', 'false', '1', '0'].includes(v)) return null;
     const want = parseBool(key, last);
     return (row) => {
       const raw = spec.get(row);
@@ -191,7 +194,9 @@ function buildPredicate<T>(key: string, lookup: Lookup, spec: FieldSpec<T>, valu
     };
   }
   if (lookup === 'in' || lookup === 'exclude_in' || lookup === 'exclude' || (lookup === 'exact' && spec.repeatable && (values.length > 1 || last.includes(',')))) {
-    const list = splitList(values);
+    // A list filter (`__in`) given twice is its last value, as django-filter's CSV widget reads it;
+    // a filter the document says repeats (`status=a&status=b`) is every value.
+    const list = splitList(lookup === 'in' || lookup === 'exclude_in' ? [last] : values);
     if (!list.length) return null;
     const set = new Set(list.map((v) => parseValue(spec as FieldSpec<unknown>, lookup, key, v)));
     const any = cmp((s) => set.has(s as string | number | boolean));
