@@ -366,7 +366,7 @@ export class ApiClient {
           call.mayHaveArrived = true;
           if (!call.mayRetry) {
             err.message += call.retries.attemptsSaid;
-            throw err;
+            call.fail(err);
           }
           await call.retry(err.reason);
         }

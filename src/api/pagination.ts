@@ -272,13 +272,13 @@ function asPage<T>(
   throw new NetworkError(`unexpected response from GET ${path}: ${page} is not a paginated list (stopped after ${plural(later.fetched, 'item')} in ${plural(later.requests, 'request')})`);
 }
 
-/** A first answer that is no list, for a listing that takes one (PageOptions.anyAnswer): it ends the listing, and is the caller's to use. */
 /**
  * A listing stopped because its pages do not advance: the items it served again are this fault,
  * not a list that changed while it was read (src/commands/shared/list.ts says nothing of them then).
  */
 export class StuckPaginationError extends SctError {}
 
+/** A first answer that is no list, for a listing that takes one (PageOptions.anyAnswer): it ends the listing, and is the caller's to use. */
 export class NotAList extends NetworkError {
   constructor(
     message: string,

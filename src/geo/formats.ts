@@ -476,7 +476,6 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
     // fails on it, silently not at all (metres read as degrees).
     const shx = siblingName('shx');
     written = shpRecordRings(entries[shp]!, shp, shx === undefined ? undefined : { name: shx, bytes: entries[shx]! });
-    // shpjs stops without a word at a record the file ends inside: a plot fewer.
     // The records can be read without the index: so sct reads a layer zipped without its .shx, and
     // says so where that reading is accepted, as it is read then: an old record's tail a GIS left
     // stops it, and so does an old record left whole (a shape more than the .dbf has records).
@@ -488,6 +487,7 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
       );
       throw new UsageError(`${name}: ${written.index}`, {}, bare ? `export the layer again, or zip it without ${shx}: sct then reads the records of ${shp} one after another` : 'export the layer again');
     }
+    // shpjs stops without a word at a record the file ends inside: a plot fewer.
     if (written.cut) throw new UsageError(`${name}: ${shp} ${written.cut}: the file is cut short`, {}, 'export the layer again, or send the files as the GIS wrote them');
     if (written.noRecord) throw new UsageError(`${name}: ${shp} ${written.noRecord}`, {}, 'export the layer again, and send its .shx with it: the records are then read where it places them');
     // The records GDAL reads, in its order: shpjs would read 8 zero bytes of padding as a record

@@ -139,8 +139,6 @@ export interface IOOptions {
   stdinIsTTY?: boolean;
   stdoutIsTTY?: boolean;
   stderrIsTTY?: boolean;
-  /** Whether stdout is a pipe (decided from the stream when stdout is not given). */
-  stdoutIsPipe?: boolean;
   noColor?: boolean;
   quiet?: boolean;
   verbose?: boolean;
@@ -226,26 +224,15 @@ function missingPager(command: string, env: NodeJS.ProcessEnv): string | undefin
   return found ? undefined : program;
 }
 
-/** The descriptor of a stream that writes to a regular file (`sct … > export.json`), else undefined. */
-function regularFileFd(stream: NodeJS.WriteStream): number | undefined {
+/** What a stream writes into, by its descriptor: a regular file (`sct … > export.json`), a pipe or socket, or neither. */
+function streamTarget(stream: NodeJS.WriteStream): { fileFd?: number; pipe: boolean } {
   const fd = (stream as { fd?: unknown }).fd;
-  if (typeof fd !== 'number') return undefined;
-  try {
-    return fstatSync(fd).isFile() ? fd : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether `stream` writes into a pipe or a socket (a program reading it), not a terminal or a file. */
-function isPipe(stream: NodeJS.WriteStream): boolean {
-  const fd = (stream as { fd?: unknown }).fd;
-  if (typeof fd !== 'number' || stream.isTTY) return false;
+  if (typeof fd !== 'number') return { pipe: false };
   try {
     const st = fstatSync(fd);
-    return st.isFIFO() || st.isSocket();
+    return { fileFd: st.isFile() ? fd : undefined, pipe: st.isFIFO() || st.isSocket() };
   } catch {
-    return false;
+    return { pipe: false };
   }
 }
 
@@ -304,7 +291,8 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
   // Node's stream for a file as stdout drops the rest of a chunk the disk had no room for
   // without an error: a file is written here instead, where a short write is retried and
   // a full disk fails.
-  const stdoutFile = opts.stdout === undefined ? regularFileFd(stdout as NodeJS.WriteStream) : undefined;
+  const target = opts.stdout === undefined ? streamTarget(stdout as NodeJS.WriteStream) : { pipe: false };
+  const stdoutFile = target.fileFd;
 
   // Whether a command has taken stdin (`--file -`): read to its end, no prompt can read it.
   let stdinTaken = false;
@@ -323,7 +311,7 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
     // where a line redrawn on stderr is drawn over that output and clears its last line. As gh,
     // which draws its progress only when stdout is a terminal too; to a file there is nothing to
     // draw over.
-    stderrRedraws: stderrIsTTY && !ci && namesTerminal(env) && !(opts.stdoutIsPipe ?? (opts.stdout === undefined && isPipe(stdout as NodeJS.WriteStream))),
+    stderrRedraws: stderrIsTTY && !ci && namesTerminal(env) && !target.pipe,
     quiet,
     verbose: Boolean(opts.verbose),
     get color() {

@@ -189,7 +189,7 @@ describe('a feature with "geometry": null (an origin without a location, as orig
     expect(imported.stderr).toMatch(/hint: give each one a Point, Polygon or MultiPolygon, or leave it out; `sct origins sync --file FILE` creates an origin without a location/);
     const checked = await t.sctBin(['origins', 'check', file]);
     expect(checked.exitCode).toBe(2);
-    expect(checked.stderr).toContain('error: 1 error in GJNULL.geojson: feature 1 (GJNULL-BARE) has no geometry: the registry needs a Point, Polygon or MultiPolygon for every feature; give it one, or leave it out');
+    expect(checked.stderr).toContain('error: 1 error in GJNULL.geojson: feature 1 (GJNULL-BARE) has no geometry: the registry needs one for every feature; give it a Point, Polygon or MultiPolygon, or leave it out');
     expect(writes()).toHaveLength(0);
   });
 });

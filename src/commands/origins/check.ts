@@ -9,6 +9,7 @@ import type { CheckResult, Finding, Summary } from '../../geo/index.js';
 import type { IOStreams } from '../../output/iostreams.js';
 import { writeList } from '../../output/format.js';
 import { cleanCell } from '../../util/sanitize.js';
+import { plural } from '../../util/format.js';
 import { UsageError } from '../../errors.js';
 import { fileLabel, inputName } from '../../util/files.js';
 import { stopPoint, withDefaultStopSignals } from '../../util/process.js';
@@ -98,13 +99,15 @@ export async function checkOrigins(ctx: Context, opts: CheckOriginsOptions, file
     // Features without a geometry are said as such, with what to do: "would refuse" alone leaves
     // the reader to find which rule, and an export of origins without a location meets it.
     const missing = bad.map((r) => withoutGeometry(r.findings, bad.length > 1 ? `${r.summary.file} ` : '')).filter((m) => m !== undefined);
-    const errors = count(bad.reduce((n, r) => n + r.summary.errors, 0), 'error');
-    const others = bad.reduce((n, r) => n + r.summary.errors, 0) - missing.reduce((n, m) => n + m.count, 0);
+    const badErrors = bad.reduce((n, r) => n + r.summary.errors, 0);
+    const counted = plural(badErrors, 'error');
+    const missingCount = missing.reduce((n, m) => n + m.count, 0);
+    const others = badErrors - missingCount;
     const refused = !bad.length
       ? undefined
       : missing.length
-        ? `${errors} in ${bad.map((r) => r.summary.file).join(', ')}: ${missing.map((m) => m.text).join('; ')}: the registry needs a Point, Polygon or MultiPolygon for every feature; give ${missing.length === 1 && missing[0]!.count === 1 ? 'it one, or leave it out' : 'each one, or leave it out'}${others ? `; it would refuse the ${count(others, 'other error')} too` : ''}`
-        : `${errors} in ${bad.map((r) => r.summary.file).join(', ')}: the registry would refuse ${bad.length === 1 ? 'this file' : 'these files'}`;
+        ? `${counted} in ${bad.map((r) => r.summary.file).join(', ')}: ${missing.map((m) => m.text).join('; ')}: the registry needs one for every feature; ${geometryAdvice(missingCount)}${others ? `; it would refuse the ${plural(others, 'other error')} too` : ''}`
+        : `${counted} in ${bad.map((r) => r.summary.file).join(', ')}: the registry would refuse ${bad.length === 1 ? 'this file' : 'these files'}`;
     const cannotRead = unread.size ? `sct cannot read ${[...unread].map((r) => r.summary.file).join(', ')}` : undefined;
     throw new UsageError([refused, cannotRead].filter(Boolean).join('; '));
   }
@@ -164,9 +167,14 @@ export function withoutGeometry(findings: Finding[], file = ''): { text: string;
   return { text: cleanCell(`${file}feature${found.length === 1 ? '' : 's'} ${named.join(', ')}${more} ${found.length === 1 ? 'has' : 'have'} no geometry`), count: found.length };
 }
 
+/** What to do with features that have no geometry, for one or for several. */
+export function geometryAdvice(count: number): string {
+  return `give ${count === 1 ? 'it' : 'each one'} a Point, Polygon or MultiPolygon, or leave it out`;
+}
+
 export function summaryLine(s: Summary): string {
-  const findings = s.errors + s.warnings === 0 ? 'no findings' : [s.errors && count(s.errors, 'error'), s.warnings && count(s.warnings, 'warning')].filter(Boolean).join(', ');
-  return cleanCell(`${s.file}: ${count(s.features, 'feature')} (${count(s.points, 'point')}, ${count(s.polygons, 'polygon')}, ${geo.formatHectares(s.hectares)}): ${findings}`);
+  const findings = s.errors + s.warnings === 0 ? 'no findings' : [s.errors && plural(s.errors, 'error'), s.warnings && plural(s.warnings, 'warning')].filter(Boolean).join(', ');
+  return cleanCell(`${s.file}: ${plural(s.features, 'feature')} (${plural(s.points, 'point')}, ${plural(s.polygons, 'polygon')}, ${geo.formatHectares(s.hectares)}): ${findings}`);
 }
 
 function total(results: CheckResult[]): Summary {
@@ -182,6 +190,3 @@ function total(results: CheckResult[]): Summary {
   return t;
 }
 
-function count(n: number, noun: string): string {
-  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
-}

@@ -14,7 +14,7 @@ import { asQuoted, notAllListed } from '../../bulk/csv.js';
 import { UsageError, type FieldErrors } from '../../errors.js';
 import { keyShown } from '../../util/sanitize.js';
 import { parseWorded, zodFieldErrors } from '../shared/body.js';
-import { findingLines, parseCommodity, parseCountryFlag, withoutGeometry } from './check.js';
+import { findingLines, parseCommodity, parseCountryFlag, withoutGeometry, geometryAdvice } from './check.js';
 import { sendOrigins } from './send.js';
 import type { ImportOriginsOptions } from './options.js';
 import { stopPoint, withDefaultStopSignals } from '../../util/process.js';
@@ -65,7 +65,7 @@ export async function readPlotUnits(
       throw new UsageError(
         `${file.name}: ${missing.text}: an origin is imported with its plot${others ? `, and ${others === 1 ? 'an error' : `${others} errors`} the registry would refuse` : ''}; nothing was sent`,
         {},
-        `${skipping}give ${missing.count === 1 ? 'it' : 'each one'} a Point, Polygon or MultiPolygon, or leave it out; \`sct origins sync --file FILE\` creates an origin without a location from a feature whose geometry is null`,
+        `${skipping}${geometryAdvice(missing.count)}; \`sct origins sync --file FILE\` creates an origin without a location from a feature whose geometry is null`,
       );
     }
     throw new UsageError(`${file.name}: ${errors === 1 ? 'an error' : `${errors} errors`} the registry would refuse; nothing was sent`, {}, `${skipping}fix them and ${purpose} again (\`sct origins check FILE --map plots.svg\` draws where the plots are)`);

@@ -169,6 +169,7 @@ export function roleAsGiven(raw: string, what: string): number | string {
 
 /** One role given as a flag or argument: its id, or exit 2 listing the known roles. */
 export async function roleId(ctx: Context, raw: string, what: string): Promise<number> {
+  // Only for its refusal of an empty value, before anything is asked: roleIds reads the rest.
   roleAsGiven(raw, what);
   const { ids, known } = await roleIds(ctx, [raw]);
   const id = ids.get(raw);
