@@ -768,7 +768,12 @@ export class ApiClient {
     const where = call.where();
     const timeoutMs = this.opts.timeoutMs;
     let received = 0;
-    let lastByteAt = this.now();
+    // The stall rule counts only time in which the reader was ready and nothing came: whether the
+    // body is held for its reader (backpressure) is kept as it goes, because at the limit Node's
+    // own abort of the request resumes the body to drop it, before the limit is looked at here.
+    let readerBehind = false;
+    // The last byte, or the reader ready again after it was behind.
+    let waitingSince = this.now();
     // "Nothing came for 10s after the first 2,500 bytes: the connection seems to have stalled."
     const stalled = (silentMs: number, within = '') => {
       const after = received > 0 ? `after the first ${received.toLocaleString('en-US')} bytes` : 'after its headers';
@@ -780,8 +785,8 @@ export class ApiClient {
     // asked for again); one whose bytes kept coming was slow, and would be as slow again.
     const tooLate = () => {
       if (!deadline.expired()) return undefined;
-      const silentMs = this.now() - lastByteAt;
-      if (silentMs >= timeoutMs / 3 && !res.body.isPaused()) return stalled(silentMs, this.timeoutReason());
+      const silentMs = this.now() - waitingSince;
+      if (silentMs >= timeoutMs / 3 && !readerBehind) return stalled(silentMs, this.timeoutReason());
       const err = new NetworkError(`${where}: ${this.timeoutReason()}`);
       err.hint = `the file was still arriving: give it longer with --timeout (e.g. --timeout 10m)`;
       return err;
@@ -798,13 +803,24 @@ export class ApiClient {
     // reader that is behind (the body paused for it: a slow disk, a pager) is no stall.
     const stallMs = Math.max(STALL_MS, timeoutMs / 3);
     const stall = setTimeout(() => {
-      if (res.body.isPaused()) return void stall.refresh();
-      res.body.destroy(stalled(this.now() - lastByteAt));
+      if (readerBehind) return void stall.refresh();
+      res.body.destroy(stalled(this.now() - waitingSince));
     }, stallMs);
     stall.unref();
     res.body.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      lastByteAt = this.now();
+      waitingSince = this.now();
+      stall.refresh();
+    });
+    // A stop or the limit resumes the body only to drop it: the reader was no readier for that.
+    res.body.on('pause', () => {
+      if (!deadline.signal.aborted) readerBehind = true;
+    });
+    res.body.on('resume', () => {
+      // (Its event comes a tick after resume(): a pause() meanwhile leaves the reader behind.)
+      if (deadline.signal.aborted || !readerBehind || res.body.isPaused()) return;
+      readerBehind = false;
+      waitingSince = this.now();
       stall.refresh();
     });
     checked.once('close', () => {

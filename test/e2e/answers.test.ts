@@ -9,9 +9,10 @@ import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { closeSync, lstatSync, mkdirSync, openSync, read, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { strToU8, zipSync } from 'fflate';
 import { until, useSandbox } from '../helpers/sandbox.js';
-import { sctFor, spawnSctFor, type InProcessOptions, type RunOptions } from '../helpers/sct.js';
+import { BIN, sctFor, spawnSctFor, type InProcessOptions, type RunOptions } from '../helpers/sct.js';
 import { OWNER } from '../sandbox/helpers.js';
 import { startRelay } from '../helpers/relay.js';
 
@@ -653,6 +654,28 @@ describe('a download whose body breaks on the way is asked for again, from its f
     expect(r.stderr).toContain('hint: the file was still arriving: give it longer with --timeout');
     expect(files).toBe(1);
     expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('a reader that is behind is no stall: `--out -` into a pipe whose reader sleeps past --timeout is "still arriving", asked for once', async () => {
+    const big = Buffer.alloc(300_000, 'p');
+    let files = 0;
+    const f = await documentServer((res) => {
+      files++;
+      res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(big.length) });
+      res.end(big);
+    });
+    // The whole file is sent at once; the pipe fills, and sct waits for its reader, not the server.
+    const r = await execa('bash', ['-c', '$SCT documents download 1 --out - --timeout 3s | (sleep 5; wc -c >/dev/null); exit ${PIPESTATUS[0]}'], {
+      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: 'true', SCT: `${process.execPath} ${BIN}`, SCT_CONFIG_DIR: t.dir, HOME: t.dir, SCT_BASE_URL: f.url, SCT_TOKEN: OWNER },
+      extendEnv: false,
+      reject: false,
+      timeout: 30_000,
+    });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/error: GET http:\/\/127\.0\.0\.1:\d+\/files\/…: no complete answer within 3s \(--timeout\)\n/);
+    expect(r.stderr).toContain('hint: the file was still arriving: give it longer with --timeout');
+    expect(r.stderr).not.toContain('stalled');
+    expect(files).toBe(1);
   });
 
   it('Ctrl-C during the second attempt\'s body stops it at once: exit 130, no file', async () => {
