@@ -831,7 +831,15 @@ export class ApiClient {
     if (call.options.fileName !== undefined && isCompressedFile(call.options.fileName, res.headers['content-type'])) {
       return { status: res.statusCode, headers: res.headers, body: checked };
     }
-    const decoded = await decodeBody(checked, res.headers, (e) => new AnswerError(`${where}: ${e.message}`)).catch((err: Error) =>
+    // A body that ends with its connection (no Content-Length, not chunked) has nothing else to
+    // say it came whole: compressed data ending early there was cut on the way, as a body short of
+    // its Content-Length is, and is asked for again. Bytes that do not decode are the file's.
+    const endsWithConnection = res.headers['content-length'] === undefined && !/chunked/i.test(String(res.headers['transfer-encoding'] ?? ''));
+    const decodeFailure = (e: DecodeError) =>
+      e.endedEarly && endsWithConnection
+        ? new BrokenBodyError(where, `the answer was cut off after ${received.toLocaleString('en-US')} bytes: the connection closed before its ${e.encoding} data ended`)
+        : new AnswerError(`${where}: ${e.message}`);
+    const decoded = await decodeBody(checked, res.headers, decodeFailure).catch((err: Error) =>
       call.fail(new AnswerError(`${where}: ${err.message}`), true),
     );
     if (!decoded.encoding) return { status: res.statusCode, headers: res.headers, body: decoded.body };

@@ -415,8 +415,14 @@ export class UnknownEncodingError extends Error {
 
 /** A body that is not what its Content-Encoding says (corrupt, or cut inside the compressed data). */
 export class DecodeError extends Error {
-  constructor(encoding: string, cause: Error) {
+  /** The compressed data stopped before its end (zlib's "unexpected end of file"): cut short, not damaged. */
+  readonly endedEarly: boolean;
+  constructor(
+    readonly encoding: string,
+    cause: Error,
+  ) {
     super(`the answer could not be decoded (${encoding}: ${cause.message})`, { cause });
+    this.endedEarly = (cause as { code?: string }).code === 'Z_BUF_ERROR';
   }
 }
 

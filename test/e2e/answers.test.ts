@@ -9,6 +9,8 @@ import { once } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { closeSync, lstatSync, mkdirSync, openSync, read, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import { execa } from 'execa';
 import { strToU8, zipSync } from 'fflate';
 import { until, useSandbox } from '../helpers/sandbox.js';
@@ -654,6 +656,38 @@ describe('a download whose body breaks on the way is asked for again, from its f
     expect(r.stderr).toContain('hint: the file was still arriving: give it longer with --timeout');
     expect(files).toBe(1);
     expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('a gzip body cut on an answer that ends with its connection (no Content-Length) is asked for again; a damaged one is not', async () => {
+    const doc = Buffer.from('%PDF-1.4 ' + randomBytes(150_000).toString('hex') + '\n');
+    const zipped = gzipSync(doc);
+    /** The document gzipped, told apart from its end only by the connection closing; the first `cut` answers stop after 100 kB. */
+    const gzipServer = (cut: number, bytes = zipped) => {
+      let files = 0;
+      return documentServer((res) => {
+        res.useChunkedEncodingByDefault = false;
+        res.writeHead(200, { 'content-type': 'application/pdf', 'content-encoding': 'gzip', connection: 'close' });
+        res.end(++files <= cut ? bytes.subarray(0, 100_000) : bytes);
+      }).then((f) => Object.assign(f, { files: () => files }));
+    };
+    const f = await gzipServer(1);
+    const out = join(t.dir, 'gz');
+    const r = await sctAt(f, ['-v', 'documents', 'download', '1', '--out', out + '/']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/\* GET \S+: the answer was cut off after 100,000 bytes: the connection closed before its gzip data ended: retry 1\/3/);
+    expect(f.files()).toBe(2);
+    expect(readFileSync(join(out, 'same.pdf'))).toEqual(doc);
+
+    // Bytes that are no gzip (not an early end) are the file's, whatever the connection did.
+    const damaged = Buffer.from(zipped);
+    damaged.fill(7, 5_000, 6_000);
+    const bad = await gzipServer(0, damaged);
+    mkdirSync(join(t.dir, 'bad'));
+    const r2 = await sctAt(bad, ['documents', 'download', '1', '--out', join(t.dir, 'bad') + '/']);
+    expect(r2.exitCode, r2.stderr).toBe(1);
+    expect(r2.stderr).toMatch(/the answer could not be decoded \(gzip: [^)]+\)/);
+    expect(bad.files()).toBe(1);
+    expect(readdirSync(join(t.dir, 'bad'))).toEqual([]);
   });
 
   it('a reader that is behind is no stall: `--out -` into a pipe whose reader sleeps past --timeout is "still arriving", asked for once', async () => {
