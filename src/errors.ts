@@ -186,11 +186,11 @@ export class RejectedError extends SctError {
 }
 
 /**
- * Storage refused the signed link the service handed out (401 or 403 off the base URL's origin:
- * an expired or refused signature). Exit 1: it says nothing of the token.
+ * Storage refused the signed link the service handed out (401, 403 or 410 off the base URL's
+ * origin: an expired or refused signature). Exit 1: it says nothing of the token.
  */
 export class LinkRefusedError extends SctError {
-  /** Storage's own status (401 or 403), for -o json's error object. */
+  /** Storage's own status (401, 403 or 410), for -o json's error object. */
   override readonly status: number;
   constructor(message: string, status: number) {
     super(message);

@@ -726,8 +726,9 @@ export class ApiClient {
       err.hint = `${call.options.path} is a path the API documents do not show, which sct assumes: this service may not have it, or have it under another path`;
     }
     // Storage refusing the link it was sent to (an expired or refused signature) says nothing of
-    // the token: exit 1, not 4, and a new link is one run away.
-    if ((status === 401 || status === 403) && call.offOrigin()) {
+    // the token: exit 1, not 4, and a new link is one run away. A 410 Gone is how some storage
+    // answers a link that expired (between two attempts of a download, say).
+    if ((status === 401 || status === 403 || status === 410) && call.offOrigin()) {
       return call.fail(new LinkRefusedError(`${err.message}: the storage the service's link points to refused it (the link may have expired)`, status), false);
     }
     // The GET of where a write's redirect pointed failed (`sct api`, which reads it): the write's

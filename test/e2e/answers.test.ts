@@ -739,6 +739,21 @@ describe('a download whose body breaks on the way is asked for again, from its f
   });
 });
 
+describe('a signed link that storage no longer serves', () => {
+  it('410 Gone (expired between two attempts) is said as an expired link, hint: run the command again, as a 403 is', async () => {
+    for (const status of [403, 410]) {
+      const f = await documentServer((res) => json(res, { detail: 'Request has expired' }, status));
+      const out = join(t.dir, `gone-${status}`);
+      mkdirSync(out);
+      const r = await sctAt(f, ['documents', 'download', '1', '--out', out + '/']);
+      expect(r.exitCode, `${status}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`^error: Request has expired \\(${status} [A-Za-z ]+ on GET http://127\\.0\\.0\\.1:\\d+/files/…\\): the storage the service's link points to refused it \\(the link may have expired\\)$`, 'm'));
+      expect(r.stderr).toContain('hint: run the command again: it asks the service for a new link');
+      expect(readdirSync(out)).toEqual([]);
+    }
+  });
+});
+
 describe('a proxy that will not connect', () => {
   const via = (proxy: string, args: string[], o: InProcessOptions = {}) =>
     sctFor('https://sct.test/api', OWNER, t.dir, { inProcess: true })(args, { env: { HTTPS_PROXY: proxy }, timeout: 20_000, ...o });
