@@ -142,6 +142,20 @@ export class WaitTooLongError extends RateLimitError {
   }
 }
 
+/**
+ * A wait that would outlast the command's own --timeout (`dds create --wait`): said at once
+ * rather than slept out to the limit. `status` is the answer that asked for it (429, 503), null
+ * for sct's own pause at a rate limit with none left.
+ */
+export class WaitBeyondLimitError extends SctError {
+  override readonly status: number | null;
+  constructor(message: string, status: number | null) {
+    super(message);
+    this.name = 'WaitBeyondLimitError';
+    this.status = status;
+  }
+}
+
 /** A wait the service asks for beyond this is not a time but a mistake: it is said as "more than a year". */
 export const MAX_PLAUSIBLE_WAIT_MS = 366 * 24 * 3_600_000;
 

@@ -984,6 +984,7 @@ export class ApiClient {
     const { url, method } = call.target;
     const { headers, body } = this.requestParts(call);
     this.requestCount++;
+    call.retries.sending();
     const started = this.now();
     this.traceRequest(call, headers, body);
     const transport = await (this.transport ??= this.makeTransport());

@@ -1,9 +1,10 @@
 // The retry policy: which failures are tried again, the backoff between attempts, the waits the
 // service asks for (429, Retry-After, X-RateLimit-*) and the --max-wait bound on them.
 import type { Headers } from './transport.js';
-import { InterruptedError, MAX_PLAUSIBLE_WAIT_MS, WaitTooLongError, isAbortError } from '../errors.js';
+import type { TimeLimit } from './request.js';
+import { InterruptedError, MAX_PLAUSIBLE_WAIT_MS, WaitBeyondLimitError, WaitTooLongError, isAbortError } from '../errors.js';
 import { credentialsInText } from '../util/redact.js';
-import { formatWait } from '../util/format.js';
+import { formatDuration, formatWait } from '../util/format.js';
 
 export const RETRYABLE_STATUS = new Set([502, 503, 504]);
 /** A 429's wait, a Retry-After's, or the pause sct makes itself when the budget is spent (no 429 was sent for it). */
@@ -54,6 +55,8 @@ export class Retries {
   private attempt = 0;
   private throttled = 0;
   private waited = 0;
+  /** Attempts that went out: a 429's, a wait's and a back-off's included, as `attempt` does not count them all. */
+  private sentCount = 0;
 
   constructor(
     private readonly policy: RetryPolicy,
@@ -63,16 +66,28 @@ export class Retries {
     private readonly traced: () => string,
     private readonly signal: AbortSignal | undefined,
     private readonly onWait?: (why: 'rate-limit' | 'retry-after', ms: number) => void,
+    /** The command's own limit, which no wait may outlast (`dds create --wait --timeout`). */
+    private readonly limit?: TimeLimit,
   ) {}
+
+  /** An attempt goes out. */
+  sending(): void {
+    this.sentCount++;
+  }
+
+  /** How many attempts went out. */
+  get sent(): number {
+    return this.sentCount;
+  }
 
   /** Whether an earlier attempt of this request was made. */
   get retried(): boolean {
     return this.attempt > 0;
   }
 
-  /** " (after 4 attempts)" once the request was tried again, for the error that ends it; else "". */
+  /** " (after 4 attempts)" once the request was sent more than once, for the error that ends it; else "". */
   get attemptsSaid(): string {
-    return this.attempt > 0 ? ` (after ${this.attempt + 1} attempts)` : '';
+    return this.sentCount > 1 ? ` (after ${this.sentCount} attempts)` : '';
   }
 
   /** Whether a failed attempt may be tried again. */
@@ -82,6 +97,8 @@ export class Retries {
 
   /** A wait the service asked for, counted against --max-wait. */
   async wait(ms: number, why: WaitReason): Promise<void> {
+    // Slept out, it would only end at the limit as a request that got no answer, which it had.
+    if (this.limit && this.policy.now() + ms > this.limit.at) throw this.beyondLimit(ms, why);
     if (this.waited + ms > this.policy.maxWaitMs) throw new WaitTooLongError(why, ms, this.policy.now(), this.where(), this.waited);
     this.waited += ms;
     this.onWait?.(why === 'retry-after' ? 'retry-after' : 'rate-limit', ms);
@@ -95,6 +112,14 @@ export class Retries {
     );
     if (why !== 'retry-after' && this.policy.onRateLimitWait) await this.policy.onRateLimitWait(ms, this.signal);
     else await this.policy.sleep(ms, this.signal);
+  }
+
+  private beyondLimit(ms: number, why: WaitReason): WaitBeyondLimitError {
+    const asked =
+      why === 'budget'
+        ? `the rate limit has no request left until its reset in ${formatWait(ms)}`
+        : `the service answered ${why === 'retry-after' ? '503 Service Unavailable' : '429 Too Many Requests'} and ${why === 'rate-limit-untold' ? `gave no reset time: sct's next try would be in ${formatWait(ms)}` : `asked sct to wait ${formatWait(ms)}`}`;
+    return new WaitBeyondLimitError(`${this.where()}: ${asked}, more than is left of --timeout ${formatDuration(this.limit!.ms)}${this.attemptsSaid}`, why === 'budget' ? null : why === 'retry-after' ? 503 : 429);
   }
 
   /** After a 429: waits as the service asks, or longer with each 429 in a row when it does not say. */

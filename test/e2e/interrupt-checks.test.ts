@@ -182,6 +182,49 @@ describe('dds create --wait --timeout bounds the create too', () => {
     expect(given.stderr).toContain('hint: it may have been created (its answer never came): run the same command again (it sends the same key)');
   });
 
+  it('a create the service asks to wait longer than the limit allows: said at once, with the status, the wait and the requests sent', async () => {
+    for (const [status, text, wait] of [[429, 'Too Many Requests', '1m 2s'], [503, 'Service Unavailable', '1m 1s']] as const) {
+      let posts = 0;
+      const url = await listen(
+        createServer((req, res) => {
+          req.resume();
+          posts++;
+          res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '61' });
+          res.end(JSON.stringify({ detail: 'Wait.' }));
+        }),
+      );
+      const started = Date.now();
+      const r = await t.sctBin(['dds', 'create', '--type', 'EUDR', '--assessment-run-id', RUN, '--wait', '--timeout', '3s'], { env: { SCT_BASE_URL: url }, timeout: 60_000 });
+      // Not slept out: the wait asked for is longer than the whole limit.
+      expect(Date.now() - started, r.stderr).toBeLessThan(2500);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`error: POST /due-diligence-statements: the service answered ${status} ${text} and asked sct to wait ${wait}, more than is left of --timeout 3s\n`);
+      expect(r.stderr).not.toContain('no complete answer');
+      expect(r.stderr).not.toContain('waiting');
+      // Refused before it was looked at: nothing was created, no key to rerun with.
+      expect(r.stderr).not.toContain('--idempotency-key');
+      expect(posts).toBe(1);
+    }
+  });
+
+  it('after two 502s, a 503 asking for more than the limit: "after 3 attempts", as three were sent, and the key to learn the outcome', async () => {
+    let posts = 0;
+    const url = await listen(
+      createServer((req, res) => {
+        req.resume();
+        const status = ++posts < 3 ? 502 : 503;
+        res.writeHead(status, { 'content-type': 'application/json', ...(status === 503 ? { 'retry-after': '61' } : {}) });
+        res.end(JSON.stringify({ detail: 'Busy.' }));
+      }),
+    );
+    const r = await t.sctBin(['dds', 'create', '--type', 'EUDR', '--assessment-run-id', RUN, '--wait', '--timeout', '5s'], { env: { SCT_BASE_URL: url }, timeout: 60_000 });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(posts).toBe(3);
+    expect(r.stderr).toContain('error: POST /due-diligence-statements: the service answered 503 Service Unavailable and asked sct to wait 1m 1s, more than is left of --timeout 5s (after 3 attempts)\n');
+    // A 502 may come after the service did the work.
+    expect(r.stderr).toMatch(/hint: it may have been created \(.*\): run the same command with --idempotency-key [0-9a-f-]{36}/);
+  });
+
   it('the wait after a slow create gets what is left of --timeout, not all of it again', async () => {
     const url = await listen(
       createServer((req, res) => {

@@ -168,6 +168,19 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     expect(JSON.parse(post.body)).toEqual({ email: 'picked-role@example.com', auth_group: 3 });
   });
 
+  it('dds create --wait --timeout starts its clock once the questions are answered: the time spent picking the type is not the request\'s', async () => {
+    const run = '3f6c2a1e-8b4d-4c9a-9e2f-1a2b3c4d5e6f';
+    // The type picked 3 s after it is asked, with a limit of 2 s.
+    const r = await atTerminal(
+      ['dds', 'create', '--assessment-run-id', run, '--wait', '--timeout', '2s', '--json', 'status'],
+      [{ when: 'EUTR', before: () => new Promise((done) => setTimeout(done, 3000)), type: '\r' }],
+    );
+    expect(r.exitCode, r.screen).toBe(0);
+    expect(r.screen).not.toContain('--timeout');
+    expect(r.screen).toContain('"status": "complete"');
+    expect(t.sb.requests.filter((q) => q.method === 'POST').map((q) => JSON.parse(q.body))).toEqual([{ type: 'EUDR', assessment_run_ids: [run] }]);
+  });
+
   it('Ctrl-C at a prompt exits 130 and sends nothing', async () => {
     const r = await atTerminal(['origins', 'create', '--country-code', 'CI'], [{ when: 'name:', type: '\u0003' }]);
     expect(r.exitCode, r.screen).toBe(130);
