@@ -463,6 +463,8 @@ export class ApiClient {
       // Ended by the limit, not by a stop (Ctrl-C, the caller's giving up): a timeout (exit 1),
       // named as the user gave it, and as likely to have been carried out as the stop found it.
       if (call instanceof Call && limit?.signal.aborted && err instanceof InterruptedError && !this.signal?.aborted && !options.signal?.aborted) {
+        // Ended before its first attempt went out: no answer was awaited, and nothing was done.
+        if (call.retries.sent === 0) call.fail(new NetworkError(`${call.where()}: not sent: --timeout ${formatDuration(options.timeLimit!.ms)} ran out before it could go`), false);
         call.fail(new NetworkError(`${call.where()}: ${this.timeoutReason(options.timeLimit!.ms)}${call.retries.attemptsSaid}`), err.delivery === 'unknown');
       }
       throw err;
@@ -582,13 +584,16 @@ export class ApiClient {
   /** Sends the attempt and waits for the answer's headers; a failure on the way is retried when it may be. */
   private async sendAttempt(call: Call, deadline: Deadline): Promise<WireResponse | typeof AGAIN> {
     this.unanswered++;
+    const sentBefore = call.retries.sent;
     try {
       return await this.once(call, deadline.signal);
     } catch (err) {
       this.unanswered--;
       deadline.clear();
       const timedOut = deadline.expired();
-      if (timedOut || !neverConnected(err)) call.mayHaveArrived = true;
+      // Stopped before the HTTP stack had it (the limit, Ctrl-C), the attempt left nothing behind.
+      const handedOver = call.retries.sent > sentBefore;
+      if (handedOver && (timedOut || !neverConnected(err))) call.mayHaveArrived = true;
       // Stopped (Ctrl-C, a signal) once it may have gone out: a write that may have been done.
       if (err instanceof InterruptedError || (!timedOut && call.wireSignal?.aborted)) call.fail(stopped(call));
       // The body could not be sent as said (a file that changed under an upload): its own error, not retried.
@@ -984,11 +989,10 @@ export class ApiClient {
     const { url, method } = call.target;
     const { headers, body } = this.requestParts(call);
     this.requestCount++;
-    call.retries.sending();
     const started = this.now();
     this.traceRequest(call, headers, body);
     const transport = await (this.transport ??= this.makeTransport());
-    const res = await transport.send(url, { method, headers, body, signal, idleTimeoutMs: this.opts.timeoutMs });
+    const res = await transport.send(url, { method, headers, body, signal, idleTimeoutMs: this.opts.timeoutMs, onSend: () => call.retries.sending() });
     call.sentLocation = res.headers.location;
     this.maskTokenInHeaders(res.headers);
     this.traceAnswer(res, started, call);

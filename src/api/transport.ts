@@ -23,6 +23,8 @@ interface WireRequest {
   signal: AbortSignal;
   /** The longest silence, waiting for the answer or between chunks of its body. */
   idleTimeoutMs: number;
+  /** Called as the request is handed to the HTTP stack: stopped before that, nothing of it went out. */
+  onSend?: () => void;
 }
 
 export interface WireResponse {
@@ -89,6 +91,7 @@ export function nodeTransport(early?: EarlyConnection): Transport {
 
       return new Promise<WireResponse>((resolve, reject) => {
         if (w.signal.aborted) return reject(w.signal.reason);
+        w.onSend?.();
         const req = request(url, { method: w.method, headers: w.headers, agent, signal: w.signal });
         // Silence on the socket, before the answer or inside its body: the same error either way.
         req.setTimeout(w.idleTimeoutMs, () => req.destroy(timeoutError(w.idleTimeoutMs)));
@@ -312,6 +315,8 @@ async function loadUndici(): Promise<typeof import('undici')> {
 function undiciTransport(undici: typeof import('undici'), d: Dispatcher, owned: boolean): Transport {
   return {
     async send(url, w) {
+      if (w.signal.aborted) throw w.signal.reason;
+      w.onSend?.();
       const res = await untilAborted(undici.request(url, {
         method: w.method as Dispatcher.HttpMethod,
         headers: w.headers,

@@ -170,10 +170,10 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
 
   it('dds create --wait --timeout starts its clock once the questions are answered: the time spent picking the type is not the request\'s', async () => {
     const run = '3f6c2a1e-8b4d-4c9a-9e2f-1a2b3c4d5e6f';
-    // The type picked 3 s after it is asked, with a limit of 2 s.
+    // The type picked 4.5 s after it is asked, with a limit of 4 s (the sandbox completes a statement in 2).
     const r = await atTerminal(
-      ['dds', 'create', '--assessment-run-id', run, '--wait', '--timeout', '2s', '--json', 'status'],
-      [{ when: 'EUTR', before: () => new Promise((done) => setTimeout(done, 3000)), type: '\r' }],
+      ['dds', 'create', '--assessment-run-id', run, '--wait', '--timeout', '4s', '--json', 'status'],
+      [{ when: 'EUTR', before: () => new Promise((done) => setTimeout(done, 4500)), type: '\r' }],
     );
     expect(r.exitCode, r.screen).toBe(0);
     expect(r.screen).not.toContain('--timeout');

@@ -9,7 +9,8 @@ import { UsageError } from '../../errors.js';
 import { statementCreateSchema, statementUpdateSchema } from '../../api/schemas/statements.js';
 import { saveOne, sendOne } from '../shared/crud.js';
 import { parseIdList, splitList } from '../shared/flags.js';
-import { waitAfterCreate, waitLimit } from './wait.js';
+import { limitFrom, waitAfterCreate, waitLength } from './wait.js';
+import type { TimeLimit } from '../../api/request.js';
 
 
 export function statementFields(opts: CreateFlags): Record<string, unknown> {
@@ -25,15 +26,18 @@ export function statementFields(opts: CreateFlags): Record<string, unknown> {
 }
 
 export async function createStatement(ctx: Context, opts: CreateFlags, cmd: Command): Promise<void> {
-  // Read before sending, so a bad --timeout is a usage error with nothing created.
-  const limit = opts.wait ? waitLimit(ctx, cmd) : undefined;
+  // Read before anything is asked or sent, so a bad --timeout is a usage error with nothing created.
+  const ms = opts.wait ? waitLength(ctx, cmd) : undefined;
   const request = { method: 'POST' as const, path: PATHS.statements, flags: opts, named: statementFields(opts), schema: statementCreateSchema, what: 'statement' };
-  if (limit === undefined) {
+  if (ms === undefined) {
     await saveOne(ctx, { ...request, columns: COLUMNS.statement, detail: DETAILS.statement });
     return;
   }
-  // --timeout is the whole command's: the create gets what is left of it, and the wait the rest.
-  await waitAfterCreate(ctx, await sendOne(ctx, { ...request, timeLimit: limit }), limit);
+  // --timeout is the command's from when the create goes, after any question at a terminal (the
+  // time spent answering is the user's): the create gets what it needs of it, and the wait the rest.
+  let limit: TimeLimit | undefined;
+  const started = () => (limit ??= limitFrom(ctx, ms));
+  await waitAfterCreate(ctx, await sendOne(ctx, { ...request, timeLimit: started }), started());
 }
 
 export async function updateStatement(ctx: Context, id: number, opts: UpdateFlags): Promise<void> {

@@ -23,23 +23,28 @@ const FIRST_INTERVAL_MS = 1000;
 const MAX_INTERVAL_MS = 15_000;
 
 /**
- * The wait's deadline, from now: a waiting command's --timeout bounds the whole command (a
- * create's request included). The global --timeout (seconds per request) has the same name, and
- * commander hands the value to whichever option the program defines first — the global one —
- * so on a waiting command a --timeout the user typed is read as the wait's length, and each
- * request keeps the default per-request timeout within it.
+ * The wait's length: a waiting command's --timeout bounds the whole command (a create's request
+ * included). The global --timeout (seconds per request) has the same name, and commander hands
+ * the value to whichever option the program defines first — the global one — so on a waiting
+ * command a --timeout the user typed is read as the wait's length, and each request keeps the
+ * default per-request timeout within it.
  */
-export function waitLimit(ctx: Context, cmd: Command): TimeLimit {
+export function waitLength(ctx: Context, cmd: Command): number {
   let ms = DEFAULT_WAIT_MS;
   if (cmd.getOptionValueSourceWithGlobals('timeout') === 'cli') {
     ms = parseDuration(String(ctx.flags.timeout), '--timeout');
     ctx.flags.timeout = undefined;
   }
+  return ms;
+}
+
+/** A limit of `ms` from now. */
+export function limitFrom(ctx: Context, ms: number): TimeLimit {
   return { at: ctx.now() + ms, ms };
 }
 
 export async function waitCommand(ctx: Context, id: number, cmd: Command): Promise<void> {
-  const statement = await pollStatement(ctx, id, waitLimit(ctx, cmd));
+  const statement = await pollStatement(ctx, id, limitFrom(ctx, waitLength(ctx, cmd)));
   await finish(ctx, statement);
 }
 

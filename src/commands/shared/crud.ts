@@ -120,8 +120,11 @@ export interface SaveOptions<S extends z.ZodType> {
   askers?: FieldAskers;
   /** An update's `sct … get ID`: what shows whether an update whose answer was lost was made. */
   getCommand?: string;
-  /** The command's own --timeout, which bounds the request too (`dds create --wait`). */
-  timeLimit?: TimeLimit;
+  /**
+   * The command's own --timeout, which bounds the request too (`dds create --wait`): started as
+   * the request is about to go, once the questions a terminal asks are answered.
+   */
+  timeLimit?: () => TimeLimit;
 }
 
 /** Builds, validates and sends a create/update body; prints the saved resource. */
@@ -144,8 +147,9 @@ export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOpt
   }
   if (o.method === 'POST') await promptMissing(ctx, o.schema, body, o.askers);
   const valid = validate(o.schema, body, o.what);
+  const timeLimit = o.timeLimit?.();
   // A create must answer the created object: anything else (a 2xx page, an empty body) is no proof.
-  const send = ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined, idempotencyKey, timeLimit: o.timeLimit });
+  const send = ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined, idempotencyKey, timeLimit });
   const res = await (o.method === 'POST' || o.getCommand === undefined ? withRerunKey(send, undefined, idempotencyKey) : withUnknownOutcome(send, 'updated', o.getCommand));
   const saved = savedObject(res, o.method, o.path, o.what);
   ctx.io.info(`${ctx.io.colorErr.green('✓')} ${o.method === 'POST' ? 'Created' : 'Updated'} ${o.what}${saved && saved.id !== undefined ? ` ${cleanCell(String(saved.id))}` : ''}`);
