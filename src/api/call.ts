@@ -2,6 +2,7 @@
 // attempts have learnt (whether one may have landed), and how its errors are marked.
 import type { SctError } from '../errors.js';
 import { redactSignedUrl, redactUrl, withoutCredentials } from '../util/redact.js';
+import { stripControl } from '../util/sanitize.js';
 import type { AnswerMode } from './answers.js';
 import type { Method, RequestOptions } from './request.js';
 import { Retries, type RetryPolicy } from './retry.js';
@@ -89,15 +90,30 @@ export class Call {
   }
 
   /**
+   * The Idempotency-Key an attempt carries now: a POST's to the service (storage a download's
+   * redirect led to has no use for it, and a GET a redirect made carries none).
+   */
+  get keySent(): string | undefined {
+    return this.target.method === 'POST' && this.target.url.origin === this.baseOrigin ? this.idempotencyKey : undefined;
+  }
+
+  /**
    * The request as the --verbose trace names it on the lines of its answer, its retries and its
    * waits: as its `>` line shows it (a signed link's secret left out), without the base URL, so
-   * that the requests a bulk run or an export has in flight together can be told apart.
+   * that the requests a bulk run or an export has in flight together can be told apart. Writes
+   * to one path differ only by their key: its first 8 characters name them, as on the `>` line.
    */
   traced(): string {
     const { url, method } = this.target;
     const href = this.offOrigin() ? redactSignedUrl(url.href) : withoutCredentials(url.href);
     const base = withoutCredentials(this.baseUrl) + '/';
-    return `${method} ${href.startsWith(base) ? href.slice(base.length - 1) : href}`;
+    return `${method} ${href.startsWith(base) ? href.slice(base.length - 1) : href}${this.keyTraced()}`;
+  }
+
+  /** " (key 3f2b8c1e)" for a request that carries a key, as the trace names it; else "". */
+  keyTraced(): string {
+    const key = this.keySent;
+    return key === undefined ? '' : ` (key ${stripControl(key.slice(0, 8))})`;
   }
 
   /** Where the request goes now, as messages and the trace show it: never a signed link's secret. */

@@ -1035,7 +1035,7 @@ export class ApiClient {
     const sendAuth = options.auth !== false && this.token && url.origin === this.origin;
     if (sendAuth) headers.authorization = `Bearer ${this.token}`;
     // The key is the service's: storage a download's redirect led to has no use for it.
-    if (call.idempotencyKey && url.origin === this.origin && call.target.method === 'POST') headers['idempotency-key'] = call.idempotencyKey;
+    if (call.keySent) headers['idempotency-key'] = call.keySent;
     if (withBody && options.rawBody) return { headers, body: options.rawBody() };
     if (withBody && options.bodyAsIs !== undefined) {
       headers['content-type'] ??= 'application/json';
@@ -1055,7 +1055,7 @@ export class ApiClient {
       this.proxySaid = true;
       this.trace('* through the proxy from the environment (HTTPS_PROXY/HTTP_PROXY; NO_PROXY honoured)');
     }
-    this.trace(`> ${method} ${call.offOrigin() ? redactSignedUrl(url.href) : withoutCredentials(url.href)}`);
+    this.trace(`> ${method} ${call.offOrigin() ? redactSignedUrl(url.href) : withoutCredentials(url.href)}${call.keyTraced()}`);
     for (const [k, v] of Object.entries(headers)) {
       this.trace(`> ${k}: ${k === 'authorization' ? `Bearer ${maskToken(this.token ?? '')}` : stripControl(v)}`);
     }

@@ -378,6 +378,25 @@ describe('HTTP behaviour against real sockets', () => {
     expect(r.stderr).toMatch(/^\* GET \/orders\?order_action=buying&limit=20&offset=\d+: content-encoding gzip: [\d,]+ bytes received/m);
   });
 
+  it('--verbose names a write by its Idempotency-Key: the POSTs a bulk run has in flight together are told apart', async () => {
+    t.sb.setFaults({ dropFirst: 2, methods: ['POST'] });
+    const rows = Array.from({ length: 8 }, (_, i) => `Verbose plot ${i},GH,VERBOSE-${i}-${Date.now()}`);
+    const file = t.writeFile('verbose-origins.csv', ['name,country_code,external_id', ...rows].join('\n') + '\n');
+    const r = await t.sct(['origins', 'import', '--file', file, '--concurrency', '4', '-v'], FAST_RETRIES);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const lines = r.stderr.split('\n');
+    const keys = lines.filter((l) => l.startsWith('> idempotency-key: ')).map((l) => l.slice('> idempotency-key: '.length));
+    // Its `>` line carries the key's first 8 characters, and so does every line of its answer and retries.
+    const sent = lines.filter((l) => l.startsWith('> POST ')).map((l) => /^> POST \S+\/origins \(key ([0-9a-f]{8})\)$/.exec(l)?.[1] ?? l);
+    expect(sent).toEqual(keys.map((k) => k.slice(0, 8)));
+    const answered = lines.filter((l) => l.startsWith('< POST ')).map((l) => /^< POST \/origins \(key ([0-9a-f]{8})\): 201 Created \(\d+ ms\)$/.exec(l)?.[1] ?? l);
+    expect(new Set(answered)).toEqual(new Set(sent));
+    expect(answered).toHaveLength(8);
+    const retried = lines.filter((l) => / retry \d\/3$/.test(l)).map((l) => /^\* POST \/origins \(key ([0-9a-f]{8})\): connection reset by the server: retry 1\/3$/.exec(l)?.[1] ?? l);
+    expect(retried).toHaveLength(2);
+    for (const key of retried) expect(sent.filter((k) => k === key)).toHaveLength(2);
+  });
+
   it('retries a POST with the same Idempotency-Key and creates one object', async () => {
     t.sb.setFaults({ failFirst: 1 });
     const r = await t.sct(['api', '-X', 'POST', '/origins', '-f', 'name=Retry plot', '-f', 'country_code=GH']);

@@ -341,7 +341,8 @@ describe('ApiClient', () => {
     expect(text).toContain('> POST https://api.test/api/x');
     expect(text).toContain('authorization: Bearer ');
     expect(text).not.toContain('secret-token-123456');
-    expect(text).toMatch(/^< POST \/x: 201 Created \(\d+ ms\)$/m);
+    // Named by its key's first 8 characters, as its `>` line is.
+    expect(text).toMatch(/^< POST \/x \(key [0-9a-f-]{8}\): 201 Created \(\d+ ms\)$/m);
   });
 
   it('keeps the secret of a signed URL out of the --verbose trace, and sends it no token', async () => {
