@@ -646,6 +646,7 @@ export class ApiClient {
     // Stopped here, a write answered so (now, or on an earlier hop) has an unknown outcome.
     const unknownIfStopped = doneHere || call.readAfter !== undefined;
     if (++call.redirects > MAX_REDIRECTS) call.fail(new NetworkError(`${call.where()}: too many redirects (more than ${MAX_REDIRECTS})`));
+    call.retries.redirected();
     const from = call.target.url;
     // A Location holding the token is followed masked, as the headers have it: a service that
     // puts the token in a URL never gets it sent there. But one that leaves it where the user

@@ -55,8 +55,10 @@ export class Retries {
   private attempt = 0;
   private throttled = 0;
   private waited = 0;
-  /** Attempts that went out: a 429's, a wait's and a back-off's included, as `attempt` does not count them all. */
+  /** Requests that went out: a 429's, a wait's and a back-off's included, as `attempt` does not count them all. */
   private sentCount = 0;
+  /** Redirects followed: their hops went out, and are no attempts. */
+  private hops = 0;
 
   constructor(
     private readonly policy: RetryPolicy,
@@ -70,14 +72,19 @@ export class Retries {
     private readonly limit?: TimeLimit,
   ) {}
 
-  /** An attempt goes out. */
+  /** A request goes out (an attempt, or the next hop of a redirect). */
   sending(): void {
     this.sentCount++;
   }
 
+  /** A redirect is followed: its next hop goes out within the same attempt. */
+  redirected(): void {
+    this.hops++;
+  }
+
   /** How many attempts went out. */
   get sent(): number {
-    return this.sentCount;
+    return this.sentCount - this.hops;
   }
 
   /** Whether an earlier attempt of this request was made. */
@@ -87,7 +94,7 @@ export class Retries {
 
   /** " (after 4 attempts)" once the request was sent more than once, for the error that ends it; else "". */
   get attemptsSaid(): string {
-    return this.sentCount > 1 ? ` (after ${this.sentCount} attempts)` : '';
+    return this.sent > 1 ? ` (after ${this.sent} attempts)` : '';
   }
 
   /** Whether a failed attempt may be tried again. */

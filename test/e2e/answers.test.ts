@@ -1000,6 +1000,32 @@ describe('a bulk request refused for what it is, not for its rows', () => {
   });
 });
 
+describe('attempts counted in an error', () => {
+  it('a redirect followed is no attempt: one request redirected then refused says none, one retried after a redirect counts its tries', async () => {
+    const f = await fake((req, res) => {
+      const p = new URL(req.url!, 'http://x').pathname;
+      if (p === '/api/r301') {
+        res.writeHead(301, { location: '/api/nf/' });
+        return res.end();
+      }
+      if (p === '/api/r307') {
+        res.writeHead(307, { location: '/api/reset' });
+        return res.end();
+      }
+      if (p === '/api/reset') return req.socket.destroy();
+      json(res, { detail: 'Not found.' }, 404);
+    });
+    const once = await sctAt(f, ['api', '/r301']);
+    expect(once.exitCode, once.stderr).toBe(1);
+    expect(once.stderr).toContain('404 Not Found on GET /nf/');
+    expect(once.stderr).not.toContain('attempts');
+    const retried = await sctAt(f, ['api', '/r307']);
+    expect(retried.exitCode, retried.stderr).toBe(1);
+    expect(retried.stderr).toContain('(after 4 attempts)');
+    expect(f.hits.filter((h) => h.url === '/api/reset')).toHaveLength(4);
+  });
+});
+
 describe('a bulk write answered 204 No Content', () => {
   it('is named as the creates name it: the status, and what the answer lacks', async () => {
     const f = await fake((req, res) => {
