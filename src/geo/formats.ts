@@ -477,14 +477,9 @@ async function shapefileLayer(entries: Record<string, Uint8Array>, shp: string, 
     const shx = siblingName('shx');
     written = shpRecordRings(entries[shp]!, shp, shx === undefined ? undefined : { name: shx, bytes: entries[shx]! });
     // The records can be read without the index: so sct reads a layer zipped without its .shx, and
-    // says so where that reading is accepted, as it is read then: an old record's tail a GIS left
-    // stops it, and so does an old record left whole (a shape more than the .dbf has records).
+    // says so where that reading gets through (an old record's tail a GIS left stops it).
     if (written.index) {
-      const { [shx!]: _index, ...withoutIndex } = entries;
-      const bare = await shapefileLayer(withoutIndex, shp, name).then(
-        () => true,
-        () => false,
-      );
+      const bare = readsWithoutIndex(entries[shp]!, shp);
       throw new UsageError(`${name}: ${written.index}`, {}, bare ? `export the layer again, or zip it without ${shx}: sct then reads the records of ${shp} one after another` : 'export the layer again');
     }
     // shpjs stops without a word at a record the file ends inside: a plot fewer.
@@ -770,6 +765,16 @@ function shpRecordRings(shp: Uint8Array, shpName: string, shx?: { name: string; 
   const bytes = Buffer.concat(taken);
   bytes.writeInt32BE(bytes.length / 2, 24);
   return { rings, bytes, counted: listed === undefined ? shpName : shx!.name };
+}
+
+/** Whether the records of a .shp can be read one after another, as without its .shx. */
+function readsWithoutIndex(shp: Uint8Array, shpName: string): boolean {
+  try {
+    const read = shpRecordRings(shp, shpName);
+    return !read.cut && !read.noRecord;
+  } catch {
+    return false;
+  }
 }
 
 /** Where a .dbf ends inside the records its header counts, if it does. */

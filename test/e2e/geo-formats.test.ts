@@ -497,53 +497,6 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     expect(bare.stdout).toBe('mid-record-no-shx.zip: 3 features (0 points, 3 polygons, 23.97 ha): no findings\n');
   });
 
-  it('a refused .shx is left out in the hint only where the layer is then read whole: not where its records, read one after another, are more than the .dbf\'s (a grown record written again at the end, its old bytes left), nor where the .dbf is cut short', async () => {
-    const entries = unzipSync(readFileSync(fixture('plots-shp.zip')));
-    const shp = Buffer.from(entries['plots.shp']!);
-    const shx = Buffer.from(entries['plots.shx']!);
-    // Record 2 (bytes 252 to 471) grown by three points before its closing one and written again at
-    // the end, .shx entry 2 pointing there; entry 3 moved 8 bytes into record 3.
-    const content = shp.subarray(260, 472);
-    const points = content.readInt32LE(40);
-    const last = 44 + 4 * content.readInt32LE(36) + 16 * (points - 1);
-    const closing = content.subarray(last, last + 16);
-    const grown = Buffer.concat([content.subarray(0, last), closing, closing, closing, content.subarray(last)]);
-    grown.writeInt32LE(points + 3, 40);
-    const header = Buffer.alloc(8);
-    header.writeInt32BE(2, 0);
-    header.writeInt32BE(grown.length / 2, 4);
-    const moved = Buffer.concat([shp, header, grown]);
-    moved.writeInt32BE(moved.length / 2, 24);
-    const edited = Buffer.from(shx);
-    edited.writeInt32BE(shp.length / 2, 108);
-    edited.writeInt32BE(grown.length / 2, 112);
-    edited.writeInt32BE(edited.readInt32BE(116) + 4, 116);
-    const file = t.writeFile('grown.zip', Buffer.from(zipSync({ ...entries, 'plots.shp': moved, 'plots.shx': edited })));
-    const check = await t.sct(['origins', 'check', file]);
-    expect(check.exitCode, check.stdout).toBe(2);
-    expect(check.stderr).toBe('error: grown.zip: plots.shx places record 3 at byte 480, where no record of plots.shp starts: the record header read there gives a length of 2604492084 bytes, and the file has 876\nhint: export the layer again\n');
-    const before = t.sb.requests.length;
-    const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
-    expect(imported.exitCode).toBe(2);
-    expect(imported.stderr).toContain('hint: export the layer again\n');
-    expect(t.sb.requests.length).toBe(before);
-    // Without the .shx the old record 2 and the grown one are both read: a shape more than the .dbf's records.
-    const { 'plots.shx': _shx, ...noShx } = entries;
-    const bare = await t.sct(['origins', 'check', t.writeFile('grown-no-shx.zip', Buffer.from(zipSync({ ...noShx, 'plots.shp': moved })))]);
-    expect(bare.exitCode, bare.stdout).toBe(2);
-    expect(bare.stderr).toContain('error: grown-no-shx.zip: plots.shp holds 4 shapes and plots.dbf 3 records');
-    // An entry inside record 2, beside a .dbf cut short: without the .shx the .dbf is refused.
-    const dbf = Buffer.from(entries['plots.dbf']!);
-    const inside = Buffer.from(shx);
-    inside.writeInt32BE(256 / 2, 108);
-    const cutDbf = await t.sct(['origins', 'check', t.writeFile('dbf-cut.zip', Buffer.from(zipSync({ ...entries, 'plots.shx': inside, 'plots.dbf': dbf.subarray(0, dbf.length - 10) })))]);
-    expect(cutDbf.exitCode, cutDbf.stdout).toBe(2);
-    expect(cutDbf.stderr).toBe('error: dbf-cut.zip: plots.shx places record 2 at byte 256, inside record 2 of plots.shp (bytes 252 to 471), where no record starts\nhint: export the layer again\n');
-    const cutBare = await t.sct(['origins', 'check', t.writeFile('dbf-cut-no-shx.zip', Buffer.from(zipSync({ ...noShx, 'plots.dbf': dbf.subarray(0, dbf.length - 10) })))]);
-    expect(cutBare.exitCode, cutBare.stdout).toBe(2);
-    expect(cutBare.stderr).toContain('error: dbf-cut-no-shx.zip: plots.dbf ends inside record 3');
-  });
-
   it('a layer numbered from 0 (or all 1) with a record rewritten shorter in place, its old tail left (GDAL\'s SHPWriteObject), is read by its .shx as GDAL reads it; an entry inside a record is still refused', async () => {
     // rewritten-shp.zip (test/fixtures/README.md): record 2 ends at 372, its old tail runs to 436,
     // where record 3 starts; read as a record header, the tail gives number 0 and bytes 372 to 11003.
