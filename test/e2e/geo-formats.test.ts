@@ -48,6 +48,15 @@ async function dryRun(file: string, ...args: string[]) {
   return dryRunBodies(r.stdout) as Array<{ name: string; country_code: string; external_id?: string; description?: string; location: { type: string; coordinates: unknown } }>;
 }
 
+/** `origins import --dry-run` of a file sct refuses: exit 2, saying `said` where given, and nothing sent. */
+async function dryRunRefused(file: string, said?: string) {
+  const before = t.sb.requests.length;
+  const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+  expect(imported.exitCode, imported.stdout).toBe(2);
+  if (said !== undefined) expect(imported.stderr).toContain(said);
+  expect(t.sb.requests.length).toBe(before);
+}
+
 const positions = (c: unknown): Position[] => (typeof (c as unknown[])[0] === 'number' ? [c as Position] : (c as unknown[]).flatMap(positions));
 
 describe('a damaged archive (its bytes do not match the checksum it records)', () => {
@@ -389,11 +398,7 @@ describe('plot files as suppliers send them, read whole or refused', () => {
       const check = await t.sct(['origins', 'check', file]);
       expect(check.exitCode, check.stdout).toBe(2);
       expect(check.stderr).toContain(`error: ${said}`);
-      const before = t.sb.requests.length;
-      const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
-      expect(imported.exitCode).toBe(2);
-      expect(imported.stderr).toContain(said);
-      expect(t.sb.requests.length).toBe(before);
+      await dryRunRefused(file, said);
     }
   });
 
@@ -484,11 +489,7 @@ describe('plot files as suppliers send them, read whole or refused', () => {
       expect(check.exitCode, check.stdout).toBe(2);
       expect(check.stderr).toContain(`error: ${zip}: ${said}\n`);
       expect(check.stderr).toContain('hint: export the layer again, or zip it without plots.shx: sct then reads the records of plots.shp one after another');
-      const before = t.sb.requests.length;
-      const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
-      expect(imported.exitCode).toBe(2);
-      expect(imported.stderr).toContain(said);
-      expect(t.sb.requests.length).toBe(before);
+      await dryRunRefused(file, said);
     }
     // Without the .shx the same records are read one after another, as the hint says.
     const { 'plots.shx': _shx, ...noShx } = entries;
@@ -532,11 +533,7 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     const check = await t.sct(['origins', 'check', moved]);
     expect(check.exitCode, check.stdout).toBe(2);
     expect(check.stderr).toBe(`error: rewritten-moved.zip: ${said}\nhint: export the layer again\n`);
-    const before = t.sb.requests.length;
-    const imported = await t.sct(['origins', 'import', '--file', moved, '--dry-run', '-o', 'json']);
-    expect(imported.exitCode).toBe(2);
-    expect(imported.stderr).toContain(said);
-    expect(t.sb.requests.length).toBe(before);
+    await dryRunRefused(moved, said);
     // Without the .shx the old tail is read as a record header (as GDAL's SHAPE_RESTORE_SHX reads it:
     // "Invalid length for entity 3"), and what follows is no record: not a file cut short.
     const { 'plots.shx': _shx, ...noShx } = entries;
@@ -589,10 +586,7 @@ describe('plot files as suppliers send them, read whole or refused', () => {
       expect(check.exitCode, check.stdout).toBe(2);
       expect(check.stderr).toContain(`error: ${zip}: ${said}\n`);
       expect(check.stderr).toContain('hint: export the layer again, or zip it without plots.shx: sct then reads the records of plots.shp one after another');
-      const before = t.sb.requests.length;
-      const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
-      expect(imported.exitCode).toBe(2);
-      expect(t.sb.requests.length).toBe(before);
+      await dryRunRefused(file);
     }
   });
 
@@ -635,11 +629,7 @@ describe('plot files as suppliers send them, read whole or refused', () => {
       expect(check.exitCode, check.stdout).toBe(2);
       expect(check.stderr).toContain(`error: ${said}`);
       expect(check.stdout).not.toContain('point');
-      const before = t.sb.requests.length;
-      const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
-      expect(imported.exitCode).toBe(2);
-      expect(imported.stderr).toContain(said);
-      expect(t.sb.requests.length).toBe(before);
+      await dryRunRefused(file, said);
     }
   });
 
@@ -665,11 +655,7 @@ describe('plot files as suppliers send them, read whole or refused', () => {
     const check = await t.sct(['origins', 'check', file]);
     expect(check.exitCode, check.stdout).toBe(2);
     expect(check.stderr).toContain(`error: ${said}`);
-    const before = t.sb.requests.length;
-    const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
-    expect(imported.exitCode, imported.stdout).toBe(2);
-    expect(imported.stderr).toContain(said);
-    expect(t.sb.requests.length).toBe(before);
+    await dryRunRefused(file, said);
   });
 
   it('a polygon record whose first part does not start at point 0, of a negative part count, or of more points than it holds is exit 2 naming the layer and record, nothing sent', async () => {
@@ -703,11 +689,7 @@ describe('plot files as suppliers send them, read whole or refused', () => {
       const check = await t.sct(['origins', 'check', file]);
       expect(check.exitCode, check.stdout).toBe(2);
       expect(check.stderr).toContain(`error: ${said}`);
-      const before = t.sb.requests.length;
-      const imported = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
-      expect(imported.exitCode, imported.stdout).toBe(2);
-      expect(imported.stderr).toContain(said);
-      expect(t.sb.requests.length).toBe(before);
+      await dryRunRefused(file, said);
     }
   });
 
