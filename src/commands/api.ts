@@ -104,6 +104,11 @@ export function parseHeaders(values: string[]): Record<string, string> {
     if (reserved) {
       throw new UsageError(`-H ${name}: ${reserved.why}`, {}, reserved.hint);
     }
+    // A script's unset `$KEY`: sent, a retry of the write after a lost answer goes under a key
+    // the service cannot match to the first, and no rerun hint can name one.
+    if (name.toLowerCase() === 'idempotency-key' && value === '') {
+      throw new UsageError(`-H ${name}: the value is empty, and the service cannot tell a repeat of the request by an empty key: nothing was sent`, {}, `give the key, or leave out -H ${name} for sct to make one`);
+    }
     headers[name] = value;
   }
   return headers;

@@ -77,4 +77,19 @@ describe('Idempotency-Key of single writes', () => {
       { inProcess: true },
     );
   });
+
+  it("sct api -H 'Idempotency-Key:' with nothing after it (a script's unset $KEY) is exit 2, nothing sent: no retry under a key that tells no repeat", async () => {
+    const said = /^error: -H Idempotency-Key: the value is empty, and the service cannot tell a repeat of the request by an empty key: nothing was sent$/m;
+    await t.expectUsageErrors(
+      [
+        [['api', '-X', 'POST', '/origins', '-H', 'Idempotency-Key:', '-f', 'name=Unkeyed plot'], said],
+        [['api', '/origins', '-H', 'idempotency-key:   ', '-f', 'name=Unkeyed plot'], /^error: -H idempotency-key: the value is empty/m],
+        [['api', '-X', 'POST', '/origins', '-H', 'Idempotency-Key: ', '-f', 'name=Unkeyed plot', '--dry-run'], said],
+      ],
+      { inProcess: true },
+    );
+    const r = await t.sct(['api', '-X', 'POST', '/origins', '-H', 'Idempotency-Key:', '-f', 'name=Unkeyed plot']);
+    expect(r.stderr).toMatch(/^hint: give the key, or leave out -H Idempotency-Key for sct to make one/m);
+    expect(t.sb.requests).toHaveLength(0);
+  });
 });
