@@ -565,7 +565,9 @@ export class ApiClient {
       call.fail(err, true);
     }
     if (call.mode === 'stream') return this.streamAnswer(call, res, deadline);
-    if (call.mode === 'export-page' && isCompressed(res.headers)) return this.deferredPage(call, res, deadline);
+    // One that ends with its connection is decoded as it comes: only its decoding can tell that it
+    // was cut, and a deferred page is past its attempt's retries.
+    if (call.mode === 'export-page' && isCompressed(res.headers) && !endsWithConnection(res.headers)) return this.deferredPage(call, res, deadline);
     // A HEAD's answer names the encoding and length its GET would have, and has no body to decode.
     const bytes = call.method === 'HEAD' ? await discardBody(res.body).then(() => Buffer.alloc(0)) : await this.readBody(call, res).catch((err: unknown) => this.brokenAnswer(call, err, deadline));
     if (bytes === AGAIN) return AGAIN;
@@ -838,14 +840,8 @@ export class ApiClient {
     if (call.options.fileName !== undefined && isCompressedFile(call.options.fileName, res.headers['content-type'])) {
       return { status: res.statusCode, headers: res.headers, body: checked };
     }
-    // A body that ends with its connection (no Content-Length, not chunked) has nothing else to
-    // say it came whole: compressed data ending early there was cut on the way, as a body short of
-    // its Content-Length is, and is asked for again. Bytes that do not decode are the file's.
-    const endsWithConnection = res.headers['content-length'] === undefined && !/chunked/i.test(String(res.headers['transfer-encoding'] ?? ''));
-    const decodeFailure = (e: DecodeError) =>
-      e.endedEarly && endsWithConnection
-        ? new BrokenBodyError(where, `the answer was cut off after ${received.toLocaleString('en-US')} bytes: the connection closed before its ${e.encoding} data ended`)
-        : new AnswerError(`${where}: ${e.message}`);
+    // Bytes that do not decode are the file's.
+    const decodeFailure = (e: DecodeError) => cutOff(where, res.headers, e, received) ?? new AnswerError(`${where}: ${e.message}`);
     const decoded = await decodeBody(checked, res.headers, decodeFailure).catch((err: Error) =>
       call.fail(new AnswerError(`${where}: ${err.message}`), true),
     );
@@ -881,7 +877,8 @@ export class ApiClient {
 
   /** The answer's bytes, decoded, at most MAX_JSON_BYTES of them. */
   private async readBody(call: Call, res: WireResponse): Promise<Buffer> {
-    const decoded = await decodeBody(res.body, res.headers);
+    // (The decoder fails only once data flows, after decodeBody has returned.)
+    const decoded: DecodedBody = await decodeBody(res.body, res.headers, (e) => cutOff(call.where(), res.headers, e, decoded.wireBytes()) ?? e);
     const bytes = await readCappedBytes(decoded.body, decoded.encoding ? {} : res.headers, MAX_JSON_BYTES);
     if (decoded.encoding) this.traceDecoded(call, decoded);
     return bytes;
@@ -894,9 +891,10 @@ export class ApiClient {
     // The stop first: a body cut short by it may end with the stop's own error as its reason
     // (undici's, when a proxy variable is set), which is no unreadable answer.
     if (!timedOut && call.wireSignal?.aborted) call.fail(stopped(call), true);
-    failUnreadable(call, err);
+    // Cut on the way, it is the connection's fault, not the answer's: asked for again as a reset is.
+    if (!(err instanceof BrokenBodyError)) failUnreadable(call, err);
     call.mayHaveArrived = true;
-    const reason = timedOut ? this.timeoutReason() : `the connection broke while reading the answer (${describeError(err)})`;
+    const reason = timedOut ? this.timeoutReason() : err instanceof BrokenBodyError ? err.reason : `the connection broke while reading the answer (${describeError(err)})`;
     if (call.mayRetry) return call.retry(reason);
     return call.fail(new NetworkError(`${call.where()}: ${reason}${call.retries.attemptsSaid}`, { cause: err }));
   }
@@ -1182,6 +1180,21 @@ function failUnreadable(call: Call, err: unknown): void {
     call.fail(new AnswerError(`${call.where()}: the answer is encoded as "${err.encoding}", as -H Accept-Encoding asked, which sct cannot decode (it decodes gzip, deflate and br)`), true);
   }
   if (err instanceof SctError || err instanceof DecodeError || err instanceof UnknownEncodingError) call.fail(new AnswerError(`${call.where()}: ${err.message}`), true);
+}
+
+/** An answer that ends with its connection (no Content-Length, not chunked): nothing else says it came whole. */
+function endsWithConnection(headers: Headers): boolean {
+  return headers['content-length'] === undefined && !/chunked/i.test(String(headers['transfer-encoding'] ?? ''));
+}
+
+/**
+ * Compressed data that ended early in an answer that ends with its connection was cut on the way,
+ * as a body short of its Content-Length is: a BrokenBodyError, asked for again. Undefined for any
+ * other decoding failure, which is the answer's and the same however often it is asked for.
+ */
+function cutOff(where: string, headers: Headers, e: DecodeError, received: number): BrokenBodyError | undefined {
+  if (!e.endedEarly || !endsWithConnection(headers)) return undefined;
+  return new BrokenBodyError(where, `the answer was cut off after ${received.toLocaleString('en-US')} bytes: the connection closed before its ${e.encoding} data ended`);
 }
 
 /** Reads what is left of an answer sct does not use, so the connection can be reused, and ends the attempt's time limit. */

@@ -1085,3 +1085,74 @@ describe('ids past what a double holds', () => {
     }
   });
 });
+
+describe('a compressed JSON answer cut on the way is asked for again', () => {
+  /** Products with names gzip cannot shrink much: the gzipped page is some 60 kB. */
+  const products = Array.from({ length: 400 }, (_, i) => ({ id: i + 1, name: `P${i + 1} ${randomBytes(48).toString('hex')}` }));
+  const page = { count: products.length, next: null, previous: null, results: products };
+  /**
+   * A server whose answers are gzipped and told apart from their end only by the connection
+   * closing (no Content-Length, not chunked); the first `cut` answers to each method and path
+   * stop half-way through their gzip data. Each request's Idempotency-Key is kept.
+   */
+  const cutServer = async (cut: number) => {
+    const seen = new Map<string, number>();
+    const keys: string[] = [];
+    const f = await fake((req, res) => {
+      const route = `${req.method} ${new URL(req.url!, 'http://x').pathname}`;
+      const n = (seen.get(route) ?? 0) + 1;
+      seen.set(route, n);
+      if (req.method === 'POST') keys.push(String(req.headers['idempotency-key']));
+      const body = route === 'GET /api/products' ? page : route === 'GET /api/orders/5' ? { id: 5, external_id: 'PO-5', padding: randomBytes(30_000).toString('hex') } : { id: 9, name: 'Cut plot', padding: randomBytes(30_000).toString('hex') };
+      const zipped = gzipSync(JSON.stringify(body));
+      res.useChunkedEncodingByDefault = false;
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json', 'content-encoding': 'gzip', connection: 'close' });
+      res.end(n <= cut ? zipped.subarray(0, Math.floor(zipped.length / 2)) : zipped);
+    });
+    return Object.assign(f, { keys, count: (route: string) => seen.get(route) ?? 0 });
+  };
+
+  it('a GET cut once (a page, an --all export, orders get, sct api) is asked for again: exit 0 with the data', async () => {
+    const runs: Array<[string[], string, (out: string) => void]> = [
+      [['products', 'list', '-o', 'json'], 'GET /api/products', (out) => expect(JSON.parse(out)).toEqual(products.slice(0, 10))],
+      [['products', 'list', '--all', '-o', 'json'], 'GET /api/products', (out) => expect(JSON.parse(out)).toHaveLength(400)],
+      [['orders', 'get', '5', '-o', 'json'], 'GET /api/orders/5', (out) => expect(JSON.parse(out)).toMatchObject({ id: 5, external_id: 'PO-5' })],
+      [['api', '/products'], 'GET /api/products', (out) => expect(JSON.parse(out).results).toHaveLength(400)],
+    ];
+    for (const [args, route, check] of runs) {
+      const f = await cutServer(1);
+      const r = await sctAt(f, ['-v', ...args], { clientOptions: { retryBaseMs: 1 } });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      expect(r.stderr, args.join(' ')).toMatch(/\* GET \S+: the answer was cut off after [\d,]+ bytes: the connection closed before its gzip data ended: retry 1\/3/);
+      expect(r.stderr).not.toContain('could not be decoded');
+      expect(f.count(route), args.join(' ')).toBe(2);
+      check(r.stdout);
+    }
+  });
+
+  it('a GET cut every time: after the retries, said to be cut (never "could not be decoded"), exit 1 as a connection reset is', async () => {
+    const f = await cutServer(99);
+    const r = await sctAt(f, ['orders', 'get', '5'], { clientOptions: { retryBaseMs: 1 } });
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^error: GET \/orders\/5: the answer was cut off after [\d,]+ bytes: the connection closed before its gzip data ended \(after 4 attempts\)$/m);
+    expect(r.stderr).not.toContain('could not be decoded');
+    expect(r.stdout).toBe('');
+    expect(f.count('GET /api/orders/5')).toBe(4);
+  });
+
+  it('a POST whose answer is cut arrived: sent again under its same Idempotency-Key, as one whose connection broke; cut every time, the hint gives the key', async () => {
+    const once = await cutServer(1);
+    const r = await sctAt(once, ['api', '-X', 'POST', '/origins', '-f', 'name=Cut plot'], { clientOptions: { retryBaseMs: 1 } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 9, name: 'Cut plot' });
+    expect(once.keys).toHaveLength(2);
+    expect(once.keys[1]).toBe(once.keys[0]);
+
+    const always = await cutServer(99);
+    const r2 = await sctAt(always, ['api', '-X', 'POST', '/origins', '-f', 'name=Cut plot'], { clientOptions: { retryBaseMs: 1 } });
+    expect(r2.exitCode, r2.stderr).toBe(1);
+    expect(r2.stderr).toMatch(/^error: POST \/origins: the answer was cut off after [\d,]+ bytes: the connection closed before its gzip data ended \(after 4 attempts\)$/m);
+    expect(new Set(always.keys).size).toBe(1);
+    expect(r2.stderr).toContain(`hint: it may have been done (its answer never came): run the same command with -H 'Idempotency-Key: ${always.keys[0]}' to get its outcome without doing it twice`);
+  });
+});
