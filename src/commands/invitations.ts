@@ -175,7 +175,10 @@ export async function matchFilters(ctx: Context, opts: MatchInvitationsOptions):
     }
     textValue(value, `--filter ${key}=`);
     if (byFlags.has(key)) throw new UsageError(`--filter ${key}=${value}: the command's own flags set ${key} too (${String(filters[key])}); give it one way`);
-    filters[key] = key === 'status' ? filterEnumList(value, '--filter status', INVITATION_STATUSES)! : value;
+    // status is an array: given again, it matches any of them, as on the list (a key given twice
+    // with two values is refused before, except status).
+    const prior = Array.isArray(filters.status) ? filters.status : [];
+    filters[key] = key === 'status' ? [...new Set([...prior, ...filterEnumList(value, '--filter status', INVITATION_STATUSES)!])] : value;
   }
   // Accepted and revoked invitations fall outside a bulk revoke or renew (accounts.md): a status
   // filter names pending or expired ones only (an expired one is pending underneath).

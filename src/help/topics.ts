@@ -118,8 +118,12 @@ value chains, countries, documents, imports, risk) have no documented filters: a
 limit and offset are the paging flags' (--limit, --offset, --page-size); the orders' side
 (order_action) is --buying or --selling.
 Suffixes: __in (comma list), __icontains, __startswith, __endswith, __isnull, __gte, __lte.
+A key is given once: the service reads only the last value of one given twice, so sct refuses it
+(several values go as one __in list, e.g. --filter type__in=order,produced_batch), except where a
+list below says a key repeats. A --filter key that a flag given sets too is refused unless its
+value is the flag's.
 `;
-  for (const { noun, command, keys: documented, named } of LIST_FILTERS) {
+  for (const { noun, command, keys: documented, named, repeatable } of LIST_FILTERS) {
     const keys = documented.filter((k) => !NOT_FILTERS.has(k) && !(SET_BY_FLAGS[noun] ?? []).includes(k));
     out += `\nsct ${command ?? `${noun} list`}:\n`;
     if (named.length) {
@@ -130,6 +134,7 @@ Suffixes: __in (comma list), __icontains, __startswith, __endswith, __isnull, __
       out += `  Flags, and the keys they send:\n${named.map((_, i) => `    ${flags[i].padEnd(width)}${sent[i]}\n`).join('')}  Keys:\n`;
     }
     out += `${wrap(keys.join(', '), 96, named.length ? '    ' : '  ')}\n`;
+    if (repeatable?.length) out += `  Repeatable (any of the values matches): ${repeatable.join(', ')}\n`;
   }
   return out;
 }

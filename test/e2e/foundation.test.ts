@@ -458,6 +458,27 @@ describe('lists and pagination', () => {
     expect(t.queryOf()).toMatchObject({ type: 'order' });
   });
 
+  it('a --filter key given twice is exit 2 saying how to ask for several values, nothing sent; a key the documents say repeats goes', async () => {
+    await t.expectUsageErrors(
+      [
+        [['orders', 'list', '--buying', '--filter', 'id__in=217', '--filter', 'id__in=195'], '--filter id__in given twice: the service reads only the last value (195); for any of them give one: --filter id__in=217,195'],
+        [['orders', 'list', '--buying', '--filter', 'type=order', '--filter', 'type=produced_batch'], '--filter type given twice: the service reads only the last value (produced_batch); for any of them give one: --filter type__in=order,produced_batch'],
+        // With a named flag of the same key too: the repetition is said, not "own flags set type too ()".
+        [['orders', 'list', '--buying', '--type', 'order', '--filter', 'type=order', '--filter', 'type=produced_batch'], '--filter type given twice'],
+        [['origins', 'list', '--filter', 'name__icontains=farm', '--filter', 'name__icontains=plot'], '--filter name__icontains given twice: the service reads only the last value (plot); give it once'],
+        [['products', 'list', '--filter', 'sku=A', '--filter', 'sku=B'], '--filter sku given twice: the service reads only the last value (B); give it once'],
+      ],
+      { inProcess: true },
+    );
+    // The same value twice asks for nothing more; invitations' status repeats (any of them).
+    const same = await t.sct(['orders', 'list', '--buying', '--filter', 'type=order', '--filter', 'type=order', '--limit', '1']);
+    expect(same.exitCode, same.stderr).toBe(0);
+    t.sb.requests.length = 0;
+    const statuses = await t.sct(['invitations', 'list', '--filter', 'status=pending', '--filter', 'status=expired', '-o', 'json']);
+    expect(statuses.exitCode, statuses.stderr).toBe(0);
+    expect(t.searchParamsOf().getAll('status')).toEqual(['pending', 'expired']);
+  });
+
   it('--limit is the total, --page-size per request', async () => {
     const r = await t.sct(['products', 'list', '--limit', '15', '--page-size', '6', '-o', 'json']);
     expect(r.exitCode).toBe(0);

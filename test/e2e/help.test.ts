@@ -99,6 +99,9 @@ describe('sct help', () => {
     const keyLines = r.stdout.split('\n').filter((l) => /^ {2,4}[a-z_]+(, [a-z_]+)*,?$/.test(l)).join(' ');
     expect(keyLines).toContain('buyer_company_status');
     expect(keyLines).not.toMatch(/\b(limit|offset|order_action)\b/);
+    // A key given twice is refused, except invitations' status, which the documents say repeats.
+    expect(r.stdout).toMatch(/^sct invitations list:\n(  .*\n)+  Repeatable \(any of the values matches\): status\n/m);
+    expect(r.stdout.match(/Repeatable/g)).toHaveLength(1);
   });
 
   it('an unknown topic or command is exit 2 with a suggestion', async () => {
@@ -275,8 +278,8 @@ describe('--filter keys', () => {
     expect(r.stderr).toContain('warning: --filter extrnal_id: not a documented filter of origins list (did you mean external_id?)');
     expect(r.stderr).not.toContain('name__icontains');
     expect(t.queryOf()).toMatchObject({ extrnal_id: 'ORI-1', name__icontains: 'farm' });
-    // Said once per key, however often the key is given.
-    const twice = await t.sct(['origins', 'list', '--filter', 'tagz=a', '--filter', 'tagz=b', '-o', 'json']);
+    // Said once per key, however often the key is given (with one value: two are refused).
+    const twice = await t.sct(['origins', 'list', '--filter', 'tagz=a', '--filter', 'tagz=a', '-o', 'json']);
     expect(twice.stderr.match(/--filter tagz: not a documented filter/g)).toHaveLength(1);
   });
 

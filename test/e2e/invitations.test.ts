@@ -250,6 +250,12 @@ describe('invitations revoke', () => {
     expect(r.stderr).toContain('403');
   });
 
+  it('a revoke given --filter status twice matches any of them, as the list does', async () => {
+    const r = await t.sct(['invitations', 'revoke', '--filter', 'status=pending', '--filter', 'status=expired', '--dry-run']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(t.searchParamsOf().getAll('status')).toEqual(['pending', 'expired']);
+  });
+
   it('rejects missing filters and bad values before sending anything', async () => {
     await t.expectUsageErrors(
       [
@@ -271,6 +277,9 @@ describe('invitations revoke', () => {
         // A --filter of a key a flag set: which of the two matched would be unseen under --yes.
         [['invitations', 'revoke', '--email', 'nobody@x.example', '--filter', 'email=julie@x.example', '--yes'], "--filter email=julie@x.example: the command's own flags set email too (nobody@x.example); give it one way"],
         [['invitations', 'renew', '--search', 'a', '--filter', 'search=b', '--yes'], "the command's own flags set search too"],
+        // A key given twice: the filter object holds one value, the last, and the write would match fewer.
+        [['invitations', 'revoke', '--filter', 'email=a@x.example', '--filter', 'email=b@x.example', '--yes'], '--filter email given twice: the service reads only the last value (b@x.example); give it once'],
+        [['invitations', 'renew', '--filter', 'auth_group=1', '--filter', 'auth_group=2', '--yes'], '--filter auth_group given twice: the service reads only the last value (2); for any of them give one: --filter auth_group__in=1,2'],
         // An empty value (a script's unset variable) is no filter: it would match every pending invitation.
         [['invitations', 'revoke', '--email', '', '--yes'], '--email needs a value'],
         [['invitations', 'revoke', '--email-contains', ' ', '--yes'], '--email-contains needs a value'],

@@ -28,6 +28,7 @@ export const INVITATION_FILTERS = {
     DAY_RANGES[0],
     { flag: '--expires', help: ['expires on or after (YYYY-MM-DD)', 'expires on or before (YYYY-MM-DD)'], value: 'days', key: 'expires_at__date' },
   ],
+  repeatable: ['status'],
 } as const satisfies ListFilters;
 
 /** What a revoke or renew may write: pending invitations, an expired one being pending underneath. */

@@ -12,6 +12,11 @@ export interface ListFilters {
   keys: readonly string[];
   /** The list's named flags, in the order its help shows them (the --filter keys they stand for). */
   named: readonly NamedFilter[];
+  /**
+   * Keys the documents say may be given again, any of the values matching (`status=a&status=b`);
+   * the service reads only the last value of any other key given twice.
+   */
+  repeatable?: readonly string[];
 }
 
 /**

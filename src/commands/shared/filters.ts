@@ -9,6 +9,8 @@ import { appendList, enumOption, filterEnumList, parseDateRange, parseIdList, re
 import { parseCountryCodes, setOneOrIn } from './list.js';
 
 const FILTERS = new WeakMap<Command, ListFilters>();
+/** The table of every command with named filters, those taking them as a filter object included. */
+const NAMED = new WeakMap<Command, ListFilters>();
 
 /** Marks cmd as a list taking table's filters, and adds its named flags. */
 export function filteredBy(cmd: Command, table: ListFilters): Command {
@@ -18,6 +20,7 @@ export function filteredBy(cmd: Command, table: ListFilters): Command {
 
 /** The table's named flags, in its order (`orders stats` takes those of `orders list`). */
 export function addNamedFilters(cmd: Command, table: ListFilters): Command {
+  NAMED.set(cmd, table);
   const shown = new Set(table.named.map((f) => f.flag));
   for (const option of table.named.flatMap(optionsOf)) {
     // A `--no-x` whose `--x` is shown too needs no hidden twin.
@@ -33,6 +36,11 @@ export function addNamedFilters(cmd: Command, table: ListFilters): Command {
 
 export function filtersOf(cmd: Command): ListFilters | undefined {
   return FILTERS.get(cmd);
+}
+
+/** The table whose named flags cmd takes, whether its --filter keys are the table's or not (revoke, stats). */
+export function namedFiltersOf(cmd: Command): ListFilters | undefined {
+  return NAMED.get(cmd);
 }
 
 function optionsOf(f: NamedFilter): Option[] {

@@ -7,7 +7,8 @@ import { checkFields, type Printed } from '../../output/fields.js';
 import { FLAT_ROWS } from '../../api/schemas/fields.js';
 import { printedBy } from './output-facts.js';
 import { closest } from '../../output/suggest.js';
-import { filtersOf } from './filters.js';
+import { filtersOf, namedFiltersOf } from './filters.js';
+import { TAKES_LIST } from '../../api/filters/keys.js';
 import { splitKeyValue } from './flags.js';
 
 /** "orders list", "whoami": the command as typed, without "sct". */
@@ -42,6 +43,7 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
     checkFields(ctx.dryRun ? `${commandPath(cmd)} --dry-run` : commandPath(cmd), printed, columns, jsonFields ? '--json' : '--columns');
   }
   if (flags.jq !== undefined) await (await import('../../output/jq.js')).checkJq(flags.jq);
+  refuseRepeatedFilters(cmd, cmd.opts().filter);
   warnUndocumentedFilters(ctx, cmd, cmd.opts().filter);
 }
 
@@ -56,6 +58,30 @@ const SAY_OWN_OUTPUT = new Set(['config set', 'config unset', 'config get', 'con
 function rowsAsPrinted(printed: Printed | undefined, format: string): Printed | undefined {
   const flat = printed && FLAT_ROWS[printed.resource];
   return flat && format !== 'json' && format !== 'ndjson' ? { ...printed, resource: flat } : printed;
+}
+
+/**
+ * A --filter key given twice with two values is sent twice, and the service (django-filter) reads
+ * only the last: the list would be narrower than asked, with no word. Only a key the documents
+ * say repeats (invitations' status) may be given again.
+ */
+function refuseRepeatedFilters(cmd: Command, filters: unknown): void {
+  if (!Array.isArray(filters)) return;
+  const given = new Map<string, string[]>();
+  for (const pair of filters as string[]) {
+    const [key, value] = splitKeyValue(pair, '--filter');
+    const values = given.get(key) ?? [];
+    // The same value again asks for nothing more.
+    if (!values.includes(value)) given.set(key, [...values, value]);
+  }
+  const table = namedFiltersOf(cmd);
+  for (const [key, values] of given) {
+    if (values.length < 2 || table?.repeatable?.includes(key)) continue;
+    const said = `--filter ${key} given twice: the service reads only the last value (${values.at(-1)})`;
+    if (TAKES_LIST.test(key)) throw new UsageError(`${said}; for any of them give one: --filter ${key}=${values.join(',')}`);
+    if (table?.keys.includes(`${key}__in`)) throw new UsageError(`${said}; for any of them give one: --filter ${key}__in=${values.join(',')}`);
+    throw new UsageError(`${said}; give it once`);
+  }
 }
 
 /**
