@@ -101,7 +101,7 @@ function invalid(key: string, msg: string): never {
 }
 
 /** Parses one filter value into a comparable: numbers for int/number/datetime, strings otherwise. */
-function parseValue(spec: FieldSpec<unknown>, lookup: Lookup, key: string, raw: string): string | number | boolean {
+function parseValue(spec: FieldSpec<unknown>, lookup: Lookup, key: string, raw: string): string | number {
   const t = lookup.startsWith('date') && spec.type === 'datetime' ? 'date' : spec.type;
   switch (t) {
     case 'int': {
@@ -122,8 +122,6 @@ function parseValue(spec: FieldSpec<unknown>, lookup: Lookup, key: string, raw: 
       if (ms === null) invalid(key, 'Enter a valid date/time.');
       return ms;
     }
-    case 'bool':
-      return parseBool(key, raw);
     case 'enum':
       if (STRINGY.includes(lookup)) return raw;
       if (!spec.values!.includes(raw)) invalid(key, `Select a valid choice. ${raw} is not one of the available choices.`);
@@ -144,10 +142,18 @@ function checkRange(spec: FieldSpec<unknown>, key: string, n: number): number {
 }
 
 export function parseBool(key: string, raw: string): boolean {
+  return readBool(raw) ?? invalid(key, 'Enter a valid boolean.');
+}
+
+/**
+ * A boolean filter's value as django-filter's BooleanWidget reads it (DRF's BooleanFilter, and
+ * `__isnull`): true, false, 1 or 0 in any case; anything else is no value, and so no filter.
+ */
+function readBool(raw: string): boolean | null {
   const v = raw.toLowerCase();
   if (v === 'true' || v === '1') return true;
   if (v === 'false' || v === '0') return false;
-  return invalid(key, 'Enter a valid boolean.');
+  return null;
 }
 
 /** Date-times as the service accepts them: a date alone means midnight UTC, and so does a time without an offset. */
@@ -182,10 +188,8 @@ function buildPredicate<T>(key: string, lookup: Lookup, spec: FieldSpec<T>, valu
     return fn(norm(type, lookup, raw));
   };
   if (lookup === 'isnull') {
-    // django-filter's BooleanWidget reads anything but true, false, 1 or 0 as no value: no filter.
-    const v = last.toLowerCase();
-    if (!['true', 'false', '1', '0'].includes(v)) return null;
-    const want = parseBool(key, last);
+    const want = readBool(last);
+    if (want === null) return null;
     return (row) => {
       const raw = spec.get(row);
       const isNull = Array.isArray(raw) ? raw.length === 0 || raw.some((x) => x === null || x === undefined) : raw === null || raw === undefined;
@@ -199,11 +203,15 @@ function buildPredicate<T>(key: string, lookup: Lookup, spec: FieldSpec<T>, valu
     const list = splitList(lookup === 'in' || lookup === 'exclude_in' ? [last] : values);
     if (!list.length) return null;
     const set = new Set(list.map((v) => parseValue(spec as FieldSpec<unknown>, lookup, key, v)));
-    const any = cmp((s) => set.has(s as string | number | boolean));
+    const any = cmp((s) => set.has(s as string | number));
     if (lookup === 'in' || lookup === 'exact') return any;
     return (row) => !any(row);
   }
   if (last === '') return null;
+  if (type === 'bool') {
+    const want = readBool(last);
+    return want === null ? null : cmp((s) => s === want);
+  }
   const value = parseValue(spec as FieldSpec<unknown>, lookup, key, last);
   const str = (s: unknown) => (s === null ? null : String(s));
   const lower = String(value).toLowerCase();

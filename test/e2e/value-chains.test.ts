@@ -63,6 +63,22 @@ describe('value-chains list', () => {
     }
   });
 
+  it('a boolean filter the sandbox cannot read is no filter, as django-filter\'s BooleanWidget reads it; True, TRUE, 1, False, 0 are read', async () => {
+    const ids = async (...filters: string[]) => {
+      const r = await t.sct(['value-chains', 'list', '--all', '-o', 'json', ...filters.flatMap((f) => ['--filter', f])]);
+      expect(r.exitCode, `${filters.join(' ')}: ${r.stderr}`).toBe(0);
+      return (JSON.parse(r.stdout) as Array<{ id: number; is_self_managed: boolean; permission_granted: boolean }>);
+    };
+    const every = await ids();
+    expect((await ids('is_self_managed=yes')).map((v) => v.id)).toEqual(every.map((v) => v.id));
+    expect((await ids('permission_granted=maybe')).map((v) => v.id)).toEqual(every.map((v) => v.id));
+    const selfManaged = every.filter((v) => v.is_self_managed).map((v) => v.id);
+    expect(selfManaged.length).toBeGreaterThan(0);
+    expect(selfManaged.length).toBeLessThan(every.length);
+    for (const spelt of ['True', 'TRUE', '1']) expect((await ids(`is_self_managed=${spelt}`)).map((v) => v.id), spelt).toEqual(selfManaged);
+    for (const spelt of ['False', '0']) expect((await ids(`is_self_managed=${spelt}`)).map((v) => v.id), spelt).toEqual(every.filter((v) => !v.is_self_managed).map((v) => v.id));
+  });
+
   it('prints a table with the country as flag and name, and CSV', async () => {
     const json = JSON.parse((await t.sct(['value-chains', 'list', '--json', '--limit', '2'])).stdout);
     const table = await t.sct(['value-chains', 'list', '--limit', '2']);
