@@ -169,9 +169,12 @@ function formatWhen(at: Date, waitMs: number): string {
 
 /** A 2xx answer that is not what the API sends (an HTML page, no JSON, a create without an id). */
 export class AnswerError extends SctError {
-  constructor(message: string) {
+  override readonly status: number | null;
+  /** `status`: the HTTP status of the answer that could not be used, where the service answered. */
+  constructor(message: string, status: number | null = null) {
     super(message);
     this.name = 'AnswerError';
+    this.status = status;
   }
 }
 

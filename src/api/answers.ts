@@ -144,7 +144,7 @@ export function parseAnswer(text: string, status: number, headers: Headers, wher
     }
   }
   const what = looksLikeHtml(text, headers) ? 'an HTML page' : mediaType(headers) || 'no content type';
-  return fail(new AnswerError(`${where()}: the answer is not JSON (${status} ${statusText(status)}, ${what}): a proxy, captive portal or wrong base URL may be in the way`), what);
+  return fail(new AnswerError(`${where()}: the answer is not JSON (${status} ${statusText(status)}, ${what}): a proxy, captive portal or wrong base URL may be in the way`, status), what);
 }
 
 /** An answer that is not JSON, kept as its bytes (RequestOptions.anyAnswer). */
@@ -274,5 +274,5 @@ export async function readErrorText(res: WireResponse): Promise<string> {
 export function savedObject(res: { status: number; data: unknown }, method: string, path: string, what: string): Record<string, unknown> | null {
   if (res.data === null || res.data === undefined) return null;
   if (isPlainObject(res.data)) return res.data;
-  throw new AnswerError(`${method} ${path}: the service answered ${res.status} with ${Array.isArray(res.data) ? 'a list' : `a ${typeof res.data}`}, not the ${what}: it may or may not have been ${method === 'POST' ? 'created' : 'changed'}`);
+  throw new AnswerError(`${method} ${path}: the service answered ${res.status} with ${Array.isArray(res.data) ? 'a list' : `a ${typeof res.data}`}, not the ${what}: it may or may not have been ${method === 'POST' ? 'created' : 'changed'}`, res.status);
 }

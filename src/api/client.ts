@@ -559,7 +559,7 @@ export class ApiClient {
     const unusable = call.options.anyAnswer && (status === 204 || status === 205) ? undefined : unusableAnswer(status, call.method, call.mode);
     if (unusable) {
       await drain(res, deadline);
-      const err = new AnswerError(`${call.where()}: ${unusable}`);
+      const err = new AnswerError(`${call.where()}: ${unusable}`, status);
       // A redirect that leads nowhere answers a rerun under the same key the same way.
       if (status >= 300 && status < 400 && status !== 304 && call.method !== 'GET' && call.method !== 'HEAD') err.afterRedirect = `the service answered with a redirect (${status} ${statusText(status)}) that names no place`;
       call.fail(err, true);
@@ -841,9 +841,9 @@ export class ApiClient {
       return { status: res.statusCode, headers: res.headers, body: checked };
     }
     // Bytes that do not decode are the file's.
-    const decodeFailure = (e: DecodeError) => cutOff(where, res.headers, e, received) ?? new AnswerError(`${where}: ${e.message}`);
+    const decodeFailure = (e: DecodeError) => cutOff(where, res.headers, e, received) ?? new AnswerError(`${where}: ${e.message}`, res.statusCode);
     const decoded = await decodeBody(checked, res.headers, decodeFailure).catch((err: Error) =>
-      call.fail(new AnswerError(`${where}: ${err.message}`), true),
+      call.fail(new AnswerError(`${where}: ${err.message}`, res.statusCode), true),
     );
     if (!decoded.encoding) return { status: res.statusCode, headers: res.headers, body: decoded.body };
     decoded.body.once('end', () => this.traceDecoded(call, decoded));
@@ -936,7 +936,7 @@ export class ApiClient {
     const data = scanned ?? parse(bytes.toString('utf8'));
     const noId = options.expect === 'created' ? (createdIdProblem(data) ?? otherObject(options.body, data)) : undefined;
     if (noId) {
-      const err = new AnswerError(`${call.where()}: the service answered ${status} ${statusText(status)} ${noId}: it may or may not have been created`);
+      const err = new AnswerError(`${call.where()}: the service answered ${status} ${statusText(status)} ${noId}: it may or may not have been created`, status);
       // Its key would get this same answer again: the list says whether it is there.
       err.hint = 'list them to see whether it was created before running the command again';
       call.fail(err, true);

@@ -67,6 +67,8 @@ describe('answers that carry nothing', () => {
       expect(r.exitCode, `${status}: ${r.stderr}`).toBe(1);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(new RegExp(`^error: GET /products/7: the service answered ${status} `, 'm'));
+      // The service did answer: a script tells that from "nothing came back" by the status.
+      expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!)).toMatchObject({ status, exit_code: 1 });
     }
   });
 
