@@ -230,22 +230,22 @@ export class PlainLinkError extends SctError {
  * and the unit ends as `conflict` (a rerun reads and decides again).
  */
 export class ConflictError extends SctError {
+  /** The unit went out in an earlier run and may have been carried out: it stays on record as sent (unknown), so no later run sends it under another key. */
+  readonly sentBefore: boolean;
   /**
-   * @param sentBefore the unit went out in an earlier run and may have been carried out: it stays
-   * on record as sent (unknown), so no later run sends it under another key.
+   * The unit went through in an earlier run as this object, gone from the service since: on
+   * record as done, so a later run sends it anew under a new key (under the old one the service
+   * would only replay its first answer).
    */
-  constructor(
-    message: string,
-    readonly sentBefore = false,
-    /**
-     * The unit went through in an earlier run as this object, gone from the service since: on
-     * record as done, so a later run sends it anew under a new key (under the old one the
-     * service would only replay its first answer).
-     */
-    readonly madeAs?: string | number,
-  ) {
+  readonly madeAs?: string | number;
+  /** The object on the service the conflict is about, where sct knows it: the row's `id`. */
+  readonly id?: string | number;
+  constructor(message: string, o: { sentBefore?: boolean; madeAs?: string | number; id?: string | number } = {}) {
     super(message);
     this.name = 'ConflictError';
+    this.sentBefore = o.sentBefore ?? false;
+    this.madeAs = o.madeAs;
+    this.id = o.id ?? o.madeAs;
   }
 }
 

@@ -52,7 +52,7 @@ export function editedSinceSent(err: unknown, key: string, inRequestOfRows = fal
   const what = inRequestOfRows
     ? `${key} went out in an earlier run in a request whose answer was lost (it may exist), and that request's rows are not all in the file as they were (one edited or removed)`
     : `${key} went out in an earlier run with other content and its answer was lost (it may exist)`;
-  return new ConflictError(`${what}: it is not sent under another key; compare it with the service, or rerun with --fresh to send the file anew`, true);
+  return new ConflictError(`${what}: it is not sent under another key; compare it with the service, or rerun with --fresh to send the file anew`, { sentBefore: true });
 }
 
 /**

@@ -247,7 +247,7 @@ export async function runUnits<T>(units: Unit<T>[], o: RunOptions<T>): Promise<R
             if (err instanceof ConflictError) {
               // Nothing was sent: the rerun plans this unit again (still as sent, under its
               // earlier key, when an earlier run may have carried it out).
-              outcomes[i] = { key: unit.key, lines: unit.lines, status: 'conflict', error: err.message };
+              outcomes[i] = { key: unit.key, lines: unit.lines, status: 'conflict', id: err.id, error: err.message };
               answered = err.madeAs !== undefined ? [{ key: journalKey, status: 'done', id: err.madeAs }] : records.ended(unit, err.sentBefore ? 'unknown' : 'cleared', err.sentBefore ? err.message : undefined);
             } else if (!isRejection(err)) {
               if (err instanceof InterruptedError) interrupted = true;

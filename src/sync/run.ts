@@ -361,7 +361,7 @@ async function checkNotCreated(client: ApiClient, run: SyncRun, key: string, ref
   const found = page?.results?.[0];
   if (!found) return;
   if (refusedBody && typeof found.id === 'number' && holds(run, refusedBody, found)) throw new WrittenMeanwhile(found.id);
-  throw new ConflictError(`${key} was created on the service since the plan (id ${String(found.id)})${refusedBody ? MAYBE_THIS_WRITE : ''}: not created again`);
+  throw new ConflictError(`${key} was created on the service since the plan (id ${String(found.id)})${refusedBody ? MAYBE_THIS_WRITE : ''}: not created again`, { id: objectId(found.id) });
 }
 
 /**
@@ -373,6 +373,11 @@ class WrittenMeanwhile extends Error {
   constructor(readonly id: number) {
     super('written meanwhile');
   }
+}
+
+/** An id as the service gave it, where it is one (a number or a string), for a result's `id`. */
+function objectId(id: unknown): string | number | undefined {
+  return typeof id === 'number' || typeof id === 'string' ? id : undefined;
 }
 
 const MAYBE_THIS_WRITE = ' (perhaps by this very write: the service answered an attempt 503, which a proxy in front of it may say after passing the write on)';
@@ -400,7 +405,7 @@ async function checkStillThere(client: ApiClient, run: SyncRun, key: string, id:
     await client.get(run.readPath(id));
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 404)) throw err;
-    throw new ConflictError(`${key}: the earlier run created it (id ${id}), and it is no longer on the service (deleted since): not created again; the next run creates it anew`, false, id);
+    throw new ConflictError(`${key}: the earlier run created it (id ${id}), and it is no longer on the service (deleted since): not created again; the next run creates it anew`, { madeAs: id });
   }
 }
 
@@ -410,11 +415,11 @@ async function checkUnchanged(client: ApiClient, run: SyncRun, id: number, plann
   try {
     now = await client.get<Record<string, unknown> | null>(run.readPath(id));
   } catch (err) {
-    if (err instanceof ApiError && err.status === 404) throw new ConflictError(`${run.noun.replace(/s$/, '')} ${id} was deleted on the service since the plan: not written`);
+    if (err instanceof ApiError && err.status === 404) throw new ConflictError(`${run.noun.replace(/s$/, '')} ${id} was deleted on the service since the plan: not written`, { id });
     throw err;
   }
   if (!now || !unchangedSince(planned, snapshotOf(run.spec, run.source.keyField, now))) {
     if (now && refusedBody && holds(run, refusedBody, now)) throw new WrittenMeanwhile(id);
-    throw new ConflictError(`${run.noun.replace(/s$/, '')} ${id} changed on the service since the plan${refusedBody ? MAYBE_THIS_WRITE : ''}: not written`);
+    throw new ConflictError(`${run.noun.replace(/s$/, '')} ${id} changed on the service since the plan${refusedBody ? MAYBE_THIS_WRITE : ''}: not written`, { id });
   }
 }

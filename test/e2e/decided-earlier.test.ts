@@ -201,7 +201,8 @@ describe('orders sync: an order changed since the plan is not written', () => {
     afterListing(() => colleagueAddsItem(o));
     const r = await t.sct(['orders', 'sync', '--purchase', '--file', o.file, '--yes', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(3);
-    expect(JSON.parse(r.stdout).results).toEqual([expect.objectContaining({ key: o.key, status: 'conflict', id: null })]);
+    // The object it is about, for a script reading .results[] (not only in the message's words).
+    expect(JSON.parse(r.stdout).results).toEqual([expect.objectContaining({ key: o.key, status: 'conflict', id: o.id })]);
     expect(r.stderr).toContain('1 changed on the service since the plan');
     expect(await itemsOf(o.id)).toEqual([[1, 100], [2, 5], [3, 9]]);
 
@@ -216,7 +217,7 @@ describe('orders sync: an order changed since the plan is not written', () => {
     afterListing(() => send('DELETE', `/orders/${o.id}`));
     const r = await t.sct(['orders', 'sync', '--purchase', '--file', o.file, '--yes', '-o', 'json']);
     expect(r.exitCode, r.stderr).toBe(3);
-    expect(JSON.parse(r.stdout).results).toEqual([expect.objectContaining({ status: 'conflict', error: `purchase order ${o.id} was deleted on the service since the plan: not written` })]);
+    expect(JSON.parse(r.stdout).results).toEqual([expect.objectContaining({ status: 'conflict', id: o.id, error: `purchase order ${o.id} was deleted on the service since the plan: not written` })]);
   });
 });
 
@@ -261,6 +262,7 @@ describe('origins sync: an origin created by someone else during the apply', () 
     expect(results[1]!.error).toMatch(new RegExp(`${keys[1]} was created on the service since the plan \\(id \\d+\\): not created again`));
     const held = (await send('GET', `/origins?external_id=${keys[1]}&limit=10`)).results;
     expect(held.map((o: { name: string }) => o.name)).toEqual(['Elsewhere']);
+    expect((results[1] as { id?: unknown }).id).toBe(held[0].id);
   });
 });
 
