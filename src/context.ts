@@ -206,7 +206,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
         inFlightGraceMs: options.finishInFlight ? Math.min(limits.timeoutMs, IN_FLIGHT_GRACE_MS) : undefined,
         trace: flags.verbose ? (line) => io.error(io.colorErr.dim(line)) : undefined,
         warn: warnOnce,
-        onRateLimitWait: (ms, signal) => rateLimitCountdown(ctx, ms, signal),
+        onRateLimitWait: (ms, asked, signal) => rateLimitCountdown(ctx, ms, asked, signal),
         now,
         sleep,
         dryRun: dryRun ? planned : undefined,
@@ -300,14 +300,15 @@ const waitSaidUntil = new WeakMap<Context, number>();
 /**
  * Sleeps through a rate-limit wait, with a countdown on a terminal. Requests in flight together
  * (a bulk run's) wait for the same reset: the first says it, the others sleep without a word.
+ * `asked` is the service's own figure: a line that says the wait says that, not sct's margin on it.
  */
-async function rateLimitCountdown(ctx: Context, ms: number, signal?: AbortSignal): Promise<void> {
+async function rateLimitCountdown(ctx: Context, ms: number, asked: number, signal?: AbortSignal): Promise<void> {
   const { io } = ctx;
   const end = ctx.now() + ms;
   if (end <= (waitSaidUntil.get(ctx) ?? 0) + 1000) return ctx.sleep(ms, signal);
   waitSaidUntil.set(ctx, end);
   if (!io.stderrRedraws || io.quiet) {
-    io.info(`rate limit reached: waiting ${formatWait(ms)} for the budget to reset`);
+    io.info(`rate limit reached: waiting ${formatWait(asked)} for the budget to reset`);
     return ctx.sleep(ms, signal);
   }
   // A spinner redraws its line many times a second: the countdown is drawn on it, not under it.

@@ -113,7 +113,7 @@ export interface ClientOptions {
    */
   dryRun?: PlannedRequest[];
   /** Called before a rate-limit pause, so a TTY can show a countdown. Resolves when the wait is over. */
-  onRateLimitWait?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  onRateLimitWait?: (ms: number, asked: number, signal?: AbortSignal) => Promise<void>;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
   random?: () => number;
@@ -281,7 +281,7 @@ export class ApiClient {
       now: this.now,
       random: options.random ?? Math.random,
       trace: this.trace,
-      onRateLimitWait: onRateLimitWait && ((ms, signal) => this.paused(onRateLimitWait(ms, signal))),
+      onRateLimitWait: onRateLimitWait && ((ms, asked, signal) => this.paused(onRateLimitWait(ms, asked, signal))),
     };
     this.signal = options.signal;
     this.requestSignal = options.abortInFlight !== false ? options.signal : options.inFlightGraceMs === undefined ? undefined : afterGrace(options.signal, options.inFlightGraceMs);

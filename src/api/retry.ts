@@ -43,7 +43,8 @@ export interface RetryPolicy {
   now: () => number;
   random: () => number;
   trace?: (line: string) => void;
-  onRateLimitWait?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Sleeps `ms`, with a countdown on a terminal; `asked` is the service's own figure, for the words. */
+  onRateLimitWait?: (ms: number, asked: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -102,22 +103,27 @@ export class Retries {
     return this.attempt < this.policy.maxRetries;
   }
 
-  /** A wait the service asked for, counted against --max-wait. */
-  async wait(ms: number, why: WaitReason): Promise<void> {
+  /**
+   * A wait the service asked for, counted against --max-wait. `asked` is the service's own figure,
+   * which messages say and the limits are judged by; `ms` may add sct's margin to it (throttle).
+   */
+  async wait(ms: number, why: WaitReason, asked = ms): Promise<void> {
     // Slept out, it would only end at the limit as a request that got no answer, which it had.
-    if (this.limit && this.policy.now() + ms > this.limit.at) throw this.beyondLimit(ms, why);
-    if (this.waited + ms > this.policy.maxWaitMs) throw new WaitTooLongError(why, ms, this.policy.now(), this.where(), this.waited);
-    this.waited += ms;
-    this.onWait?.(why === 'retry-after' ? 'retry-after' : 'rate-limit', ms);
+    if (this.limit && this.policy.now() + asked > this.limit.at) throw this.beyondLimit(asked, why);
+    // The margin is sct's: where it alone would reach past the limit, the wait is the service's figure.
+    if (this.limit && this.policy.now() + ms > this.limit.at) ms = asked;
+    if (this.waited + asked > this.policy.maxWaitMs) throw new WaitTooLongError(why, asked, this.policy.now(), this.where(), this.waited);
+    this.waited += asked;
+    this.onWait?.(why === 'retry-after' ? 'retry-after' : 'rate-limit', asked);
     this.policy.trace?.(
       `* ${this.traced()}: ` +
         (why === 'budget'
-          ? `rate limit: none left, waiting ${formatWait(ms)} for the reset`
+          ? `rate limit: none left, waiting ${formatWait(asked)} for the reset`
           : why === 'rate-limit-untold'
-            ? `rate limit: the service gave no reset time, waiting ${formatWait(ms)} before trying again`
-            : `${why === 'rate-limit' ? 'rate limit' : 'service unavailable'}: waiting ${formatWait(ms)} as the service asks`),
+            ? `rate limit: the service gave no reset time, waiting ${formatWait(asked)} before trying again`
+            : `${why === 'rate-limit' ? 'rate limit' : 'service unavailable'}: waiting ${formatWait(asked)} as the service asks`),
     );
-    if (why !== 'retry-after' && this.policy.onRateLimitWait) await this.policy.onRateLimitWait(ms, this.signal);
+    if (why !== 'retry-after' && this.policy.onRateLimitWait) await this.policy.onRateLimitWait(ms, asked, this.signal);
     else await this.policy.sleep(ms, this.signal);
   }
 
@@ -131,8 +137,8 @@ export class Retries {
 
   /** After a 429: waits as the service asks, or longer with each 429 in a row when it does not say. */
   throttle(headers: Headers): Promise<void> {
-    const told = resetTime(headers, this.policy.now()) !== undefined || retryAfterMs(headers, this.policy.now()) !== undefined;
-    return this.wait(throttleWaitMs(headers, this.throttled++, this.policy.now()), told ? 'rate-limit' : 'rate-limit-untold');
+    const { ms, asked, told } = throttleWait(headers, this.throttled++, this.policy.now());
+    return this.wait(ms, told ? 'rate-limit' : 'rate-limit-untold', asked);
   }
 
   /**
@@ -179,14 +185,16 @@ export function budgetPauseMs(state: RateLimitState, now: number, inFlight = 0):
  * How long to wait after a 429: the later of Retry-After and X-RateLimit-Reset (a client clock
  * running ahead sees the reset already past, and Retry-After still holds), plus a margin;
  * without either, a backoff that grows with each 429 in a row, so a 429 is never hammered.
+ * `asked`: the figure messages say, the service's own without the margin; `told`: whether it gave one.
  */
-function throttleWaitMs(headers: Headers, inARow: number, now: number): number {
+function throttleWait(headers: Headers, inARow: number, now: number): { ms: number; asked: number; told: boolean } {
   const reset = resetTime(headers, now);
   const fromReset = reset !== undefined ? reset * 1000 - now : undefined;
   const fromRetryAfter = retryAfterMs(headers, now);
   const told = Math.max(fromReset ?? -1, fromRetryAfter ?? -1);
+  if (told > 0) return { ms: Math.ceil(told) + 250, asked: told, told: true };
   const floor = Math.min(1000 * 2 ** inARow, 60_000);
-  return told > 0 ? Math.ceil(told) + 250 : floor;
+  return { ms: floor, asked: floor, told: fromReset !== undefined || fromRetryAfter !== undefined };
 }
 
 /**

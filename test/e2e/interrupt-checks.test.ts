@@ -183,7 +183,7 @@ describe('dds create --wait --timeout bounds the create too', () => {
   });
 
   it('a create the service asks to wait longer than the limit allows: said at once, with the status, the wait and the requests sent', async () => {
-    for (const [status, text, wait] of [[429, 'Too Many Requests', '1m 2s'], [503, 'Service Unavailable', '1m 1s']] as const) {
+    for (const [status, text, wait] of [[429, 'Too Many Requests', '1m 1s'], [503, 'Service Unavailable', '1m 1s']] as const) {
       let posts = 0;
       const url = await listen(
         createServer((req, res) => {
@@ -204,6 +204,39 @@ describe('dds create --wait --timeout bounds the create too', () => {
       // Refused before it was looked at: nothing was created, no key to rerun with.
       expect(r.stderr).not.toContain('--idempotency-key');
       expect(posts).toBe(1);
+    }
+  });
+
+  it('a wait the service asks of the create is said by its own figure, and judged against the limit by it, not by the margin sct adds', async () => {
+    // Retry-After 1, then 3 (more than is left of 3 s); or 2.8 alone (less than is left, though
+    // not with sct's quarter second on top). Then the statement.
+    for (const asked of [['1', '3'], ['2.8']]) {
+      let posts = 0;
+      const url = await listen(
+        createServer((req, res) => {
+          req.resume();
+          if (req.method === 'POST' && posts < asked.length) {
+            res.writeHead(429, { 'content-type': 'application/json', 'retry-after': asked[posts++] });
+            return res.end(JSON.stringify({ detail: 'Slow down.' }));
+          }
+          if (req.method === 'POST') posts++;
+          res.writeHead(req.method === 'POST' ? 201 : 200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ id: 5, type: 'EUDR', status: req.method === 'POST' ? 'pending' : 'complete', dds_identifier: '25ABC', dds_data: {} }));
+        }),
+      );
+      const r = await t.sctBin(['dds', 'create', '--type', 'EUDR', '--dds-identifier', '25ABC', '--wait', '--timeout', '3s', '--json', 'id,status'], { env: { SCT_BASE_URL: url }, timeout: 60_000 });
+      if (asked.length === 2) {
+        expect(r.stderr).toMatch(/rate limit reached: waiting 1s\b/);
+        expect(r.stderr).not.toContain('waiting 2s');
+        expect(r.exitCode, r.stderr).toBe(1);
+        expect(r.stderr).toContain('error: POST /due-diligence-statements: the service answered 429 Too Many Requests and asked sct to wait 3s, more than is left of --timeout 3s (after 2 attempts)\n');
+        expect(posts).toBe(2);
+      } else {
+        expect(r.stderr).toMatch(/rate limit reached: waiting 3s\b/);
+        expect(r.exitCode, r.stderr).toBe(0);
+        expect(JSON.parse(r.stdout)).toEqual({ id: 5, status: 'complete' });
+        expect(posts).toBe(2);
+      }
     }
   });
 
