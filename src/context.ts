@@ -9,7 +9,7 @@ import { configDir } from './config/paths.js';
 import { checkProfileExists, loginHint, notLoggedIn, resolveSettings, setOutputCommand, statusCommand, type Settings } from './config/settings.js';
 import { ApiClient, IN_FLIGHT_GRACE_MS, type ClientOptions, type PlannedRequest } from './api/client.js';
 import { missingApiPrefix } from './api/endpoint.js';
-import { abortableSleep } from './api/retry.js';
+import { abortableSleep, type RateLimitCause } from './api/retry.js';
 import { UsageError } from './errors.js';
 import { parseFormat, type OutputOptions } from './output/format.js';
 import { FORMATS, type Format } from './output/formats.js';
@@ -206,7 +206,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
         inFlightGraceMs: options.finishInFlight ? Math.min(limits.timeoutMs, IN_FLIGHT_GRACE_MS) : undefined,
         trace: flags.verbose ? (line) => io.error(io.colorErr.dim(line)) : undefined,
         warn: warnOnce,
-        onRateLimitWait: (ms, asked, signal) => rateLimitCountdown(ctx, ms, asked, signal),
+        onRateLimitWait: (ms, asked, cause, signal) => rateLimitCountdown(ctx, ms, asked, cause, signal),
         now,
         sleep,
         dryRun: dryRun ? planned : undefined,
@@ -300,15 +300,25 @@ const waitSaidUntil = new WeakMap<Context, number>();
 /**
  * Sleeps through a rate-limit wait, with a countdown on a terminal. Requests in flight together
  * (a bulk run's) wait for the same reset: the first says it, the others sleep without a word.
- * `asked` is the service's own figure: a line that says the wait says that, not sct's margin on it.
+ * `asked` is the service's own figure: a line that says the wait says that, not sct's margin on it,
+ * and gives the wait's cause: a Retry-After is the service asking, not a budget that resets.
  */
-async function rateLimitCountdown(ctx: Context, ms: number, asked: number, signal?: AbortSignal): Promise<void> {
+async function rateLimitCountdown(ctx: Context, ms: number, asked: number, cause: RateLimitCause, signal?: AbortSignal): Promise<void> {
   const { io } = ctx;
   const end = ctx.now() + ms;
   if (end <= (waitSaidUntil.get(ctx) ?? 0) + 1000) return ctx.sleep(ms, signal);
   waitSaidUntil.set(ctx, end);
   if (!io.stderrRedraws || io.quiet) {
-    io.info(`rate limit reached: waiting ${formatWait(asked)} for the budget to reset`);
+    const waiting = formatWait(asked);
+    io.info(
+      `rate limit reached: ${
+        cause === 'retry-after'
+          ? `waiting ${waiting} as the service asks`
+          : cause === 'untold'
+            ? `the service gave no reset time, waiting ${waiting} before trying again`
+            : `waiting ${waiting} for the budget to reset`
+      }`,
+    );
     return ctx.sleep(ms, signal);
   }
   // A spinner redraws its line many times a second: the countdown is drawn on it, not under it.

@@ -86,7 +86,7 @@ export class Call {
     this.target = { url, method: this.method, withBody: true };
     this.waitSignal = joinSignals(signals.client, options.signal);
     this.wireSignal = joinSignals(signals.clientWire, options.signal);
-    this.retries = new Retries(policy, () => this.where(), () => this.traced(), this.waitSignal, options.onWait, options.timeLimit);
+    this.retries = new Retries(policy, () => this.where(), () => this.traced(), this.waitSignal, options.onWait, options.timeLimit ?? options.waitLimit);
   }
 
   /**

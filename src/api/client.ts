@@ -59,6 +59,7 @@ import {
   neverConnected,
   recordRateLimit,
   unavailableWaitMs,
+  type RateLimitCause,
   type RateLimitState,
   type RetryPolicy,
 } from './retry.js';
@@ -113,7 +114,7 @@ export interface ClientOptions {
    */
   dryRun?: PlannedRequest[];
   /** Called before a rate-limit pause, so a TTY can show a countdown. Resolves when the wait is over. */
-  onRateLimitWait?: (ms: number, asked: number, signal?: AbortSignal) => Promise<void>;
+  onRateLimitWait?: (ms: number, asked: number, cause: RateLimitCause, signal?: AbortSignal) => Promise<void>;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
   random?: () => number;
@@ -281,7 +282,7 @@ export class ApiClient {
       now: this.now,
       random: options.random ?? Math.random,
       trace: this.trace,
-      onRateLimitWait: onRateLimitWait && ((ms, asked, signal) => this.paused(onRateLimitWait(ms, asked, signal))),
+      onRateLimitWait: onRateLimitWait && ((ms, asked, cause, signal) => this.paused(onRateLimitWait(ms, asked, cause, signal))),
     };
     this.signal = options.signal;
     this.requestSignal = options.abortInFlight !== false ? options.signal : options.inFlightGraceMs === undefined ? undefined : afterGrace(options.signal, options.inFlightGraceMs);

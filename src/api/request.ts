@@ -74,6 +74,12 @@ export interface RequestOptions {
    * JSON answer, read within it; a stream's body is read after.
    */
   timeLimit?: TimeLimit;
+  /**
+   * A limit no wait the service asks for may outlast (a `dds wait` poll's: the wait's deadline),
+   * said at once as a WaitBeyondLimitError rather than slept to it; unlike timeLimit, it does not
+   * end the request itself.
+   */
+  waitLimit?: TimeLimit;
   /** On a dry run, what a raw body stands for, as printed ("the 6 bytes of a.pdf"). */
   dryRunBody?: string;
   /**

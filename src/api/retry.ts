@@ -11,6 +11,12 @@ export const RETRYABLE_STATUS = new Set([502, 503, 504]);
 /** What a wait is for: a 429's reset (`rate-limit-untold`: a 429 that gave no time, sct's own back-off), a 503's Retry-After, the budget at 0. */
 type WaitReason = 'rate-limit' | 'rate-limit-untold' | 'retry-after' | 'budget';
 
+/**
+ * Why a rate-limit wait is made, as its countdown says it: the budget at 0 (sct's pause, or a
+ * 429 with an X-RateLimit-Reset), a 429 with a Retry-After alone, a 429 that gave no time.
+ */
+export type RateLimitCause = 'budget' | 'retry-after' | 'untold';
+
 export interface RateLimitState {
   limit?: number;
   remaining?: number;
@@ -44,7 +50,7 @@ export interface RetryPolicy {
   random: () => number;
   trace?: (line: string) => void;
   /** Sleeps `ms`, with a countdown on a terminal; `asked` is the service's own figure, for the words. */
-  onRateLimitWait?: (ms: number, asked: number, signal?: AbortSignal) => Promise<void>;
+  onRateLimitWait?: (ms: number, asked: number, cause: RateLimitCause, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -106,8 +112,9 @@ export class Retries {
   /**
    * A wait the service asked for, counted against --max-wait. `asked` is the service's own figure,
    * which messages say and the limits are judged by; `ms` may add sct's margin to it (throttle).
+   * `byRetryAfter`: a 429's Retry-After alone gave it, no reset of the budget.
    */
-  async wait(ms: number, why: WaitReason, asked = ms): Promise<void> {
+  async wait(ms: number, why: WaitReason, asked = ms, byRetryAfter = false): Promise<void> {
     // Slept out, it would only end at the limit as a request that got no answer, which it had.
     if (this.limit && this.policy.now() + asked > this.limit.at) throw this.beyondLimit(asked, why);
     // The margin is sct's: where it alone would reach past the limit, the wait is the service's figure.
@@ -123,7 +130,9 @@ export class Retries {
             ? `rate limit: the service gave no reset time, waiting ${formatWait(asked)} before trying again`
             : `${why === 'rate-limit' ? 'rate limit' : 'service unavailable'}: waiting ${formatWait(asked)} as the service asks`),
     );
-    if (why !== 'retry-after' && this.policy.onRateLimitWait) await this.policy.onRateLimitWait(ms, asked, this.signal);
+    if (why !== 'retry-after' && this.policy.onRateLimitWait) {
+      await this.policy.onRateLimitWait(ms, asked, why === 'rate-limit-untold' ? 'untold' : byRetryAfter ? 'retry-after' : 'budget', this.signal);
+    }
     else await this.policy.sleep(ms, this.signal);
   }
 
@@ -137,8 +146,8 @@ export class Retries {
 
   /** After a 429: waits as the service asks, or longer with each 429 in a row when it does not say. */
   throttle(headers: Headers): Promise<void> {
-    const { ms, asked, told } = throttleWait(headers, this.throttled++, this.policy.now());
-    return this.wait(ms, told ? 'rate-limit' : 'rate-limit-untold', asked);
+    const { ms, asked, told, byRetryAfter } = throttleWait(headers, this.throttled++, this.policy.now());
+    return this.wait(ms, told ? 'rate-limit' : 'rate-limit-untold', asked, byRetryAfter);
   }
 
   /**
@@ -185,16 +194,19 @@ export function budgetPauseMs(state: RateLimitState, now: number, inFlight = 0):
  * How long to wait after a 429: the later of Retry-After and X-RateLimit-Reset (a client clock
  * running ahead sees the reset already past, and Retry-After still holds), plus a margin;
  * without either, a backoff that grows with each 429 in a row, so a 429 is never hammered.
- * `asked`: the figure messages say, the service's own without the margin; `told`: whether it gave one.
+ * `asked`: the figure messages say, the service's own without the margin; `told`: whether it gave
+ * one; `byRetryAfter`: whether only a Retry-After gave it (no reset).
  */
-function throttleWait(headers: Headers, inARow: number, now: number): { ms: number; asked: number; told: boolean } {
+function throttleWait(headers: Headers, inARow: number, now: number): { ms: number; asked: number; told: boolean; byRetryAfter: boolean } {
   const reset = resetTime(headers, now);
   const fromReset = reset !== undefined ? reset * 1000 - now : undefined;
   const fromRetryAfter = retryAfterMs(headers, now);
   const told = Math.max(fromReset ?? -1, fromRetryAfter ?? -1);
-  if (told > 0) return { ms: Math.ceil(told) + 250, asked: told, told: true };
+  // A 429 with a reset is the budget's, whichever of the two is later; without one, the service asks.
+  const byRetryAfter = fromReset === undefined && fromRetryAfter !== undefined;
+  if (told > 0) return { ms: Math.ceil(told) + 250, asked: told, told: true, byRetryAfter };
   const floor = Math.min(1000 * 2 ** inARow, 60_000);
-  return { ms: floor, asked: floor, told: fromReset !== undefined || fromRetryAfter !== undefined };
+  return { ms: floor, asked: floor, told: fromReset !== undefined || fromRetryAfter !== undefined, byRetryAfter };
 }
 
 /**

@@ -145,8 +145,8 @@ describe('dds wait --timeout against a service that does not answer', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
-  it('ends at the deadline while the service asks it to wait (a 429, a 503 with Retry-After), and says that', async () => {
-    for (const [status, said] of [[429, 'rate limit reached'], [503, 'service unavailable']] as const) {
+  it('a poll the service asks to wait longer than is left (a 429, a 503 with Retry-After): said at once, no wait announced', async () => {
+    for (const [status, text] of [[429, 'Too Many Requests'], [503, 'Service Unavailable']] as const) {
       const url = await listen(
         createServer((req, res) => {
           req.resume();
@@ -154,11 +154,34 @@ describe('dds wait --timeout against a service that does not answer', () => {
           res.end(JSON.stringify({ detail: 'Wait.' }));
         }),
       );
+      const started = Date.now();
       const r = await t.sctBin(['dds', 'wait', '1', '--timeout', '2s'], { env: { SCT_BASE_URL: url }, timeout: 60_000 });
+      expect(Date.now() - started, r.stderr).toBeLessThan(1800);
       expect(r.exitCode, r.stderr).toBe(1);
-      expect(r.stderr).toMatch(new RegExp(`timed out after 2s: the service asked sct to wait 1m( \\ds)? \\(${said}\\) before asking about statement 1 again`));
+      expect(r.stderr).toContain(`error: GET /due-diligence-statements/1: the service answered ${status} ${text} and asked sct to wait 1m, more than is left of --timeout 2s\n`);
+      expect(r.stderr).toContain('hint: wait longer with `sct dds wait 1 --timeout 30m`');
+      expect(r.stderr).not.toContain('waiting');
       expect(r.stderr).not.toContain('did not answer');
     }
+  });
+
+  it('a rate-limit wait a poll makes is said by its cause: a Retry-After is the service asking, not a budget to reset', async () => {
+    let gets = 0;
+    const url = await listen(
+      createServer((req, res) => {
+        req.resume();
+        if (++gets === 1) {
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+          return res.end(JSON.stringify({ detail: 'Slow down.' }));
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 5, type: 'EUDR', status: 'complete', dds_identifier: '25ABC', dds_data: {} }));
+      }),
+    );
+    const r = await t.sctBin(['dds', 'wait', '5', '--timeout', '5s', '--json', 'id,status'], { env: { SCT_BASE_URL: url }, timeout: 60_000 });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain('rate limit reached: waiting 1s as the service asks\n');
+    expect(r.stderr).not.toContain('budget');
   });
 });
 
@@ -238,6 +261,28 @@ describe('dds create --wait --timeout bounds the create too', () => {
         expect(posts).toBe(2);
       }
     }
+  });
+
+  it('after the create, a poll the service asks to wait longer than is left: said at once, the statement printed, exit 1', async () => {
+    const url = await listen(
+      createServer((req, res) => {
+        req.resume();
+        if (req.method === 'POST') {
+          res.writeHead(201, { 'content-type': 'application/json' });
+          return res.end(JSON.stringify({ id: 5, type: 'EUDR', status: 'pending', dds_identifier: '25ABC', dds_data: {} }));
+        }
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '30' });
+        res.end(JSON.stringify({ detail: 'Slow down.' }));
+      }),
+    );
+    const started = Date.now();
+    const r = await t.sctBin(['dds', 'create', '--type', 'EUDR', '--dds-identifier', '25ABC', '--wait', '--timeout', '3s', '--json', 'id,status'], { env: { SCT_BASE_URL: url }, timeout: 60_000 });
+    expect(Date.now() - started, r.stderr).toBeLessThan(2500);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual({ id: 5, status: 'pending' });
+    expect(r.stderr).toContain('error: GET /due-diligence-statements/5: the service answered 429 Too Many Requests and asked sct to wait 30s, more than is left of --timeout 3s\n');
+    expect(r.stderr).toContain('hint: wait longer with `sct dds wait 5 --timeout 30m`');
+    expect(r.stderr).not.toContain('waiting');
   });
 
   it('after two 502s, a 503 asking for more than the limit: "after 3 attempts", as three were sent, and the key to learn the outcome', async () => {

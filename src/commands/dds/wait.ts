@@ -10,7 +10,7 @@ import type { TimeLimit } from '../../api/request.js';
 import { PATHS } from '../../api/paths.js';
 import { COLUMNS, DETAILS } from '../../output/columns.js';
 import { writeOne } from '../../output/format.js';
-import { InterruptedError, SctError } from '../../errors.js';
+import { InterruptedError, SctError, WaitBeyondLimitError } from '../../errors.js';
 import { cleanCell, stripControl } from '../../util/sanitize.js';
 import { colorStatus } from '../../output/iostreams.js';
 import { FINAL_DDS_STATUSES, statementResponseSchema, type DdsStatus, type StatementResponse } from '../../api/schemas/statements.js';
@@ -97,7 +97,7 @@ async function pollStatement(ctx: Context, id: number, limit: TimeLimit, seen?: 
   try {
     let last: string | undefined;
     for (;;) {
-      const s = asStatement(await pollOnce(ctx, client, id, deadline, (asked) => timedOut(id, timeoutMs, last, asked)), 'GET', id);
+      const s = asStatement(await pollOnce(ctx, client, id, limit, (asked) => timedOut(id, timeoutMs, last, asked)), 'GET', id);
       last = s.status;
       seen?.(s);
       if (FINAL_DDS_STATUSES.includes(s.status as DdsStatus)) return s;
@@ -163,9 +163,11 @@ function timedOut(id: number, timeoutMs: number, status: string | undefined, ask
     ? `the service asked sct to wait ${formatWait(asked.ms)} (${asked.why === 'rate-limit' ? 'rate limit reached' : 'service unavailable'}) before asking about statement ${id} again`
     : `statement ${id} ${status === undefined ? 'did not answer' : `is still ${stripControl(status)}`}`;
   const err = new SctError(`timed out after ${formatDuration(timeoutMs)}: ${why}`);
-  err.hint = `wait longer with \`sct dds wait ${id} --timeout 30m\``;
+  err.hint = waitLonger(id);
   return err;
 }
+
+const waitLonger = (id: number) => `wait longer with \`sct dds wait ${id} --timeout 30m\``;
 
 /** How long the poll made at the deadline may take. */
 const LAST_POLL_MS = 1_000;
@@ -179,19 +181,21 @@ interface AskedWait {
 /**
  * One GET of the statement, ended when the wait's deadline passes: a service that does not answer
  * would otherwise hold a poll for the per-request timeout and its retries, minutes past a
- * `--timeout 2s`.
+ * `--timeout 2s`. A wait the service asks for that would outlast the deadline is said at once
+ * (waitLimit), as the create's is, rather than announced and slept to the deadline.
  */
-async function pollOnce(ctx: Context, client: ApiClient, id: number, deadline: number, late: (asked?: AskedWait) => SctError): Promise<unknown> {
+async function pollOnce(ctx: Context, client: ApiClient, id: number, limit: TimeLimit, late: (asked?: AskedWait) => SctError): Promise<unknown> {
   const poll = new AbortController();
   let asked: AskedWait | undefined;
   const stop = () => poll.abort();
   // The poll made at the deadline still gets a moment to answer (it may say complete).
-  const timer = setTimeout(stop, Math.max(LAST_POLL_MS, deadline - ctx.now()));
+  const timer = setTimeout(stop, Math.max(LAST_POLL_MS, limit.at - ctx.now()));
   // Ctrl-C reaches the request through the client, which has the run's signal too.
   try {
-    return (await client.request({ path: PATHS.statement(id), signal: poll.signal, onWait: (why, ms) => (asked = { why, ms }) })).data;
+    return (await client.request({ path: PATHS.statement(id), signal: poll.signal, waitLimit: limit, onWait: (why, ms) => (asked = { why, ms }) })).data;
   } catch (err) {
     if (poll.signal.aborted && !ctx.signal.aborted) throw late(asked);
+    if (err instanceof WaitBeyondLimitError) err.hint = waitLonger(id);
     throw err;
   } finally {
     clearTimeout(timer);
