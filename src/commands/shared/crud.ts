@@ -61,7 +61,8 @@ export async function withRerunKey<T>(send: Promise<T>, how: RerunKey = CREATE_K
 /** Why a change may have been made: an answer that came (a 500 after the retries, a 200 that is not JSON) says nothing of whether it was either. */
 function whyUnknown(err: SctError): string {
   if (err.afterRedirect !== undefined) return err.afterRedirect;
-  return typeof err.status === 'number' ? `the service answered ${err.status}` : err instanceof AnswerError ? 'its answer was not one sct can read' : 'its answer never came';
+  // An answer sct could not use carries its status too: what was wrong with it is the reason.
+  return err instanceof AnswerError ? 'its answer was not one sct can read' : typeof err.status === 'number' ? `the service answered ${err.status}` : 'its answer never came';
 }
 
 /**
