@@ -2,6 +2,8 @@
 // Names come from what the service shows (members' auth_group_detail, the user's auth_group);
 // an unknown one is exit 2 listing the roles, and no write is sent.
 import { describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { holdPath, until, useSandbox } from '../helpers/sandbox.js';
 
 const t = useSandbox({}, { inProcess: true });
@@ -129,5 +131,29 @@ describe('looking role names up', () => {
       hold.release();
     }
     expect(t.sb.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
+  });
+});
+
+describe('the roles cache', () => {
+  it('is kept per base URL without its user and password: a gateway\'s password is never written to roles.json', async () => {
+    const withPassword = t.sb.url.replace('http://', 'http://ci:S3cretPw@');
+    const cache = () => readFileSync(join(t.dir, 'roles.json'), 'utf8');
+    // A cache an earlier sct wrote, keyed by the URL with its password: not read back, and gone when next written.
+    writeFileSync(join(t.dir, 'roles.json'), JSON.stringify({ [withPassword]: { 2: 'ADMIN', 9: 'STALE' } }));
+    const r = await t.sct(['members', 'list', '--role', 'admin', '-o', 'json'], { env: { SCT_BASE_URL: withPassword } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(cache()).not.toContain('S3cretPw');
+    expect(cache()).not.toContain('STALE');
+    expect(Object.keys(JSON.parse(cache()))).toEqual([t.sb.url]);
+
+    const file = t.writeFile('gateway.csv', 'email,auth_group\ng1@roles-gateway.example,member\n');
+    const bulk = await t.sct(['invitations', 'bulk-create', '--file', file, '--base-url', t.sb.url.replace('http://', 'http://u:p@')]);
+    expect(bulk.exitCode, bulk.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(cache()))).toEqual([t.sb.url]);
+    // The same service, however its URL is written, reads the one entry: nothing asked again.
+    t.sb.requests.length = 0;
+    const again = await t.sct(['members', 'list', '--role', 'admin', '-o', 'json'], { env: { SCT_BASE_URL: `${withPassword}/` } });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(t.sb.requests.map((q) => q.path)).toEqual(['/api/accounts/user-companies']);
   });
 });

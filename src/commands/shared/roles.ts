@@ -1,7 +1,8 @@
 // Roles by name. The service takes a role as its id (auth_group) but shows names beside it (a
 // member's auth_group_detail, the user's own auth_group): sct keeps every pair it has seen, per
-// base URL, in roles.json in its config directory, and asks the service (the user's profile and
-// the members list: reads only) when a name is new to it. A name is matched without regard to
+// base URL (its origin and path: never the user and password a gateway's URL may carry), in
+// roles.json in its config directory, and asks the service (the user's profile and the members
+// list: reads only) when a name is new to it. A name is matched without regard to
 // case, so `admin`, `Admin` and `ADMIN` are one role.
 import { readFileSync } from 'node:fs';
 import { writeAtomically } from '../../util/files.js';
@@ -23,18 +24,41 @@ function cachePath(ctx: Context): string {
   return join(ctx.config().dir, 'roles.json');
 }
 
+/**
+ * A service's entry in the cache: its base URL's origin and path, as the token's origin check
+ * reads a URL. A user and password in the URL are no part of it: roles.json is no place for them.
+ */
+function serviceKey(baseUrl: string): string {
+  const u = new URL(baseUrl);
+  return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
+}
+
 function readCache(ctx: Context): Cache {
+  let data: unknown;
   try {
-    const data = JSON.parse(readFileSync(cachePath(ctx), 'utf8')) as unknown;
-    return data && typeof data === 'object' && !Array.isArray(data) ? (data as Cache) : {};
+    data = JSON.parse(readFileSync(cachePath(ctx), 'utf8'));
   } catch {
     return {};
   }
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return {};
+  // Only keys as sct writes them now: an earlier sct keyed by the URL as given, a password in it
+  // too. Such an entry is not read, and the next write leaves it out of the file.
+  const cache = Object.create(null) as Cache;
+  for (const [key, value] of Object.entries(data)) {
+    let ours = false;
+    try {
+      ours = serviceKey(key) === key;
+    } catch {
+      // A key that is no URL is no service's.
+    }
+    if (ours) cache[key] = value as Record<string, string>;
+  }
+  return cache;
 }
 
 /** The roles seen on this service, by id. */
 function seen(ctx: Context, baseUrl: string, cache = readCache(ctx)): Role[] {
-  const ofService = cache[baseUrl];
+  const ofService = cache[serviceKey(baseUrl)];
   if (!ofService || typeof ofService !== 'object') return [];
   return Object.entries(ofService)
     .filter(([id, name]) => /^\d+$/.test(id) && typeof name === 'string')
@@ -49,7 +73,7 @@ function remember(ctx: Context, baseUrl: string, roles: Role[]): void {
   const ofService = Object.create(null) as Record<string, string>;
   for (const r of seen(ctx, baseUrl, cache)) ofService[r.id] = r.name;
   for (const r of roles) ofService[r.id] = r.name;
-  const next = Object.assign(Object.create(null), cache, { [baseUrl]: ofService });
+  const next = Object.assign(Object.create(null), cache, { [serviceKey(baseUrl)]: ofService });
   try {
     ctx.config().makeDir();
     writeAtomically(cachePath(ctx), JSON.stringify(next, null, 2) + '\n', 0o600);
