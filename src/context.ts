@@ -8,7 +8,7 @@ import { ConfigStore } from './config/config.js';
 import { configDir } from './config/paths.js';
 import { checkProfileExists, loginHint, notLoggedIn, resolveSettings, setOutputCommand, statusCommand, type Settings } from './config/settings.js';
 import { ApiClient, IN_FLIGHT_GRACE_MS, type ClientOptions, type PlannedRequest } from './api/client.js';
-import { missingApiPrefix } from './api/endpoint.js';
+import { missingApiPrefix, parseBaseUrl } from './api/endpoint.js';
 import { abortableSleep, type RateLimitCause } from './api/retry.js';
 import { UsageError } from './errors.js';
 import { parseFormat, type OutputOptions } from './output/format.js';
@@ -166,6 +166,8 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
           'run `sct auth login --base-url https://…/api`, set SCT_BASE_URL, or pass --base-url',
         );
       }
+      // An invalid base URL is said as such (exit 2), not as "not logged in": no stored token goes to it.
+      if (s.baseUrlInvalid) parseBaseUrl(s.baseUrl);
       if (auth && !s.token && !options.token) {
         throw notLoggedIn(s);
       }

@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
-import { missingApiPrefix } from '../api/endpoint.js';
+import { missingApiPrefix, parseBaseUrl } from '../api/endpoint.js';
 import { AuthError, InterruptedError, SctError, UsageError } from '../errors.js';
 import { notLoggedIn } from '../config/settings.js';
 import { credentialsInText, maskToken, withoutCredentials } from '../util/redact.js';
@@ -159,6 +159,8 @@ async function storeToken(ctx: Context, profile: string, baseUrl: string, named:
 
 export async function status(ctx: Context): Promise<void> {
   const s = ctx.settings();
+  // Exit 2 as every command says it, before any line of the token is printed.
+  if (s.baseUrlInvalid) parseBaseUrl(s.baseUrl!);
   if (!s.token) throw notLoggedIn(s, `not logged in (profile "${s.profile}")`);
   // What is configured here is printed even when the service cannot say who the token belongs
   // to: the profile, base URL and token source are what to check when it is down or says no.
@@ -264,6 +266,9 @@ function removeFromKeyring(account: string, env: NodeJS.ProcessEnv): { account: 
 
 export async function printToken(ctx: Context): Promise<void> {
   const s = ctx.settings();
+  // `curl -H "Authorization: Bearer $(sct auth token)" "$SCT_BASE_URL/…"` would send it wherever
+  // an invalid base URL names: exit 2 as every command, SCT_TOKEN's too, nothing printed.
+  if (s.baseUrlInvalid) parseBaseUrl(s.baseUrl!);
   if (!s.token) throw notLoggedIn(s, `not logged in (profile "${s.profile}")`);
   // As `config get`: JSON when -o json (or --json) is given on the command line, else the bare
   // token for $(sct auth token).

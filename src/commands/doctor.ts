@@ -195,6 +195,9 @@ export async function doctor(ctx: Context): Promise<void> {
   };
   if (s.tokenWithheld) {
     add('token', 'fail', withHint(notLoggedIn(s)));
+  } else if (s.baseUrlInvalid && !s.token) {
+    // The base_url line says why; "no token, log in" would send the user after one that is there.
+    add('token', 'warn', 'not checked: no stored token goes to an invalid base URL (base_url)');
   } else if (!s.token) {
     add('token', 'fail', `no token: ${s.baseUrl ? 'run `sct auth login` or set SCT_TOKEN' : 'run `sct auth login --base-url https://…/api`, or set SCT_TOKEN and SCT_BASE_URL'}`);
   } else if (s.baseUrl && checks.find((c) => c.name === 'base_url')?.level !== 'fail') {

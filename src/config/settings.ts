@@ -5,7 +5,7 @@ import { keyringAccount, keyringGet } from './keyring.js';
 import { AuthError, InterruptedError, UsageError } from '../errors.js';
 import { withoutCredentials } from '../util/redact.js';
 import { baseUrlOf } from './paths.js';
-import { httpsInstead } from '../api/endpoint.js';
+import { httpsInstead, parseBaseUrl } from '../api/endpoint.js';
 import { shellWord } from '../util/shell.js';
 
 type Source = 'flag' | 'env' | 'profile' | 'none';
@@ -35,6 +35,12 @@ export interface Settings {
   tokenSource: Exclude<Source, 'flag'>;
   /** Where the profile keeps its token (whatever SCT_TOKEN says). */
   tokenStorage: TokenStorage;
+  /**
+   * The base URL in force does not parse, is not http(s) or holds a query: no stored token goes
+   * to it (`token` is then SCT_TOKEN's or undefined, and the keyring is never read); commands say
+   * "invalid base URL" (exit 2) before anything else.
+   */
+  baseUrlInvalid: boolean;
   /** The base URL the profile's token was stored with: the only origin it is sent to. */
   tokenBaseUrl?: string;
   /**
@@ -92,9 +98,11 @@ export function resolveSettings(
   const tokenSource: Settings['tokenSource'] = env.SCT_TOKEN ? 'env' : storage !== 'none' ? 'profile' : 'none';
   // A profile stored before token_base_url existed holds its token for its own base_url.
   const tokenBaseUrl = p.token_base_url ?? p.base_url;
+  const baseUrlInvalid = baseUrl !== undefined && !validBaseUrl(baseUrl);
   // The profile's token goes to the base URL in force only when it was stored for its origin.
   const storedForBaseUrl = baseUrl === undefined || sameOrigin(baseUrl, tokenBaseUrl);
-  const tokenWithheld = tokenSource === 'profile' && !storedForBaseUrl;
+  // Withheld means "stored for another service": an invalid base URL is no service, said as such.
+  const tokenWithheld = tokenSource === 'profile' && !storedForBaseUrl && !baseUrlInvalid;
   let read = false;
   let token: string | undefined;
   let problem: string | undefined;
@@ -102,7 +110,7 @@ export function resolveSettings(
     if (read) return;
     read = true;
     if (env.SCT_TOKEN) token = env.SCT_TOKEN;
-    else if (tokenWithheld) return;
+    else if (!storedForBaseUrl) return;
     else if (storage === 'keyring') {
       // A keyring that cannot be read is no token (exit 4 where one is needed), never a hang or
       // a crash; the reason goes into the not-logged-in hint.
@@ -118,7 +126,7 @@ export function resolveSettings(
   };
   const storedTokenUsable = storage !== 'none' && storedForBaseUrl;
   const httpsBaseUrl = baseUrl === undefined ? undefined : httpsInstead(baseUrl, env);
-  const settings = { profile, profileSource, profileExists, baseUrl, baseUrlSource, tokenSource, tokenStorage: storage, tokenBaseUrl, tokenWithheld, storedTokenUsable, output: p.output, workspace: p.workspace, httpsBaseUrl };
+  const settings = { profile, profileSource, profileExists, baseUrl, baseUrlSource, tokenSource, tokenStorage: storage, baseUrlInvalid, tokenBaseUrl, tokenWithheld, storedTokenUsable, output: p.output, workspace: p.workspace, httpsBaseUrl };
   Object.defineProperties(settings, {
     token: { enumerable: true, get: () => (readToken(), token) },
     tokenProblem: { enumerable: true, get: () => (readToken(), problem) },
@@ -126,28 +134,30 @@ export function resolveSettings(
   return settings as Settings;
 }
 
-/**
- * Whether a stored token may go to the base URL in force: the same scheme, host and port as the
- * one it was stored with. A base URL that does not parse, or is not http(s), is let through here,
- * for the client to report as invalid (exit 2) before anything is sent.
- */
 /** Whether a profile holds a token it does not send to its own base URL (stored for another, or for none). */
 export function tokenHeldBack(p: Profile): boolean {
   return tokenStorage(p) !== 'none' && p.base_url !== undefined && p.token_base_url !== undefined && !sameOrigin(p.base_url, p.token_base_url);
 }
 
-function sameOrigin(baseUrl: string, storedWith: string | undefined): boolean {
-  let inForce: URL;
+/** Whether the client would take this base URL (parseBaseUrl): the only kind a stored token may go to. */
+function validBaseUrl(baseUrl: string): boolean {
   try {
-    inForce = new URL(baseUrl);
-  } catch {
+    parseBaseUrl(baseUrl);
     return true;
+  } catch {
+    return false;
   }
-  // Nor does one that is not http or https (ftp:, file:): the client refuses it as invalid.
-  if (inForce.protocol !== 'http:' && inForce.protocol !== 'https:') return true;
-  if (storedWith === undefined) return false;
+}
+
+/**
+ * Whether a stored token may go to the base URL in force: the same scheme, host and port as the
+ * one it was stored with. Never to one the client would refuse as invalid (`staging.example.com/api`,
+ * `ftp://…`): `sct auth token` would print it for a script to send wherever that names.
+ */
+function sameOrigin(baseUrl: string, storedWith: string | undefined): boolean {
+  if (storedWith === undefined || !validBaseUrl(baseUrl)) return false;
   try {
-    return new URL(storedWith).origin === inForce.origin;
+    return new URL(storedWith).origin === new URL(baseUrl).origin;
   } catch {
     return false;
   }

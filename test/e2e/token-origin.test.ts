@@ -77,6 +77,56 @@ describe('a stored token goes to its own origin only', () => {
     expect(t.sb.requests.length).toBe(before);
   });
 
+  it('a base URL in force that is invalid gets no stored token: auth token and status are exit 2 "invalid base URL" as every command, nothing printed', async () => {
+    await login();
+    const cases: Array<[string[], Record<string, string | undefined>]> = [
+      [['auth', 'token', '--base-url', 'staging.example.com/api'], noEnvToken],
+      [['auth', 'token'], { ...noEnvToken, SCT_BASE_URL: 'staging.example.com/api' }],
+      [['auth', 'token', '--base-url', 'ftp://x/api', '-o', 'json'], noEnvToken],
+      [['auth', 'token', '--base-url', `${t.sb.url}?x=1`], noEnvToken],
+      [['auth', 'status', '--base-url', 'ftp://x/api'], noEnvToken],
+      [['auth', 'status', '--base-url', 'staging.example.com/api', '-o', 'json'], noEnvToken],
+      [['whoami', '--base-url', 'staging.example.com/api'], noEnvToken],
+      // SCT_TOKEN with it: the same exit 2, as for every command.
+      [['auth', 'token', '--base-url', 'junk'], { SCT_TOKEN: 'x', SCT_BASE_URL: undefined }],
+    ];
+    for (const [args, env] of cases) {
+      const r = await t.sct(args, { env });
+      expect(r.exitCode, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain('error: invalid base URL: ');
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr).not.toContain(OWNER.slice(0, 4));
+    }
+  });
+
+  it('an invalid base URL never reads the keyring: auth token, whoami and doctor', async () => {
+    const bus = createServer((socket) => socket.destroy());
+    let connections = 0;
+    bus.on('connection', () => connections++);
+    const path = join(t.dir, 'bus');
+    await new Promise<void>((r) => bus.listen(path, r));
+    try {
+      const account = `default@${t.sb.url}`;
+      storedProfile({ base_url: t.sb.url, token_storage: 'keyring', token_account: account });
+      const env = { ...noEnvToken, DBUS_SESSION_BUS_ADDRESS: `unix:path=${path}` };
+      // The keyring is asked where the base URL is the one its token was stored for.
+      expect((await t.sct(['auth', 'token'], { env })).exitCode).toBe(4);
+      expect(connections).toBeGreaterThan(0);
+      connections = 0;
+      for (const args of [['auth', 'token', '--base-url', 'junk'], ['whoami', '--base-url', 'ftp://x/api']]) {
+        const r = await t.sct(args, { env });
+        expect(r.exitCode, r.stderr).toBe(2);
+        expect(r.stderr).toContain('error: invalid base URL: ');
+      }
+      const doctor = await t.sct(['doctor', '--base-url', 'junk', '-o', 'json'], { env });
+      const token = JSON.parse(doctor.stdout).find((c: { name: string }) => c.name === 'token');
+      expect(token).toEqual({ name: 'token', level: 'warn', detail: 'not checked: no stored token goes to an invalid base URL (base_url)' });
+      expect(connections).toBe(0);
+    } finally {
+      await new Promise((r) => bus.close(r));
+    }
+  });
+
   it('another scheme or port is another origin too', async () => {
     await login();
     const https = t.sb.url.replace('http:', 'https:');
