@@ -3,7 +3,7 @@ import { defineLeaf, registerOf } from './shared/spec.js';
 import type { OptionsOf } from './shared/options.js';
 import { missingApiPrefix, parseBaseUrl } from '../api/endpoint.js';
 import { AuthError, InterruptedError, SctError, UsageError } from '../errors.js';
-import { notLoggedIn } from '../config/settings.js';
+import { DEFAULT_PROFILE, notLoggedIn, type Settings } from '../config/settings.js';
 import { credentialsInText, maskToken, withoutCredentials } from '../util/redact.js';
 import { KEYRING_SERVICE, KeyringUnavailable, keyringAccount, keyringDelete, keyringSet } from '../config/keyring.js';
 import { displayName, fetchMe, type Me } from '../api/me.js';
@@ -205,6 +205,7 @@ export async function status(ctx: Context): Promise<void> {
 
 export async function logout(ctx: Context): Promise<void> {
   const s = ctx.settings();
+  refuseOtherOrigin(s);
   const store = ctx.config();
   const accountOf = (p: Profile) => p.token_account ?? keyringAccount(s.profile, p.token_base_url ?? p.base_url);
   // The keyring's entry goes before the profile forgets it: a run stopped in between (Ctrl-C
@@ -241,6 +242,22 @@ export async function logout(ctx: Context): Promise<void> {
   }
   ctx.io.info(before ? `Logged out of profile "${s.profile}" (${from}).` : `Profile "${s.profile}" had no stored token.`);
   if (ctx.env.SCT_TOKEN) ctx.io.warn('SCT_TOKEN is still set in the environment and is used by every command');
+}
+
+/**
+ * A --base-url or SCT_BASE_URL naming another origin than the profile's token was stored for:
+ * that token is not this service's to forget, as `gh auth logout --hostname` touches its host
+ * only. Exit 4 as every command there, the token kept; the hint says how to log out of it. Without
+ * either, the logout is the profile's own, wherever its base_url now points.
+ */
+function refuseOtherOrigin(s: Settings): void {
+  if (s.baseUrlSource !== 'flag' && s.baseUrlSource !== 'env') return;
+  if (s.baseUrlInvalid) parseBaseUrl(s.baseUrl!);
+  if (s.tokenStorage === 'none' || s.storedTokenUsable) return;
+  const profile = s.profile === DEFAULT_PROFILE ? '' : ` --profile ${s.profile}`;
+  const storedFor = s.tokenBaseUrl ? ` for ${withoutCredentials(s.tokenBaseUrl)}` : '';
+  const how = s.baseUrlSource === 'flag' ? `run \`sct auth logout${profile}\` without --base-url` : `unset SCT_BASE_URL and run \`sct auth logout${profile}\``;
+  throw new AuthError(`not logged in to ${withoutCredentials(s.baseUrl!)}`, null, `profile "${s.profile}" holds a token${storedFor}, which stays: ${how} to remove it`);
 }
 
 /** A token storage a newer sct wrote (quoted), which this one does not know; undefined for the file and the keyring. */

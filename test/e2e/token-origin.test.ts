@@ -127,6 +127,44 @@ describe('a stored token goes to its own origin only', () => {
     }
   });
 
+  it('auth logout with a base URL of another origin keeps the token: exit 4 "not logged in to", the hint says how to log out of the stored one', async () => {
+    await login();
+    const config = () => JSON.parse(readFileSync(join(t.dir, 'config.json'), 'utf8')).profiles.default;
+    const cases: Array<[string[], Record<string, string | undefined>, string]> = [
+      [['auth', 'logout', '--base-url', other.url], noEnvToken, 'run `sct auth logout` without --base-url to remove it'],
+      [['auth', 'logout'], { ...noEnvToken, SCT_BASE_URL: other.url }, 'unset SCT_BASE_URL and run `sct auth logout` to remove it'],
+      // SCT_TOKEN set changes nothing: the profile's token is not this base URL's.
+      [['auth', 'logout', '--base-url', other.url], { SCT_TOKEN: OWNER, SCT_BASE_URL: undefined }, 'run `sct auth logout` without --base-url to remove it'],
+    ];
+    for (const [args, env, hint] of cases) {
+      const r = await t.sct(args, { env });
+      expect(r.exitCode, r.stderr).toBe(4);
+      expect(r.stderr).toContain(`error: not logged in to ${other.url}`);
+      expect(r.stderr).toContain(`hint: profile "default" holds a token for ${t.sb.url}, which stays: ${hint}`);
+      expect(r.stderr).not.toContain('Logged out');
+      expect(config()).toEqual({ base_url: t.sb.url, token: OWNER });
+    }
+    // A base URL with a password is shown masked.
+    const secret = await t.sct(['auth', 'logout', '--base-url', other.url.replace('http://', 'http://alice:pw@')], { env: noEnvToken });
+    expect(secret.exitCode).toBe(4);
+    expect(secret.stderr).toContain('not logged in to http://***@');
+    expect(secret.stderr).not.toContain(':pw@');
+    expect(config()).toEqual({ base_url: t.sb.url, token: OWNER });
+    // The token's own origin, however its path is written: logged out.
+    const same = await t.sct(['auth', 'logout', '--base-url', `${t.sb.origin}/api/`], { env: noEnvToken });
+    expect(same.exitCode, same.stderr).toBe(0);
+    expect(same.stderr).toContain('Logged out of profile "default" (token removed from the config file).');
+    expect(config()).toEqual({ base_url: t.sb.url });
+
+    // The profile's own base URL moved to another origin (config set): a logout without --base-url still removes its token.
+    await login();
+    expect((await t.sct(['config', 'set', 'base_url', other.url], { env: noEnvToken })).exitCode).toBe(0);
+    const own = await t.sct(['auth', 'logout'], { env: noEnvToken });
+    expect(own.exitCode, own.stderr).toBe(0);
+    expect(config().token).toBeUndefined();
+    expect(other.log).toEqual([]);
+  });
+
   it('another scheme or port is another origin too', async () => {
     await login();
     const https = t.sb.url.replace('http:', 'https:');
