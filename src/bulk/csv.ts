@@ -797,12 +797,17 @@ const DOT_GROUPED = /^[+-]?[1-9]\d{0,2}(\.\d{3})+(,\d*)?$/;
 const ONE_DOT_GROUP = /^[+-]?[1-9]\d{0,2}\.\d{3}$/;
 /** `1,250.50`: commas that group thousands beside a decimal point. */
 const COMMA_GROUPED_POINT = /^[+-]?[1-9]\d{0,2}(,\d{3})+\.\d+$/;
+/** `12,500,000`: commas that group thousands more than once, no decimal mark. */
+const COMMA_GROUPED_TWICE = /^[+-]?[1-9]\d{0,2}(,\d{3}){2,}$/;
+/** `1,250`: one group of three after the comma, nothing else; a thousands group in the other convention. */
+const ONE_COMMA_GROUP = /^[+-]?[1-9]\d{0,2},\d{3}$/;
 
 /**
  * A number cell in the file's convention, as the plain decimal the service takes (`1234.5`).
  * With decimal commas, `1.234,5` and `12,5` read as 1234.5 and 12.5, and `12.5` (which cannot
- * be a thousands group) as 12.5; `1.234` alone is 1234 only with --decimal-comma, since a
- * ;-separated file from an English locale writes one point two three four so. Otherwise a comma is refused rather than read one way or the
+ * be a thousands group) as 12.5; `1.234` alone is 1234 and `1,250` alone 1.25 only with
+ * --decimal-comma, since a ;-separated file from an English locale writes one point two three
+ * four, and a grouped twelve hundred and fifty, so. Otherwise a comma is refused rather than read one way or the
  * other: `1,234` is a thousand in one convention and one point two in the other; and where the
  * separator does not settle the convention, so is `1.250`. Throws an Error saying what is
  * wrong; callers add the line and column.
@@ -825,11 +830,25 @@ export function decimalText(raw: string, numbers: NumberStyle): string {
     }
     return s;
   }
-  if (numbers === 'semicolon' && ONE_DOT_GROUP.test(s)) {
-    const comma = s.replace('.', '');
-    throw new Error(
-      `"${raw}" reads as ${comma} with a decimal comma and as ${Number(s)} with a decimal point, and a ;-separated file may be written either way: write ${comma} or ${s.replace('.', ',')}, or give --decimal-comma if its dots group thousands`,
-    );
+  if (numbers === 'semicolon') {
+    // Offered as they read one way only: 1,250 and 1.250 are each refused here.
+    if (ONE_DOT_GROUP.test(s)) {
+      const comma = s.replace('.', '');
+      throw new Error(
+        `"${raw}" reads as ${comma} with a decimal comma and as ${Number(s)} with a decimal point, and a ;-separated file may be written either way: write ${comma} or ${String(Number(s)).replace('.', ',')}, or give --decimal-comma if its dots group thousands`,
+      );
+    }
+    // Its mirror, as LibreOffice and Excel in an English locale write a grouped 1250 into a
+    // ;-separated file: read as 1.25 it would be a thousandth of the volume, without a word.
+    if (ONE_COMMA_GROUP.test(s)) {
+      const point = s.replace(',', '.');
+      const grouped = s.replace(',', '');
+      throw new Error(
+        `"${raw}" reads as ${Number(point)} with a decimal comma and as ${grouped} with a comma grouping thousands (as an English locale writes a ;-separated file), and a ;-separated file may be written either way: write ${String(Number(point)).replace('.', ',')} or ${grouped}, or give --decimal-comma if its commas are decimal`,
+      );
+    }
+    // Commas grouping more than once, or beside a decimal point, read one way only.
+    if (COMMA_GROUPED_TWICE.test(s) || COMMA_GROUPED_POINT.test(s)) return s.replace(/,/g, '');
   }
   if (DOT_GROUPED.test(s)) return s.replace(/\./g, '').replace(',', '.');
   if (s.includes(',') && s.includes('.')) throw new Error(`"${raw}" is not a number with a decimal comma (e.g. 1.234,5)`);

@@ -178,6 +178,23 @@ describe('files from spreadsheets: separators and decimal commas', () => {
     expect(sent()).toEqual([]);
   });
 
+  it('in a ;-separated file, "1,250" alone (1.25 with decimal commas, 1250 as LibreOffice in English groups it) is exit 2 naming the line; --decimal-comma reads 1.25', async () => {
+    const file = t.writeFile('semicolon-grouping.csv', 'external_id;type;order_created_at;seller_company_id;volume;unit\nSG-1;order;2025-04-01;101;980;kg\nSG-1;order;2025-04-01;101;1,250;kg\nSG-1;order;2025-04-01;101;12,500,000;kg\n');
+    const r = await t.sct(['orders', 'import', '--purchase', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('line 3, volume: "1,250" reads as 1.25 with a decimal comma and as 1250 with a comma grouping thousands');
+    expect(r.stderr).toContain('write 1,25 or 1250');
+    const comma = await t.sct(['orders', 'import', '--purchase', '--file', file, '--dry-run', '-o', 'json', '--decimal-comma']);
+    expect(comma.exitCode).toBe(2);
+    // With decimal commas, commas grouping twice are no number.
+    expect(comma.stderr).toContain('line 4, volume');
+    const fixed = t.writeFile('semicolon-grouping-fixed.csv', 'external_id;type;order_created_at;seller_company_id;volume;unit\nSG-2;order;2025-04-01;101;980;kg\nSG-2;order;2025-04-01;101;1250;kg\nSG-2;order;2025-04-01;101;12,500,000;kg\n');
+    const ok = await t.sct(['orders', 'import', '--purchase', '--file', fixed, '--dry-run', '-o', 'json']);
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    expect(dryRunBodies(ok.stdout)[0].items).toEqual([{ volume: 980, unit: 'kg' }, { volume: 1250, unit: 'kg' }, { volume: 12500000, unit: 'kg' }]);
+    expect(sent()).toEqual([]);
+  });
+
   it('reads a US sheet\'s grouped volume ("1,250.50") in a comma-separated file as 1250.5', async () => {
     const product = (await t.api('/products?limit=1')).results[0].id;
     const file = t.writeFile('us-grouping.csv', `external_id,type,order_created_at,seller_company_id,product,volume,unit\nUS-1,order,2025-04-01,101,${product},"1,250.50",kg\n`);

@@ -279,6 +279,13 @@ describe('files from spreadsheets', () => {
     expect(() => decimalText('1,5', 'either')).toThrow('give --decimal-comma');
     // A ;-separated file without --decimal-comma: one group of three after a dot reads both ways.
     expect(() => decimalText('1.234', 'semicolon')).toThrow('"1.234" reads as 1234 with a decimal comma and as 1.234 with a decimal point');
+    // What it offers reads one way only: 1,234 would be refused in turn.
+    expect(() => decimalText('1.250', 'semicolon')).toThrow('write 1250 or 1,25,');
+    // Its mirror: one group of three after a comma is 1.25 with decimal commas and 1250 as an
+    // English locale groups thousands in a ;-separated file.
+    expect(() => decimalText('1,250', 'semicolon')).toThrow('"1,250" reads as 1.25 with a decimal comma and as 1250 with a comma grouping thousands');
+    expect(() => decimalText('-12,500', 'semicolon')).toThrow('write -12,5 or -12500,');
+    expect(decimalText('1,250', 'comma')).toBe('1.250');
     const readOneWay: Array<[string, NumberStyle, string]> = [
       ['1.234', 'comma', '1234'],
       ['1.234,5', 'semicolon', '1234.5'],
@@ -286,6 +293,11 @@ describe('files from spreadsheets', () => {
       ['12,5', 'semicolon', '12.5'],
       ['1250.5', 'semicolon', '1250.5'],
       ['0.001', 'semicolon', '0.001'],
+      // Commas grouping more than once, or beside a decimal point, can only be an English locale's.
+      ['12,500,000', 'semicolon', '12500000'],
+      ['1,250.50', 'semicolon', '1250.50'],
+      ['1,25', 'semicolon', '1.25'],
+      ['0,250', 'semicolon', '0.250'],
     ];
     for (const [text, style, read] of readOneWay) expect(decimalText(text, style), `${text} (${style})`).toBe(read);
   });
