@@ -94,6 +94,10 @@ describe('--json FIELDS', () => {
       // A field list mistyped is read as one, and its check says what is wrong (not "too many arguments").
       [['orders', 'list', '--buying', '--json', 'id-x'], /--json: orders list has no field "id-x"/],
       [['orders', 'list', '--buying', '-o', 'ndjson', '--json', 'id'], /--json is -o json: it cannot be combined with -o ndjson/],
+      // A byte-order mark is for a spreadsheet's CSV: asked beside another format, it would be dropped without a word.
+      [['products', 'list', '--bom', '-o', 'json'], /--bom starts -o csv output for Excel: it cannot be combined with -o json/],
+      [['products', 'list', '--bom', '--json', 'id'], /--bom starts -o csv output for Excel: it cannot be combined with --json/],
+      [['products', 'list', '--bom', '--jq', '.[0]'], /--bom starts -o csv output for Excel: it cannot be combined with --jq/],
       // A script's `--json "$FIELDS"` with FIELDS unset names --json, not "too many arguments".
       [['orders', 'get', '1', '--json', ''], /error: --json needs at least one field name\n[\s\S]*hint: a bare --json/],
       [['products', 'list', '--json', ','], '--json needs at least one field name'],

@@ -28,6 +28,11 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
   if (flags.jq !== undefined && flags.output !== undefined && flags.output !== 'json') {
     throw new UsageError(`--jq filters JSON output: it cannot be combined with -o ${flags.output}`);
   }
+  // Only -o csv writes one: beside a format given for another, --bom would be dropped without a word.
+  if (flags.bom) {
+    const other = flags.output !== undefined && flags.output.toLowerCase() !== 'csv' ? `-o ${flags.output}` : flags.json !== undefined ? '--json' : flags.jq !== undefined ? '--jq' : undefined;
+    if (other) throw new UsageError(`--bom starts -o csv output for Excel: it cannot be combined with ${other}`);
+  }
   const columns = ctx.columns();
   // A profile output this sct does not know stops a command here, before it sends anything (its
   // output comes after its write); not those listed in SAY_OWN_OUTPUT.
