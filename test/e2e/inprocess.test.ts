@@ -72,6 +72,12 @@ describe('terminal vs pipe', () => {
     expect(all.stderr).not.toContain('Showing');
     const piped = await run(['products', 'list', '--limit', '5']);
     expect(piped.stderr).not.toContain('Showing');
+    // A later page says which rows it holds; an --offset past the end says so, not only "no results".
+    const later = await run(['products', 'list', '--limit', '3', '--offset', '5'], { tty: true });
+    expect(later.stderr).toMatch(/Showing 6–8 of 2\d products \(--limit N, --offset N or --all for more\)/);
+    const past = await run(['products', 'list', '--offset', '500'], { tty: true });
+    expect(past.code).toBe(0);
+    expect(past.stderr).toMatch(/--offset 500 is past the end: 2\d products in all/);
   });
 
   it('an export into a file shows its progress on the terminal; data on the terminal does not', async () => {

@@ -164,11 +164,15 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
   // As gh does: a person at a terminal learns that the list is a first page, and how to get more.
   // After a table the line follows its rows (in the pager too); JSON or CSV keep stdout to themselves.
   const shown = writer.count;
-  if (ctx.io.stdoutIsTTY && !page.all && matching !== null && matching > (page.offset ?? 0) + shown) {
-    const line = `Showing ${shown} of ${matching} ${o.noun} (--limit N, --offset N or --all for more)`;
-    if (writer.note) await writer.note(line);
-    else if (ctx.io.stderrIsTTY) ctx.io.info(line);
-  }
+  const offset = page.offset ?? 0;
+  if (!ctx.io.stdoutIsTTY || page.all || matching === null) return;
+  let line: string | undefined;
+  // A later page says which rows it holds (as a pager's "21–30 of 197"), not only how many.
+  if (matching > offset + shown) line = `Showing ${offset > 0 && shown > 0 ? `${offset + 1}–${offset + shown}` : shown} of ${matching} ${o.noun} (--limit N, --offset N or --all for more)`;
+  else if (shown === 0 && offset > 0 && matching > 0) line = `--offset ${offset} is past the end: ${matching} ${o.noun} in all`;
+  if (line === undefined) return;
+  if (writer.note) await writer.note(line);
+  else if (ctx.io.stderrIsTTY) ctx.io.info(line);
 }
 
 /** Before a long --all on a terminal: how many requests to expect, and what the rate limit allows. */
