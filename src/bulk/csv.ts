@@ -809,11 +809,21 @@ const ONE_COMMA_GROUP = /^[+-]?[1-9]\d{0,2},\d{3}$/;
  * --decimal-comma, since a ;-separated file from an English locale writes one point two three
  * four, and a grouped twelve hundred and fifty, so. Otherwise a comma is refused rather than read one way or the
  * other: `1,234` is a thousand in one convention and one point two in the other; and where the
- * separator does not settle the convention, so is `1.250`. Throws an Error saying what is
- * wrong; callers add the line and column.
+ * separator does not settle the convention, so is `1.250`; unless `o.max`, the cell's bound (a
+ * latitude's 90), leaves only one of the two readings. Throws an Error saying what is wrong;
+ * callers add the line and column.
  */
-export function decimalText(raw: string, numbers: NumberStyle): string {
+export function decimalText(raw: string, numbers: NumberStyle, o: { max?: number } = {}): string {
   const s = raw.trim();
+  // Where only one of the two readings is within the cell's bound (a latitude is never 5350),
+  // that one is the cell's: refused otherwise.
+  const settle = (a: string, b: string, why: string): string => {
+    if (o.max !== undefined) {
+      const [inA, inB] = [Math.abs(Number(a)) <= o.max, Math.abs(Number(b)) <= o.max];
+      if (inA !== inB) return inA ? a : b;
+    }
+    throw new Error(why);
+  };
   if (numbers !== 'comma' && numbers !== 'semicolon') {
     // 1,250.50 (a US sheet's grouping): commas that group and a decimal point, one reading only.
     if (COMMA_GROUPED_POINT.test(s)) return s.replace(/,/g, '');
@@ -824,7 +834,9 @@ export function decimalText(raw: string, numbers: NumberStyle): string {
       if (s.indexOf('.') !== s.lastIndexOf('.')) return comma;
       // Offered as it reads one way only: 1.234 as itself would be refused again, 1.2340 is not.
       const point = String(Number(s)) === s.replace(/^\+/, '') ? `${s}0` : String(Number(s));
-      throw new Error(
+      return settle(
+        s,
+        comma,
         `"${raw}" reads as ${Number(s)} with a decimal point and as ${comma} with a decimal comma, and the file's separator does not say which: write ${point} or ${comma}, give --decimal-comma, or save the file with , or ; as separator`,
       );
     }
@@ -834,7 +846,9 @@ export function decimalText(raw: string, numbers: NumberStyle): string {
     // Offered as they read one way only: 1,250 and 1.250 are each refused here.
     if (ONE_DOT_GROUP.test(s)) {
       const comma = s.replace('.', '');
-      throw new Error(
+      return settle(
+        s,
+        comma,
         `"${raw}" reads as ${comma} with a decimal comma and as ${Number(s)} with a decimal point, and a ;-separated file may be written either way: write ${comma} or ${String(Number(s)).replace('.', ',')}, or give --decimal-comma if its dots group thousands`,
       );
     }
@@ -843,7 +857,9 @@ export function decimalText(raw: string, numbers: NumberStyle): string {
     if (ONE_COMMA_GROUP.test(s)) {
       const point = s.replace(',', '.');
       const grouped = s.replace(',', '');
-      throw new Error(
+      return settle(
+        point,
+        grouped,
         `"${raw}" reads as ${Number(point)} with a decimal comma and as ${grouped} with a comma grouping thousands (as an English locale writes a ;-separated file), and a ;-separated file may be written either way: write ${String(Number(point)).replace('.', ',')} or ${grouped}, or give --decimal-comma if its commas are decimal`,
       );
     }

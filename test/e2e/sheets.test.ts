@@ -195,6 +195,17 @@ describe('files from spreadsheets: separators and decimal commas', () => {
     expect(sent()).toEqual([]);
   });
 
+  it('in a ;-separated file, coordinates with three decimals ("5,350", "-4.020") read as the only reading a latitude or longitude can have', async () => {
+    const file = t.writeFile('semicolon-coords.csv', 'name;country_code;latitude;longitude\nFarm A;CI;5,350;-4,020\nFarm B;CI;6.800;-5.250\n');
+    const r = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(dryRunBodies(r.stdout).map((b) => b.location)).toEqual([
+      { type: 'Point', coordinates: [-4.02, 5.35] },
+      { type: 'Point', coordinates: [-5.25, 6.8] },
+    ]);
+    expect(sent()).toEqual([]);
+  });
+
   it('reads a US sheet\'s grouped volume ("1,250.50") in a comma-separated file as 1250.5', async () => {
     const product = (await t.api('/products?limit=1')).results[0].id;
     const file = t.writeFile('us-grouping.csv', `external_id,type,order_created_at,seller_company_id,product,volume,unit\nUS-1,order,2025-04-01,101,${product},"1,250.50",kg\n`);

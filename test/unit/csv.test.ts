@@ -286,6 +286,13 @@ describe('files from spreadsheets', () => {
     expect(() => decimalText('1,250', 'semicolon')).toThrow('"1,250" reads as 1.25 with a decimal comma and as 1250 with a comma grouping thousands');
     expect(() => decimalText('-12,500', 'semicolon')).toThrow('write -12,5 or -12500,');
     expect(decimalText('1,250', 'comma')).toBe('1.250');
+    // A coordinate cannot be a thousand and more: its bound settles the reading.
+    expect(decimalText('5,350', 'semicolon', { max: 90 })).toBe('5.350');
+    expect(decimalText('-4,020', 'semicolon', { max: 180 })).toBe('-4.020');
+    expect(decimalText('5.350', 'semicolon', { max: 90 })).toBe('5.350');
+    expect(decimalText('6.800', 'either', { max: 90 })).toBe('6.800');
+    // Within the bound both ways, still refused.
+    expect(() => decimalText('1,250', 'semicolon', { max: 2000 })).toThrow('reads as 1.25 with a decimal comma');
     const readOneWay: Array<[string, NumberStyle, string]> = [
       ['1.234', 'comma', '1234'],
       ['1.234,5', 'semicolon', '1234.5'],

@@ -111,9 +111,9 @@ export function originFromRow(
   } else if (lat && lng) {
     let column = 'latitude';
     try {
-      const latText = decimalText(lat, numbers);
+      const latText = decimalText(lat, numbers, { max: 90 });
       column = 'longitude';
-      const lngText = decimalText(lng, numbers);
+      const lngText = decimalText(lng, numbers, { max: 180 });
       column = 'latitude';
       body.location = pointFromLatLng(latText, lngText);
     } catch (err) {
