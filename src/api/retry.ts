@@ -206,7 +206,8 @@ function throttleWait(headers: Headers, inARow: number, now: number): { ms: numb
   const byRetryAfter = fromReset === undefined && fromRetryAfter !== undefined;
   if (told > 0) return { ms: Math.ceil(told) + 250, asked: told, told: true, byRetryAfter };
   const floor = Math.min(1000 * 2 ** inARow, 60_000);
-  return { ms: floor, asked: floor, told: fromReset !== undefined || fromRetryAfter !== undefined, byRetryAfter };
+  // A time already come (Retry-After: 0, a date past) asks for no wait: the back-off is sct's own.
+  return { ms: floor, asked: floor, told: false, byRetryAfter: false };
 }
 
 /**

@@ -22,3 +22,22 @@ describe('a 429 that gives no time', () => {
     expect(r.stderr).not.toContain('the budget resets');
   });
 });
+
+const zero = useLocalServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+    res.end(JSON.stringify({ detail: 'Request was throttled.' }));
+  });
+});
+const runZero = useServerEnv(zero);
+
+describe('a 429 whose Retry-After is 0', () => {
+  it('the waits are sct\'s own back-off, never said as the service asking for them', { timeout: 30_000 }, async () => {
+    const r = await runSct(['dds', 'wait', '5', '--timeout', '4s'], { env: runZero.env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).not.toContain('as the service asks');
+    expect(r.stderr).not.toMatch(/asked sct to wait/);
+    expect(r.stderr).toContain('gave no reset time');
+  });
+});
