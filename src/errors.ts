@@ -149,7 +149,12 @@ export class WaitTooLongError extends RateLimitError {
  */
 export class WaitBeyondLimitError extends SctError {
   override readonly status: number | null;
-  constructor(message: string, status: number | null) {
+  /** `waitMs`: the wait asked for, which a longer limit must outlast. */
+  constructor(
+    message: string,
+    status: number | null,
+    readonly waitMs: number,
+  ) {
     super(message);
     this.name = 'WaitBeyondLimitError';
     this.status = status;

@@ -141,7 +141,7 @@ export class Retries {
       why === 'budget'
         ? `the rate limit has no request left until its reset in ${formatWait(ms)}`
         : `the service answered ${why === 'retry-after' ? '503 Service Unavailable' : '429 Too Many Requests'} and ${why === 'rate-limit-untold' ? `gave no reset time: sct's next try would be in ${formatWait(ms)}` : `asked sct to wait ${formatWait(ms)}`}`;
-    return new WaitBeyondLimitError(`${this.where()}: ${asked}, more than is left of --timeout ${formatDuration(this.limit!.ms)}${this.attemptsSaid}`, why === 'budget' ? null : why === 'retry-after' ? 503 : 429);
+    return new WaitBeyondLimitError(`${this.where()}: ${asked}, more than is left of --timeout ${formatDuration(this.limit!.ms)}${this.attemptsSaid}`, why === 'budget' ? null : why === 'retry-after' ? 503 : 429, ms);
   }
 
   /** After a 429: waits as the service asks, or longer with each 429 in a row when it does not say. */

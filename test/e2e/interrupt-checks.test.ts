@@ -163,6 +163,19 @@ describe('dds wait --timeout against a service that does not answer', () => {
       expect(r.stderr).not.toContain('waiting');
       expect(r.stderr).not.toContain('did not answer');
     }
+    // The hint's limit outlasts the wait asked for; a wait past a day is no limit to give.
+    for (const [after, hint] of [['3600', 'hint: wait longer with `sct dds wait 1 --timeout 65m`'], ['864000', 'hint: the service asks for a wait of more than a day: ask again later with `sct dds wait 1`']] as const) {
+      const url = await listen(
+        createServer((req, res) => {
+          req.resume();
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': after });
+          res.end(JSON.stringify({ detail: 'Wait.' }));
+        }),
+      );
+      const r = await t.sctBin(['dds', 'wait', '1', '--timeout', '45m'], { env: { SCT_BASE_URL: url }, timeout: 60_000 });
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toContain(hint);
+    }
   });
 
   it('a rate-limit wait a poll makes is said by its cause: a Retry-After is the service asking, not a budget to reset', async () => {

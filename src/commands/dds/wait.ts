@@ -163,11 +163,21 @@ function timedOut(id: number, timeoutMs: number, status: string | undefined, ask
     ? `the service asked sct to wait ${formatWait(asked.ms)} (${asked.why === 'rate-limit' ? 'rate limit reached' : 'service unavailable'}) before asking about statement ${id} again`
     : `statement ${id} ${status === undefined ? 'did not answer' : `is still ${stripControl(status)}`}`;
   const err = new SctError(`timed out after ${formatDuration(timeoutMs)}: ${why}`);
-  err.hint = waitLonger(id);
+  err.hint = waitLonger(id, asked?.ms);
   return err;
 }
 
-const waitLonger = (id: number) => `wait longer with \`sct dds wait ${id} --timeout 30m\``;
+/**
+ * The rerun with a longer limit: 30 minutes, or past the wait the service asked for (with 5
+ * minutes for the statement to finish after it); a wait past a day is no limit to give.
+ */
+function waitLonger(id: number, askedMs?: number): string {
+  if (askedMs !== undefined && askedMs > DAY_MS) return `the service asks for a wait of more than a day: ask again later with \`sct dds wait ${id}\``;
+  const minutes = askedMs === undefined ? 30 : Math.max(30, Math.ceil(askedMs / 60_000) + 5);
+  return `wait longer with \`sct dds wait ${id} --timeout ${minutes}m\``;
+}
+
+const DAY_MS = 86_400_000;
 
 /** How long the poll made at the deadline may take. */
 const LAST_POLL_MS = 1_000;
@@ -195,7 +205,7 @@ async function pollOnce(ctx: Context, client: ApiClient, id: number, limit: Time
     return (await client.request({ path: PATHS.statement(id), signal: poll.signal, waitLimit: limit, onWait: (why, ms) => (asked = { why, ms }) })).data;
   } catch (err) {
     if (poll.signal.aborted && !ctx.signal.aborted) throw late(asked);
-    if (err instanceof WaitBeyondLimitError) err.hint = waitLonger(id);
+    if (err instanceof WaitBeyondLimitError) err.hint = waitLonger(id, err.waitMs);
     throw err;
   } finally {
     clearTimeout(timer);
