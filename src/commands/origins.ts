@@ -11,7 +11,7 @@ import { defineLeaf, registerOf } from './shared/spec.js';
 import { writeTemplateIf } from './shared/bulk.js';
 import type { OptionSpec, OptionsOf } from './shared/options.js';
 import { UsageError } from '../errors.js';
-import { COUNTRY_PROPERTIES, NAME_PROPERTIES } from '../geo/feature-fields.js';
+import { COUNTRY_PROPERTIES, DESCRIPTION_PROPERTIES, EXTERNAL_ID_PROPERTIES, NAME_PROPERTIES } from '../geo/feature-fields.js';
 import { orList } from '../util/format.js';
 import { ORIGIN_FILTERS } from '../api/filters/origins.js';
 import { setNamedFilters } from './shared/filters.js';
@@ -53,15 +53,16 @@ MultiPolygon parts that overlap; a hole touching its outer ring twice; what RFC 
 names none (and whether swapping latitude and longitude puts it in); a Point whose Area is over
 4 ha (not for --commodity cattle), under 0.0001 ha, or text. Warnings: fewer than 6 decimals, a
 repeated position, a hole, the same geometry twice, a polygon under 0.01 ha or over 10,000 ha, a
-Point without Area, no country, a registry property spelt otherwise, a file over 25 MB.
+Point without Area, no country, a registry property spelt otherwise (or an external_id or
+description that sct does not read so spelt), a file over 25 MB.
 -o json gives each finding the registry's error code (code) when it has one.`;
 
 const IMPORT_HELP = `
 ${ORIGIN_CSV_COLUMNS}
 A plot file (GeoJSON, KML/KMZ, zipped Shapefile or GPX, by extension or content): one origin per
 feature, checked as \`sct origins check\` does first; name from the ${orList(NAME_PROPERTIES)} property,
-country_code from ${orList(COUNTRY_PROPERTIES)}, external_id from the external_id
-property or a GeoJSON feature's id, description from description, location = the geometry as is.
+country_code from ${orList(COUNTRY_PROPERTIES)}, external_id from ${EXTERNAL_ID_PROPERTIES.join(', ')}
+or a GeoJSON feature's id, description from ${orList(DESCRIPTION_PROPERTIES)}, location = the geometry as is.
 Every row or feature is checked before the first request; any error stops the run with nothing sent.
 A rerun of the same file skips what went through, so an interrupted or partly failed import is
 finished by running the same command again.`;

@@ -6,6 +6,8 @@ import type { RawFeature } from './geojson.js';
 export const COUNTRY_PROPERTIES = ['country_code', 'ProducerCountry', 'COUNTRY_CODE'] as const;
 export const NAME_PROPERTIES = ['name', 'ProductionPlace', 'PRODUCTION_PLACE'] as const;
 export const AREA_PROPERTIES = ['area', 'AREA', 'Area'] as const;
+export const EXTERNAL_ID_PROPERTIES = ['external_id', 'EXTERNAL_ID'] as const;
+export const DESCRIPTION_PROPERTIES = ['description', 'DESCRIPTION'] as const;
 
 /** The property names of the registry's GeoJSON file description (case-sensitive there). */
 const REGISTRY_PROPERTIES = ['ProductionPlace', 'ProducerCountry', 'ProducerName', 'Area'] as const;
@@ -23,6 +25,26 @@ export function misspelledProperties(f: RawFeature): Array<{ found: string; regi
     if (!resembled.has(found)) resembled.set(found, REGISTRY_BY_SQUEEZED.get(squeeze(found)));
     const registry = resembled.get(found);
     if (registry !== undefined && registry !== found && !(registry in f.properties)) out.push({ found, registry });
+  }
+  return out;
+}
+
+/**
+ * The other spellings of sct's own fields, squeezed as above (a DBF's cut ones too): ExternalId,
+ * External_ID, Description would be left unread without a word. A bare `id` is none of them:
+ * ArcGIS gives every record an `Id` of 0.
+ */
+const SCT_FIELDS: ReadonlyArray<{ field: string; names: readonly string[]; squeezed: readonly string[] }> = [
+  { field: 'an external_id', names: EXTERNAL_ID_PROPERTIES, squeezed: ['externalid', 'externali'] },
+  { field: 'a description', names: DESCRIPTION_PROPERTIES, squeezed: ['description', 'descriptio'] },
+];
+
+/** The feature's properties that spell one of sct's own fields in a way it does not read, where no spelling it reads is there. */
+export function unreadSpellings(f: RawFeature): Array<{ found: string; field: string; names: readonly string[] }> {
+  const out: Array<{ found: string; field: string; names: readonly string[] }> = [];
+  for (const { field, names, squeezed } of SCT_FIELDS) {
+    if (names.some((n) => n in f.properties)) continue;
+    for (const found of Object.keys(f.properties)) if (squeezed.includes(squeeze(found))) out.push({ found, field, names });
   }
   return out;
 }
@@ -88,12 +110,12 @@ export function statedHectares(f: RawFeature): number | undefined {
 }
 
 /**
- * The identifier an origin gets as its external_id: the `external_id` property first, since
- * sct's own export puts the service's id in the properties and leaves the Feature's id alone;
- * else the Feature's `id`.
+ * The identifier an origin gets as its external_id: the `external_id` (or `EXTERNAL_ID`) property
+ * first, since sct's own export puts the service's id in the properties and leaves the Feature's
+ * id alone; else the Feature's `id`.
  */
 export function externalIdOf(f: RawFeature): string | undefined {
-  return firstText(f.properties, ['external_id']) ?? (f.id !== undefined && String(f.id).trim() !== '' ? String(f.id).trim() : undefined);
+  return firstText(f.properties, EXTERNAL_ID_PROPERTIES) ?? (f.id !== undefined && String(f.id).trim() !== '' ? String(f.id).trim() : undefined);
 }
 
 const LABEL_MAX = 60;

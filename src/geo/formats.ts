@@ -401,6 +401,8 @@ const DBF_FULL_NAMES: Readonly<Record<string, string>> = {
   // sct's own export (`origins list -o geojson`) made a Shapefile.
   country_co: 'country_code',
   PRODUCTION: 'PRODUCTION_PLACE',
+  EXTERNAL_I: 'EXTERNAL_ID',
+  DESCRIPTIO: 'DESCRIPTION',
   external_i: 'external_id',
   descriptio: 'description',
 };

@@ -4,7 +4,7 @@
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { fromGeoJsonValue, memberProblems, PLOT_TYPES, positionsOf, type GeoJsonFile, type PlotGeometry, type RawFeature } from './geojson.js';
-import { countryOf, externalIdOf, misspelledProperties, nameOf, REGISTRY_AREA, statedHectares } from './feature-fields.js';
+import { countryOf, externalIdOf, misspelledProperties, nameOf, REGISTRY_AREA, statedHectares, unreadSpellings } from './feature-fields.js';
 import { countryOutline, haversineKm, onLand, OUTSIDE_TOLERANCE_KM, type CountryOutline } from './countries.js';
 import { bboxOf, collinear, ringMeetings, selfMeeting, withoutRepeats } from './rings.js';
 import { unknownCountryProblem } from './country-codes.js';
@@ -161,6 +161,9 @@ function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, 
   for (const message of raw.structure ?? []) report('error', message, undefined, invalid);
   for (const { found, registry } of misspelledProperties(raw)) {
     report('warning', `property "${found}": the registry reads "${registry}" (names are case-sensitive), so it would not see this one`);
+  }
+  for (const { found, field, names } of unreadSpellings(raw)) {
+    report('warning', `property "${found}": sct reads ${field} from ${names.map((n) => `"${n}"`).join(' or ')} (names are case-sensitive), so it did not read this one`);
   }
   const g = raw.geometry as { type?: unknown; coordinates?: unknown } | null | undefined;
   if (g === null || g === undefined) return options.noGeometryIsNoLocation ? undefined : report('error', NO_GEOMETRY, undefined, invalid);

@@ -956,6 +956,38 @@ describe('plot files as GIS programs write them, read as they mean (test/fixture
     expect(bodies.map((b) => [b.name, b.country_code, b.external_id])).toEqual([['Farm A', 'GH', 'GH-EXP-1']]);
   });
 
+  it('a Shapefile as ArcGIS writes it, every name upper case (GDAL cuts them to EXTERNAL_I, DESCRIPTIO), gives its external ids and descriptions; its Id of 0 is none', async () => {
+    const bodies = await dryRun(fixture('arcgis-upper-shp.zip'));
+    expect(bodies.map((b) => [b.name, b.country_code, b.external_id, b.description])).toEqual([
+      ['Asante farm, Sefwi Wiawso', 'GH', 'GH-SEF-0101', 'cocoa, shaded'],
+      ['Owusu farm, Bibiani', 'GH', 'GH-BIB-0007', 'cocoa'],
+    ]);
+    const sync = await t.sct(['origins', 'sync', '--file', fixture('arcgis-upper-shp.zip'), '--dry-run', '-o', 'json']);
+    expect(sync.exitCode, sync.stderr).toBe(0);
+    // The same names in a GeoJSON (ArcGIS's Features To JSON) are read as well.
+    const upper = t.writeFile('upper.geojson', readFileSync(fixture('arcgis-upper-source.geojson')));
+    expect((await dryRun(upper)).map((b) => [b.external_id, b.description])).toEqual([
+      ['GH-SEF-0101', 'cocoa, shaded'],
+      ['GH-BIB-0007', 'cocoa'],
+    ]);
+  });
+
+  it('an external_id or description under a spelling sct does not read (External_ID, externalId, Description) is warned of, naming the one it reads', async () => {
+    const feature = (properties: Record<string, unknown>) => ({ type: 'Feature', properties: { name: 'Farm A', country_code: 'GH', ...properties }, geometry: { type: 'Point', coordinates: [-2.489312, 6.209871] } });
+    const file = t.writeFile(
+      'spellings.geojson',
+      JSON.stringify({ type: 'FeatureCollection', features: [feature({ External_ID: 'GH-1', Description: 'cocoa' }), feature({ externalId: 'GH-2', external_id: 'GH-2' }), feature({ Id: 0 })] }),
+    );
+    const r = await t.sct(['origins', 'import', '--file', file, '--dry-run', '-o', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => l.includes('sct reads'));
+    expect(warnings).toEqual([
+      'spellings.geojson: feature 1 ("Farm A"): warning: property "External_ID": sct reads an external_id from "external_id" or "EXTERNAL_ID" (names are case-sensitive), so it did not read this one',
+      'spellings.geojson: feature 1 ("Farm A"): warning: property "Description": sct reads a description from "description" or "DESCRIPTION" (names are case-sensitive), so it did not read this one',
+    ]);
+    expect(dryRunBodies(r.stdout).map((b: { external_id?: string }) => b.external_id)).toEqual([undefined, 'GH-2', undefined]);
+  });
+
   it('a .cpg naming Latin-1 as ESRI writes it (88591) is read as Latin-1, never as U+FFFD', async () => {
     const bodies = await dryRun(fixture('cpg-88591.zip'));
     expect(bodies.map((b) => b.name)).toEqual(['Côte farm']);

@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { originCreateSchema, originUpdateSchema, type OriginCreate } from '../../api/schemas/origins.js';
 import type { RowProblem } from '../../sync/plan.js';
-import { checkPlots, countryOf, externalIdOf, givesText, idProblem, nameOf, readPlotFile, valueProblem, COUNTRY_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
+import { checkPlots, countryOf, externalIdOf, givesText, idProblem, nameOf, readPlotFile, valueProblem, COUNTRY_PROPERTIES, DESCRIPTION_PROPERTIES, EXTERNAL_ID_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { writeReportFile } from '../../bulk/report.js';
 import { asQuoted, notAllListed } from '../../bulk/csv.js';
@@ -145,7 +145,7 @@ export function plotUnits(
     const country = countryOf(raw, o.countryCode);
     const ext = externalIdOf(raw);
     // A number is text the file happened to spell without quotes (`"description": 42`).
-    const stated = raw.properties.description;
+    const stated = DESCRIPTION_PROPERTIES.map((n) => raw.properties[n]).find(givesText) ?? raw.properties.description;
     const description = typeof stated === 'number' && Number.isFinite(stated) ? String(stated) : stated;
     const missingName = `required: no ${o.nameProperty ?? NAME_PROPERTIES.join(', ')} property${o.nameProperty ? '' : ' (--name-property names another)'}`;
     const missingCountry = `required: no ${COUNTRY_PROPERTIES.join(', ')} property (--country-code gives one for every feature)`;
@@ -157,13 +157,13 @@ export function plotUnits(
     const nameProblem = valueProblem(raw.properties, o.nameProperty ? [o.nameProperty] : NAME_PROPERTIES);
     const countryProblem = valueProblem(raw.properties, COUNTRY_PROPERTIES);
     // The feature's id is taken wherever the property gives no text (absent, null, blank: GDAL writes null).
-    const extProblem = valueProblem(raw.properties, ['external_id']) ?? (givesText(raw.properties.external_id) ? undefined : idProblem(raw));
+    const extProblem = valueProblem(raw.properties, EXTERNAL_ID_PROPERTIES) ?? (EXTERNAL_ID_PROPERTIES.some((n) => givesText(raw.properties[n])) ? undefined : idProblem(raw));
     if (nameProblem) add('name', nameProblem);
     else if (name === undefined) required('name', missingName);
     if (countryProblem) add('country_code', countryProblem);
     else if (country === undefined) required('country_code', missingCountry);
     if (extProblem) add('external_id', extProblem);
-    else if (ext === undefined && o.sync) add('external_id', `required: a sync matches each feature with an origin by its external_id (an external_id property, or a GeoJSON Feature's id; a KML Placemark's id attribute is the writer's, not read)`);
+    else if (ext === undefined && o.sync) add('external_id', `required: a sync matches each feature with an origin by its external_id (an external_id or EXTERNAL_ID property, or a GeoJSON Feature's id; a KML Placemark's id attribute is the writer's, not read)`);
     if (ext !== undefined) {
       const first = externalIndex.get(ext);
       if (first !== undefined) add('external_id', `${JSON.stringify(ext)} is also feature ${first}'s; each origin needs its own external_id`);
