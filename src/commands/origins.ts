@@ -53,8 +53,8 @@ MultiPolygon parts that overlap; a hole touching its outer ring twice; what RFC 
 names none (and whether swapping latitude and longitude puts it in); a Point whose Area is over
 4 ha (not for --commodity cattle), under 0.0001 ha, or text. Warnings: fewer than 6 decimals, a
 repeated position, a hole, the same geometry twice, a polygon under 0.01 ha or over 10,000 ha, a
-Point without Area, no country, a registry property spelt otherwise (or an external_id or
-description that sct does not read so spelt), a file over 25 MB.
+Point without Area, no country, a registry property spelt otherwise in a GeoJSON file, an
+external_id or description spelt as sct does not read it, a file over 25 MB.
 -o json gives each finding the registry's error code (code) when it has one.`;
 
 const IMPORT_HELP = `

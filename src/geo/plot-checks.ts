@@ -128,7 +128,7 @@ export function checkPlots(file: GeoJsonFile, options: CheckOptions = {}): Check
       if (level === 'error') checked.error = true;
       add({ file: file.name, feature: raw.index, ...(id !== undefined && { id }), ...(name !== undefined && { name }), level, message, ...(position && { position }), ...(code && { code }) });
     };
-    checkFeature(raw, checked, report, options, seen, summary);
+    checkFeature(raw, checked, report, options, seen, summary, file.converted === true);
     return checked;
   });
   return { findings, summary, features };
@@ -155,12 +155,17 @@ export function plotErrors(geometry: unknown, country: string | undefined, prope
 
 type Report = (level: Level, message: string, position?: Position, code?: RegistryCode) => void;
 
-function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, options: CheckOptions, seen: SeenGeometries, summary: Summary): void {
+function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, options: CheckOptions, seen: SeenGeometries, summary: Summary, converted: boolean): void {
   const invalid = REGISTRY_CODES.geometry;
   if (raw.problem) return report('error', raw.problem, undefined, invalid);
   for (const message of raw.structure ?? []) report('error', message, undefined, invalid);
-  for (const { found, registry } of misspelledProperties(raw)) {
-    report('warning', `property "${found}": the registry reads "${registry}" (names are case-sensitive), so it would not see this one`);
+  // The registry reads only GeoJSON: a KML's, a Shapefile's or a GPX's names never reach it, and
+  // the GeoJSON sct writes for it (-o geojson --eudr) carries the registry's names, not the file's.
+  // Nor could a DBF hold ProductionPlace (15 characters): advising it for a Shapefile misleads.
+  if (!converted) {
+    for (const { found, registry } of misspelledProperties(raw)) {
+      report('warning', `property "${found}": the registry reads "${registry}" (names are case-sensitive), so it would not see this one`);
+    }
   }
   for (const { found, field, names } of unreadSpellings(raw)) {
     report('warning', `property "${found}": sct reads ${field} from ${names.map((n) => `"${n}"`).join(' or ')} (names are case-sensitive), so it did not read this one`);

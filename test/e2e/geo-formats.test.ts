@@ -972,6 +972,19 @@ describe('plot files as GIS programs write them, read as they mean (test/fixture
     ]);
   });
 
+  it('a Shapefile or KML is not warned of the registry\'s spellings (the registry reads only the GeoJSON sct writes, in its own names), and never of a name the file does not have', async () => {
+    const shp = await t.sct(['origins', 'check', fixture('arcgis-upper-shp.zip')]);
+    expect(shp.exitCode, shp.stderr).toBe(0);
+    expect(shp.stdout).toBe('arcgis-upper-shp.zip: 2 features (0 points, 2 polygons, 17.27 ha): no findings\n');
+    const kml = t.writeFile(
+      'spelt.kml',
+      '<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><name>Farm A</name><ExtendedData><Data name="ProducerCountry"><value>GH</value></Data><Data name="productionplace"><value>Farm A</value></Data><Data name="AREA"><value>1.5</value></Data></ExtendedData><Point><coordinates>-1.630001,6.700001</coordinates></Point></Placemark></Document></kml>',
+    );
+    const r = await t.sct(['origins', 'check', kml]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('spelt.kml: 1 feature (1 point, 0 polygons, 0 ha): no findings\n');
+  });
+
   it('an external_id or description under a spelling sct does not read (External_ID, externalId, Description) is warned of, naming the one it reads', async () => {
     const feature = (properties: Record<string, unknown>) => ({ type: 'Feature', properties: { name: 'Farm A', country_code: 'GH', ...properties }, geometry: { type: 'Point', coordinates: [-2.489312, 6.209871] } });
     const file = t.writeFile(
