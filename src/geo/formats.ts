@@ -12,7 +12,7 @@ import type { Feature, Geometry } from 'geojson';
 // Static: a CommonJS package, whose dynamic import the bundle would hand over as a default export.
 import { DOMParser, type Document as XmlDocument, type Element as XmlElement } from '@xmldom/xmldom';
 import { UsageError } from '../errors.js';
-import { fromGeoJsonValue, parseGeoJson, readGeoJsonFile, type GeoJsonFile } from './geojson.js';
+import { fromGeoJsonValue, parseGeoJson, readGeoJsonFile, type GeoJsonFile, type RawFeature } from './geojson.js';
 import { formatByContent, formatByName } from './plot-format.js';
 import { AREA_PROPERTIES } from './feature-fields.js';
 import { ringLengthOrClosure, ringName } from './plot-checks.js';
@@ -170,6 +170,7 @@ async function kmlPlots(doc: XmlDocument, name: string, size: number, linksSaid 
     const problems = kmlRingProblems(placemark);
     const feature = file.features[i];
     if (problems.length > 0 && feature) feature.structure = [...(feature.structure ?? []), ...problems];
+    if (feature && !feature.problem && bareRing(placemark, feature)) feature.problem = BARE_RING;
   });
   return file;
 }
@@ -213,6 +214,20 @@ function kmlRingProblems(placemark: XmlElement): string[] {
       return problem ? [problem.message] : [];
     }),
   );
+}
+
+const BARE_RING = `geometry type "LinearRing" is not accepted: a plot is a Point, Polygon or MultiPolygon (a polygon's ring goes in <Polygon><outerBoundaryIs>)`;
+
+/**
+ * Whether the Placemark's geometry is a LinearRing of its own, which togeojson reads as a
+ * LineString: said so, the error would name a type the file does not have.
+ */
+function bareRing(placemark: XmlElement, feature: RawFeature): boolean {
+  if ((feature.geometry as { type?: unknown } | null)?.type !== 'LineString') return false;
+  for (let i = 0; i < placemark.childNodes.length; i++) {
+    if ((placemark.childNodes.item(i) as XmlElement).tagName === 'LinearRing') return true;
+  }
+  return false;
 }
 
 function joinedPolygons(g: Geometry | null): Geometry | null {

@@ -165,6 +165,21 @@ describe('origins check reads KML, KMZ, zipped Shapefiles and GPX', () => {
     ]);
   });
 
+  it('a KML LinearRing given as the Placemark\'s geometry is said as a LinearRing, with where a polygon\'s ring goes; a LineString stays one', async () => {
+    const placemark = (name: string, geometry: string) => `<Placemark><name>${name}</name>${geometry}</Placemark>`;
+    const coordinates = '<coordinates>-2.489312,6.209871 -2.486904,6.210233 -2.486122,6.208112 -2.489312,6.209871</coordinates>';
+    const kml = t.writeFile(
+      'ring.kml',
+      `<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>${placemark('Ring farm', `<LinearRing>${coordinates}</LinearRing>`)}${placemark('Track', `<LineString>${coordinates}</LineString>`)}</Document></kml>`,
+    );
+    const r = await t.sct(['origins', 'check', '--country-code', 'GH', kml]);
+    expect(r.exitCode, r.stdout).toBe(2);
+    expect(r.stdout.split('\n').filter((l) => l.includes(': error: '))).toEqual([
+      'ring.kml: feature 1 ("Ring farm"): error: geometry type "LinearRing" is not accepted: a plot is a Point, Polygon or MultiPolygon (a polygon\'s ring goes in <Polygon><outerBoundaryIs>)',
+      'ring.kml: feature 2 ("Track"): error: geometry type "LineString" is not accepted: a plot is a Point, Polygon or MultiPolygon',
+    ]);
+  });
+
   it('names the feature of a KML file by its placemark when a check fails', async () => {
     const kml = readFileSync(fixture('plots.kml'), 'utf8').replace('<description>cocoa, shaded</description>', '<name>Asante farm</name>').replace('-2.489312,6.209871 -2.486904', '6.209871,-2.489312 -2.486904');
     const r = await t.sct(['origins', 'check', t.writeFile('swapped.kml', kml)]);
