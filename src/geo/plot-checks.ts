@@ -57,6 +57,8 @@ export interface Summary {
   polygons: number;
   /** Total area of the polygons, geodesic. */
   hectares: number;
+  /** Polygons left out of `hectares`: errors (a ring that crosses itself, a position out of range) leave them no area to measure. */
+  unmeasured: number;
   errors: number;
   warnings: number;
 }
@@ -99,7 +101,7 @@ export const NO_GEOMETRY = 'no geometry';
 
 export function checkPlots(file: GeoJsonFile, options: CheckOptions = {}): CheckResult {
   const findings: Finding[] = [];
-  const summary: Summary = { file: file.name, features: file.features.length, points: 0, polygons: 0, hectares: 0, errors: 0, warnings: 0 };
+  const summary: Summary = { file: file.name, features: file.features.length, points: 0, polygons: 0, hectares: 0, unmeasured: 0, errors: 0, warnings: 0 };
   const add = (f: Finding) => {
     findings.push(f);
     if (f.level === 'error') summary.errors++;
@@ -181,8 +183,15 @@ function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, 
   const type = g.type as PlotGeometry['type'];
   if (type === 'Point') summary.points++;
   else summary.polygons++;
+  // Counted among the polygons but given no area: the summary says so, not a total that looks whole.
+  const unmeasured = () => {
+    if (type !== 'Point' && !options.geometryOnly) summary.unmeasured++;
+  };
   const shape = shapeProblem(type, g.coordinates);
-  if (shape) return report('error', shape, undefined, invalid);
+  if (shape) {
+    unmeasured();
+    return report('error', shape, undefined, invalid);
+  }
   const geometry = g as PlotGeometry;
   const scan = scanPositions(geometry);
   if (scan.outOfRange) {
@@ -191,6 +200,7 @@ function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, 
     const what = badLng ? `longitude ${lng} is outside −180..180` : `latitude ${lat} is outside −90..90`;
     const code = badLng ? REGISTRY_CODES.longitude : REGISTRY_CODES.latitude;
     report('error', `position ${formatPosition(scan.outOfRange)}: ${what}${lng >= -90 && lng <= 90 && lat >= -180 && lat <= 180 ? ' (latitude and longitude swapped? GeoJSON puts longitude first)' : ''}`, scan.outOfRange, code);
+    unmeasured();
     return;
   }
   checked.geometry = geometry;
@@ -215,7 +225,8 @@ function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, 
   if (first !== undefined) report('warning', `the same geometry as feature ${first}`);
 
   // The area says only warnings and the summary: not asked where the errors alone are wanted.
-  if (type !== 'Point' && ringsOk && !options.geometryOnly) {
+  if (!ringsOk) unmeasured();
+  else if (type !== 'Point' && !options.geometryOnly) {
     const ha = hectares(geometry as Polygon | MultiPolygon);
     summary.hectares += ha;
     if (ha < LIMITS.minHa) report('warning', `a polygon of ${formatHectares(ha)}, under ${LIMITS.minHa} ha: is it a plot?`);

@@ -45,6 +45,17 @@ describe('origins check', () => {
     expect(warned.stdout).toContain('warning: positions have at most 4 decimal places');
   });
 
+  it('a polygon whose errors leave it unmeasured (a ring that crosses itself) is said to be left out of the area, in each file and the total', async () => {
+    const r = await t.sct(['origins', 'check', fixture('bowtie.geojson'), fixture('duplicate.geojson')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout.split('\n').filter((l) => !l.includes(': feature '))).toEqual([
+      'bowtie.geojson: 1 feature (0 points, 1 polygon, 0 ha, 1 polygon with errors not counted in the area): 1 error',
+      'duplicate.geojson: 2 features (0 points, 2 polygons, 8.76 ha): 1 warning',
+      '2 files: 3 features (0 points, 3 polygons, 8.76 ha, 1 polygon with errors not counted in the area): 1 error, 1 warning',
+      '',
+    ]);
+  });
+
   it('a plot file with nothing to import (no features, a GPX of tracks only) is exit 2, as a CSV file without rows is', async () => {
     const empty = t.writeFile('empty-fc.geojson', JSON.stringify({ type: 'FeatureCollection', features: [] }));
     const r = await t.sct(['origins', 'import', '--file', empty]);
@@ -71,7 +82,7 @@ describe('origins check', () => {
       { file: 'bowtie.geojson', feature: 1, id: 'GH-ASH-0311', name: 'Boateng farm, Ashanti', level: 'error', message: 'ring 1 (outer) crosses itself at [-1.6236596, 6.6925938]', position: [-1.6236596, 6.6925938], code: 'EUDR_COMMODITIES_PRODUCER_GEO_INVALID_GEOMETRY' },
       { file: 'tiny-polygon.geojson', feature: 1, name: 'Osei nursery, Sefwi Wiawso', level: 'warning', message: 'a polygon of 0.00098 ha, under 0.01 ha: is it a plot?' },
     ]);
-    expect(r.stderr).toContain('bowtie.geojson: 1 feature (0 points, 1 polygon, 0 ha): 1 error');
+    expect(r.stderr).toContain('bowtie.geojson: 1 feature (0 points, 1 polygon, 0 ha, 1 polygon with errors not counted in the area): 1 error');
     const err = JSON.parse(r.stderr.trim().split('\n').pop()!);
     expect(err).toMatchObject({ exit_code: 2, status: null });
   });

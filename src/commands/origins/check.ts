@@ -174,16 +174,18 @@ export function geometryAdvice(count: number): string {
 
 export function summaryLine(s: Summary): string {
   const findings = s.errors + s.warnings === 0 ? 'no findings' : [s.errors && plural(s.errors, 'error'), s.warnings && plural(s.warnings, 'warning')].filter(Boolean).join(', ');
-  return cleanCell(`${s.file}: ${plural(s.features, 'feature')} (${plural(s.points, 'point')}, ${plural(s.polygons, 'polygon')}, ${geo.formatHectares(s.hectares)}): ${findings}`);
+  const unmeasured = s.unmeasured ? `, ${plural(s.unmeasured, 'polygon')} with errors not counted in the area` : '';
+  return cleanCell(`${s.file}: ${plural(s.features, 'feature')} (${plural(s.points, 'point')}, ${plural(s.polygons, 'polygon')}, ${geo.formatHectares(s.hectares)}${unmeasured}): ${findings}`);
 }
 
 function total(results: CheckResult[]): Summary {
-  const t: Summary = { file: `${results.length} files`, features: 0, points: 0, polygons: 0, hectares: 0, errors: 0, warnings: 0 };
+  const t: Summary = { file: `${results.length} files`, features: 0, points: 0, polygons: 0, hectares: 0, unmeasured: 0, errors: 0, warnings: 0 };
   for (const { summary: s } of results) {
     t.features += s.features;
     t.points += s.points;
     t.polygons += s.polygons;
     t.hectares += s.hectares;
+    t.unmeasured += s.unmeasured;
     t.errors += s.errors;
     t.warnings += s.warnings;
   }
