@@ -388,7 +388,7 @@ export class ApiClient {
     const { status, data } = await this.request({ path });
     if (isPlainObject(data)) return data;
     const what = data === null ? 'an empty body or null' : Array.isArray(data) ? 'a list' : `a ${typeof data}`;
-    throw new SctError(`GET ${path}: the service answered ${status} ${statusText(status)} without the object (${what})`);
+    throw new AnswerError(`GET ${path}: the service answered ${status} ${statusText(status)} without the object (${what})`, status);
   }
   post<T = unknown>(path: string, body?: unknown, extra: Partial<RequestOptions> = {}): Promise<T> {
     return this.request<T>({ ...extra, method: 'POST', path, body }).then((r) => r.data);

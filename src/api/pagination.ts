@@ -1,6 +1,6 @@
 // Pagination: following a list's next links page by page, the pages requested ahead of the
 // caller (--all with pages in flight), the ids already written, and the links that never end.
-import { AnswerError, InterruptedError, NetworkError, SctError } from '../errors.js';
+import { AnswerError, InterruptedError, SctError } from '../errors.js';
 import { JsonText, leadingNumericId } from './json-page.js';
 import { toSearchParams, type Query } from './request.js';
 import type { Headers } from './transport.js';
@@ -110,11 +110,11 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
       const answer = await pending.answer;
       // A compressed page is decoded only now: its errors name the page as a fetch's do.
       const data = answer.later ? await answer.later().catch((err: unknown) => Promise.reject(atPage(err, pending.query))) : answer.data;
-      const page = asPage<T>(data, path, options.anyAnswer && requests === 1 ? answer : undefined, requests > 1 ? { fetched, requests, query: pending.query } : undefined);
+      const page = asPage<T>(data, path, answer.status, options.anyAnswer && requests === 1 ? answer : undefined, requests > 1 ? { fetched, requests, query: pending.query } : undefined);
       firstCount ??= page.count;
-      if (!options.anyItems) refuseNonObjects(page.results, path);
+      if (!options.anyItems) refuseNonObjects(page.results, path, answer.status);
       const items = options.unwrap ? (page.results.flatMap(options.unwrap) as T[]) : page.results;
-      if (!options.anyItems && options.unwrap) refuseNonObjects(items, path);
+      if (!options.anyItems && options.unwrap) refuseNonObjects(items, path, answer.status);
       received += items.length;
       const fresh = unseen(items, seen);
       duplicates += items.length - fresh.length;
@@ -257,6 +257,7 @@ function offsetStep(current: URLSearchParams, next: URLSearchParams): OffsetStep
 function asPage<T>(
   data: unknown,
   path: string,
+  status: number,
   first?: PageAnswer,
   later?: { fetched: number; requests: number; query: URLSearchParams },
 ): { results: T[]; count: number | null; next: string | null } {
@@ -266,10 +267,10 @@ function asPage<T>(
     return { results: d.results, count: typeof d.count === 'number' ? d.count : null, next: d.next ?? null };
   }
   if (first) throw new NotAList(`unexpected response from GET ${path}: not a paginated list`, { ...first, data });
-  if (!later) throw new NetworkError(`unexpected response from GET ${path}: not a paginated list`);
+  if (!later) throw new AnswerError(`unexpected response from GET ${path}: not a paginated list`, status);
   const offset = Number(later.query.get('offset'));
   const page = offset > 0 ? `the page at offset ${offset}` : `page ${later.requests}`;
-  throw new NetworkError(`unexpected response from GET ${path}: ${page} is not a paginated list (stopped after ${plural(later.fetched, 'item')} in ${plural(later.requests, 'request')})`);
+  throw new AnswerError(`unexpected response from GET ${path}: ${page} is not a paginated list (stopped after ${plural(later.fetched, 'item')} in ${plural(later.requests, 'request')})`, status);
 }
 
 /**
@@ -279,12 +280,12 @@ function asPage<T>(
 export class StuckPaginationError extends SctError {}
 
 /** A first answer that is no list, for a listing that takes one (PageOptions.anyAnswer): it ends the listing, and is the caller's to use. */
-export class NotAList extends NetworkError {
+export class NotAList extends AnswerError {
   constructor(
     message: string,
     readonly page: PageAnswer,
   ) {
-    super(message);
+    super(message, page.status);
     this.name = 'NotAList';
   }
 }
@@ -293,13 +294,13 @@ export class NotAList extends NetworkError {
  * Every documented list holds objects: a null, a number or a string among them is the service's
  * fault (a row of nothing in a table, a TypeError in a sync), said as an answer error.
  */
-function refuseNonObjects(items: readonly unknown[], path: string): void {
+function refuseNonObjects(items: readonly unknown[], path: string, status: number): void {
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     if (item instanceof JsonText ? firstByte(item) === 0x7b : isPlainObject(item)) continue;
     const value = item instanceof JsonText ? JSON.parse(Buffer.from(item.bytes).toString('utf8')) : item;
     const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'boolean' ? String(value) : `a ${typeof value}`;
-    throw new AnswerError(`unexpected answer from GET ${path}: result ${i + 1} of the page is ${what}, not an object`);
+    throw new AnswerError(`unexpected answer from GET ${path}: result ${i + 1} of the page is ${what}, not an object`, status);
   }
 }
 

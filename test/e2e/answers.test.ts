@@ -85,6 +85,12 @@ describe('answers that carry nothing', () => {
         const path = args[0] === 'dds' ? 'due-diligence-statements' : args[0];
         expect(r.stderr).toContain(`error: GET /${path}/7: the service answered 200 OK without the object (${what})`);
       }
+      // The service answered: -o json's error says with what status, and so for a list answered so.
+      for (const args of [['products', 'get', '7', '-o', 'json'], ['products', 'list', '-o', 'json']]) {
+        const r = await sctAt(f, args);
+        expect(r.exitCode).toBe(1);
+        expect(JSON.parse(r.stderr.trim().split('\n').at(-1)!), `${body} ${args.join(' ')}`).toMatchObject({ status: 200, exit_code: 1 });
+      }
     }
   });
 
