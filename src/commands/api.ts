@@ -109,6 +109,13 @@ export function parseHeaders(values: string[]): Record<string, string> {
     if (name.toLowerCase() === 'idempotency-key' && value === '') {
       throw new UsageError(`-H ${name}: the value is empty, and the service cannot tell a repeat of the request by an empty key: nothing was sent`, {}, `give the key, or leave out -H ${name} for sct to make one`);
     }
+    // A header is one value on the wire: of two, one would be dropped without a word (and two
+    // Idempotency-Keys for one write leave the rerun's key a guess).
+    const earlier = Object.keys(headers).find((n) => n.toLowerCase() === name.toLowerCase());
+    if (earlier !== undefined) {
+      if (headers[earlier] === value) continue;
+      throw new UsageError(`-H ${name} given twice (${headers[earlier]}, ${value}): a request carries one; give it once`);
+    }
     headers[name] = value;
   }
   return headers;

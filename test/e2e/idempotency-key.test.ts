@@ -92,4 +92,18 @@ describe('Idempotency-Key of single writes', () => {
     expect(r.stderr).toMatch(/^hint: give the key, or leave out -H Idempotency-Key for sct to make one/m);
     expect(t.sb.requests).toHaveLength(0);
   });
+
+  it('sct api with one header given twice with two values (two keys for one write) is exit 2, nothing sent; the same value twice is one header', async () => {
+    await t.expectUsageErrors(
+      [
+        [['api', '-X', 'POST', '/origins', '-f', 'name=Twice', '-H', 'Idempotency-Key: aaa', '-H', 'Idempotency-Key: bbb'], /^error: -H Idempotency-Key given twice \(aaa, bbb\): a request carries one; give it once$/m],
+        [['api', '-X', 'POST', '/origins', '-f', 'name=Twice', '-H', 'Idempotency-Key: aaa', '-H', 'idempotency-key: bbb'], /^error: -H idempotency-key given twice/m],
+        [['api', '/origins', '-H', 'X-Trace: 1', '-H', 'x-trace: 2'], /^error: -H x-trace given twice \(1, 2\)/m],
+      ],
+      { inProcess: true },
+    );
+    const same = await t.sct(['api', '-X', 'POST', '/origins', '-f', 'name=Keyed once', '-f', 'country_code=CI', '-H', 'Idempotency-Key: same-key-1', '-H', 'idempotency-key: same-key-1']);
+    expect(same.exitCode, same.stderr).toBe(0);
+    expect(t.sb.requests.filter((q) => q.method === 'POST').map((q) => q.headers['idempotency-key'])).toEqual(['same-key-1']);
+  });
 });
