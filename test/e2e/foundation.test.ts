@@ -463,6 +463,8 @@ describe('lists and pagination', () => {
       [
         [['orders', 'list', '--buying', '--filter', 'id__in=217', '--filter', 'id__in=195'], '--filter id__in given twice: the service reads only the last value (195); for any of them give one: --filter id__in=217,195'],
         [['orders', 'list', '--buying', '--filter', 'type=order', '--filter', 'type=produced_batch'], '--filter type given twice: the service reads only the last value (produced_batch); for any of them give one: --filter type__in=order,produced_batch'],
+        // The list offered holds each value once.
+        [['orders', 'list', '--buying', '--filter', 'id__in=1,2', '--filter', 'id__in=2,1,3'], 'for any of them give one: --filter id__in=1,2,3'],
         // With a named flag of the same key too: the repetition is said, not "own flags set type too ()".
         [['orders', 'list', '--buying', '--type', 'order', '--filter', 'type=order', '--filter', 'type=produced_batch'], '--filter type given twice'],
         [['origins', 'list', '--filter', 'name__icontains=farm', '--filter', 'name__icontains=plot'], '--filter name__icontains given twice: the service reads only the last value (plot); give it once'],

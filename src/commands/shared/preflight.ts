@@ -83,8 +83,10 @@ function refuseRepeatedFilters(cmd: Command, filters: unknown): void {
   for (const [key, values] of given) {
     if (values.length < 2 || table?.repeatable?.includes(key)) continue;
     const said = `--filter ${key} given twice: the service reads only the last value (${values.at(-1)})`;
-    if (TAKES_LIST.test(key)) throw new UsageError(`${said}; for any of them give one: --filter ${key}=${values.join(',')}`);
-    if (table?.keys.includes(`${key}__in`)) throw new UsageError(`${said}; for any of them give one: --filter ${key}__in=${values.join(',')}`);
+    // Each value once, as the list a script would write (`1,2` and `2,1` are 1,2).
+    const list = [...new Set(values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== ''))].join(',');
+    if (TAKES_LIST.test(key)) throw new UsageError(`${said}; for any of them give one: --filter ${key}=${list}`);
+    if (table?.keys.includes(`${key}__in`)) throw new UsageError(`${said}; for any of them give one: --filter ${key}__in=${list}`);
     throw new UsageError(`${said}; give it once`);
   }
 }
