@@ -118,14 +118,14 @@ export async function runSync(ctx: Context, run: SyncRun): Promise<void> {
     }
     // Stopped at the question (Ctrl-C) or by the read after it: still before the first write,
     // reported as a stop during the reads is (a "no" is no stop: nothing to rerun).
-    let appeared: Set<string>;
+    let appeared: ReadonlyMap<string, number>;
     try {
       await confirm(ctx, plan);
       // A question may wait for minutes: the workspace may have been switched elsewhere (the
       // plan was made in another company), and what a colleague created meanwhile is not created
       // again. (Objects to update are each read again before their PATCH, asked or not.)
       if (!ctx.flags.yes) await checkStillActingIn(ctx.client(), acting, ctx.signal);
-      appeared = !ctx.flags.yes && plan.creates > 0 ? await createdSincePlan(ctx, run, plan) : new Set<string>();
+      appeared = !ctx.flags.yes && plan.creates > 0 ? await createdSincePlan(ctx, run, plan) : new Map<string, number>();
     } catch (err) {
       if (reportsStopBeforeSending(err)) await stoppedBeforeSending(err, document);
       throw err;
@@ -251,12 +251,13 @@ function settleFoundCreates(ctx: Context, journal: Journal, run: SyncRun, state:
 }
 
 /** The keys of the planned creates that the service now holds: one listing, as the plan's. */
-async function createdSincePlan(ctx: Context, run: SyncRun, plan: Plan): Promise<Set<string>> {
+/** The creates' keys the service holds now, with the id of the object under each. */
+async function createdSincePlan(ctx: Context, run: SyncRun, plan: Plan): Promise<ReadonlyMap<string, number>> {
   const state = await readService(ctx.client(), run.source, run.spec, new Set(plan.create.map((c) => c.key)), { signal: ctx.signal, parallel: run.parallel });
-  return new Set(state.byKey.keys());
+  return new Map([...state.byKey].map(([key, s]) => [key, s.id]));
 }
 
-async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: SyncRun, plan: Plan, appeared: ReadonlySet<string>, document?: (results: object[]) => object): Promise<void> {
+async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: SyncRun, plan: Plan, appeared: ReadonlyMap<string, number>, document?: (results: object[]) => object): Promise<void> {
   // In the file's order, so the writes go out and are reported as every bulk run's rows are.
   const units: Unit<Write>[] = [
     ...plan.create.map((c) => ({ key: c.key, lines: c.lines, journalKey: attemptKey(journal, 'create', c.key), payload: { action: 'create' as const, body: c.body } })),
@@ -279,7 +280,8 @@ async function apply(ctx: Context, writer: ApiClient, journal: Journal, run: Syn
       work: async (unit) => {
         const w = unit.payload;
         if (w.action === 'create') {
-          if (appeared.has(unit.key)) throw new ConflictError(`${unit.key} was created on the service since the plan: not created again`);
+          const made = appeared.get(unit.key);
+          if (made !== undefined) throw new ConflictError(`${unit.key} was created on the service since the plan (id ${made}): not created again`, { id: made });
           // Read again right before the write (and before a retry after a 503, a wait for the
           // rate limit), as an update's object is: one created meanwhile (a colleague, another
           // sync) is not created a second time under its key.
