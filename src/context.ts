@@ -21,6 +21,9 @@ import { formatWait } from './util/format.js';
 /** The global options, as commander parsed them. */
 import type { GlobalFlags } from './global-flags.js';
 
+
+/** --max-wait without the flag (its help says 10m). */
+export const DEFAULT_MAX_WAIT_MS = 600_000;
 export type { GlobalFlags };
 
 
@@ -222,7 +225,7 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
       return {
         // Given empty (`--timeout "$T"` with T unset), a value is refused, as `dds wait --timeout ''` is.
         timeoutMs: flags.timeout !== undefined ? parseDuration(flags.timeout, '--timeout') : 30_000,
-        maxWaitMs: flags.maxWait !== undefined ? parseDuration(flags.maxWait, '--max-wait', { allowZero: true }) : 600_000,
+        maxWaitMs: flags.maxWait !== undefined ? parseDuration(flags.maxWait, '--max-wait', { allowZero: true }) : DEFAULT_MAX_WAIT_MS,
       };
     },
     format(o) {

@@ -117,7 +117,7 @@ export class RateLimitError extends SctError {
   /** 429 or 503 as the service answered; null when sct paused on its own, Remaining being 0. */
   override readonly status: number | null;
   readonly resetAt: Date;
-  constructor(resetAt: Date, waitMs: number, o: { rateLimit?: boolean; where?: string; answered?: boolean; waited?: number; untold?: boolean } = {}) {
+  constructor(resetAt: Date, waitMs: number, o: { rateLimit?: boolean; where?: string; answered?: boolean; waited?: number; untold?: boolean; byRetryAfter?: boolean } = {}) {
     const when = formatWhen(resetAt, waitMs);
     // Waits add up against --max-wait: one that alone fits is too long after earlier ones.
     const total = o.waited ? `; with the ${formatWait(o.waited)} waited already, longer than --max-wait` : ', longer than --max-wait';
@@ -126,7 +126,9 @@ export class RateLimitError extends SctError {
         ? `the service is unavailable and asks sct to retry ${when}`
         : o.untold
           ? `rate limit exhausted, and the service gave no reset time: sct's next try would be ${when}`
-          : `rate limit exhausted: the budget resets ${when}`) + `${total}${o.where ? ` (${o.where})` : ''}`,
+          : o.byRetryAfter
+            ? `rate limit reached: the service asks sct to retry ${when}`
+            : `rate limit exhausted: the budget resets ${when}`) + `${total}${o.where ? ` (${o.where})` : ''}`,
     );
     this.name = 'RateLimitError';
     this.status = o.answered === false ? null : o.rateLimit === false ? 503 : 429;
@@ -137,8 +139,9 @@ export class RateLimitError extends SctError {
 
 /** The wait of `ms` from `now` that would exceed --max-wait. */
 export class WaitTooLongError extends RateLimitError {
-  constructor(why: 'rate-limit' | 'rate-limit-untold' | 'retry-after' | 'budget', ms: number, now: number, where: string, waited = 0) {
-    super(new Date(now + ms), ms, { rateLimit: why !== 'retry-after', where, answered: why !== 'budget', waited, untold: why === 'rate-limit-untold' });
+  /** `byRetryAfter`: a 429's Retry-After alone asked for the wait (no budget's reset). */
+  constructor(why: 'rate-limit' | 'rate-limit-untold' | 'retry-after' | 'budget', ms: number, now: number, where: string, waited = 0, byRetryAfter = false) {
+    super(new Date(now + ms), ms, { rateLimit: why !== 'retry-after', where, answered: why !== 'budget', waited, untold: why === 'rate-limit-untold', byRetryAfter });
   }
 }
 

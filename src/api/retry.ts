@@ -119,7 +119,7 @@ export class Retries {
     if (this.limit && this.policy.now() + asked > this.limit.at) throw this.beyondLimit(asked, why);
     // The margin is sct's: where it alone would reach past the limit, the wait is the service's figure.
     if (this.limit && this.policy.now() + ms > this.limit.at) ms = asked;
-    if (this.waited + asked > this.policy.maxWaitMs) throw new WaitTooLongError(why, asked, this.policy.now(), this.where(), this.waited);
+    if (this.waited + asked > this.policy.maxWaitMs) throw new WaitTooLongError(why, asked, this.policy.now(), this.where(), this.waited, byRetryAfter);
     this.waited += asked;
     this.onWait?.(why === 'retry-after' ? 'retry-after' : 'rate-limit', asked);
     this.policy.trace?.(

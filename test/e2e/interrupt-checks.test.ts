@@ -164,7 +164,7 @@ describe('dds wait --timeout against a service that does not answer', () => {
       expect(r.stderr).not.toContain('did not answer');
     }
     // The hint's limit outlasts the wait asked for; a wait past a day is no limit to give.
-    for (const [after, hint] of [['3600', 'hint: wait longer with `sct dds wait 1 --timeout 65m`'], ['864000', 'hint: the service asks for a wait of more than a day: ask again later with `sct dds wait 1`']] as const) {
+    for (const [after, hint] of [['3600', 'hint: wait longer with `sct dds wait 1 --timeout 65m --max-wait 65m`'], ['864000', 'hint: the service asks for a wait of more than a day: ask again later with `sct dds wait 1`']] as const) {
       const url = await listen(
         createServer((req, res) => {
           req.resume();

@@ -41,3 +41,27 @@ describe('a 429 whose Retry-After is 0', () => {
     expect(r.stderr).toContain('gave no reset time');
   });
 });
+
+const hour = useLocalServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3600' });
+    res.end(JSON.stringify({ detail: 'Request was throttled.' }));
+  });
+});
+const runHour = useServerEnv(hour);
+
+describe('a 429 that gives a Retry-After alone', () => {
+  it('past --max-wait: said as the service asking for the wait, not as a budget that resets', { timeout: 30_000 }, async () => {
+    const r = await runSct(['whoami', '--max-wait', '2s'], { env: runHour.env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/rate limit reached: the service asks sct to retry at .* \(in 1h\), longer than --max-wait/);
+    expect(r.stderr).not.toContain('the budget resets');
+  });
+
+  it('dds wait beyond its limit: the rerun the hint gives outlasts the wait under --max-wait too', { timeout: 30_000 }, async () => {
+    const r = await runSct(['dds', 'wait', '5', '--timeout', '45m'], { env: runHour.env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('hint: wait longer with `sct dds wait 5 --timeout 65m --max-wait 65m`');
+  });
+});

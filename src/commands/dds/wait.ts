@@ -4,7 +4,7 @@
 // printed all the same). Every poll goes through the API client, so
 // rate-limit pauses and retries apply; Ctrl-C stops at once (exit 130).
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
+import { DEFAULT_MAX_WAIT_MS, type Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
 import type { TimeLimit } from '../../api/request.js';
 import { PATHS } from '../../api/paths.js';
@@ -174,7 +174,9 @@ function timedOut(id: number, timeoutMs: number, status: string | undefined, ask
 function waitLonger(id: number, askedMs?: number): string {
   if (askedMs !== undefined && askedMs > DAY_MS) return `the service asks for a wait of more than a day: ask again later with \`sct dds wait ${id}\``;
   const minutes = askedMs === undefined ? 30 : Math.max(30, Math.ceil(askedMs / 60_000) + 5);
-  return `wait longer with \`sct dds wait ${id} --timeout ${minutes}m\``;
+  // A wait past --max-wait's default is refused by it before the limit: the rerun allows both.
+  const maxWait = askedMs !== undefined && askedMs > DEFAULT_MAX_WAIT_MS ? ` --max-wait ${minutes}m` : '';
+  return `wait longer with \`sct dds wait ${id} --timeout ${minutes}m${maxWait}\``;
 }
 
 const DAY_MS = 86_400_000;
