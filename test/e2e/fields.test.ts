@@ -98,6 +98,8 @@ describe('--json FIELDS', () => {
       [['products', 'list', '--bom', '-o', 'json'], /--bom starts -o csv output for Excel: it cannot be combined with -o json/],
       [['products', 'list', '--bom', '--json', 'id'], /--bom starts -o csv output for Excel: it cannot be combined with --json/],
       [['products', 'list', '--bom', '--jq', '.[0]'], /--bom starts -o csv output for Excel: it cannot be combined with --jq/],
+      // Without -o the output is a table (or the profile's): --bom alone is a forgotten -o csv.
+      [['products', 'list', '--bom'], /--bom starts -o csv output for Excel, and the output here is table: give -o csv/],
       // A script's `--json "$FIELDS"` with FIELDS unset names --json, not "too many arguments".
       [['orders', 'get', '1', '--json', ''], /error: --json needs at least one field name\n[\s\S]*hint: a bare --json/],
       [['products', 'list', '--json', ','], '--json needs at least one field name'],

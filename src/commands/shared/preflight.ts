@@ -36,7 +36,11 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
   const columns = ctx.columns();
   // A profile output this sct does not know stops a command here, before it sends anything (its
   // output comes after its write); not those listed in SAY_OWN_OUTPUT.
-  if (!SAY_OWN_OUTPUT.has(commandPath(cmd))) ctx.format();
+  if (!SAY_OWN_OUTPUT.has(commandPath(cmd))) {
+    const format = ctx.format();
+    // Without -o, the output is the profile's or a table: --bom alone is a forgotten `-o csv`.
+    if (flags.bom && format !== 'csv') throw new UsageError(`--bom starts -o csv output for Excel, and the output here is ${format}${flags.output === undefined && format !== 'table' ? " (the profile's)" : ''}: give -o csv`);
+  }
   // A dry run prints requests (method, path, body), not the command's resource (a bulk command's
   // --dry-run is its own option; a sync's prints its plan, of no known shape); --template prints
   // a file's header, whatever the fields.
