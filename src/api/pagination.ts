@@ -112,9 +112,9 @@ export async function* paginate<T = unknown>(source: PageSource, path: string, q
       const data = answer.later ? await answer.later().catch((err: unknown) => Promise.reject(atPage(err, pending.query))) : answer.data;
       const page = asPage<T>(data, path, answer.status, options.anyAnswer && requests === 1 ? answer : undefined, requests > 1 ? { fetched, requests, query: pending.query } : undefined);
       firstCount ??= page.count;
-      if (!options.anyItems) refuseNonObjects(page.results, path, answer.status);
+      if (!options.anyItems) refuseNonObjects(page.results, path, answer.status, pageLabel(requests, pending.query));
       const items = options.unwrap ? (page.results.flatMap(options.unwrap) as T[]) : page.results;
-      if (!options.anyItems && options.unwrap) refuseNonObjects(items, path, answer.status);
+      if (!options.anyItems && options.unwrap) refuseNonObjects(items, path, answer.status, pageLabel(requests, pending.query));
       received += items.length;
       const fresh = unseen(items, seen);
       duplicates += items.length - fresh.length;
@@ -268,8 +268,7 @@ function asPage<T>(
   }
   if (first) throw new NotAList(`unexpected response from GET ${path}: not a paginated list`, { ...first, data });
   if (!later) throw new AnswerError(`unexpected response from GET ${path}: not a paginated list`, status);
-  const offset = Number(later.query.get('offset'));
-  const page = offset > 0 ? `the page at offset ${offset}` : `page ${later.requests}`;
+  const page = pageLabel(later.requests, later.query);
   throw new AnswerError(`unexpected response from GET ${path}: ${page} is not a paginated list (stopped after ${plural(later.fetched, 'item')} in ${plural(later.requests, 'request')})`, status);
 }
 
@@ -294,13 +293,20 @@ export class NotAList extends AnswerError {
  * Every documented list holds objects: a null, a number or a string among them is the service's
  * fault (a row of nothing in a table, a TypeError in a sync), said as an answer error.
  */
-function refuseNonObjects(items: readonly unknown[], path: string, status: number): void {
+/** Which page an answer was, as messages name it: "the page" of a one-page list, else by offset or number. */
+function pageLabel(requests: number, query: URLSearchParams): string {
+  if (requests <= 1) return 'the page';
+  const offset = Number(query.get('offset'));
+  return offset > 0 ? `the page at offset ${offset}` : `page ${requests}`;
+}
+
+function refuseNonObjects(items: readonly unknown[], path: string, status: number, page: string): void {
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     if (item instanceof JsonText ? firstByte(item) === 0x7b : isPlainObject(item)) continue;
     const value = item instanceof JsonText ? JSON.parse(Buffer.from(item.bytes).toString('utf8')) : item;
     const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'boolean' ? String(value) : `a ${typeof value}`;
-    throw new AnswerError(`unexpected answer from GET ${path}: result ${i + 1} of the page is ${what}, not an object`, status);
+    throw new AnswerError(`unexpected answer from GET ${path}: result ${i + 1} of ${page} is ${what}, not an object`, status);
   }
 }
 

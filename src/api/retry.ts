@@ -202,8 +202,9 @@ function throttleWait(headers: Headers, inARow: number, now: number): { ms: numb
   const fromReset = reset !== undefined ? reset * 1000 - now : undefined;
   const fromRetryAfter = retryAfterMs(headers, now);
   const told = Math.max(fromReset ?? -1, fromRetryAfter ?? -1);
-  // A 429 with a reset is the budget's, whichever of the two is later; without one, the service asks.
-  const byRetryAfter = fromReset === undefined && fromRetryAfter !== undefined;
+  // A 429 with a reset still to come is the budget's; without one (or with one already past, a
+  // clock ahead) its Retry-After is the service asking.
+  const byRetryAfter = fromRetryAfter !== undefined && (fromReset === undefined || fromReset <= 0);
   if (told > 0) return { ms: Math.ceil(told) + 250, asked: told, told: true, byRetryAfter };
   const floor = Math.min(1000 * 2 ** inARow, 60_000);
   // A time already come (Retry-After: 0, a date past) asks for no wait: the back-off is sct's own.

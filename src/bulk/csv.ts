@@ -821,6 +821,8 @@ export function decimalText(raw: string, numbers: NumberStyle, o: { max?: number
     if (o.max !== undefined) {
       const [inA, inB] = [Math.abs(Number(a)) <= o.max, Math.abs(Number(b)) <= o.max];
       if (inA !== inB) return inA ? a : b;
+      // Neither: what to write instead is no question of convention.
+      if (!inA) throw new Error(`"${raw}" reads as ${Number(a)} or as ${Number(b)}, and neither is within -${o.max}..${o.max}`);
     }
     throw new Error(why);
   };

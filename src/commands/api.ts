@@ -114,7 +114,7 @@ export function parseHeaders(values: string[]): Record<string, string> {
     const earlier = Object.keys(headers).find((n) => n.toLowerCase() === name.toLowerCase());
     if (earlier !== undefined) {
       if (headers[earlier] === value) continue;
-      throw new UsageError(`-H ${name} given twice (${headers[earlier]}, ${value}): a request carries one; give it once`);
+      throw new UsageError(`-H ${name} given twice (${JSON.stringify(headers[earlier])}, ${JSON.stringify(value)}): a request carries one; give it once`);
     }
     headers[name] = value;
   }

@@ -96,9 +96,9 @@ describe('Idempotency-Key of single writes', () => {
   it('sct api with one header given twice with two values (two keys for one write) is exit 2, nothing sent; the same value twice is one header', async () => {
     await t.expectUsageErrors(
       [
-        [['api', '-X', 'POST', '/origins', '-f', 'name=Twice', '-H', 'Idempotency-Key: aaa', '-H', 'Idempotency-Key: bbb'], /^error: -H Idempotency-Key given twice \(aaa, bbb\): a request carries one; give it once$/m],
+        [['api', '-X', 'POST', '/origins', '-f', 'name=Twice', '-H', 'Idempotency-Key: aaa', '-H', 'Idempotency-Key: bbb'], /^error: -H Idempotency-Key given twice \("aaa", "bbb"\): a request carries one; give it once$/m],
         [['api', '-X', 'POST', '/origins', '-f', 'name=Twice', '-H', 'Idempotency-Key: aaa', '-H', 'idempotency-key: bbb'], /^error: -H idempotency-key given twice/m],
-        [['api', '/origins', '-H', 'X-Trace: 1', '-H', 'x-trace: 2'], /^error: -H x-trace given twice \(1, 2\)/m],
+        [['api', '/origins', '-H', 'X-Trace: 1', '-H', 'x-trace: 2'], /^error: -H x-trace given twice \("1", "2"\)/m],
       ],
       { inProcess: true },
     );

@@ -65,3 +65,20 @@ describe('a 429 that gives a Retry-After alone', () => {
     expect(r.stderr).toContain('hint: wait longer with `sct dds wait 5 --timeout 65m --max-wait 65m`');
   });
 });
+
+const pastReset = useLocalServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3600', 'x-ratelimit-reset': '1000000000' });
+    res.end(JSON.stringify({ detail: 'Request was throttled.' }));
+  });
+});
+const runPastReset = useServerEnv(pastReset);
+
+describe('a 429 whose Retry-After is later than its X-RateLimit-Reset (already past)', () => {
+  it('the wait is the Retry-After\'s, said as the service asking, not as the budget\'s reset', { timeout: 30_000 }, async () => {
+    const r = await runSct(['whoami', '--max-wait', '2s'], { env: runPastReset.env() });
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/rate limit reached: the service asks sct to retry at .* \(in 1h\)/);
+  });
+});

@@ -293,6 +293,8 @@ describe('files from spreadsheets', () => {
     expect(decimalText('6.800', 'either', { max: 90 })).toBe('6.800');
     // Within the bound both ways, still refused.
     expect(() => decimalText('1,250', 'semicolon', { max: 2000 })).toThrow('reads as 1.25 with a decimal comma');
+    // Within it neither way: said so, not what to write in which convention.
+    expect(() => decimalText('100,500', 'semicolon', { max: 90 })).toThrow('"100,500" reads as 100.5 or as 100500, and neither is within -90..90');
     const readOneWay: Array<[string, NumberStyle, string]> = [
       ['1.234', 'comma', '1234'],
       ['1.234,5', 'semicolon', '1234.5'],

@@ -169,7 +169,7 @@ export async function runList(ctx: Context, o: RunListOptions): Promise<void> {
   let line: string | undefined;
   // A later page says which rows it holds (as a pager's "21–30 of 197"), not only how many.
   if (matching > offset + shown) line = `Showing ${offset > 0 && shown > 0 ? `${offset + 1}–${offset + shown}` : shown} of ${matching} ${o.noun} (--limit N, --offset N or --all for more)`;
-  else if (shown === 0 && offset > 0 && matching > 0) line = `--offset ${offset} is past the end: ${matching} ${o.noun} in all`;
+  else if (shown === 0 && offset > 0 && matching > 0) line = `--offset ${offset} is past the end (${matching} in all)`;
   if (line === undefined) return;
   if (writer.note) await writer.note(line);
   else if (ctx.io.stderrIsTTY) ctx.io.info(line);
