@@ -57,6 +57,32 @@ function firstText(props: Record<string, unknown>, names: readonly string[]): st
   return undefined;
 }
 
+/**
+ * Two spellings of one field that give different values (`country_code` CI, `COUNTRY_CODE` GH):
+ * firstText takes the first and the other would be dropped without a word, so neither is chosen.
+ * Values are compared as sct reads them (trimmed, a number as its text; `same` folds what else
+ * reads as one, a country code's case): the same value twice is one.
+ */
+export function disagreement(props: Record<string, unknown>, names: readonly string[], same: (text: string) => string = (text) => text): string | undefined {
+  let first: { name: string; text: string } | undefined;
+  for (const name of names) {
+    const v = props[name];
+    if (!givesText(v)) continue;
+    const text = typeof v === 'string' ? v.trim() : String(v);
+    if (!first) first = { name, text };
+    else if (same(text) !== same(first.text)) {
+      const field = names[0]!;
+      return `"${first.name}" is ${JSON.stringify(labelText(first.text))} but "${name}" is ${JSON.stringify(labelText(text))}: sct reads either as the ${field} and would drop one; keep one of them, or give both the same value`;
+    }
+  }
+  return undefined;
+}
+
+/** Where the feature's country properties disagree (a country code is read in any case). */
+export function countryDisagreement(f: RawFeature): string | undefined {
+  return disagreement(f.properties, COUNTRY_PROPERTIES, (code) => code.toUpperCase());
+}
+
 /** Whether a property's value is taken as text: a non-blank string, or a finite number. */
 export function givesText(v: unknown): v is string | number {
   return (typeof v === 'string' && v.trim() !== '') || (typeof v === 'number' && Number.isFinite(v));

@@ -4,7 +4,7 @@
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { fromGeoJsonValue, memberProblems, PLOT_TYPES, positionsOf, type GeoJsonFile, type PlotGeometry, type RawFeature } from './geojson.js';
-import { countryOf, externalIdOf, misspelledProperties, nameOf, REGISTRY_AREA, statedHectares, unreadSpellings } from './feature-fields.js';
+import { countryDisagreement, countryOf, externalIdOf, misspelledProperties, nameOf, REGISTRY_AREA, statedHectares, unreadSpellings } from './feature-fields.js';
 import { countryOutline, haversineKm, onLand, OUTSIDE_TOLERANCE_KM, type CountryOutline } from './countries.js';
 import { bboxOf, collinear, ringMeetings, selfMeeting, withoutRepeats } from './rings.js';
 import { unknownCountryProblem } from './country-codes.js';
@@ -208,7 +208,12 @@ function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, 
   const ringsOk = type === 'Point' || checkRings(geometry as Polygon | MultiPolygon, report);
   const country = options.forceCountry && options.countryCode ? options.countryCode : countryOf(raw, options.countryCode);
   if (options.geometryOnly) checked.country = country;
-  else if (country !== undefined) checkCountry(country, scan, checked, report);
+  else if (country !== undefined) {
+    // A warning as a missing country is: import and sync refuse the feature (import-plots.ts).
+    const split = options.forceCountry ? undefined : countryDisagreement(raw);
+    if (split) report('warning', `${split}; checked against ${country}`);
+    checkCountry(country, scan, checked, report);
+  }
   else {
     report('warning', 'the feature names no country (a ProducerCountry property, or --country-code): the registry needs one; checked against land only');
     checkLand(scan, report);

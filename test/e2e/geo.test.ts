@@ -211,6 +211,32 @@ describe('origins import --file plots.geojson', () => {
     expect(t.sb.requests).toHaveLength(0);
   });
 
+  it('two spellings of one field with different values (country_code CI and COUNTRY_CODE GH) are exit 2 naming both, in import and sync; check warns of the country; the same value twice is one', async () => {
+    const point = (props: Record<string, unknown>, lng: number) => ({ type: 'Feature', properties: props, geometry: { type: 'Point', coordinates: [lng, 5.351234] } });
+    const file = t.writeFile('both.geojson', JSON.stringify({ type: 'FeatureCollection', features: [
+      point({ name: 'P1', country_code: 'CI', COUNTRY_CODE: 'GH', external_id: 'A-1', EXTERNAL_ID: 'B-1', description: 'lower', DESCRIPTION: 'UPPER' }, -4.021234),
+      point({ name: 'P2', PRODUCTION_PLACE: 'Q2', ProducerCountry: 'CI', external_id: 'A-2' }, -4.031234),
+      // The same value as sct reads it: spaces at either end, a country's case, a number as text.
+      point({ name: 'P3', ProductionPlace: ' P3 ', country_code: 'ci', COUNTRY_CODE: ' CI', external_id: 7, EXTERNAL_ID: '7', description: 'd', DESCRIPTION: 'd ' }, -4.041234),
+    ] }));
+    for (const command of ['import', 'sync']) {
+      const r = await t.sct(['origins', command, '--file', file, '--dry-run', '-o', 'json']);
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stderr).toContain('both.geojson: 2 invalid features; nothing was sent');
+      expect(r.stderr).toContain('feature 1, country_code: "country_code" is "CI" but "COUNTRY_CODE" is "GH": sct reads either as the country_code and would drop one; keep one of them, or give both the same value');
+      expect(r.stderr).toContain('feature 1, external_id: "external_id" is "A-1" but "EXTERNAL_ID" is "B-1"');
+      expect(r.stderr).toContain('feature 1, description: "description" is "lower" but "DESCRIPTION" is "UPPER"');
+      expect(r.stderr).toContain('feature 2, name: "name" is "P2" but "PRODUCTION_PLACE" is "Q2"');
+      expect(r.stderr).not.toContain('feature 3,');
+    }
+    expect(t.sb.requests).toHaveLength(0);
+    const check = await t.sct(['origins', 'check', file]);
+    expect(check.exitCode, check.stderr).toBe(0);
+    expect(check.stdout.split('\n').filter((l) => l.includes('COUNTRY_CODE'))).toEqual([
+      'both.geojson: feature 1 (A-1 "P1"): warning: "country_code" is "CI" but "COUNTRY_CODE" is "GH": sct reads either as the country_code and would drop one; keep one of them, or give both the same value; checked against CI',
+    ]);
+  });
+
   it('--skip-invalid leaves out a feature that lacks a field (exit 3, reported), never a plot the registry would refuse', async () => {
     const point = (props: Record<string, unknown>, lng: number) => ({ type: 'Feature', properties: props, geometry: { type: 'Point', coordinates: [lng, 6.691238] } });
     const mixed = t.writeFile('mixed.geojson', JSON.stringify({ type: 'FeatureCollection', features: [point({ ProducerCountry: 'GH', Area: 1 }, -1.623412), point({ name: 'Named farm', ProducerCountry: 'GH', Area: 1 }, -1.633412)] }));

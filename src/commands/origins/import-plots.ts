@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { Context } from '../../context.js';
 import { originCreateSchema, originUpdateSchema, type OriginCreate } from '../../api/schemas/origins.js';
 import type { RowProblem } from '../../sync/plan.js';
-import { checkPlots, countryOf, externalIdOf, givesText, idProblem, nameOf, readPlotFile, valueProblem, COUNTRY_PROPERTIES, DESCRIPTION_PROPERTIES, EXTERNAL_ID_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
+import { checkPlots, countryDisagreement, countryOf, disagreement, externalIdOf, givesText, idProblem, nameOf, readPlotFile, valueProblem, COUNTRY_PROPERTIES, DESCRIPTION_PROPERTIES, EXTERNAL_ID_PROPERTIES, NAME_PROPERTIES, type CheckedFeature } from '../../geo/index.js';
 import type { Outcome, Unit } from '../../bulk/runner.js';
 import { writeReportFile } from '../../bulk/report.js';
 import { asQuoted, notAllListed } from '../../bulk/csv.js';
@@ -154,10 +154,12 @@ export function plotUnits(
     const toCreate: RowProblem[] = [];
     const required = (column: string, message: string) => (o.sync ? toCreate.push({ line: raw.index, column, message }) : add(column, message));
     // A value of another kind is said as such (not "missing"), and a number read rounded is no id.
-    const nameProblem = valueProblem(raw.properties, o.nameProperty ? [o.nameProperty] : NAME_PROPERTIES);
-    const countryProblem = valueProblem(raw.properties, COUNTRY_PROPERTIES);
+    // Two spellings of a field that disagree are said too: sending one would drop the other unsaid.
+    const nameProblem = valueProblem(raw.properties, o.nameProperty ? [o.nameProperty] : NAME_PROPERTIES) ?? (o.nameProperty ? undefined : disagreement(raw.properties, NAME_PROPERTIES));
+    const countryProblem = valueProblem(raw.properties, COUNTRY_PROPERTIES) ?? countryDisagreement(raw);
     // The feature's id is taken wherever the property gives no text (absent, null, blank: GDAL writes null).
-    const extProblem = valueProblem(raw.properties, EXTERNAL_ID_PROPERTIES) ?? (EXTERNAL_ID_PROPERTIES.some((n) => givesText(raw.properties[n])) ? undefined : idProblem(raw));
+    const extProblem =
+      valueProblem(raw.properties, EXTERNAL_ID_PROPERTIES) ?? disagreement(raw.properties, EXTERNAL_ID_PROPERTIES) ?? (EXTERNAL_ID_PROPERTIES.some((n) => givesText(raw.properties[n])) ? undefined : idProblem(raw));
     if (nameProblem) add('name', nameProblem);
     else if (name === undefined) required('name', missingName);
     if (countryProblem) add('country_code', countryProblem);
@@ -169,6 +171,8 @@ export function plotUnits(
       if (first !== undefined) add('external_id', `${JSON.stringify(ext)} is also feature ${first}'s; each origin needs its own external_id`);
       else externalIndex.set(ext, raw.index);
     }
+    const descriptionProblem = disagreement(raw.properties, DESCRIPTION_PROPERTIES);
+    if (descriptionProblem) add('description', descriptionProblem);
     const body = {
       name,
       country_code: country,
