@@ -12,7 +12,7 @@ import type { Feature, Geometry } from 'geojson';
 // Static: a CommonJS package, whose dynamic import the bundle would hand over as a default export.
 import { DOMParser, type Document as XmlDocument, type Element as XmlElement } from '@xmldom/xmldom';
 import { UsageError } from '../errors.js';
-import { fromGeoJsonValue, parseGeoJson, readGeoJsonFile, type GeoJsonFile, type RawFeature } from './geojson.js';
+import { fromGeoJsonValue, parseGeoJson, readGeoJsonFile, type GeoJsonFile } from './geojson.js';
 import { formatByContent, formatByName } from './plot-format.js';
 import { AREA_PROPERTIES } from './feature-fields.js';
 import { ringLengthOrClosure, ringName } from './plot-checks.js';
@@ -157,10 +157,6 @@ async function kmlPlots(doc: XmlDocument, name: string, size: number, linksSaid 
     }
   }
   const file = fromGeoJsonValue(collection, name, size);
-  for (const feature of file.features) {
-    const mixed = mixedMultiGeometry(feature.geometry);
-    if (mixed) feature.problem = mixed;
-  }
   const unread = linksSaid ? undefined : unreadLinks(networkLinks(doc), file.features.length);
   if (unread) file.skipped = unread;
   // togeojson closes an open ring and drops one of fewer than 4 positions without a word; the
@@ -169,8 +165,12 @@ async function kmlPlots(doc: XmlDocument, name: string, size: number, linksSaid 
   Array.from(doc.getElementsByTagName('Placemark')).forEach((placemark, i) => {
     const problems = kmlRingProblems(placemark);
     const feature = file.features[i];
-    if (problems.length > 0 && feature) feature.structure = [...(feature.structure ?? []), ...problems];
-    if (feature && !feature.problem && bareRing(placemark, feature)) feature.problem = BARE_RING;
+    if (!feature) return;
+    if (problems.length > 0) feature.structure = [...(feature.structure ?? []), ...problems];
+    const rings = looseRings(placemark);
+    const mixed = mixedMultiGeometry(feature.geometry, rings);
+    if (mixed) feature.problem = mixed;
+    else if (!feature.problem && rings === 1 && (feature.geometry as { type?: unknown } | null)?.type === 'LineString') feature.problem = BARE_RING;
   });
   return file;
 }
@@ -219,15 +219,26 @@ function kmlRingProblems(placemark: XmlElement): string[] {
 const BARE_RING = `geometry type "LinearRing" is not accepted: a plot is a Point, Polygon or MultiPolygon (a polygon's ring goes in <Polygon><outerBoundaryIs>)`;
 
 /**
- * Whether the Placemark's geometry is a LinearRing of its own, which togeojson reads as a
- * LineString: said so, the error would name a type the file does not have.
+ * How many LinearRings the Placemark holds outside a Polygon (its own geometry, or in a
+ * MultiGeometry), each of which togeojson reads as a LineString: said so, an error would name a
+ * type the file does not have. Counted as togeojson reads them: one of fewer than 2 positions
+ * gives no geometry.
  */
-function bareRing(placemark: XmlElement, feature: RawFeature): boolean {
-  if ((feature.geometry as { type?: unknown } | null)?.type !== 'LineString') return false;
-  for (let i = 0; i < placemark.childNodes.length; i++) {
-    if ((placemark.childNodes.item(i) as XmlElement).tagName === 'LinearRing') return true;
+function looseRings(parent: XmlElement): number {
+  let rings = 0;
+  for (let i = 0; i < parent.childNodes.length; i++) {
+    const child = parent.childNodes.item(i) as XmlElement;
+    if (child.tagName === 'MultiGeometry') rings += looseRings(child);
+    else if (child.tagName === 'LinearRing') {
+      const text = child.getElementsByTagName('coordinates')[0]?.textContent ?? '';
+      const positions = text
+        .trim()
+        .split(/\s+/)
+        .filter((t) => t.split(',').map(Number.parseFloat).filter((n) => !Number.isNaN(n)).length >= 2);
+      if (positions.length >= 2) rings++;
+    }
   }
-  return false;
+  return rings;
 }
 
 function joinedPolygons(g: Geometry | null): Geometry | null {
@@ -241,18 +252,21 @@ function joinedPolygons(g: Geometry | null): Geometry | null {
  * What a MultiGeometry joinedPolygons could not make a plot of holds (togeojson reads it as a
  * GeometryCollection, a type no plot file has): said in the KML's own words.
  */
-function mixedMultiGeometry(g: unknown): string | undefined {
+function mixedMultiGeometry(g: unknown, rings: number): string | undefined {
   const collection = g as { type?: unknown; geometries?: Array<{ type?: unknown }> } | null;
   if (collection?.type !== 'GeometryCollection' || !Array.isArray(collection.geometries)) return undefined;
   const counts = new Map<string, number>();
+  // `rings` of its LineStrings are LinearRings in the file; which ones does not matter to a count.
+  let ringsLeft = rings;
   for (const part of collection.geometries) {
-    const word = part.type === 'LineString' ? 'line' : part.type === 'GeometryCollection' ? 'MultiGeometry' : String(part.type).toLowerCase();
+    const word = part.type === 'LineString' ? (ringsLeft-- > 0 ? 'LinearRing' : 'line') : part.type === 'GeometryCollection' ? 'MultiGeometry' : String(part.type).toLowerCase();
     counts.set(word, (counts.get(word) ?? 0) + 1);
   }
   const phrase = (word: string) => (counts.get(word) === 1 ? `a ${word}` : `${counts.get(word)} ${word}s`);
   const others = [...counts.keys()].filter((w) => w !== 'polygon').map(phrase).join(' and ');
   const held = counts.has('polygon') ? `mixes ${others} with ${phrase('polygon')}` : `holds ${others}`;
-  return `its MultiGeometry ${held}: a plot is one Point, or polygons only (a Polygon or MultiPolygon)`;
+  const ring = counts.has('LinearRing') ? "; a polygon's ring goes in <Polygon><outerBoundaryIs>" : '';
+  return `its MultiGeometry ${held}: a plot is one Point, or polygons only (a Polygon or MultiPolygon)${ring}`;
 }
 
 async function fromGpx(text: string, name: string, size: number): Promise<GeoJsonFile> {

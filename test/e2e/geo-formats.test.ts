@@ -180,6 +180,31 @@ describe('origins check reads KML, KMZ, zipped Shapefiles and GPX', () => {
     ]);
   });
 
+  it('a KML LinearRing inside a MultiGeometry is said as a LinearRing, with where a polygon\'s ring goes; LineStrings stay lines', async () => {
+    const placemark = (name: string, parts: string) => `<Placemark><name>${name}</name><MultiGeometry>${parts}</MultiGeometry></Placemark>`;
+    const coordinates = (lng: number) => `<coordinates>${lng},6.209871 ${lng + 0.002408},6.210233 ${lng + 0.00319},6.208112 ${lng},6.209871</coordinates>`;
+    const ring = (lng: number) => `<LinearRing>${coordinates(lng)}</LinearRing>`;
+    const polygon = `<Polygon><outerBoundaryIs>${ring(-2.479312)}</outerBoundaryIs></Polygon>`;
+    const kml = t.writeFile(
+      'multi-ring.kml',
+      `<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document>${[
+        placemark('Two rings', ring(-2.489312) + ring(-2.469312)),
+        placemark('Ring and polygon', ring(-2.489312) + polygon),
+        placemark('One ring', ring(-2.489312)),
+        placemark('Two tracks', `<LineString>${coordinates(-2.489312)}</LineString><LineString>${coordinates(-2.469312)}</LineString>`),
+      ].join('')}</Document></kml>`,
+    );
+    const r = await t.sct(['origins', 'check', '--country-code', 'GH', kml]);
+    expect(r.exitCode, r.stdout).toBe(2);
+    expect(r.stdout.split('\n').filter((l) => l.includes(': error: '))).toEqual([
+      'multi-ring.kml: feature 1 ("Two rings"): error: its MultiGeometry holds 2 LinearRings: a plot is one Point, or polygons only (a Polygon or MultiPolygon); a polygon\'s ring goes in <Polygon><outerBoundaryIs>',
+      'multi-ring.kml: feature 2 ("Ring and polygon"): error: its MultiGeometry mixes a LinearRing with a polygon: a plot is one Point, or polygons only (a Polygon or MultiPolygon); a polygon\'s ring goes in <Polygon><outerBoundaryIs>',
+      'multi-ring.kml: feature 3 ("One ring"): error: geometry type "LinearRing" is not accepted: a plot is a Point, Polygon or MultiPolygon (a polygon\'s ring goes in <Polygon><outerBoundaryIs>)',
+      'multi-ring.kml: feature 4 ("Two tracks"): error: its MultiGeometry holds 2 lines: a plot is one Point, or polygons only (a Polygon or MultiPolygon)',
+    ]);
+    await dryRunRefused(kml, 'its MultiGeometry holds 2 LinearRings');
+  });
+
   it('names the feature of a KML file by its placemark when a check fails', async () => {
     const kml = readFileSync(fixture('plots.kml'), 'utf8').replace('<description>cocoa, shaded</description>', '<name>Asante farm</name>').replace('-2.489312,6.209871 -2.486904', '6.209871,-2.489312 -2.486904');
     const r = await t.sct(['origins', 'check', t.writeFile('swapped.kml', kml)]);
