@@ -95,7 +95,8 @@ export function parseHeaders(values: string[]): Record<string, string> {
   for (const h of values) {
     const i = h.indexOf(':');
     const name = i > 0 ? h.slice(0, i).trim() : '';
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`invalid -H "${h}": expected 'Name: value'`);
+    // What was given is not repeated: a header may carry a secret (a token pasted into one).
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`invalid -H: expected 'Name: value', and what was given ${i < 0 ? 'has no ":"' : 'has no header name before its ":"'}`);
     const value = h.slice(i + 1).trim();
     if (/[\r\n\0]/.test(value)) throw new UsageError(`invalid -H "${name}": the value has a line break`);
     // What Node (and HTTP/1.1) can put on the wire: a header is Latin-1 text.
@@ -114,7 +115,7 @@ export function parseHeaders(values: string[]): Record<string, string> {
     const earlier = Object.keys(headers).find((n) => n.toLowerCase() === name.toLowerCase());
     if (earlier !== undefined) {
       if (headers[earlier] === value) continue;
-      throw new UsageError(`-H ${name} given twice (${JSON.stringify(headers[earlier])}, ${JSON.stringify(value)}): a request carries one; give it once`);
+      throw new UsageError(`-H ${name} given twice with two values: a request carries one; give it once`);
     }
     headers[name] = value;
   }
