@@ -181,6 +181,31 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     expect(t.sb.requests.filter((q) => q.method === 'POST').map((q) => JSON.parse(q.body))).toEqual([{ type: 'EUDR', assessment_run_ids: [run] }]);
   });
 
+  it('dds create of an EUDR statement offers both ways the rule is met: the runs, or a filed statement\'s dds_identifier, and sends what was answered', async () => {
+    const filed = await atTerminal(['dds', 'create', '--name', 'Filed', '-o', 'json'], [
+      { when: '? type', type: '\r' },
+      { when: 'Give which?', type: '\u001b[B' },
+      { when: "❯ a filed statement's dds_identifier", type: '\r' },
+      { when: 'dds identifier:', type: '25FRFILED1\r' },
+    ]);
+    expect(filed.exitCode, filed.screen).toBe(0);
+    const screen = screenLines(filed.screen).join('\n');
+    expect(screen).toContain('assessment run ids: required and non-empty for an EUDR statement without dds_identifier');
+    expect(screen).toContain("✔ Give which? a filed statement's dds_identifier");
+    expect(t.sb.requests.filter((q) => q.method === 'POST').map((q) => JSON.parse(q.body))).toEqual([{ type: 'EUDR', name: 'Filed', dds_identifier: '25FRFILED1' }]);
+
+    t.sb.requests.length = 0;
+    const run = '3f6c2a1e-8b4d-4c9a-9e2f-1a2b3c4d5e6f';
+    const runs = await atTerminal(['dds', 'create', '--name', 'Runs', '-o', 'json'], [
+      { when: '? type', type: '\r' },
+      { when: 'Give which?', type: '\r' },
+      { when: 'assessment run ids (comma-separated):', type: `${run}\r` },
+    ]);
+    expect(runs.exitCode, runs.screen).toBe(0);
+    expect(screenLines(runs.screen).join('\n')).toContain('✔ Give which? assessment run ids');
+    expect(t.sb.requests.filter((q) => q.method === 'POST').map((q) => JSON.parse(q.body))).toEqual([{ type: 'EUDR', name: 'Runs', assessment_run_ids: [run] }]);
+  });
+
   it('Ctrl-C at a prompt exits 130 and sends nothing', async () => {
     const r = await atTerminal(['origins', 'create', '--country-code', 'CI'], [{ when: 'name:', type: '\u0003' }]);
     expect(r.exitCode, r.screen).toBe(130);

@@ -44,6 +44,9 @@ export const statementCreateSchema = z
         code: 'custom',
         path: ['assessment_run_ids'],
         message: `required and non-empty for an EUDR statement without dds_identifier (${RUNS_GIVEN}; or give dds_identifier, --dds-identifier, to retrieve a filed statement)`,
+        // The other field that meets the rule, and how a terminal offers it (body.ts promptMissing):
+        // asked for the runs alone, one who has a filed statement could give it no way.
+        params: { or: { dds_identifier: "a filed statement's dds_identifier" } },
       });
     }
   });

@@ -186,17 +186,26 @@ export async function promptMissing(ctx: Context, schema: z.ZodType, body: Recor
   // Then the fields the schema's own rules want given the answers so far (a PPWR statement
   // needs assessment_run_ids and dds_identifier): each missing one the rules name is asked too.
   const asked = new Set<string>();
+  const open = (k: string) => Boolean(k && shape[k] && body[k] === undefined && !asked.has(k));
   for (;;) {
     const result = schema.safeParse(body, { error: requiredMessage });
     if (result.success) return;
-    const key = result.error.issues.map((i) => String(i.path[0] ?? '')).find((k) => k && shape[k] && body[k] === undefined && !asked.has(k));
+    const key = result.error.issues.map((i) => String(i.path[0] ?? '')).find(open);
     if (!key) return;
-    asked.add(key);
-    const rule = result.error.issues.find((i) => i.path[0] === key)?.message;
-    await askField(ctx, key, shape[key], body, (value) => {
-      const again = schema.safeParse({ ...body, [key]: value }, { error: requiredMessage });
-      return again.success ? true : (again.error.issues.find((i) => i.path[0] === key)?.message ?? true);
-    }, rule);
+    const issue = result.error.issues.find((i) => i.path[0] === key)!;
+    // A rule another field meets as well (an EUDR statement: its runs, or a filed statement's
+    // dds_identifier) names it in its params: the person picks which one to give.
+    const others = Object.entries(((issue as { params?: { or?: Record<string, string> } }).params?.or) ?? {}).filter(([k]) => open(k));
+    ctx.io.info(`${key.replace(/_/g, ' ')}: ${issue.message}`);
+    const chosen = others.length === 0
+      ? key
+      : await ctx.prompter.select('Give which?', [{ name: key.replace(/_/g, ' '), value: key }, ...others.map(([k, name]) => ({ name, value: k }))]);
+    asked.add(key).add(chosen);
+    // The answer is good once the rule no longer names the field asked, nor the one it stands for.
+    await askField(ctx, chosen, shape[chosen]!, body, (value) => {
+      const again = schema.safeParse({ ...body, [chosen]: value }, { error: requiredMessage });
+      return again.success ? true : (again.error.issues.find((i) => i.path[0] === chosen || i.path[0] === key)?.message ?? true);
+    });
   }
 }
 
@@ -207,7 +216,6 @@ async function askField(
   field: z.ZodType,
   body: Record<string, unknown>,
   rule?: (value: unknown) => true | string,
-  why?: string,
 ): Promise<void> {
   const options = (field as unknown as { options?: unknown[] }).options;
   if (Array.isArray(options) && options.every((o) => typeof o === 'string')) {
@@ -219,7 +227,6 @@ async function askField(
     if (!answer.ok) return answer.message;
     return rule ? rule(answer.value) : true;
   };
-  if (why) ctx.io.info(`${key.replace(/_/g, ' ')}: ${why}`);
   const answer = fromAnswer(field, await ctx.prompter.input(`${fieldLabel(key, field)}:`, { validate: validateAnswer }));
   // The prompt only returns an accepted answer; a failure here is left to validation to word.
   if (answer.ok) body[key] = answer.value;
