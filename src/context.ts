@@ -114,8 +114,11 @@ export interface ContextDeps {
 export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryRun?: boolean; printed?: Printed } = {}): Context {
   const { env } = deps;
   const dryRun = run.dryRun === true;
-  // A dry run asks nothing: what a terminal would be asked for is then required, as in a script.
-  const io: IOStreams = dryRun ? Object.create(deps.io, { canPrompt: { value: () => false } }) : deps.io;
+  // A dry run asks nothing: what a terminal would be asked for is then required, as in a script,
+  // and the messages that say so give that reason, not the terminal's.
+  const io: IOStreams = dryRun
+    ? Object.create(deps.io, { canPrompt: { value: () => false }, noPromptReason: { value: () => 'a dry run asks nothing' } })
+    : deps.io;
   const planned: PlannedRequest[] = [];
   let store: ConfigStore | undefined;
   let settings: Settings | undefined;

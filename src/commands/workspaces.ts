@@ -86,7 +86,7 @@ const workspaceName = (w: Workspace) => w.workspace_name ?? w.name ?? `workspace
 
 /** On a terminal, a choice among the user's workspaces; elsewhere the id is required. */
 async function pickWorkspace(ctx: Context): Promise<number> {
-  if (!ctx.io.canPrompt()) throw new UsageError(`give the workspace id: sct workspaces switch COMPANY_ID (${ctx.dryRun ? 'a dry run asks nothing' : ctx.io.noPromptReason()})`);
+  if (!ctx.io.canPrompt()) throw new UsageError(`give the workspace id: sct workspaces switch COMPANY_ID (${ctx.io.noPromptReason()})`);
   const client = ctx.client();
   const [me, list] = await Promise.all([fetchMe(client), collect(client.paginate<Workspace>(PATHS.workspaces, {}, { all: true }))]);
   if (list.length === 0) throw new UsageError('you belong to no workspace');

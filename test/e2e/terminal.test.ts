@@ -78,6 +78,7 @@ describe.skipIf(!existsSync(SCRIPT))('at a real terminal', () => {
     const r = await atTerminal(['products', 'create', '--file', '-'], [{ when: '', before: wait, type: '{"sku":"a"}\n' }, { when: '{"sku"', before: wait, type: '\u0004' }]);
     expect(r.exitCode, r.screen).toBe(2);
     expect(r.screen).toContain('give --name');
+    expect(r.screen.replace(/\s+/g, ' ')).toContain('(or --set KEY=VALUE, or --file); standard input was read to its end (--file -): nothing is left to ask on');
     expect(r.screen).not.toContain('interrupted');
     expect(t.sb.requests.filter((q) => q.method === 'POST')).toHaveLength(0);
   });
@@ -663,6 +664,21 @@ describe.skipIf(!existsSync(SCRIPT))('stopping a list at a real terminal, with l
     const dry = await runAtTerminal({ dir: t.dir, url: t.sb.url }, ['workspaces', 'switch', '--dry-run'], [], { SCT_TOKEN: OWNER });
     expect(dry.exitCode, dry.screen).toBe(2);
     expect(dry.screen).toContain('(a dry run asks nothing)');
+  });
+
+  it('a value left out in a dry run or under CI at a terminal is said with that reason, never "no terminal" or "asked only at a terminal"', async () => {
+    const said = async (args: string[], env: Record<string, string> = {}) => {
+      const r = await runAtTerminal({ dir: t.dir, url: t.sb.url }, args, [], { SCT_TOKEN: OWNER, ...env });
+      expect(r.exitCode, r.screen).toBe(2);
+      expect(r.screen).not.toMatch(/no terminal|asked only at a terminal/);
+      return screenLines(r.screen).join(' ').replace(/\s+/g, ' ');
+    };
+    expect(await said(['invitations', 'create', '--email', 'x@y.example', '--dry-run'])).toContain('--role is required: the role the person gets, by name or id (a dry run asks nothing)');
+    expect(await said(['invitations', 'create', '--email', 'x@y.example'], { CI: '1' })).toContain('--role is required: the role the person gets, by name or id (CI=1: nothing is asked)');
+    expect(await said(['origins', 'create', '--dry-run'])).toContain('hint: give --name, --country-code (or --set KEY=VALUE, or --file); a dry run asks nothing');
+    expect(await said(['origins', 'create', '--name', 'x'], { CI: '1' })).toContain('hint: give --country-code (or --set KEY=VALUE, or --file); CI=1: nothing is asked');
+    expect(await said(['orders', 'create', '--purchase', '--dry-run'])).toContain('(or --set KEY=VALUE, or --file); a dry run asks nothing');
+    expect(t.sb.requests.filter((q) => q.method !== 'GET')).toHaveLength(0);
   });
 
   it('TERM=dumb pages nothing (less cannot draw there); -qy is as quiet as -q -y', async () => {

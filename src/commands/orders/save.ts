@@ -6,7 +6,7 @@ import { CancelledError, SctError, UsageError } from '../../errors.js';
 import { cleanCell } from '../../util/sanitize.js';
 import { addsItems, ORDER_CREATE_SCHEMAS, ORDER_UPDATE_SCHEMAS, type OrderItemBody } from '../../api/schemas/orders.js';
 import { type OrderKindName } from '../../api/enums.js';
-import { buildBody, canonicalEnums, refuseSetBesideFlags, promptMissing, validate } from '../shared/body.js';
+import { buildBody, canonicalEnums, refuseSetBesideFlags, promptMissing, notAskedReason, validate } from '../shared/body.js';
 import { idempotencyKeyOf, withRerunKey, withUnknownOutcome } from '../shared/crud.js';
 import { savedObject } from '../../api/answers.js';
 import { parseDate, parseInteger } from '../shared/flags.js';
@@ -128,7 +128,7 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
   // The API requires a batch's tags: none given (and none asked, without a terminal) is none, as
   // `orders import` sends it.
   if (id === undefined && kind === 'batch' && body.tags === undefined) body.tags = [];
-  const valid = validate(schema, body, `${kind} order`);
+  const valid = validate(schema, body, `${kind} order`, notAskedReason(ctx));
   if (id !== undefined && Array.isArray(valid.items)) await confirmDroppedItems(ctx, kind, id, valid.items as Item[]);
   const send = ctx.client().request<Record<string, unknown> | null>({
     method: id === undefined ? 'POST' : 'PATCH',

@@ -132,21 +132,34 @@ export function parseWorded<S extends z.ZodType>(schema: S, value: unknown): z.Z
   return fast.success ? fast : schema.safeParse(value, { error: requiredMessage });
 }
 
-/** Parses with a zod schema or fails with exit 2, naming each bad field. */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): z.infer<S> {
+/**
+ * Parses with a zod schema or fails with exit 2, naming each bad field. `notAsked`: why fields
+ * left out were not asked, where a terminal was there to ask on (notAskedReason).
+ */
+export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string, notAsked?: string): z.infer<S> {
   const result = schema.safeParse(value, { error: requiredMessage });
-  if (!result.success) throw new UsageError(`invalid ${what}`, zodFieldErrors(result.error), textAsJsonHint(result.error, value) ?? requiredHint(result.error));
+  if (!result.success) throw new UsageError(`invalid ${what}`, zodFieldErrors(result.error), textAsJsonHint(result.error, value) ?? requiredHint(result.error, notAsked));
   return result.data;
+}
+
+/**
+ * Why a create's questions were not asked at a terminal (a dry run, CI set, its input read to
+ * the end), for the hint: "values are asked only at a terminal" would send the user to the one
+ * they are at. Undefined without a terminal, or where the questions were asked.
+ */
+export function notAskedReason(ctx: Context): string | undefined {
+  if (ctx.io.canPrompt()) return undefined;
+  return ctx.dryRun || (ctx.io.stdinIsTTY && ctx.io.stderrIsTTY) ? ctx.io.noPromptReason() : undefined;
 }
 
 /**
  * Fields left out where nothing could ask for them (a script, a pipe): how to give them, by the
  * flag names the fields have (`country_code` is `--country-code`) or else `--set` and `--file`.
  */
-function requiredHint(error: z.ZodError): string | undefined {
+function requiredHint(error: z.ZodError, notAsked = 'values are asked only at a terminal'): string | undefined {
   const keys = [...new Set(error.issues.filter((i) => i.message === REQUIRED && i.path.length === 1).map((i) => String(i.path[0])))];
   if (keys.length === 0) return undefined;
-  return `give ${keys.map((k) => `--${k.replace(/_/g, '-')}`).join(', ')} (or --set KEY=VALUE, or --file); values are asked only at a terminal`;
+  return `give ${keys.map((k) => `--${k.replace(/_/g, '-')}`).join(', ')} (or --set KEY=VALUE, or --file); ${notAsked}`;
 }
 
 /**

@@ -10,7 +10,7 @@ import { AnswerError, CancelledError, RateLimitError, SctError, UsageError } fro
 import { cleanCell } from '../../util/sanitize.js';
 import { savedObject } from '../../api/answers.js';
 import { said } from '../../api/errors.js';
-import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, buildBody, canonicalEnums, refuseSetBesideFlags, promptMissing, validate, type BodyFlags, type FieldAskers } from './body.js';
+import { BODY_OPTIONS, IDEMPOTENCY_KEY_OPTION, buildBody, canonicalEnums, refuseSetBesideFlags, promptMissing, notAskedReason, validate, type BodyFlags, type FieldAskers } from './body.js';
 import { parseInteger } from './flags.js';
 import { LIST_OPTIONS, listQuery, runList } from './list.js';
 import { DRY_RUN_OPTION } from './dry-run.js';
@@ -147,7 +147,7 @@ export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOpt
     throw new UsageError(`nothing to update: give at least one field flag, --set or --file`);
   }
   if (o.method === 'POST') await promptMissing(ctx, o.schema, body, o.askers);
-  const valid = validate(o.schema, body, o.what);
+  const valid = validate(o.schema, body, o.what, notAskedReason(ctx));
   const timeLimit = o.timeLimit?.();
   // A create must answer the created object: anything else (a 2xx page, an empty body) is no proof.
   const send = ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined, idempotencyKey, timeLimit });
