@@ -4,7 +4,7 @@
 import booleanPointInPolygon from '@turf/boolean-point-in-polygon';
 import type { MultiPolygon, Polygon, Position } from 'geojson';
 import { fromGeoJsonValue, memberProblems, PLOT_TYPES, positionsOf, type GeoJsonFile, type PlotGeometry, type RawFeature } from './geojson.js';
-import { countryDisagreement, countryOf, externalIdOf, misspelledProperties, nameOf, REGISTRY_AREA, statedHectares, unreadSpellings } from './feature-fields.js';
+import { countryDisagreement, countryOf, disagreement, externalIdOf, misspelledProperties, nameOf, DESCRIPTION_PROPERTIES, EXTERNAL_ID_PROPERTIES, NAME_PROPERTIES, REGISTRY_AREA, statedHectares, unreadSpellings } from './feature-fields.js';
 import { countryOutline, haversineKm, onLand, OUTSIDE_TOLERANCE_KM, type CountryOutline } from './countries.js';
 import { bboxOf, collinear, ringMeetings, selfMeeting, withoutRepeats } from './rings.js';
 import { unknownCountryProblem } from './country-codes.js';
@@ -217,6 +217,14 @@ function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, 
   else {
     report('warning', 'the feature names no country (a ProducerCountry property, or --country-code): the registry needs one; checked against land only');
     checkLand(scan, report);
+  }
+  // The other fields import and sync refuse so, warned of as the country is: a check run as a
+  // gate before an import sees every one.
+  if (!options.geometryOnly) {
+    for (const names of [NAME_PROPERTIES, EXTERNAL_ID_PROPERTIES, DESCRIPTION_PROPERTIES]) {
+      const split = disagreement(raw.properties, names);
+      if (split) report('warning', split);
+    }
   }
 
   if (type === 'Point') checkPointArea(raw, geometry.coordinates as Position, options, report);

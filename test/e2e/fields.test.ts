@@ -100,6 +100,7 @@ describe('--json FIELDS', () => {
       [['products', 'list', '--bom', '--jq', '.[0]'], /--bom starts -o csv output for Excel: it cannot be combined with --jq/],
       // Without -o the output is a table (or the profile's): --bom alone is a forgotten -o csv.
       [['products', 'list', '--bom'], /--bom starts -o csv output for Excel, and the output here is table: give -o csv/],
+      [['api', '/products', '--bom'], /--bom starts -o csv output for Excel, and api writes no csv without -o csv/],
       // A script's `--json "$FIELDS"` with FIELDS unset names --json, not "too many arguments".
       [['orders', 'get', '1', '--json', ''], /error: --json needs at least one field name\n[\s\S]*hint: a bare --json/],
       [['products', 'list', '--json', ','], '--json needs at least one field name'],

@@ -235,6 +235,11 @@ describe('origins import --file plots.geojson', () => {
     expect(check.stdout.split('\n').filter((l) => l.includes('COUNTRY_CODE'))).toEqual([
       'both.geojson: feature 1 (A-1 "P1"): warning: "country_code" is "CI" but "COUNTRY_CODE" is "GH": sct reads either as the country_code and would drop one; keep one of them, or give both the same value; checked against CI',
     ]);
+    // Every field import and sync refuse so is warned of: a check run as a gate sees them all.
+    expect(check.stdout).toContain('feature 1 (A-1 "P1"): warning: "external_id" is "A-1" but "EXTERNAL_ID" is "B-1"');
+    expect(check.stdout).toContain('feature 1 (A-1 "P1"): warning: "description" is "lower" but "DESCRIPTION" is "UPPER"');
+    expect(check.stdout).toContain('warning: "name" is "P2" but "PRODUCTION_PLACE" is "Q2"');
+    expect(check.stdout).not.toMatch(/feature 3 .*would drop one/);
   });
 
   it('--skip-invalid leaves out a feature that lacks a field (exit 3, reported), never a plot the registry would refuse', async () => {

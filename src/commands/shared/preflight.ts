@@ -40,6 +40,9 @@ export async function preflight(ctx: Context, cmd: Command): Promise<void> {
     const format = ctx.format();
     // Without -o, the output is the profile's or a table: --bom alone is a forgotten `-o csv`.
     if (flags.bom && format !== 'csv') throw new UsageError(`--bom starts -o csv output for Excel, and the output here is ${format}${flags.output === undefined && format !== 'table' ? " (the profile's)" : ''}: give -o csv`);
+  } else if (flags.bom && flags.output === undefined) {
+    // These choose their own output (sct api: JSON) unless -o csv asks for it.
+    throw new UsageError(`--bom starts -o csv output for Excel, and ${commandPath(cmd)} writes no csv without -o csv`);
   }
   // A dry run prints requests (method, path, body), not the command's resource (a bulk command's
   // --dry-run is its own option; a sync's prints its plan, of no known shape); --template prints
