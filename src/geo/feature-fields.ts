@@ -63,6 +63,9 @@ function firstText(props: Record<string, unknown>, names: readonly string[]): st
  * Values are compared as sct reads them (trimmed, a number as its text; `same` folds what else
  * reads as one, a country code's case): the same value twice is one.
  */
+/** How much of each value a disagreement shows: under what a row's message cuts (bulk/csv.ts asQuoted). */
+const DISAGREEMENT_SHOWN = 50;
+
 export function disagreement(props: Record<string, unknown>, names: readonly string[], same: (text: string) => string = (text) => text): string | undefined {
   let first: { name: string; text: string } | undefined;
   for (const name of names) {
@@ -72,7 +75,12 @@ export function disagreement(props: Record<string, unknown>, names: readonly str
     if (!first) first = { name, text };
     else if (same(text) !== same(first.text)) {
       const field = names[0]!;
-      return `"${first.name}" is ${JSON.stringify(labelText(first.text))} but "${name}" is ${JSON.stringify(labelText(text))}: sct reads either as the ${field} and would drop one; keep one of them, or give both the same value`;
+      // Long values cut alike would read as the same: where they part is said.
+      let at = 0;
+      while (at < text.length && text[at] === first.text[at]) at++;
+      const cut = (t: string) => (t.length > DISAGREEMENT_SHOWN ? `${t.slice(0, DISAGREEMENT_SHOWN)}…` : t);
+      const where = at >= DISAGREEMENT_SHOWN ? ` (they differ from character ${at + 1})` : '';
+      return `"${first.name}" is ${JSON.stringify(cut(first.text))} but "${name}" is ${JSON.stringify(cut(text))}${where}: sct reads either as the ${field} and would drop one; keep one of them, or give both the same value`;
     }
   }
   return undefined;
