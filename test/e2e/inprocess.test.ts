@@ -229,7 +229,7 @@ describe('prompts that follow the rules', () => {
     expect(piped.stderr).toContain('one of --purchase, --sale or --batch is required');
   });
 
-  it('dds create asks the type, then the assessment run ids the type needs (comma-separated)', async () => {
+  it('dds create asks the type, which of the two the type needs (runs or a filed identifier), then the assessment run ids (comma-separated)', async () => {
     const asked: string[] = [];
     const runs = '3f6c1d2e-1111-4aaa-8bbb-000000000001, 9a1d2e3f-2222-4ccc-9ddd-000000000002';
     let rejectedEmpty: unknown;
@@ -239,7 +239,7 @@ describe('prompts that follow the rules', () => {
       prompter: {
         select: (async (m: string) => {
           asked.push(m);
-          return 'EUDR';
+          return m === 'Give which?' ? 'assessment_run_ids' : 'EUDR';
         }) as Prompter['select'],
         input: async (m, o) => {
           asked.push(m);
@@ -252,7 +252,7 @@ describe('prompts that follow the rules', () => {
     expect(r.code, r.stderr).toBe(0);
     // The reason of the list's reading ("1" is no UUID), not "expected a list".
     expect(String(rejectedOne)).toContain('expected a UUID');
-    expect(asked).toEqual(['type', 'assessment run ids (comma-separated):']);
+    expect(asked).toEqual(['type', 'Give which?', 'assessment run ids (comma-separated):']);
     expect(String(rejectedEmpty)).toContain('required and non-empty');
     const post = t.sb.requests.find((q) => q.method === 'POST')!;
     expect(JSON.parse(post.body)).toMatchObject({ type: 'EUDR', assessment_run_ids: runs.split(', ') });
