@@ -13,6 +13,7 @@ import { attachDashValues, commandWord, groupHelpAsFlag, hasShortFlag, leafHelpA
 import { helpTopic } from './cli/help-topic.js';
 import { HELP_TOPICS } from './help/topic-names.js';
 import { errorsAsJson, isHelpOrVersion, reportError, withoutFlagSecrets } from './cli/report-error.js';
+import { withoutToken } from './util/redact.js';
 import { abortOnStopSignals } from './cli/signals.js';
 import { ClosedPipeError, InterruptedError } from './errors.js';
 import { lazyPrompter } from './cli/prompter.js';
@@ -32,7 +33,8 @@ export interface MainDeps {
   clientOptions?: Record<string, unknown>;
 }
 
-export function buildProgram(io: IOStreams): Command {
+/** `env`: the run's, whose SCT_TOKEN commander's own errors never repeat. */
+export function buildProgram(io: IOStreams, env: NodeJS.ProcessEnv = {}): Command {
   const program = addGlobalOptions(
     new Command('sct')
       .description('Supply Chain Transparency from the terminal: orders, origins, statements, invitations and more.')
@@ -45,7 +47,8 @@ export function buildProgram(io: IOStreams): Command {
     .configureOutput({
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
-      outputError: (s, write) => write(withoutFlagSecrets(s)),
+      // SCT_TOKEN given as an option's value is never repeated, as in every other error.
+      outputError: (s, write) => write(withoutToken(withoutFlagSecrets(s), env.SCT_TOKEN)),
       // The width of the streams sct writes to (commander would ask process.stdout), so the help
       // rendered in-process for dist/help/ is what a pipe gets: 80 columns.
       getOutHelpWidth: () => (io.stdoutIsTTY ? io.terminalWidth() : 80),
@@ -75,7 +78,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     env,
   );
 
-  let program = buildProgram(io);
+  let program = buildProgram(io, env);
   const factory = createFactory({
     io,
     env,
@@ -107,7 +110,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     // `sct orders get 1`: only `orders get` is registered (help is data, see main.ts).
     const leaf = wanted.length > 0 && !topic ? commandWord(program, argv.slice(argv.indexOf(wanted[0]) + 1)) : undefined;
     if (!(await registerGroups(program, factory, wanted, leaf))) {
-      program = buildProgram(io);
+      program = buildProgram(io, env);
       await registerGroups(program, factory, wanted);
       // A mistyped command's --help would show the group's help and exit 0: it is the same
       // unknown command, with its suggestion, as without --help.

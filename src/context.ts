@@ -115,9 +115,9 @@ export function createContext(flags: GlobalFlags, deps: ContextDeps, run: { dryR
   const { env } = deps;
   const dryRun = run.dryRun === true;
   // A dry run asks nothing: what a terminal would be asked for is then required, as in a script,
-  // and the messages that say so give that reason, not the terminal's.
+  // and the messages that say so give that reason where a terminal was there to ask on.
   const io: IOStreams = dryRun
-    ? Object.create(deps.io, { canPrompt: { value: () => false }, noPromptReason: { value: () => 'a dry run asks nothing' } })
+    ? Object.create(deps.io, { canPrompt: { value: () => false }, noPromptReason: { value: () => (deps.io.canPrompt() ? 'a dry run asks nothing' : deps.io.noPromptReason()) } })
     : deps.io;
   const planned: PlannedRequest[] = [];
   let store: ConfigStore | undefined;

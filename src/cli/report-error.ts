@@ -101,7 +101,7 @@ export async function reportError(
       io.error(`hint: \`sct ${group ? `${group} ` : ''}--help\` lists ${group ? 'its' : 'the'} commands`);
     }
     if (asJson) {
-      const message = withoutFlagSecrets(err.message.replace(/^error: /, ''));
+      const message = withoutToken(withoutFlagSecrets(err.message.replace(/^error: /, '')), env?.SCT_TOKEN);
       io.error(JSON.stringify({ error: message, status: null, fields: {}, exit_code: 2 }));
     }
     return 2;

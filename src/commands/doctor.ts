@@ -8,7 +8,7 @@ import { proxyFor, proxyFromEnv, proxyProblem } from '../api/proxy-env.js';
 import { discardBody } from '../api/transport.js';
 import { mediaType } from '../api/answers.js';
 import { PATHS } from '../api/paths.js';
-import { ApiError, AuthError, ConfigFileError, InterruptedError, RateLimitError, SctError, UsageError } from '../errors.js';
+import { AnswerError, ApiError, AuthError, ConfigFileError, InterruptedError, RateLimitError, SctError, UsageError } from '../errors.js';
 import type { ApiClient } from '../api/client.js';
 import { displayName } from '../api/me.js';
 import { parseMe } from '../api/me.js';
@@ -154,7 +154,8 @@ export async function doctor(ctx: Context): Promise<void> {
       const anon = ctx.client({ auth: false, checkBaseUrl: false, noWait: true });
       // Any HTTP answer proves reachability; the public endpoint 404s cheaply without a token.
       const res = await anon.stream({ path: PATHS.countries, query: { limit: 1 } }).catch((err) => {
-        if (err instanceof SctError && err.status !== null) {
+        // An answer sct cannot use (a 204, a redirect to nowhere) is no API there: the base URL's fault.
+        if (err instanceof SctError && err.status !== null && !(err instanceof AnswerError)) {
           // An answer all the same (401 without a token): its Date is the server's clock.
           if (err instanceof ApiError) probeDate = err.answer?.headers.date;
           return null;

@@ -3,6 +3,9 @@
 import { describe, it, expect } from 'vitest';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const t = useSandbox({ rateLimit: 2 }, { inProcess: true });
@@ -24,6 +27,28 @@ describe('doctor with the rate limit spent', () => {
     for (const name of ['node', 'config', 'proxy', 'ca', 'base_url']) expect(r.stdout).toMatch(new RegExp(`^\\w+\\s+${name}\\s`, 'm'));
     expect(r.stdout).not.toMatch(/^fail/m);
     expect(r.stdout + r.stderr).not.toMatch(/\d{4}-\d\d-\d\dT/); // no timestamp with seconds
+  });
+});
+
+describe('doctor with a base URL that answers with no API (a 204)', () => {
+  it('the base_url line fails and the token is not verified, never blamed', async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(204);
+      res.end();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+      const r = await t.sct(['doctor', '--base-url', url]);
+      expect(r.stdout).toMatch(/^fail\s+base_url\s/m);
+      expect(r.stdout).toMatch(/^warn\s+token\s+.*not verified/m);
+      expect(r.stdout).not.toMatch(/^fail\s+token/m);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
 

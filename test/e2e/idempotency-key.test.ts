@@ -111,6 +111,12 @@ describe('Idempotency-Key of single writes', () => {
     const noColon = await t.sct(['api', '/origins', '-H', `X-T ${OWNER}`, '-o', 'json']);
     expect(noColon.exitCode).toBe(2);
     expect(noColon.stderr + noColon.stdout).not.toContain(OWNER);
+    // Commander's own errors too (an option's value refused before any command runs), text and JSON.
+    for (const extra of [[], ['--json', 'id']]) {
+      const option = await t.sct(['--output', OWNER, 'orders', 'list', ...extra], { env: { SCT_TOKEN: OWNER } });
+      expect(option.exitCode).toBe(2);
+      expect(option.stderr + option.stdout).not.toContain(OWNER);
+    }
     const same = await t.sct(['api', '-X', 'POST', '/origins', '-f', 'name=Keyed once', '-f', 'country_code=CI', '-H', 'Idempotency-Key: same-key-1', '-H', 'idempotency-key: same-key-1']);
     expect(same.exitCode, same.stderr).toBe(0);
     expect(t.sb.requests.filter((q) => q.method === 'POST').map((q) => q.headers['idempotency-key'])).toEqual(['same-key-1']);

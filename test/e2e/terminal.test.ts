@@ -679,6 +679,12 @@ describe.skipIf(!existsSync(SCRIPT))('stopping a list at a real terminal, with l
     expect(await said(['origins', 'create', '--name', 'x'], { CI: '1' })).toContain('hint: give --country-code (or --set KEY=VALUE, or --file); CI=1: nothing is asked');
     expect(await said(['orders', 'create', '--purchase', '--dry-run'])).toContain('(or --set KEY=VALUE, or --file); a dry run asks nothing');
     expect(t.sb.requests.filter((q) => q.method !== 'GET')).toHaveLength(0);
+    // Without a terminal nothing is asked, dry run or not: that is the reason said.
+    const script = await t.sct(['invitations', 'create', '--email', 'x@y.example', '--dry-run']);
+    expect(script.stderr).toContain('(no terminal to ask on)');
+    const noTty = await t.sct(['origins', 'create', '--dry-run']);
+    expect(noTty.stderr).toContain('values are asked only at a terminal');
+    expect(noTty.stderr).not.toContain('a dry run asks nothing');
   });
 
   it('TERM=dumb pages nothing (less cannot draw there); -qy is as quiet as -q -y', async () => {

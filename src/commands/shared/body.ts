@@ -149,7 +149,7 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, what: s
  */
 export function notAskedReason(ctx: Context): string | undefined {
   if (ctx.io.canPrompt()) return undefined;
-  return ctx.dryRun || (ctx.io.stdinIsTTY && ctx.io.stderrIsTTY) ? ctx.io.noPromptReason() : undefined;
+  return ctx.io.stdinIsTTY && ctx.io.stderrIsTTY ? ctx.io.noPromptReason() : undefined;
 }
 
 /**
