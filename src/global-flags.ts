@@ -21,7 +21,7 @@ export const GLOBAL_OPTIONS = [
   TIMEOUT_OPTION,
   { flags: '--max-wait <duration>', description: 'longest rate-limit wait to sleep through', default: '10m' },
   { flags: '--csv-formulas', description: "write CSV cells exactly as the service sent them, without the leading ' that stops spreadsheet formulas" },
-  { flags: '--bom', description: 'start -o csv with a UTF-8 byte-order mark, so Excel reads accented text correctly' },
+  { flags: '--bom', description: 'start -o csv with a UTF-8 byte-order mark, so Excel reads accented text correctly (exit 2 where the output is not csv)' },
 ] as const satisfies readonly OptionSpec[];
 
 /** The global options that take a value (`-o json`, `--profile x`): what reads argv before commander skips their values. */

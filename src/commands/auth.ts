@@ -42,7 +42,7 @@ export const register = registerOf({
     }),
     defineLeaf({
       name: 'logout',
-      summary: "Forget the profile's token",
+      summary: "Forget the profile's token (with --base-url or SCT_BASE_URL, only if it was stored for that origin)",
       examples: ['sct auth logout', 'sct auth logout --profile staging'],
       run: (ctx) => logout(ctx),
     }),

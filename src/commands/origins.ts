@@ -54,7 +54,8 @@ names none (and whether swapping latitude and longitude puts it in); a Point who
 4 ha (not for --commodity cattle), under 0.0001 ha, or text. Warnings: fewer than 6 decimals, a
 repeated position, a hole, the same geometry twice, a polygon under 0.01 ha or over 10,000 ha, a
 Point without Area, no country, a registry property spelt otherwise in a GeoJSON file, an
-external_id or description spelt as sct does not read it, a file over 25 MB.
+external_id or description spelt as sct does not read it, one field under two spellings with
+different values (import and sync refuse it), a file over 25 MB.
 -o json gives each finding the registry's error code (code) when it has one.`;
 
 const IMPORT_HELP = `

@@ -221,7 +221,8 @@ function checkFeature(raw: RawFeature, checked: CheckedFeature, report: Report, 
   // The other fields import and sync refuse so, warned of as the country is: a check run as a
   // gate before an import sees every one.
   if (!options.geometryOnly) {
-    for (const names of [NAME_PROPERTIES, EXTERNAL_ID_PROPERTIES, DESCRIPTION_PROPERTIES]) {
+    // A name --name-property picks is read from that property alone: nothing to disagree with.
+    for (const names of [options.nameProperty ? [] : NAME_PROPERTIES, EXTERNAL_ID_PROPERTIES, DESCRIPTION_PROPERTIES]) {
       const split = disagreement(raw.properties, names);
       if (split) report('warning', split);
     }

@@ -18,11 +18,13 @@ Fields (gh api's rules):
                            @- stdin (a number keeps its digits as typed, past 2^53 too)
   key.sub=v, key[]=v       nests; appends to an array. Fields make the default method POST; with GET (or
                            DELETE, or beside --input) they go in the query string.
-  -H 'Name: value'         adds a header; Authorization, Host, Cookie and Content-Length are sct's own
-                           (exit 2): the token is always the profile's or SCT_TOKEN's, sent only to the
-                           base URL.
+  -H 'Name: value'         adds a header; Authorization, Proxy-Authorization, Host, Cookie and
+                           Content-Length are sct's own (exit 2): the token is always the profile's or
+                           SCT_TOKEN's, sent only to the base URL. A header given twice with two values
+                           is exit 2 (a request carries one); errors never repeat a header's value.
   -H 'Idempotency-Key: K'  on a POST, sent unchanged (else a new key per run): a rerun with the same K
-                           finds the first request's outcome instead of creating again.
+                           finds the first request's outcome instead of creating again; an empty K
+                           (an unset $KEY) is exit 2.
   --input FILE             sends the file's bytes as they are (JSON, checked, unless -H names another
                            Content-Type).
   -i                       prints "HTTP/1.1 200 OK" and the response headers, a blank line, then the

@@ -240,6 +240,9 @@ describe('origins import --file plots.geojson', () => {
     expect(check.stdout).toContain('feature 1 (A-1 "P1"): warning: "description" is "lower" but "DESCRIPTION" is "UPPER"');
     expect(check.stdout).toContain('warning: "name" is "P2" but "PRODUCTION_PLACE" is "Q2"');
     expect(check.stdout).not.toMatch(/feature 3 .*would drop one/);
+    // --name-property picks the name's one property: no warning of the others.
+    const picked = await t.sct(['origins', 'import', '--file', file, '--name-property', 'PRODUCTION_PLACE', '--dry-run']);
+    expect(picked.stderr + picked.stdout).not.toContain('"name" is "P2" but "PRODUCTION_PLACE" is "Q2"');
     // Long values that part late: where they part is said, each cut alike, no length of the cut text.
     const long = t.writeFile('long.geojson', JSON.stringify({ type: 'FeatureCollection', features: [point({ name: 'P', country_code: 'CI', external_id: 'L-1', description: `${'x'.repeat(70)} one`, DESCRIPTION: `${'x'.repeat(70)} two` }, -4.021234)] }));
     const r = await t.sct(['origins', 'import', '--file', long, '--dry-run']);

@@ -678,6 +678,8 @@ describe.skipIf(!existsSync(SCRIPT))('stopping a list at a real terminal, with l
     expect(await said(['origins', 'create', '--dry-run'])).toContain('hint: give --name, --country-code (or --set KEY=VALUE, or --file); a dry run asks nothing');
     expect(await said(['origins', 'create', '--name', 'x'], { CI: '1' })).toContain('hint: give --country-code (or --set KEY=VALUE, or --file); CI=1: nothing is asked');
     expect(await said(['orders', 'create', '--purchase', '--dry-run'])).toContain('(or --set KEY=VALUE, or --file); a dry run asks nothing');
+    // A rule a terminal would have offered a pick for says why nothing was asked too.
+    expect(await said(['dds', 'create', '--type', 'EUDR', '--name', 't', '--dry-run'])).toContain('hint: a dry run asks nothing: give the fields named above as flags');
     expect(t.sb.requests.filter((q) => q.method !== 'GET')).toHaveLength(0);
     // Without a terminal nothing is asked, dry run or not: that is the reason said.
     const script = await t.sct(['invitations', 'create', '--email', 'x@y.example', '--dry-run']);

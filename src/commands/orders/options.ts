@@ -19,7 +19,7 @@ export const STATS_OPTIONS = [
   { flags: '--group-by <fields>', description: (v: readonly string[]) => `group the counts, comma-separated or repeated (${v.join(', ')})`, values: STATISTICS_GROUP_BY, parse: appendList },
   { flags: '--delimit-by <period>', description: (v: readonly string[]) => `count per period: ${v.join(', ')}`, values: STATISTICS_DELIMIT_BY },
   { flags: '--search <text>', description: 'free-text search (external ids and tags)' },
-  { flags: '--filter <key=value>', description: 'any documented query filter, passed through (repeatable)', parse: collect },
+  { flags: '--filter <key=value>', description: 'a query filter, passed through (repeatable for different keys; a key twice only where it repeats: see sct help filters)', parse: collect },
 ] as const;
 
 export type StatsFlags = OptionsOf<typeof STATS_OPTIONS>;

@@ -138,7 +138,9 @@ export function parseWorded<S extends z.ZodType>(schema: S, value: unknown): z.Z
  */
 export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string, notAsked?: string): z.infer<S> {
   const result = schema.safeParse(value, { error: requiredMessage });
-  if (!result.success) throw new UsageError(`invalid ${what}`, zodFieldErrors(result.error), textAsJsonHint(result.error, value) ?? requiredHint(result.error, notAsked));
+  // A rule a terminal would have asked about (an EUDR statement's runs or identifier) says why it was not.
+  const notAskedRule = notAsked !== undefined && result.error?.issues.some((i) => i.code === 'custom') ? `${notAsked}: give the fields named above as flags (or --set KEY=VALUE, or --file)` : undefined;
+  if (!result.success) throw new UsageError(`invalid ${what}`, zodFieldErrors(result.error), textAsJsonHint(result.error, value) ?? requiredHint(result.error, notAsked) ?? notAskedRule);
   return result.data;
 }
 

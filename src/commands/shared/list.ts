@@ -23,7 +23,7 @@ export const LIST_OPTIONS = [
   { flags: '--parallel <n>', description: PARALLEL_HELP },
   { flags: '--ordering <fields>', description: 'sort fields, comma-separated; prefix - for descending (e.g. -created_at,id)' },
   { flags: '--search <text>', description: 'free-text search' },
-  { flags: '--filter <key=value>', description: 'any documented query filter, passed through (repeatable)', parse: collect },
+  { flags: '--filter <key=value>', description: 'a query filter, passed through (repeatable for different keys; a key twice only where it repeats: see sct help filters)', parse: collect },
 ] as const satisfies readonly OptionSpec[];
 
 export type ListFlags = OptionsOf<typeof LIST_OPTIONS>;
