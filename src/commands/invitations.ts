@@ -241,6 +241,7 @@ export async function createInvitation(ctx: Context, opts: CreateInvitationOptio
     named: { email: opts.email, auth_group: opts.role === undefined ? undefined : await roleId(ctx, opts.role, '--role') },
     schema: (await import('../api/schemas/accounts.js')).invitationCreateSchema,
     askers: { auth_group: askInvitationRole },
+    flagNames: { auth_group: '--role' },
     what: 'invitation',
     columns: COLUMNS.invitation,
     detail: DETAILS.invitation,

@@ -1,5 +1,6 @@
 // The one I/O object: commands never touch process.stdout/stderr directly, so tests can run
 // them in-process with fake streams and check TTY and piped behaviour alike.
+import { withoutToken } from '../util/redact.js';
 import type { Writable, Readable } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import { accessSync, constants, fstatSync, writeFileSync } from 'node:fs';
@@ -276,6 +277,7 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
   const colorEnabled = colorDecision(stdoutIsTTY, Boolean(opts.noColor), env);
   const colorErrEnabled = colorDecision(stderrIsTTY, Boolean(opts.noColor), env);
   const quiet = Boolean(opts.quiet);
+  const token = env.SCT_TOKEN;
 
   // The first failure of stdout decides the rest of the output: a closed pipe ends it quietly,
   // anything else is an error. A listener is always there, so neither is ever an uncaught error.
@@ -374,14 +376,16 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
       await new Promise((resolve) => setImmediate(resolve));
       throwIfFailed();
     },
+    // SCT_TOKEN is never repeated on stderr, wherever a message might quote it (a value the user
+    // pasted it into: a --filter key, a base URL).
     info(line: string) {
-      if (!quiet) stderr.write(line + '\n');
+      if (!quiet) stderr.write(withoutToken(line, token) + '\n');
     },
     warn(line: string) {
-      stderr.write(io.colorErr.yellow('warning: ') + line + '\n');
+      stderr.write(io.colorErr.yellow('warning: ') + withoutToken(line, token) + '\n');
     },
     error(line: string) {
-      stderr.write(line + '\n');
+      stderr.write(withoutToken(line, token) + '\n');
     },
     async note(line: string) {
       if (!quiet) await follow(line, true);

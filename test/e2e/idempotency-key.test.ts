@@ -111,6 +111,10 @@ describe('Idempotency-Key of single writes', () => {
     const noColon = await t.sct(['api', '/origins', '-H', `X-T ${OWNER}`, '-o', 'json']);
     expect(noColon.exitCode).toBe(2);
     expect(noColon.stderr + noColon.stdout).not.toContain(OWNER);
+    // Warnings too: a --filter key or a base URL the token was pasted into.
+    const warned = await t.sct(['orders', 'list', '--buying', '--filter', `${OWNER}=1`], { env: { SCT_TOKEN: OWNER } });
+    expect(warned.stderr).toContain('warning: --filter sct_…');
+    expect(warned.stderr).not.toContain(OWNER);
     // Commander's own errors too (an option's value refused before any command runs), text and JSON.
     for (const extra of [[], ['--json', 'id']]) {
       const option = await t.sct(['--output', OWNER, 'orders', 'list', ...extra], { env: { SCT_TOKEN: OWNER } });

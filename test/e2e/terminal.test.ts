@@ -680,10 +680,16 @@ describe.skipIf(!existsSync(SCRIPT))('stopping a list at a real terminal, with l
     expect(await said(['orders', 'create', '--purchase', '--dry-run'])).toContain('(or --set KEY=VALUE, or --file); a dry run asks nothing');
     // A rule a terminal would have offered a pick for says why nothing was asked too.
     expect(await said(['dds', 'create', '--type', 'EUDR', '--name', 't', '--dry-run'])).toContain('hint: a dry run asks nothing: give the fields named above as flags');
+    // A value given and refused is no value left out: no such hint.
+    const refused = await said(['origins', 'create', '--name', 'X', '--country-code', 'CI', '--set', 'location={"type":"Point","coordinates":[200,1]}', '--dry-run']);
+    expect(refused).not.toContain('a dry run asks nothing');
     expect(t.sb.requests.filter((q) => q.method !== 'GET')).toHaveLength(0);
     // Without a terminal nothing is asked, dry run or not: that is the reason said.
     const script = await t.sct(['invitations', 'create', '--email', 'x@y.example', '--dry-run']);
     expect(script.stderr).toContain('(no terminal to ask on)');
+    // A field whose flag has another name is named by its flag (auth_group is --role).
+    const role = await t.sct(['invitations', 'create', '--file', '-'], { input: '{"email":"a@b.example"}' });
+    expect(role.stderr).toContain('hint: give --role (or --set KEY=VALUE, or --file)');
     const noTty = await t.sct(['origins', 'create', '--dry-run']);
     expect(noTty.stderr).toContain('values are asked only at a terminal');
     expect(noTty.stderr).not.toContain('a dry run asks nothing');

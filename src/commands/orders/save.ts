@@ -128,7 +128,7 @@ export async function saveOrder(ctx: Context, opts: OrderFieldFlags, id?: number
   // The API requires a batch's tags: none given (and none asked, without a terminal) is none, as
   // `orders import` sends it.
   if (id === undefined && kind === 'batch' && body.tags === undefined) body.tags = [];
-  const valid = validate(schema, body, `${kind} order`, notAskedReason(ctx));
+  const valid = validate(schema, body, `${kind} order`, { notAsked: notAskedReason(ctx) });
   if (id !== undefined && Array.isArray(valid.items)) await confirmDroppedItems(ctx, kind, id, valid.items as Item[]);
   const send = ctx.client().request<Record<string, unknown> | null>({
     method: id === undefined ? 'POST' : 'PATCH',

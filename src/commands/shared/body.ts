@@ -133,14 +133,17 @@ export function parseWorded<S extends z.ZodType>(schema: S, value: unknown): z.Z
 }
 
 /**
- * Parses with a zod schema or fails with exit 2, naming each bad field. `notAsked`: why fields
- * left out were not asked, where a terminal was there to ask on (notAskedReason).
+ * Parses with a zod schema or fails with exit 2, naming each bad field. `o.notAsked`: why fields
+ * left out were not asked, where a terminal was there to ask on (notAskedReason); `o.flags`: the
+ * flags of fields whose flag has another name (auth_group: --role).
  */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string, notAsked?: string): z.infer<S> {
+export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string, o: { notAsked?: string; flags?: Record<string, string> } = {}): z.infer<S> {
   const result = schema.safeParse(value, { error: requiredMessage });
-  // A rule a terminal would have asked about (an EUDR statement's runs or identifier) says why it was not.
-  const notAskedRule = notAsked !== undefined && result.error?.issues.some((i) => i.code === 'custom') ? `${notAsked}: give the fields named above as flags (or --set KEY=VALUE, or --file)` : undefined;
-  if (!result.success) throw new UsageError(`invalid ${what}`, zodFieldErrors(result.error), textAsJsonHint(result.error, value) ?? requiredHint(result.error, notAsked) ?? notAskedRule);
+  // A rule a terminal would have offered a pick for (an EUDR statement's runs or identifier, its
+  // params naming the other field) says why it was not; a value given and refused is no such case.
+  const either = result.error?.issues.some((i) => i.code === 'custom' && (i as { params?: { or?: unknown } }).params?.or !== undefined);
+  const notAskedRule = o.notAsked !== undefined && either ? `${o.notAsked}: give the fields named above as flags (or --set KEY=VALUE, or --file)` : undefined;
+  if (!result.success) throw new UsageError(`invalid ${what}`, zodFieldErrors(result.error), textAsJsonHint(result.error, value) ?? requiredHint(result.error, o) ?? notAskedRule);
   return result.data;
 }
 
@@ -158,10 +161,11 @@ export function notAskedReason(ctx: Context): string | undefined {
  * Fields left out where nothing could ask for them (a script, a pipe): how to give them, by the
  * flag names the fields have (`country_code` is `--country-code`) or else `--set` and `--file`.
  */
-function requiredHint(error: z.ZodError, notAsked = 'values are asked only at a terminal'): string | undefined {
+function requiredHint(error: z.ZodError, o: { notAsked?: string; flags?: Record<string, string> }): string | undefined {
   const keys = [...new Set(error.issues.filter((i) => i.message === REQUIRED && i.path.length === 1).map((i) => String(i.path[0])))];
   if (keys.length === 0) return undefined;
-  return `give ${keys.map((k) => `--${k.replace(/_/g, '-')}`).join(', ')} (or --set KEY=VALUE, or --file); ${notAsked}`;
+  const flag = (k: string) => (o.flags && Object.hasOwn(o.flags, k) ? o.flags[k] : `--${k.replace(/_/g, '-')}`);
+  return `give ${keys.map(flag).join(', ')} (or --set KEY=VALUE, or --file); ${o.notAsked ?? 'values are asked only at a terminal'}`;
 }
 
 /**

@@ -119,6 +119,8 @@ export interface SaveOptions<S extends z.ZodType> {
   detail?: Column[];
   /** Fields a create asks in their own way at a terminal when left out. */
   askers?: FieldAskers;
+  /** The flags of fields whose flag has another name (auth_group: --role), for the hints. */
+  flagNames?: Record<string, string>;
   /** An update's `sct … get ID`: what shows whether an update whose answer was lost was made. */
   getCommand?: string;
   /**
@@ -147,7 +149,7 @@ export async function sendOne<S extends z.ZodType>(ctx: Context, o: Omit<SaveOpt
     throw new UsageError(`nothing to update: give at least one field flag, --set or --file`);
   }
   if (o.method === 'POST') await promptMissing(ctx, o.schema, body, o.askers);
-  const valid = validate(o.schema, body, o.what, notAskedReason(ctx));
+  const valid = validate(o.schema, body, o.what, { notAsked: notAskedReason(ctx), flags: o.flagNames });
   const timeLimit = o.timeLimit?.();
   // A create must answer the created object: anything else (a 2xx page, an empty body) is no proof.
   const send = ctx.client().request({ method: o.method, path: o.path, body: valid, expect: o.method === 'POST' ? 'created' : undefined, idempotencyKey, timeLimit });
