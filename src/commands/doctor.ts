@@ -248,6 +248,13 @@ export async function doctor(ctx: Context): Promise<void> {
         base.detail = `${withoutCredentials(s.baseUrl)} answers, but ${err.status === 404 ? `has no API there (GET /accounts/me is 404): ${noApi}` : `fails (${err.message})`}`;
         add('token', 'warn', `${tokenFrom}: not verified, the service did not answer it (base_url)`);
         clock(err.answer?.headers.date ?? probeDate);
+      } else if (err instanceof AnswerError) {
+        // Something other than the API answered (a sign-in page, text): the base URL's fault, as
+        // the probe's 204 is; the token was never put to the API.
+        const base = checks.find((c) => c.name === 'base_url')!;
+        base.level = 'fail';
+        base.detail = `${withoutCredentials(s.baseUrl)} answers, but not as the API: ${err.message}`;
+        add('token', 'warn', `${tokenFrom}: not verified, the service did not answer it (base_url)`);
       } else add('token', 'fail', `${tokenFrom}: ${err instanceof AuthError ? withHint(err) : (err as Error).message}`);
     }
     // A refused token still came with an answer: the base URL's tells the clock.

@@ -30,12 +30,12 @@ describe('doctor with the rate limit spent', () => {
   });
 });
 
-describe('doctor with a base URL that answers with no API (a 204)', () => {
-  it('the base_url line fails and the token is not verified, never blamed', async () => {
+describe('doctor with a base URL that answers with no API (a 204, a sign-in page)', () => {
+  it.each([['a 204', 204, ''], ['a sign-in page', 200, '<html>Sign in</html>'], ['text', 200, 'hello']])('%s: the base_url line fails and the token is not verified, never blamed', async (_what, status, body) => {
     const server = createServer((req, res) => {
       req.resume();
-      res.writeHead(204);
-      res.end();
+      res.writeHead(status, body ? { 'content-type': body.startsWith('<') ? 'text/html' : 'text/plain' } : {});
+      res.end(body);
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
