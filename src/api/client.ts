@@ -25,7 +25,7 @@ import {
 } from './transport.js';
 import type { Readable } from 'node:stream';
 import { AnswerError, ApiError, AuthError, BrokenBodyError, LinkRefusedError, NetworkError, PlainLinkError, SctError, InterruptedError, UsageError } from '../errors.js';
-import { apiErrorFrom, statusText } from './errors.js';
+import { apiErrorFrom, said, statusText } from './errors.js';
 import { stripControl } from '../util/sanitize.js';
 import { scanListPage } from './json-page.js';
 import { bytesWithoutToken, credentialsInText, maskToken, redactSignedUrl, redactUrl, valueWithoutToken, withoutCredentials, withoutSignedUrl, withoutToken } from '../util/redact.js';
@@ -203,6 +203,9 @@ interface Answer {
 
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
+
+/** How much of a failed answer's body -v shows. */
+const TRACED_BODY_MAX = 2_000;
 
 export class ApiClient {
   readonly baseUrl: string;
@@ -719,6 +722,9 @@ export class ApiClient {
     // A storage service's error page may repeat the signed link it refused: never its credential.
     const text = call.offOrigin() ? withoutSignedUrl(echoed, call.target.url.href) : echoed;
     deadline.clear();
+    // The error line names the answer by its status; what the page says (a gateway's reference,
+    // "upstream timeout") is for -v, as gh api --verbose shows it: one line, bounded.
+    if (text.trim() !== '') this.trace?.(`< ${call.traced()}: body ${said(text, TRACED_BODY_MAX)}`);
     // A 500 may come after the service did the work (it failed writing its answer, or after its
     // commit), as a gateway's 502/504 may: only a 503 (a refusal to start) and a 501 (a method it
     // does not have) say nothing was done. A row so answered is unknown, and goes again under its key.

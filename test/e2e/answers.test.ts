@@ -94,6 +94,21 @@ describe('answers that carry nothing', () => {
     }
   });
 
+  it('-v shows the body of an answer that failed (a 500\'s page, its reference), bounded; without -v the error line alone', async () => {
+    const f = await fake((_req, res) => {
+      res.writeHead(500, { 'content-type': 'text/html' });
+      res.end(`<html><body><h1>Server Error</h1><p>upstream db timeout ref=ABC123 \u001b[31m${'z'.repeat(5000)}</p></body></html>`);
+    });
+    const r = await sctAt(f, ['orders', 'get', '6', '-v', '--max-wait', '0']);
+    expect(r.exitCode).toBe(1);
+    const body = r.stderr.split('\n').find((l) => l.includes('ref=ABC123'))!;
+    expect(body).toMatch(/^< GET \/orders\/6: body <html>/);
+    expect(body).toMatch(/… \([\d,]+ more characters\)$/);
+    expect(body).not.toContain('\u001b');
+    const plain = await sctAt(f, ['orders', 'get', '6', '--max-wait', '0']);
+    expect(plain.stderr).not.toContain('ref=ABC123');
+  });
+
   it('a DELETE answered 300 or 304 is an error, a DELETE answered 204 is "Deleted"', async () => {
     for (const status of [300, 304]) {
       const f = await fake((_req, res) => {
