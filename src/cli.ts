@@ -13,7 +13,7 @@ import { attachDashValues, commandWord, groupHelpAsFlag, hasShortFlag, leafHelpA
 import { helpTopic } from './cli/help-topic.js';
 import { HELP_TOPICS } from './help/topic-names.js';
 import { errorsAsJson, isHelpOrVersion, reportError, withoutFlagSecrets } from './cli/report-error.js';
-import { withoutToken } from './util/redact.js';
+import { withoutTokenInMessage } from './util/redact.js';
 import { abortOnStopSignals } from './cli/signals.js';
 import { ClosedPipeError, InterruptedError } from './errors.js';
 import { lazyPrompter } from './cli/prompter.js';
@@ -48,7 +48,7 @@ export function buildProgram(io: IOStreams, env: NodeJS.ProcessEnv = {}): Comman
       writeOut: (s) => void io.stdout.write(s),
       writeErr: (s) => void io.stderr.write(s),
       // SCT_TOKEN given as an option's value is never repeated, as in every other error.
-      outputError: (s, write) => write(withoutToken(withoutFlagSecrets(s), env.SCT_TOKEN)),
+      outputError: (s, write) => write(withoutTokenInMessage(withoutFlagSecrets(s), env.SCT_TOKEN)),
       // The width of the streams sct writes to (commander would ask process.stdout), so the help
       // rendered in-process for dist/help/ is what a pipe gets: 80 columns.
       getOutHelpWidth: () => (io.stdoutIsTTY ? io.terminalWidth() : 80),

@@ -1016,7 +1016,7 @@ export class ApiClient {
     const lower = token.toLowerCase();
     for (const [k, v] of Object.entries(headers)) {
       const value = typeof v === 'string' ? withoutToken(v, token) : Array.isArray(v) ? v.map((x) => withoutToken(x, token)) : v;
-      const name = lower.length >= 8 && k.includes(lower) ? k.replaceAll(lower, maskToken(token)) : k;
+      const name = lower.length >= 8 && k.includes(lower) ? k.replaceAll(lower, () => maskToken(token)) : k;
       if (name !== k) delete headers[k];
       headers[name] = value;
     }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { loadColor, type IOStreams } from '../output/iostreams.js';
 import { exitCodeFor, SctError, isAbortError, ClosedPipeError, UsageError } from '../errors.js';
 import { cleanCell, stripControlDeep } from '../util/sanitize.js';
-import { withoutToken } from '../util/redact.js';
+import { withoutTokenInMessage } from '../util/redact.js';
 import { shownFieldErrors } from '../api/errors.js';
 import { isGroup } from './groups.js';
 import { FORMATS } from '../output/formats.js';
@@ -101,7 +101,7 @@ export async function reportError(
       io.error(`hint: \`sct ${group ? `${group} ` : ''}--help\` lists ${group ? 'its' : 'the'} commands`);
     }
     if (asJson) {
-      const message = withoutToken(withoutFlagSecrets(err.message.replace(/^error: /, '')), env?.SCT_TOKEN);
+      const message = withoutTokenInMessage(withoutFlagSecrets(err.message.replace(/^error: /, '')), env?.SCT_TOKEN);
       io.error(JSON.stringify({ error: message, status: null, fields: {}, exit_code: 2 }));
     }
     return 2;
@@ -126,7 +126,7 @@ export async function reportError(
   // Messages quote what the service holds (a name, an id, a field error): never raw to a
   // terminal, and each on its line (a line break in a role's name would draw an error line).
   // SCT_TOKEN is never repeated, wherever a message might quote it (a value the user pasted it into).
-  const masked = (text: string) => withoutToken(text, env?.SCT_TOKEN);
+  const masked = (text: string) => withoutTokenInMessage(text, env?.SCT_TOKEN);
   const message = own === 130 && isAbortError(err) ? 'interrupted' : masked(cleanCell(e.message));
   const red = io.colorErr.red;
   io.error(`${red('error:')} ${message}`);

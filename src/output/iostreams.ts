@@ -1,6 +1,6 @@
 // The one I/O object: commands never touch process.stdout/stderr directly, so tests can run
 // them in-process with fake streams and check TTY and piped behaviour alike.
-import { withoutToken } from '../util/redact.js';
+import { withoutTokenInMessage } from '../util/redact.js';
 import type { Writable, Readable } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import { accessSync, constants, fstatSync, writeFileSync } from 'node:fs';
@@ -379,13 +379,13 @@ export function createIO(opts: IOOptions = {}, env: NodeJS.ProcessEnv = process.
     // SCT_TOKEN is never repeated on stderr, wherever a message might quote it (a value the user
     // pasted it into: a --filter key, a base URL).
     info(line: string) {
-      if (!quiet) stderr.write(withoutToken(line, token) + '\n');
+      if (!quiet) stderr.write(withoutTokenInMessage(line, token) + '\n');
     },
     warn(line: string) {
-      stderr.write(io.colorErr.yellow('warning: ') + withoutToken(line, token) + '\n');
+      stderr.write(io.colorErr.yellow('warning: ') + withoutTokenInMessage(line, token) + '\n');
     },
     error(line: string) {
-      stderr.write(withoutToken(line, token) + '\n');
+      stderr.write(withoutTokenInMessage(line, token) + '\n');
     },
     async note(line: string) {
       if (!quiet) await follow(line, true);

@@ -93,8 +93,19 @@ export function credentialsInText(text: string): string {
  */
 export function withoutToken(text: string, token: string | undefined): string {
   if (token === undefined || token.length < 8) return text;
-  for (const form of tokenForms(token)) if (text.includes(form)) text = text.replaceAll(form, maskToken(token));
+  // A function, not a string: a token beginning `$&` would put itself back as a replacement pattern.
+  const masked = maskToken(token);
+  for (const form of tokenForms(token)) if (text.includes(form)) text = text.replaceAll(form, () => masked);
   return text;
+}
+
+/**
+ * `text` with SCT_TOKEN masked, for sct's own messages, where the user may have pasted it (a
+ * --filter key, an option's value). A token shorter than 12 characters is left alone there: one
+ * that is a word (`accounts`) would mask that word in every path and message.
+ */
+export function withoutTokenInMessage(text: string, token: string | undefined): string {
+  return token !== undefined && token.length >= 12 ? withoutToken(text, token) : text;
 }
 
 /**

@@ -111,6 +111,9 @@ describe('Idempotency-Key of single writes', () => {
     const noColon = await t.sct(['api', '/origins', '-H', `X-T ${OWNER}`, '-o', 'json']);
     expect(noColon.exitCode).toBe(2);
     expect(noColon.stderr + noColon.stdout).not.toContain(OWNER);
+    // A token that is a word (8 characters) masks no word of the messages.
+    const word = await t.sct(['orders', 'get', 'abc'], { env: { SCT_TOKEN: 'expected' } });
+    expect(word.stderr).toContain('expected a whole number');
     // Warnings too: a --filter key or a base URL the token was pasted into.
     const warned = await t.sct(['orders', 'list', '--buying', '--filter', `${OWNER}=1`], { env: { SCT_TOKEN: OWNER } });
     expect(warned.stderr).toContain('warning: --filter sct_…');

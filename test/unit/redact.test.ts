@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { credentialsInText, maskAuthorization, redactSignedUrl, redactUrl, withoutCredentials } from '../../src/util/redact.js';
+import { credentialsInText, maskAuthorization, redactSignedUrl, redactUrl, withoutCredentials, withoutToken } from '../../src/util/redact.js';
 
 describe('redact', () => {
   it('hides the user and password of a URL, leaving the rest', () => {
@@ -23,5 +23,12 @@ describe('redact', () => {
     expect(credentialsInText('GET https://u:p@sct.example/api/x?email=a@b.example')).toBe('GET https://***@sct.example/api/x?email=a@b.example');
     expect(maskAuthorization('Bearer sct_demo_owner_cacao')).toBe('Bearer sct_…****');
     expect(maskAuthorization('Bearer')).toBe('********');
+  });
+
+  it('masks a token whose first characters read as a replacement pattern ($&, $`, $\') as any other', () => {
+    for (const token of ['$&secretTOKENvalue123', "$'secretTOKENvalue123", '$`secretTOKENvalue123', '$$secretTOKENvalue123']) {
+      const masked = withoutToken(`invalid ID "${token}": expected a whole number`, token);
+      expect(masked, token).not.toContain('secretTOKEN');
+    }
   });
 });
