@@ -680,6 +680,7 @@ describe.skipIf(!existsSync(SCRIPT))('stopping a list at a real terminal, with l
     expect(await said(['orders', 'create', '--purchase', '--dry-run'])).toContain('(or --set KEY=VALUE, or --file); a dry run asks nothing');
     // A rule a terminal would have offered a pick for says why nothing was asked too.
     expect(await said(['dds', 'create', '--type', 'EUDR', '--name', 't', '--dry-run'])).toContain('hint: a dry run asks nothing: give the fields named above as flags');
+    expect(await said(['dds', 'create', '--type', 'PPWR', '--dry-run'])).toContain('hint: a dry run asks nothing: give the fields named above as flags');
     // A value given and refused is no value left out: no such hint.
     const refused = await said(['origins', 'create', '--name', 'X', '--country-code', 'CI', '--set', 'location={"type":"Point","coordinates":[200,1]}', '--dry-run']);
     expect(refused).not.toContain('a dry run asks nothing');

@@ -139,9 +139,11 @@ export function parseWorded<S extends z.ZodType>(schema: S, value: unknown): z.Z
  */
 export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string, o: { notAsked?: string; flags?: Record<string, string> } = {}): z.infer<S> {
   const result = schema.safeParse(value, { error: requiredMessage });
-  // A rule a terminal would have offered a pick for (an EUDR statement's runs or identifier, its
-  // params naming the other field) says why it was not; a value given and refused is no such case.
-  const either = result.error?.issues.some((i) => i.code === 'custom' && (i as { params?: { or?: unknown } }).params?.or !== undefined);
+  // A rule a terminal would have asked about (a PPWR statement's runs and identifier, an EUDR
+  // statement's runs or identifier) names a field left out: that says why it was not asked. A
+  // value given and refused is no such case.
+  const given = value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  const either = result.error?.issues.some((i) => i.code === 'custom' && i.path.length === 1 && given[String(i.path[0])] === undefined);
   const notAskedRule = o.notAsked !== undefined && either ? `${o.notAsked}: give the fields named above as flags (or --set KEY=VALUE, or --file)` : undefined;
   if (!result.success) throw new UsageError(`invalid ${what}`, zodFieldErrors(result.error), textAsJsonHint(result.error, value) ?? requiredHint(result.error, o) ?? notAskedRule);
   return result.data;
