@@ -28,17 +28,6 @@ export const MAX_JSON_BYTES = 256_000_000;
 /** An error answer is only read for its message. */
 const MAX_ERROR_BYTES = 1024 * 1024;
 
-/** An answer's body as text, within the same cap as readCappedBytes. */
-async function readCapped(body: Readable, headers: Headers, max: number): Promise<string> {
-  const bytes = await readCappedBytes(body, headers, max);
-  // An error's text as well as it can be read: in its charset, else as UTF-8.
-  try {
-    return answerUtf8(headers, bytes).toString('utf8');
-  } catch {
-    return bytes.toString('utf8');
-  }
-}
-
 /**
  * An answer's text as UTF-8, which JSON is: in the charset its Content-Type names when another
  * (a server that sends ISO-8859-1), without a byte-order mark (.NET writes one). Bytes that are
@@ -260,10 +249,28 @@ function contentLength(headers: Headers): number | undefined {
 /** An error answer's text, for its message; an answer cut short is read as far as it goes: its status still says what happened. */
 export async function readErrorText(res: WireResponse): Promise<string> {
   try {
-    return await readCapped((await decodeBody(res.body, res.headers)).body, res.headers, MAX_ERROR_BYTES);
+    // Its head, past the cap: a stack trace of megabytes still begins with what went wrong.
+    const head = await readHead((await decodeBody(res.body, res.headers)).body, MAX_ERROR_BYTES);
+    try {
+      return answerUtf8(res.headers, head).toString('utf8');
+    } catch {
+      return head.toString('utf8');
+    }
   } catch {
     return '';
   }
+}
+
+/** The first `max` bytes of a body; the rest is not read (the body is destroyed). */
+async function readHead(body: Readable, max: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size >= max) break;
+  }
+  return Buffer.concat(chunks).subarray(0, max);
 }
 
 /**

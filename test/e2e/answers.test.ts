@@ -107,6 +107,14 @@ describe('answers that carry nothing', () => {
     expect(body).not.toContain('\u001b');
     const plain = await sctAt(f, ['orders', 'get', '6', '--max-wait', '0']);
     expect(plain.stderr).not.toContain('ref=ABC123');
+    // A page of megabytes (a stack trace) shows its head too.
+    const big = await fake((_req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`Traceback ref=BIG42 ${'x'.repeat(3_000_000)}`);
+    });
+    const r2 = await sctAt(big, ['orders', 'get', '6', '-v', '--max-wait', '0']);
+    expect(r2.exitCode).toBe(1);
+    expect(r2.stderr).toMatch(/^< GET \/orders\/6: body Traceback ref=BIG42 x+… \([\d,]+ more characters\)$/m);
   });
 
   it('a DELETE answered 300 or 304 is an error, a DELETE answered 204 is "Deleted"', async () => {
