@@ -5,14 +5,20 @@ import { describe, expect, it } from 'vitest';
 import { runSct } from '../helpers/sct.js';
 import { useLocalServer, useServerEnv } from '../helpers/local-server.js';
 
-const server = useLocalServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    res.writeHead(429, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ detail: 'Request was throttled.' }));
-  });
-});
-const run = useServerEnv(server);
+/** A server answering every request 429 with these headers, and the env to run sct against it. */
+function throttling(headers: Record<string, string> = {}) {
+  return useServerEnv(
+    useLocalServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(429, { 'content-type': 'application/json', ...headers });
+        res.end(JSON.stringify({ detail: 'Request was throttled.' }));
+      });
+    }),
+  );
+}
+
+const run = throttling();
 
 describe('a 429 that gives no time', () => {
   it('past --max-wait: exit 1, "the service gave no reset time"', { timeout: 30_000 }, async () => {
@@ -23,14 +29,7 @@ describe('a 429 that gives no time', () => {
   });
 });
 
-const zero = useLocalServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
-    res.end(JSON.stringify({ detail: 'Request was throttled.' }));
-  });
-});
-const runZero = useServerEnv(zero);
+const runZero = throttling({ 'retry-after': '0' });
 
 describe('a 429 whose Retry-After is 0', () => {
   it('the waits are sct\'s own back-off, never said as the service asking for them', { timeout: 30_000 }, async () => {
@@ -42,14 +41,7 @@ describe('a 429 whose Retry-After is 0', () => {
   });
 });
 
-const hour = useLocalServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3600' });
-    res.end(JSON.stringify({ detail: 'Request was throttled.' }));
-  });
-});
-const runHour = useServerEnv(hour);
+const runHour = throttling({ 'retry-after': '3600' });
 
 describe('a 429 that gives a Retry-After alone', () => {
   it('past --max-wait: said as the service asking for the wait, not as a budget that resets', { timeout: 30_000 }, async () => {
@@ -66,14 +58,7 @@ describe('a 429 that gives a Retry-After alone', () => {
   });
 });
 
-const pastReset = useLocalServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '3600', 'x-ratelimit-reset': '1000000000' });
-    res.end(JSON.stringify({ detail: 'Request was throttled.' }));
-  });
-});
-const runPastReset = useServerEnv(pastReset);
+const runPastReset = throttling({ 'retry-after': '3600', 'x-ratelimit-reset': '1000000000' });
 
 describe('a 429 whose Retry-After is later than its X-RateLimit-Reset (already past)', () => {
   it('the wait is the Retry-After\'s, said as the service asking, not as the budget\'s reset', { timeout: 30_000 }, async () => {
