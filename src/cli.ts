@@ -148,7 +148,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     // --help and --version end as commander "errors" too: they must not pay for reading the
     // config. What they wrote must have arrived (`sct orders > /dev/full` is no success).
     if (isHelpOrVersion(err)) err = await io.flush().then(() => undefined, (failure: unknown) => failure);
-    code = err === undefined ? 0 : await reportError(err, io, argv, await errorsAsJson(argv, program, env), (c) => signals.exitCode(c), () => fullProgram(io), env);
+    code = err === undefined ? 0 : await reportError(err, io, argv, await errorsAsJson(argv, program, env), (c) => signals.exitCode(c), () => fullProgram(io));
   } finally {
     signals.release();
   }

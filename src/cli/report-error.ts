@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { loadColor, type IOStreams } from '../output/iostreams.js';
 import { exitCodeFor, SctError, isAbortError, ClosedPipeError, UsageError } from '../errors.js';
 import { cleanCell, stripControlDeep } from '../util/sanitize.js';
-import { withoutTokenInMessage } from '../util/redact.js';
 import { shownFieldErrors } from '../api/errors.js';
 import { isGroup } from './groups.js';
 import { FORMATS } from '../output/formats.js';
@@ -80,7 +79,6 @@ export async function reportError(
   exitCode: (code: number) => number = (c) => c,
   /** The whole command tree, loaded only for a usage error's hint. */
   tree?: () => Promise<Command>,
-  env?: NodeJS.ProcessEnv,
 ): Promise<number> {
   if (err instanceof CommanderError) {
     const hint = tree && (await usageHint(err, argv, tree));
@@ -101,7 +99,7 @@ export async function reportError(
       io.error(`hint: \`sct ${group ? `${group} ` : ''}--help\` lists ${group ? 'its' : 'the'} commands`);
     }
     if (asJson) {
-      const message = withoutTokenInMessage(withoutFlagSecrets(err.message.replace(/^error: /, '')), env?.SCT_TOKEN);
+      const message = withoutFlagSecrets(err.message.replace(/^error: /, ''));
       io.error(JSON.stringify({ error: message, status: null, fields: {}, exit_code: 2 }));
     }
     return 2;
@@ -125,23 +123,21 @@ export async function reportError(
   const e = err instanceof Error ? err : new Error(String(err));
   // Messages quote what the service holds (a name, an id, a field error): never raw to a
   // terminal, and each on its line (a line break in a role's name would draw an error line).
-  // SCT_TOKEN is never repeated, wherever a message might quote it (a value the user pasted it into).
-  const masked = (text: string) => withoutTokenInMessage(text, env?.SCT_TOKEN);
-  const message = own === 130 && isAbortError(err) ? 'interrupted' : masked(cleanCell(e.message));
+  // (io's lines mask SCT_TOKEN, wherever a message might quote it: a value the user pasted it into.)
+  const message = own === 130 && isAbortError(err) ? 'interrupted' : cleanCell(e.message);
   const red = io.colorErr.red;
   io.error(`${red('error:')} ${message}`);
   const { fields, notShown } = shownFieldErrors(err instanceof SctError ? err.fields : {});
   for (const [field, msgs] of Object.entries(fields)) {
-    for (const m of msgs) io.error(`  ${cleanCell(field)}: ${masked(cleanCell(m))}`);
+    for (const m of msgs) io.error(`  ${cleanCell(field)}: ${cleanCell(m)}`);
   }
   if (notShown > 0) io.error(`  (${notShown.toLocaleString('en-US')} more field errors not shown)`);
-  if (err instanceof SctError && err.hint) io.error(io.colorErr.dim(`hint: ${masked(cleanCell(err.hint))}`));
+  if (err instanceof SctError && err.hint) io.error(io.colorErr.dim(`hint: ${cleanCell(err.hint)}`));
   if (verbose && !(err instanceof SctError) && e.stack) io.error(io.colorErr.dim(e.stack));
   if (asJson) {
     const status = err instanceof SctError ? err.status : null;
     // Field names are the service's too: stripped as their messages are.
-    const shown = Object.fromEntries(Object.entries(fields).map(([field, msgs]) => [field, msgs.map(masked)]));
-    io.error(JSON.stringify(stripControlDeep({ error: message, status, fields: shown, ...(notShown > 0 && { fields_not_shown: notShown }), exit_code: code })));
+    io.error(JSON.stringify(stripControlDeep({ error: message, status, fields, ...(notShown > 0 && { fields_not_shown: notShown }), exit_code: code })));
   }
   return code;
 }

@@ -240,21 +240,16 @@ export async function doctor(ctx: Context): Promise<void> {
         add('rate_limit', 'warn', `spent, resets in ${formatDuration(Math.max(0, err.resetAt.getTime() - ctx.now()))}`);
         // Where the token came from and, when refused, the hint every command gives (set another
         // SCT_TOKEN, or log in); other hints (a base URL without /api) are the base_url line's.
-      } else if (err instanceof ApiError && (err.status === 404 || err.status >= 500)) {
-        // Not the token's verdict: no API at this URL (a wrong path), or a service failing.
+      } else if ((err instanceof ApiError && (err.status === 404 || err.status >= 500)) || err instanceof AnswerError) {
+        // Not the token's verdict: no API at this URL (a wrong path, a sign-in page, text), or a
+        // service failing; the token was never put to the API.
         const base = checks.find((c) => c.name === 'base_url')!;
         base.level = 'fail';
         const noApi = missingApiPrefix(s.baseUrl) ?? 'is the path right, ending in /api?';
-        base.detail = `${withoutCredentials(s.baseUrl)} answers, but ${err.status === 404 ? `has no API there (GET /accounts/me is 404): ${noApi}` : `fails (${err.message})`}`;
+        const why = err instanceof AnswerError ? `not as the API: ${err.message}` : err.status === 404 ? `has no API there (GET /accounts/me is 404): ${noApi}` : `fails (${err.message})`;
+        base.detail = `${withoutCredentials(s.baseUrl)} answers, but ${why}`;
         add('token', 'warn', `${tokenFrom}: not verified, the service did not answer it (base_url)`);
-        clock(err.answer?.headers.date ?? probeDate);
-      } else if (err instanceof AnswerError) {
-        // Something other than the API answered (a sign-in page, text): the base URL's fault, as
-        // the probe's 204 is; the token was never put to the API.
-        const base = checks.find((c) => c.name === 'base_url')!;
-        base.level = 'fail';
-        base.detail = `${withoutCredentials(s.baseUrl)} answers, but not as the API: ${err.message}`;
-        add('token', 'warn', `${tokenFrom}: not verified, the service did not answer it (base_url)`);
+        if (err instanceof ApiError) clock(err.answer?.headers.date ?? probeDate);
       } else add('token', 'fail', `${tokenFrom}: ${err instanceof AuthError ? withHint(err) : (err as Error).message}`);
     }
     // A refused token still came with an answer: the base URL's tells the clock.

@@ -99,8 +99,10 @@ export function resolveSettings(
   // A profile stored before token_base_url existed holds its token for its own base_url.
   const tokenBaseUrl = p.token_base_url ?? p.base_url;
   const baseUrlInvalid = baseUrl !== undefined && !validBaseUrl(baseUrl);
-  // The profile's token goes to the base URL in force only when it was stored for its origin.
-  const storedForBaseUrl = baseUrl === undefined || sameOrigin(baseUrl, tokenBaseUrl);
+  // The profile's token goes to the base URL in force only when it was stored for its origin,
+  // never to one the client would refuse as invalid (`sct auth token` would print it for a script
+  // to send wherever that names).
+  const storedForBaseUrl = baseUrl === undefined || (!baseUrlInvalid && sameOrigin(baseUrl, tokenBaseUrl));
   // Withheld means "stored for another service": an invalid base URL is no service, said as such.
   const tokenWithheld = tokenSource === 'profile' && !storedForBaseUrl && !baseUrlInvalid;
   let read = false;
@@ -136,7 +138,7 @@ export function resolveSettings(
 
 /** Whether a profile holds a token it does not send to its own base URL (stored for another, or for none). */
 export function tokenHeldBack(p: Profile): boolean {
-  return tokenStorage(p) !== 'none' && p.base_url !== undefined && p.token_base_url !== undefined && !sameOrigin(p.base_url, p.token_base_url);
+  return tokenStorage(p) !== 'none' && p.base_url !== undefined && p.token_base_url !== undefined && !(validBaseUrl(p.base_url) && sameOrigin(p.base_url, p.token_base_url));
 }
 
 /** Whether the client would take this base URL (parseBaseUrl): the only kind a stored token may go to. */
@@ -149,13 +151,9 @@ function validBaseUrl(baseUrl: string): boolean {
   }
 }
 
-/**
- * Whether a stored token may go to the base URL in force: the same scheme, host and port as the
- * one it was stored with. Never to one the client would refuse as invalid (`staging.example.com/api`,
- * `ftp://…`): `sct auth token` would print it for a script to send wherever that names.
- */
+/** Whether a base URL has the same scheme, host and port as the one a token was stored with. */
 function sameOrigin(baseUrl: string, storedWith: string | undefined): boolean {
-  if (storedWith === undefined || !validBaseUrl(baseUrl)) return false;
+  if (storedWith === undefined) return false;
   try {
     return new URL(storedWith).origin === new URL(baseUrl).origin;
   } catch {
